@@ -1,0 +1,229 @@
+"""Base classes and field types shared by every record (SPEC §4).
+
+Every model is a pydantic v2 model with ``strict=True, frozen=True,
+extra="forbid"``: it is valid by construction and lax coercion (``"1"`` or
+``True`` for ``1``) is refused, because coercion is a determinism bug.
+
+A *record* is a model that travels on its own: it carries a ``schema`` text
+field (``por.EvidenceItem/1``...) and converts to and from ``por-cbor/1`` bytes.
+Its JSON form (for people) writes 32-byte hashes as lower-case hex and other
+byte strings as standard padded base64; that conversion happens only when the
+validation context says ``{"json": True}``, so a CBOR record never accepts a hex
+string where bytes belong.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from decimal import Decimal
+from typing import Annotated, Any, ClassVar, Self, TypeVar
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    ValidationError,
+    ValidationInfo,
+)
+from pydantic_core import PydanticCustomError
+from typing_extensions import TypeAliasType
+
+from por.errors import SchemaError
+from por.numbers import is_canonical_decimal
+
+M = TypeVar("M", bound="Model")
+
+#: Longest id-like text (ids, rule ids, source ids).
+MAX_ID_LENGTH = 128
+
+
+class Model(BaseModel):
+    """Strict, frozen, closed: the configuration of every por model."""
+
+    model_config = ConfigDict(
+        strict=True,
+        frozen=True,
+        extra="forbid",
+        populate_by_name=True,
+        serialize_by_alias=True,
+        validate_by_alias=True,
+        validate_by_name=True,
+    )
+
+
+def _is_json(info: ValidationInfo) -> bool:
+    return isinstance(info.context, dict) and info.context.get("json") is True
+
+
+def _hex_in(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str) and _is_json(info):
+        if value != value.lower():
+            raise PydanticCustomError("hex", "hex must be lower-case")
+        try:
+            return bytes.fromhex(value)
+        except ValueError:
+            raise PydanticCustomError("hex", "not a hex string") from None
+    return value
+
+
+def _b64_in(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, str) and _is_json(info):
+        try:
+            raw = base64.b64decode(value.encode("ascii"), validate=True)
+        except (binascii.Error, UnicodeEncodeError):
+            raise PydanticCustomError("base64", "not standard padded base64") from None
+        if base64.b64encode(raw).decode("ascii") != value:
+            raise PydanticCustomError("base64", "base64 is not canonical")
+        return raw
+    return value
+
+
+def _decimal_ok(value: Any) -> Any:
+    if isinstance(value, str) and not is_canonical_decimal(value):
+        raise PydanticCustomError("decimal", "not a canonical decimal string")
+    return value
+
+
+#: A SHA-256 value: exactly 32 bytes; lower-case hex in JSON.
+Hash32 = Annotated[
+    bytes,
+    BeforeValidator(_hex_in),
+    Field(min_length=32, max_length=32),
+    PlainSerializer(lambda b: b.hex(), return_type=str, when_used="json"),
+]
+#: Any byte string; standard padded base64 in JSON.
+Blob = Annotated[
+    bytes,
+    BeforeValidator(_b64_in),
+    PlainSerializer(lambda b: base64.b64encode(b).decode("ascii"), return_type=str,
+                    when_used="json"),
+]
+#: A canonical decimal string (SPEC §3.2): "101.5", "-0.25", "0".
+DecimalStr = Annotated[str, BeforeValidator(_decimal_ok)]
+#: An identifier: non-empty text of bounded length.
+Id = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
+#: Basis points, 0..10000.
+Bps = Annotated[int, Field(ge=0, le=10_000)]
+#: Unix seconds (UTC), non-negative, 64-bit.
+UnixTime = Annotated[int, Field(ge=0, le=2**63 - 1)]
+#: A non-negative 64-bit count or size.
+Count = Annotated[int, Field(ge=0, le=2**63 - 1)]
+
+#: Generic committed values inside step inputs/outputs: no floats, no null, no
+#: bytes (so the JSON form is unambiguous).
+Value = TypeAliasType("Value", "int | bool | str | list[Value] | dict[str, Value]")
+
+
+class Record(Model):
+    """A model with a ``schema`` field that converts to and from ``por-cbor/1``."""
+
+    SCHEMA: ClassVar[str]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a plain dict of por-cbor/1 values (absent optionals omitted)."""
+        return self.model_dump(mode="python", by_alias=True, exclude_none=True)
+
+    def to_cbor(self) -> bytes:
+        """Canonical ``por-cbor/1`` bytes: the record's committed form."""
+        from por.encoding import encode
+
+        return encode(self.to_dict())
+
+    @classmethod
+    def from_dict(cls, value: Any) -> Self:
+        """Validate a decoded por-cbor/1 value; raise ``SchemaError`` on any mismatch."""
+        if not isinstance(value, dict):
+            raise SchemaError("schema.type", f"{cls.SCHEMA}: record is not a map")
+        got = value.get("schema")
+        if got != cls.SCHEMA:
+            raise SchemaError(
+                "schema.unknown_schema", f"expected schema {cls.SCHEMA}",
+                expected=cls.SCHEMA, actual=got if isinstance(got, str) else repr(got),
+            )
+        return _validate(cls, value, context=None)
+
+    @classmethod
+    def from_cbor(cls, data: bytes) -> Self:
+        """Strictly decode and validate; the bytes must be exactly the canonical form."""
+        from por.encoding import decode
+
+        record = cls.from_dict(decode(data))
+        if record.to_cbor() != bytes(data):
+            # Only reachable when the bytes spell an optional field in a way
+            # the model would not (SPEC §4.1: one record, one encoding).
+            raise SchemaError("schema.non_canonical_record",
+                              f"{cls.SCHEMA}: bytes are not the record's canonical form")
+        return record
+
+    def to_json_obj(self) -> dict[str, Any]:
+        """The JSON form for people: hashes as hex, other bytes as base64."""
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+    @classmethod
+    def from_json_obj(cls, value: Any) -> Self:
+        """Validate a JSON form (as parsed by :func:`load_json`)."""
+        if not isinstance(value, dict):
+            raise SchemaError("schema.type", f"{cls.SCHEMA}: JSON form is not an object")
+        if value.get("schema") != cls.SCHEMA:
+            raise SchemaError("schema.unknown_schema", f"expected schema {cls.SCHEMA}",
+                              expected=cls.SCHEMA, actual=str(value.get("schema")))
+        return _validate(cls, value, context={"json": True})
+
+
+def load_json(text: str | bytes) -> Any:
+    """Parse JSON for people: numbers with a fraction become ``Decimal`` (never float)."""
+    def _no_constants(name: str) -> Any:
+        raise SchemaError("schema.json", f"JSON constant {name} is not allowed")
+
+    try:
+        return json.loads(text, parse_float=Decimal, parse_constant=_no_constants)
+    except (ValueError, RecursionError) as exc:
+        raise SchemaError("schema.json", f"not valid JSON: {exc}") from None
+
+
+def _validate(cls: type[M], value: Any, *, context: dict[str, Any] | None) -> M:
+    try:
+        return cls.model_validate(value, strict=True, context=context)
+    except ValidationError as exc:
+        raise schema_error_from(cls.__name__, exc) from None
+
+
+_KIND = {
+    "missing": "schema.missing_field",
+    "extra_forbidden": "schema.extra_field",
+    "literal_error": "schema.enum",
+}
+
+
+def schema_error_from(name: str, exc: ValidationError) -> SchemaError:
+    """One ``SchemaError`` for the first pydantic error, with a stable check id."""
+    err = exc.errors(include_url=False)[0]
+    kind = err["type"]
+    loc = ".".join(str(p) for p in err["loc"]) or "(record)"
+    if kind in _KIND:
+        check_id = _KIND[kind]
+    elif kind.endswith("_type") or kind in {"model_type", "dataclass_type", "is_instance_of"}:
+        check_id = "schema.type"
+    else:
+        check_id = "schema.value"
+    return SchemaError(check_id, f"{name}.{loc}: {err['msg']}")
+
+
+__all__ = [
+    "Blob",
+    "Bps",
+    "Count",
+    "DecimalStr",
+    "Hash32",
+    "Id",
+    "Model",
+    "Record",
+    "UnixTime",
+    "Value",
+    "load_json",
+    "schema_error_from",
+]

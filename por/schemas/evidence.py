@@ -1,0 +1,104 @@
+"""EvidenceItem and EvidenceBundle (SPEC §4.4).
+
+Evidence is committed as the raw bytes the collector received, with their
+``content_type``; claims are extracted from those bytes deterministically, so a
+bundle never depends on re-serialising a parsed response.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal, Self
+
+from pydantic import Field, model_validator
+
+from por.schemas.base import Blob, Bps, Id, Model, Record, UnixTime
+from por.schemas.prompt import ContentType
+
+#: Largest accepted evidence body (the bundle has its own cap as well).
+MAX_CONTENT_BYTES = 4 * 1024 * 1024
+
+
+class SourceRef(Model):
+    """Where the evidence came from."""
+
+    source_id: Id
+    uri: str
+    provider: str
+
+
+class RetrievalReceipt(Model):
+    """How it was retrieved.  ``retrieved_at`` is committed Unix time, given by
+    the collector, never read from a clock by por."""
+
+    retrieved_at: UnixTime
+    method: Literal["GET", "POST"]
+    status_code: Annotated[int, Field(ge=100, le=599)]
+
+
+class EvidenceItem(Record):
+    """One captured source response."""
+
+    SCHEMA: ClassVar[str] = "por.EvidenceItem/1"
+
+    record_schema: Literal["por.EvidenceItem/1"] = Field("por.EvidenceItem/1", alias="schema")
+    evidence_id: Id
+    requirement_id: Id
+    source: SourceRef
+    content_type: ContentType
+    content: Annotated[Blob, Field(max_length=MAX_CONTENT_BYTES)]
+    retrieval_receipt: RetrievalReceipt
+    provenance_tier: Annotated[int, Field(ge=0, le=3)]
+    confidence_bps: Bps
+
+    @classmethod
+    def from_json_obj(cls, value: Any) -> Self:
+        """JSON form; ``content_text`` (UTF-8 text) may stand in for base64 ``content``."""
+        if isinstance(value, dict) and "content_text" in value:
+            if "content" in value or not isinstance(value["content_text"], str):
+                from por.errors import SchemaError
+
+                raise SchemaError("schema.value",
+                                  "EvidenceItem: give exactly one of content, content_text "
+                                  "(text)")
+            import base64
+
+            value = dict(value)
+            raw = value.pop("content_text").encode("utf-8")
+            value["content"] = base64.b64encode(raw).decode("ascii")
+        return super().from_json_obj(value)
+
+
+class EvidenceBundle(Record):
+    """The evidence for one market, in collector order (order is authoritative)."""
+
+    SCHEMA: ClassVar[str] = "por.EvidenceBundle/1"
+
+    record_schema: Literal["por.EvidenceBundle/1"] = Field("por.EvidenceBundle/1",
+                                                           alias="schema")
+    bundle_id: Id
+    market_id: Id
+    items: list[EvidenceItem]
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Self:
+        ids = [i.evidence_id for i in self.items]
+        if len(set(ids)) != len(ids):
+            raise ValueError("evidence ids must be unique")
+        return self
+
+    @classmethod
+    def from_json_obj(cls, value: Any) -> Self:
+        """JSON form; items accept ``content_text`` as :class:`EvidenceItem` does."""
+        if isinstance(value, dict) and isinstance(value.get("items"), list):
+            items = [EvidenceItem.from_json_obj(i).to_json_obj() for i in value["items"]]
+            value = {**value, "items": items}
+        return super().from_json_obj(value)
+
+
+__all__ = [
+    "MAX_CONTENT_BYTES",
+    "EvidenceBundle",
+    "EvidenceItem",
+    "RetrievalReceipt",
+    "SourceRef",
+]

@@ -1,0 +1,174 @@
+"""PromptSpec and DataRequirement (SPEC §4.3): a market compiled for the pipeline.
+
+Where the public original kept confidence and conflict policy in a free
+``extra`` dict, they are typed fields here; every field can change the verdict
+and is committed.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal, Self
+
+from pydantic import Field, model_validator
+
+from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
+from por.schemas.market import MarketSpec
+
+#: The only output schema the strict pipeline produces (seed M07 §8).
+VERDICT_SCHEMA_REF = "por.DeterministicVerdict/1"
+
+Comparison = Literal[">", ">=", "<", "<=", "=="]
+FieldKind = Literal["boolean", "numeric", "timestamp", "text"]
+ContentType = Literal["application/json", "text/html", "text/plain"]
+
+
+class SourceTarget(Model):
+    """A source a collector is told to query."""
+
+    source_id: Id
+    uri: str
+    method: Literal["GET", "POST"] = "GET"
+    expected_content_type: ContentType
+
+
+class SelectionPolicy(Model):
+    """How the auditor reconciles several sources for one requirement (SPEC §6.3)."""
+
+    strategy: Literal["single_best", "multi_source_quorum", "fallback_chain"]
+    min_sources: Annotated[int, Field(ge=1, le=64)] = 1
+    quorum: Annotated[int, Field(ge=1, le=64)] = 1
+    tie_breaker: Literal["highest_provenance", "source_order"] = "source_order"
+
+    @model_validator(mode="after")
+    def _quorum(self) -> Self:
+        if self.quorum > self.min_sources and self.strategy == "multi_source_quorum":
+            raise ValueError("quorum exceeds min_sources")
+        return self
+
+
+class FieldSpec(Model):
+    """One field to extract: a semantic key, its kind, and how to find it.
+
+    JSON evidence uses ``json_path`` (dotted keys and ``[n]`` indexes after an
+    optional ``$.``); text and HTML evidence use ``regex`` whose first capture
+    group is the value (SPEC §6.1).
+    """
+
+    key: Id
+    kind: FieldKind
+    json_path: str | None = None
+    regex: Annotated[str, Field(max_length=512)] | None = None
+
+    @model_validator(mode="after")
+    def _has_locator(self) -> Self:
+        if self.json_path is None and self.regex is None:
+            raise ValueError("a field needs json_path or regex")
+        return self
+
+
+class DataRequirement(Model):
+    """Evidence the market needs: where to get it and what to extract from it."""
+
+    requirement_id: Id
+    description: str
+    source_targets: Annotated[list[SourceTarget], Field(min_length=1, max_length=64)]
+    selection_policy: SelectionPolicy
+    expected_fields: Annotated[list[FieldSpec], Field(max_length=64)]
+    min_provenance_tier: Annotated[int, Field(ge=0, le=3)] = 0
+
+    @model_validator(mode="after")
+    def _unique(self) -> Self:
+        ids = [t.source_id for t in self.source_targets]
+        if len(set(ids)) != len(ids):
+            raise ValueError("source_targets ids must be unique")
+        keys = [f.key for f in self.expected_fields]
+        if len(set(keys)) != len(keys):
+            raise ValueError("expected_fields keys must be unique")
+        return self
+
+
+class PredictionSemantics(Model):
+    """The machine-checkable predicate (seed M07 §7 step 4).
+
+    ``event_observed``: the event happened iff the boolean field ``metric`` is
+    true.  ``numeric_threshold``: the event happened iff
+    ``numeric_value <comparison> threshold`` where ``numeric_value`` is the
+    aggregated ``metric`` field.  A stray boolean never overrides a threshold.
+    """
+
+    target_entity: str
+    predicate: Literal["event_observed", "numeric_threshold"]
+    metric: Id
+    comparison: Comparison | None = None
+    threshold: DecimalStr | None = None
+    unit: str | None = None
+
+    @model_validator(mode="after")
+    def _threshold(self) -> Self:
+        numeric = self.predicate == "numeric_threshold"
+        if numeric != (self.threshold is not None) or numeric != (self.comparison is not None):
+            raise ValueError("threshold and comparison are required iff predicate is "
+                             "numeric_threshold")
+        return self
+
+
+class ConfidencePolicy(Model):
+    """Integer confidence policy in basis points (SPEC §7.4)."""
+
+    default_confidence_bps: Bps = 7000
+    min_confidence_for_yesno_bps: Bps = 5500
+    conflict_factor_bps: Bps = 8000
+    fallback_factor_bps: Bps = 9000
+    invalid_confidence_bps: Bps = 0
+
+
+class ConflictPolicy(Model):
+    """What a conflict between sources does (SPEC §7.3)."""
+
+    on_conflict: Literal["invalid", "continue"] = "invalid"
+    numeric_tolerance: DecimalStr = "0"
+
+    @model_validator(mode="after")
+    def _non_negative(self) -> Self:
+        if self.numeric_tolerance.startswith("-"):
+            raise ValueError("numeric_tolerance must be non-negative")
+        return self
+
+
+class PromptSpec(Record):
+    """A market compiled into a strict, machine-checkable specification."""
+
+    SCHEMA: ClassVar[str] = "por.PromptSpec/1"
+
+    record_schema: Literal["por.PromptSpec/1"] = Field("por.PromptSpec/1", alias="schema")
+    market: MarketSpec
+    prediction_semantics: PredictionSemantics
+    data_requirements: Annotated[list[DataRequirement], Field(min_length=1, max_length=64)]
+    output_schema_ref: str = VERDICT_SCHEMA_REF
+    strict_mode: bool = True
+    confidence_policy: ConfidencePolicy = ConfidencePolicy()
+    conflict_policy: ConflictPolicy = ConflictPolicy()
+    timestamp_slack_seconds: Count = 0
+
+    @model_validator(mode="after")
+    def _unique_requirements(self) -> Self:
+        ids = [r.requirement_id for r in self.data_requirements]
+        if len(set(ids)) != len(ids):
+            raise ValueError("requirement ids must be unique")
+        return self
+
+
+__all__ = [
+    "VERDICT_SCHEMA_REF",
+    "Comparison",
+    "ConfidencePolicy",
+    "ConflictPolicy",
+    "ContentType",
+    "DataRequirement",
+    "FieldKind",
+    "FieldSpec",
+    "PredictionSemantics",
+    "PromptSpec",
+    "SelectionPolicy",
+    "SourceTarget",
+]

@@ -1,0 +1,134 @@
+"""ReasoningStep, TracePolicy, ReasoningTrace and EvaluationVariables (SPEC §4.5).
+
+A trace is committed step by step: each ReasoningStep is one leaf of the
+reasoning tree, and a TraceHeader record carries the policy and the count.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, ClassVar, Literal, Self
+
+from pydantic import Field, model_validator
+
+from por.schemas.base import Count, DecimalStr, Id, Model, Record, UnixTime, Value
+
+StepType = Literal["extract", "check", "aggregate", "deduce", "map"]
+
+#: ``step_0001`` ... (seed M06 §5.3); at least four digits, no leading sign.
+STEP_ID_PATTERN = re.compile(r"step_(?:[0-9]{4}|[1-9][0-9]{4,8})")
+#: Hard ceiling on any trace length, whatever the policy says.
+MAX_TRACE_STEPS = 4_000_000
+
+
+def step_id(n: int) -> str:
+    """The id of the ``n``-th step (1-based): ``step_0001``."""
+    return f"step_{n:04d}"
+
+
+def step_number(text: str) -> int | None:
+    """The 1-based number of a well-formed step id, else ``None``."""
+    if STEP_ID_PATTERN.fullmatch(text) is None:
+        return None
+    return int(text[5:])
+
+
+class TracePolicy(Model):
+    """Bounds and rules every trace must satisfy (seed M06 §11)."""
+
+    max_steps: Annotated[int, Field(ge=1, le=MAX_TRACE_STEPS)]
+    decoding_policy: Literal["deterministic"] = "deterministic"
+    allow_external_facts: bool = False
+
+
+class ReasoningStep(Record):
+    """One step; cites evidence ids and earlier steps only."""
+
+    SCHEMA: ClassVar[str] = "por.ReasoningStep/1"
+
+    record_schema: Literal["por.ReasoningStep/1"] = Field("por.ReasoningStep/1", alias="schema")
+    step_id: Id
+    step_type: StepType
+    description: str
+    evidence_ids: list[Id]
+    prior_step_ids: list[Id]
+    inputs: dict[str, Value]
+    output: dict[str, Value]
+
+
+class TraceHeader(Record):
+    """The committed header of a trace: its policy and its length."""
+
+    SCHEMA: ClassVar[str] = "por.TraceHeader/1"
+
+    record_schema: Literal["por.TraceHeader/1"] = Field("por.TraceHeader/1", alias="schema")
+    trace_id: Id
+    market_id: Id
+    policy: TracePolicy
+    step_count: Count
+
+
+class ReasoningTrace(Record):
+    """A whole trace (the in-memory and JSON form; the bundle commits it per step)."""
+
+    SCHEMA: ClassVar[str] = "por.ReasoningTrace/1"
+
+    record_schema: Literal["por.ReasoningTrace/1"] = Field("por.ReasoningTrace/1",
+                                                           alias="schema")
+    trace_id: Id
+    market_id: Id
+    policy: TracePolicy
+    steps: list[ReasoningStep]
+
+    def header(self) -> TraceHeader:
+        """The committed header of this trace."""
+        return TraceHeader(trace_id=self.trace_id, market_id=self.market_id,
+                           policy=self.policy, step_count=len(self.steps))
+
+    @classmethod
+    def from_parts(cls, header: TraceHeader, steps: list[ReasoningStep]) -> Self:
+        """Reassemble from the committed header and steps."""
+        return cls(trace_id=header.trace_id, market_id=header.market_id,
+                   policy=header.policy, steps=steps)
+
+
+class EvaluationVariables(Model):
+    """The auditor's final evaluation state (seed M06 §6, M07 §5).
+
+    Lives in the final ``map`` step as ``output["evaluation_variables"]``.
+    Absent means unknown: ``event_observed`` is omitted, never null, when the
+    evidence does not decide it.
+    """
+
+    event_observed: bool | None = None
+    numeric_value: DecimalStr | None = None
+    timestamp: UnixTime | None = None
+    conflict_detected: bool
+    insufficient_evidence: bool
+    fallback_used: bool
+    provenance_ok: bool
+    source_summary: list[Id]
+
+    def to_value(self) -> dict[str, Any]:
+        """As a committed step value (absent optionals omitted)."""
+        return self.model_dump(mode="python", exclude_none=True)
+
+    @model_validator(mode="after")
+    def _summary_unique(self) -> Self:
+        if len(set(self.source_summary)) != len(self.source_summary):
+            raise ValueError("source_summary ids must be unique")
+        return self
+
+
+__all__ = [
+    "MAX_TRACE_STEPS",
+    "STEP_ID_PATTERN",
+    "EvaluationVariables",
+    "ReasoningStep",
+    "ReasoningTrace",
+    "StepType",
+    "TraceHeader",
+    "TracePolicy",
+    "step_id",
+    "step_number",
+]
