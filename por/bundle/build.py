@@ -1,0 +1,86 @@
+"""Build a PoR bundle: run the auditor and judge and commit everything (SPEC §5).
+
+``build_bundle`` is pure: records in, ``bundle.cbor`` bytes out.  Signatures
+are added afterwards with :func:`with_signatures` (they sign ``por_root`` and
+the verdict, so they cannot be part of what they sign).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from por.bundle.layout import Bundle, Commitments, compute_commitments
+from por.bundle.manifest import current_manifest
+from por.errors import BundleError
+from por.schemas import (
+    DeterministicVerdict,
+    EvidenceBundle,
+    PromptSpec,
+    ReasoningTrace,
+    VerificationResult,
+)
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What a build produced, for callers that want more than the bytes."""
+
+    data: bytes
+    trace: ReasoningTrace
+    verdict: DeterministicVerdict
+    commitments: Commitments
+    audit_result: VerificationResult
+    judge_result: VerificationResult
+
+
+def build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
+    """Audit, judge and commit; return the bundle bytes and the parts."""
+    from por.auditor import AuditorAgent
+    from por.judge import JudgeAgent
+
+    if evidence.market_id != prompt_spec.market.market_id:
+        raise BundleError(
+            "bundle.market_id", "evidence bundle is for another market",
+            expected=prompt_spec.market.market_id, actual=evidence.market_id,
+        )
+    trace, audit_result = AuditorAgent().audit(prompt_spec, evidence)
+    verdict, judge_result = JudgeAgent().judge(prompt_spec, evidence, trace)
+    manifest_bytes = current_manifest().to_cbor()
+    spec_bytes = prompt_spec.to_cbor()
+    evidence_bytes = [item.to_cbor() for item in evidence.items]
+    header_bytes = trace.header().to_cbor()
+    step_bytes = [step.to_cbor() for step in trace.steps]
+    verdict_bytes = verdict.to_cbor()
+    commitments = compute_commitments(
+        manifest=manifest_bytes,
+        prompt_spec=spec_bytes,
+        evidence=evidence_bytes,
+        trace_header=header_bytes,
+        steps=step_bytes,
+        verdict=verdict_bytes,
+    )
+    bundle = Bundle(
+        manifest=manifest_bytes,
+        prompt_spec=spec_bytes,
+        evidence=evidence_bytes,
+        trace_header=header_bytes,
+        steps=step_bytes,
+        verdict=verdict_bytes,
+        commitments=commitments,
+        signatures=[],
+    )
+    return BuildResult(bundle.to_cbor(), trace, verdict, commitments, audit_result,
+                       judge_result)
+
+
+def build_bundle(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> bytes:
+    """``bundle.cbor`` bytes for a prompt spec and its evidence."""
+    return build(prompt_spec, evidence).data
+
+
+def with_signatures(bundle: Bundle, signatures: list[bytes]) -> bytes:
+    """The same bundle with ``signatures`` appended (each a canonical signature record)."""
+    return bundle.model_copy(update={"signatures": [*bundle.signatures, *signatures]}).to_cbor()
+
+
+__all__ = ["BuildResult", "build", "build_bundle", "with_signatures"]

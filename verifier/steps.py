@@ -1,0 +1,245 @@
+"""The numbered verification steps (SPEC §6.2).  Step numbers match SPEC.md.
+
+1. decode        strict por-cbor/1 decode of the whole bundle
+2. schema        the bundle map and every record it carries
+3. commitments   recompute every hash, root, size and por_root; cross-record refs
+4. manifest      version lock: unknown auditor/judge/profile is *unsupported*
+5. replay audit  re-run the auditor; compare header and steps one by one
+6. trace policy  the committed trace obeys its policy
+7. replay judge  re-run the judge on the committed inputs; compare the verdict
+8. signatures    (verifier/signatures.py)
+
+Commitments are checked before the version lock on purpose: a bundle altered
+after it was committed is *rejected* (exit 1) even when the alteration names
+an unknown version; only a consistent bundle can be *unsupported* (exit 2).
+"""
+
+from __future__ import annotations
+
+from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.manifest import Manifest, current_manifest
+from por.encoding import decode
+from por.errors import PorError
+from por.merkle import leaf_hash
+from por.schemas import (
+    ChallengeRef,
+    DeterministicVerdict,
+    EvidenceBundle,
+    EvidenceItem,
+    PromptSpec,
+    ReasoningStep,
+    ReasoningTrace,
+    TraceHeader,
+)
+from verifier.context import Context
+
+_COMMITTED_FIELDS = (
+    ("manifest_hash", "por_bundle"),
+    ("prompt_spec_hash", "prompt_spec"),
+    ("evidence_root", "evidence_leaf"),
+    ("evidence_count", "evidence_leaf"),
+    ("trace_header_hash", "por_bundle"),
+    ("reasoning_root", "reasoning_leaf"),
+    ("reasoning_count", "reasoning_leaf"),
+    ("verdict_hash", "verdict"),
+    ("por_root", "por_bundle"),
+)
+
+
+def step1_decode(ctx: Context) -> None:
+    """Step 1: strict decode (codec.*)."""
+    try:
+        ctx.parts["raw"] = decode(ctx.data, max_size=ctx.options["max_size"])
+    except PorError as exc:
+        ctx.from_error(exc, challenge=ChallengeRef(kind="por_bundle"))
+    ctx.passed("codec.ok", "bundle is canonical por-cbor/1")
+
+
+def step2_schema(ctx: Context) -> None:
+    """Step 2: the bundle map and every record in it (schema.*, codec.* per leaf)."""
+    bundle_ref = ChallengeRef(kind="por_bundle")
+    try:
+        bundle = Bundle.from_dict(ctx.parts["raw"])
+    except PorError as exc:
+        ctx.from_error(exc, challenge=bundle_ref)
+    ctx.parts["bundle"] = bundle
+    try:
+        ctx.parts["manifest"] = Manifest.from_cbor(bundle.manifest)
+        ctx.parts["header"] = TraceHeader.from_cbor(bundle.trace_header)
+    except PorError as exc:
+        ctx.from_error(exc, challenge=bundle_ref)
+    try:
+        ctx.parts["prompt_spec"] = PromptSpec.from_cbor(bundle.prompt_spec)
+    except PorError as exc:
+        ctx.from_error(exc, challenge=ChallengeRef(kind="prompt_spec"))
+    items = []
+    for index, blob in enumerate(bundle.evidence):
+        try:
+            items.append(EvidenceItem.from_cbor(blob))
+        except PorError as exc:
+            ctx.from_error(exc, challenge=ChallengeRef(kind="evidence_leaf", leaf_index=index))
+    steps = []
+    for index, blob in enumerate(bundle.steps):
+        try:
+            steps.append(ReasoningStep.from_cbor(blob))
+        except PorError as exc:
+            ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf", leaf_index=index))
+    try:
+        ctx.parts["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict)
+    except PorError as exc:
+        ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
+    spec: PromptSpec = ctx.parts["prompt_spec"]
+    try:
+        ctx.parts["evidence"] = EvidenceBundle(
+            bundle_id="committed", market_id=spec.market.market_id, items=items)
+    except ValueError:
+        seen: set[str] = set()
+        for index, item in enumerate(items):
+            if item.evidence_id in seen:
+                ctx.failed("schema.duplicate_evidence_id",
+                           f"evidence id {item.evidence_id!r} appears twice",
+                           challenge=ChallengeRef(kind="evidence_leaf", leaf_index=index,
+                                                  evidence_id=item.evidence_id))
+            seen.add(item.evidence_id)
+    ctx.parts["steps"] = steps
+    ctx.passed("schema.ok", f"{len(items)} evidence items and {len(steps)} steps are "
+                            "well-formed records")
+
+
+def step3_commitments(ctx: Context) -> None:
+    """Step 3: recompute every commitment and compare (commit.*)."""
+    bundle: Bundle = ctx.parts["bundle"]
+    computed = compute_commitments(
+        manifest=bundle.manifest, prompt_spec=bundle.prompt_spec, evidence=bundle.evidence,
+        trace_header=bundle.trace_header, steps=bundle.steps, verdict=bundle.verdict,
+    )
+    committed = bundle.commitments
+    for name, kind in _COMMITTED_FIELDS:
+        want, got = getattr(computed, name), getattr(committed, name)
+        if want != got:
+            ctx.failed(f"commit.{name}", f"committed {name} does not match the records",
+                       expected=want, actual=got, challenge=ChallengeRef(kind=kind))
+    ctx.parts["commitments"] = computed
+    spec: PromptSpec = ctx.parts["prompt_spec"]
+    header: TraceHeader = ctx.parts["header"]
+    verdict: DeterministicVerdict = ctx.parts["verdict"]
+    market_id = spec.market.market_id
+    for where, value in (("trace_header", header.market_id), ("verdict", verdict.market_id)):
+        if value != market_id:
+            ctx.failed("bundle.market_id", f"{where} names another market",
+                       expected=market_id, actual=value,
+                       challenge=ChallengeRef(kind="verdict" if where == "verdict"
+                                              else "por_bundle"))
+    if header.step_count != len(bundle.steps):
+        ctx.failed("bundle.step_count", "trace header step_count differs from the steps",
+                   expected=len(bundle.steps), actual=header.step_count,
+                   challenge=ChallengeRef(kind="por_bundle"))
+    for name in ("prompt_spec_hash", "evidence_root", "evidence_count", "reasoning_root",
+                 "reasoning_count"):
+        if getattr(verdict, name) != getattr(computed, name):
+            ctx.failed("commit.verdict_refs", f"verdict.{name} differs from the bundle",
+                       expected=getattr(computed, name), actual=getattr(verdict, name),
+                       challenge=ChallengeRef(kind="verdict"))
+    ctx.passed("commit.ok", "every hash, root, size and por_root matches the records")
+
+
+def step4_manifest(ctx: Context) -> None:
+    """Step 4: version lock (manifest.*); unknown versions are unsupported (exit 2)."""
+    manifest: Manifest = ctx.parts["manifest"]
+    ours = current_manifest()
+    for name in ("spec_version", "profile", "hash_alg", "tree_alg", "auditor_version",
+                 "judge_version"):
+        if getattr(manifest, name) != getattr(ours, name):
+            ctx.failed(f"manifest.unsupported_{name}",
+                       f"this verifier replays only {name} {getattr(ours, name)!r}",
+                       expected=getattr(ours, name), actual=getattr(manifest, name),
+                       status="error")
+    if manifest.rule_set_hash != ours.rule_set_hash:
+        ctx.failed("manifest.rule_set_hash", "rule set hash differs for this judge version",
+                   expected=ours.rule_set_hash, actual=manifest.rule_set_hash,
+                   challenge=ChallengeRef(kind="por_bundle"))
+    ctx.passed("manifest.ok", f"locked to {ours.auditor_version} and {ours.judge_version}")
+
+
+def step5_replay_audit(ctx: Context) -> None:
+    """Step 5: re-run the auditor and compare its trace, step by step (replay.*)."""
+    from por.auditor import AuditorAgent
+
+    spec: PromptSpec = ctx.parts["prompt_spec"]
+    replayed, _ = AuditorAgent().audit(spec, ctx.parts["evidence"])
+    header: TraceHeader = ctx.parts["header"]
+    committed_steps: list[bytes] = ctx.parts["bundle"].steps
+    want_header = replayed.header()
+    for index, step in enumerate(replayed.steps):
+        want = step.to_cbor()
+        if index >= len(committed_steps):
+            ctx.failed("replay.step_count", "the committed trace ends early",
+                       expected=len(replayed.steps), actual=len(committed_steps),
+                       challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
+                                              leaf_index=index))
+        if committed_steps[index] != want:
+            ctx.failed("replay.step_mismatch",
+                       f"step {step.step_id} differs from the replayed auditor's",
+                       expected=leaf_hash(want), actual=leaf_hash(committed_steps[index]),
+                       challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
+                                              leaf_index=index,
+                                              reason="replay.step_mismatch"))
+    if len(committed_steps) != len(replayed.steps):
+        extra = ctx.parts["steps"][len(replayed.steps)]
+        ctx.failed("replay.step_count", "the committed trace has extra steps",
+                   expected=len(replayed.steps), actual=len(committed_steps),
+                   challenge=ChallengeRef(kind="reasoning_leaf", step_id=extra.step_id,
+                                          leaf_index=len(replayed.steps)))
+    if want_header != header:
+        ctx.failed("replay.trace_header", "trace header differs from the replayed auditor's",
+                   expected=leaf_hash(want_header.to_cbor()),
+                   actual=leaf_hash(ctx.parts["bundle"].trace_header),
+                   challenge=ChallengeRef(kind="por_bundle"))
+    ctx.parts["trace"] = ReasoningTrace.from_parts(header, ctx.parts["steps"])
+    ctx.passed("replay.audit_ok", f"all {len(committed_steps)} steps match the replay")
+
+
+def step6_trace_policy(ctx: Context) -> None:
+    """Step 6: the committed trace obeys its policy (trace.*)."""
+    from por.auditor import TracePolicyVerifier
+
+    result = TracePolicyVerifier().verify(ctx.parts["trace"], ctx.parts["prompt_spec"],
+                                          ctx.parts["evidence"])
+    for check in result.checks:
+        if not check.ok and check.severity == "error":
+            ctx.failed(check.check_id, check.message, expected=check.expected,
+                       actual=check.actual, challenge=check.challenge)
+    ctx.passed("trace.ok", "trace policy holds")
+
+
+def step7_replay_judge(ctx: Context) -> None:
+    """Step 7: re-run the judge and compare the verdict (replay.verdict_mismatch)."""
+    from por.judge import JudgeAgent
+
+    verdict, _ = JudgeAgent().judge(ctx.parts["prompt_spec"], ctx.parts["evidence"],
+                                    ctx.parts["trace"])
+    want = verdict.to_cbor()
+    got = ctx.parts["bundle"].verdict
+    if want != got:
+        committed: DeterministicVerdict = ctx.parts["verdict"]
+        ctx.failed("replay.verdict_mismatch",
+                   f"replayed verdict is {verdict.outcome}/{verdict.confidence_bps}bps/"
+                   f"{verdict.resolution_rule_id}, committed "
+                   f"{committed.outcome}/{committed.confidence_bps}bps/"
+                   f"{committed.resolution_rule_id}",
+                   expected=leaf_hash(want), actual=leaf_hash(got),
+                   challenge=ChallengeRef(kind="verdict", reason="replay.verdict_mismatch"))
+    ctx.passed("replay.judge_ok", "verdict follows from the committed inputs")
+
+
+STEPS = (
+    step1_decode,
+    step2_schema,
+    step3_commitments,
+    step4_manifest,
+    step5_replay_audit,
+    step6_trace_policy,
+    step7_replay_judge,
+)
+
+__all__ = ["STEPS"]
