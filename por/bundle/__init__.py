@@ -1,6 +1,6 @@
 """The PoR bundle: layout, manifest, commitments and construction (SPEC §5)."""
 
-from por.bundle.build import BuildResult, build, build_bundle, with_signatures
+from por.bundle.build import BuildResult, build, build_bundle
 from por.bundle.layout import (
     COMPONENT_INDEX,
     COMPONENTS,
@@ -10,6 +10,7 @@ from por.bundle.layout import (
     compute_commitments,
     por_root_from_components,
 )
+from por.bundle.sign import sign_bundle, verdict_struct
 from por.bundle.manifest import (
     AUDITOR_VERSION,
     JUDGE_VERSION,
@@ -34,5 +35,6 @@ __all__ = [
     "current_manifest",
     "por_root_from_components",
     "rule_set_hash",
-    "with_signatures",
+    "sign_bundle",
+    "verdict_struct",
 ]

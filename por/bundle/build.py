@@ -78,9 +78,4 @@ def build_bundle(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> bytes:
     return build(prompt_spec, evidence).data
 
 
-def with_signatures(bundle: Bundle, signatures: list[bytes]) -> bytes:
-    """The same bundle with ``signatures`` appended (each a canonical signature record)."""
-    return bundle.model_copy(update={"signatures": [*bundle.signatures, *signatures]}).to_cbor()
-
-
-__all__ = ["BuildResult", "build", "build_bundle", "with_signatures"]
+__all__ = ["BuildResult", "build", "build_bundle"]
