@@ -1,0 +1,84 @@
+"""The bundled scenarios (fixtures/markets) through the real auditor and judge.
+
+Each scenario's ``expected.json`` pins the outcome, the deciding rule id and
+the confidence in basis points; the pipeline must produce exactly those.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from por.auditor import AuditorAgent
+from por.errors import PorError
+from por.judge import JudgeAgent
+from por.scenarios import FILES, list_scenarios, load_scenario
+
+MARKETS = Path(__file__).resolve().parents[2] / "fixtures" / "markets"
+NAMES = list_scenarios()
+
+
+def test_at_least_ten_scenarios_cover_the_rules() -> None:
+    assert len(NAMES) >= 10
+    rules = {load_scenario(n).expected.resolution_rule_id for n in NAMES}
+    assert {"R_VALIDITY", "R_CONFLICT", "R_BINARY_DECISION", "R_CONFIDENCE"} <= rules
+    comparisons = {load_scenario(n).prompt_spec.prediction_semantics.comparison for n in NAMES}
+    assert {">", ">=", "<", "<=", "=="} <= comparisons
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_scenario_verdict(name: str) -> None:
+    scenario = load_scenario(name)
+    trace, _ = AuditorAgent().audit(scenario.prompt_spec, scenario.evidence)
+    verdict, result = JudgeAgent().judge(scenario.prompt_spec, scenario.evidence, trace)
+    expected = scenario.expected
+    assert (verdict.outcome, verdict.resolution_rule_id, verdict.confidence_bps) == (
+        expected.outcome, expected.resolution_rule_id, expected.confidence_bps)
+    assert verdict.market_id == scenario.prompt_spec.market.market_id
+    assert result.ok is (verdict.outcome != "INVALID")
+    # Replaying the whole pipeline gives the same verdict bytes.
+    trace_again, _ = AuditorAgent().audit(scenario.prompt_spec, scenario.evidence)
+    again, _ = JudgeAgent().judge(scenario.prompt_spec, scenario.evidence, trace_again)
+    assert again.to_cbor() == verdict.to_cbor()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_scenario_files_are_tidy(name: str) -> None:
+    folder = MARKETS / name
+    assert sorted(p.name for p in folder.iterdir()) == sorted(FILES)
+    for file in FILES:
+        text = (folder / file).read_text(encoding="utf-8")
+        # Two-space indent, trailing newline, no float anywhere in the fixtures.
+        assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"
+        assert _floats(json.loads(text, parse_float=_Float)) == []
+    scenario = load_scenario(name)
+    assert scenario.evidence.market_id == scenario.prompt_spec.market.market_id
+    window = scenario.prompt_spec.market.resolution_window
+    assert 1_767_225_600 <= window.start <= window.end < 1_798_761_600  # inside 2026 (UTC)
+
+
+class _Float(str):
+    """Marks a JSON number with a fraction or exponent (decimals must be strings)."""
+
+
+def _floats(value: object) -> list[object]:
+    if isinstance(value, dict):
+        return [n for v in value.values() for n in _floats(v)]
+    if isinstance(value, list):
+        return [n for v in value for n in _floats(v)]
+    return [value] if isinstance(value, _Float) else []
+
+
+def test_readme_lists_every_scenario() -> None:
+    readme = (MARKETS / "README.md").read_text(encoding="utf-8")
+    for name in NAMES:
+        assert f"`{name}`" in readme
+
+
+@pytest.mark.parametrize("name", ["99-missing", "../judge", "01-boolean-observed/..", ""])
+def test_unknown_scenario_is_refused(name: str) -> None:
+    with pytest.raises(PorError) as info:
+        load_scenario(name)
+    assert info.value.check_id == "scenario.unknown"
