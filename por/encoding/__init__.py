@@ -9,7 +9,12 @@ anything else.
 Leaves out: schemas, hashing and Unicode normalisation.
 """
 
-from por.encoding.decoder import DEFAULT_MAX_DEPTH, DEFAULT_MAX_SIZE, decode
+from por.encoding.decoder import (
+    DEFAULT_MAX_CONTAINERS,
+    DEFAULT_MAX_DEPTH,
+    DEFAULT_MAX_SIZE,
+    decode,
+)
 from por.encoding.encoder import encode
 
-__all__ = ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_SIZE", "decode", "encode"]
+__all__ = ["DEFAULT_MAX_CONTAINERS", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_SIZE", "decode", "encode"]

@@ -15,8 +15,7 @@ the first rule broken in input order is the one reported.
 
 Resources: time is linear in the input (about 0.3 us per item); memory is
 the decoded objects, at worst about 72 bytes per input byte (a run of empty
-maps, one Python dict each), so callers bound it with ``max_size``.  There is
-no separate element-count cap.
+maps, one Python dict each), bounded by ``max_containers`` (default 10^6).
 
 Leaves out: encoding (see :mod:`por.encoding.encoder`), schema validation,
 Unicode normalisation (text is opaque, SPEC §3.1) and streaming input.
@@ -36,6 +35,14 @@ DEFAULT_MAX_DEPTH = 32
 
 A top-level array or map is at depth 1; an array inside it at depth 2, and so
 on.  Scalars do not count.  Empty containers count like any other.
+"""
+
+DEFAULT_MAX_CONTAINERS = 1_000_000
+"""Most arrays and maps one input may hold (``codec.too_large`` beyond).
+
+A run of 1-byte empty maps costs about 72 bytes of memory per input byte; this
+cap bounds that amplification (about 100 MB) whatever ``max_size`` is.  No
+por record or bundle comes near it: records are decoded one by one.
 """
 
 # Smallest argument that needs each head width; a smaller one is non-shortest
@@ -59,6 +66,7 @@ def decode(
     *,
     max_size: int = DEFAULT_MAX_SIZE,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    max_containers: int = DEFAULT_MAX_CONTAINERS,
 ) -> Any:
     """Decode one complete ``por-cbor/1`` item from ``data``; raise on any deviation.
 
@@ -81,7 +89,7 @@ def decode(
             expected=f"<= {max_size} bytes",
             actual=f"{size} bytes",
         )
-    value, pos = _parse(data, max_depth)
+    value, pos = _parse(data, max_depth, max_containers)
     if pos != size:
         raise EncodingError(
             "codec.trailing_bytes",
@@ -90,7 +98,7 @@ def decode(
     return value
 
 
-def _parse(data: bytes, max_depth: int) -> tuple[Any, int]:
+def _parse(data: bytes, max_depth: int, max_containers: int) -> tuple[Any, int]:
     """Parse the item at offset 0; return it and the offset just after it.
 
     State of the innermost open container: ``c`` (the list or dict being
@@ -111,6 +119,7 @@ def _parse(data: bytes, max_depth: int) -> tuple[Any, int]:
     key = ""
     prev = b""
     keys: dict[bytes, str] = {}
+    containers = 0
     value: Any
     while True:
         if pos >= end:
@@ -219,6 +228,12 @@ def _parse(data: bytes, max_depth: int) -> tuple[Any, int]:
             elif major == 5 or major == 4:  # noqa: PLR1714 (two named majors read clearer)
                 if len(stack) >= max_depth:
                     raise _fail("codec.depth", f"nesting deeper than {max_depth}", start)
+                # Containers are what a small input can multiply in memory
+                # (one Python object per 1-byte empty map): bound their number.
+                containers += 1
+                if containers > max_containers:
+                    raise _fail("codec.too_large", f"more than {max_containers} containers",
+                                start)
                 # Every item takes at least one byte: a count larger than the
                 # bytes left cannot be honest; fail before allocating anything.
                 if (arg << 1 if major == 5 else arg) > end - pos:

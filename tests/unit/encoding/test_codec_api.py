@@ -21,7 +21,9 @@ def _encode_error(value: Any) -> str:
 
 
 def test_public_names() -> None:
-    assert por.encoding.__all__ == ["DEFAULT_MAX_DEPTH", "DEFAULT_MAX_SIZE", "decode", "encode"]
+    assert por.encoding.__all__ == [
+        "DEFAULT_MAX_CONTAINERS", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_SIZE", "decode", "encode",
+    ]
 
 
 def test_decode_returns_exact_types_in_canonical_key_order() -> None:
