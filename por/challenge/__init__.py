@@ -1,0 +1,76 @@
+"""Challenges (SPEC §10): proofs a challenger can hand to anyone, checked without the bundle.
+
+* :mod:`~por.challenge.records` -- the proof records (``por.InclusionProof/1``,
+  ``por.BundleProof/1``, ``por.OneStepProof/1``) and the ``challenge_id`` rule;
+* :mod:`~por.challenge.proofs` -- build and verify inclusion and bundle proofs;
+* :mod:`~por.challenge.one_step` -- build a one-step proof and re-execute its step;
+* :mod:`~por.challenge.refs` -- the proof that answers a verifier's ChallengeRef;
+* :mod:`~por.challenge.check` -- ``check_proof`` (a report) and ``verify_proof``
+  (raises) over proof bytes.
+
+Pure: bytes and values in, records and reports out; no files, clock or printing.
+"""
+
+from por.challenge.check import check_proof, describe_leaf, verify_proof
+from por.challenge.one_step import Recompute, build_one_step_proof, verify_one_step_proof
+from por.challenge.proofs import (
+    build_bundle_proof,
+    build_inclusion_proof,
+    inclusion_proof_from_leaves,
+    leaf_index_by_id,
+    verify_bundle_proof,
+    verify_inclusion_proof,
+)
+from por.challenge.records import (
+    KIND_COMPONENT,
+    LEAF_SCHEMA,
+    BundleProof,
+    InclusionProof,
+    OneStepProof,
+    Proof,
+    challenge_id_from_body,
+    proof_from_cbor,
+)
+from por.challenge.refs import bundle_from_bytes, proof_file_name, proof_for_ref
+from por.challenge.report import (
+    REPORT_SCHEMA,
+    BundleCheck,
+    ChallengeOutcome,
+    Finding,
+    InclusionCheck,
+    LevelTrace,
+    ProofReport,
+)
+
+__all__ = [
+    "KIND_COMPONENT",
+    "LEAF_SCHEMA",
+    "REPORT_SCHEMA",
+    "BundleCheck",
+    "BundleProof",
+    "ChallengeOutcome",
+    "Finding",
+    "InclusionCheck",
+    "InclusionProof",
+    "LevelTrace",
+    "OneStepProof",
+    "Proof",
+    "ProofReport",
+    "Recompute",
+    "build_bundle_proof",
+    "build_inclusion_proof",
+    "build_one_step_proof",
+    "bundle_from_bytes",
+    "challenge_id_from_body",
+    "check_proof",
+    "describe_leaf",
+    "inclusion_proof_from_leaves",
+    "leaf_index_by_id",
+    "proof_file_name",
+    "proof_for_ref",
+    "proof_from_cbor",
+    "verify_bundle_proof",
+    "verify_inclusion_proof",
+    "verify_one_step_proof",
+    "verify_proof",
+]

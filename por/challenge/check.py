@@ -1,0 +1,151 @@
+"""Check any proof file without the bundle: ``check_proof`` (report) and ``verify_proof``.
+
+Bytes in, a :class:`~por.challenge.report.ProofReport` out.  ``check_proof``
+never raises for bad input: a proof that does not verify is a ``rejected``
+report (exit 1) with the first failing check id; an unsupported proof schema,
+a missing auditor or an internal error is an ``error`` report (exit 2).  A
+verified one-step or bundle proof also carries its outcome (``upheld`` or
+``rejected``); the exit code stays 0 whatever the outcome (SPEC §10.6).
+
+Leaves out: files and printing (``por.cli.challenge_cmd``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from por.challenge.one_step import Recompute, verify_one_step_proof
+from por.challenge.proofs import verify_bundle_proof, verify_inclusion_proof
+from por.challenge.records import (
+    BundleProof,
+    InclusionProof,
+    OneStepProof,
+    Proof,
+    proof_from_cbor,
+)
+from por.challenge.report import (
+    BundleCheck,
+    ChallengeOutcome,
+    InclusionCheck,
+    ProofReport,
+    Status,
+)
+from por.errors import PorError, ProofError, UnsupportedError
+from por.schemas import DeterministicVerdict, EvidenceItem, PromptSpec, ReasoningStep
+
+
+def check_proof(
+    data: bytes,
+    *,
+    por_root: bytes | None = None,
+    max_size: int | None = None,
+    recompute: Recompute | None = None,
+) -> ProofReport:
+    """Decode and verify a proof (SPEC §10.4, §10.5); never raises for bad input.
+
+    ``por_root``: the trusted root (from a signature or a chain), 32 bytes;
+    without it the proof is checked against its own ``por_root`` field, which
+    the caller must then compare with a root it trusts.
+    """
+    if por_root is not None and (not isinstance(por_root, bytes) or len(por_root) != 32):
+        raise ValueError("por_root must be 32 bytes")
+    try:
+        proof = proof_from_cbor(data, max_size=max_size)
+    except PorError as exc:
+        return _failed(exc)
+    common: dict[str, Any] = {"schema": proof.SCHEMA, "kind": proof.kind,
+                              "challenge_id": proof.challenge_id, "por_root": proof.por_root}
+    inclusions: list[InclusionCheck] = []
+    bundle: BundleCheck | None = None
+    outcome: ChallengeOutcome | None = None
+    try:
+        if isinstance(proof, InclusionProof):
+            check = InclusionCheck(role="leaf", proof=proof)
+            inclusions.append(check)
+            verify_inclusion_proof(proof, por_root=por_root, check=check)
+            check.leaf_record, check.leaf_id = describe_leaf(proof.kind, proof.leaf)
+        elif isinstance(proof, BundleProof):
+            bundle = BundleCheck(tuple(proof.component_leaves))
+            verify_bundle_proof(proof, por_root=por_root, check=bundle)
+            outcome = _bundle_outcome(bundle)
+        else:
+            outcome = verify_one_step_proof(proof, por_root=por_root, recompute=recompute,
+                                           checks=inclusions)
+    except PorError as exc:
+        return _failed(exc, common, inclusions, bundle)
+    except Exception as exc:  # fail closed: any surprise is "no verdict"
+        return ProofReport(status="error", check_id="internal.error",
+                           message=f"internal error: {type(exc).__name__}: {exc}"[:500],
+                           inclusions=tuple(inclusions), bundle=bundle, **common)
+    return ProofReport(status="verified", check_id="proof.ok", message=_summary(proof),
+                       inclusions=tuple(inclusions), bundle=bundle, outcome=outcome, **common)
+
+
+def verify_proof(data: bytes, **options: Any) -> ProofReport:
+    """Like :func:`check_proof` but raise unless the proof verified.
+
+    Raises ``UnsupportedError`` for an ``error`` report, else ``ProofError``
+    with the report's check id (``merkle.*`` ids keep their text).
+    """
+    report = check_proof(data, **options)
+    if report.status == "error":
+        raise UnsupportedError(report.check_id, report.message, expected=report.expected,
+                               actual=report.actual)
+    if report.status != "verified":
+        raise ProofError(report.check_id, report.message, expected=report.expected,
+                         actual=report.actual)
+    return report
+
+
+def describe_leaf(kind: str, leaf: bytes) -> tuple[str, str | None]:
+    """``("ok", id)`` if ``leaf`` is a valid record of its kind, else ``(check_id, None)``.
+
+    Informational: an inclusion proof proves bytes; a committed leaf that is
+    not a valid record is itself a fault in the bundle (SPEC §10.4.1).
+    """
+    classes: dict[str, Any] = {"prompt_spec": PromptSpec, "evidence_leaf": EvidenceItem,
+                               "reasoning_leaf": ReasoningStep,
+                               "verdict": DeterministicVerdict}
+    cls = classes[kind]
+    try:
+        record = cls.from_cbor(leaf)
+    except PorError as exc:
+        return exc.check_id, None
+    if isinstance(record, EvidenceItem):
+        return "ok", record.evidence_id
+    if isinstance(record, ReasoningStep):
+        return "ok", record.step_id
+    if isinstance(record, PromptSpec):
+        return "ok", record.market.market_id
+    return "ok", record.market_id
+
+
+def _bundle_outcome(bundle: BundleCheck) -> ChallengeOutcome:
+    if bundle.findings:
+        first = bundle.findings[0]
+        return ChallengeOutcome("upheld", first.check_id, first.message)
+    return ChallengeOutcome("rejected", "bundle.consistent",
+                            "the committed components and records agree")
+
+
+def _summary(proof: Proof) -> str:
+    if isinstance(proof, InclusionProof):
+        return (f"{proof.kind} leaf {proof.leaf_index} of {proof.tree_size} is in the "
+                f"{proof.component} tree under por_root")
+    if isinstance(proof, OneStepProof):
+        return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and its "
+                f"{len(proof.evidence)} evidence and {len(proof.prior_steps)} prior-step "
+                "citations are under por_root")
+    return "the six component leaves and the bundle records are under por_root"
+
+
+def _failed(exc: PorError, common: dict[str, Any] | None = None,
+            inclusions: list[InclusionCheck] | None = None,
+            bundle: BundleCheck | None = None) -> ProofReport:
+    status: Status = "error" if isinstance(exc, UnsupportedError) else "rejected"
+    return ProofReport(status=status, check_id=exc.check_id, message=exc.message,
+                       expected=exc.expected, actual=exc.actual,
+                       inclusions=tuple(inclusions or ()), bundle=bundle, **(common or {}))
+
+
+__all__ = ["check_proof", "describe_leaf", "verify_proof"]

@@ -1,0 +1,230 @@
+"""One-step proofs (SPEC §10.2.3, §10.5): re-execute one reasoning step, nothing else.
+
+As in fault-proof systems (Arbitrum, Optimism, Truebit), a dispute about a
+long computation is narrowed to one step whose committed inputs are proven
+and whose output is recomputed.  Here the step is a ReasoningStep; its inputs
+are the committed PromptSpec, the evidence items it cites and the earlier
+steps it cites, each with its inclusion proof.  The committed step is judged
+alone: cited earlier steps are taken as committed, right or wrong (dispute
+those with their own one-step proofs).
+
+The step is re-executed by ``por.auditor.steps.recompute_step`` (or the
+``recompute`` callable a caller passes).  Outcomes: ``upheld`` (the committed
+step is wrong, the challenger wins) or ``rejected`` (it is right), with one
+reason id.
+
+Leaves out: facts a step could depend on without citing them (absence of
+evidence cannot be shown with inclusion proofs; SPEC §10.7).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from por.bundle.layout import Bundle
+from por.challenge.proofs import (
+    build_inclusion_proof,
+    inclusion_proof_from_leaves,
+    verify_challenge_id,
+    verify_inclusion_proof,
+)
+from por.challenge.records import InclusionProof, OneStepProof, seal
+from por.challenge.report import ChallengeOutcome, InclusionCheck
+from por.encoding import decode
+from por.errors import AuditError, PorError, ProofError, UnsupportedError
+from por.merkle import leaf_hash, leaf_hashes
+from por.schemas import EvidenceItem, PromptSpec, ReasoningStep, step_id
+
+Recompute = Callable[
+    [PromptSpec, ReasoningStep, Mapping[str, EvidenceItem], Mapping[str, ReasoningStep]],
+    ReasoningStep,
+]
+
+_STEP_FIELDS = ("schema", "step_id", "step_type", "description", "evidence_ids",
+                "prior_step_ids", "inputs", "output")
+
+
+def build_one_step_proof(bundle: Bundle, step_index: int) -> OneStepProof:
+    """The OneStepProof for ``bundle.steps[step_index]``.
+
+    Raises ``ProofError``: ``proof.no_such_leaf`` (index out of range),
+    ``proof.step_record`` (the step leaf is not a ReasoningStep, so its
+    citations are unknown: use an InclusionProof), ``proof.citation_missing``
+    (the step cites an id no leaf carries: not provable by inclusion).
+    """
+    commitments = bundle.commitments
+    step_proof = inclusion_proof_from_leaves("reasoning_leaf", bundle.steps, step_index,
+                                             commitments)
+    try:
+        step = ReasoningStep.from_cbor(step_proof.leaf)
+    except PorError as exc:
+        raise ProofError("proof.step_record", f"step leaf {step_index} is not a "
+                         f"ReasoningStep ({exc.check_id}); challenge it by inclusion") from None
+    evidence = _cited(bundle.evidence, "evidence_id", step.evidence_ids, "evidence_leaf",
+                      bundle)
+    prior = _cited(bundle.steps, "step_id", step.prior_step_ids, "reasoning_leaf", bundle)
+    body = {
+        "schema": OneStepProof.SCHEMA,
+        "kind": "reasoning_leaf",
+        "por_root": commitments.por_root,
+        "step": step_proof.to_dict(),
+        "prompt_spec": build_inclusion_proof(bundle, "prompt_spec").to_dict(),
+        "evidence": [p.to_dict() for p in evidence],
+        "prior_steps": [p.to_dict() for p in prior],
+    }
+    proof: OneStepProof = seal(OneStepProof, body)
+    return proof
+
+
+def _cited(leaves: list[bytes], key: str, wanted: list[str], kind: Any,
+           bundle: Bundle) -> list[InclusionProof]:
+    """Inclusion proofs of the first leaf carrying each wanted id, in citation order."""
+    if not wanted:
+        return []
+    positions: dict[str, int] = {}
+    missing = set(wanted)
+    for index, leaf in enumerate(leaves):
+        try:
+            value = decode(leaf)
+        except PorError:
+            continue
+        found = value.get(key) if isinstance(value, dict) else None
+        if isinstance(found, str) and found in missing:
+            positions[found] = index
+            missing.discard(found)
+            if not missing:
+                break
+    if missing:
+        first = next(w for w in wanted if w in missing)
+        raise ProofError("proof.citation_missing", f"the step cites {key} {first[:80]!r}, "
+                         "which no committed leaf carries (not provable by inclusion)")
+    hashes = leaf_hashes(leaves)
+    return [inclusion_proof_from_leaves(kind, leaves, positions[w], bundle.commitments,
+                                        hashes=hashes) for w in wanted]
+
+
+def verify_one_step_proof(
+    proof: OneStepProof,
+    *,
+    por_root: bytes | None = None,
+    recompute: Recompute | None = None,
+    checks: list[InclusionCheck] | None = None,
+) -> ChallengeOutcome:
+    """Verify every inclusion in ``proof``, re-execute the step, return the outcome.
+
+    Raises ``ProofError``/``MerkleError`` when the proof itself is invalid (the
+    numbered steps of SPEC §10.5), ``UnsupportedError`` when no auditor is
+    available.  Inclusion checks are appended to ``checks`` as they run.
+    """
+    sink = checks if checks is not None else []
+    # 1. The proof is about the trusted bundle.
+    if por_root is not None and proof.por_root != por_root:
+        raise ProofError("proof.por_root", "the proof is for another por_root",
+                         expected=por_root, actual=proof.por_root)
+    # 2. Every part is an inclusion proof of the right kind under the same por_root.
+    parts: list[tuple[str, InclusionProof, str]] = [
+        ("step", proof.step, "reasoning_leaf"),
+        ("prompt_spec", proof.prompt_spec, "prompt_spec"),
+        *((f"evidence[{i}]", p, "evidence_leaf") for i, p in enumerate(proof.evidence)),
+        *((f"prior_steps[{i}]", p, "reasoning_leaf") for i, p in enumerate(proof.prior_steps)),
+    ]
+    for role, part, kind in parts:
+        if part.kind != kind:
+            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
+                             actual=part.kind)
+        check = InclusionCheck(role=role, proof=part)
+        sink.append(check)
+        verify_inclusion_proof(part, por_root=proof.por_root, check=check)
+    # 3. The id names exactly this proof.
+    verify_challenge_id(proof, "one-step")
+    # 4. The committed records parse; a committed invalid record is a fault.
+    index = proof.step.leaf_index
+    records = _parse_records(proof)
+    if isinstance(records, ChallengeOutcome):
+        return records
+    spec, step, evidence, prior = records
+    # 5. The proof carries exactly what the step cites, in citation order.
+    _require_citations("evidence", [e.evidence_id for e in evidence], step.evidence_ids)
+    _require_citations("prior_steps", [s.step_id for s in prior], step.prior_step_ids)
+    committed_hash = leaf_hash(proof.step.leaf)
+    base: dict[str, Any] = {"step_id": step.step_id, "committed_leaf_hash": committed_hash}
+    # 6. Position: step ids follow leaf order and cite earlier steps only (seed M06 §5.3, §11).
+    if step.step_id != step_id(index + 1):
+        return ChallengeOutcome("upheld", "one_step.id_position", f"leaf {index} must be "
+                                f"{step_id(index + 1)}, not {step.step_id}", **base)
+    for part in proof.prior_steps:
+        if part.leaf_index >= index:
+            return ChallengeOutcome("upheld", "one_step.prior_order", f"{step.step_id} cites leaf"
+                                    f" {part.leaf_index}, which is not an earlier step",
+                                    **base)
+    # 7. Re-execute the step on its committed inputs and compare bytes.
+    run = recompute if recompute is not None else _default_recompute()
+    try:
+        expected = run(spec, step, {e.evidence_id: e for e in evidence},
+                       {s.step_id: s for s in prior})
+    except AuditError as exc:
+        return ChallengeOutcome("upheld", "one_step.unexecutable", f"the step cannot be "
+                                f"executed on its inputs: {exc.message}", cause=exc.check_id,
+                                **base)
+    expected_bytes = expected.to_cbor()
+    result = {**base, "recomputed_leaf_hash": leaf_hash(expected_bytes),
+              "recomputed": expected.to_json_obj()}
+    if expected_bytes == proof.step.leaf:
+        return ChallengeOutcome("rejected", "one_step.match",
+                                f"{step.step_id} is what its inputs give", **result)
+    want, got = expected.to_dict(), step.to_dict()
+    differing = tuple(f for f in _STEP_FIELDS if want.get(f) != got.get(f))
+    return ChallengeOutcome("upheld", "one_step.mismatch", f"{step.step_id} differs from the "
+                            f"recomputed step in {', '.join(differing) or 'encoding'}",
+                            differing_fields=differing, **result)
+
+
+def _parse_records(
+    proof: OneStepProof,
+) -> tuple[PromptSpec, ReasoningStep, list[EvidenceItem], list[ReasoningStep]] | ChallengeOutcome:
+    """Parse every carried leaf; the first invalid one makes an ``upheld`` outcome."""
+    committed_hash = leaf_hash(proof.step.leaf)
+    current = "step"
+    try:
+        step = ReasoningStep.from_cbor(proof.step.leaf)
+        current = "prompt_spec"
+        spec = PromptSpec.from_cbor(proof.prompt_spec.leaf)
+        evidence, prior = [], []
+        for i, part in enumerate(proof.evidence):
+            current = f"evidence[{i}]"
+            evidence.append(EvidenceItem.from_cbor(part.leaf))
+        for i, part in enumerate(proof.prior_steps):
+            current = f"prior_steps[{i}]"
+            prior.append(ReasoningStep.from_cbor(part.leaf))
+    except PorError as exc:
+        return ChallengeOutcome("upheld", "one_step.invalid_record", f"committed {current} leaf "
+                                f"is not a valid record: {exc.message}", cause=exc.check_id,
+                                committed_leaf_hash=committed_hash)
+    return spec, step, evidence, prior
+
+
+def _require_citations(role: str, carried: list[str], cited: list[str]) -> None:
+    if carried != cited:
+        raise ProofError("proof.citations", f"{role} must be the cited records in citation "
+                         "order", expected=",".join(cited)[:200],
+                         actual=",".join(carried)[:200])
+
+
+def _default_recompute() -> Recompute:
+    """``por.auditor.steps.recompute_step``, imported when first needed.
+
+    Imported by name so that checking inclusion and bundle proofs never loads
+    the auditor; a missing auditor is "no verdict" (exit 2), never a guess.
+    """
+    try:
+        module = importlib.import_module("por.auditor.steps")
+        recompute: Recompute = module.recompute_step
+    except (ImportError, AttributeError):
+        raise UnsupportedError("proof.auditor_unavailable",
+                               "no auditor is available to re-execute the step") from None
+    return recompute
+
+
+__all__ = ["Recompute", "build_one_step_proof", "verify_one_step_proof"]

@@ -1,0 +1,184 @@
+"""Challenge proof records (SPEC §10.2): the wire form of a challenge.
+
+Three ``por-cbor/1`` records, each with a ``schema`` field and a ``challenge_id``:
+
+* ``por.InclusionProof/1`` -- one record leaf, its RFC 9162 path to its
+  component root, and the component leaf's path to ``por_root`` (two levels);
+* ``por.BundleProof/1`` -- the six component leaves that ``por_root`` is the
+  root of, with the manifest, trace-header and verdict records;
+* ``por.OneStepProof/1`` -- a reasoning step's inclusion proof plus the
+  inclusion proofs of everything it cites and of the PromptSpec.
+
+``challenge_id`` is SHA-256 over the canonical encoding of the record with the
+``challenge_id`` key removed (SPEC §10.3); :func:`challenge_id_from_body`.
+
+This module holds the models, the id rule and decoding of proof bytes; it
+neither builds nor verifies proofs (see ``proofs`` and ``one_step``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Annotated, Any, ClassVar, Final, Literal
+
+from pydantic import Field
+
+from por.encoding import DEFAULT_MAX_SIZE, decode, encode
+from por.errors import EncodingError, ProofError, SchemaError, UnsupportedError
+from por.schemas.base import Blob, Count, Hash32, Id, Record
+
+#: ChallengeRef kinds answered by an InclusionProof, and the component each names.
+KIND_COMPONENT: Final[dict[str, str]] = {
+    "prompt_spec": "prompt_spec",
+    "evidence_leaf": "evidence",
+    "reasoning_leaf": "reasoning",
+    "verdict": "verdict",
+}
+#: The record schema a leaf of each kind holds in a valid bundle.
+LEAF_SCHEMA: Final[dict[str, str]] = {
+    "prompt_spec": "por.PromptSpec/1",
+    "evidence_leaf": "por.EvidenceItem/1",
+    "reasoning_leaf": "por.ReasoningStep/1",
+    "verdict": "por.DeterministicVerdict/1",
+}
+#: Width of a component leaf: 32-byte root || 8-byte big-endian size (SPEC §5.4).
+COMPONENT_LEAF_SIZE: Final = 40
+#: A path in a tree of fewer than 2**64 leaves has at most 64 elements.
+MAX_PATH: Final = 64
+
+LeafKind = Literal["prompt_spec", "evidence_leaf", "reasoning_leaf", "verdict"]
+Path = Annotated[list[Hash32], Field(max_length=MAX_PATH)]
+ComponentLeaf = Annotated[bytes, Field(min_length=COMPONENT_LEAF_SIZE,
+                                       max_length=COMPONENT_LEAF_SIZE)]
+
+
+class InclusionProof(Record):
+    """A record leaf, proven to be in the tree that ``por_root`` commits (SPEC §10.2.1)."""
+
+    SCHEMA: ClassVar[str] = "por.InclusionProof/1"
+
+    record_schema: Literal["por.InclusionProof/1"] = Field("por.InclusionProof/1",
+                                                           alias="schema")
+    challenge_id: Hash32
+    kind: LeafKind
+    component: Id
+    leaf: Blob
+    leaf_index: Count
+    tree_size: Count
+    leaf_path: Path
+    component_root: Hash32
+    component_path: Path
+    por_root: Hash32
+
+
+class BundleProof(Record):
+    """The component leaves under ``por_root`` and the bundle-level records (SPEC §10.2.2)."""
+
+    SCHEMA: ClassVar[str] = "por.BundleProof/1"
+
+    record_schema: Literal["por.BundleProof/1"] = Field("por.BundleProof/1", alias="schema")
+    challenge_id: Hash32
+    kind: Literal["por_bundle"]
+    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=6, max_length=6)]
+    manifest: Blob
+    trace_header: Blob
+    verdict: Blob
+    por_root: Hash32
+
+
+class OneStepProof(Record):
+    """Everything needed to re-execute one reasoning step (SPEC §10.2.3)."""
+
+    SCHEMA: ClassVar[str] = "por.OneStepProof/1"
+
+    record_schema: Literal["por.OneStepProof/1"] = Field("por.OneStepProof/1", alias="schema")
+    challenge_id: Hash32
+    kind: Literal["reasoning_leaf"]
+    por_root: Hash32
+    step: InclusionProof
+    prompt_spec: InclusionProof
+    evidence: list[InclusionProof]
+    prior_steps: list[InclusionProof]
+
+
+Proof = InclusionProof | BundleProof | OneStepProof
+PROOF_TYPES: Final[dict[str, type[InclusionProof] | type[BundleProof] | type[OneStepProof]]] = {
+    cls.SCHEMA: cls for cls in (InclusionProof, BundleProof, OneStepProof)
+}
+_PROOF_SCHEMA = re.compile(r"por\.(?:InclusionProof|BundleProof|OneStepProof)/[0-9]{1,9}")
+
+
+def challenge_id_from_body(body: dict[str, Any]) -> bytes:
+    """SHA-256 of ``encode(body)``, where ``body`` is a proof map without ``challenge_id``.
+
+    The ``schema`` field inside the body separates this hash from every other
+    SHA-256 in the protocol (SPEC §10.3).  Nested proofs keep their own ids.
+    """
+    if "challenge_id" in body:
+        raise ValueError("the body of a proof excludes challenge_id")
+    return hashlib.sha256(encode(body)).digest()
+
+
+def body_of(proof: Proof) -> dict[str, Any]:
+    """The proof as a plain map without its ``challenge_id`` (what the id covers)."""
+    body = proof.to_dict()
+    del body["challenge_id"]
+    return body
+
+
+def seal(cls: type[Any], body: dict[str, Any]) -> Any:
+    """Validate ``body`` plus its computed ``challenge_id`` as a record of ``cls``."""
+    return cls.from_dict({**body, "challenge_id": challenge_id_from_body(body)})
+
+
+def proof_from_cbor(data: bytes, *, max_size: int | None = None) -> Proof:
+    """Decode proof bytes into the record their ``schema`` names.
+
+    Raises ``ProofError('proof.malformed')`` for bytes that are not exactly
+    ``por-cbor/1`` (the codec check id is kept in the message),
+    ``ProofError('proof.schema')`` for a map that is not a valid proof record,
+    and ``UnsupportedError('proof.unsupported')`` for a proof schema of an
+    unknown version (exit 2: this implementation cannot decide it).
+    """
+    try:
+        value = decode(data, max_size=DEFAULT_MAX_SIZE if max_size is None else max_size)
+    except EncodingError as exc:
+        raise ProofError("proof.malformed", f"{exc.check_id}: {exc.message}") from None
+    if not isinstance(value, dict):
+        raise ProofError("proof.schema", "a proof is a map with a schema field")
+    schema = value.get("schema")
+    cls = PROOF_TYPES.get(schema) if isinstance(schema, str) else None
+    if cls is None:
+        if isinstance(schema, str) and _PROOF_SCHEMA.fullmatch(schema):
+            raise UnsupportedError("proof.unsupported",
+                                   f"proof schema {schema} is not supported",
+                                   expected=", ".join(PROOF_TYPES), actual=schema)
+        shown = schema[:80] if isinstance(schema, str) else repr(schema)[:80]
+        raise ProofError("proof.schema", f"not a proof record (schema {shown})",
+                         expected=", ".join(PROOF_TYPES), actual=shown)
+    try:
+        proof: Proof = cls.from_dict(value)
+        canonical = proof.to_cbor()
+    except (SchemaError, EncodingError) as exc:
+        raise ProofError("proof.schema", f"{exc.check_id}: {exc.message}") from None
+    if canonical != bytes(data):  # SPEC §4.1: one record, one encoding
+        raise ProofError("proof.schema", f"{cls.SCHEMA}: bytes are not the canonical form")
+    return proof
+
+
+__all__ = [
+    "COMPONENT_LEAF_SIZE",
+    "KIND_COMPONENT",
+    "LEAF_SCHEMA",
+    "PROOF_TYPES",
+    "BundleProof",
+    "InclusionProof",
+    "LeafKind",
+    "OneStepProof",
+    "Proof",
+    "body_of",
+    "challenge_id_from_body",
+    "proof_from_cbor",
+    "seal",
+]
