@@ -1,0 +1,385 @@
+"""Deterministic claim extraction from raw evidence bytes (seed M06 §8, SPEC §6.1).
+
+A *claim* is one typed value read from one evidence item by one field rule.
+Which fields: the item's requirement's ``expected_fields`` in declared order,
+or, when it declares none, :data:`FALLBACK_FIELDS` (``result`` boolean,
+``value`` and ``price`` numeric, ``timestamp`` timestamp, read from the JSON
+top level; absent fallback fields are silently skipped, text evidence has no
+fallback).  Claims come out in evidence order, then field order.
+
+How (by the item's ``content_type``; the source target's
+``expected_content_type`` is not consulted):
+
+* ``application/json`` -- strict UTF-8, ``json.loads`` with
+  ``parse_float=Decimal``, bounded ints (see :mod:`por.auditor.values`),
+  ``NaN``/``Infinity`` and duplicate object keys refused, nesting at most
+  :data:`MAX_JSON_DEPTH`.  A field with ``json_path`` is looked up by path; a
+  field with only ``regex`` is matched against the JSON text.
+* ``text/html``, ``text/plain`` -- strict UTF-8, then ``re.search(regex,
+  text[:MAX_REGEX_INPUT_CHARS])`` with Python ``re`` semantics and no flags;
+  the value is capture group 1 (no HTML entity decoding, no stripping).
+
+Kinds: ``numeric`` -> canonical decimal string; ``boolean`` -> ``bool`` (JSON
+true/false; in text true/yes/false/no); ``timestamp`` -> ``int`` Unix
+seconds; ``text`` -> ``str`` (JSON strings only).
+
+Bad input never raises: it yields no claim and an :class:`ExtractionWarning`
+(``extract.*`` check ids).
+
+Claim id (seed M06 §8)::
+
+    claim_id = "cl_" + sha256(utf8(evidence_id) || b"|" || utf8(path) || b"|"
+                              || por_cbor(value)).hexdigest()[:12]
+
+where ``path`` is the locator that produced the claim (the field's
+``json_path``, or its ``regex`` when the regex was used) and ``por_cbor`` is
+:func:`por.encoding.encode` of the claim value (a text string for numeric and
+text claims, ``true``/``false``, an unsigned integer for timestamps).
+
+Leaves out: which evidence counts (``logic_sanity``), reconciliation
+(``selection``) and contradictions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from por.auditor import values as v
+from por.encoding import encode
+from por.schemas import DataRequirement, EvidenceBundle, EvidenceItem, FieldSpec, PromptSpec
+from por.schemas.evidence import MAX_CONTENT_BYTES
+from por.schemas.prompt import FieldKind
+
+ClaimValue = str | int | bool
+
+#: Deepest JSON nesting accepted in evidence.
+MAX_JSON_DEPTH = 64
+#: Regexes see at most this many leading characters of a text body.
+MAX_REGEX_INPUT_CHARS = 1 << 20
+
+#: The fields read when a requirement declares none (seed M06 §8).
+FALLBACK_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec(key="result", kind="boolean", json_path="$.result"),
+    FieldSpec(key="value", kind="numeric", json_path="$.value"),
+    FieldSpec(key="price", kind="numeric", json_path="$.price"),
+    FieldSpec(key="timestamp", kind="timestamp", json_path="$.timestamp"),
+)
+
+_PATH_FORM = re.compile(
+    r"(?:\$(?P<rest>(?:\.[^.\[\]]+|\[(?:0|[1-9][0-9]{0,8})\])*)"
+    r"|(?P<first>[^.\[\]$][^.\[\]]*)(?P<tail>(?:\.[^.\[\]]+|\[(?:0|[1-9][0-9]{0,8})\])*))")
+_PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[([0-9]+)\]")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One typed value from one evidence item (``confidence_bps`` = the item's)."""
+
+    claim_id: str
+    kind: FieldKind
+    key: str
+    path: str
+    value: ClaimValue
+    evidence_id: str
+    confidence_bps: int
+
+    def to_value(self) -> dict[str, Any]:
+        """The committed form inside an ``extract`` step."""
+        return {"claim_id": self.claim_id, "key": self.key, "kind": self.kind,
+                "path": self.path, "value": self.value}
+
+
+@dataclass(frozen=True)
+class ExtractionWarning:
+    """A field or body that yielded no claim, and why."""
+
+    check_id: str
+    message: str
+    key: str | None = None
+
+    def to_value(self) -> dict[str, Any]:
+        """The committed form inside an ``extract`` step."""
+        out: dict[str, Any] = {"check_id": self.check_id, "message": self.message}
+        if self.key is not None:
+            out["key"] = self.key
+        return out
+
+
+@dataclass(frozen=True)
+class ClaimSet:
+    """Claims in evidence order, then field order."""
+
+    claims: tuple[Claim, ...]
+
+    def __iter__(self) -> Iterator[Claim]:
+        return iter(self.claims)
+
+    def __len__(self) -> int:
+        return len(self.claims)
+
+    def by_evidence_id(self) -> dict[str, tuple[Claim, ...]]:
+        """Claims grouped per evidence id (groups in first-seen order)."""
+        groups: dict[str, list[Claim]] = {}
+        for claim in self.claims:
+            groups.setdefault(claim.evidence_id, []).append(claim)
+        return {k: tuple(g) for k, g in groups.items()}
+
+    def by_kind(self, kind: str) -> tuple[Claim, ...]:
+        """Claims of one kind, in order."""
+        return tuple(c for c in self.claims if c.kind == kind)
+
+
+@dataclass(frozen=True)
+class ItemExtraction:
+    """Everything extraction found in one evidence item."""
+
+    claims: tuple[Claim, ...]
+    warnings: tuple[ExtractionWarning, ...]
+
+
+def claim_id_from(evidence_id: str, path: str, value: ClaimValue) -> str:
+    """The seed's deterministic claim id (see the module docstring)."""
+    data = (evidence_id.encode("utf-8") + b"|" + path.encode("utf-8") + b"|"
+            + encode(value))
+    return "cl_" + hashlib.sha256(data).hexdigest()[:12]
+
+
+def requirement_for(prompt_spec: PromptSpec, requirement_id: str) -> DataRequirement | None:
+    """The requirement with this id (at most 64 requirements: a scan is cheap)."""
+    for requirement in prompt_spec.data_requirements:
+        if requirement.requirement_id == requirement_id:
+            return requirement
+    return None
+
+
+def fields_for(requirement: DataRequirement) -> tuple[FieldSpec, ...]:
+    """Declared fields, or the fallback fields when none are declared."""
+    if requirement.expected_fields:
+        return tuple(requirement.expected_fields)
+    return FALLBACK_FIELDS
+
+
+def parse_json_path(path: str) -> tuple[str | int, ...] | None:
+    """``$.a.b[0]`` or ``a.b[0]`` -> ``("a", "b", 0)``; ``$`` is the root; else ``None``."""
+    match = _PATH_FORM.fullmatch(path)
+    if match is None:
+        return None
+    tokens: list[str | int] = []
+    if match.group("first") is not None:
+        tokens.append(match.group("first"))
+        rest = match.group("tail")
+    else:
+        rest = match.group("rest")
+    for name, index in _PATH_TOKEN.findall(rest):
+        tokens.append(int(index) if index else name)
+    return tuple(tokens)
+
+
+class _BadJson(ValueError):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, item in pairs:
+        if key in out:
+            raise _BadJson(f"duplicate object key {key[:40]!r}")
+        out[key] = item
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise _BadJson(f"JSON constant {name} is not allowed")
+
+
+def _depth_at_most(value: Any, limit: int) -> bool:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > limit:
+                return False
+            children = node.values() if isinstance(node, dict) else node
+            stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def parse_json_evidence(text: str) -> Any:
+    """Parse evidence JSON strictly; raise ``ValueError`` with a stable message."""
+    try:
+        value = json.loads(text, parse_float=Decimal, parse_int=v.json_int,
+                           parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
+    except RecursionError:
+        raise _BadJson(f"JSON nested deeper than {MAX_JSON_DEPTH}") from None
+    except _BadJson:
+        raise
+    except ValueError as exc:
+        raise _BadJson(f"not valid JSON: {str(exc)[:120]}") from None
+    if not _depth_at_most(value, MAX_JSON_DEPTH):
+        raise _BadJson(f"JSON nested deeper than {MAX_JSON_DEPTH}")
+    return value
+
+
+def _lookup(document: Any, tokens: Sequence[str | int]) -> tuple[bool, Any]:
+    node = document
+    for token in tokens:
+        if isinstance(token, int):
+            if not isinstance(node, list) or token >= len(node):
+                return False, None
+        elif not isinstance(node, dict) or token not in node:
+            return False, None
+        node = node[token]
+    return True, node
+
+
+def _from_json(kind: str, raw: Any) -> ClaimValue | None:
+    if kind == "numeric":
+        return v.decimal_from_json(raw)
+    if kind == "boolean":
+        return raw if isinstance(raw, bool) else None
+    if kind == "timestamp":
+        return v.timestamp_from_json(raw)
+    return raw if isinstance(raw, str) and v.is_unicode_text(raw) else None
+
+
+def _from_text(kind: str, raw: str) -> ClaimValue | None:
+    if kind == "numeric":
+        return v.decimal_from_text(raw)
+    if kind == "boolean":
+        return v.boolean_from_text(raw)
+    if kind == "timestamp":
+        return v.timestamp_from_text(raw)
+    return raw
+
+
+def _regex_capture(field: FieldSpec, text: str) -> tuple[str | None, ExtractionWarning | None]:
+    try:
+        pattern = re.compile(field.regex or "")
+    except (re.error, RecursionError, OverflowError):
+        return None, ExtractionWarning("extract.bad_regex", "regex does not compile", field.key)
+    if pattern.groups < 1:
+        return None, ExtractionWarning("extract.bad_regex", "regex has no capture group",
+                                       field.key)
+    match = pattern.search(text[:MAX_REGEX_INPUT_CHARS])
+    if match is None or match.group(1) is None:
+        return None, ExtractionWarning("extract.field_missing", "regex did not match", field.key)
+    return match.group(1), None
+
+
+Outcome = tuple[ClaimValue | None, str, ExtractionWarning | None]
+
+
+def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool) -> Outcome:
+    if field.json_path is None:
+        raw_text, warning = _regex_capture(field, text)
+        path = field.regex or ""
+        if raw_text is None:
+            return None, path, warning
+        value = _from_text(field.kind, raw_text)
+    else:
+        path = field.json_path
+        tokens = parse_json_path(path)
+        if tokens is None:
+            return None, path, ExtractionWarning("extract.bad_path",
+                                                 "json_path is not well formed", field.key)
+        found, raw = _lookup(document, tokens)
+        if not found:
+            return None, path, None if quiet else ExtractionWarning(
+                "extract.field_missing", "json_path not present", field.key)
+        value = _from_json(field.kind, raw)
+    if value is None:
+        return None, path, ExtractionWarning("extract.field_kind",
+                                             f"value is not a valid {field.kind}", field.key)
+    return value, path, None
+
+
+def _field_text(field: FieldSpec, text: str) -> Outcome:
+    if field.regex is None:
+        return None, field.json_path or "", ExtractionWarning(
+            "extract.no_locator", "text evidence needs a regex", field.key)
+    raw_text, warning = _regex_capture(field, text)
+    if raw_text is None:
+        return None, field.regex, warning
+    value = _from_text(field.kind, raw_text)
+    if value is None:
+        return None, field.regex, ExtractionWarning(
+            "extract.field_kind", f"value is not a valid {field.kind}", field.key)
+    return value, field.regex, None
+
+
+def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> ItemExtraction:
+    """Claims and warnings for one item (``requirement`` = the item's, if declared)."""
+    if requirement is None:
+        return ItemExtraction((), (ExtractionWarning(
+            "extract.unknown_requirement",
+            f"requirement {item.requirement_id!r} is not in the prompt spec"),))
+    if len(item.content) > MAX_CONTENT_BYTES:  # defence in depth: the schema bounds it
+        return ItemExtraction((), (ExtractionWarning("extract.too_large",
+                                                     "content exceeds the size cap"),))
+    try:
+        text = item.content.decode("utf-8")
+    except UnicodeDecodeError:
+        return ItemExtraction((), (ExtractionWarning("extract.not_utf8",
+                                                     "content is not valid UTF-8"),))
+    fields = fields_for(requirement)
+    quiet = not requirement.expected_fields
+    document: Any = None
+    if item.content_type == "application/json":
+        try:
+            document = parse_json_evidence(text)
+        except ValueError as exc:
+            return ItemExtraction((), (ExtractionWarning("extract.bad_json", str(exc)),))
+    elif quiet:
+        return ItemExtraction((), ())
+    claims: list[Claim] = []
+    warnings: list[ExtractionWarning] = []
+    for field in fields:
+        if item.content_type == "application/json":
+            value, path, warning = _field_json(field, document, text, quiet)
+        else:
+            value, path, warning = _field_text(field, text)
+        if warning is not None:
+            warnings.append(warning)
+        if value is not None:
+            claims.append(Claim(claim_id=claim_id_from(item.evidence_id, path, value),
+                                kind=field.kind, key=field.key, path=path, value=value,
+                                evidence_id=item.evidence_id,
+                                confidence_bps=item.confidence_bps))
+    return ItemExtraction(tuple(claims), tuple(warnings))
+
+
+class ClaimExtractor:
+    """Seed M06 §8 entry point: every item of a bundle, in bundle order."""
+
+    def extract(self, prompt_spec: PromptSpec, evidence: EvidenceBundle) -> ClaimSet:
+        """All claims of the bundle (evidence order, then field order)."""
+        claims: list[Claim] = []
+        for item in evidence.items:
+            found = extract_item(requirement_for(prompt_spec, item.requirement_id), item)
+            claims.extend(found.claims)
+        return ClaimSet(tuple(claims))
+
+
+__all__ = [
+    "FALLBACK_FIELDS",
+    "MAX_JSON_DEPTH",
+    "MAX_REGEX_INPUT_CHARS",
+    "Claim",
+    "ClaimExtractor",
+    "ClaimSet",
+    "ClaimValue",
+    "ExtractionWarning",
+    "ItemExtraction",
+    "claim_id_from",
+    "extract_item",
+    "fields_for",
+    "parse_json_evidence",
+    "parse_json_path",
+    "requirement_for",
+]

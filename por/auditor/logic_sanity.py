@@ -1,0 +1,279 @@
+"""Logic sanity: which evidence may feed the decision (seed M06 §10, SPEC §6.2).
+
+For each requirement, each of its items (``item.requirement_id``) is admitted
+or rejected with every failing reason, in this fixed order:
+
+1. ``sanity.allowed_source`` -- ``source.source_id`` not in ``market.allowed_sources``;
+2. ``sanity.source_target`` -- not one of the requirement's ``source_targets``;
+3. ``sanity.time_window`` -- the observation time is outside
+   ``[max(0, start - slack), end + slack]`` (closed; ``slack`` =
+   ``timestamp_slack_seconds``).  The observation time is the item's first
+   ``timestamp`` claim (field order), else ``retrieval_receipt.retrieved_at``;
+4. ``sanity.provenance`` -- ``provenance_tier < min_provenance_tier``;
+5. ``sanity.confidence`` -- ``confidence_bps`` not an int in 0..10000
+   (defence in depth: the schema already refuses it);
+6. only if 1-5 pass: the admission gate (:func:`por.gate.admit`) on the item's
+   claim set as an agent result (agent = source id, one hypothesis per claim
+   citing the item); a rejection adds the gate's check id.
+
+Per requirement: ``covered`` iff at least one item is admitted
+(``sanity.requirement_coverage``); ``provenance_ok`` is false iff nothing is
+admitted *and* some item was rejected for its tier (``sanity.provenance``):
+the required tier was not met by any evidence.  Admitted evidence always
+meets the tier, so the judge's per-item tier rule holds for what it cites.
+
+``sanity.variables`` (can the predicate be evaluated?) is decided by the
+``deduce`` step; :meth:`LogicSanityChecker.check` gives a pre-aggregation
+version (some admitted claim has the metric's key and kind).
+
+Every finding is a ``CheckResult`` with severity ``warn`` (``info`` when ok):
+excluded evidence is a data-quality fact the judge acts on through the
+evaluation variables, not a failed audit.
+
+Leaves out: extraction and reconciliation; the trace structure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from por.auditor.claim_extraction import Claim, ClaimSet, requirement_for
+from por.gate import AgentResult, Hypothesis, admit
+from por.numbers import BPS_MAX
+from por.schemas import CheckResult, DataRequirement, EvidenceBundle, EvidenceItem, PromptSpec
+
+CHECK_ALLOWED_SOURCE = "sanity.allowed_source"
+CHECK_SOURCE_TARGET = "sanity.source_target"
+CHECK_TIME_WINDOW = "sanity.time_window"
+CHECK_PROVENANCE = "sanity.provenance"
+CHECK_CONFIDENCE = "sanity.confidence"
+CHECK_COVERAGE = "sanity.requirement_coverage"
+CHECK_VARIABLES = "sanity.variables"
+
+#: Kind of the ``metric`` field each predicate needs.
+PREDICATE_KIND = {"numeric_threshold": "numeric", "event_observed": "boolean"}
+
+
+@dataclass(frozen=True)
+class ItemAdmission:
+    """One item's admission decision."""
+
+    evidence_id: str
+    source_id: str
+    observed_at: int
+    observed_from: str  # "claim" or "receipt"
+    reasons: tuple[str, ...]
+    gate_reason: str | None = None
+
+    @property
+    def admitted(self) -> bool:
+        return not self.reasons
+
+    def to_value(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "evidence_id": self.evidence_id, "source_id": self.source_id,
+            "observed_at": self.observed_at, "observed_from": self.observed_from,
+            "admitted": self.admitted, "reasons": list(self.reasons),
+        }
+        if self.gate_reason is not None:
+            out["gate_reason"] = self.gate_reason
+        return out
+
+
+@dataclass(frozen=True)
+class RequirementCheck:
+    """One requirement's admission results."""
+
+    requirement_id: str
+    window_start: int
+    window_end: int
+    items: tuple[ItemAdmission, ...]
+
+    @property
+    def admitted_ids(self) -> tuple[str, ...]:
+        return tuple(i.evidence_id for i in self.items if i.admitted)
+
+    @property
+    def covered(self) -> bool:
+        return any(i.admitted for i in self.items)
+
+    @property
+    def provenance_ok(self) -> bool:
+        return self.covered or not any(CHECK_PROVENANCE in i.reasons for i in self.items)
+
+    def to_value(self) -> dict[str, Any]:
+        return {
+            "requirement_id": self.requirement_id,
+            "window": {"start": self.window_start, "end": self.window_end},
+            "items": [i.to_value() for i in self.items],
+            "admitted_count": len(self.admitted_ids),
+            "covered": self.covered,
+            "provenance_ok": self.provenance_ok,
+        }
+
+
+def effective_window(prompt_spec: PromptSpec) -> tuple[int, int]:
+    """The resolution window widened by the slack on both sides (start floored at 0)."""
+    window = prompt_spec.market.resolution_window
+    slack = prompt_spec.timestamp_slack_seconds
+    return max(0, window.start - slack), window.end + slack
+
+
+def observed_time(item: EvidenceItem, claims: Sequence[Claim]) -> tuple[int, str]:
+    """The item's first timestamp claim, else its retrieval time."""
+    for claim in claims:
+        if claim.kind == "timestamp" and type(claim.value) is int:
+            return claim.value, "claim"
+    return item.retrieval_receipt.retrieved_at, "receipt"
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def agent_result_from(item: EvidenceItem, claims: Sequence[Claim]) -> AgentResult:
+    """The item's claim set as an agent result for the admission gate."""
+    return AgentResult(agent_name=item.source.source_id, hypotheses=[
+        Hypothesis(statement=f"{c.key}={_text(c.value)}",
+                   supporting_evidence_ids=[c.evidence_id], confidence_bps=c.confidence_bps)
+        for c in claims])
+
+
+def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
+                      items: Sequence[EvidenceItem],
+                      claims_per_item: Sequence[Sequence[Claim]]) -> RequirementCheck:
+    """Admit or reject each of a requirement's items (see the module docstring)."""
+    low, high = effective_window(prompt_spec)
+    allowed = frozenset(prompt_spec.market.allowed_sources)
+    targets = frozenset(t.source_id for t in requirement.source_targets)
+    valid_ids = frozenset(i.evidence_id for i in items)
+    out: list[ItemAdmission] = []
+    for item, claims in zip(items, claims_per_item, strict=True):
+        observed, observed_from = observed_time(item, claims)
+        reasons: list[str] = []
+        if item.source.source_id not in allowed:
+            reasons.append(CHECK_ALLOWED_SOURCE)
+        if item.source.source_id not in targets:
+            reasons.append(CHECK_SOURCE_TARGET)
+        if not low <= observed <= high:
+            reasons.append(CHECK_TIME_WINDOW)
+        if item.provenance_tier < requirement.min_provenance_tier:
+            reasons.append(CHECK_PROVENANCE)
+        confidence = item.confidence_bps
+        if type(confidence) is not int or not 0 <= confidence <= BPS_MAX:
+            reasons.append(CHECK_CONFIDENCE)
+        gate_reason = None
+        if not reasons:
+            decision = admit(agent_result_from(item, claims), valid_ids)
+            if not decision.admitted:
+                reasons.append(str(decision.check_id))
+                gate_reason = decision.reason
+        out.append(ItemAdmission(item.evidence_id, item.source.source_id, observed,
+                                 observed_from, tuple(reasons), gate_reason))
+    return RequirementCheck(requirement.requirement_id, low, high, tuple(out))
+
+
+_MESSAGES = {
+    CHECK_ALLOWED_SOURCE: "source is not in market.allowed_sources",
+    CHECK_SOURCE_TARGET: "source is not a target of the requirement",
+    CHECK_TIME_WINDOW: "observation time is outside the resolution window (with slack)",
+    CHECK_PROVENANCE: "provenance tier is below the requirement's minimum",
+    CHECK_CONFIDENCE: "confidence_bps is outside 0..10000",
+}
+
+
+def requirement_check_results(check: RequirementCheck) -> list[CheckResult]:
+    """CheckResults for one requirement: each rejection, then coverage and provenance."""
+    results: list[CheckResult] = []
+    for item in check.items:
+        for reason in item.reasons:
+            details: dict[str, Any] = {"requirement_id": check.requirement_id,
+                                       "evidence_id": item.evidence_id,
+                                       "source_id": item.source_id}
+            if reason == CHECK_TIME_WINDOW:
+                details["observed_at"] = item.observed_at
+                details["observed_from"] = item.observed_from
+            results.append(CheckResult(
+                check_id=reason, ok=False, severity="warn",
+                message=f"{item.evidence_id} excluded: "
+                        f"{_MESSAGES.get(reason, item.gate_reason or 'rejected by the gate')}",
+                expected=(f"[{check.window_start}, {check.window_end}]"
+                          if reason == CHECK_TIME_WINDOW else None),
+                actual=str(item.observed_at) if reason == CHECK_TIME_WINDOW else None,
+                details=details))
+    rid = check.requirement_id
+    results.append(CheckResult(
+        check_id=CHECK_COVERAGE, ok=check.covered, severity="info" if check.covered else "warn",
+        message=(f"requirement {rid}: {len(check.admitted_ids)} of {len(check.items)} "
+                 f"item(s) admitted"),
+        details={"requirement_id": rid}))
+    results.append(CheckResult(
+        check_id=CHECK_PROVENANCE, ok=check.provenance_ok,
+        severity="info" if check.provenance_ok else "warn",
+        message=(f"requirement {rid}: provenance tier "
+                 + ("met" if check.provenance_ok else "not met by any evidence")),
+        details={"requirement_id": rid}))
+    return results
+
+
+def variables_result(ok: bool, metric: str, reason: str) -> CheckResult:
+    """``sanity.variables``: whether the predicate's variables are computable."""
+    return CheckResult(check_id=CHECK_VARIABLES, ok=ok, severity="info" if ok else "warn",
+                       message=f"metric {metric!r}: {reason}", details={"metric": metric})
+
+
+class LogicSanityChecker:
+    """Seed M06 §10 entry point over a whole bundle."""
+
+    def check(self, prompt_spec: PromptSpec, evidence: EvidenceBundle,
+              claims: ClaimSet) -> list[CheckResult]:
+        """Admission and coverage per requirement, then a pre-aggregation variables check."""
+        per_item = claims.by_evidence_id()
+        groups: dict[str, list[EvidenceItem]] = {}
+        for item in evidence.items:
+            groups.setdefault(item.requirement_id, []).append(item)
+        results: list[CheckResult] = []
+        semantics = prompt_spec.prediction_semantics
+        needed = PREDICATE_KIND[semantics.predicate]
+        computable = False
+        for requirement in prompt_spec.data_requirements:
+            items = groups.get(requirement.requirement_id, [])
+            item_claims = [per_item.get(i.evidence_id, ()) for i in items]
+            check = check_requirement(prompt_spec, requirement, items, item_claims)
+            results.extend(requirement_check_results(check))
+            admitted = frozenset(check.admitted_ids)
+            computable = computable or any(
+                c.key == semantics.metric and c.kind == needed
+                for item_id, found in zip((i.evidence_id for i in items), item_claims,
+                                          strict=True)
+                if item_id in admitted for c in found)
+        reason = ("an admitted claim supplies it" if computable
+                  else f"no admitted {needed} claim")
+        results.append(variables_result(computable, semantics.metric, reason))
+        return results
+
+
+__all__ = [
+    "CHECK_ALLOWED_SOURCE",
+    "CHECK_CONFIDENCE",
+    "CHECK_COVERAGE",
+    "CHECK_PROVENANCE",
+    "CHECK_SOURCE_TARGET",
+    "CHECK_TIME_WINDOW",
+    "CHECK_VARIABLES",
+    "PREDICATE_KIND",
+    "ItemAdmission",
+    "LogicSanityChecker",
+    "RequirementCheck",
+    "agent_result_from",
+    "check_requirement",
+    "effective_window",
+    "observed_time",
+    "requirement_check_results",
+    "requirement_for",
+    "variables_result",
+]

@@ -1,0 +1,222 @@
+"""Reading the outputs of cited prior steps, strictly (SPEC §6.5, §10.2).
+
+A step is re-executed from its citations alone, so every value it reads from a
+prior step is checked here first: a prior step of the wrong type or kind, or
+an output of the wrong shape, raises :class:`~por.errors.AuditError`:
+
+* ``step.citation_mismatch`` -- the cited step is not the one this step reads
+  (wrong type, kind, requirement or evidence);
+* ``step.bad_prior_output`` -- the cited step's output is malformed.
+
+Leaves out: computing anything (``steps``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from pydantic import ValidationError
+
+from por.auditor.claim_extraction import Claim, ClaimValue
+from por.errors import AuditError
+from por.numbers import is_canonical_decimal
+from por.schemas import EvaluationVariables, EvidenceItem, ReasoningStep
+from por.schemas.prompt import FieldKind
+
+CITATION_MISMATCH = "step.citation_mismatch"
+BAD_PRIOR_OUTPUT = "step.bad_prior_output"
+
+KIND_EXTRACT = "extract_claims"
+KIND_CHECK = "check_requirement"
+KIND_AGGREGATE = "aggregate"
+KIND_CONTRADICTIONS = "contradictions"
+KIND_DEDUCE = "deduce"
+KIND_MAP = "map"
+
+#: inputs["kind"] -> the step_type it must have.
+STEP_TYPE_OF_KIND = {
+    KIND_EXTRACT: "extract",
+    KIND_CHECK: "check",
+    KIND_AGGREGATE: "aggregate",
+    KIND_CONTRADICTIONS: "check",
+    KIND_DEDUCE: "deduce",
+    KIND_MAP: "map",
+}
+
+T = TypeVar("T")
+_MAX_UNIX = 2**63 - 1
+
+
+def kind_of(step: ReasoningStep) -> str | None:
+    """The step's declared computation, if well formed."""
+    kind = step.inputs.get("kind")
+    if isinstance(kind, str) and STEP_TYPE_OF_KIND.get(kind) == step.step_type:
+        return kind
+    return None
+
+
+def expect_kind(step: ReasoningStep, kind: str, requirement_id: str | None = None) -> None:
+    """Raise ``step.citation_mismatch`` unless ``step`` computes ``kind`` (for the requirement)."""
+    if kind_of(step) != kind or (
+            requirement_id is not None and step.inputs.get("requirement_id") != requirement_id):
+        raise AuditError(CITATION_MISMATCH,
+                         f"cited step {step.step_id} is not a {kind} step"
+                         + (f" for {requirement_id}" if requirement_id else ""),
+                         expected=kind, actual=str(step.inputs.get("kind")))
+
+
+def field(step: ReasoningStep, data: Any, key: str, kind: type[T]) -> T:
+    """``data[key]`` of exactly type ``kind`` (bool is not int), else ``step.bad_prior_output``."""
+    if not isinstance(data, dict) or key not in data:
+        raise AuditError(BAD_PRIOR_OUTPUT, f"step {step.step_id}: output lacks {key!r}")
+    value = data[key]
+    if type(value) is not kind:
+        raise AuditError(BAD_PRIOR_OUTPUT,
+                         f"step {step.step_id}: {key!r} is not {kind.__name__}")
+    return value
+
+
+def str_list(step: ReasoningStep, data: Any, key: str) -> list[str]:
+    """``data[key]`` as a list of text, else ``step.bad_prior_output``."""
+    values = field(step, data, key, list)
+    if not all(type(x) is str for x in values):
+        raise AuditError(BAD_PRIOR_OUTPUT, f"step {step.step_id}: {key!r} is not a text list")
+    return values
+
+
+def _claim_value_ok(kind: str, value: Any) -> bool:
+    if kind == "numeric":
+        return type(value) is str and is_canonical_decimal(value)
+    if kind == "boolean":
+        return type(value) is bool
+    if kind == "timestamp":
+        return type(value) is int and 0 <= value <= _MAX_UNIX
+    return kind == "text" and type(value) is str
+
+
+def read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
+    """The claims an ``extract`` step found in ``item``."""
+    expect_kind(step, KIND_EXTRACT)
+    if step.evidence_ids != [item.evidence_id] or \
+            field(step, step.output, "evidence_id", str) != item.evidence_id:
+        raise AuditError(CITATION_MISMATCH,
+                         f"extract step {step.step_id} is not about {item.evidence_id}",
+                         expected=item.evidence_id, actual=",".join(step.evidence_ids))
+    claims: list[Claim] = []
+    for raw in field(step, step.output, "claims", list):
+        kind = field(step, raw, "kind", str)
+        value = raw.get("value") if isinstance(raw, dict) else None
+        if not _claim_value_ok(kind, value):
+            raise AuditError(BAD_PRIOR_OUTPUT, f"step {step.step_id}: bad claim value")
+        claims.append(Claim(claim_id=field(step, raw, "claim_id", str),
+                            kind=cast(FieldKind, kind), key=field(step, raw, "key", str),
+                            path=field(step, raw, "path", str), value=cast(ClaimValue, value),
+                            evidence_id=item.evidence_id, confidence_bps=item.confidence_bps))
+    return tuple(claims)
+
+
+def read_extracts(steps: Sequence[ReasoningStep],
+                  items: Sequence[EvidenceItem]) -> list[tuple[Claim, ...]]:
+    """Claims per item; ``steps`` and ``items`` must correspond one to one, in order."""
+    if len(steps) != len(items):
+        raise AuditError(CITATION_MISMATCH, "cited extract steps do not match cited evidence",
+                         expected=str(len(items)), actual=str(len(steps)))
+    return [read_extract(s, i) for s, i in zip(steps, items, strict=True)]
+
+
+def read_admitted(step: ReasoningStep, requirement_id: str) -> list[str]:
+    """Evidence ids a ``check_requirement`` step admitted, in its order."""
+    expect_kind(step, KIND_CHECK, requirement_id)
+    admitted: list[str] = []
+    for raw in field(step, step.output, "items", list):
+        if field(step, raw, "admitted", bool):
+            admitted.append(field(step, raw, "evidence_id", str))
+    return admitted
+
+
+@dataclass(frozen=True)
+class CheckView:
+    """What later steps read from a ``check_requirement`` step."""
+
+    admitted: list[str]
+    covered: bool
+    provenance_ok: bool
+
+
+def read_check(step: ReasoningStep, requirement_id: str) -> CheckView:
+    """Admitted ids, coverage and provenance of a ``check_requirement`` step."""
+    admitted = read_admitted(step, requirement_id)
+    return CheckView(admitted, field(step, step.output, "covered", bool),
+                     field(step, step.output, "provenance_ok", bool))
+
+
+@dataclass(frozen=True)
+class AggregateView:
+    """What ``deduce`` reads from an ``aggregate`` step."""
+
+    covered: bool
+    provenance_ok: bool
+    fields: list[dict[str, Any]]
+    positions: dict[str, int]
+
+
+def read_aggregate(step: ReasoningStep, requirement_id: str) -> AggregateView:
+    """Coverage, provenance and field selections of an ``aggregate`` step."""
+    expect_kind(step, KIND_AGGREGATE, requirement_id)
+    fields = field(step, step.output, "fields", list)
+    for raw in fields:
+        field(step, raw, "key", str)
+        field(step, raw, "kind", str)
+        field(step, raw, "status", str)
+        field(step, raw, "fallback_used", bool)
+        str_list(step, raw, "evidence_ids")
+    return AggregateView(field(step, step.output, "covered", bool),
+                         field(step, step.output, "provenance_ok", bool), fields,
+                         {e: n for n, e in enumerate(step.evidence_ids)})
+
+
+def read_conflict_keys(step: ReasoningStep) -> list[tuple[str, str]]:
+    """``(kind, key)`` of every conflict a ``contradictions`` step reported."""
+    expect_kind(step, KIND_CONTRADICTIONS)
+    return [(field(step, raw, "kind", str), field(step, raw, "key", str))
+            for raw in field(step, step.output, "conflicts", list)]
+
+
+def read_variables(step: ReasoningStep) -> EvaluationVariables:
+    """The evaluation variables a ``deduce`` step derived."""
+    expect_kind(step, KIND_DEDUCE)
+    names = EvaluationVariables.model_fields
+    picked = {k: step.output[k] for k in names if k in step.output}
+    try:
+        return EvaluationVariables.model_validate(picked, strict=True)
+    except ValidationError:
+        raise AuditError(BAD_PRIOR_OUTPUT,
+                         f"step {step.step_id}: evaluation variables malformed") from None
+
+
+__all__ = [
+    "BAD_PRIOR_OUTPUT",
+    "CITATION_MISMATCH",
+    "KIND_AGGREGATE",
+    "KIND_CHECK",
+    "KIND_CONTRADICTIONS",
+    "KIND_DEDUCE",
+    "KIND_EXTRACT",
+    "KIND_MAP",
+    "STEP_TYPE_OF_KIND",
+    "AggregateView",
+    "CheckView",
+    "expect_kind",
+    "field",
+    "kind_of",
+    "read_admitted",
+    "read_aggregate",
+    "read_check",
+    "read_conflict_keys",
+    "read_extract",
+    "read_extracts",
+    "read_variables",
+    "str_list",
+]

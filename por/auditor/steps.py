@@ -1,0 +1,406 @@
+"""The auditor's steps as pure functions, and one-step re-execution (SPEC §6.5, §10.2).
+
+Every step is a pure function of (PromptSpec, its ``step_id``, ``step_type``,
+``inputs``, the evidence items it cites, the prior steps it cites).
+``inputs["kind"]`` selects the computation; :func:`recompute_step` re-runs it
+from the citations alone, and :class:`~por.auditor.agent.AuditorAgent` builds
+every step through the same builders, so for an honest trace
+``recompute_step(step) == step``.
+
+=================== ========= ============================ ============================
+inputs              type      cites evidence               cites prior steps
+=================== ========= ============================ ============================
+extract_claims      extract   the one item it reads        --
+check_requirement   check     the requirement's items      their extract steps
+ (+requirement_id)            (bundle order)
+aggregate           aggregate the items that check step    their extract steps, then the
+ (+requirement_id)            admitted (its order)         check step
+contradictions      check     every admitted item          their extract steps, then one
+                              (bundle order)               check step per requirement
+deduce              deduce    ``source_summary``           one aggregate step per
+                                                           requirement, then contradictions
+map                 map       ``source_summary``           the deduce step
+=================== ========= ============================ ============================
+
+Outputs: ``extract`` -> ``{evidence_id, requirement_id, claims, warnings}``;
+``check_requirement`` -> :meth:`RequirementCheck.to_value`; ``aggregate`` ->
+``{requirement_id, strategy, covered, provenance_ok, fields, sources_used,
+fallback_used}``; ``contradictions`` -> ``{claim_count, numeric_tolerance,
+conflicts}``; ``deduce`` -> the evaluation variables plus ``predicate``,
+``metric``, ``metric_status`` and ``uncovered_requirements``; ``map`` ->
+``{evaluation_variables}``.
+
+Deduce (SPEC §6.4): the *metric field* is the first field, in requirement
+then field order, whose key is ``prediction_semantics.metric``.  It must have
+the predicate's kind (numeric / boolean) and status ``selected``.
+``insufficient_evidence`` iff some requirement is uncovered or the metric is
+not selected.  ``source_summary`` = the evidence the metric selection (and the
+same requirement's first selected ``timestamp`` field) used, in bundle order.
+``numeric_value``, ``event_observed`` and ``timestamp`` are present only when
+the evidence is sufficient; for ``numeric_threshold``, ``event_observed`` is
+the exact comparison ``numeric_value <comparison> threshold`` (the judge
+recomputes it and must agree).  ``conflict_detected`` iff a contradiction
+among admitted claims has the metric's (kind, key).  ``fallback_used`` iff the
+metric (or timestamp) selection used a fallback source.  ``provenance_ok``
+iff every requirement's is.
+
+A step whose declared computation cannot be executed raises ``AuditError``:
+``step.unknown_kind``, ``step.bad_inputs``, ``step.missing_citation``,
+``step.citation_mismatch``, ``step.bad_prior_output``.  Such a step is wrong
+as committed.  A step is judged against its own citations: that it cites the
+right evidence (all of a requirement's items, say) is checked by full replay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from por.auditor import step_io as io
+from por.auditor.claim_extraction import extract_item, fields_for, requirement_for
+from por.auditor.contradiction_checks import ContradictionChecker
+from por.auditor.logic_sanity import (
+    PREDICATE_KIND,
+    check_requirement,
+    requirement_check_results,
+    variables_result,
+)
+from por.auditor.selection import SELECTED, Candidate, select_field
+from por.auditor.values import compare
+from por.errors import AuditError
+from por.numbers import is_canonical_decimal, parse_decimal
+from por.schemas import (
+    CheckResult,
+    DataRequirement,
+    EvaluationVariables,
+    EvidenceItem,
+    PromptSpec,
+    ReasoningStep,
+)
+
+
+@dataclass(frozen=True)
+class Built:
+    """A step and the report checks it gives rise to (the checks are not committed)."""
+
+    step: ReasoningStep
+    checks: tuple[CheckResult, ...] = ()
+
+
+def _step(sid: str, step_type: str, description: str, *, inputs: dict[str, Any],
+          evidence_ids: list[str], prior_step_ids: list[str],
+          output: dict[str, Any]) -> ReasoningStep:
+    return ReasoningStep(step_id=sid, step_type=step_type,  # type: ignore[arg-type]
+                         description=description, evidence_ids=evidence_ids,
+                         prior_step_ids=prior_step_ids, inputs=inputs, output=output)
+
+
+def _requirement(prompt_spec: PromptSpec, requirement_id: str) -> DataRequirement:
+    requirement = requirement_for(prompt_spec, requirement_id)
+    if requirement is None:
+        raise AuditError("step.bad_inputs", f"unknown requirement {requirement_id!r}")
+    return requirement
+
+
+def extract_step(prompt_spec: PromptSpec, sid: str, item: EvidenceItem) -> Built:
+    """``extract_claims``: the claims of one item (``claim_extraction``)."""
+    found = extract_item(requirement_for(prompt_spec, item.requirement_id), item)
+    eid = item.evidence_id
+    output = {"evidence_id": eid, "requirement_id": item.requirement_id,
+              "claims": [c.to_value() for c in found.claims],
+              "warnings": [w.to_value() for w in found.warnings]}
+    checks = tuple(CheckResult(
+        check_id=w.check_id, ok=False, severity="warn", message=f"{eid}: {w.message}",
+        details={"evidence_id": eid, **({"key": w.key} if w.key is not None else {})})
+        for w in found.warnings)
+    return Built(_step(sid, "extract", f"extract {len(found.claims)} claim(s) from {eid}",
+                       inputs={"kind": io.KIND_EXTRACT}, evidence_ids=[eid],
+                       prior_step_ids=[], output=output), checks)
+
+
+def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: str,
+                           items: Sequence[EvidenceItem],
+                           extract_steps: Sequence[ReasoningStep]) -> Built:
+    """``check_requirement``: admit or reject each of a requirement's items."""
+    requirement = _requirement(prompt_spec, requirement_id)
+    for item in items:
+        if item.requirement_id != requirement_id:
+            raise AuditError(io.CITATION_MISMATCH,
+                             f"{item.evidence_id} belongs to {item.requirement_id!r}",
+                             expected=requirement_id, actual=item.requirement_id)
+    claims = io.read_extracts(extract_steps, items)
+    result = check_requirement(prompt_spec, requirement, items, claims)
+    output = result.to_value()
+    return Built(_step(sid, "check",
+                       f"check requirement {requirement_id}: {output['admitted_count']} of "
+                       f"{len(items)} item(s) admitted",
+                       inputs={"kind": io.KIND_CHECK, "requirement_id": requirement_id},
+                       evidence_ids=[i.evidence_id for i in items],
+                       prior_step_ids=[s.step_id for s in extract_steps],
+                       output=output), tuple(requirement_check_results(result)))
+
+
+def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
+                   check_step: ReasoningStep, items: Sequence[EvidenceItem],
+                   extract_steps: Sequence[ReasoningStep]) -> Built:
+    """``aggregate``: apply the selection policy to each field of one requirement."""
+    requirement = _requirement(prompt_spec, requirement_id)
+    view = io.read_check(check_step, requirement_id)
+    if [i.evidence_id for i in items] != view.admitted:
+        raise AuditError(io.CITATION_MISMATCH,
+                         f"aggregate {sid} does not cite exactly the admitted evidence")
+    claims = io.read_extracts(extract_steps, items)
+    by_key: dict[tuple[str, str], list[Candidate]] = {}
+    for position, (item, found) in enumerate(zip(items, claims, strict=True)):
+        for claim in found:
+            by_key.setdefault((claim.key, claim.kind), []).append(Candidate(
+                position, item.evidence_id, item.source.source_id, item.provenance_tier,
+                claim.claim_id, claim.value))
+    policy = requirement.selection_policy
+    targets = [t.source_id for t in requirement.source_targets]
+    tolerance = parse_decimal(prompt_spec.conflict_policy.numeric_tolerance)
+    selections = [select_field(f.key, f.kind, policy=policy, target_ids=targets,
+                               candidates=by_key.get((f.key, f.kind), []), tolerance=tolerance)
+                  for f in fields_for(requirement)]
+    used = [False] * len(items)
+    index = {item.evidence_id: n for n, item in enumerate(items)}
+    for selection in selections:
+        for eid in selection.evidence_ids:
+            used[index[eid]] = True
+    output = {
+        "requirement_id": requirement_id, "strategy": policy.strategy,
+        "covered": view.covered, "provenance_ok": view.provenance_ok,
+        "fields": [s.to_value() for s in selections],
+        "sources_used": [i.evidence_id for i, u in zip(items, used, strict=True) if u],
+        "fallback_used": any(s.fallback_used for s in selections),
+    }
+    chosen = sum(1 for s in selections if s.status == SELECTED)
+    return Built(_step(sid, "aggregate",
+                       f"aggregate requirement {requirement_id} by {policy.strategy}: "
+                       f"{chosen} of {len(selections)} field(s) selected",
+                       inputs={"kind": io.KIND_AGGREGATE, "requirement_id": requirement_id},
+                       evidence_ids=[i.evidence_id for i in items],
+                       prior_step_ids=[s.step_id for s in extract_steps] + [check_step.step_id],
+                       output=output))
+
+
+def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence[ReasoningStep],
+                        items: Sequence[EvidenceItem],
+                        extract_steps: Sequence[ReasoningStep]) -> Built:
+    """``contradictions``: detect disagreeing claims among all admitted evidence."""
+    requirements = prompt_spec.data_requirements
+    if len(check_steps) != len(requirements):
+        raise AuditError(io.CITATION_MISMATCH, "contradictions must cite one check step per "
+                         "requirement", expected=str(len(requirements)),
+                         actual=str(len(check_steps)))
+    admitted: set[str] = set()  # compared, never iterated
+    total = 0
+    for step, requirement in zip(check_steps, requirements, strict=True):
+        ids = io.read_admitted(step, requirement.requirement_id)
+        admitted.update(ids)
+        total += len(ids)
+    cited = [i.evidence_id for i in items]
+    if len(cited) != total or set(cited) != admitted:
+        raise AuditError(io.CITATION_MISMATCH,
+                         f"contradictions {sid} does not cite exactly the admitted evidence")
+    claims = [c for found in io.read_extracts(extract_steps, items) for c in found]
+    tolerance = prompt_spec.conflict_policy.numeric_tolerance
+    results = ContradictionChecker(tolerance).check(claims)
+    conflicts = [{"check_id": r.check_id, **(r.details or {})} for r in results]
+    output = {"claim_count": len(claims), "numeric_tolerance": tolerance,
+              "conflicts": conflicts}
+    return Built(_step(sid, "check",
+                       f"contradiction check over {len(claims)} claim(s): "
+                       f"{len(conflicts)} conflict(s)",
+                       inputs={"kind": io.KIND_CONTRADICTIONS}, evidence_ids=cited,
+                       prior_step_ids=([s.step_id for s in extract_steps]
+                                       + [s.step_id for s in check_steps]),
+                       output=output), tuple(results))
+
+
+def _metric(prompt_spec: PromptSpec, views: Sequence[io.AggregateView]
+            ) -> tuple[str, int | None, dict[str, Any] | None]:
+    semantics = prompt_spec.prediction_semantics
+    for n, view in enumerate(views):
+        for raw in view.fields:
+            if raw["key"] == semantics.metric:
+                if raw["kind"] != PREDICATE_KIND[semantics.predicate]:
+                    return "wrong_kind", n, None
+                return str(raw["status"]), n, raw
+    return "absent", None, None
+
+
+def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[ReasoningStep],
+                contradictions: ReasoningStep) -> Built:
+    """``deduce``: the predicate's variables from the aggregates (see the module docstring)."""
+    requirements = prompt_spec.data_requirements
+    if len(aggregate_steps) != len(requirements):
+        raise AuditError(io.CITATION_MISMATCH, "deduce must cite one aggregate step per "
+                         "requirement", expected=str(len(requirements)),
+                         actual=str(len(aggregate_steps)))
+    views = [io.read_aggregate(s, r.requirement_id)
+             for s, r in zip(aggregate_steps, requirements, strict=True)]
+    conflict_keys = io.read_conflict_keys(contradictions)
+    semantics = prompt_spec.prediction_semantics
+    needed = PREDICATE_KIND[semantics.predicate]
+    uncovered = [r.requirement_id for r, v in zip(requirements, views, strict=True)
+                 if not v.covered]
+    status, owner, metric_field = _metric(prompt_spec, views)
+    selected = metric_field is not None and status == SELECTED
+    used: list[dict[str, Any]] = []
+    value: Any = None
+    if selected and metric_field is not None and owner is not None:
+        value = metric_field.get("value")
+        ok = (type(value) is bool) if needed == "boolean" else (
+            type(value) is str and is_canonical_decimal(value))
+        if not ok:
+            raise AuditError(io.BAD_PRIOR_OUTPUT, f"step {aggregate_steps[owner].step_id}: "
+                             "metric value of the wrong type")
+        used.append(metric_field)
+        stamp = next((f for f in views[owner].fields
+                      if f["kind"] == "timestamp" and f["status"] == SELECTED), None)
+        if stamp is not None and type(stamp.get("value")) is int:
+            used.append(stamp)
+    summary: list[str] = []
+    if owner is not None and used:
+        positions = views[owner].positions
+        ids = {e for f in used for e in f["evidence_ids"]}
+        if not ids <= positions.keys():
+            raise AuditError(io.BAD_PRIOR_OUTPUT, "selection names evidence its step "
+                             "does not cite")
+        summary = sorted(ids, key=positions.__getitem__)  # bundle order
+    insufficient = bool(uncovered) or not selected
+    variables: dict[str, Any] = {
+        "conflict_detected": (needed, semantics.metric) in conflict_keys,
+        "insufficient_evidence": insufficient,
+        "fallback_used": any(f["fallback_used"] for f in used),
+        "provenance_ok": all(v.provenance_ok for v in views),
+        "source_summary": summary,
+    }
+    if not insufficient:
+        if needed == "boolean":
+            variables["event_observed"] = value
+        else:
+            variables["numeric_value"] = value
+            # The schema guarantees comparison and threshold for numeric_threshold.
+            variables["event_observed"] = compare(parse_decimal(value),
+                                                  str(semantics.comparison),
+                                                  parse_decimal(str(semantics.threshold)))
+        if len(used) > 1:
+            variables["timestamp"] = used[1]["value"]
+    output = {"predicate": semantics.predicate, "metric": semantics.metric,
+              "metric_status": status, "uncovered_requirements": uncovered,
+              **EvaluationVariables(**variables).to_value()}
+    reason = f"status {status}" + (f"; uncovered: {', '.join(uncovered)}" if uncovered else "")
+    return Built(_step(sid, "deduce",
+                       f"deduce {semantics.predicate} on {semantics.metric}: "
+                       + ("insufficient evidence" if insufficient else "variables computed"),
+                       inputs={"kind": io.KIND_DEDUCE}, evidence_ids=summary,
+                       prior_step_ids=([s.step_id for s in aggregate_steps]
+                                       + [contradictions.step_id]), output=output),
+                 (variables_result(selected, semantics.metric, reason),))
+
+
+def map_step(prompt_spec: PromptSpec, sid: str, deduce: ReasoningStep) -> Built:
+    """``map``: the evaluation variables the judge reads, from the deduce step."""
+    del prompt_spec  # the map reads only its prior step; kept for a uniform signature
+    variables = io.read_variables(deduce)
+    return Built(_step(sid, "map", "map to evaluation variables", inputs={"kind": io.KIND_MAP},
+                       evidence_ids=list(variables.source_summary),
+                       prior_step_ids=[deduce.step_id],
+                       output={"evaluation_variables": variables.to_value()}))
+
+
+_INPUT_KEYS = {
+    io.KIND_EXTRACT: ("kind",), io.KIND_CHECK: ("kind", "requirement_id"),
+    io.KIND_AGGREGATE: ("kind", "requirement_id"), io.KIND_CONTRADICTIONS: ("kind",),
+    io.KIND_DEDUCE: ("kind",), io.KIND_MAP: ("kind",),
+}
+
+
+def _split(priors: Sequence[ReasoningStep], kinds: Sequence[str]) -> list[list[ReasoningStep]]:
+    out: list[list[ReasoningStep]] = [[] for _ in kinds]
+    for prior in priors:
+        kind = io.kind_of(prior)
+        if kind not in kinds:
+            raise AuditError(io.CITATION_MISMATCH,
+                             f"cited step {prior.step_id} is not read by this step")
+        out[kinds.index(kind)].append(prior)
+    return out
+
+
+def recompute_step(prompt_spec: PromptSpec, step: ReasoningStep,
+                   cited_evidence: Mapping[str, EvidenceItem],
+                   cited_steps: Mapping[str, ReasoningStep]) -> ReasoningStep:
+    """What ``step`` should be, recomputed from its citations alone (see module docstring)."""
+    kind = step.inputs.get("kind")
+    if not isinstance(kind, str) or io.STEP_TYPE_OF_KIND.get(kind) != step.step_type:
+        raise AuditError("step.unknown_kind", f"step {step.step_id}: no {step.step_type} "
+                         f"computation named {kind!r}", actual=str(kind))
+    keys = _INPUT_KEYS[kind]
+    if sorted(step.inputs) != sorted(keys) or (
+            "requirement_id" in keys and type(step.inputs["requirement_id"]) is not str):
+        raise AuditError("step.bad_inputs", f"step {step.step_id}: inputs must be {keys}")
+    items = [_cited(cited_evidence, e, step, "evidence") for e in step.evidence_ids]
+    priors = [_cited(cited_steps, s, step, "step") for s in step.prior_step_ids]
+    sid = step.step_id
+    rid = str(step.inputs.get("requirement_id", ""))
+    if kind == io.KIND_EXTRACT:
+        if len(items) != 1 or priors:
+            raise AuditError(io.CITATION_MISMATCH, "an extract step cites one item only")
+        built = extract_step(prompt_spec, sid, items[0])
+    elif kind == io.KIND_CHECK:
+        (extracts,) = _split(priors, [io.KIND_EXTRACT])
+        built = check_requirement_step(prompt_spec, sid, rid, items, extracts)
+    elif kind == io.KIND_AGGREGATE:
+        extracts, checks = _split(priors, [io.KIND_EXTRACT, io.KIND_CHECK])
+        if len(checks) != 1:
+            raise AuditError(io.CITATION_MISMATCH, "an aggregate cites one check step")
+        built = aggregate_step(prompt_spec, sid, rid, check_step=checks[0], items=items,
+                               extract_steps=extracts)
+    elif kind == io.KIND_CONTRADICTIONS:
+        extracts, checks = _split(priors, [io.KIND_EXTRACT, io.KIND_CHECK])
+        built = contradictions_step(prompt_spec, sid, checks, items, extracts)
+    elif kind == io.KIND_DEDUCE:
+        aggregates, found = _split(priors, [io.KIND_AGGREGATE, io.KIND_CONTRADICTIONS])
+        if len(found) != 1:
+            raise AuditError(io.CITATION_MISMATCH, "deduce cites one contradictions step")
+        built = deduce_step(prompt_spec, sid, aggregates, found[0])
+    else:
+        (deduces,) = _split(priors, [io.KIND_DEDUCE])
+        if len(deduces) != 1:
+            raise AuditError(io.CITATION_MISMATCH, "map cites one deduce step")
+        built = map_step(prompt_spec, sid, deduces[0])
+    recomputed = built.step
+    if (recomputed.evidence_ids != step.evidence_ids
+            or recomputed.prior_step_ids != step.prior_step_ids):
+        raise AuditError(io.CITATION_MISMATCH,
+                         f"step {sid} cites other evidence or steps than it reads",
+                         expected=",".join(recomputed.evidence_ids),
+                         actual=",".join(step.evidence_ids))
+    return recomputed
+
+
+def _cited(table: Mapping[str, Any], key: str, step: ReasoningStep, what: str) -> Any:
+    found = table.get(key)
+    if found is None:
+        raise AuditError("step.missing_citation",
+                         f"step {step.step_id}: cited {what} {key!r} was not supplied")
+    own = found.evidence_id if what == "evidence" else found.step_id
+    if own != key:
+        raise AuditError("step.missing_citation",
+                         f"step {step.step_id}: supplied {what} {own!r} under id {key!r}")
+    return found
+
+
+__all__ = [
+    "Built",
+    "aggregate_step",
+    "check_requirement_step",
+    "contradictions_step",
+    "deduce_step",
+    "extract_step",
+    "map_step",
+    "recompute_step",
+]

@@ -1,0 +1,234 @@
+"""Claim extraction from raw evidence bytes (seed M06 §8, §13)."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+import pytest
+from factories import bundle, item, json_field, price_body, prompt_spec, regex_field, requirement
+
+from por.auditor.claim_extraction import (
+    MAX_JSON_DEPTH,
+    ClaimExtractor,
+    claim_id_from,
+    extract_item,
+    parse_json_path,
+)
+from por.schemas import DataRequirement, EvidenceItem
+
+
+def _extract(req: DataRequirement, it: EvidenceItem) -> tuple[list[tuple[str, object]],
+                                                             list[tuple[str, str | None]]]:
+    found = extract_item(req, it)
+    return ([(c.key, c.value) for c in found.claims],
+            [(w.check_id, w.key) for w in found.warnings])
+
+
+FIELDS = [json_field("price", "numeric", "$.data.price"),
+          json_field("up", "boolean", "data.up"),
+          json_field("at", "timestamp", "$.data.at"),
+          json_field("name", "text", "$.data.items[1].name")]
+REQ = requirement(fields=FIELDS)
+DOC = (b'{"data":{"price":101.50,"up":true,"at":1500,'
+       b'"items":[{"name":"x"},{"name":"BTC"}]}}')
+
+
+def test_json_extraction_kinds_values_and_order() -> None:
+    claims, warnings = _extract(REQ, item("e1", DOC))
+    assert claims == [("price", "101.5"), ("up", True), ("at", 1500), ("name", "BTC")]
+    assert warnings == []
+
+
+def test_claim_set_order_is_evidence_then_field_order() -> None:
+    spec = prompt_spec(requirements=[REQ])
+    evidence = bundle([item("e2", DOC), item("e1", DOC, source_id="src_b")])
+    claims = ClaimExtractor().extract(spec, evidence)
+    assert [(c.evidence_id, c.key) for c in claims] == [
+        ("e2", "price"), ("e2", "up"), ("e2", "at"), ("e2", "name"),
+        ("e1", "price"), ("e1", "up"), ("e1", "at"), ("e1", "name")]
+    assert [c.confidence_bps for c in claims] == [9000] * 8
+    assert len(claims.by_kind("numeric")) == 2
+    assert list(claims.by_evidence_id()) == ["e2", "e1"]
+    # Deterministic: a second run gives equal claims with equal ids.
+    assert ClaimExtractor().extract(spec, evidence) == claims
+
+
+def test_claim_id_known_answer() -> None:
+    # Formula (seed M06 §8): sha256(evidence_id "|" path "|" por-cbor(value))[:12].
+    # por-cbor of the text "101.5" is 0x65 (major type 3, length 5) then the bytes.
+    by_hand = "cl_" + hashlib.sha256(b"e1|$.data.price|\x65101.5").hexdigest()[:12]
+    assert claim_id_from("e1", "$.data.price", "101.5") == by_hand == "cl_e9f653a6d7a1"
+    # true is 0xf5; 1500 is 0x19 0x05dc.
+    assert claim_id_from("e1", "data.up", True) == \
+        "cl_" + hashlib.sha256(b"e1|data.up|\xf5").hexdigest()[:12]
+    assert claim_id_from("e1", "$.data.at", 1500) == \
+        "cl_" + hashlib.sha256(b"e1|$.data.at|\x19\x05\xdc").hexdigest()[:12]
+    found = extract_item(REQ, item("e1", DOC))
+    assert found.claims[0].claim_id == by_hand
+    # The id depends on the value's type: text "1500" differs from int 1500.
+    assert claim_id_from("e1", "p", "1500") != claim_id_from("e1", "p", 1500)
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    (b"101.50", "101.5"), (b"1.5e2", "150"), (b"-0", "0"), (b"-0.0", "0"), (b"7", "7"),
+    (b'"101.50"', "101.5"), (b'"007"', "7"), (b"0.000001", "0.000001"),
+])
+def test_numeric_spellings_normalise(raw: bytes, expected: str) -> None:
+    claims, _ = _extract(requirement(), item("e1", b'{"data":{"price":' + raw + b"}}"))
+    assert claims == [("price", expected)]
+
+
+@pytest.mark.parametrize("raw", [
+    b'"1e5"', b'"+1"', b'" 1"', b'"NaN"', b'"Infinity"', b'"1,000"', b'"1."', b"true",
+    b"null", b"[1]", b"1e999999999", b"1" * 60,
+])
+def test_numeric_refusals_warn_field_kind(raw: bytes) -> None:
+    start = time.perf_counter()
+    claims, warnings = _extract(requirement(), item("e1", b'{"data":{"price":' + raw + b"}}"))
+    assert claims == []
+    assert warnings == [("extract.field_kind", "price")]
+    assert time.perf_counter() - start < 1  # 1e999999999 must not expand
+
+
+@pytest.mark.parametrize(("raw", "ok"), [(b"true", True), (b"false", True), (b'"yes"', False),
+                                         (b"1", False), (b'"true"', False)])
+def test_json_boolean_is_true_false_only(raw: bytes, ok: bool) -> None:
+    req = requirement(fields=[json_field("up", "boolean", "$.up")])
+    claims, warnings = _extract(req, item("e1", b'{"up":' + raw + b"}"))
+    assert bool(claims) is ok
+    assert warnings == ([] if ok else [("extract.field_kind", "up")])
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(b"1500", 1500), (b"1500.0", None),
+                                               (b"true", None), (b"-1", None),
+                                               (b'"1500"', None),
+                                               (b"9223372036854775808", None)])
+def test_json_timestamp_is_int_only(raw: bytes, expected: int | None) -> None:
+    req = requirement(fields=[json_field("at", "timestamp", "$.at")])
+    claims, _ = _extract(req, item("e1", b'{"at":' + raw + b"}"))
+    assert claims == ([] if expected is None else [("at", expected)])
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b'{"data":{"price":1', "not valid JSON"),
+    (b'{"data":{"price":NaN}}', "JSON constant NaN is not allowed"),
+    (b'{"data":{"price":1},"data":{"price":2}}', "duplicate object key 'data'"),
+    (b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1), "JSON nested deeper than 64"),
+    (b"[" * 100_000 + b"]" * 100_000, "JSON nested deeper than 64"),
+    (b"\xef\xbb\xbf{}", "not valid JSON"),
+])
+def test_bad_json_gives_no_claims_and_a_warning(content: bytes, message: str) -> None:
+    found = extract_item(requirement(), item("e1", content))
+    assert found.claims == ()
+    assert [w.check_id for w in found.warnings] == ["extract.bad_json"]
+    assert found.warnings[0].message.startswith(message)
+
+
+def test_depth_limit_is_inclusive() -> None:
+    doc = b'{"a":' * (MAX_JSON_DEPTH - 1) + b'{"price":5}' + b"}" * (MAX_JSON_DEPTH - 1)
+    path = "$." + ".".join(["a"] * (MAX_JSON_DEPTH - 1)) + ".price"
+    claims, _ = _extract(requirement(fields=[json_field("price", "numeric", path)]),
+                         item("e1", doc))
+    assert claims == [("price", "5")]
+
+
+def test_invalid_utf8_gives_warning() -> None:
+    found = extract_item(requirement(), item("e1", b'{"data":{"price":"\xff"}}'))
+    assert (found.claims, [w.check_id for w in found.warnings]) == ((), ["extract.not_utf8"])
+
+
+def test_lone_surrogate_text_is_refused() -> None:
+    req = requirement(fields=[json_field("name", "text", "$.name")])
+    assert _extract(req, item("e1", b'{"name":"\\ud800"}')) == (
+        [], [("extract.field_kind", "name")])
+
+
+def test_missing_declared_field_warns() -> None:
+    assert _extract(requirement(), item("e1", b'{"data":{}}')) == (
+        [], [("extract.field_missing", "price")])
+
+
+def test_fallback_fields_when_none_declared() -> None:
+    req = requirement(fields=[])
+    doc = b'{"timestamp":1600,"price":"42.10","result":true,"other":1}'
+    assert _extract(req, item("e1", doc)) == (
+        [("result", True), ("price", "42.1"), ("timestamp", 1600)], [])
+    # Absent fallback fields are skipped silently; a wrong kind still warns.
+    assert _extract(req, item("e1", b'{"result":"YES"}')) == (
+        [], [("extract.field_kind", "result")])
+    # Text evidence has no fallback.
+    assert _extract(req, item("e1", b"price 5", content_type="text/plain")) == ([], [])
+
+
+HTML = (b'<html><body><span id="price">101.50</span>'
+        b'<b class="status">Resolved: YES</b><i>1600</i></body></html>')
+
+
+def test_regex_extraction_from_html() -> None:
+    req = requirement(fields=[
+        regex_field("price", "numeric", r'id="price">([0-9.]+)<'),
+        regex_field("up", "boolean", r"Resolved: (\w+)"),
+        regex_field("at", "timestamp", r"<i>([0-9]+)</i>"),
+        regex_field("title", "text", r"<b class=\"(\w+)\""),
+    ], content_type="text/html")
+    it = item("e1", HTML, content_type="text/html")
+    assert _extract(req, it) == (
+        [("price", "101.5"), ("up", True), ("at", 1600), ("title", "status")], [])
+    found = extract_item(req, it)
+    assert found.claims[0].path == r'id="price">([0-9.]+)<'
+    assert found.claims[0].claim_id == claim_id_from("e1", r'id="price">([0-9.]+)<', "101.5")
+
+
+@pytest.mark.parametrize(("word", "value"), [("yes", True), ("No", False), ("TRUE", True),
+                                             ("false", False), ("maybe", None)])
+def test_text_booleans(word: str, value: bool | None) -> None:
+    req = requirement(fields=[regex_field("up", "boolean", r"up=(\w+)")])
+    claims, _ = _extract(req, item("e1", f"up={word}", content_type="text/plain"))
+    assert claims == ([] if value is None else [("up", value)])
+
+
+@pytest.mark.parametrize(("regex", "check_id"), [
+    (r"price (", "extract.bad_regex"),
+    (r"price \d+", "extract.bad_regex"),
+    (r"cost=(\d+)", "extract.field_missing"),
+    (r"price (\w+)", "extract.field_kind"),
+])
+def test_regex_failures(regex: str, check_id: str) -> None:
+    req = requirement(fields=[regex_field("price", "numeric", regex)])
+    assert _extract(req, item("e1", "price abc", content_type="text/plain")) == (
+        [], [(check_id, "price")])
+
+
+def test_text_evidence_needs_a_regex() -> None:
+    assert _extract(requirement(), item("e1", "price 5", content_type="text/plain")) == (
+        [], [("extract.no_locator", "price")])
+
+
+def test_json_field_with_only_a_regex_matches_the_json_text() -> None:
+    req = requirement(fields=[regex_field("price", "numeric", r'"price":\s*"?([0-9.]+)')])
+    assert _extract(req, item("e1", price_body("12.50"))) == ([("price", "12.5")], [])
+
+
+def test_unknown_requirement() -> None:
+    found = extract_item(None, item("e1", requirement_id="r9"))
+    assert [w.check_id for w in found.warnings] == ["extract.unknown_requirement"]
+
+
+@pytest.mark.parametrize(("path", "tokens"), [
+    ("$.data.price", ("data", "price")), ("data.items[0].value", ("data", "items", 0, "value")),
+    ("$", ()), ("$[2]", (2,)), ("a", ("a",)), ("a[0][1]", ("a", 0, 1)),
+    ("a..b", None), ("$.a[01]", None), ("$a", None), (".a", None), ("a[x]", None), ("", None),
+])
+def test_json_path_grammar(path: str, tokens: tuple[object, ...] | None) -> None:
+    assert parse_json_path(path) == tokens
+
+
+def test_bad_path_warns() -> None:
+    req = requirement(fields=[json_field("price", "numeric", "a..b")])
+    assert _extract(req, item("e1")) == ([], [("extract.bad_path", "price")])
+
+
+def test_index_out_of_range_is_missing() -> None:
+    req = requirement(fields=[json_field("v", "numeric", "$.xs[5]")])
+    assert _extract(req, item("e1", b'{"xs":[1,2]}')) == ([], [("extract.field_missing", "v")])
