@@ -61,6 +61,11 @@ def format_decimal(value: Decimal) -> str:
         return "0"
     sign, digits, exponent = value.as_tuple()
     assert isinstance(exponent, int)  # finite, checked above
+    # Bound the text before building it: Decimal("1e999999999") would expand
+    # to a gigabyte of zeros.  Integer digits + fraction digits > cap -> reject.
+    width = len(digits) + max(exponent, 0) + max(-exponent - len(digits), 0)
+    if width > MAX_DECIMAL_LENGTH:
+        raise SchemaError("schema.decimal", "decimal has more digits than the canonical cap")
     text = "".join(map(str, digits))
     if exponent >= 0:
         text = text + "0" * exponent
