@@ -210,8 +210,33 @@ def _depth_at_most(value: Any, limit: int) -> bool:
     return True
 
 
+# Brackets outside strings, and whole strings (skipped as one match).
+_JSON_NESTING = re.compile(r'[\[\]{}]|"(?:[^"\\]|\\.)*"')
+
+
+def _nesting_exceeds(text: str, limit: int) -> bool:
+    """True if brackets outside strings nest deeper than ``limit``.
+
+    Checked before ``json.loads``: its C scanner recurses per level and relies
+    on the interpreter's recursion limit, which any imported library may raise
+    (py_ecc sets it to 100 000), and then deep input overflows the C stack.
+    """
+    depth = 0
+    for match in _JSON_NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif token in "]}":
+            depth -= 1
+    return False
+
+
 def parse_json_evidence(text: str) -> Any:
     """Parse evidence JSON strictly; raise ``ValueError`` with a stable message."""
+    if _nesting_exceeds(text, MAX_JSON_DEPTH):
+        raise _BadJson(f"JSON nested deeper than {MAX_JSON_DEPTH}")
     try:
         value = json.loads(text, parse_float=Decimal, parse_int=v.json_int,
                            parse_constant=_no_constant, object_pairs_hook=_no_duplicates)

@@ -232,3 +232,19 @@ def test_bad_path_warns() -> None:
 def test_index_out_of_range_is_missing() -> None:
     req = requirement(fields=[json_field("v", "numeric", "$.xs[5]")])
     assert _extract(req, item("e1", b'{"xs":[1,2]}')) == ([], [("extract.field_missing", "v")])
+
+
+def test_deep_json_is_refused_even_with_a_raised_recursion_limit() -> None:
+    """py_ecc (via eth-account) raises the recursion limit to 100 000 on import;
+    json's C scanner would then overflow the C stack on deep input."""
+    import sys
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        found = extract_item(requirement(), item("e1", b"[" * 200_000 + b"]" * 200_000))
+    finally:
+        sys.setrecursionlimit(old)
+    assert found.claims == ()
+    assert [w.check_id for w in found.warnings] == ["extract.bad_json"]
+    assert found.warnings[0].message.startswith("JSON nested deeper than 64")
