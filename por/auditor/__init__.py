@@ -1,4 +1,4 @@
-"""The deterministic auditor (seed M06, SPEC §6): evidence -> reasoning trace.
+"""The deterministic auditor (seed M06, SPEC §12): evidence -> reasoning trace.
 
 ``AuditorAgent().audit(prompt_spec, evidence)`` returns a ``ReasoningTrace``
 whose final ``map`` step carries the ``evaluation_variables`` the judge reads,

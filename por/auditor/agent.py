@@ -2,7 +2,7 @@
 
 Pure and deterministic: no clock, no environment, no randomness, no LLM.  The
 trace is built from the step functions of :mod:`por.auditor.steps` in this
-order (SPEC §6.5)::
+order (SPEC §12.5)::
 
     extract_claims            one per evidence item, bundle order
     check_requirement r       \\  per requirement, prompt-spec order

@@ -1,4 +1,4 @@
-"""Deterministic claim extraction from raw evidence bytes (seed M06 §8, SPEC §6.1).
+"""Deterministic claim extraction from raw evidence bytes (seed M06 §8, SPEC §12.1).
 
 A *claim* is one typed value read from one evidence item by one field rule.
 Which fields: the item's requirement's ``expected_fields`` in declared order,

@@ -1,7 +1,7 @@
 """Optional DSPy programs (seed M06 §12): a deliberate stub.
 
 The strict pipeline uses no language model: every step of a trace must be
-re-executable by a verifier, byte for byte, from committed inputs (SPEC §6.5),
+re-executable by a verifier, byte for byte, from committed inputs (SPEC §12.5),
 and an LLM cannot promise that.  This module names the extension point so a
 future, *non-committed* assistant (for example one that proposes
 ``FieldSpec.regex`` patterns for a market author to review) has a home that

@@ -1,4 +1,4 @@
-"""Logic sanity: which evidence may feed the decision (seed M06 §10, SPEC §6.2).
+"""Logic sanity: which evidence may feed the decision (seed M06 §10, SPEC §12.2).
 
 For each requirement, each of its items (``item.requirement_id``) is admitted
 or rejected with every failing reason, in this fixed order:

@@ -1,4 +1,4 @@
-"""Selection policies: reconcile several sources for one field (SPEC §6.3).
+"""Selection policies: reconcile several sources for one field (SPEC §12.3).
 
 Input: the admitted candidates for one field of one requirement, each with its
 position in bundle order.  First, **one vote per source**: only the first

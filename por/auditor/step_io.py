@@ -1,4 +1,4 @@
-"""Reading the outputs of cited prior steps, strictly (SPEC §6.5, §10.2).
+"""Reading the outputs of cited prior steps, strictly (SPEC §12.5, §10.2).
 
 A step is re-executed from its citations alone, so every value it reads from a
 prior step is checked here first: a prior step of the wrong type or kind, or

@@ -1,4 +1,4 @@
-"""The auditor's steps as pure functions, and one-step re-execution (SPEC §6.5, §10.2).
+"""The auditor's steps as pure functions, and one-step re-execution (SPEC §12.5, §10.2).
 
 Every step is a pure function of (PromptSpec, its ``step_id``, ``step_type``,
 ``inputs``, the evidence items it cites, the prior steps it cites).
@@ -30,7 +30,7 @@ conflicts}``; ``deduce`` -> the evaluation variables plus ``predicate``,
 ``metric``, ``metric_status`` and ``uncovered_requirements``; ``map`` ->
 ``{evaluation_variables}``.
 
-Deduce (SPEC §6.4): the *metric field* is the first field, in requirement
+Deduce (SPEC §12.4): the *metric field* is the first field, in requirement
 then field order, whose key is ``prediction_semantics.metric``.  It must have
 the predicate's kind (numeric / boolean) and status ``selected``.
 ``insufficient_evidence`` iff some requirement is uncovered or the metric is

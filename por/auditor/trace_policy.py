@@ -1,4 +1,4 @@
-"""Trace policy: the structural rules every trace must satisfy (seed M06 §11, SPEC §6.6).
+"""Trace policy: the structural rules every trace must satisfy (seed M06 §11, SPEC §12.6).
 
 :func:`trace_policy_for` fixes the policy as a function of the input size:
 ``max_steps = min(2 * items + 8 * requirements + 16, MAX_TRACE_STEPS)``

@@ -1,4 +1,4 @@
-"""Exact value parsing and comparison for the auditor (SPEC §3.2, §6.1).
+"""Exact value parsing and comparison for the auditor (SPEC §3.2, §12.1).
 
 Numbers are canonical decimal strings; arithmetic on them runs in
 :data:`por.numbers.DECIMAL_CONTEXT`, which traps ``Inexact``.  Where an exact

@@ -1,4 +1,4 @@
-"""Canonical encoding ``por-cbor/1`` (SPEC §3.1): RFC 8949 §4.2.1 deterministic CBOR.
+"""Canonical encoding ``por-cbor/1`` (SPEC §2): RFC 8949 §4.2.1 deterministic CBOR.
 
 Data model: ``int`` in [-2^64, 2^64-1], ``bytes``, ``str``, ``list``, ``dict``
 with ``str`` keys, ``True`` and ``False``.  :func:`encode` produces the one

@@ -1,4 +1,4 @@
-"""Strict decoder for the canonical encoding ``por-cbor/1`` (SPEC §3.1).
+"""Strict decoder for the canonical encoding ``por-cbor/1`` (SPEC §2).
 
 Accepts exactly the RFC 8949 §4.2.1 core deterministic encoding of the small
 data model: integers (major types 0/1), byte strings, UTF-8 text strings,
@@ -18,7 +18,7 @@ the decoded objects, at worst about 72 bytes per input byte (a run of empty
 maps, one Python dict each), bounded by ``max_containers`` (default 10^6).
 
 Leaves out: encoding (see :mod:`por.encoding.encoder`), schema validation,
-Unicode normalisation (text is opaque, SPEC §3.1) and streaming input.
+Unicode normalisation (text is opaque, SPEC §2) and streaming input.
 """
 
 from __future__ import annotations

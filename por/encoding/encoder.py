@@ -1,4 +1,4 @@
-"""Encoder for the canonical encoding ``por-cbor/1`` (SPEC §3.1).
+"""Encoder for the canonical encoding ``por-cbor/1`` (SPEC §2).
 
 :func:`encode` first checks that a value lies in the profile's data model
 (``int`` in [-2^64, 2^64-1], ``bytes``, ``str``, ``list``, ``dict`` with ``str``

@@ -1,4 +1,4 @@
-"""CheckResult, VerificationResult and ChallengeRef (SPEC §4.7).
+"""CheckResult, VerificationResult and ChallengeRef (SPEC §4.6).
 
 These are reports, not commitments: they are not hashed into a bundle, but
 they follow the same rules (no floats, stable ids) so that two runs print the

@@ -85,7 +85,7 @@ def _require_bytes(name: str, value: object, size: int) -> None:
 
 
 def _require_int(name: str, value: object, low: int, high: int) -> None:
-    # type() is not int also refuses bool (SPEC §3: no lax coercion).
+    # type() is not int also refuses bool (SPEC §4: no lax coercion).
     if type(value) is not int:
         raise SchemaError("schema.type", f"{name}: expected int, got {type(value).__name__}")
     if not low <= value <= high:

@@ -1,0 +1,159 @@
+"""The ``por`` argument parser and dispatcher (DESIGN §4).
+
+``main(argv)`` parses, runs one command and turns every outcome into an exit
+code: a ``PorError`` becomes one line ``por: <check-id>: <message>`` on stderr
+(exit 1, or 2 for unsupported input and I/O or usage failures); anything
+unexpected becomes one line ``por: internal error: ...`` (exit 2, ``-v`` adds
+the traceback).  A traceback never reaches a user for bad input.
+
+Only argparse and the standard library are imported here; each command
+imports pydantic, cbor2 and the protocol inside its ``run`` function, so
+``por --help`` and ``por --version`` stay fast and light.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from por import SPEC_VERSION, __version__
+from por.cli import build, demo, inspect, schema, verify
+from por.cli.common import (
+    EXIT_NO_VERDICT,
+    EXIT_TABLE,
+    err,
+    exit_code_for,
+    print_json,
+    safe_text,
+)
+from por.errors import PorError
+
+#: ``--json`` document printed when a command fails before it could report.
+ERROR_SCHEMA = "por/error/1"
+
+_DESCRIPTION = """\
+por: proof-of-reasoning bundles for prediction-market verdicts.
+
+A bundle (bundle.cbor) commits a market's PromptSpec, its evidence, the
+auditor's reasoning trace and the judge's verdict with RFC 9162 Merkle trees.
+`por verify` replays the auditor and the judge from the committed inputs and
+says whether the verdict follows from the evidence.  No command uses the
+network."""
+
+_EPILOG = f"""\
+examples:
+  por demo                                  build and verify the sample markets
+  por verify por-demo/*.cbor                replay and check bundles
+  por verify --json bundle.cbor             one JSON report (schema por/verify-report/1)
+  por build --prompt-spec spec.json --evidence evidence.json -o bundle.cbor
+  por inspect bundle.cbor                   show what a bundle claims (not verified)
+  por schema PromptSpec                     JSON Schema of a record
+
+{EXIT_TABLE}
+
+`por COMMAND --help` describes each command."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser: the global options and one subparser per command."""
+    parser = argparse.ArgumentParser(
+        prog="por",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version",
+                        version=f"por {__version__} (SPEC {SPEC_VERSION})",
+                        help="print the version and the SPEC version, then exit")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in (verify, build, inspect, demo, schema):
+        module.add_parser(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``por`` with ``argv`` (default ``sys.argv[1:]``); return the exit code.
+
+    The console script wrapper calls ``sys.exit(main())``; ``python -m por``
+    does the same in ``por/__main__.py``.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version (0) and usage errors (2)
+        return _code_of(stop)
+    return dispatch(args)
+
+
+def dispatch(args: argparse.Namespace) -> int:
+    """Run the chosen command and map every failure to one line and an exit code."""
+    verbose = bool(getattr(args, "verbose", False))
+    as_json = bool(getattr(args, "json", False))
+    try:
+        code: int = args.run(args)
+        sys.stdout.flush()
+        return code
+    except PorError as exc:
+        code = exit_code_for(exc)
+        err(f"por: {safe_text(exc.diagnostics())}")
+        if as_json:
+            _print_error_json(args.command, code, exc.check_id, exc.message,
+                              expected=exc.expected, actual=exc.actual)
+        return code
+    except BrokenPipeError:
+        # The reader went away (`por verify ... | head`): no report was delivered.
+        _silence_stdout()
+        return EXIT_NO_VERDICT
+    except KeyboardInterrupt:
+        err("por: interrupted")
+        return EXIT_NO_VERDICT
+    except Exception as exc:  # any surprise is "no verdict", in one line
+        if verbose:
+            import traceback
+
+            traceback.print_exc()
+        message = f"{type(exc).__name__}: {exc}"
+        err(f"por: internal error: {safe_text(message)}"
+            + ("" if verbose else " (run with -v for the traceback)"))
+        if as_json:
+            _print_error_json(args.command, EXIT_NO_VERDICT, "internal.error", message)
+        return EXIT_NO_VERDICT
+
+
+def _print_error_json(command: str, code: int, check_id: str, message: str, *,
+                      expected: Any = None, actual: Any = None) -> None:
+    def show(value: Any) -> str | None:
+        if value is None:
+            return None
+        return value.hex() if isinstance(value, bytes | bytearray) else str(value)
+
+    print_json({
+        "schema": ERROR_SCHEMA,
+        "command": command,
+        "exit_code": code,
+        "error": {"id": check_id, "message": message, "expected": show(expected),
+                  "actual": show(actual)},
+    })
+
+
+def _code_of(stop: SystemExit) -> int:
+    if stop.code is None:
+        return 0
+    if isinstance(stop.code, int):
+        return stop.code
+    return EXIT_NO_VERDICT
+
+
+def _silence_stdout() -> None:
+    # Python's documented recipe: point stdout at devnull so the interpreter's
+    # final flush does not raise a second BrokenPipeError.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+__all__ = ["ERROR_SCHEMA", "build_parser", "dispatch", "main"]

@@ -1,0 +1,226 @@
+"""Shared pieces of the command line: exit codes, file I/O, safe text, JSON output.
+
+This module is the CLI's only door to the file system and the standard
+streams (DESIGN §4: the CLI alone touches files, stdin/stdout and exit codes).
+It imports nothing heavy, so ``por --help`` stays fast.  It leaves out
+everything protocol-specific: commands call the core with bytes and values.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from typing import Any, BinaryIO
+
+from por.errors import PorError, UnsupportedError
+
+#: The input verified (or the command did what it was asked).
+EXIT_OK = 0
+#: The input is not valid: malformed, non-canonical, tampered, replay mismatch.
+EXIT_REJECTED = 1
+#: No verdict: usage error, unreadable file, unsupported version, internal error.
+EXIT_NO_VERDICT = 2
+
+#: The exit-code table every verifying command's help ends with (DESIGN §4).
+EXIT_TABLE = """\
+exit codes:
+  0  verified: every input passed every check
+  1  rejected: an input is not valid (malformed, non-canonical, tampered,
+     replay mismatch, bad signature)
+  2  no verdict: usage error, unreadable file, unsupported version,
+     internal error
+  With several inputs the worst code wins (2 over 1 over 0)."""
+
+#: ``--max-size`` default: the decoder's cap (por.encoding.DEFAULT_MAX_SIZE, 64 MiB),
+#: repeated here so that building the parser does not import the codec.
+DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+
+STDIN = "-"
+
+
+class CliError(PorError):
+    """A command-line failure (I/O, usage) with the exit code it maps to."""
+
+    def __init__(self, check_id: str, message: str, *, exit_code: int = EXIT_NO_VERDICT,
+                 reason: str | None = None) -> None:
+        super().__init__(check_id, message)
+        self.exit_code = exit_code
+        #: The message without the file name, for reports that name the input already.
+        self.reason = message if reason is None else reason
+
+
+def exit_code_for(exc: PorError) -> int:
+    """1 for bad input; 2 for unsupported input and CLI (I/O, usage) failures."""
+    if isinstance(exc, CliError):
+        return exc.exit_code
+    if isinstance(exc, UnsupportedError):
+        return EXIT_NO_VERDICT
+    return EXIT_REJECTED
+
+
+def _os_reason(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return exc.strerror or type(exc).__name__
+
+
+def read_input(name: str, limit: int) -> bytes:
+    """Bytes of file ``name`` (``-``: standard input), reading at most ``limit + 1``.
+
+    Reading one byte past the cap lets the decoder report ``codec.too_large``
+    without this process ever holding more than ``limit + 1`` bytes.
+    Raises ``CliError("io.unreadable")`` (exit 2) when the file cannot be read.
+    """
+    try:
+        if name == STDIN:
+            if sys.stdin is None:  # started with standard input closed
+                raise CliError("io.unreadable", "-: no standard input", reason="no standard input")
+            return _read_capped(sys.stdin.buffer, limit)
+        with open(name, "rb") as handle:
+            return _read_capped(handle, limit)
+    except OSError as exc:
+        reason = _os_reason(exc)
+        raise CliError("io.unreadable", f"{safe_text(name)}: {reason}", reason=reason) from None
+
+
+def _read_capped(stream: BinaryIO, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    left = limit + 1
+    while left > 0:
+        chunk = stream.read(min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: a temporary file in the same
+    directory, flushed and fsynced, then ``os.replace`` (POSIX rename).
+
+    A reader sees the old file or the new one, never half of one.  The file is
+    created with mode 0666 minus the umask, like any other output file.
+    Raises ``CliError("io.write_failed")`` (exit 2).
+    """
+    directory, base = os.path.split(os.path.abspath(path))
+    if not base:
+        raise CliError("io.write_failed", f"{safe_text(path)}: not a file name")
+    try:
+        fd, tmp = _create_temp(directory, base)
+    except OSError as exc:
+        raise CliError("io.write_failed", f"{safe_text(path)}: {_os_reason(exc)}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise CliError("io.write_failed", f"{safe_text(path)}: {_os_reason(exc)}") from None
+
+
+def _create_temp(directory: str, base: str) -> tuple[int, str]:
+    # O_EXCL with a per-process name: never clobber another writer's temp file.
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    for attempt in range(1000):
+        tmp = os.path.join(directory, f".{base}.{os.getpid()}.{attempt}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name next to {base}")
+
+
+def make_dir(path: str) -> None:
+    """Create ``path`` (and parents) if absent; ``CliError("io.write_failed")`` if not."""
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise CliError("io.write_failed", f"{safe_text(path)}: {_os_reason(exc)}") from None
+
+
+def safe_text(text: str) -> str:
+    """Text from an input, fit for a terminal: control characters escaped.
+
+    Bundle contents are attacker-chosen; an ESC or a newline must not move the
+    cursor or forge an ``OK`` line.  Printable text (any script) is kept.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def percent_from_bps(bps: int) -> str:
+    """Basis points as a percent with two decimals, by integer arithmetic only."""
+    return f"{bps // 100}.{bps % 100:02d}%"
+
+
+def out(line: str = "") -> None:
+    """One line of normal output on stdout."""
+    print(line)
+
+
+def err(line: str) -> None:
+    """One line of diagnostics on stderr."""
+    print(line, file=sys.stderr)
+
+
+def write_binary_stdout(data: bytes) -> None:
+    """Raw bytes on stdout (``-o -``)."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def dump_json(document: Any) -> str:
+    """A JSON document as printed by ``--json``: ASCII-only, two-space indent.
+
+    ``ensure_ascii`` escapes every control character, so input-derived text
+    cannot break the document or a terminal.
+    """
+    return json.dumps(document, indent=2, ensure_ascii=True)
+
+
+def print_json(document: Any) -> None:
+    """Print exactly one JSON document on stdout."""
+    print(dump_json(document))
+
+
+__all__ = [
+    "DEFAULT_MAX_SIZE",
+    "EXIT_NO_VERDICT",
+    "EXIT_OK",
+    "EXIT_REJECTED",
+    "EXIT_TABLE",
+    "STDIN",
+    "CliError",
+    "dump_json",
+    "err",
+    "exit_code_for",
+    "make_dir",
+    "out",
+    "percent_from_bps",
+    "print_json",
+    "read_input",
+    "safe_text",
+    "write_atomic",
+    "write_binary_stdout",
+]

@@ -1,0 +1,145 @@
+"""``por verify``: replay and check bundles; exit 0 verified, 1 rejected, 2 no verdict.
+
+Reads each input (a file, or ``-`` for standard input), hands the bytes to
+``verifier.check_bundle(data, **options)`` and reports every input: one text
+line each, every check with ``-v``, nothing with ``-q``, or one JSON document
+with ``--json``.  The exit code is the worst over all inputs (DESIGN §4).
+
+Extending: a new verifier option is one ``add_argument`` in
+:func:`add_parser` plus one entry in :func:`check_options`; the trust options
+(``--key``, ``--require-signature``, ``--now``) and ``--challenges DIR`` are
+meant to land there.  Leaves out: the checks themselves (``verifier/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from por.cli.common import (
+    DEFAULT_MAX_SIZE,
+    EXIT_NO_VERDICT,
+    EXIT_TABLE,
+    STDIN,
+    CliError,
+    out,
+    print_json,
+    read_input,
+)
+
+_DESCRIPTION = """\
+Check PoR bundles: strict decoding, schemas, every hash and Merkle root, the
+manifest's version lock, a replay of the auditor (step by step) and of the
+judge, and signatures.  The file is only read; nothing is written."""
+
+_EPILOG = f"""\
+output:
+  text     one line per input, in order:
+             OK <input>
+             FAIL <input>: <check-id>: <reason>      (exit 1: rejected)
+             ERROR <input>: <check-id>: <reason>     (exit 2: no verdict, e.g.
+                                                      io.unreadable or an
+                                                      unsupported version)
+  -v       the same line, then the verdict read and every check (id, status,
+           message, expected/actual, challenge)
+  -q       nothing; only the exit code
+  --json   exactly one JSON document, schema "por/verify-report/1"
+           (por schema verify-report), on success and on failure alike,
+           with the same exit code
+
+examples:
+  por verify bundle.cbor
+  por verify -v bundle.cbor
+  por verify --json por-demo/*.cbor > report.json
+  cat bundle.cbor | por verify -
+  por verify -q bundle.cbor && echo verified
+
+{EXIT_TABLE}"""
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Register ``por verify`` on the subparsers object."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "verify",
+        help="replay and check bundles (exit 0 verified, 1 rejected, 2 no verdict)",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("bundles", nargs="+", metavar="BUNDLE",
+                        help="bundle file to check; - reads standard input")
+    parser.add_argument("--json", action="store_true",
+                        help="print one JSON document (por/verify-report/1)")
+    level = parser.add_mutually_exclusive_group()
+    level.add_argument("-q", "--quiet", action="store_true",
+                       help="print nothing; report through the exit code only")
+    level.add_argument("-v", "--verbose", action="store_true",
+                       help="list every check; show tracebacks of internal errors")
+    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
+                        metavar="BYTES",
+                        help=f"reject inputs larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    # Trust options (--key PUB, --require-signature, --now UNIX) and
+    # --challenges DIR are added here; see check_options.
+    parser.set_defaults(run=run)
+    return parser
+
+
+def positive_int(text: str) -> int:
+    """argparse type: a decimal integer >= 1."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def check_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Keyword arguments for ``check_bundle`` from the parsed options.
+
+    The one place where command-line options become verifier options:
+    ``trusted_keys`` (from ``--key`` files), ``require_signature`` and ``now``
+    belong here when the trust options land.
+    """
+    return {"max_size": args.max_size}
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check every input; print per the output mode; return the worst exit code."""
+    from por.cli.output import (
+        error_result,
+        result_from_report,
+        summary_line,
+        verbose_lines,
+        verify_document,
+        worst_exit_code,
+    )
+    from verifier import check_bundle
+
+    if args.quiet and args.json:
+        raise CliError("usage.options", "-q and --json exclude each other")
+    if args.bundles.count(STDIN) > 1:
+        raise CliError("usage.stdin_twice", "standard input (-) can be read only once")
+    options = check_options(args)
+    results: list[dict[str, Any]] = []
+    for name in args.bundles:
+        try:
+            data = read_input(name, args.max_size)
+        except CliError as exc:
+            result = error_result(name, exc.check_id, exc.reason, EXIT_NO_VERDICT)
+        else:
+            result = result_from_report(name, check_bundle(data, **options))
+        results.append(result)
+        # Text lines stream as inputs are checked; JSON is one document at the end.
+        if args.verbose and not args.json:
+            for line in verbose_lines(result):
+                out(line)
+        elif not args.quiet and not args.json:
+            out(summary_line(result))
+    if args.json:
+        print_json(verify_document(results))
+    return worst_exit_code(results)
+
+
+__all__ = ["add_parser", "check_options", "positive_int", "run"]
