@@ -129,7 +129,10 @@ def run(args: argparse.Namespace) -> int:
         except CliError as exc:
             result = error_result(name, exc.check_id, exc.reason, EXIT_NO_VERDICT)
         else:
-            result = result_from_report(name, check_bundle(data, **options))
+            report = check_bundle(data, **options)
+            # Per-input follow-ups (e.g. --challenges DIR writing proofs for
+            # report's ChallengeRefs) go here, with `data` and `report` at hand.
+            result = result_from_report(name, report)
         results.append(result)
         # Text lines stream as inputs are checked; JSON is one document at the end.
         if args.verbose and not args.json:

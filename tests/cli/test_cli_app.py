@@ -1,0 +1,138 @@
+"""The ``por`` entry point: help, version, usage errors, error mapping, light imports."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import por
+from por.cli import main
+from por.cli.app import dispatch
+from por.errors import EncodingError, UnsupportedError
+
+ROOT = Path(__file__).resolve().parents[2]
+COMMANDS = ("verify", "build", "inspect", "demo", "schema")
+HEAVY = ("pydantic", "cbor2", "cryptography", "coincurve", "Crypto")
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"por {por.__version__} (SPEC {por.SPEC_VERSION})\n"
+    assert por.__version__ == "0.1.0"
+
+
+@pytest.mark.parametrize("argv", [["--help"], *[[c, "--help"] for c in COMMANDS]])
+def test_help_ends_with_examples_and_exit_codes(capsys: pytest.CaptureFixture[str],
+                                               argv: list[str]) -> None:
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "examples:\n  por " in text
+    assert "exit codes:\n  0  " in text
+    assert "\n  2  " in text
+    if argv[0] != "schema":  # schema has no "rejected" case
+        assert "\n  1  " in text
+
+
+def test_verify_help_has_the_full_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--help"]) == 0
+    text = capsys.readouterr().out
+    assert "  0  verified: every input passed every check\n" in text
+    assert "  1  rejected: an input is not valid" in text
+    assert "  2  no verdict: usage error, unreadable file, unsupported version," in text
+    assert "the worst code wins" in text
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["verify", "--bogus", "x"],
+                                  ["build", "--evidence", "e.json"], ["inspect"]])
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("usage: por")
+
+
+def _args(run: object, **extra: object) -> argparse.Namespace:
+    return argparse.Namespace(command="test", run=run, **extra)
+
+
+def test_por_error_is_one_line_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    def run(args: argparse.Namespace) -> int:
+        raise EncodingError("codec.trailing_bytes", "2 bytes after the item",
+                            expected=b"\x01", actual=b"\x02")
+    assert dispatch(_args(run)) == 1
+    captured = capsys.readouterr()
+    assert captured.err == ("por: codec.trailing_bytes: 2 bytes after the item "
+                            "(expected 01, actual 02)\n")
+    assert captured.out == ""
+
+
+def test_unsupported_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    def run(args: argparse.Namespace) -> int:
+        raise UnsupportedError("manifest.unsupported_judge_version", "judge 9")
+    assert dispatch(_args(run, json=True)) == 2
+    captured = capsys.readouterr()
+    assert captured.err == "por: manifest.unsupported_judge_version: judge 9\n"
+    assert json.loads(captured.out) == {
+        "schema": "por/error/1", "command": "test", "exit_code": 2,
+        "error": {"id": "manifest.unsupported_judge_version", "message": "judge 9",
+                  "expected": None, "actual": None}}
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_internal_error_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
+                                           verbose: bool) -> None:
+    def run(args: argparse.Namespace) -> int:
+        raise ZeroDivisionError("boom")
+    assert dispatch(_args(run, verbose=verbose)) == 2
+    err = capsys.readouterr().err
+    assert "por: internal error: ZeroDivisionError: boom" in err
+    assert ("Traceback (most recent call last)" in err) is verbose
+    if not verbose:
+        assert err.count("\n") == 1
+
+
+def test_import_and_help_stay_light() -> None:
+    code = (
+        "import sys\n"
+        "from por.cli import main\n"
+        "assert main(['--version']) == 0\n"
+        "for argv in (['--help'], ['verify', '--help'], ['build', '--help'],"
+        " ['schema', '--help']):\n"
+        "    assert main(argv) == 0\n"
+        f"heavy = [m for m in {HEAVY!r} if m in sys.modules]\n"
+        "assert heavy == [], heavy\n"
+        "assert 'verifier' not in sys.modules\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_lightness_probe_can_fail() -> None:
+    # The same probe notices a heavy import when there is one.
+    code = ("import sys\nfrom por.cli import main\nimport por.schemas\n"
+            "assert 'pydantic' not in sys.modules\n")
+    proc = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 1
+
+
+def test_python_dash_m_por(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.cbor"
+    bad.write_bytes(b"\x00\x00")
+    proc = subprocess.run([sys.executable, "-m", "por", "verify", str(bad)], env=_env(),
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 1
+    assert proc.stdout.startswith(f"FAIL {bad}: codec.")
+    proc = subprocess.run([sys.executable, "-m", "por", "--version"], env=_env(),
+                          capture_output=True, text=True, check=False)
+    assert (proc.returncode, proc.stdout) == (0, f"por {por.__version__} "
+                                                 f"(SPEC {por.SPEC_VERSION})\n")
