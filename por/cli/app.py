@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from por import SPEC_VERSION, __version__
-from por.cli import build, demo, inspect, schema, verify
+from por.cli import build, challenge_cmd, demo, inspect, schema, verify
 from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_TABLE,
@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in (verify, build, inspect, demo, schema):
         module.add_parser(commands)
+    challenge_cmd.add_challenge_parser(commands)
+    challenge_cmd.add_check_proof_parser(commands)
     return parser
 
 

@@ -22,6 +22,7 @@ from por.cli.common import (
     EXIT_TABLE,
     STDIN,
     CliError,
+    err,
     out,
     print_json,
     read_input,
@@ -78,8 +79,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
                         metavar="BYTES",
                         help=f"reject inputs larger than BYTES (default {DEFAULT_MAX_SIZE})")
-    # Trust options (--key PUB, --require-signature, --now UNIX) and
-    # --challenges DIR are added here; see check_options.
+    parser.add_argument("--challenges", metavar="DIR", default=None,
+                        help="write a proof file into DIR for each disputed leaf reported")
+    # Trust options (--key PUB, --require-signature, --now UNIX) are added here;
+    # see check_options.
     parser.set_defaults(run=run)
     return parser
 
@@ -130,9 +133,17 @@ def run(args: argparse.Namespace) -> int:
             result = error_result(name, exc.check_id, exc.reason, EXIT_NO_VERDICT)
         else:
             report = check_bundle(data, **options)
-            # Per-input follow-ups (e.g. --challenges DIR writing proofs for
-            # report's ChallengeRefs) go here, with `data` and `report` at hand.
             result = result_from_report(name, report)
+            if args.challenges is not None and not report.ok:
+                from pathlib import Path
+
+                from por.cli.challenge_cmd import write_challenges_for_report
+
+                written = write_challenges_for_report(report, data, Path(args.challenges),
+                                                      max_size=args.max_size)
+                if not args.quiet and not args.json:
+                    for path in written:
+                        err(f"wrote challenge proof {path}")
         results.append(result)
         # Text lines stream as inputs are checked; JSON is one document at the end.
         if args.verbose and not args.json:
