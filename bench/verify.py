@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from por.bundle import build_bundle  # noqa: E402
-from por.encoding import decode  # noqa: E402
-from por.schemas import (  # noqa: E402
+from por.bundle import build_bundle
+from por.encoding import decode
+from por.schemas import (
     DataRequirement,
     DisputePolicy,
     EvidenceBundle,
@@ -42,14 +42,15 @@ from por.schemas import (  # noqa: E402
     SourceRef,
     SourceTarget,
 )
-from verifier import check_bundle  # noqa: E402
+from verifier import check_bundle
 
 START, END = 1_782_000_000, 1_782_864_000
 
 
 def make_inputs(n: int) -> tuple[PromptSpec, EvidenceBundle]:
-    """A numeric-threshold market with ``n`` agreeing JSON sources."""
-    sources = [f"src-{i:06d}" for i in range(n)]
+    """A numeric-threshold market with ``n`` agreeing JSON items from 50 sources
+    (the schema caps a requirement at 64 source targets)."""
+    sources = [f"src-{i:02d}" for i in range(min(n, 50))]
     spec = PromptSpec(
         market=MarketSpec(
             market_id="bench-market", question="Will ACME/USD close above 100?",
@@ -77,12 +78,14 @@ def make_inputs(n: int) -> tuple[PromptSpec, EvidenceBundle]:
     )
     items = [EvidenceItem(
         evidence_id=f"ev-{i:06d}", requirement_id="price",
-        source=SourceRef(source_id=s, uri=f"https://{s}.example/acme", provider=s),
+        source=SourceRef(source_id=sources[i % len(sources)],
+                         uri=f"https://{sources[i % len(sources)]}.example/acme",
+                         provider=sources[i % len(sources)]),
         content_type="application/json",
         content=b'{"price": 101.25, "timestamp": %d}' % (START + 60 + i % 1000),
         retrieval_receipt=RetrievalReceipt(retrieved_at=START + 120, method="GET",
                                            status_code=200),
-        provenance_tier=2, confidence_bps=9000) for i, s in enumerate(sources)]
+        provenance_tier=2, confidence_bps=9000) for i in range(n)]
     return spec, EvidenceBundle(bundle_id="bench", market_id="bench-market", items=items)
 
 

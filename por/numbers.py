@@ -60,7 +60,8 @@ def format_decimal(value: Decimal) -> str:
     if value.is_zero():
         return "0"
     sign, digits, exponent = value.as_tuple()
-    assert isinstance(exponent, int)  # finite, checked above
+    if not isinstance(exponent, int):  # unreachable: finite was checked above
+        raise SchemaError("schema.decimal", f"not a finite decimal: {value}")
     # Bound the text before building it: Decimal("1e999999999") would expand
     # to a gigabyte of zeros.  Integer digits + fraction digits > cap -> reject.
     width = len(digits) + max(exponent, 0) + max(-exponent - len(digits), 0)
@@ -71,10 +72,7 @@ def format_decimal(value: Decimal) -> str:
         text = text + "0" * exponent
     else:
         point = len(text) + exponent
-        if point <= 0:
-            text = "0." + "0" * (-point) + text
-        else:
-            text = text[:point] + "." + text[point:]
+        text = "0." + "0" * -point + text if point <= 0 else text[:point] + "." + text[point:]
         text = text.rstrip("0").rstrip(".")
     text = text.lstrip("0") or "0"
     if text.startswith("."):

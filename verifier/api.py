@@ -16,6 +16,7 @@ from por.errors import VerificationError
 from por.schemas.verification import CheckResult
 from verifier.context import Context, StepFailed
 from verifier.report import VerificationReport
+from verifier.signatures import step8_signatures
 from verifier.steps import STEPS
 
 
@@ -36,8 +37,6 @@ def check_bundle(
     with no valid signature from a trusted key; ``now``: Unix seconds for
     expiry checks (required when signatures are checked).
     """
-    from verifier.signatures import step8_signatures
-
     ctx = Context(bytes(data), {
         "max_size": max_size,
         "trusted_keys": None if trusted_keys is None else frozenset(trusted_keys),
@@ -52,7 +51,7 @@ def check_bundle(
             step(ctx)
     except StepFailed as stop:
         status = stop.status
-    except Exception as exc:  # noqa: BLE001 - fail closed: any surprise is "no verdict"
+    except Exception as exc:  # fail closed: any surprise is "no verdict"
         ctx.checks.append(CheckResult(
             check_id="internal.error", ok=False, severity="error",
             message=f"internal error: {type(exc).__name__}: {exc}"[:500],
@@ -80,7 +79,8 @@ def verify_bundle(data: bytes, **options: Any) -> VerificationReport:
     report = check_bundle(data, **options)
     if not report.ok:
         failure = report.first_failure
-        assert failure is not None  # a non-verified report always has one
+        if failure is None:  # unreachable: a non-verified report has a failed check
+            raise VerificationError("internal.error", "report failed without a check")
         raise VerificationError(failure.check_id, failure.message, expected=failure.expected,
                                 actual=failure.actual, challenge=failure.challenge)
     return report

@@ -13,7 +13,8 @@ from por.errors import PorError
 from por.schemas.verification import ChallengeRef, CheckResult
 
 
-class StepFailed(Exception):  # noqa: N818 - control flow, not an error for users
+class StepFailed(Exception):
+    # Control flow between steps, not an error a user sees: no ``Error`` suffix.
     """Raised inside a step after it recorded a failing check; ends verification."""
 
     def __init__(self, status: str) -> None:

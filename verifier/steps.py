@@ -16,10 +16,12 @@ an unknown version; only a consistent bundle can be *unsupported* (exit 2).
 
 from __future__ import annotations
 
+from por.auditor import AuditorAgent, TracePolicyVerifier
 from por.bundle.layout import Bundle, compute_commitments
 from por.bundle.manifest import Manifest, current_manifest
 from por.encoding import decode
 from por.errors import PorError
+from por.judge import JudgeAgent
 from por.merkle import leaf_hash
 from por.schemas import (
     ChallengeRef,
@@ -31,9 +33,10 @@ from por.schemas import (
     ReasoningTrace,
     TraceHeader,
 )
+from por.schemas.verification import ChallengeKind
 from verifier.context import Context
 
-_COMMITTED_FIELDS = (
+_COMMITTED_FIELDS: tuple[tuple[str, ChallengeKind], ...] = (
     ("manifest_hash", "por_bundle"),
     ("prompt_spec_hash", "prompt_spec"),
     ("evidence_root", "evidence_leaf"),
@@ -163,8 +166,6 @@ def step4_manifest(ctx: Context) -> None:
 
 def step5_replay_audit(ctx: Context) -> None:
     """Step 5: re-run the auditor and compare its trace, step by step (replay.*)."""
-    from por.auditor import AuditorAgent
-
     spec: PromptSpec = ctx.parts["prompt_spec"]
     replayed, _ = AuditorAgent().audit(spec, ctx.parts["evidence"])
     header: TraceHeader = ctx.parts["header"]
@@ -201,8 +202,6 @@ def step5_replay_audit(ctx: Context) -> None:
 
 def step6_trace_policy(ctx: Context) -> None:
     """Step 6: the committed trace obeys its policy (trace.*)."""
-    from por.auditor import TracePolicyVerifier
-
     result = TracePolicyVerifier().verify(ctx.parts["trace"], ctx.parts["prompt_spec"],
                                           ctx.parts["evidence"])
     for check in result.checks:
@@ -214,8 +213,6 @@ def step6_trace_policy(ctx: Context) -> None:
 
 def step7_replay_judge(ctx: Context) -> None:
     """Step 7: re-run the judge and compare the verdict (replay.verdict_mismatch)."""
-    from por.judge import JudgeAgent
-
     verdict, _ = JudgeAgent().judge(ctx.parts["prompt_spec"], ctx.parts["evidence"],
                                     ctx.parts["trace"])
     want = verdict.to_cbor()

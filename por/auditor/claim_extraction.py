@@ -223,12 +223,12 @@ def _nesting_exceeds(text: str, limit: int) -> bool:
     """
     depth = 0
     for match in _JSON_NESTING.finditer(text):
-        token = match.group()
-        if token in "[{":
+        lexeme = match.group()
+        if lexeme in "[{":
             depth += 1
             if depth > limit:
                 return True
-        elif token in "]}":
+        elif lexeme in "]}":
             depth -= 1
     return False
 

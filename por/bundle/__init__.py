@@ -10,7 +10,6 @@ from por.bundle.layout import (
     compute_commitments,
     por_root_from_components,
 )
-from por.bundle.sign import sign_bundle, verdict_struct
 from por.bundle.manifest import (
     AUDITOR_VERSION,
     JUDGE_VERSION,
@@ -18,6 +17,7 @@ from por.bundle.manifest import (
     current_manifest,
     rule_set_hash,
 )
+from por.bundle.sign import sign_bundle, verdict_struct
 
 __all__ = [
     "AUDITOR_VERSION",

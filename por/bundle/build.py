@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from por.auditor import AuditorAgent
 from por.bundle.layout import Bundle, Commitments, compute_commitments
 from por.bundle.manifest import current_manifest
 from por.errors import BundleError
+from por.judge import JudgeAgent
 from por.schemas import (
     DeterministicVerdict,
     EvidenceBundle,
@@ -35,9 +37,6 @@ class BuildResult:
 
 def build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
     """Audit, judge and commit; return the bundle bytes and the parts."""
-    from por.auditor import AuditorAgent
-    from por.judge import JudgeAgent
-
     if evidence.market_id != prompt_spec.market.market_id:
         raise BundleError(
             "bundle.market_id", "evidence bundle is for another market",

@@ -12,6 +12,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from por import SPEC_VERSION
 from por.encoding import encode
 from por.schemas.base import Hash32, Id, Record
 from por.schemas.market import CANONICAL_RULE_IDS
@@ -54,8 +55,6 @@ def rule_set_hash(judge_version: str = JUDGE_VERSION) -> bytes:
 
 def current_manifest() -> Manifest:
     """The manifest this implementation writes and can replay."""
-    from por import SPEC_VERSION
-
     return Manifest(
         spec_version=SPEC_VERSION,
         profile=PROFILE,

@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any, BinaryIO
 
-from por.errors import PorError, UnsupportedError
+from por.errors import KeyFileError, PorError, UnsupportedError
 
 #: The input verified (or the command did what it was asked).
 EXIT_OK = 0
@@ -44,18 +44,19 @@ class CliError(PorError):
     """A command-line failure (I/O, usage) with the exit code it maps to."""
 
     def __init__(self, check_id: str, message: str, *, exit_code: int = EXIT_NO_VERDICT,
-                 reason: str | None = None) -> None:
-        super().__init__(check_id, message)
+                 reason: str | None = None, expected: Any = None, actual: Any = None) -> None:
+        super().__init__(check_id, message, expected=expected, actual=actual)
         self.exit_code = exit_code
         #: The message without the file name, for reports that name the input already.
         self.reason = message if reason is None else reason
 
 
 def exit_code_for(exc: PorError) -> int:
-    """1 for bad input; 2 for unsupported input and CLI (I/O, usage) failures."""
+    """1 for bad input; 2 for unsupported input, CLI (I/O, usage) failures and
+    key files (``key.*``: the operator's setup, not the input, is at fault)."""
     if isinstance(exc, CliError):
         return exc.exit_code
-    if isinstance(exc, UnsupportedError):
+    if isinstance(exc, UnsupportedError | KeyFileError):
         return EXIT_NO_VERDICT
     return EXIT_REJECTED
 

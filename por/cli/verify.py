@@ -6,9 +6,13 @@ line each, every check with ``-v``, nothing with ``-q``, or one JSON document
 with ``--json``.  The exit code is the worst over all inputs (DESIGN §4).
 
 Extending: a new verifier option is one ``add_argument`` in
-:func:`add_parser` plus one entry in :func:`check_options`; the trust options
-(``--key``, ``--require-signature``, ``--now``) and ``--challenges DIR`` are
-meant to land there.  Leaves out: the checks themselves (``verifier/``).
+:func:`add_parser` plus one entry in :func:`check_options`.  Trust (DESIGN §4:
+trust comes only from key files on the command line): ``--key PUB`` adds a
+public key file's signer id to ``trusted_keys``, ``--require-signature``
+demands a valid signature from one of them, ``--now`` is the time for expiry
+(default: the wall clock, read in ``por.cli.signing_args``), ``--chain-id``
+and ``--contract`` pin the EIP-712 domain.  Leaves out: the checks themselves
+(``verifier/``).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from por.cli.common import (
     print_json,
     read_input,
 )
+from por.cli.signing_args import add_now_option, contract_address, uint64
 
 _DESCRIPTION = """\
 Check PoR bundles: strict decoding, schemas, every hash and Merkle root, the
@@ -48,9 +53,26 @@ output:
            (por schema verify-report), on success and on failure alike,
            with the same exit code
 
+trust (signatures, SPEC §8):
+  Every signature in a bundle is checked (encoding, low s, v, domain,
+  digest of the committed verdict, validity period at --now).
+  --key PUB            trust this public key file (from `por keygen`); repeat
+                       for several.  Without --key a valid signature is
+                       reported but trusts nothing; with --key a signature by
+                       any other key is rejected (signature.untrusted_key)
+  --require-signature  reject a bundle without a valid signature from a
+                       --key (signature.missing: unsigned;
+                       signature.untrusted_key: no trusted signer)
+  --now UNIX           the time for expiry (default: the wall clock)
+  --chain-id N         reject signatures for another chainId (signature.chain_id)
+  --contract ADDR      reject signatures for another verifyingContract
+                       (signature.contract); 0x + 40 hex digits
+  A key file error is one line, por: key.<id>: <reason>, exit 2.
+
 examples:
   por verify bundle.cbor
   por verify -v bundle.cbor
+  por verify --key signer.key.pub --require-signature --chain-id 8453 bundle.cbor
   por verify --json por-demo/*.cbor > report.json
   cat bundle.cbor | por verify -
   por verify -q bundle.cbor && echo verified
@@ -81,8 +103,17 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help=f"reject inputs larger than BYTES (default {DEFAULT_MAX_SIZE})")
     parser.add_argument("--challenges", metavar="DIR", default=None,
                         help="write a proof file into DIR for each disputed leaf reported")
-    # Trust options (--key PUB, --require-signature, --now UNIX) are added here;
-    # see check_options.
+    # Trust options; check_options maps them to verifier options.
+    trust = parser.add_argument_group("trust")
+    trust.add_argument("--key", action="append", default=[], metavar="PUB",
+                       help="trust this public key file (repeatable)")
+    trust.add_argument("--require-signature", action="store_true",
+                       help="reject a bundle without a valid signature from a --key")
+    add_now_option(trust, "Unix seconds for signature expiry (default: the wall clock)")
+    trust.add_argument("--chain-id", type=uint64, default=None, metavar="N",
+                       help="reject signatures for another EIP-712 chainId")
+    trust.add_argument("--contract", type=contract_address, default=None, metavar="ADDR",
+                       help="reject signatures for another verifyingContract (0x + 40 hex)")
     parser.set_defaults(run=run)
     return parser
 
@@ -101,11 +132,25 @@ def positive_int(text: str) -> int:
 def check_options(args: argparse.Namespace) -> dict[str, Any]:
     """Keyword arguments for ``check_bundle`` from the parsed options.
 
-    The one place where command-line options become verifier options:
-    ``trusted_keys`` (from ``--key`` files), ``require_signature`` and ``now``
-    belong here when the trust options land.
+    The one place where command-line options become verifier options.  Each
+    ``--key`` file is read here (``key.*`` errors: exit 2 before any bundle is
+    checked); without ``--key``, ``trusted_keys`` is ``None`` (nothing trusted).
     """
-    return {"max_size": args.max_size}
+    from por.cli.signing_args import now_from_args
+
+    trusted: list[bytes] | None = None
+    if args.key:
+        from por.signing.keyfiles import load_public_key_file
+
+        trusted = [load_public_key_file(path).signer for path in args.key]
+    return {
+        "max_size": args.max_size,
+        "trusted_keys": trusted,
+        "require_signature": args.require_signature,
+        "now": now_from_args(args),
+        "chain_id": args.chain_id,
+        "verifying_contract": args.contract,
+    }
 
 
 def run(args: argparse.Namespace) -> int:

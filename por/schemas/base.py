@@ -32,6 +32,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypeAliasType
 
+from por.encoding import decode, encode
 from por.errors import SchemaError
 from por.numbers import is_canonical_decimal
 
@@ -129,8 +130,6 @@ class Record(Model):
 
     def to_cbor(self) -> bytes:
         """Canonical ``por-cbor/1`` bytes: the record's committed form."""
-        from por.encoding import encode
-
         return encode(self.to_dict())
 
     @classmethod
@@ -149,8 +148,6 @@ class Record(Model):
     @classmethod
     def from_cbor(cls, data: bytes) -> Self:
         """Strictly decode and validate; the bytes must be exactly the canonical form."""
-        from por.encoding import decode
-
         record = cls.from_dict(decode(data))
         if record.to_cbor() != bytes(data):
             # Only reachable when the bytes spell an optional field in a way

@@ -7,10 +7,12 @@ bundle never depends on re-serialising a parsed response.
 
 from __future__ import annotations
 
+import base64
 from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
+from por.errors import SchemaError
 from por.schemas.base import Blob, Bps, Id, Model, Record, UnixTime
 from por.schemas.prompt import ContentType
 
@@ -55,13 +57,9 @@ class EvidenceItem(Record):
         """JSON form; ``content_text`` (UTF-8 text) may stand in for base64 ``content``."""
         if isinstance(value, dict) and "content_text" in value:
             if "content" in value or not isinstance(value["content_text"], str):
-                from por.errors import SchemaError
-
                 raise SchemaError("schema.value",
                                   "EvidenceItem: give exactly one of content, content_text "
                                   "(text)")
-            import base64
-
             value = dict(value)
             raw = value.pop("content_text").encode("utf-8")
             value["content"] = base64.b64encode(raw).decode("ascii")

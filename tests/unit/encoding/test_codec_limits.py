@@ -7,7 +7,6 @@ codec.depth (never RecursionError); the size cap is checked before parsing;
 
 from __future__ import annotations
 
-import time
 import tracemalloc
 
 import pytest
