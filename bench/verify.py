@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from por.bundle import build_bundle
+from por.bundle import DEFAULT_BUNDLE_MAX_SIZE, build_bundle
 from por.encoding import decode
 from por.schemas import (
     DataRequirement,
@@ -91,7 +91,7 @@ def make_inputs(n: int) -> tuple[PromptSpec, EvidenceBundle]:
 
 def bare_floor(data: bytes) -> None:
     """Strict decode of the bundle and of every record, plus one SHA-256 per record."""
-    top = decode(data)
+    top = decode(data, max_size=DEFAULT_BUNDLE_MAX_SIZE)
     sha = hashlib.sha256
     for key in ("manifest", "prompt_spec", "trace_header", "verdict"):
         decode(top[key])

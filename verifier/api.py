@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from por.encoding import DEFAULT_MAX_SIZE
+from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE
 from por.errors import VerificationError
 from por.schemas.verification import CheckResult
 from verifier.context import Context, StepFailed
@@ -28,7 +28,7 @@ def check_bundle(
     now: int | None = None,
     chain_id: int | None = None,
     verifying_contract: bytes | None = None,
-    max_size: int = DEFAULT_MAX_SIZE,
+    max_size: int = DEFAULT_BUNDLE_MAX_SIZE,
 ) -> VerificationReport:
     """Run every numbered step of SPEC §6.2 over ``data``; never raises for bad input.
 

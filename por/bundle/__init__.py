@@ -4,6 +4,7 @@ from por.bundle.build import BuildResult, build, build_bundle
 from por.bundle.layout import (
     COMPONENT_INDEX,
     COMPONENTS,
+    DEFAULT_BUNDLE_MAX_SIZE,
     Bundle,
     Commitments,
     component_leaf,
@@ -23,6 +24,7 @@ __all__ = [
     "AUDITOR_VERSION",
     "COMPONENTS",
     "COMPONENT_INDEX",
+    "DEFAULT_BUNDLE_MAX_SIZE",
     "JUDGE_VERSION",
     "BuildResult",
     "Bundle",

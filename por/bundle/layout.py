@@ -28,6 +28,11 @@ COMPONENTS: tuple[str, ...] = (
 )
 COMPONENT_INDEX = {name: i for i, name in enumerate(COMPONENTS)}
 
+#: Default size cap for a whole bundle (SPEC §5.1): 256 MiB.  A bundle of 10^5
+#: evidence items is about 90 MB.  Memory stays bounded by the decoder's
+#: container cap; each record inside is decoded on its own under the record cap.
+DEFAULT_BUNDLE_MAX_SIZE = 256 * 1024 * 1024
+
 
 class Commitments(Model):
     """Every hash and size the bundle commits to (SPEC §5.3)."""

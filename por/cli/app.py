@@ -19,7 +19,7 @@ import sys
 from typing import Any
 
 from por import SPEC_VERSION, __version__
-from por.cli import build, challenge_cmd, demo, inspect, schema, verify
+from por.cli import attestation, build, challenge_cmd, demo, inspect, keygen, schema, sign, verify
 from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_TABLE,
@@ -49,6 +49,10 @@ examples:
   por verify --json bundle.cbor             one JSON report (schema por/verify-report/1)
   por build --prompt-spec spec.json --evidence evidence.json -o bundle.cbor
   por inspect bundle.cbor                   show what a bundle claims (not verified)
+  por keygen -o signer.key                  a signing key pair (signer.key, signer.key.pub)
+  por sign bundle.cbor --key signer.key -o signed.cbor
+  por verify --key signer.key.pub --require-signature signed.cbor
+  por attestation signed.cbor               digest, r, s, v for a contract call
   por schema PromptSpec                     JSON Schema of a record
 
 {EXIT_TABLE}
@@ -68,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"por {__version__} (SPEC {SPEC_VERSION})",
                         help="print the version and the SPEC version, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (verify, build, inspect, demo, schema):
+    for module in (verify, build, inspect, demo, schema, keygen, sign, attestation):
         module.add_parser(commands)
     challenge_cmd.add_challenge_parser(commands)
     challenge_cmd.add_check_proof_parser(commands)

@@ -6,9 +6,11 @@ and writes the bundle atomically (temporary file in the same directory, then
 ``os.replace``).  Prints a one-line summary, or one JSON document with
 ``--json``.
 
-Signing: :func:`finish_bundle` is the hook where ``--key KEY`` will add a
-signature (``por.bundle.with_signatures``) before the bytes are written.
-Leaves out: the protocol itself (``por.bundle``, ``por.auditor``, ``por.judge``).
+Signing: with ``--key KEY``, :func:`finish_bundle` appends one signature
+over the verdict (``por.bundle.sign_bundle``; options and defaults in
+``por.cli.signing_args``, shared with ``por sign``) before the bytes are
+written.  Leaves out: the protocol itself (``por.bundle``, ``por.auditor``,
+``por.judge``).
 """
 
 from __future__ import annotations
@@ -29,10 +31,13 @@ from por.cli.common import (
     write_atomic,
     write_binary_stdout,
 )
+from por.cli.signing_args import SIGNING_HELP, add_signing_options
 
 if TYPE_CHECKING:
     from por.bundle import BuildResult
+    from por.cli.signing_args import SigningParams
     from por.schemas import Record
+    from por.signing import PrivateKey, VerdictSignature
 
 R = TypeVar("R", bound="Record")
 
@@ -42,7 +47,7 @@ BUILD_SCHEMA = "por/build-report/1"
 #: Largest JSON input read (a PromptSpec or an EvidenceBundle).
 MAX_JSON_INPUT = DEFAULT_MAX_SIZE
 
-_EPILOG = """\
+_EPILOG = f"""\
 input:
   --prompt-spec  JSON form of a por.PromptSpec/1 record
   --evidence     JSON form of a por.EvidenceBundle/1 record; an item may give
@@ -50,20 +55,28 @@ input:
   Hashes are lower-case hex, other bytes standard base64.  `por schema
   PromptSpec` and `por schema EvidenceBundle` print their JSON Schemas.
 
+{SIGNING_HELP}
+  Without --key the bundle is not signed and the other signing options are
+  ignored.
+
 output:
   OUT is written atomically (a temporary file, then a rename).  -o - writes
   the bundle to standard output and the summary to standard error.
   Summary: built OUT: OUTCOME CONFIDENCE% RULE por_root HEX
+           [; signed by <signer hex> (<scheme>), chain <id>, contract ...]
 
 examples:
   por build --prompt-spec spec.json --evidence evidence.json -o bundle.cbor
   por build --prompt-spec spec.json --evidence evidence.json -o - | por verify -
+  por build --prompt-spec spec.json --evidence evidence.json --key signer.key \
+      --chain-id 8453 --contract 0x5fbdb2315678afecb367f032d93f642f64180aa3 -o bundle.cbor
 
 exit codes:
-  0  the bundle was built and written
+  0  the bundle was built (and signed) and written
   1  an input is not valid (not JSON, schema error, evidence for another
      market, the auditor or judge refused it)
-  2  usage error, unreadable input, unwritable output, internal error"""
+  2  usage error, unreadable input, key file error (key.*), unwritable
+     output, internal error"""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -86,31 +99,47 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help=f"print one JSON document ({BUILD_SCHEMA})")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
-    # Signing (--key KEY) is added here; see finish_bundle.
+    add_signing_options(parser, key_required=False)  # see signer_from_args
     parser.set_defaults(run=run)
     return parser
 
 
-def finish_bundle(result: BuildResult, args: argparse.Namespace) -> bytes:
-    """The bytes to write.  Hook for signing: with ``--key`` this will parse the
-    bundle, sign the verdict and return ``with_signatures(bundle, [sig])``."""
-    del args  # no build option changes the bytes yet
-    return result.data
+def signer_from_args(args: argparse.Namespace) -> tuple[PrivateKey, SigningParams] | None:
+    """With ``--key``: the key and the signing parameters, read before any
+    work is done (a key file error is exit 2 and nothing is built)."""
+    if args.key is None:
+        return None
+    from por.cli.signing_args import load_signing_key, signing_params
+
+    return load_signing_key(args.key), signing_params(args)
+
+
+def finish_bundle(result: BuildResult, signer: tuple[PrivateKey, SigningParams] | None
+                  ) -> tuple[bytes, VerdictSignature | None]:
+    """The bytes to write and the signature added: with a signer, the bundle
+    with one signature over its verdict; without, the built bytes unchanged."""
+    if signer is None:
+        return result.data, None
+    from por.cli.signing_args import sign_data
+
+    return sign_data(result.data, *signer)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read both inputs, build, write OUT, print the summary."""
     from por.bundle import build
+    from por.cli.signing_args import signature_line, signature_summary
     from por.schemas import EvidenceBundle, PromptSpec
 
     if args.prompt_spec == STDIN and args.evidence == STDIN:
         raise CliError("usage.stdin_twice", "standard input (-) can be read only once")
     if args.json and args.out == STDIN:
         raise CliError("usage.options", "--json and -o - both need standard output")
+    signer = signer_from_args(args)
     spec = _parse(args.prompt_spec, PromptSpec)
     evidence = _parse(args.evidence, EvidenceBundle)
     result = build(spec, evidence)
-    data = finish_bundle(result, args)
+    data, signature = finish_bundle(result, signer)
     if args.out == STDIN:
         write_binary_stdout(data)
     else:
@@ -129,11 +158,14 @@ def run(args: argparse.Namespace) -> int:
             "evidence_count": result.commitments.evidence_count,
             "reasoning_count": result.commitments.reasoning_count,
             "por_root": por_root_hex,
+            "signature": None if signature is None else signature_summary(signature, 1),
         })
         return 0
     line = (f"built {safe_text(args.out)}: {verdict.outcome} "
             f"{percent_from_bps(verdict.confidence_bps)} {verdict.resolution_rule_id} "
             f"por_root {por_root_hex}")
+    if signature is not None:
+        line += f"; {signature_line(signature)}"
     if args.out == STDIN:
         err(line)
     else:
@@ -157,4 +189,4 @@ def _parse(name: str, record: type[R]) -> R:
                         expected=exc.expected, actual=exc.actual) from None
 
 
-__all__ = ["BUILD_SCHEMA", "add_parser", "finish_bundle", "run"]
+__all__ = ["BUILD_SCHEMA", "add_parser", "finish_bundle", "run", "signer_from_args"]

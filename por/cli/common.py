@@ -33,9 +33,9 @@ exit codes:
      internal error
   With several inputs the worst code wins (2 over 1 over 0)."""
 
-#: ``--max-size`` default: the decoder's cap (por.encoding.DEFAULT_MAX_SIZE, 64 MiB),
-#: repeated here so that building the parser does not import the codec.
-DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+#: ``--max-size`` default: the bundle cap (por.bundle.DEFAULT_BUNDLE_MAX_SIZE, 256 MiB),
+#: repeated here so that building the parser does not import the protocol.
+DEFAULT_MAX_SIZE = 256 * 1024 * 1024
 
 STDIN = "-"
 
