@@ -8,6 +8,7 @@ the verdict, so they cannot be part of what they sign).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from por.auditor import AuditorAgent
 from por.bundle.layout import Bundle, Commitments, compute_commitments
@@ -44,30 +45,16 @@ def build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
         )
     trace, audit_result = AuditorAgent().audit(prompt_spec, evidence)
     verdict, judge_result = JudgeAgent().judge(prompt_spec, evidence, trace)
-    manifest_bytes = current_manifest().to_cbor()
-    spec_bytes = prompt_spec.to_cbor()
-    evidence_bytes = [item.to_cbor() for item in evidence.items]
-    header_bytes = trace.header().to_cbor()
-    step_bytes = [step.to_cbor() for step in trace.steps]
-    verdict_bytes = verdict.to_cbor()
-    commitments = compute_commitments(
-        manifest=manifest_bytes,
-        prompt_spec=spec_bytes,
-        evidence=evidence_bytes,
-        trace_header=header_bytes,
-        steps=step_bytes,
-        verdict=verdict_bytes,
-    )
-    bundle = Bundle(
-        manifest=manifest_bytes,
-        prompt_spec=spec_bytes,
-        evidence=evidence_bytes,
-        trace_header=header_bytes,
-        steps=step_bytes,
-        verdict=verdict_bytes,
-        commitments=commitments,
-        signatures=[],
-    )
+    records: dict[str, Any] = {
+        "manifest": current_manifest().to_cbor(),
+        "prompt_spec": prompt_spec.to_cbor(),
+        "evidence": [item.to_cbor() for item in evidence.items],
+        "trace_header": trace.header().to_cbor(),
+        "steps": [step.to_cbor() for step in trace.steps],
+        "verdict": verdict.to_cbor(),
+    }
+    commitments = compute_commitments(**records)
+    bundle = Bundle(**records, commitments=commitments, signatures=[])
     return BuildResult(bundle.to_cbor(), trace, verdict, commitments, audit_result,
                        judge_result)
 
