@@ -122,7 +122,8 @@ def finish_bundle(result: BuildResult, signer: tuple[PrivateKey, SigningParams] 
         return result.data, None
     from por.cli.signing_args import sign_data
 
-    return sign_data(result.data, *signer)
+    data, record, _ = sign_data(result.data, *signer)
+    return data, record
 
 
 def run(args: argparse.Namespace) -> int:

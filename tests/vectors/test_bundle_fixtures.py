@@ -1,5 +1,10 @@
 """Committed bundle fixtures: regenerate byte for byte; each invalid one fails
-with the check id its folder names (SPEC §6.2)."""
+with the check id its folder names (SPEC §6.2).
+
+Every fixture is verified at the generator's fixed ``VERIFY_NOW`` (one second
+after the signed fixtures' issued_at), with no trusted keys: signed fixtures
+need a time (without one, step 8 is ``signature.no_time``); unsigned ones
+ignore it."""
 
 from __future__ import annotations
 
@@ -23,8 +28,12 @@ def _generator():  # type: ignore[no-untyped-def]
     return module
 
 
+GENERATOR = _generator()
+NOW: int = GENERATOR.VERIFY_NOW
+
+
 def test_fixtures_are_what_the_generator_produces() -> None:
-    produced = _generator().generate()
+    produced = GENERATOR.generate()
     committed = {str(p.relative_to(ROOT)): p.read_bytes() for p in VALID + INVALID}
     assert sorted(produced) == sorted(committed)
     for rel, data in produced.items():
@@ -36,16 +45,28 @@ def test_there_are_fixtures() -> None:
     assert len(INVALID) >= 20
 
 
+def test_signed_fixtures_need_a_time() -> None:
+    # Without now a signed bundle is "no verdict"; an unsigned one is unaffected.
+    signed = [p for p in VALID if ".signed-" in p.name]
+    assert len(signed) == 2
+    for path in signed:
+        report = check_bundle(path.read_bytes())
+        assert (report.status, report.first_failure and report.first_failure.check_id) == (
+            "error", "signature.no_time")
+    unsigned = ROOT / "valid" / "01-boolean-observed.cbor"
+    assert check_bundle(unsigned.read_bytes()).status == "verified"
+
+
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
 def test_valid_bundle_verifies(path: Path) -> None:
-    report = check_bundle(path.read_bytes())
+    report = check_bundle(path.read_bytes(), now=NOW)
     assert report.status == "verified", report.first_failure
     assert report.exit_code == 0
 
 
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_invalid_bundle_fails_with_its_check_id(path: Path) -> None:
-    report = check_bundle(path.read_bytes())
+    report = check_bundle(path.read_bytes(), now=NOW)
     failure = report.first_failure
     assert failure is not None
     assert failure.check_id == path.parent.name

@@ -1,0 +1,174 @@
+"""``por attestation``: what a contract call needs for one signature of a bundle.
+
+Verifies the bundle first (``verifier.check_bundle`` at ``--now``, trusting
+no key: every signature must be well-formed, unexpired and over the committed
+verdict), then prints ``por.signing.attestation`` for signature ``--index``:
+the twelve ``Verdict`` struct values, the EIP-712 domain, type hash, domain
+separator, struct hash and digest, and for secp256k1 the signature split
+into ``r``, ``s`` and ``v`` for ``ecrecover(digest, v, r, s)`` (SPEC §8.8).
+Bytes are ``0x``-prefixed lower-case hex (the EVM display edge).
+
+Leaves out: trust (whether the signer is the one a contract expects is the
+contract's check, or ``por verify --key``), any chain access.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from por.cli.common import DEFAULT_MAX_SIZE, CliError, out, print_json, safe_text
+from por.cli.signing_args import UNBOUND_CONTRACT, add_now_option
+from por.cli.verify import positive_int
+
+#: The versioned ``schema`` field of the ``--json`` document.
+ATTESTATION_SCHEMA = "por/attestation/1"
+
+_OUTCOME_NAMES = {1: "YES", 2: "NO", 3: "INVALID"}
+
+_EPILOG = """\
+The bundle is verified first (as `por verify --now UNIX`, trusting no key);
+a bundle that does not verify prints its failing check id and exit 1.  The
+signer is shown, not trusted: the contract must compare it with the signer
+it expects (or run `por verify --key KEY.pub --require-signature`).
+
+output:
+  text     the Verdict struct (EIP-712 member names, SPEC §8.1), the domain,
+           typeHash, domainSeparator, structHash, digest, signature, and for
+           secp256k1 r, s, v; bytes as 0x + lower-case hex
+  --json   one JSON document, schema "por/attestation/1", with the
+           por.VerdictAttestation/1 object under "attestation" (typed_data
+           for eth_account/wallets, type_hash_hex, domain_separator_hex,
+           struct_hash_hex, digest_hex, signer_hex, signature_hex, and r_hex,
+           s_hex, v for secp256k1)
+
+examples:
+  por attestation signed.cbor
+  por attestation --index 1 --json signed.cbor | jq .attestation.digest_hex
+  por attestation --now 1767225600 signed.cbor
+
+exit codes:
+  0  the bundle verified and the attestation is printed
+  1  the bundle is not valid, or carries no signature (signature.missing)
+  2  usage error (e.g. no signature with that index: usage.index),
+     unreadable file, unsupported version, internal error"""
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Register ``por attestation`` on the subparsers object."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "attestation",
+        help="print what a contract call needs for one signature (digest, r, s, v)",
+        description="Verify BUNDLE and print, for one of its signatures, the EIP-712 "
+                    "struct values, type hash, domain separator, digest and signature "
+                    "parts a contract call needs.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("bundle", metavar="BUNDLE", help="bundle.cbor; - reads standard input")
+    parser.add_argument("--index", type=int, default=0, metavar="N",
+                        help="which signature, counting from 0 (default 0)")
+    add_now_option(parser, "Unix seconds for the expiry check (default: the wall clock)")
+    parser.add_argument("--json", action="store_true",
+                        help=f"print one JSON document ({ATTESTATION_SCHEMA})")
+    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
+                        metavar="BYTES",
+                        help=f"refuse bundles larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show tracebacks of internal errors")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def attestation_of(data: bytes, index: int) -> tuple[dict[str, Any], int]:
+    """``por.signing.attestation`` for signature ``index`` of a well-formed bundle,
+    and the bundle's signature count."""
+    from por.bundle import Bundle, verdict_struct
+    from por.errors import SignatureError
+    from por.schemas import DeterministicVerdict
+    from por.signing import VerdictSignature, attestation
+
+    bundle = Bundle.from_cbor(data)
+    count = len(bundle.signatures)
+    if count == 0:
+        raise SignatureError("signature.missing", "the bundle carries no signature")
+    if not 0 <= index < count:
+        raise CliError("usage.index", f"--index {index}: the bundle has {count} "
+                       f"signature{'s' if count != 1 else ''} (0..{count - 1})")
+    record = VerdictSignature.from_cbor(bundle.signatures[index])
+    verdict = DeterministicVerdict.from_cbor(bundle.verdict)
+    struct = verdict_struct(verdict, bundle.commitments, issued_at=record.issued_at,
+                            expires_at=record.expires_at, nonce=record.nonce)
+    return attestation(record, struct), count
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read, verify, print the attestation of signature ``--index``."""
+    from por.cli.common import read_input
+    from por.cli.sign import require_verified
+    from por.cli.signing_args import now_from_args
+
+    data = read_input(args.bundle, args.max_size)
+    now = now_from_args(args)
+    require_verified(args.bundle, data, now=now, max_size=args.max_size)
+    att, count = attestation_of(data, args.index)
+    if args.json:
+        print_json({"schema": ATTESTATION_SCHEMA, "input": args.bundle, "index": args.index,
+                    "signature_count": count, "verified_at": now, "attestation": att})
+        return 0
+    for line in text_lines(args.bundle, args.index, count, now, att):
+        out(line)
+    return 0
+
+
+def text_lines(name: str, index: int, count: int, now: int, att: dict[str, Any]) -> list[str]:
+    """The readable view: struct, domain, hashes, signature parts."""
+    typed = att["typed_data"]
+    domain = typed["domain"]
+    message = typed["message"]
+    contract = domain["verifyingContract"]
+    if contract == "0x" + UNBOUND_CONTRACT.hex():
+        contract += " (unbound)"
+    lines = [
+        f"attestation {safe_text(name)}: signature {index} of {count} ({att['scheme']}); "
+        f"bundle verified at {now}",
+        f"signer            {att['signer_hex']}  (not trusted here: the contract checks it)",
+        "",
+        "domain (EIP712Domain)",
+        f"  name            {safe_text(domain['name'])}",
+        f"  version         {safe_text(domain['version'])}",
+        f"  chainId         {domain['chainId']}",
+        f"  verifyingContract {contract}",
+        "",
+        "Verdict struct",
+    ]
+    for member in typed["types"]["Verdict"]:
+        value = message[member["name"]]
+        note = ""
+        if member["name"] == "outcome":
+            note = f"  ({_OUTCOME_NAMES.get(value, '?')})"
+        lines.append(f"  {member['name']:<15} {value}{note}")
+    lines += [
+        "",
+        f"typeHash          {att['type_hash_hex']}",
+        f"domainSeparator   {att['domain_separator_hex']}",
+        f"structHash        {att['struct_hash_hex']}",
+        f"digest            {att['digest_hex']}",
+        f"signature         {att['signature_hex']}",
+    ]
+    if "v" in att:
+        lines += [
+            f"r                 {att['r_hex']}",
+            f"s                 {att['s_hex']}",
+            f"v                 {att['v']}",
+            "",
+            "contract call     ecrecover(digest, v, r, s) == signer "
+            "(require s <= n/2, v in {27, 28}, result != address(0))",
+        ]
+    else:
+        lines += ["", "contract call     Ed25519 verify(signer, digest, signature) "
+                      "(RFC 8032; the digest is the message)"]
+    return lines
+
+
+__all__ = ["ATTESTATION_SCHEMA", "add_parser", "attestation_of", "run", "text_lines"]

@@ -1,0 +1,144 @@
+"""``por sign``: verify a bundle, then append one signature over its verdict.
+
+The bundle is checked first with ``verifier.check_bundle`` (every signature
+already in it is checked at ``issued_at``); anything but ``verified`` stops
+the command with the failing check id and nothing is written, so ``por sign``
+never vouches for a bundle that does not replay.  Then
+``por.bundle.sign_bundle`` signs the EIP-712 digest of the committed verdict
+(SPEC §8) and the result is written atomically.
+
+Leaves out: the signature format and checks (``por.signing``), options and
+defaults shared with ``por build --key`` (``por.cli.signing_args``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from por.cli.common import (
+    DEFAULT_MAX_SIZE,
+    STDIN,
+    CliError,
+    err,
+    out,
+    print_json,
+    read_input,
+    safe_text,
+    write_atomic,
+    write_binary_stdout,
+)
+from por.cli.signing_args import SIGNING_HELP, add_signing_options
+from por.cli.verify import positive_int
+
+#: The versioned ``schema`` field of the ``--json`` document.
+SIGN_SCHEMA = "por/sign-report/1"
+
+_EPILOG = f"""\
+{SIGNING_HELP}
+
+The bundle is verified before it is signed (as `por verify --now UNIX`,
+trusting no key); a bundle that does not verify is not signed and OUT is not
+written.  OUT may be BUNDLE itself: it is replaced atomically.  Existing
+signatures are kept; the new one is appended.
+
+output:
+  text     signed OUT: <n> signature(s); signed by <signer hex> (<scheme>),
+           chain <id>, contract <0x... | unbound>, valid <issued>..<expires>,
+           nonce <n>
+  -o -     the bundle on standard output, the text on standard error
+  --json   one JSON document, schema "por/sign-report/1"
+
+examples:
+  por sign bundle.cbor --key signer.key -o signed.cbor
+  por sign bundle.cbor --key signer.key --chain-id 8453 \\
+      --contract 0x5FbDB2315678afecb367f032d93F642f64180aa3 --ttl 3600 -o signed.cbor
+  por verify --key signer.key.pub --require-signature signed.cbor
+
+exit codes:
+  0  the bundle verified and the signed bundle was written
+  1  the bundle is not valid (the failing check id is printed); not signed
+  2  usage error, unreadable bundle, key file error (key.*), unsupported
+     version, unwritable output, internal error"""
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Register ``por sign`` on the subparsers object."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "sign",
+        help="verify a bundle and add a signature over its verdict (EIP-712)",
+        description="Verify BUNDLE, then sign the EIP-712 digest of its committed verdict "
+                    "with KEY and write the bundle with the signature appended.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("bundle", metavar="BUNDLE", help="bundle.cbor; - reads standard input")
+    add_signing_options(parser, key_required=True)
+    parser.add_argument("-o", "--out", required=True, metavar="OUT",
+                        help="where to write the signed bundle (- for standard output)")
+    parser.add_argument("--json", action="store_true",
+                        help=f"print one JSON document ({SIGN_SCHEMA})")
+    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
+                        metavar="BYTES",
+                        help=f"refuse bundles larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show tracebacks of internal errors")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def require_verified(name: str, data: bytes, *, now: int, max_size: int) -> None:
+    """Raise the first failure unless ``check_bundle`` says ``verified``.
+
+    The exit code is the report's: 1 rejected, 2 no verdict (e.g. an
+    unsupported version).
+    """
+    from verifier import check_bundle
+
+    report = check_bundle(data, now=now, max_size=max_size)
+    if report.ok:
+        return
+    failure = report.first_failure
+    check_id = "internal.error" if failure is None else failure.check_id
+    message = "no failing check reported" if failure is None else failure.message
+    raise CliError(check_id, f"{safe_text(name)}: does not verify: {message}",
+                   exit_code=report.exit_code,
+                   expected=None if failure is None else failure.expected,
+                   actual=None if failure is None else failure.actual)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the key, verify, sign, write, print."""
+    from por.cli.signing_args import (
+        load_signing_key,
+        sign_data,
+        signature_line,
+        signature_summary,
+        signing_params,
+    )
+
+    if args.json and args.out == STDIN:
+        raise CliError("usage.options", "--json and -o - both need standard output")
+    key = load_signing_key(args.key)
+    params = signing_params(args)
+    data = read_input(args.bundle, args.max_size)
+    require_verified(args.bundle, data, now=params.issued_at, max_size=args.max_size)
+    signed, record, count = sign_data(data, key, params)
+    if args.out == STDIN:
+        write_binary_stdout(signed)
+    else:
+        write_atomic(args.out, signed)
+    if args.json:
+        print_json({"schema": SIGN_SCHEMA, "input": args.bundle, "output": args.out,
+                    "size": len(signed), **signature_summary(record, count)})
+        return 0
+    line = (f"signed {safe_text(args.out)}: {count} signature{'s' if count != 1 else ''}; "
+            f"{signature_line(record)}")
+    if args.out == STDIN:
+        err(line)
+    else:
+        out(line)
+    return 0
+
+
+__all__ = ["SIGN_SCHEMA", "add_parser", "require_verified", "run"]
