@@ -52,6 +52,8 @@ from typing import Any
 
 from por.auditor import values as v
 from por.encoding import encode
+from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
+from por.jsontext import json_nesting_exceeds
 from por.schemas import DataRequirement, EvidenceBundle, EvidenceItem, FieldSpec, PromptSpec
 from por.schemas.evidence import MAX_CONTENT_BYTES
 from por.schemas.prompt import FieldKind
@@ -59,7 +61,7 @@ from por.schemas.prompt import FieldKind
 ClaimValue = str | int | bool
 
 #: Deepest JSON nesting accepted in evidence.
-MAX_JSON_DEPTH = 64
+MAX_JSON_DEPTH = JSON_DEPTH_LIMIT
 #: Regexes see at most this many leading characters of a text body.
 MAX_REGEX_INPUT_CHARS = 1 << 20
 
@@ -210,32 +212,9 @@ def _depth_at_most(value: Any, limit: int) -> bool:
     return True
 
 
-# Brackets outside strings, and whole strings (skipped as one match).
-_JSON_NESTING = re.compile(r'[\[\]{}]|"(?:[^"\\]|\\.)*"')
-
-
-def _nesting_exceeds(text: str, limit: int) -> bool:
-    """True if brackets outside strings nest deeper than ``limit``.
-
-    Checked before ``json.loads``: its C scanner recurses per level and relies
-    on the interpreter's recursion limit, which any imported library may raise
-    (py_ecc sets it to 100 000), and then deep input overflows the C stack.
-    """
-    depth = 0
-    for match in _JSON_NESTING.finditer(text):
-        lexeme = match.group()
-        if lexeme in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif lexeme in "]}":
-            depth -= 1
-    return False
-
-
 def parse_json_evidence(text: str) -> Any:
     """Parse evidence JSON strictly; raise ``ValueError`` with a stable message."""
-    if _nesting_exceeds(text, MAX_JSON_DEPTH):
+    if json_nesting_exceeds(text, MAX_JSON_DEPTH):
         raise _BadJson(f"JSON nested deeper than {MAX_JSON_DEPTH}")
     try:
         value = json.loads(text, parse_float=Decimal, parse_int=v.json_int,

@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Self, TypeVar
 
@@ -34,6 +35,7 @@ from typing_extensions import TypeAliasType
 
 from por.encoding import decode, encode
 from por.errors import SchemaError
+from por.jsontext import MAX_JSON_DEPTH, json_nesting_exceeds
 from por.numbers import is_canonical_decimal
 
 M = TypeVar("M", bound="Model")
@@ -60,14 +62,15 @@ def _is_json(info: ValidationInfo) -> bool:
     return isinstance(info.context, dict) and info.context.get("json") is True
 
 
+_LOWER_HEX = re.compile(r"(?:[0-9a-f]{2})*")
+
+
 def _hex_in(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, str) and _is_json(info):
-        if value != value.lower():
-            raise PydanticCustomError("hex", "hex must be lower-case")
-        try:
-            return bytes.fromhex(value)
-        except ValueError:
-            raise PydanticCustomError("hex", "not a hex string") from None
+        # fullmatch, not bytes.fromhex: fromhex skips whitespace.
+        if _LOWER_HEX.fullmatch(value) is None:
+            raise PydanticCustomError("hex", "not lower-case hex of whole bytes")
+        return bytes.fromhex(value)
     return value
 
 
@@ -168,7 +171,32 @@ class Record(Model):
         if value.get("schema") != cls.SCHEMA:
             raise SchemaError("schema.unknown_schema", f"expected schema {cls.SCHEMA}",
                               expected=cls.SCHEMA, actual=str(value.get("schema")))
+        if _contains_null(value):
+            raise SchemaError("schema.type", f"{cls.SCHEMA}: null is not a value; omit "
+                              "an absent field")
         return _validate(cls, value, context={"json": True})
+
+
+def _contains_null(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, item in pairs:
+        if key in result:
+            raise SchemaError("schema.json", f"duplicate JSON key {key[:80]!r}")
+        result[key] = item
+    return result
 
 
 def load_json(text: str | bytes) -> Any:
@@ -176,8 +204,16 @@ def load_json(text: str | bytes) -> Any:
     def _no_constants(name: str) -> Any:
         raise SchemaError("schema.json", f"JSON constant {name} is not allowed")
 
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError:
+            raise SchemaError("schema.json", "JSON text is not UTF-8") from None
+    if json_nesting_exceeds(text):
+        raise SchemaError("schema.json", f"JSON nested deeper than {MAX_JSON_DEPTH}")
     try:
-        return json.loads(text, parse_float=Decimal, parse_constant=_no_constants)
+        return json.loads(text, parse_float=Decimal, parse_constant=_no_constants,
+                          object_pairs_hook=_unique_keys)
     except (ValueError, RecursionError) as exc:
         raise SchemaError("schema.json", f"not valid JSON: {exc}") from None
 
@@ -201,7 +237,9 @@ def schema_error_from(name: str, exc: ValidationError) -> SchemaError:
     err = exc.errors(include_url=False)[0]
     kind = err["type"]
     loc = ".".join(str(p) for p in err["loc"]) or "(record)"
-    if kind in _KIND:
+    if kind == "literal_error" and not isinstance(err.get("input"), str):
+        check_id = "schema.type"  # a non-text value where an enum of texts belongs
+    elif kind in _KIND:
         check_id = _KIND[kind]
     elif kind.endswith("_type") or kind in {"model_type", "dataclass_type", "is_instance_of"}:
         check_id = "schema.type"
