@@ -57,9 +57,9 @@ trust (signatures, SPEC §8):
   Every signature in a bundle is checked (encoding, low s, v, domain,
   digest of the committed verdict, validity period at --now).
   --key PUB            trust this public key file (from `por keygen`); repeat
-                       for several.  Without --key a valid signature is
-                       reported but trusts nothing; with --key a signature by
-                       any other key is rejected (signature.untrusted_key)
+                       for several.  A valid signature by any other key is
+                       reported (signature.not_trusted) and counts for nothing;
+                       an invalid signature rejects the bundle whoever made it
   --require-signature  reject a bundle without a valid signature from a
                        --key (signature.missing: unsigned;
                        signature.untrusted_key: no trusted signer)
