@@ -15,8 +15,8 @@ How (by the item's ``content_type``; the source target's
   ``NaN``/``Infinity`` and duplicate object keys refused, nesting at most
   :data:`MAX_JSON_DEPTH`.  A field with ``json_path`` is looked up by path; a
   field with only ``regex`` is matched against the JSON text.
-* ``text/html``, ``text/plain`` -- strict UTF-8, then ``re.search(regex,
-  text[:MAX_REGEX_INPUT_CHARS])`` with Python ``re`` semantics and no flags;
+* ``text/html``, ``text/plain`` -- strict UTF-8, then RE2 ``search(regex,
+  text[:MAX_REGEX_INPUT_CHARS])`` with RE2 syntax and semantics, no flags;
   the value is capture group 1 (no HTML entity decoding, no stripping).
 
 Kinds: ``numeric`` -> canonical decimal string; ``boolean`` -> ``bool`` (JSON
@@ -49,6 +49,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
+
+import re2  # type: ignore[import-untyped]
 
 from por.auditor import values as v
 from por.encoding import encode
@@ -262,11 +264,25 @@ def _from_text(kind: str, raw: str) -> ClaimValue | None:
     return raw
 
 
+def _re2_options() -> re2.Options:
+    options = re2.Options()
+    options.log_errors = False  # a bad pattern is a warning here, not stderr noise
+    return options
+
+
+_RE2_OPTIONS = _re2_options()
+
+
 def _regex_capture(field: FieldSpec, text: str) -> tuple[str | None, ExtractionWarning | None]:
+    # RE2, not Python's re: a regex comes from a committed PromptSpec, so it is
+    # hostile input to a verifier.  RE2 matches in time linear in the text and
+    # refuses backreferences and lookaround; its classes (\d, \s, \w) are ASCII,
+    # the same in every language that has RE2 (SPEC §12.1).
     try:
-        pattern = re.compile(field.regex or "")
-    except (re.error, RecursionError, OverflowError):
-        return None, ExtractionWarning("extract.bad_regex", "regex does not compile", field.key)
+        pattern = re2.compile(field.regex or "", options=_RE2_OPTIONS)
+    except re2.error:
+        return None, ExtractionWarning("extract.bad_regex", "regex does not compile (RE2)",
+                                       field.key)
     if pattern.groups < 1:
         return None, ExtractionWarning("extract.bad_regex", "regex has no capture group",
                                        field.key)

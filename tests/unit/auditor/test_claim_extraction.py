@@ -193,6 +193,9 @@ def test_text_booleans(word: str, value: bool | None) -> None:
     (r"price \d+", "extract.bad_regex"),
     (r"cost=(\d+)", "extract.field_missing"),
     (r"price (\w+)", "extract.field_kind"),
+    # RE2, not Python re (SPEC §12.1): backreferences and lookaround do not compile.
+    (r"(p)rice \1", "extract.bad_regex"),
+    (r"price (?=abc)(\w+)", "extract.bad_regex"),
 ])
 def test_regex_failures(regex: str, check_id: str) -> None:
     req = requirement(fields=[regex_field("price", "numeric", regex)])
@@ -248,3 +251,18 @@ def test_deep_json_is_refused_even_with_a_raised_recursion_limit() -> None:
     assert found.claims == ()
     assert [w.check_id for w in found.warnings] == ["extract.bad_json"]
     assert found.warnings[0].message.startswith("JSON nested deeper than 64")
+
+
+def test_regex_classes_are_ascii_as_in_re2() -> None:
+    """Python's re would match the Arabic-Indic digits with \\d; RE2 does not."""
+    req = requirement(fields=[regex_field("price", "numeric", r"price ([0-9\d]+)")])
+    body = "price \u0661\u0662 then price 12"
+    assert _extract(req, item("e1", body, content_type="text/plain")) == ([("price", "12")], [])
+
+
+def test_catastrophic_regex_is_linear_in_re2() -> None:
+    """(a+)+$ against a^40 b: about 2^40 steps for a backtracking engine; RE2 is linear."""
+    req = requirement(fields=[regex_field("price", "numeric", r"((?:a+)+)$")])
+    body = "a" * 40 + "b"
+    assert _extract(req, item("e1", body, content_type="text/plain")) == (
+        [], [("extract.field_missing", "price")])
