@@ -44,38 +44,56 @@ def encode(value: Any) -> bytes:
 
 
 def _check(value: Any, depth: int) -> None:
-    """Raise unless ``value`` is in the data model (recursion bounded by the depth limit)."""
-    kind = type(value)
-    if kind is str:
-        _check_text(value)
-    elif kind is int:
-        if not _INT_MIN <= value <= _INT_MAX:
-            raise EncodingError(
-                "codec.int_range",
-                "integer outside [-2^64, 2^64-1]",
-                expected="-2^64 <= n <= 2^64-1",
-                actual=value,
-            )
-    elif kind is bytes or kind is bool:
-        return
-    elif kind is list or kind is dict:
-        if depth >= DEFAULT_MAX_DEPTH:
-            raise EncodingError("codec.depth", f"nesting deeper than {DEFAULT_MAX_DEPTH}")
-        if kind is list:
-            for item in value:
-                _check(item, depth + 1)
-            return
-        for key, item in value.items():
-            if type(key) is not str:
+    """Raise unless ``value`` is in the data model.
+
+    Iterative, with scalars checked inline (no call per scalar): this runs on
+    every record a bundle commits.  ``depth`` is the depth of ``value`` itself.
+    """
+    stack: list[tuple[Any, int]] = [(value, depth)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, level = pop()
+        kind = type(node)
+        if kind is str:
+            if not node.isascii():
+                _check_text(node)
+        elif kind is int:
+            if not _INT_MIN <= node <= _INT_MAX:
                 raise EncodingError(
-                    "codec.key_type", f"map key of type {type(key).__name__}, not str"
+                    "codec.int_range",
+                    "integer outside [-2^64, 2^64-1]",
+                    expected="-2^64 <= n <= 2^64-1",
+                    actual=node,
                 )
-            _check_text(key)
-            _check(item, depth + 1)
-    else:
-        raise EncodingError(
-            "codec.unsupported_type", f"type {kind.__name__} is outside the por-cbor/1 model"
-        )
+        elif kind is bytes or kind is bool:
+            continue
+        elif kind is list or kind is dict:
+            if level >= DEFAULT_MAX_DEPTH:
+                raise EncodingError("codec.depth", f"nesting deeper than {DEFAULT_MAX_DEPTH}")
+            if kind is dict:
+                for key in node:
+                    if type(key) is not str:
+                        raise EncodingError(
+                            "codec.key_type", f"map key of type {type(key).__name__}, not str"
+                        )
+                    if not key.isascii():
+                        _check_text(key)
+                items = node.values()
+            else:
+                items = node
+            for item in items:
+                item_kind = type(item)
+                if item_kind is bytes or item_kind is bool:
+                    continue
+                if item_kind is str and item.isascii():
+                    continue
+                if item_kind is int and _INT_MIN <= item <= _INT_MAX:
+                    continue
+                push((item, level + 1))
+        else:
+            raise EncodingError(
+                "codec.unsupported_type", f"type {kind.__name__} is outside the por-cbor/1 model"
+            )
 
 
 def _check_text(text: str) -> None:

@@ -18,6 +18,7 @@ import base64
 import binascii
 import json
 import re
+from collections.abc import Mapping
 from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Self, TypeVar
 
@@ -27,6 +28,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
 )
@@ -123,9 +125,30 @@ Value = TypeAliasType("Value", "int | bool | str | list[Value] | dict[str, Value
 
 
 class Record(Model):
-    """A model with a ``schema`` field that converts to and from ``por-cbor/1``."""
+    """A model with a ``schema`` field that converts to and from ``por-cbor/1``.
+
+    A record is immutable, so its canonical bytes are computed once and kept
+    (``from_cbor`` keeps the verified input bytes).  The cache is invisible:
+    equality compares fields only and ``model_copy`` starts a fresh cache.
+    Lists inside a record must not be mutated (they are part of a frozen value).
+    """
 
     SCHEMA: ClassVar[str]
+    _cbor: bytes | None = PrivateAttr(default=None)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BaseModel):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]  # records hold lists: not hashable
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> Self:
+        """A copy with ``update`` applied (not validated, as pydantic's); no cached bytes."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy._cbor = None
+        return copy
 
     def to_dict(self) -> dict[str, Any]:
         """The record as a plain dict of por-cbor/1 values (absent optionals omitted)."""
@@ -133,7 +156,9 @@ class Record(Model):
 
     def to_cbor(self) -> bytes:
         """Canonical ``por-cbor/1`` bytes: the record's committed form."""
-        return encode(self.to_dict())
+        if self._cbor is None:
+            self._cbor = encode(self.to_dict())
+        return self._cbor
 
     @classmethod
     def from_dict(cls, value: Any) -> Self:
@@ -151,12 +176,18 @@ class Record(Model):
     @classmethod
     def from_cbor(cls, data: bytes) -> Self:
         """Strictly decode and validate; the bytes must be exactly the canonical form."""
-        record = cls.from_dict(decode(data))
-        if record.to_cbor() != bytes(data):
+        value = decode(data)
+        record = cls.from_dict(value)
+        # decode() proved the bytes canonical; they are the record's canonical
+        # form iff the model dumps back to the same value (a defaulted field the
+        # bytes omit would appear here).  Strict validation keeps every type, so
+        # Python's 1 == True cannot hide a difference.
+        if record.to_dict() != value:
             # Only reachable when the bytes spell an optional field in a way
             # the model would not (SPEC §4.1: one record, one encoding).
             raise SchemaError("schema.non_canonical_record",
                               f"{cls.SCHEMA}: bytes are not the record's canonical form")
+        record._cbor = bytes(data)
         return record
 
     def to_json_obj(self) -> dict[str, Any]:
