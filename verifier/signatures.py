@@ -11,10 +11,8 @@ current time is a parameter: checking signatures without one is "no verdict".
 
 from __future__ import annotations
 
-from por.bundle.sign import verdict_struct
 from por.errors import PorError
 from por.schemas import ChallengeRef
-from por.signing import VerdictSignature, check_signature
 from verifier.context import Context
 
 
@@ -32,6 +30,10 @@ def step8_signatures(ctx: Context) -> None:
     if options["now"] is None:
         ctx.failed("signature.no_time", "signatures present but no current time was given",
                    status="error")
+    # The signing stack loads only for signed bundles (start-up time, SPEC §6.2 step 8).
+    from por.bundle.sign import verdict_struct  # noqa: PLC0415
+    from por.signing import VerdictSignature, check_signature  # noqa: PLC0415
+
     trusted_signers: list[str] = []
     for index, blob in enumerate(bundle.signatures):
         try:

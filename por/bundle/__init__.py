@@ -1,4 +1,11 @@
-"""The PoR bundle: layout, manifest, commitments and construction (SPEC §5)."""
+"""The PoR bundle: layout, manifest, commitments and construction (SPEC §5).
+
+``sign_bundle`` and ``verdict_struct`` (SPEC §8) load the signing stack
+(cryptography, coincurve, pycryptodome: tens of milliseconds of start-up) on
+first use, so verifying an unsigned bundle never pays for it.
+"""
+
+from typing import Any
 
 from por.bundle.build import BuildResult, build, build_bundle
 from por.bundle.layout import (
@@ -18,7 +25,15 @@ from por.bundle.manifest import (
     current_manifest,
     rule_set_hash,
 )
-from por.bundle.sign import sign_bundle, verdict_struct
+
+
+def __getattr__(name: str) -> Any:
+    if name in {"sign_bundle", "verdict_struct"}:
+        from por.bundle import sign  # noqa: PLC0415 - lazy: signing stack on first use
+
+        return getattr(sign, name)
+    raise AttributeError(f"module 'por.bundle' has no attribute {name!r}")
+
 
 __all__ = [
     "AUDITOR_VERSION",
