@@ -13,6 +13,7 @@ from typing import Any
 
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE
 from por.errors import VerificationError
+from por.gcpause import gc_paused
 from por.schemas.verification import CheckResult
 from verifier.context import Context, StepFailed
 from verifier.report import VerificationReport
@@ -47,8 +48,9 @@ def check_bundle(
     })
     status = "verified"
     try:
-        for step in (*STEPS, step8_signatures):
-            step(ctx)
+        with gc_paused():
+            for step in (*STEPS, step8_signatures):
+                step(ctx)
     except StepFailed as stop:
         status = stop.status
     except Exception as exc:  # fail closed: any surprise is "no verdict"

@@ -14,6 +14,7 @@ from por.auditor import AuditorAgent
 from por.bundle.layout import Bundle, Commitments, compute_commitments
 from por.bundle.manifest import current_manifest
 from por.errors import BundleError
+from por.gcpause import gc_paused
 from por.judge import JudgeAgent
 from por.schemas import (
     DeterministicVerdict,
@@ -38,6 +39,11 @@ class BuildResult:
 
 def build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
     """Audit, judge and commit; return the bundle bytes and the parts."""
+    with gc_paused():
+        return _build(prompt_spec, evidence)
+
+
+def _build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
     if evidence.market_id != prompt_spec.market.market_id:
         raise BundleError(
             "bundle.market_id", "evidence bundle is for another market",
