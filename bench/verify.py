@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from por.bundle import DEFAULT_BUNDLE_MAX_SIZE, build_bundle
 from por.encoding import decode
+from por.gcpause import gc_paused
 from por.schemas import (
     DataRequirement,
     DisputePolicy,
