@@ -42,6 +42,7 @@ Leaves out: which evidence counts (``logic_sanity``), reconciliation
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -169,6 +170,7 @@ def fields_for(requirement: DataRequirement) -> tuple[FieldSpec, ...]:
     return FALLBACK_FIELDS
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_json_path(path: str) -> tuple[str | int, ...] | None:
     """``$.a.b[0]`` or ``a.b[0]`` -> ``("a", "b", 0)``; ``$`` is the root; else ``None``."""
     match = _PATH_FORM.fullmatch(path)
@@ -273,19 +275,73 @@ def _re2_options() -> re2.Options:
 _RE2_OPTIONS = _re2_options()
 
 
-def _regex_capture(field: FieldSpec, text: str) -> tuple[str | None, ExtractionWarning | None]:
-    # RE2, not Python's re: a regex comes from a committed PromptSpec, so it is
-    # hostile input to a verifier.  RE2 matches in time linear in the text and
-    # refuses backreferences and lookaround; its classes (\d, \s, \w) are ASCII,
-    # the same in every language that has RE2 (SPEC §12.1).
+#: Limits on PromptSpec regexes (SPEC §12.1).  A pattern is hostile input to a
+#: verifier: RE2 matches in time linear in the text, but the constant is the
+#: size of the compiled program, and counted repetitions (``{n,m}``) expand it
+#: at compile time.  So: at most this many characters...
+MAX_REGEX_CHARS = 256
+#: ...the bounds of all counted repetitions in a pattern add up to at most this
+#: (checked on the text, before compiling; RE2 itself caps nested products at 1000)...
+MAX_REGEX_REPEAT_SUM = 64
+#: ...one compiled RE2 program has at most this many instructions...
+MAX_REGEX_PROGRAM = 512
+#: ...and the regex fields of one requirement at most this many in total, so the
+#: regex work per evidence byte is bounded whatever the PromptSpec says.
+MAX_REGEX_PROGRAM_PER_REQUIREMENT = 1024
+
+_COUNTED_REPEAT = re.compile(r"\{([0-9]+)(?:,([0-9]*))?\}")
+
+#: A compiled pattern, or the reason it may not run.
+RegexPlan = tuple[Any | str, ...]
+
+
+def _compile_one(pattern: str) -> Any | str:
+    if len(pattern) > MAX_REGEX_CHARS:
+        return f"regex longer than {MAX_REGEX_CHARS} characters"
+    total = 0
+    for low, high in _COUNTED_REPEAT.findall(pattern):
+        bound = high or low
+        total += int(bound) if len(bound) <= 6 else MAX_REGEX_REPEAT_SUM + 1
+    if total > MAX_REGEX_REPEAT_SUM:
+        return f"counted repetitions add up to more than {MAX_REGEX_REPEAT_SUM}"
     try:
-        pattern = re2.compile(field.regex or "", options=_RE2_OPTIONS)
+        compiled = re2.compile(pattern, options=_RE2_OPTIONS)
     except re2.error:
-        return None, ExtractionWarning("extract.bad_regex", "regex does not compile (RE2)",
-                                       field.key)
-    if pattern.groups < 1:
-        return None, ExtractionWarning("extract.bad_regex", "regex has no capture group",
-                                       field.key)
+        return "regex does not compile (RE2)"
+    if compiled.groups < 1:
+        return "regex has no capture group"
+    if compiled.programsize > MAX_REGEX_PROGRAM:
+        return f"RE2 program larger than {MAX_REGEX_PROGRAM} instructions"
+    return compiled
+
+
+@functools.lru_cache(maxsize=1024)
+def regex_plan(patterns: tuple[str | None, ...]) -> RegexPlan:
+    """Per field of one requirement (in order): its compiled RE2 pattern, or why
+    it may not run.  A pure function of the patterns, so every item and every
+    one-step re-execution sees the same plan (SPEC §12.1)."""
+    plan: list[Any | str] = []
+    budget = MAX_REGEX_PROGRAM_PER_REQUIREMENT
+    for pattern in patterns:
+        entry = "" if pattern is None else _compile_one(pattern)
+        if not isinstance(entry, str):
+            if entry.programsize > budget:
+                entry = (f"regex fields of the requirement exceed "
+                         f"{MAX_REGEX_PROGRAM_PER_REQUIREMENT} RE2 instructions")
+            else:
+                budget -= entry.programsize
+        plan.append(entry)
+    return tuple(plan)
+
+
+def _regex_capture(field: FieldSpec, text: str,
+                   compiled: Any | str) -> tuple[str | None, ExtractionWarning | None]:
+    # RE2, not Python's re: a regex comes from a committed PromptSpec, so it is
+    # hostile input to a verifier (ADR 0004).  Its classes (\d, \s, \w) are
+    # ASCII, the same in every language that has RE2 (SPEC §12.1).
+    if isinstance(compiled, str):
+        return None, ExtractionWarning("extract.bad_regex", compiled, field.key)
+    pattern = compiled
     match = pattern.search(text[:MAX_REGEX_INPUT_CHARS])
     if match is None or match.group(1) is None:
         return None, ExtractionWarning("extract.field_missing", "regex did not match", field.key)
@@ -295,9 +351,10 @@ def _regex_capture(field: FieldSpec, text: str) -> tuple[str | None, ExtractionW
 Outcome = tuple[ClaimValue | None, str, ExtractionWarning | None]
 
 
-def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool) -> Outcome:
+def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool,
+                compiled: Any | str) -> Outcome:
     if field.json_path is None:
-        raw_text, warning = _regex_capture(field, text)
+        raw_text, warning = _regex_capture(field, text, compiled)
         path = field.regex or ""
         if raw_text is None:
             return None, path, warning
@@ -319,11 +376,11 @@ def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool) -> Outc
     return value, path, None
 
 
-def _field_text(field: FieldSpec, text: str) -> Outcome:
+def _field_text(field: FieldSpec, text: str, compiled: Any | str) -> Outcome:
     if field.regex is None:
         return None, field.json_path or "", ExtractionWarning(
             "extract.no_locator", "text evidence needs a regex", field.key)
-    raw_text, warning = _regex_capture(field, text)
+    raw_text, warning = _regex_capture(field, text, compiled)
     if raw_text is None:
         return None, field.regex, warning
     value = _from_text(field.kind, raw_text)
@@ -359,11 +416,12 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
         return ItemExtraction((), ())
     claims: list[Claim] = []
     warnings: list[ExtractionWarning] = []
-    for field in fields:
+    plan = regex_plan(tuple(field.regex for field in fields))
+    for field, compiled in zip(fields, plan, strict=True):
         if item.content_type == "application/json":
-            value, path, warning = _field_json(field, document, text, quiet)
+            value, path, warning = _field_json(field, document, text, quiet, compiled)
         else:
-            value, path, warning = _field_text(field, text)
+            value, path, warning = _field_text(field, text, compiled)
         if warning is not None:
             warnings.append(warning)
         if value is not None:

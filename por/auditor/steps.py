@@ -67,7 +67,7 @@ from por.auditor.logic_sanity import (
     variables_result,
 )
 from por.auditor.selection import SELECTED, Candidate, select_field
-from por.auditor.values import compare
+from por.auditor.values import MAX_UNIX_TIME, compare
 from por.errors import AuditError
 from por.numbers import is_canonical_decimal, parse_decimal
 from por.schemas import (
@@ -261,6 +261,10 @@ def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[Rea
         stamp = next((f for f in views[owner].fields
                       if f["kind"] == "timestamp" and f["status"] == SELECTED), None)
         if stamp is not None and type(stamp.get("value")) is int:
+            if not 0 <= stamp["value"] <= MAX_UNIX_TIME:
+                # Extraction never yields such a value: the cited step is wrong.
+                raise AuditError(io.BAD_PRIOR_OUTPUT, f"step {aggregate_steps[owner].step_id}: "
+                                 "timestamp outside 0..2^63-1")
             used.append(stamp)
     summary: list[str] = []
     if owner is not None and used:

@@ -56,8 +56,8 @@ class FieldSpec(Model):
 
     key: Id
     kind: FieldKind
-    json_path: str | None = None
-    regex: Annotated[str, Field(max_length=512)] | None = None
+    json_path: Annotated[str, Field(max_length=256)] | None = None
+    regex: Annotated[str, Field(max_length=256)] | None = None
 
     @model_validator(mode="after")
     def _has_locator(self) -> Self:
