@@ -266,3 +266,30 @@ def test_catastrophic_regex_is_linear_in_re2() -> None:
     body = "a" * 40 + "b"
     assert _extract(req, item("e1", body, content_type="text/plain")) == (
         [], [("extract.field_missing", "price")])
+
+
+@pytest.mark.parametrize(("regex", "reason"), [
+    ("(" + "[ab]{0,999}" * 16 + "c)", "counted repetitions add up to more than 64"),
+    ("(" + "(?:[ab]{0,9}){9}" * 4 + ")", "counted repetitions add up to more than 64"),
+    # Sum 30, but the nested product expands to thousands of instructions.
+    ("(?:(?:(?:[ab]{0,10}){10}){10})(x)", "RE2 program larger than 512 instructions"),
+    ("(a)" + "b" * 300, "regex longer than 256 characters"),
+])
+def test_regex_limits_are_checked_before_running(regex: str, reason: str) -> None:
+    """SPEC §12.1: deterministic caps on PromptSpec regexes (no clock involved)."""
+    from por.auditor.claim_extraction import regex_plan
+
+    assert regex_plan((regex,)) == (reason,)
+
+
+def test_regex_program_budget_is_per_requirement_in_field_order() -> None:
+    from por.auditor.claim_extraction import MAX_REGEX_PROGRAM_PER_REQUIREMENT, regex_plan
+
+    pattern = "(" + "[ab]{0,9}" * 7 + ")"  # repeat sum 63
+    plan = regex_plan((pattern,) * 8)
+    sizes = [entry.programsize for entry in plan if not isinstance(entry, str)]
+    assert sum(sizes) <= MAX_REGEX_PROGRAM_PER_REQUIREMENT
+    refused = [entry for entry in plan if isinstance(entry, str)]
+    assert refused and all("exceed 1024" in entry for entry in refused)
+    # The accepted fields are the first ones: order decides, deterministically.
+    assert all(not isinstance(entry, str) for entry in plan[: len(sizes)])
