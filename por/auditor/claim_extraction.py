@@ -275,6 +275,19 @@ def _re2_options() -> re2.Options:
 _RE2_OPTIONS = _re2_options()
 
 
+def _probe_options() -> re2.Options:
+    # A small memory budget makes RE2 give up early on patterns whose program
+    # would be far over MAX_REGEX_PROGRAM (e.g. 83 x \pL is ~100k instructions,
+    # ~50 ms to build).  64 KiB still admits ~2 700 instructions, so every
+    # pattern within the cap compiles in the probe.
+    options = _re2_options()
+    options.max_mem = 64 * 1024
+    return options
+
+
+_RE2_PROBE_OPTIONS = _probe_options()
+
+
 #: Limits on PromptSpec regexes (SPEC §12.1).  A pattern is hostile input to a
 #: verifier: RE2 matches in time linear in the text, but the constant is the
 #: size of the compiled program, and counted repetitions (``{n,m}``) expand it
@@ -304,15 +317,20 @@ def _compile_one(pattern: str) -> Any | str:
         total += int(bound) if len(bound) <= 6 else MAX_REGEX_REPEAT_SUM + 1
     if total > MAX_REGEX_REPEAT_SUM:
         return f"counted repetitions add up to more than {MAX_REGEX_REPEAT_SUM}"
+    too_large = f"RE2 program larger than {MAX_REGEX_PROGRAM} instructions"
     try:
-        compiled = re2.compile(pattern, options=_RE2_OPTIONS)
-    except re2.error:
-        return "regex does not compile (RE2)"
-    if compiled.groups < 1:
+        probe = re2.compile(pattern, options=_RE2_PROBE_OPTIONS)
+    except re2.error as exc:
+        # Same reason text as the cap below, so the committed warning does not
+        # depend on how a given RE2 version accounts for memory.
+        return too_large if b"too large" in bytes(str(exc), "utf-8") else (
+            "regex does not compile (RE2)")
+    if probe.groups < 1:
         return "regex has no capture group"
-    if compiled.programsize > MAX_REGEX_PROGRAM:
-        return f"RE2 program larger than {MAX_REGEX_PROGRAM} instructions"
-    return compiled
+    if probe.programsize > MAX_REGEX_PROGRAM:
+        return too_large
+    # Compile again with the default memory: the search's DFA cache needs it.
+    return re2.compile(pattern, options=_RE2_OPTIONS)
 
 
 @functools.lru_cache(maxsize=1024)
