@@ -10,12 +10,13 @@ the order of :data:`COMPONENTS`.  A contract can check a two-level proof
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from por.merkle import leaf_hash, root_hash
 from por.schemas.base import Blob, Count, Hash32, Model, Record
+from por.schemas.evidence import MAX_EVIDENCE_ITEMS
 
 #: Component order in the por_root tree (SPEC §5.4).  Never reorder.
 COMPONENTS: tuple[str, ...] = (
@@ -71,7 +72,7 @@ class Bundle(Record):
     record_schema: Literal["por.Bundle/1"] = Field("por.Bundle/1", alias="schema")
     manifest: Blob
     prompt_spec: Blob
-    evidence: list[Blob]
+    evidence: Annotated[list[Blob], Field(max_length=MAX_EVIDENCE_ITEMS)]
     trace_header: Blob
     steps: list[Blob]
     verdict: Blob

@@ -18,6 +18,9 @@ from por.schemas.prompt import ContentType
 
 #: Largest accepted evidence body (the bundle has its own cap as well).
 MAX_CONTENT_BYTES = 4 * 1024 * 1024
+#: Most evidence items one bundle may carry (SPEC §5.1): verification holds every
+#: record in memory (about 12 KB per item), so this bounds it near 2.4 GB.
+MAX_EVIDENCE_ITEMS = 200_000
 
 
 class SourceRef(Model):
@@ -75,7 +78,7 @@ class EvidenceBundle(Record):
                                                            alias="schema")
     bundle_id: Id
     market_id: Id
-    items: list[EvidenceItem]
+    items: Annotated[list[EvidenceItem], Field(max_length=MAX_EVIDENCE_ITEMS)]
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Self:
@@ -95,6 +98,7 @@ class EvidenceBundle(Record):
 
 __all__ = [
     "MAX_CONTENT_BYTES",
+    "MAX_EVIDENCE_ITEMS",
     "EvidenceBundle",
     "EvidenceItem",
     "RetrievalReceipt",

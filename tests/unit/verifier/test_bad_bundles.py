@@ -374,3 +374,18 @@ def test_header_counts_a_step_that_is_not_there_is_step_count() -> None:
     assert failure is not None
     assert (failure.check_id, failure.expected, failure.actual, failure.challenge) == (
         "bundle.step_count", "7", "8", ChallengeRef(kind="por_bundle"))
+
+
+def test_evidence_item_cap_is_a_schema_failure() -> None:
+    """SPEC §5.1: at most 200 000 evidence items per bundle (memory bound)."""
+    from por.encoding import encode
+    from por.schemas.evidence import MAX_EVIDENCE_ITEMS
+
+    raw = {"schema": "por.Bundle/1", "manifest": b"", "prompt_spec": b"",
+           "evidence": [b""] * (MAX_EVIDENCE_ITEMS + 1), "trace_header": b"", "steps": [],
+           "verdict": b"", "commitments": {}, "signatures": []}
+    report = check_bundle(encode(raw))
+    assert report.status == "rejected"
+    assert report.first_failure is not None
+    assert report.first_failure.check_id == "schema.value"
+    assert "evidence" in report.first_failure.message
