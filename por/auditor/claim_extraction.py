@@ -44,11 +44,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 import re2  # type: ignore[import-untyped]
@@ -56,7 +54,7 @@ import re2  # type: ignore[import-untyped]
 from por.auditor import values as v
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
-from por.jsontext import json_nesting_exceeds
+from por.jsontext import JsonTextError, loads_strict
 from por.schemas import DataRequirement, EvidenceBundle, EvidenceItem, FieldSpec, PromptSpec
 from por.schemas.evidence import MAX_CONTENT_BYTES
 from por.schemas.prompt import FieldKind
@@ -191,47 +189,14 @@ class _BadJson(ValueError):
     pass
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, item in pairs:
-        if key in out:
-            raise _BadJson(f"duplicate object key {key[:40]!r}")
-        out[key] = item
-    return out
-
-
-def _no_constant(name: str) -> Any:
-    raise _BadJson(f"JSON constant {name} is not allowed")
-
-
-def _depth_at_most(value: Any, limit: int) -> bool:
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if isinstance(node, dict | list):
-            if depth > limit:
-                return False
-            children = node.values() if isinstance(node, dict) else node
-            stack.extend((child, depth + 1) for child in children)
-    return True
-
-
 def parse_json_evidence(text: str) -> Any:
-    """Parse evidence JSON strictly; raise ``ValueError`` with a stable message."""
-    if json_nesting_exceeds(text, MAX_JSON_DEPTH):
-        raise _BadJson(f"JSON nested deeper than {MAX_JSON_DEPTH}")
+    """Parse evidence JSON strictly (``por.jsontext.loads_strict``: no duplicate keys, no
+    NaN/Infinity, nesting at most 64, decimals for fractions, bounded integers);
+    raise ``ValueError`` with a stable message."""
     try:
-        value = json.loads(text, parse_float=Decimal, parse_int=v.json_int,
-                           parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
-    except RecursionError:
-        raise _BadJson(f"JSON nested deeper than {MAX_JSON_DEPTH}") from None
-    except _BadJson:
-        raise
-    except ValueError as exc:
-        raise _BadJson(f"not valid JSON: {str(exc)[:120]}") from None
-    if not _depth_at_most(value, MAX_JSON_DEPTH):
-        raise _BadJson(f"JSON nested deeper than {MAX_JSON_DEPTH}")
-    return value
+        return loads_strict(text, parse_int=v.json_int, max_depth=MAX_JSON_DEPTH)
+    except JsonTextError as exc:
+        raise _BadJson(str(exc)) from None
 
 
 def _lookup(document: Any, tokens: Sequence[str | int]) -> tuple[bool, Any]:

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import re
 from collections.abc import Mapping
-from decimal import Decimal
 from typing import Annotated, Any, ClassVar, Self, TypeVar
 
 from pydantic import (
@@ -37,7 +35,7 @@ from typing_extensions import TypeAliasType
 
 from por.encoding import decode, encode
 from por.errors import SchemaError
-from por.jsontext import MAX_JSON_DEPTH, json_nesting_exceeds
+from por.jsontext import JsonTextError, loads_strict
 from por.numbers import is_canonical_decimal
 
 M = TypeVar("M", bound="Model")
@@ -221,32 +219,18 @@ def _contains_null(value: Any) -> bool:
     return False
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, item in pairs:
-        if key in result:
-            raise SchemaError("schema.json", f"duplicate JSON key {key[:80]!r}")
-        result[key] = item
-    return result
-
-
 def load_json(text: str | bytes) -> Any:
-    """Parse JSON for people: numbers with a fraction become ``Decimal`` (never float)."""
-    def _no_constants(name: str) -> Any:
-        raise SchemaError("schema.json", f"JSON constant {name} is not allowed")
-
+    """Parse JSON for people (``por.jsontext.loads_strict``): numbers with a fraction
+    become ``Decimal`` (never float); duplicate keys, NaN and deep nesting are refused."""
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError:
             raise SchemaError("schema.json", "JSON text is not UTF-8") from None
-    if json_nesting_exceeds(text):
-        raise SchemaError("schema.json", f"JSON nested deeper than {MAX_JSON_DEPTH}")
     try:
-        return json.loads(text, parse_float=Decimal, parse_constant=_no_constants,
-                          object_pairs_hook=_unique_keys)
-    except (ValueError, RecursionError) as exc:
-        raise SchemaError("schema.json", f"not valid JSON: {exc}") from None
+        return loads_strict(text)
+    except JsonTextError as exc:
+        raise SchemaError("schema.json", str(exc)) from None
 
 
 def _validate(cls: type[M], value: Any, *, context: dict[str, Any] | None) -> M:

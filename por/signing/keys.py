@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, cast, get_args
 
 from por.errors import KeyFileError
+from por.jsontext import JsonTextError, loads_strict
 from por.signing import ed25519, secp256k1
 from por.signing.checks import CHECK_KEY_FORMAT, CHECK_KEY_SCHEME
 
@@ -159,9 +160,8 @@ def _load_object(data: bytes, schema: str) -> dict[str, Any]:
     if len(data) > MAX_KEY_FILE_SIZE:
         raise KeyFileError(CHECK_KEY_FORMAT, f"key file is larger than {MAX_KEY_FILE_SIZE} bytes")
     try:
-        obj = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicates,
-                         parse_float=_no_float, parse_constant=_no_float)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        obj = loads_strict(data.decode("utf-8"), parse_float=_no_float)
+    except (UnicodeDecodeError, JsonTextError) as exc:
         raise KeyFileError(CHECK_KEY_FORMAT, f"key file is not valid JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise KeyFileError(CHECK_KEY_FORMAT, "key file is not a JSON object")
@@ -177,17 +177,8 @@ def _load_object(data: bytes, schema: str) -> dict[str, Any]:
     return obj
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for name, value in pairs:
-        if name in out:
-            raise ValueError(f"duplicate member {name!r}")
-        out[name] = value
-    return out
-
-
 def _no_float(text: str) -> Any:
-    raise ValueError(f"number {text} is not allowed")
+    raise JsonTextError(f"number {text} is not allowed")
 
 
 def _members(obj: dict[str, Any], required: set[str]) -> None:
