@@ -7,7 +7,7 @@ what earlier steps established, add checks, stop at the first failing step.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from por.errors import PorError
 from por.schemas.verification import ChallengeRef, CheckResult
@@ -53,18 +53,16 @@ class Context:
         actual: Any = None,
         challenge: ChallengeRef | None = None,
         status: str = "rejected",
-        stop: bool = True,
-    ) -> None:
-        """Record a failing check; by default end verification with ``status``."""
+    ) -> NoReturn:
+        """Record a failing check and end verification with ``status``."""
         self.checks.append(CheckResult(
             check_id=check_id, ok=False, severity="error", message=message,
             expected=_hex(expected), actual=_hex(actual), challenge=challenge,
         ))
-        if stop:
-            raise StepFailed(status)
+        raise StepFailed(status)
 
     def from_error(self, exc: PorError, *, challenge: ChallengeRef | None = None,
-                   status: str = "rejected") -> None:
+                   status: str = "rejected") -> NoReturn:
         """Record a PorError as a failing check and stop."""
         ref = challenge if challenge is not None else _as_ref(exc.challenge)
         self.failed(exc.check_id, exc.message, expected=exc.expected, actual=exc.actual,

@@ -17,9 +17,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from por.cli.common import DEFAULT_MAX_SIZE, CliError, out, print_json, safe_text
+from por.cli.common import (
+    CliError,
+    add_max_size_option,
+    out,
+    print_json,
+    safe_text,
+)
 from por.cli.signing_args import UNBOUND_CONTRACT, add_now_option
-from por.cli.verify import positive_int
 
 #: The versioned ``schema`` field of the ``--json`` document.
 ATTESTATION_SCHEMA = "por/attestation/1"
@@ -71,9 +76,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add_now_option(parser, "Unix seconds for the expiry check (default: the wall clock)")
     parser.add_argument("--json", action="store_true",
                         help=f"print one JSON document ({ATTESTATION_SCHEMA})")
-    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
-                        metavar="BYTES",
-                        help=f"refuse bundles larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    add_max_size_option(parser, "bundles")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
     parser.set_defaults(run=run)

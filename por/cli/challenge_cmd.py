@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from por.cli.common import (
-    DEFAULT_MAX_SIZE,
     EXIT_OK,
     STDIN,
     CliError,
+    add_max_size_option,
     make_dir,
     out,
     print_json,
@@ -91,16 +91,6 @@ exit codes:
   2  usage error, unreadable file, unsupported proof version, no auditor"""
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
-
-
 def _root_hex(text: str) -> bytes:
     """argparse type: 64 hex digits (a 32-byte por_root)."""
     if len(text) != 64:
@@ -138,9 +128,7 @@ def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help=f"print one JSON document ({CHALLENGE_SCHEMA})")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
-    parser.add_argument("--max-size", type=_positive_int, default=DEFAULT_MAX_SIZE,
-                        metavar="BYTES",
-                        help=f"reject bundles larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    add_max_size_option(parser, "bundles")
     parser.set_defaults(run=run_challenge)
     return parser
 
@@ -166,9 +154,7 @@ def add_check_proof_parser(subparsers: Any) -> argparse.ArgumentParser:
     level.add_argument("-q", "--quiet", action="store_true", help="print nothing")
     level.add_argument("-v", "--verbose", action="store_true",
                        help="show every level and every computed hash")
-    parser.add_argument("--max-size", type=_positive_int, default=DEFAULT_MAX_SIZE,
-                        metavar="BYTES",
-                        help=f"reject proofs larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    add_max_size_option(parser, "proofs")
     parser.set_defaults(run=run_check_proof)
     return parser
 

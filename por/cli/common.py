@@ -8,6 +8,7 @@ everything protocol-specific: commands call the core with bytes and values.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
 import os
@@ -36,6 +37,24 @@ exit codes:
 #: ``--max-size`` default: the bundle cap (por.bundle.DEFAULT_BUNDLE_MAX_SIZE, 256 MiB),
 #: repeated here so that building the parser does not import the protocol.
 DEFAULT_MAX_SIZE = 256 * 1024 * 1024
+
+def positive_int(text: str) -> int:
+    """argparse type: a decimal integer >= 1."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
+    return value
+
+
+def add_max_size_option(parser: argparse.ArgumentParser, what: str = "bundles") -> None:
+    """``--max-size BYTES``: the decoder's size cap for the command's input."""
+    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
+                        metavar="BYTES",
+                        help=f"reject {what} larger than BYTES (default {DEFAULT_MAX_SIZE})")
+
 
 STDIN = "-"
 
@@ -213,12 +232,14 @@ __all__ = [
     "EXIT_TABLE",
     "STDIN",
     "CliError",
+    "add_max_size_option",
     "dump_json",
     "err",
     "exit_code_for",
     "make_dir",
     "out",
     "percent_from_bps",
+    "positive_int",
     "print_json",
     "read_input",
     "safe_text",

@@ -14,14 +14,13 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from por.cli.common import (
-    DEFAULT_MAX_SIZE,
+    add_max_size_option,
     out,
     percent_from_bps,
     print_json,
     read_input,
     safe_text,
 )
-from por.cli.verify import positive_int
 
 if TYPE_CHECKING:
     from por.bundle import Bundle, Manifest
@@ -66,9 +65,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("bundle", metavar="BUNDLE", help="bundle file; - reads standard input")
     parser.add_argument("--json", action="store_true",
                         help=f"print one JSON document ({INSPECT_SCHEMA})")
-    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
-                        metavar="BYTES",
-                        help=f"refuse inputs larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    add_max_size_option(parser, "inputs")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
     parser.set_defaults(run=run)

@@ -17,9 +17,9 @@ import argparse
 from typing import Any
 
 from por.cli.common import (
-    DEFAULT_MAX_SIZE,
     STDIN,
     CliError,
+    add_max_size_option,
     err,
     out,
     print_json,
@@ -29,7 +29,6 @@ from por.cli.common import (
     write_binary_stdout,
 )
 from por.cli.signing_args import SIGNING_HELP, add_signing_options
-from por.cli.verify import positive_int
 
 #: The versioned ``schema`` field of the ``--json`` document.
 SIGN_SCHEMA = "por/sign-report/1"
@@ -78,9 +77,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="where to write the signed bundle (- for standard output)")
     parser.add_argument("--json", action="store_true",
                         help=f"print one JSON document ({SIGN_SCHEMA})")
-    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
-                        metavar="BYTES",
-                        help=f"refuse bundles larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    add_max_size_option(parser, "bundles")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
     parser.set_defaults(run=run)

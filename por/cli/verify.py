@@ -21,11 +21,11 @@ import argparse
 from typing import Any
 
 from por.cli.common import (
-    DEFAULT_MAX_SIZE,
     EXIT_NO_VERDICT,
     EXIT_TABLE,
     STDIN,
     CliError,
+    add_max_size_option,
     err,
     out,
     print_json,
@@ -98,9 +98,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="print nothing; report through the exit code only")
     level.add_argument("-v", "--verbose", action="store_true",
                        help="list every check; show tracebacks of internal errors")
-    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
-                        metavar="BYTES",
-                        help=f"reject inputs larger than BYTES (default {DEFAULT_MAX_SIZE})")
+    add_max_size_option(parser, "inputs")
     parser.add_argument("--challenges", metavar="DIR", default=None,
                         help="write a proof file into DIR for each disputed leaf reported")
     # Trust options; check_options maps them to verifier options.
@@ -116,17 +114,6 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                        help="reject signatures for another verifyingContract (0x + 40 hex)")
     parser.set_defaults(run=run)
     return parser
-
-
-def positive_int(text: str) -> int:
-    """argparse type: a decimal integer >= 1."""
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {text!r}")
-    return value
 
 
 def check_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -201,4 +188,4 @@ def run(args: argparse.Namespace) -> int:
     return worst_exit_code(results)
 
 
-__all__ = ["add_parser", "check_options", "positive_int", "run"]
+__all__ = ["add_parser", "check_options", "run"]

@@ -136,3 +136,11 @@ def test_python_dash_m_por(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert (proc.returncode, proc.stdout) == (0, f"por {por.__version__} "
                                                  f"(SPEC {por.SPEC_VERSION})\n")
+
+
+def test_cli_size_default_is_the_bundle_cap() -> None:
+    """por.cli.common repeats the cap so that --help imports no protocol code."""
+    from por.bundle import DEFAULT_BUNDLE_MAX_SIZE
+    from por.cli.common import DEFAULT_MAX_SIZE
+
+    assert DEFAULT_MAX_SIZE == DEFAULT_BUNDLE_MAX_SIZE
