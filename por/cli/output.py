@@ -84,12 +84,37 @@ def error_result(name: str, check_id: str, message: str,
 
 
 def verify_document(results: list[dict[str, Any]]) -> dict[str, Any]:
-    """The one ``--json`` document: the worst exit code and every result."""
+    """The one ``--json`` document: the worst exit code, every result, the summary."""
     return {
         "schema": VERIFY_SCHEMA,
         "exit_code": worst_exit_code(results),
         "results": results,
+        "summary": summary(results),
     }
+
+
+def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts per status and the archive digest (SPEC §6.4) over ``results``."""
+    from verifier.archive import summary_digest
+
+    rows = []
+    for result in results:
+        failure = first_failure(result)
+        root = result["por_root"]
+        rows.append((result["input"], result["status"],
+                     None if failure is None else failure["id"],
+                     None if root is None else bytes.fromhex(root)))
+    counts = dict.fromkeys(_STATUS_EXIT, 0)
+    for result in results:
+        counts[result["status"]] += 1
+    return {"count": len(results), **counts, "digest": summary_digest(rows).hex()}
+
+
+def summary_text(document_summary: dict[str, Any]) -> str:
+    """The last text line when several inputs were checked."""
+    return (f"summary: {document_summary['count']} inputs, "
+            f"{document_summary['verified']} verified, {document_summary['rejected']} rejected, "
+            f"{document_summary['error']} no verdict; digest {document_summary['digest']}")
 
 
 def worst_exit_code(results: list[dict[str, Any]]) -> int:
@@ -160,7 +185,9 @@ __all__ = [
     "error_result",
     "first_failure",
     "result_from_report",
+    "summary",
     "summary_line",
+    "summary_text",
     "verbose_lines",
     "verify_document",
     "worst_exit_code",

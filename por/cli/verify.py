@@ -18,6 +18,9 @@ and ``--contract`` pin the EIP-712 domain.  Leaves out: the checks themselves
 from __future__ import annotations
 
 import argparse
+import sys
+from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from por.cli.common import (
@@ -28,8 +31,10 @@ from por.cli.common import (
     add_max_size_option,
     err,
     out,
+    positive_int,
     print_json,
     read_input,
+    safe_text,
 )
 from por.cli.signing_args import add_now_option, contract_address, uint64
 
@@ -101,6 +106,15 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add_max_size_option(parser, "inputs")
     parser.add_argument("--challenges", metavar="DIR", default=None,
                         help="write a proof file into DIR for each disputed leaf reported")
+    archive = parser.add_argument_group("archives (many bundles)")
+    archive.add_argument("--jobs", type=positive_int, default=1, metavar="N",
+                         help="check N bundles at a time in a process pool (default 1)")
+    archive.add_argument("--executor", default=None, metavar="ADDR",
+                         help="check on a Dask cluster, e.g. tcp://10.0.0.5:8786 "
+                              "(needs por[dask])")
+    archive.add_argument("--progress", action="store_true",
+                         help="print [k/N] progress on stderr (default: when stderr "
+                              "is a terminal and there are several inputs)")
     # Trust options; check_options maps them to verifier options.
     trust = parser.add_argument_group("trust")
     trust.add_argument("--key", action="append", default=[], metavar="PUB",
@@ -142,50 +156,94 @@ def check_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Check every input; print per the output mode; return the worst exit code."""
+    from por.cli.executors import open_executor
     from por.cli.output import (
+        STATUS_WORD,
         error_result,
         result_from_report,
-        summary_line,
-        verbose_lines,
+        summary_text,
         verify_document,
         worst_exit_code,
     )
-    from verifier import check_bundle
+    from verifier.archive import ArchiveError, check_many
 
     if args.quiet and args.json:
         raise CliError("usage.options", "-q and --json exclude each other")
     if args.bundles.count(STDIN) > 1:
         raise CliError("usage.stdin_twice", "standard input (-) can be read only once")
+    if args.executor is not None and args.jobs > 1:
+        raise CliError("usage.options", "--jobs and --executor exclude each other")
     options = check_options(args)
+    total = len(args.bundles)
+    show_progress = not args.quiet and (args.progress or (total > 1 and sys.stderr.isatty()))
     results: list[dict[str, Any]] = []
-    for name in args.bundles:
-        try:
-            data = read_input(name, args.max_size)
-        except CliError as exc:
-            result = error_result(name, exc.check_id, exc.reason, EXIT_NO_VERDICT)
-        else:
-            report = check_bundle(data, **options)
-            result = result_from_report(name, report)
-            if args.challenges is not None and not report.ok:
-                from pathlib import Path
+    # Entries in input order: (name, error or None, bytes kept for --challenges).
+    queue: deque[tuple[str, CliError | None, bytes | None]] = deque()
 
-                from por.cli.challenge_cmd import write_challenges_for_report
+    def readable() -> Iterator[bytes]:
+        for name in args.bundles:
+            try:
+                data = read_input(name, args.max_size)
+            except CliError as exc:
+                queue.append((name, exc, None))
+                continue
+            queue.append((name, None, data if args.challenges is not None else None))
+            yield data
 
-                written = write_challenges_for_report(report, data, Path(args.challenges),
-                                                      max_size=args.max_size)
-                if not args.quiet and not args.json:
-                    for path in written:
-                        err(f"wrote challenge proof {path}")
+    def emit(result: dict[str, Any], data: bytes | None, report: Any = None) -> None:
         results.append(result)
-        # Text lines stream as inputs are checked; JSON is one document at the end.
-        if args.verbose and not args.json:
-            for line in verbose_lines(result):
-                out(line)
-        elif not args.quiet and not args.json:
-            out(summary_line(result))
+        if report is not None and data is not None and not report.ok:
+            _write_challenges(args, report, data)
+        _print_result(args, result)
+        if show_progress:
+            err(f"[{len(results)}/{total}] {STATUS_WORD[result['status']]} "
+                f"{safe_text(result['input'])}")
+
+    def flush_errors() -> None:
+        while queue and (exc := queue[0][1]) is not None:
+            name = queue.popleft()[0]
+            emit(error_result(name, exc.check_id, exc.reason, EXIT_NO_VERDICT), None)
+
+    with open_executor(args.jobs, args.executor) as (executor, window):
+        try:
+            for report in check_many(readable(), options, executor=executor, window=window):
+                flush_errors()
+                name, _, data = queue.popleft()
+                emit(result_from_report(name, report), data, report)
+        except ArchiveError as exc:
+            raise CliError(exc.check_id, exc.message) from None
+    flush_errors()
+    document = verify_document(results)
     if args.json:
-        print_json(verify_document(results))
+        print_json(document)
+    elif total > 1 and not args.quiet:
+        out(summary_text(document["summary"]))
     return worst_exit_code(results)
+
+
+def _print_result(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    """Text lines stream as inputs are checked; JSON is one document at the end."""
+    from por.cli.output import summary_line, verbose_lines
+
+    if args.json or args.quiet:
+        return
+    if args.verbose:
+        for line in verbose_lines(result):
+            out(line)
+    else:
+        out(summary_line(result))
+
+
+def _write_challenges(args: argparse.Namespace, report: Any, data: bytes) -> None:
+    from pathlib import Path
+
+    from por.cli.challenge_cmd import write_challenges_for_report
+
+    written = write_challenges_for_report(report, data, Path(args.challenges),
+                                          max_size=args.max_size)
+    if not args.quiet and not args.json:
+        for path in written:
+            err(f"wrote challenge proof {path}")
 
 
 __all__ = ["add_parser", "check_options", "run"]

@@ -136,8 +136,9 @@ def test_worst_exit_code_wins(request: pytest.FixtureRequest,
                               fixtures: list[str], code: int) -> None:
     paths = [request.getfixturevalue(f) for f in fixtures]
     assert main(["verify", *paths]) == code
-    lines = capsys.readouterr().out.splitlines()
+    *lines, summary = capsys.readouterr().out.splitlines()
     assert [line.split(" ")[1].rstrip(":") for line in lines] == paths
+    assert summary.startswith(f"summary: {len(paths)} inputs, ")
     got, document = run_json(capsys, *paths)
     assert got == code
     assert document["exit_code"] == code

@@ -1,0 +1,104 @@
+"""Verifying many bundles: fan-out over any ``concurrent.futures.Executor``.
+
+``check_many`` hands each input's bytes to ``check_bundle`` serially (no
+executor) or on an executor (a process pool, or a Dask cluster through
+``distributed.Client.get_executor()``; this module never imports either) and
+yields the reports **in input order**, whatever order the workers finish in.
+At most ``window`` inputs are in flight, so memory is bounded by the window,
+not by the archive.
+
+A worker answers with the por version it ran (:func:`check_one`); a report
+made by another version is refused with :class:`ArchiveError`
+(``archive.version_mismatch``), since a verifier of another version may apply
+other rules (SPEC §6.4).  ``summary_digest`` is the SHA-256 of the canonical
+summary of an archive (SPEC §6.4): the same serially, in a pool and on Dask.
+
+Leaves out: reading files, printing, choosing the executor (``por.cli``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
+from concurrent.futures import Executor, Future
+from typing import Any
+
+from por import __version__
+from por.encoding import encode
+from por.errors import PorError
+from verifier.api import check_bundle
+from verifier.report import VerificationReport
+
+#: The ``schema`` of the summary record that :func:`summary_digest` hashes.
+SUMMARY_SCHEMA = "por.ArchiveSummary/1"
+
+
+class ArchiveError(PorError):
+    """A worker could not be trusted to give the answer this process would."""
+
+
+def check_one(data: bytes, options: Mapping[str, Any]) -> tuple[str, VerificationReport]:
+    """Run on a worker: ``(por version, check_bundle(data, **options))``."""
+    return __version__, check_bundle(data, **options)
+
+
+def check_many(
+    inputs: Iterable[bytes],
+    options: Mapping[str, Any],
+    *,
+    executor: Executor | None = None,
+    window: int = 1,
+) -> Iterator[VerificationReport]:
+    """Reports for ``inputs`` in input order; at most ``window`` in flight.
+
+    Without an executor every input is checked here, one after another.
+    Raises :class:`ArchiveError` if a worker runs another por version.
+    """
+    if executor is None:
+        for data in inputs:
+            yield check_bundle(data, **options)
+        return
+    if window < 1:
+        raise ValueError("window must be at least 1")
+    pending: deque[Future[tuple[str, VerificationReport]]] = deque()
+    for data in inputs:
+        pending.append(executor.submit(check_one, data, dict(options)))
+        if len(pending) >= window:
+            yield _result(pending.popleft())
+    while pending:
+        yield _result(pending.popleft())
+
+
+def _result(future: Future[tuple[str, VerificationReport]]) -> VerificationReport:
+    version, report = future.result()
+    if version != __version__:
+        raise ArchiveError(
+            "archive.version_mismatch",
+            f"a worker runs por {version}, this process runs por {__version__}; "
+            "install the same version on every worker",
+        )
+    return report
+
+
+def summary_digest(rows: Iterable[tuple[str, str, str | None, bytes | None]]) -> bytes:
+    """SHA-256 of the canonical summary (SPEC §6.4).
+
+    ``rows`` are, in input order, ``(input name, status, first failed check id
+    or None, por_root or None)``.  The summary is the por-cbor/1 encoding of
+    ``{"schema": SUMMARY_SCHEMA, "results": [...]}`` with one map per row and
+    absent values omitted; it depends on nothing but the inputs' names and
+    their verification outcomes.
+    """
+    results: list[dict[str, Any]] = []
+    for name, status, check_id, por_root in rows:
+        row: dict[str, Any] = {"input": name, "status": status}
+        if check_id is not None:
+            row["check_id"] = check_id
+        if por_root is not None:
+            row["por_root"] = por_root
+        results.append(row)
+    return hashlib.sha256(encode({"schema": SUMMARY_SCHEMA, "results": results})).digest()
+
+
+__all__ = ["SUMMARY_SCHEMA", "ArchiveError", "check_many", "check_one", "summary_digest"]
