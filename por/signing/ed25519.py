@@ -8,10 +8,15 @@ Verification adds checks that RFC 8032 leaves to the implementer, so that one
 signature has one encoding and no key is trivially forgeable:
 - ``S`` must be below the group order L (RFC 8032 §5.1.7 step 1; OpenSSL
   agrees, this module checks first so the check id is stable);
-- the public key must be a canonical encoding (``y < p``);
+- the public key must be a canonical encoding (``y < p``), checked before its
+  order so a non-canonical encoding is ``malformed`` whatever point it names;
 - a public key of small order (the identity, the all-zero bytes, and the other
   points of order 1, 2, 4 or 8) is a "zero signer": with such a key, one
-  signature verifies for a large share of all messages.
+  signature verifies for a large share of all messages;
+- ``R`` must be a canonical encoding and not of small order.  OpenSSL's check is
+  cofactorless and accepts a small-order ``R``; libsodium refuses it.  por is
+  strict (SPEC §8.5 step 1): the set of accepted signatures is then the same for
+  every implementation that follows these rules, whatever its group equation.
 
 Out of scope: hashing (the caller passes the digest), Ed25519ph and Ed25519ctx.
 """
@@ -53,10 +58,14 @@ def sign_digest(seed: bytes, message: bytes) -> bytes:
     return Ed25519PrivateKey.from_private_bytes(seed).sign(message)
 
 
+def _y(encoding: bytes) -> int:
+    """The y coordinate an encoded point carries (RFC 8032 §5.1.3: sign bit cleared)."""
+    return int.from_bytes(encoding, "little") & ((1 << 255) - 1)
+
+
 def has_small_order(public_key: bytes) -> bool:
     """True iff the 32-byte encoding names a point of order 1, 2, 4 or 8."""
-    y = int.from_bytes(public_key, "little") & ((1 << 255) - 1)
-    return y % P in SMALL_ORDER_Y
+    return _y(public_key) % P in SMALL_ORDER_Y
 
 
 def check_encoding(signer: bytes, signature: bytes) -> None:
@@ -73,10 +82,15 @@ def check_encoding(signer: bytes, signature: bytes) -> None:
         )
     if int.from_bytes(signature[32:], "little") >= L:
         raise SignatureError(CHECK_MALFORMED, "Ed25519 S is not below the group order L")
+    if _y(signer) >= P:
+        raise SignatureError(CHECK_MALFORMED, "the Ed25519 public key is not canonical (y >= p)")
     if has_small_order(signer):
         raise SignatureError(CHECK_ZERO_SIGNER, "the Ed25519 public key has small order")
-    if int.from_bytes(signer, "little") & ((1 << 255) - 1) >= P:
-        raise SignatureError(CHECK_MALFORMED, "the Ed25519 public key is not canonical (y >= p)")
+    r_point = signature[:32]
+    if _y(r_point) >= P:
+        raise SignatureError(CHECK_MALFORMED, "Ed25519 R is not canonical (y >= p)")
+    if has_small_order(r_point):
+        raise SignatureError(CHECK_MALFORMED, "Ed25519 R has small order")
 
 
 def verify_digest(signer: bytes, message: bytes, signature: bytes) -> None:

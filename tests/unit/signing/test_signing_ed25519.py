@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -108,8 +109,6 @@ def _enc(y: int, sign: int = 0) -> bytes:
         _enc(P - 1),               # order 2
         _enc(_Y8), _enc(_Y8, 1),   # order 8
         _enc(P - _Y8), _enc(P - _Y8, 1),
-        _enc(P),                   # non-canonical spelling of y = 0
-        _enc(P + 1),               # non-canonical spelling of the identity
     ],
 )
 def test_small_order_key_is_zero_signer(key: bytes) -> None:
@@ -131,12 +130,54 @@ def test_small_order_forgery_would_otherwise_pass() -> None:
     assert info.value.check_id == "signature.zero_signer"
 
 
-def test_non_canonical_public_key_is_malformed() -> None:
-    key = _enc(P + 2)  # y = p + 2, not of small order, spelled >= p
-    assert not ed25519.has_small_order(key)
+@pytest.mark.parametrize("key", [
+    _enc(P + 2),  # y = p + 2, not of small order, spelled >= p
+    _enc(P),      # non-canonical spelling of y = 0 (small order): malformed comes first
+    _enc(P + 1),  # non-canonical spelling of the identity
+])
+def test_non_canonical_public_key_is_malformed(key: bytes) -> None:
     with pytest.raises(SignatureError) as info:
         ed25519.check_encoding(key, ed25519.sign_digest(SEED, DIGEST))
     assert info.value.check_id == "signature.malformed"
+    assert "not canonical" in info.value.message
+
+
+def _identity_r_signature(seed: bytes, message: bytes) -> tuple[bytes, bytes]:
+    """A signature with R = identity that a cofactorless verifier accepts:
+    S = k*a mod L with k = SHA-512(R || A || M) gives [S]B = R + [k]A."""
+    h = hashlib.sha512(seed).digest()
+    a = int.from_bytes(h[:32], "little")
+    a &= (1 << 254) - 8
+    a |= 1 << 254
+    public = ed25519.public_key_from_seed(seed)
+    r_point = _enc(1)
+    k = int.from_bytes(hashlib.sha512(r_point + public + message).digest(), "little") % L
+    return public, r_point + ((k * a) % L).to_bytes(32, "little")
+
+
+def test_small_order_r_is_refused_though_openssl_accepts_it() -> None:
+    # SPEC §8.5 step 1: por is strict like libsodium; OpenSSL's check is cofactorless.
+    public, signature = _identity_r_signature(SEED, DIGEST)
+    Ed25519PublicKey.from_public_bytes(public).verify(signature, DIGEST)  # OpenSSL: valid
+    with pytest.raises(SignatureError) as info:
+        ed25519.verify_digest(public, DIGEST, signature)
+    assert info.value.check_id == "signature.malformed"
+    assert "R has small order" in info.value.message
+
+
+@pytest.mark.parametrize("r_point", [_enc(P - 1), _enc(0), _enc(_Y8, 1), bytes(32)])
+def test_every_small_order_r_is_malformed(r_point: bytes) -> None:
+    signature = r_point + ed25519.sign_digest(SEED, DIGEST)[32:]
+    with pytest.raises(SignatureError) as info:
+        ed25519.check_encoding(ed25519.public_key_from_seed(SEED), signature)
+    assert info.value.check_id == "signature.malformed"
+
+
+def test_non_canonical_r_is_malformed() -> None:
+    signature = _enc(P + 3) + ed25519.sign_digest(SEED, DIGEST)[32:]
+    with pytest.raises(SignatureError) as info:
+        ed25519.check_encoding(ed25519.public_key_from_seed(SEED), signature)
+    assert "R is not canonical" in info.value.message
 
 
 def test_ordinary_keys_are_not_small_order() -> None:
