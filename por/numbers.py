@@ -30,6 +30,13 @@ DECIMAL_CONTEXT = decimal.Context(
 #: Longest accepted decimal string; bounds the cost of arithmetic on hostile input.
 MAX_DECIMAL_LENGTH = 64
 
+#: Context for sums and differences of two accepted decimals (SPEC §3.2): each
+#: has at most MAX_DECIMAL_LENGTH characters and no exponent, so an exact result
+#: has at most 2 * MAX_DECIMAL_LENGTH + 1 significant digits.  With this
+#: precision every such result is exact; ``Inexact`` stays trapped as a guard.
+EXACT_CONTEXT = DECIMAL_CONTEXT.copy()
+EXACT_CONTEXT.prec = 2 * MAX_DECIMAL_LENGTH + 2
+
 BPS_MAX = 10_000
 
 _CANONICAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]*[1-9])?")
@@ -117,6 +124,7 @@ def clamp_bps(value: int) -> int:
 __all__ = [
     "BPS_MAX",
     "DECIMAL_CONTEXT",
+    "EXACT_CONTEXT",
     "MAX_DECIMAL_LENGTH",
     "canonical_decimal_from_json_number",
     "clamp_bps",

@@ -1,16 +1,12 @@
 """Exact value parsing and comparison for the auditor (SPEC §3.2, §12.1).
 
-Numbers are canonical decimal strings; arithmetic on them runs in
-:data:`por.numbers.DECIMAL_CONTEXT`, which traps ``Inexact``.  Where an exact
-result would need more than the context's 50 significant digits, the rule is
-stated here once and used everywhere:
+Numbers are canonical decimal strings; sums and differences run in
+:data:`por.numbers.EXACT_CONTEXT`, whose precision makes every sum or
+difference of two accepted decimals exact (SPEC §3.2):
 
-* :func:`within_tolerance` -- two values agree iff they are equal or their
-  exact distance is at most the tolerance; a distance that is not exactly
-  representable counts as *disagreement*.
-* :func:`tolerance_bounds` -- ``[c - tol, c + tol]``; when either bound is
-  not exactly representable the interval is ``[c, c]`` (only equal values
-  agree with ``c``).
+* :func:`within_tolerance` -- two values agree iff their exact distance is at
+  most the tolerance.
+* :func:`tolerance_bounds` -- the exact interval ``[c - tol, c + tol]``.
 
 Accepted spellings (evidence is hostile, so every rule is bounded):
 
@@ -34,12 +30,11 @@ Leaves out: JSON parsing itself and field lookup (``claim_extraction``).
 
 from __future__ import annotations
 
-import decimal
 import re
 from decimal import Decimal
 
 from por.errors import SchemaError
-from por.numbers import DECIMAL_CONTEXT, MAX_DECIMAL_LENGTH, format_decimal, parse_decimal
+from por.numbers import EXACT_CONTEXT, MAX_DECIMAL_LENGTH, format_decimal, parse_decimal
 
 #: Longest JSON integer literal kept as an ``int``.
 MAX_JSON_INT_CHARS = 40
@@ -140,23 +135,13 @@ def is_unicode_text(text: str) -> bool:
 
 
 def within_tolerance(a: Decimal, b: Decimal, tolerance: Decimal) -> bool:
-    """``|a - b| <= tolerance`` exactly; an unrepresentable distance disagrees."""
-    if a == b:
-        return True
-    try:
-        distance = DECIMAL_CONTEXT.abs(DECIMAL_CONTEXT.subtract(a, b))
-    except decimal.DecimalException:
-        return False
-    return distance <= tolerance
+    """``|a - b| <= tolerance``, exactly."""
+    return EXACT_CONTEXT.abs(EXACT_CONTEXT.subtract(a, b)) <= tolerance
 
 
 def tolerance_bounds(center: Decimal, tolerance: Decimal) -> tuple[Decimal, Decimal]:
-    """``(center - tolerance, center + tolerance)``, or ``(center, center)`` if inexact."""
-    try:
-        return (DECIMAL_CONTEXT.subtract(center, tolerance),
-                DECIMAL_CONTEXT.add(center, tolerance))
-    except decimal.DecimalException:
-        return (center, center)
+    """``(center - tolerance, center + tolerance)``, exactly."""
+    return EXACT_CONTEXT.subtract(center, tolerance), EXACT_CONTEXT.add(center, tolerance)
 
 
 def compare(value: Decimal, comparison: str, threshold: Decimal) -> bool:

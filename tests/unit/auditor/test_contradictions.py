@@ -41,10 +41,10 @@ def test_numeric_conflict_beyond_tolerance_gives_expected_check() -> None:
     (("100", "100.50000001"), "0.5", True),  # just beyond
     (("100", "100.00000001"), "0", True),
     (("-1", "1"), "2", False),
-    # Stated rule (values.py): a distance needing more than 50 significant digits
-    # is not exactly representable and counts as disagreement, even under a huge
-    # tolerance: 10^30 + 10^-30 vs 0 with tolerance 10^31.
-    (("1" + "0" * 30 + "." + "0" * 29 + "1", "0"), "1" + "0" * 31, True),
+    # SPEC §3.2: distances are exact however many digits they need (61 here):
+    # 10^30 + 10^-30 vs 0 is within a tolerance of 10^31, and just beyond 10^30.
+    (("1" + "0" * 30 + "." + "0" * 29 + "1", "0"), "1" + "0" * 31, False),
+    (("1" + "0" * 30 + "." + "0" * 29 + "1", "0"), "1" + "0" * 30, True),
     (("1" + "0" * 30, "0"), "1" + "0" * 31, False),
 ])
 def test_numeric_tolerance_boundaries(values: tuple[str, str], tolerance: str,

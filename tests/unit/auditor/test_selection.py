@@ -100,19 +100,20 @@ def test_quorum_on_booleans_is_exact() -> None:
     assert (chosen.value, chosen.evidence_ids) == (True, ("e1", "e2"))
 
 
-def test_quorum_inexact_bounds_mean_exact_agreement() -> None:
-    # Exactly, |10^30 - (10^30 + 1)| = 1 <= 1.0...01; but 10^30 +- 1.0...01 needs
-    # 61 digits > the context's 50, so by the stated rule only equal values agree.
+def test_quorum_bounds_are_exact_at_any_width() -> None:
+    # SPEC §3.2: |10^30 - (10^30 + 1)| = 1 <= 1.0...01, and 10^30 +- 1.0...01
+    # (61 digits) is computed exactly, so the two values agree; under a tolerance
+    # just below 1 they do not.
     big = "1" + "0" * 30
     policy = SelectionPolicy(strategy="multi_source_quorum", min_sources=2, quorum=2)
     candidates = [Candidate(0, "e0", "s0", 1, "c0", big),
                   Candidate(1, "e1", "s1", 1, "c1", big[:-1] + "1")]
     tolerance = Decimal("1." + "0" * 29 + "1")
     assert select_field("p", "numeric", policy=policy, target_ids=["s0", "s1"],
-                        candidates=candidates, tolerance=tolerance).status == "no_quorum"
-    same = [candidates[0], Candidate(1, "e1", "s1", 1, "c1", big)]
+                        candidates=candidates, tolerance=tolerance).status == "selected"
+    below = Decimal("0." + "9" * 40)
     assert select_field("p", "numeric", policy=policy, target_ids=["s0", "s1"],
-                        candidates=same, tolerance=tolerance).status == "selected"
+                        candidates=candidates, tolerance=below).status == "no_quorum"
 
 
 def test_fallback_chain_uses_target_order_not_bundle_order() -> None:
