@@ -4,7 +4,7 @@ Every per-source result passes the gate before the auditor aggregates it.  The
 checks run in a fixed order and the first failure decides (seed 001 "Fail
 Fast Pattern"):
 
-1. ``gate.agent_name`` -- the agent name is non-empty after ``str.strip()``;
+1. ``gate.agent_name`` -- the agent name is not blank (:func:`is_blank`);
 2. ``gate.uncited_claim`` -- every hypothesis cites at least one evidence id
    (zero hypotheses is a valid result: the source said nothing relevant);
 3. ``gate.unknown_evidence`` -- every cited id is one of the valid evidence
@@ -85,11 +85,27 @@ def _listed(valid: Collection[str]) -> str:
     return repr(shown) + (f" (and {more} more)" if more > 0 else "")
 
 
+#: Unicode's White_Space property (PropList.txt), the 25 code points SPEC §12.4
+#: lists.  Not Python's ``str.isspace`` (which adds U+001C-U+001F) nor
+#: JavaScript's ``trim`` (which adds U+FEFF): a name is blank iff every
+#: character is in this set.
+WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680"
+    + "".join(chr(c) for c in range(0x2000, 0x200B))
+    + "\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def is_blank(text: str) -> bool:
+    """True iff ``text`` is empty or made only of :data:`WHITE_SPACE`."""
+    return all(ch in WHITE_SPACE for ch in text)
+
+
 def admit(result: AgentResult, valid_evidence_ids: Collection[str]) -> GateDecision:
     """Run the four checks in order; the first failure decides (seed 001)."""
     # Check 1: the result can be attributed to an agent.
     name = result.agent_name
-    if not isinstance(name, str) or not name.strip():
+    if not isinstance(name, str) or is_blank(name):
         return _reject(CHECK_AGENT_NAME, f"agent name is empty: {name!r}")
     # Check 2: no hypothesis without grounding.
     for hypothesis in result.hypotheses:
@@ -121,8 +137,10 @@ __all__ = [
     "CHECK_UNKNOWN_EVIDENCE",
     "GATE_CHECK_IDS",
     "MAX_LISTED_IDS",
+    "WHITE_SPACE",
     "AgentResult",
     "GateDecision",
     "Hypothesis",
     "admit",
+    "is_blank",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 
 import pytest
 from pydantic import ValidationError
@@ -10,10 +11,12 @@ from pydantic import ValidationError
 from por.gate import (
     GATE_CHECK_IDS,
     MAX_LISTED_IDS,
+    WHITE_SPACE,
     AgentResult,
     GateDecision,
     Hypothesis,
     admit,
+    is_blank,
 )
 
 VALID = frozenset({"ev_2", "ev_1"})
@@ -108,3 +111,22 @@ def test_check_order_and_decision_type() -> None:
         decision.admitted = False  # type: ignore[misc]
     with pytest.raises(ValidationError):  # wire objects are frozen pydantic models
         AgentResult(agent_name="a", hypotheses=[], extra_field=1)  # type: ignore[call-arg]
+
+
+# --- SPEC §12.4: "blank" is Unicode's White_Space, not a language's strip() ---
+
+
+def test_white_space_is_unicode_white_space_property() -> None:
+    # The 25 code points of PropList.txt's White_Space (Unicode 15).
+    assert len(WHITE_SPACE) == 25
+    assert all(unicodedata.category(ch) in {"Zs", "Zl", "Zp", "Cc"} for ch in WHITE_SPACE)
+
+
+def test_python_strip_and_javascript_trim_disagree_with_spec() -> None:
+    for ch in "\x1c\x1d\x1e\x1f":  # Python strips these (isspace), Unicode does not
+        assert ch.strip() == ""
+        assert not is_blank(ch)
+    assert "\ufeff".strip() == "\ufeff"  # JavaScript trims U+FEFF; neither do we
+    assert not is_blank("\ufeff")
+    assert is_blank("\u3000\u2028 \t") and is_blank("")
+    assert admit(AgentResult(agent_name="\x1f", hypotheses=[hyp()]), VALID).admitted
