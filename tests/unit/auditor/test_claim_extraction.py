@@ -222,6 +222,10 @@ def test_unknown_requirement() -> None:
     ("$.data.price", ("data", "price")), ("data.items[0].value", ("data", "items", 0, "value")),
     ("$", ()), ("$[2]", (2,)), ("a", ("a",)), ("a[0][1]", ("a", 0, 1)),
     ("a..b", None), ("$.a[01]", None), ("$a", None), (".a", None), ("a[x]", None), ("", None),
+    # SPEC §12.1.1 examples
+    ("$.a[0]", ("a", 0)), ("a.b", ("a", "b")), ("$.é.x y", ("é", "x y")),
+    ("a[01]", None), ("a[-1]", None), ("[0]", None), ("$.a[999999999]", ("a", 999999999)),
+    ("$.a[1000000000]", None),
 ])
 def test_json_path_grammar(path: str, tokens: tuple[object, ...] | None) -> None:
     assert parse_json_path(path) == tokens
