@@ -21,14 +21,16 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
-from concurrent.futures import Executor, Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from por import __version__
 from por.encoding import encode
 from por.errors import PorError
 from verifier.api import check_bundle
 from verifier.report import VerificationReport
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
 
 #: The ``schema`` of the summary record that :func:`summary_digest` hashes.
 SUMMARY_SCHEMA = "por.ArchiveSummary/1"

@@ -14,13 +14,14 @@ system; they need the same por version installed (checked per result by
 from __future__ import annotations
 
 import importlib
-import multiprocessing
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from por.cli.common import CliError
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 
 #: Inputs in flight per worker: enough to keep workers busy, bounded memory.
 WINDOW_PER_WORKER = 4
@@ -36,6 +37,10 @@ def open_executor(jobs: int, address: str | None) -> Iterator[tuple[Executor | N
     if jobs <= 1:
         yield None, 1
         return
+    # Imported here: a serial run (the common case) pays nothing for the pool.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
         yield pool, jobs * WINDOW_PER_WORKER
