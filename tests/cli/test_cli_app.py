@@ -116,6 +116,29 @@ def test_import_and_help_stay_light() -> None:
     assert proc.returncode == 0, proc.stderr
 
 
+#: Optional stacks (extras) and machinery that verifying one bundle never needs.
+OPTIONAL = ("distributed", "dask", "litellm", "llama_cpp", "eth_abi", "pyrevm", "yaml",
+            "multiprocessing", "concurrent.futures.process", "asyncio", "coincurve",
+            "Crypto", "cryptography")
+
+
+def test_verify_of_an_unsigned_bundle_loads_no_optional_stack(tmp_path: Path) -> None:
+    from cli_support import built_bytes
+
+    path = tmp_path / "b.cbor"
+    path.write_bytes(built_bytes())
+    code = (
+        "import sys\n"
+        "from por.cli import main\n"
+        f"assert main(['verify', '-q', {str(path)!r}]) == 0\n"
+        f"loaded = [m for m in {OPTIONAL!r} if m in sys.modules]\n"
+        "assert loaded == [], loaded\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_lightness_probe_can_fail() -> None:
     # The same probe notices a heavy import when there is one.
     code = ("import sys\nfrom por.cli import main\nimport por.schemas\n"
