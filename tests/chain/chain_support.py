@@ -1,0 +1,139 @@
+"""An in-process EVM (revm through pyrevm) with ``PorVerdictRegistry`` deployed
+from the committed artifact, and helpers to call it and read its reverts.
+
+Every call is a real EVM message call from an externally owned account: the
+contract's bytecode runs exactly as on a chain (CANCUN rules, the artifact's
+evmVersion), with ``block.timestamp`` and ``block.chainid`` set by the test.
+A revert is raised as :class:`Reverted` with the custom error decoded from
+the contract's ABI, so tests assert on error names, as por tests assert on
+check ids.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from eth_abi import decode, encode
+from pyrevm import EVM, BlockEnv, CfgEnv, Env
+
+from por.chain import selector
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACT = ROOT / "contracts" / "build" / "PorVerdictRegistry.json"
+#: Anvil/Hardhat's local chain id, so the domain is not mainnet's.
+CHAIN_ID = 31337
+#: 2026-01-01T00:00:00Z, the signing tests' fixed issued_at.
+T0 = 1_767_225_600
+ADMIN = "0x" + "ad" * 20
+RESOLVER = "0x" + "5e" * 20
+CHALLENGER = "0x" + "c4" * 20
+#: Intrinsic gas of a call transaction (yellow paper G_transaction).
+TX_BASE_GAS = 21_000
+
+_REVERT = re.compile(r"Revert \{ gas_used: (\d+), output: 0x([0-9a-f]*) \}")
+
+
+def artifact() -> dict[str, Any]:
+    """The committed build of the contract (contracts/build)."""
+    loaded: dict[str, Any] = json.loads(ARTIFACT.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _signature(item: dict[str, Any]) -> str:
+    return f"{item['name']}({','.join(_type(i) for i in item['inputs'])})"
+
+
+def _type(item: dict[str, Any]) -> str:
+    kind: str = item["type"]
+    if kind.startswith("tuple"):
+        return "(" + ",".join(_type(c) for c in item["components"]) + ")" + kind[5:]
+    return kind
+
+
+ERRORS = {selector(_signature(e)): (e["name"], [_type(i) for i in e["inputs"]])
+          for e in artifact()["abi"] if e["type"] == "error"}
+FUNCTIONS = {f["name"]: f for f in artifact()["abi"] if f["type"] == "function"}
+
+
+class Reverted(Exception):
+    """A call reverted with a custom error of the contract (or raw data)."""
+
+    def __init__(self, data: bytes, gas_used: int) -> None:
+        self.data = data
+        self.gas_used = gas_used
+        name, types = ERRORS.get(data[:4], ("<unknown>", []))
+        self.name = name
+        self.args_ = tuple(decode(types, data[4:])) if types else ()
+        super().__init__(f"{name}{self.args_}")
+
+
+def calldata_cost(data: bytes) -> int:
+    """EIP-2028 calldata gas: 4 per zero byte, 16 per other byte."""
+    return sum(4 if b == 0 else 16 for b in data)
+
+
+@dataclass
+class Outcome:
+    """A successful call: its return data and gas."""
+
+    output: bytes
+    gas_used: int
+    calldata: bytes
+
+    @property
+    def execution_gas(self) -> int:
+        """Gas the contract's code used: total minus the intrinsic 21 000 and calldata."""
+        return self.gas_used - TX_BASE_GAS - calldata_cost(self.calldata)
+
+
+class Chain:
+    """One EVM with the registry deployed at a fixed address."""
+
+    def __init__(self, *, chain_id: int = CHAIN_ID, timestamp: int = T0,
+                 signers: tuple[str, ...] = ()) -> None:
+        env = Env(cfg=CfgEnv(chain_id=chain_id), block=BlockEnv(number=1, timestamp=timestamp))
+        self.evm = EVM(env=env, spec_id="CANCUN")
+        self.chain_id = chain_id
+        for account in (ADMIN, RESOLVER, CHALLENGER):
+            self.evm.set_balance(account, 10**21)
+        code = bytes.fromhex(artifact()["bytecode"][2:])
+        args = encode(["address", "address", "address[]"], [ADMIN, RESOLVER, list(signers)])
+        self.address: str = self.evm.deploy(ADMIN, code + args)
+        self.contract = bytes.fromhex(self.address[2:])
+
+    def set_time(self, timestamp: int) -> None:
+        """``block.timestamp`` of the following calls."""
+        self.evm.set_block_env(BlockEnv(number=1, timestamp=timestamp))
+
+    def send(self, data: bytes, *, sender: str = ADMIN, to: str | None = None) -> Outcome:
+        """A state-changing call; raises :class:`Reverted` on a revert."""
+        try:
+            output = self.evm.message_call(sender, to or self.address, data)
+        except RuntimeError as exc:
+            match = _REVERT.fullmatch(str(exc))
+            if match is None:
+                raise
+            raise Reverted(bytes.fromhex(match.group(2)), int(match.group(1))) from None
+        return Outcome(bytes(output), self.evm.result.gas_used, data)
+
+    def call(self, name: str, *args: Any, sender: str = ADMIN) -> Any:
+        """Call contract function ``name`` with ABI-encoded ``args``; decoded result."""
+        item = FUNCTIONS[name]
+        types = [_type(i) for i in item["inputs"]]
+        data = selector(_signature(item)) + encode(types, list(args))
+        out = self.send(data, sender=sender)
+        values = decode([_type(o) for o in item["outputs"]], out.output)
+        return values[0] if len(values) == 1 else values
+
+
+def reverts(chain: Chain, data: bytes, **kwargs: Any) -> Reverted:
+    """The revert of a call that must revert."""
+    try:
+        chain.send(data, **kwargs)
+    except Reverted as exc:
+        return exc
+    raise AssertionError("the call did not revert")
