@@ -12,6 +12,7 @@ and is imported inside the functions, so ``por verify`` never loads it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from por.bundle.layout import COMPONENT_INDEX
@@ -95,9 +96,9 @@ def _proof_call(function: str, market_id: bytes, proof: InclusionProof) -> bytes
                                        [market_id, inclusion_proof_args(proof)])
 
 
-def _encoder() -> Any:
+def _encoder() -> Callable[[Sequence[str], Sequence[Any]], bytes]:
     try:
-        from eth_abi import encode  # noqa: PLC0415 - the chain extra, loaded on use
+        from eth_abi.abi import encode  # noqa: PLC0415 - the chain extra, loaded on use
     except ImportError:  # pragma: no cover - depends on the installed extras
         raise UnsupportedError("usage.extra", "calldata needs the eth-abi encoder: "
                                "pip install 'por[chain]'") from None

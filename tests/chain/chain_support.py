@@ -11,7 +11,11 @@ check ids.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +24,12 @@ from typing import Any
 from eth_abi import decode, encode
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
 
-from por.chain import selector
+from por.chain import SUBMIT_VERDICT, selector
+from por.chain.calldata import VERDICT_TUPLE
+from por.cli import main
+from por.signing.eip712 import DOMAIN_TYPE, VERDICT_TYPE, keccak256
+from por.signing.keys import PrivateKey, private_key_to_json
+from por.signing.secp256k1 import address_from_public_key, public_key_from_secret
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "contracts" / "build" / "PorVerdictRegistry.json"
@@ -83,6 +92,8 @@ class Outcome:
     output: bytes
     gas_used: int
     calldata: bytes
+    #: (topics, data) of each log the call emitted.
+    logs: list[tuple[list[bytes], bytes]]
 
     @property
     def execution_gas(self) -> int:
@@ -118,7 +129,9 @@ class Chain:
             if match is None:
                 raise
             raise Reverted(bytes.fromhex(match.group(2)), int(match.group(1))) from None
-        return Outcome(bytes(output), self.evm.result.gas_used, data)
+        result = self.evm.result
+        logs = [([bytes(t) for t in log.data[0]], bytes(log.data[1])) for log in result.logs]
+        return Outcome(bytes(output), result.gas_used, data, logs)
 
     def call(self, name: str, *args: Any, sender: str = ADMIN) -> Any:
         """Call contract function ``name`` with ABI-encoded ``args``; decoded result."""
@@ -137,3 +150,52 @@ def reverts(chain: Chain, data: bytes, **kwargs: Any) -> Reverted:
     except Reverted as exc:
         return exc
     raise AssertionError("the call did not revert")
+
+
+# --- signing (test-only keys: their secrets are SHA-256 of public labels) ------------------
+
+#: The registered signer: the signing tests' test-only secp256k1 key.
+TEST_ONLY_SECRET = hashlib.sha256(b"por test-only secp256k1 key").digest()
+#: A key the registry does not know.
+TEST_ONLY_STRANGER = hashlib.sha256(b"por test-only secp256k1 key: not registered").digest()
+MARKETS = ROOT / "fixtures" / "markets"
+DEMO_BUNDLES = ROOT / "fixtures" / "bundles" / "valid"
+
+
+def address_of(secret: bytes) -> bytes:
+    """The Ethereum address of a secp256k1 secret."""
+    return address_from_public_key(public_key_from_secret(secret))
+
+
+def write_key(directory: Path, name: str, secret: bytes) -> str:
+    """A ``por.PrivateKey/1`` file (mode 0600, as ``por keygen`` writes it)."""
+    path = directory / name
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(private_key_to_json(PrivateKey("secp256k1", secret)))
+    return str(path)
+
+
+def por(*argv: str) -> str:
+    """Run ``por`` in process; exit 0 required; its standard output."""
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        code = main(list(argv))
+    assert code == 0, (argv, printed.getvalue())
+    return printed.getvalue()
+
+
+def raw_digest(words: tuple[Any, ...], chain_id: int, contract: bytes) -> bytes:
+    """SPEC §8.3 from the raw twelve values (no range checks: for out-of-range
+    canaries), written out again here rather than through por.signing."""
+    type_hash = keccak256(VERDICT_TYPE.encode("ascii"))
+    body = b"".join(w if isinstance(w, bytes) else w.to_bytes(32, "big") for w in words)
+    struct = keccak256(type_hash + body)
+    domain = keccak256(keccak256(DOMAIN_TYPE.encode("ascii")) + keccak256(b"por")
+                       + keccak256(b"1") + chain_id.to_bytes(32, "big") + bytes(12) + contract)
+    return keccak256(b"\x19\x01" + domain + struct)
+
+
+def submit_data(words: tuple[Any, ...], signer: bytes, signature: bytes) -> bytes:
+    """submitVerdict calldata from raw values (eth-abi, no por.chain checks)."""
+    return selector(SUBMIT_VERDICT) + encode([VERDICT_TUPLE, "address", "bytes"],
+                                             [words, "0x" + signer.hex(), signature])
