@@ -55,30 +55,62 @@ library PorMerkle {
     /// The root that `path` (RFC 9162 §2.1.3.1 PATH(index, D[size]), leaf end first)
     /// gives for the leaf hash `h` (§2.1.3.2). The path length must be exactly
     /// inner + border, where inner = bitlen(index xor (size - 1)) and
-    /// border = popcount(index >> inner) (the transparency-dev/merkle decomposition).
+    /// border = popcount(index >> inner) (the transparency-dev/merkle decomposition):
+    /// the first `inner` siblings sit left or right by the index bits, the rest left.
     function rootFromPath(bytes32 h, uint256 index, uint256 size, bytes32[] calldata path)
         internal
         view
-        returns (bytes32)
+        returns (bytes32 root)
     {
         if (index >= size) revert MerkleIndexRange(index, size);
-        uint256 inner;
-        for (uint256 x = index ^ (size - 1); x != 0; x >>= 1) {
-            ++inner;
-        }
-        uint256 length = inner;
-        for (uint256 x = index >> inner; x != 0; x >>= 1) {
-            length += x & 1;
-        }
+        uint256 inner = bitLength(index ^ (size - 1));
+        uint256 length = inner + popCount(index >> inner);
         if (path.length != length) revert MerkleProofLength(length, path.length);
-        unchecked {
-            for (uint256 i; i < inner; ++i) {
-                h = (index >> i) & 1 == 0 ? nodeHash(h, path[i]) : nodeHash(path[i], h);
+        assembly ("memory-safe") {
+            // Memory p: 0x01 || left || right, the NH input. At level j the running hash
+            // sits right if bit j of `bits` is 1 (sibling left), else left. Below `inner`
+            // the bits are the index's; from `inner` up they are 1 (border: sibling left).
+            // Each hash is written straight to where the next level needs it.
+            let p := mload(0x40)
+            mstore8(p, 0x01)
+            let left := add(p, 1)
+            let right := add(p, 33)
+            let bits := or(index, shl(inner, not(0)))
+            let side := shl(5, and(bits, 1))
+            mstore(add(left, side), h)
+            let at := path.offset
+            for { let end := add(at, shl(5, length)) } lt(at, end) { at := add(at, 0x20) } {
+                mstore(sub(right, side), calldataload(at))
+                bits := shr(1, bits)
+                side := shl(5, and(bits, 1))
+                if iszero(staticcall(gas(), 0x02, p, 65, add(left, side), 0x20)) { revert(0, 0) }
             }
-            for (uint256 i = inner; i < length; ++i) {
-                h = nodeHash(path[i], h);
+            root := mload(add(left, side))
+        }
+    }
+
+    /// The number of bits of x (0 for 0): a binary search, not a loop per bit.
+    function bitLength(uint256 x) internal pure returns (uint256 n) {
+        assembly {
+            if shr(128, x) { x := shr(128, x) n := 128 }
+            if shr(64, x) { x := shr(64, x) n := add(n, 64) }
+            if shr(32, x) { x := shr(32, x) n := add(n, 32) }
+            if shr(16, x) { x := shr(16, x) n := add(n, 16) }
+            if shr(8, x) { x := shr(8, x) n := add(n, 8) }
+            if shr(4, x) { x := shr(4, x) n := add(n, 4) }
+            if shr(2, x) { x := shr(2, x) n := add(n, 2) }
+            if shr(1, x) { x := shr(1, x) n := add(n, 1) }
+            n := add(n, x)
+        }
+    }
+
+    /// The number of set bits of x: one step per set bit (x & (x - 1) clears the lowest).
+    function popCount(uint256 x) internal pure returns (uint256 n) {
+        assembly {
+            for {} x {} {
+                x := and(x, sub(x, 1))
+                n := add(n, 1)
             }
         }
-        return h;
     }
 }

@@ -274,13 +274,13 @@ contract PorVerdictRegistry {
         bytes32 porRoot = verdicts[marketId].porRoot;
         if (porRoot == bytes32(0)) revert UnknownMarket(marketId);
         uint8 c = p.component;
-        if (c != 1 && c != 2 && c != 4 && c != 5) revert ProofComponent(c);
+        if ((0x36 >> c) & 1 == 0) revert ProofComponent(c); // positions 1, 2, 4, 5
+        uint64 size = p.treeSize;
         bytes32 leafHash = PorMerkle.leafHash(p.leaf);
-        bytes32 r1 = PorMerkle.rootFromPath(leafHash, p.leafIndex, p.treeSize, p.leafPath);
-        if (r1 != p.componentRoot) revert ProofLeafPath(r1, p.componentRoot);
-        bytes32 r2 = PorMerkle.rootFromPath(
-            PorMerkle.componentLeafHash(r1, p.treeSize), c, 6, p.componentPath
-        );
+        bytes32 r1 = PorMerkle.rootFromPath(leafHash, p.leafIndex, size, p.leafPath);
+        bytes32 componentRoot = p.componentRoot;
+        if (r1 != componentRoot) revert ProofLeafPath(r1, componentRoot);
+        bytes32 r2 = PorMerkle.rootFromPath(PorMerkle.componentLeafHash(r1, size), c, 6, p.componentPath);
         if (r2 != porRoot) revert ProofComponentPath(r2, porRoot);
         return leafHash;
     }

@@ -29,7 +29,7 @@ from por.chain.calldata import VERDICT_TUPLE
 from por.cli import main
 from por.signing.eip712 import DOMAIN_TYPE, VERDICT_TYPE, keccak256
 from por.signing.keys import PrivateKey, private_key_to_json
-from por.signing.secp256k1 import address_from_public_key, public_key_from_secret
+from por.signing.secp256k1 import address_from_public_key, public_key_from_secret, sign_digest
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "contracts" / "build" / "PorVerdictRegistry.json"
@@ -199,3 +199,68 @@ def submit_data(words: tuple[Any, ...], signer: bytes, signature: bytes) -> byte
     """submitVerdict calldata from raw values (eth-abi, no por.chain checks)."""
     return selector(SUBMIT_VERDICT) + encode([VERDICT_TUPLE, "address", "bytes"],
                                              [words, "0x" + signer.hex(), signature])
+
+
+# --- markets: verdicts registered on chain -----------------------------------------------
+
+WEEK = 7 * 24 * 3600
+
+
+def register_bundle(chain: Chain, data: bytes, nonce: int) -> bytes:
+    """Sign ``data`` for ``chain`` with the test-only key (por.bundle.sign_bundle),
+    submit it with ``por.chain``'s calldata; the marketId."""
+    from por.bundle import sign_bundle
+    from por.chain.documents import verdict_call
+    from por.cli.attestation import signed_verdict
+    from por.signing.eip712 import Eip712Domain
+
+    domain = Eip712Domain(chain_id=chain.chain_id, verifying_contract=chain.contract)
+    signed = sign_bundle(data, PrivateKey("secp256k1", TEST_ONLY_SECRET), domain,
+                         issued_at=T0, expires_at=T0 + WEEK, nonce=nonce)
+    record, struct, _count = signed_verdict(signed, 0)
+    chain.set_time(T0 + 1)
+    chain.send(bytes.fromhex(verdict_call(record, struct)["data_hex"][2:]))
+    market_id: bytes = struct.market_id
+    return market_id
+
+
+def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes, *,
+                     nonce: int) -> tuple[bytes, Any]:
+    """A market whose ``kind`` component has ``size`` leaves, ``leaf`` at ``index``,
+    without building the tree: any sibling hashes define *some* tree of that
+    size, and the contract does the same work for it as for a built one.
+    Signed and submitted; returns (marketId, the por.InclusionProof)."""
+    from por.bundle.layout import COMPONENTS, component_leaf
+    from por.challenge.records import KIND_COMPONENT, InclusionProof, seal
+    from por.merkle import (
+        inclusion_proof_from_leaf_hashes,
+        inclusion_sides,
+        leaf_hash,
+        root_from_inclusion_proof,
+        root_from_leaf_hashes,
+    )
+
+    seed = f"{kind}/{size}/{index}/{nonce}".encode()
+    path = [hashlib.sha256(seed + j.to_bytes(2, "big")).digest()
+            for j in range(len(inclusion_sides(index, size)))]
+    root = root_from_inclusion_proof(leaf_hash(leaf), index, size, path)
+    component = KIND_COMPONENT[kind]
+    pairs = {name: (hashlib.sha256(seed + name.encode()).digest(), 1) for name in COMPONENTS}
+    pairs["evidence"] = (pairs["evidence"][0], 3)
+    pairs["reasoning"] = (pairs["reasoning"][0], 4)
+    pairs[component] = (root, size)
+    hashes = [leaf_hash(component_leaf(*pairs[name])) for name in COMPONENTS]
+    por_root = root_from_leaf_hashes(hashes)
+    position = COMPONENTS.index(component)
+    proof = seal(InclusionProof, {
+        "schema": InclusionProof.SCHEMA, "kind": kind, "component": component, "leaf": leaf,
+        "leaf_index": index, "tree_size": size, "leaf_path": path, "component_root": root,
+        "component_path": inclusion_proof_from_leaf_hashes(hashes, position),
+        "por_root": por_root})
+    market_id = keccak256(seed)
+    words = (market_id, 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
+             *pairs["reasoning"], por_root, T0, T0 + WEEK, nonce)
+    signature = sign_digest(TEST_ONLY_SECRET, raw_digest(words, chain.chain_id, chain.contract))
+    chain.set_time(T0 + 1)
+    chain.send(submit_data(words, address_of(TEST_ONLY_SECRET), signature))
+    return market_id, proof
