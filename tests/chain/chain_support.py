@@ -114,6 +114,8 @@ class Chain:
         code = bytes.fromhex(artifact()["bytecode"][2:])
         args = encode(["address", "address", "address[]"], [ADMIN, RESOLVER, list(signers)])
         self.address: str = self.evm.deploy(ADMIN, code + args)
+        #: The last successful :meth:`send`.
+        self.last: Outcome | None = None
         self.contract = bytes.fromhex(self.address[2:])
 
     def set_time(self, timestamp: int) -> None:
@@ -131,7 +133,8 @@ class Chain:
             raise Reverted(bytes.fromhex(match.group(2)), int(match.group(1))) from None
         result = self.evm.result
         logs = [([bytes(t) for t in log.data[0]], bytes(log.data[1])) for log in result.logs]
-        return Outcome(bytes(output), result.gas_used, data, logs)
+        self.last = Outcome(bytes(output), result.gas_used, data, logs)
+        return self.last
 
     def call(self, name: str, *args: Any, sender: str = ADMIN) -> Any:
         """Call contract function ``name`` with ABI-encoded ``args``; decoded result."""
