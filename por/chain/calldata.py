@@ -61,11 +61,11 @@ def submit_verdict_calldata(verdict: VerdictStruct, signer: bytes, signature: by
     """``submitVerdict(verdict, signer, signature)`` calldata.
 
     Only ``secp256k1-eip712`` signatures can be checked on chain
-    (``signature.scheme``); signer and signature lengths are checked here
+    (``chain.scheme``, exit 2); signer and signature lengths are checked here
     (``signature.malformed``) so a bad record never reaches the encoder.
     """
     if scheme != CHAIN_SCHEME:
-        raise SignatureError("signature.scheme", f"the contract checks {CHAIN_SCHEME} "
+        raise UnsupportedError("chain.scheme", f"the contract checks {CHAIN_SCHEME} "
                              f"signatures only, not {scheme}",
                              expected=CHAIN_SCHEME, actual=scheme)
     if len(signer) != 20 or len(signature) != 65:

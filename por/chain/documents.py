@@ -46,7 +46,7 @@ def proof_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
     """``openChallenge(keccak256(market), proof)`` for the InclusionProof ``data``.
 
     Raises the proof's failure (``proof.*``, ``merkle.*``: exit 1) if it does
-    not verify, and ``proof.kind`` (exit 2) for a BundleProof or OneStepProof,
+    not verify, and ``chain.proof_kind`` (exit 2) for a BundleProof or OneStepProof,
     which the contract does not take (``por challenge --inclusion`` makes an
     InclusionProof for any leaf).
     """
@@ -56,7 +56,7 @@ def proof_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
     verify_proof(data, max_size=max_size)
     proof = proof_from_cbor(data, max_size=max_size)
     if not isinstance(proof, InclusionProof):
-        raise UnsupportedError("proof.kind", f"the contract checks InclusionProofs, not "
+        raise UnsupportedError("chain.proof_kind", f"the contract checks InclusionProofs, not "
                                f"{proof.SCHEMA}; make one with `por challenge --inclusion`",
                                expected="por.InclusionProof/1", actual=proof.SCHEMA)
     market_id = market_id_from_text(market)
