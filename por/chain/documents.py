@@ -47,8 +47,9 @@ def proof_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
 
     Raises the proof's failure (``proof.*``, ``merkle.*``: exit 1) if it does
     not verify, and ``chain.proof_kind`` (exit 2) for a BundleProof or OneStepProof,
-    which the contract does not take (``por challenge --inclusion`` makes an
-    InclusionProof for any leaf).
+    which the contract does not take (``por challenge`` makes an InclusionProof
+    for any leaf: ``--evidence``, ``--prompt-spec``, ``--verdict``, or
+    ``--step ID --inclusion``).
     """
     from por.challenge.check import verify_proof  # noqa: PLC0415 - the checker on use
     from por.challenge.records import InclusionProof, proof_from_cbor  # noqa: PLC0415
@@ -57,7 +58,8 @@ def proof_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
     proof = proof_from_cbor(data, max_size=max_size)
     if not isinstance(proof, InclusionProof):
         raise UnsupportedError("chain.proof_kind", f"the contract checks InclusionProofs, not "
-                               f"{proof.SCHEMA}; make one with `por challenge --inclusion`",
+                               f"{proof.SCHEMA}; make one with `por challenge` and --evidence ID, "
+                               "--prompt-spec, --verdict or --step ID --inclusion",
                                expected="por.InclusionProof/1", actual=proof.SCHEMA)
     market_id = market_id_from_text(market)
     return {"function": OPEN_CHALLENGE, "selector_hex": _hex(selector(OPEN_CHALLENGE)),

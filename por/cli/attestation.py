@@ -53,8 +53,9 @@ output:
 
   --calldata  also the ABI-encoded submitVerdict(verdict, signer, signature)
            call for the PorVerdictRegistry contract (contracts/, SPEC §14),
-           to send with any wallet or `cast send ADDR DATA`; given a proof
-           file (from `por challenge --inclusion`) and --market, the
+           to send with any wallet or `cast send ADDR DATA`; given an
+           InclusionProof file (`por challenge --evidence ID`, --verdict,
+           --prompt-spec, or --step ID --inclusion) and --market, the
            openChallenge(marketId, proof) call instead
 
 examples:
