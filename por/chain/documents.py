@@ -34,7 +34,13 @@ def _hex(data: bytes) -> str:
 def verdict_call(record: VerdictSignature, verdict: VerdictStruct) -> dict[str, Any]:
     """``submitVerdict(verdict, signer, signature)`` for one signature record.
     ``to`` is the record's ``verifying_contract``: the only contract whose
-    domain the signature is valid for."""
+    domain the signature is valid for.  An unbound signature (20 zero bytes,
+    ``por sign`` without ``--contract``) is valid for no contract:
+    ``chain.unbound`` (exit 2), rather than calldata for the zero address."""
+    if record.verifying_contract == bytes(20):
+        raise UnsupportedError("chain.unbound", "the signature is not bound to a contract "
+                               "(signed without --contract): no registry can accept it; "
+                               "sign again with --contract ADDR")
     data = submit_verdict_calldata(verdict, record.signer, record.signature,
                                    scheme=record.scheme)
     return {"function": SUBMIT_VERDICT, "selector_hex": _hex(selector(SUBMIT_VERDICT)),

@@ -74,6 +74,15 @@ def test_ed25519_signature_is_not_for_the_contract(capsys: pytest.CaptureFixture
     assert err.startswith("por: chain.scheme: ") and err.count("\n") == 1
 
 
+def test_unbound_signature_gets_no_calldata(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    key = _key(tmp_path, "secp256k1", b"por test-only secp256k1 key")
+    out = tmp_path / "unbound.cbor"
+    por("sign", str(BUNDLE), "--key", key, "--now", str(T0), "-o", str(out))
+    code, _out, err = run(capsys, "attestation", "--calldata", "--now", str(T0), str(out))
+    assert (code, err.split(":")[1].strip()) == (2, "chain.unbound")
+
+
 def test_proof_edges(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     proof = tmp_path / "p.cbor"
     por("challenge", str(BUNDLE), "--verdict", "-o", str(proof))

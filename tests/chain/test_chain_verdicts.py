@@ -311,6 +311,16 @@ def test_out_of_range_values_revert_even_when_signed(base: dict[str, Any], membe
     assert error.name == name
 
 
+def test_issued_after_expiry_reverts_expired(base: dict[str, Any]) -> None:
+    words = list(base["words"])
+    words[9], words[10] = T0 + 100, T0 + 50  # signed, but an empty validity period
+    chain = fresh(base, T0 + 75)
+    digest = raw_digest(tuple(words), CHAIN_ID, chain.contract)
+    error = reverts(chain, submit_data(tuple(words), SIGNER, sign_digest(TEST_ONLY_SECRET,
+                                                                         digest)))
+    assert (error.name, error.args_) == ("Expired", (T0 + 50, T0 + 75))
+
+
 def test_boundary_values_are_accepted(base: dict[str, Any]) -> None:
     for outcome, confidence in ((3, 10_000), (2, 0)):
         words = list(base["words"])
