@@ -37,12 +37,12 @@ def verdict_call(record: VerdictSignature, verdict: VerdictStruct) -> dict[str, 
     domain the signature is valid for.  An unbound signature (20 zero bytes,
     ``por sign`` without ``--contract``) is valid for no contract:
     ``chain.unbound`` (exit 2), rather than calldata for the zero address."""
+    data = submit_verdict_calldata(verdict, record.signer, record.signature,
+                                   scheme=record.scheme)
     if record.verifying_contract == bytes(20):
         raise UnsupportedError("chain.unbound", "the signature is not bound to a contract "
                                "(signed without --contract): no registry can accept it; "
                                "sign again with --contract ADDR")
-    data = submit_verdict_calldata(verdict, record.signer, record.signature,
-                                   scheme=record.scheme)
     return {"function": SUBMIT_VERDICT, "selector_hex": _hex(selector(SUBMIT_VERDICT)),
             "to_hex": _hex(record.verifying_contract), "chain_id": record.chain_id,
             "data_hex": _hex(data)}
