@@ -8,6 +8,10 @@ separator, struct hash and digest, and for secp256k1 the signature split
 into ``r``, ``s`` and ``v`` for ``ecrecover(digest, v, r, s)`` (SPEC §8.8).
 Bytes are ``0x``-prefixed lower-case hex (the EVM display edge).
 
+With ``--calldata`` it also prints the ABI-encoded ``submitVerdict`` call of
+``contracts/`` (SPEC §14.5); given an InclusionProof file and ``--market``
+instead of a bundle, it prints the ``openChallenge`` call (``por.chain``).
+
 Leaves out: trust (whether the signer is the one a contract expects is the
 contract's check, or ``por verify --key``), any chain access.
 """
@@ -47,8 +51,17 @@ output:
            struct_hash_hex, digest_hex, signer_hex, signature_hex, and r_hex,
            s_hex, v for secp256k1)
 
+  --calldata  also the ABI-encoded submitVerdict(verdict, signer, signature)
+           call for the PorVerdictRegistry contract (contracts/, SPEC §14),
+           to send with any wallet or `cast send ADDR DATA`; given an
+           InclusionProof file (`por challenge --evidence ID`, --verdict,
+           --prompt-spec, or --step ID --inclusion) and --market, the
+           openChallenge(marketId, proof) call instead
+
 examples:
   por attestation signed.cbor
+  por attestation --calldata signed.cbor
+  por attestation --calldata --market btc-above-100k proof.cbor
   por attestation --index 1 --json signed.cbor | jq .attestation.digest_hex
   por attestation --now 1767225600 signed.cbor
 
@@ -76,6 +89,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add_now_option(parser, "Unix seconds for the expiry check (default: the wall clock)")
     parser.add_argument("--json", action="store_true",
                         help=f"print one JSON document ({ATTESTATION_SCHEMA})")
+    parser.add_argument("--calldata", action="store_true",
+                        help="also print the contract call's ABI calldata (needs the "
+                             "chain extra: pip install 'por[chain]')")
+    parser.add_argument("--market", metavar="TEXT", default=None,
+                        help="with a proof file: the market id text (marketId = "
+                             "keccak256 of it)")
     add_max_size_option(parser, "bundles")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
@@ -86,10 +105,19 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 def attestation_of(data: bytes, index: int) -> tuple[dict[str, Any], int]:
     """``por.signing.attestation`` for signature ``index`` of a well-formed bundle,
     and the bundle's signature count."""
+    from por.signing import attestation
+
+    record, struct, count = signed_verdict(data, index)
+    return attestation(record, struct), count
+
+
+def signed_verdict(data: bytes, index: int) -> tuple[Any, Any, int]:
+    """Signature record ``index`` of a well-formed bundle, the ``Verdict`` struct
+    it signs, and the bundle's signature count."""
     from por.bundle import Bundle, verdict_struct
     from por.errors import SignatureError
     from por.schemas import DeterministicVerdict
-    from por.signing import VerdictSignature, attestation
+    from por.signing import VerdictSignature
 
     bundle = Bundle.from_cbor(data)
     count = len(bundle.signatures)
@@ -102,7 +130,7 @@ def attestation_of(data: bytes, index: int) -> tuple[dict[str, Any], int]:
     verdict = DeterministicVerdict.from_cbor(bundle.verdict)
     struct = verdict_struct(verdict, bundle.commitments, issued_at=record.issued_at,
                             expires_at=record.expires_at, nonce=record.nonce)
-    return attestation(record, struct), count
+    return record, struct, count
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,15 +140,63 @@ def run(args: argparse.Namespace) -> int:
     from por.cli.signing_args import now_from_args
 
     data = read_input(args.bundle, args.max_size)
+    if args.calldata and _is_proof(data):
+        return _proof_calldata(args, data)
+    if args.market is not None:
+        raise CliError("usage.options", "--market goes with --calldata and a proof file")
     now = now_from_args(args)
     require_verified(args.bundle, data, now=now, max_size=args.max_size)
     att, count = attestation_of(data, args.index)
+    call = None
+    if args.calldata:
+        from por.chain.documents import verdict_call
+
+        record, struct, _count = signed_verdict(data, args.index)
+        call = verdict_call(record, struct)
     if args.json:
-        print_json({"schema": ATTESTATION_SCHEMA, "input": args.bundle, "index": args.index,
-                    "signature_count": count, "verified_at": now, "attestation": att})
+        document = {"schema": ATTESTATION_SCHEMA, "input": args.bundle, "index": args.index,
+                    "signature_count": count, "verified_at": now, "attestation": att}
+        if call is not None:
+            document["calldata"] = call
+        print_json(document)
         return 0
     for line in text_lines(args.bundle, args.index, count, now, att):
         out(line)
+    if call is not None:
+        out("")
+        out(f"submitVerdict     to {call['to_hex']} on chain {call['chain_id']}")
+        out(f"calldata          {call['data_hex']}")
+    return 0
+
+
+def _is_proof(data: bytes) -> bool:
+    """Whether ``data`` names a proof schema (a bundle never does)."""
+    from por.encoding import decode
+    from por.errors import EncodingError
+
+    try:
+        value = decode(data)
+    except EncodingError:
+        return False  # the bundle path reports the codec failure
+    schema = value.get("schema") if isinstance(value, dict) else None
+    return isinstance(schema, str) and schema.startswith("por.") and "Proof/" in schema
+
+
+def _proof_calldata(args: argparse.Namespace, data: bytes) -> int:
+    from por.chain.documents import CALLDATA_SCHEMA, proof_call
+
+    if args.market is None:
+        raise CliError("usage.options", "a proof file needs --market TEXT (the market id "
+                       "whose stored por_root the contract checks it against)")
+    call = proof_call(data, args.market, max_size=args.max_size)
+    if args.json:
+        print_json({"schema": CALLDATA_SCHEMA, "input": args.bundle, "calldata": call})
+        return 0
+    out(f"openChallenge {safe_text(args.bundle)}: {call['kind']} leaf {call['leaf_index']} "
+        f"of {call['tree_size']}, market {safe_text(call['market'])}")
+    out(f"marketId          {call['market_id_hex']}")
+    out(f"por_root          {call['por_root_hex']}  (must be the one the contract stored)")
+    out(f"calldata          {call['data_hex']}")
     return 0
 
 

@@ -1,0 +1,122 @@
+"""Benchmark: gas of PorVerdictRegistry.submitVerdict and of its two-level
+inclusion check, beside the bare precompile costs, measured in one EVM run.
+
+Runs the committed contract artifact (contracts/build) in revm (pyrevm, the
+test extra) with CANCUN rules, and reports *execution gas*: the gas a call
+used minus the 21 000 intrinsic and its EIP-2028 calldata cost (both paid by
+any transaction, whatever the contract does); the total is shown beside it.
+
+* submitVerdict: a verdict signed by the test-only key for every demo bundle
+  (fixtures/bundles/valid), each into a fresh market (two new storage slots)
+  by a registered signer (its nonce slot rewritten);
+* ecrecover: a bare call of precompile 0x01 on the same digest and signature;
+* checkInclusion: an evidence leaf of 300 bytes (about an EvidenceItem) at
+  index 0 of trees of 10^1 .. 10^6 leaves (index 0 has the longest path,
+  ceil(log2 n) hashes) plus the 3-hash component path; the tree's other
+  nodes are fixed pseudo-random hashes, which give the contract the same work
+  as a built tree (any sibling hashes define some tree of that size);
+* sha256: a bare call of precompile 0x02 on a 65-byte node input (one level),
+  a 41-byte component leaf and the 301-byte leaf input; "bare" for a proof is
+  their sum over its levels: the precompile work without the contract.
+
+Usage: ``PYTHONPATH=. python bench/gas.py [--json]``.  Gas is deterministic:
+the same code and inputs give the same numbers on any machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "chain"))
+
+SIZES = [10**k for k in range(1, 7)]
+LEAF = bytes(range(256)) + b"por-evidence" * 3 + b"xxxx"  # 300 bytes
+ECRECOVER = "0x" + "00" * 19 + "01"
+SHA256 = "0x" + "00" * 19 + "02"
+
+
+def submit_gas() -> dict[str, Any]:
+    from chain_support import DEMO_BUNDLES, TEST_ONLY_SECRET, Chain, address_of, register_bundle
+
+    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
+    runs = []
+    bundles = sorted(p for p in DEMO_BUNDLES.glob("*.cbor") if ".signed-" not in p.name)
+    for nonce, path in enumerate(bundles):
+        register_bundle(chain, path.read_bytes(), nonce)
+        runs.append(chain.last)
+    execution = [r.execution_gas for r in runs]
+    return {"calls": len(runs), "execution_min": min(execution), "execution_max": max(execution),
+            "total_max": max(r.gas_used for r in runs), "calldata_bytes": len(runs[0].calldata),
+            "ecrecover_bare": _ecrecover_bare(chain, runs[0].calldata)}
+
+
+def _ecrecover_bare(chain: Any, submit: bytes) -> int:
+    from chain_support import VERDICT_TUPLE
+    from eth_abi import decode
+
+    words, _signer, signature = decode([VERDICT_TUPLE, "address", "bytes"], submit[4:])
+    digest = chain.call("verdictDigest", words)
+    data = digest + signature[64].to_bytes(32, "big") + signature[:64]
+    gas: int = chain.send(data, to=ECRECOVER).execution_gas
+    return gas
+
+
+def inclusion_gas() -> list[dict[str, Any]]:
+    from chain_support import TEST_ONLY_SECRET, Chain, address_of, synthetic_market
+
+    from por.chain import check_inclusion_calldata
+
+    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
+    node = chain.send(b"\x01" + bytes(range(64)), to=SHA256).execution_gas
+    component = chain.send(b"\x00" + bytes(range(40)), to=SHA256).execution_gas
+    leaf = chain.send(b"\x00" + LEAF, to=SHA256).execution_gas
+    rows = []
+    for nonce, size in enumerate(SIZES):
+        market, proof = synthetic_market(chain, "evidence_leaf", size, 0, LEAF, nonce=nonce)
+        out = chain.send(check_inclusion_calldata(market, proof))
+        levels = len(proof.leaf_path) + len(proof.component_path)
+        bare = leaf + component + levels * node
+        rows.append({"leaves": size, "leaf_path": len(proof.leaf_path),
+                     "component_path": len(proof.component_path),
+                     "execution": out.execution_gas, "bare_sha256": bare,
+                     "total": out.gas_used, "calldata_bytes": len(out.calldata)})
+    return [{"sha256_node_bare": node, "sha256_component_leaf_bare": component,
+             "sha256_leaf_bare": leaf}, *rows]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    args = parser.parse_args()
+    submit = submit_gas()
+    bare, *rows = inclusion_gas()
+    if args.json:
+        print(json.dumps({"schema": "por/bench-gas/1", "submitVerdict": submit,
+                          "precompiles": bare, "checkInclusion": rows}, indent=2))
+        return 0
+    print("submitVerdict (execution gas; total = + 21000 intrinsic + calldata)")
+    print(f"  {submit['calls']} demo verdicts: {submit['execution_min']}..{submit['execution_max']}"
+          f" (total <= {submit['total_max']}, {submit['calldata_bytes']} calldata bytes)")
+    print(f"  bare ecrecover precompile: {submit['ecrecover_bare']}")
+    print()
+    print("checkInclusion, 300-byte leaf at index 0 (execution gas)")
+    print(f"  bare sha256 precompile: node (65 B) {bare['sha256_node_bare']}, component leaf "
+          f"(41 B) {bare['sha256_component_leaf_bare']}, leaf (301 B) {bare['sha256_leaf_bare']}")
+    print(f"  {'leaves':>9} {'path':>4} {'+comp':>5} {'execution':>9} {'bare sha256':>11}"
+          f" {'per level':>9} {'total':>7}")
+    first = rows[0]
+    for row in rows:
+        levels = row["leaf_path"] - first["leaf_path"]
+        per = (row["execution"] - first["execution"]) // levels if levels else 0
+        print(f"  {row['leaves']:>9} {row['leaf_path']:>4} {row['component_path']:>5}"
+              f" {row['execution']:>9} {row['bare_sha256']:>11} {per or '':>9} {row['total']:>7}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

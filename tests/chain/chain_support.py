@@ -1,0 +1,269 @@
+"""An in-process EVM (revm through pyrevm) with ``PorVerdictRegistry`` deployed
+from the committed artifact, and helpers to call it and read its reverts.
+
+Every call is a real EVM message call from an externally owned account: the
+contract's bytecode runs exactly as on a chain (CANCUN rules, the artifact's
+evmVersion), with ``block.timestamp`` and ``block.chainid`` set by the test.
+A revert is raised as :class:`Reverted` with the custom error decoded from
+the contract's ABI, so tests assert on error names, as por tests assert on
+check ids.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from eth_abi import decode, encode
+from pyrevm import EVM, BlockEnv, CfgEnv, Env
+
+from por.chain import SUBMIT_VERDICT, selector
+from por.chain.calldata import VERDICT_TUPLE
+from por.cli import main
+from por.signing.eip712 import DOMAIN_TYPE, VERDICT_TYPE, keccak256
+from por.signing.keys import PrivateKey, private_key_to_json
+from por.signing.secp256k1 import address_from_public_key, public_key_from_secret, sign_digest
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACT = ROOT / "contracts" / "build" / "PorVerdictRegistry.json"
+#: Anvil/Hardhat's local chain id, so the domain is not mainnet's.
+CHAIN_ID = 31337
+#: 2026-01-01T00:00:00Z, the signing tests' fixed issued_at.
+T0 = 1_767_225_600
+ADMIN = "0x" + "ad" * 20
+RESOLVER = "0x" + "5e" * 20
+CHALLENGER = "0x" + "c4" * 20
+#: Intrinsic gas of a call transaction (yellow paper G_transaction).
+TX_BASE_GAS = 21_000
+
+_REVERT = re.compile(r"Revert \{ gas_used: (\d+), output: 0x([0-9a-f]*) \}")
+
+
+def artifact() -> dict[str, Any]:
+    """The committed build of the contract (contracts/build)."""
+    loaded: dict[str, Any] = json.loads(ARTIFACT.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _signature(item: dict[str, Any]) -> str:
+    return f"{item['name']}({','.join(_type(i) for i in item['inputs'])})"
+
+
+def _type(item: dict[str, Any]) -> str:
+    kind: str = item["type"]
+    if kind.startswith("tuple"):
+        return "(" + ",".join(_type(c) for c in item["components"]) + ")" + kind[5:]
+    return kind
+
+
+ERRORS = {selector(_signature(e)): (e["name"], [_type(i) for i in e["inputs"]])
+          for e in artifact()["abi"] if e["type"] == "error"}
+FUNCTIONS = {f["name"]: f for f in artifact()["abi"] if f["type"] == "function"}
+
+
+class Reverted(Exception):
+    """A call reverted with a custom error of the contract (or raw data)."""
+
+    def __init__(self, data: bytes, gas_used: int) -> None:
+        self.data = data
+        self.gas_used = gas_used
+        name, types = ERRORS.get(data[:4], ("<unknown>", []))
+        self.name = name
+        self.args_ = tuple(decode(types, data[4:])) if types else ()
+        super().__init__(f"{name}{self.args_}")
+
+
+def calldata_cost(data: bytes) -> int:
+    """EIP-2028 calldata gas: 4 per zero byte, 16 per other byte."""
+    return sum(4 if b == 0 else 16 for b in data)
+
+
+@dataclass
+class Outcome:
+    """A successful call: its return data and gas."""
+
+    output: bytes
+    gas_used: int
+    calldata: bytes
+    #: (topics, data) of each log the call emitted.
+    logs: list[tuple[list[bytes], bytes]]
+
+    @property
+    def execution_gas(self) -> int:
+        """Gas the contract's code used: total minus the intrinsic 21 000 and calldata."""
+        return self.gas_used - TX_BASE_GAS - calldata_cost(self.calldata)
+
+
+class Chain:
+    """One EVM with the registry deployed at a fixed address."""
+
+    def __init__(self, *, chain_id: int = CHAIN_ID, timestamp: int = T0,
+                 signers: tuple[str, ...] = ()) -> None:
+        env = Env(cfg=CfgEnv(chain_id=chain_id), block=BlockEnv(number=1, timestamp=timestamp))
+        self.evm = EVM(env=env, spec_id="CANCUN")
+        self.chain_id = chain_id
+        for account in (ADMIN, RESOLVER, CHALLENGER):
+            self.evm.set_balance(account, 10**21)
+        code = bytes.fromhex(artifact()["bytecode"][2:])
+        args = encode(["address", "address", "address[]"], [ADMIN, RESOLVER, list(signers)])
+        self.address: str = self.evm.deploy(ADMIN, code + args)
+        #: The last successful :meth:`send`.
+        self.last: Outcome | None = None
+        self.contract = bytes.fromhex(self.address[2:])
+
+    def set_time(self, timestamp: int) -> None:
+        """``block.timestamp`` of the following calls."""
+        self.evm.set_block_env(BlockEnv(number=1, timestamp=timestamp))
+
+    def send(self, data: bytes, *, sender: str = ADMIN, to: str | None = None) -> Outcome:
+        """A state-changing call; raises :class:`Reverted` on a revert."""
+        try:
+            output = self.evm.message_call(sender, to or self.address, data)
+        except RuntimeError as exc:
+            match = _REVERT.fullmatch(str(exc))
+            if match is None:
+                raise
+            raise Reverted(bytes.fromhex(match.group(2)), int(match.group(1))) from None
+        result = self.evm.result
+        logs = [([bytes(t) for t in log.data[0]], bytes(log.data[1])) for log in result.logs]
+        self.last = Outcome(bytes(output), result.gas_used, data, logs)
+        return self.last
+
+    def call(self, name: str, *args: Any, sender: str = ADMIN) -> Any:
+        """Call contract function ``name`` with ABI-encoded ``args``; decoded result."""
+        item = FUNCTIONS[name]
+        types = [_type(i) for i in item["inputs"]]
+        data = selector(_signature(item)) + encode(types, list(args))
+        out = self.send(data, sender=sender)
+        values = decode([_type(o) for o in item["outputs"]], out.output)
+        return values[0] if len(values) == 1 else values
+
+
+def reverts(chain: Chain, data: bytes, **kwargs: Any) -> Reverted:
+    """The revert of a call that must revert."""
+    try:
+        chain.send(data, **kwargs)
+    except Reverted as exc:
+        return exc
+    raise AssertionError("the call did not revert")
+
+
+# --- signing (test-only keys: their secrets are SHA-256 of public labels) ------------------
+
+#: The registered signer: the signing tests' test-only secp256k1 key.
+TEST_ONLY_SECRET = hashlib.sha256(b"por test-only secp256k1 key").digest()
+#: A key the registry does not know.
+TEST_ONLY_STRANGER = hashlib.sha256(b"por test-only secp256k1 key: not registered").digest()
+MARKETS = ROOT / "fixtures" / "markets"
+DEMO_BUNDLES = ROOT / "fixtures" / "bundles" / "valid"
+
+
+def address_of(secret: bytes) -> bytes:
+    """The Ethereum address of a secp256k1 secret."""
+    return address_from_public_key(public_key_from_secret(secret))
+
+
+def write_key(directory: Path, name: str, secret: bytes) -> str:
+    """A ``por.PrivateKey/1`` file (mode 0600, as ``por keygen`` writes it)."""
+    path = directory / name
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(private_key_to_json(PrivateKey("secp256k1", secret)))
+    return str(path)
+
+
+def por(*argv: str) -> str:
+    """Run ``por`` in process; exit 0 required; its standard output."""
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        code = main(list(argv))
+    assert code == 0, (argv, printed.getvalue())
+    return printed.getvalue()
+
+
+def raw_digest(words: tuple[Any, ...], chain_id: int, contract: bytes) -> bytes:
+    """SPEC §8.3 from the raw twelve values (no range checks: for out-of-range
+    canaries), written out again here rather than through por.signing."""
+    type_hash = keccak256(VERDICT_TYPE.encode("ascii"))
+    body = b"".join(w if isinstance(w, bytes) else w.to_bytes(32, "big") for w in words)
+    struct = keccak256(type_hash + body)
+    domain = keccak256(keccak256(DOMAIN_TYPE.encode("ascii")) + keccak256(b"por")
+                       + keccak256(b"1") + chain_id.to_bytes(32, "big") + bytes(12) + contract)
+    return keccak256(b"\x19\x01" + domain + struct)
+
+
+def submit_data(words: tuple[Any, ...], signer: bytes, signature: bytes) -> bytes:
+    """submitVerdict calldata from raw values (eth-abi, no por.chain checks)."""
+    return selector(SUBMIT_VERDICT) + encode([VERDICT_TUPLE, "address", "bytes"],
+                                             [words, "0x" + signer.hex(), signature])
+
+
+# --- markets: verdicts registered on chain -----------------------------------------------
+
+WEEK = 7 * 24 * 3600
+
+
+def register_bundle(chain: Chain, data: bytes, nonce: int) -> bytes:
+    """Sign ``data`` for ``chain`` with the test-only key (por.bundle.sign_bundle),
+    submit it with ``por.chain``'s calldata; the marketId."""
+    from por.bundle import sign_bundle
+    from por.chain.documents import verdict_call
+    from por.cli.attestation import signed_verdict
+    from por.signing.eip712 import Eip712Domain
+
+    domain = Eip712Domain(chain_id=chain.chain_id, verifying_contract=chain.contract)
+    signed = sign_bundle(data, PrivateKey("secp256k1", TEST_ONLY_SECRET), domain,
+                         issued_at=T0, expires_at=T0 + WEEK, nonce=nonce)
+    record, struct, _count = signed_verdict(signed, 0)
+    chain.set_time(T0 + 1)
+    chain.send(bytes.fromhex(verdict_call(record, struct)["data_hex"][2:]))
+    market_id: bytes = struct.market_id
+    return market_id
+
+
+def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes, *,
+                     nonce: int) -> tuple[bytes, Any]:
+    """A market whose ``kind`` component has ``size`` leaves, ``leaf`` at ``index``,
+    without building the tree: any sibling hashes define *some* tree of that
+    size, and the contract does the same work for it as for a built one.
+    Signed and submitted; returns (marketId, the por.InclusionProof)."""
+    from por.bundle.layout import COMPONENTS, component_leaf
+    from por.challenge.records import KIND_COMPONENT, InclusionProof, seal
+    from por.merkle import (
+        inclusion_proof_from_leaf_hashes,
+        inclusion_sides,
+        leaf_hash,
+        root_from_inclusion_proof,
+        root_from_leaf_hashes,
+    )
+
+    seed = f"{kind}/{size}/{index}/{nonce}".encode()
+    path = [hashlib.sha256(seed + j.to_bytes(2, "big")).digest()
+            for j in range(len(inclusion_sides(index, size)))]
+    root = root_from_inclusion_proof(leaf_hash(leaf), index, size, path)
+    component = KIND_COMPONENT[kind]
+    pairs = {name: (hashlib.sha256(seed + name.encode()).digest(), 1) for name in COMPONENTS}
+    pairs["evidence"] = (pairs["evidence"][0], 3)
+    pairs["reasoning"] = (pairs["reasoning"][0], 4)
+    pairs[component] = (root, size)
+    hashes = [leaf_hash(component_leaf(*pairs[name])) for name in COMPONENTS]
+    por_root = root_from_leaf_hashes(hashes)
+    position = COMPONENTS.index(component)
+    proof = seal(InclusionProof, {
+        "schema": InclusionProof.SCHEMA, "kind": kind, "component": component, "leaf": leaf,
+        "leaf_index": index, "tree_size": size, "leaf_path": path, "component_root": root,
+        "component_path": inclusion_proof_from_leaf_hashes(hashes, position),
+        "por_root": por_root})
+    market_id = keccak256(seed)
+    words = (market_id, 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
+             *pairs["reasoning"], por_root, T0, T0 + WEEK, nonce)
+    signature = sign_digest(TEST_ONLY_SECRET, raw_digest(words, chain.chain_id, chain.contract))
+    chain.set_time(T0 + 1)
+    chain.send(submit_data(words, address_of(TEST_ONLY_SECRET), signature))
+    return market_id, proof

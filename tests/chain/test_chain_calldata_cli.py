@@ -1,0 +1,118 @@
+"""``por attestation --calldata``: the encoder matches the contract's ABI, the
+edges fail closed with one line and a stable id, and nothing on the
+verifying path loads the chain stack."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from chain_support import DEMO_BUNDLES, FUNCTIONS, ROOT, T0, TEST_ONLY_SECRET, _signature, por
+
+from por.chain import CHECK_INCLUSION, OPEN_CHALLENGE, SUBMIT_VERDICT
+from por.cli import main
+from por.signing.keys import PrivateKey, private_key_to_json
+
+BUNDLE = DEMO_BUNDLES / "01-boolean-observed.cbor"
+
+
+def test_function_signatures_are_the_contracts() -> None:
+    assert {SUBMIT_VERDICT, OPEN_CHALLENGE, CHECK_INCLUSION} <= {
+        _signature(f) for f in FUNCTIONS.values()}
+
+
+def _key(folder: Path, scheme: str, label: bytes) -> str:
+    path = folder / f"test-only-{scheme}.key"
+    fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(private_key_to_json(PrivateKey(scheme, hashlib.sha256(label).digest())))  # type: ignore[arg-type]
+    return str(path)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.fixture
+def signed(tmp_path: Path) -> str:
+    key = _key(tmp_path, "secp256k1", b"por test-only secp256k1 key")
+    assert hashlib.sha256(b"por test-only secp256k1 key").digest() == TEST_ONLY_SECRET
+    out = tmp_path / "signed.cbor"
+    por("sign", str(BUNDLE), "--key", key, "--now", str(T0), "--chain-id", "10",
+        "--contract", "0x" + "12" * 20, "-o", str(out))
+    return str(out)
+
+
+def test_text_and_json_carry_the_same_calldata(capsys: pytest.CaptureFixture[str],
+                                               signed: str) -> None:
+    code, text, _err = run(capsys, "attestation", "--calldata", "--now", str(T0), signed)
+    assert code == 0
+    code, doc, _err = run(capsys, "attestation", "--calldata", "--json", "--now", str(T0), signed)
+    call = json.loads(doc)["calldata"]
+    assert f"calldata          {call['data_hex']}" in text
+    assert call["to_hex"] == "0x" + "12" * 20 and call["chain_id"] == 10
+    assert call["data_hex"].startswith(call["selector_hex"])
+    # Without --calldata the document is unchanged.
+    code, doc, _err = run(capsys, "attestation", "--json", "--now", str(T0), signed)
+    assert "calldata" not in json.loads(doc)
+
+
+def test_ed25519_signature_is_not_for_the_contract(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    key = _key(tmp_path, "ed25519", b"por test-only ed25519 key")
+    out = tmp_path / "ed.cbor"
+    por("sign", str(BUNDLE), "--key", key, "--now", str(T0), "-o", str(out))
+    code, _out, err = run(capsys, "attestation", "--calldata", "--now", str(T0), str(out))
+    assert code == 2
+    assert err.startswith("por: chain.scheme: ") and err.count("\n") == 1
+
+
+def test_unbound_signature_gets_no_calldata(capsys: pytest.CaptureFixture[str],
+                                            tmp_path: Path) -> None:
+    key = _key(tmp_path, "secp256k1", b"por test-only secp256k1 key")
+    out = tmp_path / "unbound.cbor"
+    por("sign", str(BUNDLE), "--key", key, "--now", str(T0), "-o", str(out))
+    code, _out, err = run(capsys, "attestation", "--calldata", "--now", str(T0), str(out))
+    assert (code, err.split(":")[1].strip()) == (2, "chain.unbound")
+
+
+def test_proof_edges(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    proof = tmp_path / "p.cbor"
+    por("challenge", str(BUNDLE), "--verdict", "-o", str(proof))
+    code, out, _err = run(capsys, "attestation", "--calldata", "--market", "m", str(proof))
+    assert code == 0 and "calldata          0x" in out
+    code, _out, err = run(capsys, "attestation", "--calldata", str(proof))
+    assert (code, err.split(":")[1].strip()) == (2, "usage.options")
+    code, _out, err = run(capsys, "attestation", "--market", "m", str(BUNDLE))
+    assert (code, err.split(":")[1].strip()) == (2, "usage.options")
+    bundle_proof = tmp_path / "b.cbor"
+    por("challenge", str(BUNDLE), "--bundle", "-o", str(bundle_proof))
+    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", str(bundle_proof))
+    assert (code, err.split(":")[1].strip()) == (2, "chain.proof_kind")
+    data = bytearray(proof.read_bytes())
+    data[-40] ^= 1  # inside the last hash of component_path
+    bad = tmp_path / "bad.cbor"
+    bad.write_bytes(bytes(data))
+    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", str(bad))
+    assert code == 1 and err.startswith("por: proof.") and err.count("\n") == 1
+
+
+def test_verifying_never_loads_the_chain_stack(signed: str) -> None:
+    code = (
+        "import sys\n"
+        "from por.cli import main\n"
+        f"assert main(['verify', '-q', {str(BUNDLE)!r}]) == 0\n"
+        f"assert main(['attestation', '--now', '{T0}', {signed!r}]) == 0\n"
+        "loaded = [m for m in ('eth_abi', 'pyrevm', 'por.chain') if m in sys.modules]\n"
+        "assert loaded == [], loaded\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
