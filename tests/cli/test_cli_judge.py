@@ -1,0 +1,134 @@
+"""``por judge`` in-process: exit codes, outputs, refusals (SPEC §14.9).
+
+Uses the deterministic judge and the replay transport (recorded transcripts),
+so no model and no litellm are needed except where marked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from por.bundle import build_bundle
+from por.cli.app import main
+from por.judges import verify_judgement
+from por.scenarios import list_scenarios, load_scenario
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "judges"))
+from judges_support import (
+    CANARIES_DIR,
+    JUDGES,
+)
+
+DETERMINISTIC = str(JUDGES / "por-judge-1.yaml")
+
+
+@pytest.fixture(scope="module")
+def bundles(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    folder = tmp_path_factory.mktemp("bundles")
+    paths = []
+    for name in list_scenarios()[:5]:
+        scenario = load_scenario(name)
+        path = folder / f"{name}.cbor"
+        path.write_bytes(build_bundle(scenario.prompt_spec, scenario.evidence))
+        paths.append(str(path))
+    return paths
+
+
+def test_lock_prints_the_digest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "m.cbor"
+    assert main(["judge", "lock", DETERMINISTIC, "-o", str(out)]) == 0
+    digest = capsys.readouterr().out.split()[0]
+    assert digest == hashlib.sha256(out.read_bytes()).hexdigest()
+
+
+def test_lock_refuses_a_changed_prompt(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    (tmp_path / "prompts").mkdir()
+    for name in ("system.md", "template.md"):
+        (tmp_path / "prompts" / name).write_bytes((JUDGES / "prompts" / name).read_bytes())
+    text = (JUDGES / "por-judge-1.yaml").read_text()
+    claimed = hashlib.sha256(b"the old prompt").hexdigest()
+    line = "  file: prompts/system.md"
+    text = text.replace(line, f"{line}\n  hash: {claimed}")
+    (tmp_path / "c.yaml").write_text(text)
+    assert main(["judge", "lock", str(tmp_path / "c.yaml")]) == 1
+    assert "lock.prompt_hash" in capsys.readouterr().err
+
+
+def test_batch_verify_replay(bundles: list[str], tmp_path: Path,
+                             capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "judged"
+    assert main(["judge", "batch", *bundles, "--judge-config", DETERMINISTIC, "-o", str(out),
+                 "--max-parallel", "2", "--json", "--at", "1767225600"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["status"] == "complete" and report["judged"] == 5
+    assert "[5/5]" in captured.err
+    assert sorted(p.name for p in out.iterdir()) == [
+        "checksums.sha256", "judge_manifest.json", "judgement.cbor", "scores.json"]
+    for line in (out / "checksums.sha256").read_text().splitlines():
+        digest, name = line.split("  ")
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == digest
+    seed = json.loads((out / "judge_manifest.json").read_text())
+    assert seed["created_at"] == 1767225600
+    assert seed["execution"]["scenarios_judged"] == 5
+    assert main(["judge", "verify", str(out / "judgement.cbor")]) == 0
+    assert capsys.readouterr().out.startswith("OK judgement ")
+    replayed = tmp_path / "replayed"
+    assert main(["judge", "replay", str(out / "judgement.cbor"), "--judge-config",
+                 DETERMINISTIC, "--subjects", *bundles, "-o", str(replayed), "-q"]) == 0
+    assert "reexecution: 0/5" in capsys.readouterr().out
+    comparison = json.loads((replayed / "comparison.json").read_text())
+    assert comparison["summary"]["rating_change_rate_bps"] == 0
+    assert (replayed / "comparison.cbor").is_file()
+
+
+def test_replay_refuses_changed_subjects(bundles: list[str], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "judged"
+    assert main(["judge", "batch", *bundles[:3], "--judge-config", DETERMINISTIC, "-o",
+                 str(out), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["judge", "replay", str(out / "judgement.cbor"), "--judge-config",
+                 DETERMINISTIC, "--subjects", *bundles[:2], bundles[4], "-o",
+                 str(tmp_path / "r")]) == 1
+    assert "judgement.subjects_changed" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+def test_llm_manifest_without_a_model_is_a_usage_error(bundles: list[str], tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       ) -> None:
+    manifest = tmp_path / "m.cbor"
+    from judges_support import llm_manifest
+
+    manifest.write_bytes(llm_manifest().to_cbor())
+    assert main(["judge", "batch", bundles[0], "--manifest", str(manifest), "-o",
+                 str(tmp_path / "o")]) == 2
+    assert "usage.judge" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CANARIES_DIR.glob("*.cbor")))
+def test_committed_canaries_are_rejected_by_the_cli(name: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    expected = json.loads((CANARIES_DIR / "README.json").read_text())[name]
+    assert main(["judge", "verify", "--json", str(CANARIES_DIR / name)]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert document["error"]["id"] == expected
+
+
+def test_verify_garbage_is_rejected(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "x.cbor"
+    path.write_bytes(b"\xffnot a judgement")
+    assert main(["judge", "verify", str(path)]) == 1
+    assert capsys.readouterr().err.startswith("por: codec.")
+
+
+def test_valid_fixture_verifies() -> None:
+    data = (CANARIES_DIR.parent / "valid" / "llm-retry.cbor").read_bytes()
+    assert verify_judgement(data).report.calls_count == 4
