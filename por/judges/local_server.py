@@ -77,6 +77,23 @@ def server_argv(manifest: JudgeManifest, weights: Path, port: int) -> list[str]:
     return argv
 
 
+def check_build_class(manifest: JudgeManifest) -> None:
+    """``lock.runtime`` if the installed build contradicts the locked CMAKE_ARGS.
+
+    pip's wheel cache does not key on CMAKE_ARGS, so a native build can hide
+    behind the pinned version; ``llama_print_system_info()`` shows the truth for
+    the instruction sets the portable class switches off.
+    """
+    import llama_cpp  # noqa: PLC0415  # the llm-local extra, only when serving a model
+
+    info = llama_cpp.llama_print_system_info().decode("utf-8", errors="replace")
+    for flag in ("AVX512",):
+        if f"-DGGML_{flag}=OFF" in manifest.runtime.build_class and f"{flag} = 1" in info:
+            raise JudgeLockError("lock.runtime", f"llama-cpp-python was built with {flag}; "
+                                 "the lock's build class switches it off",
+                                 expected=f"{flag} = 0", actual=f"{flag} = 1")
+
+
 class LocalModelServer:
     """``with LocalModelServer(manifest, weights) as server: server.api_base``."""
 
@@ -97,6 +114,7 @@ class LocalModelServer:
         if installed != self.manifest.runtime.version:
             raise JudgeLockError("lock.runtime", "llama-cpp-python is not the locked version",
                                  expected=self.manifest.runtime.version, actual=installed)
+        check_build_class(self.manifest)
         require_weights(self.manifest, sha256_file(self.weights)[0])
         self.port = free_port()
         env = dict(os.environ, OMP_WAIT_POLICY="PASSIVE", OMP_NUM_THREADS="1")
