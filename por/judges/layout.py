@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from por.bundle.layout import component_leaf
 from por.judges.records import JudgementBundle, JudgementCommitments
-from por.merkle import leaf_hash, root_hash
+from por.merkle import inclusion_proof, leaf_hash, root_from_inclusion_proof, root_hash
 
 #: Component order in the judgement_root tree.  Never reorder.
 JUDGEMENT_COMPONENTS: tuple[str, ...] = ("manifest", "subjects", "calls", "votes", "report")
@@ -52,5 +52,28 @@ def assemble(*, manifest: bytes, subjects: list[bytes], calls: list[bytes],
                            report=report, commitments=commitments, signatures=[]).to_cbor()
 
 
-__all__ = ["JUDGEMENT_COMPONENTS", "assemble", "component_leaves",
-           "compute_judgement_commitments"]
+def component_proof(bundle: JudgementBundle, component: str,
+                    position: int) -> tuple[list[bytes], list[bytes]]:
+    """Two-level inclusion proof of one record: (path in its component tree, path of
+    the component leaf in the judgement_root tree).  A court ruling (issue 15) cites
+    a vote as ``("votes", position)`` and anyone rechecks it with
+    :func:`root_from_component_proof` against a trusted judgement_root."""
+    records: list[bytes] = {"subjects": bundle.subjects, "calls": bundle.calls,
+                            "votes": bundle.votes}[component]
+    inner = inclusion_proof(records, position)
+    outer = inclusion_proof(component_leaves(bundle.commitments),
+                            JUDGEMENT_COMPONENTS.index(component))
+    return inner, outer
+
+
+def root_from_component_proof(record: bytes, component: str, position: int, size: int, *,
+                              inner: list[bytes], outer: list[bytes]) -> bytes:
+    """The judgement_root a two-level proof implies for ``record`` (compare it yourself)."""
+    component_root = root_from_inclusion_proof(leaf_hash(record), position, size, inner)
+    leaf = component_leaf(component_root, size)
+    return root_from_inclusion_proof(leaf_hash(leaf), JUDGEMENT_COMPONENTS.index(component),
+                                     len(JUDGEMENT_COMPONENTS), outer)
+
+
+__all__ = ["JUDGEMENT_COMPONENTS", "assemble", "component_leaves", "component_proof",
+           "compute_judgement_commitments", "root_from_component_proof"]

@@ -84,9 +84,16 @@ def check_build_class(manifest: JudgeManifest) -> None:
     behind the pinned version; ``llama_print_system_info()`` shows the truth for
     the instruction sets the portable class switches off.
     """
-    import llama_cpp  # noqa: PLC0415  # the llm-local extra, only when serving a model
-
-    info = llama_cpp.llama_print_system_info().decode("utf-8", errors="replace")
+    # In a child process: importing llama_cpp here would load the library into the
+    # CLI and leave a /dev/null handle open until exit.
+    probe = subprocess.run(  # our interpreter, a fixed program
+        [sys.executable, "-c", "import sys, llama_cpp; "
+         "sys.stdout.write(llama_cpp.llama_print_system_info().decode('utf-8', 'replace'))"],
+        capture_output=True, timeout=120, check=False)
+    if probe.returncode != 0:
+        raise JudgeLockError("lock.runtime", "llama-cpp-python does not load "
+                             "(pip install 'por[llm-local]')")
+    info = probe.stdout.decode("utf-8", errors="replace")
     for flag in ("AVX512",):
         if f"-DGGML_{flag}=OFF" in manifest.runtime.build_class and f"{flag} = 1" in info:
             raise JudgeLockError("lock.runtime", f"llama-cpp-python was built with {flag}; "

@@ -130,6 +130,11 @@ class _Server(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.state = state
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that gave up (timeout) closes its socket before the answer:
+        # the exchange is already recorded; no traceback on the CLI's stderr.
+        del request, client_address
+
 
 class TranscriptServer:
     """Start with :meth:`start`, point the client at :attr:`api_base`, :meth:`stop` after."""

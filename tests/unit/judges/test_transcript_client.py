@@ -12,7 +12,7 @@ import json
 from urllib.parse import urlsplit
 
 import pytest
-from judges_support import Sleeps, WireDouble, llm_manifest, run, subjects, vote_body
+from judges_support import Sleeps, WireDouble, config, llm_manifest, run, subjects, vote_body
 
 from por.judges import JudgeLockError, verify_judgement
 from por.judges.transcript import CALL_HEADER, MISS_STATUS, TranscriptServer, cassette_from_calls
@@ -54,6 +54,7 @@ def test_cassette_from_committed_calls() -> None:
     assert set(cassette) == {c.request_hash for c in calls}
 
 
+GENERATOR_PARAMS = dict(config("smollm2-135m.yaml")["parameters"])
 needs_litellm = pytest.mark.skipif(importlib.util.find_spec("litellm") is None,
                                    reason="the llm extra (litellm) is not installed")
 
@@ -127,3 +128,30 @@ def test_drop_params_environment_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
             pytest.raises(JudgeLockError) as info:
         asyncio.run(LiteLLMTransport(server)(llm_manifest(), 0, subjects(1)[0], [], 1))
     assert info.value.check_id == "lock.forbidden_option"
+
+
+@needs_litellm
+def test_a_timeout_is_recorded_with_its_wire_request_and_retried() -> None:
+    import threading
+
+    from por.judges.client import LiteLLMTransport
+
+    release = threading.Event()
+    seen = []
+
+    def responder(body: bytes) -> tuple[int, bytes]:
+        seen.append(body)
+        if len(seen) == 1:
+            release.wait(30)  # held until the client has given up (timeout_ms 1000)
+            return 200, b"{}"
+        release.set()
+        return 200, _chat('{"outcome": "YES", "confidence": 10}', json.loads(body)["model"])
+
+    manifest = llm_manifest(parameters={**GENERATOR_PARAMS, "timeout_seconds": 1})
+    with TranscriptServer(responder=responder) as server:
+        summary = verify_judgement(run(manifest, subjects(1), LiteLLMTransport(server)))
+    release.set()
+    first, second = summary.calls
+    assert (first.status, first.error_kind, first.response) == (0, "timeout", b"")
+    assert first.wire_request == seen[0]
+    assert second.result == "vote"
