@@ -102,14 +102,18 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
         elif getattr(args, "serve_local", False):
             from por.judges.local_server import LocalModelServer, weights_from_source
 
-            source = manifest.model.weights_source or ""
-            model = stack.enter_context(LocalModelServer(manifest, weights_from_source(source)))
-            server = TranscriptServer(upstream=model.api_base)
+            # One single-slot, single-thread server per parallel subject: llama.cpp
+            # is deterministic per process, and parallel across processes.
+            weights = weights_from_source(manifest.model.weights_source or "")
+            servers = [stack.enter_context(LocalModelServer(manifest, weights))
+                      for _ in range(max(1, getattr(args, "max_parallel", 1)))]
+            server = TranscriptServer(upstream=[m.api_base for m in servers])
         else:
             raise CliError("usage.judge", "an LLM judge needs --serve-local, --api-base URL "
                            "or --replay-from JUDGEMENT")
         stack.enter_context(server)
         asyncio.run(preflight(server, manifest))
+        err(f"por judge: locked judge {manifest.model.version_lock} available")
         yield LiteLLMTransport(server)
 
 

@@ -1,7 +1,8 @@
 """The transcript server (SPEC §14.4): the one transport por owns between a client and a model.
 
-A stdlib ``http.server`` on 127.0.0.1 that sits in front of a model server (or a
-test double).  Every POST is recorded with its exact request and response
+A stdlib ``http.server`` on 127.0.0.1 that sits in front of one or more model
+servers (each request goes to a free one: one slot per server process) or a
+test double.  Every POST is recorded with its exact request and response
 bytes under the ``X-Por-Call`` header the client sends, and under its canonical
 request hash in a *cassette*.  In replay mode it answers from the cassette
 byte for byte and with HTTP 599 on a miss, which the client surfaces as a
@@ -14,6 +15,7 @@ Leaves out: TLS, anything but 127.0.0.1, streaming.
 from __future__ import annotations
 
 import http.client
+import queue
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +48,8 @@ class Recorded:
 @dataclass
 class _State:
     upstream: str | None
+    #: Free upstreams (model servers with one slot each): a request takes one.
+    free: queue.Queue[str]
     responder: Responder | None
     cassette: dict[bytes, tuple[int, bytes]]
     replay: bool
@@ -96,7 +100,11 @@ class _Handler(BaseHTTPRequestHandler):
         elif state.replay:
             status, response = MISS_STATUS, b'{"error":"transcript miss: judge unavailable"}'
         elif state.upstream is not None:
-            status, response = _forward(state.upstream, "POST", self.path, body)
+            target = state.free.get()
+            try:
+                status, response = _forward(target, "POST", self.path, body)
+            finally:
+                state.free.put(target)
         elif state.responder is not None:
             status, response = state.responder(body)
         else:
@@ -139,10 +147,16 @@ class _Server(ThreadingHTTPServer):
 class TranscriptServer:
     """Start with :meth:`start`, point the client at :attr:`api_base`, :meth:`stop` after."""
 
-    def __init__(self, *, upstream: str | None = None, responder: Responder | None = None,
+    def __init__(self, *, upstream: str | list[str] | None = None,
+                 responder: Responder | None = None,
                  cassette: dict[bytes, tuple[int, bytes]] | None = None,
                  replay: bool = False, models_response: bytes | None = None) -> None:
-        self._state = _State(upstream, responder, dict(cassette or {}), replay, models_response)
+        upstreams = [upstream] if isinstance(upstream, str) else list(upstream or [])
+        free: queue.Queue[str] = queue.Queue()
+        for url in upstreams:
+            free.put(url)
+        self._state = _State(upstreams[0] if upstreams else None, free, responder,
+                             dict(cassette or {}), replay, models_response)
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 

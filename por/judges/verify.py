@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from por.encoding import decode
+from por.errors import UnsupportedError
 from por.judges.batch import SubjectResult, classify_attempt, messages_for, report_from
 from por.judges.errors import JudgementError
 from por.judges.layout import compute_judgement_commitments
@@ -70,6 +71,11 @@ def decode_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> Judge
     if rebuilt != bundle.commitments:
         raise fail("judgement.commit_mismatch", "commitments do not match the records",
                    expected=rebuilt.judgement_root, actual=bundle.commitments.judgement_root)
+    if bundle.signatures:
+        # Reserved: no signature scheme over judgement_root is specified yet, and a
+        # signature nobody checks must not look verified.
+        raise UnsupportedError("judgement.signature_unsupported",
+                               "judgement bundle signatures are not specified in this version")
     return JudgementSummary(manifest, subjects, calls, votes, report, rebuilt.judgement_root)
 
 

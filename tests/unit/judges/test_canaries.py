@@ -37,6 +37,16 @@ def test_every_required_canary_is_present() -> None:
     assert required <= set(CANARIES)
 
 
+def test_signatures_are_not_silently_accepted() -> None:
+    from por.errors import UnsupportedError
+
+    bundle = JudgementBundle.from_cbor(VALID)
+    signed = bundle.model_copy(update={"signatures": [b"test-only-signature"]}).to_cbor()
+    with pytest.raises(UnsupportedError) as info:
+        verify_judgement(signed)
+    assert info.value.check_id == "judgement.signature_unsupported"
+
+
 def test_recommit_of_nothing_is_identity() -> None:
     assert recommit(VALID) == VALID
     assert JudgementBundle.from_cbor(VALID).to_cbor() == VALID
