@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from por.encoding import decode
-from por.errors import UnsupportedError
+from por.errors import SchemaError, UnsupportedError
 from por.judges.batch import SubjectResult, classify_attempt, messages_for, report_from
 from por.judges.errors import JudgementError
 from por.judges.layout import compute_judgement_commitments
@@ -58,8 +58,11 @@ def fail(check_id: str, message: str, **kw: object) -> JudgementError:
 
 def decode_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> JudgementSummary:
     """Steps 1-2: decode everything and check the commitments (nothing replayed)."""
-    decode(data, max_size=max_size)  # size and canonical form first (codec.*)
-    bundle = JudgementBundle.from_cbor(data)
+    value = decode(data, max_size=max_size)  # size and canonical form first (codec.*)
+    bundle = JudgementBundle.from_dict(value)
+    if bundle.to_dict() != value:  # as Record.from_cbor, under the caller's size cap
+        raise SchemaError("schema.non_canonical_record",
+                          "judgement bundle bytes are not the record's canonical form")
     manifest = parse_manifest(bundle.manifest)
     subjects = [JudgeSubject.from_cbor(b) for b in bundle.subjects]
     calls = [JudgeCall.from_cbor(b) for b in bundle.calls]
