@@ -157,6 +157,8 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
                                  expected=claimed_weights, actual=weights[0].hex())
         weights_lock = {"weights_sha256": weights[0], "weights_size": weights[1],
                         "weights_source": str((model.get("weights") or {}).get("source", ""))}
+    system_prompt = _prompt(config.get("system_prompt"), "system_prompt", files)
+    template = _prompt(config.get("template"), "template", files)
     retry = dict(config.get("retry_policy") or {})
     output = dict(config.get("output") or {})
     raw = {
@@ -165,11 +167,11 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
         "model": {"kind": kind, "provider": str(model.get("provider", "")),
                   "model": str(model.get("model", "")),
                   "version_lock": str(model.get("version_lock", "")), **weights_lock},
-        "runtime": _runtime(config.get("runtime"), kind),
+        "runtime": _runtime(config.get("runtime"), kind, model),
         "parameters": parameters,
         "timeout_ms": int(Decimal(timeout) * 1000),
-        "system_prompt": _prompt(config.get("system_prompt"), "system_prompt", files),
-        "template": _prompt(config.get("template"), "template", files),
+        "system_prompt": system_prompt,
+        "template": template,
         "output_schema": canonical_json(VOTE_SCHEMA) if kind != "deterministic" else b"",
         "parser": output.get("parser", DETERMINISTIC_JUDGE if kind == "deterministic"
                              else VOTE_PARSER),
@@ -194,10 +196,13 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
                              ) from None
 
 
-def _runtime(section: Any, kind: str) -> dict[str, Any]:
+def _runtime(section: Any, kind: str, model: Mapping[str, Any]) -> dict[str, Any]:
     if section is None:
         if kind == "deterministic":
             return {"name": "por", "version": __version__, "build_class": "python"}
+        if kind == "hosted":  # the provider's snapshot is the runtime
+            return {"name": str(model.get("provider", "")),
+                    "version": str(model.get("version_lock", "")), "build_class": "hosted"}
         raise JudgeLockError("lock.config", "runtime is missing")
     if not isinstance(section, dict):
         raise JudgeLockError("lock.config", "runtime must be a mapping")

@@ -7,6 +7,7 @@ so no model and no litellm are needed except where marked.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -132,3 +133,102 @@ def test_verify_garbage_is_rejected(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_valid_fixture_verifies() -> None:
     data = (CANARIES_DIR.parent / "valid" / "llm-retry.cbor").read_bytes()
     assert verify_judgement(data).report.calls_count == 4
+
+
+needs_litellm = pytest.mark.skipif(importlib.util.find_spec("litellm") is None,
+                                   reason="the llm extra (litellm) is not installed")
+
+
+def _fake_model(body: bytes) -> tuple[int, bytes]:
+    from judges_support import vote_body
+
+    return 200, vote_body("NO", 35)
+
+
+@needs_litellm
+def test_llm_batch_through_api_base_then_replay_from_transcripts(
+        bundles: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from judges_support import llm_manifest
+
+    from por.judges.transcript import TranscriptServer
+
+    manifest = tmp_path / "m.cbor"
+    manifest.write_bytes(llm_manifest().to_cbor())
+    models = b'{"object":"list","data":[{"id":"smollm2-135m","object":"model"}]}'
+    with TranscriptServer(responder=_fake_model, models_response=models) as model:
+        upstream = model.api_base.removesuffix("/v1")
+        assert main(["judge", "batch", *bundles[:2], "--manifest", str(manifest),
+                     "--api-base", upstream, "-o", str(tmp_path / "j"), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["votes"][0] == {
+        "subject_id": json.loads(captured.out)["votes"][0]["subject_id"], "rating": "NO",
+        "confidence_bps": 3500}
+    assert "locked judge SmolLM2-135M-Instruct.Q4_1 available" in captured.err
+    original = str(tmp_path / "j" / "judgement.cbor")
+    # The model is gone: the transcripts answer, byte for byte.
+    assert main(["judge", "replay", original, "--manifest", str(manifest), "--replay-from",
+                 original, "-o", str(tmp_path / "r"), "-q"]) == 0
+    assert "reexecution: 0/2" in capsys.readouterr().out
+    # A subject the transcripts never saw: HTTP 599, a fail-closed unavailable judge.
+    assert main(["judge", "batch", *bundles[:3], "--manifest", str(manifest),
+                 "--replay-from", original, "-o", str(tmp_path / "p"), "-q", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["status"] == "partial_success"
+    assert report["failed"][0]["check_id"] == "judgement.unavailable"
+
+
+@needs_litellm
+def test_unavailable_model_fails_preflight_with_exit_2(
+        bundles: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from judges_support import llm_manifest
+
+    from por.judges.transcript import TranscriptServer
+
+    manifest = tmp_path / "m.cbor"
+    manifest.write_bytes(llm_manifest().to_cbor())
+    other = b'{"object":"list","data":[{"id":"some-other-model","object":"model"}]}'
+    with TranscriptServer(responder=_fake_model, models_response=other) as model:
+        assert main(["judge", "batch", bundles[0], "--manifest", str(manifest), "--api-base",
+                     model.api_base.removesuffix("/v1"), "-o", str(tmp_path / "o")]) == 2
+    assert "judgement.unavailable" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_seed_config_verbatim_is_refused(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002's judge_config.yaml as written: its abbreviated prompt hash does not
+    match, and with a matching hash its sampler block is incomplete."""
+    (tmp_path / "prompts").mkdir()
+    prompt = b"You are a judge.\n"
+    (tmp_path / "prompts" / "judge_system_prompt_v0.1.md").write_bytes(prompt)
+    (tmp_path / "prompts" / "template.md").write_bytes(b"{{question}}\n")
+    seed = """judge_version: "0.1"
+model_lock:
+  provider: "google"
+  model: "gemini-2.0-flash-exp"
+  version_lock: "gemini-2.0-flash-exp-2025-12-15"
+  fallback: null
+parameters:
+  temperature: 0.0
+  max_tokens: 4096
+  timeout_seconds: 30
+system_prompt:
+  file: "prompts/judge_system_prompt_v0.1.md"
+  hash: "a8d2e1f3c4b5..."
+template:
+  file: "prompts/template.md"
+fail_closed: true
+retry_policy:
+  max_retries: 3
+  backoff: "exponential"
+  retry_on: ["timeout", "rate_limit"]
+  fail_on: ["model_unavailable", "invalid_response"]
+"""
+    (tmp_path / "seed.yaml").write_text(seed)
+    assert main(["judge", "lock", str(tmp_path / "seed.yaml")]) == 1
+    assert "lock.prompt_hash" in capsys.readouterr().err
+    fixed = seed.replace("a8d2e1f3c4b5...", hashlib.sha256(prompt).hexdigest())
+    (tmp_path / "seed.yaml").write_text(fixed)
+    assert main(["judge", "lock", str(tmp_path / "seed.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert "lock.config" in err and "top_k" in err
