@@ -21,7 +21,6 @@ from por.cli.common import (
     add_max_size_option,
     dump_json,
     err,
-    make_dir,
     out,
     positive_int,
     print_json,
@@ -272,7 +271,7 @@ def run_replay(args: argparse.Namespace) -> int:
         f"{manifest.judge_id} v{manifest.judge_version}")
     with transport_for(manifest, args, _replay_source(args)) as transport:
         data = run_batch(manifest, subjects, transport, args)
-    replay = write_outputs(args.output, data, paths, args)
+    replay = verify_judgement(data)
     comparison = compare(original, replay)
     history = {"replay_id": None, "replayed_at": args.at, "reason": args.reason,
                "operator": args.operator,
@@ -281,10 +280,13 @@ def run_replay(args: argparse.Namespace) -> int:
                                replay_path=os.path.join(args.output, JUDGEMENT_FILE),
                                original=original, replay=replay, history=history)
     document["replay_history"][0]["replay_id"] = document["replay_id"]
-    make_dir(args.output)
-    write_atomic(os.path.join(args.output, "comparison.cbor"), comparison.to_cbor())
-    write_atomic(os.path.join(args.output, "comparison.json"),
-                 (dump_json(document) + "\n").encode())
+    write_outputs(args.output, data, paths, args, extra={
+        "comparison.cbor": comparison.to_cbor(),
+        "comparison.json": (dump_json(document) + "\n").encode(),
+    }, replay_metadata={"replay_id": document["replay_id"],
+                        "original_judgement_id": original.judgement_root.hex(),
+                        "original_manifest_digest": original.manifest.digest().hex(),
+                        "kind": comparison.kind})
     if args.json:
         print_json(document)
     else:

@@ -130,7 +130,8 @@ def run_batch(manifest: JudgeManifest, subjects: list[JudgeSubject], transport: 
 
 
 def write_outputs(directory: str, data: bytes, paths: dict[bytes, str],
-                  args: argparse.Namespace) -> JudgementSummary:
+                  args: argparse.Namespace, *, extra: dict[str, bytes] | None = None,
+                  replay_metadata: dict[str, Any] | None = None) -> JudgementSummary:
     """judgement.cbor, the seed's judge_manifest.json, scores.json and checksums."""
     from por.cli.common import dump_json
     from por.judges import verify_judgement
@@ -142,10 +143,12 @@ def write_outputs(directory: str, data: bytes, paths: dict[bytes, str],
     seed = judge_manifest_json(summary, subject_paths=shown,
                                created_at=getattr(args, "at", None),
                                operator=getattr(args, "operator", None))
+    seed["replay_metadata"] = replay_metadata
     files = {
         JUDGEMENT_FILE: data,
         SEED_MANIFEST_FILE: (dump_json(seed) + "\n").encode(),
         SCORES_FILE: (dump_json(scores_json(summary)) + "\n").encode(),
+        **(extra or {}),
     }
     files[CHECKSUMS_FILE] = checksums(files)
     make_dir(directory)
