@@ -98,6 +98,9 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
             server = TranscriptServer(cassette=cassette_from_calls(calls), replay=True,
                                       models_response=models)
         elif getattr(args, "api_base", None):
+            if manifest.model.kind == "local":
+                raise CliError("usage.judge", "a local lock is served by por (--serve-local), "
+                               "which checks its weights; --api-base is for hosted models")
             server = TranscriptServer(upstream=args.api_base)
         elif getattr(args, "serve_local", False):
             from por.judges.local_server import LocalModelServer, weights_from_source

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from por.encoding import encode
 from por.errors import PorError
+from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
 from por.judges.render import vote_from_response
@@ -70,10 +71,29 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]],
     except JudgementError as exc:
         return Classified("lock_violation", exc.check_id, None)
     try:
+        if manifest.model.kind == "hosted":
+            check_response_model(manifest, exchange.response)
+    except JudgementError as exc:
+        return Classified("lock_violation", exc.check_id, None)
+    try:
         vote = vote_from_response(exchange.response)
     except PorError as exc:
         return Classified("invalid_response", exc.check_id, None)
     return Classified(None, "ok", vote)
+
+
+def check_response_model(manifest: JudgeManifest, response: bytes) -> None:
+    """A hosted answer names the locked snapshot (``judgement.version_mismatch``):
+    the seed's check 1, from the response bytes.  (A local lock is proven by its
+    weights hash when por starts the server.)"""
+    try:
+        named = loads_strict(response.decode("utf-8")).get("model")
+    except (JsonTextError, UnicodeDecodeError, AttributeError):
+        named = None
+    if named != manifest.model.version_lock:
+        raise JudgementError("judgement.version_mismatch",
+                             "the answer names another model version",
+                             expected=manifest.model.version_lock, actual=str(named)[:80])
 
 
 def deterministic_request(subject_hash: bytes) -> bytes:

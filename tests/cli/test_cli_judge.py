@@ -139,21 +139,35 @@ needs_litellm = pytest.mark.skipif(importlib.util.find_spec("litellm") is None,
                                    reason="the llm extra (litellm) is not installed")
 
 
-def _fake_model(body: bytes) -> tuple[int, bytes]:
-    from judges_support import vote_body
+HOSTED = "test-only-hosted-2026-01-01"
 
-    return 200, vote_body("NO", 35)
+
+def _fake_model(body: bytes) -> tuple[int, bytes]:
+    from judges_support import completion
+
+    return 200, completion('{"outcome": "NO", "confidence": 35}', model=HOSTED)
+
+
+def _hosted_manifest(tmp_path: Path) -> Path:
+    """A hosted lock of the same sampler block (a model por cannot hash)."""
+    from judges_support import config, lock_from_config_for, prompt_files
+
+    cfg = config("smollm2-135m.yaml")
+    cfg["model_lock"] = {"kind": "hosted", "provider": "test-only", "model": "smollm2-135m",
+                         "version_lock": HOSTED, "fallback": None}
+    cfg["determinism"] = "none"
+    del cfg["runtime"]
+    path = tmp_path / "hosted.cbor"
+    path.write_bytes(lock_from_config_for(cfg, prompt_files()).to_cbor())
+    return path
 
 
 @needs_litellm
 def test_llm_batch_through_api_base_then_replay_from_transcripts(
         bundles: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from judges_support import llm_manifest
-
     from por.judges.transcript import TranscriptServer
 
-    manifest = tmp_path / "m.cbor"
-    manifest.write_bytes(llm_manifest().to_cbor())
+    manifest = _hosted_manifest(tmp_path)
     models = b'{"object":"list","data":[{"id":"smollm2-135m","object":"model"}]}'
     with TranscriptServer(responder=_fake_model, models_response=models) as model:
         upstream = model.api_base.removesuffix("/v1")
@@ -163,7 +177,7 @@ def test_llm_batch_through_api_base_then_replay_from_transcripts(
     assert json.loads(captured.out)["votes"][0] == {
         "subject_id": json.loads(captured.out)["votes"][0]["subject_id"], "rating": "NO",
         "confidence_bps": 3500}
-    assert "locked judge SmolLM2-135M-Instruct.Q4_1 available" in captured.err
+    assert f"locked judge {HOSTED} available" in captured.err
     original = str(tmp_path / "j" / "judgement.cbor")
     # The model is gone: the transcripts answer, byte for byte.
     assert main(["judge", "replay", original, "--manifest", str(manifest), "--replay-from",
@@ -180,12 +194,9 @@ def test_llm_batch_through_api_base_then_replay_from_transcripts(
 @needs_litellm
 def test_unavailable_model_fails_preflight_with_exit_2(
         bundles: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from judges_support import llm_manifest
-
     from por.judges.transcript import TranscriptServer
 
-    manifest = tmp_path / "m.cbor"
-    manifest.write_bytes(llm_manifest().to_cbor())
+    manifest = _hosted_manifest(tmp_path)
     other = b'{"object":"list","data":[{"id":"some-other-model","object":"model"}]}'
     with TranscriptServer(responder=_fake_model, models_response=other) as model:
         assert main(["judge", "batch", bundles[0], "--manifest", str(manifest), "--api-base",
@@ -232,3 +243,14 @@ retry_policy:
     assert main(["judge", "lock", str(tmp_path / "seed.yaml")]) == 1
     err = capsys.readouterr().err
     assert "lock.config" in err and "top_k" in err
+
+
+def test_a_local_lock_cannot_be_pointed_at_someone_elses_server(
+        bundles: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from judges_support import llm_manifest
+
+    manifest = tmp_path / "m.cbor"
+    manifest.write_bytes(llm_manifest().to_cbor())
+    assert main(["judge", "batch", bundles[0], "--manifest", str(manifest), "--api-base",
+                 "http://127.0.0.1:9", "-o", str(tmp_path / "o")]) == 2
+    assert "usage.judge" in capsys.readouterr().err

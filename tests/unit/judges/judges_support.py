@@ -26,6 +26,7 @@ recommit = GENERATOR.recommit
 sha = GENERATOR.sha
 vote_body = GENERATOR.vote_body
 wire_body = GENERATOR.wire_body
+lock_from_config_for = GENERATOR.lock_from_config
 
 _SUBJECTS: dict[int, list[object]] = {}
 

@@ -126,3 +126,23 @@ def test_a_call_records_the_wire_and_the_hashes() -> None:
     call = JudgeCall.from_cbor(JudgementBundle.from_cbor(data).calls[0])
     assert b'"top_k": 1' in call.wire_request
     assert call.result == "vote" and call.status == 200
+
+
+def test_a_hosted_answer_from_another_snapshot_is_a_lock_violation() -> None:
+    from judges_support import completion, config, lock_from_config_for, prompt_files
+
+    cfg = config("smollm2-135m.yaml")
+    cfg["model_lock"] = {"kind": "hosted", "provider": "test-only", "model": "m",
+                         "version_lock": "m-2026-01-01", "fallback": None}
+    cfg["determinism"] = "none"
+    del cfg["runtime"]
+    manifest = lock_from_config_for(cfg, prompt_files())
+    answer = '{"outcome": "YES", "confidence": 90}'
+    good = run(manifest, subjects(1),
+               WireDouble(lambda i, a: (200, completion(answer, model="m-2026-01-01"))))
+    assert verify_judgement(good).report.status == "complete"
+    swapped = run(manifest, subjects(1),
+                  WireDouble(lambda i, a: (200, completion(answer, model="m-2026-03-01"))))
+    failed = verify_judgement(swapped).report.failed
+    assert [(f.error_kind, f.check_id) for f in failed] == [
+        ("lock_violation", "judgement.version_mismatch")]
