@@ -1,7 +1,7 @@
 """The input form of a lock: seed 002's ``judge_config.yaml`` (or the same as JSON).
 
-:func:`parse_config_text` reads YAML (PyYAML from the ``llm`` extra, floats kept
-as ``Decimal``) or JSON (never a float) into plain values;
+:func:`parse_config_text` reads YAML (PyYAML, floats kept as ``Decimal``) or
+JSON (never a float) into plain values;
 :func:`lock_from_config` resolves it with the prompt file bytes and the weights
 hash the caller supplies into a :class:`~por.judges.manifest.JudgeManifest`.
 Every problem is a ``JudgeLockError`` with a ``lock.*`` check id.  Leaves out:
@@ -66,9 +66,9 @@ def parse_config_text(data: bytes) -> dict[str, Any]:
 
 def _load_yaml(data: bytes) -> Any:
     try:
-        import yaml  # noqa: PLC0415  # optional (por[llm]); JSON configs need nothing
+        import yaml  # noqa: PLC0415  # only `por judge` reads YAML
     except ImportError:
-        raise JudgeLockError("lock.config", "YAML configs need PyYAML (pip install 'por[llm]'); "
+        raise JudgeLockError("lock.config", "YAML configs need PyYAML (a dependency of por); "
                              "or give the config as JSON") from None
 
     class _Loader(yaml.SafeLoader):  # type: ignore[misc]  # untyped base
