@@ -19,7 +19,18 @@ import sys
 from typing import Any
 
 from por import SPEC_VERSION, __version__
-from por.cli import attestation, build, challenge_cmd, demo, inspect, keygen, schema, sign, verify
+from por.cli import (
+    attestation,
+    build,
+    challenge_cmd,
+    demo,
+    inspect,
+    judge_cmd,
+    keygen,
+    schema,
+    sign,
+    verify,
+)
 from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_TABLE,
@@ -54,6 +65,7 @@ examples:
   por verify --key signer.key.pub --require-signature signed.cbor
   por attestation signed.cbor               digest, r, s, v for a contract call
   por schema PromptSpec                     JSON Schema of a record
+  por judge batch *.cbor --judge-config C -o DIR   judge bundles with a locked judge
 
 {EXIT_TABLE}
 
@@ -72,7 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"por {__version__} (SPEC {SPEC_VERSION})",
                         help="print the version and the SPEC version, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (verify, build, inspect, demo, schema, keygen, sign, attestation):
+    for module in (verify, build, inspect, demo, schema, keygen, sign, attestation, judge_cmd):
         module.add_parser(commands)
     challenge_cmd.add_challenge_parser(commands)
     challenge_cmd.add_check_proof_parser(commands)

@@ -1,0 +1,303 @@
+"""``por judge``: locked judges (seed 002, SPEC §15) from the command line.
+
+``lock`` resolves a judge config into a ``por.JudgeManifest/1`` and prints its
+digest; ``batch`` judges PoR bundles and writes a judgement directory;
+``verify`` checks a judgement bundle offline (``--reexecute`` re-runs a bitwise
+local model and compares); ``replay`` re-judges the same subjects under another
+(or the same) manifest and writes the comparison report.  Progress goes to
+stderr, one JSON document to stdout with ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from por.cli.common import (
+    EXIT_OK,
+    EXIT_TABLE,
+    CliError,
+    add_max_size_option,
+    dump_json,
+    err,
+    out,
+    positive_int,
+    print_json,
+    read_input,
+    write_atomic,
+)
+
+_EPILOG = f"""\
+examples:
+  por judge lock fixtures/judges/smollm2-135m.yaml -o smollm2.manifest.cbor
+  por judge batch por-demo/*.cbor --judge-config fixtures/judges/por-judge-1.yaml -o out/
+  por judge batch por-demo/*.cbor --judge-config fixtures/judges/smollm2-135m.yaml \\
+      --serve-local --max-parallel 1 -o judged/
+  por judge verify judged/judgement.cbor
+  por judge replay judged/judgement.cbor --judge-config fixtures/judges/por-judge-1.yaml \\
+      -o replayed/
+
+{EXIT_TABLE}"""
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Register ``por judge`` and its subcommands."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "judge", help="locked judges: lock, batch, verify, replay (seed 002)",
+        description="Judge PoR bundles with a locked judge and check judgements offline.",
+        epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="judge_command", metavar="SUBCOMMAND", required=True)
+
+    lock = sub.add_parser("lock", help="resolve a judge config; print the manifest digest")
+    lock.add_argument("config", metavar="CONFIG", help="judge_config.yaml (or .json)")
+    lock.add_argument("-o", "--output", help="write the por.JudgeManifest/1 here")
+    _common(lock)
+    lock.set_defaults(run=run_lock)
+
+    batch = sub.add_parser("batch", help="judge PoR bundles; write a judgement directory")
+    batch.add_argument("bundles", metavar="BUNDLE", nargs="+", help="PoR bundle files")
+    _manifest_options(batch)
+    _transport_options(batch)
+    batch.add_argument("-o", "--output", required=True, metavar="DIR",
+                       help="output directory (judgement.cbor, judge_manifest.json, ...)")
+    _batch_options(batch)
+    batch.set_defaults(run=run_batch_cmd)
+
+    verify = sub.add_parser("verify", help="check a judgement bundle offline")
+    verify.add_argument("judgement", metavar="JUDGEMENT", help="judgement.cbor")
+    verify.add_argument("--reexecute", action="store_true",
+                        help="re-run a bitwise-deterministic judge and compare every answer")
+    _transport_options(verify)
+    verify.add_argument("--max-parallel", type=positive_int, default=1, metavar="N")
+    _common(verify)
+    verify.set_defaults(run=run_verify)
+
+    replay = sub.add_parser("replay", help="re-judge a judgement's subjects; compare")
+    replay.add_argument("original", metavar="ORIGINAL", help="the original judgement.cbor")
+    _manifest_options(replay)
+    replay.add_argument("--subjects", nargs="+", metavar="BUNDLE", default=[],
+                        help="the run artefacts; refused if they differ from the original's")
+    _transport_options(replay)
+    replay.add_argument("-o", "--output", required=True, metavar="DIR")
+    replay.add_argument("--reason", help="replay history: why")
+    _batch_options(replay)
+    replay.set_defaults(run=run_replay)
+    return parser
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    add_max_size_option(parser, "inputs")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show tracebacks of internal errors")
+
+
+def _manifest_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--judge-config", metavar="CONFIG", help="judge_config.yaml to lock")
+    parser.add_argument("--manifest", metavar="MANIFEST", help="a locked por.JudgeManifest/1")
+
+
+def _transport_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--serve-local", action="store_true",
+                       help="start the manifest's local model on 127.0.0.1 (por[llm-local])")
+    group.add_argument("--api-base", metavar="URL",
+                       help="an OpenAI-compatible server on this machine")
+    group.add_argument("--replay-from", metavar="JUDGEMENT",
+                       help="answer from a judgement's recorded transcripts (no model)")
+
+
+def _batch_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-parallel", type=positive_int, default=1, metavar="N",
+                        help="subjects in flight at once (default 1)")
+    parser.add_argument("--at", type=int, metavar="UNIX",
+                        help="created_at for judge_manifest.json (default: omitted)")
+    parser.add_argument("--operator", help="operator name for judge_manifest.json")
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    _common(parser)
+
+
+def run_lock(args: argparse.Namespace) -> int:
+    """``por judge lock``."""
+    from por.cli.judge_run import resolve_config
+
+    manifest = resolve_config(args.config)
+    data = manifest.to_cbor()
+    if args.output:
+        write_atomic(args.output, data)
+    digest = manifest.digest().hex()
+    if args.json:
+        print_json({"schema": "por/judge-lock/1", "manifest_digest": digest,
+                    "manifest": manifest.to_json_obj() | {"system_prompt": None,
+                                                          "template": None},
+                    "system_prompt_hash": manifest.system_prompt.hash.hex(),
+                    "template_hash": manifest.template.hash.hex(),
+                    "output": args.output})
+    else:
+        out(f"{digest}  {manifest.judge_id} v{manifest.judge_version} "
+            f"({manifest.model.version_lock})")
+    return EXIT_OK
+
+
+def _replay_source(args: argparse.Namespace) -> Any:
+    if not getattr(args, "replay_from", None):
+        return None
+    from por.judges import verify_judgement
+
+    return verify_judgement(read_input(args.replay_from, args.max_size), max_size=args.max_size)
+
+
+def run_batch_cmd(args: argparse.Namespace) -> int:
+    """``por judge batch``."""
+    from por.cli.judge_run import (
+        load_manifest,
+        load_subjects,
+        run_batch,
+        transport_for,
+        write_outputs,
+    )
+
+    manifest = load_manifest(args)
+    subjects, paths = load_subjects(args.bundles, args.max_size)
+    err(f"por judge: {len(subjects)} subjects, judge {manifest.judge_id} "
+        f"({manifest.model.version_lock}), mode {manifest.fail_closed_mode}")
+    with transport_for(manifest, args, _replay_source(args)) as transport:
+        data = run_batch(manifest, subjects, transport, args)
+    summary = write_outputs(args.output, data, paths, args)
+    return _report(summary, args)
+
+
+def _report(summary: Any, args: argparse.Namespace) -> int:
+    from por.cli.judge_run import summary_json
+
+    report = summary.report
+    if args.json:
+        print_json(summary_json(summary, getattr(args, "output", None)))
+    else:
+        out(f"{report.status}: {report.judged_count}/{report.subjects_count} judged, "
+            f"{len(report.failed)} failed, {report.calls_count} attempts; judgement "
+            f"{summary.judgement_root.hex()}")
+    return EXIT_OK
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """``por judge verify``."""
+    from por.judges import verify_judgement
+
+    data = read_input(args.judgement, args.max_size)
+    summary = verify_judgement(data, max_size=args.max_size)
+    if args.reexecute:
+        _reexecute(summary, args)
+    if args.json:
+        from por.cli.judge_run import summary_json
+
+        print_json(summary_json(summary, None) | {"verified": True,
+                                                   "reexecuted": bool(args.reexecute)})
+    else:
+        out(f"OK judgement {summary.judgement_root.hex()}: {len(summary.subjects)} subjects, "
+            f"{len(summary.votes)} votes, {len(summary.calls)} attempts, judge "
+            f"{summary.manifest.judge_id} ({summary.manifest.digest().hex()[:16]})"
+            + (" re-executed identically" if args.reexecute else ""))
+    return EXIT_OK
+
+
+def _reexecute(summary: Any, args: argparse.Namespace) -> None:
+    from por.cli.judge_run import run_batch, transport_for
+    from por.judges import verify_judgement
+    from por.judges.errors import JudgementError
+    from por.judges.reports import compare
+
+    if summary.manifest.determinism != "bitwise":
+        raise CliError("usage.judge", "--reexecute needs a bitwise-deterministic manifest")
+    args.quiet = True
+    with transport_for(summary.manifest, args) as transport:
+        again = verify_judgement(run_batch(summary.manifest, list(summary.subjects),
+                                           transport, args))
+    comparison = compare(summary, again)
+    if comparison.summary.rating_changes or _contents(summary) != _contents(again):
+        raise JudgementError("judgement.replay_diverged",
+                             "re-execution under the same bitwise lock gave other answers",
+                             expected=summary.judgement_root, actual=again.judgement_root)
+
+
+def _contents(summary: Any) -> list[tuple[bytes, str]]:
+    """(subject, answer text) of every vote: what a bitwise lock reproduces (the raw
+    envelope carries a random id and a clock)."""
+    from por.judges.render import content_from_response
+
+    calls = {(c.subject_hash, c.attempt): c for c in summary.calls}
+    result = []
+    for vote in summary.votes:
+        response = calls[(vote.subject_hash, vote.attempt)].response
+        text = (content_from_response(response) if summary.manifest.parser != "por-judge/1"
+                else response.hex())
+        result.append((vote.subject_hash, text))
+    return result
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``por judge replay``: same subjects, new (or same) lock, comparison report."""
+    from por.cli.judge_run import (
+        JUDGEMENT_FILE,
+        load_manifest,
+        load_subjects,
+        run_batch,
+        transport_for,
+        write_outputs,
+    )
+    from por.judges import verify_judgement
+    from por.judges.errors import JudgementError
+    from por.judges.reports import compare, comparison_json
+
+    original = verify_judgement(read_input(args.original, args.max_size),
+                                max_size=args.max_size)
+    subjects = list(original.subjects)
+    paths: dict[bytes, str] = {}
+    if args.subjects:
+        given, paths = load_subjects(args.subjects, args.max_size)
+        want = sorted(s.bundle_hash for s in subjects)
+        got = sorted(s.bundle_hash for s in given)
+        if want != got:
+            raise JudgementError(
+                "judgement.subjects_changed",
+                "the run artefacts are not the original judgement's subjects: replay refused "
+                "(a changed scenario or target breaks the provenance chain)",
+                expected=f"{len(want)} subjects", actual=f"{len(got)} subjects, "
+                f"{len(set(got) - set(want))} unknown")
+    manifest = load_manifest(args)
+    err(f"por judge: replaying {len(subjects)} subjects; original judge "
+        f"{original.manifest.judge_id} v{original.manifest.judge_version}, replay judge "
+        f"{manifest.judge_id} v{manifest.judge_version}")
+    with transport_for(manifest, args, _replay_source(args)) as transport:
+        data = run_batch(manifest, subjects, transport, args)
+    replay = verify_judgement(data)
+    comparison = compare(original, replay)
+    history = {"replay_id": None, "replayed_at": args.at, "reason": args.reason,
+               "operator": args.operator,
+               "rating_changes": comparison.summary.rating_changes}
+    document = comparison_json(comparison, original_path=args.original,
+                               replay_path=os.path.join(args.output, JUDGEMENT_FILE),
+                               original=original, replay=replay, history=history)
+    document["replay_history"][0]["replay_id"] = document["replay_id"]
+    write_outputs(args.output, data, paths, args, extra={
+        "comparison.cbor": comparison.to_cbor(),
+        "comparison.json": (dump_json(document) + "\n").encode(),
+    }, replay_metadata={"replay_id": document["replay_id"],
+                        "original_judgement_id": original.judgement_root.hex(),
+                        "original_manifest_digest": original.manifest.digest().hex(),
+                        "kind": comparison.kind})
+    if args.json:
+        print_json(document)
+    else:
+        summary = comparison.summary
+        out(f"{comparison.kind}: {summary.rating_changes}/{summary.total_runs} ratings "
+            f"changed ({summary.rating_change_rate_bps} bps); {summary.recommendation}")
+    if (comparison.kind == "reexecution" and manifest.determinism == "bitwise"
+            and (summary_changed := comparison.summary.rating_changes)):
+        raise JudgementError("judgement.replay_diverged",
+                             f"{summary_changed} ratings changed under the same bitwise lock")
+    return EXIT_OK
+
+
+__all__ = ["add_parser"]

@@ -1,0 +1,220 @@
+"""Batch judgement (seed 002 "Batch Processing", SPEC §15.5): subjects -> judgement bundle.
+
+:func:`judge_batch` runs one locked judge over sorted, de-duplicated subjects
+with at most ``max_parallel`` subjects in flight (``asyncio.Semaphore``).  Each
+subject is tried until a vote, a fail-closed error, or the retry budget runs
+out; every attempt becomes a ``por.JudgeCall/1``.  The seed's
+``JudgeErrorHandler``: kinds in ``retry_on`` are retried after
+``base_ms * 2**(attempt-1)`` ms (the sleep is injected, so tests never sleep),
+every other kind fails closed.  ``strict`` aborts the batch on the first failed
+subject and returns nothing; ``partial_save`` commits what was judged and
+names the failures in the report.
+
+The transport is a parameter: the deterministic judge, litellm through the
+transcript server, or a test double; the bytes it returns are all that count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from por.errors import PorError
+from por.judges.errors import BatchJudgementFailedError, JudgementError
+from por.judges.layout import assemble
+from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, require_compatible
+from por.judges.outcome import Classified, Exchange, classify, deterministic_request, sha256
+from por.judges.records import (
+    MAX_SUBJECTS,
+    FailedSubject,
+    JudgeBatchReport,
+    JudgeCall,
+    JudgeSubject,
+    JudgeVote,
+)
+from por.judges.render import messages_hash, render_messages
+from por.judges.subjects import deterministic_response, vote_from_verdict
+from por.judges.wire import request_hash
+
+#: (manifest, subject index, subject, messages, attempt) -> what crossed the wire.
+Transport = Callable[[JudgeManifest, int, JudgeSubject, list[dict[str, str]], int],
+                     Awaitable[Exchange]]
+Sleep = Callable[[float], Awaitable[None]]
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class SubjectResult:
+    """Every attempt of one subject and its vote, if any."""
+
+    calls: list[JudgeCall]
+    vote: JudgeVote | None
+    failure: FailedSubject | None
+
+
+def order_subjects(subjects: list[JudgeSubject]) -> list[JudgeSubject]:
+    """Subjects sorted by bundle hash; a repeated bundle is ``judgement.subject_duplicate``."""
+    if len(subjects) > MAX_SUBJECTS:
+        raise JudgementError("judgement.too_many_subjects", "too many subjects",
+                             expected=MAX_SUBJECTS, actual=len(subjects))
+    ordered = sorted(subjects, key=lambda s: s.bundle_hash)
+    for left, right in itertools.pairwise(ordered):
+        if left.bundle_hash == right.bundle_hash:
+            raise JudgementError("judgement.subject_duplicate", "a subject appears twice",
+                                 actual=left.bundle_hash)
+    return ordered
+
+
+async def deterministic_transport(manifest: JudgeManifest, index: int, subject: JudgeSubject,
+                                  messages: list[dict[str, str]], attempt: int) -> Exchange:
+    """por-judge/1 as a transport: the request names the subject, the response is the
+    replayed verdict."""
+    del manifest, index, messages, attempt
+    return Exchange(deterministic_request(subject.bundle_hash), 200,
+                    deterministic_response(subject))
+
+
+def classify_attempt(manifest: JudgeManifest, messages: list[dict[str, str]],
+                     exchange: Exchange) -> Classified:
+    """The judge-kind-aware classification of one attempt."""
+    if manifest.parser == DETERMINISTIC_JUDGE:
+        try:
+            return Classified(None, "ok", vote_from_verdict(exchange.response))
+        except PorError as exc:
+            return Classified("invalid_response", exc.check_id, None)
+    return classify(manifest, messages, exchange)
+
+
+def messages_for(manifest: JudgeManifest, subject: JudgeSubject) -> list[dict[str, str]]:
+    """Rendered messages (none for the deterministic judge)."""
+    if manifest.parser == DETERMINISTIC_JUDGE:
+        return []
+    return render_messages(manifest, subject)
+
+
+def call_record(manifest: JudgeManifest, index: int, subject: JudgeSubject, attempt: int,
+                *, messages: list[dict[str, str]], exchange: Exchange,
+                result: Classified) -> JudgeCall:
+    """The ``por.JudgeCall/1`` of one attempt."""
+    return JudgeCall(
+        manifest_digest=manifest.digest(), subject_index=index, subject_hash=subject.bundle_hash,
+        attempt=attempt, messages_hash=messages_hash(messages),
+        request_hash=request_hash(exchange.wire_request),
+        wire_request=exchange.wire_request, wire_request_hash=sha256(exchange.wire_request),
+        status=exchange.status, response=exchange.response,
+        response_hash=sha256(exchange.response),
+        result="vote" if result.vote is not None else "error",
+        error_kind=None if result.vote is not None else result.kind,  # type: ignore[arg-type]
+    )
+
+
+def backoff_seconds(manifest: JudgeManifest, attempt: int) -> float:
+    """Seed ``calculate_backoff``: ``base * 2**(attempt-1)`` (not committed)."""
+    delay_ms: int = manifest.retry_policy.base_ms * (2 ** (attempt - 1))
+    return delay_ms / 1000
+
+
+async def judge_subject(manifest: JudgeManifest, index: int, subject: JudgeSubject,
+                        transport: Transport, sleep: Sleep) -> SubjectResult:
+    """Attempts for one subject until a vote or a fail-closed error."""
+    messages = messages_for(manifest, subject)
+    policy = manifest.retry_policy
+    calls: list[JudgeCall] = []
+    attempt = 1
+    while True:
+        exchange = await transport(manifest, index, subject, messages, attempt)
+        result = classify_attempt(manifest, messages, exchange)
+        calls.append(call_record(manifest, index, subject, attempt, messages=messages,
+                                 exchange=exchange, result=result))
+        if result.vote is not None:
+            vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
+                             subject_hash=subject.bundle_hash, attempt=attempt,
+                             outcome=result.vote[0],  # type: ignore[arg-type]
+                             confidence_bps=result.vote[1])
+            return SubjectResult(calls, vote, None)
+        if result.kind in policy.retry_on and attempt <= policy.max_retries:
+            await sleep(backoff_seconds(manifest, attempt))
+            attempt += 1
+            continue
+        failure = FailedSubject(subject_index=index, error_kind=result.kind,  # type: ignore[arg-type]
+                                check_id=result.check_id)
+        return SubjectResult(calls, None, failure)
+
+
+def report_from(manifest: JudgeManifest, subjects_count: int,
+                results: list[SubjectResult]) -> JudgeBatchReport:
+    """The batch report a set of results implies (the verifier recomputes it)."""
+    failed = [r.failure for r in results if r.failure is not None]
+    return JudgeBatchReport(
+        manifest_digest=manifest.digest(), mode=manifest.fail_closed_mode,
+        status="partial_success" if failed else "complete", subjects_count=subjects_count,
+        judged_count=sum(1 for r in results if r.vote is not None),
+        calls_count=sum(len(r.calls) for r in results), failed=failed)
+
+
+async def judge_batch(manifest: JudgeManifest, subjects: list[JudgeSubject],
+                      transport: Transport, *, max_parallel: int = 1,
+                      sleep: Sleep = asyncio.sleep, progress: Progress | None = None) -> bytes:
+    """Judge every subject; return ``judgement.cbor`` bytes (SPEC §15.5).
+
+    Raises ``BatchJudgementFailedError`` (strict mode, first failure) and the
+    ``lock.*`` errors of the pre-flight (compatibility of every subject).
+    """
+    ordered = order_subjects(subjects)
+    for subject in ordered:  # pre-flight: fail before any call
+        require_compatible(manifest, subject.spec_version)
+    semaphore = asyncio.Semaphore(max_parallel)
+    total = len(ordered)
+    done = 0
+
+    async def bounded(index: int, subject: JudgeSubject) -> SubjectResult:
+        nonlocal done
+        async with semaphore:
+            result = await judge_subject(manifest, index, subject, transport, sleep)
+        done += 1
+        if progress is not None:
+            shown = (f"{result.vote.outcome} ({result.vote.confidence_bps} bps)"
+                     if result.vote else f"FAILED {result.failure.check_id}"  # type: ignore[union-attr]
+                     )
+            progress(f"[{done}/{total}] {subject.subject_id}: {shown}")
+        if result.failure is not None and manifest.fail_closed_mode == "strict":
+            raise BatchJudgementFailedError(
+                "judgement.batch_failed",
+                f"judgement failed for {subject.subject_id}: {result.failure.check_id}; "
+                f"fail-closed strict: batch aborted, nothing written "
+                f"({done - 1}/{total} judged before)",
+                expected="a vote", actual=result.failure.error_kind)
+        return result
+
+    tasks = [asyncio.ensure_future(bounded(i, s)) for i, s in enumerate(ordered)]
+    try:
+        results = list(await asyncio.gather(*tasks))
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    finally:
+        close = getattr(transport, "aclose", None)
+        if close is not None:
+            await close()
+    return assemble(
+        manifest=manifest.to_cbor(),
+        subjects=[s.to_cbor() for s in ordered],
+        calls=[c.to_cbor() for r in results for c in r.calls],
+        votes=[r.vote.to_cbor() for r in results if r.vote is not None],
+        report=report_from(manifest, total, results).to_cbor(),
+    )
+
+
+def judgement_id(data: bytes) -> str:
+    """A stable id for a judgement: hex SHA-256 of its bytes (no clock, no UUID)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+__all__ = ["Transport", "backoff_seconds", "classify_attempt", "deterministic_transport",
+           "judge_batch", "judge_subject", "judgement_id", "messages_for", "order_subjects",
+           "report_from"]

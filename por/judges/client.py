@@ -1,0 +1,177 @@
+"""The LLM judge client over ``litellm.acompletion`` (SPEC §15.4), imported lazily.
+
+litellm (pinned 1.106.2 in the ``llm`` extra) is the seeds' client.  Its import
+fetches a model map over the network unless ``LITELLM_LOCAL_MODEL_COST_MAP`` is
+set first, and its errors print a banner on stdout unless
+``suppress_debug_info`` is set: :func:`load_litellm` does both.  Before every
+call :func:`refuse_silent_degradation` refuses the settings that would change a
+call quietly (``drop_params``, fallbacks, alias maps, a cache, ``LITELLM_DROP_PARAMS``).
+Every locked parameter is sent explicitly; retries are por's (the batch runner),
+never the SDK's (``max_retries=0``; a second request under one attempt id is a
+``lock_violation``).  The bytes that count are those the transcript server saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import os
+import warnings
+from importlib.metadata import version
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit
+
+from por.jsontext import JsonTextError, loads_strict
+from por.judges.errors import JudgeLockError, JudgeUnavailableError
+from por.judges.manifest import JudgeManifest
+from por.judges.outcome import Exchange
+from por.judges.records import JudgeSubject
+from por.judges.transcript import CALL_HEADER, TranscriptServer
+from por.judges.wire import response_format, wire_model_name, wire_number
+
+#: The litellm version the lock was measured with; another is refused.
+LITELLM_VERSION = "1.106.2"
+#: OpenAI-standard parameters litellm passes itself; the rest go in ``extra_body``.
+_STANDARD = frozenset({"temperature", "top_p", "seed", "max_tokens", "presence_penalty",
+                       "frequency_penalty"})
+
+
+def load_litellm() -> ModuleType:
+    """Import litellm without network or stdout banner (``lock.client`` if unusable)."""
+    os.environ["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    try:
+        import litellm  # noqa: PLC0415  # heavy: imported only when judging
+    except ImportError:
+        raise JudgeLockError("lock.client", "the LLM client is not installed; "
+                             "pip install 'por[llm]'") from None
+    installed = version("litellm")
+    if installed != LITELLM_VERSION:
+        raise JudgeLockError("lock.client", "litellm is not the pinned version",
+                             expected=LITELLM_VERSION, actual=installed)
+    litellm.suppress_debug_info = True
+    # pydantic warns about litellm's own TypedDicts on first use (not about a call).
+    warnings.filterwarnings("ignore", message=r"Item .* `ReadOnly` qualifier",
+                            category=UserWarning)
+    module: ModuleType = litellm  # typed whether or not litellm is installed for mypy
+    return module
+
+
+def refuse_silent_degradation(litellm: Any) -> None:
+    """``lock.forbidden_option`` if any litellm setting could change a call quietly."""
+    checks = {
+        "drop_params": bool(litellm.drop_params),
+        "LITELLM_DROP_PARAMS": "LITELLM_DROP_PARAMS" in os.environ,
+        "model_fallbacks": bool(litellm.model_fallbacks),
+        "fallbacks": bool(getattr(litellm, "fallbacks", None)),
+        "default_fallbacks": bool(getattr(litellm, "default_fallbacks", None)),
+        "context_window_fallbacks": bool(getattr(litellm, "context_window_fallbacks", None)),
+        "content_policy_fallbacks": bool(getattr(litellm, "content_policy_fallbacks", None)),
+        "model_alias_map": bool(litellm.model_alias_map),
+        "cache": litellm.cache is not None,
+        "modify_params": bool(getattr(litellm, "modify_params", False)),
+    }
+    for name, on in checks.items():
+        if on:
+            raise JudgeLockError("lock.forbidden_option",
+                                 f"litellm {name} is set: it could change a locked call",
+                                 expected="unset", actual="set")
+
+
+def completion_kwargs(manifest: JudgeManifest, messages: list[dict[str, str]],
+                      api_base: str, call_id: str) -> dict[str, Any]:
+    """The ``acompletion`` arguments: every locked parameter, explicitly."""
+    kwargs: dict[str, Any] = {
+        "model": f"openai/{wire_model_name(manifest)}",
+        "messages": messages,
+        "api_base": api_base,
+        "api_key": "test-only-no-key",
+        "timeout": manifest.timeout_ms / 1000,
+        "max_retries": 0,
+        "num_retries": 0,
+        "drop_params": False,
+        "response_format": response_format(manifest),
+        "extra_headers": {CALL_HEADER: call_id},
+    }
+    extra: dict[str, Any] = {}
+    for name, text in sorted(manifest.parameters.items()):
+        (kwargs if name in _STANDARD else extra)[name] = wire_number(text)
+    if extra:
+        kwargs["extra_body"] = extra
+    return kwargs
+
+
+def kind_of(exc: BaseException, litellm: Any) -> str:
+    """The seed's error classes as por error kinds (for calls with no HTTP status)."""
+    if isinstance(exc, litellm.Timeout | TimeoutError):
+        return "timeout"
+    if isinstance(exc, litellm.RateLimitError):
+        return "rate_limit"
+    return "network"
+
+
+class LiteLLMTransport:
+    """A batch transport: litellm -> transcript server -> model (or cassette)."""
+
+    def __init__(self, server: TranscriptServer) -> None:
+        self.server = server
+        self.litellm = load_litellm()
+
+    async def __call__(self, manifest: JudgeManifest, index: int, subject: JudgeSubject,
+                       messages: list[dict[str, str]], attempt: int) -> Exchange:
+        refuse_silent_degradation(self.litellm)
+        call_id = f"{subject.bundle_hash.hex()}-{attempt}"
+        client_kind: str | None = None
+        try:
+            await self.litellm.acompletion(**completion_kwargs(
+                manifest, messages, self.server.api_base, call_id))
+        except Exception as exc:  # every failure is judged from the recorded bytes
+            client_kind = kind_of(exc, self.litellm)
+        seen = self.server.take(call_id)
+        if not seen:
+            return Exchange(b"", 0, b"", client_kind or "network")
+        if len(seen) > 1:
+            # The SDK retried behind por's back: commit the first, fail closed.
+            return Exchange(seen[0].request, 400, b'{"error":"hidden retry"}', None)
+        record = seen[0]
+        return Exchange(record.request, record.status, record.response,
+                        client_kind if record.status == 0 else None)
+
+    async def aclose(self) -> None:
+        """Close litellm's cached HTTP sessions (they belong to this event loop)."""
+        await self.litellm.close_litellm_async_clients()
+        self.litellm.in_memory_llm_clients_cache.flush_cache()
+
+
+async def preflight(server: TranscriptServer, manifest: JudgeManifest) -> None:
+    """Seed ``validate_availability``: the locked model answers ``/v1/models``."""
+    parts = urlsplit(server.api_base)
+
+    def get() -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection(parts.hostname or "", parts.port or 80, timeout=30)
+        try:
+            conn.request("GET", f"{parts.path}/models")
+            reply = conn.getresponse()
+            return reply.status, reply.read()
+        except OSError:
+            return 0, b""
+        finally:
+            conn.close()
+
+    status, body = await asyncio.to_thread(get)
+    ids: list[str] = []
+    if status == 200:
+        try:
+            ids = [m.get("id") for m in loads_strict(body.decode("utf-8")).get("data", [])]
+        except (JsonTextError, UnicodeDecodeError, AttributeError):
+            ids = []
+    if wire_model_name(manifest) not in ids:
+        raise JudgeUnavailableError(
+            "judgement.unavailable",
+            f"locked judge {manifest.model.version_lock} unavailable; fail-closed: judgement "
+            "aborted (wait for the model, or lock another version)",
+            expected=wire_model_name(manifest), actual=",".join(map(str, ids)) or f"HTTP {status}")
+
+
+__all__ = ["LITELLM_VERSION", "LiteLLMTransport", "completion_kwargs", "kind_of", "load_litellm",
+           "preflight", "refuse_silent_degradation"]

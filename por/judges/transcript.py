@@ -1,0 +1,219 @@
+"""The transcript server (SPEC §15.4): the one transport por owns between a client and a model.
+
+A stdlib ``http.server`` on 127.0.0.1 that sits in front of one or more model
+servers (each request goes to a free one: one slot per server process) or a
+test double.  Every POST is recorded with its exact request and response
+bytes under the ``X-Por-Call`` header the client sends, and under its canonical
+request hash in a *cassette*.  In replay mode it answers from the cassette
+byte for byte and with HTTP 599 on a miss, which the client surfaces as a
+fail-closed "judge unavailable".  Nothing can bypass it quietly: litellm's own
+hooks are not wire-exact, a socket is.
+
+Leaves out: TLS, anything but 127.0.0.1, streaming.
+"""
+
+from __future__ import annotations
+
+import http.client
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+from por.judges.wire import request_hash
+
+#: Header naming the attempt a request belongs to.
+CALL_HEADER = "X-Por-Call"
+#: Status for a replay miss (not a real HTTP status: nothing can mean it by accident).
+MISS_STATUS = 599
+#: Largest request body accepted.
+MAX_BODY = 1 << 20
+#: (request body) -> (status, response body): an in-process upstream for tests.
+Responder = Callable[[bytes], tuple[int, bytes]]
+
+
+@dataclass
+class Recorded:
+    """One exchange as it crossed the socket."""
+
+    call_id: str
+    request: bytes
+    status: int = 0
+    response: bytes = b""
+
+
+@dataclass
+class _State:
+    upstream: str | None
+    #: Free upstreams (model servers with one slot each): a request takes one.
+    free: queue.Queue[str]
+    responder: Responder | None
+    cassette: dict[bytes, tuple[int, bytes]]
+    replay: bool
+    models_response: bytes | None
+    log: list[Recorded] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # stdlib's parameter name
+        del format, args  # quiet: stderr belongs to the CLI's progress lines
+
+    def _send(self, status: int, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        state = self.server.state
+        if state.upstream is not None and not state.replay:
+            status, body = _forward(state.upstream, "GET", self.path, None)
+            if self.path.rstrip("/").endswith("/models") and status == 200:
+                state.models_response = body
+            self._send(status, body)
+        elif state.models_response is not None:
+            self._send(200, state.models_response)
+        else:
+            self._send(MISS_STATUS, b'{"error":"no model behind the transcript server"}')
+
+    def do_POST(self) -> None:
+        state = self.server.state
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            self._send(413, b'{"error":"request too large"}')
+            return
+        body = self.rfile.read(length)
+        record = Recorded(self.headers.get(CALL_HEADER, ""), body)
+        with state.lock:
+            state.log.append(record)
+        key = request_hash(body)
+        if key in state.cassette and (state.replay or state.upstream is None):
+            status, response = state.cassette[key]
+        elif state.replay:
+            status, response = MISS_STATUS, b'{"error":"transcript miss: judge unavailable"}'
+        elif state.upstream is not None:
+            target = state.free.get()
+            try:
+                status, response = _forward(target, "POST", self.path, body)
+            finally:
+                state.free.put(target)
+        elif state.responder is not None:
+            status, response = state.responder(body)
+        else:
+            status, response = MISS_STATUS, b'{"error":"no upstream"}'
+        if status == 200 and not state.replay:
+            with state.lock:
+                state.cassette[key] = (status, response)
+        record.status, record.response = status, response
+        self._send(status, response)
+
+
+def _forward(upstream: str, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
+    parts = urlsplit(upstream)
+    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80,
+                                      timeout=600)
+    try:
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=body, headers=headers)
+        reply = conn.getresponse()
+        return reply.status, reply.read()
+    except OSError:
+        return 502, b'{"error":"upstream unreachable"}'
+    finally:
+        conn.close()
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, state: _State) -> None:
+        super().__init__(("127.0.0.1", 0), _Handler)
+        self.state = state
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # A client that gave up (timeout) closes its socket before the answer:
+        # the exchange is already recorded; no traceback on the CLI's stderr.
+        del request, client_address
+
+
+class TranscriptServer:
+    """Start with :meth:`start`, point the client at :attr:`api_base`, :meth:`stop` after."""
+
+    def __init__(self, *, upstream: str | list[str] | None = None,
+                 responder: Responder | None = None,
+                 cassette: dict[bytes, tuple[int, bytes]] | None = None,
+                 replay: bool = False, models_response: bytes | None = None) -> None:
+        upstreams = [upstream] if isinstance(upstream, str) else list(upstream or [])
+        free: queue.Queue[str] = queue.Queue()
+        for url in upstreams:
+            free.put(url)
+        self._state = _State(upstreams[0] if upstreams else None, free, responder,
+                             dict(cassette or {}), replay, models_response)
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> TranscriptServer:
+        """Listen on 127.0.0.1 (a free port) in a daemon thread."""
+        self._server = _Server(self._state)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening and join the thread."""
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+    def __enter__(self) -> TranscriptServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def api_base(self) -> str:
+        """``http://127.0.0.1:PORT/v1`` for the client."""
+        if self._server is None:
+            raise RuntimeError("transcript server is not running")
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def take(self, call_id: str) -> list[Recorded]:
+        """Remove and return the exchanges recorded for one attempt (copies)."""
+        with self._state.lock:
+            mine = [r for r in self._state.log if r.call_id == call_id]
+            self._state.log = [r for r in self._state.log if r.call_id != call_id]
+            return [Recorded(r.call_id, r.request, r.status, r.response) for r in mine]
+
+    @property
+    def cassette(self) -> dict[bytes, tuple[int, bytes]]:
+        """A copy of the cassette (request hash -> status, response)."""
+        with self._state.lock:
+            return dict(self._state.cassette)
+
+    @property
+    def models_response(self) -> bytes | None:
+        """The upstream's ``/v1/models`` answer, when one was seen."""
+        return self._state.models_response
+
+
+def cassette_from_calls(calls: list[Any]) -> dict[bytes, tuple[int, bytes]]:
+    """A replay cassette from committed ``por.JudgeCall/1`` records (200 answers only)."""
+    return {call.request_hash: (call.status, call.response) for call in calls
+            if call.status == 200}
+
+
+__all__ = ["CALL_HEADER", "MISS_STATUS", "Recorded", "Responder", "TranscriptServer",
+           "cassette_from_calls"]

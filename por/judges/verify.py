@@ -1,0 +1,208 @@
+"""Offline verification of a judgement bundle (SPEC §15.6): no model, no network.
+
+Steps (numbered as in SPEC §15.6):
+  1. decode ``por.JudgementBundle/1`` and every record strictly;
+  2. recompute the trees and ``judgement_root``;
+  3. every record names the committed manifest's digest;
+  4. every subject follows from its committed PoR bundle, sorted and unique;
+  5. calls: hashes of the wire bytes, request hashes rebuilt, prompts re-rendered,
+     each attempt re-classified from its bytes (locked parameters on the wire,
+     model not rewritten, answer parses), attempts gapless and within the retry
+     policy, no attempt after a fail-closed error;
+  6. votes equal the parse of their attempt's response; no vote is missing or extra;
+  7. the batch report equals the one the calls imply;
+  8. for ``por-judge/1`` the verdict is replayed and must be byte-identical.
+The first failure raises ``JudgementError`` with its check id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from por.encoding import decode
+from por.errors import SchemaError, UnsupportedError
+from por.judges.batch import SubjectResult, classify_attempt, messages_for, report_from
+from por.judges.errors import JudgementError
+from por.judges.layout import compute_judgement_commitments
+from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, parse_manifest
+from por.judges.outcome import NO_STATUS_KINDS, Exchange, sha256
+from por.judges.records import (
+    FailedSubject,
+    JudgeBatchReport,
+    JudgeCall,
+    JudgementBundle,
+    JudgeSubject,
+    JudgeVote,
+)
+from por.judges.render import messages_hash
+from por.judges.subjects import check_subject, deterministic_response
+from por.judges.wire import request_hash
+
+
+@dataclass(frozen=True)
+class JudgementSummary:
+    """What a verified judgement bundle says."""
+
+    manifest: JudgeManifest
+    subjects: list[JudgeSubject]
+    calls: list[JudgeCall]
+    votes: list[JudgeVote]
+    report: JudgeBatchReport
+    judgement_root: bytes
+
+
+def fail(check_id: str, message: str, **kw: object) -> JudgementError:
+    """A ``JudgementError`` to raise."""
+    return JudgementError(check_id, message, **kw)
+
+
+def decode_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> JudgementSummary:
+    """Steps 1-2: decode everything and check the commitments (nothing replayed)."""
+    value = decode(data, max_size=max_size)  # size and canonical form first (codec.*)
+    bundle = JudgementBundle.from_dict(value)
+    if bundle.to_dict() != value:  # as Record.from_cbor, under the caller's size cap
+        raise SchemaError("schema.non_canonical_record",
+                          "judgement bundle bytes are not the record's canonical form")
+    manifest = parse_manifest(bundle.manifest)
+    subjects = [JudgeSubject.from_cbor(b) for b in bundle.subjects]
+    calls = [JudgeCall.from_cbor(b) for b in bundle.calls]
+    votes = [JudgeVote.from_cbor(b) for b in bundle.votes]
+    report = JudgeBatchReport.from_cbor(bundle.report)
+    rebuilt = compute_judgement_commitments(manifest=bundle.manifest, subjects=bundle.subjects,
+                                            calls=bundle.calls, votes=bundle.votes,
+                                            report=bundle.report)
+    if rebuilt != bundle.commitments:
+        raise fail("judgement.commit_mismatch", "commitments do not match the records",
+                   expected=rebuilt.judgement_root, actual=bundle.commitments.judgement_root)
+    if bundle.signatures:
+        # Reserved: no signature scheme over judgement_root is specified yet, and a
+        # signature nobody checks must not look verified.
+        raise UnsupportedError("judgement.signature_unsupported",
+                               "judgement bundle signatures are not specified in this version")
+    return JudgementSummary(manifest, subjects, calls, votes, report, rebuilt.judgement_root)
+
+
+def verify_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> JudgementSummary:
+    """Steps 1-8; raise ``JudgementError`` (or a codec/schema error) on the first failure."""
+    summary = decode_judgement(data, max_size=max_size)
+    manifest, digest = summary.manifest, summary.manifest.digest()
+    # Step 3: one manifest for every record.
+    named = [(c.SCHEMA, c.manifest_digest) for c in summary.calls]
+    named += [(v.SCHEMA, v.manifest_digest) for v in summary.votes]
+    named.append((summary.report.SCHEMA, summary.report.manifest_digest))
+    for schema, claimed in named:
+        if claimed != digest:
+            raise fail("judgement.manifest_digest", f"a {schema} names another manifest",
+                       expected=digest, actual=claimed)
+    # Step 4: subjects.
+    for index, subject in enumerate(summary.subjects):
+        check_subject(subject)
+        if index and summary.subjects[index - 1].bundle_hash >= subject.bundle_hash:
+            raise fail("judgement.subject_order", "subjects are not sorted and unique")
+    # Step 5: calls, grouped per subject.
+    per_subject: list[list[JudgeCall]] = [[] for _ in summary.subjects]
+    previous: tuple[int, int] = (-1, 0)
+    for call in summary.calls:
+        key = (call.subject_index, call.attempt)
+        if key <= previous:
+            raise fail("judgement.call_order", "calls are not sorted by subject and attempt")
+        previous = key
+        if call.subject_index >= len(summary.subjects):
+            raise fail("judgement.subject_index", "a call names no subject",
+                       expected=len(summary.subjects) - 1, actual=call.subject_index)
+        per_subject[call.subject_index].append(call)
+    results = [_check_subject_calls(manifest, summary.subjects[i], i, calls)
+               for i, calls in enumerate(per_subject)]
+    # Step 6: votes.
+    expected_votes = [r.vote for r in results if r.vote is not None]
+    if len(summary.votes) != len(expected_votes):
+        raise fail("judgement.vote_count", "votes do not match the calls' results",
+                   expected=len(expected_votes), actual=len(summary.votes))
+    for got, want in zip(summary.votes, expected_votes, strict=True):
+        if got != want:
+            raise fail("judgement.vote_mismatch",
+                       f"vote for subject {want.subject_index} is not its attempt's answer",
+                       expected=f"{want.outcome}/{want.confidence_bps}",
+                       actual=f"{got.outcome}/{got.confidence_bps}")
+    # Step 7: the report.
+    report = report_from(manifest, len(summary.subjects), results)
+    if report != summary.report:
+        raise fail("judgement.report_mismatch", "batch report does not match the calls",
+                   expected=f"{report.status} {report.judged_count}/{report.subjects_count}",
+                   actual=f"{summary.report.status} {summary.report.judged_count}/"
+                          f"{summary.report.subjects_count}")
+    if manifest.fail_closed_mode == "strict" and report.failed:
+        raise fail("judgement.strict_partial", "a strict batch cannot commit a failed subject")
+    return summary
+
+
+def _check_subject_calls(manifest: JudgeManifest, subject: JudgeSubject, index: int,
+                         calls: list[JudgeCall]) -> SubjectResult:
+    if not calls:
+        raise fail("judgement.attempt_missing", f"subject {index} has no recorded attempt")
+    messages = messages_for(manifest, subject)
+    policy = manifest.retry_policy
+    vote: JudgeVote | None = None
+    failure: FailedSubject | None = None
+    for position, call in enumerate(calls):
+        if call.attempt != position + 1:
+            raise fail("judgement.attempt_gap", f"subject {index}: attempts are not 1..n",
+                       expected=position + 1, actual=call.attempt)
+        if call.subject_hash != subject.bundle_hash:
+            raise fail("judgement.subject_hash", "a call names another subject",
+                       expected=subject.bundle_hash, actual=call.subject_hash)
+        _check_hashes(call, messages)
+        if manifest.parser == DETERMINISTIC_JUDGE:
+            replayed = deterministic_response(subject)
+            if replayed != call.response:
+                raise fail("judgement.replay_diverged",
+                           "por-judge/1 gives another verdict for this subject",
+                           expected=sha256(replayed), actual=call.response_hash)
+        result = classify_attempt(manifest, messages, Exchange(
+            call.wire_request, call.status, call.response, call.error_kind))
+        if call.result == "vote" and result.vote is None:
+            raise fail(result.check_id, f"subject {index} attempt {call.attempt} is recorded "
+                       f"as a vote but is {result.kind}")
+        if call.result == "error" and (result.vote is not None or result.kind != call.error_kind):
+            raise fail("judgement.call_result", f"subject {index} attempt {call.attempt}: "
+                       "recorded error kind does not follow from the wire bytes",
+                       expected=result.kind or "vote", actual=call.error_kind)
+        if call.status == 0 and call.error_kind not in NO_STATUS_KINDS:
+            raise fail("judgement.call_result", "a call without a status is not a timeout")
+        last = position == len(calls) - 1
+        if not last:
+            if result.kind not in policy.retry_on:
+                raise fail("judgement.attempt_after_failure",
+                           f"subject {index}: attempt after a {result.kind or 'vote'} "
+                           "that does not allow a retry")
+            if call.attempt > policy.max_retries:
+                raise fail("judgement.attempt_budget", f"subject {index}: too many attempts",
+                           expected=policy.max_retries + 1, actual=len(calls))
+        elif result.vote is not None:
+            vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
+                             subject_hash=subject.bundle_hash, attempt=call.attempt,
+                             outcome=result.vote[0],  # type: ignore[arg-type]
+                             confidence_bps=result.vote[1])
+        else:
+            failure = FailedSubject(subject_index=index,
+                                    error_kind=result.kind,  # type: ignore[arg-type]
+                                    check_id=result.check_id)
+    return SubjectResult(list(calls), vote, failure)
+
+
+def _check_hashes(call: JudgeCall, messages: list[dict[str, str]]) -> None:
+    if sha256(call.wire_request) != call.wire_request_hash:
+        raise fail("judgement.wire_hash", "wire request bytes do not match their hash",
+                   expected=call.wire_request_hash, actual=sha256(call.wire_request))
+    if sha256(call.response) != call.response_hash:
+        raise fail("judgement.response_hash", "response bytes do not match their hash",
+                   expected=call.response_hash, actual=sha256(call.response))
+    if request_hash(call.wire_request) != call.request_hash:
+        raise fail("judgement.request_hash", "request hash does not rebuild from the wire",
+                   expected=call.request_hash, actual=request_hash(call.wire_request))
+    if messages_hash(messages) != call.messages_hash:
+        raise fail("judgement.messages_hash", "prompt does not re-render to the committed hash",
+                   expected=call.messages_hash, actual=messages_hash(messages))
+
+
+__all__ = ["JudgementSummary", "decode_judgement", "verify_judgement"]

@@ -1,0 +1,109 @@
+"""Wire checks (SPEC §15.4): what was actually sent must be what the lock says.
+
+:func:`canonical_request` turns a JSON request body into one byte string
+(sorted keys, numbers as canonical decimals) whose SHA-256 is the *request
+hash*: the transcript server's key and a committed field of every call.
+:func:`check_wire` proves, from the wire bytes alone, that the model was not
+rewritten, every locked parameter was sent with its locked value, the messages
+are the rendered ones and the output schema was asked for.  Each failure is a
+``JudgementError`` with its own check id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from decimal import Decimal
+from typing import Any
+
+from por.jsontext import JsonTextError, loads_strict
+from por.judges.errors import JudgementError
+from por.judges.manifest import JudgeManifest
+from por.numbers import format_decimal
+from por.schemas.base import load_json
+
+
+def parse_body(body: bytes) -> Any:
+    """A JSON body with numbers kept exact (``Decimal``), or ``judgement.wire_json``."""
+    try:
+        return loads_strict(body.decode("utf-8"))
+    except (JsonTextError, UnicodeDecodeError):
+        raise JudgementError("judgement.wire_json", "wire request is not JSON") from None
+
+
+def _canonical(value: Any) -> str:
+    if isinstance(value, dict):
+        items = sorted(value.items())
+        return "{" + ",".join(json.dumps(k) + ":" + _canonical(v) for k, v in items) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_canonical(v) for v in value) + "]"
+    if isinstance(value, Decimal):
+        return format_decimal(value)
+    if isinstance(value, bool) or value is None or isinstance(value, int | str):
+        return json.dumps(value, ensure_ascii=True)
+    raise JudgementError("judgement.wire_json", "unexpected JSON value")
+
+
+def canonical_request(body: bytes) -> bytes:
+    """Canonical text of a JSON request body (numbers compare by value)."""
+    return _canonical(parse_body(body)).encode("ascii")
+
+
+def request_hash(body: bytes) -> bytes:
+    """SHA-256 of :func:`canonical_request`; raw-byte SHA-256 for a non-JSON body."""
+    try:
+        return hashlib.sha256(canonical_request(body)).digest()
+    except JudgementError:
+        return hashlib.sha256(b"raw:" + body).digest()
+
+
+def wire_model_name(manifest: JudgeManifest) -> str:
+    """The model name the server must see: the route without a provider prefix."""
+    return manifest.model.model.split("/", 1)[-1]
+
+
+def check_wire(manifest: JudgeManifest, body: bytes, messages: list[dict[str, str]]) -> None:
+    """Raise ``JudgementError`` unless the wire body honours the lock (SPEC §15.4)."""
+    value = parse_body(body)
+    if not isinstance(value, dict):
+        raise JudgementError("judgement.wire_json", "wire request is not an object")
+    model = value.get("model")
+    if model != wire_model_name(manifest):
+        raise JudgementError("judgement.model_rewritten", "the wire names another model",
+                             expected=wire_model_name(manifest), actual=str(model)[:80])
+    for name, locked in sorted(manifest.parameters.items()):
+        if name not in value:
+            raise JudgementError("judgement.param_missing",
+                                 f"locked parameter {name} was not sent", expected=locked,
+                                 actual="absent")
+        sent = value[name]
+        if isinstance(sent, bool) or not isinstance(sent, int | Decimal) \
+                or format_decimal(Decimal(sent)) != locked:
+            raise JudgementError("judgement.param_value",
+                                 f"parameter {name} was sent with another value",
+                                 expected=locked, actual=str(sent)[:40])
+    if value.get("stream") not in (None, False):
+        raise JudgementError("judgement.param_value", "streaming is not a locked call")
+    if value.get("messages") != messages:
+        raise JudgementError("judgement.messages_mismatch",
+                             "wire messages are not the rendered prompt")
+    schema = load_json(manifest.output_schema) if manifest.output_schema else None
+    fmt = value.get("response_format")
+    if schema is not None and (not isinstance(fmt, dict) or fmt.get("schema") != schema):
+        raise JudgementError("judgement.response_format",
+                             "the locked output schema was not sent")
+
+
+def response_format(manifest: JudgeManifest) -> dict[str, Any]:
+    """The ``response_format`` the client sends: JSON mode with the locked schema."""
+    return {"type": "json_object", "schema": load_json(manifest.output_schema)}
+
+
+def wire_number(text: str) -> int | float:
+    """A canonical decimal as the JSON number the client sends (the only float edge:
+    it is never committed; the wire check compares the sent text by value)."""
+    return int(text) if "." not in text else float(text)
+
+
+__all__ = ["canonical_request", "check_wire", "parse_body", "request_hash", "response_format",
+           "wire_model_name", "wire_number"]
