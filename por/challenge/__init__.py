@@ -31,7 +31,15 @@ from por.challenge.records import (
     challenge_id_from_body,
     proof_from_cbor,
 )
-from por.challenge.refs import bundle_from_bytes, proof_file_name, proof_for_ref
+from por.challenge.refs import (
+    CORRUPTED_COPY,
+    NoProof,
+    bundle_from_bytes,
+    is_corrupted_copy,
+    proof_file_name,
+    proof_for_ref,
+    winning_proof,
+)
 from por.challenge.report import (
     REPORT_SCHEMA,
     BundleCheck,
@@ -43,6 +51,7 @@ from por.challenge.report import (
 )
 
 __all__ = [
+    "CORRUPTED_COPY",
     "KIND_COMPONENT",
     "LEAF_SCHEMA",
     "REPORT_SCHEMA",
@@ -53,6 +62,7 @@ __all__ = [
     "InclusionCheck",
     "InclusionProof",
     "LevelTrace",
+    "NoProof",
     "OneStepProof",
     "Proof",
     "ProofReport",
@@ -65,6 +75,7 @@ __all__ = [
     "check_proof",
     "describe_leaf",
     "inclusion_proof_from_leaves",
+    "is_corrupted_copy",
     "leaf_index_by_id",
     "proof_file_name",
     "proof_for_ref",
@@ -73,4 +84,5 @@ __all__ = [
     "verify_inclusion_proof",
     "verify_one_step_proof",
     "verify_proof",
+    "winning_proof",
 ]

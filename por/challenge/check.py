@@ -1,11 +1,14 @@
 """Check any proof file without the bundle: ``check_proof`` (report) and ``verify_proof``.
 
 Bytes in, a :class:`~por.challenge.report.ProofReport` out.  ``check_proof``
-never raises for bad input: a proof that does not verify is a ``rejected``
-report (exit 1) with the first failing check id; an unsupported proof schema,
-a missing auditor or an internal error is an ``error`` report (exit 2).  A
-verified one-step or bundle proof also carries its outcome (``upheld`` or
-``rejected``); the exit code stays 0 whatever the outcome (SPEC §10.6).
+never raises for bad input.  One vocabulary (SPEC §10.6): a proof is
+``valid`` or ``invalid`` (the first failing check id); a challenge is ``won``
+(the committed data is wrong) or ``lost``.  Every valid proof carries an
+outcome: a one-step proof re-executes its step, a bundle proof lists the
+findings among the committed top-level records, an inclusion proof is won
+iff its committed leaf is not a valid record of its kind.  Exit code: 0 won,
+1 lost (an invalid proof is a lost challenge), 2 no verdict (an unsupported
+proof schema, a missing auditor, an internal error).
 
 Leaves out: files and printing (``por.cli.challenge_cmd``).
 """
@@ -64,6 +67,7 @@ def check_proof(
             inclusions.append(check)
             verify_inclusion_proof(proof, por_root=por_root, check=check)
             check.leaf_record, check.leaf_id = describe_leaf(proof.kind, proof.leaf)
+            outcome = _inclusion_outcome(proof, check.leaf_record)
         elif isinstance(proof, BundleProof):
             bundle = BundleCheck(tuple(proof.component_leaves))
             verify_bundle_proof(proof, por_root=por_root, check=bundle)
@@ -77,12 +81,12 @@ def check_proof(
         return ProofReport(status="error", check_id="internal.error",
                            message=f"internal error: {type(exc).__name__}: {exc}"[:500],
                            inclusions=tuple(inclusions), bundle=bundle, **common)
-    return ProofReport(status="verified", check_id="proof.ok", message=_summary(proof),
+    return ProofReport(status="valid", check_id="proof.ok", message=_summary(proof),
                        inclusions=tuple(inclusions), bundle=bundle, outcome=outcome, **common)
 
 
 def verify_proof(data: bytes, **options: Any) -> ProofReport:
-    """Like :func:`check_proof` but raise unless the proof verified.
+    """Like :func:`check_proof` but raise unless the proof is valid (won or lost).
 
     Raises ``UnsupportedError`` for an ``error`` report, else ``ProofError``
     with the report's check id (``merkle.*`` ids keep their text).
@@ -91,7 +95,7 @@ def verify_proof(data: bytes, **options: Any) -> ProofReport:
     if report.status == "error":
         raise UnsupportedError(report.check_id, report.message, expected=report.expected,
                                actual=report.actual)
-    if report.status != "verified":
+    if report.status != "valid":
         raise ProofError(report.check_id, report.message, expected=report.expected,
                          actual=report.actual)
     return report
@@ -123,9 +127,20 @@ def describe_leaf(kind: str, leaf: bytes) -> tuple[str, str | None]:
 def _bundle_outcome(bundle: BundleCheck) -> ChallengeOutcome:
     if bundle.findings:
         first = bundle.findings[0]
-        return ChallengeOutcome("upheld", first.check_id, first.message)
-    return ChallengeOutcome("rejected", "bundle.consistent",
+        return ChallengeOutcome("won", first.check_id, first.message)
+    return ChallengeOutcome("lost", "bundle.consistent",
                             "the committed components and records agree")
+
+
+def _inclusion_outcome(proof: InclusionProof, leaf_record: str | None) -> ChallengeOutcome:
+    """Won iff the committed leaf is not a valid record (SPEC §10.4.1): a valid
+    bundle never commits one.  A valid record proves presence only: lost."""
+    where = f"{proof.kind} leaf {proof.leaf_index}"
+    if leaf_record not in (None, "ok"):
+        return ChallengeOutcome("won", "inclusion.invalid_record", f"committed {where} is "
+                                f"not a valid record ({leaf_record})", cause=leaf_record)
+    return ChallengeOutcome("lost", "inclusion.valid_record", f"committed {where} is a "
+                            "valid record; an inclusion proof shows presence, not a fault")
 
 
 def _summary(proof: Proof) -> str:
@@ -142,7 +157,7 @@ def _summary(proof: Proof) -> str:
 def _failed(exc: PorError, common: dict[str, Any] | None = None,
             inclusions: list[InclusionCheck] | None = None,
             bundle: BundleCheck | None = None) -> ProofReport:
-    status: Status = "error" if isinstance(exc, UnsupportedError) else "rejected"
+    status: Status = "error" if isinstance(exc, UnsupportedError) else "invalid"
     return ProofReport(status=status, check_id=exc.check_id, message=exc.message,
                        expected=exc.expected, actual=exc.actual,
                        inclusions=tuple(inclusions or ()), bundle=bundle, **(common or {}))

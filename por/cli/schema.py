@@ -82,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     names = list(NAMES) if args.name is None else [resolve(args.name)]
     if args.out is None:
-        out(render(schema_for(names[0])))
+        for line in render(schema_for(names[0])).split("\n"):
+            out(line)
         return 0
     make_dir(args.out)
     for name in names:

@@ -158,6 +158,7 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("usage.stdin_twice", "standard input (-) can be read only once")
     options = check_options(args)
     results: list[dict[str, Any]] = []
+    written: dict[bytes, Any] = {}  # proofs written by --challenges in this run
     for name in args.bundles:
         try:
             data = read_input(name, args.max_size)
@@ -167,15 +168,13 @@ def run(args: argparse.Namespace) -> int:
             report = check_bundle(data, **options)
             result = result_from_report(name, report)
             if args.challenges is not None and not report.ok:
-                from pathlib import Path
+                from por.cli.challenge_files import write_challenges_for_report
 
-                from por.cli.challenge_cmd import write_challenges_for_report
-
-                written = write_challenges_for_report(report, data, Path(args.challenges),
-                                                      max_size=args.max_size)
+                files = write_challenges_for_report(report, data, args.challenges,
+                                                    max_size=args.max_size, seen=written)
                 if not args.quiet and not args.json:
-                    for path in written:
-                        err(f"wrote challenge proof {path}")
+                    for item in files:
+                        err(f"{name}: {item.line}")
         results.append(result)
         # Text lines stream as inputs are checked; JSON is one document at the end.
         if args.verbose and not args.json:
