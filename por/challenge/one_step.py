@@ -23,19 +23,17 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import cbor2
+
 from por.bundle.layout import Bundle
+from por.challenge.batch import ComponentTree, one_step_bytes, one_step_model
 from por.challenge.diffs import field_diffs
-from por.challenge.proofs import (
-    build_inclusion_proof,
-    inclusion_proof_from_leaves,
-    verify_challenge_id,
-    verify_inclusion_proof,
-)
-from por.challenge.records import InclusionProof, OneStepProof, seal
+from por.challenge.proofs import verify_challenge_id, verify_inclusion_proof
+from por.challenge.records import InclusionProof, OneStepProof
 from por.challenge.report import ChallengeOutcome, InclusionCheck
-from por.encoding import decode
 from por.errors import AuditError, PorError, ProofError, UnsupportedError
-from por.merkle import leaf_hash, leaf_hashes, tree_levels
+from por.gcpause import gc_paused
+from por.merkle import leaf_hash
 from por.schemas import EvidenceItem, PromptSpec, ReasoningStep, step_id
 
 Recompute = Callable[
@@ -48,79 +46,93 @@ _STEP_FIELDS = ("schema", "step_id", "step_type", "description", "evidence_ids",
 
 
 def build_one_step_proof(bundle: Bundle, step_index: int) -> OneStepProof:
+    """The OneStepProof for ``bundle.steps[step_index]`` (see :func:`_build`); the
+    cyclic collector is paused (``por.gcpause``): 10^5 acyclic proofs otherwise
+    make it rescan a growing heap."""
+    with gc_paused():
+        return _build(bundle, step_index)
+
+
+def _build(bundle: Bundle, step_index: int) -> OneStepProof:
     """The OneStepProof for ``bundle.steps[step_index]``, in O(n + k log n).
 
-    Each component tree is built once (``por.merkle.tree_levels``) and every
-    cited leaf's path is read from it, so a step citing k of n items costs one
-    pass over the leaves plus O(log n) per citation (never a rebuild per leaf).
+    Each component tree is built once and checked once against the
+    commitments (``por.challenge.batch``); every cited leaf's path is then read
+    from it in O(log n), so a step citing k of n items costs one pass over the
+    leaves plus O(log n) per citation (never a rebuild per leaf).
 
     Raises ``ProofError``: ``proof.no_such_leaf`` (index out of range),
     ``proof.step_record`` (the step leaf is not a ReasoningStep, so its
     citations are unknown: use an InclusionProof), ``proof.citation_missing``
-    (the step cites an id no leaf carries: not provable by inclusion).
+    (the step cites an id no leaf carries: not provable by inclusion), and
+    ``proof.leaf_path``/``proof.component_path`` when the records do not hash
+    to the bundle's own commitments.
     """
     commitments = bundle.commitments
-    step_levels = tree_levels(leaf_hashes(bundle.steps))
-    step_proof = inclusion_proof_from_leaves("reasoning_leaf", bundle.steps, step_index,
-                                             commitments, levels=step_levels)
+    if type(step_index) is not int or not 0 <= step_index < len(bundle.steps):
+        raise ProofError("proof.no_such_leaf", f"no reasoning_leaf leaf {step_index!r} among "
+                         f"{len(bundle.steps)}", expected=f"0..{len(bundle.steps) - 1}",
+                         actual=str(step_index))
+    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
+    step_proof = steps.proof(step_index)
     try:
         step = ReasoningStep.from_cbor(step_proof.leaf)
     except PorError as exc:
         raise ProofError("proof.step_record", f"step leaf {step_index} is not a "
                          f"ReasoningStep ({exc.check_id}); challenge it by inclusion") from None
-    evidence = _cited(bundle.evidence, "evidence_id", step.evidence_ids, "evidence_leaf",
-                      bundle, None)
-    prior = _cited(bundle.steps, "step_id", step.prior_step_ids, "reasoning_leaf", bundle,
-                   step_levels)
-    body = {
-        "schema": OneStepProof.SCHEMA,
-        "kind": "reasoning_leaf",
-        "por_root": commitments.por_root,
-        "step": step_proof.to_dict(),
-        "prompt_spec": build_inclusion_proof(bundle, "prompt_spec").to_dict(),
-        "evidence": [p.to_dict() for p in evidence],
-        "prior_steps": [p.to_dict() for p in prior],
-    }
-    proof: OneStepProof = seal(OneStepProof, body)
-    return proof
+    evidence = _cited(bundle.evidence, "evidence_id", step.evidence_ids,
+                      lambda: ComponentTree("evidence_leaf", bundle.evidence, commitments))
+    prior = _cited(bundle.steps, "step_id", step.prior_step_ids, lambda: steps)
+    spec = ComponentTree("prompt_spec", [bundle.prompt_spec], commitments).proof(0)
+    data = one_step_bytes(commitments.por_root, step_proof.to_cbor(), spec.to_cbor(),
+                          [p.to_cbor() for p in evidence], [p.to_cbor() for p in prior])
+    return one_step_model(data, step_proof, spec, evidence, prior)
 
 
-def _cited(leaves: list[bytes], key: str, wanted: list[str], kind: Any,  # noqa: PLR0917
-           bundle: Bundle, levels: list[list[bytes]] | None) -> list[InclusionProof]:
+def _cited(leaves: list[bytes], key: str, wanted: list[str],
+           tree: Callable[[], ComponentTree]) -> list[InclusionProof]:
     """Inclusion proofs of the first leaf carrying each wanted id, in citation order.
 
-    One pass over the leaves finds every position; the tree is built at most
-    once; each proof then costs O(log n) plus its own leaf.
+    One pass over the leaves finds every position (:func:`_positions`); the
+    tree is built once; each proof then costs O(log n) plus its own leaf.
     """
     if not wanted:
         return []
-    positions: dict[str, int] = {}
-    missing = set(wanted)
+    positions = _positions(leaves, key, set(wanted))
+    missing = [w for w in wanted if w not in positions]
+    if missing:
+        raise ProofError("proof.citation_missing", f"the step cites {key} "
+                         f"{missing[0][:80]!r}, which no committed leaf carries (not "
+                         "provable by inclusion)")
+    built = tree()
+    made: dict[int, InclusionProof] = {}
+    for position in positions.values():
+        made[position] = built.proof(position)
+    return [made[positions[w]] for w in wanted]
+
+
+def _positions(leaves: list[bytes], key: str, wanted: set[str]) -> dict[str, int]:
+    """Position of the first leaf that decodes to a CBOR map carrying each wanted id.
+
+    Located with cbor2's C decoder (about 7 us per leaf; the strict decoder
+    costs 100+ us): the proof proves *bytes*, and the checker decodes every
+    carried leaf strictly.  A leaf found here that is not a valid record
+    makes the challenge won (``one_step.invalid_record``): a valid bundle
+    never commits one (SPEC §10.2.3).
+    """
+    found: dict[str, int] = {}
+    loads = cbor2.loads
     for index, leaf in enumerate(leaves):
         try:
-            value = decode(leaf)
-        except PorError:
+            value = loads(leaf)
+        except Exception:  # noqa: S112 - unreadable leaf: it carries no id
             continue
-        found = value.get(key) if isinstance(value, dict) else None
-        if isinstance(found, str) and found in missing:
-            positions[found] = index
-            missing.discard(found)
-            if not missing:
+        got = value.get(key) if type(value) is dict else None
+        if type(got) is str and got in wanted and got not in found:
+            found[got] = index
+            if len(found) == len(wanted):
                 break
-    if missing:
-        first = next(w for w in wanted if w in missing)
-        raise ProofError("proof.citation_missing", f"the step cites {key} {first[:80]!r}, "
-                         "which no committed leaf carries (not provable by inclusion)")
-    tree = levels if levels is not None else tree_levels(leaf_hashes(leaves))
-    made: dict[int, InclusionProof] = {}
-    proofs = []
-    for w in wanted:
-        position = positions[w]
-        if position not in made:
-            made[position] = inclusion_proof_from_leaves(kind, leaves, position,
-                                                         bundle.commitments, levels=tree)
-        proofs.append(made[position])
-    return proofs
+    return found
 
 
 def verify_one_step_proof(

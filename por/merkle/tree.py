@@ -105,13 +105,16 @@ def inclusion_path_from_levels(levels: Sequence[Sequence[bytes]], index: int) ->
     """PATH(index, D[n]) read from :func:`tree_levels` output; same bytes as
     :func:`inclusion_proof_from_leaf_hashes`, in O(log n)."""
     size = len(levels[0]) if levels else 0
-    checked = require_index(index, size)
+    position = require_index(index, size)
+    # Bottom-up: at each height the sibling of the node on the leaf's way up is
+    # the next path element; a last odd node has none (it is carried up
+    # unchanged), which is exactly where RFC 9162's PATH has no element.
     path = []
-    for start, end in _inclusion_ranges(checked, size):
-        # Every RFC range is aligned: [start, end) is node start >> h at the
-        # smallest height h with 2**h >= end - start (module docstring).
-        height = (end - start - 1).bit_length()
-        path.append(levels[height][start >> height])
+    for level in levels[:-1]:
+        sibling = position ^ 1
+        if sibling < len(level):
+            path.append(level[sibling])
+        position >>= 1
     return path
 
 
