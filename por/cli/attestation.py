@@ -83,9 +83,15 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def attestation_of(data: bytes, index: int) -> tuple[dict[str, Any], int]:
+def attestation_of(data: bytes, index: int, now: int | None = None) -> tuple[dict[str, Any],
+                                                                            int]:
     """``por.signing.attestation`` for signature ``index`` of a well-formed bundle,
-    and the bundle's signature count."""
+    and the bundle's signature count.
+
+    ``por verify`` sets an expired good signature aside (SPEC §6.2 step 8), but
+    a contract call with it would fail: with ``now``, a signature outside its
+    validity period is refused here (``signature.expired``/``not_yet_valid``).
+    """
     from por.bundle import Bundle, verdict_struct
     from por.errors import SignatureError
     from por.schemas import DeterministicVerdict
@@ -99,6 +105,14 @@ def attestation_of(data: bytes, index: int) -> tuple[dict[str, Any], int]:
         raise CliError("usage.index", f"--index {index}: the bundle has {count} "
                        f"signature{'s' if count != 1 else ''} (0..{count - 1})")
     record = VerdictSignature.from_cbor(bundle.signatures[index])
+    if now is not None and now >= record.expires_at:
+        raise SignatureError("signature.expired", f"signature {index} expired at "
+                             f"{record.expires_at} (now {now})",
+                             expected=f"now < {record.expires_at}", actual=now)
+    if now is not None and now < record.issued_at:
+        raise SignatureError("signature.not_yet_valid", f"signature {index} is valid from "
+                             f"{record.issued_at} (now {now})",
+                             expected=f"now >= {record.issued_at}", actual=now)
     verdict = DeterministicVerdict.from_cbor(bundle.verdict)
     struct = verdict_struct(verdict, bundle.commitments, issued_at=record.issued_at,
                             expires_at=record.expires_at, nonce=record.nonce)
@@ -114,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     data = read_input(args.bundle, args.max_size)
     now = now_from_args(args)
     require_verified(args.bundle, data, now=now, max_size=args.max_size)
-    att, count = attestation_of(data, args.index)
+    att, count = attestation_of(data, args.index, now)
     if args.json:
         print_json({"schema": ATTESTATION_SCHEMA, "input": args.bundle, "index": args.index,
                     "signature_count": count, "verified_at": now, "attestation": att})

@@ -142,14 +142,22 @@ def test_now_against_the_validity_period(capsys: pytest.CaptureFixture[str],
 
 def test_now_defaults_to_the_wall_clock(capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch,
-                                        signed_bundle: Callable[..., str]) -> None:
+                                        signed_bundle: Callable[..., str],
+                                        keys: dict[str, tuple[str, str]]) -> None:
     from por.cli import signing_args
 
     path = signed_bundle("secp256k1", "--ttl", "10")
     monkeypatch.setattr(signing_args.time, "time", lambda: T0 + 9.99)
     assert run(capsys, "verify", path)[0] == 0
     monkeypatch.setattr(signing_args.time, "time", lambda: T0 + 10.0)
-    code, text, _ = run(capsys, "verify", path)
+    # Expired but good: reported and set aside, the bundle still verifies
+    # (issue 10, finding 6); --require-signature asks for a current one.
+    code, document = verify_json(capsys, path)
+    assert code == 0
+    expired = [c for c in document["results"][0]["checks"] if c["id"] == "signature.expired"]
+    assert len(expired) == 1 and expired[0]["status"] != "failed"
+    code, text, _ = run(capsys, "verify", "--require-signature", "--key",
+                        keys["secp256k1"][1], path)
     assert (code, text.split(": ")[1]) == (1, "signature.expired")
 
 
