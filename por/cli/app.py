@@ -19,7 +19,18 @@ import sys
 from typing import Any
 
 from por import SPEC_VERSION, __version__
-from por.cli import attestation, build, challenge_cmd, demo, inspect, keygen, schema, sign, verify
+from por.cli import (
+    attestation,
+    build,
+    challenge_cmd,
+    demo,
+    explain,
+    inspect,
+    keygen,
+    schema,
+    sign,
+    verify,
+)
 from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_TABLE,
@@ -72,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"por {__version__} (SPEC {SPEC_VERSION})",
                         help="print the version and the SPEC version, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (verify, build, inspect, demo, schema, keygen, sign, attestation):
+    for module in (verify, build, inspect, explain, demo, schema, keygen, sign, attestation):
         module.add_parser(commands)
     challenge_cmd.add_challenge_parser(commands)
     challenge_cmd.add_check_proof_parser(commands)
