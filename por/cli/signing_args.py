@@ -195,9 +195,12 @@ def signature_summary(record: VerdictSignature, count: int) -> dict[str, Any]:
 
 def signature_line(record: VerdictSignature) -> str:
     """One readable line about a signature just made."""
+    from por.signing.display import signer_text
+
     contract = ("unbound" if record.verifying_contract == UNBOUND_CONTRACT
-                else "0x" + record.verifying_contract.hex())
-    return (f"signed by {record.signer.hex()} ({record.scheme}), chain {record.chain_id}, "
+                else checksum_address(record.verifying_contract))
+    return (f"signed by {signer_text(record.scheme, record.signer)} ({record.scheme}), "
+            f"chain {record.chain_id}, "
             f"contract {contract}, valid {record.issued_at}..{record.expires_at}, "
             f"nonce {record.nonce}")
 

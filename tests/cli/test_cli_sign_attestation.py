@@ -56,7 +56,9 @@ def test_sign_equals_the_library_with_the_documented_defaults(
                            Eip712Domain(chain_id=1, verifying_contract=bytes(20)),
                            issued_at=T0, expires_at=T0 + WEEK, nonce=0)
     assert out.read_bytes() == expected
-    signer = signature_record(expected).signer.hex()
+    from por.signing.display import checksum_address
+
+    signer = checksum_address(signature_record(expected).signer)  # 0x + EIP-55
     assert text == (f"signed {out}: 1 signature; signed by {signer} (secp256k1-eip712), "
                     f"chain 1, contract unbound, valid {T0}..{T0 + WEEK}, nonce 0\n")
 

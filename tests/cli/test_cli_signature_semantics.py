@@ -83,3 +83,14 @@ def test_signers_print_as_eip55(capsys: pytest.CaptureFixture[str],
     address = signer_lines[0].split("signature 0 by ")[1].split(" ")[0]
     assert address == checksum_address(bytes.fromhex(address[2:]))
     assert address != address.lower()
+
+
+def test_inspect_shows_one_line_per_signature(capsys: pytest.CaptureFixture[str],
+                                              two_chains: tuple[Path, str, str]) -> None:
+    both, _, _ = two_chains
+    code, text, _ = run(capsys, "inspect", str(both))
+    assert code == 0
+    lines = [line for line in text.splitlines() if line.startswith("  [") and " signer 0x" in line]
+    assert len(lines) == 2
+    assert " chain 1 " in lines[0] and " chain 8453 " in lines[1]
+    assert "secp256k1-eip712" in lines[0] and "ed25519-eip712" in lines[1]

@@ -77,7 +77,10 @@ def test_every_scenario_signed_by_keygen_key_verifies(
     code, text, _ = run(capsys, *build_argv(scenario, out, "--key", key))  # wall clock
     assert code == 0
     record = signature_record(out.read_bytes())
-    assert f"; signed by {record.signer.hex()} ({scheme}-eip712), chain 1, " in text
+    from por.signing.display import signer_text
+
+    shown = signer_text(record.scheme, record.signer)  # 0x + EIP-55 for addresses
+    assert f"; signed by {shown} ({scheme}-eip712), chain 1, " in text
     assert record.expires_at - record.issued_at == WEEK
 
     code, document = verify_json(capsys, "--key", pub, "--require-signature", str(out))
