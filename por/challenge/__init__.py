@@ -12,6 +12,7 @@ Pure: bytes and values in, records and reports out; no files, clock or printing.
 """
 
 from por.challenge.check import check_proof, describe_leaf, verify_proof
+from por.challenge.omission import build_omission_proof, omissions, verify_omission_proof
 from por.challenge.one_step import Recompute, build_one_step_proof, verify_one_step_proof
 from por.challenge.proofs import (
     build_bundle_proof,
@@ -26,6 +27,7 @@ from por.challenge.records import (
     LEAF_SCHEMA,
     BundleProof,
     InclusionProof,
+    OmissionProof,
     OneStepProof,
     Proof,
     challenge_id_from_body,
@@ -63,12 +65,14 @@ __all__ = [
     "InclusionProof",
     "LevelTrace",
     "NoProof",
+    "OmissionProof",
     "OneStepProof",
     "Proof",
     "ProofReport",
     "Recompute",
     "build_bundle_proof",
     "build_inclusion_proof",
+    "build_omission_proof",
     "build_one_step_proof",
     "bundle_from_bytes",
     "challenge_id_from_body",
@@ -77,11 +81,13 @@ __all__ = [
     "inclusion_proof_from_leaves",
     "is_corrupted_copy",
     "leaf_index_by_id",
+    "omissions",
     "proof_file_name",
     "proof_for_ref",
     "proof_from_cbor",
     "verify_bundle_proof",
     "verify_inclusion_proof",
+    "verify_omission_proof",
     "verify_one_step_proof",
     "verify_proof",
     "winning_proof",

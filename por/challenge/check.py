@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from por.challenge.omission import verify_omission_proof
 from por.challenge.one_step import Recompute, verify_one_step_proof
 from por.challenge.proofs import verify_bundle_proof, verify_inclusion_proof
 from por.challenge.records import (
     BundleProof,
     InclusionProof,
+    OmissionProof,
     OneStepProof,
     Proof,
     proof_from_cbor,
@@ -72,6 +74,8 @@ def check_proof(
             bundle = BundleCheck(tuple(proof.component_leaves))
             verify_bundle_proof(proof, por_root=por_root, check=bundle)
             outcome = _bundle_outcome(bundle)
+        elif isinstance(proof, OmissionProof):
+            outcome = verify_omission_proof(proof, por_root=por_root, checks=inclusions)
         else:
             outcome = verify_one_step_proof(proof, por_root=por_root, recompute=recompute,
                                            checks=inclusions)
@@ -147,6 +151,10 @@ def _summary(proof: Proof) -> str:
     if isinstance(proof, InclusionProof):
         return (f"{proof.kind} leaf {proof.leaf_index} of {proof.tree_size} is in the "
                 f"{proof.component} tree under por_root")
+    if isinstance(proof, OmissionProof):
+        return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and evidence "
+                f"leaf {proof.evidence.leaf_index} of {proof.evidence.tree_size} are under "
+                "por_root")
     if isinstance(proof, OneStepProof):
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and its "
                 f"{len(proof.evidence)} evidence and {len(proof.prior_steps)} prior-step "

@@ -102,11 +102,27 @@ class OneStepProof(Record):
     prior_steps: list[InclusionProof]
 
 
-Proof = InclusionProof | BundleProof | OneStepProof
-PROOF_TYPES: Final[dict[str, type[InclusionProof] | type[BundleProof] | type[OneStepProof]]] = {
-    cls.SCHEMA: cls for cls in (InclusionProof, BundleProof, OneStepProof)
+class OmissionProof(Record):
+    """A requirement's item that its ``check_requirement`` step does not cite (SPEC §10.2.4)."""
+
+    SCHEMA: ClassVar[str] = "por.OmissionProof/1"
+
+    record_schema: Literal["por.OmissionProof/1"] = Field("por.OmissionProof/1",
+                                                          alias="schema")
+    challenge_id: Hash32
+    kind: Literal["reasoning_leaf"]
+    por_root: Hash32
+    step: InclusionProof
+    evidence: InclusionProof
+
+
+Proof = InclusionProof | BundleProof | OneStepProof | OmissionProof
+PROOF_TYPES: Final[dict[str, type[InclusionProof] | type[BundleProof] | type[OneStepProof]
+                        | type[OmissionProof]]] = {
+    cls.SCHEMA: cls for cls in (InclusionProof, BundleProof, OneStepProof, OmissionProof)
 }
-_PROOF_SCHEMA = re.compile(r"por\.(?:InclusionProof|BundleProof|OneStepProof)/[0-9]{1,9}")
+_PROOF_SCHEMA = re.compile(
+    r"por\.(?:InclusionProof|BundleProof|OneStepProof|OmissionProof)/[0-9]{1,9}")
 
 
 def challenge_id_from_body(body: dict[str, Any]) -> bytes:
@@ -175,6 +191,7 @@ __all__ = [
     "BundleProof",
     "InclusionProof",
     "LeafKind",
+    "OmissionProof",
     "OneStepProof",
     "Proof",
     "body_of",

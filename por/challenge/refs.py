@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitments
 from por.challenge.check import check_proof
+from por.challenge.omission import build_omission_proof, omissions
 from por.challenge.one_step import Recompute, build_one_step_proof
 from por.challenge.proofs import build_bundle_proof, build_inclusion_proof, leaf_index_by_id
 from por.challenge.records import LeafKind, Proof
@@ -90,6 +91,16 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
             return proof, report
         if first_lost is None:
             first_lost = report
+    # A step elsewhere may omit an item of its requirement (SPEC §10.2.4): full
+    # replay reports the first differing step, which need not be the omitting one.
+    for step_index, evidence_index in omissions(bundle):
+        try:
+            proof = build_omission_proof(bundle, step_index, evidence_index)
+        except PorError:
+            continue
+        report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+        if report.won:
+            return proof, report
     why = "no proof can be built"
     if first_lost is not None:
         o = first_lost.outcome
@@ -115,6 +126,7 @@ def _candidates(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
             index = -1
         if index >= 0 and leaf_kind == "reasoning_leaf":
             builders.append(lambda: build_one_step_proof(bundle, index))
+            builders.append(lambda: build_omission_proof(bundle, index))
         if index >= 0:
             builders.append(lambda: build_inclusion_proof(bundle, leaf_kind, index))
     builders.append(lambda: build_bundle_proof(bundle))

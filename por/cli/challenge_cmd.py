@@ -49,7 +49,9 @@ what is proven:
                    evidence root and the component path to por_root
   --step ID        por.OneStepProof/1: the step and everything it cites, so
                    `por check-proof` can re-execute the step (--inclusion: an
-                   InclusionProof of the step leaf only)
+                   InclusionProof of the step leaf only; --omission: a
+                   por.OmissionProof/1, the check_requirement step and a
+                   committed item of its requirement it does not cite)
   --prompt-spec    por.InclusionProof/1 of the PromptSpec record
   --verdict        por.InclusionProof/1 of the verdict record
   --bundle         por.BundleProof/1: the six component leaves (root, size)
@@ -130,6 +132,9 @@ def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="the component leaves under por_root (kind por_bundle)")
     parser.add_argument("--inclusion", action="store_true",
                         help="with --step: an InclusionProof instead of a OneStepProof")
+    parser.add_argument("--omission", action="store_true",
+                        help="with --step: an OmissionProof (an item of the check step's "
+                             "requirement that the step does not cite)")
     parser.add_argument("-o", "--out", metavar="PROOF", default=None,
                         help="output file (- for standard output)")
     parser.add_argument("--json", action="store_true",
@@ -172,6 +177,7 @@ def run_challenge(args: argparse.Namespace) -> int:
     from por.challenge import (
         build_bundle_proof,
         build_inclusion_proof,
+        build_omission_proof,
         build_one_step_proof,
         bundle_from_bytes,
         leaf_index_by_id,
@@ -179,8 +185,10 @@ def run_challenge(args: argparse.Namespace) -> int:
     )
     from por.errors import ProofError
 
-    if args.inclusion and args.step is None:
-        raise CliError("usage.inclusion", "--inclusion applies to --step only")
+    if (args.inclusion or args.omission) and args.step is None:
+        raise CliError("usage.inclusion", "--inclusion and --omission apply to --step only")
+    if args.inclusion and args.omission:
+        raise CliError("usage.options", "--inclusion and --omission exclude each other")
     bundle = bundle_from_bytes(read_input(args.bundle, args.max_size), max_size=args.max_size)
     proof: Proof
     try:
@@ -189,15 +197,19 @@ def run_challenge(args: argparse.Namespace) -> int:
             proof = build_inclusion_proof(bundle, "evidence_leaf", index)
         elif args.step is not None:
             index = leaf_index_by_id(bundle, "reasoning_leaf", args.step)
-            proof = (build_inclusion_proof(bundle, "reasoning_leaf", index) if args.inclusion
-                     else build_one_step_proof(bundle, index))
+            if args.omission:
+                proof = build_omission_proof(bundle, index)
+            elif args.inclusion:
+                proof = build_inclusion_proof(bundle, "reasoning_leaf", index)
+            else:
+                proof = build_one_step_proof(bundle, index)
         elif args.prompt_spec or args.verdict:
             proof = build_inclusion_proof(bundle, "prompt_spec" if args.prompt_spec
                                           else "verdict")
         else:
             proof = build_bundle_proof(bundle)
     except ProofError as exc:
-        if exc.check_id == "proof.no_such_leaf":
+        if exc.check_id in ("proof.no_such_leaf", "proof.no_omission"):
             raise CliError(exc.check_id, exc.message) from None
         raise
     data = proof.to_cbor()
