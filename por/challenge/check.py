@@ -36,7 +36,14 @@ from por.challenge.report import (
     Status,
 )
 from por.errors import PorError, ProofError, UnsupportedError
-from por.schemas import DeterministicVerdict, EvidenceItem, PromptSpec, ReasoningStep
+from por.schemas import (
+    DeterministicVerdict,
+    EvidenceItem,
+    PromptSpec,
+    ReasoningStep,
+    step_id,
+    step_number,
+)
 
 
 def check_proof(
@@ -69,7 +76,7 @@ def check_proof(
             inclusions.append(check)
             verify_inclusion_proof(proof, por_root=por_root, check=check)
             check.leaf_record, check.leaf_id = describe_leaf(proof.kind, proof.leaf)
-            outcome = _inclusion_outcome(proof, check.leaf_record)
+            outcome = _inclusion_outcome(proof, check.leaf_record, check.leaf_id)
         elif isinstance(proof, BundleProof):
             bundle = BundleCheck(tuple(proof.component_leaves))
             verify_bundle_proof(proof, por_root=por_root, check=bundle)
@@ -136,13 +143,28 @@ def _bundle_outcome(bundle: BundleCheck) -> ChallengeOutcome:
                             "the committed components and records agree")
 
 
-def _inclusion_outcome(proof: InclusionProof, leaf_record: str | None) -> ChallengeOutcome:
-    """Won iff the committed leaf is not a valid record (SPEC §10.4.1): a valid
-    bundle never commits one.  A valid record proves presence only: lost."""
+def _inclusion_outcome(proof: InclusionProof, leaf_record: str | None,
+                       leaf_id: str | None) -> ChallengeOutcome:
+    """Won iff the committed leaf is not a valid record (SPEC §10.4.1), or is a
+    reasoning step whose id is not the one its position fixes (``step_{i+1:04d}``,
+    SPEC §10.5 step 6): a valid bundle never commits either.  Otherwise the proof
+    shows presence only: lost."""
     where = f"{proof.kind} leaf {proof.leaf_index}"
     if leaf_record not in (None, "ok"):
         return ChallengeOutcome("won", "inclusion.invalid_record", f"committed {where} is "
                                 f"not a valid record ({leaf_record})", cause=leaf_record)
+    if proof.kind == "reasoning_leaf" and leaf_id != step_id(proof.leaf_index + 1):
+        return ChallengeOutcome("won", "inclusion.id_position", f"committed {where} is "
+                                f"{leaf_id}, but leaf {proof.leaf_index} must be "
+                                f"{step_id(proof.leaf_index + 1)}", step_id=leaf_id)
+    if proof.kind == "reasoning_leaf":
+        step = ReasoningStep.from_cbor(proof.leaf)
+        late = [p for p in step.prior_step_ids
+                if (step_number(p) or proof.leaf_index + 1) > proof.leaf_index]
+        if late:
+            return ChallengeOutcome("won", "inclusion.prior_order", f"committed {where} "
+                                    f"({step.step_id}) cites {late[0][:80]!r}, which is not "
+                                    "the id of an earlier step", step_id=step.step_id)
     return ChallengeOutcome("lost", "inclusion.valid_record", f"committed {where} is a "
                             "valid record; an inclusion proof shows presence, not a fault")
 

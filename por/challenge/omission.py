@@ -10,7 +10,14 @@ self-contained proof of omission: two inclusion proofs (the step, the item)
 under the same ``por_root``.  An honest bundle has no such item, so an omission
 challenge against an honest bundle is always lost.
 
-Outcomes: ``won`` ``omission.uncited_item``; ``won`` ``one_step.invalid_record``
+The same record proves a broken *position*: the auditor commits one
+``extract_claims`` step per item first, so step leaf i (i < n) must extract
+evidence leaf i; a proof whose two leaves have the same index i and whose step
+is not that extract is won (``omission.extract_position``).  This catches a
+step citing an id no leaf carries, or items dropped from the trace.
+
+Outcomes: ``won`` ``omission.uncited_item``, ``omission.extract_position``;
+``won`` ``one_step.invalid_record``
 (a carried leaf that is not a valid record); ``lost`` ``omission.not_a_check``
 (the step is not a ``check_requirement`` step), ``omission.other_requirement``
 (the item belongs to another requirement) or ``omission.cited``.
@@ -35,6 +42,7 @@ from por.schemas import EvidenceItem, ReasoningStep
 
 #: ``inputs.kind`` of the steps whose citations the auditor fixes (SPEC §12.5).
 CHECK_KIND = "check_requirement"
+EXTRACT_KIND = "extract_claims"
 
 
 def omitted_item(bundle: Bundle, step_index: int) -> int | None:
@@ -62,27 +70,42 @@ def omitted_item(bundle: Bundle, step_index: int) -> int | None:
 
 
 def omissions(bundle: Bundle) -> list[tuple[int, int]]:
-    """Every (step leaf, evidence leaf) pair where a ``check_requirement`` step omits
-    the first uncited item of its requirement; one pass over the evidence."""
+    """Every (step leaf, evidence leaf) pair an OmissionProof can be won with, in step
+    order, found in one pass over each component (SPEC §10.2.4):
+
+    * position: step leaf i (i < n) is not the ``extract_claims`` step citing
+      exactly evidence leaf i's id: the pair (i, i);
+    * a ``check_requirement`` step that does not cite an item of its
+      requirement: the step and the first such item.
+    """
     by_requirement: dict[str, list[tuple[int, Any]]] = {}
+    ids: dict[int, Any] = {}
     for index, blob in enumerate(bundle.evidence):
-        try:
+        try:  # cbor2's C decoder (as one_step._positions); the checker decodes strictly
             value = cbor2.loads(blob)
         except Exception:  # noqa: S112 - unreadable leaf: no requirement
             continue
         if type(value) is dict and isinstance(value.get("requirement_id"), str):
             by_requirement.setdefault(value["requirement_id"], []).append(
                 (index, value.get("evidence_id")))
+            ids[index] = value.get("evidence_id")
     found = []
     for step_index, blob in enumerate(bundle.steps):
         try:
             value = cbor2.loads(blob)
-        except Exception:  # noqa: S112 - not a step: nothing to omit
-            continue
+        except Exception:
+            value = None
         inputs = value.get("inputs") if type(value) is dict else None
-        if type(inputs) is not dict or inputs.get("kind") != CHECK_KIND:
+        kind = inputs.get("kind") if type(inputs) is dict else None
+        cited = value.get("evidence_ids") if type(value) is dict else None
+        if step_index in ids and (kind != EXTRACT_KIND or cited != [ids[step_index]]):
+            found.append((step_index, step_index))
             continue
-        cited = value.get("evidence_ids")
+        if kind == EXTRACT_KIND and step_index >= len(bundle.evidence) and ids:
+            found.append((step_index, min(ids)))  # an extract past the last item
+            continue
+        if kind != CHECK_KIND or type(inputs) is not dict:
+            continue
         cited_set = set(cited) if isinstance(cited, list) and all(
             isinstance(c, str) for c in cited) else set()
         for index, evidence_id in by_requirement.get(str(inputs.get("requirement_id")), []):
@@ -138,6 +161,32 @@ def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None
                                 f"is not a valid record: {exc.message}", cause=exc.check_id,
                                 **base)
     requirement = step.inputs.get("requirement_id")
+    if (step.inputs.get("kind") == CHECK_KIND and item.requirement_id == requirement
+            and item.evidence_id not in step.evidence_ids):
+        return ChallengeOutcome("won", "omission.uncited_item", f"{step.step_id} checks "
+                                f"{requirement} but does not cite its committed item "
+                                f"{item.evidence_id} (evidence leaf "
+                                f"{proof.evidence.leaf_index}); SPEC §12.5 requires every "
+                                "item of the requirement", step_id=step.step_id, **base)
+    if (step.inputs.get("kind") == EXTRACT_KIND
+            and proof.step.leaf_index >= proof.evidence.tree_size):
+        return ChallengeOutcome("won", "omission.extract_position", f"step leaf "
+                                f"{proof.step.leaf_index} ({step.step_id}) is an "
+                                f"{EXTRACT_KIND} step, but only the first "
+                                f"{proof.evidence.tree_size} step leaves extract (one per "
+                                "evidence leaf)", step_id=step.step_id, **base)
+    if proof.step.leaf_index == proof.evidence.leaf_index:
+        # Position rule (SPEC §12.5): step leaf i < n extracts evidence leaf i.
+        if step.inputs.get("kind") == EXTRACT_KIND and step.evidence_ids == [item.evidence_id]:
+            return ChallengeOutcome("lost", "omission.cited", f"{step.step_id} extracts "
+                                    f"{item.evidence_id}", step_id=step.step_id, **base)
+        return ChallengeOutcome("won", "omission.extract_position", f"step leaf "
+                                f"{proof.step.leaf_index} ({step.step_id}) must be the "
+                                f"{EXTRACT_KIND} step of evidence leaf "
+                                f"{proof.evidence.leaf_index} ({item.evidence_id}); it is "
+                                f"{step.inputs.get('kind')} citing "
+                                f"{','.join(step.evidence_ids)[:120] or 'nothing'}",
+                                step_id=step.step_id, **base)
     if step.inputs.get("kind") != CHECK_KIND:
         return ChallengeOutcome("lost", "omission.not_a_check", f"{step.step_id} is not a "
                                 f"{CHECK_KIND} step; its citations are not fixed by the "

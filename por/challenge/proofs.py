@@ -282,6 +282,10 @@ def bundle_findings(proof: BundleProof) -> list[Finding]:
         findings.append(Finding("bundle.step_count", f"trace header says {header.step_count}"
                                 f" steps, the reasoning tree has {sizes['reasoning']}"))
     if isinstance(verdict, DeterministicVerdict):
+        if verdict.outcome != "INVALID" and sizes["evidence"] == 0:
+            # The judge decides YES/NO only from cited items (SPEC §7.2 R_VALIDITY).
+            findings.append(Finding("bundle.verdict_without_evidence",
+                                    f"verdict {verdict.outcome} with no committed evidence"))
         if isinstance(header, TraceHeader) and header.market_id != verdict.market_id:
             findings.append(Finding("bundle.market_id",
                                     "trace header and verdict name different markets"))

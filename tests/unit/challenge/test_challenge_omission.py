@@ -73,7 +73,11 @@ def test_omission_is_rejected_by_replay_and_lost_by_every_one_step_proof() -> No
 
 def test_omission_proof_is_won() -> None:
     bundle, _ = omitting_bundle()
-    [(step_index, evidence_index)] = omissions(bundle)
+    # The dropped item's extract step is missing too, so step leaf 1 is not the
+    # extract of evidence leaf 1 (position rule); it is the check step, which
+    # omits evidence leaf 1 of its requirement.
+    assert omissions(bundle) == [(1, 1)]
+    step_index, evidence_index = 1, 1
     proof = build_omission_proof(bundle, step_index)
     assert isinstance(proof, OmissionProof) and proof.evidence.leaf_index == evidence_index
     report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
@@ -128,3 +132,24 @@ def test_challenge_omission_from_the_command_line(tmp_path: Path,
     assert "challenge won (omission.uncited_item)" in capsys.readouterr().out
     assert main(["challenge", str(path), "--step", "step_0001", "--omission"]) == 2
     assert "proof.no_omission" in capsys.readouterr().err
+
+
+def test_position_rule_proof() -> None:
+    bundle, _ = omitting_bundle()
+    proof = build_omission_proof(bundle, 1, 1)
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+    assert report.outcome is not None and report.outcome.reason == "omission.uncited_item"
+    proof = build_omission_proof(bundle, 2, 1)  # the aggregate step at leaf 2: not a check
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+    assert report.outcome is not None and report.outcome.reason == "omission.not_a_check"
+    three, _ = omitting_bundle("08-quorum-agree", drop=0)
+    proof = build_omission_proof(three, 1, 1)  # leaf 1 extracts ev-exchange-gamma
+    three_root = three.commitments.por_root
+    report = check_proof(proof.to_cbor(), por_root=three_root)
+    assert report.outcome is not None
+    assert (report.outcome.reason, report.exit_code) == ("omission.extract_position", 0)
+    scenario = load_scenario("09-conflict-invalid")
+    honest = bundle_from_bytes(build(scenario.prompt_spec, scenario.evidence).data)
+    for index in range(len(honest.evidence)):
+        result = check_proof(build_omission_proof(honest, index, index).to_cbor())
+        assert result.outcome is not None and result.outcome.reason == "omission.cited"
