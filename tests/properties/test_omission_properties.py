@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import assume, given, note, settings
+from hypothesis import HealthCheck, assume, event, given, note, settings
 from hypothesis import strategies as st
 from test_verifier_differential import mutated_bundles
 
@@ -73,7 +73,8 @@ def test_every_replay_rejected_omission_has_a_won_proof(name: str, data: st.Data
     assert (result.status, result.won, result.exit_code) == ("valid", True, 0)
 
 
-@settings(max_examples=settings().max_examples * 2)
+@settings(max_examples=settings().max_examples * 2,
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
 @given(mutated_bundles())
 def test_every_step_level_replay_rejection_has_a_won_proof(blob: bytes) -> None:
     """The differential suite's mutated bundles: whenever replay rejects at a step
@@ -99,3 +100,5 @@ def test_every_step_level_replay_rejection_has_a_won_proof(blob: bytes) -> None:
     assert won, (failure.check_id, failure.message)
     result = check_proof(won[0][0].to_cbor(), por_root=bundle.commitments.por_root)
     assert (result.status, result.won) == ("valid", True)
+    assert result.outcome is not None
+    event(result.outcome.reason)
