@@ -149,3 +149,16 @@ def test_challenge_lists_valid_ids(capsys: pytest.CaptureFixture[str],
     code, _, err = run(capsys, "challenge", str(path), "--evidence", "nope")
     assert code == 2
     assert "valid ids: 'ev_0000', 'ev_0001', 'ev_0002'" in err
+
+
+def test_every_cli_line_escapes_control_characters(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 11 item 7: ``out``/``err`` are the last guard, whatever a command forgot."""
+    from por.cli.common import err, out
+
+    out("FAIL x\nOK x: forged\x1b[2K")
+    err("por: y\r\nOK y")
+    captured = capsys.readouterr()
+    assert captured.out == "FAIL x\\x0aOK x: forged\\x1b[2K\n"
+    assert captured.err == "por: y\\x0d\\x0aOK y\n"
+    out("plain text, any script: é 中")
+    assert capsys.readouterr().out == "plain text, any script: é 中\n"
