@@ -12,6 +12,8 @@ Pure: bytes and values in, records and reports out; no files, clock or printing.
 """
 
 from por.challenge.check import check_proof, describe_leaf, verify_proof
+from por.challenge.header_proof import build_header_proof, verify_header_proof
+from por.challenge.judge_proof import build_judge_proof, verify_judge_proof
 from por.challenge.omission import build_omission_proof, omissions, verify_omission_proof
 from por.challenge.one_step import Recompute, build_one_step_proof, verify_one_step_proof
 from por.challenge.proofs import (
@@ -26,7 +28,9 @@ from por.challenge.records import (
     KIND_COMPONENT,
     LEAF_SCHEMA,
     BundleProof,
+    HeaderProof,
     InclusionProof,
+    JudgeProof,
     OmissionProof,
     OneStepProof,
     Proof,
@@ -61,8 +65,10 @@ __all__ = [
     "BundleProof",
     "ChallengeOutcome",
     "Finding",
+    "HeaderProof",
     "InclusionCheck",
     "InclusionProof",
+    "JudgeProof",
     "LevelTrace",
     "NoProof",
     "OmissionProof",
@@ -71,7 +77,9 @@ __all__ = [
     "ProofReport",
     "Recompute",
     "build_bundle_proof",
+    "build_header_proof",
     "build_inclusion_proof",
+    "build_judge_proof",
     "build_omission_proof",
     "build_one_step_proof",
     "bundle_from_bytes",
@@ -86,7 +94,9 @@ __all__ = [
     "proof_for_ref",
     "proof_from_cbor",
     "verify_bundle_proof",
+    "verify_header_proof",
     "verify_inclusion_proof",
+    "verify_judge_proof",
     "verify_omission_proof",
     "verify_one_step_proof",
     "verify_proof",

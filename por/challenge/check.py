@@ -17,12 +17,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from por.challenge.header_proof import verify_header_proof
+from por.challenge.judge_proof import verify_judge_proof
 from por.challenge.omission import verify_omission_proof
 from por.challenge.one_step import Recompute, verify_one_step_proof
 from por.challenge.proofs import verify_bundle_proof, verify_inclusion_proof
 from por.challenge.records import (
     BundleProof,
+    HeaderProof,
     InclusionProof,
+    JudgeProof,
     OmissionProof,
     OneStepProof,
     Proof,
@@ -81,6 +85,10 @@ def check_proof(
             bundle = BundleCheck(tuple(proof.component_leaves))
             verify_bundle_proof(proof, por_root=por_root, check=bundle)
             outcome = _bundle_outcome(bundle)
+        elif isinstance(proof, HeaderProof):
+            outcome = verify_header_proof(proof, por_root=por_root, checks=inclusions)
+        elif isinstance(proof, JudgeProof):
+            outcome = verify_judge_proof(proof, por_root=por_root, checks=inclusions)
         elif isinstance(proof, OmissionProof):
             outcome = verify_omission_proof(proof, por_root=por_root, checks=inclusions)
         else:
@@ -173,6 +181,13 @@ def _summary(proof: Proof) -> str:
     if isinstance(proof, InclusionProof):
         return (f"{proof.kind} leaf {proof.leaf_index} of {proof.tree_size} is in the "
                 f"{proof.component} tree under por_root")
+    if isinstance(proof, HeaderProof):
+        return (f"the trace header, the PromptSpec and all {len(proof.evidence)} evidence "
+                "leaves are under por_root")
+    if isinstance(proof, JudgeProof):
+        return (f"the verdict, the PromptSpec, the last step (leaf "
+                f"{proof.final_step.leaf_index}) and {len(proof.evidence)} summarised "
+                "evidence items are under por_root")
     if isinstance(proof, OmissionProof):
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and evidence "
                 f"leaf {proof.evidence.leaf_index} of {proof.evidence.tree_size} are under "

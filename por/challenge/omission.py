@@ -59,7 +59,7 @@ def omitted_item(bundle: Bundle, step_index: int) -> int | None:
         return None
     cited = set(step.evidence_ids)
     for index, blob in enumerate(bundle.evidence):
-        try:  # cbor2's C decoder (as one_step._positions); the checker decodes strictly
+        try:  # cbor2's C decoder (as one_step.positions_of); the checker decodes strictly
             value = cbor2.loads(blob)
         except Exception:  # noqa: S112 - unreadable leaf: no requirement
             continue
@@ -81,7 +81,7 @@ def omissions(bundle: Bundle) -> list[tuple[int, int]]:
     by_requirement: dict[str, list[tuple[int, Any]]] = {}
     ids: dict[int, Any] = {}
     for index, blob in enumerate(bundle.evidence):
-        try:  # cbor2's C decoder (as one_step._positions); the checker decodes strictly
+        try:  # cbor2's C decoder (as one_step.positions_of); the checker decodes strictly
             value = cbor2.loads(blob)
         except Exception:  # noqa: S112 - unreadable leaf: no requirement
             continue

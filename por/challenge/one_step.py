@@ -93,12 +93,12 @@ def _cited(leaves: list[bytes], key: str, wanted: list[str],
            tree: Callable[[], ComponentTree]) -> list[InclusionProof]:
     """Inclusion proofs of the first leaf carrying each wanted id, in citation order.
 
-    One pass over the leaves finds every position (:func:`_positions`); the
+    One pass over the leaves finds every position (:func:`positions_of`); the
     tree is built once; each proof then costs O(log n) plus its own leaf.
     """
     if not wanted:
         return []
-    positions = _positions(leaves, key, set(wanted))
+    positions = positions_of(leaves, key, set(wanted))
     missing = [w for w in wanted if w not in positions]
     if missing:
         raise ProofError("proof.citation_missing", f"the step cites {key} "
@@ -111,7 +111,7 @@ def _cited(leaves: list[bytes], key: str, wanted: list[str],
     return [made[positions[w]] for w in wanted]
 
 
-def _positions(leaves: list[bytes], key: str, wanted: set[str]) -> dict[str, int]:
+def positions_of(leaves: list[bytes], key: str, wanted: set[str]) -> dict[str, int]:
     """Position of the first leaf that decodes to a CBOR map carrying each wanted id.
 
     Located with cbor2's C decoder (about 7 us per leaf; the strict decoder

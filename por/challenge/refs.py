@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitments
 from por.challenge.check import check_proof
+from por.challenge.header_proof import build_header_proof
+from por.challenge.judge_proof import build_judge_proof
 from por.challenge.omission import build_omission_proof, omissions
 from por.challenge.one_step import Recompute, build_one_step_proof
 from por.challenge.proofs import build_bundle_proof, build_inclusion_proof, leaf_index_by_id
@@ -92,12 +94,9 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
         if first_lost is None:
             first_lost = report
     # A step elsewhere may omit an item of its requirement (SPEC §10.2.4): full
-    # replay reports the first differing step, which need not be the omitting one.
-    for step_index, evidence_index in omissions(bundle):
-        try:
-            proof = build_omission_proof(bundle, step_index, evidence_index)
-        except PorError:
-            continue
+    # replay reports the first differing step, which need not be the omitting one;
+    # and the verdict may not follow from the trace (§10.2.5).
+    for proof in _fallbacks(bundle, ref):
         report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
         if report.won:
             return proof, report
@@ -111,10 +110,27 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
                    "(SPEC §6.2) rejects it")
 
 
+def _fallbacks(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
+    """Omission proofs of every step (§10.2.4), then the JudgeProof (§10.2.5)."""
+    builders: list[Callable[[], Proof]] = [
+        lambda pair=pair: build_omission_proof(bundle, *pair)  # type: ignore[misc]
+        for pair in omissions(bundle)]
+    if ref.kind != "verdict":
+        builders.append(lambda: build_judge_proof(bundle))
+    builders.append(lambda: build_header_proof(bundle))
+    for build in builders:
+        try:
+            yield build()
+        except PorError:
+            continue
+
+
 def _candidates(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
     """Every proof of ``ref`` the bundle supports, most specific first."""
     kind = ref.kind
     builders: list[Callable[[], Proof]] = []
+    if kind == "verdict":
+        builders.append(lambda: build_judge_proof(bundle))
     if kind == "prompt_spec" or kind == "verdict":  # noqa: PLR1714 - narrows the Literal
         single: LeafKind = kind
         builders.append(lambda: build_inclusion_proof(bundle, single))
