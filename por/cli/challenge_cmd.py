@@ -56,6 +56,10 @@ what is proven:
   --verdict        por.InclusionProof/1 of the verdict record
   --bundle         por.BundleProof/1: the six component leaves (root, size)
                    under por_root, with the manifest, trace header and verdict
+  --judge          por.JudgeProof/1: the verdict, PromptSpec, last step and the
+                   summarised evidence, so the judge can be re-run
+  --header         por.HeaderProof/1: the trace header, PromptSpec and every
+                   evidence leaf, so the header can be recomputed
 
 output:
   -o PROOF         where to write the proof (- for standard output); default
@@ -130,6 +134,10 @@ def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
     target.add_argument("--verdict", action="store_true", help="the verdict record")
     target.add_argument("--bundle", dest="whole_bundle", action="store_true",
                         help="the component leaves under por_root (kind por_bundle)")
+    target.add_argument("--judge", action="store_true",
+                        help="a JudgeProof: re-run the judge on the committed trace")
+    target.add_argument("--header", action="store_true",
+                        help="a HeaderProof: recompute the trace header from its inputs")
     parser.add_argument("--inclusion", action="store_true",
                         help="with --step: an InclusionProof instead of a OneStepProof")
     parser.add_argument("--omission", action="store_true",
@@ -176,7 +184,9 @@ def run_challenge(args: argparse.Namespace) -> int:
     """Build the proof ``args`` asks for and write it; 0 when written."""
     from por.challenge import (
         build_bundle_proof,
+        build_header_proof,
         build_inclusion_proof,
+        build_judge_proof,
         build_omission_proof,
         build_one_step_proof,
         bundle_from_bytes,
@@ -203,6 +213,10 @@ def run_challenge(args: argparse.Namespace) -> int:
                 proof = build_inclusion_proof(bundle, "reasoning_leaf", index)
             else:
                 proof = build_one_step_proof(bundle, index)
+        elif args.judge:
+            proof = build_judge_proof(bundle)
+        elif args.header:
+            proof = build_header_proof(bundle)
         elif args.prompt_spec or args.verdict:
             proof = build_inclusion_proof(bundle, "prompt_spec" if args.prompt_spec
                                           else "verdict")

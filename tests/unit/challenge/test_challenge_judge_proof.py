@@ -100,3 +100,18 @@ def test_final_step_must_be_the_last_leaf() -> None:
     forged: JudgeProof = seal(JudgeProof, body)
     report = check_proof(forged.to_cbor())
     assert (report.status, report.check_id) == ("invalid", "proof.final_step")
+
+
+def test_challenge_judge_and_header_from_the_command_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bundle = with_verdict(honest("03-threshold-gt-boundary"), outcome="YES")
+    path = tmp_path / "b.cbor"
+    path.write_bytes(bundle.to_cbor())
+    judge, header = tmp_path / "j.cbor", tmp_path / "h.cbor"
+    assert main(["challenge", str(path), "--judge", "-o", str(judge)]) == 0
+    assert main(["challenge", str(path), "--header", "-o", str(header)]) == 0
+    capsys.readouterr()
+    assert main(["check-proof", str(judge)]) == 0
+    assert "challenge won (judge.mismatch)" in capsys.readouterr().out
+    assert main(["check-proof", str(header)]) == 1
+    assert "challenge lost (header.match)" in capsys.readouterr().out
