@@ -13,8 +13,16 @@ middle and last leaf, and times, in the same run:
 * ``por.merkle.verify_inclusion`` alone on the same leaf hash and path: the
   bare RFC 9162 §2.1.3.2 verification.
 
-Usage: ``PYTHONPATH=. python bench/challenge.py [--items N] [--repeat R]``.
-Times are medians of R runs (perf_counter_ns); sizes are exact.
+Then the one-step line (issue 10, finding 5): the scenario's first
+``check_requirement`` step is re-committed citing all N items, and
+``build_one_step_proof`` is timed (one tree per component, every path read
+from it: O(n + k log n)), with the proof's size against ``check-proof``'s
+default cap (256 MiB) and the time ``check_proof`` takes on it (decode, N + 2
+inclusion checks, re-execution of the step).
+
+Usage: ``PYTHONPATH=. python bench/challenge.py [--items N] [--repeat R]
+[--one-step-only]``.  Times are medians of R runs (perf_counter_ns); sizes are
+exact; the one-step line is one run.
 """
 
 from __future__ import annotations
@@ -85,14 +93,69 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=2000)
+    parser.add_argument("--one-step-only", action="store_true")
     args = parser.parse_args()
 
     start = time.perf_counter()
     bundle = big_bundle(args.items)
     print(f"bundle with {args.items} evidence items built in "
           f"{time.perf_counter() - start:.2f} s")
-    for index in (0, args.items // 2, args.items - 1):
-        measure(bundle, index, args.repeat)
+    if not args.one_step_only:
+        for index in (0, args.items // 2, args.items - 1):
+            measure(bundle, index, args.repeat)
+    measure_one_step(bundle)
+
+
+#: ``por check-proof``'s default --max-size (por.cli.common.DEFAULT_MAX_SIZE).
+CHECK_PROOF_CAP = 256 * 1024 * 1024
+
+
+def citing_all(bundle: Any) -> tuple[Any, int]:
+    """``bundle`` with its first check_requirement step citing every evidence item."""
+    from por.bundle.layout import Bundle, compute_commitments
+    from por.encoding import decode
+    from por.schemas import DeterministicVerdict, ReasoningStep
+
+    steps = list(bundle.steps)
+    index = next(i for i, s in enumerate(steps)
+                 if ReasoningStep.from_cbor(s).inputs.get("kind") == "check_requirement")
+    ids = [str(decode(leaf)["evidence_id"]) for leaf in bundle.evidence]
+    step = ReasoningStep.from_cbor(steps[index]).model_copy(update={"evidence_ids": ids})
+    steps[index] = step.to_cbor()
+    records: dict[str, Any] = {
+        "manifest": bundle.manifest, "prompt_spec": bundle.prompt_spec,
+        "evidence": list(bundle.evidence), "trace_header": bundle.trace_header,
+        "steps": steps, "verdict": bundle.verdict}
+    partial = compute_commitments(**records)
+    verdict = DeterministicVerdict.from_cbor(bundle.verdict).model_copy(
+        update={"reasoning_root": partial.reasoning_root})
+    records["verdict"] = verdict.to_cbor()
+    return Bundle(**records, commitments=compute_commitments(**records),
+                  signatures=[]), index
+
+
+def measure_one_step(bundle: Any) -> None:
+    """Time a one-step proof for a step citing every evidence item (one run)."""
+    from por.challenge import build_one_step_proof, check_proof
+
+    big, index = citing_all(bundle)
+    count = len(big.evidence)
+    start, cpu = time.perf_counter(), time.process_time()
+    proof = build_one_step_proof(big, index)
+    built_s, built_cpu = time.perf_counter() - start, time.process_time() - cpu
+    data = proof.to_cbor()
+    start = time.perf_counter()
+    report = check_proof(data, por_root=big.commitments.por_root, max_size=CHECK_PROOF_CAP)
+    check_s = time.perf_counter() - start
+    outcome = "-" if report.outcome is None else f"{report.outcome.outcome} " \
+        f"({report.outcome.reason})"
+    print(f"one-step proof for a step citing {count} items:")
+    print(f"  build proof       {built_s:.2f} s wall, {built_cpu:.2f} s CPU (one tree per "
+          f"component, {count} paths; target < 5 s)")
+    print(f"  proof file        {len(data)} bytes = {len(data) / count:.0f} bytes per cited "
+          f"item; {100 * len(data) / CHECK_PROOF_CAP:.0f}% of check-proof's default cap "
+          f"({CHECK_PROOF_CAP} bytes)")
+    print(f"  check_proof       {check_s:.2f} s: proof {report.status}, challenge {outcome}")
 
 
 def measure(bundle: Any, index: int, repeat: int) -> None:

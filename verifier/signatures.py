@@ -2,22 +2,45 @@
 
 Each signature record is decoded strictly, the EIP-712 struct is rebuilt from
 the committed verdict and commitments, and ``por.signing.check_signature``
-runs every check but trust.  Every signature a bundle carries must be valid
-(a bundle with a bad signature is rejected, whoever made it).  Trust is a
-separate decision: a valid signature counts only if its signer is one of
-``trusted_keys``; with ``require_signature`` at least one must count.  The
-current time is a parameter: checking signatures without one is "no verdict".
+runs every check but trust.  Its failures fall in three groups:
+
+* **broken** (malformed, bad v, high s, zero signer, field mismatch, invalid,
+  ``issued_at > expires_at``): the bundle is rejected, whoever signed;
+* **another deployment** (``signature.chain_id``, ``signature.contract``
+  against ``--chain-id``/``--contract``): a good signature for another chain
+  or contract is reported (``signature.other_domain``) and set aside, so a
+  verdict signed for two deployments verifies with either;
+* **outside its validity period** (``signature.expired``,
+  ``signature.not_yet_valid``): a good signature is reported with that id as a
+  warning and set aside, so an archived bundle keeps verifying (gpg reports an
+  expired good signature the same way).
+
+A signature *counts* when it is good, for the expected deployment and valid
+at ``now``; it is trusted when its signer is one of ``trusted_keys``.  With
+``require_signature`` at least one counting, trusted signature is required;
+the failure names why there is none (``signature.missing``,
+``signature.chain_id``/``signature.contract``, ``signature.expired``/
+``signature.not_yet_valid``, ``signature.untrusted_key``).  If the caller
+names a chain or contract and the bundle is signed, at least one good
+signature must be for it.  The current time is a parameter: checking
+signatures without one is "no verdict".
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from por.errors import PorError
-from por.schemas import ChallengeRef
+from por.schemas import ChallengeRef, CheckResult
 from verifier.context import Context
+
+#: Failures that set a good signature aside instead of rejecting the bundle.
+_OTHER_DOMAIN = frozenset({"signature.chain_id", "signature.contract"})
+_OUT_OF_PERIOD = frozenset({"signature.expired", "signature.not_yet_valid"})
 
 
 def step8_signatures(ctx: Context) -> None:
-    """Step 8: every signature verifies; with ``require_signature``, one is trusted."""
+    """Step 8: every signature is good; set aside other deployments and periods."""
     bundle = ctx.parts["bundle"]
     options = ctx.options
     trusted = options["trusted_keys"] or frozenset()
@@ -33,8 +56,12 @@ def step8_signatures(ctx: Context) -> None:
     # The signing stack loads only for signed bundles (start-up time, SPEC §6.2 step 8).
     from por.bundle.sign import verdict_struct  # noqa: PLC0415
     from por.signing import VerdictSignature, check_signature  # noqa: PLC0415
+    from por.signing.display import checksum_address, signer_text  # noqa: PLC0415
 
-    trusted_signers: list[str] = []
+    counted_trusted = 0
+    in_domain = 0
+    elsewhere: list[tuple[int, bytes]] = []  # (chain id, contract) of good signatures set aside
+    set_aside: dict[str, int] = {}  # reason id -> count, among trusted signers
     for index, blob in enumerate(bundle.signatures):
         try:
             record = VerdictSignature.from_cbor(blob)
@@ -49,17 +76,80 @@ def step8_signatures(ctx: Context) -> None:
             expected_chain_id=options["chain_id"],
             expected_contract=options["verifying_contract"],
         )
-        signer = record.signer.hex()
-        if failures:
-            first = failures[0]
+        signer = signer_text(record.scheme, record.signer)
+        who = f"signature {index} by {signer} ({record.scheme})"
+        broken = [f for f in failures if f.check_id not in _OTHER_DOMAIN | _OUT_OF_PERIOD
+                  or record.issued_at > record.expires_at]
+        if broken:
+            first = broken[0]
             ctx.failed(first.check_id, f"signature {index} ({signer}): {first.message}",
                        expected=first.expected, actual=first.actual, challenge=verdict_ref)
         is_trusted = record.signer in trusted
+        domain = [f for f in failures if f.check_id in _OTHER_DOMAIN]
+        period = [f for f in failures if f.check_id in _OUT_OF_PERIOD]
+        if domain:
+            elsewhere.append((record.chain_id, record.verifying_contract))
+            _note(ctx, "signature.other_domain", "info",
+                  f"{who} is good but for chain {record.chain_id}, contract "
+                  f"{checksum_address(record.verifying_contract)}; set aside", domain[0])
+            if is_trusted:
+                set_aside[domain[0].check_id] = set_aside.get(domain[0].check_id, 0) + 1
+            continue
+        in_domain += 1
+        if period:
+            _note(ctx, period[0].check_id, "warn",
+                  f"{who} is good but {period[0].message.removeprefix('the signature ')} "
+                  f"(valid {record.issued_at} to {record.expires_at}, now {options['now']});"
+                  " set aside", period[0])
+            if is_trusted:
+                set_aside[period[0].check_id] = set_aside.get(period[0].check_id, 0) + 1
+            continue
         if is_trusted:
-            trusted_signers.append(signer)
+            counted_trusted += 1
         ctx.passed("signature.ok" if is_trusted else "signature.not_trusted",
-                   f"signature {index} by {signer} ({record.scheme}) is valid"
-                   + ("" if is_trusted else " but its signer is not a trusted key"))
-    if options["require_signature"] and not trusted_signers:
-        ctx.failed("signature.untrusted_key", "no valid signature from a trusted key "
-                   "(give the signer's public key)", challenge=verdict_ref)
+                   f"{who} is valid" + ("" if is_trusted else
+                                        " but its signer is not a trusted key"))
+    if in_domain == 0:
+        _no_signature_for_deployment(ctx, options, elsewhere, verdict_ref)
+    _require(ctx, options, counted_trusted, set_aside, verdict_ref)
+
+
+def _note(ctx: Context, check_id: str, severity: Any, message: str, failure: Any) -> None:
+    """A passing check with a severity: the signature is reported and set aside."""
+    ctx.checks.append(CheckResult(
+        check_id=check_id, ok=True, severity=severity, message=message,
+        expected=None if failure.expected is None else str(failure.expected),
+        actual=None if failure.actual is None else str(failure.actual)))
+
+
+def _no_signature_for_deployment(ctx: Context, options: dict[str, Any],
+                                 elsewhere: list[tuple[int, bytes]], ref: ChallengeRef) -> None:
+    """A signed bundle none of whose good signatures is for the named deployment."""
+    chain, contract = options["chain_id"], options["verifying_contract"]
+    if chain is not None and all(c != chain for c, _ in elsewhere):
+        ctx.failed("signature.chain_id", f"no good signature is for chain {chain}",
+                   expected=chain, actual=",".join(sorted({str(c) for c, _ in elsewhere})),
+                   challenge=ref)
+    ctx.failed("signature.contract", f"no good signature is for contract {_hex(contract)}"
+               + ("" if chain is None else f" on chain {chain}"), expected=contract,
+               actual=",".join(sorted({_hex(k) for _, k in elsewhere})), challenge=ref)
+
+
+def _require(ctx: Context, options: dict[str, Any], counted_trusted: int,
+             set_aside: dict[str, int], ref: ChallengeRef) -> None:
+    """``require_signature`` needs one counting (good, this deployment, currently
+    valid) trusted signature; the failure names why there is none."""
+    if not options["require_signature"] or counted_trusted:
+        return
+    for reason in ("signature.expired", "signature.not_yet_valid", "signature.chain_id",
+                   "signature.contract"):
+        if set_aside.get(reason):
+            ctx.failed(reason, "no currently valid signature from a trusted key for this "
+                       f"deployment ({set_aside[reason]} trusted signature(s) set aside: "
+                       f"{reason})", challenge=ref)
+    ctx.failed("signature.untrusted_key", "no valid signature from a trusted key "
+               "(give the signer's public key)", challenge=ref)
+
+
+def _hex(value: bytes | None) -> str:
+    return "any" if value is None else "0x" + value.hex()

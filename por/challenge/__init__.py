@@ -12,6 +12,9 @@ Pure: bytes and values in, records and reports out; no files, clock or printing.
 """
 
 from por.challenge.check import check_proof, describe_leaf, verify_proof
+from por.challenge.header_proof import build_header_proof, verify_header_proof
+from por.challenge.judge_proof import build_judge_proof, verify_judge_proof
+from por.challenge.omission import build_omission_proof, omissions, verify_omission_proof
 from por.challenge.one_step import Recompute, build_one_step_proof, verify_one_step_proof
 from por.challenge.proofs import (
     build_bundle_proof,
@@ -25,13 +28,24 @@ from por.challenge.records import (
     KIND_COMPONENT,
     LEAF_SCHEMA,
     BundleProof,
+    HeaderProof,
     InclusionProof,
+    JudgeProof,
+    OmissionProof,
     OneStepProof,
     Proof,
     challenge_id_from_body,
     proof_from_cbor,
 )
-from por.challenge.refs import bundle_from_bytes, proof_file_name, proof_for_ref
+from por.challenge.refs import (
+    CORRUPTED_COPY,
+    NoProof,
+    bundle_from_bytes,
+    is_corrupted_copy,
+    proof_file_name,
+    proof_for_ref,
+    winning_proof,
+)
 from por.challenge.report import (
     REPORT_SCHEMA,
     BundleCheck,
@@ -43,6 +57,7 @@ from por.challenge.report import (
 )
 
 __all__ = [
+    "CORRUPTED_COPY",
     "KIND_COMPONENT",
     "LEAF_SCHEMA",
     "REPORT_SCHEMA",
@@ -50,27 +65,40 @@ __all__ = [
     "BundleProof",
     "ChallengeOutcome",
     "Finding",
+    "HeaderProof",
     "InclusionCheck",
     "InclusionProof",
+    "JudgeProof",
     "LevelTrace",
+    "NoProof",
+    "OmissionProof",
     "OneStepProof",
     "Proof",
     "ProofReport",
     "Recompute",
     "build_bundle_proof",
+    "build_header_proof",
     "build_inclusion_proof",
+    "build_judge_proof",
+    "build_omission_proof",
     "build_one_step_proof",
     "bundle_from_bytes",
     "challenge_id_from_body",
     "check_proof",
     "describe_leaf",
     "inclusion_proof_from_leaves",
+    "is_corrupted_copy",
     "leaf_index_by_id",
+    "omissions",
     "proof_file_name",
     "proof_for_ref",
     "proof_from_cbor",
     "verify_bundle_proof",
+    "verify_header_proof",
     "verify_inclusion_proof",
+    "verify_judge_proof",
+    "verify_omission_proof",
     "verify_one_step_proof",
     "verify_proof",
+    "winning_proof",
 ]

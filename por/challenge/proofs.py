@@ -41,13 +41,14 @@ from por.challenge.report import BundleCheck, Finding, InclusionCheck, LevelTrac
 from por.encoding import decode
 from por.errors import MerkleError, PorError, ProofError
 from por.merkle import (
+    inclusion_path_from_levels,
     inclusion_proof,
-    inclusion_proof_from_leaf_hashes,
     inclusion_sides,
     inclusion_trace,
     leaf_hash,
     leaf_hashes,
     root_from_leaf_hashes,
+    tree_levels,
 )
 from por.schemas import DeterministicVerdict, TraceHeader, step_number
 
@@ -73,12 +74,13 @@ def inclusion_proof_from_leaves(
     leaf_index: int,
     commitments: Commitments,
     *,
-    hashes: Sequence[bytes] | None = None,
+    levels: Sequence[Sequence[bytes]] | None = None,
 ) -> InclusionProof:
     """The InclusionProof of ``leaves[leaf_index]`` against the committed ``por_root``.
 
-    ``leaves`` are the records of the component ``kind`` names; ``hashes`` their
-    leaf hashes when the caller already has them (one pass for many proofs).
+    ``leaves`` are the records of the component ``kind`` names; ``levels`` their
+    tree (``por.merkle.tree_levels`` of their leaf hashes) when the caller
+    builds many proofs from one tree: each path is then O(log n).
     Raises ``ProofError('proof.no_such_leaf')`` for an index outside the
     records, and the failing ``proof.*``/``merkle.*`` id when the records do not
     hash to the commitments.
@@ -89,7 +91,7 @@ def inclusion_proof_from_leaves(
                          expected=f"0..{len(leaves) - 1}", actual=str(leaf_index))
     component = KIND_COMPONENT[kind]
     root, _ = commitments.component(component)
-    all_hashes = leaf_hashes(leaves) if hashes is None else hashes
+    tree = tree_levels(leaf_hashes(leaves)) if levels is None else levels
     body = {
         "schema": InclusionProof.SCHEMA,
         "kind": kind,
@@ -97,7 +99,7 @@ def inclusion_proof_from_leaves(
         "leaf": bytes(leaves[leaf_index]),
         "leaf_index": leaf_index,
         "tree_size": len(leaves),
-        "leaf_path": inclusion_proof_from_leaf_hashes(all_hashes, leaf_index),
+        "leaf_path": inclusion_path_from_levels(tree, leaf_index),
         "component_root": root,
         "component_path": inclusion_proof(commitments.component_leaves(),
                                           COMPONENT_INDEX[component]),
@@ -145,14 +147,21 @@ def leaf_index_by_id(bundle: Bundle, kind: LeafKind, record_id: str) -> int:
     order = list(range(len(leaves)))
     if guess is not None and 0 < guess <= len(leaves):
         order.insert(0, guess - 1)  # step_000n is leaf n - 1 in a valid trace
+    known: list[str] = []
     for index in order:
         try:
             value = decode(leaves[index])
         except PorError:
             continue
-        if isinstance(value, dict) and value.get(key) == record_id:
+        found = value.get(key) if isinstance(value, dict) else None
+        if found == record_id:
             return index
-    raise ProofError("proof.no_such_leaf", f"no {kind} leaf has {key} {record_id[:80]!r}")
+        if isinstance(found, str) and len(known) < 11 and found not in known:
+            known.append(found)
+    listed = ", ".join(repr(k[:40]) for k in known[:10])
+    more = f", ... ({len(leaves)} leaves)" if len(known) > 10 else ""
+    raise ProofError("proof.no_such_leaf", f"no {kind} leaf has {key} {record_id[:80]!r}; "
+                     f"valid ids: {listed or '(none)'}{more}")
 
 
 # --- verifying --------------------------------------------------------------------------
@@ -273,6 +282,10 @@ def bundle_findings(proof: BundleProof) -> list[Finding]:
         findings.append(Finding("bundle.step_count", f"trace header says {header.step_count}"
                                 f" steps, the reasoning tree has {sizes['reasoning']}"))
     if isinstance(verdict, DeterministicVerdict):
+        if verdict.outcome != "INVALID" and sizes["evidence"] == 0:
+            # The judge decides YES/NO only from cited items (SPEC §7.2 R_VALIDITY).
+            findings.append(Finding("bundle.verdict_without_evidence",
+                                    f"verdict {verdict.outcome} with no committed evidence"))
         if isinstance(header, TraceHeader) and header.market_id != verdict.market_id:
             findings.append(Finding("bundle.market_id",
                                     "trace header and verdict name different markets"))

@@ -102,11 +102,58 @@ class OneStepProof(Record):
     prior_steps: list[InclusionProof]
 
 
-Proof = InclusionProof | BundleProof | OneStepProof
-PROOF_TYPES: Final[dict[str, type[InclusionProof] | type[BundleProof] | type[OneStepProof]]] = {
-    cls.SCHEMA: cls for cls in (InclusionProof, BundleProof, OneStepProof)
+class OmissionProof(Record):
+    """A requirement's item that its ``check_requirement`` step does not cite (SPEC §10.2.4)."""
+
+    SCHEMA: ClassVar[str] = "por.OmissionProof/1"
+
+    record_schema: Literal["por.OmissionProof/1"] = Field("por.OmissionProof/1",
+                                                          alias="schema")
+    challenge_id: Hash32
+    kind: Literal["reasoning_leaf"]
+    por_root: Hash32
+    step: InclusionProof
+    evidence: InclusionProof
+
+
+class JudgeProof(Record):
+    """What the judge reads, to re-run it on the committed trace (SPEC §10.2.5)."""
+
+    SCHEMA: ClassVar[str] = "por.JudgeProof/1"
+
+    record_schema: Literal["por.JudgeProof/1"] = Field("por.JudgeProof/1", alias="schema")
+    challenge_id: Hash32
+    kind: Literal["verdict"]
+    por_root: Hash32
+    verdict: InclusionProof
+    prompt_spec: InclusionProof
+    final_step: InclusionProof
+    evidence: list[InclusionProof]
+
+
+class HeaderProof(Record):
+    """The trace header with everything it is derived from (SPEC §10.2.6)."""
+
+    SCHEMA: ClassVar[str] = "por.HeaderProof/1"
+
+    record_schema: Literal["por.HeaderProof/1"] = Field("por.HeaderProof/1", alias="schema")
+    challenge_id: Hash32
+    kind: Literal["por_bundle"]
+    por_root: Hash32
+    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=6, max_length=6)]
+    trace_header: Blob
+    prompt_spec: InclusionProof
+    evidence: list[InclusionProof]
+
+
+Proof = InclusionProof | BundleProof | OneStepProof | OmissionProof | JudgeProof | HeaderProof
+PROOF_TYPES: Final[dict[str, type[InclusionProof] | type[BundleProof] | type[OneStepProof]
+                        | type[OmissionProof] | type[JudgeProof] | type[HeaderProof]]] = {
+    cls.SCHEMA: cls for cls in (InclusionProof, BundleProof, OneStepProof, OmissionProof,
+                                JudgeProof, HeaderProof)
 }
-_PROOF_SCHEMA = re.compile(r"por\.(?:InclusionProof|BundleProof|OneStepProof)/[0-9]{1,9}")
+_PROOF_SCHEMA = re.compile(r"por\.(?:InclusionProof|BundleProof|OneStepProof|OmissionProof"
+                           r"|JudgeProof|HeaderProof)/[0-9]{1,9}")
 
 
 def challenge_id_from_body(body: dict[str, Any]) -> bytes:
@@ -173,8 +220,11 @@ __all__ = [
     "LEAF_SCHEMA",
     "PROOF_TYPES",
     "BundleProof",
+    "HeaderProof",
     "InclusionProof",
+    "JudgeProof",
     "LeafKind",
+    "OmissionProof",
     "OneStepProof",
     "Proof",
     "body_of",

@@ -13,15 +13,29 @@ A bundle that supports none of them (its component leaves do not hash to its
 committed ``por_root``) raises the BundleProof's ``proof.*`` error: nothing in
 it can be proven against the root its signer committed to.
 
+:func:`winning_proof` goes further (SPEC §10.1): it checks every candidate
+the way ``check-proof`` would and returns the first one the challenger wins,
+or a :class:`NoProof` that says why none is written: a corrupted copy (its
+records do not hash to its own commitments, so the por_root its signer
+committed to is not disputed by it), or a bundle whose every proof is lost.
+
 Leaves out: files (the CLI names and writes proofs).
 """
 
 from __future__ import annotations
 
-from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle
-from por.challenge.one_step import build_one_step_proof
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitments
+from por.challenge.check import check_proof
+from por.challenge.header_proof import build_header_proof
+from por.challenge.judge_proof import build_judge_proof
+from por.challenge.omission import build_omission_proof, omissions
+from por.challenge.one_step import Recompute, build_one_step_proof
 from por.challenge.proofs import build_bundle_proof, build_inclusion_proof, leaf_index_by_id
 from por.challenge.records import LeafKind, Proof
+from por.challenge.report import ProofReport
 from por.encoding import decode
 from por.errors import PorError, ProofError, SchemaError
 from por.schemas.verification import ChallengeRef
@@ -33,6 +47,110 @@ def proof_for_ref(bundle: Bundle, ref: ChallengeRef) -> Proof:
         return _specific(bundle, ref)
     except PorError:
         return build_bundle_proof(bundle)
+
+
+#: Why no proof is written for a copy whose records do not match its commitments.
+CORRUPTED_COPY = "this file is a corrupted copy; por_root is not disputed by it"
+
+
+@dataclass(frozen=True)
+class NoProof:
+    """Why no proof is written for a ChallengeRef: a reason id and one line."""
+
+    reason: str
+    message: str
+
+
+def is_corrupted_copy(bundle: Bundle) -> bool:
+    """True iff the records do not hash to the bundle's own commitments (SPEC §5.3)."""
+    try:
+        recomputed = compute_commitments(
+            manifest=bundle.manifest, prompt_spec=bundle.prompt_spec,
+            evidence=list(bundle.evidence), trace_header=bundle.trace_header,
+            steps=list(bundle.steps), verdict=bundle.verdict)
+    except (PorError, ValueError):
+        return True
+    return recomputed != bundle.commitments
+
+
+def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
+                  recompute: Recompute | None = None) -> tuple[Proof, ProofReport] | NoProof:
+    """The first candidate proof for ``ref`` that the challenger wins, with its report.
+
+    Candidates come in the order of :func:`proof_for_ref`; each is checked by
+    ``check_proof`` against the bundle's committed ``por_root`` (the same
+    check a third party runs).  ``NoProof('no_proof.corrupted_copy')`` for a
+    corrupted copy; ``NoProof('no_proof.all_lost')`` (with the most specific
+    candidate's reason) when every candidate is lost.
+    """
+    if is_corrupted_copy(bundle):
+        return NoProof("no_proof.corrupted_copy", CORRUPTED_COPY)
+    first_lost: ProofReport | None = None
+    for proof in _candidates(bundle, ref):
+        report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root,
+                             recompute=recompute)
+        if report.won:
+            return proof, report
+        if first_lost is None:
+            first_lost = report
+    # A step elsewhere may omit an item of its requirement (SPEC §10.2.4): full
+    # replay reports the first differing step, which need not be the omitting one;
+    # and the verdict may not follow from the trace (§10.2.5).
+    for proof in _fallbacks(bundle, ref):
+        report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+        if report.won:
+            return proof, report
+    why = "no proof can be built"
+    if first_lost is not None:
+        o = first_lost.outcome
+        why = (f"{first_lost.check_id}: {first_lost.message}" if o is None
+               else f"{o.reason}: {o.message}")
+    return NoProof("no_proof.all_lost", f"every proof this bundle supports for "
+                   f"{ref.kind} is lost by the challenger ({why}); only full replay "
+                   "(SPEC §6.2) rejects it")
+
+
+def _fallbacks(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
+    """Omission proofs of every step (§10.2.4), then the JudgeProof (§10.2.5)."""
+    builders: list[Callable[[], Proof]] = [
+        lambda pair=pair: build_omission_proof(bundle, *pair)  # type: ignore[misc]
+        for pair in omissions(bundle)]
+    if ref.kind != "verdict":
+        builders.append(lambda: build_judge_proof(bundle))
+    builders.append(lambda: build_header_proof(bundle))
+    for build in builders:
+        try:
+            yield build()
+        except PorError:
+            continue
+
+
+def _candidates(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
+    """Every proof of ``ref`` the bundle supports, most specific first."""
+    kind = ref.kind
+    builders: list[Callable[[], Proof]] = []
+    if kind == "verdict":
+        builders.append(lambda: build_judge_proof(bundle))
+    if kind == "prompt_spec" or kind == "verdict":  # noqa: PLR1714 - narrows the Literal
+        single: LeafKind = kind
+        builders.append(lambda: build_inclusion_proof(bundle, single))
+    elif kind == "evidence_leaf" or kind == "reasoning_leaf":  # noqa: PLR1714
+        leaf_kind: LeafKind = kind
+        try:
+            index = _leaf_index(bundle, ref)
+        except PorError:
+            index = -1
+        if index >= 0 and leaf_kind == "reasoning_leaf":
+            builders.append(lambda: build_one_step_proof(bundle, index))
+            builders.append(lambda: build_omission_proof(bundle, index))
+        if index >= 0:
+            builders.append(lambda: build_inclusion_proof(bundle, leaf_kind, index))
+    builders.append(lambda: build_bundle_proof(bundle))
+    for build in builders:
+        try:
+            yield build()
+        except PorError:
+            continue
 
 
 def _specific(bundle: Bundle, ref: ChallengeRef) -> Proof:
@@ -78,8 +196,18 @@ def bundle_from_bytes(data: bytes, *, max_size: int | None = None) -> Bundle:
 
 
 def proof_file_name(proof: Proof) -> str:
-    """``<kind>-<first 16 hex digits of challenge_id>.cbor``: stable and unique enough."""
+    """``<kind>-<first 16 hex digits of challenge_id>.cbor``: the same proof always
+    gets the same name; the CLI adds ``-2``, ``-3``... rather than overwrite a
+    different file of that name."""
     return f"{proof.kind}-{proof.challenge_id.hex()[:16]}.cbor"
 
 
-__all__ = ["bundle_from_bytes", "proof_file_name", "proof_for_ref"]
+__all__ = [
+    "CORRUPTED_COPY",
+    "NoProof",
+    "bundle_from_bytes",
+    "is_corrupted_copy",
+    "proof_file_name",
+    "proof_for_ref",
+    "winning_proof",
+]

@@ -14,12 +14,19 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from por.bundle.layout import COMPONENTS
+from por.challenge.diffs import FieldDiff
 from por.challenge.records import InclusionProof
 
-Status = Literal["verified", "rejected", "error"]
-Outcome = Literal["upheld", "rejected"]
-#: DESIGN §4: 0 the proof verifies, 1 the proof is invalid, 2 no verdict.
-EXIT_CODES: Final[dict[str, int]] = {"verified": 0, "rejected": 1, "error": 2}
+#: A proof is ``valid`` (every hash checks) or ``invalid``; ``error``: no verdict.
+Status = Literal["valid", "invalid", "error"]
+#: A challenge is ``won`` (the committed data is wrong) or ``lost`` (it is right).
+Outcome = Literal["won", "lost"]
+#: SPEC §10.6: 0 the challenge is won (a valid proof that the committed data is
+#: wrong), 1 it is lost (an invalid proof, or a valid one of right data),
+#: 2 no verdict.  Scripts read who won from the exit code alone.
+EXIT_WON: Final = 0
+EXIT_LOST: Final = 1
+EXIT_NO_VERDICT: Final = 2
 #: The versioned ``schema`` of the check-proof JSON document.
 REPORT_SCHEMA: Final = "por/proof-check/1"
 
@@ -136,10 +143,11 @@ class BundleCheck:
 
 @dataclass(frozen=True)
 class ChallengeOutcome:
-    """Who a one-step or bundle challenge favours (SPEC §10.5, §10.4).
+    """Who a challenge favours (SPEC §10.4, §10.5).
 
-    ``upheld``: the committed data is wrong (the challenger wins);
-    ``rejected``: it is right.  ``reason`` is one check id.
+    ``won``: the committed data is wrong (the challenger wins); ``lost``: it is
+    right (the bundle stands).  ``reason`` is one check id.  ``differences``:
+    the field-level diffs of a step that differs from its recomputation.
     """
 
     outcome: Outcome
@@ -150,12 +158,19 @@ class ChallengeOutcome:
     recomputed_leaf_hash: bytes | None = None
     recomputed: dict[str, Any] | None = None
     differing_fields: tuple[str, ...] = ()
+    differences: tuple[FieldDiff, ...] = ()
     cause: str | None = None
+
+    @property
+    def won(self) -> bool:
+        """True iff the challenger wins."""
+        return self.outcome == "won"
 
     def to_json_obj(self) -> dict[str, Any]:
         """JSON form (hashes hex)."""
         return {
             "outcome": self.outcome,
+            "winner": "challenger" if self.won else "bundle",
             "reason": self.reason,
             "message": self.message,
             "step_id": self.step_id,
@@ -163,6 +178,7 @@ class ChallengeOutcome:
             "recomputed_leaf_hash": _hex(self.recomputed_leaf_hash),
             "recomputed": self.recomputed,
             "differing_fields": list(self.differing_fields),
+            "differences": [d.to_json_obj() for d in self.differences],
             "cause": self.cause,
         }
 
@@ -186,18 +202,27 @@ class ProofReport:
 
     @property
     def exit_code(self) -> int:
-        """0 the proof verifies, 1 it does not, 2 no verdict (SPEC §10.6)."""
-        return EXIT_CODES[self.status]
+        """0 the challenge is won, 1 it is lost (or the proof is invalid), 2 no
+        verdict (SPEC §10.6)."""
+        if self.status == "error":
+            return EXIT_NO_VERDICT
+        return EXIT_WON if self.won else EXIT_LOST
 
     @property
     def ok(self) -> bool:
-        """True iff the proof verified (whatever a one-step outcome says)."""
-        return self.status == "verified"
+        """True iff the proof is valid (whoever the outcome favours)."""
+        return self.status == "valid"
+
+    @property
+    def won(self) -> bool:
+        """True iff the proof is valid and the challenge is won."""
+        return self.ok and self.outcome is not None and self.outcome.won
 
     def to_json_obj(self) -> dict[str, Any]:
         """The report as JSON values; every key always present."""
         return {
             "status": self.status,
+            "challenge": ("won" if self.won else "lost") if self.status != "error" else None,
             "exit_code": self.exit_code,
             "check_id": self.check_id,
             "message": self.message,
@@ -226,7 +251,9 @@ def _show(value: Any) -> Any:
 
 
 __all__ = [
-    "EXIT_CODES",
+    "EXIT_LOST",
+    "EXIT_NO_VERDICT",
+    "EXIT_WON",
     "REPORT_SCHEMA",
     "BundleCheck",
     "ChallengeOutcome",

@@ -24,6 +24,7 @@ from por.cli import (
     build,
     challenge_cmd,
     demo,
+    explain,
     inspect,
     judge_cmd,
     keygen,
@@ -84,7 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"por {__version__} (SPEC {SPEC_VERSION})",
                         help="print the version and the SPEC version, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (verify, build, inspect, demo, schema, keygen, sign, attestation, judge_cmd):
+    for module in (verify, build, inspect, explain, demo, schema, keygen, sign, attestation,
+                   judge_cmd):
         module.add_parser(commands)
     challenge_cmd.add_challenge_parser(commands)
     challenge_cmd.add_check_proof_parser(commands)

@@ -102,18 +102,24 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def attestation_of(data: bytes, index: int) -> tuple[dict[str, Any], int]:
+def attestation_of(data: bytes, index: int,
+                   now: int | None = None) -> tuple[dict[str, Any], int]:
     """``por.signing.attestation`` for signature ``index`` of a well-formed bundle,
     and the bundle's signature count."""
     from por.signing import attestation
 
-    record, struct, count = signed_verdict(data, index)
+    record, struct, count = signed_verdict(data, index, now)
     return attestation(record, struct), count
 
 
-def signed_verdict(data: bytes, index: int) -> tuple[Any, Any, int]:
+def signed_verdict(data: bytes, index: int, now: int | None = None) -> tuple[Any, Any, int]:
     """Signature record ``index`` of a well-formed bundle, the ``Verdict`` struct
-    it signs, and the bundle's signature count."""
+    it signs, and the bundle's signature count.
+
+    ``por verify`` sets an expired good signature aside (SPEC §6.2 step 8), but
+    a contract call with it would fail: with ``now``, a signature outside its
+    validity period is refused here (``signature.expired``/``not_yet_valid``).
+    """
     from por.bundle import Bundle, verdict_struct
     from por.errors import SignatureError
     from por.schemas import DeterministicVerdict
@@ -127,6 +133,14 @@ def signed_verdict(data: bytes, index: int) -> tuple[Any, Any, int]:
         raise CliError("usage.index", f"--index {index}: the bundle has {count} "
                        f"signature{'s' if count != 1 else ''} (0..{count - 1})")
     record = VerdictSignature.from_cbor(bundle.signatures[index])
+    if now is not None and now >= record.expires_at:
+        raise SignatureError("signature.expired", f"signature {index} expired at "
+                             f"{record.expires_at} (now {now})",
+                             expected=f"now < {record.expires_at}", actual=now)
+    if now is not None and now < record.issued_at:
+        raise SignatureError("signature.not_yet_valid", f"signature {index} is valid from "
+                             f"{record.issued_at} (now {now})",
+                             expected=f"now >= {record.issued_at}", actual=now)
     verdict = DeterministicVerdict.from_cbor(bundle.verdict)
     struct = verdict_struct(verdict, bundle.commitments, issued_at=record.issued_at,
                             expires_at=record.expires_at, nonce=record.nonce)
@@ -146,12 +160,12 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("usage.options", "--market goes with --calldata and a proof file")
     now = now_from_args(args)
     require_verified(args.bundle, data, now=now, max_size=args.max_size)
-    att, count = attestation_of(data, args.index)
+    att, count = attestation_of(data, args.index, now)
     call = None
     if args.calldata:
         from por.chain.documents import verdict_call
 
-        record, struct, _count = signed_verdict(data, args.index)
+        record, struct, _count = signed_verdict(data, args.index, now)
         call = verdict_call(record, struct)
     if args.json:
         document = {"schema": ATTESTATION_SCHEMA, "input": args.bundle, "index": args.index,

@@ -36,7 +36,7 @@ from por.cli.signing_args import SIGNING_HELP, add_signing_options
 if TYPE_CHECKING:
     from por.bundle import BuildResult
     from por.cli.signing_args import SigningParams
-    from por.schemas import Record
+    from por.schemas import PromptSpec, Record
     from por.signing import PrivateKey, VerdictSignature
 
 R = TypeVar("R", bound="Record")
@@ -130,14 +130,21 @@ def run(args: argparse.Namespace) -> int:
     """Read both inputs, build, write OUT, print the summary."""
     from por.bundle import build
     from por.cli.signing_args import signature_line, signature_summary
+    from por.explain import unresolvable
     from por.schemas import EvidenceBundle, PromptSpec
 
     if args.prompt_spec == STDIN and args.evidence == STDIN:
         raise CliError("usage.stdin_twice", "standard input (-) can be read only once")
     if args.json and args.out == STDIN:
         raise CliError("usage.options", "--json and -o - both need standard output")
+    _refuse_overwriting_inputs(args)
     signer = signer_from_args(args)
     spec = _parse(args.prompt_spec, PromptSpec)
+    refusal = unresolvable(spec)
+    if refusal is not None:
+        raise type(refusal)(refusal.check_id, f"{safe_text(args.prompt_spec)}: "
+                            f"{refusal.message}", expected=refusal.expected,
+                            actual=refusal.actual)
     evidence = _parse(args.evidence, EvidenceBundle)
     result = build(spec, evidence)
     data, signature = finish_bundle(result, signer)
@@ -160,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
             "reasoning_count": result.commitments.reasoning_count,
             "por_root": por_root_hex,
             "signature": None if signature is None else signature_summary(signature, 1),
+            "why": why_invalid(result, spec),
         })
         return 0
     line = (f"built {safe_text(args.out)}: {verdict.outcome} "
@@ -171,7 +179,43 @@ def run(args: argparse.Namespace) -> int:
         err(line)
     else:
         out(line)
+    for reason in why_invalid(result, spec):
+        err(f"why {verdict.outcome}: {reason}")
     return 0
+
+
+def why_invalid(result: BuildResult, spec: PromptSpec) -> list[str]:
+    """For an INVALID verdict: the deciding rule with its values, then every
+    recorded finding (``extract.*``, ``sanity.*``... with evidence id and field);
+    empty for YES/NO."""
+    if result.verdict.outcome != "INVALID":
+        return []
+    from por.explain import deciding_check, findings
+
+    decision = deciding_check(spec, result.verdict.resolution_rule_id,
+                              list(result.judge_result.checks))
+    lines = [f"{decision.rule_id}: {decision.check_id}: {decision.message}"
+             + (f"; {decision.compared}" if decision.compared else "")]
+    lines += [f.line() for f in findings(spec, list(result.trace.steps))]
+    return lines
+
+
+def _refuse_overwriting_inputs(args: argparse.Namespace) -> None:
+    """``-o`` must not name an input: the build would replace what it reads."""
+    import os
+
+    if args.out == STDIN:
+        return
+    for option, name in (("--prompt-spec", args.prompt_spec), ("--evidence", args.evidence)):
+        if name == STDIN:
+            continue
+        try:
+            same = os.path.samefile(name, args.out)
+        except OSError:
+            same = os.path.abspath(name) == os.path.abspath(args.out)
+        if same:
+            raise CliError("usage.output_is_input", f"-o {safe_text(args.out)} is the "
+                           f"{option} input; choose another output file")
 
 
 def _parse(name: str, record: type[R]) -> R:

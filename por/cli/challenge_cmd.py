@@ -1,7 +1,7 @@
 """``por challenge`` (write a proof) and ``por check-proof`` (check one without the bundle).
 
-Also :func:`write_challenges_for_report`, which ``por verify --challenges DIR``
-calls to write a proof for every ChallengeRef a verification report names.
+``por verify --challenges DIR`` writes its proofs through
+``por.cli.challenge_files``.
 
 Exit codes (DESIGN §4, SPEC §10.6): ``check-proof`` exits 0 when the proof
 verifies (for a one-step or bundle proof the outcome, ``upheld`` or
@@ -20,8 +20,6 @@ as ``PorError`` for the dispatcher, which prints one line and maps the code.
 from __future__ import annotations
 
 import argparse
-import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from por.cli.common import (
@@ -29,7 +27,6 @@ from por.cli.common import (
     STDIN,
     CliError,
     add_max_size_option,
-    make_dir,
     out,
     print_json,
     read_input,
@@ -40,7 +37,6 @@ from por.cli.common import (
 
 if TYPE_CHECKING:
     from por.challenge import Proof, ProofReport
-    from verifier import VerificationReport
 
 #: ``--json`` schema of ``por challenge``.
 CHALLENGE_SCHEMA = "por/challenge/1"
@@ -53,11 +49,17 @@ what is proven:
                    evidence root and the component path to por_root
   --step ID        por.OneStepProof/1: the step and everything it cites, so
                    `por check-proof` can re-execute the step (--inclusion: an
-                   InclusionProof of the step leaf only)
+                   InclusionProof of the step leaf only; --omission: a
+                   por.OmissionProof/1, the check_requirement step and a
+                   committed item of its requirement it does not cite)
   --prompt-spec    por.InclusionProof/1 of the PromptSpec record
   --verdict        por.InclusionProof/1 of the verdict record
   --bundle         por.BundleProof/1: the six component leaves (root, size)
                    under por_root, with the manifest, trace header and verdict
+  --judge          por.JudgeProof/1: the verdict, PromptSpec, last step and the
+                   summarised evidence, so the judge can be re-run
+  --header         por.HeaderProof/1: the trace header, PromptSpec and every
+                   evidence leaf, so the header can be recomputed
 
 output:
   -o PROOF         where to write the proof (- for standard output); default
@@ -72,33 +74,45 @@ exit codes:
   2  usage error (e.g. no such evidence id), unreadable or unwritable file"""
 
 _CHECK_EPILOG = """\
+vocabulary (SPEC §10.6):
+  a proof is valid (every hash from the leaf to por_root checks) or invalid;
+  a challenge is won (the committed data is wrong: the challenger wins) or
+  lost (the committed data is right, or the proof is invalid).
+  inclusion proof: won iff the committed leaf is not a valid record
+  one-step proof:  won iff the step differs from its re-execution
+  bundle proof:    won iff the committed top-level records disagree
+
 output:
-  text     OK <proof>: <what is proven>[; outcome <upheld|rejected> (<reason>)]
-           FAIL <proof>: <check-id>: <reason>        (exit 1: invalid proof)
-           ERROR <proof>: <check-id>: <reason>       (exit 2: no verdict)
-  -v       also every level: leaf hash, path with sides, the hashes computed
-           at each step, calculated and expected roots
-  --json   one JSON document, schema "por/proof-check/1", with every field
+  text     WON <proof>: proof valid: <what is proven>; challenge won (<reason>): ...
+           LOST <proof>: proof valid: ...; challenge lost (<reason>): ...
+           LOST <proof>: proof invalid: <check-id>: <reason>
+           ERROR <proof>: <check-id>: <reason>
+  -v       also every level (leaf hash, path with sides, every computed hash,
+           calculated and expected roots) and, for a step, the field-level
+           diffs: output.x: committed "1", recomputed "2"
+  --json   one JSON document, schema "por/proof-check/1" (por schema
+           proof-check): status valid|invalid|error, challenge won|lost
 
-one-step and bundle proofs: exit 0 means the proof verifies and the step (or
-the bundle's top level) was checked; the outcome says who wins:
-  upheld    the committed step is wrong: the challenger wins
-  rejected  the committed step is right
+exit codes (who won, from the code alone):
+  0  won: the proof is valid and shows the committed data is wrong
+  1  lost: the proof is invalid, or valid and the committed data is right
+  2  no verdict: usage error, unreadable file, unsupported proof version,
+     no auditor"""
 
-exit codes:
-  0  the proof verifies (the leaf is in the tree por_root commits to)
-  1  the proof is invalid (malformed, wrong path, index, size, root, id)
-  2  usage error, unreadable file, unsupported proof version, no auditor"""
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def _root_hex(text: str) -> bytes:
-    """argparse type: 64 hex digits (a 32-byte por_root)."""
-    if len(text) != 64:
-        raise argparse.ArgumentTypeError("--por-root takes 64 hex digits (32 bytes)")
-    try:
-        return bytes.fromhex(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("--por-root is not hex") from None
+    """argparse type: a 32-byte por_root as 64 hex digits, with or without ``0x``
+    (the form ``por attestation`` prints); surrounding spaces are ignored."""
+    digits = text.strip(" \t\r\n")
+    if digits[:2] in ("0x", "0X"):
+        digits = digits[2:]
+    if len(digits) != 64 or not set(digits) <= _HEX_DIGITS:
+        raise argparse.ArgumentTypeError("--por-root takes 64 hex digits (32 bytes), "
+                                         "optionally prefixed with 0x")
+    return bytes.fromhex(digits)
 
 
 def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -120,8 +134,15 @@ def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
     target.add_argument("--verdict", action="store_true", help="the verdict record")
     target.add_argument("--bundle", dest="whole_bundle", action="store_true",
                         help="the component leaves under por_root (kind por_bundle)")
+    target.add_argument("--judge", action="store_true",
+                        help="a JudgeProof: re-run the judge on the committed trace")
+    target.add_argument("--header", action="store_true",
+                        help="a HeaderProof: recompute the trace header from its inputs")
     parser.add_argument("--inclusion", action="store_true",
                         help="with --step: an InclusionProof instead of a OneStepProof")
+    parser.add_argument("--omission", action="store_true",
+                        help="with --step: an OmissionProof (an item of the check step's "
+                             "requirement that the step does not cite)")
     parser.add_argument("-o", "--out", metavar="PROOF", default=None,
                         help="output file (- for standard output)")
     parser.add_argument("--json", action="store_true",
@@ -137,7 +158,7 @@ def add_check_proof_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``por check-proof`` on the subparsers object."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "check-proof",
-        help="check a challenge proof without the bundle (exit 0 valid, 1 invalid)",
+        help="check a challenge proof without the bundle (exit 0 won, 1 lost, 2 no verdict)",
         description="Check a proof written by `por challenge`: every hash from the leaf "
                     "to por_root; for a one-step proof, re-execute the step.  Give "
                     "--por-root with the root you trust (from a signature or a chain); "
@@ -147,7 +168,7 @@ def add_check_proof_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("proof", metavar="PROOF", help="proof file; - reads standard input")
     parser.add_argument("--por-root", type=_root_hex, metavar="HEX", default=None,
-                        help="the trusted por_root (64 hex digits)")
+                        help="the trusted por_root (64 hex digits, 0x optional)")
     parser.add_argument("--json", action="store_true",
                         help=f"print one JSON document ({CHECK_PROOF_SCHEMA})")
     level = parser.add_mutually_exclusive_group()
@@ -163,7 +184,10 @@ def run_challenge(args: argparse.Namespace) -> int:
     """Build the proof ``args`` asks for and write it; 0 when written."""
     from por.challenge import (
         build_bundle_proof,
+        build_header_proof,
         build_inclusion_proof,
+        build_judge_proof,
+        build_omission_proof,
         build_one_step_proof,
         bundle_from_bytes,
         leaf_index_by_id,
@@ -171,8 +195,10 @@ def run_challenge(args: argparse.Namespace) -> int:
     )
     from por.errors import ProofError
 
-    if args.inclusion and args.step is None:
-        raise CliError("usage.inclusion", "--inclusion applies to --step only")
+    if (args.inclusion or args.omission) and args.step is None:
+        raise CliError("usage.inclusion", "--inclusion and --omission apply to --step only")
+    if args.inclusion and args.omission:
+        raise CliError("usage.options", "--inclusion and --omission exclude each other")
     bundle = bundle_from_bytes(read_input(args.bundle, args.max_size), max_size=args.max_size)
     proof: Proof
     try:
@@ -181,15 +207,23 @@ def run_challenge(args: argparse.Namespace) -> int:
             proof = build_inclusion_proof(bundle, "evidence_leaf", index)
         elif args.step is not None:
             index = leaf_index_by_id(bundle, "reasoning_leaf", args.step)
-            proof = (build_inclusion_proof(bundle, "reasoning_leaf", index) if args.inclusion
-                     else build_one_step_proof(bundle, index))
+            if args.omission:
+                proof = build_omission_proof(bundle, index)
+            elif args.inclusion:
+                proof = build_inclusion_proof(bundle, "reasoning_leaf", index)
+            else:
+                proof = build_one_step_proof(bundle, index)
+        elif args.judge:
+            proof = build_judge_proof(bundle)
+        elif args.header:
+            proof = build_header_proof(bundle)
         elif args.prompt_spec or args.verdict:
             proof = build_inclusion_proof(bundle, "prompt_spec" if args.prompt_spec
                                           else "verdict")
         else:
             proof = build_bundle_proof(bundle)
     except ProofError as exc:
-        if exc.check_id == "proof.no_such_leaf":
+        if exc.check_id in ("proof.no_such_leaf", "proof.no_omission"):
             raise CliError(exc.check_id, exc.message) from None
         raise
     data = proof.to_cbor()
@@ -228,30 +262,43 @@ def run_check_proof(args: argparse.Namespace) -> int:
 
 
 def summary_line(name: str, report: ProofReport) -> str:
-    """``OK <proof>: ...``, ``FAIL <proof>: <id>: ...`` or ``ERROR <proof>: <id>: ...``."""
+    """One line whose first word says who won (SPEC §10.6).
+
+    ``WON <proof>: proof valid: ...; challenge won (<reason>): ...`` (exit 0),
+    ``LOST <proof>: proof valid: ...; challenge lost (<reason>): ...`` or
+    ``LOST <proof>: proof invalid: <id>: ...`` (exit 1),
+    ``ERROR <proof>: <id>: ...`` (exit 2).  Proof text is escaped.
+    """
     shown = safe_text(name)
-    if report.status != "verified":
-        word = "FAIL" if report.status == "rejected" else "ERROR"
-        return f"{word} {shown}: {report.check_id}: {safe_text(report.message)}"
-    text = f"OK {shown}: {safe_text(report.message)}"
+    if report.status == "error":
+        return f"ERROR {shown}: {report.check_id}: {safe_text(report.message)}"
+    if report.status == "invalid":
+        return (f"LOST {shown}: proof invalid: {report.check_id}: "
+                f"{safe_text(report.message)}")
+    word = "WON" if report.won else "LOST"
+    text = f"{word} {shown}: proof valid: {safe_text(report.message)}"
     if report.por_root is not None:
         text += f" {report.por_root.hex()}"
     if report.outcome is not None:
         o = report.outcome
-        text += f"; outcome {o.outcome} ({o.reason}): {safe_text(o.message)}"
+        text += f"; challenge {o.outcome} ({safe_text(o.reason)}): {safe_text(o.message)}"
     return text
 
 
 def detail_lines(report: ProofReport) -> list[str]:
-    """The ``-v`` listing: every inclusion level and its computed hashes."""
+    """The ``-v`` listing: every inclusion level, its computed hashes, the diffs.
+
+    Every piece of proof-supplied text goes through ``safe_text``: a proof must
+    not be able to print a line of its own (e.g. a forged ``WON``).
+    """
     lines: list[str] = []
     if report.challenge_id is not None:
         lines.append(f"  challenge_id {report.challenge_id.hex()}")
     for check in report.inclusions:
         p = check.proof
         record = "" if check.leaf_record is None else f", leaf record {check.leaf_record}"
-        lines.append(f"  {check.role}: {p.kind} leaf {p.leaf_index} of {p.tree_size} in "
-                     f"{p.component}{record}")
+        lines.append(f"  {safe_text(check.role)}: {p.kind} leaf {p.leaf_index} of "
+                     f"{p.tree_size} in {safe_text(p.component)}{safe_text(record)}")
         for level in check.levels:
             lines.append(f"    level {level.level}: index {level.index} of {level.size}, "
                          f"leaf hash {level.hashes[0].hex()}")
@@ -267,55 +314,20 @@ def detail_lines(report: ProofReport) -> list[str]:
         if report.bundle.calculated_root is not None:
             lines.append(f"  calculated por_root {report.bundle.calculated_root.hex()}")
         for finding in report.bundle.findings:
-            lines.append(f"  finding {finding.check_id}: {safe_text(finding.message)}")
+            lines.append(f"  finding {safe_text(finding.check_id)}: "
+                         f"{safe_text(finding.message)}")
     if report.outcome is not None:
         o = report.outcome
         if o.cause is not None:
-            lines.append(f"  cause {o.cause}")
+            lines.append(f"  cause {safe_text(o.cause)}")
         if o.differing_fields:
             lines.append(f"  differing fields {', '.join(o.differing_fields)}")
+        for diff in o.differences:
+            lines.append(f"  diff {safe_text(diff.line())}")
         if o.recomputed_leaf_hash is not None and o.committed_leaf_hash is not None:
             lines.append(f"  committed leaf hash  {o.committed_leaf_hash.hex()}")
             lines.append(f"  recomputed leaf hash {o.recomputed_leaf_hash.hex()}")
     return lines
-
-
-def write_challenges_for_report(report: VerificationReport, bundle_bytes: bytes,
-                                out_dir: str | os.PathLike[str], *,
-                                max_size: int | None = None) -> list[Path]:
-    """Write a proof for every ChallengeRef in ``report``'s failed checks; return the paths.
-
-    Each ref gets the most specific proof the bundle supports
-    (``por.challenge.proof_for_ref``); identical proofs are written once.  A
-    bundle that does not decode, or whose records cannot be proven against its
-    committed por_root, yields no files.  ``max_size``: the decoder cap used by
-    ``por verify --max-size``.  ``CliError('io.write_failed')``
-    (exit 2) if the directory or a file cannot be written.
-    """
-    from por.challenge import bundle_from_bytes, proof_file_name, proof_for_ref
-    from por.errors import PorError
-
-    refs = [c.challenge for c in report.checks if not c.ok and c.challenge is not None]
-    if not refs:
-        return []
-    try:
-        bundle = bundle_from_bytes(bundle_bytes, max_size=max_size)
-    except PorError:
-        return []
-    written: list[Path] = []
-    for ref in refs:
-        try:
-            proof = proof_for_ref(bundle, ref)
-        except PorError:
-            continue
-        path = Path(out_dir) / proof_file_name(proof)
-        if path in written:
-            continue
-        if not written:
-            make_dir(os.fspath(out_dir))
-        write_atomic(os.fspath(path), proof.to_cbor())
-        written.append(path)
-    return written
 
 
 __all__ = [
@@ -327,5 +339,4 @@ __all__ = [
     "run_challenge",
     "run_check_proof",
     "summary_line",
-    "write_challenges_for_report",
 ]

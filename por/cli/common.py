@@ -194,13 +194,18 @@ def percent_from_bps(bps: int) -> str:
 
 
 def out(line: str = "") -> None:
-    """One line of normal output on stdout."""
-    print(line)
+    """One line of normal output on stdout; control characters escaped.
+
+    The last guard for "one call, one line": whatever a command forgot to pass
+    through :func:`safe_text`, no newline or ESC from an input reaches the
+    terminal, so an input can never print a line of its own.
+    """
+    print(line if line.isprintable() else safe_text(line))
 
 
 def err(line: str) -> None:
-    """One line of diagnostics on stderr."""
-    print(line, file=sys.stderr)
+    """One line of diagnostics on stderr; control characters escaped."""
+    print(line if line.isprintable() else safe_text(line), file=sys.stderr)
 
 
 def write_binary_stdout(data: bytes) -> None:

@@ -160,7 +160,26 @@ def view(name: str, d: Decoded) -> dict[str, Any]:
             "description": step.description,
         } for i, step in enumerate(d.steps)],
         "signature_count": len(d.bundle.signatures),
+        "signatures": [_signature(i, blob) for i, blob in enumerate(d.bundle.signatures)],
     }
+
+
+def _signature(index: int, blob: bytes) -> dict[str, Any]:
+    """One signature record as shown (addresses 0x + EIP-55); not verified here."""
+    from por.errors import PorError
+    from por.signing import VerdictSignature
+    from por.signing.display import checksum_address, signer_text
+
+    try:
+        record = VerdictSignature.from_cbor(blob)
+    except PorError as exc:
+        return {"index": index, "error": exc.check_id}
+    return {"index": index, "scheme": record.scheme,
+            "signer": signer_text(record.scheme, record.signer),
+            "chain_id": record.chain_id,
+            "verifying_contract": checksum_address(record.verifying_contract),
+            "issued_at": record.issued_at, "expires_at": record.expires_at,
+            "nonce": record.nonce}
 
 
 def text_lines(doc: dict[str, Any]) -> list[str]:
@@ -202,6 +221,15 @@ def text_lines(doc: dict[str, Any]) -> list[str]:
         cites = ", ".join(s(x) for x in [*st["evidence_ids"], *st["prior_step_ids"]]) or "-"
         lines.append(f"  [{st['index']}] {s(st['step_id'])}  {st['step_type']}  "
                      f"cites {cites}  {s(st['description'])}")
+    if doc["signatures"]:
+        lines += ["", f"signatures ({len(doc['signatures'])}, not verified)"]
+    for sig in doc["signatures"]:
+        if "error" in sig:
+            lines.append(f"  [{sig['index']}] not a signature record: {sig['error']}")
+            continue
+        lines.append(f"  [{sig['index']}] {sig['scheme']}  signer {sig['signer']}  chain "
+                     f"{sig['chain_id']}  contract {sig['verifying_contract']}  valid "
+                     f"{sig['issued_at']}..{sig['expires_at']}  nonce {sig['nonce']}")
     return lines
 
 

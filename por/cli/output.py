@@ -155,7 +155,8 @@ def verbose_lines(result: dict[str, Any]) -> list[str]:
     if result["por_root"] is not None:
         lines.append(f"  por_root   {result['por_root']}")
     for check in result["checks"]:
-        status = "ok" if check["status"] == "ok" else "FAILED"
+        status = "FAILED" if check["status"] != "ok" else (
+            "warn" if check["severity"] == "warn" else "ok")
         quiet_severity = check["status"] == "ok" or check["severity"] == "error"
         lines.append(f"  {status:<6}  {check['id']}: {safe_text(check['message'])}"
                      + ("" if quiet_severity else f" [{check['severity']}]"))

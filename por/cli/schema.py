@@ -36,7 +36,14 @@ MODELS: dict[str, tuple[str, str]] = {
 }
 VERIFY_REPORT = "verify-report"
 VERIFY_REPORT_FILE = "verify_report.schema.json"
-NAMES: tuple[str, ...] = (*MODELS, VERIFY_REPORT)
+#: Shipped schemas of --json documents: name -> (package, file).
+SHIPPED: dict[str, tuple[str, str]] = {
+    VERIFY_REPORT: ("por.cli", VERIFY_REPORT_FILE),
+    "explain": ("por.explain", "explain.schema.json"),
+    "tree": ("por.explain", "tree.schema.json"),
+    "proof-check": ("por.cli", "proof_check.schema.json"),
+}
+NAMES: tuple[str, ...] = (*MODELS, *SHIPPED)
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 _EPILOG = """\
@@ -48,6 +55,8 @@ examples:
   por schema PromptSpec           print one schema
   por schema -o schemas/          write every schema as schemas/<name>.schema.json
   por schema verify-report        the schema of `por verify --json`
+  por schema explain              the schema of `por explain --json` (tree: --tree)
+  por schema proof-check          the schema of `por check-proof --json`
 
 exit codes:
   0  printed or written
@@ -82,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     names = list(NAMES) if args.name is None else [resolve(args.name)]
     if args.out is None:
-        out(render(schema_for(names[0])))
+        for line in render(schema_for(names[0])).split("\n"):
+            out(line)
         return 0
     make_dir(args.out)
     for name in names:
@@ -108,8 +118,8 @@ def render(schema: dict[str, Any]) -> str:
 
 def schema_for(name: str) -> dict[str, Any]:
     """The JSON Schema of one name."""
-    if name == VERIFY_REPORT:
-        return verify_report_schema()
+    if name in SHIPPED:
+        return shipped_schema(name)
     module, attr = MODELS[name]
     model = getattr(importlib.import_module(module), attr)
     schema: dict[str, Any] = model.model_json_schema(by_alias=True)
@@ -119,9 +129,15 @@ def schema_for(name: str) -> dict[str, Any]:
 
 def verify_report_schema() -> dict[str, Any]:
     """The shipped schema of ``por verify --json`` (package data)."""
+    return shipped_schema(VERIFY_REPORT)
+
+
+def shipped_schema(name: str) -> dict[str, Any]:
+    """A shipped schema of a ``--json`` document (package data, see :data:`SHIPPED`)."""
     from importlib.resources import files
 
-    text = files("por.cli").joinpath(VERIFY_REPORT_FILE).read_text(encoding="utf-8")
+    package, file = SHIPPED[name]
+    text = files(package).joinpath(file).read_text(encoding="utf-8")
     value: dict[str, Any] = json.loads(text)
     return value
 

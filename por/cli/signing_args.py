@@ -91,14 +91,10 @@ def contract_address(text: str) -> bytes:
 
 
 def checksum_address(address: bytes) -> str:
-    """EIP-55 mixed-case form of a 20-byte address: a hex letter is upper
-    case iff the matching nibble of keccak256(lower-case hex) is >= 8."""
-    from por.signing import keccak256
+    """EIP-55 mixed-case form of a 20-byte address (``por.signing.display``)."""
+    from por.signing.display import checksum_address as eip55
 
-    digits = address.hex()
-    hashed = keccak256(digits.encode("ascii")).hex()
-    return "0x" + "".join(c.upper() if int(h, 16) >= 8 else c
-                          for c, h in zip(digits, hashed[:40], strict=True))
+    return eip55(address)
 
 
 def add_now_option(parser: argparse._ActionsContainer, help_text: str) -> None:
@@ -199,9 +195,12 @@ def signature_summary(record: VerdictSignature, count: int) -> dict[str, Any]:
 
 def signature_line(record: VerdictSignature) -> str:
     """One readable line about a signature just made."""
+    from por.signing.display import signer_text
+
     contract = ("unbound" if record.verifying_contract == UNBOUND_CONTRACT
-                else "0x" + record.verifying_contract.hex())
-    return (f"signed by {record.signer.hex()} ({record.scheme}), chain {record.chain_id}, "
+                else checksum_address(record.verifying_contract))
+    return (f"signed by {signer_text(record.scheme, record.signer)} ({record.scheme}), "
+            f"chain {record.chain_id}, "
             f"contract {contract}, valid {record.issued_at}..{record.expires_at}, "
             f"nonce {record.nonce}")
 

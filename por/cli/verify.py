@@ -177,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
     total = len(args.bundles)
     show_progress = not args.quiet and (args.progress or (total > 1 and sys.stderr.isatty()))
     results: list[dict[str, Any]] = []
+    written: dict[bytes, Any] = {}  # proofs written by --challenges in this run
     # Entries in input order: (name, error or None, bytes kept for --challenges).
     queue: deque[tuple[str, CliError | None, bytes | None]] = deque()
 
@@ -193,7 +194,7 @@ def run(args: argparse.Namespace) -> int:
     def emit(result: dict[str, Any], data: bytes | None, report: Any = None) -> None:
         results.append(result)
         if report is not None and data is not None and not report.ok:
-            _write_challenges(args, report, data)
+            _write_challenges(args, result["input"], report, data, written)
         _print_result(args, result)
         if show_progress:
             err(f"[{len(results)}/{total}] {STATUS_WORD[result['status']]} "
@@ -234,16 +235,15 @@ def _print_result(args: argparse.Namespace, result: dict[str, Any]) -> None:
         out(summary_line(result))
 
 
-def _write_challenges(args: argparse.Namespace, report: Any, data: bytes) -> None:
-    from pathlib import Path
+def _write_challenges(args: argparse.Namespace, name: str, report: Any, data: bytes,
+                      written: dict[bytes, Any]) -> None:
+    from por.cli.challenge_files import write_challenges_for_report
 
-    from por.cli.challenge_cmd import write_challenges_for_report
-
-    written = write_challenges_for_report(report, data, Path(args.challenges),
-                                          max_size=args.max_size)
+    files = write_challenges_for_report(report, data, args.challenges,
+                                        max_size=args.max_size, seen=written)
     if not args.quiet and not args.json:
-        for path in written:
-            err(f"wrote challenge proof {path}")
+        for item in files:
+            err(f"{safe_text(name)}: {item.line}")
 
 
 __all__ = ["add_parser", "check_options", "run"]

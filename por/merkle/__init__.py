@@ -28,11 +28,13 @@ from por.merkle.proofs import (
 from por.merkle.tree import (
     consistency_proof,
     consistency_proof_from_leaf_hashes,
+    inclusion_path_from_levels,
     inclusion_proof,
     inclusion_proof_from_leaf_hashes,
     leaf_hashes,
     root_from_leaf_hashes,
     root_hash,
+    tree_levels,
 )
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "HASH_SIZE",
     "consistency_proof",
     "consistency_proof_from_leaf_hashes",
+    "inclusion_path_from_levels",
     "inclusion_proof",
     "inclusion_proof_from_leaf_hashes",
     "inclusion_sides",
@@ -57,6 +60,7 @@ __all__ = [
     "root_from_leaf_hashes",
     "root_hash",
     "roots_from_consistency_proof",
+    "tree_levels",
     "verify_consistency",
     "verify_inclusion",
 ]

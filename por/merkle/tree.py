@@ -77,6 +77,47 @@ def consistency_proof_from_leaf_hashes(hashes: Sequence[bytes], old_size: int) -
     return _consistency(list(hashes), old_size)
 
 
+def tree_levels(hashes: Sequence[bytes]) -> list[list[bytes]]:
+    """Every level of the tree over 32-byte leaf hashes, leaves first, root last.
+
+    ``levels[h][a]`` is MTH of the aligned range ``[a * 2**h, (a + 1) * 2**h)``
+    clipped to n (an odd last node is carried up unchanged, as in ``_root``).
+    Built once in O(n); :func:`inclusion_path_from_levels` then reads any
+    PATH in O(log n), so k paths cost O(n + k log n), never O(n k).
+    """
+    require_hashes(hashes, "leaf hash")
+    levels = [list(hashes)]
+    sha256 = hashlib.sha256
+    prefix = NODE_PREFIX
+    level = levels[0]
+    while len(level) > 1:
+        lefts, rights = level[0::2], level[1::2]
+        carry = lefts.pop() if len(lefts) > len(rights) else None
+        level = [sha256(prefix + left + right).digest()
+                 for left, right in zip(lefts, rights, strict=True)]
+        if carry is not None:
+            level.append(carry)
+        levels.append(level)
+    return levels
+
+
+def inclusion_path_from_levels(levels: Sequence[Sequence[bytes]], index: int) -> list[bytes]:
+    """PATH(index, D[n]) read from :func:`tree_levels` output; same bytes as
+    :func:`inclusion_proof_from_leaf_hashes`, in O(log n)."""
+    size = len(levels[0]) if levels else 0
+    position = require_index(index, size)
+    # Bottom-up: at each height the sibling of the node on the leaf's way up is
+    # the next path element; a last odd node has none (it is carried up
+    # unchanged), which is exactly where RFC 9162's PATH has no element.
+    path = []
+    for level in levels[:-1]:
+        sibling = position ^ 1
+        if sibling < len(level):
+            path.append(level[sibling])
+        position >>= 1
+    return path
+
+
 def _root(level: list[bytes]) -> bytes:
     """MTH of already-validated leaf hashes, bottom-up (see the module docstring)."""
     if not level:

@@ -8,6 +8,7 @@ I/O for the CLI) is not imported here.  Check ids are in ``checks``.
 """
 
 from por.signing.checks import KEY_CHECK_IDS, SIGNATURE_CHECK_IDS
+from por.signing.display import checksum_address, signer_text
 from por.signing.eip712 import (
     DEFAULT_DOMAIN_NAME,
     DEFAULT_DOMAIN_VERSION,
@@ -61,6 +62,7 @@ __all__ = [
     "VerdictStruct",
     "attestation",
     "check_signature",
+    "checksum_address",
     "domain_from_signature",
     "domain_separator",
     "generate_key",
@@ -68,6 +70,7 @@ __all__ = [
     "market_id_from_text",
     "public_key_from_private_key",
     "sign_verdict",
+    "signer_text",
     "signing_digest",
     "struct_hash",
     "type_hash",

@@ -18,7 +18,7 @@ import os
 import stat
 from pathlib import Path
 
-from por.errors import KeyFileError
+from por.errors import KeyFileError, PorError
 from por.signing.checks import (
     CHECK_KEY_EXISTS,
     CHECK_KEY_FORMAT,
@@ -111,8 +111,41 @@ def _read(path: StrPath, *, private: bool) -> bytes:
 
 
 def load_private_key_file(path: StrPath, *, expected_scheme: KeyScheme | None = None) -> PrivateKey:
-    """Read a private key file: mode must deny group and others (POSIX)."""
-    return private_key_from_json(_read(path, private=True), expected_scheme=expected_scheme)
+    """Read a private key file: mode must deny group and others (POSIX).
+
+    A *public* key file given where the private one belongs is named as such
+    (``key.format``), never answered with advice to ``chmod 600`` a public key.
+    """
+    try:
+        data = _read(path, private=True)
+    except KeyFileError as exc:
+        if exc.check_id != CHECK_KEY_PERMISSIONS or not _is_public_key_file(path):
+            raise
+        raise _public_given(path) from None
+    if _is_public_key_json(data):
+        raise _public_given(path)
+    return private_key_from_json(data, expected_scheme=expected_scheme)
+
+
+def _is_public_key_file(path: StrPath) -> bool:
+    try:
+        return _is_public_key_json(_read(path, private=False))
+    except KeyFileError:
+        return False
+
+
+def _is_public_key_json(data: bytes) -> bool:
+    try:
+        public_key_from_json(data)
+    except PorError:
+        return False
+    return True
+
+
+def _public_given(path: StrPath) -> KeyFileError:
+    return KeyFileError(CHECK_KEY_FORMAT, f"{path} is a public key file; signing needs the "
+                        "private key file (the same name without .pub)",
+                        expected="a private key file", actual="a public key file")
 
 
 def load_public_key_file(path: StrPath, *, expected_scheme: KeyScheme | None = None) -> PublicKey:

@@ -84,7 +84,8 @@ def test_text_lines_keep_input_order_with_jobs(
 def test_challenges_are_written_from_pool_results(
         write: Callable[[str, bytes], str], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    bad = write("bad.cbor", tampered(hand_bytes()))
+    # Consistent commitments around a fake trace: replay fails, a proof is won.
+    bad = write("bad.cbor", hand_bytes())
     serial_dir, pool_dir = tmp_path / "serial", tmp_path / "pool"
     assert main(["verify", "-q", "--challenges", str(serial_dir), bad]) == 1
     assert main(["verify", "-q", "--jobs", "2", "--challenges", str(pool_dir), bad, bad]) == 1

@@ -128,8 +128,8 @@ def test_public_key_as_signing_key(tmp_path: Path, capsys: pytest.CaptureFixture
             else ["sign", valid, "--key", pub, "-o", str(out)])
     code, _, err = run(capsys, *argv)
     assert code == 2
-    assert err.startswith("por: key.format: expected schema por.PrivateKey/1 "
-                          "(this is a public key file)")
+    assert err.startswith(f"por: key.format: {pub} is a public key file; signing needs the "
+                          "private key file")
     assert not out.exists()
 
 
@@ -189,3 +189,14 @@ def test_integer_options_are_validated(capsys: pytest.CaptureFixture[str],
     code, _, err = run(capsys, *build_argv(SCENARIO, "x.cbor", "--key", "k", *argv))
     assert code == 2
     assert f"argument {argv[0]}: " in err
+
+
+def test_public_key_with_its_usual_mode_is_named_not_chmod_advice(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], valid: str) -> None:
+    # Issue 10, trap: `por sign --key X.pub` advised `chmod 600` on a public key.
+    _, pub = keygen(tmp_path, "k", "secp256k1")
+    os.chmod(pub, 0o644)
+    code, _, err = run(capsys, "sign", valid, "--key", pub, "-o", str(tmp_path / "o.cbor"))
+    assert code == 2
+    assert err.startswith(f"por: key.format: {pub} is a public key file; ")
+    assert "chmod" not in err

@@ -77,7 +77,10 @@ def test_every_scenario_signed_by_keygen_key_verifies(
     code, text, _ = run(capsys, *build_argv(scenario, out, "--key", key))  # wall clock
     assert code == 0
     record = signature_record(out.read_bytes())
-    assert f"; signed by {record.signer.hex()} ({scheme}-eip712), chain 1, " in text
+    from por.signing.display import signer_text
+
+    shown = signer_text(record.scheme, record.signer)  # 0x + EIP-55 for addresses
+    assert f"; signed by {shown} ({scheme}-eip712), chain 1, " in text
     assert record.expires_at - record.issued_at == WEEK
 
     code, document = verify_json(capsys, "--key", pub, "--require-signature", str(out))
@@ -142,14 +145,22 @@ def test_now_against_the_validity_period(capsys: pytest.CaptureFixture[str],
 
 def test_now_defaults_to_the_wall_clock(capsys: pytest.CaptureFixture[str],
                                         monkeypatch: pytest.MonkeyPatch,
-                                        signed_bundle: Callable[..., str]) -> None:
+                                        signed_bundle: Callable[..., str],
+                                        keys: dict[str, tuple[str, str]]) -> None:
     from por.cli import signing_args
 
     path = signed_bundle("secp256k1", "--ttl", "10")
     monkeypatch.setattr(signing_args.time, "time", lambda: T0 + 9.99)
     assert run(capsys, "verify", path)[0] == 0
     monkeypatch.setattr(signing_args.time, "time", lambda: T0 + 10.0)
-    code, text, _ = run(capsys, "verify", path)
+    # Expired but good: reported and set aside, the bundle still verifies
+    # (issue 10, finding 6); --require-signature asks for a current one.
+    code, document = verify_json(capsys, path)
+    assert code == 0
+    expired = [c for c in document["results"][0]["checks"] if c["id"] == "signature.expired"]
+    assert len(expired) == 1 and expired[0]["status"] != "failed"
+    code, text, _ = run(capsys, "verify", "--require-signature", "--key",
+                        keys["secp256k1"][1], path)
     assert (code, text.split(": ")[1]) == (1, "signature.expired")
 
 

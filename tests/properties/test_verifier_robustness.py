@@ -247,7 +247,7 @@ def assert_proof_invalid(data: bytes) -> None:
     """Not verified, and not "no verdict" unless the schema is an unknown proof version."""
     report = check_proof(data)  # must not raise
     shown = (report.status, report.check_id, report.message)
-    assert report.status != "verified", shown
+    assert report.status != "valid", shown
     if report.status == "error":
         assert report.check_id == "proof.unsupported", shown
 
@@ -290,7 +290,7 @@ def test_random_proof_bytes(data: bytes) -> None:
 @given(st.sampled_from(SCENARIOS), st.data())
 def test_valid_proofs_with_one_field_replaced(name: str, data: st.DataObject) -> None:
     original = data.draw(st.sampled_from(valid_proofs(name)))
-    assert check_proof(original).status == "verified"
+    assert check_proof(original).status == "valid"
     proof = decode(original)
     target = proof
     nested = [k for k in ("step", "prompt_spec") if k in proof] + [
@@ -377,14 +377,14 @@ def test_one_step_proofs_over_altered_steps_never_crash(name: str, data: st.Data
         if later != index and f"step_{index + 1:04d}" not in cited:
             continue
         report = check_proof(build_one_step_proof(bundle, later).to_cbor())
-        assert report.status == "verified", (later, report.check_id, report.message)
+        assert report.status == "valid", (later, report.check_id, report.message)
         assert report.outcome is not None
 
 
 # --- findings of this review (all fixed; kept as regression tests) ---------------------
 
 @pytest.mark.parametrize("value", [-1, 2**63])
-def test_deduce_with_an_out_of_range_timestamp_is_upheld(value: int) -> None:
+def test_deduce_with_an_out_of_range_timestamp_is_won(value: int) -> None:
     # 08-quorum-agree: step_0005 aggregates req_close; its as_of field is made
     # "selected" with an out-of-range int; step_0007 (deduce) cites step_0005.
     original = ReasoningStep.from_cbor(Bundle.from_cbor(base_bundle("08-quorum-agree")).steps[4])
@@ -392,10 +392,10 @@ def test_deduce_with_an_out_of_range_timestamp_is_upheld(value: int) -> None:
     output["fields"][1].update(status="selected", value=value)
     bundle = _with_step("08-quorum-agree", 4, output)
     report = check_proof(build_one_step_proof(bundle, 6).to_cbor())
-    assert (report.status, report.check_id) == ("verified", "proof.ok"), report.message
+    assert (report.status, report.check_id) == ("valid", "proof.ok"), report.message
     # Was internal.error: EvaluationVariables(timestamp=-1) raised a ValidationError.
     assert report.outcome is not None
-    assert (report.outcome.outcome, report.outcome.cause) == ("upheld", "step.bad_prior_output")
+    assert (report.outcome.outcome, report.outcome.cause) == ("won", "step.bad_prior_output")
 
 
 #: Hang guard for the bounded-time tests (they run in well under a second).

@@ -34,8 +34,9 @@ def _reseal(proof: BundleProof, **changes: Any) -> BundleProof:
 def _outcome(bundle: Bundle) -> tuple[str, str, list[str]]:
     report = check_proof(build_bundle_proof(bundle).to_cbor(),
                          por_root=bundle.commitments.por_root)
-    assert (report.status, report.exit_code) == ("verified", 0)
+    assert report.status == "valid"
     assert report.outcome is not None and report.bundle is not None
+    assert report.exit_code == (0 if report.outcome.outcome == "won" else 1)
     return (report.outcome.outcome, report.outcome.reason,
             [f.check_id for f in report.bundle.findings])
 
@@ -45,7 +46,7 @@ def test_valid_bundle_proof_is_consistent() -> None:
     check = verify_bundle_proof(proof, por_root=BUNDLE.commitments.por_root)
     assert check.calculated_root == BUNDLE.commitments.por_root
     assert check.findings == []
-    assert _outcome(BUNDLE) == ("rejected", "bundle.consistent", [])
+    assert _outcome(BUNDLE) == ("lost", "bundle.consistent", [])
     components = check.to_json_obj()["components"]
     assert [(c["name"], c["size"]) for c in components] == [
         ("manifest", 1), ("prompt_spec", 1), ("evidence", 3), ("trace_header", 1),
@@ -61,7 +62,7 @@ def _header(step_count: int, market_id: str = MARKET_ID) -> bytes:
 def test_trace_header_count_that_differs_from_the_reasoning_tree() -> None:
     bundle = assemble(BUNDLE.prompt_spec, list(BUNDLE.evidence), list(BUNDLE.steps),
                       header=_header(5))
-    assert _outcome(bundle) == ("upheld", "bundle.step_count", ["bundle.step_count"])
+    assert _outcome(bundle) == ("won", "bundle.step_count", ["bundle.step_count"])
 
 
 def test_verdict_that_names_other_commitments() -> None:
@@ -72,7 +73,7 @@ def test_verdict_that_names_other_commitments() -> None:
         reasoning_root=bytes(32), reasoning_count=4, resolution_time=WINDOW[1]).to_cbor()
     bundle = assemble(BUNDLE.prompt_spec, list(BUNDLE.evidence), list(BUNDLE.steps),
                       verdict=verdict, header=_header(4, market_id="another"))
-    assert _outcome(bundle) == ("upheld", "bundle.market_id", [
+    assert _outcome(bundle) == ("won", "bundle.market_id", [
         "bundle.market_id", "commit.verdict_refs", "commit.verdict_refs"])
 
 
@@ -96,7 +97,7 @@ def _fails(proof: BundleProof, por_root: bytes | None = None) -> str:
     with pytest.raises(ProofError) as caught:
         verify_bundle_proof(proof, por_root=por_root)
     report = check_proof(proof.to_cbor(), por_root=por_root)
-    assert (report.status, report.check_id) == ("rejected", caught.value.check_id)
+    assert (report.status, report.check_id) == ("invalid", caught.value.check_id)
     return caught.value.check_id
 
 

@@ -18,11 +18,8 @@ from challenge_support import make_bundle
 from test_challenge_scenarios import forged_bundle
 
 from por.cli.app import dispatch
-from por.cli.challenge_cmd import (
-    add_challenge_parser,
-    add_check_proof_parser,
-    write_challenges_for_report,
-)
+from por.cli.challenge_cmd import add_challenge_parser, add_check_proof_parser
+from por.cli.challenge_files import write_challenges_for_report
 from por.schemas import ChallengeRef, CheckResult
 from verifier import VerificationReport, check_bundle
 
@@ -54,10 +51,14 @@ def test_challenge_then_check(bundle_file: Path, tmp_path: Path,
     assert run(["challenge", str(bundle_file), "--evidence", "ev_0001", "-o", str(proof)]) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith(f"OK {proof}: evidence_leaf proof (por.InclusionProof/1), ")
-    assert run(["check-proof", str(proof)]) == 0
-    assert capsys.readouterr().out.startswith(
-        f"OK {proof}: evidence_leaf leaf 1 of 3 is in the evidence tree under por_root ")
-    assert run(["check-proof", "-v", str(proof)]) == 0
+    # A valid inclusion proof of a valid record proves presence only: the
+    # challenge is lost (exit 1), the proof valid.
+    assert run(["check-proof", str(proof)]) == 1
+    text = capsys.readouterr().out
+    assert text.startswith(f"LOST {proof}: proof valid: evidence_leaf leaf 1 of 3 is in the "
+                           "evidence tree under por_root ")
+    assert "; challenge lost (inclusion.valid_record): " in text
+    assert run(["check-proof", "-v", str(proof)]) == 1
     verbose = capsys.readouterr().out
     assert "level leaf: index 1 of 3" in verbose and "level component: index 2 of 6" in verbose
     assert verbose.count("  ok\n") == 2 and "MISMATCH" not in verbose
@@ -71,10 +72,10 @@ def test_check_proof_json(bundle_file: Path, tmp_path: Path,
     assert (made["schema"], made["kind"], made["size"]) == (
         "por/challenge/1", "verdict", proof.stat().st_size)
     root = made["por_root"]
-    assert run(["check-proof", "--json", "--por-root", root, str(proof)]) == 0
+    assert run(["check-proof", "--json", "--por-root", root, str(proof)]) == 1
     document = json.loads(capsys.readouterr().out)
-    assert (document["schema"], document["status"], document["exit_code"]) == (
-        "por/proof-check/1", "verified", 0)
+    assert (document["schema"], document["status"], document["challenge"],
+            document["exit_code"]) == ("por/proof-check/1", "valid", "lost", 1)
     assert document["challenge_id"] == made["challenge_id"]
     assert document["inclusions"][0]["levels"][1]["calculated_root"] == root
 
@@ -85,7 +86,7 @@ def test_check_proof_failures(bundle_file: Path, tmp_path: Path,
     assert run(["challenge", str(bundle_file), "--prompt-spec", "-o", str(proof)]) == 0
     capsys.readouterr()
     assert run(["check-proof", "--por-root", "00" * 32, str(proof)]) == 1
-    assert capsys.readouterr().out.startswith(f"FAIL {proof}: proof.por_root: ")
+    assert capsys.readouterr().out.startswith(f"LOST {proof}: proof invalid: proof.por_root: ")
     assert run(["check-proof", "--json", "--por-root", "00" * 32, str(proof)]) == 1
     assert json.loads(capsys.readouterr().out)["check_id"] == "proof.por_root"
     broken = tmp_path / "broken.cbor"
@@ -124,7 +125,8 @@ def test_default_output_name_and_stdout(bundle_file: Path, tmp_path: Path,
     assert capsysbinary.readouterr().out == written[0].read_bytes()
 
 
-def test_one_step_outcomes_exit_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_step_outcomes_exit_won_or_lost(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
     bundle, data = forged_bundle()
     path = tmp_path / "forged.cbor"
     path.write_bytes(data)
@@ -133,13 +135,18 @@ def test_one_step_outcomes_exit_zero(tmp_path: Path, capsys: pytest.CaptureFixtu
     capsys.readouterr()
     assert run(["check-proof", str(proof)]) == 0
     line = capsys.readouterr().out
-    assert "; outcome upheld (one_step.mismatch): " in line
-    assert run(["challenge", str(path), "--step", "step_0008", "-o", str(proof)]) == 0
+    assert line.startswith(f"WON {proof}: proof valid: ")
+    assert "; challenge won (one_step.mismatch): " in line
+    assert 'output.event_observed: committed false, recomputed true' in line
     assert run(["check-proof", "-v", str(proof)]) == 0
-    assert "; outcome rejected (one_step.match): " in capsys.readouterr().out
+    verbose = capsys.readouterr().out
+    assert "  diff output.event_observed: committed false, recomputed true\n" in verbose
+    assert run(["challenge", str(path), "--step", "step_0008", "-o", str(proof)]) == 0
+    assert run(["check-proof", "-v", str(proof)]) == 1
+    assert "; challenge lost (one_step.match): " in capsys.readouterr().out
     assert run(["challenge", str(path), "--step", "step_0008", "--inclusion", "-o",
                 str(proof)]) == 0
-    assert run(["check-proof", "--json", str(proof)]) == 0
+    assert run(["check-proof", "--json", str(proof)]) == 1
     assert json.loads(capsys.readouterr().out.split("\n", 1)[1])["proof_schema"] \
         == "por.InclusionProof/1"
     assert bundle.steps[7] == json_leaf(proof)
@@ -156,26 +163,33 @@ def json_leaf(proof: Path) -> bytes:
 def test_write_challenges_for_report(tmp_path: Path) -> None:
     bundle, data = forged_bundle()
     report = check_bundle(data)
-    paths = write_challenges_for_report(report, data, tmp_path / "challenges")
+    files = write_challenges_for_report(report, data, tmp_path / "challenges")
+    paths = [f.path for f in files if f.path is not None]
     assert len(paths) == 1 and paths[0].name.startswith("reasoning_leaf-")
+    assert "(challenge won: one_step.mismatch)" in files[0].line
     assert run(["check-proof", "-q", str(paths[0])]) == 0
-    # Every ref kind, including one without a leaf and a duplicate, and a passing check.
+    # Every ref kind, including one without a leaf and a duplicate, and a passing check:
+    # the forged bundle's top level is consistent and its records are valid, so only
+    # the forged step's one-step proof is won; every other ref gets no file.
     refs = [ChallengeRef(kind="por_bundle"), ChallengeRef(kind="evidence_leaf"),
             ChallengeRef(kind="evidence_leaf", evidence_id=_first_evidence_id(bundle)),
             ChallengeRef(kind="prompt_spec"), ChallengeRef(kind="verdict"),
-            ChallengeRef(kind="reasoning_leaf", step_id="step_0002"),
+            ChallengeRef(kind="reasoning_leaf", step_id="step_0007"),
             ChallengeRef(kind="reasoning_leaf", leaf_index=99)]
     checks = [CheckResult(check_id="x", ok=False, severity="error", message="m", challenge=r)
               for r in refs]
     checks.append(CheckResult(check_id="y", ok=True, severity="info", message="m",
                               challenge=ChallengeRef(kind="verdict", reason="unused")))
     handmade = VerificationReport(status="rejected", checks=checks)
-    paths = write_challenges_for_report(handmade, data, tmp_path / "all")
-    kinds = [p.name.split("-")[0] for p in paths]
-    assert kinds == ["por_bundle", "evidence_leaf", "prompt_spec", "verdict", "reasoning_leaf"]
-    for path in paths:
+    files = write_challenges_for_report(handmade, data, tmp_path / "all")
+    written = [f.path for f in files if f.path is not None]
+    assert [p.name.split("-")[0] for p in written] == ["reasoning_leaf"]
+    assert all(f.line.startswith("no proof: every proof this bundle supports for ")
+               for f in files if f.path is None)
+    for path in written:
         assert run(["check-proof", "-q", str(path)]) == 0
-    assert write_challenges_for_report(handmade, b"\xa0", tmp_path / "none") == []
+    none = write_challenges_for_report(handmade, b"\xa0", tmp_path / "none")
+    assert [f.path for f in none] == [None] and none[0].line.startswith("no proof: ")
     assert not (tmp_path / "none").exists()
     assert write_challenges_for_report(VerificationReport(status="verified", checks=[]),
                                        data, tmp_path / "ok") == []

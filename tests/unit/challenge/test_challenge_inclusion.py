@@ -27,7 +27,7 @@ from por.challenge import (
 )
 from por.challenge.records import seal
 from por.errors import InclusionProofError, PorError, ProofError
-from por.merkle import inclusion_proof, leaf_hash, leaf_hashes, node_hash
+from por.merkle import inclusion_proof, leaf_hash, leaf_hashes, node_hash, tree_levels
 
 SIZES = (1, 2, 3, 4, 5, 7, 8)
 BUNDLES = {n: make_bundle(n) for n in SIZES}
@@ -61,7 +61,7 @@ def _fails(proof: InclusionProof, por_root: bytes | None = None) -> str:
     with pytest.raises(PorError) as caught:
         verify_inclusion_proof(proof, por_root=por_root)
     report = check_proof(proof.to_cbor(), por_root=por_root)
-    assert report.status == "rejected"
+    assert report.status == "invalid"
     assert report.check_id == caught.value.check_id
     return caught.value.check_id
 
@@ -74,7 +74,8 @@ def test_every_leaf_of_every_bundle_verifies() -> None:
         assert [lv.level for lv in check.levels] == ["leaf", "component"]
         assert all(lv.ok for lv in check.levels)
         report = check_proof(proof.to_cbor(), por_root=por_root)
-        assert (report.status, report.check_id, report.exit_code) == ("verified", "proof.ok", 0)
+        assert (report.status, report.check_id, report.exit_code) == ("valid", "proof.ok", 1)
+        assert report.outcome is not None and report.outcome.reason == "inclusion.valid_record"
         assert report.inclusions[0].leaf_record == "ok"
 
 
@@ -298,7 +299,7 @@ def test_leaves_api_matches_bundle_api() -> None:
     bundle = BUNDLES[7]
     direct = inclusion_proof_from_leaves("evidence_leaf", bundle.evidence, 6,
                                          bundle.commitments,
-                                         hashes=leaf_hashes(bundle.evidence))
+                                         levels=tree_levels(leaf_hashes(bundle.evidence)))
     assert direct.to_cbor() == build_inclusion_proof(bundle, "evidence_leaf", 6).to_cbor()
 
 
@@ -307,9 +308,13 @@ def test_leaf_that_is_not_a_record_is_still_provable() -> None:
     bundle = assemble(base.prompt_spec, [base.evidence[0], b"\xa0"], list(base.steps))
     proof = build_inclusion_proof(bundle, "evidence_leaf", 1)
     report = check_proof(proof.to_cbor())
-    assert report.status == "verified"
+    assert report.status == "valid"
     assert report.inclusions[0].leaf_record == "schema.unknown_schema"
     assert report.inclusions[0].leaf_id is None
+    # A committed leaf that is not a valid record is a fault: the challenge is won.
+    assert report.outcome is not None
+    assert (report.outcome.outcome, report.outcome.reason, report.exit_code) == (
+        "won", "inclusion.invalid_record", 0)
 
 
 def test_merkle_errors_keep_their_class_and_name_the_level() -> None:
@@ -318,3 +323,14 @@ def test_merkle_errors_keep_their_class_and_name_the_level() -> None:
         verify_inclusion_proof(proof)
     assert caught.value.check_id == "merkle.index_range"
     assert caught.value.message.startswith("leaf: leaf path: ")
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 7, 8, 9, 31, 33, 100])
+def test_paths_read_from_levels_equal_the_rfc_paths(size: int) -> None:
+    """Finding 5: one tree, every path read from it, byte-equal to RFC 9162 PATH."""
+    from por.merkle import inclusion_path_from_levels
+
+    leaves = [bytes([i % 256, i // 256]) for i in range(size)]
+    levels = tree_levels(leaf_hashes(leaves))
+    for index in range(size):
+        assert inclusion_path_from_levels(levels, index) == inclusion_proof(leaves, index)

@@ -41,13 +41,13 @@ def _reseal(proof: OneStepProof, **changes: Any) -> OneStepProof:
     return result
 
 
-def test_every_step_of_a_valid_bundle_is_rejected() -> None:
+def test_every_step_of_a_valid_bundle_is_lost() -> None:
     for index in range(len(BUNDLE.steps)):
         proof = build_one_step_proof(BUNDLE, index)
         report = _check(proof, por_root=BUNDLE.commitments.por_root)
-        assert (report.status, report.exit_code) == ("verified", 0)
+        assert (report.status, report.exit_code) == ("valid", 1)
         assert report.outcome is not None
-        assert (report.outcome.outcome, report.outcome.reason) == ("rejected", "one_step.match")
+        assert (report.outcome.outcome, report.outcome.reason) == ("lost", "one_step.match")
         assert report.outcome.recomputed_leaf_hash == leaf_hash(BUNDLE.steps[index])
         assert [c.role for c in report.inclusions][:2] == ["step", "prompt_spec"]
 
@@ -68,10 +68,10 @@ def test_altered_step_with_recomputed_hashes_is_upheld() -> None:
     bundle = with_step(BUNDLE, 1, wrong)
     assert bundle.commitments.por_root != BUNDLE.commitments.por_root
     report = _check(build_one_step_proof(bundle, 1), por_root=bundle.commitments.por_root)
-    assert report.status == "verified"
+    assert report.status == "valid"
     outcome = report.outcome
     assert outcome is not None
-    assert (outcome.outcome, outcome.reason) == ("upheld", "one_step.mismatch")
+    assert (outcome.outcome, outcome.reason) == ("won", "one_step.mismatch")
     assert outcome.differing_fields == ("output",)
     assert outcome.recomputed is not None
     assert outcome.recomputed["output"] == {"closes": ["101.5"]}
@@ -91,7 +91,7 @@ def test_unexecutable_step_is_upheld_with_the_audit_cause() -> None:
     outcome = _check(build_one_step_proof(bundle, 0)).outcome
     assert outcome is not None
     assert (outcome.outcome, outcome.reason, outcome.cause) == (
-        "upheld", "one_step.unexecutable", "audit.extract_failed")
+        "won", "one_step.unexecutable", "audit.extract_failed")
 
 
 def test_step_id_out_of_position_is_upheld() -> None:
@@ -99,7 +99,7 @@ def test_step_id_out_of_position_is_upheld() -> None:
     bundle = with_step(BUNDLE, 0, step)
     outcome = _check(build_one_step_proof(bundle, 0)).outcome
     assert outcome is not None
-    assert (outcome.outcome, outcome.reason) == ("upheld", "one_step.id_position")
+    assert (outcome.outcome, outcome.reason) == ("won", "one_step.id_position")
 
 
 def test_citing_a_later_step_is_upheld() -> None:
@@ -112,7 +112,7 @@ def test_citing_a_later_step_is_upheld() -> None:
                       [aggregate.to_cbor(), extract.to_cbor()])
     outcome = _check(build_one_step_proof(bundle, 0)).outcome
     assert outcome is not None
-    assert (outcome.outcome, outcome.reason) == ("upheld", "one_step.prior_order")
+    assert (outcome.outcome, outcome.reason) == ("won", "one_step.prior_order")
 
 
 def test_committed_invalid_record_is_upheld() -> None:
@@ -120,7 +120,7 @@ def test_committed_invalid_record_is_upheld() -> None:
     outcome = _check(build_one_step_proof(bundle, 0)).outcome
     assert outcome is not None
     assert (outcome.outcome, outcome.reason, outcome.cause) == (
-        "upheld", "one_step.invalid_record", "schema.unknown_schema")
+        "won", "one_step.invalid_record", "schema.unknown_schema")
     assert "prompt_spec" in outcome.message
 
 
@@ -141,7 +141,7 @@ def test_builder_refuses_unprovable_steps() -> None:
 
 def _failure(proof: OneStepProof, **options: Any) -> str:
     report = _check(proof, **options)
-    assert (report.status, report.exit_code, report.outcome) == ("rejected", 1, None)
+    assert (report.status, report.exit_code, report.outcome) == ("invalid", 1, None)
     return str(report.check_id)
 
 
@@ -201,4 +201,4 @@ def test_nested_proofs_are_standalone_proofs() -> None:
     proof = build_one_step_proof(BUNDLE, 3)
     for part in (proof.step, proof.prompt_spec, *proof.prior_steps):
         assert isinstance(part, InclusionProof)
-        assert check_proof(part.to_cbor()).status == "verified"
+        assert check_proof(part.to_cbor()).status == "valid"

@@ -99,7 +99,7 @@ def test_bad_bytes_have_check_ids(data: bytes, check_id: str) -> None:
         proof_from_cbor(data)
     assert caught.value.check_id == check_id
     report = check_proof(data)
-    assert (report.status, report.check_id, report.exit_code) == ("rejected", check_id, 1)
+    assert (report.status, report.check_id, report.exit_code) == ("invalid", check_id, 1)
 
 
 def test_non_canonical_key_order_is_malformed() -> None:
@@ -108,7 +108,7 @@ def test_non_canonical_key_order_is_malformed() -> None:
     data = cbor2.dumps(dict(items))  # insertion order, not canonical
     assert data != DATA
     report = check_proof(data)
-    assert (report.status, report.check_id) == ("rejected", "proof.malformed")
+    assert (report.status, report.check_id) == ("invalid", "proof.malformed")
 
 
 def test_bundle_proof_needs_six_forty_byte_leaves() -> None:
@@ -139,7 +139,7 @@ def test_every_single_bit_flip_of_the_bytes_is_caught() -> None:
         data = bytearray(DATA)
         data[bit // 8] ^= 1 << (bit % 8)
         report = check_proof(bytes(data))
-        assert report.status != "verified", bit
+        assert report.status != "valid", bit
         ids.add(report.check_id)
     assert {"proof.malformed", "proof.schema", "proof.leaf_path", "proof.challenge_id",
             "proof.component_path"} <= ids
@@ -148,7 +148,8 @@ def test_every_single_bit_flip_of_the_bytes_is_caught() -> None:
 def test_json_form_has_every_key() -> None:
     document = check_proof(DATA).to_json_obj()
     assert sorted(document) == sorted([
-        "status", "exit_code", "check_id", "message", "expected", "actual", "proof_schema",
+        "status", "challenge", "exit_code", "check_id", "message", "expected", "actual",
+        "proof_schema",
         "kind", "challenge_id", "por_root", "inclusions", "bundle", "outcome"])
     inclusion = document["inclusions"][0]
     assert inclusion["leaf"] == BUNDLE.evidence[1].hex()

@@ -54,16 +54,16 @@ def test_every_leaf_of_every_scenario_is_provable(name: str) -> None:
                for i in range(len(bundle.steps))]
     for proof in proofs:
         report = check_proof(proof.to_cbor(), por_root=root)
-        assert (report.status, report.check_id) == ("verified", "proof.ok")
+        assert (report.status, report.check_id) == ("valid", "proof.ok")
         assert report.inclusions[0].leaf_record == "ok"
     report = check_proof(build_bundle_proof(bundle).to_cbor(), por_root=root)
     assert report.outcome is not None
-    assert (report.status, report.outcome.reason) == ("verified", "bundle.consistent")
+    assert (report.status, report.outcome.reason) == ("valid", "bundle.consistent")
     for index in range(len(bundle.steps)):
         report = check_proof(build_one_step_proof(bundle, index).to_cbor(), por_root=root)
-        assert report.status == "verified"
+        assert report.status == "valid"
         assert report.outcome is not None
-        assert (report.outcome.outcome, report.outcome.reason) == ("rejected", "one_step.match")
+        assert (report.outcome.outcome, report.outcome.reason) == ("lost", "one_step.match")
 
 
 def forged_bundle(name: str = "08-quorum-agree") -> tuple[Bundle, bytes]:
@@ -105,9 +105,9 @@ def test_forged_step_is_upheld_and_its_consumer_rejected() -> None:
     proof = proof_for_ref(bundle, ref)
     assert isinstance(proof, OneStepProof)
     result = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
-    assert result.status == "verified"
+    assert result.status == "valid"
     assert result.outcome is not None
-    assert (result.outcome.outcome, result.outcome.reason) == ("upheld", "one_step.mismatch")
+    assert (result.outcome.outcome, result.outcome.reason) == ("won", "one_step.mismatch")
     assert result.outcome.differing_fields == ("output",)
     assert result.outcome.recomputed is not None
     committed = ReasoningStep.from_cbor(bundle.steps[ref.leaf_index])

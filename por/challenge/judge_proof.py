@@ -1,0 +1,167 @@
+"""Judge proofs (SPEC §10.2.5): re-run the judge on the committed trace, without the bundle.
+
+A verdict that does not follow from a correct trace (``replay.verdict_mismatch``)
+is one step too: the judge (SPEC §7) reads the PromptSpec, the final ``map``
+step's evaluation variables and the evidence items ``source_summary`` names,
+and nothing else that the commitments do not already fix.  A JudgeProof
+carries exactly those, each with its inclusion proof, plus the committed
+verdict; the checker re-runs the judge and compares the verdict's decision
+fields (market, outcome, confidence, rule, resolution time).  The reference
+fields (hashes, roots, counts) are the BundleProof's business
+(``commit.verdict_refs``) and are taken from the committed verdict.
+
+The final step must be the last reasoning leaf (``leaf_index == tree_size -
+1``, else the proof is invalid: ``proof.final_step``); an honest trace ends
+with its ``map`` step, so a last leaf of another type wins
+(``judge.final_step``).  Outcomes: ``won`` ``judge.mismatch`` (with field
+diffs), ``judge.final_step``, ``one_step.invalid_record``; ``lost``
+``judge.match``.  Leaves out: a ``source_summary`` naming an id no leaf
+carries (absence; the builder refuses with ``proof.citation_missing``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from por.bundle.layout import Bundle
+from por.challenge.batch import ComponentTree
+from por.challenge.diffs import field_diffs
+from por.challenge.one_step import positions_of
+from por.challenge.proofs import verify_challenge_id, verify_inclusion_proof
+from por.challenge.records import JudgeProof, seal
+from por.challenge.report import ChallengeOutcome, InclusionCheck
+from por.errors import PorError, ProofError
+from por.merkle import leaf_hash
+from por.schemas import (
+    DeterministicVerdict,
+    EvidenceBundle,
+    EvidenceItem,
+    PromptSpec,
+    ReasoningStep,
+    ReasoningTrace,
+    TracePolicy,
+)
+
+#: Verdict fields the judge decides; the others are references to the commitments.
+_REFS = ("prompt_spec_hash", "evidence_root", "evidence_count", "reasoning_root",
+         "reasoning_count")
+
+
+def _summary(step: ReasoningStep) -> list[str]:
+    variables = step.output.get("evaluation_variables")
+    summary = variables.get("source_summary") if isinstance(variables, dict) else None
+    if not isinstance(summary, list) or not all(isinstance(s, str) for s in summary):
+        return []
+    return [str(s) for s in summary]
+
+
+def build_judge_proof(bundle: Bundle) -> JudgeProof:
+    """The JudgeProof of ``bundle``.  ``ProofError``: ``proof.no_such_leaf`` (no
+    steps), ``proof.step_record`` (the last leaf is not a step),
+    ``proof.citation_missing`` (``source_summary`` names an id no leaf carries)."""
+    commitments = bundle.commitments
+    if not bundle.steps:
+        raise ProofError("proof.no_such_leaf", "the bundle has no reasoning steps")
+    last = len(bundle.steps) - 1
+    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
+    final = steps.proof(last)
+    try:
+        step = ReasoningStep.from_cbor(final.leaf)
+    except PorError as exc:
+        raise ProofError("proof.step_record", f"step leaf {last} is not a ReasoningStep "
+                         f"({exc.check_id}); challenge it by inclusion") from None
+    wanted = list(dict.fromkeys(_summary(step)))
+    found = positions_of(bundle.evidence, "evidence_id", set(wanted))
+    missing = [w for w in wanted if w not in found]
+    if missing:
+        raise ProofError("proof.citation_missing", f"source_summary names evidence_id "
+                         f"{missing[0][:80]!r}, which no committed leaf carries")
+    evidence = ComponentTree("evidence_leaf", bundle.evidence, commitments) if wanted else None
+    body = {
+        "schema": JudgeProof.SCHEMA, "kind": "verdict", "por_root": commitments.por_root,
+        "verdict": ComponentTree("verdict", [bundle.verdict], commitments).proof(0).to_dict(),
+        "prompt_spec": ComponentTree("prompt_spec", [bundle.prompt_spec],
+                                     commitments).proof(0).to_dict(),
+        "final_step": final.to_dict(),
+        "evidence": [evidence.proof(found[w]).to_dict() for w in wanted] if evidence else [],
+    }
+    proof: JudgeProof = seal(JudgeProof, body)
+    return proof
+
+
+def verify_judge_proof(proof: JudgeProof, *, por_root: bytes | None = None,
+                       checks: list[InclusionCheck] | None = None) -> ChallengeOutcome:
+    """Verify every inclusion, re-run the judge, compare (module docstring)."""
+    sink = checks if checks is not None else []
+    if por_root is not None and proof.por_root != por_root:
+        raise ProofError("proof.por_root", "the proof is for another por_root",
+                         expected=por_root, actual=proof.por_root)
+    parts = [("verdict", proof.verdict, "verdict"),
+             ("prompt_spec", proof.prompt_spec, "prompt_spec"),
+             ("final_step", proof.final_step, "reasoning_leaf"),
+             *((f"evidence[{i}]", p, "evidence_leaf") for i, p in enumerate(proof.evidence))]
+    for role, part, kind in parts:
+        if part.kind != kind:
+            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
+                             actual=part.kind)
+        check = InclusionCheck(role=role, proof=part)
+        sink.append(check)
+        verify_inclusion_proof(part, por_root=proof.por_root, check=check)
+    verify_challenge_id(proof, "judge")
+    final = proof.final_step
+    if final.leaf_index != final.tree_size - 1:
+        raise ProofError("proof.final_step", "final_step must be the last reasoning leaf",
+                         expected=final.tree_size - 1, actual=final.leaf_index)
+    base: dict[str, Any] = {"committed_leaf_hash": leaf_hash(proof.verdict.leaf)}
+    current = "verdict"
+    try:
+        verdict = DeterministicVerdict.from_cbor(proof.verdict.leaf)
+        current = "prompt_spec"
+        spec = PromptSpec.from_cbor(proof.prompt_spec.leaf)
+        current = "final_step"
+        step = ReasoningStep.from_cbor(final.leaf)
+        items = []
+        for i, part in enumerate(proof.evidence):
+            current = f"evidence[{i}]"
+            items.append(EvidenceItem.from_cbor(part.leaf))
+    except PorError as exc:
+        return ChallengeOutcome("won", "one_step.invalid_record", f"committed {current} leaf "
+                                f"is not a valid record: {exc.message}", cause=exc.check_id,
+                                **base)
+    wanted = list(dict.fromkeys(_summary(step)))
+    carried = [item.evidence_id for item in items]
+    if carried != wanted:
+        raise ProofError("proof.citations", "evidence must be the items source_summary "
+                         "names, in order", expected=",".join(wanted)[:200],
+                         actual=",".join(carried)[:200])
+    if step.step_type != "map":
+        return ChallengeOutcome("won", "judge.final_step", f"the last reasoning leaf "
+                                f"({step.step_id}) is a {step.step_type} step; a trace ends "
+                                "with its map step", step_id=step.step_id, **base)
+    return _rejudge(spec, step, items, verdict, base)
+
+
+def _rejudge(spec: PromptSpec, step: ReasoningStep, items: list[EvidenceItem],
+             verdict: DeterministicVerdict, base: dict[str, Any]) -> ChallengeOutcome:
+    from por.judge import JudgeAgent  # noqa: PLC0415 - inclusion checks never load the judge
+
+    market = spec.market.market_id
+    evidence = EvidenceBundle(bundle_id="committed", market_id=market, items=items)
+    trace = ReasoningTrace(trace_id="trace_judge_proof", market_id=market,
+                           policy=TracePolicy(max_steps=1), steps=[step])
+    recomputed, _ = JudgeAgent().judge(spec, evidence, trace)
+    recomputed = recomputed.model_copy(update={f: getattr(verdict, f) for f in _REFS})
+    result = {**base, "recomputed_leaf_hash": leaf_hash(recomputed.to_cbor()),
+              "recomputed": recomputed.to_json_obj()}
+    if recomputed.to_cbor() == verdict.to_cbor():
+        return ChallengeOutcome("lost", "judge.match", "the verdict is what the judge gives "
+                                "on the committed trace", **result)
+    diffs = tuple(field_diffs(verdict.to_json_obj(), recomputed.to_json_obj()))
+    first = f": {diffs[0].line()}" if diffs else ""
+    return ChallengeOutcome("won", "judge.mismatch", f"the committed verdict is not what the "
+                            f"judge gives on the committed trace{first}",
+                            differing_fields=tuple(d.field for d in diffs),
+                            differences=diffs, **result)
+
+
+__all__ = ["build_judge_proof", "verify_judge_proof"]

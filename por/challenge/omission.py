@@ -1,0 +1,209 @@
+"""Omission proofs (SPEC §10.2.4, §10.5.1): a requirement's item its check step leaves out.
+
+Inclusion proves presence, never absence, so a one-step proof cannot show that
+a ``check_requirement`` step cites *fewer* items than its requirement has:
+re-executed on what it cites, such a step is right.  But the auditor's rule
+(SPEC §12.5) fixes what that step must cite: every committed evidence item
+whose ``requirement_id`` is the step's requirement, in bundle order.  So one
+committed item of that requirement that the step does not cite is a
+self-contained proof of omission: two inclusion proofs (the step, the item)
+under the same ``por_root``.  An honest bundle has no such item, so an omission
+challenge against an honest bundle is always lost.
+
+The same record proves a broken *position*: the auditor commits one
+``extract_claims`` step per item first, so step leaf i (i < n) must extract
+evidence leaf i; a proof whose two leaves have the same index i and whose step
+is not that extract is won (``omission.extract_position``).  This catches a
+step citing an id no leaf carries, or items dropped from the trace.
+
+Outcomes: ``won`` ``omission.uncited_item``, ``omission.extract_position``;
+``won`` ``one_step.invalid_record``
+(a carried leaf that is not a valid record); ``lost`` ``omission.not_a_check``
+(the step is not a ``check_requirement`` step), ``omission.other_requirement``
+(the item belongs to another requirement) or ``omission.cited``.
+
+Leaves out: one-step re-execution (``one_step``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cbor2
+
+from por.bundle.layout import Bundle
+from por.challenge.batch import ComponentTree
+from por.challenge.proofs import verify_challenge_id, verify_inclusion_proof
+from por.challenge.records import OmissionProof, seal
+from por.challenge.report import ChallengeOutcome, InclusionCheck
+from por.errors import PorError, ProofError
+from por.merkle import leaf_hash
+from por.schemas import EvidenceItem, ReasoningStep
+
+#: ``inputs.kind`` of the steps whose citations the auditor fixes (SPEC §12.5).
+CHECK_KIND = "check_requirement"
+EXTRACT_KIND = "extract_claims"
+
+
+def omitted_item(bundle: Bundle, step_index: int) -> int | None:
+    """Leaf index of the first committed item of the step's requirement that the
+    step does not cite, or None (the step is not a check step, or omits nothing)."""
+    if not 0 <= step_index < len(bundle.steps):
+        return None
+    try:
+        step = ReasoningStep.from_cbor(bundle.steps[step_index])
+    except PorError:
+        return None
+    requirement = step.inputs.get("requirement_id")
+    if step.inputs.get("kind") != CHECK_KIND or not isinstance(requirement, str):
+        return None
+    cited = set(step.evidence_ids)
+    for index, blob in enumerate(bundle.evidence):
+        try:  # cbor2's C decoder (as one_step.positions_of); the checker decodes strictly
+            value = cbor2.loads(blob)
+        except Exception:  # noqa: S112 - unreadable leaf: no requirement
+            continue
+        if (type(value) is dict and value.get("requirement_id") == requirement
+                and value.get("evidence_id") not in cited):
+            return index
+    return None
+
+
+def omissions(bundle: Bundle) -> list[tuple[int, int]]:
+    """Every (step leaf, evidence leaf) pair an OmissionProof can be won with, in step
+    order, found in one pass over each component (SPEC §10.2.4):
+
+    * position: step leaf i (i < n) is not the ``extract_claims`` step citing
+      exactly evidence leaf i's id: the pair (i, i);
+    * a ``check_requirement`` step that does not cite an item of its
+      requirement: the step and the first such item.
+    """
+    by_requirement: dict[str, list[tuple[int, Any]]] = {}
+    ids: dict[int, Any] = {}
+    for index, blob in enumerate(bundle.evidence):
+        try:  # cbor2's C decoder (as one_step.positions_of); the checker decodes strictly
+            value = cbor2.loads(blob)
+        except Exception:  # noqa: S112 - unreadable leaf: no requirement
+            continue
+        if type(value) is dict and isinstance(value.get("requirement_id"), str):
+            by_requirement.setdefault(value["requirement_id"], []).append(
+                (index, value.get("evidence_id")))
+            ids[index] = value.get("evidence_id")
+    found = []
+    for step_index, blob in enumerate(bundle.steps):
+        try:
+            value = cbor2.loads(blob)
+        except Exception:
+            value = None
+        inputs = value.get("inputs") if type(value) is dict else None
+        kind = inputs.get("kind") if type(inputs) is dict else None
+        cited = value.get("evidence_ids") if type(value) is dict else None
+        if step_index in ids and (kind != EXTRACT_KIND or cited != [ids[step_index]]):
+            found.append((step_index, step_index))
+            continue
+        if kind == EXTRACT_KIND and step_index >= len(bundle.evidence) and ids:
+            found.append((step_index, min(ids)))  # an extract past the last item
+            continue
+        if kind != CHECK_KIND or type(inputs) is not dict:
+            continue
+        cited_set = set(cited) if isinstance(cited, list) and all(
+            isinstance(c, str) for c in cited) else set()
+        for index, evidence_id in by_requirement.get(str(inputs.get("requirement_id")), []):
+            if evidence_id not in cited_set:
+                found.append((step_index, index))
+                break
+    return found
+
+
+def build_omission_proof(bundle: Bundle, step_index: int,
+                         evidence_index: int | None = None) -> OmissionProof:
+    """The OmissionProof of step ``step_index`` and item ``evidence_index`` (default:
+    :func:`omitted_item`).  ``ProofError('proof.no_omission')`` when there is none."""
+    index = omitted_item(bundle, step_index) if evidence_index is None else evidence_index
+    if index is None:
+        raise ProofError("proof.no_omission", f"step leaf {step_index} is not a "
+                         f"{CHECK_KIND} step that omits an item of its requirement")
+    commitments = bundle.commitments
+    step = ComponentTree("reasoning_leaf", bundle.steps, commitments).proof(step_index)
+    item = ComponentTree("evidence_leaf", bundle.evidence, commitments).proof(index)
+    body = {"schema": OmissionProof.SCHEMA, "kind": "reasoning_leaf",
+            "por_root": commitments.por_root, "step": step.to_dict(),
+            "evidence": item.to_dict()}
+    proof: OmissionProof = seal(OmissionProof, body)
+    return proof
+
+
+def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None,
+                          checks: list[InclusionCheck] | None = None) -> ChallengeOutcome:
+    """Verify both inclusions and decide (module docstring); raise when the proof
+    itself is invalid (``proof.*``/``merkle.*``)."""
+    sink = checks if checks is not None else []
+    if por_root is not None and proof.por_root != por_root:
+        raise ProofError("proof.por_root", "the proof is for another por_root",
+                         expected=por_root, actual=proof.por_root)
+    for role, part, kind in (("step", proof.step, "reasoning_leaf"),
+                             ("evidence", proof.evidence, "evidence_leaf")):
+        if part.kind != kind:
+            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
+                             actual=part.kind)
+        check = InclusionCheck(role=role, proof=part)
+        sink.append(check)
+        verify_inclusion_proof(part, por_root=proof.por_root, check=check)
+    verify_challenge_id(proof, "omission")
+    base: dict[str, Any] = {"committed_leaf_hash": leaf_hash(proof.step.leaf)}
+    current = "step"
+    try:
+        step = ReasoningStep.from_cbor(proof.step.leaf)
+        current = "evidence"
+        item = EvidenceItem.from_cbor(proof.evidence.leaf)
+    except PorError as exc:
+        return ChallengeOutcome("won", "one_step.invalid_record", f"committed {current} leaf "
+                                f"is not a valid record: {exc.message}", cause=exc.check_id,
+                                **base)
+    requirement = step.inputs.get("requirement_id")
+    if (step.inputs.get("kind") == CHECK_KIND and item.requirement_id == requirement
+            and item.evidence_id not in step.evidence_ids):
+        return ChallengeOutcome("won", "omission.uncited_item", f"{step.step_id} checks "
+                                f"{requirement} but does not cite its committed item "
+                                f"{item.evidence_id} (evidence leaf "
+                                f"{proof.evidence.leaf_index}); SPEC §12.5 requires every "
+                                "item of the requirement", step_id=step.step_id, **base)
+    if (step.inputs.get("kind") == EXTRACT_KIND
+            and proof.step.leaf_index >= proof.evidence.tree_size):
+        return ChallengeOutcome("won", "omission.extract_position", f"step leaf "
+                                f"{proof.step.leaf_index} ({step.step_id}) is an "
+                                f"{EXTRACT_KIND} step, but only the first "
+                                f"{proof.evidence.tree_size} step leaves extract (one per "
+                                "evidence leaf)", step_id=step.step_id, **base)
+    if proof.step.leaf_index == proof.evidence.leaf_index:
+        # Position rule (SPEC §12.5): step leaf i < n extracts evidence leaf i.
+        if step.inputs.get("kind") == EXTRACT_KIND and step.evidence_ids == [item.evidence_id]:
+            return ChallengeOutcome("lost", "omission.cited", f"{step.step_id} extracts "
+                                    f"{item.evidence_id}", step_id=step.step_id, **base)
+        return ChallengeOutcome("won", "omission.extract_position", f"step leaf "
+                                f"{proof.step.leaf_index} ({step.step_id}) must be the "
+                                f"{EXTRACT_KIND} step of evidence leaf "
+                                f"{proof.evidence.leaf_index} ({item.evidence_id}); it is "
+                                f"{step.inputs.get('kind')} citing "
+                                f"{','.join(step.evidence_ids)[:120] or 'nothing'}",
+                                step_id=step.step_id, **base)
+    if step.inputs.get("kind") != CHECK_KIND:
+        return ChallengeOutcome("lost", "omission.not_a_check", f"{step.step_id} is not a "
+                                f"{CHECK_KIND} step; its citations are not fixed by the "
+                                "requirement", step_id=step.step_id, **base)
+    if item.requirement_id != requirement:
+        return ChallengeOutcome("lost", "omission.other_requirement", f"{item.evidence_id} "
+                                f"belongs to {item.requirement_id!r}, {step.step_id} checks "
+                                f"{requirement!r}", step_id=step.step_id, **base)
+    if item.evidence_id in step.evidence_ids:
+        return ChallengeOutcome("lost", "omission.cited", f"{step.step_id} cites "
+                                f"{item.evidence_id}", step_id=step.step_id, **base)
+    return ChallengeOutcome("won", "omission.uncited_item", f"{step.step_id} checks "
+                            f"{requirement} but does not cite its committed item "
+                            f"{item.evidence_id} (evidence leaf {proof.evidence.leaf_index}); "
+                            "SPEC §12.5 requires every item of the requirement",
+                            step_id=step.step_id, **base)
+
+
+__all__ = ["CHECK_KIND", "build_omission_proof", "omissions", "omitted_item",
+           "verify_omission_proof"]

@@ -1,0 +1,155 @@
+"""Issue 12 §1: omission is provable.
+
+A bundle that commits every item but whose ``check_requirement`` step cites
+only some of its requirement's items (every later step, the header and the
+verdict computed honestly from that step) is rejected by full replay; every
+one-step proof of it is lost, but the OmissionProof of the check step and an
+uncited item is won, and ``verify --challenges`` writes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from por.bundle import build
+from por.bundle.layout import Bundle, compute_commitments
+from por.challenge import (
+    NoProof,
+    OmissionProof,
+    build_omission_proof,
+    build_one_step_proof,
+    bundle_from_bytes,
+    check_proof,
+    omissions,
+    winning_proof,
+)
+from por.cli import main
+from por.errors import ProofError
+from por.scenarios import load_scenario
+from por.schemas import EvidenceBundle
+from verifier import check_bundle
+
+
+def omitting_bundle(name: str = "09-conflict-invalid", drop: int = 1) -> tuple[Bundle, bytes]:
+    """Scenario ``name`` built without item ``drop``, then that item committed anyway."""
+    scenario = load_scenario(name)
+    items = list(scenario.evidence.items)
+    fewer = EvidenceBundle(bundle_id=scenario.evidence.bundle_id,
+                           market_id=scenario.evidence.market_id,
+                           items=items[:drop] + items[drop + 1:])
+    partial = bundle_from_bytes(build(scenario.prompt_spec, fewer).data)
+    records: dict[str, Any] = {
+        "manifest": partial.manifest, "prompt_spec": partial.prompt_spec,
+        "evidence": [item.to_cbor() for item in items], "trace_header": partial.trace_header,
+        "steps": list(partial.steps), "verdict": partial.verdict}
+    from por.schemas import DeterministicVerdict
+
+    commitments = compute_commitments(**records)
+    verdict = DeterministicVerdict.from_cbor(partial.verdict).model_copy(update={
+        "evidence_root": commitments.evidence_root,
+        "evidence_count": commitments.evidence_count})
+    records["verdict"] = verdict.to_cbor()
+    bundle = Bundle(**records, commitments=compute_commitments(**records), signatures=[])
+    return bundle, bundle.to_cbor()
+
+
+def test_omission_is_rejected_by_replay_and_lost_by_every_one_step_proof() -> None:
+    honest = build(load_scenario("09-conflict-invalid").prompt_spec,
+                   load_scenario("09-conflict-invalid").evidence).verdict
+    bundle, data = omitting_bundle()
+    report = check_bundle(data)
+    assert report.status == "rejected"
+    assert report.first_failure is not None
+    assert report.first_failure.check_id.startswith("replay.")
+    assert honest.outcome == "INVALID"
+    root = bundle.commitments.por_root
+    for index in range(len(bundle.steps)):
+        result = check_proof(build_one_step_proof(bundle, index).to_cbor(), por_root=root)
+        assert result.outcome is not None and result.outcome.outcome == "lost", index
+
+
+def test_omission_proof_is_won() -> None:
+    bundle, _ = omitting_bundle()
+    # The dropped item's extract step is missing too, so step leaf 1 is not the
+    # extract of evidence leaf 1 (position rule); it is the check step, which
+    # omits evidence leaf 1 of its requirement.
+    assert omissions(bundle) == [(1, 1)]
+    step_index, evidence_index = 1, 1
+    proof = build_omission_proof(bundle, step_index)
+    assert isinstance(proof, OmissionProof) and proof.evidence.leaf_index == evidence_index
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+    assert (report.status, report.exit_code) == ("valid", 0)
+    assert report.outcome is not None and report.outcome.reason == "omission.uncited_item"
+    assert [c.role for c in report.inclusions] == ["step", "evidence"]
+
+
+def test_honest_bundles_have_no_omission_and_lose_a_forced_one() -> None:
+    scenario = load_scenario("09-conflict-invalid")
+    honest = bundle_from_bytes(build(scenario.prompt_spec, scenario.evidence).data)
+    assert omissions(honest) == []
+    check_index = 2  # step_0003: check_requirement req_close (two extracts first)
+    with pytest.raises(ProofError) as caught:
+        build_omission_proof(honest, check_index)
+    assert caught.value.check_id == "proof.no_omission"
+    root = honest.commitments.por_root
+    # Forced: an item the step cites, a step that is not a check step.
+    cited = check_proof(build_omission_proof(honest, check_index, 0).to_cbor(), por_root=root)
+    assert cited.outcome is not None and (cited.outcome.reason, cited.exit_code) == (
+        "omission.cited", 1)
+    other = check_proof(build_omission_proof(honest, 0, 1).to_cbor(), por_root=root)
+    assert other.outcome is not None and other.outcome.reason == "omission.not_a_check"
+
+
+def test_verify_challenges_writes_the_winning_omission_proof(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bundle, data = omitting_bundle()
+    found = winning_proof(bundle, check_bundle(data).first_failure.challenge)  # type: ignore[union-attr, arg-type]
+    assert not isinstance(found, NoProof)
+    assert isinstance(found[0], OmissionProof)
+    path = tmp_path / "omits.cbor"
+    path.write_bytes(data)
+    out_dir = tmp_path / "proofs"
+    assert main(["verify", "--challenges", str(out_dir), str(path)]) == 1
+    assert "(challenge won: omission.uncited_item)" in capsys.readouterr().err
+    [written] = sorted(out_dir.iterdir())
+    assert main(["check-proof", "-q", "--por-root", bundle.commitments.por_root.hex(),
+                 str(written)]) == 0
+
+
+def test_challenge_omission_from_the_command_line(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    bundle, data = omitting_bundle()
+    path = tmp_path / "omits.cbor"
+    path.write_bytes(data)
+    [(step_index, _)] = omissions(bundle)
+    proof = tmp_path / "o.cbor"
+    step = f"step_{step_index + 1:04d}"
+    assert main(["challenge", str(path), "--step", step, "--omission", "-o", str(proof)]) == 0
+    assert main(["check-proof", str(proof)]) == 0
+    assert "challenge won (omission.uncited_item)" in capsys.readouterr().out
+    assert main(["challenge", str(path), "--step", "step_0001", "--omission"]) == 2
+    assert "proof.no_omission" in capsys.readouterr().err
+
+
+def test_position_rule_proof() -> None:
+    bundle, _ = omitting_bundle()
+    proof = build_omission_proof(bundle, 1, 1)
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+    assert report.outcome is not None and report.outcome.reason == "omission.uncited_item"
+    proof = build_omission_proof(bundle, 2, 1)  # the aggregate step at leaf 2: not a check
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+    assert report.outcome is not None and report.outcome.reason == "omission.not_a_check"
+    three, _ = omitting_bundle("08-quorum-agree", drop=0)
+    proof = build_omission_proof(three, 1, 1)  # leaf 1 extracts ev-exchange-gamma
+    three_root = three.commitments.por_root
+    report = check_proof(proof.to_cbor(), por_root=three_root)
+    assert report.outcome is not None
+    assert (report.outcome.reason, report.exit_code) == ("omission.extract_position", 0)
+    scenario = load_scenario("09-conflict-invalid")
+    honest = bundle_from_bytes(build(scenario.prompt_spec, scenario.evidence).data)
+    for index in range(len(honest.evidence)):
+        result = check_proof(build_omission_proof(honest, index, index).to_cbor())
+        assert result.outcome is not None and result.outcome.reason == "omission.cited"
