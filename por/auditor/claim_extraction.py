@@ -54,7 +54,7 @@ import re2  # type: ignore[import-untyped]
 from por.auditor import values as v
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
-from por.jsontext import JsonTextError, loads_strict
+from por.jsontext import JsonTextError, json_decimal, loads_strict
 from por.schemas import DataRequirement, EvidenceBundle, EvidenceItem, FieldSpec, PromptSpec
 from por.schemas.evidence import MAX_CONTENT_BYTES
 from por.schemas.prompt import FieldKind
@@ -191,10 +191,12 @@ class _BadJson(ValueError):
 
 def parse_json_evidence(text: str) -> Any:
     """Parse evidence JSON strictly (``por.jsontext.loads_strict``: no duplicate keys, no
-    NaN/Infinity, nesting at most 64, decimals for fractions, bounded integers);
+    NaN/Infinity, nesting at most 64, decimals for fractions, bounded integers, an
+    exponent past 6 digits kept as an opaque number no field kind accepts);
     raise ``ValueError`` with a stable message."""
     try:
-        return loads_strict(text, parse_int=v.json_int, max_depth=MAX_JSON_DEPTH)
+        return loads_strict(text, parse_int=v.json_int, parse_float=json_decimal,
+                            max_depth=MAX_JSON_DEPTH)
     except JsonTextError as exc:
         raise _BadJson(str(exc)) from None
 
