@@ -37,6 +37,7 @@ from por.encoding import decode, encode
 from por.errors import SchemaError
 from por.jsontext import JsonTextError, loads_strict
 from por.numbers import is_canonical_decimal
+from por.schemas.shape import precheck
 
 M = TypeVar("M", bound="Model")
 
@@ -234,6 +235,9 @@ def load_json(text: str | bytes) -> Any:
 
 
 def _validate(cls: type[M], value: Any, *, context: dict[str, Any] | None) -> M:
+    # Fail fast on shape first: pydantic would materialise one error per bad
+    # item of an arbitrarily long list or map (SPEC §14.2).
+    precheck(cls, value)
     try:
         return cls.model_validate(value, strict=True, context=context)
     except ValidationError as exc:
