@@ -18,7 +18,12 @@ from __future__ import annotations
 
 from por.auditor import AuditorAgent, TracePolicyVerifier
 from por.bundle.layout import Bundle, compute_commitments
-from por.bundle.limits import check_signature_layout, check_step_budget, decode_bundle
+from por.bundle.limits import (
+    check_signature_layout,
+    check_step_budget,
+    check_step_sizes,
+    decode_bundle,
+)
 from por.bundle.manifest import Manifest, current_manifest
 from por.errors import PorError
 from por.judge import JudgeAgent
@@ -88,6 +93,7 @@ def step2_schema(ctx: Context) -> None:
     try:
         check_step_budget(len(bundle.steps), len(bundle.evidence),
                           len(spec.data_requirements))
+        check_step_sizes(bundle.steps)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf"))
     items = []

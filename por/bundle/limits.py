@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 from por.encoding import decode
-from por.errors import BundleError, PorError, SchemaError
+from por.encoding.decoder import DEFAULT_MAX_SIZE
+from por.errors import BundleError, EncodingError, PorError, SchemaError
 from por.schemas.evidence import MAX_EVIDENCE_ITEMS
 from por.schemas.trace import MAX_TRACE_STEPS
 
@@ -62,6 +63,37 @@ def check_step_budget(steps: int, items: int, requirements: int) -> None:
                           f"{steps} steps for {items} evidence items and {requirements} "
                           "requirements: more than any trace of these inputs",
                           expected=f"<= {limit}", actual=steps)
+
+
+def check_buildable(records: dict[str, Any], size: int, *, max_size: int) -> None:
+    """What ``build`` made must pass the verifier's caps, or nothing is written:
+    the bundle size, and every record the auditor and judge produced decodes
+    under the record caps (size, depth, containers).  Raises the ``codec.*``
+    error a verifier would give, naming the record."""
+    if size > max_size:
+        raise EncodingError("codec.too_large",
+                            "the bundle would be larger than the verifier's cap",
+                            expected=f"<= {max_size} bytes", actual=f"{size} bytes")
+    named = [("trace_header", records["trace_header"]), ("verdict", records["verdict"])]
+    named += [(f"step {index + 1}", blob) for index, blob in enumerate(records["steps"])]
+    for name, blob in named:
+        try:
+            decode(blob)
+        except EncodingError as exc:
+            raise EncodingError(exc.check_id, f"{name} would be refused by a verifier: "
+                                f"{exc.message}", expected=exc.expected,
+                                actual=exc.actual) from None
+
+
+def check_step_sizes(steps: list[bytes]) -> None:
+    """Every step record is within the record cap (``codec.too_large``), checked on
+    sizes alone: step records are decoded only where they differ from the replay."""
+    for index, blob in enumerate(steps):
+        if len(blob) > DEFAULT_MAX_SIZE:
+            raise EncodingError("codec.too_large",
+                                f"step {index + 1} is larger than the record cap",
+                                expected=f"<= {DEFAULT_MAX_SIZE} bytes",
+                                actual=f"{len(blob)} bytes")
 
 
 def signer_of(blob: bytes) -> bytes:
@@ -121,8 +153,10 @@ __all__ = [
     "MAX_SIGNATURES",
     "MAX_SIGNATURE_RECORD_BYTES",
     "add_signature",
+    "check_buildable",
     "check_signature_layout",
     "check_step_budget",
+    "check_step_sizes",
     "decode_bundle",
     "max_steps_for",
     "signer_of",
