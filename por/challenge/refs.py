@@ -19,10 +19,10 @@ Leaves out: files (the CLI names and writes proofs).
 from __future__ import annotations
 
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle
+from por.bundle.limits import decode_bundle
 from por.challenge.one_step import build_one_step_proof
 from por.challenge.proofs import build_bundle_proof, build_inclusion_proof, leaf_index_by_id
 from por.challenge.records import LeafKind, Proof
-from por.encoding import decode
 from por.errors import PorError, ProofError, SchemaError
 from por.schemas.verification import ChallengeRef
 
@@ -69,7 +69,8 @@ def bundle_from_bytes(data: bytes, *, max_size: int | None = None) -> Bundle:
     Only the bundle map is validated: the records inside stay bytes, so a proof
     can still be built for a leaf that is not a valid record.
     """
-    value = decode(data, max_size=DEFAULT_BUNDLE_MAX_SIZE if max_size is None else max_size)
+    value = decode_bundle(data,
+                          max_size=DEFAULT_BUNDLE_MAX_SIZE if max_size is None else max_size)
     bundle = Bundle.from_dict(value)
     if bundle.to_cbor() != bytes(data):
         raise SchemaError("schema.non_canonical_record",
