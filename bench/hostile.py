@@ -37,58 +37,30 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from verify import START, make_inputs
+
 from por.bundle import Bundle, build_bundle, compute_commitments
 from por.encoding import encode
-from por.schemas import (
-    DataRequirement,
-    DeterministicVerdict,
-    DisputePolicy,
-    EvidenceBundle,
-    EvidenceItem,
-    FieldSpec,
-    MarketSpec,
-    PredictionSemantics,
-    PromptSpec,
-    ResolutionRule,
-    ResolutionRules,
-    ResolutionWindow,
-    RetrievalReceipt,
-    SelectionPolicy,
-    SourceRef,
-    SourceTarget,
-)
+from por.schemas import DeterministicVerdict, EvidenceBundle, FieldSpec, PromptSpec
 
-START, END = 1_782_000_000, 1_782_864_000
+END = 1_782_864_000
 MB = 1_000_000
 NOW = START + 3600
 ITEM_CAP = 4 * 1024 * 1024 - 4096  # an evidence body stays under the 4 MiB cap
-SOURCES = [f"src-{i:02d}" for i in range(8)]
+SOURCES = 8  # bench/verify.py's market with sources src-00..src-07
 
 
 def spec_with(fields: list[FieldSpec], content_type: str) -> PromptSpec:
-    return PromptSpec(
-        market=MarketSpec(
-            market_id="bench-market", question="Will ACME/USD close above 100?",
-            event_definition="ACME/USD reference price above 100 at close",
-            resolution_window=ResolutionWindow(start=START, end=END),
-            resolution_rules=ResolutionRules(rules=[
-                ResolutionRule(rule_id=r, description=r, priority=i)
-                for i, r in enumerate(["R_VALIDITY", "R_CONFLICT", "R_BINARY_DECISION",
-                                       "R_CONFIDENCE", "R_INVALID_FALLBACK"])]),
-            allowed_sources=SOURCES,
-            dispute_policy=DisputePolicy(dispute_window_seconds=86_400)),
-        prediction_semantics=PredictionSemantics(
-            target_entity="ACME/USD", predicate="numeric_threshold", metric="price",
-            comparison=">", threshold="100"),
-        data_requirements=[DataRequirement(
-            requirement_id="price", description="closing price",
-            source_targets=[SourceTarget(source_id=s, uri=f"https://{s}.example/acme",
-                                         expected_content_type=content_type)
-                            for s in SOURCES],
-            selection_policy=SelectionPolicy(strategy="multi_source_quorum",
-                                             min_sources=1, quorum=1),
-            expected_fields=fields)],
-    )
+    """bench/verify.py's market, with these fields and content type."""
+    spec = make_inputs(SOURCES)[0]
+    requirement = spec.data_requirements[0]
+    targets = [t.model_copy(update={"expected_content_type": content_type})
+               for t in requirement.source_targets]
+    requirement = requirement.model_copy(update={"expected_fields": fields,
+                                                 "source_targets": targets})
+    return spec.model_copy(update={"data_requirements": [requirement]})
 
 
 JSON_FIELDS = [FieldSpec(key="price", kind="numeric", json_path="$.price"),
@@ -96,16 +68,12 @@ JSON_FIELDS = [FieldSpec(key="price", kind="numeric", json_path="$.price"),
 
 
 def evidence(bodies: list[bytes], content_type: str = "application/json") -> EvidenceBundle:
-    items = [EvidenceItem(
-        evidence_id=f"ev-{i:06d}", requirement_id="price",
-        source=SourceRef(source_id=SOURCES[i % len(SOURCES)],
-                         uri=f"https://{SOURCES[i % len(SOURCES)]}.example/acme",
-                         provider=SOURCES[i % len(SOURCES)]),
-        content_type=content_type, content=body,
-        retrieval_receipt=RetrievalReceipt(retrieved_at=START + 120, method="GET",
-                                           status_code=200),
-        provenance_tier=2, confidence_bps=9000) for i, body in enumerate(bodies)]
-    return EvidenceBundle(bundle_id="bench", market_id="bench-market", items=items)
+    """bench/verify.py's items with these bodies (sources in rotation)."""
+    template = make_inputs(SOURCES)[1]
+    items = [template.items[i % SOURCES].model_copy(update={
+        "evidence_id": f"ev-{i:06d}", "content_type": content_type, "content": body})
+        for i, body in enumerate(bodies)]
+    return template.model_copy(update={"items": items})
 
 
 def chunks(total: int, make: Callable[[int], bytes]) -> list[bytes]:
