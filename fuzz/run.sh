@@ -47,4 +47,5 @@ for target in "${targets[@]}"; do
   rm -rf "$scratch"
   rmdir "$crashes" 2>/dev/null || true
 done
+rmdir fuzz/crashes 2>/dev/null || true
 exit $status

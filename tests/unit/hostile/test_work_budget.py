@@ -196,3 +196,25 @@ def test_build_refuses_records_over_the_caps() -> None:
     with pytest.raises(PorError) as info:
         check_buildable({**small, "steps": [huge]}, 10, max_size=1 << 30)
     assert info.value.check_id == "codec.too_large"
+
+
+def test_cli_build_refuses_a_bundle_over_the_cap(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    from por.cli import main
+
+    build_module = importlib.import_module("por.bundle.build")  # not the build() function
+
+    markets = ROOT / "fixtures" / "markets" / "01-boolean-observed"
+    monkeypatch.setattr(build_module, "DEFAULT_BUNDLE_MAX_SIZE", 1000)  # a tiny verifier cap
+    out = tmp_path / "b.cbor"
+    code = main(["build", "--prompt-spec", str(markets / "prompt_spec.json"),
+                 "--evidence", str(markets / "evidence.json"), "-o", str(out)])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert captured.out == ""
+    assert captured.err.startswith("por: codec.too_large: the bundle would be larger")
+    assert captured.err.count("\n") == 1  # one line
+    assert not out.exists()  # nothing written
