@@ -44,9 +44,18 @@ MAX_JSON_EXPONENT_DIGITS = 6
 
 def json_nesting_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     """True if brackets outside strings nest deeper than ``limit``."""
-    if text.count("[") + text.count("{") <= limit:  # fast path (C): cannot exceed
-        return False
-    depth = 0
+    return _json_shape(text, limit, None) is not None
+
+
+def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str | None:
+    """Why ``text`` is refused before parsing (too deep, too many containers), or None.
+
+    One linear pass over brackets outside strings; the fast path counts every
+    bracket (in C), which bounds both figures from above."""
+    brackets = text.count("[") + text.count("{")
+    if brackets <= depth_limit and (container_limit is None or brackets <= container_limit):
+        return None
+    depth = containers = 0
     for match in _JSON_NESTING.finditer(text):
         lexeme = match.group()
         if lexeme[0] == '"':
@@ -54,11 +63,14 @@ def json_nesting_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
         for char in lexeme:
             if char in "[{":
                 depth += 1
-                if depth > limit:
-                    return True
+                containers += 1
+                if depth > depth_limit:
+                    return f"JSON nested deeper than {depth_limit}"
             else:
                 depth -= 1
-    return False
+        if container_limit is not None and containers > container_limit:
+            return f"JSON holds more than {container_limit} arrays and objects"
+    return None
 
 
 class OutOfRangeNumber:
@@ -110,13 +122,17 @@ def loads_strict(
     parse_float: Callable[[str], Any] | None = None,
     parse_int: Callable[[str], Any] | None = None,
     max_depth: int = MAX_JSON_DEPTH,
+    max_containers: int | None = None,
 ) -> Any:
     """``json.loads`` that never yields a float by default, refuses duplicate keys and
     NaN/Infinity, and refuses nesting deeper than ``max_depth`` before parsing.
     By default a number with a fraction is a ``Decimal`` and one with an exponent out of
-    range is refused.  Raises :class:`JsonTextError` only (hooks may raise it too)."""
-    if json_nesting_exceeds(text, max_depth):
-        raise JsonTextError(f"JSON nested deeper than {max_depth}")
+    range is refused.  ``max_containers`` (default: no cap) bounds the arrays and
+    objects outside strings, counted in the same pass (memory: one Python object
+    each).  Raises :class:`JsonTextError` only (hooks may raise it too)."""
+    refused = _json_shape(text, max_depth, max_containers)
+    if refused is not None:
+        raise JsonTextError(refused)
     try:
         return json.loads(text, parse_float=parse_float or _strict_decimal, parse_int=parse_int,
                           parse_constant=_no_constant, object_pairs_hook=_unique_keys)

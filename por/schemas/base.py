@@ -41,6 +41,9 @@ from por.schemas.shape import precheck
 
 M = TypeVar("M", bound="Model")
 
+#: Most arrays and objects a JSON form may hold (the CBOR decoder's cap, SPEC §14.7).
+MAX_JSON_CONTAINERS = 1_000_000
+
 #: Longest id-like text (ids, rule ids, source ids).
 MAX_ID_LENGTH = 128
 
@@ -229,7 +232,8 @@ def load_json(text: str | bytes) -> Any:
         except UnicodeDecodeError:
             raise SchemaError("schema.json", "JSON text is not UTF-8") from None
     try:
-        return loads_strict(text)
+        # The CBOR decoder's container cap, for the same reason (SPEC §14.7).
+        return loads_strict(text, max_containers=MAX_JSON_CONTAINERS)
     except JsonTextError as exc:
         raise SchemaError("schema.json", str(exc)) from None
 

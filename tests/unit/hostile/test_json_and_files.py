@@ -80,6 +80,15 @@ def test_depth_limit_still_applies() -> None:
     assert json_nesting_exceeds("[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH) is False
 
 
+def test_json_forms_cap_containers_outside_strings() -> None:
+    with pytest.raises(SchemaError) as info:
+        load_json("[" + "[]," * 1_000_000 + "[]]")
+    assert info.value.check_id == "schema.json"
+    assert "more than 1000000 arrays and objects" in info.value.message
+    # Brackets inside strings are text, not containers.
+    assert len(load_json('["' + "[]" * 1_100_000 + '"]')[0]) == 2_200_000
+
+
 # --- huge exponents (SPEC §12.1) -------------------------------------------------------
 
 @pytest.mark.parametrize("literal", ["1e1000000000000000000", "-2.5E+9999999",
