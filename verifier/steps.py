@@ -76,10 +76,13 @@ def step2_schema(ctx: Context) -> None:
     bundle_ref = ChallengeRef(kind="por_bundle")
     try:
         bundle = Bundle.from_dict(ctx.parts["raw"])
-        check_signature_layout(bundle.signatures)
     except PorError as exc:
         ctx.from_error(exc, challenge=bundle_ref)
     ctx.parts["bundle"] = bundle
+    try:
+        check_signature_layout(bundle.signatures)
+    except PorError as exc:  # signatures are over the verdict, as in step 8
+        ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
     try:
         ctx.parts["manifest"] = Manifest.from_cbor(bundle.manifest)
         ctx.parts["header"] = TraceHeader.from_cbor(bundle.trace_header)
