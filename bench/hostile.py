@@ -20,6 +20,7 @@ Classes (the issue's numbering):
   4 signatures        thousands of copies of a valid signature
   5 regex_nfa         30 regex fields that overflow RE2's DFA, on text bodies
   7 huge_exponent     JSON bodies full of ``1e1000000000000000000``
+  - tiny_items        as many empty items as fit, each with a forged 1-byte step
 
 Usage: python bench/hostile.py [--sizes 1,16] [--repeat N]
 """
@@ -182,6 +183,21 @@ def signatures(size: int) -> bytes:
     return b.model_copy(update={"signatures": b.signatures * copies}).to_cbor()
 
 
+def tiny_items(size: int) -> bytes:
+    # As many empty-bodied items as fit, each with a 1-byte forged step (the exact
+    # count): the verifier must not audit them all before the first comparison.
+    b = small_honest()
+    spec_bytes = b.prompt_spec
+    template = evidence([b""]).items[0]
+    n = size // (len(template.to_cbor()) + 4)
+    items = [template.model_copy(update={"evidence_id": f"e{i}"}).to_cbor() for i in range(n)]
+    from por.schemas import TraceHeader
+
+    header = TraceHeader.from_cbor(b.trace_header).model_copy(update={"step_count": n + 5})
+    return rebuild(b, prompt_spec=spec_bytes, evidence=items, steps=[b"\x00"] * (n + 5),
+                   trace_header=header.to_cbor())
+
+
 def proof_ints(size: int) -> bytes:
     from por.challenge import build_one_step_proof
 
@@ -201,6 +217,7 @@ CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "signatures": ("verify", signatures),
     "regex_nfa": ("verify", regex_nfa),
     "huge_exponent": ("verify", huge_exponent),
+    "tiny_items": ("verify", tiny_items),
 }
 
 

@@ -17,6 +17,7 @@ an unknown version; only a consistent bundle can be *unsupported* (exit 2).
 from __future__ import annotations
 
 from por.auditor import AuditorAgent, TracePolicyVerifier
+from por.auditor.agent import trace_length
 from por.bundle.layout import Bundle, compute_commitments
 from por.bundle.limits import (
     check_signature_layout,
@@ -37,6 +38,7 @@ from por.schemas import (
     ReasoningStep,
     ReasoningTrace,
     TraceHeader,
+    step_id,
 )
 from por.schemas.verification import ChallengeKind
 from verifier.context import Context
@@ -181,19 +183,28 @@ def step4_manifest(ctx: Context) -> None:
 
 
 def step5_replay_audit(ctx: Context) -> None:
-    """Step 5: re-run the auditor and compare its trace, step by step (replay.*)."""
+    """Step 5: re-run the auditor and compare its trace, step by step (replay.*).
+
+    The step count is fixed by the counts alone (SPEC §12.5), so it is checked
+    before the auditor runs; each step is then compared as soon as the auditor
+    makes it, so a forged trace costs the audit up to its first wrong step.
+    """
     spec: PromptSpec = ctx.parts["prompt_spec"]
-    replayed, _ = AuditorAgent().audit(spec, ctx.parts["evidence"])
     header: TraceHeader = ctx.parts["header"]
     committed_steps: list[bytes] = ctx.parts["bundle"].steps
-    want_header = replayed.header()
-    for index, step in enumerate(replayed.steps):
+    want_count = trace_length(len(ctx.parts["evidence"].items), len(spec.data_requirements))
+    if len(committed_steps) != want_count:
+        at = min(len(committed_steps), want_count)
+        ended = len(committed_steps) < want_count
+        ctx.failed("replay.step_count", "the committed trace ends early" if ended
+                   else "the committed trace has extra steps",
+                   expected=want_count, actual=len(committed_steps),
+                   challenge=ChallengeRef(kind="reasoning_leaf", leaf_index=at,
+                                          step_id=step_id(at + 1) if ended
+                                          else _step_id(committed_steps[at])))
+
+    def compare(index: int, step: ReasoningStep) -> None:
         want = step.to_cbor()
-        if index >= len(committed_steps):
-            ctx.failed("replay.step_count", "the committed trace ends early",
-                       expected=len(replayed.steps), actual=len(committed_steps),
-                       challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
-                                              leaf_index=index))
         if committed_steps[index] != want:
             _step_record_ok(ctx, committed_steps[index], index)
             ctx.failed("replay.step_mismatch",
@@ -202,12 +213,9 @@ def step5_replay_audit(ctx: Context) -> None:
                        challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
                                               leaf_index=index,
                                               reason="replay.step_mismatch"))
-    if len(committed_steps) != len(replayed.steps):
-        ctx.failed("replay.step_count", "the committed trace has extra steps",
-                   expected=len(replayed.steps), actual=len(committed_steps),
-                   challenge=ChallengeRef(kind="reasoning_leaf",
-                                          step_id=_step_id(committed_steps[len(replayed.steps)]),
-                                          leaf_index=len(replayed.steps)))
+
+    replayed, _ = AuditorAgent().audit(spec, ctx.parts["evidence"], on_step=compare)
+    want_header = replayed.header()
     if want_header != header:
         ctx.failed("replay.trace_header", "trace header differs from the replayed auditor's",
                    expected=leaf_hash(want_header.to_cbor()),

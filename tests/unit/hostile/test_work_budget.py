@@ -68,10 +68,18 @@ def first(data: bytes) -> tuple[str, str | None]:
     return report.status, None if failure is None else failure.check_id
 
 
-def rebuild(bundle: Bundle, **parts: Any) -> bytes:
+def rebuild(bundle: Bundle, *, fix_verdict: bool = False, **parts: Any) -> bytes:
+    from por.schemas import DeterministicVerdict
+
     records = {k: getattr(bundle, k) for k in ("manifest", "prompt_spec", "evidence",
                                                 "trace_header", "steps", "verdict")}
     records.update(parts)
+    if fix_verdict:
+        c = compute_commitments(**records)
+        records["verdict"] = DeterministicVerdict.from_cbor(records["verdict"]).model_copy(
+            update={"evidence_root": c.evidence_root, "evidence_count": c.evidence_count,
+                    "reasoning_root": c.reasoning_root,
+                    "reasoning_count": c.reasoning_count}).to_cbor()
     return bundle.model_copy(update={**records,
                                      "commitments": compute_commitments(**records)}).to_cbor()
 
@@ -218,3 +226,37 @@ def test_cli_build_refuses_a_bundle_over_the_cap(tmp_path: Path,
     assert captured.err.startswith("por: codec.too_large: the bundle would be larger")
     assert captured.err.count("\n") == 1  # one line
     assert not out.exists()  # nothing written
+
+
+def test_replay_stops_at_the_first_forged_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many items with forged steps of the right count: one item is audited, not all."""
+    from por.auditor import agent
+    from por.schemas import TraceHeader
+
+    bundle = Bundle.from_cbor(VALID.read_bytes())
+    item = EvidenceItem.from_cbor(bundle.evidence[0])
+    items = [item.model_copy(update={"evidence_id": f"e{i}"}).to_cbor() for i in range(300)]
+    count = 300 + 2 * 1 + 3
+    header = TraceHeader.from_cbor(bundle.trace_header).model_copy(
+        update={"step_count": count}).to_cbor()
+    data = rebuild(bundle, evidence=items, steps=[b"\x00"] * count, trace_header=header,
+                   fix_verdict=True)
+    calls: list[str] = []
+    original = agent.extract_step
+
+    def counting(*args: Any) -> Any:
+        calls.append("x")
+        return original(*args)
+
+    monkeypatch.setattr(agent, "extract_step", counting)
+    report = check_bundle(data)
+    assert report.first_failure is not None
+    assert report.first_failure.check_id == "schema.type"  # step 1's record, not a step
+    assert len(calls) == 1
+
+
+def test_step_count_is_checked_before_the_audit() -> None:
+    bundle = Bundle.from_cbor(VALID.read_bytes())
+    data = rebuild(bundle, steps=[*bundle.steps, bundle.steps[-1]])
+    # The trace header still says the old count: bundle.step_count first.
+    assert first(data) == ("rejected", "bundle.step_count")
