@@ -1,13 +1,24 @@
 """Strict JSON parsing, shared by every JSON reader in por (SPEC §4, §8.7, §12.1).
 
 :func:`loads_strict` refuses duplicate keys and NaN/Infinity, and measures
-nesting *before* parsing, for the reason below.
+nesting *before* parsing, for the reason below, in one linear pass.
 
 ``json.loads`` recurses in C once per nesting level and relies on the
 interpreter's recursion limit to stop, which any imported library may raise
 (py_ecc, pulled in by eth-account, sets it to 100 000); deep input then
 overflows the C stack and kills the process.  So nesting is measured here,
 with a regular-expression scan that skips strings, *before* parsing.
+
+The scan is linear in the text (SPEC §17): a string token is matched
+possessively and may be unterminated (it then runs to the end of the text,
+which ``json.loads`` rejects anyway), so no position is ever scanned twice.
+The older pattern, which required the closing quote, restarted at every
+quote of an unterminated run of escaped quotes: quadratic (38 KB took 5 s).
+
+Numbers with a fraction or exponent go through :func:`json_decimal`, which
+never raises an arithmetic error: an exponent beyond the decimal module's
+range (``1e1000000000000000000``) is decided by a stated rule, not by a
+crash (SPEC §12.1).
 """
 
 from __future__ import annotations
@@ -21,22 +32,71 @@ from typing import Any
 #: Deepest JSON nesting por parses (inputs and evidence bodies).
 MAX_JSON_DEPTH = 64
 
-# Brackets outside strings, and whole strings (skipped as one match).
-_JSON_NESTING = re.compile(r'[\[\]{}]|"(?:[^"\\]|\\.)*"')
+# Runs of brackets outside strings, and whole strings (skipped as one match:
+# possessive, closing quote optional, so the scan never backtracks or rescans).
+_JSON_NESTING = re.compile(r'[\[\]{}]++|"(?:[^"\\]++|\\[\s\S])*+"?')
+#: A JSON number's exponent part (``e-12``), read only from the number's text.
+_EXPONENT = re.compile(r"[eE][+-]?0*([0-9]*)")
+#: Largest exponent magnitude a JSON number may spell and still become a Decimal
+#: (the auditor's decimal context has Emax = 999 999).
+MAX_JSON_EXPONENT_DIGITS = 6
 
 
 def json_nesting_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     """True if brackets outside strings nest deeper than ``limit``."""
-    depth = 0
+    return _json_shape(text, limit, None) is not None
+
+
+def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str | None:
+    """Why ``text`` is refused before parsing (too deep, too many containers), or None.
+
+    One linear pass over brackets outside strings; the fast path counts every
+    bracket (in C), which bounds both figures from above."""
+    brackets = text.count("[") + text.count("{")
+    if brackets <= depth_limit and (container_limit is None or brackets <= container_limit):
+        return None
+    depth = containers = 0
     for match in _JSON_NESTING.finditer(text):
         lexeme = match.group()
-        if lexeme in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif lexeme in "]}":
-            depth -= 1
-    return False
+        if lexeme[0] == '"':
+            continue
+        for char in lexeme:
+            if char in "[{":
+                depth += 1
+                containers += 1
+                if depth > depth_limit:
+                    return f"JSON nested deeper than {depth_limit}"
+            else:
+                depth -= 1
+        if container_limit is not None and containers > container_limit:
+            return f"JSON holds more than {container_limit} arrays and objects"
+    return None
+
+
+class OutOfRangeNumber:
+    """A JSON number whose exponent is too large to represent (no field accepts it)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def json_decimal(text: str) -> Decimal | OutOfRangeNumber:
+    """``parse_float`` hook: the number as a ``Decimal``, or :class:`OutOfRangeNumber`
+    when its exponent has more than :data:`MAX_JSON_EXPONENT_DIGITS` significant digits
+    (``1e1000000000000000000``).  Never raises: the decision is a stated rule."""
+    exponent = _EXPONENT.search(text)
+    if exponent is not None and len(exponent.group(1)) > MAX_JSON_EXPONENT_DIGITS:
+        return OutOfRangeNumber(text)
+    return Decimal(text)
+
+
+def _strict_decimal(text: str) -> Decimal:
+    value = json_decimal(text)
+    if isinstance(value, OutOfRangeNumber):
+        raise JsonTextError(f"JSON number out of range: {text[:40]}")
+    return value
 
 
 class JsonTextError(ValueError):
@@ -59,22 +119,37 @@ def _no_constant(name: str) -> Any:
 def loads_strict(
     text: str,
     *,
-    parse_float: Callable[[str], Any] = Decimal,
+    parse_float: Callable[[str], Any] | None = None,
     parse_int: Callable[[str], Any] | None = None,
     max_depth: int = MAX_JSON_DEPTH,
+    max_containers: int | None = None,
 ) -> Any:
     """``json.loads`` that never yields a float by default, refuses duplicate keys and
     NaN/Infinity, and refuses nesting deeper than ``max_depth`` before parsing.
-    Raises :class:`JsonTextError` only (hooks may raise it too)."""
-    if json_nesting_exceeds(text, max_depth):
-        raise JsonTextError(f"JSON nested deeper than {max_depth}")
+    By default a number with a fraction is a ``Decimal`` and one with an exponent out of
+    range is refused.  ``max_containers`` (default: no cap) bounds the arrays and
+    objects outside strings, counted in the same pass (memory: one Python object
+    each).  Raises :class:`JsonTextError` only (hooks may raise it too)."""
+    refused = _json_shape(text, max_depth, max_containers)
+    if refused is not None:
+        raise JsonTextError(refused)
     try:
-        return json.loads(text, parse_float=parse_float, parse_int=parse_int,
+        return json.loads(text, parse_float=parse_float or _strict_decimal, parse_int=parse_int,
                           parse_constant=_no_constant, object_pairs_hook=_unique_keys)
     except JsonTextError:
         raise
     except ValueError as exc:
         raise JsonTextError(f"not valid JSON: {str(exc)[:120]}") from None
+    except ArithmeticError:  # defence in depth: a hook's decimal error is bad input
+        raise JsonTextError("JSON number out of range") from None
 
 
-__all__ = ["MAX_JSON_DEPTH", "JsonTextError", "json_nesting_exceeds", "loads_strict"]
+__all__ = [
+    "MAX_JSON_DEPTH",
+    "MAX_JSON_EXPONENT_DIGITS",
+    "JsonTextError",
+    "OutOfRangeNumber",
+    "json_decimal",
+    "json_nesting_exceeds",
+    "loads_strict",
+]

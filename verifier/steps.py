@@ -17,9 +17,15 @@ an unknown version; only a consistent bundle can be *unsupported* (exit 2).
 from __future__ import annotations
 
 from por.auditor import AuditorAgent, TracePolicyVerifier
+from por.auditor.agent import trace_length
 from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.limits import (
+    check_signature_layout,
+    check_step_budget,
+    check_step_sizes,
+    decode_bundle,
+)
 from por.bundle.manifest import Manifest, current_manifest
-from por.encoding import decode
 from por.errors import PorError
 from por.judge import JudgeAgent
 from por.merkle import leaf_hash
@@ -32,6 +38,7 @@ from por.schemas import (
     ReasoningStep,
     ReasoningTrace,
     TraceHeader,
+    step_id,
 )
 from por.schemas.verification import ChallengeKind
 from verifier.context import Context
@@ -52,20 +59,32 @@ _COMMITTED_FIELDS: tuple[tuple[str, ChallengeKind], ...] = (
 def step1_decode(ctx: Context) -> None:
     """Step 1: strict decode (codec.*)."""
     try:
-        ctx.parts["raw"] = decode(ctx.data, max_size=ctx.options["max_size"])
+        ctx.parts["raw"] = decode_bundle(ctx.data, max_size=ctx.options["max_size"])
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="por_bundle"))
     ctx.passed("codec.ok", "bundle is canonical por-cbor/1")
 
 
 def step2_schema(ctx: Context) -> None:
-    """Step 2: the bundle map and every record in it (schema.*, codec.* per leaf)."""
+    """Step 2: the bundle map, its work budget and every record but the steps
+    (schema.*, codec.* per leaf, bundle.* budget).
+
+    Counts are checked before records are parsed (SPEC §17): signatures, then
+    the number of steps against the evidence and requirement counts.  Step
+    records are not parsed here: replay (step 5) compares their bytes with the
+    replayed steps, so an honest trace is never parsed and a forged one costs a
+    byte comparison, whatever it holds.
+    """
     bundle_ref = ChallengeRef(kind="por_bundle")
     try:
         bundle = Bundle.from_dict(ctx.parts["raw"])
     except PorError as exc:
         ctx.from_error(exc, challenge=bundle_ref)
     ctx.parts["bundle"] = bundle
+    try:
+        check_signature_layout(bundle.signatures)
+    except PorError as exc:  # signatures are over the verdict, as in step 8
+        ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
     try:
         ctx.parts["manifest"] = Manifest.from_cbor(bundle.manifest)
         ctx.parts["header"] = TraceHeader.from_cbor(bundle.trace_header)
@@ -75,23 +94,23 @@ def step2_schema(ctx: Context) -> None:
         ctx.parts["prompt_spec"] = PromptSpec.from_cbor(bundle.prompt_spec)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="prompt_spec"))
+    spec: PromptSpec = ctx.parts["prompt_spec"]
+    try:
+        check_step_budget(len(bundle.steps), len(bundle.evidence),
+                          len(spec.data_requirements))
+        check_step_sizes(bundle.steps)
+    except PorError as exc:
+        ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf"))
     items = []
     for index, blob in enumerate(bundle.evidence):
         try:
             items.append(EvidenceItem.from_cbor(blob))
         except PorError as exc:
             ctx.from_error(exc, challenge=ChallengeRef(kind="evidence_leaf", leaf_index=index))
-    steps = []
-    for index, blob in enumerate(bundle.steps):
-        try:
-            steps.append(ReasoningStep.from_cbor(blob))
-        except PorError as exc:
-            ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf", leaf_index=index))
     try:
         ctx.parts["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
-    spec: PromptSpec = ctx.parts["prompt_spec"]
     try:
         ctx.parts["evidence"] = EvidenceBundle(
             bundle_id="committed", market_id=spec.market.market_id, items=items)
@@ -104,9 +123,8 @@ def step2_schema(ctx: Context) -> None:
                            challenge=ChallengeRef(kind="evidence_leaf", leaf_index=index,
                                                   evidence_id=item.evidence_id))
             seen.add(item.evidence_id)
-    ctx.parts["steps"] = steps
-    ctx.passed("schema.ok", f"{len(items)} evidence items and {len(steps)} steps are "
-                            "well-formed records")
+    ctx.passed("schema.ok", f"{len(items)} evidence items are well-formed records and "
+                            f"{len(bundle.steps)} steps are within the budget")
 
 
 def step3_commitments(ctx: Context) -> None:
@@ -165,39 +183,64 @@ def step4_manifest(ctx: Context) -> None:
 
 
 def step5_replay_audit(ctx: Context) -> None:
-    """Step 5: re-run the auditor and compare its trace, step by step (replay.*)."""
+    """Step 5: re-run the auditor and compare its trace, step by step (replay.*).
+
+    The step count is fixed by the counts alone (SPEC §12.5), so it is checked
+    before the auditor runs; each step is then compared as soon as the auditor
+    makes it, so a forged trace costs the audit up to its first wrong step.
+    """
     spec: PromptSpec = ctx.parts["prompt_spec"]
-    replayed, _ = AuditorAgent().audit(spec, ctx.parts["evidence"])
     header: TraceHeader = ctx.parts["header"]
     committed_steps: list[bytes] = ctx.parts["bundle"].steps
-    want_header = replayed.header()
-    for index, step in enumerate(replayed.steps):
+    want_count = trace_length(len(ctx.parts["evidence"].items), len(spec.data_requirements))
+    if len(committed_steps) != want_count:
+        at = min(len(committed_steps), want_count)
+        ended = len(committed_steps) < want_count
+        ctx.failed("replay.step_count", "the committed trace ends early" if ended
+                   else "the committed trace has extra steps",
+                   expected=want_count, actual=len(committed_steps),
+                   challenge=ChallengeRef(kind="reasoning_leaf", leaf_index=at,
+                                          step_id=step_id(at + 1) if ended
+                                          else _step_id(committed_steps[at])))
+
+    def compare(index: int, step: ReasoningStep) -> None:
         want = step.to_cbor()
-        if index >= len(committed_steps):
-            ctx.failed("replay.step_count", "the committed trace ends early",
-                       expected=len(replayed.steps), actual=len(committed_steps),
-                       challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
-                                              leaf_index=index))
         if committed_steps[index] != want:
+            _step_record_ok(ctx, committed_steps[index], index)
             ctx.failed("replay.step_mismatch",
                        f"step {step.step_id} differs from the replayed auditor's",
                        expected=leaf_hash(want), actual=leaf_hash(committed_steps[index]),
                        challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
                                               leaf_index=index,
                                               reason="replay.step_mismatch"))
-    if len(committed_steps) != len(replayed.steps):
-        extra = ctx.parts["steps"][len(replayed.steps)]
-        ctx.failed("replay.step_count", "the committed trace has extra steps",
-                   expected=len(replayed.steps), actual=len(committed_steps),
-                   challenge=ChallengeRef(kind="reasoning_leaf", step_id=extra.step_id,
-                                          leaf_index=len(replayed.steps)))
+
+    replayed, _ = AuditorAgent().audit(spec, ctx.parts["evidence"], on_step=compare)
+    want_header = replayed.header()
     if want_header != header:
         ctx.failed("replay.trace_header", "trace header differs from the replayed auditor's",
                    expected=leaf_hash(want_header.to_cbor()),
                    actual=leaf_hash(ctx.parts["bundle"].trace_header),
                    challenge=ChallengeRef(kind="por_bundle"))
-    ctx.parts["trace"] = ReasoningTrace.from_parts(header, ctx.parts["steps"])
+    # Every committed step equals its replay byte for byte: use the replayed records.
+    ctx.parts["trace"] = ReasoningTrace.from_parts(header, replayed.steps)
     ctx.passed("replay.audit_ok", f"all {len(committed_steps)} steps match the replay")
+
+
+def _step_record_ok(ctx: Context, blob: bytes, index: int) -> None:
+    """A committed step that differs from its replay is decoded on its own: a
+    malformed record is reported as such (codec.*, schema.*), one record at most."""
+    try:
+        ReasoningStep.from_cbor(blob)
+    except PorError as exc:
+        ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf", leaf_index=index))
+
+
+def _step_id(blob: bytes) -> str | None:
+    """The id of a committed step that replay did not produce, if it has one."""
+    try:
+        return ReasoningStep.from_cbor(blob).step_id
+    except PorError:
+        return None
 
 
 def step6_trace_policy(ctx: Context) -> None:

@@ -33,6 +33,7 @@ Leaves out: the verdict (``por.judge``), bundles and commitments.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import ClassVar
 
 from por.auditor import step_io as io
@@ -51,6 +52,7 @@ from por.schemas import (
     CheckResult,
     EvidenceBundle,
     PromptSpec,
+    ReasoningStep,
     ReasoningTrace,
     VerificationResult,
     step_id,
@@ -58,6 +60,12 @@ from por.schemas import (
 from por.schemas.trace import MAX_TRACE_STEPS
 
 CHECK_MARKET_ID = "sanity.market_id"
+
+
+def trace_length(items: int, requirements: int) -> int:
+    """Steps of every trace (SPEC §12.5): one extract per item, a check and an
+    aggregate per requirement, then contradictions, deduce and map."""
+    return items + 2 * requirements + 3
 
 
 def trace_id_from(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> str:
@@ -81,11 +89,17 @@ class AuditorAgent:
         self.name = name if name is not None else "auditor"
 
     def audit(self, prompt_spec: PromptSpec,
-              evidence: EvidenceBundle) -> tuple[ReasoningTrace, VerificationResult]:
-        """The trace and the audit report (seed M06 §7.1 steps 1-8)."""
+              evidence: EvidenceBundle, *,
+              on_step: Callable[[int, ReasoningStep], None] | None = None,
+              ) -> tuple[ReasoningTrace, VerificationResult]:
+        """The trace and the audit report (seed M06 §7.1 steps 1-8).
+
+        ``on_step(index, step)`` sees each step as soon as it is made; a replaying
+        verifier compares it there and stops at the first difference (it may raise),
+        so a forged trace never costs a full audit (SPEC §17.3)."""
         items = evidence.items
         requirements = prompt_spec.data_requirements
-        total = len(items) + 2 * len(requirements) + 3
+        total = trace_length(len(items), len(requirements))
         if total > MAX_TRACE_STEPS:
             raise AuditError("audit.too_many_steps",
                              f"{len(items)} evidence items need more than "
@@ -96,6 +110,8 @@ class AuditorAgent:
 
         def add(step: Built) -> Built:
             built.append(step)
+            if on_step is not None:
+                on_step(len(built) - 1, step.step)
             return step
 
         def next_id() -> str:
@@ -154,4 +170,4 @@ class AuditorAgent:
                            actual=None if ok else evidence.market_id)
 
 
-__all__ = ["CHECK_MARKET_ID", "AuditorAgent", "trace_id_from"]
+__all__ = ["CHECK_MARKET_ID", "AuditorAgent", "trace_id_from", "trace_length"]

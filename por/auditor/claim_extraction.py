@@ -54,7 +54,7 @@ import re2  # type: ignore[import-untyped]
 from por.auditor import values as v
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
-from por.jsontext import JsonTextError, loads_strict
+from por.jsontext import JsonTextError, json_decimal, loads_strict
 from por.schemas import DataRequirement, EvidenceBundle, EvidenceItem, FieldSpec, PromptSpec
 from por.schemas.evidence import MAX_CONTENT_BYTES
 from por.schemas.prompt import FieldKind
@@ -191,10 +191,12 @@ class _BadJson(ValueError):
 
 def parse_json_evidence(text: str) -> Any:
     """Parse evidence JSON strictly (``por.jsontext.loads_strict``: no duplicate keys, no
-    NaN/Infinity, nesting at most 64, decimals for fractions, bounded integers);
+    NaN/Infinity, nesting at most 64, decimals for fractions, bounded integers, an
+    exponent past 6 digits kept as an opaque number no field kind accepts);
     raise ``ValueError`` with a stable message."""
     try:
-        return loads_strict(text, parse_int=v.json_int, max_depth=MAX_JSON_DEPTH)
+        return loads_strict(text, parse_int=v.json_int, parse_float=json_decimal,
+                            max_depth=MAX_JSON_DEPTH)
     except JsonTextError as exc:
         raise _BadJson(str(exc)) from None
 
@@ -267,6 +269,15 @@ MAX_REGEX_PROGRAM = 512
 #: regex work per evidence byte is bounded whatever the PromptSpec says.
 MAX_REGEX_PROGRAM_PER_REQUIREMENT = 1024
 
+#: Regex work an item may cost, in RE2 instructions x scanned characters: this many
+#: per byte of the item's content, plus :data:`REGEX_WORK_SLACK`.  RE2 is linear,
+#: but a pattern that overflows its DFA cache runs on the NFA at about 7 ns per
+#: instruction per character; this bound keeps the regex work per evidence byte
+#: within a small multiple of an honest bundle's cost, whatever the patterns.
+REGEX_WORK_PER_BYTE = 64
+#: Work every item may spend regardless of its size (small items, short bodies).
+REGEX_WORK_SLACK = 1 << 16
+
 _COUNTED_REPEAT = re.compile(r"\{([0-9]+)(?:,([0-9]*))?\}")
 
 #: A compiled pattern, or the reason it may not run.
@@ -317,14 +328,20 @@ def regex_plan(patterns: tuple[str | None, ...]) -> RegexPlan:
     return tuple(plan)
 
 
-def _regex_capture(field: FieldSpec, text: str,
-                   compiled: Any | str) -> tuple[str | None, ExtractionWarning | None]:
+def _regex_capture(field: FieldSpec, text: str, compiled: Any | str,
+                   budget: list[int]) -> tuple[str | None, ExtractionWarning | None]:
     # RE2, not Python's re: a regex comes from a committed PromptSpec, so it is
     # hostile input to a verifier (ADR 0004).  Its classes (\d, \s, \w) are
     # ASCII, the same in every language that has RE2 (SPEC §12.1).
     if isinstance(compiled, str):
         return None, ExtractionWarning("extract.bad_regex", compiled, field.key)
     pattern = compiled
+    # Charged before it runs, from sizes alone (SPEC §12.1, §17): the same on every machine.
+    cost = pattern.programsize * min(len(text), MAX_REGEX_INPUT_CHARS)
+    if cost > budget[0]:
+        return None, ExtractionWarning("extract.regex_budget",
+                                       "regex work budget of the item is spent", field.key)
+    budget[0] -= cost
     match = pattern.search(text[:MAX_REGEX_INPUT_CHARS])
     if match is None or match.group(1) is None:
         return None, ExtractionWarning("extract.field_missing", "regex did not match", field.key)
@@ -334,10 +351,10 @@ def _regex_capture(field: FieldSpec, text: str,
 Outcome = tuple[ClaimValue | None, str, ExtractionWarning | None]
 
 
-def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool,
-                compiled: Any | str) -> Outcome:
+def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool, *,
+                compiled: Any | str, budget: list[int]) -> Outcome:
     if field.json_path is None:
-        raw_text, warning = _regex_capture(field, text, compiled)
+        raw_text, warning = _regex_capture(field, text, compiled, budget)
         path = field.regex or ""
         if raw_text is None:
             return None, path, warning
@@ -359,11 +376,12 @@ def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool,
     return value, path, None
 
 
-def _field_text(field: FieldSpec, text: str, compiled: Any | str) -> Outcome:
+def _field_text(field: FieldSpec, text: str, compiled: Any | str,
+                budget: list[int]) -> Outcome:
     if field.regex is None:
         return None, field.json_path or "", ExtractionWarning(
             "extract.no_locator", "text evidence needs a regex", field.key)
-    raw_text, warning = _regex_capture(field, text, compiled)
+    raw_text, warning = _regex_capture(field, text, compiled, budget)
     if raw_text is None:
         return None, field.regex, warning
     value = _from_text(field.kind, raw_text)
@@ -400,11 +418,13 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     claims: list[Claim] = []
     warnings: list[ExtractionWarning] = []
     plan = regex_plan(tuple(field.regex for field in fields))
+    budget = [REGEX_WORK_PER_BYTE * len(item.content) + REGEX_WORK_SLACK]
     for field, compiled in zip(fields, plan, strict=True):
         if item.content_type == "application/json":
-            value, path, warning = _field_json(field, document, text, quiet, compiled)
+            value, path, warning = _field_json(field, document, text, quiet,
+                                               compiled=compiled, budget=budget)
         else:
-            value, path, warning = _field_text(field, text, compiled)
+            value, path, warning = _field_text(field, text, compiled, budget)
         if warning is not None:
             warnings.append(warning)
         if value is not None:
@@ -431,6 +451,8 @@ __all__ = [
     "FALLBACK_FIELDS",
     "MAX_JSON_DEPTH",
     "MAX_REGEX_INPUT_CHARS",
+    "REGEX_WORK_PER_BYTE",
+    "REGEX_WORK_SLACK",
     "Claim",
     "ClaimExtractor",
     "ClaimSet",

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from por.auditor import AuditorAgent
-from por.bundle.layout import Bundle, Commitments, compute_commitments
+from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, Commitments, compute_commitments
+from por.bundle.limits import check_buildable
 from por.bundle.manifest import current_manifest
 from por.errors import BundleError
 from por.gcpause import gc_paused
@@ -61,7 +62,10 @@ def _build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
     }
     commitments = compute_commitments(**records)
     bundle = Bundle(**records, commitments=commitments, signatures=[])
-    return BuildResult(bundle.to_cbor(), trace, verdict, commitments, audit_result,
+    data = bundle.to_cbor()
+    # Refuse what a verifier would refuse (SPEC §17): never write such a bundle.
+    check_buildable(records, len(data), max_size=DEFAULT_BUNDLE_MAX_SIZE)
+    return BuildResult(data, trace, verdict, commitments, audit_result,
                        judge_result)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field
+from pydantic import FailFast, Field
 
 from por.merkle import leaf_hash, root_hash
 from por.schemas.base import Blob, Count, Hash32, Model, Record
@@ -72,12 +72,12 @@ class Bundle(Record):
     record_schema: Literal["por.Bundle/1"] = Field("por.Bundle/1", alias="schema")
     manifest: Blob
     prompt_spec: Blob
-    evidence: Annotated[list[Blob], Field(max_length=MAX_EVIDENCE_ITEMS)]
+    evidence: Annotated[list[Blob], FailFast(), Field(max_length=MAX_EVIDENCE_ITEMS)]
     trace_header: Blob
-    steps: list[Blob]
+    steps: Annotated[list[Blob], FailFast()]
     verdict: Blob
     commitments: Commitments
-    signatures: list[Blob]
+    signatures: Annotated[list[Blob], FailFast()]
 
 
 def component_leaf(root: bytes, size: int) -> bytes:

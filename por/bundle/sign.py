@@ -7,6 +7,7 @@ verification never trusts anything the signature record says about the verdict.
 from __future__ import annotations
 
 from por.bundle.layout import Bundle, Commitments
+from por.bundle.limits import add_signature
 from por.schemas import OUTCOME_CODES, DeterministicVerdict
 from por.signing import (
     Eip712Domain,
@@ -51,7 +52,8 @@ def sign_bundle(
     expires_at: int,
     nonce: int = 0,
 ) -> bytes:
-    """``data`` with one more signature.  The caller verifies the bundle first
+    """``data`` with one more signature, in its canonical place (SPEC §17: one per
+    signer, ordered by signer, at most 64).  The caller verifies the bundle first
     (the CLI does); this function only requires it to be well-formed."""
     bundle = Bundle.from_cbor(data)
     verdict = DeterministicVerdict.from_cbor(bundle.verdict)
@@ -59,7 +61,8 @@ def sign_bundle(
                             expires_at=expires_at, nonce=nonce)
     record = sign_verdict(struct, key=key, domain=domain)
     return bundle.model_copy(
-        update={"signatures": [*bundle.signatures, record.to_cbor()]}).to_cbor()
+        update={"signatures": add_signature(list(bundle.signatures), record.to_cbor())}
+    ).to_cbor()
 
 
 __all__ = ["sign_bundle", "verdict_struct"]

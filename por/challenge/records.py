@@ -22,7 +22,7 @@ import hashlib
 import re
 from typing import Annotated, Any, ClassVar, Final, Literal
 
-from pydantic import Field
+from pydantic import FailFast, Field
 
 from por.encoding import DEFAULT_MAX_SIZE, decode, encode
 from por.errors import EncodingError, ProofError, SchemaError, UnsupportedError
@@ -98,8 +98,8 @@ class OneStepProof(Record):
     por_root: Hash32
     step: InclusionProof
     prompt_spec: InclusionProof
-    evidence: list[InclusionProof]
-    prior_steps: list[InclusionProof]
+    evidence: Annotated[list[InclusionProof], FailFast()]
+    prior_steps: Annotated[list[InclusionProof], FailFast()]
 
 
 class OmissionProof(Record):

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitments
+from por.bundle.limits import decode_bundle
 from por.challenge.check import check_proof
 from por.challenge.header_proof import build_header_proof
 from por.challenge.judge_proof import build_judge_proof
@@ -36,7 +37,6 @@ from por.challenge.one_step import Recompute, build_one_step_proof
 from por.challenge.proofs import build_bundle_proof, build_inclusion_proof, leaf_index_by_id
 from por.challenge.records import LeafKind, Proof
 from por.challenge.report import ProofReport
-from por.encoding import decode
 from por.errors import PorError, ProofError, SchemaError
 from por.schemas.verification import ChallengeRef
 
@@ -187,7 +187,8 @@ def bundle_from_bytes(data: bytes, *, max_size: int | None = None) -> Bundle:
     Only the bundle map is validated: the records inside stay bytes, so a proof
     can still be built for a leaf that is not a valid record.
     """
-    value = decode(data, max_size=DEFAULT_BUNDLE_MAX_SIZE if max_size is None else max_size)
+    value = decode_bundle(data,
+                          max_size=DEFAULT_BUNDLE_MAX_SIZE if max_size is None else max_size)
     bundle = Bundle.from_dict(value)
     if bundle.to_cbor() != bytes(data):
         raise SchemaError("schema.non_canonical_record",

@@ -102,11 +102,28 @@ def read_input(name: str, limit: int) -> bytes:
             if sys.stdin is None:  # started with standard input closed
                 raise CliError("io.unreadable", "-: no standard input", reason="no standard input")
             return _read_capped(sys.stdin.buffer, limit)
-        with open(name, "rb") as handle:
+        with _open_nonblocking(name) as handle:
             return _read_capped(handle, limit)
     except OSError as exc:
         reason = _os_reason(exc)
         raise CliError("io.unreadable", f"{safe_text(name)}: {reason}", reason=reason) from None
+
+
+def _open_nonblocking(name: str) -> BinaryIO:
+    """Open ``name`` for reading without waiting for a FIFO's writer.
+
+    A plain ``open`` of a FIFO blocks until some process opens it for writing,
+    possibly forever.  Opened with ``O_NONBLOCK`` it returns at once; blocking
+    mode is then restored, so a pipe with a writer (``<(...)``) is read whole
+    and one without a writer reads as empty (``codec.empty``), never a hang.
+    """
+    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _read_capped(stream: BinaryIO, limit: int) -> bytes:

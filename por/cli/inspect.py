@@ -77,7 +77,7 @@ class Decoded:
 
     def __init__(self, data: bytes, max_size: int) -> None:
         from por.bundle import Bundle, Manifest
-        from por.encoding import decode
+        from por.bundle.limits import check_step_budget, decode_bundle
         from por.schemas import (
             DeterministicVerdict,
             EvidenceItem,
@@ -86,7 +86,7 @@ class Decoded:
             TraceHeader,
         )
 
-        self.bundle: Bundle = Bundle.from_dict(decode(data, max_size=max_size))
+        self.bundle: Bundle = Bundle.from_dict(decode_bundle(data, max_size=max_size))
         b = self.bundle
         self.manifest: Manifest = _located("manifest", Manifest.from_cbor, b.manifest)
         self.spec: PromptSpec = _located("prompt_spec", PromptSpec.from_cbor, b.prompt_spec)
@@ -95,6 +95,8 @@ class Decoded:
             for i, blob in enumerate(b.evidence)]
         self.header: TraceHeader = _located("trace_header", TraceHeader.from_cbor,
                                             b.trace_header)
+        # The work budget before the steps are parsed (SPEC §17.3).
+        check_step_budget(len(b.steps), len(b.evidence), len(self.spec.data_requirements))
         self.steps: list[ReasoningStep] = [
             _located(f"steps[{i}]", ReasoningStep.from_cbor, blob)
             for i, blob in enumerate(b.steps)]

@@ -174,8 +174,11 @@ def sign_data(data: bytes, key: PrivateKey,
 
     signed = sign_bundle(data, key, params.domain, issued_at=params.issued_at,
                          expires_at=params.expires_at, nonce=params.nonce)
+    before = set(Bundle.from_cbor(data).signatures)
     signatures = Bundle.from_cbor(signed).signatures
-    return signed, VerdictSignature.from_cbor(signatures[-1]), len(signatures)
+    # Signatures are kept in signer order (SPEC §17): find the one just added.
+    added = next(blob for blob in signatures if blob not in before)
+    return signed, VerdictSignature.from_cbor(added), len(signatures)
 
 
 def signature_summary(record: VerdictSignature, count: int) -> dict[str, Any]:

@@ -23,6 +23,7 @@ Unicode normalisation (text is opaque, SPEC §2) and streaming input.
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from por.errors import EncodingError
@@ -67,12 +68,18 @@ def decode(
     max_size: int = DEFAULT_MAX_SIZE,
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_containers: int = DEFAULT_MAX_CONTAINERS,
+    max_items: int | None = None,
 ) -> Any:
     """Decode one complete ``por-cbor/1`` item from ``data``; raise on any deviation.
 
     Returns ``int``, ``bytes``, ``str``, ``bool``, ``list`` or ``dict`` (keys in
     canonical order).  ``bytearray`` and ``memoryview`` input are copied to
     ``bytes`` first; any other type is a programming error (``TypeError``).
+
+    ``max_items`` (default: no cap) bounds the items all arrays and maps hold
+    together (a map entry counts as two); it is charged when a container's head
+    is read, before any of its items is parsed (``codec.too_large``).  A caller
+    whose format bounds its counts (a bundle, SPEC §17) passes that bound.
     """
     if not isinstance(data, bytes):
         if isinstance(data, bytearray | memoryview):
@@ -89,7 +96,8 @@ def decode(
             expected=f"<= {max_size} bytes",
             actual=f"{size} bytes",
         )
-    value, pos = _parse(data, max_depth, max_containers)
+    value, pos = _parse(data, max_depth, max_containers,
+                        sys.maxsize if max_items is None else max_items)
     if pos != size:
         raise EncodingError(
             "codec.trailing_bytes",
@@ -98,7 +106,8 @@ def decode(
     return value
 
 
-def _parse(data: bytes, max_depth: int, max_containers: int) -> tuple[Any, int]:
+def _parse(data: bytes, max_depth: int, max_containers: int,
+           max_items: int) -> tuple[Any, int]:
     """Parse the item at offset 0; return it and the offset just after it.
 
     State of the innermost open container: ``c`` (the list or dict being
@@ -238,6 +247,9 @@ def _parse(data: bytes, max_depth: int, max_containers: int) -> tuple[Any, int]:
                 # bytes left cannot be honest; fail before allocating anything.
                 if (arg << 1 if major == 5 else arg) > end - pos:
                     raise _fail("codec.truncated", f"count {arg} exceeds the input left", start)
+                max_items -= arg << 1 if major == 5 else arg
+                if max_items < 0:
+                    raise _fail("codec.too_large", "more items than the format allows", start)
                 if arg:
                     stack.append((c, rem, is_map, key, prev))
                     rem = arg

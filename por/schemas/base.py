@@ -37,8 +37,12 @@ from por.encoding import decode, encode
 from por.errors import SchemaError
 from por.jsontext import JsonTextError, loads_strict
 from por.numbers import is_canonical_decimal
+from por.schemas.shape import precheck
 
 M = TypeVar("M", bound="Model")
+
+#: Most arrays and objects a JSON form may hold (the CBOR decoder's cap, SPEC §17.7).
+MAX_JSON_CONTAINERS = 1_000_000
 
 #: Longest id-like text (ids, rule ids, source ids).
 MAX_ID_LENGTH = 128
@@ -228,12 +232,16 @@ def load_json(text: str | bytes) -> Any:
         except UnicodeDecodeError:
             raise SchemaError("schema.json", "JSON text is not UTF-8") from None
     try:
-        return loads_strict(text)
+        # The CBOR decoder's container cap, for the same reason (SPEC §17.7).
+        return loads_strict(text, max_containers=MAX_JSON_CONTAINERS)
     except JsonTextError as exc:
         raise SchemaError("schema.json", str(exc)) from None
 
 
 def _validate(cls: type[M], value: Any, *, context: dict[str, Any] | None) -> M:
+    # Fail fast on shape first: pydantic would materialise one error per bad
+    # item of an arbitrarily long list or map (SPEC §17.2).
+    precheck(cls, value)
     try:
         return cls.model_validate(value, strict=True, context=context)
     except ValidationError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 from typing import Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import FailFast, Field, model_validator
 
 from por.errors import SchemaError
 from por.schemas.base import Blob, Bps, Id, Model, Record, UnixTime
@@ -78,7 +78,7 @@ class EvidenceBundle(Record):
                                                            alias="schema")
     bundle_id: Id
     market_id: Id
-    items: Annotated[list[EvidenceItem], Field(max_length=MAX_EVIDENCE_ITEMS)]
+    items: Annotated[list[EvidenceItem], FailFast(), Field(max_length=MAX_EVIDENCE_ITEMS)]
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Self:

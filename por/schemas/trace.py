@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import FailFast, Field, model_validator
 
 from por.schemas.base import Count, DecimalStr, Id, Model, Record, UnixTime, Value
 
@@ -50,8 +50,8 @@ class ReasoningStep(Record):
     step_id: Id
     step_type: StepType
     description: str
-    evidence_ids: list[Id]
-    prior_step_ids: list[Id]
+    evidence_ids: Annotated[list[Id], FailFast()]
+    prior_step_ids: Annotated[list[Id], FailFast()]
     inputs: dict[str, Value]
     output: dict[str, Value]
 
@@ -78,7 +78,7 @@ class ReasoningTrace(Record):
     trace_id: Id
     market_id: Id
     policy: TracePolicy
-    steps: list[ReasoningStep]
+    steps: Annotated[list[ReasoningStep], FailFast()]
 
     def header(self) -> TraceHeader:
         """The committed header of this trace."""
@@ -107,7 +107,7 @@ class EvaluationVariables(Model):
     insufficient_evidence: bool
     fallback_used: bool
     provenance_ok: bool
-    source_summary: list[Id]
+    source_summary: Annotated[list[Id], FailFast()]
 
     def to_value(self) -> dict[str, Any]:
         """As a committed step value (absent optionals omitted)."""

@@ -87,7 +87,9 @@ def _create(path: Path, data: bytes, mode: int) -> None:
 
 def _read(path: StrPath, *, private: bool) -> bytes:
     try:
-        fd = os.open(path, os.O_RDONLY)
+        # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer
+        # forever; the type is checked right after, before any read.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise KeyFileError(CHECK_KEY_UNREADABLE, f"cannot open {path}: {exc.strerror}") from None
     try:

@@ -79,9 +79,12 @@ def test_sign_appends_and_both_signers_verify(tmp_path: Path,
         "scheme": "ed25519-eip712", "chain_id": 8453, "nonce": 9, "issued_at": T0,
         "expires_at": T0 + 60, "unbound": True, "signature_count": 2}
     data = path.read_bytes()
-    assert [signature_record(data, i).scheme for i in (0, 1)] == [
-        "secp256k1-eip712", "ed25519-eip712"]
-    assert document["signer_hex"] == signature_record(data, 1).signer.hex()
+    records = [signature_record(data, i) for i in (0, 1)]
+    # Kept in increasing signer order, whatever the signing order (SPEC §17).
+    assert records[0].signer < records[1].signer
+    assert {r.scheme for r in records} == {"secp256k1-eip712", "ed25519-eip712"}
+    ed25519 = next(r for r in records if r.scheme == "ed25519-eip712")
+    assert document["signer_hex"] == ed25519.signer.hex()
     code, report = verify_json(capsys, "--now", str(T0), "--require-signature",
                                "--key", keys["secp256k1"][1], "--key", keys["ed25519"][1],
                                str(path))
@@ -195,17 +198,22 @@ def test_attestation_text(tmp_path: Path, capsys: pytest.CaptureFixture[str], va
     assert _sign(capsys, valid, out, keys["ed25519"][0])[0] == 0
     assert _sign(capsys, str(out), out, keys["secp256k1"][0], "--contract",
                  "0x5fbdb2315678afecb367f032d93f642f64180aa3")[0] == 0
-    code, text, _ = run(capsys, "attestation", "--now", str(T0), str(out))
+    # Signatures are kept in signer order (SPEC §17): find each scheme's index.
+    data = out.read_bytes()
+    index = {signature_record(data, i).scheme: i for i in (0, 1)}
+    ed, secp = index["ed25519-eip712"], index["secp256k1-eip712"]
+    code, text, _ = run(capsys, "attestation", "--index", str(ed), "--now", str(T0), str(out))
     lines = text.splitlines()
     assert code == 0
-    assert lines[0] == (f"attestation {out}: signature 0 of 2 (ed25519-eip712); "
+    assert lines[0] == (f"attestation {out}: signature {ed} of 2 (ed25519-eip712); "
                         f"bundle verified at {T0}")
     assert "  verifyingContract 0x0000000000000000000000000000000000000000 (unbound)" in lines
     assert "  outcome         1  (YES)" in lines
     assert not any(line.startswith("v ") for line in lines)  # Ed25519: no r, s, v
-    code, text, _ = run(capsys, "attestation", "--index", "1", "--now", str(T0), str(out))
+    code, text, _ = run(capsys, "attestation", "--index", str(secp), "--now", str(T0),
+                        str(out))
     lines = text.splitlines()
-    sig = signature_record(out.read_bytes(), 1).signature
+    sig = signature_record(data, secp).signature
     assert "  verifyingContract 0x5fbdb2315678afecb367f032d93f642f64180aa3" in lines
     assert f"r                 0x{sig[:32].hex()}" in lines
     assert f"s                 0x{sig[32:64].hex()}" in lines

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -78,9 +79,12 @@ def test_signers_print_as_eip55(capsys: pytest.CaptureFixture[str],
     both, _, _ = two_chains
     code, text, _ = run(capsys, "verify", "-v", "--now", str(T0), str(both))
     assert code == 0
-    signer_lines = [line for line in text.splitlines() if "signature 0 by 0x" in line]
-    assert signer_lines, text
-    address = signer_lines[0].split("signature 0 by ")[1].split(" ")[0]
+    # Signatures are kept in signer order (SPEC §17.4): find the secp256k1 one.
+    signers = [line.split(" by ")[1].split(" ")[0] for line in text.splitlines()
+               if re.search(r"signature [0-9]+ by 0x", line)]
+    addresses = [s for s in signers if len(s) == 42]
+    assert len(signers) == 2 and len(addresses) == 1, text
+    address = addresses[0]
     assert address == checksum_address(bytes.fromhex(address[2:]))
     assert address != address.lower()
 
@@ -92,5 +96,10 @@ def test_inspect_shows_one_line_per_signature(capsys: pytest.CaptureFixture[str]
     assert code == 0
     lines = [line for line in text.splitlines() if line.startswith("  [") and " signer 0x" in line]
     assert len(lines) == 2
-    assert " chain 1 " in lines[0] and " chain 8453 " in lines[1]
-    assert "secp256k1-eip712" in lines[0] and "ed25519-eip712" in lines[1]
+    # Each line pairs its own scheme and chain; lines follow signer order (SPEC §17.4).
+    by_scheme = {line.split()[1]: line for line in lines}
+    assert " chain 1 " in by_scheme["secp256k1-eip712"]
+    assert " chain 8453 " in by_scheme["ed25519-eip712"]
+    signers = [bytes.fromhex(line.split(" signer 0x")[1].split()[0]) for line in lines]
+    assert signers == sorted(signers)
+    assert [line.split()[0] for line in lines] == ["[0]", "[1]"]
