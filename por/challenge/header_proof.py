@@ -19,7 +19,11 @@ from typing import Any
 from por.bundle.layout import COMPONENT_INDEX, Bundle
 from por.challenge.batch import ComponentTree
 from por.challenge.diffs import field_diffs
-from por.challenge.proofs import verify_challenge_id, verify_inclusion_proof
+from por.challenge.proofs import (
+    require_por_root,
+    verify_challenge_id,
+    verify_parts,
+)
 from por.challenge.records import HeaderProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
 from por.errors import PorError, ProofError
@@ -47,9 +51,7 @@ def verify_header_proof(proof: HeaderProof, *, por_root: bytes | None = None,
                         checks: list[InclusionCheck] | None = None) -> ChallengeOutcome:
     """Verify the component leaves, the header hash and every inclusion; recompute."""
     sink = checks if checks is not None else []
-    if por_root is not None and proof.por_root != por_root:
-        raise ProofError("proof.por_root", "the proof is for another por_root",
-                         expected=por_root, actual=proof.por_root)
+    require_por_root(proof.por_root, por_root)
     calculated = root_from_leaf_hashes(leaf_hashes(proof.component_leaves))
     if calculated != proof.por_root:
         raise ProofError("proof.component_leaves", "the component leaves do not hash to "
@@ -62,13 +64,7 @@ def verify_header_proof(proof: HeaderProof, *, por_root: bytes | None = None,
     size = int.from_bytes(evidence_leaf[32:], "big")
     parts = [("prompt_spec", proof.prompt_spec, "prompt_spec"),
              *((f"evidence[{i}]", p, "evidence_leaf") for i, p in enumerate(proof.evidence))]
-    for role, part, kind in parts:
-        if part.kind != kind:
-            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
-                             actual=part.kind)
-        check = InclusionCheck(role=role, proof=part)
-        sink.append(check)
-        verify_inclusion_proof(part, por_root=proof.por_root, check=check)
+    verify_parts(parts, proof.por_root, sink)
     indexes = [p.leaf_index for p in proof.evidence]
     if indexes != list(range(size)):
         raise ProofError("proof.citations", "evidence must be every evidence leaf, in order",

@@ -27,7 +27,11 @@ from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree
 from por.challenge.diffs import field_diffs
 from por.challenge.one_step import positions_of
-from por.challenge.proofs import verify_challenge_id, verify_inclusion_proof
+from por.challenge.proofs import (
+    require_por_root,
+    verify_challenge_id,
+    verify_parts,
+)
 from por.challenge.records import JudgeProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
 from por.errors import PorError, ProofError
@@ -93,20 +97,12 @@ def verify_judge_proof(proof: JudgeProof, *, por_root: bytes | None = None,
                        checks: list[InclusionCheck] | None = None) -> ChallengeOutcome:
     """Verify every inclusion, re-run the judge, compare (module docstring)."""
     sink = checks if checks is not None else []
-    if por_root is not None and proof.por_root != por_root:
-        raise ProofError("proof.por_root", "the proof is for another por_root",
-                         expected=por_root, actual=proof.por_root)
+    require_por_root(proof.por_root, por_root)
     parts = [("verdict", proof.verdict, "verdict"),
              ("prompt_spec", proof.prompt_spec, "prompt_spec"),
              ("final_step", proof.final_step, "reasoning_leaf"),
              *((f"evidence[{i}]", p, "evidence_leaf") for i, p in enumerate(proof.evidence))]
-    for role, part, kind in parts:
-        if part.kind != kind:
-            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
-                             actual=part.kind)
-        check = InclusionCheck(role=role, proof=part)
-        sink.append(check)
-        verify_inclusion_proof(part, por_root=proof.por_root, check=check)
+    verify_parts(parts, proof.por_root, sink)
     verify_challenge_id(proof, "judge")
     final = proof.final_step
     if final.leaf_index != final.tree_size - 1:

@@ -33,7 +33,11 @@ import cbor2
 
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree
-from por.challenge.proofs import verify_challenge_id, verify_inclusion_proof
+from por.challenge.proofs import (
+    require_por_root,
+    verify_challenge_id,
+    verify_parts,
+)
 from por.challenge.records import OmissionProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
 from por.errors import PorError, ProofError
@@ -138,17 +142,9 @@ def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None
     """Verify both inclusions and decide (module docstring); raise when the proof
     itself is invalid (``proof.*``/``merkle.*``)."""
     sink = checks if checks is not None else []
-    if por_root is not None and proof.por_root != por_root:
-        raise ProofError("proof.por_root", "the proof is for another por_root",
-                         expected=por_root, actual=proof.por_root)
-    for role, part, kind in (("step", proof.step, "reasoning_leaf"),
-                             ("evidence", proof.evidence, "evidence_leaf")):
-        if part.kind != kind:
-            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
-                             actual=part.kind)
-        check = InclusionCheck(role=role, proof=part)
-        sink.append(check)
-        verify_inclusion_proof(part, por_root=proof.por_root, check=check)
+    require_por_root(proof.por_root, por_root)
+    verify_parts((("step", proof.step, "reasoning_leaf"),
+                             ("evidence", proof.evidence, "evidence_leaf")), proof.por_root, sink)
     verify_challenge_id(proof, "omission")
     base: dict[str, Any] = {"committed_leaf_hash": leaf_hash(proof.step.leaf)}
     current = "step"

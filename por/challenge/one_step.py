@@ -28,7 +28,11 @@ import cbor2
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree, one_step_bytes, one_step_model
 from por.challenge.diffs import field_diffs
-from por.challenge.proofs import verify_challenge_id, verify_inclusion_proof
+from por.challenge.proofs import (
+    require_por_root,
+    verify_challenge_id,
+    verify_parts,
+)
 from por.challenge.records import InclusionProof, OneStepProof
 from por.challenge.report import ChallengeOutcome, InclusionCheck
 from por.errors import AuditError, PorError, ProofError, UnsupportedError
@@ -150,9 +154,7 @@ def verify_one_step_proof(
     """
     sink = checks if checks is not None else []
     # 1. The proof is about the trusted bundle.
-    if por_root is not None and proof.por_root != por_root:
-        raise ProofError("proof.por_root", "the proof is for another por_root",
-                         expected=por_root, actual=proof.por_root)
+    require_por_root(proof.por_root, por_root)
     # 2. Every part is an inclusion proof of the right kind under the same por_root.
     parts: list[tuple[str, InclusionProof, str]] = [
         ("step", proof.step, "reasoning_leaf"),
@@ -160,13 +162,7 @@ def verify_one_step_proof(
         *((f"evidence[{i}]", p, "evidence_leaf") for i, p in enumerate(proof.evidence)),
         *((f"prior_steps[{i}]", p, "reasoning_leaf") for i, p in enumerate(proof.prior_steps)),
     ]
-    for role, part, kind in parts:
-        if part.kind != kind:
-            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
-                             actual=part.kind)
-        check = InclusionCheck(role=role, proof=part)
-        sink.append(check)
-        verify_inclusion_proof(part, por_root=proof.por_root, check=check)
+    verify_parts(parts, proof.por_root, sink)
     # 3. The id names exactly this proof.
     verify_challenge_id(proof, "one-step")
     # 4. The committed records parse; a committed invalid record is a fault.

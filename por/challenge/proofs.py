@@ -23,7 +23,7 @@ failing report still shows what was computed.  Leaves out: one-step proofs
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Bundle, Commitments, component_leaf
 from por.bundle.manifest import JUDGE_VERSION, Manifest, rule_set_hash
@@ -213,6 +213,26 @@ def verify_inclusion_proof(
     return result
 
 
+def require_por_root(proof_root: bytes, por_root: bytes | None) -> None:
+    """The proof is about the trusted bundle, when one is given (``proof.por_root``)."""
+    if por_root is not None and proof_root != por_root:
+        raise ProofError("proof.por_root", "the proof is for another por_root",
+                         expected=por_root, actual=proof_root)
+
+
+def verify_parts(parts: Iterable[tuple[str, InclusionProof, str]], por_root: bytes,
+                 sink: list[InclusionCheck]) -> None:
+    """Each ``(role, part, kind)`` of a composite proof is an inclusion proof of
+    ``kind`` under ``por_root`` (SPEC §10.4.1); checks are appended to ``sink``."""
+    for role, part, kind in parts:
+        if part.kind != kind:
+            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
+                             actual=part.kind)
+        check = InclusionCheck(role=role, proof=part)
+        sink.append(check)
+        verify_inclusion_proof(part, por_root=por_root, check=check)
+
+
 def verify_bundle_proof(
     proof: BundleProof,
     *,
@@ -226,9 +246,7 @@ def verify_bundle_proof(
     """
     result = check if check is not None else BundleCheck(tuple(proof.component_leaves))
     # 1. The proof is about the trusted bundle.
-    if por_root is not None and proof.por_root != por_root:
-        raise ProofError("proof.por_root", "the proof is for another por_root",
-                         expected=por_root, actual=proof.por_root)
+    require_por_root(proof.por_root, por_root)
     # 2. The six component leaves are the leaves of por_root (RFC 9162 §2.1.1).
     result.leaf_hashes = tuple(leaf_hashes(proof.component_leaves))
     result.calculated_root = root_from_leaf_hashes(result.leaf_hashes)
