@@ -138,3 +138,18 @@ def test_demo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
     code, explained = _run(capsys, ["explain", "--json", str(VALID / "01-boolean-observed.cbor")])
     assert code == 0 and _errors("explain", explained) == []
+
+
+def test_judge_documents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    config = str(ROOT / "fixtures" / "judges" / "por-judge-1.yaml")
+    code, lock = _run(capsys, ["judge", "lock", config, "--json"])
+    assert code == 0 and _errors("judge-lock", lock) == []
+    out = tmp_path / "judged"
+    code, batch = _run(capsys, ["judge", "batch", str(VALID / "01-boolean-observed.cbor"),
+                                "--judge-config", config, "-o", str(out), "--json"])
+    assert code == 0 and _errors("judgement", batch) == []
+    scores = json.loads((out / "scores.json").read_text(encoding="utf-8"))
+    assert _errors("judge-scores", scores) == []
+    code, verified = _run(capsys, ["judge", "verify", str(out / "judgement.cbor"), "--json"])
+    assert code == 0 and _errors("judgement", verified) == []
+    assert _errors("judgement", {**verified, "judgement_id": "x"})
