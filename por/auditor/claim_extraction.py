@@ -284,9 +284,28 @@ _COUNTED_REPEAT = re.compile(r"\{([0-9]+)(?:,([0-9]*))?\}")
 RegexPlan = tuple[Any | str, ...]
 
 
+def uses_any_byte(pattern: str) -> bool:
+    """True if the pattern text has the escape ``\\C`` (SPEC §12.1.2): scanning
+    left to right, a backslash and the character after it form one escape, so
+    ``\\\\C`` (an escaped backslash, then ``C``) is not one.  ``\\C`` matches one
+    *byte*: a match could start inside a UTF-8 character, and capture offsets
+    would no longer be character offsets."""
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            if pattern[i + 1:i + 2] == "C":
+                return True
+            i += 2
+        else:
+            i += 1
+    return False
+
+
 def _compile_one(pattern: str) -> Any | str:
     if len(pattern) > MAX_REGEX_CHARS:
         return f"regex longer than {MAX_REGEX_CHARS} characters"
+    if uses_any_byte(pattern):
+        return "regex uses \\C (any byte)"
     total = 0
     for low, high in _COUNTED_REPEAT.findall(pattern):
         bound = high or low

@@ -44,7 +44,7 @@ def verdict_call(record: VerdictSignature, verdict: VerdictStruct) -> dict[str, 
                                "(signed without --contract): no registry can accept it; "
                                "sign again with --contract ADDR")
     return {"function": SUBMIT_VERDICT, "selector_hex": _hex(selector(SUBMIT_VERDICT)),
-            "to_hex": _hex(record.verifying_contract), "chain_id": record.chain_id,
+            "to_hex": _hex(record.verifying_contract), "chain_id": str(record.chain_id),
             "data_hex": _hex(data)}
 
 
@@ -71,8 +71,8 @@ def proof_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
     return {"function": OPEN_CHALLENGE, "selector_hex": _hex(selector(OPEN_CHALLENGE)),
             "market": market, "market_id_hex": _hex(market_id),
             "por_root_hex": _hex(proof.por_root), "kind": proof.kind,
-            "component": COMPONENT_POSITION[proof.kind], "leaf_index": proof.leaf_index,
-            "tree_size": proof.tree_size,
+            "component": COMPONENT_POSITION[proof.kind], "leaf_index": str(proof.leaf_index),
+            "tree_size": str(proof.tree_size),
             "data_hex": _hex(open_challenge_calldata(market_id, proof))}
 
 

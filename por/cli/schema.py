@@ -42,8 +42,13 @@ SHIPPED: dict[str, tuple[str, str]] = {
     "explain": ("por.explain", "explain.schema.json"),
     "tree": ("por.explain", "tree.schema.json"),
     "proof-check": ("por.cli", "proof_check.schema.json"),
+    **{name: ("por.cli", f"schemas/{name}.schema.json") for name in (
+        "attestation", "calldata", "build-report", "inspect", "challenge", "keygen",
+        "sign-report", "demo-report", "error", "judge-lock", "judgement", "judge-scores")},
 }
-NAMES: tuple[str, ...] = (*MODELS, *SHIPPED)
+#: A check as ``--json`` reports write it (``$defs/check`` of verify-report).
+REPORT_CHECK = "report-check"
+NAMES: tuple[str, ...] = (*MODELS, *SHIPPED, REPORT_CHECK)
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 _EPILOG = """\
@@ -120,6 +125,13 @@ def schema_for(name: str) -> dict[str, Any]:
     """The JSON Schema of one name."""
     if name in SHIPPED:
         return shipped_schema(name)
+    if name == REPORT_CHECK:
+        report = shipped_schema(VERIFY_REPORT)
+        return {"$schema": DIALECT, "$id": "urn:por:schema:report-check:1",
+                "title": "a check in a --json report",
+                "description": "How `por verify --json` writes a CheckResult (SPEC §4.6): "
+                               "`id` for check_id, `status` ok/failed for ok.",
+                **report["$defs"]["check"], "$defs": report["$defs"]}
     module, attr = MODELS[name]
     model = getattr(importlib.import_module(module), attr)
     schema: dict[str, Any] = model.model_json_schema(by_alias=True)
@@ -179,6 +191,12 @@ def _fix(node: Any, records: frozenset[str]) -> None:
             if isinstance(limit, int):
                 node["maxLength"] = 4 * ((limit + 2) // 3)  # base64 length of `limit` bytes
     props = node.get("properties")
+    if node.get("title") == "EvidenceItem" and isinstance(props, dict) and "content" in props:
+        # The input form: UTF-8 ``content_text`` may replace base64 ``content`` (SPEC §4).
+        props["content_text"] = {"type": "string", "title": "Content Text",
+                                 "description": "the body as UTF-8 text, instead of content"}
+        node["required"] = [key for key in node.get("required", []) if key != "content"]
+        node["oneOf"] = [{"required": ["content"]}, {"required": ["content_text"]}]
     if node.get("title") in records and isinstance(props, dict) and "schema" in props:
         required = node.setdefault("required", [])
         if "schema" not in required:

@@ -235,7 +235,7 @@ def attestation(sig: VerdictSignature, verdict: VerdictStruct) -> dict[str, Any]
         "schema": "por.VerdictAttestation/1",
         "scheme": sig.scheme,
         "signer_hex": _hex(sig.signer),
-        "typed_data": typed_data(verdict, domain),
+        "typed_data": _decimal_strings(typed_data(verdict, domain)),
         "type_hash_hex": _hex(type_hash()),
         "domain_separator_hex": _hex(domain_separator(domain)),
         "struct_hash_hex": _hex(struct_hash(verdict)),
@@ -248,6 +248,21 @@ def attestation(sig: VerdictSignature, verdict: VerdictStruct) -> dict[str, Any]
         out["s_hex"] = _hex(s.to_bytes(32, "big"))
         out["v"] = v
     return out
+
+
+#: EIP-712 member types written as decimal strings in the JSON form (SPEC §8.8):
+#: JavaScript numbers lose precision above 2^53.
+_WIDE_UINTS = frozenset({"uint64", "uint256"})
+
+
+def _decimal_strings(typed: dict[str, Any]) -> dict[str, Any]:
+    """``typed`` with every uint64/uint256 value (message and domain) as a
+    decimal string, which wallets and ``encode_typed_data`` accept."""
+    for section, type_name in (("message", "Verdict"), ("domain", "EIP712Domain")):
+        for member in typed["types"][type_name]:
+            if member["type"] in _WIDE_UINTS:
+                typed[section][member["name"]] = str(typed[section][member["name"]])
+    return typed
 
 
 def _hex(data: bytes) -> str:

@@ -57,7 +57,7 @@ def test_text_and_json_carry_the_same_calldata(capsys: pytest.CaptureFixture[str
     code, doc, _err = run(capsys, "attestation", "--calldata", "--json", "--now", str(T0), signed)
     call = json.loads(doc)["calldata"]
     assert f"calldata          {call['data_hex']}" in text
-    assert call["to_hex"] == "0x" + "12" * 20 and call["chain_id"] == 10
+    assert call["to_hex"] == "0x" + "12" * 20 and call["chain_id"] == "10"
     assert call["data_hex"].startswith(call["selector_hex"])
     # Without --calldata the document is unchanged.
     code, doc, _err = run(capsys, "attestation", "--json", "--now", str(T0), signed)

@@ -74,8 +74,9 @@ def attestation(signed: str, now: int = T0) -> dict[str, Any]:
 
 
 def words_of(message: dict[str, Any]) -> tuple[Any, ...]:
-    """The Verdict tuple from the EIP-712 JSON message of ``por attestation``."""
-    return tuple(bytes.fromhex(message[member][2:]) if kind == "bytes32" else message[member]
+    """The Verdict tuple from the EIP-712 JSON message of ``por attestation``
+    (uint64 values are decimal strings there, SPEC §8.8)."""
+    return tuple(bytes.fromhex(message[member][2:]) if kind == "bytes32" else int(message[member])
                  for _name, member, kind in VERDICT_MEMBERS)
 
 
@@ -103,7 +104,7 @@ def test_por_signed_verdict_is_accepted_and_stored(tmp_path: Path, keys: dict[st
     document = attestation(signed_bundle(tmp_path, scenario, keys["signer"], chain,
                                          nonce=nonce))
     att, call = document["attestation"], document["calldata"]
-    assert call["to_hex"] == chain.address and call["chain_id"] == CHAIN_ID
+    assert call["to_hex"] == chain.address and call["chain_id"] == str(CHAIN_ID)
     message = att["typed_data"]["message"]
     words = words_of(message)
     # The contract's digest is por's digest.
@@ -116,7 +117,7 @@ def test_por_signed_verdict_is_accepted_and_stored(tmp_path: Path, keys: dict[st
     assert outcome.execution_gas <= SUBMIT_GAS_TARGET
 
     stored = chain.call("verdicts", words[0])
-    assert stored == (words[8], message["evidenceCount"], message["reasoningCount"],
+    assert stored == (words[8], int(message["evidenceCount"]), int(message["reasoningCount"]),
                       message["outcome"], message["confidenceBps"], 0, False)
     assert chain.call("nextNonce", "0x" + SIGNER.hex()) == nonce + 1
 
@@ -124,7 +125,7 @@ def test_por_signed_verdict_is_accepted_and_stored(tmp_path: Path, keys: dict[st
     assert topics[1] == words[0]
     assert topics[2][12:] == SIGNER
     assert decode(["bytes32", "uint64", "uint64", "uint8", "uint16", "uint64"], data) \
-        == (words[8], message["evidenceCount"], message["reasoningCount"],
+        == (words[8], int(message["evidenceCount"]), int(message["reasoningCount"]),
             message["outcome"], message["confidenceBps"], nonce)
 
 

@@ -181,8 +181,8 @@ def test_attestation_matches_por_signing(tmp_path: Path, capsys: pytest.CaptureF
     assert att["signer_hex"] == "0x" + record.signer.hex()
     message = att["typed_data"]["message"]
     assert (message["porRoot"], message["issuedAt"], message["nonce"]) == (
-        "0x" + struct.por_root.hex(), T0, 0)
-    assert att["typed_data"]["domain"]["chainId"] == 8453
+        "0x" + struct.por_root.hex(), str(T0), "0")  # uint64 as decimal strings (SPEC §8.8)
+    assert att["typed_data"]["domain"]["chainId"] == "8453"
     # Cross-check with eth-account: the same digest, and ecrecover gives the signer.
     from eth_account import Account
     from eth_account.messages import encode_typed_data

@@ -88,7 +88,7 @@ def test_invalid_vector(vector: dict[str, Any]) -> None:
 
 
 def test_nfc_and_nfd_both_accepted_and_hash_differently() -> None:
-    # BAD_INPUTS group 23: text is opaque, never normalised (SPEC §3.1).
+    # BAD_INPUTS group 23: text is opaque, never normalised (SPEC §2).
     by_id = {v["id"]: bytes.fromhex(v["hex"]) for v in VALID}
     nfc, nfd = by_id["text-nfc-e-acute"], by_id["text-nfd-e-acute"]
     assert decode(nfc) == "caf\u00e9"

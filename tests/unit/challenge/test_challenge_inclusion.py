@@ -334,3 +334,29 @@ def test_paths_read_from_levels_equal_the_rfc_paths(size: int) -> None:
     levels = tree_levels(leaf_hashes(leaves))
     for index in range(size):
         assert inclusion_path_from_levels(levels, index) == inclusion_proof(leaves, index)
+
+
+@pytest.mark.parametrize("component", ["anything", "manifest", "trace_header", "évidence"])
+def test_component_is_any_id_and_must_match_the_kind(component: str) -> None:
+    """SPEC §10.2.1: `component` is any id (1..128 characters); the schema accepts
+    it and step 1 reports a mismatch with the kind as `proof.component`."""
+    proof = build_inclusion_proof(BUNDLES[3], "evidence_leaf", 1)
+    assert _fails(_reseal(proof, component=component)) == "proof.component"
+
+
+@pytest.mark.parametrize("field", ["leaf_path", "component_path", "component_root"])
+def test_a_hash_of_the_wrong_length_is_a_schema_failure(field: str) -> None:
+    """SPEC §10.4: hash lengths are schema rules of the proof record, so a proof
+    file never reaches `merkle.hash_length`: a 31-byte hash is `proof.schema`."""
+    from por.challenge.records import proof_from_cbor
+    from por.encoding import decode, encode
+
+    proof = build_inclusion_proof(BUNDLES[3], "evidence_leaf", 1)
+    body = decode(proof.to_cbor())
+    assert isinstance(body, dict)
+    body[field] = ([b"\x00" * 31, *body[field][1:]] if isinstance(body[field], list)
+                   else b"\x00" * 31)
+    with pytest.raises(ProofError) as caught:
+        proof_from_cbor(encode(body))
+    assert caught.value.check_id == "proof.schema"
+    assert check_proof(encode(body)).check_id == "proof.schema"

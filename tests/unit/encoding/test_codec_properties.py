@@ -1,4 +1,4 @@
-"""Hypothesis properties of por.encoding (SPEC §3.1, §5).
+"""Hypothesis properties of por.encoding (SPEC §2, §5).
 
 Round trip over the whole data model against an independent reference
 encoder; determinism across dict insertion orders; every re-ordering,

@@ -97,7 +97,27 @@ def test_attestation_secp256k1_feeds_ecrecover() -> None:
     vrs = (att["v"], int(att["r_hex"], 16), int(att["s_hex"], 16))
     assert Account._recover_hash(digest, vrs=vrs).lower() == att["signer_hex"]
     assert att["typed_data"]["message"]["marketId"] == "0x" + verdict.market_id.hex()
-    assert att["typed_data"]["domain"]["chainId"] == 8453
+    # SPEC §8.8: uint64/uint256 values are decimal strings (JavaScript loses
+    # precision above 2^53); uint8/uint16 stay numbers.
+    assert att["typed_data"]["domain"]["chainId"] == "8453"
+    message = att["typed_data"]["message"]
+    assert message["nonce"] == str(verdict.nonce)
+    assert message["evidenceCount"] == str(verdict.evidence_count)
+    assert isinstance(message["outcome"], int) and isinstance(message["confidenceBps"], int)
+
+
+def test_attestation_keeps_uint64_max_exact() -> None:
+    """2^64 - 1 survives a JSON round trip through a double-based parser."""
+    import dataclasses
+    import json
+
+    verdict = dataclasses.replace(sample_verdict(), nonce=UINT64_MAX)
+    sig = sign_verdict(verdict, key=TEST_ONLY_SECP256K1, domain=sample_domain())
+    text = json.dumps(attestation(sig, verdict))
+    assert '"nonce": "18446744073709551615"' in text
+    # A double (JavaScript's number) would have read 18446744073709551616.
+    assert json.loads(text, parse_int=float)["typed_data"]["message"]["nonce"] == (
+        "18446744073709551615")
 
 
 def test_attestation_ed25519_has_no_vrs() -> None:
