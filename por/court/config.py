@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any, Literal
 
+from por.court.aggregate import check_panel
 from por.court.errors import CourtError
 from por.court.records import MAX_SEATS, CourtRule
 from por.errors import PorError
@@ -55,6 +56,14 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str]]:
     for name, number in numbers.items():
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise CourtError("court.config", f"{name} must be a positive integer")
+    try:  # before any judge file is read (bounded work)
+        check_panel(panel, numbers["quorum"])
+        check_panel(2 * panel + 1, numbers["appeal_quorum"])
+    except ValueError as exc:
+        raise CourtError("court.config", str(exc)) from None
+    if len(judges) not in (panel, 2 * panel + 1):
+        raise CourtError("court.config", "judges are the panel, or the panel and its appeal "
+                         "seats", expected=f"{panel} or {2 * panel + 1}", actual=len(judges))
     return numbers, list(judges)
 
 
