@@ -55,6 +55,8 @@ from por.signing.eip712 import Eip712Domain
 #: The court's (resolver's) test-only key.
 TEST_ONLY_COURT = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
 COURT = ROOT / "fixtures" / "court"
+#: SPEC §16.7: relaying a ruling (ecrecover, two slot updates, the event).
+RULING_GAS_TARGET = 20_000
 
 
 def _answer(manifest: Any, messages: list[dict[str, str]], pct: int) -> Exchange:
@@ -121,7 +123,9 @@ def test_a_signed_ruling_resolves_the_open_challenge(setup: dict[str, Any],
     view = selector(f"rulingDigest({RULING_TUPLE})") + encode([RULING_TUPLE], [_words(struct)])
     assert chain.send(view).output == ruling_digest(struct, setup["domain"])
     chain.set_time(T0 + 2)
-    chain.send(_submit(setup, struct), sender=CHALLENGER)  # anyone relays it
+    outcome = chain.send(_submit(setup, struct), sender=CHALLENGER)  # anyone relays it
+    print(f"submitRuling execution gas {outcome.execution_gas}")
+    assert outcome.execution_gas <= RULING_GAS_TARGET
     assert chain.call("challenges", struct.challenge_id)[-1] == (2 if upheld else 3)
     record_on_chain = chain.call("verdicts", setup["market_id"])
     assert record_on_chain[-1] is upheld and record_on_chain[-2] == 0  # overturned, open
