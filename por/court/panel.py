@@ -138,16 +138,18 @@ async def rule_case(case: DisputeCase, rule: CourtRule, manifests: list[JudgeMan
         seats = round_seats(rule, round_no)
         if progress is not None:
             progress(f"round {round_no}: {len(seats)} judge(s) deliberating")
-        done = await asyncio.gather(*[
-            _seat(case, case_hash, rule, s, lock=manifests[s], transport=transports[s], sleep=sleep)
-            for s in seats])
-        for result in done:
-            results[result.seat] = result
-            if progress is not None:
-                lock = manifests[result.seat]
+
+        async def one(seat: int) -> SeatResult:
+            result = await _seat(case, case_hash, rule, seat, lock=manifests[seat],
+                                 transport=transports[seat], sleep=sleep)
+            if progress is not None:  # as each judge finishes (order is not committed)
                 shown = (f"worker_pct {result.vote.worker_pct}" if result.vote is not None
                          else f"UNAVAILABLE ({result.reason})")
-                progress(f"  seat {result.seat} {lock.judge_id}: {shown}")
+                progress(f"  seat {seat} {manifests[seat].judge_id}: {shown}")
+            return result
+
+        for result in await asyncio.gather(*[one(s) for s in seats]):
+            results[result.seat] = result
         votes = {s: r.vote for s, r in results.items() if r.vote is not None}
         ruling = ruling_for(case_hash, rule, round_no, sorted(results), votes)
         rulings.append(ruling)

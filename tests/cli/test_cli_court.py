@@ -243,3 +243,44 @@ def test_court_verify_rejects_each_canary_with_its_check_id(
     good = tmp_path / "good.cbor"
     good.write_bytes(data)
     assert main(["court", "verify", str(good)]) == 0
+
+
+@needs_litellm
+def test_the_seed_constructor_calls_litellm_through_a_recorded_socket() -> None:
+    """``LLMJudge(judge_id, model, temperature)`` with ``api_base``: litellm.acompletion with
+    response_format JSON, through a transcript server por starts for the call."""
+    import asyncio
+
+    from court_support import case
+
+    from por.court.errors import ServiceError
+    from por.court.judges import LLMJudge
+
+    seen: list[bytes] = []
+
+    def model(body: bytes) -> tuple[int, bytes]:
+        seen.append(body)
+        return 200, completion(vote(65, "mostly delivered"), "gpt-4o-2024-08-06")
+
+    from por.judges.transcript import TranscriptServer
+
+    with TranscriptServer(responder=model) as upstream:
+        judge = LLMJudge("judge-0", "openai/gpt-4o-2024-08-06", 0.2,
+                         api_base=upstream.api_base.removesuffix("/v1"),
+                         voted_at="2026-01-01T00:00:00Z")
+        got = asyncio.run(judge.evaluate(case().context()))
+    assert (got.judge_id, got.worker_pct, got.voted_at) == ("judge-0", 65, "2026-01-01T00:00:00Z")
+    sent = json.loads(seen[0])
+    assert sent["response_format"]["type"] == "json_object" and sent["temperature"] == 0.2
+    assert judge.attempts[0].exchange.wire_request == seen[0]  # the bytes the socket saw
+
+    def broken(body: bytes) -> tuple[int, bytes]:
+        del body
+        return 200, completion("I think the worker did fine", "gpt-4o-2024-08-06")
+
+    with TranscriptServer(responder=broken) as upstream:
+        judge = LLMJudge("judge-0", "openai/gpt-4o-2024-08-06", 0.2,
+                         api_base=upstream.api_base.removesuffix("/v1"))
+        with pytest.raises(ServiceError) as caught:
+            asyncio.run(judge.evaluate(case().context()))
+    assert caught.value.reason == "court.vote_parse" and "worker did fine" not in str(caught.value)
