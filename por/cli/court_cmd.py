@@ -45,7 +45,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     opened = dsub.add_parser("open", help="write CASE.cbor")
     opened.add_argument("bundle", metavar="BUNDLE", help="the disputed bundle.cbor")
     leaf = opened.add_mutually_exclusive_group(required=True)
-    leaf.add_argument("--leaf", metavar="KIND[:INDEX]",
+    leaf.add_argument("--leaf", metavar="KIND[:INDEX]", type=_leaf_spec,
                       help="prompt_spec, verdict, evidence_leaf:N or reasoning_leaf:N")
     leaf.add_argument("--ref", metavar="REF.json", help="a ChallengeRef (por verify --json)")
     leaf.add_argument("--proof", metavar="PROOF", help="an InclusionProof (por challenge)")
@@ -99,6 +99,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return court
 
 
+def _leaf_spec(text: str) -> tuple[str, int]:
+    """argparse type: ``KIND`` or ``KIND:INDEX`` (the index a uint64)."""
+    kind, _, number = text.partition(":")
+    return kind, uint64(number) if number else 0
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     add_max_size_option(parser, "inputs")
@@ -126,8 +132,7 @@ def run_open(args: argparse.Namespace) -> int:
     proof = None
     kind, index = "", 0
     if args.leaf is not None:
-        kind, _, number = args.leaf.partition(":")
-        index = uint64(number) if number else 0
+        kind, index = args.leaf
     elif args.ref is not None:
         try:
             ref = ChallengeRef.model_validate(load_json(read_input(args.ref, MAX_TEXT_FILE)))

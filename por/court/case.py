@@ -174,6 +174,18 @@ def open_case(data: bytes, *, kind: str, leaf_index: int, claim: str, rebuttal: 
     leaf = records[leaf_index]
     market_key = market_id_from_text(spec.market.market_id)
     component = COMPONENT_POSITION[leaf_kind]
+    try:
+        return _case(data, spec, por_root=por_root, market_key=market_key, leaf_kind=leaf_kind,
+                     component=component, leaf_index=leaf_index, leaf=leaf, claim=claim,
+                     rebuttal=rebuttal, reward=reward, bundle=bundle)
+    except ValueError as exc:  # pydantic: a claim or rebuttal empty or too long, a reward too big
+        detail = " ".join(line.strip() for line in str(exc).splitlines()[1:3])
+        raise CourtError("court.case_value", f"case field out of range: {detail[:200]}") from None
+
+
+def _case(data: bytes, spec: PromptSpec, *, por_root: bytes, market_key: bytes,
+          leaf_kind: LeafKind, component: int, leaf_index: int, leaf: bytes, claim: str,
+          rebuttal: str | None, reward: int, bundle: Bundle) -> DisputeCase:
     return DisputeCase(
         bundle=data, bundle_hash=hashlib.sha256(data).digest(), por_root=por_root,
         market_id=spec.market.market_id, market_key=market_key, leaf_kind=leaf_kind,

@@ -79,6 +79,20 @@ def test_dispute_open_refuses_a_leaf_it_cannot_prove(
     assert _json(capsys)["error"]["id"] == "court.case_leaf"
 
 
+def test_dispute_open_refuses_bad_text_and_bad_numbers_in_one_line(
+        bundle: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "c.cbor")
+    assert main(["dispute", "open", bundle, "--leaf", "evidence_leaf:0", "--claim", "", "-o",
+                 out, "--json"]) == 1
+    assert _json(capsys)["error"]["id"] == "court.case_value"
+    assert main(["dispute", "open", bundle, "--leaf", "evidence_leaf:0", "--claim", "x",
+                 "--reward", str(2**64 - 1), "-o", out, "--json"]) == 1
+    assert _json(capsys)["error"]["id"] == "court.case_value"
+    assert main(["dispute", "open", bundle, "--leaf", "evidence_leaf:x", "--claim", "x",
+                 "-o", out]) == 2
+    capsys.readouterr()
+
+
 def _model(table: dict[str, Any]) -> Any:
     def respond(body: bytes) -> tuple[int, bytes]:
         model = json.loads(body)["model"]
