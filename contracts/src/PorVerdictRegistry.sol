@@ -47,6 +47,20 @@ contract PorVerdictRegistry {
         bool overturned;
     }
 
+    /// SPEC §16.7: the dispute court's ruling on one open challenge, signed by the
+    /// resolver's key (EIP-712, this contract's domain); anyone may relay it.
+    struct Ruling {
+        bytes32 challengeId;
+        bytes32 marketId;
+        bytes32 leafHash;
+        bool upheld;
+        uint8 workerPct;
+        bytes32 caseHash;
+        bytes32 courtRoot;
+        uint64 issuedAt;
+        uint64 expiresAt;
+    }
+
     enum ChallengeStatus {
         None,
         Open,
@@ -86,6 +100,8 @@ contract PorVerdictRegistry {
     error NotAdmin(address caller); // chain.not_admin
     error NotResolver(address caller); // chain.not_resolver
     error ZeroAddress(); // chain.zero_address
+    error RulingValue(uint8 workerPct, bool upheld); // court.ruling_value
+    error RulingMismatch(bytes32 challengeId); // court.ruling_mismatch
 
     // ---- events ---------------------------------------------------------------------------
     event SignerAdded(address indexed signer);
@@ -110,12 +126,17 @@ contract PorVerdictRegistry {
         bytes32 leafHash
     );
     event ChallengeResolved(bytes32 indexed challengeId, bytes32 indexed marketId, bool upheld);
+    event RulingAccepted(bytes32 indexed challengeId, bytes32 caseHash, bytes32 courtRoot, uint8 workerPct);
 
     // ---- constants (SPEC §8.1-8.3) --------------------------------------------------------
     bytes32 public constant VERDICT_TYPEHASH = keccak256(
         "Verdict(bytes32 marketId,uint8 outcome,uint16 confidenceBps,bytes32 promptSpecHash,"
         "bytes32 evidenceRoot,uint64 evidenceCount,bytes32 reasoningRoot,uint64 reasoningCount,"
         "bytes32 porRoot,uint64 issuedAt,uint64 expiresAt,uint64 nonce)"
+    );
+    bytes32 public constant RULING_TYPEHASH = keccak256(
+        "Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,uint8 workerPct,"
+        "bytes32 caseHash,bytes32 courtRoot,uint64 issuedAt,uint64 expiresAt)"
     );
     bytes32 private constant DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
@@ -307,6 +328,31 @@ contract PorVerdictRegistry {
         if (msg.sender != resolver) revert NotResolver(msg.sender);
         Challenge storage ch = challenges[challengeId];
         if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
+        _resolve(challengeId, ch, upheld);
+    }
+
+    /// keccak256(0x1901 || domainSeparator || hashStruct(r)) of a court Ruling (SPEC §16.7).
+    function rulingDigest(Ruling calldata r) public view returns (bytes32) {
+        return keccak256(abi.encodePacked(hex"1901", domainSeparator(), keccak256(abi.encode(RULING_TYPEHASH, r))));
+    }
+
+    /// The court's path to resolveChallenge: a Ruling signed by the resolver's key, for an
+    /// open challenge on exactly this market and leaf, inside its validity window.
+    function submitRuling(Ruling calldata r, bytes calldata signature) external {
+        if (r.workerPct > 100 || r.upheld != (r.workerPct < 50)) revert RulingValue(r.workerPct, r.upheld);
+        address recovered = _recover(rulingDigest(r), signature);
+        address court = resolver;
+        if (recovered == address(0) || recovered != court) revert SignatureInvalid(court, recovered);
+        if (block.timestamp >= r.expiresAt || r.issuedAt > r.expiresAt) revert Expired(r.expiresAt, block.timestamp);
+        if (block.timestamp < r.issuedAt) revert NotYetValid(r.issuedAt, block.timestamp);
+        Challenge storage ch = challenges[r.challengeId];
+        if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(r.challengeId);
+        if (ch.marketId != r.marketId || ch.leafHash != r.leafHash) revert RulingMismatch(r.challengeId);
+        _resolve(r.challengeId, ch, r.upheld);
+        emit RulingAccepted(r.challengeId, r.caseHash, r.courtRoot, r.workerPct);
+    }
+
+    function _resolve(bytes32 challengeId, Challenge storage ch, bool upheld) private {
         ch.status = upheld ? ChallengeStatus.Upheld : ChallengeStatus.Rejected;
         Record storage record = verdicts[ch.marketId];
         --record.openChallenges;

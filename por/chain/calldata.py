@@ -29,6 +29,9 @@ PROOF_TUPLE: Final = "(uint8,uint64,uint64,bytes,bytes32[],bytes32,bytes32[])"
 SUBMIT_VERDICT: Final = f"submitVerdict({VERDICT_TUPLE},address,bytes)"
 OPEN_CHALLENGE: Final = f"openChallenge(bytes32,{PROOF_TUPLE})"
 CHECK_INCLUSION: Final = f"checkInclusion(bytes32,{PROOF_TUPLE})"
+#: The court's ``Ruling`` tuple (SPEC §16.7) and the relay function taking it.
+RULING_TUPLE: Final = "(bytes32,bytes32,bytes32,bool,uint8,bytes32,bytes32,uint64,uint64)"
+SUBMIT_RULING: Final = f"submitRuling({RULING_TUPLE},bytes)"
 
 #: InclusionProof kind -> the component position the contract takes (SPEC §5.4).
 COMPONENT_POSITION: Final[dict[str, int]] = {
@@ -88,6 +91,16 @@ def check_inclusion_calldata(market_id: bytes, proof: InclusionProof) -> bytes:
     return _proof_call(CHECK_INCLUSION, market_id, proof)
 
 
+def submit_ruling_calldata(ruling: tuple[Any, ...], signature: bytes) -> bytes:
+    """``submitRuling(ruling, signature)`` calldata; ``ruling`` is the nine values of
+    a ``por.RulingSignature/1`` in EIP-712 order (SPEC §16.7)."""
+    if len(signature) != 65:
+        raise SignatureError("signature.malformed", "a secp256k1 signature is 65 bytes",
+                             expected=65, actual=len(signature))
+    encode = _encoder()
+    return selector(SUBMIT_RULING) + encode([RULING_TUPLE, "bytes"], [ruling, signature])
+
+
 def _proof_call(function: str, market_id: bytes, proof: InclusionProof) -> bytes:
     if len(market_id) != 32:
         raise ValueError("market_id must be 32 bytes (keccak256 of the market id text)")
@@ -111,12 +124,15 @@ __all__ = [
     "COMPONENT_POSITION",
     "OPEN_CHALLENGE",
     "PROOF_TUPLE",
+    "RULING_TUPLE",
+    "SUBMIT_RULING",
     "SUBMIT_VERDICT",
     "VERDICT_TUPLE",
     "check_inclusion_calldata",
     "inclusion_proof_args",
     "open_challenge_calldata",
     "selector",
+    "submit_ruling_calldata",
     "submit_verdict_calldata",
     "verdict_args",
 ]

@@ -23,6 +23,7 @@ from por.cli import (
     attestation,
     build,
     challenge_cmd,
+    court_cmd,
     demo,
     explain,
     inspect,
@@ -67,6 +68,8 @@ examples:
   por attestation signed.cbor               digest, r, s, v for a contract call
   por schema PromptSpec                     JSON Schema of a record
   por judge batch *.cbor --judge-config C -o DIR   judge bundles with a locked judge
+  por dispute open B.cbor --leaf evidence_leaf:0 --claim TEXT -o case.cbor
+  por court rule case.cbor --court court.yaml --at UNIX --api-base URL -o DIR
 
 {EXIT_TABLE}
 
@@ -86,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the version and the SPEC version, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in (verify, build, inspect, explain, demo, schema, keygen, sign, attestation,
-                   judge_cmd):
+                   judge_cmd, court_cmd):
         module.add_parser(commands)
     challenge_cmd.add_challenge_parser(commands)
     challenge_cmd.add_check_proof_parser(commands)

@@ -25,7 +25,13 @@ from dataclasses import dataclass
 from por.errors import PorError
 from por.judges.errors import BatchJudgementFailedError, JudgementError
 from por.judges.layout import assemble
-from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, require_compatible
+from por.judges.manifest import (
+    COURT_PARSER,
+    DETERMINISTIC_JUDGE,
+    VOTE_PARSER,
+    JudgeManifest,
+    require_compatible,
+)
 from por.judges.outcome import Classified, Exchange, classify, deterministic_request, sha256
 from por.judges.records import (
     MAX_SUBJECTS,
@@ -163,6 +169,10 @@ async def judge_batch(manifest: JudgeManifest, subjects: list[JudgeSubject],
     Raises ``BatchJudgementFailedError`` (strict mode, first failure) and the
     ``lock.*`` errors of the pre-flight (compatibility of every subject).
     """
+    if manifest.parser == COURT_PARSER:
+        raise JudgementError("judgement.parser", "a court judge rules on dispute cases "
+                             "(por court rule), not on markets", expected=VOTE_PARSER,
+                             actual=manifest.parser)
     ordered = order_subjects(subjects)
     for subject in ordered:  # pre-flight: fail before any call
         require_compatible(manifest, subject.spec_version)

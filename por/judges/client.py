@@ -119,8 +119,13 @@ class LiteLLMTransport:
 
     async def __call__(self, manifest: JudgeManifest, index: int, subject: JudgeSubject,
                        messages: list[dict[str, str]], attempt: int) -> Exchange:
+        del index
+        return await self.exchange(manifest, messages, f"{subject.bundle_hash.hex()}-{attempt}")
+
+    async def exchange(self, manifest: JudgeManifest, messages: list[dict[str, str]],
+                       call_id: str) -> Exchange:
+        """One ``litellm.acompletion`` call under ``call_id``, as the socket saw it."""
         refuse_silent_degradation(self.litellm)
-        call_id = f"{subject.bundle_hash.hex()}-{attempt}"
         client_kind: str | None = None
         try:
             await self.litellm.acompletion(**completion_kwargs(

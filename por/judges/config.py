@@ -20,6 +20,7 @@ from por import __version__
 from por.errors import SchemaError
 from por.judges.errors import JudgeLockError, PromptMismatchError, WeightsMismatchError
 from por.judges.manifest import (
+    COURT_PARSER,
     DETERMINISTIC_JUDGE,
     VOTE_PARSER,
     JudgeManifest,
@@ -35,6 +36,15 @@ VOTE_SCHEMA: dict[str, Any] = {
         "confidence": {"type": "integer", "minimum": 0, "maximum": 100},
     },
     "required": ["outcome", "confidence"],
+}
+#: JSON schema of a court judge's vote (SPEC §16.3, seed 003's answer format).
+COURT_VOTE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "worker_pct": {"type": "integer", "minimum": 0, "maximum": 100},
+        "reasoning": {"type": "string"},
+    },
+    "required": ["worker_pct", "reasoning"],
 }
 #: Client options that could change a call silently; a config naming one is refused.
 FORBIDDEN_OPTIONS = ("drop_params", "fallbacks", "model_fallbacks", "model_alias_map",
@@ -161,6 +171,7 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
     template = _prompt(config.get("template"), "template", files)
     retry = dict(config.get("retry_policy") or {})
     output = dict(config.get("output") or {})
+    parser = output.get("parser", DETERMINISTIC_JUDGE if kind == "deterministic" else VOTE_PARSER)
     raw = {
         "judge_id": str(config.get("judge_id", model.get("model", ""))),
         "judge_version": str(_get(config, "judge_version", str, "")),
@@ -172,9 +183,9 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
         "timeout_ms": int(Decimal(timeout) * 1000),
         "system_prompt": system_prompt,
         "template": template,
-        "output_schema": canonical_json(VOTE_SCHEMA) if kind != "deterministic" else b"",
-        "parser": output.get("parser", DETERMINISTIC_JUDGE if kind == "deterministic"
-                             else VOTE_PARSER),
+        "output_schema": (b"" if kind == "deterministic" else canonical_json(
+            COURT_VOTE_SCHEMA if parser == COURT_PARSER else VOTE_SCHEMA)),
+        "parser": parser,
         "fail_closed": True,
         "fail_closed_mode": config.get("fail_closed_mode", "strict"),
         "retry_policy": {
@@ -210,5 +221,5 @@ def _runtime(section: Any, kind: str, model: Mapping[str, Any]) -> dict[str, Any
             for key, value in section.items()}
 
 
-__all__ = ["FORBIDDEN_OPTIONS", "VOTE_SCHEMA", "canonical_json", "lock_from_config",
-           "parse_config_text"]
+__all__ = ["COURT_VOTE_SCHEMA", "FORBIDDEN_OPTIONS", "VOTE_SCHEMA", "canonical_json",
+           "lock_from_config", "parse_config_text"]

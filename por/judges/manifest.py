@@ -31,8 +31,10 @@ from por.schemas.base import Blob, Count, DecimalStr, Hash32, Id, Model, Record
 
 #: The deterministic judge's version (SPEC §7) as a locked judge.
 DETERMINISTIC_JUDGE = "por-judge/1"
-#: The only parser of LLM answers (SPEC §15.3).
+#: The parser of LLM answers to a market (SPEC §15.3).
 VOTE_PARSER = "por-vote-parser/1"
+#: The parser of a court judge's answer to a dispute (SPEC §16.3).
+COURT_PARSER = "por-court-parser/1"
 #: Error kinds a call can end with (SPEC §15.4).
 ErrorKind = Literal["timeout", "rate_limit", "server_error", "network", "model_unavailable",
                     "auth", "invalid_response", "lock_violation"]
@@ -129,7 +131,7 @@ class JudgeManifest(Record):
     system_prompt: PromptLock
     template: PromptLock
     output_schema: Blob
-    parser: Literal["por-vote-parser/1", "por-judge/1"]
+    parser: Literal["por-vote-parser/1", "por-court-parser/1", "por-judge/1"]
     fail_closed: Literal[True]
     fail_closed_mode: Literal["strict", "partial_save"]
     retry_policy: RetryPolicy
@@ -148,8 +150,8 @@ class JudgeManifest(Record):
             missing = [p for p in REQUIRED_LLM_PARAMETERS if p not in self.parameters]
             if missing:
                 raise ValueError(f"an LLM lock must pin {missing}")
-            if self.parser != VOTE_PARSER:
-                raise ValueError(f"an LLM judge's parser is {VOTE_PARSER}")
+            if self.parser not in (VOTE_PARSER, COURT_PARSER):
+                raise ValueError(f"an LLM judge's parser is {VOTE_PARSER} or {COURT_PARSER}")
         if self.model.kind == "local" and self.model.weights_sha256 is None:
             raise ValueError("a local model is locked by its weights_sha256")
         if self.determinism == "bitwise" and self.model.kind == "hosted":
@@ -210,6 +212,7 @@ def parse_manifest(data: bytes) -> JudgeManifest:
 
 
 __all__ = [
+    "COURT_PARSER",
     "DETERMINISTIC_JUDGE",
     "REQUIRED_LLM_PARAMETERS",
     "RETRYABLE_KINDS",

@@ -10,6 +10,7 @@ client saw (``timeout`` or ``network``).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from por.encoding import encode
@@ -57,9 +58,10 @@ def kind_from_status(status: int) -> tuple[str, str]:
     return "invalid_response", "judgement.http_status"
 
 
-def classify(manifest: JudgeManifest, messages: list[dict[str, str]],
-             exchange: Exchange) -> Classified:
-    """The result of one LLM attempt, from its recorded bytes alone."""
+def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: Exchange, *,
+             parse: Callable[[bytes], tuple[str, int]] = vote_from_response) -> Classified:
+    """The result of one LLM attempt, from its recorded bytes alone.  ``parse`` turns
+    a response body into the vote (the court passes its own parser, SPEC §16.3)."""
     if exchange.status == 0:
         kind = exchange.client_kind if exchange.client_kind in NO_STATUS_KINDS else "network"
         return Classified(kind, f"judgement.{kind}", None)
@@ -76,7 +78,7 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]],
     except JudgementError as exc:
         return Classified("lock_violation", exc.check_id, None)
     try:
-        vote = vote_from_response(exchange.response)
+        vote = parse(exchange.response)
     except PorError as exc:
         return Classified("invalid_response", exc.check_id, None)
     return Classified(None, "ok", vote)

@@ -1,0 +1,274 @@
+"""``por dispute open`` and ``por court rule|verify`` (SPEC §16): thin argparse front ends.
+
+Heavy work lives in :mod:`por.court` and :mod:`por.cli.court_run`; nothing
+here imports litellm, pydantic models or the EVM stack at parser build time.
+Exit codes: 0 ruled / verified, 1 a check failed (one line with its id), 2 no
+ruling (no quorum, an unresolved split, a judge route missing) or bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from por.cli.common import (
+    EXIT_NO_VERDICT,
+    EXIT_OK,
+    CliError,
+    add_max_size_option,
+    err,
+    out,
+    print_json,
+    read_input,
+    write_atomic,
+)
+from por.cli.signing_args import (
+    DEFAULT_CHAIN_ID,
+    DEFAULT_TTL,
+    UNBOUND_CONTRACT,
+    contract_address,
+    positive_uint64,
+    uint64,
+)
+
+MAX_TEXT_FILE = 64 * 1024
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Register ``por dispute`` and ``por court``; returns the ``court`` parser."""
+    dispute: argparse.ArgumentParser = commands.add_parser(
+        "dispute", help="open a dispute case about one committed leaf (SPEC §16.2)",
+        description="Build a canonical por.DisputeCase/1 from a PoR bundle, the disputed "
+                    "leaf, the challenger's claim and the oracle's rebuttal.")
+    dsub = dispute.add_subparsers(dest="dispute_command", metavar="SUBCOMMAND", required=True)
+    opened = dsub.add_parser("open", help="write CASE.cbor")
+    opened.add_argument("bundle", metavar="BUNDLE", help="the disputed bundle.cbor")
+    leaf = opened.add_mutually_exclusive_group(required=True)
+    leaf.add_argument("--leaf", metavar="KIND[:INDEX]", type=_leaf_spec,
+                      help="prompt_spec, verdict, evidence_leaf:N or reasoning_leaf:N")
+    leaf.add_argument("--ref", metavar="REF.json", help="a ChallengeRef (por verify --json)")
+    leaf.add_argument("--proof", metavar="PROOF", help="an InclusionProof (por challenge)")
+    claim = opened.add_mutually_exclusive_group(required=True)
+    claim.add_argument("--claim", metavar="TEXT", help="the challenger's claim")
+    claim.add_argument("--claim-file", metavar="FILE")
+    rebuttal = opened.add_mutually_exclusive_group()
+    rebuttal.add_argument("--rebuttal", metavar="TEXT", help="the oracle's rebuttal")
+    rebuttal.add_argument("--rebuttal-file", metavar="FILE")
+    opened.add_argument("--reward", type=uint64, default=0, metavar="N",
+                        help="the amount at stake (an integer; default 0)")
+    opened.add_argument("-o", "--out", required=True, metavar="CASE", help="output case file")
+    _common(opened)
+    opened.set_defaults(run=run_open)
+
+    court: argparse.ArgumentParser = commands.add_parser(
+        "court", help="rule on a case with a panel of locked judges; verify a ruling",
+        description="A court of N locked LLM judges (SPEC §16): each judge once per case, "
+                    "concurrently, the upper median of their worker_pct, a quorum that fails "
+                    "closed and an appeal to 2N+1 judges when the panel splits.")
+    sub = court.add_subparsers(dest="court_command", metavar="SUBCOMMAND", required=True)
+    rule = sub.add_parser("rule", help="judge CASE; write a ruling directory")
+    rule.add_argument("case", metavar="CASE", help="a por.DisputeCase/1 (por dispute open)")
+    rule.add_argument("--court", required=True, metavar="COURT.yaml", help="the court file")
+    rule.add_argument("--at", required=True, type=uint64, metavar="UNIX",
+                      help="the ruling time (voted_at, ruled_at, issued_at): never the clock")
+    route = rule.add_argument_group("judge routes")
+    route.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible server for "
+                       "hosted locks (recorded through por's transcript server)")
+    route.add_argument("--serve-local", action="store_true",
+                       help="start a llama-cpp server per local lock (weights checked)")
+    route.add_argument("--replay-from", metavar="RULING", help="answer from a ruling's "
+                       "recorded calls (HTTP 599 on a miss: the judge is unavailable)")
+    sign = rule.add_argument_group("signing the ruling (EIP-712 Ruling, SPEC §16.7)")
+    sign.add_argument("--key", metavar="KEY", help="the resolver's secp256k1 key file")
+    sign.add_argument("--chain-id", type=uint64, default=DEFAULT_CHAIN_ID, metavar="N")
+    sign.add_argument("--contract", type=contract_address, default=UNBOUND_CONTRACT,
+                      metavar="0xADDRESS", help="the PorVerdictRegistry address")
+    sign.add_argument("--ttl", type=positive_uint64, default=DEFAULT_TTL, metavar="SECONDS")
+    rule.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
+    rule.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    _common(rule)
+    rule.set_defaults(run=run_rule)
+    verify = sub.add_parser("verify", help="check a ruling offline (no model, no network)")
+    verify.add_argument("ruling", metavar="RULING", help="ruling.cbor")
+    verify.add_argument("--signature", metavar="SIG", help="ruling.sig.cbor to check too")
+    verify.add_argument("--resolver", type=contract_address, metavar="0xADDRESS",
+                        help="require the signature to be this address's")
+    _common(verify)
+    verify.set_defaults(run=run_verify)
+    return court
+
+
+def _leaf_spec(text: str) -> tuple[str, int]:
+    """argparse type: ``KIND`` or ``KIND:INDEX`` (the index a uint64)."""
+    kind, _, number = text.partition(":")
+    return kind, uint64(number) if number else 0
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    add_max_size_option(parser, "inputs")
+    parser.add_argument("-v", "--verbose", action="store_true", help="more detail on failure")
+
+
+def _text(value: str | None, path: str | None) -> str | None:
+    if path is not None:
+        try:
+            return read_input(path, MAX_TEXT_FILE).decode("utf-8")
+        except UnicodeDecodeError:
+            raise CliError("usage.court", f"{path} is not UTF-8 text") from None
+    return value
+
+
+def run_open(args: argparse.Namespace) -> int:
+    """``por dispute open``."""
+    from por.challenge.records import InclusionProof, proof_from_cbor
+    from por.challenge.refs import bundle_from_bytes
+    from por.court.case import leaf_index_of, open_case
+    from por.schemas import load_json
+    from por.schemas.verification import ChallengeRef
+
+    data = read_input(args.bundle, args.max_size)
+    proof = None
+    kind, index = "", 0
+    if args.leaf is not None:
+        kind, index = args.leaf
+    elif args.ref is not None:
+        try:
+            ref = ChallengeRef.model_validate(load_json(read_input(args.ref, MAX_TEXT_FILE)))
+        except ValueError:
+            raise CliError("usage.court", "--ref is not a ChallengeRef (kind, leaf_index, "
+                           "evidence_id or step_id)") from None
+        kind, index = leaf_index_of(bundle_from_bytes(data), ref)
+    else:
+        loaded = proof_from_cbor(read_input(args.proof, args.max_size))
+        if not isinstance(loaded, InclusionProof):
+            raise CliError("usage.court", "--proof takes an InclusionProof (por challenge "
+                           "--inclusion makes one for a step)")
+        proof, kind, index = loaded, loaded.kind, loaded.leaf_index
+    claim = _text(args.claim, args.claim_file)
+    rebuttal = _text(args.rebuttal, args.rebuttal_file)
+    case = open_case(data, kind=kind, leaf_index=index, claim=claim or "",
+                     rebuttal=rebuttal, reward=args.reward, proof=proof)
+    write_atomic(args.out, case.to_cbor())
+    if args.json:
+        print_json({"schema": "por/dispute-case/1", "output": args.out,
+                    "case_hash": case.case_hash().hex(), "market_id": case.market_id,
+                    "leaf": {"kind": case.leaf_kind, "index": case.leaf_index,
+                             "leaf_hash": case.leaf_hash.hex()},
+                    "challenge_id": case.challenge_id.hex(), "por_root": case.por_root.hex(),
+                    "context": {"task_title": case.task_title, "task_spec": case.task_spec,
+                                "deliverables": case.deliverables, "claim": case.claim,
+                                "rebuttal": case.rebuttal, "reward": case.reward}})
+    else:
+        out(f"case {case.case_hash().hex()}: {case.market_id} {case.leaf_kind} "
+            f"#{case.leaf_index}, challenge {case.challenge_id.hex()}")
+    return EXIT_OK
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    """``por court rule``."""
+    from por.cli.court_run import (
+        SIGNATURE_FILE,
+        load_judges,
+        run_panel,
+        summary_json,
+        transports_for,
+        write_ruling,
+    )
+    from por.court.case import DisputeCase, check_case
+    from por.court.config import court_rule
+    from por.court.panel import check_rule
+    from por.court.verify import verify_court
+
+    key = _key(args)
+    case = DisputeCase.from_cbor(read_input(args.case, args.max_size))
+    check_case(case)
+    numbers, locks = load_judges(args.court)
+    rule = court_rule(numbers, len(locks), args.at)
+    check_rule(rule, locks)
+    err(f"por court: case {case.case_hash().hex()[:16]}, panel {rule.panel} of "
+        f"{rule.seats} seat(s), quorum {rule.quorum}")
+    with transports_for(locks, args) as (routes, clients):
+        data = run_panel(case, rule, locks, routes, clients=clients, args=args)
+    summary = verify_court(data)  # never write what this implementation would reject
+    signature = _sign(summary, key, args) if key is not None else None
+    document = summary_json(summary, args.out)
+    document["signature"] = None if signature is None else {
+        "file": os.path.join(args.out, SIGNATURE_FILE), "signer_hex": signature.signer.hex(),
+        "chain_id": signature.chain_id, "issued_at": signature.issued_at,
+        "expires_at": signature.expires_at}
+    write_ruling(args.out, data, None if signature is None else signature.to_cbor(), document)
+    return _report(summary, document, args)
+
+
+def _key(args: argparse.Namespace) -> Any:
+    if args.key is None:
+        return None
+    from por.cli.signing_args import load_signing_key
+
+    key = load_signing_key(args.key)
+    if key.scheme != "secp256k1":
+        raise CliError("chain.scheme", "a ruling is checked by the registry: secp256k1 only",
+                       expected="secp256k1", actual=key.scheme)
+    return key
+
+
+def _sign(summary: Any, key: Any, args: argparse.Namespace) -> Any:
+    from por.court.eip712 import ruling_struct, sign_ruling
+    from por.signing import Eip712Domain
+
+    if summary.final.status != "ruled":
+        return None
+    struct = ruling_struct(summary, issued_at=args.at, expires_at=args.at + args.ttl)
+    domain = Eip712Domain(chain_id=args.chain_id, verifying_contract=args.contract)
+    return sign_ruling(struct, key.secret, domain)
+
+
+def _report(summary: Any, document: dict[str, Any], args: argparse.Namespace) -> int:
+    final = summary.final
+    if args.json:
+        print_json(document)
+    elif final.status == "ruled":
+        dissent = [v.seat for v in final.votes if v.dissent]
+        out(f"ruled: challenge {final.decision} (worker_pct {final.worker_pct}, "
+            f"{final.votes_cast} votes, round {final.round}, dissent seats {dissent or 'none'}); "
+            f"court {summary.court_root.hex()}")
+    if final.status != "ruled":
+        err(f"court.no_ruling: the court did not rule ({final.status}: "
+            f"{final.votes_cast}/{final.seats} votes, quorum {final.quorum}); fail closed, "
+            f"no ruling to sign")
+        return EXIT_NO_VERDICT
+    return EXIT_OK
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """``por court verify``."""
+    from por.cli.court_run import summary_json
+    from por.court.eip712 import RulingSignature, check_ruling_signature
+    from por.court.errors import CourtError
+    from por.court.verify import verify_court
+
+    summary = verify_court(read_input(args.ruling, args.max_size), max_size=args.max_size)
+    signed = None
+    if args.signature:
+        signed = RulingSignature.from_cbor(read_input(args.signature, MAX_TEXT_FILE))
+        check_ruling_signature(signed, summary)
+        if args.resolver is not None and signed.signer != args.resolver:
+            raise CourtError("signature.untrusted_key", "the ruling is not the resolver's",
+                             expected=args.resolver, actual=signed.signer)
+    if args.json:
+        print_json(summary_json(summary, None) | {
+            "verified": True, "signature_verified": signed is not None,
+            "signer_hex": None if signed is None else signed.signer.hex()})
+    else:
+        final = summary.final
+        out(f"OK court {summary.court_root.hex()}: {final.status}"
+            + (f", challenge {final.decision} (worker_pct {final.worker_pct})"
+               if final.status == "ruled" else "")
+            + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts"
+            + (f"; signed by 0x{signed.signer.hex()}" if signed is not None else ""))
+    return EXIT_OK
+
+
+__all__ = ["add_parser"]

@@ -1,0 +1,81 @@
+"""The court's input form (``COURT.yaml``, SPEC §16.4) and its committed rule.
+
+```yaml
+court: por-court/1
+panel: 3            # N, odd
+quorum: 3           # optional; a majority of N up to N (default N)
+appeal_quorum: 5    # optional; a majority of 2N+1 up to 2N+1 (default 2N+1)
+judges:             # N seats, or 2N+1 for a court with an appeal panel
+  - judge-0.yaml    # a judge config (por judge lock's input) or a locked .cbor manifest
+```
+Paths are relative to the court file.  Time is never read here: ``ruled_at``
+is the caller's ``--at``.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from por.court.aggregate import check_panel
+from por.court.errors import CourtError
+from por.court.records import MAX_SEATS, CourtRule
+from por.errors import PorError
+from por.judges.config import parse_config_text
+
+COURT_FORMAT = "por-court/1"
+RULE: Literal["upper-median/1"] = "upper-median/1"
+
+
+def iso_time(unix: int) -> str:
+    """ISO 8601 UTC text of Unix seconds (the committed form of ``--at``)."""
+    return datetime.fromtimestamp(unix, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_court(data: bytes) -> tuple[dict[str, int], list[str]]:
+    """(panel, quorum, appeal_quorum) and the judge paths of a court file."""
+    try:
+        value: dict[str, Any] = parse_config_text(data)
+    except PorError as exc:
+        raise CourtError("court.config", f"court file: {exc.message}") from None
+    if value.get("court") != COURT_FORMAT:
+        raise CourtError("court.config", "not a court file", expected=COURT_FORMAT,
+                         actual=str(value.get("court"))[:40])
+    unknown = sorted(set(value) - {"court", "panel", "quorum", "appeal_quorum", "judges"})
+    if unknown:
+        raise CourtError("court.config", f"unknown court options: {', '.join(unknown)}")
+    panel = value.get("panel")
+    judges = value.get("judges")
+    if isinstance(panel, bool) or not isinstance(panel, int):
+        raise CourtError("court.config", "panel must be an integer")
+    if not isinstance(judges, list) or not all(isinstance(j, str) for j in judges) \
+            or not 1 <= len(judges) <= MAX_SEATS:
+        raise CourtError("court.config", f"judges must be a list of 1..{MAX_SEATS} paths")
+    numbers = {"panel": panel, "quorum": value.get("quorum", panel),
+               "appeal_quorum": value.get("appeal_quorum", 2 * panel + 1)}
+    for name, number in numbers.items():
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise CourtError("court.config", f"{name} must be a positive integer")
+    try:  # before any judge file is read (bounded work)
+        check_panel(panel, numbers["quorum"])
+        check_panel(2 * panel + 1, numbers["appeal_quorum"])
+    except ValueError as exc:
+        raise CourtError("court.config", str(exc)) from None
+    if len(judges) not in (panel, 2 * panel + 1):
+        raise CourtError("court.config", "judges are the panel, or the panel and its appeal "
+                         "seats", expected=f"{panel} or {2 * panel + 1}", actual=len(judges))
+    return numbers, list(judges)
+
+
+def court_rule(numbers: dict[str, int], seats: int, at: int) -> CourtRule:
+    """The committed ``por.CourtRule/1`` (``court.config`` if out of range)."""
+    try:
+        return CourtRule(rule=RULE, panel=numbers["panel"], quorum=numbers["quorum"],
+                         appeal_quorum=numbers["appeal_quorum"], seats=seats,
+                         ruled_at=iso_time(at))
+    except ValueError as exc:
+        detail = " ".join(line.strip() for line in str(exc).splitlines()[1:3])
+        raise CourtError("court.config", f"court rule out of range: {detail}") from None
+
+
+__all__ = ["COURT_FORMAT", "RULE", "court_rule", "iso_time", "parse_court"]

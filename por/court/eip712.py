@@ -1,0 +1,140 @@
+"""The court's signed ruling (SPEC §16.7): the EIP-712 ``Ruling`` struct and its record.
+
+Same domain as verdicts (SPEC §8.2: name ``por``, version ``1``, chain id, the
+registry's address), same secp256k1 stack (:mod:`por.signing`): 65 bytes
+``r || s || v`` with low ``s``.  Every member is one 32-byte word (EIP-712
+``encodeData``; ``bool`` is 0 or 1).  The registry's ``submitRuling`` accepts
+a ruling signed by its resolver's key for an open challenge on exactly this
+market and leaf (SPEC §14.4).  A ``por.RulingSignature/1`` is the signed
+struct plus the domain and the signer, checkable offline against a ruling.cbor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field
+
+from por.court.errors import CourtError
+from por.court.verify import CourtSummary
+from por.schemas.base import Count, Hash32, Record
+from por.signing import secp256k1
+from por.signing.eip712 import Eip712Domain, domain_separator, keccak256
+
+RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,"
+               "uint8 workerPct,bytes32 caseHash,bytes32 courtRoot,uint64 issuedAt,"
+               "uint64 expiresAt)")
+_RULING_TYPE_HASH = keccak256(RULING_TYPE.encode("ascii"))
+Address = Annotated[bytes, Field(min_length=20, max_length=20)]
+
+
+@dataclass(frozen=True)
+class RulingStruct:
+    """The nine signed values, in EIP-712 member order."""
+
+    challenge_id: bytes
+    market_id: bytes
+    leaf_hash: bytes
+    upheld: bool
+    worker_pct: int
+    case_hash: bytes
+    court_root: bytes
+    issued_at: int
+    expires_at: int
+
+    def words(self) -> list[bytes]:
+        """``encodeData``: nine 32-byte words."""
+        return [self.challenge_id, self.market_id, self.leaf_hash,
+                int(self.upheld).to_bytes(32, "big"), self.worker_pct.to_bytes(32, "big"),
+                self.case_hash, self.court_root, self.issued_at.to_bytes(32, "big"),
+                self.expires_at.to_bytes(32, "big")]
+
+
+def ruling_digest(ruling: RulingStruct, domain: Eip712Domain) -> bytes:
+    """keccak256(0x1901 || domainSeparator || keccak256(typeHash || words))."""
+    struct_hash = keccak256(_RULING_TYPE_HASH + b"".join(ruling.words()))
+    return keccak256(b"\x19\x01" + domain_separator(domain) + struct_hash)
+
+
+def ruling_struct(summary: CourtSummary, *, issued_at: int, expires_at: int) -> RulingStruct:
+    """The struct of a verified court bundle's final ruling (``court.no_ruling`` if none)."""
+    final = summary.final
+    if final.status != "ruled" or final.worker_pct is None:
+        raise CourtError("court.no_ruling", "the court did not rule: nothing to sign",
+                         expected="ruled", actual=final.status)
+    case = summary.case
+    return RulingStruct(challenge_id=case.challenge_id, market_id=case.market_key,
+                        leaf_hash=case.leaf_hash, upheld=final.decision == "upheld",
+                        worker_pct=final.worker_pct, case_hash=summary.case_hash,
+                        court_root=summary.court_root, issued_at=issued_at,
+                        expires_at=expires_at)
+
+
+class RulingSignature(Record):
+    """A signed ruling (``ruling.sig.cbor``)."""
+
+    SCHEMA: ClassVar[str] = "por.RulingSignature/1"
+
+    record_schema: Literal["por.RulingSignature/1"] = Field("por.RulingSignature/1",
+                                                            alias="schema")
+    scheme: Literal["secp256k1"]
+    chain_id: Count
+    verifying_contract: Address
+    challenge_id: Hash32
+    market_id: Hash32
+    leaf_hash: Hash32
+    upheld: bool
+    worker_pct: Annotated[int, Field(ge=0, le=100)]
+    case_hash: Hash32
+    court_root: Hash32
+    issued_at: Count
+    expires_at: Count
+    signer: Address
+    signature: Annotated[bytes, Field(min_length=65, max_length=65)]
+
+    def struct(self) -> RulingStruct:
+        """The signed values."""
+        return RulingStruct(self.challenge_id, self.market_id, self.leaf_hash, self.upheld,
+                            self.worker_pct, self.case_hash, self.court_root, self.issued_at,
+                            self.expires_at)
+
+    def domain(self) -> Eip712Domain:
+        """The EIP-712 domain it was signed in."""
+        return Eip712Domain(chain_id=self.chain_id, verifying_contract=self.verifying_contract)
+
+
+def sign_ruling(ruling: RulingStruct, secret: bytes, domain: Eip712Domain) -> RulingSignature:
+    """Sign ``ruling`` with a secp256k1 key."""
+    signature = secp256k1.sign_digest(secret, ruling_digest(ruling, domain))
+    signer = secp256k1.address_from_public_key(secp256k1.public_key_from_secret(secret))
+    return RulingSignature(scheme="secp256k1", chain_id=domain.chain_id,
+                           verifying_contract=domain.verifying_contract,
+                           challenge_id=ruling.challenge_id, market_id=ruling.market_id,
+                           leaf_hash=ruling.leaf_hash, upheld=ruling.upheld,
+                           worker_pct=ruling.worker_pct, case_hash=ruling.case_hash,
+                           court_root=ruling.court_root, issued_at=ruling.issued_at,
+                           expires_at=ruling.expires_at, signer=signer, signature=signature)
+
+
+def check_ruling_signature(record: RulingSignature, summary: CourtSummary) -> None:
+    """The signature verifies and signs exactly this bundle's final ruling.
+
+    ``court.ruling_mismatch`` if a signed value is not the bundle's; the
+    ``signature.*`` ids of SPEC §8.5 for the signature itself.
+    """
+    want = ruling_struct(summary, issued_at=record.issued_at, expires_at=record.expires_at)
+    if record.struct() != want:
+        wrong = [k for k in want.__dataclass_fields__
+                 if getattr(want, k) != getattr(record.struct(), k)]
+        raise CourtError("court.ruling_mismatch", "the signed ruling is not this court's",
+                         expected="the final ruling", actual=",".join(wrong))
+    if record.issued_at > record.expires_at:
+        raise CourtError("signature.expired", "issued after it expires",
+                         expected=f"<= {record.expires_at}", actual=record.issued_at)
+    secp256k1.verify_digest(record.signer, ruling_digest(record.struct(), record.domain()),
+                            record.signature)
+
+
+__all__ = ["RULING_TYPE", "RulingSignature", "RulingStruct", "check_ruling_signature",
+           "ruling_digest", "ruling_struct", "sign_ruling"]

@@ -1,0 +1,10 @@
+"""The court's judge system (seed 003): ``from por.court.judges import LLMJudge,
+DisputeContext, JudgeVote``.  No HTTP framework; litellm is imported only when a
+judge calls a model through ``api_base``."""
+
+from por.court.judges.base import DisputeContext, Judge, JudgeVote
+from por.court.judges.llm_judge import LLMJudge
+from por.court.judges.prompts import EVALUATION_TEMPLATE, SYSTEM_PROMPT
+
+__all__ = ["EVALUATION_TEMPLATE", "SYSTEM_PROMPT", "DisputeContext", "Judge", "JudgeVote",
+           "LLMJudge"]

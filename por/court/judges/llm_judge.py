@@ -1,0 +1,181 @@
+"""The LLM judge (seed 003, ``llm_judge.py``) over litellm, through a locked, recorded call.
+
+``LLMJudge(judge_id, model, temperature)`` is the seed's constructor.  The
+call is por's locked one (SPEC §15.4): ``litellm.acompletion`` with every
+locked parameter, ``response_format`` JSON with the court vote schema, and the
+exact wire bytes recorded by the transcript server on 127.0.0.1.  The lock is
+``lock=`` (a ``por.JudgeManifest/1`` with parser ``por-court-parser/1``), or,
+when absent, one built from the three seed arguments and the seed's prompts
+(:func:`seed_lock`).  The route is ``transport=`` (a running
+:class:`~por.judges.client.LiteLLMTransport`'s ``exchange``, or a test
+double) or ``api_base=`` (a transcript server is started for the call).
+
+Every attempt is kept in :attr:`LLMJudge.attempts` (the court commits them as
+``por.JudgeCall/1`` records).  Every failure, after the lock's retries on
+transient kinds, raises the seed's ``ServiceError("JUDGE_UNAVAILABLE", ..., 502)``
+naming the judge id and the failed check, never the raw response.
+``voted_at`` is the caller's time (``voted_at=``), never the clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from por.court.errors import CourtError, judge_unavailable
+from por.court.judges.base import DisputeContext, Judge, JudgeVote
+from por.court.judges.prompts import EVALUATION_TEMPLATE, SYSTEM_PROMPT
+from por.court.judges.render import court_vote_from_response, render_messages
+from por.errors import PorError
+from por.judges.config import COURT_VOTE_SCHEMA, canonical_json
+from por.judges.manifest import COURT_PARSER, JudgeManifest
+from por.judges.outcome import Classified, Exchange, classify
+from por.numbers import format_decimal
+
+#: (lock, messages, call id) -> what crossed the wire.
+CallTransport = Callable[[JudgeManifest, list[dict[str, str]], str], Awaitable[Exchange]]
+Sleep = Callable[[float], Awaitable[None]]
+#: ``voted_at`` when the caller gives no time: the epoch, never the clock.
+EPOCH = "1970-01-01T00:00:00Z"
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One recorded attempt of one judge on one case."""
+
+    attempt: int
+    messages: list[dict[str, str]]
+    exchange: Exchange
+    result: Classified
+
+
+def _prompt(name: str, text: str) -> dict[str, object]:
+    data = text.encode("utf-8")
+    return {"file": name, "text": data, "hash": hashlib.sha256(data).digest()}
+
+
+def seed_lock(judge_id: str, model: str, temperature: float | Decimal | int) -> JudgeManifest:
+    """A hosted court lock from the seed's three arguments and prompts.
+
+    Every sampler parameter is pinned and sent (SPEC §15.1): ``temperature`` as
+    given, ``top_k`` 0 (off), ``top_p`` 1, ``min_p`` 0, ``repeat_penalty`` 1,
+    ``seed`` 0, ``max_tokens`` 512; no retries; ``determinism: none``.
+    """
+    provider = model.split("/", 1)[0] if "/" in model else "openai"
+    return JudgeManifest.model_validate({
+        "judge_id": judge_id, "judge_version": "1.0",
+        "model": {"kind": "hosted", "provider": provider, "model": model,
+                  "version_lock": model.split("/", 1)[-1]},
+        "runtime": {"name": provider, "version": model.split("/", 1)[-1],
+                    "build_class": "hosted"},
+        "parameters": {"temperature": format_decimal(Decimal(str(temperature))),
+                       "top_k": "0", "top_p": "1", "min_p": "0", "repeat_penalty": "1",
+                       "seed": "0", "max_tokens": "512"},
+        "timeout_ms": 60_000,
+        "system_prompt": _prompt("system.md", SYSTEM_PROMPT),
+        "template": _prompt("template.md", EVALUATION_TEMPLATE),
+        "output_schema": canonical_json(COURT_VOTE_SCHEMA), "parser": COURT_PARSER,
+        "fail_closed": True, "fail_closed_mode": "strict",
+        "retry_policy": {"max_retries": 0, "backoff": "exponential", "base_ms": 0,
+                         "retry_on": [], "fail_on": ["auth", "invalid_response",
+                                                     "lock_violation", "model_unavailable"]},
+        "determinism": "none", "compatible_spec_versions": ["1.0"],
+    })
+
+
+def classify_court(lock: JudgeManifest, messages: list[dict[str, str]],
+                   exchange: Exchange) -> Classified:
+    """One court attempt classified from its bytes (SPEC §15.4 with the court parser)."""
+    return classify(lock, messages, exchange, parse=court_vote_from_response)
+
+
+class LLMJudge(Judge):
+    """A locked LLM judge (seed 003) whose every call is recorded."""
+
+    def __init__(self, judge_id: str, model: str, temperature: float | Decimal | int, *,
+                 lock: JudgeManifest | None = None, transport: CallTransport | None = None,
+                 api_base: str | None = None, voted_at: str = EPOCH,
+                 call_prefix: str = "court", sleep: Sleep = asyncio.sleep) -> None:
+        self._judge_id = judge_id
+        self._model = model
+        self._temperature = temperature
+        self.lock = lock if lock is not None else seed_lock(judge_id, model, temperature)
+        self._check_lock()
+        self._transport = transport
+        self._api_base = api_base
+        self._voted_at = voted_at
+        self._call_prefix = call_prefix
+        self._sleep = sleep
+        #: Every attempt of the last :meth:`evaluate`, failed ones included.
+        self.attempts: list[Attempt] = []
+
+    @property
+    def judge_id(self) -> str:
+        """The judge's id (the seat's name in votes and errors)."""
+        return self._judge_id
+
+    def _check_lock(self) -> None:
+        lock = self.lock
+        if lock.parser != COURT_PARSER:
+            raise CourtError("court.manifest_parser", f"judge {self._judge_id}: not a court "
+                             "judge lock", expected=COURT_PARSER, actual=lock.parser)
+        temperature = format_decimal(Decimal(str(self._temperature)))
+        if (lock.judge_id, lock.model.model, lock.parameters.get("temperature")) != (
+                self._judge_id, self._model, temperature):
+            raise CourtError("court.lock_mismatch", "the judge's id, model and temperature "
+                             "are not its lock's", expected=f"{lock.judge_id} {lock.model.model} "
+                             f"{lock.parameters.get('temperature')}",
+                             actual=f"{self._judge_id} {self._model} {temperature}")
+
+    async def evaluate(self, context: DisputeContext) -> JudgeVote:
+        """Ask the locked model once (plus the lock's retries on transient kinds)."""
+        self.attempts = []
+        try:
+            messages = render_messages(self.lock, context)
+        except PorError as exc:
+            raise judge_unavailable(self._judge_id, exc.check_id) from None
+        if self._transport is not None:
+            return await self._run(messages, self._transport)
+        if self._api_base is None:
+            raise judge_unavailable(self._judge_id, "court.no_route")
+        from por.judges.client import LiteLLMTransport  # noqa: PLC0415 - litellm is heavy
+        from por.judges.transcript import TranscriptServer  # noqa: PLC0415
+
+        try:
+            with TranscriptServer(upstream=self._api_base) as server:
+                client = LiteLLMTransport(server)
+                try:
+                    return await self._run(messages, client.exchange)
+                finally:
+                    await client.aclose()
+        except PorError as exc:
+            if exc.check_id == "court.judge_unavailable":
+                raise
+            raise judge_unavailable(self._judge_id, exc.check_id) from None
+
+    async def _run(self, messages: list[dict[str, str]], transport: CallTransport) -> JudgeVote:
+        policy = self.lock.retry_policy
+        attempt = 1
+        while True:
+            call_id = f"{self._call_prefix}-{self._judge_id}-{attempt}"
+            try:
+                exchange = await transport(self.lock, messages, call_id)
+            except PorError as exc:  # e.g. lock.forbidden_option: fail closed, no vote
+                raise judge_unavailable(self._judge_id, exc.check_id) from None
+            result = classify_court(self.lock, messages, exchange)
+            self.attempts.append(Attempt(attempt, messages, exchange, result))
+            if result.vote is not None:
+                reasoning, pct = result.vote
+                return JudgeVote(judge_id=self._judge_id, worker_pct=pct, reasoning=reasoning,
+                                 voted_at=self._voted_at)
+            if result.kind in policy.retry_on and attempt <= policy.max_retries:
+                await self._sleep(policy.base_ms * (2 ** (attempt - 1)) / 1000)
+                attempt += 1
+                continue
+            raise judge_unavailable(self._judge_id, result.check_id)
+
+
+__all__ = ["EPOCH", "Attempt", "CallTransport", "LLMJudge", "classify_court", "seed_lock"]

@@ -1,0 +1,156 @@
+"""Court records and the court bundle (SPEC §16.5): votes, rulings, commitments.
+
+``ruling.cbor`` (``por.CourtBundle/1``) sits beside ``judgement.cbor`` and is
+built the same way: the case, the court's rule (``por.CourtRule/1``), one
+``por.JudgeManifest/1`` per seat, every attempt as a ``por.JudgeCall/1`` (the
+seat is its ``subject_index``, the case hash its ``subject_hash``), the votes
+and one ruling per round, each component an RFC 9162 tree and ``court_root``
+the root over the six component leaves ``root || uint64_be(size)``.  A vote is
+thus a two-level inclusion proof against ``court_root``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field
+
+from por.bundle.layout import component_leaf
+from por.court.case import MAX_TEXT
+from por.judges.records import Attempt
+from por.merkle import leaf_hash, root_hash
+from por.schemas.base import Blob, Count, Hash32, Id, Model, Record
+
+#: Most seats in a court (an appeal panel of 2N+1 with N <= 7).
+MAX_SEATS = 15
+#: Component order in the court_root tree.  Never reorder.
+COURT_COMPONENTS: tuple[str, ...] = ("case", "rule", "panel", "calls", "votes", "rulings")
+Pct = Annotated[int, Field(ge=0, le=100)]
+Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+IsoTime = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
+
+
+class CourtRule(Record):
+    """The court's configuration as committed: panel size, quorums, time."""
+
+    SCHEMA: ClassVar[str] = "por.CourtRule/1"
+
+    record_schema: Literal["por.CourtRule/1"] = Field("por.CourtRule/1", alias="schema")
+    rule: Literal["upper-median/1"]
+    panel: Annotated[int, Field(ge=1, le=7)]
+    quorum: Annotated[int, Field(ge=1, le=7)]
+    appeal_quorum: Annotated[int, Field(ge=1, le=MAX_SEATS)]
+    seats: Annotated[int, Field(ge=1, le=MAX_SEATS)]
+    ruled_at: IsoTime
+
+
+class CourtVote(Record):
+    """One seat's vote (the seed's ``JudgeVote`` plus what binds it)."""
+
+    SCHEMA: ClassVar[str] = "por.CourtVote/1"
+
+    record_schema: Literal["por.CourtVote/1"] = Field("por.CourtVote/1", alias="schema")
+    seat: Seat
+    judge_id: Id
+    manifest_digest: Hash32
+    case_hash: Hash32
+    attempt: Attempt
+    worker_pct: Pct
+    reasoning: Annotated[str, Field(max_length=MAX_TEXT)]
+    voted_at: IsoTime
+
+
+class SeatVote(Model):
+    """A seat's vote in a ruling, and whether it dissents."""
+
+    seat: Seat
+    judge_id: Id
+    worker_pct: Pct
+    dissent: bool
+
+
+class CourtRuling(Record):
+    """What one round decided (SPEC §16.4)."""
+
+    SCHEMA: ClassVar[str] = "por.CourtRuling/1"
+
+    record_schema: Literal["por.CourtRuling/1"] = Field("por.CourtRuling/1", alias="schema")
+    case_hash: Hash32
+    round: Annotated[int, Field(ge=1, le=2)]
+    seats: Annotated[int, Field(ge=1, le=MAX_SEATS)]
+    quorum: Annotated[int, Field(ge=1, le=MAX_SEATS)]
+    votes_cast: Count
+    status: Literal["ruled", "no_quorum", "split"]
+    worker_pct: Pct | None = None
+    decision: Literal["upheld", "rejected"] | None = None
+    split: bool
+    votes: list[SeatVote]
+    absent: list[Seat]
+    ruled_at: IsoTime
+
+
+class CourtCommitments(Model):
+    """Roots and sizes of the six components and ``court_root``."""
+
+    case_hash: Hash32
+    rule_hash: Hash32
+    panel_root: Hash32
+    panel_count: Count
+    calls_root: Hash32
+    calls_count: Count
+    votes_root: Hash32
+    votes_count: Count
+    rulings_root: Hash32
+    rulings_count: Count
+    court_root: Hash32
+
+
+class CourtBundle(Record):
+    """``ruling.cbor``: the records as canonical bytes and their commitments."""
+
+    SCHEMA: ClassVar[str] = "por.CourtBundle/1"
+
+    record_schema: Literal["por.CourtBundle/1"] = Field("por.CourtBundle/1", alias="schema")
+    case: Blob
+    rule: Blob
+    panel: Annotated[list[Blob], Field(min_length=1, max_length=MAX_SEATS)]
+    calls: Annotated[list[Blob], Field(max_length=MAX_SEATS * 11)]
+    votes: Annotated[list[Blob], Field(max_length=MAX_SEATS)]
+    rulings: Annotated[list[Blob], Field(min_length=1, max_length=2)]
+    commitments: CourtCommitments
+
+
+def component_leaves(c: CourtCommitments) -> list[bytes]:
+    """The six component leaves in :data:`COURT_COMPONENTS` order."""
+    return [component_leaf(c.case_hash, 1), component_leaf(c.rule_hash, 1),
+            component_leaf(c.panel_root, c.panel_count),
+            component_leaf(c.calls_root, c.calls_count),
+            component_leaf(c.votes_root, c.votes_count),
+            component_leaf(c.rulings_root, c.rulings_count)]
+
+
+def compute_commitments(*, case: bytes, rule: bytes, panel: list[bytes], calls: list[bytes],
+                        votes: list[bytes], rulings: list[bytes]) -> CourtCommitments:
+    """Every commitment from the canonical record bytes."""
+    partial = CourtCommitments.model_construct(
+        case_hash=leaf_hash(case), rule_hash=leaf_hash(rule),
+        panel_root=root_hash(panel), panel_count=len(panel),
+        calls_root=root_hash(calls), calls_count=len(calls),
+        votes_root=root_hash(votes), votes_count=len(votes),
+        rulings_root=root_hash(rulings), rulings_count=len(rulings), court_root=b"")
+    root = root_hash(component_leaves(partial))
+    return CourtCommitments.model_validate({**partial.__dict__, "court_root": root})
+
+
+def assemble(*, case: bytes, rule: bytes, panel: list[bytes], calls: list[bytes],
+             votes: list[bytes], rulings: list[bytes]) -> bytes:
+    """``ruling.cbor`` bytes."""
+    commitments = compute_commitments(case=case, rule=rule, panel=panel, calls=calls,
+                                      votes=votes, rulings=rulings)
+    return CourtBundle(case=case, rule=rule, panel=panel, calls=calls, votes=votes,
+                       rulings=rulings, commitments=commitments).to_cbor()
+
+
+__all__ = ["COURT_COMPONENTS", "MAX_SEATS", "CourtBundle", "CourtCommitments", "CourtRule",
+           "CourtRuling", "CourtVote", "SeatVote", "assemble", "component_leaves",
+           "compute_commitments"]

@@ -1,0 +1,182 @@
+"""Offline verification of a court bundle (SPEC §16.6): no model, no network.
+
+In order: decode strictly and recompute ``court_root``; the case follows from
+its PoR bundle; the rule is sound and every seat has a court lock; every call
+is checked as a judgement call is (SPEC §15.6 step 5: hashes of the wire
+bytes, request hash, messages re-rendered from the case, re-classified from
+its bytes with the court parser, attempts gapless and within the retry
+policy); every seat of a held round has attempts; the votes are exactly the
+parses of each seat's last attempt; each ruling is the one the votes imply.
+The first failure raises ``CourtError`` / ``JudgementError`` with its check id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from por.court.case import DisputeCase, check_case
+from por.court.errors import CourtError
+from por.court.judges.llm_judge import classify_court
+from por.court.judges.render import render_messages
+from por.court.panel import check_rule, round_seats, ruling_for
+from por.court.records import CourtBundle, CourtRule, CourtRuling, CourtVote, compute_commitments
+from por.encoding import decode
+from por.errors import SchemaError
+from por.judges.manifest import COURT_PARSER, JudgeManifest, parse_manifest
+from por.judges.outcome import NO_STATUS_KINDS, Exchange
+from por.judges.records import JudgeCall
+from por.judges.verify import _check_hashes  # the same hash checks as a judgement's
+
+#: Largest ruling.cbor read by default (the PoR bundle is inside the case).
+DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class CourtSummary:
+    """What a verified court bundle says."""
+
+    case: DisputeCase
+    case_hash: bytes
+    rule: CourtRule
+    panel: list[JudgeManifest]
+    calls: list[JudgeCall]
+    votes: list[CourtVote]
+    rulings: list[CourtRuling]
+    court_root: bytes
+
+    @property
+    def final(self) -> CourtRuling:
+        """The last round's ruling (the court's answer)."""
+        return self.rulings[-1]
+
+
+def fail(check_id: str, message: str, **kw: object) -> CourtError:
+    """A ``CourtError`` to raise."""
+    return CourtError(check_id, message, **kw)
+
+
+def decode_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSummary:
+    """Decode every record strictly and check the commitments (nothing replayed)."""
+    value = decode(data, max_size=max_size)
+    bundle = CourtBundle.from_dict(value)
+    if bundle.to_dict() != value:
+        raise SchemaError("schema.non_canonical_record",
+                          "court bundle bytes are not the record's canonical form")
+    rebuilt = compute_commitments(case=bundle.case, rule=bundle.rule, panel=bundle.panel,
+                                  calls=bundle.calls, votes=bundle.votes, rulings=bundle.rulings)
+    if rebuilt != bundle.commitments:
+        raise fail("court.commit_mismatch", "commitments do not match the records",
+                   expected=rebuilt.court_root, actual=bundle.commitments.court_root)
+    case = DisputeCase.from_cbor(bundle.case)
+    return CourtSummary(
+        case=case, case_hash=hashlib.sha256(bundle.case).digest(),
+        rule=CourtRule.from_cbor(bundle.rule),
+        panel=[parse_manifest(m) for m in bundle.panel],
+        calls=[JudgeCall.from_cbor(c) for c in bundle.calls],
+        votes=[CourtVote.from_cbor(v) for v in bundle.votes],
+        rulings=[CourtRuling.from_cbor(r) for r in bundle.rulings],
+        court_root=rebuilt.court_root)
+
+
+def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSummary:
+    """Every check of SPEC §16.6; raise on the first failure."""
+    s = decode_court(data, max_size=max_size)
+    check_case(s.case)
+    for seat, lock in enumerate(s.panel):
+        if lock.parser != COURT_PARSER:
+            raise fail("court.manifest_parser", f"seat {seat} is not a court judge lock",
+                       expected=COURT_PARSER, actual=lock.parser)
+    check_rule(s.rule, s.panel)
+    rounds = len(s.rulings)
+    if rounds == 2 and s.rule.seats == s.rule.panel:
+        raise fail("court.aggregation_mismatch", "an appeal round without appeal seats")
+    held = round_seats(s.rule, 1) + (round_seats(s.rule, 2) if rounds == 2 else [])
+    per_seat: dict[int, list[JudgeCall]] = {seat: [] for seat in held}
+    previous = (-1, 0)
+    for call in s.calls:
+        key = (call.subject_index, call.attempt)
+        if key <= previous:
+            raise fail("judgement.call_order", "calls are not sorted by seat and attempt")
+        previous = key
+        if call.subject_index not in per_seat:
+            raise fail("court.seat", "a call names a seat outside the held rounds",
+                       expected=f"0..{len(held) - 1}", actual=call.subject_index)
+        per_seat[call.subject_index].append(call)
+    expected: dict[int, CourtVote] = {}
+    for seat in held:
+        lock = s.panel[seat]
+        messages = render_messages(lock, s.case.context())
+        vote = _check_seat(s, seat, lock, per_seat[seat], messages)
+        if vote is not None:
+            expected[seat] = vote
+    if [v.seat for v in s.votes] != sorted(expected):
+        missing = sorted(set(expected) - {v.seat for v in s.votes})
+        raise fail("court.vote_missing" if missing else "court.vote_extra",
+                   "votes are not exactly the seats whose last attempt voted",
+                   expected=sorted(expected), actual=[v.seat for v in s.votes])
+    for got in s.votes:
+        want = expected[got.seat]
+        if got != want:
+            raise fail("court.vote_mismatch", f"seat {got.seat}'s vote is not its attempt's "
+                       "answer", expected=want.worker_pct, actual=got.worker_pct)
+    votes = {v.seat: v for v in s.votes}
+    for number, ruling in enumerate(s.rulings, start=1):
+        seats = round_seats(s.rule, 1) if number == 1 else held
+        want_ruling = ruling_for(s.case_hash, s.rule, number, seats, votes)
+        if ruling != want_ruling:
+            raise fail("court.aggregation_mismatch", f"round {number}'s ruling is not the one "
+                       "its votes imply", expected=f"{want_ruling.status} "
+                       f"{want_ruling.worker_pct} {want_ruling.decision}",
+                       actual=f"{ruling.status} {ruling.worker_pct} {ruling.decision}")
+        if number == 1 and rounds == 2 and ruling.status != "split":
+            raise fail("court.aggregation_mismatch", "an appeal without a split")
+    if s.final.status == "split":
+        raise fail("court.aggregation_mismatch", "the last round cannot be a split")
+    return s
+
+
+def _check_seat(s: CourtSummary, seat: int, lock: JudgeManifest, calls: list[JudgeCall],
+                messages: list[dict[str, str]]) -> CourtVote | None:
+    if not calls:
+        raise fail("court.judge_missing", f"seat {seat} ({lock.judge_id}) of a held round "
+                   "has no recorded attempt")
+    policy = lock.retry_policy
+    for position, call in enumerate(calls):
+        if call.attempt != position + 1:
+            raise fail("judgement.attempt_gap", f"seat {seat}: attempts are not 1..n",
+                       expected=position + 1, actual=call.attempt)
+        if call.manifest_digest != lock.digest():
+            raise fail("judgement.manifest_digest", f"seat {seat}: a call names another "
+                       "manifest", expected=lock.digest(), actual=call.manifest_digest)
+        if call.subject_hash != s.case_hash:
+            raise fail("court.case_hash", "a call names another case", expected=s.case_hash,
+                       actual=call.subject_hash)
+        _check_hashes(call, messages)
+        result = classify_court(lock, messages, Exchange(call.wire_request, call.status,
+                                                         call.response, call.error_kind))
+        if call.result == "vote" and result.vote is None:
+            raise fail(result.check_id, f"seat {seat} attempt {call.attempt} is recorded as "
+                       f"a vote but is {result.kind}")
+        if call.result == "error" and (result.vote is not None or result.kind != call.error_kind):
+            raise fail("judgement.call_result", f"seat {seat} attempt {call.attempt}: "
+                       "recorded error kind does not follow from the wire bytes",
+                       expected=result.kind or "vote", actual=call.error_kind)
+        if call.status == 0 and call.error_kind not in NO_STATUS_KINDS:
+            raise fail("judgement.call_result", "a call without a status is not a timeout")
+        if position < len(calls) - 1:
+            if result.kind not in policy.retry_on:
+                raise fail("judgement.attempt_after_failure", f"seat {seat}: attempt after "
+                           f"a {result.kind or 'vote'} that does not allow a retry")
+            if call.attempt > policy.max_retries:
+                raise fail("judgement.attempt_budget", f"seat {seat}: too many attempts",
+                           expected=policy.max_retries + 1, actual=len(calls))
+        elif result.vote is not None:
+            reasoning, pct = result.vote
+            return CourtVote(seat=seat, judge_id=lock.judge_id, manifest_digest=lock.digest(),
+                             case_hash=s.case_hash, attempt=call.attempt, worker_pct=pct,
+                             reasoning=reasoning, voted_at=s.rule.ruled_at)
+    return None
+
+
+__all__ = ["DEFAULT_MAX_SIZE", "CourtSummary", "decode_court", "verify_court"]

@@ -1,0 +1,161 @@
+"""The registry's resolver path for the dispute court (SPEC §14.4, §16.7) in revm.
+
+A PoR bundle's verdict is registered, a challenger opens a challenge on the
+disputed leaf, a panel rules (scripted answers through the locked-call path,
+recorded and verified offline), the resolver's key signs the EIP-712 Ruling
+with por's signing stack, and anyone relays it with ``submitRuling``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from chain_support import (
+    ADMIN,
+    CHALLENGER,
+    ROOT,
+    T0,
+    TEST_ONLY_SECRET,
+    TEST_ONLY_STRANGER,
+    WEEK,
+    Chain,
+    address_of,
+    register_bundle,
+    reverts,
+)
+from eth_abi import encode
+
+from por.bundle import build_bundle
+from por.bundle.layout import Bundle
+from por.chain import open_challenge_calldata, selector
+from por.chain.calldata import RULING_TUPLE, SUBMIT_RULING, submit_ruling_calldata
+from por.challenge.proofs import build_inclusion_proof
+from por.cli.judge_run import resolve_config
+from por.court.case import DisputeCase, open_case
+from por.court.config import court_rule
+from por.court.eip712 import (
+    RulingStruct,
+    check_ruling_signature,
+    ruling_digest,
+    ruling_struct,
+    sign_ruling,
+)
+from por.court.panel import rule_case
+from por.court.verify import CourtSummary, verify_court
+from por.judges.outcome import Exchange
+from por.judges.wire import response_format, wire_model_name, wire_number
+from por.scenarios import list_scenarios, load_scenario
+from por.signing.eip712 import Eip712Domain
+
+#: The court's (resolver's) test-only key.
+TEST_ONLY_COURT = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
+COURT = ROOT / "fixtures" / "court"
+#: SPEC §16.7: relaying a ruling (ecrecover, two slot updates, the event).
+RULING_GAS_TARGET = 20_000
+
+
+def _answer(manifest: Any, messages: list[dict[str, str]], pct: int) -> Exchange:
+    body: dict[str, Any] = {"model": wire_model_name(manifest), "messages": messages,
+                            "response_format": response_format(manifest)}
+    body |= {name: wire_number(text) for name, text in manifest.parameters.items()}
+    content = json.dumps({"worker_pct": pct, "reasoning": "scripted"})
+    response = json.dumps({"id": "x", "object": "chat.completion", "created": 1,
+                           "model": manifest.model.version_lock, "choices": [
+                               {"index": 0, "message": {"role": "assistant",
+                                                        "content": content}}]}).encode()
+    return Exchange(json.dumps(body).encode(), 200, response)
+
+
+def rule(case: DisputeCase, pcts: tuple[int, int, int]) -> CourtSummary:
+    locks = [resolve_config(str(COURT / f"judge-{i}.yaml")) for i in range(3)]
+
+    async def wire(manifest: Any, messages: list[dict[str, str]], call_id: str) -> Exchange:
+        del call_id
+        return _answer(manifest, messages, pcts[int(manifest.judge_id[-1])])
+
+    data = asyncio.run(rule_case(case, court_rule({"panel": 3, "quorum": 3, "appeal_quorum": 7},
+                                                  3, T0), locks, [wire] * 3))
+    return verify_court(data)
+
+
+@pytest.fixture
+def setup() -> dict[str, Any]:
+    """A registry with market 0's verdict, the court as resolver, a challenge on evidence 0."""
+    scenario = load_scenario(list_scenarios()[0])
+    data = build_bundle(scenario.prompt_spec, scenario.evidence)
+    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
+    market_id = register_bundle(chain, data, 0)
+    chain.call("setResolver", "0x" + address_of(TEST_ONLY_COURT).hex(), sender=ADMIN)
+    proof = build_inclusion_proof(Bundle.from_cbor(data), "evidence_leaf", 0)
+    chain.send(open_challenge_calldata(market_id, proof), sender=CHALLENGER)
+    case = open_case(data, kind="evidence_leaf", leaf_index=0, reward=0,
+                     claim="The newsroom is not the source the market meant.", rebuttal=None)
+    assert case.market_key == market_id
+    assert chain.call("challenges", case.challenge_id)[-1] == 1  # Open, under por's id
+    domain = Eip712Domain(chain_id=chain.chain_id, verifying_contract=chain.contract)
+    return {"chain": chain, "case": case, "market_id": market_id, "domain": domain}
+
+
+def _words(r: RulingStruct) -> tuple[Any, ...]:
+    return tuple(getattr(r, f) for f in RulingStruct.__dataclass_fields__)
+
+
+def _submit(setup: dict[str, Any], struct: RulingStruct, secret: bytes = TEST_ONLY_COURT) -> bytes:
+    record = sign_ruling(struct, secret, setup["domain"])
+    return submit_ruling_calldata(_words(record.struct()), record.signature)
+
+
+@pytest.mark.parametrize(("pcts", "upheld"), [((10, 30, 80), True), ((80, 60, 20), False)])
+def test_a_signed_ruling_resolves_the_open_challenge(setup: dict[str, Any],
+                                                     pcts: tuple[int, int, int],
+                                                     upheld: bool) -> None:
+    chain: Chain = setup["chain"]
+    summary = rule(setup["case"], pcts)
+    struct = ruling_struct(summary, issued_at=T0, expires_at=T0 + WEEK)
+    assert struct.upheld is upheld
+    record = sign_ruling(struct, TEST_ONLY_COURT, setup["domain"])
+    check_ruling_signature(record, summary)  # offline first
+    view = selector(f"rulingDigest({RULING_TUPLE})") + encode([RULING_TUPLE], [_words(struct)])
+    assert chain.send(view).output == ruling_digest(struct, setup["domain"])
+    chain.set_time(T0 + 2)
+    outcome = chain.send(_submit(setup, struct), sender=CHALLENGER)  # anyone relays it
+    print(f"submitRuling execution gas {outcome.execution_gas}")
+    assert outcome.execution_gas <= RULING_GAS_TARGET
+    assert chain.call("challenges", struct.challenge_id)[-1] == (2 if upheld else 3)
+    record_on_chain = chain.call("verdicts", setup["market_id"])
+    assert record_on_chain[-1] is upheld and record_on_chain[-2] == 0  # overturned, open
+    again = reverts(chain, _submit(setup, struct), sender=CHALLENGER)
+    assert again.name == "ChallengeNotOpen"
+
+
+def test_the_registry_refuses_what_the_court_did_not_sign(setup: dict[str, Any]) -> None:
+    chain: Chain = setup["chain"]
+    struct = ruling_struct(rule(setup["case"], (80, 60, 20)), issued_at=T0,
+                           expires_at=T0 + WEEK)
+    chain.set_time(T0 + 2)
+    cases = {
+        "SignatureInvalid": _submit(setup, struct, TEST_ONLY_STRANGER),
+        "RulingMismatch": _submit(setup, replace(struct, leaf_hash=bytes(32))),
+        "RulingValue": _submit(setup, replace(struct, upheld=True)),
+        "ChallengeNotOpen": _submit(setup, replace(struct, challenge_id=bytes(32))),
+        "Expired": _submit(setup, replace(struct, expires_at=T0 + 1)),
+        "NotYetValid": _submit(setup, replace(struct, issued_at=T0 + 5)),
+    }
+    for name, data in cases.items():
+        assert reverts(chain, data, sender=CHALLENGER).name == name, name
+    relabelled = bytearray(_submit(setup, struct))
+    relabelled[4 + 5 * 32 - 1] ^= 1  # workerPct 60 -> 61 after signing
+    assert reverts(chain, bytes(relabelled), sender=CHALLENGER).name == "SignatureInvalid"
+    assert selector(SUBMIT_RULING) == bytes(relabelled[:4])
+
+
+def test_the_resolver_can_still_rule_directly(setup: dict[str, Any]) -> None:
+    chain: Chain = setup["chain"]
+    assert reverts(chain, selector("resolveChallenge(bytes32,bool)")
+                   + encode(["bytes32", "bool"], [setup["case"].challenge_id, True]),
+                   sender=CHALLENGER).name == "NotResolver"
