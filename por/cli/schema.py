@@ -44,7 +44,8 @@ SHIPPED: dict[str, tuple[str, str]] = {
     "proof-check": ("por.cli", "proof_check.schema.json"),
     **{name: ("por.cli", f"schemas/{name}.schema.json") for name in (
         "attestation", "calldata", "build-report", "inspect", "challenge", "keygen",
-        "sign-report", "demo-report", "error", "judge-lock", "judgement", "judge-scores")},
+        "sign-report", "demo-report", "error", "judge-lock", "judgement", "judge-scores",
+        "judge-comparison")},
 }
 #: A check as ``--json`` reports write it (``$defs/check`` of verify-report).
 REPORT_CHECK = "report-check"

@@ -110,6 +110,10 @@ def compare(original: JudgementSummary, replay: JudgementSummary) -> JudgeCompar
             avg_confidence_delta_bps=avg, recommendation=recommendation))
 
 
+#: The versioned ``schema`` of the JSON comparison report (``por schema judge-comparison``).
+COMPARISON_REPORT_SCHEMA = "por/judge-comparison/1"
+
+
 def comparison_json(comparison: JudgeComparison, *, original_path: str, replay_path: str,
                     original: JudgementSummary, replay: JudgementSummary,
                     history: dict[str, Any] | None) -> dict[str, Any]:
@@ -117,6 +121,7 @@ def comparison_json(comparison: JudgeComparison, *, original_path: str, replay_p
     body = comparison.to_json_obj()
     replay_id = hashlib.sha256(comparison.to_cbor()).hexdigest()
     return {
+        "schema": COMPARISON_REPORT_SCHEMA,
         "replay_id": f"replay_{replay_id[:16]}",
         "original_judgement": {"judge_version": original.manifest.judge_version,
                                "model": original.manifest.model.version_lock,

@@ -153,3 +153,11 @@ def test_judge_documents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     code, verified = _run(capsys, ["judge", "verify", str(out / "judgement.cbor"), "--json"])
     assert code == 0 and _errors("judgement", verified) == []
     assert _errors("judgement", {**verified, "judgement_id": "x"})
+    code, compared = _run(capsys, ["judge", "replay", str(out / "judgement.cbor"),
+                                   "--judge-config", config, "-o", str(tmp_path / "replayed"),
+                                   "--json"])
+    assert code == 0 and _errors("judge-comparison", compared) == []
+    on_disk = json.loads((tmp_path / "replayed" / "comparison.json").read_text("utf-8"))
+    assert on_disk == compared
+    assert _errors("judge-comparison", {**compared, "summary": {
+        **compared["summary"], "rating_change_rate_bps": 0.5}})
