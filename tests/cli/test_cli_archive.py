@@ -114,7 +114,7 @@ def test_dask_cluster_gives_the_serial_document(
     paths = archive(write, tmp_path)
     serial_code, serial = verify_json(capsys, *paths)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None) as cluster:
+                                  host="127.0.0.1", dashboard_address="127.0.0.1:0") as cluster:
         dask_code, on_dask = verify_json(capsys, "--executor", cluster.scheduler_address,
                                          *paths)
     assert dask_code == serial_code
