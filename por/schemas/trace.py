@@ -55,6 +55,15 @@ class ReasoningStep(Record):
     inputs: dict[str, Value]
     output: dict[str, Value]
 
+    def _cbor_value(self) -> dict[str, Any]:
+        # Equal to to_dict(): every field is required and none is a model;
+        # a step is encoded once per step on replay (tests pin the equality).
+        d = self.__dict__
+        return {"schema": d["record_schema"], "step_id": d["step_id"],
+                "step_type": d["step_type"], "description": d["description"],
+                "evidence_ids": d["evidence_ids"], "prior_step_ids": d["prior_step_ids"],
+                "inputs": d["inputs"], "output": d["output"]}
+
 
 class TraceHeader(Record):
     """The committed header of a trace: its policy and its length."""
