@@ -149,7 +149,8 @@ class Record(Model):
                    deep: bool = False) -> Self:
         """A copy with ``update`` applied (not validated, as pydantic's); no cached bytes."""
         copy = super().model_copy(update=update, deep=deep)
-        copy._cbor = None
+        if copy.__pydantic_private__ is not None:  # every memo starts afresh
+            copy.__pydantic_private__ = dict.fromkeys(copy.__pydantic_private__)
         return copy
 
     def to_dict(self) -> dict[str, Any]:

@@ -44,3 +44,19 @@ def test_encoder_matches_cbor2_canonical(value: Any) -> None:
     data = encode(value)
     assert data == cbor2.dumps(value, canonical=True)
     assert decode(data) == value
+
+
+def test_extract_memo_is_keyed_and_not_copied() -> None:
+    from por.auditor.step_io import read_extract
+    from por.schemas import EvidenceItem
+
+    bundle = decode((FIXTURES / "08-quorum-agree.cbor").read_bytes())
+    item = EvidenceItem.from_cbor(bundle["evidence"][0])
+    step = ReasoningStep.from_cbor(bundle["steps"][0])
+    first = read_extract(step, item)
+    assert read_extract(step, item) is first  # memoised
+    other = item.model_copy(update={"confidence_bps": item.confidence_bps // 2})
+    again = read_extract(step, other)  # another key: parsed afresh
+    assert again is not first
+    assert [c.confidence_bps for c in again] == [other.confidence_bps] * len(first)
+    assert step.model_copy().__pydantic_private__ == {"_cbor": None, "_claims": None}
