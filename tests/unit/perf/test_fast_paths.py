@@ -60,3 +60,35 @@ def test_extract_memo_is_keyed_and_not_copied() -> None:
     assert again is not first
     assert [c.confidence_bps for c in again] == [other.confidence_bps] * len(first)
     assert step.model_copy().__pydantic_private__ == {"_cbor": None, "_claims": None}
+
+
+def _required_throughout(model: Any, top: bool) -> bool:
+    from pydantic import BaseModel
+
+    for name, info in model.model_fields.items():
+        if top and name == "record_schema":
+            continue  # from_dict checks ``schema`` before validation
+        if not info.is_required():
+            return False
+        for arg in [info.annotation, *getattr(info.annotation, "__args__", ())]:
+            if isinstance(arg, type) and issubclass(arg, BaseModel) and \
+                    not _required_throughout(arg, False):
+                return False
+    return True
+
+
+def test_all_required_flag_is_true_only_where_it_holds() -> None:
+    import por.bundle.layout
+    import por.bundle.manifest
+    import por.schemas
+    from por.schemas.base import Record
+
+    records = {obj for mod in (por.schemas, por.bundle.layout, por.bundle.manifest)
+               for obj in vars(mod).values()
+               if isinstance(obj, type) and issubclass(obj, Record) and obj is not Record}
+    flagged = {cls.__name__ for cls in records if cls.ALL_REQUIRED}
+    assert flagged == {"EvidenceItem"}
+    for cls in records:
+        if cls.ALL_REQUIRED:
+            assert _required_throughout(cls, True), cls.__name__
+    assert not _required_throughout(por.schemas.PromptSpec, True)  # the helper can say no
