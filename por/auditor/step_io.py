@@ -112,6 +112,13 @@ def read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
     return claims
 
 
+def forget_claims(step: ReasoningStep) -> None:
+    """Drop the memo :func:`read_extract` keeps on ``step`` (its last reader is done)."""
+    private = step.__pydantic_private__
+    if private is not None:
+        private["_claims"] = None
+
+
 def _read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
     expect_kind(step, KIND_EXTRACT)
     if step.evidence_ids != [item.evidence_id] or \
