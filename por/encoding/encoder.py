@@ -88,9 +88,13 @@ def _ordered(node: Any, level: int) -> Any:
 
 
 # Key orders already worked out, by the tuple of a map's keys: records repeat
-# their key sets.  Bounded; an entry is a pure function of its key.
+# their key sets.  Bounded in entries, in keys and in characters per entry (a
+# large map is sorted each time): under 2 MB at worst.  An entry is a pure
+# function of its key.
 _ORDERS: dict[tuple[str, ...], tuple[str, ...]] = {}
-_ORDERS_MAX = 4096
+_ORDERS_MAX = 1024
+_ORDER_KEYS_MAX = 32
+_ORDER_CHARS_MAX = 1024
 
 
 def _key_order(node: dict[Any, Any]) -> tuple[str, ...]:
@@ -105,7 +109,8 @@ def _key_order(node: dict[Any, Any]) -> tuple[str, ...]:
     order = _ORDERS.get(keys)
     if order is None:
         order = tuple(sorted(keys, key=_key_rank))
-        if len(_ORDERS) < _ORDERS_MAX:
+        if (len(_ORDERS) < _ORDERS_MAX and len(keys) <= _ORDER_KEYS_MAX
+                and sum(map(len, keys)) <= _ORDER_CHARS_MAX):
             _ORDERS[keys] = order
     return order
 

@@ -92,3 +92,15 @@ def test_all_required_flag_is_true_only_where_it_holds() -> None:
         if cls.ALL_REQUIRED:
             assert _required_throughout(cls, True), cls.__name__
     assert not _required_throughout(por.schemas.PromptSpec, True)  # the helper can say no
+
+
+def test_key_order_cache_stays_bounded() -> None:
+    import por.encoding.encoder as enc
+
+    before = len(enc._ORDERS)
+    wide = {f"k{i}": i for i in range(100)}  # more keys than an entry may hold
+    long = {"x" * 2000: 1, "a": 2}  # more characters than an entry may hold
+    for value in (wide, long):
+        assert encode(value) == cbor2.dumps(value, canonical=True)
+    assert len(enc._ORDERS) == before
+    assert len(enc._ORDERS) <= enc._ORDERS_MAX
