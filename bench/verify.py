@@ -2,7 +2,8 @@
 
 Prints, for each size: build and verify CPU time per item (min/median of the
 repeats), items per second, verify time relative to a bare strict decode +
-hashing of the same bytes (the floor any verifier pays), peak RSS per item of
+hashing of the same bytes (the floor any verifier pays) and relative to
+the same loop with cbor2's C decoder (the floor issue 16 states), peak RSS per item of
 one verification in a fresh process above the bundle's own bytes, the growth
 ratio 100 000 vs 1 000 from medians (linear means close to 100), ``por verify``
 wall time on one small bundle relative to ``python -c pass``, and archive
@@ -25,6 +26,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import cbor2
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -117,6 +120,20 @@ def _bare_floor(data: bytes) -> None:
             sha(b"\x00" + blob).digest()
 
 
+def cbor2_floor(data: bytes) -> None:
+    """The issue's floor: the same loop with cbor2's C decoder (no strictness)."""
+    with gc_paused():
+        top = cbor2.loads(data)
+        sha = hashlib.sha256
+        for key in ("manifest", "prompt_spec", "trace_header", "verdict"):
+            cbor2.loads(top[key])
+            sha(b"\x00" + top[key]).digest()
+        for key in ("evidence", "steps"):
+            for blob in top[key]:
+                cbor2.loads(blob)
+                sha(b"\x00" + blob).digest()
+
+
 def cpu_times(fn: Callable[..., Any], *args: Any, repeats: int) -> tuple[list[float], Any]:
     """CPU seconds of ``repeats`` calls (the machine is shared: CPU, not wall)."""
     times, out = [], None
@@ -164,10 +181,10 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3, help="timed runs per size (default 3)")
     args = parser.parse_args()
     sizes = [10, 1_000, 10_000] if args.quick else [10, 1_000, 10_000, 100_000]
-    print("CPU seconds; min and median of the repeats; floor = strict decode + SHA-256 "
-          "of every record, same run")
+    print("CPU seconds; min and median of the repeats; floors, same run: strict = por's "
+          "strict decode + SHA-256 of every record, C = the same with cbor2's C decoder")
     print(f"{'items':>8} {'build/item':>11} {'verify/item':>12} {'items/s':>9} "
-          f"{'verify/floor':>13} {'bundle MB':>10} {'RSS/item':>10}")
+          f"{'/strict':>8} {'/C floor':>9} {'bundle MB':>10} {'RSS/item':>10}")
     medians: dict[int, float] = {}
     small: bytes = b""
     with tempfile.TemporaryDirectory() as tmp:
@@ -178,6 +195,7 @@ def main() -> int:
             if n == sizes[0]:
                 small = data
             t_floor, _ = cpu_times(bare_floor, data, repeats=repeats)
+            t_cfloor, _ = cpu_times(cbor2_floor, data, repeats=repeats)
             t_verify, report = cpu_times(check_bundle, data, repeats=repeats)
             assert report.status == "verified", report.first_failure
             path = Path(tmp) / f"b{n}.cbor"
@@ -187,7 +205,8 @@ def main() -> int:
             best = min(t_verify)
             print(f"{n:>8} {t_build[0] / n * 1e6:>9.1f}us "
                   f"{best / n * 1e6:>7.1f}/{medians[n] / n * 1e6:.0f}us "
-                  f"{n / best:>9.0f} {best / min(t_floor):>12.2f}x "
+                  f"{n / best:>9.0f} {best / min(t_floor):>7.2f}x "
+                  f"{best / min(t_cfloor):>8.2f}x "
                   f"{len(data) / 1e6:>10.2f} {rss / n / 1024:>8.1f}KB")
         a, b = sizes[1], sizes[-1]
         print(f"growth {b} vs {a} (medians): verify CPU x{medians[b] / medians[a]:.1f} "

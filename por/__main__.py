@@ -1,8 +1,6 @@
 """``python -m por``: the same as the ``por`` console script."""
 
-import sys
-
-from por.cli import main
+from por.cli import entry
 
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -23,6 +23,7 @@ crash (SPEC §12.1).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -116,6 +117,14 @@ def _no_constant(name: str) -> Any:
     raise JsonTextError(f"JSON constant {name} is not allowed")
 
 
+@functools.lru_cache(maxsize=64)
+def _decoder(parse_float: Callable[[str], Any],
+             parse_int: Callable[[str], Any] | None) -> json.JSONDecoder:
+    """One decoder per pair of hooks (a decoder holds no state between calls)."""
+    return json.JSONDecoder(parse_float=parse_float, parse_int=parse_int,
+                            parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+
+
 def loads_strict(
     text: str,
     *,
@@ -134,8 +143,13 @@ def loads_strict(
     if refused is not None:
         raise JsonTextError(refused)
     try:
-        return json.loads(text, parse_float=parse_float or _strict_decimal, parse_int=parse_int,
-                          parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+        if type(text) is not str or text.startswith("\ufeff"):
+            # json.loads' own handling (bytes input; its "Unexpected UTF-8 BOM" error).
+            return json.loads(text, parse_float=parse_float or _strict_decimal,
+                              parse_int=parse_int, parse_constant=_no_constant,
+                              object_pairs_hook=_unique_keys)
+        # What json.loads does for text, without building a decoder per call.
+        return _decoder(parse_float or _strict_decimal, parse_int).decode(text)
     except JsonTextError:
         raise
     except ValueError as exc:

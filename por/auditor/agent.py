@@ -146,6 +146,8 @@ class AuditorAgent:
         contradictions = add(contradictions_step(
             prompt_spec, next_id(), check_steps, [items[n] for n in every],
             [extracts[n] for n in every])).step
+        for extract in extracts:  # contradictions was the last reader of their claims
+            io.forget_claims(extract)
         # 6. Deduce and map: the evaluation variables.
         deduce = add(deduce_step(prompt_spec, next_id(), aggregate_steps, contradictions)).step
         add(map_step(prompt_spec, next_id(), deduce))

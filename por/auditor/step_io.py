@@ -97,7 +97,29 @@ def _claim_value_ok(kind: str, value: Any) -> bool:
 
 
 def read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
-    """The claims an ``extract`` step found in ``item``."""
+    """The claims an ``extract`` step found in ``item``.
+
+    A pure function of the (immutable) step and of the item's id and
+    confidence: the result is memoised on the step, so the three readers of an
+    extract step in one audit parse it once."""
+    key = (item.evidence_id, item.confidence_bps)
+    private = step.__pydantic_private__
+    memo = private.get("_claims") if private is not None else None
+    if memo is not None and memo[0] == key:
+        return memo[1]  # type: ignore[no-any-return]
+    claims = _read_extract(step, item)
+    step._claims = (key, claims)
+    return claims
+
+
+def forget_claims(step: ReasoningStep) -> None:
+    """Drop the memo :func:`read_extract` keeps on ``step`` (its last reader is done)."""
+    private = step.__pydantic_private__
+    if private is not None:
+        private["_claims"] = None
+
+
+def _read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
     expect_kind(step, KIND_EXTRACT)
     if step.evidence_ids != [item.evidence_id] or \
             field(step, step.output, "evidence_id", str) != item.evidence_id:

@@ -2,11 +2,11 @@
 standard streams and exit codes.
 
 ``main(argv)`` returns the exit code (0 verified, 1 rejected, 2 no verdict);
-the console script wrapper and ``python -m por`` pass it to ``sys.exit``.
+the console script and ``python -m por`` call ``entry()``, which exits with it.
 Importing this package is light: pydantic, cbor2 and cryptography are
 imported by the commands when they run, never for ``--help`` or ``--version``.
 """
 
-from por.cli.app import main
+from por.cli.app import entry, main
 
-__all__ = ["main"]
+__all__ = ["entry", "main"]

@@ -136,6 +136,10 @@ class Record(Model):
     """
 
     SCHEMA: ClassVar[str]
+    #: True when no field but ``schema`` has a default, in nested models too
+    #: (tests/unit/perf pins it): validated bytes then dump back to the same
+    #: value, so :meth:`from_cbor` skips a round trip that could prove nothing.
+    ALL_REQUIRED: ClassVar[bool] = False
     _cbor: bytes | None = PrivateAttr(default=None)
 
     def __eq__(self, other: object) -> bool:
@@ -149,7 +153,8 @@ class Record(Model):
                    deep: bool = False) -> Self:
         """A copy with ``update`` applied (not validated, as pydantic's); no cached bytes."""
         copy = super().model_copy(update=update, deep=deep)
-        copy._cbor = None
+        if copy.__pydantic_private__ is not None:  # every memo starts afresh
+            copy.__pydantic_private__ = dict.fromkeys(copy.__pydantic_private__)
         return copy
 
     def to_dict(self) -> dict[str, Any]:
@@ -158,9 +163,20 @@ class Record(Model):
 
     def to_cbor(self) -> bytes:
         """Canonical ``por-cbor/1`` bytes: the record's committed form."""
-        if self._cbor is None:
-            self._cbor = encode(self.to_dict())
-        return self._cbor
+        # The private-attribute dict directly: ``self._cbor`` goes through
+        # pydantic's ``__getattr__``, a measurable cost on the replay path.
+        private = self.__pydantic_private__
+        data: bytes | None = private.get("_cbor") if private is not None else None
+        if data is None:
+            data = encode(self._cbor_value())
+            self._cbor = data
+        return data
+
+    def _cbor_value(self) -> dict[str, Any]:
+        """What :meth:`to_cbor` encodes: :meth:`to_dict`, or an equal dict built
+        faster by a record on the hot path (the encoder copies it, so it may
+        share the record's own lists and maps)."""
+        return self.to_dict()
 
     @classmethod
     def from_dict(cls, value: Any) -> Self:
@@ -184,7 +200,7 @@ class Record(Model):
         # form iff the model dumps back to the same value (a defaulted field the
         # bytes omit would appear here).  Strict validation keeps every type, so
         # Python's 1 == True cannot hide a difference.
-        if record.to_dict() != value:
+        if not cls.ALL_REQUIRED and record.to_dict() != value:
             # Only reachable when the bytes spell an optional field in a way
             # the model would not (SPEC §4.1: one record, one encoding).
             raise SchemaError("schema.non_canonical_record",

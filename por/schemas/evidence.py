@@ -44,6 +44,7 @@ class EvidenceItem(Record):
     """One captured source response."""
 
     SCHEMA: ClassVar[str] = "por.EvidenceItem/1"
+    ALL_REQUIRED: ClassVar[bool] = True
 
     record_schema: Literal["por.EvidenceItem/1"] = Field("por.EvidenceItem/1", alias="schema")
     evidence_id: Id

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, ClassVar, Literal, Self
 
-from pydantic import FailFast, Field, model_validator
+from pydantic import FailFast, Field, PrivateAttr, model_validator
 
 from por.schemas.base import Count, DecimalStr, Id, Model, Record, UnixTime, Value
 
@@ -54,6 +54,18 @@ class ReasoningStep(Record):
     prior_step_ids: Annotated[list[Id], FailFast()]
     inputs: dict[str, Value]
     output: dict[str, Value]
+    #: A reader's memo of what it parsed from this (immutable) step, with the
+    #: key it depends on (``por.auditor.step_io.read_extract``); not a field.
+    _claims: Any = PrivateAttr(default=None)
+
+    def _cbor_value(self) -> dict[str, Any]:
+        # Equal to to_dict(): every field is required and none is a model;
+        # a step is encoded once per step on replay (tests pin the equality).
+        d = self.__dict__
+        return {"schema": d["record_schema"], "step_id": d["step_id"],
+                "step_type": d["step_type"], "description": d["description"],
+                "evidence_ids": d["evidence_ids"], "prior_step_ids": d["prior_step_ids"],
+                "inputs": d["inputs"], "output": d["output"]}
 
 
 class TraceHeader(Record):
