@@ -21,13 +21,12 @@ from por.court.verify import CourtSummary
 from por.schemas.base import Count, Hash32, Record
 from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, keccak256
-from por.signing.typed import sign_typed, typed_digest, word
+from por.signing.typed import Address, Signature65, sign_typed, typed_digest, word
 
 RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,"
                "uint8 workerPct,bytes32 caseHash,bytes32 courtRoot,uint64 issuedAt,"
                "uint64 expiresAt)")
 _RULING_TYPE_HASH = keccak256(RULING_TYPE.encode("ascii"))
-Address = Annotated[bytes, Field(min_length=20, max_length=20)]
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,7 @@ class RulingSignature(Record):
     issued_at: Count
     expires_at: Count
     signer: Address
-    signature: Annotated[bytes, Field(min_length=65, max_length=65)]
+    signature: Signature65
 
     def struct(self) -> RulingStruct:
         """The signed values."""
