@@ -112,12 +112,15 @@ def check_signature(args: argparse.Namespace, summary: Any) -> dict[str, Any] | 
             raise CliError("usage.options", "--key needs --signature")
         return None
     from por.cli.signing_args import now_from_args
+    from por.encoding import decode
     from por.judges.signing import JudgementSignature, check_judgement_signature
     from por.signing import Eip712Domain
     from por.signing.keyfiles import load_public_key_file
 
     trusted = [load_public_key_file(p).signer for p in args.key] if args.key else None
-    record = JudgementSignature.from_cbor(read_input(args.signature, MAX_SIGNATURE_FILE))
+    data = read_input(args.signature, MAX_SIGNATURE_FILE)
+    decode(data, max_size=MAX_SIGNATURE_FILE)  # codec.too_large before anything else
+    record = JudgementSignature.from_cbor(data)
     domain = None
     if args.chain_id is not None or args.contract is not None:
         domain = Eip712Domain(

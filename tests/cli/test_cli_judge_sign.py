@@ -72,6 +72,8 @@ def test_refusals(capsys: pytest.CaptureFixture[str], tmp_path: Path,
     flipped.write_bytes(bytes(data))
     assert _failed(capsys, "judge", "verify", JUDGEMENT, "--signature", str(flipped),
                    "--now", NOW) == (1, "signature.invalid")
+    assert _failed(capsys, "judge", "verify", JUDGEMENT, "--signature", JUDGEMENT,
+                   "--now", NOW) == (1, "codec.too_large")
     assert _failed(capsys, "judge", "sign", JUDGEMENT, "--key", keys["ed"], "--at", str(T0),
                    "-o", str(tmp_path / "x.cbor")) == (2, "key.scheme")
     assert _failed(capsys, "judge", "sign", JUDGEMENT, "--key", keys["key"], "--at", str(T0),
