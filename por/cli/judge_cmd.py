@@ -27,6 +27,7 @@ from por.cli.common import (
     read_input,
     write_atomic,
 )
+from por.cli.judge_sign import add_sign_parser, add_verify_options, check_signature
 
 _EPILOG = f"""\
 examples:
@@ -35,6 +36,10 @@ examples:
   por judge batch por-demo/*.cbor --judge-config fixtures/judges/smollm2-135m.yaml \\
       --serve-local --max-parallel 1 -o judged/
   por judge verify judged/judgement.cbor
+  por judge sign judged/judgement.cbor --key signer.key --at 1767225600 \\
+      -o judged/judgement.sig.cbor
+  por judge verify judged/judgement.cbor --signature judged/judgement.sig.cbor \\
+      --key signer.key.pub
   por judge replay judged/judgement.cbor --judge-config fixtures/judges/por-judge-1.yaml \\
       -o replayed/
 
@@ -44,7 +49,7 @@ examples:
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Register ``por judge`` and its subcommands."""
     parser: argparse.ArgumentParser = commands.add_parser(
-        "judge", help="locked judges: lock, batch, verify, replay (seed 002)",
+        "judge", help="locked judges: lock, batch, verify, replay, sign (seed 002)",
         description="Judge PoR bundles with a locked judge and check judgements offline.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="judge_command", metavar="SUBCOMMAND", required=True)
@@ -70,8 +75,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="re-run a bitwise-deterministic judge and compare every answer")
     _transport_options(verify)
     verify.add_argument("--max-parallel", type=positive_int, default=1, metavar="N")
+    add_verify_options(verify)
     _common(verify)
     verify.set_defaults(run=run_verify)
+    add_sign_parser(sub, _common)
 
     replay = sub.add_parser("replay", help="re-judge a judgement's subjects; compare")
     replay.add_argument("original", metavar="ORIGINAL", help="the original judgement.cbor")
@@ -187,18 +194,22 @@ def run_verify(args: argparse.Namespace) -> int:
 
     data = read_input(args.judgement, args.max_size)
     summary = verify_judgement(data, max_size=args.max_size)
+    signed = check_signature(args, summary)
     if args.reexecute:
         _reexecute(summary, args)
     if args.json:
         from por.cli.judge_run import summary_json
 
         print_json(summary_json(summary, None) | {"verified": True,
-                                                   "reexecuted": bool(args.reexecute)})
+                                                   "reexecuted": bool(args.reexecute),
+                                                   "signature": signed})
     else:
         out(f"OK judgement {summary.judgement_root.hex()}: {len(summary.subjects)} subjects, "
             f"{len(summary.votes)} votes, {len(summary.calls)} attempts, judge "
             f"{summary.manifest.judge_id} ({summary.manifest.digest().hex()[:16]})"
-            + (" re-executed identically" if args.reexecute else ""))
+            + (" re-executed identically" if args.reexecute else "")
+            + (f"; signed by 0x{signed['signer']} (chain {signed['chain_id']})"
+               if signed else ""))
     return EXIT_OK
 
 

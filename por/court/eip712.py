@@ -20,13 +20,13 @@ from por.court.errors import CourtError
 from por.court.verify import CourtSummary
 from por.schemas.base import Count, Hash32, Record
 from por.signing import secp256k1
-from por.signing.eip712 import Eip712Domain, domain_separator, keccak256
+from por.signing.eip712 import Eip712Domain, keccak256
+from por.signing.typed import Address, Signature65, sign_typed, typed_digest, word
 
 RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,"
                "uint8 workerPct,bytes32 caseHash,bytes32 courtRoot,uint64 issuedAt,"
                "uint64 expiresAt)")
 _RULING_TYPE_HASH = keccak256(RULING_TYPE.encode("ascii"))
-Address = Annotated[bytes, Field(min_length=20, max_length=20)]
 
 
 @dataclass(frozen=True)
@@ -45,16 +45,14 @@ class RulingStruct:
 
     def words(self) -> list[bytes]:
         """``encodeData``: nine 32-byte words."""
-        return [self.challenge_id, self.market_id, self.leaf_hash,
-                int(self.upheld).to_bytes(32, "big"), self.worker_pct.to_bytes(32, "big"),
-                self.case_hash, self.court_root, self.issued_at.to_bytes(32, "big"),
-                self.expires_at.to_bytes(32, "big")]
+        return [self.challenge_id, self.market_id, self.leaf_hash, word(self.upheld),
+                word(self.worker_pct), self.case_hash, self.court_root, word(self.issued_at),
+                word(self.expires_at)]
 
 
 def ruling_digest(ruling: RulingStruct, domain: Eip712Domain) -> bytes:
     """keccak256(0x1901 || domainSeparator || keccak256(typeHash || words))."""
-    struct_hash = keccak256(_RULING_TYPE_HASH + b"".join(ruling.words()))
-    return keccak256(b"\x19\x01" + domain_separator(domain) + struct_hash)
+    return typed_digest(_RULING_TYPE_HASH, ruling.words(), domain)
 
 
 def ruling_struct(summary: CourtSummary, *, issued_at: int, expires_at: int) -> RulingStruct:
@@ -91,7 +89,7 @@ class RulingSignature(Record):
     issued_at: Count
     expires_at: Count
     signer: Address
-    signature: Annotated[bytes, Field(min_length=65, max_length=65)]
+    signature: Signature65
 
     def struct(self) -> RulingStruct:
         """The signed values."""
@@ -106,8 +104,7 @@ class RulingSignature(Record):
 
 def sign_ruling(ruling: RulingStruct, secret: bytes, domain: Eip712Domain) -> RulingSignature:
     """Sign ``ruling`` with a secp256k1 key."""
-    signature = secp256k1.sign_digest(secret, ruling_digest(ruling, domain))
-    signer = secp256k1.address_from_public_key(secp256k1.public_key_from_secret(secret))
+    signer, signature = sign_typed(secret, ruling_digest(ruling, domain))
     return RulingSignature(scheme="secp256k1", chain_id=domain.chain_id,
                            verifying_contract=domain.verifying_contract,
                            challenge_id=ruling.challenge_id, market_id=ruling.market_id,

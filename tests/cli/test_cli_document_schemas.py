@@ -161,3 +161,23 @@ def test_judge_documents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     assert on_disk == compared
     assert _errors("judge-comparison", {**compared, "summary": {
         **compared["summary"], "rating_change_rate_bps": 0.5}})
+
+
+def test_judgement_signature_documents(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    judgement = str(ROOT / "fixtures" / "judges" / "valid" / "por-judge-1.cbor")
+    key = str(tmp_path / "test-only-judge.key")
+    assert main(["keygen", "-o", key]) == 0
+    capsys.readouterr()
+    sig = str(tmp_path / "judgement.sig.cbor")
+    code, signed = _run(capsys, ["judge", "sign", judgement, "--key", key, "--at", NOW,
+                                 "-o", sig, "--json"])
+    assert code == 0 and _errors("judgement-signature", signed) == []
+    assert _errors("judgement-signature", {**signed, "signer": "0x" + signed["signer"]})
+    code, verified = _run(capsys, ["judge", "verify", judgement, "--signature", sig,
+                                   "--key", key + ".pub", "--now", NOW, "--json"])
+    assert code == 0 and _errors("judgement", verified) == []
+    assert verified["signature"]["signer"] == signed["signer"]
+    assert verified["signature"]["trusted"] is True
+    assert _errors("judgement", {**verified, "signature": {**verified["signature"],
+                                                           "trusted": "yes"}})

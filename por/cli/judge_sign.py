@@ -1,0 +1,136 @@
+"""``por judge sign`` and ``por judge verify --signature`` (SPEC §15.10).
+
+A judgement is signed detached: an EIP-712 ``Judgement`` in the domain of SPEC
+§8.2, written as ``por.JudgementSignature/1`` next to the judgement.  Only
+argparse and the CLI helpers are imported at parser build time.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from por.cli.common import EXIT_OK, CliError, out, print_json, read_input, write_atomic
+from por.cli.signing_args import (
+    DEFAULT_CHAIN_ID,
+    DEFAULT_TTL,
+    UNBOUND_CONTRACT,
+    add_now_option,
+    contract_address,
+    uint64,
+)
+
+#: A signature record is small; refuse anything bigger before decoding.
+MAX_SIGNATURE_FILE = 4096
+#: Record integers are at most 2^63-1 (``Count``).
+MAX_TIME = 2**63 - 1
+
+
+def add_sign_parser(sub: Any, common: Any) -> None:
+    """Register ``por judge sign``; ``common`` adds --json, --max-size, -v."""
+    sign = sub.add_parser("sign", help="sign a judgement (detached EIP-712 Judgement)",
+                          description="Verify JUDGEMENT, then sign its EIP-712 Judgement "
+                                      "struct with a secp256k1 key (SPEC §15.10).")
+    sign.add_argument("judgement", metavar="JUDGEMENT", help="judgement.cbor")
+    sign.add_argument("--key", required=True, metavar="KEY",
+                      help="secp256k1 private key file (from `por keygen`)")
+    sign.add_argument("--chain-id", type=uint64, default=DEFAULT_CHAIN_ID, metavar="N",
+                      help=f"EIP-712 chainId (default {DEFAULT_CHAIN_ID})")
+    sign.add_argument("--contract", type=contract_address, default=UNBOUND_CONTRACT,
+                      metavar="ADDR", help="EIP-712 verifyingContract (default: unbound, "
+                                           "20 zero bytes)")
+    sign.add_argument("--at", required=True, type=uint64, metavar="UNIX",
+                      help="issued_at in Unix seconds: never the clock")
+    sign.add_argument("--expires-at", type=uint64, metavar="UNIX",
+                      help=f"expires_at (default --at + {DEFAULT_TTL}, 7 days)")
+    sign.add_argument("-o", "--output", required=True, metavar="SIG",
+                      help="write the por.JudgementSignature/1 here (judgement.sig.cbor)")
+    common(sign)
+    sign.set_defaults(run=run_sign)
+
+
+def add_verify_options(verify: argparse.ArgumentParser) -> None:
+    """``--signature``, ``--key``, ``--now``, ``--chain-id``, ``--contract`` of verify."""
+    group = verify.add_argument_group("a detached signature (SPEC §15.10)")
+    group.add_argument("--signature", metavar="SIG", help="judgement.sig.cbor to check too")
+    group.add_argument("--key", action="append", default=[], metavar="PUB",
+                       help="trust this public key file; repeat; the signer must be one "
+                            "(signature.untrusted_key)")
+    add_now_option(group, "check the validity period at this Unix time (default: the "
+                          "wall clock)")
+    group.add_argument("--chain-id", type=uint64, metavar="N",
+                       help="require this EIP-712 chainId (signature.chain_id)")
+    group.add_argument("--contract", type=contract_address, metavar="ADDR",
+                       help="require this verifyingContract (signature.contract)")
+
+
+def run_sign(args: argparse.Namespace) -> int:
+    """``por judge sign``."""
+    from por.cli.signing_args import load_signing_key
+    from por.judges import verify_judgement
+    from por.judges.signing import judgement_struct, sign_judgement
+    from por.signing import Eip712Domain
+
+    key = load_signing_key(args.key)
+    if key.scheme != "secp256k1":
+        raise CliError("key.scheme", "a judgement is signed with EIP-712: secp256k1 only",
+                       expected="secp256k1", actual=key.scheme)
+    expires_at = args.at + DEFAULT_TTL if args.expires_at is None else args.expires_at
+    if not args.at <= expires_at <= MAX_TIME:
+        raise CliError("usage.options", f"--expires-at must be in --at..2^63-1: {expires_at}")
+    summary = verify_judgement(read_input(args.judgement, args.max_size),
+                               max_size=args.max_size)
+    domain = Eip712Domain(chain_id=args.chain_id, verifying_contract=args.contract)
+    record = sign_judgement(judgement_struct(summary, issued_at=args.at,
+                                             expires_at=expires_at), key.secret, domain)
+    write_atomic(args.output, record.to_cbor())
+    if args.json:
+        print_json({"schema": "por/judgement-signature/1", **signature_json(record),
+                    "output": args.output})
+    else:
+        out(f"signed judgement {record.judgement_root.hex()} by 0x{record.signer.hex()} "
+            f"(chain {record.chain_id}, valid {record.issued_at}..{record.expires_at}) "
+            f"-> {args.output}")
+    return EXIT_OK
+
+
+def signature_json(record: Any) -> dict[str, Any]:
+    """The JSON view of a ``por.JudgementSignature/1`` (hex without ``0x``)."""
+    return {"judgement_id": record.judgement_root.hex(),
+            "manifest_digest": record.manifest_digest.hex(),
+            "subject_count": record.subject_count, "vote_count": record.vote_count,
+            "chain_id": record.chain_id,
+            "verifying_contract": record.verifying_contract.hex(),
+            "signer": record.signer.hex(), "issued_at": record.issued_at,
+            "expires_at": record.expires_at}
+
+
+def check_signature(args: argparse.Namespace, summary: Any) -> dict[str, Any] | None:
+    """Check ``--signature`` against the verified ``summary``; its JSON view or None."""
+    if not args.signature:
+        if args.key:
+            raise CliError("usage.options", "--key needs --signature")
+        return None
+    from por.cli.signing_args import now_from_args
+    from por.encoding import decode
+    from por.judges.signing import JudgementSignature, check_judgement_signature
+    from por.signing import Eip712Domain
+    from por.signing.keyfiles import load_public_key_file
+
+    trusted = [load_public_key_file(p).signer for p in args.key] if args.key else None
+    data = read_input(args.signature, MAX_SIGNATURE_FILE)
+    decode(data, max_size=MAX_SIGNATURE_FILE)  # codec.too_large before anything else
+    record = JudgementSignature.from_cbor(data)
+    domain = None
+    if args.chain_id is not None or args.contract is not None:
+        domain = Eip712Domain(
+            chain_id=record.chain_id if args.chain_id is None else args.chain_id,
+            verifying_contract=(record.verifying_contract if args.contract is None
+                                else args.contract))
+    check_judgement_signature(record, summary, now=now_from_args(args), domain=domain,
+                              trusted=trusted)
+    return signature_json(record) | {"trusted": trusted is not None}
+
+
+__all__ = ["add_sign_parser", "add_verify_options", "check_signature", "run_sign",
+           "signature_json"]

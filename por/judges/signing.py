@@ -1,0 +1,155 @@
+"""A detached signature over a judgement bundle (SPEC §15.10): the EIP-712 ``Judgement``.
+
+Judgement bundles carry no signatures of their own (``judgement.signature_unsupported``
+for a non-empty in-bundle list): the judgement root must not depend on who
+signed, so the same judgement can be countersigned by anyone without changing
+its id.  A ``por.JudgementSignature/1`` (``judgement.sig.cbor``) is the signed
+struct, the domain and the signer, checked offline against a judgement.cbor.
+Same domain (SPEC §8.2) and secp256k1 stack (SPEC §8.5) as verdicts and court
+rulings, through :mod:`por.signing.typed`.
+
+Members: ``judgementRoot`` commits everything (manifest, subjects, every call,
+votes, report); ``manifestDigest`` names the lock, so a consumer can require a
+judge without opening the bundle; ``subjectCount`` and ``voteCount`` say what
+is vouched for (a partial batch shows fewer votes than subjects); ``issuedAt``
+and ``expiresAt`` are the validity period of SPEC §8.5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import ClassVar, Literal
+
+from pydantic import Field
+
+from por.judges.errors import JudgementError
+from por.judges.verify import JudgementSummary
+from por.schemas.base import Count, Hash32, Record
+from por.signing import secp256k1
+from por.signing.eip712 import Eip712Domain, keccak256
+from por.signing.typed import Address, Signature65, check_period, sign_typed, typed_digest, word
+
+JUDGEMENT_TYPE = ("Judgement(bytes32 judgementRoot,bytes32 manifestDigest,uint64 subjectCount,"
+                  "uint64 voteCount,uint64 issuedAt,uint64 expiresAt)")
+_JUDGEMENT_TYPE_HASH = keccak256(JUDGEMENT_TYPE.encode("ascii"))
+#: The detached signature file ``por judge sign`` writes by default.
+SIGNATURE_FILE = "judgement.sig.cbor"
+
+
+@dataclass(frozen=True)
+class JudgementStruct:
+    """The six signed values, in EIP-712 member order."""
+
+    judgement_root: bytes
+    manifest_digest: bytes
+    subject_count: int
+    vote_count: int
+    issued_at: int
+    expires_at: int
+
+    def words(self) -> list[bytes]:
+        """``encodeData``: six 32-byte words."""
+        return [self.judgement_root, self.manifest_digest, word(self.subject_count),
+                word(self.vote_count), word(self.issued_at), word(self.expires_at)]
+
+
+def judgement_digest(judgement: JudgementStruct, domain: Eip712Domain) -> bytes:
+    """keccak256(0x1901 || domainSeparator || hashStruct(judgement))."""
+    return typed_digest(_JUDGEMENT_TYPE_HASH, judgement.words(), domain)
+
+
+def judgement_struct(summary: JudgementSummary, *, issued_at: int,
+                     expires_at: int) -> JudgementStruct:
+    """The struct of a verified judgement bundle."""
+    return JudgementStruct(judgement_root=summary.judgement_root,
+                           manifest_digest=summary.manifest.digest(),
+                           subject_count=len(summary.subjects), vote_count=len(summary.votes),
+                           issued_at=issued_at, expires_at=expires_at)
+
+
+class JudgementSignature(Record):
+    """A signed judgement (``judgement.sig.cbor``)."""
+
+    SCHEMA: ClassVar[str] = "por.JudgementSignature/1"
+
+    record_schema: Literal["por.JudgementSignature/1"] = Field("por.JudgementSignature/1",
+                                                               alias="schema")
+    scheme: Literal["secp256k1"]
+    chain_id: Count
+    verifying_contract: Address
+    judgement_root: Hash32
+    manifest_digest: Hash32
+    subject_count: Count
+    vote_count: Count
+    issued_at: Count
+    expires_at: Count
+    signer: Address
+    signature: Signature65
+
+    def struct(self) -> JudgementStruct:
+        """The signed values."""
+        return JudgementStruct(self.judgement_root, self.manifest_digest, self.subject_count,
+                               self.vote_count, self.issued_at, self.expires_at)
+
+    def domain(self) -> Eip712Domain:
+        """The EIP-712 domain it was signed in."""
+        return Eip712Domain(chain_id=self.chain_id, verifying_contract=self.verifying_contract)
+
+
+def sign_judgement(judgement: JudgementStruct, secret: bytes,
+                   domain: Eip712Domain) -> JudgementSignature:
+    """Sign ``judgement`` with a secp256k1 key."""
+    signer, signature = sign_typed(secret, judgement_digest(judgement, domain))
+    return JudgementSignature(scheme="secp256k1", chain_id=domain.chain_id,
+                              verifying_contract=domain.verifying_contract,
+                              judgement_root=judgement.judgement_root,
+                              manifest_digest=judgement.manifest_digest,
+                              subject_count=judgement.subject_count,
+                              vote_count=judgement.vote_count, issued_at=judgement.issued_at,
+                              expires_at=judgement.expires_at, signer=signer,
+                              signature=signature)
+
+
+def check_judgement_signature(record: JudgementSignature, summary: JudgementSummary, *,
+                              now: int | None = None,
+                              domain: Eip712Domain | None = None,
+                              trusted: list[bytes] | None = None) -> None:
+    """The signature verifies and signs exactly this judgement, in order:
+
+    ``judgement.signature_mismatch`` (a signed value is not this bundle's),
+    ``signature.chain_id`` / ``signature.contract`` (``domain`` given and not
+    the record's), ``signature.*`` of SPEC §8.5 (encoding, recovery),
+    ``signature.untrusted_key`` (``trusted`` given and the signer not in it),
+    then the period (``signature.expired`` / ``signature.not_yet_valid``).
+    """
+    want = judgement_struct(summary, issued_at=record.issued_at, expires_at=record.expires_at)
+    got = record.struct()
+    if got != want:
+        wrong = [f.name for f in fields(want) if getattr(want, f.name) != getattr(got, f.name)]
+        raise JudgementError("judgement.signature_mismatch",
+                             "the signed judgement is not this bundle's",
+                             expected="this judgement", actual=",".join(wrong))
+    if domain is not None:
+        _check_domain(record, domain)
+    secp256k1.verify_digest(record.signer, judgement_digest(got, record.domain()),
+                            record.signature)
+    if trusted is not None and record.signer not in trusted:
+        raise JudgementError("signature.untrusted_key", "the signer is not a trusted key",
+                             expected=" or ".join("0x" + t.hex() for t in trusted) or "none",
+                             actual="0x" + record.signer.hex())
+    check_period(record.issued_at, record.expires_at, now)
+
+
+def _check_domain(record: JudgementSignature, domain: Eip712Domain) -> None:
+    if record.chain_id != domain.chain_id:
+        raise JudgementError("signature.chain_id", "signed for another chain",
+                             expected=domain.chain_id, actual=record.chain_id)
+    if record.verifying_contract != domain.verifying_contract:
+        raise JudgementError("signature.contract", "signed for another verifying contract",
+                             expected="0x" + domain.verifying_contract.hex(),
+                             actual="0x" + record.verifying_contract.hex())
+
+
+__all__ = ["JUDGEMENT_TYPE", "SIGNATURE_FILE", "JudgementSignature", "JudgementStruct",
+           "check_judgement_signature", "judgement_digest", "judgement_struct",
+           "sign_judgement"]
