@@ -18,14 +18,13 @@ from typing import Any
 
 from por.bundle.layout import COMPONENT_INDEX, Bundle
 from por.challenge.batch import ComponentTree
-from por.challenge.diffs import field_diffs
 from por.challenge.proofs import (
     require_por_root,
     verify_challenge_id,
     verify_parts,
 )
 from por.challenge.records import HeaderProof, seal
-from por.challenge.report import ChallengeOutcome, InclusionCheck
+from por.challenge.report import ChallengeOutcome, InclusionCheck, won_by_differences
 from por.errors import PorError, ProofError
 from por.merkle import leaf_hash, leaf_hashes, root_from_leaf_hashes
 from por.schemas import EvidenceBundle, EvidenceItem, PromptSpec, TraceHeader
@@ -99,12 +98,9 @@ def verify_header_proof(proof: HeaderProof, *, por_root: bytes | None = None,
     if expected.to_cbor() == proof.trace_header:
         return ChallengeOutcome("lost", "header.match", "the trace header is the one its "
                                 "committed inputs give", **result)
-    diffs = tuple(field_diffs(header.to_json_obj(), expected.to_json_obj()))
-    first = f": {diffs[0].line()}" if diffs else ""
-    return ChallengeOutcome("won", "header.mismatch", f"the trace header is not the one its "
-                            f"committed inputs give{first}",
-                            differing_fields=tuple(d.field for d in diffs),
-                            differences=diffs, **result)
+    return won_by_differences("header.mismatch", "the trace header is not the one its "
+                              "committed inputs give", header.to_json_obj(),
+                              expected.to_json_obj(), **result)
 
 
 __all__ = ["build_header_proof", "verify_header_proof"]

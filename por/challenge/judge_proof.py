@@ -25,7 +25,6 @@ from typing import Any
 
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree
-from por.challenge.diffs import field_diffs
 from por.challenge.one_step import positions_of
 from por.challenge.proofs import (
     require_por_root,
@@ -33,7 +32,7 @@ from por.challenge.proofs import (
     verify_parts,
 )
 from por.challenge.records import JudgeProof, seal
-from por.challenge.report import ChallengeOutcome, InclusionCheck
+from por.challenge.report import ChallengeOutcome, InclusionCheck, won_by_differences
 from por.errors import PorError, ProofError
 from por.merkle import leaf_hash
 from por.schemas import (
@@ -152,12 +151,9 @@ def _rejudge(spec: PromptSpec, step: ReasoningStep, items: list[EvidenceItem],
     if recomputed.to_cbor() == verdict.to_cbor():
         return ChallengeOutcome("lost", "judge.match", "the verdict is what the judge gives "
                                 "on the committed trace", **result)
-    diffs = tuple(field_diffs(verdict.to_json_obj(), recomputed.to_json_obj()))
-    first = f": {diffs[0].line()}" if diffs else ""
-    return ChallengeOutcome("won", "judge.mismatch", f"the committed verdict is not what the "
-                            f"judge gives on the committed trace{first}",
-                            differing_fields=tuple(d.field for d in diffs),
-                            differences=diffs, **result)
+    return won_by_differences("judge.mismatch", "the committed verdict is not what the "
+                              "judge gives on the committed trace", verdict.to_json_obj(),
+                              recomputed.to_json_obj(), **result)
 
 
 __all__ = ["build_judge_proof", "verify_judge_proof"]

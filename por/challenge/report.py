@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 from por.bundle.layout import COMPONENTS
-from por.challenge.diffs import FieldDiff
+from por.challenge.diffs import FieldDiff, field_diffs
 from por.challenge.records import InclusionProof
 
 #: A proof is ``valid`` (every hash checks) or ``invalid``; ``error``: no verdict.
@@ -250,6 +250,18 @@ def _show(value: Any) -> Any:
     return str(value)
 
 
+
+def won_by_differences(reason: str, message: str, committed_json: Any, recomputed_json: Any,
+                       /, **result: Any) -> ChallengeOutcome:
+    """A won outcome whose message ends with the first field-level difference
+    between the committed and the recomputed record's JSON forms (``result``:
+    the other ChallengeOutcome fields)."""
+    diffs = tuple(field_diffs(committed_json, recomputed_json))
+    first = f": {diffs[0].line()}" if diffs else ""
+    return ChallengeOutcome("won", reason, message + first,
+                            differing_fields=tuple(d.field for d in diffs),
+                            differences=diffs, **result)
+
 __all__ = [
     "EXIT_LOST",
     "EXIT_NO_VERDICT",
@@ -263,4 +275,5 @@ __all__ = [
     "Outcome",
     "ProofReport",
     "Status",
+    "won_by_differences",
 ]
