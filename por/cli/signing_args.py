@@ -182,16 +182,18 @@ def sign_data(data: bytes, key: PrivateKey,
 
 
 def signature_summary(record: VerdictSignature, count: int) -> dict[str, Any]:
-    """The JSON view of a signature just made (hex without ``0x``, as in key files)."""
+    """The JSON view of a signature just made (hex without ``0x``, as in key files;
+    uint64 values as decimal strings, as ``attestation`` writes them: JavaScript
+    numbers lose precision above 2^53, SPEC §8.8)."""
     return {
         "scheme": record.scheme,
         "signer_hex": record.signer.hex(),
-        "chain_id": record.chain_id,
+        "chain_id": str(record.chain_id),
         "verifying_contract_hex": record.verifying_contract.hex(),
         "unbound": record.verifying_contract == UNBOUND_CONTRACT,
-        "issued_at": record.issued_at,
-        "expires_at": record.expires_at,
-        "nonce": record.nonce,
+        "issued_at": str(record.issued_at),
+        "expires_at": str(record.expires_at),
+        "nonce": str(record.nonce),
         "signature_count": count,
     }
 

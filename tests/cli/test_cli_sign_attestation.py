@@ -76,8 +76,8 @@ def test_sign_appends_and_both_signers_verify(tmp_path: Path,
     assert document["schema"] == "por/sign-report/1"
     assert {k: document[k] for k in ("scheme", "chain_id", "nonce", "issued_at",
                                      "expires_at", "unbound", "signature_count")} == {
-        "scheme": "ed25519-eip712", "chain_id": 8453, "nonce": 9, "issued_at": T0,
-        "expires_at": T0 + 60, "unbound": True, "signature_count": 2}
+        "scheme": "ed25519-eip712", "chain_id": "8453", "nonce": "9", "issued_at": str(T0),
+        "expires_at": str(T0 + 60), "unbound": True, "signature_count": 2}
     data = path.read_bytes()
     records = [signature_record(data, i) for i in (0, 1)]
     # Kept in increasing signer order, whatever the signing order (SPEC §17).
