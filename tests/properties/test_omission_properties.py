@@ -12,41 +12,17 @@ recomputed honestly) is covered by ``test_challenge_scenarios``.
 
 from __future__ import annotations
 
-from typing import Any
-
+from bundle_edits import audited_on
 from hypothesis import HealthCheck, assume, event, given, note, settings
 from hypothesis import strategies as st
 from test_verifier_differential import mutated_bundles
 
-from por.bundle import build
-from por.bundle.layout import Bundle, compute_commitments
 from por.challenge import NoProof, bundle_from_bytes, check_proof, winning_proof
 from por.encoding import decode
 from por.scenarios import list_scenarios, load_scenario
-from por.schemas import DeterministicVerdict, EvidenceBundle
 from verifier import check_bundle
 
 SCENARIOS = [n for n in list_scenarios() if len(load_scenario(n).evidence.items) >= 2]
-
-
-def committed_but_unaudited(name: str, keep: list[int]) -> bytes:
-    """Scenario ``name`` audited on items ``keep`` only, committing every item."""
-    scenario = load_scenario(name)
-    items = list(scenario.evidence.items)
-    seen = EvidenceBundle(bundle_id="seen", market_id=scenario.evidence.market_id,
-                          items=[items[i] for i in keep])
-    partial = bundle_from_bytes(build(scenario.prompt_spec, seen).data)
-    records: dict[str, Any] = {
-        "manifest": partial.manifest, "prompt_spec": partial.prompt_spec,
-        "evidence": [item.to_cbor() for item in items], "trace_header": partial.trace_header,
-        "steps": list(partial.steps), "verdict": partial.verdict}
-    commitments = compute_commitments(**records)
-    verdict = DeterministicVerdict.from_cbor(partial.verdict).model_copy(update={
-        "evidence_root": commitments.evidence_root,
-        "evidence_count": commitments.evidence_count})
-    records["verdict"] = verdict.to_cbor()
-    return Bundle(**records, commitments=compute_commitments(**records),
-                  signatures=[]).to_cbor()
 
 
 @settings(max_examples=settings().max_examples // 2)
@@ -56,7 +32,7 @@ def test_every_replay_rejected_omission_has_a_won_proof(name: str, data: st.Data
     keep = sorted(data.draw(st.sets(st.integers(0, count - 1), min_size=1,
                                     max_size=count - 1)))
     note(f"{name} keep {keep}")
-    blob = committed_but_unaudited(name, keep)
+    blob = audited_on(name, keep).to_cbor()
     report = check_bundle(blob)
     failure = report.first_failure
     assert report.status == "rejected" and failure is not None

@@ -6,36 +6,24 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from bundle_edits import honest, recommit
 
-from por.bundle import build
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle
 from por.challenge import (
     HeaderProof,
     NoProof,
     build_header_proof,
-    bundle_from_bytes,
     check_proof,
     winning_proof,
 )
-from por.scenarios import list_scenarios, load_scenario
-from por.schemas import ChallengeRef, DeterministicVerdict, TraceHeader, TracePolicy
+from por.scenarios import list_scenarios
+from por.schemas import ChallengeRef, TraceHeader, TracePolicy
 from verifier import check_bundle
-
-
-def honest(name: str) -> Bundle:
-    scenario = load_scenario(name)
-    return bundle_from_bytes(build(scenario.prompt_spec, scenario.evidence).data)
 
 
 def with_header(bundle: Bundle, **changes: Any) -> Bundle:
     header = TraceHeader.from_cbor(bundle.trace_header).model_copy(update=changes)
-    records: dict[str, Any] = {
-        "manifest": bundle.manifest, "prompt_spec": bundle.prompt_spec,
-        "evidence": list(bundle.evidence), "trace_header": header.to_cbor(),
-        "steps": list(bundle.steps), "verdict": bundle.verdict}
-    commitments = compute_commitments(**records)
-    records["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict).to_cbor()
-    return Bundle(**records, commitments=commitments, signatures=[])
+    return recommit(bundle, trace_header=header.to_cbor())
 
 
 @pytest.mark.parametrize("name", list_scenarios())

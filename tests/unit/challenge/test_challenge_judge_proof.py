@@ -13,35 +13,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bundle_edits import honest, recommit
 
-from por.bundle import build
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle
 from por.challenge import (
     JudgeProof,
     NoProof,
     build_judge_proof,
-    bundle_from_bytes,
     check_proof,
     winning_proof,
 )
 from por.cli import main
-from por.scenarios import list_scenarios, load_scenario
+from por.scenarios import list_scenarios
 from por.schemas import ChallengeRef, DeterministicVerdict
 from verifier import check_bundle
 
 
-def honest(name: str) -> Bundle:
-    scenario = load_scenario(name)
-    return bundle_from_bytes(build(scenario.prompt_spec, scenario.evidence).data)
-
-
 def with_verdict(bundle: Bundle, **changes: Any) -> Bundle:
     verdict = DeterministicVerdict.from_cbor(bundle.verdict).model_copy(update=changes)
-    records: dict[str, Any] = {
-        "manifest": bundle.manifest, "prompt_spec": bundle.prompt_spec,
-        "evidence": list(bundle.evidence), "trace_header": bundle.trace_header,
-        "steps": list(bundle.steps), "verdict": verdict.to_cbor()}
-    return Bundle(**records, commitments=compute_commitments(**records), signatures=[])
+    return recommit(bundle, verdict=verdict.to_cbor())
 
 
 @pytest.mark.parametrize("name", list_scenarios())

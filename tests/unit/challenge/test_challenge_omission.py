@@ -10,12 +10,12 @@ uncited item is won, and ``verify --challenges`` writes it.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from bundle_edits import audited_on
 
 from por.bundle import build
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle
 from por.challenge import (
     NoProof,
     OmissionProof,
@@ -29,30 +29,13 @@ from por.challenge import (
 from por.cli import main
 from por.errors import ProofError
 from por.scenarios import load_scenario
-from por.schemas import EvidenceBundle
 from verifier import check_bundle
 
 
 def omitting_bundle(name: str = "09-conflict-invalid", drop: int = 1) -> tuple[Bundle, bytes]:
     """Scenario ``name`` built without item ``drop``, then that item committed anyway."""
-    scenario = load_scenario(name)
-    items = list(scenario.evidence.items)
-    fewer = EvidenceBundle(bundle_id=scenario.evidence.bundle_id,
-                           market_id=scenario.evidence.market_id,
-                           items=items[:drop] + items[drop + 1:])
-    partial = bundle_from_bytes(build(scenario.prompt_spec, fewer).data)
-    records: dict[str, Any] = {
-        "manifest": partial.manifest, "prompt_spec": partial.prompt_spec,
-        "evidence": [item.to_cbor() for item in items], "trace_header": partial.trace_header,
-        "steps": list(partial.steps), "verdict": partial.verdict}
-    from por.schemas import DeterministicVerdict
-
-    commitments = compute_commitments(**records)
-    verdict = DeterministicVerdict.from_cbor(partial.verdict).model_copy(update={
-        "evidence_root": commitments.evidence_root,
-        "evidence_count": commitments.evidence_count})
-    records["verdict"] = verdict.to_cbor()
-    bundle = Bundle(**records, commitments=compute_commitments(**records), signatures=[])
+    count = len(load_scenario(name).evidence.items)
+    bundle = audited_on(name, [i for i in range(count) if i != drop])
     return bundle, bundle.to_cbor()
 
 

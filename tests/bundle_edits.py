@@ -1,0 +1,49 @@
+"""Bundles edited after the fact, with every commitment recomputed (test helper).
+
+Importable from every test folder (``tests/`` is on ``sys.path`` through its
+conftest).  An attacker can hash records, so these are the bundles a verifier
+and a challenger really face: consistent commitments, wrong content.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from por.bundle import build
+from por.bundle.layout import Bundle, compute_commitments
+from por.challenge import bundle_from_bytes
+from por.scenarios import load_scenario
+from por.schemas import DeterministicVerdict, EvidenceBundle
+
+
+def honest(name: str) -> Bundle:
+    """The bundle ``por build`` makes for scenario ``name``."""
+    scenario = load_scenario(name)
+    return bundle_from_bytes(build(scenario.prompt_spec, scenario.evidence).data)
+
+
+def recommit(bundle: Bundle, **records: Any) -> Bundle:
+    """``bundle`` with some records replaced (bytes, or lists of bytes) and every
+    commitment recomputed; the verdict is kept as given."""
+    merged: dict[str, Any] = {
+        "manifest": bundle.manifest, "prompt_spec": bundle.prompt_spec,
+        "evidence": list(bundle.evidence), "trace_header": bundle.trace_header,
+        "steps": list(bundle.steps), "verdict": bundle.verdict, **records}
+    return Bundle(**merged, commitments=compute_commitments(**merged), signatures=[])
+
+
+def audited_on(name: str, keep: list[int]) -> Bundle:
+    """Scenario ``name`` audited on the items ``keep`` only while every item is
+    committed, the verdict's evidence references updated to match: an omission
+    that only full replay (or an OmissionProof) exposes."""
+    scenario = load_scenario(name)
+    items = list(scenario.evidence.items)
+    seen = EvidenceBundle(bundle_id=scenario.evidence.bundle_id,
+                          market_id=scenario.evidence.market_id,
+                          items=[items[i] for i in keep])
+    partial = recommit(bundle_from_bytes(build(scenario.prompt_spec, seen).data),
+                       evidence=[item.to_cbor() for item in items])
+    verdict = DeterministicVerdict.from_cbor(partial.verdict).model_copy(update={
+        "evidence_root": partial.commitments.evidence_root,
+        "evidence_count": partial.commitments.evidence_count})
+    return recommit(partial, verdict=verdict.to_cbor())
