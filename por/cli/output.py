@@ -98,14 +98,13 @@ def summary(results: list[dict[str, Any]]) -> dict[str, Any]:
     from verifier.archive import summary_digest
 
     rows = []
+    counts = dict.fromkeys(_STATUS_EXIT, 0)
     for result in results:
         failure = first_failure(result)
         root = result["por_root"]
         rows.append((result["input"], result["status"],
                      None if failure is None else failure["id"],
                      None if root is None else bytes.fromhex(root)))
-    counts = dict.fromkeys(_STATUS_EXIT, 0)
-    for result in results:
         counts[result["status"]] += 1
     return {"count": len(results), **counts, "digest": summary_digest(rows).hex()}
 

@@ -161,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
         STATUS_WORD,
         error_result,
         result_from_report,
+        summary,
         summary_text,
         verify_document,
         worst_exit_code,
@@ -214,11 +215,10 @@ def run(args: argparse.Namespace) -> int:
         except ArchiveError as exc:
             raise CliError(exc.check_id, exc.message) from None
     flush_errors()
-    document = verify_document(results)
     if args.json:
-        print_json(document)
+        print_json(verify_document(results))
     elif total > 1 and not args.quiet:
-        out(summary_text(document["summary"]))
+        out(summary_text(summary(results)))
     return worst_exit_code(results)
 
 
