@@ -1,0 +1,198 @@
+"""Plain ``__slots__`` records and the field checks they are built with.
+
+A lean record is built from a decoded ``por-cbor/1`` map by :meth:`Struct.build`:
+every key must be a field, every field a record's canonical bytes carry must be
+there, and each value passes its check.  The rules are *at least* as strict as
+the pydantic model of the same name (``por.schemas``), never looser:
+
+* a field with a default other than ``None`` is required (``Record.from_cbor``
+  refuses bytes that omit it: the model would dump the default back, so the
+  bytes are not its canonical form);
+* a field whose default is ``None`` may be absent (then ``None``) but never
+  present as ``None``;
+* types are exact (``type(v) is int``: a bool is not an int), bounds and
+  lengths are those of the model.
+
+Anything a lean check refuses raises :class:`Reject`, which carries no check id:
+the caller hands the input to the full, pydantic verifier, which alone reports
+failures with their check ids.  So "stricter than pydantic" costs only speed
+on odd input, while "looser" would be a silent acceptance; the differential
+tests in ``tests/unit/lean`` pin that a lean record exists only where the
+pydantic model accepts the same value and holds equal attributes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from por.numbers import is_canonical_decimal
+
+Check = Callable[[Any], Any]
+
+
+class Reject(Exception):  # noqa: N818  # control flow to the full verifier, not an error
+    """The lean path does not accept this input; the full verifier decides."""
+
+
+class Struct:
+    """A frozen record with the attribute names of the pydantic model it mirrors.
+
+    ``FIELDS`` lists ``(wire key, attribute, check, optional)``; ``optional``
+    means the model's default is ``None``.  Subclasses may override
+    :meth:`_invariants` for the model's cross-field validators.
+    """
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[tuple[str, str, Check, bool], ...]] = ()
+    KEYS: ClassVar[frozenset[str]] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.KEYS = frozenset(key for key, _, _, _ in cls.FIELDS)
+
+    @classmethod
+    def build(cls, value: Any) -> Any:
+        """The record for a decoded map, or :class:`Reject`."""
+        if type(value) is not dict:
+            raise Reject(cls.__name__)
+        keys = cls.KEYS
+        for key in value:
+            if key not in keys:
+                raise Reject(cls.__name__)
+        obj = object.__new__(cls)
+        put = object.__setattr__
+        for key, attr, check, optional in cls.FIELDS:
+            if key in value:
+                put(obj, attr, check(value[key]))
+            elif optional:
+                put(obj, attr, None)
+            else:
+                raise Reject(f"{cls.__name__}.{key}")
+        obj._invariants()
+        return obj
+
+    def _invariants(self) -> None:
+        """Cross-field rules of the model (its ``model_validator``s)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{a}={getattr(self, a)!r}" for _, a, _, _ in self.FIELDS)
+        return f"{type(self).__name__}({parts})"
+
+
+def text(min_length: int = 0, max_length: int | None = None) -> Check:
+    """A ``str`` of ``min_length`` .. ``max_length`` code points."""
+    def check(value: Any) -> str:
+        if type(value) is not str or len(value) < min_length or (
+                max_length is not None and len(value) > max_length):
+            raise Reject("text")
+        return value
+    return check
+
+
+def integer(lo: int, hi: int) -> Check:
+    """An ``int`` (not a bool) in ``lo .. hi``."""
+    def check(value: Any) -> int:
+        if type(value) is not int or not lo <= value <= hi:
+            raise Reject("integer")
+        return value
+    return check
+
+
+def boolean(value: Any) -> bool:
+    """A ``bool``."""
+    if type(value) is not bool:
+        raise Reject("boolean")
+    return value
+
+
+def blob(min_length: int = 0, max_length: int | None = None) -> Check:
+    """A byte string of ``min_length`` .. ``max_length`` bytes."""
+    def check(value: Any) -> bytes:
+        if type(value) is not bytes or len(value) < min_length or (
+                max_length is not None and len(value) > max_length):
+            raise Reject("blob")
+        return value
+    return check
+
+
+def literal(*allowed: str) -> Check:
+    """One of the texts ``allowed``."""
+    choices = frozenset(allowed)
+
+    def check(value: Any) -> str:
+        if type(value) is not str or value not in choices:
+            raise Reject("literal")
+        return value
+    return check
+
+
+def decimal_text(value: Any) -> str:
+    """A canonical decimal string (SPEC §3.2)."""
+    if type(value) is not str or not is_canonical_decimal(value):
+        raise Reject("decimal")
+    return value
+
+
+def nested(cls: type[Struct]) -> Check:
+    """A nested record."""
+    return cls.build
+
+
+def list_of(item: Check, min_length: int = 0, max_length: int | None = None) -> Check:
+    """An array of ``min_length`` .. ``max_length`` items, each passing ``item``."""
+    def check(value: Any) -> list[Any]:
+        if type(value) is not list or len(value) < min_length or (
+                max_length is not None and len(value) > max_length):
+            raise Reject("list")
+        return [item(v) for v in value]
+    return check
+
+
+def unique(values: list[Any]) -> None:
+    """Reject a list with a repeated value."""
+    if len(set(values)) != len(values):
+        raise Reject("unique")
+
+
+#: The field types of ``por.schemas.base`` (same bounds).
+MAX_ID_LENGTH = 128
+UINT63 = 2**63 - 1
+identifier = text(1, MAX_ID_LENGTH)
+any_text = text()
+bps = integer(0, 10_000)
+unix_time = integer(0, UINT63)
+count = integer(0, UINT63)
+hash32 = blob(32, 32)
+any_blob = blob()
+
+
+def schema_tag(name: str) -> tuple[str, str, Check, bool]:
+    """The ``schema`` field of a record: exactly ``name``, always present."""
+    return ("schema", "record_schema", literal(name), False)
+
+
+__all__ = [
+    "Reject",
+    "Struct",
+    "any_blob",
+    "any_text",
+    "blob",
+    "boolean",
+    "bps",
+    "count",
+    "decimal_text",
+    "hash32",
+    "identifier",
+    "integer",
+    "list_of",
+    "literal",
+    "nested",
+    "schema_tag",
+    "text",
+    "unique",
+    "unix_time",
+]

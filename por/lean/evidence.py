@@ -1,0 +1,77 @@
+"""Lean EvidenceItem (mirrors ``por.schemas.evidence``, SPEC §4.4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from por.lean.base import (
+    Struct,
+    any_text,
+    blob,
+    bps,
+    identifier,
+    integer,
+    literal,
+    nested,
+    schema_tag,
+    unix_time,
+)
+from por.lean.prompt import CONTENT_TYPES
+
+#: Largest accepted evidence body (``por.schemas.evidence.MAX_CONTENT_BYTES``).
+MAX_CONTENT_BYTES = 4 * 1024 * 1024
+
+
+class SourceRef(Struct):
+    __slots__ = ("provider", "source_id", "uri")
+    FIELDS = (("source_id", "source_id", identifier, False),
+              ("uri", "uri", any_text, False),
+              ("provider", "provider", any_text, False))
+
+
+class RetrievalReceipt(Struct):
+    __slots__ = ("method", "retrieved_at", "status_code")
+    FIELDS = (("retrieved_at", "retrieved_at", unix_time, False),
+              ("method", "method", literal("GET", "POST"), False),
+              ("status_code", "status_code", integer(100, 599), False))
+
+
+class EvidenceItem(Struct):
+    """``por.EvidenceItem/1``; :meth:`to_cbor` gives back the bytes it was read from."""
+
+    __slots__ = ("_cbor", "confidence_bps", "content", "content_type", "evidence_id",
+                 "provenance_tier", "record_schema", "requirement_id", "retrieval_receipt",
+                 "source")
+    FIELDS = (schema_tag("por.EvidenceItem/1"),
+              ("evidence_id", "evidence_id", identifier, False),
+              ("requirement_id", "requirement_id", identifier, False),
+              ("source", "source", nested(SourceRef), False),
+              ("content_type", "content_type", literal(*CONTENT_TYPES), False),
+              ("content", "content", blob(0, MAX_CONTENT_BYTES), False),
+              ("retrieval_receipt", "retrieval_receipt", nested(RetrievalReceipt), False),
+              ("provenance_tier", "provenance_tier", integer(0, 3), False),
+              ("confidence_bps", "confidence_bps", bps, False))
+
+    @classmethod
+    def from_value(cls, value: Any, data: bytes) -> EvidenceItem:
+        """The record for ``value``, the strict decode of its canonical bytes ``data``."""
+        item: EvidenceItem = cls.build(value)
+        object.__setattr__(item, "_cbor", data)
+        return item
+
+    def to_cbor(self) -> bytes:
+        """The canonical bytes (those it was read from)."""
+        return self._cbor  # type: ignore[no-any-return]
+
+
+class Evidence:
+    """What the auditor and judge read of an EvidenceBundle: items and market id."""
+
+    __slots__ = ("items", "market_id")
+
+    def __init__(self, market_id: str, items: list[EvidenceItem]) -> None:
+        self.market_id = market_id
+        self.items = items
+
+
+__all__ = ["Evidence", "EvidenceItem", "RetrievalReceipt", "SourceRef"]
