@@ -4,6 +4,10 @@ Bytes in, report out: no file or network I/O, no clock, no environment.  The
 current time for signature expiry is a parameter.  ``check_bundle`` never
 raises for a bad bundle; an unexpected internal error becomes an ``error``
 report (exit 2) with check id ``internal.error``.
+
+Two paths, one answer (SPEC §6.2): the fast path (``verifier.fast``, no
+pydantic) accepts exactly valid unsigned bundles; everything else, and every
+failure report, comes from the full verifier (``verifier.full``).
 """
 
 from __future__ import annotations
@@ -11,14 +15,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE
 from por.errors import VerificationError
-from por.gcpause import gc_paused
-from por.schemas.verification import CheckResult
-from verifier.context import Context, StepFailed
-from verifier.report import VerificationReport
-from verifier.signatures import step8_signatures
-from verifier.steps import STEPS
+from por.lean.bundle import DEFAULT_BUNDLE_MAX_SIZE
+from verifier.fast import fast_report
 
 
 def check_bundle(
@@ -30,53 +29,36 @@ def check_bundle(
     chain_id: int | None = None,
     verifying_contract: bytes | None = None,
     max_size: int = DEFAULT_BUNDLE_MAX_SIZE,
-) -> VerificationReport:
+    lean: bool = False,
+) -> Any:
     """Run every numbered step of SPEC §6.2 over ``data``; never raises for bad input.
 
     ``trusted_keys``: signer ids (20-byte Ethereum addresses or 32-byte Ed25519
     public keys) whose signatures count; ``require_signature``: reject a bundle
     with no valid signature from a trusted key; ``now``: Unix seconds for
-    expiry checks (required when signatures are checked).
+    expiry checks (required when signatures are checked).  Returns a
+    ``VerificationReport``; with ``lean=True`` a verified report may instead be
+    a ``verifier.fast.LeanReport`` (same attributes, no pydantic loaded).
     """
-    ctx = Context(bytes(data), {
+    data = bytes(data)
+    options: dict[str, Any] = {
         "max_size": max_size,
         "trusted_keys": None if trusted_keys is None else frozenset(trusted_keys),
         "require_signature": require_signature,
         "now": now,
         "chain_id": chain_id,
         "verifying_contract": verifying_contract,
-    })
-    status = "verified"
-    try:
-        with gc_paused():
-            for step in (*STEPS, step8_signatures):
-                step(ctx)
-    except StepFailed as stop:
-        status = stop.status
-    except Exception as exc:  # fail closed: any surprise is "no verdict"
-        ctx.checks.append(CheckResult(
-            check_id="internal.error", ok=False, severity="error",
-            message=f"internal error: {type(exc).__name__}: {exc}"[:500],
-        ))
-        status = "error"
-    return _report(ctx, status)
+    }
+    handoff: dict[str, Any] = {}
+    fast = fast_report(data, **options, handoff=handoff)
+    if fast is not None:
+        return fast if lean else fast.to_report()
+    from verifier.full import check_full  # noqa: PLC0415
+
+    return check_full(data, options, handoff)
 
 
-def _report(ctx: Context, status: Any) -> VerificationReport:
-    verdict = ctx.parts.get("verdict")
-    bundle = ctx.parts.get("bundle")
-    return VerificationReport(
-        status=status,
-        checks=ctx.checks,
-        market_id=getattr(verdict, "market_id", None),
-        outcome=getattr(verdict, "outcome", None),
-        confidence_bps=getattr(verdict, "confidence_bps", None),
-        resolution_rule_id=getattr(verdict, "resolution_rule_id", None),
-        por_root=bundle.commitments.por_root if bundle is not None else None,
-    )
-
-
-def verify_bundle(data: bytes, **options: Any) -> VerificationReport:
+def verify_bundle(data: bytes, **options: Any) -> Any:
     """Like :func:`check_bundle` but raise ``VerificationError`` unless verified."""
     report = check_bundle(data, **options)
     if not report.ok:

@@ -27,10 +27,11 @@ from por import __version__
 from por.encoding import encode
 from por.errors import PorError
 from verifier.api import check_bundle
-from verifier.report import VerificationReport
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
+
+    from verifier.report import VerificationReport
 
 #: The ``schema`` of the summary record that :func:`summary_digest` hashes.
 SUMMARY_SCHEMA = "por.ArchiveSummary/1"
@@ -51,15 +52,18 @@ def check_many(
     *,
     executor: Executor | None = None,
     window: int = 1,
-) -> Iterator[VerificationReport]:
+    lean: bool = False,
+) -> Iterator[Any]:
     """Reports for ``inputs`` in input order; at most ``window`` in flight.
 
-    Without an executor every input is checked here, one after another.
-    Raises :class:`ArchiveError` if a worker runs another por version.
+    Without an executor every input is checked here, one after another, and
+    with ``lean=True`` a verified report may be a ``LeanReport`` (as
+    ``check_bundle``).  Raises :class:`ArchiveError` if a worker runs another
+    por version.
     """
     if executor is None:
         for data in inputs:
-            yield check_bundle(data, **options)
+            yield check_bundle(data, **options, lean=lean)
         return
     if window < 1:
         raise ValueError("window must be at least 1")

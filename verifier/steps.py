@@ -19,15 +19,15 @@ from __future__ import annotations
 from por.auditor import AuditorAgent, TracePolicyVerifier
 from por.auditor.agent import trace_length
 from por.bundle.layout import Bundle, compute_commitments
-from por.bundle.limits import (
+from por.bundle.manifest import Manifest, current_manifest
+from por.errors import PorError
+from por.judge import JudgeAgent
+from por.lean.budget import (
     check_signature_layout,
     check_step_budget,
     check_step_sizes,
     decode_bundle,
 )
-from por.bundle.manifest import Manifest, current_manifest
-from por.errors import PorError
-from por.judge import JudgeAgent
 from por.merkle import leaf_hash
 from por.schemas import (
     ChallengeRef,
@@ -41,6 +41,7 @@ from por.schemas import (
     step_id,
 )
 from por.schemas.verification import ChallengeKind
+from verifier import passed
 from verifier.context import Context
 
 _COMMITTED_FIELDS: tuple[tuple[str, ChallengeKind], ...] = (
@@ -58,11 +59,12 @@ _COMMITTED_FIELDS: tuple[tuple[str, ChallengeKind], ...] = (
 
 def step1_decode(ctx: Context) -> None:
     """Step 1: strict decode (codec.*)."""
-    try:
-        ctx.parts["raw"] = decode_bundle(ctx.data, max_size=ctx.options["max_size"])
-    except PorError as exc:
-        ctx.from_error(exc, challenge=ChallengeRef(kind="por_bundle"))
-    ctx.passed("codec.ok", "bundle is canonical por-cbor/1")
+    if "raw" not in ctx.parts:  # not already decoded by the fast path
+        try:
+            ctx.parts["raw"] = decode_bundle(ctx.data, max_size=ctx.options["max_size"])
+        except PorError as exc:
+            ctx.from_error(exc, challenge=ChallengeRef(kind="por_bundle"))
+    ctx.passed("codec.ok", passed.CODEC_OK)
 
 
 def step2_schema(ctx: Context) -> None:
@@ -123,8 +125,7 @@ def step2_schema(ctx: Context) -> None:
                            challenge=ChallengeRef(kind="evidence_leaf", leaf_index=index,
                                                   evidence_id=item.evidence_id))
             seen.add(item.evidence_id)
-    ctx.passed("schema.ok", f"{len(items)} evidence items are well-formed records and "
-                            f"{len(bundle.steps)} steps are within the budget")
+    ctx.passed("schema.ok", passed.schema_ok(len(items), len(bundle.steps)))
 
 
 def step3_commitments(ctx: Context) -> None:
@@ -161,7 +162,7 @@ def step3_commitments(ctx: Context) -> None:
             ctx.failed("commit.verdict_refs", f"verdict.{name} differs from the bundle",
                        expected=getattr(computed, name), actual=getattr(verdict, name),
                        challenge=ChallengeRef(kind="verdict"))
-    ctx.passed("commit.ok", "every hash, root, size and por_root matches the records")
+    ctx.passed("commit.ok", passed.COMMIT_OK)
 
 
 def step4_manifest(ctx: Context) -> None:
@@ -179,7 +180,7 @@ def step4_manifest(ctx: Context) -> None:
         ctx.failed("manifest.rule_set_hash", "rule set hash differs for this judge version",
                    expected=ours.rule_set_hash, actual=manifest.rule_set_hash,
                    challenge=ChallengeRef(kind="por_bundle"))
-    ctx.passed("manifest.ok", f"locked to {ours.auditor_version} and {ours.judge_version}")
+    ctx.passed("manifest.ok", passed.MANIFEST_OK)
 
 
 def step5_replay_audit(ctx: Context) -> None:
@@ -217,6 +218,8 @@ def step5_replay_audit(ctx: Context) -> None:
                                               leaf_index=index,
                                               reason="replay.step_mismatch"))
 
+    if "step_mismatch" in ctx.parts:  # the fast path's replay found it: no second audit
+        compare(*ctx.parts["step_mismatch"])
     replayed, _ = AuditorAgent().audit(spec, ctx.parts["evidence"], on_step=compare)
     want_header = replayed.header()
     if want_header != header:
@@ -226,7 +229,7 @@ def step5_replay_audit(ctx: Context) -> None:
                    challenge=ChallengeRef(kind="por_bundle"))
     # Every committed step equals its replay byte for byte: use the replayed records.
     ctx.parts["trace"] = ReasoningTrace.from_parts(header, replayed.steps)
-    ctx.passed("replay.audit_ok", f"all {len(committed_steps)} steps match the replay")
+    ctx.passed("replay.audit_ok", passed.audit_ok(len(committed_steps)))
 
 
 def _step_record_ok(ctx: Context, blob: bytes, index: int) -> None:
@@ -254,7 +257,7 @@ def step6_trace_policy(ctx: Context) -> None:
         if not check.ok and check.severity == "error":
             ctx.failed(check.check_id, check.message, expected=check.expected,
                        actual=check.actual, challenge=check.challenge)
-    ctx.passed("trace.ok", "trace policy holds")
+    ctx.passed("trace.ok", passed.TRACE_OK)
 
 
 def step7_replay_judge(ctx: Context) -> None:
@@ -272,7 +275,7 @@ def step7_replay_judge(ctx: Context) -> None:
                    f"{committed.resolution_rule_id}",
                    expected=leaf_hash(want), actual=leaf_hash(got),
                    challenge=ChallengeRef(kind="verdict", reason="replay.verdict_mismatch"))
-    ctx.passed("replay.judge_ok", "verdict follows from the committed inputs")
+    ctx.passed("replay.judge_ok", passed.JUDGE_OK)
 
 
 STEPS = (

@@ -12,11 +12,11 @@ from typing import Any
 
 from por.auditor import AuditorAgent
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, Commitments, compute_commitments
-from por.bundle.limits import check_buildable
 from por.bundle.manifest import current_manifest
 from por.errors import BundleError
 from por.gcpause import gc_paused
 from por.judge import JudgeAgent
+from por.lean.budget import check_buildable
 from por.schemas import (
     DeterministicVerdict,
     EvidenceBundle,

@@ -14,25 +14,16 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import FailFast, Field
 
+from por.lean.bundle import (
+    COMPONENTS,
+    component_leaf,
+    component_leaves,
+)
 from por.merkle import leaf_hash, root_hash
 from por.schemas.base import Blob, Count, Hash32, Model, Record
 from por.schemas.evidence import MAX_EVIDENCE_ITEMS
 
-#: Component order in the por_root tree (SPEC §5.4).  Never reorder.
-COMPONENTS: tuple[str, ...] = (
-    "manifest",
-    "prompt_spec",
-    "evidence",
-    "trace_header",
-    "reasoning",
-    "verdict",
-)
 COMPONENT_INDEX = {name: i for i, name in enumerate(COMPONENTS)}
-
-#: Default size cap for a whole bundle (SPEC §5.1): 256 MiB.  A bundle of 10^5
-#: evidence items is about 90 MB.  Memory stays bounded by the decoder's
-#: container cap; each record inside is decoded on its own under the record cap.
-DEFAULT_BUNDLE_MAX_SIZE = 256 * 1024 * 1024
 
 
 class Commitments(Model):
@@ -61,7 +52,7 @@ class Commitments(Model):
 
     def component_leaves(self) -> list[bytes]:
         """The six component leaves, in :data:`COMPONENTS` order."""
-        return [component_leaf(*self.component(name)) for name in COMPONENTS]
+        return component_leaves(self)
 
 
 class Bundle(Record):
@@ -78,13 +69,6 @@ class Bundle(Record):
     verdict: Blob
     commitments: Commitments
     signatures: Annotated[list[Blob], FailFast()]
-
-
-def component_leaf(root: bytes, size: int) -> bytes:
-    """``root || uint64_be(size)``: the fixed-width 40-byte component leaf."""
-    if len(root) != 32 or not 0 <= size < 2**64:
-        raise ValueError("component leaf needs a 32-byte root and a 64-bit size")
-    return root + size.to_bytes(8, "big")
 
 
 def por_root_from_components(leaves: list[bytes]) -> bytes:

@@ -7,21 +7,20 @@ verified with another version.  ``rule_set_hash`` pins the judge's rule set.
 
 from __future__ import annotations
 
-import hashlib
 from typing import ClassVar, Literal
 
 from pydantic import Field
 
 from por import SPEC_VERSION
-from por.encoding import encode
+from por.lean.manifest import (
+    AUDITOR_VERSION,
+    HASH_ALG,
+    JUDGE_VERSION,
+    PROFILE,
+    TREE_ALG,
+    rule_set_hash,
+)
 from por.schemas.base import Hash32, Id, Record
-from por.schemas.market import CANONICAL_RULE_IDS
-
-PROFILE = "por-cbor/1"
-HASH_ALG = "sha-256"
-TREE_ALG = "rfc9162"
-AUDITOR_VERSION = "por-auditor/1"
-JUDGE_VERSION = "por-judge/1"
 
 
 class Manifest(Record):
@@ -37,20 +36,6 @@ class Manifest(Record):
     auditor_version: Id
     judge_version: Id
     rule_set_hash: Hash32
-
-
-def rule_set_hash(judge_version: str = JUDGE_VERSION) -> bytes:
-    """SHA-256 of the canonical rule-set description (SPEC §5.2).
-
-    ``encode({"schema": "por.RuleSet/1", "judge_version": v, "rules": [...]})``
-    with the rules in evaluation order.
-    """
-    description = {
-        "schema": "por.RuleSet/1",
-        "judge_version": judge_version,
-        "rules": list(CANONICAL_RULE_IDS),
-    }
-    return hashlib.sha256(encode(description)).digest()
 
 
 def current_manifest() -> Manifest:

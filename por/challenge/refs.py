@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitments
-from por.bundle.limits import decode_bundle
 from por.challenge.check import check_proof
 from por.challenge.header_proof import build_header_proof
 from por.challenge.judge_proof import build_judge_proof
@@ -38,6 +37,7 @@ from por.challenge.proofs import build_bundle_proof, build_inclusion_proof, leaf
 from por.challenge.records import LeafKind, Proof
 from por.challenge.report import ProofReport
 from por.errors import PorError, ProofError, SchemaError
+from por.lean.budget import decode_bundle
 from por.schemas.verification import ChallengeRef
 
 

@@ -208,7 +208,8 @@ def run(args: argparse.Namespace) -> int:
 
     with open_executor(args.jobs, args.executor) as (executor, window):
         try:
-            for report in check_many(readable(), options, executor=executor, window=window):
+            for report in check_many(readable(), options, executor=executor,
+                                     window=window, lean=True):
                 flush_errors()
                 name, _, data = queue.popleft()
                 emit(result_from_report(name, report), data, report)

@@ -31,7 +31,7 @@ from por.numbers import is_canonical_decimal
 Check = Callable[[Any], Any]
 
 
-class Reject(Exception):  # noqa: N818  # control flow to the full verifier, not an error
+class Reject(Exception):  # control flow to the full verifier, not an error
     """The lean path does not accept this input; the full verifier decides."""
 
 

@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 from por.lean.base import Struct, any_blob, count, hash32, list_of, nested, schema_tag
+from por.lean.evidence import MAX_EVIDENCE_ITEMS
+from por.merkle import root_hash
 
-#: ``por.schemas.evidence.MAX_EVIDENCE_ITEMS`` (SPEC §5.1).
-MAX_EVIDENCE_ITEMS = 200_000
+#: Component order in the por_root tree (SPEC §5.4).  Never reorder.
+COMPONENTS: tuple[str, ...] = (
+    "manifest",
+    "prompt_spec",
+    "evidence",
+    "trace_header",
+    "reasoning",
+    "verdict",
+)
+
+
+#: Default size cap for a whole bundle (SPEC §5.1): 256 MiB.  A bundle of 10^5
+#: evidence items is about 90 MB.  Memory stays bounded by the decoder's
+#: container cap; each record inside is decoded on its own under the record cap.
+DEFAULT_BUNDLE_MAX_SIZE = 256 * 1024 * 1024
 
 
 class Commitments(Struct):
@@ -39,4 +54,34 @@ class Bundle(Struct):
               ("signatures", "signatures", list_of(any_blob), False))
 
 
-__all__ = ["Bundle", "Commitments"]
+def component_leaf(root: bytes, size: int) -> bytes:
+    """``root || uint64_be(size)``: the fixed-width 40-byte component leaf."""
+    if len(root) != 32 or not 0 <= size < 2**64:
+        raise ValueError("component leaf needs a 32-byte root and a 64-bit size")
+    return root + size.to_bytes(8, "big")
+
+
+def component_leaves(c: Commitments) -> list[bytes]:
+    """The six component leaves of commitments ``c`` (lean or pydantic), in
+    :data:`COMPONENTS` order."""
+    return [component_leaf(c.manifest_hash, 1), component_leaf(c.prompt_spec_hash, 1),
+            component_leaf(c.evidence_root, c.evidence_count),
+            component_leaf(c.trace_header_hash, 1),
+            component_leaf(c.reasoning_root, c.reasoning_count),
+            component_leaf(c.verdict_hash, 1)]
+
+
+def por_root_of(c: Commitments) -> bytes:
+    """``por_root``: the RFC 9162 root over the component leaves of ``c``."""
+    return root_hash(component_leaves(c))
+
+
+__all__ = [
+    "COMPONENTS",
+    "DEFAULT_BUNDLE_MAX_SIZE",
+    "Bundle",
+    "Commitments",
+    "component_leaf",
+    "component_leaves",
+    "por_root_of",
+]

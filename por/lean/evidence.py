@@ -18,8 +18,10 @@ from por.lean.base import (
 )
 from por.lean.prompt import CONTENT_TYPES
 
-#: Largest accepted evidence body (``por.schemas.evidence.MAX_CONTENT_BYTES``).
+#: Largest accepted evidence body (the bundle has its own cap as well).
 MAX_CONTENT_BYTES = 4 * 1024 * 1024
+#: Most evidence items one bundle may carry (SPEC §5.1).
+MAX_EVIDENCE_ITEMS = 200_000
 
 
 class SourceRef(Struct):
@@ -74,4 +76,11 @@ class Evidence:
         self.items = items
 
 
-__all__ = ["Evidence", "EvidenceItem", "RetrievalReceipt", "SourceRef"]
+__all__ = [
+    "MAX_CONTENT_BYTES",
+    "MAX_EVIDENCE_ITEMS",
+    "Evidence",
+    "EvidenceItem",
+    "RetrievalReceipt",
+    "SourceRef",
+]

@@ -170,9 +170,18 @@ class ConflictPolicy(Struct):
 class PromptSpec(Struct):
     """``por.PromptSpec/1``; :meth:`to_cbor` gives back the bytes it was read from."""
 
-    __slots__ = ("_cbor", "conflict_policy", "confidence_policy", "data_requirements",
-                 "market", "output_schema_ref", "prediction_semantics", "record_schema",
-                 "strict_mode", "timestamp_slack_seconds")
+    __slots__ = (
+        "_cbor",
+        "confidence_policy",
+        "conflict_policy",
+        "data_requirements",
+        "market",
+        "output_schema_ref",
+        "prediction_semantics",
+        "record_schema",
+        "strict_mode",
+        "timestamp_slack_seconds",
+    )
     FIELDS = (schema_tag("por.PromptSpec/1"),
               ("market", "market", nested(MarketSpec), False),
               ("prediction_semantics", "prediction_semantics", nested(PredictionSemantics),

@@ -11,14 +11,13 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import FailFast, Field, PrivateAttr, model_validator
 
+from por.lean.budget import MAX_TRACE_STEPS
 from por.schemas.base import Count, DecimalStr, Id, Model, Record, UnixTime, Value
 
 StepType = Literal["extract", "check", "aggregate", "deduce", "map"]
 
 #: ``step_0001`` ... (seed M06 §5.3); at least four digits, no leading sign.
 STEP_ID_PATTERN = re.compile(r"step_(?:[0-9]{4}|[1-9][0-9]{4,8})")
-#: Hard ceiling on any trace length, whatever the policy says.
-MAX_TRACE_STEPS = 4_000_000
 
 
 def step_id(n: int) -> str:

@@ -16,7 +16,10 @@ import pytest
 
 from por.auditor.claim_extraction import REGEX_WORK_PER_BYTE, REGEX_WORK_SLACK, extract_item
 from por.bundle import Bundle, compute_commitments
-from por.bundle.limits import (
+from por.challenge import build_one_step_proof, check_proof
+from por.encoding import encode
+from por.errors import PorError
+from por.lean.budget import (
     MAX_BUNDLE_ITEMS,
     MAX_SIGNATURES,
     add_signature,
@@ -25,9 +28,6 @@ from por.bundle.limits import (
     decode_bundle,
     max_steps_for,
 )
-from por.challenge import build_one_step_proof, check_proof
-from por.encoding import encode
-from por.errors import PorError
 from por.scenarios import load_scenario
 from por.schemas import DataRequirement, EvidenceItem, FieldSpec, ReasoningStep
 from verifier import check_bundle

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from por.bundle import layout as py_layout
 from por.errors import PorError
 from por.lean import bundle as lean_bundle
 from por.lean import evidence as lean_evidence
@@ -27,7 +28,6 @@ from por.scenarios import list_scenarios, load_scenario
 from por.schemas import evidence as py_evidence
 from por.schemas import market as py_market
 from por.schemas import prompt as py_prompt
-from por.bundle import layout as py_layout
 
 PAIRS: list[tuple[type[Struct], type[BaseModel]]] = [
     (lean_prompt.ResolutionWindow, py_market.ResolutionWindow),
@@ -94,7 +94,7 @@ def mutants(value: Any) -> Iterator[Any]:
         yield list(reversed(value))
         for index, item in enumerate(value[:2]):
             for sub in mutants(item):
-                yield value[:index] + [sub] + value[index + 1:]
+                yield [*value[:index], sub, *value[index + 1:]]
     yield from (copy.copy(p) for p in PALETTE)
 
 

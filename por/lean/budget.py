@@ -27,9 +27,10 @@ from typing import Any
 from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_SIZE
 from por.errors import BundleError, EncodingError, PorError, SchemaError
-from por.schemas.evidence import MAX_EVIDENCE_ITEMS
-from por.schemas.trace import MAX_TRACE_STEPS
+from por.lean.evidence import MAX_EVIDENCE_ITEMS
 
+#: Hard ceiling on any trace length, whatever the policy says.
+MAX_TRACE_STEPS = 4_000_000
 #: Most data requirements a PromptSpec has (SPEC §4.2).
 MAX_REQUIREMENTS = 64
 #: Most signature records a bundle carries.
@@ -152,6 +153,7 @@ __all__ = [
     "MAX_REQUIREMENTS",
     "MAX_SIGNATURES",
     "MAX_SIGNATURE_RECORD_BYTES",
+    "MAX_TRACE_STEPS",
     "add_signature",
     "check_buildable",
     "check_signature_layout",

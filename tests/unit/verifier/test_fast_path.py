@@ -1,0 +1,103 @@
+"""The fast path (``verifier.fast``) and the full verifier give one answer.
+
+The fast path may only say "verified"; when it does, the full verifier must
+say the same with the same report.  Pinned on every example market, every
+fixture bundle (valid, and each invalid one: the fast path must step aside),
+every single-byte change of a small bundle, and edits with every commitment
+recomputed (what an attacker can make), so that a hole in a lean check or in
+the byte comparisons shows up as an acceptance the full path refuses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bundle_edits import honest, recommit
+
+from por.bundle import current_manifest
+from por.lean.manifest import manifest_bytes
+from por.scenarios import list_scenarios
+from por.schemas import EvidenceItem, PromptSpec
+from verifier.fast import fast_report
+from verifier.full import check_full
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "bundles"
+OPTIONS = {"max_size": 256 * 1024 * 1024, "trusted_keys": None, "require_signature": False,
+           "now": None, "chain_id": None, "verifying_contract": None}
+
+
+def _agree(data: bytes) -> str:
+    """Both paths on ``data``: the fast one verifies only where the full one does,
+    with the same report; returns the full path's status."""
+    full = check_full(data, dict(OPTIONS))
+    fast = fast_report(data, **OPTIONS)
+    if fast is not None:
+        assert full.status == "verified", full.first_failure
+        assert fast.to_report() == full
+    return full.status
+
+
+def test_manifest_bytes_are_the_current_manifest() -> None:
+    assert manifest_bytes() == current_manifest().to_cbor()
+
+
+@pytest.mark.parametrize("name", list_scenarios())
+def test_every_example_market_takes_the_fast_path(name: str) -> None:
+    data = honest(name).to_cbor()
+    assert fast_report(data, **OPTIONS) is not None
+    assert _agree(data) == "verified"
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*/*.cbor")), ids=lambda p: p.name)
+def test_fixture_bundles(path: Path) -> None:
+    data = path.read_bytes()
+    status = _agree(data)
+    if "invalid" in path.parts:
+        assert fast_report(data, **OPTIONS) is None
+        assert status != "verified"
+
+
+def test_signed_or_required_signature_goes_to_the_full_path() -> None:
+    data = honest("01-boolean-observed").to_cbor()
+    assert fast_report(data, **{**OPTIONS, "require_signature": True}) is None
+    signed = sorted(FIXTURES.glob("valid/*signed*.cbor"))
+    for path in signed:
+        assert fast_report(path.read_bytes(), **OPTIONS) is None
+
+
+def test_every_single_byte_change() -> None:
+    data = honest("01-boolean-observed").to_cbor()
+    buf = bytearray(data)
+    for offset in range(len(buf)):
+        original = buf[offset]
+        buf[offset] = original ^ 0x01
+        assert fast_report(bytes(buf), **OPTIONS) is None, offset
+        buf[offset] = original
+
+
+def _edit_item(item: EvidenceItem, **changes: object) -> bytes:
+    return EvidenceItem.model_validate({**item.model_dump(), **changes}).to_cbor()
+
+
+@pytest.mark.parametrize("name", ["03-threshold-gt-boundary", "08-quorum-agree",
+                                  "11-fallback-chain", "14-html-regex"])
+def test_recommitted_edits(name: str) -> None:
+    """Consistent commitments, wrong content: the fast path must step aside."""
+    bundle = honest(name)
+    items = [EvidenceItem.from_cbor(b) for b in bundle.evidence]
+    spec = PromptSpec.from_cbor(bundle.prompt_spec)
+    edits = [
+        {"evidence": [_edit_item(items[0], confidence_bps=items[0].confidence_bps // 2),
+                      *bundle.evidence[1:]]},
+        {"evidence": [_edit_item(items[0], content=items[0].content + b" "),
+                      *bundle.evidence[1:]]},
+        {"evidence": list(bundle.evidence[1:])},
+        {"evidence": list(reversed(bundle.evidence))},
+        {"steps": list(bundle.steps[:-1])},
+        {"steps": [*bundle.steps[:1], bundle.steps[0], *bundle.steps[2:]]},
+        {"prompt_spec": spec.model_copy(update={"timestamp_slack_seconds": 7}).to_cbor()},
+    ]
+    for edit in edits:
+        data = recommit(bundle, **edit).to_cbor()
+        assert _agree(data) != "verified" or fast_report(data, **OPTIONS) is not None

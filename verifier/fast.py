@@ -1,0 +1,182 @@
+"""The fast path of SPEC §6.2: accept an exactly valid bundle without pydantic.
+
+``fast_report(data, **options)`` runs the numbered steps over lean records
+(``por.lean``) and returns a :class:`LeanReport` only when **every** step
+passes; at the first thing it does not accept it returns ``None``, and the
+caller runs the full verifier (``verifier.steps``), which alone writes
+failure reports with their check ids.  So a verified report is the same
+whichever path made it (``tests/unit/verifier/test_fast_path.py`` compares
+them on every example bundle and on corrupted ones), and the fast path needs
+to be right only in one direction: it must never accept what the full path
+rejects.  Each step below says why its acceptance implies the full step's:
+
+1. decode: the same strict decoder under the same caps;
+2. schema: lean records at least as strict as the pydantic models; the
+   manifest, trace header, steps and verdict are accepted only as the exact
+   bytes this implementation makes, which the full path accepts;
+3. commitments: recomputed from the same bytes and compared; the header's and
+   the verdict's market ids, step count and references are those of the
+   replay, so they match whenever the bytes do;
+4. manifest: the bytes equal :func:`manifest_bytes` (current versions);
+5. replay audit: the same step budget, then every step byte for byte;
+6. trace policy: the replayed trace, checked;
+7. replay judge: the verdict's bytes;
+8. signatures: only an unsigned bundle with no signature required (the
+   signing stack is never loaded here).
+
+Bundles with signatures, or with any option that step 8 would act on, go to
+the full path.  Bytes in, report out; no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from por.encoding import decode
+from por.errors import PorError
+from por.gcpause import gc_paused
+from por.lean.base import Reject, unique
+from por.lean.budget import DEFAULT_MAX_SIZE, MAX_BUNDLE_ITEMS, max_steps_for
+from por.lean.bundle import Bundle
+from por.lean.evidence import Evidence, EvidenceItem
+from por.lean.prompt import PromptSpec
+from por.merkle import leaf_hash, root_hash
+from verifier import passed
+
+
+class LeanCheck:
+    """A passed check, read like ``por.schemas.CheckResult``."""
+
+    __slots__ = ("check_id", "message")
+    ok = True
+    severity = "info"
+    expected = None
+    actual = None
+    details = None
+    challenge = None
+
+    def __init__(self, check_id: str, message: str) -> None:
+        self.check_id = check_id
+        self.message = message
+
+
+class LeanReport:
+    """A verified report, read like ``verifier.VerificationReport``."""
+
+    __slots__ = ("checks", "confidence_bps", "market_id", "outcome", "por_root",
+                 "resolution_rule_id")
+    status = "verified"
+    exit_code = 0
+    ok = True
+    first_failure = None
+
+    def __init__(self, checks: list[LeanCheck], verdict: dict[str, Any],
+                 por_root: bytes) -> None:
+        self.checks = checks
+        self.market_id = verdict["market_id"]
+        self.outcome = verdict["outcome"]
+        self.confidence_bps = verdict["confidence_bps"]
+        self.resolution_rule_id = verdict["resolution_rule_id"]
+        self.por_root = por_root
+
+    def to_report(self) -> Any:
+        """The same report as a ``VerificationReport`` (imports pydantic)."""
+        from por.schemas.verification import CheckResult  # noqa: PLC0415
+        from verifier.report import VerificationReport  # noqa: PLC0415
+
+        return VerificationReport(
+            status="verified",
+            checks=[CheckResult(check_id=c.check_id, ok=True, severity="info",
+                                message=c.message) for c in self.checks],
+            market_id=self.market_id, outcome=self.outcome,
+            confidence_bps=self.confidence_bps, resolution_rule_id=self.resolution_rule_id,
+            por_root=self.por_root)
+
+    def to_json_obj(self) -> dict[str, Any]:
+        """JSON form, as ``VerificationReport.to_json_obj``."""
+        return self.to_report().to_json_obj()  # type: ignore[no-any-return]
+
+
+def fast_report(
+    data: bytes,
+    *,
+    trusted_keys: Any = None,
+    require_signature: bool = False,
+    now: int | None = None,
+    chain_id: int | None = None,
+    verifying_contract: bytes | None = None,
+    max_size: int,
+    handoff: dict[str, Any] | None = None,
+) -> LeanReport | None:
+    """A verified report, or ``None``: the full verifier must decide.
+
+    ``handoff`` receives what the full verifier need not do again: the decoded
+    bundle (``"raw"``) or the decoder's error (``"decode_error"``), so a
+    hostile bundle is decoded once whichever path reports it (SPEC §17).
+    """
+    del trusted_keys, now, chain_id, verifying_contract  # step 8 acts on them only if signed
+    if require_signature:
+        return None
+    handoff = {} if handoff is None else handoff
+    try:
+        raw = decode(data, max_size=max_size, max_items=MAX_BUNDLE_ITEMS)
+    except PorError as exc:
+        handoff["decode_error"] = exc
+        return None
+    except Exception:  # the full path reports it (internal.error)
+        return None
+    handoff["raw"] = raw
+    try:
+        with gc_paused():
+            return _verify(raw, handoff)
+    except Exception:  # anything unaccepted is the full path's to judge
+        return None
+
+
+def _verify(raw: Any, handoff: dict[str, Any]) -> LeanReport:
+    from por.lean.replay import manifest_bytes, replay  # noqa: PLC0415
+
+    # 1. decode (done by the caller)
+    bundle: Bundle = Bundle.build(raw)
+    checks = [LeanCheck("codec.ok", passed.CODEC_OK)]
+    # 2. schema (and step 8's precondition: unsigned)
+    if bundle.signatures or bundle.manifest != manifest_bytes():
+        raise Reject("signed or another manifest")
+    spec = PromptSpec.from_value(decode(bundle.prompt_spec), bundle.prompt_spec)
+    steps = bundle.steps
+    evidence = bundle.evidence
+    if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or any(
+            len(blob) > DEFAULT_MAX_SIZE for blob in steps):
+        raise Reject("step budget")
+    from_value = EvidenceItem.from_value
+    items = [from_value(decode(blob), blob) for blob in evidence]
+    unique([item.evidence_id for item in items])
+    checks.append(LeanCheck("schema.ok", passed.schema_ok(len(items), len(steps))))
+    # 3. commitments
+    c = bundle.commitments
+    prompt_hash = leaf_hash(bundle.prompt_spec)
+    header_hash = leaf_hash(bundle.trace_header)
+    verdict_hash = leaf_hash(bundle.verdict)
+    evidence_root = root_hash(evidence)
+    reasoning_root = root_hash(steps)
+    if (c.manifest_hash, c.prompt_spec_hash, c.evidence_root, c.evidence_count,
+            c.trace_header_hash, c.reasoning_root, c.reasoning_count, c.verdict_hash) != (
+            leaf_hash(bundle.manifest), prompt_hash, evidence_root, len(evidence),
+            header_hash, reasoning_root, len(steps), verdict_hash):
+        raise Reject("commitments")
+    from por.lean.bundle import por_root_of  # noqa: PLC0415
+
+    if c.por_root != por_root_of(c):
+        raise Reject("por_root")
+    checks.append(LeanCheck("commit.ok", passed.COMMIT_OK))
+    checks.append(LeanCheck("manifest.ok", passed.MANIFEST_OK))
+    # 5-7. replay the auditor and the judge; compare bytes
+    replay(spec, Evidence(spec.market.market_id, items), steps,
+           header=bundle.trace_header, verdict=bundle.verdict, handoff=handoff)
+    checks.append(LeanCheck("replay.audit_ok", passed.audit_ok(len(steps))))
+    checks.append(LeanCheck("trace.ok", passed.TRACE_OK))
+    checks.append(LeanCheck("replay.judge_ok", passed.JUDGE_OK))
+    return LeanReport(checks, decode(bundle.verdict), c.por_root)
+
+
+__all__ = ["LeanCheck", "LeanReport", "fast_report"]
