@@ -16,6 +16,7 @@ from pydantic import FailFast, Field
 
 from por.lean.bundle import (
     COMPONENTS,
+    DEFAULT_BUNDLE_MAX_SIZE,
     component_leaf,
     component_leaves,
 )
@@ -105,6 +106,7 @@ def compute_commitments(
 __all__ = [
     "COMPONENTS",
     "COMPONENT_INDEX",
+    "DEFAULT_BUNDLE_MAX_SIZE",
     "Bundle",
     "Commitments",
     "component_leaf",
