@@ -8,31 +8,22 @@ the traceback).  A traceback never reaches a user for bad input.
 
 Only argparse and the standard library are imported here; each command
 imports pydantic, cbor2 and the protocol inside its ``run`` function, so
-``por --help`` and ``por --version`` stay fast and light.
+``por --help`` and ``por --version`` stay fast and light.  When the first
+argument names a command, only that command's module is imported and only its
+subparser built (issue 16: ``por verify`` start-up); anything else (no
+command, an option first, an unknown command) builds the full parser, so the
+top-level help and usage errors are exactly those of every command.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from typing import Any
 
 from por import SPEC_VERSION, __version__
-from por.cli import (
-    attestation,
-    build,
-    challenge_cmd,
-    court_cmd,
-    demo,
-    explain,
-    inspect,
-    judge_cmd,
-    keygen,
-    schema,
-    sign,
-    verify,
-)
 from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_TABLE,
@@ -76,8 +67,35 @@ examples:
 `por COMMAND --help` describes each command."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser: the global options and one subparser per command."""
+#: Every command, in ``por --help`` order: (module, function registering its
+#: subparsers, the command names that function registers).
+COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("por.cli.verify", "add_parser", ("verify",)),
+    ("por.cli.build", "add_parser", ("build",)),
+    ("por.cli.inspect", "add_parser", ("inspect",)),
+    ("por.cli.explain", "add_parser", ("explain",)),
+    ("por.cli.demo", "add_parser", ("demo",)),
+    ("por.cli.schema", "add_parser", ("schema",)),
+    ("por.cli.keygen", "add_parser", ("keygen",)),
+    ("por.cli.sign", "add_parser", ("sign",)),
+    ("por.cli.attestation", "add_parser", ("attestation",)),
+    ("por.cli.judge_cmd", "add_parser", ("judge",)),
+    ("por.cli.court_cmd", "add_parser", ("dispute", "court")),
+    ("por.cli.challenge_cmd", "add_challenge_parser", ("challenge",)),
+    ("por.cli.challenge_cmd", "add_check_proof_parser", ("check-proof",)),
+)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The global options and one subparser per command; with ``command``
+    (a name from :data:`COMMANDS`), only the subparsers its module registers.
+
+    The one-command parser parses that command's arguments exactly as the full
+    one does: a subparser's usage, help and errors do not depend on which other
+    commands exist.  Only the top level differs (its help and the "invalid
+    choice" error list the commands), and :func:`command_of` never picks a
+    command when argv could reach the top level's help or errors.
+    """
     parser = argparse.ArgumentParser(
         prog="por",
         description=_DESCRIPTION,
@@ -88,12 +106,22 @@ def build_parser() -> argparse.ArgumentParser:
                         version=f"por {__version__} (SPEC {SPEC_VERSION})",
                         help="print the version and the SPEC version, then exit")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in (verify, build, inspect, explain, demo, schema, keygen, sign, attestation,
-                   judge_cmd, court_cmd):
-        module.add_parser(commands)
-    challenge_cmd.add_challenge_parser(commands)
-    challenge_cmd.add_check_proof_parser(commands)
+    for module, function, names in COMMANDS:
+        if command is None or command in names:
+            getattr(importlib.import_module(module), function)(commands)
     return parser
+
+
+def command_of(argv: list[str]) -> str | None:
+    """The command ``argv`` runs if its first argument names one, else ``None``.
+
+    Only the first argument counts: an option before the command (``-h``,
+    ``--version``, ``--``) is handled by the top level, which needs every
+    command.
+    """
+    if argv and any(argv[0] in names for _, _, names in COMMANDS):
+        return argv[0]
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,7 +134,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None) -> tuple[int, argparse.Namespace | None]:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(command_of(argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help, --version (0) and usage errors (2)
@@ -204,4 +234,4 @@ def _silence_stdout() -> None:
         pass
 
 
-__all__ = ["ERROR_SCHEMA", "build_parser", "dispatch", "main"]
+__all__ = ["COMMANDS", "ERROR_SCHEMA", "build_parser", "command_of", "dispatch", "main"]
