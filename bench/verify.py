@@ -152,6 +152,8 @@ def hwm():
     for line in open("/proc/self/status"):
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) * 1024
+# Warm up on the small bundle: modules and caches load once per process, not per item.
+assert check_bundle(open(sys.argv[2], "rb").read()).status == "verified"
 data = open(sys.argv[1], "rb").read()
 before = hwm()
 report = check_bundle(data)
@@ -161,11 +163,12 @@ print(after - before)
 """
 
 
-def peak_rss_above_input(path: Path) -> int:
+def peak_rss_above_input(path: Path, warm: Path) -> int:
     """Peak RSS growth (bytes) of one verification in a fresh process, measured
-    after the bundle's bytes are loaded: the memory verification itself needs."""
-    done = subprocess.run([sys.executable, "-c", _RSS_CHILD, str(path)], check=True,
-                          capture_output=True, text=True)
+    after the bundle's bytes are loaded and after one verification of the small
+    bundle ``warm`` (so imports are not counted): the memory verification itself needs."""
+    done = subprocess.run([sys.executable, "-c", _RSS_CHILD, str(path), str(warm)],
+                          check=True, capture_output=True, text=True)
     return int(done.stdout.strip())
 
 
@@ -173,6 +176,18 @@ def wall(cmd: list[str]) -> float:
     t0 = time.perf_counter()
     subprocess.run(cmd, check=False, capture_output=True)
     return time.perf_counter() - t0
+
+
+def _bytecode_note() -> str:
+    """Whether por's modules run from compiled bytecode (a normal ``pip install``
+    compiles them; an editable install under PYTHONDONTWRITEBYTECODE does not)."""
+    import importlib.util
+
+    from por.cli import app
+
+    cached = importlib.util.cache_from_source(app.__file__)
+    return "bytecode present" if Path(cached).is_file() else (
+        "NO bytecode: run `python -m compileall por verifier` for installed start-up")
 
 
 def main() -> int:
@@ -194,13 +209,14 @@ def main() -> int:
             t_build, data = cpu_times(build_bundle, spec, evidence, repeats=1)
             if n == sizes[0]:
                 small = data
+                (Path(tmp) / "small.cbor").write_bytes(small)
             t_floor, _ = cpu_times(bare_floor, data, repeats=repeats)
             t_cfloor, _ = cpu_times(cbor2_floor, data, repeats=repeats)
             t_verify, report = cpu_times(check_bundle, data, repeats=repeats)
             assert report.status == "verified", report.first_failure
             path = Path(tmp) / f"b{n}.cbor"
             path.write_bytes(data)
-            rss = peak_rss_above_input(path)
+            rss = peak_rss_above_input(path, Path(tmp) / "small.cbor")
             medians[n] = statistics.median(t_verify)
             best = min(t_verify)
             print(f"{n:>8} {t_build[0] / n * 1e6:>9.1f}us "
@@ -212,7 +228,6 @@ def main() -> int:
         print(f"growth {b} vs {a} (medians): verify CPU x{medians[b] / medians[a]:.1f} "
               f"for x{b // a} items (linear = {b // a})")
         path = Path(tmp) / "small.cbor"
-        path.write_bytes(small)
         # Start-up: interleaved wall-clock runs (a process's start is wall time).
         t_pass, t_cli = [], []
         for _ in range(7):
@@ -220,7 +235,7 @@ def main() -> int:
             t_cli.append(wall([sys.executable, "-m", "por", "verify", "-q", str(path)]))
         print(f"por verify (10 items) wall min {min(t_cli) * 1e3:.0f} ms, median "
               f"{statistics.median(t_cli) * 1e3:.0f} ms = {min(t_cli) / min(t_pass):.1f}x "
-              f"python -c pass (min {min(t_pass) * 1e3:.0f} ms)")
+              f"python -c pass (min {min(t_pass) * 1e3:.0f} ms); {_bytecode_note()}")
         # Archives: many small bundles, serial vs a pool of 2 (wall, one run each).
         count = 200
         paths = []
