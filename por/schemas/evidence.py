@@ -13,14 +13,9 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 from pydantic import FailFast, Field, model_validator
 
 from por.errors import SchemaError
+from por.lean.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS  # one definition (issue 16)
 from por.schemas.base import Blob, Bps, Id, Model, Record, UnixTime
 from por.schemas.prompt import ContentType
-
-#: Largest accepted evidence body (the bundle has its own cap as well).
-MAX_CONTENT_BYTES = 4 * 1024 * 1024
-#: Most evidence items one bundle may carry (SPEC §5.1): verification holds every
-#: record in memory (about 12 KB per item), so this bounds it near 2.4 GB.
-MAX_EVIDENCE_ITEMS = 200_000
 
 
 class SourceRef(Model):

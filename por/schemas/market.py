@@ -11,16 +11,8 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
+from por.lean.limits import CANONICAL_RULE_IDS  # one definition (issue 16)
 from por.schemas.base import Count, Id, Model, UnixTime
-
-#: The canonical rule ids of the strict pipeline (seed M07 §6).
-CANONICAL_RULE_IDS = (
-    "R_VALIDITY",
-    "R_CONFLICT",
-    "R_BINARY_DECISION",
-    "R_CONFIDENCE",
-    "R_INVALID_FALLBACK",
-)
 
 
 class ResolutionWindow(Model):
