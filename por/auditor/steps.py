@@ -147,9 +147,13 @@ def extract_step(prompt_spec: PromptSpec, sid: str, item: EvidenceItem) -> Built
               "warnings": [w.to_value() for w in found.warnings]}
     findings: Findings = (functools.partial(_warning_checks, eid, found.warnings)
                           if found.warnings else ())
-    return Built(_step(sid, "extract", f"extract {len(found.claims)} claim(s) from {eid}",
-                       inputs={"kind": io.KIND_EXTRACT}, evidence_ids=[eid],
-                       prior_step_ids=[], output=output), findings)
+    step = _step(sid, "extract", f"extract {len(found.claims)} claim(s) from {eid}",
+                 inputs={"kind": io.KIND_EXTRACT}, evidence_ids=[eid], prior_step_ids=[],
+                 output=output)
+    # What io.read_extract(step, item) would parse back: the same claims, keyed by
+    # the same (id, confidence), so the auditor's own readers skip the parse.
+    step._claims = ((eid, item.confidence_bps), found.claims)
+    return Built(step, findings)
 
 
 def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: str,

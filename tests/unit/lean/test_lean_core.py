@@ -16,13 +16,12 @@ from typing import Any
 import pytest
 from duck import duck
 
-import por.schemas.verification as verification
 from por.auditor import AuditorAgent, TracePolicyVerifier, audit_core
 from por.auditor.trace_policy import policy_checks
 from por.judge import JudgeAgent, judge_core
 from por.lean.checks import Check, ok_from
 from por.scenarios import list_scenarios, load_scenario
-from por.schemas import ReasoningTrace, TracePolicy
+from por.schemas import ReasoningTrace, TracePolicy, verification
 
 NAMES = list_scenarios()
 

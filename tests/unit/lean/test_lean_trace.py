@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from por.auditor import AuditorAgent, audit_core
+from por.auditor.step_io import read_extract
+from por.auditor.steps import extract_step
 from por.judge import JudgeAgent, judge_core
 from por.lean.trace import VARIABLE_NAMES, Step, variables_from
 from por.scenarios import list_scenarios, load_scenario
@@ -128,3 +130,21 @@ def test_variables_from_pinned_cases(change: dict[str, Any], accepted: bool) -> 
         model_ok = False
     assert model_ok is accepted
     assert (variables_from(raw) is not None) is accepted
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_primed_extract_memo_equals_the_parse(name: str) -> None:
+    """extract_step primes read_extract's memo with what the parse would give."""
+    scenario = load_scenario(name)
+    items = duck(scenario.evidence).items
+    run = audit_core(duck(scenario.prompt_spec), items)
+    for item, step in zip(items, run.steps, strict=False):
+        if step.step_type != "extract":
+            break
+        primed = step._claims
+        assert primed is None  # the auditor forgets it once contradictions has read it
+        fresh = Step(step.step_id, step.step_type, step.description, step.evidence_ids,
+                     step.prior_step_ids, step.inputs, step.output)
+        parsed = read_extract(fresh, item)
+        built = extract_step(duck(scenario.prompt_spec), step.step_id, item).step
+        assert built._claims == ((item.evidence_id, item.confidence_bps), parsed)
