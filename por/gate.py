@@ -15,9 +15,14 @@ Fast Pattern"):
    objects built around validation (``model_construct``): defence in depth.
 
 Wire objects (:class:`AgentResult`, :class:`Hypothesis`) are pydantic models
-because they cross the agent boundary; :class:`GateDecision` is an internal,
-never-serialised result and therefore a frozen dataclass (seed 001
-"JudgedResult -- a dataclass").  One tool per type, never both.
+because they cross the agent boundary; they live in :mod:`por.schemas.agent`
+and are re-exported here lazily, so importing the gate does not import
+pydantic (issue 16).  :func:`admit` reads only attributes, so the auditor
+hands it :class:`ClaimHypothesis`/:class:`ClaimResult` (plain slotted objects
+with the same attribute names, built from already validated evidence).
+:class:`GateDecision` is an internal, never-serialised result and therefore a
+frozen dataclass (seed 001 "JudgedResult -- a dataclass").  One tool per
+type, never both.
 
 Leaves out: what happens to a rejected result (the caller records and skips
 it), ranking, and any LLM.  Pure: no clock, no I/O.
@@ -26,14 +31,14 @@ it), ranking, and any LLM.  Pure: no clock, no I/O.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Annotated
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Any
 
 from por.numbers import BPS_MAX
-from por.schemas.base import Bps, Id, Model
+
+if TYPE_CHECKING:
+    from por.schemas.agent import AgentResult, Hypothesis
 
 #: Most valid ids quoted in a ``gate.unknown_evidence`` reason.
 MAX_LISTED_IDS = 16
@@ -48,19 +53,35 @@ GATE_CHECK_IDS = (CHECK_AGENT_NAME, CHECK_UNCITED_CLAIM, CHECK_UNKNOWN_EVIDENCE,
                   CHECK_CONFIDENCE_RANGE)
 
 
-class Hypothesis(Model):
-    """One interpretation an agent offers, grounded in evidence ids."""
+def __getattr__(name: str) -> Any:
+    # PEP 562: the pydantic wire models load on first use only (issue 16).
+    if name in ("AgentResult", "Hypothesis"):
+        from por.schemas import agent  # noqa: PLC0415
 
-    statement: str
-    supporting_evidence_ids: Annotated[list[Id], Field(max_length=1024)]
-    confidence_bps: Bps
+        return getattr(agent, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-class AgentResult(Model):
-    """What one agent (here: one source's claim set) hands to the aggregator."""
+class ClaimHypothesis:
+    """A ``Hypothesis`` without pydantic, for the auditor's own claims (already valid)."""
 
-    agent_name: str
-    hypotheses: list[Hypothesis]
+    __slots__ = ("confidence_bps", "statement", "supporting_evidence_ids")
+
+    def __init__(self, statement: str, supporting_evidence_ids: list[str],
+                 confidence_bps: int) -> None:
+        self.statement = statement
+        self.supporting_evidence_ids = supporting_evidence_ids
+        self.confidence_bps = confidence_bps
+
+
+class ClaimResult:
+    """An ``AgentResult`` without pydantic: one source's claim set (see ``admit``)."""
+
+    __slots__ = ("agent_name", "hypotheses")
+
+    def __init__(self, agent_name: str, hypotheses: Sequence[ClaimHypothesis]) -> None:
+        self.agent_name = agent_name
+        self.hypotheses = hypotheses
 
 
 @dataclass(frozen=True)
@@ -101,7 +122,8 @@ def is_blank(text: str) -> bool:
     return all(ch in WHITE_SPACE for ch in text)
 
 
-def admit(result: AgentResult, valid_evidence_ids: Collection[str]) -> GateDecision:
+def admit(result: AgentResult | ClaimResult,
+          valid_evidence_ids: Collection[str]) -> GateDecision:
     """Run the four checks in order; the first failure decides (seed 001)."""
     # Check 1: the result can be attributed to an agent.
     name = result.agent_name
@@ -139,6 +161,8 @@ __all__ = [
     "MAX_LISTED_IDS",
     "WHITE_SPACE",
     "AgentResult",
+    "ClaimHypothesis",
+    "ClaimResult",
     "GateDecision",
     "Hypothesis",
     "admit",

@@ -4,12 +4,13 @@
 whose final ``map`` step carries the ``evaluation_variables`` the judge reads,
 and a ``VerificationResult``.  ``recompute_step`` re-executes one step from
 its citations alone (one-step challenge proofs); ``TracePolicyVerifier``
-checks a trace's structure and grounding.
+checks a trace's structure and grounding.  ``audit_core`` is the same audit on
+duck-typed inputs, without pydantic (issue 16; see ``por.auditor.agent``).
 
 Leaves out: the verdict (``por.judge``), bundles, commitments, any LLM.
 """
 
-from por.auditor.agent import AuditorAgent, trace_id_from
+from por.auditor.agent import AuditorAgent, AuditRun, audit_core, trace_id_from
 from por.auditor.claim_extraction import (
     Claim,
     ClaimExtractor,
@@ -22,6 +23,7 @@ from por.auditor.steps import recompute_step
 from por.auditor.trace_policy import TracePolicyVerifier, trace_policy_for
 
 __all__ = [
+    "AuditRun",
     "AuditorAgent",
     "Claim",
     "ClaimExtractor",
@@ -29,6 +31,7 @@ __all__ = [
     "ContradictionChecker",
     "LogicSanityChecker",
     "TracePolicyVerifier",
+    "audit_core",
     "claim_id_from",
     "recompute_step",
     "trace_id_from",

@@ -27,14 +27,24 @@ acts on through the evaluation variables), then ``sanity.market_id``
 (``error``).  So ``ok`` is false only when the trace itself is unusable or
 the inputs disagree about the market, never for mere insufficient evidence.
 
+Lean core (issue 16): :func:`audit_core` runs the same steps on *duck-typed*
+inputs -- a ``prompt_spec`` with ``PromptSpec``'s attribute names and plain
+values (``market.market_id``, ``data_requirements[i].expected_fields[j]
+.json_path``, ..., and ``to_cbor()``) and evidence items with
+``EvidenceItem``'s (and ``to_cbor()``) -- and returns an :class:`AuditRun` of
+lean :class:`~por.lean.trace.Step` records, its ``trace_id``, its lean
+``policy`` and :meth:`AuditRun.header_cbor`.  Nothing on that path imports
+pydantic or calls a pydantic method; :meth:`AuditorAgent.audit` wraps it and
+converts at the boundary.
+
 Leaves out: the verdict (``por.judge``), bundles and commitments.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from por.auditor import step_io as io
 from por.auditor.steps import (
@@ -46,18 +56,20 @@ from por.auditor.steps import (
     extract_step,
     map_step,
 )
-from por.auditor.trace_policy import TracePolicyVerifier, trace_policy_for
+from por.auditor.trace_policy import lean_policy_for, policy_checks, trace_policy_for
 from por.errors import AuditError
-from por.schemas import (
-    CheckResult,
-    EvidenceBundle,
-    PromptSpec,
-    ReasoningStep,
-    ReasoningTrace,
-    VerificationResult,
-    step_id,
-)
-from por.schemas.trace import MAX_TRACE_STEPS
+from por.lean.checks import Check, results_from
+from por.lean.limits import MAX_TRACE_STEPS, step_id
+from por.lean.trace import Policy, Step, header_cbor
+
+if TYPE_CHECKING:
+    from por.schemas import (
+        EvidenceBundle,
+        PromptSpec,
+        ReasoningStep,
+        ReasoningTrace,
+        VerificationResult,
+    )
 
 CHECK_MARKET_ID = "sanity.market_id"
 
@@ -68,13 +80,132 @@ def trace_length(items: int, requirements: int) -> int:
     return items + 2 * requirements + 3
 
 
-def trace_id_from(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> str:
-    """The deterministic trace id (see the module docstring)."""
+def trace_id_of(prompt_spec: Any, items: Sequence[Any]) -> str:
+    """The deterministic trace id (see the module docstring) of duck-typed inputs."""
     digest = hashlib.sha256(b"por.trace_id/1")
     digest.update(hashlib.sha256(prompt_spec.to_cbor()).digest())
-    for item in evidence.items:
+    for item in items:
         digest.update(hashlib.sha256(item.to_cbor()).digest())
     return "trace_" + digest.hexdigest()[:16]
+
+
+def trace_id_from(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> str:
+    """The deterministic trace id (see the module docstring)."""
+    return trace_id_of(prompt_spec, evidence.items)
+
+
+class AuditRun:
+    """What :func:`audit_core` made: lean steps, trace id, policy (and report data).
+
+    ``market_id`` is the prompt spec's; ``steps`` are in trace order.  Read by
+    attribute like a ``ReasoningTrace`` (``market_id``, ``steps``, ``policy``,
+    ``trace_id``), so the judge's lean core takes it as its trace."""
+
+    __slots__ = ("built", "market_id", "policy", "steps", "trace_id")
+
+    def __init__(self, trace_id: str, market_id: str, policy: Policy,
+                 built: list[Built]) -> None:
+        self.trace_id = trace_id
+        self.market_id = market_id
+        self.policy = policy
+        self.built = built
+        self.steps: list[Step] = [b.step for b in built]
+
+    def header_cbor(self, market_id: str | None = None) -> bytes:
+        """``TraceHeader(trace_id, market_id, policy, step_count).to_cbor()``;
+        ``market_id`` defaults to the prompt spec's."""
+        return header_cbor(self.trace_id, self.market_id if market_id is None else market_id,
+                           self.policy, len(self.steps))
+
+    def step_checks(self) -> list[Check]:
+        """Every step's report checks, in step order (made now, lean)."""
+        return [c for b in self.built for c in b.lean_checks()]
+
+
+def audit_core(prompt_spec: Any, items: Sequence[Any], *,
+               on_step: Callable[[int, Step], None] | None = None) -> AuditRun:
+    """Build the trace of (``prompt_spec``, ``items``) as lean steps (seed M06 §7.1 steps 1-6).
+
+    Inputs are duck-typed (module docstring).  ``on_step(index, step)`` sees each
+    step as soon as it is made; a replaying verifier compares it there and stops
+    at the first difference (it may raise), so a forged trace never costs a
+    full audit (SPEC §17.3).  Raises ``AuditError`` (``audit.too_many_steps``)."""
+    requirements = prompt_spec.data_requirements
+    total = trace_length(len(items), len(requirements))
+    if total > MAX_TRACE_STEPS:
+        raise AuditError("audit.too_many_steps",
+                         f"{len(items)} evidence items need more than "
+                         f"{MAX_TRACE_STEPS} steps")
+    # 1. Policy: strict and bounded by the input size.
+    policy = lean_policy_for(len(items), len(requirements))
+    built: list[Built] = []
+
+    def add(step: Built) -> Built:
+        built.append(step)
+        if on_step is not None:
+            on_step(len(built) - 1, step.step)
+        return step
+
+    def next_id() -> str:
+        return step_id(len(built) + 1)
+
+    # 2-3. Extraction, one step per item in bundle order.
+    extracts = [add(extract_step(prompt_spec, next_id(), item)).step for item in items]
+    positions: dict[str, list[int]] = {}
+    for n, item in enumerate(items):
+        positions.setdefault(item.requirement_id, []).append(n)
+    # 4. Per requirement: admission (logic sanity + gate), then selection.
+    admitted_mask = [False] * len(items)
+    check_steps = []
+    aggregate_steps = []
+    for requirement in requirements:
+        rid = requirement.requirement_id
+        mine = positions.get(rid, [])
+        check = add(check_requirement_step(
+            prompt_spec, next_id(), rid, [items[n] for n in mine],
+            [extracts[n] for n in mine])).step
+        check_steps.append(check)
+        admitted = frozenset(io.read_admitted(check, rid))
+        chosen = [n for n in mine if items[n].evidence_id in admitted]
+        for n in chosen:
+            admitted_mask[n] = True
+        aggregate_steps.append(add(aggregate_step(
+            prompt_spec, next_id(), rid, check_step=check,
+            items=[items[n] for n in chosen],
+            extract_steps=[extracts[n] for n in chosen])).step)
+    # 5. Contradictions among all admitted claims, bundle order.
+    every = [n for n, ok in enumerate(admitted_mask) if ok]
+    contradictions = add(contradictions_step(
+        prompt_spec, next_id(), check_steps, [items[n] for n in every],
+        [extracts[n] for n in every])).step
+    for extract in extracts:  # contradictions was the last reader of their claims
+        io.forget_claims(extract)
+    # 6. Deduce and map: the evaluation variables.
+    deduce = add(deduce_step(prompt_spec, next_id(), aggregate_steps, contradictions)).step
+    add(map_step(prompt_spec, next_id(), deduce))
+    return AuditRun(trace_id_of(prompt_spec, items), prompt_spec.market.market_id, policy,
+                    built)
+
+
+def market_check(prompt_spec: Any, evidence_market_id: str) -> Check:
+    """``sanity.market_id``: the evidence is for the prompt spec's market."""
+    market = prompt_spec.market.market_id
+    ok = evidence_market_id == market
+    return Check(CHECK_MARKET_ID, ok, "info" if ok else "error",
+                 "evidence bundle is for this market" if ok
+                 else "evidence bundle is for another market",
+                 expected=None if ok else market,
+                 actual=None if ok else evidence_market_id)
+
+
+def audit_checks(run: AuditRun, prompt_spec: Any, evidence: Any) -> list[Check]:
+    """The audit report's checks (module docstring order) for a run on ``evidence``
+    (an object with ``.items`` and ``.market_id``), as lean checks."""
+    checks = run.step_checks()
+    checks.append(market_check(prompt_spec, evidence.market_id))
+    checks.extend(policy_checks(run.steps, prompt_spec, evidence.items,
+                                trace_market_id=run.market_id, policy=run.policy))
+    return checks
 
 
 class AuditorAgent:
@@ -97,79 +228,23 @@ class AuditorAgent:
         ``on_step(index, step)`` sees each step as soon as it is made; a replaying
         verifier compares it there and stops at the first difference (it may raise),
         so a forged trace never costs a full audit (SPEC §17.3)."""
-        items = evidence.items
-        requirements = prompt_spec.data_requirements
-        total = trace_length(len(items), len(requirements))
-        if total > MAX_TRACE_STEPS:
-            raise AuditError("audit.too_many_steps",
-                             f"{len(items)} evidence items need more than "
-                             f"{MAX_TRACE_STEPS} steps")
-        # 1. Policy: strict and bounded by the input size.
-        policy = trace_policy_for(prompt_spec, evidence)
-        built: list[Built] = []
+        from por.schemas import ReasoningTrace, VerificationResult  # noqa: PLC0415
 
-        def add(step: Built) -> Built:
-            built.append(step)
+        records: list[ReasoningStep] = []
+
+        def convert(index: int, step: Step) -> None:
+            record = step.to_record()
+            records.append(record)
             if on_step is not None:
-                on_step(len(built) - 1, step.step)
-            return step
+                on_step(index, record)
 
-        def next_id() -> str:
-            return step_id(len(built) + 1)
-
-        # 2-3. Extraction, one step per item in bundle order.
-        extracts = [add(extract_step(prompt_spec, next_id(), item)).step for item in items]
-        positions: dict[str, list[int]] = {}
-        for n, item in enumerate(items):
-            positions.setdefault(item.requirement_id, []).append(n)
-        # 4. Per requirement: admission (logic sanity + gate), then selection.
-        admitted_mask = [False] * len(items)
-        check_steps = []
-        aggregate_steps = []
-        for requirement in requirements:
-            rid = requirement.requirement_id
-            mine = positions.get(rid, [])
-            check = add(check_requirement_step(
-                prompt_spec, next_id(), rid, [items[n] for n in mine],
-                [extracts[n] for n in mine])).step
-            check_steps.append(check)
-            admitted = frozenset(io.read_admitted(check, rid))
-            chosen = [n for n in mine if items[n].evidence_id in admitted]
-            for n in chosen:
-                admitted_mask[n] = True
-            aggregate_steps.append(add(aggregate_step(
-                prompt_spec, next_id(), rid, check_step=check,
-                items=[items[n] for n in chosen],
-                extract_steps=[extracts[n] for n in chosen])).step)
-        # 5. Contradictions among all admitted claims, bundle order.
-        every = [n for n, ok in enumerate(admitted_mask) if ok]
-        contradictions = add(contradictions_step(
-            prompt_spec, next_id(), check_steps, [items[n] for n in every],
-            [extracts[n] for n in every])).step
-        for extract in extracts:  # contradictions was the last reader of their claims
-            io.forget_claims(extract)
-        # 6. Deduce and map: the evaluation variables.
-        deduce = add(deduce_step(prompt_spec, next_id(), aggregate_steps, contradictions)).step
-        add(map_step(prompt_spec, next_id(), deduce))
-        trace = ReasoningTrace(trace_id=trace_id_from(prompt_spec, evidence),
-                               market_id=prompt_spec.market.market_id, policy=policy,
-                               steps=[b.step for b in built])
-        # 7. Structure and grounding.
-        checks: list[CheckResult] = [c for b in built for c in b.checks]
-        checks.append(self._market_check(prompt_spec, evidence))
-        checks.extend(TracePolicyVerifier().verify(trace, prompt_spec, evidence).checks)
-        # 8.
-        return trace, VerificationResult.from_checks(checks)
-
-    @staticmethod
-    def _market_check(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> CheckResult:
-        market = prompt_spec.market.market_id
-        ok = evidence.market_id == market
-        return CheckResult(check_id=CHECK_MARKET_ID, ok=ok, severity="info" if ok else "error",
-                           message="evidence bundle is for this market" if ok
-                           else "evidence bundle is for another market",
-                           expected=None if ok else market,
-                           actual=None if ok else evidence.market_id)
+        run = audit_core(prompt_spec, evidence.items, on_step=convert)
+        trace = ReasoningTrace(trace_id=run.trace_id, market_id=run.market_id,
+                               policy=trace_policy_for(prompt_spec, evidence), steps=records)
+        # 7. Structure and grounding.  8.
+        checks = audit_checks(run, prompt_spec, evidence)
+        return trace, VerificationResult.from_checks(results_from(checks))
 
 
-__all__ = ["CHECK_MARKET_ID", "AuditorAgent", "trace_id_from", "trace_length"]
+__all__ = ["CHECK_MARKET_ID", "AuditRun", "AuditorAgent", "audit_checks", "audit_core",
+           "market_check", "trace_id_from", "trace_id_of", "trace_length"]

@@ -23,8 +23,7 @@ Kinds: ``numeric`` -> canonical decimal string; ``boolean`` -> ``bool`` (JSON
 true/false; in text true/yes/false/no); ``timestamp`` -> ``int`` Unix
 seconds; ``text`` -> ``str`` (JSON strings only).
 
-Bad input never raises: it yields no claim and an :class:`ExtractionWarning`
-(``extract.*`` check ids).
+Bad input never raises: it yields no claim and an :class:`ExtractionWarning` (``extract.*``).
 
 Claim id (seed M06 §8)::
 
@@ -47,7 +46,7 @@ import hashlib
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import re2  # type: ignore[import-untyped]
 
@@ -55,9 +54,10 @@ from por.auditor import values as v
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
 from por.jsontext import JsonTextError, json_decimal, loads_strict
-from por.schemas import DataRequirement, EvidenceBundle, EvidenceItem, FieldSpec, PromptSpec
-from por.schemas.evidence import MAX_CONTENT_BYTES
-from por.schemas.prompt import FieldKind
+from por.lean.limits import MAX_CONTENT_BYTES, FieldKind
+
+if TYPE_CHECKING:  # inputs are read by attribute: lean records work too (issue 16)
+    from por.schemas import DataRequirement, EvidenceBundle, EvidenceItem, FieldSpec, PromptSpec
 
 ClaimValue = str | int | bool
 
@@ -66,12 +66,23 @@ MAX_JSON_DEPTH = JSON_DEPTH_LIMIT
 #: Regexes see at most this many leading characters of a text body.
 MAX_REGEX_INPUT_CHARS = 1 << 20
 
+
+@dataclass(frozen=True, slots=True)
+class FallbackField:
+    """A built-in field rule with ``FieldSpec``'s attribute names (no pydantic needed)."""
+
+    key: str
+    kind: FieldKind
+    json_path: str
+    regex: None = None
+
+
 #: The fields read when a requirement declares none (seed M06 §8).
-FALLBACK_FIELDS: tuple[FieldSpec, ...] = (
-    FieldSpec(key="result", kind="boolean", json_path="$.result"),
-    FieldSpec(key="value", kind="numeric", json_path="$.value"),
-    FieldSpec(key="price", kind="numeric", json_path="$.price"),
-    FieldSpec(key="timestamp", kind="timestamp", json_path="$.timestamp"),
+FALLBACK_FIELDS: tuple[FallbackField, ...] = (
+    FallbackField(key="result", kind="boolean", json_path="$.result"),
+    FallbackField(key="value", kind="numeric", json_path="$.value"),
+    FallbackField(key="price", kind="numeric", json_path="$.price"),
+    FallbackField(key="timestamp", kind="timestamp", json_path="$.timestamp"),
 )
 
 _PATH_FORM = re.compile(
@@ -161,7 +172,7 @@ def requirement_for(prompt_spec: PromptSpec, requirement_id: str) -> DataRequire
     return None
 
 
-def fields_for(requirement: DataRequirement) -> tuple[FieldSpec, ...]:
+def fields_for(requirement: DataRequirement) -> tuple[FieldSpec | FallbackField, ...]:
     """Declared fields, or the fallback fields when none are declared."""
     if requirement.expected_fields:
         return tuple(requirement.expected_fields)
@@ -347,7 +358,7 @@ def regex_plan(patterns: tuple[str | None, ...]) -> RegexPlan:
     return tuple(plan)
 
 
-def _regex_capture(field: FieldSpec, text: str, compiled: Any | str,
+def _regex_capture(field: FieldSpec | FallbackField, text: str, compiled: Any | str,
                    budget: list[int]) -> tuple[str | None, ExtractionWarning | None]:
     # RE2, not Python's re: a regex comes from a committed PromptSpec, so it is
     # hostile input to a verifier (ADR 0004).  Its classes (\d, \s, \w) are
@@ -370,7 +381,7 @@ def _regex_capture(field: FieldSpec, text: str, compiled: Any | str,
 Outcome = tuple[ClaimValue | None, str, ExtractionWarning | None]
 
 
-def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool, *,
+def _field_json(field: FieldSpec | FallbackField, document: Any, text: str, quiet: bool, *,
                 compiled: Any | str, budget: list[int]) -> Outcome:
     if field.json_path is None:
         raw_text, warning = _regex_capture(field, text, compiled, budget)
@@ -395,7 +406,7 @@ def _field_json(field: FieldSpec, document: Any, text: str, quiet: bool, *,
     return value, path, None
 
 
-def _field_text(field: FieldSpec, text: str, compiled: Any | str,
+def _field_text(field: FieldSpec | FallbackField, text: str, compiled: Any | str,
                 budget: list[int]) -> Outcome:
     if field.regex is None:
         return None, field.json_path or "", ExtractionWarning(
@@ -477,6 +488,7 @@ __all__ = [
     "ClaimSet",
     "ClaimValue",
     "ExtractionWarning",
+    "FallbackField",
     "ItemExtraction",
     "claim_id_from",
     "extract_item",

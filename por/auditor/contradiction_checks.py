@@ -12,7 +12,9 @@ notion of agreement here).
 * ``contradiction.boolean`` -- the group holds both ``true`` and ``false``.
   The details name the first claim of each value, in claim order.
 
-Each detection is a ``CheckResult`` with ``ok=False`` and severity ``warn``:
+Each detection is a check (``CheckResult`` from :meth:`ContradictionChecker.check`, the
+lean :class:`~por.lean.checks.Check` from :meth:`ContradictionChecker.conflicts`)
+with ``ok=False`` and severity ``warn``:
 the auditor only detects; the judge applies ``conflict_policy``.  Details are
 ``{"kind", "key", "claim_ids", "evidence_ids", "values", "claim_count"}`` with
 values as text (``"101.5"``, ``"true"``).  One pass, linear in the claims.
@@ -25,12 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from por.auditor.claim_extraction import Claim
 from por.auditor.values import within_tolerance
+from por.lean.checks import Check, results_from
 from por.numbers import parse_decimal
-from por.schemas import CheckResult
+
+if TYPE_CHECKING:
+    from por.schemas import CheckResult
 
 CHECK_NUMERIC = "contradiction.numeric"
 CHECK_BOOLEAN = "contradiction.boolean"
@@ -42,7 +47,7 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def _conflict(check_id: str, pair: tuple[Claim, Claim], count: int) -> CheckResult:
+def _conflict(check_id: str, pair: tuple[Claim, Claim], count: int) -> Check:
     first, second = pair
     details: dict[str, Any] = {
         "kind": first.kind,
@@ -52,11 +57,11 @@ def _conflict(check_id: str, pair: tuple[Claim, Claim], count: int) -> CheckResu
         "values": [_text(first.value), _text(second.value)],
         "claim_count": count,
     }
-    return CheckResult(
-        check_id=check_id, ok=False, severity="warn",
-        message=(f"{first.kind} claims for {first.key!r} disagree: "
-                 f"{_text(first.value)} ({first.evidence_id}) vs "
-                 f"{_text(second.value)} ({second.evidence_id})"),
+    return Check(
+        check_id, False, "warn",
+        (f"{first.kind} claims for {first.key!r} disagree: "
+         f"{_text(first.value)} ({first.evidence_id}) vs "
+         f"{_text(second.value)} ({second.evidence_id})"),
         details=details,
     )
 
@@ -69,11 +74,15 @@ class ContradictionChecker:
 
     def check(self, claims: Iterable[Claim]) -> list[CheckResult]:
         """One ``CheckResult`` per conflicting group, groups in first-seen order."""
+        return results_from(self.conflicts(claims))
+
+    def conflicts(self, claims: Iterable[Claim]) -> list[Check]:
+        """:meth:`check` as lean checks (no pydantic), the same order and content."""
         groups: dict[tuple[str, str], list[Claim]] = {}
         for claim in claims:
             if claim.kind in ("numeric", "boolean"):
                 groups.setdefault((claim.kind, claim.key), []).append(claim)
-        results: list[CheckResult] = []
+        results: list[Check] = []
         for (kind, _key), members in groups.items():  # insertion order: deterministic
             found = (self._numeric(members) if kind == "numeric"
                      else self._boolean(members))
@@ -81,7 +90,7 @@ class ContradictionChecker:
                 results.append(found)
         return results
 
-    def _numeric(self, members: list[Claim]) -> CheckResult | None:
+    def _numeric(self, members: list[Claim]) -> Check | None:
         low = high = members[0]
         low_value = high_value = parse_decimal(str(low.value))
         for claim in members[1:]:
@@ -95,7 +104,7 @@ class ContradictionChecker:
         return _conflict(CHECK_NUMERIC, (low, high), len(members))
 
     @staticmethod
-    def _boolean(members: list[Claim]) -> CheckResult | None:
+    def _boolean(members: list[Claim]) -> Check | None:
         first_true = next((c for c in members if c.value is True), None)
         first_false = next((c for c in members if c.value is False), None)
         if first_true is None or first_false is None:

@@ -26,9 +26,12 @@ meets the tier, so the judge's per-item tier rule holds for what it cites.
 ``deduce`` step; :meth:`LogicSanityChecker.check` gives a pre-aggregation
 version (some admitted claim has the metric's key and kind).
 
-Every finding is a ``CheckResult`` with severity ``warn`` (``info`` when ok):
+Every finding is a check with severity ``warn`` (``info`` when ok):
 excluded evidence is a data-quality fact the judge acts on through the
-evaluation variables, not a failed audit.
+evaluation variables, not a failed audit.  The ``*_findings`` functions give
+lean :class:`~por.lean.checks.Check` objects (the auditor's own path, no
+pydantic); the public ``*_results`` functions and :class:`LogicSanityChecker`
+give the same as ``CheckResult``.
 
 Leaves out: extraction and reconciliation; the trace structure.
 """
@@ -37,12 +40,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from por.auditor.claim_extraction import Claim, ClaimSet, requirement_for
-from por.gate import AgentResult, Hypothesis, admit
+from por.gate import ClaimHypothesis, ClaimResult, admit
+from por.lean.checks import Check, results_from
 from por.numbers import BPS_MAX
-from por.schemas import CheckResult, DataRequirement, EvidenceBundle, EvidenceItem, PromptSpec
+
+if TYPE_CHECKING:
+    from por.gate import AgentResult
+    from por.schemas import (
+        CheckResult,
+        DataRequirement,
+        EvidenceBundle,
+        EvidenceItem,
+        PromptSpec,
+    )
 
 CHECK_ALLOWED_SOURCE = "sanity.allowed_source"
 CHECK_SOURCE_TARGET = "sanity.source_target"
@@ -135,12 +148,21 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def agent_result_from(item: EvidenceItem, claims: Sequence[Claim]) -> AgentResult:
-    """The item's claim set as an agent result for the admission gate."""
-    return AgentResult(agent_name=item.source.source_id, hypotheses=[
-        Hypothesis(statement=f"{c.key}={_text(c.value)}",
-                   supporting_evidence_ids=[c.evidence_id], confidence_bps=c.confidence_bps)
+def claim_result_from(item: EvidenceItem, claims: Sequence[Claim]) -> ClaimResult:
+    """The item's claim set as the admission gate reads it (no pydantic)."""
+    return ClaimResult(item.source.source_id, [
+        ClaimHypothesis(f"{c.key}={_text(c.value)}", [c.evidence_id], c.confidence_bps)
         for c in claims])
+
+
+def agent_result_from(item: EvidenceItem, claims: Sequence[Claim]) -> AgentResult:
+    """The item's claim set as a (pydantic) agent result for the admission gate."""
+    from por.gate import AgentResult, Hypothesis  # noqa: PLC0415  # public API edge only
+
+    lean = claim_result_from(item, claims)
+    return AgentResult(agent_name=lean.agent_name, hypotheses=[
+        Hypothesis(statement=h.statement, supporting_evidence_ids=h.supporting_evidence_ids,
+                   confidence_bps=h.confidence_bps) for h in lean.hypotheses])
 
 
 def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
@@ -168,7 +190,7 @@ def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
             reasons.append(CHECK_CONFIDENCE)
         gate_reason = None
         if not reasons:
-            decision = admit(agent_result_from(item, claims), valid_ids)
+            decision = admit(claim_result_from(item, claims), valid_ids)
             if not decision.admitted:
                 reasons.append(str(decision.check_id))
                 gate_reason = decision.reason
@@ -188,7 +210,12 @@ _MESSAGES = {
 
 def requirement_check_results(check: RequirementCheck) -> list[CheckResult]:
     """CheckResults for one requirement: each rejection, then coverage and provenance."""
-    results: list[CheckResult] = []
+    return results_from(requirement_findings(check))
+
+
+def requirement_findings(check: RequirementCheck) -> list[Check]:
+    """:func:`requirement_check_results` as lean checks (same order and content)."""
+    results: list[Check] = []
     for item in check.items:
         for reason in item.reasons:
             details: dict[str, Any] = {"requirement_id": check.requirement_id,
@@ -197,33 +224,37 @@ def requirement_check_results(check: RequirementCheck) -> list[CheckResult]:
             if reason == CHECK_TIME_WINDOW:
                 details["observed_at"] = item.observed_at
                 details["observed_from"] = item.observed_from
-            results.append(CheckResult(
-                check_id=reason, ok=False, severity="warn",
-                message=f"{item.evidence_id} excluded: "
-                        f"{_MESSAGES.get(reason, item.gate_reason or 'rejected by the gate')}",
+            results.append(Check(
+                reason, False, "warn",
+                f"{item.evidence_id} excluded: "
+                f"{_MESSAGES.get(reason, item.gate_reason or 'rejected by the gate')}",
                 expected=(f"[{check.window_start}, {check.window_end}]"
                           if reason == CHECK_TIME_WINDOW else None),
                 actual=str(item.observed_at) if reason == CHECK_TIME_WINDOW else None,
                 details=details))
     rid = check.requirement_id
-    results.append(CheckResult(
-        check_id=CHECK_COVERAGE, ok=check.covered, severity="info" if check.covered else "warn",
-        message=(f"requirement {rid}: {len(check.admitted_ids)} of {len(check.items)} "
-                 f"item(s) admitted"),
+    results.append(Check(
+        CHECK_COVERAGE, check.covered, "info" if check.covered else "warn",
+        (f"requirement {rid}: {len(check.admitted_ids)} of {len(check.items)} "
+         f"item(s) admitted"),
         details={"requirement_id": rid}))
-    results.append(CheckResult(
-        check_id=CHECK_PROVENANCE, ok=check.provenance_ok,
-        severity="info" if check.provenance_ok else "warn",
-        message=(f"requirement {rid}: provenance tier "
-                 + ("met" if check.provenance_ok else "not met by any evidence")),
+    results.append(Check(
+        CHECK_PROVENANCE, check.provenance_ok, "info" if check.provenance_ok else "warn",
+        (f"requirement {rid}: provenance tier "
+         + ("met" if check.provenance_ok else "not met by any evidence")),
         details={"requirement_id": rid}))
     return results
 
 
-def variables_result(ok: bool, metric: str, reason: str) -> CheckResult:
+def variables_finding(ok: bool, metric: str, reason: str) -> Check:
     """``sanity.variables``: whether the predicate's variables are computable."""
-    return CheckResult(check_id=CHECK_VARIABLES, ok=ok, severity="info" if ok else "warn",
-                       message=f"metric {metric!r}: {reason}", details={"metric": metric})
+    return Check(CHECK_VARIABLES, ok, "info" if ok else "warn", f"metric {metric!r}: {reason}",
+                 details={"metric": metric})
+
+
+def variables_result(ok: bool, metric: str, reason: str) -> CheckResult:
+    """:func:`variables_finding` as a ``CheckResult``."""
+    return variables_finding(ok, metric, reason).to_model()
 
 
 class LogicSanityChecker:
@@ -271,9 +302,12 @@ __all__ = [
     "RequirementCheck",
     "agent_result_from",
     "check_requirement",
+    "claim_result_from",
     "effective_window",
     "observed_time",
     "requirement_check_results",
+    "requirement_findings",
     "requirement_for",
+    "variables_finding",
     "variables_result",
 ]

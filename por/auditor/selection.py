@@ -31,11 +31,13 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from por.auditor.values import tolerance_bounds
 from por.numbers import parse_decimal
-from por.schemas import SelectionPolicy
+
+if TYPE_CHECKING:  # read by attribute: a lean policy works too (issue 16)
+    from por.schemas import SelectionPolicy
 
 SELECTED = "selected"
 MISSING = "missing"

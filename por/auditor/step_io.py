@@ -8,6 +8,11 @@ an output of the wrong shape, raises :class:`~por.errors.AuditError`:
   (wrong type, kind, requirement or evidence);
 * ``step.bad_prior_output`` -- the cited step's output is malformed.
 
+A cited step is a lean :class:`~por.lean.trace.Step` (the auditor's own) or a
+pydantic ``ReasoningStep`` (``recompute_step``'s callers): only attributes are
+read, and the :func:`read_extract` memo lives in the step's ``_claims`` slot or
+private attribute respectively.  No pydantic is imported (issue 16).
+
 Leaves out: computing anything (``steps``).
 """
 
@@ -15,15 +20,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from por.auditor.claim_extraction import Claim, ClaimValue
 from por.errors import AuditError
+from por.lean.limits import FieldKind
+from por.lean.trace import VARIABLE_NAMES, Step, Variables, variables_from
 from por.numbers import is_canonical_decimal
-from por.schemas import EvaluationVariables, EvidenceItem, ReasoningStep
-from por.schemas.prompt import FieldKind
+
+if TYPE_CHECKING:
+    from por.schemas import EvidenceItem, ReasoningStep
+
+    AnyStep = Step | ReasoningStep
 
 CITATION_MISMATCH = "step.citation_mismatch"
 BAD_PRIOR_OUTPUT = "step.bad_prior_output"
@@ -49,7 +57,7 @@ T = TypeVar("T")
 _MAX_UNIX = 2**63 - 1
 
 
-def kind_of(step: ReasoningStep) -> str | None:
+def kind_of(step: AnyStep) -> str | None:
     """The step's declared computation, if well formed."""
     kind = step.inputs.get("kind")
     if isinstance(kind, str) and STEP_TYPE_OF_KIND.get(kind) == step.step_type:
@@ -57,7 +65,7 @@ def kind_of(step: ReasoningStep) -> str | None:
     return None
 
 
-def expect_kind(step: ReasoningStep, kind: str, requirement_id: str | None = None) -> None:
+def expect_kind(step: AnyStep, kind: str, requirement_id: str | None = None) -> None:
     """Raise ``step.citation_mismatch`` unless ``step`` computes ``kind`` (for the requirement)."""
     if kind_of(step) != kind or (
             requirement_id is not None and step.inputs.get("requirement_id") != requirement_id):
@@ -67,7 +75,7 @@ def expect_kind(step: ReasoningStep, kind: str, requirement_id: str | None = Non
                          expected=kind, actual=str(step.inputs.get("kind")))
 
 
-def field(step: ReasoningStep, data: Any, key: str, kind: type[T]) -> T:
+def field(step: AnyStep, data: Any, key: str, kind: type[T]) -> T:
     """``data[key]`` of exactly type ``kind`` (bool is not int), else ``step.bad_prior_output``."""
     if not isinstance(data, dict) or key not in data:
         raise AuditError(BAD_PRIOR_OUTPUT, f"step {step.step_id}: output lacks {key!r}")
@@ -78,7 +86,7 @@ def field(step: ReasoningStep, data: Any, key: str, kind: type[T]) -> T:
     return value
 
 
-def str_list(step: ReasoningStep, data: Any, key: str) -> list[str]:
+def str_list(step: AnyStep, data: Any, key: str) -> list[str]:
     """``data[key]`` as a list of text, else ``step.bad_prior_output``."""
     values = field(step, data, key, list)
     if not all(type(x) is str for x in values):
@@ -96,15 +104,18 @@ def _claim_value_ok(kind: str, value: Any) -> bool:
     return kind == "text" and type(value) is str
 
 
-def read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
+def read_extract(step: AnyStep, item: EvidenceItem) -> tuple[Claim, ...]:
     """The claims an ``extract`` step found in ``item``.
 
     A pure function of the (immutable) step and of the item's id and
     confidence: the result is memoised on the step, so the three readers of an
     extract step in one audit parse it once."""
     key = (item.evidence_id, item.confidence_bps)
-    private = step.__pydantic_private__
-    memo = private.get("_claims") if private is not None else None
+    if isinstance(step, Step):
+        memo = step._claims
+    else:  # the private-attribute dict directly: pydantic's __getattr__ is slow
+        private = step.__pydantic_private__
+        memo = private.get("_claims") if private is not None else None
     if memo is not None and memo[0] == key:
         return memo[1]  # type: ignore[no-any-return]
     claims = _read_extract(step, item)
@@ -112,14 +123,17 @@ def read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
     return claims
 
 
-def forget_claims(step: ReasoningStep) -> None:
+def forget_claims(step: AnyStep) -> None:
     """Drop the memo :func:`read_extract` keeps on ``step`` (its last reader is done)."""
+    if isinstance(step, Step):
+        step._claims = None
+        return
     private = step.__pydantic_private__
     if private is not None:
         private["_claims"] = None
 
 
-def _read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
+def _read_extract(step: AnyStep, item: EvidenceItem) -> tuple[Claim, ...]:
     expect_kind(step, KIND_EXTRACT)
     if step.evidence_ids != [item.evidence_id] or \
             field(step, step.output, "evidence_id", str) != item.evidence_id:
@@ -139,7 +153,7 @@ def _read_extract(step: ReasoningStep, item: EvidenceItem) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
-def read_extracts(steps: Sequence[ReasoningStep],
+def read_extracts(steps: Sequence[AnyStep],
                   items: Sequence[EvidenceItem]) -> list[tuple[Claim, ...]]:
     """Claims per item; ``steps`` and ``items`` must correspond one to one, in order."""
     if len(steps) != len(items):
@@ -148,7 +162,7 @@ def read_extracts(steps: Sequence[ReasoningStep],
     return [read_extract(s, i) for s, i in zip(steps, items, strict=True)]
 
 
-def read_admitted(step: ReasoningStep, requirement_id: str) -> list[str]:
+def read_admitted(step: AnyStep, requirement_id: str) -> list[str]:
     """Evidence ids a ``check_requirement`` step admitted, in its order."""
     expect_kind(step, KIND_CHECK, requirement_id)
     admitted: list[str] = []
@@ -167,7 +181,7 @@ class CheckView:
     provenance_ok: bool
 
 
-def read_check(step: ReasoningStep, requirement_id: str) -> CheckView:
+def read_check(step: AnyStep, requirement_id: str) -> CheckView:
     """Admitted ids, coverage and provenance of a ``check_requirement`` step."""
     admitted = read_admitted(step, requirement_id)
     return CheckView(admitted, field(step, step.output, "covered", bool),
@@ -184,7 +198,7 @@ class AggregateView:
     positions: dict[str, int]
 
 
-def read_aggregate(step: ReasoningStep, requirement_id: str) -> AggregateView:
+def read_aggregate(step: AnyStep, requirement_id: str) -> AggregateView:
     """Coverage, provenance and field selections of an ``aggregate`` step."""
     expect_kind(step, KIND_AGGREGATE, requirement_id)
     fields = field(step, step.output, "fields", list)
@@ -199,23 +213,23 @@ def read_aggregate(step: ReasoningStep, requirement_id: str) -> AggregateView:
                          {e: n for n, e in enumerate(step.evidence_ids)})
 
 
-def read_conflict_keys(step: ReasoningStep) -> list[tuple[str, str]]:
+def read_conflict_keys(step: AnyStep) -> list[tuple[str, str]]:
     """``(kind, key)`` of every conflict a ``contradictions`` step reported."""
     expect_kind(step, KIND_CONTRADICTIONS)
     return [(field(step, raw, "kind", str), field(step, raw, "key", str))
             for raw in field(step, step.output, "conflicts", list)]
 
 
-def read_variables(step: ReasoningStep) -> EvaluationVariables:
-    """The evaluation variables a ``deduce`` step derived."""
+def read_variables(step: AnyStep) -> Variables:
+    """The evaluation variables a ``deduce`` step derived (validated as
+    ``EvaluationVariables`` would, by :func:`por.lean.trace.variables_from`)."""
     expect_kind(step, KIND_DEDUCE)
-    names = EvaluationVariables.model_fields
-    picked = {k: step.output[k] for k in names if k in step.output}
-    try:
-        return EvaluationVariables.model_validate(picked, strict=True)
-    except ValidationError:
+    picked = {k: step.output[k] for k in VARIABLE_NAMES if k in step.output}
+    variables = variables_from(picked)
+    if variables is None:
         raise AuditError(BAD_PRIOR_OUTPUT,
-                         f"step {step.step_id}: evaluation variables malformed") from None
+                         f"step {step.step_id}: evaluation variables malformed")
+    return variables
 
 
 __all__ = [

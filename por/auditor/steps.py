@@ -44,6 +44,10 @@ among admitted claims has the metric's (kind, key).  ``fallback_used`` iff the
 metric (or timestamp) selection used a fallback source.  ``provenance_ok``
 iff every requirement's is.
 
+Steps are lean :class:`~por.lean.trace.Step` records (no pydantic, issue 16);
+their report checks are lean too and made only when asked for
+(:attr:`Built.findings`).  :func:`recompute_step` returns a ``ReasoningStep``.
+
 A step whose declared computation cannot be executed raises ``AuditError``:
 ``step.unknown_kind``, ``step.bad_inputs``, ``step.missing_citation``,
 ``step.citation_mismatch``, ``step.bad_prior_output``.  Such a step is wrong
@@ -53,47 +57,78 @@ right evidence (all of a requirement's items, say) is checked by full replay.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from por.auditor import step_io as io
-from por.auditor.claim_extraction import extract_item, fields_for, requirement_for
+from por.auditor.claim_extraction import (
+    ExtractionWarning,
+    extract_item,
+    fields_for,
+    requirement_for,
+)
 from por.auditor.contradiction_checks import ContradictionChecker
 from por.auditor.logic_sanity import (
     PREDICATE_KIND,
     check_requirement,
-    requirement_check_results,
-    variables_result,
+    requirement_findings,
+    variables_finding,
 )
 from por.auditor.selection import SELECTED, Candidate, select_field
 from por.auditor.values import MAX_UNIX_TIME, compare
 from por.errors import AuditError
+from por.lean.checks import Check, results_from
+from por.lean.trace import Step, Variables
 from por.numbers import is_canonical_decimal, parse_decimal
-from por.schemas import (
-    CheckResult,
-    DataRequirement,
-    EvaluationVariables,
-    EvidenceItem,
-    PromptSpec,
-    ReasoningStep,
-)
+
+if TYPE_CHECKING:
+    from por.auditor.step_io import AnyStep
+    from por.schemas import (
+        CheckResult,
+        DataRequirement,
+        EvidenceItem,
+        PromptSpec,
+        ReasoningStep,
+    )
+
+#: A step's report checks, or how to make them when a report is asked for.
+Findings = tuple[Check, ...] | Callable[[], Sequence[Check]]
 
 
 @dataclass(frozen=True)
 class Built:
-    """A step and the report checks it gives rise to (the checks are not committed)."""
+    """A step and the report checks it gives rise to (the checks are not committed).
 
-    step: ReasoningStep
-    checks: tuple[CheckResult, ...] = ()
+    ``findings`` may be a thunk: the replaying verifier never asks for them, so
+    an extraction warning costs no report object there (issue 16)."""
+
+    step: Step
+    findings: Findings = ()
+
+    def lean_checks(self) -> Sequence[Check]:
+        """The report checks, as lean checks."""
+        found = self.findings
+        return found if isinstance(found, tuple) else found()
+
+    @property
+    def checks(self) -> tuple[CheckResult, ...]:
+        """The report checks, as ``CheckResult``."""
+        return tuple(results_from(self.lean_checks()))
 
 
 def _step(sid: str, step_type: str, description: str, *, inputs: dict[str, Any],
           evidence_ids: list[str], prior_step_ids: list[str],
-          output: dict[str, Any]) -> ReasoningStep:
-    return ReasoningStep(step_id=sid, step_type=step_type,  # type: ignore[arg-type]
-                         description=description, evidence_ids=evidence_ids,
-                         prior_step_ids=prior_step_ids, inputs=inputs, output=output)
+          output: dict[str, Any]) -> Step:
+    return Step(sid, step_type, description, evidence_ids, prior_step_ids, inputs, output)
+
+
+def _warning_checks(eid: str, warnings: Sequence[ExtractionWarning]) -> tuple[Check, ...]:
+    return tuple(Check(w.check_id, False, "warn", f"{eid}: {w.message}",
+                       details={"evidence_id": eid}
+                       if w.key is None else {"evidence_id": eid, "key": w.key})
+                 for w in warnings)
 
 
 def _requirement(prompt_spec: PromptSpec, requirement_id: str) -> DataRequirement:
@@ -110,18 +145,20 @@ def extract_step(prompt_spec: PromptSpec, sid: str, item: EvidenceItem) -> Built
     output = {"evidence_id": eid, "requirement_id": item.requirement_id,
               "claims": [c.to_value() for c in found.claims],
               "warnings": [w.to_value() for w in found.warnings]}
-    checks = tuple(CheckResult(
-        check_id=w.check_id, ok=False, severity="warn", message=f"{eid}: {w.message}",
-        details={"evidence_id": eid, **({"key": w.key} if w.key is not None else {})})
-        for w in found.warnings)
-    return Built(_step(sid, "extract", f"extract {len(found.claims)} claim(s) from {eid}",
-                       inputs={"kind": io.KIND_EXTRACT}, evidence_ids=[eid],
-                       prior_step_ids=[], output=output), checks)
+    findings: Findings = (functools.partial(_warning_checks, eid, found.warnings)
+                          if found.warnings else ())
+    step = _step(sid, "extract", f"extract {len(found.claims)} claim(s) from {eid}",
+                 inputs={"kind": io.KIND_EXTRACT}, evidence_ids=[eid], prior_step_ids=[],
+                 output=output)
+    # What io.read_extract(step, item) would parse back: the same claims, keyed by
+    # the same (id, confidence), so the auditor's own readers skip the parse.
+    step._claims = ((eid, item.confidence_bps), found.claims)
+    return Built(step, findings)
 
 
 def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: str,
                            items: Sequence[EvidenceItem],
-                           extract_steps: Sequence[ReasoningStep]) -> Built:
+                           extract_steps: Sequence[AnyStep]) -> Built:
     """``check_requirement``: admit or reject each of a requirement's items."""
     requirement = _requirement(prompt_spec, requirement_id)
     for item in items:
@@ -138,12 +175,12 @@ def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: st
                        inputs={"kind": io.KIND_CHECK, "requirement_id": requirement_id},
                        evidence_ids=[i.evidence_id for i in items],
                        prior_step_ids=[s.step_id for s in extract_steps],
-                       output=output), tuple(requirement_check_results(result)))
+                       output=output), functools.partial(requirement_findings, result))
 
 
 def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
-                   check_step: ReasoningStep, items: Sequence[EvidenceItem],
-                   extract_steps: Sequence[ReasoningStep]) -> Built:
+                   check_step: AnyStep, items: Sequence[EvidenceItem],
+                   extract_steps: Sequence[AnyStep]) -> Built:
     """``aggregate``: apply the selection policy to each field of one requirement."""
     requirement = _requirement(prompt_spec, requirement_id)
     view = io.read_check(check_step, requirement_id)
@@ -185,9 +222,9 @@ def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
                        output=output))
 
 
-def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence[ReasoningStep],
+def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence[AnyStep],
                         items: Sequence[EvidenceItem],
-                        extract_steps: Sequence[ReasoningStep]) -> Built:
+                        extract_steps: Sequence[AnyStep]) -> Built:
     """``contradictions``: detect disagreeing claims among all admitted evidence."""
     requirements = prompt_spec.data_requirements
     if len(check_steps) != len(requirements):
@@ -206,7 +243,7 @@ def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence
                          f"contradictions {sid} does not cite exactly the admitted evidence")
     claims = [c for found in io.read_extracts(extract_steps, items) for c in found]
     tolerance = prompt_spec.conflict_policy.numeric_tolerance
-    results = ContradictionChecker(tolerance).check(claims)
+    results = ContradictionChecker(tolerance).conflicts(claims)
     conflicts = [{"check_id": r.check_id, **(r.details or {})} for r in results]
     output = {"claim_count": len(claims), "numeric_tolerance": tolerance,
               "conflicts": conflicts}
@@ -231,8 +268,8 @@ def _metric(prompt_spec: PromptSpec, views: Sequence[io.AggregateView]
     return "absent", None, None
 
 
-def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[ReasoningStep],
-                contradictions: ReasoningStep) -> Built:
+def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[AnyStep],
+                contradictions: AnyStep) -> Built:
     """``deduce``: the predicate's variables from the aggregates (see the module docstring)."""
     requirements = prompt_spec.data_requirements
     if len(aggregate_steps) != len(requirements):
@@ -295,7 +332,7 @@ def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[Rea
             variables["timestamp"] = used[1]["value"]
     output = {"predicate": semantics.predicate, "metric": semantics.metric,
               "metric_status": status, "uncovered_requirements": uncovered,
-              **EvaluationVariables(**variables).to_value()}
+              **Variables(**variables).to_value()}
     reason = f"status {status}" + (f"; uncovered: {', '.join(uncovered)}" if uncovered else "")
     return Built(_step(sid, "deduce",
                        f"deduce {semantics.predicate} on {semantics.metric}: "
@@ -303,10 +340,10 @@ def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[Rea
                        inputs={"kind": io.KIND_DEDUCE}, evidence_ids=summary,
                        prior_step_ids=([s.step_id for s in aggregate_steps]
                                        + [contradictions.step_id]), output=output),
-                 (variables_result(selected, semantics.metric, reason),))
+                 (variables_finding(selected, semantics.metric, reason),))
 
 
-def map_step(prompt_spec: PromptSpec, sid: str, deduce: ReasoningStep) -> Built:
+def map_step(prompt_spec: PromptSpec, sid: str, deduce: AnyStep) -> Built:
     """``map``: the evaluation variables the judge reads, from the deduce step."""
     del prompt_spec  # the map reads only its prior step; kept for a uniform signature
     variables = io.read_variables(deduce)
@@ -323,8 +360,8 @@ _INPUT_KEYS = {
 }
 
 
-def _split(priors: Sequence[ReasoningStep], kinds: Sequence[str]) -> list[list[ReasoningStep]]:
-    out: list[list[ReasoningStep]] = [[] for _ in kinds]
+def _split(priors: Sequence[AnyStep], kinds: Sequence[str]) -> list[list[AnyStep]]:
+    out: list[list[AnyStep]] = [[] for _ in kinds]
     for prior in priors:
         kind = io.kind_of(prior)
         if kind not in kinds:
@@ -383,10 +420,10 @@ def recompute_step(prompt_spec: PromptSpec, step: ReasoningStep,
                          f"step {sid} cites other evidence or steps than it reads",
                          expected=",".join(recomputed.evidence_ids),
                          actual=",".join(step.evidence_ids))
-    return recomputed
+    return recomputed.to_record()
 
 
-def _cited(table: Mapping[str, Any], key: str, step: ReasoningStep, what: str) -> Any:
+def _cited(table: Mapping[str, Any], key: str, step: AnyStep, what: str) -> Any:
     found = table.get(key)
     if found is None:
         raise AuditError("step.missing_citation",

@@ -4,6 +4,8 @@
 ``DeterministicVerdict`` (YES / NO / INVALID, integer confidence in basis
 points, the rule that decided, the commitments) and a ``VerificationResult``.
 ``map_to_verdict`` is the pure engine; ``SchemaLock`` the static input checks.
+``judge_core`` is the engine on duck-typed inputs without pydantic (issue 16):
+a lean verdict whose ``to_cbor()`` equals the pydantic verdict's bytes.
 Leaves out: evidence extraction and reasoning (``por.auditor``), bundles and
 signatures.
 """
@@ -22,6 +24,7 @@ from por.judge.deterministic_mapping import (
     R_VALIDITY,
     compare_decimal,
     confidence_from,
+    judge_core,
     map_to_verdict,
 )
 from por.judge.schema_lock import SchemaLock, final_step_index
@@ -42,5 +45,6 @@ __all__ = [
     "compare_decimal",
     "confidence_from",
     "final_step_index",
+    "judge_core",
     "map_to_verdict",
 ]

@@ -14,16 +14,18 @@ verdict is YES or NO, and its ``challenge`` is the first failing check's hint.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from por.judge.deterministic_mapping import map_to_verdict
-from por.schemas import (
-    DeterministicVerdict,
-    EvidenceBundle,
-    PromptSpec,
-    ReasoningTrace,
-    VerificationResult,
-)
+
+if TYPE_CHECKING:
+    from por.schemas import (
+        DeterministicVerdict,
+        EvidenceBundle,
+        PromptSpec,
+        ReasoningTrace,
+        VerificationResult,
+    )
 
 
 class JudgeAgent:
@@ -40,6 +42,8 @@ class JudgeAgent:
     def judge(self, prompt_spec: PromptSpec, evidence: EvidenceBundle,
               trace: ReasoningTrace) -> tuple[DeterministicVerdict, VerificationResult]:
         """The verdict and the checks that decided it (seed M07 §9 steps 1-4)."""
+        from por.schemas import VerificationResult  # noqa: PLC0415  # public API edge
+
         verdict, checks = map_to_verdict(prompt_spec, evidence, trace)
         return verdict, VerificationResult.from_checks(checks)
 

@@ -47,6 +47,14 @@ Weak evidence therefore lowers confidence: the policy default is a ceiling
 and the weakest cited item caps it.  A missing policy is the schema default
 ``ConfidencePolicy()`` (7000/5500/8000/9000/0), so defaults are deterministic.
 
+Lean core (issue 16): :func:`judge_core` takes duck-typed inputs (a prompt
+spec with ``PromptSpec``'s attribute names and ``to_cbor()``, an evidence
+container with ``.items`` and ``.market_id``, a trace with ``.market_id`` and
+``.steps`` -- a ``ReasoningTrace`` or an ``AuditRun``) and returns a lean
+:class:`~por.lean.verdict.Verdict` (``to_cbor()`` equals the pydantic
+verdict's bytes) and lean checks, without pydantic.  :func:`map_to_verdict`
+is the same computation converted to the pydantic objects.
+
 Out of scope: parsing the natural-language ``event_definition`` (never read),
 extracting values from evidence bodies (the auditor's job), and any clock:
 ``resolution_time`` is the end of the market's resolution window.
@@ -55,26 +63,31 @@ extracting values from evidence bodies (the auditor's job), and any clock:
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import TYPE_CHECKING, Any
 
-from por.judge.schema_lock import (
-    SchemaLock,
-    evaluation_variables_from_trace,
-    final_step_challenge,
-)
+from por.judge.schema_lock import final_challenge, prompt_spec_checks, trace_checks
+from por.lean.checks import Challenge, Check, results_from
+from por.lean.limits import Outcome, RuleId
+from por.lean.trace import Variables
+from por.lean.verdict import Verdict
 from por.merkle import leaf_hash, root_hash
 from por.numbers import DECIMAL_CONTEXT, clamp_bps, parse_decimal, scale_bps
-from por.schemas import (
-    ChallengeRef,
-    CheckResult,
-    DeterministicVerdict,
-    EvaluationVariables,
-    EvidenceBundle,
-    EvidenceItem,
-    Outcome,
-    PromptSpec,
-    ReasoningTrace,
-)
-from por.schemas.verdict import RuleId
+
+if TYPE_CHECKING:
+    from por.schemas import (
+        CheckResult,
+        DeterministicVerdict,
+        EvaluationVariables,
+        EvidenceBundle,
+        EvidenceItem,
+        PromptSpec,
+        ReasoningTrace,
+    )
+
+    #: What the engine reads: the pydantic records or lean twins (module docstring).
+    Spec = PromptSpec | Any
+    Evidence = EvidenceBundle | Any
+    Trace = ReasoningTrace | Any
 
 CHECK_VALIDITY = "validity"
 CHECK_CONFLICT = "conflict"
@@ -109,13 +122,13 @@ def compare_decimal(value: str, comparison: str, threshold: str) -> bool:
     raise ValueError(f"unknown comparison {comparison!r}")  # excluded by the schema
 
 
-def invalid_confidence_bps(prompt_spec: PromptSpec) -> int:
+def invalid_confidence_bps(prompt_spec: Spec) -> int:
     """Confidence of every INVALID verdict: never above the YES/NO minimum (seed §7.5)."""
     policy = prompt_spec.confidence_policy
     return min(policy.invalid_confidence_bps, policy.min_confidence_for_yesno_bps)
 
 
-def confidence_from(prompt_spec: PromptSpec, variables: EvaluationVariables,
+def confidence_from(prompt_spec: Spec, variables: EvaluationVariables | Variables,
                     items: list[EvidenceItem]) -> tuple[int, dict[str, int]]:
     """The YES/NO confidence (module docstring formula) and its intermediate steps."""
     policy = prompt_spec.confidence_policy
@@ -132,7 +145,14 @@ def build_verdict(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: Reas
                   *, outcome: Outcome, confidence_bps: int,
                   rule_id: RuleId) -> DeterministicVerdict:
     """A verdict with the commitments computed from the records (SPEC §5.1)."""
-    return DeterministicVerdict(
+    return lean_verdict(prompt_spec, evidence, trace, outcome=outcome,
+                        confidence_bps=confidence_bps, rule_id=rule_id).to_model()
+
+
+def lean_verdict(prompt_spec: Spec, evidence: Evidence, trace: Trace, *, outcome: Outcome,
+                 confidence_bps: int, rule_id: RuleId) -> Verdict:
+    """:func:`build_verdict` as a lean :class:`~por.lean.verdict.Verdict`."""
+    return Verdict(
         market_id=prompt_spec.market.market_id,
         outcome=outcome,
         confidence_bps=confidence_bps,
@@ -146,55 +166,47 @@ def build_verdict(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: Reas
     )
 
 
-def _failed(check: CheckResult) -> bool:
-    return not check.ok and check.severity == "error"
-
-
 def _check(check_id: str, ok: bool, message: str, *, severity: str | None = None,
            expected: str | None = None, actual: str | None = None,
-           reason: str | None = None, challenge: ChallengeRef | None = None,
-           extra: dict[str, int] | None = None) -> CheckResult:
-    details: dict[str, int | str] = {}
+           reason: str | None = None, challenge: Challenge | None = None,
+           extra: dict[str, int] | None = None) -> Check:
+    details: dict[str, Any] = {}
     if reason is not None:
         details["reason"] = reason
     details.update(extra or {})
-    return CheckResult.model_validate({
-        "check_id": check_id, "ok": ok,
-        "severity": severity or ("info" if ok else "error"),
-        "message": message, "expected": expected, "actual": actual,
-        "details": details or None,
-        "challenge": None if ok else challenge,
-    })
+    return Check(check_id, ok, severity or ("info" if ok else "error"), message,
+                 expected=expected, actual=actual, details=details or None,
+                 challenge=None if ok else challenge)
 
 
-def _validity(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: ReasoningTrace,
-              variables: EvaluationVariables) -> CheckResult:
+def _validity(prompt_spec: Spec, evidence: Evidence, trace: Trace,
+              variables: Variables) -> Check:
     """Stage 1 (seed M07 §7 step 2): the first reason the inputs cannot decide."""
     market_id = prompt_spec.market.market_id
     for label, other in (("evidence", evidence.market_id), ("trace", trace.market_id)):
         if other != market_id:
             return _check(CHECK_VALIDITY, False, f"{label} is for another market",
                           expected=market_id, actual=other, reason=f"{label}_market_id",
-                          challenge=ChallengeRef(kind="por_bundle", reason="market_id"))
+                          challenge=Challenge("por_bundle", reason="market_id"))
     if variables.insufficient_evidence:
         return _check(CHECK_VALIDITY, False, "auditor reports insufficient evidence",
                       reason="insufficient_evidence",
-                      challenge=ChallengeRef(kind="evidence_leaf",
+                      challenge=Challenge("evidence_leaf",
                                              reason="insufficient_evidence"))
     if not variables.provenance_ok:
         return _check(CHECK_VALIDITY, False, "auditor reports provenance not met",
                       reason="provenance_not_ok",
-                      challenge=ChallengeRef(kind="evidence_leaf", reason="provenance"))
+                      challenge=Challenge("evidence_leaf", reason="provenance"))
     if not variables.source_summary:
         return _check(CHECK_VALIDITY, False, "no evidence cited in source_summary",
                       reason="no_sources",
-                      challenge=final_step_challenge(trace, "source_summary"))
+                      challenge=final_challenge(trace, "source_summary"))
     index_of = {item.evidence_id: i for i, item in enumerate(evidence.items)}
     unknown = [e for e in variables.source_summary if e not in index_of]
     if unknown:
         return _check(CHECK_VALIDITY, False, "source_summary names unknown evidence",
                       actual=unknown[0], reason="unknown_source",
-                      challenge=final_step_challenge(trace, "source_summary"))
+                      challenge=final_challenge(trace, "source_summary"))
     tiers = {r.requirement_id: r.min_provenance_tier for r in prompt_spec.data_requirements}
     for evidence_id in variables.source_summary:
         item = evidence.items[index_of[evidence_id]]
@@ -205,7 +217,7 @@ def _validity(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: Reasonin
                 expected=f">={want}" if want is not None else "known requirement",
                 actual=f"{evidence_id}:tier={item.provenance_tier}:{item.requirement_id}",
                 reason="provenance_tier",
-                challenge=ChallengeRef(kind="evidence_leaf", evidence_id=evidence_id,
+                challenge=Challenge("evidence_leaf", evidence_id=evidence_id,
                                        leaf_index=index_of[evidence_id],
                                        reason="provenance_tier"))
     window, slack = prompt_spec.market.resolution_window, prompt_spec.timestamp_slack_seconds
@@ -215,18 +227,18 @@ def _validity(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: Reasonin
         return _check(CHECK_VALIDITY, False, "observation time is outside the resolution window",
                       expected=f"[{max(0, window.start - slack)}, {window.end + slack}]",
                       actual=str(stamp), reason="timestamp_outside_window",
-                      challenge=final_step_challenge(trace, "timestamp"))
+                      challenge=final_challenge(trace, "timestamp"))
     semantics = prompt_spec.prediction_semantics
     if semantics.predicate == "numeric_threshold" and variables.numeric_value is None:
         return _check(CHECK_VALIDITY, False, "numeric_threshold needs numeric_value",
                       expected="numeric_value", actual="absent",
                       reason="missing_numeric_value",
-                      challenge=final_step_challenge(trace, "numeric_value"))
+                      challenge=final_challenge(trace, "numeric_value"))
     return _check(CHECK_VALIDITY, True, "inputs are valid for the predicate")
 
 
-def _conflict(prompt_spec: PromptSpec, trace: ReasoningTrace,
-              variables: EvaluationVariables) -> CheckResult:
+def _conflict(prompt_spec: Spec, trace: Trace,
+              variables: Variables) -> Check:
     """Stage 2 (seed M07 §7 step 3): a conflict is INVALID or continues, per policy."""
     policy = prompt_spec.conflict_policy.on_conflict
     if not variables.conflict_detected:
@@ -239,11 +251,11 @@ def _conflict(prompt_spec: PromptSpec, trace: ReasoningTrace,
                       reason="conflict_continue")
     return _check(CHECK_CONFLICT, False, "conflict detected; policy makes it INVALID",
                   expected="invalid", actual="conflict", reason="conflict_invalid",
-                  challenge=final_step_challenge(trace, "conflict_detected"))
+                  challenge=final_challenge(trace, "conflict_detected"))
 
 
-def _decide(prompt_spec: PromptSpec, trace: ReasoningTrace,
-            variables: EvaluationVariables) -> tuple[Outcome | None, list[CheckResult]]:
+def _decide(prompt_spec: Spec, trace: Trace,
+            variables: Variables) -> tuple[Outcome | None, list[Check]]:
     """Stage 3 (seed M07 §7 step 4): YES/NO from the predicate, or None if undetermined."""
     semantics = prompt_spec.prediction_semantics
     if semantics.predicate == "numeric_threshold":
@@ -276,19 +288,18 @@ def _decide(prompt_spec: PromptSpec, trace: ReasoningTrace,
     return None, [_check(CHECK_BINARY_DECISION, False, "event is undetermined",
                          expected=semantics.predicate, actual="absent",
                          reason="undetermined",
-                         challenge=final_step_challenge(trace, "event_undetermined"))]
+                         challenge=final_challenge(trace, "event_undetermined"))]
 
 
-def _finish(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: ReasoningTrace,
-            checks: list[CheckResult], rule_id: RuleId,
-            ) -> tuple[DeterministicVerdict, list[CheckResult]]:
+def _finish(prompt_spec: Spec, evidence: Evidence, trace: Trace,
+            checks: list[Check], rule_id: RuleId) -> tuple[Verdict, list[Check]]:
     """An INVALID verdict decided by ``rule_id``, with the closing confidence check."""
     confidence = invalid_confidence_bps(prompt_spec)
     checks.append(_check(CHECK_CONFIDENCE, True,
                          f"INVALID by {rule_id}: confidence is the invalid confidence",
                          actual=str(confidence), reason="invalid_outcome"))
-    return build_verdict(prompt_spec, evidence, trace, outcome="INVALID",
-                                 confidence_bps=confidence, rule_id=rule_id), checks
+    return lean_verdict(prompt_spec, evidence, trace, outcome="INVALID",
+                        confidence_bps=confidence, rule_id=rule_id), checks
 
 
 def map_to_verdict(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: ReasoningTrace,
@@ -300,9 +311,17 @@ def map_to_verdict(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: Rea
     the stages that ran, then always ``confidence`` last.  A check that fails
     with severity ``error`` makes the outcome INVALID and vice versa.
     """
-    checks = SchemaLock.verify_prompt_spec(prompt_spec) + SchemaLock.verify_trace(trace)
-    variables = evaluation_variables_from_trace(trace)
-    failed_lock = next((c for c in checks if _failed(c)), None)
+    verdict, checks = judge_core(prompt_spec, evidence, trace, explain=True)
+    return verdict.to_model(), results_from(checks)
+
+
+def judge_core(prompt_spec: Spec, evidence: Evidence, trace: Trace, *,
+               explain: bool = False) -> tuple[Verdict, list[Check]]:
+    """:func:`map_to_verdict` on duck-typed inputs, as a lean verdict and lean checks
+    (module docstring; ``explain`` as :func:`~por.judge.schema_lock.read_variables`)."""
+    lock, variables = trace_checks(trace, explain=explain)
+    checks = prompt_spec_checks(prompt_spec) + lock
+    failed_lock = next((c for c in checks if c.failed), None)
     if failed_lock is not None or variables is None:
         challenge = failed_lock.challenge if failed_lock is not None else None
         checks.append(_check(CHECK_VALIDITY, False, "schema lock failed",
@@ -341,17 +360,17 @@ def map_to_verdict(prompt_spec: PromptSpec, evidence: EvidenceBundle, trace: Rea
             CHECK_CONFIDENCE, False, f"confidence below the minimum for {outcome}",
             expected=f">={minimum}", actual=str(confidence), reason="below_minimum",
             extra=steps,
-            challenge=ChallengeRef(kind="evidence_leaf",
-                                   evidence_id=evidence.items[weakest].evidence_id,
-                                   leaf_index=weakest, reason="low_confidence")))
+            challenge=Challenge("evidence_leaf",
+                                evidence_id=evidence.items[weakest].evidence_id,
+                                leaf_index=weakest, reason="low_confidence")))
         confidence = invalid_confidence_bps(prompt_spec)
-        return (build_verdict(prompt_spec, evidence, trace, outcome="INVALID",
-                              confidence_bps=confidence, rule_id=R_CONFIDENCE), checks)
+        return (lean_verdict(prompt_spec, evidence, trace, outcome="INVALID",
+                             confidence_bps=confidence, rule_id=R_CONFIDENCE), checks)
     checks.append(_check(CHECK_CONFIDENCE, True, f"confidence {confidence} bps for {outcome}",
                          expected=f">={minimum}", actual=str(confidence),
                          reason="computed", extra=steps))
-    return (build_verdict(prompt_spec, evidence, trace, outcome=outcome,
-                          confidence_bps=confidence, rule_id=R_BINARY_DECISION), checks)
+    return (lean_verdict(prompt_spec, evidence, trace, outcome=outcome,
+                         confidence_bps=confidence, rule_id=R_BINARY_DECISION), checks)
 
 
 __all__ = [
@@ -369,5 +388,7 @@ __all__ = [
     "compare_decimal",
     "confidence_from",
     "invalid_confidence_bps",
+    "judge_core",
+    "lean_verdict",
     "map_to_verdict",
 ]

@@ -20,26 +20,33 @@ Check ids (all severity ``error`` when they fail, ChallengeRef as seed §9):
   naming the final step (``step_id`` and ``leaf_index``), or no step if there is
   none
 * ``judge.schema_lock.outcome_set``       -- ChallengeRef ``por_bundle``
+
+Lean core (issue 16): :func:`prompt_spec_checks` and :func:`trace_checks`
+give the same checks as lean :class:`~por.lean.checks.Check` objects for
+duck-typed inputs (a trace is anything with ``.steps``), without pydantic.
+The one difference: with ``explain=False`` a failed variables check says
+``invalid`` where the public API says ``invalid:<first pydantic error
+location>`` (finding that location needs pydantic; the verdict does not
+depend on it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import get_args
+from typing import TYPE_CHECKING, Any, get_args
 
-from pydantic import ValidationError
+from por.lean.checks import Challenge, Check, results_from
+from por.lean.limits import CANONICAL_RULE_IDS, OUTCOME_CODES, VERDICT_SCHEMA_REF, Outcome
+from por.lean.trace import Variables, variables_from
 
-from por.schemas import (
-    CANONICAL_RULE_IDS,
-    OUTCOME_CODES,
-    VERDICT_SCHEMA_REF,
-    ChallengeRef,
-    CheckResult,
-    EvaluationVariables,
-    Outcome,
-    PromptSpec,
-    ReasoningTrace,
-)
+if TYPE_CHECKING:
+    from por.schemas import (
+        ChallengeRef,
+        CheckResult,
+        EvaluationVariables,
+        PromptSpec,
+        ReasoningTrace,
+    )
 
 CHECK_OUTPUT_SCHEMA_REF = "judge.schema_lock.output_schema_ref"
 CHECK_STRICT_MODE = "judge.schema_lock.strict_mode"
@@ -51,7 +58,7 @@ CHECK_OUTCOME_SET = "judge.schema_lock.outcome_set"
 LOCKED_OUTCOME_CODES: dict[str, int] = {"YES": 1, "NO": 2, "INVALID": 3}
 
 
-def final_step_index(trace: ReasoningTrace) -> int | None:
+def final_step_index(trace: ReasoningTrace | Any) -> int | None:
     """Index of the step that carries the evaluation variables (seed M07 §7 step 1).
 
     The last ``map`` step if the trace has one, else the last ``aggregate``
@@ -65,25 +72,32 @@ def final_step_index(trace: ReasoningTrace) -> int | None:
     return None
 
 
-def final_step_challenge(trace: ReasoningTrace, reason: str) -> ChallengeRef:
-    """``reasoning_leaf`` ChallengeRef naming the final step (or none if absent)."""
+def final_challenge(trace: Any, reason: str) -> Challenge:
+    """:func:`final_step_challenge` as a lean challenge (``trace``: anything with ``.steps``)."""
     index = final_step_index(trace)
     if index is None:
-        return ChallengeRef(kind="reasoning_leaf", reason=reason)
-    return ChallengeRef(kind="reasoning_leaf", step_id=trace.steps[index].step_id,
-                        leaf_index=index, reason=reason)
+        return Challenge("reasoning_leaf", reason=reason)
+    return Challenge("reasoning_leaf", step_id=trace.steps[index].step_id,
+                     leaf_index=index, reason=reason)
+
+
+def final_step_challenge(trace: ReasoningTrace, reason: str) -> ChallengeRef:
+    """``reasoning_leaf`` ChallengeRef naming the final step (or none if absent)."""
+    return final_challenge(trace, reason).to_model()
 
 
 def evaluation_variables_from_trace(trace: ReasoningTrace) -> EvaluationVariables | None:
     """The final step's evaluation variables, or ``None`` if absent or invalid."""
-    variables, _ = _read_evaluation_variables(trace)
-    return variables
+    from por.schemas import EvaluationVariables  # noqa: PLC0415  # public API edge
+
+    variables, _ = read_variables(trace)
+    return None if variables is None else EvaluationVariables.model_validate(
+        variables.to_value(), strict=True)
 
 
-def _read_evaluation_variables(
-    trace: ReasoningTrace,
-) -> tuple[EvaluationVariables | None, str]:
-    """(variables, reason): reason is ``ok`` or why there are none."""
+def read_variables(trace: Any, *, explain: bool = False) -> tuple[Variables | None, str]:
+    """(variables, reason) of the final step: reason is ``ok`` or why there are none
+    (``explain``: name the first pydantic error location, as the public API does)."""
     index = final_step_index(trace)
     if index is None:
         return None, "no_final_step"
@@ -92,13 +106,43 @@ def _read_evaluation_variables(
         return None, "missing"
     if not isinstance(raw, dict):
         return None, "not_a_map"
+    # Strict, as EvaluationVariables.model_validate(raw, strict=True): "true" or
+    # 1 never stand in for a bool (DESIGN §3.2).
+    variables = variables_from(raw)
+    if variables is not None:
+        return variables, "ok"
+    return None, _invalid_reason(raw) if explain else "invalid"
+
+
+def _invalid_reason(raw: dict[str, Any]) -> str:
+    """``invalid:<loc>`` of pydantic's first error (the report's wording)."""
+    from pydantic import ValidationError  # noqa: PLC0415  # report edge only
+
+    from por.schemas import EvaluationVariables  # noqa: PLC0415
+
     try:
-        # strict=True: "true" or 1 never stand in for a bool (DESIGN §3.2).
-        return EvaluationVariables.model_validate(raw, strict=True), "ok"
+        EvaluationVariables.model_validate(raw, strict=True)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         loc = ".".join(str(p) for p in first["loc"]) or "(record)"
-        return None, f"invalid:{loc}"
+        return f"invalid:{loc}"
+    return "invalid"  # unreachable while variables_from agrees with the model
+
+
+def outcome_set_check(
+    outcomes: Sequence[str] | None = None, codes: Mapping[str, int] | None = None
+) -> Check:
+    """:func:`check_outcome_set` as a lean check."""
+    got_outcomes = tuple(get_args(Outcome)) if outcomes is None else tuple(outcomes)
+    got_codes = dict(OUTCOME_CODES if codes is None else codes)
+    want = tuple(LOCKED_OUTCOME_CODES)
+    ok = got_outcomes == want and got_codes == LOCKED_OUTCOME_CODES
+    return Check(
+        CHECK_OUTCOME_SET, ok, "info" if ok else "error",
+        "outcome set is YES/NO/INVALID" if ok else "outcome set drifted",
+        expected=",".join(want), actual=",".join(got_outcomes),
+        challenge=None if ok else Challenge("por_bundle", reason="outcome_set"),
+    )
 
 
 def check_outcome_set(
@@ -110,16 +154,59 @@ def check_outcome_set(
     so a schema change cannot silently widen what the judge may emit.
     ``outcomes``/``codes`` default to the live schema and exist for tests.
     """
-    got_outcomes = tuple(get_args(Outcome)) if outcomes is None else tuple(outcomes)
-    got_codes = dict(OUTCOME_CODES if codes is None else codes)
-    want = tuple(LOCKED_OUTCOME_CODES)
-    ok = got_outcomes == want and got_codes == LOCKED_OUTCOME_CODES
-    return CheckResult(
-        check_id=CHECK_OUTCOME_SET, ok=ok, severity="info" if ok else "error",
-        message="outcome set is YES/NO/INVALID" if ok else "outcome set drifted",
-        expected=",".join(want), actual=",".join(got_outcomes),
-        challenge=None if ok else ChallengeRef(kind="por_bundle", reason="outcome_set"),
-    )
+    return outcome_set_check(outcomes, codes).to_model()
+
+
+def prompt_spec_checks(prompt_spec: Any) -> list[Check]:
+    """:meth:`SchemaLock.verify_prompt_spec` as lean checks."""
+    checks: list[Check] = []
+    ref = prompt_spec.output_schema_ref
+    ok = ref == VERDICT_SCHEMA_REF
+    checks.append(Check(
+        CHECK_OUTPUT_SCHEMA_REF, ok, "info" if ok else "error",
+        ("output_schema_ref is the verdict schema" if ok
+         else "output_schema_ref is not the strict verdict schema"),
+        expected=VERDICT_SCHEMA_REF, actual=ref,
+        challenge=None if ok else Challenge("por_bundle", reason="output_schema_ref"),
+    ))
+    ok = prompt_spec.strict_mode is True
+    checks.append(Check(
+        CHECK_STRICT_MODE, ok, "info" if ok else "error",
+        "strict_mode is on" if ok else "strict_mode is off",
+        expected="true", actual="true" if ok else "false",
+        challenge=None if ok else Challenge("por_bundle", reason="strict_mode"),
+    ))
+    # An unknown rule id would be silently ignored by the fixed engine; a
+    # rule the judge cannot execute fails closed instead (seed M07 §6).
+    rule_ids = [rule.rule_id for rule in prompt_spec.market.resolution_rules.rules]
+    unknown = [r for r in rule_ids if r not in CANONICAL_RULE_IDS]
+    ok = not unknown
+    checks.append(Check(
+        CHECK_RULE_IDS, ok, "info" if ok else "error",
+        ("resolution rules are canonical" if ok
+         else "resolution rules name rules the judge does not execute"),
+        expected=",".join(CANONICAL_RULE_IDS), actual=",".join(rule_ids),
+        details=None if ok else {"unknown_rule_ids": list(unknown)},
+        challenge=None if ok else Challenge("por_bundle", reason="rule_ids"),
+    ))
+    return checks
+
+
+def trace_checks(trace: Any, *, explain: bool = False) -> tuple[list[Check], Variables | None]:
+    """:meth:`SchemaLock.verify_trace` as lean checks, and the variables it read."""
+    variables, reason = read_variables(trace, explain=explain)
+    ok = variables is not None
+    index = final_step_index(trace)
+    step = "none" if index is None else trace.steps[index].step_id
+    checks = [Check(
+        CHECK_EVALUATION_VARIABLES, ok, "info" if ok else "error",
+        ("final step carries valid evaluation_variables" if ok
+         else f"final step evaluation_variables unusable: {reason}"),
+        expected="evaluation_variables", actual=reason,
+        details={"final_step": step},
+        challenge=None if ok else final_challenge(trace, "evaluation_variables"),
+    ), outcome_set_check()]
+    return checks, variables
 
 
 class SchemaLock:
@@ -128,56 +215,12 @@ class SchemaLock:
     @staticmethod
     def verify_prompt_spec(prompt_spec: PromptSpec) -> list[CheckResult]:
         """Check the PromptSpec is compiled for the strict pipeline (seed M07 §8)."""
-        checks: list[CheckResult] = []
-        ref = prompt_spec.output_schema_ref
-        ok = ref == VERDICT_SCHEMA_REF
-        checks.append(CheckResult(
-            check_id=CHECK_OUTPUT_SCHEMA_REF, ok=ok, severity="info" if ok else "error",
-            message=("output_schema_ref is the verdict schema" if ok
-                     else "output_schema_ref is not the strict verdict schema"),
-            expected=VERDICT_SCHEMA_REF, actual=ref,
-            challenge=None if ok else ChallengeRef(kind="por_bundle",
-                                                   reason="output_schema_ref"),
-        ))
-        ok = prompt_spec.strict_mode is True
-        checks.append(CheckResult(
-            check_id=CHECK_STRICT_MODE, ok=ok, severity="info" if ok else "error",
-            message="strict_mode is on" if ok else "strict_mode is off",
-            expected="true", actual="true" if ok else "false",
-            challenge=None if ok else ChallengeRef(kind="por_bundle", reason="strict_mode"),
-        ))
-        # An unknown rule id would be silently ignored by the fixed engine; a
-        # rule the judge cannot execute fails closed instead (seed M07 §6).
-        rule_ids = [rule.rule_id for rule in prompt_spec.market.resolution_rules.rules]
-        unknown = [r for r in rule_ids if r not in CANONICAL_RULE_IDS]
-        ok = not unknown
-        checks.append(CheckResult(
-            check_id=CHECK_RULE_IDS, ok=ok, severity="info" if ok else "error",
-            message=("resolution rules are canonical" if ok
-                     else "resolution rules name rules the judge does not execute"),
-            expected=",".join(CANONICAL_RULE_IDS), actual=",".join(rule_ids),
-            details=None if ok else {"unknown_rule_ids": list(unknown)},
-            challenge=None if ok else ChallengeRef(kind="por_bundle", reason="rule_ids"),
-        ))
-        return checks
+        return results_from(prompt_spec_checks(prompt_spec))
 
     @staticmethod
     def verify_trace(trace: ReasoningTrace) -> list[CheckResult]:
         """Check the trace's final step carries valid evaluation variables."""
-        variables, reason = _read_evaluation_variables(trace)
-        ok = variables is not None
-        index = final_step_index(trace)
-        step = "none" if index is None else trace.steps[index].step_id
-        checks = [CheckResult(
-            check_id=CHECK_EVALUATION_VARIABLES, ok=ok, severity="info" if ok else "error",
-            message=("final step carries valid evaluation_variables" if ok
-                     else f"final step evaluation_variables unusable: {reason}"),
-            expected="evaluation_variables", actual=reason,
-            details={"final_step": step},
-            challenge=None if ok else final_step_challenge(trace, "evaluation_variables"),
-        )]
-        checks.append(check_outcome_set())
-        return checks
+        return results_from(trace_checks(trace, explain=True)[0])
 
 
 __all__ = [
@@ -190,6 +233,11 @@ __all__ = [
     "SchemaLock",
     "check_outcome_set",
     "evaluation_variables_from_trace",
+    "final_challenge",
     "final_step_challenge",
     "final_step_index",
+    "outcome_set_check",
+    "prompt_spec_checks",
+    "read_variables",
+    "trace_checks",
 ]

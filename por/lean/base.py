@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63
 from por.numbers import is_canonical_decimal
 
 Check = Callable[[Any], Any]
@@ -159,13 +160,11 @@ def unique(values: list[Any]) -> None:
 
 
 #: The field types of ``por.schemas.base`` (same bounds).
-MAX_ID_LENGTH = 128
-UINT63 = 2**63 - 1
 identifier = text(1, MAX_ID_LENGTH)
 any_text = text()
 bps = integer(0, 10_000)
-unix_time = integer(0, UINT63)
-count = integer(0, UINT63)
+unix_time = integer(0, MAX_UINT63)
+count = integer(0, MAX_UINT63)
 hash32 = blob(32, 32)
 any_blob = blob()
 

@@ -27,10 +27,8 @@ from typing import Any
 from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_SIZE
 from por.errors import BundleError, EncodingError, PorError, SchemaError
-from por.lean.evidence import MAX_EVIDENCE_ITEMS
+from por.lean.limits import MAX_EVIDENCE_ITEMS, MAX_TRACE_STEPS
 
-#: Hard ceiling on any trace length, whatever the policy says.
-MAX_TRACE_STEPS = 4_000_000
 #: Most data requirements a PromptSpec has (SPEC §4.2).
 MAX_REQUIREMENTS = 64
 #: Most signature records a bundle carries.

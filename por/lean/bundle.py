@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from por.lean.base import Struct, any_blob, count, hash32, list_of, nested, schema_tag
-from por.lean.evidence import MAX_EVIDENCE_ITEMS
+from por.lean.limits import MAX_EVIDENCE_ITEMS
 from por.merkle import root_hash
 
 #: Component order in the por_root tree (SPEC §5.4).  Never reorder.

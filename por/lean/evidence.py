@@ -16,12 +16,8 @@ from por.lean.base import (
     schema_tag,
     unix_time,
 )
+from por.lean.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS
 from por.lean.prompt import CONTENT_TYPES
-
-#: Largest accepted evidence body (the bundle has its own cap as well).
-MAX_CONTENT_BYTES = 4 * 1024 * 1024
-#: Most evidence items one bundle may carry (SPEC §5.1).
-MAX_EVIDENCE_ITEMS = 200_000
 
 
 class SourceRef(Struct):

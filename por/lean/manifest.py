@@ -13,6 +13,7 @@ import hashlib
 
 from por import SPEC_VERSION
 from por.encoding import encode
+from por.lean.limits import CANONICAL_RULE_IDS
 
 PROFILE = "por-cbor/1"
 HASH_ALG = "sha-256"
@@ -20,14 +21,6 @@ TREE_ALG = "rfc9162"
 AUDITOR_VERSION = "por-auditor/1"
 JUDGE_VERSION = "por-judge/1"
 
-#: The canonical rule ids of the strict pipeline, in evaluation order (seed M07 §6).
-CANONICAL_RULE_IDS = (
-    "R_VALIDITY",
-    "R_CONFLICT",
-    "R_BINARY_DECISION",
-    "R_CONFIDENCE",
-    "R_INVALID_FALLBACK",
-)
 
 
 def rule_set_hash(judge_version: str = JUDGE_VERSION) -> bytes:

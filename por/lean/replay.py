@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from por.lean.base import Reject
+from por.lean.checks import ok_from
 from por.lean.manifest import manifest_bytes
 
 
@@ -21,12 +22,12 @@ def replay(spec: Any, evidence: Any, steps: list[bytes], *, header: bytes,
     The first replayed step that differs is left in ``handoff["step_mismatch"]``
     as ``(index, step)``: the full verifier reports it without auditing again
     (a forged trace costs one audit up to its first wrong step, SPEC §17.3)."""
-    from por.auditor import AuditorAgent, TracePolicyVerifier  # noqa: PLC0415
-    from por.auditor.agent import trace_length  # noqa: PLC0415
-    from por.judge import JudgeAgent  # noqa: PLC0415
-    from por.schemas import ReasoningTrace  # noqa: PLC0415
+    from por.auditor.agent import audit_core, trace_length  # noqa: PLC0415
+    from por.auditor.trace_policy import policy_checks  # noqa: PLC0415
+    from por.judge import judge_core  # noqa: PLC0415
 
-    if len(steps) != trace_length(len(evidence.items), len(spec.data_requirements)):
+    items = evidence.items
+    if len(steps) != trace_length(len(items), len(spec.data_requirements)):
         raise Reject("step count")
 
     def compare(index: int, step: Any) -> None:
@@ -34,13 +35,14 @@ def replay(spec: Any, evidence: Any, steps: list[bytes], *, header: bytes,
             handoff["step_mismatch"] = (index, step)
             raise Reject("step")
 
-    replayed, _ = AuditorAgent().audit(spec, evidence, on_step=compare)
-    if replayed.header().to_cbor() != header:
+    run = audit_core(spec, items, on_step=compare)
+    if run.header_cbor() != header:
         raise Reject("header")
-    trace = ReasoningTrace.from_parts(replayed.header(), replayed.steps)
-    if not TracePolicyVerifier().verify(trace, spec, evidence).ok:
+    # The committed header equals the replayed one: its market id and policy are the run's.
+    if not ok_from(policy_checks(run.steps, spec, items, trace_market_id=run.market_id,
+                                 policy=run.policy)):
         raise Reject("trace policy")
-    if JudgeAgent().judge(spec, evidence, trace)[0].to_cbor() != verdict:
+    if judge_core(spec, evidence, run)[0].to_cbor() != verdict:
         raise Reject("verdict")
 
 

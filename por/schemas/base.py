@@ -36,6 +36,7 @@ from typing_extensions import TypeAliasType
 from por.encoding import decode, encode
 from por.errors import SchemaError
 from por.jsontext import JsonTextError, loads_strict
+from por.lean.limits import MAX_ID_LENGTH  # one definition (issue 16)
 from por.numbers import is_canonical_decimal
 from por.schemas.shape import precheck
 
@@ -43,9 +44,6 @@ M = TypeVar("M", bound="Model")
 
 #: Most arrays and objects a JSON form may hold (the CBOR decoder's cap, SPEC §17.7).
 MAX_JSON_CONTAINERS = 1_000_000
-
-#: Longest id-like text (ids, rule ids, source ids).
-MAX_ID_LENGTH = 128
 
 
 class Model(BaseModel):

@@ -11,14 +11,11 @@ from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
+from por.lean.limits import VERDICT_SCHEMA_REF, FieldKind  # one definition (issue 16)
 from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
 from por.schemas.market import MarketSpec
 
-#: The only output schema the strict pipeline produces (seed M07 §8).
-VERDICT_SCHEMA_REF = "por.DeterministicVerdict/1"
-
 Comparison = Literal[">", ">=", "<", "<=", "=="]
-FieldKind = Literal["boolean", "numeric", "timestamp", "text"]
 ContentType = Literal["application/json", "text/html", "text/plain"]
 
 

@@ -6,30 +6,18 @@ reasoning tree, and a TraceHeader record carries the policy and the count.
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import FailFast, Field, PrivateAttr, model_validator
 
-from por.lean.budget import MAX_TRACE_STEPS
+from por.lean.limits import (  # one definition (issue 16)
+    MAX_TRACE_STEPS,
+    STEP_ID_PATTERN,
+    StepType,
+    step_id,
+    step_number,
+)
 from por.schemas.base import Count, DecimalStr, Id, Model, Record, UnixTime, Value
-
-StepType = Literal["extract", "check", "aggregate", "deduce", "map"]
-
-#: ``step_0001`` ... (seed M06 §5.3); at least four digits, no leading sign.
-STEP_ID_PATTERN = re.compile(r"step_(?:[0-9]{4}|[1-9][0-9]{4,8})")
-
-
-def step_id(n: int) -> str:
-    """The id of the ``n``-th step (1-based): ``step_0001``."""
-    return f"step_{n:04d}"
-
-
-def step_number(text: str) -> int | None:
-    """The 1-based number of a well-formed step id, else ``None``."""
-    if STEP_ID_PATTERN.fullmatch(text) is None:
-        return None
-    return int(text[5:])
 
 
 class TracePolicy(Model):

@@ -6,15 +6,8 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from por.lean.limits import OUTCOME_CODES, Outcome, RuleId  # one definition (issue 16)
 from por.schemas.base import Bps, Count, Hash32, Id, Record, UnixTime
-
-Outcome = Literal["YES", "NO", "INVALID"]
-
-#: On-chain outcome codes (SPEC §8): 0 is never valid.
-OUTCOME_CODES: dict[str, int] = {"YES": 1, "NO": 2, "INVALID": 3}
-
-RuleId = Literal["R_VALIDITY", "R_CONFLICT", "R_BINARY_DECISION", "R_CONFIDENCE",
-                 "R_INVALID_FALLBACK"]
 
 
 class DeterministicVerdict(Record):
