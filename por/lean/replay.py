@@ -34,6 +34,7 @@ def replay(spec: Any, evidence: Any, steps: list[bytes], *, header: bytes,
         if step.to_cbor() != steps[index]:
             handoff["step_mismatch"] = (index, step)
             raise Reject("step")
+        step._cbor = steps[index]  # equal bytes: keep the committed copy, free the replayed one
 
     run = audit_core(spec, items, on_step=compare)
     if run.header_cbor() != header:
