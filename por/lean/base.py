@@ -84,6 +84,23 @@ class Struct:
         return f"{type(self).__name__}({parts})"
 
 
+class CborRecord(Struct):
+    """A record that travels on its own: it keeps the canonical bytes it was read from."""
+
+    __slots__ = ("_cbor",)
+
+    @classmethod
+    def from_value(cls, value: Any, data: bytes) -> Any:
+        """The record for ``value``, the strict decode of its canonical bytes ``data``."""
+        record = cls.build(value)
+        object.__setattr__(record, "_cbor", data)
+        return record
+
+    def to_cbor(self) -> bytes:
+        """The canonical bytes (those it was read from)."""
+        return self._cbor  # type: ignore[no-any-return]
+
+
 def text(min_length: int = 0, max_length: int | None = None) -> Check:
     """A ``str`` of ``min_length`` .. ``max_length`` code points."""
     def check(value: Any) -> str:
@@ -175,6 +192,7 @@ def schema_tag(name: str) -> tuple[str, str, Check, bool]:
 
 
 __all__ = [
+    "CborRecord",
     "Reject",
     "Struct",
     "any_blob",

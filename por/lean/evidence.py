@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from por.lean.base import (
+    CborRecord,
     Struct,
     any_text,
     blob,
@@ -34,10 +33,10 @@ class RetrievalReceipt(Struct):
               ("status_code", "status_code", integer(100, 599), False))
 
 
-class EvidenceItem(Struct):
+class EvidenceItem(CborRecord):
     """``por.EvidenceItem/1``; :meth:`to_cbor` gives back the bytes it was read from."""
 
-    __slots__ = ("_cbor", "confidence_bps", "content", "content_type", "evidence_id",
+    __slots__ = ("confidence_bps", "content", "content_type", "evidence_id",
                  "provenance_tier", "record_schema", "requirement_id", "retrieval_receipt",
                  "source")
     FIELDS = (schema_tag("por.EvidenceItem/1"),
@@ -49,17 +48,6 @@ class EvidenceItem(Struct):
               ("retrieval_receipt", "retrieval_receipt", nested(RetrievalReceipt), False),
               ("provenance_tier", "provenance_tier", integer(0, 3), False),
               ("confidence_bps", "confidence_bps", bps, False))
-
-    @classmethod
-    def from_value(cls, value: Any, data: bytes) -> EvidenceItem:
-        """The record for ``value``, the strict decode of its canonical bytes ``data``."""
-        item: EvidenceItem = cls.build(value)
-        object.__setattr__(item, "_cbor", data)
-        return item
-
-    def to_cbor(self) -> bytes:
-        """The canonical bytes (those it was read from)."""
-        return self._cbor  # type: ignore[no-any-return]
 
 
 class Evidence:

@@ -6,9 +6,8 @@ Field names, bounds and cross-field rules are those of the pydantic models
 
 from __future__ import annotations
 
-from typing import Any
-
 from por.lean.base import (
+    CborRecord,
     Reject,
     Struct,
     any_text,
@@ -167,11 +166,10 @@ class ConflictPolicy(Struct):
             raise Reject("tolerance")
 
 
-class PromptSpec(Struct):
+class PromptSpec(CborRecord):
     """``por.PromptSpec/1``; :meth:`to_cbor` gives back the bytes it was read from."""
 
     __slots__ = (
-        "_cbor",
         "confidence_policy",
         "conflict_policy",
         "data_requirements",
@@ -196,17 +194,6 @@ class PromptSpec(Struct):
 
     def _invariants(self) -> None:
         unique([r.requirement_id for r in self.data_requirements])
-
-    @classmethod
-    def from_value(cls, value: Any, data: bytes) -> PromptSpec:
-        """The record for ``value``, the strict decode of its canonical bytes ``data``."""
-        spec: PromptSpec = cls.build(value)
-        object.__setattr__(spec, "_cbor", data)
-        return spec
-
-    def to_cbor(self) -> bytes:
-        """The canonical bytes (those it was read from)."""
-        return self._cbor  # type: ignore[no-any-return]
 
 
 __all__ = [

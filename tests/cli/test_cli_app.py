@@ -139,6 +139,26 @@ def test_verify_of_an_unsigned_bundle_loads_no_optional_stack(tmp_path: Path) ->
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.parametrize("mode", ["-q", "-v", "--json"])
+def test_verify_of_an_unsigned_bundle_loads_no_pydantic(tmp_path: Path, mode: str) -> None:
+    """Issue 16: the fast path (verifier/fast.py) verifies without the model layer."""
+    from cli_support import built_bytes
+
+    path = tmp_path / "b.cbor"
+    path.write_bytes(built_bytes())
+    code = (
+        "import sys, contextlib, io\n"
+        "from por.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['verify', {mode!r}, {str(path)!r}]) == 0\n"
+        "loaded = [m for m in sys.modules if m.split('.')[0] in ('pydantic', 'pydantic_core')]\n"
+        "assert loaded == [], loaded\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_lightness_probe_can_fail() -> None:
     # The same probe notices a heavy import when there is one.
     code = ("import sys\nfrom por.cli import main\nimport por.schemas\n"

@@ -57,7 +57,7 @@ def test_fields_correspond(lean: type[Struct], model: type[BaseModel]) -> None:
             for name, info in model.model_fields.items()}
     got = {(key, attr, optional) for key, attr, _, optional in lean.FIELDS}
     assert got == want
-    slots = set(lean.__slots__) - {"_cbor"}
+    slots = set(lean.__slots__)
     assert slots == {attr for _, attr, _, _ in lean.FIELDS}
 
 
