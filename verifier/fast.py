@@ -35,12 +35,12 @@ from typing import Any
 from por.encoding import decode
 from por.errors import PorError
 from por.gcpause import gc_paused
-from por.lean.base import Reject, unique
+from por.lean.base import Leaves, Reject, unique
 from por.lean.budget import DEFAULT_MAX_SIZE, MAX_BUNDLE_ITEMS, max_steps_for
 from por.lean.bundle import Bundle
 from por.lean.evidence import Evidence, EvidenceItem
 from por.lean.prompt import PromptSpec
-from por.merkle import leaf_hash, root_hash
+from por.merkle import StreamRoot, leaf_hash
 from verifier import passed
 
 
@@ -111,67 +111,82 @@ def fast_report(
     """A verified report, or ``None``: the full verifier must decide.
 
     ``handoff`` receives what the full verifier need not do again: the decoded
-    bundle (``"raw"``) or the decoder's error (``"decode_error"``), so a
-    hostile bundle is decoded once whichever path reports it (SPEC §17).
+    bundle (``"raw"``, leaf records as bytes) or the decoder's error
+    (``"decode_error"``), so a hostile bundle is decoded once whichever path
+    reports it (SPEC §17).  The fast path itself reads leaf records as spans of
+    ``data`` (``decode(..., slices_at=2)``): the bundle's bytes are held once.
     """
     del trusted_keys, now, chain_id, verifying_contract  # step 8 acts on them only if signed
     if require_signature:
         return None
     handoff = {} if handoff is None else handoff
     try:
-        raw = decode(data, max_size=max_size, max_items=MAX_BUNDLE_ITEMS)
+        raw = decode(data, max_size=max_size, max_items=MAX_BUNDLE_ITEMS, slices_at=2)
     except PorError as exc:
         handoff["decode_error"] = exc
         return None
     except Exception:  # the full path reports it (internal.error)
         return None
-    handoff["raw"] = raw
     try:
         with gc_paused():
-            return _verify(raw, handoff)
+            return _verify(data, raw, handoff)
     except Exception:  # anything unaccepted is the full path's to judge
+        handoff["raw"] = _materialised(data, raw)
         return None
 
 
-def _verify(raw: Any, handoff: dict[str, Any]) -> LeanReport:
+def _materialised(data: bytes, raw: Any) -> Any:
+    """The decoded bundle as the plain decoder gives it: leaf spans become bytes."""
+    if not isinstance(raw, dict):
+        return raw
+    return {key: [data[v] if type(v) is slice else v for v in value]
+            if key in _LEAF_ARRAYS and type(value) is list else value
+            for key, value in raw.items()}
+
+
+_LEAF_ARRAYS = frozenset({"evidence", "steps", "signatures"})
+
+
+def _root(data: bytes, spans: list[slice]) -> bytes:
+    """RFC 9162 root of the leaves ``data[span]``, hashed in place."""
+    view = memoryview(data)
+    stream = StreamRoot()
+    for span in spans:
+        stream.add(view[span])
+    return stream.root()
+
+
+def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
+    from por.lean.bundle import por_root_of  # noqa: PLC0415
     from por.lean.replay import manifest_bytes, replay  # noqa: PLC0415
 
-    # 1. decode (done by the caller)
+    # 1. decode (done by the caller; leaf records are spans of ``data``)
     bundle: Bundle = Bundle.build(raw)
     checks = [LeanCheck("codec.ok", passed.CODEC_OK)]
     # 2. schema (and step 8's precondition: unsigned)
     if bundle.signatures or bundle.manifest != manifest_bytes():
         raise Reject("signed or another manifest")
     spec = PromptSpec.from_value(decode(bundle.prompt_spec), bundle.prompt_spec)
-    steps = bundle.steps
-    evidence = bundle.evidence
+    steps, evidence = bundle.steps, bundle.evidence
     if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or any(
-            len(blob) > DEFAULT_MAX_SIZE for blob in steps):
+            s.stop - s.start > DEFAULT_MAX_SIZE for s in steps):
         raise Reject("step budget")
     from_value = EvidenceItem.from_value
-    items = [from_value(decode(blob), blob) for blob in evidence]
+    items = [from_value(decode(data[s]), data, s) for s in evidence]
     unique([item.evidence_id for item in items])
     checks.append(LeanCheck("schema.ok", passed.schema_ok(len(items), len(steps))))
     # 3. commitments
     c = bundle.commitments
-    prompt_hash = leaf_hash(bundle.prompt_spec)
-    header_hash = leaf_hash(bundle.trace_header)
-    verdict_hash = leaf_hash(bundle.verdict)
-    evidence_root = root_hash(evidence)
-    reasoning_root = root_hash(steps)
     if (c.manifest_hash, c.prompt_spec_hash, c.evidence_root, c.evidence_count,
             c.trace_header_hash, c.reasoning_root, c.reasoning_count, c.verdict_hash) != (
-            leaf_hash(bundle.manifest), prompt_hash, evidence_root, len(evidence),
-            header_hash, reasoning_root, len(steps), verdict_hash):
+            leaf_hash(bundle.manifest), leaf_hash(bundle.prompt_spec), _root(data, evidence),
+            len(evidence), leaf_hash(bundle.trace_header), _root(data, steps), len(steps),
+            leaf_hash(bundle.verdict)) or c.por_root != por_root_of(c):
         raise Reject("commitments")
-    from por.lean.bundle import por_root_of  # noqa: PLC0415
-
-    if c.por_root != por_root_of(c):
-        raise Reject("por_root")
     checks.append(LeanCheck("commit.ok", passed.COMMIT_OK))
     checks.append(LeanCheck("manifest.ok", passed.MANIFEST_OK))
     # 5-7. replay the auditor and the judge; compare bytes
-    replay(spec, Evidence(spec.market.market_id, items), steps,
+    replay(spec, Evidence(spec.market.market_id, items), Leaves(data, steps),
            header=bundle.trace_header, verdict=bundle.verdict, handoff=handoff)
     checks.append(LeanCheck("replay.audit_ok", passed.audit_ok(len(steps))))
     checks.append(LeanCheck("trace.ok", passed.TRACE_OK))

@@ -69,6 +69,7 @@ def decode(
     max_depth: int = DEFAULT_MAX_DEPTH,
     max_containers: int = DEFAULT_MAX_CONTAINERS,
     max_items: int | None = None,
+    slices_at: int = -1,
 ) -> Any:
     """Decode one complete ``por-cbor/1`` item from ``data``; raise on any deviation.
 
@@ -80,6 +81,12 @@ def decode(
     together (a map entry counts as two); it is charged when a container's head
     is read, before any of its items is parsed (``codec.too_large``).  A caller
     whose format bounds its counts (a bundle, SPEC §17) passes that bound.
+
+    ``slices_at`` (default -1: never): a byte string that is an item of an
+    *array* at nesting depth ``slices_at`` is returned as ``slice(start, stop)``
+    into ``data`` instead of a copy, after the same checks.  A verifier passes 2
+    for a bundle, whose leaf records are such items (SPEC §5.1), and hashes and
+    decodes each leaf in place, so the bundle's bytes are held once.
     """
     if not isinstance(data, bytes):
         if isinstance(data, bytearray | memoryview):
@@ -97,7 +104,7 @@ def decode(
             actual=f"{size} bytes",
         )
     value, pos = _parse(data, max_depth, max_containers,
-                        sys.maxsize if max_items is None else max_items)
+                        sys.maxsize if max_items is None else max_items, slices_at)
     if pos != size:
         raise EncodingError(
             "codec.trailing_bytes",
@@ -107,7 +114,7 @@ def decode(
 
 
 def _parse(data: bytes, max_depth: int, max_containers: int,
-           max_items: int) -> tuple[Any, int]:
+           max_items: int, slices_at: int) -> tuple[Any, int]:
     """Parse the item at offset 0; return it and the offset just after it.
 
     State of the innermost open container: ``c`` (the list or dict being
@@ -232,7 +239,10 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
             elif major == 2:
                 if arg > end - pos:
                     raise _fail("codec.truncated", f"bytes of {arg} bytes exceed input", start)
-                value = data[pos : pos + arg]
+                if len(stack) == slices_at and not is_map:
+                    value = slice(pos, pos + arg)
+                else:
+                    value = data[pos : pos + arg]
                 pos += arg
             elif major == 5 or major == 4:  # noqa: PLR1714 (two named majors read clearer)
                 if len(stack) >= max_depth:

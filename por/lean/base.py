@@ -85,20 +85,41 @@ class Struct:
 
 
 class CborRecord(Struct):
-    """A record that travels on its own: it keeps the canonical bytes it was read from."""
+    """A record that travels on its own: it keeps the canonical bytes it was read
+    from, or the bundle's bytes and its span in them (no copy, SPEC §5.1)."""
 
-    __slots__ = ("_cbor",)
+    __slots__ = ("_cbor", "_span")
 
     @classmethod
-    def from_value(cls, value: Any, data: bytes) -> Any:
-        """The record for ``value``, the strict decode of its canonical bytes ``data``."""
+    def from_value(cls, value: Any, data: bytes, span: slice | None = None) -> Any:
+        """The record for ``value``, the strict decode of its canonical bytes:
+        ``data``, or ``data[span]``."""
         record = cls.build(value)
         object.__setattr__(record, "_cbor", data)
+        object.__setattr__(record, "_span", span)
         return record
 
     def to_cbor(self) -> bytes:
         """The canonical bytes (those it was read from)."""
-        return self._cbor  # type: ignore[no-any-return]
+        span = self._span
+        return self._cbor if span is None else self._cbor[span]  # type: ignore[no-any-return]
+
+
+class Leaves:
+    """The leaf records of a bundle as spans of its bytes: ``leaves[i]`` is a copy
+    made on demand, so the bundle's bytes are held once (SPEC §5.1)."""
+
+    __slots__ = ("data", "spans")
+
+    def __init__(self, data: bytes, spans: list[slice]) -> None:
+        self.data = data
+        self.spans = spans
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def __getitem__(self, index: int) -> bytes:
+        return self.data[self.spans[index]]
 
 
 def text(min_length: int = 0, max_length: int | None = None) -> Check:
@@ -138,13 +159,35 @@ def blob(min_length: int = 0, max_length: int | None = None) -> Check:
 
 
 def literal(*allowed: str) -> Check:
-    """One of the texts ``allowed``."""
-    choices = frozenset(allowed)
+    """One of the texts ``allowed`` (the constant itself is kept, not the decoded copy)."""
+    choices = {value: value for value in allowed}
 
     def check(value: Any) -> str:
         if type(value) is not str or value not in choices:
             raise Reject("literal")
-        return value
+        return choices[value]
+    return check
+
+
+#: Texts that repeat from record to record (source ids, URIs, requirement ids):
+#: one object each instead of one per record.  Bounded: emptied when full, so a
+#: bundle of all-distinct texts costs at most this many entries.
+_SHARED: dict[str, str] = {}
+_SHARED_MAX = 1 << 14
+
+
+def shared_text(min_length: int = 0, max_length: int | None = None) -> Check:
+    """:func:`text`, keeping one object per distinct value (equal values, same bytes)."""
+    plain = text(min_length, max_length)
+
+    def check(value: Any) -> str:
+        value = plain(value)
+        kept = _SHARED.get(value)
+        if kept is None:
+            if len(_SHARED) >= _SHARED_MAX:
+                _SHARED.clear()
+            kept = _SHARED[value] = value
+        return kept
     return check
 
 
@@ -193,6 +236,7 @@ def schema_tag(name: str) -> tuple[str, str, Check, bool]:
 
 __all__ = [
     "CborRecord",
+    "Leaves",
     "Reject",
     "Struct",
     "any_blob",
@@ -209,6 +253,7 @@ __all__ = [
     "literal",
     "nested",
     "schema_tag",
+    "shared_text",
     "text",
     "unique",
     "unix_time",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from por.lean.base import Struct, any_blob, count, hash32, list_of, nested, schema_tag
+from por.lean.base import Reject, Struct, any_blob, count, hash32, list_of, nested, schema_tag
 from por.lean.limits import MAX_EVIDENCE_ITEMS
 from por.merkle import root_hash
 
@@ -23,6 +23,14 @@ COMPONENTS: tuple[str, ...] = (
 DEFAULT_BUNDLE_MAX_SIZE = 256 * 1024 * 1024
 
 
+def span(value: object) -> slice:
+    """A leaf record: a byte string of the bundle, read as its span
+    (``decode(..., slices_at=2)``), never copied."""
+    if type(value) is not slice:
+        raise Reject("span")
+    return value
+
+
 class Commitments(Struct):
     __slots__ = ("evidence_count", "evidence_root", "manifest_hash", "por_root",
                  "prompt_spec_hash", "reasoning_count", "reasoning_root", "trace_header_hash",
@@ -39,19 +47,22 @@ class Commitments(Struct):
 
 
 class Bundle(Struct):
-    """The whole bundle: records as canonical bytes, commitments, signatures."""
+    """The whole bundle: records as canonical bytes, commitments, signatures.
+
+    Built from ``decode(data, slices_at=2)``: the leaf arrays (evidence, steps,
+    signatures) hold spans of ``data``, the other records are bytes."""
 
     __slots__ = ("commitments", "evidence", "manifest", "prompt_spec", "record_schema",
                  "signatures", "steps", "trace_header", "verdict")
     FIELDS = (schema_tag("por.Bundle/1"),
               ("manifest", "manifest", any_blob, False),
               ("prompt_spec", "prompt_spec", any_blob, False),
-              ("evidence", "evidence", list_of(any_blob, 0, MAX_EVIDENCE_ITEMS), False),
+              ("evidence", "evidence", list_of(span, 0, MAX_EVIDENCE_ITEMS), False),
               ("trace_header", "trace_header", any_blob, False),
-              ("steps", "steps", list_of(any_blob), False),
+              ("steps", "steps", list_of(span), False),
               ("verdict", "verdict", any_blob, False),
               ("commitments", "commitments", nested(Commitments), False),
-              ("signatures", "signatures", list_of(any_blob), False))
+              ("signatures", "signatures", list_of(span), False))
 
 
 def component_leaf(root: bytes, size: int) -> bytes:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from por.lean.base import (
     CborRecord,
     Struct,
-    any_text,
     blob,
     bps,
     identifier,
@@ -13,17 +12,21 @@ from por.lean.base import (
     literal,
     nested,
     schema_tag,
+    shared_text,
     unix_time,
 )
-from por.lean.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS
+from por.lean.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS, MAX_ID_LENGTH
 from por.lean.prompt import CONTENT_TYPES
+
+#: Ids that repeat across items (``Id``: 1..128 code points), one object each.
+shared_id = shared_text(1, MAX_ID_LENGTH)
 
 
 class SourceRef(Struct):
     __slots__ = ("provider", "source_id", "uri")
-    FIELDS = (("source_id", "source_id", identifier, False),
-              ("uri", "uri", any_text, False),
-              ("provider", "provider", any_text, False))
+    FIELDS = (("source_id", "source_id", shared_id, False),
+              ("uri", "uri", shared_text(), False),
+              ("provider", "provider", shared_text(), False))
 
 
 class RetrievalReceipt(Struct):
@@ -41,7 +44,7 @@ class EvidenceItem(CborRecord):
                  "source")
     FIELDS = (schema_tag("por.EvidenceItem/1"),
               ("evidence_id", "evidence_id", identifier, False),
-              ("requirement_id", "requirement_id", identifier, False),
+              ("requirement_id", "requirement_id", shared_id, False),
               ("source", "source", nested(SourceRef), False),
               ("content_type", "content_type", literal(*CONTENT_TYPES), False),
               ("content", "content", blob(0, MAX_CONTENT_BYTES), False),

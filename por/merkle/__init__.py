@@ -26,6 +26,7 @@ from por.merkle.proofs import (
     verify_inclusion,
 )
 from por.merkle.tree import (
+    StreamRoot,
     consistency_proof,
     consistency_proof_from_leaf_hashes,
     inclusion_path_from_levels,
@@ -46,6 +47,7 @@ __all__ = [
     "CHECK_SIZE_RANGE",
     "EMPTY_ROOT",
     "HASH_SIZE",
+    "StreamRoot",
     "consistency_proof",
     "consistency_proof_from_leaf_hashes",
     "inclusion_path_from_levels",
