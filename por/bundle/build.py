@@ -3,20 +3,26 @@
 ``build_bundle`` is pure: records in, ``bundle.cbor`` bytes out.  Signatures
 are added afterwards with :func:`with_signatures` (they sign ``por_root`` and
 the verdict, so they cannot be part of what they sign).
+
+The bytes come from the auditor's and judge's lean cores (``audit_core``,
+``judge_core``), the same code ``AuditorAgent.audit`` and ``JudgeAgent.judge``
+run; the pydantic trace, verdict and reports of :class:`BuildResult` are made
+only when read (issue 16: build no slower than verify).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from por.auditor import AuditorAgent
+from por.auditor.agent import audit_checks, audit_core
+from por.auditor.trace_policy import trace_policy_for
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, Commitments, compute_commitments
 from por.bundle.manifest import current_manifest
 from por.errors import BundleError
 from por.gcpause import gc_paused
-from por.judge import JudgeAgent
+from por.judge import judge_core
 from por.lean.budget import check_buildable
+from por.lean.checks import results_from
 from por.schemas import (
     DeterministicVerdict,
     EvidenceBundle,
@@ -26,16 +32,58 @@ from por.schemas import (
 )
 
 
-@dataclass(frozen=True)
 class BuildResult:
-    """What a build produced, for callers that want more than the bytes."""
+    """What a build produced, for callers that want more than the bytes.
 
-    data: bytes
-    trace: ReasoningTrace
-    verdict: DeterministicVerdict
-    commitments: Commitments
-    audit_result: VerificationResult
-    judge_result: VerificationResult
+    ``data`` and ``commitments`` are made by the build; ``trace``, ``verdict``,
+    ``audit_result`` and ``judge_result`` (pydantic, equal to what
+    ``AuditorAgent.audit`` and ``JudgeAgent.judge`` return) on first read."""
+
+    __slots__ = ("_inputs", "_made", "commitments", "data")
+
+    def __init__(self, data: bytes, commitments: Commitments, inputs: tuple[Any, ...]) -> None:
+        self.data = data
+        self.commitments = commitments
+        self._inputs = inputs
+        self._made: dict[str, Any] = {}
+
+    def _make(self, name: str) -> Any:
+        made = self._made.get(name)
+        if made is None:
+            spec, evidence, run, verdict, judge_checks = self._inputs
+            if name == "trace":
+                made = ReasoningTrace(trace_id=run.trace_id, market_id=run.market_id,
+                                      policy=trace_policy_for(spec, evidence),
+                                      steps=[step.to_record() for step in run.steps])
+            elif name == "verdict":
+                made = verdict.to_model()
+            elif name == "audit_result":
+                made = VerificationResult.from_checks(
+                    results_from(audit_checks(run, spec, evidence)))
+            else:
+                made = VerificationResult.from_checks(results_from(judge_checks))
+            self._made[name] = made
+        return made
+
+    @property
+    def trace(self) -> ReasoningTrace:
+        """The reasoning trace (as ``AuditorAgent.audit`` gives it)."""
+        return self._make("trace")  # type: ignore[no-any-return]
+
+    @property
+    def verdict(self) -> DeterministicVerdict:
+        """The judge's verdict."""
+        return self._make("verdict")  # type: ignore[no-any-return]
+
+    @property
+    def audit_result(self) -> VerificationResult:
+        """The auditor's report."""
+        return self._make("audit_result")  # type: ignore[no-any-return]
+
+    @property
+    def judge_result(self) -> VerificationResult:
+        """The judge's report."""
+        return self._make("judge_result")  # type: ignore[no-any-return]
 
 
 def build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
@@ -50,23 +98,23 @@ def _build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
             "bundle.market_id", "evidence bundle is for another market",
             expected=prompt_spec.market.market_id, actual=evidence.market_id,
         )
-    trace, audit_result = AuditorAgent().audit(prompt_spec, evidence)
-    verdict, judge_result = JudgeAgent().judge(prompt_spec, evidence, trace)
+    run = audit_core(prompt_spec, evidence.items)
+    verdict, judge_checks = judge_core(prompt_spec, evidence, run, explain=True)
     records: dict[str, Any] = {
         "manifest": current_manifest().to_cbor(),
         "prompt_spec": prompt_spec.to_cbor(),
         "evidence": [item.to_cbor() for item in evidence.items],
-        "trace_header": trace.header().to_cbor(),
-        "steps": [step.to_cbor() for step in trace.steps],
+        "trace_header": run.header_cbor(),
+        "steps": [step.to_cbor() for step in run.steps],
         "verdict": verdict.to_cbor(),
     }
     commitments = compute_commitments(**records)
     bundle = Bundle(**records, commitments=commitments, signatures=[])
     data = bundle.to_cbor()
     # Refuse what a verifier would refuse (SPEC §17): never write such a bundle.
-    check_buildable(records, len(data), max_size=DEFAULT_BUNDLE_MAX_SIZE)
-    return BuildResult(data, trace, verdict, commitments, audit_result,
-                       judge_result)
+    check_buildable(records, len(data), max_size=DEFAULT_BUNDLE_MAX_SIZE, encoded=True)
+    return BuildResult(data, commitments,
+                       (prompt_spec, evidence, run, verdict, judge_checks))
 
 
 def build_bundle(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> bytes:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from por.encoding import decode
-from por.encoding.decoder import DEFAULT_MAX_SIZE
+from por.encoding.decoder import DEFAULT_MAX_CONTAINERS, DEFAULT_MAX_SIZE
 from por.errors import BundleError, EncodingError, PorError, SchemaError
 from por.lean.limits import MAX_EVIDENCE_ITEMS, MAX_TRACE_STEPS
 
@@ -64,11 +64,19 @@ def check_step_budget(steps: int, items: int, requirements: int) -> None:
                           expected=f"<= {limit}", actual=steps)
 
 
-def check_buildable(records: dict[str, Any], size: int, *, max_size: int) -> None:
+def check_buildable(records: dict[str, Any], size: int, *, max_size: int,
+                    encoded: bool = False) -> None:
     """What ``build`` made must pass the verifier's caps, or nothing is written:
     the bundle size, and every record the auditor and judge produced decodes
     under the record caps (size, depth, containers).  Raises the ``codec.*``
-    error a verifier would give, naming the record."""
+    error a verifier would give, naming the record.
+
+    ``encoded=True``: the records were made by :func:`por.encoding.encode`, which
+    refuses everything the decoder refuses (types, depth, UTF-8, key order)
+    except the size and container caps, and a record of at most
+    ``DEFAULT_MAX_CONTAINERS`` bytes breaks neither (a container takes a byte):
+    only larger records are decoded (issue 16: build as fast as verify).
+    """
     if size > max_size:
         raise EncodingError("codec.too_large",
                             "the bundle would be larger than the verifier's cap",
@@ -76,6 +84,8 @@ def check_buildable(records: dict[str, Any], size: int, *, max_size: int) -> Non
     named = [("trace_header", records["trace_header"]), ("verdict", records["verdict"])]
     named += [(f"step {index + 1}", blob) for index, blob in enumerate(records["steps"])]
     for name, blob in named:
+        if encoded and len(blob) <= DEFAULT_MAX_CONTAINERS:
+            continue
         try:
             decode(blob)
         except EncodingError as exc:

@@ -51,6 +51,22 @@ class EvidenceItem(Record):
     provenance_tier: Annotated[int, Field(ge=0, le=3)]
     confidence_bps: Bps
 
+    def _cbor_value(self) -> dict[str, Any]:
+        # Equal to to_dict() (every field required; tests/unit/perf pins it),
+        # without model_dump: build encodes every item once (issue 16).
+        d = self.__dict__
+        source = d["source"].__dict__
+        receipt = d["retrieval_receipt"].__dict__
+        return {"schema": d["record_schema"], "evidence_id": d["evidence_id"],
+                "requirement_id": d["requirement_id"],
+                "source": {"source_id": source["source_id"], "uri": source["uri"],
+                           "provider": source["provider"]},
+                "content_type": d["content_type"], "content": d["content"],
+                "retrieval_receipt": {"retrieved_at": receipt["retrieved_at"],
+                                      "method": receipt["method"],
+                                      "status_code": receipt["status_code"]},
+                "provenance_tier": d["provenance_tier"], "confidence_bps": d["confidence_bps"]}
+
     @classmethod
     def from_json_obj(cls, value: Any) -> Self:
         """JSON form; ``content_text`` (UTF-8 text) may stand in for base64 ``content``."""

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from por.encoding import decode, encode
-from por.schemas import ReasoningStep
+from por.schemas import EvidenceItem, ReasoningStep
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "bundles" / "valid"
 
@@ -30,6 +30,17 @@ def test_step_fast_value_equals_to_dict() -> None:
             assert fresh.to_cbor() == blob
             seen += 1
     assert seen > 50
+
+
+def test_evidence_item_fast_value_equals_to_dict() -> None:
+    seen = 0
+    for path in sorted(FIXTURES.glob("*.cbor")):
+        for blob in decode(path.read_bytes())["evidence"]:
+            item = EvidenceItem.from_cbor(blob)
+            assert item._cbor_value() == item.to_dict()
+            assert item.model_copy().to_cbor() == blob
+            seen += 1
+    assert seen > 15
 
 
 _keys = st.text(min_size=0, max_size=30)  # crosses the 1-byte/2-byte head boundary
