@@ -237,7 +237,7 @@ def main() -> int:
               f"{statistics.median(t_cli) * 1e3:.0f} ms = {min(t_cli) / min(t_pass):.1f}x "
               f"python -c pass (min {min(t_pass) * 1e3:.0f} ms); {_bytecode_note()}")
         # Archives: many small bundles, serial vs a pool of 2 (wall, one run each).
-        count = 200
+        count = 1000
         paths = []
         for i in range(count):
             copy = Path(tmp) / f"small-{i:04d}.cbor"

@@ -46,6 +46,13 @@ def check_one(data: bytes, options: Mapping[str, Any]) -> tuple[str, Verificatio
     return __version__, check_bundle(data, **options)
 
 
+def check_chunk(chunk: list[bytes], options: Mapping[str, Any],
+                lean: bool = False) -> tuple[str, list[Any]]:
+    """Run on a worker: ``(por version, [check_bundle(data, **options) ...])`` for
+    several inputs at once (one task, one message each way per chunk)."""
+    return __version__, [check_bundle(data, **options, lean=lean) for data in chunk]
+
+
 def check_many(
     inputs: Iterable[bytes],
     options: Mapping[str, Any],
@@ -56,8 +63,10 @@ def check_many(
 ) -> Iterator[Any]:
     """Reports for ``inputs`` in input order; at most ``window`` in flight.
 
-    Without an executor every input is checked here, one after another, and
-    with ``lean=True`` a verified report may be a ``LeanReport`` (as
+    Without an executor every input is checked here, one after another; with
+    one, inputs travel in chunks (:data:`CHUNK_COUNT` bundles, at most
+    :data:`CHUNK_BYTES` but for a single large one) and ``window`` counts
+    chunks.  With ``lean=True`` a verified report may be a ``LeanReport`` (as
     ``check_bundle``).  Raises :class:`ArchiveError` if a worker runs another
     por version.
     """
@@ -67,24 +76,43 @@ def check_many(
         return
     if window < 1:
         raise ValueError("window must be at least 1")
-    pending: deque[Future[tuple[str, VerificationReport]]] = deque()
-    for data in inputs:
-        pending.append(executor.submit(check_one, data, dict(options)))
+    pending: deque[Future[tuple[str, list[Any]]]] = deque()
+    for chunk in _chunks(inputs):
+        pending.append(executor.submit(check_chunk, chunk, dict(options), lean))
         if len(pending) >= window:
-            yield _result(pending.popleft())
+            yield from _results(pending.popleft())
     while pending:
-        yield _result(pending.popleft())
+        yield from _results(pending.popleft())
 
 
-def _result(future: Future[tuple[str, VerificationReport]]) -> VerificationReport:
-    version, report = future.result()
+#: A task carries at most this many bundles and, past the first, this many bytes:
+#: small bundles share a task (a task costs a round trip), large ones go alone.
+CHUNK_COUNT = 16
+CHUNK_BYTES = 4 * 1024 * 1024
+
+
+def _chunks(inputs: Iterable[bytes]) -> Iterator[list[bytes]]:
+    chunk: list[bytes] = []
+    size = 0
+    for data in inputs:
+        if chunk and (len(chunk) >= CHUNK_COUNT or size + len(data) > CHUNK_BYTES):
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(data)
+        size += len(data)
+    if chunk:
+        yield chunk
+
+
+def _results(future: Future[tuple[str, list[Any]]]) -> list[Any]:
+    version, reports = future.result()
     if version != __version__:
         raise ArchiveError(
             "archive.version_mismatch",
             f"a worker runs por {version}, this process runs por {__version__}; "
             "install the same version on every worker",
         )
-    return report
+    return reports
 
 
 def summary_digest(rows: Iterable[tuple[str, str, str | None, bytes | None]]) -> bytes:
@@ -107,4 +135,5 @@ def summary_digest(rows: Iterable[tuple[str, str, str | None, bytes | None]]) ->
     return hashlib.sha256(encode({"schema": SUMMARY_SCHEMA, "results": results})).digest()
 
 
-__all__ = ["SUMMARY_SCHEMA", "ArchiveError", "check_many", "check_one", "summary_digest"]
+__all__ = ["CHUNK_BYTES", "CHUNK_COUNT", "SUMMARY_SCHEMA", "ArchiveError", "check_chunk",
+           "check_many", "check_one", "summary_digest"]
