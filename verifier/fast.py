@@ -33,10 +33,11 @@ from __future__ import annotations
 from typing import Any
 
 from por.encoding import decode
+from por.encoding.decoder import DEFAULT_MAX_SIZE
 from por.errors import PorError
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
-from por.lean.budget import DEFAULT_MAX_SIZE, MAX_BUNDLE_ITEMS, max_steps_for
+from por.lean.budget import MAX_BUNDLE_ITEMS, max_steps_for
 from por.lean.bundle import Bundle
 from por.lean.evidence import Evidence, EvidenceItem
 from por.lean.prompt import PromptSpec

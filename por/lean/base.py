@@ -89,6 +89,8 @@ class CborRecord(Struct):
     from, or the bundle's bytes and its span in them (no copy, SPEC §5.1)."""
 
     __slots__ = ("_cbor", "_span")
+    _cbor: bytes
+    _span: slice | None
 
     @classmethod
     def from_value(cls, value: Any, data: bytes, span: slice | None = None) -> Any:
@@ -102,7 +104,7 @@ class CborRecord(Struct):
     def to_cbor(self) -> bytes:
         """The canonical bytes (those it was read from)."""
         span = self._span
-        return self._cbor if span is None else self._cbor[span]  # type: ignore[no-any-return]
+        return self._cbor if span is None else self._cbor[span]
 
 
 class Leaves:

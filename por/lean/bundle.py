@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from por.lean.base import Reject, Struct, any_blob, count, hash32, list_of, nested, schema_tag
 from por.lean.limits import MAX_EVIDENCE_ITEMS
 from por.merkle import root_hash
@@ -35,6 +37,15 @@ class Commitments(Struct):
     __slots__ = ("evidence_count", "evidence_root", "manifest_hash", "por_root",
                  "prompt_spec_hash", "reasoning_count", "reasoning_root", "trace_header_hash",
                  "verdict_hash")
+    manifest_hash: bytes
+    prompt_spec_hash: bytes
+    evidence_root: bytes
+    evidence_count: int
+    trace_header_hash: bytes
+    reasoning_root: bytes
+    reasoning_count: int
+    verdict_hash: bytes
+    por_root: bytes
     FIELDS = (("manifest_hash", "manifest_hash", hash32, False),
               ("prompt_spec_hash", "prompt_spec_hash", hash32, False),
               ("evidence_root", "evidence_root", hash32, False),
@@ -54,6 +65,15 @@ class Bundle(Struct):
 
     __slots__ = ("commitments", "evidence", "manifest", "prompt_spec", "record_schema",
                  "signatures", "steps", "trace_header", "verdict")
+    record_schema: str
+    manifest: bytes
+    prompt_spec: bytes
+    evidence: list[slice]
+    trace_header: bytes
+    steps: list[slice]
+    verdict: bytes
+    commitments: Commitments
+    signatures: list[slice]
     FIELDS = (schema_tag("por.Bundle/1"),
               ("manifest", "manifest", any_blob, False),
               ("prompt_spec", "prompt_spec", any_blob, False),
@@ -72,7 +92,35 @@ def component_leaf(root: bytes, size: int) -> bytes:
     return root + size.to_bytes(8, "big")
 
 
-def component_leaves(c: Commitments) -> list[bytes]:
+class CommitmentFields(Protocol):
+    """What the component leaves are read from: lean or pydantic ``Commitments``."""
+
+    @property
+    def manifest_hash(self) -> bytes: ...
+
+    @property
+    def prompt_spec_hash(self) -> bytes: ...
+
+    @property
+    def evidence_root(self) -> bytes: ...
+
+    @property
+    def evidence_count(self) -> int: ...
+
+    @property
+    def trace_header_hash(self) -> bytes: ...
+
+    @property
+    def reasoning_root(self) -> bytes: ...
+
+    @property
+    def reasoning_count(self) -> int: ...
+
+    @property
+    def verdict_hash(self) -> bytes: ...
+
+
+def component_leaves(c: CommitmentFields) -> list[bytes]:
     """The six component leaves of commitments ``c`` (lean or pydantic), in
     :data:`COMPONENTS` order."""
     return [component_leaf(c.manifest_hash, 1), component_leaf(c.prompt_spec_hash, 1),
@@ -82,7 +130,7 @@ def component_leaves(c: Commitments) -> list[bytes]:
             component_leaf(c.verdict_hash, 1)]
 
 
-def por_root_of(c: Commitments) -> bytes:
+def por_root_of(c: CommitmentFields) -> bytes:
     """``por_root``: the RFC 9162 root over the component leaves of ``c``."""
     return root_hash(component_leaves(c))
 

@@ -24,6 +24,9 @@ shared_id = shared_text(1, MAX_ID_LENGTH)
 
 class SourceRef(Struct):
     __slots__ = ("provider", "source_id", "uri")
+    source_id: str
+    uri: str
+    provider: str
     FIELDS = (("source_id", "source_id", shared_id, False),
               ("uri", "uri", shared_text(), False),
               ("provider", "provider", shared_text(), False))
@@ -31,6 +34,9 @@ class SourceRef(Struct):
 
 class RetrievalReceipt(Struct):
     __slots__ = ("method", "retrieved_at", "status_code")
+    retrieved_at: int
+    method: str
+    status_code: int
     FIELDS = (("retrieved_at", "retrieved_at", unix_time, False),
               ("method", "method", literal("GET", "POST"), False),
               ("status_code", "status_code", integer(100, 599), False))
@@ -42,6 +48,15 @@ class EvidenceItem(CborRecord):
     __slots__ = ("confidence_bps", "content", "content_type", "evidence_id",
                  "provenance_tier", "record_schema", "requirement_id", "retrieval_receipt",
                  "source")
+    record_schema: str
+    evidence_id: str
+    requirement_id: str
+    source: SourceRef
+    content_type: str
+    content: bytes
+    retrieval_receipt: RetrievalReceipt
+    provenance_tier: int
+    confidence_bps: int
     FIELDS = (schema_tag("por.EvidenceItem/1"),
               ("evidence_id", "evidence_id", identifier, False),
               ("requirement_id", "requirement_id", shared_id, False),

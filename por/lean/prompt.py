@@ -34,6 +34,8 @@ _METHOD = literal("GET", "POST")
 
 class ResolutionWindow(Struct):
     __slots__ = ("end", "start")
+    start: int
+    end: int
     FIELDS = (("start", "start", unix_time, False), ("end", "end", unix_time, False))
 
     def _invariants(self) -> None:
@@ -43,6 +45,9 @@ class ResolutionWindow(Struct):
 
 class ResolutionRule(Struct):
     __slots__ = ("description", "priority", "rule_id")
+    rule_id: str
+    description: str
+    priority: int
     FIELDS = (("rule_id", "rule_id", identifier, False),
               ("description", "description", any_text, False),
               ("priority", "priority", count, False))
@@ -50,6 +55,7 @@ class ResolutionRule(Struct):
 
 class ResolutionRules(Struct):
     __slots__ = ("rules",)
+    rules: list[ResolutionRule]
     FIELDS = (("rules", "rules", list_of(nested(ResolutionRule), 1, 64), False),)
 
     def _invariants(self) -> None:
@@ -61,6 +67,8 @@ class ResolutionRules(Struct):
 
 class DisputePolicy(Struct):
     __slots__ = ("challengers", "dispute_window_seconds")
+    dispute_window_seconds: int
+    challengers: str
     FIELDS = (("dispute_window_seconds", "dispute_window_seconds", count, False),
               ("challengers", "challengers", literal("anyone", "bonded"), False))
 
@@ -68,6 +76,13 @@ class DisputePolicy(Struct):
 class MarketSpec(Struct):
     __slots__ = ("allowed_sources", "dispute_policy", "event_definition", "market_id",
                  "question", "resolution_rules", "resolution_window")
+    market_id: str
+    question: str
+    event_definition: str
+    resolution_window: ResolutionWindow
+    resolution_rules: ResolutionRules
+    allowed_sources: list[str]
+    dispute_policy: DisputePolicy
     FIELDS = (("market_id", "market_id", identifier, False),
               ("question", "question", any_text, False),
               ("event_definition", "event_definition", any_text, False),
@@ -83,6 +98,10 @@ class MarketSpec(Struct):
 
 class SourceTarget(Struct):
     __slots__ = ("expected_content_type", "method", "source_id", "uri")
+    source_id: str
+    uri: str
+    method: str
+    expected_content_type: str
     FIELDS = (("source_id", "source_id", identifier, False),
               ("uri", "uri", any_text, False),
               ("method", "method", _METHOD, False),
@@ -92,6 +111,10 @@ class SourceTarget(Struct):
 
 class SelectionPolicy(Struct):
     __slots__ = ("min_sources", "quorum", "strategy", "tie_breaker")
+    strategy: str
+    min_sources: int
+    quorum: int
+    tie_breaker: str
     FIELDS = (("strategy", "strategy",
                literal("single_best", "multi_source_quorum", "fallback_chain"), False),
               ("min_sources", "min_sources", integer(1, 64), False),
@@ -106,6 +129,10 @@ class SelectionPolicy(Struct):
 
 class FieldSpec(Struct):
     __slots__ = ("json_path", "key", "kind", "regex")
+    key: str
+    kind: str
+    json_path: str | None
+    regex: str | None
     FIELDS = (("key", "key", identifier, False),
               ("kind", "kind", literal(*FIELD_KINDS), False),
               ("json_path", "json_path", text(0, 256), True),
@@ -119,6 +146,12 @@ class FieldSpec(Struct):
 class DataRequirement(Struct):
     __slots__ = ("description", "expected_fields", "min_provenance_tier", "requirement_id",
                  "selection_policy", "source_targets")
+    requirement_id: str
+    description: str
+    source_targets: list[SourceTarget]
+    selection_policy: SelectionPolicy
+    expected_fields: list[FieldSpec]
+    min_provenance_tier: int
     FIELDS = (("requirement_id", "requirement_id", identifier, False),
               ("description", "description", any_text, False),
               ("source_targets", "source_targets", list_of(nested(SourceTarget), 1, 64), False),
@@ -133,6 +166,12 @@ class DataRequirement(Struct):
 
 class PredictionSemantics(Struct):
     __slots__ = ("comparison", "metric", "predicate", "target_entity", "threshold", "unit")
+    target_entity: str
+    predicate: str
+    metric: str
+    comparison: str | None
+    threshold: str | None
+    unit: str | None
     FIELDS = (("target_entity", "target_entity", any_text, False),
               ("predicate", "predicate", literal("event_observed", "numeric_threshold"), False),
               ("metric", "metric", identifier, False),
@@ -149,6 +188,11 @@ class PredictionSemantics(Struct):
 class ConfidencePolicy(Struct):
     __slots__ = ("conflict_factor_bps", "default_confidence_bps", "fallback_factor_bps",
                  "invalid_confidence_bps", "min_confidence_for_yesno_bps")
+    default_confidence_bps: int
+    min_confidence_for_yesno_bps: int
+    conflict_factor_bps: int
+    fallback_factor_bps: int
+    invalid_confidence_bps: int
     FIELDS = (("default_confidence_bps", "default_confidence_bps", bps, False),
               ("min_confidence_for_yesno_bps", "min_confidence_for_yesno_bps", bps, False),
               ("conflict_factor_bps", "conflict_factor_bps", bps, False),
@@ -158,6 +202,8 @@ class ConfidencePolicy(Struct):
 
 class ConflictPolicy(Struct):
     __slots__ = ("numeric_tolerance", "on_conflict")
+    on_conflict: str
+    numeric_tolerance: str
     FIELDS = (("on_conflict", "on_conflict", literal("invalid", "continue"), False),
               ("numeric_tolerance", "numeric_tolerance", decimal_text, False))
 
@@ -180,6 +226,15 @@ class PromptSpec(CborRecord):
         "strict_mode",
         "timestamp_slack_seconds",
     )
+    record_schema: str
+    market: MarketSpec
+    prediction_semantics: PredictionSemantics
+    data_requirements: list[DataRequirement]
+    output_schema_ref: str
+    strict_mode: bool
+    confidence_policy: ConfidencePolicy
+    conflict_policy: ConflictPolicy
+    timestamp_slack_seconds: int
     FIELDS = (schema_tag("por.PromptSpec/1"),
               ("market", "market", nested(MarketSpec), False),
               ("prediction_semantics", "prediction_semantics", nested(PredictionSemantics),
