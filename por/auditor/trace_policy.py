@@ -41,7 +41,7 @@ and the replaying verifier).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import TYPE_CHECKING, Any
 
 from por.lean.checks import Challenge, Check, results_from
@@ -144,7 +144,7 @@ class PolicyState:
         self._policy = policy
         self._known = frozenset(i.evidence_id for i in items)
         self._external_ok = policy.allow_external_facts
-        self._earlier: dict[str, int] = {}
+        self._earlier: set[str] = set()  # membership only: ids of the steps fed so far
         self._count = 0
         self._last: tuple[str, str | None, Any] = ("", None, None)  # id, type, variables
 
@@ -154,7 +154,7 @@ class PolicyState:
             raise ValueError(f"step fed at position {position}, expected {self._count}")
         _one_step(step, position, earlier=self._earlier, known=self._known,
                   external_ok=self._external_ok, failures=self._failures)
-        self._earlier.setdefault(step.step_id, position)
+        self._earlier.add(step.step_id)
         self._count = position + 1
         kind = step.step_type
         self._last = (step.step_id, kind, step.output.get("evaluation_variables")
@@ -201,7 +201,7 @@ def policy_checks(steps: Sequence[Any], prompt_spec: Any, items: Sequence[Any], 
     return state.finish()
 
 
-def _one_step(step: Any, position: int, *, earlier: dict[str, int],
+def _one_step(step: Any, position: int, *, earlier: Container[str],
               known: frozenset[str], external_ok: bool,
               failures: dict[str, list[Check]]) -> None:
     expected_id = step_id(position + 1)
