@@ -34,6 +34,9 @@ pydantic), items and policy, and imports no pydantic;
 :meth:`TracePolicyVerifier.verify` converts them.  The final variables are
 validated by :func:`por.lean.trace.variables_from`, which accepts exactly
 what ``EvaluationVariables`` accepts (pinned by a differential test).
+:class:`PolicyState` is that check fed one step at a time (``feed``, then
+``finish``), for a verifier that releases each step once checked;
+:func:`policy_checks` is the state fed a whole list (one implementation).
 
 Leaves out: whether each step's *content* is right (``steps.recompute_step``
 and the replaying verifier).
