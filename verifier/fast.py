@@ -41,7 +41,7 @@ from por.lean.budget import MAX_BUNDLE_ITEMS, max_steps_for
 from por.lean.bundle import Bundle
 from por.lean.evidence import Evidence, EvidenceItem
 from por.lean.prompt import PromptSpec
-from por.merkle import StreamRoot, leaf_hash
+from por.merkle import RootAccumulator, leaf_hash
 from verifier import passed
 
 
@@ -151,9 +151,9 @@ _LEAF_ARRAYS = frozenset({"evidence", "steps", "signatures"})
 def _root(data: bytes, spans: list[slice]) -> bytes:
     """RFC 9162 root of the leaves ``data[span]``, hashed in place."""
     view = memoryview(data)
-    stream = StreamRoot()
+    stream = RootAccumulator()
     for span in spans:
-        stream.add(view[span])
+        stream.append(view[span])
     return stream.root()
 
 

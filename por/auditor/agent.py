@@ -56,6 +56,7 @@ from por.auditor.steps import (
     extract_step,
     map_step,
 )
+from por.auditor.stream import StepWindow
 from por.auditor.trace_policy import lean_policy_for, policy_checks, trace_policy_for
 from por.errors import AuditError
 from por.lean.checks import Check, results_from
@@ -63,6 +64,7 @@ from por.lean.limits import MAX_TRACE_STEPS, step_id
 from por.lean.trace import Policy, Step, header_cbor
 
 if TYPE_CHECKING:
+    from por.auditor.step_io import AnyStep
     from por.schemas import (
         EvidenceBundle,
         PromptSpec,
@@ -99,17 +101,22 @@ class AuditRun:
 
     ``market_id`` is the prompt spec's; ``steps`` are in trace order.  Read by
     attribute like a ``ReasoningTrace`` (``market_id``, ``steps``, ``policy``,
-    ``trace_id``), so the judge's lean core takes it as its trace."""
+    ``trace_id``), so the judge's lean core takes it as its trace.  A streaming
+    run (``retain=False``) has no ``built`` and its ``steps`` is a
+    :class:`~por.auditor.stream.StepWindow`: the count, the reasoning root and
+    the last step only."""
 
     __slots__ = ("built", "market_id", "policy", "steps", "trace_id")
 
     def __init__(self, trace_id: str, market_id: str, policy: Policy,
-                 built: list[Built]) -> None:
+                 built: list[Built] | None, window: StepWindow | None = None) -> None:
         self.trace_id = trace_id
         self.market_id = market_id
         self.policy = policy
         self.built = built
-        self.steps: list[Step] = [b.step for b in built]
+        self.steps: list[Step] | StepWindow = (
+            [b.step for b in built] if built is not None else
+            window if window is not None else StepWindow())
 
     def header_cbor(self, market_id: str | None = None) -> bytes:
         """``TraceHeader(trace_id, market_id, policy, step_count).to_cbor()``;
@@ -118,18 +125,27 @@ class AuditRun:
                            self.policy, len(self.steps))
 
     def step_checks(self) -> list[Check]:
-        """Every step's report checks, in step order (made now, lean)."""
+        """Every step's report checks, in step order (made now, lean); a streaming
+        run kept none (``ValueError``)."""
+        if self.built is None:
+            raise ValueError("a streaming audit run keeps no step checks")
         return [c for b in self.built for c in b.lean_checks()]
 
 
 def audit_core(prompt_spec: Any, items: Sequence[Any], *,
-               on_step: Callable[[int, Step], None] | None = None) -> AuditRun:
+               on_step: Callable[[int, Step], None] | None = None,
+               retain: bool = True) -> AuditRun:
     """Build the trace of (``prompt_spec``, ``items``) as lean steps (seed M06 §7.1 steps 1-6).
 
     Inputs are duck-typed (module docstring).  ``on_step(index, step)`` sees each
     step as soon as it is made; a replaying verifier compares it there and stops
     at the first difference (it may raise), so a forged trace never costs a
-    full audit (SPEC §17.3).  Raises ``AuditError`` (``audit.too_many_steps``)."""
+    full audit (SPEC §17.3).  With ``retain=False`` (streaming, issue 16) the
+    audit drops each step once ``on_step`` has returned, keeping for its later
+    steps only what they read (``step_io.ExtractMemo``, ``step_io.CheckMemo``,
+    the last aggregate/contradictions/deduce steps until their reader is made):
+    every step is the same, byte for byte, and the run's ``steps`` is a
+    ``StepWindow``.  Raises ``AuditError`` (``audit.too_many_steps``)."""
     requirements = prompt_spec.data_requirements
     total = trace_length(len(items), len(requirements))
     if total > MAX_TRACE_STEPS:
@@ -138,53 +154,65 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
                          f"{MAX_TRACE_STEPS} steps")
     # 1. Policy: strict and bounded by the input size.
     policy = lean_policy_for(len(items), len(requirements))
-    built: list[Built] = []
+    built: list[Built] | None = [] if retain else None
+    window = None if retain else StepWindow()
+    made = 0
 
-    def add(step: Built) -> Built:
-        built.append(step)
+    def add(step: Built) -> Step:
+        nonlocal made
+        index, made = made, made + 1
+        if built is not None:
+            built.append(step)
         if on_step is not None:
-            on_step(len(built) - 1, step.step)
-        return step
+            on_step(index, step.step)
+        if window is not None:  # after on_step: the bytes it accepted are the leaf
+            window.append(step.step)
+        return step.step
 
     def next_id() -> str:
-        return step_id(len(built) + 1)
+        return step_id(made + 1)
 
     # 2-3. Extraction, one step per item in bundle order.
-    extracts = [add(extract_step(prompt_spec, next_id(), item)).step for item in items]
+    extracts: list[AnyStep] = []
+    for item in items:
+        extract = add(extract_step(prompt_spec, next_id(), item))
+        extracts.append(extract if retain else io.ExtractMemo(extract))
     positions: dict[str, list[int]] = {}
     for n, item in enumerate(items):
         positions.setdefault(item.requirement_id, []).append(n)
     # 4. Per requirement: admission (logic sanity + gate), then selection.
     admitted_mask = [False] * len(items)
-    check_steps = []
+    check_steps: list[AnyStep] = []
     aggregate_steps = []
     for requirement in requirements:
         rid = requirement.requirement_id
         mine = positions.get(rid, [])
         check = add(check_requirement_step(
             prompt_spec, next_id(), rid, [items[n] for n in mine],
-            [extracts[n] for n in mine])).step
-        check_steps.append(check)
-        admitted = frozenset(io.read_admitted(check, rid))
+            [extracts[n] for n in mine]))
+        memo = io.CheckMemo(check, rid)  # what aggregate and contradictions read
+        check_steps.append(check if retain else memo)
+        del check  # streaming: its per-item admission dicts go before the aggregate runs
+        admitted = frozenset(memo.view.admitted)
         chosen = [n for n in mine if items[n].evidence_id in admitted]
         for n in chosen:
             admitted_mask[n] = True
         aggregate_steps.append(add(aggregate_step(
-            prompt_spec, next_id(), rid, check_step=check,
+            prompt_spec, next_id(), rid, check_step=check_steps[-1],
             items=[items[n] for n in chosen],
-            extract_steps=[extracts[n] for n in chosen])).step)
+            extract_steps=[extracts[n] for n in chosen])))
     # 5. Contradictions among all admitted claims, bundle order.
     every = [n for n, ok in enumerate(admitted_mask) if ok]
     contradictions = add(contradictions_step(
         prompt_spec, next_id(), check_steps, [items[n] for n in every],
-        [extracts[n] for n in every])).step
+        [extracts[n] for n in every]))
     for extract in extracts:  # contradictions was the last reader of their claims
         io.forget_claims(extract)
     # 6. Deduce and map: the evaluation variables.
-    deduce = add(deduce_step(prompt_spec, next_id(), aggregate_steps, contradictions)).step
+    deduce = add(deduce_step(prompt_spec, next_id(), aggregate_steps, contradictions))
     add(map_step(prompt_spec, next_id(), deduce))
     return AuditRun(trace_id_of(prompt_spec, items), prompt_spec.market.market_id, policy,
-                    built)
+                    built, window)
 
 
 def market_check(prompt_spec: Any, evidence_market_id: str) -> Check:

@@ -13,6 +13,13 @@ pydantic ``ReasoningStep`` (``recompute_step``'s callers): only attributes are
 read, and the :func:`read_extract` memo lives in the step's ``_claims`` slot or
 private attribute respectively.  No pydantic is imported (issue 16).
 
+A streaming audit (``audit_core(..., retain=False)``) releases a step once it
+has been checked and keeps only what its later readers read:
+:class:`ExtractMemo` (an extract step's id and parsed claims) and
+:class:`CheckMemo` (a ``check_requirement`` step's id and :class:`CheckView`).
+:func:`read_extract`, :func:`read_admitted` and :func:`read_check` return from
+them exactly what they return from the step they were made from.
+
 Leaves out: computing anything (``steps``).
 """
 
@@ -20,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 from por.auditor.claim_extraction import Claim, ClaimValue
 from por.errors import AuditError
@@ -31,7 +38,7 @@ from por.numbers import is_canonical_decimal
 if TYPE_CHECKING:
     from por.schemas import EvidenceItem, ReasoningStep
 
-    AnyStep = Step | ReasoningStep
+    AnyStep: TypeAlias = "Step | ReasoningStep | ExtractMemo | CheckMemo"
 
 CITATION_MISMATCH = "step.citation_mismatch"
 BAD_PRIOR_OUTPUT = "step.bad_prior_output"
@@ -111,6 +118,8 @@ def read_extract(step: AnyStep, item: EvidenceItem) -> tuple[Claim, ...]:
     confidence: the result is memoised on the step, so the three readers of an
     extract step in one audit parse it once."""
     key = (item.evidence_id, item.confidence_bps)
+    if isinstance(step, ExtractMemo):
+        return step.claims_for(key)
     if isinstance(step, Step):
         memo = step._claims
     else:  # the private-attribute dict directly: pydantic's __getattr__ is slow
@@ -125,6 +134,9 @@ def read_extract(step: AnyStep, item: EvidenceItem) -> tuple[Claim, ...]:
 
 def forget_claims(step: AnyStep) -> None:
     """Drop the memo :func:`read_extract` keeps on ``step`` (its last reader is done)."""
+    if isinstance(step, ExtractMemo):
+        step.claims = None
+        return
     if isinstance(step, Step):
         step._claims = None
         return
@@ -164,6 +176,8 @@ def read_extracts(steps: Sequence[AnyStep],
 
 def read_admitted(step: AnyStep, requirement_id: str) -> list[str]:
     """Evidence ids a ``check_requirement`` step admitted, in its order."""
+    if isinstance(step, CheckMemo):
+        return list(step.view_for(requirement_id).admitted)
     expect_kind(step, KIND_CHECK, requirement_id)
     admitted: list[str] = []
     for raw in field(step, step.output, "items", list):
@@ -183,9 +197,57 @@ class CheckView:
 
 def read_check(step: AnyStep, requirement_id: str) -> CheckView:
     """Admitted ids, coverage and provenance of a ``check_requirement`` step."""
+    if isinstance(step, CheckMemo):
+        return step.view_for(requirement_id)
     admitted = read_admitted(step, requirement_id)
     return CheckView(admitted, field(step, step.output, "covered", bool),
                      field(step, step.output, "provenance_ok", bool))
+
+
+class ExtractMemo:
+    """What later steps read from an ``extract`` step of a streaming audit: its
+    ``step_id`` and the claims :func:`read_extract` gives for its item."""
+
+    __slots__ = ("claims", "confidence_bps", "evidence_id", "step_id")
+
+    def __init__(self, step: Step) -> None:
+        if step._claims is None:  # extract_step primes it; nothing else makes a memo
+            raise ValueError(f"extract step {step.step_id} has no parsed claims")
+        self.step_id = step.step_id
+        (self.evidence_id, self.confidence_bps), self.claims = step._claims
+
+    def claims_for(self, key: tuple[str, int]) -> tuple[Claim, ...]:
+        """The claims for the item keyed ``(evidence_id, confidence_bps)``."""
+        claims = self.claims
+        if claims is None or key[0] != self.evidence_id or key[1] != self.confidence_bps:
+            # The audit reads each memo with the item it was made from (and never
+            # after forget_claims); anything else is a wiring error, reported as
+            # the step would report it.
+            raise AuditError(CITATION_MISMATCH,
+                             f"extract step {self.step_id} is not about {key[0]}",
+                             expected=key[0], actual=self.evidence_id)
+        return claims  # type: ignore[no-any-return]
+
+
+class CheckMemo:
+    """What later steps read from a ``check_requirement`` step of a streaming audit:
+    its ``step_id`` and its :class:`CheckView` for its requirement."""
+
+    __slots__ = ("requirement_id", "step_id", "view")
+
+    def __init__(self, step: Step, requirement_id: str) -> None:
+        self.step_id = step.step_id
+        self.requirement_id = requirement_id
+        self.view = read_check(step, requirement_id)
+
+    def view_for(self, requirement_id: str) -> CheckView:
+        """The view, if the step checked ``requirement_id`` (``step.citation_mismatch``)."""
+        if requirement_id != self.requirement_id:
+            raise AuditError(CITATION_MISMATCH,
+                             f"cited step {self.step_id} is not a {KIND_CHECK} step "
+                             f"for {requirement_id}", expected=KIND_CHECK,
+                             actual=KIND_CHECK)
+        return self.view
 
 
 @dataclass(frozen=True)
@@ -243,7 +305,9 @@ __all__ = [
     "KIND_MAP",
     "STEP_TYPE_OF_KIND",
     "AggregateView",
+    "CheckMemo",
     "CheckView",
+    "ExtractMemo",
     "expect_kind",
     "field",
     "kind_of",

@@ -34,6 +34,9 @@ pydantic), items and policy, and imports no pydantic;
 :meth:`TracePolicyVerifier.verify` converts them.  The final variables are
 validated by :func:`por.lean.trace.variables_from`, which accepts exactly
 what ``EvaluationVariables`` accepts (pinned by a differential test).
+:class:`PolicyState` is that check fed one step at a time (``feed``, then
+``finish``), for a verifier that releases each step once checked;
+:func:`policy_checks` is the state fed a whole list (one implementation).
 
 Leaves out: whether each step's *content* is right (``steps.recompute_step``
 and the replaying verifier).
@@ -41,7 +44,7 @@ and the replaying verifier).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import TYPE_CHECKING, Any
 
 from por.lean.checks import Challenge, Check, results_from
@@ -86,9 +89,8 @@ def trace_policy_for(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> Trace
     return lean_policy_for(len(evidence.items), len(prompt_spec.data_requirements)).to_model()
 
 
-def _leaf(step: Any, position: int, reason: str) -> Challenge:
-    return Challenge("reasoning_leaf", step_id=step.step_id, leaf_index=position,
-                     reason=reason)
+def _leaf(sid: str, position: int, reason: str) -> Challenge:
+    return Challenge("reasoning_leaf", step_id=sid, leaf_index=position, reason=reason)
 
 
 def _fail(check_id: str, message: str, challenge: Challenge | None = None,
@@ -97,13 +99,15 @@ def _fail(check_id: str, message: str, challenge: Challenge | None = None,
                  challenge=challenge)
 
 
-def _final_variables(steps: Sequence[Any]) -> tuple[Variables | None, str]:
-    if not steps:
+#: Step types whose output may carry the final evaluation variables (SPEC §12.6).
+_FINAL_TYPES = ("map", "aggregate")
+
+
+def _final_variables(step_type: str | None, raw: Any) -> tuple[Variables | None, str]:
+    if step_type is None:
         return None, "the trace has no steps"
-    last = steps[-1]
-    if last.step_type not in ("map", "aggregate"):
-        return None, f"the final step is a {last.step_type} step"
-    raw = last.output.get("evaluation_variables")
+    if step_type not in _FINAL_TYPES:
+        return None, f"the final step is a {step_type} step"
     if raw is None:
         return None, "the final step has no evaluation_variables"
     variables = variables_from(raw)
@@ -111,53 +115,96 @@ def _final_variables(steps: Sequence[Any]) -> tuple[Variables | None, str]:
         None, "evaluation_variables do not validate")
 
 
+class PolicyState:
+    """The rules of the module docstring, checked one step at a time.
+
+    :meth:`feed` each step in trace order (``position`` 0, 1, ...), then
+    :meth:`finish` once.  Between steps it keeps the ids seen so far and, of
+    the last step, its id, type and ``output["evaluation_variables"]`` (read
+    only for the types that may carry them, as a whole-list check reads them),
+    so a streaming verifier may release each step as soon as it has been fed
+    (issue 16).  :func:`policy_checks` is this class
+    over a whole list: one implementation, the same checks in the same order.
+    """
+
+    __slots__ = ("_count", "_earlier", "_external_ok", "_failures", "_known", "_last",
+                 "_policy")
+
+    def __init__(self, prompt_spec: Any, items: Sequence[Any], *,
+                 trace_market_id: str, policy: Any) -> None:
+        failures: dict[str, list[Check]] = {c: [] for c in TRACE_CHECK_IDS}
+        market = prompt_spec.market.market_id
+        if trace_market_id != market:
+            failures[CHECK_MARKET_ID].append(_fail(
+                CHECK_MARKET_ID, "trace is for another market", expected=market,
+                actual=trace_market_id))
+        want = lean_policy_for(len(items), len(prompt_spec.data_requirements))
+        if not want.same_as(policy):
+            failures[CHECK_POLICY].append(_fail(
+                CHECK_POLICY, "trace policy differs from the policy for these inputs",
+                expected=str(want.max_steps), actual=str(policy.max_steps)))
+        self._failures = failures
+        self._policy = policy
+        self._known = frozenset(i.evidence_id for i in items)
+        self._external_ok = policy.allow_external_facts
+        self._earlier: set[str] = set()  # membership only: ids of the steps fed so far
+        self._count = 0
+        self._last: tuple[str, str | None, Any] = ("", None, None)  # id, type, variables
+
+    def feed(self, position: int, step: Any) -> None:
+        """Check one step; ``position`` must be the number of steps fed before it."""
+        if position != self._count:
+            raise ValueError(f"step fed at position {position}, expected {self._count}")
+        _one_step(step, position, earlier=self._earlier, known=self._known,
+                  external_ok=self._external_ok, failures=self._failures)
+        self._earlier.add(step.step_id)
+        self._count = position + 1
+        kind = step.step_type
+        self._last = (step.step_id, kind, step.output.get("evaluation_variables")
+                      if kind in _FINAL_TYPES else None)
+
+    def finish(self) -> list[Check]:
+        """The checks: one ``ok`` info check per rule that holds, one error check per
+        violation, in :data:`TRACE_CHECK_IDS` order (step order within a rule)."""
+        failures, policy, count = self._failures, self._policy, self._count
+        last_id, last_type, raw = self._last
+        # trace.max_steps goes in its own group, so checking it last changes no order.
+        if count > policy.max_steps:
+            failures[CHECK_MAX_STEPS].append(_fail(
+                CHECK_MAX_STEPS, "trace has more steps than its policy allows",
+                expected=f"<= {policy.max_steps}", actual=str(count)))
+        variables, reason = _final_variables(last_type, raw)
+        at = count - 1
+        if variables is None:
+            failures[CHECK_MISSING_VARIABLES].append(_fail(
+                CHECK_MISSING_VARIABLES, reason,
+                _leaf(last_id, at, "evaluation_variables") if count else
+                Challenge("reasoning_leaf", reason="evaluation_variables")))
+        else:
+            for evidence_id in variables.source_summary:
+                if evidence_id not in self._known:
+                    failures[CHECK_UNKNOWN_EVIDENCE].append(_fail(
+                        CHECK_UNKNOWN_EVIDENCE,
+                        f"source_summary names unknown evidence {evidence_id!r}",
+                        _leaf(last_id, at, "source_summary"), actual=evidence_id))
+        checks: list[Check] = []
+        for check_id in TRACE_CHECK_IDS:
+            found = failures[check_id]
+            checks.extend(found or [Check(check_id, True, "info", "ok")])
+        return checks
+
+
 def policy_checks(steps: Sequence[Any], prompt_spec: Any, items: Sequence[Any], *,
                   trace_market_id: str, policy: Any) -> list[Check]:
     """Every rule of the module docstring on a trace given by parts, as lean checks
     (one ``ok`` info check per rule that holds, one error check per violation)."""
-    failures: dict[str, list[Check]] = {c: [] for c in TRACE_CHECK_IDS}
-    market = prompt_spec.market.market_id
-    if trace_market_id != market:
-        failures[CHECK_MARKET_ID].append(_fail(
-            CHECK_MARKET_ID, "trace is for another market", expected=market,
-            actual=trace_market_id))
-    want = lean_policy_for(len(items), len(prompt_spec.data_requirements))
-    if not want.same_as(policy):
-        failures[CHECK_POLICY].append(_fail(
-            CHECK_POLICY, "trace policy differs from the policy for these inputs",
-            expected=str(want.max_steps), actual=str(policy.max_steps)))
-    if len(steps) > policy.max_steps:
-        failures[CHECK_MAX_STEPS].append(_fail(
-            CHECK_MAX_STEPS, "trace has more steps than its policy allows",
-            expected=f"<= {policy.max_steps}", actual=str(len(steps))))
-    known = frozenset(i.evidence_id for i in items)
-    earlier: dict[str, int] = {}
+    state = PolicyState(prompt_spec, items, trace_market_id=trace_market_id, policy=policy)
     for position, step in enumerate(steps):
-        _one_step(step, position, earlier=earlier, known=known,
-                  external_ok=policy.allow_external_facts, failures=failures)
-        earlier.setdefault(step.step_id, position)
-    variables, reason = _final_variables(steps)
-    last = len(steps) - 1
-    if variables is None:
-        failures[CHECK_MISSING_VARIABLES].append(_fail(
-            CHECK_MISSING_VARIABLES, reason,
-            _leaf(steps[last], last, "evaluation_variables") if steps else
-            Challenge("reasoning_leaf", reason="evaluation_variables")))
-    else:
-        for evidence_id in variables.source_summary:
-            if evidence_id not in known:
-                failures[CHECK_UNKNOWN_EVIDENCE].append(_fail(
-                    CHECK_UNKNOWN_EVIDENCE,
-                    f"source_summary names unknown evidence {evidence_id!r}",
-                    _leaf(steps[last], last, "source_summary"), actual=evidence_id))
-    checks: list[Check] = []
-    for check_id in TRACE_CHECK_IDS:
-        found = failures[check_id]
-        checks.extend(found or [Check(check_id, True, "info", "ok")])
-    return checks
+        state.feed(position, step)
+    return state.finish()
 
 
-def _one_step(step: Any, position: int, *, earlier: dict[str, int],
+def _one_step(step: Any, position: int, *, earlier: Container[str],
               known: frozenset[str], external_ok: bool,
               failures: dict[str, list[Check]]) -> None:
     expected_id = step_id(position + 1)
@@ -166,27 +213,27 @@ def _one_step(step: Any, position: int, *, earlier: dict[str, int],
                     else CHECK_STEP_ID_ORDER)
         failures[check_id].append(_fail(
             check_id, f"step {position} has id {step.step_id!r}",
-            _leaf(step, position, "step_id"), expected=expected_id, actual=step.step_id))
+            _leaf(step.step_id, position, "step_id"), expected=expected_id, actual=step.step_id))
     seen: set[str] = set()  # membership only
     for prior in step.prior_step_ids:
         if prior not in earlier or prior in seen:
             failures[CHECK_PRIOR_STEP_ORDER].append(_fail(
                 CHECK_PRIOR_STEP_ORDER,
                 f"step {step.step_id} cites {prior!r}, not a distinct earlier step",
-                _leaf(step, position, "prior_step_ids"), actual=prior))
+                _leaf(step.step_id, position, "prior_step_ids"), actual=prior))
         seen.add(prior)
     for evidence_id in step.evidence_ids:
         if evidence_id not in known:
             failures[CHECK_UNKNOWN_EVIDENCE].append(_fail(
                 CHECK_UNKNOWN_EVIDENCE,
                 f"step {step.step_id} cites unknown evidence {evidence_id!r}",
-                _leaf(step, position, "evidence_ids"), actual=evidence_id))
+                _leaf(step.step_id, position, "evidence_ids"), actual=evidence_id))
     if not external_ok:
         extra = [k for k in step.inputs if k not in ALLOWED_INPUT_KEYS]
         if extra:
             failures[CHECK_EXTERNAL_FACTS].append(_fail(
                 CHECK_EXTERNAL_FACTS, f"step {step.step_id} inputs carry {extra!r}",
-                _leaf(step, position, "inputs"), actual=",".join(extra)))
+                _leaf(step.step_id, position, "inputs"), actual=",".join(extra)))
 
 
 class TracePolicyVerifier:
@@ -214,6 +261,7 @@ __all__ = [
     "CHECK_STEP_ID_ORDER",
     "CHECK_UNKNOWN_EVIDENCE",
     "TRACE_CHECK_IDS",
+    "PolicyState",
     "TracePolicyVerifier",
     "lean_policy_for",
     "policy_checks",

@@ -50,7 +50,9 @@ and the weakest cited item caps it.  A missing policy is the schema default
 Lean core (issue 16): :func:`judge_core` takes duck-typed inputs (a prompt
 spec with ``PromptSpec``'s attribute names and ``to_cbor()``, an evidence
 container with ``.items`` and ``.market_id``, a trace with ``.market_id`` and
-``.steps`` -- a ``ReasoningTrace`` or an ``AuditRun``) and returns a lean
+``.steps`` -- a ``ReasoningTrace`` or an ``AuditRun``, whose ``steps`` may be a
+streaming audit's window: its length, its last step and the reasoning root,
+:func:`reasoning_root_of`) and returns a lean
 :class:`~por.lean.verdict.Verdict` (``to_cbor()`` equals the pydantic
 verdict's bytes) and lean checks, without pydantic.  :func:`map_to_verdict`
 is the same computation converted to the pydantic objects.
@@ -62,6 +64,7 @@ extracting values from evidence bodies (the auditor's job), and any clock:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -160,10 +163,21 @@ def lean_verdict(prompt_spec: Spec, evidence: Evidence, trace: Trace, *, outcome
         prompt_spec_hash=leaf_hash(prompt_spec.to_cbor()),
         evidence_root=root_hash([item.to_cbor() for item in evidence.items]),
         evidence_count=len(evidence.items),
-        reasoning_root=root_hash([step.to_cbor() for step in trace.steps]),
+        reasoning_root=reasoning_root_of(trace.steps),
         reasoning_count=len(trace.steps),
         resolution_time=prompt_spec.market.resolution_window.end,
     )
+
+
+def reasoning_root_of(steps: Sequence[Any]) -> bytes:
+    """MTH over every step's ``to_cbor()`` in trace order (SPEC §5.1).
+
+    A streaming audit's ``StepWindow`` (``por.auditor.stream``) no longer holds
+    the steps: it hashed each one as it was made and gives the same root."""
+    streamed = getattr(steps, "reasoning_root", None)
+    if streamed is not None:
+        return streamed()  # type: ignore[no-any-return]
+    return root_hash([step.to_cbor() for step in steps])
 
 
 def _check(check_id: str, ok: bool, message: str, *, severity: str | None = None,
@@ -391,4 +405,5 @@ __all__ = [
     "judge_core",
     "lean_verdict",
     "map_to_verdict",
+    "reasoning_root_of",
 ]

@@ -4,18 +4,25 @@
 the trace header with the committed bytes, checks the trace policy and
 compares the judge's verdict bytes; it raises :class:`Reject` at the first
 difference (the full verifier then reports it).
+
+It streams (issue 16: verification memory per evidence item): the audit runs
+with ``retain=False``, each replayed step is compared, then fed to the trace
+policy (``PolicyState``) and released, so no step outlives its check but the
+last one (the judge reads that one and the reasoning root the audit hashed as
+it went).  Every comparison and every check is the one the whole-trace
+functions make, so streaming can cost only memory, never a different answer.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from por.lean.base import Reject
+from por.lean.base import Leaves, Reject
 from por.lean.checks import ok_from
 from por.lean.manifest import manifest_bytes
 
 
-def replay(spec: Any, evidence: Any, steps: list[bytes], *, header: bytes,
+def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
            verdict: bytes, handoff: dict[str, Any]) -> None:
     """Raise :class:`Reject` unless audit and judge reproduce the committed bytes.
 
@@ -23,25 +30,30 @@ def replay(spec: Any, evidence: Any, steps: list[bytes], *, header: bytes,
     as ``(index, step)``: the full verifier reports it without auditing again
     (a forged trace costs one audit up to its first wrong step, SPEC §17.3)."""
     from por.auditor.agent import audit_core, trace_length  # noqa: PLC0415
-    from por.auditor.trace_policy import policy_checks  # noqa: PLC0415
+    from por.auditor.trace_policy import PolicyState, lean_policy_for  # noqa: PLC0415
     from por.judge import judge_core  # noqa: PLC0415
 
     items = evidence.items
     if len(steps) != trace_length(len(items), len(spec.data_requirements)):
         raise Reject("step count")
+    # The market id and policy audit_core gives its run (AuditRun.market_id, .policy);
+    # the header check below makes them the committed trace's too.
+    market_id = spec.market.market_id
+    policy = lean_policy_for(len(items), len(spec.data_requirements))
+    trace_policy = PolicyState(spec, items, trace_market_id=market_id, policy=policy)
 
     def compare(index: int, step: Any) -> None:
         if step.to_cbor() != steps[index]:
             handoff["step_mismatch"] = (index, step)
             raise Reject("step")
-        step._cbor = steps[index]  # equal bytes: keep the committed copy, free the replayed one
+        trace_policy.feed(index, step)
 
-    run = audit_core(spec, items, on_step=compare)
+    run = audit_core(spec, items, on_step=compare, retain=False)
     if run.header_cbor() != header:
         raise Reject("header")
-    # The committed header equals the replayed one: its market id and policy are the run's.
-    if not ok_from(policy_checks(run.steps, spec, items, trace_market_id=run.market_id,
-                                 policy=run.policy)):
+    if run.market_id != market_id or not policy.same_as(run.policy):
+        raise Reject("trace policy")  # unreachable: audit_core computes them as above
+    if not ok_from(trace_policy.finish()):
         raise Reject("trace policy")
     if judge_core(spec, evidence, run)[0].to_cbor() != verdict:
         raise Reject("verdict")

@@ -2,10 +2,12 @@
 
 ``hashing`` holds the leaf/node hash functions, ``tree`` builds roots and
 proofs from a full list of leaves, ``proofs`` verifies proofs against a
-committed (tree_size, root).  Every failure is a ``MerkleError`` subclass with
-one of the ``CHECK_*`` ids exported here.  Out of scope: persistent or
-incremental trees, other hash functions, and the subtree proofs of
-draft-ietf-plants-merkle-tree-certs (the tests carry a reference for those).
+committed (tree_size, root), and ``compact`` keeps the root of leaves that
+arrive one at a time (:class:`RootAccumulator`).  Every failure is a
+``MerkleError`` subclass with one of the ``CHECK_*`` ids exported here.  Out
+of scope: persistent trees, incremental proofs, other hash functions, and the
+subtree proofs of draft-ietf-plants-merkle-tree-certs (the tests carry a
+reference for those).
 """
 
 from por.merkle._validate import (
@@ -16,6 +18,7 @@ from por.merkle._validate import (
     CHECK_ROOT_MISMATCH,
     CHECK_SIZE_RANGE,
 )
+from por.merkle.compact import RootAccumulator
 from por.merkle.hashing import EMPTY_ROOT, HASH_SIZE, leaf_hash, node_hash
 from por.merkle.proofs import (
     inclusion_sides,
@@ -26,7 +29,6 @@ from por.merkle.proofs import (
     verify_inclusion,
 )
 from por.merkle.tree import (
-    StreamRoot,
     consistency_proof,
     consistency_proof_from_leaf_hashes,
     inclusion_path_from_levels,
@@ -47,7 +49,7 @@ __all__ = [
     "CHECK_SIZE_RANGE",
     "EMPTY_ROOT",
     "HASH_SIZE",
-    "StreamRoot",
+    "RootAccumulator",
     "consistency_proof",
     "consistency_proof_from_leaf_hashes",
     "inclusion_path_from_levels",

@@ -50,48 +50,6 @@ def root_from_leaf_hashes(hashes: Sequence[bytes]) -> bytes:
     return _root(list(hashes))
 
 
-class StreamRoot:
-    """The RFC 9162 root of leaves given one at a time, in O(log n) memory.
-
-    Keeps the roots of the complete subtrees seen so far, largest first (the
-    binary digits of the count): two of equal size merge at once, and
-    :meth:`root` folds what is left from the right, which is MTH's split at the
-    largest power of two below n (RFC 9162 §2.1.1)."""
-
-    __slots__ = ("_sizes", "_stack", "count")
-
-    def __init__(self) -> None:
-        self._stack: list[bytes] = []
-        self._sizes: list[int] = []
-        self.count = 0
-
-    def add(self, data: bytes | memoryview) -> None:
-        """Add the leaf with these bytes (hashed with the leaf prefix)."""
-        digest = hashlib.sha256(LEAF_PREFIX)
-        digest.update(data)
-        self.add_hash(digest.digest())
-
-    def add_hash(self, leaf_hash: bytes) -> None:
-        """Add a leaf by its leaf hash."""
-        node, size = leaf_hash, 1
-        stack, sizes = self._stack, self._sizes
-        while sizes and sizes[-1] == size:
-            node = hashlib.sha256(NODE_PREFIX + stack.pop() + node).digest()
-            size += sizes.pop()
-        stack.append(node)
-        sizes.append(size)
-        self.count += 1
-
-    def root(self) -> bytes:
-        """The root of the leaves added so far (``EMPTY_ROOT`` for none)."""
-        if not self._stack:
-            return EMPTY_ROOT
-        node = self._stack[-1]
-        for left in reversed(self._stack[:-1]):
-            node = hashlib.sha256(NODE_PREFIX + left + node).digest()
-        return node
-
-
 def inclusion_proof(leaves: Sequence[bytes], index: int) -> list[bytes]:
     """PATH(index, D[n]) over raw leaf data (RFC 9162 §2.1.3.1), leaf end first."""
     return _inclusion(leaf_hashes(leaves), index)

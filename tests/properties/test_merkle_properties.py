@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from por.merkle import (
     EMPTY_ROOT,
+    RootAccumulator,
     consistency_proof,
     inclusion_proof,
     inclusion_trace,
@@ -84,6 +85,10 @@ def test_root_equals_recursive_rfc_definition(leaves: list[bytes]) -> None:
     expected = rfc_mth(leaves)
     assert root_hash(leaves) == expected
     assert root_from_leaf_hashes(leaf_hashes(leaves)) == expected
+    accumulated = RootAccumulator()
+    for leaf in leaves:
+        accumulated.append(leaf)
+    assert accumulated.root() == expected
     if not leaves:
         assert expected == EMPTY_ROOT
 
