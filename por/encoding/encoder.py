@@ -45,9 +45,12 @@ def encode(value: Any) -> bytes:
 
 
 def _ordered(node: Any, level: int) -> Any:
-    """``node`` checked against the data model, with every map rebuilt in
-    canonical key order (RFC 8949 §4.2.1), so that cbor2's plain -- and much
-    faster -- mode writes the deterministic encoding.  ``level`` is the depth of
+    """``node`` checked against the data model, with every map in canonical key
+    order (RFC 8949 §4.2.1), so that cbor2's plain -- and much faster -- mode
+    writes the deterministic encoding.  A map whose keys are already in that
+    order, and a list, are returned as they are unless something inside them had
+    to be rebuilt: an already canonical value is encoded without a copy (issue 16:
+    a replayed step's output is not held twice).  ``level`` is the depth of
     ``node``; recursion is bounded by ``DEFAULT_MAX_DEPTH``.
     """
     kind = type(node)
@@ -55,34 +58,43 @@ def _ordered(node: Any, level: int) -> Any:
         if level >= DEFAULT_MAX_DEPTH:
             raise EncodingError("codec.depth", f"nesting deeper than {DEFAULT_MAX_DEPTH}")
         level += 1
-        out = {}
-        for key in _key_order(node):
+        keys = tuple(node)
+        order = _key_order(keys)
+        out: dict[str, Any] | None = None if order == keys else {}
+        for index, key in enumerate(order):
             item = node[key]
             item_kind = type(item)
             if item_kind is dict or item_kind is list:
-                item = _ordered(item, level)
+                new = _ordered(item, level)
+                if new is not item and out is None:
+                    out = {k: node[k] for k in order[:index]}
+                item = new
             elif not (item_kind is bytes or item_kind is bool
                       or (item_kind is str and item.isascii())
                       or (item_kind is int and _INT_MIN <= item <= _INT_MAX)):
                 _scalar(item)
-            out[key] = item
-        return out
+            if out is not None:
+                out[key] = item
+        return node if out is None else out
     if kind is list:
         if level >= DEFAULT_MAX_DEPTH:
             raise EncodingError("codec.depth", f"nesting deeper than {DEFAULT_MAX_DEPTH}")
         level += 1
-        items = []
-        for entry in node:
+        items: list[Any] | None = None
+        for index, entry in enumerate(node):
             item = entry
             item_kind = type(item)
             if item_kind is dict or item_kind is list:
                 item = _ordered(item, level)
+                if item is not entry and items is None:
+                    items = node[:index]
             elif not (item_kind is bytes or item_kind is bool
                       or (item_kind is str and item.isascii())
                       or (item_kind is int and _INT_MIN <= item <= _INT_MAX)):
                 _scalar(item)
-            items.append(item)
-        return items
+            if items is not None:
+                items.append(item)
+        return node if items is None else items
     _scalar(node)
     return node
 
@@ -97,10 +109,9 @@ _ORDER_KEYS_MAX = 32
 _ORDER_CHARS_MAX = 1024
 
 
-def _key_order(node: dict[Any, Any]) -> tuple[str, ...]:
-    """The keys of ``node`` (exactly ``str``) in canonical order: by the length
+def _key_order(keys: tuple[Any, ...]) -> tuple[str, ...]:
+    """The keys of a map (exactly ``str``) in canonical order: by the length
     of their UTF-8 form, then bytewise (UTF-8 preserves code-point order)."""
-    keys = tuple(node)
     for key in keys:
         if type(key) is not str:
             raise EncodingError(

@@ -115,3 +115,15 @@ def test_key_order_cache_stays_bounded() -> None:
         assert encode(value) == cbor2.dumps(value, canonical=True)
     assert len(enc._ORDERS) == before
     assert len(enc._ORDERS) <= enc._ORDERS_MAX
+
+
+def test_encoder_copies_only_what_is_out_of_order() -> None:
+    from por.encoding.encoder import _ordered
+
+    canonical = {"b": [{"k": 1, "kk": [b"x"]}], "aa": {"z": True}}
+    assert _ordered(canonical, 0) is canonical  # already in RFC 8949 §4.2.1 order
+    nested = {"b": [{"kk": 1, "k": 2}], "aa": 0}  # one inner map out of order
+    rebuilt = _ordered(nested, 0)
+    assert rebuilt is not nested
+    assert list(rebuilt["b"][0]) == ["k", "kk"]
+    assert encode(nested) == encode(rebuilt) == cbor2.dumps(nested, canonical=True)
