@@ -64,7 +64,7 @@ from por.lean.limits import MAX_TRACE_STEPS, step_id
 from por.lean.trace import Policy, Step, header_cbor
 
 if TYPE_CHECKING:
-    from por.auditor.step_io import AnyStep
+    from por.auditor.step_io import CheckLike, ExtractLike
     from por.schemas import (
         EvidenceBundle,
         PromptSpec,
@@ -173,7 +173,7 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
         return step_id(made + 1)
 
     # 2-3. Extraction, one step per item in bundle order.
-    extracts: list[AnyStep] = []
+    extracts: list[ExtractLike] = []
     for item in items:
         extract = add(extract_step(prompt_spec, next_id(), item))
         extracts.append(extract if retain else io.ExtractMemo(extract))
@@ -182,7 +182,7 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
         positions.setdefault(item.requirement_id, []).append(n)
     # 4. Per requirement: admission (logic sanity + gate), then selection.
     admitted_mask = [False] * len(items)
-    check_steps: list[AnyStep] = []
+    check_steps: list[CheckLike] = []
     aggregate_steps = []
     for requirement in requirements:
         rid = requirement.requirement_id
@@ -206,8 +206,8 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
     contradictions = add(contradictions_step(
         prompt_spec, next_id(), check_steps, [items[n] for n in every],
         [extracts[n] for n in every]))
-    for extract in extracts:  # contradictions was the last reader of their claims
-        io.forget_claims(extract)
+    for cited in extracts:  # contradictions was the last reader of their claims
+        io.forget_claims(cited)
     # 6. Deduce and map: the evaluation variables.
     deduce = add(deduce_step(prompt_spec, next_id(), aggregate_steps, contradictions))
     add(map_step(prompt_spec, next_id(), deduce))
@@ -231,6 +231,8 @@ def audit_checks(run: AuditRun, prompt_spec: Any, evidence: Any) -> list[Check]:
     (an object with ``.items`` and ``.market_id``), as lean checks."""
     checks = run.step_checks()
     checks.append(market_check(prompt_spec, evidence.market_id))
+    if not isinstance(run.steps, list):
+        raise ValueError("audit checks need a retained run (audit_core(retain=True))")
     checks.extend(policy_checks(run.steps, prompt_spec, evidence.items,
                                 trace_market_id=run.market_id, policy=run.policy))
     return checks

@@ -38,7 +38,11 @@ from por.numbers import is_canonical_decimal
 if TYPE_CHECKING:
     from por.schemas import EvidenceItem, ReasoningStep
 
-    AnyStep: TypeAlias = "Step | ReasoningStep | ExtractMemo | CheckMemo"
+    #: A step whose fields can be read: the auditor's own or a pydantic record.
+    StepLike: TypeAlias = "Step | ReasoningStep"
+    #: What a cited extract or check step may be in a streaming audit.
+    ExtractLike: TypeAlias = "Step | ReasoningStep | ExtractMemo"
+    CheckLike: TypeAlias = "Step | ReasoningStep | CheckMemo"
 
 CITATION_MISMATCH = "step.citation_mismatch"
 BAD_PRIOR_OUTPUT = "step.bad_prior_output"
@@ -64,7 +68,7 @@ T = TypeVar("T")
 _MAX_UNIX = 2**63 - 1
 
 
-def kind_of(step: AnyStep) -> str | None:
+def kind_of(step: StepLike) -> str | None:
     """The step's declared computation, if well formed."""
     kind = step.inputs.get("kind")
     if isinstance(kind, str) and STEP_TYPE_OF_KIND.get(kind) == step.step_type:
@@ -72,7 +76,7 @@ def kind_of(step: AnyStep) -> str | None:
     return None
 
 
-def expect_kind(step: AnyStep, kind: str, requirement_id: str | None = None) -> None:
+def expect_kind(step: StepLike, kind: str, requirement_id: str | None = None) -> None:
     """Raise ``step.citation_mismatch`` unless ``step`` computes ``kind`` (for the requirement)."""
     if kind_of(step) != kind or (
             requirement_id is not None and step.inputs.get("requirement_id") != requirement_id):
@@ -82,7 +86,7 @@ def expect_kind(step: AnyStep, kind: str, requirement_id: str | None = None) -> 
                          expected=kind, actual=str(step.inputs.get("kind")))
 
 
-def field(step: AnyStep, data: Any, key: str, kind: type[T]) -> T:
+def field(step: StepLike, data: Any, key: str, kind: type[T]) -> T:
     """``data[key]`` of exactly type ``kind`` (bool is not int), else ``step.bad_prior_output``."""
     if not isinstance(data, dict) or key not in data:
         raise AuditError(BAD_PRIOR_OUTPUT, f"step {step.step_id}: output lacks {key!r}")
@@ -93,7 +97,7 @@ def field(step: AnyStep, data: Any, key: str, kind: type[T]) -> T:
     return value
 
 
-def str_list(step: AnyStep, data: Any, key: str) -> list[str]:
+def str_list(step: StepLike, data: Any, key: str) -> list[str]:
     """``data[key]`` as a list of text, else ``step.bad_prior_output``."""
     values = field(step, data, key, list)
     if not all(type(x) is str for x in values):
@@ -111,7 +115,7 @@ def _claim_value_ok(kind: str, value: Any) -> bool:
     return kind == "text" and type(value) is str
 
 
-def read_extract(step: AnyStep, item: EvidenceItem) -> tuple[Claim, ...]:
+def read_extract(step: ExtractLike, item: EvidenceItem) -> tuple[Claim, ...]:
     """The claims an ``extract`` step found in ``item``.
 
     A pure function of the (immutable) step and of the item's id and
@@ -132,7 +136,7 @@ def read_extract(step: AnyStep, item: EvidenceItem) -> tuple[Claim, ...]:
     return claims
 
 
-def forget_claims(step: AnyStep) -> None:
+def forget_claims(step: ExtractLike) -> None:
     """Drop the memo :func:`read_extract` keeps on ``step`` (its last reader is done)."""
     if isinstance(step, ExtractMemo):
         step.claims = None
@@ -145,7 +149,7 @@ def forget_claims(step: AnyStep) -> None:
         private["_claims"] = None
 
 
-def _read_extract(step: AnyStep, item: EvidenceItem) -> tuple[Claim, ...]:
+def _read_extract(step: StepLike, item: EvidenceItem) -> tuple[Claim, ...]:
     expect_kind(step, KIND_EXTRACT)
     if step.evidence_ids != [item.evidence_id] or \
             field(step, step.output, "evidence_id", str) != item.evidence_id:
@@ -165,7 +169,7 @@ def _read_extract(step: AnyStep, item: EvidenceItem) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
-def read_extracts(steps: Sequence[AnyStep],
+def read_extracts(steps: Sequence[ExtractLike],
                   items: Sequence[EvidenceItem]) -> list[tuple[Claim, ...]]:
     """Claims per item; ``steps`` and ``items`` must correspond one to one, in order."""
     if len(steps) != len(items):
@@ -174,7 +178,7 @@ def read_extracts(steps: Sequence[AnyStep],
     return [read_extract(s, i) for s, i in zip(steps, items, strict=True)]
 
 
-def read_admitted(step: AnyStep, requirement_id: str) -> list[str]:
+def read_admitted(step: CheckLike, requirement_id: str) -> list[str]:
     """Evidence ids a ``check_requirement`` step admitted, in its order."""
     if isinstance(step, CheckMemo):
         return list(step.view_for(requirement_id).admitted)
@@ -195,7 +199,7 @@ class CheckView:
     provenance_ok: bool
 
 
-def read_check(step: AnyStep, requirement_id: str) -> CheckView:
+def read_check(step: CheckLike, requirement_id: str) -> CheckView:
     """Admitted ids, coverage and provenance of a ``check_requirement`` step."""
     if isinstance(step, CheckMemo):
         return step.view_for(requirement_id)
@@ -260,7 +264,7 @@ class AggregateView:
     positions: dict[str, int]
 
 
-def read_aggregate(step: AnyStep, requirement_id: str) -> AggregateView:
+def read_aggregate(step: StepLike, requirement_id: str) -> AggregateView:
     """Coverage, provenance and field selections of an ``aggregate`` step."""
     expect_kind(step, KIND_AGGREGATE, requirement_id)
     fields = field(step, step.output, "fields", list)
@@ -275,14 +279,14 @@ def read_aggregate(step: AnyStep, requirement_id: str) -> AggregateView:
                          {e: n for n, e in enumerate(step.evidence_ids)})
 
 
-def read_conflict_keys(step: AnyStep) -> list[tuple[str, str]]:
+def read_conflict_keys(step: StepLike) -> list[tuple[str, str]]:
     """``(kind, key)`` of every conflict a ``contradictions`` step reported."""
     expect_kind(step, KIND_CONTRADICTIONS)
     return [(field(step, raw, "kind", str), field(step, raw, "key", str))
             for raw in field(step, step.output, "conflicts", list)]
 
 
-def read_variables(step: AnyStep) -> Variables:
+def read_variables(step: StepLike) -> Variables:
     """The evaluation variables a ``deduce`` step derived (validated as
     ``EvaluationVariables`` would, by :func:`por.lean.trace.variables_from`)."""
     expect_kind(step, KIND_DEDUCE)

@@ -84,7 +84,7 @@ from por.lean.trace import Step, Variables
 from por.numbers import is_canonical_decimal, parse_decimal
 
 if TYPE_CHECKING:
-    from por.auditor.step_io import AnyStep
+    from por.auditor.step_io import CheckLike, ExtractLike, StepLike
     from por.schemas import (
         CheckResult,
         DataRequirement,
@@ -158,7 +158,7 @@ def extract_step(prompt_spec: PromptSpec, sid: str, item: EvidenceItem) -> Built
 
 def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: str,
                            items: Sequence[EvidenceItem],
-                           extract_steps: Sequence[AnyStep]) -> Built:
+                           extract_steps: Sequence[ExtractLike]) -> Built:
     """``check_requirement``: admit or reject each of a requirement's items."""
     requirement = _requirement(prompt_spec, requirement_id)
     for item in items:
@@ -179,8 +179,8 @@ def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: st
 
 
 def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
-                   check_step: AnyStep, items: Sequence[EvidenceItem],
-                   extract_steps: Sequence[AnyStep]) -> Built:
+                   check_step: CheckLike, items: Sequence[EvidenceItem],
+                   extract_steps: Sequence[ExtractLike]) -> Built:
     """``aggregate``: apply the selection policy to each field of one requirement."""
     requirement = _requirement(prompt_spec, requirement_id)
     view = io.read_check(check_step, requirement_id)
@@ -222,9 +222,9 @@ def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
                        output=output))
 
 
-def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence[AnyStep],
+def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence[CheckLike],
                         items: Sequence[EvidenceItem],
-                        extract_steps: Sequence[AnyStep]) -> Built:
+                        extract_steps: Sequence[ExtractLike]) -> Built:
     """``contradictions``: detect disagreeing claims among all admitted evidence."""
     requirements = prompt_spec.data_requirements
     if len(check_steps) != len(requirements):
@@ -268,8 +268,8 @@ def _metric(prompt_spec: PromptSpec, views: Sequence[io.AggregateView]
     return "absent", None, None
 
 
-def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[AnyStep],
-                contradictions: AnyStep) -> Built:
+def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[StepLike],
+                contradictions: StepLike) -> Built:
     """``deduce``: the predicate's variables from the aggregates (see the module docstring)."""
     requirements = prompt_spec.data_requirements
     if len(aggregate_steps) != len(requirements):
@@ -343,7 +343,7 @@ def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[Any
                  (variables_finding(selected, semantics.metric, reason),))
 
 
-def map_step(prompt_spec: PromptSpec, sid: str, deduce: AnyStep) -> Built:
+def map_step(prompt_spec: PromptSpec, sid: str, deduce: StepLike) -> Built:
     """``map``: the evaluation variables the judge reads, from the deduce step."""
     del prompt_spec  # the map reads only its prior step; kept for a uniform signature
     variables = io.read_variables(deduce)
@@ -360,8 +360,8 @@ _INPUT_KEYS = {
 }
 
 
-def _split(priors: Sequence[AnyStep], kinds: Sequence[str]) -> list[list[AnyStep]]:
-    out: list[list[AnyStep]] = [[] for _ in kinds]
+def _split(priors: Sequence[StepLike], kinds: Sequence[str]) -> list[list[StepLike]]:
+    out: list[list[StepLike]] = [[] for _ in kinds]
     for prior in priors:
         kind = io.kind_of(prior)
         if kind not in kinds:
@@ -423,7 +423,7 @@ def recompute_step(prompt_spec: PromptSpec, step: ReasoningStep,
     return recomputed.to_record()
 
 
-def _cited(table: Mapping[str, Any], key: str, step: AnyStep, what: str) -> Any:
+def _cited(table: Mapping[str, Any], key: str, step: StepLike, what: str) -> Any:
     found = table.get(key)
     if found is None:
         raise AuditError("step.missing_citation",
