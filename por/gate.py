@@ -84,7 +84,7 @@ class ClaimResult:
         self.hypotheses = hypotheses
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class GateDecision:
     """The gate's answer: admitted, or the first failing check and why."""
 

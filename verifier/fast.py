@@ -137,15 +137,14 @@ def fast_report(
 
 
 def _materialised(data: bytes, raw: Any) -> Any:
-    """The decoded bundle as the plain decoder gives it: leaf spans become bytes."""
+    """The decoded bundle as the plain decoder gives it: every span in an array
+    of the top-level map becomes its bytes again (whatever the key: a hostile
+    bundle may put byte strings in any array, and the full path's messages
+    must not depend on which path decoded it)."""
     if not isinstance(raw, dict):
         return raw
     return {key: [data[v] if type(v) is slice else v for v in value]
-            if key in _LEAF_ARRAYS and type(value) is list else value
-            for key, value in raw.items()}
-
-
-_LEAF_ARRAYS = frozenset({"evidence", "steps", "signatures"})
+            if type(value) is list else value for key, value in raw.items()}
 
 
 def _root(data: bytes, spans: list[slice]) -> bytes:

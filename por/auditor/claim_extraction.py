@@ -91,7 +91,7 @@ _PATH_FORM = re.compile(
 _PATH_TOKEN = re.compile(r"\.([^.\[\]]+)|\[([0-9]+)\]")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claim:
     """One typed value from one evidence item (``confidence_bps`` = the item's)."""
 
@@ -109,7 +109,7 @@ class Claim:
                 "path": self.path, "value": self.value}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ExtractionWarning:
     """A field or body that yielded no claim, and why."""
 
@@ -125,7 +125,7 @@ class ExtractionWarning:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ClaimSet:
     """Claims in evidence order, then field order."""
 
@@ -149,7 +149,7 @@ class ClaimSet:
         return tuple(c for c in self.claims if c.kind == kind)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ItemExtraction:
     """Everything extraction found in one evidence item."""
 

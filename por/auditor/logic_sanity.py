@@ -69,7 +69,7 @@ CHECK_VARIABLES = "sanity.variables"
 PREDICATE_KIND = {"numeric_threshold": "numeric", "event_observed": "boolean"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ItemAdmission:
     """One item's admission decision."""
 
@@ -95,7 +95,7 @@ class ItemAdmission:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RequirementCheck:
     """One requirement's admission results."""
 

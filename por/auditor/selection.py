@@ -45,7 +45,7 @@ INSUFFICIENT = "insufficient"
 NO_QUORUM = "no_quorum"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """One admitted claim for one field."""
 
@@ -57,7 +57,7 @@ class Candidate:
     value: str | int | bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FieldSelection:
     """The policy's result for one field."""
 

@@ -97,7 +97,7 @@ if TYPE_CHECKING:
 Findings = tuple[Check, ...] | Callable[[], Sequence[Check]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Built:
     """A step and the report checks it gives rise to (the checks are not committed).
 

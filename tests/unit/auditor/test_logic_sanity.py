@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -162,7 +163,7 @@ def test_gate_rejection_is_recorded_and_skipped() -> None:
     req = spec.data_requirements[0]
     a, b = item("e1"), item("e2", source_id="src_b")
     claims_a = extract_item(req, a).claims
-    forged = tuple(c.__class__(**{**c.__dict__, "evidence_id": "e_ghost"}) for c in claims_a)
+    forged = tuple(dataclasses.replace(c, evidence_id="e_ghost") for c in claims_a)
     result = check_requirement(spec, req, [a, b], [forged, extract_item(req, b).claims])
     assert [i.reasons for i in result.items] == [("gate.unknown_evidence",), ()]
     assert result.items[0].gate_reason is not None

@@ -101,3 +101,16 @@ def test_recommitted_edits(name: str) -> None:
     for edit in edits:
         data = recommit(bundle, **edit).to_cbor()
         assert _agree(data) != "verified" or fast_report(data, **OPTIONS) is not None
+
+
+@pytest.mark.parametrize("key", ["schema", "manifest", "verdict", "evidence", "extra"])
+def test_handoff_gives_the_same_report(key: str) -> None:
+    """Found by review: spans left in a non-leaf array changed a failure message."""
+    from por.encoding import decode, encode
+
+    raw = decode(honest("01-boolean-observed").to_cbor())
+    for value in ([b"x"], [b"x", 1, [b"y"]], [[b"z"]]):
+        data = encode({**raw, key: value})
+        handoff: dict[str, object] = {}
+        assert fast_report(data, **OPTIONS, handoff=handoff) is None
+        assert check_full(data, dict(OPTIONS), handoff) == check_full(data, dict(OPTIONS))
