@@ -29,9 +29,9 @@ def check_full(data: bytes, options: dict[str, Any],
             error = handoff.get("decode_error")
             if isinstance(error, PorError):  # step 1 failed on the fast path already
                 ctx.from_error(error, challenge=ChallengeRef(kind="por_bundle"))
-            for key in ("raw", "step_mismatch"):
-                if key in handoff:
-                    ctx.parts[key] = handoff[key]
+            for key in ("raw", "step_mismatch", "lean_items"):
+                if key in handoff:  # taken, not shared: what the steps drop is freed
+                    ctx.parts[key] = handoff.pop(key)
             for step in (*STEPS, step8_signatures):
                 step(ctx)
     except StepFailed as stop:

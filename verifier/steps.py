@@ -103,12 +103,18 @@ def step2_schema(ctx: Context) -> None:
         check_step_sizes(bundle.steps)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf"))
-    items = []
-    for index, blob in enumerate(bundle.evidence):
-        try:
-            items.append(EvidenceItem.from_cbor(blob))
-        except PorError as exc:
-            ctx.from_error(exc, challenge=ChallengeRef(kind="evidence_leaf", leaf_index=index))
+    lean = ctx.parts.pop("lean_items", None)
+    if lean is not None and len(lean) == len(bundle.evidence):
+        # Every item passed the fast path's lean checks: no second decode (SPEC §17).
+        items = [EvidenceItem.from_lean(item) for item in lean]
+    else:
+        items = []
+        for index, blob in enumerate(bundle.evidence):
+            try:
+                items.append(EvidenceItem.from_cbor(blob))
+            except PorError as exc:
+                ctx.from_error(exc, challenge=ChallengeRef(kind="evidence_leaf",
+                                                           leaf_index=index))
     try:
         ctx.parts["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict)
     except PorError as exc:

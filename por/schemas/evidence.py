@@ -51,6 +51,25 @@ class EvidenceItem(Record):
     provenance_tier: Annotated[int, Field(ge=0, le=3)]
     confidence_bps: Bps
 
+    @classmethod
+    def from_lean(cls, item: Any) -> Self:
+        """The record of a lean ``por.lean.evidence.EvidenceItem``, without validating
+        again: a lean item exists only where this model accepts the same value with
+        equal attributes (``tests/unit/lean`` pins it), so the full verifier need not
+        decode and validate an item the fast path already read (SPEC §17)."""
+        source, receipt = item.source, item.retrieval_receipt
+        record = cls.model_construct(
+            evidence_id=item.evidence_id, requirement_id=item.requirement_id,
+            source=SourceRef.model_construct(source_id=source.source_id, uri=source.uri,
+                                             provider=source.provider),
+            content_type=item.content_type, content=item.content,
+            retrieval_receipt=RetrievalReceipt.model_construct(
+                retrieved_at=receipt.retrieved_at, method=receipt.method,
+                status_code=receipt.status_code),
+            provenance_tier=item.provenance_tier, confidence_bps=item.confidence_bps)
+        record._cbor = item.to_cbor()
+        return record
+
     def _cbor_value(self) -> dict[str, Any]:
         # Equal to to_dict() (every field required; tests/unit/perf pins it),
         # without model_dump: build encodes every item once (issue 16).

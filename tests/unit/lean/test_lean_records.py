@@ -130,3 +130,21 @@ def test_lean_accepts_only_what_pydantic_accepts(name: str, value: Any, lean: ty
         assert want.to_dict() == mutant, "lean accepted a non-canonical form"
         assert _same(record, want)
     assert refused > 100  # the mutants do reach the checks
+
+
+def test_from_lean_equals_the_validated_record() -> None:
+    """``EvidenceItem.from_lean`` (the full verifier's shortcut) gives the record
+    ``from_cbor`` gives, field for field and byte for byte."""
+    from por.encoding import decode
+
+    seen = 0
+    for name in list_scenarios():
+        for item in load_scenario(name).evidence.items:
+            data = item.to_cbor()
+            lean = lean_evidence.EvidenceItem.from_value(decode(data), data)
+            record = py_evidence.EvidenceItem.from_lean(lean)
+            assert record == py_evidence.EvidenceItem.from_cbor(data)
+            assert record.to_cbor() == data
+            assert record.model_copy().to_cbor() == data  # fields, not only the cache
+            seen += 1
+    assert seen > 15
