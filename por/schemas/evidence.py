@@ -52,7 +52,7 @@ class EvidenceItem(Record):
     confidence_bps: Bps
 
     @classmethod
-    def from_lean(cls, item: Any) -> Self:
+    def from_lean(cls, item: Any) -> EvidenceItem:
         """The record of a lean ``por.lean.evidence.EvidenceItem``, without validating
         again: a lean item exists only where this model accepts the same value with
         equal attributes (``tests/unit/lean`` pins it), so the full verifier need not
