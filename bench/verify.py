@@ -183,11 +183,13 @@ def _bytecode_note() -> str:
     compiles them; an editable install under PYTHONDONTWRITEBYTECODE does not)."""
     import importlib.util
 
-    from por.cli import app
-
-    cached = importlib.util.cache_from_source(app.__file__)
-    return "bytecode present" if Path(cached).is_file() else (
-        "NO bytecode: run `python -m compileall por verifier` for installed start-up")
+    root = Path(__file__).resolve().parents[1]
+    sources = [*root.glob("por/**/*.py"), *root.glob("verifier/*.py")]
+    missing = [p for p in sources if not Path(importlib.util.cache_from_source(str(p))).is_file()]
+    if not missing:
+        return "bytecode present"
+    return (f"NO bytecode for {len(missing)} of {len(sources)} modules: run "
+            "`python -m compileall por verifier` to measure an installed start-up")
 
 
 def main() -> int:
