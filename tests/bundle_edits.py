@@ -7,13 +7,14 @@ and a challenger really face: consistent commitments, wrong content.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from por.bundle import build
 from por.bundle.layout import Bundle, compute_commitments
 from por.challenge import bundle_from_bytes
 from por.scenarios import load_scenario
-from por.schemas import DeterministicVerdict, EvidenceBundle
+from por.schemas import DeterministicVerdict, EvidenceBundle, ReasoningTrace
 
 
 def honest(name: str) -> Bundle:
@@ -47,3 +48,13 @@ def audited_on(name: str, keep: list[int]) -> Bundle:
         "evidence_root": partial.commitments.evidence_root,
         "evidence_count": partial.commitments.evidence_count})
     return recommit(partial, verdict=verdict.to_cbor())
+
+
+def step_edit(index: int, **changes: Any) -> Callable[[ReasoningTrace], ReasoningTrace]:
+    """A trace edit: step ``index`` with ``changes`` applied (not validated, as a
+    forger's trace would be)."""
+    def mutate(trace: ReasoningTrace) -> ReasoningTrace:
+        steps = list(trace.steps)
+        steps[index] = steps[index].model_copy(update=changes)
+        return trace.model_copy(update={"steps": steps})
+    return mutate

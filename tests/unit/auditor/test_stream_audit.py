@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
+from bundle_edits import step_edit
 from factories import two_source_case
 
 from por.auditor import AuditorAgent, audit_core
@@ -90,12 +91,7 @@ def _dump(checks: list[Check]) -> list[dict[str, Any]]:
     return [c.model_dump() for c in results_from(checks)]
 
 
-def _step(index: int, **changes: Any) -> Callable[[ReasoningTrace], ReasoningTrace]:
-    def mutate(trace: ReasoningTrace) -> ReasoningTrace:
-        steps = list(trace.steps)
-        steps[index] = steps[index].model_copy(update=changes)
-        return trace.model_copy(update={"steps": steps})
-    return mutate
+_step = step_edit
 
 
 def _with(**changes: Any) -> Callable[[ReasoningTrace], ReasoningTrace]:

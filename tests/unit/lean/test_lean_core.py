@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from bundle_edits import step_edit
 from duck import duck
 
 from por.auditor import AuditorAgent, TracePolicyVerifier, audit_core
@@ -26,12 +27,7 @@ from por.schemas import ReasoningTrace, TracePolicy, verification
 NAMES = list_scenarios()
 
 
-def _step(index: int, **changes: Any) -> Callable[[ReasoningTrace], ReasoningTrace]:
-    def mutate(trace: ReasoningTrace) -> ReasoningTrace:
-        steps = list(trace.steps)
-        steps[index] = steps[index].model_copy(update=changes)
-        return trace.model_copy(update={"steps": steps})
-    return mutate
+_step = step_edit
 
 
 def _final_output(output: dict[str, Any]) -> Callable[[ReasoningTrace], ReasoningTrace]:
