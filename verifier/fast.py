@@ -38,7 +38,7 @@ from por.errors import PorError
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
 from por.lean.budget import MAX_BUNDLE_ITEMS, max_steps_for
-from por.lean.bundle import Bundle
+from por.lean.bundle import Bundle, por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
 from por.lean.prompt import PromptSpec
 from por.merkle import RootAccumulator, leaf_hash
@@ -157,8 +157,7 @@ def _root(data: bytes, spans: list[slice]) -> bytes:
 
 
 def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
-    from por.lean.bundle import por_root_of  # noqa: PLC0415
-    from por.lean.replay import manifest_bytes, replay  # noqa: PLC0415
+    from por.lean.replay import manifest_bytes, replay  # noqa: PLC0415  # loads the auditor
 
     # 1. decode (done by the caller; leaf records are spans of ``data``)
     bundle: Bundle = Bundle.build(raw)
