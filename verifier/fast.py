@@ -171,7 +171,7 @@ def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
             s.stop - s.start > DEFAULT_MAX_SIZE for s in steps):
         raise Reject("step budget")
     from_value = EvidenceItem.from_value
-    items = [from_value(decode(data[s]), data, s) for s in evidence]
+    items = [from_value(decode(data[s], map_slices_at=1), data, s) for s in evidence]
     unique([item.evidence_id for item in items])
     handoff["lean_items"] = items  # all valid: the full path need not read them again
     checks.append(LeanCheck("schema.ok", passed.schema_ok(len(items), len(steps))))

@@ -70,6 +70,7 @@ def decode(
     max_containers: int = DEFAULT_MAX_CONTAINERS,
     max_items: int | None = None,
     slices_at: int = -1,
+    map_slices_at: int = -1,
 ) -> Any:
     """Decode one complete ``por-cbor/1`` item from ``data``; raise on any deviation.
 
@@ -87,6 +88,8 @@ def decode(
     into ``data`` instead of a copy, after the same checks.  A verifier passes 2
     for a bundle, whose leaf records are such items (SPEC §5.1), and hashes and
     decodes each leaf in place, so the bundle's bytes are held once.
+    ``map_slices_at`` likewise for a byte string that is a *map value* at that
+    depth (1 for a record's own fields: an evidence body is read in place).
     """
     if not isinstance(data, bytes):
         if isinstance(data, bytearray | memoryview):
@@ -104,7 +107,8 @@ def decode(
             actual=f"{size} bytes",
         )
     value, pos = _parse(data, max_depth, max_containers,
-                        sys.maxsize if max_items is None else max_items, slices_at)
+                        sys.maxsize if max_items is None else max_items,
+                        slices_at=slices_at, map_slices_at=map_slices_at)
     if pos != size:
         raise EncodingError(
             "codec.trailing_bytes",
@@ -114,7 +118,7 @@ def decode(
 
 
 def _parse(data: bytes, max_depth: int, max_containers: int,
-           max_items: int, slices_at: int) -> tuple[Any, int]:
+           max_items: int, *, slices_at: int, map_slices_at: int) -> tuple[Any, int]:
     """Parse the item at offset 0; return it and the offset just after it.
 
     State of the innermost open container: ``c`` (the list or dict being
@@ -239,7 +243,7 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
             elif major == 2:
                 if arg > end - pos:
                     raise _fail("codec.truncated", f"bytes of {arg} bytes exceed input", start)
-                if len(stack) == slices_at and not is_map:
+                if len(stack) == (map_slices_at if is_map else slices_at):
                     value = slice(pos, pos + arg)
                 else:
                     value = data[pos : pos + arg]

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from por.lean.base import (
     CborRecord,
+    Reject,
     Struct,
     blob,
     bps,
@@ -42,10 +45,29 @@ class RetrievalReceipt(Struct):
               ("status_code", "status_code", integer(100, 599), False))
 
 
-class EvidenceItem(CborRecord):
-    """``por.EvidenceItem/1``; :meth:`to_cbor` gives back the bytes it was read from."""
+def _body(value: Any) -> bytes | slice:
+    """An evidence body of at most ``MAX_CONTENT_BYTES``: bytes, or its span in the
+    record it was read from (``decode(..., map_slices_at=1)``)."""
+    if type(value) is slice:
+        if value.stop - value.start > MAX_CONTENT_BYTES:
+            raise Reject("content")
+        return value
+    return _BYTES(value)  # type: ignore[no-any-return]
 
-    __slots__ = ("confidence_bps", "content", "content_type", "evidence_id",
+
+_BYTES = blob(0, MAX_CONTENT_BYTES)
+#: Bodies up to this many bytes are copied out: a span would cost more.
+_SPAN_MIN = 128
+
+
+class EvidenceItem(CborRecord):
+    """``por.EvidenceItem/1``; :meth:`to_cbor` gives back the bytes it was read from.
+
+    Read from a bundle (:meth:`from_value` with a span), the body stays in the
+    bundle's bytes: ``content`` slices it out when the auditor reads it, once per
+    item, so a verifier holds evidence bodies once (issue 16)."""
+
+    __slots__ = ("_content", "confidence_bps", "content_type", "evidence_id",
                  "provenance_tier", "record_schema", "requirement_id", "retrieval_receipt",
                  "source")
     record_schema: str
@@ -53,7 +75,7 @@ class EvidenceItem(CborRecord):
     requirement_id: str
     source: SourceRef
     content_type: str
-    content: bytes
+    _content: bytes | slice
     retrieval_receipt: RetrievalReceipt
     provenance_tier: int
     confidence_bps: int
@@ -62,10 +84,31 @@ class EvidenceItem(CborRecord):
               ("requirement_id", "requirement_id", shared_id, False),
               ("source", "source", nested(SourceRef), False),
               ("content_type", "content_type", literal(*CONTENT_TYPES), False),
-              ("content", "content", blob(0, MAX_CONTENT_BYTES), False),
+              ("content", "_content", _body, False),
               ("retrieval_receipt", "retrieval_receipt", nested(RetrievalReceipt), False),
               ("provenance_tier", "provenance_tier", integer(0, 3), False),
               ("confidence_bps", "confidence_bps", bps, False))
+
+    @classmethod
+    def from_value(cls, value: Any, data: bytes, span: slice | None = None) -> Any:
+        """As :meth:`CborRecord.from_value`; a body read as a span of the record
+        (``data[span]``) is kept as a span of ``data``."""
+        item = super().from_value(value, data, span)
+        body = item._content
+        if type(body) is slice:
+            if span is None:
+                raise Reject("a body span needs the record's span")
+            start, stop = span.start + body.start, span.start + body.stop
+            # A span (a slice and two ints, ~112 bytes) pays off only for longer bodies.
+            object.__setattr__(item, "_content", data[start:stop] if stop - start <= _SPAN_MIN
+                               else slice(start, stop))
+        return item
+
+    @property
+    def content(self) -> bytes:
+        """The evidence body (SPEC §4.4)."""
+        body = self._content
+        return body if type(body) is bytes else self._cbor[body]  # type: ignore[index]
 
 
 class Evidence:

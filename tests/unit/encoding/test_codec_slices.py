@@ -36,3 +36,14 @@ def test_same_errors(cut: int) -> None:
     with pytest.raises(EncodingError) as sliced:
         decode(data, slices_at=2)
     assert sliced.value.check_id == plain.value.check_id
+
+
+def test_map_values_at_the_depth() -> None:
+    data = encode(VALUE)
+    sliced = decode(data, map_slices_at=1)
+    assert isinstance(sliced["b"], slice) and data[sliced["b"]] == b"top"
+    assert sliced["a"] == [b"one", b"", b"x" * 300]  # array items: copies
+    assert sliced["c"] == {"h": b"in-map"}  # a map at depth 2: copies
+    both = decode(data, slices_at=2, map_slices_at=2)
+    assert isinstance(both["c"]["h"], slice) and data[both["c"]["h"]] == b"in-map"
+    assert both["b"] == b"top"

@@ -55,17 +55,24 @@ PAIRS: list[tuple[type[Struct], type[BaseModel]]] = [
 def test_fields_correspond(lean: type[Struct], model: type[BaseModel]) -> None:
     want = {(info.alias or name, name, info.default is None and not info.is_required())
             for name, info in model.model_fields.items()}
-    got = {(key, attr, optional) for key, attr, _, optional in lean.FIELDS}
+    got = {(key, _public(attr), optional) for key, attr, _, optional in lean.FIELDS}
     assert got == want
     slots = set(lean.__slots__)
     assert slots == {attr for _, attr, _, _ in lean.FIELDS}
+
+
+def _public(attr: str) -> str:
+    """A field stored privately is read through a property of its public name
+    (``EvidenceItem._content`` -> ``content``)."""
+    return attr.removeprefix("_")
 
 
 def _same(lean: Any, model: Any) -> bool:
     """Equal attributes, recursively (lean records against pydantic models)."""
     if isinstance(lean, Struct):
         return isinstance(model, BaseModel) and all(
-            _same(getattr(lean, attr), getattr(model, attr)) for _, attr, _, _ in lean.FIELDS)
+            _same(getattr(lean, _public(attr)), getattr(model, _public(attr)))
+            for _, attr, _, _ in lean.FIELDS)
     if isinstance(lean, list):
         return isinstance(model, list) and len(lean) == len(model) and all(
             _same(a, b) for a, b in zip(lean, model, strict=True))
