@@ -40,6 +40,7 @@ from por.lean.base import Leaves, Reject, unique
 from por.lean.budget import MAX_BUNDLE_ITEMS, max_steps_for
 from por.lean.bundle import Bundle, por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
+from por.lean.manifest import manifest_bytes
 from por.lean.prompt import PromptSpec
 from por.merkle import RootAccumulator, leaf_hash
 from verifier import passed
@@ -157,7 +158,7 @@ def _root(data: bytes, spans: list[slice]) -> bytes:
 
 
 def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
-    from por.lean.replay import manifest_bytes, replay  # noqa: PLC0415  # loads the auditor
+    from por.lean.replay import replay  # noqa: PLC0415  # loads the auditor
 
     # 1. decode (done by the caller; leaf records are spans of ``data``)
     bundle: Bundle = Bundle.build(raw)

@@ -19,7 +19,6 @@ from typing import Any
 
 from por.lean.base import Leaves, Reject
 from por.lean.checks import ok_from
-from por.lean.manifest import manifest_bytes
 
 
 def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
@@ -59,4 +58,4 @@ def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
         raise Reject("verdict")
 
 
-__all__ = ["manifest_bytes", "replay"]
+__all__ = ["replay"]
