@@ -115,6 +115,38 @@ def _final_variables(step_type: str | None, raw: Any) -> tuple[Variables | None,
         None, "evaluation_variables do not validate")
 
 
+class SeenIds:
+    """A set of step ids that holds ``step_0001`` .. ``step_{n}`` as one number.
+
+    An honest trace's ids are exactly ``step_id(1)``, ``step_id(2)``, ... (SPEC
+    §12.5), so while every id added is the next one only the count is kept;
+    any other id (and every id after it) is kept as text.  Membership is that
+    of the set of the ids added: ``step_id`` is one-to-one and the count covers
+    exactly the ids it stands for (issue 16: no per-step text between steps)."""
+
+    __slots__ = ("_others", "_prefix")
+
+    def __init__(self) -> None:
+        self._prefix = 0
+        self._others: set[str] = set()
+
+    def add(self, text: str) -> None:
+        """Add one id."""
+        if not self._others and text == step_id(self._prefix + 1):
+            self._prefix += 1
+        else:
+            self._others.add(text)
+
+    def __contains__(self, text: object) -> bool:
+        if text in self._others:
+            return True
+        if (type(text) is not str or len(text) > 32 or not text.startswith("step_")
+                or not text[5:].isascii() or not text[5:].isdigit()):
+            return False
+        number = int(text[5:])
+        return 1 <= number <= self._prefix and text == step_id(number)
+
+
 class PolicyState:
     """The rules of the module docstring, checked one step at a time.
 
@@ -147,7 +179,7 @@ class PolicyState:
         self._policy = policy
         self._known = frozenset(i.evidence_id for i in items)
         self._external_ok = policy.allow_external_facts
-        self._earlier: set[str] = set()  # membership only: ids of the steps fed so far
+        self._earlier = SeenIds()  # membership only: ids of the steps fed so far
         self._count = 0
         self._last: tuple[str, str | None, Any] = ("", None, None)  # id, type, variables
 
