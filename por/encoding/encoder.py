@@ -41,7 +41,11 @@ def encode(value: Any) -> bytes:
     and ``codec.depth`` (deeper than ``DEFAULT_MAX_DEPTH``, so whatever encodes
     also decodes with the default limits; this also stops reference cycles).
     """
-    return cbor2.dumps(_ordered(value, 0))
+    kind = type(value)
+    if kind is dict or kind is list:
+        return cbor2.dumps(_ordered(value, 0))
+    _scalar(value)  # a lone scalar (claim ids hash one per claim): nothing to order
+    return cbor2.dumps(value)
 
 
 def _ordered(node: Any, level: int) -> Any:
