@@ -187,10 +187,13 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
     for requirement in requirements:
         rid = requirement.requirement_id
         mine = positions.get(rid, [])
-        check = add(check_requirement_step(
+        made_check = check_requirement_step(
             prompt_spec, next_id(), rid, [items[n] for n in mine],
-            [extracts[n] for n in mine]))
-        memo = io.CheckMemo(check, rid)  # what aggregate and contradictions read
+            [extracts[n] for n in mine], encoded=not retain)
+        check = add(made_check)
+        # What aggregate and contradictions read (streaming: its items are encoded).
+        memo = io.CheckMemo(check, rid, view=made_check.view)
+        del made_check
         check_steps.append(check if retain else memo)
         del check  # streaming: its per-item admission dicts go before the aggregate runs
         admitted = frozenset(memo.view.admitted)

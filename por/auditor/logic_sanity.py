@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from por.auditor.claim_extraction import Claim, ClaimSet, requirement_for
+from por.encoding.encoder import Fragment
 from por.gate import ClaimHypothesis, ClaimResult, admit
 from por.lean.checks import Check, results_from
 from por.numbers import BPS_MAX
@@ -116,11 +117,17 @@ class RequirementCheck:
     def provenance_ok(self) -> bool:
         return self.covered or not any(CHECK_PROVENANCE in i.reasons for i in self.items)
 
-    def to_value(self) -> dict[str, Any]:
+    def to_value(self, *, encoded: bool = False) -> dict[str, Any]:
+        """The committed output of a ``check_requirement`` step.  ``encoded``: each
+        item's map is encoded as it is made (a :class:`~por.encoding.encoder.Fragment`
+        at its depth in the step: step, output, items, item), so a streaming audit
+        never holds one map per item at once (issue 16); the step's bytes are the same."""
+        items = ([Fragment.of(i.to_value(), depth=3) for i in self.items] if encoded
+                 else [i.to_value() for i in self.items])
         return {
             "requirement_id": self.requirement_id,
             "window": {"start": self.window_start, "end": self.window_end},
-            "items": [i.to_value() for i in self.items],
+            "items": items,
             "admitted_count": len(self.admitted_ids),
             "covered": self.covered,
             "provenance_ok": self.provenance_ok,

@@ -239,10 +239,12 @@ class CheckMemo:
 
     __slots__ = ("requirement_id", "step_id", "view")
 
-    def __init__(self, step: Step, requirement_id: str) -> None:
+    def __init__(self, step: Step, requirement_id: str, *,
+                 view: CheckView | None = None) -> None:
         self.step_id = step.step_id
         self.requirement_id = requirement_id
-        self.view = read_check(step, requirement_id)
+        # ``view``: the reading the step's builder made (its items are encoded).
+        self.view = read_check(step, requirement_id) if view is None else view
 
     def view_for(self, requirement_id: str) -> CheckView:
         """The view, if the step checked ``requirement_id`` (``step.citation_mismatch``)."""

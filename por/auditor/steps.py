@@ -106,6 +106,9 @@ class Built:
 
     step: Step
     findings: Findings = ()
+    #: A ``check_requirement`` step's reading for later steps, when its output
+    #: holds encoded items (a streaming audit): ``io.read_check`` cannot parse them.
+    view: io.CheckView | None = None
 
     def lean_checks(self) -> Sequence[Check]:
         """The report checks, as lean checks."""
@@ -158,8 +161,11 @@ def extract_step(prompt_spec: PromptSpec, sid: str, item: EvidenceItem) -> Built
 
 def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: str,
                            items: Sequence[EvidenceItem],
-                           extract_steps: Sequence[ExtractLike]) -> Built:
-    """``check_requirement``: admit or reject each of a requirement's items."""
+                           extract_steps: Sequence[ExtractLike], *,
+                           encoded: bool = False) -> Built:
+    """``check_requirement``: admit or reject each of a requirement's items
+    (``encoded``: as :meth:`RequirementCheck.to_value`, with the step's reading in
+    :attr:`Built.view`)."""
     requirement = _requirement(prompt_spec, requirement_id)
     for item in items:
         if item.requirement_id != requirement_id:
@@ -168,14 +174,17 @@ def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: st
                              expected=requirement_id, actual=item.requirement_id)
     claims = io.read_extracts(extract_steps, items)
     result = check_requirement(prompt_spec, requirement, items, claims)
-    output = result.to_value()
+    output = result.to_value(encoded=encoded)
+    view = io.CheckView(list(result.admitted_ids), result.covered,
+                        result.provenance_ok) if encoded else None
     return Built(_step(sid, "check",
                        f"check requirement {requirement_id}: {output['admitted_count']} of "
                        f"{len(items)} item(s) admitted",
                        inputs={"kind": io.KIND_CHECK, "requirement_id": requirement_id},
                        evidence_ids=[i.evidence_id for i in items],
                        prior_step_ids=[s.step_id for s in extract_steps],
-                       output=output), functools.partial(requirement_findings, result))
+                       output=output), functools.partial(requirement_findings, result),
+                 view)
 
 
 def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,

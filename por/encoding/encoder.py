@@ -43,9 +43,41 @@ def encode(value: Any) -> bytes:
     """
     kind = type(value)
     if kind is dict or kind is list:
-        return cbor2.dumps(_ordered(value, 0))
+        return cbor2.dumps(_ordered(value, 0), default=_embed)
+    if kind is Fragment:
+        return value.data  # type: ignore[no-any-return]
     _scalar(value)  # a lone scalar (claim ids hash one per claim): nothing to order
     return cbor2.dumps(value)
+
+
+class Fragment:
+    """The canonical encoding of one value, written by :func:`encode` as it is.
+
+    A large record can then be built from parts encoded one at a time, so its
+    parts are never all held as Python values at once (issue 16: a
+    ``check_requirement`` step holds one map per evidence item).  Made only by
+    :meth:`of`, which encodes the value at the depth it will sit at, so the
+    whole stays within ``DEFAULT_MAX_DEPTH`` and is exactly the encoding of the
+    same record with the value in place (canonical encoding is compositional:
+    RFC 8949 §4.2.1 orders a map by its keys' encodings alone)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    @classmethod
+    def of(cls, value: Any, *, depth: int) -> Fragment:
+        """``value`` encoded for a place ``depth`` containers deep (0: top level)."""
+        kind = type(value)
+        if kind is dict or kind is list:
+            return cls(cbor2.dumps(_ordered(value, depth), default=_embed))
+        return cls(encode(value))
+
+
+def _embed(encoder: Any, value: Any) -> None:
+    # cbor2 calls this only for a Fragment: _ordered refused every other type.
+    encoder.write(value.data)
 
 
 def _ordered(node: Any, level: int) -> Any:
@@ -138,8 +170,10 @@ def _key_rank(key: str) -> tuple[int, str]:
 
 
 def _scalar(node: Any) -> None:
-    """Raise unless ``node`` is a scalar of the data model."""
+    """Raise unless ``node`` is a scalar of the data model (or a :class:`Fragment`)."""
     kind = type(node)
+    if kind is Fragment:
+        return
     if kind is str:
         _check_text(node)
     elif kind is int:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import cbor2
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -127,3 +128,41 @@ def test_encoder_copies_only_what_is_out_of_order() -> None:
     assert rebuilt is not nested
     assert list(rebuilt["b"][0]) == ["k", "kk"]
     assert encode(nested) == encode(rebuilt) == cbor2.dumps(nested, canonical=True)
+
+
+def test_fragments_encode_in_place() -> None:
+    from por.encoding.encoder import Fragment
+    from por.errors import EncodingError
+
+    items = [{"reasons": [], "evidence_id": f"e{i}", "admitted": i % 2 == 0} for i in range(5)]
+    step = {"output": {"items": items, "n": 5}, "schema": "x"}
+    parts = {"output": {"items": [Fragment.of(i, depth=3) for i in items], "n": 5},
+             "schema": "x"}
+    assert encode(parts) == encode(step) == cbor2.dumps(step, canonical=True)
+    deep: Any = []
+    for _ in range(29):
+        deep = [deep]
+    Fragment.of(deep, depth=2)  # 2 + 30 containers: at the decoder's limit
+    with pytest.raises(EncodingError) as info:
+        Fragment.of(deep, depth=3)  # one more would be refused by a verifier
+    assert info.value.check_id == "codec.depth"
+
+
+def test_streaming_check_view_is_what_the_step_says() -> None:
+    from por.auditor import step_io
+    from por.auditor.steps import check_requirement_step, extract_step
+    from por.scenarios import list_scenarios, load_scenario
+
+    for name in list_scenarios():
+        scenario = load_scenario(name)
+        spec, items = scenario.prompt_spec, scenario.evidence.items
+        for requirement in spec.data_requirements:
+            rid = requirement.requirement_id
+            mine = [i for i in items if i.requirement_id == rid]
+            extracts = [extract_step(spec, f"step_{n + 1:04d}", i).step
+                        for n, i in enumerate(mine)]
+            plain = check_requirement_step(spec, "step_0100", rid, mine, extracts)
+            encoded = check_requirement_step(spec, "step_0100", rid, mine, extracts,
+                                             encoded=True)
+            assert encoded.step.to_cbor() == plain.step.to_cbor()
+            assert encoded.view == step_io.read_check(plain.step, rid)
