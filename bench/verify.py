@@ -185,10 +185,14 @@ def _bytecode_note() -> str:
 
     root = Path(__file__).resolve().parents[1]
     sources = [*root.glob("por/**/*.py"), *root.glob("verifier/*.py")]
-    missing = [p for p in sources if not Path(importlib.util.cache_from_source(str(p))).is_file()]
+    def stale(source: Path) -> bool:
+        cached = Path(importlib.util.cache_from_source(str(source)))
+        return not cached.is_file() or cached.stat().st_mtime < source.stat().st_mtime
+
+    missing = [p for p in sources if stale(p)]
     if not missing:
         return "bytecode present"
-    return (f"NO bytecode for {len(missing)} of {len(sources)} modules: run "
+    return (f"NO current bytecode for {len(missing)} of {len(sources)} modules: run "
             "`python -m compileall por verifier` to measure an installed start-up")
 
 

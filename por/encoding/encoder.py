@@ -41,9 +41,22 @@ def encode(value: Any) -> bytes:
     and ``codec.depth`` (deeper than ``DEFAULT_MAX_DEPTH``, so whatever encodes
     also decodes with the default limits; this also stops reference cycles).
     """
+    return _encode_at(value, 0)
+
+
+def _encode_at(value: Any, level: int) -> bytes:
     kind = type(value)
     if kind is dict or kind is list:
-        return cbor2.dumps(_ordered(value, 0), default=_embed)
+        seen = _FRAGMENTS_SEEN[0]
+        ordered = _ordered(value, level)
+        if _FRAGMENTS_SEEN[0] == seen:
+            return cbor2.dumps(ordered)
+        # It holds Fragments: written here.  cbor2 must never meet one: on any
+        # type it does not know it loads its whole encoder registry (datetime,
+        # uuid, email, ...: milliseconds of start-up).
+        out = bytearray()
+        _assemble(ordered, out)
+        return bytes(out)
     if kind is Fragment:
         return value.data  # type: ignore[no-any-return]
     _scalar(value)  # a lone scalar (claim ids hash one per claim): nothing to order
@@ -69,15 +82,41 @@ class Fragment:
     @classmethod
     def of(cls, value: Any, *, depth: int) -> Fragment:
         """``value`` encoded for a place ``depth`` containers deep (0: top level)."""
-        kind = type(value)
-        if kind is dict or kind is list:
-            return cls(cbor2.dumps(_ordered(value, depth), default=_embed))
-        return cls(encode(value))
+        return cls(_encode_at(value, depth))
 
 
-def _embed(encoder: Any, value: Any) -> None:
-    # cbor2 calls this only for a Fragment: _ordered refused every other type.
-    encoder.write(value.data)
+#: How many Fragments ``_scalar`` has met, ever: :func:`_encode_at` compares it
+#: before and after ordering a value.  Another thread's count can only send a
+#: value down the (equally exact) assembling path, never hide a Fragment.
+_FRAGMENTS_SEEN = [0]
+
+
+def _assemble(node: Any, out: bytearray) -> None:
+    """Write an ordered tree (``_ordered``'s output) that holds Fragments."""
+    kind = type(node)
+    if kind is dict:
+        out += _head(5, len(node))
+        for key, item in node.items():
+            out += cbor2.dumps(key)
+            _assemble(item, out)
+    elif kind is list:
+        out += _head(4, len(node))
+        for item in node:
+            _assemble(item, out)
+    elif kind is Fragment:
+        out += node.data
+    else:
+        out += cbor2.dumps(node)
+
+
+def _head(major: int, count: int) -> bytes:
+    """The shortest head for a container of ``count`` items (RFC 8949 §4.2.1)."""
+    if count < 24:
+        return bytes([major << 5 | count])
+    for ai, width in ((24, 1), (25, 2), (26, 4), (27, 8)):
+        if count < 1 << (8 * width):
+            return bytes([major << 5 | ai]) + count.to_bytes(width, "big")
+    raise EncodingError("codec.int_range", "container too large")
 
 
 def _ordered(node: Any, level: int) -> Any:
@@ -173,6 +212,7 @@ def _scalar(node: Any) -> None:
     """Raise unless ``node`` is a scalar of the data model (or a :class:`Fragment`)."""
     kind = type(node)
     if kind is Fragment:
+        _FRAGMENTS_SEEN[0] += 1
         return
     if kind is str:
         _check_text(node)
