@@ -188,7 +188,8 @@ def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
     checks.append(LeanCheck("manifest.ok", passed.MANIFEST_OK))
     # 5-7. replay the auditor and the judge; compare bytes
     replay(spec, Evidence(spec.market.market_id, items), Leaves(data, steps),
-           header=bundle.trace_header, verdict=bundle.verdict, handoff=handoff)
+           header=bundle.trace_header, verdict=bundle.verdict,
+           reasoning_root=c.reasoning_root, handoff=handoff)
     checks.append(LeanCheck("replay.audit_ok", passed.audit_ok(len(steps))))
     checks.append(LeanCheck("trace.ok", passed.TRACE_OK))
     checks.append(LeanCheck("replay.judge_ok", passed.JUDGE_OK))

@@ -134,7 +134,7 @@ class AuditRun:
 
 def audit_core(prompt_spec: Any, items: Sequence[Any], *,
                on_step: Callable[[int, Step], None] | None = None,
-               retain: bool = True) -> AuditRun:
+               retain: bool = True, reasoning_root: bytes | None = None) -> AuditRun:
     """Build the trace of (``prompt_spec``, ``items``) as lean steps (seed M06 §7.1 steps 1-6).
 
     Inputs are duck-typed (module docstring).  ``on_step(index, step)`` sees each
@@ -145,7 +145,10 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
     steps only what they read (``step_io.ExtractMemo``, ``step_io.CheckMemo``,
     the last aggregate/contradictions/deduce steps until their reader is made):
     every step is the same, byte for byte, and the run's ``steps`` is a
-    ``StepWindow``.  Raises ``AuditError`` (``audit.too_many_steps``)."""
+    ``StepWindow``.  ``reasoning_root`` (streaming only): the root of the steps'
+    bytes, from a caller whose ``on_step`` compares every step with leaves whose
+    root it has checked, so the window need not hash them again.  Raises
+    ``AuditError`` (``audit.too_many_steps``)."""
     requirements = prompt_spec.data_requirements
     total = trace_length(len(items), len(requirements))
     if total > MAX_TRACE_STEPS:
@@ -155,7 +158,7 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
     # 1. Policy: strict and bounded by the input size.
     policy = lean_policy_for(len(items), len(requirements))
     built: list[Built] | None = [] if retain else None
-    window = None if retain else StepWindow()
+    window = None if retain else StepWindow(reasoning_root)
     made = 0
 
     def add(step: Built) -> Step:

@@ -45,26 +45,32 @@ class ReleasedStepError(LookupError):
 class StepWindow:
     """The steps of a streaming audit as the judge reads them (module docstring)."""
 
-    __slots__ = ("_kept", "_kept_at", "_root")
+    __slots__ = ("_kept", "_kept_at", "_known_root", "_root", "_size")
 
-    def __init__(self) -> None:
-        self._root = RootAccumulator()
+    def __init__(self, reasoning_root: bytes | None = None) -> None:
+        # ``reasoning_root``: known to the caller (every step it is given was
+        # compared with a leaf under that root): the steps are counted, not hashed.
+        self._root = RootAccumulator() if reasoning_root is None else None
+        self._known_root = reasoning_root
+        self._size = 0
         self._kept: Step | None = None
         self._kept_at = -1
 
     def append(self, step: Step) -> None:
         """Add the next step: hash its bytes; keep it instead of the kept one if it
         is a ``map`` or ``aggregate`` step (module docstring)."""
-        position = self._root.size
-        self._root.append(step.to_cbor())
+        position = self._size
+        if self._root is not None:
+            self._root.append(step.to_cbor())
+        self._size = position + 1
         if step.step_type in _FINAL_TYPES:
             self._kept, self._kept_at = step, position
 
     def __len__(self) -> int:
-        return self._root.size
+        return self._size
 
     def __getitem__(self, index: int) -> Step:
-        size = self._root.size
+        size = self._size
         position = index + size if index < 0 else index
         if not 0 <= position < size:
             raise IndexError(f"step index {index} outside a trace of {size} steps")
@@ -77,7 +83,10 @@ class StepWindow:
                         "PolicyState as they are made instead of iterating")
 
     def reasoning_root(self) -> bytes:
-        """MTH over every appended step's bytes (SPEC §5.1), as ``root_hash`` gives."""
+        """MTH over every appended step's bytes (SPEC §5.1), as ``root_hash`` gives
+        (or the root the caller vouched for)."""
+        if self._root is None:
+            return self._known_root  # type: ignore[return-value]
         return self._root.root()
 
 

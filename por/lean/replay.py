@@ -22,7 +22,7 @@ from por.lean.checks import ok_from
 
 
 def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
-           verdict: bytes, handoff: dict[str, Any]) -> None:
+           verdict: bytes, reasoning_root: bytes, handoff: dict[str, Any]) -> None:
     """Raise :class:`Reject` unless audit and judge reproduce the committed bytes.
 
     The first replayed step that differs is left in ``handoff["step_mismatch"]``
@@ -47,7 +47,10 @@ def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
             raise Reject("step")
         trace_policy.feed(index, step)
 
-    run = audit_core(spec, items, on_step=compare, retain=False)
+    # ``reasoning_root``: the caller checked it against ``steps``, and compare()
+    # lets no differing step through, so the window need not hash them again.
+    run = audit_core(spec, items, on_step=compare, retain=False,
+                     reasoning_root=reasoning_root)
     if run.header_cbor() != header:
         raise Reject("header")
     if run.market_id != market_id or not policy.same_as(run.policy):
