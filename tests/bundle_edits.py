@@ -58,3 +58,27 @@ def step_edit(index: int, **changes: Any) -> Callable[[ReasoningTrace], Reasonin
         steps[index] = steps[index].model_copy(update=changes)
         return trace.model_copy(update={"steps": steps})
     return mutate
+
+
+#: Verifier options with nothing trusted and no signature asked for (the fast path's case).
+UNSIGNED_OPTIONS = {"max_size": 256 * 1024 * 1024, "trusted_keys": None,
+                    "require_signature": False, "now": None, "chain_id": None,
+                    "verifying_contract": None}
+
+
+def paths_agree(data: bytes) -> str:
+    """Both verification paths on ``data`` (SPEC §6.2, ADR 0007): the fast one verifies
+    only where the full one does, with the same report, and what it hands over changes
+    no report.  Returns the full path's status."""
+    from verifier.fast import fast_report
+    from verifier.full import check_full
+
+    full = check_full(data, dict(UNSIGNED_OPTIONS))
+    handoff: dict[str, Any] = {}
+    fast = fast_report(data, **UNSIGNED_OPTIONS, handoff=handoff)
+    if fast is not None:
+        assert full.status == "verified", full.first_failure
+        assert fast.to_report() == full
+    else:
+        assert check_full(data, dict(UNSIGNED_OPTIONS), handoff) == full
+    return full.status

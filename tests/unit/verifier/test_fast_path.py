@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bundle_edits import honest, recommit
+from bundle_edits import UNSIGNED_OPTIONS as OPTIONS
+from bundle_edits import honest, paths_agree, recommit
 
 from por.bundle import current_manifest
 from por.lean.manifest import manifest_bytes
@@ -23,22 +24,8 @@ from verifier.fast import fast_report
 from verifier.full import check_full
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "bundles"
-OPTIONS = {"max_size": 256 * 1024 * 1024, "trusted_keys": None, "require_signature": False,
-           "now": None, "chain_id": None, "verifying_contract": None}
 
-
-def _agree(data: bytes) -> str:
-    """Both paths on ``data``: the fast one verifies only where the full one does,
-    with the same report; returns the full path's status."""
-    full = check_full(data, dict(OPTIONS))
-    handoff: dict[str, object] = {}
-    fast = fast_report(data, **OPTIONS, handoff=handoff)
-    if fast is not None:
-        assert full.status == "verified", full.first_failure
-        assert fast.to_report() == full
-    else:  # what the fast path hands over changes no report
-        assert check_full(data, dict(OPTIONS), handoff) == full
-    return full.status
+_agree = paths_agree
 
 
 def test_manifest_bytes_are_the_current_manifest() -> None:
