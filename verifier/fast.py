@@ -94,10 +94,6 @@ class LeanReport:
             confidence_bps=self.confidence_bps, resolution_rule_id=self.resolution_rule_id,
             por_root=self.por_root)
 
-    def to_json_obj(self) -> dict[str, Any]:
-        """JSON form, as ``VerificationReport.to_json_obj``."""
-        return self.to_report().to_json_obj()  # type: ignore[no-any-return]
-
 
 def fast_report(
     data: bytes,
@@ -187,7 +183,8 @@ def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
     checks.append(LeanCheck("commit.ok", passed.COMMIT_OK))
     checks.append(LeanCheck("manifest.ok", passed.MANIFEST_OK))
     # 5-7. replay the auditor and the judge; compare bytes
-    replay(spec, Evidence(spec.market.market_id, items), Leaves(data, steps),
+    replay(spec, Evidence(spec.market.market_id, items, root=c.evidence_root),
+           Leaves(data, steps),
            header=bundle.trace_header, verdict=bundle.verdict,
            reasoning_root=c.reasoning_root, handoff=handoff)
     checks.append(LeanCheck("replay.audit_ok", passed.audit_ok(len(steps))))

@@ -161,12 +161,21 @@ def lean_verdict(prompt_spec: Spec, evidence: Evidence, trace: Trace, *, outcome
         confidence_bps=confidence_bps,
         resolution_rule_id=rule_id,
         prompt_spec_hash=leaf_hash(prompt_spec.to_cbor()),
-        evidence_root=root_hash([item.to_cbor() for item in evidence.items]),
+        evidence_root=evidence_root_of(evidence),
         evidence_count=len(evidence.items),
         reasoning_root=reasoning_root_of(trace.steps),
         reasoning_count=len(trace.steps),
         resolution_time=prompt_spec.market.resolution_window.end,
     )
+
+
+def evidence_root_of(evidence: Any) -> bytes:
+    """MTH over every item's ``to_cbor()`` in bundle order (SPEC §5.1), or the
+    ``root`` a lean ``Evidence`` carries, checked by its maker against the same bytes."""
+    known = getattr(evidence, "root", None)
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    return root_hash([item.to_cbor() for item in evidence.items])
 
 
 def reasoning_root_of(steps: Sequence[Any]) -> bytes:

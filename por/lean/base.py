@@ -124,14 +124,19 @@ class Leaves:
         return self.data[self.spans[index]]
 
 
-def text(min_length: int = 0, max_length: int | None = None) -> Check:
-    """A ``str`` of ``min_length`` .. ``max_length`` code points."""
-    def check(value: Any) -> str:
-        if type(value) is not str or len(value) < min_length or (
+def _sized(kind: type[str] | type[bytes], name: str, min_length: int,
+           max_length: int | None) -> Check:
+    def check(value: Any) -> Any:
+        if type(value) is not kind or len(value) < min_length or (
                 max_length is not None and len(value) > max_length):
-            raise Reject("text")
+            raise Reject(name)
         return value
     return check
+
+
+def text(min_length: int = 0, max_length: int | None = None) -> Check:
+    """A ``str`` of ``min_length`` .. ``max_length`` code points."""
+    return _sized(str, "text", min_length, max_length)
 
 
 def integer(lo: int, hi: int) -> Check:
@@ -152,12 +157,7 @@ def boolean(value: Any) -> bool:
 
 def blob(min_length: int = 0, max_length: int | None = None) -> Check:
     """A byte string of ``min_length`` .. ``max_length`` bytes."""
-    def check(value: Any) -> bytes:
-        if type(value) is not bytes or len(value) < min_length or (
-                max_length is not None and len(value) > max_length):
-            raise Reject("blob")
-        return value
-    return check
+    return _sized(bytes, "blob", min_length, max_length)
 
 
 def literal(*allowed: str) -> Check:

@@ -112,13 +112,19 @@ class EvidenceItem(CborRecord):
 
 
 class Evidence:
-    """What the auditor and judge read of an EvidenceBundle: items and market id."""
+    """What the auditor and judge read of an EvidenceBundle: items and market id.
 
-    __slots__ = ("items", "market_id")
+    ``root``: the evidence root, when the caller has already checked it against
+    these items' bytes (the fast path, which hashes them in place), so the judge
+    need not copy and hash them again (``judge.deterministic_mapping.evidence_root_of``)."""
 
-    def __init__(self, market_id: str, items: list[EvidenceItem]) -> None:
+    __slots__ = ("items", "market_id", "root")
+
+    def __init__(self, market_id: str, items: list[EvidenceItem],
+                 root: bytes | None = None) -> None:
         self.market_id = market_id
         self.items = items
+        self.root = root
 
 
 __all__ = [
