@@ -43,6 +43,7 @@ Leaves out: the verdict (``por.judge``), bundles and commitments.
 from __future__ import annotations
 
 import hashlib
+from array import array
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -176,23 +177,35 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
         return step_id(made + 1)
 
     # 2-3. Extraction, one step per item in bundle order.
-    extracts: list[ExtractLike] = []
+    retained: list[ExtractLike] = []
+    store = io.ExtractStore(items, made + 1)
     for item in items:
         extract = add(extract_step(prompt_spec, next_id(), item))
-        extracts.append(extract if retain else io.ExtractMemo(extract))
-    positions: dict[str, list[int]] = {}
+        if retain:
+            retained.append(extract)
+        else:
+            store.add(extract)
+        del extract  # streaming: the store keeps what later steps read
+
+    def extracts(chosen: Sequence[int]) -> Sequence[ExtractLike]:
+        return [retained[n] for n in chosen] if retain else store.memos(chosen)
+
+    positions: dict[str, array[int]] = {}
     for n, item in enumerate(items):
-        positions.setdefault(item.requirement_id, []).append(n)
+        mine = positions.get(item.requirement_id)
+        if mine is None:
+            mine = positions[item.requirement_id] = array("q")
+        mine.append(n)
     # 4. Per requirement: admission (logic sanity + gate), then selection.
     admitted_mask = [False] * len(items)
     check_steps: list[CheckLike] = []
     aggregate_steps = []
     for requirement in requirements:
         rid = requirement.requirement_id
-        mine = positions.get(rid, [])
+        mine = positions.get(rid, array("q"))
         made_check = check_requirement_step(
             prompt_spec, next_id(), rid, [items[n] for n in mine],
-            [extracts[n] for n in mine], encoded=not retain)
+            extracts(mine), encoded=not retain)
         check = add(made_check)
         # What aggregate and contradictions read (streaming: its items are encoded).
         memo = io.CheckMemo(check, rid, view=made_check.view)
@@ -200,20 +213,20 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
         check_steps.append(check if retain else memo)
         del check  # streaming: its per-item admission dicts go before the aggregate runs
         admitted = frozenset(memo.view.admitted)
-        chosen = [n for n in mine if items[n].evidence_id in admitted]
+        chosen = array("q", (n for n in mine if items[n].evidence_id in admitted))
         for n in chosen:
             admitted_mask[n] = True
         aggregate_steps.append(add(aggregate_step(
             prompt_spec, next_id(), rid, check_step=check_steps[-1],
             items=[items[n] for n in chosen],
-            extract_steps=[extracts[n] for n in chosen])))
+            extract_steps=extracts(chosen))))
     # 5. Contradictions among all admitted claims, bundle order.
-    every = [n for n, ok in enumerate(admitted_mask) if ok]
+    every = array("q", (n for n, ok in enumerate(admitted_mask) if ok))
     contradictions = add(contradictions_step(
-        prompt_spec, next_id(), check_steps, [items[n] for n in every],
-        [extracts[n] for n in every]))
-    for cited in extracts:  # contradictions was the last reader of their claims
+        prompt_spec, next_id(), check_steps, [items[n] for n in every], extracts(every)))
+    for cited in retained:  # contradictions was the last reader of their claims
         io.forget_claims(cited)
+    store.release()
     # 6. Deduce and map: the evaluation variables.
     deduce = add(deduce_step(prompt_spec, next_id(), aggregate_steps, contradictions))
     add(map_step(prompt_spec, next_id(), deduce))

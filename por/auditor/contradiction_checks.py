@@ -77,41 +77,75 @@ class ContradictionChecker:
         return results_from(self.conflicts(claims))
 
     def conflicts(self, claims: Iterable[Claim]) -> list[Check]:
-        """:meth:`check` as lean checks (no pydantic), the same order and content."""
-        groups: dict[tuple[str, str], list[Claim]] = {}
+        """:meth:`check` as lean checks (no pydantic), the same order and content.
+
+        One pass that keeps, per group, only what its verdict needs (the first
+        minimal and maximal claim, or the first claim of each boolean value, and
+        a count): ``claims`` may be a stream no one holds at once (issue 16)."""
+        groups: dict[tuple[str, str], _Group] = {}
         for claim in claims:
             if claim.kind in ("numeric", "boolean"):
-                groups.setdefault((claim.kind, claim.key), []).append(claim)
+                group = groups.get((claim.kind, claim.key))
+                if group is None:
+                    groups[(claim.kind, claim.key)] = _Group(claim)
+                elif claim.kind == "numeric":
+                    group.numeric(claim)
+                else:
+                    group.boolean(claim)
         results: list[Check] = []
-        for (kind, _key), members in groups.items():  # insertion order: deterministic
-            found = (self._numeric(members) if kind == "numeric"
-                     else self._boolean(members))
+        for (kind, _key), group in groups.items():  # insertion order: deterministic
+            found = (group.numeric_conflict(self.numeric_tolerance) if kind == "numeric"
+                     else group.boolean_conflict())
             if found is not None:
                 results.append(found)
         return results
 
-    def _numeric(self, members: list[Claim]) -> Check | None:
-        low = high = members[0]
-        low_value = high_value = parse_decimal(str(low.value))
-        for claim in members[1:]:
-            value = parse_decimal(str(claim.value))
-            if value < low_value:
-                low, low_value = claim, value
-            elif value > high_value:
-                high, high_value = claim, value
-        if within_tolerance(high_value, low_value, self.numeric_tolerance):
-            return None
-        return _conflict(CHECK_NUMERIC, (low, high), len(members))
 
-    @staticmethod
-    def _boolean(members: list[Claim]) -> Check | None:
-        first_true = next((c for c in members if c.value is True), None)
-        first_false = next((c for c in members if c.value is False), None)
-        if first_true is None or first_false is None:
+class _Group:
+    """One semantic key's claims, as far as a conflict needs them: numeric, the
+    first minimal and first maximal claim; boolean, the first ``true`` and the
+    first ``false`` claim (named in the order seen); and how many there were."""
+
+    __slots__ = ("count", "first", "high", "high_value", "low", "low_value", "second")
+
+    def __init__(self, claim: Claim) -> None:
+        self.count = 0
+        self.low = self.high = claim
+        self.low_value = self.high_value = (
+            parse_decimal(str(claim.value)) if claim.kind == "numeric" else None)
+        self.first: Claim | None = None  # boolean: the first true or false claim
+        self.second: Claim | None = None  # then the first claim of the other value
+        if claim.kind == "numeric":
+            self.count = 1
+        else:
+            self.boolean(claim)
+
+    def numeric(self, claim: Claim) -> None:
+        self.count += 1
+        value = parse_decimal(str(claim.value))
+        if value < self.low_value:  # type: ignore[operator]
+            self.low, self.low_value = claim, value
+        elif value > self.high_value:  # type: ignore[operator]
+            self.high, self.high_value = claim, value
+
+    def boolean(self, claim: Claim) -> None:
+        self.count += 1
+        if claim.value is not True and claim.value is not False:
+            return
+        if self.first is None:
+            self.first = claim
+        elif self.second is None and claim.value is not self.first.value:
+            self.second = claim
+
+    def numeric_conflict(self, tolerance: Decimal) -> Check | None:
+        if within_tolerance(self.high_value, self.low_value, tolerance):  # type: ignore[arg-type]
             return None
-        pair = ((first_true, first_false) if members.index(first_true)
-                < members.index(first_false) else (first_false, first_true))
-        return _conflict(CHECK_BOOLEAN, pair, len(members))
+        return _conflict(CHECK_NUMERIC, (self.low, self.high), self.count)
+
+    def boolean_conflict(self) -> Check | None:
+        if self.first is None or self.second is None:
+            return None
+        return _conflict(CHECK_BOOLEAN, (self.first, self.second), self.count)
 
 
 __all__ = ["CHECK_BOOLEAN", "CHECK_NUMERIC", "ContradictionChecker"]

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from por.auditor.claim_extraction import Claim, ClaimSet, requirement_for
-from por.encoding.encoder import Fragment
+from por.encoding.encoder import Fragments
 from por.gate import ClaimHypothesis, ClaimResult, admit
 from por.lean.checks import Check, results_from
 from por.numbers import BPS_MAX
@@ -119,11 +119,12 @@ class RequirementCheck:
 
     def to_value(self, *, encoded: bool = False) -> dict[str, Any]:
         """The committed output of a ``check_requirement`` step.  ``encoded``: each
-        item's map is encoded as it is made (a :class:`~por.encoding.encoder.Fragment`
+        item's map is encoded as it is made (:class:`~por.encoding.encoder.Fragments`
         at its depth in the step: step, output, items, item), so a streaming audit
         never holds one map per item at once (issue 16); the step's bytes are the same."""
-        items = ([Fragment.of(i.to_value(), depth=3) for i in self.items] if encoded
-                 else [i.to_value() for i in self.items])
+        made = self.items
+        items = (Fragments(lambda: (i.to_value() for i in made), len(made), depth=3)
+                 if encoded else [i.to_value() for i in made])
         return {
             "requirement_id": self.requirement_id,
             "window": {"start": self.window_start, "end": self.window_end},

@@ -25,13 +25,15 @@ Leaves out: computing anything (``steps``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast, overload
 
 from por.auditor.claim_extraction import Claim, ClaimValue
 from por.errors import AuditError
 from por.lean.limits import FieldKind
+from por.lean.limits import step_id as _step_id
 from por.lean.trace import VARIABLE_NAMES, Step, Variables, variables_from
 from por.numbers import is_canonical_decimal
 
@@ -121,9 +123,9 @@ def read_extract(step: ExtractLike, item: EvidenceItem) -> tuple[Claim, ...]:
     A pure function of the (immutable) step and of the item's id and
     confidence: the result is memoised on the step, so the three readers of an
     extract step in one audit parse it once."""
-    key = (item.evidence_id, item.confidence_bps)
     if isinstance(step, ExtractMemo):
-        return step.claims_for(key)
+        return step.claims_for(item)
+    key = (item.evidence_id, item.confidence_bps)
     if isinstance(step, Step):
         memo = step._claims
     else:  # the private-attribute dict directly: pydantic's __getattr__ is slow
@@ -139,8 +141,7 @@ def read_extract(step: ExtractLike, item: EvidenceItem) -> tuple[Claim, ...]:
 def forget_claims(step: ExtractLike) -> None:
     """Drop the memo :func:`read_extract` keeps on ``step`` (its last reader is done)."""
     if isinstance(step, ExtractMemo):
-        step.claims = None
-        return
+        return  # the store's claims go with the audit
     if isinstance(step, Step):
         step._claims = None
         return
@@ -170,12 +171,43 @@ def _read_extract(step: StepLike, item: EvidenceItem) -> tuple[Claim, ...]:
 
 
 def read_extracts(steps: Sequence[ExtractLike],
-                  items: Sequence[EvidenceItem]) -> list[tuple[Claim, ...]]:
+                  items: Sequence[EvidenceItem]) -> Sequence[tuple[Claim, ...]]:
     """Claims per item; ``steps`` and ``items`` must correspond one to one, in order."""
     if len(steps) != len(items):
         raise AuditError(CITATION_MISMATCH, "cited extract steps do not match cited evidence",
                          expected=str(len(items)), actual=str(len(steps)))
+    if isinstance(steps, ExtractMemos):  # streaming: made per read, dropped after
+        return _LazyClaims(steps, items)
     return [read_extract(s, i) for s, i in zip(steps, items, strict=True)]
+
+
+class _LazyClaims(Sequence[tuple[Claim, ...]]):
+    """:func:`read_extracts` of a streaming audit: each item's claims are made when
+    read, so a reader that goes item by item never holds them all at once."""
+
+    __slots__ = ("items", "steps")
+
+    def __init__(self, steps: ExtractMemos, items: Sequence[EvidenceItem]) -> None:
+        self.steps = steps
+        self.items = items
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Claim, ...]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[Claim, ...]]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[Claim, ...] | list[tuple[Claim, ...]]:
+        if isinstance(index, slice):
+            return [read_extract(s, i) for s, i in zip(self.steps[index], self.items[index],
+                                                        strict=True)]
+        return read_extract(self.steps[index], self.items[index])
+
+    def __iter__(self) -> Iterator[tuple[Claim, ...]]:
+        return (read_extract(s, i) for s, i in zip(self.steps, self.items, strict=True))
 
 
 def read_admitted(step: CheckLike, requirement_id: str) -> list[str]:
@@ -208,29 +240,123 @@ def read_check(step: CheckLike, requirement_id: str) -> CheckView:
                      field(step, step.output, "provenance_ok", bool))
 
 
-class ExtractMemo:
-    """What later steps read from an ``extract`` step of a streaming audit: its
-    ``step_id`` and the claims :func:`read_extract` gives for its item."""
+class ExtractStore:
+    """The claims of every ``extract`` step of a streaming audit, packed (issue 16:
+    memory per evidence item).
 
-    __slots__ = ("claims", "confidence_bps", "evidence_id", "step_id")
+    Per item it keeps one interned *shape* (the ``(kind, key, path)`` of each
+    claim: the same few tuples for every item of a requirement), and the claim
+    ids and values in two flat lists; :meth:`claims` makes the item's
+    :class:`Claim` objects again when a later step reads them (each reader drops
+    them when done).  ``items`` is the audit's own list: a read with an item
+    that is not the one the claims were extracted from is a wiring error,
+    reported as the step would report it (``step.citation_mismatch``)."""
 
-    def __init__(self, step: Step) -> None:
-        if step._claims is None:  # extract_step primes it; nothing else makes a memo
-            raise ValueError(f"extract step {step.step_id} has no parsed claims")
-        self.step_id = step.step_id
-        (self.evidence_id, self.confidence_bps), self.claims = step._claims
+    __slots__ = ("_ids", "_shapes", "_starts", "_values", "first_step", "items")
 
-    def claims_for(self, key: tuple[str, int]) -> tuple[Claim, ...]:
-        """The claims for the item keyed ``(evidence_id, confidence_bps)``."""
-        claims = self.claims
-        if claims is None or key[0] != self.evidence_id or key[1] != self.confidence_bps:
-            # The audit reads each memo with the item it was made from (and never
-            # after forget_claims); anything else is a wiring error, reported as
-            # the step would report it.
+    def __init__(self, items: Sequence[Any], first_step: int) -> None:
+        self.items = items
+        self.first_step = first_step  # the 1-based number of item 0's extract step
+        self._starts = array("q", [0])
+        self._shapes: list[tuple[tuple[str, str, str], ...]] = []
+        self._ids: list[str] = []
+        self._values: list[ClaimValue] = []
+
+    def add(self, step: Step) -> None:
+        """Keep what :func:`read_extract` gives for the next item's extract ``step``
+        (``extract_step`` primes it; nothing else feeds the store)."""
+        position = len(self._shapes)
+        memo = step._claims
+        item = self.items[position]
+        if memo is None or memo[0] != (item.evidence_id, item.confidence_bps) or \
+                step.step_id != _step_id(self.first_step + position):
+            raise ValueError(f"extract step {step.step_id} is not item {position}'s")
+        claims: tuple[Claim, ...] = memo[1]
+        shape = tuple((c.kind, c.key, c.path) for c in claims)
+        self._shapes.append(_SHAPES.setdefault(shape, shape) if len(_SHAPES) < _SHAPES_MAX
+                            else shape)
+        self._ids.extend(c.claim_id for c in claims)
+        self._values.extend(c.value for c in claims)
+        self._starts.append(len(self._ids))
+
+    def claims(self, position: int, item: Any) -> tuple[Claim, ...]:
+        """The claims of item ``position``, read with ``item``."""
+        if self.items[position] is not item:
             raise AuditError(CITATION_MISMATCH,
-                             f"extract step {self.step_id} is not about {key[0]}",
-                             expected=key[0], actual=self.evidence_id)
-        return claims  # type: ignore[no-any-return]
+                             f"extract step {_step_id(self.first_step + position)} "
+                             f"is not about {item.evidence_id}",
+                             expected=item.evidence_id,
+                             actual=self.items[position].evidence_id)
+        start = self._starts[position]
+        eid, confidence, ids, values = (item.evidence_id, item.confidence_bps,
+                                        self._ids, self._values)
+        return tuple(Claim(claim_id=ids[start + k], kind=cast(FieldKind, kind), key=key,
+                           path=path, value=values[start + k], evidence_id=eid,
+                           confidence_bps=confidence)
+                     for k, (kind, key, path) in enumerate(self._shapes[position]))
+
+    def release(self) -> None:
+        """Drop every claim (their last reader is done)."""
+        self._starts, self._shapes, self._ids, self._values = array("q", [0]), [], [], []
+
+    def memos(self, positions: Sequence[int]) -> ExtractMemos:
+        """The extract steps of items ``positions``, as the step builders cite them."""
+        return ExtractMemos(self, positions)
+
+
+#: Claim shapes, one object each (bounded: a hostile bundle of all-distinct
+#: paths stops sharing, it never grows this).
+_SHAPES: dict[tuple[tuple[str, str, str], ...], tuple[tuple[str, str, str], ...]] = {}
+_SHAPES_MAX = 1 << 10
+
+
+class ExtractMemo:
+    """An ``extract`` step of a streaming audit as its later readers see it: its
+    ``step_id`` and (through :func:`read_extract`) its claims, from the
+    :class:`ExtractStore`.  Made when read, dropped after."""
+
+    __slots__ = ("position", "store")
+
+    def __init__(self, store: ExtractStore, position: int) -> None:
+        self.store = store
+        self.position = position
+
+    @property
+    def step_id(self) -> str:
+        return _step_id(self.store.first_step + self.position)
+
+    def claims_for(self, item: Any) -> tuple[Claim, ...]:
+        """The claims of its item, read with ``item``."""
+        return self.store.claims(self.position, item)
+
+
+class ExtractMemos(Sequence[ExtractMemo]):
+    """The extract steps of some items of an :class:`ExtractStore` (a view: one
+    :class:`ExtractMemo` is made per read)."""
+
+    __slots__ = ("positions", "store")
+
+    def __init__(self, store: ExtractStore, positions: Sequence[int]) -> None:
+        self.store = store
+        self.positions = positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    @overload
+    def __getitem__(self, index: int) -> ExtractMemo: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> ExtractMemos: ...
+
+    def __getitem__(self, index: int | slice) -> ExtractMemo | ExtractMemos:
+        if isinstance(index, slice):
+            return ExtractMemos(self.store, self.positions[index])
+        return ExtractMemo(self.store, self.positions[index])
+
+    def __iter__(self) -> Iterator[ExtractMemo]:
+        store = self.store
+        return (ExtractMemo(store, p) for p in self.positions)
 
 
 class CheckMemo:
@@ -263,7 +389,12 @@ class AggregateView:
     covered: bool
     provenance_ok: bool
     fields: list[dict[str, Any]]
-    positions: dict[str, int]
+    evidence_ids: Sequence[str]
+
+    def positions_of(self, ids: set[str]) -> dict[str, int]:
+        """Where each of ``ids`` is among the step's evidence ids (the last place,
+        if cited twice); an id it does not cite is absent."""
+        return {e: n for n, e in enumerate(self.evidence_ids) if e in ids}
 
 
 def read_aggregate(step: StepLike, requirement_id: str) -> AggregateView:
@@ -278,7 +409,7 @@ def read_aggregate(step: StepLike, requirement_id: str) -> AggregateView:
         str_list(step, raw, "evidence_ids")
     return AggregateView(field(step, step.output, "covered", bool),
                          field(step, step.output, "provenance_ok", bool), fields,
-                         {e: n for n, e in enumerate(step.evidence_ids)})
+                         step.evidence_ids)
 
 
 def read_conflict_keys(step: StepLike) -> list[tuple[str, str]]:
@@ -314,6 +445,8 @@ __all__ = [
     "CheckMemo",
     "CheckView",
     "ExtractMemo",
+    "ExtractMemos",
+    "ExtractStore",
     "expect_kind",
     "field",
     "kind_of",

@@ -58,12 +58,13 @@ right evidence (all of a requirement's items, say) is checked by full replay.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from por.auditor import step_io as io
 from por.auditor.claim_extraction import (
+    Claim,
     ExtractionWarning,
     extract_item,
     fields_for,
@@ -197,23 +198,31 @@ def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
         raise AuditError(io.CITATION_MISMATCH,
                          f"aggregate {sid} does not cite exactly the admitted evidence")
     claims = io.read_extracts(extract_steps, items)
+    # Every policy reads a field's candidates one per source, the first in bundle
+    # order (``selection._one_per_source``): the others are never kept (issue 16).
     by_key: dict[tuple[str, str], list[Candidate]] = {}
+    sources: dict[tuple[str, str], set[str]] = {}
     for position, (item, found) in enumerate(zip(items, claims, strict=True)):
         for claim in found:
-            by_key.setdefault((claim.key, claim.kind), []).append(Candidate(
-                position, item.evidence_id, item.source.source_id, item.provenance_tier,
-                claim.claim_id, claim.value))
+            key, source_id = (claim.key, claim.kind), item.source.source_id
+            seen = sources.setdefault(key, set())
+            if source_id not in seen:
+                seen.add(source_id)
+                by_key.setdefault(key, []).append(Candidate(
+                    position, item.evidence_id, source_id, item.provenance_tier,
+                    claim.claim_id, claim.value))
     policy = requirement.selection_policy
     targets = [t.source_id for t in requirement.source_targets]
     tolerance = parse_decimal(prompt_spec.conflict_policy.numeric_tolerance)
     selections = [select_field(f.key, f.kind, policy=policy, target_ids=targets,
                                candidates=by_key.get((f.key, f.kind), []), tolerance=tolerance)
                   for f in fields_for(requirement)]
-    used = [False] * len(items)
-    index = {item.evidence_id: n for n, item in enumerate(items)}
-    for selection in selections:
-        for eid in selection.evidence_ids:
-            used[index[eid]] = True
+    used = bytearray(len(items))
+    picked = {eid for s in selections for eid in s.evidence_ids}
+    index = {item.evidence_id: n for n, item in enumerate(items)
+             if item.evidence_id in picked}  # the last place, as cited
+    for eid in picked:
+        used[index[eid]] = True
     output = {
         "requirement_id": requirement_id, "strategy": policy.strategy,
         "covered": view.covered, "provenance_ok": view.provenance_ok,
@@ -250,14 +259,21 @@ def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence
     if len(cited) != total or set(cited) != admitted:
         raise AuditError(io.CITATION_MISMATCH,
                          f"contradictions {sid} does not cite exactly the admitted evidence")
-    claims = [c for found in io.read_extracts(extract_steps, items) for c in found]
+    claims = io.read_extracts(extract_steps, items)
+    counted = [0]
+
+    def every_claim() -> Iterator[Claim]:  # one item's claims at a time
+        for found in claims:
+            counted[0] += len(found)
+            yield from found
     tolerance = prompt_spec.conflict_policy.numeric_tolerance
-    results = ContradictionChecker(tolerance).conflicts(claims)
+    results = ContradictionChecker(tolerance).conflicts(every_claim())
+    claim_count = counted[0]
     conflicts = [{"check_id": r.check_id, **(r.details or {})} for r in results]
-    output = {"claim_count": len(claims), "numeric_tolerance": tolerance,
+    output = {"claim_count": claim_count, "numeric_tolerance": tolerance,
               "conflicts": conflicts}
     return Built(_step(sid, "check",
-                       f"contradiction check over {len(claims)} claim(s): "
+                       f"contradiction check over {claim_count} claim(s): "
                        f"{len(conflicts)} conflict(s)",
                        inputs={"kind": io.KIND_CONTRADICTIONS}, evidence_ids=cited,
                        prior_step_ids=([s.step_id for s in extract_steps]
@@ -314,8 +330,8 @@ def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[Ste
             used.append(stamp)
     summary: list[str] = []
     if owner is not None and used:
-        positions = views[owner].positions
         ids = {e for f in used for e in f["evidence_ids"]}
+        positions = views[owner].positions_of(ids)
         if not ids <= positions.keys():
             raise AuditError(io.BAD_PRIOR_OUTPUT, "selection names evidence its step "
                              "does not cite")

@@ -21,6 +21,7 @@ Leaves out: decoding (see :mod:`por.encoding.decoder`) and any schema.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import cbor2
@@ -59,6 +60,10 @@ def _encode_at(value: Any, level: int) -> bytes:
         return bytes(out)
     if kind is Fragment:
         return value.data  # type: ignore[no-any-return]
+    if kind is Fragments:
+        out = bytearray()
+        _assemble(value, out)
+        return bytes(out)
     _scalar(value)  # a lone scalar (claim ids hash one per claim): nothing to order
     return cbor2.dumps(value)
 
@@ -85,6 +90,23 @@ class Fragment:
         return cls(_encode_at(value, depth))
 
 
+class Fragments:
+    """An array written by :func:`encode` one encoded item at a time: ``make()``
+    gives the items' values afresh each time (so the record can be encoded
+    again, e.g. for a report), each is encoded at ``depth`` (the depth of the
+    items) and dropped.  A record holding one is never held as a whole: not as
+    Python values, and with :func:`matches` not even as bytes (issue 16: a
+    ``check_requirement`` step has one map per evidence item).  ``count`` is
+    the number of items ``make()`` gives (the array's head is written first)."""
+
+    __slots__ = ("count", "depth", "make")
+
+    def __init__(self, make: Callable[[], Iterable[Any]], count: int, *, depth: int) -> None:
+        self.make = make
+        self.count = count
+        self.depth = depth
+
+
 #: How many Fragments ``_scalar`` has met, ever: :func:`_encode_at` compares it
 #: before and after ordering a value.  Another thread's count can only send a
 #: value down the (equally exact) assembling path, never hide a Fragment.
@@ -105,8 +127,48 @@ def _assemble(node: Any, out: bytearray) -> None:
             _assemble(item, out)
     elif kind is Fragment:
         out += node.data
+    elif kind is Fragments:
+        out += _head(4, node.count)
+        written = 0
+        for value in node.make():
+            out += _encode_at(value, node.depth)
+            written += 1
+        if written != node.count:
+            raise EncodingError("codec.fragments",
+                                f"{written} items written for an array of {node.count}")
     else:
         out += cbor2.dumps(node)
+
+
+class _Matcher:
+    """An ``out`` for :func:`_assemble` that compares what is written with
+    ``expected`` as it comes, keeping nothing."""
+
+    __slots__ = ("expected", "ok", "pos")
+
+    def __init__(self, expected: bytes | memoryview) -> None:
+        self.expected = memoryview(expected)
+        self.pos = 0
+        self.ok = True
+
+    def __iadd__(self, chunk: bytes) -> _Matcher:
+        end = self.pos + len(chunk)
+        if self.ok and self.expected[self.pos:end] != chunk:
+            self.ok = False
+        self.pos = end
+        return self
+
+
+def matches(value: Any, expected: bytes | memoryview) -> bool:
+    """``encode(value) == expected``, without holding the encoding when ``value``
+    holds :class:`Fragments` (it is compared as it is written)."""
+    seen = _FRAGMENTS_SEEN[0]
+    ordered = _ordered(value, 0)
+    if _FRAGMENTS_SEEN[0] == seen:
+        return cbor2.dumps(ordered) == expected
+    sink = _Matcher(expected)
+    _assemble(ordered, sink)  # type: ignore[arg-type]
+    return sink.ok and sink.pos == len(sink.expected)
 
 
 def _head(major: int, count: int) -> bytes:
@@ -211,7 +273,7 @@ def _key_rank(key: str) -> tuple[int, str]:
 def _scalar(node: Any) -> None:
     """Raise unless ``node`` is a scalar of the data model (or a :class:`Fragment`)."""
     kind = type(node)
-    if kind is Fragment:
+    if kind is Fragment or kind is Fragments:
         _FRAGMENTS_SEEN[0] += 1
         return
     if kind is str:

@@ -123,6 +123,10 @@ class Leaves:
     def __getitem__(self, index: int) -> bytes:
         return self.data[self.spans[index]]
 
+    def view(self, index: int) -> memoryview:
+        """``self[index]`` without the copy."""
+        return memoryview(self.data)[self.spans[index]]
+
 
 def _sized(kind: type[str] | type[bytes], name: str, min_length: int,
            max_length: int | None) -> Check:

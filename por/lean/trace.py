@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from por.encoding import encode
+from por.encoding.encoder import matches
 from por.lean.limits import MAX_ID_LENGTH, MAX_TRACE_STEPS, MAX_UINT63
 from por.numbers import is_canonical_decimal
 
@@ -73,6 +74,15 @@ class Step:
         if data is None:
             data = self._cbor = encode(self._cbor_value())
         return data
+
+    def matches(self, committed: bytes | memoryview) -> bool:
+        """``self.to_cbor() == committed``; a step built from
+        :class:`~por.encoding.encoder.Fragments` is compared as it is encoded,
+        never held as bytes (issue 16)."""
+        data = self._cbor
+        if data is not None:
+            return data == committed
+        return matches(self._cbor_value(), committed)
 
     def to_record(self) -> ReasoningStep:
         """The pydantic ``ReasoningStep`` with the same fields (and the cached bytes).
