@@ -65,7 +65,7 @@ from por.lean.limits import MAX_TRACE_STEPS, step_id
 from por.lean.trace import Policy, Step, header_cbor
 
 if TYPE_CHECKING:
-    from por.auditor.step_io import CheckLike, ExtractLike
+    from por.auditor.step_io import AggregateLike, CheckLike, ConflictsLike, ExtractLike
     from por.schemas import (
         EvidenceBundle,
         PromptSpec,
@@ -199,7 +199,7 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
     # 4. Per requirement: admission (logic sanity + gate), then selection.
     admitted_mask = [False] * len(items)
     check_steps: list[CheckLike] = []
-    aggregate_steps = []
+    aggregate_steps: list[AggregateLike] = []
     for requirement in requirements:
         rid = requirement.requirement_id
         mine = positions.get(rid, array("q"))
@@ -214,16 +214,21 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
         del check  # streaming: its per-item admission dicts go before the aggregate runs
         admitted = frozenset(memo.view.admitted)
         chosen = array("q", (n for n in mine if items[n].evidence_id in admitted))
+        del admitted
         for n in chosen:
             admitted_mask[n] = True
-        aggregate_steps.append(add(aggregate_step(
+        aggregate = add(aggregate_step(
             prompt_spec, next_id(), rid, check_step=check_steps[-1],
             items=[items[n] for n in chosen],
-            extract_steps=extracts(chosen))))
+            extract_steps=extracts(chosen)))
+        aggregate_steps.append(aggregate if retain else io.ReadMemo(aggregate, rid))
+        del aggregate  # streaming: its per-item lists go before the next step is made
     # 5. Contradictions among all admitted claims, bundle order.
     every = array("q", (n for n, ok in enumerate(admitted_mask) if ok))
-    contradictions = add(contradictions_step(
+    made_conflicts = add(contradictions_step(
         prompt_spec, next_id(), check_steps, [items[n] for n in every], extracts(every)))
+    contradictions: ConflictsLike = made_conflicts if retain else io.ReadMemo(made_conflicts)
+    del made_conflicts, every
     for cited in retained:  # contradictions was the last reader of their claims
         io.forget_claims(cited)
     store.release()

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     #: What a cited extract or check step may be in a streaming audit.
     ExtractLike: TypeAlias = "Step | ReasoningStep | ExtractMemo"
     CheckLike: TypeAlias = "Step | ReasoningStep | CheckMemo"
+    AggregateLike: TypeAlias = "Step | ReasoningStep | ReadMemo"
+    ConflictsLike: TypeAlias = "Step | ReasoningStep | ReadMemo"
 
 CITATION_MISMATCH = "step.citation_mismatch"
 BAD_PRIOR_OUTPUT = "step.bad_prior_output"
@@ -397,8 +399,10 @@ class AggregateView:
         return {e: n for n, e in enumerate(self.evidence_ids) if e in ids}
 
 
-def read_aggregate(step: StepLike, requirement_id: str) -> AggregateView:
+def read_aggregate(step: AggregateLike, requirement_id: str) -> AggregateView:
     """Coverage, provenance and field selections of an ``aggregate`` step."""
+    if isinstance(step, ReadMemo):
+        return step.read(KIND_AGGREGATE, requirement_id)  # type: ignore[no-any-return]
     expect_kind(step, KIND_AGGREGATE, requirement_id)
     fields = field(step, step.output, "fields", list)
     for raw in fields:
@@ -412,11 +416,40 @@ def read_aggregate(step: StepLike, requirement_id: str) -> AggregateView:
                          step.evidence_ids)
 
 
-def read_conflict_keys(step: StepLike) -> list[tuple[str, str]]:
+def read_conflict_keys(step: ConflictsLike) -> list[tuple[str, str]]:
     """``(kind, key)`` of every conflict a ``contradictions`` step reported."""
+    if isinstance(step, ReadMemo):
+        return list(step.read(KIND_CONTRADICTIONS, None))
     expect_kind(step, KIND_CONTRADICTIONS)
     return [(field(step, raw, "kind", str), field(step, raw, "key", str))
             for raw in field(step, step.output, "conflicts", list)]
+
+
+class ReadMemo:
+    """An ``aggregate`` or ``contradictions`` step of a streaming audit once
+    compared: its ``step_id`` and what :func:`read_aggregate` or
+    :func:`read_conflict_keys` gave for it (its per-item lists go with the step)."""
+
+    __slots__ = ("kind", "reading", "requirement_id", "step_id")
+
+    def __init__(self, step: Step, requirement_id: str | None = None) -> None:
+        self.step_id = step.step_id
+        self.requirement_id = requirement_id
+        self.reading: Any
+        if requirement_id is None:
+            self.kind, self.reading = KIND_CONTRADICTIONS, read_conflict_keys(step)
+        else:
+            self.kind = KIND_AGGREGATE
+            self.reading = read_aggregate(step, requirement_id)
+
+    def read(self, kind: str, requirement_id: str | None) -> Any:
+        """The reading, if the step computed ``kind`` (for ``requirement_id``)."""
+        if kind != self.kind or requirement_id != self.requirement_id:
+            raise AuditError(CITATION_MISMATCH,
+                             f"cited step {self.step_id} is not a {kind} step"
+                             + (f" for {requirement_id}" if requirement_id else ""),
+                             expected=kind, actual=self.kind)
+        return self.reading
 
 
 def read_variables(step: StepLike) -> Variables:
@@ -447,6 +480,7 @@ __all__ = [
     "ExtractMemo",
     "ExtractMemos",
     "ExtractStore",
+    "ReadMemo",
     "expect_kind",
     "field",
     "kind_of",

@@ -85,7 +85,13 @@ from por.lean.trace import Step, Variables
 from por.numbers import is_canonical_decimal, parse_decimal
 
 if TYPE_CHECKING:
-    from por.auditor.step_io import CheckLike, ExtractLike, StepLike
+    from por.auditor.step_io import (
+        AggregateLike,
+        CheckLike,
+        ConflictsLike,
+        ExtractLike,
+        StepLike,
+    )
     from por.schemas import (
         CheckResult,
         DataRequirement,
@@ -293,8 +299,8 @@ def _metric(prompt_spec: PromptSpec, views: Sequence[io.AggregateView]
     return "absent", None, None
 
 
-def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[StepLike],
-                contradictions: StepLike) -> Built:
+def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[AggregateLike],
+                contradictions: ConflictsLike) -> Built:
     """``deduce``: the predicate's variables from the aggregates (see the module docstring)."""
     requirements = prompt_spec.data_requirements
     if len(aggregate_steps) != len(requirements):

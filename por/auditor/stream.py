@@ -4,14 +4,15 @@
 evidence item) hands each step to its ``on_step`` callback and then appends
 it to a :class:`StepWindow`, which hashes the step's bytes into the
 reasoning root (SPEC §5.1: leaf *i* is ``steps[i].to_cbor()``, in trace
-order) and keeps only the latest step that can carry the evaluation
-variables (a ``map`` or ``aggregate`` step, as the judge's
-``final_step_index`` looks for them).  For a finished audit that is the
-last step, the ``map`` step (SPEC §12.5 puts it last): all the judge reads
-once every step has been checked one at a time (the trace policy by
-``por.auditor.trace_policy.PolicyState``).  Keeping no other step means a
-``check_requirement`` step's per-item admissions are gone while the next
-steps are computed.
+order) and keeps only the latest ``map`` step.  The judge's
+``final_step_index`` looks for the last ``map`` step, else the last
+``aggregate`` one; an audit's trace always ends with its one ``map`` step
+(SPEC §12.5, ``trace_length``), so that is the step it finds, and all the
+judge reads once every step has been checked one at a time (the trace
+policy by ``por.auditor.trace_policy.PolicyState``).  Keeping no other step
+means a ``check_requirement`` or ``aggregate`` step's per-item lists are gone
+while the next steps are computed (an ``aggregate`` step is never the final
+step of a finished audit: reading it raises, it is never mistaken).
 
 A window answers ``len()`` and indexing of the step it kept, as the judge's
 ``final_step_index`` and ``read_variables`` use a trace's ``steps``; any
@@ -33,8 +34,8 @@ from por.merkle.compact import RootAccumulator
 if TYPE_CHECKING:
     from por.lean.trace import Step
 
-#: The step types ``por.judge.schema_lock.final_step_index`` looks for.
-_FINAL_TYPES = ("map", "aggregate")
+#: The step type ``por.judge.schema_lock.final_step_index`` finds in an audit's trace.
+_FINAL_TYPE = "map"
 
 
 class ReleasedStepError(LookupError):
@@ -58,12 +59,12 @@ class StepWindow:
 
     def append(self, step: Step) -> None:
         """Add the next step: hash its bytes; keep it instead of the kept one if it
-        is a ``map`` or ``aggregate`` step (module docstring)."""
+        is a ``map`` step (module docstring)."""
         position = self._size
         if self._root is not None:
             self._root.append(step.to_cbor())
         self._size = position + 1
-        if step.step_type in _FINAL_TYPES:
+        if step.step_type == _FINAL_TYPE:
             self._kept, self._kept_at = step, position
 
     def __len__(self) -> int:

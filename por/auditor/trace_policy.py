@@ -48,7 +48,7 @@ from collections.abc import Container, Sequence
 from typing import TYPE_CHECKING, Any
 
 from por.lean.checks import Challenge, Check, results_from
-from por.lean.limits import MAX_TRACE_STEPS, step_id
+from por.lean.limits import MAX_TRACE_STEPS, step_id, step_number
 from por.lean.trace import Policy, Variables, variables_from
 
 if TYPE_CHECKING:
@@ -236,6 +236,30 @@ def policy_checks(steps: Sequence[Any], prompt_spec: Any, items: Sequence[Any], 
     return state.finish()
 
 
+def _not_distinct_earlier(priors: list[str], earlier: Container[str]) -> list[Any]:
+    """The cited ids that are not earlier steps or repeat one cited before, in order.
+
+    Ids of the form ``step_id(k)`` with ``k`` rising are distinct by that alone
+    (``step_id`` is one-to-one), as an honest trace cites them: those need no
+    set of the ids (issue 16: a step may cite one step per evidence item).
+    Any other list is checked with the set."""
+    last = 0
+    for prior in priors:
+        number = step_number(prior) if type(prior) is str else None
+        if number is None or number <= last:
+            break
+        last = number
+    else:
+        return [p for p in priors if p not in earlier]
+    seen: set[str] = set()  # membership only
+    out = []
+    for prior in priors:
+        if prior not in earlier or prior in seen:
+            out.append(prior)
+        seen.add(prior)
+    return out
+
+
 def _one_step(step: Any, position: int, *, earlier: Container[str],
               known: frozenset[str], external_ok: bool,
               failures: dict[str, list[Check]]) -> None:
@@ -246,14 +270,11 @@ def _one_step(step: Any, position: int, *, earlier: Container[str],
         failures[check_id].append(_fail(
             check_id, f"step {position} has id {step.step_id!r}",
             _leaf(step.step_id, position, "step_id"), expected=expected_id, actual=step.step_id))
-    seen: set[str] = set()  # membership only
-    for prior in step.prior_step_ids:
-        if prior not in earlier or prior in seen:
-            failures[CHECK_PRIOR_STEP_ORDER].append(_fail(
-                CHECK_PRIOR_STEP_ORDER,
-                f"step {step.step_id} cites {prior!r}, not a distinct earlier step",
-                _leaf(step.step_id, position, "prior_step_ids"), actual=prior))
-        seen.add(prior)
+    for prior in _not_distinct_earlier(step.prior_step_ids, earlier):
+        failures[CHECK_PRIOR_STEP_ORDER].append(_fail(
+            CHECK_PRIOR_STEP_ORDER,
+            f"step {step.step_id} cites {prior!r}, not a distinct earlier step",
+            _leaf(step.step_id, position, "prior_step_ids"), actual=prior))
     for evidence_id in step.evidence_ids:
         if evidence_id not in known:
             failures[CHECK_UNKNOWN_EVIDENCE].append(_fail(
