@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast, overload
 
 from por.auditor.claim_extraction import Claim, ClaimValue
+from por.encoding.encoder import Fragments
 from por.errors import AuditError
 from por.lean.limits import FieldKind
 from por.lean.limits import step_id as _step_id
@@ -183,6 +184,24 @@ def read_extracts(steps: Sequence[ExtractLike],
     return [read_extract(s, i) for s, i in zip(steps, items, strict=True)]
 
 
+def step_ids(steps: Sequence[Any], *more: str) -> list[str] | Fragments:
+    """The ids of ``steps`` and then ``more``, as a step's ``prior_step_ids``.
+
+    For a streaming audit's extract steps (:class:`ExtractMemos`) they are
+    :class:`~por.encoding.encoder.Fragments`: each id is made when the step is
+    encoded or its citations are checked, never all held (issue 16: a step
+    cites one extract step per evidence item)."""
+    if not isinstance(steps, ExtractMemos):
+        return [s.step_id for s in steps] + list(more)
+    first, positions = steps.store.first_step, steps.positions
+
+    def make() -> Iterator[str]:
+        for p in positions:
+            yield _step_id(first + p)
+        yield from more
+    return Fragments(make, len(positions) + len(more), depth=2)
+
+
 class _LazyClaims(Sequence[tuple[Claim, ...]]):
     """:func:`read_extracts` of a streaming audit: each item's claims are made when
     read, so a reader that goes item by item never holds them all at once."""
@@ -292,10 +311,11 @@ class ExtractStore:
         start = self._starts[position]
         eid, confidence, ids, values = (item.evidence_id, item.confidence_bps,
                                         self._ids, self._values)
-        return tuple(Claim(claim_id=ids[start + k], kind=cast(FieldKind, kind), key=key,
-                           path=path, value=values[start + k], evidence_id=eid,
-                           confidence_bps=confidence)
-                     for k, (kind, key, path) in enumerate(self._shapes[position]))
+        # Positional: Claim's field order (claim_id, kind, key, path, value,
+        # evidence_id, confidence_bps); each reader makes them again (issue 16).
+        return tuple([Claim(ids[start + k], kind, key, path,  # type: ignore[arg-type]
+                            values[start + k], eid, confidence)
+                      for k, (kind, key, path) in enumerate(self._shapes[position])])
 
     def release(self) -> None:
         """Drop every claim (their last reader is done)."""
@@ -491,5 +511,6 @@ __all__ = [
     "read_extract",
     "read_extracts",
     "read_variables",
+    "step_ids",
     "str_list",
 ]

@@ -79,6 +79,7 @@ from por.auditor.logic_sanity import (
 )
 from por.auditor.selection import SELECTED, Candidate, select_field
 from por.auditor.values import MAX_UNIX_TIME, compare
+from por.encoding.encoder import Fragments
 from por.errors import AuditError
 from por.lean.checks import Check, results_from
 from por.lean.trace import Step, Variables
@@ -129,7 +130,7 @@ class Built:
 
 
 def _step(sid: str, step_type: str, description: str, *, inputs: dict[str, Any],
-          evidence_ids: list[str], prior_step_ids: list[str],
+          evidence_ids: list[str], prior_step_ids: list[str] | Fragments,
           output: dict[str, Any]) -> Step:
     return Step(sid, step_type, description, evidence_ids, prior_step_ids, inputs, output)
 
@@ -189,7 +190,7 @@ def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: st
                        f"{len(items)} item(s) admitted",
                        inputs={"kind": io.KIND_CHECK, "requirement_id": requirement_id},
                        evidence_ids=[i.evidence_id for i in items],
-                       prior_step_ids=[s.step_id for s in extract_steps],
+                       prior_step_ids=io.step_ids(extract_steps),
                        output=output), functools.partial(requirement_findings, result),
                  view)
 
@@ -242,7 +243,7 @@ def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
                        f"{chosen} of {len(selections)} field(s) selected",
                        inputs={"kind": io.KIND_AGGREGATE, "requirement_id": requirement_id},
                        evidence_ids=[i.evidence_id for i in items],
-                       prior_step_ids=[s.step_id for s in extract_steps] + [check_step.step_id],
+                       prior_step_ids=io.step_ids(extract_steps, check_step.step_id),
                        output=output))
 
 
@@ -265,6 +266,7 @@ def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence
     if len(cited) != total or set(cited) != admitted:
         raise AuditError(io.CITATION_MISMATCH,
                          f"contradictions {sid} does not cite exactly the admitted evidence")
+    del admitted  # one entry per item: gone before the claims are read
     claims = io.read_extracts(extract_steps, items)
     counted = [0]
 
@@ -282,8 +284,8 @@ def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence
                        f"contradiction check over {claim_count} claim(s): "
                        f"{len(conflicts)} conflict(s)",
                        inputs={"kind": io.KIND_CONTRADICTIONS}, evidence_ids=cited,
-                       prior_step_ids=([s.step_id for s in extract_steps]
-                                       + [s.step_id for s in check_steps]),
+                       prior_step_ids=io.step_ids(extract_steps,
+                                                  *(s.step_id for s in check_steps)),
                        output=output), tuple(results))
 
 

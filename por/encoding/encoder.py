@@ -21,7 +21,7 @@ Leaves out: decoding (see :mod:`por.encoding.decoder`) and any schema.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import cbor2
@@ -105,6 +105,22 @@ class Fragments:
         self.make = make
         self.count = count
         self.depth = depth
+
+    def __iter__(self) -> Iterator[Any]:
+        """The items' values, made afresh (a reader such as the trace policy
+        walks them one at a time)."""
+        return iter(self.make())
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to a list (or Fragments) of equal values, as the list it stands for."""
+        if isinstance(other, Fragments | list):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # stands for a list: not hashable
 
 
 #: How many Fragments ``_scalar`` has met, ever: :func:`_encode_at` compares it

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from por.encoding import encode
-from por.encoding.encoder import matches
+from por.encoding.encoder import Fragments, matches
 from por.lean.limits import MAX_ID_LENGTH, MAX_TRACE_STEPS, MAX_UINT63
 from por.numbers import is_canonical_decimal
 
@@ -48,7 +48,7 @@ class Step:
 
     # Positional on the hot path: one call per step (issue 16).
     def __init__(self, step_id: str, step_type: str, description: str,  # noqa: PLR0917
-                 evidence_ids: list[str], prior_step_ids: list[str],
+                 evidence_ids: list[str], prior_step_ids: list[str] | Fragments,
                  inputs: dict[str, Any], output: dict[str, Any]) -> None:
         self.record_schema = STEP_SCHEMA
         self.step_id = step_id
@@ -95,7 +95,7 @@ class Step:
         record = ReasoningStep.model_construct(
             step_id=self.step_id, step_type=self.step_type,  # type: ignore[arg-type]
             description=self.description,
-            evidence_ids=self.evidence_ids, prior_step_ids=self.prior_step_ids,
+            evidence_ids=self.evidence_ids, prior_step_ids=list(self.prior_step_ids),
             inputs=self.inputs, output=self.output)
         if self._cbor is not None:
             record.__pydantic_private__["_cbor"] = self._cbor  # type: ignore[index]
