@@ -38,7 +38,7 @@ Leaves out: extraction and reconciliation; the trace structure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -173,6 +173,33 @@ def agent_result_from(item: EvidenceItem, claims: Sequence[Claim]) -> AgentResul
                    confidence_bps=h.confidence_bps) for h in lean.hypotheses])
 
 
+class _ItemIds(Collection[str]):
+    """The evidence ids of ``items``, as the gate reads them, without a set of
+    them all while each item's claims cite only its own id (``current``): the
+    set is made only if something else is asked (issue 16: memory per item)."""
+
+    __slots__ = ("_all", "current", "items")
+
+    def __init__(self, items: Sequence[EvidenceItem]) -> None:
+        self.items = items
+        self.current: str | None = None
+        self._all: frozenset[str] | None = None
+
+    def _every(self) -> frozenset[str]:
+        if self._all is None:
+            self._all = frozenset(i.evidence_id for i in self.items)
+        return self._all
+
+    def __contains__(self, value: object) -> bool:
+        return (self.current is not None and value == self.current) or value in self._every()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        return len(self._every())
+
+
 def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
                       items: Sequence[EvidenceItem],
                       claims_per_item: Sequence[Sequence[Claim]]) -> RequirementCheck:
@@ -180,9 +207,10 @@ def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
     low, high = effective_window(prompt_spec)
     allowed = frozenset(prompt_spec.market.allowed_sources)
     targets = frozenset(t.source_id for t in requirement.source_targets)
-    valid_ids = frozenset(i.evidence_id for i in items)
+    valid_ids = _ItemIds(items)
     out: list[ItemAdmission] = []
     for item, claims in zip(items, claims_per_item, strict=True):
+        valid_ids.current = item.evidence_id
         observed, observed_from = observed_time(item, claims)
         reasons: list[str] = []
         if item.source.source_id not in allowed:

@@ -256,17 +256,16 @@ def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence
         raise AuditError(io.CITATION_MISMATCH, "contradictions must cite one check step per "
                          "requirement", expected=str(len(requirements)),
                          actual=str(len(check_steps)))
-    admitted: set[str] = set()  # compared, never iterated
-    total = 0
+    admitted: list[str] = []
     for step, requirement in zip(check_steps, requirements, strict=True):
-        ids = io.read_admitted(step, requirement.requirement_id)
-        admitted.update(ids)
-        total += len(ids)
+        admitted += io.read_admitted(step, requirement.requirement_id)
     cited = [i.evidence_id for i in items]
-    if len(cited) != total or set(cited) != admitted:
+    # The same ids, as sets, compared as sorted lists of distinct ids: two lists
+    # of references instead of two sets (issue 16: one entry per item each).
+    if len(cited) != len(admitted) or _distinct_sorted(cited) != _distinct_sorted(admitted):
         raise AuditError(io.CITATION_MISMATCH,
                          f"contradictions {sid} does not cite exactly the admitted evidence")
-    del admitted  # one entry per item: gone before the claims are read
+    del admitted  # gone before the claims are read
     claims = io.read_extracts(extract_steps, items)
     counted = [0]
 
@@ -287,6 +286,12 @@ def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence
                        prior_step_ids=io.step_ids(extract_steps,
                                                   *(s.step_id for s in check_steps)),
                        output=output), tuple(results))
+
+
+def _distinct_sorted(ids: list[str]) -> list[str]:
+    """``sorted(set(ids))`` without the set."""
+    ordered = sorted(ids)
+    return [e for n, e in enumerate(ordered) if n == 0 or ordered[n - 1] != e]
 
 
 def _metric(prompt_spec: PromptSpec, views: Sequence[io.AggregateView]
