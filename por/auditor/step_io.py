@@ -280,7 +280,7 @@ class ExtractStore:
         self.first_step = first_step  # the 1-based number of item 0's extract step
         self._starts = array("q", [0])
         self._shapes: list[tuple[tuple[str, str, str], ...]] = []
-        self._ids: list[str] = []
+        self._ids: list[int | str] = []
         self._values: list[ClaimValue] = []
 
     def add(self, step: Step) -> None:
@@ -296,7 +296,7 @@ class ExtractStore:
         shape = tuple((c.kind, c.key, c.path) for c in claims)
         self._shapes.append(_SHAPES.setdefault(shape, shape) if len(_SHAPES) < _SHAPES_MAX
                             else shape)
-        self._ids.extend(c.claim_id for c in claims)
+        self._ids.extend(map(_packed_id, [c.claim_id for c in claims]))
         self._values.extend(c.value for c in claims)
         self._starts.append(len(self._ids))
 
@@ -313,7 +313,7 @@ class ExtractStore:
                                         self._ids, self._values)
         # Positional: Claim's field order (claim_id, kind, key, path, value,
         # evidence_id, confidence_bps); each reader makes them again (issue 16).
-        return tuple([Claim(ids[start + k], kind, key, path,  # type: ignore[arg-type]
+        return tuple([Claim(_claim_id(ids[start + k]), kind, key, path,  # type: ignore[arg-type]
                             values[start + k], eid, confidence)
                       for k, (kind, key, path) in enumerate(self._shapes[position])])
 
@@ -324,6 +324,24 @@ class ExtractStore:
     def memos(self, positions: Sequence[int]) -> ExtractMemos:
         """The extract steps of items ``positions``, as the step builders cite them."""
         return ExtractMemos(self, positions)
+
+
+def _packed_id(claim_id: str) -> int | str:
+    """A claim id ``cl_`` + 12 lowercase hex digits as its number (32 bytes, not 64);
+    any other text as it is."""
+    if len(claim_id) == 15 and claim_id.startswith("cl_"):
+        try:
+            number = int(claim_id[3:], 16)
+        except ValueError:
+            return claim_id
+        if _claim_id(number) == claim_id:  # exactly what gives it back (no " ", "_", "A")
+            return number
+    return claim_id
+
+
+def _claim_id(packed: int | str) -> str:
+    """:func:`_packed_id` undone."""
+    return f"cl_{packed:012x}" if type(packed) is int else packed  # type: ignore[return-value]
 
 
 #: Claim shapes, one object each (bounded: a hostile bundle of all-distinct

@@ -198,3 +198,12 @@ def test_fragments_that_miscount_are_refused() -> None:
     with pytest.raises(EncodingError) as caught:
         encode(_record(Fragments(lambda: iter([1, 2]), 3, depth=3)))
     assert caught.value.check_id == "codec.fragments"
+
+
+@pytest.mark.parametrize("claim_id", ["cl_00000000001a", "cl_ffffffffffff", "cl_0000000001A",
+                                      "cl_ 000000001a", "cl_0000_000001a", "cl_+00000000001",
+                                      "cl_00000000001", "xx_00000000001a", "cl_00000000001g"])
+def test_packed_claim_ids_give_back_the_same_text(claim_id: str) -> None:
+    packed = io._packed_id(claim_id)
+    assert io._claim_id(packed) == claim_id
+    assert (type(packed) is int) is (claim_id in {"cl_00000000001a", "cl_ffffffffffff"})
