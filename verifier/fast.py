@@ -34,6 +34,7 @@ from typing import Any
 
 from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_SIZE
+from por.encoding.spans import Spans
 from por.errors import PorError
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
@@ -134,17 +135,20 @@ def fast_report(
 
 
 def _materialised(data: bytes, raw: Any) -> Any:
-    """The decoded bundle as the plain decoder gives it: every span in an array
-    of the top-level map becomes its bytes again (whatever the key: a hostile
+    """The decoded bundle as the plain decoder gives it: every :class:`Spans`
+    (an array of the top-level map or array, ``slices_at=2``) becomes the list
+    of its items, spans as their bytes again (whatever the key: a hostile
     bundle may put byte strings in any array, and the full path's messages
     must not depend on which path decoded it)."""
-    if not isinstance(raw, dict):
-        return raw
-    return {key: [data[v] if type(v) is slice else v for v in value]
-            if type(value) is list else value for key, value in raw.items()}
+    if type(raw) is dict:
+        return {key: value.materialise(data) if type(value) is Spans else value
+                for key, value in raw.items()}
+    if type(raw) is list:
+        return [value.materialise(data) if type(value) is Spans else value for value in raw]
+    return raw
 
 
-def _root(data: bytes, spans: list[slice]) -> bytes:
+def _root(data: bytes, spans: Spans) -> bytes:
     """RFC 9162 root of the leaves ``data[span]``, hashed in place."""
     view = memoryview(data)
     stream = RootAccumulator()

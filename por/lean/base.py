@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from por.encoding.spans import Spans
 from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63
 from por.numbers import is_canonical_decimal
 
@@ -84,13 +85,33 @@ class Struct:
         return f"{type(self).__name__}({parts})"
 
 
+#: A span of a bundle's bytes kept as one int, ``start << 32 | length`` (32 bytes
+#: for a bundle under 256 MiB) where a ``slice`` and its two ints cost about 120
+#: (issue 16).  A record or body is far shorter than 4 GiB (``DEFAULT_MAX_SIZE``).
+_LENGTH_BITS = 32
+_LENGTH_MASK = (1 << _LENGTH_BITS) - 1
+
+
+def packed(start: int, stop: int) -> int:
+    """The span ``data[start:stop]`` as one int (:func:`unpacked` reads it)."""
+    if not 0 <= start <= stop or stop - start > _LENGTH_MASK:
+        raise Reject("span")
+    return start << _LENGTH_BITS | (stop - start)
+
+
+def unpacked(data: bytes, span: int) -> bytes:
+    """``data[start:stop]`` for ``span = packed(start, stop)``."""
+    start = span >> _LENGTH_BITS
+    return data[start : start + (span & _LENGTH_MASK)]
+
+
 class CborRecord(Struct):
     """A record that travels on its own: it keeps the canonical bytes it was read
     from, or the bundle's bytes and its span in them (no copy, SPEC §5.1)."""
 
     __slots__ = ("_cbor", "_span")
     _cbor: bytes
-    _span: slice | None
+    _span: int | None  # packed(start, stop) in _cbor, or None: all of _cbor
 
     @classmethod
     def from_value(cls, value: Any, data: bytes, span: slice | None = None) -> Any:
@@ -98,13 +119,14 @@ class CborRecord(Struct):
         ``data``, or ``data[span]``."""
         record = cls.build(value)
         object.__setattr__(record, "_cbor", data)
-        object.__setattr__(record, "_span", span)
+        object.__setattr__(record, "_span",
+                           None if span is None else packed(span.start, span.stop))
         return record
 
     def to_cbor(self) -> bytes:
         """The canonical bytes (those it was read from)."""
         span = self._span
-        return self._cbor if span is None else self._cbor[span]
+        return self._cbor if span is None else unpacked(self._cbor, span)
 
 
 class Leaves:
@@ -113,7 +135,7 @@ class Leaves:
 
     __slots__ = ("data", "spans")
 
-    def __init__(self, data: bytes, spans: list[slice]) -> None:
+    def __init__(self, data: bytes, spans: Spans) -> None:
         self.data = data
         self.spans = spans
 
@@ -121,7 +143,8 @@ class Leaves:
         return len(self.spans)
 
     def __getitem__(self, index: int) -> bytes:
-        return self.data[self.spans[index]]
+        span: slice = self.spans[index]  # a leaf: Bundle.build checked bytes_only
+        return self.data[span]
 
 
 def _sized(kind: type[str] | type[bytes], name: str, min_length: int,
@@ -254,9 +277,11 @@ __all__ = [
     "list_of",
     "literal",
     "nested",
+    "packed",
     "schema_tag",
     "shared_text",
     "text",
     "unique",
     "unix_time",
+    "unpacked",
 ]
