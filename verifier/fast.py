@@ -149,11 +149,12 @@ def _materialised(data: bytes, raw: Any) -> Any:
 
 
 def _root(data: bytes, spans: Spans) -> bytes:
-    """RFC 9162 root of the leaves ``data[span]``, hashed in place."""
-    view = memoryview(data)
+    """RFC 9162 root of the leaves ``data[span]`` (each copied for its hash only:
+    the leaf hash copies it after its prefix anyway, so a memoryview saves nothing)."""
     stream = RootAccumulator()
+    append = stream.append
     for span in spans:
-        stream.append(view[span])
+        append(data[span])
     return stream.root()
 
 
@@ -168,8 +169,8 @@ def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
         raise Reject("signed or another manifest")
     spec = PromptSpec.from_value(decode(bundle.prompt_spec), bundle.prompt_spec)
     steps, evidence = bundle.steps, bundle.evidence
-    if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or any(
-            s.stop - s.start > DEFAULT_MAX_SIZE for s in steps):
+    if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or (
+            steps.longest() > DEFAULT_MAX_SIZE):
         raise Reject("step budget")
     from_value = EvidenceItem.from_value
     items = [from_value(decode(data[s], map_slices_at=1), data, s) for s in evidence]

@@ -20,6 +20,7 @@ and :meth:`Spans.append`) and what the spans mean.
 
 from __future__ import annotations
 
+import operator
 from array import array
 from collections.abc import Iterator
 from typing import Any
@@ -57,6 +58,15 @@ class Spans:
     def bytes_only(self) -> bool:
         """Every item is a byte string (a span)."""
         return self._values is None
+
+    def bounds(self) -> tuple[array[int], array[int]]:
+        """The starts and the stops of the items (read-only use): item ``i`` is
+        ``data[starts[i]:stops[i]]`` when :attr:`bytes_only`."""
+        return self._starts, self._stops
+
+    def longest(self) -> int:
+        """The length of the longest item, 0 if none (when :attr:`bytes_only`)."""
+        return max(map(operator.sub, self._stops, self._starts), default=0)
 
     def __len__(self) -> int:
         return len(self._starts)

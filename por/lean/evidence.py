@@ -9,13 +9,13 @@ from por.lean.base import (
     Reject,
     Struct,
     blob,
-    bps,
     identifier,
     integer,
+    interned,
     literal,
-    nested,
     packed,
     schema_tag,
+    shared_integer,
     shared_text,
     unix_time,
     unpacked,
@@ -25,6 +25,8 @@ from por.lean.prompt import CONTENT_TYPES
 
 #: Ids that repeat across items (``Id``: 1..128 code points), one object each.
 shared_id = shared_text(1, MAX_ID_LENGTH)
+#: Confidences (``Bps``: 0..10 000) repeat across items too.
+shared_bps = shared_integer(0, 10_000)
 
 
 class SourceRef(Struct):
@@ -83,12 +85,13 @@ class EvidenceItem(CborRecord):
     FIELDS = (schema_tag("por.EvidenceItem/1"),
               ("evidence_id", "evidence_id", identifier, False),
               ("requirement_id", "requirement_id", shared_id, False),
-              ("source", "source", nested(SourceRef), False),
+              ("source", "source", interned(SourceRef), False),
               ("content_type", "content_type", literal(*CONTENT_TYPES), False),
               ("content", "_content", _body, False),
-              ("retrieval_receipt", "retrieval_receipt", nested(RetrievalReceipt), False),
+              ("retrieval_receipt", "retrieval_receipt", interned(RetrievalReceipt),
+               False),
               ("provenance_tier", "provenance_tier", integer(0, 3), False),
-              ("confidence_bps", "confidence_bps", bps, False))
+              ("confidence_bps", "confidence_bps", shared_bps, False))
 
     @classmethod
     def from_value(cls, value: Any, data: bytes, span: slice | None = None) -> Any:
@@ -107,7 +110,7 @@ class EvidenceItem(CborRecord):
     def content(self) -> bytes:
         """The evidence body (SPEC §4.4)."""
         body = self._content
-        return unpacked(self._cbor, body) if isinstance(body, int) else body
+        return body if isinstance(body, bytes) else unpacked(self._cbor, body)
 
 
 class Evidence:

@@ -125,6 +125,8 @@ def test_exact_offsets_and_equality() -> None:
     assert spans != [slice(5, 8)] and spans != (slice(5, 8), slice(9, 9), slice(10, 12))
     assert spans == decode(data, slices_at=2)["a"]
     assert spans[-1] == slice(10, 12) and len(spans) == 3
+    assert spans.longest() == 3 and decode(encode({"a": []}), slices_at=2)["a"].longest() == 0
+    assert [list(b) for b in spans.bounds()] == [[5, 9, 10], [8, 9, 12]]
     with pytest.raises(IndexError):
         spans[3]
     with pytest.raises(TypeError):
