@@ -252,7 +252,9 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
                 elif type(c) is Spans:
                     # A leaf of a Spans array: two ints, no object (issue 16).
                     # It is attached here; when it completes the array, the
-                    # array is closed here too and attached to its parent below.
+                    # array is closed here too and attached to its parent by
+                    # step 3 below, as the closing loop would (need_key is False:
+                    # it was an array's state).
                     c.add(pos, pos + arg)
                     pos += arg
                     rem -= 1
@@ -290,6 +292,7 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
                         c = Spans() if len(stack) == slices_at else []
                         is_map = need_key = False
                     continue
+                # An empty array whose items would be at slices_at: an empty Spans.
                 value = {} if major == 5 else Spans() if len(stack) + 1 == slices_at else []
             elif major == 1:
                 value = -1 - arg
