@@ -34,6 +34,7 @@ from typing import Any
 
 from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_SIZE
+from por.encoding.spans import Spans
 from por.errors import PorError
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
@@ -134,22 +135,28 @@ def fast_report(
 
 
 def _materialised(data: bytes, raw: Any) -> Any:
-    """The decoded bundle as the plain decoder gives it: every span in an array
-    of the top-level map becomes its bytes again (whatever the key: a hostile
+    """The decoded bundle as the plain decoder gives it: every :class:`Spans`
+    (an array of the top-level map or array, ``slices_at=2``) becomes the list
+    of its items, spans as their bytes again (whatever the key: a hostile
     bundle may put byte strings in any array, and the full path's messages
     must not depend on which path decoded it)."""
-    if not isinstance(raw, dict):
-        return raw
-    return {key: [data[v] if type(v) is slice else v for v in value]
-            if type(value) is list else value for key, value in raw.items()}
+    if type(raw) is dict:
+        return {key: value.materialise(data) if type(value) is Spans else value
+                for key, value in raw.items()}
+    if type(raw) is list:
+        return [value.materialise(data) if type(value) is Spans else value for value in raw]
+    return raw
 
 
-def _root(data: bytes, spans: list[slice]) -> bytes:
-    """RFC 9162 root of the leaves ``data[span]``, hashed in place."""
+def _root(data: bytes, spans: Spans) -> bytes:
+    """RFC 9162 root of the leaves ``data[span]``, hashed in place (a leaf can be
+    megabytes: one step holds every item's claims; a copy would double it)."""
     view = memoryview(data)
     stream = RootAccumulator()
-    for span in spans:
-        stream.append(view[span])
+    append = stream.append
+    starts, stops = spans.bounds()  # Bundle.build checked bytes_only
+    for start, stop in zip(starts, stops, strict=True):
+        append(view[start:stop])
     return stream.root()
 
 
@@ -164,8 +171,8 @@ def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
         raise Reject("signed or another manifest")
     spec = PromptSpec.from_value(decode(bundle.prompt_spec), bundle.prompt_spec)
     steps, evidence = bundle.steps, bundle.evidence
-    if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or any(
-            s.stop - s.start > DEFAULT_MAX_SIZE for s in steps):
+    if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or (
+            steps.longest() > DEFAULT_MAX_SIZE):
         raise Reject("step budget")
     from_value = EvidenceItem.from_value
     items = [from_value(decode(data[s], map_slices_at=1), data, s) for s in evidence]

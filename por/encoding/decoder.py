@@ -26,6 +26,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from por.encoding.spans import Spans
 from por.errors import EncodingError
 
 DEFAULT_MAX_SIZE = 64 * 1024 * 1024
@@ -83,11 +84,13 @@ def decode(
     is read, before any of its items is parsed (``codec.too_large``).  A caller
     whose format bounds its counts (a bundle, SPEC §17) passes that bound.
 
-    ``slices_at`` (default -1: never): a byte string that is an item of an
-    *array* at nesting depth ``slices_at`` is returned as ``slice(start, stop)``
-    into ``data`` instead of a copy, after the same checks.  A verifier passes 2
-    for a bundle, whose leaf records are such items (SPEC §5.1), and hashes and
-    decodes each leaf in place, so the bundle's bytes are held once.
+    ``slices_at`` (default -1: never): an *array* whose items are at nesting
+    depth ``slices_at`` is returned as a :class:`~por.encoding.spans.Spans`, read
+    like a list whose byte strings are ``slice(start, stop)`` into ``data``
+    (kept as two machine ints each, after the same checks; its other items, if
+    any, as decoded).  A verifier passes 2 for a bundle, whose leaf records are
+    such items (SPEC §5.1), and hashes and decodes each leaf in place, so the
+    bundle's bytes are held once and a leaf costs 16 bytes until it is read.
     ``map_slices_at`` likewise for a byte string that is a *map value* at that
     depth (1 for a record's own fields: an evidence body is read in place).
     """
@@ -243,11 +246,25 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
             elif major == 2:
                 if arg > end - pos:
                     raise _fail("codec.truncated", f"bytes of {arg} bytes exceed input", start)
-                if len(stack) == (map_slices_at if is_map else slices_at):
-                    value = slice(pos, pos + arg)
-                else:
+                if len(stack) != (map_slices_at if is_map else slices_at):
                     value = data[pos : pos + arg]
-                pos += arg
+                    pos += arg
+                elif type(c) is Spans:
+                    # A leaf of a Spans array: two ints, no object (issue 16).
+                    # It is attached here; when it completes the array, the
+                    # array is closed here too and attached to its parent by
+                    # step 3 below, as the closing loop would (need_key is False:
+                    # it was an array's state).
+                    c.add(pos, pos + arg)
+                    pos += arg
+                    rem -= 1
+                    if rem:
+                        continue
+                    value = c
+                    c, rem, is_map, key, prev = stack.pop()
+                else:  # a map value at map_slices_at (or the top level, at 0)
+                    value = slice(pos, pos + arg)
+                    pos += arg
             elif major == 5 or major == 4:  # noqa: PLR1714 (two named majors read clearer)
                 if len(stack) >= max_depth:
                     raise _fail("codec.depth", f"nesting deeper than {max_depth}", start)
@@ -272,10 +289,11 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
                         c = {}
                         is_map = need_key = True
                     else:
-                        c = []
+                        c = Spans() if len(stack) == slices_at else []
                         is_map = need_key = False
                     continue
-                value = {} if major == 5 else []
+                # An empty array whose items would be at slices_at: an empty Spans.
+                value = {} if major == 5 else Spans() if len(stack) + 1 == slices_at else []
             elif major == 1:
                 value = -1 - arg
             elif major == 6:

@@ -23,9 +23,11 @@ pydantic model accepts the same value and holds equal attributes.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from por.encoding.spans import Spans
 from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63
 from por.numbers import is_canonical_decimal
 
@@ -48,19 +50,19 @@ class Struct:
     FIELDS: ClassVar[tuple[tuple[str, str, Check, bool], ...]] = ()
     KEYS: ClassVar[frozenset[str]] = frozenset()
 
+    _HAS_INVARIANTS: ClassVar[bool] = False
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.KEYS = frozenset(key for key, _, _, _ in cls.FIELDS)
+        # Most records have none: build skips the call (3 records an evidence item).
+        cls._HAS_INVARIANTS = cls._invariants is not Struct._invariants
 
     @classmethod
     def build(cls, value: Any) -> Any:
         """The record for a decoded map, or :class:`Reject`."""
-        if type(value) is not dict:
+        if type(value) is not dict or not cls.KEYS.issuperset(value):
             raise Reject(cls.__name__)
-        keys = cls.KEYS
-        for key in value:
-            if key not in keys:
-                raise Reject(cls.__name__)
         obj = object.__new__(cls)
         put = object.__setattr__
         for key, attr, check, optional in cls.FIELDS:
@@ -70,7 +72,8 @@ class Struct:
                 put(obj, attr, None)
             else:
                 raise Reject(f"{cls.__name__}.{key}")
-        obj._invariants()
+        if cls._HAS_INVARIANTS:
+            obj._invariants()
         return obj
 
     def _invariants(self) -> None:
@@ -84,13 +87,33 @@ class Struct:
         return f"{type(self).__name__}({parts})"
 
 
+#: A span of a bundle's bytes kept as one int, ``start << 32 | length`` (32 bytes
+#: for a bundle under 256 MiB) where a ``slice`` and its two ints cost about 120
+#: (issue 16).  A record or body is far shorter than 4 GiB (``DEFAULT_MAX_SIZE``).
+_LENGTH_BITS = 32
+_LENGTH_MASK = (1 << _LENGTH_BITS) - 1
+
+
+def packed(start: int, stop: int) -> int:
+    """The span ``data[start:stop]`` as one int (:func:`unpacked` reads it)."""
+    if not 0 <= start <= stop or stop - start > _LENGTH_MASK:
+        raise Reject("span")
+    return start << _LENGTH_BITS | (stop - start)
+
+
+def unpacked(data: bytes, span: int) -> bytes:
+    """``data[start:stop]`` for ``span = packed(start, stop)``."""
+    start = span >> _LENGTH_BITS
+    return data[start : start + (span & _LENGTH_MASK)]
+
+
 class CborRecord(Struct):
     """A record that travels on its own: it keeps the canonical bytes it was read
     from, or the bundle's bytes and its span in them (no copy, SPEC §5.1)."""
 
     __slots__ = ("_cbor", "_span")
     _cbor: bytes
-    _span: slice | None
+    _span: int | None  # packed(start, stop) in _cbor, or None: all of _cbor
 
     @classmethod
     def from_value(cls, value: Any, data: bytes, span: slice | None = None) -> Any:
@@ -98,30 +121,33 @@ class CborRecord(Struct):
         ``data``, or ``data[span]``."""
         record = cls.build(value)
         object.__setattr__(record, "_cbor", data)
-        object.__setattr__(record, "_span", span)
+        object.__setattr__(record, "_span",
+                           None if span is None else packed(span.start, span.stop))
         return record
 
     def to_cbor(self) -> bytes:
         """The canonical bytes (those it was read from)."""
         span = self._span
-        return self._cbor if span is None else self._cbor[span]
+        return self._cbor if span is None else unpacked(self._cbor, span)
 
 
 class Leaves:
     """The leaf records of a bundle as spans of its bytes: ``leaves[i]`` is a copy
     made on demand, so the bundle's bytes are held once (SPEC §5.1)."""
 
-    __slots__ = ("data", "spans")
+    __slots__ = ("_data", "_starts", "_stops")
 
-    def __init__(self, data: bytes, spans: list[slice]) -> None:
-        self.data = data
-        self.spans = spans
+    def __init__(self, data: bytes, spans: Spans) -> None:
+        if not spans.bytes_only:
+            raise Reject("leaves")
+        self._data = data
+        self._starts, self._stops = spans.bounds()
 
     def __len__(self) -> int:
-        return len(self.spans)
+        return len(self._starts)
 
     def __getitem__(self, index: int) -> bytes:
-        return self.data[self.spans[index]]
+        return self._data[self._starts[index] : self._stops[index]]
 
     def view(self, index: int) -> memoryview:
         """``self[index]`` without the copy."""
@@ -175,26 +201,41 @@ def literal(*allowed: str) -> Check:
     return check
 
 
-#: Texts that repeat from record to record (source ids, URIs, requirement ids):
-#: one object each instead of one per record.  Bounded: emptied when full, so a
-#: bundle of all-distinct texts costs at most this many entries.
-_SHARED: dict[str, str] = {}
-_SHARED_MAX = 1 << 14
+def _shared(check: Check, kind: type, max_entries: int) -> Check:
+    """``check``, keeping one object per distinct value it accepts.
+
+    A value of type ``kind`` equal to one this check accepted before is that
+    one, without checking again: it is the same value (same exact type, so no
+    ``True == 1``), so it passes again.  Bounded: the cache is emptied when
+    full, so values that never repeat cost at most ``max_entries`` entries
+    (~40 bytes each), whatever the bundle; a verifier of many bundles reuses it."""
+    cache: dict[Any, Any] = {}
+
+    def shared(value: Any) -> Any:
+        if type(value) is kind:
+            kept = cache.get(value)
+            if kept is not None:
+                return kept
+        value = check(value)
+        if len(cache) >= max_entries:
+            cache.clear()
+        cache[value] = value
+        return value
+    return shared
 
 
 def shared_text(min_length: int = 0, max_length: int | None = None) -> Check:
-    """:func:`text`, keeping one object per distinct value (equal values, same bytes)."""
-    plain = text(min_length, max_length)
+    """:func:`text`, keeping one object per distinct value (source ids, URIs,
+    requirement ids repeat from item to item)."""
+    return _shared(text(min_length, max_length), str, 1 << 12)
 
-    def check(value: Any) -> str:
-        value = plain(value)
-        kept = _SHARED.get(value)
-        if kept is None:
-            if len(_SHARED) >= _SHARED_MAX:
-                _SHARED.clear()
-            kept = _SHARED[value] = value
-        return kept
-    return check
+
+def shared_integer(lo: int, hi: int) -> Check:
+    """:func:`integer`, keeping one object per distinct value among the last few
+    (a confidence above 256 costs 28 bytes an item otherwise).  An entry costs
+    more than the int it saves, so the cache is small: a bundle of a few values
+    shares them, one of many distinct values pays at most 64 entries."""
+    return _shared(integer(lo, hi), int, 64)
 
 
 def decimal_text(value: Any) -> str:
@@ -207,6 +248,33 @@ def decimal_text(value: Any) -> str:
 def nested(cls: type[Struct]) -> Check:
     """A nested record."""
     return cls.build
+
+
+def interned(cls: type[Struct], max_entries: int = 256) -> Check:
+    """:func:`nested`, keeping one record per distinct value: a record whose
+    attributes equal those of one already built is that one (lean records are
+    frozen).  Only for records of scalar fields, each checked to one exact type
+    (so equal attributes are the same values: no ``True == 1``).
+
+    For small records that repeat across items (an item's source, its receipt):
+    each repeat saves a record (~56 bytes, plus its ints), while a cache entry
+    costs ~100 bytes, so the cache is small and emptied when full: records that
+    never repeat cost at most ``max_entries`` entries (~25 KB), whatever the bundle."""
+    key_of = operator.attrgetter(*(attr for _, attr, _, _ in cls.FIELDS))
+    build = cls.build
+    cache: dict[Any, Any] = {}
+
+    def check(value: Any) -> Any:
+        record = build(value)
+        key = key_of(record)
+        kept = cache.get(key)
+        if kept is not None:
+            return kept
+        if len(cache) >= max_entries:
+            cache.clear()
+        cache[key] = record
+        return record
+    return check
 
 
 def list_of(item: Check, min_length: int = 0, max_length: int | None = None) -> Check:
@@ -255,12 +323,16 @@ __all__ = [
     "hash32",
     "identifier",
     "integer",
+    "interned",
     "list_of",
     "literal",
     "nested",
+    "packed",
     "schema_tag",
+    "shared_integer",
     "shared_text",
     "text",
     "unique",
     "unix_time",
+    "unpacked",
 ]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from por.lean.base import Reject, Struct, any_blob, count, hash32, list_of, nested, schema_tag
+from por.encoding.spans import Spans
+from por.lean.base import Check, Reject, Struct, any_blob, count, hash32, nested, schema_tag
 from por.lean.limits import MAX_EVIDENCE_ITEMS
 from por.merkle import root_hash
 
@@ -25,12 +26,16 @@ COMPONENTS: tuple[str, ...] = (
 DEFAULT_BUNDLE_MAX_SIZE = 256 * 1024 * 1024
 
 
-def span(value: object) -> slice:
-    """A leaf record: a byte string of the bundle, read as its span
-    (``decode(..., slices_at=2)``), never copied."""
-    if type(value) is not slice:
-        raise Reject("span")
-    return value
+def leaves(max_length: int | None = None) -> Check:
+    """An array of leaf records: byte strings of the bundle, read as their spans
+    (``decode(..., slices_at=2)`` gives a :class:`Spans`), never copied; at most
+    ``max_length`` of them."""
+    def check(value: object) -> Spans:
+        if type(value) is not Spans or not value.bytes_only or (
+                max_length is not None and len(value) > max_length):
+            raise Reject("leaves")
+        return value
+    return check
 
 
 class Commitments(Struct):
@@ -61,28 +66,28 @@ class Bundle(Struct):
     """The whole bundle: records as canonical bytes, commitments, signatures.
 
     Built from ``decode(data, slices_at=2)``: the leaf arrays (evidence, steps,
-    signatures) hold spans of ``data``, the other records are bytes."""
+    signatures) are :class:`Spans` of ``data``, the other records are bytes."""
 
     __slots__ = ("commitments", "evidence", "manifest", "prompt_spec", "record_schema",
                  "signatures", "steps", "trace_header", "verdict")
     record_schema: str
     manifest: bytes
     prompt_spec: bytes
-    evidence: list[slice]
+    evidence: Spans
     trace_header: bytes
-    steps: list[slice]
+    steps: Spans
     verdict: bytes
     commitments: Commitments
-    signatures: list[slice]
+    signatures: Spans
     FIELDS = (schema_tag("por.Bundle/1"),
               ("manifest", "manifest", any_blob, False),
               ("prompt_spec", "prompt_spec", any_blob, False),
-              ("evidence", "evidence", list_of(span, 0, MAX_EVIDENCE_ITEMS), False),
+              ("evidence", "evidence", leaves(MAX_EVIDENCE_ITEMS), False),
               ("trace_header", "trace_header", any_blob, False),
-              ("steps", "steps", list_of(span), False),
+              ("steps", "steps", leaves(), False),
               ("verdict", "verdict", any_blob, False),
               ("commitments", "commitments", nested(Commitments), False),
-              ("signatures", "signatures", list_of(span), False))
+              ("signatures", "signatures", leaves(), False))
 
 
 def component_leaf(root: bytes, size: int) -> bytes:

@@ -9,20 +9,24 @@ from por.lean.base import (
     Reject,
     Struct,
     blob,
-    bps,
     identifier,
     integer,
+    interned,
     literal,
-    nested,
+    packed,
     schema_tag,
+    shared_integer,
     shared_text,
     unix_time,
+    unpacked,
 )
 from por.lean.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS, MAX_ID_LENGTH
 from por.lean.prompt import CONTENT_TYPES
 
 #: Ids that repeat across items (``Id``: 1..128 code points), one object each.
 shared_id = shared_text(1, MAX_ID_LENGTH)
+#: Confidences (``Bps``: 0..10 000) repeat across items too.
+shared_bps = shared_integer(0, 10_000)
 
 
 class SourceRef(Struct):
@@ -56,16 +60,15 @@ def _body(value: Any) -> bytes | slice:
 
 
 _BYTES = blob(0, MAX_CONTENT_BYTES)
-#: Bodies up to this many bytes are copied out: a span would cost more.
-_SPAN_MIN = 128
 
 
 class EvidenceItem(CborRecord):
     """``por.EvidenceItem/1``; :meth:`to_cbor` gives back the bytes it was read from.
 
     Read from a bundle (:meth:`from_value` with a span), the body stays in the
-    bundle's bytes: ``content`` slices it out when the auditor reads it, once per
-    item, so a verifier holds evidence bodies once (issue 16)."""
+    bundle's bytes, its span packed in one int (32 bytes, where a copy costs 33
+    plus its length): ``content`` slices it out when the auditor reads it, so a
+    verifier holds evidence bodies once (issue 16)."""
 
     __slots__ = ("_content", "confidence_bps", "content_type", "evidence_id",
                  "provenance_tier", "record_schema", "requirement_id", "retrieval_receipt",
@@ -75,19 +78,20 @@ class EvidenceItem(CborRecord):
     requirement_id: str
     source: SourceRef
     content_type: str
-    _content: bytes | slice
+    _content: bytes | int  # the body, or packed(start, stop) of it in _cbor
     retrieval_receipt: RetrievalReceipt
     provenance_tier: int
     confidence_bps: int
     FIELDS = (schema_tag("por.EvidenceItem/1"),
               ("evidence_id", "evidence_id", identifier, False),
               ("requirement_id", "requirement_id", shared_id, False),
-              ("source", "source", nested(SourceRef), False),
+              ("source", "source", interned(SourceRef), False),
               ("content_type", "content_type", literal(*CONTENT_TYPES), False),
               ("content", "_content", _body, False),
-              ("retrieval_receipt", "retrieval_receipt", nested(RetrievalReceipt), False),
+              ("retrieval_receipt", "retrieval_receipt", interned(RetrievalReceipt),
+               False),
               ("provenance_tier", "provenance_tier", integer(0, 3), False),
-              ("confidence_bps", "confidence_bps", bps, False))
+              ("confidence_bps", "confidence_bps", shared_bps, False))
 
     @classmethod
     def from_value(cls, value: Any, data: bytes, span: slice | None = None) -> Any:
@@ -98,17 +102,15 @@ class EvidenceItem(CborRecord):
         if type(body) is slice:
             if span is None:
                 raise Reject("a body span needs the record's span")
-            start, stop = span.start + body.start, span.start + body.stop
-            # A span (a slice and two ints, ~112 bytes) pays off only for longer bodies.
-            object.__setattr__(item, "_content", data[start:stop] if stop - start <= _SPAN_MIN
-                               else slice(start, stop))
+            object.__setattr__(item, "_content",
+                               packed(span.start + body.start, span.start + body.stop))
         return item
 
     @property
     def content(self) -> bytes:
         """The evidence body (SPEC §4.4)."""
         body = self._content
-        return body if type(body) is bytes else self._cbor[body]  # type: ignore[index]
+        return body if isinstance(body, bytes) else unpacked(self._cbor, body)
 
 
 class Evidence:

@@ -104,3 +104,36 @@ def test_handoff_gives_the_same_report(key: str) -> None:
         handoff: dict[str, object] = {}
         assert fast_report(data, **OPTIONS, handoff=handoff) is None
         assert check_full(data, dict(OPTIONS), handoff) == check_full(data, dict(OPTIONS))
+
+
+@pytest.mark.parametrize("value", [[[b"x"], b"y"], [[b"x", 1, [b"y"]], []], [b"x"], b"x", 7])
+def test_handoff_of_a_top_level_non_map(value: object) -> None:
+    """The handoff of any decoded value is the plain decode: leaf arrays are
+    ``Spans`` under the top-level array too, not only under the top-level map."""
+    from por.encoding import decode, encode
+    from verifier.fast import _materialised
+
+    data = encode(value)
+    handoff: dict[str, object] = {}
+    assert fast_report(data, **OPTIONS, handoff=handoff) is None
+    assert handoff["raw"] == decode(data) == value
+    assert _materialised(data, decode(data, slices_at=2)) == value
+    assert check_full(data, dict(OPTIONS), handoff) == check_full(data, dict(OPTIONS))
+
+
+@pytest.mark.parametrize("name", ["01-boolean-observed", "08-quorum-agree"])
+def test_leaf_arrays_are_spans(name: str) -> None:
+    """The fast path holds leaves as ``Spans`` (two ints each), not lists of
+    slices; handed to the full path they are the plain decode again."""
+    from por.encoding import decode
+    from por.encoding.spans import Spans
+    from por.lean.bundle import Bundle as LeanBundle
+    from verifier.fast import _materialised
+
+    data = honest(name).to_cbor()
+    raw = decode(data, slices_at=2)
+    bundle = LeanBundle.build(raw)
+    for leaves in (bundle.evidence, bundle.steps, bundle.signatures):
+        assert type(leaves) is Spans and leaves.bytes_only
+    assert len(bundle.evidence) > 0 and len(bundle.steps) > 0
+    assert _materialised(data, raw) == decode(data)
