@@ -25,12 +25,15 @@ Leaves out: computing anything (``steps``).
 
 from __future__ import annotations
 
+import re
 from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast, overload
 
 from por.auditor.claim_extraction import Claim, ClaimValue
+from por.encoding import encode
 from por.encoding.encoder import Fragments
 from por.errors import AuditError
 from por.lean.limits import FieldKind
@@ -173,6 +176,14 @@ def _read_extract(step: StepLike, item: EvidenceItem) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
+def read_extract_keys(step: ExtractLike, item: EvidenceItem) -> list[tuple[str, str]]:
+    """``(key, kind)`` of each claim :func:`read_extract` gives, in order (for a
+    streaming audit's memo, without making the claims)."""
+    if isinstance(step, ExtractMemo):
+        return [(key, kind) for kind, key, _path in step.store.shape(step.position, item)]
+    return [(c.key, c.kind) for c in read_extract(step, item)]
+
+
 def read_extracts(steps: Sequence[ExtractLike],
                   items: Sequence[EvidenceItem]) -> Sequence[tuple[Claim, ...]]:
     """Claims per item; ``steps`` and ``items`` must correspond one to one, in order."""
@@ -199,7 +210,20 @@ def step_ids(steps: Sequence[Any], *more: str) -> list[str] | Fragments:
         for p in positions:
             yield _step_id(first + p)
         yield from more
-    return Fragments(make, len(positions) + len(more), depth=2)
+
+    def encoded() -> bytearray:  # the items' encodings, at once (no list of them)
+        out = bytearray()
+        for p in positions:  # ASCII texts under 24 bytes: one head byte (RFC 8949 §3.1)
+            number = first + p
+            if number < 10_000:  # b"i" = 0x69: a text of 9 bytes
+                out += b"istep_%04d" % number
+            else:
+                text = b"step_%d" % number
+                out += bytes((0x60 | len(text),)) + text
+        for more_id in more:
+            out += encode(more_id)
+        return out
+    return Fragments(make, len(positions) + len(more), depth=2, encoded=encoded)
 
 
 class _LazyClaims(Sequence[tuple[Claim, ...]]):
@@ -292,30 +316,38 @@ class ExtractStore:
         if memo is None or memo[0] != (item.evidence_id, item.confidence_bps) or \
                 step.step_id != _step_id(self.first_step + position):
             raise ValueError(f"extract step {step.step_id} is not item {position}'s")
-        claims: tuple[Claim, ...] = memo[1]
-        shape = tuple((c.kind, c.key, c.path) for c in claims)
-        self._shapes.append(_SHAPES.setdefault(shape, shape) if len(_SHAPES) < _SHAPES_MAX
-                            else shape)
-        self._ids.extend(map(_packed_id, [c.claim_id for c in claims]))
-        self._values.extend(c.value for c in claims)
-        self._starts.append(len(self._ids))
+        ids, values, parts = self._ids, self._values, []
+        for claim in memo[1]:
+            parts.append((claim.kind, claim.key, claim.path))
+            ids.append(_packed_id(claim.claim_id))
+            values.append(claim.value)
+        shape = tuple(parts)
+        kept = _SHAPES.get(shape)
+        if kept is None and len(_SHAPES) < _SHAPES_MAX:
+            kept = _SHAPES[shape] = shape
+        self._shapes.append(shape if kept is None else kept)
+        self._starts.append(len(ids))
 
-    def claims(self, position: int, item: Any) -> tuple[Claim, ...]:
-        """The claims of item ``position``, read with ``item``."""
+    def shape(self, position: int, item: Any) -> tuple[tuple[str, str, str], ...]:
+        """``(kind, key, path)`` of each claim of item ``position``, read with ``item``."""
         if self.items[position] is not item:
             raise AuditError(CITATION_MISMATCH,
                              f"extract step {_step_id(self.first_step + position)} "
                              f"is not about {item.evidence_id}",
                              expected=item.evidence_id,
                              actual=self.items[position].evidence_id)
-        start = self._starts[position]
-        eid, confidence, ids, values = (item.evidence_id, item.confidence_bps,
-                                        self._ids, self._values)
-        # Positional: Claim's field order (claim_id, kind, key, path, value,
-        # evidence_id, confidence_bps); each reader makes them again (issue 16).
-        return tuple([Claim(_claim_id(ids[start + k]), kind, key, path,  # type: ignore[arg-type]
-                            values[start + k], eid, confidence)
-                      for k, (kind, key, path) in enumerate(self._shapes[position])])
+        return self._shapes[position]
+
+    def claims(self, position: int, item: Any) -> tuple[Claim, ...]:
+        """The claims of item ``position``, read with ``item``."""
+        shape = self.shape(position, item)
+        start, stop = self._starts[position], self._starts[position + 1]
+        eid, confidence, new = item.evidence_id, item.confidence_bps, tuple.__new__
+        # StoredClaims: read as Claims (attributes only) by every reader.
+        return cast(tuple[Claim, ...], tuple([
+            new(StoredClaim, (packed, kind, key, path, value, eid, confidence))
+            for (kind, key, path), packed, value in zip(
+                shape, self._ids[start:stop], self._values[start:stop], strict=True)]))
 
     def release(self) -> None:
         """Drop every claim (their last reader is done)."""
@@ -326,17 +358,43 @@ class ExtractStore:
         return ExtractMemos(self, positions)
 
 
+class StoredClaim(tuple):  # type: ignore[type-arg]
+    """A :class:`Claim` as :meth:`ExtractStore.claims` gives it back: the same
+    attributes, read from a tuple made in one call (a reader makes one per claim
+    per item: issue 16), the claim id formatted only when read."""
+
+    __slots__ = ()
+
+    @property
+    def claim_id(self) -> str:
+        return _claim_id(self[0])
+
+    kind = property(itemgetter(1))
+    key = property(itemgetter(2))
+    path = property(itemgetter(3))
+    value = property(itemgetter(4))
+    evidence_id = property(itemgetter(5))
+    confidence_bps = property(itemgetter(6))
+
+    def to_value(self) -> dict[str, Any]:
+        """As :meth:`Claim.to_value`."""
+        return {"claim_id": self.claim_id, "key": self.key, "kind": self.kind,
+                "path": self.path, "value": self.value}
+
+    def __repr__(self) -> str:
+        return (f"StoredClaim(claim_id={self.claim_id!r}, kind={self.kind!r}, "
+                f"key={self.key!r}, value={self.value!r}, evidence_id={self.evidence_id!r})")
+
+
 def _packed_id(claim_id: str) -> int | str:
     """A claim id ``cl_`` + 12 lowercase hex digits as its number (32 bytes, not 64);
     any other text as it is."""
-    if len(claim_id) == 15 and claim_id.startswith("cl_"):
-        try:
-            number = int(claim_id[3:], 16)
-        except ValueError:
-            return claim_id
-        if _claim_id(number) == claim_id:  # exactly what gives it back (no " ", "_", "A")
-            return number
-    return claim_id
+    if _CANONICAL_CLAIM_ID.fullmatch(claim_id) is None:  # not " ", "_", "A", ...
+        return claim_id
+    return int(claim_id[3:], 16)
+
+
+_CANONICAL_CLAIM_ID = re.compile("cl_[0-9a-f]{12}")
 
 
 def _claim_id(packed: int | str) -> str:
@@ -519,6 +577,7 @@ __all__ = [
     "ExtractMemos",
     "ExtractStore",
     "ReadMemo",
+    "StoredClaim",
     "expect_kind",
     "field",
     "kind_of",
@@ -527,6 +586,7 @@ __all__ = [
     "read_check",
     "read_conflict_keys",
     "read_extract",
+    "read_extract_keys",
     "read_extracts",
     "read_variables",
     "step_ids",

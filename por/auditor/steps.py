@@ -204,14 +204,19 @@ def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
     if [i.evidence_id for i in items] != view.admitted:
         raise AuditError(io.CITATION_MISMATCH,
                          f"aggregate {sid} does not cite exactly the admitted evidence")
-    claims = io.read_extracts(extract_steps, items)
+    if len(extract_steps) != len(items):
+        io.read_extracts(extract_steps, items)  # raises: they must correspond
     # Every policy reads a field's candidates one per source, the first in bundle
-    # order (``selection._one_per_source``): the others are never kept (issue 16).
+    # order (``selection._one_per_source``): the others are never kept, and an
+    # item with nothing new is not read further than its claims' keys (issue 16).
     by_key: dict[tuple[str, str], list[Candidate]] = {}
     sources: dict[tuple[str, str], set[str]] = {}
-    for position, (item, found) in enumerate(zip(items, claims, strict=True)):
-        for claim in found:
-            key, source_id = (claim.key, claim.kind), item.source.source_id
+    for position, (item, step) in enumerate(zip(items, extract_steps, strict=True)):
+        source_id = item.source.source_id
+        if all(source_id in sources.get(k, ()) for k in io.read_extract_keys(step, item)):
+            continue
+        for claim in io.read_extract(step, item):
+            key = (claim.key, claim.kind)
             seen = sources.setdefault(key, set())
             if source_id not in seen:
                 seen.add(source_id)
@@ -262,7 +267,8 @@ def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence
     cited = [i.evidence_id for i in items]
     # The same ids, as sets, compared as sorted lists of distinct ids: two lists
     # of references instead of two sets (issue 16: one entry per item each).
-    if len(cited) != len(admitted) or _distinct_sorted(cited) != _distinct_sorted(admitted):
+    if cited != admitted and (len(cited) != len(admitted)  # equal lists: equal sets
+                              or _distinct_sorted(cited) != _distinct_sorted(admitted)):
         raise AuditError(io.CITATION_MISMATCH,
                          f"contradictions {sid} does not cite exactly the admitted evidence")
     del admitted  # gone before the claims are read

@@ -137,6 +137,10 @@ class SeenIds:
         else:
             self._others.add(text)
 
+    def has(self, text: str, number: int) -> bool:
+        """``text in self`` for a well-formed id and its ``step_number``."""
+        return 1 <= number <= self._prefix or text in self._others
+
     def __contains__(self, text: object) -> bool:
         if text in self._others:
             return True
@@ -244,13 +248,17 @@ def _not_distinct_earlier(priors: list[str], earlier: Container[str]) -> list[An
     set of the ids (issue 16: a step may cite one step per evidence item).
     Any other list is checked with the set."""
     last = 0
+    seen_ids = earlier if type(earlier) is SeenIds else None
+    missing = []
     for prior in priors:
         number = step_number(prior) if type(prior) is str else None
         if number is None or number <= last:
             break
         last = number
+        if not (seen_ids.has(prior, number) if seen_ids is not None else prior in earlier):
+            missing.append(prior)
     else:
-        return [p for p in priors if p not in earlier]
+        return missing
     seen: set[str] = set()  # membership only
     out = []
     for prior in priors:

@@ -99,12 +99,17 @@ class Fragments:
     ``check_requirement`` step has one map per evidence item).  ``count`` is
     the number of items ``make()`` gives (the array's head is written first)."""
 
-    __slots__ = ("count", "depth", "make")
+    __slots__ = ("count", "depth", "encoded", "make")
 
-    def __init__(self, make: Callable[[], Iterable[Any]], count: int, *, depth: int) -> None:
+    def __init__(self, make: Callable[[], Iterable[Any]], count: int, *, depth: int,
+                 encoded: Callable[[], bytes | bytearray] | None = None) -> None:
         self.make = make
         self.count = count
         self.depth = depth
+        # ``encoded()``, if given: the items' encodings one after the other, all at
+        # once (a caller that can write them quicker than item by item, for items
+        # small enough to hold); it must equal encoding each item of ``make()``.
+        self.encoded = encoded
 
     def __iter__(self) -> Iterator[Any]:
         """The items' values, made afresh (a reader such as the trace policy
@@ -145,9 +150,13 @@ def _assemble(node: Any, out: bytearray) -> None:
         out += node.data
     elif kind is Fragments:
         out += _head(4, node.count)
+        if node.encoded is not None:
+            out += node.encoded()
+            return
         written = 0
+        depth = node.depth
         for value in node.make():
-            out += _encode_at(value, node.depth)
+            out += _encode_at(value, depth)
             written += 1
         if written != node.count:
             raise EncodingError("codec.fragments",
@@ -158,33 +167,38 @@ def _assemble(node: Any, out: bytearray) -> None:
 
 class _Matcher:
     """An ``out`` for :func:`_assemble` that compares what is written with
-    ``expected`` as it comes, keeping nothing."""
+    ``data[start:stop]`` as it comes, keeping nothing (``bytes.startswith`` at
+    an offset: no copy, and not a memoryview's item-by-item comparison)."""
 
-    __slots__ = ("expected", "ok", "pos")
+    __slots__ = ("data", "ok", "pos", "stop")
 
-    def __init__(self, expected: bytes | memoryview) -> None:
-        self.expected = memoryview(expected)
-        self.pos = 0
+    def __init__(self, data: bytes, start: int, stop: int) -> None:
+        self.data = data
+        self.pos = start
+        self.stop = stop
         self.ok = True
 
     def __iadd__(self, chunk: bytes) -> _Matcher:
         end = self.pos + len(chunk)
-        if self.ok and self.expected[self.pos:end] != chunk:
+        if self.ok and (end > self.stop or not self.data.startswith(chunk, self.pos)):
             self.ok = False
         self.pos = end
         return self
 
 
-def matches(value: Any, expected: bytes | memoryview) -> bool:
-    """``encode(value) == expected``, without holding the encoding when ``value``
-    holds :class:`Fragments` (it is compared as it is written)."""
+def matches(value: Any, data: bytes, start: int = 0, stop: int | None = None) -> bool:
+    """``encode(value) == data[start:stop]``, without copying ``data`` and, when
+    ``value`` holds :class:`Fragments`, without holding the encoding (it is
+    compared as it is written)."""
+    stop = len(data) if stop is None else stop
     seen = _FRAGMENTS_SEEN[0]
     ordered = _ordered(value, 0)
     if _FRAGMENTS_SEEN[0] == seen:
-        return cbor2.dumps(ordered) == expected
-    sink = _Matcher(expected)
+        encoded = cbor2.dumps(ordered)
+        return len(encoded) == stop - start and data.startswith(encoded, start)
+    sink = _Matcher(data, start, stop)
     _assemble(ordered, sink)  # type: ignore[arg-type]
-    return sink.ok and sink.pos == len(sink.expected)
+    return sink.ok and sink.pos == stop
 
 
 def _head(major: int, count: int) -> bytes:

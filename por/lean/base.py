@@ -149,9 +149,10 @@ class Leaves:
     def __getitem__(self, index: int) -> bytes:
         return self._data[self._starts[index] : self._stops[index]]
 
-    def view(self, index: int) -> memoryview:
-        """``self[index]`` without the copy."""
-        return memoryview(self.data)[self.spans[index]]
+    def place(self, index: int) -> tuple[bytes, int, int]:
+        """Where ``self[index]`` is: ``(data, start, stop)``, for a comparison
+        without the copy (``Step.matches``)."""
+        return self._data, self._starts[index], self._stops[index]
 
 
 def _sized(kind: type[str] | type[bytes], name: str, min_length: int,

@@ -42,7 +42,7 @@ def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
     trace_policy = PolicyState(spec, items, trace_market_id=market_id, policy=policy)
 
     def compare(index: int, step: Any) -> None:
-        if not step.matches(steps.view(index)):
+        if not step.matches(*steps.place(index)):
             handoff["step_mismatch"] = (index, step)
             raise Reject("step")
         trace_policy.feed(index, step)

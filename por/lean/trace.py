@@ -75,14 +75,15 @@ class Step:
             data = self._cbor = encode(self._cbor_value())
         return data
 
-    def matches(self, committed: bytes | memoryview) -> bool:
-        """``self.to_cbor() == committed``; a step built from
-        :class:`~por.encoding.encoder.Fragments` is compared as it is encoded,
-        never held as bytes (issue 16)."""
-        data = self._cbor
-        if data is not None:
-            return data == committed
-        return matches(self._cbor_value(), committed)
+    def matches(self, data: bytes, start: int = 0, stop: int | None = None) -> bool:
+        """``self.to_cbor() == data[start:stop]`` without the copy; a step built
+        from :class:`~por.encoding.encoder.Fragments` is compared as it is
+        encoded, never held as bytes (issue 16)."""
+        cached = self._cbor
+        if cached is None:
+            return matches(self._cbor_value(), data, start, stop)
+        stop = len(data) if stop is None else stop
+        return len(cached) == stop - start and data.startswith(cached, start)
 
     def to_record(self) -> ReasoningStep:
         """The pydantic ``ReasoningStep`` with the same fields (and the cached bytes).

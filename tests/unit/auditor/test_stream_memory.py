@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from factories import two_source_case
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from por.auditor import audit_core
@@ -25,7 +25,7 @@ from por.auditor.claim_extraction import Claim, claim_id_from
 from por.auditor.contradiction_checks import ContradictionChecker
 from por.auditor.selection import Candidate, select_field
 from por.auditor.steps import extract_step
-from por.auditor.trace_policy import _not_distinct_earlier
+from por.auditor.trace_policy import SeenIds, _not_distinct_earlier
 from por.auditor.values import within_tolerance
 from por.encoding import encode
 from por.encoding.encoder import Fragments, matches
@@ -56,6 +56,20 @@ _IDS = st.one_of(st.integers(0, 40).map(lambda k: step_id(k) if k else "step_000
 def test_distinct_earlier_without_a_set_is_the_set_check(priors: list[str],
                                                          earlier: set[str]) -> None:
     assert _not_distinct_earlier(priors, earlier) == _reference_not_distinct(priors, earlier)
+
+
+@settings(max_examples=400, derandomize=True)
+@given(st.lists(_IDS, max_size=12), st.integers(0, 30), st.lists(_IDS, max_size=4))
+@example(["step_0001"], 0, [])  # the edges of the counted prefix
+@example(["step_0002", "step_0003"], 2, [])
+@example(["step_0001", "step_0005"], 3, ["step_0005"])
+def test_distinct_earlier_over_seen_ids_is_the_set_check(priors: list[str], prefix: int,
+                                                         others: list[str]) -> None:
+    seen, plain = SeenIds(), set()
+    for text in [step_id(k) for k in range(1, prefix + 1)] + others:
+        seen.add(text)
+        plain.add(text)
+    assert _not_distinct_earlier(priors, seen) == _reference_not_distinct(priors, plain)
 
 
 def test_rising_ids_repeated_by_form_are_caught() -> None:
@@ -155,7 +169,18 @@ def test_extract_store_gives_back_each_items_claims() -> None:
         store.add(step)
     memos = store.memos(list(range(len(items))))
     assert [m.step_id for m in memos] == [step_id(n + 1) for n in range(len(items))]
-    assert list(io.read_extracts(memos, items)) == made
+    got = list(io.read_extracts(memos, items))
+    assert [[c.to_value() for c in found] for found in got] == \
+        [[c.to_value() for c in found] for found in made]
+    assert [[(c.evidence_id, c.confidence_bps) for c in found] for found in got] == \
+        [[(c.evidence_id, c.confidence_bps) for c in found] for found in made]
+    cited = io.step_ids(memos, "step_0042")
+    plain = [step_id(n + 1) for n in range(len(items))] + ["step_0042"]
+    assert list(cited) == plain and len(cited) == len(plain)
+    assert encode({"prior_step_ids": cited}) == encode({"prior_step_ids": plain})
+    far = io.ExtractStore(items, 99_998).memos([0, 1, 2])  # ids past step_9999
+    assert encode([io.step_ids(far)]) == encode([[step_id(n) for n in (99_998, 99_999,
+                                                                         100_000)]])
     assert any(made)
     with pytest.raises(AuditError, match="is not about") as caught:
         io.read_extract(memos[0], items[1])
@@ -189,9 +214,14 @@ def test_fragments_encode_and_compare_as_the_plain_list(values: list[dict[str, A
     lazy = _record(Fragments(lambda: iter(values), len(values), depth=3))
     assert encode(lazy) == plain
     assert encode(lazy) == plain  # re-iterable: encoded again for a report
-    assert matches(lazy, plain) and matches(lazy, memoryview(plain))
-    assert not matches(lazy, plain + b"\x00") and not matches(lazy, plain[:-1])
-    assert not matches(lazy, plain[:-1] + bytes([plain[-1] ^ 1]))
+    assert matches(lazy, plain) and matches(_record(values), plain)
+    framed = b"ab" + plain + b"cd"
+    assert matches(lazy, framed, 2, 2 + len(plain))
+    assert matches(_record(values), framed, 2, 2 + len(plain))
+    for wrong in (plain + b"\x00", plain[:-1], plain[:-1] + bytes([plain[-1] ^ 1])):
+        assert not matches(lazy, wrong) and not matches(_record(values), wrong)
+        assert not matches(lazy, b"ab" + wrong + b"cd", 2, 2 + len(wrong))
+    assert not matches(lazy, framed, 2, 1 + len(plain))  # one byte short of the leaf
 
 
 def test_fragments_that_miscount_are_refused() -> None:
