@@ -23,6 +23,7 @@ Unicode normalisation (text is opaque, SPEC §2) and streaming input.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -54,6 +55,13 @@ _MIN_BY_AI = {25: 1 << 8, 26: 1 << 16, 27: 1 << 32}
 
 # Additional-information values with a meaning of their own (RFC 8949 §3).
 _AI_RESERVED_FIRST = 28  # 28-30 are reserved for every major type
+#: A run of items complete in their one byte (RFC 8949 §3): integers -24..23,
+#: empty byte and text strings, false and true.  Nothing in such a run can fail.
+_TINY_RUN = re.compile(rb"[\x00-\x17\x20-\x37\x40\x60\xf4\xf5]*")
+#: The value of each such byte (the others are never looked up).
+_ONE_BYTE: list[Any] = [
+    b if b < 0x18 else -1 - (b - 0x20) if 0x20 <= b < 0x38 else
+    {0x40: b"", 0x60: "", 0xF4: False, 0xF5: True}.get(b) for b in range(256)]
 _AI_INDEFINITE = 31  # indefinite length (majors 2-5) or break (major 7)
 
 _SIMPLE_NAMES = {22: "null", 23: "undefined"}
@@ -281,19 +289,31 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
                 max_items -= arg << 1 if major == 5 else arg
                 if max_items < 0:
                     raise _fail("codec.too_large", "more items than the format allows", start)
-                if arg:
+                # An array opening with items of one byte each (nothing in them
+                # can fail: _TINY_RUN) takes them in one step (SPEC §17.8: a
+                # hostile array of millions costs what its bytes cost).  Not at
+                # slices_at, where byte strings are spans.
+                run = (_TINY_RUN.match(data, pos, pos + arg).end() - pos  # type: ignore[union-attr]
+                       if major == 4 and arg and _ONE_BYTE[data[pos]] is not None
+                       and len(stack) + 1 != slices_at else 0)
+                if run and run == arg:
+                    value = list(map(_ONE_BYTE.__getitem__, data[pos : pos + arg]))
+                    pos += arg
+                elif arg:
                     stack.append((c, rem, is_map, key, prev))
-                    rem = arg
+                    rem = arg - run
                     prev = b""
                     if major == 5:
                         c = {}
                         is_map = need_key = True
                     else:
-                        c = Spans() if len(stack) == slices_at else []
+                        c = Spans() if len(stack) == slices_at else list(
+                            map(_ONE_BYTE.__getitem__, data[pos : pos + run]))
+                        pos += run
                         is_map = need_key = False
                     continue
-                # An empty array whose items would be at slices_at: an empty Spans.
-                value = {} if major == 5 else Spans() if len(stack) + 1 == slices_at else []
+                else:  # An empty array whose items would be at slices_at: an empty Spans.
+                    value = {} if major == 5 else Spans() if len(stack) + 1 == slices_at else []
             elif major == 1:
                 value = -1 - arg
             elif major == 6:
