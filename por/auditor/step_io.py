@@ -25,9 +25,8 @@ Leaves out: computing anything (``steps``).
 
 from __future__ import annotations
 
-import re
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast, overload
@@ -36,7 +35,7 @@ from por.auditor.claim_extraction import Claim, ClaimValue
 from por.encoding import encode
 from por.encoding.encoder import Fragments
 from por.errors import AuditError
-from por.lean.limits import FieldKind
+from por.lean.limits import FieldKind, step_number
 from por.lean.limits import step_id as _step_id
 from por.lean.trace import VARIABLE_NAMES, Step, Variables, variables_from
 from por.numbers import is_canonical_decimal
@@ -195,6 +194,19 @@ def read_extracts(steps: Sequence[ExtractLike],
     return [read_extract(s, i) for s, i in zip(steps, items, strict=True)]
 
 
+class StepIds(Fragments):
+    """The ids of some extract steps then of other steps, as :func:`step_ids`
+    makes them; :meth:`numbers` gives their ``step_number`` without the texts
+    (the trace policy's check of a long citation list: issue 16)."""
+
+    __slots__ = ("numbers",)
+
+    def __init__(self, make: Any, count: int, *, encoded: Any,
+                 numbers: Callable[[], Iterable[int | None]]) -> None:
+        super().__init__(make, count, depth=2, encoded=encoded)
+        self.numbers = numbers
+
+
 def step_ids(steps: Sequence[Any], *more: str) -> list[str] | Fragments:
     """The ids of ``steps`` and then ``more``, as a step's ``prior_step_ids``.
 
@@ -223,7 +235,12 @@ def step_ids(steps: Sequence[Any], *more: str) -> list[str] | Fragments:
         for more_id in more:
             out += encode(more_id)
         return out
-    return Fragments(make, len(positions) + len(more), depth=2, encoded=encoded)
+    def numbers() -> Iterator[int | None]:
+        for p in positions:
+            yield first + p
+        for more_id in more:
+            yield step_number(more_id)
+    return StepIds(make, len(positions) + len(more), encoded=encoded, numbers=numbers)
 
 
 class _LazyClaims(Sequence[tuple[Claim, ...]]):
@@ -389,12 +406,15 @@ class StoredClaim(tuple):  # type: ignore[type-arg]
 def _packed_id(claim_id: str) -> int | str:
     """A claim id ``cl_`` + 12 lowercase hex digits as its number (32 bytes, not 64);
     any other text as it is."""
-    if _CANONICAL_CLAIM_ID.fullmatch(claim_id) is None:  # not " ", "_", "A", ...
+    digits = claim_id[3:]
+    # Exactly [0-9a-f]{12}: int() alone would also take "0x", " ", "_", "+",
+    # capitals and other scripts' digits, which would not come back the same.
+    if len(claim_id) != 15 or claim_id[:3] != "cl_" or digits.strip(_HEX):
         return claim_id
-    return int(claim_id[3:], 16)
+    return int(digits, 16)
 
 
-_CANONICAL_CLAIM_ID = re.compile("cl_[0-9a-f]{12}")
+_HEX = "0123456789abcdef"
 
 
 def _claim_id(packed: int | str) -> str:
@@ -577,6 +597,7 @@ __all__ = [
     "ExtractMemos",
     "ExtractStore",
     "ReadMemo",
+    "StepIds",
     "StoredClaim",
     "expect_kind",
     "field",

@@ -44,7 +44,7 @@ and the replaying verifier).
 
 from __future__ import annotations
 
-from collections.abc import Container, Sequence
+from collections.abc import Container, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from por.lean.checks import Challenge, Check, results_from
@@ -136,6 +136,18 @@ class SeenIds:
             self._prefix += 1
         else:
             self._others.add(text)
+
+    def missing_if_rising(self, numbers: Iterable[int | None]) -> list[str] | None:
+        """The ids of ``numbers`` (well-formed ids' ``step_number``) not in this
+        set, if the numbers rise; ``None`` if they do not (or one is ``None``)."""
+        last, prefix, others, missing = 0, self._prefix, self._others, []
+        for number in numbers:
+            if number is None or number <= last:
+                return None
+            last = number
+            if number > prefix and step_id(number) not in others:
+                missing.append(step_id(number))
+        return missing
 
     def has(self, text: str, number: int) -> bool:
         """``text in self`` for a well-formed id and its ``step_number``."""
@@ -247,8 +259,13 @@ def _not_distinct_earlier(priors: list[str], earlier: Container[str]) -> list[An
     (``step_id`` is one-to-one), as an honest trace cites them: those need no
     set of the ids (issue 16: a step may cite one step per evidence item).
     Any other list is checked with the set."""
-    last = 0
     seen_ids = earlier if type(earlier) is SeenIds else None
+    numbers = getattr(priors, "numbers", None)  # step_io.StepIds: no texts to make
+    if seen_ids is not None and numbers is not None:
+        found = seen_ids.missing_if_rising(numbers())
+        if found is not None:
+            return found
+    last = 0
     missing = []
     for prior in priors:
         number = step_number(prior) if type(prior) is str else None

@@ -60,7 +60,7 @@ def _encode_at(value: Any, level: int) -> bytes:
         return bytes(out)
     if kind is Fragment:
         return value.data  # type: ignore[no-any-return]
-    if kind is Fragments:
+    if isinstance(value, Fragments):  # or a subclass (e.g. step ids)
         out = bytearray()
         _assemble(value, out)
         return bytes(out)
@@ -148,7 +148,7 @@ def _assemble(node: Any, out: bytearray) -> None:
             _assemble(item, out)
     elif kind is Fragment:
         out += node.data
-    elif kind is Fragments:
+    elif isinstance(node, Fragments):
         out += _head(4, node.count)
         if node.encoded is not None:
             out += node.encoded()
@@ -303,7 +303,7 @@ def _key_rank(key: str) -> tuple[int, str]:
 def _scalar(node: Any) -> None:
     """Raise unless ``node`` is a scalar of the data model (or a :class:`Fragment`)."""
     kind = type(node)
-    if kind is Fragment or kind is Fragments:
+    if kind is Fragment or isinstance(node, Fragments):
         _FRAGMENTS_SEEN[0] += 1
         return
     if kind is str:

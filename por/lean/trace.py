@@ -62,11 +62,12 @@ class Step:
         self._cbor: bytes | None = None
 
     def _cbor_value(self) -> dict[str, Any]:
-        # The dict ReasoningStep._cbor_value builds, key for key (SPEC §4.5).
-        return {"schema": self.record_schema, "step_id": self.step_id,
-                "step_type": self.step_type, "description": self.description,
-                "evidence_ids": self.evidence_ids, "prior_step_ids": self.prior_step_ids,
-                "inputs": self.inputs, "output": self.output}
+        # The dict ReasoningStep._cbor_value builds, key for key (SPEC §4.5), in
+        # canonical key order (by length, then bytewise): the encoder need not copy it.
+        return {"inputs": self.inputs, "output": self.output, "schema": self.record_schema,
+                "step_id": self.step_id, "step_type": self.step_type,
+                "description": self.description, "evidence_ids": self.evidence_ids,
+                "prior_step_ids": self.prior_step_ids}
 
     def to_cbor(self) -> bytes:
         """Canonical ``por-cbor/1`` bytes, equal to the pydantic record's (computed once)."""

@@ -30,7 +30,7 @@ from por.auditor.values import within_tolerance
 from por.encoding import encode
 from por.encoding.encoder import Fragments, matches
 from por.errors import AuditError, EncodingError
-from por.lean.limits import step_id
+from por.lean.limits import step_id, step_number
 from por.numbers import parse_decimal
 from por.schemas import SelectionPolicy
 
@@ -70,6 +70,27 @@ def test_distinct_earlier_over_seen_ids_is_the_set_check(priors: list[str], pref
         seen.add(text)
         plain.add(text)
     assert _not_distinct_earlier(priors, seen) == _reference_not_distinct(priors, plain)
+
+
+class _Numbered(list):  # type: ignore[type-arg]
+    """A citation list that also gives its ids' numbers, as step_io.StepIds does."""
+
+    def numbers(self) -> list[int | None]:
+        return [step_number(t) if type(t) is str else None for t in self]
+
+
+@settings(max_examples=400, derandomize=True)
+@given(st.lists(_IDS, max_size=12), st.integers(0, 30), st.lists(_IDS, max_size=4))
+@example(["step_0001"], 0, [])
+@example(["step_0002", "step_0004"], 3, ["step_0004"])
+def test_distinct_earlier_by_numbers_is_the_set_check(priors: list[str], prefix: int,
+                                                      others: list[str]) -> None:
+    seen, plain = SeenIds(), set()
+    for text in [step_id(k) for k in range(1, prefix + 1)] + others:
+        seen.add(text)
+        plain.add(text)
+    assert _not_distinct_earlier(_Numbered(priors), seen) == \
+        _reference_not_distinct(priors, plain)
 
 
 def test_rising_ids_repeated_by_form_are_caught() -> None:
@@ -178,6 +199,7 @@ def test_extract_store_gives_back_each_items_claims() -> None:
     plain = [step_id(n + 1) for n in range(len(items))] + ["step_0042"]
     assert list(cited) == plain and len(cited) == len(plain)
     assert encode({"prior_step_ids": cited}) == encode({"prior_step_ids": plain})
+    assert list(cited.numbers()) == [step_number(t) for t in plain]  # type: ignore[attr-defined]
     far = io.ExtractStore(items, 99_998).memos([0, 1, 2])  # ids past step_9999
     assert encode([io.step_ids(far)]) == encode([[step_id(n) for n in (99_998, 99_999,
                                                                          100_000)]])
@@ -232,7 +254,9 @@ def test_fragments_that_miscount_are_refused() -> None:
 
 @pytest.mark.parametrize("claim_id", ["cl_00000000001a", "cl_ffffffffffff", "cl_0000000001A",
                                       "cl_ 000000001a", "cl_0000_000001a", "cl_+00000000001",
-                                      "cl_00000000001", "xx_00000000001a", "cl_00000000001g"])
+                                      "cl_00000000001", "xx_00000000001a", "cl_00000000001g",
+                                      "cl_00000000001A", "cl_0000000000\u0663\u0663",
+                                      "cl_0000000000zz", "cl_-0000000001a", "cl_0x000000001a"])
 def test_packed_claim_ids_give_back_the_same_text(claim_id: str) -> None:
     packed = io._packed_id(claim_id)
     assert io._claim_id(packed) == claim_id
