@@ -166,10 +166,8 @@ def claim_id_from(evidence_id: str, path: str, value: ClaimValue) -> str:
 
 def requirement_for(prompt_spec: PromptSpec, requirement_id: str) -> DataRequirement | None:
     """The requirement with this id (at most 64 requirements: a scan is cheap)."""
-    for requirement in prompt_spec.data_requirements:
-        if requirement.requirement_id == requirement_id:
-            return requirement
-    return None
+    return next((r for r in prompt_spec.data_requirements
+                 if r.requirement_id == requirement_id), None)
 
 
 def fields_for(requirement: DataRequirement) -> tuple[FieldSpec | FallbackField, ...]:
@@ -427,11 +425,12 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
         return ItemExtraction((), (ExtractionWarning(
             "extract.unknown_requirement",
             f"requirement {item.requirement_id!r} is not in the prompt spec"),))
-    if len(item.content) > MAX_CONTENT_BYTES:  # defence in depth: the schema bounds it
+    content = item.content  # read once: a lean item slices it out of the bundle
+    if len(content) > MAX_CONTENT_BYTES:  # defence in depth: the schema bounds it
         return ItemExtraction((), (ExtractionWarning("extract.too_large",
                                                      "content exceeds the size cap"),))
     try:
-        text = item.content.decode("utf-8")
+        text = content.decode("utf-8")
     except UnicodeDecodeError:
         return ItemExtraction((), (ExtractionWarning("extract.not_utf8",
                                                      "content is not valid UTF-8"),))
@@ -448,7 +447,7 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     claims: list[Claim] = []
     warnings: list[ExtractionWarning] = []
     plan = regex_plan(tuple(field.regex for field in fields))
-    budget = [REGEX_WORK_PER_BYTE * len(item.content) + REGEX_WORK_SLACK]
+    budget = [REGEX_WORK_PER_BYTE * len(content) + REGEX_WORK_SLACK]
     for field, compiled in zip(fields, plan, strict=True):
         if item.content_type == "application/json":
             value, path, warning = _field_json(field, document, text, quiet,

@@ -20,6 +20,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from por.auditor import audit_core
+from por.auditor import extract_store
 from por.auditor import step_io as io
 from por.auditor.claim_extraction import Claim, claim_id_from
 from por.auditor.contradiction_checks import ContradictionChecker
@@ -258,6 +259,6 @@ def test_fragments_that_miscount_are_refused() -> None:
                                       "cl_00000000001A", "cl_0000000000\u0663\u0663",
                                       "cl_0000000000zz", "cl_-0000000001a", "cl_0x000000001a"])
 def test_packed_claim_ids_give_back_the_same_text(claim_id: str) -> None:
-    packed = io._packed_id(claim_id)
-    assert io._claim_id(packed) == claim_id
+    packed = extract_store._packed_id(claim_id)
+    assert extract_store._claim_id(packed) == claim_id
     assert (type(packed) is int) is (claim_id in {"cl_00000000001a", "cl_ffffffffffff"})
