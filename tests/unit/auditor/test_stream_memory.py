@@ -59,20 +59,6 @@ def test_distinct_earlier_without_a_set_is_the_set_check(priors: list[str],
     assert _not_distinct_earlier(priors, earlier) == _reference_not_distinct(priors, earlier)
 
 
-@settings(max_examples=400, derandomize=True)
-@given(st.lists(_IDS, max_size=12), st.integers(0, 30), st.lists(_IDS, max_size=4))
-@example(["step_0001"], 0, [])  # the edges of the counted prefix
-@example(["step_0002", "step_0003"], 2, [])
-@example(["step_0001", "step_0005"], 3, ["step_0005"])
-def test_distinct_earlier_over_seen_ids_is_the_set_check(priors: list[str], prefix: int,
-                                                         others: list[str]) -> None:
-    seen, plain = SeenIds(), set()
-    for text in [step_id(k) for k in range(1, prefix + 1)] + others:
-        seen.add(text)
-        plain.add(text)
-    assert _not_distinct_earlier(priors, seen) == _reference_not_distinct(priors, plain)
-
-
 class _Numbered(list):  # type: ignore[type-arg]
     """A citation list that also gives its ids' numbers, as step_io.StepIds does."""
 
@@ -81,17 +67,21 @@ class _Numbered(list):  # type: ignore[type-arg]
 
 
 @settings(max_examples=400, derandomize=True)
-@given(st.lists(_IDS, max_size=12), st.integers(0, 30), st.lists(_IDS, max_size=4))
-@example(["step_0001"], 0, [])
-@example(["step_0002", "step_0004"], 3, ["step_0004"])
-def test_distinct_earlier_by_numbers_is_the_set_check(priors: list[str], prefix: int,
-                                                      others: list[str]) -> None:
+@given(st.lists(_IDS, max_size=12), st.integers(0, 30), st.lists(_IDS, max_size=4),
+       st.booleans())
+@example(["step_0001"], 0, [], False)  # the edges of the counted prefix
+@example(["step_0001"], 0, [], True)
+@example(["step_0002", "step_0003"], 2, [], False)
+@example(["step_0002", "step_0004"], 3, ["step_0004"], True)
+@example(["step_0001", "step_0005"], 3, ["step_0005"], False)
+def test_distinct_earlier_over_seen_ids_is_the_set_check(
+        priors: list[str], prefix: int, others: list[str], numbered: bool) -> None:
     seen, plain = SeenIds(), set()
     for text in [step_id(k) for k in range(1, prefix + 1)] + others:
         seen.add(text)
         plain.add(text)
-    assert _not_distinct_earlier(_Numbered(priors), seen) == \
-        _reference_not_distinct(priors, plain)
+    cited = _Numbered(priors) if numbered else priors
+    assert _not_distinct_earlier(cited, seen) == _reference_not_distinct(priors, plain)
 
 
 def test_rising_ids_repeated_by_form_are_caught() -> None:
