@@ -19,8 +19,7 @@ from factories import two_source_case
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from por.auditor import audit_core
-from por.auditor import extract_store
+from por.auditor import audit_core, extract_store
 from por.auditor import step_io as io
 from por.auditor.claim_extraction import Claim, claim_id_from
 from por.auditor.contradiction_checks import ContradictionChecker
