@@ -105,16 +105,23 @@ def step2_schema(ctx: Context) -> None:
         ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf"))
     lean = ctx.parts.pop("lean_items", None)
     if lean is not None and len(lean) == len(bundle.evidence):
-        # Every item passed the fast path's lean checks: no second decode (SPEC §17).
-        items = [EvidenceItem.from_lean(item) for item in lean]
-    else:
-        items = []
-        for index, blob in enumerate(bundle.evidence):
-            try:
-                items.append(EvidenceItem.from_cbor(blob))
-            except PorError as exc:
-                ctx.from_error(exc, challenge=ChallengeRef(kind="evidence_leaf",
-                                                           leaf_index=index))
+        # Every item passed the fast path's lean checks, ids unique: no second
+        # decode (SPEC §17), and the models are made only if a later step reads
+        # them (a forged step is reported without them: evidence_of).
+        try:
+            ctx.parts["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict)
+        except PorError as exc:
+            ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
+        ctx.parts["lean_evidence"] = (spec.market.market_id, lean)
+        ctx.passed("schema.ok", passed.schema_ok(len(lean), len(bundle.steps)))
+        return
+    items = []
+    for index, blob in enumerate(bundle.evidence):
+        try:
+            items.append(EvidenceItem.from_cbor(blob))
+        except PorError as exc:
+            ctx.from_error(exc, challenge=ChallengeRef(kind="evidence_leaf",
+                                                       leaf_index=index))
     try:
         ctx.parts["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict)
     except PorError as exc:
@@ -132,6 +139,24 @@ def step2_schema(ctx: Context) -> None:
                                                   evidence_id=item.evidence_id))
             seen.add(item.evidence_id)
     ctx.passed("schema.ok", passed.schema_ok(len(items), len(bundle.steps)))
+
+
+def evidence_of(ctx: Context) -> EvidenceBundle:
+    """The committed evidence as models: made from the fast path's lean items
+    the first time a step reads them (step 2 checked them, ids unique)."""
+    evidence = ctx.parts.get("evidence")
+    if evidence is None:
+        market_id, lean = ctx.parts.pop("lean_evidence")
+        evidence = ctx.parts["evidence"] = EvidenceBundle(
+            bundle_id="committed", market_id=market_id,
+            items=[EvidenceItem.from_lean(item) for item in lean])
+    return evidence
+
+
+def evidence_count(ctx: Context) -> int:
+    """How many evidence items the bundle commits (without making models)."""
+    lean = ctx.parts.get("lean_evidence")
+    return len(lean[1]) if lean is not None else len(ctx.parts["evidence"].items)
 
 
 def step3_commitments(ctx: Context) -> None:
@@ -199,7 +224,7 @@ def step5_replay_audit(ctx: Context) -> None:
     spec: PromptSpec = ctx.parts["prompt_spec"]
     header: TraceHeader = ctx.parts["header"]
     committed_steps: list[bytes] = ctx.parts["bundle"].steps
-    want_count = trace_length(len(ctx.parts["evidence"].items), len(spec.data_requirements))
+    want_count = trace_length(evidence_count(ctx), len(spec.data_requirements))
     if len(committed_steps) != want_count:
         at = min(len(committed_steps), want_count)
         ended = len(committed_steps) < want_count
@@ -226,7 +251,7 @@ def step5_replay_audit(ctx: Context) -> None:
 
     if "step_mismatch" in ctx.parts:  # the fast path's replay found it: no second audit
         compare(*ctx.parts["step_mismatch"])
-    replayed, _ = AuditorAgent().audit(spec, ctx.parts["evidence"], on_step=compare)
+    replayed, _ = AuditorAgent().audit(spec, evidence_of(ctx), on_step=compare)
     want_header = replayed.header()
     if want_header != header:
         ctx.failed("replay.trace_header", "trace header differs from the replayed auditor's",
@@ -258,7 +283,7 @@ def _step_id(blob: bytes) -> str | None:
 def step6_trace_policy(ctx: Context) -> None:
     """Step 6: the committed trace obeys its policy (trace.*)."""
     result = TracePolicyVerifier().verify(ctx.parts["trace"], ctx.parts["prompt_spec"],
-                                          ctx.parts["evidence"])
+                                          evidence_of(ctx))
     for check in result.checks:
         if not check.ok and check.severity == "error":
             ctx.failed(check.check_id, check.message, expected=check.expected,
@@ -268,7 +293,7 @@ def step6_trace_policy(ctx: Context) -> None:
 
 def step7_replay_judge(ctx: Context) -> None:
     """Step 7: re-run the judge and compare the verdict (replay.verdict_mismatch)."""
-    verdict, _ = JudgeAgent().judge(ctx.parts["prompt_spec"], ctx.parts["evidence"],
+    verdict, _ = JudgeAgent().judge(ctx.parts["prompt_spec"], evidence_of(ctx),
                                     ctx.parts["trace"])
     want = verdict.to_cbor()
     got = ctx.parts["bundle"].verdict
