@@ -11,11 +11,12 @@ Each shortcut is checked against the plain computation it replaces:
 
 from __future__ import annotations
 
+import tracemalloc
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from factories import two_source_case
+from factories import bundle, item, json_field, prompt_spec, requirement, two_source_case
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -27,12 +28,14 @@ from por.auditor.selection import Candidate, select_field
 from por.auditor.steps import extract_step
 from por.auditor.trace_policy import SeenIds, _not_distinct_earlier
 from por.auditor.values import within_tolerance
+from por.bundle import build_bundle
 from por.encoding import encode
 from por.encoding.encoder import Fragments, matches
 from por.errors import AuditError, EncodingError
 from por.lean.limits import step_id, step_number
 from por.numbers import parse_decimal
 from por.schemas import SelectionPolicy
+from verifier.fast import fast_report
 
 # -- trace policy: prior_step_ids distinct and earlier ------------------------------------
 
@@ -251,3 +254,30 @@ def test_packed_claim_ids_give_back_the_same_text(claim_id: str) -> None:
     packed = extract_store._packed_id(claim_id)
     assert extract_store._claim_id(packed) == claim_id
     assert (type(packed) is int) is (claim_id in {"cl_00000000001a", "cl_ffffffffffff"})
+
+
+# -- the whole fast path: under 1 KB per evidence item (issue 16) ------------------------
+
+def test_fast_path_holds_under_1_kb_per_item() -> None:
+    """Peak traced memory of verifying an honest bundle, above its bytes, per item:
+    distinct receipts, confidences and values (nothing shared by luck), several
+    sources and two claims per item.  tracemalloc counts allocations, not time:
+    the figure is the same on every run of one Python."""
+    n, sources = 3000, [f"src_{k:02d}" for k in range(20)]
+    fields = [json_field("price", "numeric", "$.data.price"),
+              json_field("seen", "timestamp", "$.data.seen")]
+    spec = prompt_spec(requirements=[requirement(sources=sources, fields=fields,
+                                                 strategy="multi_source_quorum")])
+    items = [item(f"ev-{k:05d}", {"data": {"price": f"101.{k % 97}", "seen": 1000 + k % 900}},
+                  source_id=sources[k % 20], retrieved_at=1000 + k, confidence=5000 + k)
+             for k in range(n)]
+    data = build_bundle(spec, bundle(items))
+    assert fast_report(data, max_size=1 << 28) is not None  # warm: imports, caches
+    tracemalloc.start()
+    try:
+        report = fast_report(data, max_size=1 << 28)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert report is not None
+    assert peak / n <= 1000, f"{peak / n:.0f} B per item"
