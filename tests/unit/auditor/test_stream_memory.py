@@ -177,8 +177,8 @@ def test_extract_store_gives_back_each_items_claims() -> None:
     items = evidence.items
     store = io.ExtractStore(items, 1)
     made = []
-    for n, item in enumerate(items):
-        step = extract_step(spec, step_id(n + 1), item).step
+    for n, one in enumerate(items):
+        step = extract_step(spec, step_id(n + 1), one).step
         made.append(step._claims[1])
         store.add(step)
     memos = store.memos(list(range(len(items))))
