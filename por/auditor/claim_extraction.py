@@ -104,9 +104,9 @@ class Claim:
     confidence_bps: int
 
     def to_value(self) -> dict[str, Any]:
-        """The committed form inside an ``extract`` step."""
-        return {"claim_id": self.claim_id, "key": self.key, "kind": self.kind,
-                "path": self.path, "value": self.value}
+        """The committed form inside an ``extract`` step (keys in canonical order)."""
+        return {"key": self.key, "kind": self.kind, "path": self.path, "value": self.value,
+                "claim_id": self.claim_id}
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,8 +129,8 @@ class StoredClaim(tuple):  # type: ignore[type-arg]
 
     def to_value(self) -> dict[str, Any]:
         """As :meth:`Claim.to_value`."""
-        return {"claim_id": self.claim_id, "key": self.key, "kind": self.kind,
-                "path": self.path, "value": self.value}
+        return {"key": self.key, "kind": self.kind, "path": self.path, "value": self.value,
+                "claim_id": self.claim_id}
 
     def __repr__(self) -> str:
         return (f"StoredClaim(claim_id={self.claim_id!r}, kind={self.kind!r}, "

@@ -153,9 +153,11 @@ def extract_step(prompt_spec: PromptSpec, sid: str, item: EvidenceItem) -> Built
     """``extract_claims``: the claims of one item (``claim_extraction``)."""
     found = extract_item(requirement_for(prompt_spec, item.requirement_id), item)
     eid = item.evidence_id
-    output = {"evidence_id": eid, "requirement_id": item.requirement_id,
-              "claims": [c.to_value() for c in found.claims],
-              "warnings": [w.to_value() for w in found.warnings]}
+    # Keys in canonical order (by length, then bytewise), so the encoder need not
+    # copy the map (issue 16); a map's order never changes its bytes or equality.
+    output = {"claims": [c.to_value() for c in found.claims],
+              "warnings": [w.to_value() for w in found.warnings],
+              "evidence_id": eid, "requirement_id": item.requirement_id}
     findings: Findings = (functools.partial(_warning_checks, eid, found.warnings)
                           if found.warnings else ())
     step = _step(sid, "extract", f"extract {len(found.claims)} claim(s) from {eid}",
