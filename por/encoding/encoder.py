@@ -97,7 +97,10 @@ class Fragments:
     items) and dropped.  A record holding one is never held as a whole: not as
     Python values, and with :func:`matches` not even as bytes (issue 16: a
     ``check_requirement`` step has one map per evidence item).  ``count`` is
-    the number of items ``make()`` gives (the array's head is written first)."""
+    the number of items ``make()`` gives (the array's head is written first).
+    Its items are checked when they are written, after the rest of the value: a
+    value with faults both inside and outside it may name the outside one's
+    check id first (the auditor puts only valid values in one)."""
 
     __slots__ = ("count", "depth", "encoded", "make")
 
