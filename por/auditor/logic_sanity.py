@@ -86,13 +86,16 @@ class ItemAdmission:
         return not self.reasons
 
     def to_value(self) -> dict[str, Any]:
+        # Keys in canonical order (by length, then bytewise): one map per item, which
+        # the encoder then need not copy (issue 16).
         out: dict[str, Any] = {
-            "evidence_id": self.evidence_id, "source_id": self.source_id,
-            "observed_at": self.observed_at, "observed_from": self.observed_from,
-            "admitted": self.admitted, "reasons": list(self.reasons),
+            "reasons": list(self.reasons), "admitted": self.admitted,
+            "source_id": self.source_id, "evidence_id": self.evidence_id,
         }
         if self.gate_reason is not None:
             out["gate_reason"] = self.gate_reason
+        out["observed_at"] = self.observed_at
+        out["observed_from"] = self.observed_from
         return out
 
 

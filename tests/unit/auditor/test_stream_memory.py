@@ -24,13 +24,14 @@ from por.auditor import audit_core, extract_store
 from por.auditor import step_io as io
 from por.auditor.claim_extraction import Claim, claim_id_from
 from por.auditor.contradiction_checks import ContradictionChecker
+from por.auditor.logic_sanity import ItemAdmission
 from por.auditor.selection import Candidate, select_field
 from por.auditor.steps import extract_step
 from por.auditor.trace_policy import SeenIds, _not_distinct_earlier
 from por.auditor.values import within_tolerance
 from por.bundle import build_bundle
 from por.encoding import encode
-from por.encoding.encoder import Fragments, matches
+from por.encoding.encoder import Fragments, _ordered, matches
 from por.errors import AuditError, EncodingError
 from por.lean.limits import step_id, step_number
 from por.numbers import parse_decimal
@@ -281,3 +282,16 @@ def test_fast_path_holds_under_1_kb_per_item() -> None:
         tracemalloc.stop()
     assert report is not None
     assert peak / n <= 1000, f"{peak / n:.0f} B per item"
+
+
+def test_per_item_maps_are_built_in_canonical_key_order() -> None:
+    """The maps made once per evidence item are built in canonical key order, so the
+    encoder walks them without copying (issue 16): ``_ordered`` returns them as they are."""
+    spec, evidence = two_source_case()
+    step = extract_step(spec, "step_0001", evidence.items[0]).step
+    assert step.output["claims"]
+    value = step._cbor_value()
+    assert _ordered(value, 0) is value
+    for gate in (None, "rejected"):
+        admission = ItemAdmission("e1", "src_a", 1, "claim", ("x",), gate).to_value()
+        assert _ordered(admission, 0) is admission
