@@ -76,6 +76,7 @@ TRACE_CHECK_IDS = (CHECK_MARKET_ID, CHECK_POLICY, CHECK_MAX_STEPS, CHECK_STEP_ID
 
 #: Input keys that select a computation; anything else would be an outside fact.
 ALLOWED_INPUT_KEYS = ("kind", "requirement_id")
+_ALLOWED_INPUT_KEYS = frozenset(ALLOWED_INPUT_KEYS)
 
 
 def lean_policy_for(items: int, requirements: int) -> Policy:
@@ -259,6 +260,8 @@ def _not_distinct_earlier(priors: list[str], earlier: Container[str]) -> list[An
     (``step_id`` is one-to-one), as an honest trace cites them: those need no
     set of the ids (issue 16: a step may cite one step per evidence item).
     Any other list is checked with the set."""
+    if not priors:
+        return []
     seen_ids = earlier if type(earlier) is SeenIds else None
     numbers = getattr(priors, "numbers", None)  # step_io.StepIds: no texts to make
     if seen_ids is not None and numbers is not None:
@@ -306,7 +309,7 @@ def _one_step(step: Any, position: int, *, earlier: Container[str],
                 CHECK_UNKNOWN_EVIDENCE,
                 f"step {step.step_id} cites unknown evidence {evidence_id!r}",
                 _leaf(step.step_id, position, "evidence_ids"), actual=evidence_id))
-    if not external_ok:
+    if not external_ok and not _ALLOWED_INPUT_KEYS.issuperset(step.inputs):
         extra = [k for k in step.inputs if k not in ALLOWED_INPUT_KEYS]
         if extra:
             failures[CHECK_EXTERNAL_FACTS].append(_fail(
