@@ -62,6 +62,13 @@ def parse_decimal(text: str) -> Decimal:
 
 def format_decimal(value: Decimal) -> str:
     """The canonical decimal string of a finite ``Decimal`` (exact, no rounding)."""
+    text = str(value)  # exact, and never expanded (large exponents stay as "1E+9")
+    if is_canonical_decimal(text):
+        return text  # a value has one canonical string: this is it
+    return _formatted(value)
+
+
+def _formatted(value: Decimal) -> str:
     if not value.is_finite():
         raise SchemaError("schema.decimal", f"not a finite decimal: {value}")
     if value.is_zero():

@@ -70,3 +70,22 @@ def test_format_round_trip(value: Decimal) -> None:
     text = format_decimal(value)
     assert is_canonical_decimal(text)
     assert Decimal(text) == value
+
+
+@given(st.decimals(allow_nan=False, allow_infinity=False, places=None)
+       | st.builds(Decimal, st.from_regex(r"-?[0-9]{1,5}(\.[0-9]{0,5})?(E[-+]?[0-9]{1,2})?",
+                                          fullmatch=True)))
+def test_format_decimal_shortcut_is_the_full_formatting(value: Decimal) -> None:
+    """``format_decimal`` returns ``str(value)`` when that is already canonical: the
+    same string the digit-by-digit formatting gives (or the same refusal)."""
+    from por.numbers import _formatted
+
+    try:
+        want: str | None = _formatted(value)
+    except SchemaError:
+        want = None
+    try:
+        got: str | None = format_decimal(value)
+    except SchemaError:
+        got = None
+    assert got == want
