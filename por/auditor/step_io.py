@@ -14,11 +14,13 @@ read, and the :func:`read_extract` memo lives in the step's ``_claims`` slot or
 private attribute respectively.  No pydantic is imported (issue 16).
 
 A streaming audit (``audit_core(..., retain=False)``) releases a step once it
-has been checked and keeps only what its later readers read:
-:class:`ExtractMemo` (an extract step's id and parsed claims) and
-:class:`CheckMemo` (a ``check_requirement`` step's id and :class:`CheckView`).
-:func:`read_extract`, :func:`read_admitted` and :func:`read_check` return from
-them exactly what they return from the step they were made from.
+has been checked and keeps only what its later readers read: the claims of
+its extract steps in one :class:`~por.auditor.extract_store.ExtractStore`
+(read through :class:`~por.auditor.extract_store.ExtractMemo`),
+:class:`CheckMemo` (a ``check_requirement`` step's id and :class:`CheckView`)
+and :class:`ReadMemo` (an aggregate or contradictions step's id and reading).
+The ``read_*`` functions return from them exactly what they return from the
+step they were made from.
 
 Leaves out: computing anything (``steps``).
 """
