@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import types
 import typing
+from collections.abc import Iterator
 from typing import Any, Union
 
 from pydantic import BaseModel
@@ -111,20 +112,31 @@ def _walk(shape: Shape, node: Any, where: str) -> None:
 
 
 def _check_value(value: Any, where: str) -> None:
-    """A committed ``Value``: ints, bools, texts, arrays and maps with text keys only."""
-    stack = [value]
+    """A committed ``Value``: ints, bools, texts, arrays and maps with text keys only.
+
+    Nodes are visited depth first, each container's items last to first (the
+    order of a stack that pushes them all), through one iterator per level: a
+    long array is never copied (SPEC §17.8: a hostile step output of millions
+    of items)."""
+    stack: list[Iterator[Any]] = [iter((value,))]
     while stack:
-        node = stack.pop()
+        node = next(stack[-1], _DONE)
+        if node is _DONE:
+            stack.pop()
+            continue
         if type(node) not in _VALUE_TYPES and not isinstance(node, bool):
             raise SchemaError("schema.type", f"{where}: {type(node).__name__} is not a "
                                              "step value (int, bool, text, array, map)")
         if isinstance(node, list):
-            stack.extend(node)
+            stack.append(reversed(node))
         elif isinstance(node, dict):
             for key in node:
                 if not isinstance(key, str):
                     raise SchemaError("schema.type", f"{where}: map key is not text")
-            stack.extend(node.values())
+            stack.append(reversed(node.values()))
+
+
+_DONE = object()
 
 
 __all__ = ["model_shape", "precheck"]
