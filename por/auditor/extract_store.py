@@ -42,9 +42,9 @@ class ExtractStore:
 
     Per item it keeps one interned *shape* (the ``(kind, key, path)`` of each
     claim: the same few tuples for every item of a requirement), and the claim
-    ids and values in two flat lists; :meth:`claims` makes the item's
-    :class:`Claim` objects again when a later step reads them (each reader drops
-    them when done).  ``items`` is the audit's own list: a read with an item
+    ids and values in two flat lists; :meth:`claims` gives the item's claims
+    again, as :class:`StoredClaim` tuples read like ``Claim``, when a later step
+    reads them (each reader drops them when done).  ``items`` is the audit's own list: a read with an item
     that is not the one the claims were extracted from is a wiring error,
     reported as the step would report it (``step.citation_mismatch``)."""
 
