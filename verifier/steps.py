@@ -104,19 +104,9 @@ def step2_schema(ctx: Context) -> None:
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf"))
     lean = ctx.parts.pop("lean_items", None)
-    if lean is not None and len(lean) == len(bundle.evidence):
-        # Every item passed the fast path's lean checks, ids unique: no second
-        # decode (SPEC §17), and the models are made only if a later step reads
-        # them (a forged step is reported without them: evidence_of).
-        try:
-            ctx.parts["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict)
-        except PorError as exc:
-            ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
-        ctx.parts["lean_evidence"] = (spec.market.market_id, lean)
-        ctx.passed("schema.ok", passed.schema_ok(len(lean), len(bundle.steps)))
-        return
+    fast = lean is not None and len(lean) == len(bundle.evidence)
     items = []
-    for index, blob in enumerate(bundle.evidence):
+    for index, blob in enumerate(() if fast else bundle.evidence):
         try:
             items.append(EvidenceItem.from_cbor(blob))
         except PorError as exc:
@@ -126,6 +116,13 @@ def step2_schema(ctx: Context) -> None:
         ctx.parts["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
+    if fast:
+        # Every item passed the fast path's lean checks, ids unique: no second
+        # decode (SPEC §17), and the models are made only if a later step reads
+        # them (a forged step is reported without them: evidence_of).
+        ctx.parts["lean_evidence"] = (spec.market.market_id, lean)
+        ctx.passed("schema.ok", passed.schema_ok(len(bundle.evidence), len(bundle.steps)))
+        return
     try:
         ctx.parts["evidence"] = EvidenceBundle(
             bundle_id="committed", market_id=spec.market.market_id, items=items)

@@ -44,9 +44,10 @@ class ExtractStore:
     claim: the same few tuples for every item of a requirement), and the claim
     ids and values in two flat lists; :meth:`claims` gives the item's claims
     again, as :class:`StoredClaim` tuples read like ``Claim``, when a later step
-    reads them (each reader drops them when done).  ``items`` is the audit's own list: a read with an item
-    that is not the one the claims were extracted from is a wiring error,
-    reported as the step would report it (``step.citation_mismatch``)."""
+    reads them (each reader drops them when done).  ``items`` is the audit's own
+    list: a read with an item that is not the one the claims were extracted from
+    is a wiring error, reported as the step would report it
+    (``step.citation_mismatch``)."""
 
     __slots__ = ("_ids", "_shapes", "_starts", "_values", "first_step", "items")
 

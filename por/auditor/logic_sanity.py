@@ -38,7 +38,7 @@ Leaves out: extraction and reconciliation; the trace structure.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -205,7 +205,7 @@ class _ItemIds(Collection[str]):
 
 def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
                       items: Sequence[EvidenceItem],
-                      claims_per_item: Sequence[Sequence[Claim]]) -> RequirementCheck:
+                      claims_per_item: Iterable[Sequence[Claim]]) -> RequirementCheck:
     """Admit or reject each of a requirement's items (see the module docstring)."""
     low, high = effective_window(prompt_spec)
     allowed = frozenset(prompt_spec.market.allowed_sources)

@@ -27,9 +27,9 @@ Leaves out: computing anything (``steps``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, cast
 
 from por.auditor.claim_extraction import Claim, ClaimValue
 from por.auditor.extract_store import (
@@ -188,44 +188,22 @@ def read_extract_keys(step: ExtractLike, item: EvidenceItem) -> list[tuple[str, 
     return [(c.key, c.kind) for c in read_extract(step, item)]
 
 
-def read_extracts(steps: Sequence[ExtractLike],
-                  items: Sequence[EvidenceItem]) -> Sequence[tuple[Claim, ...]]:
-    """Claims per item; ``steps`` and ``items`` must correspond one to one, in order."""
+def same_count(steps: Sequence[ExtractLike], items: Sequence[EvidenceItem]) -> None:
+    """Raise ``step.citation_mismatch`` unless there is one extract step per item."""
     if len(steps) != len(items):
         raise AuditError(CITATION_MISMATCH, "cited extract steps do not match cited evidence",
                          expected=str(len(items)), actual=str(len(steps)))
-    if isinstance(steps, ExtractMemos):  # streaming: made per read, dropped after
-        return _LazyClaims(steps, items)
+
+
+def read_extracts(steps: Sequence[ExtractLike],
+                  items: Sequence[EvidenceItem]) -> Iterable[tuple[Claim, ...]]:
+    """Claims per item, in order; ``steps`` and ``items`` must correspond one to
+    one (checked now).  A streaming audit's claims are made as they are read, so
+    a reader that goes item by item never holds them all at once."""
+    same_count(steps, items)
+    if isinstance(steps, ExtractMemos):
+        return (read_extract(s, i) for s, i in zip(steps, items, strict=True))
     return [read_extract(s, i) for s, i in zip(steps, items, strict=True)]
-
-
-class _LazyClaims(Sequence[tuple[Claim, ...]]):
-    """:func:`read_extracts` of a streaming audit: each item's claims are made when
-    read, so a reader that goes item by item never holds them all at once."""
-
-    __slots__ = ("items", "steps")
-
-    def __init__(self, steps: ExtractMemos, items: Sequence[EvidenceItem]) -> None:
-        self.steps = steps
-        self.items = items
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[Claim, ...]: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[tuple[Claim, ...]]: ...
-
-    def __getitem__(self, index: int | slice) -> tuple[Claim, ...] | list[tuple[Claim, ...]]:
-        if isinstance(index, slice):
-            return [read_extract(s, i) for s, i in zip(self.steps[index], self.items[index],
-                                                        strict=True)]
-        return read_extract(self.steps[index], self.items[index])
-
-    def __iter__(self) -> Iterator[tuple[Claim, ...]]:
-        return (read_extract(s, i) for s, i in zip(self.steps, self.items, strict=True))
 
 
 def read_admitted(step: CheckLike, requirement_id: str) -> list[str]:
@@ -391,6 +369,7 @@ __all__ = [
     "read_extract_keys",
     "read_extracts",
     "read_variables",
+    "same_count",
     "step_ids",
     "str_list",
 ]

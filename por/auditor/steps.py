@@ -206,8 +206,7 @@ def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
     if [i.evidence_id for i in items] != view.admitted:
         raise AuditError(io.CITATION_MISMATCH,
                          f"aggregate {sid} does not cite exactly the admitted evidence")
-    if len(extract_steps) != len(items):
-        io.read_extracts(extract_steps, items)  # raises: they must correspond
+    io.same_count(extract_steps, items)
     # Every policy reads a field's candidates one per source, the first in bundle
     # order (``selection._one_per_source``): the others are never kept, and an
     # item with nothing new is not read further than its claims' keys (issue 16).

@@ -150,10 +150,6 @@ class SeenIds:
                 missing.append(step_id(number))
         return missing
 
-    def has(self, text: str, number: int) -> bool:
-        """``text in self`` for a well-formed id and its ``step_number``."""
-        return 1 <= number <= self._prefix or text in self._others
-
     def __contains__(self, text: object) -> bool:
         if text in self._others:
             return True
@@ -257,28 +253,19 @@ def _not_distinct_earlier(priors: list[str], earlier: Container[str]) -> list[An
     """The cited ids that are not earlier steps or repeat one cited before, in order.
 
     Ids of the form ``step_id(k)`` with ``k`` rising are distinct by that alone
-    (``step_id`` is one-to-one), as an honest trace cites them: those need no
-    set of the ids (issue 16: a step may cite one step per evidence item).
-    Any other list is checked with the set."""
+    (``step_id`` is one-to-one), as an honest trace cites them: against
+    :class:`SeenIds` those need no set of the ids (issue 16: a step may cite one
+    step per evidence item; ``step_io.StepIds`` gives their numbers without
+    the texts).  Any other list is checked with the set."""
     if not priors:
         return []
-    seen_ids = earlier if type(earlier) is SeenIds else None
-    numbers = getattr(priors, "numbers", None)  # step_io.StepIds: no texts to make
-    if seen_ids is not None and numbers is not None:
-        found = seen_ids.missing_if_rising(numbers())
+    if type(earlier) is SeenIds:
+        numbers = getattr(priors, "numbers", None)
+        found = earlier.missing_if_rising(
+            numbers() if numbers is not None
+            else (step_number(p) if type(p) is str else None for p in priors))
         if found is not None:
             return found
-    last = 0
-    missing = []
-    for prior in priors:
-        number = step_number(prior) if type(prior) is str else None
-        if number is None or number <= last:
-            break
-        last = number
-        if not (seen_ids.has(prior, number) if seen_ids is not None else prior in earlier):
-            missing.append(prior)
-    else:
-        return missing
     seen: set[str] = set()  # membership only
     out = []
     for prior in priors:

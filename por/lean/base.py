@@ -132,8 +132,9 @@ class CborRecord(Struct):
 
 
 class Leaves:
-    """The leaf records of a bundle as spans of its bytes: ``leaves[i]`` is a copy
-    made on demand, so the bundle's bytes are held once (SPEC §5.1)."""
+    """The leaf records of a bundle as spans of its bytes: :meth:`place` says where
+    leaf ``i`` is, so it is compared where it lies and the bundle's bytes are held
+    once (SPEC §5.1)."""
 
     __slots__ = ("_data", "_starts", "_stops")
 
@@ -146,12 +147,9 @@ class Leaves:
     def __len__(self) -> int:
         return len(self._starts)
 
-    def __getitem__(self, index: int) -> bytes:
-        return self._data[self._starts[index] : self._stops[index]]
-
     def place(self, index: int) -> tuple[bytes, int, int]:
-        """Where ``self[index]`` is: ``(data, start, stop)``, for a comparison
-        without the copy (``Step.matches``)."""
+        """Where leaf ``index`` is: ``(data, start, stop)``, for a comparison
+        without a copy (``Step.matches``)."""
         return self._data, self._starts[index], self._stops[index]
 
 
