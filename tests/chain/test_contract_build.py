@@ -4,8 +4,9 @@ committed sources (SPEC §14.1), as fixtures/bundles/generate.py is for bundles.
 Recompiles ``contracts/src`` with ``node contracts/compile.mjs`` (npm solc at
 the exact version package-lock.json pins; the compiler ships inside the
 package, nothing is downloaded) into a temporary directory and requires every
-file of ``contracts/build`` byte for byte.  Skipped only when node itself is
-absent; with node present, a missing ``npm ci`` is a failure that says so.
+file of ``contracts/build`` byte for byte.  Skipped, with the command, when node
+or ``npm ci`` in contracts/ is missing; .ci/run does the set-up and requires it
+(POR_REQUIRE_SETUP, tests/setup_gate.py).
 """
 
 from __future__ import annotations
@@ -15,11 +16,20 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 from chain_support import ROOT, artifact
+from setup_gate import needs
 
 CONTRACTS = ROOT / "contracts"
 NODE = shutil.which("node")
+INSTALLED = CONTRACTS / "node_modules" / "solc" / "package.json"
+
+
+def _missing() -> str | None:
+    if NODE is None:
+        return "node is not installed: cannot run the pinned solc-js"
+    if not INSTALLED.is_file():
+        return "the pinned solc is not installed in contracts/node_modules"
+    return None
 
 
 def pinned_solc() -> str:
@@ -37,12 +47,10 @@ def test_the_compiler_is_pinned_exactly() -> None:
         assert f"pragma solidity {version};" in source.read_text(), source.name
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed: cannot run the pinned solc-js")
+@needs("contracts-npm", _missing())
 def test_recompiling_gives_the_committed_artifacts(tmp_path: Path) -> None:
     assert NODE is not None
-    installed = CONTRACTS / "node_modules" / "solc" / "package.json"
-    assert installed.is_file(), "run `npm ci` in contracts/ first (.ci/run does)"
-    assert json.loads(installed.read_text())["version"] == pinned_solc()
+    assert json.loads(INSTALLED.read_text())["version"] == pinned_solc()
     result = subprocess.run([NODE, str(CONTRACTS / "compile.mjs"), str(tmp_path)],
                             cwd=CONTRACTS, capture_output=True, text=True, timeout=600,
                             check=False)

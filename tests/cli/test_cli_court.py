@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from setup_gate import needs
 
 from por.cli.app import main
 
@@ -28,8 +29,8 @@ from court_support import (
     vote,
 )
 
-needs_litellm = pytest.mark.skipif(importlib.util.find_spec("litellm") is None,
-                                   reason="litellm is not installed (pip install '.[llm]')")
+needs_litellm = needs("llm", "litellm is not installed"
+                      if importlib.util.find_spec("litellm") is None else None)
 COURT_FILE = str(COURT / "court.yaml")
 
 

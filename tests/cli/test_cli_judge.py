@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from setup_gate import needs
 
 from por.bundle import build_bundle
 from por.cli.app import main
@@ -135,8 +136,8 @@ def test_valid_fixture_verifies() -> None:
     assert verify_judgement(data).report.calls_count == 4
 
 
-needs_litellm = pytest.mark.skipif(importlib.util.find_spec("litellm") is None,
-                                   reason="the llm extra (litellm) is not installed")
+needs_litellm = needs("llm", "litellm is not installed"
+                      if importlib.util.find_spec("litellm") is None else None)
 
 
 HOSTED = "test-only-hosted-2026-01-01"

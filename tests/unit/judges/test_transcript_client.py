@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from judges_support import Sleeps, WireDouble, config, llm_manifest, run, subjects, vote_body
+from setup_gate import needs
 
 from por.judges import JudgeLockError, verify_judgement
 from por.judges.transcript import CALL_HEADER, MISS_STATUS, TranscriptServer, cassette_from_calls
@@ -55,8 +56,8 @@ def test_cassette_from_committed_calls() -> None:
 
 
 GENERATOR_PARAMS = dict(config("smollm2-135m.yaml")["parameters"])
-needs_litellm = pytest.mark.skipif(importlib.util.find_spec("litellm") is None,
-                                   reason="the llm extra (litellm) is not installed")
+needs_litellm = needs("llm", "litellm is not installed"
+                      if importlib.util.find_spec("litellm") is None else None)
 
 
 def _chat(content: str, model: str) -> bytes:
