@@ -124,6 +124,7 @@ def signed_verdict(data: bytes, index: int, now: int | None = None) -> tuple[Any
     from por.errors import SignatureError
     from por.schemas import DeterministicVerdict
     from por.signing import VerdictSignature
+    from por.signing.policy import period_failures
 
     bundle = Bundle.from_cbor(data)
     count = len(bundle.signatures)
@@ -133,14 +134,9 @@ def signed_verdict(data: bytes, index: int, now: int | None = None) -> tuple[Any
         raise CliError("usage.index", f"--index {index}: the bundle has {count} "
                        f"signature{'s' if count != 1 else ''} (0..{count - 1})")
     record = VerdictSignature.from_cbor(bundle.signatures[index])
-    if now is not None and now >= record.expires_at:
-        raise SignatureError("signature.expired", f"signature {index} expired at "
-                             f"{record.expires_at} (now {now})",
-                             expected=f"now < {record.expires_at}", actual=now)
-    if now is not None and now < record.issued_at:
-        raise SignatureError("signature.not_yet_valid", f"signature {index} is valid from "
-                             f"{record.issued_at} (now {now})",
-                             expected=f"now >= {record.issued_at}", actual=now)
+    for failure in period_failures(record.issued_at, record.expires_at, now):
+        raise SignatureError(failure.check_id, f"signature {index}: {failure.message}",
+                             expected=failure.expected, actual=failure.actual)
     verdict = DeterministicVerdict.from_cbor(bundle.verdict)
     struct = verdict_struct(verdict, bundle.commitments, issued_at=record.issued_at,
                             expires_at=record.expires_at, nonce=record.nonce)

@@ -246,17 +246,16 @@ def run_verify(args: argparse.Namespace) -> int:
     """``por court verify``."""
     from por.cli.court_run import summary_json
     from por.court.eip712 import RulingSignature, check_ruling_signature
-    from por.court.errors import CourtError
     from por.court.verify import verify_court
+    from por.signing.policy import TrustPolicy, raise_first
 
     summary = verify_court(read_input(args.ruling, args.max_size), max_size=args.max_size)
     signed = None
     if args.signature:
         signed = RulingSignature.from_cbor(read_input(args.signature, MAX_TEXT_FILE))
         check_ruling_signature(signed, summary)
-        if args.resolver is not None and signed.signer != args.resolver:
-            raise CourtError("signature.untrusted_key", "the ruling is not the resolver's",
-                             expected=args.resolver, actual=signed.signer)
+        if args.resolver is not None:
+            raise_first(TrustPolicy.of([args.resolver]).signer_failures(signed.signer))
     if args.json:
         print_json(summary_json(summary, None) | {
             "verified": True, "signature_verified": signed is not None,

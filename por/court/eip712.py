@@ -21,6 +21,7 @@ from por.court.verify import CourtSummary
 from por.schemas.base import Count, Hash32, Record
 from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, keccak256
+from por.signing.policy import period_failures, raise_first
 from por.signing.typed import Address, Signature65, sign_typed, typed_digest, word
 
 RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,"
@@ -126,9 +127,7 @@ def check_ruling_signature(record: RulingSignature, summary: CourtSummary) -> No
                  if getattr(want, k) != getattr(record.struct(), k)]
         raise CourtError("court.ruling_mismatch", "the signed ruling is not this court's",
                          expected="the final ruling", actual=",".join(wrong))
-    if record.issued_at > record.expires_at:
-        raise CourtError("signature.expired", "issued after it expires",
-                         expected=f"<= {record.expires_at}", actual=record.issued_at)
+    raise_first(period_failures(record.issued_at, record.expires_at, None))
     secp256k1.verify_digest(record.signer, ruling_digest(record.struct(), record.domain()),
                             record.signature)
 

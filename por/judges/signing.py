@@ -27,7 +27,8 @@ from por.judges.verify import JudgementSummary
 from por.schemas.base import Count, Hash32, Record
 from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, keccak256
-from por.signing.typed import Address, Signature65, check_period, sign_typed, typed_digest, word
+from por.signing.policy import TrustPolicy, raise_first
+from por.signing.typed import Address, Signature65, sign_typed, typed_digest, word
 
 JUDGEMENT_TYPE = ("Judgement(bytes32 judgementRoot,bytes32 manifestDigest,uint64 subjectCount,"
                   "uint64 voteCount,uint64 issuedAt,uint64 expiresAt)")
@@ -129,25 +130,14 @@ def check_judgement_signature(record: JudgementSignature, summary: JudgementSumm
         raise JudgementError("judgement.signature_mismatch",
                              "the signed judgement is not this bundle's",
                              expected="this judgement", actual=",".join(wrong))
-    if domain is not None:
-        _check_domain(record, domain)
+    policy = TrustPolicy.of(trusted, now=now,
+                            chain_id=None if domain is None else domain.chain_id,
+                            contract=None if domain is None else domain.verifying_contract)
+    raise_first(policy.domain_failures(record.chain_id, record.verifying_contract))
     secp256k1.verify_digest(record.signer, judgement_digest(got, record.domain()),
                             record.signature)
-    if trusted is not None and record.signer not in trusted:
-        raise JudgementError("signature.untrusted_key", "the signer is not a trusted key",
-                             expected=" or ".join("0x" + t.hex() for t in trusted) or "none",
-                             actual="0x" + record.signer.hex())
-    check_period(record.issued_at, record.expires_at, now)
-
-
-def _check_domain(record: JudgementSignature, domain: Eip712Domain) -> None:
-    if record.chain_id != domain.chain_id:
-        raise JudgementError("signature.chain_id", "signed for another chain",
-                             expected=domain.chain_id, actual=record.chain_id)
-    if record.verifying_contract != domain.verifying_contract:
-        raise JudgementError("signature.contract", "signed for another verifying contract",
-                             expected="0x" + domain.verifying_contract.hex(),
-                             actual="0x" + record.verifying_contract.hex())
+    raise_first(policy.signer_failures(record.signer))
+    raise_first(policy.period_failures(record.issued_at, record.expires_at))
 
 
 __all__ = ["JUDGEMENT_TYPE", "SIGNATURE_FILE", "JudgementSignature", "JudgementStruct",

@@ -23,14 +23,7 @@ from pydantic import Field
 from por.errors import SignatureError
 from por.schemas.base import Blob, Record
 from por.signing import ed25519, secp256k1
-from por.signing.checks import (
-    CHECK_CHAIN_ID,
-    CHECK_CONTRACT,
-    CHECK_EXPIRED,
-    CHECK_FIELD_MISMATCH,
-    CHECK_NOT_YET_VALID,
-    CHECK_UNTRUSTED_KEY,
-)
+from por.signing.checks import CHECK_FIELD_MISMATCH
 from por.signing.eip712 import (
     DEFAULT_DOMAIN_NAME,
     DEFAULT_DOMAIN_VERSION,
@@ -45,6 +38,7 @@ from por.signing.eip712 import (
     typed_data,
 )
 from por.signing.keys import PrivateKey, public_key_from_private_key
+from por.signing.policy import TrustPolicy
 
 SignatureScheme = Literal["secp256k1-eip712", "ed25519-eip712"]
 
@@ -147,13 +141,9 @@ def check_signature(
     encoding_ok = _run(failures, lambda: check_encoding(sig.signer, sig.signature))
 
     # Steps 5-6: the domain is the one the caller submits to.
-    if expected_chain_id is not None and sig.chain_id != expected_chain_id:
-        failures.append(SignatureError(CHECK_CHAIN_ID, "signed for another chain id",
-                                       expected=expected_chain_id, actual=sig.chain_id))
-    if expected_contract is not None and sig.verifying_contract != expected_contract:
-        failures.append(SignatureError(CHECK_CONTRACT, "signed for another verifying contract",
-                                       expected=expected_contract,
-                                       actual=sig.verifying_contract))
+    policy = TrustPolicy.of(trusted, now=now, chain_id=expected_chain_id,
+                            contract=expected_contract)
+    failures += policy.domain_failures(sig.chain_id, sig.verifying_contract)
 
     # Step 7: signed values carried in the record equal the committed ones.
     pairs: list[tuple[str, object, object]] = [
@@ -174,21 +164,9 @@ def check_signature(
         digest = signing_digest(verdict, domain_from_signature(sig))
         _run(failures, lambda: verify_digest(sig.signer, digest, sig.signature))
 
-    # Step 9: the signer is one the caller trusts.
-    if trusted is not None and sig.signer not in trusted:
-        failures.append(SignatureError(CHECK_UNTRUSTED_KEY, "the signer is not a trusted key",
-                                       actual=sig.signer))
-
-    # Steps 10-11: validity period [issued_at, expires_at).
-    if sig.issued_at > sig.expires_at:
-        failures.append(SignatureError(CHECK_EXPIRED, "issued_at is after expires_at",
-                                       expected=f"<= {sig.expires_at}", actual=sig.issued_at))
-    elif now >= sig.expires_at:
-        failures.append(SignatureError(CHECK_EXPIRED, "the signature has expired",
-                                       expected=f"now < {sig.expires_at}", actual=now))
-    if now < sig.issued_at:
-        failures.append(SignatureError(CHECK_NOT_YET_VALID, "the signature is not yet valid",
-                                       expected=f"now >= {sig.issued_at}", actual=now))
+    # Step 9: the signer is one the caller trusts.  Steps 10-11: validity period.
+    failures += policy.signer_failures(sig.signer)
+    failures += policy.period_failures(sig.issued_at, sig.expires_at)
     return tuple(failures)
 
 

@@ -6,7 +6,8 @@ The court's ``Ruling`` (SPEC §16.7) and the locked judges' ``Judgement``
 They are signed in the domain of SPEC §8.2 (name ``por``, version ``1``, chain
 id, verifying contract) with the secp256k1 stack of SPEC §8.5: 65 bytes
 ``r || s || v``, low ``s``, ``v`` in {27, 28}, the zero signer refused.  This
-module holds that shared part: words, digest, signing, the validity period.
+module holds that shared part: words, digest, signing (the validity period and
+the trust rules are ``por.signing.policy``'s).
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from por.errors import SignatureError
 from por.signing import secp256k1
-from por.signing.checks import CHECK_EXPIRED, CHECK_NOT_YET_VALID
 from por.signing.eip712 import Eip712Domain, domain_separator, keccak256
 
 #: A 20-byte Ethereum address (a signer or a verifying contract).
@@ -44,20 +43,4 @@ def sign_typed(secret: bytes, digest: bytes) -> tuple[bytes, bytes]:
     return signer, signature
 
 
-def check_period(issued_at: int, expires_at: int, now: int | None = None) -> None:
-    """``signature.expired`` if issued after it expires or ``now >= expires_at``;
-    ``signature.not_yet_valid`` if ``now < issued_at`` (SPEC §8.5, no ``now``: period only)."""
-    if issued_at > expires_at:
-        raise SignatureError(CHECK_EXPIRED, "issued after it expires",
-                             expected=f"<= {expires_at}", actual=issued_at)
-    if now is None:
-        return
-    if now >= expires_at:
-        raise SignatureError(CHECK_EXPIRED, "the signature has expired",
-                             expected=f"now < {expires_at}", actual=now)
-    if now < issued_at:
-        raise SignatureError(CHECK_NOT_YET_VALID, "the signature is not yet valid",
-                             expected=f"now >= {issued_at}", actual=now)
-
-
-__all__ = ["Address", "Signature65", "check_period", "sign_typed", "typed_digest", "word"]
+__all__ = ["Address", "Signature65", "sign_typed", "typed_digest", "word"]
