@@ -20,7 +20,7 @@ from decimal import Decimal
 from por.court.aggregate import check_panel, decide, side
 from por.court.case import DisputeCase
 from por.court.errors import CourtError, ServiceError
-from por.court.judges.llm_judge import Attempt, CallTransport, LLMJudge, Sleep
+from por.court.judges.llm_judge import Attempt, CallTransport, LLMJudge
 from por.court.records import (
     MAX_SEATS,
     CourtRule,
@@ -29,6 +29,7 @@ from por.court.records import (
     SeatVote,
     assemble,
 )
+from por.judges.attempts import Sleep
 from por.judges.manifest import JudgeManifest
 from por.judges.outcome import sha256
 from por.judges.records import JudgeCall

@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from por.errors import PorError
+from por.judges.attempts import Sleep, Tried, run_attempts
 from por.judges.errors import BatchJudgementFailedError, JudgementError
 from por.judges.layout import assemble
 from por.judges.manifest import (
@@ -48,7 +49,6 @@ from por.judges.wire import request_hash
 #: (manifest, subject index, subject, messages, attempt) -> what crossed the wire.
 Transport = Callable[[JudgeManifest, int, JudgeSubject, list[dict[str, str]], int],
                      Awaitable[Exchange]]
-Sleep = Callable[[float], Awaitable[None]]
 Progress = Callable[[str], None]
 
 
@@ -117,37 +117,30 @@ def call_record(manifest: JudgeManifest, index: int, subject: JudgeSubject, atte
     )
 
 
-def backoff_seconds(manifest: JudgeManifest, attempt: int) -> float:
-    """Seed ``calculate_backoff``: ``base * 2**(attempt-1)`` (not committed)."""
-    delay_ms: int = manifest.retry_policy.base_ms * (2 ** (attempt - 1))
-    return delay_ms / 1000
-
-
 async def judge_subject(manifest: JudgeManifest, index: int, subject: JudgeSubject,
                         transport: Transport, sleep: Sleep) -> SubjectResult:
     """Attempts for one subject until a vote or a fail-closed error."""
     messages = messages_for(manifest, subject)
-    policy = manifest.retry_policy
-    calls: list[JudgeCall] = []
-    attempt = 1
-    while True:
-        exchange = await transport(manifest, index, subject, messages, attempt)
-        result = classify_attempt(manifest, messages, exchange)
-        calls.append(call_record(manifest, index, subject, attempt, messages=messages,
-                                 exchange=exchange, result=result))
-        if result.vote is not None:
-            vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
-                             subject_hash=subject.bundle_hash, attempt=attempt,
-                             outcome=result.vote[0],  # type: ignore[arg-type]
-                             confidence_bps=result.vote[1])
-            return SubjectResult(calls, vote, None)
-        if result.kind in policy.retry_on and attempt <= policy.max_retries:
-            await sleep(backoff_seconds(manifest, attempt))
-            attempt += 1
-            continue
-        failure = FailedSubject(subject_index=index, error_kind=result.kind,  # type: ignore[arg-type]
-                                check_id=result.check_id)
-        return SubjectResult(calls, None, failure)
+    tried: list[Tried] = []
+
+    def call(attempt: int) -> Awaitable[Exchange]:
+        return transport(manifest, index, subject, messages, attempt)
+
+    def classify_one(exchange: Exchange) -> Classified:
+        return classify_attempt(manifest, messages, exchange)
+
+    last = await run_attempts(manifest.retry_policy, call, classify_one, sleep, tried)
+    calls = [call_record(manifest, index, subject, t.attempt, messages=messages,
+                         exchange=t.exchange, result=t.result) for t in tried]
+    if last.result.vote is not None:
+        vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
+                         subject_hash=subject.bundle_hash, attempt=last.attempt,
+                         outcome=last.result.vote[0],  # type: ignore[arg-type]
+                         confidence_bps=last.result.vote[1])
+        return SubjectResult(calls, vote, None)
+    failure = FailedSubject(subject_index=index, error_kind=last.result.kind,  # type: ignore[arg-type]
+                            check_id=last.result.check_id)
+    return SubjectResult(calls, None, failure)
 
 
 def report_from(manifest: JudgeManifest, subjects_count: int,
@@ -225,6 +218,6 @@ def judgement_id(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-__all__ = ["Transport", "backoff_seconds", "classify_attempt", "deterministic_transport",
+__all__ = ["Transport", "classify_attempt", "deterministic_transport",
            "judge_batch", "judge_subject", "judgement_id", "messages_for", "order_subjects",
            "report_from"]

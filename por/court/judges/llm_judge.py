@@ -30,6 +30,7 @@ from por.court.judges.base import DisputeContext, Judge, JudgeVote
 from por.court.judges.prompts import EVALUATION_TEMPLATE, SYSTEM_PROMPT
 from por.court.judges.render import court_vote_from_response, render_messages
 from por.errors import PorError
+from por.judges.attempts import Sleep, Tried, run_attempts
 from por.judges.config import COURT_VOTE_SCHEMA, canonical_json
 from por.judges.manifest import COURT_PARSER, JudgeManifest
 from por.judges.outcome import Classified, Exchange, classify
@@ -37,7 +38,6 @@ from por.numbers import format_decimal
 
 #: (lock, messages, call id) -> what crossed the wire.
 CallTransport = Callable[[JudgeManifest, list[dict[str, str]], str], Awaitable[Exchange]]
-Sleep = Callable[[float], Awaitable[None]]
 #: ``voted_at`` when the caller gives no time: the epoch, never the clock.
 EPOCH = "1970-01-01T00:00:00Z"
 
@@ -157,25 +157,27 @@ class LLMJudge(Judge):
             raise judge_unavailable(self._judge_id, exc.check_id) from None
 
     async def _run(self, messages: list[dict[str, str]], transport: CallTransport) -> JudgeVote:
-        policy = self.lock.retry_policy
-        attempt = 1
-        while True:
-            call_id = f"{self._call_prefix}-{self._judge_id}-{attempt}"
+        async def call(attempt: int) -> Exchange:
             try:
-                exchange = await transport(self.lock, messages, call_id)
+                return await transport(self.lock, messages,
+                                       f"{self._call_prefix}-{self._judge_id}-{attempt}")
             except PorError as exc:  # e.g. lock.forbidden_option: fail closed, no vote
                 raise judge_unavailable(self._judge_id, exc.check_id) from None
-            result = classify_court(self.lock, messages, exchange)
-            self.attempts.append(Attempt(attempt, messages, exchange, result))
-            if result.vote is not None:
-                reasoning, pct = result.vote
-                return JudgeVote(judge_id=self._judge_id, worker_pct=pct, reasoning=reasoning,
-                                 voted_at=self._voted_at)
-            if result.kind in policy.retry_on and attempt <= policy.max_retries:
-                await self._sleep(policy.base_ms * (2 ** (attempt - 1)) / 1000)
-                attempt += 1
-                continue
-            raise judge_unavailable(self._judge_id, result.check_id)
+
+        def classify_one(exchange: Exchange) -> Classified:
+            return classify_court(self.lock, messages, exchange)
+
+        tried: list[Tried] = []
+        try:
+            last = await run_attempts(self.lock.retry_policy, call, classify_one, self._sleep,
+                                      tried)
+        finally:
+            self.attempts = [Attempt(t.attempt, messages, t.exchange, t.result) for t in tried]
+        if last.result.vote is None:
+            raise judge_unavailable(self._judge_id, last.result.check_id)
+        reasoning, pct = last.result.vote
+        return JudgeVote(judge_id=self._judge_id, worker_pct=pct, reasoning=reasoning,
+                         voted_at=self._voted_at)
 
 
 __all__ = ["EPOCH", "Attempt", "CallTransport", "LLMJudge", "classify_court", "seed_lock"]
