@@ -111,14 +111,12 @@ class ComponentTree:
                  + _head(0, index))
         cid = hashlib.sha256(_head(5, 10) + front + self._tail).digest()
         data = _head(5, 11) + front + _text("challenge_id") + _blob(cid) + self._tail
-        proof = InclusionProof.model_construct(
-            record_schema=_INCLUSION, challenge_id=cid, kind=self.kind,
+        return InclusionProof.assembled(
+            data, record_schema=_INCLUSION, challenge_id=cid, kind=self.kind,
             component=KIND_COMPONENT[self.kind], leaf=bytes(self.leaves[index]),
             leaf_index=index, tree_size=self.size, leaf_path=path,
             component_root=self.root, component_path=list(self.component_path),
             por_root=self.por_root)
-        proof._cbor = data
-        return proof
 
 
 def one_step_bytes(por_root: bytes, step: bytes, prompt_spec: bytes,
@@ -148,9 +146,7 @@ def one_step_model(data: bytes, step: InclusionProof, prompt_spec: InclusionProo
         "record_schema": _ONE_STEP, "challenge_id": data[-32:], "kind": "reasoning_leaf",
         "por_root": step.por_root, "step": step, "prompt_spec": prompt_spec,
         "evidence": evidence, "prior_steps": prior}
-    proof = OneStepProof.model_construct(**fields)
-    proof._cbor = data
-    return proof
+    return OneStepProof.assembled(data, **fields)
 
 
 __all__ = ["ComponentTree", "one_step_bytes", "one_step_model"]

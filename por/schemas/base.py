@@ -206,6 +206,15 @@ class Record(Model):
         record._cbor = bytes(data)
         return record
 
+    @classmethod
+    def assembled(cls, cbor: bytes, **fields: Any) -> Self:
+        """A record this implementation built together with its canonical bytes
+        ``cbor`` (e.g. a proof written field by field): not validated, as
+        ``model_construct``; the caller guarantees ``cbor == encode(fields)``."""
+        record: Self = cls.model_construct(**fields)  # type: ignore[assignment]  # plugin: Record
+        record._cbor = cbor
+        return record
+
     def to_json_obj(self) -> dict[str, Any]:
         """The JSON form for people: hashes as hex, other bytes as base64."""
         return self.model_dump(mode="json", by_alias=True, exclude_none=True)
