@@ -23,10 +23,10 @@ from por.court.panel import check_rule, round_seats, ruling_for
 from por.court.records import CourtBundle, CourtRule, CourtRuling, CourtVote, compute_commitments
 from por.encoding import decode
 from por.errors import SchemaError
+from por.judges.calls import check_attempts
 from por.judges.manifest import COURT_PARSER, JudgeManifest, parse_manifest
-from por.judges.outcome import NO_STATUS_KINDS, Exchange
+from por.judges.outcome import Classified, Exchange
 from por.judges.records import JudgeCall
-from por.judges.verify import _check_hashes  # the same hash checks as a judgement's
 
 #: Largest ruling.cbor read by default (the PoR bundle is inside the case).
 DEFAULT_MAX_SIZE = 64 * 1024 * 1024
@@ -141,42 +141,27 @@ def _check_seat(s: CourtSummary, seat: int, lock: JudgeManifest, calls: list[Jud
     if not calls:
         raise fail("court.judge_missing", f"seat {seat} ({lock.judge_id}) of a held round "
                    "has no recorded attempt")
-    policy = lock.retry_policy
-    for position, call in enumerate(calls):
-        if call.attempt != position + 1:
-            raise fail("judgement.attempt_gap", f"seat {seat}: attempts are not 1..n",
-                       expected=position + 1, actual=call.attempt)
+
+    def names_seat(call: JudgeCall) -> None:
         if call.manifest_digest != lock.digest():
             raise fail("judgement.manifest_digest", f"seat {seat}: a call names another "
                        "manifest", expected=lock.digest(), actual=call.manifest_digest)
         if call.subject_hash != s.case_hash:
             raise fail("court.case_hash", "a call names another case", expected=s.case_hash,
                        actual=call.subject_hash)
-        _check_hashes(call, messages)
-        result = classify_court(lock, messages, Exchange(call.wire_request, call.status,
-                                                         call.response, call.error_kind))
-        if call.result == "vote" and result.vote is None:
-            raise fail(result.check_id, f"seat {seat} attempt {call.attempt} is recorded as "
-                       f"a vote but is {result.kind}")
-        if call.result == "error" and (result.vote is not None or result.kind != call.error_kind):
-            raise fail("judgement.call_result", f"seat {seat} attempt {call.attempt}: "
-                       "recorded error kind does not follow from the wire bytes",
-                       expected=result.kind or "vote", actual=call.error_kind)
-        if call.status == 0 and call.error_kind not in NO_STATUS_KINDS:
-            raise fail("judgement.call_result", "a call without a status is not a timeout")
-        if position < len(calls) - 1:
-            if result.kind not in policy.retry_on:
-                raise fail("judgement.attempt_after_failure", f"seat {seat}: attempt after "
-                           f"a {result.kind or 'vote'} that does not allow a retry")
-            if call.attempt > policy.max_retries:
-                raise fail("judgement.attempt_budget", f"seat {seat}: too many attempts",
-                           expected=policy.max_retries + 1, actual=len(calls))
-        elif result.vote is not None:
-            reasoning, pct = result.vote
-            return CourtVote(seat=seat, judge_id=lock.judge_id, manifest_digest=lock.digest(),
-                             case_hash=s.case_hash, attempt=call.attempt, worker_pct=pct,
-                             reasoning=reasoning, voted_at=s.rule.ruled_at)
-    return None
+
+    def classify(exchange: Exchange) -> Classified:
+        return classify_court(lock, messages, exchange)
+
+    last = check_attempts(calls, who=f"seat {seat}", messages=messages,
+                          policy=lock.retry_policy, classify=classify, fail=fail,
+                          identity=names_seat)
+    if last.result.vote is None:
+        return None
+    reasoning, pct = last.result.vote
+    return CourtVote(seat=seat, judge_id=lock.judge_id, manifest_digest=lock.digest(),
+                     case_hash=s.case_hash, attempt=last.attempt, worker_pct=pct,
+                     reasoning=reasoning, voted_at=s.rule.ruled_at)
 
 
 __all__ = ["DEFAULT_MAX_SIZE", "CourtSummary", "decode_court", "verify_court"]

@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from por.encoding import decode
 from por.errors import SchemaError, UnsupportedError
 from por.judges.batch import SubjectResult, classify_attempt, messages_for, report_from
+from por.judges.calls import check_attempts, check_nothing
 from por.judges.errors import JudgementError
 from por.judges.layout import compute_judgement_commitments
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, parse_manifest
-from por.judges.outcome import NO_STATUS_KINDS, Exchange, sha256
+from por.judges.outcome import Classified, Exchange, sha256
 from por.judges.records import (
     FailedSubject,
     JudgeBatchReport,
@@ -34,9 +35,7 @@ from por.judges.records import (
     JudgeSubject,
     JudgeVote,
 )
-from por.judges.render import messages_hash
 from por.judges.subjects import check_subject, deterministic_response
-from por.judges.wire import request_hash
 
 
 @dataclass(frozen=True)
@@ -141,68 +140,37 @@ def _check_subject_calls(manifest: JudgeManifest, subject: JudgeSubject, index: 
     if not calls:
         raise fail("judgement.attempt_missing", f"subject {index} has no recorded attempt")
     messages = messages_for(manifest, subject)
-    policy = manifest.retry_policy
-    vote: JudgeVote | None = None
-    failure: FailedSubject | None = None
-    for position, call in enumerate(calls):
-        if call.attempt != position + 1:
-            raise fail("judgement.attempt_gap", f"subject {index}: attempts are not 1..n",
-                       expected=position + 1, actual=call.attempt)
+
+    def names_subject(call: JudgeCall) -> None:
         if call.subject_hash != subject.bundle_hash:
             raise fail("judgement.subject_hash", "a call names another subject",
                        expected=subject.bundle_hash, actual=call.subject_hash)
-        _check_hashes(call, messages)
-        if manifest.parser == DETERMINISTIC_JUDGE:
-            replayed = deterministic_response(subject)
-            if replayed != call.response:
-                raise fail("judgement.replay_diverged",
-                           "por-judge/1 gives another verdict for this subject",
-                           expected=sha256(replayed), actual=call.response_hash)
-        result = classify_attempt(manifest, messages, Exchange(
-            call.wire_request, call.status, call.response, call.error_kind))
-        if call.result == "vote" and result.vote is None:
-            raise fail(result.check_id, f"subject {index} attempt {call.attempt} is recorded "
-                       f"as a vote but is {result.kind}")
-        if call.result == "error" and (result.vote is not None or result.kind != call.error_kind):
-            raise fail("judgement.call_result", f"subject {index} attempt {call.attempt}: "
-                       "recorded error kind does not follow from the wire bytes",
-                       expected=result.kind or "vote", actual=call.error_kind)
-        if call.status == 0 and call.error_kind not in NO_STATUS_KINDS:
-            raise fail("judgement.call_result", "a call without a status is not a timeout")
-        last = position == len(calls) - 1
-        if not last:
-            if result.kind not in policy.retry_on:
-                raise fail("judgement.attempt_after_failure",
-                           f"subject {index}: attempt after a {result.kind or 'vote'} "
-                           "that does not allow a retry")
-            if call.attempt > policy.max_retries:
-                raise fail("judgement.attempt_budget", f"subject {index}: too many attempts",
-                           expected=policy.max_retries + 1, actual=len(calls))
-        elif result.vote is not None:
-            vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
-                             subject_hash=subject.bundle_hash, attempt=call.attempt,
-                             outcome=result.vote[0],  # type: ignore[arg-type]
-                             confidence_bps=result.vote[1])
-        else:
-            failure = FailedSubject(subject_index=index,
-                                    error_kind=result.kind,  # type: ignore[arg-type]
-                                    check_id=result.check_id)
-    return SubjectResult(list(calls), vote, failure)
 
+    def replays(call: JudgeCall) -> None:
+        replayed = deterministic_response(subject)
+        if replayed != call.response:
+            raise fail("judgement.replay_diverged",
+                       "por-judge/1 gives another verdict for this subject",
+                       expected=sha256(replayed), actual=call.response_hash)
 
-def _check_hashes(call: JudgeCall, messages: list[dict[str, str]]) -> None:
-    if sha256(call.wire_request) != call.wire_request_hash:
-        raise fail("judgement.wire_hash", "wire request bytes do not match their hash",
-                   expected=call.wire_request_hash, actual=sha256(call.wire_request))
-    if sha256(call.response) != call.response_hash:
-        raise fail("judgement.response_hash", "response bytes do not match their hash",
-                   expected=call.response_hash, actual=sha256(call.response))
-    if request_hash(call.wire_request) != call.request_hash:
-        raise fail("judgement.request_hash", "request hash does not rebuild from the wire",
-                   expected=call.request_hash, actual=request_hash(call.wire_request))
-    if messages_hash(messages) != call.messages_hash:
-        raise fail("judgement.messages_hash", "prompt does not re-render to the committed hash",
-                   expected=call.messages_hash, actual=messages_hash(messages))
+    def classify(exchange: Exchange) -> Classified:
+        return classify_attempt(manifest, messages, exchange)
+
+    last = check_attempts(calls, who=f"subject {index}", messages=messages,
+                          policy=manifest.retry_policy, classify=classify, fail=fail,
+                          identity=names_subject,
+                          response=replays if manifest.parser == DETERMINISTIC_JUDGE
+                          else check_nothing)
+    if last.result.vote is not None:
+        vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
+                         subject_hash=subject.bundle_hash, attempt=last.attempt,
+                         outcome=last.result.vote[0],  # type: ignore[arg-type]
+                         confidence_bps=last.result.vote[1])
+        return SubjectResult(list(calls), vote, None)
+    failure = FailedSubject(subject_index=index,
+                            error_kind=last.result.kind,  # type: ignore[arg-type]
+                            check_id=last.result.check_id)
+    return SubjectResult(list(calls), None, failure)
 
 
 __all__ = ["JudgementSummary", "decode_judgement", "verify_judgement"]
