@@ -11,7 +11,13 @@ there (this package does not, so importing it stays light).
 """
 
 from por.container.families import COURT_BUNDLE, JUDGEMENT_BUNDLE, POR_BUNDLE
-from por.container.proofs import ComponentProof, component_proof, root_from_component_proof
+from por.container.proofs import (
+    ComponentProof,
+    component_path,
+    component_proof,
+    root_from_component_path,
+    root_from_component_proof,
+)
 from por.container.spec import (
     BundleSpec,
     Component,
@@ -30,8 +36,10 @@ __all__ = [
     "ComponentProof",
     "RecordBytes",
     "component_leaf",
+    "component_path",
     "component_proof",
     "many",
     "one",
+    "root_from_component_path",
     "root_from_component_proof",
 ]

@@ -33,13 +33,26 @@ class ComponentProof:
     outer: list[bytes]
 
 
+def component_path(spec: BundleSpec, commitments: object, component: str) -> list[bytes]:
+    """The outer level: the path of ``component``'s leaf in the top tree."""
+    return inclusion_proof(spec.leaves(commitments), spec.index[component])
+
+
+def root_from_component_path(spec: BundleSpec, component: str, root: bytes, size: int,
+                             path: Sequence[bytes]) -> bytes:
+    """The top root that the component leaf ``root || uint64_be(size)`` of
+    ``component`` and its ``path`` imply (SPEC §5.4)."""
+    return root_from_inclusion_proof(leaf_hash(component_leaf(root, size)),
+                                     spec.index[component], len(spec.components), path)
+
+
 def component_proof(spec: BundleSpec, commitments: object, records: Sequence[bytes],
                     component: str, position: int) -> ComponentProof:
     """The proof of ``records[position]`` of ``component``; ``records`` are that
     component's records (one for a single record).  Raises ``MerkleError``
     (``merkle.index_range``) for a position outside them."""
     inner = inclusion_proof(records, position)
-    outer = inclusion_proof(spec.leaves(commitments), spec.index[component])
+    outer = component_path(spec, commitments, component)
     return ComponentProof(component, position, len(records), inner, outer)
 
 
@@ -47,9 +60,9 @@ def root_from_component_proof(spec: BundleSpec, record: bytes, proof: ComponentP
     """The top root ``proof`` implies for ``record`` (compare it with a trusted one)."""
     component_root = root_from_inclusion_proof(leaf_hash(record), proof.position, proof.size,
                                                proof.inner)
-    leaf = component_leaf(component_root, proof.size)
-    return root_from_inclusion_proof(leaf_hash(leaf), spec.index[proof.component],
-                                     len(spec.components), proof.outer)
+    return root_from_component_path(spec, proof.component, component_root, proof.size,
+                                    proof.outer)
 
 
-__all__ = ["ComponentProof", "component_proof", "root_from_component_proof"]
+__all__ = ["ComponentProof", "component_path", "component_proof", "root_from_component_path",
+           "root_from_component_proof"]

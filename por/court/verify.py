@@ -25,7 +25,7 @@ from por.court.records import COURT, CourtBundle, CourtRule, CourtRuling, CourtV
 from por.judges.manifest import COURT_PARSER, JudgeManifest, parse_manifest
 from por.judges.outcome import NO_STATUS_KINDS, Exchange
 from por.judges.records import JudgeCall
-from por.judges.verify import _check_hashes  # the same hash checks as a judgement's
+from por.judges.verify import check_call_hashes  # the same hash checks as a judgement's
 
 #: Largest ruling.cbor read by default (the PoR bundle is inside the case).
 DEFAULT_MAX_SIZE = 64 * 1024 * 1024
@@ -148,7 +148,7 @@ def _check_seat(s: CourtSummary, seat: int, lock: JudgeManifest, calls: list[Jud
         if call.subject_hash != s.case_hash:
             raise fail("court.case_hash", "a call names another case", expected=s.case_hash,
                        actual=call.subject_hash)
-        _check_hashes(call, messages)
+        check_call_hashes(call, messages)
         result = classify_court(lock, messages, Exchange(call.wire_request, call.status,
                                                          call.response, call.error_kind))
         if call.result == "vote" and result.vote is None:

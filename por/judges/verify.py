@@ -148,7 +148,7 @@ def _check_subject_calls(manifest: JudgeManifest, subject: JudgeSubject, index: 
         if call.subject_hash != subject.bundle_hash:
             raise fail("judgement.subject_hash", "a call names another subject",
                        expected=subject.bundle_hash, actual=call.subject_hash)
-        _check_hashes(call, messages)
+        check_call_hashes(call, messages)
         if manifest.parser == DETERMINISTIC_JUDGE:
             replayed = deterministic_response(subject)
             if replayed != call.response:
@@ -187,7 +187,8 @@ def _check_subject_calls(manifest: JudgeManifest, subject: JudgeSubject, index: 
     return SubjectResult(list(calls), vote, failure)
 
 
-def _check_hashes(call: JudgeCall, messages: list[dict[str, str]]) -> None:
+def check_call_hashes(call: JudgeCall, messages: list[dict[str, str]]) -> None:
+    """Step 5's hash checks of one call (the court runs them too, SPEC §16.6 step 4)."""
     if sha256(call.wire_request) != call.wire_request_hash:
         raise fail("judgement.wire_hash", "wire request bytes do not match their hash",
                    expected=call.wire_request_hash, actual=sha256(call.wire_request))
@@ -202,4 +203,4 @@ def _check_hashes(call: JudgeCall, messages: list[dict[str, str]]) -> None:
                    expected=call.messages_hash, actual=messages_hash(messages))
 
 
-__all__ = ["JudgementSummary", "decode_judgement", "verify_judgement"]
+__all__ = ["JudgementSummary", "check_call_hashes", "decode_judgement", "verify_judgement"]
