@@ -29,11 +29,14 @@ R = TypeVar("R")
 
 
 class Container(Generic[B, C]):
-    """The committed-bundle machinery of one family: ``spec`` bound to the bundle
-    record ``bundle`` (whose field ``commitments`` is a ``commitments``) and to
-    the error a commitment mismatch raises: ``error(mismatch_id, ...)``, where
-    ``mismatch_id`` may name ``{field}``, the first commitment that differs
-    (PoR's ``commit.{field}``, SPEC §6.2 step 3)."""
+    """The committed-bundle machinery of one family.
+
+    ``spec`` is bound to the family's bundle record type ``bundle`` (its field
+    ``commitments`` holds a ``commitments`` model, whose fields must be
+    ``spec.commitment_fields``, in order) and to the error a commitment
+    mismatch raises, ``error(mismatch_id, ...)``; ``mismatch_id`` may name
+    ``{field}``, the first commitment that differs (PoR's ``commit.{field}``,
+    SPEC §6.2 step 3).  ``noun`` names the bundle in messages."""
 
     def __init__(self, spec: BundleSpec, bundle: type[B], commitments: type[C], *,
                  noun: str, error: type[PorError], mismatch_id: str) -> None:
@@ -76,11 +79,12 @@ class Container(Generic[B, C]):
             raise SchemaError("schema.non_canonical_record",
                               f"{self.noun} bytes are not the record's canonical form")
         records = decode_records(bundle)
-        self.check_commitments(bundle)
+        self.verify_commitments(bundle)
         return bundle, records
 
-    def check_commitments(self, bundle: B) -> C:
-        """Step 3 of :meth:`open`: the recomputed commitments, or ``error(mismatch_id)``."""
+    def verify_commitments(self, bundle: B) -> C:
+        """Step 3 of :meth:`open`: the recomputed commitments; raises
+        ``error(mismatch_id)`` when they differ from the committed ones."""
         rebuilt = self.commit(self.spec.records(bundle))
         committed: C = getattr(bundle, "commitments")  # noqa: B009 - B's field, by declaration
         if rebuilt != committed:
