@@ -78,12 +78,16 @@ class BundleSpec:
     root: str
     components: tuple[Component, ...]
     index: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    #: (root field, count field or None) per component: the hot path reads these.
+    _pairs: tuple[tuple[str, str | None], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         names = [c.name for c in self.components]
         if not names or len(set(names)) != len(names):
             raise ValueError(f"{self.schema}: component names must be present and unique")
         object.__setattr__(self, "index", {name: i for i, name in enumerate(names)})
+        object.__setattr__(self, "_pairs",
+                           tuple((c.root_field, c.count_field) for c in self.components))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -113,7 +117,9 @@ class BundleSpec:
 
     def leaves(self, commitments: object) -> list[bytes]:
         """The component leaves of ``commitments``, in committed order (SPEC §5.4)."""
-        return [component_leaf(*self.pair(commitments, c.name)) for c in self.components]
+        return [component_leaf(getattr(commitments, root),
+                               1 if count is None else getattr(commitments, count))
+                for root, count in self._pairs]
 
     def top_root(self, commitments: object) -> bytes:
         """The top root the component values of ``commitments`` imply (its stated

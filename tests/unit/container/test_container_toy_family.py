@@ -171,3 +171,10 @@ def test_a_model_that_does_not_match_its_declaration_is_refused() -> None:
         Container(TOY_BUNDLE, ToyBundle, Short, noun="toy", error=ToyError, mismatch_id="x")
     with pytest.raises(ValueError, match="unique"):
         BundleSpec("por.Twice/1", "root", (one("a"), many("a")))
+
+
+def test_a_record_of_the_wrong_kind_is_refused() -> None:
+    with pytest.raises(TypeError, match="one record"):
+        TOY_BUNDLE.commitments({**RECORDS, "head": [record("head")]})
+    with pytest.raises(TypeError, match="list of records"):
+        TOY_BUNDLE.commitments({**RECORDS, "items": record("item")})
