@@ -16,7 +16,7 @@ from typing import Any
 
 from por.auditor.agent import audit_checks, audit_core
 from por.auditor.trace_policy import trace_policy_for
-from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, Commitments, compute_commitments
+from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, POR, Commitments
 from por.bundle.manifest import current_manifest
 from por.errors import BundleError
 from por.gcpause import gc_paused
@@ -108,8 +108,8 @@ def _build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
         "steps": [step.to_cbor() for step in run.steps],
         "verdict": verdict.to_cbor(),
     }
-    commitments = compute_commitments(**records)
-    bundle = Bundle(**records, commitments=commitments, signatures=[])
+    bundle = POR.assemble(records, signatures=[])  # commitments: SPEC §5.3-§5.5
+    commitments = bundle.commitments
     data = bundle.to_cbor()
     # Refuse what a verifier would refuse (SPEC §17): never write such a bundle.
     check_buildable(records, len(data), max_size=DEFAULT_BUNDLE_MAX_SIZE, encoded=True)

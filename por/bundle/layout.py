@@ -6,6 +6,11 @@ depends on re-encoding.  ``por_root`` is the RFC 9162 root over six fixed-width
 *component leaves*, each ``root (32 bytes) || size (8 bytes, big-endian)``, in
 the order of :data:`COMPONENTS`.  A contract can check a two-level proof
 (record leaf -> component root -> por_root) without parsing CBOR.
+
+This module holds the wire declarations (:class:`Commitments`, :class:`Bundle`);
+commitments, leaves and proofs derive from the one component spec
+(:data:`por.container.POR_BUNDLE`, SPEC §5.5) through :data:`POR`.  Leaves out:
+opening a bundle for verification (``verifier``, SPEC §6.2).
 """
 
 from __future__ import annotations
@@ -14,17 +19,17 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import FailFast, Field
 
-from por.lean.bundle import (
-    COMPONENTS,
-    DEFAULT_BUNDLE_MAX_SIZE,
-    component_leaf,
-    component_leaves,
-)
-from por.merkle import leaf_hash, root_hash
+from por.container import POR_BUNDLE, component_leaf
+from por.container.models import Container
+from por.errors import BundleError
+from por.lean.bundle import DEFAULT_BUNDLE_MAX_SIZE
+from por.merkle import root_hash
 from por.schemas.base import Blob, Count, Hash32, Model, Record
 from por.schemas.evidence import MAX_EVIDENCE_ITEMS
 
-COMPONENT_INDEX = {name: i for i, name in enumerate(COMPONENTS)}
+#: Component order and positions in the por_root tree (SPEC §5.4).  Never reorder.
+COMPONENTS: tuple[str, ...] = POR_BUNDLE.names
+COMPONENT_INDEX = POR_BUNDLE.index
 
 
 class Commitments(Model):
@@ -42,18 +47,11 @@ class Commitments(Model):
 
     def component(self, name: str) -> tuple[bytes, int]:
         """(root, size) of one component."""
-        return {
-            "manifest": (self.manifest_hash, 1),
-            "prompt_spec": (self.prompt_spec_hash, 1),
-            "evidence": (self.evidence_root, self.evidence_count),
-            "trace_header": (self.trace_header_hash, 1),
-            "reasoning": (self.reasoning_root, self.reasoning_count),
-            "verdict": (self.verdict_hash, 1),
-        }[name]
+        return POR_BUNDLE.pair(self, name)
 
     def component_leaves(self) -> list[bytes]:
         """The six component leaves, in :data:`COMPONENTS` order."""
-        return component_leaves(self)
+        return POR_BUNDLE.leaves(self)
 
 
 class Bundle(Record):
@@ -77,6 +75,14 @@ def por_root_from_components(leaves: list[bytes]) -> bytes:
     return root_hash(leaves)
 
 
+#: The PoR bundle's container: commitments, assembly, opening and component proofs.
+#: Its opening reports SPEC §6.2 step 3's ``commit.<field>`` ids; the verifier
+#: opens bundles itself, with ChallengeRefs and the work budget (§6.2, §17).
+POR: Container[Bundle, Commitments] = Container(
+    POR_BUNDLE, Bundle, Commitments, noun="bundle", error=BundleError,
+    mismatch_id="commit.{field}")
+
+
 def compute_commitments(
     *,
     manifest: bytes,
@@ -87,26 +93,15 @@ def compute_commitments(
     verdict: bytes,
 ) -> Commitments:
     """All commitments from the canonical record bytes (SPEC §5.3)."""
-    partial = Commitments.model_construct(
-        manifest_hash=leaf_hash(manifest),
-        prompt_spec_hash=leaf_hash(prompt_spec),
-        evidence_root=root_hash(evidence),
-        evidence_count=len(evidence),
-        trace_header_hash=leaf_hash(trace_header),
-        reasoning_root=root_hash(steps),
-        reasoning_count=len(steps),
-        verdict_hash=leaf_hash(verdict),
-        por_root=b"",
-    )
-    por_root = por_root_from_components(partial.component_leaves())
-    # Validate through the model: a constructed object never skips its invariants.
-    return Commitments.model_validate({**partial.__dict__, "por_root": por_root})
+    return POR.commit({"manifest": manifest, "prompt_spec": prompt_spec, "evidence": evidence,
+                       "trace_header": trace_header, "steps": steps, "verdict": verdict})
 
 
 __all__ = [
     "COMPONENTS",
     "COMPONENT_INDEX",
     "DEFAULT_BUNDLE_MAX_SIZE",
+    "POR",
     "Bundle",
     "Commitments",
     "component_leaf",

@@ -26,16 +26,14 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any, Final
 
-from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Commitments, component_leaf
+from por.bundle.layout import Commitments
 from por.challenge.records import KIND_COMPONENT, InclusionProof, LeafKind, OneStepProof
+from por.container import POR_BUNDLE, component_path, root_from_component_path
 from por.errors import ProofError
 from por.merkle import (
     EMPTY_ROOT,
     inclusion_path_from_levels,
-    inclusion_proof,
-    leaf_hash,
     leaf_hashes,
-    root_from_inclusion_proof,
     tree_levels,
 )
 
@@ -81,10 +79,10 @@ class ComponentTree:
             raise ProofError("proof.leaf_path", f"the {component} records do not hash to the "
                              f"committed {component} root and size", expected=root,
                              actual=calculated)
-        position = COMPONENT_INDEX[component]
-        self.component_path = inclusion_proof(commitments.component_leaves(), position)
-        reached = root_from_inclusion_proof(leaf_hash(component_leaf(root, size)), position,
-                                            len(COMPONENTS), self.component_path)
+        # The outer level of the component proof (SPEC §5.4-§5.5).
+        self.component_path = component_path(POR_BUNDLE, commitments, component)
+        reached = root_from_component_path(POR_BUNDLE, component, root, size,
+                                           self.component_path)
         if reached != commitments.por_root:
             raise ProofError("proof.component_path", f"the {component} component leaf does "
                              "not lead to por_root", expected=commitments.por_root,

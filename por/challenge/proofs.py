@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Bundle, Commitments, component_leaf
+from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Bundle, Commitments
 from por.bundle.manifest import JUDGE_VERSION, Manifest, rule_set_hash
 from por.challenge.records import (
     KIND_COMPONENT,
@@ -38,11 +38,11 @@ from por.challenge.records import (
     seal,
 )
 from por.challenge.report import BundleCheck, Finding, InclusionCheck, LevelTrace
+from por.container import POR_BUNDLE, component_leaf, component_path
 from por.encoding import decode
 from por.errors import MerkleError, PorError, ProofError
 from por.merkle import (
     inclusion_path_from_levels,
-    inclusion_proof,
     inclusion_sides,
     inclusion_trace,
     leaf_hash,
@@ -101,8 +101,7 @@ def inclusion_proof_from_leaves(
         "tree_size": len(leaves),
         "leaf_path": inclusion_path_from_levels(tree, leaf_index),
         "component_root": root,
-        "component_path": inclusion_proof(commitments.component_leaves(),
-                                          COMPONENT_INDEX[component]),
+        "component_path": component_path(POR_BUNDLE, commitments, component),
         "por_root": commitments.por_root,
     }
     proof: InclusionProof = seal(InclusionProof, body)

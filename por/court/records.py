@@ -6,7 +6,9 @@ built the same way: the case, the court's rule (``por.CourtRule/1``), one
 seat is its ``subject_index``, the case hash its ``subject_hash``), the votes
 and one ruling per round, each component an RFC 9162 tree and ``court_root``
 the root over the six component leaves ``root || uint64_be(size)``.  A vote is
-thus a two-level inclusion proof against ``court_root``.
+thus a two-level inclusion proof against ``court_root`` (``COURT.component_proof``).
+Commitments, assembly, opening and proofs derive from the one component spec
+(:data:`por.container.COURT_BUNDLE`, SPEC §5.5) through :data:`COURT`.
 """
 
 from __future__ import annotations
@@ -15,16 +17,18 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from por.bundle.layout import component_leaf
+from por.container import COURT_BUNDLE
+from por.container.models import Container
 from por.court.case import MAX_TEXT
+from por.court.errors import CourtError
 from por.judges.records import Attempt
-from por.merkle import leaf_hash, root_hash
 from por.schemas.base import Blob, Count, Hash32, Id, Model, Record
 
 #: Most seats in a court (an appeal panel of 2N+1 with N <= 7).
 MAX_SEATS = 15
-#: Component order in the court_root tree.  Never reorder.
-COURT_COMPONENTS: tuple[str, ...] = ("case", "rule", "panel", "calls", "votes", "rulings")
+#: Component order in the court_root tree, declared once in
+#: :data:`por.container.COURT_BUNDLE`.  Never reorder.
+COURT_COMPONENTS: tuple[str, ...] = COURT_BUNDLE.names
 Pct = Annotated[int, Field(ge=0, le=100)]
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
 IsoTime = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
@@ -120,37 +124,31 @@ class CourtBundle(Record):
     commitments: CourtCommitments
 
 
+#: The court bundle's container (SPEC §5.5, §16.6 step 1).
+COURT: Container[CourtBundle, CourtCommitments] = Container(
+    COURT_BUNDLE, CourtBundle, CourtCommitments, noun="court bundle", error=CourtError,
+    mismatch_id="court.commit_mismatch")
+
+
 def component_leaves(c: CourtCommitments) -> list[bytes]:
     """The six component leaves in :data:`COURT_COMPONENTS` order."""
-    return [component_leaf(c.case_hash, 1), component_leaf(c.rule_hash, 1),
-            component_leaf(c.panel_root, c.panel_count),
-            component_leaf(c.calls_root, c.calls_count),
-            component_leaf(c.votes_root, c.votes_count),
-            component_leaf(c.rulings_root, c.rulings_count)]
+    return COURT.component_leaves(c)
 
 
 def compute_commitments(*, case: bytes, rule: bytes, panel: list[bytes], calls: list[bytes],
                         votes: list[bytes], rulings: list[bytes]) -> CourtCommitments:
     """Every commitment from the canonical record bytes."""
-    partial = CourtCommitments.model_construct(
-        case_hash=leaf_hash(case), rule_hash=leaf_hash(rule),
-        panel_root=root_hash(panel), panel_count=len(panel),
-        calls_root=root_hash(calls), calls_count=len(calls),
-        votes_root=root_hash(votes), votes_count=len(votes),
-        rulings_root=root_hash(rulings), rulings_count=len(rulings), court_root=b"")
-    root = root_hash(component_leaves(partial))
-    return CourtCommitments.model_validate({**partial.__dict__, "court_root": root})
+    return COURT.commit({"case": case, "rule": rule, "panel": panel, "calls": calls,
+                         "votes": votes, "rulings": rulings})
 
 
 def assemble(*, case: bytes, rule: bytes, panel: list[bytes], calls: list[bytes],
              votes: list[bytes], rulings: list[bytes]) -> bytes:
     """``ruling.cbor`` bytes."""
-    commitments = compute_commitments(case=case, rule=rule, panel=panel, calls=calls,
-                                      votes=votes, rulings=rulings)
-    return CourtBundle(case=case, rule=rule, panel=panel, calls=calls, votes=votes,
-                       rulings=rulings, commitments=commitments).to_cbor()
+    return COURT.assemble({"case": case, "rule": rule, "panel": panel, "calls": calls,
+                           "votes": votes, "rulings": rulings}).to_cbor()
 
 
-__all__ = ["COURT_COMPONENTS", "MAX_SEATS", "CourtBundle", "CourtCommitments", "CourtRule",
+__all__ = ["COURT", "COURT_COMPONENTS", "MAX_SEATS", "CourtBundle", "CourtCommitments", "CourtRule",
            "CourtRuling", "CourtVote", "SeatVote", "assemble", "component_leaves",
            "compute_commitments"]

@@ -1,6 +1,7 @@
 """Offline verification of a court bundle (SPEC §16.6): no model, no network.
 
-In order: decode strictly and recompute ``court_root``; the case follows from
+In order: decode the bundle and every record strictly, then recompute
+``court_root`` (the one opening order of SPEC §5.5); the case follows from
 its PoR bundle; the rule is sound and every seat has a court lock; every call
 is checked as a judgement call is (SPEC §15.6 step 5: hashes of the wire
 bytes, request hash, messages re-rendered from the case, re-classified from
@@ -20,9 +21,7 @@ from por.court.errors import CourtError
 from por.court.judges.llm_judge import classify_court
 from por.court.judges.render import render_messages
 from por.court.panel import check_rule, round_seats, ruling_for
-from por.court.records import CourtBundle, CourtRule, CourtRuling, CourtVote, compute_commitments
-from por.encoding import decode
-from por.errors import SchemaError
+from por.court.records import COURT, CourtBundle, CourtRule, CourtRuling, CourtVote
 from por.judges.calls import check_attempts
 from por.judges.manifest import COURT_PARSER, JudgeManifest, parse_manifest
 from por.judges.outcome import Classified, Exchange
@@ -57,26 +56,23 @@ def fail(check_id: str, message: str, **kw: object) -> CourtError:
 
 
 def decode_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSummary:
-    """Decode every record strictly and check the commitments (nothing replayed)."""
-    value = decode(data, max_size=max_size)
-    bundle = CourtBundle.from_dict(value)
-    if bundle.to_dict() != value:
-        raise SchemaError("schema.non_canonical_record",
-                          "court bundle bytes are not the record's canonical form")
-    rebuilt = compute_commitments(case=bundle.case, rule=bundle.rule, panel=bundle.panel,
-                                  calls=bundle.calls, votes=bundle.votes, rulings=bundle.rulings)
-    if rebuilt != bundle.commitments:
-        raise fail("court.commit_mismatch", "commitments do not match the records",
-                   expected=rebuilt.court_root, actual=bundle.commitments.court_root)
-    case = DisputeCase.from_cbor(bundle.case)
+    """Decode every record strictly and check the commitments (nothing replayed),
+    in the one opening order of every committed bundle (SPEC §5.5, §16.6 step 1)."""
+    _, summary = COURT.open(data, max_size=max_size, decode_records=_decode_records)
+    return summary
+
+
+def _decode_records(bundle: CourtBundle) -> CourtSummary:
+    """Every record of ``bundle``, each strictly (``codec.*``, ``schema.*``, ``lock.manifest``)."""
     return CourtSummary(
-        case=case, case_hash=hashlib.sha256(bundle.case).digest(),
+        case=DisputeCase.from_cbor(bundle.case),
+        case_hash=hashlib.sha256(bundle.case).digest(),
         rule=CourtRule.from_cbor(bundle.rule),
         panel=[parse_manifest(m) for m in bundle.panel],
         calls=[JudgeCall.from_cbor(c) for c in bundle.calls],
         votes=[CourtVote.from_cbor(v) for v in bundle.votes],
         rulings=[CourtRuling.from_cbor(r) for r in bundle.rulings],
-        court_root=rebuilt.court_root)
+        court_root=bundle.commitments.court_root)
 
 
 def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSummary:

@@ -4,52 +4,45 @@
 ``root || uint64_be(size)`` in :data:`JUDGEMENT_COMPONENTS` order, so one vote is
 a two-level inclusion proof (vote leaf -> votes root -> judgement_root), exactly
 as for PoR bundles.  Subjects, calls and votes are trees of their records'
-canonical bytes.
+canonical bytes.  Everything derives from the one component spec
+(:data:`por.container.JUDGEMENT_BUNDLE`, SPEC §5.5) through :data:`JUDGEMENT`;
+the functions here are the family's names for it.
 """
 
 from __future__ import annotations
 
-from por.bundle.layout import component_leaf
+from por.container import JUDGEMENT_BUNDLE, ComponentProof
+from por.container.models import Container
+from por.judges.errors import JudgementError
 from por.judges.records import JudgementBundle, JudgementCommitments
-from por.merkle import inclusion_proof, leaf_hash, root_from_inclusion_proof, root_hash
 
 #: Component order in the judgement_root tree.  Never reorder.
-JUDGEMENT_COMPONENTS: tuple[str, ...] = ("manifest", "subjects", "calls", "votes", "report")
+JUDGEMENT_COMPONENTS: tuple[str, ...] = JUDGEMENT_BUNDLE.names
+
+#: The judgement bundle's container (SPEC §5.5, §15.6 steps 1-2).
+JUDGEMENT: Container[JudgementBundle, JudgementCommitments] = Container(
+    JUDGEMENT_BUNDLE, JudgementBundle, JudgementCommitments, noun="judgement bundle",
+    error=JudgementError, mismatch_id="judgement.commit_mismatch")
 
 
 def component_leaves(c: JudgementCommitments) -> list[bytes]:
     """The five component leaves in :data:`JUDGEMENT_COMPONENTS` order."""
-    return [
-        component_leaf(c.manifest_hash, 1),
-        component_leaf(c.subjects_root, c.subjects_count),
-        component_leaf(c.calls_root, c.calls_count),
-        component_leaf(c.votes_root, c.votes_count),
-        component_leaf(c.report_hash, 1),
-    ]
+    return JUDGEMENT.component_leaves(c)
 
 
 def compute_judgement_commitments(*, manifest: bytes, subjects: list[bytes],
                                   calls: list[bytes], votes: list[bytes],
                                   report: bytes) -> JudgementCommitments:
     """Every commitment from the canonical record bytes."""
-    partial = JudgementCommitments.model_construct(
-        manifest_hash=leaf_hash(manifest),
-        subjects_root=root_hash(subjects), subjects_count=len(subjects),
-        calls_root=root_hash(calls), calls_count=len(calls),
-        votes_root=root_hash(votes), votes_count=len(votes),
-        report_hash=leaf_hash(report), judgement_root=b"",
-    )
-    root = root_hash(component_leaves(partial))
-    return JudgementCommitments.model_validate({**partial.__dict__, "judgement_root": root})
+    return JUDGEMENT.commit({"manifest": manifest, "subjects": subjects, "calls": calls,
+                             "votes": votes, "report": report})
 
 
 def assemble(*, manifest: bytes, subjects: list[bytes], calls: list[bytes],
              votes: list[bytes], report: bytes) -> bytes:
     """``judgement.cbor`` bytes (no signatures)."""
-    commitments = compute_judgement_commitments(
-        manifest=manifest, subjects=subjects, calls=calls, votes=votes, report=report)
-    return JudgementBundle(manifest=manifest, subjects=subjects, calls=calls, votes=votes,
-                           report=report, commitments=commitments, signatures=[]).to_cbor()
+    return JUDGEMENT.assemble({"manifest": manifest, "subjects": subjects, "calls": calls,
+                               "votes": votes, "report": report}, signatures=[]).to_cbor()
 
 
 def component_proof(bundle: JudgementBundle, component: str,
@@ -58,22 +51,16 @@ def component_proof(bundle: JudgementBundle, component: str,
     the component leaf in the judgement_root tree).  A court ruling (issue 15) cites
     a vote as ``("votes", position)`` and anyone rechecks it with
     :func:`root_from_component_proof` against a trusted judgement_root."""
-    records: list[bytes] = {"subjects": bundle.subjects, "calls": bundle.calls,
-                            "votes": bundle.votes}[component]
-    inner = inclusion_proof(records, position)
-    outer = inclusion_proof(component_leaves(bundle.commitments),
-                            JUDGEMENT_COMPONENTS.index(component))
-    return inner, outer
+    proof = JUDGEMENT.component_proof(bundle, component, position)
+    return proof.inner, proof.outer
 
 
 def root_from_component_proof(record: bytes, component: str, position: int, size: int, *,
                               inner: list[bytes], outer: list[bytes]) -> bytes:
     """The judgement_root a two-level proof implies for ``record`` (compare it yourself)."""
-    component_root = root_from_inclusion_proof(leaf_hash(record), position, size, inner)
-    leaf = component_leaf(component_root, size)
-    return root_from_inclusion_proof(leaf_hash(leaf), JUDGEMENT_COMPONENTS.index(component),
-                                     len(JUDGEMENT_COMPONENTS), outer)
+    return JUDGEMENT.root_from_component_proof(
+        record, ComponentProof(component, position, size, inner, outer))
 
 
-__all__ = ["JUDGEMENT_COMPONENTS", "assemble", "component_leaves", "component_proof",
-           "compute_judgement_commitments", "root_from_component_proof"]
+__all__ = ["JUDGEMENT", "JUDGEMENT_COMPONENTS", "assemble", "component_leaves",
+           "component_proof", "compute_judgement_commitments", "root_from_component_proof"]

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from por.encoding import decode
-from por.errors import SchemaError, UnsupportedError
+from por.errors import UnsupportedError
 from por.judges.batch import SubjectResult, classify_attempt, messages_for, report_from
 from por.judges.calls import check_attempts, check_nothing
 from por.judges.errors import JudgementError
-from por.judges.layout import compute_judgement_commitments
+from por.judges.layout import JUDGEMENT
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, parse_manifest
 from por.judges.outcome import Classified, Exchange, sha256
 from por.judges.records import (
@@ -56,29 +55,27 @@ def fail(check_id: str, message: str, **kw: object) -> JudgementError:
 
 
 def decode_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> JudgementSummary:
-    """Steps 1-2: decode everything and check the commitments (nothing replayed)."""
-    value = decode(data, max_size=max_size)  # size and canonical form first (codec.*)
-    bundle = JudgementBundle.from_dict(value)
-    if bundle.to_dict() != value:  # as Record.from_cbor, under the caller's size cap
-        raise SchemaError("schema.non_canonical_record",
-                          "judgement bundle bytes are not the record's canonical form")
-    manifest = parse_manifest(bundle.manifest)
-    subjects = [JudgeSubject.from_cbor(b) for b in bundle.subjects]
-    calls = [JudgeCall.from_cbor(b) for b in bundle.calls]
-    votes = [JudgeVote.from_cbor(b) for b in bundle.votes]
-    report = JudgeBatchReport.from_cbor(bundle.report)
-    rebuilt = compute_judgement_commitments(manifest=bundle.manifest, subjects=bundle.subjects,
-                                            calls=bundle.calls, votes=bundle.votes,
-                                            report=bundle.report)
-    if rebuilt != bundle.commitments:
-        raise fail("judgement.commit_mismatch", "commitments do not match the records",
-                   expected=rebuilt.judgement_root, actual=bundle.commitments.judgement_root)
+    """Steps 1-2: decode everything and check the commitments (nothing replayed),
+    in the one opening order of every committed bundle (SPEC §5.5)."""
+    bundle, (manifest, subjects, calls, votes, report) = JUDGEMENT.open(
+        data, max_size=max_size, decode_records=_decode_records)
     if bundle.signatures:
         # Reserved: no signature scheme over judgement_root is specified yet, and a
         # signature nobody checks must not look verified.
         raise UnsupportedError("judgement.signature_unsupported",
                                "judgement bundle signatures are not specified in this version")
-    return JudgementSummary(manifest, subjects, calls, votes, report, rebuilt.judgement_root)
+    return JudgementSummary(manifest, subjects, calls, votes, report,
+                            bundle.commitments.judgement_root)
+
+
+def _decode_records(bundle: JudgementBundle) -> tuple[
+        JudgeManifest, list[JudgeSubject], list[JudgeCall], list[JudgeVote], JudgeBatchReport]:
+    """Step 1's records, each strictly (``codec.*``, ``schema.*``, ``lock.manifest``)."""
+    return (parse_manifest(bundle.manifest),
+            [JudgeSubject.from_cbor(b) for b in bundle.subjects],
+            [JudgeCall.from_cbor(b) for b in bundle.calls],
+            [JudgeVote.from_cbor(b) for b in bundle.votes],
+            JudgeBatchReport.from_cbor(bundle.report))
 
 
 def verify_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> JudgementSummary:

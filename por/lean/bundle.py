@@ -1,23 +1,20 @@
-"""Lean ``por.Bundle/1`` top-level map and its commitments (mirrors ``por.bundle.layout``)."""
+"""Lean ``por.Bundle/1`` top-level map and its commitments (mirrors ``por.bundle.layout``).
+
+The component order, leaves and ``por_root`` come from the one component spec
+(:data:`por.container.POR_BUNDLE`, SPEC §5.5); this module re-exports them for
+the fast path.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol
-
+from por.container import POR_BUNDLE, component_leaf
 from por.encoding.spans import Spans
 from por.lean.base import Check, Reject, Struct, any_blob, count, hash32, nested, schema_tag
 from por.lean.limits import MAX_EVIDENCE_ITEMS
-from por.merkle import root_hash
 
-#: Component order in the por_root tree (SPEC §5.4).  Never reorder.
-COMPONENTS: tuple[str, ...] = (
-    "manifest",
-    "prompt_spec",
-    "evidence",
-    "trace_header",
-    "reasoning",
-    "verdict",
-)
+#: Component order in the por_root tree (SPEC §5.4), declared once in
+#: :data:`por.container.POR_BUNDLE`.  Never reorder.
+COMPONENTS: tuple[str, ...] = POR_BUNDLE.names
 
 
 #: Default size cap for a whole bundle (SPEC §5.1): 256 MiB.  A bundle of 10^5
@@ -90,54 +87,15 @@ class Bundle(Struct):
               ("signatures", "signatures", leaves(), False))
 
 
-def component_leaf(root: bytes, size: int) -> bytes:
-    """``root || uint64_be(size)``: the fixed-width 40-byte component leaf."""
-    if len(root) != 32 or not 0 <= size < 2**64:
-        raise ValueError("component leaf needs a 32-byte root and a 64-bit size")
-    return root + size.to_bytes(8, "big")
-
-
-class CommitmentFields(Protocol):
-    """What the component leaves are read from: lean or pydantic ``Commitments``."""
-
-    @property
-    def manifest_hash(self) -> bytes: ...
-
-    @property
-    def prompt_spec_hash(self) -> bytes: ...
-
-    @property
-    def evidence_root(self) -> bytes: ...
-
-    @property
-    def evidence_count(self) -> int: ...
-
-    @property
-    def trace_header_hash(self) -> bytes: ...
-
-    @property
-    def reasoning_root(self) -> bytes: ...
-
-    @property
-    def reasoning_count(self) -> int: ...
-
-    @property
-    def verdict_hash(self) -> bytes: ...
-
-
-def component_leaves(c: CommitmentFields) -> list[bytes]:
+def component_leaves(c: object) -> list[bytes]:
     """The six component leaves of commitments ``c`` (lean or pydantic), in
-    :data:`COMPONENTS` order."""
-    return [component_leaf(c.manifest_hash, 1), component_leaf(c.prompt_spec_hash, 1),
-            component_leaf(c.evidence_root, c.evidence_count),
-            component_leaf(c.trace_header_hash, 1),
-            component_leaf(c.reasoning_root, c.reasoning_count),
-            component_leaf(c.verdict_hash, 1)]
+    :data:`COMPONENTS` order (derived from :data:`~por.container.POR_BUNDLE`)."""
+    return POR_BUNDLE.leaves(c)
 
 
-def por_root_of(c: CommitmentFields) -> bytes:
+def por_root_of(c: object) -> bytes:
     """``por_root``: the RFC 9162 root over the component leaves of ``c``."""
-    return root_hash(component_leaves(c))
+    return POR_BUNDLE.top_root(c)
 
 
 __all__ = [
