@@ -106,6 +106,10 @@ export const FAMILIES = {
     top: 'por_root',
     failure: (field) => `commit.${field}`,
     extraKeys: ['signatures'],
+    // SPEC §18.4: records are validated in this order; steps are decoded only
+    // after the commitments (§6.2 step 2 and §17.3: replay compares their bytes).
+    openOrder: ['manifest', 'trace_header', 'prompt_spec', 'evidence', 'verdict'],
+    deferred: ['reasoning'],
     components: [
       { name: 'manifest', field: 'manifest', list: false, record: 'por.Manifest/1' },
       { name: 'prompt_spec', field: 'prompt_spec', list: false, record: 'por.PromptSpec/1' },
@@ -219,10 +223,12 @@ function bundleShape(value) {
 }
 
 // Step (2): every record decodes strictly and names its schema. (Field-level
-// validation of each record type is outside this cross-check.)
-function openRecords(value, family) {
-  const records = [];
-  for (const c of family.components) {
+// validation of each record type is outside this cross-check.) Components are
+// opened in `names` order (default: committed order, a guess: SPEC_GAPS.md).
+function openRecords(value, family, names) {
+  let records = 0;
+  for (const name of names) {
+    const c = family.components.find((x) => x.name === name);
     const raw = value.get(c.field);
     const list = c.list ? raw : [raw];
     list.forEach((bytes, i) => {
@@ -238,10 +244,17 @@ function openRecords(value, family) {
       if (rec.get('schema') !== c.record) {
         throw new OpenError('schema.unknown_schema', where, `expected ${c.record}, got ${rec.get('schema')}`);
       }
-      records.push({ component: c.name, index: i });
+      records += 1;
     });
   }
-  return records.length;
+  return records;
+}
+
+function openingOrder(family) {
+  const all = family.components.map((c) => c.name);
+  const deferred = family.deferred ?? [];
+  const first = family.openOrder ?? all.filter((n) => !deferred.includes(n));
+  return { first, deferred };
 }
 
 // Step (3): recompute. Returns the component trees and recomputed values.
@@ -313,9 +326,11 @@ export function check(bytes, { maxSize = 256 * 1024 * 1024 } = {}) {
   }
   if (value instanceof Map && typeof value.get('schema') === 'string') out.schema = value.get('schema');
   let opened;
+  let order;
   try {
     opened = bundleShape(value);
-    out.records = openRecords(value, opened.family);
+    order = openingOrder(opened.family);
+    out.records = openRecords(value, opened.family, order.first);
   } catch (e) {
     if (!(e instanceof OpenError)) throw e;
     out.check_id = e.checkId;
@@ -337,12 +352,23 @@ export function check(bytes, { maxSize = 256 * 1024 * 1024 } = {}) {
       return out;
     }
   }
+  try {
+    out.records += openRecords(value, family, order.deferred);
+  } catch (e) {
+    if (!(e instanceof OpenError)) throw e;
+    out.check_id = e.checkId;
+    out.where = e.where;
+    return out;
+  }
   // Every record proves to the committed top root in two levels.
   const topRoot = commitments.get(family.top);
   for (const [ci] of family.components.entries()) {
     for (let i = 0; i < rec.trees[ci].size; i++) {
       const proof = componentProof(rec, ci, i);
-      if (!verifyComponentProof(proof, topRoot)) {
+      // The proof verifies, and the same path claimed for a tree one larger
+      // does not: the size is bound by the component leaf (SPEC §5.4).
+      const resized = { ...proof, size: proof.size + 1 };
+      if (!verifyComponentProof(proof, topRoot) || verifyComponentProof(resized, topRoot)) {
         out.check_id = 'proof.root_mismatch';
         out.where = `${family.components[ci].field}[${i}]`;
         return out;
