@@ -20,18 +20,20 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from por import __version__
 from por.encoding import encode
 from por.errors import PorError
 from verifier.api import check_bundle
+from verifier.options import VerifyOptions
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
     from verifier.report import VerificationReport
+    from verifier.report_form import Report
 
 #: The ``schema`` of the summary record that :func:`summary_digest` hashes.
 SUMMARY_SCHEMA = "por.ArchiveSummary/1"
@@ -41,26 +43,26 @@ class ArchiveError(PorError):
     """A worker could not be trusted to give the answer this process would."""
 
 
-def check_one(data: bytes, options: Mapping[str, Any]) -> tuple[str, VerificationReport]:
-    """Run on a worker: ``(por version, check_bundle(data, **options))``."""
-    return __version__, check_bundle(data, **options)
+def check_one(data: bytes, options: VerifyOptions) -> tuple[str, VerificationReport]:
+    """Run on a worker: ``(por version, check_bundle(data, options))``."""
+    return __version__, check_bundle(data, options)
 
 
-def check_chunk(chunk: list[bytes], options: Mapping[str, Any],
-                lean: bool = False) -> tuple[str, list[Any]]:
-    """Run on a worker: ``(por version, [check_bundle(data, **options) ...])`` for
+def check_chunk(chunk: list[bytes], options: VerifyOptions,
+                lean: bool = False) -> tuple[str, list[Report]]:
+    """Run on a worker: ``(por version, [check_bundle(data, options) ...])`` for
     several inputs at once (one task, one message each way per chunk)."""
-    return __version__, [check_bundle(data, **options, lean=lean) for data in chunk]
+    return __version__, [check_bundle(data, options, lean=lean) for data in chunk]
 
 
 def check_many(
     inputs: Iterable[bytes],
-    options: Mapping[str, Any],
+    options: VerifyOptions,
     *,
     executor: Executor | None = None,
     window: int = 1,
     lean: bool = False,
-) -> Iterator[Any]:
+) -> Iterator[Report]:
     """Reports for ``inputs`` in input order; at most ``window`` in flight.
 
     Without an executor every input is checked here, one after another; with
@@ -72,13 +74,13 @@ def check_many(
     """
     if executor is None:
         for data in inputs:
-            yield check_bundle(data, **options, lean=lean)
+            yield check_bundle(data, options, lean=lean)
         return
     if window < 1:
         raise ValueError("window must be at least 1")
-    pending: deque[Future[tuple[str, list[Any]]]] = deque()
+    pending: deque[Future[tuple[str, list[Report]]]] = deque()
     for chunk in _chunks(inputs):
-        pending.append(executor.submit(check_chunk, chunk, dict(options), lean))
+        pending.append(executor.submit(check_chunk, chunk, options, lean))
         if len(pending) >= window:
             yield from _results(pending.popleft())
     while pending:
@@ -104,7 +106,7 @@ def _chunks(inputs: Iterable[bytes]) -> Iterator[list[bytes]]:
         yield chunk
 
 
-def _results(future: Future[tuple[str, list[Any]]]) -> list[Any]:
+def _results(future: Future[tuple[str, list[Report]]]) -> list[Report]:
     version, reports = future.result()
     if version != __version__:
         raise ArchiveError(

@@ -1,7 +1,7 @@
 """``por verify``: replay and check bundles; exit 0 verified, 1 rejected, 2 no verdict.
 
 Reads each input (a file, or ``-`` for standard input), hands the bytes to
-``verifier.check_bundle(data, **options)`` and reports every input: one text
+``verifier.check_bundle(data, options)`` and reports every input: one text
 line each, every check with ``-v``, nothing with ``-q``, or one JSON document
 with ``--json``.  The exit code is the worst over all inputs (DESIGN §4).
 
@@ -21,7 +21,7 @@ import argparse
 import sys
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from por.cli.common import (
     EXIT_NO_VERDICT,
@@ -37,6 +37,9 @@ from por.cli.common import (
     safe_text,
 )
 from por.cli.signing_args import add_now_option, contract_address, uint64
+
+if TYPE_CHECKING:
+    from verifier.options import VerifyOptions
 
 _DESCRIPTION = """\
 Check PoR bundles: strict decoding, schemas, every hash and Merkle root, the
@@ -130,28 +133,29 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def check_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments for ``check_bundle`` from the parsed options.
+def check_options(args: argparse.Namespace) -> VerifyOptions:
+    """The ``VerifyOptions`` for ``check_bundle`` from the parsed options.
 
     The one place where command-line options become verifier options.  Each
     ``--key`` file is read here (``key.*`` errors: exit 2 before any bundle is
     checked); without ``--key``, ``trusted_keys`` is ``None`` (nothing trusted).
     """
     from por.cli.signing_args import now_from_args
+    from verifier.options import VerifyOptions
 
-    trusted: list[bytes] | None = None
+    trusted: frozenset[bytes] | None = None
     if args.key:
         from por.signing.keyfiles import load_public_key_file
 
-        trusted = [load_public_key_file(path).signer for path in args.key]
-    return {
-        "max_size": args.max_size,
-        "trusted_keys": trusted,
-        "require_signature": args.require_signature,
-        "now": now_from_args(args),
-        "chain_id": args.chain_id,
-        "verifying_contract": args.contract,
-    }
+        trusted = frozenset(load_public_key_file(path).signer for path in args.key)
+    return VerifyOptions(
+        max_size=args.max_size,
+        trusted_keys=trusted,
+        require_signature=args.require_signature,
+        now=now_from_args(args),
+        chain_id=args.chain_id,
+        verifying_contract=args.contract,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
