@@ -12,6 +12,8 @@ made by another version is refused with :class:`ArchiveError`
 (``archive.version_mismatch``), since a verifier of another version may apply
 other rules (SPEC §6.4).  ``summary_digest`` is the SHA-256 of the canonical
 summary of an archive (SPEC §6.4): the same serially, in a pool and on Dask.
+:class:`ArchiveReport` holds the reports of a run in input order and owns its
+``por/verify-report/1`` document (``por verify --json``).
 
 Leaves out: reading files, printing, choosing the executor (``por.cli``).
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from por import __version__
@@ -28,6 +31,7 @@ from por.encoding import encode
 from por.errors import PorError
 from verifier.api import check_bundle
 from verifier.options import VerifyOptions
+from verifier.report_form import EXIT_CODES
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -37,6 +41,8 @@ if TYPE_CHECKING:
 
 #: The ``schema`` of the summary record that :func:`summary_digest` hashes.
 SUMMARY_SCHEMA = "por.ArchiveSummary/1"
+#: The versioned ``schema`` field of the verify report document (``por verify --json``).
+VERIFY_SCHEMA = "por/verify-report/1"
 
 
 class ArchiveError(PorError):
@@ -137,5 +143,45 @@ def summary_digest(rows: Iterable[tuple[str, str, str | None, bytes | None]]) ->
     return hashlib.sha256(encode({"schema": SUMMARY_SCHEMA, "results": results})).digest()
 
 
-__all__ = ["CHUNK_BYTES", "CHUNK_COUNT", "SUMMARY_SCHEMA", "ArchiveError", "check_chunk",
-           "check_many", "check_one", "summary_digest"]
+@dataclass(frozen=True, slots=True)
+class ArchiveReport:
+    """The reports of a run over several inputs, as ``(input name, report)`` in
+    input order; the one ``por/verify-report/1`` document of ``por verify --json``
+    (``por/cli/verify_report.schema.json``: every key always present)."""
+
+    results: tuple[tuple[str, Report], ...]
+
+    @property
+    def exit_code(self) -> int:
+        """DESIGN §4: with several inputs the worst code wins (2 > 1 > 0)."""
+        return max((EXIT_CODES[report.status] for _, report in self.results), default=0)
+
+    def counts(self) -> dict[str, int]:
+        """How many inputs have each status (``verified``, ``rejected``, ``error``)."""
+        counts = dict.fromkeys(EXIT_CODES, 0)
+        for _, report in self.results:
+            counts[report.status] += 1
+        return counts
+
+    def digest(self) -> bytes:
+        """:func:`summary_digest` of the results (SPEC §6.4)."""
+        rows = []
+        for name, report in self.results:
+            failure = report.first_failure
+            rows.append((name, report.status, None if failure is None else failure.check_id,
+                         report.por_root))
+        return summary_digest(rows)
+
+    def to_document(self) -> dict[str, Any]:
+        """The JSON document: the worst exit code, every result, the summary."""
+        return {
+            "schema": VERIFY_SCHEMA,
+            "exit_code": self.exit_code,
+            "results": [report.to_document(name) for name, report in self.results],
+            "summary": {"count": len(self.results), **self.counts(),
+                        "digest": self.digest().hex()},
+        }
+
+
+__all__ = ["CHUNK_BYTES", "CHUNK_COUNT", "SUMMARY_SCHEMA", "VERIFY_SCHEMA", "ArchiveError",
+           "ArchiveReport", "check_chunk", "check_many", "check_one", "summary_digest"]

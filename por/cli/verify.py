@@ -24,7 +24,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from por.cli.common import (
-    EXIT_NO_VERDICT,
     EXIT_TABLE,
     STDIN,
     CliError,
@@ -39,7 +38,10 @@ from por.cli.common import (
 from por.cli.signing_args import add_now_option, contract_address, uint64
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from verifier.options import VerifyOptions
+    from verifier.report_form import Report
 
 _DESCRIPTION = """\
 Check PoR bundles: strict decoding, schemas, every hash and Merkle root, the
@@ -161,16 +163,9 @@ def check_options(args: argparse.Namespace) -> VerifyOptions:
 def run(args: argparse.Namespace) -> int:
     """Check every input; print per the output mode; return the worst exit code."""
     from por.cli.executors import open_executor
-    from por.cli.output import (
-        STATUS_WORD,
-        error_result,
-        result_from_report,
-        summary,
-        summary_text,
-        verify_document,
-        worst_exit_code,
-    )
-    from verifier.archive import ArchiveError, check_many
+    from por.cli.output import STATUS_WORD, summary_text
+    from verifier.archive import ArchiveError, ArchiveReport, check_many
+    from verifier.report_form import UncheckedReport
 
     if args.quiet and args.json:
         raise CliError("usage.options", "-q and --json exclude each other")
@@ -181,8 +176,8 @@ def run(args: argparse.Namespace) -> int:
     options = check_options(args)
     total = len(args.bundles)
     show_progress = not args.quiet and (args.progress or (total > 1 and sys.stderr.isatty()))
-    results: list[dict[str, Any]] = []
-    written: dict[bytes, Any] = {}  # proofs written by --challenges in this run
+    results: list[tuple[str, Report]] = []
+    written: dict[bytes, Path] = {}  # proofs written by --challenges in this run
     # Entries in input order: (name, error or None, bytes kept for --challenges).
     queue: deque[tuple[str, CliError | None, bytes | None]] = deque()
 
@@ -196,19 +191,18 @@ def run(args: argparse.Namespace) -> int:
             queue.append((name, None, data if args.challenges is not None else None))
             yield data
 
-    def emit(result: dict[str, Any], data: bytes | None, report: Any = None) -> None:
-        results.append(result)
-        if report is not None and data is not None and not report.ok:
-            _write_challenges(args, result["input"], report, data, written)
-        _print_result(args, result)
+    def emit(name: str, report: Report, data: bytes | None) -> None:
+        results.append((name, report))
+        if data is not None and not report.ok:
+            _write_challenges(args, name, report, data, written)
+        _print_result(args, name, report)
         if show_progress:
-            err(f"[{len(results)}/{total}] {STATUS_WORD[result['status']]} "
-                f"{safe_text(result['input'])}")
+            err(f"[{len(results)}/{total}] {STATUS_WORD[report.status]} {safe_text(name)}")
 
     def flush_errors() -> None:
         while queue and (exc := queue[0][1]) is not None:
             name = queue.popleft()[0]
-            emit(error_result(name, exc.check_id, exc.reason, EXIT_NO_VERDICT), None)
+            emit(name, UncheckedReport(exc.check_id, exc.reason), None)
 
     with open_executor(args.jobs, args.executor) as (executor, window):
         try:
@@ -216,32 +210,33 @@ def run(args: argparse.Namespace) -> int:
                                      window=window, lean=True):
                 flush_errors()
                 name, _, data = queue.popleft()
-                emit(result_from_report(name, report), data, report)
+                emit(name, report, data)
         except ArchiveError as exc:
             raise CliError(exc.check_id, exc.message) from None
     flush_errors()
+    archive = ArchiveReport(tuple(results))
     if args.json:
-        print_json(verify_document(results))
+        print_json(archive.to_document())
     elif total > 1 and not args.quiet:
-        out(summary_text(summary(results)))
-    return worst_exit_code(results)
+        out(summary_text(archive))
+    return archive.exit_code
 
 
-def _print_result(args: argparse.Namespace, result: dict[str, Any]) -> None:
+def _print_result(args: argparse.Namespace, name: str, report: Report) -> None:
     """Text lines stream as inputs are checked; JSON is one document at the end."""
     from por.cli.output import summary_line, verbose_lines
 
     if args.json or args.quiet:
         return
     if args.verbose:
-        for line in verbose_lines(result):
+        for line in verbose_lines(name, report):
             out(line)
     else:
-        out(summary_line(result))
+        out(summary_line(name, report))
 
 
-def _write_challenges(args: argparse.Namespace, name: str, report: Any, data: bytes,
-                      written: dict[bytes, Any]) -> None:
+def _write_challenges(args: argparse.Namespace, name: str, report: Report, data: bytes,
+                      written: dict[bytes, Path]) -> None:
     from por.cli.challenge_files import write_challenges_for_report
 
     files = write_challenges_for_report(report, data, args.challenges,
