@@ -32,7 +32,6 @@ from por.cli.common import (
     out,
     positive_int,
     print_json,
-    read_input,
     safe_text,
 )
 from por.cli.signing_args import add_now_option, contract_address, uint64
@@ -162,6 +161,7 @@ def check_options(args: argparse.Namespace) -> VerifyOptions:
 
 def run(args: argparse.Namespace) -> int:
     """Check every input; print per the output mode; return the worst exit code."""
+    from por.cli.bundle_file import open_bundle
     from por.cli.executors import open_executor
     from por.cli.output import STATUS_WORD, summary_text
     from verifier.archive import ArchiveError, ArchiveReport, check_many
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     def readable() -> Iterator[bytes]:
         for name in args.bundles:
             try:
-                data = read_input(name, args.max_size)
+                data = open_bundle(name, args.max_size).data
             except CliError as exc:
                 queue.append((name, exc, None))
                 continue
