@@ -29,6 +29,8 @@ from verify import make_inputs
 import por.judge
 from por.bundle import build_bundle
 from verifier.fast import fast_report
+from verifier.options import VerifyOptions
+from verifier.stages import Handoff
 
 
 def main(n: int) -> None:
@@ -47,7 +49,7 @@ def main(n: int) -> None:
     por.judge.judge_core = spy  # replay imports it from por.judge at call time
     tracemalloc.start(8)
     try:
-        report = fast_report(data, max_size=1 << 28, handoff={})
+        report = fast_report(data, VerifyOptions(max_size=1 << 28), Handoff())
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

@@ -15,6 +15,8 @@ from por.bundle.layout import Bundle, compute_commitments
 from por.challenge import bundle_from_bytes
 from por.scenarios import load_scenario
 from por.schemas import DeterministicVerdict, EvidenceBundle, ReasoningTrace
+from verifier.options import VerifyOptions
+from verifier.stages import Handoff
 
 
 def honest(name: str) -> Bundle:
@@ -61,9 +63,9 @@ def step_edit(index: int, **changes: Any) -> Callable[[ReasoningTrace], Reasonin
 
 
 #: Verifier options with nothing trusted and no signature asked for (the fast path's case).
-UNSIGNED_OPTIONS = {"max_size": 256 * 1024 * 1024, "trusted_keys": None,
-                    "require_signature": False, "now": None, "chain_id": None,
-                    "verifying_contract": None}
+UNSIGNED_OPTIONS = VerifyOptions(max_size=256 * 1024 * 1024, trusted_keys=None,
+                                 require_signature=False, now=None, chain_id=None,
+                                 verifying_contract=None)
 
 
 def paths_agree(data: bytes) -> str:
@@ -73,12 +75,12 @@ def paths_agree(data: bytes) -> str:
     from verifier.fast import fast_report
     from verifier.full import check_full
 
-    full = check_full(data, dict(UNSIGNED_OPTIONS))
-    handoff: dict[str, Any] = {}
-    fast = fast_report(data, **UNSIGNED_OPTIONS, handoff=handoff)
+    full = check_full(data, UNSIGNED_OPTIONS)
+    handoff = Handoff()
+    fast = fast_report(data, UNSIGNED_OPTIONS, handoff)
     if fast is not None:
         assert full.status == "verified", full.first_failure
         assert fast.to_report() == full
     else:
-        assert check_full(data, dict(UNSIGNED_OPTIONS), handoff) == full
+        assert check_full(data, UNSIGNED_OPTIONS, handoff) == full
     return full.status

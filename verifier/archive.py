@@ -12,6 +12,8 @@ made by another version is refused with :class:`ArchiveError`
 (``archive.version_mismatch``), since a verifier of another version may apply
 other rules (SPEC §6.4).  ``summary_digest`` is the SHA-256 of the canonical
 summary of an archive (SPEC §6.4): the same serially, in a pool and on Dask.
+:class:`ArchiveReport` holds the reports of a run in input order and owns its
+``por/verify-report/1`` document (``por verify --json``).
 
 Leaves out: reading files, printing, choosing the executor (``por.cli``).
 """
@@ -20,47 +22,53 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from por import __version__
 from por.encoding import encode
 from por.errors import PorError
 from verifier.api import check_bundle
+from verifier.options import VerifyOptions
+from verifier.report_form import EXIT_CODES
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
     from verifier.report import VerificationReport
+    from verifier.report_form import Report
 
 #: The ``schema`` of the summary record that :func:`summary_digest` hashes.
 SUMMARY_SCHEMA = "por.ArchiveSummary/1"
+#: The versioned ``schema`` field of the verify report document (``por verify --json``).
+VERIFY_SCHEMA = "por/verify-report/1"
 
 
 class ArchiveError(PorError):
     """A worker could not be trusted to give the answer this process would."""
 
 
-def check_one(data: bytes, options: Mapping[str, Any]) -> tuple[str, VerificationReport]:
-    """Run on a worker: ``(por version, check_bundle(data, **options))``."""
-    return __version__, check_bundle(data, **options)
+def check_one(data: bytes, options: VerifyOptions) -> tuple[str, VerificationReport]:
+    """Run on a worker: ``(por version, check_bundle(data, options))``."""
+    return __version__, check_bundle(data, options)
 
 
-def check_chunk(chunk: list[bytes], options: Mapping[str, Any],
-                lean: bool = False) -> tuple[str, list[Any]]:
-    """Run on a worker: ``(por version, [check_bundle(data, **options) ...])`` for
+def check_chunk(chunk: list[bytes], options: VerifyOptions,
+                lean: bool = False) -> tuple[str, list[Report]]:
+    """Run on a worker: ``(por version, [check_bundle(data, options) ...])`` for
     several inputs at once (one task, one message each way per chunk)."""
-    return __version__, [check_bundle(data, **options, lean=lean) for data in chunk]
+    return __version__, [check_bundle(data, options, lean=lean) for data in chunk]
 
 
 def check_many(
     inputs: Iterable[bytes],
-    options: Mapping[str, Any],
+    options: VerifyOptions,
     *,
     executor: Executor | None = None,
     window: int = 1,
     lean: bool = False,
-) -> Iterator[Any]:
+) -> Iterator[Report]:
     """Reports for ``inputs`` in input order; at most ``window`` in flight.
 
     Without an executor every input is checked here, one after another; with
@@ -72,13 +80,13 @@ def check_many(
     """
     if executor is None:
         for data in inputs:
-            yield check_bundle(data, **options, lean=lean)
+            yield check_bundle(data, options, lean=lean)
         return
     if window < 1:
         raise ValueError("window must be at least 1")
-    pending: deque[Future[tuple[str, list[Any]]]] = deque()
+    pending: deque[Future[tuple[str, list[Report]]]] = deque()
     for chunk in _chunks(inputs):
-        pending.append(executor.submit(check_chunk, chunk, dict(options), lean))
+        pending.append(executor.submit(check_chunk, chunk, options, lean))
         if len(pending) >= window:
             yield from _results(pending.popleft())
     while pending:
@@ -104,7 +112,7 @@ def _chunks(inputs: Iterable[bytes]) -> Iterator[list[bytes]]:
         yield chunk
 
 
-def _results(future: Future[tuple[str, list[Any]]]) -> list[Any]:
+def _results(future: Future[tuple[str, list[Report]]]) -> list[Report]:
     version, reports = future.result()
     if version != __version__:
         raise ArchiveError(
@@ -135,5 +143,45 @@ def summary_digest(rows: Iterable[tuple[str, str, str | None, bytes | None]]) ->
     return hashlib.sha256(encode({"schema": SUMMARY_SCHEMA, "results": results})).digest()
 
 
-__all__ = ["CHUNK_BYTES", "CHUNK_COUNT", "SUMMARY_SCHEMA", "ArchiveError", "check_chunk",
-           "check_many", "check_one", "summary_digest"]
+@dataclass(frozen=True, slots=True)
+class ArchiveReport:
+    """The reports of a run over several inputs, as ``(input name, report)`` in
+    input order; the one ``por/verify-report/1`` document of ``por verify --json``
+    (``por/cli/verify_report.schema.json``: every key always present)."""
+
+    results: tuple[tuple[str, Report], ...]
+
+    @property
+    def exit_code(self) -> int:
+        """DESIGN §4: with several inputs the worst code wins (2 > 1 > 0)."""
+        return max((EXIT_CODES[report.status] for _, report in self.results), default=0)
+
+    def counts(self) -> dict[str, int]:
+        """How many inputs have each status (``verified``, ``rejected``, ``error``)."""
+        counts = dict.fromkeys(EXIT_CODES, 0)
+        for _, report in self.results:
+            counts[report.status] += 1
+        return counts
+
+    def digest(self) -> bytes:
+        """:func:`summary_digest` of the results (SPEC §6.4)."""
+        rows = []
+        for name, report in self.results:
+            failure = report.first_failure
+            rows.append((name, report.status, None if failure is None else failure.check_id,
+                         report.por_root))
+        return summary_digest(rows)
+
+    def to_document(self) -> dict[str, Any]:
+        """The JSON document: the worst exit code, every result, the summary."""
+        return {
+            "schema": VERIFY_SCHEMA,
+            "exit_code": self.exit_code,
+            "results": [report.to_document(name) for name, report in self.results],
+            "summary": {"count": len(self.results), **self.counts(),
+                        "digest": self.digest().hex()},
+        }
+
+
+__all__ = ["CHUNK_BYTES", "CHUNK_COUNT", "SUMMARY_SCHEMA", "VERIFY_SCHEMA", "ArchiveError",
+           "ArchiveReport", "check_chunk", "check_many", "check_one", "summary_digest"]

@@ -1,28 +1,37 @@
-"""Mutable state threaded through the numbered verification steps.
+"""The checks recorded while the numbered verification steps run.
 
 Kept apart from the steps so that each step reads as the SPEC text does: take
-what earlier steps established, add checks, stop at the first failing step.
+what earlier steps established (typed values, ``verifier.stages``), add
+checks, stop at the first failing step.  Besides the checks the context keeps
+only the options and what the report shows of a bundle that failed later (the
+bundle and the verdict it claims).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from por.errors import PorError
 from por.schemas.verification import ChallengeRef, CheckResult
+from verifier.options import VerifyOptions
+from verifier.report_form import Status
+
+if TYPE_CHECKING:
+    from por.bundle.layout import Bundle
+    from por.schemas import DeterministicVerdict
 
 
 class StepFailed(Exception):
     # Control flow between steps, not an error a user sees: no ``Error`` suffix.
     """Raised inside a step after it recorded a failing check; ends verification."""
 
-    def __init__(self, status: str) -> None:
+    def __init__(self, status: Status) -> None:
         super().__init__(status)
         self.status = status
 
 
-def _hex(value: Any) -> str | None:
+def _hex(value: object) -> str | None:
     if value is None:
         return None
     if isinstance(value, bytes | bytearray):
@@ -35,9 +44,12 @@ class Context:
     """What the steps have established so far, and the checks they recorded."""
 
     data: bytes
-    options: dict[str, Any]
+    options: VerifyOptions
     checks: list[CheckResult] = field(default_factory=list)
-    parts: dict[str, Any] = field(default_factory=dict)
+    #: The bundle once step 2 has read it, and the verdict it claims: the report
+    #: shows them even when a later step fails (not verified, then).
+    bundle: Bundle | None = None
+    verdict: DeterministicVerdict | None = None
 
     def passed(self, check_id: str, message: str) -> None:
         """Record a passing check."""
@@ -49,10 +61,10 @@ class Context:
         check_id: str,
         message: str,
         *,
-        expected: Any = None,
-        actual: Any = None,
+        expected: object = None,
+        actual: object = None,
         challenge: ChallengeRef | None = None,
-        status: str = "rejected",
+        status: Status = "rejected",
     ) -> NoReturn:
         """Record a failing check and end verification with ``status``."""
         self.checks.append(CheckResult(
@@ -62,14 +74,14 @@ class Context:
         raise StepFailed(status)
 
     def from_error(self, exc: PorError, *, challenge: ChallengeRef | None = None,
-                   status: str = "rejected") -> NoReturn:
+                   status: Status = "rejected") -> NoReturn:
         """Record a PorError as a failing check and stop."""
         ref = challenge if challenge is not None else _as_ref(exc.challenge)
         self.failed(exc.check_id, exc.message, expected=exc.expected, actual=exc.actual,
                     challenge=ref, status=status)
 
 
-def _as_ref(value: Any) -> ChallengeRef | None:
+def _as_ref(value: object) -> ChallengeRef | None:
     return value if isinstance(value, ChallengeRef) else None
 
 

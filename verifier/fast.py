@@ -1,6 +1,6 @@
 """The fast path of SPEC §6.2: accept an exactly valid bundle without pydantic.
 
-``fast_report(data, **options)`` runs the numbered steps over lean records
+``fast_report(data, options)`` runs the numbered steps over lean records
 (``por.lean``) and returns a :class:`LeanReport` only when **every** step
 passes; at the first thing it does not accept it returns ``None``, and the
 caller runs the full verifier (``verifier.steps``), which alone writes
@@ -30,7 +30,7 @@ the full path.  Bytes in, report out; no I/O, no clock.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_SIZE
@@ -45,10 +45,16 @@ from por.lean.manifest import manifest_bytes
 from por.lean.prompt import PromptSpec
 from por.merkle import RootAccumulator, leaf_hash
 from verifier import passed
+from verifier.options import DEFAULT_OPTIONS, VerifyOptions
+from verifier.report_form import plain_check_document, report_document
+from verifier.stages import Decoded, Handoff
+
+if TYPE_CHECKING:
+    from verifier.report import VerificationReport
 
 
 class LeanCheck:
-    """A passed check, read like ``por.schemas.CheckResult``."""
+    """A passed check, read like ``por.schemas.CheckResult`` (a ``ReportCheck``)."""
 
     __slots__ = ("check_id", "message")
     ok = True
@@ -62,13 +68,17 @@ class LeanCheck:
         self.check_id = check_id
         self.message = message
 
+    def to_document(self) -> dict[str, Any]:
+        """The check's JSON object in the verify report (as ``CheckResult``'s)."""
+        return plain_check_document(self)
+
 
 class LeanReport:
-    """A verified report, read like ``verifier.VerificationReport``."""
+    """A verified report, read like ``verifier.VerificationReport`` (a ``Report``)."""
 
     __slots__ = ("checks", "confidence_bps", "market_id", "outcome", "por_root",
                  "resolution_rule_id")
-    status = "verified"
+    status: ClassVar[Literal["verified"]] = "verified"
     exit_code = 0
     ok = True
     first_failure = None
@@ -76,13 +86,17 @@ class LeanReport:
     def __init__(self, checks: list[LeanCheck], verdict: dict[str, Any],
                  por_root: bytes) -> None:
         self.checks = checks
-        self.market_id = verdict["market_id"]
-        self.outcome = verdict["outcome"]
-        self.confidence_bps = verdict["confidence_bps"]
-        self.resolution_rule_id = verdict["resolution_rule_id"]
+        self.market_id: str = verdict["market_id"]
+        self.outcome: str = verdict["outcome"]
+        self.confidence_bps: int = verdict["confidence_bps"]
+        self.resolution_rule_id: str = verdict["resolution_rule_id"]
         self.por_root = por_root
 
-    def to_report(self) -> Any:
+    def to_document(self, input_name: str) -> dict[str, Any]:
+        """The result of input ``input_name`` in the verify report (``por/verify-report/1``)."""
+        return report_document(input_name, self)
+
+    def to_report(self) -> VerificationReport:
         """The same report as a ``VerificationReport`` (imports pydantic)."""
         from por.schemas.verification import CheckResult  # noqa: PLC0415
         from verifier.report import VerificationReport  # noqa: PLC0415
@@ -96,33 +110,26 @@ class LeanReport:
             por_root=self.por_root)
 
 
-def fast_report(
-    data: bytes,
-    *,
-    trusted_keys: Any = None,
-    require_signature: bool = False,
-    now: int | None = None,
-    chain_id: int | None = None,
-    verifying_contract: bytes | None = None,
-    max_size: int,
-    handoff: dict[str, Any] | None = None,
-) -> LeanReport | None:
+def fast_report(data: bytes, options: VerifyOptions = DEFAULT_OPTIONS,
+                handoff: Handoff | None = None) -> LeanReport | None:
     """A verified report, or ``None``: the full verifier must decide.
 
     ``handoff`` receives what the full verifier need not do again: the decoded
-    bundle (``"raw"``, leaf records as bytes) or the decoder's error
-    (``"decode_error"``), so a hostile bundle is decoded once whichever path
+    bundle (``decoded``, leaf records as bytes) or the decoder's error
+    (``decode_error``), so a hostile bundle is decoded once whichever path
     reports it (SPEC §17).  The fast path itself reads leaf records as spans of
     ``data`` (``decode(..., slices_at=2)``): the bundle's bytes are held once.
+    Of the options it reads the size cap; step 8 acts on the others only for a
+    signed bundle, which goes to the full path.
     """
-    del trusted_keys, now, chain_id, verifying_contract  # step 8 acts on them only if signed
-    if require_signature:
+    if options.require_signature:
         return None
-    handoff = {} if handoff is None else handoff
+    handoff = Handoff() if handoff is None else handoff
     try:
-        raw = decode(data, max_size=max_size, max_items=MAX_BUNDLE_ITEMS, slices_at=2)
+        raw = decode(data, max_size=options.max_size, max_items=MAX_BUNDLE_ITEMS,
+                     slices_at=2)
     except PorError as exc:
-        handoff["decode_error"] = exc
+        handoff.decode_error = exc
         return None
     except Exception:  # the full path reports it (internal.error)
         return None
@@ -130,7 +137,7 @@ def fast_report(
         with gc_paused():
             return _verify(data, raw, handoff)
     except Exception:  # anything unaccepted is the full path's to judge
-        handoff["raw"] = _materialised(data, raw)
+        handoff.decoded = Decoded(_materialised(data, raw))
         return None
 
 
@@ -160,7 +167,7 @@ def _root(data: bytes, spans: Spans) -> bytes:
     return stream.root()
 
 
-def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
+def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     from por.lean.replay import replay  # noqa: PLC0415  # loads the auditor
 
     # 1. decode (done by the caller; leaf records are spans of ``data``)
@@ -177,7 +184,7 @@ def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
     from_value = EvidenceItem.from_value
     items = [from_value(decode(data[s], map_slices_at=1), data, s) for s in evidence]
     unique([item.evidence_id for item in items])
-    handoff["lean_items"] = items  # all valid: the full path need not read them again
+    handoff.lean_items = items  # all valid: the full path need not read them again
     checks.append(LeanCheck("schema.ok", passed.schema_ok(len(items), len(steps))))
     # 3. commitments
     c = bundle.commitments
@@ -190,10 +197,14 @@ def _verify(data: bytes, raw: Any, handoff: dict[str, Any]) -> LeanReport:
     checks.append(LeanCheck("commit.ok", passed.COMMIT_OK))
     checks.append(LeanCheck("manifest.ok", passed.MANIFEST_OK))
     # 5-7. replay the auditor and the judge; compare bytes
-    replay(spec, Evidence(spec.market.market_id, items, root=c.evidence_root),
-           Leaves(data, steps),
-           header=bundle.trace_header, verdict=bundle.verdict,
-           reasoning_root=c.reasoning_root, handoff=handoff)
+    found: dict[str, Any] = {}  # replay() leaves the first differing step here
+    try:
+        replay(spec, Evidence(spec.market.market_id, items, root=c.evidence_root),
+               Leaves(data, steps),
+               header=bundle.trace_header, verdict=bundle.verdict,
+               reasoning_root=c.reasoning_root, handoff=found)
+    finally:
+        handoff.step_mismatch = found.get("step_mismatch")
     checks.append(LeanCheck("replay.audit_ok", passed.audit_ok(len(steps))))
     checks.append(LeanCheck("trace.ok", passed.TRACE_OK))
     checks.append(LeanCheck("replay.judge_ok", passed.JUDGE_OK))

@@ -1,18 +1,17 @@
 """VerificationReport: what ``check_bundle`` returns (SPEC §6.3).
 
-``status`` is ``verified`` (exit 0), ``rejected`` (exit 1: the bundle is not
+The pydantic form of :class:`verifier.report_form.Report`.  ``status`` is
+``verified`` (exit 0), ``rejected`` (exit 1: the bundle is not
 exactly valid) or ``error`` (exit 2: no verdict, e.g. an unsupported version).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from por.schemas.base import Bps, Hash32, Id, Model
 from por.schemas.verification import CheckResult
-
-Status = Literal["verified", "rejected", "error"]
-EXIT_CODES: dict[str, int] = {"verified": 0, "rejected": 1, "error": 2}
+from verifier.report_form import EXIT_CODES, Status, report_document
 
 
 class VerificationReport(Model):
@@ -44,6 +43,10 @@ class VerificationReport(Model):
     def to_json_obj(self) -> dict[str, Any]:
         """JSON form: hashes as lower-case hex, absent values omitted."""
         return self.model_dump(mode="json", exclude_none=True)
+
+    def to_document(self, input_name: str) -> dict[str, Any]:
+        """The result of input ``input_name`` in the verify report (``por/verify-report/1``)."""
+        return report_document(input_name, self)
 
 
 __all__ = ["EXIT_CODES", "Status", "VerificationReport"]

@@ -28,29 +28,35 @@ signatures without one is "no verdict".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from por.errors import PorError
+from por.errors import PorError, SignatureError
 from por.schemas import ChallengeRef, CheckResult
+from por.schemas.verification import Severity
 from verifier.context import Context
+from verifier.options import VerifyOptions
+
+if TYPE_CHECKING:
+    from por.bundle.layout import Commitments
+    from verifier.stages import Records
 
 #: Failures that set a good signature aside instead of rejecting the bundle.
 _OTHER_DOMAIN = frozenset({"signature.chain_id", "signature.contract"})
 _OUT_OF_PERIOD = frozenset({"signature.expired", "signature.not_yet_valid"})
 
 
-def step8_signatures(ctx: Context) -> None:
+def step8_signatures(ctx: Context, records: Records, commitments: Commitments) -> None:
     """Step 8: every signature is good; set aside other deployments and periods."""
-    bundle = ctx.parts["bundle"]
+    bundle = records.bundle
     options = ctx.options
-    trusted = options["trusted_keys"] or frozenset()
+    trusted = options.trusted_keys or frozenset()
     verdict_ref = ChallengeRef(kind="verdict")
     if not bundle.signatures:
-        if options["require_signature"]:
+        if options.require_signature:
             ctx.failed("signature.missing", "the bundle carries no signature",
                        challenge=verdict_ref)
         return
-    if options["now"] is None:
+    if options.now is None:
         ctx.failed("signature.no_time", "signatures present but no current time was given",
                    status="error")
     # The signing stack loads only for signed bundles (start-up time, SPEC §6.2 step 8).
@@ -65,16 +71,16 @@ def step8_signatures(ctx: Context) -> None:
     for index, blob in enumerate(bundle.signatures):
         try:
             record = VerdictSignature.from_cbor(blob)
-            struct = verdict_struct(ctx.parts["verdict"], ctx.parts["commitments"],
+            struct = verdict_struct(records.verdict, commitments,
                                     issued_at=record.issued_at,
                                     expires_at=record.expires_at, nonce=record.nonce)
         except PorError as exc:
             ctx.failed(exc.check_id, f"signature {index}: {exc.message}",
                        challenge=verdict_ref)
         failures = check_signature(
-            record, struct, now=options["now"], trusted=None,
-            expected_chain_id=options["chain_id"],
-            expected_contract=options["verifying_contract"],
+            record, struct, now=options.now, trusted=None,
+            expected_chain_id=options.chain_id,
+            expected_contract=options.verifying_contract,
         )
         signer = signer_text(record.scheme, record.signer)
         who = f"signature {index} by {signer} ({record.scheme})"
@@ -99,7 +105,7 @@ def step8_signatures(ctx: Context) -> None:
         if period:
             _note(ctx, period[0].check_id, "warn",
                   f"{who} is good but {period[0].message.removeprefix('the signature ')} "
-                  f"(valid {record.issued_at} to {record.expires_at}, now {options['now']});"
+                  f"(valid {record.issued_at} to {record.expires_at}, now {options.now});"
                   " set aside", period[0])
             if is_trusted:
                 set_aside[period[0].check_id] = set_aside.get(period[0].check_id, 0) + 1
@@ -114,7 +120,8 @@ def step8_signatures(ctx: Context) -> None:
     _require(ctx, options, counted_trusted, set_aside, verdict_ref)
 
 
-def _note(ctx: Context, check_id: str, severity: Any, message: str, failure: Any) -> None:
+def _note(ctx: Context, check_id: str, severity: Severity, message: str,
+          failure: SignatureError) -> None:
     """A passing check with a severity: the signature is reported and set aside."""
     ctx.checks.append(CheckResult(
         check_id=check_id, ok=True, severity=severity, message=message,
@@ -122,10 +129,10 @@ def _note(ctx: Context, check_id: str, severity: Any, message: str, failure: Any
         actual=None if failure.actual is None else str(failure.actual)))
 
 
-def _no_signature_for_deployment(ctx: Context, options: dict[str, Any],
+def _no_signature_for_deployment(ctx: Context, options: VerifyOptions,
                                  elsewhere: list[tuple[int, bytes]], ref: ChallengeRef) -> None:
     """A signed bundle none of whose good signatures is for the named deployment."""
-    chain, contract = options["chain_id"], options["verifying_contract"]
+    chain, contract = options.chain_id, options.verifying_contract
     if chain is not None and all(c != chain for c, _ in elsewhere):
         ctx.failed("signature.chain_id", f"no good signature is for chain {chain}",
                    expected=chain, actual=",".join(sorted({str(c) for c, _ in elsewhere})),
@@ -135,11 +142,11 @@ def _no_signature_for_deployment(ctx: Context, options: dict[str, Any],
                actual=",".join(sorted({_hex(k) for _, k in elsewhere})), challenge=ref)
 
 
-def _require(ctx: Context, options: dict[str, Any], counted_trusted: int,
+def _require(ctx: Context, options: VerifyOptions, counted_trusted: int,
              set_aside: dict[str, int], ref: ChallengeRef) -> None:
     """``require_signature`` needs one counting (good, this deployment, currently
     valid) trusted signature; the failure names why there is none."""
-    if not options["require_signature"] or counted_trusted:
+    if not options.require_signature or counted_trusted:
         return
     for reason in ("signature.expired", "signature.not_yet_valid", "signature.chain_id",
                    "signature.contract"):

@@ -9,6 +9,9 @@
 7. replay judge  re-run the judge on the committed inputs; compare the verdict
 8. signatures    (verifier/signatures.py)
 
+Each step takes what earlier steps established as typed values and returns
+its own (``verifier.stages``); :func:`run_steps` threads them in order.
+
 Commitments are checked before the version lock on purpose: a bundle altered
 after it was committed is *rejected* (exit 1) even when the alteration names
 an unknown version; only a consistent bundle can be *unsupported* (exit 2).
@@ -16,9 +19,11 @@ an unknown version; only a consistent bundle can be *unsupported* (exit 2).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from por.auditor import AuditorAgent, TracePolicyVerifier
 from por.auditor.agent import trace_length
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle, Commitments, compute_commitments
 from por.bundle.manifest import Manifest, current_manifest
 from por.errors import PorError
 from por.judge import JudgeAgent
@@ -43,6 +48,11 @@ from por.schemas import (
 from por.schemas.verification import ChallengeKind
 from verifier import passed
 from verifier.context import Context
+from verifier.signatures import step8_signatures
+from verifier.stages import CommittedEvidence, Decoded, Handoff, Records
+
+if TYPE_CHECKING:
+    from por.lean.trace import Step as LeanStep
 
 _COMMITTED_FIELDS: tuple[tuple[str, ChallengeKind], ...] = (
     ("manifest_hash", "por_bundle"),
@@ -57,17 +67,19 @@ _COMMITTED_FIELDS: tuple[tuple[str, ChallengeKind], ...] = (
 )
 
 
-def step1_decode(ctx: Context) -> None:
+def step1_decode(ctx: Context, handoff: Handoff) -> Decoded:
     """Step 1: strict decode (codec.*)."""
-    if "raw" not in ctx.parts:  # not already decoded by the fast path
+    decoded, handoff.decoded = handoff.decoded, None
+    if decoded is None:  # not already decoded by the fast path
         try:
-            ctx.parts["raw"] = decode_bundle(ctx.data, max_size=ctx.options["max_size"])
+            decoded = Decoded(decode_bundle(ctx.data, max_size=ctx.options.max_size))
         except PorError as exc:
             ctx.from_error(exc, challenge=ChallengeRef(kind="por_bundle"))
     ctx.passed("codec.ok", passed.CODEC_OK)
+    return decoded
 
 
-def step2_schema(ctx: Context) -> None:
+def step2_schema(ctx: Context, decoded: Decoded, handoff: Handoff) -> Records:
     """Step 2: the bundle map, its work budget and every record but the steps
     (schema.*, codec.* per leaf, bundle.* budget).
 
@@ -79,31 +91,29 @@ def step2_schema(ctx: Context) -> None:
     """
     bundle_ref = ChallengeRef(kind="por_bundle")
     try:
-        bundle = Bundle.from_dict(ctx.parts["raw"])
+        bundle = ctx.bundle = Bundle.from_dict(decoded.value)
     except PorError as exc:
         ctx.from_error(exc, challenge=bundle_ref)
-    ctx.parts["bundle"] = bundle
     try:
         check_signature_layout(bundle.signatures)
     except PorError as exc:  # signatures are over the verdict, as in step 8
         ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
     try:
-        ctx.parts["manifest"] = Manifest.from_cbor(bundle.manifest)
-        ctx.parts["header"] = TraceHeader.from_cbor(bundle.trace_header)
+        manifest = Manifest.from_cbor(bundle.manifest)
+        header = TraceHeader.from_cbor(bundle.trace_header)
     except PorError as exc:
         ctx.from_error(exc, challenge=bundle_ref)
     try:
-        ctx.parts["prompt_spec"] = PromptSpec.from_cbor(bundle.prompt_spec)
+        spec = PromptSpec.from_cbor(bundle.prompt_spec)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="prompt_spec"))
-    spec: PromptSpec = ctx.parts["prompt_spec"]
     try:
         check_step_budget(len(bundle.steps), len(bundle.evidence),
                           len(spec.data_requirements))
         check_step_sizes(bundle.steps)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf"))
-    lean = ctx.parts.pop("lean_items", None)
+    lean, handoff.lean_items = handoff.lean_items, None
     fast = lean is not None and len(lean) == len(bundle.evidence)
     items = []
     for index, blob in enumerate(() if fast else bundle.evidence):
@@ -113,19 +123,20 @@ def step2_schema(ctx: Context) -> None:
             ctx.from_error(exc, challenge=ChallengeRef(kind="evidence_leaf",
                                                        leaf_index=index))
     try:
-        ctx.parts["verdict"] = DeterministicVerdict.from_cbor(bundle.verdict)
+        verdict = ctx.verdict = DeterministicVerdict.from_cbor(bundle.verdict)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="verdict"))
+    market_id = spec.market.market_id
     if fast:
         # Every item passed the fast path's lean checks, ids unique: no second
         # decode (SPEC §17), and the models are made only if a later step reads
-        # them (a forged step is reported without them: evidence_of).
-        ctx.parts["lean_evidence"] = (spec.market.market_id, lean)
+        # them (a forged step is reported without them: CommittedEvidence).
+        evidence = CommittedEvidence(market_id, lean=lean)
         ctx.passed("schema.ok", passed.schema_ok(len(bundle.evidence), len(bundle.steps)))
-        return
+        return Records(bundle, manifest, header, spec, verdict, evidence)
     try:
-        ctx.parts["evidence"] = EvidenceBundle(
-            bundle_id="committed", market_id=spec.market.market_id, items=items)
+        evidence = CommittedEvidence(market_id, models=EvidenceBundle(
+            bundle_id="committed", market_id=market_id, items=items))
     except ValueError:
         seen: set[str] = set()
         for index, item in enumerate(items):
@@ -135,30 +146,14 @@ def step2_schema(ctx: Context) -> None:
                            challenge=ChallengeRef(kind="evidence_leaf", leaf_index=index,
                                                   evidence_id=item.evidence_id))
             seen.add(item.evidence_id)
+        raise  # unreachable: ids are the one rule EvidenceBundle adds (Bundle caps the count)
     ctx.passed("schema.ok", passed.schema_ok(len(items), len(bundle.steps)))
+    return Records(bundle, manifest, header, spec, verdict, evidence)
 
 
-def evidence_of(ctx: Context) -> EvidenceBundle:
-    """The committed evidence as models: made from the fast path's lean items
-    the first time a step reads them (step 2 checked them, ids unique)."""
-    evidence = ctx.parts.get("evidence")
-    if evidence is None:
-        market_id, lean = ctx.parts.pop("lean_evidence")
-        evidence = ctx.parts["evidence"] = EvidenceBundle(
-            bundle_id="committed", market_id=market_id,
-            items=[EvidenceItem.from_lean(item) for item in lean])
-    return evidence
-
-
-def evidence_count(ctx: Context) -> int:
-    """How many evidence items the bundle commits (without making models)."""
-    lean = ctx.parts.get("lean_evidence")
-    return len(lean[1]) if lean is not None else len(ctx.parts["evidence"].items)
-
-
-def step3_commitments(ctx: Context) -> None:
+def step3_commitments(ctx: Context, records: Records) -> Commitments:
     """Step 3: recompute every commitment and compare (commit.*)."""
-    bundle: Bundle = ctx.parts["bundle"]
+    bundle = records.bundle
     computed = compute_commitments(
         manifest=bundle.manifest, prompt_spec=bundle.prompt_spec, evidence=bundle.evidence,
         trace_header=bundle.trace_header, steps=bundle.steps, verdict=bundle.verdict,
@@ -169,11 +164,8 @@ def step3_commitments(ctx: Context) -> None:
         if want != got:
             ctx.failed(f"commit.{name}", f"committed {name} does not match the records",
                        expected=want, actual=got, challenge=ChallengeRef(kind=kind))
-    ctx.parts["commitments"] = computed
-    spec: PromptSpec = ctx.parts["prompt_spec"]
-    header: TraceHeader = ctx.parts["header"]
-    verdict: DeterministicVerdict = ctx.parts["verdict"]
-    market_id = spec.market.market_id
+    header, verdict = records.header, records.verdict
+    market_id = records.prompt_spec.market.market_id
     for where, value in (("trace_header", header.market_id), ("verdict", verdict.market_id)):
         if value != market_id:
             ctx.failed("bundle.market_id", f"{where} names another market",
@@ -191,11 +183,11 @@ def step3_commitments(ctx: Context) -> None:
                        expected=getattr(computed, name), actual=getattr(verdict, name),
                        challenge=ChallengeRef(kind="verdict"))
     ctx.passed("commit.ok", passed.COMMIT_OK)
+    return computed
 
 
-def step4_manifest(ctx: Context) -> None:
+def step4_manifest(ctx: Context, manifest: Manifest) -> None:
     """Step 4: version lock (manifest.*); unknown versions are unsupported (exit 2)."""
-    manifest: Manifest = ctx.parts["manifest"]
     ours = current_manifest()
     for name in ("spec_version", "profile", "hash_alg", "tree_alg", "auditor_version",
                  "judge_version"):
@@ -211,17 +203,16 @@ def step4_manifest(ctx: Context) -> None:
     ctx.passed("manifest.ok", passed.MANIFEST_OK)
 
 
-def step5_replay_audit(ctx: Context) -> None:
+def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> ReasoningTrace:
     """Step 5: re-run the auditor and compare its trace, step by step (replay.*).
 
     The step count is fixed by the counts alone (SPEC §12.5), so it is checked
     before the auditor runs; each step is then compared as soon as the auditor
     makes it, so a forged trace costs the audit up to its first wrong step.
     """
-    spec: PromptSpec = ctx.parts["prompt_spec"]
-    header: TraceHeader = ctx.parts["header"]
-    committed_steps: list[bytes] = ctx.parts["bundle"].steps
-    want_count = trace_length(evidence_count(ctx), len(spec.data_requirements))
+    spec, header = records.prompt_spec, records.header
+    committed_steps: list[bytes] = records.bundle.steps
+    want_count = trace_length(records.evidence.count, len(spec.data_requirements))
     if len(committed_steps) != want_count:
         at = min(len(committed_steps), want_count)
         ended = len(committed_steps) < want_count
@@ -232,12 +223,8 @@ def step5_replay_audit(ctx: Context) -> None:
                                           step_id=step_id(at + 1) if ended
                                           else _step_id(committed_steps[at])))
 
-    def compare(index: int, step: ReasoningStep) -> None:
-        want = step.to_cbor()
-        if committed_steps[index] == want:
-            # Equal bytes: the replayed step keeps the committed copy, not a second one.
-            step.__pydantic_private__["_cbor"] = committed_steps[index]  # type: ignore[index]
-        else:
+    def differs(index: int, step: ReasoningStep | LeanStep, want: bytes) -> None:
+        if committed_steps[index] != want:
             _step_record_ok(ctx, committed_steps[index], index)
             ctx.failed("replay.step_mismatch",
                        f"step {step.step_id} differs from the replayed auditor's",
@@ -246,18 +233,29 @@ def step5_replay_audit(ctx: Context) -> None:
                                               leaf_index=index,
                                               reason="replay.step_mismatch"))
 
-    if "step_mismatch" in ctx.parts:  # the fast path's replay found it: no second audit
-        compare(*ctx.parts["step_mismatch"])
-    replayed, _ = AuditorAgent().audit(spec, evidence_of(ctx), on_step=compare)
+    def compare(index: int, step: ReasoningStep) -> None:
+        want = step.to_cbor()
+        if committed_steps[index] == want:
+            # Equal bytes: the replayed step keeps the committed copy, not a second one.
+            step.__pydantic_private__["_cbor"] = committed_steps[index]  # type: ignore[index]
+        else:
+            differs(index, step, want)
+
+    mismatch, handoff.step_mismatch = handoff.step_mismatch, None
+    if mismatch is not None:  # the fast path's replay found it: no second audit
+        index, lean_step = mismatch
+        differs(index, lean_step, lean_step.to_cbor())
+    replayed, _ = AuditorAgent().audit(spec, records.evidence.models(), on_step=compare)
     want_header = replayed.header()
     if want_header != header:
         ctx.failed("replay.trace_header", "trace header differs from the replayed auditor's",
                    expected=leaf_hash(want_header.to_cbor()),
-                   actual=leaf_hash(ctx.parts["bundle"].trace_header),
+                   actual=leaf_hash(records.bundle.trace_header),
                    challenge=ChallengeRef(kind="por_bundle"))
     # Every committed step equals its replay byte for byte: use the replayed records.
-    ctx.parts["trace"] = ReasoningTrace.from_parts(header, replayed.steps)
+    trace = ReasoningTrace.from_parts(header, replayed.steps)
     ctx.passed("replay.audit_ok", passed.audit_ok(len(committed_steps)))
+    return trace
 
 
 def _step_record_ok(ctx: Context, blob: bytes, index: int) -> None:
@@ -277,10 +275,10 @@ def _step_id(blob: bytes) -> str | None:
         return None
 
 
-def step6_trace_policy(ctx: Context) -> None:
+def step6_trace_policy(ctx: Context, records: Records, trace: ReasoningTrace) -> None:
     """Step 6: the committed trace obeys its policy (trace.*)."""
-    result = TracePolicyVerifier().verify(ctx.parts["trace"], ctx.parts["prompt_spec"],
-                                          evidence_of(ctx))
+    result = TracePolicyVerifier().verify(trace, records.prompt_spec,
+                                          records.evidence.models())
     for check in result.checks:
         if not check.ok and check.severity == "error":
             ctx.failed(check.check_id, check.message, expected=check.expected,
@@ -288,14 +286,13 @@ def step6_trace_policy(ctx: Context) -> None:
     ctx.passed("trace.ok", passed.TRACE_OK)
 
 
-def step7_replay_judge(ctx: Context) -> None:
+def step7_replay_judge(ctx: Context, records: Records, trace: ReasoningTrace) -> None:
     """Step 7: re-run the judge and compare the verdict (replay.verdict_mismatch)."""
-    verdict, _ = JudgeAgent().judge(ctx.parts["prompt_spec"], evidence_of(ctx),
-                                    ctx.parts["trace"])
+    verdict, _ = JudgeAgent().judge(records.prompt_spec, records.evidence.models(), trace)
     want = verdict.to_cbor()
-    got = ctx.parts["bundle"].verdict
+    got = records.bundle.verdict
     if want != got:
-        committed: DeterministicVerdict = ctx.parts["verdict"]
+        committed = records.verdict
         ctx.failed("replay.verdict_mismatch",
                    f"replayed verdict is {verdict.outcome}/{verdict.confidence_bps}bps/"
                    f"{verdict.resolution_rule_id}, committed "
@@ -306,14 +303,19 @@ def step7_replay_judge(ctx: Context) -> None:
     ctx.passed("replay.judge_ok", passed.JUDGE_OK)
 
 
-STEPS = (
-    step1_decode,
-    step2_schema,
-    step3_commitments,
-    step4_manifest,
-    step5_replay_audit,
-    step6_trace_policy,
-    step7_replay_judge,
-)
+def run_steps(ctx: Context, handoff: Handoff) -> None:
+    """Steps 1-8 in order, each given what the earlier ones established; the
+    first failing step raises ``StepFailed`` (``verifier.context``)."""
+    decoded = step1_decode(ctx, handoff)  # 1. decode
+    records = step2_schema(ctx, decoded, handoff)  # 2. schema
+    del decoded  # the records hold the bundle's leaves; the plain decode is not needed
+    commitments = step3_commitments(ctx, records)  # 3. commitments
+    step4_manifest(ctx, records.manifest)  # 4. manifest
+    trace = step5_replay_audit(ctx, records, handoff)  # 5. replay audit
+    step6_trace_policy(ctx, records, trace)  # 6. trace policy
+    step7_replay_judge(ctx, records, trace)  # 7. replay judge
+    step8_signatures(ctx, records, commitments)  # 8. signatures
 
-__all__ = ["STEPS"]
+
+__all__ = ["run_steps", "step1_decode", "step2_schema", "step3_commitments", "step4_manifest",
+           "step5_replay_audit", "step6_trace_policy", "step7_replay_judge"]

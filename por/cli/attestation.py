@@ -145,17 +145,17 @@ def signed_verdict(data: bytes, index: int, now: int | None = None) -> tuple[Any
 
 def run(args: argparse.Namespace) -> int:
     """Read, verify, print the attestation of signature ``--index``."""
-    from por.cli.common import read_input
-    from por.cli.sign import require_verified
+    from por.cli.bundle_file import open_bundle, require_verified
     from por.cli.signing_args import now_from_args
 
-    data = read_input(args.bundle, args.max_size)
+    bundle = open_bundle(args.bundle, args.max_size)
+    data = bundle.data
     if args.calldata and _is_proof(data):
         return _proof_calldata(args, data)
     if args.market is not None:
         raise CliError("usage.options", "--market goes with --calldata and a proof file")
     now = now_from_args(args)
-    require_verified(args.bundle, data, now=now, max_size=args.max_size)
+    require_verified(bundle, now=now)
     att, count = attestation_of(data, args.index, now)
     call = None
     if args.calldata:

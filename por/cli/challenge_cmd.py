@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from por.cli.bundle_file import open_bundle
 from por.cli.common import (
     EXIT_OK,
     STDIN,
@@ -189,7 +190,6 @@ def run_challenge(args: argparse.Namespace) -> int:
         build_judge_proof,
         build_omission_proof,
         build_one_step_proof,
-        bundle_from_bytes,
         leaf_index_by_id,
         proof_file_name,
     )
@@ -199,7 +199,7 @@ def run_challenge(args: argparse.Namespace) -> int:
         raise CliError("usage.inclusion", "--inclusion and --omission apply to --step only")
     if args.inclusion and args.omission:
         raise CliError("usage.options", "--inclusion and --omission exclude each other")
-    bundle = bundle_from_bytes(read_input(args.bundle, args.max_size), max_size=args.max_size)
+    bundle = open_bundle(args.bundle, args.max_size).bundle()
     proof: Proof
     try:
         if args.evidence is not None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from por.cli.common import make_dir, safe_text, write_atomic
 
 if TYPE_CHECKING:
-    from verifier import VerificationReport
+    from verifier.report_form import Report
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class ChallengeFile:
     line: str
 
 
-def write_challenges_for_report(report: VerificationReport, bundle_bytes: bytes,
+def write_challenges_for_report(report: Report, bundle_bytes: bytes,
                                 out_dir: str | os.PathLike[str], *,
                                 max_size: int | None = None,
                                 seen: dict[bytes, Path] | None = None) -> list[ChallengeFile]:
@@ -50,10 +50,13 @@ def write_challenges_for_report(report: VerificationReport, bundle_bytes: bytes,
 
     from por.challenge import NoProof, bundle_from_bytes, proof_file_name, winning_proof
     from por.errors import PorError
+    from por.schemas.verification import ChallengeRef
 
-    refs = []
+    refs: list[ChallengeRef] = []
     for check in report.checks:
-        if not check.ok and check.challenge is not None and check.challenge not in refs:
+        # A failed check names its leaf with a ChallengeRef (the full verifier's report).
+        if not check.ok and isinstance(check.challenge, ChallengeRef) and (
+                check.challenge not in refs):
             refs.append(check.challenge)
     if not refs:
         return []

@@ -12,6 +12,7 @@ import argparse
 import os
 from typing import Any
 
+from por.cli.bundle_file import open_bundle
 from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_OK,
@@ -128,7 +129,7 @@ def run_open(args: argparse.Namespace) -> int:
     from por.schemas import load_json
     from por.schemas.verification import ChallengeRef
 
-    data = read_input(args.bundle, args.max_size)
+    data = open_bundle(args.bundle, args.max_size).data
     proof = None
     kind, index = "", 0
     if args.leaf is not None:

@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from por.cli.common import EXIT_OK, add_max_size_option, out, print_json, read_input
+from por.cli.bundle_file import open_bundle
+from por.cli.common import EXIT_OK, add_max_size_option, out, print_json
 
 _EPILOG = """\
 output:
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.limit < 0:
         raise CliError("usage.limit", "--limit must be at least 0")
-    data = read_input(args.bundle, args.max_size)
+    data = open_bundle(args.bundle, args.max_size).data
     if args.tree:
         doc = bundle_tree(data, max_size=args.max_size, limit=args.limit)
         lines = tree_lines(doc)

@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from por.cli.bundle_file import open_bundle
 from por.cli.common import (
     add_max_size_option,
     out,
     percent_from_bps,
     print_json,
-    read_input,
     safe_text,
 )
 
@@ -116,8 +116,8 @@ def _located(where: str, parse: Any, blob: bytes) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Decode and print; a malformed bundle raises a PorError (exit 1)."""
-    data = read_input(args.bundle, args.max_size)
-    decoded = Decoded(data, args.max_size)
+    bundle = open_bundle(args.bundle, args.max_size)
+    decoded = Decoded(bundle.data, bundle.max_size)
     document = view(args.bundle, decoded)
     if args.json:
         print_json(document)

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from por.cli.bundle_file import open_bundle
 from por.cli.common import CliError, err, make_dir, read_input, write_atomic
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def load_subjects(paths: list[str], max_size: int) -> tuple[list[JudgeSubject],
     """Each PoR bundle as a subject, and the path each bundle hash came from."""
     from por.judges import subject_from_bundle
 
-    subjects = [subject_from_bundle(read_input(path, max_size)) for path in paths]
+    subjects = [subject_from_bundle(open_bundle(path, max_size).data) for path in paths]
     return subjects, {s.bundle_hash: p for s, p in zip(subjects, paths, strict=True)}
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from por.cli.bundle_file import open_bundle, require_verified
 from por.cli.common import (
     STDIN,
     CliError,
@@ -23,7 +24,6 @@ from por.cli.common import (
     err,
     out,
     print_json,
-    read_input,
     safe_text,
     write_atomic,
     write_binary_stdout,
@@ -84,26 +84,6 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def require_verified(name: str, data: bytes, *, now: int, max_size: int) -> None:
-    """Raise the first failure unless ``check_bundle`` says ``verified``.
-
-    The exit code is the report's: 1 rejected, 2 no verdict (e.g. an
-    unsupported version).
-    """
-    from verifier import check_bundle
-
-    report = check_bundle(data, now=now, max_size=max_size)
-    if report.ok:
-        return
-    failure = report.first_failure
-    check_id = "internal.error" if failure is None else failure.check_id
-    message = "no failing check reported" if failure is None else failure.message
-    raise CliError(check_id, f"{safe_text(name)}: does not verify: {message}",
-                   exit_code=report.exit_code,
-                   expected=None if failure is None else failure.expected,
-                   actual=None if failure is None else failure.actual)
-
-
 def run(args: argparse.Namespace) -> int:
     """Load the key, verify, sign, write, print."""
     from por.cli.signing_args import (
@@ -118,9 +98,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("usage.options", "--json and -o - both need standard output")
     key = load_signing_key(args.key)
     params = signing_params(args)
-    data = read_input(args.bundle, args.max_size)
-    require_verified(args.bundle, data, now=params.issued_at, max_size=args.max_size)
-    signed, record, count = sign_data(data, key, params)
+    bundle = open_bundle(args.bundle, args.max_size)
+    require_verified(bundle, now=params.issued_at)
+    signed, record, count = sign_data(bundle.data, key, params)
     if args.out == STDIN:
         write_binary_stdout(signed)
     else:
@@ -138,4 +118,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["SIGN_SCHEMA", "add_parser", "require_verified", "run"]
+__all__ = ["SIGN_SCHEMA", "add_parser", "run"]

@@ -1,7 +1,7 @@
 """``por verify``: replay and check bundles; exit 0 verified, 1 rejected, 2 no verdict.
 
 Reads each input (a file, or ``-`` for standard input), hands the bytes to
-``verifier.check_bundle(data, **options)`` and reports every input: one text
+``verifier.check_bundle(data, options)`` and reports every input: one text
 line each, every check with ``-v``, nothing with ``-q``, or one JSON document
 with ``--json``.  The exit code is the worst over all inputs (DESIGN §4).
 
@@ -21,10 +21,9 @@ import argparse
 import sys
 from collections import deque
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from por.cli.common import (
-    EXIT_NO_VERDICT,
     EXIT_TABLE,
     STDIN,
     CliError,
@@ -33,10 +32,15 @@ from por.cli.common import (
     out,
     positive_int,
     print_json,
-    read_input,
     safe_text,
 )
 from por.cli.signing_args import add_now_option, contract_address, uint64
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from verifier.options import VerifyOptions
+    from verifier.report_form import Report
 
 _DESCRIPTION = """\
 Check PoR bundles: strict decoding, schemas, every hash and Merkle root, the
@@ -130,43 +134,38 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     return parser
 
 
-def check_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments for ``check_bundle`` from the parsed options.
+def check_options(args: argparse.Namespace) -> VerifyOptions:
+    """The ``VerifyOptions`` for ``check_bundle`` from the parsed options.
 
     The one place where command-line options become verifier options.  Each
     ``--key`` file is read here (``key.*`` errors: exit 2 before any bundle is
     checked); without ``--key``, ``trusted_keys`` is ``None`` (nothing trusted).
     """
     from por.cli.signing_args import now_from_args
+    from verifier.options import VerifyOptions
 
-    trusted: list[bytes] | None = None
+    trusted: frozenset[bytes] | None = None
     if args.key:
         from por.signing.keyfiles import load_public_key_file
 
-        trusted = [load_public_key_file(path).signer for path in args.key]
-    return {
-        "max_size": args.max_size,
-        "trusted_keys": trusted,
-        "require_signature": args.require_signature,
-        "now": now_from_args(args),
-        "chain_id": args.chain_id,
-        "verifying_contract": args.contract,
-    }
+        trusted = frozenset(load_public_key_file(path).signer for path in args.key)
+    return VerifyOptions(
+        max_size=args.max_size,
+        trusted_keys=trusted,
+        require_signature=args.require_signature,
+        now=now_from_args(args),
+        chain_id=args.chain_id,
+        verifying_contract=args.contract,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Check every input; print per the output mode; return the worst exit code."""
+    from por.cli.bundle_file import open_bundle
     from por.cli.executors import open_executor
-    from por.cli.output import (
-        STATUS_WORD,
-        error_result,
-        result_from_report,
-        summary,
-        summary_text,
-        verify_document,
-        worst_exit_code,
-    )
-    from verifier.archive import ArchiveError, check_many
+    from por.cli.output import STATUS_WORD, summary_text
+    from verifier.archive import ArchiveError, ArchiveReport, check_many
+    from verifier.report_form import UncheckedReport
 
     if args.quiet and args.json:
         raise CliError("usage.options", "-q and --json exclude each other")
@@ -177,34 +176,33 @@ def run(args: argparse.Namespace) -> int:
     options = check_options(args)
     total = len(args.bundles)
     show_progress = not args.quiet and (args.progress or (total > 1 and sys.stderr.isatty()))
-    results: list[dict[str, Any]] = []
-    written: dict[bytes, Any] = {}  # proofs written by --challenges in this run
+    results: list[tuple[str, Report]] = []
+    written: dict[bytes, Path] = {}  # proofs written by --challenges in this run
     # Entries in input order: (name, error or None, bytes kept for --challenges).
     queue: deque[tuple[str, CliError | None, bytes | None]] = deque()
 
     def readable() -> Iterator[bytes]:
         for name in args.bundles:
             try:
-                data = read_input(name, args.max_size)
+                data = open_bundle(name, args.max_size).data
             except CliError as exc:
                 queue.append((name, exc, None))
                 continue
             queue.append((name, None, data if args.challenges is not None else None))
             yield data
 
-    def emit(result: dict[str, Any], data: bytes | None, report: Any = None) -> None:
-        results.append(result)
-        if report is not None and data is not None and not report.ok:
-            _write_challenges(args, result["input"], report, data, written)
-        _print_result(args, result)
+    def emit(name: str, report: Report, data: bytes | None) -> None:
+        results.append((name, report))
+        if data is not None and not report.ok:
+            _write_challenges(args, name, report, data, written)
+        _print_result(args, name, report)
         if show_progress:
-            err(f"[{len(results)}/{total}] {STATUS_WORD[result['status']]} "
-                f"{safe_text(result['input'])}")
+            err(f"[{len(results)}/{total}] {STATUS_WORD[report.status]} {safe_text(name)}")
 
     def flush_errors() -> None:
         while queue and (exc := queue[0][1]) is not None:
             name = queue.popleft()[0]
-            emit(error_result(name, exc.check_id, exc.reason, EXIT_NO_VERDICT), None)
+            emit(name, UncheckedReport(exc.check_id, exc.reason), None)
 
     with open_executor(args.jobs, args.executor) as (executor, window):
         try:
@@ -212,32 +210,33 @@ def run(args: argparse.Namespace) -> int:
                                      window=window, lean=True):
                 flush_errors()
                 name, _, data = queue.popleft()
-                emit(result_from_report(name, report), data, report)
+                emit(name, report, data)
         except ArchiveError as exc:
             raise CliError(exc.check_id, exc.message) from None
     flush_errors()
+    archive = ArchiveReport(tuple(results))
     if args.json:
-        print_json(verify_document(results))
+        print_json(archive.to_document())
     elif total > 1 and not args.quiet:
-        out(summary_text(summary(results)))
-    return worst_exit_code(results)
+        out(summary_text(archive))
+    return archive.exit_code
 
 
-def _print_result(args: argparse.Namespace, result: dict[str, Any]) -> None:
+def _print_result(args: argparse.Namespace, name: str, report: Report) -> None:
     """Text lines stream as inputs are checked; JSON is one document at the end."""
     from por.cli.output import summary_line, verbose_lines
 
     if args.json or args.quiet:
         return
     if args.verbose:
-        for line in verbose_lines(result):
+        for line in verbose_lines(name, report):
             out(line)
     else:
-        out(summary_line(result))
+        out(summary_line(name, report))
 
 
-def _write_challenges(args: argparse.Namespace, name: str, report: Any, data: bytes,
-                      written: dict[bytes, Any]) -> None:
+def _write_challenges(args: argparse.Namespace, name: str, report: Report, data: bytes,
+                      written: dict[bytes, Path]) -> None:
     from por.cli.challenge_files import write_challenges_for_report
 
     files = write_challenges_for_report(report, data, args.challenges,

@@ -7,7 +7,7 @@ same bytes.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from por.schemas.base import Count, Id, Model, Value
 
@@ -37,6 +37,22 @@ class CheckResult(Model):
     actual: str | None = None
     details: dict[str, Value] | None = None
     challenge: ChallengeRef | None = None
+
+    def to_document(self) -> dict[str, Any]:
+        """The check's JSON object in a verify report (``por/verify-report/1``):
+        ``status`` is ``ok`` or ``failed``, every key present, ``null`` if absent."""
+        challenge = self.challenge
+        return {
+            "id": self.check_id,
+            "status": "ok" if self.ok else "failed",
+            "severity": self.severity,
+            "message": self.message,
+            "expected": self.expected,
+            "actual": self.actual,
+            "challenge": None if challenge is None
+            else challenge.model_dump(mode="json", exclude_none=True),
+            "details": None if self.details is None else dict(self.details),
+        }
 
 
 class VerificationResult(Model):

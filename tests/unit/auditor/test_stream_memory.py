@@ -37,6 +37,7 @@ from por.lean.limits import step_id, step_number
 from por.numbers import parse_decimal
 from por.schemas import SelectionPolicy
 from verifier.fast import fast_report
+from verifier.options import VerifyOptions
 
 # -- trace policy: prior_step_ids distinct and earlier ------------------------------------
 
@@ -273,10 +274,10 @@ def test_fast_path_holds_under_1_kb_per_item() -> None:
                   source_id=sources[k % 20], retrieved_at=1000 + k, confidence=5000 + k)
              for k in range(n)]
     data = build_bundle(spec, bundle(items))
-    assert fast_report(data, max_size=1 << 28) is not None  # warm: imports, caches
+    assert fast_report(data, VerifyOptions(max_size=1 << 28)) is not None  # warm: imports, caches
     tracemalloc.start()
     try:
-        report = fast_report(data, max_size=1 << 28)
+        report = fast_report(data, VerifyOptions(max_size=1 << 28))
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

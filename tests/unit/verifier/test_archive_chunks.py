@@ -10,6 +10,7 @@ from bundle_edits import honest
 
 from verifier import archive
 from verifier.archive import CHUNK_BYTES, CHUNK_COUNT, ArchiveError, check_many
+from verifier.options import VerifyOptions
 
 
 def test_chunks_split_by_count_and_bytes() -> None:
@@ -26,9 +27,9 @@ def test_chunks_split_by_count_and_bytes() -> None:
 def test_order_and_statuses_match_serial(lean: bool) -> None:
     good = honest("01-boolean-observed").to_cbor()
     inputs = [good if i % 3 else good[:-1] for i in range(CHUNK_COUNT * 2 + 5)]
-    serial = [r.status for r in check_many(inputs, {})]
+    serial = [r.status for r in check_many(inputs, VerifyOptions())]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        pooled = list(check_many(inputs, {}, executor=pool, window=2, lean=lean))
+        pooled = list(check_many(inputs, VerifyOptions(), executor=pool, window=2, lean=lean))
     assert [r.status for r in pooled] == serial
     assert {type(r).__name__ for r in pooled if r.ok} == (
         {"LeanReport"} if lean else {"VerificationReport"})
@@ -40,5 +41,5 @@ def test_another_version_on_a_worker_is_refused(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(archive, "check_chunk", elsewhere)
     with ThreadPoolExecutor(max_workers=1) as pool, pytest.raises(ArchiveError) as info:
-        list(check_many([b"x"], {}, executor=pool))
+        list(check_many([b"x"], VerifyOptions(), executor=pool))
     assert info.value.check_id == "archive.version_mismatch"

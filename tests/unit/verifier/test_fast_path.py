@@ -10,6 +10,7 @@ the byte comparisons shows up as an acceptance the full path refuses.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from por.scenarios import list_scenarios
 from por.schemas import EvidenceItem, PromptSpec
 from verifier.fast import fast_report
 from verifier.full import check_full
+from verifier.stages import Handoff
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "bundles"
 
@@ -35,7 +37,7 @@ def test_manifest_bytes_are_the_current_manifest() -> None:
 @pytest.mark.parametrize("name", list_scenarios())
 def test_every_example_market_takes_the_fast_path(name: str) -> None:
     data = honest(name).to_cbor()
-    assert fast_report(data, **OPTIONS) is not None
+    assert fast_report(data, OPTIONS) is not None
     assert _agree(data) == "verified"
 
 
@@ -44,16 +46,16 @@ def test_fixture_bundles(path: Path) -> None:
     data = path.read_bytes()
     status = _agree(data)
     if "invalid" in path.parts:
-        assert fast_report(data, **OPTIONS) is None
+        assert fast_report(data, OPTIONS) is None
         assert status != "verified"
 
 
 def test_signed_or_required_signature_goes_to_the_full_path() -> None:
     data = honest("01-boolean-observed").to_cbor()
-    assert fast_report(data, **{**OPTIONS, "require_signature": True}) is None
+    assert fast_report(data, replace(OPTIONS, require_signature=True)) is None
     signed = sorted(FIXTURES.glob("valid/*signed*.cbor"))
     for path in signed:
-        assert fast_report(path.read_bytes(), **OPTIONS) is None
+        assert fast_report(path.read_bytes(), OPTIONS) is None
 
 
 def test_every_single_byte_change() -> None:
@@ -62,7 +64,7 @@ def test_every_single_byte_change() -> None:
     for offset in range(len(buf)):
         original = buf[offset]
         buf[offset] = original ^ 0x01
-        assert fast_report(bytes(buf), **OPTIONS) is None, offset
+        assert fast_report(bytes(buf), OPTIONS) is None, offset
         buf[offset] = original
 
 
@@ -90,7 +92,7 @@ def test_recommitted_edits(name: str) -> None:
     ]
     for edit in edits:
         data = recommit(bundle, **edit).to_cbor()
-        assert _agree(data) != "verified" or fast_report(data, **OPTIONS) is not None
+        assert _agree(data) != "verified" or fast_report(data, OPTIONS) is not None
 
 
 @pytest.mark.parametrize("key", ["schema", "manifest", "verdict", "evidence", "extra"])
@@ -101,9 +103,9 @@ def test_handoff_gives_the_same_report(key: str) -> None:
     raw = decode(honest("01-boolean-observed").to_cbor())
     for value in ([b"x"], [b"x", 1, [b"y"]], [[b"z"]]):
         data = encode({**raw, key: value})
-        handoff: dict[str, object] = {}
-        assert fast_report(data, **OPTIONS, handoff=handoff) is None
-        assert check_full(data, dict(OPTIONS), handoff) == check_full(data, dict(OPTIONS))
+        handoff = Handoff()
+        assert fast_report(data, OPTIONS, handoff) is None
+        assert check_full(data, OPTIONS, handoff) == check_full(data, OPTIONS)
 
 
 @pytest.mark.parametrize("value", [[[b"x"], b"y"], [[b"x", 1, [b"y"]], []], [b"x"], b"x", 7])
@@ -114,11 +116,12 @@ def test_handoff_of_a_top_level_non_map(value: object) -> None:
     from verifier.fast import _materialised
 
     data = encode(value)
-    handoff: dict[str, object] = {}
-    assert fast_report(data, **OPTIONS, handoff=handoff) is None
-    assert handoff["raw"] == decode(data) == value
+    handoff = Handoff()
+    assert fast_report(data, OPTIONS, handoff) is None
+    assert handoff.decoded is not None
+    assert handoff.decoded.value == decode(data) == value
     assert _materialised(data, decode(data, slices_at=2)) == value
-    assert check_full(data, dict(OPTIONS), handoff) == check_full(data, dict(OPTIONS))
+    assert check_full(data, OPTIONS, handoff) == check_full(data, OPTIONS)
 
 
 @pytest.mark.parametrize("name", ["01-boolean-observed", "08-quorum-agree"])

@@ -1,0 +1,113 @@
+"""Typed results handed between the numbered verification steps (SPEC §6.2).
+
+Each step of ``verifier.steps`` takes what earlier steps established as typed
+values and returns its own:
+
+1. decode        -> :class:`Decoded` (the bundle's plain decode)
+2. schema        -> :class:`Records` (the bundle and every record but the steps)
+3. commitments   -> ``Commitments`` (recomputed from the records' bytes)
+5. replay audit  -> ``ReasoningTrace`` (the replayed, byte-equal trace)
+
+Steps 4, 6, 7 and 8 only add checks.  The fast path (``verifier.fast``) fills
+a :class:`Handoff` with what the full verifier need not do again; each step
+takes its part out of it, so what a step drops is freed (SPEC §17).
+
+Leaves out: the steps themselves.  Imports no pydantic at run time: the fast
+path makes a ``Handoff`` without loading the model layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from por.bundle.layout import Bundle
+    from por.bundle.manifest import Manifest
+    from por.errors import PorError
+    from por.lean.evidence import EvidenceItem as LeanEvidenceItem
+    from por.lean.trace import Step as LeanStep
+    from por.schemas import DeterministicVerdict, EvidenceBundle, PromptSpec, TraceHeader
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """Step 1's result: the bundle as the strict decoder gives it (leaf records
+    as bytes).  A wrapper, because a decoded value may be ``None`` (CBOR null)."""
+
+    value: object
+
+
+@dataclass(slots=True)
+class Handoff:
+    """What the fast path did before it stepped aside, for the full verifier.
+
+    ``decoded``: the plain decode of the bundle; ``decode_error``: why step 1
+    failed instead; ``lean_items``: every evidence item, valid as a lean record,
+    ids unique (step 2 makes no second decode); ``step_mismatch``: the first
+    replayed step that differs from its leaf, as ``(index, step)`` (step 5
+    reports it without auditing again).  A step takes its field (reads it and
+    sets it to ``None``), as the fast path's work is needed once.
+    """
+
+    decoded: Decoded | None = None
+    decode_error: PorError | None = None
+    lean_items: list[LeanEvidenceItem] | None = None
+    step_mismatch: tuple[int, LeanStep] | None = None
+
+    def take(self) -> Handoff:
+        """A new handoff with everything of this one, which is left empty."""
+        taken = Handoff(self.decoded, self.decode_error, self.lean_items, self.step_mismatch)
+        self.decoded = self.decode_error = self.lean_items = self.step_mismatch = None
+        return taken
+
+
+class CommittedEvidence:
+    """The committed evidence items: models, or the fast path's lean items, made
+    into models the first time a step reads them (step 2 checked them, ids
+    unique); a forged step is reported without them."""
+
+    __slots__ = ("_count", "_lean", "_market_id", "_models")
+
+    def __init__(self, market_id: str, *, lean: list[LeanEvidenceItem] | None = None,
+                 models: EvidenceBundle | None = None) -> None:
+        self._market_id = market_id
+        self._lean = lean
+        self._models = models
+        self._count = len(lean) if lean is not None else (
+            0 if models is None else len(models.items))
+
+    @property
+    def count(self) -> int:
+        """How many evidence items the bundle commits (without making models)."""
+        return self._count
+
+    def models(self) -> EvidenceBundle:
+        """The items as an ``EvidenceBundle`` (made once; the lean items are then freed)."""
+        models = self._models
+        if models is None:
+            from por.schemas import EvidenceBundle, EvidenceItem  # noqa: PLC0415
+
+            models = self._models = EvidenceBundle(
+                bundle_id="committed", market_id=self._market_id,
+                items=[EvidenceItem.from_lean(item) for item in self._lean or ()])
+            self._lean = None
+        return models
+
+
+@dataclass(frozen=True, slots=True)
+class Records:
+    """Step 2's result: the bundle and its records, each strictly parsed.
+
+    The reasoning steps stay bytes (``bundle.steps``): step 5 compares them with
+    the replay, and parses one only where it differs."""
+
+    bundle: Bundle
+    manifest: Manifest
+    header: TraceHeader
+    prompt_spec: PromptSpec
+    verdict: DeterministicVerdict
+    evidence: CommittedEvidence
+
+
+__all__ = ["CommittedEvidence", "Decoded", "Handoff", "Records"]
