@@ -1,0 +1,518 @@
+"""Write :mod:`por.lean.records_gen` from the pydantic models (issue 21).
+
+The pydantic model is the one place a record's fields, types and bounds are
+written; this generator reads them (field names and aliases, ``Annotated``
+length and value bounds, ``Literal`` values, nested models, list caps, which
+fields are optional) and writes the lean :class:`~por.lean.base.Struct`
+subclasses, their ``FIELDS`` built from the checks of :mod:`por.lean.base`.
+
+What the models do not say is in :data:`LEAN`, one row per record: the lean base
+class, the hook of :mod:`por.lean.hooks` that restates the model's
+``model_validator`` (a model with a validator and no hook is refused), and,
+per field, the helper the fast path uses for speed and memory (``shared``
+values, ``interned`` records, ``leaves`` and ``spanned`` bodies kept as spans
+of the bundle's bytes).  Such a helper still takes its bounds from the model.
+
+No looser than the models: anything in a model the generator does not
+understand (a pattern, a validator, an unbounded int, a serializer used
+outside JSON...) stops it with :class:`GenerateError` rather than be left out.
+
+Usage: ``python -m por.lean.generate`` rewrites the module; ``--check`` exits 1
+if it differs.  ``tests/unit/lean/test_lean_generated.py`` runs the check.
+Never imported by the verify path (it imports pydantic).
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Union
+
+import annotated_types as at
+from pydantic import BaseModel, BeforeValidator, FailFast, PlainSerializer
+from pydantic.fields import FieldInfo
+
+from por.bundle import layout
+from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63, FieldKind
+from por.schemas import base, evidence, market, prompt
+
+TARGET = Path(__file__).with_name("records_gen.py")
+
+
+class GenerateError(Exception):
+    """A model says something the lean checks cannot say (so nothing is written)."""
+
+
+@dataclass(frozen=True)
+class Lean:
+    """How one pydantic model becomes a lean record.
+
+    ``base``: ``Struct``, ``CborRecord`` (a record that keeps its bytes) or a
+    class of :mod:`por.lean.hooks`; ``invariants``: the hook restating the
+    model's ``model_validator``; ``fields``: field name -> ``shared`` (one
+    object per distinct value), ``shared:<name>`` (the same, one cache named
+    ``shared_<name>`` for every field that names it), ``interned`` (one record
+    per distinct value), ``leaves`` (a list of byte strings read as spans) or
+    ``spanned`` (bytes, or a span kept in ``_<field>``)."""
+
+    model: type[BaseModel]
+    base: str = "Struct"
+    invariants: str | None = None
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+
+#: Every generated record, in the order written (a nested record before its users).
+LEAN: tuple[Lean, ...] = (
+    # SPEC §4.2, §4.3: the market and the prompt spec; read once per bundle.
+    Lean(market.ResolutionWindow, invariants="resolution_window_ordered"),
+    Lean(market.ResolutionRule),
+    Lean(market.ResolutionRules, invariants="resolution_rules_sorted_unique"),
+    Lean(market.DisputePolicy),
+    Lean(market.MarketSpec, invariants="market_sources_sorted"),
+    Lean(prompt.SourceTarget),
+    Lean(prompt.SelectionPolicy, invariants="selection_quorum"),
+    Lean(prompt.FieldSpec, invariants="field_has_locator"),
+    Lean(prompt.DataRequirement, invariants="requirement_unique"),
+    Lean(prompt.PredictionSemantics, invariants="prediction_threshold"),
+    Lean(prompt.ConfidencePolicy),
+    Lean(prompt.ConflictPolicy, invariants="conflict_non_negative"),
+    Lean(prompt.PromptSpec, base="CborRecord", invariants="prompt_unique_requirements"),
+    # SPEC §4.4: one evidence item per leaf; memory per item is a product requirement
+    # (ADR 0007 addendum): ids, URIs and confidences repeat across items.
+    Lean(evidence.SourceRef, fields={"source_id": "shared:id", "uri": "shared",
+                                     "provider": "shared"}),
+    Lean(evidence.RetrievalReceipt),
+    Lean(evidence.EvidenceItem, base="SpannedContent",
+         fields={"requirement_id": "shared:id", "source": "interned",
+                 "content": "spanned", "retrieval_receipt": "interned",
+                 "confidence_bps": "shared:bps"}),
+    # SPEC §5.1: the bundle's top-level map; leaf arrays stay spans of its bytes.
+    Lean(layout.Commitments),
+    Lean(layout.Bundle, fields={"evidence": "leaves", "steps": "leaves",
+                                "signatures": "leaves"}),
+)
+
+#: ``Literal`` sets written once as named tuples (equal ``Literal``s share the name).
+LITERALS: tuple[tuple[str, Any], ...] = (
+    ("COMPARISONS", prompt.Comparison),
+    ("FIELD_KINDS", FieldKind),
+    ("CONTENT_TYPES", prompt.ContentType),
+)
+
+#: The named checks of :mod:`por.lean.base`, by (kind, min, max).
+NAMED: dict[tuple[str, int, int | None], str] = {
+    ("text", 0, None): "any_text",
+    ("text", 1, MAX_ID_LENGTH): "identifier",
+    ("integer", 0, 10_000): "bps",
+    ("integer", 0, MAX_UINT63): "count",
+    ("blob", 32, 32): "hash32",
+    ("blob", 0, None): "any_blob",
+}
+
+#: Validators that act only on a JSON form (``context={"json": True}``).
+_JSON_ONLY = (base._hex_in, base._b64_in)  # read, never called
+
+
+@dataclass
+class Scalar:
+    kind: str  # text, integer, blob, boolean, decimal
+    lo: int | None = None
+    hi: int | None = None
+    hint: Any = None
+
+
+@dataclass
+class Lit:
+    values: tuple[str, ...]
+
+
+@dataclass
+class Nested:
+    model: type[BaseModel]
+
+
+@dataclass
+class ListOf:
+    item: Node
+    lo: int | None = None
+    hi: int | None = None
+
+
+Node = Scalar | Lit | Nested | ListOf
+_SCALARS = {str: "text", int: "integer", bytes: "blob", bool: "boolean"}
+
+
+def _node(hint: Any, where: str) -> Node:
+    origin = typing.get_origin(hint)
+    if origin is typing.Annotated:
+        inner, *metadata = typing.get_args(hint)
+        node = _node(inner, where)
+        for meta in metadata:
+            _apply(node, meta, where)
+        if isinstance(node, Scalar) and node.hint is None:
+            node.hint = hint
+        return node
+    if origin is Literal:
+        values = typing.get_args(hint)
+        if not values or not all(type(v) is str for v in values):
+            raise GenerateError(f"{where}: a Literal of non-texts")
+        return Lit(values)
+    if origin is list:
+        return ListOf(_node(typing.get_args(hint)[0], f"{where}[]"))
+    if isinstance(hint, type) and issubclass(hint, BaseModel):
+        return Nested(hint)
+    if hint in _SCALARS:
+        return Scalar(_SCALARS[hint])
+    raise GenerateError(f"{where}: no lean check for {hint!r}")
+
+
+def _tighter(old: int | None, new: int, pick: Any) -> int:
+    return new if old is None else int(pick(old, new))
+
+
+def _apply(node: Node, meta: Any, where: str) -> None:
+    """Narrow ``node`` by one ``Annotated`` item (constraints add up, as in pydantic)."""
+    if isinstance(meta, FieldInfo):
+        for item in meta.metadata:
+            _apply(node, item, where)
+        return
+    if isinstance(meta, FailFast):  # error reporting only
+        return
+    if isinstance(meta, PlainSerializer) and meta.when_used == "json":
+        return
+    if isinstance(meta, BeforeValidator):
+        if meta.func in _JSON_ONLY or (
+                meta.func is base._decimal_ok and isinstance(node, Scalar)
+                and node.kind == "decimal"):  # seen twice: in the hint and the FieldInfo
+            return
+        if meta.func is base._decimal_ok and isinstance(node, Scalar) and (
+                node.kind == "text" and node.lo is None and node.hi is None):
+            node.kind = "decimal"
+            return
+        raise GenerateError(f"{where}: validator {meta.func!r} has no lean check")
+    sized = isinstance(node, ListOf) or (isinstance(node, Scalar)
+                                         and node.kind in ("text", "blob"))
+    ranged = isinstance(node, Scalar) and node.kind == "integer"
+    if isinstance(node, ListOf | Scalar):
+        if sized and isinstance(meta, at.MinLen):
+            node.lo = _tighter(node.lo, meta.min_length, max)
+            return
+        if sized and isinstance(meta, at.MaxLen):
+            node.hi = _tighter(node.hi, meta.max_length, min)
+            return
+        if ranged and isinstance(meta, at.Ge | at.Gt):
+            low = meta.ge if isinstance(meta, at.Ge) else meta.gt
+            if type(low) is not int:
+                raise GenerateError(f"{where}: a bound that is not an int")
+            node.lo = _tighter(node.lo, low if isinstance(meta, at.Ge) else low + 1, max)
+            return
+        if ranged and isinstance(meta, at.Le | at.Lt):
+            high = meta.le if isinstance(meta, at.Le) else meta.lt
+            if type(high) is not int:
+                raise GenerateError(f"{where}: a bound that is not an int")
+            node.hi = _tighter(node.hi, high if isinstance(meta, at.Le) else high - 1, min)
+            return
+    raise GenerateError(f"{where}: no lean check for {meta!r}")
+
+
+@dataclass
+class Column:
+    """One field of one record: its wire key, attribute, check and optionality."""
+
+    key: str
+    attr: str
+    node: Node
+    optional: bool
+    flavour: str | None
+
+
+_FLAVOURS = ("shared", "interned", "leaves", "spanned")
+
+
+def columns(spec: Lean) -> list[Column]:
+    """The fields of ``spec.model`` as the lean record declares them."""
+    model, name = spec.model, spec.model.__name__
+    config = model.model_config
+    if not (config.get("strict") and config.get("frozen") and config.get("extra") == "forbid"):
+        raise GenerateError(f"{name}: not strict, frozen and closed")
+    decorators = model.__pydantic_decorators__
+    if decorators.field_validators or decorators.validators or decorators.root_validators \
+            or decorators.field_serializers or decorators.model_serializers \
+            or decorators.computed_fields:
+        raise GenerateError(f"{name}: a validator or serializer the generator cannot read")
+    if bool(decorators.model_validators) != (spec.invariants is not None):
+        raise GenerateError(f"{name}: model_validators and the invariants hook disagree")
+    unknown = set(spec.fields) - set(model.model_fields)
+    if unknown:
+        raise GenerateError(f"{name}: LEAN names no such field {sorted(unknown)}")
+    hints = typing.get_type_hints(model, include_extras=True)
+    out = []
+    for attr, info in model.model_fields.items():
+        where = f"{name}.{attr}"
+        hint, optional = hints[attr], False
+        defaults_to_none = info.default is None and not info.is_required()
+        if typing.get_origin(hint) in (Union, types.UnionType):
+            arms = [a for a in typing.get_args(hint) if a is not type(None)]
+            if len(arms) != 1 or not defaults_to_none:
+                raise GenerateError(f"{where}: a union other than `X | None = None`")
+            hint, optional = arms[0], True
+        elif defaults_to_none:
+            raise GenerateError(f"{where}: default None for a type without None")
+        node = _node(hint, where)
+        for meta in info.metadata:
+            _apply(node, meta, where)
+        flavour = spec.fields.get(attr)
+        if flavour is not None and flavour.split(":")[0] not in _FLAVOURS:
+            raise GenerateError(f"{where}: unknown flavour {flavour!r}")
+        out.append(Column(info.alias or attr, attr, node, optional, flavour))
+    return out
+
+
+def _int(value: int) -> str:
+    return f"{value:_}" if value >= 10_000 else str(value)
+
+
+def _args(lo: int | None, hi: int | None) -> str:
+    """``lo, hi`` as call arguments, trailing defaults (0, None) left out."""
+    if hi is None:
+        return "" if not lo else _int(lo)
+    return f"{_int(lo or 0)}, {_int(hi)}"
+
+
+def _q(text: str) -> str:
+    """``text`` as a double-quoted literal (ruff's and the codebase's quotes)."""
+    if '"' in text or "\\" in text or not text.isprintable():
+        raise GenerateError(f"cannot quote {text!r}")
+    return f'"{text}"'
+
+
+class _Writer:
+    """The text of the generated module, built record by record."""
+
+    def __init__(self) -> None:
+        self.names: set[str] = set()        # lean record classes written so far
+        self.base_names: set[str] = set()   # names used from por.lean.base
+        self.hook_names: set[str] = set()   # names used from por.lean.hooks
+        self.literals: dict[str, tuple[str, ...]] = {}
+        self.shared: dict[str, str] = {}    # shared_<name> -> its check
+        self.uses_spans = False
+
+    def base(self, name: str) -> str:
+        self.base_names.add(name)
+        return name
+
+    def hook(self, name: str) -> str:
+        self.hook_names.add(name)
+        return name
+
+    def scalar(self, node: Scalar, where: str) -> str:
+        if node.kind == "boolean":
+            return self.base("boolean")
+        if node.kind == "decimal":
+            return self.base("decimal_text")
+        if node.kind == "integer" and (node.lo is None or node.hi is None):
+            raise GenerateError(f"{where}: an int without both bounds")
+        lo = node.lo or 0
+        named = NAMED.get((node.kind, lo, node.hi))
+        if named == "count" and node.hint is base.UnixTime:
+            named = "unix_time"
+        if named is not None:
+            return self.base(named)
+        return f"{self.base(node.kind)}({_args(lo, node.hi)})"
+
+    def literal(self, node: Lit) -> str:
+        for name, alias in LITERALS:
+            if set(typing.get_args(alias)) == set(node.values):
+                self.literals[name] = typing.get_args(alias)
+                return f"{self.base('literal')}(*{name})"
+        return f"{self.base('literal')}({', '.join(_q(v) for v in node.values)})"
+
+    def nested(self, model: type[BaseModel], where: str) -> str:
+        if model.__name__ not in self.names:
+            raise GenerateError(f"{where}: {model.__name__} is not generated before it")
+        return model.__name__
+
+    def check(self, node: Node, where: str) -> str:
+        if isinstance(node, Scalar):
+            return self.scalar(node, where)
+        if isinstance(node, Lit):
+            return self.literal(node)
+        if isinstance(node, Nested):
+            return f"{self.base('nested')}({self.nested(node.model, where)})"
+        item = self.check(node.item, where)
+        return f"{self.base('list_of')}({item}{', ' if node.lo or node.hi else ''}" \
+               f"{_args(node.lo, node.hi)})"
+
+    def flavoured(self, column: Column, where: str) -> tuple[str, str]:
+        """The check and the attribute of a field the LEAN table tunes."""
+        node, flavour = column.node, column.flavour or ""
+        kind = flavour.split(":")[0]
+        if kind == "shared" and isinstance(node, Scalar) and node.kind in ("text", "integer"):
+            helper = "shared_text" if node.kind == "text" else "shared_integer"
+            if node.kind == "integer" and (node.lo is None or node.hi is None):
+                raise GenerateError(f"{where}: an int without both bounds")
+            call = f"{self.base(helper)}({_args(node.lo or 0, node.hi)})"
+            if ":" not in flavour:
+                return call, column.attr
+            name = "shared_" + flavour.split(":")[1]
+            if self.shared.setdefault(name, call) != call:
+                raise GenerateError(f"{where}: {name} is shared by fields of other bounds")
+            return name, column.attr
+        if kind == "interned" and isinstance(node, Nested):
+            inner = next(c for c in (columns(s) for s in LEAN if s.model is node.model))
+            if not all(isinstance(c.node, Scalar | Lit) for c in inner):
+                raise GenerateError(f"{where}: only records of scalar fields are interned")
+            return f"{self.base('interned')}({self.nested(node.model, where)})", column.attr
+        if kind == "leaves" and isinstance(node, ListOf) and isinstance(node.item, Scalar) \
+                and node.item.kind == "blob" and not node.item.lo and node.item.hi is None \
+                and not node.lo:
+            self.uses_spans = True
+            hi = "" if node.hi is None else _int(node.hi)
+            return f"{self.hook('leaves')}({hi})", column.attr
+        if kind == "spanned" and isinstance(node, Scalar) and node.kind == "blob" \
+                and node.hi is not None:
+            return f"{self.hook('spanned_blob')}({_args(node.lo or 0, node.hi)})", \
+                "_" + column.attr
+        raise GenerateError(f"{where}: flavour {flavour!r} does not fit its type")
+
+    def annotation(self, column: Column) -> str:
+        kind = (column.flavour or "").split(":")[0]
+        text = "bytes | int" if kind == "spanned" else \
+            "Spans" if kind == "leaves" else self.type_of(column.node)
+        return f"{text} | None" if column.optional else text
+
+    def type_of(self, node: Node) -> str:
+        if isinstance(node, Scalar):
+            return {"text": "str", "decimal": "str", "integer": "int", "blob": "bytes",
+                    "boolean": "bool"}[node.kind]
+        if isinstance(node, Lit):
+            return "str"
+        if isinstance(node, Nested):
+            return node.model.__name__
+        return f"list[{self.type_of(node.item)}]"
+
+    def record(self, spec: Lean) -> list[str]:
+        model = spec.model
+        name = model.__name__
+        rows, slots, annotations = [], [], []
+        for column in columns(spec):
+            where = f"{name}.{column.attr}"
+            lit = column.node
+            if column.key == "schema" and isinstance(lit, Lit) and len(lit.values) == 1 \
+                    and column.attr == "record_schema" and not column.optional:
+                rows.append(f"{self.base('schema_tag')}({_q(lit.values[0])}),")
+                attr = column.attr
+            else:
+                if column.flavour:
+                    check, attr = self.flavoured(column, where)
+                else:
+                    check, attr = self.check(column.node, where), column.attr
+                head = f"({_q(column.key)}, {_q(attr)},"
+                row = f"{head} {check}, {column.optional}),"
+                if len(row) + 8 > LINE:
+                    row = f"{head}\n         {check}, {column.optional}),"
+                rows.append(row)
+            slots.append(attr)
+            annotations.append(f"    {attr}: {self.annotation(column)}")
+        base_class = spec.base
+        if base_class in ("Struct", "CborRecord"):
+            self.base(base_class)
+        else:
+            self.hook(base_class)
+        doc = f'    """``{model.__module__}.{name}``.'
+        if base_class != "Struct":  # a CborRecord
+            doc += "\n\n    :meth:`to_cbor` gives back the bytes it was read from.\n    "
+        lines = [f"class {name}({base_class}):", doc + '"""', "",
+                 *_wrapped("    __slots__ = (", [_q(s) for s in sorted(slots)], ")"),
+                 *annotations,
+                 *_wrapped("    FIELDS = (", [r.rstrip(",") for r in rows], ")", force=True)]
+        if spec.invariants is not None:
+            lines.append(f"    _invariants = {self.hook(spec.invariants)}")
+        self.names.add(name)
+        return lines
+
+
+def _wrapped(head: str, items: list[str], tail: str, *, force: bool = False) -> list[str]:
+    """``head item, item tail`` on one line if it fits, else one item a line."""
+    one = head + ", ".join(items) + ("," if len(items) == 1 else "") + tail
+    if not force and len(one) <= LINE:
+        return [one]
+    return [head, *(f"        {item}," for item in items), "    " + tail]
+
+
+LINE = 100
+
+
+HEADER = '''"""Lean records generated from the pydantic models: do not edit (issue 21).
+
+Written by ``python -m por.lean.generate`` from the models its table ``LEAN``
+names (``por.schemas``, ``por.bundle.layout``): the model is the one place a
+record's fields, types and bounds are declared; the table chooses the fast
+path's helpers for speed and memory, and :mod:`por.lean.hooks` holds the
+hand-written cross-field rules and span handling.  To change a record, change
+its model (or the table) and run the generator again;
+``tests/unit/lean/test_lean_generated.py`` fails while this file differs from
+what the generator writes.
+"""
+'''
+
+
+def _order(name: str) -> tuple[int, str]:
+    """isort's order by type: CONSTANTS, then Classes, then functions."""
+    kind = 0 if name.isupper() else 1 if name[0].isupper() else 2
+    return kind, name
+
+
+def _import(module: str, names: set[str]) -> list[str]:
+    ordered = sorted(names, key=_order)
+    one = f"from {module} import {', '.join(ordered)}"
+    if len(one) <= LINE:
+        return [one]
+    return [f"from {module} import (", *(f"    {n}," for n in ordered), ")"]
+
+
+def render() -> str:
+    """The text of :mod:`por.lean.records_gen`."""
+    writer = _Writer()
+    body: list[str] = []
+    for spec in LEAN:
+        body += ["", "", *writer.record(spec)]
+    lines = [HEADER, "from __future__ import annotations", ""]
+    if writer.uses_spans:
+        lines.append("from por.encoding.spans import Spans")
+    lines += _import("por.lean.base", writer.base_names)
+    lines += _import("por.lean.hooks", writer.hook_names)
+    if writer.literals:
+        lines.append("")
+    for name, _ in LITERALS:
+        if name in writer.literals:
+            values = ", ".join(_q(v) for v in writer.literals[name])
+            lines.append(f"{name} = ({values})")
+    if writer.shared:
+        lines += ["", "#: One object per distinct value, one cache for every field that names it."]
+    for name, call in sorted(writer.shared.items()):
+        lines.append(f"{name} = {call}")
+    exported = sorted([*writer.names, *writer.literals], key=_order)
+    lines += [*body, "", "", "__all__ = [", *(f"    {_q(n)}," for n in exported), "]", ""]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the module (``--check``: only say whether it is up to date)."""
+    args = sys.argv[1:] if argv is None else argv
+    text = render()
+    if args == ["--check"]:
+        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
+        return 0 if current == text else 1
+    if args:
+        raise SystemExit("usage: python -m por.lean.generate [--check]")
+    TARGET.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
