@@ -32,6 +32,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from por.bundle import layout
+from por.lean import hooks
+from por.lean.gen_text import LINE, args, import_lines, number, order, quoted, wrapped
 from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63, FieldKind
 from por.lean.schema_reader import (
     Column,
@@ -97,24 +99,6 @@ NAMED: dict[tuple[str, int, int | None], str] = {
     ("blob", 0, None): "any_blob",
 }
 
-def _int(value: int) -> str:
-    return f"{value:_}" if value >= 10_000 else str(value)
-
-
-def _args(lo: int | None, hi: int | None) -> str:
-    """``lo, hi`` as call arguments, trailing defaults (0, None) left out."""
-    if hi is None:
-        return "" if not lo else _int(lo)
-    return f"{_int(lo or 0)}, {_int(hi)}"
-
-
-def _q(text: str) -> str:
-    """``text`` as a double-quoted literal (ruff's and the codebase's quotes)."""
-    if '"' in text or "\\" in text or not text.isprintable():
-        raise GenerateError(f"cannot quote {text!r}")
-    return f'"{text}"'
-
-
 class _Writer:
     """The text of the generated module, built record by record."""
 
@@ -131,6 +115,8 @@ class _Writer:
         return name
 
     def hook(self, name: str) -> str:
+        if not hasattr(hooks, name):  # never write a module that cannot be imported
+            raise GenerateError(f"por.lean.hooks has no {name}")
         self.hook_names.add(name)
         return name
 
@@ -147,14 +133,14 @@ class _Writer:
             named = "unix_time"
         if named is not None:
             return self.base(named)
-        return f"{self.base(node.kind)}({_args(lo, node.hi)})"
+        return f"{self.base(node.kind)}({args(lo, node.hi)})"
 
     def literal(self, node: Lit) -> str:
         for name, alias in LITERALS:
             if set(typing.get_args(alias)) == set(node.values):
                 self.literals[name] = typing.get_args(alias)
                 return f"{self.base('literal')}(*{name})"
-        return f"{self.base('literal')}({', '.join(_q(v) for v in node.values)})"
+        return f"{self.base('literal')}({', '.join(quoted(v) for v in node.values)})"
 
     def nested(self, model: type[BaseModel], where: str) -> str:
         if model.__name__ not in self.names:
@@ -170,7 +156,7 @@ class _Writer:
             return f"{self.base('nested')}({self.nested(node.model, where)})"
         item = self.check(node.item, where)
         return f"{self.base('list_of')}({item}{', ' if node.lo or node.hi else ''}" \
-               f"{_args(node.lo, node.hi)})"
+               f"{args(node.lo, node.hi)})"
 
     def flavoured(self, column: Column, where: str) -> tuple[str, str]:
         """The check and the attribute of a field the LEAN table tunes."""
@@ -180,7 +166,7 @@ class _Writer:
             helper = "shared_text" if node.kind == "text" else "shared_integer"
             if node.kind == "integer" and (node.lo is None or node.hi is None):
                 raise GenerateError(f"{where}: an int without both bounds")
-            call = f"{self.base(helper)}({_args(node.lo or 0, node.hi)})"
+            call = f"{self.base(helper)}({args(node.lo or 0, node.hi)})"
             if ":" not in flavour:
                 return call, column.attr
             name = "shared_" + flavour.split(":")[1]
@@ -196,11 +182,11 @@ class _Writer:
                 and node.item.kind == "blob" and not node.item.lo and node.item.hi is None \
                 and not node.lo:
             self.uses_spans = True
-            hi = "" if node.hi is None else _int(node.hi)
+            hi = "" if node.hi is None else number(node.hi)
             return f"{self.hook('leaves')}({hi})", column.attr
         if kind == "spanned" and isinstance(node, Scalar) and node.kind == "blob" \
                 and node.hi is not None:
-            return f"{self.hook('spanned_blob')}({_args(node.lo or 0, node.hi)})", \
+            return f"{self.hook('spanned_blob')}({args(node.lo or 0, node.hi)})", \
                 "_" + column.attr
         raise GenerateError(f"{where}: flavour {flavour!r} does not fit its type")
 
@@ -229,14 +215,14 @@ class _Writer:
             lit = column.node
             if column.key == "schema" and isinstance(lit, Lit) and len(lit.values) == 1 \
                     and column.attr == "record_schema" and not column.optional:
-                rows.append(f"{self.base('schema_tag')}({_q(lit.values[0])}),")
+                rows.append(f"{self.base('schema_tag')}({quoted(lit.values[0])}),")
                 attr = column.attr
             else:
                 if column.flavour:
                     check, attr = self.flavoured(column, where)
                 else:
                     check, attr = self.check(column.node, where), column.attr
-                head = f"({_q(column.key)}, {_q(attr)},"
+                head = f"({quoted(column.key)}, {quoted(attr)},"
                 row = f"{head} {check}, {column.optional}),"
                 if len(row) + 8 > LINE:
                     row = f"{head}\n         {check}, {column.optional}),"
@@ -252,24 +238,13 @@ class _Writer:
         if base_class != "Struct":  # a CborRecord
             doc += "\n\n    :meth:`to_cbor` gives back the bytes it was read from.\n    "
         lines = [f"class {name}({base_class}):", doc + '"""', "",
-                 *_wrapped("    __slots__ = (", [_q(s) for s in sorted(slots)], ")"),
+                 *wrapped("    __slots__ = (", [quoted(s) for s in sorted(slots)], ")"),
                  *annotations,
-                 *_wrapped("    FIELDS = (", [r.rstrip(",") for r in rows], ")", force=True)]
+                 *wrapped("    FIELDS = (", [r.rstrip(",") for r in rows], ")", force=True)]
         if spec.invariants is not None:
             lines.append(f"    _invariants = {self.hook(spec.invariants)}")
         self.names.add(name)
         return lines
-
-
-def _wrapped(head: str, items: list[str], tail: str, *, force: bool = False) -> list[str]:
-    """``head item, item tail`` on one line if it fits, else one item a line."""
-    one = head + ", ".join(items) + ("," if len(items) == 1 else "") + tail
-    if not force and len(one) <= LINE:
-        return [one]
-    return [head, *(f"        {item}," for item in items), "    " + tail]
-
-
-LINE = 100
 
 
 HEADER = '''"""Lean records generated from the pydantic models: do not edit (issue 21).
@@ -286,20 +261,6 @@ what the generator writes.
 '''
 
 
-def _order(name: str) -> tuple[int, str]:
-    """isort's order by type: CONSTANTS, then Classes, then functions."""
-    kind = 0 if name.isupper() else 1 if name[0].isupper() else 2
-    return kind, name
-
-
-def _import(module: str, names: set[str]) -> list[str]:
-    ordered = sorted(names, key=_order)
-    one = f"from {module} import {', '.join(ordered)}"
-    if len(one) <= LINE:
-        return [one]
-    return [f"from {module} import (", *(f"    {n}," for n in ordered), ")"]
-
-
 def render() -> str:
     """The text of :mod:`por.lean.records_gen`."""
     writer = _Writer()
@@ -309,20 +270,20 @@ def render() -> str:
     lines = [HEADER, "from __future__ import annotations", ""]
     if writer.uses_spans:
         lines.append("from por.encoding.spans import Spans")
-    lines += _import("por.lean.base", writer.base_names)
-    lines += _import("por.lean.hooks", writer.hook_names)
+    lines += import_lines("por.lean.base", writer.base_names)
+    lines += import_lines("por.lean.hooks", writer.hook_names)
     if writer.literals:
         lines.append("")
     for name, _ in LITERALS:
         if name in writer.literals:
-            values = ", ".join(_q(v) for v in writer.literals[name])
+            values = ", ".join(quoted(v) for v in writer.literals[name])
             lines.append(f"{name} = ({values})")
     if writer.shared:
         lines += ["", "#: One object per distinct value, one cache for every field that names it."]
     for name, call in sorted(writer.shared.items()):
         lines.append(f"{name} = {call}")
-    exported = sorted([*writer.names, *writer.literals], key=_order)
-    lines += [*body, "", "", "__all__ = [", *(f"    {_q(n)}," for n in exported), "]", ""]
+    exported = sorted([*writer.names, *writer.literals], key=order)
+    lines += [*body, "", "", "__all__ = [", *(f"    {quoted(n)}," for n in exported), "]", ""]
     return "\n".join(lines)
 
 
