@@ -34,6 +34,7 @@ from pydantic import BaseModel
 from por.bundle import layout
 from por.lean import hooks
 from por.lean.gen_text import LINE, args, import_lines, number, order, quoted, wrapped
+from por.lean.generate_writers import render_writers
 from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63, FieldKind
 from por.lean.schema_reader import (
     Column,
@@ -49,6 +50,7 @@ from por.lean.schema_reader import (
 from por.schemas import base, evidence, market, prompt
 
 TARGET = Path(__file__).with_name("records_gen.py")
+WRITERS_TARGET = Path(__file__).with_name("writers_gen.py")
 
 
 #: Every generated record, in the order written (a nested record before its users).
@@ -287,16 +289,23 @@ def render() -> str:
     return "\n".join(lines)
 
 
+def targets() -> dict[Path, str]:
+    """Every generated module and its text."""
+    return {TARGET: render(), WRITERS_TARGET: render_writers()}
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Write the module (``--check``: only say whether it is up to date)."""
+    """Write the modules (``--check``: only say whether they are up to date)."""
     args = sys.argv[1:] if argv is None else argv
-    text = render()
+    texts = targets()
     if args == ["--check"]:
-        current = TARGET.read_text(encoding="utf-8") if TARGET.exists() else ""
-        return 0 if current == text else 1
+        stale = [path.name for path, text in texts.items()
+                 if not path.exists() or path.read_text(encoding="utf-8") != text]
+        return 1 if stale else 0
     if args:
         raise SystemExit("usage: python -m por.lean.generate [--check]")
-    TARGET.write_text(text, encoding="utf-8")
+    for path, text in texts.items():
+        path.write_text(text, encoding="utf-8")
     return 0
 
 

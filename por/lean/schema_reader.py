@@ -105,6 +105,11 @@ def _node(hint: Any, where: str) -> Node:
     raise GenerateError(f"{where}: no lean check for {hint!r}")
 
 
+def node_of(hint: Any, where: str) -> Node:
+    """What a value of type ``hint`` must be (``where`` names it in errors)."""
+    return _node(hint, where)
+
+
 def _tighter(old: int | None, new: int, pick: Any) -> int:
     return new if old is None else int(pick(old, new))
 
@@ -208,4 +213,4 @@ def columns(spec: Lean) -> list[Column]:
 
 
 __all__ = ["Column", "GenerateError", "Lean", "ListOf", "Lit", "Nested", "Node", "Scalar",
-           "columns"]
+           "columns", "node_of"]

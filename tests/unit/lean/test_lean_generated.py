@@ -22,7 +22,7 @@ from test_lean_records import _same, mutants
 
 from por.bundle import layout as py_layout
 from por.encoding import decode
-from por.lean import generate, records_gen
+from por.lean import generate, generate_writers, records_gen, writers_gen
 from por.lean.base import Reject, Struct
 from por.lean.schema_reader import GenerateError, Lean
 from por.scenarios import list_scenarios, load_scenario
@@ -31,10 +31,31 @@ from por.schemas.base import Blob, Id, Model, UnixTime
 BUNDLES = Path(__file__).resolve().parents[3] / "fixtures" / "bundles" / "valid"
 
 
-def test_generated_module_is_what_the_generator_writes() -> None:
-    committed = Path(records_gen.__file__).read_text(encoding="utf-8")
-    assert generate.render() == committed, "run: python -m por.lean.generate"
+@pytest.mark.parametrize("module", [records_gen, writers_gen], ids=lambda m: m.__name__)
+def test_generated_module_is_what_the_generator_writes(module: Any) -> None:
+    committed = Path(module.__file__).read_text(encoding="utf-8")
+    assert generate.targets()[Path(module.__file__)] == committed, \
+        "run: python -m por.lean.generate"
+
+
+def test_check_says_whether_the_modules_are_current(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path) -> None:
     assert generate.main(["--check"]) == 0
+    stale = tmp_path / "records_gen.py"
+    stale.write_text(Path(records_gen.__file__).read_text(encoding="utf-8") + "# edited\n")
+    monkeypatch.setattr(generate, "TARGET", stale)
+    assert generate.main(["--check"]) == 1
+
+
+@pytest.mark.parametrize("writer", generate_writers.WRITERS, ids=lambda w: w.name)
+def test_written_records_have_their_models_fields(writer: Any) -> None:
+    lean = getattr(writers_gen, writer.name)
+    fields = list(writer.model.model_fields)
+    assert list(lean.NAMES) == [f for f in fields if f != "record_schema"]
+    assert set(lean.__slots__) == {*fields, *writer.memo}
+    if "record_schema" in fields:
+        schema = writer.model.model_fields["record_schema"].default
+        assert schema == lean.SCHEMA
 
 
 def test_every_generated_record_has_its_row() -> None:
@@ -114,6 +135,12 @@ def test_what_the_generator_cannot_restate_stops_it(model: type[BaseModel],
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(GenerateError):
         _rows(model, monkeypatch)
+
+
+def test_a_hook_must_exist(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(generate, "LEAN", (Lean(_ModelValidator, invariants="no_such_hook"),))
+    with pytest.raises(GenerateError, match="no_such_hook"):
+        generate.render()
 
 
 def test_a_model_validator_needs_its_hook(monkeypatch: pytest.MonkeyPatch) -> None:
