@@ -46,6 +46,7 @@ from por.lean.schema_reader import (
     Node,
     Scalar,
     columns,
+    python_type,
 )
 from por.schemas import base, evidence, market, prompt
 
@@ -100,6 +101,7 @@ NAMED: dict[tuple[str, int, int | None], str] = {
     ("blob", 32, 32): "hash32",
     ("blob", 0, None): "any_blob",
 }
+
 
 class _Writer:
     """The text of the generated module, built record by record."""
@@ -176,8 +178,8 @@ class _Writer:
                 raise GenerateError(f"{where}: {name} is shared by fields of other bounds")
             return name, column.attr
         if kind == "interned" and isinstance(node, Nested):
-            inner = next(c for c in (columns(s) for s in LEAN if s.model is node.model))
-            if not all(isinstance(c.node, Scalar | Lit) for c in inner):
+            inner = next(spec for spec in LEAN if spec.model is node.model)
+            if not all(isinstance(c.node, Scalar | Lit) for c in columns(inner)):
                 raise GenerateError(f"{where}: only records of scalar fields are interned")
             return f"{self.base('interned')}({self.nested(node.model, where)})", column.attr
         if kind == "leaves" and isinstance(node, ListOf) and isinstance(node.item, Scalar) \
@@ -195,18 +197,8 @@ class _Writer:
     def annotation(self, column: Column) -> str:
         kind = (column.flavour or "").split(":")[0]
         text = "bytes | int" if kind == "spanned" else \
-            "Spans" if kind == "leaves" else self.type_of(column.node)
+            "Spans" if kind == "leaves" else python_type(column.node)
         return f"{text} | None" if column.optional else text
-
-    def type_of(self, node: Node) -> str:
-        if isinstance(node, Scalar):
-            return {"text": "str", "decimal": "str", "integer": "int", "blob": "bytes",
-                    "boolean": "bool"}[node.kind]
-        if isinstance(node, Lit):
-            return "str"
-        if isinstance(node, Nested):
-            return node.model.__name__
-        return f"list[{self.type_of(node.item)}]"
 
     def record(self, spec: Lean) -> list[str]:
         model = spec.model

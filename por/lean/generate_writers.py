@@ -25,7 +25,15 @@ from pydantic import BaseModel
 
 from por.lean import writer_hooks
 from por.lean.gen_text import LINE, import_lines, number, quoted
-from por.lean.schema_reader import GenerateError, ListOf, Lit, Nested, Node, Scalar, node_of
+from por.lean.schema_reader import (
+    GenerateError,
+    ListOf,
+    Nested,
+    Node,
+    Scalar,
+    node_of,
+    python_type,
+)
 from por.schemas import trace, verdict
 
 
@@ -78,16 +86,11 @@ what the generator writes.
 
 
 def _type(node: Node) -> str:
-    if isinstance(node, Scalar):
-        return {"text": "str", "decimal": "str", "integer": "int", "blob": "bytes",
-                "boolean": "bool"}[node.kind]
-    if isinstance(node, Lit):
-        return "str"
     if isinstance(node, Nested):
         raise GenerateError(f"{node.model.__name__}: a nested record needs a type in WRITERS")
     if isinstance(node, ListOf):
         return f"list[{_type(node.item)}]"
-    raise GenerateError(f"no type for {node!r}")
+    return python_type(node)
 
 
 def _default(value: Any) -> str:

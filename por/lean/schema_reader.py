@@ -110,6 +110,19 @@ def node_of(hint: Any, where: str) -> Node:
     return _node(hint, where)
 
 
+def python_type(node: Node) -> str:
+    """The annotation of a lean attribute holding a value of ``node`` (a nested
+    record is the lean class of the model's name)."""
+    if isinstance(node, Scalar):
+        return {"text": "str", "decimal": "str", "integer": "int", "blob": "bytes",
+                "boolean": "bool"}[node.kind]
+    if isinstance(node, Lit):
+        return "str"
+    if isinstance(node, Nested):
+        return node.model.__name__
+    return f"list[{python_type(node.item)}]"
+
+
 def _tighter(old: int | None, new: int, pick: Any) -> int:
     return new if old is None else int(pick(old, new))
 
@@ -213,4 +226,4 @@ def columns(spec: Lean) -> list[Column]:
 
 
 __all__ = ["Column", "GenerateError", "Lean", "ListOf", "Lit", "Nested", "Node", "Scalar",
-           "columns", "node_of"]
+           "columns", "node_of", "python_type"]
