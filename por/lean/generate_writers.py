@@ -47,7 +47,7 @@ class Writer:
     field's annotation where the core passes more than the model's type;
     ``checked``: int fields whose model bounds the constructor checks;
     ``cbor_value``: write ``_cbor_value``, the record as a dict in canonical key
-    order (SPEC §3.3) so that the encoder need not sort a copy."""
+    order (SPEC §2, rule 2) so that the encoder need not sort a copy."""
 
     model: type[BaseModel]
     name: str
@@ -174,10 +174,10 @@ def _class(spec: Writer) -> tuple[list[str], set[str]]:
     if spec.cbor_value:
         keys = [(schema.alias or "schema", "record_schema")] if schema else []
         keys += [(model.model_fields[n].alias or n, n) for n in names]
-        keys.sort(key=lambda k: (len(k[0].encode()), k[0].encode()))  # SPEC §3.3
+        keys.sort(key=lambda k: (len(k[0].encode()), k[0].encode()))  # SPEC §2, rule 2
         lines += ["", "    def _cbor_value(self) -> dict[str, Any]:",
                   "        # The record's dict in canonical key order (by length, then",
-                  "        # bytewise, SPEC §3.3): the encoder need not copy it.",
+                  "        # bytewise, SPEC §2 rule 2): the encoder need not copy it.",
                   "        return {"]
         lines += [f"            {quoted(key)}: self.{attr}," for key, attr in keys]
         lines += ["        }"]

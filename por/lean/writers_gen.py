@@ -61,7 +61,7 @@ class Step(StepRecord):
 
     def _cbor_value(self) -> dict[str, Any]:
         # The record's dict in canonical key order (by length, then
-        # bytewise, SPEC §3.3): the encoder need not copy it.
+        # bytewise, SPEC §2 rule 2): the encoder need not copy it.
         return {
             "inputs": self.inputs,
             "output": self.output,
