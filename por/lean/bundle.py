@@ -1,7 +1,7 @@
 """Lean ``por.Bundle/1`` top-level map and its commitments (mirrors ``por.bundle.layout``).
 
 :class:`Bundle` and :class:`Commitments` are generated from the pydantic models
-into :mod:`por.lean.records_gen` (``python -m por.lean.generate``); the leaf
+into :mod:`por.lean.records_gen.bundle` (``python -m por.lean.generate``); the leaf
 arrays are read by :func:`por.lean.hooks.leaves` as spans of the bundle.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from por.lean.hooks import leaves
-from por.lean.records_gen import Bundle, Commitments
+from por.lean.records_gen.bundle import Bundle, Commitments
 from por.merkle import root_hash
 
 #: Component order in the por_root tree (SPEC §5.4).  Never reorder.

@@ -1,7 +1,7 @@
 """Lean EvidenceItem (mirrors ``por.schemas.evidence``, SPEC §4.4).
 
 :class:`EvidenceItem`, :class:`SourceRef` and :class:`RetrievalReceipt` are
-generated from the pydantic models into :mod:`por.lean.records_gen`
+generated from the pydantic models into :mod:`por.lean.records_gen.evidence`
 (``python -m por.lean.generate``), with the fast path's memory helpers (shared
 ids, interned sources and receipts, the body kept as a span of the bundle:
 :class:`por.lean.hooks.SpannedContent`).  :class:`Evidence` is what the auditor
@@ -11,7 +11,7 @@ and judge read of an EvidenceBundle.
 from __future__ import annotations
 
 from por.lean.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS
-from por.lean.records_gen import EvidenceItem, RetrievalReceipt, SourceRef
+from por.lean.records_gen.evidence import EvidenceItem, RetrievalReceipt, SourceRef
 
 
 class Evidence:

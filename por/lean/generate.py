@@ -1,4 +1,4 @@
-"""Write :mod:`por.lean.records_gen` from the pydantic models (issue 21).
+"""Write :mod:`por.lean.records_gen` (one module per domain) from the pydantic models.
 
 The pydantic model is the one place a record's fields, types and bounds are
 written; this generator reads them (field names and aliases, ``Annotated``
@@ -6,7 +6,7 @@ length and value bounds, ``Literal`` values, nested models, list caps, which
 fields are optional) and writes the lean :class:`~por.lean.base.Struct`
 subclasses, their ``FIELDS`` built from the checks of :mod:`por.lean.base`.
 
-What the models do not say is in :data:`LEAN`, one row per record: the lean base
+What the models do not say is in :data:`DOMAINS`, one row per record: the lean base
 class, the hook of :mod:`por.lean.hooks` that restates the model's
 ``model_validator`` (a model with a validator and no hook is refused), and,
 per field, the helper the fast path uses for speed and memory (``shared``
@@ -17,8 +17,9 @@ No looser than the models: anything in a model the generator does not
 understand (a pattern, a validator, an unbounded int, a serializer used
 outside JSON...) stops it with :class:`GenerateError` rather than be left out.
 
-Usage: ``python -m por.lean.generate`` rewrites the module; ``--check`` exits 1
-if it differs.  ``tests/unit/lean/test_lean_generated.py`` runs the check.
+Usage: ``python -m por.lean.generate`` rewrites the modules (and
+``por.lean.writers_gen``, :mod:`por.lean.generate_writers`); ``--check`` exits 1
+if one differs (issue 21).  ``tests/unit/lean/test_lean_generated.py`` runs the check.
 Never imported by the verify path (it imports pydantic).
 """
 
@@ -50,12 +51,13 @@ from por.lean.schema_reader import (
 )
 from por.schemas import base, evidence, market, prompt
 
-TARGET = Path(__file__).with_name("records_gen.py")
+PACKAGE = Path(__file__).with_name("records_gen")
 WRITERS_TARGET = Path(__file__).with_name("writers_gen.py")
 
 
-#: Every generated record, in the order written (a nested record before its users).
-LEAN: tuple[Lean, ...] = (
+#: Every generated record by domain, each a module of :mod:`por.lean.records_gen`, in
+#: the order written (a nested record after what it nests).
+PROMPT: tuple[Lean, ...] = (
     # SPEC §4.2, §4.3: the market and the prompt spec; read once per bundle.
     Lean(market.ResolutionWindow, invariants="resolution_window_ordered"),
     Lean(market.ResolutionRule),
@@ -70,6 +72,8 @@ LEAN: tuple[Lean, ...] = (
     Lean(prompt.ConfidencePolicy),
     Lean(prompt.ConflictPolicy, invariants="conflict_non_negative"),
     Lean(prompt.PromptSpec, base="CborRecord", invariants="prompt_unique_requirements"),
+)
+EVIDENCE: tuple[Lean, ...] = (
     # SPEC §4.4: one evidence item per leaf; memory per item is a product requirement
     # (ADR 0007 addendum): ids, URIs and confidences repeat across items.
     Lean(evidence.SourceRef, fields={"source_id": "shared:id", "uri": "shared",
@@ -79,11 +83,15 @@ LEAN: tuple[Lean, ...] = (
          fields={"requirement_id": "shared:id", "source": "interned",
                  "content": "spanned", "retrieval_receipt": "interned",
                  "confidence_bps": "shared:bps"}),
+)
+BUNDLE: tuple[Lean, ...] = (
     # SPEC §5.1: the bundle's top-level map; leaf arrays stay spans of its bytes.
     Lean(layout.Commitments),
     Lean(layout.Bundle, fields={"evidence": "leaves", "steps": "leaves",
                                 "signatures": "leaves"}),
 )
+DOMAINS: tuple[tuple[str, tuple[Lean, ...]], ...] = (
+    ("prompt", PROMPT), ("evidence", EVIDENCE), ("bundle", BUNDLE))
 
 #: ``Literal`` sets written once as named tuples (equal ``Literal``s share the name).
 LITERALS: tuple[tuple[str, Any], ...] = (
@@ -106,8 +114,11 @@ NAMED: dict[tuple[str, int, int | None], str] = {
 class _Writer:
     """The text of the generated module, built record by record."""
 
-    def __init__(self) -> None:
-        self.names: set[str] = set()        # lean record classes written so far
+    def __init__(self, written: dict[str, str], module: str) -> None:
+        self.written = written              # every lean class written so far -> its module
+        self.module = module                # the module being written
+        self.names: set[str] = set()        # lean record classes of this module
+        self.imported: dict[str, set[str]] = {}  # other generated modules -> names
         self.base_names: set[str] = set()   # names used from por.lean.base
         self.hook_names: set[str] = set()   # names used from por.lean.hooks
         self.literals: dict[str, tuple[str, ...]] = {}
@@ -147,9 +158,13 @@ class _Writer:
         return f"{self.base('literal')}({', '.join(quoted(v) for v in node.values)})"
 
     def nested(self, model: type[BaseModel], where: str) -> str:
-        if model.__name__ not in self.names:
-            raise GenerateError(f"{where}: {model.__name__} is not generated before it")
-        return model.__name__
+        name = model.__name__
+        module = self.written.get(name)
+        if module is None:
+            raise GenerateError(f"{where}: {name} is not generated before it")
+        if module != self.module:
+            self.imported.setdefault(module, set()).add(name)
+        return name
 
     def check(self, node: Node, where: str) -> str:
         if isinstance(node, Scalar):
@@ -163,7 +178,7 @@ class _Writer:
                f"{args(node.lo, node.hi)})"
 
     def flavoured(self, column: Column, where: str) -> tuple[str, str]:
-        """The check and the attribute of a field the LEAN table tunes."""
+        """The check and the attribute of a field the DOMAINS table tunes."""
         node, flavour = column.node, column.flavour or ""
         kind = flavour.split(":")[0]
         if kind == "shared" and isinstance(node, Scalar) and node.kind in ("text", "integer"):
@@ -178,7 +193,7 @@ class _Writer:
                 raise GenerateError(f"{where}: {name} is shared by fields of other bounds")
             return name, column.attr
         if kind == "interned" and isinstance(node, Nested):
-            inner = next(spec for spec in LEAN if spec.model is node.model)
+            inner = next(s for _, rows in DOMAINS for s in rows if s.model is node.model)
             if not all(isinstance(c.node, Scalar | Lit) for c in columns(inner)):
                 raise GenerateError(f"{where}: only records of scalar fields are interned")
             return f"{self.base('interned')}({self.nested(node.model, where)})", column.attr
@@ -238,15 +253,16 @@ class _Writer:
         if spec.invariants is not None:
             lines.append(f"    _invariants = {self.hook(spec.invariants)}")
         self.names.add(name)
+        self.written[name] = self.module
         return lines
 
 
-HEADER = '''"""Lean records generated from the pydantic models: do not edit (issue 21).
+HEADER = '''"""Lean records of the {module} domain, generated from the pydantic models: do not edit.
 
-Written by ``python -m por.lean.generate`` from the models its table ``LEAN``
-names (``por.schemas``, ``por.bundle.layout``): the model is the one place a
-record's fields, types and bounds are declared; the table chooses the fast
-path's helpers for speed and memory, and :mod:`por.lean.hooks` holds the
+Written by ``python -m por.lean.generate`` (issue 21) from the models its table
+``DOMAINS`` names (``por.schemas``, ``por.bundle.layout``): the model is the one
+place a record's fields, types and bounds are declared; the table chooses the
+fast path's helpers for speed and memory, and :mod:`por.lean.hooks` holds the
 hand-written cross-field rules and span handling.  To change a record, change
 its model (or the table) and run the generator again;
 ``tests/unit/lean/test_lean_generated.py`` fails while this file differs from
@@ -254,18 +270,30 @@ what the generator writes.
 """
 '''
 
+PACKAGE_HEADER = '''"""The lean records, generated from the pydantic models: do not edit (issue 21).
 
-def render() -> str:
-    """The text of :mod:`por.lean.records_gen`."""
-    writer = _Writer()
+One module per domain, written by ``python -m por.lean.generate``; this one
+names every generated record and literal set from its module.
+"""
+'''
+
+
+def render(module: str, rows: tuple[Lean, ...],
+           written: dict[str, str]) -> tuple[str, list[str]]:
+    """The text of ``por.lean.records_gen.<module>`` and the names it exports;
+    ``written`` maps each lean class of the modules written before to its module
+    (and gains this one's)."""
+    writer = _Writer(written, module)
     body: list[str] = []
-    for spec in LEAN:
+    for spec in rows:
         body += ["", "", *writer.record(spec)]
-    lines = [HEADER, "from __future__ import annotations", ""]
+    lines = [HEADER.format(module=module), "from __future__ import annotations", ""]
     if writer.uses_spans:
         lines.append("from por.encoding.spans import Spans")
     lines += import_lines("por.lean.base", writer.base_names)
     lines += import_lines("por.lean.hooks", writer.hook_names)
+    for other, names in sorted(writer.imported.items()):
+        lines += import_lines(f"por.lean.records_gen.{other}", names)
     if writer.literals:
         lines.append("")
     for name, _ in LITERALS:
@@ -278,12 +306,31 @@ def render() -> str:
         lines.append(f"{name} = {call}")
     exported = sorted([*writer.names, *writer.literals], key=order)
     lines += [*body, "", "", "__all__ = [", *(f"    {quoted(n)}," for n in exported), "]", ""]
+    return "\n".join(lines), exported
+
+
+def _package(exports: dict[str, list[str]]) -> str:
+    """``records_gen/__init__.py``: every generated name, from its module."""
+    lines = [PACKAGE_HEADER, "from __future__ import annotations", ""]
+    for module, names in sorted(exports.items()):
+        lines += import_lines(f"por.lean.records_gen.{module}", set(names))
+    everything = sorted((n for names in exports.values() for n in names), key=order)
+    lines += ["", "__all__ = [", *(f"    {quoted(n)}," for n in everything), "]", ""]
     return "\n".join(lines)
 
 
 def targets() -> dict[Path, str]:
     """Every generated module and its text."""
-    return {TARGET: render(), WRITERS_TARGET: render_writers()}
+    written: dict[str, str] = {}
+    texts: dict[Path, str] = {}
+    exports: dict[str, list[str]] = {}
+    for module, rows in DOMAINS:
+        texts[PACKAGE / f"{module}.py"], names = render(module, rows, written)
+        seen = {n for earlier in exports.values() for n in earlier}
+        exports[module] = [n for n in names if n not in seen]  # a literal set: its first
+    texts[PACKAGE / "__init__.py"] = _package(exports)
+    texts[WRITERS_TARGET] = render_writers()
+    return texts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if stale else 0
     if args:
         raise SystemExit("usage: python -m por.lean.generate [--check]")
+    PACKAGE.mkdir(exist_ok=True)
     for path, text in texts.items():
         path.write_text(text, encoding="utf-8")
     return 0

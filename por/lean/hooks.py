@@ -1,10 +1,10 @@
 """The hand-written behaviour of the generated lean records (issue 21).
 
 :mod:`por.lean.records_gen` is generated from the pydantic models: it declares
-every record's fields, types and bounds.  What a model says in code rather
+every record's fields, types and bounds, one module per domain.  What a model says in code rather
 than in its field declarations, and what the fast path does for speed and
 memory, is written here and named by the generator's table
-(:data:`por.lean.generate.LEAN`):
+(:data:`por.lean.generate.DOMAINS`):
 
 * cross-field rules, one function per pydantic ``model_validator`` (same rule,
   same order of tests; a record's ``_invariants``);
@@ -24,7 +24,7 @@ from por.encoding.spans import Spans
 from por.lean.base import CborRecord, Check, Reject, blob, packed, unique, unpacked
 
 if TYPE_CHECKING:
-    from por.lean.records_gen import (
+    from por.lean.records_gen.prompt import (
         ConflictPolicy,
         DataRequirement,
         FieldSpec,

@@ -201,7 +201,7 @@ def columns(spec: Lean) -> list[Column]:
         raise GenerateError(f"{name}: model_validators and the invariants hook disagree")
     unknown = set(spec.fields) - set(model.model_fields)
     if unknown:
-        raise GenerateError(f"{name}: LEAN names no such field {sorted(unknown)}")
+        raise GenerateError(f"{name}: the table names no such field {sorted(unknown)}")
     hints = typing.get_type_hints(model, include_extras=True)
     out = []
     for attr, info in model.model_fields.items():

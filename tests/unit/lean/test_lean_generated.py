@@ -1,6 +1,6 @@
 """The lean records are what the generator writes from the pydantic models (issue 21).
 
-Three pins: the committed ``por/lean/records_gen.py`` is byte for byte what
+Three pins: the committed ``por/lean/records_gen/`` is byte for byte what
 ``python -m por.lean.generate`` writes from today's models (change a model,
 forget to regenerate, and this fails); the generator follows a model's bounds
 and refuses what it cannot restate (a pattern, a field validator, a
@@ -24,14 +24,25 @@ from por.bundle import layout as py_layout
 from por.encoding import decode
 from por.lean import generate, generate_writers, records_gen, writers_gen
 from por.lean.base import Reject, Struct
+from por.lean.records_gen import bundle as gen_bundle
+from por.lean.records_gen import evidence as gen_evidence
+from por.lean.records_gen import prompt as gen_prompt
 from por.lean.schema_reader import GenerateError, Lean
 from por.scenarios import list_scenarios, load_scenario
 from por.schemas.base import Blob, Id, Model, UnixTime
 
 BUNDLES = Path(__file__).resolve().parents[3] / "fixtures" / "bundles" / "valid"
+LEAN = [spec for _, rows in generate.DOMAINS for spec in rows]
 
 
-@pytest.mark.parametrize("module", [records_gen, writers_gen], ids=lambda m: m.__name__)
+GENERATED = [records_gen, gen_prompt, gen_evidence, gen_bundle, writers_gen]
+
+
+def test_every_generated_module_is_pinned() -> None:
+    assert set(generate.targets()) == {Path(m.__file__) for m in GENERATED}
+
+
+@pytest.mark.parametrize("module", GENERATED, ids=lambda m: m.__name__)
 def test_generated_module_is_what_the_generator_writes(module: Any) -> None:
     committed = Path(module.__file__).read_text(encoding="utf-8")
     assert generate.targets()[Path(module.__file__)] == committed, \
@@ -41,9 +52,13 @@ def test_generated_module_is_what_the_generator_writes(module: Any) -> None:
 def test_check_says_whether_the_modules_are_current(monkeypatch: pytest.MonkeyPatch,
                                                     tmp_path: Path) -> None:
     assert generate.main(["--check"]) == 0
-    stale = tmp_path / "records_gen.py"
-    stale.write_text(Path(records_gen.__file__).read_text(encoding="utf-8") + "# edited\n")
-    monkeypatch.setattr(generate, "TARGET", stale)
+    for name in ("__init__", "prompt", "evidence", "bundle"):
+        text = (generate.PACKAGE / f"{name}.py").read_text(encoding="utf-8")
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(generate, "PACKAGE", tmp_path)
+    assert generate.main(["--check"]) == 0
+    with (tmp_path / "evidence.py").open("a", encoding="utf-8") as out:
+        out.write("# edited\n")
     assert generate.main(["--check"]) == 1
 
 
@@ -61,7 +76,7 @@ def test_written_records_have_their_models_fields(writer: Any) -> None:
 def test_every_generated_record_has_its_row() -> None:
     generated = {name for name in records_gen.__all__
                  if isinstance(getattr(records_gen, name), type)}
-    assert generated == {spec.model.__name__ for spec in generate.LEAN}
+    assert generated == {spec.model.__name__ for spec in LEAN}
     assert len(generated) == 18
 
 
@@ -77,8 +92,13 @@ class _Bounds(Model):
 
 
 def _rows(model: type[BaseModel], monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr(generate, "LEAN", (Lean(model),))
-    return generate.render()
+    monkeypatch.setattr(generate, "DOMAINS", (("toy", (Lean(model),)),))
+    return generate.targets()[generate.PACKAGE / "toy.py"]
+
+
+def _rows_of(spec: Lean, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setattr(generate, "DOMAINS", (("toy", (spec,)),))
+    return generate.targets()[generate.PACKAGE / "toy.py"]
 
 
 def test_bounds_come_from_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -138,16 +158,14 @@ def test_what_the_generator_cannot_restate_stops_it(model: type[BaseModel],
 
 
 def test_a_hook_must_exist(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(generate, "LEAN", (Lean(_ModelValidator, invariants="no_such_hook"),))
     with pytest.raises(GenerateError, match="no_such_hook"):
-        generate.render()
+        _rows_of(Lean(_ModelValidator, invariants="no_such_hook"), monkeypatch)
 
 
 def test_a_model_validator_needs_its_hook(monkeypatch: pytest.MonkeyPatch) -> None:
-    spec = next(s for s in generate.LEAN if s.invariants is not None)
-    monkeypatch.setattr(generate, "LEAN", (Lean(spec.model),))
+    spec = next(s for s in LEAN if s.invariants is not None)
     with pytest.raises(GenerateError, match="model_validators"):
-        generate.render()
+        _rows_of(Lean(spec.model), monkeypatch)
 
 
 # --- every generated record accepts only what its model accepts ----------------------
@@ -194,7 +212,7 @@ def _by_model() -> dict[str, list[Any]]:
 
 
 EXAMPLES = _by_model()
-MODELS = {spec.model.__name__: spec.model for spec in generate.LEAN}
+MODELS = {spec.model.__name__: spec.model for spec in LEAN}
 RECORDS = sorted(set(EXAMPLES) & set(MODELS))
 
 

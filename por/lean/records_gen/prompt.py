@@ -1,9 +1,9 @@
-"""Lean records generated from the pydantic models: do not edit (issue 21).
+"""Lean records of the prompt domain, generated from the pydantic models: do not edit.
 
-Written by ``python -m por.lean.generate`` from the models its table ``LEAN``
-names (``por.schemas``, ``por.bundle.layout``): the model is the one place a
-record's fields, types and bounds are declared; the table chooses the fast
-path's helpers for speed and memory, and :mod:`por.lean.hooks` holds the
+Written by ``python -m por.lean.generate`` (issue 21) from the models its table
+``DOMAINS`` names (``por.schemas``, ``por.bundle.layout``): the model is the one
+place a record's fields, types and bounds are declared; the table chooses the
+fast path's helpers for speed and memory, and :mod:`por.lean.hooks` holds the
 hand-written cross-field rules and span handling.  To change a record, change
 its model (or the table) and run the generator again;
 ``tests/unit/lean/test_lean_generated.py`` fails while this file differs from
@@ -12,34 +12,26 @@ what the generator writes.
 
 from __future__ import annotations
 
-from por.encoding.spans import Spans
 from por.lean.base import (
     CborRecord,
     Struct,
-    any_blob,
     any_text,
     boolean,
     bps,
     count,
     decimal_text,
-    hash32,
     identifier,
     integer,
-    interned,
     list_of,
     literal,
     nested,
     schema_tag,
-    shared_integer,
-    shared_text,
     text,
     unix_time,
 )
 from por.lean.hooks import (
-    SpannedContent,
     conflict_non_negative,
     field_has_locator,
-    leaves,
     market_sources_sorted,
     prediction_threshold,
     prompt_unique_requirements,
@@ -47,16 +39,11 @@ from por.lean.hooks import (
     resolution_rules_sorted_unique,
     resolution_window_ordered,
     selection_quorum,
-    spanned_blob,
 )
 
 COMPARISONS = (">", ">=", "<", "<=", "==")
 FIELD_KINDS = ("boolean", "numeric", "timestamp", "text")
 CONTENT_TYPES = ("application/json", "text/html", "text/plain")
-
-#: One object per distinct value, one cache for every field that names it.
-shared_bps = shared_integer(0, 10_000)
-shared_id = shared_text(1, 128)
 
 
 class ResolutionWindow(Struct):
@@ -317,156 +304,14 @@ class PromptSpec(CborRecord):
     _invariants = prompt_unique_requirements
 
 
-class SourceRef(Struct):
-    """``por.schemas.evidence.SourceRef``."""
-
-    __slots__ = ("provider", "source_id", "uri")
-    source_id: str
-    uri: str
-    provider: str
-    FIELDS = (
-        ("source_id", "source_id", shared_id, False),
-        ("uri", "uri", shared_text(), False),
-        ("provider", "provider", shared_text(), False),
-    )
-
-
-class RetrievalReceipt(Struct):
-    """``por.schemas.evidence.RetrievalReceipt``."""
-
-    __slots__ = ("method", "retrieved_at", "status_code")
-    retrieved_at: int
-    method: str
-    status_code: int
-    FIELDS = (
-        ("retrieved_at", "retrieved_at", unix_time, False),
-        ("method", "method", literal("GET", "POST"), False),
-        ("status_code", "status_code", integer(100, 599), False),
-    )
-
-
-class EvidenceItem(SpannedContent):
-    """``por.schemas.evidence.EvidenceItem``.
-
-    :meth:`to_cbor` gives back the bytes it was read from.
-    """
-
-    __slots__ = (
-        "_content",
-        "confidence_bps",
-        "content_type",
-        "evidence_id",
-        "provenance_tier",
-        "record_schema",
-        "requirement_id",
-        "retrieval_receipt",
-        "source",
-    )
-    record_schema: str
-    evidence_id: str
-    requirement_id: str
-    source: SourceRef
-    content_type: str
-    _content: bytes | int
-    retrieval_receipt: RetrievalReceipt
-    provenance_tier: int
-    confidence_bps: int
-    FIELDS = (
-        schema_tag("por.EvidenceItem/1"),
-        ("evidence_id", "evidence_id", identifier, False),
-        ("requirement_id", "requirement_id", shared_id, False),
-        ("source", "source", interned(SourceRef), False),
-        ("content_type", "content_type", literal(*CONTENT_TYPES), False),
-        ("content", "_content", spanned_blob(0, 4_194_304), False),
-        ("retrieval_receipt", "retrieval_receipt", interned(RetrievalReceipt), False),
-        ("provenance_tier", "provenance_tier", integer(0, 3), False),
-        ("confidence_bps", "confidence_bps", shared_bps, False),
-    )
-
-
-class Commitments(Struct):
-    """``por.bundle.layout.Commitments``."""
-
-    __slots__ = (
-        "evidence_count",
-        "evidence_root",
-        "manifest_hash",
-        "por_root",
-        "prompt_spec_hash",
-        "reasoning_count",
-        "reasoning_root",
-        "trace_header_hash",
-        "verdict_hash",
-    )
-    manifest_hash: bytes
-    prompt_spec_hash: bytes
-    evidence_root: bytes
-    evidence_count: int
-    trace_header_hash: bytes
-    reasoning_root: bytes
-    reasoning_count: int
-    verdict_hash: bytes
-    por_root: bytes
-    FIELDS = (
-        ("manifest_hash", "manifest_hash", hash32, False),
-        ("prompt_spec_hash", "prompt_spec_hash", hash32, False),
-        ("evidence_root", "evidence_root", hash32, False),
-        ("evidence_count", "evidence_count", count, False),
-        ("trace_header_hash", "trace_header_hash", hash32, False),
-        ("reasoning_root", "reasoning_root", hash32, False),
-        ("reasoning_count", "reasoning_count", count, False),
-        ("verdict_hash", "verdict_hash", hash32, False),
-        ("por_root", "por_root", hash32, False),
-    )
-
-
-class Bundle(Struct):
-    """``por.bundle.layout.Bundle``."""
-
-    __slots__ = (
-        "commitments",
-        "evidence",
-        "manifest",
-        "prompt_spec",
-        "record_schema",
-        "signatures",
-        "steps",
-        "trace_header",
-        "verdict",
-    )
-    record_schema: str
-    manifest: bytes
-    prompt_spec: bytes
-    evidence: Spans
-    trace_header: bytes
-    steps: Spans
-    verdict: bytes
-    commitments: Commitments
-    signatures: Spans
-    FIELDS = (
-        schema_tag("por.Bundle/1"),
-        ("manifest", "manifest", any_blob, False),
-        ("prompt_spec", "prompt_spec", any_blob, False),
-        ("evidence", "evidence", leaves(200_000), False),
-        ("trace_header", "trace_header", any_blob, False),
-        ("steps", "steps", leaves(), False),
-        ("verdict", "verdict", any_blob, False),
-        ("commitments", "commitments", nested(Commitments), False),
-        ("signatures", "signatures", leaves(), False),
-    )
-
-
 __all__ = [
     "COMPARISONS",
     "CONTENT_TYPES",
     "FIELD_KINDS",
-    "Bundle",
-    "Commitments",
     "ConfidencePolicy",
     "ConflictPolicy",
     "DataRequirement",
     "DisputePolicy",
-    "EvidenceItem",
     "FieldSpec",
     "MarketSpec",
     "PredictionSemantics",
@@ -474,8 +319,6 @@ __all__ = [
     "ResolutionRule",
     "ResolutionRules",
     "ResolutionWindow",
-    "RetrievalReceipt",
     "SelectionPolicy",
-    "SourceRef",
     "SourceTarget",
 ]
