@@ -27,10 +27,8 @@ from typing import Any
 from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_CONTAINERS, DEFAULT_MAX_SIZE
 from por.errors import BundleError, EncodingError, PorError, SchemaError
-from por.lean.limits import MAX_EVIDENCE_ITEMS, MAX_TRACE_STEPS
+from por.lean.limits import MAX_EVIDENCE_ITEMS, MAX_REQUIREMENTS, MAX_TRACE_STEPS
 
-#: Most data requirements a PromptSpec has (SPEC §4.2).
-MAX_REQUIREMENTS = 64
 #: Most signature records a bundle carries.
 MAX_SIGNATURES = 64
 #: Largest signature record (a real one is about 300 bytes).

@@ -18,6 +18,9 @@ MAX_CONTENT_BYTES = 4 * 1024 * 1024
 #: Most evidence items one bundle may carry (SPEC §5.1): verification holds every
 #: record in memory (about 12 KB per item), so this bounds it near 2.4 GB.
 MAX_EVIDENCE_ITEMS = 200_000
+#: Most data requirements a PromptSpec has (SPEC §4.2): the model's cap and the
+#: bundle's work budget (``por.lean.budget``) read this one definition.
+MAX_REQUIREMENTS = 64
 #: Hard ceiling on any trace length, whatever the policy says (SPEC §4.5).
 MAX_TRACE_STEPS = 4_000_000
 #: Largest committed Unix time or count (64-bit, SPEC §3.1).
@@ -65,6 +68,7 @@ __all__ = [
     "MAX_CONTENT_BYTES",
     "MAX_EVIDENCE_ITEMS",
     "MAX_ID_LENGTH",
+    "MAX_REQUIREMENTS",
     "MAX_TRACE_STEPS",
     "MAX_UINT63",
     "OUTCOME_CODES",

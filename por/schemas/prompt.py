@@ -11,7 +11,11 @@ from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
-from por.lean.limits import VERDICT_SCHEMA_REF, FieldKind  # one definition (issue 16)
+from por.lean.limits import (  # one definition (issues 16, 21)
+    MAX_REQUIREMENTS,
+    VERDICT_SCHEMA_REF,
+    FieldKind,
+)
 from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
 from por.schemas.market import MarketSpec
 
@@ -140,7 +144,8 @@ class PromptSpec(Record):
     record_schema: Literal["por.PromptSpec/1"] = Field("por.PromptSpec/1", alias="schema")
     market: MarketSpec
     prediction_semantics: PredictionSemantics
-    data_requirements: Annotated[list[DataRequirement], Field(min_length=1, max_length=64)]
+    data_requirements: Annotated[list[DataRequirement],
+                                 Field(min_length=1, max_length=MAX_REQUIREMENTS)]
     output_schema_ref: str = VERDICT_SCHEMA_REF
     strict_mode: bool = True
     confidence_policy: ConfidencePolicy = ConfidencePolicy()

@@ -1,0 +1,324 @@
+"""Lean records of the prompt domain, generated from the pydantic models: do not edit.
+
+Written by ``python -m por.lean.generate`` (issue 21) from the models its table
+``DOMAINS`` names (``por.schemas``, ``por.bundle.layout``): the model is the one
+place a record's fields, types and bounds are declared; the table chooses the
+fast path's helpers for speed and memory, and :mod:`por.lean.hooks` holds the
+hand-written cross-field rules and span handling.  To change a record, change
+its model (or the table) and run the generator again;
+``tests/unit/lean/test_lean_generated.py`` fails while this file differs from
+what the generator writes.
+"""
+
+from __future__ import annotations
+
+from por.lean.base import (
+    CborRecord,
+    Struct,
+    any_text,
+    boolean,
+    bps,
+    count,
+    decimal_text,
+    identifier,
+    integer,
+    list_of,
+    literal,
+    nested,
+    schema_tag,
+    text,
+    unix_time,
+)
+from por.lean.hooks import (
+    conflict_non_negative,
+    field_has_locator,
+    market_sources_sorted,
+    prediction_threshold,
+    prompt_unique_requirements,
+    requirement_unique,
+    resolution_rules_sorted_unique,
+    resolution_window_ordered,
+    selection_quorum,
+)
+
+COMPARISONS = (">", ">=", "<", "<=", "==")
+FIELD_KINDS = ("boolean", "numeric", "timestamp", "text")
+CONTENT_TYPES = ("application/json", "text/html", "text/plain")
+
+
+class ResolutionWindow(Struct):
+    """``por.schemas.market.ResolutionWindow``."""
+
+    __slots__ = ("end", "start")
+    start: int
+    end: int
+    FIELDS = (
+        ("start", "start", unix_time, False),
+        ("end", "end", unix_time, False),
+    )
+    _invariants = resolution_window_ordered
+
+
+class ResolutionRule(Struct):
+    """``por.schemas.market.ResolutionRule``."""
+
+    __slots__ = ("description", "priority", "rule_id")
+    rule_id: str
+    description: str
+    priority: int
+    FIELDS = (
+        ("rule_id", "rule_id", identifier, False),
+        ("description", "description", any_text, False),
+        ("priority", "priority", count, False),
+    )
+
+
+class ResolutionRules(Struct):
+    """``por.schemas.market.ResolutionRules``."""
+
+    __slots__ = ("rules",)
+    rules: list[ResolutionRule]
+    FIELDS = (
+        ("rules", "rules", list_of(nested(ResolutionRule), 1, 64), False),
+    )
+    _invariants = resolution_rules_sorted_unique
+
+
+class DisputePolicy(Struct):
+    """``por.schemas.market.DisputePolicy``."""
+
+    __slots__ = ("challengers", "dispute_window_seconds")
+    dispute_window_seconds: int
+    challengers: str
+    FIELDS = (
+        ("dispute_window_seconds", "dispute_window_seconds", count, False),
+        ("challengers", "challengers", literal("anyone", "bonded"), False),
+    )
+
+
+class MarketSpec(Struct):
+    """``por.schemas.market.MarketSpec``."""
+
+    __slots__ = (
+        "allowed_sources",
+        "dispute_policy",
+        "event_definition",
+        "market_id",
+        "question",
+        "resolution_rules",
+        "resolution_window",
+    )
+    market_id: str
+    question: str
+    event_definition: str
+    resolution_window: ResolutionWindow
+    resolution_rules: ResolutionRules
+    allowed_sources: list[str]
+    dispute_policy: DisputePolicy
+    FIELDS = (
+        ("market_id", "market_id", identifier, False),
+        ("question", "question", any_text, False),
+        ("event_definition", "event_definition", any_text, False),
+        ("resolution_window", "resolution_window", nested(ResolutionWindow), False),
+        ("resolution_rules", "resolution_rules", nested(ResolutionRules), False),
+        ("allowed_sources", "allowed_sources", list_of(identifier, 0, 256), False),
+        ("dispute_policy", "dispute_policy", nested(DisputePolicy), False),
+    )
+    _invariants = market_sources_sorted
+
+
+class SourceTarget(Struct):
+    """``por.schemas.prompt.SourceTarget``."""
+
+    __slots__ = ("expected_content_type", "method", "source_id", "uri")
+    source_id: str
+    uri: str
+    method: str
+    expected_content_type: str
+    FIELDS = (
+        ("source_id", "source_id", identifier, False),
+        ("uri", "uri", any_text, False),
+        ("method", "method", literal("GET", "POST"), False),
+        ("expected_content_type", "expected_content_type", literal(*CONTENT_TYPES), False),
+    )
+
+
+class SelectionPolicy(Struct):
+    """``por.schemas.prompt.SelectionPolicy``."""
+
+    __slots__ = ("min_sources", "quorum", "strategy", "tie_breaker")
+    strategy: str
+    min_sources: int
+    quorum: int
+    tie_breaker: str
+    FIELDS = (
+        ("strategy", "strategy",
+         literal("single_best", "multi_source_quorum", "fallback_chain"), False),
+        ("min_sources", "min_sources", integer(1, 64), False),
+        ("quorum", "quorum", integer(1, 64), False),
+        ("tie_breaker", "tie_breaker", literal("highest_provenance", "source_order"), False),
+    )
+    _invariants = selection_quorum
+
+
+class FieldSpec(Struct):
+    """``por.schemas.prompt.FieldSpec``."""
+
+    __slots__ = ("json_path", "key", "kind", "regex")
+    key: str
+    kind: str
+    json_path: str | None
+    regex: str | None
+    FIELDS = (
+        ("key", "key", identifier, False),
+        ("kind", "kind", literal(*FIELD_KINDS), False),
+        ("json_path", "json_path", text(0, 256), True),
+        ("regex", "regex", text(0, 256), True),
+    )
+    _invariants = field_has_locator
+
+
+class DataRequirement(Struct):
+    """``por.schemas.prompt.DataRequirement``."""
+
+    __slots__ = (
+        "description",
+        "expected_fields",
+        "min_provenance_tier",
+        "requirement_id",
+        "selection_policy",
+        "source_targets",
+    )
+    requirement_id: str
+    description: str
+    source_targets: list[SourceTarget]
+    selection_policy: SelectionPolicy
+    expected_fields: list[FieldSpec]
+    min_provenance_tier: int
+    FIELDS = (
+        ("requirement_id", "requirement_id", identifier, False),
+        ("description", "description", any_text, False),
+        ("source_targets", "source_targets", list_of(nested(SourceTarget), 1, 64), False),
+        ("selection_policy", "selection_policy", nested(SelectionPolicy), False),
+        ("expected_fields", "expected_fields", list_of(nested(FieldSpec), 0, 64), False),
+        ("min_provenance_tier", "min_provenance_tier", integer(0, 3), False),
+    )
+    _invariants = requirement_unique
+
+
+class PredictionSemantics(Struct):
+    """``por.schemas.prompt.PredictionSemantics``."""
+
+    __slots__ = ("comparison", "metric", "predicate", "target_entity", "threshold", "unit")
+    target_entity: str
+    predicate: str
+    metric: str
+    comparison: str | None
+    threshold: str | None
+    unit: str | None
+    FIELDS = (
+        ("target_entity", "target_entity", any_text, False),
+        ("predicate", "predicate", literal("event_observed", "numeric_threshold"), False),
+        ("metric", "metric", identifier, False),
+        ("comparison", "comparison", literal(*COMPARISONS), True),
+        ("threshold", "threshold", decimal_text, True),
+        ("unit", "unit", any_text, True),
+    )
+    _invariants = prediction_threshold
+
+
+class ConfidencePolicy(Struct):
+    """``por.schemas.prompt.ConfidencePolicy``."""
+
+    __slots__ = (
+        "conflict_factor_bps",
+        "default_confidence_bps",
+        "fallback_factor_bps",
+        "invalid_confidence_bps",
+        "min_confidence_for_yesno_bps",
+    )
+    default_confidence_bps: int
+    min_confidence_for_yesno_bps: int
+    conflict_factor_bps: int
+    fallback_factor_bps: int
+    invalid_confidence_bps: int
+    FIELDS = (
+        ("default_confidence_bps", "default_confidence_bps", bps, False),
+        ("min_confidence_for_yesno_bps", "min_confidence_for_yesno_bps", bps, False),
+        ("conflict_factor_bps", "conflict_factor_bps", bps, False),
+        ("fallback_factor_bps", "fallback_factor_bps", bps, False),
+        ("invalid_confidence_bps", "invalid_confidence_bps", bps, False),
+    )
+
+
+class ConflictPolicy(Struct):
+    """``por.schemas.prompt.ConflictPolicy``."""
+
+    __slots__ = ("numeric_tolerance", "on_conflict")
+    on_conflict: str
+    numeric_tolerance: str
+    FIELDS = (
+        ("on_conflict", "on_conflict", literal("invalid", "continue"), False),
+        ("numeric_tolerance", "numeric_tolerance", decimal_text, False),
+    )
+    _invariants = conflict_non_negative
+
+
+class PromptSpec(CborRecord):
+    """``por.schemas.prompt.PromptSpec``.
+
+    :meth:`to_cbor` gives back the bytes it was read from.
+    """
+
+    __slots__ = (
+        "confidence_policy",
+        "conflict_policy",
+        "data_requirements",
+        "market",
+        "output_schema_ref",
+        "prediction_semantics",
+        "record_schema",
+        "strict_mode",
+        "timestamp_slack_seconds",
+    )
+    record_schema: str
+    market: MarketSpec
+    prediction_semantics: PredictionSemantics
+    data_requirements: list[DataRequirement]
+    output_schema_ref: str
+    strict_mode: bool
+    confidence_policy: ConfidencePolicy
+    conflict_policy: ConflictPolicy
+    timestamp_slack_seconds: int
+    FIELDS = (
+        schema_tag("por.PromptSpec/1"),
+        ("market", "market", nested(MarketSpec), False),
+        ("prediction_semantics", "prediction_semantics", nested(PredictionSemantics), False),
+        ("data_requirements", "data_requirements", list_of(nested(DataRequirement), 1, 64), False),
+        ("output_schema_ref", "output_schema_ref", any_text, False),
+        ("strict_mode", "strict_mode", boolean, False),
+        ("confidence_policy", "confidence_policy", nested(ConfidencePolicy), False),
+        ("conflict_policy", "conflict_policy", nested(ConflictPolicy), False),
+        ("timestamp_slack_seconds", "timestamp_slack_seconds", count, False),
+    )
+    _invariants = prompt_unique_requirements
+
+
+__all__ = [
+    "COMPARISONS",
+    "CONTENT_TYPES",
+    "FIELD_KINDS",
+    "ConfidencePolicy",
+    "ConflictPolicy",
+    "DataRequirement",
+    "DisputePolicy",
+    "FieldSpec",
+    "MarketSpec",
+    "PredictionSemantics",
+    "PromptSpec",
+    "ResolutionRule",
+    "ResolutionRules",
+    "ResolutionWindow",
+    "SelectionPolicy",
+    "SourceTarget",
+]
