@@ -18,7 +18,8 @@ from por.errors import PorError
 from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
-from por.judges.render import vote_from_response
+from por.judges.records import MAX_WIRE_BYTES
+from por.judges.render import MAX_RESPONSE, vote_from_response
 from por.judges.wire import check_wire
 
 #: Kinds a call without an HTTP status may carry.
@@ -34,6 +35,15 @@ class Exchange:
     response: bytes
     #: The client's kind when no status came back (0), else ``None``.
     client_kind: str | None = None
+
+    def capped(self) -> Exchange:
+        """The exchange as it is recorded: each body cut to ``MAX_RESPONSE + 1`` bytes
+        (SPEC §15.4), so a longer one is kept as the prefix that proves it was longer,
+        and a record can always hold it (what the transcript server buffers, too)."""
+        if len(self.wire_request) <= MAX_WIRE_BYTES and len(self.response) <= MAX_WIRE_BYTES:
+            return self
+        return Exchange(self.wire_request[:MAX_WIRE_BYTES], self.status,
+                        self.response[:MAX_WIRE_BYTES], self.client_kind)
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,8 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: 
         check_wire(manifest, exchange.wire_request, messages)
     except JudgementError as exc:
         return Classified("lock_violation", exc.check_id, None)
+    if len(exchange.response) > MAX_RESPONSE:
+        return Classified("invalid_response", "judgement.response_too_large", None)
     try:
         if manifest.model.kind == "hosted":
             check_response_model(manifest, exchange.response)
