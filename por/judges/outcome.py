@@ -53,6 +53,8 @@ class Classified:
     kind: str | None
     check_id: str
     vote: tuple[str, int] | None
+    #: What the failed check said (never the response's bytes), for diagnostics.
+    detail: str = ""
 
 
 def kind_from_status(status: int) -> tuple[str, str]:
@@ -81,18 +83,18 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: 
     try:
         check_wire(manifest, exchange.wire_request, messages)
     except JudgementError as exc:
-        return Classified("lock_violation", exc.check_id, None)
+        return Classified("lock_violation", exc.check_id, None, exc.message)
     if len(exchange.response) > MAX_RESPONSE:
         return Classified("invalid_response", "judgement.response_too_large", None)
     try:
         if manifest.model.kind == "hosted":
             check_response_model(manifest, exchange.response)
     except JudgementError as exc:
-        return Classified("lock_violation", exc.check_id, None)
+        return Classified("lock_violation", exc.check_id, None, exc.message)
     try:
         vote = parse(exchange.response)
     except PorError as exc:
-        return Classified("invalid_response", exc.check_id, None)
+        return Classified("invalid_response", exc.check_id, None, exc.message)
     return Classified(None, "ok", vote)
 
 

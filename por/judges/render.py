@@ -151,5 +151,5 @@ def is_judgement_error(exc: PorError) -> bool:
                             "judgement.response_parse"}
 
 
-__all__ = ["MAX_RESPONSE", "content_from_response", "require_scalar_text", "messages_hash", "parse_vote", "render_messages",
-           "subject_fields", "vote_from_response"]
+__all__ = ["MAX_RESPONSE", "content_from_response", "messages_hash", "parse_vote",
+           "render_messages", "require_scalar_text", "subject_fields", "vote_from_response"]

@@ -38,7 +38,7 @@ from por.judges.wire import request_hash
 #: Header naming the attempt a request belongs to.
 CALL_HEADER = "X-Por-Call"
 #: Header carrying the run's secret (never recorded, never forwarded upstream).
-SECRET_HEADER = "X-Por-Secret"
+SECRET_HEADER = "X-Por-Secret"  # noqa: S105  # a header name, not a secret
 #: Status for a replay miss (not a real HTTP status: nothing can mean it by accident).
 MISS_STATUS = 599
 #: Largest request body accepted.
@@ -256,5 +256,5 @@ def cassette_from_calls(calls: list[Any]) -> dict[bytes, tuple[int, bytes]]:
             if call.status == 200}
 
 
-__all__ = ["CALL_HEADER", "MISS_STATUS", "SECRET_HEADER", "Recorded", "Responder", "TranscriptServer",
-           "cassette_from_calls"]
+__all__ = ["CALL_HEADER", "MISS_STATUS", "SECRET_HEADER", "Recorded", "Responder",
+           "TranscriptServer", "cassette_from_calls"]

@@ -125,5 +125,5 @@ def wire_number(text: str) -> int | float:
     return int(text) if "." not in text else float(text)
 
 
-__all__ = ["REQUEST_FIELDS", "allowed_wire_keys", "canonical_request", "check_wire", "parse_body", "request_hash", "response_format",
-           "wire_model_name", "wire_number"]
+__all__ = ["REQUEST_FIELDS", "allowed_wire_keys", "canonical_request", "check_wire",
+           "parse_body", "request_hash", "response_format", "wire_model_name", "wire_number"]

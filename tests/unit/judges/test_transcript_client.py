@@ -27,13 +27,13 @@ from por.judges.wire import request_hash
 
 
 def _post(server: TranscriptServer, body: bytes, call_id: str = "c1", *,
-          secret: str | None = "the run's") -> tuple[int, bytes]:
-    """POST as the run's client (``secret`` left as is) or as another process."""
+          as_run: bool = True, secret: str | None = None) -> tuple[int, bytes]:
+    """POST as the run's client (``as_run``) or as another process (with ``secret``)."""
     parts = urlsplit(server.api_base)
     conn = http.client.HTTPConnection(parts.hostname or "", parts.port or 0, timeout=30)
     headers = {CALL_HEADER: call_id, "Content-Type": "application/json"}
-    if secret is not None:
-        headers[SECRET_HEADER] = (server.secret or "") if secret == "the run's" else secret
+    if as_run or secret is not None:
+        headers[SECRET_HEADER] = (server.secret or "") if as_run else (secret or "")
     try:
         conn.request("POST", "/v1/chat/completions", body=body, headers=headers)
         reply = conn.getresponse()
