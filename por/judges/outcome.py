@@ -2,7 +2,9 @@
 and when verifying: the recorded bytes decide, never the client's opinion.
 
 An attempt is a vote iff the server answered 200, the wire request honours the
-lock and the answer parses to a vote.  Otherwise its error kind follows from
+lock, the answer is a chat completion within the size cap (UTF-8, JSON, no lone
+surrogate), a hosted answer names the locked snapshot, and its content parses
+to a vote.  Otherwise its error kind follows from
 the HTTP status; only a call that never got a status (0) carries the kind the
 client saw (``timeout`` or ``network``).
 """
@@ -19,7 +21,7 @@ from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
 from por.judges.records import MAX_WIRE_BYTES
-from por.judges.render import MAX_RESPONSE, vote_from_response
+from por.judges.render import content_from_response, vote_from_response
 from por.judges.wire import check_wire
 
 #: Kinds a call without an HTTP status may carry.
@@ -84,8 +86,10 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: 
         check_wire(manifest, exchange.wire_request, messages)
     except JudgementError as exc:
         return Classified("lock_violation", exc.check_id, None, exc.message)
-    if len(exchange.response) > MAX_RESPONSE:
-        return Classified("invalid_response", "judgement.response_too_large", None)
+    try:  # the envelope first: a body that is no chat completion names no model
+        content_from_response(exchange.response)
+    except PorError as exc:
+        return Classified("invalid_response", exc.check_id, None, exc.message)
     try:
         if manifest.model.kind == "hosted":
             check_response_model(manifest, exchange.response)
