@@ -55,7 +55,8 @@ class Classified:
     kind: str | None
     check_id: str
     vote: tuple[str, int] | None
-    #: What the failed check said (never the response's bytes), for diagnostics.
+    #: What a failed *wire* check said, for diagnostics (empty for answers: a
+    #: parser's message may quote the response, and errors never do).
     detail: str = ""
 
 
@@ -89,7 +90,7 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: 
     try:  # the envelope first: a body that is no chat completion names no model
         content_from_response(exchange.response)
     except PorError as exc:
-        return Classified("invalid_response", exc.check_id, None, exc.message)
+        return Classified("invalid_response", exc.check_id, None)
     try:
         if manifest.model.kind == "hosted":
             check_response_model(manifest, exchange.response)
@@ -98,7 +99,7 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: 
     try:
         vote = parse(exchange.response)
     except PorError as exc:
-        return Classified("invalid_response", exc.check_id, None, exc.message)
+        return Classified("invalid_response", exc.check_id, None)
     return Classified(None, "ok", vote)
 
 

@@ -148,7 +148,8 @@ def vote_from_response(response: bytes) -> tuple[str, int]:
 def is_judgement_error(exc: PorError) -> bool:
     """True for the errors that make an attempt ``invalid_response``."""
     return exc.check_id in {"judgement.vote_parse", "judgement.vote_range",
-                            "judgement.response_parse"}
+                            "judgement.response_parse", "judgement.response_too_large",
+                            "judgement.response_utf8", "judgement.response_surrogate"}
 
 
 __all__ = ["MAX_RESPONSE", "content_from_response", "messages_hash", "parse_vote",
