@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from judges_support import (
     WireDouble,
@@ -133,9 +133,27 @@ def test_every_hostile_answer_leaves_a_court_seat_absent(name: str) -> None:
         call.wire_request, 200, call.response)).check_id == check_id
 
 
-@given(body=st.binary(max_size=200) | st.text(max_size=60).map(
-    lambda t: json.dumps({"choices": [{"message": {"content": t}}]}).encode()))
+#: Any code point, lone surrogates made frequent (hypothesis' default text has none).
+ANY_TEXT = st.text(alphabet=st.one_of(st.characters(),
+                                      st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)),
+                   max_size=40)
+
+
+def _chat(content: str) -> bytes:
+    return json.dumps({"model": "m", "choices": [{"message": {"content": content}}]}).encode()
+
+
+@given(body=st.one_of(
+    st.binary(max_size=200),
+    ANY_TEXT.map(_chat),  # lone surrogates included: json.dumps writes them as escapes
+    st.tuples(st.integers(-5, 105), ANY_TEXT).map(
+        lambda v: _chat(json.dumps({"worker_pct": v[0], "reasoning": v[1]}))),
+))
+@example(body=_chat(json.dumps({"worker_pct": 50, "reasoning": "\ud800"})))
+@example(body=_chat("\udfff"))
 def test_any_answer_is_classified_and_recordable(body: bytes) -> None:
+    from por.court.records import CourtVote
+
     manifest = llm_manifest()
     messages = [{"role": "user", "content": "u"}]
     exchange = Exchange(wire_body(manifest, messages), 200, body)
@@ -147,3 +165,9 @@ def test_any_answer_is_classified_and_recordable(body: bytes) -> None:
                   wire_request=exchange.wire_request, wire_request_hash=b"\0" * 32,
                   status=200, response=body, response_hash=b"\0" * 32,
                   result="error", error_kind="invalid_response").to_cbor()
+    court = classify_court(manifest, messages, exchange)
+    if court.vote is not None:  # a vote the court accepts is one a record can hold
+        reasoning, pct = court.vote
+        CourtVote(seat=0, judge_id="j", manifest_digest=b"\0" * 32, case_hash=b"\0" * 32,
+                  attempt=1, worker_pct=pct, reasoning=reasoning,
+                  voted_at="2026-01-01T00:00:00Z").to_cbor()
