@@ -192,6 +192,13 @@ def run_verify(args: argparse.Namespace) -> int:
     """``por judge verify``."""
     from por.judges import verify_judgement
 
+    if getattr(args, "replay_from", None):
+        # Replaying a recording re-runs nothing: it would compare the bundle with an
+        # operator's transcript, never with the model (issue 25 item 6).
+        raise CliError("usage.judge", "--replay-from answers from recorded transcripts, so "
+                       "it is no re-execution: --reexecute needs the model (--serve-local "
+                       "or --api-base); to compare two recorded judgements use "
+                       "`por judge replay`")
     data = read_input(args.judgement, args.max_size)
     summary = verify_judgement(data, max_size=args.max_size)
     signed = check_signature(args, summary)

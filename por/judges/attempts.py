@@ -55,7 +55,7 @@ async def run_attempts(policy: RetryPolicy, call: Callable[[int], Awaitable[Exch
     """
     attempt = 1
     while True:
-        exchange = await call(attempt)
+        exchange = (await call(attempt)).capped()  # what a record can hold (SPEC §15.4)
         tried = Tried(attempt, exchange, classify(exchange))
         kept.append(tried)
         if not retries(policy, tried):

@@ -82,7 +82,7 @@ def check_attempts(calls: Sequence[JudgeCall], *, who: str, messages: list[dict[
         result = classify(exchange)
         if call.result == "vote" and result.vote is None:
             raise fail(result.check_id, f"{who} attempt {call.attempt} is recorded as a vote "
-                       f"but is {result.kind}")
+                       f"but is {result.kind}" + (f": {result.detail}" if result.detail else ""))
         if call.result == "error" and (result.vote is not None or result.kind != call.error_kind):
             raise fail("judgement.call_result", f"{who} attempt {call.attempt}: recorded "
                        "error kind does not follow from the wire bytes",

@@ -27,7 +27,7 @@ from por.judges.errors import JudgeLockError, JudgeUnavailableError
 from por.judges.manifest import JudgeManifest
 from por.judges.outcome import Exchange
 from por.judges.records import JudgeSubject
-from por.judges.transcript import CALL_HEADER, TranscriptServer
+from por.judges.transcript import CALL_HEADER, SECRET_HEADER, TranscriptServer
 from por.judges.wire import response_format, wire_model_name, wire_number
 
 #: The litellm version the lock was measured with; another is refused.
@@ -79,8 +79,11 @@ def refuse_silent_degradation(litellm: Any) -> None:
 
 
 def completion_kwargs(manifest: JudgeManifest, messages: list[dict[str, str]],
-                      api_base: str, call_id: str) -> dict[str, Any]:
-    """The ``acompletion`` arguments: every locked parameter, explicitly."""
+                      api_base: str, call_id: str, secret: str | None = None) -> dict[str, Any]:
+    """The ``acompletion`` arguments: every locked parameter, explicitly, and the
+    transcript server's headers (the attempt id and the run's secret: headers are
+    never part of the recorded request body)."""
+    headers = {CALL_HEADER: call_id} | ({SECRET_HEADER: secret} if secret else {})
     kwargs: dict[str, Any] = {
         "model": f"openai/{wire_model_name(manifest)}",
         "messages": messages,
@@ -91,7 +94,7 @@ def completion_kwargs(manifest: JudgeManifest, messages: list[dict[str, str]],
         "num_retries": 0,
         "drop_params": False,
         "response_format": response_format(manifest),
-        "extra_headers": {CALL_HEADER: call_id},
+        "extra_headers": headers,
     }
     extra: dict[str, Any] = {}
     for name, text in sorted(manifest.parameters.items()):
@@ -129,7 +132,7 @@ class LiteLLMTransport:
         client_kind: str | None = None
         try:
             await self.litellm.acompletion(**completion_kwargs(
-                manifest, messages, self.server.api_base, call_id))
+                manifest, messages, self.server.api_base, call_id, self.server.secret))
         except Exception as exc:  # every failure is judged from the recorded bytes
             client_kind = kind_of(exc, self.litellm)
         seen = self.server.take(call_id)
@@ -155,7 +158,9 @@ async def preflight(server: TranscriptServer, manifest: JudgeManifest) -> None:
     def get() -> tuple[int, bytes]:
         conn = http.client.HTTPConnection(parts.hostname or "", parts.port or 80, timeout=30)
         try:
-            conn.request("GET", f"{parts.path}/models")
+            secret = server.secret
+            conn.request("GET", f"{parts.path}/models",
+                         headers={SECRET_HEADER: secret} if secret else {})
             reply = conn.getresponse()
             return reply.status, reply.read()
         except OSError:

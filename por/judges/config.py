@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import deque
 from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
@@ -133,6 +134,31 @@ def _prompt(section: Any, name: str, files: Mapping[str, bytes]) -> dict[str, An
     return {"file": file, "text": text, "hash": digest}
 
 
+def refuse_forbidden_options(config: Mapping[str, Any]) -> None:
+    """``lock.forbidden_option`` naming the path of the first forbidden option found
+    at any depth of the config (maps and lists, breadth first; YAML anchors may
+    share or loop, so each container is visited once)."""
+    queue: deque[tuple[str, Any]] = deque([("", config)])
+    seen: set[int] = set()
+    while queue:
+        path, value = queue.popleft()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                here = f"{path}.{key}" if path else str(key)
+                if key in FORBIDDEN_OPTIONS:
+                    raise JudgeLockError("lock.forbidden_option",
+                                         f"{here[:120]} could change a call silently; "
+                                         "a lock refuses it", actual=here[:120])
+                if isinstance(item, Mapping | list):
+                    queue.append((here, item))
+        elif isinstance(value, list):
+            queue.extend((f"{path}[{i}]", item) for i, item in enumerate(value)
+                         if isinstance(item, Mapping | list))
+
+
 def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
                      weights: tuple[bytes, int] | None = None) -> JudgeManifest:
     """Resolve a config into the canonical manifest (SPEC §15.1).
@@ -140,10 +166,7 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
     ``files`` maps each prompt file name the config names to its bytes;
     ``weights`` is (sha256, size) of the weights file for a local model.
     """
-    for option in FORBIDDEN_OPTIONS:
-        if option in config or option in (config.get("parameters") or {}):
-            raise JudgeLockError("lock.forbidden_option",
-                                 f"{option} could change a call silently; a lock refuses it")
+    refuse_forbidden_options(config)
     model = _get(config, "model_lock", dict, "")
     if model.get("fallback") is not None or config.get("fail_closed") is not True:
         raise JudgeLockError("lock.fallback", "a locked judge has no fallback and fails closed",
@@ -222,4 +245,4 @@ def _runtime(section: Any, kind: str, model: Mapping[str, Any]) -> dict[str, Any
 
 
 __all__ = ["COURT_VOTE_SCHEMA", "FORBIDDEN_OPTIONS", "VOTE_SCHEMA", "canonical_json",
-           "lock_from_config", "parse_config_text"]
+           "lock_from_config", "parse_config_text", "refuse_forbidden_options"]

@@ -2,7 +2,9 @@
 and when verifying: the recorded bytes decide, never the client's opinion.
 
 An attempt is a vote iff the server answered 200, the wire request honours the
-lock and the answer parses to a vote.  Otherwise its error kind follows from
+lock, the answer is a chat completion within the size cap (UTF-8, JSON, no lone
+surrogate), a hosted answer names the locked snapshot, and its content parses
+to a vote.  Otherwise its error kind follows from
 the HTTP status; only a call that never got a status (0) carries the kind the
 client saw (``timeout`` or ``network``).
 """
@@ -18,7 +20,8 @@ from por.errors import PorError
 from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
-from por.judges.render import vote_from_response
+from por.judges.records import MAX_WIRE_BYTES
+from por.judges.render import content_from_response, vote_from_response
 from por.judges.wire import check_wire
 
 #: Kinds a call without an HTTP status may carry.
@@ -35,6 +38,15 @@ class Exchange:
     #: The client's kind when no status came back (0), else ``None``.
     client_kind: str | None = None
 
+    def capped(self) -> Exchange:
+        """The exchange as it is recorded: each body cut to ``MAX_RESPONSE + 1`` bytes
+        (SPEC §15.4), so a longer one is kept as the prefix that proves it was longer,
+        and a record can always hold it (what the transcript server buffers, too)."""
+        if len(self.wire_request) <= MAX_WIRE_BYTES and len(self.response) <= MAX_WIRE_BYTES:
+            return self
+        return Exchange(self.wire_request[:MAX_WIRE_BYTES], self.status,
+                        self.response[:MAX_WIRE_BYTES], self.client_kind)
+
 
 @dataclass(frozen=True)
 class Classified:
@@ -43,6 +55,9 @@ class Classified:
     kind: str | None
     check_id: str
     vote: tuple[str, int] | None
+    #: What a failed *wire* check said, for diagnostics (empty for answers: a
+    #: parser's message may quote the response, and errors never do).
+    detail: str = ""
 
 
 def kind_from_status(status: int) -> tuple[str, str]:
@@ -71,12 +86,16 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: 
     try:
         check_wire(manifest, exchange.wire_request, messages)
     except JudgementError as exc:
-        return Classified("lock_violation", exc.check_id, None)
+        return Classified("lock_violation", exc.check_id, None, exc.message)
+    try:  # the envelope first: a body that is no chat completion names no model
+        content_from_response(exchange.response)
+    except PorError as exc:
+        return Classified("invalid_response", exc.check_id, None)
     try:
         if manifest.model.kind == "hosted":
             check_response_model(manifest, exchange.response)
     except JudgementError as exc:
-        return Classified("lock_violation", exc.check_id, None)
+        return Classified("lock_violation", exc.check_id, None, exc.message)
     try:
         vote = parse(exchange.response)
     except PorError as exc:

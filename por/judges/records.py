@@ -20,7 +20,8 @@ from por.schemas.verdict import Outcome
 MAX_SUBJECTS = 10_000
 #: Attempts per subject are bounded by the retry policy (at most 11).
 MAX_CALLS = MAX_SUBJECTS * 11
-#: Largest wire request or response kept in a call record.
+#: Largest wire request or response kept in a call record: the response cap
+#: (``render.MAX_RESPONSE``) plus one byte, the prefix that proves an answer was longer.
 MAX_WIRE_BYTES = 1 << 20
 
 Attempt = Annotated[int, Field(ge=1, le=11)]

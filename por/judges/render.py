@@ -97,17 +97,47 @@ def parse_vote(content: str) -> tuple[str, int]:
     return outcome, confidence * 100
 
 
-def content_from_response(response: bytes) -> str:
-    """``choices[0].message.content`` of an OpenAI chat-completions response body."""
+#: Largest answer (response body) a judge may give, in bytes (SPEC §15.4): the
+#: transcript server reads at most ``MAX_RESPONSE + 1`` bytes of a body, so a
+#: recorded response of ``MAX_RESPONSE + 1`` bytes is the prefix of a longer one.
+MAX_RESPONSE = (1 << 20) - 1
+
+
+def require_scalar_text(text: str, what: str) -> str:
+    """``text`` if it is Unicode scalar values only, else ``judgement.response_surrogate``
+    (a JSON ``\\ud800`` escape decodes to a lone surrogate, which no record can hold)."""
     try:
-        value = loads_strict(response.decode("utf-8"))
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise JudgementError("judgement.response_surrogate",
+                             f"{what} holds a lone surrogate code point") from None
+    return text
+
+
+def content_from_response(response: bytes) -> str:
+    """``choices[0].message.content`` of an OpenAI chat-completions response body.
+
+    Classified in this order (SPEC §15.4): over :data:`MAX_RESPONSE` bytes
+    (``judgement.response_too_large``), not UTF-8 (``judgement.response_utf8``),
+    not a chat completion (``judgement.response_parse``), content with a lone
+    surrogate (``judgement.response_surrogate``).
+    """
+    if len(response) > MAX_RESPONSE:
+        raise JudgementError("judgement.response_too_large", "the answer is over the cap",
+                             expected=f"<= {MAX_RESPONSE} bytes", actual=len(response))
+    try:
+        text = response.decode("utf-8")
+    except UnicodeDecodeError:
+        raise JudgementError("judgement.response_utf8", "the answer is not UTF-8") from None
+    try:
+        value = loads_strict(text)
         content = value["choices"][0]["message"]["content"]
-    except (JsonTextError, UnicodeDecodeError, KeyError, IndexError, TypeError):
+    except (JsonTextError, KeyError, IndexError, TypeError):
         raise JudgementError("judgement.response_parse",
                              "response is not a chat completion") from None
     if not isinstance(content, str):
         raise JudgementError("judgement.response_parse", "response content is not text")
-    return content
+    return require_scalar_text(content, "the answer's content")
 
 
 def vote_from_response(response: bytes) -> tuple[str, int]:
@@ -118,8 +148,9 @@ def vote_from_response(response: bytes) -> tuple[str, int]:
 def is_judgement_error(exc: PorError) -> bool:
     """True for the errors that make an attempt ``invalid_response``."""
     return exc.check_id in {"judgement.vote_parse", "judgement.vote_range",
-                            "judgement.response_parse"}
+                            "judgement.response_parse", "judgement.response_too_large",
+                            "judgement.response_utf8", "judgement.response_surrogate"}
 
 
-__all__ = ["content_from_response", "messages_hash", "parse_vote", "render_messages",
-           "subject_fields", "vote_from_response"]
+__all__ = ["MAX_RESPONSE", "content_from_response", "messages_hash", "parse_vote",
+           "render_messages", "require_scalar_text", "subject_fields", "vote_from_response"]

@@ -9,13 +9,22 @@ byte for byte and with HTTP 599 on a miss, which the client surfaces as a
 fail-closed "judge unavailable".  Nothing can bypass it quietly: litellm's own
 hooks are not wire-exact, a socket is.
 
+Every request must carry the run's secret (``X-Por-Secret``: a random token
+made per server, known only to the client of this run, never recorded: the
+recorded request is the body, not its headers).  Anything else is answered 403
+and neither recorded nor forwarded, so another local process cannot spend or
+spoil an attempt.  An upstream answer is read up to ``MAX_RESPONSE + 1`` bytes
+and no further (SPEC §15.4): a longer one is kept as that prefix.
+
 Leaves out: TLS, anything but 127.0.0.1, streaming.
 """
 
 from __future__ import annotations
 
+import hmac
 import http.client
 import queue
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,10 +32,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from por.judges.records import MAX_WIRE_BYTES
 from por.judges.wire import request_hash
 
 #: Header naming the attempt a request belongs to.
 CALL_HEADER = "X-Por-Call"
+#: Header carrying the run's secret (never recorded, never forwarded upstream).
+SECRET_HEADER = "X-Por-Secret"  # noqa: S105  # a header name, not a secret
 #: Status for a replay miss (not a real HTTP status: nothing can mean it by accident).
 MISS_STATUS = 599
 #: Largest request body accepted.
@@ -54,6 +66,8 @@ class _State:
     cassette: dict[bytes, tuple[int, bytes]]
     replay: bool
     models_response: bytes | None
+    #: The run's secret, or ``None`` for a stand-in model that admits any caller.
+    secret: str | None
     log: list[Recorded] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -72,7 +86,20 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def _admitted(self) -> bool:
+        """Whether the request carries the run's secret; else answer 403 and hang up
+        (the body is not read: nothing of it is recorded or forwarded)."""
+        secret = self.server.state.secret
+        given = self.headers.get(SECRET_HEADER) or ""
+        if secret is None or hmac.compare_digest(given.encode(), secret.encode()):
+            return True
+        self.close_connection = True
+        self._send(403, b'{"error":"not a caller of this run"}')
+        return False
+
     def do_GET(self) -> None:
+        if not self._admitted():
+            return
         state = self.server.state
         if state.upstream is not None and not state.replay:
             status, body = _forward(state.upstream, "GET", self.path, None)
@@ -85,9 +112,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(MISS_STATUS, b'{"error":"no model behind the transcript server"}')
 
     def do_POST(self) -> None:
+        if not self._admitted():
+            return
         state = self.server.state
         length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
+        if length > MAX_BODY or length < 0:
+            self.close_connection = True
             self._send(413, b'{"error":"request too large"}')
             return
         body = self.rfile.read(length)
@@ -109,6 +139,7 @@ class _Handler(BaseHTTPRequestHandler):
             status, response = state.responder(body)
         else:
             status, response = MISS_STATUS, b'{"error":"no upstream"}'
+        response = response[:MAX_WIRE_BYTES]  # a stand-in's answer is capped alike
         if status == 200 and not state.replay:
             with state.lock:
                 state.cassette[key] = (status, response)
@@ -124,7 +155,8 @@ def _forward(upstream: str, method: str, path: str, body: bytes | None) -> tuple
         headers = {"Content-Type": "application/json"} if body is not None else {}
         conn.request(method, path, body=body, headers=headers)
         reply = conn.getresponse()
-        return reply.status, reply.read()
+        # Never buffer more than the cap + 1 bytes (SPEC §15.4): the prefix is the proof.
+        return reply.status, reply.read(MAX_WIRE_BYTES)
     except OSError:
         return 502, b'{"error":"upstream unreachable"}'
     finally:
@@ -150,13 +182,17 @@ class TranscriptServer:
     def __init__(self, *, upstream: str | list[str] | None = None,
                  responder: Responder | None = None,
                  cassette: dict[bytes, tuple[int, bytes]] | None = None,
-                 replay: bool = False, models_response: bytes | None = None) -> None:
+                 replay: bool = False, models_response: bytes | None = None,
+                 authenticate: bool = True) -> None:
+        """``authenticate=False`` only for a stand-in *model* in tests (behind a real
+        transcript server, which does not forward its secret upstream)."""
         upstreams = [upstream] if isinstance(upstream, str) else list(upstream or [])
         free: queue.Queue[str] = queue.Queue()
         for url in upstreams:
             free.put(url)
         self._state = _State(upstreams[0] if upstreams else None, free, responder,
-                             dict(cassette or {}), replay, models_response)
+                             dict(cassette or {}), replay, models_response,
+                             secrets.token_urlsafe(32) if authenticate else None)
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -190,6 +226,11 @@ class TranscriptServer:
             raise RuntimeError("transcript server is not running")
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
+    @property
+    def secret(self) -> str | None:
+        """The run's secret: the client sends it as ``X-Por-Secret`` on every request."""
+        return self._state.secret
+
     def take(self, call_id: str) -> list[Recorded]:
         """Remove and return the exchanges recorded for one attempt (copies)."""
         with self._state.lock:
@@ -215,5 +256,5 @@ def cassette_from_calls(calls: list[Any]) -> dict[bytes, tuple[int, bytes]]:
             if call.status == 200}
 
 
-__all__ = ["CALL_HEADER", "MISS_STATUS", "Recorded", "Responder", "TranscriptServer",
-           "cassette_from_calls"]
+__all__ = ["CALL_HEADER", "MISS_STATUS", "SECRET_HEADER", "Recorded", "Responder",
+           "TranscriptServer", "cassette_from_calls"]

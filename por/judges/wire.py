@@ -4,9 +4,10 @@
 (sorted keys, numbers as canonical decimals) whose SHA-256 is the *request
 hash*: the transcript server's key and a committed field of every call.
 :func:`check_wire` proves, from the wire bytes alone, that the model was not
-rewritten, every locked parameter was sent with its locked value, the messages
-are the rendered ones and the output schema was asked for.  Each failure is a
-``JudgementError`` with its own check id.
+rewritten, every locked parameter was sent with its locked value, nothing the
+lock does not allow was sent (an allow-list: :func:`allowed_wire_keys`), the
+messages are the rendered ones and exactly the locked ``response_format`` was
+asked for.  Each failure is a ``JudgementError`` with its own check id.
 """
 
 from __future__ import annotations
@@ -62,6 +63,20 @@ def wire_model_name(manifest: JudgeManifest) -> str:
     return manifest.model.model.split("/", 1)[-1]
 
 
+#: Fields the request format itself needs, beside the locked parameters (SPEC §15.4).
+#: The client sends every call on the ``openai/`` chat-completions route, so these
+#: are the same for every provider a lock names; nothing else may be on the wire.
+REQUEST_FIELDS: frozenset[str] = frozenset({"model", "messages", "response_format"})
+#: Longest key name quoted in an error (a key is attacker-chosen text).
+_KEY_SHOWN = 40
+
+
+def allowed_wire_keys(manifest: JudgeManifest) -> frozenset[str]:
+    """The exact top-level keys a locked request may carry: the request fields and
+    the locked parameters (SPEC §15.4)."""
+    return REQUEST_FIELDS | frozenset(manifest.parameters)
+
+
 def check_wire(manifest: JudgeManifest, body: bytes, messages: list[dict[str, str]]) -> None:
     """Raise ``JudgementError`` unless the wire body honours the lock (SPEC §15.4)."""
     value = parse_body(body)
@@ -82,16 +97,21 @@ def check_wire(manifest: JudgeManifest, body: bytes, messages: list[dict[str, st
             raise JudgementError("judgement.param_value",
                                  f"parameter {name} was sent with another value",
                                  expected=locked, actual=str(sent)[:40])
-    if value.get("stream") not in (None, False):
-        raise JudgementError("judgement.param_value", "streaming is not a locked call")
+    extra = sorted(set(value) - allowed_wire_keys(manifest))
+    if extra:
+        # Name the key, never its value: an unlocked field may hold a credential.
+        shown = ascii(extra[0][:_KEY_SHOWN])
+        raise JudgementError("lock.unlocked_parameter",
+                             f"the wire carries {shown}, which the lock does not allow",
+                             expected="only the locked parameters and "
+                             + ", ".join(sorted(REQUEST_FIELDS)), actual=shown)
     if value.get("messages") != messages:
         raise JudgementError("judgement.messages_mismatch",
                              "wire messages are not the rendered prompt")
-    schema = load_json(manifest.output_schema) if manifest.output_schema else None
-    fmt = value.get("response_format")
-    if schema is not None and (not isinstance(fmt, dict) or fmt.get("schema") != schema):
+    locked_format = response_format(manifest) if manifest.output_schema else None
+    if value.get("response_format") != locked_format:
         raise JudgementError("judgement.response_format",
-                             "the locked output schema was not sent")
+                             "the wire does not ask for exactly the locked response_format")
 
 
 def response_format(manifest: JudgeManifest) -> dict[str, Any]:
@@ -105,5 +125,5 @@ def wire_number(text: str) -> int | float:
     return int(text) if "." not in text else float(text)
 
 
-__all__ = ["canonical_request", "check_wire", "parse_body", "request_hash", "response_format",
-           "wire_model_name", "wire_number"]
+__all__ = ["REQUEST_FIELDS", "allowed_wire_keys", "canonical_request", "check_wire",
+           "parse_body", "request_hash", "response_format", "wire_model_name", "wire_number"]

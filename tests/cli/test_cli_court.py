@@ -108,7 +108,7 @@ def _model(table: dict[str, Any]) -> Any:
 def _serve(table: dict[str, Any]) -> Any:
     from por.judges.transcript import TranscriptServer
 
-    return TranscriptServer(responder=_model(table))
+    return TranscriptServer(responder=_model(table), authenticate=False)
 
 
 SPLIT = {f"court-judge-{i}": p for i, p in enumerate((80, 20, 70, 60, 10, 90, 55))}
@@ -255,7 +255,7 @@ def test_the_seed_constructor_calls_litellm_through_a_recorded_socket() -> None:
 
     from por.judges.transcript import TranscriptServer
 
-    with TranscriptServer(responder=model) as upstream:
+    with TranscriptServer(responder=model, authenticate=False) as upstream:
         judge = LLMJudge("judge-0", "openai/gpt-4o-2024-08-06", 0.2,
                          api_base=upstream.api_base.removesuffix("/v1"),
                          voted_at="2026-01-01T00:00:00Z")
@@ -269,7 +269,7 @@ def test_the_seed_constructor_calls_litellm_through_a_recorded_socket() -> None:
         del body
         return 200, completion("I think the worker did fine", "gpt-4o-2024-08-06")
 
-    with TranscriptServer(responder=broken) as upstream:
+    with TranscriptServer(responder=broken, authenticate=False) as upstream:
         judge = LLMJudge("judge-0", "openai/gpt-4o-2024-08-06", 0.2,
                          api_base=upstream.api_base.removesuffix("/v1"))
         with pytest.raises(ServiceError) as caught:

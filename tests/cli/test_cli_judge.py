@@ -170,7 +170,8 @@ def test_llm_batch_through_api_base_then_replay_from_transcripts(
 
     manifest = _hosted_manifest(tmp_path)
     models = b'{"object":"list","data":[{"id":"smollm2-135m","object":"model"}]}'
-    with TranscriptServer(responder=_fake_model, models_response=models) as model:
+    with TranscriptServer(responder=_fake_model, models_response=models,
+                          authenticate=False) as model:
         upstream = model.api_base.removesuffix("/v1")
         assert main(["judge", "batch", *bundles[:2], "--manifest", str(manifest),
                      "--api-base", upstream, "-o", str(tmp_path / "j"), "--json"]) == 0
@@ -199,7 +200,8 @@ def test_unavailable_model_fails_preflight_with_exit_2(
 
     manifest = _hosted_manifest(tmp_path)
     other = b'{"object":"list","data":[{"id":"some-other-model","object":"model"}]}'
-    with TranscriptServer(responder=_fake_model, models_response=other) as model:
+    with TranscriptServer(responder=_fake_model, models_response=other,
+                          authenticate=False) as model:
         assert main(["judge", "batch", bundles[0], "--manifest", str(manifest), "--api-base",
                      model.api_base.removesuffix("/v1"), "-o", str(tmp_path / "o")]) == 2
     assert "judgement.unavailable" in capsys.readouterr().err

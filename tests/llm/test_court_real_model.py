@@ -162,7 +162,7 @@ def test_a_mixed_panel_rules_and_its_signed_ruling_is_accepted_by_the_registry(
         return 200, completion(vote({"court-judge-0": 80, "court-judge-1": 30}[name]), name)
 
     out = tmp_path / "r"
-    with TranscriptServer(responder=model) as hosted:
+    with TranscriptServer(responder=model, authenticate=False) as hosted:
         code = main(["court", "rule", str(case), "--court", str(COURT / "court-mixed.yaml"),
                      "--at", str(T0), "--serve-local", "--api-base",
                      hosted.api_base.removesuffix("/v1"), "--key", key, "--chain-id",

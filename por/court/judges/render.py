@@ -21,7 +21,7 @@ from por.court.judges.prompts import NO_REBUTTAL
 from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import JudgeManifest
-from por.judges.render import content_from_response
+from por.judges.render import content_from_response, require_scalar_text
 
 #: Longest reasoning kept in a committed vote (code points).
 MAX_REASONING = 4000
@@ -81,6 +81,7 @@ def parse_court_vote(content: str) -> tuple[str, int]:
     if not isinstance(reasoning, str) or len(reasoning) > MAX_REASONING:
         raise CourtError("court.vote_parse", "reasoning is not text of at most "
                          f"{MAX_REASONING} code points")
+    require_scalar_text(reasoning, "the reasoning")
     if isinstance(pct, bool) or not isinstance(pct, int):
         raise CourtError("court.vote_range", "worker_pct is not an integer",
                          expected="0..100", actual=type(pct).__name__)

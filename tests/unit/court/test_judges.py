@@ -106,7 +106,10 @@ MARKER = "RAW-ANSWER-MARKER-1234"
 @pytest.mark.parametrize(("answer", "reason"), [
     ((200, vote(500, MARKER)), "court.vote_range"),
     ((200, "not json " + MARKER), "court.vote_parse"),
-    ((200, b"<html>" + MARKER.encode()), "judgement.version_mismatch"),  # hosted: model first
+    # The envelope before the hosted model check: a page that is no chat completion
+    # names no model (issue 25 item 5: each kind of bad answer has its own id).
+    ((200, b"<html>" + MARKER.encode()), "judgement.response_parse"),
+    ((200, completion(vote(50), "another-snapshot")), "judgement.version_mismatch"),
     ((401, b'{"error": "' + MARKER.encode() + b'"}'), "judgement.auth"),
     ((404, b"{}"), "judgement.unavailable"),
 ])

@@ -16,16 +16,26 @@ from judges_support import Sleeps, WireDouble, config, llm_manifest, run, subjec
 from setup_gate import needs
 
 from por.judges import JudgeLockError, verify_judgement
-from por.judges.transcript import CALL_HEADER, MISS_STATUS, TranscriptServer, cassette_from_calls
+from por.judges.transcript import (
+    CALL_HEADER,
+    MISS_STATUS,
+    SECRET_HEADER,
+    TranscriptServer,
+    cassette_from_calls,
+)
 from por.judges.wire import request_hash
 
 
-def _post(server: TranscriptServer, body: bytes, call_id: str = "c1") -> tuple[int, bytes]:
+def _post(server: TranscriptServer, body: bytes, call_id: str = "c1", *,
+          as_run: bool = True, secret: str | None = None) -> tuple[int, bytes]:
+    """POST as the run's client (``as_run``) or as another process (with ``secret``)."""
     parts = urlsplit(server.api_base)
     conn = http.client.HTTPConnection(parts.hostname or "", parts.port or 0, timeout=30)
+    headers = {CALL_HEADER: call_id, "Content-Type": "application/json"}
+    if as_run or secret is not None:
+        headers[SECRET_HEADER] = (server.secret or "") if as_run else (secret or "")
     try:
-        conn.request("POST", "/v1/chat/completions", body=body,
-                     headers={CALL_HEADER: call_id, "Content-Type": "application/json"})
+        conn.request("POST", "/v1/chat/completions", body=body, headers=headers)
         reply = conn.getresponse()
         return reply.status, reply.read()
     finally:
