@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitments
 from por.challenge.check import check_proof
+from por.challenge.citations import build_citation_proof, citation_faults
 from por.challenge.header_proof import build_header_proof
 from por.challenge.judge_proof import build_judge_proof
 from por.challenge.omission import build_omission_proof, omissions
@@ -111,10 +112,13 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
 
 
 def _fallbacks(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
-    """Omission proofs of every step (§10.2.4), then the JudgeProof (§10.2.5)."""
+    """Omission proofs of every step (§10.2.4), citation proofs of every step
+    (§10.2.7), then the JudgeProof (§10.2.5) and the HeaderProof (§10.2.6)."""
     builders: list[Callable[[], Proof]] = [
         lambda pair=pair: build_omission_proof(bundle, *pair)  # type: ignore[misc]
         for pair in omissions(bundle)]
+    builders.extend(lambda n=n: build_citation_proof(bundle, n)  # type: ignore[misc]
+                    for n in citation_faults(bundle))
     if ref.kind != "verdict":
         builders.append(lambda: build_judge_proof(bundle))
     builders.append(lambda: build_header_proof(bundle))
@@ -143,6 +147,7 @@ def _candidates(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
         if index >= 0 and leaf_kind == "reasoning_leaf":
             builders.append(lambda: build_one_step_proof(bundle, index))
             builders.append(lambda: build_omission_proof(bundle, index))
+            builders.append(lambda: build_citation_proof(bundle, index))
         if index >= 0:
             builders.append(lambda: build_inclusion_proof(bundle, leaf_kind, index))
     builders.append(lambda: build_bundle_proof(bundle))
