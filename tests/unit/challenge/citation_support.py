@@ -63,8 +63,9 @@ def _verdict(spec: PromptSpec, evidence: EvidenceBundle,
 
 
 def reordered_08(order: tuple[int, ...] = (1, 0, 2)) -> tuple[Bundle, str]:
-    """Issue 22's reordering (see the module docstring); returns the bundle and the
-    forged verdict's outcome."""
+    """Issue 22's reordering (see the module docstring): the check step cites the
+    items at ``order`` (a repeat when an index appears twice); returns the bundle
+    and the forged verdict's outcome."""
     spec, evidence = spec_08()
     honest = honest_08()
     steps = [ReasoningStep.from_cbor(s) for s in honest.steps]
@@ -95,8 +96,12 @@ def reordered_08(order: tuple[int, ...] = (1, 0, 2)) -> tuple[Bundle, str]:
 
 def with_citations(bundle: Bundle, index: int, **lists: Any) -> Bundle:
     """``bundle`` with step ``index``'s ``evidence_ids``/``prior_step_ids`` replaced
-    (nothing else recomputed), every commitment recomputed."""
+    (nothing else recomputed), every commitment and the verdict's
+    ``reasoning_root`` recomputed."""
     steps = list(bundle.steps)
     step = ReasoningStep.from_cbor(steps[index])
     steps[index] = step.model_copy(update=lists).to_cbor()
-    return recommit(bundle, steps=steps)
+    edited = recommit(bundle, steps=steps)
+    verdict = DeterministicVerdict.from_cbor(bundle.verdict).model_copy(update={
+        "reasoning_root": edited.commitments.reasoning_root})
+    return recommit(edited, verdict=verdict.to_cbor())
