@@ -100,7 +100,7 @@ def step_fault(number: int, kind: Any, evidence_ids: Sequence[str],
         want = "one extract step per cited item, then one check step per requirement"
     elif kind == "map" and p != 1:
         want = "exactly one prior step (the deduce step)"
-    elif kind == "deduce" and p < 2:  # noqa: PLR2004 - an aggregate and contradictions
+    elif kind == "deduce" and p < 2:
         want = "the aggregate steps, then the contradictions step"
     if want is not None:
         return Fault(SET, f"a {kind} step cites {want}; it cites {e} item(s) and {p} prior "
@@ -124,7 +124,7 @@ def pair_fault(first_id: str, first_index: int, second_id: str,
 
 
 def item_fault(kind: Any, requirement_id: Any, position: int, prior_step_ids: Sequence[str],
-               item_index: int, item_requirement: str) -> Fault | None:
+               *, item_index: int, item_requirement: str) -> Fault | None:
     """One cited item (at ``position`` in the step's evidence, at evidence leaf
     ``item_index``): S3 and S4, else None."""
     if kind == "check_requirement" and item_requirement != requirement_id:  # S4
@@ -179,8 +179,9 @@ def _fault_leaves(step: ReasoningStep, number: int, index: _Index) -> list[int] 
             return [a, b]
     requirement = step.inputs.get("requirement_id")
     for k, (eid, at) in enumerate(zip(step.evidence_ids, where, strict=True)):
-        if at is not None and item_fault(kind, requirement, k, step.prior_step_ids, at,
-                                         index.requirement[eid]) is not None:
+        if at is not None and item_fault(kind, requirement, k, step.prior_step_ids,
+                                         item_index=at,
+                                         item_requirement=index.requirement[eid]) is not None:
             return [at]
     return None
 
@@ -274,7 +275,7 @@ def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None
             k = cited.index(items[0].evidence_id)
         except ValueError:
             k = -1
-        if len(items) == 2:  # noqa: PLR2004 - a pair
+        if len(items) == 2:
             if k < 0 or k + 1 >= len(cited) or cited[k + 1] != items[1].evidence_id:
                 raise ProofError("proof.citations", "the two items must be cited next to "
                                  "each other, in this order",
@@ -288,8 +289,8 @@ def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None
                                  expected=",".join(cited)[:200],
                                  actual=items[0].evidence_id)
             fault = item_fault(kind, step.inputs.get("requirement_id"), k,
-                               step.prior_step_ids, proof.evidence[0].leaf_index,
-                               items[0].requirement_id)
+                               step.prior_step_ids, item_index=proof.evidence[0].leaf_index,
+                               item_requirement=items[0].requirement_id)
     if fault is not None:
         return ChallengeOutcome("won", fault.reason, f"{step.step_id}: {fault.message} "
                                 "(SPEC §12.5.1)", **base)

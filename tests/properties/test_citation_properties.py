@@ -88,7 +88,8 @@ def markets(draw: st.DrawFn) -> tuple[PromptSpec, EvidenceBundle]:
         f"r{k}", sources=sources,
         strategy=draw(st.sampled_from(["single_best", "multi_source_quorum",
                                        "fallback_chain"])),
-        quorum=(quorum := draw(st.integers(1, 2))), min_sources=quorum, min_tier=draw(st.integers(0, 2)),
+        quorum=(quorum := draw(st.integers(1, 2))), min_sources=quorum,
+        min_tier=draw(st.integers(0, 2)),
         fields=[f.json_field("price", "numeric", "$.data.price"),
                 f.json_field("at", "timestamp", "$.data.at")]) for k in range(count)]
     spec = f.prompt_spec(requirements=requirements, allowed_sources=sources[:3],
@@ -129,7 +130,7 @@ def test_any_reordering_or_repeat_has_a_won_citation_proof(
         cited = list(getattr(step, name))
         if not cited:
             continue
-        if data.draw(st.booleans(), label="repeat") or len(cited) < 2:  # noqa: PLR2004
+        if data.draw(st.booleans(), label="repeat") or len(cited) < 2:
             at = data.draw(st.integers(0, len(cited) - 1))
             to = data.draw(st.integers(0, len(cited)))
             cited.insert(to, cited[at])

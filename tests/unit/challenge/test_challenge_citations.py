@@ -27,7 +27,7 @@ from por.challenge import (
 )
 from por.challenge.batch import ComponentTree
 from por.challenge.records import body_of, seal
-from por.errors import ProofError
+from por.errors import ProofError, SchemaError
 from por.schemas import ReasoningStep
 
 LIMIT = 64 * 1024
@@ -174,7 +174,7 @@ def test_hostile_citation_proofs_are_invalid_or_lost() -> None:
     # More than two items is refused by the schema, before any path is checked.
     body = {**body_of(_hand_made(honest, step, [])),
             "evidence": [items.proof(i).to_dict() for i in (0, 1, 2)]}
-    with pytest.raises(Exception):  # noqa: B017, PT011 - the model refuses it
+    with pytest.raises(SchemaError):  # the model refuses it
         seal(CitationProof, body)
     # An evidence part of the wrong kind: proof.kind.
     proof = _hand_made(honest, step, [step])
