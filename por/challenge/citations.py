@@ -167,9 +167,19 @@ def _evidence_index(bundle: Bundle) -> _Index:
     return _Index(position, requirement)
 
 
-def _fault_leaves(step: ReasoningStep, number: int, index: _Index) -> list[int] | None:
+@dataclass(frozen=True)
+class _Cited:
+    """What the rules read from a step: its kind, requirement and two lists."""
+
+    kind: Any
+    requirement_id: Any
+    evidence_ids: list[str]
+    prior_step_ids: list[str]
+
+
+def _fault_leaves(step: _Cited, number: int, index: _Index) -> list[int] | None:
     """Evidence leaves a won CitationProof of ``step`` carries (0, 1 or 2), or None."""
-    kind = step.inputs.get("kind")
+    kind = step.kind
     if step_fault(number, kind, step.evidence_ids, step.prior_step_ids) is not None:
         return []
     where = [index.position.get(e) for e in step.evidence_ids]
@@ -177,26 +187,37 @@ def _fault_leaves(step: ReasoningStep, number: int, index: _Index) -> list[int] 
         a, b = where[k], where[k + 1]
         if a is not None and b is not None and pair_fault("", a, "", b) is not None:
             return [a, b]
-    requirement = step.inputs.get("requirement_id")
     for k, (eid, at) in enumerate(zip(step.evidence_ids, where, strict=True)):
-        if at is not None and item_fault(kind, requirement, k, step.prior_step_ids,
+        if at is not None and item_fault(kind, step.requirement_id, k, step.prior_step_ids,
                                          item_index=at,
                                          item_requirement=index.requirement[eid]) is not None:
             return [at]
     return None
 
 
-def _step_at(bundle: Bundle, step_index: int) -> ReasoningStep | None:
+def _step_at(bundle: Bundle, step_index: int) -> _Cited | None:
+    """The step's citations, read with cbor2's C decoder (a whole trace is scanned
+    when every other proof is lost); None unless both lists are lists of text and
+    ``inputs`` is a map.  The proof's checker decodes the step strictly."""
     try:
-        return ReasoningStep.from_cbor(bundle.steps[step_index])
-    except PorError:
+        value = cbor2.loads(bundle.steps[step_index])
+    except Exception:
         return None
+    if type(value) is not dict:
+        return None
+    inputs, evidence, prior = (value.get("inputs"), value.get("evidence_ids"),
+                               value.get("prior_step_ids"))
+    if (type(inputs) is not dict or type(evidence) is not list or type(prior) is not list
+            or not all(type(e) is str for e in evidence)
+            or not all(type(p) is str for p in prior)):
+        return None
+    return _Cited(inputs.get("kind"), inputs.get("requirement_id"), evidence, prior)
 
 
 def citation_faults(bundle: Bundle) -> list[int]:
     """Leaf indexes of every step whose citations break SPEC §12.5.1 in a way a
-    CitationProof shows, in step order (one pass over the evidence, one strict
-    decode per step)."""
+    CitationProof shows, in step order (one pass over the evidence and one over
+    the steps)."""
     index = _evidence_index(bundle)
     found = []
     for n in range(len(bundle.steps)):
