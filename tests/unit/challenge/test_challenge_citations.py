@@ -184,3 +184,24 @@ def test_hostile_citation_proofs_are_invalid_or_lost() -> None:
         update={"challenge_id": bytes(32)})
     report = check_proof(tampered.to_cbor(), por_root=honest.commitments.por_root)
     assert (report.status, report.check_id) == ("invalid", "proof.challenge_id")
+
+
+def test_challenge_step_citations_builds_the_proof(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    bundle, _ = reordered_08()
+    path, out = tmp_path / "forged.cbor", tmp_path / "citations.cbor"
+    path.write_bytes(bundle.to_cbor())
+    code, _, _ = run(capsys, "challenge", str(path), "--step", "step_0004", "--citations",
+                     "-o", str(out))
+    assert code == 0
+    code, text, _ = run(capsys, "check-proof", "--por-root",
+                        bundle.commitments.por_root.hex(), str(out))
+    assert code == 0 and "one_step.citation_order" in text
+    honest = tmp_path / "honest.cbor"
+    honest.write_bytes(honest_08().to_cbor())
+    code, _, err = run(capsys, "challenge", str(honest), "--step", "step_0004", "--citations",
+                       "-o", str(tmp_path / "none.cbor"))
+    assert code == 2 and "proof.no_citation_fault" in err
+    code, _, err = run(capsys, "challenge", str(honest), "--step", "step_0004", "--citations",
+                       "--omission")
+    assert code == 2 and "usage.options" in err
