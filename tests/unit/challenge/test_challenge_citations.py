@@ -9,18 +9,22 @@ rules are then exercised one by one, hostile proofs included.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from citation_support import honest_08, reordered_08, with_citations
 from test_challenge_dispute_cli import _schema_errors, run
 
+from por.bundle import build
 from por.bundle.layout import Bundle
 from por.challenge import (
     CitationProof,
     build_citation_proof,
     build_one_step_proof,
+    bundle_from_bytes,
     check_proof,
     citation_faults,
     proof_from_cbor,
@@ -205,3 +209,31 @@ def test_challenge_step_citations_builds_the_proof(capsys: pytest.CaptureFixture
     code, _, err = run(capsys, "challenge", str(honest), "--step", "step_0004", "--citations",
                        "--omission")
     assert code == 2 and "usage.options" in err
+
+
+def _factories() -> Any:
+    path = Path(__file__).resolve().parents[1] / "auditor" / "factories.py"
+    spec = importlib.util.spec_from_file_location("auditor_factories", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_check_step_citing_another_requirements_item_is_a_set_fault() -> None:
+    f = _factories()
+    spec = f.prompt_spec(requirements=[f.requirement("r1"), f.requirement("r2")])
+    items = [f.item("e0", f.price_body("101"), requirement_id="r1"),
+             f.item("e1", f.price_body("102"), requirement_id="r2", source_id="src_b"),
+             f.item("e2", f.price_body("103"), requirement_id="r1", source_id="src_b")]
+    honest = bundle_from_bytes(build(spec, f.bundle(items)).data)
+    check = ReasoningStep.from_cbor(honest.steps[3])
+    assert (check.evidence_ids, check.prior_step_ids) == (["e0", "e2"],
+                                                          ["step_0001", "step_0003"])
+    # e1 (requirement r2) slipped in, with its extract step: order and counts hold.
+    bundle = with_citations(honest, 3, evidence_ids=["e0", "e1", "e2"],
+                            prior_step_ids=["step_0001", "step_0002", "step_0003"])
+    proof = build_citation_proof(bundle, 3)
+    assert [p.leaf_index for p in proof.evidence] == [1]
+    assert _check(proof, bundle) == ("valid", "proof.ok", "one_step.citation_set")
+    assert len(proof.to_cbor()) < LIMIT
