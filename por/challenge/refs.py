@@ -4,7 +4,9 @@ Preference order, most specific first (each falls back to the next when the
 bundle cannot support it, e.g. a leaf that is not a valid record, a citation
 no leaf carries, or records that do not hash to the commitments):
 
-* ``reasoning_leaf`` with a leaf: OneStepProof, InclusionProof, BundleProof;
+* ``reasoning_leaf`` with a leaf: OneStepProof, InclusionProof, BundleProof
+  (:func:`winning_proof` tries the step's OmissionProof and CitationProof,
+  SPEC §10.2.4 and §10.2.7, right after its OneStepProof);
 * ``evidence_leaf`` with a leaf, ``prompt_spec``, ``verdict``: InclusionProof,
   BundleProof;
 * ``por_bundle``, or a leaf kind without a leaf index or id: BundleProof.
@@ -14,10 +16,12 @@ committed ``por_root``) raises the BundleProof's ``proof.*`` error: nothing in
 it can be proven against the root its signer committed to.
 
 :func:`winning_proof` goes further (SPEC §10.1): it checks every candidate
-the way ``check-proof`` would and returns the first one the challenger wins,
-or a :class:`NoProof` that says why none is written: a corrupted copy (its
-records do not hash to its own commitments, so the por_root its signer
-committed to is not disputed by it), or a bundle whose every proof is lost.
+the way ``check-proof`` would (then the omission and citation proofs of every
+step, the JudgeProof and the HeaderProof) and returns the first one the
+challenger wins, or a :class:`NoProof` that says why none is written: a
+corrupted copy (its records do not hash to its own commitments, so the
+por_root its signer committed to is not disputed by it), or a bundle whose
+every proof is lost.
 
 Leaves out: files (the CLI names and writes proofs).
 """
