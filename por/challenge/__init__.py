@@ -4,6 +4,8 @@
   ``por.BundleProof/1``, ``por.OneStepProof/1``) and the ``challenge_id`` rule;
 * :mod:`~por.challenge.proofs` -- build and verify inclusion and bundle proofs;
 * :mod:`~por.challenge.one_step` -- build a one-step proof and re-execute its step;
+* :mod:`~por.challenge.citations` -- a step whose citations are not canonical
+  (``por.CitationProof/1``, SPEC §10.2.7);
 * :mod:`~por.challenge.refs` -- the proof that answers a verifier's ChallengeRef;
 * :mod:`~por.challenge.check` -- ``check_proof`` (a report) and ``verify_proof``
   (raises) over proof bytes.
@@ -12,6 +14,11 @@ Pure: bytes and values in, records and reports out; no files, clock or printing.
 """
 
 from por.challenge.check import check_proof, describe_leaf, verify_proof
+from por.challenge.citations import (
+    build_citation_proof,
+    citation_faults,
+    verify_citation_proof,
+)
 from por.challenge.header_proof import build_header_proof, verify_header_proof
 from por.challenge.judge_proof import build_judge_proof, verify_judge_proof
 from por.challenge.omission import build_omission_proof, omissions, verify_omission_proof
@@ -28,6 +35,7 @@ from por.challenge.records import (
     KIND_COMPONENT,
     LEAF_SCHEMA,
     BundleProof,
+    CitationProof,
     HeaderProof,
     InclusionProof,
     JudgeProof,
@@ -64,6 +72,7 @@ __all__ = [
     "BundleCheck",
     "BundleProof",
     "ChallengeOutcome",
+    "CitationProof",
     "Finding",
     "HeaderProof",
     "InclusionCheck",
@@ -77,6 +86,7 @@ __all__ = [
     "ProofReport",
     "Recompute",
     "build_bundle_proof",
+    "build_citation_proof",
     "build_header_proof",
     "build_inclusion_proof",
     "build_judge_proof",
@@ -85,6 +95,7 @@ __all__ = [
     "bundle_from_bytes",
     "challenge_id_from_body",
     "check_proof",
+    "citation_faults",
     "describe_leaf",
     "inclusion_proof_from_leaves",
     "is_corrupted_copy",
@@ -94,6 +105,7 @@ __all__ = [
     "proof_for_ref",
     "proof_from_cbor",
     "verify_bundle_proof",
+    "verify_citation_proof",
     "verify_header_proof",
     "verify_inclusion_proof",
     "verify_judge_proof",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from por.challenge.citations import verify_citation_proof
 from por.challenge.header_proof import verify_header_proof
 from por.challenge.judge_proof import verify_judge_proof
 from por.challenge.omission import verify_omission_proof
@@ -24,6 +25,7 @@ from por.challenge.one_step import Recompute, verify_one_step_proof
 from por.challenge.proofs import verify_bundle_proof, verify_inclusion_proof
 from por.challenge.records import (
     BundleProof,
+    CitationProof,
     HeaderProof,
     InclusionProof,
     JudgeProof,
@@ -100,6 +102,8 @@ def _check(data: bytes, por_root: bytes | None, max_size: int | None,
             outcome = verify_judge_proof(proof, por_root=por_root, checks=inclusions)
         elif isinstance(proof, OmissionProof):
             outcome = verify_omission_proof(proof, por_root=por_root, checks=inclusions)
+        elif isinstance(proof, CitationProof):
+            outcome = verify_citation_proof(proof, por_root=por_root, checks=inclusions)
         else:
             outcome = verify_one_step_proof(proof, por_root=por_root, recompute=recompute,
                                            checks=inclusions)
@@ -201,6 +205,9 @@ def _summary(proof: Proof) -> str:
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and evidence "
                 f"leaf {proof.evidence.leaf_index} of {proof.evidence.tree_size} are under "
                 "por_root")
+    if isinstance(proof, CitationProof):
+        return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and "
+                f"{len(proof.evidence)} of its cited evidence leaves are under por_root")
     if isinstance(proof, OneStepProof):
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and its "
                 f"{len(proof.evidence)} evidence and {len(proof.prior_steps)} prior-step "

@@ -146,14 +146,36 @@ class HeaderProof(Record):
     evidence: list[InclusionProof]
 
 
-Proof = InclusionProof | BundleProof | OneStepProof | OmissionProof | JudgeProof | HeaderProof
+#: At most two cited items show a citation fault (SPEC §10.2.7): a schema rule,
+#: so a longer list is refused before any part is checked (SPEC §17.2).
+MAX_CITATION_ITEMS: Final = 2
+
+
+class CitationProof(Record):
+    """A step whose citations break SPEC §12.5.1, with the 0-2 items that show it
+    (SPEC §10.2.7)."""
+
+    SCHEMA: ClassVar[str] = "por.CitationProof/1"
+
+    record_schema: Literal["por.CitationProof/1"] = Field("por.CitationProof/1",
+                                                          alias="schema")
+    challenge_id: Hash32
+    kind: Literal["reasoning_leaf"]
+    por_root: Hash32
+    step: InclusionProof
+    evidence: Annotated[list[InclusionProof], Field(max_length=MAX_CITATION_ITEMS)]
+
+
+Proof = (InclusionProof | BundleProof | OneStepProof | OmissionProof | JudgeProof | HeaderProof
+         | CitationProof)
 PROOF_TYPES: Final[dict[str, type[InclusionProof] | type[BundleProof] | type[OneStepProof]
-                        | type[OmissionProof] | type[JudgeProof] | type[HeaderProof]]] = {
+                        | type[OmissionProof] | type[JudgeProof] | type[HeaderProof]
+                        | type[CitationProof]]] = {
     cls.SCHEMA: cls for cls in (InclusionProof, BundleProof, OneStepProof, OmissionProof,
-                                JudgeProof, HeaderProof)
+                                JudgeProof, HeaderProof, CitationProof)
 }
 _PROOF_SCHEMA = re.compile(r"por\.(?:InclusionProof|BundleProof|OneStepProof|OmissionProof"
-                           r"|JudgeProof|HeaderProof)/[0-9]{1,9}")
+                           r"|JudgeProof|HeaderProof|CitationProof)/[0-9]{1,9}")
 
 
 def challenge_id_from_body(body: dict[str, Any]) -> bytes:
@@ -218,8 +240,10 @@ __all__ = [
     "COMPONENT_LEAF_SIZE",
     "KIND_COMPONENT",
     "LEAF_SCHEMA",
+    "MAX_CITATION_ITEMS",
     "PROOF_TYPES",
     "BundleProof",
+    "CitationProof",
     "HeaderProof",
     "InclusionProof",
     "JudgeProof",

@@ -4,7 +4,9 @@ Preference order, most specific first (each falls back to the next when the
 bundle cannot support it, e.g. a leaf that is not a valid record, a citation
 no leaf carries, or records that do not hash to the commitments):
 
-* ``reasoning_leaf`` with a leaf: OneStepProof, InclusionProof, BundleProof;
+* ``reasoning_leaf`` with a leaf: OneStepProof, InclusionProof, BundleProof
+  (:func:`winning_proof` tries the step's OmissionProof and CitationProof,
+  SPEC §10.2.4 and §10.2.7, right after its OneStepProof);
 * ``evidence_leaf`` with a leaf, ``prompt_spec``, ``verdict``: InclusionProof,
   BundleProof;
 * ``por_bundle``, or a leaf kind without a leaf index or id: BundleProof.
@@ -14,10 +16,12 @@ committed ``por_root``) raises the BundleProof's ``proof.*`` error: nothing in
 it can be proven against the root its signer committed to.
 
 :func:`winning_proof` goes further (SPEC §10.1): it checks every candidate
-the way ``check-proof`` would and returns the first one the challenger wins,
-or a :class:`NoProof` that says why none is written: a corrupted copy (its
-records do not hash to its own commitments, so the por_root its signer
-committed to is not disputed by it), or a bundle whose every proof is lost.
+the way ``check-proof`` would (then the omission and citation proofs of every
+step, the JudgeProof and the HeaderProof) and returns the first one the
+challenger wins, or a :class:`NoProof` that says why none is written: a
+corrupted copy (its records do not hash to its own commitments, so the
+por_root its signer committed to is not disputed by it), or a bundle whose
+every proof is lost.
 
 Leaves out: files (the CLI names and writes proofs).
 """
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitments
 from por.challenge.check import check_proof
+from por.challenge.citations import build_citation_proof, citation_faults
 from por.challenge.header_proof import build_header_proof
 from por.challenge.judge_proof import build_judge_proof
 from por.challenge.omission import build_omission_proof, omissions
@@ -111,10 +116,13 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
 
 
 def _fallbacks(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
-    """Omission proofs of every step (§10.2.4), then the JudgeProof (§10.2.5)."""
+    """Omission proofs of every step (§10.2.4), citation proofs of every step
+    (§10.2.7), then the JudgeProof (§10.2.5) and the HeaderProof (§10.2.6)."""
     builders: list[Callable[[], Proof]] = [
         lambda pair=pair: build_omission_proof(bundle, *pair)  # type: ignore[misc]
         for pair in omissions(bundle)]
+    builders.extend(lambda n=n: build_citation_proof(bundle, n)  # type: ignore[misc]
+                    for n in citation_faults(bundle))
     if ref.kind != "verdict":
         builders.append(lambda: build_judge_proof(bundle))
     builders.append(lambda: build_header_proof(bundle))
@@ -143,6 +151,7 @@ def _candidates(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
         if index >= 0 and leaf_kind == "reasoning_leaf":
             builders.append(lambda: build_one_step_proof(bundle, index))
             builders.append(lambda: build_omission_proof(bundle, index))
+            builders.append(lambda: build_citation_proof(bundle, index))
         if index >= 0:
             builders.append(lambda: build_inclusion_proof(bundle, leaf_kind, index))
     builders.append(lambda: build_bundle_proof(bundle))

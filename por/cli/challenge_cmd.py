@@ -52,7 +52,10 @@ what is proven:
                    `por check-proof` can re-execute the step (--inclusion: an
                    InclusionProof of the step leaf only; --omission: a
                    por.OmissionProof/1, the check_requirement step and a
-                   committed item of its requirement it does not cite)
+                   committed item of its requirement it does not cite;
+                   --citations: a por.CitationProof/1, the step and the at
+                   most two cited items that show its citations are not
+                   canonical, SPEC §12.5.1)
   --prompt-spec    por.InclusionProof/1 of the PromptSpec record
   --verdict        por.InclusionProof/1 of the verdict record
   --bundle         por.BundleProof/1: the six component leaves (root, size)
@@ -144,6 +147,9 @@ def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--omission", action="store_true",
                         help="with --step: an OmissionProof (an item of the check step's "
                              "requirement that the step does not cite)")
+    parser.add_argument("--citations", action="store_true",
+                        help="with --step: a CitationProof (citations out of order, "
+                             "repeated or not the set the step's kind fixes)")
     parser.add_argument("-o", "--out", metavar="PROOF", default=None,
                         help="output file (- for standard output)")
     parser.add_argument("--json", action="store_true",
@@ -185,6 +191,7 @@ def run_challenge(args: argparse.Namespace) -> int:
     """Build the proof ``args`` asks for and write it; 0 when written."""
     from por.challenge import (
         build_bundle_proof,
+        build_citation_proof,
         build_header_proof,
         build_inclusion_proof,
         build_judge_proof,
@@ -195,10 +202,12 @@ def run_challenge(args: argparse.Namespace) -> int:
     )
     from por.errors import ProofError
 
-    if (args.inclusion or args.omission) and args.step is None:
-        raise CliError("usage.inclusion", "--inclusion and --omission apply to --step only")
-    if args.inclusion and args.omission:
-        raise CliError("usage.options", "--inclusion and --omission exclude each other")
+    if (args.inclusion or args.omission or args.citations) and args.step is None:
+        raise CliError("usage.inclusion", "--inclusion, --omission and --citations apply to "
+                       "--step only")
+    if args.inclusion + args.omission + args.citations > 1:
+        raise CliError("usage.options", "--inclusion, --omission and --citations exclude "
+                       "each other")
     bundle = open_bundle(args.bundle, args.max_size).bundle()
     proof: Proof
     try:
@@ -209,6 +218,8 @@ def run_challenge(args: argparse.Namespace) -> int:
             index = leaf_index_by_id(bundle, "reasoning_leaf", args.step)
             if args.omission:
                 proof = build_omission_proof(bundle, index)
+            elif args.citations:
+                proof = build_citation_proof(bundle, index)
             elif args.inclusion:
                 proof = build_inclusion_proof(bundle, "reasoning_leaf", index)
             else:
@@ -223,7 +234,8 @@ def run_challenge(args: argparse.Namespace) -> int:
         else:
             proof = build_bundle_proof(bundle)
     except ProofError as exc:
-        if exc.check_id in ("proof.no_such_leaf", "proof.no_omission"):
+        if exc.check_id in ("proof.no_such_leaf", "proof.no_omission",
+                            "proof.no_citation_fault"):
             raise CliError(exc.check_id, exc.message) from None
         raise
     data = proof.to_cbor()
