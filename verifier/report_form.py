@@ -108,7 +108,24 @@ def report_document(input_name: str, report: Report) -> dict[str, Any]:
         "resolution_rule_id": report.resolution_rule_id,
         "por_root": None if report.por_root is None else report.por_root.hex(),
         "checks": [check.to_document() for check in report.checks],
+        "signatures": signature_documents(report.checks),
     }
+
+
+#: The keys of a check's ``details`` that make it a signature's status (step 8).
+_STATUS_KEYS = ("index", "status", "scheme", "signer", "trust", "check_id", "message")
+
+
+def signature_documents(checks: Sequence[ReportCheck]) -> list[dict[str, Any]]:
+    """One gpg-like status per signature (``por.signing.status``), in signature
+    order: the ``details`` step 8 gave each signature's check."""
+    found: list[dict[str, Any]] = []
+    for check in checks:
+        details = check.details
+        if details is None or "trust" not in details or "index" not in details:
+            continue
+        found.append({key: details.get(key) for key in _STATUS_KEYS})
+    return found
 
 
 def plain_check_document(check: ReportCheck) -> dict[str, Any]:
@@ -174,4 +191,4 @@ class UncheckedReport:
 
 
 __all__ = ["EXIT_CODES", "FailedCheck", "Report", "ReportChallenge", "ReportCheck", "Status",
-           "UncheckedReport", "plain_check_document", "report_document"]
+           "UncheckedReport", "plain_check_document", "report_document", "signature_documents"]

@@ -8,7 +8,7 @@ with ``--json``.  The exit code is the worst over all inputs (DESIGN §4).
 Extending: a new verifier option is one ``add_argument`` in
 :func:`add_parser` plus one entry in :func:`check_options`.  Trust (DESIGN §4:
 trust comes only from key files on the command line): ``--key PUB`` adds a
-public key file's signer id to ``trusted_keys``, ``--require-signature``
+public key file's signer id to the ``TrustPolicy``'s ``trusted``, ``--require-signature``
 demands a valid signature from one of them, ``--now`` is the time for expiry
 (default: the wall clock, read in ``por.cli.signing_args``), ``--chain-id``
 and ``--contract`` pin the EIP-712 domain.  Leaves out: the checks themselves
@@ -139,9 +139,10 @@ def check_options(args: argparse.Namespace) -> VerifyOptions:
 
     The one place where command-line options become verifier options.  Each
     ``--key`` file is read here (``key.*`` errors: exit 2 before any bundle is
-    checked); without ``--key``, ``trusted_keys`` is ``None`` (nothing trusted).
+    checked); without ``--key``, ``trusted`` is ``None`` (no key given: "not certified").
     """
     from por.cli.signing_args import now_from_args
+    from por.signing.policy import TrustPolicy
     from verifier.options import VerifyOptions
 
     trusted: frozenset[bytes] | None = None
@@ -149,14 +150,11 @@ def check_options(args: argparse.Namespace) -> VerifyOptions:
         from por.signing.keyfiles import load_public_key_file
 
         trusted = frozenset(load_public_key_file(path).signer for path in args.key)
-    return VerifyOptions(
-        max_size=args.max_size,
-        trusted_keys=trusted,
-        require_signature=args.require_signature,
-        now=now_from_args(args),
-        chain_id=args.chain_id,
-        verifying_contract=args.contract,
-    )
+    # A --key names whose signature the caller expects: without a good one by it
+    # the bundle is rejected (gpg --verify with a keyring), as --require-signature.
+    trust = TrustPolicy(trusted=trusted, require_signature=args.require_signature or bool(trusted),
+                        now=now_from_args(args), chain_id=args.chain_id, contract=args.contract)
+    return VerifyOptions(trust, max_size=args.max_size)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -224,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_result(args: argparse.Namespace, name: str, report: Report) -> None:
     """Text lines stream as inputs are checked; JSON is one document at the end."""
-    from por.cli.output import summary_line, verbose_lines
+    from por.cli.output import signature_lines, summary_line, verbose_lines
 
     if args.json or args.quiet:
         return
@@ -233,6 +231,8 @@ def _print_result(args: argparse.Namespace, name: str, report: Report) -> None:
             out(line)
     else:
         out(summary_line(name, report))
+        for line in signature_lines(report):
+            out(line)
 
 
 def _write_challenges(args: argparse.Namespace, name: str, report: Report, data: bytes,
