@@ -95,6 +95,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     verify.add_argument("--signature", metavar="SIG", help="ruling.sig.cbor to check too")
     verify.add_argument("--resolver", type=contract_address, metavar="0xADDRESS",
                         help="require the signature to be this address's")
+    verify.add_argument("--key", action="append", default=[], metavar="PUB",
+                        help="trust this public key file (repeatable); the signer must be "
+                             "one (signature.untrusted_key)")
+    verify.add_argument("--now", type=uint64, default=None, metavar="UNIX",
+                        help="check the validity period at this Unix time (default: only "
+                             "that it is well formed)")
     _common(verify)
     verify.set_defaults(run=run_verify)
     return court
@@ -246,29 +252,45 @@ def _report(summary: Any, document: dict[str, Any], args: argparse.Namespace) ->
 def run_verify(args: argparse.Namespace) -> int:
     """``por court verify``."""
     from por.cli.court_run import summary_json
-    from por.court.eip712 import RulingSignature, check_ruling_signature
+    from por.cli.signature_status import detached_status, settle, status_line
+    from por.court.eip712 import RulingSignature, ruling_signature_failures
     from por.court.verify import verify_court
-    from por.signing.policy import TrustPolicy, raise_first
+    from por.signing.policy import TrustPolicy
 
+    if (args.key or args.resolver is not None) and not args.signature:
+        raise CliError("usage.options", "--key and --resolver need --signature")
     summary = verify_court(read_input(args.ruling, args.max_size), max_size=args.max_size)
     signed = None
+    status: dict[str, Any] | None = None
     if args.signature:
         signed = RulingSignature.from_cbor(read_input(args.signature, MAX_TEXT_FILE))
-        check_ruling_signature(signed, summary)
-        if args.resolver is not None:
-            raise_first(TrustPolicy.of([args.resolver]).signer_failures(signed.signer))
+        policy = TrustPolicy.of(_trusted(args), now=args.now)
+        failures = ruling_signature_failures(signed, summary, policy)
+        status = settle(detached_status(failures, signed, policy), failures)
     if args.json:
         print_json(summary_json(summary, None) | {
             "verified": True, "signature_verified": signed is not None,
-            "signer_hex": None if signed is None else signed.signer.hex()})
+            "signer_hex": None if signed is None else signed.signer.hex(),
+            "signatures": [] if status is None else [status]})
     else:
         final = summary.final
         out(f"OK court {summary.court_root.hex()}: {final.status}"
             + (f", challenge {final.decision} (worker_pct {final.worker_pct})"
                if final.status == "ruled" else "")
-            + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts"
-            + (f"; signed by 0x{signed.signer.hex()}" if signed is not None else ""))
+            + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts")
+        if status is not None:
+            out(status_line(status))
     return EXIT_OK
+
+
+def _trusted(args: argparse.Namespace) -> list[bytes] | None:
+    """The signers ``--resolver`` and ``--key`` name; ``None`` when neither is given."""
+    if not args.key and args.resolver is None:
+        return None
+    from por.signing.keyfiles import load_public_key_file
+
+    keys = [load_public_key_file(path).signer for path in args.key]
+    return keys + ([] if args.resolver is None else [args.resolver])
 
 
 __all__ = ["add_parser"]

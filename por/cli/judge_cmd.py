@@ -194,7 +194,8 @@ def run_verify(args: argparse.Namespace) -> int:
 
     data = read_input(args.judgement, args.max_size)
     summary = verify_judgement(data, max_size=args.max_size)
-    signed = check_signature(args, summary)
+    checked = check_signature(args, summary)
+    signed, status = (None, None) if checked is None else checked
     if args.reexecute:
         _reexecute(summary, args)
     if args.json:
@@ -202,14 +203,20 @@ def run_verify(args: argparse.Namespace) -> int:
 
         print_json(summary_json(summary, None) | {"verified": True,
                                                    "reexecuted": bool(args.reexecute),
-                                                   "signature": signed})
+                                                   "signature": signed,
+                                                   "signatures": [] if status is None
+                                                   else [status]})
     else:
         out(f"OK judgement {summary.judgement_root.hex()}: {len(summary.subjects)} subjects, "
             f"{len(summary.votes)} votes, {len(summary.calls)} attempts, judge "
             f"{summary.manifest.judge_id} ({summary.manifest.digest().hex()[:16]})"
             + (" re-executed identically" if args.reexecute else "")
-            + (f"; signed by 0x{signed['signer']} (chain {signed['chain_id']})"
-               if signed else ""))
+            + ("" if signed is None
+               else f"; signed by 0x{signed['signer']} (chain {signed['chain_id']})"))
+        if status is not None:
+            from por.cli.signature_status import status_line
+
+            out(status_line(status))
     return EXIT_OK
 
 
