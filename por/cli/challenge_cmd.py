@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from por.cli.bundle_file import open_bundle
 from por.cli.common import (
+    EXIT_NO_VERDICT,
     EXIT_OK,
     STDIN,
     CliError,
@@ -247,8 +248,13 @@ def run_challenge(args: argparse.Namespace) -> int:
 def run_check_proof(args: argparse.Namespace) -> int:
     """Check one proof file; print the result; return 0, 1 or 2."""
     from por.challenge import check_proof
+    from por.documents import not_a_proof
 
     data = read_input(args.proof, args.max_size)
+    reason = not_a_proof(data, max_size=args.max_size)
+    if reason is not None:  # no verdict (exit 2), never a lost challenge
+        raise CliError("proof.not_a_proof", f"{safe_text(args.proof)}: {reason}",
+                       exit_code=EXIT_NO_VERDICT)
     report = check_proof(data, por_root=args.por_root, max_size=args.max_size)
     if args.json:
         print_json({"schema": CHECK_PROOF_SCHEMA, "input": args.proof,

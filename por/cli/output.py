@@ -30,6 +30,9 @@ def summary_line(name: str, report: Report) -> str:
     word = STATUS_WORD[report.status]
     shown = safe_text(name)
     if report.status == "verified":
+        if report.por_root is None and report.checks and report.checks[0].check_id in {
+                "judgement.ok", "court.ok", "proof.won"}:  # another por document
+            return f"{word} {shown}: {safe_text(report.checks[0].message)}"
         return f"{word} {shown}"
     failure = report.first_failure
     if failure is None:  # not produced by the verifier; keep the line well-formed

@@ -186,10 +186,12 @@ def run(args: argparse.Namespace) -> int:
             except CliError as exc:
                 queue.append((name, exc, None))
                 continue
-            queue.append((name, None, data if args.challenges is not None else None))
+            keep = args.challenges is not None or name == STDIN
+            queue.append((name, None, data if keep else None))
             yield data
 
     def emit(name: str, report: Report, data: bytes | None) -> None:
+        report = _other_document(args, name, report, data) or report
         results.append((name, report))
         if data is not None and not report.ok:
             _write_challenges(args, name, report, data, written)
@@ -218,6 +220,45 @@ def run(args: argparse.Namespace) -> int:
     elif total > 1 and not args.quiet:
         out(summary_text(archive))
     return archive.exit_code
+
+
+#: First failures of a PoR check that may mean "another por document" (SPEC §4).
+_NOT_A_BUNDLE = ("schema.unknown_schema", "codec.")
+
+
+def _other_document(args: argparse.Namespace, name: str, report: Report,
+                    data: bytes | None) -> Report | None:
+    """The report of ``name`` checked as the por document it is, when it is not
+    a PoR bundle: JSON (exit 2, a hint), a judgement, a court bundle or a proof
+    (its own verifier, its own exit code); ``None`` to keep ``report``.
+
+    Runs only after a bundle failed to decode as one, off the fast path."""
+    failure = report.first_failure
+    if failure is None or not failure.check_id.startswith(_NOT_A_BUNDLE):
+        return None
+    from por.cli.bundle_file import open_bundle
+    from por.documents import (
+        JSON_HINT,
+        check_document,
+        dispatches,
+        document_schema,
+        looks_like_json,
+    )
+    from verifier.report_form import DocumentReport
+
+    if data is None:
+        try:
+            data = open_bundle(name, args.max_size).data
+        except CliError:
+            return None
+    if looks_like_json(data):
+        return DocumentReport(None, "error", "input.json", JSON_HINT)
+    schema = document_schema(data, max_size=args.max_size)
+    if schema is None or not dispatches(schema):
+        return None
+    result = check_document(data, schema, max_size=args.max_size)
+    return DocumentReport(schema, result.status, result.check_id,
+                          f"{schema}: {result.message}")
 
 
 def _print_result(args: argparse.Namespace, name: str, report: Report) -> None:
