@@ -28,10 +28,12 @@ from por.cli.common import (
     EXIT_OK,
     STDIN,
     CliError,
+    add_force_option,
     add_max_size_option,
     out,
     print_json,
     read_input,
+    refuse_existing,
     safe_text,
     write_atomic,
     write_binary_stdout,
@@ -152,6 +154,7 @@ def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
     add_max_size_option(parser, "bundles")
+    add_force_option(parser)
     parser.set_defaults(run=run_challenge)
     return parser
 
@@ -200,6 +203,8 @@ def run_challenge(args: argparse.Namespace) -> int:
         raise CliError("usage.inclusion", "--inclusion and --omission apply to --step only")
     if args.inclusion and args.omission:
         raise CliError("usage.options", "--inclusion and --omission exclude each other")
+    if args.out is not None:
+        refuse_existing([args.out], force=args.force)
     bundle = open_bundle(args.bundle, args.max_size).bundle()
     proof: Proof
     try:
@@ -229,6 +234,7 @@ def run_challenge(args: argparse.Namespace) -> int:
         raise
     data = proof.to_cbor()
     target = args.out if args.out is not None else proof_file_name(proof)
+    refuse_existing([target], force=args.force)  # -o itself was refused before any work
     if target == STDIN:
         write_binary_stdout(data)
     else:

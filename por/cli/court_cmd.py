@@ -17,11 +17,14 @@ from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_OK,
     CliError,
+    add_force_option,
     add_max_size_option,
     err,
     out,
     print_json,
     read_input,
+    refuse_existing,
+    refuse_existing_in,
     write_atomic,
 )
 from por.cli.signing_args import (
@@ -59,6 +62,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     opened.add_argument("--reward", type=uint64, default=0, metavar="N",
                         help="the amount at stake (an integer; default 0)")
     opened.add_argument("-o", "--out", required=True, metavar="CASE", help="output case file")
+    add_force_option(opened)
     _common(opened)
     opened.set_defaults(run=run_open)
 
@@ -88,6 +92,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     sign.add_argument("--ttl", type=positive_uint64, default=DEFAULT_TTL, metavar="SECONDS")
     rule.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
     rule.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_force_option(rule)
     _common(rule)
     rule.set_defaults(run=run_rule)
     verify = sub.add_parser("verify", help="check a ruling offline (no model, no network)")
@@ -135,6 +140,7 @@ def run_open(args: argparse.Namespace) -> int:
     from por.schemas import load_json
     from por.schemas.verification import ChallengeRef
 
+    refuse_existing([args.out], force=args.force)
     data = open_bundle(args.bundle, args.max_size).data
     proof = None
     kind, index = "", 0
@@ -176,6 +182,7 @@ def run_open(args: argparse.Namespace) -> int:
 def run_rule(args: argparse.Namespace) -> int:
     """``por court rule``."""
     from por.cli.court_run import (
+        OUTPUT_FILES,
         SIGNATURE_FILE,
         load_judges,
         run_panel,
@@ -188,6 +195,7 @@ def run_rule(args: argparse.Namespace) -> int:
     from por.court.panel import check_rule
     from por.court.verify import verify_court
 
+    refuse_existing_in(args.out, OUTPUT_FILES, force=args.force)  # before any judge
     key = _key(args)
     case = DisputeCase.from_cbor(read_input(args.case, args.max_size))
     check_case(case)

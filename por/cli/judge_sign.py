@@ -10,7 +10,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from por.cli.common import EXIT_OK, CliError, out, print_json, read_input, write_atomic
+from por.cli.common import (
+    EXIT_OK,
+    CliError,
+    add_force_option,
+    out,
+    print_json,
+    read_input,
+    refuse_existing,
+    write_atomic,
+)
 from por.cli.signing_args import (
     DEFAULT_CHAIN_ID,
     DEFAULT_TTL,
@@ -45,6 +54,7 @@ def add_sign_parser(sub: Any, common: Any) -> None:
                       help=f"expires_at (default --at + {DEFAULT_TTL}, 7 days)")
     sign.add_argument("-o", "--output", required=True, metavar="SIG",
                       help="write the por.JudgementSignature/1 here (judgement.sig.cbor)")
+    add_force_option(sign)
     common(sign)
     sign.set_defaults(run=run_sign)
 
@@ -71,6 +81,7 @@ def run_sign(args: argparse.Namespace) -> int:
     from por.judges.signing import judgement_struct, sign_judgement
     from por.signing import Eip712Domain
 
+    refuse_existing([args.output], force=args.force)
     key = load_signing_key(args.key)
     if key.scheme != "secp256k1":
         raise CliError("key.scheme", "a judgement is signed with EIP-712: secp256k1 only",
