@@ -101,7 +101,8 @@ exit codes (who won, from the code alone):
   0  won: the proof is valid and shows the committed data is wrong
   1  lost: the proof is invalid, or valid and the committed data is right
   2  no verdict: usage error, unreadable file, unsupported proof version,
-     no auditor"""
+     no auditor, a file that is no proof (empty, JSON, a bundle, a ruling:
+     proof.not_a_proof)"""
 
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")

@@ -55,6 +55,12 @@ output:
              ERROR <input>: <check-id>: <reason>     (exit 2: no verdict, e.g.
                                                       io.unreadable or an
                                                       unsupported version)
+           then, for a signed bundle, one gpg-like line per signature:
+             signature 0: good by 0x<EIP-55> (<scheme>), trusted (a given key)
+             (good | bad | expired | not yet valid | other domain;
+              trusted | NOT trusted | not certified (no key given))
+           a judgement, court bundle or proof is checked by its own verifier
+           (same exit codes); a JSON file is input.json (exit 2)
   -v       the same line, then the verdict read and every check (id, status,
            message, expected/actual, challenge)
   -q       nothing; only the exit code
@@ -68,7 +74,9 @@ trust (signatures, SPEC §8):
   --key PUB            trust this public key file (from `por keygen`); repeat
                        for several.  A valid signature by any other key is
                        reported (signature.not_trusted) and counts for nothing;
-                       an invalid signature rejects the bundle whoever made it
+                       an invalid signature rejects the bundle whoever made it.
+                       Without a good signature by a --key the bundle is
+                       rejected (signature.untrusted_key / signature.missing)
   --require-signature  reject a bundle without a valid signature from a
                        --key (signature.missing: unsigned;
                        signature.untrusted_key: no trusted signer)
