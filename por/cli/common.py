@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable
 from typing import Any, BinaryIO
@@ -228,6 +229,20 @@ def make_dir(path: str) -> None:
         raise CliError("io.write_failed", f"{safe_text(path)}: {_os_reason(exc)}") from None
 
 
+#: Validator wording that must never reach a user (issue 26 item 5): pydantic's
+#: ``[type=..., input_value=..., input_type=...]`` and its documentation link.
+_VALIDATOR_TEXT = re.compile(r"\s*\[type=[^\]]*\]?|\s*For further information visit \S*"
+                             r"|\s*For further inform\S*| after validation")
+
+
+def plain_message(text: str) -> str:
+    """``text`` without validator wording, for the one error line every command
+    prints: ``por: <check id>: <one plain sentence>``.  The sources give plain
+    sentences (``por.errors.value_error_text``); this is the edge's guarantee
+    for any that do not."""
+    return _VALIDATOR_TEXT.sub("", text)
+
+
 def safe_text(text: str) -> str:
     """Text from an input, fit for a terminal: control characters escaped.
 
@@ -305,6 +320,7 @@ __all__ = [
     "make_dir",
     "out",
     "percent_from_bps",
+    "plain_message",
     "positive_int",
     "print_json",
     "read_input",
