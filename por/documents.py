@@ -6,7 +6,8 @@ judgement bundle, a court bundle, a proof, or the JSON input of ``por build``.
 record names its schema), :func:`looks_like_json` spots a JSON file, and
 :func:`check_document` runs the verifier the schema names, as gpg dispatches on
 the packet type: ``por.JudgementBundle/1`` -> ``por.judges.verify_judgement``,
-``por.CourtBundle/1`` -> ``por.court.verify.verify_court``, a proof ->
+``por.CourtBundle/1`` -> ``por.court.verify.verify_court``,
+``por.DisputeCase/1`` -> ``por.court.case.check_case``, a proof ->
 ``por.challenge.check_proof``.  The result is a status with the exit code of
 SPEC §11 (0 verified, 1 rejected, 2 no verdict) and one line of text.
 
@@ -25,6 +26,7 @@ from por.errors import PorError, UnsupportedError
 BUNDLE_SCHEMA = "por.Bundle/1"
 JUDGEMENT_SCHEMA = "por.JudgementBundle/1"
 COURT_SCHEMA = "por.CourtBundle/1"
+CASE_SCHEMA = "por.DisputeCase/1"
 _PROOF = re.compile(r"por\.[A-Za-z]+Proof/[0-9]+")
 
 #: What a user is told for a JSON file handed to a command that reads CBOR.
@@ -59,7 +61,7 @@ def document_schema(data: bytes, *, max_size: int) -> str | None:
 
 def dispatches(schema: str | None) -> bool:
     """Whether :func:`check_document` has a verifier for ``schema``."""
-    return schema is not None and (schema in (JUDGEMENT_SCHEMA, COURT_SCHEMA)
+    return schema is not None and (schema in (JUDGEMENT_SCHEMA, COURT_SCHEMA, CASE_SCHEMA)
                                    or is_proof_schema(schema))
 
 
@@ -115,6 +117,14 @@ def check_document(data: bytes, schema: str, *, max_size: int) -> DocumentResult
             court = verify_court(data, max_size=max_size)
             return DocumentResult(schema, "verified", "court.ok",
                                   f"court {court.court_root.hex()}: {court.final.status}")
+        if schema == CASE_SCHEMA:
+            from por.court.case import DisputeCase, check_case  # noqa: PLC0415
+
+            case = DisputeCase.from_cbor(data)
+            check_case(case)
+            return DocumentResult(schema, "verified", "court.case_ok",
+                                  f"case {case.case_hash().hex()}: {case.market_id} "
+                                  f"{case.leaf_kind} #{case.leaf_index}")
         if is_proof_schema(schema):
             return _proof(data, schema, max_size)
     except UnsupportedError as exc:
@@ -141,6 +151,6 @@ def _proof(data: bytes, schema: str, max_size: int) -> DocumentResult:
                           f"proof valid: {report.message}{said}")
 
 
-__all__ = ["BUNDLE_SCHEMA", "COURT_SCHEMA", "JSON_HINT", "JUDGEMENT_SCHEMA", "DocumentResult",
-           "check_document", "dispatches", "document_schema", "is_proof_schema",
+__all__ = ["BUNDLE_SCHEMA", "CASE_SCHEMA", "COURT_SCHEMA", "JSON_HINT", "JUDGEMENT_SCHEMA",
+           "DocumentResult", "check_document", "dispatches", "document_schema", "is_proof_schema",
            "looks_like_json", "not_a_proof"]

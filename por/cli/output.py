@@ -31,7 +31,7 @@ def summary_line(name: str, report: Report) -> str:
     shown = safe_text(name)
     if report.status == "verified":
         if report.por_root is None and report.checks and report.checks[0].check_id in {
-                "judgement.ok", "court.ok", "proof.won"}:  # another por document
+                "judgement.ok", "court.ok", "court.case_ok", "proof.won"}:  # another document
             return f"{word} {shown}: {safe_text(report.checks[0].message)}"
         return f"{word} {shown}"
     failure = report.first_failure

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 JUDGEMENT = ROOT / "fixtures" / "judges" / "valid" / "por-judge-1.cbor"
 BAD_JUDGEMENT = ROOT / "fixtures" / "judges" / "invalid" / "edited-vote.cbor"
 RULING = ROOT / "fixtures" / "court" / "valid" / "ruling.cbor"
+CASE = ROOT / "fixtures" / "court" / "valid" / "case.cbor"
 
 
 @pytest.mark.parametrize("content", [b"", b"  \n", b'{"schema": "por.PromptSpec/1"}\n',
@@ -58,11 +59,12 @@ def test_verify_of_json_suggests_build(tmp_path: Path,
 
 
 def test_verify_dispatches_on_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "verify", str(JUDGEMENT), str(RULING))
+    code, out, _ = run(capsys, "verify", str(JUDGEMENT), str(RULING), str(CASE))
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith(f"OK {JUDGEMENT}: por.JudgementBundle/1: judgement ")
     assert lines[1].startswith(f"OK {RULING}: por.CourtBundle/1: court ")
+    assert lines[2].startswith(f"OK {CASE}: por.DisputeCase/1: case ")
     code, out, _ = run(capsys, "verify", str(BAD_JUDGEMENT))
     assert code == 1
     assert out.startswith(f"FAIL {BAD_JUDGEMENT}: judgement.vote_mismatch: ")
