@@ -17,8 +17,8 @@ runs every check but trust.  Its failures fall in three groups:
 
 A signature *counts* when it is good, for the expected deployment and valid
 at ``now``; it is trusted when the ``TrustPolicy`` (``options.trust``) trusts
-its signer.  With
-``require_signature`` at least one counting, trusted signature is required;
+its signer.  With ``require_signature`` at least one counting, trusted
+signature is required;
 the failure names why there is none (``signature.missing``,
 ``signature.chain_id``/``signature.contract``, ``signature.expired``/
 ``signature.not_yet_valid``, ``signature.untrusted_key``).  If the caller
@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from por.schemas.base import Value
     from por.signing.policy import TrustPolicy
     from verifier.stages import Records
-
 
 
 def step8_signatures(ctx: Context, records: Records, commitments: Commitments) -> None:
