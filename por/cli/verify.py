@@ -242,7 +242,8 @@ def _other_document(args: argparse.Namespace, name: str, report: Report,
 
     Runs only after a bundle failed to decode as one, off the fast path."""
     failure = report.first_failure
-    if failure is None or not failure.check_id.startswith(_NOT_A_BUNDLE):
+    if (failure is None or not failure.check_id.startswith(_NOT_A_BUNDLE)
+            or failure.check_id == "codec.too_large"):  # never read a huge input twice
         return None
     from por.cli.bundle_file import open_bundle
     from por.documents import (
