@@ -96,6 +96,24 @@ class ProofError(PorError):
     """A challenge proof is malformed or does not verify (``proof.*``)."""
 
 
+def value_error_text(exc: ValueError) -> str:
+    """One plain sentence for a value a model refused: pydantic's first error as
+    ``<field>: <message>`` (no ``[type=..., input_value=...]``, no URL), any other
+    ``ValueError`` as its first line.  Duck-typed: no pydantic import here."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            first = errors(include_url=False)[0]
+            where = ".".join(str(part) for part in first.get("loc", ()))
+            message = str(first["msg"])
+        except (IndexError, KeyError, TypeError):
+            pass
+        else:
+            return f"{where}: {message}" if where else message
+    lines = str(exc).splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 __all__ = [
     "AuditError",
     "BundleError",
@@ -111,4 +129,5 @@ __all__ = [
     "SignatureError",
     "UnsupportedError",
     "VerificationError",
+    "value_error_text",
 ]

@@ -15,6 +15,7 @@ from por.bundle.layout import Bundle, compute_commitments
 from por.challenge import bundle_from_bytes
 from por.scenarios import load_scenario
 from por.schemas import DeterministicVerdict, EvidenceBundle, ReasoningTrace
+from por.signing.policy import TrustPolicy
 from verifier.options import VerifyOptions
 from verifier.stages import Handoff
 
@@ -63,9 +64,9 @@ def step_edit(index: int, **changes: Any) -> Callable[[ReasoningTrace], Reasonin
 
 
 #: Verifier options with nothing trusted and no signature asked for (the fast path's case).
-UNSIGNED_OPTIONS = VerifyOptions(max_size=256 * 1024 * 1024, trusted_keys=None,
-                                 require_signature=False, now=None, chain_id=None,
-                                 verifying_contract=None)
+UNSIGNED_OPTIONS = VerifyOptions(TrustPolicy(trusted=None, require_signature=False, now=None,
+                                             chain_id=None, contract=None),
+                                 max_size=256 * 1024 * 1024)
 
 
 def paths_agree(data: bytes) -> str:

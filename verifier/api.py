@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal, overload
 
 from por.errors import VerificationError
 from por.lean.bundle import DEFAULT_BUNDLE_MAX_SIZE
+from por.signing.policy import TrustPolicy
 from verifier.fast import fast_report
 from verifier.options import DEFAULT_OPTIONS, VerifyOptions
 from verifier.stages import Handoff
@@ -37,11 +38,14 @@ def options_from(
     verifying_contract: bytes | None = None,
     max_size: int = DEFAULT_BUNDLE_MAX_SIZE,
 ) -> VerifyOptions:
-    """``options``, or the options the keywords give; ``TypeError`` if both are given."""
+    """``options``, or the options the keywords give; ``TypeError`` if both are given.
+
+    The keywords are the :class:`TrustPolicy`'s fields under their older names
+    (``trusted_keys`` is ``trusted``, ``verifying_contract`` is ``contract``)."""
     given = VerifyOptions(
-        trusted_keys=None if trusted_keys is None else frozenset(trusted_keys),
-        require_signature=require_signature, now=now, chain_id=chain_id,
-        verifying_contract=verifying_contract, max_size=max_size)
+        TrustPolicy.of(trusted_keys, require_signature=require_signature, now=now,
+                       chain_id=chain_id, contract=verifying_contract),
+        max_size=max_size)
     if options is None:
         return given
     if given != DEFAULT_OPTIONS:

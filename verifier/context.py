@@ -20,6 +20,7 @@ from verifier.report_form import Status
 if TYPE_CHECKING:
     from por.bundle.layout import Bundle
     from por.schemas import DeterministicVerdict
+    from por.schemas.base import Value
 
 
 class StepFailed(Exception):
@@ -51,10 +52,11 @@ class Context:
     bundle: Bundle | None = None
     verdict: DeterministicVerdict | None = None
 
-    def passed(self, check_id: str, message: str) -> None:
+    def passed(self, check_id: str, message: str, *,
+               details: dict[str, Value] | None = None) -> None:
         """Record a passing check."""
         self.checks.append(CheckResult(check_id=check_id, ok=True, severity="info",
-                                       message=message))
+                                       message=message, details=details))
 
     def failed(
         self,
@@ -65,11 +67,13 @@ class Context:
         actual: object = None,
         challenge: ChallengeRef | None = None,
         status: Status = "rejected",
+        details: dict[str, Value] | None = None,
     ) -> NoReturn:
         """Record a failing check and end verification with ``status``."""
         self.checks.append(CheckResult(
             check_id=check_id, ok=False, severity="error", message=message,
             expected=_hex(expected), actual=_hex(actual), challenge=challenge,
+            details=details,
         ))
         raise StepFailed(status)
 

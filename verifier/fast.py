@@ -122,7 +122,7 @@ def fast_report(data: bytes, options: VerifyOptions = DEFAULT_OPTIONS,
     Of the options it reads the size cap; step 8 acts on the others only for a
     signed bundle, which goes to the full path.
     """
-    if options.require_signature:
+    if options.trust.require_signature:
         return None
     handoff = Handoff() if handoff is None else handoff
     try:

@@ -1,36 +1,31 @@
 """``VerifyOptions``: what a caller may ask of the verifier, as one frozen value.
 
-The options of ``check_bundle`` (SPEC §6.2): the size cap for step 1 and the
-trust and time inputs of step 8.  A value, not a dict: the steps read typed
-attributes, and a worker of ``verifier.archive`` receives the same value
-pickled.  Leaves out: reading key files or the clock (the CLI does, and
-passes signer ids and Unix seconds here).
+The options of ``check_bundle`` (SPEC §6.2): the trust policy of step 8 (one
+:class:`~por.signing.policy.TrustPolicy`, the same value that judges judgement
+and ruling signatures) and the size cap of step 1.  A value, not a dict: the
+steps read typed attributes, and a worker of ``verifier.archive`` receives the
+same value pickled.  Leaves out: reading key files or the clock (the CLI does,
+and passes signer ids and Unix seconds here).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from por.lean.bundle import DEFAULT_BUNDLE_MAX_SIZE
+from por.signing.policy import TrustPolicy
 
 
 @dataclass(frozen=True, slots=True)
 class VerifyOptions:
     """The inputs of a verification besides the bundle's bytes.
 
-    ``trusted_keys``: signer ids (20-byte Ethereum addresses or 32-byte Ed25519
-    public keys) whose signatures count, ``None`` for none; ``require_signature``:
-    reject a bundle with no valid signature from a trusted key; ``now``: Unix
-    seconds for expiry checks (required when signatures are checked);
-    ``chain_id``/``verifying_contract``: the EIP-712 deployment signatures must
-    be for; ``max_size``: the decoder's cap on the bundle's bytes.
+    ``trust``: which signatures count (trusted signer ids, whether one is
+    required, the time for the validity period, the EIP-712 chain id and
+    contract); ``max_size``: the decoder's cap on the bundle's bytes.
     """
 
-    trusted_keys: frozenset[bytes] | None = None
-    require_signature: bool = False
-    now: int | None = None
-    chain_id: int | None = None
-    verifying_contract: bytes | None = None
+    trust: TrustPolicy = field(default_factory=TrustPolicy)
     max_size: int = DEFAULT_BUNDLE_MAX_SIZE
 
 

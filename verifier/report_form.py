@@ -108,7 +108,24 @@ def report_document(input_name: str, report: Report) -> dict[str, Any]:
         "resolution_rule_id": report.resolution_rule_id,
         "por_root": None if report.por_root is None else report.por_root.hex(),
         "checks": [check.to_document() for check in report.checks],
+        "signatures": signature_documents(report.checks),
     }
+
+
+#: The keys of a check's ``details`` that make it a signature's status (step 8).
+_STATUS_KEYS = ("index", "status", "scheme", "signer", "trust", "check_id", "message")
+
+
+def signature_documents(checks: Sequence[ReportCheck]) -> list[dict[str, Any]]:
+    """One gpg-like status per signature (``por.signing.status``), in signature
+    order: the ``details`` step 8 gave each signature's check."""
+    found: list[dict[str, Any]] = []
+    for check in checks:
+        details = check.details
+        if details is None or "trust" not in details or "index" not in details:
+            continue
+        found.append({key: details.get(key) for key in _STATUS_KEYS})
+    return found
 
 
 def plain_check_document(check: ReportCheck) -> dict[str, Any]:
@@ -146,6 +163,67 @@ class FailedCheck:
         return plain_check_document(self)
 
 
+class DocumentCheck:
+    """The one check of a :class:`DocumentReport`: passed or failed, no values."""
+
+    __slots__ = ("check_id", "message", "ok")
+    expected = None
+    actual = None
+    details = None
+    challenge = None
+
+    def __init__(self, check_id: str, message: str, *, ok: bool) -> None:
+        self.check_id = check_id
+        self.message = message
+        self.ok = ok
+
+    @property
+    def severity(self) -> str:
+        """``info`` when it passed, ``error`` when it failed."""
+        return "info" if self.ok else "error"
+
+    def to_document(self) -> dict[str, Any]:
+        """The check's JSON object."""
+        return plain_check_document(self)
+
+
+class DocumentReport:
+    """The report of a por document that is not a PoR bundle (a judgement, a
+    court bundle, a proof, a JSON file), checked by its own verifier
+    (``por.documents``): its status and one check saying what it was."""
+
+    __slots__ = ("checks", "schema", "status")
+    market_id = None
+    outcome = None
+    confidence_bps = None
+    resolution_rule_id = None
+    por_root = None
+
+    def __init__(self, schema: str | None, status: Status, check_id: str, message: str) -> None:
+        self.schema = schema
+        self.status: Status = status
+        self.checks = (DocumentCheck(check_id, message, ok=status == "verified"),)
+
+    @property
+    def exit_code(self) -> int:
+        """0 verified, 1 rejected, 2 no verdict."""
+        return EXIT_CODES[self.status]
+
+    @property
+    def ok(self) -> bool:
+        """True iff the document verified."""
+        return self.status == "verified"
+
+    @property
+    def first_failure(self) -> DocumentCheck | None:
+        """The one check, when it failed."""
+        return None if self.ok else self.checks[0]
+
+    def to_document(self, input_name: str) -> dict[str, Any]:
+        """The result of input ``input_name`` (JSON form)."""
+        return report_document(input_name, self)
+
+
 class UncheckedReport:
     """The report of an input the verifier never saw (e.g. an unreadable file):
     no verdict (exit 2), one failed check saying why."""
@@ -173,5 +251,6 @@ class UncheckedReport:
         return report_document(input_name, self)
 
 
-__all__ = ["EXIT_CODES", "FailedCheck", "Report", "ReportChallenge", "ReportCheck", "Status",
-           "UncheckedReport", "plain_check_document", "report_document"]
+__all__ = ["EXIT_CODES", "DocumentCheck", "DocumentReport", "FailedCheck", "Report",
+           "ReportChallenge", "ReportCheck", "Status", "UncheckedReport", "plain_check_document",
+           "report_document", "signature_documents"]

@@ -16,8 +16,9 @@ runs every check but trust.  Its failures fall in three groups:
   expired good signature the same way).
 
 A signature *counts* when it is good, for the expected deployment and valid
-at ``now``; it is trusted when its signer is one of ``trusted_keys``.  With
-``require_signature`` at least one counting, trusted signature is required;
+at ``now``; it is trusted when the ``TrustPolicy`` (``options.trust``) trusts
+its signer.  With ``require_signature`` at least one counting, trusted
+signature is required;
 the failure names why there is none (``signature.missing``,
 ``signature.chain_id``/``signature.contract``, ``signature.expired``/
 ``signature.not_yet_valid``, ``signature.untrusted_key``).  If the caller
@@ -34,35 +35,41 @@ from por.errors import PorError, SignatureError
 from por.schemas import ChallengeRef, CheckResult
 from por.schemas.verification import Severity
 from verifier.context import Context
-from verifier.options import VerifyOptions
 
 if TYPE_CHECKING:
     from por.bundle.layout import Commitments
+    from por.schemas.base import Value
+    from por.signing.policy import TrustPolicy
     from verifier.stages import Records
-
-#: Failures that set a good signature aside instead of rejecting the bundle.
-_OTHER_DOMAIN = frozenset({"signature.chain_id", "signature.contract"})
-_OUT_OF_PERIOD = frozenset({"signature.expired", "signature.not_yet_valid"})
 
 
 def step8_signatures(ctx: Context, records: Records, commitments: Commitments) -> None:
-    """Step 8: every signature is good; set aside other deployments and periods."""
+    """Step 8: every signature is good; set aside other deployments and periods.
+
+    Each signature gets one check whose ``details`` is its gpg-like status
+    (``por.signing.status``): the report's ``signatures`` array is made of them.
+    """
     bundle = records.bundle
-    options = ctx.options
-    trusted = options.trusted_keys or frozenset()
+    policy = ctx.options.trust
     verdict_ref = ChallengeRef(kind="verdict")
     if not bundle.signatures:
-        if options.require_signature:
+        if policy.require_signature:
             ctx.failed("signature.missing", "the bundle carries no signature",
                        challenge=verdict_ref)
         return
-    if options.now is None:
+    if policy.now is None:
         ctx.failed("signature.no_time", "signatures present but no current time was given",
                    status="error")
     # The signing stack loads only for signed bundles (start-up time, SPEC §6.2 step 8).
     from por.bundle.sign import verdict_struct  # noqa: PLC0415
-    from por.signing import VerdictSignature, check_signature  # noqa: PLC0415
-    from por.signing.display import checksum_address, signer_text  # noqa: PLC0415
+    from por.signing.display import checksum_address  # noqa: PLC0415
+    from por.signing.record import VerdictSignature, check_signature  # noqa: PLC0415
+    from por.signing.status import (  # noqa: PLC0415
+        SignatureStatus,
+        classify,
+        status_document,
+        trust_of,
+    )
 
     counted_trusted = 0
     in_domain = 0
@@ -77,62 +84,64 @@ def step8_signatures(ctx: Context, records: Records, commitments: Commitments) -
         except PorError as exc:
             ctx.failed(exc.check_id, f"signature {index}: {exc.message}",
                        challenge=verdict_ref)
-        failures = check_signature(
-            record, struct, now=options.now, trusted=None,
-            expected_chain_id=options.chain_id,
-            expected_contract=options.verifying_contract,
-        )
-        signer = signer_text(record.scheme, record.signer)
-        who = f"signature {index} by {signer} ({record.scheme})"
-        broken = [f for f in failures if f.check_id not in _OTHER_DOMAIN | _OUT_OF_PERIOD
-                  or record.issued_at > record.expires_at]
-        if broken:
-            first = broken[0]
-            ctx.failed(first.check_id, f"signature {index} ({signer}): {first.message}",
-                       expected=first.expected, actual=first.actual, challenge=verdict_ref)
-        is_trusted = record.signer in trusted
-        domain = [f for f in failures if f.check_id in _OTHER_DOMAIN]
-        period = [f for f in failures if f.check_id in _OUT_OF_PERIOD]
-        if domain:
+        # Every rule of SPEC §8.5 but trust, with the policy's domain and time.
+        failures = check_signature(record, struct, now=policy.now, trusted=None,
+                                   expected_chain_id=policy.chain_id,
+                                   expected_contract=policy.contract)
+        kind, failure = classify(failures, issued_at=record.issued_at,
+                                 expires_at=record.expires_at)
+        status = SignatureStatus(index, kind, record.scheme, record.signer,
+                                 trust_of(policy, record.signer), failure)
+        details: dict[str, Value] = {k: v for k, v in status_document(status).items()
+                                     if v is not None}
+        who = f"signature {index} by {status.signer_text} ({record.scheme})"
+        if kind == "bad" and failure is not None:
+            ctx.failed(failure.check_id, f"signature {index} ({status.signer_text}): "
+                       f"{failure.message}", expected=failure.expected,
+                       actual=failure.actual, challenge=verdict_ref, details=details)
+        is_trusted = status.trust == "trusted"
+        if kind == "other_domain" and failure is not None:
             elsewhere.append((record.chain_id, record.verifying_contract))
             _note(ctx, "signature.other_domain", "info",
                   f"{who} is good but for chain {record.chain_id}, contract "
-                  f"{checksum_address(record.verifying_contract)}; set aside", domain[0])
+                  f"{checksum_address(record.verifying_contract)}; set aside",
+                  failure, details=details)
             if is_trusted:
-                set_aside[domain[0].check_id] = set_aside.get(domain[0].check_id, 0) + 1
+                set_aside[failure.check_id] = set_aside.get(failure.check_id, 0) + 1
             continue
         in_domain += 1
-        if period:
-            _note(ctx, period[0].check_id, "warn",
-                  f"{who} is good but {period[0].message.removeprefix('the signature ')} "
-                  f"(valid {record.issued_at} to {record.expires_at}, now {options.now});"
-                  " set aside", period[0])
+        if failure is not None:  # expired or not yet valid
+            _note(ctx, failure.check_id, "warn",
+                  f"{who} is good but {failure.message.removeprefix('the signature ')} "
+                  f"(valid {record.issued_at} to {record.expires_at}, now {policy.now});"
+                  " set aside", failure, details=details)
             if is_trusted:
-                set_aside[period[0].check_id] = set_aside.get(period[0].check_id, 0) + 1
+                set_aside[failure.check_id] = set_aside.get(failure.check_id, 0) + 1
             continue
         if is_trusted:
             counted_trusted += 1
         ctx.passed("signature.ok" if is_trusted else "signature.not_trusted",
                    f"{who} is valid" + ("" if is_trusted else
-                                        " but its signer is not a trusted key"))
+                                        " but its signer is not a trusted key"),
+                   details=details)
     if in_domain == 0:
-        _no_signature_for_deployment(ctx, options, elsewhere, verdict_ref)
-    _require(ctx, options, counted_trusted, set_aside, verdict_ref)
+        _no_signature_for_deployment(ctx, policy, elsewhere, verdict_ref)
+    _require(ctx, policy, counted_trusted, set_aside, verdict_ref)
 
 
 def _note(ctx: Context, check_id: str, severity: Severity, message: str,
-          failure: SignatureError) -> None:
+          failure: SignatureError, *, details: dict[str, Value]) -> None:
     """A passing check with a severity: the signature is reported and set aside."""
     ctx.checks.append(CheckResult(
         check_id=check_id, ok=True, severity=severity, message=message,
         expected=None if failure.expected is None else str(failure.expected),
-        actual=None if failure.actual is None else str(failure.actual)))
+        actual=None if failure.actual is None else str(failure.actual), details=details))
 
 
-def _no_signature_for_deployment(ctx: Context, options: VerifyOptions,
+def _no_signature_for_deployment(ctx: Context, policy: TrustPolicy,
                                  elsewhere: list[tuple[int, bytes]], ref: ChallengeRef) -> None:
     """A signed bundle none of whose good signatures is for the named deployment."""
-    chain, contract = options.chain_id, options.verifying_contract
+    chain, contract = policy.chain_id, policy.contract
     if chain is not None and all(c != chain for c, _ in elsewhere):
         ctx.failed("signature.chain_id", f"no good signature is for chain {chain}",
                    expected=chain, actual=",".join(sorted({str(c) for c, _ in elsewhere})),
@@ -142,11 +151,11 @@ def _no_signature_for_deployment(ctx: Context, options: VerifyOptions,
                actual=",".join(sorted({_hex(k) for _, k in elsewhere})), challenge=ref)
 
 
-def _require(ctx: Context, options: VerifyOptions, counted_trusted: int,
+def _require(ctx: Context, policy: TrustPolicy, counted_trusted: int,
              set_aside: dict[str, int], ref: ChallengeRef) -> None:
     """``require_signature`` needs one counting (good, this deployment, currently
     valid) trusted signature; the failure names why there is none."""
-    if not options.require_signature or counted_trusted:
+    if not policy.require_signature or counted_trusted:
         return
     for reason in ("signature.expired", "signature.not_yet_valid", "signature.chain_id",
                    "signature.contract"):

@@ -29,6 +29,7 @@ from por.cli.common import (
     EXIT_TABLE,
     err,
     exit_code_for,
+    plain_message,
     print_json,
     safe_text,
 )
@@ -175,9 +176,9 @@ def dispatch(args: argparse.Namespace) -> int:
         return code
     except PorError as exc:
         code = exit_code_for(exc)
-        err(f"por: {safe_text(exc.diagnostics())}")
+        err(f"por: {safe_text(plain_message(exc.diagnostics()))}")
         if as_json:
-            _print_error_json(args.command, code, exc.check_id, exc.message,
+            _print_error_json(args.command, code, exc.check_id, plain_message(exc.message),
                               expected=exc.expected, actual=exc.actual)
         return code
     except BrokenPipeError:
@@ -192,7 +193,7 @@ def dispatch(args: argparse.Namespace) -> int:
             import traceback
 
             traceback.print_exc()
-        message = f"{type(exc).__name__}: {exc}"
+        message = plain_message(f"{type(exc).__name__}: {exc}")
         err(f"por: internal error: {safe_text(message)}"
             + ("" if verbose else " (run with -v for the traceback)"))
         if as_json:

@@ -22,11 +22,13 @@ from por.cli.common import (
     DEFAULT_MAX_SIZE,
     STDIN,
     CliError,
+    add_force_option,
     err,
     out,
     percent_from_bps,
     print_json,
     read_input,
+    refuse_existing,
     safe_text,
     write_atomic,
     write_binary_stdout,
@@ -100,6 +102,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
     add_signing_options(parser, key_required=False)  # see signer_from_args
+    add_force_option(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -138,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json and args.out == STDIN:
         raise CliError("usage.options", "--json and -o - both need standard output")
     _refuse_overwriting_inputs(args)
+    refuse_existing([args.out], force=args.force)
     signer = signer_from_args(args)
     spec = _parse(args.prompt_spec, PromptSpec)
     refusal = unresolvable(spec)

@@ -24,13 +24,16 @@ from typing import TYPE_CHECKING, Any
 
 from por.cli.bundle_file import open_bundle
 from por.cli.common import (
+    EXIT_NO_VERDICT,
     EXIT_OK,
     STDIN,
     CliError,
+    add_force_option,
     add_max_size_option,
     out,
     print_json,
     read_input,
+    refuse_existing,
     safe_text,
     write_atomic,
     write_binary_stdout,
@@ -101,7 +104,8 @@ exit codes (who won, from the code alone):
   0  won: the proof is valid and shows the committed data is wrong
   1  lost: the proof is invalid, or valid and the committed data is right
   2  no verdict: usage error, unreadable file, unsupported proof version,
-     no auditor"""
+     no auditor, a file that is no proof (empty, JSON, a bundle, a ruling:
+     proof.not_a_proof)"""
 
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
@@ -157,6 +161,7 @@ def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
     add_max_size_option(parser, "bundles")
+    add_force_option(parser)
     parser.set_defaults(run=run_challenge)
     return parser
 
@@ -208,6 +213,8 @@ def run_challenge(args: argparse.Namespace) -> int:
     if args.inclusion + args.omission + args.citations > 1:
         raise CliError("usage.options", "--inclusion, --omission and --citations exclude "
                        "each other")
+    if args.out is not None:
+        refuse_existing([args.out], force=args.force)
     bundle = open_bundle(args.bundle, args.max_size).bundle()
     proof: Proof
     try:
@@ -240,6 +247,7 @@ def run_challenge(args: argparse.Namespace) -> int:
         raise
     data = proof.to_cbor()
     target = args.out if args.out is not None else proof_file_name(proof)
+    refuse_existing([target], force=args.force)  # -o itself was refused before any work
     if target == STDIN:
         write_binary_stdout(data)
     else:
@@ -259,8 +267,13 @@ def run_challenge(args: argparse.Namespace) -> int:
 def run_check_proof(args: argparse.Namespace) -> int:
     """Check one proof file; print the result; return 0, 1 or 2."""
     from por.challenge import check_proof
+    from por.documents import not_a_proof
 
     data = read_input(args.proof, args.max_size)
+    reason = not_a_proof(data, max_size=args.max_size)
+    if reason is not None:  # no verdict (exit 2), never a lost challenge
+        raise CliError("proof.not_a_proof", f"{safe_text(args.proof)}: {reason}",
+                       exit_code=EXIT_NO_VERDICT)
     report = check_proof(data, por_root=args.por_root, max_size=args.max_size)
     if args.json:
         print_json({"schema": CHECK_PROOF_SCHEMA, "input": args.proof,

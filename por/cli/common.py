@@ -12,7 +12,9 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
+from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from por.errors import KeyFileError, PorError, UnsupportedError
@@ -177,12 +179,68 @@ def _create_temp(directory: str, base: str) -> tuple[int, str]:
     raise FileExistsError(f"no free temporary name next to {base}")
 
 
+def add_force_option(parser: argparse.ArgumentParser) -> None:
+    """``--force``: replace output files that exist (default: refuse, io.exists)."""
+    parser.add_argument("--force", action="store_true",
+                        help="replace output files that exist (default: refuse them, "
+                             "io.exists, exit 2, before any work)")
+
+
+def refuse_existing(paths: Iterable[str], *, force: bool) -> None:
+    """Refuse outputs that exist (``io.exists``, exit 2) unless ``force``.
+
+    Called before any expensive work, so a refused run costs nothing; a
+    directory is never replaced, with or without ``force``.  ``-`` (standard
+    output) never exists."""
+    for path in paths:
+        if path == STDIN or not os.path.lexists(path):
+            continue
+        if force and not os.path.isdir(path):
+            continue
+        raise CliError("io.exists", f"{safe_text(path)}: exists; nothing was written"
+                       + ("" if os.path.isdir(path) else " (--force replaces it)"))
+
+
+def refuse_existing_in(directory: str, names: Iterable[str], *, force: bool) -> None:
+    """``refuse_existing`` for the files ``names`` a command writes into
+    ``directory``; a ``directory`` that is a file is refused whatever ``force``."""
+    if os.path.lexists(directory) and not os.path.isdir(directory):
+        raise CliError("io.exists", f"{safe_text(directory)}: exists and is not a directory; "
+                       "nothing was written")
+    refuse_existing([os.path.join(directory, name) for name in names], force=force)
+
+
+def remove_stale(path: str) -> None:
+    """Remove ``path`` if present (a file a new output makes stale, e.g. the
+    signature of a replaced judgement); ``io.write_failed`` if it cannot be."""
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CliError("io.write_failed", f"{safe_text(path)}: {_os_reason(exc)}") from None
+
+
 def make_dir(path: str) -> None:
     """Create ``path`` (and parents) if absent; ``CliError("io.write_failed")`` if not."""
     try:
         os.makedirs(path, exist_ok=True)
     except OSError as exc:
         raise CliError("io.write_failed", f"{safe_text(path)}: {_os_reason(exc)}") from None
+
+
+#: Validator wording that must never reach a user (issue 26 item 5): pydantic's
+#: ``[type=..., input_value=..., input_type=...]`` and its documentation link.
+_VALIDATOR_TEXT = re.compile(r"\s*\[type=[^\]]*\]?|\s*For further information visit \S*"
+                             r"|\s*For further inform\S*| after validation")
+
+
+def plain_message(text: str) -> str:
+    """``text`` without validator wording, for the one error line every command
+    prints: ``por: <check id>: <one plain sentence>``.  The sources give plain
+    sentences (``por.errors.value_error_text``); this is the edge's guarantee
+    for any that do not."""
+    return _VALIDATOR_TEXT.sub("", text)
 
 
 def safe_text(text: str) -> str:
@@ -254,6 +312,7 @@ __all__ = [
     "EXIT_TABLE",
     "STDIN",
     "CliError",
+    "add_force_option",
     "add_max_size_option",
     "dump_json",
     "err",
@@ -261,9 +320,13 @@ __all__ = [
     "make_dir",
     "out",
     "percent_from_bps",
+    "plain_message",
     "positive_int",
     "print_json",
     "read_input",
+    "refuse_existing",
+    "refuse_existing_in",
+    "remove_stale",
     "safe_text",
     "write_atomic",
     "write_binary_stdout",

@@ -17,11 +17,14 @@ from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_OK,
     CliError,
+    add_force_option,
     add_max_size_option,
     err,
     out,
     print_json,
     read_input,
+    refuse_existing,
+    refuse_existing_in,
     write_atomic,
 )
 from por.cli.signing_args import (
@@ -59,6 +62,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     opened.add_argument("--reward", type=uint64, default=0, metavar="N",
                         help="the amount at stake (an integer; default 0)")
     opened.add_argument("-o", "--out", required=True, metavar="CASE", help="output case file")
+    add_force_option(opened)
     _common(opened)
     opened.set_defaults(run=run_open)
 
@@ -88,6 +92,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     sign.add_argument("--ttl", type=positive_uint64, default=DEFAULT_TTL, metavar="SECONDS")
     rule.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
     rule.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_force_option(rule)
     _common(rule)
     rule.set_defaults(run=run_rule)
     verify = sub.add_parser("verify", help="check a ruling offline (no model, no network)")
@@ -95,6 +100,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     verify.add_argument("--signature", metavar="SIG", help="ruling.sig.cbor to check too")
     verify.add_argument("--resolver", type=contract_address, metavar="0xADDRESS",
                         help="require the signature to be this address's")
+    verify.add_argument("--key", action="append", default=[], metavar="PUB",
+                        help="trust this public key file (repeatable); the signer must be "
+                             "one (signature.untrusted_key)")
+    verify.add_argument("--now", type=uint64, default=None, metavar="UNIX",
+                        help="check the validity period at this Unix time (default: only "
+                             "that it is well formed)")
     _common(verify)
     verify.set_defaults(run=run_verify)
     return court
@@ -129,6 +140,7 @@ def run_open(args: argparse.Namespace) -> int:
     from por.schemas import load_json
     from por.schemas.verification import ChallengeRef
 
+    refuse_existing([args.out], force=args.force)
     data = open_bundle(args.bundle, args.max_size).data
     proof = None
     kind, index = "", 0
@@ -170,6 +182,7 @@ def run_open(args: argparse.Namespace) -> int:
 def run_rule(args: argparse.Namespace) -> int:
     """``por court rule``."""
     from por.cli.court_run import (
+        OUTPUT_FILES,
         SIGNATURE_FILE,
         load_judges,
         run_panel,
@@ -182,6 +195,7 @@ def run_rule(args: argparse.Namespace) -> int:
     from por.court.panel import check_rule
     from por.court.verify import verify_court
 
+    refuse_existing_in(args.out, OUTPUT_FILES, force=args.force)  # before any judge
     key = _key(args)
     case = DisputeCase.from_cbor(read_input(args.case, args.max_size))
     check_case(case)
@@ -246,29 +260,45 @@ def _report(summary: Any, document: dict[str, Any], args: argparse.Namespace) ->
 def run_verify(args: argparse.Namespace) -> int:
     """``por court verify``."""
     from por.cli.court_run import summary_json
-    from por.court.eip712 import RulingSignature, check_ruling_signature
+    from por.cli.signature_status import detached_status, settle, status_line
+    from por.court.eip712 import RulingSignature, ruling_signature_failures
     from por.court.verify import verify_court
-    from por.signing.policy import TrustPolicy, raise_first
+    from por.signing.policy import TrustPolicy
 
+    if (args.key or args.resolver is not None) and not args.signature:
+        raise CliError("usage.options", "--key and --resolver need --signature")
     summary = verify_court(read_input(args.ruling, args.max_size), max_size=args.max_size)
     signed = None
+    status: dict[str, Any] | None = None
     if args.signature:
         signed = RulingSignature.from_cbor(read_input(args.signature, MAX_TEXT_FILE))
-        check_ruling_signature(signed, summary)
-        if args.resolver is not None:
-            raise_first(TrustPolicy.of([args.resolver]).signer_failures(signed.signer))
+        policy = TrustPolicy.of(_trusted(args), now=args.now)
+        failures = ruling_signature_failures(signed, summary, policy)
+        status = settle(detached_status(failures, signed, policy), failures)
     if args.json:
         print_json(summary_json(summary, None) | {
             "verified": True, "signature_verified": signed is not None,
-            "signer_hex": None if signed is None else signed.signer.hex()})
+            "signer_hex": None if signed is None else signed.signer.hex(),
+            "signatures": [] if status is None else [status]})
     else:
         final = summary.final
         out(f"OK court {summary.court_root.hex()}: {final.status}"
             + (f", challenge {final.decision} (worker_pct {final.worker_pct})"
                if final.status == "ruled" else "")
-            + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts"
-            + (f"; signed by 0x{signed.signer.hex()}" if signed is not None else ""))
+            + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts")
+        if status is not None:
+            out(status_line(status))
     return EXIT_OK
+
+
+def _trusted(args: argparse.Namespace) -> list[bytes] | None:
+    """The signers ``--resolver`` and ``--key`` name; ``None`` when neither is given."""
+    if not args.key and args.resolver is None:
+        return None
+    from por.signing.keyfiles import load_public_key_file
+
+    keys = [load_public_key_file(path).signer for path in args.key]
+    return keys + ([] if args.resolver is None else [args.resolver])
 
 
 __all__ = ["add_parser"]

@@ -15,7 +15,7 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from por.cli.common import CliError, err, make_dir, read_input, write_atomic
+from por.cli.common import CliError, err, make_dir, read_input, remove_stale, write_atomic
 
 if TYPE_CHECKING:
     from por.court.judges.llm_judge import CallTransport
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 RULING_FILE = "ruling.cbor"
 SUMMARY_FILE = "ruling.json"
 SIGNATURE_FILE = "ruling.sig.cbor"
+#: Every file ``por court rule`` writes: refused unless --force, before any judge.
+OUTPUT_FILES = (RULING_FILE, SUMMARY_FILE, SIGNATURE_FILE)
 MAX_CONFIG_BYTES = 1 << 20
 
 
@@ -140,11 +142,14 @@ def write_ruling(directory: str, data: bytes, signature: bytes | None,
     from por.cli.common import dump_json
 
     make_dir(directory)
+    # An unsigned ruling never keeps the signature of the ruling it replaces.
+    remove_stale(os.path.join(directory, SIGNATURE_FILE))
     write_atomic(os.path.join(directory, RULING_FILE), data)
     write_atomic(os.path.join(directory, SUMMARY_FILE), dump_json(document).encode())
     if signature is not None:
         write_atomic(os.path.join(directory, SIGNATURE_FILE), signature)
 
 
-__all__ = ["RULING_FILE", "SIGNATURE_FILE", "SUMMARY_FILE", "load_judges", "run_panel",
+__all__ = ["OUTPUT_FILES", "RULING_FILE", "SIGNATURE_FILE", "SUMMARY_FILE", "load_judges",
+           "run_panel",
            "summary_json", "transports_for", "write_ruling"]

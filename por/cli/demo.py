@@ -20,10 +20,12 @@ from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_OK,
     EXIT_REJECTED,
+    add_force_option,
     make_dir,
     out,
     percent_from_bps,
     print_json,
+    refuse_existing_in,
     safe_text,
     write_atomic,
 )
@@ -68,6 +70,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help=f"print one JSON document ({DEMO_SCHEMA})")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
+    add_force_option(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -77,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from por.scenarios import list_scenarios
 
     names = list_scenarios()
+    refuse_existing_in(args.out, [f"{name}.cbor" for name in names], force=args.force)
     make_dir(args.out)
     rows = [_one(name, args.out) for name in names]
     code = max((r["exit_code"] for r in rows), default=EXIT_OK)

@@ -18,6 +18,7 @@ from por.cli.common import (
     EXIT_OK,
     EXIT_TABLE,
     CliError,
+    add_force_option,
     add_max_size_option,
     dump_json,
     err,
@@ -25,6 +26,7 @@ from por.cli.common import (
     positive_int,
     print_json,
     read_input,
+    refuse_existing_in,
     write_atomic,
 )
 from por.cli.judge_sign import add_sign_parser, add_verify_options, check_signature
@@ -122,6 +124,7 @@ def _batch_options(parser: argparse.ArgumentParser) -> None:
                         help="created_at for judge_manifest.json (default: omitted)")
     parser.add_argument("--operator", help="operator name for judge_manifest.json")
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_force_option(parser)
     _common(parser)
 
 
@@ -158,6 +161,7 @@ def _replay_source(args: argparse.Namespace) -> Any:
 def run_batch_cmd(args: argparse.Namespace) -> int:
     """``por judge batch``."""
     from por.cli.judge_run import (
+        OUTPUT_FILES,
         load_manifest,
         load_subjects,
         run_batch,
@@ -165,6 +169,7 @@ def run_batch_cmd(args: argparse.Namespace) -> int:
         write_outputs,
     )
 
+    refuse_existing_in(args.output, OUTPUT_FILES, force=args.force)  # before any judge
     manifest = load_manifest(args)
     subjects, paths = load_subjects(args.bundles, args.max_size)
     err(f"por judge: {len(subjects)} subjects, judge {manifest.judge_id} "
@@ -201,7 +206,8 @@ def run_verify(args: argparse.Namespace) -> int:
                        "`por judge replay`")
     data = read_input(args.judgement, args.max_size)
     summary = verify_judgement(data, max_size=args.max_size)
-    signed = check_signature(args, summary)
+    checked = check_signature(args, summary)
+    signed, status = (None, None) if checked is None else checked
     if args.reexecute:
         _reexecute(summary, args)
     if args.json:
@@ -209,14 +215,20 @@ def run_verify(args: argparse.Namespace) -> int:
 
         print_json(summary_json(summary, None) | {"verified": True,
                                                    "reexecuted": bool(args.reexecute),
-                                                   "signature": signed})
+                                                   "signature": signed,
+                                                   "signatures": [] if status is None
+                                                   else [status]})
     else:
         out(f"OK judgement {summary.judgement_root.hex()}: {len(summary.subjects)} subjects, "
             f"{len(summary.votes)} votes, {len(summary.calls)} attempts, judge "
             f"{summary.manifest.judge_id} ({summary.manifest.digest().hex()[:16]})"
             + (" re-executed identically" if args.reexecute else "")
-            + (f"; signed by 0x{signed['signer']} (chain {signed['chain_id']})"
-               if signed else ""))
+            + ("" if signed is None
+               else f"; signed by 0x{signed['signer']} (chain {signed['chain_id']})"))
+        if status is not None:
+            from por.cli.signature_status import status_line
+
+            out(status_line(status))
     return EXIT_OK
 
 
@@ -258,6 +270,7 @@ def run_replay(args: argparse.Namespace) -> int:
     """``por judge replay``: same subjects, new (or same) lock, comparison report."""
     from por.cli.judge_run import (
         JUDGEMENT_FILE,
+        OUTPUT_FILES,
         load_manifest,
         load_subjects,
         run_batch,
@@ -268,6 +281,7 @@ def run_replay(args: argparse.Namespace) -> int:
     from por.judges.errors import JudgementError
     from por.judges.reports import compare, comparison_json
 
+    refuse_existing_in(args.output, OUTPUT_FILES, force=args.force)  # before any judge
     original = verify_judgement(read_input(args.original, args.max_size),
                                 max_size=args.max_size)
     subjects = list(original.subjects)

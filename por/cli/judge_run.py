@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from por.cli.bundle_file import open_bundle
-from por.cli.common import CliError, err, make_dir, read_input, write_atomic
+from por.cli.common import CliError, err, make_dir, read_input, remove_stale, write_atomic
 
 if TYPE_CHECKING:
     from por.judges import JudgeManifest, JudgementSummary, JudgeSubject
@@ -27,6 +27,13 @@ JUDGEMENT_FILE = "judgement.cbor"
 SEED_MANIFEST_FILE = "judge_manifest.json"
 SCORES_FILE = "scores.json"
 CHECKSUMS_FILE = "checksums.sha256"
+#: The detached signature ``por judge sign`` writes beside a judgement
+#: (``por.judges.signing.SIGNATURE_FILE``): stale once the judgement is replaced.
+SIGNATURE_FILE = "judgement.sig.cbor"
+#: Every file batch or replay may write into its directory, and the signature
+#: it would make stale: refused unless --force, before any judge is called.
+OUTPUT_FILES = (JUDGEMENT_FILE, SEED_MANIFEST_FILE, SCORES_FILE, CHECKSUMS_FILE,
+                SIGNATURE_FILE, "comparison.cbor", "comparison.json")
 #: Largest config or prompt file read.
 MAX_CONFIG_BYTES = 1 << 20
 
@@ -156,6 +163,8 @@ def write_outputs(directory: str, data: bytes, paths: dict[bytes, str],
     }
     files[CHECKSUMS_FILE] = checksums(files)
     make_dir(directory)
+    # A signature beside a replaced judgement would sign another judgement.
+    remove_stale(os.path.join(directory, SIGNATURE_FILE))
     for name, content in sorted(files.items()):
         write_atomic(os.path.join(directory, name), content)
     return summary

@@ -10,7 +10,16 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from por.cli.common import EXIT_OK, CliError, out, print_json, read_input, write_atomic
+from por.cli.common import (
+    EXIT_OK,
+    CliError,
+    add_force_option,
+    out,
+    print_json,
+    read_input,
+    refuse_existing,
+    write_atomic,
+)
 from por.cli.signing_args import (
     DEFAULT_CHAIN_ID,
     DEFAULT_TTL,
@@ -45,6 +54,7 @@ def add_sign_parser(sub: Any, common: Any) -> None:
                       help=f"expires_at (default --at + {DEFAULT_TTL}, 7 days)")
     sign.add_argument("-o", "--output", required=True, metavar="SIG",
                       help="write the por.JudgementSignature/1 here (judgement.sig.cbor)")
+    add_force_option(sign)
     common(sign)
     sign.set_defaults(run=run_sign)
 
@@ -71,6 +81,7 @@ def run_sign(args: argparse.Namespace) -> int:
     from por.judges.signing import judgement_struct, sign_judgement
     from por.signing import Eip712Domain
 
+    refuse_existing([args.output], force=args.force)
     key = load_signing_key(args.key)
     if key.scheme != "secp256k1":
         raise CliError("key.scheme", "a judgement is signed with EIP-712: secp256k1 only",
@@ -105,31 +116,32 @@ def signature_json(record: Any) -> dict[str, Any]:
             "expires_at": record.expires_at}
 
 
-def check_signature(args: argparse.Namespace, summary: Any) -> dict[str, Any] | None:
-    """Check ``--signature`` against the verified ``summary``; its JSON view or None."""
+def check_signature(args: argparse.Namespace,
+                    summary: Any) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Check ``--signature`` against the verified ``summary``: its JSON view and
+    its gpg-like status object, or None without ``--signature``.  A signature
+    that does not count (bad, out of its period or domain, or not by a
+    ``--key``) raises its failure after its status line (exit 1)."""
     if not args.signature:
         if args.key:
             raise CliError("usage.options", "--key needs --signature")
         return None
+    from por.cli.signature_status import detached_status, settle
     from por.cli.signing_args import now_from_args
     from por.encoding import decode
-    from por.judges.signing import JudgementSignature, check_judgement_signature
-    from por.signing import Eip712Domain
+    from por.judges.signing import JudgementSignature, judgement_signature_failures
     from por.signing.keyfiles import load_public_key_file
+    from por.signing.policy import TrustPolicy
 
     trusted = [load_public_key_file(p).signer for p in args.key] if args.key else None
     data = read_input(args.signature, MAX_SIGNATURE_FILE)
     decode(data, max_size=MAX_SIGNATURE_FILE)  # codec.too_large before anything else
     record = JudgementSignature.from_cbor(data)
-    domain = None
-    if args.chain_id is not None or args.contract is not None:
-        domain = Eip712Domain(
-            chain_id=record.chain_id if args.chain_id is None else args.chain_id,
-            verifying_contract=(record.verifying_contract if args.contract is None
-                                else args.contract))
-    check_judgement_signature(record, summary, now=now_from_args(args), domain=domain,
-                              trusted=trusted)
-    return signature_json(record) | {"trusted": trusted is not None}
+    policy = TrustPolicy.of(trusted, now=now_from_args(args), chain_id=args.chain_id,
+                            contract=args.contract)
+    failures = judgement_signature_failures(record, summary, policy)
+    status = settle(detached_status(failures, record, policy), failures)
+    return signature_json(record) | {"trusted": trusted is not None}, status
 
 
 __all__ = ["add_sign_parser", "add_verify_options", "check_signature", "run_sign",

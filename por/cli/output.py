@@ -30,6 +30,9 @@ def summary_line(name: str, report: Report) -> str:
     word = STATUS_WORD[report.status]
     shown = safe_text(name)
     if report.status == "verified":
+        if report.por_root is None and report.checks and report.checks[0].check_id in {
+                "judgement.ok", "court.ok", "court.case_ok", "proof.won"}:  # another document
+            return f"{word} {shown}: {safe_text(report.checks[0].message)}"
         return f"{word} {shown}"
     failure = report.first_failure
     if failure is None:  # not produced by the verifier; keep the line well-formed
@@ -37,12 +40,25 @@ def summary_line(name: str, report: Report) -> str:
     return f"{word} {shown}: {failure.check_id}: {safe_text(failure.message)}"
 
 
+def signature_lines(report: Report) -> list[str]:
+    """One gpg-like line per signature (``por.signing.status``), indented under
+    the input's line; none for an unsigned bundle."""
+    from verifier.report_form import signature_documents
+
+    documents = signature_documents(report.checks)
+    if not documents:
+        return []
+    from por.signing.status import status_text
+
+    return ["  " + safe_text(status_text(document)) for document in documents]
+
+
 def verbose_lines(name: str, report: Report) -> list[str]:
     """``-v``: the summary line, the verdict read, then every check.
 
     For a rejected bundle the verdict is what the bundle *claims* (when it
     could be decoded), and says so."""
-    lines = [summary_line(name, report)]
+    lines = [summary_line(name, report), *signature_lines(report)]
     if report.market_id is not None:
         lines.append(f"  market     {safe_text(report.market_id)}")
     if report.outcome is not None and report.confidence_bps is not None:
@@ -85,4 +101,5 @@ def summary_text(archive: ArchiveReport) -> str:
             f"{counts['error']} no verdict; digest {archive.digest().hex()}")
 
 
-__all__ = ["STATUS_WORD", "challenge_text", "summary_line", "summary_text", "verbose_lines"]
+__all__ = ["STATUS_WORD", "challenge_text", "signature_lines", "summary_line", "summary_text",
+           "verbose_lines"]

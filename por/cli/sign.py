@@ -20,10 +20,12 @@ from por.cli.bundle_file import open_bundle, require_verified
 from por.cli.common import (
     STDIN,
     CliError,
+    add_force_option,
     add_max_size_option,
     err,
     out,
     print_json,
+    refuse_existing,
     safe_text,
     write_atomic,
     write_binary_stdout,
@@ -80,6 +82,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add_max_size_option(parser, "bundles")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
+    add_force_option(parser)
     parser.set_defaults(run=run)
     return parser
 
@@ -96,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.json and args.out == STDIN:
         raise CliError("usage.options", "--json and -o - both need standard output")
+    refuse_existing([args.out], force=args.force)
     key = load_signing_key(args.key)
     params = signing_params(args)
     bundle = open_bundle(args.bundle, args.max_size)

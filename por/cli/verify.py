@@ -8,7 +8,7 @@ with ``--json``.  The exit code is the worst over all inputs (DESIGN §4).
 Extending: a new verifier option is one ``add_argument`` in
 :func:`add_parser` plus one entry in :func:`check_options`.  Trust (DESIGN §4:
 trust comes only from key files on the command line): ``--key PUB`` adds a
-public key file's signer id to ``trusted_keys``, ``--require-signature``
+public key file's signer id to the ``TrustPolicy``'s ``trusted``, ``--require-signature``
 demands a valid signature from one of them, ``--now`` is the time for expiry
 (default: the wall clock, read in ``por.cli.signing_args``), ``--chain-id``
 and ``--contract`` pin the EIP-712 domain.  Leaves out: the checks themselves
@@ -55,6 +55,12 @@ output:
              ERROR <input>: <check-id>: <reason>     (exit 2: no verdict, e.g.
                                                       io.unreadable or an
                                                       unsupported version)
+           then, for a signed bundle, one gpg-like line per signature:
+             signature 0: good by 0x<EIP-55> (<scheme>), trusted (a given key)
+             (good | bad | expired | not yet valid | other domain;
+              trusted | NOT trusted | not certified (no key given))
+           a judgement, court bundle or proof is checked by its own verifier
+           (same exit codes); a JSON file is input.json (exit 2)
   -v       the same line, then the verdict read and every check (id, status,
            message, expected/actual, challenge)
   -q       nothing; only the exit code
@@ -68,7 +74,9 @@ trust (signatures, SPEC §8):
   --key PUB            trust this public key file (from `por keygen`); repeat
                        for several.  A valid signature by any other key is
                        reported (signature.not_trusted) and counts for nothing;
-                       an invalid signature rejects the bundle whoever made it
+                       an invalid signature rejects the bundle whoever made it.
+                       Without a good signature by a --key the bundle is
+                       rejected (signature.untrusted_key / signature.missing)
   --require-signature  reject a bundle without a valid signature from a
                        --key (signature.missing: unsigned;
                        signature.untrusted_key: no trusted signer)
@@ -139,9 +147,10 @@ def check_options(args: argparse.Namespace) -> VerifyOptions:
 
     The one place where command-line options become verifier options.  Each
     ``--key`` file is read here (``key.*`` errors: exit 2 before any bundle is
-    checked); without ``--key``, ``trusted_keys`` is ``None`` (nothing trusted).
+    checked); without ``--key``, ``trusted`` is ``None`` (no key given: "not certified").
     """
     from por.cli.signing_args import now_from_args
+    from por.signing.policy import TrustPolicy
     from verifier.options import VerifyOptions
 
     trusted: frozenset[bytes] | None = None
@@ -149,14 +158,11 @@ def check_options(args: argparse.Namespace) -> VerifyOptions:
         from por.signing.keyfiles import load_public_key_file
 
         trusted = frozenset(load_public_key_file(path).signer for path in args.key)
-    return VerifyOptions(
-        max_size=args.max_size,
-        trusted_keys=trusted,
-        require_signature=args.require_signature,
-        now=now_from_args(args),
-        chain_id=args.chain_id,
-        verifying_contract=args.contract,
-    )
+    # A --key names whose signature the caller expects: without a good one by it
+    # the bundle is rejected (gpg --verify with a keyring), as --require-signature.
+    trust = TrustPolicy(trusted=trusted, require_signature=args.require_signature or bool(trusted),
+                        now=now_from_args(args), chain_id=args.chain_id, contract=args.contract)
+    return VerifyOptions(trust, max_size=args.max_size)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -188,10 +194,12 @@ def run(args: argparse.Namespace) -> int:
             except CliError as exc:
                 queue.append((name, exc, None))
                 continue
-            queue.append((name, None, data if args.challenges is not None else None))
+            keep = args.challenges is not None or name == STDIN
+            queue.append((name, None, data if keep else None))
             yield data
 
     def emit(name: str, report: Report, data: bytes | None) -> None:
+        report = _other_document(args, name, report, data) or report
         results.append((name, report))
         if data is not None and not report.ok:
             _write_challenges(args, name, report, data, written)
@@ -222,9 +230,49 @@ def run(args: argparse.Namespace) -> int:
     return archive.exit_code
 
 
+#: First failures of a PoR check that may mean "another por document" (SPEC §4).
+_NOT_A_BUNDLE = ("schema.unknown_schema", "codec.")
+
+
+def _other_document(args: argparse.Namespace, name: str, report: Report,
+                    data: bytes | None) -> Report | None:
+    """The report of ``name`` checked as the por document it is, when it is not
+    a PoR bundle: JSON (exit 2, a hint), a judgement, a court bundle or a proof
+    (its own verifier, its own exit code); ``None`` to keep ``report``.
+
+    Runs only after a bundle failed to decode as one, off the fast path."""
+    failure = report.first_failure
+    if (failure is None or not failure.check_id.startswith(_NOT_A_BUNDLE)
+            or failure.check_id == "codec.too_large"):  # never read a huge input twice
+        return None
+    from por.cli.bundle_file import open_bundle
+    from por.documents import (
+        JSON_HINT,
+        check_document,
+        dispatches,
+        document_schema,
+        looks_like_json,
+    )
+    from verifier.report_form import DocumentReport
+
+    if data is None:
+        try:
+            data = open_bundle(name, args.max_size).data
+        except CliError:
+            return None
+    if looks_like_json(data):
+        return DocumentReport(None, "error", "input.json", JSON_HINT)
+    schema = document_schema(data, max_size=args.max_size)
+    if schema is None or not dispatches(schema):
+        return None
+    result = check_document(data, schema, max_size=args.max_size)
+    return DocumentReport(schema, result.status, result.check_id,
+                          f"{schema}: {result.message}")
+
+
 def _print_result(args: argparse.Namespace, name: str, report: Report) -> None:
     """Text lines stream as inputs are checked; JSON is one document at the end."""
-    from por.cli.output import summary_line, verbose_lines
+    from por.cli.output import signature_lines, summary_line, verbose_lines
 
     if args.json or args.quiet:
         return
@@ -233,6 +281,8 @@ def _print_result(args: argparse.Namespace, name: str, report: Report) -> None:
             out(line)
     else:
         out(summary_line(name, report))
+        for line in signature_lines(report):
+            out(line)
 
 
 def _write_challenges(args: argparse.Namespace, name: str, report: Report, data: bytes,

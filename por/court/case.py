@@ -32,7 +32,7 @@ from por.challenge.records import InclusionProof, LeafKind
 from por.challenge.refs import bundle_from_bytes
 from por.court.errors import CourtError
 from por.court.judges.base import DisputeContext
-from por.errors import PorError
+from por.errors import PorError, value_error_text
 from por.merkle import leaf_hash
 from por.schemas import DeterministicVerdict, EvidenceItem, PromptSpec
 from por.schemas.base import Blob, Count, Hash32, Id, Record
@@ -179,8 +179,8 @@ def open_case(data: bytes, *, kind: str, leaf_index: int, claim: str, rebuttal: 
                      component=component, leaf_index=leaf_index, leaf=leaf, claim=claim,
                      rebuttal=rebuttal, reward=reward, bundle=bundle)
     except ValueError as exc:  # pydantic: a claim or rebuttal empty or too long, a reward too big
-        detail = " ".join(line.strip() for line in str(exc).splitlines()[1:3])
-        raise CourtError("court.case_value", f"case field out of range: {detail[:200]}") from None
+        raise CourtError("court.case_value",
+                         f"case field out of range: {value_error_text(exc)[:200]}") from None
 
 
 def _case(data: bytes, spec: PromptSpec, *, por_root: bytes, market_key: bytes,

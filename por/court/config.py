@@ -20,7 +20,7 @@ from typing import Any, Literal
 from por.court.aggregate import check_panel
 from por.court.errors import CourtError
 from por.court.records import MAX_SEATS, CourtRule
-from por.errors import PorError
+from por.errors import PorError, value_error_text
 from por.judges.config import parse_config_text
 
 COURT_FORMAT = "por-court/1"
@@ -74,8 +74,8 @@ def court_rule(numbers: dict[str, int], seats: int, at: int) -> CourtRule:
                          appeal_quorum=numbers["appeal_quorum"], seats=seats,
                          ruled_at=iso_time(at))
     except ValueError as exc:
-        detail = " ".join(line.strip() for line in str(exc).splitlines()[1:3])
-        raise CourtError("court.config", f"court rule out of range: {detail}") from None
+        raise CourtError("court.config",
+                         f"court rule out of range: {value_error_text(exc)}") from None
 
 
 __all__ = ["COURT_FORMAT", "RULE", "court_rule", "iso_time", "parse_court"]

@@ -18,10 +18,11 @@ from pydantic import Field
 
 from por.court.errors import CourtError
 from por.court.verify import CourtSummary
+from por.errors import SignatureError
 from por.schemas.base import Count, Hash32, Record
 from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, keccak256
-from por.signing.policy import period_failures, raise_first
+from por.signing.policy import TrustPolicy, period_failures, raise_first
 from por.signing.typed import Address, Signature65, sign_typed, typed_digest, word
 
 RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,"
@@ -115,11 +116,13 @@ def sign_ruling(ruling: RulingStruct, secret: bytes, domain: Eip712Domain) -> Ru
                            expires_at=ruling.expires_at, signer=signer, signature=signature)
 
 
-def check_ruling_signature(record: RulingSignature, summary: CourtSummary) -> None:
-    """The signature verifies and signs exactly this bundle's final ruling.
+def ruling_signature_failures(record: RulingSignature, summary: CourtSummary,
+                              policy: TrustPolicy) -> list[SignatureError]:
+    """Every failure of the signature of SPEC §8.5 under ``policy``: a broken
+    validity period first, the domain, the signature itself, the signer, the
+    period at ``policy.now``.
 
-    ``court.ruling_mismatch`` if a signed value is not the bundle's; the
-    ``signature.*`` ids of SPEC §8.5 for the signature itself.
+    ``court.ruling_mismatch`` (a signed value is not the bundle's) is raised.
     """
     want = ruling_struct(summary, issued_at=record.issued_at, expires_at=record.expires_at)
     if record.struct() != want:
@@ -127,10 +130,27 @@ def check_ruling_signature(record: RulingSignature, summary: CourtSummary) -> No
                  if getattr(want, k) != getattr(record.struct(), k)]
         raise CourtError("court.ruling_mismatch", "the signed ruling is not this court's",
                          expected="the final ruling", actual=",".join(wrong))
-    raise_first(period_failures(record.issued_at, record.expires_at, None))
-    secp256k1.verify_digest(record.signer, ruling_digest(record.struct(), record.domain()),
-                            record.signature)
+    failures = period_failures(record.issued_at, record.expires_at, None)
+    failures += policy.domain_failures(record.chain_id, record.verifying_contract)
+    try:
+        secp256k1.verify_digest(record.signer, ruling_digest(record.struct(), record.domain()),
+                                record.signature)
+    except SignatureError as exc:
+        failures.append(exc)
+    failures += policy.signer_failures(record.signer)
+    if record.issued_at <= record.expires_at:
+        failures += policy.period_failures(record.issued_at, record.expires_at)
+    return failures
+
+
+def check_ruling_signature(record: RulingSignature, summary: CourtSummary) -> None:
+    """The signature verifies and signs exactly this bundle's final ruling.
+
+    ``court.ruling_mismatch`` if a signed value is not the bundle's; the
+    ``signature.*`` ids of SPEC §8.5 for the signature itself.
+    """
+    raise_first(ruling_signature_failures(record, summary, TrustPolicy()))
 
 
 __all__ = ["RULING_TYPE", "RulingSignature", "RulingStruct", "check_ruling_signature",
-           "ruling_digest", "ruling_struct", "sign_ruling"]
+           "ruling_digest", "ruling_signature_failures", "ruling_struct", "sign_ruling"]

@@ -22,12 +22,13 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from por.errors import SignatureError
 from por.judges.errors import JudgementError
 from por.judges.verify import JudgementSummary
 from por.schemas.base import Count, Hash32, Record
 from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, keccak256
-from por.signing.policy import TrustPolicy, raise_first
+from por.signing.policy import TrustPolicy, period_failures, raise_first
 from por.signing.typed import Address, Signature65, sign_typed, typed_digest, word
 
 JUDGEMENT_TYPE = ("Judgement(bytes32 judgementRoot,bytes32 manifestDigest,uint64 subjectCount,"
@@ -111,17 +112,14 @@ def sign_judgement(judgement: JudgementStruct, secret: bytes,
                               signature=signature)
 
 
-def check_judgement_signature(record: JudgementSignature, summary: JudgementSummary, *,
-                              now: int | None = None,
-                              domain: Eip712Domain | None = None,
-                              trusted: list[bytes] | None = None) -> None:
-    """The signature verifies and signs exactly this judgement, in order:
+def judgement_signature_failures(record: JudgementSignature, summary: JudgementSummary,
+                                 policy: TrustPolicy) -> list[SignatureError]:
+    """Every failure of the signature of SPEC §8.5 under ``policy``, in its order:
+    a broken validity period first (broken whatever the domain), the domain,
+    the signature itself, the signer, the period at ``policy.now``.
 
-    ``judgement.signature_mismatch`` (a signed value is not this bundle's),
-    ``signature.chain_id`` / ``signature.contract`` (``domain`` given and not
-    the record's), ``signature.*`` of SPEC §8.5 (encoding, recovery),
-    ``signature.untrusted_key`` (``trusted`` given and the signer not in it),
-    then the period (``signature.expired`` / ``signature.not_yet_valid``).
+    ``judgement.signature_mismatch`` (a signed value is not this bundle's) is
+    raised: the signature is then of another document, not bad.
     """
     want = judgement_struct(summary, issued_at=record.issued_at, expires_at=record.expires_at)
     got = record.struct()
@@ -130,16 +128,39 @@ def check_judgement_signature(record: JudgementSignature, summary: JudgementSumm
         raise JudgementError("judgement.signature_mismatch",
                              "the signed judgement is not this bundle's",
                              expected="this judgement", actual=",".join(wrong))
+    failures = period_failures(record.issued_at, record.expires_at, None)
+    failures += policy.domain_failures(record.chain_id, record.verifying_contract)
+    try:
+        secp256k1.verify_digest(record.signer, judgement_digest(got, record.domain()),
+                                record.signature)
+    except SignatureError as exc:
+        failures.append(exc)
+    failures += policy.signer_failures(record.signer)
+    if record.issued_at <= record.expires_at:
+        failures += policy.period_failures(record.issued_at, record.expires_at)
+    return failures
+
+
+def check_judgement_signature(record: JudgementSignature, summary: JudgementSummary, *,
+                              now: int | None = None,
+                              domain: Eip712Domain | None = None,
+                              trusted: list[bytes] | None = None) -> None:
+    """The signature verifies and signs exactly this judgement, in order:
+
+    ``judgement.signature_mismatch`` (a signed value is not this bundle's),
+    ``signature.expired`` for a period that ends before it begins,
+    ``signature.chain_id`` / ``signature.contract`` (``domain`` given and not
+    the record's), ``signature.*`` of SPEC §8.5 (encoding, recovery),
+    ``signature.untrusted_key`` (``trusted`` given and the signer not in it),
+    then the period (``signature.expired`` / ``signature.not_yet_valid``).
+    """
     policy = TrustPolicy.of(trusted, now=now,
                             chain_id=None if domain is None else domain.chain_id,
                             contract=None if domain is None else domain.verifying_contract)
-    raise_first(policy.domain_failures(record.chain_id, record.verifying_contract))
-    secp256k1.verify_digest(record.signer, judgement_digest(got, record.domain()),
-                            record.signature)
-    raise_first(policy.signer_failures(record.signer))
-    raise_first(policy.period_failures(record.issued_at, record.expires_at))
+    raise_first(judgement_signature_failures(record, summary, policy))
 
 
 __all__ = ["JUDGEMENT_TYPE", "SIGNATURE_FILE", "JudgementSignature", "JudgementStruct",
-           "check_judgement_signature", "judgement_digest", "judgement_struct",
+           "check_judgement_signature", "judgement_digest", "judgement_signature_failures",
+           "judgement_struct",
            "sign_judgement"]

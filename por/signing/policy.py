@@ -43,7 +43,7 @@ def period_failures(issued_at: int, expires_at: int, now: int | None) -> list[Si
     (``None``: only whether the period itself is well formed), in SPEC order."""
     failures: list[SignatureError] = []
     if issued_at > expires_at:
-        failures.append(SignatureError(CHECK_EXPIRED, "issued_at is after expires_at",
+        failures.append(SignatureError(CHECK_EXPIRED, "the signature was issued after it expires",
                                        expected=f"<= {expires_at}", actual=issued_at))
     elif now is not None and now >= expires_at:
         failures.append(SignatureError(CHECK_EXPIRED, "the signature has expired",

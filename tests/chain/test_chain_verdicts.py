@@ -63,7 +63,7 @@ def signed_bundle(folder: Path, scenario: str, key: str, chain: Chain, *, nonce:
             "--evidence", str(MARKETS / scenario / "evidence.json"), "-o", str(bundle))
     por("sign", str(bundle), "--key", key, "--chain-id", str(chain_id),
         "--contract", contract or chain.address, "--now", str(now), "--nonce", str(nonce),
-        "-o", str(signed))
+        "-o", str(signed), "--force")  # one name per nonce: parameters re-sign it
     return str(signed)
 
 

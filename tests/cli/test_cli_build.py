@@ -35,7 +35,8 @@ def test_builds_the_same_bytes_as_the_library(tmp_path: Path,
 def test_overwrites_atomically(tmp_path: Path) -> None:
     out = tmp_path / "bundle.cbor"
     out.write_bytes(b"old")
-    assert main(["build", "--prompt-spec", SPEC, "--evidence", EVIDENCE, "-o", str(out)]) == 0
+    assert main(["build", "--prompt-spec", SPEC, "--evidence", EVIDENCE, "-o", str(out),
+                 "--force"]) == 0
     assert out.read_bytes() == built_bytes()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bundle.cbor"]
 

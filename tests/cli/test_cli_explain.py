@@ -54,7 +54,7 @@ def test_build_says_why_a_typo_makes_it_invalid(capsys: pytest.CaptureFixture[st
     assert ("why INVALID: extract.field_missing: ev-acme-exchange-close close ($.closee): "
             "json_path not present (step_0001)") in lines
     code, out, _ = run(capsys, "build", "--json", "--prompt-spec", str(spec), "--evidence",
-                       str(market / "evidence.json"), "-o", str(market / "b.cbor"))
+                       str(market / "evidence.json"), "-o", str(market / "b.cbor"), "--force")
     assert any("extract.field_missing" in w for w in json.loads(out)["why"])
 
 

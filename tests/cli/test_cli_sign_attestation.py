@@ -68,8 +68,8 @@ def test_sign_appends_and_both_signers_verify(tmp_path: Path,
                                               keys: dict[str, tuple[str, str]]) -> None:
     path = tmp_path / "b.cbor"
     path.write_bytes(Path(valid).read_bytes())
-    assert _sign(capsys, str(path), path, keys["secp256k1"][0])[0] == 0  # in place
-    code, out, _ = _sign(capsys, str(path), path, keys["ed25519"][0], "--json",
+    assert _sign(capsys, str(path), path, keys["secp256k1"][0], "--force")[0] == 0  # in place
+    code, out, _ = _sign(capsys, str(path), path, keys["ed25519"][0], "--force", "--json",
                          "--chain-id", "8453", "--nonce", "9", "--ttl", "60")
     assert code == 0
     document = json.loads(out)
@@ -196,7 +196,7 @@ def test_attestation_text(tmp_path: Path, capsys: pytest.CaptureFixture[str], va
                           keys: dict[str, tuple[str, str]]) -> None:
     out = tmp_path / "s.cbor"
     assert _sign(capsys, valid, out, keys["ed25519"][0])[0] == 0
-    assert _sign(capsys, str(out), out, keys["secp256k1"][0], "--contract",
+    assert _sign(capsys, str(out), out, keys["secp256k1"][0], "--force", "--contract",
                  "0x5fbdb2315678afecb367f032d93f642f64180aa3")[0] == 0
     # Signatures are kept in signer order (SPEC §17): find each scheme's index.
     data = out.read_bytes()

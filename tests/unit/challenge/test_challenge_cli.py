@@ -141,11 +141,12 @@ def test_one_step_outcomes_exit_won_or_lost(tmp_path: Path,
     assert run(["check-proof", "-v", str(proof)]) == 0
     verbose = capsys.readouterr().out
     assert "  diff output.event_observed: committed false, recomputed true\n" in verbose
-    assert run(["challenge", str(path), "--step", "step_0008", "-o", str(proof)]) == 0
+    assert run(["challenge", str(path), "--step", "step_0008", "-o", str(proof),
+                "--force"]) == 0
     assert run(["check-proof", "-v", str(proof)]) == 1
     assert "; challenge lost (one_step.match): " in capsys.readouterr().out
     assert run(["challenge", str(path), "--step", "step_0008", "--inclusion", "-o",
-                str(proof)]) == 0
+                str(proof), "--force"]) == 0
     assert run(["check-proof", "--json", str(proof)]) == 1
     assert json.loads(capsys.readouterr().out.split("\n", 1)[1])["proof_schema"] \
         == "por.InclusionProof/1"

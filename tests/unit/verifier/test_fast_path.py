@@ -21,6 +21,7 @@ from por.bundle import current_manifest
 from por.lean.manifest import manifest_bytes
 from por.scenarios import list_scenarios
 from por.schemas import EvidenceItem, PromptSpec
+from por.signing.policy import TrustPolicy
 from verifier.fast import fast_report
 from verifier.full import check_full
 from verifier.stages import Handoff
@@ -52,7 +53,7 @@ def test_fixture_bundles(path: Path) -> None:
 
 def test_signed_or_required_signature_goes_to_the_full_path() -> None:
     data = honest("01-boolean-observed").to_cbor()
-    assert fast_report(data, replace(OPTIONS, require_signature=True)) is None
+    assert fast_report(data, replace(OPTIONS, trust=TrustPolicy(require_signature=True))) is None
     signed = sorted(FIXTURES.glob("valid/*signed*.cbor"))
     for path in signed:
         assert fast_report(path.read_bytes(), OPTIONS) is None

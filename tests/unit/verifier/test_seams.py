@@ -14,6 +14,7 @@ import pytest
 from bundle_edits import honest
 
 from por.schemas.verification import CheckResult
+from por.signing.policy import TrustPolicy
 from verifier import VerificationReport, VerifyOptions, check_bundle
 from verifier.archive import ArchiveReport
 from verifier.fast import fast_report
@@ -26,11 +27,11 @@ NOW = 1_767_225_601
 
 def test_options_value_and_keywords_give_one_report() -> None:
     data = SIGNED.read_bytes()
-    by_value = check_bundle(data, VerifyOptions(now=NOW, require_signature=True))
+    by_value = check_bundle(data, VerifyOptions(TrustPolicy(now=NOW, require_signature=True)))
     assert by_value == check_bundle(data, now=NOW, require_signature=True)
     assert by_value.first_failure is not None
     assert by_value.first_failure.check_id == "signature.untrusted_key"
-    assert check_bundle(data, VerifyOptions(now=NOW)).status == "verified"
+    assert check_bundle(data, VerifyOptions(TrustPolicy(now=NOW))).status == "verified"
 
 
 def test_options_and_keywords_together_are_refused() -> None:
@@ -41,7 +42,7 @@ def test_options_and_keywords_together_are_refused() -> None:
 def test_options_are_frozen() -> None:
     options = VerifyOptions()
     with pytest.raises(FrozenInstanceError):
-        options.now = 1  # type: ignore[misc]
+        options.max_size = 1  # type: ignore[misc]
 
 
 def test_lean_report_document_is_the_full_report_document() -> None:
@@ -69,3 +70,15 @@ def test_archive_document_counts_and_worst_exit_code() -> None:
         "count": 3, "verified": 1, "rejected": 1, "error": 1, "digest": None}
     assert [r["input"] for r in document["results"]] == ["a", "b", "c"]
     assert ArchiveReport(()).exit_code == 0
+
+
+def test_options_hold_one_trust_policy() -> None:
+    # Issue 26: VerifyOptions holds the TrustPolicy instead of restating its fields.
+    from dataclasses import fields
+
+    from verifier.api import options_from
+
+    assert [f.name for f in fields(VerifyOptions)] == ["trust", "max_size"]
+    chosen = options_from(None, trusted_keys=[b"\x01" * 20], require_signature=True, now=7,
+                          chain_id=8453, verifying_contract=b"\x02" * 20)
+    assert chosen.trust == TrustPolicy(frozenset({b"\x01" * 20}), True, 7, 8453, b"\x02" * 20)
