@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from por import __version__
@@ -143,13 +142,15 @@ def summary_digest(rows: Iterable[tuple[str, str, str | None, bytes | None]]) ->
     return hashlib.sha256(encode({"schema": SUMMARY_SCHEMA, "results": results})).digest()
 
 
-@dataclass(frozen=True, slots=True)
 class ArchiveReport:
     """The reports of a run over several inputs, as ``(input name, report)`` in
     input order; the one ``por/verify-report/1`` document of ``por verify --json``
     (``por/cli/verify_report.schema.json``: every key always present)."""
 
-    results: tuple[tuple[str, Report], ...]
+    __slots__ = ("results",)
+
+    def __init__(self, results: tuple[tuple[str, Report], ...]) -> None:
+        self.results = results
 
     @property
     def exit_code(self) -> int:

@@ -13,12 +13,13 @@ a :class:`Handoff` with what the full verifier need not do again; each step
 takes its part out of it, so what a step drops is freed (SPEC §17).
 
 Leaves out: the steps themselves.  Imports no pydantic at run time: the fast
-path makes a ``Handoff`` without loading the model layer.
+path makes a ``Handoff`` without loading the model layer.  Plain slotted
+classes, not dataclasses: this module loads on every ``por verify``, and
+declaring a dataclass costs about a millisecond of start-up (issue 16).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,15 +31,16 @@ if TYPE_CHECKING:
     from por.schemas import DeterministicVerdict, EvidenceBundle, PromptSpec, TraceHeader
 
 
-@dataclass(frozen=True, slots=True)
 class Decoded:
     """Step 1's result: the bundle as the strict decoder gives it (leaf records
     as bytes).  A wrapper, because a decoded value may be ``None`` (CBOR null)."""
 
-    value: object
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
 
 
-@dataclass(slots=True)
 class Handoff:
     """What the fast path did before it stepped aside, for the full verifier.
 
@@ -50,10 +52,15 @@ class Handoff:
     sets it to ``None``), as the fast path's work is needed once.
     """
 
-    decoded: Decoded | None = None
-    decode_error: PorError | None = None
-    lean_items: list[LeanEvidenceItem] | None = None
-    step_mismatch: tuple[int, LeanStep] | None = None
+    __slots__ = ("decode_error", "decoded", "lean_items", "step_mismatch")
+
+    def __init__(self, decoded: Decoded | None = None, decode_error: PorError | None = None,
+                 lean_items: list[LeanEvidenceItem] | None = None,
+                 step_mismatch: tuple[int, LeanStep] | None = None) -> None:
+        self.decoded = decoded
+        self.decode_error = decode_error
+        self.lean_items = lean_items
+        self.step_mismatch = step_mismatch
 
     def take(self) -> Handoff:
         """A new handoff with everything of this one, which is left empty."""
@@ -95,19 +102,23 @@ class CommittedEvidence:
         return models
 
 
-@dataclass(frozen=True, slots=True)
 class Records:
-    """Step 2's result: the bundle and its records, each strictly parsed.
+    """Step 2's result: the bundle and its records, each strictly parsed (read only).
 
     The reasoning steps stay bytes (``bundle.steps``): step 5 compares them with
     the replay, and parses one only where it differs."""
 
-    bundle: Bundle
-    manifest: Manifest
-    header: TraceHeader
-    prompt_spec: PromptSpec
-    verdict: DeterministicVerdict
-    evidence: CommittedEvidence
+    __slots__ = ("bundle", "evidence", "header", "manifest", "prompt_spec", "verdict")
+
+    def __init__(self, *, bundle: Bundle, manifest: Manifest,
+                 header: TraceHeader, prompt_spec: PromptSpec,
+                 verdict: DeterministicVerdict, evidence: CommittedEvidence) -> None:
+        self.bundle = bundle
+        self.manifest = manifest
+        self.header = header
+        self.prompt_spec = prompt_spec
+        self.verdict = verdict
+        self.evidence = evidence
 
 
 __all__ = ["CommittedEvidence", "Decoded", "Handoff", "Records"]

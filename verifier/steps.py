@@ -133,7 +133,8 @@ def step2_schema(ctx: Context, decoded: Decoded, handoff: Handoff) -> Records:
         # them (a forged step is reported without them: CommittedEvidence).
         evidence = CommittedEvidence(market_id, lean=lean)
         ctx.passed("schema.ok", passed.schema_ok(len(bundle.evidence), len(bundle.steps)))
-        return Records(bundle, manifest, header, spec, verdict, evidence)
+        return Records(bundle=bundle, manifest=manifest, header=header, prompt_spec=spec,
+                   verdict=verdict, evidence=evidence)
     try:
         evidence = CommittedEvidence(market_id, models=EvidenceBundle(
             bundle_id="committed", market_id=market_id, items=items))
@@ -148,7 +149,8 @@ def step2_schema(ctx: Context, decoded: Decoded, handoff: Handoff) -> Records:
             seen.add(item.evidence_id)
         raise  # unreachable: ids are the one rule EvidenceBundle adds (Bundle caps the count)
     ctx.passed("schema.ok", passed.schema_ok(len(items), len(bundle.steps)))
-    return Records(bundle, manifest, header, spec, verdict, evidence)
+    return Records(bundle=bundle, manifest=manifest, header=header, prompt_spec=spec,
+                   verdict=verdict, evidence=evidence)
 
 
 def step3_commitments(ctx: Context, records: Records) -> Commitments:
