@@ -46,31 +46,11 @@ from por.lean.prompt import PromptSpec
 from por.merkle import RootAccumulator, leaf_hash
 from verifier import passed
 from verifier.options import DEFAULT_OPTIONS, VerifyOptions
-from verifier.report_form import plain_check_document, report_document
+from verifier.report_form import PlainCheck, report_document
 from verifier.stages import Decoded, Handoff
 
 if TYPE_CHECKING:
     from verifier.report import VerificationReport
-
-
-class LeanCheck:
-    """A passed check, read like ``por.schemas.CheckResult`` (a ``ReportCheck``)."""
-
-    __slots__ = ("check_id", "message")
-    ok = True
-    severity = "info"
-    expected = None
-    actual = None
-    details = None
-    challenge = None
-
-    def __init__(self, check_id: str, message: str) -> None:
-        self.check_id = check_id
-        self.message = message
-
-    def to_document(self) -> dict[str, Any]:
-        """The check's JSON object in the verify report (as ``CheckResult``'s)."""
-        return plain_check_document(self)
 
 
 class LeanReport:
@@ -83,7 +63,7 @@ class LeanReport:
     ok = True
     first_failure = None
 
-    def __init__(self, checks: list[LeanCheck], verdict: dict[str, Any],
+    def __init__(self, checks: list[PlainCheck], verdict: dict[str, Any],
                  por_root: bytes) -> None:
         self.checks = checks
         self.market_id: str = verdict["market_id"]
@@ -172,7 +152,7 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
 
     # 1. decode (done by the caller; leaf records are spans of ``data``)
     bundle: Bundle = Bundle.build(raw)
-    checks = [LeanCheck("codec.ok", passed.CODEC_OK)]
+    checks = [PlainCheck("codec.ok", passed.CODEC_OK, ok=True)]
     # 2. schema (and step 8's precondition: unsigned)
     if bundle.signatures or bundle.manifest != manifest_bytes():
         raise Reject("signed or another manifest")
@@ -185,7 +165,7 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     items = [from_value(decode(data[s], map_slices_at=1), data, s) for s in evidence]
     unique([item.evidence_id for item in items])
     handoff.lean_items = items  # all valid: the full path need not read them again
-    checks.append(LeanCheck("schema.ok", passed.schema_ok(len(items), len(steps))))
+    checks.append(PlainCheck("schema.ok", passed.schema_ok(len(items), len(steps)), ok=True))
     # 3. commitments
     c = bundle.commitments
     if (c.manifest_hash, c.prompt_spec_hash, c.evidence_root, c.evidence_count,
@@ -194,8 +174,8 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
             len(evidence), leaf_hash(bundle.trace_header), _root(data, steps), len(steps),
             leaf_hash(bundle.verdict)) or c.por_root != por_root_of(c):
         raise Reject("commitments")
-    checks.append(LeanCheck("commit.ok", passed.COMMIT_OK))
-    checks.append(LeanCheck("manifest.ok", passed.MANIFEST_OK))
+    checks.append(PlainCheck("commit.ok", passed.COMMIT_OK, ok=True))
+    checks.append(PlainCheck("manifest.ok", passed.MANIFEST_OK, ok=True))
     # 5-7. replay the auditor and the judge; compare bytes
     found: dict[str, Any] = {}  # replay() leaves the first differing step here
     try:
@@ -205,10 +185,10 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
                reasoning_root=c.reasoning_root, handoff=found)
     finally:
         handoff.step_mismatch = found.get("step_mismatch")
-    checks.append(LeanCheck("replay.audit_ok", passed.audit_ok(len(steps))))
-    checks.append(LeanCheck("trace.ok", passed.TRACE_OK))
-    checks.append(LeanCheck("replay.judge_ok", passed.JUDGE_OK))
+    checks.append(PlainCheck("replay.audit_ok", passed.audit_ok(len(steps)), ok=True))
+    checks.append(PlainCheck("trace.ok", passed.TRACE_OK, ok=True))
+    checks.append(PlainCheck("replay.judge_ok", passed.JUDGE_OK, ok=True))
     return LeanReport(checks, decode(bundle.verdict), c.por_root)
 
 
-__all__ = ["LeanCheck", "LeanReport", "fast_report"]
+__all__ = ["LeanReport", "fast_report"]

@@ -143,28 +143,9 @@ def plain_check_document(check: ReportCheck) -> dict[str, Any]:
     }
 
 
-class FailedCheck:
-    """A failed error-severity check with no values: why an input was not checked."""
-
-    __slots__ = ("check_id", "message")
-    ok = False
-    severity = "error"
-    expected = None
-    actual = None
-    details = None
-    challenge = None
-
-    def __init__(self, check_id: str, message: str) -> None:
-        self.check_id = check_id
-        self.message = message
-
-    def to_document(self) -> dict[str, Any]:
-        """The check's JSON object."""
-        return plain_check_document(self)
-
-
-class DocumentCheck:
-    """The one check of a :class:`DocumentReport`: passed or failed, no values."""
+class PlainCheck:
+    """A check with no values, passed (``info``) or failed (``error``): the fast
+    path's passed checks, a document's one check, why an input was not checked."""
 
     __slots__ = ("check_id", "message", "ok")
     expected = None
@@ -202,7 +183,7 @@ class DocumentReport:
     def __init__(self, schema: str | None, status: Status, check_id: str, message: str) -> None:
         self.schema = schema
         self.status: Status = status
-        self.checks = (DocumentCheck(check_id, message, ok=status == "verified"),)
+        self.checks = (PlainCheck(check_id, message, ok=status == "verified"),)
 
     @property
     def exit_code(self) -> int:
@@ -215,7 +196,7 @@ class DocumentReport:
         return self.status == "verified"
 
     @property
-    def first_failure(self) -> DocumentCheck | None:
+    def first_failure(self) -> PlainCheck | None:
         """The one check, when it failed."""
         return None if self.ok else self.checks[0]
 
@@ -239,10 +220,10 @@ class UncheckedReport:
     por_root = None
 
     def __init__(self, check_id: str, message: str) -> None:
-        self.checks = (FailedCheck(check_id, message),)
+        self.checks = (PlainCheck(check_id, message, ok=False),)
 
     @property
-    def first_failure(self) -> FailedCheck:
+    def first_failure(self) -> PlainCheck:
         """The one failed check."""
         return self.checks[0]
 
@@ -251,6 +232,6 @@ class UncheckedReport:
         return report_document(input_name, self)
 
 
-__all__ = ["EXIT_CODES", "DocumentCheck", "DocumentReport", "FailedCheck", "Report",
+__all__ = ["EXIT_CODES", "DocumentReport", "PlainCheck", "Report",
            "ReportChallenge", "ReportCheck", "Status", "UncheckedReport", "plain_check_document",
            "report_document", "signature_documents"]

@@ -20,10 +20,16 @@ from por.court.errors import CourtError
 from por.court.verify import CourtSummary
 from por.errors import SignatureError
 from por.schemas.base import Count, Hash32, Record
-from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, keccak256
-from por.signing.policy import TrustPolicy, period_failures, raise_first
-from por.signing.typed import Address, Signature65, sign_typed, typed_digest, word
+from por.signing.policy import TrustPolicy, raise_first
+from por.signing.typed import (
+    Address,
+    Signature65,
+    sign_typed,
+    typed_digest,
+    typed_signature_failures,
+    word,
+)
 
 RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,"
                "uint8 workerPct,bytes32 caseHash,bytes32 courtRoot,uint64 issuedAt,"
@@ -124,23 +130,18 @@ def ruling_signature_failures(record: RulingSignature, summary: CourtSummary,
 
     ``court.ruling_mismatch`` (a signed value is not the bundle's) is raised.
     """
-    want = ruling_struct(summary, issued_at=record.issued_at, expires_at=record.expires_at)
+    want = ruling_struct(summary,
+        issued_at=record.issued_at, expires_at=record.expires_at)
     if record.struct() != want:
         wrong = [k for k in want.__dataclass_fields__
                  if getattr(want, k) != getattr(record.struct(), k)]
         raise CourtError("court.ruling_mismatch", "the signed ruling is not this court's",
                          expected="the final ruling", actual=",".join(wrong))
-    failures = period_failures(record.issued_at, record.expires_at, None)
-    failures += policy.domain_failures(record.chain_id, record.verifying_contract)
-    try:
-        secp256k1.verify_digest(record.signer, ruling_digest(record.struct(), record.domain()),
-                                record.signature)
-    except SignatureError as exc:
-        failures.append(exc)
-    failures += policy.signer_failures(record.signer)
-    if record.issued_at <= record.expires_at:
-        failures += policy.period_failures(record.issued_at, record.expires_at)
-    return failures
+    return typed_signature_failures(
+        policy, chain_id=record.chain_id, contract=record.verifying_contract,
+        signer=record.signer, signature=record.signature,
+        digest=ruling_digest(record.struct(), record.domain()),
+        issued_at=record.issued_at, expires_at=record.expires_at)
 
 
 def check_ruling_signature(record: RulingSignature, summary: CourtSummary) -> None:

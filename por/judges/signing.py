@@ -26,10 +26,16 @@ from por.errors import SignatureError
 from por.judges.errors import JudgementError
 from por.judges.verify import JudgementSummary
 from por.schemas.base import Count, Hash32, Record
-from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, keccak256
-from por.signing.policy import TrustPolicy, period_failures, raise_first
-from por.signing.typed import Address, Signature65, sign_typed, typed_digest, word
+from por.signing.policy import TrustPolicy, raise_first
+from por.signing.typed import (
+    Address,
+    Signature65,
+    sign_typed,
+    typed_digest,
+    typed_signature_failures,
+    word,
+)
 
 JUDGEMENT_TYPE = ("Judgement(bytes32 judgementRoot,bytes32 manifestDigest,uint64 subjectCount,"
                   "uint64 voteCount,uint64 issuedAt,uint64 expiresAt)")
@@ -121,24 +127,19 @@ def judgement_signature_failures(record: JudgementSignature, summary: JudgementS
     ``judgement.signature_mismatch`` (a signed value is not this bundle's) is
     raised: the signature is then of another document, not bad.
     """
-    want = judgement_struct(summary, issued_at=record.issued_at, expires_at=record.expires_at)
+    want = judgement_struct(summary,
+        issued_at=record.issued_at, expires_at=record.expires_at)
     got = record.struct()
     if got != want:
         wrong = [f.name for f in fields(want) if getattr(want, f.name) != getattr(got, f.name)]
         raise JudgementError("judgement.signature_mismatch",
                              "the signed judgement is not this bundle's",
                              expected="this judgement", actual=",".join(wrong))
-    failures = period_failures(record.issued_at, record.expires_at, None)
-    failures += policy.domain_failures(record.chain_id, record.verifying_contract)
-    try:
-        secp256k1.verify_digest(record.signer, judgement_digest(got, record.domain()),
-                                record.signature)
-    except SignatureError as exc:
-        failures.append(exc)
-    failures += policy.signer_failures(record.signer)
-    if record.issued_at <= record.expires_at:
-        failures += policy.period_failures(record.issued_at, record.expires_at)
-    return failures
+    return typed_signature_failures(
+        policy, chain_id=record.chain_id, contract=record.verifying_contract,
+        signer=record.signer, signature=record.signature,
+        digest=judgement_digest(got, record.domain()),
+        issued_at=record.issued_at, expires_at=record.expires_at)
 
 
 def check_judgement_signature(record: JudgementSignature, summary: JudgementSummary, *,

@@ -16,8 +16,10 @@ from typing import Annotated
 
 from pydantic import Field
 
+from por.errors import SignatureError
 from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, domain_separator, keccak256
+from por.signing.policy import TrustPolicy, period_failures
 
 #: A 20-byte Ethereum address (a signer or a verifying contract).
 Address = Annotated[bytes, Field(min_length=20, max_length=20)]
@@ -28,6 +30,25 @@ Signature65 = Annotated[bytes, Field(min_length=65, max_length=65)]
 def word(value: int | bool) -> bytes:
     """One EIP-712 word of an unsigned integer or a bool (big-endian, 32 bytes)."""
     return int(value).to_bytes(32, "big")
+
+
+def typed_signature_failures(policy: TrustPolicy, *, chain_id: int, contract: bytes,
+                             signer: bytes, signature: bytes, digest: bytes, issued_at: int,
+                             expires_at: int) -> list[SignatureError]:
+    """Every failure of a detached typed signature (a ``Judgement``, a ``Ruling``)
+    under ``policy``, in SPEC §8.5's order: a broken validity period first (broken
+    whatever the domain), the domain, the signature over ``digest``, the signer,
+    then the period at ``policy.now``."""
+    failures = period_failures(issued_at, expires_at, None)
+    failures += policy.domain_failures(chain_id, contract)
+    try:
+        secp256k1.verify_digest(signer, digest, signature)
+    except SignatureError as exc:
+        failures.append(exc)
+    failures += policy.signer_failures(signer)
+    if issued_at <= expires_at:
+        failures += policy.period_failures(issued_at, expires_at)
+    return failures
 
 
 def typed_digest(type_hash: bytes, words: list[bytes], domain: Eip712Domain) -> bytes:
@@ -43,4 +64,5 @@ def sign_typed(secret: bytes, digest: bytes) -> tuple[bytes, bytes]:
     return signer, signature
 
 
-__all__ = ["Address", "Signature65", "sign_typed", "typed_digest", "word"]
+__all__ = ["Address", "Signature65", "sign_typed", "typed_digest", "typed_signature_failures",
+           "word"]
