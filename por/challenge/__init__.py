@@ -34,6 +34,7 @@ from por.challenge.proofs import (
 from por.challenge.records import (
     KIND_COMPONENT,
     LEAF_SCHEMA,
+    PROOF_MAX_SIZE,
     BundleProof,
     CitationProof,
     HeaderProof,
@@ -68,6 +69,7 @@ __all__ = [
     "CORRUPTED_COPY",
     "KIND_COMPONENT",
     "LEAF_SCHEMA",
+    "PROOF_MAX_SIZE",
     "REPORT_SCHEMA",
     "BundleCheck",
     "BundleProof",

@@ -24,9 +24,16 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import FailFast, Field
 
-from por.encoding import DEFAULT_MAX_SIZE, decode, encode
+from por.encoding import decode, encode
 from por.errors import EncodingError, ProofError, SchemaError, UnsupportedError
 from por.schemas.base import Blob, Count, Hash32, Id, Record
+
+#: The largest proof file anyone checks (SPEC §10.7): ``check_proof``'s default,
+#: ``verify --challenges`` (which checks every candidate with ``check_proof``) and
+#: ``por check-proof --max-size`` (``por.cli.common.DEFAULT_MAX_SIZE``, the same
+#: number, kept there so that building the parser imports no protocol code) all
+#: use it, so "lost" never means "too large for this checker's own default".
+PROOF_MAX_SIZE: Final = 256 * 1024 * 1024
 
 #: ChallengeRef kinds answered by an InclusionProof, and the component each names.
 KIND_COMPONENT: Final[dict[str, str]] = {
@@ -211,7 +218,7 @@ def proof_from_cbor(data: bytes, *, max_size: int | None = None) -> Proof:
     unknown version (exit 2: this implementation cannot decide it).
     """
     try:
-        value = decode(data, max_size=DEFAULT_MAX_SIZE if max_size is None else max_size)
+        value = decode(data, max_size=PROOF_MAX_SIZE if max_size is None else max_size)
     except EncodingError as exc:
         raise ProofError("proof.malformed", f"{exc.check_id}: {exc.message}") from None
     if not isinstance(value, dict):
@@ -241,6 +248,7 @@ __all__ = [
     "KIND_COMPONENT",
     "LEAF_SCHEMA",
     "MAX_CITATION_ITEMS",
+    "PROOF_MAX_SIZE",
     "PROOF_TYPES",
     "BundleProof",
     "CitationProof",

@@ -39,8 +39,9 @@ from por.challenge.judge_proof import build_judge_proof
 from por.challenge.omission import build_omission_proof, omissions
 from por.challenge.one_step import Recompute, build_one_step_proof
 from por.challenge.proofs import build_bundle_proof, build_inclusion_proof, leaf_index_by_id
-from por.challenge.records import LeafKind, Proof
+from por.challenge.records import PROOF_MAX_SIZE, LeafKind, Proof
 from por.challenge.report import ProofReport
+from por.encoding import DEFAULT_MAX_CONTAINERS
 from por.errors import PorError, ProofError, SchemaError
 from por.lean.budget import decode_bundle
 from por.schemas.verification import ChallengeRef
@@ -84,27 +85,40 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
 
     Candidates come in the order of :func:`proof_for_ref`; each is checked by
     ``check_proof`` against the bundle's committed ``por_root`` (the same
-    check a third party runs).  ``NoProof('no_proof.corrupted_copy')`` for a
-    corrupted copy; ``NoProof('no_proof.all_lost')`` (with the most specific
-    candidate's reason) when every candidate is lost.
+    check a third party runs, under the same cap: ``PROOF_MAX_SIZE``).
+    ``NoProof('no_proof.corrupted_copy')`` for a corrupted copy;
+    ``NoProof('no_proof.all_lost')`` (with the most specific candidate's
+    reason) when every candidate is lost;
+    ``NoProof('no_proof.too_large')`` when one was too large to decode (SPEC §10.7).
     """
     if is_corrupted_copy(bundle):
         return NoProof("no_proof.corrupted_copy", CORRUPTED_COPY)
     first_lost: ProofReport | None = None
+    too_large: int | None = None
     for proof in _candidates(bundle, ref):
-        report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root,
+        data = proof.to_cbor()
+        report = check_proof(data, por_root=bundle.commitments.por_root,
                              recompute=recompute)
         if report.won:
             return proof, report
+        too_large = _too_large(report, data, too_large)
         if first_lost is None:
             first_lost = report
     # A step elsewhere may omit an item of its requirement (SPEC §10.2.4): full
     # replay reports the first differing step, which need not be the omitting one;
     # and the verdict may not follow from the trace (§10.2.5).
     for proof in _fallbacks(bundle, ref):
-        report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+        data = proof.to_cbor()
+        report = check_proof(data, por_root=bundle.commitments.por_root)
         if report.won:
             return proof, report
+        too_large = _too_large(report, data, too_large)
+    if too_large is not None:
+        return NoProof("no_proof.too_large", f"a proof this bundle supports for {ref.kind} "
+                       f"is {too_large} bytes or holds more arrays and maps than a proof "
+                       f"may (SPEC §10.7: {PROOF_MAX_SIZE} bytes, {DEFAULT_MAX_CONTAINERS}"
+                       " arrays and maps); no checker accepts it, and only full replay "
+                       "(SPEC §6.2) rejects the bundle")
     why = "no proof can be built"
     if first_lost is not None:
         o = first_lost.outcome
@@ -113,6 +127,15 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
     return NoProof("no_proof.all_lost", f"every proof this bundle supports for "
                    f"{ref.kind} is lost by the challenger ({why}); only full replay "
                    "(SPEC §6.2) rejects it")
+
+
+def _too_large(report: ProofReport, data: bytes, seen: int | None) -> int | None:
+    """The size of the first candidate no checker decodes (``codec.too_large``
+    under the one proof cap of SPEC §10.7), else ``seen``."""
+    if seen is None and report.check_id == "proof.malformed" and (
+            report.message.startswith("codec.too_large")):
+        return len(data)
+    return seen
 
 
 def _fallbacks(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
