@@ -16,10 +16,9 @@ bundles of the same family have no winning proof for any step.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 
+from file_modules import load_file
 from hypothesis import given, note, settings
 from hypothesis import strategies as st
 
@@ -31,16 +30,7 @@ LIMIT = 64 * 1024
 SLACK = 4 * 1024
 
 
-def _bench() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "bench" / "proofs.py"
-    spec = importlib.util.spec_from_file_location("bench_proofs", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
+BENCH = load_file("bench_proofs", Path(__file__).resolve().parents[2] / "bench" / "proofs.py")
 CLASSES = sorted(BENCH.classes(BENCH.honest_bundle(3), 3))
 
 

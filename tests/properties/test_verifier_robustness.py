@@ -14,7 +14,6 @@ unbounded regex and json_path work) are fixed; their tests stay as regressions.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from file_modules import load_file
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -46,15 +46,7 @@ EXAMPLES = settings().max_examples * 3
 ALLOWED_ERRORS = ("manifest.unsupported_", "signature.no_time")
 
 
-def _generator() -> Any:
-    spec = importlib.util.spec_from_file_location("gen_bundles_robust", GENERATOR_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-GEN = _generator()
+GEN: Any = load_file("gen_bundles_robust", GENERATOR_PATH)
 NOW: int = GEN.VERIFY_NOW
 
 

@@ -9,13 +9,13 @@ rules are then exercised one by one, hostile proofs included.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from citation_support import honest_08, reordered_08, with_citations
+from file_modules import load_file
 from test_challenge_dispute_cli import _schema_errors, run
 
 from por.bundle import build
@@ -212,12 +212,8 @@ def test_challenge_step_citations_builds_the_proof(capsys: pytest.CaptureFixture
 
 
 def _factories() -> Any:
-    path = Path(__file__).resolve().parents[1] / "auditor" / "factories.py"
-    spec = importlib.util.spec_from_file_location("auditor_factories", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file("auditor_factories",
+                     Path(__file__).resolve().parents[1] / "auditor" / "factories.py")
 
 
 def test_a_check_step_citing_another_requirements_item_is_a_set_fault() -> None:
