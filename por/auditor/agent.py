@@ -14,8 +14,12 @@ order (SPEC §12.5)::
 Step ids are ``step_0001``...; ``trace_id`` is ``"trace_" +`` the first 16
 hex digits of::
 
-    SHA-256(b"por.trace_id/1" || SHA-256(prompt_spec.to_cbor())
-            || SHA-256(item_1.to_cbor()) || ... || SHA-256(item_n.to_cbor()))
+    SHA-256(b"por.trace_id/2" || LH(prompt_spec.to_cbor())
+            || MTH(item_1.to_cbor(), ..., item_n.to_cbor()) || uint64_be(n))
+
+that is, of the bundle's own ``prompt_spec_hash``, ``evidence_root`` and
+``evidence_count`` (SPEC §5.3), so a header proof needs no evidence leaf
+(SPEC §10.2.6, ADR 0011).
 
 Linear in the evidence (n log n where a quorum sorts values).
 
@@ -63,6 +67,7 @@ from por.errors import AuditError
 from por.lean.checks import Check, results_from
 from por.lean.limits import MAX_TRACE_STEPS, step_id
 from por.lean.trace import Policy, Step, header_cbor
+from por.merkle import leaf_hash, root_from_leaf_hashes
 
 if TYPE_CHECKING:
     from por.auditor.step_io import AggregateLike, CheckLike, ConflictsLike, ExtractLike
@@ -85,10 +90,17 @@ def trace_length(items: int, requirements: int) -> int:
 
 def trace_id_of(prompt_spec: Any, items: Sequence[Any]) -> str:
     """The deterministic trace id (see the module docstring) of duck-typed inputs."""
-    digest = hashlib.sha256(b"por.trace_id/1")
-    digest.update(hashlib.sha256(prompt_spec.to_cbor()).digest())
-    for item in items:
-        digest.update(hashlib.sha256(item.to_cbor()).digest())
+    return trace_id_for(leaf_hash(prompt_spec.to_cbor()),
+                        root_from_leaf_hashes([leaf_hash(i.to_cbor()) for i in items]),
+                        len(items))
+
+
+def trace_id_for(prompt_spec_hash: bytes, evidence_root: bytes, evidence_count: int) -> str:
+    """The trace id of the inputs these commitments (SPEC §5.3) name."""
+    digest = hashlib.sha256(b"por.trace_id/2")
+    digest.update(prompt_spec_hash)
+    digest.update(evidence_root)
+    digest.update(evidence_count.to_bytes(8, "big"))
     return "trace_" + digest.hexdigest()[:16]
 
 
@@ -302,4 +314,5 @@ class AuditorAgent:
 
 
 __all__ = ["CHECK_MARKET_ID", "AuditRun", "AuditorAgent", "audit_checks", "audit_core",
-           "market_check", "trace_id_from", "trace_id_of", "trace_length"]
+           "market_check", "trace_id_for", "trace_id_from", "trace_id_of",
+           "trace_length"]

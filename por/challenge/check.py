@@ -195,8 +195,8 @@ def _summary(proof: Proof) -> str:
         return (f"{proof.kind} leaf {proof.leaf_index} of {proof.tree_size} is in the "
                 f"{proof.component} tree under por_root")
     if isinstance(proof, HeaderProof):
-        return (f"the trace header, the PromptSpec and all {len(proof.evidence)} evidence "
-                "leaves are under por_root")
+        return ("the trace header, the PromptSpec and the evidence root and size are under "
+                "por_root")
     if isinstance(proof, JudgeProof):
         return (f"the verdict, the PromptSpec, the last step (leaf "
                 f"{proof.final_step.leaf_index}) and {len(proof.evidence)} summarised "

@@ -150,7 +150,6 @@ class HeaderProof(Record):
     component_leaves: Annotated[list[ComponentLeaf], Field(min_length=6, max_length=6)]
     trace_header: Blob
     prompt_spec: InclusionProof
-    evidence: list[InclusionProof]
 
 
 #: At most two cited items show a citation fault (SPEC §10.2.7): a schema rule,

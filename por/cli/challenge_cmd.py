@@ -65,8 +65,8 @@ what is proven:
                    under por_root, with the manifest, trace header and verdict
   --judge          por.JudgeProof/1: the verdict, PromptSpec, last step and the
                    summarised evidence, so the judge can be re-run
-  --header         por.HeaderProof/1: the trace header, PromptSpec and every
-                   evidence leaf, so the header can be recomputed
+  --header         por.HeaderProof/1: the trace header, PromptSpec and the six
+                   component leaves, so the header can be recomputed
 
 output:
   -o PROOF         where to write the proof (- for standard output); default

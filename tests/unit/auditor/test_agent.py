@@ -43,10 +43,15 @@ def test_trace_shape_for_a_two_source_requirement() -> None:
 
 def test_trace_id_formula() -> None:
     spec, evidence = two_source_case()
-    digest = hashlib.sha256(b"por.trace_id/1")
-    digest.update(hashlib.sha256(spec.to_cbor()).digest())
-    for it in evidence.items:
-        digest.update(hashlib.sha256(it.to_cbor()).digest())
+    # SPEC §12.5: the bundle's own prompt_spec_hash, evidence_root and evidence_count.
+    leaves = [b"\x00" + it.to_cbor() for it in evidence.items]
+    assert len(leaves) == 2
+    root = hashlib.sha256(b"\x01" + hashlib.sha256(leaves[0]).digest()
+                          + hashlib.sha256(leaves[1]).digest()).digest()
+    digest = hashlib.sha256(b"por.trace_id/2")
+    digest.update(hashlib.sha256(b"\x00" + spec.to_cbor()).digest())
+    digest.update(root)
+    digest.update((2).to_bytes(8, "big"))
     expected = "trace_" + digest.hexdigest()[:16]
     trace, _ = AuditorAgent().audit(spec, evidence)
     assert trace.trace_id == trace_id_from(spec, evidence) == expected

@@ -3,6 +3,7 @@ disputable (``replay.trace_header``): honest headers lose, forged ones win."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from por.challenge import (
     check_proof,
     winning_proof,
 )
+from por.errors import SchemaError
 from por.scenarios import list_scenarios
 from por.schemas import ChallengeRef, TraceHeader, TracePolicy
 from verifier import check_bundle
@@ -54,12 +56,24 @@ def test_forged_headers_win(changes: dict[str, Any], field: str) -> None:
     assert not isinstance(found, NoProof) and isinstance(found[0], HeaderProof)
 
 
-def test_incomplete_evidence_is_an_invalid_proof() -> None:
+def test_no_evidence_leaf_and_a_size_that_does_not_grow() -> None:
+    """ADR 0011: trace_id is a function of the commitments (SPEC §12.5), so the proof
+    carries no evidence leaf; an old-style ``evidence`` list is an extra field."""
+    from file_modules import load_file
+
     from por.challenge.records import body_of, seal
 
-    bundle = honest("08-quorum-agree")
-    body = body_of(build_header_proof(bundle))
-    body["evidence"] = body["evidence"][:-1]
-    short: HeaderProof = seal(HeaderProof, body)
-    report = check_proof(short.to_cbor())
-    assert (report.status, report.check_id) == ("invalid", "proof.citations")
+    bench = load_file("bench_citations", Path(__file__).resolve().parents[3] / "bench"
+                      / "citations.py")
+    sizes = set()
+    for count in (3, 300):
+        bundle = with_header(bench.honest_bundle(count), trace_id="trace_" + "0" * 16)
+        data = build_header_proof(bundle).to_cbor()
+        report = check_proof(data, por_root=bundle.commitments.por_root)
+        assert report.outcome is not None and report.outcome.reason == "header.mismatch"
+        sizes.add(len(data))
+    # Only the integers' widths (max_steps, step_count, tree sizes) differ.
+    assert max(sizes) - min(sizes) < 16 and max(sizes) < 8 * 1024, sizes
+    body = body_of(build_header_proof(honest("08-quorum-agree")))
+    with pytest.raises(SchemaError):
+        seal(HeaderProof, {**body, "evidence": []})
