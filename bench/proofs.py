@@ -171,7 +171,7 @@ def child(args: list[str]) -> tuple[int, float, int]:
 
 
 def measure(name: str, bundle: Bundle, extraction: bool, n: int, work: Path) -> None:
-    from por.challenge import check_proof, proof_from_cbor
+    from por.challenge import check_proof
 
     path = work / f"{name}-{n}.cbor"
     path.write_bytes(bundle.to_cbor())
@@ -187,10 +187,9 @@ def measure(name: str, bundle: Bundle, extraction: bool, n: int, work: Path) -> 
     start = time.perf_counter()
     report = check_proof(data, por_root=bundle.commitments.por_root)
     check_ms = (time.perf_counter() - start) * 1000
-    proof = proof_from_cbor(data)
     target = len(bundle.evidence[0]) + EXTRACT_SLACK if extraction else NON_EXTRACT_TARGET
-    reason = "-" if report.outcome is None else report.outcome.reason
-    print(f"N={n:>6} {name:<22} {proof.SCHEMA:<22} {len(data):>10} B "
+    reason = report.check_id if report.outcome is None else report.outcome.reason
+    print(f"N={n:>6} {name:<22} {report.schema or '-':<22} {len(data):>10} B "
           f"({'ok  ' if len(data) <= target else 'OVER'} target {target:>6} B) check "
           f"{check_ms:8.1f} ms {'WON ' if report.won else 'LOST'} {reason:<28} {ratio}")
 
