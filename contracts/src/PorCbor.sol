@@ -35,173 +35,233 @@ library PorCbor {
     uint8 internal constant MAP = 5;
     uint8 internal constant SIMPLE_VALUE = 7;
 
-    /// Read one head at `pos` with the SPEC §2 order of faults: reserved ai, indefinite,
-    /// tag/float/simple by the initial byte, truncated argument, non-shortest argument.
-    function checkedHead(bytes calldata data, uint256 pos)
-        internal
-        pure
-        returns (bytes32 err, uint8 major, uint256 arg, uint256 next)
-    {
-        uint256 ib = uint8(data[pos]);
-        major = uint8(ib >> 5);
-        uint256 ai = ib & 0x1f;
-        next = pos + 1;
-        if (ai >= 28) {
-            if (ai == 31 && major >= 2 && major <= 5) return (INDEFINITE, major, 0, next);
-            return (RESERVED, major, 0, next);
-        }
-        if (major == 6) return (TAG, major, 0, next);
-        if (major == 7) {
-            if (ai == 20 || ai == 21) return (0, major, ai, next);
-            if (ai >= 25) return (FLOAT, major, 0, next);
-            return (SIMPLE, major, 0, next);
-        }
-        if (ai < 24) return (0, major, ai, next);
-        uint256 width = 1 << (ai - 24);
-        if (width > data.length - next) return (TRUNCATED, major, 0, data.length);
-        arg = uint256(bytes32(data[next:next + width])) >> (256 - 8 * width);
-        next += width;
-        uint256 least = ai == 24 ? 24 : (uint256(1) << (4 << (ai - 24)));
-        if (arg < least) return (NON_CANONICAL, major, arg, next);
-    }
-
-    /// Parser state: per open container the items left (maps count keys and values)
-    /// and, for maps, the previous key's encoding (start << 128 | length; 0: none yet).
-    /// Slot 0 is the top level.
-    struct State {
-        uint256[MAX_DEPTH + 1] rem;
-        uint256[MAX_DEPTH + 1] prevKey;
-        bool[MAX_DEPTH + 1] isMap;
-        uint256 depth;
-        uint256 pos;
+    /// The codes `scan` returns, in this order, 1-based (0: accepted).
+    function idOf(uint256 code) internal pure returns (bytes32) {
+        bytes32[14] memory ids = [EMPTY, TRUNCATED, TRAILING, RESERVED, INDEFINITE, NON_CANONICAL,
+            KEY_TYPE, KEY_ORDER, DUPLICATE_KEY, FLOAT, SIMPLE, TAG, INVALID_UTF8, DEPTH];
+        return code == 0 ? bytes32(0) : ids[code - 1];
     }
 
     /// (0, 0) when `data` is exactly one por-cbor/1 item, else (check id, offset).
     /// Work: one pass, O(bytes); the UTF-8 scan skips ASCII 32 bytes at a time.
     function check(bytes calldata data) internal pure returns (bytes32, uint256) {
-        if (data.length == 0) return (EMPTY, 0);
-        State memory st;
-        st.rem[0] = 1;
-        while (true) {
-            if (st.pos >= data.length) return (TRUNCATED, st.pos);
-            uint256 start = st.pos;
-            bytes32 err = item(data, st);
-            if (err != 0) return (err, start);
-            st.rem[st.depth] -= 1;
-            while (st.rem[st.depth] == 0) {
-                if (st.depth == 0) {
-                    if (st.pos != data.length) return (TRAILING, st.pos);
-                    return (0, 0);
-                }
-                st.depth -= 1;
-            }
-        }
-        return (0, 0); // unreachable
+        (uint256 code, uint256 at) = scan(data);
+        return (idOf(code), at);
     }
 
-    /// One item at st.pos: a scalar or string is consumed; a non-empty container is
-    /// opened (its count becomes the new level, and the caller's decrement is undone).
-    function item(bytes calldata data, State memory st) private pure returns (bytes32) {
-        uint256 start = st.pos;
-        uint256 depth = st.depth;
-        bool atKey = st.isMap[depth] && st.rem[depth] % 2 == 0;
-        if (atKey) {
-            uint256 ib = uint8(data[start]);
-            if (ib >> 5 != 3 && ib & 0x1f < 28) return KEY_TYPE;
-        }
-        (bytes32 err, uint8 major, uint256 arg, uint256 next) = checkedHead(data, start);
-        if (err != 0) return err;
-        st.pos = next;
-        if (major == BYTES || major == TEXT) {
-            if (arg > data.length - next) return TRUNCATED;
-            if (atKey) {
-                uint256 keyLen = next + arg - start;
-                uint256 prev = st.prevKey[depth];
-                if (prev != 0) {
-                    int256 order = compare(data, prev >> 128, uint128(prev), start, keyLen);
-                    if (order == 0) return DUPLICATE_KEY;
-                    if (order > 0) return KEY_ORDER;
+    /// The parse of `check`, in assembly (a high-level loop costs ~1 000 gas per item).
+    /// Per open container, three memory words: items left (a map counts keys and
+    /// values), 1 for a map, the previous key's encoding (start << 128 | length).
+    /// Faults in the SPEC §2 order: at a key position a non-text major (ai < 28);
+    /// in a head reserved ai, ai 31, tag, float, simple, a missing argument, a
+    /// non-shortest argument; then a string's length, a key's order, its UTF-8; a
+    /// container's depth, then its count against the bytes left.
+    function scan(bytes calldata data) internal pure returns (uint256 code, uint256 at) {
+        if (data.length == 0) return (1, 0);
+        assembly ("memory-safe") {
+            // Order of the previous key (start << 128 | length) and this one:
+            // 0 equal, 1 previous after this one, 2 previous before.
+            function keyOrder(base, prev, b, lb) -> ord {
+                let a := shr(128, prev)
+                let la := and(prev, 0xffffffffffffffffffffffffffffffff)
+                let n := la
+                if lt(lb, n) { n := lb }
+                for { let i := 0 } lt(i, n) { i := add(i, 32) } {
+                    let x := calldataload(add(base, add(a, i)))
+                    let y := calldataload(add(base, add(b, i)))
+                    if lt(sub(n, i), 32) {
+                        let sh := shl(3, sub(32, sub(n, i)))
+                        x := shr(sh, x)
+                        y := shr(sh, y)
+                    }
+                    if iszero(eq(x, y)) {
+                        ord := add(1, lt(x, y))
+                        break
+                    }
                 }
-                st.prevKey[depth] = (start << 128) | keyLen;
-            }
-            if (major == TEXT && !validUtf8(data, next, arg)) return INVALID_UTF8;
-            st.pos = next + arg;
-        } else if (major == ARRAY || major == MAP) {
-            if (depth >= MAX_DEPTH) return DEPTH;
-            uint256 items = major == MAP ? arg * 2 : arg;
-            if (items > data.length - next) return TRUNCATED;
-            if (items > 0) {
-                st.rem[depth] -= 1;
-                st.depth = depth + 1;
-                st.rem[depth + 1] = items + 1;
-                st.isMap[depth + 1] = major == MAP;
-                st.prevKey[depth + 1] = 0;
-            }
-        }
-        return 0;
-    }
-
-    /// Bytewise order of data[a:a+la] and data[b:b+lb]: -1, 0 or 1.
-    function compare(bytes calldata data, uint256 a, uint256 la, uint256 b, uint256 lb)
-        internal
-        pure
-        returns (int256)
-    {
-        uint256 n = la < lb ? la : lb;
-        for (uint256 i = 0; i < n; i += 32) {
-            uint256 take = n - i < 32 ? n - i : 32;
-            uint256 mask = type(uint256).max << (256 - 8 * take);
-            uint256 x = uint256(bytes32(data[a + i:a + i + take])) & mask;
-            uint256 y = uint256(bytes32(data[b + i:b + i + take])) & mask;
-            if (x != y) return x < y ? int256(-1) : int256(1);
-        }
-        if (la == lb) return 0;
-        return la < lb ? int256(-1) : int256(1);
-    }
-
-    /// Strict UTF-8 (RFC 3629): no overlongs, no surrogates, nothing above U+10FFFF.
-    function validUtf8(bytes calldata data, uint256 pos, uint256 len) internal pure returns (bool) {
-        uint256 end = pos + len;
-        uint256 i = pos;
-        while (i < end) {
-            if (end - i >= 32) {
-                uint256 word = uint256(bytes32(data[i:i + 32]));
-                if (word & 0x8080808080808080808080808080808080808080808080808080808080808080 == 0) {
-                    i += 32;
-                    continue;
+                if iszero(ord) {
+                    if iszero(eq(la, lb)) { ord := add(1, lt(la, lb)) }
                 }
             }
-            uint256 c = uint8(data[i]);
-            if (c < 0x80) {
-                i += 1;
-                continue;
+            // Strict UTF-8 of [i, e): 1 for a fault (RFC 3629: no overlong, surrogate or
+            // code point above U+10FFFF); 32 ASCII bytes are skipped at a time.
+            function utf8Bad(base, i, e) -> bad {
+                for {} lt(i, e) {} {
+                    {
+                        let take := sub(e, i)
+                        if gt(take, 32) { take := 32 }
+                        let high := and(0x8080808080808080808080808080808080808080808080808080808080808080,
+                            not(shr(shl(3, take), not(0))))
+                        if iszero(and(calldataload(add(base, i)), high)) {
+                            i := add(i, take)
+                            continue
+                        }
+                    }
+                    let w := calldataload(add(base, i))
+                    let c := byte(0, w)
+                    if lt(c, 0x80) {
+                        i := add(i, 1)
+                        continue
+                    }
+                    let n := 0
+                    let lo := 0x80
+                    let hi := 0xbf
+                    if and(gt(c, 0xc1), lt(c, 0xe0)) { n := 1 }
+                    if and(gt(c, 0xdf), lt(c, 0xf0)) {
+                        n := 2
+                        if eq(c, 0xe0) { lo := 0xa0 }
+                        if eq(c, 0xed) { hi := 0x9f }
+                    }
+                    if and(gt(c, 0xef), lt(c, 0xf5)) {
+                        n := 3
+                        if eq(c, 0xf0) { lo := 0x90 }
+                        if eq(c, 0xf4) { hi := 0x8f }
+                    }
+                    if or(iszero(n), iszero(gt(sub(e, i), n))) {
+                        bad := 1
+                        break
+                    }
+                    let b1 := byte(1, w)
+                    if or(lt(b1, lo), gt(b1, hi)) {
+                        bad := 1
+                        break
+                    }
+                    for { let k := 2 } iszero(gt(k, n)) { k := add(k, 1) } {
+                        let b := byte(k, w)
+                        if or(lt(b, 0x80), gt(b, 0xbf)) { bad := 1 }
+                    }
+                    if bad { break }
+                    i := add(i, add(n, 1))
+                }
             }
-            uint256 n;
-            uint256 lo = 0x80;
-            uint256 hi = 0xbf;
-            if (c >= 0xc2 && c <= 0xdf) {
-                n = 1;
-            } else if (c >= 0xe0 && c <= 0xef) {
-                n = 2;
-                if (c == 0xe0) lo = 0xa0;
-                if (c == 0xed) hi = 0x9f;
-            } else if (c >= 0xf0 && c <= 0xf4) {
-                n = 3;
-                if (c == 0xf0) lo = 0x90;
-                if (c == 0xf4) hi = 0x8f;
-            } else {
-                return false;
+            let base := data.offset
+            let end := data.length
+            let stack := mload(0x40)
+            mstore(0x40, add(stack, mul(add(MAX_DEPTH, 1), 0x60)))
+            let depth := 0
+            mstore(stack, 1)
+            mstore(add(stack, 0x20), 0)
+            mstore(add(stack, 0x40), 0)
+            let pos := 0
+            for {} iszero(code) {} {
+                if iszero(lt(pos, end)) {
+                    code := 2
+                    at := pos
+                    break
+                }
+                let start := pos
+                let lvl := add(stack, mul(depth, 0x60))
+                let atKey := and(mload(add(lvl, 0x20)), iszero(and(mload(lvl), 1)))
+                let ib := byte(0, calldataload(add(base, pos)))
+                let major := shr(5, ib)
+                let ai := and(ib, 31)
+                at := start
+                if and(atKey, and(iszero(eq(major, 3)), lt(ai, 28))) {
+                    code := 7
+                    break
+                }
+                pos := add(pos, 1)
+                if gt(ai, 27) {
+                    code := 4
+                    if and(eq(ai, 31), and(gt(major, 1), lt(major, 6))) { code := 5 }
+                    break
+                }
+                if eq(major, 6) {
+                    code := 12
+                    break
+                }
+                if eq(major, 7) {
+                    if iszero(or(eq(ai, 20), eq(ai, 21))) {
+                        code := 11
+                        if gt(ai, 24) { code := 10 }
+                        break
+                    }
+                }
+                let arg := ai
+                if gt(ai, 23) {
+                    let width := shl(sub(ai, 24), 1)
+                    if gt(width, sub(end, pos)) {
+                        code := 2
+                        break
+                    }
+                    arg := shr(sub(256, shl(3, width)), calldataload(add(base, pos)))
+                    pos := add(pos, width)
+                    let least := 24
+                    if gt(ai, 24) { least := shl(shl(sub(ai, 24), 4), 1) }
+                    if lt(arg, least) {
+                        code := 6
+                        break
+                    }
+                }
+                if or(eq(major, 2), eq(major, 3)) {
+                    if gt(arg, sub(end, pos)) {
+                        code := 2
+                        break
+                    }
+                    if atKey {
+                        let klen := sub(add(pos, arg), start)
+                        let prev := mload(add(lvl, 0x40))
+                        if prev {
+                            let ord := keyOrder(base, prev, start, klen)
+                            if iszero(ord) {
+                                code := 9
+                                break
+                            }
+                            if eq(ord, 1) {
+                                code := 8
+                                break
+                            }
+                        }
+                        mstore(add(lvl, 0x40), or(shl(128, start), klen))
+                    }
+                    if eq(major, 3) {
+                        if utf8Bad(base, pos, add(pos, arg)) {
+                            code := 13
+                            break
+                        }
+                    }
+                    pos := add(pos, arg)
+                }
+                if or(eq(major, 4), eq(major, 5)) {
+                    if iszero(lt(depth, MAX_DEPTH)) {
+                        code := 14
+                        break
+                    }
+                    let items := arg
+                    if eq(major, 5) { items := shl(1, arg) }
+                    if gt(items, sub(end, pos)) {
+                        code := 2
+                        break
+                    }
+                    if items {
+                        // open: the parent's item is counted when the container closes
+                        depth := add(depth, 1)
+                        lvl := add(stack, mul(depth, 0x60))
+                        mstore(lvl, add(items, 1))
+                        mstore(add(lvl, 0x20), eq(major, 5))
+                        mstore(add(lvl, 0x40), 0)
+                    }
+                }
+                // count the item; close every container it completes
+                let rem := sub(mload(lvl), 1)
+                mstore(lvl, rem)
+                for {} iszero(rem) {} {
+                    if iszero(depth) { break }
+                    depth := sub(depth, 1)
+                    lvl := add(stack, mul(depth, 0x60))
+                    rem := sub(mload(lvl), 1)
+                    mstore(lvl, rem)
+                }
+                if iszero(rem) {
+                    at := 0
+                    if iszero(eq(pos, end)) {
+                        code := 3
+                        at := pos
+                    }
+                    break
+                }
             }
-            if (end - i <= n) return false;
-            uint256 b = uint8(data[i + 1]);
-            if (b < lo || b > hi) return false;
-            for (uint256 k = 2; k <= n; k++) {
-                b = uint8(data[i + k]);
-                if (b < 0x80 || b > 0xbf) return false;
-            }
-            i += n + 1;
         }
-        return true;
     }
 
     // --- readers of checked documents --------------------------------------------------
@@ -212,35 +272,71 @@ library PorCbor {
         pure
         returns (uint8 major, uint256 arg, uint256 next)
     {
-        uint256 ib = uint8(data[pos]);
-        major = uint8(ib >> 5);
-        uint256 ai = ib & 0x1f;
-        next = pos + 1;
-        if (ai < 24) return (major, ai, next);
-        uint256 width = 1 << (ai - 24);
-        arg = uint256(bytes32(data[next:next + width])) >> (256 - 8 * width);
-        next += width;
+        assembly ("memory-safe") {
+            let ib := byte(0, calldataload(add(data.offset, pos)))
+            major := shr(5, ib)
+            arg := and(ib, 31)
+            next := add(pos, 1)
+            if gt(arg, 23) {
+                let width := shl(sub(arg, 24), 1)
+                arg := shr(sub(256, shl(3, width)), calldataload(add(data.offset, next)))
+                next := add(next, width)
+            }
+        }
     }
 
     /// The offset just after the item at `pos` (iterative: a counter of items left).
-    function skip(bytes calldata data, uint256 pos) internal pure returns (uint256) {
-        uint256 left = 1;
-        while (left > 0) {
-            (uint8 major, uint256 arg, uint256 next) = head(data, pos);
-            left -= 1;
-            pos = next;
-            if (major == BYTES || major == TEXT) pos += arg;
-            else if (major == ARRAY) left += arg;
-            else if (major == MAP) left += 2 * arg;
+    function skip(bytes calldata data, uint256 pos) internal pure returns (uint256 next) {
+        assembly ("memory-safe") {
+            next := pos
+            for { let left := 1 } left { left := sub(left, 1) } {
+                let ib := byte(0, calldataload(add(data.offset, next)))
+                let major := shr(5, ib)
+                let arg := and(ib, 31)
+                next := add(next, 1)
+                if gt(arg, 23) {
+                    let width := shl(sub(arg, 24), 1)
+                    arg := shr(sub(256, shl(3, width)), calldataload(add(data.offset, next)))
+                    next := add(next, width)
+                }
+                if or(eq(major, 2), eq(major, 3)) { next := add(next, arg) }
+                if eq(major, 4) { left := add(left, arg) }
+                if eq(major, 5) { left := add(left, shl(1, arg)) }
+            }
         }
-        return pos;
     }
 
     /// True when the item at `pos` is the text `key`.
     function isText(bytes calldata data, uint256 pos, bytes memory key) internal pure returns (bool) {
         (uint8 major, uint256 len, uint256 next) = head(data, pos);
         if (major != TEXT || len != key.length) return false;
-        return keccak256(data[next:next + len]) == keccak256(key);
+        return equal(data, next, key, 0, len);
+    }
+
+    /// data[at:at+len] equals key[from:from+len] (word by word, no copy).
+    function equal(bytes calldata data, uint256 at, bytes memory key, uint256 from, uint256 len)
+        internal
+        pure
+        returns (bool same)
+    {
+        assembly ("memory-safe") {
+            same := 1
+            let src := add(data.offset, at)
+            let ref := add(add(key, 32), from)
+            for { let i := 0 } lt(i, len) { i := add(i, 32) } {
+                let x := calldataload(add(src, i))
+                let y := mload(add(ref, i))
+                if lt(sub(len, i), 32) {
+                    let sh := shl(3, sub(32, sub(len, i)))
+                    x := shr(sh, x)
+                    y := shr(sh, y)
+                }
+                if iszero(eq(x, y)) {
+                    same := 0
+                    break
+                }
+            }
+        }
     }
 
     /// Offset and length of the text or byte string at `pos` whose major is `want`;

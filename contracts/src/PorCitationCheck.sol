@@ -122,7 +122,7 @@ library PorCitationCheck {
 
     /// Offset of an item leaf's field `field` (the leaf is a valid EvidenceItem).
     function itemField(bytes calldata item, uint256 field) private pure returns (uint256) {
-        (, uint256[] memory f) = PorRecords.evidenceItem(item);
+        (, uint256[] memory f) = PorRecords.fields(item, 0, PorRecords.ITEM_KEYS);
         return f[field];
     }
 

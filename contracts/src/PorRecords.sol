@@ -43,11 +43,7 @@ library PorRecords {
         uint256 len = uint8(keys[k]);
         (uint8 major, uint256 arg, uint256 next) = PorCbor.head(d, p);
         if (major != PorCbor.TEXT || arg != len) return (false, 0);
-        bytes32 want;
-        assembly ("memory-safe") {
-            want := keccak256(add(add(keys, 33), k), len)
-        }
-        return (keccak256(d[next:next + len]) == want, next + len);
+        return (PorCbor.equal(d, next, keys, k + 1, len), next + len);
     }
 
     /// The text at `pos` equals `want`.
@@ -91,20 +87,31 @@ library PorRecords {
     }
 
     /// A step value map (SPEC §4.4 `{value}`): a map with no byte string anywhere in it.
-    function valueMap(bytes calldata d, uint256 pos) internal pure returns (bool) {
+    function valueMap(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
         (bool isMap,,) = PorCbor.container(d, pos, PorCbor.MAP);
         if (!isMap) return false;
-        uint256 left = 1;
-        while (left > 0) {
-            (uint8 major, uint256 arg, uint256 next) = PorCbor.head(d, pos);
-            if (major == PorCbor.BYTES) return false;
-            left -= 1;
-            pos = next;
-            if (major == PorCbor.TEXT) pos += arg;
-            else if (major == PorCbor.ARRAY) left += arg;
-            else if (major == PorCbor.MAP) left += 2 * arg;
+        assembly ("memory-safe") {
+            ok := 1
+            let next := pos
+            for { let left := 1 } left { left := sub(left, 1) } {
+                let ib := byte(0, calldataload(add(d.offset, next)))
+                let major := shr(5, ib)
+                let arg := and(ib, 31)
+                if eq(major, 2) {
+                    ok := 0
+                    break
+                }
+                next := add(next, 1)
+                if gt(arg, 23) {
+                    let width := shl(sub(arg, 24), 1)
+                    arg := shr(sub(256, shl(3, width)), calldataload(add(d.offset, next)))
+                    next := add(next, width)
+                }
+                if eq(major, 3) { next := add(next, arg) }
+                if eq(major, 4) { left := add(left, arg) }
+                if eq(major, 5) { left := add(left, shl(1, arg)) }
+            }
         }
-        return true;
     }
 
     // --- por.ReasoningStep/1 and por.EvidenceItem/1 ------------------------------------
