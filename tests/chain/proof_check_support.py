@@ -63,7 +63,9 @@ class ProofChecker:
     def _call(self, signature: str, data: bytes) -> tuple[bytes, int]:
         calldata = _selector(signature) + encode(["bytes"], [data])
         out = self.evm.message_call(CALLER, self.address, calldata)
-        gas = self.evm.result.gas_used - TX_BASE_GAS - calldata_gas(calldata)
+        result = self.evm.result
+        assert result is not None
+        gas = result.gas_used - TX_BASE_GAS - calldata_gas(calldata)
         return bytes(out), gas
 
     def cbor(self, data: bytes) -> str | None:
