@@ -101,8 +101,9 @@ library PorCitationCheck {
         bytes calldata leaf = leafOf(d, parts[0]);
         (bool ok, uint256[] memory at) = PorRecords.reasoningStep(leaf);
         if (!ok) return (true, INVALID_RECORD);
+        uint256[][] memory items = new uint256[][](parts.length);
         for (uint256 i = 1; i < parts.length; i++) {
-            (ok,) = PorRecords.evidenceItem(leafOf(d, parts[i]));
+            (ok, items[i]) = PorRecords.evidenceItem(leafOf(d, parts[i]));
             if (!ok) return (true, INVALID_RECORD);
         }
         Step memory s = readStep(leaf, at, parts[0].leafIndex + 1);
@@ -112,49 +113,58 @@ library PorCitationCheck {
         if (fault != 0) return (true, fault);
         // 6. The carried items: two adjacent citations (O2) or one citation (S3, S4).
         if (parts.length == 1) return (false, CANONICAL);
-        if (parts.length == 3) return pairFault(d, parts, leaf, s);
-        return itemFault(d, parts[1], leaf, s);
+        if (parts.length == 3) return pairFault(d, parts, items, leaf, s);
+        return itemFault(d, parts[1], items[1], leaf, s);
     }
 
     function leafOf(bytes calldata d, PorInclusion.Part memory p) private pure returns (bytes calldata) {
         return d[p.leaf:p.leaf + p.leafLength];
     }
 
-    /// Offset of an item leaf's field `field` (the leaf is a valid EvidenceItem).
-    function itemField(bytes calldata item, uint256 field) private pure returns (uint256) {
-        (, uint256[] memory f) = PorRecords.fields(item, 0, PorRecords.ITEM_KEYS);
-        return f[field];
-    }
-
     /// O2: two items the step cites next to each other, in leaf order.
-    function pairFault(bytes calldata d, PorInclusion.Part[] memory parts, bytes calldata leaf, Step memory s)
-        private
-        pure
-        returns (bool, bytes32)
-    {
-        bytes calldata first = leafOf(d, parts[1]);
-        (uint256 k, bool found) = position(leaf, s, first, itemField(first, PorRecords.ITEM_EVIDENCE_ID));
+    function pairFault(
+        bytes calldata d,
+        PorInclusion.Part[] memory parts,
+        uint256[][] memory items,
+        bytes calldata leaf,
+        Step memory s
+    ) private pure returns (bool, bytes32) {
+        (uint256 k, bool found) = position(leaf, s, leafOf(d, parts[1]), items[1][PorRecords.ITEM_EVIDENCE_ID]);
         if (!found || k + 1 >= s.evidenceCount) return (false, CITATIONS);
-        bytes calldata second = leafOf(d, parts[2]);
-        if (!sameText(leaf, nth(leaf, s.evidence, k + 1), second, itemField(second, PorRecords.ITEM_EVIDENCE_ID))) {
-            return (false, CITATIONS);
-        }
+        if (!citedAt(leaf, nth(leaf, s.evidence, k + 1), d, parts[2], items[2])) return (false, CITATIONS);
         if (parts[1].leafIndex == parts[2].leafIndex) return (true, REPEAT);
         if (parts[1].leafIndex > parts[2].leafIndex) return (true, ORDER);
         return (false, CANONICAL);
     }
 
+    /// The step's citation at `at` is the evidence_id of the item `part` carries.
+    function citedAt(
+        bytes calldata leaf,
+        uint256 at,
+        bytes calldata d,
+        PorInclusion.Part memory part,
+        uint256[] memory fields
+    ) private pure returns (bool) {
+        return sameText(leaf, at, leafOf(d, part), fields[PorRecords.ITEM_EVIDENCE_ID]);
+    }
+
     /// S4 and S3: one item the step cites.
-    function itemFault(bytes calldata d, PorInclusion.Part memory part, bytes calldata leaf, Step memory s)
+    function itemFault(
+        bytes calldata d,
+        PorInclusion.Part memory part,
+        uint256[] memory fields,
+        bytes calldata leaf,
+        Step memory s
+    )
         private
         pure
         returns (bool, bytes32)
     {
         bytes calldata item = leafOf(d, part);
-        (uint256 k, bool found) = position(leaf, s, item, itemField(item, PorRecords.ITEM_EVIDENCE_ID));
+        (uint256 k, bool found) = position(leaf, s, item, fields[PorRecords.ITEM_EVIDENCE_ID]);
         if (!found) return (false, CITATIONS);
         if (s.kind == CHECK_REQUIREMENT
-                && (s.requirement == 0 || !sameText(leaf, s.requirement, item, itemField(item, PorRecords.ITEM_REQUIREMENT)))) {
+                && (s.requirement == 0 || !sameText(leaf, s.requirement, item, fields[PorRecords.ITEM_REQUIREMENT]))) {
             return (true, SET);
         }
         bool extractsFirst = s.kind == CHECK_REQUIREMENT || s.kind == AGGREGATE || s.kind == CONTRADICTIONS;

@@ -63,11 +63,16 @@ library PorInclusion {
     function path(bytes calldata d, uint256 pos) private pure returns (bool, uint256, uint256) {
         (bool ok, uint256 n, uint256 first) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!ok || n > MAX_PATH) return (false, 0, 0);
-        for (uint256 i = 0; i < n; i++) {
-            (bool h,) = PorCbor.hashAt(d, first + 34 * i);
-            if (!h) return (false, 0, 0);
+        assembly ("memory-safe") {
+            // each element: the head 58 20 (a 32-byte byte string), then the hash
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                if iszero(eq(shr(240, calldataload(add(d.offset, add(first, mul(34, i))))), 0x5820)) {
+                    ok := 0
+                    break
+                }
+            }
         }
-        return (true, first, n);
+        return (ok, first, n);
     }
 
     /// The InclusionProof record at `pos` (schema only; nothing verified).

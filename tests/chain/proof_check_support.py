@@ -16,7 +16,10 @@ from typing import Any
 from eth_abi import decode, encode
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
 
+from por.bundle.layout import Bundle
 from por.challenge import check_proof
+from por.challenge.batch import ComponentTree
+from por.challenge.records import CitationProof, seal
 from por.signing.eip712 import keccak256
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,3 +90,16 @@ def python_answer(proof: bytes) -> tuple[bool, str]:
     if report.status == "valid" and report.outcome is not None:
         return report.outcome.outcome == "won", report.outcome.reason
     return False, report.check_id
+
+
+def citation_proof(bundle: Bundle, step: int, items: list[int]) -> bytes:
+    """A CitationProof of step leaf ``step`` carrying evidence leaves ``items``: any
+    choice, as a challenger may send (por's builder only makes won ones)."""
+    commitments = bundle.commitments
+    body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
+            "por_root": commitments.por_root,
+            "step": ComponentTree("reasoning_leaf", bundle.steps, commitments).proof(step)
+            .to_dict(),
+            "evidence": [ComponentTree("evidence_leaf", bundle.evidence, commitments)
+                         .proof(i).to_dict() for i in items]}
+    return bytes(seal(CitationProof, body).to_cbor())

@@ -34,13 +34,11 @@ import pytest
 from bundle_edits import honest, recommit
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from proof_check_support import ProofChecker, python_answer
+from proof_check_support import ProofChecker, citation_proof, python_answer
 
 from por.bundle import build
 from por.bundle.layout import Bundle
 from por.challenge import bundle_from_bytes
-from por.challenge.batch import ComponentTree
-from por.challenge.records import CitationProof, seal
 from por.encoding import decode, encode
 from por.errors import EncodingError
 from por.scenarios import list_scenarios
@@ -120,19 +118,6 @@ def test_mutated_documents(chain: ProofChecker) -> None:
 
 
 # --- 2. CitationProof -------------------------------------------------------------------
-
-
-def citation_proof(bundle: Bundle, step: int, items: list[int]) -> bytes:
-    """A CitationProof of step leaf ``step`` carrying evidence leaves ``items``: any
-    choice, as a challenger may send (por's builder only makes won ones)."""
-    commitments = bundle.commitments
-    body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
-            "por_root": commitments.por_root,
-            "step": ComponentTree("reasoning_leaf", bundle.steps, commitments).proof(step)
-            .to_dict(),
-            "evidence": [ComponentTree("evidence_leaf", bundle.evidence, commitments)
-                         .proof(i).to_dict() for i in items]}
-    return bytes(seal(CitationProof, body).to_cbor())
 
 
 def item_choices(bundle: Bundle, step: int, rng: random.Random) -> list[list[int]]:
