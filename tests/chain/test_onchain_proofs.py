@@ -7,9 +7,10 @@ for a document, the same ``codec.*`` id (SPEC §2) or both accept it.
 
 Cases, all generated from por's own builders and bundles:
 
-1. por-cbor/1: every vector of fixtures/vectors/encoding.json, and seeded mutations
+1. por-cbor/1: every vector of fixtures/vectors/encoding.json, seeded mutations
    (bit flips, truncations, inserted and deleted bytes, non-shortest heads) of real
-   proof and record bytes.
+   proof and record bytes, and generated values (their encodings, cut or extended)
+   and arbitrary bytes.
 2. CitationProof (SPEC §10.2.7, §12.5.1 O1 O2 R1 R2 S1-S4): honest bundles (every
    fixture market and generated markets) with a proof for every step carrying no
    item, each cited item, each adjacent pair of cited items and items the step does
@@ -50,11 +51,13 @@ ROOT = Path(__file__).resolve().parents[2]
 VECTORS = ROOT / "fixtures" / "vectors" / "encoding.json"
 #: Cases compared, by kind (test_case_count reads it after the others ran).
 COUNTS: Counter[str] = Counter()
+#: One EVM for the hypothesis tests (a fixture cannot be shared with @given).
+_CHAIN = ProofChecker()
 
 
 @pytest.fixture(scope="module")
 def chain() -> ProofChecker:
-    return ProofChecker()
+    return _CHAIN
 
 
 def python_codec(data: bytes) -> str | None:
@@ -78,6 +81,17 @@ def test_every_encoding_vector(chain: ProofChecker) -> None:
             continue  # a caller's caps (max_size, max_depth): not the chain's reader
         data = bytes.fromhex(case["hex"])
         assert chain.cbor(data) == case["check_id"] == python_codec(data), case["id"]
+        COUNTS["cbor"] += 1
+
+
+def test_key_order_before_key_utf8_at_every_head_length(chain: ProofChecker) -> None:
+    """SPEC §2 item order at a key: order, then UTF-8, for short and long heads alike
+    (the Python decoder checked a long key's UTF-8 first until this test found it)."""
+    for length in (2, 23, 24, 255, 256):
+        first = encode("b" * length)
+        second = encode("a" * length)[:-1] + b"\xff"
+        data = b"\xa2" + first + b"\x00" + second + b"\x00"
+        assert chain.cbor(data) == python_codec(data) == "codec.key_order", length
         COUNTS["cbor"] += 1
 
 
@@ -115,6 +129,27 @@ def test_mutated_documents(chain: ProofChecker) -> None:
         for data in mutations(sample, rng, 400):
             assert chain.cbor(data) == python_codec(data), data.hex()
             COUNTS["cbor"] += 1
+
+
+values = st.recursive(
+    st.integers(-(2**64), 2**64 - 1) | st.booleans() | st.binary(max_size=40)
+    | st.text(max_size=40),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=30), inner,
+                                                                max_size=5),
+    max_leaves=20)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values, st.binary(max_size=64))
+def test_any_value_and_any_bytes(value: Any, noise: bytes) -> None:
+    """Every por-cbor/1 value's encoding is accepted; arbitrary bytes, and the encoding
+    with bytes appended, get the same answer as Python's decoder."""
+    data = encode(value)
+    assert _CHAIN.cbor(data) is None
+    for other in (noise, data + noise[:1], data[: len(data) // 2]):
+        if other:
+            assert _CHAIN.cbor(other) == python_codec(other), other.hex()
+    COUNTS["cbor"] += 4
 
 
 # --- 2. CitationProof -------------------------------------------------------------------
@@ -250,8 +285,6 @@ def test_citation_proofs_on_generated_markets(case: Any, seed: int) -> None:
     bundle = bundle_from_bytes(build(spec, evidence).data)
     exercise(_CHAIN, bundle, random.Random(seed), forged=20, mutated=8)  # noqa: S311
 
-
-_CHAIN = ProofChecker()
 
 
 def test_case_count() -> None:
