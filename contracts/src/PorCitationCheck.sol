@@ -18,6 +18,7 @@ library PorCitationCheck {
 
     bytes32 internal constant MALFORMED = keccak256("proof.malformed");
     bytes32 internal constant SCHEMA = keccak256("proof.schema");
+    bytes32 internal constant UNSUPPORTED = keccak256("proof.unsupported");
     bytes32 internal constant CITATIONS = keccak256("proof.citations");
     bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
     bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
@@ -53,7 +54,11 @@ library PorCitationCheck {
     function check(bytes calldata d) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
         (bytes32 codec,) = PorCbor.check(d);
         if (codec != 0) return (false, MALFORMED, 0);
-        // The schema: every field typed, before anything is verified (proof_from_cbor).
+        // The schema field names the record (proof_from_cbor): another version of a
+        // proof record is proof.unsupported (exit 2), anything else but a
+        // CitationProof proof.schema; then every field typed, before anything is verified.
+        id = schemaName(d);
+        if (id != 0) return (false, id, 0);
         (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
         if (!ok) return (false, SCHEMA, 0);
         bool rootOk;
@@ -72,6 +77,33 @@ library PorCitationCheck {
             return (false, PorInclusion.CHALLENGE_ID, porRoot);
         }
         (won, id) = decide(d, parts);
+    }
+
+    /// 0 when the top-level `schema` is por.CitationProof/1, else the id.
+    function schemaName(bytes calldata d) private pure returns (bytes32) {
+        uint256 at = PorCbor.get(d, 0, "schema");
+        if (at != 0 && PorCbor.isText(d, at, "por.CitationProof/1")) return 0;
+        return at != 0 && otherVersion(d, at) ? UNSUPPORTED : SCHEMA;
+    }
+
+    /// The text at `pos` is `por.<proof record>/<1-9 digits>` with a version other than 1
+    /// (SPEC §10.8 `proof.unsupported`; the records of §10.2).
+    function otherVersion(bytes calldata d, uint256 pos) private pure returns (bool) {
+        (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        if (!text || len < 6 || bytes4(d[off:off + 4]) != "por.") return false;
+        uint256 slash = off + 4;
+        while (slash < off + len && d[slash] != "/") slash++;
+        uint256 digits = off + len - slash - 1;
+        if (slash == off + len || digits == 0 || digits > 9) return false;
+        for (uint256 i = slash + 1; i < off + len; i++) {
+            if (d[i] < "0" || d[i] > "9") return false;
+        }
+        if (digits == 1 && d[slash + 1] == "1") return false;
+        bytes32 name = keccak256(d[off + 4:slash]);
+        return name == keccak256("InclusionProof") || name == keccak256("BundleProof")
+            || name == keccak256("OneStepProof") || name == keccak256("OmissionProof")
+            || name == keccak256("JudgeProof") || name == keccak256("HeaderProof")
+            || name == keccak256("CitationProof");
     }
 
     /// The fields other than por_root: kind, schema, challenge_id, and the parts (step

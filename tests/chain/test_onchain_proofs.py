@@ -301,3 +301,18 @@ def test_case_count() -> None:
                    "one_step.invalid_record", "one_step.citations_canonical",
                    "proof.citations", "proof.malformed", "proof.schema"):
         assert needed in reasons, needed
+
+
+def test_schema_names(chain: ProofChecker) -> None:
+    """The top-level ``schema`` decides first (proof_from_cbor): another version of a
+    proof record is ``proof.unsupported``, another text ``proof.schema``."""
+    proof = citation_proof(honest(list_scenarios()[0]), 0, [])
+    value = decode(proof)
+    for name in ("por.CitationProof/2", "por.CitationProof/01", "por.JudgeProof/7",
+                 "por.CitationProof/1234567890", "por.Citation/2", "por.CitationProof/",
+                 "por.CitationProof/1x", "por.JudgeProof/1", "x"):
+        data = encode({**value, "schema": name})
+        assert chain.citation(data)[:2] == python_answer(data), name
+        COUNTS["citation.schema"] += 1
+    data = encode({k: v for k, v in value.items() if k != "schema"})
+    assert chain.citation(data)[:2] == python_answer(data) == (False, "proof.schema")
