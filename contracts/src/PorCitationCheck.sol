@@ -56,11 +56,12 @@ library PorCitationCheck {
         if (codec != 0) return (false, MALFORMED, 0);
         // The schema field names the record (proof_from_cbor): another version of a
         // proof record is proof.unsupported (exit 2), anything else but a
-        // CitationProof proof.schema; then every field typed, before anything is verified.
-        id = schemaName(d);
-        if (id != 0) return (false, id, 0);
+        // CitationProof proof.schema; every field is typed before anything is verified.
         (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
-        if (!ok) return (false, SCHEMA, 0);
+        if (!ok || !PorCbor.isText(d, at[2], "por.CitationProof/1")) {
+            id = schemaName(d);
+            return (false, id == 0 ? SCHEMA : id, 0);
+        }
         bool rootOk;
         (rootOk, porRoot) = PorCbor.hashAt(d, at[4]);
         PorInclusion.Part[] memory parts;
