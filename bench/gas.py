@@ -19,6 +19,11 @@ any transaction, whatever the contract does); the total is shown beside it.
   a 41-byte component leaf and the 301-byte leaf input; "bare" for a proof is
   their sum over its levels: the precompile work without the contract.
 
+* checkCitationProof (PorProofCheck, SPEC §14.7): CitationProofs of every step of
+  every fixture market carrying no item, one cited item and two adjacent cited
+  items (the median is "typical"), and the largest in the run; "bare" is the
+  sha256 precompile work of their inclusion levels and challenge ids alone.
+
 Usage: ``PYTHONPATH=. python bench/gas.py [--json]``.  Gas is deterministic:
 the same code and inputs give the same numbers on any machine.
 """
@@ -33,6 +38,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "chain"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 SIZES = [10**k for k in range(1, 7)]
 LEAF = bytes(range(256)) + b"por-evidence" * 3 + b"xxxx"  # 300 bytes
@@ -89,15 +95,50 @@ def inclusion_gas() -> list[dict[str, Any]]:
              "sha256_leaf_bare": leaf}, *rows]
 
 
+def proof_check_gas() -> dict[str, Any]:
+    """Execution gas of PorProofCheck.checkCitationProof on fixture-market proofs."""
+    from bundle_edits import honest
+    from proof_check_support import ProofChecker, citation_proof
+
+    from por.encoding import decode
+    from por.scenarios import list_scenarios
+
+    chain = ProofChecker()
+    rows: dict[int, list[tuple[int, int, int]]] = {0: [], 1: [], 2: []}
+    for name in list_scenarios():
+        bundle = honest(name)
+        first = {decode(leaf)["evidence_id"]: i for i, leaf in reversed(
+            list(enumerate(bundle.evidence)))}
+        for step in range(len(bundle.steps)):
+            cited = [first[e] for e in decode(bundle.steps[step])["evidence_ids"]]
+            for items in ([], cited[:1], cited[:2]):
+                proof = citation_proof(bundle, step, items)
+                _won, _id, gas = chain.citation(proof)
+                levels = sum(len(p["leaf_path"]) + len(p["component_path"])
+                             for p in [decode(proof)["step"], *decode(proof)["evidence"]])
+                rows[len(items)].append((gas, len(proof), levels))
+    node = 60 + 12 * 3  # sha256 precompile: 60 + 12 per 32-byte word (65 bytes: 3 words)
+    out: dict[str, Any] = {}
+    for count, found in rows.items():
+        found.sort()
+        gas, size, levels = found[len(found) // 2]
+        out[f"items_{count}"] = {"proofs": len(found), "median": gas, "max": found[-1][0],
+                                 "median_bytes": size, "max_bytes": max(r[1] for r in found),
+                                 "bare_sha256_levels": levels * node}
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     submit = submit_gas()
     bare, *rows = inclusion_gas()
+    proofs = proof_check_gas()
     if args.json:
         print(json.dumps({"schema": "por/bench-gas/1", "submitVerdict": submit,
-                          "precompiles": bare, "checkInclusion": rows}, indent=2))
+                          "precompiles": bare, "checkInclusion": rows,
+                          "checkCitationProof": proofs}, indent=2))
         return 0
     print("submitVerdict (execution gas; total = + 21000 intrinsic + calldata)")
     print(f"  {submit['calls']} demo verdicts: {submit['execution_min']}..{submit['execution_max']}"
@@ -115,6 +156,12 @@ def main() -> int:
         per = (row["execution"] - first["execution"]) // levels if levels else 0
         print(f"  {row['leaves']:>9} {row['leaf_path']:>4} {row['component_path']:>5}"
               f" {row['execution']:>9} {row['bare_sha256']:>11} {per or '':>9} {row['total']:>7}")
+    print()
+    print("checkCitationProof, every step of every fixture market (execution gas)")
+    for key, row in proofs.items():
+        print(f"  {key[6:]} item(s): {row['proofs']} proofs, median {row['median']} "
+              f"({row['median_bytes']} B), max {row['max']} ({row['max_bytes']} B); bare "
+              f"sha256 of the median's levels {row['bare_sha256_levels']}")
     return 0
 
 

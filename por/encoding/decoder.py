@@ -242,6 +242,10 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
             if major == 3:
                 if arg > end - pos:
                     raise _fail("codec.truncated", f"text of {arg} bytes exceeds input", start)
+                if is_map and need_key and data[start : pos + arg] <= prev:
+                    # SPEC §2: a key's order and duplicates before its UTF-8 (as the
+                    # one-byte-head keys above), so a long key gives the same id.
+                    raise _key_error(data[start : pos + arg], prev, start)
                 try:
                     value = data[pos : pos + arg].decode("utf-8")
                 except UnicodeDecodeError as exc:

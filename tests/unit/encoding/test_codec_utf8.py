@@ -61,3 +61,17 @@ def test_bom_is_kept_and_text_is_not_normalised() -> None:
     assert encode(nfc) != encode(nfd)
     # Both spellings may even be keys of one map: they are different keys.
     assert list(decode(encode({nfc: 1, nfd: 2}))) == [nfc, nfd]
+
+
+@pytest.mark.parametrize("length", [2, 23, 24, 300])
+def test_a_key_out_of_order_is_key_order_before_its_utf8(length: int) -> None:
+    """SPEC §2: at a key, order and duplicates come before the key's UTF-8, whatever
+    the key's head length (found by the on-chain reader's differential test: keys of
+    24 bytes or more were decoded before they were compared)."""
+    first = encode("b" * length)
+    second = bytes.fromhex(encode("a" * length).hex())[:-1] + b"\xff"
+    for data, want in ((b"\xa2" + first + b"\x00" + second + b"\x00", "codec.key_order"),
+                       (b"\xa2" + first + b"\x00" + first + b"\x00", "codec.duplicate_key")):
+        with pytest.raises(EncodingError) as caught:
+            decode(data)
+        assert caught.value.check_id == want

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+/// @title PorCbor: a strict reader of por-cbor/1 (SPEC §2) over calldata.
+/// @notice `check` accepts exactly the bytes por's decoder accepts (one canonical item,
+/// definite lengths, shortest heads, text keys in strictly increasing encoded order, valid
+/// UTF-8, no floats, tags or simple values but false/true, depth <= 32) and otherwise
+/// returns the SPEC §2 check id of the first fault met in a left-to-right parse, as
+/// keccak256 of the id text, with its offset. The readers below (`head`, `skip`, `get`, ...)
+/// assume a document `check` accepted: they do not re-check.
+library PorCbor {
+    bytes32 internal constant EMPTY = keccak256("codec.empty");
+    bytes32 internal constant TRUNCATED = keccak256("codec.truncated");
+    bytes32 internal constant TRAILING = keccak256("codec.trailing_bytes");
+    bytes32 internal constant RESERVED = keccak256("codec.reserved");
+    bytes32 internal constant INDEFINITE = keccak256("codec.indefinite");
+    bytes32 internal constant NON_CANONICAL = keccak256("codec.non_canonical");
+    bytes32 internal constant KEY_TYPE = keccak256("codec.key_type");
+    bytes32 internal constant KEY_ORDER = keccak256("codec.key_order");
+    bytes32 internal constant DUPLICATE_KEY = keccak256("codec.duplicate_key");
+    bytes32 internal constant FLOAT = keccak256("codec.float");
+    bytes32 internal constant SIMPLE = keccak256("codec.simple");
+    bytes32 internal constant TAG = keccak256("codec.tag");
+    bytes32 internal constant INVALID_UTF8 = keccak256("codec.invalid_utf8");
+    bytes32 internal constant DEPTH = keccak256("codec.depth");
+
+    /// Nesting cap (SPEC §2, `codec.depth`): a top-level container is depth 1.
+    uint256 internal constant MAX_DEPTH = 32;
+
+    uint8 internal constant UINT = 0;
+    uint8 internal constant NINT = 1;
+    uint8 internal constant BYTES = 2;
+    uint8 internal constant TEXT = 3;
+    uint8 internal constant ARRAY = 4;
+    uint8 internal constant MAP = 5;
+    uint8 internal constant SIMPLE_VALUE = 7;
+
+    /// The codes `scan` returns, in this order, 1-based (0: accepted).
+    function idOf(uint256 code) internal pure returns (bytes32) {
+        bytes32[14] memory ids = [EMPTY, TRUNCATED, TRAILING, RESERVED, INDEFINITE, NON_CANONICAL,
+            KEY_TYPE, KEY_ORDER, DUPLICATE_KEY, FLOAT, SIMPLE, TAG, INVALID_UTF8, DEPTH];
+        return code == 0 ? bytes32(0) : ids[code - 1];
+    }
+
+    /// (0, 0) when `data` is exactly one por-cbor/1 item, else (check id, offset).
+    /// Work: one pass, O(bytes); the UTF-8 scan skips ASCII 32 bytes at a time.
+    function check(bytes calldata data) internal pure returns (bytes32, uint256) {
+        (uint256 code, uint256 at) = scan(data);
+        return (idOf(code), at);
+    }
+
+    /// The parse of `check`, in assembly (a high-level loop costs ~1 000 gas per item).
+    /// Per open container, three memory words: items left (a map counts keys and
+    /// values), 1 for a map, the previous key's encoding (start << 128 | length).
+    /// Faults in the SPEC §2 order: at a key position a non-text major (ai < 28);
+    /// in a head reserved ai, ai 31, tag, float, simple, a missing argument, a
+    /// non-shortest argument; then a string's length, a key's order, its UTF-8; a
+    /// container's depth, then its count against the bytes left.
+    function scan(bytes calldata data) internal pure returns (uint256 code, uint256 at) {
+        if (data.length == 0) return (1, 0);
+        assembly ("memory-safe") {
+            // Order of the previous key (start << 128 | length) and this one:
+            // 0 equal, 1 previous after this one, 2 previous before.
+            function keyOrder(base, prev, b, lb) -> ord {
+                let a := shr(128, prev)
+                let la := and(prev, 0xffffffffffffffffffffffffffffffff)
+                let n := la
+                if lt(lb, n) { n := lb }
+                for { let i := 0 } lt(i, n) { i := add(i, 32) } {
+                    let x := calldataload(add(base, add(a, i)))
+                    let y := calldataload(add(base, add(b, i)))
+                    if lt(sub(n, i), 32) {
+                        let sh := shl(3, sub(32, sub(n, i)))
+                        x := shr(sh, x)
+                        y := shr(sh, y)
+                    }
+                    if iszero(eq(x, y)) {
+                        ord := add(1, lt(x, y))
+                        break
+                    }
+                }
+                if iszero(ord) {
+                    if iszero(eq(la, lb)) { ord := add(1, lt(la, lb)) }
+                }
+            }
+            // Strict UTF-8 of [i, e): 1 for a fault (RFC 3629: no overlong, surrogate or
+            // code point above U+10FFFF); 32 ASCII bytes are skipped at a time.
+            function utf8Bad(base, i, e) -> bad {
+                for {} lt(i, e) {} {
+                    {
+                        let take := sub(e, i)
+                        if gt(take, 32) { take := 32 }
+                        let high := and(0x8080808080808080808080808080808080808080808080808080808080808080,
+                            not(shr(shl(3, take), not(0))))
+                        if iszero(and(calldataload(add(base, i)), high)) {
+                            i := add(i, take)
+                            continue
+                        }
+                    }
+                    let w := calldataload(add(base, i))
+                    let c := byte(0, w)
+                    if lt(c, 0x80) {
+                        i := add(i, 1)
+                        continue
+                    }
+                    let n := 0
+                    let lo := 0x80
+                    let hi := 0xbf
+                    if and(gt(c, 0xc1), lt(c, 0xe0)) { n := 1 }
+                    if and(gt(c, 0xdf), lt(c, 0xf0)) {
+                        n := 2
+                        if eq(c, 0xe0) { lo := 0xa0 }
+                        if eq(c, 0xed) { hi := 0x9f }
+                    }
+                    if and(gt(c, 0xef), lt(c, 0xf5)) {
+                        n := 3
+                        if eq(c, 0xf0) { lo := 0x90 }
+                        if eq(c, 0xf4) { hi := 0x8f }
+                    }
+                    if or(iszero(n), iszero(gt(sub(e, i), n))) {
+                        bad := 1
+                        break
+                    }
+                    let b1 := byte(1, w)
+                    if or(lt(b1, lo), gt(b1, hi)) {
+                        bad := 1
+                        break
+                    }
+                    for { let k := 2 } iszero(gt(k, n)) { k := add(k, 1) } {
+                        let b := byte(k, w)
+                        if or(lt(b, 0x80), gt(b, 0xbf)) { bad := 1 }
+                    }
+                    if bad { break }
+                    i := add(i, add(n, 1))
+                }
+            }
+            let base := data.offset
+            let end := data.length
+            let stack := mload(0x40)
+            mstore(0x40, add(stack, mul(add(MAX_DEPTH, 1), 0x60)))
+            let depth := 0
+            mstore(stack, 1)
+            mstore(add(stack, 0x20), 0)
+            mstore(add(stack, 0x40), 0)
+            let pos := 0
+            for {} iszero(code) {} {
+                if iszero(lt(pos, end)) {
+                    code := 2
+                    at := pos
+                    break
+                }
+                let start := pos
+                let lvl := add(stack, mul(depth, 0x60))
+                let atKey := and(mload(add(lvl, 0x20)), iszero(and(mload(lvl), 1)))
+                let ib := byte(0, calldataload(add(base, pos)))
+                let major := shr(5, ib)
+                let ai := and(ib, 31)
+                at := start
+                if and(atKey, and(iszero(eq(major, 3)), lt(ai, 28))) {
+                    code := 7
+                    break
+                }
+                pos := add(pos, 1)
+                if gt(ai, 27) {
+                    code := 4
+                    if and(eq(ai, 31), and(gt(major, 1), lt(major, 6))) { code := 5 }
+                    break
+                }
+                if eq(major, 6) {
+                    code := 12
+                    break
+                }
+                if eq(major, 7) {
+                    if iszero(or(eq(ai, 20), eq(ai, 21))) {
+                        code := 11
+                        if gt(ai, 24) { code := 10 }
+                        break
+                    }
+                }
+                let arg := ai
+                if gt(ai, 23) {
+                    let width := shl(sub(ai, 24), 1)
+                    if gt(width, sub(end, pos)) {
+                        code := 2
+                        break
+                    }
+                    arg := shr(sub(256, shl(3, width)), calldataload(add(base, pos)))
+                    pos := add(pos, width)
+                    let least := 24
+                    if gt(ai, 24) { least := shl(shl(sub(ai, 24), 4), 1) }
+                    if lt(arg, least) {
+                        code := 6
+                        break
+                    }
+                }
+                if or(eq(major, 2), eq(major, 3)) {
+                    if gt(arg, sub(end, pos)) {
+                        code := 2
+                        break
+                    }
+                    if atKey {
+                        let klen := sub(add(pos, arg), start)
+                        let prev := mload(add(lvl, 0x40))
+                        if prev {
+                            let ord := keyOrder(base, prev, start, klen)
+                            if iszero(ord) {
+                                code := 9
+                                break
+                            }
+                            if eq(ord, 1) {
+                                code := 8
+                                break
+                            }
+                        }
+                        mstore(add(lvl, 0x40), or(shl(128, start), klen))
+                    }
+                    if eq(major, 3) {
+                        if utf8Bad(base, pos, add(pos, arg)) {
+                            code := 13
+                            break
+                        }
+                    }
+                    pos := add(pos, arg)
+                }
+                if or(eq(major, 4), eq(major, 5)) {
+                    if iszero(lt(depth, MAX_DEPTH)) {
+                        code := 14
+                        break
+                    }
+                    let items := arg
+                    if eq(major, 5) { items := shl(1, arg) }
+                    if gt(items, sub(end, pos)) {
+                        code := 2
+                        break
+                    }
+                    if items {
+                        // open: the parent's item is counted when the container closes
+                        depth := add(depth, 1)
+                        lvl := add(stack, mul(depth, 0x60))
+                        mstore(lvl, add(items, 1))
+                        mstore(add(lvl, 0x20), eq(major, 5))
+                        mstore(add(lvl, 0x40), 0)
+                    }
+                }
+                // count the item; close every container it completes
+                let rem := sub(mload(lvl), 1)
+                mstore(lvl, rem)
+                for {} iszero(rem) {} {
+                    if iszero(depth) { break }
+                    depth := sub(depth, 1)
+                    lvl := add(stack, mul(depth, 0x60))
+                    rem := sub(mload(lvl), 1)
+                    mstore(lvl, rem)
+                }
+                if iszero(rem) {
+                    at := 0
+                    if iszero(eq(pos, end)) {
+                        code := 3
+                        at := pos
+                    }
+                    break
+                }
+            }
+        }
+    }
+
+    // --- readers of checked documents --------------------------------------------------
+
+    /// The head at `pos` of a checked document.
+    function head(bytes calldata data, uint256 pos)
+        internal
+        pure
+        returns (uint8 major, uint256 arg, uint256 next)
+    {
+        assembly ("memory-safe") {
+            let ib := byte(0, calldataload(add(data.offset, pos)))
+            major := shr(5, ib)
+            arg := and(ib, 31)
+            next := add(pos, 1)
+            if gt(arg, 23) {
+                let width := shl(sub(arg, 24), 1)
+                arg := shr(sub(256, shl(3, width)), calldataload(add(data.offset, next)))
+                next := add(next, width)
+            }
+        }
+    }
+
+    /// The offset just after the item at `pos` (iterative: a counter of items left).
+    function skip(bytes calldata data, uint256 pos) internal pure returns (uint256 next) {
+        assembly ("memory-safe") {
+            next := pos
+            for { let left := 1 } left { left := sub(left, 1) } {
+                let ib := byte(0, calldataload(add(data.offset, next)))
+                let major := shr(5, ib)
+                let arg := and(ib, 31)
+                next := add(next, 1)
+                if gt(arg, 23) {
+                    let width := shl(sub(arg, 24), 1)
+                    arg := shr(sub(256, shl(3, width)), calldataload(add(data.offset, next)))
+                    next := add(next, width)
+                }
+                if or(eq(major, 2), eq(major, 3)) { next := add(next, arg) }
+                if eq(major, 4) { left := add(left, arg) }
+                if eq(major, 5) { left := add(left, shl(1, arg)) }
+            }
+        }
+    }
+
+    /// True when the item at `pos` is the text `key`.
+    function isText(bytes calldata data, uint256 pos, bytes memory key) internal pure returns (bool) {
+        (uint8 major, uint256 len, uint256 next) = head(data, pos);
+        if (major != TEXT || len != key.length) return false;
+        return equal(data, next, key, 0, len);
+    }
+
+    /// data[at:at+len] equals key[from:from+len] (word by word, no copy).
+    function equal(bytes calldata data, uint256 at, bytes memory key, uint256 from, uint256 len)
+        internal
+        pure
+        returns (bool same)
+    {
+        assembly ("memory-safe") {
+            same := 1
+            let src := add(data.offset, at)
+            let ref := add(add(key, 32), from)
+            for { let i := 0 } lt(i, len) { i := add(i, 32) } {
+                let x := calldataload(add(src, i))
+                let y := mload(add(ref, i))
+                if lt(sub(len, i), 32) {
+                    let sh := shl(3, sub(32, sub(len, i)))
+                    x := shr(sh, x)
+                    y := shr(sh, y)
+                }
+                if iszero(eq(x, y)) {
+                    same := 0
+                    break
+                }
+            }
+        }
+    }
+
+    /// Offset and length of the text or byte string at `pos` whose major is `want`;
+    /// ok false for another type.
+    function str(bytes calldata data, uint256 pos, uint8 want)
+        internal
+        pure
+        returns (bool ok, uint256 offset, uint256 len)
+    {
+        (uint8 major, uint256 arg, uint256 next) = head(data, pos);
+        if (major != want) return (false, 0, 0);
+        return (true, next, arg);
+    }
+
+    /// The unsigned integer at `pos`; ok false for another type.
+    function uintAt(bytes calldata data, uint256 pos) internal pure returns (bool ok, uint256 v) {
+        (uint8 major, uint256 arg,) = head(data, pos);
+        return (major == UINT, arg);
+    }
+
+    /// The bool at `pos`: (ok, value).
+    function boolAt(bytes calldata data, uint256 pos) internal pure returns (bool ok, bool v) {
+        uint8 ib = uint8(data[pos]);
+        return (ib == 0xf4 || ib == 0xf5, ib == 0xf5);
+    }
+
+    /// The 32-byte byte string at `pos`.
+    function hashAt(bytes calldata data, uint256 pos) internal pure returns (bool ok, bytes32 v) {
+        (uint8 major, uint256 arg, uint256 next) = head(data, pos);
+        if (major != BYTES || arg != 32) return (false, 0);
+        return (true, bytes32(data[next:next + 32]));
+    }
+
+    /// The container at `pos` of type `want` (ARRAY or MAP): (ok, count, first item).
+    function container(bytes calldata data, uint256 pos, uint8 want)
+        internal
+        pure
+        returns (bool ok, uint256 count, uint256 first)
+    {
+        (uint8 major, uint256 arg, uint256 next) = head(data, pos);
+        return (major == want, arg, next);
+    }
+
+    /// The value of `key` in the map at `pos` (0 when absent or not a map); keys are
+    /// scanned in order, values skipped.
+    function get(bytes calldata data, uint256 pos, bytes memory key) internal pure returns (uint256) {
+        (bool ok, uint256 count, uint256 at) = container(data, pos, MAP);
+        if (!ok) return 0;
+        for (uint256 i = 0; i < count; i++) {
+            if (isText(data, at, key)) return skip(data, at);
+            at = skip(data, skip(data, at));
+        }
+        return 0;
+    }
+}

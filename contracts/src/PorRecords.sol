@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+
+/// @title PorRecords: the por record shapes (SPEC §4) over a checked por-cbor/1 document.
+/// @notice Key lists are the records' field names in canonical order (SPEC §2 rule 2),
+/// packed as a 1-byte length then the text; a record's map must hold exactly those keys
+/// (pydantic's `extra="forbid"` with every field required). Value checks follow the
+/// models' strict types: Id is text of 1..128 code points, Count and UnixTime
+/// 0..2^63-1, Bps 0..10000, a Hash32 a 32-byte byte string.
+library PorRecords {
+    uint256 internal constant MAX_ID_LENGTH = 128;
+    uint256 internal constant MAX_COUNT = 2 ** 63 - 1;
+
+    /// Value offsets of the map at `pos` whose keys are exactly `keys`, in order.
+    function fields(bytes calldata d, uint256 pos, bytes memory keys)
+        internal
+        pure
+        returns (bool ok, uint256[] memory at)
+    {
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        uint256 n = 0;
+        for (uint256 j = 0; j < keys.length; j += uint8(keys[j]) + 1) n++;
+        if (!isMap || count != n) return (false, at);
+        at = new uint256[](n);
+        uint256 k = 0;
+        for (uint256 i = 0; i < n; i++) {
+            (ok, at[i]) = keyIs(d, p, keys, k);
+            if (!ok) return (false, at);
+            p = PorCbor.skip(d, at[i]);
+            k += uint8(keys[k]) + 1;
+        }
+        return (true, at);
+    }
+
+    /// The key at `p` is the packed key at `k` of `keys`; the offset of its value.
+    function keyIs(bytes calldata d, uint256 p, bytes memory keys, uint256 k)
+        private
+        pure
+        returns (bool, uint256)
+    {
+        uint256 len = uint8(keys[k]);
+        (uint8 major, uint256 arg, uint256 next) = PorCbor.head(d, p);
+        if (major != PorCbor.TEXT || arg != len) return (false, 0);
+        return (PorCbor.equal(d, next, keys, k + 1, len), next + len);
+    }
+
+    /// The text at `pos` equals `want`.
+    function textIs(bytes calldata d, uint256 pos, bytes memory want) internal pure returns (bool) {
+        return PorCbor.isText(d, pos, want);
+    }
+
+    /// An Id: text of 1..128 code points (UTF-8 already checked).
+    function isId(bytes calldata d, uint256 pos) internal pure returns (bool ok, uint256 off, uint256 len) {
+        (ok, off, len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        if (!ok || len == 0) return (false, off, len);
+        if (len <= MAX_ID_LENGTH) return (true, off, len);
+        if (len > 4 * MAX_ID_LENGTH) return (false, off, len);
+        uint256 points = 0;
+        for (uint256 i = off; i < off + len; i++) {
+            if (uint8(d[i]) & 0xc0 != 0x80) points++;
+        }
+        return (points <= MAX_ID_LENGTH, off, len);
+    }
+
+    /// An unsigned integer in [lo, hi].
+    function uintIn(bytes calldata d, uint256 pos, uint256 lo, uint256 hi)
+        internal
+        pure
+        returns (bool ok, uint256 v)
+    {
+        (ok, v) = PorCbor.uintAt(d, pos);
+        ok = ok && v >= lo && v <= hi;
+    }
+
+    /// An array of Ids: (ok, count, first item).
+    function idList(bytes calldata d, uint256 pos) internal pure returns (bool ok, uint256 n, uint256 first) {
+        (ok, n, first) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!ok) return (false, n, first);
+        uint256 p = first;
+        for (uint256 i = 0; i < n; i++) {
+            (bool idOk,,) = isId(d, p);
+            if (!idOk) return (false, n, first);
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    /// A step value map (SPEC §4.4 `{value}`): a map with no byte string anywhere in it.
+    function valueMap(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
+        (bool isMap,,) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (!isMap) return false;
+        assembly ("memory-safe") {
+            ok := 1
+            let next := pos
+            for { let left := 1 } left { left := sub(left, 1) } {
+                let ib := byte(0, calldataload(add(d.offset, next)))
+                let major := shr(5, ib)
+                let arg := and(ib, 31)
+                if eq(major, 2) {
+                    ok := 0
+                    break
+                }
+                next := add(next, 1)
+                if gt(arg, 23) {
+                    let width := shl(sub(arg, 24), 1)
+                    arg := shr(sub(256, shl(3, width)), calldataload(add(d.offset, next)))
+                    next := add(next, width)
+                }
+                if eq(major, 3) { next := add(next, arg) }
+                if eq(major, 4) { left := add(left, arg) }
+                if eq(major, 5) { left := add(left, shl(1, arg)) }
+            }
+        }
+    }
+
+    // --- por.ReasoningStep/1 and por.EvidenceItem/1 ------------------------------------
+
+    /// ReasoningStep fields, canonical order.
+    bytes internal constant STEP_KEYS =
+        "\x06inputs\x06output\x06schema\x07step_id\x09step_type\x0bdescription\x0cevidence_ids\x0eprior_step_ids";
+    uint256 internal constant STEP_INPUTS = 0;
+    uint256 internal constant STEP_OUTPUT = 1;
+    uint256 internal constant STEP_SCHEMA = 2;
+    uint256 internal constant STEP_ID = 3;
+    uint256 internal constant STEP_TYPE = 4;
+    uint256 internal constant STEP_DESCRIPTION = 5;
+    uint256 internal constant STEP_EVIDENCE = 6;
+    uint256 internal constant STEP_PRIOR = 7;
+
+    /// `leaf` is a valid por.ReasoningStep/1 (SPEC §4.4); the value offsets when it is.
+    function reasoningStep(bytes calldata leaf) internal pure returns (bool ok, uint256[] memory at) {
+        (bytes32 err,) = PorCbor.check(leaf);
+        if (err != 0) return (false, at);
+        (ok, at) = fields(leaf, 0, STEP_KEYS);
+        if (!ok) return (false, at);
+        (bool idOk,,) = isId(leaf, at[STEP_ID]);
+        (bool described,,) = PorCbor.str(leaf, at[STEP_DESCRIPTION], PorCbor.TEXT);
+        (bool evidence,,) = idList(leaf, at[STEP_EVIDENCE]);
+        (bool prior,,) = idList(leaf, at[STEP_PRIOR]);
+        ok = textIs(leaf, at[STEP_SCHEMA], "por.ReasoningStep/1") && idOk && described
+            && stepType(leaf, at[STEP_TYPE]) && evidence && prior && valueMap(leaf, at[STEP_INPUTS])
+            && valueMap(leaf, at[STEP_OUTPUT]);
+    }
+
+    function stepType(bytes calldata d, uint256 pos) private pure returns (bool) {
+        return textIs(d, pos, "extract") || textIs(d, pos, "check") || textIs(d, pos, "aggregate")
+            || textIs(d, pos, "deduce") || textIs(d, pos, "map");
+    }
+
+    /// EvidenceItem fields, canonical order.
+    bytes internal constant ITEM_KEYS =
+        "\x06schema\x06source\x07content\x0bevidence_id\x0ccontent_type\x0econfidence_bps\x0erequirement_id\x0fprovenance_tier\x11retrieval_receipt";
+    uint256 internal constant ITEM_EVIDENCE_ID = 3;
+    uint256 internal constant ITEM_CONFIDENCE = 5;
+    uint256 internal constant ITEM_REQUIREMENT = 6;
+    uint256 internal constant ITEM_TIER = 7;
+    /// Largest evidence body (SPEC §4.3).
+    uint256 internal constant MAX_CONTENT = 4 * 1024 * 1024;
+
+    /// `leaf` is a valid por.EvidenceItem/1 (SPEC §4.3); the value offsets when it is.
+    function evidenceItem(bytes calldata leaf) internal pure returns (bool ok, uint256[] memory at) {
+        (bytes32 err,) = PorCbor.check(leaf);
+        if (err != 0) return (false, at);
+        (ok, at) = fields(leaf, 0, ITEM_KEYS);
+        if (!ok) return (false, at);
+        (bool content,, uint256 size) = PorCbor.str(leaf, at[2], PorCbor.BYTES);
+        (bool eid,,) = isId(leaf, at[ITEM_EVIDENCE_ID]);
+        (bool rid,,) = isId(leaf, at[ITEM_REQUIREMENT]);
+        (bool bps,) = uintIn(leaf, at[ITEM_CONFIDENCE], 0, 10000);
+        (bool tier,) = uintIn(leaf, at[ITEM_TIER], 0, 3);
+        ok = textIs(leaf, at[0], "por.EvidenceItem/1") && content && size <= MAX_CONTENT && eid
+            && rid && bps && tier && source(leaf, at[1]) && receipt(leaf, at[8])
+            && (textIs(leaf, at[4], "application/json") || textIs(leaf, at[4], "text/html")
+                || textIs(leaf, at[4], "text/plain"));
+    }
+
+    function source(bytes calldata d, uint256 pos) private pure returns (bool) {
+        (bool ok, uint256[] memory at) = fields(d, pos, "\x03uri\x08provider\x09source_id");
+        if (!ok) return false;
+        (bool uri,,) = PorCbor.str(d, at[0], PorCbor.TEXT);
+        (bool provider,,) = PorCbor.str(d, at[1], PorCbor.TEXT);
+        (bool id,,) = isId(d, at[2]);
+        return uri && provider && id;
+    }
+
+    function receipt(bytes calldata d, uint256 pos) private pure returns (bool) {
+        (bool ok, uint256[] memory at) =
+            fields(d, pos, "\x06method\x0bstatus_code\x0cretrieved_at");
+        if (!ok) return false;
+        (bool status,) = uintIn(d, at[1], 100, 599);
+        (bool time,) = uintIn(d, at[2], 0, MAX_COUNT);
+        return status && time && (textIs(d, at[0], "GET") || textIs(d, at[0], "POST"));
+    }
+
+    // --- step ids (SPEC §4.4) -------------------------------------------------------------
+
+    /// step_number: the number of `step_(?:[0-9]{4}|[1-9][0-9]{4,8})`, else 0 and false.
+    function stepNumber(bytes calldata d, uint256 off, uint256 len) internal pure returns (bool, uint256) {
+        if (len < 9 || len > 14 || bytes5(d[off:off + 5]) != "step_") return (false, 0);
+        if (len > 9 && d[off + 5] == "0") return (false, 0);
+        uint256 n = 0;
+        for (uint256 i = off + 5; i < off + len; i++) {
+            uint8 c = uint8(d[i]);
+            if (c < 0x30 || c > 0x39) return (false, 0);
+            n = n * 10 + (c - 0x30);
+        }
+        return (true, n);
+    }
+
+    /// step_id(n): "step_" and n with at least four digits.
+    function stepId(uint256 n) internal pure returns (bytes memory) {
+        uint256 digits = 1;
+        for (uint256 x = n / 10; x > 0; x /= 10) digits++;
+        if (digits < 4) digits = 4;
+        bytes memory out = new bytes(5 + digits);
+        out[0] = "s";
+        out[1] = "t";
+        out[2] = "e";
+        out[3] = "p";
+        out[4] = "_";
+        for (uint256 i = 0; i < digits; i++) {
+            out[4 + digits - i] = bytes1(uint8(0x30 + n % 10));
+            n /= 10;
+        }
+        return out;
+    }
+
+    /// The text at `pos` is step_id(n).
+    function isStepId(bytes calldata d, uint256 pos, uint256 n) internal pure returns (bool) {
+        return PorCbor.isText(d, pos, stepId(n));
+    }
+}

@@ -1,0 +1,106 @@
+"""``PorProofCheck`` (contracts/build) in revm, and the Python side it must agree with.
+
+:class:`ProofChecker` deploys the committed artifact once and calls its view
+functions as real message calls; each answer is ``(won, check id, gas)`` with the
+check id turned back into its SPEC text (the contract returns keccak256 of it).
+:func:`python_answer` is ``por check-proof``'s library answer for the same bytes,
+so a differential test compares two tuples.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from eth_abi import decode, encode
+from pyrevm import EVM, BlockEnv, CfgEnv, Env
+
+from por.bundle.layout import Bundle
+from por.challenge import check_proof
+from por.challenge.batch import ComponentTree
+from por.challenge.records import CitationProof, seal
+from por.signing.eip712 import keccak256
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACT = ROOT / "contracts" / "build" / "PorProofCheck.json"
+CALLER = "0x" + "c4" * 20
+#: Intrinsic gas of a call transaction, and calldata's EIP-2028 price.
+TX_BASE_GAS = 21_000
+
+#: Every id the contract can return (SPEC §2, §10.8); keccak256 -> text.
+IDS = [
+    "codec.empty", "codec.truncated", "codec.trailing_bytes", "codec.reserved",
+    "codec.indefinite", "codec.non_canonical", "codec.key_type", "codec.key_order",
+    "codec.duplicate_key", "codec.float", "codec.simple", "codec.tag", "codec.invalid_utf8",
+    "codec.depth", "proof.malformed", "proof.schema", "proof.unsupported", "proof.kind",
+    "proof.component",
+    "proof.por_root", "proof.leaf_path", "proof.component_path", "proof.challenge_id",
+    "proof.citations", "proof.final_step", "merkle.index_range", "merkle.proof_length",
+    "one_step.invalid_record", "one_step.id_position", "one_step.citation_repeat",
+    "one_step.citation_order", "one_step.citation_set", "one_step.prior_order",
+    "one_step.citations_canonical", "judge.match", "judge.mismatch", "judge.final_step",
+]
+BY_HASH = {keccak256(name.encode("ascii")): name for name in IDS}
+
+
+def _selector(signature: str) -> bytes:
+    return keccak256(signature.encode("ascii"))[:4]
+
+
+def calldata_gas(data: bytes) -> int:
+    """EIP-2028: 4 gas per zero byte, 16 per other byte."""
+    return len(data) * 16 - data.count(0) * 12
+
+
+class ProofChecker:
+    """One EVM with PorProofCheck deployed."""
+
+    def __init__(self) -> None:
+        artifact: dict[str, Any] = json.loads(ARTIFACT.read_text(encoding="utf-8"))
+        self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337),
+                               block=BlockEnv(number=1, timestamp=1_767_225_600)),
+                       spec_id="CANCUN", gas_limit=2**62)
+        self.evm.set_balance(CALLER, 10**21)
+        self.address = self.evm.deploy(CALLER, bytes.fromhex(artifact["bytecode"][2:]))
+
+    def _call(self, signature: str, data: bytes) -> tuple[bytes, int]:
+        calldata = _selector(signature) + encode(["bytes"], [data])
+        out = self.evm.message_call(CALLER, self.address, calldata)
+        result = self.evm.result
+        assert result is not None
+        gas = result.gas_used - TX_BASE_GAS - calldata_gas(calldata)
+        return bytes(out), gas
+
+    def cbor(self, data: bytes) -> str | None:
+        """checkCbor: None for an accepted document, else the codec id."""
+        out, _ = self._call("checkCbor(bytes)", data)
+        check_id, _offset = decode(["bytes32", "uint256"], out)
+        return None if check_id == bytes(32) else BY_HASH[check_id]
+
+    def citation(self, proof: bytes) -> tuple[bool, str, int]:
+        """checkCitationProof: (won, check id, execution gas)."""
+        out, gas = self._call("checkCitationProof(bytes)", proof)
+        won, check_id, _root = decode(["bool", "bytes32", "bytes32"], out)
+        return bool(won), BY_HASH[check_id], gas
+
+
+def python_answer(proof: bytes) -> tuple[bool, str]:
+    """``por check-proof``'s answer: (won, the outcome's reason or the failing check id)."""
+    report = check_proof(proof)
+    if report.status == "valid" and report.outcome is not None:
+        return report.outcome.outcome == "won", report.outcome.reason
+    return False, report.check_id
+
+
+def citation_proof(bundle: Bundle, step: int, items: list[int]) -> bytes:
+    """A CitationProof of step leaf ``step`` carrying evidence leaves ``items``: any
+    choice, as a challenger may send (por's builder only makes won ones)."""
+    commitments = bundle.commitments
+    body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
+            "por_root": commitments.por_root,
+            "step": ComponentTree("reasoning_leaf", bundle.steps, commitments).proof(step)
+            .to_dict(),
+            "evidence": [ComponentTree("evidence_leaf", bundle.evidence, commitments)
+                         .proof(i).to_dict() for i in items]}
+    return bytes(seal(CitationProof, body).to_cbor())
