@@ -255,8 +255,9 @@ def register_bundle(chain: Chain, data: bytes, nonce: int = 0) -> bytes:
 
 
 def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes, *,
-                     nonce: int) -> tuple[bytes, Any]:
-    # ``nonce`` picks the market (its seed); the signed nonce is its round, 0.
+                     nonce: int, round_: int = 0, market: bytes | None = None,
+                     sender: str = ADMIN) -> tuple[bytes, Any]:
+    # ``nonce`` picks the tree (its seed); the signed nonce is the market's round.
     """A market whose ``kind`` component has ``size`` leaves, ``leaf`` at ``index``,
     without building the tree: any sibling hashes define *some* tree of that
     size, and the contract does the same work for it as for a built one.
@@ -288,10 +289,11 @@ def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes
         "leaf_index": index, "tree_size": size, "leaf_path": path, "component_root": root,
         "component_path": inclusion_proof_from_leaf_hashes(hashes, position),
         "por_root": por_root})
-    market_id = keccak256(seed)
+    market_id = market or keccak256(seed)
     words = (market_id, 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
-             *pairs["reasoning"], por_root, T0, T0 + WEEK, 0)
+             *pairs["reasoning"], por_root, T0, T0 + 1000 * WEEK, round_)
     signature = sign_digest(TEST_ONLY_SECRET, raw_digest(words, chain.chain_id, chain.contract))
-    chain.set_time(T0 + 1)
-    chain.send(submit_data(words, address_of(TEST_ONLY_SECRET), signature))
+    if market is None:
+        chain.set_time(T0 + 1)
+    chain.send(submit_data(words, address_of(TEST_ONLY_SECRET), signature), sender=sender)
     return market_id, proof
