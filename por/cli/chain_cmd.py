@@ -93,7 +93,7 @@ def _challenge(args: argparse.Namespace) -> int:
     lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
              f"case hash         {call['case_hash_hex']}",
              f"leaf              {call['kind']} #{call['leaf_index']} of {call['tree_size']}",
-             f"value             challengerBond() wei"]
+             "value             challengerBond() wei"]
     if "challenge_id_hex" in call:
         lines.append(f"challenge id      {call['challenge_id_hex']}")
     return _print(args, call, lines)

@@ -159,10 +159,10 @@ class Chain:
         return values[0] if len(values) == 1 else values
 
 
-def deploy_args(signers: list[str]) -> bytes:
+def deploy_args(signers: list[str], admin: str = ADMIN, resolver: str = RESOLVER) -> bytes:
     """The constructor's arguments: admin, resolver, signers, bonds, window."""
     return encode(["address", "address", "address[]", "uint256", "uint256", "uint64"],
-                  [ADMIN, RESOLVER, signers, PROPOSER_BOND, CHALLENGER_BOND, WINDOW])
+                  [admin, resolver, signers, PROPOSER_BOND, CHALLENGER_BOND, WINDOW])
 
 
 def call_data(name: str, *args: Any) -> bytes:

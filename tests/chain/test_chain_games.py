@@ -19,19 +19,24 @@ from chain_support import (
     PROPOSER_BOND,
     RESOLVER,
     T0,
+    TEST_ONLY_SECRET,
     WEEK,
     WINDOW,
     Chain,
     address_of,
     reverts,
     synthetic_market,
-    TEST_ONLY_SECRET,
 )
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata, submit_ruling_calldata
+from por.chain.calldata import (
+    challenge_id,
+    leaf_id,
+    open_challenge_calldata,
+    submit_ruling_calldata,
+)
 from por.court.eip712 import RulingStruct, sign_ruling
 from por.merkle import leaf_hash
 from por.signing.eip712 import Eip712Domain
