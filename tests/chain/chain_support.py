@@ -230,6 +230,29 @@ def submit_data(words: tuple[Any, ...], signer: bytes, signature: bytes) -> byte
                                              [words, "0x" + signer.hex(), signature])
 
 
+# --- the court: rulings signed by a test-only resolver key -------------------------------
+
+#: The dispute court's (resolver's) test-only key.
+TEST_ONLY_COURT = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
+
+
+def ruling_calldata(contract: bytes, market: bytes, leaf: tuple[int, int, bytes], *,
+                    challenger: str, case: bytes, upheld: bool, chain_id: int = CHAIN_ID) -> bytes:
+    """submitRuling calldata: the test court's Ruling on ``case`` about ``leaf``
+    (component, index, leaf hash) of ``market``, relayed for ``challenger``."""
+    from por.chain.calldata import leaf_id, submit_ruling_calldata
+    from por.court.eip712 import RulingStruct, sign_ruling
+    from por.signing.eip712 import Eip712Domain
+
+    component, index, hashed = leaf
+    struct = RulingStruct(leaf_id(market, component, index), market, hashed, upheld,
+                          10 if upheld else 90, case, bytes(32), T0, T0 + 1000 * WEEK)
+    record = sign_ruling(struct, TEST_ONLY_COURT,
+                         Eip712Domain(chain_id=chain_id, verifying_contract=contract))
+    words = tuple(getattr(struct, f) for f in RulingStruct.__dataclass_fields__)
+    return submit_ruling_calldata(words, record.signature, bytes.fromhex(challenger[2:]))
+
+
 # --- markets: verdicts registered on chain -----------------------------------------------
 
 WEEK = 7 * 24 * 3600

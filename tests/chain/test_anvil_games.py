@@ -24,6 +24,7 @@ from chain_support import (
     CHALLENGER_BOND,
     PROPOSER_BOND,
     T0,
+    TEST_ONLY_COURT,
     TEST_ONLY_SECRET,
     WEEK,
     WINDOW,
@@ -31,27 +32,21 @@ from chain_support import (
     call_data,
     deploy_args,
     raw_digest,
+    ruling_calldata,
     submit_data,
 )
 from setup_gate import needs
 
 from por.bundle.layout import COMPONENTS, component_leaf
-from por.chain.calldata import (
-    challenge_id,
-    leaf_id,
-    open_challenge_calldata,
-    submit_ruling_calldata,
-)
+from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata
 from por.challenge.records import InclusionProof, seal
-from por.court.eip712 import RulingStruct, sign_ruling
 from por.merkle import inclusion_proof_from_leaf_hashes, leaf_hash, root_from_leaf_hashes
-from por.signing.eip712 import Eip712Domain, keccak256
+from por.signing.eip712 import keccak256
 from por.signing.secp256k1 import address_from_public_key, public_key_from_secret, sign_digest
 
 HERE = Path(__file__).resolve().parent
 _BIN = HERE / "anvil" / "node_modules" / "@foundry-rs" / "anvil-linux-amd64" / "bin" / "anvil"
 ANVIL = _BIN if _BIN.exists() else HERE / "anvil" / "node_modules" / ".bin" / "anvil"
-COURT_KEY = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
 
 pytestmark = needs("anvil-npm", None if ANVIL.exists() else "anvil is not installed")
 
@@ -149,7 +144,7 @@ def node() -> Iterator[Node]:
 def _deploy(node: Node) -> tuple[str, list[str]]:
     accounts: list[str] = node.rpc("eth_accounts")
     signer = "0x" + address_from_public_key(public_key_from_secret(TEST_ONLY_SECRET)).hex()
-    court = "0x" + address_from_public_key(public_key_from_secret(COURT_KEY)).hex()
+    court = "0x" + address_from_public_key(public_key_from_secret(TEST_ONLY_COURT)).hex()
     code = bytes.fromhex(artifact()["bytecode"][2:]) + deploy_args([signer], accounts[0], court)
     registry: str = node.send(accounts[0], None, code)["contractAddress"]
     return registry, accounts
@@ -180,12 +175,8 @@ def _verdict(registry: str, tag: bytes) -> tuple[bytes, bytes, InclusionProof]:
 
 def _ruling(registry: str, market: bytes, proof: InclusionProof, challenger: str, *,
             case: bytes, upheld: bool) -> bytes:
-    struct = RulingStruct(leaf_id(market, 2, 0), market, leaf_hash(proof.leaf), upheld,
-                          10 if upheld else 90, case, bytes(32), T0, T0 + 1000 * WEEK)
-    domain = Eip712Domain(chain_id=31337, verifying_contract=bytes.fromhex(registry[2:]))
-    record = sign_ruling(struct, COURT_KEY, domain)
-    words = tuple(getattr(struct, f) for f in RulingStruct.__dataclass_fields__)
-    return submit_ruling_calldata(words, record.signature, bytes.fromhex(challenger[2:]))
+    return ruling_calldata(bytes.fromhex(registry[2:]), market, (2, 0, leaf_hash(proof.leaf)),
+                           challenger=challenger, case=case, upheld=upheld)
 
 
 def test_honest_verdict_finalizes_after_the_window(node: Node) -> None:

@@ -10,7 +10,6 @@ signs the EIP-712 Ruling with por's signing stack, and anyone relays it with
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 from dataclasses import replace
 from typing import Any
@@ -24,6 +23,7 @@ from chain_support import (
     RESOLVER,
     ROOT,
     T0,
+    TEST_ONLY_COURT,
     TEST_ONLY_SECRET,
     TEST_ONLY_STRANGER,
     WEEK,
@@ -61,8 +61,6 @@ from por.judges.wire import response_format, wire_model_name, wire_number
 from por.scenarios import list_scenarios, load_scenario
 from por.signing.eip712 import Eip712Domain
 
-#: The court's (resolver's) test-only key.
-TEST_ONLY_COURT = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
 COURT = ROOT / "fixtures" / "court"
 #: SPEC §16.7: relaying a ruling (ecrecover, the settlement's slot updates, events).
 RULING_GAS_TARGET = 70_000

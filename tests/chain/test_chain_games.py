@@ -19,29 +19,22 @@ from chain_support import (
     PROPOSER_BOND,
     RESOLVER,
     T0,
+    TEST_ONLY_COURT,
     TEST_ONLY_SECRET,
-    WEEK,
     WINDOW,
     Chain,
     address_of,
     reverts,
+    ruling_calldata,
     synthetic_market,
 )
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from por.chain.calldata import (
-    challenge_id,
-    leaf_id,
-    open_challenge_calldata,
-    submit_ruling_calldata,
-)
-from por.court.eip712 import RulingStruct, sign_ruling
+from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata
 from por.merkle import leaf_hash
-from por.signing.eip712 import Eip712Domain
 
-COURT_KEY = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
 LEAF = b"an evidence leaf"
 ACCOUNTS = (ADMIN, CHALLENGER, RESOLVER)
 
@@ -51,9 +44,7 @@ class Game:
 
     def __init__(self) -> None:
         self.chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-        self.chain.call("setResolver", "0x" + address_of(COURT_KEY).hex())
-        self.domain = Eip712Domain(chain_id=self.chain.chain_id,
-                                   verifying_contract=self.chain.contract)
+        self.chain.call("setResolver", "0x" + address_of(TEST_ONLY_COURT).hex())
         self.market, self.proof = synthetic_market(self.chain, "evidence_leaf", 4, 1, LEAF,
                                                    nonce=0)
         self.now = T0 + 1
@@ -81,11 +72,8 @@ class Game:
         return leaf_id(self.market, 2, 1)
 
     def ruling(self, challenger: str, case: bytes, upheld: bool) -> bytes:
-        struct = RulingStruct(self.leaf_id(), self.market, leaf_hash(LEAF), upheld,
-                              10 if upheld else 90, case, bytes(32), T0, T0 + 1000 * WEEK)
-        record = sign_ruling(struct, COURT_KEY, self.domain)
-        words = tuple(getattr(struct, f) for f in RulingStruct.__dataclass_fields__)
-        return submit_ruling_calldata(words, record.signature, bytes.fromhex(challenger[2:]))
+        return ruling_calldata(self.chain.contract, self.market, (2, 1, leaf_hash(LEAF)),
+                               challenger=challenger, case=case, upheld=upheld)
 
     def owed(self) -> int:
         return sum(self.chain.call("withdrawable", a) for a in ACCOUNTS)
