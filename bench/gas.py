@@ -1,14 +1,19 @@
-"""Benchmark: gas of PorVerdictRegistry.submitVerdict and of its two-level
-inclusion check, beside the bare precompile costs, measured in one EVM run.
+"""Benchmark: gas of PorVerdictRegistry's calls (propose, challenge, ruling
+settlement, finalize, withdraw) and of its two-level inclusion check, beside the
+bare precompile costs, measured in one EVM run.
 
 Runs the committed contract artifact (contracts/build) in revm (pyrevm, the
 test extra) with CANCUN rules, and reports *execution gas*: the gas a call
 used minus the 21 000 intrinsic and its EIP-2028 calldata cost (both paid by
 any transaction, whatever the contract does); the total is shown beside it.
 
-* submitVerdict: a verdict signed by the test-only key for every demo bundle
-  (fixtures/bundles/valid), each into a fresh market (two new storage slots)
-  by a registered signer (its nonce slot rewritten);
+* proposeVerdict: a verdict signed by the test-only key for every demo bundle
+  (fixtures/bundles/valid), each into a fresh market (three new storage slots)
+  by a registered signer, with the proposer's bond;
+* a game (SPEC §14.4) on a market of 1 000 evidence leaves: the first and a
+  second openChallenge (inclusion, two new slots), a rejecting and an upholding
+  submitRuling (ecrecover, credits, the strike), closeMoot, finalize of an
+  unchallenged verdict after its window, and withdraw;
 * ecrecover: a bare call of precompile 0x01 on the same digest and signature;
 * checkInclusion: an evidence leaf of 300 bytes (about an EvidenceItem) at
   index 0 of trees of 10^1 .. 10^6 leaves (index 0 has the longest path,
@@ -40,14 +45,18 @@ ECRECOVER = "0x" + "00" * 19 + "01"
 SHA256 = "0x" + "00" * 19 + "02"
 
 
+#: SPEC §14.6 targets (issue 24 item 7), execution gas.
+TARGETS = {"proposeVerdict": 90_000, "openChallenge": 120_000}
+
+
 def submit_gas() -> dict[str, Any]:
     from chain_support import DEMO_BUNDLES, TEST_ONLY_SECRET, Chain, address_of, register_bundle
 
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
     runs = []
     bundles = sorted(p for p in DEMO_BUNDLES.glob("*.cbor") if ".signed-" not in p.name)
-    for nonce, path in enumerate(bundles):
-        register_bundle(chain, path.read_bytes(), nonce)
+    for path in bundles:
+        register_bundle(chain, path.read_bytes())
         runs.append(chain.last)
     execution = [r.execution_gas for r in runs]
     return {"calls": len(runs), "execution_min": min(execution), "execution_max": max(execution),
@@ -64,6 +73,66 @@ def _ecrecover_bare(chain: Any, submit: bytes) -> int:
     data = digest + signature[64].to_bytes(32, "big") + signature[:64]
     gas: int = chain.send(data, to=ECRECOVER).execution_gas
     return gas
+
+
+def game_gas() -> dict[str, int]:
+    """Execution gas of each call of a dispute game (SPEC §14.4)."""
+    import hashlib
+
+    from chain_support import (
+        ADMIN,
+        CHALLENGER,
+        RESOLVER,
+        TEST_ONLY_COURT,
+        TEST_ONLY_SECRET,
+        WINDOW,
+        Chain,
+        address_of,
+        call_data,
+        ruling_calldata,
+        synthetic_market,
+    )
+
+    from por.chain import open_challenge_calldata
+    from por.merkle import leaf_hash
+
+    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
+    chain.call("setResolver", "0x" + address_of(TEST_ONLY_COURT).hex())
+    gas: dict[str, int] = {}
+
+    def measure(name: str, data: bytes, sender: str = ADMIN) -> None:
+        gas[name] = chain.send(data, sender=sender).execution_gas
+
+    case = [hashlib.sha256(b"case %d" % n).digest() for n in range(3)]
+    market, proof = synthetic_market(chain, "evidence_leaf", 1000, 0, LEAF, nonce=100)
+    leaf = (2, 0, leaf_hash(LEAF))
+    measure("openChallenge (first)", open_challenge_calldata(market, case[0], proof), CHALLENGER)
+    measure("openChallenge (second)", open_challenge_calldata(market, case[1], proof), RESOLVER)
+    chain.send(open_challenge_calldata(market, case[2], proof), sender=ADMIN)
+    measure("submitRuling (rejected)", ruling_calldata(
+        chain.contract, market, leaf, challenger=RESOLVER, case=case[1], upheld=False))
+    measure("submitRuling (upheld: strike)", ruling_calldata(
+        chain.contract, market, leaf, challenger=CHALLENGER, case=case[0], upheld=True))
+    measure("closeMoot", call_data("closeMoot", _challenge_id(market, proof, ADMIN, case[2])))
+    measure("withdraw", call_data("withdraw"), CHALLENGER)
+    honest, _proof = synthetic_market(chain, "evidence_leaf", 1000, 0, LEAF, nonce=101)
+    chain.set_time(chain_time(chain) + WINDOW)
+    measure("finalize", call_data("finalize", honest))
+    return gas
+
+
+def chain_time(chain: Any) -> int:
+    """The current block.timestamp of ``chain``."""
+    timestamp: int = chain.evm.env.block.timestamp
+    return timestamp
+
+
+def _challenge_id(market: bytes, proof: Any, sender: str, case: bytes) -> bytes:
+    from por.chain import challenge_id, leaf_id
+    from por.merkle import leaf_hash
+
+    return challenge_id(leaf_id(market, 2, proof.leaf_index), leaf_hash(proof.leaf),
+                        bytes.fromhex(sender[2:]), case)
 
 
 def inclusion_gas() -> list[dict[str, Any]]:
@@ -94,15 +163,27 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     submit = submit_gas()
+    game = game_gas()
     bare, *rows = inclusion_gas()
     if args.json:
-        print(json.dumps({"schema": "por/bench-gas/1", "submitVerdict": submit,
-                          "precompiles": bare, "checkInclusion": rows}, indent=2))
+        print(json.dumps({"schema": "por/bench-gas/2", "proposeVerdict": submit, "game": game,
+                          "targets": TARGETS, "precompiles": bare, "checkInclusion": rows},
+                         indent=2))
         return 0
-    print("submitVerdict (execution gas; total = + 21000 intrinsic + calldata)")
+    print("proposeVerdict (execution gas; total = + 21000 intrinsic + calldata)")
     print(f"  {submit['calls']} demo verdicts: {submit['execution_min']}..{submit['execution_max']}"
-          f" (total <= {submit['total_max']}, {submit['calldata_bytes']} calldata bytes)")
+          f" (target <= {TARGETS['proposeVerdict']}; total <= {submit['total_max']}, "
+          f"{submit['calldata_bytes']} calldata bytes)")
     print(f"  bare ecrecover precompile: {submit['ecrecover_bare']}")
+    print()
+    print("dispute game, 1 000-leaf evidence tree (execution gas)")
+    for name, value in game.items():
+        target = TARGETS.get(name.split(" ")[0])
+        note = f"  (target <= {target})" if target and name.startswith("open") else ""
+        print(f"  {name:<31} {value:>7}{note}")
+    print(f"  bare: ecrecover {submit['ecrecover_bare']}, sha256 node "
+          f"{bare['sha256_node_bare']} x {rows[2]['leaf_path'] + rows[2]['component_path']} "
+          "levels")
     print()
     print("checkInclusion, 300-byte leaf at index 0 (execution gas)")
     print(f"  bare sha256 precompile: node (65 B) {bare['sha256_node_bare']}, component leaf "

@@ -280,11 +280,30 @@ def register_bundle(chain: Chain, data: bytes, nonce: int = 0) -> bytes:
 def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes, *,
                      nonce: int, round_: int = 0, market: bytes | None = None,
                      sender: str = ADMIN) -> tuple[bytes, Any]:
-    # ``nonce`` picks the tree (its seed); the signed nonce is the market's round.
-    """A market whose ``kind`` component has ``size`` leaves, ``leaf`` at ``index``,
-    without building the tree: any sibling hashes define *some* tree of that
-    size, and the contract does the same work for it as for a built one.
-    Signed and submitted; returns (marketId, the por.InclusionProof)."""
+    """:func:`synthetic_verdict` signed and proposed on ``chain`` (at ``T0 + 1`` for a
+    new market); ``nonce`` picks the tree, ``round_`` is the signed nonce, ``market``
+    re-proposes on an existing market.  Returns (marketId, the por.InclusionProof)."""
+    words, proof = synthetic_verdict(kind, size, index, leaf, nonce=nonce, round_=round_,
+                                     market=market)
+    if market is None:
+        chain.set_time(T0 + 1)
+    chain.send(propose_data(words, chain.chain_id, chain.contract), sender=sender)
+    market_id: bytes = words[0]
+    return market_id, proof
+
+
+def propose_data(words: tuple[Any, ...], chain_id: int, contract: bytes) -> bytes:
+    """proposeVerdict calldata of ``words`` signed by the test-only key for ``contract``."""
+    signature = sign_digest(TEST_ONLY_SECRET, raw_digest(words, chain_id, contract))
+    return submit_data(words, address_of(TEST_ONLY_SECRET), signature)
+
+
+def synthetic_verdict(kind: str, size: int, index: int, leaf: bytes, *, nonce: int,
+                      round_: int = 0, market: bytes | None = None) -> tuple[tuple[Any, ...], Any]:
+    """The Verdict words of a market whose ``kind`` component has ``size`` leaves,
+    ``leaf`` at ``index``, without building the tree: any sibling hashes define
+    *some* tree of that size, and the contract does the same work for it as for a
+    built one.  Returns (the words, the leaf's por.InclusionProof)."""
     from por.bundle.layout import COMPONENTS, component_leaf
     from por.challenge.records import KIND_COMPONENT, InclusionProof, seal
     from por.merkle import (
@@ -312,11 +331,6 @@ def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes
         "leaf_index": index, "tree_size": size, "leaf_path": path, "component_root": root,
         "component_path": inclusion_proof_from_leaf_hashes(hashes, position),
         "por_root": por_root})
-    market_id = market or keccak256(seed)
-    words = (market_id, 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
+    words = (market or keccak256(seed), 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
              *pairs["reasoning"], por_root, T0, T0 + 1000 * WEEK, round_)
-    signature = sign_digest(TEST_ONLY_SECRET, raw_digest(words, chain.chain_id, chain.contract))
-    if market is None:
-        chain.set_time(T0 + 1)
-    chain.send(submit_data(words, address_of(TEST_ONLY_SECRET), signature), sender=sender)
-    return market_id, proof
+    return words, proof
