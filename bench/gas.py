@@ -10,10 +10,11 @@ any transaction, whatever the contract does); the total is shown beside it.
 * proposeVerdict: a verdict signed by the test-only key for every demo bundle
   (fixtures/bundles/valid), each into a fresh market (three new storage slots)
   by a registered signer, with the proposer's bond;
-* a game (SPEC §14.4) on a market of 1 000 evidence leaves: the first and a
-  second openChallenge (inclusion, two new slots), a rejecting and an upholding
-  submitRuling (ecrecover, credits, the strike), closeMoot, finalize of an
-  unchallenged verdict after its window, and withdraw;
+* a game (SPEC §14.4) on anvil (tests/chain/anvil, when installed; the gas of
+  its receipts) on a market of 1 000 evidence leaves: proposeVerdict, three
+  openChallenge (inclusion, two new slots), a rejecting and an upholding
+  submitRuling (ecrecover, credits, the strike), closeMoot, withdraw, and
+  finalize of an unchallenged verdict after its window;
 * ecrecover: a bare call of precompile 0x01 on the same digest and signature;
 * checkInclusion: an evidence leaf of 300 bytes (about an EvidenceItem) at
   index 0 of trees of 10^1 .. 10^6 leaves (index 0 has the longest path,
@@ -75,64 +76,60 @@ def _ecrecover_bare(chain: Any, submit: bytes) -> int:
     return gas
 
 
-def game_gas() -> dict[str, int]:
-    """Execution gas of each call of a dispute game (SPEC §14.4)."""
+def game_gas() -> dict[str, int] | None:
+    """Execution gas of each call of a dispute game (SPEC §14.4) on anvil, or None
+    without it.  A real node, because pyrevm keeps one journal across calls: a slot
+    touched by an earlier call stays warm and its writes dirty, so a later call on
+    the same market would read low there."""
     import hashlib
 
+    from anvil_node import ANVIL, anvil, deploy
     from chain_support import (
-        ADMIN,
-        CHALLENGER,
-        RESOLVER,
-        TEST_ONLY_COURT,
-        TEST_ONLY_SECRET,
+        CHAIN_ID,
+        CHALLENGER_BOND,
+        PROPOSER_BOND,
         WINDOW,
-        Chain,
-        address_of,
         call_data,
+        propose_data,
         ruling_calldata,
-        synthetic_market,
+        synthetic_verdict,
     )
 
-    from por.chain import open_challenge_calldata
+    from por.chain import challenge_id, leaf_id, open_challenge_calldata
     from por.merkle import leaf_hash
 
-    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-    chain.call("setResolver", "0x" + address_of(TEST_ONLY_COURT).hex())
+    if not ANVIL.exists():
+        return None
     gas: dict[str, int] = {}
-
-    def measure(name: str, data: bytes, sender: str = ADMIN) -> None:
-        gas[name] = chain.send(data, sender=sender).execution_gas
-
     case = [hashlib.sha256(b"case %d" % n).digest() for n in range(3)]
-    market, proof = synthetic_market(chain, "evidence_leaf", 1000, 0, LEAF, nonce=100)
-    leaf = (2, 0, leaf_hash(LEAF))
-    measure("openChallenge (first)", open_challenge_calldata(market, case[0], proof), CHALLENGER)
-    measure("openChallenge (second)", open_challenge_calldata(market, case[1], proof), RESOLVER)
-    chain.send(open_challenge_calldata(market, case[2], proof), sender=ADMIN)
-    measure("submitRuling (rejected)", ruling_calldata(
-        chain.contract, market, leaf, challenger=RESOLVER, case=case[1], upheld=False))
-    measure("submitRuling (upheld: strike)", ruling_calldata(
-        chain.contract, market, leaf, challenger=CHALLENGER, case=case[0], upheld=True))
-    measure("closeMoot", call_data("closeMoot", _challenge_id(market, proof, ADMIN, case[2])))
-    measure("withdraw", call_data("withdraw"), CHALLENGER)
-    honest, _proof = synthetic_market(chain, "evidence_leaf", 1000, 0, LEAF, nonce=101)
-    chain.set_time(chain_time(chain) + WINDOW)
-    measure("finalize", call_data("finalize", honest))
+    with anvil() as node:
+        registry, accounts = deploy(node)
+        contract = bytes.fromhex(registry[2:])
+        oracle, first, second = accounts[1], accounts[2], accounts[3]
+
+        def measure(name: str, sender: str, data: bytes, value: int = 0) -> None:
+            gas[name] = node.send(sender, registry, data, value)["execution_gas"]
+
+        words, proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=100)
+        market, leaf = words[0], (2, 0, leaf_hash(LEAF))
+        measure("proposeVerdict", oracle, propose_data(words, CHAIN_ID, contract), PROPOSER_BOND)
+        for name, sender, n in (("openChallenge (first)", first, 0),
+                                ("openChallenge (second)", second, 1),
+                                ("openChallenge (third)", oracle, 2)):
+            measure(name, sender, open_challenge_calldata(market, case[n], proof),
+                    CHALLENGER_BOND)
+        measure("submitRuling (rejected)", first, ruling_calldata(
+            contract, market, leaf, challenger=second, case=case[1], upheld=False))
+        measure("submitRuling (upheld: strike)", first, ruling_calldata(
+            contract, market, leaf, challenger=first, case=case[0], upheld=True))
+        moot = challenge_id(leaf_id(market, 2, 0), leaf[2], bytes.fromhex(oracle[2:]), case[2])
+        measure("closeMoot", oracle, call_data("closeMoot", moot))
+        measure("withdraw", first, call_data("withdraw"))
+        words, _proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=101)
+        node.send(oracle, registry, propose_data(words, CHAIN_ID, contract), PROPOSER_BOND)
+        node.advance(WINDOW)
+        measure("finalize", second, call_data("finalize", words[0]))
     return gas
-
-
-def chain_time(chain: Any) -> int:
-    """The current block.timestamp of ``chain``."""
-    timestamp: int = chain.evm.env.block.timestamp
-    return timestamp
-
-
-def _challenge_id(market: bytes, proof: Any, sender: str, case: bytes) -> bytes:
-    from por.chain import challenge_id, leaf_id
-    from por.merkle import leaf_hash
-
-    return challenge_id(leaf_id(market, 2, proof.leaf_index), leaf_hash(proof.leaf),
-                        bytes.fromhex(sender[2:]), case)
 
 
 def inclusion_gas() -> list[dict[str, Any]]:
@@ -170,20 +167,23 @@ def main() -> int:
                           "targets": TARGETS, "precompiles": bare, "checkInclusion": rows},
                          indent=2))
         return 0
-    print("proposeVerdict (execution gas; total = + 21000 intrinsic + calldata)")
+    print("proposeVerdict in revm (execution gas; total = + 21000 intrinsic + calldata)")
     print(f"  {submit['calls']} demo verdicts: {submit['execution_min']}..{submit['execution_max']}"
           f" (target <= {TARGETS['proposeVerdict']}; total <= {submit['total_max']}, "
           f"{submit['calldata_bytes']} calldata bytes)")
     print(f"  bare ecrecover precompile: {submit['ecrecover_bare']}")
     print()
-    print("dispute game, 1 000-leaf evidence tree (execution gas)")
-    for name, value in game.items():
-        target = TARGETS.get(name.split(" ")[0])
-        note = f"  (target <= {target})" if target and name.startswith("open") else ""
-        print(f"  {name:<31} {value:>7}{note}")
-    print(f"  bare: ecrecover {submit['ecrecover_bare']}, sha256 node "
-          f"{bare['sha256_node_bare']} x {rows[2]['leaf_path'] + rows[2]['component_path']} "
-          "levels")
+    if game is None:
+        print("dispute game: skipped, anvil absent (cd tests/chain/anvil && npm ci)")
+    else:
+        print("dispute game on anvil, 1 000-leaf evidence tree (execution gas from receipts)")
+        for name, value in game.items():
+            target = TARGETS.get(name.split(" ")[0])
+            print(f"  {name:<31} {value:>7}" + (f"  (target <= {target})" if target else ""))
+        print(f"  bare: ecrecover {submit['ecrecover_bare']}; sha256 {bare['sha256_node_bare']} "
+              f"per level x {rows[2]['leaf_path'] + rows[2]['component_path']} levels + "
+              f"{bare['sha256_leaf_bare'] + bare['sha256_component_leaf_bare']} (leaf, "
+              f"component leaf) = {rows[2]['bare_sha256']}")
     print()
     print("checkInclusion, 300-byte leaf at index 0 (execution gas)")
     print(f"  bare sha256 precompile: node (65 B) {bare['sha256_node_bare']}, component leaf "

@@ -30,6 +30,10 @@ from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata
 from por.challenge.records import InclusionProof
 from por.merkle import leaf_hash
 
+#: SPEC §14.6 (issue 24 item 7): execution gas on a real node.
+PROPOSE_GAS_TARGET = 90_000
+CHALLENGE_GAS_TARGET = 120_000
+
 pytestmark = needs("anvil-npm", None if ANVIL.exists() else "anvil is not installed")
 
 
@@ -76,13 +80,17 @@ def test_lying_verdict_struck_by_the_court_and_the_attacks_fail(node: Node) -> N
     market, propose, proof = _verdict(registry, b"lying")
     start = {a: node.balance(a) for a in (oracle, honest, other)}
     fees = dict.fromkeys(start, 0)
-    fees[oracle] += node.send(oracle, registry, propose, PROPOSER_BOND)["fee"]
+    proposed = node.send(oracle, registry, propose, PROPOSER_BOND)
+    fees[oracle] += proposed["fee"]
+    assert proposed["execution_gas"] <= PROPOSE_GAS_TARGET
     sham, real = hashlib.sha256(b"sham: I concede").digest(), hashlib.sha256(b"real").digest()
     # Squatting: the oracle disputes its own leaf first; the honest challenger still can.
     fees[oracle] += node.send(oracle, registry, open_challenge_calldata(market, sham, proof),
                               CHALLENGER_BOND)["fee"]
-    fees[honest] += node.send(honest, registry, open_challenge_calldata(market, real, proof),
-                              CHALLENGER_BOND)["fee"]
+    opened = node.send(honest, registry, open_challenge_calldata(market, real, proof),
+                       CHALLENGER_BOND)
+    fees[honest] += opened["fee"]
+    assert opened["execution_gas"] <= CHALLENGE_GAS_TARGET
     fees[other] += node.send(other, registry, open_challenge_calldata(market, real, proof),
                              CHALLENGER_BOND)["fee"]
     # The sham case's ruling, relayed first, cannot settle the honest challenge.
