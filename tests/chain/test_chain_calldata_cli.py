@@ -141,6 +141,7 @@ def test_por_chain_prints_the_registry_challenge_id(capsys: pytest.CaptureFixtur
                           "--json")
     call = json.loads(doc)["calldata"]
     assert f"challenge id      {call['challenge_id_hex']}" in text
+    assert call["case_hash_hex"] == "0x" + hashlib.sha256(case.read_bytes()).hexdigest()
     assert call["data_hex"].startswith(call["selector_hex"]) and call["leaf_index"] == "0"
     code, doc, _err = run(capsys, "chain", "finalize", "m", "--json")
     final = json.loads(doc)["calldata"]
