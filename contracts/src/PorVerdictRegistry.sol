@@ -120,7 +120,7 @@ contract PorVerdictRegistry {
     error ChallengeNotMoot(bytes32 challengeId); // chain.challenge_not_moot
     error NotAdmin(address caller); // chain.not_admin
     error ZeroAddress(); // chain.zero_address
-    error DeploymentValue(); // chain.deployment_value (a zero bond or window)
+    error DeploymentValue(); // chain.deployment_value (a bond or window out of range)
     error RulingValue(uint8 workerPct, bool upheld); // court.ruling_value
     error RulingMismatch(bytes32 challengeId); // court.ruling_mismatch
 
@@ -198,7 +198,10 @@ contract PorVerdictRegistry {
         uint64 disputeWindow_
     ) {
         if (admin_ == address(0) || resolver_ == address(0)) revert ZeroAddress();
-        if (proposerBond_ == 0 || challengerBond_ == 0 || disputeWindow_ == 0) revert DeploymentValue();
+        if (
+            proposerBond_ == 0 || proposerBond_ >> 128 != 0 || challengerBond_ == 0
+                || challengerBond_ >> 128 != 0 || disputeWindow_ == 0 || disputeWindow_ >> 32 != 0
+        ) revert DeploymentValue();
         admin = admin_;
         resolver = resolver_;
         proposerBond = proposerBond_;
