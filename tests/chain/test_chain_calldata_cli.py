@@ -17,6 +17,7 @@ from chain_support import DEMO_BUNDLES, FUNCTIONS, ROOT, T0, TEST_ONLY_SECRET, _
 from por.chain import CHECK_INCLUSION, OPEN_CHALLENGE, PROPOSE_VERDICT
 from por.chain.calldata import CLOSE_MOOT, FINALIZE, SUBMIT_RULING, WITHDRAW
 from por.cli import main
+from por.cli.schema import schema_for
 from por.signing.keys import PrivateKey, private_key_to_json
 
 BUNDLE = DEMO_BUNDLES / "01-boolean-observed.cbor"
@@ -148,3 +149,24 @@ def test_por_chain_prints_the_registry_challenge_id(capsys: pytest.CaptureFixtur
     assert final["data_hex"] == final["selector_hex"] + final["market_id_hex"][2:]
     code, text, _err = run(capsys, "chain", "withdraw")
     assert code == 0 and text.splitlines()[-1].startswith("calldata          0x3ccfd60b")
+
+
+def _valid(name: str, document: dict[str, object]) -> None:
+    from jsonschema import Draft202012Validator
+
+    errors = [e.message for e in Draft202012Validator(schema_for(name)).iter_errors(document)]
+    assert errors == [], errors
+
+
+def test_every_calldata_document_has_its_schema(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path, signed: str) -> None:
+    code, doc, _err = run(capsys, "attestation", "--calldata", "--json", "--now", str(T0), signed)
+    _valid("attestation", json.loads(doc))
+    case = tmp_path / "case.cbor"
+    por("dispute", "open", str(BUNDLE), "--leaf", "verdict", "--claim", "wrong", "-o", str(case))
+    challenger = ("--challenger", "0x" + "c4" * 20)
+    for argv in (("challenge", str(case)), ("challenge", str(case), *challenger),
+                 ("finalize", "m"), ("withdraw",)):
+        code, doc, _err = run(capsys, "chain", *argv, "--json")
+        assert code == 0
+        _valid("calldata", json.loads(doc))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,10 +30,12 @@ from chain_support import (
     WEEK,
     Chain,
     address_of,
+    por,
     register_bundle,
     reverts,
 )
 from eth_abi import encode
+from jsonschema import Draft202012Validator
 
 from por.bundle import build_bundle
 from por.bundle.layout import Bundle
@@ -45,6 +48,7 @@ from por.chain.calldata import (
 )
 from por.challenge.proofs import build_inclusion_proof
 from por.cli.judge_run import resolve_config
+from por.cli.schema import schema_for
 from por.court.case import DisputeCase, open_case
 from por.court.config import court_rule
 from por.court.eip712 import (
@@ -132,7 +136,7 @@ def _submit(setup: dict[str, Any], struct: RulingStruct, secret: bytes = TEST_ON
 @pytest.mark.parametrize(("pcts", "upheld"), [((10, 30, 80), True), ((80, 60, 20), False)])
 def test_a_signed_ruling_settles_the_open_challenge(setup: dict[str, Any],
                                                     pcts: tuple[int, int, int],
-                                                    upheld: bool) -> None:
+                                                    upheld: bool, tmp_path: Path) -> None:
     chain: Chain = setup["chain"]
     summary = rule(setup["case"], pcts)
     struct = ruling_struct(summary, issued_at=T0, expires_at=T0 + WEEK)
@@ -142,6 +146,14 @@ def test_a_signed_ruling_settles_the_open_challenge(setup: dict[str, Any],
     view = selector(f"rulingDigest({RULING_TUPLE})") + encode([RULING_TUPLE], [_words(struct)])
     assert chain.send(view).output == ruling_digest(struct, setup["domain"])
     chain.set_time(T0 + 2)
+    signature_file = tmp_path / "ruling.sig.cbor"
+    signature_file.write_bytes(record.to_cbor())
+    document = json.loads(por("chain", "ruling", str(signature_file), "--challenger",
+                              CHALLENGER, "--json"))
+    assert list(Draft202012Validator(schema_for("calldata")).iter_errors(document)) == []
+    relay = document["calldata"]
+    assert relay["data_hex"] == "0x" + _submit(setup, struct).hex()
+    assert relay["challenge_id_hex"] == "0x" + setup["challenge_id"].hex()
     outcome = chain.send(_submit(setup, struct), sender=RESOLVER)  # anyone relays it
     print(f"submitRuling execution gas {outcome.execution_gas}")
     assert outcome.execution_gas <= RULING_GAS_TARGET
