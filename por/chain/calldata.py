@@ -126,7 +126,8 @@ def submit_ruling_calldata(ruling: tuple[Any, ...], signature: bytes,
 
 
 def market_calldata(function: str, market_id: bytes) -> bytes:
-    """A one-``bytes32`` call: ``finalize(marketId)`` or ``closeMoot(challengeId)``."""
+    """A one-``bytes32`` call: ``finalize(marketId)`` or ``closeMoot(challengeId)``
+    (the selector and the word; no encoder needed)."""
     _require32(market_id, "argument")
     return selector(function) + market_id
 

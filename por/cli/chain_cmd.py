@@ -17,7 +17,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from por.cli.common import add_max_size_option, out, print_json, read_input, safe_text
+from por.cli.common import (
+    CliError,
+    add_max_size_option,
+    out,
+    print_json,
+    read_input,
+    safe_text,
+)
 from por.cli.signing_args import contract_address
 
 _EPILOG = """\
@@ -25,6 +32,7 @@ examples:
   por chain challenge case.cbor --challenger 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
   por chain ruling court/ruling.sig.cbor --challenger 0x7099...79c8 --json
   por chain finalize btc-above-100k-2025-12-31
+  por chain close-moot 0x5d1c...e2a0
   por chain withdraw
 
 output:
@@ -65,9 +73,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     finalize = sub.add_parser("finalize", help="finalize(marketId) of a market id text")
     finalize.add_argument("market", metavar="MARKET", help="the market id text")
     finalize.set_defaults(run=_finalize)
+    moot = sub.add_parser("close-moot", help="closeMoot(challengeId): refund a challenge on "
+                                             "a verdict another challenge struck")
+    moot.add_argument("challenge_id", metavar="ID",
+                      help="the registry's challenge id (0x + 64 hex)")
+    moot.set_defaults(run=_close_moot)
     withdraw = sub.add_parser("withdraw", help="withdraw(): the caller's credited bonds")
     withdraw.set_defaults(run=_withdraw)
-    for each in (challenge, ruling, finalize, withdraw):
+    for each in (challenge, ruling, finalize, moot, withdraw):
         each.add_argument("--json", action="store_true",
                           help="print one JSON document (por/calldata/1)")
     return parser
@@ -122,6 +135,19 @@ def _finalize(args: argparse.Namespace) -> int:
                          market_id_hex="0x" + market_id.hex())
     return _print(args, call, [f"market            {safe_text(args.market)} "
                                f"({call['market_id_hex']})"])
+
+
+def _close_moot(args: argparse.Namespace) -> int:
+    from por.chain.calldata import CLOSE_MOOT, market_calldata
+    from por.chain.documents import call_document
+
+    text = args.challenge_id.removeprefix("0x")
+    if len(text) != 64 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise CliError("usage.options", "a challenge id is 0x and 64 hex digits")
+    challenge = bytes.fromhex(text)
+    call = call_document(CLOSE_MOOT, market_calldata(CLOSE_MOOT, challenge),
+                         challenge_id_hex="0x" + challenge.hex())
+    return _print(args, call, [f"challenge id      {call['challenge_id_hex']}"])
 
 
 def _withdraw(args: argparse.Namespace) -> int:

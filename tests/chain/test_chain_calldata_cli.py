@@ -166,7 +166,14 @@ def test_every_calldata_document_has_its_schema(capsys: pytest.CaptureFixture[st
     por("dispute", "open", str(BUNDLE), "--leaf", "verdict", "--claim", "wrong", "-o", str(case))
     challenger = ("--challenger", "0x" + "c4" * 20)
     for argv in (("challenge", str(case)), ("challenge", str(case), *challenger),
-                 ("finalize", "m"), ("withdraw",)):
+                 ("finalize", "m"), ("withdraw",), ("close-moot", "0x" + "ab" * 32)):
         code, doc, _err = run(capsys, "chain", *argv, "--json")
         assert code == 0
         _valid("calldata", json.loads(doc))
+
+
+def test_close_moot_takes_one_challenge_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _err = run(capsys, "chain", "close-moot", "ab" * 32)
+    assert code == 0 and text.splitlines()[-1].endswith("ab" * 32)
+    code, _out, err = run(capsys, "chain", "close-moot", "0x1234")
+    assert (code, err.split(":")[1].strip()) == (2, "usage.options")
