@@ -1,14 +1,20 @@
-"""Benchmark: gas of PorVerdictRegistry.submitVerdict and of its two-level
-inclusion check, beside the bare precompile costs, measured in one EVM run.
+"""Benchmark: gas of PorVerdictRegistry's calls (propose, challenge, ruling
+settlement, finalize, withdraw) and of its two-level inclusion check, beside the
+bare precompile costs, measured in one EVM run.
 
 Runs the committed contract artifact (contracts/build) in revm (pyrevm, the
 test extra) with CANCUN rules, and reports *execution gas*: the gas a call
 used minus the 21 000 intrinsic and its EIP-2028 calldata cost (both paid by
 any transaction, whatever the contract does); the total is shown beside it.
 
-* submitVerdict: a verdict signed by the test-only key for every demo bundle
-  (fixtures/bundles/valid), each into a fresh market (two new storage slots)
-  by a registered signer (its nonce slot rewritten);
+* proposeVerdict: a verdict signed by the test-only key for every demo bundle
+  (fixtures/bundles/valid), each into a fresh market (three new storage slots)
+  by a registered signer, with the proposer's bond;
+* a game (SPEC §14.4) on anvil (tests/chain/anvil, when installed; the gas of
+  its receipts) on a market of 1 000 evidence leaves: proposeVerdict, three
+  openChallenge (inclusion, two new slots), a rejecting and an upholding
+  submitRuling (ecrecover, credits, the strike), closeMoot, withdraw, and
+  finalize of an unchallenged verdict after its window;
 * ecrecover: a bare call of precompile 0x01 on the same digest and signature;
 * checkInclusion: an evidence leaf of 300 bytes (about an EvidenceItem) at
   index 0 of trees of 10^1 .. 10^6 leaves (index 0 has the longest path,
@@ -19,7 +25,7 @@ any transaction, whatever the contract does); the total is shown beside it.
   a 41-byte component leaf and the 301-byte leaf input; "bare" for a proof is
   their sum over its levels: the precompile work without the contract.
 
-* checkCitationProof (PorProofCheck, SPEC §14.7): CitationProofs of every step of
+* checkCitationProof (PorProofCheck, SPEC §14.8): CitationProofs of every step of
   every fixture market carrying no item, one cited item and two adjacent cited
   items (the median is "typical"), and the largest in the run; "bare" is the
   sha256 precompile work of their inclusion levels and challenge ids alone.
@@ -46,14 +52,18 @@ ECRECOVER = "0x" + "00" * 19 + "01"
 SHA256 = "0x" + "00" * 19 + "02"
 
 
+#: SPEC §14.6 targets (issue 24 item 7), execution gas.
+TARGETS = {"proposeVerdict": 90_000, "openChallenge": 120_000}
+
+
 def submit_gas() -> dict[str, Any]:
     from chain_support import DEMO_BUNDLES, TEST_ONLY_SECRET, Chain, address_of, register_bundle
 
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
     runs = []
     bundles = sorted(p for p in DEMO_BUNDLES.glob("*.cbor") if ".signed-" not in p.name)
-    for nonce, path in enumerate(bundles):
-        register_bundle(chain, path.read_bytes(), nonce)
+    for path in bundles:
+        register_bundle(chain, path.read_bytes())
         runs.append(chain.last)
     execution = [r.execution_gas for r in runs]
     return {"calls": len(runs), "execution_min": min(execution), "execution_max": max(execution),
@@ -69,6 +79,62 @@ def _ecrecover_bare(chain: Any, submit: bytes) -> int:
     digest = chain.call("verdictDigest", words)
     data = digest + signature[64].to_bytes(32, "big") + signature[:64]
     gas: int = chain.send(data, to=ECRECOVER).execution_gas
+    return gas
+
+
+def game_gas() -> dict[str, int] | None:
+    """Execution gas of each call of a dispute game (SPEC §14.4) on anvil, or None
+    without it.  A real node, because pyrevm keeps one journal across calls: a slot
+    touched by an earlier call stays warm and its writes dirty, so a later call on
+    the same market would read low there."""
+    import hashlib
+
+    from anvil_node import ANVIL, anvil, deploy
+    from chain_support import (
+        CHAIN_ID,
+        CHALLENGER_BOND,
+        PROPOSER_BOND,
+        WINDOW,
+        call_data,
+        propose_data,
+        ruling_calldata,
+        synthetic_verdict,
+    )
+
+    from por.chain import challenge_id, leaf_id, open_challenge_calldata
+    from por.merkle import leaf_hash
+
+    if not ANVIL.exists():
+        return None
+    gas: dict[str, int] = {}
+    case = [hashlib.sha256(b"case %d" % n).digest() for n in range(3)]
+    with anvil() as node:
+        registry, accounts = deploy(node)
+        contract = bytes.fromhex(registry[2:])
+        oracle, first, second = accounts[1], accounts[2], accounts[3]
+
+        def measure(name: str, sender: str, data: bytes, value: int = 0) -> None:
+            gas[name] = node.send(sender, registry, data, value)["execution_gas"]
+
+        words, proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=100)
+        market, leaf = words[0], (2, 0, leaf_hash(LEAF))
+        measure("proposeVerdict", oracle, propose_data(words, CHAIN_ID, contract), PROPOSER_BOND)
+        for name, sender, n in (("openChallenge (first)", first, 0),
+                                ("openChallenge (second)", second, 1),
+                                ("openChallenge (third)", oracle, 2)):
+            measure(name, sender, open_challenge_calldata(market, case[n], proof),
+                    CHALLENGER_BOND)
+        measure("submitRuling (rejected)", first, ruling_calldata(
+            contract, market, leaf, challenger=second, case=case[1], upheld=False))
+        measure("submitRuling (upheld: strike)", first, ruling_calldata(
+            contract, market, leaf, challenger=first, case=case[0], upheld=True))
+        moot = challenge_id(leaf_id(market, 2, 0), leaf[2], bytes.fromhex(oracle[2:]), case[2])
+        measure("closeMoot", oracle, call_data("closeMoot", moot))
+        measure("withdraw", first, call_data("withdraw"))
+        words, _proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=101)
+        node.send(oracle, registry, propose_data(words, CHAIN_ID, contract), PROPOSER_BOND)
+        node.advance(WINDOW)
+        measure("finalize", second, call_data("finalize", words[0]))
     return gas
 
 
@@ -133,17 +199,31 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
     submit = submit_gas()
+    game = game_gas()
     bare, *rows = inclusion_gas()
     proofs = proof_check_gas()
     if args.json:
-        print(json.dumps({"schema": "por/bench-gas/1", "submitVerdict": submit,
-                          "precompiles": bare, "checkInclusion": rows,
+        print(json.dumps({"schema": "por/bench-gas/2", "proposeVerdict": submit, "game": game,
+                          "targets": TARGETS, "precompiles": bare, "checkInclusion": rows,
                           "checkCitationProof": proofs}, indent=2))
         return 0
-    print("submitVerdict (execution gas; total = + 21000 intrinsic + calldata)")
+    print("proposeVerdict in revm (execution gas; total = + 21000 intrinsic + calldata)")
     print(f"  {submit['calls']} demo verdicts: {submit['execution_min']}..{submit['execution_max']}"
-          f" (total <= {submit['total_max']}, {submit['calldata_bytes']} calldata bytes)")
+          f" (target <= {TARGETS['proposeVerdict']}; total <= {submit['total_max']}, "
+          f"{submit['calldata_bytes']} calldata bytes)")
     print(f"  bare ecrecover precompile: {submit['ecrecover_bare']}")
+    print()
+    if game is None:
+        print("dispute game: skipped, anvil absent (cd tests/chain/anvil && npm ci)")
+    else:
+        print("dispute game on anvil, 1 000-leaf evidence tree (execution gas from receipts)")
+        for name, value in game.items():
+            target = TARGETS.get(name.split(" ")[0])
+            print(f"  {name:<31} {value:>7}" + (f"  (target <= {target})" if target else ""))
+        print(f"  bare: ecrecover {submit['ecrecover_bare']}; sha256 {bare['sha256_node_bare']} "
+              f"per level x {rows[2]['leaf_path'] + rows[2]['component_path']} levels + "
+              f"{bare['sha256_leaf_bare'] + bare['sha256_component_leaf_bare']} (leaf, "
+              f"component leaf) = {rows[2]['bare_sha256']}")
     print()
     print("checkInclusion, 300-byte leaf at index 0 (execution gas)")
     print(f"  bare sha256 precompile: node (65 B) {bare['sha256_node_bare']}, component leaf "

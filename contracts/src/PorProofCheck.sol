@@ -4,7 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCitationCheck} from "./PorCitationCheck.sol";
 
-/// @title PorProofCheck: stateless on-chain checking of por proofs (SPEC §14.7).
+/// @title PorProofCheck: stateless on-chain checking of por proofs (SPEC §14.8).
 /// @notice Every function takes the exact bytes of a por document and returns what
 /// `por check-proof` decides: `won` and the check id (keccak256 of its SPEC text), with
 /// the proof's `por_root`, which the caller compares with a root it trusts (a signed

@@ -3,10 +3,12 @@ pragma solidity 0.8.30;
 
 import {PorMerkle} from "./PorMerkle.sol";
 
-/// @title PorVerdictRegistry: por verdicts signed with EIP-712 secp256k1, and challenges
-/// backed by por InclusionProofs (SPEC §8, §10, §14).
-/// @notice Errors are named after por check ids, so a revert reads like a `por verify`
-/// failure: SignatureHighS is signature.high_s, ProofLeafPath is proof.leaf_path, and so on.
+/// @title PorVerdictRegistry: an optimistic registry of por verdicts (SPEC §8, §10, §14).
+/// @notice A verdict signed with EIP-712 secp256k1 is proposed with a bond in native ETH;
+/// it is final after the registry's dispute window with no challenge standing. A challenge
+/// commits its challenger, its DisputeCase hash (§16.2) and a bond; a court Ruling signed by
+/// the resolver settles only the challenge whose case it names. Payouts are pulled with
+/// `withdraw()`. Errors are named after por check ids (SignatureHighS is signature.high_s).
 contract PorVerdictRegistry {
     // ---- SPEC §8.1: the Verdict struct, members in EIP-712 order ----------------------
     struct Verdict {
@@ -36,7 +38,14 @@ contract PorVerdictRegistry {
         bytes32[] componentPath;
     }
 
-    /// What is stored per market: two slots.
+    enum VerdictStatus {
+        None,
+        Proposed,
+        Struck,
+        Final
+    }
+
+    /// What is stored per market: three slots (SPEC §14.2).
     struct Record {
         bytes32 porRoot;
         uint64 evidenceCount;
@@ -44,11 +53,15 @@ contract PorVerdictRegistry {
         uint8 outcome;
         uint16 confidenceBps;
         uint32 openChallenges;
-        bool overturned;
+        uint32 round;
+        VerdictStatus status;
+        address proposer;
+        uint64 deadline;
     }
 
-    /// SPEC §16.7: the dispute court's ruling on one open challenge, signed by the
-    /// resolver's key (EIP-712, this contract's domain); anyone may relay it.
+    /// SPEC §16.7: the dispute court's ruling on one case, signed by the resolver's key
+    /// (EIP-712, this contract's domain); anyone may relay it. `challengeId` is the case's
+    /// leaf id keccak256(abi.encode(marketId, component, leafIndex)) (§16.2).
     struct Ruling {
         bytes32 challengeId;
         bytes32 marketId;
@@ -65,16 +78,16 @@ contract PorVerdictRegistry {
         None,
         Open,
         Upheld,
-        Rejected
+        Rejected,
+        Moot
     }
 
+    /// Two slots; the challenge id commits the market, leaf, challenger and case (§14.4).
     struct Challenge {
-        bytes32 marketId;
-        bytes32 leafHash;
         address challenger;
-        uint64 leafIndex;
-        uint8 component;
+        uint32 round;
         ChallengeStatus status;
+        bytes32 marketId;
     }
 
     // ---- errors (SPEC §14.3) --------------------------------------------------------------
@@ -86,20 +99,28 @@ contract PorVerdictRegistry {
     error UnknownSigner(address signer); // signature.untrusted_key
     error Expired(uint64 expiresAt, uint256 blockTime); // signature.expired
     error NotYetValid(uint64 issuedAt, uint256 blockTime); // signature.not_yet_valid
-    error NonceReplayed(address signer, uint64 nonce, uint256 nextNonce); // chain.nonce
+    error NonceRound(bytes32 marketId, uint64 nonce, uint32 round); // chain.nonce
     error OutcomeOutOfRange(uint8 outcome); // schema.value (outcome 1..3)
     error ConfidenceOutOfRange(uint16 confidenceBps); // schema.value (0..10000)
     error PorRootZero(); // schema.value (a por_root is a SHA-256 output)
     error VerdictExists(bytes32 marketId); // chain.verdict_exists
+    error RootStruck(bytes32 marketId, bytes32 porRoot); // chain.root_struck
     error UnknownMarket(bytes32 marketId); // chain.unknown_market (no por_root to check against)
+    error NotChallengeable(bytes32 marketId, VerdictStatus status); // chain.not_proposed
+    error WindowClosed(uint64 deadline, uint256 blockTime); // chain.window_closed
+    error NotFinal(bytes32 marketId); // chain.not_final
+    error BondValue(uint256 expected, uint256 sent); // chain.bond_value
+    error NothingToWithdraw(address account); // chain.nothing_to_withdraw
+    error WithdrawFailed(address account); // chain.withdraw_failed
     error ProofComponent(uint8 component); // proof.component
     error ProofLeafPath(bytes32 computed, bytes32 componentRoot); // proof.leaf_path
     error ProofComponentPath(bytes32 computed, bytes32 porRoot); // proof.component_path
     error ChallengeExists(bytes32 challengeId); // chain.challenge_exists
     error ChallengeNotOpen(bytes32 challengeId); // chain.challenge_not_open
+    error ChallengeNotMoot(bytes32 challengeId); // chain.challenge_not_moot
     error NotAdmin(address caller); // chain.not_admin
-    error NotResolver(address caller); // chain.not_resolver
     error ZeroAddress(); // chain.zero_address
+    error DeploymentValue(); // chain.deployment_value (a bond or window out of range)
     error RulingValue(uint8 workerPct, bool upheld); // court.ruling_value
     error RulingMismatch(bytes32 challengeId); // court.ruling_mismatch
 
@@ -107,26 +128,30 @@ contract PorVerdictRegistry {
     event SignerAdded(address indexed signer);
     event SignerRemoved(address indexed signer);
     event ResolverChanged(address indexed previous, address indexed resolver);
-    event VerdictSubmitted(
+    event VerdictProposed(
         bytes32 indexed marketId,
         address indexed signer,
+        address indexed proposer,
         bytes32 porRoot,
-        uint64 evidenceCount,
-        uint64 reasoningCount,
         uint8 outcome,
         uint16 confidenceBps,
-        uint64 nonce
+        uint32 round,
+        uint64 deadline
     );
+    event VerdictStruck(bytes32 indexed marketId, bytes32 indexed challengeId, bytes32 porRoot, uint32 round);
+    event VerdictFinalized(bytes32 indexed marketId, bytes32 porRoot, uint8 outcome);
     event ChallengeOpened(
         bytes32 indexed challengeId,
         bytes32 indexed marketId,
         address indexed challenger,
+        bytes32 caseHash,
         uint8 component,
         uint64 leafIndex,
         bytes32 leafHash
     );
-    event ChallengeResolved(bytes32 indexed challengeId, bytes32 indexed marketId, bool upheld);
+    event ChallengeSettled(bytes32 indexed challengeId, bytes32 indexed marketId, ChallengeStatus status);
     event RulingAccepted(bytes32 indexed challengeId, bytes32 caseHash, bytes32 courtRoot, uint8 workerPct);
+    event Withdrawn(address indexed account, uint256 amount);
 
     // ---- constants (SPEC §8.1-8.3) --------------------------------------------------------
     bytes32 public constant VERDICT_TYPEHASH = keccak256(
@@ -147,19 +172,41 @@ contract PorVerdictRegistry {
     uint256 private constant N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141;
 
     address public immutable admin;
+    /// Wei a proposer locks with each verdict, and a challenger with each challenge.
+    uint256 public immutable proposerBond;
+    uint256 public immutable challengerBond;
+    /// Seconds a proposed verdict stays open to challenges (SPEC §14.4).
+    uint64 public immutable disputeWindow;
     uint256 private immutable cachedChainId;
     bytes32 private immutable cachedDomainSeparator;
 
     address public resolver;
-    /// bit 0: the address is a signer; bits 1..: the next nonce it may use.
-    mapping(address => uint256) private signerState;
+    mapping(address => bool) public isSigner;
     mapping(bytes32 => Record) public verdicts;
     mapping(bytes32 => Challenge) public challenges;
+    /// keccak256(abi.encode(marketId, porRoot)) of every struck verdict: never proposed again.
+    mapping(bytes32 => bool) public struckRoots;
+    /// Pull payments: what each account may withdraw.
+    mapping(address => uint256) public withdrawable;
 
-    constructor(address admin_, address resolver_, address[] memory signers) {
-        if (admin_ == address(0)) revert ZeroAddress();
+    constructor(
+        address admin_,
+        address resolver_,
+        address[] memory signers,
+        uint256 proposerBond_,
+        uint256 challengerBond_,
+        uint64 disputeWindow_
+    ) {
+        if (admin_ == address(0) || resolver_ == address(0)) revert ZeroAddress();
+        if (
+            proposerBond_ == 0 || proposerBond_ >> 128 != 0 || challengerBond_ == 0
+                || challengerBond_ >> 128 != 0 || disputeWindow_ == 0 || disputeWindow_ >> 32 != 0
+        ) revert DeploymentValue();
         admin = admin_;
         resolver = resolver_;
+        proposerBond = proposerBond_;
+        challengerBond = challengerBond_;
+        disputeWindow = disputeWindow_;
         emit ResolverChanged(address(0), resolver_);
         cachedChainId = block.chainid;
         cachedDomainSeparator = _domainSeparator();
@@ -176,36 +223,26 @@ contract PorVerdictRegistry {
 
     function removeSigner(address signer) external {
         if (msg.sender != admin) revert NotAdmin(msg.sender);
-        uint256 state = signerState[signer];
-        if (state & 1 == 1) {
-            signerState[signer] = state & ~uint256(1); // the nonce survives removal
+        if (isSigner[signer]) {
+            isSigner[signer] = false;
             emit SignerRemoved(signer);
         }
     }
 
-    /// The extension point for a dispute court: the resolver alone rules on challenges.
+    /// The court's key: the only signer of Rulings.
     function setResolver(address resolver_) external {
         if (msg.sender != admin) revert NotAdmin(msg.sender);
+        if (resolver_ == address(0)) revert ZeroAddress();
         emit ResolverChanged(resolver, resolver_);
         resolver = resolver_;
     }
 
     function _addSigner(address signer) private {
         if (signer == address(0)) revert ZeroAddress();
-        uint256 state = signerState[signer];
-        if (state & 1 == 0) {
-            signerState[signer] = state | 1;
+        if (!isSigner[signer]) {
+            isSigner[signer] = true;
             emit SignerAdded(signer);
         }
-    }
-
-    function isSigner(address signer) external view returns (bool) {
-        return signerState[signer] & 1 == 1;
-    }
-
-    /// The smallest nonce `signer` may still sign with.
-    function nextNonce(address signer) external view returns (uint256) {
-        return signerState[signer] >> 1;
     }
 
     // ---- EIP-712 (SPEC §8.2-8.3) ----------------------------------------------------------
@@ -234,9 +271,11 @@ contract PorVerdictRegistry {
     }
 
     // ---- verdicts (SPEC §14.2) ------------------------------------------------------------
-    /// Accept a verdict signed by a registered signer: checks in SPEC §8.5 order, then the
-    /// nonce, then stores (porRoot, evidenceCount, reasoningCount, outcome, confidenceBps).
-    function submitVerdict(Verdict calldata v, address signer, bytes calldata signature) external {
+    /// Propose a verdict signed by a registered signer, locking `proposerBond` wei: checks in
+    /// SPEC §14.2 order, then the market's round, then stores it open to challenges until
+    /// `block.timestamp + disputeWindow`.
+    function proposeVerdict(Verdict calldata v, address signer, bytes calldata signature) external payable {
+        if (msg.value != proposerBond) revert BondValue(proposerBond, msg.value);
         uint8 outcome = v.outcome;
         if (outcome == 0 || outcome > 3) revert OutcomeOutOfRange(outcome);
         if (v.confidenceBps > 10_000) revert ConfidenceOutOfRange(v.confidenceBps);
@@ -244,16 +283,30 @@ contract PorVerdictRegistry {
         address recovered = _recover(verdictDigest(v), signature);
         if (signer == address(0)) revert SignatureZeroSigner();
         if (recovered != signer) revert SignatureInvalid(signer, recovered);
-        uint256 state = signerState[signer];
-        if (state & 1 == 0) revert UnknownSigner(signer);
+        if (!isSigner[signer]) revert UnknownSigner(signer);
         if (block.timestamp >= v.expiresAt || v.issuedAt > v.expiresAt) {
             revert Expired(v.expiresAt, block.timestamp);
         }
         if (block.timestamp < v.issuedAt) revert NotYetValid(v.issuedAt, block.timestamp);
-        uint64 nonce = v.nonce;
-        if (nonce < state >> 1) revert NonceReplayed(signer, nonce, state >> 1);
-        signerState[signer] = ((uint256(nonce) + 1) << 1) | 1;
-        _store(v, signer);
+        Record storage record = verdicts[v.marketId];
+        VerdictStatus status = record.status;
+        if (status == VerdictStatus.Proposed || status == VerdictStatus.Final) revert VerdictExists(v.marketId);
+        uint32 round = record.round;
+        if (v.nonce != round) revert NonceRound(v.marketId, v.nonce, round);
+        if (round != 0 && struckRoots[keccak256(abi.encode(v.marketId, v.porRoot))]) {
+            revert RootStruck(v.marketId, v.porRoot);
+        }
+        uint64 deadline = uint64(block.timestamp) + disputeWindow;
+        record.porRoot = v.porRoot;
+        record.evidenceCount = v.evidenceCount;
+        record.reasoningCount = v.reasoningCount;
+        record.outcome = outcome;
+        record.confidenceBps = v.confidenceBps;
+        record.openChallenges = 0;
+        record.status = VerdictStatus.Proposed;
+        record.proposer = msg.sender;
+        record.deadline = deadline;
+        emit VerdictProposed(v.marketId, signer, msg.sender, v.porRoot, outcome, v.confidenceBps, round, deadline);
     }
 
     /// SPEC §8.5 steps 1-3 on the 65 bytes r || s || v, then ecrecover (0 if it fails).
@@ -275,18 +328,41 @@ contract PorVerdictRegistry {
         return ecrecover(digest, sv, r, s);
     }
 
-    function _store(Verdict calldata v, address signer) private {
-        Record storage record = verdicts[v.marketId];
-        if (record.porRoot != bytes32(0)) revert VerdictExists(v.marketId);
-        record.porRoot = v.porRoot;
-        record.evidenceCount = v.evidenceCount;
-        record.reasoningCount = v.reasoningCount;
-        record.outcome = v.outcome;
-        record.confidenceBps = v.confidenceBps;
-        emit VerdictSubmitted(
-            v.marketId, signer, v.porRoot, v.evidenceCount, v.reasoningCount, v.outcome,
-            v.confidenceBps, v.nonce
-        );
+    /// True once the market's verdict is final: finalized, or proposed, past its deadline,
+    /// with no challenge open.
+    function isFinal(bytes32 marketId) public view returns (bool) {
+        Record storage record = verdicts[marketId];
+        VerdictStatus status = record.status;
+        return status == VerdictStatus.Final
+            || (status == VerdictStatus.Proposed && record.openChallenges == 0
+                && block.timestamp >= record.deadline);
+    }
+
+    /// What a market contract reads: the final outcome (1 YES, 2 NO, 3 INVALID), or 0 when
+    /// the last verdict was struck and none is proposed; reverts NotFinal otherwise.
+    function finalOutcome(bytes32 marketId) external view returns (uint8) {
+        if (isFinal(marketId)) return verdicts[marketId].outcome;
+        if (verdicts[marketId].status == VerdictStatus.Struck) return 0;
+        revert NotFinal(marketId);
+    }
+
+    /// Anyone: close a final verdict and credit its proposer's bond.
+    function finalize(bytes32 marketId) external {
+        Record storage record = verdicts[marketId];
+        if (record.status != VerdictStatus.Proposed || !isFinal(marketId)) revert NotFinal(marketId);
+        record.status = VerdictStatus.Final;
+        withdrawable[record.proposer] += proposerBond;
+        emit VerdictFinalized(marketId, record.porRoot, record.outcome);
+    }
+
+    /// Pull payment: send the caller everything credited to it, once.
+    function withdraw() external {
+        uint256 amount = withdrawable[msg.sender];
+        if (amount == 0) revert NothingToWithdraw(msg.sender);
+        withdrawable[msg.sender] = 0;
+        emit Withdrawn(msg.sender, amount);
+        (bool ok,) = msg.sender.call{value: amount}("");
+        if (!ok) revert WithdrawFailed(msg.sender);
     }
 
     // ---- challenges (SPEC §14.4) ----------------------------------------------------------
@@ -306,29 +382,40 @@ contract PorVerdictRegistry {
         return leafHash;
     }
 
-    /// Dispute one committed leaf: the proof must show it is in the market's por_root.
-    /// Marks the verdict disputed until the resolver rules (SPEC §14.4).
-    function openChallenge(bytes32 marketId, InclusionProof calldata p) external returns (bytes32 challengeId) {
-        bytes32 leafHash = checkInclusion(marketId, p);
-        challengeId = keccak256(abi.encode(marketId, p.component, p.leafIndex));
-        Challenge storage ch = challenges[challengeId];
-        if (ch.status != ChallengeStatus.None) revert ChallengeExists(challengeId);
-        ch.marketId = marketId;
-        ch.leafHash = leafHash;
-        ch.challenger = msg.sender;
-        ch.leafIndex = p.leafIndex;
-        ch.component = p.component;
-        ch.status = ChallengeStatus.Open;
-        ++verdicts[marketId].openChallenges;
-        emit ChallengeOpened(challengeId, marketId, msg.sender, p.component, p.leafIndex, leafHash);
+    /// keccak256(abi.encode(leafId, leafHash, challenger, caseHash)), leafId =
+    /// keccak256(abi.encode(marketId, component, leafIndex)): the one challenge id (§14.4).
+    function challengeIdOf(bytes32 leafId, bytes32 leafHash, address challenger, bytes32 caseHash)
+        public
+        pure
+        returns (bytes32)
+    {
+        return keccak256(abi.encode(leafId, leafHash, challenger, caseHash));
     }
 
-    /// The resolver's ruling: upheld strikes the verdict (overturned), rejected clears it.
-    function resolveChallenge(bytes32 challengeId, bool upheld) external {
-        if (msg.sender != resolver) revert NotResolver(msg.sender);
+    /// Dispute one committed leaf of a proposed verdict inside its window, with the
+    /// challenger's DisputeCase hash and `challengerBond` wei.
+    function openChallenge(bytes32 marketId, bytes32 caseHash, InclusionProof calldata p)
+        external
+        payable
+        returns (bytes32 challengeId)
+    {
+        if (msg.value != challengerBond) revert BondValue(challengerBond, msg.value);
+        Record storage record = verdicts[marketId];
+        VerdictStatus status = record.status;
+        if (status == VerdictStatus.None) revert UnknownMarket(marketId);
+        if (status != VerdictStatus.Proposed) revert NotChallengeable(marketId, status);
+        if (block.timestamp >= record.deadline) revert WindowClosed(record.deadline, block.timestamp);
+        bytes32 leafHash = checkInclusion(marketId, p);
+        bytes32 leafId = keccak256(abi.encode(marketId, p.component, p.leafIndex));
+        challengeId = challengeIdOf(leafId, leafHash, msg.sender, caseHash);
         Challenge storage ch = challenges[challengeId];
-        if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
-        _resolve(challengeId, ch, upheld);
+        if (ch.status != ChallengeStatus.None) revert ChallengeExists(challengeId);
+        ch.challenger = msg.sender;
+        ch.round = record.round;
+        ch.status = ChallengeStatus.Open;
+        ch.marketId = marketId;
+        ++record.openChallenges;
+        emit ChallengeOpened(challengeId, marketId, msg.sender, caseHash, p.component, p.leafIndex, leafHash);
     }
 
     /// keccak256(0x1901 || domainSeparator || hashStruct(r)) of a court Ruling (SPEC §16.7).
@@ -336,27 +423,62 @@ contract PorVerdictRegistry {
         return keccak256(abi.encodePacked(hex"1901", domainSeparator(), keccak256(abi.encode(RULING_TYPEHASH, r))));
     }
 
-    /// The court's path to resolveChallenge: a Ruling signed by the resolver's key, for an
-    /// open challenge on exactly this market and leaf, inside its validity window.
-    function submitRuling(Ruling calldata r, bytes calldata signature) external {
+    /// Anyone relays a Ruling signed by the resolver; it settles the challenge that
+    /// `challenger` opened on exactly this leaf with exactly this case, and no other.
+    function submitRuling(Ruling calldata r, bytes calldata signature, address challenger) external {
         if (r.workerPct > 100 || r.upheld != (r.workerPct < 50)) revert RulingValue(r.workerPct, r.upheld);
         address recovered = _recover(rulingDigest(r), signature);
         address court = resolver;
         if (recovered == address(0) || recovered != court) revert SignatureInvalid(court, recovered);
         if (block.timestamp >= r.expiresAt || r.issuedAt > r.expiresAt) revert Expired(r.expiresAt, block.timestamp);
         if (block.timestamp < r.issuedAt) revert NotYetValid(r.issuedAt, block.timestamp);
-        Challenge storage ch = challenges[r.challengeId];
-        if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(r.challengeId);
-        if (ch.marketId != r.marketId || ch.leafHash != r.leafHash) revert RulingMismatch(r.challengeId);
-        _resolve(r.challengeId, ch, r.upheld);
-        emit RulingAccepted(r.challengeId, r.caseHash, r.courtRoot, r.workerPct);
+        bytes32 challengeId = challengeIdOf(r.challengeId, r.leafHash, challenger, r.caseHash);
+        Challenge storage ch = challenges[challengeId];
+        if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
+        if (ch.marketId != r.marketId) revert RulingMismatch(challengeId);
+        _settle(challengeId, ch, r.upheld);
+        emit RulingAccepted(challengeId, r.caseHash, r.courtRoot, r.workerPct);
     }
 
-    function _resolve(bytes32 challengeId, Challenge storage ch, bool upheld) private {
-        ch.status = upheld ? ChallengeStatus.Upheld : ChallengeStatus.Rejected;
+    /// Anyone: an open challenge on a verdict another challenge struck is moot; its bond
+    /// goes back to its challenger.
+    function closeMoot(bytes32 challengeId) external {
+        Challenge storage ch = challenges[challengeId];
+        if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
+        if (ch.round == verdicts[ch.marketId].round) revert ChallengeNotMoot(challengeId);
+        _settle(challengeId, ch, false);
+    }
+
+    /// Settle an open challenge (SPEC §14.4): moot if its verdict is already struck, else
+    /// upheld strikes the verdict (_strike) and rejected pays its bond to the proposer.
+    function _settle(bytes32 challengeId, Challenge storage ch, bool upheld) private {
         Record storage record = verdicts[ch.marketId];
-        --record.openChallenges;
-        if (upheld) record.overturned = true;
-        emit ChallengeResolved(challengeId, ch.marketId, upheld);
+        ChallengeStatus result;
+        if (ch.round != record.round) {
+            result = ChallengeStatus.Moot;
+            withdrawable[ch.challenger] += challengerBond;
+        } else if (upheld) {
+            result = ChallengeStatus.Upheld;
+            _strike(challengeId, ch, record);
+        } else {
+            result = ChallengeStatus.Rejected;
+            --record.openChallenges;
+            withdrawable[record.proposer] += challengerBond;
+        }
+        ch.status = result;
+        emit ChallengeSettled(challengeId, ch.marketId, result);
+    }
+
+    /// The one place a verdict is struck (a Ruling today; `settleByProof` next, SPEC §14.4):
+    /// the challenger gets its bond and the proposer's, the market's round moves on, and the
+    /// other challenges of this round become moot.
+    function _strike(bytes32 challengeId, Challenge storage ch, Record storage record) private {
+        withdrawable[ch.challenger] += challengerBond + proposerBond;
+        struckRoots[keccak256(abi.encode(ch.marketId, record.porRoot))] = true;
+        uint32 round = record.round;
+        record.status = VerdictStatus.Struck;
+        record.round = round + 1;
+        record.openChallenges = 0;
+        emit VerdictStruck(ch.marketId, challengeId, record.porRoot, round);
     }
 }

@@ -1,9 +1,11 @@
 """The on-chain edge: ABI calldata for the ``PorVerdictRegistry`` contract (SPEC §14).
 
 ``calldata`` turns a signed verdict (the ``Verdict`` struct, the signer and its
-65-byte secp256k1 signature) into ``submitVerdict`` calldata, and a
-``por.InclusionProof/1`` into ``openChallenge`` / ``checkInclusion`` calldata,
-with the ``eth-abi`` encoder (the ``chain`` extra), imported only when called.
+65-byte secp256k1 signature) into ``proposeVerdict`` calldata, a
+``por.InclusionProof/1`` and a DisputeCase hash into ``openChallenge`` /
+``checkInclusion`` calldata, a ``por.RulingSignature/1`` into ``submitRuling``,
+and computes the registry's challenge id, with the ``eth-abi`` encoder (the
+``chain`` extra), imported only when called.
 
 Leaves out: sending transactions, RPC, keys (no network in the product); the
 contract itself lives in ``contracts/`` at the top of the repository.
@@ -13,12 +15,14 @@ from por.chain.calldata import (
     CHECK_INCLUSION,
     COMPONENT_POSITION,
     OPEN_CHALLENGE,
-    SUBMIT_VERDICT,
+    PROPOSE_VERDICT,
+    challenge_id,
     check_inclusion_calldata,
     inclusion_proof_args,
+    leaf_id,
     open_challenge_calldata,
+    propose_verdict_calldata,
     selector,
-    submit_verdict_calldata,
     verdict_args,
 )
 
@@ -26,11 +30,13 @@ __all__ = [
     "CHECK_INCLUSION",
     "COMPONENT_POSITION",
     "OPEN_CHALLENGE",
-    "SUBMIT_VERDICT",
+    "PROPOSE_VERDICT",
+    "challenge_id",
     "check_inclusion_calldata",
     "inclusion_proof_args",
+    "leaf_id",
     "open_challenge_calldata",
+    "propose_verdict_calldata",
     "selector",
-    "submit_verdict_calldata",
     "verdict_args",
 ]

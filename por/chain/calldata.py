@@ -1,4 +1,4 @@
-"""ABI calldata for ``PorVerdictRegistry`` (SPEC §14.2, §14.4).
+"""ABI calldata for ``PorVerdictRegistry`` (SPEC §14.2, §14.4), and its challenge id.
 
 The function signatures below are the contract's (``contracts/src``); the
 selector is the first four bytes of their keccak256.  Arguments are encoded
@@ -26,12 +26,15 @@ VERDICT_TUPLE: Final = "(" + ",".join(kind for _f, _m, kind in VERDICT_MEMBERS) 
 #: componentRoot, componentPath (SPEC §14.4).
 PROOF_TUPLE: Final = "(uint8,uint64,uint64,bytes,bytes32[],bytes32,bytes32[])"
 
-SUBMIT_VERDICT: Final = f"submitVerdict({VERDICT_TUPLE},address,bytes)"
-OPEN_CHALLENGE: Final = f"openChallenge(bytes32,{PROOF_TUPLE})"
+PROPOSE_VERDICT: Final = f"proposeVerdict({VERDICT_TUPLE},address,bytes)"
+OPEN_CHALLENGE: Final = f"openChallenge(bytes32,bytes32,{PROOF_TUPLE})"
 CHECK_INCLUSION: Final = f"checkInclusion(bytes32,{PROOF_TUPLE})"
 #: The court's ``Ruling`` tuple (SPEC §16.7) and the relay function taking it.
 RULING_TUPLE: Final = "(bytes32,bytes32,bytes32,bool,uint8,bytes32,bytes32,uint64,uint64)"
-SUBMIT_RULING: Final = f"submitRuling({RULING_TUPLE},bytes)"
+SUBMIT_RULING: Final = f"submitRuling({RULING_TUPLE},bytes,address)"
+FINALIZE: Final = "finalize(bytes32)"
+WITHDRAW: Final = "withdraw()"
+CLOSE_MOOT: Final = "closeMoot(bytes32)"
 
 #: InclusionProof kind -> the component position the contract takes (SPEC §5.4).
 COMPONENT_POSITION: Final[dict[str, int]] = {
@@ -59,9 +62,24 @@ def inclusion_proof_args(proof: InclusionProof) -> tuple[Any, ...]:
             list(proof.leaf_path), proof.component_root, list(proof.component_path))
 
 
-def submit_verdict_calldata(verdict: VerdictStruct, signer: bytes, signature: bytes,
-                            *, scheme: str = CHAIN_SCHEME) -> bytes:
-    """``submitVerdict(verdict, signer, signature)`` calldata.
+def leaf_id(market_id: bytes, component: int, leaf_index: int) -> bytes:
+    """``keccak256(abi.encode(marketId, component, leafIndex))``: a committed leaf
+    position, the DisputeCase's ``challenge_id`` and the Ruling's (SPEC §14.4, §16.2)."""
+    return keccak256(market_id + component.to_bytes(32, "big") + leaf_index.to_bytes(32, "big"))
+
+
+def challenge_id(leaf: bytes, leaf_hash: bytes, challenger: bytes, case_hash: bytes) -> bytes:
+    """The registry's one challenge id (SPEC §14.4): ``keccak256(abi.encode(leafId,
+    leafHash, challenger, caseHash))``, what ``openChallenge`` returns and a Ruling
+    relayed for ``challenger`` settles."""
+    if len(challenger) != 20:
+        raise ValueError("challenger must be a 20-byte address")
+    return keccak256(leaf + leaf_hash + bytes(12) + challenger + case_hash)
+
+
+def propose_verdict_calldata(verdict: VerdictStruct, signer: bytes, signature: bytes,
+                             *, scheme: str = CHAIN_SCHEME) -> bytes:
+    """``proposeVerdict(verdict, signer, signature)`` calldata (sent with the bond).
 
     Only ``secp256k1-eip712`` signatures can be checked on chain
     (``chain.scheme``, exit 2); signer and signature lengths are checked here
@@ -78,12 +96,13 @@ def submit_verdict_calldata(verdict: VerdictStruct, signer: bytes, signature: by
     encode = _encoder()
     args = encode([VERDICT_TUPLE, "address", "bytes"],
                   [verdict_args(verdict), "0x" + signer.hex(), signature])
-    return selector(SUBMIT_VERDICT) + args
+    return selector(PROPOSE_VERDICT) + args
 
 
-def open_challenge_calldata(market_id: bytes, proof: InclusionProof) -> bytes:
-    """``openChallenge(marketId, proof)`` calldata."""
-    return _proof_call(OPEN_CHALLENGE, market_id, proof)
+def open_challenge_calldata(market_id: bytes, case_hash: bytes, proof: InclusionProof) -> bytes:
+    """``openChallenge(marketId, caseHash, proof)`` calldata (sent with the bond)."""
+    _require32(case_hash, "case_hash")
+    return _proof_call(OPEN_CHALLENGE, market_id, proof, case_hash)
 
 
 def check_inclusion_calldata(market_id: bytes, proof: InclusionProof) -> bytes:
@@ -91,22 +110,45 @@ def check_inclusion_calldata(market_id: bytes, proof: InclusionProof) -> bytes:
     return _proof_call(CHECK_INCLUSION, market_id, proof)
 
 
-def submit_ruling_calldata(ruling: tuple[Any, ...], signature: bytes) -> bytes:
-    """``submitRuling(ruling, signature)`` calldata; ``ruling`` is the nine values of
-    a ``por.RulingSignature/1`` in EIP-712 order (SPEC §16.7)."""
+def submit_ruling_calldata(ruling: tuple[Any, ...], signature: bytes,
+                           challenger: bytes) -> bytes:
+    """``submitRuling(ruling, signature, challenger)`` calldata; ``ruling`` is the nine
+    values of a ``por.RulingSignature/1`` in EIP-712 order (SPEC §16.7), ``challenger``
+    the account that opened the challenge on the ruling's case."""
     if len(signature) != 65:
         raise SignatureError("signature.malformed", "a secp256k1 signature is 65 bytes",
                              expected=65, actual=len(signature))
+    if len(challenger) != 20:
+        raise ValueError("challenger must be a 20-byte address")
     encode = _encoder()
-    return selector(SUBMIT_RULING) + encode([RULING_TUPLE, "bytes"], [ruling, signature])
+    return selector(SUBMIT_RULING) + encode([RULING_TUPLE, "bytes", "address"],
+                                            [ruling, signature, "0x" + challenger.hex()])
 
 
-def _proof_call(function: str, market_id: bytes, proof: InclusionProof) -> bytes:
-    if len(market_id) != 32:
-        raise ValueError("market_id must be 32 bytes (keccak256 of the market id text)")
+def market_calldata(function: str, market_id: bytes) -> bytes:
+    """A one-``bytes32`` call: ``finalize(marketId)`` or ``closeMoot(challengeId)``
+    (the selector and the word; no encoder needed)."""
+    _require32(market_id, "argument")
+    return selector(function) + market_id
+
+
+def withdraw_calldata() -> bytes:
+    """``withdraw()`` calldata: the selector alone."""
+    return selector(WITHDRAW)
+
+
+def _require32(value: bytes, name: str) -> None:
+    if len(value) != 32:
+        raise ValueError(f"{name} must be 32 bytes")
+
+
+def _proof_call(function: str, market_id: bytes, proof: InclusionProof,
+                *middle: bytes) -> bytes:
+    _require32(market_id, "market_id (keccak256 of the market id text)")
     encode = _encoder()
-    return selector(function) + encode(["bytes32", PROOF_TUPLE],
-                                       [market_id, inclusion_proof_args(proof)])
+    types = ["bytes32"] * (1 + len(middle)) + [PROOF_TUPLE]
+    return selector(function) + encode(types, [market_id, *middle,
+                                               inclusion_proof_args(proof)])
 
 
 def _encoder() -> Callable[[Sequence[str], Sequence[Any]], bytes]:
@@ -121,18 +163,25 @@ def _encoder() -> Callable[[Sequence[str], Sequence[Any]], bytes]:
 __all__ = [
     "CHAIN_SCHEME",
     "CHECK_INCLUSION",
+    "CLOSE_MOOT",
     "COMPONENT_POSITION",
+    "FINALIZE",
     "OPEN_CHALLENGE",
     "PROOF_TUPLE",
+    "PROPOSE_VERDICT",
     "RULING_TUPLE",
     "SUBMIT_RULING",
-    "SUBMIT_VERDICT",
     "VERDICT_TUPLE",
+    "WITHDRAW",
+    "challenge_id",
     "check_inclusion_calldata",
     "inclusion_proof_args",
+    "leaf_id",
+    "market_calldata",
     "open_challenge_calldata",
+    "propose_verdict_calldata",
     "selector",
     "submit_ruling_calldata",
-    "submit_verdict_calldata",
     "verdict_args",
+    "withdraw_calldata",
 ]

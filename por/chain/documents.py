@@ -1,10 +1,12 @@
-"""The JSON views of contract calls that ``por attestation --calldata`` prints
-(SPEC §14.5).  Bytes are ``0x``-prefixed lower-case hex (the EVM display edge).
+"""The JSON views of contract calls that ``por attestation --calldata`` and
+``por chain`` print (SPEC §14.5).  Bytes are ``0x``-prefixed lower-case hex (the
+EVM display edge); every uint64/uint256 is a decimal string (SPEC §8.8).
 
-``verdict_call`` is ``submitVerdict`` for one signature record of a verified
+``verdict_call`` is ``proposeVerdict`` for one signature record of a verified
 bundle; ``proof_call`` is ``openChallenge`` for an InclusionProof file, checked
-with ``por check-proof``'s verifier first (against its own ``por_root``: the
-contract then checks it against the root it stored).
+with ``por check-proof``'s verifier first; ``case_call`` is ``openChallenge`` for
+a DisputeCase (its leaf proved from its own bundle); ``ruling_call`` relays a
+``por.RulingSignature/1``.  The challenge ids are the registry's (SPEC §14.4).
 """
 
 from __future__ import annotations
@@ -14,16 +16,20 @@ from typing import Any
 from por.chain.calldata import (
     COMPONENT_POSITION,
     OPEN_CHALLENGE,
-    SUBMIT_VERDICT,
+    PROPOSE_VERDICT,
+    SUBMIT_RULING,
+    challenge_id,
+    leaf_id,
     open_challenge_calldata,
+    propose_verdict_calldata,
     selector,
-    submit_verdict_calldata,
+    submit_ruling_calldata,
 )
 from por.errors import UnsupportedError
 from por.signing.eip712 import VerdictStruct, market_id_from_text
 from por.signing.record import VerdictSignature
 
-#: The ``schema`` of the document printed for a proof file.
+#: The ``schema`` of the document printed for a proof, a case or a ruling.
 CALLDATA_SCHEMA = "por/calldata/1"
 
 
@@ -31,25 +37,32 @@ def _hex(data: bytes) -> str:
     return "0x" + data.hex()
 
 
+def call_document(function: str, data: bytes, **fields: Any) -> dict[str, Any]:
+    """The common part of every calldata document: function, selector, data."""
+    return {"function": function, "selector_hex": _hex(selector(function)), **fields,
+            "data_hex": _hex(data)}
+
+
 def verdict_call(record: VerdictSignature, verdict: VerdictStruct) -> dict[str, Any]:
-    """``submitVerdict(verdict, signer, signature)`` for one signature record.
+    """``proposeVerdict(verdict, signer, signature)`` for one signature record.
     ``to`` is the record's ``verifying_contract``: the only contract whose
     domain the signature is valid for.  An unbound signature (20 zero bytes,
     ``por sign`` without ``--contract``) is valid for no contract:
-    ``chain.unbound`` (exit 2), rather than calldata for the zero address."""
-    data = submit_verdict_calldata(verdict, record.signer, record.signature,
-                                   scheme=record.scheme)
+    ``chain.unbound`` (exit 2), rather than calldata for the zero address.
+    The call carries the registry's ``proposerBond`` as its value."""
+    data = propose_verdict_calldata(verdict, record.signer, record.signature,
+                                    scheme=record.scheme)
     if record.verifying_contract == bytes(20):
         raise UnsupportedError("chain.unbound", "the signature is not bound to a contract "
                                "(signed without --contract): no registry can accept it; "
                                "sign again with --contract ADDR")
-    return {"function": SUBMIT_VERDICT, "selector_hex": _hex(selector(SUBMIT_VERDICT)),
-            "to_hex": _hex(record.verifying_contract), "chain_id": str(record.chain_id),
-            "data_hex": _hex(data)}
+    return call_document(PROPOSE_VERDICT, data, to_hex=_hex(record.verifying_contract),
+                         chain_id=str(record.chain_id), value="proposerBond()",
+                         round=str(verdict.nonce))
 
 
-def proof_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
-    """``openChallenge(keccak256(market), proof)`` for the InclusionProof ``data``.
+def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> dict[str, Any]:
+    """``openChallenge(keccak256(market), caseHash, proof)`` for the InclusionProof ``data``.
 
     Raises the proof's failure (``proof.*``, ``merkle.*``: exit 1) if it does
     not verify, and ``chain.proof_kind`` (exit 2) for a BundleProof or OneStepProof,
@@ -67,13 +80,58 @@ def proof_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
                                f"{proof.SCHEMA}; make one with `por challenge` and --evidence ID, "
                                "--prompt-spec, --verdict or --step ID --inclusion",
                                expected="por.InclusionProof/1", actual=proof.SCHEMA)
-    market_id = market_id_from_text(market)
-    return {"function": OPEN_CHALLENGE, "selector_hex": _hex(selector(OPEN_CHALLENGE)),
-            "market": market, "market_id_hex": _hex(market_id),
-            "por_root_hex": _hex(proof.por_root), "kind": proof.kind,
-            "component": COMPONENT_POSITION[proof.kind], "leaf_index": str(proof.leaf_index),
-            "tree_size": str(proof.tree_size),
-            "data_hex": _hex(open_challenge_calldata(market_id, proof))}
+    return _challenge_document(market_id_from_text(market), case_hash, proof, market=market)
 
 
-__all__ = ["CALLDATA_SCHEMA", "proof_call", "verdict_call"]
+def case_call(case: Any, challenger: bytes | None) -> dict[str, Any]:
+    """``openChallenge(case.market_key, caseHash, proof)`` for a ``por.DisputeCase/1``:
+    the leaf's InclusionProof is built from the case's own bundle (``court.case_mismatch``
+    if the case does not follow from it); with ``challenger``, the challenge id."""
+    from por.bundle import Bundle  # noqa: PLC0415
+    from por.challenge.proofs import build_inclusion_proof  # noqa: PLC0415
+    from por.court.case import check_case  # noqa: PLC0415
+
+    check_case(case)
+    proof = build_inclusion_proof(Bundle.from_cbor(case.bundle), case.leaf_kind,
+                                  case.leaf_index)
+    return _challenge_document(case.market_key, case.case_hash(), proof,
+                               market=case.market_id, challenger=challenger)
+
+
+def _challenge_document(market_id: bytes, case_hash: bytes, proof: Any, *, market: str,
+                        challenger: bytes | None = None) -> dict[str, Any]:
+    component = COMPONENT_POSITION[proof.kind]
+    leaf = leaf_id(market_id, component, proof.leaf_index)
+    from por.merkle import leaf_hash  # noqa: PLC0415
+
+    fields: dict[str, Any] = {
+        "market": market, "market_id_hex": _hex(market_id), "por_root_hex": _hex(proof.por_root),
+        "case_hash_hex": _hex(case_hash), "kind": proof.kind, "component": component,
+        "leaf_index": str(proof.leaf_index), "tree_size": str(proof.tree_size),
+        "leaf_id_hex": _hex(leaf), "value": "challengerBond()"}
+    if challenger is not None:
+        fields["challenger_hex"] = _hex(challenger)
+        fields["challenge_id_hex"] = _hex(challenge_id(leaf, leaf_hash(proof.leaf), challenger,
+                                                       case_hash))
+    return call_document(OPEN_CHALLENGE, open_challenge_calldata(market_id, case_hash, proof),
+                         **fields)
+
+
+def ruling_call(record: Any, challenger: bytes) -> dict[str, Any]:
+    """``submitRuling(ruling, signature, challenger)`` for a ``por.RulingSignature/1``;
+    ``to`` is its ``verifying_contract``; the id of the challenge it settles."""
+    struct = record.struct()
+    ruling = (struct.challenge_id, struct.market_id, struct.leaf_hash, struct.upheld,
+              struct.worker_pct, struct.case_hash, struct.court_root, struct.issued_at,
+              struct.expires_at)
+    data = submit_ruling_calldata(ruling, record.signature, challenger)
+    return call_document(
+        SUBMIT_RULING, data, to_hex=_hex(record.verifying_contract),
+        chain_id=str(record.chain_id), upheld=struct.upheld, worker_pct=struct.worker_pct,
+        case_hash_hex=_hex(struct.case_hash), challenger_hex=_hex(challenger),
+        challenge_id_hex=_hex(challenge_id(struct.challenge_id, struct.leaf_hash, challenger,
+                                           struct.case_hash)))
+
+
+__all__ = ["CALLDATA_SCHEMA", "call_document", "case_call", "proof_call", "ruling_call",
+           "verdict_call"]

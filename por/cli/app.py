@@ -80,6 +80,7 @@ COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("por.cli.keygen", "add_parser", ("keygen",)),
     ("por.cli.sign", "add_parser", ("sign",)),
     ("por.cli.attestation", "add_parser", ("attestation",)),
+    ("por.cli.chain_cmd", "add_parser", ("chain",)),
     ("por.cli.judge_cmd", "add_parser", ("judge",)),
     ("por.cli.court_cmd", "add_parser", ("dispute", "court")),
     ("por.cli.challenge_cmd", "add_challenge_parser", ("challenge",)),

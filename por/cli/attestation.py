@@ -8,9 +8,10 @@ separator, struct hash and digest, and for secp256k1 the signature split
 into ``r``, ``s`` and ``v`` for ``ecrecover(digest, v, r, s)`` (SPEC §8.8).
 Bytes are ``0x``-prefixed lower-case hex (the EVM display edge).
 
-With ``--calldata`` it also prints the ABI-encoded ``submitVerdict`` call of
-``contracts/`` (SPEC §14.5); given an InclusionProof file and ``--market``
-instead of a bundle, it prints the ``openChallenge`` call (``por.chain``).
+With ``--calldata`` it also prints the ABI-encoded ``proposeVerdict`` call of
+``contracts/`` (SPEC §14.5); given an InclusionProof file, ``--market`` and
+``--case-hash`` instead of a bundle, it prints the ``openChallenge`` call
+(``por.chain``; ``por chain challenge CASE`` does the same from a DisputeCase).
 
 Leaves out: trust (whether the signer is the one a contract expects is the
 contract's check, or ``por verify --key``), any chain access.
@@ -51,17 +52,18 @@ output:
            struct_hash_hex, digest_hex, signer_hex, signature_hex, and r_hex,
            s_hex, v for secp256k1)
 
-  --calldata  also the ABI-encoded submitVerdict(verdict, signer, signature)
+  --calldata  also the ABI-encoded proposeVerdict(verdict, signer, signature)
            call for the PorVerdictRegistry contract (contracts/, SPEC §14),
-           to send with any wallet or `cast send ADDR DATA`; given an
-           InclusionProof file (`por challenge --evidence ID`, --verdict,
-           --prompt-spec, or --step ID --inclusion) and --market, the
-           openChallenge(marketId, proof) call instead
+           to send with the registry's proposerBond() as value (`cast send
+           ADDR DATA --value WEI`); given an InclusionProof file (`por
+           challenge --evidence ID`, --verdict, --prompt-spec, or --step ID
+           --inclusion), --market and --case-hash, the openChallenge(marketId,
+           caseHash, proof) call instead (`por chain challenge` takes a case)
 
 examples:
   por attestation signed.cbor
   por attestation --calldata signed.cbor
-  por attestation --calldata --market btc-above-100k proof.cbor
+  por attestation --calldata --market btc-above-100k --case-hash HEX proof.cbor
   por attestation --index 1 --json signed.cbor | jq .attestation.digest_hex
   por attestation --now 1767225600 signed.cbor
 
@@ -95,6 +97,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--market", metavar="TEXT", default=None,
                         help="with a proof file: the market id text (marketId = "
                              "keccak256 of it)")
+    parser.add_argument("--case-hash", metavar="HEX", default=None,
+                        help="with a proof file: SHA-256 of the challenger's DisputeCase "
+                             "(64 hex digits; SPEC §16.2)")
     add_max_size_option(parser, "bundles")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
@@ -152,8 +157,9 @@ def run(args: argparse.Namespace) -> int:
     data = bundle.data
     if args.calldata and _is_proof(data):
         return _proof_calldata(args, data)
-    if args.market is not None:
-        raise CliError("usage.options", "--market goes with --calldata and a proof file")
+    if args.market is not None or args.case_hash is not None:
+        raise CliError("usage.options", "--market and --case-hash go with --calldata and a "
+                       "proof file")
     now = now_from_args(args)
     require_verified(bundle, now=now)
     att, count = attestation_of(data, args.index, now)
@@ -174,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
         out(line)
     if call is not None:
         out("")
-        out(f"submitVerdict     to {call['to_hex']} on chain {call['chain_id']}")
+        out(f"proposeVerdict    to {call['to_hex']} on chain {call['chain_id']}, "
+            f"round {call['round']}, value proposerBond() wei")
         out(f"calldata          {call['data_hex']}")
     return 0
 
@@ -195,10 +202,12 @@ def _is_proof(data: bytes) -> bool:
 def _proof_calldata(args: argparse.Namespace, data: bytes) -> int:
     from por.chain.documents import CALLDATA_SCHEMA, proof_call
 
-    if args.market is None:
+    if args.market is None or args.case_hash is None:
         raise CliError("usage.options", "a proof file needs --market TEXT (the market id "
-                       "whose stored por_root the contract checks it against)")
-    call = proof_call(data, args.market, max_size=args.max_size)
+                       "whose stored por_root the contract checks it against) and "
+                       "--case-hash HEX (the DisputeCase the challenge commits)")
+    case_hash = _case_hash(args.case_hash)
+    call = proof_call(data, args.market, case_hash, max_size=args.max_size)
     if args.json:
         print_json({"schema": CALLDATA_SCHEMA, "input": args.bundle, "calldata": call})
         return 0
@@ -206,8 +215,20 @@ def _proof_calldata(args: argparse.Namespace, data: bytes) -> int:
         f"of {call['tree_size']}, market {safe_text(call['market'])}")
     out(f"marketId          {call['market_id_hex']}")
     out(f"por_root          {call['por_root_hex']}  (must be the one the contract stored)")
+    out(f"case hash         {call['case_hash_hex']}")
     out(f"calldata          {call['data_hex']}")
     return 0
+
+
+def _case_hash(text: str) -> bytes:
+    digits = text[2:] if text.startswith("0x") else text
+    try:
+        value = bytes.fromhex(digits)
+    except ValueError:
+        value = b""
+    if len(value) != 32 or len(digits) != 64:
+        raise CliError("usage.options", "--case-hash is 64 hex digits (SHA-256 of the case)")
+    return value
 
 
 def text_lines(name: str, index: int, count: int, now: int, att: dict[str, Any]) -> list[str]:

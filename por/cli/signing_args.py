@@ -50,8 +50,9 @@ signing (SPEC §8):
                    contract accepts it as itself; give your contract's address)
   --now UNIX       issued_at, Unix seconds (default: the wall clock)
   --ttl SECONDS    expires_at = issued_at + SECONDS (default {DEFAULT_TTL}, 7 days)
-  --nonce N        the signed nonce (default 0); replay protection is the
-                   contract's job"""
+  --nonce N        the signed nonce: the market's proposal round on the
+                   registry (default 0, its first verdict; k after k struck
+                   verdicts, SPEC §14.7)"""
 
 
 def uint64(text: str) -> int:
@@ -117,7 +118,8 @@ def add_signing_options(parser: argparse.ArgumentParser, *, key_required: bool) 
                         help=f"validity: expires_at = issued_at + SECONDS (default "
                              f"{DEFAULT_TTL}, 7 days)")
     parser.add_argument("--nonce", type=uint64, default=0, metavar="N",
-                        help="the signed nonce (default 0)")
+                        help="the signed nonce: the market's proposal round on the "
+                             "registry (default 0)")
 
 
 def wall_clock() -> int:

@@ -37,7 +37,7 @@ from por.merkle import leaf_hash
 from por.schemas import DeterministicVerdict, EvidenceItem, PromptSpec
 from por.schemas.base import Blob, Count, Hash32, Id, Record
 from por.schemas.verification import ChallengeRef
-from por.signing.eip712 import keccak256, market_id_from_text
+from por.signing.eip712 import market_id_from_text
 
 #: The leaf kind's component position in the registry (SPEC §14.2).
 COMPONENT_POSITION: dict[str, int] = {"prompt_spec": 1, "evidence_leaf": 2,
@@ -84,8 +84,12 @@ class DisputeCase(Record):
 
 
 def registry_challenge_id(market_key: bytes, component: int, leaf_index: int) -> bytes:
-    """``keccak256(abi.encode(marketId, component, leafIndex))`` (SPEC §14.4)."""
-    return keccak256(market_key + component.to_bytes(32, "big") + leaf_index.to_bytes(32, "big"))
+    """The registry's ``leafId`` ``keccak256(abi.encode(marketId, component, leafIndex))``
+    (SPEC §14.4): the position disputed; the on-chain challenge id adds the leaf hash,
+    the challenger and the case hash (``por.chain.challenge_id``)."""
+    from por.chain.calldata import leaf_id  # noqa: PLC0415 - por verify never loads por.chain
+
+    return leaf_id(market_key, component, leaf_index)
 
 
 def _task_spec(spec: PromptSpec) -> str:

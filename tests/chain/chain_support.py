@@ -24,7 +24,7 @@ from typing import Any
 from eth_abi import decode, encode
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
 
-from por.chain import SUBMIT_VERDICT, selector
+from por.chain import OPEN_CHALLENGE, PROPOSE_VERDICT, selector
 from por.chain.calldata import VERDICT_TUPLE
 from por.cli import main
 from por.signing.eip712 import DOMAIN_TYPE, VERDICT_TYPE, keccak256
@@ -42,6 +42,14 @@ RESOLVER = "0x" + "5e" * 20
 CHALLENGER = "0x" + "c4" * 20
 #: Intrinsic gas of a call transaction (yellow paper G_transaction).
 TX_BASE_GAS = 21_000
+#: The test deployment's bonds (wei) and dispute window (seconds).
+PROPOSER_BOND = 10**17
+CHALLENGER_BOND = 4 * 10**16
+WINDOW = 2 * 24 * 3600
+#: The bond a call carries unless the test says otherwise: the registry's for
+#: proposeVerdict and openChallenge, none for the rest.
+_DEFAULT_VALUE = {selector(PROPOSE_VERDICT): PROPOSER_BOND,
+                  selector(OPEN_CHALLENGE): CHALLENGER_BOND}
 
 _REVERT = re.compile(r"Revert \{ gas_used: (\d+), output: 0x([0-9a-f]*) \}")
 
@@ -112,7 +120,7 @@ class Chain:
         for account in (ADMIN, RESOLVER, CHALLENGER):
             self.evm.set_balance(account, 10**21)
         code = bytes.fromhex(artifact()["bytecode"][2:])
-        args = encode(["address", "address", "address[]"], [ADMIN, RESOLVER, list(signers)])
+        args = deploy_args(list(signers))
         self.address: str = self.evm.deploy(ADMIN, code + args)
         #: The last successful :meth:`send`.
         self.last: Outcome | None = None
@@ -122,10 +130,14 @@ class Chain:
         """``block.timestamp`` of the following calls."""
         self.evm.set_block_env(BlockEnv(number=1, timestamp=timestamp))
 
-    def send(self, data: bytes, *, sender: str = ADMIN, to: str | None = None) -> Outcome:
-        """A state-changing call; raises :class:`Reverted` on a revert."""
+    def send(self, data: bytes, *, sender: str = ADMIN, to: str | None = None,
+             value: int | None = None) -> Outcome:
+        """A state-changing call; raises :class:`Reverted` on a revert.  ``value``
+        defaults to the bond the function takes (none for the others)."""
+        if value is None:
+            value = _DEFAULT_VALUE.get(data[:4], 0)
         try:
-            output = self.evm.message_call(sender, to or self.address, data)
+            output = self.evm.message_call(sender, to or self.address, data, value=value)
         except RuntimeError as exc:
             match = _REVERT.fullmatch(str(exc))
             if match is None:
@@ -136,14 +148,28 @@ class Chain:
         self.last = Outcome(bytes(output), result.gas_used, data, logs)
         return self.last
 
-    def call(self, name: str, *args: Any, sender: str = ADMIN) -> Any:
+    def balance(self, account: str) -> int:
+        """Wei held by ``account``."""
+        return int(self.evm.get_balance(account))
+
+    def call(self, name: str, *args: Any, sender: str = ADMIN, value: int | None = None) -> Any:
         """Call contract function ``name`` with ABI-encoded ``args``; decoded result."""
-        item = FUNCTIONS[name]
-        types = [_type(i) for i in item["inputs"]]
-        data = selector(_signature(item)) + encode(types, list(args))
-        out = self.send(data, sender=sender)
-        values = decode([_type(o) for o in item["outputs"]], out.output)
+        out = self.send(call_data(name, *args), sender=sender, value=value)
+        values = decode([_type(o) for o in FUNCTIONS[name]["outputs"]], out.output)
         return values[0] if len(values) == 1 else values
+
+
+def deploy_args(signers: list[str], admin: str = ADMIN, resolver: str = RESOLVER) -> bytes:
+    """The constructor's arguments: admin, resolver, signers, bonds, window."""
+    return encode(["address", "address", "address[]", "uint256", "uint256", "uint64"],
+                  [admin, resolver, signers, PROPOSER_BOND, CHALLENGER_BOND, WINDOW])
+
+
+def call_data(name: str, *args: Any) -> bytes:
+    """ABI calldata of contract function ``name`` (from the artifact's ABI)."""
+    item = FUNCTIONS[name]
+    types = [_type(i) for i in item["inputs"]]
+    return selector(_signature(item)) + encode(types, list(args))
 
 
 def reverts(chain: Chain, data: bytes, **kwargs: Any) -> Reverted:
@@ -199,9 +225,32 @@ def raw_digest(words: tuple[Any, ...], chain_id: int, contract: bytes) -> bytes:
 
 
 def submit_data(words: tuple[Any, ...], signer: bytes, signature: bytes) -> bytes:
-    """submitVerdict calldata from raw values (eth-abi, no por.chain checks)."""
-    return selector(SUBMIT_VERDICT) + encode([VERDICT_TUPLE, "address", "bytes"],
+    """proposeVerdict calldata from raw values (eth-abi, no por.chain checks)."""
+    return selector(PROPOSE_VERDICT) + encode([VERDICT_TUPLE, "address", "bytes"],
                                              [words, "0x" + signer.hex(), signature])
+
+
+# --- the court: rulings signed by a test-only resolver key -------------------------------
+
+#: The dispute court's (resolver's) test-only key.
+TEST_ONLY_COURT = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
+
+
+def ruling_calldata(contract: bytes, market: bytes, leaf: tuple[int, int, bytes], *,
+                    challenger: str, case: bytes, upheld: bool, chain_id: int = CHAIN_ID) -> bytes:
+    """submitRuling calldata: the test court's Ruling on ``case`` about ``leaf``
+    (component, index, leaf hash) of ``market``, relayed for ``challenger``."""
+    from por.chain.calldata import leaf_id, submit_ruling_calldata
+    from por.court.eip712 import RulingStruct, sign_ruling
+    from por.signing.eip712 import Eip712Domain
+
+    component, index, hashed = leaf
+    struct = RulingStruct(leaf_id(market, component, index), market, hashed, upheld,
+                          10 if upheld else 90, case, bytes(32), T0, T0 + 1000 * WEEK)
+    record = sign_ruling(struct, TEST_ONLY_COURT,
+                         Eip712Domain(chain_id=chain_id, verifying_contract=contract))
+    words = tuple(getattr(struct, f) for f in RulingStruct.__dataclass_fields__)
+    return submit_ruling_calldata(words, record.signature, bytes.fromhex(challenger[2:]))
 
 
 # --- markets: verdicts registered on chain -----------------------------------------------
@@ -209,9 +258,10 @@ def submit_data(words: tuple[Any, ...], signer: bytes, signature: bytes) -> byte
 WEEK = 7 * 24 * 3600
 
 
-def register_bundle(chain: Chain, data: bytes, nonce: int) -> bytes:
+def register_bundle(chain: Chain, data: bytes, nonce: int = 0) -> bytes:
     """Sign ``data`` for ``chain`` with the test-only key (por.bundle.sign_bundle),
-    submit it with ``por.chain``'s calldata; the marketId."""
+    propose it with ``por.chain``'s calldata (``nonce``: the market's round); the
+    marketId."""
     from por.bundle import sign_bundle
     from por.chain.documents import verdict_call
     from por.cli.attestation import signed_verdict
@@ -228,11 +278,32 @@ def register_bundle(chain: Chain, data: bytes, nonce: int) -> bytes:
 
 
 def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes, *,
-                     nonce: int) -> tuple[bytes, Any]:
-    """A market whose ``kind`` component has ``size`` leaves, ``leaf`` at ``index``,
-    without building the tree: any sibling hashes define *some* tree of that
-    size, and the contract does the same work for it as for a built one.
-    Signed and submitted; returns (marketId, the por.InclusionProof)."""
+                     nonce: int, round_: int = 0, market: bytes | None = None,
+                     sender: str = ADMIN) -> tuple[bytes, Any]:
+    """:func:`synthetic_verdict` signed and proposed on ``chain`` (at ``T0 + 1`` for a
+    new market); ``nonce`` picks the tree, ``round_`` is the signed nonce, ``market``
+    re-proposes on an existing market.  Returns (marketId, the por.InclusionProof)."""
+    words, proof = synthetic_verdict(kind, size, index, leaf, nonce=nonce, round_=round_,
+                                     market=market)
+    if market is None:
+        chain.set_time(T0 + 1)
+    chain.send(propose_data(words, chain.chain_id, chain.contract), sender=sender)
+    market_id: bytes = words[0]
+    return market_id, proof
+
+
+def propose_data(words: tuple[Any, ...], chain_id: int, contract: bytes) -> bytes:
+    """proposeVerdict calldata of ``words`` signed by the test-only key for ``contract``."""
+    signature = sign_digest(TEST_ONLY_SECRET, raw_digest(words, chain_id, contract))
+    return submit_data(words, address_of(TEST_ONLY_SECRET), signature)
+
+
+def synthetic_verdict(kind: str, size: int, index: int, leaf: bytes, *, nonce: int,
+                      round_: int = 0, market: bytes | None = None) -> tuple[tuple[Any, ...], Any]:
+    """The Verdict words of a market whose ``kind`` component has ``size`` leaves,
+    ``leaf`` at ``index``, without building the tree: any sibling hashes define
+    *some* tree of that size, and the contract does the same work for it as for a
+    built one.  Returns (the words, the leaf's por.InclusionProof)."""
     from por.bundle.layout import COMPONENTS, component_leaf
     from por.challenge.records import KIND_COMPONENT, InclusionProof, seal
     from por.merkle import (
@@ -260,10 +331,6 @@ def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes
         "leaf_index": index, "tree_size": size, "leaf_path": path, "component_root": root,
         "component_path": inclusion_proof_from_leaf_hashes(hashes, position),
         "por_root": por_root})
-    market_id = keccak256(seed)
-    words = (market_id, 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
-             *pairs["reasoning"], por_root, T0, T0 + WEEK, nonce)
-    signature = sign_digest(TEST_ONLY_SECRET, raw_digest(words, chain.chain_id, chain.contract))
-    chain.set_time(T0 + 1)
-    chain.send(submit_data(words, address_of(TEST_ONLY_SECRET), signature))
-    return market_id, proof
+    words = (market or keccak256(seed), 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
+             *pairs["reasoning"], por_root, T0, T0 + 1000 * WEEK, round_)
+    return words, proof

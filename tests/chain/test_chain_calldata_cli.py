@@ -1,6 +1,6 @@
-"""``por attestation --calldata``: the encoder matches the contract's ABI, the
-edges fail closed with one line and a stable id, and nothing on the
-verifying path loads the chain stack."""
+"""``por attestation --calldata`` and ``por chain``: the encoder matches the
+contract's ABI, the edges fail closed with one line and a stable id, and nothing
+on the verifying path loads the chain stack."""
 
 from __future__ import annotations
 
@@ -14,15 +14,18 @@ from pathlib import Path
 import pytest
 from chain_support import DEMO_BUNDLES, FUNCTIONS, ROOT, T0, TEST_ONLY_SECRET, _signature, por
 
-from por.chain import CHECK_INCLUSION, OPEN_CHALLENGE, SUBMIT_VERDICT
+from por.chain import CHECK_INCLUSION, OPEN_CHALLENGE, PROPOSE_VERDICT
+from por.chain.calldata import CLOSE_MOOT, FINALIZE, SUBMIT_RULING, WITHDRAW
 from por.cli import main
+from por.cli.schema import schema_for
 from por.signing.keys import PrivateKey, private_key_to_json
 
 BUNDLE = DEMO_BUNDLES / "01-boolean-observed.cbor"
 
 
 def test_function_signatures_are_the_contracts() -> None:
-    assert {SUBMIT_VERDICT, OPEN_CHALLENGE, CHECK_INCLUSION} <= {
+    assert {PROPOSE_VERDICT, OPEN_CHALLENGE, CHECK_INCLUSION, SUBMIT_RULING, FINALIZE,
+            WITHDRAW, CLOSE_MOOT} <= {
         _signature(f) for f in FUNCTIONS.values()}
 
 
@@ -86,21 +89,30 @@ def test_unbound_signature_gets_no_calldata(capsys: pytest.CaptureFixture[str],
 def test_proof_edges(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     proof = tmp_path / "p.cbor"
     por("challenge", str(BUNDLE), "--verdict", "-o", str(proof))
-    code, out, _err = run(capsys, "attestation", "--calldata", "--market", "m", str(proof))
+    case = ("--case-hash", "ab" * 32)
+    code, out, _err = run(capsys, "attestation", "--calldata", "--market", "m", *case,
+                          str(proof))
     assert code == 0 and "calldata          0x" in out
+    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", str(proof))
+    assert (code, err.split(":")[1].strip()) == (2, "usage.options")
+    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m",
+                          "--case-hash", "abc", str(proof))
+    assert (code, err.split(":")[1].strip()) == (2, "usage.options")
     code, _out, err = run(capsys, "attestation", "--calldata", str(proof))
     assert (code, err.split(":")[1].strip()) == (2, "usage.options")
     code, _out, err = run(capsys, "attestation", "--market", "m", str(BUNDLE))
     assert (code, err.split(":")[1].strip()) == (2, "usage.options")
     bundle_proof = tmp_path / "b.cbor"
     por("challenge", str(BUNDLE), "--bundle", "-o", str(bundle_proof))
-    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", str(bundle_proof))
+    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", *case,
+                          str(bundle_proof))
     assert (code, err.split(":")[1].strip()) == (2, "chain.proof_kind")
     data = bytearray(proof.read_bytes())
     data[-40] ^= 1  # inside the last hash of component_path
     bad = tmp_path / "bad.cbor"
     bad.write_bytes(bytes(data))
-    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", str(bad))
+    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", *case,
+                          str(bad))
     assert code == 1 and err.startswith("por: proof.") and err.count("\n") == 1
 
 
@@ -116,3 +128,52 @@ def test_verifying_never_loads_the_chain_stack(signed: str) -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_por_chain_prints_the_registry_challenge_id(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path) -> None:
+    case = tmp_path / "case.cbor"
+    por("dispute", "open", str(BUNDLE), "--leaf", "evidence_leaf:0", "--claim", "wrong source",
+        "-o", str(case))
+    challenger = "0x" + "c4" * 20
+    code, text, _err = run(capsys, "chain", "challenge", str(case), "--challenger", challenger)
+    assert code == 0 and text.startswith(OPEN_CHALLENGE)
+    code, doc, _err = run(capsys, "chain", "challenge", str(case), "--challenger", challenger,
+                          "--json")
+    call = json.loads(doc)["calldata"]
+    assert f"challenge id      {call['challenge_id_hex']}" in text
+    assert call["case_hash_hex"] == "0x" + hashlib.sha256(case.read_bytes()).hexdigest()
+    assert call["data_hex"].startswith(call["selector_hex"]) and call["leaf_index"] == "0"
+    code, doc, _err = run(capsys, "chain", "finalize", "m", "--json")
+    final = json.loads(doc)["calldata"]
+    assert final["data_hex"] == final["selector_hex"] + final["market_id_hex"][2:]
+    code, text, _err = run(capsys, "chain", "withdraw")
+    assert code == 0 and text.splitlines()[-1].startswith("calldata          0x3ccfd60b")
+
+
+def _valid(name: str, document: dict[str, object]) -> None:
+    from jsonschema import Draft202012Validator
+
+    errors = [e.message for e in Draft202012Validator(schema_for(name)).iter_errors(document)]
+    assert errors == [], errors
+
+
+def test_every_calldata_document_has_its_schema(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path, signed: str) -> None:
+    code, doc, _err = run(capsys, "attestation", "--calldata", "--json", "--now", str(T0), signed)
+    _valid("attestation", json.loads(doc))
+    case = tmp_path / "case.cbor"
+    por("dispute", "open", str(BUNDLE), "--leaf", "verdict", "--claim", "wrong", "-o", str(case))
+    challenger = ("--challenger", "0x" + "c4" * 20)
+    for argv in (("challenge", str(case)), ("challenge", str(case), *challenger),
+                 ("finalize", "m"), ("withdraw",), ("close-moot", "0x" + "ab" * 32)):
+        code, doc, _err = run(capsys, "chain", *argv, "--json")
+        assert code == 0
+        _valid("calldata", json.loads(doc))
+
+
+def test_close_moot_takes_one_challenge_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, text, _err = run(capsys, "chain", "close-moot", "ab" * 32)
+    assert code == 0 and text.splitlines()[-1].endswith("ab" * 32)
+    code, _out, err = run(capsys, "chain", "close-moot", "0x1234")
+    assert (code, err.split(":")[1].strip()) == (2, "usage.options")

@@ -1,41 +1,54 @@
-"""The registry's resolver path for the dispute court (SPEC §14.4, §16.7) in revm.
+"""The registry's court path (SPEC §14.4, §16.7) in revm.
 
-A PoR bundle's verdict is registered, a challenger opens a challenge on the
-disputed leaf, a panel rules (scripted answers through the locked-call path,
-recorded and verified offline), the resolver's key signs the EIP-712 Ruling
-with por's signing stack, and anyone relays it with ``submitRuling``.
+A PoR bundle's verdict is proposed, a challenger opens a challenge on the
+disputed leaf with its DisputeCase hash and bond, a panel rules (scripted answers
+through the locked-call path, recorded and verified offline), the resolver's key
+signs the EIP-712 Ruling with por's signing stack, and anyone relays it with
+``submitRuling`` for that challenger: it settles only the challenge of its case.
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from chain_support import (
     ADMIN,
     CHALLENGER,
+    CHALLENGER_BOND,
+    PROPOSER_BOND,
+    RESOLVER,
     ROOT,
     T0,
+    TEST_ONLY_COURT,
     TEST_ONLY_SECRET,
     TEST_ONLY_STRANGER,
     WEEK,
     Chain,
     address_of,
+    por,
     register_bundle,
     reverts,
 )
 from eth_abi import encode
+from jsonschema import Draft202012Validator
 
 from por.bundle import build_bundle
 from por.bundle.layout import Bundle
 from por.chain import open_challenge_calldata, selector
-from por.chain.calldata import RULING_TUPLE, SUBMIT_RULING, submit_ruling_calldata
+from por.chain.calldata import (
+    RULING_TUPLE,
+    SUBMIT_RULING,
+    challenge_id,
+    submit_ruling_calldata,
+)
 from por.challenge.proofs import build_inclusion_proof
 from por.cli.judge_run import resolve_config
+from por.cli.schema import schema_for
 from por.court.case import DisputeCase, open_case
 from por.court.config import court_rule
 from por.court.eip712 import (
@@ -52,11 +65,9 @@ from por.judges.wire import response_format, wire_model_name, wire_number
 from por.scenarios import list_scenarios, load_scenario
 from por.signing.eip712 import Eip712Domain
 
-#: The court's (resolver's) test-only key.
-TEST_ONLY_COURT = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
 COURT = ROOT / "fixtures" / "court"
-#: SPEC §16.7: relaying a ruling (ecrecover, two slot updates, the event).
-RULING_GAS_TARGET = 20_000
+#: SPEC §16.7: relaying a ruling (ecrecover, the settlement's slot updates, events).
+RULING_GAS_TARGET = 70_000
 
 
 def _answer(manifest: Any, messages: list[dict[str, str]], pct: int) -> Exchange:
@@ -83,37 +94,49 @@ def rule(case: DisputeCase, pcts: tuple[int, int, int]) -> CourtSummary:
     return verify_court(data)
 
 
+def _open(chain: Chain, case: DisputeCase, sender: str) -> bytes:
+    """Open a challenge on the case's leaf with its case hash; the registry's id."""
+    proof = build_inclusion_proof(Bundle.from_cbor(case.bundle), case.leaf_kind, case.leaf_index)
+    opened = chain.send(open_challenge_calldata(case.market_key, case.case_hash(), proof),
+                        sender=sender).output
+    assert opened == challenge_id(case.challenge_id, case.leaf_hash,
+                                  bytes.fromhex(sender[2:]), case.case_hash())
+    return opened
+
+
 @pytest.fixture
 def setup() -> dict[str, Any]:
     """A registry with market 0's verdict, the court as resolver, a challenge on evidence 0."""
     scenario = load_scenario(list_scenarios()[0])
     data = build_bundle(scenario.prompt_spec, scenario.evidence)
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-    market_id = register_bundle(chain, data, 0)
+    market_id = register_bundle(chain, data)
     chain.call("setResolver", "0x" + address_of(TEST_ONLY_COURT).hex(), sender=ADMIN)
-    proof = build_inclusion_proof(Bundle.from_cbor(data), "evidence_leaf", 0)
-    chain.send(open_challenge_calldata(market_id, proof), sender=CHALLENGER)
     case = open_case(data, kind="evidence_leaf", leaf_index=0, reward=0,
                      claim="The newsroom is not the source the market meant.", rebuttal=None)
     assert case.market_key == market_id
-    assert chain.call("challenges", case.challenge_id)[-1] == 1  # Open, under por's id
+    opened = _open(chain, case, CHALLENGER)
+    assert chain.call("challenges", opened)[2] == 1  # Open
     domain = Eip712Domain(chain_id=chain.chain_id, verifying_contract=chain.contract)
-    return {"chain": chain, "case": case, "market_id": market_id, "domain": domain}
+    return {"chain": chain, "case": case, "market_id": market_id, "domain": domain,
+            "data": data, "challenge_id": opened}
 
 
 def _words(r: RulingStruct) -> tuple[Any, ...]:
     return tuple(getattr(r, f) for f in RulingStruct.__dataclass_fields__)
 
 
-def _submit(setup: dict[str, Any], struct: RulingStruct, secret: bytes = TEST_ONLY_COURT) -> bytes:
+def _submit(setup: dict[str, Any], struct: RulingStruct, secret: bytes = TEST_ONLY_COURT,
+            challenger: str = CHALLENGER) -> bytes:
     record = sign_ruling(struct, secret, setup["domain"])
-    return submit_ruling_calldata(_words(record.struct()), record.signature)
+    return submit_ruling_calldata(_words(record.struct()), record.signature,
+                                  bytes.fromhex(challenger[2:]))
 
 
 @pytest.mark.parametrize(("pcts", "upheld"), [((10, 30, 80), True), ((80, 60, 20), False)])
-def test_a_signed_ruling_resolves_the_open_challenge(setup: dict[str, Any],
-                                                     pcts: tuple[int, int, int],
-                                                     upheld: bool) -> None:
+def test_a_signed_ruling_settles_the_open_challenge(setup: dict[str, Any],
+                                                    pcts: tuple[int, int, int],
+                                                    upheld: bool, tmp_path: Path) -> None:
     chain: Chain = setup["chain"]
     summary = rule(setup["case"], pcts)
     struct = ruling_struct(summary, issued_at=T0, expires_at=T0 + WEEK)
@@ -123,14 +146,47 @@ def test_a_signed_ruling_resolves_the_open_challenge(setup: dict[str, Any],
     view = selector(f"rulingDigest({RULING_TUPLE})") + encode([RULING_TUPLE], [_words(struct)])
     assert chain.send(view).output == ruling_digest(struct, setup["domain"])
     chain.set_time(T0 + 2)
-    outcome = chain.send(_submit(setup, struct), sender=CHALLENGER)  # anyone relays it
+    signature_file = tmp_path / "ruling.sig.cbor"
+    signature_file.write_bytes(record.to_cbor())
+    document = json.loads(por("chain", "ruling", str(signature_file), "--challenger",
+                              CHALLENGER, "--json"))
+    assert list(Draft202012Validator(schema_for("calldata")).iter_errors(document)) == []
+    relay = document["calldata"]
+    assert relay["data_hex"] == "0x" + _submit(setup, struct).hex()
+    assert relay["challenge_id_hex"] == "0x" + setup["challenge_id"].hex()
+    outcome = chain.send(_submit(setup, struct), sender=RESOLVER)  # anyone relays it
     print(f"submitRuling execution gas {outcome.execution_gas}")
     assert outcome.execution_gas <= RULING_GAS_TARGET
-    assert chain.call("challenges", struct.challenge_id)[-1] == (2 if upheld else 3)
-    record_on_chain = chain.call("verdicts", setup["market_id"])
-    assert record_on_chain[-1] is upheld and record_on_chain[-2] == 0  # overturned, open
+    assert chain.call("challenges", setup["challenge_id"])[2] == (2 if upheld else 3)
+    on_chain = chain.call("verdicts", setup["market_id"])
+    assert on_chain[7] == (2 if upheld else 1)  # Struck, or still Proposed
+    winner = CHALLENGER if upheld else ADMIN  # ADMIN proposed it
+    paid = CHALLENGER_BOND + PROPOSER_BOND if upheld else CHALLENGER_BOND
+    assert chain.call("withdrawable", winner) == paid
     again = reverts(chain, _submit(setup, struct), sender=CHALLENGER)
     assert again.name == "ChallengeNotOpen"
+
+
+def test_a_sham_case_cannot_settle_another_challengers_challenge(setup: dict[str, Any]) -> None:
+    """Issue 24: the oracle files its own conceding case on the same leaf; the court
+    rejects it; that ruling settles the oracle's challenge only, and the court's
+    ruling on the honest case still settles the honest one."""
+    chain: Chain = setup["chain"]
+    sham = open_case(setup["data"], kind="evidence_leaf", leaf_index=0, reward=0,
+                     claim="I concede nothing is wrong here.", rebuttal=None)
+    sham_id = _open(chain, sham, ADMIN)
+    chain.set_time(T0 + 2)
+    sham_ruling = ruling_struct(rule(sham, (90, 90, 90)), issued_at=T0, expires_at=T0 + WEEK)
+    for relayed_for in (CHALLENGER, RESOLVER):  # relayed for the honest challenger, or anyone
+        assert reverts(chain, _submit(setup, sham_ruling, challenger=relayed_for)
+                       ).name == "ChallengeNotOpen"
+    chain.send(_submit(setup, sham_ruling, challenger=ADMIN))
+    assert chain.call("challenges", sham_id)[2] == 3  # Rejected
+    assert chain.call("challenges", setup["challenge_id"])[2] == 1  # still Open
+    honest = ruling_struct(rule(setup["case"], (10, 10, 10)), issued_at=T0, expires_at=T0 + WEEK)
+    chain.send(_submit(setup, honest))
+    assert chain.call("challenges", setup["challenge_id"])[2] == 2  # Upheld
+    assert chain.call("finalOutcome", setup["market_id"]) == 0  # struck
 
 
 def test_the_registry_refuses_what_the_court_did_not_sign(setup: dict[str, Any]) -> None:
@@ -140,7 +196,6 @@ def test_the_registry_refuses_what_the_court_did_not_sign(setup: dict[str, Any])
     chain.set_time(T0 + 2)
     cases = {
         "SignatureInvalid": _submit(setup, struct, TEST_ONLY_STRANGER),
-        "RulingMismatch": _submit(setup, replace(struct, leaf_hash=bytes(32))),
         "RulingValue": _submit(setup, replace(struct, upheld=True)),
         "ChallengeNotOpen": _submit(setup, replace(struct, challenge_id=bytes(32))),
         "Expired": _submit(setup, replace(struct, expires_at=T0 + 1)),
@@ -148,14 +203,9 @@ def test_the_registry_refuses_what_the_court_did_not_sign(setup: dict[str, Any])
     }
     for name, data in cases.items():
         assert reverts(chain, data, sender=CHALLENGER).name == name, name
+    for edit in (replace(struct, leaf_hash=bytes(32)), replace(struct, case_hash=bytes(32))):
+        assert reverts(chain, _submit(setup, edit), sender=CHALLENGER).name == "ChallengeNotOpen"
     relabelled = bytearray(_submit(setup, struct))
     relabelled[4 + 5 * 32 - 1] ^= 1  # workerPct 60 -> 61 after signing
     assert reverts(chain, bytes(relabelled), sender=CHALLENGER).name == "SignatureInvalid"
     assert selector(SUBMIT_RULING) == bytes(relabelled[:4])
-
-
-def test_the_resolver_can_still_rule_directly(setup: dict[str, Any]) -> None:
-    chain: Chain = setup["chain"]
-    assert reverts(chain, selector("resolveChallenge(bytes32,bool)")
-                   + encode(["bytes32", "bool"], [setup["case"].challenge_id, True]),
-                   sender=CHALLENGER).name == "NotResolver"

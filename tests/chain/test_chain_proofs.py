@@ -30,7 +30,8 @@ from eth_abi import encode
 
 from por.bundle import Bundle
 from por.chain import CHECK_INCLUSION, check_inclusion_calldata, inclusion_proof_args, selector
-from por.chain.calldata import PROOF_TUPLE
+from por.chain.calldata import PROOF_TUPLE, leaf_id
+from por.chain.calldata import challenge_id as por_challenge_id
 from por.challenge.check import check_proof
 from por.challenge.proofs import build_inclusion_proof
 from por.challenge.records import InclusionProof, body_of, seal
@@ -51,8 +52,7 @@ INCLUSION_GAS_TARGET = 12_000
 def registry() -> tuple[Chain, dict[str, bytes]]:
     """One registry holding a signed verdict for every demo bundle."""
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-    markets = {path.name: register_bundle(chain, path.read_bytes(), nonce)
-               for nonce, path in enumerate(DEMO)}
+    markets = {path.name: register_bundle(chain, path.read_bytes()) for path in DEMO}
     return chain, markets
 
 
@@ -202,26 +202,21 @@ def test_open_challenge_from_por_challenge_and_resolve(
     por("challenge", str(path), "--step", "step_0002", "--inclusion", "-o", str(proof_file))
     import json
 
-    call = json.loads(por("attestation", "--calldata", "--market", text, "--json",
-                          str(proof_file)))["calldata"]
+    case_hash = hashlib.sha256(b"a case").digest()
+    call = json.loads(por("attestation", "--calldata", "--market", text, "--case-hash",
+                          case_hash.hex(), "--json", str(proof_file)))["calldata"]
     assert call["market_id_hex"] == "0x" + market.hex()
     data = bytes.fromhex(call["data_hex"][2:])
     opened = chain.send(data, sender=CHALLENGER)
     challenge_id = opened.output
     [(topics, _data)] = opened.logs
     assert topics[1:] == [challenge_id, market, bytes(12) + bytes.fromhex(CHALLENGER[2:])]
-    stored = chain.call("challenges", challenge_id)
-    assert stored == (market, leaf_hash(InclusionProof.from_cbor(proof_file.read_bytes()).leaf),
-                      CHALLENGER, 1, 4, 1)  # leaf 1 (step_0002), reasoning, Open
-    assert chain.call("verdicts", market)[5:] == (1, False)  # disputed
+    leaf = leaf_hash(InclusionProof.from_cbor(proof_file.read_bytes()).leaf)
+    assert challenge_id == por_challenge_id(leaf_id(market, 4, 1), leaf,
+                                            bytes.fromhex(CHALLENGER[2:]), case_hash)
+    assert chain.call("challenges", challenge_id) == (CHALLENGER, 0, 1, market)  # Open
+    assert chain.call("verdicts", market)[5] == 1  # one challenge open: not final
+    assert chain.call("isFinal", market) is False
     error = reverts(chain, data, sender=CHALLENGER)
     assert (error.name, error.args_) == ("ChallengeExists", (challenge_id,))
-    error = reverts(chain, selector("resolveChallenge(bytes32,bool)") + challenge_id
-                    + (1).to_bytes(32, "big"), sender=CHALLENGER)
-    assert error.name == "NotResolver"
-    chain.call("resolveChallenge", challenge_id, True, sender=RESOLVER)
-    assert chain.call("verdicts", market)[5:] == (0, True)  # overturned
-    assert chain.call("challenges", challenge_id)[5] == 2  # Upheld
-    error = reverts(chain, selector("resolveChallenge(bytes32,bool)") + challenge_id
-                    + bytes(32), sender=RESOLVER)
-    assert (error.name, error.args_) == ("ChallengeNotOpen", (challenge_id,))
+    chain.send(data, sender=RESOLVER)  # another challenger, same leaf and case: no squatting

@@ -12,12 +12,14 @@ from typing import Any
 
 import pytest
 from chain_support import (
+    ADMIN,
     CHAIN_ID,
     MARKETS,
     RESOLVER,
     T0,
     TEST_ONLY_SECRET,
     TEST_ONLY_STRANGER,
+    WINDOW,
     Chain,
     address_of,
     por,
@@ -38,8 +40,8 @@ SCENARIOS = sorted(p.name for p in MARKETS.iterdir() if p.is_dir())
 SIGNER = address_of(TEST_ONLY_SECRET)
 STRANGER = address_of(TEST_ONLY_STRANGER)
 WEEK = 7 * 24 * 3600
-#: SPEC §14.6 target for submitVerdict's execution gas.
-SUBMIT_GAS_TARGET = 60_000
+#: SPEC §14.6 target for proposeVerdict's execution gas (issue 24: <= 90 000).
+SUBMIT_GAS_TARGET = 90_000
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +101,9 @@ def join(r: int, s: int, v: int) -> bytes:
 @pytest.mark.parametrize(("index", "scenario"), list(enumerate(SCENARIOS)))
 def test_por_signed_verdict_is_accepted_and_stored(tmp_path: Path, keys: dict[str, str],
                                                    index: int, scenario: str) -> None:
+    del index
     chain = chain_with_signer()
-    nonce = 3 * index  # a different nonce per scenario, 0 included
+    nonce = 0  # the market's first round
     document = attestation(signed_bundle(tmp_path, scenario, keys["signer"], chain,
                                          nonce=nonce))
     att, call = document["attestation"], document["calldata"]
@@ -117,26 +120,28 @@ def test_por_signed_verdict_is_accepted_and_stored(tmp_path: Path, keys: dict[st
     assert outcome.execution_gas <= SUBMIT_GAS_TARGET
 
     stored = chain.call("verdicts", words[0])
+    deadline = T0 + 60 + WINDOW
     assert stored == (words[8], int(message["evidenceCount"]), int(message["reasoningCount"]),
-                      message["outcome"], message["confidenceBps"], 0, False)
-    assert chain.call("nextNonce", "0x" + SIGNER.hex()) == nonce + 1
+                      message["outcome"], message["confidenceBps"], 0, 0, 1, ADMIN, deadline)
+    assert chain.call("isFinal", words[0]) is False  # proposed, inside its window
 
     [(topics, data)] = outcome.logs
     assert topics[1] == words[0]
     assert topics[2][12:] == SIGNER
-    assert decode(["bytes32", "uint64", "uint64", "uint8", "uint16", "uint64"], data) \
-        == (words[8], int(message["evidenceCount"]), int(message["reasoningCount"]),
-            message["outcome"], message["confidenceBps"], nonce)
+    assert topics[3][12:] == bytes.fromhex(ADMIN[2:])  # the proposer, who bonded
+    assert decode(["bytes32", "uint8", "uint16", "uint32", "uint64"], data) \
+        == (words[8], message["outcome"], message["confidenceBps"], nonce, deadline)
 
 
-def test_every_scenario_in_one_registry_with_increasing_nonces(
+def test_every_scenario_in_one_registry_in_any_relay_order(
         tmp_path: Path, keys: dict[str, str]) -> None:
+    """Issue 24 item 4: nonces are per market (its round), so a relayer holding a
+    signer's verdicts cannot censor later ones by relaying out of order."""
     chain = chain_with_signer()
     chain.set_time(T0 + 1)
-    for nonce, scenario in enumerate(SCENARIOS):
+    for scenario in reversed(SCENARIOS):
         chain.send(calldata(attestation(signed_bundle(tmp_path, scenario, keys["signer"],
-                                                      chain, nonce=nonce))))
-    assert chain.call("nextNonce", "0x" + SIGNER.hex()) == len(SCENARIOS)
+                                                      chain, nonce=0))))
 
 
 # --- rejections ----------------------------------------------------------------------------
@@ -144,10 +149,10 @@ def test_every_scenario_in_one_registry_with_increasing_nonces(
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory, keys: dict[str, str]) -> dict[str, Any]:
-    """Scenario 01 signed for a fresh registry at nonce 5; its words and signature."""
+    """Scenario 01 signed for a fresh registry at nonce 0; its words and signature."""
     folder = tmp_path_factory.mktemp("base")
     chain = chain_with_signer()
-    document = attestation(signed_bundle(folder, SCENARIOS[0], keys["signer"], chain, nonce=5))
+    document = attestation(signed_bundle(folder, SCENARIOS[0], keys["signer"], chain, nonce=0))
     return {"folder": folder, "address": chain.address, "document": document,
             "words": words_of(document["attestation"]["typed_data"]["message"]),
             "signature": bytes.fromhex(document["attestation"]["signature_hex"][2:])}
@@ -244,17 +249,14 @@ def test_unknown_signer_reverts_unknown_signer(base: dict[str, Any], keys: dict[
     assert (error.name, error.args_) == ("UnknownSigner", ("0x" + STRANGER.hex(),))
 
 
-def test_removed_signer_reverts_unknown_signer_and_keeps_its_nonce(base: dict[str, Any]) -> None:
+def test_removed_signer_reverts_unknown_signer(base: dict[str, Any]) -> None:
     chain = fresh(base)
-    chain.send(submit_data(base["words"], SIGNER, base["signature"]))
     chain.call("removeSigner", "0x" + SIGNER.hex())
     assert chain.call("isSigner", "0x" + SIGNER.hex()) is False
-    assert chain.call("nextNonce", "0x" + SIGNER.hex()) == 6
     error = reverts(chain, submit_data(base["words"], SIGNER, base["signature"]))
     assert error.name == "UnknownSigner"
     chain.call("addSigner", "0x" + SIGNER.hex())
-    error = reverts(chain, submit_data(base["words"], SIGNER, base["signature"]))
-    assert error.name == "NonceReplayed"
+    chain.send(submit_data(base["words"], SIGNER, base["signature"]))
 
 
 def test_expired_and_not_yet_valid(base: dict[str, Any]) -> None:
@@ -271,19 +273,23 @@ def test_expired_and_not_yet_valid(base: dict[str, Any]) -> None:
     fresh(base, expires - 1).send(data)  # ...while now < expiresAt
 
 
-def test_replays_revert_nonce_replayed(base: dict[str, Any], keys: dict[str, str]) -> None:
+def test_replays_and_other_rounds_revert(base: dict[str, Any], keys: dict[str, str]) -> None:
     chain = fresh(base)
     data = submit_data(base["words"], SIGNER, base["signature"])
     chain.send(data)
     error = reverts(chain, data)  # the same signature again
-    assert (error.name, error.args_) == ("NonceReplayed", ("0x" + SIGNER.hex(), 5, 6))
-    for nonce in (0, 4, 5):  # another market, an old or the same nonce
+    assert (error.name, error.args_) == ("VerdictExists", (base["words"][0],))
+    market = None
+    for nonce in (1, 5):  # another market, a round it has not reached
         document = attestation(signed_bundle(base["folder"], SCENARIOS[3], keys["signer"],
                                              chain, nonce=nonce))
-        assert reverts(chain, calldata(document)).name == "NonceReplayed"
+        error = reverts(chain, calldata(document))
+        market = error.args_[0]
+        assert (error.name, error.args_[1:]) == ("NonceRound", (nonce, 0))
     document = attestation(signed_bundle(base["folder"], SCENARIOS[3], keys["signer"],
-                                         chain, nonce=6))
+                                         chain, nonce=0))
     chain.send(calldata(document))
+    assert chain.call("verdicts", market)[7] == 1  # Proposed
 
 
 def test_second_verdict_for_a_market_reverts_verdict_exists(base: dict[str, Any],

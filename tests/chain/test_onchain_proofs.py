@@ -1,4 +1,4 @@
-"""On-chain proof checking (SPEC §14.7) agrees with ``por check-proof``, case by case.
+"""On-chain proof checking (SPEC §14.8) agrees with ``por check-proof``, case by case.
 
 ``PorProofCheck`` (the committed build, run in revm) and the Python library get the
 same bytes and must give the same answer: for a proof, the same WON/LOST and the

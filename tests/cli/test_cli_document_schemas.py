@@ -103,7 +103,7 @@ def test_attestation_and_calldata(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert code == 1 and _errors("proof-check", checked) == []
     pytest.importorskip("eth_abi")
     code, call = _run(capsys, ["attestation", "--calldata", "--json", "--market", "m",
-                               str(proof)])
+                               "--case-hash", "ab" * 32, str(proof)])
     assert code == 0 and _errors("calldata", call) == []
     assert _errors("calldata", {**call, "calldata": {**call["calldata"], "tree_size": 1}})
 

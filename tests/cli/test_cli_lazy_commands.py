@@ -24,12 +24,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: Every command, in ``por --help`` order, written out so that losing one fails.
 ALL_COMMANDS = ("verify", "build", "inspect", "explain", "demo", "schema", "keygen", "sign",
-                "attestation", "judge", "dispute", "court", "challenge", "check-proof")
+                "attestation", "chain", "judge", "dispute", "court", "challenge", "check-proof")
 
 #: Modules that parsing ``por verify``'s options must not import.  ``dataclasses``
 #: (with ``inspect`` and ``ast``, ~5 ms) came in through ``por.cli.signing_args``.
-NOT_FOR_VERIFY = ("por.cli.attestation", "por.cli.judge_cmd", "por.cli.court_cmd",
-                  "por.cli.challenge_cmd", "por.cli.build", "por.cli.inspect",
+NOT_FOR_VERIFY = ("por.cli.attestation", "por.cli.chain_cmd", "por.cli.judge_cmd",
+                  "por.cli.court_cmd", "por.cli.challenge_cmd", "por.cli.build", "por.cli.inspect",
                   "por.cli.demo", "por.cli.schema", "por.cli.sign", "dataclasses")
 
 #: A lower-case ``--contract``: a mixed-case one is checked against its EIP-55

@@ -143,18 +143,19 @@ def test_a_mixed_panel_rules_and_its_signed_ruling_is_accepted_by_the_registry(
     scenario = load_scenario(list_scenarios()[0])
     data = build_bundle(scenario.prompt_spec, scenario.evidence)
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-    market_id = register_bundle(chain, data, 0)
+    market_id = register_bundle(chain, data)
     court_secret = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
     chain.call("setResolver", "0x" + address_of(court_secret).hex(), sender=ADMIN)
-    chain.send(open_challenge_calldata(
-        market_id, build_inclusion_proof(Bundle.from_cbor(data), "evidence_leaf", 0)),
-        sender=CHALLENGER)
     bundle = tmp_path / "bundle.cbor"
     bundle.write_bytes(data)
     case = tmp_path / "case.cbor"
     assert main(["dispute", "open", str(bundle), "--leaf", "evidence_leaf:0", "--claim",
                  "The newsroom API is not the shipping page the market meant.",
                  "-o", str(case)]) == 0
+    case_hash = hashlib.sha256(case.read_bytes()).digest()
+    opened = chain.send(open_challenge_calldata(
+        market_id, case_hash, build_inclusion_proof(Bundle.from_cbor(data), "evidence_leaf", 0)),
+        sender=CHALLENGER).output
     key = write_key(tmp_path, "test-only-court.key", court_secret)
 
     def model(body: bytes) -> tuple[int, bytes]:
@@ -182,6 +183,6 @@ def test_a_mixed_panel_rules_and_its_signed_ruling_is_accepted_by_the_registry(
     chain.set_time(T0 + 2)
     chain.send(submit_ruling_calldata(
         tuple(getattr(signed.struct(), f) for f in signed.struct().__dataclass_fields__),
-        signed.signature), sender=CHALLENGER)
-    status = chain.call("challenges", signed.challenge_id)[-1]
+        signed.signature, bytes.fromhex(CHALLENGER[2:])), sender=CHALLENGER)
+    status = chain.call("challenges", opened)[2]
     assert status == (2 if final.decision == "upheld" else 3)

@@ -1,0 +1,160 @@
+"""``por chain``: calldata for the optimistic registry's dispute calls (SPEC §14.5).
+
+``por chain challenge CASE --challenger ADDR`` proves a DisputeCase's leaf from the
+case's own bundle and prints ``openChallenge(marketId, caseHash, proof)`` with the
+registry's challenge id; ``por chain ruling SIG --challenger ADDR`` relays a signed
+court ruling (``submitRuling``); ``por chain finalize MARKET`` and ``por chain
+withdraw`` are the last two calls of a game.  Proposing is ``por attestation
+--calldata`` (a verified bundle's signature).  Nothing is sent: the output goes to
+any wallet or ``cast send ADDR DATA --value WEI``.
+
+Leaves out: RPC, keys, gas; the bonds are the registry's (``proposerBond()``,
+``challengerBond()``), read with ``cast call``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from por.cli.common import (
+    CliError,
+    add_max_size_option,
+    out,
+    print_json,
+    read_input,
+    safe_text,
+)
+from por.cli.signing_args import contract_address
+
+_EPILOG = """\
+examples:
+  por chain challenge case.cbor --challenger 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
+  por chain ruling court/ruling.sig.cbor --challenger 0x7099...79c8 --json
+  por chain finalize btc-above-100k-2025-12-31
+  por chain close-moot 0x5d1c...e2a0
+  por chain withdraw
+
+output:
+  text     the function, the values it binds (market, case hash, leaf, the
+           challenge id) and `calldata 0x...`
+  --json   one JSON document, schema "por/calldata/1", the call under "calldata"
+           (function, selector_hex, data_hex, and the call's fields; uint64
+           values as decimal strings)
+
+exit codes:
+  0  calldata printed
+  1  the case or signed ruling is not valid (its check id)
+  2  usage error, unreadable file, the chain extra missing (usage.extra)"""
+
+_MAX_RULING_SIG = 4096
+
+
+def add_parser(commands: Any) -> argparse.ArgumentParser:
+    """Register ``por chain`` and its subcommands."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "chain", help="calldata for the registry's dispute calls (challenge, ruling, "
+                      "finalize, withdraw)",
+        description="Print ABI calldata for PorVerdictRegistry's dispute calls (SPEC §14).",
+        epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="chain_command", metavar="CALL", required=True)
+    challenge = sub.add_parser("challenge", help="openChallenge for a DisputeCase (por dispute "
+                                                 "open's case.cbor)")
+    challenge.add_argument("case", metavar="CASE", help="a por.DisputeCase/1 file")
+    challenge.add_argument("--challenger", type=contract_address, default=None,
+                           metavar="ADDR", help="the sending account: prints the challenge id")
+    add_max_size_option(challenge, "cases")
+    challenge.set_defaults(run=_challenge)
+    ruling = sub.add_parser("ruling", help="submitRuling for a signed court ruling")
+    ruling.add_argument("signature", metavar="SIG", help="ruling.sig.cbor (por court rule --key)")
+    ruling.add_argument("--challenger", type=contract_address, required=True, metavar="ADDR",
+                        help="the account that opened the challenge on the ruling's case")
+    ruling.set_defaults(run=_ruling)
+    finalize = sub.add_parser("finalize", help="finalize(marketId) of a market id text")
+    finalize.add_argument("market", metavar="MARKET", help="the market id text")
+    finalize.set_defaults(run=_finalize)
+    moot = sub.add_parser("close-moot", help="closeMoot(challengeId): refund a challenge on "
+                                             "a verdict another challenge struck")
+    moot.add_argument("challenge_id", metavar="ID",
+                      help="the registry's challenge id (0x + 64 hex)")
+    moot.set_defaults(run=_close_moot)
+    withdraw = sub.add_parser("withdraw", help="withdraw(): the caller's credited bonds")
+    withdraw.set_defaults(run=_withdraw)
+    for each in (challenge, ruling, finalize, moot, withdraw):
+        each.add_argument("--json", action="store_true",
+                          help="print one JSON document (por/calldata/1)")
+    return parser
+
+
+def _print(args: argparse.Namespace, call: dict[str, Any], lines: list[str]) -> int:
+    from por.chain.documents import CALLDATA_SCHEMA
+
+    if args.json:
+        print_json({"schema": CALLDATA_SCHEMA, "calldata": call})
+        return 0
+    for line in [call["function"], *lines, f"calldata          {call['data_hex']}"]:
+        out(line)
+    return 0
+
+
+def _challenge(args: argparse.Namespace) -> int:
+    from por.chain.documents import case_call
+    from por.court.case import DisputeCase
+
+    case = DisputeCase.from_cbor(read_input(args.case, args.max_size))
+    call = case_call(case, args.challenger)
+    lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
+             f"case hash         {call['case_hash_hex']}",
+             f"leaf              {call['kind']} #{call['leaf_index']} of {call['tree_size']}",
+             "value             challengerBond() wei"]
+    if "challenge_id_hex" in call:
+        lines.append(f"challenge id      {call['challenge_id_hex']}")
+    return _print(args, call, lines)
+
+
+def _ruling(args: argparse.Namespace) -> int:
+    from por.chain.documents import ruling_call
+    from por.court.eip712 import RulingSignature
+
+    record = RulingSignature.from_cbor(read_input(args.signature, _MAX_RULING_SIG))
+    call = ruling_call(record, args.challenger)
+    lines = [f"to                {call['to_hex']} on chain {call['chain_id']}",
+             f"ruling            {'upheld' if call['upheld'] else 'rejected'} "
+             f"(worker_pct {call['worker_pct']})",
+             f"challenge id      {call['challenge_id_hex']}"]
+    return _print(args, call, lines)
+
+
+def _finalize(args: argparse.Namespace) -> int:
+    from por.chain.calldata import FINALIZE, market_calldata
+    from por.chain.documents import call_document
+    from por.signing.eip712 import market_id_from_text
+
+    market_id = market_id_from_text(args.market)
+    call = call_document(FINALIZE, market_calldata(FINALIZE, market_id), market=args.market,
+                         market_id_hex="0x" + market_id.hex())
+    return _print(args, call, [f"market            {safe_text(args.market)} "
+                               f"({call['market_id_hex']})"])
+
+
+def _close_moot(args: argparse.Namespace) -> int:
+    from por.chain.calldata import CLOSE_MOOT, market_calldata
+    from por.chain.documents import call_document
+
+    text = args.challenge_id.removeprefix("0x")
+    if len(text) != 64 or any(c not in "0123456789abcdefABCDEF" for c in text):
+        raise CliError("usage.options", "a challenge id is 0x and 64 hex digits")
+    challenge = bytes.fromhex(text)
+    call = call_document(CLOSE_MOOT, market_calldata(CLOSE_MOOT, challenge),
+                         challenge_id_hex="0x" + challenge.hex())
+    return _print(args, call, [f"challenge id      {call['challenge_id_hex']}"])
+
+
+def _withdraw(args: argparse.Namespace) -> int:
+    from por.chain.calldata import WITHDRAW, withdraw_calldata
+    from por.chain.documents import call_document
+
+    return _print(args, call_document(WITHDRAW, withdraw_calldata()), [])
+
+
+__all__ = ["add_parser"]

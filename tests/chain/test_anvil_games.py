@@ -1,0 +1,119 @@
+"""Whole dispute games on a real node: anvil (npm ``@foundry-rs/anvil``, pinned in
+tests/chain/anvil/package-lock.json) started by the test on 127.0.0.1, the
+committed artifact deployed, every call a real transaction over JSON-RPC (plain
+urllib, no web3). Issue 24 item 6: an honest verdict finalizes after the window;
+a lying verdict is struck by a court ruling; a sham case cannot settle another
+challenger's challenge; squatting fails; a double withdrawal fails; every
+account's balance moves by its bonds and gas fees to the wei.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+
+import pytest
+from anvil_node import ANVIL, Node, anvil, deploy
+from chain_support import (
+    CHAIN_ID,
+    CHALLENGER_BOND,
+    PROPOSER_BOND,
+    WINDOW,
+    call_data,
+    propose_data,
+    ruling_calldata,
+    synthetic_verdict,
+)
+from setup_gate import needs
+
+from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata
+from por.challenge.records import InclusionProof
+from por.merkle import leaf_hash
+
+#: SPEC §14.6 (issue 24 item 7): execution gas on a real node.
+PROPOSE_GAS_TARGET = 90_000
+CHALLENGE_GAS_TARGET = 120_000
+
+pytestmark = needs("anvil-npm", None if ANVIL.exists() else "anvil is not installed")
+
+
+@pytest.fixture
+def node() -> Iterator[Node]:
+    with anvil() as started:
+        yield started
+
+
+def _verdict(registry: str, tag: bytes) -> tuple[bytes, bytes, InclusionProof]:
+    """A market with a 4-leaf evidence tree, its verdict signed for ``registry``:
+    (marketId, proposeVerdict calldata, the InclusionProof of evidence leaf 1)."""
+    words, proof = synthetic_verdict("evidence_leaf", 4, 1, b"the disputed leaf " + tag,
+                                     nonce=int.from_bytes(hashlib.sha256(tag).digest()[:4]))
+    return words[0], propose_data(words, CHAIN_ID, bytes.fromhex(registry[2:])), proof
+
+
+def _ruling(registry: str, market: bytes, proof: InclusionProof, challenger: str, *,
+            case: bytes, upheld: bool) -> bytes:
+    return ruling_calldata(bytes.fromhex(registry[2:]), market, (2, 1, leaf_hash(proof.leaf)),
+                           challenger=challenger, case=case, upheld=upheld)
+
+
+def test_honest_verdict_finalizes_after_the_window(node: Node) -> None:
+    registry, accounts = deploy(node)
+    proposer, challenger = accounts[1], accounts[2]
+    market, propose, _proof = _verdict(registry, b"honest")
+    start = node.balance(proposer)
+    fees = node.send(proposer, registry, propose, PROPOSER_BOND)["fee"]
+    assert node.revert_name(proposer, registry, call_data("finalize", market)) == "NotFinal"
+    node.advance(WINDOW + 1)
+    assert node.view(registry, call_data("isFinal", market))[-1] == 1
+    assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 1
+    node.send(challenger, registry, call_data("finalize", market))  # anyone; not the proposer
+    fees += node.send(proposer, registry, call_data("withdraw"))["fee"]
+    assert node.revert_name(proposer, registry, call_data("withdraw")) == "NothingToWithdraw"
+    assert node.balance(proposer) == start - fees  # the bond came back, to the wei
+    assert node.balance(registry) == 0
+
+
+def test_lying_verdict_struck_by_the_court_and_the_attacks_fail(node: Node) -> None:
+    registry, accounts = deploy(node)
+    oracle, honest, other = accounts[1], accounts[2], accounts[3]
+    market, propose, proof = _verdict(registry, b"lying")
+    start = {a: node.balance(a) for a in (oracle, honest, other)}
+    fees = dict.fromkeys(start, 0)
+    proposed = node.send(oracle, registry, propose, PROPOSER_BOND)
+    fees[oracle] += proposed["fee"]
+    assert proposed["execution_gas"] <= PROPOSE_GAS_TARGET
+    sham, real = hashlib.sha256(b"sham: I concede").digest(), hashlib.sha256(b"real").digest()
+    # Squatting: the oracle disputes its own leaf first; the honest challenger still can.
+    fees[oracle] += node.send(oracle, registry, open_challenge_calldata(market, sham, proof),
+                              CHALLENGER_BOND)["fee"]
+    opened = node.send(honest, registry, open_challenge_calldata(market, real, proof),
+                       CHALLENGER_BOND)
+    fees[honest] += opened["fee"]
+    assert opened["execution_gas"] <= CHALLENGE_GAS_TARGET
+    fees[other] += node.send(other, registry, open_challenge_calldata(market, real, proof),
+                             CHALLENGER_BOND)["fee"]
+    # The sham case's ruling, relayed first, cannot settle the honest challenge.
+    rejected = _ruling(registry, market, proof, honest, case=sham, upheld=False)
+    assert node.revert_name(other, registry, rejected) == "ChallengeNotOpen"
+    fees[other] += node.send(other, registry,
+                             _ruling(registry, market, proof, oracle, case=sham,
+                                     upheld=False))["fee"]
+    node.advance(WINDOW + 1)
+    assert node.view(registry, call_data("isFinal", market))[-1] == 0  # two still open
+    fees[other] += node.send(other, registry,
+                             _ruling(registry, market, proof, honest, case=real,
+                                     upheld=True))["fee"]
+    assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 0
+    other_id = challenge_id(leaf_id(market, 2, 1), leaf_hash(proof.leaf),
+                            bytes.fromhex(other[2:]), real)
+    fees[other] += node.send(other, registry, call_data("closeMoot", other_id))["fee"]
+    for account in (oracle, honest, other):
+        fees[account] += node.send(account, registry, call_data("withdraw"))["fee"]
+        assert node.revert_name(account, registry, call_data("withdraw")) == "NothingToWithdraw"
+    # Bonds to the wei: the oracle lost its bond (won back the sham's), the honest
+    # challenger won it, the moot challenger got its own back.
+    assert node.balance(oracle) == start[oracle] - fees[oracle] - PROPOSER_BOND
+    assert node.balance(honest) == start[honest] - fees[honest] + PROPOSER_BOND
+    assert node.balance(other) == start[other] - fees[other]
+    assert node.balance(registry) == 0
