@@ -72,12 +72,21 @@ class CliError(PorError):
         self.reason = message if reason is None else reason
 
 
+#: Check ids of a machine that lacks something the command needs (SPEC §15.9,
+#: §16.8): an extra (``pip install 'por[llm]'``), the pinned client or runtime,
+#: the model weights.  No verdict, exit 2: the input may be fine; the message
+#: names the command that installs what is missing.
+SETUP_CHECK_IDS = frozenset({"lock.client", "lock.runtime", "lock.weights_missing",
+                             "usage.extra", "usage.executor"})
+
+
 def exit_code_for(exc: PorError) -> int:
-    """1 for bad input; 2 for unsupported input, CLI (I/O, usage) failures and
-    key files (``key.*``: the operator's setup, not the input, is at fault)."""
+    """1 for bad input; 2 for unsupported input, CLI (I/O, usage) failures,
+    key files (``key.*``: the operator's setup, not the input, is at fault) and
+    a missing extra, runtime or weights (:data:`SETUP_CHECK_IDS`)."""
     if isinstance(exc, CliError):
         return exc.exit_code
-    if isinstance(exc, UnsupportedError | KeyFileError):
+    if isinstance(exc, UnsupportedError | KeyFileError) or exc.check_id in SETUP_CHECK_IDS:
         return EXIT_NO_VERDICT
     return EXIT_REJECTED
 
@@ -310,6 +319,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_REJECTED",
     "EXIT_TABLE",
+    "SETUP_CHECK_IDS",
     "STDIN",
     "CliError",
     "add_force_option",
