@@ -200,14 +200,29 @@ def refuse_existing(paths: Iterable[str], *, force: bool) -> None:
 
     Called before any expensive work, so a refused run costs nothing; a
     directory is never replaced, with or without ``force``.  ``-`` (standard
-    output) never exists."""
+    output) never exists, but every output named by ``-o`` is binary CBOR: to
+    a terminal it is refused (``io.terminal``, as gpg and zstd do) unless
+    ``force``."""
     for path in paths:
-        if path == STDIN or not os.path.lexists(path):
+        if path == STDIN:
+            if not force and _stdout_is_terminal():
+                raise CliError("io.terminal", "-: standard output is a terminal; binary "
+                               "CBOR is not written to it (redirect it to a file or a pipe; "
+                               "--force writes it anyway)")
+            continue
+        if not os.path.lexists(path):
             continue
         if force and not os.path.isdir(path):
             continue
         raise CliError("io.exists", f"{safe_text(path)}: exists; nothing was written"
                        + ("" if os.path.isdir(path) else " (--force replaces it)"))
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream: not a terminal
+        return False
 
 
 def refuse_existing_in(directory: str, names: Iterable[str], *, force: bool) -> None:
