@@ -264,4 +264,5 @@ def _silence_stdout() -> None:
         pass
 
 
-__all__ = ["COMMANDS", "ERROR_SCHEMA", "UsageExit", "build_parser", "command_of", "dispatch", "main"]
+__all__ = ["COMMANDS", "ERROR_SCHEMA", "UsageExit", "build_parser", "command_of", "dispatch",
+           "main"]

@@ -21,7 +21,6 @@ import stat
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from por.cli.common import (
-    DEFAULT_MAX_SIZE,
     STDIN,
     CliError,
     add_force_option,
