@@ -21,6 +21,7 @@ import stat
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from por.cli.common import (
+    RECORD_MAX_SIZE,
     STDIN,
     CliError,
     add_force_option,
@@ -35,7 +36,6 @@ from por.cli.common import (
     write_binary_stdout,
 )
 from por.cli.signing_args import SIGNING_HELP, add_signing_options
-from por.encoding.decoder import DEFAULT_MAX_SIZE as RECORD_MAX_SIZE
 
 if TYPE_CHECKING:
     from por.bundle import BuildResult

@@ -39,6 +39,9 @@ exit codes:
 #: ``--max-size`` default: the bundle cap (por.bundle.DEFAULT_BUNDLE_MAX_SIZE, 256 MiB),
 #: repeated here so that building the parser does not import the protocol.
 DEFAULT_MAX_SIZE = 256 * 1024 * 1024
+#: The decoder's record cap (por.encoding.decoder.DEFAULT_MAX_SIZE, 64 MiB), repeated
+#: for the same reason; tests/cli/test_cli_outputs.py pins the two together.
+RECORD_MAX_SIZE = 64 * 1024 * 1024
 
 def positive_int(text: str) -> int:
     """argparse type: a decimal integer >= 1."""
@@ -334,6 +337,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_REJECTED",
     "EXIT_TABLE",
+    "RECORD_MAX_SIZE",
     "SETUP_CHECK_IDS",
     "STDIN",
     "CliError",
