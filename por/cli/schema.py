@@ -40,6 +40,7 @@ MODELS: dict[str, tuple[str, str]] = {
     "Bundle": ("por.bundle", "Bundle"),
     "ChallengeRef": ("por.schemas", "ChallengeRef"),
     "CheckResult": ("por.schemas", "CheckResult"),
+    "DisputeCase": ("por.court.case", "DisputeCase"),
 }
 VERIFY_REPORT = "verify-report"
 VERIFY_REPORT_FILE = "verify_report.schema.json"
@@ -52,7 +53,7 @@ SHIPPED: dict[str, tuple[str, str]] = {
     **{name: ("por.cli", f"schemas/{name}.schema.json") for name in (
         "attestation", "calldata", "build-report", "inspect", "challenge", "keygen",
         "sign-report", "demo-report", "error", "judge-lock", "judgement", "judge-scores",
-        "judge-comparison", "judgement-signature")},
+        "judge-comparison", "judgement-signature", "dispute-case", "court-ruling")},
 }
 #: A check as ``--json`` reports write it (``$defs/check`` of verify-report).
 REPORT_CHECK = "report-check"

@@ -40,7 +40,7 @@ def test_replay_mismatch_names_the_first_differing_field(
     assert main(["verify", "--json", path]) == 1
     [result] = json.loads(capsys.readouterr().out)["results"]
     failure = next(c for c in result["checks"] if c["status"] == "failed")
-    assert failure["id"] == name.split("/")[0]
+    assert failure["id"] == name.split("/", maxsplit=1)[0]
     assert failure["details"] == {"field": field, "committed": committed,
                                   "recomputed": recomputed}
     assert len(failure["committed"]) == len(failure["recomputed"]) == 64  # leaf hashes
