@@ -114,3 +114,25 @@ def test_keygen_example_has_the_printed_form(tmp_path: Path,
     assert shape.search(DOCS)
     code, out, _ = run(capsys, "keygen", "-o", str(tmp_path / "k"))
     assert code == 0 and shape.search(out), out
+
+
+def _hundreds(gas: int) -> str:
+    rounded = (gas + 50) // 100 * 100
+    return f"{rounded // 1000} {rounded % 1000:03d}"
+
+
+def test_readme_gas_figures_are_what_bench_gas_measures() -> None:
+    """Before: README said 55 800 and 11 700; bench/gas.py measures 56 4xx and 11 8xx."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_gas", ROOT / "bench" / "gas.py")
+    assert spec is not None and spec.loader is not None
+    gas = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gas)  # puts tests/chain (chain_support) on sys.path
+    submit = gas.submit_gas()
+    _bare, *rows = gas.inclusion_gas()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    million = next(row for row in rows if row["leaves"] == 10**6)
+    assert (f"`submitVerdict` about {_hundreds(submit['execution_max'])} execution gas"
+            in readme)
+    assert f"for one of 10^6 leaves about {_hundreds(million['execution'])}." in readme
