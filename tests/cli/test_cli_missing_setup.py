@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_cli_hostile_judges import _hosted_lock as hosted_lock
 
 from por.cli.app import main
 from por.cli.common import SETUP_CHECK_IDS, exit_code_for
@@ -29,26 +30,13 @@ def test_setup_failures_are_no_verdict(check_id: str) -> None:
     assert exit_code_for(JudgeLockError("lock.prompt_hash", "differs")) == 1
 
 
-def _hosted_manifest(tmp_path: Path) -> Path:
-    from judges_support import config, lock_from_config_for, prompt_files
-
-    cfg = config("smollm2-135m.yaml")
-    cfg["model_lock"] = {"kind": "hosted", "provider": "test-only", "model": "smollm2-135m",
-                         "version_lock": "smollm2-135m@test", "fallback": None}
-    cfg["determinism"] = "none"
-    del cfg["runtime"]
-    path = tmp_path / "hosted.cbor"
-    path.write_bytes(lock_from_config_for(cfg, prompt_files()).to_cbor())
-    return path
-
-
 def test_missing_llm_extra_exits_2_with_the_install_command(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
     from por.judges.transcript import TranscriptServer
 
     monkeypatch.setitem(sys.modules, "litellm", None)  # `import litellm` raises ImportError
-    manifest = _hosted_manifest(tmp_path)
+    manifest = hosted_lock(tmp_path)
     models = b'{"object":"list","data":[{"id":"smollm2-135m","object":"model"}]}'
     with TranscriptServer(responder=lambda *_: (500, b""), models_response=models,
                           authenticate=False) as model:
