@@ -136,8 +136,8 @@ def plain_check_document(check: ReportCheck) -> dict[str, Any]:
         "status": "ok" if check.ok else "failed",
         "severity": check.severity,
         "message": check.message,
-        "expected": check.expected,
-        "actual": check.actual,
+        "committed": check.actual,
+        "recomputed": check.expected,
         "challenge": None,
         "details": None,
     }

@@ -45,6 +45,7 @@ from por.schemas import (
     TraceHeader,
     step_id,
 )
+from por.schemas.base import Value
 from por.schemas.verification import ChallengeKind
 from verifier import passed
 from verifier.context import Context
@@ -228,12 +229,14 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
     def differs(index: int, step: ReasoningStep | LeanStep, want: bytes) -> None:
         if committed_steps[index] != want:
             _step_record_ok(ctx, committed_steps[index], index)
+            field, details = _first_difference(ReasoningStep, committed_steps[index], want)
             ctx.failed("replay.step_mismatch",
-                       f"step {step.step_id} differs from the replayed auditor's",
+                       f"step {step.step_id} differs from the replayed auditor's{field}",
                        expected=leaf_hash(want), actual=leaf_hash(committed_steps[index]),
                        challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
                                               leaf_index=index,
-                                              reason="replay.step_mismatch"))
+                                              reason="replay.step_mismatch"),
+                       details=details)
 
     def compare(index: int, step: ReasoningStep) -> None:
         want = step.to_cbor()
@@ -250,14 +253,43 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
     replayed, _ = AuditorAgent().audit(spec, records.evidence.models(), on_step=compare)
     want_header = replayed.header()
     if want_header != header:
-        ctx.failed("replay.trace_header", "trace header differs from the replayed auditor's",
+        field, details = _first_difference(TraceHeader, records.bundle.trace_header,
+                                           want_header.to_cbor())
+        ctx.failed("replay.trace_header",
+                   f"trace header differs from the replayed auditor's{field}",
                    expected=leaf_hash(want_header.to_cbor()),
                    actual=leaf_hash(records.bundle.trace_header),
-                   challenge=ChallengeRef(kind="por_bundle"))
+                   challenge=ChallengeRef(kind="por_bundle"), details=details)
     # Every committed step equals its replay byte for byte: use the replayed records.
     trace = ReasoningTrace.from_parts(header, replayed.steps)
     ctx.passed("replay.audit_ok", passed.audit_ok(len(committed_steps)))
     return trace
+
+
+def _first_difference(record: type[ReasoningStep] | type[TraceHeader] |
+                      type[DeterministicVerdict], committed: bytes,
+                      recomputed: bytes) -> tuple[str, dict[str, Value] | None]:
+    """The first field in which a committed record differs from its replay
+    (``por.challenge.diffs``, the field diff ``check-proof`` shows): a message
+    suffix ``: first differing field F: committed X, recomputed Y`` and the
+    check's ``details`` (``field``, ``committed``, ``recomputed``, values as
+    JSON text).  Nothing when the committed record does not decode (its own
+    check says why) or the two differ only in encoding."""
+    # Imported here: only a rejected bundle needs it, and the por.challenge
+    # package would add to every verification's start-up (issue 16).
+    from por.challenge.diffs import field_diffs  # noqa: PLC0415  # see above
+
+    try:
+        diffs = field_diffs(record.from_cbor(committed).to_json_obj(),
+                            record.from_cbor(recomputed).to_json_obj(), limit=1)
+    except PorError:
+        return "", None
+    if not diffs:
+        return "", None
+    first = diffs[0]
+    return (f": first differing field {first.line()}",
+            {"field": first.field, "committed": first.committed,
+             "recomputed": first.recomputed})
 
 
 def _step_record_ok(ctx: Context, blob: bytes, index: int) -> None:
@@ -295,13 +327,15 @@ def step7_replay_judge(ctx: Context, records: Records, trace: ReasoningTrace) ->
     got = records.bundle.verdict
     if want != got:
         committed = records.verdict
+        field, details = _first_difference(DeterministicVerdict, got, want)
         ctx.failed("replay.verdict_mismatch",
                    f"replayed verdict is {verdict.outcome}/{verdict.confidence_bps}bps/"
                    f"{verdict.resolution_rule_id}, committed "
                    f"{committed.outcome}/{committed.confidence_bps}bps/"
-                   f"{committed.resolution_rule_id}",
+                   f"{committed.resolution_rule_id}{field}",
                    expected=leaf_hash(want), actual=leaf_hash(got),
-                   challenge=ChallengeRef(kind="verdict", reason="replay.verdict_mismatch"))
+                   challenge=ChallengeRef(kind="verdict", reason="replay.verdict_mismatch"),
+                   details=details)
     ctx.passed("replay.judge_ok", passed.JUDGE_OK)
 
 

@@ -88,6 +88,24 @@ COMMANDS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 
+class UsageExit(SystemExit):
+    """argparse's usage error (exit 2), with its message kept for ``--json``."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(EXIT_NO_VERDICT)
+        self.message = message
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors keep their message (subparsers are
+    made of the same class), so ``--json`` can print it as ``por/error/1``."""
+
+    def error(self, message: str) -> Any:  # argparse's NoReturn hook
+        self.print_usage(sys.stderr)
+        err(f"{self.prog}: error: {safe_text(message)}")
+        raise UsageExit(message)
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The global options and one subparser per command; with ``command``
     (a name from :data:`COMMANDS`), only the subparsers its module registers.
@@ -98,7 +116,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     choice" error list the commands), and :func:`command_of` never picks a
     command when argv could reach the top level's help or errors.
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="por",
         description=_DESCRIPTION,
         epilog=_EPILOG,
@@ -141,7 +159,12 @@ def _run(argv: list[str] | None) -> tuple[int, argparse.Namespace | None]:
     parser = build_parser(command_of(argv))
     try:
         args = parser.parse_args(argv)
-    except SystemExit as stop:  # --help, --version (0) and usage errors (2)
+    except UsageExit as stop:  # usage errors (2): with --json, also the error document
+        if _wants_json(argv):
+            _print_error_json(command_of(argv) or "", EXIT_NO_VERDICT, "usage.options",
+                              plain_message(stop.message))
+        return EXIT_NO_VERDICT, None
+    except SystemExit as stop:  # --help and --version (0)
         return _code_of(stop), None
     return dispatch(args), args
 
@@ -218,6 +241,12 @@ def _print_error_json(command: str, code: int, check_id: str, message: str, *,
     })
 
 
+def _wants_json(argv: list[str]) -> bool:
+    """``--json`` among the options (before a ``--``): the caller reads stdout as JSON."""
+    options = argv[:argv.index("--")] if "--" in argv else argv
+    return "--json" in options
+
+
 def _code_of(stop: SystemExit) -> int:
     if stop.code is None:
         return 0
@@ -236,4 +265,5 @@ def _silence_stdout() -> None:
         pass
 
 
-__all__ = ["COMMANDS", "ERROR_SCHEMA", "build_parser", "command_of", "dispatch", "main"]
+__all__ = ["COMMANDS", "ERROR_SCHEMA", "UsageExit", "build_parser", "command_of", "dispatch",
+           "main"]

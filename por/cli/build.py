@@ -16,10 +16,12 @@ written.  Leaves out: the protocol itself (``por.bundle``, ``por.auditor``,
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from por.cli.common import (
-    DEFAULT_MAX_SIZE,
+    RECORD_MAX_SIZE,
     STDIN,
     CliError,
     add_force_option,
@@ -46,8 +48,10 @@ R = TypeVar("R", bound="Record")
 #: The versioned ``schema`` field of the ``--json`` document.
 BUILD_SCHEMA = "por/build-report/1"
 
-#: Largest JSON input read (a PromptSpec or an EvidenceBundle).
-MAX_JSON_INPUT = DEFAULT_MAX_SIZE
+#: Largest JSON input read (a PromptSpec or an EvidenceBundle): the decoder's
+#: record cap (64 MiB, SPEC §2), one constant for the records a verifier reads and
+#: the JSON they are built from; a regular file is measured before it is read.
+MAX_JSON_INPUT = RECORD_MAX_SIZE
 
 _EPILOG = f"""\
 input:
@@ -227,15 +231,28 @@ def _parse(name: str, record: type[R]) -> R:
     from por.errors import PorError
     from por.schemas import load_json
 
+    too_large = CliError("io.too_large", f"{safe_text(name)}: larger than "
+                                         f"{MAX_JSON_INPUT} bytes (64 MiB)")
+    if name != STDIN and _file_size(name) > MAX_JSON_INPUT:
+        raise too_large  # refused before a byte is read
     data = read_input(name, MAX_JSON_INPUT)
     if len(data) > MAX_JSON_INPUT:
-        raise CliError("io.too_large", f"{safe_text(name)}: larger than "
-                                       f"{MAX_JSON_INPUT} bytes")
+        raise too_large
     try:
         return record.from_json_obj(load_json(data))
     except PorError as exc:
         raise type(exc)(exc.check_id, f"{safe_text(name)}: {exc.message}",
                         expected=exc.expected, actual=exc.actual) from None
+
+
+def _file_size(name: str) -> int:
+    """Size of a regular file, 0 for anything else (a pipe, a missing file: the
+    read that follows reports it)."""
+    try:
+        status = os.stat(name)
+    except OSError:
+        return 0
+    return status.st_size if stat.S_ISREG(status.st_mode) else 0
 
 
 __all__ = ["BUILD_SCHEMA", "add_parser", "finish_bundle", "run", "signer_from_args"]

@@ -39,6 +39,9 @@ exit codes:
 #: ``--max-size`` default: the bundle cap (por.bundle.DEFAULT_BUNDLE_MAX_SIZE, 256 MiB),
 #: repeated here so that building the parser does not import the protocol.
 DEFAULT_MAX_SIZE = 256 * 1024 * 1024
+#: The decoder's record cap (por.encoding.decoder.DEFAULT_MAX_SIZE, 64 MiB), repeated
+#: for the same reason; tests/cli/test_cli_outputs.py pins the two together.
+RECORD_MAX_SIZE = 64 * 1024 * 1024
 
 def positive_int(text: str) -> int:
     """argparse type: a decimal integer >= 1."""
@@ -72,12 +75,21 @@ class CliError(PorError):
         self.reason = message if reason is None else reason
 
 
+#: Check ids of a machine that lacks something the command needs (SPEC §15.9,
+#: §16.8): an extra (``pip install 'por[llm]'``), the pinned client or runtime,
+#: the model weights.  No verdict, exit 2: the input may be fine; the message
+#: names the command that installs what is missing.
+SETUP_CHECK_IDS = frozenset({"lock.client", "lock.runtime", "lock.weights_missing",
+                             "usage.extra", "usage.executor"})
+
+
 def exit_code_for(exc: PorError) -> int:
-    """1 for bad input; 2 for unsupported input, CLI (I/O, usage) failures and
-    key files (``key.*``: the operator's setup, not the input, is at fault)."""
+    """1 for bad input; 2 for unsupported input, CLI (I/O, usage) failures,
+    key files (``key.*``: the operator's setup, not the input, is at fault) and
+    a missing extra, runtime or weights (:data:`SETUP_CHECK_IDS`)."""
     if isinstance(exc, CliError):
         return exc.exit_code
-    if isinstance(exc, UnsupportedError | KeyFileError):
+    if isinstance(exc, UnsupportedError | KeyFileError) or exc.check_id in SETUP_CHECK_IDS:
         return EXIT_NO_VERDICT
     return EXIT_REJECTED
 
@@ -191,14 +203,29 @@ def refuse_existing(paths: Iterable[str], *, force: bool) -> None:
 
     Called before any expensive work, so a refused run costs nothing; a
     directory is never replaced, with or without ``force``.  ``-`` (standard
-    output) never exists."""
+    output) never exists, but every output named by ``-o`` is binary CBOR: to
+    a terminal it is refused (``io.terminal``, as gpg and zstd do) unless
+    ``force``."""
     for path in paths:
-        if path == STDIN or not os.path.lexists(path):
+        if path == STDIN:
+            if not force and _stdout_is_terminal():
+                raise CliError("io.terminal", "-: standard output is a terminal; binary "
+                               "CBOR is not written to it (redirect it to a file or a pipe; "
+                               "--force writes it anyway)")
+            continue
+        if not os.path.lexists(path):
             continue
         if force and not os.path.isdir(path):
             continue
         raise CliError("io.exists", f"{safe_text(path)}: exists; nothing was written"
                        + ("" if os.path.isdir(path) else " (--force replaces it)"))
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout is not None and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream: not a terminal
+        return False
 
 
 def refuse_existing_in(directory: str, names: Iterable[str], *, force: bool) -> None:
@@ -310,6 +337,8 @@ __all__ = [
     "EXIT_OK",
     "EXIT_REJECTED",
     "EXIT_TABLE",
+    "RECORD_MAX_SIZE",
+    "SETUP_CHECK_IDS",
     "STDIN",
     "CliError",
     "add_force_option",

@@ -26,6 +26,7 @@ from por.cli.common import (
     positive_int,
     print_json,
     read_input,
+    refuse_existing,
     refuse_existing_in,
     write_atomic,
 )
@@ -59,6 +60,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     lock = sub.add_parser("lock", help="resolve a judge config; print the manifest digest")
     lock.add_argument("config", metavar="CONFIG", help="judge_config.yaml (or .json)")
     lock.add_argument("-o", "--output", help="write the por.JudgeManifest/1 here")
+    add_force_option(lock)
     _common(lock)
     lock.set_defaults(run=run_lock)
 
@@ -132,6 +134,8 @@ def run_lock(args: argparse.Namespace) -> int:
     """``por judge lock``."""
     from por.cli.judge_run import resolve_config
 
+    if args.output:
+        refuse_existing([args.output], force=args.force)  # before the config is read
     manifest = resolve_config(args.config)
     data = manifest.to_cbor()
     if args.output:

@@ -32,8 +32,9 @@ files (SPEC §8.7, one line of JSON each):
   in its place) is refused with key.exists and nothing is written.
 
 output:
-  text     KEY, KEY.pub and the signer id: the Ethereum address (secp256k1,
-           what ecrecover returns) or the Ed25519 public key, lower-case hex
+  text     KEY, KEY.pub and the signer id as por verify prints it: the
+           Ethereum address (secp256k1, what ecrecover returns) as 0x + EIP-55,
+           or the Ed25519 public key as 0x + hex
   --json   one JSON document, schema "por/keygen/1"
 
 examples:
@@ -82,7 +83,10 @@ def run(args: argparse.Namespace) -> int:
                                         "would print a private key")
     key = generate_key(args.scheme)
     private_path, public_path = write_key_files(args.out, key, comment=args.comment)
-    signer_hex = public_key_from_private_key(key).signer.hex()
+    from por.signing.display import signer_text
+
+    signer = public_key_from_private_key(key).signer
+    signer_hex = signer.hex()
     if args.json:
         print_json({
             "schema": KEYGEN_SCHEMA,
@@ -96,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     out(f"wrote {safe_text(str(private_path))} (private key, mode 0600: keep it secret)")
     out(f"wrote {safe_text(str(public_path))} (public key: por verify --key "
         f"{safe_text(str(public_path))})")
-    out(f"signer {signer_hex} ({key.scheme} {kind})")
+    out(f"signer {signer_text(key.scheme, signer)} ({key.scheme} {kind})")
     return 0
 
 

@@ -73,10 +73,10 @@ def verbose_lines(name: str, report: Report) -> list[str]:
         quiet_severity = check.ok or check.severity == "error"
         lines.append(f"  {status:<6}  {check.check_id}: {safe_text(check.message)}"
                      + ("" if quiet_severity else f" [{check.severity}]"))
-        if check.expected is not None:
-            lines.append(f"          expected   {safe_text(check.expected)}")
         if check.actual is not None:
-            lines.append(f"          actual     {safe_text(check.actual)}")
+            lines.append(f"          committed  {safe_text(check.actual)}")
+        if check.expected is not None:
+            lines.append(f"          recomputed {safe_text(check.expected)}")
         if check.challenge is not None:
             lines.append(f"          challenge  {challenge_text(check.challenge)}")
     return lines

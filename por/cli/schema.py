@@ -18,7 +18,14 @@ import json
 import os
 from typing import Any
 
-from por.cli.common import CliError, make_dir, out, write_atomic
+from por.cli.common import (
+    CliError,
+    add_force_option,
+    make_dir,
+    out,
+    refuse_existing_in,
+    write_atomic,
+)
 
 #: name -> (module, class); ``verify-report`` is package data, not a model.
 MODELS: dict[str, tuple[str, str]] = {
@@ -33,6 +40,7 @@ MODELS: dict[str, tuple[str, str]] = {
     "Bundle": ("por.bundle", "Bundle"),
     "ChallengeRef": ("por.schemas", "ChallengeRef"),
     "CheckResult": ("por.schemas", "CheckResult"),
+    "DisputeCase": ("por.court.case", "DisputeCase"),
 }
 VERIFY_REPORT = "verify-report"
 VERIFY_REPORT_FILE = "verify_report.schema.json"
@@ -45,7 +53,7 @@ SHIPPED: dict[str, tuple[str, str]] = {
     **{name: ("por.cli", f"schemas/{name}.schema.json") for name in (
         "attestation", "calldata", "build-report", "inspect", "challenge", "keygen",
         "sign-report", "demo-report", "error", "judge-lock", "judgement", "judge-scores",
-        "judge-comparison", "judgement-signature")},
+        "judge-comparison", "judgement-signature", "dispute-case", "court-ruling")},
 }
 #: A check as ``--json`` reports write it (``$defs/check`` of verify-report).
 REPORT_CHECK = "report-check"
@@ -60,13 +68,14 @@ examples:
   por schema                      list the names
   por schema PromptSpec           print one schema
   por schema -o schemas/          write every schema as schemas/<name>.schema.json
+                                  (existing files: io.exists unless --force)
   por schema verify-report        the schema of `por verify --json`
   por schema explain              the schema of `por explain --json` (tree: --tree)
   por schema proof-check          the schema of `por check-proof --json`
 
 exit codes:
   0  printed or written
-  2  unknown name, unwritable directory, usage error"""
+  2  unknown name, unwritable directory, a file exists (io.exists), usage error"""
 
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
@@ -83,6 +92,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="schema to print (case-insensitive); omit to list the names")
     parser.add_argument("-o", "--out", metavar="DIR",
                         help="write NAME (or every schema) to DIR/<name>.schema.json")
+    add_force_option(parser)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
     parser.set_defaults(run=run)
@@ -100,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
         for line in render(schema_for(names[0])).split("\n"):
             out(line)
         return 0
+    refuse_existing_in(args.out, [f"{name}.schema.json" for name in names], force=args.force)
     make_dir(args.out)
     for name in names:
         path = os.path.join(args.out, f"{name}.schema.json")

@@ -30,7 +30,7 @@ from por.cli.common import (
     write_atomic,
     write_binary_stdout,
 )
-from por.cli.signing_args import SIGNING_HELP, add_signing_options
+from por.cli.signing_args import SIGNING_HELP, add_signing_options, without_signer
 
 #: The versioned ``schema`` field of the ``--json`` document.
 SIGN_SCHEMA = "por/sign-report/1"
@@ -41,7 +41,9 @@ _EPILOG = f"""\
 The bundle is verified before it is signed (as `por verify --now UNIX`,
 trusting no key); a bundle that does not verify is not signed and OUT is not
 written.  OUT may be BUNDLE itself: it is replaced atomically.  Existing
-signatures are kept; the new one is appended.
+signatures are kept; the new one is added.  A bundle holds one signature per
+signer: if KEY signed it already (say for another chain), the command refuses
+(usage.already_signed, exit 2) unless --replace, which replaces that signature.
 
 output:
   text     signed OUT: <n> signature(s); signed by <signer hex> (<scheme>),
@@ -77,6 +79,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     add_signing_options(parser, key_required=True)
     parser.add_argument("-o", "--out", required=True, metavar="OUT",
                         help="where to write the signed bundle (- for standard output)")
+    parser.add_argument("--replace", action="store_true",
+                        help="replace the signature KEY made earlier (one per signer; "
+                             "default: refuse, usage.already_signed, exit 2)")
     parser.add_argument("--json", action="store_true",
                         help=f"print one JSON document ({SIGN_SCHEMA})")
     add_max_size_option(parser, "bundles")
@@ -104,14 +109,23 @@ def run(args: argparse.Namespace) -> int:
     params = signing_params(args)
     bundle = open_bundle(args.bundle, args.max_size)
     require_verified(bundle, now=params.issued_at)
-    signed, record, count = sign_data(bundle.data, key, params)
+    data, earlier = without_signer(bundle.data, key)
+    if earlier is not None and not args.replace:
+        raise CliError("usage.already_signed", f"{safe_text(args.bundle)}: this key "
+                       f"already {signature_line(earlier)}; a bundle holds one signature "
+                       "per signer (SPEC §8.10): --replace replaces it, or sign with "
+                       "another key; nothing was written")
+    signed, record, count = sign_data(data, key, params)
+    if earlier is not None:
+        err(f"replaced the signature this key made earlier: {signature_line(earlier)}")
     if args.out == STDIN:
         write_binary_stdout(signed)
     else:
         write_atomic(args.out, signed)
     if args.json:
         print_json({"schema": SIGN_SCHEMA, "input": args.bundle, "output": args.out,
-                    "size": len(signed), **signature_summary(record, count)})
+                    "size": len(signed), **signature_summary(record, count),
+                    "replaced": earlier is not None})
         return 0
     line = (f"signed {safe_text(args.out)}: {count} signature{'s' if count != 1 else ''}; "
             f"{signature_line(record)}")

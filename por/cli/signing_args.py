@@ -185,6 +185,24 @@ def sign_data(data: bytes, key: PrivateKey,
     return signed, VerdictSignature.from_cbor(added), len(signatures)
 
 
+def without_signer(data: bytes, key: PrivateKey) -> tuple[bytes, VerdictSignature | None]:
+    """``data`` without the signature ``key`` made, and that signature (``None``
+    and ``data`` itself when ``key`` has not signed): a bundle holds one signature
+    per signer (SPEC §8.10, §17.4), so signing again replaces it."""
+    from por.bundle import Bundle
+    from por.signing import VerdictSignature
+    from por.signing.keys import public_key_from_private_key
+
+    signer = public_key_from_private_key(key).signer
+    bundle = Bundle.from_cbor(data)
+    for blob in bundle.signatures:
+        record = VerdictSignature.from_cbor(blob)
+        if record.signer == signer:
+            kept = [other for other in bundle.signatures if other != blob]
+            return bundle.model_copy(update={"signatures": kept}).to_cbor(), record
+    return data, None
+
+
 def signature_summary(record: VerdictSignature, count: int) -> dict[str, Any]:
     """The JSON view of a signature just made (hex without ``0x``, as in key files;
     uint64 values as decimal strings, as ``attestation`` writes them: JavaScript
@@ -234,4 +252,5 @@ __all__ = [
     "signing_params",
     "uint64",
     "wall_clock",
+    "without_signer",
 ]

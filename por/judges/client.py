@@ -47,7 +47,8 @@ def load_litellm() -> ModuleType:
                              "pip install 'por[llm]'") from None
     installed = version("litellm")
     if installed != LITELLM_VERSION:
-        raise JudgeLockError("lock.client", "litellm is not the pinned version",
+        raise JudgeLockError("lock.client", "litellm is not the pinned version; "
+                             "pip install 'por[llm]'",
                              expected=LITELLM_VERSION, actual=installed)
     litellm.suppress_debug_info = True
     # pydantic warns about litellm's own TypedDicts on first use (not about a call).

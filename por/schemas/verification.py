@@ -40,15 +40,17 @@ class CheckResult(Model):
 
     def to_document(self) -> dict[str, Any]:
         """The check's JSON object in a verify report (``por/verify-report/1``):
-        ``status`` is ``ok`` or ``failed``, every key present, ``null`` if absent."""
+        ``status`` is ``ok`` or ``failed``, every key present, ``null`` if absent;
+        ``committed`` is ``actual`` (the value the input carries), ``recomputed``
+        is ``expected`` (the value the verifier derives or requires), SPEC §6.3."""
         challenge = self.challenge
         return {
             "id": self.check_id,
             "status": "ok" if self.ok else "failed",
             "severity": self.severity,
             "message": self.message,
-            "expected": self.expected,
-            "actual": self.actual,
+            "committed": self.actual,
+            "recomputed": self.expected,
             "challenge": None if challenge is None
             else challenge.model_dump(mode="json", exclude_none=True),
             "details": None if self.details is None else dict(self.details),

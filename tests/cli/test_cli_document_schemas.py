@@ -181,3 +181,40 @@ def test_judgement_signature_documents(capsys: pytest.CaptureFixture[str],
     assert verified["signature"]["trusted"] is True
     assert _errors("judgement", {**verified, "signature": {**verified["signature"],
                                                            "trusted": "yes"}})
+
+
+def test_dispute_and_court_documents(capsys: pytest.CaptureFixture[str],
+                                     tmp_path: Path) -> None:
+    """Issue 26 item 6: ``por schema`` had no DisputeCase or court-ruling schema."""
+    from por.court.case import DisputeCase
+
+    court = ROOT / "fixtures" / "court"
+    case_file = str(tmp_path / "case.cbor")
+    code, opened = _run(capsys, ["dispute", "open", str(VALID / "01-boolean-observed.cbor"),
+                                 "--leaf", "evidence_leaf:0", "--claim", "wrong", "-o",
+                                 case_file, "--json"])
+    assert code == 0 and _errors("dispute-case", opened) == []
+    assert _errors("dispute-case", {**opened, "leaf": {**opened["leaf"], "index": -1}})
+    record = DisputeCase.from_cbor(Path(case_file).read_bytes()).to_json_obj()
+    assert _errors("DisputeCase", record) == []
+    assert _errors("DisputeCase", {k: v for k, v in record.items() if k != "schema"})
+    key = str(tmp_path / "resolver.key")
+    assert main(["keygen", "-o", key]) == 0
+    capsys.readouterr()
+    out = tmp_path / "ruled"
+    code, ruled = _run(capsys, [
+        "court", "rule", str(court / "valid" / "case.cbor"), "--court",
+        str(court / "court.yaml"), "--at", "1767225600", "--replay-from",
+        str(court / "valid" / "ruling.cbor"), "--key", key, "--chain-id", "1", "--contract",
+        "0x" + "11" * 20, "-o", str(out), "--json", "-q"])
+    assert code == 0 and _errors("court-ruling", ruled) == []
+    on_disk = json.loads((out / "ruling.json").read_text(encoding="utf-8"))
+    assert _errors("court-ruling", on_disk) == []
+    assert _errors("court-ruling", {**ruled, "status": "maybe"})
+    code, verified = _run(capsys, ["court", "verify", str(out / "ruling.cbor"), "--signature",
+                                   str(out / "ruling.sig.cbor"), "--now", "1767225601",
+                                   "--json"])
+    assert code == 0 and _errors("court-ruling", verified) == []
+    assert len(verified["signatures"]) == 1 and verified["signature_verified"] is True
+    assert verified["signer_hex"] == ruled["signature"]["signer_hex"]
+    assert _errors("court-ruling", {**verified, "signatures": [{"status": "good"}]})

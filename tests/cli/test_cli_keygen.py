@@ -20,6 +20,7 @@ SCENARIO = "01-boolean-observed"
 def test_keygen_writes_both_files(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                   scheme: str, signer_len: int) -> None:
     from por.signing import public_key_from_private_key
+    from por.signing.display import signer_text
     from por.signing.keyfiles import load_private_key_file, load_public_key_file
 
     key = tmp_path / "signer.key"
@@ -38,7 +39,7 @@ def test_keygen_writes_both_files(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert out.splitlines() == [
         f"wrote {key} (private key, mode 0600: keep it secret)",
         f"wrote {pub} (public key: por verify --key {pub})",
-        f"signer {signer.hex()} ({scheme} {kind})",
+        f"signer {signer_text(scheme + '-eip712', signer)} ({scheme} {kind})",
     ]
     assert json.loads(pub.read_text())["comment"] == "ci"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["signer.key", "signer.key.pub"]

@@ -93,3 +93,22 @@ def test_forced_batch_removes_the_stale_signature(
     assert code == 0, err
     assert json.loads(out)["output"] == str(judged)
     assert not (judged / "judgement.sig.cbor").exists()
+
+
+def test_judge_lock_and_schema_refuse_then_force(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Before: ``judge lock -o`` and ``schema -o DIR`` replaced what was there."""
+    lock = _old(tmp_path / "lock.cbor")
+    _refused(capsys, lock, "judge", "lock", str(tmp_path / "missing.yaml"), "-o", str(lock))
+    code, _, err = run(capsys, "judge", "lock", JUDGE, "-o", str(lock), "--force")
+    assert code == 0, err
+    assert lock.read_bytes() != OLD
+    schemas = tmp_path / "schemas"
+    schemas.mkdir()
+    written = _old(schemas / "verify-report.schema.json")
+    _refused(capsys, written, "schema", "-o", str(schemas))
+    assert sorted(p.name for p in schemas.iterdir()) == ["verify-report.schema.json"]
+    _refused(capsys, written, "schema", "verify-report", "-o", str(schemas))
+    assert run(capsys, "schema", "PromptSpec", "-o", str(schemas))[0] == 0
+    assert run(capsys, "schema", "-o", str(schemas), "--force")[0] == 0
+    assert json.loads(written.read_text(encoding="utf-8"))["$id"]

@@ -53,7 +53,7 @@ def test_signed_for_two_chains_verifies_with_either(
     code, document = verify_json(capsys, "--now", str(T0), "--chain-id", "10", str(both))
     assert (code, failed_ids(document)) == (1, ["signature.chain_id"])
     failed = next(c for c in document["results"][0]["checks"] if c["status"] == "failed")
-    assert (failed["expected"], failed["actual"]) == ("10", "1,8453")
+    assert (failed["recomputed"], failed["committed"]) == ("10", "1,8453")
 
 
 def test_expired_good_signature_is_reported_not_failing(

@@ -188,7 +188,7 @@ def test_chain_id(capsys: pytest.CaptureFixture[str], signed_bundle: Callable[..
     code, document = verify_json(capsys, "--now", str(T0), "--chain-id", "8453", default)
     assert (code, failed_ids(document)) == (1, ["signature.chain_id"])
     check = next(c for c in document["results"][0]["checks"] if c["status"] == "failed")
-    assert (check["expected"], check["actual"]) == ("8453", "1")
+    assert (check["recomputed"], check["committed"]) == ("8453", "1")
     base = signed_bundle("secp256k1", "--chain-id", "8453")
     assert run(capsys, "verify", "--now", str(T0), "--chain-id", "8453", base)[0] == 0
     code, text, _ = run(capsys, "verify", "--now", str(T0), "--chain-id", "1", base)

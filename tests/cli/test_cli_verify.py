@@ -95,9 +95,9 @@ def test_json_failure_carries_expected_actual_and_challenge(
     failure = document["results"][0]["checks"][-1]
     assert failure["id"] == "commit.evidence_root"
     assert failure["challenge"] == {"kind": "evidence_leaf"}
-    assert len(failure["expected"]) == 64
-    assert failure["expected"] != failure["actual"]
-    assert failure["expected"] == failure["expected"].lower()
+    assert len(failure["recomputed"]) == 64
+    assert failure["recomputed"] != failure["committed"]
+    assert failure["recomputed"] == failure["recomputed"].lower()
 
 
 def test_json_unreadable_result(missing: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,7 +106,7 @@ def test_json_unreadable_result(missing: str, capsys: pytest.CaptureFixture[str]
     assert result["por_root"] is None
     assert result["checks"] == [{
         "id": "io.unreadable", "status": "failed", "severity": "error",
-        "message": "no such file", "expected": None, "actual": None, "challenge": None,
+        "message": "no such file", "committed": None, "recomputed": None, "challenge": None,
         "details": None,
     }]
 
@@ -193,8 +193,8 @@ def test_verbose_failure_shows_expected_actual_challenge(
     assert main(["verify", "-v", tampered_path]) == 1
     out = capsys.readouterr().out
     assert "  FAILED  commit.evidence_root: " in out
-    assert "          expected   " in out
-    assert "          actual     " in out
+    assert "          committed  " in out
+    assert "          recomputed " in out
     assert "          challenge  evidence_leaf\n" in out
     assert "(claimed, not verified)" in out
 
