@@ -152,16 +152,26 @@ def test_a_wire_that_breaks_the_lock_is_unavailable() -> None:
     assert caught.value.reason == "judgement.model_rewritten"
 
 
-def test_the_seed_constructor_locks_itself_and_a_mismatch_is_refused() -> None:
+def test_the_seed_constructor_locks_itself_and_a_mismatch_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     judge = LLMJudge("judge-x", "openai/gpt-4o-2024-08-06", 0.2)
+    assert judge.lock.model.profile == "openai-chat"
     assert judge.lock.parameters["temperature"] == "0.2"
     assert judge.lock.system_prompt.text == SYSTEM_PROMPT.encode()
     assert seed_lock("judge-x", "openai/gpt-4o-2024-08-06", 0.2) == judge.lock
     with pytest.raises(PorError) as caught:
         LLMJudge("judge-x", "openai/other", 0.2, lock=judge.lock)
     assert caught.value.check_id == "court.lock_mismatch"
-    with pytest.raises(ServiceError) as unrouted:
+    # The seed route of openai/ is OpenAI's endpoint with OPENAI_API_KEY; unset, the
+    # transcript server answers 401 itself: nothing leaves the machine.
+    with pytest.raises(ServiceError) as unset:
         asyncio.run(judge.evaluate(case().context()))
+    assert unset.value.reason == "judgement.auth"
+    bare = LLMJudge("judge-y", "hosted_vllm/local-model", 0.2)
+    assert bare.lock.model.profile is None  # openai-compatible: no public endpoint
+    with pytest.raises(ServiceError) as unrouted:
+        asyncio.run(bare.evaluate(case().context()))
     assert unrouted.value.reason == "court.no_route"
 
 
