@@ -29,6 +29,7 @@ from por.cli.common import (
     refuse_existing_in,
     write_atomic,
 )
+from por.cli.judge_routes import add_route_options
 from por.cli.judge_sign import add_sign_parser, add_verify_options, check_signature
 
 _EPILOG = f"""\
@@ -112,9 +113,11 @@ def _transport_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--serve-local", action="store_true",
                        help="start the manifest's local model on 127.0.0.1 (por[llm-local])")
     group.add_argument("--api-base", metavar="URL",
-                       help="an OpenAI-compatible server on this machine")
+                       help="the provider's API (http or https; the lock's profile says which "
+                            "API it speaks)")
     group.add_argument("--replay-from", metavar="JUDGEMENT",
                        help="answer from a judgement's recorded transcripts (no model)")
+    add_route_options(parser)
 
 
 def _batch_options(parser: argparse.ArgumentParser) -> None:

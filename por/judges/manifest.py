@@ -152,9 +152,8 @@ class JudgeManifest(Record):
         if self.model.kind == "deterministic":
             if self.parser != DETERMINISTIC_JUDGE or self.parameters:
                 raise ValueError("a deterministic judge has parser por-judge/1 and no parameters")
-        else:
-            if self.parser not in (VOTE_PARSER, COURT_PARSER):
-                raise ValueError(f"an LLM judge's parser is {VOTE_PARSER} or {COURT_PARSER}")
+        elif self.parser not in (VOTE_PARSER, COURT_PARSER):
+            raise ValueError(f"an LLM judge's parser is {VOTE_PARSER} or {COURT_PARSER}")
         if self.model.kind == "local" and self.model.weights_sha256 is None:
             raise ValueError("a local model is locked by its weights_sha256")
         if self.determinism == "bitwise" and self.model.kind == "hosted":

@@ -20,8 +20,8 @@ from por.errors import PorError
 from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
-from por.judges.records import MAX_WIRE_BYTES
 from por.judges.profiles import profile_of
+from por.judges.records import MAX_WIRE_BYTES
 from por.judges.render import content_from_response, parse_vote
 from por.judges.wire import check_wire
 

@@ -68,12 +68,12 @@ def route_from_mapping(value: Mapping[str, Any], fail: Fail, where: str) -> Rout
     unknown = sorted(set(value) - ROUTE_KEYS)
     if unknown:
         raise fail(f"{where}: unknown route options: {', '.join(map(str, unknown))[:80]}")
-    fields = {key: value.get(key) for key in ROUTE_KEYS}
-    if not isinstance(fields["api_base"], str) or not all(
-            v is None or isinstance(v, str) for v in fields.values()):
+    api_base, env, bundle = (value.get(k) for k in ("api_base", "credential_env", "ca_bundle"))
+    if not isinstance(api_base, str) or not all(v is None or isinstance(v, str)
+                                                for v in (env, bundle)):
         raise fail(f"{where}: a route is api_base (text) and optional credential_env, "
                    "ca_bundle (text)")
-    return check_route(Route(**fields), fail, where)
+    return check_route(Route(api_base, env, bundle), fail, where)
 
 
 def default_route(manifest: JudgeManifest) -> Route | None:

@@ -144,7 +144,7 @@ class _Handler(BaseHTTPRequestHandler):
         state = self.server.state
         if state.upstream is not None and not state.replay:
             status, body, _ = _forward(state, state.upstream, "GET", self.path, None,
-                                       self._passed())
+                                       passed=self._passed())
             if self.path.rstrip("/").endswith("/models") and status == 200:
                 state.models_response = body
             self._send(status, body)
@@ -175,7 +175,7 @@ class _Handler(BaseHTTPRequestHandler):
             target = state.free.get()
             try:
                 status, response, record.credential = _forward(
-                    state, target, "POST", self.path, body, self._passed())
+                    state, target, "POST", self.path, body, passed=self._passed())
             finally:
                 state.free.put(target)
         elif state.responder is not None:
@@ -194,7 +194,7 @@ class _Handler(BaseHTTPRequestHandler):
         return {name: self.headers[name] for name in _PASSED_HEADERS if self.headers.get(name)}
 
 
-def _forward(state: _State, upstream: str, method: str, path: str, body: bytes | None,
+def _forward(state: _State, upstream: str, method: str, path: str, body: bytes | None, *,
              passed: dict[str, str]) -> tuple[int, bytes, str | None]:
     """(status, body, recorded credential) of one upstream exchange."""
     headers = {"Content-Type": "application/json"} if body is not None else {}
