@@ -190,6 +190,10 @@ async def preflight(server: TranscriptServer, manifest: JudgeManifest) -> None:
             ids = [m.get("id") for m in loads_strict(body.decode("utf-8")).get("data", [])]
         except (JsonTextError, UnicodeDecodeError, AttributeError):
             ids = []
+    if status in (401, 403):
+        raise JudgeUnavailableError(
+            "judgement.auth", "the provider refused the route's credential, or its variable "
+            "is not set; fail-closed: judgement aborted", actual=f"HTTP {status}")
     if wire_model_name(manifest) not in ids:
         raise JudgeUnavailableError(
             "judgement.unavailable",

@@ -172,12 +172,18 @@ class _Handler(BaseHTTPRequestHandler):
         elif state.replay:
             status, response = MISS_STATUS, b'{"error":"transcript miss: judge unavailable"}'
         elif state.upstream is not None:
-            target = state.free.get()
-            try:
+            if state.credential is not None or state.tls is not None:
+                # A provider's API serves calls concurrently: no slot to wait for
+                # (an answer that never comes must not hold up the retry).
                 status, response, record.credential = _forward(
-                    state, target, "POST", self.path, body, passed=self._passed())
-            finally:
-                state.free.put(target)
+                    state, state.upstream, "POST", self.path, body, passed=self._passed())
+            else:
+                target = state.free.get()
+                try:
+                    status, response, record.credential = _forward(
+                        state, target, "POST", self.path, body, passed=self._passed())
+                finally:
+                    state.free.put(target)
         elif state.responder is not None:
             status, response = state.responder(body)
         else:
