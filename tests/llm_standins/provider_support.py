@@ -9,8 +9,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A secret no file, record or log may ever contain.
-SECRET_OPENAI = "sk-test-OPENAI-must-never-be-written-0123456789"
-SECRET_ANTHROPIC = "sk-ant-test-ANTHROPIC-must-never-be-written-0123"
+SECRET_OPENAI = "sk-test-OPENAI-must-never-be-written-0123456789"  # noqa: S105  # test-only
+SECRET_ANTHROPIC = "sk-ant-test-ANTHROPIC-must-never-be-written-0123"  # noqa: S105
 OPENAI_ENV = "POR_TEST_OPENAI_KEY"
 ANTHROPIC_ENV = "POR_TEST_ANTHROPIC_KEY"
 OPENAI_MODEL = "gpt-4o-2024-08-06"

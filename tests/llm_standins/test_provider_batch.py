@@ -101,7 +101,7 @@ def test_batch_on_a_hosted_provider_over_https_then_verify_offline(
 
 
 @pytest.mark.parametrize("provider", sorted(PROVIDERS))
-def test_a_missing_credential_never_reaches_the_provider(
+def test_a_missing_credential_never_reaches_the_provider(  # noqa: PLR0917
         provider: str, tls: Tls, bundles: list[str], tmp_path: Path,
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     profile, model, env, secret = PROVIDERS[provider]
@@ -136,7 +136,7 @@ def test_an_untrusted_certificate_is_an_unreachable_provider(
     (["oversized"], "judgement.response_too_large", 1),
     (["429", "429", "429"], "judgement.rate_limited", 3),  # the lock's budget runs out
 ])
-def test_provider_failures_are_clean_attempts(
+def test_provider_failures_are_clean_attempts(  # noqa: PLR0917
         script: list[str], check_id: str | None, attempts: int, tls: Tls,
         bundles: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = judge_config(tmp_path, "j", "openai-chat", court=False, mode="partial_save")
