@@ -29,7 +29,7 @@ from decimal import Decimal
 
 from por.court.errors import CourtError, judge_unavailable
 from por.court.judges.base import DisputeContext, Judge, JudgeVote
-from por.court.judges.prompts import EVALUATION_TEMPLATE, SYSTEM_PROMPT
+from por.court.judges.prompts import EVALUATION_TEMPLATE_V2, SYSTEM_PROMPT
 from por.court.judges.render import parse_court_vote, render_messages
 from por.errors import PorError
 from por.judges.attempts import Sleep, Tried, run_attempts
@@ -81,7 +81,8 @@ def seed_lock(judge_id: str, model: str, temperature: float | Decimal | int) -> 
     ``anthropic-messages`` (``max_tokens`` 512), anything else is
     ``openai-compatible`` (``top_k`` 0, ``top_p`` 1, ``min_p`` 0,
     ``repeat_penalty`` 1, ``seed`` 0, ``max_tokens`` 512); ``temperature`` as
-    given; no retries; ``determinism: none``.
+    given; no retries; ``determinism: none``; the seed's system prompt and
+    version 2 of the evaluation template (party text as JSON data, SPEC §16.3).
     """
     provider = model.split("/", 1)[0] if "/" in model else "openai"
     profile = _SEED_PROFILES.get(provider, DEFAULT_PROFILE)
@@ -96,7 +97,7 @@ def seed_lock(judge_id: str, model: str, temperature: float | Decimal | int) -> 
                        **_SEED_PARAMETERS[profile]},
         "timeout_ms": 60_000,
         "system_prompt": _prompt("system.md", SYSTEM_PROMPT),
-        "template": _prompt("template.md", EVALUATION_TEMPLATE),
+        "template": _prompt("template-v2.md", EVALUATION_TEMPLATE_V2),
         "output_schema": canonical_json(COURT_VOTE_SCHEMA), "parser": COURT_PARSER,
         "fail_closed": True, "fail_closed_mode": "strict",
         "retry_policy": {"max_retries": 0, "backoff": "exponential", "base_ms": 0,

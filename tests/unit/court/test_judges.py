@@ -14,6 +14,7 @@ from por.court.config import iso_time
 from por.court.errors import JUDGE_UNAVAILABLE, CourtError, ServiceError
 from por.court.judges import (
     EVALUATION_TEMPLATE,
+    EVALUATION_TEMPLATE_V2,
     SYSTEM_PROMPT,
     DisputeContext,
     Judge,
@@ -37,6 +38,8 @@ def test_the_seed_verification_line_imports_no_http_framework_and_no_llm_client(
 def test_the_committed_prompt_files_are_the_seed_constants() -> None:
     assert (COURT / "prompts" / "system.md").read_text(encoding="utf-8") == SYSTEM_PROMPT
     assert (COURT / "prompts" / "template.md").read_text(encoding="utf-8") == EVALUATION_TEMPLATE
+    assert (COURT / "prompts" / "template-v2.md").read_text(encoding="utf-8") == \
+        EVALUATION_TEMPLATE_V2
     assert "Ambiguity in the specification favors the worker" in SYSTEM_PROMPT
     assert "No rebuttal" not in SYSTEM_PROMPT  # formatted in the template, not the prompt
 
