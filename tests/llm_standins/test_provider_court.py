@@ -4,6 +4,7 @@ offline (SPEC §15.4 routes, §16.4 per-seat routes).  Nothing leaves 127.0.0.1.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import sys
@@ -27,10 +28,14 @@ from setup_gate import needs
 from standins import StandIn, Tls, make_tls
 
 from por.cli.app import main
+from por.court.records import CourtBundle
 from por.court.verify import verify_court
+from por.errors import PorError
+from por.judges import JudgeCall
+from por.judges.wire import request_hash
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "court"))
-from court_support import AT, CLAIM, bundle_bytes
+from court_support import AT, CLAIM, bundle_bytes, recommit
 
 pytestmark = needs("llm", "litellm is not installed"
                    if importlib.util.find_spec("litellm") is None else None)
@@ -105,6 +110,25 @@ def test_a_three_provider_court_rules_and_verifies_offline(
     assert main(["court", "verify", str(out / "ruling.cbor"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["verified"] is True
     assert files_holding(tmp_path, SECRETS) == []
+    _tampered_seats_are_rejected((out / "ruling.cbor").read_bytes())
+
+
+def _tampered_seats_are_rejected(ruling: bytes) -> None:
+    """Each seat's recorded request with an unlocked field (re-committed honestly, so
+    only the profile's allow-list can catch it) is a rejected vote."""
+    bundle = CourtBundle.from_cbor(ruling)
+    for seat, extra in [(0, {"top_k": 1}), (1, {"seed": 0}), (1, {"response_format": {
+            "type": "json_object"}}), (2, {"logit_bias": {"1": 100}})]:
+        call = JudgeCall.from_cbor(bundle.calls[seat])
+        raw = json.dumps(json.loads(call.wire_request) | extra).encode()
+        edited = call.model_copy(update={
+            "wire_request": raw, "wire_request_hash": hashlib.sha256(raw).digest(),
+            "request_hash": request_hash(raw)}).to_cbor()
+        calls = list(bundle.calls)
+        calls[seat] = edited
+        with pytest.raises(PorError) as caught:
+            verify_court(recommit(ruling, calls=calls))
+        assert caught.value.check_id == "lock.unlocked_parameter", (seat, extra)
 
 
 def test_a_seat_whose_credential_is_missing_is_absent_with_its_attempt(
