@@ -67,7 +67,11 @@ def transports_for(locks: list[JudgeManifest], seat_routes: list[Route | None],
     A seat's own route wins; ``--api-base`` (with ``--credential-env``, ``--ca-bundle``)
     serves the rest, one transcript server per seat (its profile's credential header)."""
     from por.judges.client import LiteLLMTransport
-    from por.judges.transcript import TranscriptServer, cassette_from_calls
+    from por.judges.transcript import (
+        TranscriptServer,
+        cassette_from_calls,
+        credentials_from_calls,
+    )
 
     with contextlib.ExitStack() as stack:
         clients: dict[int, LiteLLMTransport] = {}
@@ -79,7 +83,8 @@ def transports_for(locks: list[JudgeManifest], seat_routes: list[Route | None],
             original = verify_court(read_input(args.replay_from, args.max_size),
                                     max_size=args.max_size)
             server = stack.enter_context(TranscriptServer(
-                cassette=cassette_from_calls(original.calls), replay=True))
+                cassette=cassette_from_calls(original.calls), replay=True,
+                replayed_credentials=credentials_from_calls(original.calls)))
             shared = LiteLLMTransport(server)
         default = route_from_args(args, "usage.court")
         for seat, lock in enumerate(locks):

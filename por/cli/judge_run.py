@@ -96,7 +96,11 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
         yield deterministic_transport
         return
     from por.judges.client import LiteLLMTransport, preflight
-    from por.judges.transcript import TranscriptServer, cassette_from_calls
+    from por.judges.transcript import (
+        TranscriptServer,
+        cassette_from_calls,
+        credentials_from_calls,
+    )
     from por.judges.wire import wire_model_name
 
     with contextlib.ExitStack() as stack:
@@ -105,6 +109,7 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
             models = (b'{"object":"list","data":[{"id":"%s","object":"model"}]}'
                       % wire_model_name(manifest).encode()) if calls else None
             server = TranscriptServer(cassette=cassette_from_calls(calls), replay=True,
+                                      replayed_credentials=credentials_from_calls(calls),
                                       models_response=models)
         elif (route := route_from_args(args, "usage.judge")) is not None:
             if manifest.model.kind == "local":

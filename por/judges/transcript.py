@@ -109,6 +109,8 @@ class _State:
     secret: str | None
     credential: Credential | None = None
     tls: ssl.SSLContext | None = None
+    #: Replay: the recorded ``credential`` of each cassette answer (by request hash).
+    replayed_credentials: dict[bytes, str] = field(default_factory=dict)
     log: list[Recorded] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -169,6 +171,7 @@ class _Handler(BaseHTTPRequestHandler):
         key = request_hash(body)
         if key in state.cassette and (state.replay or state.upstream is None):
             status, response = state.cassette[key]
+            record.credential = state.replayed_credentials.get(key) if state.replay else None
         elif state.replay:
             status, response = MISS_STATUS, b'{"error":"transcript miss: judge unavailable"}'
         elif state.upstream is not None:
@@ -263,11 +266,14 @@ class TranscriptServer:
                  cassette: dict[bytes, tuple[int, bytes]] | None = None,
                  replay: bool = False, models_response: bytes | None = None,
                  authenticate: bool = True, credential: Credential | None = None,
-                 ca_bundle: str | None = None) -> None:
+                 ca_bundle: str | None = None,
+                 replayed_credentials: dict[bytes, str] | None = None) -> None:
         """``authenticate=False`` only for a stand-in *model* in tests (behind a real
         transcript server, which does not forward its secret upstream).  ``credential``
         names the environment variable sent upstream; ``ca_bundle`` a PEM file of CAs
-        an https upstream is verified against (default: the system store)."""
+        an https upstream is verified against (default: the system store).
+        ``replayed_credentials`` (request hash -> recorded ``credential``) lets a replay
+        reproduce each call's record byte for byte (no credential is sent in replay)."""
         upstreams = [upstream] if isinstance(upstream, str) else list(upstream or [])
         free: queue.Queue[str] = queue.Queue()
         for url in upstreams:
@@ -275,7 +281,8 @@ class TranscriptServer:
         self._state = _State(upstreams[0] if upstreams else None, free, responder,
                              dict(cassette or {}), replay, models_response,
                              secrets.token_urlsafe(32) if authenticate else None,
-                             credential, _tls(upstreams, ca_bundle))
+                             credential, _tls(upstreams, ca_bundle),
+                             dict(replayed_credentials or {}))
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -340,5 +347,11 @@ def cassette_from_calls(calls: list[Any]) -> dict[bytes, tuple[int, bytes]]:
             if call.status == 200}
 
 
+def credentials_from_calls(calls: list[Any]) -> dict[bytes, str]:
+    """The recorded ``credential`` of each cassette answer (by request hash)."""
+    return {call.request_hash: call.credential for call in calls
+            if call.status == 200 and call.credential is not None}
+
+
 __all__ = ["CALL_HEADER", "MISS_STATUS", "SECRET_HEADER", "Credential", "Recorded", "Responder",
-           "TranscriptServer", "cassette_from_calls"]
+           "TranscriptServer", "cassette_from_calls", "credentials_from_calls"]

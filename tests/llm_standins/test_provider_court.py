@@ -111,6 +111,11 @@ def test_a_three_provider_court_rules_and_verifies_offline(
     assert json.loads(capsys.readouterr().out)["verified"] is True
     assert files_holding(tmp_path, SECRETS) == []
     _tampered_seats_are_rejected((out / "ruling.cbor").read_bytes())
+    # Replayed from its own transcripts, every provider gone: byte for byte.
+    again = tmp_path / "again"
+    assert main(["court", "rule", case_file, "--court", str(court), "--at", str(AT),
+                 "--replay-from", str(out / "ruling.cbor"), "-o", str(again), "-q"]) == 0
+    assert (again / "ruling.cbor").read_bytes() == (out / "ruling.cbor").read_bytes()
 
 
 def _tampered_seats_are_rejected(ruling: bytes) -> None:
