@@ -257,13 +257,16 @@ def _reexecute(summary: Any, args: argparse.Namespace) -> None:
 def _contents(summary: Any) -> list[tuple[bytes, str]]:
     """(subject, answer text) of every vote: what a bitwise lock reproduces (the raw
     envelope carries a random id and a clock)."""
+    from por.judges.profiles import profile_of
     from por.judges.render import content_from_response
 
+    profile = profile_of(summary.manifest.model.profile)
     calls = {(c.subject_hash, c.attempt): c for c in summary.calls}
     result = []
     for vote in summary.votes:
         response = calls[(vote.subject_hash, vote.attempt)].response
-        text = (content_from_response(response) if summary.manifest.parser != "por-judge/1"
+        text = (content_from_response(response, profile)
+                if summary.manifest.parser != "por-judge/1"
                 else response.hex())
         result.append((vote.subject_hash, text))
     return result

@@ -136,7 +136,7 @@ def content_from_response(response: bytes, profile: Profile = PROFILES[DEFAULT_P
         content = answer_text(profile, value)
     except (JsonTextError, KeyError, IndexError, TypeError):
         raise JudgementError("judgement.response_parse",
-                             "response is not a chat completion") from None
+                             f"response has no {profile.name} answer text") from None
     if not isinstance(content, str):
         raise JudgementError("judgement.response_parse", "response content is not text")
     return require_scalar_text(content, "the answer's content")
