@@ -180,3 +180,21 @@ def test_a_lock_on_the_wrong_profile_is_refused_by_the_provider_and_by_judge_loc
     assert code == 0 and json.loads(out)["failed"][0]["check_id"] == "judgement.http_status"
     call = verify_judgement((tmp_path / "o" / "judgement.cbor").read_bytes()).calls[0]
     assert call.status == 400 and b"Unrecognized request argument supplied: min_p" in call.response
+
+
+@pytest.mark.parametrize(("options", "check_id"), [
+    (["--credential-env", OPENAI_ENV], "usage.judge"),  # qualifies --api-base only
+    (["--api-base", "http://example.invalid/v1", "--credential-env", OPENAI_ENV],
+     "usage.judge"),  # a credential over plain http beyond this machine
+    (["--api-base", "https://example.invalid/v1", "--credential-env", "not a name"],
+     "usage.judge"),
+    (["--api-base", "https://example.invalid/v1", "--ca-bundle", "/nonexistent/ca.pem"],
+     "usage.route"),
+])
+def test_route_options_are_checked_before_any_call(
+        options: list[str], check_id: str, bundles: list[str], tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    config = judge_config(tmp_path, "j", "openai-chat", court=False)
+    code, text = _batch([bundles[0], "--judge-config", str(config), *options, "-o",
+                         str(tmp_path / "o")], capsys)
+    assert code == 2 and json.loads(text)["error"]["id"] == check_id
