@@ -173,7 +173,9 @@ async def preflight(server: TranscriptServer, manifest: JudgeManifest) -> None:
         try:
             secret = server.secret
             # anthropic-version: Anthropic's model list needs it; others ignore it.
-            conn.request("GET", f"{parts.path}/models",
+            # Anthropic pages its list (20 by default, 1000 at most); OpenAI ignores it.
+            query = "?limit=1000" if manifest.model.profile == "anthropic-messages" else ""
+            conn.request("GET", f"{parts.path}/models{query}",
                          headers={"anthropic-version": ANTHROPIC_VERSION}
                          | ({SECRET_HEADER: secret} if secret else {}))
             reply = conn.getresponse()

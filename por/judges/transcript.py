@@ -147,7 +147,7 @@ class _Handler(BaseHTTPRequestHandler):
         if state.upstream is not None and not state.replay:
             status, body, _ = _forward(state, state.upstream, "GET", self.path, None,
                                        passed=self._passed())
-            if self.path.rstrip("/").endswith("/models") and status == 200:
+            if urlsplit(self.path).path.rstrip("/").endswith("/models") and status == 200:
                 state.models_response = body
             self._send(status, body)
         elif state.models_response is not None:

@@ -196,7 +196,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         if not self._authorised():
             return
-        if self.path.rstrip("/") != "/v1/models":
+        path, _, query = self.path.partition("?")
+        anthropic = self.server.config.provider == "anthropic"
+        if path.rstrip("/") != "/v1/models" or (query and not anthropic):
             self._send(404, _openai_error("not found"))
             return
         self._send(200, {"object": "list", "data": [
