@@ -134,6 +134,14 @@ def _tampered_seats_are_rejected(ruling: bytes) -> None:
         with pytest.raises(PorError) as caught:
             verify_court(recommit(ruling, calls=calls))
         assert caught.value.check_id == "lock.unlocked_parameter", (seat, extra)
+    # A credential recorded in another header than the seat's profile's.
+    call = JudgeCall.from_cbor(bundle.calls[1])
+    calls = list(bundle.calls)
+    calls[1] = call.model_copy(update={
+        "credential": f"authorization: <redacted:{ANTHROPIC_ENV}>"}).to_cbor()
+    with pytest.raises(PorError) as caught:
+        verify_court(recommit(ruling, calls=calls))
+    assert caught.value.check_id == "judgement.credential_header"
 
 
 def test_a_seat_whose_credential_is_missing_is_absent_with_its_attempt(
