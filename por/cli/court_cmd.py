@@ -27,6 +27,7 @@ from por.cli.common import (
     refuse_existing_in,
     write_atomic,
 )
+from por.cli.judge_routes import add_route_options
 from por.cli.signing_args import (
     DEFAULT_CHAIN_ID,
     DEFAULT_TTL,
@@ -78,8 +79,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     rule.add_argument("--at", required=True, type=uint64, metavar="UNIX",
                       help="the ruling time (voted_at, ruled_at, issued_at): never the clock")
     route = rule.add_argument_group("judge routes")
-    route.add_argument("--api-base", metavar="URL", help="an OpenAI-compatible server for "
-                       "hosted locks (recorded through por's transcript server)")
+    route.add_argument("--api-base", metavar="URL", help="the default route of seats that name "
+                       "none in the court file (recorded through por's transcript server)")
+    add_route_options(route)
     route.add_argument("--serve-local", action="store_true",
                        help="start a llama-cpp server per local lock (weights checked)")
     route.add_argument("--replay-from", metavar="RULING", help="answer from a ruling's "
@@ -199,12 +201,12 @@ def run_rule(args: argparse.Namespace) -> int:
     key = _key(args)
     case = DisputeCase.from_cbor(read_input(args.case, args.max_size))
     check_case(case)
-    numbers, locks = load_judges(args.court)
+    numbers, locks, seat_routes = load_judges(args.court)
     rule = court_rule(numbers, len(locks), args.at)
     check_rule(rule, locks)
     err(f"por court: case {case.case_hash().hex()[:16]}, panel {rule.panel} of "
         f"{rule.seats} seat(s), quorum {rule.quorum}")
-    with transports_for(locks, args) as (routes, clients):
+    with transports_for(locks, seat_routes, args) as (routes, clients):
         data = run_panel(case, rule, locks, routes, clients=clients, args=args)
     summary = verify_court(data)  # never write what this implementation would reject
     signature = _sign(summary, key, args) if key is not None else None

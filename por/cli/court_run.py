@@ -11,16 +11,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from por.cli.common import CliError, err, make_dir, read_input, remove_stale, write_atomic
+from por.cli.judge_routes import route_from_args, start_route
 
 if TYPE_CHECKING:
     from por.court.judges.llm_judge import CallTransport
     from por.court.verify import CourtSummary
     from por.judges import JudgeManifest
+    from por.judges.routes import Route
 
 RULING_FILE = "ruling.cbor"
 SUMMARY_FILE = "ruling.json"
@@ -30,15 +33,19 @@ OUTPUT_FILES = (RULING_FILE, SUMMARY_FILE, SIGNATURE_FILE)
 MAX_CONFIG_BYTES = 1 << 20
 
 
-def load_judges(court_path: str) -> tuple[dict[str, int], list[JudgeManifest]]:
-    """The court file's numbers and one lock per seat (configs resolved now)."""
+def load_judges(court_path: str) -> tuple[dict[str, int], list[JudgeManifest],
+                                          list[Route | None]]:
+    """The court file's numbers, one lock per seat (configs resolved now) and each
+    seat's own route (its CA bundle path made relative to the court file)."""
     from por.cli.judge_run import resolve_config
     from por.court.config import parse_court
     from por.court.errors import CourtError
     from por.judges import parse_manifest
 
-    numbers, paths = parse_court(read_input(court_path, MAX_CONFIG_BYTES))
+    numbers, paths, routes = parse_court(read_input(court_path, MAX_CONFIG_BYTES))
     base = os.path.dirname(os.path.abspath(court_path))
+    routes = [dataclasses.replace(r, ca_bundle=os.path.join(base, r.ca_bundle))
+              if r is not None and r.ca_bundle is not None else r for r in routes]
     locks = []
     for path in paths:
         if os.path.isabs(path) or ".." in path.split("/"):
@@ -49,15 +56,22 @@ def load_judges(court_path: str) -> tuple[dict[str, int], list[JudgeManifest]]:
             locks.append(parse_manifest(read_input(full, MAX_CONFIG_BYTES)))
         else:
             locks.append(resolve_config(full))
-    return numbers, locks
+    return numbers, locks, routes
 
 
 @contextlib.contextmanager
-def transports_for(locks: list[JudgeManifest], args: argparse.Namespace
+def transports_for(locks: list[JudgeManifest], seat_routes: list[Route | None],
+                   args: argparse.Namespace
                    ) -> Iterator[tuple[list[CallTransport], list[Any]]]:
-    """One recorded route per seat, with its servers running; and the clients to close."""
+    """One recorded route per seat, with its servers running; and the clients to close.
+    A seat's own route wins; ``--api-base`` (with ``--credential-env``, ``--ca-bundle``)
+    serves the rest, one transcript server per seat (its profile's credential header)."""
     from por.judges.client import LiteLLMTransport
-    from por.judges.transcript import TranscriptServer, cassette_from_calls
+    from por.judges.transcript import (
+        TranscriptServer,
+        cassette_from_calls,
+        credentials_from_calls,
+    )
 
     with contextlib.ExitStack() as stack:
         clients: dict[int, LiteLLMTransport] = {}
@@ -69,12 +83,12 @@ def transports_for(locks: list[JudgeManifest], args: argparse.Namespace
             original = verify_court(read_input(args.replay_from, args.max_size),
                                     max_size=args.max_size)
             server = stack.enter_context(TranscriptServer(
-                cassette=cassette_from_calls(original.calls), replay=True))
+                cassette=cassette_from_calls(original.calls), replay=True,
+                replayed_credentials=credentials_from_calls(original.calls)))
             shared = LiteLLMTransport(server)
-        elif args.api_base:
-            server = stack.enter_context(TranscriptServer(upstream=args.api_base))
-            shared = LiteLLMTransport(server)
+        default = route_from_args(args, "usage.court")
         for seat, lock in enumerate(locks):
+            route = seat_routes[seat] or default
             if lock.model.kind == "local" and not args.replay_from:
                 if not args.serve_local:
                     raise CliError("usage.court", f"seat {seat} ({lock.judge_id}) is a local "
@@ -88,9 +102,13 @@ def transports_for(locks: list[JudgeManifest], args: argparse.Namespace
                 routes.append(clients[seat].exchange)
             elif shared is not None:
                 routes.append(shared.exchange)
+            elif route is not None:
+                clients[seat] = LiteLLMTransport(stack.enter_context(start_route(route, lock)))
+                routes.append(clients[seat].exchange)
             else:
                 raise CliError("usage.court", f"seat {seat} ({lock.judge_id}) needs a route: "
-                               "--api-base URL, --serve-local or --replay-from RULING")
+                               "its own in the court file, --api-base URL, --serve-local or "
+                               "--replay-from RULING")
         yield routes, [*clients.values(), *([shared] if shared is not None else [])]
 
 

@@ -30,6 +30,7 @@ from por.cli.common import (
     refuse_existing_in,
     write_atomic,
 )
+from por.cli.judge_routes import add_route_options
 from por.cli.judge_sign import add_sign_parser, add_verify_options, check_signature
 
 _EPILOG = f"""\
@@ -114,9 +115,11 @@ def _transport_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--serve-local", action="store_true",
                        help="start the manifest's local model on 127.0.0.1 (por[llm-local])")
     group.add_argument("--api-base", metavar="URL",
-                       help="an OpenAI-compatible server on this machine")
+                       help="the provider's API (http or https; the lock's profile says which "
+                            "API it speaks)")
     group.add_argument("--replay-from", metavar="JUDGEMENT",
                        help="answer from a judgement's recorded transcripts (no model)")
+    add_route_options(parser)
 
 
 def _batch_options(parser: argparse.ArgumentParser) -> None:
@@ -258,13 +261,16 @@ def _reexecute(summary: Any, args: argparse.Namespace) -> None:
 def _contents(summary: Any) -> list[tuple[bytes, str]]:
     """(subject, answer text) of every vote: what a bitwise lock reproduces (the raw
     envelope carries a random id and a clock)."""
+    from por.judges.profiles import profile_of
     from por.judges.render import content_from_response
 
+    profile = profile_of(summary.manifest.model.profile)
     calls = {(c.subject_hash, c.attempt): c for c in summary.calls}
     result = []
     for vote in summary.votes:
         response = calls[(vote.subject_hash, vote.attempt)].response
-        text = (content_from_response(response) if summary.manifest.parser != "por-judge/1"
+        text = (content_from_response(response, profile)
+                if summary.manifest.parser != "por-judge/1"
                 else response.hex())
         result.append((vote.subject_hash, text))
     return result

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from por.cli.bundle_file import open_bundle
 from por.cli.common import CliError, err, make_dir, read_input, remove_stale, write_atomic
+from por.cli.judge_routes import route_from_args, start_route
 
 if TYPE_CHECKING:
     from por.judges import JudgeManifest, JudgementSummary, JudgeSubject
@@ -95,7 +96,11 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
         yield deterministic_transport
         return
     from por.judges.client import LiteLLMTransport, preflight
-    from por.judges.transcript import TranscriptServer, cassette_from_calls
+    from por.judges.transcript import (
+        TranscriptServer,
+        cassette_from_calls,
+        credentials_from_calls,
+    )
     from por.judges.wire import wire_model_name
 
     with contextlib.ExitStack() as stack:
@@ -104,12 +109,13 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
             models = (b'{"object":"list","data":[{"id":"%s","object":"model"}]}'
                       % wire_model_name(manifest).encode()) if calls else None
             server = TranscriptServer(cassette=cassette_from_calls(calls), replay=True,
+                                      replayed_credentials=credentials_from_calls(calls),
                                       models_response=models)
-        elif getattr(args, "api_base", None):
+        elif (route := route_from_args(args, "usage.judge")) is not None:
             if manifest.model.kind == "local":
                 raise CliError("usage.judge", "a local lock is served by por (--serve-local), "
                                "which checks its weights; --api-base is for hosted models")
-            server = TranscriptServer(upstream=args.api_base)
+            server = start_route(route, manifest)
         elif getattr(args, "serve_local", False):
             from por.judges.local_server import LocalModelServer, weights_from_source
 

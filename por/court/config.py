@@ -7,6 +7,10 @@ quorum: 3           # optional; a majority of N up to N (default N)
 appeal_quorum: 5    # optional; a majority of 2N+1 up to 2N+1 (default 2N+1)
 judges:             # N seats, or 2N+1 for a court with an appeal panel
   - judge-0.yaml    # a judge config (por judge lock's input) or a locked .cbor manifest
+  - judge: judge-1.yaml          # a seat with its own route (SPEC §16.4)
+    api_base: https://api.anthropic.com
+    credential_env: ANTHROPIC_API_KEY   # the variable's NAME, never its value
+    ca_bundle: certs/ca.pem             # optional; relative to the court file
 ```
 Paths are relative to the court file.  Time is never read here: ``ruled_at``
 is the caller's ``--at``.
@@ -22,6 +26,7 @@ from por.court.errors import CourtError
 from por.court.records import MAX_SEATS, CourtRule
 from por.errors import PorError, value_error_text
 from por.judges.config import parse_config_text
+from por.judges.routes import Route, route_from_mapping
 
 COURT_FORMAT = "por-court/1"
 RULE: Literal["upper-median/1"] = "upper-median/1"
@@ -32,8 +37,9 @@ def iso_time(unix: int) -> str:
     return datetime.fromtimestamp(unix, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def parse_court(data: bytes) -> tuple[dict[str, int], list[str]]:
-    """(panel, quorum, appeal_quorum) and the judge paths of a court file."""
+def parse_court(data: bytes) -> tuple[dict[str, int], list[str], list[Route | None]]:
+    """(panel, quorum, appeal_quorum), the judge paths and each seat's own route
+    (``None``: the command's default route) of a court file."""
     try:
         value: dict[str, Any] = parse_config_text(data)
     except PorError as exc:
@@ -48,9 +54,9 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str]]:
     judges = value.get("judges")
     if isinstance(panel, bool) or not isinstance(panel, int):
         raise CourtError("court.config", "panel must be an integer")
-    if not isinstance(judges, list) or not all(isinstance(j, str) for j in judges) \
-            or not 1 <= len(judges) <= MAX_SEATS:
-        raise CourtError("court.config", f"judges must be a list of 1..{MAX_SEATS} paths")
+    if not isinstance(judges, list) or not 1 <= len(judges) <= MAX_SEATS:
+        raise CourtError("court.config", f"judges must be a list of 1..{MAX_SEATS} seats")
+    paths, routes = zip(*[_seat(entry, i) for i, entry in enumerate(judges)], strict=True)
     numbers = {"panel": panel, "quorum": value.get("quorum", panel),
                "appeal_quorum": value.get("appeal_quorum", 2 * panel + 1)}
     for name, number in numbers.items():
@@ -64,7 +70,22 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str]]:
     if len(judges) not in (panel, 2 * panel + 1):
         raise CourtError("court.config", "judges are the panel, or the panel and its appeal "
                          "seats", expected=f"{panel} or {2 * panel + 1}", actual=len(judges))
-    return numbers, list(judges)
+    return numbers, list(paths), list(routes)
+
+
+def _seat(entry: Any, seat: int) -> tuple[str, Route | None]:
+    """A seat's judge path and own route (``court.config``, ``court.route``)."""
+    if isinstance(entry, str):
+        return entry, None
+    if not isinstance(entry, dict) or not isinstance(entry.get("judge"), str):
+        raise CourtError("court.config", f"seat {seat} is a judge path or a mapping with "
+                         "judge: PATH and a route")
+    route = {k: v for k, v in entry.items() if k != "judge"}
+
+    def fail(message: str, **values: Any) -> CourtError:
+        return CourtError("court.route", message, **values)
+
+    return entry["judge"], route_from_mapping(route, fail, f"seat {seat}")
 
 
 def court_rule(numbers: dict[str, int], seats: int, at: int) -> CourtRule:

@@ -83,6 +83,7 @@ def call_records(seat: int, lock: JudgeManifest, case_hash: bytes,
             response_hash=sha256(ex.response),
             result="vote" if a.result.vote is not None else "error",
             error_kind=None if a.result.vote is not None else a.result.kind,  # type: ignore[arg-type]
+            credential=ex.credential,
         ))
     return out
 

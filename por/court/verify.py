@@ -25,6 +25,7 @@ from por.court.records import COURT, CourtBundle, CourtRule, CourtRuling, CourtV
 from por.judges.calls import check_attempts
 from por.judges.manifest import COURT_PARSER, JudgeManifest, parse_manifest
 from por.judges.outcome import Classified, Exchange
+from por.judges.profiles import profile_of
 from por.judges.records import JudgeCall
 
 #: Largest ruling.cbor read by default (the PoR bundle is inside the case).
@@ -151,7 +152,8 @@ def _check_seat(s: CourtSummary, seat: int, lock: JudgeManifest, calls: list[Jud
 
     last = check_attempts(calls, who=f"seat {seat}", messages=messages,
                           policy=lock.retry_policy, classify=classify, fail=fail,
-                          identity=names_seat)
+                          identity=names_seat,
+                          credential_header=profile_of(lock.model.profile).credential_header)
     if last.result.vote is None:
         return None
     reasoning, pct = last.result.vote

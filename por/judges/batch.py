@@ -114,6 +114,7 @@ def call_record(manifest: JudgeManifest, index: int, subject: JudgeSubject, atte
         response_hash=sha256(exchange.response),
         result="vote" if result.vote is not None else "error",
         error_kind=None if result.vote is not None else result.kind,  # type: ignore[arg-type]
+        credential=exchange.credential,
     )
 
 

@@ -65,10 +65,13 @@ def check_call_hashes(call: JudgeCall, messages: list[dict[str, str]], fail: Fai
 def check_attempts(calls: Sequence[JudgeCall], *, who: str, messages: list[dict[str, str]],
                    policy: RetryPolicy, classify: Callable[[Exchange], Classified],
                    fail: Fail, identity: CallCheck = check_nothing,
-                   response: CallCheck = check_nothing) -> Tried:
+                   response: CallCheck = check_nothing,
+                   credential_header: str | None = None) -> Tried:
     """Check one non-empty attempt sequence (steps 1-6 above); return its last attempt.
 
-    ``who`` names the sequence in messages ("subject 3", "seat 1").
+    ``who`` names the sequence in messages ("subject 3", "seat 1");
+    ``credential_header`` is the lock's profile's: a recorded ``credential`` names
+    it or fails ``judgement.credential_header`` (step 3).
     """
     last: Tried | None = None
     for position, call in enumerate(calls):
@@ -77,6 +80,11 @@ def check_attempts(calls: Sequence[JudgeCall], *, who: str, messages: list[dict[
                        expected=position + 1, actual=call.attempt)
         identity(call)
         check_call_hashes(call, messages, fail)
+        if call.credential is not None and credential_header is not None \
+                and call.credential.split(":", 1)[0] != credential_header:
+            raise fail("judgement.credential_header", f"{who} attempt {call.attempt} records "
+                       "a credential in another header than its profile's",
+                       expected=credential_header, actual=call.credential.split(":", 1)[0])
         response(call)
         exchange = Exchange(call.wire_request, call.status, call.response, call.error_kind)
         result = classify(exchange)

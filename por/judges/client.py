@@ -26,12 +26,18 @@ from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgeLockError, JudgeUnavailableError
 from por.judges.manifest import JudgeManifest
 from por.judges.outcome import Exchange
+from por.judges.profiles import profile_of
 from por.judges.records import JudgeSubject
 from por.judges.transcript import CALL_HEADER, SECRET_HEADER, TranscriptServer
 from por.judges.wire import response_format, wire_model_name, wire_number
 
 #: The litellm version the lock was measured with; another is refused.
 LITELLM_VERSION = "1.106.2"
+#: The Anthropic API version litellm 1.106.2 sends (``anthropic-version`` header).
+ANTHROPIC_VERSION = "2023-06-01"
+#: What litellm is given as the key: the transcript server drops it and sends the
+#: route's credential, read from the environment at the call (SPEC §15.4).
+PLACEHOLDER_KEY = "por-transcript-server-adds-the-credential"
 #: OpenAI-standard parameters litellm passes itself; the rest go in ``extra_body``.
 _STANDARD = frozenset({"temperature", "top_p", "seed", "max_tokens", "presence_penalty",
                        "frequency_penalty"})
@@ -81,25 +87,32 @@ def refuse_silent_degradation(litellm: Any) -> None:
 
 def completion_kwargs(manifest: JudgeManifest, messages: list[dict[str, str]],
                       api_base: str, call_id: str, secret: str | None = None) -> dict[str, Any]:
-    """The ``acompletion`` arguments: every locked parameter, explicitly, and the
-    transcript server's headers (the attempt id and the run's secret: headers are
-    never part of the recorded request body)."""
+    """The ``acompletion`` arguments on the lock's provider route (SPEC §15.4 profiles):
+    every locked parameter, explicitly, and the transcript server's headers (the
+    attempt id and the run's secret: headers are never part of the recorded request
+    body).  The client never holds a provider credential: the transcript server adds
+    it upstream, so litellm gets a placeholder key that the server drops."""
+    profile = profile_of(manifest.model.profile)
     headers = {CALL_HEADER: call_id} | ({SECRET_HEADER: secret} if secret else {})
+    if profile.route == "anthropic" and api_base.endswith("/v1"):
+        api_base = api_base[:-3]  # litellm appends /v1/messages itself
     kwargs: dict[str, Any] = {
-        "model": f"openai/{wire_model_name(manifest)}",
+        "model": f"{profile.route}/{wire_model_name(manifest)}",
         "messages": messages,
         "api_base": api_base,
-        "api_key": "test-only-no-key",
+        "api_key": PLACEHOLDER_KEY,
         "timeout": manifest.timeout_ms / 1000,
         "max_retries": 0,
         "num_retries": 0,
         "drop_params": False,
-        "response_format": response_format(manifest),
         "extra_headers": headers,
     }
+    if (wanted := response_format(manifest)) is not None:
+        kwargs["response_format"] = wanted
     extra: dict[str, Any] = {}
+    standard = _STANDARD if profile.name == "openai-compatible" else profile.honoured
     for name, text in sorted(manifest.parameters.items()):
-        (kwargs if name in _STANDARD else extra)[name] = wire_number(text)
+        (kwargs if name in standard else extra)[name] = wire_number(text)
     if extra:
         kwargs["extra_body"] = extra
     return kwargs
@@ -144,7 +157,7 @@ class LiteLLMTransport:
             return Exchange(seen[0].request, 400, b'{"error":"hidden retry"}', None)
         record = seen[0]
         return Exchange(record.request, record.status, record.response,
-                        client_kind if record.status == 0 else None)
+                        client_kind if record.status == 0 else None, record.credential)
 
     async def aclose(self) -> None:
         """Close litellm's cached HTTP sessions (they belong to this event loop)."""
@@ -160,8 +173,12 @@ async def preflight(server: TranscriptServer, manifest: JudgeManifest) -> None:
         conn = http.client.HTTPConnection(parts.hostname or "", parts.port or 80, timeout=30)
         try:
             secret = server.secret
-            conn.request("GET", f"{parts.path}/models",
-                         headers={SECRET_HEADER: secret} if secret else {})
+            # anthropic-version: Anthropic's model list needs it; others ignore it.
+            # Anthropic pages its list (20 by default, 1000 at most); OpenAI ignores it.
+            query = "?limit=1000" if manifest.model.profile == "anthropic-messages" else ""
+            conn.request("GET", f"{parts.path}/models{query}",
+                         headers={"anthropic-version": ANTHROPIC_VERSION}
+                         | ({SECRET_HEADER: secret} if secret else {}))
             reply = conn.getresponse()
             return reply.status, reply.read()
         except OSError:
@@ -176,6 +193,10 @@ async def preflight(server: TranscriptServer, manifest: JudgeManifest) -> None:
             ids = [m.get("id") for m in loads_strict(body.decode("utf-8")).get("data", [])]
         except (JsonTextError, UnicodeDecodeError, AttributeError):
             ids = []
+    if status in (401, 403):
+        raise JudgeUnavailableError(
+            "judgement.auth", "the provider refused the route's credential, or its variable "
+            "is not set; fail-closed: judgement aborted", actual=f"HTTP {status}")
     if wire_model_name(manifest) not in ids:
         raise JudgeUnavailableError(
             "judgement.unavailable",

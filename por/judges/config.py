@@ -25,7 +25,9 @@ from por.judges.manifest import (
     DETERMINISTIC_JUDGE,
     VOTE_PARSER,
     JudgeManifest,
+    profile_problem,
 )
+from por.judges.profiles import DEFAULT_PROFILE, PROFILES
 from por.numbers import canonical_decimal_from_json_number
 from por.schemas.base import load_json
 
@@ -192,6 +194,7 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
                         "weights_source": str((model.get("weights") or {}).get("source", ""))}
     system_prompt = _prompt(config.get("system_prompt"), "system_prompt", files)
     template = _prompt(config.get("template"), "template", files)
+    profile = _profile(model, kind, parameters)
     retry = dict(config.get("retry_policy") or {})
     output = dict(config.get("output") or {})
     parser = output.get("parser", DETERMINISTIC_JUDGE if kind == "deterministic" else VOTE_PARSER)
@@ -200,7 +203,8 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
         "judge_version": str(_get(config, "judge_version", str, "")),
         "model": {"kind": kind, "provider": str(model.get("provider", "")),
                   "model": str(model.get("model", "")),
-                  "version_lock": str(model.get("version_lock", "")), **weights_lock},
+                  "version_lock": str(model.get("version_lock", "")), **weights_lock,
+                  **({"profile": profile} if profile else {})},
         "runtime": _runtime(config.get("runtime"), kind, model),
         "parameters": parameters,
         "timeout_ms": int(Decimal(timeout) * 1000),
@@ -228,6 +232,21 @@ def lock_from_config(config: Mapping[str, Any], files: Mapping[str, bytes], *,
         detail = " ".join(line.strip() for line in first[1:3]) if len(first) > 1 else str(exc)
         raise JudgeLockError("lock.config", f"config does not make a valid lock: {detail[:200]}",
                              ) from None
+
+
+def _profile(model: Mapping[str, Any], kind: str, parameters: dict[str, str]) -> str | None:
+    """``model_lock.profile`` checked against the locked parameters (SPEC §15.4):
+    ``lock.profile`` for an unknown name, ``lock.profile_parameter`` for a parameter
+    the profile's API does not honour or a required one left unpinned."""
+    profile = model.get("profile")
+    if profile is not None and profile not in PROFILES:
+        raise JudgeLockError("lock.profile", "model_lock.profile is not a known provider profile",
+                             expected=", ".join(sorted(PROFILES)), actual=str(profile)[:40])
+    problem = profile_problem(profile, kind, parameters)
+    if problem:
+        raise JudgeLockError("lock.profile_parameter", problem,
+                             expected=profile or DEFAULT_PROFILE)
+    return profile
 
 
 def _runtime(section: Any, kind: str, model: Mapping[str, Any]) -> dict[str, Any]:

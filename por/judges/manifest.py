@@ -27,6 +27,7 @@ from por.judges.errors import (
     VersionMismatchError,
     WeightsMismatchError,
 )
+from por.judges.profiles import ProfileName, profile_of
 from por.schemas.base import Blob, Count, DecimalStr, Hash32, Id, Model, Record
 
 #: The deterministic judge's version (SPEC §7) as a locked judge.
@@ -81,6 +82,8 @@ class ModelLock(Model):
     weights_sha256: Hash32 | None = None
     weights_size: Count | None = None
     weights_source: Annotated[str, Field(max_length=512)] | None = None
+    #: The provider API (SPEC §15.4 profiles); absent means ``openai-compatible``.
+    profile: ProfileName | None = None
 
 
 class RuntimeLock(Model):
@@ -143,15 +146,14 @@ class JudgeManifest(Record):
         unknown = set(self.parameters) - WIRE_PARAMETERS
         if unknown:
             raise ValueError(f"parameters not lockable on the wire: {sorted(unknown)}")
+        problem = profile_problem(self.model.profile, self.model.kind, self.parameters)
+        if problem:
+            raise ValueError(problem)
         if self.model.kind == "deterministic":
             if self.parser != DETERMINISTIC_JUDGE or self.parameters:
                 raise ValueError("a deterministic judge has parser por-judge/1 and no parameters")
-        else:
-            missing = [p for p in REQUIRED_LLM_PARAMETERS if p not in self.parameters]
-            if missing:
-                raise ValueError(f"an LLM lock must pin {missing}")
-            if self.parser not in (VOTE_PARSER, COURT_PARSER):
-                raise ValueError(f"an LLM judge's parser is {VOTE_PARSER} or {COURT_PARSER}")
+        elif self.parser not in (VOTE_PARSER, COURT_PARSER):
+            raise ValueError(f"an LLM judge's parser is {VOTE_PARSER} or {COURT_PARSER}")
         if self.model.kind == "local" and self.model.weights_sha256 is None:
             raise ValueError("a local model is locked by its weights_sha256")
         if self.determinism == "bitwise" and self.model.kind == "hosted":
@@ -161,6 +163,20 @@ class JudgeManifest(Record):
     def digest(self) -> bytes:
         """SHA-256 of the canonical bytes: the id every call refers to."""
         return hashlib.sha256(self.to_cbor()).digest()
+
+
+def profile_problem(profile: str | None, kind: str, parameters: dict[str, str]) -> str:
+    """Why ``parameters`` do not fit the lock's provider profile ("" if they do)."""
+    if kind == "deterministic":
+        return "a deterministic judge names no provider profile" if profile else ""
+    chosen = profile_of(profile)
+    unhonoured = sorted(set(parameters) - chosen.honoured)
+    if unhonoured:
+        return f"profile {chosen.name} does not honour {unhonoured}"
+    missing = [p for p in chosen.required if p not in parameters]
+    if missing:
+        return f"an LLM lock on profile {chosen.name} must pin {missing}"
+    return ""
 
 
 def manifest_digest(manifest: JudgeManifest) -> bytes:
@@ -226,6 +242,7 @@ __all__ = [
     "RuntimeLock",
     "manifest_digest",
     "parse_manifest",
+    "profile_problem",
     "require_compatible",
     "require_prompt",
     "require_version",

@@ -20,8 +20,9 @@ from por.errors import PorError
 from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
+from por.judges.profiles import profile_of
 from por.judges.records import MAX_WIRE_BYTES
-from por.judges.render import content_from_response, vote_from_response
+from por.judges.render import content_from_response, parse_vote
 from por.judges.wire import check_wire
 
 #: Kinds a call without an HTTP status may carry.
@@ -37,6 +38,8 @@ class Exchange:
     response: bytes
     #: The client's kind when no status came back (0), else ``None``.
     client_kind: str | None = None
+    #: ``<header>: <redacted:NAME>`` when the transcript server sent a credential upstream.
+    credential: str | None = None
 
     def capped(self) -> Exchange:
         """The exchange as it is recorded: each body cut to ``MAX_RESPONSE + 1`` bytes
@@ -45,7 +48,7 @@ class Exchange:
         if len(self.wire_request) <= MAX_WIRE_BYTES and len(self.response) <= MAX_WIRE_BYTES:
             return self
         return Exchange(self.wire_request[:MAX_WIRE_BYTES], self.status,
-                        self.response[:MAX_WIRE_BYTES], self.client_kind)
+                        self.response[:MAX_WIRE_BYTES], self.client_kind, self.credential)
 
 
 @dataclass(frozen=True)
@@ -74,9 +77,9 @@ def kind_from_status(status: int) -> tuple[str, str]:
 
 
 def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: Exchange, *,
-             parse: Callable[[bytes], tuple[str, int]] = vote_from_response) -> Classified:
+             parse: Callable[[str], tuple[str, int]] = parse_vote) -> Classified:
     """The result of one LLM attempt, from its recorded bytes alone.  ``parse`` turns
-    a response body into the vote (the court passes its own parser, SPEC §16.3)."""
+    the answer's text into the vote (the court passes its own parser, SPEC §16.3)."""
     if exchange.status == 0:
         kind = exchange.client_kind if exchange.client_kind in NO_STATUS_KINDS else "network"
         return Classified(kind, f"judgement.{kind}", None)
@@ -88,7 +91,7 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: 
     except JudgementError as exc:
         return Classified("lock_violation", exc.check_id, None, exc.message)
     try:  # the envelope first: a body that is no chat completion names no model
-        content_from_response(exchange.response)
+        content = content_from_response(exchange.response, profile_of(manifest.model.profile))
     except PorError as exc:
         return Classified("invalid_response", exc.check_id, None)
     try:
@@ -97,7 +100,7 @@ def classify(manifest: JudgeManifest, messages: list[dict[str, str]], exchange: 
     except JudgementError as exc:
         return Classified("lock_violation", exc.check_id, None, exc.message)
     try:
-        vote = parse(exchange.response)
+        vote = parse(content)
     except PorError as exc:
         return Classified("invalid_response", exc.check_id, None)
     return Classified(None, "ok", vote)

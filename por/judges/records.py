@@ -25,6 +25,8 @@ MAX_CALLS = MAX_SUBJECTS * 11
 MAX_WIRE_BYTES = 1 << 20
 
 Attempt = Annotated[int, Field(ge=1, le=11)]
+#: The recorded form of a credential sent upstream: its header and variable name.
+CREDENTIAL_PATTERN = r"^(authorization|x-api-key): <redacted:[A-Za-z_][A-Za-z0-9_]{0,63}>$"
 
 
 class JudgeSubject(Record):
@@ -59,6 +61,9 @@ class JudgeCall(Record):
     response_hash: Hash32
     result: Literal["vote", "error"]
     error_kind: ErrorKind | None = None
+    #: That a credential went upstream, never its value: ``<header>: <redacted:NAME>``
+    #: (SPEC §15.4); absent when none did.
+    credential: Annotated[str, Field(pattern=CREDENTIAL_PATTERN)] | None = None
 
 
 class JudgeVote(Record):

@@ -19,6 +19,7 @@ from por.errors import PorError
 from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import JudgeManifest
+from por.judges.profiles import DEFAULT_PROFILE, PROFILES, Profile, answer_text
 from por.judges.records import JudgeSubject
 from por.schemas import EvidenceItem, PromptSpec
 
@@ -114,8 +115,9 @@ def require_scalar_text(text: str, what: str) -> str:
     return text
 
 
-def content_from_response(response: bytes) -> str:
-    """``choices[0].message.content`` of an OpenAI chat-completions response body.
+def content_from_response(response: bytes, profile: Profile = PROFILES[DEFAULT_PROFILE]) -> str:
+    """The answer's text: ``choices[0].message.content`` of a chat-completions body,
+    the one ``text`` block of ``content`` of an Anthropic messages body (``profile``).
 
     Classified in this order (SPEC §15.4): over :data:`MAX_RESPONSE` bytes
     (``judgement.response_too_large``), not UTF-8 (``judgement.response_utf8``),
@@ -131,10 +133,10 @@ def content_from_response(response: bytes) -> str:
         raise JudgementError("judgement.response_utf8", "the answer is not UTF-8") from None
     try:
         value = loads_strict(text)
-        content = value["choices"][0]["message"]["content"]
+        content = answer_text(profile, value)
     except (JsonTextError, KeyError, IndexError, TypeError):
         raise JudgementError("judgement.response_parse",
-                             "response is not a chat completion") from None
+                             f"response has no {profile.name} answer text") from None
     if not isinstance(content, str):
         raise JudgementError("judgement.response_parse", "response content is not text")
     return require_scalar_text(content, "the answer's content")

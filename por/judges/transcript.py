@@ -16,15 +16,27 @@ and neither recorded nor forwarded, so another local process cannot spend or
 spoil an attempt.  An upstream answer is read up to ``MAX_RESPONSE + 1`` bytes
 and no further (SPEC §15.4): a longer one is kept as that prefix.
 
-Leaves out: TLS, anything but 127.0.0.1, streaming.
+The upstream may be ``https://``: TLS is verified against the system store, or
+against ``ca_bundle`` (a PEM file; tests pass their own CA).  When a route names
+a credential variable (:class:`Credential`), the server reads that environment
+variable *at each forward* and sends it upstream in the profile's header
+(``Authorization: Bearer ...`` or ``x-api-key``); whatever credential header the
+client sent is dropped.  The value is never recorded: a call records only
+``<header>: <redacted:NAME>``.  An unset variable is answered 401 locally,
+nothing forwarded.  Only ``anthropic-version`` and ``Content-Type`` are passed
+on from the client's headers.
+
+Leaves out: listening anywhere but 127.0.0.1, streaming.
 """
 
 from __future__ import annotations
 
 import hmac
 import http.client
+import os
 import queue
 import secrets
+import ssl
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,6 +59,31 @@ MAX_BODY = 1 << 20
 Responder = Callable[[bytes], tuple[int, bytes]]
 
 
+#: Client headers passed on upstream (everything else, credentials included, is dropped).
+_PASSED_HEADERS = ("anthropic-version", "Content-Type")
+
+
+@dataclass(frozen=True)
+class Credential:
+    """Where an upstream credential comes from: an environment variable, by NAME."""
+
+    env: str
+    #: ``authorization`` (sent as ``Bearer <value>``) or ``x-api-key``.
+    header: str = "authorization"
+
+    def redacted(self) -> str:
+        """What a call records: the header and the variable's name, never the value."""
+        return f"{self.header}: <redacted:{self.env}>"
+
+    def headers(self) -> dict[str, str] | None:
+        """The upstream header, read from the environment now (``None`` if unset)."""
+        value = os.environ.get(self.env)
+        if not value:
+            return None
+        return {"Authorization": f"Bearer {value}"} if self.header == "authorization" \
+            else {self.header: value}
+
+
 @dataclass
 class Recorded:
     """One exchange as it crossed the socket."""
@@ -55,6 +92,8 @@ class Recorded:
     request: bytes
     status: int = 0
     response: bytes = b""
+    #: ``<header>: <redacted:NAME>`` when a credential was sent upstream.
+    credential: str | None = None
 
 
 @dataclass
@@ -68,6 +107,10 @@ class _State:
     models_response: bytes | None
     #: The run's secret, or ``None`` for a stand-in model that admits any caller.
     secret: str | None
+    credential: Credential | None = None
+    tls: ssl.SSLContext | None = None
+    #: Replay: the recorded ``credential`` of each cassette answer (by request hash).
+    replayed_credentials: dict[bytes, str] = field(default_factory=dict)
     log: list[Recorded] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -102,8 +145,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         state = self.server.state
         if state.upstream is not None and not state.replay:
-            status, body = _forward(state.upstream, "GET", self.path, None)
-            if self.path.rstrip("/").endswith("/models") and status == 200:
+            status, body, _ = _forward(state, state.upstream, "GET", self.path, None,
+                                       passed=self._passed())
+            if urlsplit(self.path).path.rstrip("/").endswith("/models") and status == 200:
                 state.models_response = body
             self._send(status, body)
         elif state.models_response is not None:
@@ -127,14 +171,22 @@ class _Handler(BaseHTTPRequestHandler):
         key = request_hash(body)
         if key in state.cassette and (state.replay or state.upstream is None):
             status, response = state.cassette[key]
+            record.credential = state.replayed_credentials.get(key) if state.replay else None
         elif state.replay:
             status, response = MISS_STATUS, b'{"error":"transcript miss: judge unavailable"}'
         elif state.upstream is not None:
-            target = state.free.get()
-            try:
-                status, response = _forward(target, "POST", self.path, body)
-            finally:
-                state.free.put(target)
+            if state.credential is not None or state.tls is not None:
+                # A provider's API serves calls concurrently: no slot to wait for
+                # (an answer that never comes must not hold up the retry).
+                status, response, record.credential = _forward(
+                    state, state.upstream, "POST", self.path, body, passed=self._passed())
+            else:
+                target = state.free.get()
+                try:
+                    status, response, record.credential = _forward(
+                        state, target, "POST", self.path, body, passed=self._passed())
+                finally:
+                    state.free.put(target)
         elif state.responder is not None:
             status, response = state.responder(body)
         else:
@@ -147,20 +199,50 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, response)
 
 
-def _forward(upstream: str, method: str, path: str, body: bytes | None) -> tuple[int, bytes]:
+    def _passed(self) -> dict[str, str]:
+        return {name: self.headers[name] for name in _PASSED_HEADERS if self.headers.get(name)}
+
+
+def _forward(state: _State, upstream: str, method: str, path: str, body: bytes | None, *,
+             passed: dict[str, str]) -> tuple[int, bytes, str | None]:
+    """(status, body, recorded credential) of one upstream exchange."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    headers |= passed
+    credential = state.credential
+    if credential is not None:
+        extra = credential.headers()
+        if extra is None:  # fail closed, locally: nothing reaches the provider
+            return 401, (b'{"error":{"type":"por_credential_missing","message":'
+                         b'"the route\'s credential variable is not set"}}'), None
+        headers |= extra
     parts = urlsplit(upstream)
-    conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80,
-                                      timeout=600)
+    conn: http.client.HTTPConnection
+    if parts.scheme == "https":
+        conn = http.client.HTTPSConnection(parts.hostname or "", parts.port or 443,
+                                           timeout=600, context=state.tls)
+    else:
+        conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port or 80,
+                                          timeout=600)
     try:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
         conn.request(method, path, body=body, headers=headers)
         reply = conn.getresponse()
         # Never buffer more than the cap + 1 bytes (SPEC §15.4): the prefix is the proof.
-        return reply.status, reply.read(MAX_WIRE_BYTES)
-    except OSError:
-        return 502, b'{"error":"upstream unreachable"}'
+        return (reply.status, reply.read(MAX_WIRE_BYTES),
+                credential.redacted() if credential is not None else None)
+    except OSError:  # includes ssl.SSLError: an unverified upstream is unreachable
+        return 502, b'{"error":"upstream unreachable"}', None
     finally:
         conn.close()
+
+
+def _tls(upstreams: list[str], ca_bundle: str | None) -> ssl.SSLContext | None:
+    """The verifying TLS context of https upstreams (``OSError`` if the bundle is unreadable)."""
+    if not any(url.startswith("https://") for url in upstreams):
+        return None
+    try:
+        return ssl.create_default_context(cafile=ca_bundle)
+    except ssl.SSLError as exc:
+        raise OSError(f"CA bundle is not PEM certificates: {exc.reason}") from None
 
 
 class _Server(ThreadingHTTPServer):
@@ -183,16 +265,24 @@ class TranscriptServer:
                  responder: Responder | None = None,
                  cassette: dict[bytes, tuple[int, bytes]] | None = None,
                  replay: bool = False, models_response: bytes | None = None,
-                 authenticate: bool = True) -> None:
+                 authenticate: bool = True, credential: Credential | None = None,
+                 ca_bundle: str | None = None,
+                 replayed_credentials: dict[bytes, str] | None = None) -> None:
         """``authenticate=False`` only for a stand-in *model* in tests (behind a real
-        transcript server, which does not forward its secret upstream)."""
+        transcript server, which does not forward its secret upstream).  ``credential``
+        names the environment variable sent upstream; ``ca_bundle`` a PEM file of CAs
+        an https upstream is verified against (default: the system store).
+        ``replayed_credentials`` (request hash -> recorded ``credential``) lets a replay
+        reproduce each call's record byte for byte (no credential is sent in replay)."""
         upstreams = [upstream] if isinstance(upstream, str) else list(upstream or [])
         free: queue.Queue[str] = queue.Queue()
         for url in upstreams:
             free.put(url)
         self._state = _State(upstreams[0] if upstreams else None, free, responder,
                              dict(cassette or {}), replay, models_response,
-                             secrets.token_urlsafe(32) if authenticate else None)
+                             secrets.token_urlsafe(32) if authenticate else None,
+                             credential, _tls(upstreams, ca_bundle),
+                             dict(replayed_credentials or {}))
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -236,7 +326,8 @@ class TranscriptServer:
         with self._state.lock:
             mine = [r for r in self._state.log if r.call_id == call_id]
             self._state.log = [r for r in self._state.log if r.call_id != call_id]
-            return [Recorded(r.call_id, r.request, r.status, r.response) for r in mine]
+            return [Recorded(r.call_id, r.request, r.status, r.response, r.credential)
+                    for r in mine]
 
     @property
     def cassette(self) -> dict[bytes, tuple[int, bytes]]:
@@ -256,5 +347,11 @@ def cassette_from_calls(calls: list[Any]) -> dict[bytes, tuple[int, bytes]]:
             if call.status == 200}
 
 
-__all__ = ["CALL_HEADER", "MISS_STATUS", "SECRET_HEADER", "Recorded", "Responder",
-           "TranscriptServer", "cassette_from_calls"]
+def credentials_from_calls(calls: list[Any]) -> dict[bytes, str]:
+    """The recorded ``credential`` of each cassette answer (by request hash)."""
+    return {call.request_hash: call.credential for call in calls
+            if call.status == 200 and call.credential is not None}
+
+
+__all__ = ["CALL_HEADER", "MISS_STATUS", "SECRET_HEADER", "Credential", "Recorded", "Responder",
+           "TranscriptServer", "cassette_from_calls", "credentials_from_calls"]

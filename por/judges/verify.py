@@ -26,6 +26,7 @@ from por.judges.errors import JudgementError
 from por.judges.layout import JUDGEMENT
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, parse_manifest
 from por.judges.outcome import Classified, Exchange, sha256
+from por.judges.profiles import profile_of
 from por.judges.records import (
     FailedSubject,
     JudgeBatchReport,
@@ -157,7 +158,8 @@ def _check_subject_calls(manifest: JudgeManifest, subject: JudgeSubject, index: 
                           policy=manifest.retry_policy, classify=classify, fail=fail,
                           identity=names_subject,
                           response=replays if manifest.parser == DETERMINISTIC_JUDGE
-                          else check_nothing)
+                          else check_nothing,
+                          credential_header=profile_of(manifest.model.profile).credential_header)
     if last.result.vote is not None:
         vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
                          subject_hash=subject.bundle_hash, attempt=last.attempt,

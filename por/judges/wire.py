@@ -20,6 +20,13 @@ from typing import Any
 from por.jsontext import JsonTextError, loads_strict
 from por.judges.errors import JudgementError
 from por.judges.manifest import JudgeManifest
+from por.judges.profiles import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    profile_of,
+    response_format_for,
+    wire_messages,
+)
 from por.numbers import format_decimal
 from por.schemas.base import load_json
 
@@ -63,18 +70,20 @@ def wire_model_name(manifest: JudgeManifest) -> str:
     return manifest.model.model.split("/", 1)[-1]
 
 
-#: Fields the request format itself needs, beside the locked parameters (SPEC §15.4).
-#: The client sends every call on the ``openai/`` chat-completions route, so these
-#: are the same for every provider a lock names; nothing else may be on the wire.
-REQUEST_FIELDS: frozenset[str] = frozenset({"model", "messages", "response_format"})
+#: Fields an ``openai-compatible`` request needs beside the locked parameters (SPEC
+#: §15.4); each profile names its own (:attr:`Profile.request_fields`).
+REQUEST_FIELDS: frozenset[str] = PROFILES[DEFAULT_PROFILE].request_fields
 #: Longest key name quoted in an error (a key is attacker-chosen text).
 _KEY_SHOWN = 40
 
 
 def allowed_wire_keys(manifest: JudgeManifest) -> frozenset[str]:
-    """The exact top-level keys a locked request may carry: the request fields and
-    the locked parameters (SPEC §15.4)."""
-    return REQUEST_FIELDS | frozenset(manifest.parameters)
+    """The exact top-level keys a locked request may carry: the request fields of the
+    lock's provider profile and the locked parameters (SPEC §15.4)."""
+    fields = profile_of(manifest.model.profile).request_fields
+    if response_format(manifest) is None:
+        fields = fields - {"response_format"}
+    return fields | frozenset(manifest.parameters)
 
 
 def check_wire(manifest: JudgeManifest, body: bytes, messages: list[dict[str, str]]) -> None:
@@ -97,26 +106,30 @@ def check_wire(manifest: JudgeManifest, body: bytes, messages: list[dict[str, st
             raise JudgementError("judgement.param_value",
                                  f"parameter {name} was sent with another value",
                                  expected=locked, actual=str(sent)[:40])
-    extra = sorted(set(value) - allowed_wire_keys(manifest))
+    allowed = allowed_wire_keys(manifest)
+    extra = sorted(set(value) - allowed)
     if extra:
         # Name the key, never its value: an unlocked field may hold a credential.
         shown = ascii(extra[0][:_KEY_SHOWN])
         raise JudgementError("lock.unlocked_parameter",
                              f"the wire carries {shown}, which the lock does not allow",
-                             expected="only the locked parameters and "
-                             + ", ".join(sorted(REQUEST_FIELDS)), actual=shown)
-    if value.get("messages") != messages:
-        raise JudgementError("judgement.messages_mismatch",
-                             "wire messages are not the rendered prompt")
-    locked_format = response_format(manifest) if manifest.output_schema else None
-    if value.get("response_format") != locked_format:
+                             expected="only " + ", ".join(sorted(allowed)), actual=shown)
+    for key, rendered in wire_messages(profile_of(manifest.model.profile), messages).items():
+        if value.get(key) != rendered:
+            raise JudgementError("judgement.messages_mismatch",
+                                 "wire messages are not the rendered prompt")
+    if value.get("response_format") != response_format(manifest):
         raise JudgementError("judgement.response_format",
                              "the wire does not ask for exactly the locked response_format")
 
 
-def response_format(manifest: JudgeManifest) -> dict[str, Any]:
-    """The ``response_format`` the client sends: JSON mode with the locked schema."""
-    return {"type": "json_object", "schema": load_json(manifest.output_schema)}
+def response_format(manifest: JudgeManifest) -> dict[str, Any] | None:
+    """The ``response_format`` the client sends (the profile's JSON mode with the
+    locked schema), or ``None`` when none is sent."""
+    if not manifest.output_schema:
+        return None
+    return response_format_for(profile_of(manifest.model.profile),
+                               load_json(manifest.output_schema))
 
 
 def wire_number(text: str) -> int | float:

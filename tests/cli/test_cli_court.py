@@ -262,7 +262,9 @@ def test_the_seed_constructor_calls_litellm_through_a_recorded_socket() -> None:
         got = asyncio.run(judge.evaluate(case().context()))
     assert (got.judge_id, got.worker_pct, got.voted_at) == ("judge-0", 65, "2026-01-01T00:00:00Z")
     sent = json.loads(seen[0])
-    assert sent["response_format"]["type"] == "json_object" and sent["temperature"] == 0.2
+    # openai/ is the openai-chat profile (SPEC §15.4): JSON schema mode, no llama.cpp samplers
+    assert sent["response_format"]["type"] == "json_schema" and sent["temperature"] == 0.2
+    assert not {"top_k", "min_p", "repeat_penalty"} & set(sent)
     assert judge.attempts[0].exchange.wire_request == seen[0]  # the bytes the socket saw
 
     def broken(body: bytes) -> tuple[int, bytes]:

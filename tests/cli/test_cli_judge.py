@@ -245,7 +245,7 @@ retry_policy:
     (tmp_path / "seed.yaml").write_text(fixed)
     assert main(["judge", "lock", str(tmp_path / "seed.yaml")]) == 1
     err = capsys.readouterr().err
-    assert "lock.config" in err and "top_k" in err
+    assert "lock.profile_parameter" in err and "top_k" in err
 
 
 def test_a_local_lock_cannot_be_pointed_at_someone_elses_server(

@@ -4,7 +4,7 @@ judge calls a model through ``api_base``."""
 
 from por.court.judges.base import DisputeContext, Judge, JudgeVote
 from por.court.judges.llm_judge import LLMJudge
-from por.court.judges.prompts import EVALUATION_TEMPLATE, SYSTEM_PROMPT
+from por.court.judges.prompts import EVALUATION_TEMPLATE, EVALUATION_TEMPLATE_V2, SYSTEM_PROMPT
 
-__all__ = ["EVALUATION_TEMPLATE", "SYSTEM_PROMPT", "DisputeContext", "Judge", "JudgeVote",
-           "LLMJudge"]
+__all__ = ["EVALUATION_TEMPLATE", "EVALUATION_TEMPLATE_V2", "SYSTEM_PROMPT", "DisputeContext",
+           "Judge", "JudgeVote", "LLMJudge"]

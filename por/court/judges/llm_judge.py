@@ -8,7 +8,9 @@ exact wire bytes recorded by the transcript server on 127.0.0.1.  The lock is
 when absent, one built from the three seed arguments and the seed's prompts
 (:func:`seed_lock`).  The route is ``transport=`` (a running
 :class:`~por.judges.client.LiteLLMTransport`'s ``exchange``, or a test
-double) or ``api_base=`` (a transcript server is started for the call).
+double) or ``route=`` / ``api_base=`` (a transcript server is started for the call; with
+neither, an ``openai/`` or ``anthropic/`` model goes to its provider's public
+endpoint with the credential from ``OPENAI_API_KEY`` / ``ANTHROPIC_API_KEY``).
 
 Every attempt is kept in :attr:`LLMJudge.attempts` (the court commits them as
 ``por.JudgeCall/1`` records).  Every failure, after the lock's retries on
@@ -27,13 +29,15 @@ from decimal import Decimal
 
 from por.court.errors import CourtError, judge_unavailable
 from por.court.judges.base import DisputeContext, Judge, JudgeVote
-from por.court.judges.prompts import EVALUATION_TEMPLATE, SYSTEM_PROMPT
-from por.court.judges.render import court_vote_from_response, render_messages
+from por.court.judges.prompts import EVALUATION_TEMPLATE_V2, SYSTEM_PROMPT
+from por.court.judges.render import parse_court_vote, render_messages
 from por.errors import PorError
 from por.judges.attempts import Sleep, Tried, run_attempts
 from por.judges.config import COURT_VOTE_SCHEMA, canonical_json
 from por.judges.manifest import COURT_PARSER, JudgeManifest
 from por.judges.outcome import Classified, Exchange, classify
+from por.judges.profiles import DEFAULT_PROFILE
+from por.judges.routes import Route, default_route, transcript_server
 from por.numbers import format_decimal
 
 #: (lock, messages, call id) -> what crossed the wire.
@@ -57,26 +61,43 @@ def _prompt(name: str, text: str) -> dict[str, object]:
     return {"file": name, "text": data, "hash": hashlib.sha256(data).digest()}
 
 
+#: The seed constructor's parameters per provider profile (SPEC §16.3), beside
+#: ``temperature``: each pins exactly what its API honours and requires.
+_SEED_PARAMETERS: dict[str, dict[str, str]] = {
+    "openai-chat": {"top_p": "1", "seed": "0", "max_tokens": "512"},
+    "anthropic-messages": {"max_tokens": "512"},
+    "openai-compatible": {"top_k": "0", "top_p": "1", "min_p": "0", "repeat_penalty": "1",
+                          "seed": "0", "max_tokens": "512"},
+}
+#: The profile of a seed-constructed lock, by the model's provider prefix.
+_SEED_PROFILES = {"openai": "openai-chat", "anthropic": "anthropic-messages"}
+
+
 def seed_lock(judge_id: str, model: str, temperature: float | Decimal | int) -> JudgeManifest:
     """A hosted court lock from the seed's three arguments and prompts.
 
-    Every sampler parameter is pinned and sent (SPEC §15.1): ``temperature`` as
-    given, ``top_k`` 0 (off), ``top_p`` 1, ``min_p`` 0, ``repeat_penalty`` 1,
-    ``seed`` 0, ``max_tokens`` 512; no retries; ``determinism: none``.
+    The profile follows the provider prefix: ``openai/`` is ``openai-chat``
+    (``top_p`` 1, ``seed`` 0, ``max_tokens`` 512), ``anthropic/`` is
+    ``anthropic-messages`` (``max_tokens`` 512), anything else is
+    ``openai-compatible`` (``top_k`` 0, ``top_p`` 1, ``min_p`` 0,
+    ``repeat_penalty`` 1, ``seed`` 0, ``max_tokens`` 512); ``temperature`` as
+    given; no retries; ``determinism: none``; the seed's system prompt and
+    version 2 of the evaluation template (party text as JSON data, SPEC §16.3).
     """
     provider = model.split("/", 1)[0] if "/" in model else "openai"
+    profile = _SEED_PROFILES.get(provider, DEFAULT_PROFILE)
     return JudgeManifest.model_validate({
         "judge_id": judge_id, "judge_version": "1.0",
         "model": {"kind": "hosted", "provider": provider, "model": model,
-                  "version_lock": model.split("/", 1)[-1]},
+                  "version_lock": model.split("/", 1)[-1],
+                  **({"profile": profile} if profile != DEFAULT_PROFILE else {})},
         "runtime": {"name": provider, "version": model.split("/", 1)[-1],
                     "build_class": "hosted"},
         "parameters": {"temperature": format_decimal(Decimal(str(temperature))),
-                       "top_k": "0", "top_p": "1", "min_p": "0", "repeat_penalty": "1",
-                       "seed": "0", "max_tokens": "512"},
+                       **_SEED_PARAMETERS[profile]},
         "timeout_ms": 60_000,
         "system_prompt": _prompt("system.md", SYSTEM_PROMPT),
-        "template": _prompt("template.md", EVALUATION_TEMPLATE),
+        "template": _prompt("template-v2.md", EVALUATION_TEMPLATE_V2),
         "output_schema": canonical_json(COURT_VOTE_SCHEMA), "parser": COURT_PARSER,
         "fail_closed": True, "fail_closed_mode": "strict",
         "retry_policy": {"max_retries": 0, "backoff": "exponential", "base_ms": 0,
@@ -89,7 +110,7 @@ def seed_lock(judge_id: str, model: str, temperature: float | Decimal | int) -> 
 def classify_court(lock: JudgeManifest, messages: list[dict[str, str]],
                    exchange: Exchange) -> Classified:
     """One court attempt classified from its bytes (SPEC §15.4 with the court parser)."""
-    return classify(lock, messages, exchange, parse=court_vote_from_response)
+    return classify(lock, messages, exchange, parse=parse_court_vote)
 
 
 class LLMJudge(Judge):
@@ -97,7 +118,8 @@ class LLMJudge(Judge):
 
     def __init__(self, judge_id: str, model: str, temperature: float | Decimal | int, *,
                  lock: JudgeManifest | None = None, transport: CallTransport | None = None,
-                 api_base: str | None = None, voted_at: str = EPOCH,
+                 api_base: str | None = None, route: Route | None = None,
+                 voted_at: str = EPOCH,
                  call_prefix: str = "court", sleep: Sleep = asyncio.sleep) -> None:
         self._judge_id = judge_id
         self._model = model
@@ -105,7 +127,9 @@ class LLMJudge(Judge):
         self.lock = lock if lock is not None else seed_lock(judge_id, model, temperature)
         self._check_lock()
         self._transport = transport
-        self._api_base = api_base
+        #: ``route=``, else ``api_base=`` without a credential, else the provider's
+        #: public endpoint (``openai/``, ``anthropic/``), else none.
+        self._route = route or (Route(api_base) if api_base else default_route(self.lock))
         self._voted_at = voted_at
         self._call_prefix = call_prefix
         self._sleep = sleep
@@ -139,13 +163,12 @@ class LLMJudge(Judge):
             raise judge_unavailable(self._judge_id, exc.check_id) from None
         if self._transport is not None:
             return await self._run(messages, self._transport)
-        if self._api_base is None:
+        if self._route is None:
             raise judge_unavailable(self._judge_id, "court.no_route")
         from por.judges.client import LiteLLMTransport  # noqa: PLC0415 - litellm is heavy
-        from por.judges.transcript import TranscriptServer  # noqa: PLC0415
 
         try:
-            with TranscriptServer(upstream=self._api_base) as server:
+            with transcript_server(self._route, self.lock) as server:
                 client = LiteLLMTransport(server)
                 try:
                     return await self._run(messages, client.exchange)
@@ -155,6 +178,8 @@ class LLMJudge(Judge):
             if exc.check_id == "court.judge_unavailable":
                 raise
             raise judge_unavailable(self._judge_id, exc.check_id) from None
+        except OSError:  # the route's CA bundle cannot be read
+            raise judge_unavailable(self._judge_id, "court.route") from None
 
     async def _run(self, messages: list[dict[str, str]], transport: CallTransport) -> JudgeVote:
         async def call(attempt: int) -> Exchange:

@@ -12,6 +12,7 @@ writes ``"worker_pct": 500`` under a schema that says ``maximum: 100``).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -25,7 +26,9 @@ from por.judges.render import content_from_response, require_scalar_text
 
 #: Longest reasoning kept in a committed vote (code points).
 MAX_REASONING = 4000
-_TOKEN = re.compile(r"\{\{|\}\}|\{([a-z_]+)\}")
+_TOKEN = re.compile(r"\{\{|\}\}|\{([a-z_]+)(!json)?\}")
+#: Characters a JSON string keeps as written but a reader may take for a line break.
+_LINE_BREAKS = {"\u0085": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 def context_fields(context: DisputeContext) -> dict[str, str]:
@@ -40,14 +43,37 @@ def context_fields(context: DisputeContext) -> dict[str, str]:
     }
 
 
-def fill(template: str, fields: dict[str, str]) -> str:
-    """``template`` with ``{name}`` replaced and ``{{``/``}}`` unescaped, in one pass."""
+def json_fields(context: DisputeContext) -> dict[str, str]:
+    """The ``{name!json}`` values of a context: each party text as one line of JSON
+    (SPEC §16.3: a string, the deliverables an array, no rebuttal ``null``)."""
+    values: dict[str, object] = {
+        "task_title": context.task_title, "reward": context.reward,
+        "task_spec": context.task_spec, "deliverables": list(context.deliverables),
+        "claim": context.claim, "rebuttal": context.rebuttal,
+    }
+    return {name: json_line(value) for name, value in values.items()}
+
+
+def json_line(value: object) -> str:
+    """JSON text on one line: Python's ``json.dumps`` with non-ASCII kept, and
+    U+0085, U+2028, U+2029 escaped too (no character of it breaks a line)."""
+    text = json.dumps(value, ensure_ascii=False)
+    for char, escaped in _LINE_BREAKS.items():
+        text = text.replace(char, escaped)
+    return text
+
+
+def fill(template: str, fields: dict[str, str],
+         quoted: dict[str, str] | None = None) -> str:
+    """``template`` with ``{name}`` (from ``fields``) and ``{name!json}`` (from
+    ``quoted``) replaced and ``{{``/``}}`` unescaped, in one pass."""
 
     def one(match: re.Match[str]) -> str:
         token = match.group(0)
         if token in ("{{", "}}"):
             return token[0]
-        return fields.get(match.group(1), token)
+        table = fields if match.group(2) is None else (quoted or {})
+        return table.get(match.group(1), token)
 
     return _TOKEN.sub(one, template)
 
@@ -60,7 +86,8 @@ def render_messages(manifest: JudgeManifest, context: DisputeContext) -> list[di
     except UnicodeDecodeError:
         raise JudgementError("judgement.prompt_text", "a locked prompt is not UTF-8") from None
     return [{"role": "system", "content": system},
-            {"role": "user", "content": fill(template, context_fields(context))}]
+            {"role": "user", "content": fill(template, context_fields(context),
+                                             json_fields(context))}]
 
 
 def parse_court_vote(content: str) -> tuple[str, int]:
@@ -96,5 +123,6 @@ def court_vote_from_response(response: bytes) -> tuple[str, int]:
     return parse_court_vote(content_from_response(response))
 
 
-__all__ = ["MAX_REASONING", "context_fields", "court_vote_from_response", "fill",
+__all__ = ["MAX_REASONING", "context_fields", "court_vote_from_response", "fill", "json_fields",
+           "json_line",
            "parse_court_vote", "render_messages"]

@@ -14,6 +14,7 @@ from por.court.config import iso_time
 from por.court.errors import JUDGE_UNAVAILABLE, CourtError, ServiceError
 from por.court.judges import (
     EVALUATION_TEMPLATE,
+    EVALUATION_TEMPLATE_V2,
     SYSTEM_PROMPT,
     DisputeContext,
     Judge,
@@ -37,6 +38,8 @@ def test_the_seed_verification_line_imports_no_http_framework_and_no_llm_client(
 def test_the_committed_prompt_files_are_the_seed_constants() -> None:
     assert (COURT / "prompts" / "system.md").read_text(encoding="utf-8") == SYSTEM_PROMPT
     assert (COURT / "prompts" / "template.md").read_text(encoding="utf-8") == EVALUATION_TEMPLATE
+    assert (COURT / "prompts" / "template-v2.md").read_text(encoding="utf-8") == \
+        EVALUATION_TEMPLATE_V2
     assert "Ambiguity in the specification favors the worker" in SYSTEM_PROMPT
     assert "No rebuttal" not in SYSTEM_PROMPT  # formatted in the template, not the prompt
 
@@ -152,16 +155,26 @@ def test_a_wire_that_breaks_the_lock_is_unavailable() -> None:
     assert caught.value.reason == "judgement.model_rewritten"
 
 
-def test_the_seed_constructor_locks_itself_and_a_mismatch_is_refused() -> None:
+def test_the_seed_constructor_locks_itself_and_a_mismatch_is_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     judge = LLMJudge("judge-x", "openai/gpt-4o-2024-08-06", 0.2)
+    assert judge.lock.model.profile == "openai-chat"
     assert judge.lock.parameters["temperature"] == "0.2"
     assert judge.lock.system_prompt.text == SYSTEM_PROMPT.encode()
     assert seed_lock("judge-x", "openai/gpt-4o-2024-08-06", 0.2) == judge.lock
     with pytest.raises(PorError) as caught:
         LLMJudge("judge-x", "openai/other", 0.2, lock=judge.lock)
     assert caught.value.check_id == "court.lock_mismatch"
-    with pytest.raises(ServiceError) as unrouted:
+    # The seed route of openai/ is OpenAI's endpoint with OPENAI_API_KEY; unset, the
+    # transcript server answers 401 itself: nothing leaves the machine.
+    with pytest.raises(ServiceError) as unset:
         asyncio.run(judge.evaluate(case().context()))
+    assert unset.value.reason == "judgement.auth"
+    bare = LLMJudge("judge-y", "hosted_vllm/local-model", 0.2)
+    assert bare.lock.model.profile is None  # openai-compatible: no public endpoint
+    with pytest.raises(ServiceError) as unrouted:
+        asyncio.run(bare.evaluate(case().context()))
     assert unrouted.value.reason == "court.no_route"
 
 

@@ -72,7 +72,7 @@ def test_prompts_are_committed_as_bytes_with_hashes() -> None:
     ({"fallbacks": ["gpt-4"]}, "lock.forbidden_option"),
     ({"model_alias_map": {"a": "b"}}, "lock.forbidden_option"),
     ({"parameters": {"temperature": 0, "drop_params": True}}, "lock.forbidden_option"),
-    ({"parameters": {"temperature": 0}}, "lock.config"),  # sampler block incomplete
+    ({"parameters": {"temperature": 0}}, "lock.profile_parameter"),  # sampler block incomplete
     ({"parameters": {"temperature": "0.0", "top_k": 1, "top_p": 1, "min_p": 0,
                      "repeat_penalty": 1, "seed": 0, "max_tokens": 8}}, "lock.config"),
     ({"judge_version": "v0.1"}, "lock.config"),
