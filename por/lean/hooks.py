@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         DataRequirement,
         FieldSpec,
         MarketSpec,
+        NumberFormat,
         PredictionSemantics,
         PromptSpec,
         ResolutionRules,
@@ -65,10 +66,24 @@ def selection_quorum(policy: SelectionPolicy) -> None:
         raise Reject("quorum")
 
 
+def number_format_marks(fmt: NumberFormat) -> None:
+    """``NumberFormat._distinct_marks``."""
+    if fmt.group_separator is not None and fmt.group_separator == (fmt.decimal_mark or "."):
+        raise Reject("marks")
+
+
 def field_has_locator(field: FieldSpec) -> None:
     """``FieldSpec._has_locator``."""
-    if field.json_path is None and field.regex is None:
+    if field.json_path is None and field.regex is None and field.per_source is None:
         raise Reject("locator")
+    if field.number_format is not None and field.kind != "numeric":
+        raise Reject("number_format")
+    if field.time_format is not None and field.kind != "timestamp":
+        raise Reject("time_format")
+    if field.per_source is not None:
+        unique([s.source_id for s in field.per_source])
+        if any(s.json_path is None and s.regex is None for s in field.per_source):
+            raise Reject("locator")
 
 
 def requirement_unique(requirement: DataRequirement) -> None:
