@@ -79,7 +79,7 @@ class ValueMapEntry(Model):
     """One text a source prints and the value it means, spelt as the field's
     kind commits it (``true``/``false``, a canonical decimal, Unix seconds, a text)."""
 
-    text: Annotated[str, Field(max_length=256)]
+    printed: Annotated[str, Field(max_length=256)]
     value: Annotated[str, Field(max_length=256)]
 
 

@@ -197,11 +197,11 @@ class NumberFormat(Struct):
 class ValueMapEntry(Struct):
     """``por.schemas.prompt.ValueMapEntry``."""
 
-    __slots__ = ("text", "value")
-    text: str
+    __slots__ = ("printed", "value")
+    printed: str
     value: str
     FIELDS = (
-        ("text", "text", text(0, 256), False),
+        ("printed", "printed", text(0, 256), False),
         ("value", "value", text(0, 256), False),
     )
 
