@@ -13,6 +13,7 @@ Leaves out: value maps and datetimes (:mod:`por.auditor.value_forms`).
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal
 from typing import Any
@@ -68,9 +69,9 @@ def accepted_forms(fmt: Any) -> str:
     return ", ".join(parts)
 
 
-def _magnitude_pattern(fmt: Any) -> re.Pattern[str]:
-    sep = getattr(fmt, "group_separator", None)
-    mark = re.escape(getattr(fmt, "decimal_mark", None) or ".")
+@functools.lru_cache(maxsize=64)
+def _magnitude_pattern(sep: str | None, decimal_mark: str | None) -> re.Pattern[str]:
+    mark = re.escape(decimal_mark or ".")
     whole = "[0-9]+" if sep is None else f"[0-9]{{1,3}}(?:{re.escape(sep)}[0-9]{{3}})+|[0-9]+"
     return re.compile(f"(?P<whole>{whole})(?:{mark}(?P<frac>[0-9]+))?")
 
@@ -152,7 +153,8 @@ def _magnitude(body: str, fmt: Any) -> Decimal:
         plain = _FRACTION.fullmatch(body)
         if plain is not None:
             return _fraction(int(plain.group(1)), int(plain.group(2)))
-    match = _magnitude_pattern(fmt).fullmatch(body)
+    match = _magnitude_pattern(getattr(fmt, "group_separator", None),
+                               getattr(fmt, "decimal_mark", None)).fullmatch(body)
     if match is None:
         raise NumberRefused("number.syntax")
     digits = re.sub("[^0-9]", "", match.group("whole"))
