@@ -149,3 +149,27 @@ def test_rfc3339_agrees_with_datetime(moment: datetime, minutes: int, micros: in
     field = FieldSpec(key="t", kind="timestamp", json_path="$.t", time_format="rfc3339")
     want = (aware - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(seconds=1)
     assert convert(field, aware.isoformat(), from_text=False) == want
+
+
+def test_a_refused_value_teaches_in_the_report() -> None:
+    # Issue 23 item 5: the report shows the captured text, the reason and the
+    # accepted forms; the committed warning keeps its stable code and message.
+    from por.auditor import AuditorAgent
+    from por.explain.findings import findings
+    from por.scenarios import load_scenario
+
+    scenario = load_scenario("47-entertainment-critics-percent")
+    requirement = scenario.prompt_spec.data_requirements[0]
+    field = requirement.expected_fields[0].model_copy(
+        update={"number_format": NumberFormat(group_separator=",")})
+    spec = scenario.prompt_spec.model_copy(update={"data_requirements": [
+        requirement.model_copy(update={"expected_fields": [field]})]})
+    trace, _ = AuditorAgent().audit(spec, scenario.evidence)
+    extract = trace.steps[0].to_json_obj()["output"]
+    assert extract["warnings"] == [{"check_id": "extract.field_kind", "key": "critics",
+                                    "message": "value is not a valid numeric"}]
+    lines = [f.line() for f in findings(spec, list(trace.steps), scenario.evidence.items)]
+    assert any('captured "92%"' in line and "(number.percent_undeclared)" in line
+               and "grouped by ','" in line for line in lines), lines
+    bare = [f.line() for f in findings(spec, list(trace.steps))]
+    assert not any("captured" in line for line in bare)
