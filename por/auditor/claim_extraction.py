@@ -52,7 +52,7 @@ import re2  # type: ignore[import-untyped]
 
 from por.auditor import values as v
 from por.auditor.csv_body import CsvError, parse_csv
-from por.auditor.json_path import Ambiguous, lookup, parse_filtered_path
+from por.auditor.json_path import Ambiguous, FilterBudget, lookup, parse_filtered_path
 from por.auditor.source_fields import located_fields
 from por.auditor.value_forms import Refused, convert
 from por.encoding import encode
@@ -356,10 +356,14 @@ def _regex_capture(field: FieldSpec | FallbackField, text: str, compiled: Any | 
 
 
 Outcome = tuple[ClaimValue | None, str, ExtractionWarning | None]
+_FILTER_REFUSALS = {  # SPEC §12.1.5
+    FilterBudget: ("extract.filter_budget", "json_path filter budget of the item is spent"),
+    Ambiguous: ("extract.filter_ambiguous", "json_path filter matches several elements")}
 
 
 def _field_json(field: Any, document: Any, text: str, quiet: bool, *,
-                compiled: Any | str, budget: list[int], cells: bool = False) -> Outcome:
+                compiled: Any | str, budget: list[int], filters: list[int],
+                cells: bool = False) -> Outcome:
     if field.json_path is None and field.regex is None:  # per_source names other sources
         return None, "", ExtractionWarning("extract.no_locator",
                                            "no locator for this source", field.key)
@@ -377,11 +381,10 @@ def _field_json(field: Any, document: Any, text: str, quiet: bool, *,
             return None, path, ExtractionWarning("extract.bad_path",
                                                  "json_path is not well formed", field.key)
         try:  # SPEC §12.1.5: a filter matching several elements is refused
-            found, raw = lookup(document, tokens if tokens is not None else filtered or ())
-        except Ambiguous:
-            return None, path, ExtractionWarning(
-                "extract.filter_ambiguous", "json_path filter matches several elements",
-                field.key)
+            found, raw = lookup(document, tokens if tokens is not None else filtered or (),
+                                filters)
+        except (FilterBudget, Ambiguous) as exc:
+            return None, path, ExtractionWarning(*_FILTER_REFUSALS[type(exc)], field.key)
         if not found:
             return None, path, None if quiet else ExtractionWarning(
                 "extract.field_missing", "json_path not present", field.key)
@@ -442,10 +445,12 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     warnings: list[ExtractionWarning] = []
     plan = regex_plan(tuple(field.regex for field in fields))
     budget = [REGEX_WORK_PER_BYTE * len(content) + REGEX_WORK_SLACK]
+    filters = [len(content) + REGEX_WORK_SLACK]  # elements filters may examine (§12.1.5)
     for field, compiled in zip(fields, plan, strict=True):
         if item.content_type == "application/json" or cells:
             value, path, warning = _field_json(field, document, text, quiet,
-                                               compiled=compiled, budget=budget, cells=cells)
+                                               compiled=compiled, budget=budget,
+                                               filters=filters, cells=cells)
         else:
             value, path, warning = _field_text(field, text, compiled, budget)
         if warning is not None:

@@ -17,8 +17,10 @@ exactly as before.  A path that form refuses is read here, by this grammar
 A filter applies to an array: the elements that are objects whose ``member``
 is a JSON string equal (code points) to ``string`` (escapes removed).  Exactly
 one must match: none is ``extract.field_missing``, several is
-``extract.filter_ambiguous`` (refused, never "the first").  Work is one pass
-over the array.  Leaves out: the unfiltered grammar and value conversion.
+``extract.filter_ambiguous`` (refused, never "the first").  Work: each filter
+examines every element of its array once, charged before it runs against the
+item's filter budget (``len(content) + 65536`` elements); a filter past what is
+left is ``extract.filter_budget``.  Leaves out: the unfiltered grammar and value conversion.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from por.auditor.csv_body import CsvTable
 
 _SEGMENT = re.compile(
     r'\.(?P<name>[^.\[\]]+)|\[(?P<index>0|[1-9][0-9]{0,8})\]'
@@ -47,6 +51,10 @@ Token = str | int | Filter
 
 class Ambiguous(LookupError):
     """A filter matched more than one element."""
+
+
+class FilterBudget(LookupError):
+    """The item's filter work budget is spent (SPEC §12.1.5)."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -72,25 +80,30 @@ def parse_filtered_path(path: str) -> tuple[Token, ...] | None:
     return tuple(tokens) if any(isinstance(t, Filter) for t in tokens) else None
 
 
-def lookup(document: Any, tokens: Sequence[Token]) -> tuple[bool, Any]:
+def lookup(document: Any, tokens: Sequence[Token],
+           budget: list[int] | None = None) -> tuple[bool, Any]:
     """Follow ``tokens``; ``(False, None)`` when absent; :class:`Ambiguous` on a filter
-    that matches several elements."""
+    that matches several elements; :class:`FilterBudget` when ``budget[0]`` (elements
+    a filter may still examine) runs out.  A :class:`CsvTable` is an array of objects."""
     node = document
     for token in tokens:
         if isinstance(token, Filter):
-            if not isinstance(node, list):
+            if not isinstance(node, (list, CsvTable)):
                 return False, None
-            hits = [e for e in node if isinstance(e, dict) and isinstance(e.get(token.member), str)
-                    and e[token.member] == token.text]
+            if budget is not None:
+                if len(node) > budget[0]:
+                    raise FilterBudget(token.member)
+                budget[0] -= len(node)
+            hits = _matches(node, token)
             if len(hits) > 1:
                 raise Ambiguous(token.member)
             if not hits:
                 return False, None
             node = hits[0]
         elif isinstance(token, int):
-            if not isinstance(node, list) or token >= len(node):
+            if not isinstance(node, (list, CsvTable)) or token >= len(node):
                 return False, None
-            node = node[token]
+            node = node.record(token) if isinstance(node, CsvTable) else node[token]
         else:
             if not isinstance(node, dict) or token not in node:
                 return False, None
@@ -98,4 +111,14 @@ def lookup(document: Any, tokens: Sequence[Token]) -> tuple[bool, Any]:
     return True, node
 
 
-__all__ = ["Ambiguous", "Filter", "Token", "lookup", "parse_filtered_path"]
+def _matches(node: list[Any] | CsvTable, token: Filter) -> list[Any]:
+    if isinstance(node, CsvTable):
+        column = node.index.get(token.member)
+        if column is None:
+            return []
+        return [node.record(i) for i in range(len(node)) if node.row(i)[column] == token.text]
+    return [e for e in node if isinstance(e, dict) and isinstance(e.get(token.member), str)
+            and e[token.member] == token.text]
+
+
+__all__ = ["Ambiguous", "Filter", "FilterBudget", "Token", "lookup", "parse_filtered_path"]

@@ -17,7 +17,7 @@ from typing import Any
 
 from por.auditor.claim_extraction import parse_json_evidence, parse_json_path, regex_plan
 from por.auditor.csv_body import CsvError, parse_csv
-from por.auditor.json_path import Ambiguous, lookup, parse_filtered_path
+from por.auditor.json_path import Ambiguous, FilterBudget, lookup, parse_filtered_path
 from por.auditor.source_fields import located_fields
 from por.auditor.value_forms import teach
 
@@ -33,7 +33,7 @@ def _raw(field: Any, item: Any, text: str) -> tuple[Any, bool] | None:
         tokens = parse_json_path(field.json_path) or parse_filtered_path(field.json_path)
         try:
             found, raw = lookup(document, tokens or ())
-        except Ambiguous:
+        except (Ambiguous, FilterBudget):
             return None
         return (raw, cells) if found and tokens is not None else None
     if field.regex is None:

@@ -173,3 +173,43 @@ def test_a_refused_value_teaches_in_the_report() -> None:
                and "grouped by ','" in line for line in lines), lines
     bare = [f.line() for f in findings(spec, list(trace.steps))]
     assert not any("captured" in line for line in bare)
+
+
+CELL = st.text(alphabet="ab1,\" \r\n\u00e9", max_size=4)
+
+
+@given(rows=st.lists(st.lists(st.text(alphabet="ab1 .\u00e9", max_size=4), min_size=2,
+                              max_size=2), min_size=1, max_size=6),
+       crlf=st.booleans(), final=st.booleans())
+def test_quoted_and_plain_csv_read_the_same(rows: list[list[str]], crlf: bool,
+                                            final: bool) -> None:
+    # Two code paths (no quote: split in C; quotes: a cell scan) give the same table.
+    from por.auditor.csv_body import parse_csv
+
+    end = "\r\n" if crlf else "\n"
+    plain = end.join(",".join(r) for r in [["h1", "h2"], *rows]) + (end if final else "")
+    quoted = end.join(",".join(f'"{c}"' for c in r) for r in [["h1", "h2"], *rows])
+    one, two = parse_csv(plain), parse_csv(quoted + (end if final else ""))
+    assert [one.record(i) for i in range(len(one))] == [two.record(i) for i in range(len(two))]
+    assert len(one) == len(rows)
+
+
+@given(cells=st.lists(st.lists(CELL, min_size=2, max_size=2), min_size=1, max_size=5))
+def test_quoted_cells_round_trip(cells: list[list[str]]) -> None:
+    from por.auditor.csv_body import parse_csv
+
+    quote = lambda c: '"' + c.replace('"', '""') + '"'  # noqa: E731
+    body = "\r\n".join(",".join(map(quote, r)) for r in [["h1", "h2"], *cells]) + "\r\n"
+    table = parse_csv(body)
+    assert [table.row(i) for i in range(len(table))] == cells
+
+
+def test_many_filtered_fields_spend_the_filter_budget() -> None:
+    array = ",".join(f'{{"k":"x{i}","v":1}}' for i in range(3000))
+    content = ('{"a":[' + array + "]}").encode()
+    fields = [FieldSpec(key=f"f{i}", kind="numeric", json_path=f'$.a[?(@.k=="x{i}")].v')
+              for i in range(64)]
+    found = extract_item(requirement(fields=fields), item("e1", content))
+    budget = len(content) + 65536
+    assert len(found.claims) == budget // 3000
+    assert {w.check_id for w in found.warnings} == {"extract.filter_budget"}
