@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from por.encoding.spans import Spans
 from por.lean.base import CborRecord, Check, Reject, blob, packed, unique, unpacked
+from por.numbers import spelt_as_kind
 
 if TYPE_CHECKING:
     from por.lean.records_gen.prompt import (
@@ -80,6 +81,9 @@ def field_has_locator(field: FieldSpec) -> None:
         raise Reject("number_format")
     if field.time_format is not None and field.kind != "timestamp":
         raise Reject("time_format")
+    if field.value_map is not None and not all(
+            spelt_as_kind(field.kind, e.value) for e in field.value_map.entries):
+        raise Reject("value_map")
     if field.per_source is not None:
         unique([s.source_id for s in field.per_source])
         if any(s.json_path is None and s.regex is None for s in field.per_source):

@@ -16,6 +16,7 @@ from por.lean.limits import (  # one definition (issues 16, 21)
     VERDICT_SCHEMA_REF,
     FieldKind,
 )
+from por.numbers import spelt_as_kind
 from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
 from por.schemas.market import MarketSpec
 
@@ -128,6 +129,9 @@ class FieldSpec(Model):
             raise ValueError("number_format needs a numeric field")
         if self.time_format is not None and self.kind != "timestamp":
             raise ValueError("time_format needs a timestamp field")
+        if self.value_map is not None and not all(
+                spelt_as_kind(self.kind, e.value) for e in self.value_map.entries):
+            raise ValueError("value_map values must be spelt as the field's kind")
         if self.per_source is not None:
             ids = [s.source_id for s in self.per_source]
             if len(set(ids)) != len(ids) or any(
