@@ -445,7 +445,7 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     warnings: list[ExtractionWarning] = []
     plan = regex_plan(tuple(field.regex for field in fields))
     budget = [REGEX_WORK_PER_BYTE * len(content) + REGEX_WORK_SLACK]
-    filters = [len(content) + REGEX_WORK_SLACK]  # elements filters may examine (§12.1.5)
+    filters = [len(content) // 2 + REGEX_WORK_SLACK]  # elements filters may examine (§12.1.5)
     for field, compiled in zip(fields, plan, strict=True):
         if item.content_type == "application/json" or cells:
             value, path, warning = _field_json(field, document, text, quiet,

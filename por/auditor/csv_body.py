@@ -14,11 +14,12 @@ alone as well as CRLF, and one leading U+FEFF is skipped.  Refused
 (``extract.bad_csv``): a quote inside an unquoted field, text after a closing
 quote, an unterminated quote, a header name repeated or empty, a record whose
 field count differs from the header's, more than :data:`MAX_CSV_CELLS` cells.
-One pass, linear in the body.
+Linear in the body: a scan in C, then list work per cell.
 """
 
 from __future__ import annotations
 
+import itertools
 import operator
 import re
 
@@ -32,86 +33,86 @@ class CsvError(ValueError):
     """A body outside the grammar (the message is stable)."""
 
 
-def _quoted_records(text: str) -> list[list[str]]:
-    """RFC 4180 records of a body with quotes: one C-level scan of cell + terminator
-    pairs; the pairs must tile the text (else a quote is misplaced)."""
-    if text.count(",") + text.count("\n") + 1 > MAX_CSV_CELLS:
-        raise CsvError(f"CSV holds more than {MAX_CSV_CELLS} cells")
-    records: list[list[str]] = []
-    record: list[str] = []
-    covered = 0
-    for quote, quoted, plain, end in _PAIR.findall(text):
-        covered += len(quoted) + 2 + len(end) if quote else len(plain) + len(end)
-        record.append(quoted.replace('""', '"') if quote else plain)
-        if end != ",":
-            records.append(record)
-            record = []
-            if not end:  # \Z: the end of the text
-                break
+_MISPLACED = "CSV has a quote inside a field or text after a closing quote"
+_WIDTH = "CSV record has a different number of fields than the header"
+
+
+def _quoted_cells(text: str) -> tuple[list[str], int]:
+    """Cells of a body with quotes and the header's width: one scan of cell +
+    terminator pairs (which must tile the text), then list work in C (the group
+    a pair did not use is empty, and an unquoted cell holds no quote)."""
+    pairs = _PAIR.findall(text)
+    # The pairs tile the text iff their lengths add up to it (a quoted pair's closing
+    # quote is the one character "".join leaves out); else a quote is misplaced.
+    covered = sum(map(len, map("".join, pairs))) + sum(map(len, map(operator.itemgetter(0), pairs)))
     if covered != len(text):
-        raise CsvError("CSV has a quote inside a field or text after a closing quote")
-    if text.endswith("\n") and records[-1] == [""]:
-        records.pop()  # the empty match at \Z after the optional final line break
-    return records
+        raise CsvError(_MISPLACED)
+    if len(pairs) > 1 and pairs[-1] == ("", "", "", "") and pairs[-2][3] != ",":
+        pairs.pop()  # the empty match at the end that follows a record's end is no cell
+    cells = list(map(operator.methodcaller("replace", '""', '"'), map(
+        operator.add, map(operator.itemgetter(1), pairs), map(operator.itemgetter(2), pairs))))
+    ends = list(itertools.compress(itertools.count(1), map(
+        operator.ne, map(operator.itemgetter(3), pairs), itertools.repeat(","))))
+    width = ends[0]
+    if ends != list(range(width, len(cells) + 1, width)):
+        raise CsvError(_WIDTH)
+    return cells, width
 
 
-def _plain_lines(text: str) -> list[str]:
-    """The lines of a body without quotes (split in C: no per-cell loop)."""
+def _plain_cells(text: str) -> tuple[list[str], int]:
+    """The same for a body without quotes, split in C (no per-cell loop)."""
     if "\r" in text.replace("\r\n", "\n"):
-        raise CsvError("CSV has a quote inside a field or text after a closing quote")
+        raise CsvError(_MISPLACED)
     lines = text.replace("\r\n", "\n").split("\n")
     if text.endswith("\n"):
         lines.pop()  # the optional final line break
-    if text.count(",") + text.count("\n") + 1 > MAX_CSV_CELLS:
-        raise CsvError(f"CSV holds more than {MAX_CSV_CELLS} cells")
-    return lines
+    commas = set(map(operator.methodcaller("count", ","), lines))
+    if len(commas) != 1:
+        raise CsvError(_WIDTH)
+    return ",".join(lines).split(","), commas.pop() + 1
 
 
 class CsvTable:
-    """A parsed body: the header and the data records, read lazily (no object per
-    row is built until a locator reads it).  ``json_path`` treats it as an array
-    of header -> cell objects (:mod:`por.auditor.json_path`)."""
+    """A parsed body: the header and the data cells in one flat list, read lazily
+    (no object per row until a locator reads one; a column is a slice).
+    ``json_path`` treats it as an array of header -> cell objects."""
 
-    __slots__ = ("_lines", "_records", "header", "index")
+    __slots__ = ("cells", "header", "index", "width")
 
-    def __init__(self, header: list[str], records: list[list[str]] | None,
-                 lines: list[str] | None) -> None:
-        self.header = header
-        self.index = {name: i for i, name in enumerate(header)}
-        self._records = records
-        self._lines = lines
+    def __init__(self, cells: list[str], width: int) -> None:
+        self.cells = cells
+        self.width = width
+        self.header = cells[:width]
+        self.index = {name: i for i, name in enumerate(self.header)}
 
     def __len__(self) -> int:
-        return len(self._records if self._records is not None else self._lines or ())
+        return len(self.cells) // self.width - 1
 
     def row(self, i: int) -> list[str]:
         """Data record ``i`` (0 = the first after the header)."""
-        if self._records is not None:
-            return self._records[i]
-        return (self._lines or [])[i].split(",")
+        start = (i + 1) * self.width
+        return self.cells[start:start + self.width]
 
     def record(self, i: int) -> dict[str, str]:
         """Data record ``i`` as a header -> cell object."""
         return dict(zip(self.header, self.row(i), strict=True))
 
+    def column(self, name: str) -> list[str]:
+        """The data cells of column ``name`` (empty if there is no such column)."""
+        j = self.index.get(name)
+        return [] if j is None else self.cells[self.width + j::self.width]
+
 
 def parse_csv(text: str) -> CsvTable:
     """The parsed body; :class:`CsvError` if refused (see the module docstring)."""
     text = text[1:] if text.startswith("\ufeff") else text
-    if '"' in text:
-        records = _quoted_records(text)
-        header, widths = records[0], set(map(len, records))
-        table = CsvTable(header, records[1:], None)
-    else:
-        lines = _plain_lines(text)
-        header = lines[0].split(",")
-        widths = {n + 1 for n in map(operator.methodcaller("count", ","), lines)}
-        table = CsvTable(header, None, lines[1:])
+    if text.count(",") + text.count("\n") + 1 > MAX_CSV_CELLS:
+        raise CsvError(f"CSV holds more than {MAX_CSV_CELLS} cells")
+    cells, width = _quoted_cells(text) if '"' in text else _plain_cells(text)
+    header = cells[:width]
     if "" in header or len(set(header)) != len(header):
         raise CsvError("CSV header names must be unique and non-empty")
-    if widths != {len(header)}:
-        raise CsvError("CSV record has a different number of fields than the header")
-    return table
+    return CsvTable(cells, width)
 
 
 __all__ = ["MAX_CSV_CELLS", "CsvError", "CsvTable", "parse_csv"]
