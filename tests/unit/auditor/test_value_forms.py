@@ -218,3 +218,42 @@ def test_many_filtered_fields_spend_the_filter_budget() -> None:
     budget = len(content) // 2 + 65536
     assert len(found.claims) == budget // 3000
     assert {w.check_id for w in found.warnings} == {"extract.filter_budget"}
+
+
+FORMATS = st.builds(
+    NumberFormat, group_separator=st.sampled_from([None, ",", " ", "'"]),
+    decimal_mark=st.sampled_from([None, "."]), percent=st.sampled_from([None, "points",
+                                                                        "fraction"]),
+    scale_suffixes=st.sampled_from([None, True]), currency=st.sampled_from([None, "$", "USD"]),
+    accounting_negative=st.sampled_from([None, True]), fractions=st.sampled_from([None, True]))
+NUMBERISH = st.text(alphabet="0123456789,. -+\u2212()$%KMB/'USD", max_size=40)
+
+
+@given(fmt=FORMATS, text=NUMBERISH)
+def test_any_text_is_a_canonical_decimal_or_a_reason(fmt: NumberFormat, text: str) -> None:
+    from por.numbers import is_canonical_decimal
+
+    field = FieldSpec(key="x", kind="numeric", regex="(.*)", number_format=fmt)
+    value = convert(field, text, from_text=True)
+    assert isinstance(value, Refused) or is_canonical_decimal(str(value))
+
+
+@given(body=st.text(alphabet='ab,"\r\n\ufeff', max_size=30))
+def test_any_body_is_a_table_or_bad_csv(body: str) -> None:
+    from por.auditor.csv_body import CsvError, parse_csv
+
+    try:
+        table = parse_csv(body)
+    except CsvError:
+        return
+    assert all(len(table.row(i)) == table.width for i in range(len(table)))
+
+
+@given(text=st.text(alphabet="0123456789-:TZz+. t", max_size=40),
+       time_format=st.sampled_from(["unix_seconds", "unix_millis", "rfc3339",
+                                    "rfc3339_or_date"]))
+def test_any_time_text_is_seconds_or_a_reason(text: str, time_format: str) -> None:
+    field = FieldSpec(key="t", kind="timestamp", json_path="$.t",
+                      time_format=time_format)  # type: ignore[arg-type]
+    value = convert(field, text, from_text=True)
+    assert isinstance(value, Refused) or (type(value) is int and 0 <= value < 2**63)
