@@ -13,15 +13,17 @@ How (by the item's ``content_type``; the source target's
 * ``application/json`` -- strict UTF-8, ``json.loads`` with
   ``parse_float=Decimal``, bounded ints (see :mod:`por.auditor.values`),
   ``NaN``/``Infinity`` and duplicate object keys refused, nesting at most
-  :data:`MAX_JSON_DEPTH`.  A field with ``json_path`` is looked up by path; a
-  field with only ``regex`` is matched against the JSON text.
+  :data:`MAX_JSON_DEPTH`.  A field with ``json_path`` is looked up by path
+  (filters: :mod:`por.auditor.json_path`); one with only ``regex`` searches the text.
+* ``text/csv`` -- a table (:mod:`por.auditor.csv_body`) located by ``json_path``.
 * ``text/html``, ``text/plain`` -- strict UTF-8, then RE2 ``search(regex,
   text[:MAX_REGEX_INPUT_CHARS])`` with RE2 syntax and semantics, no flags;
   the value is capture group 1 (no HTML entity decoding, no stripping).
 
-Kinds: ``numeric`` -> canonical decimal string; ``boolean`` -> ``bool`` (JSON
-true/false; in text true/yes/false/no); ``timestamp`` -> ``int`` Unix
-seconds; ``text`` -> ``str`` (JSON strings only).
+Kinds: ``numeric`` -> canonical decimal string; ``boolean`` -> ``bool``;
+``timestamp`` -> ``int`` Unix seconds; ``text`` -> ``str``; each read by the
+field's declared value forms, else its default spelling (:mod:`por.auditor.value_forms`).
+Locators may differ per source (:mod:`por.auditor.source_fields`).
 
 Bad input never raises: it yields no claim and an :class:`ExtractionWarning` (``extract.*``).
 
