@@ -53,6 +53,19 @@ def is_canonical_decimal(text: str) -> bool:
     return text != "-0"
 
 
+def spelt_as_kind(kind: str, text: str) -> bool:
+    """True iff ``text`` spells a value of field kind ``kind`` as a claim commits it
+    (a ``value_map`` entry's value, SPEC §12.1.3): ``true``/``false``, a canonical
+    decimal, ``[0-9]{1,19}`` Unix seconds up to 2^63 - 1, or any text."""
+    if kind == "boolean":
+        return text in ("true", "false")
+    if kind == "numeric":
+        return is_canonical_decimal(text)
+    if kind == "timestamp":
+        return re.fullmatch("[0-9]{1,19}", text) is not None and int(text) < 2**63
+    return True
+
+
 def parse_decimal(text: str) -> Decimal:
     """Parse a canonical decimal string; raise ``SchemaError`` otherwise."""
     if not is_canonical_decimal(text):
@@ -139,4 +152,5 @@ __all__ = [
     "is_canonical_decimal",
     "parse_decimal",
     "scale_bps",
+    "spelt_as_kind",
 ]

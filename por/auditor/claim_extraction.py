@@ -13,15 +13,17 @@ How (by the item's ``content_type``; the source target's
 * ``application/json`` -- strict UTF-8, ``json.loads`` with
   ``parse_float=Decimal``, bounded ints (see :mod:`por.auditor.values`),
   ``NaN``/``Infinity`` and duplicate object keys refused, nesting at most
-  :data:`MAX_JSON_DEPTH`.  A field with ``json_path`` is looked up by path; a
-  field with only ``regex`` is matched against the JSON text.
+  :data:`MAX_JSON_DEPTH`.  A field with ``json_path`` is looked up by path
+  (filters: :mod:`por.auditor.json_path`); one with only ``regex`` searches the text.
+* ``text/csv`` -- a table (:mod:`por.auditor.csv_body`) located by ``json_path``.
 * ``text/html``, ``text/plain`` -- strict UTF-8, then RE2 ``search(regex,
   text[:MAX_REGEX_INPUT_CHARS])`` with RE2 syntax and semantics, no flags;
   the value is capture group 1 (no HTML entity decoding, no stripping).
 
-Kinds: ``numeric`` -> canonical decimal string; ``boolean`` -> ``bool`` (JSON
-true/false; in text true/yes/false/no); ``timestamp`` -> ``int`` Unix
-seconds; ``text`` -> ``str`` (JSON strings only).
+Kinds: ``numeric`` -> canonical decimal string; ``boolean`` -> ``bool``;
+``timestamp`` -> ``int`` Unix seconds; ``text`` -> ``str``; each read by the
+field's declared value forms, else its default spelling (:mod:`por.auditor.value_forms`).
+Locators may differ per source (:mod:`por.auditor.source_fields`).
 
 Bad input never raises: it yields no claim and an :class:`ExtractionWarning` (``extract.*``).
 
@@ -44,13 +46,17 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import re2  # type: ignore[import-untyped]
 
 from por.auditor import values as v
+from por.auditor.csv_body import CsvError, parse_csv
+from por.auditor.json_path import Ambiguous, FilterBudget, lookup, parse_filtered_path
+from por.auditor.source_fields import located_fields
+from por.auditor.value_forms import Refused, convert
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
 from por.jsontext import JsonTextError, json_decimal, loads_strict
@@ -210,36 +216,11 @@ def parse_json_evidence(text: str) -> Any:
         raise _BadJson(str(exc)) from None
 
 
-def _lookup(document: Any, tokens: Sequence[str | int]) -> tuple[bool, Any]:
-    node = document
-    for token in tokens:
-        if isinstance(token, int):
-            if not isinstance(node, list) or token >= len(node):
-                return False, None
-        elif not isinstance(node, dict) or token not in node:
-            return False, None
-        node = node[token]
-    return True, node
-
-
-def _from_json(kind: str, raw: Any) -> ClaimValue | None:
-    if kind == "numeric":
-        return v.decimal_from_json(raw)
-    if kind == "boolean":
-        return raw if isinstance(raw, bool) else None
-    if kind == "timestamp":
-        return v.timestamp_from_json(raw)
-    return raw if isinstance(raw, str) and v.is_unicode_text(raw) else None
-
-
-def _from_text(kind: str, raw: str) -> ClaimValue | None:
-    if kind == "numeric":
-        return v.decimal_from_text(raw)
-    if kind == "boolean":
-        return v.boolean_from_text(raw)
-    if kind == "timestamp":
-        return v.timestamp_from_text(raw)
-    return raw
+def _converted(field: Any, raw: Any, *, from_text: bool) -> ClaimValue | None:
+    # The declared value forms of SPEC §12.1.3 (value_map, number_format,
+    # time_format), else the kind's default spelling.
+    value = convert(getattr(field, "spec", field), raw, from_text=from_text)
+    return None if isinstance(value, Refused) else value
 
 
 def _re2_options() -> re2.Options:
@@ -377,34 +358,46 @@ def _regex_capture(field: FieldSpec | FallbackField, text: str, compiled: Any | 
 
 
 Outcome = tuple[ClaimValue | None, str, ExtractionWarning | None]
+_FILTER_REFUSALS = {  # SPEC §12.1.5
+    FilterBudget: ("extract.filter_budget", "json_path filter budget of the item is spent"),
+    Ambiguous: ("extract.filter_ambiguous", "json_path filter matches several elements")}
 
 
-def _field_json(field: FieldSpec | FallbackField, document: Any, text: str, quiet: bool, *,
-                compiled: Any | str, budget: list[int]) -> Outcome:
+def _field_json(field: Any, document: Any, text: str, quiet: bool, *,
+                compiled: Any | str, budget: list[int], filters: list[int],
+                cells: bool = False) -> Outcome:
+    if field.json_path is None and field.regex is None:  # per_source names other sources
+        return None, "", ExtractionWarning("extract.no_locator",
+                                           "no locator for this source", field.key)
     if field.json_path is None:
         raw_text, warning = _regex_capture(field, text, compiled, budget)
         path = field.regex or ""
         if raw_text is None:
             return None, path, warning
-        value = _from_text(field.kind, raw_text)
+        value = _converted(field, raw_text, from_text=True)
     else:
         path = field.json_path
         tokens = parse_json_path(path)
-        if tokens is None:
+        filtered = parse_filtered_path(path) if tokens is None else None
+        if tokens is None and filtered is None:
             return None, path, ExtractionWarning("extract.bad_path",
                                                  "json_path is not well formed", field.key)
-        found, raw = _lookup(document, tokens)
+        try:  # SPEC §12.1.5: a filter matching several elements is refused
+            found, raw = lookup(document, tokens if tokens is not None else filtered or (),
+                                filters)
+        except (FilterBudget, Ambiguous) as exc:
+            return None, path, ExtractionWarning(*_FILTER_REFUSALS[type(exc)], field.key)
         if not found:
             return None, path, None if quiet else ExtractionWarning(
                 "extract.field_missing", "json_path not present", field.key)
-        value = _from_json(field.kind, raw)
+        value = _converted(field, raw, from_text=cells)
     if value is None:
         return None, path, ExtractionWarning("extract.field_kind",
                                              f"value is not a valid {field.kind}", field.key)
     return value, path, None
 
 
-def _field_text(field: FieldSpec | FallbackField, text: str, compiled: Any | str,
+def _field_text(field: Any, text: str, compiled: Any | str,
                 budget: list[int]) -> Outcome:
     if field.regex is None:
         return None, field.json_path or "", ExtractionWarning(
@@ -412,7 +405,7 @@ def _field_text(field: FieldSpec | FallbackField, text: str, compiled: Any | str
     raw_text, warning = _regex_capture(field, text, compiled, budget)
     if raw_text is None:
         return None, field.regex, warning
-    value = _from_text(field.kind, raw_text)
+    value = _converted(field, raw_text, from_text=True)
     if value is None:
         return None, field.regex, ExtractionWarning(
             "extract.field_kind", f"value is not a valid {field.kind}", field.key)
@@ -434,24 +427,32 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     except UnicodeDecodeError:
         return ItemExtraction((), (ExtractionWarning("extract.not_utf8",
                                                      "content is not valid UTF-8"),))
-    fields = fields_for(requirement)
+    fields = located_fields(fields_for(requirement), item.source.source_id)
     quiet = not requirement.expected_fields
     document: Any = None
+    cells = item.content_type == "text/csv"
     if item.content_type == "application/json":
         try:
             document = parse_json_evidence(text)
         except ValueError as exc:
             return ItemExtraction((), (ExtractionWarning("extract.bad_json", str(exc)),))
+    elif cells and not quiet:
+        try:  # SPEC §12.1.4: rows as header -> cell objects, located by json_path
+            document = parse_csv(text)
+        except CsvError as exc:
+            return ItemExtraction((), (ExtractionWarning("extract.bad_csv", str(exc)),))
     elif quiet:
         return ItemExtraction((), ())
     claims: list[Claim] = []
     warnings: list[ExtractionWarning] = []
     plan = regex_plan(tuple(field.regex for field in fields))
     budget = [REGEX_WORK_PER_BYTE * len(content) + REGEX_WORK_SLACK]
+    filters = [len(content) // 2 + REGEX_WORK_SLACK]  # elements filters may examine (§12.1.5)
     for field, compiled in zip(fields, plan, strict=True):
-        if item.content_type == "application/json":
+        if item.content_type == "application/json" or cells:
             value, path, warning = _field_json(field, document, text, quiet,
-                                               compiled=compiled, budget=budget)
+                                               compiled=compiled, budget=budget,
+                                               filters=filters, cells=cells)
         else:
             value, path, warning = _field_text(field, text, compiled, budget)
         if warning is not None:

@@ -38,6 +38,8 @@ from por.cli.common import (
 from por.cli.signing_args import SIGNING_HELP, add_signing_options
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from por.bundle import BuildResult
     from por.cli.signing_args import SigningParams
     from por.schemas import PromptSpec, Record
@@ -175,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
             "reasoning_count": result.commitments.reasoning_count,
             "por_root": por_root_hex,
             "signature": None if signature is None else signature_summary(signature, 1),
-            "why": why_invalid(result, spec),
+            "why": why_invalid(result, spec, evidence.items),
         })
         return 0
     line = (f"built {safe_text(args.out)}: {verdict.outcome} "
@@ -187,14 +189,15 @@ def run(args: argparse.Namespace) -> int:
         err(line)
     else:
         out(line)
-    for reason in why_invalid(result, spec):
+    for reason in why_invalid(result, spec, evidence.items):
         err(f"why {verdict.outcome}: {reason}")
     return 0
 
 
-def why_invalid(result: BuildResult, spec: PromptSpec) -> list[str]:
+def why_invalid(result: BuildResult, spec: PromptSpec, items: Sequence[Any] = ()) -> list[str]:
     """For an INVALID verdict: the deciding rule with its values, then every
-    recorded finding (``extract.*``, ``sanity.*``... with evidence id and field);
+    recorded finding (``extract.*``, ``sanity.*``... with evidence id and field;
+    a value of the wrong form shows what was captured and what is accepted);
     empty for YES/NO."""
     if result.verdict.outcome != "INVALID":
         return []
@@ -204,7 +207,7 @@ def why_invalid(result: BuildResult, spec: PromptSpec) -> list[str]:
                               list(result.judge_result.checks))
     lines = [f"{decision.rule_id}: {decision.check_id}: {decision.message}"
              + (f"; {decision.compared}" if decision.compared else "")]
-    lines += [f.line() for f in findings(spec, list(result.trace.steps))]
+    lines += [f.line() for f in findings(spec, list(result.trace.steps), items)]
     return lines
 
 

@@ -59,7 +59,7 @@ def explain_bundle(data: bytes, *, max_size: int | None = None) -> dict[str, Any
                     "resolution_rule_id": verdict.resolution_rule_id},
         "steps": [_step(i, s) for i, s in enumerate(steps)],
         "claims": _claims(steps),
-        "findings": [f.to_json_obj() for f in findings(spec, steps)],
+        "findings": [f.to_json_obj() for f in findings(spec, steps, items)],
         "evaluation_variables": variables if isinstance(variables, dict) else None,
         "decision": {**decision.to_json_obj(), "outcome": replayed.outcome,
                      "confidence_bps": replayed.confidence_bps,

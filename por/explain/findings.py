@@ -14,9 +14,11 @@ Pure functions of records; no I/O.  Leaves out: printing (``por.cli``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from por.explain.value_hints import value_hint
 from por.schemas import CheckResult, PromptSpec, ReasoningStep
 
 
@@ -52,9 +54,13 @@ def _locators(spec: PromptSpec) -> dict[tuple[str, str], str]:
     return found
 
 
-def findings(spec: PromptSpec, steps: list[ReasoningStep]) -> list[Finding]:
-    """Every recorded reason, in step order (see the module docstring)."""
+def findings(spec: PromptSpec, steps: list[ReasoningStep],
+             items: Sequence[Any] = ()) -> list[Finding]:
+    """Every recorded reason, in step order (see the module docstring).  With the
+    evidence ``items``, an ``extract.field_kind`` finding also shows the captured
+    text and the accepted forms (:func:`por.explain.value_hints.value_hint`)."""
     locate = _locators(spec)
+    by_id = {item.evidence_id: item for item in items}
     found: list[Finding] = []
     for step in steps:
         kind = step.inputs.get("kind")
@@ -67,8 +73,13 @@ def findings(spec: PromptSpec, steps: list[ReasoningStep]) -> list[Finding]:
                 key = str(warning.get("key", "")) or None
                 locator = locate.get((requirement, key or ""))
                 label = f"{key} ({locator})" if key and locator else key
+                message = str(warning.get("message", ""))
+                source = by_id.get(output.get("evidence_id"))
+                if warning.get("check_id") == "extract.field_kind" and key and source:
+                    hint = value_hint(spec, source, key)
+                    message += f": {hint}" if hint else ""
                 found.append(Finding(str(warning.get("check_id", "extract.warning")),
-                                     step.step_id, str(warning.get("message", "")),
+                                     step.step_id, message,
                                      str(output.get("evidence_id", "")) or None, label))
         elif kind == "check_requirement":
             raw_window = output.get("window")

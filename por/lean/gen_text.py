@@ -27,9 +27,10 @@ def args(lo: int | None, hi: int | None) -> str:
 
 def quoted(text: str) -> str:
     """``text`` as a double-quoted literal (ruff's and the codebase's quotes)."""
-    if '"' in text or "\\" in text or not text.isprintable():
+    if '"' in text or "\\" in text:
         raise QuoteError(f"cannot quote {text!r}")
-    return f'"{text}"'
+    # Unprintable code points (U+2009 thin space) as \\uXXXX escapes.
+    return '"' + "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text) + '"'
 
 
 def wrapped(head: str, items: list[str], tail: str, *, force: bool = False) -> list[str]:

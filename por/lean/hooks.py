@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from por.encoding.spans import Spans
 from por.lean.base import CborRecord, Check, Reject, blob, packed, unique, unpacked
+from por.numbers import spelt_as_kind
 
 if TYPE_CHECKING:
     from por.lean.records_gen.prompt import (
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
         DataRequirement,
         FieldSpec,
         MarketSpec,
+        NumberFormat,
         PredictionSemantics,
         PromptSpec,
         ResolutionRules,
@@ -65,10 +67,27 @@ def selection_quorum(policy: SelectionPolicy) -> None:
         raise Reject("quorum")
 
 
+def number_format_marks(fmt: NumberFormat) -> None:
+    """``NumberFormat._distinct_marks``."""
+    if fmt.group_separator is not None and fmt.group_separator == (fmt.decimal_mark or "."):
+        raise Reject("marks")
+
+
 def field_has_locator(field: FieldSpec) -> None:
     """``FieldSpec._has_locator``."""
-    if field.json_path is None and field.regex is None:
+    if field.json_path is None and field.regex is None and field.per_source is None:
         raise Reject("locator")
+    if field.number_format is not None and field.kind != "numeric":
+        raise Reject("number_format")
+    if field.time_format is not None and field.kind != "timestamp":
+        raise Reject("time_format")
+    if field.value_map is not None and not all(
+            spelt_as_kind(field.kind, e.value) for e in field.value_map.entries):
+        raise Reject("value_map")
+    if field.per_source is not None:
+        unique([s.source_id for s in field.per_source])
+        if any(s.json_path is None and s.regex is None for s in field.per_source):
+            raise Reject("locator")
 
 
 def requirement_unique(requirement: DataRequirement) -> None:

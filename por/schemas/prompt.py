@@ -16,11 +16,16 @@ from por.lean.limits import (  # one definition (issues 16, 21)
     VERDICT_SCHEMA_REF,
     FieldKind,
 )
+from por.numbers import spelt_as_kind
 from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
 from por.schemas.market import MarketSpec
 
 Comparison = Literal[">", ">=", "<", "<=", "=="]
-ContentType = Literal["application/json", "text/html", "text/plain"]
+ContentType = Literal["application/json", "text/html", "text/plain", "text/csv"]
+#: Thousands separators a source may print (SPEC §12.1.3): comma, full stop,
+#: space, U+2009 thin space, U+202F narrow no-break space, apostrophe, underscore.
+GroupSeparator = Literal[",", ".", " ", "\u2009", "\u202f", "'", "_"]
+Locator = Annotated[str, Field(max_length=256)]
 
 
 class SourceTarget(Model):
@@ -47,23 +52,91 @@ class SelectionPolicy(Model):
         return self
 
 
+class NumberFormat(Model):
+    """How a source prints a number (SPEC §12.1.3); every part is declared, none guessed.
+
+    ``percent``: ``points`` reads ``52.4%`` as ``52.4``, ``fraction`` as
+    ``0.524``; absent, ``%`` is refused.  ``currency``: a text that may stand
+    before the number (after an optional sign) or after it (``$``, ``USD``).
+    """
+
+    group_separator: GroupSeparator | None = None
+    decimal_mark: Literal[".", ","] | None = None
+    percent: Literal["points", "fraction"] | None = None
+    scale_suffixes: bool | None = None
+    currency: Annotated[str, Field(min_length=1, max_length=8)] | None = None
+    accounting_negative: bool | None = None
+    fractions: bool | None = None
+
+    @model_validator(mode="after")
+    def _distinct_marks(self) -> Self:
+        if self.group_separator is not None and self.group_separator == (
+                self.decimal_mark or "."):
+            raise ValueError("group_separator and decimal_mark must differ")
+        return self
+
+
+class ValueMapEntry(Model):
+    """One text a source prints and the value it means, spelt as the field's
+    kind commits it (``true``/``false``, a canonical decimal, Unix seconds, a text)."""
+
+    printed: Annotated[str, Field(max_length=256)]
+    value: Annotated[str, Field(max_length=256)]
+
+
+class ValueMap(Model):
+    """Texts mapped to values (SPEC §12.1.3): exact code-point match after ``normalise``."""
+
+    normalise: Literal["none", "trim", "trim_casefold"]
+    entries: Annotated[list[ValueMapEntry], Field(min_length=1, max_length=64)]
+    others: Literal["convert", "refuse"]
+
+
+class SourceLocator(Model):
+    """The locator one source needs when sources publish different shapes (SPEC §12.1.6)."""
+
+    source_id: Id
+    json_path: Locator | None = None
+    regex: Locator | None = None
+
+
 class FieldSpec(Model):
     """One field to extract: a semantic key, its kind, and how to find it.
 
-    JSON evidence uses ``json_path`` (dotted keys and ``[n]`` indexes after an
-    optional ``$.``); text and HTML evidence use ``regex`` whose first capture
-    group is the value (SPEC §6.1).
+    JSON and CSV evidence use ``json_path`` (dotted keys, ``[n]`` indexes and
+    ``[?(@.name=="text")]`` filters after an optional ``$.``, SPEC §12.1.5);
+    text and HTML evidence use ``regex`` whose first capture group is the
+    value (SPEC §6.1).  ``per_source`` overrides both for named sources.
+    ``number_format``, ``value_map`` and ``time_format`` say how the source
+    prints the value (SPEC §12.1.3); all are omitted when absent.
     """
 
     key: Id
     kind: FieldKind
-    json_path: Annotated[str, Field(max_length=256)] | None = None
-    regex: Annotated[str, Field(max_length=256)] | None = None
+    json_path: Locator | None = None
+    regex: Locator | None = None
+    number_format: NumberFormat | None = None
+    value_map: ValueMap | None = None
+    time_format: Literal["unix_seconds", "unix_millis", "rfc3339",
+                         "rfc3339_or_date"] | None = None
+    per_source: Annotated[list[SourceLocator], Field(min_length=1, max_length=64)] | None = None
 
     @model_validator(mode="after")
     def _has_locator(self) -> Self:
-        if self.json_path is None and self.regex is None:
+        if self.json_path is None and self.regex is None and self.per_source is None:
             raise ValueError("a field needs json_path or regex")
+        if self.number_format is not None and self.kind != "numeric":
+            raise ValueError("number_format needs a numeric field")
+        if self.time_format is not None and self.kind != "timestamp":
+            raise ValueError("time_format needs a timestamp field")
+        if self.value_map is not None and not all(
+                spelt_as_kind(self.kind, e.value) for e in self.value_map.entries):
+            raise ValueError("value_map values must be spelt as the field's kind")
+        if self.per_source is not None:
+            ids = [s.source_id for s in self.per_source]
+            if len(set(ids)) != len(ids) or any(
+                    s.json_path is None and s.regex is None for s in self.per_source):
+                raise ValueError("per_source ids must be unique, each with a locator")
         return self
 
 
@@ -169,8 +242,13 @@ __all__ = [
     "DataRequirement",
     "FieldKind",
     "FieldSpec",
+    "GroupSeparator",
+    "NumberFormat",
     "PredictionSemantics",
     "PromptSpec",
     "SelectionPolicy",
+    "SourceLocator",
     "SourceTarget",
+    "ValueMap",
+    "ValueMapEntry",
 ]

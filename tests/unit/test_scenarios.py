@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from por.auditor import AuditorAgent
 from por.errors import PorError
 from por.judge import JudgeAgent
-from por.scenarios import FILES, list_scenarios, load_scenario
+from por.scenarios import FILES, ExpectedVerdict, list_scenarios, load_scenario
+from por.schemas import EvidenceBundle, load_json
 
 MARKETS = Path(__file__).resolve().parents[2] / "fixtures" / "markets"
 NAMES = list_scenarios()
+#: Optional per scenario: a README and evidence that flips the verdict (issue 23 item 6).
+COUNTERFACTUAL = ("counterfactual_evidence.json", "counterfactual_expected.json")
+OPTIONAL = ("README.md", *COUNTERFACTUAL)
 
 
 def test_at_least_ten_scenarios_cover_the_rules() -> None:
@@ -26,6 +31,36 @@ def test_at_least_ten_scenarios_cover_the_rules() -> None:
     assert {"R_VALIDITY", "R_CONFLICT", "R_BINARY_DECISION", "R_CONFIDENCE"} <= rules
     comparisons = {load_scenario(n).prompt_spec.prediction_semantics.comparison for n in NAMES}
     assert {">", ">=", "<", "<=", "=="} <= comparisons
+
+
+def _verdict(scenario: Any, evidence: EvidenceBundle, expected: ExpectedVerdict) -> Any:
+    trace, _ = AuditorAgent().audit(scenario.prompt_spec, evidence)
+    verdict, result = JudgeAgent().judge(scenario.prompt_spec, evidence, trace)
+    assert (verdict.outcome, verdict.resolution_rule_id, verdict.confidence_bps) == (
+        expected.outcome, expected.resolution_rule_id, expected.confidence_bps)
+    assert result.ok is (verdict.outcome != "INVALID")
+    return verdict
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if (MARKETS / n / COUNTERFACTUAL[0]).is_file()])
+def test_counterfactual_flips_the_verdict(name: str) -> None:
+    scenario = load_scenario(name)
+    folder = MARKETS / name
+    evidence = EvidenceBundle.from_json_obj(load_json((folder / COUNTERFACTUAL[0]).read_bytes()))
+    expected = ExpectedVerdict.model_validate(
+        load_json((folder / COUNTERFACTUAL[1]).read_bytes()), strict=True)
+    assert evidence.market_id == scenario.prompt_spec.market.market_id
+    assert expected.outcome != scenario.expected.outcome
+    _verdict(scenario, evidence, expected)
+
+
+def test_value_form_markets_have_a_readme_and_a_counterfactual() -> None:
+    # Issue 23 item 6: the 40-59 markets each state a market with a value form of
+    # SPEC §12.1.3-§12.1.6 and carry a README and a counterfactual.
+    real = [n for n in NAMES if "40" <= n[:2] <= "59"]
+    assert len(real) >= 8
+    for name in real:
+        assert all((MARKETS / name / f).is_file() for f in OPTIONAL)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -47,8 +82,10 @@ def test_scenario_verdict(name: str) -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_scenario_files_are_tidy(name: str) -> None:
     folder = MARKETS / name
-    assert sorted(p.name for p in folder.iterdir()) == sorted(FILES)
-    for file in FILES:
+    names = {p.name for p in folder.iterdir()}
+    assert set(FILES) <= names <= {*FILES, *OPTIONAL}
+    assert (COUNTERFACTUAL[0] in names) is (COUNTERFACTUAL[1] in names)
+    for file in sorted(names - {"README.md"}):
         text = (folder / file).read_text(encoding="utf-8")
         # Two-space indent, trailing newline, no float anywhere in the fixtures.
         assert text == json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n"

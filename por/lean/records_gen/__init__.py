@@ -18,13 +18,17 @@ from por.lean.records_gen.prompt import (
     DisputePolicy,
     FieldSpec,
     MarketSpec,
+    NumberFormat,
     PredictionSemantics,
     PromptSpec,
     ResolutionRule,
     ResolutionRules,
     ResolutionWindow,
     SelectionPolicy,
+    SourceLocator,
     SourceTarget,
+    ValueMap,
+    ValueMapEntry,
 )
 
 __all__ = [
@@ -40,6 +44,7 @@ __all__ = [
     "EvidenceItem",
     "FieldSpec",
     "MarketSpec",
+    "NumberFormat",
     "PredictionSemantics",
     "PromptSpec",
     "ResolutionRule",
@@ -47,6 +52,9 @@ __all__ = [
     "ResolutionWindow",
     "RetrievalReceipt",
     "SelectionPolicy",
+    "SourceLocator",
     "SourceRef",
     "SourceTarget",
+    "ValueMap",
+    "ValueMapEntry",
 ]

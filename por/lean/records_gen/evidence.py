@@ -25,7 +25,7 @@ from por.lean.base import (
 )
 from por.lean.hooks import SpannedContent, spanned_blob
 
-CONTENT_TYPES = ("application/json", "text/html", "text/plain")
+CONTENT_TYPES = ("application/json", "text/html", "text/plain", "text/csv")
 
 #: One object per distinct value, one cache for every field that names it.
 shared_bps = shared_integer(0, 10_000)

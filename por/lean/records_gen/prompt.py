@@ -33,6 +33,7 @@ from por.lean.hooks import (
     conflict_non_negative,
     field_has_locator,
     market_sources_sorted,
+    number_format_marks,
     prediction_threshold,
     prompt_unique_requirements,
     requirement_unique,
@@ -43,7 +44,7 @@ from por.lean.hooks import (
 
 COMPARISONS = (">", ">=", "<", "<=", "==")
 FIELD_KINDS = ("boolean", "numeric", "timestamp", "text")
-CONTENT_TYPES = ("application/json", "text/html", "text/plain")
+CONTENT_TYPES = ("application/json", "text/html", "text/plain", "text/csv")
 
 
 class ResolutionWindow(Struct):
@@ -161,19 +162,109 @@ class SelectionPolicy(Struct):
     _invariants = selection_quorum
 
 
+class NumberFormat(Struct):
+    """``por.schemas.prompt.NumberFormat``."""
+
+    __slots__ = (
+        "accounting_negative",
+        "currency",
+        "decimal_mark",
+        "fractions",
+        "group_separator",
+        "percent",
+        "scale_suffixes",
+    )
+    group_separator: str | None
+    decimal_mark: str | None
+    percent: str | None
+    scale_suffixes: bool | None
+    currency: str | None
+    accounting_negative: bool | None
+    fractions: bool | None
+    FIELDS = (
+        ("group_separator", "group_separator",
+         literal(",", ".", " ", "\u2009", "\u202f", "'", "_"), True),
+        ("decimal_mark", "decimal_mark", literal(".", ","), True),
+        ("percent", "percent", literal("points", "fraction"), True),
+        ("scale_suffixes", "scale_suffixes", boolean, True),
+        ("currency", "currency", text(1, 8), True),
+        ("accounting_negative", "accounting_negative", boolean, True),
+        ("fractions", "fractions", boolean, True),
+    )
+    _invariants = number_format_marks
+
+
+class ValueMapEntry(Struct):
+    """``por.schemas.prompt.ValueMapEntry``."""
+
+    __slots__ = ("printed", "value")
+    printed: str
+    value: str
+    FIELDS = (
+        ("printed", "printed", text(0, 256), False),
+        ("value", "value", text(0, 256), False),
+    )
+
+
+class ValueMap(Struct):
+    """``por.schemas.prompt.ValueMap``."""
+
+    __slots__ = ("entries", "normalise", "others")
+    normalise: str
+    entries: list[ValueMapEntry]
+    others: str
+    FIELDS = (
+        ("normalise", "normalise", literal("none", "trim", "trim_casefold"), False),
+        ("entries", "entries", list_of(nested(ValueMapEntry), 1, 64), False),
+        ("others", "others", literal("convert", "refuse"), False),
+    )
+
+
+class SourceLocator(Struct):
+    """``por.schemas.prompt.SourceLocator``."""
+
+    __slots__ = ("json_path", "regex", "source_id")
+    source_id: str
+    json_path: str | None
+    regex: str | None
+    FIELDS = (
+        ("source_id", "source_id", identifier, False),
+        ("json_path", "json_path", text(0, 256), True),
+        ("regex", "regex", text(0, 256), True),
+    )
+
+
 class FieldSpec(Struct):
     """``por.schemas.prompt.FieldSpec``."""
 
-    __slots__ = ("json_path", "key", "kind", "regex")
+    __slots__ = (
+        "json_path",
+        "key",
+        "kind",
+        "number_format",
+        "per_source",
+        "regex",
+        "time_format",
+        "value_map",
+    )
     key: str
     kind: str
     json_path: str | None
     regex: str | None
+    number_format: NumberFormat | None
+    value_map: ValueMap | None
+    time_format: str | None
+    per_source: list[SourceLocator] | None
     FIELDS = (
         ("key", "key", identifier, False),
         ("kind", "kind", literal(*FIELD_KINDS), False),
         ("json_path", "json_path", text(0, 256), True),
         ("regex", "regex", text(0, 256), True),
+        ("number_format", "number_format", nested(NumberFormat), True),
+        ("value_map", "value_map", nested(ValueMap), True),
+        ("time_format", "time_format",
+         literal("unix_seconds", "unix_millis", "rfc3339", "rfc3339_or_date"), True),
+        ("per_source", "per_source", list_of(nested(SourceLocator), 1, 64), True),
     )
     _invariants = field_has_locator
 
@@ -314,11 +405,15 @@ __all__ = [
     "DisputePolicy",
     "FieldSpec",
     "MarketSpec",
+    "NumberFormat",
     "PredictionSemantics",
     "PromptSpec",
     "ResolutionRule",
     "ResolutionRules",
     "ResolutionWindow",
     "SelectionPolicy",
+    "SourceLocator",
     "SourceTarget",
+    "ValueMap",
+    "ValueMapEntry",
 ]

@@ -1,0 +1,118 @@
+"""CSV evidence bodies (``text/csv``, RFC 4180 with two stated relaxations; SPEC §12.1.4).
+
+A CSV body becomes a :class:`CsvTable`, read by ``json_path`` as an array with
+one object per data record, mapping each header name to that record's cell (a text).  Fields are
+then located with ``json_path`` exactly as in JSON evidence: ``$[2].close``
+(row by index, header excluded) or ``$[?(@.date=="2026-05-29")].close`` (row
+by another column's value, §12.1.5).  Cells are texts, so they convert as
+regex captures do (§12.1.3).
+
+Grammar: RFC 4180 §2 (``file = header *(CRLF record) [CRLF]``, fields
+separated by ``,``, a quoted field in ``"`` with ``""`` for a quote and may
+hold commas and line breaks), with two relaxations: a record may end with LF
+alone as well as CRLF, and one leading U+FEFF is skipped.  Refused
+(``extract.bad_csv``): a quote inside an unquoted field, text after a closing
+quote, an unterminated quote, a header name repeated or empty, a record whose
+field count differs from the header's, more than :data:`MAX_CSV_CELLS` cells.
+Linear in the body: a scan in C, then list work per cell.
+"""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import re
+
+#: Most cells one body may hold (header included).
+MAX_CSV_CELLS = 1 << 20
+
+_PAIR = re.compile(r'(?:(")((?:[^"]|"")*)"|([^,"\r\n]*))(,|\r\n|\n|\Z)')
+
+
+class CsvError(ValueError):
+    """A body outside the grammar (the message is stable)."""
+
+
+_MISPLACED = "CSV has a quote inside a field or text after a closing quote"
+_WIDTH = "CSV record has a different number of fields than the header"
+
+
+def _quoted_cells(text: str) -> tuple[list[str], int]:
+    """Cells of a body with quotes and the header's width: one scan of cell +
+    terminator pairs (which must tile the text), then list work in C (the group
+    a pair did not use is empty, and an unquoted cell holds no quote)."""
+    pairs = _PAIR.findall(text)
+    # The pairs tile the text iff their lengths add up to it (a quoted pair's closing
+    # quote is the one character "".join leaves out); else a quote is misplaced.
+    covered = sum(map(len, map("".join, pairs))) + sum(map(len, map(operator.itemgetter(0), pairs)))
+    if covered != len(text):
+        raise CsvError(_MISPLACED)
+    if len(pairs) > 1 and pairs[-1] == ("", "", "", "") and pairs[-2][3] != ",":
+        pairs.pop()  # the empty match at the end that follows a record's end is no cell
+    cells = list(map(operator.methodcaller("replace", '""', '"'), map(
+        operator.add, map(operator.itemgetter(1), pairs), map(operator.itemgetter(2), pairs))))
+    ends = list(itertools.compress(itertools.count(1), map(
+        operator.ne, map(operator.itemgetter(3), pairs), itertools.repeat(","))))
+    width = ends[0]
+    if ends != list(range(width, len(cells) + 1, width)):
+        raise CsvError(_WIDTH)
+    return cells, width
+
+
+def _plain_cells(text: str) -> tuple[list[str], int]:
+    """The same for a body without quotes, split in C (no per-cell loop)."""
+    if "\r" in text.replace("\r\n", "\n"):
+        raise CsvError(_MISPLACED)
+    lines = text.replace("\r\n", "\n").split("\n")
+    if text.endswith("\n"):
+        lines.pop()  # the optional final line break
+    commas = set(map(operator.methodcaller("count", ","), lines))
+    if len(commas) != 1:
+        raise CsvError(_WIDTH)
+    return ",".join(lines).split(","), commas.pop() + 1
+
+
+class CsvTable:
+    """A parsed body: the header and the data cells in one flat list, read lazily
+    (no object per row until a locator reads one; a column is a slice).
+    ``json_path`` treats it as an array of header -> cell objects."""
+
+    __slots__ = ("cells", "header", "index", "width")
+
+    def __init__(self, cells: list[str], width: int) -> None:
+        self.cells = cells
+        self.width = width
+        self.header = cells[:width]
+        self.index = {name: i for i, name in enumerate(self.header)}
+
+    def __len__(self) -> int:
+        return len(self.cells) // self.width - 1
+
+    def row(self, i: int) -> list[str]:
+        """Data record ``i`` (0 = the first after the header)."""
+        start = (i + 1) * self.width
+        return self.cells[start:start + self.width]
+
+    def record(self, i: int) -> dict[str, str]:
+        """Data record ``i`` as a header -> cell object."""
+        return dict(zip(self.header, self.row(i), strict=True))
+
+    def column(self, name: str) -> list[str]:
+        """The data cells of column ``name`` (empty if there is no such column)."""
+        j = self.index.get(name)
+        return [] if j is None else self.cells[self.width + j::self.width]
+
+
+def parse_csv(text: str) -> CsvTable:
+    """The parsed body; :class:`CsvError` if refused (see the module docstring)."""
+    text = text[1:] if text.startswith("\ufeff") else text
+    if text.count(",") + text.count("\n") + 1 > MAX_CSV_CELLS:
+        raise CsvError(f"CSV holds more than {MAX_CSV_CELLS} cells")
+    cells, width = _quoted_cells(text) if '"' in text else _plain_cells(text)
+    header = cells[:width]
+    if "" in header or len(set(header)) != len(header):
+        raise CsvError("CSV header names must be unique and non-empty")
+    return CsvTable(cells, width)
+
+
+__all__ = ["MAX_CSV_CELLS", "CsvError", "CsvTable", "parse_csv"]
