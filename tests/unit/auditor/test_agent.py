@@ -11,7 +11,7 @@ from por.schemas import EvaluationVariables
 
 
 def test_version_and_name() -> None:
-    assert AuditorAgent.VERSION == "por-auditor/1"
+    assert AuditorAgent.VERSION == "por-auditor/2"
     assert AuditorAgent.role == "auditor"
     assert AuditorAgent().name == "auditor"
     assert AuditorAgent(name="a2").name == "a2"
