@@ -51,6 +51,8 @@ from typing import TYPE_CHECKING, Any
 import re2  # type: ignore[import-untyped]
 
 from por.auditor import values as v
+from por.auditor.json_refusal import SURROGATE_ESCAPE, SYNTAX, byte_offset, first_refusal
+from por.auditor.regex_syntax import RegexMeasure, RegexSyntaxError, measure
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
 from por.jsontext import JsonTextError, json_decimal, loads_strict
@@ -116,12 +118,15 @@ class ExtractionWarning:
     check_id: str
     message: str
     key: str | None = None
+    offset: int | None = None
 
     def to_value(self) -> dict[str, Any]:
-        """The committed form inside an ``extract`` step."""
+        """The committed form inside an ``extract`` step (SPEC §12.1.4)."""
         out: dict[str, Any] = {"check_id": self.check_id, "message": self.message}
         if self.key is not None:
             out["key"] = self.key
+        if self.offset is not None:
+            out["offset"] = self.offset
         return out
 
 
@@ -194,20 +199,46 @@ def parse_json_path(path: str) -> tuple[str | int, ...] | None:
     return tuple(tokens)
 
 
-class _BadJson(ValueError):
-    pass
+#: The fixed message of each body refusal (SPEC §12.1.4).
+JSON_MESSAGES = {
+    "extract.not_utf8": "content is not valid UTF-8",
+    "extract.json_syntax": "content is not RFC 8259 JSON",
+    "extract.json_depth": "JSON nested deeper than 64",
+    "extract.json_duplicate_key": "JSON object repeats a member name",
+    "extract.json_surrogate": "JSON string escapes a lone surrogate",
+}
+
+
+class BadJson(ValueError):
+    """Evidence JSON refused: a warning code and the byte offset (SPEC §12.1.3)."""
+
+    def __init__(self, code: str, offset: int) -> None:
+        super().__init__(code, offset)
+        self.code = code
+        self.offset = offset
 
 
 def parse_json_evidence(text: str) -> Any:
-    """Parse evidence JSON strictly (``por.jsontext.loads_strict``: no duplicate keys, no
-    NaN/Infinity, nesting at most 64, decimals for fractions, bounded integers, an
-    exponent past 6 digits kept as an opaque number no field kind accepts);
-    raise ``ValueError`` with a stable message."""
+    """Parse evidence JSON strictly: RFC 8259 plus SPEC §12.1.3's refusals (no
+    duplicate names, nesting at most 64, no lone surrogate escape), decimals for
+    fractions, bounded integers, an exponent past 6 digits kept as an opaque
+    number no field kind accepts.  Raise :class:`BadJson` with the first refusal's
+    code and byte offset, found by :mod:`por.auditor.json_refusal` (the fast
+    parser only decides acceptance)."""
     try:
-        return loads_strict(text, parse_int=v.json_int, parse_float=json_decimal,
-                            max_depth=MAX_JSON_DEPTH)
-    except JsonTextError as exc:
-        raise _BadJson(str(exc)) from None
+        document = loads_strict(text, parse_int=v.json_int, parse_float=json_decimal,
+                                max_depth=MAX_JSON_DEPTH)
+    except JsonTextError:
+        refusal = first_refusal(text)
+        # The scanner accepts exactly what the fast parser accepts, less lone
+        # surrogates (tests/properties); a disagreement fails closed here.
+        code, position = refusal if refusal is not None else (SYNTAX, len(text))
+        raise BadJson(code, byte_offset(text, position)) from None
+    if SURROGATE_ESCAPE.search(text) is not None:
+        refusal = first_refusal(text)
+        if refusal is not None:
+            raise BadJson(refusal[0], byte_offset(text, refusal[1]))
+    return document
 
 
 def _lookup(document: Any, tokens: Sequence[str | int]) -> tuple[bool, Any]:
@@ -251,126 +282,106 @@ def _re2_options() -> re2.Options:
 _RE2_OPTIONS = _re2_options()
 
 
-def _probe_options() -> re2.Options:
-    # A small memory budget makes RE2 give up early on patterns whose program
-    # would be far over MAX_REGEX_PROGRAM (e.g. 83 x \pL is ~100k instructions,
-    # ~50 ms to build).  64 KiB still admits ~2 700 instructions, so every
-    # pattern within the cap compiles in the probe.
-    options = _re2_options()
-    options.max_mem = 64 * 1024
-    return options
-
-
-_RE2_PROBE_OPTIONS = _probe_options()
-
-
-#: Limits on PromptSpec regexes (SPEC §12.1).  A pattern is hostile input to a
-#: verifier: RE2 matches in time linear in the text, but the constant is the
-#: size of the compiled program, and counted repetitions (``{n,m}``) expand it
-#: at compile time.  So: at most this many characters...
+#: Limits on PromptSpec regexes (SPEC §12.1.2).  A pattern is hostile input to a
+#: verifier: RE2 matches in time linear in the text, but the constant grows with
+#: the pattern.  So: at most this many characters...
 MAX_REGEX_CHARS = 256
-#: ...the bounds of all counted repetitions in a pattern add up to at most this
-#: (checked on the text, before compiling; RE2 itself caps nested products at 1000)...
+#: ...in the subset of :mod:`por.auditor.regex_syntax`, whose counted repetitions'
+#: bounds add up to at most this...
 MAX_REGEX_REPEAT_SUM = 64
-#: ...one compiled RE2 program has at most this many instructions...
-MAX_REGEX_PROGRAM = 512
-#: ...and the regex fields of one requirement at most this many in total, so the
-#: regex work per evidence byte is bounded whatever the PromptSpec says.
-MAX_REGEX_PROGRAM_PER_REQUIREMENT = 1024
+#: ...with at most this many positions (SPEC §12.1.2)...
+MAX_REGEX_POSITIONS = 512
+#: ...and the regex fields of one requirement at most this many in total.
+MAX_REGEX_POSITIONS_PER_REQUIREMENT = 1024
 
-#: Regex work an item may cost, in RE2 instructions x scanned characters: this many
-#: per byte of the item's content, plus :data:`REGEX_WORK_SLACK`.  RE2 is linear,
-#: but a pattern that overflows its DFA cache runs on the NFA at about 7 ns per
-#: instruction per character; this bound keeps the regex work per evidence byte
-#: within a small multiple of an honest bundle's cost, whatever the patterns.
-REGEX_WORK_PER_BYTE = 64
+#: Regex work an item may cost, in units of (1 + width) x scanned bytes (SPEC §17.5):
+#: this many per byte of the item's content, plus :data:`REGEX_WORK_SLACK`.
+REGEX_WORK_PER_BYTE = 8
 #: Work every item may spend regardless of its size (small items, short bodies).
 REGEX_WORK_SLACK = 1 << 16
 
-_COUNTED_REPEAT = re.compile(r"\{([0-9]+)(?:,([0-9]*))?\}")
+#: The committed refusal texts, in the order the rules are checked (SPEC §12.1.2).
+REGEX_TOO_LONG = f"regex longer than {MAX_REGEX_CHARS} characters"
+REGEX_SYNTAX = "regex outside the SPEC 12.1.2 syntax"
+REGEX_REPEATS = f"counted repetitions add up to more than {MAX_REGEX_REPEAT_SUM}"
+REGEX_NO_GROUP = "regex has no capture group"
+REGEX_POSITIONS = f"regex has more than {MAX_REGEX_POSITIONS} positions"
+REGEX_REQUIREMENT = (f"regex fields of the requirement exceed "
+                     f"{MAX_REGEX_POSITIONS_PER_REQUIREMENT} positions")
+REGEX_BUDGET = "regex work budget of the item is spent"
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledField:
+    """An admitted pattern: its RE2 program and its cost per scanned byte."""
+
+    program: Any
+    measure: RegexMeasure
+
 
 #: A compiled pattern, or the reason it may not run.
-RegexPlan = tuple[Any | str, ...]
+RegexPlan = tuple[CompiledField | str, ...]
 
 
-def uses_any_byte(pattern: str) -> bool:
-    """True if the pattern text has the escape ``\\C`` (SPEC §12.1.2): scanning
-    left to right, a backslash and the character after it form one escape, so
-    ``\\\\C`` (an escaped backslash, then ``C``) is not one.  ``\\C`` matches one
-    *byte*: a match could start inside a UTF-8 character, and capture offsets
-    would no longer be character offsets."""
-    i = 0
-    while i < len(pattern):
-        if pattern[i] == "\\":
-            if pattern[i + 1:i + 2] == "C":
-                return True
-            i += 2
-        else:
-            i += 1
-    return False
-
-
-def _compile_one(pattern: str) -> Any | str:
+def _compile_one(pattern: str) -> CompiledField | str:
     if len(pattern) > MAX_REGEX_CHARS:
-        return f"regex longer than {MAX_REGEX_CHARS} characters"
-    if uses_any_byte(pattern):
-        return "regex uses \\C (any byte)"
-    total = 0
-    for low, high in _COUNTED_REPEAT.findall(pattern):
-        bound = high or low
-        total += int(bound) if len(bound) <= 6 else MAX_REGEX_REPEAT_SUM + 1
-    if total > MAX_REGEX_REPEAT_SUM:
-        return f"counted repetitions add up to more than {MAX_REGEX_REPEAT_SUM}"
-    too_large = f"RE2 program larger than {MAX_REGEX_PROGRAM} instructions"
+        return REGEX_TOO_LONG
     try:
-        probe = re2.compile(pattern, options=_RE2_PROBE_OPTIONS)
-    except re2.error as exc:
-        # Same reason text as the cap below, so the committed warning does not
-        # depend on how a given RE2 version accounts for memory.
-        return too_large if b"too large" in bytes(str(exc), "utf-8") else (
-            "regex does not compile (RE2)")
-    if probe.groups < 1:
-        return "regex has no capture group"
-    if probe.programsize > MAX_REGEX_PROGRAM:
-        return too_large
-    # Compile again with the default memory: the search's DFA cache needs it.
-    return re2.compile(pattern, options=_RE2_OPTIONS)
+        found = measure(pattern)
+    except RegexSyntaxError:
+        return REGEX_SYNTAX
+    if found.repeat_sum > MAX_REGEX_REPEAT_SUM:
+        return REGEX_REPEATS
+    if found.groups < 1:
+        return REGEX_NO_GROUP
+    if found.positions > MAX_REGEX_POSITIONS:
+        return REGEX_POSITIONS
+    # The subset is RE2 syntax, and at most 512 positions compile well within
+    # RE2's default memory; a refusal here would be a bug, and fails closed.
+    try:
+        return CompiledField(re2.compile(pattern, options=_RE2_OPTIONS), found)
+    except re2.error:  # pragma: no cover - the subset always compiles
+        return REGEX_SYNTAX
 
 
 @functools.lru_cache(maxsize=1024)
 def regex_plan(patterns: tuple[str | None, ...]) -> RegexPlan:
-    """Per field of one requirement (in order): its compiled RE2 pattern, or why
-    it may not run.  A pure function of the patterns, so every item and every
-    one-step re-execution sees the same plan (SPEC §12.1)."""
-    plan: list[Any | str] = []
-    budget = MAX_REGEX_PROGRAM_PER_REQUIREMENT
+    """Per field of one requirement (in order): its compiled pattern, or why it may
+    not run.  A pure function of the patterns, so every item and every one-step
+    re-execution sees the same plan (SPEC §12.1.2)."""
+    plan: list[CompiledField | str] = []
+    budget = MAX_REGEX_POSITIONS_PER_REQUIREMENT
     for pattern in patterns:
         entry = "" if pattern is None else _compile_one(pattern)
         if not isinstance(entry, str):
-            if entry.programsize > budget:
-                entry = (f"regex fields of the requirement exceed "
-                         f"{MAX_REGEX_PROGRAM_PER_REQUIREMENT} RE2 instructions")
+            if entry.measure.positions > budget:
+                entry = REGEX_REQUIREMENT
             else:
-                budget -= entry.programsize
+                budget -= entry.measure.positions
         plan.append(entry)
     return tuple(plan)
 
 
-def _regex_capture(field: FieldSpec | FallbackField, text: str, compiled: Any | str,
+def window_bytes(text: str) -> int:
+    """UTF-8 length of the first :data:`MAX_REGEX_INPUT_CHARS` characters."""
+    if len(text) <= MAX_REGEX_INPUT_CHARS and text.isascii():
+        return len(text)
+    return len(text[:MAX_REGEX_INPUT_CHARS].encode("utf-8"))
+
+
+def _regex_capture(field: FieldSpec | FallbackField, text: str, compiled: CompiledField | str,
                    budget: list[int]) -> tuple[str | None, ExtractionWarning | None]:
     # RE2, not Python's re: a regex comes from a committed PromptSpec, so it is
-    # hostile input to a verifier (ADR 0004).  Its classes (\d, \s, \w) are
-    # ASCII, the same in every language that has RE2 (SPEC §12.1).
+    # hostile input to a verifier (ADR 0004).  The subset (SPEC §12.1.2) means
+    # the same in RE2, Go and Rust; its classes are ASCII.
     if isinstance(compiled, str):
         return None, ExtractionWarning("extract.bad_regex", compiled, field.key)
-    pattern = compiled
-    # Charged before it runs, from sizes alone (SPEC §12.1, §17): the same on every machine.
-    cost = pattern.programsize * min(len(text), MAX_REGEX_INPUT_CHARS)
+    # Charged before it runs, from the pattern and sizes alone (SPEC §17.5).
+    cost = compiled.measure.cost * window_bytes(text)
     if cost > budget[0]:
-        return None, ExtractionWarning("extract.regex_budget",
-                                       "regex work budget of the item is spent", field.key)
+        return None, ExtractionWarning("extract.regex_budget", REGEX_BUDGET, field.key)
     budget[0] -= cost
-    match = pattern.search(text[:MAX_REGEX_INPUT_CHARS])
+    match = compiled.program.search(text[:MAX_REGEX_INPUT_CHARS])
     if match is None or match.group(1) is None:
         return None, ExtractionWarning("extract.field_missing", "regex did not match", field.key)
     return match.group(1), None
@@ -380,7 +391,7 @@ Outcome = tuple[ClaimValue | None, str, ExtractionWarning | None]
 
 
 def _field_json(field: FieldSpec | FallbackField, document: Any, text: str, quiet: bool, *,
-                compiled: Any | str, budget: list[int]) -> Outcome:
+                compiled: CompiledField | str, budget: list[int]) -> Outcome:
     if field.json_path is None:
         raw_text, warning = _regex_capture(field, text, compiled, budget)
         path = field.regex or ""
@@ -404,7 +415,7 @@ def _field_json(field: FieldSpec | FallbackField, document: Any, text: str, quie
     return value, path, None
 
 
-def _field_text(field: FieldSpec | FallbackField, text: str, compiled: Any | str,
+def _field_text(field: FieldSpec | FallbackField, text: str, compiled: CompiledField | str,
                 budget: list[int]) -> Outcome:
     if field.regex is None:
         return None, field.json_path or "", ExtractionWarning(
@@ -423,25 +434,25 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     """Claims and warnings for one item (``requirement`` = the item's, if declared)."""
     if requirement is None:
         return ItemExtraction((), (ExtractionWarning(
-            "extract.unknown_requirement",
-            f"requirement {item.requirement_id!r} is not in the prompt spec"),))
+            "extract.unknown_requirement", "requirement_id is not in the prompt spec"),))
     content = item.content  # read once: a lean item slices it out of the bundle
     if len(content) > MAX_CONTENT_BYTES:  # defence in depth: the schema bounds it
         return ItemExtraction((), (ExtractionWarning("extract.too_large",
                                                      "content exceeds the size cap"),))
     try:
         text = content.decode("utf-8")
-    except UnicodeDecodeError:
-        return ItemExtraction((), (ExtractionWarning("extract.not_utf8",
-                                                     "content is not valid UTF-8"),))
+    except UnicodeDecodeError as exc:  # start: the end of the longest valid prefix
+        return ItemExtraction((), (ExtractionWarning("extract.not_utf8", JSON_MESSAGES[
+            "extract.not_utf8"], offset=exc.start),))
     fields = fields_for(requirement)
     quiet = not requirement.expected_fields
     document: Any = None
     if item.content_type == "application/json":
         try:
             document = parse_json_evidence(text)
-        except ValueError as exc:
-            return ItemExtraction((), (ExtractionWarning("extract.bad_json", str(exc)),))
+        except BadJson as exc:
+            return ItemExtraction((), (ExtractionWarning(exc.code, JSON_MESSAGES[exc.code],
+                                                         offset=exc.offset),))
     elif quiet:
         return ItemExtraction((), ())
     claims: list[Claim] = []
@@ -492,6 +503,7 @@ __all__ = [
     "claim_id_from",
     "extract_item",
     "fields_for",
+    "BadJson",
     "parse_json_evidence",
     "parse_json_path",
     "requirement_for",
