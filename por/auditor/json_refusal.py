@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import NoReturn
 
 #: Deepest nesting accepted (SPEC §12.1).
 MAX_DEPTH = 64
@@ -53,6 +54,12 @@ class Refusal(Exception):
         self.position = position
 
 
+def _end(pattern: re.Pattern[str], text: str, i: int) -> int:
+    """End of ``pattern``'s match at ``i`` (patterns that may match empty)."""
+    match = pattern.match(text, i)
+    return i if match is None else match.end()
+
+
 def _lone_surrogate(text: str, start: int, end: int) -> int | None:
     """Offset of the first lone surrogate escape in ``text[start:end]``, if any."""
     for match in _ESCAPES.finditer(text, start, end):
@@ -67,27 +74,22 @@ class _Scanner:
         self.n = len(text)
 
     def ws(self, i: int) -> int:
-        match = _WS.match(self.text, i)
-        assert match is not None
-        return match.end()
+        return _end(_WS, self.text, i)
 
     def string(self, i: int) -> int:
         """``text[i]`` is ``"``: the index after the closing quote."""
         text = self.text
-        match = _STRING_BODY.match(text, i + 1)
-        assert match is not None
-        end = match.end()
-        lone = _lone_surrogate(text, i + 1, end)
-        if lone is not None:
-            raise Refusal(SURROGATE, lone)
+        end = _end(_STRING_BODY, text, i + 1)
+        if SURROGATE_ESCAPE.search(text, i + 1, end) is not None:
+            lone = _lone_surrogate(text, i + 1, end)
+            if lone is not None:
+                raise Refusal(SURROGATE, lone)
         if end < self.n and text[end] == '"':
             return end + 1
         if end < self.n and text[end] == "\\":
             bad = end + 1
             if bad < self.n and text[bad] == "u":
-                hexes = _HEX.match(text, bad + 1)
-                assert hexes is not None
-                bad = hexes.end()
+                bad = _end(_HEX, text, bad + 1)
             raise Refusal(SYNTAX, min(bad, self.n))
         raise Refusal(SYNTAX, end)  # a control character, or the end
 
@@ -111,9 +113,7 @@ class _Scanner:
         return j
 
     def _digits(self, j: int) -> int:
-        match = _DIGITS.match(self.text, j)
-        assert match is not None
-        return match.end()
+        return _end(_DIGITS, self.text, j)
 
     def _required_digits(self, j: int) -> int:
         end = self._digits(j)
@@ -140,65 +140,101 @@ class _Scanner:
         raise Refusal(SYNTAX, i)
 
     def run(self) -> None:
+        """Tokens by one regular expression; a token the state does not allow, or
+        text no token matches, is handed to the exact routines above."""
         text, n = self.text, self.n
-        # Stack of open containers: a set of names for an object, None for an array.
+        # Open containers: a set of names for an object, None for an array.
         stack: list[set[str] | None] = []
-        i = self.ws(0)
-        expect_value = True
+        state = _VALUE
+        i = 0
+        number_at = -1  # start of the last token if it was a number
         while True:
-            if expect_value:
-                if i >= n:
-                    raise Refusal(SYNTAX, n)
-                char = text[i]
-                if char in "[{":
-                    if len(stack) >= MAX_DEPTH:
-                        raise Refusal(DEPTH, i)
-                    stack.append(set() if char == "{" else None)
-                    i = self.ws(i + 1)
-                    close = "}" if char == "{" else "]"
-                    if i < n and text[i] == close:
-                        stack.pop()
-                        i = self.ws(i + 1)
-                        expect_value = False
-                    elif char == "{":
-                        i = self.member_name(i, stack[-1])
-                    continue
-                i = self.ws(self.scalar(i))
-                expect_value = False
-                continue
-            if not stack:
-                if i < n:
-                    raise Refusal(SYNTAX, i)
-                return
-            if i >= n:
-                raise Refusal(SYNTAX, n)
-            top = stack[-1]
-            char = text[i]
-            if char == ",":
-                i = self.ws(i + 1)
-                if top is not None:
-                    i = self.member_name(i, top)
-                expect_value = True
-            elif char == ("]" if top is None else "}"):
+            match = _TOKEN.match(text, i)
+            if match is None:
+                self._stop(state, self.ws(i), number_at)
+            kind = match.lastindex or 0
+            j = match.start(kind)
+            token_end = match.end()
+            if kind == _OPEN:
+                if state not in (_VALUE, _FIRST):
+                    self._stop(state, j, number_at)
+                if len(stack) >= MAX_DEPTH:
+                    raise Refusal(DEPTH, j)
+                if text[j] == "{":
+                    stack.append(set())
+                    state = _FIRST_KEY
+                else:
+                    stack.append(None)
+                    state = _FIRST
+            elif kind == _CLOSE:
+                top_is_object = bool(stack) and stack[-1] is not None
+                closes_object = text[j] == "}"
+                if not stack or closes_object != top_is_object or state not in (
+                        _AFTER, _FIRST_KEY if closes_object else _FIRST):
+                    self._stop(state, j, number_at)
                 stack.pop()
-                i = self.ws(i + 1)
+                state = _AFTER
+            elif kind == _COMMA:
+                if state != _AFTER or not stack:
+                    self._stop(state, j, number_at)
+                state = _KEY if stack[-1] is not None else _VALUE
+            elif kind == _COLON:
+                if state != _COLON_NEXT:
+                    self._stop(state, j, number_at)
+                state = _VALUE
+            elif state in (_KEY, _FIRST_KEY):
+                names = stack[-1]
+                if kind != _STRING or names is None:
+                    self._stop(state, j, number_at)
+                self._check_string(j, token_end)
+                name = text[j + 1:token_end - 1]
+                if "\\" in name:
+                    name = json.loads(text[j:token_end])
+                if name in names:
+                    raise Refusal(DUPLICATE, j)
+                names.add(name)
+                state = _COLON_NEXT
+            elif state in (_VALUE, _FIRST):
+                if kind == _STRING:
+                    self._check_string(j, token_end)
+                state = _AFTER
             else:
-                raise Refusal(SYNTAX, i)
+                self._stop(state, j, number_at)
+            number_at = j if kind == _NUMBER else -1
+            i = token_end
+            if state == _AFTER and not stack:
+                end = self.ws(i)
+                if end < n:
+                    self._stop(state, end, number_at if end == i else -1)
+                return
 
-    def member_name(self, i: int, names: set[str] | None) -> int:
-        """A name, ``:`` and the whitespace before the value; ``i`` is after ``{``/``,`` ws."""
-        assert names is not None
-        if i >= self.n or self.text[i] != '"':
-            raise Refusal(SYNTAX, min(i, self.n))
-        end = self.string(i)
-        name = json.loads(self.text[i:end])
-        if name in names:
-            raise Refusal(DUPLICATE, i)
-        names.add(name)
-        i = self.ws(end)
-        if i >= self.n or self.text[i] != ":":
-            raise Refusal(SYNTAX, min(i, self.n))
-        return self.ws(i + 1)
+    def _check_string(self, start: int, end: int) -> None:
+        if SURROGATE_ESCAPE.search(self.text, start, end) is not None:
+            lone = _lone_surrogate(self.text, start + 1, end - 1)
+            if lone is not None:
+                raise Refusal(SURROGATE, lone)
+
+    def _stop(self, state: int, j: int, number_at: int) -> NoReturn:
+        """Raise the exact refusal at ``j`` (after whitespace), where the token
+        stream stopped being acceptable in ``state``."""
+        n = self.n
+        if state in (_VALUE, _FIRST):
+            if j < n and not (state == _FIRST and self.text[j] == "]"):
+                self.scalar(j)  # raises inside a malformed value
+        elif state in (_KEY, _FIRST_KEY) and j < n and self.text[j] == '"':
+            self.string(j)  # raises inside a malformed name
+        elif state == _AFTER and number_at >= 0 and j < n and self.text[j] in ".eE":
+            self.number(number_at)  # "1." or "1e": the number itself is cut short
+        raise Refusal(SYNTAX, min(j, n))
+
+
+_VALUE, _FIRST, _KEY, _FIRST_KEY, _COLON_NEXT, _AFTER = range(6)
+_OPEN, _CLOSE, _COMMA, _COLON, _STRING, _NUMBER, _LITERAL = range(1, 8)
+_TOKEN = re.compile(
+    r'[ \t\n\r]*+(?:([\[{])|([\]}])|(,)|(:)'
+    r'|("(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+")'
+    r"|(-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+)"
+    r"|(true|false|null))")
 
 
 def first_refusal(text: str) -> tuple[str, int] | None:
