@@ -10,7 +10,6 @@ of a UTF-8 character; the width is the most positions one character can reach.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from importlib.metadata import version
 from pathlib import Path
@@ -21,6 +20,7 @@ import pytest
 import re2  # type: ignore[import-untyped]
 from hypothesis import given
 from hypothesis import strategies as st
+from vector_generators import load_generator
 
 from por.auditor import claim_extraction as ce
 from por.auditor.regex_syntax import RegexSyntaxError, measure
@@ -30,11 +30,7 @@ DATA: dict[str, Any] = json.loads((VECTORS / "regex.json").read_text(encoding="u
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_regex", VECTORS / "gen_regex.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_generator("gen_regex")
 
 
 def test_re2_is_the_pinned_build() -> None:

@@ -9,13 +9,13 @@ fixed warning texts), with only the `por-cbor/1` encoder (§2) borrowed.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+from vector_generators import load_generator
 
 from por.encoding import encode
 
@@ -46,11 +46,7 @@ MESSAGES = {
 
 
 def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_steps", VECTORS / "gen_steps.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_generator("gen_steps")
 
 
 def test_committed_file_is_the_generators_output() -> None:
