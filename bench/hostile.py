@@ -12,6 +12,7 @@ input size.  It prints and never fails.
 Classes (the issue's numbering):
   1 json_escapes      application/json bodies of repeated ``"\\`` (quadratic scan)
   1 json_brackets     application/json bodies of ``[[],[],...]``
+  1 json_tokens       refused JSON bodies of small objects, refused at the last byte
   2 steps_ints        the bundle's ``steps`` is a list of small integers
   2 output_bytes      one step output: a list of empty byte strings (recommitted)
   2 proof_ints        ``check-proof`` on a OneStepProof whose evidence list is ints
@@ -125,6 +126,13 @@ def json_brackets(size: int) -> bytes:
                         evidence(chunks(size, lambda n: b"[" + b"[]," * (n // 3) + b"[]]")))
 
 
+def json_tokens(size: int) -> bytes:
+    # Refused bodies whose first refusal is at the end: the SPEC §12.1.3 scanner
+    # (por.auditor.json_refusal) walks every token to find its byte offset.
+    return build_bundle(spec_with(JSON_FIELDS, "application/json"), evidence(
+        chunks(size, lambda n: b"[" + b'{"a":1},' * max(0, n // 8 - 1) + b"x")))
+
+
 def huge_exponent(size: int) -> bytes:
     number = b"1e1000000000000000000"
     return build_bundle(spec_with(JSON_FIELDS, "application/json"), evidence(chunks(
@@ -221,6 +229,7 @@ def proof_ints(size: int) -> bytes:
 CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "json_escapes": ("verify", json_escapes),
     "json_brackets": ("verify", json_brackets),
+    "json_tokens": ("verify", json_tokens),
     "steps_ints": ("verify", steps_ints),
     "output_bytes": ("verify", output_bytes),
     "proof_ints": ("check-proof", proof_ints),
