@@ -295,7 +295,7 @@ def test_regex_limits_are_checked_before_running(regex: str, reason: str) -> Non
 
 
 def test_regex_program_budget_is_per_requirement_in_field_order() -> None:
-    from por.auditor.claim_extraction import MAX_REGEX_POSITIONS_PER_REQUIREMENT, regex_plan
+    from por.auditor.regex_plan import MAX_REGEX_POSITIONS_PER_REQUIREMENT, regex_plan
 
     pattern = "(" + "[ab]{0,9}" * 7 + ")"  # repeat sum 63, 63 positions
     plan = regex_plan((pattern,) * 20)
