@@ -12,13 +12,14 @@ input size.  It prints and never fails.
 Classes (the issue's numbering):
   1 json_escapes      application/json bodies of repeated ``"\\`` (quadratic scan)
   1 json_brackets     application/json bodies of ``[[],[],...]``
+  1 json_tokens       refused JSON bodies of small objects, refused at the last byte
   2 steps_ints        the bundle's ``steps`` is a list of small integers
   2 output_bytes      one step output: a list of empty byte strings (recommitted)
   2 proof_ints        ``check-proof`` on a OneStepProof whose evidence list is ints
   3 output_maps       one step output full of empty maps, type-valid (recommitted)
   3 many_steps        far more steps than the evidence allows (recommitted)
   4 signatures        thousands of copies of a valid signature
-  5 regex_nfa         30 regex fields that overflow RE2's DFA, on text bodies
+  5 regex_nfa         30 regex fields of the costliest admitted kind (DFA overflows)
   7 huge_exponent     JSON bodies full of ``1e1000000000000000000``
   - tiny_items        as many empty items as fit, each with a forged 1-byte step
 
@@ -125,19 +126,38 @@ def json_brackets(size: int) -> bytes:
                         evidence(chunks(size, lambda n: b"[" + b"[]," * (n // 3) + b"[]]")))
 
 
+def json_tokens(size: int) -> bytes:
+    # Refused bodies whose first refusal is at the end: the SPEC §12.1.3 scanner
+    # (por.auditor.json_refusal) walks every token to find its byte offset.
+    return build_bundle(spec_with(JSON_FIELDS, "application/json"), evidence(
+        chunks(size, lambda n: b"[" + b'{"a":1},' * max(0, n // 8 - 1) + b"x")))
+
+
 def huge_exponent(size: int) -> bytes:
     number = b"1e1000000000000000000"
     return build_bundle(spec_with(JSON_FIELDS, "application/json"), evidence(chunks(
         size, lambda n: b'{"price": [' + b",".join([number] * (n // 22)) + b"]}")))
 
 
+#: Eight chains ``A[AB]{8}`` with terminators the text never has: width 9, cost 10
+#: units per byte, the most an item's regex budget (SPEC §17.5: 10 units per byte)
+#: pays for at full length, and the slowest such pattern found (its DFA overflows).
+_CHAINS = [(chr(0x41 + 2 * i), chr(0x42 + 2 * i)) for i in range(8)]
+REGEX_NFA_PATTERN = "(" + "|".join(f"{a}[{a}{b}]{{8}}" + chr(0x100 + i)
+                                   for i, (a, b) in enumerate(_CHAINS)) + ")"
+
+
 def regex_nfa(size: int) -> bytes:
-    # Patterns whose DFA has ~2^20 states: RE2 falls back to its NFA.
-    fields = [FieldSpec(key=f"f{i:02d}", kind="text", regex=f"((?:a|b)*a[ab]{{20}}{i % 10})")
+    # 30 fields of the costliest admitted kind; the budget lets about one run per byte.
+    fields = [FieldSpec(key=f"f{i:02d}", kind="text", regex=REGEX_NFA_PATTERN[:-1] + f"|{i})")
               for i in range(30)]
-    fields[0] = FieldSpec(key="price", kind="numeric", regex=r"((?:a|b)*a[ab]{20}9)")
+    fields[0] = FieldSpec(key="price", kind="numeric", regex=REGEX_NFA_PATTERN)
     rng = random.Random(7)  # noqa: S311 - reproducible filler text, not a secret
-    body = "".join(rng.choice("ab") for _ in range(min(size, ITEM_CAP))).encode()
+    runs = []
+    for _ in range(min(size, ITEM_CAP) // 50 + 1):
+        a, b = rng.choice(_CHAINS)
+        runs.append("".join(rng.choice(a + b) for _ in range(50)))
+    body = "".join(runs).encode()
     return build_bundle(spec_with(fields, "text/plain"),
                         evidence(chunks(size, lambda n: body[:n]), "text/plain"))
 
@@ -209,6 +229,7 @@ def proof_ints(size: int) -> bytes:
 CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "json_escapes": ("verify", json_escapes),
     "json_brackets": ("verify", json_brackets),
+    "json_tokens": ("verify", json_tokens),
     "steps_ints": ("verify", steps_ints),
     "output_bytes": ("verify", output_bytes),
     "proof_ints": ("check-proof", proof_ints),

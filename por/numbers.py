@@ -55,7 +55,7 @@ def is_canonical_decimal(text: str) -> bool:
 
 def spelt_as_kind(kind: str, text: str) -> bool:
     """True iff ``text`` spells a value of field kind ``kind`` as a claim commits it
-    (a ``value_map`` entry's value, SPEC §12.1.3): ``true``/``false``, a canonical
+    (a ``value_map`` entry's value, SPEC §12.1.5): ``true``/``false``, a canonical
     decimal, ``[0-9]{1,19}`` Unix seconds up to 2^63 - 1, or any text."""
     if kind == "boolean":
         return text in ("true", "false")

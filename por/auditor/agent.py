@@ -66,6 +66,7 @@ from por.auditor.trace_policy import lean_policy_for, policy_checks, trace_polic
 from por.errors import AuditError
 from por.lean.checks import Check, results_from
 from por.lean.limits import MAX_TRACE_STEPS, step_id
+from por.lean.manifest import AUDITOR_VERSION
 from por.lean.trace import Policy, Step, header_cbor
 from por.merkle import leaf_hash, root_from_leaf_hashes
 
@@ -280,7 +281,7 @@ class AuditorAgent:
 
     #: Version the bundle manifest locks (SPEC §5.2): any change to a step's
     #: computation, layout or order needs a new version.
-    VERSION: ClassVar[str] = "por-auditor/1"
+    VERSION: ClassVar[str] = AUDITOR_VERSION
     role: ClassVar[str] = "auditor"
 
     def __init__(self, name: str | None = None) -> None:

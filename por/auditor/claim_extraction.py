@@ -50,13 +50,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import re2  # type: ignore[import-untyped]
-
 from por.auditor import values as v
 from por.auditor.csv_body import CsvError, parse_csv
 from por.auditor.json_path import Ambiguous, FilterBudget, lookup, parse_filtered_path
 from por.auditor.source_fields import located_fields
 from por.auditor.value_forms import Refused, convert
+from por.auditor.json_refusal import SURROGATE_ESCAPE, SYNTAX, byte_offset, first_refusal
+from por.auditor.regex_plan import (
+    MAX_REGEX_INPUT_CHARS,
+    REGEX_BUDGET,
+    REGEX_WORK_PER_BYTE,
+    REGEX_WORK_SLACK,
+    CompiledField,
+    regex_plan,
+    window_bytes,
+)
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
 from por.jsontext import JsonTextError, json_decimal, loads_strict
@@ -69,8 +77,6 @@ ClaimValue = str | int | bool
 
 #: Deepest JSON nesting accepted in evidence.
 MAX_JSON_DEPTH = JSON_DEPTH_LIMIT
-#: Regexes see at most this many leading characters of a text body.
-MAX_REGEX_INPUT_CHARS = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,12 +128,15 @@ class ExtractionWarning:
     check_id: str
     message: str
     key: str | None = None
+    offset: int | None = None
 
     def to_value(self) -> dict[str, Any]:
-        """The committed form inside an ``extract`` step."""
+        """The committed form inside an ``extract`` step (SPEC §12.1.4)."""
         out: dict[str, Any] = {"check_id": self.check_id, "message": self.message}
         if self.key is not None:
             out["key"] = self.key
+        if self.offset is not None:
+            out["offset"] = self.offset
         return out
 
 
@@ -200,171 +209,81 @@ def parse_json_path(path: str) -> tuple[str | int, ...] | None:
     return tuple(tokens)
 
 
-class _BadJson(ValueError):
-    pass
+#: The fixed message of each body refusal (SPEC §12.1.4).
+JSON_MESSAGES = {
+    "extract.not_utf8": "content is not valid UTF-8",
+    "extract.json_syntax": "content is not RFC 8259 JSON",
+    "extract.json_depth": "JSON nested deeper than 64",
+    "extract.json_duplicate_key": "JSON object repeats a member name",
+    "extract.json_surrogate": "JSON string escapes a lone surrogate",
+}
+
+
+class BadJson(ValueError):
+    """Evidence JSON refused: a warning code and the byte offset (SPEC §12.1.3)."""
+
+    def __init__(self, code: str, offset: int) -> None:
+        super().__init__(code, offset)
+        self.code = code
+        self.offset = offset
 
 
 def parse_json_evidence(text: str) -> Any:
-    """Parse evidence JSON strictly (``por.jsontext.loads_strict``: no duplicate keys, no
-    NaN/Infinity, nesting at most 64, decimals for fractions, bounded integers, an
-    exponent past 6 digits kept as an opaque number no field kind accepts);
-    raise ``ValueError`` with a stable message."""
+    """Parse evidence JSON strictly: RFC 8259 plus SPEC §12.1.3's refusals (no
+    duplicate names, nesting at most 64, no lone surrogate escape), decimals for
+    fractions, bounded integers, an exponent past 6 digits kept as an opaque
+    number no field kind accepts.  Raise :class:`BadJson` with the first refusal's
+    code and byte offset, found by :mod:`por.auditor.json_refusal` (the fast
+    parser only decides acceptance)."""
     try:
-        return loads_strict(text, parse_int=v.json_int, parse_float=json_decimal,
-                            max_depth=MAX_JSON_DEPTH)
-    except JsonTextError as exc:
-        raise _BadJson(str(exc)) from None
+        document = loads_strict(text, parse_int=v.json_int, parse_float=json_decimal,
+                                max_depth=MAX_JSON_DEPTH)
+    except JsonTextError:
+        refusal = first_refusal(text)
+        # The scanner accepts exactly what the fast parser accepts, less lone
+        # surrogates (tests/properties); a disagreement fails closed here.
+        code, position = refusal if refusal is not None else (SYNTAX, len(text))
+        raise BadJson(code, byte_offset(text, position)) from None
+    if SURROGATE_ESCAPE.search(text) is not None:
+        refusal = first_refusal(text)
+        if refusal is not None:
+            raise BadJson(refusal[0], byte_offset(text, refusal[1]))
+    return document
 
 
 def _converted(field: Any, raw: Any, *, from_text: bool) -> ClaimValue | None:
-    # The declared value forms of SPEC §12.1.3 (value_map, number_format,
+    # The declared value forms of SPEC §12.1.5 (value_map, number_format,
     # time_format), else the kind's default spelling.
     value = convert(getattr(field, "spec", field), raw, from_text=from_text)
     return None if isinstance(value, Refused) else value
 
 
-def _re2_options() -> re2.Options:
-    options = re2.Options()
-    options.log_errors = False  # a bad pattern is a warning here, not stderr noise
-    return options
-
-
-_RE2_OPTIONS = _re2_options()
-
-
-def _probe_options() -> re2.Options:
-    # A small memory budget makes RE2 give up early on patterns whose program
-    # would be far over MAX_REGEX_PROGRAM (e.g. 83 x \pL is ~100k instructions,
-    # ~50 ms to build).  64 KiB still admits ~2 700 instructions, so every
-    # pattern within the cap compiles in the probe.
-    options = _re2_options()
-    options.max_mem = 64 * 1024
-    return options
-
-
-_RE2_PROBE_OPTIONS = _probe_options()
-
-
-#: Limits on PromptSpec regexes (SPEC §12.1).  A pattern is hostile input to a
-#: verifier: RE2 matches in time linear in the text, but the constant is the
-#: size of the compiled program, and counted repetitions (``{n,m}``) expand it
-#: at compile time.  So: at most this many characters...
-MAX_REGEX_CHARS = 256
-#: ...the bounds of all counted repetitions in a pattern add up to at most this
-#: (checked on the text, before compiling; RE2 itself caps nested products at 1000)...
-MAX_REGEX_REPEAT_SUM = 64
-#: ...one compiled RE2 program has at most this many instructions...
-MAX_REGEX_PROGRAM = 512
-#: ...and the regex fields of one requirement at most this many in total, so the
-#: regex work per evidence byte is bounded whatever the PromptSpec says.
-MAX_REGEX_PROGRAM_PER_REQUIREMENT = 1024
-
-#: Regex work an item may cost, in RE2 instructions x scanned characters: this many
-#: per byte of the item's content, plus :data:`REGEX_WORK_SLACK`.  RE2 is linear,
-#: but a pattern that overflows its DFA cache runs on the NFA at about 7 ns per
-#: instruction per character; this bound keeps the regex work per evidence byte
-#: within a small multiple of an honest bundle's cost, whatever the patterns.
-REGEX_WORK_PER_BYTE = 64
-#: Work every item may spend regardless of its size (small items, short bodies).
-REGEX_WORK_SLACK = 1 << 16
-
-_COUNTED_REPEAT = re.compile(r"\{([0-9]+)(?:,([0-9]*))?\}")
-
-#: A compiled pattern, or the reason it may not run.
-RegexPlan = tuple[Any | str, ...]
-
-
-def uses_any_byte(pattern: str) -> bool:
-    """True if the pattern text has the escape ``\\C`` (SPEC §12.1.2): scanning
-    left to right, a backslash and the character after it form one escape, so
-    ``\\\\C`` (an escaped backslash, then ``C``) is not one.  ``\\C`` matches one
-    *byte*: a match could start inside a UTF-8 character, and capture offsets
-    would no longer be character offsets."""
-    i = 0
-    while i < len(pattern):
-        if pattern[i] == "\\":
-            if pattern[i + 1:i + 2] == "C":
-                return True
-            i += 2
-        else:
-            i += 1
-    return False
-
-
-def _compile_one(pattern: str) -> Any | str:
-    if len(pattern) > MAX_REGEX_CHARS:
-        return f"regex longer than {MAX_REGEX_CHARS} characters"
-    if uses_any_byte(pattern):
-        return "regex uses \\C (any byte)"
-    total = 0
-    for low, high in _COUNTED_REPEAT.findall(pattern):
-        bound = high or low
-        total += int(bound) if len(bound) <= 6 else MAX_REGEX_REPEAT_SUM + 1
-    if total > MAX_REGEX_REPEAT_SUM:
-        return f"counted repetitions add up to more than {MAX_REGEX_REPEAT_SUM}"
-    too_large = f"RE2 program larger than {MAX_REGEX_PROGRAM} instructions"
-    try:
-        probe = re2.compile(pattern, options=_RE2_PROBE_OPTIONS)
-    except re2.error as exc:
-        # Same reason text as the cap below, so the committed warning does not
-        # depend on how a given RE2 version accounts for memory.
-        return too_large if b"too large" in bytes(str(exc), "utf-8") else (
-            "regex does not compile (RE2)")
-    if probe.groups < 1:
-        return "regex has no capture group"
-    if probe.programsize > MAX_REGEX_PROGRAM:
-        return too_large
-    # Compile again with the default memory: the search's DFA cache needs it.
-    return re2.compile(pattern, options=_RE2_OPTIONS)
-
-
-@functools.lru_cache(maxsize=1024)
-def regex_plan(patterns: tuple[str | None, ...]) -> RegexPlan:
-    """Per field of one requirement (in order): its compiled RE2 pattern, or why
-    it may not run.  A pure function of the patterns, so every item and every
-    one-step re-execution sees the same plan (SPEC §12.1)."""
-    plan: list[Any | str] = []
-    budget = MAX_REGEX_PROGRAM_PER_REQUIREMENT
-    for pattern in patterns:
-        entry = "" if pattern is None else _compile_one(pattern)
-        if not isinstance(entry, str):
-            if entry.programsize > budget:
-                entry = (f"regex fields of the requirement exceed "
-                         f"{MAX_REGEX_PROGRAM_PER_REQUIREMENT} RE2 instructions")
-            else:
-                budget -= entry.programsize
-        plan.append(entry)
-    return tuple(plan)
-
-
-def _regex_capture(field: FieldSpec | FallbackField, text: str, compiled: Any | str,
+def _regex_capture(field: FieldSpec | FallbackField, text: str, compiled: CompiledField | str,
                    budget: list[int]) -> tuple[str | None, ExtractionWarning | None]:
     # RE2, not Python's re: a regex comes from a committed PromptSpec, so it is
-    # hostile input to a verifier (ADR 0004).  Its classes (\d, \s, \w) are
-    # ASCII, the same in every language that has RE2 (SPEC §12.1).
+    # hostile input to a verifier (ADR 0004).  The subset (SPEC §12.1.2) means
+    # the same in RE2, Go and Rust; its classes are ASCII.
     if isinstance(compiled, str):
         return None, ExtractionWarning("extract.bad_regex", compiled, field.key)
-    pattern = compiled
-    # Charged before it runs, from sizes alone (SPEC §12.1, §17): the same on every machine.
-    cost = pattern.programsize * min(len(text), MAX_REGEX_INPUT_CHARS)
+    # Charged before it runs, from the pattern and sizes alone (SPEC §17.5).
+    cost = compiled.measure.cost * window_bytes(text)
     if cost > budget[0]:
-        return None, ExtractionWarning("extract.regex_budget",
-                                       "regex work budget of the item is spent", field.key)
+        return None, ExtractionWarning("extract.regex_budget", REGEX_BUDGET, field.key)
     budget[0] -= cost
-    match = pattern.search(text[:MAX_REGEX_INPUT_CHARS])
+    match = compiled.program.search(text[:MAX_REGEX_INPUT_CHARS])
     if match is None or match.group(1) is None:
         return None, ExtractionWarning("extract.field_missing", "regex did not match", field.key)
     return match.group(1), None
 
 
 Outcome = tuple[ClaimValue | None, str, ExtractionWarning | None]
-_FILTER_REFUSALS = {  # SPEC §12.1.5
+_FILTER_REFUSALS = {  # SPEC §12.1.7
     FilterBudget: ("extract.filter_budget", "json_path filter budget of the item is spent"),
     Ambiguous: ("extract.filter_ambiguous", "json_path filter matches several elements")}
 
 
 def _field_json(field: Any, document: Any, text: str, quiet: bool, *,
-                compiled: Any | str, budget: list[int], filters: list[int],
+                compiled: CompiledField | str, budget: list[int], filters: list[int],
                 cells: bool = False) -> Outcome:
     if field.json_path is None and field.regex is None:  # per_source names other sources
         return None, "", ExtractionWarning("extract.no_locator",
@@ -382,7 +301,7 @@ def _field_json(field: Any, document: Any, text: str, quiet: bool, *,
         if tokens is None and filtered is None:
             return None, path, ExtractionWarning("extract.bad_path",
                                                  "json_path is not well formed", field.key)
-        try:  # SPEC §12.1.5: a filter matching several elements is refused
+        try:  # SPEC §12.1.7: a filter matching several elements is refused
             found, raw = lookup(document, tokens if tokens is not None else filtered or (),
                                 filters)
         except (FilterBudget, Ambiguous) as exc:
@@ -397,7 +316,7 @@ def _field_json(field: Any, document: Any, text: str, quiet: bool, *,
     return value, path, None
 
 
-def _field_text(field: Any, text: str, compiled: Any | str,
+def _field_text(field: Any, text: str, compiled: CompiledField | str,
                 budget: list[int]) -> Outcome:
     if field.regex is None:
         return None, field.json_path or "", ExtractionWarning(
@@ -416,17 +335,16 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     """Claims and warnings for one item (``requirement`` = the item's, if declared)."""
     if requirement is None:
         return ItemExtraction((), (ExtractionWarning(
-            "extract.unknown_requirement",
-            f"requirement {item.requirement_id!r} is not in the prompt spec"),))
+            "extract.unknown_requirement", "requirement_id is not in the prompt spec"),))
     content = item.content  # read once: a lean item slices it out of the bundle
     if len(content) > MAX_CONTENT_BYTES:  # defence in depth: the schema bounds it
         return ItemExtraction((), (ExtractionWarning("extract.too_large",
                                                      "content exceeds the size cap"),))
     try:
         text = content.decode("utf-8")
-    except UnicodeDecodeError:
-        return ItemExtraction((), (ExtractionWarning("extract.not_utf8",
-                                                     "content is not valid UTF-8"),))
+    except UnicodeDecodeError as exc:  # start: the end of the longest valid prefix
+        return ItemExtraction((), (ExtractionWarning("extract.not_utf8", JSON_MESSAGES[
+            "extract.not_utf8"], offset=exc.start),))
     fields = located_fields(fields_for(requirement), item.source.source_id)
     quiet = not requirement.expected_fields
     document: Any = None
@@ -434,10 +352,11 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     if item.content_type == "application/json":
         try:
             document = parse_json_evidence(text)
-        except ValueError as exc:
-            return ItemExtraction((), (ExtractionWarning("extract.bad_json", str(exc)),))
+        except BadJson as exc:
+            return ItemExtraction((), (ExtractionWarning(exc.code, JSON_MESSAGES[exc.code],
+                                                         offset=exc.offset),))
     elif cells and not quiet:
-        try:  # SPEC §12.1.4: rows as header -> cell objects, located by json_path
+        try:  # SPEC §12.1.6: rows as header -> cell objects, located by json_path
             document = parse_csv(text)
         except CsvError as exc:
             return ItemExtraction((), (ExtractionWarning("extract.bad_csv", str(exc)),))
@@ -447,7 +366,7 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     warnings: list[ExtractionWarning] = []
     plan = regex_plan(tuple(field.regex for field in fields))
     budget = [REGEX_WORK_PER_BYTE * len(content) + REGEX_WORK_SLACK]
-    filters = [len(content) // 2 + REGEX_WORK_SLACK]  # elements filters may examine (§12.1.5)
+    filters = [len(content) // 2 + REGEX_WORK_SLACK]  # elements filters may examine (§12.1.7)
     for field, compiled in zip(fields, plan, strict=True):
         if item.content_type == "application/json" or cells:
             value, path, warning = _field_json(field, document, text, quiet,
@@ -483,6 +402,7 @@ __all__ = [
     "MAX_REGEX_INPUT_CHARS",
     "REGEX_WORK_PER_BYTE",
     "REGEX_WORK_SLACK",
+    "BadJson",
     "Claim",
     "ClaimExtractor",
     "ClaimSet",

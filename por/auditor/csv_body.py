@@ -1,11 +1,11 @@
-"""CSV evidence bodies (``text/csv``, RFC 4180 with two stated relaxations; SPEC §12.1.4).
+"""CSV evidence bodies (``text/csv``, RFC 4180 with two stated relaxations; SPEC §12.1.6).
 
 A CSV body becomes a :class:`CsvTable`, read by ``json_path`` as an array with
 one object per data record, mapping each header name to that record's cell (a text).  Fields are
 then located with ``json_path`` exactly as in JSON evidence: ``$[2].close``
 (row by index, header excluded) or ``$[?(@.date=="2026-05-29")].close`` (row
-by another column's value, §12.1.5).  Cells are texts, so they convert as
-regex captures do (§12.1.3).
+by another column's value, §12.1.7).  Cells are texts, so they convert as
+regex captures do (§12.1.5).
 
 Grammar: RFC 4180 §2 (``file = header *(CRLF record) [CRLF]``, fields
 separated by ``,``, a quoted field in ``"`` with ``""`` for a quote and may

@@ -1,4 +1,4 @@
-"""``json_path`` filters: select an array element by a member's value (SPEC §12.1.5).
+"""``json_path`` filters: select an array element by a member's value (SPEC §12.1.7).
 
 A path without a filter is read by :func:`por.auditor.claim_extraction.parse_json_path`
 exactly as before.  A path that form refuses is read here, by this grammar
@@ -54,7 +54,7 @@ class Ambiguous(LookupError):
 
 
 class FilterBudget(LookupError):
-    """The item's filter work budget is spent (SPEC §12.1.5)."""
+    """The item's filter work budget is spent (SPEC §12.1.7)."""
 
 
 @functools.lru_cache(maxsize=4096)

@@ -1,4 +1,4 @@
-"""Numbers as sources print them, read by a declared ``NumberFormat`` (SPEC §12.1.3).
+"""Numbers as sources print them, read by a declared ``NumberFormat`` (SPEC §12.1.5).
 
 No locale and no float: the format says which separator, decimal mark, percent
 reading, scale suffixes, currency text, accounting negatives and fractions a
@@ -23,7 +23,7 @@ from por.numbers import EXACT_CONTEXT, format_decimal
 
 #: Longest text a declared number format reads (longer: ``number.too_long``).
 MAX_NUMBER_TEXT = 128
-#: The three signs (SPEC §12.1.3): U+002D hyphen-minus, U+2212 minus, U+002B plus.
+#: The three signs (SPEC §12.1.5): U+002D hyphen-minus, U+2212 minus, U+002B plus.
 SIGNS = {"-": True, "\u2212": True, "+": False}
 #: Scale suffixes and their powers of ten (exact decimal scaling).
 SCALES = {"K": 3, "k": 3, "M": 6, "B": 9}
@@ -102,7 +102,7 @@ def _strip_sign(text: str) -> tuple[bool | None, str]:
 def parse_number(text: str, fmt: Any) -> str:
     """The canonical decimal string of ``text`` read by ``fmt``; else :class:`NumberRefused`.
 
-    Order (SPEC §12.1.3): trim U+0020; ``(..)`` if accounting negatives; one
+    Order (SPEC §12.1.5): trim U+0020; ``(..)`` if accounting negatives; one
     sign; the currency text (then one optional space) and a sign after it if
     none came before; from the end: the currency text (after an optional
     space), ``%``, one scale suffix; then the magnitude."""

@@ -4,12 +4,13 @@ Input: the admitted candidates for one field of one requirement, each with its
 position in bundle order.  First, **one vote per source**: only the first
 candidate (bundle order) of each ``source_id`` counts.  Then:
 
-* fewer than ``min_sources`` voting sources -> status ``insufficient``
-  (no candidates at all -> ``missing``);
+* no candidates at all -> ``missing``;
 * ``single_best`` -- one source by the tie-breaker: ``highest_provenance``
   = highest ``provenance_tier``, ties by bundle order; ``source_order`` =
   bundle order;
-* ``multi_source_quorum`` -- candidates are visited in tie-breaker order; the
+* ``multi_source_quorum`` -- fewer than ``min_sources`` voting sources ->
+  status ``insufficient`` (the only strategy that reads ``min_sources`` and
+  ``quorum``, SPEC §18.3); else candidates are visited in tie-breaker order; the
   first candidate ``c`` whose *agreeing group* has at least ``quorum``
   members wins and its own value is the field value (no median, no mean).
   The agreeing group of ``c`` is every voting candidate whose value agrees
@@ -161,9 +162,10 @@ def select_field(key: str, kind: str, *, policy: SelectionPolicy, target_ids: Se
     voters = _one_per_source(candidates)
     if not voters:
         return FieldSelection(key=key, kind=kind, status=MISSING, candidates=0)
-    if len(voters) < policy.min_sources:
-        return FieldSelection(key=key, kind=kind, status=INSUFFICIENT, candidates=len(voters))
     if policy.strategy == "multi_source_quorum":
+        if len(voters) < policy.min_sources:
+            return FieldSelection(key=key, kind=kind, status=INSUFFICIENT,
+                                  candidates=len(voters))
         return _quorum(key, kind, policy, voters, tolerance)
     fallback_used = False
     if policy.strategy == "fallback_chain":

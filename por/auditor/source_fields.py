@@ -1,4 +1,4 @@
-"""Per-source locators (SPEC §12.1.6): one FieldSpec, a locator per ``source_id``.
+"""Per-source locators (SPEC §12.1.8): one FieldSpec, a locator per ``source_id``.
 
 Sources publish one quantity in different shapes; a field's ``per_source``
 entries give, for a named source, the ``json_path``/``regex`` that replaces the
@@ -20,7 +20,7 @@ from por.lean.limits import FieldKind
 
 @dataclass(frozen=True, slots=True)
 class SourceField:
-    """A field with the locator its item's source needs (``per_source``, SPEC §12.1.6)."""
+    """A field with the locator its item's source needs (``per_source``, SPEC §12.1.8)."""
 
     key: str
     kind: FieldKind

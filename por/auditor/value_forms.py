@@ -1,5 +1,5 @@
 """Values as sources publish them: value maps, datetimes, declared number formats
-(SPEC §12.1.3), and the one conversion hook extraction calls.
+(SPEC §12.1.5), and the one conversion hook extraction calls.
 
 :func:`convert` turns one located raw value (a JSON value, or a text: a regex
 capture or a CSV cell) into a claim value of the field's kind, or refuses it

@@ -41,7 +41,7 @@ def _raw(field: Any, item: Any, text: str) -> tuple[Any, bool] | None:
     compiled = regex_plan((field.regex,))[0]
     if isinstance(compiled, str):
         return None
-    match = compiled.search(text[:1 << 20])
+    match = compiled.program.search(text[:1 << 20])
     return (match.group(1), True) if match is not None and match.group(1) is not None else None
 
 

@@ -18,7 +18,7 @@ from por.lean.limits import CANONICAL_RULE_IDS
 PROFILE = "por-cbor/1"
 HASH_ALG = "sha-256"
 TREE_ALG = "rfc9162"
-AUDITOR_VERSION = "por-auditor/1"
+AUDITOR_VERSION = "por-auditor/2"
 JUDGE_VERSION = "por-judge/1"
 
 

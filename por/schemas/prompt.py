@@ -22,7 +22,7 @@ from por.schemas.market import MarketSpec
 
 Comparison = Literal[">", ">=", "<", "<=", "=="]
 ContentType = Literal["application/json", "text/html", "text/plain", "text/csv"]
-#: Thousands separators a source may print (SPEC §12.1.3): comma, full stop,
+#: Thousands separators a source may print (SPEC §12.1.5): comma, full stop,
 #: space, U+2009 thin space, U+202F narrow no-break space, apostrophe, underscore.
 GroupSeparator = Literal[",", ".", " ", "\u2009", "\u202f", "'", "_"]
 Locator = Annotated[str, Field(max_length=256)]
@@ -53,7 +53,7 @@ class SelectionPolicy(Model):
 
 
 class NumberFormat(Model):
-    """How a source prints a number (SPEC §12.1.3); every part is declared, none guessed.
+    """How a source prints a number (SPEC §12.1.5); every part is declared, none guessed.
 
     ``percent``: ``points`` reads ``52.4%`` as ``52.4``, ``fraction`` as
     ``0.524``; absent, ``%`` is refused.  ``currency``: a text that may stand
@@ -85,7 +85,7 @@ class ValueMapEntry(Model):
 
 
 class ValueMap(Model):
-    """Texts mapped to values (SPEC §12.1.3): exact code-point match after ``normalise``."""
+    """Texts mapped to values (SPEC §12.1.5): exact code-point match after ``normalise``."""
 
     normalise: Literal["none", "trim", "trim_casefold"]
     entries: Annotated[list[ValueMapEntry], Field(min_length=1, max_length=64)]
@@ -93,7 +93,7 @@ class ValueMap(Model):
 
 
 class SourceLocator(Model):
-    """The locator one source needs when sources publish different shapes (SPEC §12.1.6)."""
+    """The locator one source needs when sources publish different shapes (SPEC §12.1.8)."""
 
     source_id: Id
     json_path: Locator | None = None
@@ -104,11 +104,11 @@ class FieldSpec(Model):
     """One field to extract: a semantic key, its kind, and how to find it.
 
     JSON and CSV evidence use ``json_path`` (dotted keys, ``[n]`` indexes and
-    ``[?(@.name=="text")]`` filters after an optional ``$.``, SPEC §12.1.5);
+    ``[?(@.name=="text")]`` filters after an optional ``$.``, SPEC §12.1.7);
     text and HTML evidence use ``regex`` whose first capture group is the
     value (SPEC §6.1).  ``per_source`` overrides both for named sources.
     ``number_format``, ``value_map`` and ``time_format`` say how the source
-    prints the value (SPEC §12.1.3); all are omitted when absent.
+    prints the value (SPEC §12.1.5); all are omitted when absent.
     """
 
     key: Id

@@ -56,7 +56,7 @@ def test_counterfactual_flips_the_verdict(name: str) -> None:
 
 def test_value_form_markets_have_a_readme_and_a_counterfactual() -> None:
     # Issue 23 item 6: the 40-59 markets each state a market with a value form of
-    # SPEC §12.1.3-§12.1.6 and carry a README and a counterfactual.
+    # SPEC §12.1.5-§12.1.8 and carry a README and a counterfactual.
     real = [n for n in NAMES if "40" <= n[:2] <= "59"]
     assert len(real) >= 8
     for name in real:

@@ -11,7 +11,7 @@ from por.schemas import EvaluationVariables
 
 
 def test_version_and_name() -> None:
-    assert AuditorAgent.VERSION == "por-auditor/1"
+    assert AuditorAgent.VERSION == "por-auditor/2"
     assert AuditorAgent.role == "auditor"
     assert AuditorAgent().name == "auditor"
     assert AuditorAgent(name="a2").name == "a2"
@@ -87,6 +87,6 @@ def test_report_collects_extraction_and_admission_findings() -> None:
     evidence = bundle([item("e1", b"{oops"), item("e2", source_id="src_b", retrieved_at=1)])
     _, report = AuditorAgent().audit(spec, evidence)
     failed = [(c.check_id, c.severity) for c in report.checks if not c.ok]
-    assert failed == [("extract.bad_json", "warn"), ("sanity.time_window", "warn"),
+    assert failed == [("extract.json_syntax", "warn"), ("sanity.time_window", "warn"),
                       ("sanity.variables", "warn")]
     assert report.ok

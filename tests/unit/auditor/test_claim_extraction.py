@@ -110,19 +110,24 @@ def test_json_timestamp_is_int_only(raw: bytes, expected: int | None) -> None:
     assert claims == ([] if expected is None else [("at", expected)])
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b'{"data":{"price":1', "not valid JSON"),
-    (b'{"data":{"price":NaN}}', "JSON constant NaN is not allowed"),
-    (b'{"data":{"price":1},"data":{"price":2}}', "duplicate object key 'data'"),
-    (b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1), "JSON nested deeper than 64"),
-    (b"[" * 100_000 + b"]" * 100_000, "JSON nested deeper than 64"),
-    (b"\xef\xbb\xbf{}", "not valid JSON"),
+@pytest.mark.parametrize(("content", "code", "offset"), [
+    (b'{"data":{"price":1', "extract.json_syntax", 18),          # truncated: its length
+    (b'{"data":{"price":NaN}}', "extract.json_syntax", 17),      # the N
+    (b'{"data":{"price":1},"data":{"price":2}}', "extract.json_duplicate_key", 20),
+    (b"[" * (MAX_JSON_DEPTH + 1) + b"]" * (MAX_JSON_DEPTH + 1), "extract.json_depth", 64),
+    (b"[" * 100_000 + b"]" * 100_000, "extract.json_depth", 64),
+    (b"\xef\xbb\xbf{}", "extract.json_syntax", 0),                  # no byte order mark
+    (b'{"a":"\\ud800"}', "extract.json_surrogate", 6),
+    (b'{"\xc3\xa9":1,"\xc3\xa9":2}', "extract.json_duplicate_key", 8),  # bytes, not characters
+    (b"[1,]", "extract.json_syntax", 3),
+    (b'"\\x"', "extract.json_syntax", 2),
 ])
-def test_bad_json_gives_no_claims_and_a_warning(content: bytes, message: str) -> None:
+def test_bad_json_gives_no_claims_and_a_warning(content: bytes, code: str, offset: int) -> None:
+    """SPEC §12.1.3: a code and a byte offset, never a parser's message."""
     found = extract_item(requirement(), item("e1", content))
     assert found.claims == ()
-    assert [w.check_id for w in found.warnings] == ["extract.bad_json"]
-    assert found.warnings[0].message.startswith(message)
+    assert [(w.check_id, w.offset) for w in found.warnings] == [(code, offset)]
+    assert found.warnings[0].to_value()["offset"] == offset
 
 
 def test_depth_limit_is_inclusive() -> None:
@@ -135,13 +140,16 @@ def test_depth_limit_is_inclusive() -> None:
 
 def test_invalid_utf8_gives_warning() -> None:
     found = extract_item(requirement(), item("e1", b'{"data":{"price":"\xff"}}'))
-    assert (found.claims, [w.check_id for w in found.warnings]) == ((), ["extract.not_utf8"])
+    assert (found.claims, [(w.check_id, w.offset) for w in found.warnings]) == (
+        (), [("extract.not_utf8", 18)])
 
 
-def test_lone_surrogate_text_is_refused() -> None:
+def test_lone_surrogate_escape_refuses_the_body() -> None:
     req = requirement(fields=[json_field("name", "text", "$.name")])
     assert _extract(req, item("e1", b'{"name":"\\ud800"}')) == (
-        [], [("extract.field_kind", "name")])
+        [], [("extract.json_surrogate", None)])
+    assert _extract(req, item("e1", b'{"name":"\\ud83d\\ude00"}')) == (
+        [("name", "\U0001f600")], [])
 
 
 def test_missing_declared_field_warns() -> None:
@@ -170,7 +178,7 @@ def test_regex_extraction_from_html() -> None:
         regex_field("price", "numeric", r'id="price">([0-9.]+)<'),
         regex_field("up", "boolean", r"Resolved: (\w+)"),
         regex_field("at", "timestamp", r"<i>([0-9]+)</i>"),
-        regex_field("title", "text", r"<b class=\"(\w+)\""),
+        regex_field("title", "text", r"<b class=\"(\w+)\""),  # \" is a literal "
     ], content_type="text/html")
     it = item("e1", HTML, content_type="text/html")
     assert _extract(req, it) == (
@@ -253,8 +261,7 @@ def test_deep_json_is_refused_even_with_a_raised_recursion_limit() -> None:
     finally:
         sys.setrecursionlimit(old)
     assert found.claims == ()
-    assert [w.check_id for w in found.warnings] == ["extract.bad_json"]
-    assert found.warnings[0].message.startswith("JSON nested deeper than 64")
+    assert [(w.check_id, w.offset) for w in found.warnings] == [("extract.json_depth", 64)]
 
 
 def test_regex_classes_are_ascii_as_in_re2() -> None:
@@ -275,8 +282,9 @@ def test_catastrophic_regex_is_linear_in_re2() -> None:
 @pytest.mark.parametrize(("regex", "reason"), [
     ("(" + "[ab]{0,999}" * 16 + "c)", "counted repetitions add up to more than 64"),
     ("(" + "(?:[ab]{0,9}){9}" * 4 + ")", "counted repetitions add up to more than 64"),
-    # Sum 30, but the nested product expands to thousands of instructions.
-    ("(?:(?:(?:[ab]{0,10}){10}){10})(x)", "RE2 program larger than 512 instructions"),
+    # Sum 30, but the nested product is 1000 positions.
+    ("(?:(?:(?:[ab]{0,10}){10}){10})(x)", "regex has more than 512 positions"),
+    (r"(\pL)", "regex outside the SPEC 12.1.2 syntax"),
     ("(a)" + "b" * 300, "regex longer than 256 characters"),
 ])
 def test_regex_limits_are_checked_before_running(regex: str, reason: str) -> None:
@@ -287,12 +295,12 @@ def test_regex_limits_are_checked_before_running(regex: str, reason: str) -> Non
 
 
 def test_regex_program_budget_is_per_requirement_in_field_order() -> None:
-    from por.auditor.claim_extraction import MAX_REGEX_PROGRAM_PER_REQUIREMENT, regex_plan
+    from por.auditor.regex_plan import MAX_REGEX_POSITIONS_PER_REQUIREMENT, regex_plan
 
-    pattern = "(" + "[ab]{0,9}" * 7 + ")"  # repeat sum 63
-    plan = regex_plan((pattern,) * 8)
-    sizes = [entry.programsize for entry in plan if not isinstance(entry, str)]
-    assert sum(sizes) <= MAX_REGEX_PROGRAM_PER_REQUIREMENT
+    pattern = "(" + "[ab]{0,9}" * 7 + ")"  # repeat sum 63, 63 positions
+    plan = regex_plan((pattern,) * 20)
+    sizes = [entry.measure.positions for entry in plan if not isinstance(entry, str)]
+    assert sum(sizes) <= MAX_REGEX_POSITIONS_PER_REQUIREMENT
     refused = [entry for entry in plan if isinstance(entry, str)]
     assert refused and all("exceed 1024" in entry for entry in refused)
     # The accepted fields are the first ones: order decides, deterministically.

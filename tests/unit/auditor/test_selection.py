@@ -46,9 +46,24 @@ def test_single_best_highest_provenance_then_bundle_order() -> None:
 
 
 def test_min_sources_not_met_is_insufficient() -> None:
-    field, variables = _audit(_items(("e1", "src_a", "101", 1)), sources=SOURCES, min_sources=2)
+    field, variables = _audit(_items(("e1", "src_a", "101", 1)), sources=SOURCES, min_sources=2,
+                              quorum=1, strategy="multi_source_quorum")
     assert field["status"] == "insufficient" and "value" not in field
     assert variables["insufficient_evidence"] is True and variables["source_summary"] == []
+
+
+@pytest.mark.parametrize("strategy", ["single_best", "fallback_chain", "multi_source_quorum"])
+def test_min_sources_is_read_by_quorum_only(strategy: str) -> None:
+    """SPEC §12.3/§18.3 vector: one source, ``min_sources`` 2, quorum 1."""
+    field, variables = _audit(_items(("e1", "src_a", "101", 1)), sources=SOURCES,
+                              min_sources=2, quorum=1, strategy=strategy)
+    if strategy == "multi_source_quorum":
+        assert field["status"] == "insufficient"
+        assert variables["insufficient_evidence"] is True
+    else:
+        assert (field["status"], field["value"], field["evidence_ids"]) == (
+            "selected", "101", ["e1"])
+        assert variables["source_summary"] == ["e1"]
 
 
 def test_quorum_met_within_tolerance_takes_first_agreeing_value() -> None:

@@ -1,4 +1,4 @@
-"""Known answers of fixtures/vectors/value_forms.json (SPEC §12.1.3-§12.1.6), through
+"""Known answers of fixtures/vectors/value_forms.json (SPEC §12.1.5-§12.1.8), through
 the real extraction path, plus property tests of the value forms.
 
 Numbers, timestamps and maps go through :func:`por.auditor.value_forms.convert`

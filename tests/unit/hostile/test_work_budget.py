@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from por.auditor.claim_extraction import REGEX_WORK_PER_BYTE, REGEX_WORK_SLACK, extract_item
+from por.auditor.regex_syntax import measure
 from por.bundle import Bundle, compute_commitments
 from por.challenge import build_one_step_proof, check_proof
 from por.encoding import encode
@@ -168,23 +169,51 @@ def test_signature_layout() -> None:
 
 # --- item 5: regex work per evidence byte ----------------------------------------------------
 
-def test_regex_work_budget_refuses_fields_past_it() -> None:
-    fields = [FieldSpec(key=f"f{i:02d}", kind="text", regex=r"((?:a|b)*a[ab]{20}c)")
-              for i in range(30)]
+def _html_item(body: bytes, fields: list[FieldSpec]) -> tuple[DataRequirement, EvidenceItem]:
+    scenario = load_scenario("14-html-regex")
     requirement = DataRequirement.model_validate({
-        **load_scenario("14-html-regex").prompt_spec.data_requirements[0].model_dump(),
-        "expected_fields": fields})
+        **scenario.prompt_spec.data_requirements[0].model_dump(), "expected_fields": fields})
+    item = EvidenceItem.model_validate({**scenario.evidence.items[0].model_dump(),
+                                        "content": body})
+    return requirement, item
+
+
+def test_regex_work_budget_refuses_fields_past_it() -> None:
+    # Width 6, cost 7 units per byte: one field fits in 10 units per byte, not two.
+    fields = [FieldSpec(key=f"f{i:02d}", kind="text", regex=r"(a[ab]{5}c)") for i in range(30)]
     body = b"ab" * 100_000
-    item = EvidenceItem.model_validate({
-        **load_scenario("14-html-regex").evidence.items[0].model_dump(), "content": body})
+    requirement, item = _html_item(body, fields)
     warnings = extract_item(requirement, item).warnings
     budget = REGEX_WORK_PER_BYTE * len(body) + REGEX_WORK_SLACK
     spent = [w.check_id for w in warnings]
-    assert "extract.regex_budget" in spent
-    ran = spent.count("extract.field_missing")
-    assert ran >= 1
-    # Every field that ran was charged its program size x scanned characters.
-    assert ran * len(body) <= budget
+    assert spent == ["extract.field_missing"] + ["extract.regex_budget"] * 29
+    # Every field that ran was charged its cost x scanned bytes, within the budget.
+    assert measure(r"(a[ab]{5}c)").cost * len(body) <= budget
+
+
+#: A results page of about 200 KB, shaped like a real one (issue 23 item 4).
+PAGE_ROW = (b'<tr class="row"><td class="team">Team %05d</td><td class="score">%d</td>'
+            b'<td class="odds">1.%02d</td></tr>\n')
+
+
+def test_two_locators_resolve_on_a_200_kb_page() -> None:
+    """por-auditor/1 charged RE2 instructions: the price locator below alone is 66
+    instructions, over the 64 per byte it allowed, so a 200 KB page gave
+    ``extract.regex_budget`` and the market went INVALID.  Its cost is now 7
+    (width 6), and a second locator of cost 3 fits too."""
+    rows = b"".join(PAGE_ROW % (i, i % 7, i % 100) for i in range(2000))
+    body = (b"<html><body><table>" + rows + b"</table>"
+            b'<span class="last-price" data-symbol="BTC-USD">$101.50</span>'
+            b'<i id="at">1600</i></body></html>')
+    assert len(body) >= 200_000
+    price = r'<span class="last-price" data-symbol="BTC-USD">\$?([0-9,.]+)</span>'
+    fields = [FieldSpec(key="price", kind="numeric", regex=price),
+              FieldSpec(key="at", kind="timestamp", regex=r'<i id="at">([0-9]+)<')]
+    requirement, item = _html_item(body, fields)
+    found = extract_item(requirement, item)
+    assert [(c.key, c.value) for c in found.claims] == [("price", "101.5"), ("at", 1600)]
+    assert found.warnings == ()
+    assert [measure(f.regex or "").cost for f in fields] == [7, 3]
 
 
 # --- item 6: build refuses what verify refuses -------------------------------------------------
