@@ -68,6 +68,8 @@ PROMPT: tuple[Lean, ...] = (
     Lean(prompt.SelectionPolicy, invariants="selection_quorum"),
     Lean(prompt.FieldSpec, invariants="field_has_locator"),
     Lean(prompt.DataRequirement, invariants="requirement_unique"),
+    Lean(prompt.Term),
+    Lean(prompt.Precondition),
     Lean(prompt.PredictionSemantics, invariants="prediction_threshold"),
     Lean(prompt.ConfidencePolicy),
     Lean(prompt.ConflictPolicy, invariants="conflict_non_negative"),
@@ -96,6 +98,7 @@ DOMAINS: tuple[tuple[str, tuple[Lean, ...]], ...] = (
 #: ``Literal`` sets written once as named tuples (equal ``Literal``s share the name).
 LITERALS: tuple[tuple[str, Any], ...] = (
     ("COMPARISONS", prompt.Comparison),
+    ("PREDICATES", prompt.Predicate),
     ("FIELD_KINDS", FieldKind),
     ("CONTENT_TYPES", prompt.ContentType),
 )

@@ -12,12 +12,14 @@ from por.lean.records_gen.prompt import (
     COMPARISONS,
     CONTENT_TYPES,
     FIELD_KINDS,
+    PREDICATES,
     ConfidencePolicy,
     ConflictPolicy,
     DataRequirement,
     DisputePolicy,
     FieldSpec,
     MarketSpec,
+    Precondition,
     PredictionSemantics,
     PromptSpec,
     ResolutionRule,
@@ -25,12 +27,14 @@ from por.lean.records_gen.prompt import (
     ResolutionWindow,
     SelectionPolicy,
     SourceTarget,
+    Term,
 )
 
 __all__ = [
     "COMPARISONS",
     "CONTENT_TYPES",
     "FIELD_KINDS",
+    "PREDICATES",
     "Bundle",
     "Commitments",
     "ConfidencePolicy",
@@ -40,6 +44,7 @@ __all__ = [
     "EvidenceItem",
     "FieldSpec",
     "MarketSpec",
+    "Precondition",
     "PredictionSemantics",
     "PromptSpec",
     "ResolutionRule",
@@ -49,4 +54,5 @@ __all__ = [
     "SelectionPolicy",
     "SourceRef",
     "SourceTarget",
+    "Term",
 ]
