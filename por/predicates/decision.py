@@ -4,8 +4,8 @@ A numeric predicate (:data:`~por.predicates.rules.NUMERIC_PREDICATES`) is
 decided by the judge from ``numeric_value`` itself, except where the deduce
 step decides by ``event_observed`` alone: a k-of-n market
 (``sources_required``: the per-source tests are in the trace, one-step
-re-executable) and an unmet precondition declared ``NO`` (``event_observed``
-false, no ``numeric_value``).  Every other predicate is decided by
+re-executable), an unmet precondition declared ``NO`` and an absent metric
+with ``absent_means_no`` (both: ``event_observed`` false, no ``numeric_value``).  Every other predicate is decided by
 ``event_observed``.
 """
 
@@ -19,8 +19,8 @@ def event_decides(s: Any, variables: Any) -> bool:
     if s.sources_required is not None:
         return True
     no_when_unmet = any(p.otherwise == "NO" for p in s.preconditions or ())
-    return no_when_unmet and variables.numeric_value is None and \
-        variables.event_observed is False
+    return (no_when_unmet or s.absent_means_no is True) and \
+        variables.numeric_value is None and variables.event_observed is False
 
 
 def event_reason(s: Any) -> str:
