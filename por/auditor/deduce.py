@@ -24,9 +24,10 @@ kind is ``wrong_kind``, none is ``absent``.  Then, in this order:
    evidence read is every item the requirement admitted.
 
 ``conflict_detected`` iff a contradiction has the (kind, key) of a read field
-whose requirement selects by ``multi_source_quorum`` (the one strategy that
-reads every source; ``single_best`` and ``fallback_chain`` read one, so their
-unread sources raise none) -- never for a k-of-n metric.
+(the metric even when not selected) whose requirement does not select by
+``fallback_chain`` -- a chain reads a later source only when every earlier one
+gave nothing, so its unread fallbacks raise none -- and never for a k-of-n
+metric (the sources vote on the outcome).
 ``fallback_used`` iff a read selection used a fallback source.
 ``source_summary``: the evidence of every read selection (and of the metric
 requirement's first selected ``timestamp`` field that is not the metric), in
@@ -107,8 +108,8 @@ def deduce(prompt_spec: Any, views: Sequence[io.AggregateView],
             raw["evidence_ids"])
         out.read.setdefault(n, set()).update(ids)
         out.fallback = out.fallback or raw["fallback_used"] is True
-        quorum = requirements[n].selection_policy.strategy == "multi_source_quorum"
-        out.conflict = out.conflict or (not votes and quorum
+        chain = requirements[n].selection_policy.strategy == "fallback_chain"
+        out.conflict = out.conflict or (not votes and not chain
                                         and (kind, raw["key"]) in conflicts)
 
     for need, (status, owner, raw) in zip(needed, found, strict=True):
@@ -129,7 +130,7 @@ def deduce(prompt_spec: Any, views: Sequence[io.AggregateView],
     kind = needed[0].kind
     if owner is not None and s.sources_required is None:  # even when not selected
         out.conflict = out.conflict or (
-            requirements[owner].selection_policy.strategy == "multi_source_quorum"
+            requirements[owner].selection_policy.strategy != "fallback_chain"
             and (kind, s.metric) in conflicts)
     if owner is None or raw is None:
         out.insufficient = True
