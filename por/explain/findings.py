@@ -7,7 +7,8 @@ a ``check_requirement`` step did not admit (``sanity.*`` reasons, with the
 observation time against the window), fields an ``aggregate`` step left
 unselected, the conflicts a ``contradictions`` step found (each value with its
 source and evidence id: what an ``R_CONFLICT`` verdict rests on), requirements
-the ``deduce`` step found uncovered and the metric's status.  :func:`deciding_check` picks, from the judge's checks, the one that
+the ``deduce`` step found uncovered and the metric's status.
+:func:`deciding_check` picks, from the judge's checks, the one that
 decided the verdict and says which values it compared.
 
 Pure functions of records; no I/O.  Leaves out: printing (``por.cli``).

@@ -301,8 +301,10 @@ def render(module: str, rows: tuple[Lean, ...],
         lines.append("")
     for name, _ in LITERALS:
         if name in writer.literals:
-            values = ", ".join(quoted(v) for v in writer.literals[name])
-            lines.append(f"{name} = ({values})")
+            values = [quoted(v) for v in writer.literals[name]]
+            one = f"{name} = ({', '.join(values)})"
+            lines += [one] if len(one) <= LINE else [
+                f"{name} = (", *(f"    {v}," for v in values), ")"]
     if writer.shared:
         lines += ["", "#: One object per distinct value, one cache for every field that names it."]
     for name, call in sorted(writer.shared.items()):

@@ -5,7 +5,8 @@ decided by the judge from ``numeric_value`` itself, except where the deduce
 step decides by ``event_observed`` alone: a k-of-n market
 (``sources_required``: the per-source tests are in the trace, one-step
 re-executable), an unmet precondition declared ``NO`` and an absent metric
-with ``absent_means_no`` (both: ``event_observed`` false, no ``numeric_value``).  Every other predicate is decided by
+with ``absent_means_no`` (both: ``event_observed`` false, no ``numeric_value``).
+Every other predicate is decided by
 ``event_observed``.
 """
 

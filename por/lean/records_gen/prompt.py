@@ -42,7 +42,14 @@ from por.lean.hooks import (
 )
 
 COMPARISONS = (">", ">=", "<", "<=", "==")
-PREDICATES = ("event_observed", "numeric_threshold", "numeric_range", "field_comparison", "text_equals", "timestamp_threshold")
+PREDICATES = (
+    "event_observed",
+    "numeric_threshold",
+    "numeric_range",
+    "field_comparison",
+    "text_equals",
+    "timestamp_threshold",
+)
 FIELD_KINDS = ("boolean", "numeric", "timestamp", "text")
 CONTENT_TYPES = ("application/json", "text/html", "text/plain")
 
