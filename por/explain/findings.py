@@ -5,7 +5,8 @@ reason an item or field did not count: ``extract.*`` warnings of an extract
 step (with the evidence id, the field key and the FieldSpec's locator), items
 a ``check_requirement`` step did not admit (``sanity.*`` reasons, with the
 observation time against the window), fields an ``aggregate`` step left
-unselected, the conflicts a ``contradictions`` step found (each value with its
+unselected or (``fallback_chain``) admitted items it never read, the
+conflicts a ``contradictions`` step found (each value with its
 source and evidence id: what an ``R_CONFLICT`` verdict rests on), requirements
 the ``deduce`` step found uncovered and the metric's status.
 :func:`deciding_check` picks, from the judge's checks, the one that
@@ -89,6 +90,12 @@ def findings(spec: PromptSpec, steps: list[ReasoningStep]) -> list[Finding]:
                     found.append(Finding(reason, step.step_id, detail,
                                          str(item.get("evidence_id", "")) or None))
         elif kind == "aggregate":
+            if output.get("strategy") == "fallback_chain":
+                used = output.get("sources_used") or []
+                found += [Finding("aggregate.unused_fallback", step.step_id,
+                                  f"admitted for {output.get('requirement_id')} but never "
+                                  "read: an earlier source of the chain gave every field", e)
+                          for e in step.evidence_ids if e not in used]
             for field in _dicts(output.get("fields")):
                 if field.get("status") not in ("selected", None):
                     found.append(Finding("aggregate.unselected", step.step_id,

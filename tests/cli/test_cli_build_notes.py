@@ -33,3 +33,10 @@ def test_a_clean_yes_prints_no_note(tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     _, err = _build("61-range-settle", tmp_path, capsys)
     assert err == ""
+
+
+def test_an_unused_fallback_is_noted(tmp_path: Path,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    _, err = _build("70-fallback-unread-no-conflict", tmp_path, capsys)
+    assert err.startswith("note: aggregate.unused_fallback: ev-coastal-wx: admitted for "
+                          "req_rain but never read")
