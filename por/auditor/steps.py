@@ -30,19 +30,12 @@ conflicts}``; ``deduce`` -> the evaluation variables plus ``predicate``,
 ``metric``, ``metric_status`` and ``uncovered_requirements``; ``map`` ->
 ``{evaluation_variables}``.
 
-Deduce (SPEC §12.4): the *metric field* is the first field, in requirement
-then field order, whose key is ``prediction_semantics.metric``.  It must have
-the predicate's kind (numeric / boolean) and status ``selected``.
-``insufficient_evidence`` iff some requirement is uncovered or the metric is
-not selected.  ``source_summary`` = the evidence the metric selection (and the
-same requirement's first selected ``timestamp`` field) used, in bundle order.
-``numeric_value``, ``event_observed`` and ``timestamp`` are present only when
-the evidence is sufficient; for ``numeric_threshold``, ``event_observed`` is
-the exact comparison ``numeric_value <comparison> threshold`` (the judge
-recomputes it and must agree).  ``conflict_detected`` iff a contradiction
-among admitted claims has the metric's (kind, key).  ``fallback_used`` iff the
-metric (or timestamp) selection used a fallback source.  ``provenance_ok``
-iff every requirement's is.
+Deduce (SPEC §12.4, §12.4.1): :mod:`por.auditor.deduce` finds every field the
+predicate reads and computes the evaluation variables from the aggregates;
+with ``sources_required`` the metric's aggregate also commits per-source
+``votes``.  For the two original predicates the output is what it always was,
+except that a ``fallback_chain`` field raises no conflict (its unread sources
+are never read).
 
 Steps are lean :class:`~por.lean.trace.Step` records (no pydantic, issue 16);
 their report checks are lean too and made only when asked for
