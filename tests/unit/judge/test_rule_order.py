@@ -84,3 +84,13 @@ def test_preflight_names_the_kind_a_new_predicate_reads() -> None:
     refusal = unresolvable(spec)
     assert refusal is not None and refusal.check_id == "spec.metric_unprovided"
     assert "text field" in refusal.message
+
+
+def test_r_conflict_names_sources_and_values() -> None:
+    scenario = load_scenario("09-conflict-invalid")
+    trace, _ = AuditorAgent().audit(scenario.prompt_spec, scenario.evidence)
+    verdict, result = JudgeAgent().judge(scenario.prompt_spec, scenario.evidence, trace)
+    assert verdict.resolution_rule_id == "R_CONFLICT"
+    check = next(c for c in result.checks if c.check_id == "conflict")
+    assert check.message.endswith(": close 48.1 from exchange-alpha (ev-exchange-alpha) vs "
+                                  "52.9 from exchange-beta (ev-exchange-beta)")
