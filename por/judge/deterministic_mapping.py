@@ -76,7 +76,7 @@ from por.lean.verdict import Verdict
 from por.merkle import leaf_hash, root_hash
 from por.numbers import DECIMAL_CONTEXT, clamp_bps, parse_decimal, scale_bps
 from por.predicates import NUMERIC_PREDICATES, holds
-from por.predicates.decision import bound_text, conflict_text, event_decides, event_reason
+from por.predicates.decision import bound_text, event_decides, event_reason
 
 if TYPE_CHECKING:
     from por.schemas import (
@@ -263,7 +263,7 @@ def _validity(prompt_spec: Spec, evidence: Evidence, trace: Trace,
     return _check(CHECK_VALIDITY, True, "inputs are valid for the predicate")
 
 
-def _conflict(prompt_spec: Spec, trace: Trace, evidence: Evidence,
+def _conflict(prompt_spec: Spec, trace: Trace,
               variables: Variables) -> Check:
     """Stage 2 (seed M07 §7 step 3): a conflict is INVALID or continues, per policy."""
     policy = prompt_spec.conflict_policy.on_conflict
@@ -275,8 +275,7 @@ def _conflict(prompt_spec: Spec, trace: Trace, evidence: Evidence,
                       "conflict detected; policy continues with reduced confidence",
                       severity="warn", expected="continue", actual="conflict",
                       reason="conflict_continue")
-    return _check(CHECK_CONFLICT, False, "conflict detected; policy makes it INVALID"
-                  + conflict_text(trace, evidence, prompt_spec.prediction_semantics),
+    return _check(CHECK_CONFLICT, False, "conflict detected; policy makes it INVALID",
                   expected="invalid", actual="conflict", reason="conflict_invalid",
                   challenge=final_challenge(trace, "conflict_detected"))
 
@@ -366,7 +365,7 @@ def judge_core(prompt_spec: Spec, evidence: Evidence, trace: Trace, *,
         return _finish(prompt_spec, evidence, trace, checks, R_VALIDITY)
 
     # Stage 2: conflict.
-    conflict = _conflict(prompt_spec, trace, evidence, variables)
+    conflict = _conflict(prompt_spec, trace, variables)
     checks.append(conflict)
     if not conflict.ok:
         return _finish(prompt_spec, evidence, trace, checks, R_CONFLICT)

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from por.predicates.rules import needed_fields
-
 
 def event_decides(s: Any, variables: Any) -> bool:
     """The verdict is ``event_observed`` even for a numeric predicate."""
@@ -42,29 +40,4 @@ def bound_text(s: Any) -> str:
     return f"{s.comparison} {s.threshold}"
 
 
-def conflict_text(trace: Any, evidence: Any, semantics: Any) -> str:
-    """``": close 48.1 from exchange-alpha (ev-a) vs 52.9 from exchange-beta (ev-b)"``:
-    the conflicts the trace's ``contradictions`` step recorded, for the report of an
-    ``R_CONFLICT`` verdict (issue 23); empty when the steps cannot be read (a
-    streaming audit's window keeps only its last step).  Never committed."""
-    try:
-        steps = trace.steps
-        recent = [steps[i] for i in range(max(0, len(steps) - 4), len(steps))]
-    except (IndexError, TypeError, KeyError, AttributeError):
-        return ""
-    found = next((st for st in recent if st.inputs.get("kind") == "contradictions"), None)
-    if found is None:
-        return ""
-    source_of = {item.evidence_id: item.source.source_id for item in evidence.items}
-    keys = {n.key for n in needed_fields(semantics)}
-    parts = []
-    for conflict in found.output.get("conflicts", []):
-        if isinstance(conflict, dict) and conflict.get("key") in keys:
-            pairs = zip(conflict.get("evidence_ids") or [], conflict.get("values") or [],
-                        strict=False)
-            parts.append(f"{conflict.get('key')} " + " vs ".join(
-                f"{v} from {source_of.get(e, '?')} ({e})" for e, v in pairs))
-    return (": " + "; ".join(parts)) if parts else ""
-
-
-__all__ = ["bound_text", "conflict_text", "event_decides", "event_reason"]
+__all__ = ["bound_text", "event_decides", "event_reason"]

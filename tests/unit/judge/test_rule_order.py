@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from por.auditor import AuditorAgent
-from por.explain import unresolvable
+from por.bundle import build
+from por.explain import findings, unresolvable
 from por.judge import JudgeAgent
 from por.judge.schema_lock import out_of_order
 from por.scenarios import load_scenario
@@ -87,10 +88,12 @@ def test_preflight_names_the_kind_a_new_predicate_reads() -> None:
 
 
 def test_r_conflict_names_sources_and_values() -> None:
+    """The judge's checks are the same for a streamed and a retained trace, so the
+    sources and values of a conflict are named by the findings (SPEC §19.2)."""
     scenario = load_scenario("09-conflict-invalid")
-    trace, _ = AuditorAgent().audit(scenario.prompt_spec, scenario.evidence)
-    verdict, result = JudgeAgent().judge(scenario.prompt_spec, scenario.evidence, trace)
-    assert verdict.resolution_rule_id == "R_CONFLICT"
-    check = next(c for c in result.checks if c.check_id == "conflict")
-    assert check.message.endswith(": close 48.1 from exchange-alpha (ev-exchange-alpha) vs "
-                                  "52.9 from exchange-beta (ev-exchange-beta)")
+    result = build(scenario.prompt_spec, scenario.evidence)
+    assert result.verdict.resolution_rule_id == "R_CONFLICT"
+    lines = [f.line() for f in findings(scenario.prompt_spec, list(result.trace.steps))]
+    assert ("contradiction.numeric: close: numeric claims disagree: 48.1 from exchange-alpha "
+            "(ev-exchange-alpha) vs 52.9 from exchange-beta (ev-exchange-beta) (step_0005)"
+            ) in lines
