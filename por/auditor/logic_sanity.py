@@ -12,7 +12,11 @@ or rejected with every failing reason, in this fixed order:
 4. ``sanity.provenance`` -- ``provenance_tier < min_provenance_tier``;
 5. ``sanity.confidence`` -- ``confidence_bps`` not an int in 0..10000
    (defence in depth: the schema already refuses it);
-6. only if 1-5 pass: the admission gate (:func:`por.gate.admit`) on the item's
+6. ``sanity.http_status`` -- ``retrieval_receipt.status_code`` is not one of
+   the requirement's ``accepted_status_codes`` (absent: 200..299).  An error
+   page is not evidence, whatever its body says (issue 23: an HTTP 500 with a
+   zero-filled body decided NO);
+7. only if 1-6 pass: the admission gate (:func:`por.gate.admit`) on the item's
    claim set as an agent result (agent = source id, one hypothesis per claim
    citing the item); a rejection adds the gate's check id.
 
@@ -47,6 +51,7 @@ from por.encoding.encoder import Fragments
 from por.gate import ClaimHypothesis, ClaimResult, admit
 from por.lean.checks import Check, results_from
 from por.numbers import BPS_MAX
+from por.predicates import METRIC_KIND
 
 if TYPE_CHECKING:
     from por.gate import AgentResult
@@ -65,9 +70,10 @@ CHECK_PROVENANCE = "sanity.provenance"
 CHECK_CONFIDENCE = "sanity.confidence"
 CHECK_COVERAGE = "sanity.requirement_coverage"
 CHECK_VARIABLES = "sanity.variables"
+CHECK_HTTP_STATUS = "sanity.http_status"
 
 #: Kind of the ``metric`` field each predicate needs.
-PREDICATE_KIND = {"numeric_threshold": "numeric", "event_observed": "boolean"}
+PREDICATE_KIND = METRIC_KIND
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +86,7 @@ class ItemAdmission:
     observed_from: str  # "claim" or "receipt"
     reasons: tuple[str, ...]
     gate_reason: str | None = None
+    status_code: int = 200  # for the report only; never committed
 
     @property
     def admitted(self) -> bool:
@@ -145,10 +152,24 @@ def effective_window(prompt_spec: PromptSpec) -> tuple[int, int]:
     return max(0, window.start - slack), window.end + slack
 
 
-def observed_time(item: EvidenceItem, claims: Sequence[Claim]) -> tuple[int, str]:
-    """The item's first timestamp claim, else its retrieval time."""
+def event_time_key(prompt_spec: PromptSpec) -> str | None:
+    """The metric of a ``timestamp_threshold`` predicate: an event time, never the
+    observation time (SPEC §12.2)."""
+    semantics = prompt_spec.prediction_semantics
+    return semantics.metric if semantics.predicate == "timestamp_threshold" else None
+
+
+def status_accepted(requirement: DataRequirement, status_code: int) -> bool:
+    """``status_code`` is one the requirement counts as evidence (absent: 2xx)."""
+    codes = requirement.accepted_status_codes
+    return 200 <= status_code <= 299 if codes is None else status_code in codes
+
+
+def observed_time(item: EvidenceItem, claims: Sequence[Claim],
+                  skip_key: str | None = None) -> tuple[int, str]:
+    """The item's first timestamp claim (not ``skip_key``), else its retrieval time."""
     for claim in claims:
-        if claim.kind == "timestamp" and type(claim.value) is int:
+        if claim.kind == "timestamp" and type(claim.value) is int and claim.key != skip_key:
             return claim.value, "claim"
     return item.retrieval_receipt.retrieved_at, "receipt"
 
@@ -211,10 +232,11 @@ def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
     allowed = frozenset(prompt_spec.market.allowed_sources)
     targets = frozenset(t.source_id for t in requirement.source_targets)
     valid_ids = _ItemIds(items)
+    skip = event_time_key(prompt_spec)
     out: list[ItemAdmission] = []
     for item, claims in zip(items, claims_per_item, strict=True):
         valid_ids.current = item.evidence_id
-        observed, observed_from = observed_time(item, claims)
+        observed, observed_from = observed_time(item, claims, skip)
         reasons: list[str] = []
         if item.source.source_id not in allowed:
             reasons.append(CHECK_ALLOWED_SOURCE)
@@ -227,6 +249,8 @@ def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
         confidence = item.confidence_bps
         if type(confidence) is not int or not 0 <= confidence <= BPS_MAX:
             reasons.append(CHECK_CONFIDENCE)
+        if not status_accepted(requirement, item.retrieval_receipt.status_code):
+            reasons.append(CHECK_HTTP_STATUS)
         gate_reason = None
         if not reasons:
             decision = admit(claim_result_from(item, claims), valid_ids)
@@ -234,7 +258,8 @@ def check_requirement(prompt_spec: PromptSpec, requirement: DataRequirement,
                 reasons.append(str(decision.check_id))
                 gate_reason = decision.reason
         out.append(ItemAdmission(item.evidence_id, item.source.source_id, observed,
-                                 observed_from, tuple(reasons), gate_reason))
+                                 observed_from, tuple(reasons), gate_reason,
+                                 item.retrieval_receipt.status_code))
     return RequirementCheck(requirement.requirement_id, low, high, tuple(out))
 
 
@@ -244,6 +269,7 @@ _MESSAGES = {
     CHECK_TIME_WINDOW: "observation time is outside the resolution window (with slack)",
     CHECK_PROVENANCE: "provenance tier is below the requirement's minimum",
     CHECK_CONFIDENCE: "confidence_bps is outside 0..10000",
+    CHECK_HTTP_STATUS: "HTTP status is not one the requirement accepts as evidence",
 }
 
 
@@ -263,6 +289,8 @@ def requirement_findings(check: RequirementCheck) -> list[Check]:
             if reason == CHECK_TIME_WINDOW:
                 details["observed_at"] = item.observed_at
                 details["observed_from"] = item.observed_from
+            if reason == CHECK_HTTP_STATUS:
+                details["status_code"] = item.status_code
             results.append(Check(
                 reason, False, "warn",
                 f"{item.evidence_id} excluded: "
@@ -331,6 +359,7 @@ __all__ = [
     "CHECK_ALLOWED_SOURCE",
     "CHECK_CONFIDENCE",
     "CHECK_COVERAGE",
+    "CHECK_HTTP_STATUS",
     "CHECK_PROVENANCE",
     "CHECK_SOURCE_TARGET",
     "CHECK_TIME_WINDOW",
@@ -343,10 +372,12 @@ __all__ = [
     "check_requirement",
     "claim_result_from",
     "effective_window",
+    "event_time_key",
     "observed_time",
     "requirement_check_results",
     "requirement_findings",
     "requirement_for",
+    "status_accepted",
     "variables_finding",
     "variables_result",
 ]

@@ -30,19 +30,12 @@ conflicts}``; ``deduce`` -> the evaluation variables plus ``predicate``,
 ``metric``, ``metric_status`` and ``uncovered_requirements``; ``map`` ->
 ``{evaluation_variables}``.
 
-Deduce (SPEC §12.4): the *metric field* is the first field, in requirement
-then field order, whose key is ``prediction_semantics.metric``.  It must have
-the predicate's kind (numeric / boolean) and status ``selected``.
-``insufficient_evidence`` iff some requirement is uncovered or the metric is
-not selected.  ``source_summary`` = the evidence the metric selection (and the
-same requirement's first selected ``timestamp`` field) used, in bundle order.
-``numeric_value``, ``event_observed`` and ``timestamp`` are present only when
-the evidence is sufficient; for ``numeric_threshold``, ``event_observed`` is
-the exact comparison ``numeric_value <comparison> threshold`` (the judge
-recomputes it and must agree).  ``conflict_detected`` iff a contradiction
-among admitted claims has the metric's (kind, key).  ``fallback_used`` iff the
-metric (or timestamp) selection used a fallback source.  ``provenance_ok``
-iff every requirement's is.
+Deduce (SPEC §12.4, §12.4.1): :mod:`por.auditor.deduce` finds every field the
+predicate reads and computes the evaluation variables from the aggregates;
+with ``sources_required`` the metric's aggregate also commits per-source
+``votes``.  For the two original predicates the output is what it always was,
+except that a ``fallback_chain`` field raises no conflict (its unread sources
+are never read).
 
 Steps are lean :class:`~por.lean.trace.Step` records (no pydantic, issue 16);
 their report checks are lean too and made only when asked for
@@ -71,19 +64,18 @@ from por.auditor.claim_extraction import (
     requirement_for,
 )
 from por.auditor.contradiction_checks import ContradictionChecker
+from por.auditor.deduce import deduce, summary_of
 from por.auditor.logic_sanity import (
-    PREDICATE_KIND,
     check_requirement,
     requirement_findings,
     variables_finding,
 )
-from por.auditor.selection import SELECTED, Candidate, select_field
-from por.auditor.values import MAX_UNIX_TIME, compare
+from por.auditor.selection import SELECTED, Candidate, FieldSelection, select_field
 from por.encoding.encoder import Fragments
 from por.errors import AuditError
 from por.lean.checks import Check, results_from
 from por.lean.trace import Step, Variables
-from por.numbers import is_canonical_decimal, parse_decimal
+from por.numbers import parse_decimal
 
 if TYPE_CHECKING:
     from por.auditor.step_io import (
@@ -239,7 +231,7 @@ def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
     output = {
         "requirement_id": requirement_id, "strategy": policy.strategy,
         "covered": view.covered, "provenance_ok": view.provenance_ok,
-        "fields": [s.to_value() for s in selections],
+        "fields": [_with_votes(prompt_spec, s, by_key) for s in selections],
         "sources_used": [i.evidence_id for i, u in zip(items, used, strict=True) if u],
         "fallback_used": any(s.fallback_used for s in selections),
     }
@@ -251,6 +243,19 @@ def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
                        evidence_ids=[i.evidence_id for i in items],
                        prior_step_ids=io.step_ids(extract_steps, check_step.step_id),
                        output=output))
+
+
+def _with_votes(prompt_spec: PromptSpec, selection: FieldSelection,
+                by_key: Mapping[tuple[str, str], list[Candidate]]) -> dict[str, Any]:
+    """A field's committed selection; a k-of-n metric (``sources_required``) also
+    lists ``votes``: every source's first candidate, in bundle order (SPEC §12.3)."""
+    out = selection.to_value()
+    semantics = prompt_spec.prediction_semantics
+    if semantics.sources_required is not None and selection.key == semantics.metric:
+        out["votes"] = [{"value": c.value, "source_id": c.source_id,
+                         "evidence_id": c.evidence_id}
+                        for c in by_key.get((selection.key, selection.kind), [])]
+    return out
 
 
 def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence[CheckLike],
@@ -301,21 +306,9 @@ def _distinct_sorted(ids: list[str]) -> list[str]:
     return [e for n, e in enumerate(ordered) if n == 0 or ordered[n - 1] != e]
 
 
-def _metric(prompt_spec: PromptSpec, views: Sequence[io.AggregateView]
-            ) -> tuple[str, int | None, dict[str, Any] | None]:
-    semantics = prompt_spec.prediction_semantics
-    for n, view in enumerate(views):
-        for raw in view.fields:
-            if raw["key"] == semantics.metric:
-                if raw["kind"] != PREDICATE_KIND[semantics.predicate]:
-                    return "wrong_kind", n, None
-                return str(raw["status"]), n, raw
-    return "absent", None, None
-
-
 def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[AggregateLike],
                 contradictions: ConflictsLike) -> Built:
-    """``deduce``: the predicate's variables from the aggregates (see the module docstring)."""
+    """``deduce``: the predicate's variables from the aggregates (``por.auditor.deduce``)."""
     requirements = prompt_spec.data_requirements
     if len(aggregate_steps) != len(requirements):
         raise AuditError(io.CITATION_MISMATCH, "deduce must cite one aggregate step per "
@@ -323,58 +316,26 @@ def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[Agg
                          actual=str(len(aggregate_steps)))
     views = [io.read_aggregate(s, r.requirement_id)
              for s, r in zip(aggregate_steps, requirements, strict=True)]
-    conflict_keys = io.read_conflict_keys(contradictions)
+    step_ids = [s.step_id for s in aggregate_steps]
+    found = deduce(prompt_spec, views, io.read_conflict_keys(contradictions), step_ids)
     semantics = prompt_spec.prediction_semantics
-    needed = PREDICATE_KIND[semantics.predicate]
-    uncovered = [r.requirement_id for r, v in zip(requirements, views, strict=True)
-                 if not v.covered]
-    status, owner, metric_field = _metric(prompt_spec, views)
-    selected = metric_field is not None and status == SELECTED
-    used: list[dict[str, Any]] = []
-    value: Any = None
-    if selected and metric_field is not None and owner is not None:
-        value = metric_field.get("value")
-        ok = (type(value) is bool) if needed == "boolean" else (
-            type(value) is str and is_canonical_decimal(value))
-        if not ok:
-            raise AuditError(io.BAD_PRIOR_OUTPUT, f"step {aggregate_steps[owner].step_id}: "
-                             "metric value of the wrong type")
-        used.append(metric_field)
-        stamp = next((f for f in views[owner].fields
-                      if f["kind"] == "timestamp" and f["status"] == SELECTED), None)
-        if stamp is not None and type(stamp.get("value")) is int:
-            if not 0 <= stamp["value"] <= MAX_UNIX_TIME:
-                # Extraction never yields such a value: the cited step is wrong.
-                raise AuditError(io.BAD_PRIOR_OUTPUT, f"step {aggregate_steps[owner].step_id}: "
-                                 "timestamp outside 0..2^63-1")
-            used.append(stamp)
-    summary: list[str] = []
-    if owner is not None and used:
-        ids = {e for f in used for e in f["evidence_ids"]}
-        positions = views[owner].positions_of(ids)
-        if not ids <= positions.keys():
-            raise AuditError(io.BAD_PRIOR_OUTPUT, "selection names evidence its step "
-                             "does not cite")
-        summary = sorted(ids, key=positions.__getitem__)  # bundle order
-    insufficient = bool(uncovered) or not selected
+    summary = summary_of(found, views, step_ids)
+    uncovered = found.uncovered
+    insufficient = bool(uncovered) or found.insufficient or found.event is None
     variables: dict[str, Any] = {
-        "conflict_detected": (needed, semantics.metric) in conflict_keys,
+        "conflict_detected": found.conflict,
         "insufficient_evidence": insufficient,
-        "fallback_used": any(f["fallback_used"] for f in used),
+        "fallback_used": found.fallback,
         "provenance_ok": all(v.provenance_ok for v in views),
         "source_summary": summary,
     }
     if not insufficient:
-        if needed == "boolean":
-            variables["event_observed"] = value
-        else:
-            variables["numeric_value"] = value
-            # The schema guarantees comparison and threshold for numeric_threshold.
-            variables["event_observed"] = compare(parse_decimal(value),
-                                                  str(semantics.comparison),
-                                                  parse_decimal(str(semantics.threshold)))
-        if len(used) > 1:
-            variables["timestamp"] = used[1]["value"]
+        variables["event_observed"] = found.event
+        if found.numeric is not None:
+            variables["numeric_value"] = found.numeric
+        if found.stamp is not None:
+            variables["timestamp"] = found.stamp
+    status = found.status
     output = {"predicate": semantics.predicate, "metric": semantics.metric,
               "metric_status": status, "uncovered_requirements": uncovered,
               **Variables(**variables).to_value()}
@@ -385,7 +346,8 @@ def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[Agg
                        inputs={"kind": io.KIND_DEDUCE}, evidence_ids=summary,
                        prior_step_ids=([s.step_id for s in aggregate_steps]
                                        + [contradictions.step_id]), output=output),
-                 (variables_finding(selected, semantics.metric, reason),))
+                 (variables_finding(not insufficient or status == SELECTED,
+                                    semantics.metric, reason),))
 
 
 def map_step(prompt_spec: PromptSpec, sid: str, deduce: StepLike) -> Built:

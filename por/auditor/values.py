@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from por import predicates
 from por.errors import SchemaError
 from por.numbers import EXACT_CONTEXT, MAX_DECIMAL_LENGTH, format_decimal, parse_decimal
 
@@ -145,18 +146,8 @@ def tolerance_bounds(center: Decimal, tolerance: Decimal) -> tuple[Decimal, Deci
 
 
 def compare(value: Decimal, comparison: str, threshold: Decimal) -> bool:
-    """``value <comparison> threshold`` compared exactly (no rounding is involved)."""
-    if comparison == ">":
-        return value > threshold
-    if comparison == ">=":
-        return value >= threshold
-    if comparison == "<":
-        return value < threshold
-    if comparison == "<=":
-        return value <= threshold
-    if comparison == "==":
-        return value == threshold
-    raise ValueError(f"unknown comparison {comparison!r}")
+    """``value <comparison> threshold`` compared exactly (:func:`por.predicates.compare`)."""
+    return predicates.compare(value, comparison, threshold)
 
 
 __all__ = [

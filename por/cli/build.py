@@ -191,7 +191,20 @@ def run(args: argparse.Namespace) -> int:
         out(line)
     for reason in why_invalid(result, spec, evidence.items):
         err(f"why {verdict.outcome}: {reason}")
+    for note in notes(result, spec, evidence.items):
+        err(f"note: {note}")
     return 0
+
+
+def notes(result: BuildResult, spec: PromptSpec, items: Sequence[Any] = ()) -> list[str]:
+    """For a YES/NO verdict: every recorded finding (unreadable or refused sources,
+    unselected fields, conflicts), which did not change the verdict but may matter
+    to its reader (issue 23); empty for INVALID (``why_invalid`` has them)."""
+    if result.verdict.outcome == "INVALID":
+        return []
+    from por.explain import findings
+
+    return [f.line() for f in findings(spec, list(result.trace.steps), items)]
 
 
 def why_invalid(result: BuildResult, spec: PromptSpec, items: Sequence[Any] = ()) -> list[str]:

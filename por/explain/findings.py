@@ -5,8 +5,11 @@ reason an item or field did not count: ``extract.*`` warnings of an extract
 step (with the evidence id, the field key and the FieldSpec's locator), items
 a ``check_requirement`` step did not admit (``sanity.*`` reasons, with the
 observation time against the window), fields an ``aggregate`` step left
-unselected, requirements the ``deduce`` step found uncovered and the metric's
-status.  :func:`deciding_check` picks, from the judge's checks, the one that
+unselected or (``fallback_chain``) admitted items it never read, the
+conflicts a ``contradictions`` step found (each value with its
+source and evidence id: what an ``R_CONFLICT`` verdict rests on), requirements
+the ``deduce`` step found uncovered and the metric's status.
+:func:`deciding_check` picks, from the judge's checks, the one that
 decided the verdict and says which values it compared.
 
 Pure functions of records; no I/O.  Leaves out: printing (``por.cli``).
@@ -62,6 +65,7 @@ def findings(spec: PromptSpec, steps: list[ReasoningStep],
     locate = _locators(spec)
     by_id = {item.evidence_id: item for item in items}
     found: list[Finding] = []
+    source_of: dict[str, str] = {}  # evidence id -> source id, from the check steps
     for step in steps:
         kind = step.inputs.get("kind")
         output: Any = step.to_json_obj().get("output", {})
@@ -85,6 +89,7 @@ def findings(spec: PromptSpec, steps: list[ReasoningStep],
             raw_window = output.get("window")
             window: dict[str, Any] = raw_window if isinstance(raw_window, dict) else {}
             for item in _dicts(output.get("items")):
+                source_of[str(item.get("evidence_id"))] = str(item.get("source_id"))
                 if item.get("admitted") is True:
                     continue
                 reasons = [str(r) for r in item.get("reasons", []) if isinstance(r, str)]
@@ -96,6 +101,12 @@ def findings(spec: PromptSpec, steps: list[ReasoningStep],
                     found.append(Finding(reason, step.step_id, detail,
                                          str(item.get("evidence_id", "")) or None))
         elif kind == "aggregate":
+            if output.get("strategy") == "fallback_chain":
+                used = output.get("sources_used") or []
+                found += [Finding("aggregate.unused_fallback", step.step_id,
+                                  f"admitted for {output.get('requirement_id')} but never "
+                                  "read: an earlier source of the chain gave every field", e)
+                          for e in step.evidence_ids if e not in used]
             for field in _dicts(output.get("fields")):
                 if field.get("status") not in ("selected", None):
                     found.append(Finding("aggregate.unselected", step.step_id,
@@ -103,6 +114,9 @@ def findings(spec: PromptSpec, steps: list[ReasoningStep],
                                          f"{output.get('requirement_id')} is "
                                          f"{field.get('status')} ({field.get('candidates')} "
                                          "candidate(s))", None, str(field.get("key"))))
+        elif kind == "contradictions":
+            for conflict in _dicts(output.get("conflicts")):
+                found.append(_conflict_finding(step.step_id, conflict, source_of))
         elif kind == "deduce":
             for requirement in output.get("uncovered_requirements", []) or []:
                 found.append(Finding("deduce.uncovered", step.step_id,
@@ -113,6 +127,18 @@ def findings(spec: PromptSpec, steps: list[ReasoningStep],
                                      f"{output.get('metric_status')}", None,
                                      str(output.get("metric"))))
     return found
+
+
+def _conflict_finding(step_id: str, conflict: dict[str, Any],
+                      source_of: dict[str, str]) -> Finding:
+    """``contradiction.numeric: close: 101.5 from src_a (e1) vs 99 from src_b (e2)``:
+    the sources and values behind an ``R_CONFLICT`` (issue 23)."""
+    ids = [str(e) for e in conflict.get("evidence_ids", []) or []]
+    values = [str(v) for v in conflict.get("values", []) or []]
+    sides = [f"{v} from {source_of.get(e, '?')} ({e})" for e, v in zip(ids, values, strict=False)]
+    return Finding(str(conflict.get("check_id", "contradiction")), step_id,
+                   f"{conflict.get('kind')} claims disagree: {' vs '.join(sides)}", None,
+                   str(conflict.get("key")))
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
@@ -159,6 +185,8 @@ def deciding_check(spec: PromptSpec, rule_id: str, checks: list[CheckResult]) ->
     if check.check_id == "binary_decision" and semantics.predicate == "numeric_threshold":
         compared = (f"numeric_value {check.actual} {semantics.comparison} threshold "
                     f"{semantics.threshold}")
+    elif check.check_id == "binary_decision" and check.expected is not None:
+        compared = f"numeric_value {check.actual} {check.expected}"  # range, comparison...
     elif check.check_id == "binary_decision":
         compared = f"event_observed {check.actual}"
     elif check.check_id == "confidence" and check.expected is not None:

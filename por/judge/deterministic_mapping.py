@@ -75,6 +75,8 @@ from por.lean.trace import Variables
 from por.lean.verdict import Verdict
 from por.merkle import leaf_hash, root_hash
 from por.numbers import DECIMAL_CONTEXT, clamp_bps, parse_decimal, scale_bps
+from por.predicates import NUMERIC_PREDICATES, holds
+from por.predicates.decision import bound_text, event_decides, event_reason
 
 if TYPE_CHECKING:
     from por.schemas import (
@@ -252,8 +254,9 @@ def _validity(prompt_spec: Spec, evidence: Evidence, trace: Trace,
                       actual=str(stamp), reason="timestamp_outside_window",
                       challenge=final_challenge(trace, "timestamp"))
     semantics = prompt_spec.prediction_semantics
-    if semantics.predicate == "numeric_threshold" and variables.numeric_value is None:
-        return _check(CHECK_VALIDITY, False, "numeric_threshold needs numeric_value",
+    if (semantics.predicate in NUMERIC_PREDICATES and variables.numeric_value is None
+            and not event_decides(semantics, variables)):
+        return _check(CHECK_VALIDITY, False, f"{semantics.predicate} needs numeric_value",
                       expected="numeric_value", actual="absent",
                       reason="missing_numeric_value",
                       challenge=final_challenge(trace, "numeric_value"))
@@ -281,32 +284,35 @@ def _decide(prompt_spec: Spec, trace: Trace,
             variables: Variables) -> tuple[Outcome | None, list[Check]]:
     """Stage 3 (seed M07 §7 step 4): YES/NO from the predicate, or None if undetermined."""
     semantics = prompt_spec.prediction_semantics
-    if semantics.predicate == "numeric_threshold":
-        value, comparison, threshold = (variables.numeric_value, semantics.comparison,
-                                        semantics.threshold)
-        if value is not None and comparison is not None and threshold is not None:
-            happened = compare_decimal(value, comparison, threshold)
-            outcome: Outcome = "YES" if happened else "NO"
-            checks = [_check(CHECK_BINARY_DECISION, True,
-                             f"{value} {comparison} {threshold} is {str(happened).lower()}",
-                             expected=f"{comparison} {threshold}", actual=value,
-                             reason="numeric_threshold")]
-            stray = variables.event_observed
-            if stray is not None:
-                agrees = stray is happened
-                checks.append(_check(
-                    CHECK_EVENT_OBSERVED_IGNORED, agrees,
-                    ("event_observed agrees with the threshold" if agrees else
-                     "event_observed disagrees with the threshold; the threshold decides"),
-                    severity="info" if agrees else "warn",
-                    expected=str(happened).lower(), actual=str(stray).lower()))
-            return outcome, checks
-    elif semantics.predicate == "event_observed" and variables.event_observed is not None:
+    value = variables.numeric_value
+    if (value is not None and semantics.predicate in NUMERIC_PREDICATES
+            and not event_decides(semantics, variables)):
+        happened = holds(semantics, parse_decimal(value))
+        outcome: Outcome = "YES" if happened else "NO"
+        bound = bound_text(semantics)
+        checks = [_check(CHECK_BINARY_DECISION, True,
+                         f"{value} {bound} is {str(happened).lower()}",
+                         expected=bound, actual=value, reason=semantics.predicate)]
+        stray = variables.event_observed
+        if stray is not None:
+            agrees = stray is happened
+            checks.append(_check(
+                CHECK_EVENT_OBSERVED_IGNORED, agrees,
+                ("event_observed agrees with the threshold" if agrees else
+                 "event_observed disagrees with the threshold; the threshold decides"),
+                severity="info" if agrees else "warn",
+                expected=str(happened).lower(), actual=str(stray).lower()))
+        return outcome, checks
+    if variables.event_observed is not None and (
+            semantics.predicate not in NUMERIC_PREDICATES
+            or event_decides(semantics, variables)):
         outcome = "YES" if variables.event_observed else "NO"
+        why = event_reason(semantics)
         return outcome, [_check(CHECK_BINARY_DECISION, True,
-                                f"event_observed is {str(variables.event_observed).lower()}",
+                                f"event_observed is {str(variables.event_observed).lower()}"
+                                + ("" if why == "event_observed" else f" ({why})"),
                                 actual=str(variables.event_observed).lower(),
-                                reason="event_observed")]
+                                reason=why)]
     # Undetermined, or a predicate this engine does not know: fall through.
     return None, [_check(CHECK_BINARY_DECISION, False, "event is undetermined",
                          expected=semantics.predicate, actual="absent",

@@ -15,7 +15,9 @@ Check ids (all severity ``error`` when they fail, ChallengeRef as seed §9):
 
 * ``judge.schema_lock.output_schema_ref`` -- ChallengeRef ``por_bundle``
 * ``judge.schema_lock.strict_mode``       -- ChallengeRef ``por_bundle``
-* ``judge.schema_lock.rule_ids``          -- ChallengeRef ``por_bundle``
+* ``judge.schema_lock.rule_ids``          -- ChallengeRef ``por_bundle``: an id
+  the engine does not know, or rules whose (priority, rule_id) order disagrees
+  with the fixed stage order (details ``out_of_order_rule_ids``)
 * ``judge.schema_lock.evaluation_variables`` -- ChallengeRef ``reasoning_leaf``
   naming the final step (``step_id`` and ``leaf_index``), or no step if there is
   none
@@ -180,16 +182,38 @@ def prompt_spec_checks(prompt_spec: Any) -> list[Check]:
     # rule the judge cannot execute fails closed instead (seed M07 §6).
     rule_ids = [rule.rule_id for rule in prompt_spec.market.resolution_rules.rules]
     unknown = [r for r in rule_ids if r not in CANONICAL_RULE_IDS]
-    ok = not unknown
+    disordered = [] if unknown else out_of_order(rule_ids)
+    ok = not unknown and not disordered
     checks.append(Check(
         CHECK_RULE_IDS, ok, "info" if ok else "error",
         ("resolution rules are canonical" if ok
-         else "resolution rules name rules the judge does not execute"),
+         else "resolution rules name rules the judge does not execute" if unknown
+         else "resolution rules are listed in an order the judge does not apply"),
         expected=",".join(CANONICAL_RULE_IDS), actual=",".join(rule_ids),
-        details=None if ok else {"unknown_rule_ids": list(unknown)},
+        details=None if ok else ({"unknown_rule_ids": list(unknown)} if unknown
+                                 else {"out_of_order_rule_ids": disordered}),
         challenge=None if ok else Challenge("por_bundle", reason="rule_ids"),
     ))
     return checks
+
+
+#: The stage at which each rule decides (SPEC §7.2): R_CONFIDENCE and
+#: R_INVALID_FALLBACK never both apply, so either may come first.
+_STAGE = {"R_VALIDITY": 0, "R_CONFLICT": 1, "R_BINARY_DECISION": 2, "R_CONFIDENCE": 3,
+          "R_INVALID_FALLBACK": 3}
+
+
+def out_of_order(rule_ids: Sequence[str]) -> list[str]:
+    """The listed rules (in their committed (priority, rule_id) order) that come
+    after a rule of a later stage: the list claims an order the judge does not
+    apply (issue 23: a list is refused, never silently ignored)."""
+    out, latest = [], -1
+    for rule_id in rule_ids:
+        stage = _STAGE[rule_id]
+        if stage < latest:
+            out.append(rule_id)
+        latest = max(latest, stage)
+    return out
 
 
 def trace_checks(trace: Any, *, explain: bool = False) -> tuple[list[Check], Variables | None]:
@@ -236,6 +260,7 @@ __all__ = [
     "final_challenge",
     "final_step_challenge",
     "final_step_index",
+    "out_of_order",
     "outcome_set_check",
     "prompt_spec_checks",
     "read_variables",

@@ -72,6 +72,8 @@ PROMPT: tuple[Lean, ...] = (
     Lean(prompt.SourceLocator),
     Lean(prompt.FieldSpec, invariants="field_has_locator"),
     Lean(prompt.DataRequirement, invariants="requirement_unique"),
+    Lean(prompt.Term),
+    Lean(prompt.Precondition),
     Lean(prompt.PredictionSemantics, invariants="prediction_threshold"),
     Lean(prompt.ConfidencePolicy),
     Lean(prompt.ConflictPolicy, invariants="conflict_non_negative"),
@@ -100,6 +102,7 @@ DOMAINS: tuple[tuple[str, tuple[Lean, ...]], ...] = (
 #: ``Literal`` sets written once as named tuples (equal ``Literal``s share the name).
 LITERALS: tuple[tuple[str, Any], ...] = (
     ("COMPARISONS", prompt.Comparison),
+    ("PREDICATES", prompt.Predicate),
     ("FIELD_KINDS", FieldKind),
     ("CONTENT_TYPES", prompt.ContentType),
 )
@@ -302,8 +305,10 @@ def render(module: str, rows: tuple[Lean, ...],
         lines.append("")
     for name, _ in LITERALS:
         if name in writer.literals:
-            values = ", ".join(quoted(v) for v in writer.literals[name])
-            lines.append(f"{name} = ({values})")
+            values = [quoted(v) for v in writer.literals[name]]
+            one = f"{name} = ({', '.join(values)})"
+            lines += [one] if len(one) <= LINE else [
+                f"{name} = (", *(f"    {v}," for v in values), ")"]
     if writer.shared:
         lines += ["", "#: One object per distinct value, one cache for every field that names it."]
     for name, call in sorted(writer.shared.items()):

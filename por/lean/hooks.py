@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from por.encoding.spans import Spans
 from por.lean.base import CborRecord, Check, Reject, blob, packed, unique, unpacked
 from por.numbers import spelt_as_kind
+from por.predicates.rules import semantics_problem
 
 if TYPE_CHECKING:
     from por.lean.records_gen.prompt import (
@@ -94,14 +95,15 @@ def requirement_unique(requirement: DataRequirement) -> None:
     """``DataRequirement._unique``."""
     unique([t.source_id for t in requirement.source_targets])
     unique([f.key for f in requirement.expected_fields])
+    codes = requirement.accepted_status_codes
+    if codes is not None and codes != sorted(set(codes)):
+        raise Reject("accepted_status_codes")
 
 
 def prediction_threshold(semantics: PredictionSemantics) -> None:
-    """``PredictionSemantics._threshold``."""
-    numeric = semantics.predicate == "numeric_threshold"
-    if numeric != (semantics.threshold is not None) or \
-            numeric != (semantics.comparison is not None):
-        raise Reject("threshold")
+    """``PredictionSemantics._threshold``: one rule, :func:`por.predicates.semantics_problem`."""
+    if semantics_problem(semantics) is not None:
+        raise Reject("prediction_semantics")
 
 
 def conflict_non_negative(policy: ConflictPolicy) -> None:

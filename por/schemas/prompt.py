@@ -17,6 +17,7 @@ from por.lean.limits import (  # one definition (issues 16, 21)
     FieldKind,
 )
 from por.numbers import spelt_as_kind
+from por.predicates.rules import semantics_problem
 from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
 from por.schemas.market import MarketSpec
 
@@ -149,6 +150,9 @@ class DataRequirement(Model):
     selection_policy: SelectionPolicy
     expected_fields: Annotated[list[FieldSpec], Field(max_length=64)]
     min_provenance_tier: Annotated[int, Field(ge=0, le=3)] = 0
+    #: HTTP statuses whose bodies count as evidence (SPEC §12.2); absent: 200..299.
+    accepted_status_codes: Annotated[list[Annotated[int, Field(ge=100, le=599)]],
+                                     Field(min_length=1, max_length=16)] | None = None
 
     @model_validator(mode="after")
     def _unique(self) -> Self:
@@ -158,31 +162,70 @@ class DataRequirement(Model):
         keys = [f.key for f in self.expected_fields]
         if len(set(keys)) != len(keys):
             raise ValueError("expected_fields keys must be unique")
+        codes = self.accepted_status_codes
+        if codes is not None and codes != sorted(set(codes)):
+            raise ValueError("accepted_status_codes must be sorted and unique")
         return self
 
 
+Predicate = Literal["event_observed", "numeric_threshold", "numeric_range",
+                    "field_comparison", "text_equals", "timestamp_threshold"]
+
+
+class Term(Model):
+    """One more field added to or subtracted from the metric (SPEC §12.4.1)."""
+
+    op: Literal["+", "-"]
+    metric: Id
+
+
+class Precondition(Model):
+    """A text field that must equal ``equals`` (exact code points) for the market
+    to resolve; ``otherwise`` says what an unmet one makes of it (SPEC §12.4.1)."""
+
+    key: Id
+    equals: Annotated[str, Field(max_length=256)]
+    otherwise: Literal["INVALID", "NO"] = "INVALID"
+
+
 class PredictionSemantics(Model):
-    """The machine-checkable predicate (seed M07 §7 step 4).
+    """The machine-checkable predicate (seed M07 §7 step 4, SPEC §12.4.1).
 
     ``event_observed``: the event happened iff the boolean field ``metric`` is
     true.  ``numeric_threshold``: the event happened iff
     ``numeric_value <comparison> threshold`` where ``numeric_value`` is the
-    aggregated ``metric`` field.  A stray boolean never overrides a threshold.
+    aggregated ``metric`` field (plus or minus each of ``terms``).  A stray
+    boolean never overrides a threshold.  ``numeric_range``: ``lower <(=)
+    numeric_value <(=) upper`` (inclusive bounds as declared).
+    ``field_comparison``: ``metric <comparison> other_metric``.
+    ``text_equals``: the text field ``metric`` equals ``expected_text``.
+    ``timestamp_threshold``: the timestamp field ``metric <comparison>
+    threshold`` (a deadline in Unix seconds).  Every new field is optional and
+    omitted when absent, so the two original predicates keep their bytes.
     """
 
     target_entity: str
-    predicate: Literal["event_observed", "numeric_threshold"]
+    predicate: Predicate
     metric: Id
     comparison: Comparison | None = None
     threshold: DecimalStr | None = None
     unit: str | None = None
+    terms: Annotated[list[Term], Field(min_length=1, max_length=8)] | None = None
+    lower: DecimalStr | None = None
+    upper: DecimalStr | None = None
+    lower_inclusive: bool | None = None
+    upper_inclusive: bool | None = None
+    other_metric: Id | None = None
+    expected_text: Annotated[str, Field(max_length=256)] | None = None
+    absent_means_no: bool | None = None
+    sources_required: Annotated[int, Field(ge=1, le=64)] | None = None
+    preconditions: Annotated[list[Precondition], Field(min_length=1, max_length=8)] | None = None
 
     @model_validator(mode="after")
     def _threshold(self) -> Self:
-        numeric = self.predicate == "numeric_threshold"
-        if numeric != (self.threshold is not None) or numeric != (self.comparison is not None):
-            raise ValueError("threshold and comparison are required iff predicate is "
-                             "numeric_threshold")
+        problem = semantics_problem(self)
+        if problem is not None:
+            raise ValueError(problem)
         return self
 
 
@@ -244,6 +287,8 @@ __all__ = [
     "FieldSpec",
     "GroupSeparator",
     "NumberFormat",
+    "Precondition",
+    "Predicate",
     "PredictionSemantics",
     "PromptSpec",
     "SelectionPolicy",
@@ -251,4 +296,5 @@ __all__ = [
     "SourceTarget",
     "ValueMap",
     "ValueMapEntry",
+    "Term",
 ]

@@ -43,6 +43,14 @@ from por.lean.hooks import (
 )
 
 COMPARISONS = (">", ">=", "<", "<=", "==")
+PREDICATES = (
+    "event_observed",
+    "numeric_threshold",
+    "numeric_range",
+    "field_comparison",
+    "text_equals",
+    "timestamp_threshold",
+)
 FIELD_KINDS = ("boolean", "numeric", "timestamp", "text")
 CONTENT_TYPES = ("application/json", "text/html", "text/plain", "text/csv")
 
@@ -273,6 +281,7 @@ class DataRequirement(Struct):
     """``por.schemas.prompt.DataRequirement``."""
 
     __slots__ = (
+        "accepted_status_codes",
         "description",
         "expected_fields",
         "min_provenance_tier",
@@ -286,6 +295,7 @@ class DataRequirement(Struct):
     selection_policy: SelectionPolicy
     expected_fields: list[FieldSpec]
     min_provenance_tier: int
+    accepted_status_codes: list[int] | None
     FIELDS = (
         ("requirement_id", "requirement_id", identifier, False),
         ("description", "description", any_text, False),
@@ -293,27 +303,91 @@ class DataRequirement(Struct):
         ("selection_policy", "selection_policy", nested(SelectionPolicy), False),
         ("expected_fields", "expected_fields", list_of(nested(FieldSpec), 0, 64), False),
         ("min_provenance_tier", "min_provenance_tier", integer(0, 3), False),
+        ("accepted_status_codes", "accepted_status_codes", list_of(integer(100, 599), 1, 16), True),
     )
     _invariants = requirement_unique
+
+
+class Term(Struct):
+    """``por.schemas.prompt.Term``."""
+
+    __slots__ = ("metric", "op")
+    op: str
+    metric: str
+    FIELDS = (
+        ("op", "op", literal("+", "-"), False),
+        ("metric", "metric", identifier, False),
+    )
+
+
+class Precondition(Struct):
+    """``por.schemas.prompt.Precondition``."""
+
+    __slots__ = ("equals", "key", "otherwise")
+    key: str
+    equals: str
+    otherwise: str
+    FIELDS = (
+        ("key", "key", identifier, False),
+        ("equals", "equals", text(0, 256), False),
+        ("otherwise", "otherwise", literal("INVALID", "NO"), False),
+    )
 
 
 class PredictionSemantics(Struct):
     """``por.schemas.prompt.PredictionSemantics``."""
 
-    __slots__ = ("comparison", "metric", "predicate", "target_entity", "threshold", "unit")
+    __slots__ = (
+        "absent_means_no",
+        "comparison",
+        "expected_text",
+        "lower",
+        "lower_inclusive",
+        "metric",
+        "other_metric",
+        "preconditions",
+        "predicate",
+        "sources_required",
+        "target_entity",
+        "terms",
+        "threshold",
+        "unit",
+        "upper",
+        "upper_inclusive",
+    )
     target_entity: str
     predicate: str
     metric: str
     comparison: str | None
     threshold: str | None
     unit: str | None
+    terms: list[Term] | None
+    lower: str | None
+    upper: str | None
+    lower_inclusive: bool | None
+    upper_inclusive: bool | None
+    other_metric: str | None
+    expected_text: str | None
+    absent_means_no: bool | None
+    sources_required: int | None
+    preconditions: list[Precondition] | None
     FIELDS = (
         ("target_entity", "target_entity", any_text, False),
-        ("predicate", "predicate", literal("event_observed", "numeric_threshold"), False),
+        ("predicate", "predicate", literal(*PREDICATES), False),
         ("metric", "metric", identifier, False),
         ("comparison", "comparison", literal(*COMPARISONS), True),
         ("threshold", "threshold", decimal_text, True),
         ("unit", "unit", any_text, True),
+        ("terms", "terms", list_of(nested(Term), 1, 8), True),
+        ("lower", "lower", decimal_text, True),
+        ("upper", "upper", decimal_text, True),
+        ("lower_inclusive", "lower_inclusive", boolean, True),
+        ("upper_inclusive", "upper_inclusive", boolean, True),
+        ("other_metric", "other_metric", identifier, True),
+        ("expected_text", "expected_text", text(0, 256), True),
+        ("absent_means_no", "absent_means_no", boolean, True),
+        ("sources_required", "sources_required", integer(1, 64), True),
+        ("preconditions", "preconditions", list_of(nested(Precondition), 1, 8), True),
     )
     _invariants = prediction_threshold
 
@@ -399,6 +473,7 @@ __all__ = [
     "COMPARISONS",
     "CONTENT_TYPES",
     "FIELD_KINDS",
+    "PREDICATES",
     "ConfidencePolicy",
     "ConflictPolicy",
     "DataRequirement",
@@ -406,6 +481,7 @@ __all__ = [
     "FieldSpec",
     "MarketSpec",
     "NumberFormat",
+    "Precondition",
     "PredictionSemantics",
     "PromptSpec",
     "ResolutionRule",
@@ -414,6 +490,7 @@ __all__ = [
     "SelectionPolicy",
     "SourceLocator",
     "SourceTarget",
+    "Term",
     "ValueMap",
     "ValueMapEntry",
 ]
