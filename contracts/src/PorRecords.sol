@@ -172,7 +172,7 @@ library PorRecords {
         ok = textIs(leaf, at[0], "por.EvidenceItem/1") && content && size <= MAX_CONTENT && eid
             && rid && bps && tier && source(leaf, at[1]) && receipt(leaf, at[8])
             && (textIs(leaf, at[4], "application/json") || textIs(leaf, at[4], "text/html")
-                || textIs(leaf, at[4], "text/plain"));
+                || textIs(leaf, at[4], "text/plain") || textIs(leaf, at[4], "text/csv"));
     }
 
     function source(bytes calldata d, uint256 pos) private pure returns (bool) {

@@ -21,7 +21,7 @@ CASES = [
     ("replay.step_mismatch/altered-output-rehashed.cbor", "description", '"forged"',
      '"extract 2 claim(s) from ev-acme-newsroom"'),
     ("replay.trace_header/forged-trace-id-rehashed.cbor", "trace_id", '"trace_forged"',
-     '"trace_c43d324b28a95eb2"'),
+     '"trace_51eb6ebbebc8deaa"'),
     ("replay.verdict_mismatch/flipped-outcome-rehashed.cbor", "outcome", '"NO"', '"YES"'),
     ("replay.verdict_mismatch/confidence-rehashed.cbor", "confidence_bps", "10000", "7000"),
 ]
