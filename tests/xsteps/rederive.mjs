@@ -64,7 +64,7 @@ function checkRequirement(vector, rec) {
   const rid = rec.inputs.requirement_id;
   const req = spec.data_requirements.find((r) => r.requirement_id === rid);
   const win = spec.market.resolution_window;
-  const slack = spec.timestamp_slack_seconds;
+  const slack = spec.timestamp_slack_seconds ?? 0; // §18.1 defaults (JSON forms)
   const start = Math.max(0, win.start - slack);
   const end = win.end + slack;
   const sem = spec.prediction_semantics;
@@ -84,7 +84,7 @@ function checkRequirement(vector, rec) {
     if (!spec.market.allowed_sources.includes(sid)) reasons.push('sanity.allowed_source');
     if (!targets.includes(sid)) reasons.push('sanity.source_target');
     if (observed < start || observed > end) reasons.push('sanity.time_window');
-    if (item.provenance_tier < req.min_provenance_tier) reasons.push('sanity.provenance');
+    if (item.provenance_tier < (req.min_provenance_tier ?? 0)) reasons.push('sanity.provenance');
     if (!Number.isInteger(item.confidence_bps) || item.confidence_bps < 0
         || item.confidence_bps > 10000) reasons.push('sanity.confidence');
     if (codes === undefined ? status < 200 || status > 299 : !codes.includes(status)) {
@@ -107,7 +107,7 @@ function checkRequirement(vector, rec) {
 }
 
 function contradictions(vector, rec) {
-  const tolerance = vector.prompt_spec.conflict_policy.numeric_tolerance;
+  const tolerance = vector.prompt_spec.conflict_policy?.numeric_tolerance ?? '0';
   const all = [];
   citedClaims(vector, rec).forEach((claims, k) => {
     for (const c of claims) all.push([rec.evidence_ids[k], c]);
