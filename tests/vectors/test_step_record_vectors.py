@@ -1,8 +1,8 @@
 """Step record vectors from fixtures/vectors/step_records.json (SPEC §12.5.2-§12.5.7).
 
-The committed file equals the generator's output, and the `check_requirement`,
-`aggregate`, `contradictions` and `map` records (and the fixed parts of `deduce`)
-are re-derived here from SPEC's rules alone, from the vector's PromptSpec, item
+The committed file equals the generator's output, and every `check_requirement`,
+`aggregate`, `contradictions`, `deduce` and `map` record is re-derived here from
+SPEC's rules alone (§12.4.1, §12.5.2-§12.5.7), from the vector's PromptSpec, item
 metadata and extract outputs, with only the `por-cbor/1` encoder (§2) borrowed.
 """
 
@@ -220,6 +220,151 @@ class Market:
                      {"evaluation_variables": variables}, evidence_ids=deduced["source_summary"])
 
 
+    def deduce(self, record: dict[str, Any]) -> dict[str, Any]:
+        """§12.4.1's rules and §12.5.6's record."""
+        s = self.spec["prediction_semantics"]
+        reqs = self.spec["data_requirements"]
+        aggs = [self.steps[i]["output"] for i in record["prior_step_ids"][:-1]]
+        cited = [self.steps[i]["evidence_ids"] for i in record["prior_step_ids"][:-1]]
+        conflicts = {(c["kind"], c["key"]) for c in
+                     self.steps[record["prior_step_ids"][-1]]["output"]["conflicts"]}
+        kinds = {"event_observed": "boolean", "text_equals": "text",
+                 "timestamp_threshold": "timestamp"}
+        needed = [(s["metric"], kinds.get(s["predicate"], "numeric"), "metric")]
+        needed += [(t["metric"], "numeric", "term") for t in s.get("terms") or []]
+        if s.get("other_metric") is not None:
+            needed.append((s["other_metric"], "numeric", "other_metric"))
+        needed += [(p["key"], "text", "precondition") for p in s.get("preconditions") or []]
+        found = [self._find(aggs, key, kind) for key, kind, _ in needed]
+        st: dict[str, Any] = {"status": found[0][0], "event": None, "insufficient": False,
+                              "conflict": False, "fallback": False, "numeric": None,
+                              "stamp": None, "read": {}}
+        uncovered = [a["requirement_id"] for a in aggs if not a["covered"]]
+        chain = [r["selection_policy"]["strategy"] == "fallback_chain" for r in reqs]
+
+        def read(n: int, raw: dict[str, Any], kind: str, *, votes: bool = False) -> None:
+            ids = [v["evidence_id"] for v in raw["votes"]] if votes else raw["evidence_ids"]
+            st["read"].setdefault(n, set()).update(ids)
+            st["fallback"] = st["fallback"] or raw["fallback_used"]
+            st["conflict"] = st["conflict"] or (not votes and not chain[n]
+                                                and (kind, raw["key"]) in conflicts)
+        self._decide({"s": s, "needed": needed, "found": found, "aggs": aggs, "cited": cited,
+                      "reqs": reqs, "uncovered": uncovered, "chain": chain,
+                      "conflicts": conflicts}, st, read)
+        insufficient = bool(uncovered) or st["insufficient"] or st["event"] is None
+        summary: list[str] = []
+        for n in sorted(st["read"]):
+            summary += [e for e in cited[n] if e in st["read"][n] and e not in summary]
+        out: dict[str, Any] = {
+            "predicate": s["predicate"], "metric": s["metric"], "metric_status": st["status"],
+            "uncovered_requirements": uncovered, "conflict_detected": st["conflict"],
+            "insufficient_evidence": insufficient, "fallback_used": st["fallback"],
+            "provenance_ok": all(a["provenance_ok"] for a in aggs), "source_summary": summary}
+        if not insufficient:
+            out["event_observed"] = st["event"]
+            for name, key in (("numeric_value", "numeric"), ("timestamp", "stamp")):
+                if st[key] is not None:
+                    out[name] = st[key]
+        verdict = "insufficient evidence" if insufficient else "variables computed"
+        return _step(record, "deduce", f"deduce {s['predicate']} on {s['metric']}: {verdict}",
+                     record["inputs"], out, evidence_ids=summary)
+
+    @staticmethod
+    def _find(aggs: list[dict[str, Any]], key: str, kind: str) -> tuple[str, Any, Any]:
+        for n, agg in enumerate(aggs):
+            for raw in agg["fields"]:
+                if raw["key"] == key:
+                    return ("wrong_kind", n, None) if raw["kind"] != kind else (
+                        raw["status"], n, raw)
+        return "absent", None, None
+
+    @staticmethod
+    def _decide(ctx: dict[str, Any], st: dict[str, Any], read: Any) -> None:
+        s, needed, found, aggs, cited = (ctx[k] for k in ("s", "needed", "found", "aggs", "cited"))
+        reqs, uncovered, chain, conflicts = (ctx[k] for k in ("reqs", "uncovered", "chain",
+                                                              "conflicts"))
+        for (key, _, role), (status, n, raw) in zip(needed, found, strict=True):
+            if role != "precondition":
+                continue
+            if status != "selected":
+                st["insufficient"] = True
+                return
+            read(n, raw, "text")
+            rule = next(p for p in s["preconditions"] if p["key"] == key)
+            if raw["value"] != rule["equals"]:
+                st["status"] = "precondition_unmet"
+                if rule["otherwise"] == "NO" and not uncovered:
+                    st["event"] = False
+                else:
+                    st["insufficient"] = True
+                return
+        status, owner, raw = found[0]
+        kind = needed[0][1]
+        if owner is not None and s.get("sources_required") is None:
+            st["conflict"] = st["conflict"] or (not chain[owner]
+                                                and (kind, s["metric"]) in conflicts)
+        if raw is None:
+            st["insufficient"] = True
+            return
+        if s.get("sources_required") is not None:
+            yes = sum(1 for v in raw["votes"] if _holds(s, v["value"]))
+            no, k = len(raw["votes"]) - yes, s["sources_required"]
+            if yes >= k or no > len(reqs[owner]["source_targets"]) - k:
+                st["event"] = yes >= k
+                read(owner, raw, kind, votes=True)
+            else:
+                st["insufficient"], st["status"] = True, "votes_undecided"
+            return
+        if status == "missing" and s.get("absent_means_no") is True and aggs[owner]["covered"]:
+            st["event"] = False
+            st["read"].setdefault(owner, set()).update(cited[owner])
+            return
+        if any(f[0] != "selected" for f in found):
+            st["insufficient"] = True
+            return
+        value = raw["value"] if kind in ("boolean", "text") else Decimal(raw["value"])
+        read(owner, raw, kind)
+        for (key, _, role), (_, n, other) in zip(needed[1:], found[1:], strict=True):
+            if role in ("term", "other_metric"):
+                read(n, other, "numeric")
+                op = "-" if role == "other_metric" else next(
+                    t["op"] for t in s["terms"] if t["metric"] == key)
+                value = (EXACT.subtract if op == "-" else EXACT.add)(value, Decimal(other["value"]))
+        skip = s["metric"] if s["predicate"] == "timestamp_threshold" else None
+        stamp = next((f for f in aggs[owner]["fields"] if f["kind"] == "timestamp"
+                      and f["status"] == "selected" and f["key"] != skip), None)
+        if stamp is not None:
+            st["stamp"] = stamp["value"]
+            st["read"].setdefault(owner, set()).update(stamp["evidence_ids"])
+            st["fallback"] = st["fallback"] or stamp["fallback_used"]
+        if isinstance(value, Decimal):
+            st["numeric"] = _canonical(value)
+        st["event"] = _holds(s, value)
+
+def _canonical(value: Decimal) -> str:
+    """§3.2's canonical decimal text (no exponent, no trailing zeros, no "-0")."""
+    text = format(value, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _holds(s: dict[str, Any], value: Any) -> bool:
+    """§12.4.1's event test on one value of the metric's kind."""
+    predicate = s["predicate"]
+    if predicate == "event_observed":
+        return value is True
+    if predicate == "text_equals":
+        return bool(value == s["expected_text"])
+    v = Decimal(value)
+    if predicate == "numeric_range":
+        low, high = Decimal(s["lower"]), Decimal(s["upper"])
+        above = v >= low if s.get("lower_inclusive") is not False else v > low
+        return above and (v <= high if s.get("upper_inclusive") is True else v < high)
+    bound = Decimal(0) if predicate == "field_comparison" else Decimal(s["threshold"])
+    return {">": v > bound, ">=": v >= bound, "<": v < bound, "<=": v <= bound,
+            "==": v == bound}[s["comparison"]]
+
 def _records(kind: str) -> list[Any]:
     return [pytest.param(v, s, id=f"{v['name']}/{s['record']['step_id']}")
             for v in DATA["vectors"] for s in v["steps"] if s["record"]["inputs"]["kind"] == kind]
@@ -227,31 +372,15 @@ def _records(kind: str) -> list[Any]:
 
 @pytest.mark.parametrize(("vector", "step"), [*_records("check_requirement"),
                                               *_records("aggregate"),
-                                              *_records("contradictions"), *_records("map")])
+                                              *_records("contradictions"), *_records("deduce"),
+                                              *_records("map")])
 def test_record_rederived_from_spec(vector: dict[str, Any], step: dict[str, Any]) -> None:
     record = step["record"]
     market = Market(vector)
     derive = {"check_requirement": market.check, "aggregate": market.aggregate,
-              "contradictions": market.contradictions, "map": market.map}
+              "contradictions": market.contradictions, "deduce": market.deduce,
+              "map": market.map}
     assert encode(derive[record["inputs"]["kind"]](record)).hex() == step["cbor_hex"]
-
-
-@pytest.mark.parametrize(("vector", "step"), _records("deduce"))
-def test_deduce_fixed_parts_follow_spec(vector: dict[str, Any], step: dict[str, Any]) -> None:
-    record, market = step["record"], Market(vector)
-    out = record["output"]
-    semantics = market.spec["prediction_semantics"]
-    aggregates = [market.steps[s]["output"] for s in record["prior_step_ids"][:-1]]
-    assert out["predicate"] == semantics["predicate"] and out["metric"] == semantics["metric"]
-    assert out["uncovered_requirements"] == [a["requirement_id"] for a in aggregates
-                                             if not a["covered"]]
-    assert out["provenance_ok"] == all(a["provenance_ok"] for a in aggregates)
-    assert record["evidence_ids"] == out["source_summary"]
-    verdict = "insufficient evidence" if out["insufficient_evidence"] else "variables computed"
-    assert record["description"] == (f"deduce {semantics['predicate']} on "
-                                      f"{semantics['metric']}: {verdict}")
-    assert ("event_observed" in out) != out["insufficient_evidence"]
-    assert encode(record).hex() == step["cbor_hex"]
 
 
 def test_every_branch_has_a_vector() -> None:
