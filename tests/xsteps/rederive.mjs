@@ -1,10 +1,13 @@
-// Re-derives `check_requirement`, `contradictions` and `map` step records from
-// fixtures/vectors/step_records.json using SPEC §12.5.2, §12.5.3, §12.5.5, §12.5.7
-// and §12.4 (white space) alone, and compares the por-cbor/1 bytes.
+// Re-derives every step record after `extract` from fixtures/vectors/step_records.json
+// using SPEC §12.5.2-§12.5.7, §12.4 and §12.4.1 alone, and compares the por-cbor/1 bytes.
 // Usage: node rederive.mjs ROOT   -> one JSON line, then "N passed, N failed".
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeHex } from './cbor.mjs';
+import { cmp as decCmp, dec, sub as decSub } from './decimal.mjs';
+import { citedClaims, record } from './common.mjs';
+import { aggregate } from './aggregate.mjs';
+import { deduce } from './deduce.mjs';
 
 // SPEC §12.4: exactly these 25 white-space code points.
 const BLANK = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680,
@@ -27,36 +30,6 @@ function quote(text) { // §12.5.3, gate_reason
 
 function isBlank(text) {
   return [...text].length > 0 && [...text].every((ch) => BLANK.has(ch.codePointAt(0)));
-}
-
-// Canonical decimals (§3.2) as [BigInt, scale]: exact comparison and subtraction.
-function dec(text) {
-  const neg = text.startsWith('-');
-  const body = neg ? text.slice(1) : text;
-  const [whole, frac = ''] = body.split('.');
-  const n = BigInt(whole + frac);
-  return [neg ? -n : n, frac.length];
-}
-function decCmp(a, b) {
-  const s = Math.max(a[1], b[1]);
-  const x = a[0] * 10n ** BigInt(s - a[1]);
-  const y = b[0] * 10n ** BigInt(s - b[1]);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-function decSub(a, b) {
-  const s = Math.max(a[1], b[1]);
-  return [a[0] * 10n ** BigInt(s - a[1]) - b[0] * 10n ** BigInt(s - b[1]), s];
-}
-
-function record(rec, stepType, description, output, evidenceIds = rec.evidence_ids) {
-  return { schema: 'por.ReasoningStep/1', step_id: rec.step_id, step_type: stepType,
-    description, evidence_ids: evidenceIds, prior_step_ids: rec.prior_step_ids,
-    inputs: rec.inputs, output };
-}
-
-function citedClaims(vector, rec) {
-  return rec.prior_step_ids.filter((id) => id in vector.extract_outputs)
-    .map((id) => vector.extract_outputs[id].claims);
 }
 
 function checkRequirement(vector, rec) {
@@ -158,7 +131,7 @@ function map(vector, rec) {
     deduce.output.source_summary);
 }
 
-const DERIVE = { check_requirement: checkRequirement, contradictions, map };
+const DERIVE = { check_requirement: checkRequirement, aggregate, contradictions, deduce, map };
 
 function main() {
   const root = process.argv[2];

@@ -1,6 +1,6 @@
 """An independent re-deriver of step records in Node.js, written from SPEC.md alone
-(§2, §12.4, §12.5.2, §12.5.3, §12.5.5, §12.5.7), agrees with every
-`check_requirement`, `contradictions` and `map` record of
+(§2, §3.2, §12.3-§12.4.1, §12.5.2-§12.5.7), agrees with every `check_requirement`,
+`aggregate`, `contradictions`, `deduce` and `map` record of
 fixtures/vectors/step_records.json. SPEC_GAPS.md lists what SPEC left open and how
 SPEC was fixed.
 """
@@ -34,7 +34,8 @@ def test_node_rederives_every_record() -> None:
     code, result, summary = run(ROOT)
     assert code == 0, result
     assert result["failures"] == []
-    assert set(result["counts"]) == {"check_requirement", "contradictions", "map"}
+    assert set(result["counts"]) == {"check_requirement", "aggregate", "contradictions",
+                                     "deduce", "map"}
     assert all(n >= 40 for n in result["counts"].values())
     assert summary.endswith(" passed, 0 failed")
 
