@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 MAX_LISTED_IDS = 16
 
 CHECK_AGENT_NAME = "gate.agent_name"
+#: The committed reason of a blank agent name (SPEC §12.5.3): a fixed text, never the
+#: name itself (a `repr` of it would be CPython's quoting, issue 22 item 3).
+AGENT_NAME_BLANK = "agent name is blank (empty or only white space)"
 CHECK_UNCITED_CLAIM = "gate.uncited_claim"
 CHECK_UNKNOWN_EVIDENCE = "gate.unknown_evidence"
 CHECK_CONFIDENCE_RANGE = "gate.confidence_range"
@@ -128,7 +131,7 @@ def admit(result: AgentResult | ClaimResult,
     # Check 1: the result can be attributed to an agent.
     name = result.agent_name
     if not isinstance(name, str) or is_blank(name):
-        return _reject(CHECK_AGENT_NAME, f"agent name is empty: {name!r}")
+        return _reject(CHECK_AGENT_NAME, AGENT_NAME_BLANK)
     # Check 2: no hypothesis without grounding.
     for hypothesis in result.hypotheses:
         if not hypothesis.supporting_evidence_ids:

@@ -21,7 +21,6 @@ from por.encoding import encode
 VECTORS = Path(__file__).resolve().parents[2] / "fixtures" / "vectors"
 DATA: dict[str, Any] = json.loads((VECTORS / "step_records.json").read_text(encoding="utf-8"))
 EXACT = Context(prec=1000)
-WHITE = {0x20: " ", 0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
 FALLBACK = [("result", "boolean"), ("value", "numeric"), ("price", "numeric"),
             ("timestamp", "timestamp")]
 VARIABLES = ("event_observed", "numeric_value", "timestamp", "conflict_detected",
@@ -39,11 +38,6 @@ def _step(record: dict[str, Any], step_type: str, description: str, inputs: dict
             "step_type": step_type, "description": description,
             "evidence_ids": record["evidence_ids"] if evidence_ids is None else evidence_ids,
             "prior_step_ids": record["prior_step_ids"], "inputs": inputs, "output": output}
-
-
-def _quote(text: str) -> str:
-    return "'" + "".join(WHITE.get(ord(c)) or (f"\\x{ord(c):02x}" if ord(c) < 0x100
-                                                 else f"\\u{ord(c):04x}") for c in text) + "'"
 
 
 BLANK = {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
@@ -95,7 +89,7 @@ class Market:
             entry: dict[str, Any] = {"evidence_id": eid, "source_id": sid}
             if not reasons and all(ord(c) in BLANK for c in sid):
                 reasons = ["gate.agent_name"]
-                entry["gate_reason"] = "agent name is empty: " + _quote(sid)
+                entry["gate_reason"] = "agent name is blank (empty or only white space)"
             entry.update(admitted=not reasons, reasons=reasons, observed_at=observed,
                          observed_from=origin)
             out.append(entry)

@@ -14,19 +14,6 @@ const BLANK = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680,
   0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a,
   0x2028, 0x2029, 0x202f, 0x205f, 0x3000]);
 
-function quote(text) { // §12.5.3, gate_reason
-  let out = "'";
-  for (const ch of text) {
-    const cp = ch.codePointAt(0);
-    if (cp === 0x20) out += ' ';
-    else if (cp === 0x09) out += '\\t';
-    else if (cp === 0x0a) out += '\\n';
-    else if (cp === 0x0d) out += '\\r';
-    else if (cp < 0x100) out += '\\x' + cp.toString(16).padStart(2, '0');
-    else out += '\\u' + cp.toString(16).padStart(4, '0');
-  }
-  return out + "'";
-}
 
 function isBlank(text) {
   return [...text].length > 0 && [...text].every((ch) => BLANK.has(ch.codePointAt(0)));
@@ -66,7 +53,7 @@ function checkRequirement(vector, rec) {
     const out = { evidence_id: eid, source_id: sid };
     if (reasons.length === 0 && isBlank(sid)) {
       reasons.push('gate.agent_name');
-      out.gate_reason = 'agent name is empty: ' + quote(sid);
+      out.gate_reason = 'agent name is blank (empty or only white space)';
     }
     return { ...out, admitted: reasons.length === 0, reasons, observed_at: observed,
       observed_from: from };
