@@ -82,6 +82,8 @@ def cases(size: int) -> list[tuple[str, str, str, list[FieldSpec]]]:
         ("hostile csv empty records", "text/csv", _fit("\n", size, "date\n"), [column]),
         ("hostile csv quoted empties", "text/csv", _fit('"",""\n', size, "a,date\n"), [column]),
         ("hostile csv bad header", "text/csv", _fit('"",', size), [column]),
+        ("hostile csv late CR", "text/csv", _fit("a", size, '"date"\n', "\r"), [column]),
+        ("hostile csv late quote", "text/csv", _fit("a", size, '"', '"x'), [column]),
         ("hostile 64 filters", "application/json", '{"rows":' + rows + "}", many),
         ("hostile 64 filters, tiny", "application/json", tiny, many),
     ]
