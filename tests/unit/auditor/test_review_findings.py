@@ -23,3 +23,15 @@ def test_csv_misplaced_quote_or_cr_is_refused_in_one_pass(body: str) -> None:
     At 1 MiB this test did not finish before the fix; it is a work bound, not a timing."""
     with pytest.raises(CsvError, match="quote inside a field"):
         parse_csv(body)
+
+
+def test_k_of_n_with_k_above_n_is_not_no() -> None:
+    """Finding: with ``sources_required`` k above the n source targets, "NO iff more
+    than n - k fail" held for any votes (n - k < 0), so three sources all reading 79
+    under a ``< 80`` market resolved NO.  k > n cannot be decided: insufficient."""
+    from test_predicates import _bodies, _run, _spec
+
+    spec = _spec("67-two-of-three-below", sources_required=4)
+    evidence = _bodies("67-two-of-three-below", {"close": 79}, {"close": 79}, {"close": 79})
+    outcome, deduce = _run(spec, evidence)
+    assert (outcome, deduce["metric_status"]) == ("INVALID", "votes_undecided")
