@@ -35,3 +35,46 @@ def test_k_of_n_with_k_above_n_is_not_no() -> None:
     evidence = _bodies("67-two-of-three-below", {"close": 79}, {"close": 79}, {"close": 79})
     outcome, deduce = _run(spec, evidence)
     assert (outcome, deduce["metric_status"]) == ("INVALID", "votes_undecided")
+
+
+def _spec_section(title: str) -> str:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "SPEC.md").read_text(encoding="utf-8")
+    start = text.index(title)
+    return text[start:text.index("\n#### ", start + 1)]
+
+
+@pytest.mark.parametrize(("body", "rule"), [
+    ("a,b\n" + "1,2\n" * (MIB // 2), 1),  # more than 2^20 cells
+    ('a,b\r\n1,x"y\r\n', 2),  # a quote inside an unquoted field
+    ('a,b\r\n"1",2\r\n"3"x,4\r\n', 2),  # text after a closing quote
+    ('a,b\r\n"1,2\r\n', 2),  # an unterminated quote
+    ("a,b\r\n1\r2,3\r\n", 2),  # a CR alone outside quotes
+    ("a,b\r\n1,2,3\r\n", 3),  # a record of another width
+    ("a,a\r\n1,2\r\n", 4),  # a repeated header name
+    ("", 4),  # an empty body: one empty header name
+    ('a,a\r\n1,2,3\r\n"x', 2),  # several faults: the first rule of SPEC's order
+    ("a,a\r\n1,2,3\r\n", 3),
+])
+def test_bad_csv_commits_a_message_spec_states(body: str, rule: int) -> None:
+    """Finding: ``extract.bad_csv`` committed the parser's message (``str(exc)``), one
+    of four texts SPEC §12.1.6 did not state, chosen by an order it did not state,
+    so a second implementer could not write the step's bytes.  SPEC now lists the
+    texts in the order they are checked; the committed one is the first that applies."""
+    import re
+
+    from factories import item, requirement
+
+    from por.auditor.claim_extraction import extract_item
+    from por.schemas import FieldSpec
+
+    field = FieldSpec(key="f", kind="text", json_path="$[0].a")
+    found = extract_item(requirement(fields=[field]),
+                         item("e1", body.encode("utf-8"), content_type="text/csv"))
+    (warning,) = found.warnings
+    assert (warning.check_id, warning.key, found.claims) == ("extract.bad_csv", None, ())
+    section = _spec_section("#### 12.1.6")
+    rows = re.findall(r"^\| (\d) \| .* \| `([^`]+)` \|$", section, re.MULTILINE)
+    assert [int(n) for n, _ in rows] == [1, 2, 3, 4]
+    assert warning.message == dict(rows)[str(rule)]
