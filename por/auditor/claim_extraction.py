@@ -53,8 +53,6 @@ from typing import TYPE_CHECKING, Any
 from por.auditor import values as v
 from por.auditor.csv_body import CsvError, parse_csv
 from por.auditor.json_path import Ambiguous, FilterBudget, lookup, parse_filtered_path
-from por.auditor.source_fields import located_fields
-from por.auditor.value_forms import Refused, convert
 from por.auditor.json_refusal import SURROGATE_ESCAPE, SYNTAX, byte_offset, first_refusal
 from por.auditor.regex_plan import (
     MAX_REGEX_INPUT_CHARS,
@@ -65,6 +63,8 @@ from por.auditor.regex_plan import (
     regex_plan,
     window_bytes,
 )
+from por.auditor.source_fields import located_fields
+from por.auditor.value_forms import Refused, convert
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
 from por.jsontext import JsonTextError, json_decimal, loads_strict

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from por.auditor.claim_extraction import parse_json_evidence, parse_json_path, regex_plan
+from por.auditor.claim_extraction import parse_json_evidence, parse_json_path
 from por.auditor.csv_body import CsvError, parse_csv
 from por.auditor.json_path import Ambiguous, FilterBudget, lookup, parse_filtered_path
+from por.auditor.regex_plan import regex_plan
 from por.auditor.source_fields import located_fields
 from por.auditor.value_forms import teach
 

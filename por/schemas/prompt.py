@@ -294,7 +294,7 @@ __all__ = [
     "SelectionPolicy",
     "SourceLocator",
     "SourceTarget",
+    "Term",
     "ValueMap",
     "ValueMapEntry",
-    "Term",
 ]
