@@ -78,3 +78,41 @@ def test_bad_csv_commits_a_message_spec_states(body: str, rule: int) -> None:
     rows = re.findall(r"^\| (\d) \| .* \| `([^`]+)` \|$", section, re.MULTILINE)
     assert [int(n) for n, _ in rows] == [1, 2, 3, 4]
     assert warning.message == dict(rows)[str(rule)]
+
+
+def test_value_map_work_does_not_grow_with_a_long_located_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding: ``trim_casefold`` lowered the located text one Python step per
+    character, for every field, before comparing it with entries of at most 256
+    characters; 64 mapped fields on one 1 MB JSON string cost ~15 s, ~120x an honest
+    1 MB body (SPEC §17: at most ~3x).  A text longer than every entry matches none,
+    and the ASCII lowering runs in C.  Measured deterministically: the per-character
+    ``ord`` calls the mapping makes are bounded by the entries, not the text."""
+    import json
+
+    from factories import item, requirement
+
+    from por.auditor import value_forms
+    from por.auditor.claim_extraction import extract_item
+    from por.schemas import FieldSpec
+    from por.schemas.prompt import ValueMap, ValueMapEntry
+
+    calls = [0]
+
+    def counting_ord(c: str) -> int:
+        calls[0] += 1
+        return ord(c)
+
+    monkeypatch.setattr(value_forms, "ord", counting_ord, raising=False)
+    value_map = ValueMap(normalise="trim_casefold", others="refuse",
+                         entries=[ValueMapEntry(printed="YES", value="true"),
+                                  ValueMapEntry(printed="NO", value="false")])
+    fields = [FieldSpec(key=f"f{i}", kind="boolean", json_path="$.a", value_map=value_map)
+              for i in range(64)]
+    for text, claims in (("B" * MIB, 0), (" Yes\t", 64)):
+        calls[0] = 0
+        body = json.dumps({"a": text}).encode("utf-8")
+        found = extract_item(requirement(fields=fields), item("e1", body))
+        assert len(found.claims) == claims
+        assert all(c.value is True for c in found.claims)
+        assert calls[0] <= 64 * (3 + 2 + len(text)) if claims else calls[0] <= 64 * 5
