@@ -26,7 +26,9 @@ import re
 #: Most cells one body may hold (header included).
 MAX_CSV_CELLS = 1 << 20
 
-_PAIR = re.compile(r'(?:(")((?:[^"]|"")*)"|([^,"\r\n]*))(,|\r\n|\n|\Z)')
+#: A cell and its terminator; where no pair starts, the last group takes the rest of
+#: the text (one failed attempt, then the end: the scan never restarts inside a run).
+_PAIR = re.compile(r'(?:(")((?:[^"]|"")*)"|([^,"\r\n]*))(,|\r\n|\n|\Z)|([\s\S]+)')
 
 
 class CsvError(ValueError):
@@ -42,12 +44,12 @@ def _quoted_cells(text: str) -> tuple[list[str], int]:
     terminator pairs (which must tile the text), then list work in C (the group
     a pair did not use is empty, and an unquoted cell holds no quote)."""
     pairs = _PAIR.findall(text)
-    # The pairs tile the text iff their lengths add up to it (a quoted pair's closing
-    # quote is the one character "".join leaves out); else a quote is misplaced.
-    covered = sum(map(len, map("".join, pairs))) + sum(map(len, map(operator.itemgetter(0), pairs)))
-    if covered != len(text):
+    # The pairs tile the text unless the rest-of-text group matched somewhere: there a
+    # quote or a CR is misplaced.  (``findall`` without it restarted at every
+    # character of such a run: quadratic in the run.)
+    if any(map(operator.itemgetter(4), pairs)):
         raise CsvError(_MISPLACED)
-    if len(pairs) > 1 and pairs[-1] == ("", "", "", "") and pairs[-2][3] != ",":
+    if len(pairs) > 1 and pairs[-1] == ("", "", "", "", "") and pairs[-2][3] != ",":
         pairs.pop()  # the empty match at the end that follows a record's end is no cell
     cells = list(map(operator.methodcaller("replace", '""', '"'), map(
         operator.add, map(operator.itemgetter(1), pairs), map(operator.itemgetter(2), pairs))))

@@ -13,7 +13,7 @@ kind is ``wrong_kind``, none is ``absent``.  Then, in this order:
 3. ``sources_required`` k (k of n, n = the metric requirement's
    ``source_targets``): the metric selection's ``votes`` (one per source) are
    each tested; YES iff at least k hold, NO iff more than n - k fail, else
-   insufficient.  ``numeric_value`` is omitted; a conflict on the metric is
+   insufficient (always if k > n).  ``numeric_value`` is omitted; a conflict on the metric is
    not one (sources may disagree on the outcome).
 4. Otherwise every read field must be ``selected``; ``numeric_value`` is the
    metric plus/minus each term (``numeric_threshold``, ``numeric_range``), the
@@ -181,7 +181,9 @@ def _votes(out: Deduced, s: Any, raw: dict[str, Any], targets: int, where: str) 
         else:
             no += 1
     k = s.sources_required
-    if yes >= k:
+    if k > targets:  # neither k holding nor n - k + 1 failing can happen: undecidable
+        out.insufficient, out.status = True, "votes_undecided"
+    elif yes >= k:
         out.event = True
     elif no > targets - k:
         out.event = False

@@ -63,12 +63,20 @@ class Refused:
     code: str
 
 
+#: A-Z to a-z, nothing else (``trim_casefold``).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+#: Longest ``printed`` text of a value map entry (the schema's bound).
+_MAX_PRINTED = 256
+
+
 def _normalise(text: str, how: str) -> str:
     if how == "none":
         return text
     text = text.strip(" \t")
-    if how == "trim_casefold":
-        text = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
+    # Folding keeps the length, so a text longer than every entry matches none
+    # either way: it is left as is (bounded work for a hostile located text).
+    if how == "trim_casefold" and len(text) <= _MAX_PRINTED:
+        text = text.translate(_ASCII_LOWER)
     return text
 
 
