@@ -262,12 +262,10 @@ test_random_call_sequences_keep_the_invariants = RegistryMachine.TestCase
     ((0, CHALLENGER_BOND), WINDOW), ((PROPOSER_BOND, 0), WINDOW), ((2**128, 1), WINDOW),
     ((1, 2**128), WINDOW), ((1, 1), 0), ((1, 1), 2**32)])
 def test_a_deployment_out_of_range_reverts(bonds: tuple[int, int], window: int) -> None:
-    from chain_support import ERRORS, RESOLVER, artifact, selector
-    from eth_abi import encode
+    from chain_support import ERRORS, artifact, deploy_args, selector
 
     chain = Game().chain
-    args = encode(["address", "address", "address[]", "uint256", "uint256", "uint64"],
-                  [ADMIN, RESOLVER, [], *bonds, window])
+    args = deploy_args([], bonds=bonds, window=window)
     with pytest.raises(RuntimeError) as info:
         chain.evm.deploy(ADMIN, bytes.fromhex(artifact()["bytecode"][2:]) + args)
     [error] = [s for s, (name, _t) in ERRORS.items() if name == "DeploymentValue"]
