@@ -289,19 +289,27 @@ def register_bundle(chain: Chain, data: bytes, nonce: int = 0) -> bytes:
     """Sign ``data`` for ``chain`` with the test-only key (por.bundle.sign_bundle),
     propose it with ``por.chain``'s calldata (``nonce``: the market's round); the
     marketId."""
+    market_id, propose = bundle_proposal(data, chain.chain_id, chain.contract, nonce)
+    chain.set_time(T0 + 1)
+    chain.send(propose)
+    return market_id
+
+
+def bundle_proposal(data: bytes, chain_id: int, contract: bytes, nonce: int = 0, *,
+                    weeks: int = 1) -> tuple[bytes, bytes]:
+    """(marketId, proposeVerdict calldata) of bundle ``data`` signed by the test-only
+    key for ``contract`` on ``chain_id``, valid from T0 for ``weeks``."""
     from por.bundle import sign_bundle
     from por.chain.documents import verdict_call
     from por.cli.attestation import signed_verdict
     from por.signing.eip712 import Eip712Domain
 
-    domain = Eip712Domain(chain_id=chain.chain_id, verifying_contract=chain.contract)
+    domain = Eip712Domain(chain_id=chain_id, verifying_contract=contract)
     signed = sign_bundle(data, PrivateKey("secp256k1", TEST_ONLY_SECRET), domain,
-                         issued_at=T0, expires_at=T0 + WEEK, nonce=nonce)
+                         issued_at=T0, expires_at=T0 + weeks * WEEK, nonce=nonce)
     record, struct, _count = signed_verdict(signed, 0)
-    chain.set_time(T0 + 1)
-    chain.send(bytes.fromhex(verdict_call(record, struct)["data_hex"][2:]))
     market_id: bytes = struct.market_id
-    return market_id
+    return market_id, bytes.fromhex(verdict_call(record, struct)["data_hex"][2:])
 
 
 def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes, *,
