@@ -4,8 +4,9 @@
 65-byte secp256k1 signature) into ``proposeVerdict`` calldata, a
 ``por.InclusionProof/1`` and a DisputeCase hash into ``openChallenge`` /
 ``checkInclusion`` calldata, a ``por.RulingSignature/1`` into ``submitRuling``,
-a won ``por.CitationProof/1`` into ``settleByProof``, and computes the registry's challenge id, with the ``eth-abi`` encoder (the
-``chain`` extra), imported only when called.
+a won ``por.CitationProof/1`` into ``settleByProof``, and computes the registry's
+challenge id, with the ``eth-abi`` encoder (the ``chain`` extra), imported only
+when called.
 
 Leaves out: sending transactions, RPC, keys (no network in the product); the
 contract itself lives in ``contracts/`` at the top of the repository.

@@ -4,10 +4,10 @@
 case's own bundle and prints ``openChallenge(marketId, caseHash, proof)`` with the
 registry's challenge id; ``por chain ruling SIG --challenger ADDR`` relays a signed
 court ruling (``submitRuling``); ``por chain settle PROOF --market ID`` strikes a
-verdict with a won CitationProof, no resolver (``settleByProof``); ``por chain finalize MARKET`` and ``por chain
-withdraw`` are the last two calls of a game.  Proposing is ``por attestation
---calldata`` (a verified bundle's signature).  Nothing is sent: the output goes to
-any wallet or ``cast send ADDR DATA --value WEI``.
+verdict with a won CitationProof, no resolver (``settleByProof``); ``por chain
+finalize MARKET`` and ``por chain withdraw`` are the last two calls of a game.
+Proposing is ``por attestation --calldata`` (a verified bundle's signature).
+Nothing is sent: the output goes to any wallet or ``cast send ADDR DATA --value WEI``.
 
 Leaves out: RPC, keys, gas; the bonds are the registry's (``proposerBond()``,
 ``challengerBond()``), read with ``cast call``.
