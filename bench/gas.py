@@ -29,6 +29,11 @@ any transaction, whatever the contract does); the total is shown beside it.
   every fixture market carrying no item, one cited item and two adjacent cited
   items (the median is "typical"), and the largest in the run; "bare" is the
   sha256 precompile work of their inclusion levels and challenge ids alone.
+* settleByProof (SPEC §14.4): issue 22's lying bundles (scenario 08, citations
+  reordered; one repeated) proposed, then struck by the CitationProof ``por verify
+  --challenges`` writes, in revm and in the anvil game, beside checkCitationProof
+  of the same proof alone (the registry's part is the difference: the external
+  call, copying the proof, the strike's storage writes).
 
 Usage: ``PYTHONPATH=. python bench/gas.py [--json]``.  Gas is deterministic:
 the same code and inputs give the same numbers on any machine.
@@ -53,7 +58,7 @@ SHA256 = "0x" + "00" * 19 + "02"
 
 
 #: SPEC §14.6 targets (issue 24 item 7), execution gas.
-TARGETS = {"proposeVerdict": 90_000, "openChallenge": 120_000}
+TARGETS = {"proposeVerdict": 90_000, "openChallenge": 120_000, "settleByProof": 300_000}
 
 
 def submit_gas() -> dict[str, Any]:
@@ -95,6 +100,7 @@ def game_gas() -> dict[str, int] | None:
         CHALLENGER_BOND,
         PROPOSER_BOND,
         WINDOW,
+        bundle_proposal,
         call_data,
         propose_data,
         ruling_calldata,
@@ -135,7 +141,47 @@ def game_gas() -> dict[str, int] | None:
         node.send(oracle, registry, propose_data(words, CHAIN_ID, contract), PROPOSER_BOND)
         node.advance(WINDOW)
         measure("finalize", second, call_data("finalize", words[0]))
+        lie, proof_bytes = _lie((1, 0, 2))
+        market, propose = bundle_proposal(lie, CHAIN_ID, contract)
+        node.send(oracle, registry, propose, PROPOSER_BOND)
+        measure("settleByProof (issue 22 lie)", first,
+                call_data("settleByProof", market, proof_bytes))
     return gas
+
+
+def _lie(order: tuple[int, ...]) -> tuple[bytes, bytes]:
+    """Issue 22's lying bundle (citation_support) and its won CitationProof, the one
+    ``por verify --challenges`` writes (build_citation_proof of the first fault)."""
+    sys.path.insert(0, str(ROOT / "tests" / "unit" / "challenge"))
+    from citation_support import reordered_08
+
+    from por.challenge import build_citation_proof, citation_faults
+
+    bundle, _outcome = reordered_08(order)
+    proof = build_citation_proof(bundle, citation_faults(bundle)[0]).to_cbor()
+    return bundle.to_cbor(), proof
+
+
+def settle_gas() -> list[dict[str, Any]]:
+    """settleByProof in revm on issue 22's lies, beside checkCitationProof alone."""
+    from chain_support import TEST_ONLY_SECRET, Chain, address_of, call_data, register_bundle
+    from proof_check_support import ProofChecker
+
+    from por.encoding import decode
+
+    checker = ProofChecker()
+    rows = []
+    for name, order in (("reordered", (1, 0, 2)), ("repeated", (0, 0, 1, 2))):
+        chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
+        lie, proof = _lie(order)
+        market = register_bundle(chain, lie)
+        out = chain.send(call_data("settleByProof", market, proof))
+        won, check_id, alone = checker.citation(proof)
+        assert won
+        rows.append({"lie": name, "won": check_id, "items": len(decode(proof)["evidence"]),
+                     "proof_bytes": len(proof), "execution": out.execution_gas,
+                     "check_alone": alone, "total": out.gas_used})
+    return rows
 
 
 def inclusion_gas() -> list[dict[str, Any]]:
@@ -202,10 +248,11 @@ def main() -> int:
     game = game_gas()
     bare, *rows = inclusion_gas()
     proofs = proof_check_gas()
+    settles = settle_gas()
     if args.json:
-        print(json.dumps({"schema": "por/bench-gas/2", "proposeVerdict": submit, "game": game,
+        print(json.dumps({"schema": "por/bench-gas/3", "proposeVerdict": submit, "game": game,
                           "targets": TARGETS, "precompiles": bare, "checkInclusion": rows,
-                          "checkCitationProof": proofs}, indent=2))
+                          "checkCitationProof": proofs, "settleByProof": settles}, indent=2))
         return 0
     print("proposeVerdict in revm (execution gas; total = + 21000 intrinsic + calldata)")
     print(f"  {submit['calls']} demo verdicts: {submit['execution_min']}..{submit['execution_max']}"
@@ -242,6 +289,13 @@ def main() -> int:
         print(f"  {key[6:]} item(s): {row['proofs']} proofs, median {row['median']} "
               f"({row['median_bytes']} B), max {row['max']} ({row['max_bytes']} B); bare "
               f"sha256 of the median's levels {row['bare_sha256_levels']}")
+    print()
+    print(f"settleByProof in revm, issue 22's lies (execution gas; target <= "
+          f"{TARGETS['settleByProof']} for a typical proof)")
+    for row in settles:
+        print(f"  {row['lie']:<9} {row['won']:<26} {row['items']} item(s), "
+              f"{row['proof_bytes']} B: {row['execution']} (checkCitationProof alone "
+              f"{row['check_alone']}; the registry's part {row['execution'] - row['check_alone']})")
     return 0
 
 

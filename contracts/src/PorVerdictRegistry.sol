@@ -3,12 +3,22 @@ pragma solidity 0.8.30;
 
 import {PorMerkle} from "./PorMerkle.sol";
 
+/// The stateless checker of SPEC §14.8 (PorProofCheck.sol), called by `settleByProof`.
+interface IPorProofCheck {
+    function checkCitationProof(bytes calldata proof)
+        external
+        view
+        returns (bool won, bytes32 checkId, bytes32 porRoot);
+}
+
 /// @title PorVerdictRegistry: an optimistic registry of por verdicts (SPEC §8, §10, §14).
 /// @notice A verdict signed with EIP-712 secp256k1 is proposed with a bond in native ETH;
 /// it is final after the registry's dispute window with no challenge standing. A challenge
 /// commits its challenger, its DisputeCase hash (§16.2) and a bond; a court Ruling signed by
 /// the resolver settles only the challenge whose case it names. Payouts are pulled with
-/// `withdraw()`. Errors are named after por check ids (SignatureHighS is signature.high_s).
+/// `withdraw()`. A CitationProof that PorProofCheck finds won strikes a proposed verdict
+/// in one call to `settleByProof`, with no resolver. Errors are named after por check ids
+/// (SignatureHighS is signature.high_s).
 contract PorVerdictRegistry {
     // ---- SPEC §8.1: the Verdict struct, members in EIP-712 order ----------------------
     struct Verdict {
@@ -123,6 +133,8 @@ contract PorVerdictRegistry {
     error DeploymentValue(); // chain.deployment_value (a bond or window out of range)
     error RulingValue(uint8 workerPct, bool upheld); // court.ruling_value
     error RulingMismatch(bytes32 challengeId); // court.ruling_mismatch
+    error ProofNotWon(bytes32 checkId); // chain.proof_not_won (checkId: keccak256 of the id)
+    error ProofPorRoot(bytes32 proofRoot, bytes32 porRoot); // proof.por_root
 
     // ---- events ---------------------------------------------------------------------------
     event SignerAdded(address indexed signer);
@@ -152,6 +164,7 @@ contract PorVerdictRegistry {
     event ChallengeSettled(bytes32 indexed challengeId, bytes32 indexed marketId, ChallengeStatus status);
     event RulingAccepted(bytes32 indexed challengeId, bytes32 caseHash, bytes32 courtRoot, uint8 workerPct);
     event Withdrawn(address indexed account, uint256 amount);
+    event ProofSettled(bytes32 indexed challengeId, bytes32 indexed marketId, address indexed caller, bytes32 checkId);
 
     // ---- constants (SPEC §8.1-8.3) --------------------------------------------------------
     bytes32 public constant VERDICT_TYPEHASH = keccak256(
@@ -177,6 +190,8 @@ contract PorVerdictRegistry {
     uint256 public immutable challengerBond;
     /// Seconds a proposed verdict stays open to challenges (SPEC §14.4).
     uint64 public immutable disputeWindow;
+    /// The PorProofCheck deployment `settleByProof` asks (SPEC §14.8).
+    address public immutable proofCheck;
     uint256 private immutable cachedChainId;
     bytes32 private immutable cachedDomainSeparator;
 
@@ -195,9 +210,10 @@ contract PorVerdictRegistry {
         address[] memory signers,
         uint256 proposerBond_,
         uint256 challengerBond_,
-        uint64 disputeWindow_
+        uint64 disputeWindow_,
+        address proofCheck_
     ) {
-        if (admin_ == address(0) || resolver_ == address(0)) revert ZeroAddress();
+        if (admin_ == address(0) || resolver_ == address(0) || proofCheck_ == address(0)) revert ZeroAddress();
         if (
             proposerBond_ == 0 || proposerBond_ >> 128 != 0 || challengerBond_ == 0
                 || challengerBond_ >> 128 != 0 || disputeWindow_ == 0 || disputeWindow_ >> 32 != 0
@@ -207,6 +223,7 @@ contract PorVerdictRegistry {
         proposerBond = proposerBond_;
         challengerBond = challengerBond_;
         disputeWindow = disputeWindow_;
+        proofCheck = proofCheck_;
         emit ResolverChanged(address(0), resolver_);
         cachedChainId = block.chainid;
         cachedDomainSeparator = _domainSeparator();
@@ -459,7 +476,7 @@ contract PorVerdictRegistry {
             withdrawable[ch.challenger] += challengerBond;
         } else if (upheld) {
             result = ChallengeStatus.Upheld;
-            _strike(challengeId, ch, record);
+            _strike(challengeId, ch.marketId, record, ch.challenger, challengerBond + proposerBond);
         } else {
             result = ChallengeStatus.Rejected;
             --record.openChallenges;
@@ -469,16 +486,38 @@ contract PorVerdictRegistry {
         emit ChallengeSettled(challengeId, ch.marketId, result);
     }
 
-    /// The one place a verdict is struck (a Ruling today; `settleByProof` next, SPEC §14.4):
-    /// the challenger gets its bond and the proposer's, the market's round moves on, and the
-    /// other challenges of this round become moot.
-    function _strike(bytes32 challengeId, Challenge storage ch, Record storage record) private {
-        withdrawable[ch.challenger] += challengerBond + proposerBond;
-        struckRoots[keccak256(abi.encode(ch.marketId, record.porRoot))] = true;
+    // ---- settlement by proof (SPEC §14.4, §14.8) -----------------------------------------
+    /// Anyone: strike a proposed, not yet final verdict with a one-step proof that
+    /// PorProofCheck finds won against its stored por_root (a CitationProof today). No bond:
+    /// a proof that does not win reverts (ProofNotWon with its check id), changing nothing.
+    /// The caller is credited the proposer's bond. The id is keccak256(abi.encode(marketId,
+    /// keccak256(proof))).
+    function settleByProof(bytes32 marketId, bytes calldata proof) external returns (bytes32 challengeId) {
+        Record storage record = verdicts[marketId];
+        VerdictStatus status = record.status;
+        if (status == VerdictStatus.None) revert UnknownMarket(marketId);
+        if (status != VerdictStatus.Proposed) revert NotChallengeable(marketId, status);
+        if (isFinal(marketId)) revert WindowClosed(record.deadline, block.timestamp);
+        (bool won, bytes32 checkId, bytes32 proofRoot) = IPorProofCheck(proofCheck).checkCitationProof(proof);
+        if (!won) revert ProofNotWon(checkId);
+        if (proofRoot != record.porRoot) revert ProofPorRoot(proofRoot, record.porRoot);
+        challengeId = keccak256(abi.encode(marketId, keccak256(proof)));
+        _strike(challengeId, marketId, record, msg.sender, proposerBond);
+        emit ProofSettled(challengeId, marketId, msg.sender, checkId);
+    }
+
+    /// The one place a verdict is struck (an upheld Ruling, or `settleByProof`): `winner`
+    /// is credited `award`, the market's round moves on, and the open challenges of this
+    /// round become moot.
+    function _strike(bytes32 challengeId, bytes32 marketId, Record storage record, address winner, uint256 award)
+        private
+    {
+        withdrawable[winner] += award;
+        struckRoots[keccak256(abi.encode(marketId, record.porRoot))] = true;
         uint32 round = record.round;
         record.status = VerdictStatus.Struck;
         record.round = round + 1;
         record.openChallenges = 0;
-        emit VerdictStruck(ch.marketId, challengeId, record.porRoot, round);
+        emit VerdictStruck(marketId, challengeId, record.porRoot, round);
     }
 }

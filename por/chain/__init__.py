@@ -4,8 +4,9 @@
 65-byte secp256k1 signature) into ``proposeVerdict`` calldata, a
 ``por.InclusionProof/1`` and a DisputeCase hash into ``openChallenge`` /
 ``checkInclusion`` calldata, a ``por.RulingSignature/1`` into ``submitRuling``,
-and computes the registry's challenge id, with the ``eth-abi`` encoder (the
-``chain`` extra), imported only when called.
+a won ``por.CitationProof/1`` into ``settleByProof``, and computes the registry's
+challenge id, with the ``eth-abi`` encoder (the ``chain`` extra), imported only
+when called.
 
 Leaves out: sending transactions, RPC, keys (no network in the product); the
 contract itself lives in ``contracts/`` at the top of the repository.
@@ -16,6 +17,7 @@ from por.chain.calldata import (
     COMPONENT_POSITION,
     OPEN_CHALLENGE,
     PROPOSE_VERDICT,
+    SETTLE_BY_PROOF,
     challenge_id,
     check_inclusion_calldata,
     inclusion_proof_args,
@@ -23,6 +25,8 @@ from por.chain.calldata import (
     open_challenge_calldata,
     propose_verdict_calldata,
     selector,
+    settle_by_proof_calldata,
+    settlement_id,
     verdict_args,
 )
 
@@ -31,6 +35,7 @@ __all__ = [
     "COMPONENT_POSITION",
     "OPEN_CHALLENGE",
     "PROPOSE_VERDICT",
+    "SETTLE_BY_PROOF",
     "challenge_id",
     "check_inclusion_calldata",
     "inclusion_proof_args",
@@ -38,5 +43,7 @@ __all__ = [
     "open_challenge_calldata",
     "propose_verdict_calldata",
     "selector",
+    "settle_by_proof_calldata",
+    "settlement_id",
     "verdict_args",
 ]

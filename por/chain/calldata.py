@@ -35,6 +35,8 @@ SUBMIT_RULING: Final = f"submitRuling({RULING_TUPLE},bytes,address)"
 FINALIZE: Final = "finalize(bytes32)"
 WITHDRAW: Final = "withdraw()"
 CLOSE_MOOT: Final = "closeMoot(bytes32)"
+#: Strike a proposed verdict with a won one-step proof, no resolver (SPEC §14.4).
+SETTLE_BY_PROOF: Final = "settleByProof(bytes32,bytes)"
 
 #: InclusionProof kind -> the component position the contract takes (SPEC §5.4).
 COMPONENT_POSITION: Final[dict[str, int]] = {
@@ -75,6 +77,20 @@ def challenge_id(leaf: bytes, leaf_hash: bytes, challenger: bytes, case_hash: by
     if len(challenger) != 20:
         raise ValueError("challenger must be a 20-byte address")
     return keccak256(leaf + leaf_hash + bytes(12) + challenger + case_hash)
+
+
+def settlement_id(market_id: bytes, proof: bytes) -> bytes:
+    """The id ``settleByProof`` strikes with (SPEC §14.4): ``keccak256(abi.encode(marketId,
+    keccak256(proof)))``, the proof file's exact bytes."""
+    _require32(market_id, "market_id")
+    return keccak256(market_id + keccak256(proof))
+
+
+def settle_by_proof_calldata(market_id: bytes, proof: bytes) -> bytes:
+    """``settleByProof(marketId, proof)`` calldata (no value): ``proof`` is the exact
+    bytes of a proof file (a ``por.CitationProof/1``)."""
+    _require32(market_id, "market_id (keccak256 of the market id text)")
+    return selector(SETTLE_BY_PROOF) + _encoder()(["bytes32", "bytes"], [market_id, proof])
 
 
 def propose_verdict_calldata(verdict: VerdictStruct, signer: bytes, signature: bytes,
@@ -170,6 +186,7 @@ __all__ = [
     "PROOF_TUPLE",
     "PROPOSE_VERDICT",
     "RULING_TUPLE",
+    "SETTLE_BY_PROOF",
     "SUBMIT_RULING",
     "VERDICT_TUPLE",
     "WITHDRAW",
@@ -181,6 +198,8 @@ __all__ = [
     "open_challenge_calldata",
     "propose_verdict_calldata",
     "selector",
+    "settle_by_proof_calldata",
+    "settlement_id",
     "submit_ruling_calldata",
     "verdict_args",
     "withdraw_calldata",

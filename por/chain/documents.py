@@ -6,7 +6,8 @@ EVM display edge); every uint64/uint256 is a decimal string (SPEC §8.8).
 bundle; ``proof_call`` is ``openChallenge`` for an InclusionProof file, checked
 with ``por check-proof``'s verifier first; ``case_call`` is ``openChallenge`` for
 a DisputeCase (its leaf proved from its own bundle); ``ruling_call`` relays a
-``por.RulingSignature/1``.  The challenge ids are the registry's (SPEC §14.4).
+``por.RulingSignature/1``; ``settle_call`` is ``settleByProof`` for a CitationProof
+that ``por check-proof`` finds won.  The challenge ids are the registry's (SPEC §14.4).
 """
 
 from __future__ import annotations
@@ -17,15 +18,18 @@ from por.chain.calldata import (
     COMPONENT_POSITION,
     OPEN_CHALLENGE,
     PROPOSE_VERDICT,
+    SETTLE_BY_PROOF,
     SUBMIT_RULING,
     challenge_id,
     leaf_id,
     open_challenge_calldata,
     propose_verdict_calldata,
     selector,
+    settle_by_proof_calldata,
+    settlement_id,
     submit_ruling_calldata,
 )
-from por.errors import UnsupportedError
+from por.errors import ProofError, UnsupportedError
 from por.signing.eip712 import VerdictStruct, market_id_from_text
 from por.signing.record import VerdictSignature
 
@@ -83,6 +87,38 @@ def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> 
     return _challenge_document(market_id_from_text(market), case_hash, proof, market=market)
 
 
+def settle_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
+    """``settleByProof(keccak256(market), proof)`` for the proof file ``data``, checked
+    as ``por check-proof`` checks it, in the contract's order (SPEC §14.4): a proof the
+    registry does not re-execute is ``chain.proof_kind`` (exit 2: it goes to the court,
+    §16); an invalid proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a valid
+    proof that is lost is ``chain.proof_not_won`` (exit 1), since the contract would
+    revert ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes only
+    the verdict whose stored root it is (else ``ProofPorRoot``)."""
+    from por.challenge.check import check_proof  # noqa: PLC0415 - the checker on use
+    from por.challenge.records import CitationProof  # noqa: PLC0415
+
+    report = check_proof(data, max_size=max_size)
+    if report.schema is not None and report.schema != CitationProof.SCHEMA:
+        raise UnsupportedError("chain.proof_kind", f"the registry re-executes CitationProofs "
+                               f"only, not {report.schema}; dispute it with a case (por "
+                               "dispute open, por chain challenge)",
+                               expected=CitationProof.SCHEMA, actual=report.schema)
+    if report.status != "valid" or report.outcome is None:
+        raise ProofError(report.check_id, report.message, expected=report.expected,
+                         actual=report.actual)
+    reason = report.outcome.reason
+    if report.outcome.outcome != "won":
+        raise ProofError("chain.proof_not_won", f"the proof is lost ({reason}): "
+                         "settleByProof would revert ProofNotWon", expected="won",
+                         actual=reason)
+    market_id = market_id_from_text(market)
+    return call_document(SETTLE_BY_PROOF, settle_by_proof_calldata(market_id, data),
+                         market=market, market_id_hex=_hex(market_id),
+                         por_root_hex=_hex(report.por_root or b""), won=reason,
+                         challenge_id_hex=_hex(settlement_id(market_id, data)), value="0")
+
+
 def case_call(case: Any, challenger: bytes | None) -> dict[str, Any]:
     """``openChallenge(case.market_key, caseHash, proof)`` for a ``por.DisputeCase/1``:
     the leaf's InclusionProof is built from the case's own bundle (``court.case_mismatch``
@@ -134,4 +170,4 @@ def ruling_call(record: Any, challenger: bytes) -> dict[str, Any]:
 
 
 __all__ = ["CALLDATA_SCHEMA", "call_document", "case_call", "proof_call", "ruling_call",
-           "verdict_call"]
+           "settle_call", "verdict_call"]

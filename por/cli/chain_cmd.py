@@ -3,10 +3,11 @@
 ``por chain challenge CASE --challenger ADDR`` proves a DisputeCase's leaf from the
 case's own bundle and prints ``openChallenge(marketId, caseHash, proof)`` with the
 registry's challenge id; ``por chain ruling SIG --challenger ADDR`` relays a signed
-court ruling (``submitRuling``); ``por chain finalize MARKET`` and ``por chain
-withdraw`` are the last two calls of a game.  Proposing is ``por attestation
---calldata`` (a verified bundle's signature).  Nothing is sent: the output goes to
-any wallet or ``cast send ADDR DATA --value WEI``.
+court ruling (``submitRuling``); ``por chain settle PROOF --market ID`` strikes a
+verdict with a won CitationProof, no resolver (``settleByProof``); ``por chain
+finalize MARKET`` and ``por chain withdraw`` are the last two calls of a game.
+Proposing is ``por attestation --calldata`` (a verified bundle's signature).
+Nothing is sent: the output goes to any wallet or ``cast send ADDR DATA --value WEI``.
 
 Leaves out: RPC, keys, gas; the bonds are the registry's (``proposerBond()``,
 ``challengerBond()``), read with ``cast call``.
@@ -31,6 +32,7 @@ _EPILOG = """\
 examples:
   por chain challenge case.cbor --challenger 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
   por chain ruling court/ruling.sig.cbor --challenger 0x7099...79c8 --json
+  por chain settle challenges/4f0c...citation.cbor --market btc-above-100k-2025-12-31
   por chain finalize btc-above-100k-2025-12-31
   por chain close-moot 0x5d1c...e2a0
   por chain withdraw
@@ -44,8 +46,10 @@ output:
 
 exit codes:
   0  calldata printed
-  1  the case or signed ruling is not valid (its check id)
-  2  usage error, unreadable file, the chain extra missing (usage.extra)"""
+  1  the case, signed ruling or proof is not valid (its check id), or the
+     proof is lost (chain.proof_not_won)
+  2  usage error, unreadable file, the chain extra missing (usage.extra), a
+     proof kind the registry does not re-execute (chain.proof_kind)"""
 
 _MAX_RULING_SIG = 4096
 
@@ -54,7 +58,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Register ``por chain`` and its subcommands."""
     parser: argparse.ArgumentParser = commands.add_parser(
         "chain", help="calldata for the registry's dispute calls (challenge, ruling, "
-                      "finalize, withdraw)",
+                      "settle, finalize, withdraw)",
         description="Print ABI calldata for PorVerdictRegistry's dispute calls (SPEC §14).",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="chain_command", metavar="CALL", required=True)
@@ -70,6 +74,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     ruling.add_argument("--challenger", type=contract_address, required=True, metavar="ADDR",
                         help="the account that opened the challenge on the ruling's case")
     ruling.set_defaults(run=_ruling)
+    settle = sub.add_parser("settle", help="settleByProof: strike a proposed verdict with a "
+                                           "won CitationProof (no bond, no resolver)")
+    settle.add_argument("proof", metavar="PROOF", help="a por.CitationProof/1 file (por verify "
+                                                       "--challenges)")
+    settle.add_argument("--market", required=True, metavar="ID",
+                        help="the market id text of the proposed verdict")
+    add_max_size_option(settle, "proofs")
+    settle.set_defaults(run=_settle)
     finalize = sub.add_parser("finalize", help="finalize(marketId) of a market id text")
     finalize.add_argument("market", metavar="MARKET", help="the market id text")
     finalize.set_defaults(run=_finalize)
@@ -80,7 +92,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     moot.set_defaults(run=_close_moot)
     withdraw = sub.add_parser("withdraw", help="withdraw(): the caller's credited bonds")
     withdraw.set_defaults(run=_withdraw)
-    for each in (challenge, ruling, finalize, moot, withdraw):
+    for each in (challenge, ruling, settle, finalize, moot, withdraw):
         each.add_argument("--json", action="store_true",
                           help="print one JSON document (por/calldata/1)")
     return parser
@@ -122,6 +134,19 @@ def _ruling(args: argparse.Namespace) -> int:
              f"ruling            {'upheld' if call['upheld'] else 'rejected'} "
              f"(worker_pct {call['worker_pct']})",
              f"challenge id      {call['challenge_id_hex']}"]
+    return _print(args, call, lines)
+
+
+def _settle(args: argparse.Namespace) -> int:
+    from por.chain.documents import settle_call
+
+    call = settle_call(read_input(args.proof, args.max_size), args.market,
+                       max_size=args.max_size)
+    lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
+             f"por_root          {call['por_root_hex']} (must be the proposed verdict's)",
+             f"won               {call['won']}",
+             f"challenge id      {call['challenge_id_hex']}",
+             "value             0 (no bond: a proof that does not win reverts)"]
     return _print(args, call, lines)
 
 

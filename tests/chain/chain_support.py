@@ -33,6 +33,7 @@ from por.signing.secp256k1 import address_from_public_key, public_key_from_secre
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "contracts" / "build" / "PorVerdictRegistry.json"
+CHECKER_ARTIFACT = ROOT / "contracts" / "build" / "PorProofCheck.json"
 #: Anvil/Hardhat's local chain id, so the domain is not mainnet's.
 CHAIN_ID = 31337
 #: 2026-01-01T00:00:00Z, the signing tests' fixed issued_at.
@@ -40,6 +41,9 @@ T0 = 1_767_225_600
 ADMIN = "0x" + "ad" * 20
 RESOLVER = "0x" + "5e" * 20
 CHALLENGER = "0x" + "c4" * 20
+#: The account that deploys PorProofCheck (its nonce 0), so the registry stays
+#: ADMIN's first contract and keeps its address.
+CHECKER_DEPLOYER = "0x" + "de" * 20
 #: Intrinsic gas of a call transaction (yellow paper G_transaction).
 TX_BASE_GAS = 21_000
 #: The test deployment's bonds (wei) and dispute window (seconds).
@@ -52,6 +56,24 @@ _DEFAULT_VALUE = {selector(PROPOSE_VERDICT): PROPOSER_BOND,
                   selector(OPEN_CHALLENGE): CHALLENGER_BOND}
 
 _REVERT = re.compile(r"Revert \{ gas_used: (\d+), output: 0x([0-9a-f]*) \}")
+
+
+def create_address(deployer: str, nonce: int = 0) -> str:
+    """The CREATE address of ``deployer``'s contract at ``nonce`` (< 128):
+    keccak256(rlp([deployer, nonce]))[12:] (yellow paper, eq. 86)."""
+    sender = bytes.fromhex(deployer[2:])
+    item = b"\x80" if nonce == 0 else bytes([nonce])
+    return "0x" + keccak256(bytes([0xC0 + 21 + len(item), 0x94]) + sender + item)[12:].hex()
+
+
+#: Where :class:`Chain` deploys PorProofCheck, the registry's constructor argument.
+PROOF_CHECK = create_address(CHECKER_DEPLOYER)
+
+
+def checker_code() -> bytes:
+    """PorProofCheck's committed creation code (it takes no constructor arguments)."""
+    loaded: dict[str, Any] = json.loads(CHECKER_ARTIFACT.read_text(encoding="utf-8"))
+    return bytes.fromhex(loaded["bytecode"][2:])
 
 
 def artifact() -> dict[str, Any]:
@@ -117,8 +139,10 @@ class Chain:
         env = Env(cfg=CfgEnv(chain_id=chain_id), block=BlockEnv(number=1, timestamp=timestamp))
         self.evm = EVM(env=env, spec_id="CANCUN")
         self.chain_id = chain_id
-        for account in (ADMIN, RESOLVER, CHALLENGER):
+        for account in (ADMIN, RESOLVER, CHALLENGER, CHECKER_DEPLOYER):
             self.evm.set_balance(account, 10**21)
+        checker = self.evm.deploy(CHECKER_DEPLOYER, checker_code())
+        assert checker.lower() == PROOF_CHECK
         code = bytes.fromhex(artifact()["bytecode"][2:])
         args = deploy_args(list(signers))
         self.address: str = self.evm.deploy(ADMIN, code + args)
@@ -159,10 +183,13 @@ class Chain:
         return values[0] if len(values) == 1 else values
 
 
-def deploy_args(signers: list[str], admin: str = ADMIN, resolver: str = RESOLVER) -> bytes:
-    """The constructor's arguments: admin, resolver, signers, bonds, window."""
-    return encode(["address", "address", "address[]", "uint256", "uint256", "uint64"],
-                  [admin, resolver, signers, PROPOSER_BOND, CHALLENGER_BOND, WINDOW])
+def deploy_args(signers: list[str], admin: str = ADMIN, resolver: str = RESOLVER,
+                proof_check: str = PROOF_CHECK, *, bonds: tuple[int, int] = (
+                    PROPOSER_BOND, CHALLENGER_BOND), window: int = WINDOW) -> bytes:
+    """The constructor's arguments: admin, resolver, signers, bonds, window and the
+    PorProofCheck address."""
+    return encode(["address", "address", "address[]", "uint256", "uint256", "uint64", "address"],
+                  [admin, resolver, signers, *bonds, window, proof_check])
 
 
 def call_data(name: str, *args: Any) -> bytes:
@@ -262,19 +289,27 @@ def register_bundle(chain: Chain, data: bytes, nonce: int = 0) -> bytes:
     """Sign ``data`` for ``chain`` with the test-only key (por.bundle.sign_bundle),
     propose it with ``por.chain``'s calldata (``nonce``: the market's round); the
     marketId."""
+    market_id, propose = bundle_proposal(data, chain.chain_id, chain.contract, nonce)
+    chain.set_time(T0 + 1)
+    chain.send(propose)
+    return market_id
+
+
+def bundle_proposal(data: bytes, chain_id: int, contract: bytes, nonce: int = 0, *,
+                    weeks: int = 1) -> tuple[bytes, bytes]:
+    """(marketId, proposeVerdict calldata) of bundle ``data`` signed by the test-only
+    key for ``contract`` on ``chain_id``, valid from T0 for ``weeks``."""
     from por.bundle import sign_bundle
     from por.chain.documents import verdict_call
     from por.cli.attestation import signed_verdict
     from por.signing.eip712 import Eip712Domain
 
-    domain = Eip712Domain(chain_id=chain.chain_id, verifying_contract=chain.contract)
+    domain = Eip712Domain(chain_id=chain_id, verifying_contract=contract)
     signed = sign_bundle(data, PrivateKey("secp256k1", TEST_ONLY_SECRET), domain,
-                         issued_at=T0, expires_at=T0 + WEEK, nonce=nonce)
+                         issued_at=T0, expires_at=T0 + weeks * WEEK, nonce=nonce)
     record, struct, _count = signed_verdict(signed, 0)
-    chain.set_time(T0 + 1)
-    chain.send(bytes.fromhex(verdict_call(record, struct)["data_hex"][2:]))
     market_id: bytes = struct.market_id
-    return market_id
+    return market_id, bytes.fromhex(verdict_call(record, struct)["data_hex"][2:])
 
 
 def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes, *,

@@ -10,7 +10,9 @@ account's balance moves by its bonds and gas fees to the wei.
 from __future__ import annotations
 
 import hashlib
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from anvil_node import ANVIL, Node, anvil, deploy
@@ -29,6 +31,8 @@ from setup_gate import needs
 from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata
 from por.challenge.records import InclusionProof
 from por.merkle import leaf_hash
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "challenge"))
 
 #: SPEC §14.6 (issue 24 item 7): execution gas on a real node.
 PROPOSE_GAS_TARGET = 90_000
@@ -116,4 +120,43 @@ def test_lying_verdict_struck_by_the_court_and_the_attacks_fail(node: Node) -> N
     assert node.balance(oracle) == start[oracle] - fees[oracle] - PROPOSER_BOND
     assert node.balance(honest) == start[honest] - fees[honest] + PROPOSER_BOND
     assert node.balance(other) == start[other] - fees[other]
+    assert node.balance(registry) == 0
+
+
+def test_lying_verdict_struck_by_a_proof_in_one_transaction(node: Node,
+                                                           tmp_path: Path) -> None:
+    """Issue 24 item 2 on a real node: the CitationProof ``por verify --challenges``
+    wrote for issue 22's reordering, sent as ``por chain settle`` printed it, strikes
+    the lying verdict in one transaction; an honest candidate reverts; bonds to the wei."""
+    from chain_support import bundle_proposal
+    from citation_support import honest_08, reordered_08
+    from proof_check_support import citation_proof
+    from test_chain_settle import market_of, settle_document, written_proof
+
+    registry, accounts = deploy(node)
+    oracle, honest, other = accounts[1], accounts[2], accounts[3]
+    lie, _outcome = reordered_08()
+    proof = written_proof(lie, tmp_path)
+    code, document = settle_document(proof, market_of(lie))
+    assert code == 0
+    call = document["calldata"]
+    assert isinstance(call, dict)
+    market, propose = bundle_proposal(lie.to_cbor(), CHAIN_ID, bytes.fromhex(registry[2:]))
+    start = {a: node.balance(a) for a in (oracle, honest, other)}
+    fees = dict.fromkeys(start, 0)
+    fees[oracle] += node.send(oracle, registry, propose, PROPOSER_BOND)["fee"]
+    # An honest step's proof does not win: it reverts and costs only the caller's gas.
+    candidate = call_data("settleByProof", market, citation_proof(honest_08(), 3, []))
+    assert node.revert_name(other, registry, candidate) == "ProofNotWon"
+    settled = node.send(honest, registry, bytes.fromhex(str(call["data_hex"])[2:]))
+    fees[honest] += settled["fee"]
+    assert settled["execution_gas"] > 0
+    assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 0
+    assert node.revert_name(other, registry,
+                            bytes.fromhex(str(call["data_hex"])[2:])) == "NotChallengeable"
+    fees[honest] += node.send(honest, registry, call_data("withdraw"))["fee"]
+    assert node.revert_name(honest, registry, call_data("withdraw")) == "NothingToWithdraw"
+    assert node.balance(oracle) == start[oracle] - fees[oracle] - PROPOSER_BOND
+    assert node.balance(honest) == start[honest] - fees[honest] + PROPOSER_BOND
+    assert node.balance(other) == start[other]
     assert node.balance(registry) == 0

@@ -4,11 +4,16 @@ hypothesis state machine that drives random call sequences and checks the
 invariants after every step: the registry's balance is exactly the bonds it holds
 plus what it owes; a verdict is final only after its deadline with no challenge
 open; nobody is paid twice; an honest challenger whose case the court upholds
-never loses its bond."""
+never loses its bond, and a won CitationProof sent to ``settleByProof`` on a
+proposed, not final lie always strikes it and pays its sender the proposer's bond
+(SPEC §14.4)."""
 
 from __future__ import annotations
 
 import hashlib
+import sys
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +29,8 @@ from chain_support import (
     WINDOW,
     Chain,
     address_of,
+    bundle_proposal,
+    call_data,
     reverts,
     ruling_calldata,
     synthetic_market,
@@ -35,20 +42,54 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata
 from por.merkle import leaf_hash
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "challenge"))
+
 LEAF = b"an evidence leaf"
 ACCOUNTS = (ADMIN, CHALLENGER, RESOLVER)
 
 
-class Game:
-    """One market on a fresh registry with the test court as resolver."""
+@cache
+def lie() -> tuple[bytes, bytes, bytes]:
+    """Issue 22's reordering (a lying bundle), its won CitationProof (what ``por verify
+    --challenges`` writes) and an honest step's CitationProof (lost)."""
+    from citation_support import honest_08, reordered_08
+    from proof_check_support import citation_proof
 
-    def __init__(self) -> None:
+    from por.challenge import build_citation_proof, citation_faults
+
+    bundle, _outcome = reordered_08()
+    won = build_citation_proof(bundle, citation_faults(bundle)[0]).to_cbor()
+    return bundle.to_cbor(), won, citation_proof(honest_08(), 3, [])
+
+
+class Game:
+    """One market on a fresh registry with the test court as resolver; with
+    ``lying``, the market is the lying bundle's and its verdict is proposed first."""
+
+    def __init__(self, *, lying: bool = False) -> None:
         self.chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
         self.chain.call("setResolver", "0x" + address_of(TEST_ONLY_COURT).hex())
-        self.market, self.proof = synthetic_market(self.chain, "evidence_leaf", 4, 1, LEAF,
-                                                   nonce=0)
+        self.leaf = LEAF
         self.now = T0 + 1
         self.round = 0
+        if lying:
+            self.market = b""
+            self.propose_lie(0)
+        else:
+            self.market, self.proof = synthetic_market(self.chain, "evidence_leaf", 4, 1,
+                                                       LEAF, nonce=0)
+
+    def propose_lie(self, round_: int) -> None:
+        from por.bundle.layout import Bundle
+        from por.challenge.proofs import build_inclusion_proof
+
+        data = lie()[0]
+        self.chain.set_time(self.now)
+        self.market, propose = bundle_proposal(data, self.chain.chain_id, self.chain.contract,
+                                               round_, weeks=1000)
+        self.chain.send(propose)
+        self.proof = build_inclusion_proof(Bundle.from_cbor(data), "evidence_leaf", 1)
+        self.leaf = self.proof.leaf
 
     def at(self, now: int) -> None:
         self.now = now
@@ -58,6 +99,7 @@ class Game:
         self.market, self.proof = synthetic_market(
             self.chain, "evidence_leaf", 4, 1, LEAF, nonce=variant, round_=round_,
             market=self.market, sender=sender)
+        self.leaf = LEAF
 
     def open(self, sender: str, case: bytes) -> bytes:
         data = open_challenge_calldata(self.market, case, self.proof)
@@ -66,13 +108,14 @@ class Game:
         return opened
 
     def challenge_id(self, sender: str, case: bytes) -> bytes:
-        return challenge_id(self.leaf_id(), leaf_hash(LEAF), bytes.fromhex(sender[2:]), case)
+        return challenge_id(self.leaf_id(), leaf_hash(self.leaf), bytes.fromhex(sender[2:]),
+                            case)
 
     def leaf_id(self) -> bytes:
         return leaf_id(self.market, 2, 1)
 
     def ruling(self, challenger: str, case: bytes, upheld: bool) -> bytes:
-        return ruling_calldata(self.chain.contract, self.market, (2, 1, leaf_hash(LEAF)),
+        return ruling_calldata(self.chain.contract, self.market, (2, 1, leaf_hash(self.leaf)),
                                challenger=challenger, case=case, upheld=upheld)
 
     def owed(self) -> int:
@@ -151,8 +194,10 @@ class RegistryMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.game = Game()
-        self.open: dict[bytes, tuple[str, bytes, int]] = {}  # id -> challenger, case, round
+        self.game = Game(lying=True)
+        self.lying = True  # the standing (or last) verdict is the lie
+        self.lie_struck = False
+        self.open: dict[bytes, tuple[str, bytes, int, bytes]] = {}  # id -> who, case, round, leaf
         self.held = PROPOSER_BOND  # bonds the registry holds (not yet credited)
         self.paid: dict[str, int] = dict.fromkeys(ACCOUNTS, 0)
         self.status = 1  # Proposed
@@ -175,7 +220,7 @@ class RegistryMachine(RuleBasedStateMachine):
             assert reverts(game.chain, data, sender=who).name == expected
             return
         game.open(who, case(n))
-        self.open[cid] = (who, case(n), game.round)
+        self.open[cid] = (who, case(n), game.round, game.leaf)
         self.held += CHALLENGER_BOND
 
     @rule(pick=st.integers(0, 7), upheld=st.booleans())
@@ -183,16 +228,19 @@ class RegistryMachine(RuleBasedStateMachine):
         if not self.open:
             return
         cid = sorted(self.open)[pick % len(self.open)]
-        who, case_hash, round_ = self.open.pop(cid)
+        who, case_hash, round_, leaf = self.open.pop(cid)
         game = self.game
+        current, game.leaf = game.leaf, leaf
         game.chain.send(game.ruling(who, case_hash, upheld), sender=RESOLVER)
+        game.leaf = current
         proposer = ADMIN
-        if round_ != game.round:  # moot: refunded
+        if round_ != game.round:  # moot (struck by a ruling or a proof): refunded
             self._credit(who, CHALLENGER_BOND)
             status = 4
         elif upheld:
             self._credit(who, CHALLENGER_BOND + PROPOSER_BOND)
             self.status, game.round = 2, game.round + 1
+            self.lie_struck |= self.lying
             status = 2
         else:
             self._credit(proposer, CHALLENGER_BOND)
@@ -207,8 +255,7 @@ class RegistryMachine(RuleBasedStateMachine):
     @rule()
     def finalize(self) -> None:
         game = self.game
-        final = self.status == 1 and game.now >= self.deadline and not any(
-            r == game.round for _w, _c, r in self.open.values())
+        final = self._final()
         assert game.chain.call("isFinal", game.market) is (final or self.status == 3)
         if not final:
             assert reverts(game.chain, _call("finalize", game.market)).name == "NotFinal"
@@ -229,15 +276,52 @@ class RegistryMachine(RuleBasedStateMachine):
         assert game.chain.balance(who) - before == owed == self.paid[who]
         self.paid[who] = 0
 
-    @rule()
-    def repropose(self) -> None:
+    @rule(who=st.sampled_from(ACCOUNTS), won=st.booleans())
+    def settle_by_proof(self, who: str, won: bool) -> None:
+        """A won proof strikes a proposed, not final lie at once; anything else reverts
+        and changes nothing (the invariants check the bonds)."""
+        game = self.game
+        _data, won_proof, lost_proof = lie()
+        call = call_data("settleByProof", game.market, won_proof if won else lost_proof)
+        expected = None
+        if self.status != 1:
+            expected = "NotChallengeable"
+        elif self._final():
+            expected = "WindowClosed"
+        elif not won:
+            expected = "ProofNotWon"
+        elif not self.lying:
+            expected = "ProofPorRoot"
+        if expected is not None:
+            assert reverts(game.chain, call, sender=who).name == expected
+            return
+        game.chain.send(call, sender=who)  # an honest challenger with a won proof wins
+        self._credit(who, PROPOSER_BOND)
+        self.status, game.round, self.lie_struck = 2, game.round + 1, True
+
+    @rule(lying=st.booleans())
+    def repropose(self, lying: bool) -> None:
         if self.status != 2:
             return
-        self.variant += 1
-        self.game.propose(self.variant, self.game.round)
+        game = self.game
+        if lying and self.lie_struck:
+            with pytest.raises(Exception) as info:
+                game.propose_lie(game.round)
+            assert getattr(info.value, "name", None) == "RootStruck"
+            return
+        if lying:
+            game.propose_lie(game.round)
+        else:
+            self.variant += 1
+            game.propose(self.variant, game.round)
+        self.lying = lying
         self.held += PROPOSER_BOND
         self.status = 1
-        self.deadline = self.game.now + WINDOW
+        self.deadline = game.now + WINDOW
+
+    def _final(self) -> bool:
+        return self.status == 1 and self.game.now >= self.deadline and not any(
+            entry[2] == self.game.round for entry in self.open.values())
 
     def _credit(self, who: str, amount: int) -> None:
         self.held -= amount
@@ -262,12 +346,10 @@ test_random_call_sequences_keep_the_invariants = RegistryMachine.TestCase
     ((0, CHALLENGER_BOND), WINDOW), ((PROPOSER_BOND, 0), WINDOW), ((2**128, 1), WINDOW),
     ((1, 2**128), WINDOW), ((1, 1), 0), ((1, 1), 2**32)])
 def test_a_deployment_out_of_range_reverts(bonds: tuple[int, int], window: int) -> None:
-    from chain_support import ERRORS, RESOLVER, artifact, selector
-    from eth_abi import encode
+    from chain_support import ERRORS, artifact, deploy_args, selector
 
     chain = Game().chain
-    args = encode(["address", "address", "address[]", "uint256", "uint256", "uint64"],
-                  [ADMIN, RESOLVER, [], *bonds, window])
+    args = deploy_args([], bonds=bonds, window=window)
     with pytest.raises(RuntimeError) as info:
         chain.evm.deploy(ADMIN, bytes.fromhex(artifact()["bytecode"][2:]) + args)
     [error] = [s for s, (name, _t) in ERRORS.items() if name == "DeploymentValue"]
