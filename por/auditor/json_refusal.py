@@ -148,7 +148,14 @@ class _Scanner:
         state = _VALUE
         i = 0
         number_at = -1  # start of the last token if it was a number
+        slow_until = 0  # a run refused by _run_ok is walked token by token
         while True:
+            if state == _AFTER and stack and i >= slow_until:
+                end = self._run(i, stack)
+                if end < 0:
+                    slow_until = -end
+                else:
+                    i = end
             match = _TOKEN.match(text, i)
             if match is None:
                 self._stop(state, self.ws(i), number_at)
@@ -208,6 +215,36 @@ class _Scanner:
                     self._stop(state, end, number_at if end == i else -1)
                 return
 
+    def _run(self, i: int, stack: list[set[str] | None]) -> int:
+        """After a value inside a container: the end of the longest run of
+        ``, element`` (``, "name": element`` in an object) that is accepted JSON,
+        elements nested at most RUN_DEPTH deep (one C regex match and one C parse:
+        the fast path of a long refused body).  Minus its end if the run holds a
+        duplicate name or a lone surrogate: the caller walks it token by token, so
+        the exact first refusal is found there."""
+        text = self.text
+        names = stack[-1]
+        nested = min(RUN_DEPTH, MAX_DEPTH - len(stack))
+        end = (_RUN_ARRAY if names is None else _RUN_OBJECT)[nested].match(text, i).end()
+        if end == i:
+            return i
+        comma = text.index(",", i)
+        if SURROGATE_ESCAPE.search(text, comma, end) is not None and \
+                _lone_surrogate(text, comma, end) is not None:
+            return -end
+        try:
+            if names is None:
+                _RUN_DECODER.decode("[" + text[comma + 1:end] + "]")
+                return end
+            members = _RUN_DECODER.decode("{" + text[comma + 1:end] + "}")
+        except _Duplicate:
+            return -end
+        new = {name for name, _ in members}
+        if len(new) != len(members) or not names.isdisjoint(new):
+            return -end
+        names |= new
+        return end
+
     def _check_string(self, start: int, end: int) -> None:
         if SURROGATE_ESCAPE.search(self.text, start, end) is not None:
             lone = _lone_surrogate(self.text, start + 1, end - 1)
@@ -235,6 +272,46 @@ _TOKEN = re.compile(
     r'|("(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+")'
     r"|(-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+)"
     r"|(true|false|null))")
+
+
+# Runs (the fast path): the same tokens, a number never followed by . e E (that
+# case is left to the exact routines), containers nested at most RUN_DEPTH deep.
+RUN_DEPTH = 3
+_WS_P = r"[ \t\n\r]*+"
+_STRING_P = r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"'
+_SCALAR_P = (r'(?:' + _STRING_P + r"|-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+"
+             r"(?:[eE][+-]?+[0-9]++)?+(?![.eE])|true|false|null)")
+
+
+def _element_pattern(depth: int) -> str:
+    """A value whose containers nest at most ``depth`` deep."""
+    if depth == 0:
+        return _SCALAR_P
+    inner = _element_pattern(depth - 1)
+    array = (r"\[" + _WS_P + r"(?:" + inner + _WS_P + r"(?:," + _WS_P + r"(?!\])|(?=\])))*+\]")
+    member = _STRING_P + _WS_P + ":" + _WS_P + inner
+    obj = r"\{" + _WS_P + r"(?:" + member + _WS_P + r"(?:," + _WS_P + r"(?!\})|(?=\})))*+\}"
+    return f"(?:{_SCALAR_P}|{array}|{obj})"
+
+
+_RUN_ARRAY = [re.compile(r"(?:" + _WS_P + "," + _WS_P + _element_pattern(d) + r")*+")
+              for d in range(RUN_DEPTH + 1)]
+_RUN_OBJECT = [re.compile(r"(?:" + _WS_P + "," + _WS_P + _STRING_P + _WS_P + ":" + _WS_P
+                          + _element_pattern(d) + r")*+") for d in range(RUN_DEPTH + 1)]
+
+
+class _Duplicate(Exception):
+    """A member name repeated in one object of a run."""
+
+
+def _run_pairs(pairs: list[tuple[str, object]]) -> list[tuple[str, object]]:
+    if len(pairs) > 1 and len({name for name, _ in pairs}) != len(pairs):
+        raise _Duplicate
+    return pairs
+
+
+#: Decodes a run already matched by _RUN_ARRAY/_RUN_OBJECT: only its names matter.
+_RUN_DECODER = json.JSONDecoder(parse_float=str, parse_int=str, object_pairs_hook=_run_pairs)
 
 
 def first_refusal(text: str) -> tuple[str, int] | None:
