@@ -27,6 +27,8 @@ import json
 import re
 from typing import NoReturn
 
+from por.jsontext import _json_shape
+
 #: Deepest nesting accepted (SPEC §12.1).
 MAX_DEPTH = 64
 
@@ -148,7 +150,8 @@ class _Scanner:
         state = _VALUE
         i = 0
         number_at = -1  # start of the last token if it was a number
-        slow_until = 0  # a run refused by _run_ok is walked token by token
+        slow_until = 0  # a run refused by _run is walked token by token
+        self.budget = 2 * n  # characters the C parser may spend on values it refuses
         while True:
             if state == _AFTER and stack and i >= slow_until:
                 end = self._run(i, stack)
@@ -167,6 +170,10 @@ class _Scanner:
                     self._stop(state, j, number_at)
                 if len(stack) >= MAX_DEPTH:
                     raise Refusal(DEPTH, j)
+                skipped = self._accepted(j, MAX_DEPTH - len(stack)) if stack else -1
+                if skipped >= 0:
+                    state, number_at, i = _AFTER, -1, skipped
+                    continue
                 if text[j] == "{":
                     stack.append(set())
                     state = _FIRST_KEY
@@ -221,11 +228,12 @@ class _Scanner:
         elements nested at most RUN_DEPTH deep (one C regex match and one C parse:
         the fast path of a long refused body).  Minus its end if the run holds a
         duplicate name or a lone surrogate: the caller walks it token by token, so
-        the exact first refusal is found there."""
+        the exact first refusal is found there (at most RUN_WINDOW characters)."""
         text = self.text
         names = stack[-1]
         nested = min(RUN_DEPTH, MAX_DEPTH - len(stack))
-        end = (_RUN_ARRAY if names is None else _RUN_OBJECT)[nested].match(text, i).end()
+        window = min(self.n, i + RUN_WINDOW)
+        end = (_RUN_ARRAY if names is None else _RUN_OBJECT)[nested].match(text, i, window).end()
         if end == i:
             return i
         comma = text.index(",", i)
@@ -243,6 +251,30 @@ class _Scanner:
         if len(new) != len(members) or not names.isdisjoint(new):
             return -end
         names |= new
+        return end
+
+    def _accepted(self, j: int, depth_left: int) -> int:
+        """The end of the container at ``j`` if it is accepted JSON nesting at most
+        ``depth_left`` deep (decided by the C parser, at most once per container
+        that is accepted; the ones it refuses, on the path to the first refusal,
+        spend a budget of twice the text), else -1: walk it token by token."""
+        if self.budget <= 0:
+            return -1
+        text = self.text
+        try:
+            end = _RUN_DECODER.raw_decode(text, j)[1]
+        except json.JSONDecodeError as error:
+            self.budget -= error.pos - j
+            return -1
+        except _Duplicate:
+            self.budget -= self.n - j
+            return -1
+        brackets = text.count("[", j, end) + text.count("{", j, end)
+        if brackets > depth_left and _json_shape(text[j:end], depth_left, None) is not None:
+            return -1  # too deep: the walk raises extract.json_depth inside
+        if SURROGATE_ESCAPE.search(text, j, end) is not None and \
+                _lone_surrogate(text, j, end) is not None:
+            return -1  # the walk raises extract.json_surrogate inside
         return end
 
     def _check_string(self, start: int, end: int) -> None:
@@ -274,13 +306,15 @@ _TOKEN = re.compile(
     r"|(true|false|null))")
 
 
-# Runs (the fast path): the same tokens, a number never followed by . e E (that
-# case is left to the exact routines), containers nested at most RUN_DEPTH deep.
+# Runs (the fast path): the same tokens, a number only where a delimiter follows
+# it (so never cut short by the window, and "1." is left to the exact routines),
+# containers nested at most RUN_DEPTH deep, at most RUN_WINDOW characters.
 RUN_DEPTH = 3
+RUN_WINDOW = 1 << 16
 _WS_P = r"[ \t\n\r]*+"
 _STRING_P = r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"'
 _SCALAR_P = (r'(?:' + _STRING_P + r"|-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+"
-             r"(?:[eE][+-]?+[0-9]++)?+(?![.eE])|true|false|null)")
+             r"(?:[eE][+-]?+[0-9]++)?+(?=[ \t\n\r,\]}])|true|false|null)")
 
 
 def _element_pattern(depth: int) -> str:
@@ -310,8 +344,13 @@ def _run_pairs(pairs: list[tuple[str, object]]) -> list[tuple[str, object]]:
     return pairs
 
 
+def _refuse_constant(name: str) -> NoReturn:
+    raise _Duplicate  # NaN, Infinity: refused like a duplicate (the walk finds it)
+
+
 #: Decodes a run already matched by _RUN_ARRAY/_RUN_OBJECT: only its names matter.
-_RUN_DECODER = json.JSONDecoder(parse_float=str, parse_int=str, object_pairs_hook=_run_pairs)
+_RUN_DECODER = json.JSONDecoder(parse_float=str, parse_int=str, object_pairs_hook=_run_pairs,
+                                parse_constant=_refuse_constant)
 
 
 def first_refusal(text: str) -> tuple[str, int] | None:
