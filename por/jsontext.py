@@ -28,6 +28,7 @@ import json
 import re
 from collections.abc import Callable
 from decimal import Decimal
+from itertools import accumulate
 from typing import Any
 
 #: Deepest JSON nesting por parses (inputs and evidence bodies).
@@ -36,6 +37,9 @@ MAX_JSON_DEPTH = 64
 # Runs of brackets outside strings, and whole strings (skipped as one match:
 # possessive, closing quote optional, so the scan never backtracks or rescans).
 _JSON_NESTING = re.compile(r'[\[\]{}]++|"(?:[^"\\]++|\\[\s\S])*+"?')
+#: Everything but the brackets outside strings (strings as _JSON_NESTING reads them).
+_NOT_BRACKETS = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"?|[^\[\]{}"]++')
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 #: A JSON number's exponent part (``e-12``), read only from the number's text.
 _EXPONENT = re.compile(r"[eE][+-]?0*([0-9]*)")
 #: Largest exponent magnitude a JSON number may spell and still become a Decimal
@@ -56,6 +60,16 @@ def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str
     brackets = text.count("[") + text.count("{")
     if brackets <= depth_limit and (container_limit is None or brackets <= container_limit):
         return None
+    # The brackets outside strings, then the deepest prefix sum, in C.
+    outside = _NOT_BRACKETS.sub("", text)
+    too_deep = max(accumulate(map(_BRACKET_STEP.__getitem__, outside)), default=0) > depth_limit
+    too_many = container_limit is not None and \
+        outside.count("[") + outside.count("{") > container_limit
+    if not too_many:
+        return f"JSON nested deeper than {depth_limit}" if too_deep else None
+    if not too_deep:
+        return f"JSON holds more than {container_limit} arrays and objects"
+    # Both: the one reached first, as the scan below reports it.
     depth = containers = 0
     for match in _JSON_NESTING.finditer(text):
         lexeme = match.group()
@@ -105,7 +119,10 @@ class JsonTextError(ValueError):
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
+    result = dict(pairs)
+    if len(result) == len(pairs):
+        return result
+    result = {}
     for key, item in pairs:
         if key in result:
             raise JsonTextError(f"duplicate object key {key[:40]!r}")

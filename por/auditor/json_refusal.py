@@ -27,7 +27,7 @@ import json
 import re
 from typing import NoReturn
 
-from por.jsontext import _json_shape
+from por.jsontext import json_nesting_exceeds
 
 #: Deepest nesting accepted (SPEC §12.1).
 MAX_DEPTH = 64
@@ -270,7 +270,7 @@ class _Scanner:
             self.budget -= self.n - j
             return -1
         brackets = text.count("[", j, end) + text.count("{", j, end)
-        if brackets > depth_left and _json_shape(text[j:end], depth_left, None) is not None:
+        if brackets > depth_left and json_nesting_exceeds(text[j:end], depth_left):
             return -1  # too deep: the walk raises extract.json_depth inside
         if SURROGATE_ESCAPE.search(text, j, end) is not None and \
                 _lone_surrogate(text, j, end) is not None:
