@@ -27,6 +27,7 @@ import functools
 import json
 import re
 from collections.abc import Callable
+from array import array
 from decimal import Decimal
 from itertools import accumulate
 from typing import Any
@@ -39,7 +40,9 @@ MAX_JSON_DEPTH = 64
 _JSON_NESTING = re.compile(r'[\[\]{}]++|"(?:[^"\\]++|\\[\s\S])*+"?')
 #: Everything but the brackets outside strings (strings as _JSON_NESTING reads them).
 _NOT_BRACKETS = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"?|[^\[\]{}"]++')
-_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+_NOT_BRACKET_BYTES = bytes(b for b in range(256) if b not in b"[]{}")
+_BRACKET_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # signed: +1, -1
+_CHUNK = 1 << 16
 #: A JSON number's exponent part (``e-12``), read only from the number's text.
 _EXPONENT = re.compile(r"[eE][+-]?0*([0-9]*)")
 #: Largest exponent magnitude a JSON number may spell and still become a Decimal
@@ -52,6 +55,28 @@ def json_nesting_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     return _json_shape(text, limit, None) is not None
 
 
+def _bracket_figures(text: str) -> tuple[int, int]:
+    """The deepest nesting and the number of openers of the brackets outside
+    strings (as _JSON_NESTING reads strings), computed in C: chunk by chunk,
+    the text between quotes, then the brackets' running sum."""
+    deepest = depth = containers = 0
+    inside = False
+    if "\\" in text:  # escaped quotes: strings as one regular expression finds them
+        chunks = [_NOT_BRACKETS.sub("", text)]
+    else:
+        chunks = [text[k:k + _CHUNK] for k in range(0, len(text), _CHUNK)]
+    for chunk in chunks:
+        pieces = chunk.split('"')
+        outside = "".join(pieces[1 if inside else 0::2])
+        inside ^= len(pieces) % 2 == 0
+        brackets = outside.encode("ascii", "ignore").translate(None, _NOT_BRACKET_BYTES)
+        steps = array("b", brackets.translate(_BRACKET_STEPS))
+        deepest = max(deepest, max(accumulate(steps, initial=depth)))
+        depth += sum(steps)
+        containers += brackets.count(b"[") + brackets.count(b"{")
+    return deepest, containers
+
+
 def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str | None:
     """Why ``text`` is refused before parsing (too deep, too many containers), or None.
 
@@ -60,11 +85,9 @@ def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str
     brackets = text.count("[") + text.count("{")
     if brackets <= depth_limit and (container_limit is None or brackets <= container_limit):
         return None
-    # The brackets outside strings, then the deepest prefix sum, in C.
-    outside = _NOT_BRACKETS.sub("", text)
-    too_deep = max(accumulate(map(_BRACKET_STEP.__getitem__, outside)), default=0) > depth_limit
-    too_many = container_limit is not None and \
-        outside.count("[") + outside.count("{") > container_limit
+    deepest, containers = _bracket_figures(text)
+    too_deep = deepest > depth_limit
+    too_many = container_limit is not None and containers > container_limit
     if not too_many:
         return f"JSON nested deeper than {depth_limit}" if too_deep else None
     if not too_deep:
