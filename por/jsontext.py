@@ -55,26 +55,39 @@ def json_nesting_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     return _json_shape(text, limit, None) is not None
 
 
-def _bracket_figures(text: str) -> tuple[int, int]:
+def _bracket_figures(text: str, limit: int = MAX_JSON_DEPTH) -> tuple[int, int, int]:
     """The deepest nesting and the number of openers of the brackets outside
-    strings (as _JSON_NESTING reads strings), computed in C: chunk by chunk,
-    the text between quotes, then the brackets' running sum."""
+    strings (as _JSON_NESTING reads strings), and the length of a prefix that
+    nests at most ``limit`` deep, computed in C: chunk by chunk, the text between
+    quotes, then the brackets' running sum."""
     deepest = depth = containers = 0
+    shallow = len(text)
     inside = False
     if "\\" in text:  # escaped quotes: strings as one regular expression finds them
         chunks = [_NOT_BRACKETS.sub("", text)]
     else:
         chunks = [text[k:k + _CHUNK] for k in range(0, len(text), _CHUNK)]
-    for chunk in chunks:
+    for index, chunk in enumerate(chunks):
         pieces = chunk.split('"')
         outside = "".join(pieces[1 if inside else 0::2])
         inside ^= len(pieces) % 2 == 0
         brackets = outside.encode("ascii", "ignore").translate(None, _NOT_BRACKET_BYTES)
         steps = array("b", brackets.translate(_BRACKET_STEPS))
         deepest = max(deepest, max(accumulate(steps, initial=depth)))
+        if deepest > limit:
+            shallow = min(shallow, index * _CHUNK if len(chunks) > 1 else 0)
         depth += sum(steps)
         containers += brackets.count(b"[") + brackets.count(b"{")
-    return deepest, containers
+    return deepest, containers, shallow
+
+
+def json_shallow_prefix(text: str, limit: int = MAX_JSON_DEPTH) -> int:
+    """The length of a prefix of ``text`` whose brackets outside strings nest at
+    most ``limit`` deep (the whole text if it does; perhaps shorter than the
+    longest such prefix): a parser given only this prefix never recurses deeper."""
+    if text.count("[") + text.count("{") <= limit:
+        return len(text)
+    return _bracket_figures(text, limit)[2]
 
 
 def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str | None:
@@ -85,7 +98,7 @@ def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str
     brackets = text.count("[") + text.count("{")
     if brackets <= depth_limit and (container_limit is None or brackets <= container_limit):
         return None
-    deepest, containers = _bracket_figures(text)
+    deepest, containers, _ = _bracket_figures(text, depth_limit)
     too_deep = deepest > depth_limit
     too_many = container_limit is not None and containers > container_limit
     if not too_many:
@@ -205,5 +218,6 @@ __all__ = [
     "OutOfRangeNumber",
     "json_decimal",
     "json_nesting_exceeds",
+    "json_shallow_prefix",
     "loads_strict",
 ]

@@ -27,7 +27,7 @@ import json
 import re
 from typing import NoReturn
 
-from por.jsontext import json_nesting_exceeds
+from por.jsontext import json_nesting_exceeds, json_shallow_prefix
 
 #: Deepest nesting accepted (SPEC §12.1).
 MAX_DEPTH = 64
@@ -152,6 +152,10 @@ class _Scanner:
         number_at = -1  # start of the last token if it was a number
         slow_until = 0  # a run refused by _run is walked token by token
         self.budget = 2 * n  # characters the C parser may spend on values it refuses
+        # The C parser recurses once per level: it only ever sees a prefix that
+        # nests at most MAX_DEPTH deep (a container reaching past it is walked).
+        shallow = json_shallow_prefix(text, MAX_DEPTH)
+        self.shallow = text if shallow == n else text[:shallow]
         while True:
             if state == _AFTER and stack and i >= slow_until:
                 end = self._run(i, stack)
@@ -262,7 +266,7 @@ class _Scanner:
             return -1
         text = self.text
         try:
-            end = _RUN_DECODER.raw_decode(text, j)[1]
+            end = _RUN_DECODER.raw_decode(self.shallow, j)[1]
         except json.JSONDecodeError as error:
             self.budget -= error.pos - j
             return -1
