@@ -26,8 +26,8 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Callable
 from array import array
+from collections.abc import Callable
 from decimal import Decimal
 from itertools import accumulate
 from typing import Any
@@ -73,7 +73,8 @@ def _bracket_figures(text: str, limit: int = MAX_JSON_DEPTH) -> tuple[int, int, 
         inside ^= len(pieces) % 2 == 0
         brackets = outside.encode("ascii", "ignore").translate(None, _NOT_BRACKET_BYTES)
         steps = array("b", brackets.translate(_BRACKET_STEPS))
-        deepest = max(deepest, max(accumulate(steps, initial=depth)))
+        highest = max(accumulate(steps, initial=depth))
+        deepest = max(deepest, highest)
         if deepest > limit:
             shallow = min(shallow, index * _CHUNK if len(chunks) > 1 else 0)
         depth += sum(steps)

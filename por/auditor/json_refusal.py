@@ -23,6 +23,7 @@ matched once by a regular expression.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import NoReturn
@@ -237,7 +238,8 @@ class _Scanner:
         names = stack[-1]
         nested = min(RUN_DEPTH, MAX_DEPTH - len(stack))
         window = min(self.n, i + RUN_WINDOW)
-        end = (_RUN_ARRAY if names is None else _RUN_OBJECT)[nested].match(text, i, window).end()
+        run = _run_pattern(names is not None, nested).match(text, i, window)
+        end = i if run is None else run.end()
         if end == i:
             return i
         comma = text.index(",", i)
@@ -332,10 +334,12 @@ def _element_pattern(depth: int) -> str:
     return f"(?:{_SCALAR_P}|{array}|{obj})"
 
 
-_RUN_ARRAY = [re.compile(r"(?:" + _WS_P + "," + _WS_P + _element_pattern(d) + r")*+")
-              for d in range(RUN_DEPTH + 1)]
-_RUN_OBJECT = [re.compile(r"(?:" + _WS_P + "," + _WS_P + _STRING_P + _WS_P + ":" + _WS_P
-                          + _element_pattern(d) + r")*+") for d in range(RUN_DEPTH + 1)]
+@functools.cache
+def _run_pattern(in_object: bool, depth: int) -> re.Pattern[str]:
+    """``, element`` (``, "name": element``) repeated; compiled on first use, as
+    only refused bodies need it (about 50 ms for all of them)."""
+    name = _STRING_P + _WS_P + ":" + _WS_P if in_object else ""
+    return re.compile(r"(?:" + _WS_P + "," + _WS_P + name + _element_pattern(depth) + r")*+")
 
 
 class _Duplicate(Exception):
@@ -352,7 +356,7 @@ def _refuse_constant(name: str) -> NoReturn:
     raise _Duplicate  # NaN, Infinity: refused like a duplicate (the walk finds it)
 
 
-#: Decodes a run already matched by _RUN_ARRAY/_RUN_OBJECT: only its names matter.
+#: Decodes a run already matched by _run_pattern: only its names matter.
 _RUN_DECODER = json.JSONDecoder(parse_float=str, parse_int=str, object_pairs_hook=_run_pairs,
                                 parse_constant=_refuse_constant)
 
