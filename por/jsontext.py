@@ -26,8 +26,10 @@ from __future__ import annotations
 import functools
 import json
 import re
+from array import array
 from collections.abc import Callable
 from decimal import Decimal
+from itertools import accumulate
 from typing import Any
 
 #: Deepest JSON nesting por parses (inputs and evidence bodies).
@@ -36,6 +38,11 @@ MAX_JSON_DEPTH = 64
 # Runs of brackets outside strings, and whole strings (skipped as one match:
 # possessive, closing quote optional, so the scan never backtracks or rescans).
 _JSON_NESTING = re.compile(r'[\[\]{}]++|"(?:[^"\\]++|\\[\s\S])*+"?')
+#: Everything but the brackets outside strings (strings as _JSON_NESTING reads them).
+_NOT_BRACKETS = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"?|[^\[\]{}"]++')
+_NOT_BRACKET_BYTES = bytes(b for b in range(256) if b not in b"[]{}")
+_BRACKET_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # signed: +1, -1
+_CHUNK = 1 << 16
 #: A JSON number's exponent part (``e-12``), read only from the number's text.
 _EXPONENT = re.compile(r"[eE][+-]?0*([0-9]*)")
 #: Largest exponent magnitude a JSON number may spell and still become a Decimal
@@ -48,6 +55,42 @@ def json_nesting_exceeds(text: str, limit: int = MAX_JSON_DEPTH) -> bool:
     return _json_shape(text, limit, None) is not None
 
 
+def _bracket_figures(text: str, limit: int = MAX_JSON_DEPTH) -> tuple[int, int, int]:
+    """The deepest nesting and the number of openers of the brackets outside
+    strings (as _JSON_NESTING reads strings), and the length of a prefix that
+    nests at most ``limit`` deep, computed in C: chunk by chunk, the text between
+    quotes, then the brackets' running sum."""
+    deepest = depth = containers = 0
+    shallow = len(text)
+    inside = False
+    if "\\" in text:  # escaped quotes: strings as one regular expression finds them
+        chunks = [_NOT_BRACKETS.sub("", text)]
+    else:
+        chunks = [text[k:k + _CHUNK] for k in range(0, len(text), _CHUNK)]
+    for index, chunk in enumerate(chunks):
+        pieces = chunk.split('"')
+        outside = "".join(pieces[1 if inside else 0::2])
+        inside ^= len(pieces) % 2 == 0
+        brackets = outside.encode("ascii", "ignore").translate(None, _NOT_BRACKET_BYTES)
+        steps = array("b", brackets.translate(_BRACKET_STEPS))
+        highest = max(accumulate(steps, initial=depth))
+        deepest = max(deepest, highest)
+        if deepest > limit:
+            shallow = min(shallow, index * _CHUNK if len(chunks) > 1 else 0)
+        depth += sum(steps)
+        containers += brackets.count(b"[") + brackets.count(b"{")
+    return deepest, containers, shallow
+
+
+def json_shallow_prefix(text: str, limit: int = MAX_JSON_DEPTH) -> int:
+    """The length of a prefix of ``text`` whose brackets outside strings nest at
+    most ``limit`` deep (the whole text if it does; perhaps shorter than the
+    longest such prefix): a parser given only this prefix never recurses deeper."""
+    if text.count("[") + text.count("{") <= limit:
+        return len(text)
+    return _bracket_figures(text, limit)[2]
+
+
 def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str | None:
     """Why ``text`` is refused before parsing (too deep, too many containers), or None.
 
@@ -56,6 +99,14 @@ def _json_shape(text: str, depth_limit: int, container_limit: int | None) -> str
     brackets = text.count("[") + text.count("{")
     if brackets <= depth_limit and (container_limit is None or brackets <= container_limit):
         return None
+    deepest, containers, _ = _bracket_figures(text, depth_limit)
+    too_deep = deepest > depth_limit
+    too_many = container_limit is not None and containers > container_limit
+    if not too_many:
+        return f"JSON nested deeper than {depth_limit}" if too_deep else None
+    if not too_deep:
+        return f"JSON holds more than {container_limit} arrays and objects"
+    # Both: the one reached first, as the scan below reports it.
     depth = containers = 0
     for match in _JSON_NESTING.finditer(text):
         lexeme = match.group()
@@ -105,7 +156,10 @@ class JsonTextError(ValueError):
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
+    result = dict(pairs)
+    if len(result) == len(pairs):
+        return result
+    result = {}
     for key, item in pairs:
         if key in result:
             raise JsonTextError(f"duplicate object key {key[:40]!r}")
@@ -165,5 +219,6 @@ __all__ = [
     "OutOfRangeNumber",
     "json_decimal",
     "json_nesting_exceeds",
+    "json_shallow_prefix",
     "loads_strict",
 ]

@@ -23,9 +23,12 @@ matched once by a regular expression.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import NoReturn
+
+from por.jsontext import json_nesting_exceeds, json_shallow_prefix
 
 #: Deepest nesting accepted (SPEC §12.1).
 MAX_DEPTH = 64
@@ -148,7 +151,19 @@ class _Scanner:
         state = _VALUE
         i = 0
         number_at = -1  # start of the last token if it was a number
+        slow_until = 0  # a run refused by _run is walked token by token
+        self.budget = 2 * n  # characters the C parser may spend on values it refuses
+        # The C parser recurses once per level: it only ever sees a prefix that
+        # nests at most MAX_DEPTH deep (a container reaching past it is walked).
+        shallow = json_shallow_prefix(text, MAX_DEPTH)
+        self.shallow = text if shallow == n else text[:shallow]
         while True:
+            if state == _AFTER and stack and i >= slow_until:
+                end = self._run(i, stack)
+                if end < 0:
+                    slow_until = -end
+                else:
+                    i = end
             match = _TOKEN.match(text, i)
             if match is None:
                 self._stop(state, self.ws(i), number_at)
@@ -160,6 +175,10 @@ class _Scanner:
                     self._stop(state, j, number_at)
                 if len(stack) >= MAX_DEPTH:
                     raise Refusal(DEPTH, j)
+                skipped = self._accepted(j, MAX_DEPTH - len(stack)) if stack else -1
+                if skipped >= 0:
+                    state, number_at, i = _AFTER, -1, skipped
+                    continue
                 if text[j] == "{":
                     stack.append(set())
                     state = _FIRST_KEY
@@ -208,6 +227,62 @@ class _Scanner:
                     self._stop(state, end, number_at if end == i else -1)
                 return
 
+    def _run(self, i: int, stack: list[set[str] | None]) -> int:
+        """After a value inside a container: the end of the longest run of
+        ``, element`` (``, "name": element`` in an object) that is accepted JSON,
+        elements nested at most RUN_DEPTH deep (one C regex match and one C parse:
+        the fast path of a long refused body).  Minus its end if the run holds a
+        duplicate name or a lone surrogate: the caller walks it token by token, so
+        the exact first refusal is found there (at most RUN_WINDOW characters)."""
+        text = self.text
+        names = stack[-1]
+        nested = min(RUN_DEPTH, MAX_DEPTH - len(stack))
+        window = min(self.n, i + RUN_WINDOW)
+        run = _run_pattern(names is not None, nested).match(text, i, window)
+        end = i if run is None else run.end()
+        if end == i:
+            return i
+        comma = text.index(",", i)
+        if SURROGATE_ESCAPE.search(text, comma, end) is not None and \
+                _lone_surrogate(text, comma, end) is not None:
+            return -end
+        try:
+            if names is None:
+                _RUN_DECODER.decode("[" + text[comma + 1:end] + "]")
+                return end
+            members = _RUN_DECODER.decode("{" + text[comma + 1:end] + "}")
+        except _Duplicate:
+            return -end
+        new = {name for name, _ in members}
+        if len(new) != len(members) or not names.isdisjoint(new):
+            return -end
+        names |= new
+        return end
+
+    def _accepted(self, j: int, depth_left: int) -> int:
+        """The end of the container at ``j`` if it is accepted JSON nesting at most
+        ``depth_left`` deep (decided by the C parser, at most once per container
+        that is accepted; the ones it refuses, on the path to the first refusal,
+        spend a budget of twice the text), else -1: walk it token by token."""
+        if self.budget <= 0:
+            return -1
+        text = self.text
+        try:
+            end = _RUN_DECODER.raw_decode(self.shallow, j)[1]
+        except json.JSONDecodeError as error:
+            self.budget -= error.pos - j
+            return -1
+        except _Duplicate:
+            self.budget -= self.n - j
+            return -1
+        brackets = text.count("[", j, end) + text.count("{", j, end)
+        if brackets > depth_left and json_nesting_exceeds(text[j:end], depth_left):
+            return -1  # too deep: the walk raises extract.json_depth inside
+        if SURROGATE_ESCAPE.search(text, j, end) is not None and \
+                _lone_surrogate(text, j, end) is not None:
+            return -1  # the walk raises extract.json_surrogate inside
+        return end
+
     def _check_string(self, start: int, end: int) -> None:
         if SURROGATE_ESCAPE.search(self.text, start, end) is not None:
             lone = _lone_surrogate(self.text, start + 1, end - 1)
@@ -235,6 +310,55 @@ _TOKEN = re.compile(
     r'|("(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+")'
     r"|(-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+)"
     r"|(true|false|null))")
+
+
+# Runs (the fast path): the same tokens, a number only where a delimiter follows
+# it (so never cut short by the window, and "1." is left to the exact routines),
+# containers nested at most RUN_DEPTH deep, at most RUN_WINDOW characters.
+RUN_DEPTH = 3
+RUN_WINDOW = 1 << 16
+_WS_P = r"[ \t\n\r]*+"
+_STRING_P = r'"(?:[^"\\\x00-\x1f]++|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*+"'
+_SCALAR_P = (r'(?:' + _STRING_P + r"|-?(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+"
+             r"(?:[eE][+-]?+[0-9]++)?+(?=[ \t\n\r,\]}])|true|false|null)")
+
+
+def _element_pattern(depth: int) -> str:
+    """A value whose containers nest at most ``depth`` deep."""
+    if depth == 0:
+        return _SCALAR_P
+    inner = _element_pattern(depth - 1)
+    array = (r"\[" + _WS_P + r"(?:" + inner + _WS_P + r"(?:," + _WS_P + r"(?!\])|(?=\])))*+\]")
+    member = _STRING_P + _WS_P + ":" + _WS_P + inner
+    obj = r"\{" + _WS_P + r"(?:" + member + _WS_P + r"(?:," + _WS_P + r"(?!\})|(?=\})))*+\}"
+    return f"(?:{_SCALAR_P}|{array}|{obj})"
+
+
+@functools.cache
+def _run_pattern(in_object: bool, depth: int) -> re.Pattern[str]:
+    """``, element`` (``, "name": element``) repeated; compiled on first use, as
+    only refused bodies need it (about 50 ms for all of them)."""
+    name = _STRING_P + _WS_P + ":" + _WS_P if in_object else ""
+    return re.compile(r"(?:" + _WS_P + "," + _WS_P + name + _element_pattern(depth) + r")*+")
+
+
+class _Duplicate(Exception):
+    """A member name repeated in one object of a run."""
+
+
+def _run_pairs(pairs: list[tuple[str, object]]) -> list[tuple[str, object]]:
+    if len(pairs) > 1 and len({name for name, _ in pairs}) != len(pairs):
+        raise _Duplicate
+    return pairs
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    raise _Duplicate  # NaN, Infinity: refused like a duplicate (the walk finds it)
+
+
+#: Decodes a run already matched by _run_pattern: only its names matter.
+_RUN_DECODER = json.JSONDecoder(parse_float=str, parse_int=str, object_pairs_hook=_run_pairs,
+                                parse_constant=_refuse_constant)
 
 
 def first_refusal(text: str) -> tuple[str, int] | None:
