@@ -96,6 +96,12 @@ class ProofError(PorError):
     """A challenge proof is malformed or does not verify (``proof.*``)."""
 
 
+#: Our sentence where pydantic's would read as a validator's (issue 26; the same texts
+#: as ``por.schemas``' schema errors).
+_PLAIN = {"missing": "required field is missing",
+          "extra_forbidden": "no such field in this record (SPEC §4)"}
+
+
 def value_error_text(exc: ValueError) -> str:
     """One plain sentence for a value a model refused: pydantic's first error as
     ``<field>: <message>`` (no ``[type=..., input_value=...]``, no URL), any other
@@ -105,7 +111,7 @@ def value_error_text(exc: ValueError) -> str:
         try:
             first = errors(include_url=False)[0]
             where = ".".join(str(part) for part in first.get("loc", ()))
-            message = str(first["msg"])
+            message = _PLAIN.get(str(first.get("type")), "") or str(first["msg"])
         except (IndexError, KeyError, TypeError):
             pass
         else:

@@ -38,7 +38,7 @@ from por.errors import SchemaError
 from por.jsontext import JsonTextError, loads_strict
 from por.lean.limits import MAX_ID_LENGTH  # one definition (issue 16)
 from por.numbers import is_canonical_decimal
-from por.schemas.shape import precheck
+from por.schemas.shape import EXTRA_FIELD_TEXT, precheck
 
 M = TypeVar("M", bound="Model")
 
@@ -278,6 +278,10 @@ _KIND = {
 }
 
 
+#: Our sentence where pydantic's would read as a validator's (issue 26).
+_TEXT = {"missing": "required field is missing", "extra_forbidden": EXTRA_FIELD_TEXT}
+
+
 def schema_error_from(name: str, exc: ValidationError) -> SchemaError:
     """One ``SchemaError`` for the first pydantic error, with a stable check id."""
     err = exc.errors(include_url=False)[0]
@@ -291,7 +295,7 @@ def schema_error_from(name: str, exc: ValidationError) -> SchemaError:
         check_id = "schema.type"
     else:
         check_id = "schema.value"
-    return SchemaError(check_id, f"{name}.{loc}: {err['msg']}")
+    return SchemaError(check_id, f"{name}.{loc}: {_TEXT.get(kind) or err['msg']}")
 
 
 __all__ = [

@@ -39,6 +39,11 @@ Shape = tuple[Any, ...] | None
 _VALUE_TYPES = (int, str, list, dict)  # bool is an int
 
 
+#: The one sentence for a field a record does not have (pydantic's own text, "Extra
+#: inputs are not permitted", never reaches a user: issue 26).
+EXTRA_FIELD_TEXT = "no such field in this record (SPEC §4)"
+
+
 def _is_value_alias(annotation: Any) -> bool:
     return isinstance(annotation, TypeAliasType) and annotation.__name__ == "Value"
 
@@ -93,7 +98,7 @@ def _walk(shape: Shape, node: Any, where: str) -> None:
         for key in node:
             if key not in fields:
                 raise SchemaError("schema.extra_field",
-                                  f"{where}.{str(key)[:64]}: Extra inputs are not permitted")
+                                  f"{where}.{str(key)[:64]}: {EXTRA_FIELD_TEXT}")
         for key, item in node.items():
             if fields[key] is not None:
                 _walk(fields[key], item, f"{where}.{key}")

@@ -23,7 +23,8 @@ BUNDLE = str(ROOT / "fixtures" / "bundles" / "valid" / "01-boolean-observed.cbor
 JUDGES = ROOT / "fixtures" / "judges"
 MARKET = ROOT / "fixtures" / "markets" / "01-boolean-observed"
 PHRASES = ("type=", "input_value=", "input_type=", "For further inform", "errors.pydantic.dev",
-           "after validation", "validation error for")
+           "after validation", "validation error for", "Extra inputs are not permitted",
+           "Field required")
 
 
 def _config(tmp_path: Path, old: str, new: str) -> str:
