@@ -19,6 +19,7 @@ import argparse
 from typing import Any
 
 from por.cli.common import (
+    EXIT_NO_VERDICT,
     CliError,
     add_max_size_option,
     out,
@@ -139,9 +140,14 @@ def _ruling(args: argparse.Namespace) -> int:
 
 def _settle(args: argparse.Namespace) -> int:
     from por.chain.documents import settle_call
+    from por.documents import not_a_proof
 
-    call = settle_call(read_input(args.proof, args.max_size), args.market,
-                       max_size=args.max_size)
+    data = read_input(args.proof, args.max_size)
+    reason = not_a_proof(data, max_size=args.max_size)
+    if reason is not None:  # no verdict (exit 2), as `por check-proof` says
+        raise CliError("proof.not_a_proof", f"{safe_text(args.proof)}: {reason}",
+                       exit_code=EXIT_NO_VERDICT)
+    call = settle_call(data, args.market, max_size=args.max_size)
     lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
              f"por_root          {call['por_root_hex']} (must be the proposed verdict's)",
              f"won               {call['won']}",

@@ -197,3 +197,6 @@ def test_the_cli_refuses_what_would_revert(tmp_path: Path) -> None:
     broken = tmp_path / "broken.cbor"
     broken.write_bytes(b"\xa0")
     assert settle_document(broken, market_of(bundle))[0] == 1
+    not_a_proof = tmp_path / "bundle.cbor"  # as `por check-proof`: no verdict, exit 2
+    not_a_proof.write_bytes(bundle.to_cbor())
+    assert settle_document(not_a_proof, market_of(bundle))[0] == 2  # proof.not_a_proof
