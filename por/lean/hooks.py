@@ -21,8 +21,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from por.encoding.spans import Spans
+from por.fieldspec_rules import fieldspec_problem
 from por.lean.base import CborRecord, Check, Reject, blob, packed, unique, unpacked
-from por.numbers import spelt_as_kind
 from por.predicates.rules import semantics_problem
 
 if TYPE_CHECKING:
@@ -75,20 +75,10 @@ def number_format_marks(fmt: NumberFormat) -> None:
 
 
 def field_has_locator(field: FieldSpec) -> None:
-    """``FieldSpec._has_locator``."""
-    if field.json_path is None and field.regex is None and field.per_source is None:
-        raise Reject("locator")
-    if field.number_format is not None and field.kind != "numeric":
-        raise Reject("number_format")
-    if field.time_format is not None and field.kind != "timestamp":
-        raise Reject("time_format")
-    if field.value_map is not None and not all(
-            spelt_as_kind(field.kind, e.value) for e in field.value_map.entries):
-        raise Reject("value_map")
-    if field.per_source is not None:
-        unique([s.source_id for s in field.per_source])
-        if any(s.json_path is None and s.regex is None for s in field.per_source):
-            raise Reject("locator")
+    """``FieldSpec._has_locator``: the one statement in ``por.fieldspec_rules``."""
+    problem = fieldspec_problem(field)
+    if problem is not None:
+        raise Reject(problem[0])
 
 
 def requirement_unique(requirement: DataRequirement) -> None:

@@ -11,12 +11,12 @@ from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
+from por.fieldspec_rules import fieldspec_problem
 from por.lean.limits import (  # one definition (issues 16, 21)
     MAX_REQUIREMENTS,
     VERDICT_SCHEMA_REF,
     FieldKind,
 )
-from por.numbers import spelt_as_kind
 from por.predicates.rules import semantics_problem
 from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
 from por.schemas.market import MarketSpec
@@ -124,20 +124,9 @@ class FieldSpec(Model):
 
     @model_validator(mode="after")
     def _has_locator(self) -> Self:
-        if self.json_path is None and self.regex is None and self.per_source is None:
-            raise ValueError("a field needs json_path or regex")
-        if self.number_format is not None and self.kind != "numeric":
-            raise ValueError("number_format needs a numeric field")
-        if self.time_format is not None and self.kind != "timestamp":
-            raise ValueError("time_format needs a timestamp field")
-        if self.value_map is not None and not all(
-                spelt_as_kind(self.kind, e.value) for e in self.value_map.entries):
-            raise ValueError("value_map values must be spelt as the field's kind")
-        if self.per_source is not None:
-            ids = [s.source_id for s in self.per_source]
-            if len(set(ids)) != len(ids) or any(
-                    s.json_path is None and s.regex is None for s in self.per_source):
-                raise ValueError("per_source ids must be unique, each with a locator")
+        problem = fieldspec_problem(self)  # one statement for both records (issue 21)
+        if problem is not None:
+            raise ValueError(problem[1])
         return self
 
 
