@@ -7,12 +7,14 @@ so canaries check that each schema rejects a document one field off.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
+from setup_gate import needs
 
 from por.cli import main
 from por.cli.schema import NAMES, schema_for
@@ -188,7 +190,6 @@ def test_dispute_and_court_documents(capsys: pytest.CaptureFixture[str],
     """Issue 26 item 6: ``por schema`` had no DisputeCase or court-ruling schema."""
     from por.court.case import DisputeCase
 
-    court = ROOT / "fixtures" / "court"
     case_file = str(tmp_path / "case.cbor")
     code, opened = _run(capsys, ["dispute", "open", str(VALID / "01-boolean-observed.cbor"),
                                  "--leaf", "evidence_leaf:0", "--claim", "wrong", "-o",
@@ -198,6 +199,14 @@ def test_dispute_and_court_documents(capsys: pytest.CaptureFixture[str],
     record = DisputeCase.from_cbor(Path(case_file).read_bytes()).to_json_obj()
     assert _errors("DisputeCase", record) == []
     assert _errors("DisputeCase", {k: v for k, v in record.items() if k != "schema"})
+
+
+@needs("llm", "litellm is not installed" if importlib.util.find_spec("litellm") is None
+       else None)
+def test_court_ruling_documents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Issue 26 item 6: the court-ruling schema holds `court rule` (replayed from the
+    committed transcripts: `court rule` needs the llm extra) and `court verify`."""
+    court = ROOT / "fixtures" / "court"
     key = str(tmp_path / "resolver.key")
     assert main(["keygen", "-o", key]) == 0
     capsys.readouterr()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import subprocess
 import sys
 
 import pytest
 from court_support import AT, COURT, Wire, case, completion, locks, vote
+from setup_gate import needs
 
 from por.court.config import iso_time
 from por.court.errors import JUDGE_UNAVAILABLE, CourtError, ServiceError
@@ -24,6 +26,9 @@ from por.court.judges import (
 from por.court.judges.llm_judge import EPOCH, seed_lock
 from por.court.judges.render import context_fields, fill, parse_court_vote, render_messages
 from por.errors import PorError
+
+needs_litellm = needs("llm", "litellm is not installed"
+                      if importlib.util.find_spec("litellm") is None else None)
 
 
 def test_the_seed_verification_line_imports_no_http_framework_and_no_llm_client() -> None:
@@ -166,6 +171,13 @@ def test_the_seed_constructor_locks_itself_and_a_mismatch_is_refused(
     with pytest.raises(PorError) as caught:
         LLMJudge("judge-x", "openai/other", 0.2, lock=judge.lock)
     assert caught.value.check_id == "court.lock_mismatch"
+
+
+@needs_litellm
+def test_the_seed_routes_send_nothing_without_a_credential_or_a_route(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    judge = LLMJudge("judge-x", "openai/gpt-4o-2024-08-06", 0.2)
     # The seed route of openai/ is OpenAI's endpoint with OPENAI_API_KEY; unset, the
     # transcript server answers 401 itself: nothing leaves the machine.
     with pytest.raises(ServiceError) as unset:
