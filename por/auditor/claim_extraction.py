@@ -359,7 +359,7 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
         try:  # SPEC §12.1.6: rows as header -> cell objects, located by json_path
             document = parse_csv(text)
         except CsvError as exc:
-            return ItemExtraction((), (ExtractionWarning("extract.bad_csv", str(exc)),))
+            return ItemExtraction((), (ExtractionWarning("extract.bad_csv", exc.message),))
     elif quiet:
         return ItemExtraction((), ())
     claims: list[Claim] = []

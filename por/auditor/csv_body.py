@@ -32,11 +32,20 @@ _PAIR = re.compile(r'(?:(")((?:[^"]|"")*)"|([^,"\r\n]*))(,|\r\n|\n|\Z)|([\s\S]+)
 
 
 class CsvError(ValueError):
-    """A body outside the grammar (the message is stable)."""
+    """A body outside the grammar; ``message`` is one of :data:`CSV_MESSAGES`, the
+    committed texts of SPEC §12.1.6 (never a library's text)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 _MISPLACED = "CSV has a quote inside a field or text after a closing quote"
 _WIDTH = "CSV record has a different number of fields than the header"
+_TOO_MANY = f"CSV holds more than {MAX_CSV_CELLS} cells"
+_HEADER = "CSV header names must be unique and non-empty"
+#: Every committed ``extract.bad_csv`` message (SPEC §12.1.6's table).
+CSV_MESSAGES = frozenset({_MISPLACED, _WIDTH, _TOO_MANY, _HEADER})
 
 
 def _quoted_cells(text: str) -> tuple[list[str], int]:
@@ -109,11 +118,11 @@ def parse_csv(text: str) -> CsvTable:
     """The parsed body; :class:`CsvError` if refused (see the module docstring)."""
     text = text[1:] if text.startswith("\ufeff") else text
     if text.count(",") + text.count("\n") + 1 > MAX_CSV_CELLS:
-        raise CsvError(f"CSV holds more than {MAX_CSV_CELLS} cells")
+        raise CsvError(_TOO_MANY)
     cells, width = _quoted_cells(text) if '"' in text else _plain_cells(text)
     header = cells[:width]
     if "" in header or len(set(header)) != len(header):
-        raise CsvError("CSV header names must be unique and non-empty")
+        raise CsvError(_HEADER)
     return CsvTable(cells, width)
 
 

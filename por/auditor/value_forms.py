@@ -24,8 +24,10 @@ Leaves out: locating the value (``claim_extraction``, ``json_path``, ``csv_body`
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from por.auditor import values as v
@@ -192,7 +194,8 @@ def accepted(field: Any) -> str:
     forms: list[str] = []
     value_map = getattr(field, "value_map", None)
     if value_map is not None:
-        texts = ", ".join(repr(e.printed) for e in value_map.entries[:8])
+        texts = ", ".join(json.dumps(e.printed, ensure_ascii=False)
+                          for e in value_map.entries[:8])
         forms.append(f"value_map ({value_map.normalise}): {texts}")
     if getattr(field, "number_format", None) is not None:
         forms.append(accepted_forms(field.number_format))
@@ -210,6 +213,18 @@ def accepted(field: Any) -> str:
     return "; ".join(forms)
 
 
+def _shown(raw: Any) -> str:
+    # A located value that is not text: JSON's spelling, or its kind (never a repr,
+    # which for a CSV table holds a memory address).
+    if raw is None or isinstance(raw, (bool, int)):
+        return json.dumps(raw)
+    if isinstance(raw, (Decimal, v.LongNumber)):
+        return "a JSON number"
+    if isinstance(raw, list):
+        return "a JSON array"
+    return "a JSON object" if isinstance(raw, dict) else "a CSV table"
+
+
 def teach(field: Any, raw: Any, *, from_text: bool) -> str | None:
     """A report line for a value that became no claim: the captured text
     (truncated to 80 characters, escaped), the reason and the accepted forms;
@@ -217,7 +232,7 @@ def teach(field: Any, raw: Any, *, from_text: bool) -> str | None:
     result = convert(field, raw, from_text=from_text)
     if not isinstance(result, Refused):
         return None
-    shown = raw if isinstance(raw, str) else repr(raw)
+    shown = raw if isinstance(raw, str) else _shown(raw)
     shown = shown[:80].encode("unicode_escape").decode("ascii") + (
         "..." if len(shown) > 80 else "")
     return (f"captured \"{shown}\": {REASONS.get(result.code, result.code)} "

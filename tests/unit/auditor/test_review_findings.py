@@ -136,3 +136,19 @@ def test_text_claims_do_not_multiply_the_item() -> None:
     found = extract_item(requirement(fields=fields), item("e1", body))
     committed = sum(len(str(c.value)) for c in found.claims)
     assert committed <= 3 * len(body)
+
+
+def test_reports_and_warnings_never_hold_a_repr() -> None:
+    """Final review: `teach` showed `repr(raw)` (for a CSV table, a memory address) and
+    `extract.bad_csv` committed `str(exc)`; now JSON spellings or kinds, and every CSV
+    refusal's committed text is one of SPEC §12.1.6's messages."""
+    from por.auditor.csv_body import CSV_MESSAGES, CsvError, parse_csv
+    from por.auditor.value_forms import _shown
+
+    assert _shown(parse_csv("a,b\n1,2\n")) == "a CSV table"
+    assert (_shown(None), _shown(True), _shown(3), _shown([1]), _shown({})) == (
+        "null", "true", "3", "a JSON array", "a JSON object")
+    for body in ('a,b\n"1"x,2\n', "a,b\n1\n", "a,a\n1,2\n"):
+        with pytest.raises(CsvError) as refused:
+            parse_csv(body)
+        assert refused.value.message in CSV_MESSAGES
