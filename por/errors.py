@@ -93,7 +93,39 @@ class KeyFileError(PorError):
 
 
 class ProofError(PorError):
-    """A challenge proof is malformed or does not verify (``proof.*``)."""
+    """A challenge proof is malformed or does not verify (``proof.*``).
+
+    Its two values are named for what they are (SPEC §10.6): ``committed`` (a
+    value the proof carries as committed) and ``recomputed`` (the value the
+    verifier derives from the proof's parts), or ``required`` (what a rule
+    requires: a range, a kind, a schema id, a root given by an option) and
+    ``found`` (what the proof has).  ``expected``/``actual`` are read as
+    ``required``/``found``.  As for every PorError, ``expected`` then holds the
+    recomputed or required value and ``actual`` the committed or found one.
+    """
+
+    def __init__(
+        self,
+        check_id: str,
+        message: str,
+        *,
+        committed: Any = None,
+        recomputed: Any = None,
+        required: Any = None,
+        found: Any = None,
+        expected: Any = None,
+        actual: Any = None,
+        challenge: Any = None,
+    ) -> None:
+        #: True: the pair is committed/recomputed; False: required/found.
+        self.recomputes = committed is not None or recomputed is not None
+        if self.recomputes:
+            expected, actual = recomputed, committed
+        else:
+            expected = required if required is not None else expected
+            actual = found if found is not None else actual
+        super().__init__(check_id, message, expected=expected, actual=actual,
+                         challenge=challenge)
 
 
 #: Our sentence where pydantic's would read as a validator's (issue 26; the same texts

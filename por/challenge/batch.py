@@ -77,16 +77,16 @@ class ComponentTree:
         calculated = self.levels[-1][0] if leaves else EMPTY_ROOT
         if calculated != root or len(leaves) != size:
             raise ProofError("proof.leaf_path", f"the {component} records do not hash to the "
-                             f"committed {component} root and size", expected=root,
-                             actual=calculated)
+                             f"committed {component} root and size", committed=root,
+                             recomputed=calculated)
         # The outer level of the component proof (SPEC §5.4-§5.5).
         self.component_path = component_path(POR_BUNDLE, commitments, component)
         reached = root_from_component_path(POR_BUNDLE, component, root, size,
                                            self.component_path)
         if reached != commitments.por_root:
             raise ProofError("proof.component_path", f"the {component} component leaf does "
-                             "not lead to por_root", expected=commitments.por_root,
-                             actual=reached)
+                             "not lead to por_root", committed=commitments.por_root,
+                             recomputed=reached)
         self.root, self.size, self.por_root = root, size, commitments.por_root
         # Canonical key order (length, then bytes): kind, leaf, schema, por_root,
         # component, leaf_path, tree_size, leaf_index, challenge_id,

@@ -40,6 +40,7 @@ from por.challenge.report import (
     InclusionCheck,
     ProofReport,
     Status,
+    error_values,
 )
 from por.errors import PorError, ProofError, UnsupportedError
 from por.gcpause import gc_paused
@@ -128,8 +129,9 @@ def verify_proof(data: bytes, **options: Any) -> ProofReport:
         raise UnsupportedError(report.check_id, report.message, expected=report.expected,
                                actual=report.actual)
     if report.status != "valid":
-        raise ProofError(report.check_id, report.message, expected=report.expected,
-                         actual=report.actual)
+        raise ProofError(report.check_id, report.message, committed=report.committed,
+                         recomputed=report.recomputed, required=report.required,
+                         found=report.found)
     return report
 
 
@@ -220,7 +222,7 @@ def _failed(exc: PorError, common: dict[str, Any] | None = None,
             bundle: BundleCheck | None = None) -> ProofReport:
     status: Status = "error" if isinstance(exc, UnsupportedError) else "invalid"
     return ProofReport(status=status, check_id=exc.check_id, message=exc.message,
-                       expected=exc.expected, actual=exc.actual,
+                       **error_values(exc),
                        inclusions=tuple(inclusions or ()), bundle=bundle, **(common or {}))
 
 

@@ -300,15 +300,15 @@ def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None
             if k < 0 or k + 1 >= len(cited) or cited[k + 1] != items[1].evidence_id:
                 raise ProofError("proof.citations", "the two items must be cited next to "
                                  "each other, in this order",
-                                 expected=",".join(cited)[:200],
-                                 actual=f"{items[0].evidence_id},{items[1].evidence_id}"[:200])
+                                 required=",".join(cited)[:200],
+                                 found=f"{items[0].evidence_id},{items[1].evidence_id}"[:200])
             fault = pair_fault(items[0].evidence_id, proof.evidence[0].leaf_index,
                                items[1].evidence_id, proof.evidence[1].leaf_index)
         else:
             if k < 0:
                 raise ProofError("proof.citations", "the item must be one the step cites",
-                                 expected=",".join(cited)[:200],
-                                 actual=items[0].evidence_id)
+                                 required=",".join(cited)[:200],
+                                 found=items[0].evidence_id)
             fault = item_fault(kind, step.inputs.get("requirement_id"), k,
                                step.prior_step_ids, item_index=proof.evidence[0].leaf_index,
                                item_requirement=items[0].requirement_id)

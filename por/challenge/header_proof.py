@@ -53,11 +53,12 @@ def verify_header_proof(proof: HeaderProof, *, por_root: bytes | None = None,
     calculated = root_from_leaf_hashes(leaf_hashes(proof.component_leaves))
     if calculated != proof.por_root:
         raise ProofError("proof.component_leaves", "the component leaves do not hash to "
-                         "por_root", expected=proof.por_root, actual=calculated)
+                         "por_root", committed=proof.por_root, recomputed=calculated)
     want = proof.component_leaves[COMPONENT_INDEX["trace_header"]][:32]
     if leaf_hash(proof.trace_header) != want:
         raise ProofError("proof.record_hash", "the trace_header record is not the committed "
-                         "trace_header", expected=want, actual=leaf_hash(proof.trace_header))
+                         "trace_header", committed=want,
+                         recomputed=leaf_hash(proof.trace_header))
     verify_parts([("prompt_spec", proof.prompt_spec, "prompt_spec")], proof.por_root, sink)
     verify_challenge_id(proof, "header")
     evidence_leaf = proof.component_leaves[COMPONENT_INDEX["evidence"]]

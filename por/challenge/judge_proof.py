@@ -106,7 +106,7 @@ def verify_judge_proof(proof: JudgeProof, *, por_root: bytes | None = None,
     final = proof.final_step
     if final.leaf_index != final.tree_size - 1:
         raise ProofError("proof.final_step", "final_step must be the last reasoning leaf",
-                         expected=final.tree_size - 1, actual=final.leaf_index)
+                         required=final.tree_size - 1, found=final.leaf_index)
     base: dict[str, Any] = {"committed_leaf_hash": leaf_hash(proof.verdict.leaf)}
     current = "verdict"
     try:
@@ -127,8 +127,8 @@ def verify_judge_proof(proof: JudgeProof, *, por_root: bytes | None = None,
     carried = [item.evidence_id for item in items]
     if carried != wanted:
         raise ProofError("proof.citations", "evidence must be the items source_summary "
-                         "names, in order", expected=",".join(wanted)[:200],
-                         actual=",".join(carried)[:200])
+                         "names, in order", required=",".join(wanted)[:200],
+                         found=",".join(carried)[:200])
     if step.step_type != "map":
         return ChallengeOutcome("won", "judge.final_step", f"the last reasoning leaf "
                                 f"({step.step_id}) is a {step.step_type} step; a trace ends "

@@ -75,8 +75,8 @@ def _build(bundle: Bundle, step_index: int) -> OneStepProof:
     commitments = bundle.commitments
     if type(step_index) is not int or not 0 <= step_index < len(bundle.steps):
         raise ProofError("proof.no_such_leaf", f"no reasoning_leaf leaf {step_index!r} among "
-                         f"{len(bundle.steps)}", expected=f"0..{len(bundle.steps) - 1}",
-                         actual=str(step_index))
+                         f"{len(bundle.steps)}", required=f"0..{len(bundle.steps) - 1}",
+                         found=str(step_index))
     steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
     step_proof = steps.proof(step_index)
     try:
@@ -236,8 +236,8 @@ def _parse_records(
 def _require_citations(role: str, carried: list[str], cited: list[str]) -> None:
     if carried != cited:
         raise ProofError("proof.citations", f"{role} must be the cited records in citation "
-                         "order", expected=",".join(cited)[:200],
-                         actual=",".join(carried)[:200])
+                         "order", required=",".join(cited)[:200],
+                         found=",".join(carried)[:200])
 
 
 def _default_recompute() -> Recompute:

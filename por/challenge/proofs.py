@@ -88,7 +88,7 @@ def inclusion_proof_from_leaves(
     if type(leaf_index) is not int or not 0 <= leaf_index < len(leaves):
         raise ProofError("proof.no_such_leaf",
                          f"no {kind} leaf {leaf_index!r} among {len(leaves)}",
-                         expected=f"0..{len(leaves) - 1}", actual=str(leaf_index))
+                         required=f"0..{len(leaves) - 1}", found=str(leaf_index))
     component = KIND_COMPONENT[kind]
     root, _ = commitments.component(component)
     tree = tree_levels(leaf_hashes(leaves)) if levels is None else levels
@@ -184,20 +184,20 @@ def verify_inclusion_proof(
     component = KIND_COMPONENT[proof.kind]
     if proof.component != component:
         raise ProofError("proof.component", f"{where}: a {proof.kind} leaf lives in "
-                         f"component {component!r}", expected=component,
-                         actual=proof.component[:80])
+                         f"component {component!r}", required=component,
+                         found=proof.component[:80])
     # 2. The proof is about the trusted bundle.
     if por_root is not None and proof.por_root != por_root:
         raise ProofError("proof.por_root", f"{where}: the proof is for another por_root",
-                         expected=por_root, actual=proof.por_root)
+                         required=por_root, found=proof.por_root)
     # 3. Level 1: record leaf -> component root (RFC 9162 §2.1.3.2).
     level = _level(where, "leaf", proof.leaf, proof.leaf_index, proof.tree_size,
                    proof.leaf_path, proof.component_root)
     result.levels.append(level)
     if not level.ok:
         raise ProofError("proof.leaf_path", f"{where}: the leaf path does not lead to the "
-                         f"{component} root", expected=level.expected_root,
-                         actual=level.calculated_root)
+                         f"{component} root", committed=level.expected_root,
+                         recomputed=level.calculated_root)
     # 4. Level 2: component leaf (root || uint64_be(size)) -> por_root (SPEC §5.4).
     level = _level(where, "component", component_leaf(proof.component_root, proof.tree_size),
                    COMPONENT_INDEX[component], len(COMPONENTS), proof.component_path,
@@ -205,8 +205,8 @@ def verify_inclusion_proof(
     result.levels.append(level)
     if not level.ok:
         raise ProofError("proof.component_path", f"{where}: the {component} component "
-                         "leaf does not lead to por_root", expected=level.expected_root,
-                         actual=level.calculated_root)
+                         "leaf does not lead to por_root", committed=level.expected_root,
+                         recomputed=level.calculated_root)
     # 5. The id names exactly this proof (SPEC §10.3).
     verify_challenge_id(proof, where)
     return result
@@ -216,7 +216,7 @@ def require_por_root(proof_root: bytes, por_root: bytes | None) -> None:
     """The proof is about the trusted bundle, when one is given (``proof.por_root``)."""
     if por_root is not None and proof_root != por_root:
         raise ProofError("proof.por_root", "the proof is for another por_root",
-                         expected=por_root, actual=proof_root)
+                         required=por_root, found=proof_root)
 
 
 def verify_parts(parts: Iterable[tuple[str, InclusionProof, str]], por_root: bytes,
@@ -225,8 +225,8 @@ def verify_parts(parts: Iterable[tuple[str, InclusionProof, str]], por_root: byt
     ``kind`` under ``por_root`` (SPEC §10.4.1); checks are appended to ``sink``."""
     for role, part, kind in parts:
         if part.kind != kind:
-            raise ProofError("proof.kind", f"{role} must be a {kind} proof", expected=kind,
-                             actual=part.kind)
+            raise ProofError("proof.kind", f"{role} must be a {kind} proof", required=kind,
+                             found=part.kind)
         check = InclusionCheck(role=role, proof=part)
         sink.append(check)
         verify_inclusion_proof(part, por_root=por_root, check=check)
@@ -251,14 +251,15 @@ def verify_bundle_proof(
     result.calculated_root = root_from_leaf_hashes(result.leaf_hashes)
     if result.calculated_root != proof.por_root:
         raise ProofError("proof.component_leaves", "the component leaves do not hash to "
-                         "por_root", expected=proof.por_root, actual=result.calculated_root)
+                         "por_root", committed=proof.por_root,
+                         recomputed=result.calculated_root)
     # 3. Each carried record is its component's root (a single-record tree).
     for name in ("manifest", "trace_header", "verdict"):
         want = proof.component_leaves[COMPONENT_INDEX[name]][:32]
         got = leaf_hash(getattr(proof, name))
         if got != want:
             raise ProofError("proof.record_hash", f"the {name} record is not the committed "
-                             f"{name}", expected=want, actual=got)
+                             f"{name}", committed=want, recomputed=got)
     # 4. The id names exactly this proof.
     verify_challenge_id(proof, "bundle")
     result.findings = bundle_findings(proof)
@@ -270,7 +271,7 @@ def verify_challenge_id(proof: Proof, where: str) -> None:
     want = challenge_id_from_body(body_of(proof))
     if proof.challenge_id != want:
         raise ProofError("proof.challenge_id", f"{where}: challenge_id is not the hash of "
-                         "the proof body", expected=want, actual=proof.challenge_id)
+                         "the proof body", committed=proof.challenge_id, recomputed=want)
 
 
 def bundle_findings(proof: BundleProof) -> list[Finding]:

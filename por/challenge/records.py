@@ -231,7 +231,7 @@ def proof_from_cbor(data: bytes, *, max_size: int | None = None) -> Proof:
                                    expected=", ".join(PROOF_TYPES), actual=schema)
         shown = schema[:80] if isinstance(schema, str) else repr(schema)[:80]
         raise ProofError("proof.schema", f"not a proof record (schema {shown})",
-                         expected=", ".join(PROOF_TYPES), actual=shown)
+                         required=", ".join(PROOF_TYPES), found=shown)
     try:
         proof: Proof = cls.from_dict(value)
         canonical = proof.to_cbor()

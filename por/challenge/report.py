@@ -16,6 +16,7 @@ from typing import Any, Final, Literal
 from por.bundle.layout import COMPONENTS
 from por.challenge.diffs import FieldDiff, field_diffs
 from por.challenge.records import InclusionProof
+from por.errors import PorError, ProofError
 
 #: A proof is ``valid`` (every hash checks) or ``invalid``; ``error``: no verdict.
 Status = Literal["valid", "invalid", "error"]
@@ -71,8 +72,8 @@ class LevelTrace:
             "path": [h.hex() for h in self.path],
             "sides": list(self.sides),
             "hashes": [h.hex() for h in self.hashes],
-            "calculated_root": self.calculated_root.hex(),
-            "expected_root": self.expected_root.hex(),
+            "committed_root": self.expected_root.hex(),
+            "recomputed_root": self.calculated_root.hex(),
             "ok": self.ok,
         }
 
@@ -135,7 +136,7 @@ class BundleCheck:
                 for name, leaf in zip(COMPONENTS, self.component_leaves, strict=True)
             ],
             "leaf_hashes": [h.hex() for h in self.leaf_hashes],
-            "calculated_root": None if self.calculated_root is None
+            "recomputed_root": None if self.calculated_root is None
             else self.calculated_root.hex(),
             "findings": [{"id": f.check_id, "message": f.message} for f in self.findings],
         }
@@ -194,11 +195,23 @@ class ProofReport:
     kind: str | None = None
     challenge_id: bytes | None = None
     por_root: bytes | None = None
-    expected: Any = None
-    actual: Any = None
+    committed: Any = None
+    recomputed: Any = None
+    required: Any = None
+    found: Any = None
     inclusions: tuple[InclusionCheck, ...] = ()
     bundle: BundleCheck | None = None
     outcome: ChallengeOutcome | None = None
+
+    @property
+    def expected(self) -> Any:
+        """PorError's ``expected``: the recomputed or the required value."""
+        return self.recomputed if self.required is None else self.required
+
+    @property
+    def actual(self) -> Any:
+        """PorError's ``actual``: the committed or the found value."""
+        return self.committed if self.found is None else self.found
 
     @property
     def exit_code(self) -> int:
@@ -226,8 +239,10 @@ class ProofReport:
             "exit_code": self.exit_code,
             "check_id": self.check_id,
             "message": self.message,
-            "expected": _show(self.expected),
-            "actual": _show(self.actual),
+            "committed": _show(self.committed),
+            "recomputed": _show(self.recomputed),
+            "required": _show(self.required),
+            "found": _show(self.found),
             "proof_schema": self.schema,
             "kind": self.kind,
             "challenge_id": _hex(self.challenge_id),
@@ -236,6 +251,16 @@ class ProofReport:
             "bundle": None if self.bundle is None else self.bundle.to_json_obj(),
             "outcome": None if self.outcome is None else self.outcome.to_json_obj(),
         }
+
+
+def error_values(exc: PorError) -> dict[str, Any]:
+    """The report's named pair for a failure (SPEC §10.6): ``committed`` and
+    ``recomputed`` when ``exc`` compares a committed value with its recomputation
+    from the proof, else ``required`` and ``found`` (a rule and what the proof has;
+    every ``merkle.*``, ``codec.*`` and ``schema.*`` failure is of this kind)."""
+    if isinstance(exc, ProofError) and exc.recomputes:
+        return {"committed": exc.actual, "recomputed": exc.expected}
+    return {"required": exc.expected, "found": exc.actual}
 
 
 def _hex(value: bytes | None) -> str | None:
@@ -275,5 +300,6 @@ __all__ = [
     "Outcome",
     "ProofReport",
     "Status",
+    "error_values",
     "won_by_differences",
 ]

@@ -95,8 +95,10 @@ output:
            LOST <proof>: proof invalid: <check-id>: <reason>
            ERROR <proof>: <check-id>: <reason>
   -v       also every level (leaf hash, path with sides, every computed hash,
-           calculated and expected roots) and, for a step, the field-level
-           diffs: output.x: committed "1", recomputed "2"
+           committed and recomputed roots), an invalid proof's values
+           (committed/recomputed, or required/found for a rule it breaks)
+           and, for a step, the field-level diffs:
+           output.x: committed "1", recomputed "2"
   --json   one JSON document, schema "por/proof-check/1" (por schema
            proof-check): status valid|invalid|error, challenge won|lost
 
@@ -330,17 +332,21 @@ def detail_lines(report: ProofReport) -> list[str]:
             for j, (sibling, side) in enumerate(zip(level.path, level.sides, strict=True)):
                 lines.append(f"      path[{j}] {side:5} {sibling.hex()} -> "
                              f"{level.hashes[j + 1].hex()}")
-            lines.append(f"      calculated {level.calculated_root.hex()}  expected "
-                         f"{level.expected_root.hex()}  {'ok' if level.ok else 'MISMATCH'}")
+            lines.append(f"      committed {level.expected_root.hex()}  recomputed "
+                         f"{level.calculated_root.hex()}  {'ok' if level.ok else 'MISMATCH'}")
     if report.bundle is not None:
         for item in report.bundle.to_json_obj()["components"]:
             lines.append(f"  component {item['name']:12} root {item['root']} size "
                          f"{item['size']}")
         if report.bundle.calculated_root is not None:
-            lines.append(f"  calculated por_root {report.bundle.calculated_root.hex()}")
+            lines.append(f"  recomputed por_root {report.bundle.calculated_root.hex()}")
         for finding in report.bundle.findings:
             lines.append(f"  finding {safe_text(finding.check_id)}: "
                          f"{safe_text(finding.message)}")
+    shown = report.to_json_obj()
+    for name in ("committed", "recomputed", "required", "found"):
+        if (value := shown[name]) is not None:
+            lines.append(f"  {name:10} {safe_text(str(value))}")
     if report.outcome is not None:
         o = report.outcome
         if o.cause is not None:

@@ -48,10 +48,11 @@ def add_sign_parser(sub: Any, common: Any) -> None:
     sign.add_argument("--contract", type=contract_address, default=UNBOUND_CONTRACT,
                       metavar="ADDR", help="EIP-712 verifyingContract (default: unbound, "
                                            "20 zero bytes)")
-    sign.add_argument("--at", required=True, type=uint64, metavar="UNIX",
-                      help="issued_at in Unix seconds: never the clock")
+    sign.add_argument("--at", type=uint64, default=None, metavar="UNIX",
+                      help="issued_at in Unix seconds (default: the wall clock, as `por "
+                           "sign --now`)")
     sign.add_argument("--expires-at", type=uint64, metavar="UNIX",
-                      help=f"expires_at (default --at + {DEFAULT_TTL}, 7 days)")
+                      help=f"expires_at (default issued_at + {DEFAULT_TTL}, 7 days)")
     sign.add_argument("-o", "--output", required=True, metavar="SIG",
                       help="write the por.JudgementSignature/1 here (judgement.sig.cbor)")
     add_force_option(sign)
@@ -76,7 +77,7 @@ def add_verify_options(verify: argparse.ArgumentParser) -> None:
 
 def run_sign(args: argparse.Namespace) -> int:
     """``por judge sign``."""
-    from por.cli.signing_args import load_signing_key
+    from por.cli.signing_args import load_signing_key, wall_clock
     from por.judges import verify_judgement
     from por.judges.signing import judgement_struct, sign_judgement
     from por.signing import Eip712Domain
@@ -86,13 +87,15 @@ def run_sign(args: argparse.Namespace) -> int:
     if key.scheme != "secp256k1":
         raise CliError("key.scheme", "a judgement is signed with EIP-712: secp256k1 only",
                        expected="secp256k1", actual=key.scheme)
-    expires_at = args.at + DEFAULT_TTL if args.expires_at is None else args.expires_at
-    if not args.at <= expires_at <= MAX_TIME:
-        raise CliError("usage.options", f"--expires-at must be in --at..2^63-1: {expires_at}")
+    issued_at = wall_clock() if args.at is None else int(args.at)
+    expires_at = issued_at + DEFAULT_TTL if args.expires_at is None else args.expires_at
+    if not issued_at <= expires_at <= MAX_TIME:
+        raise CliError("usage.options", f"--expires-at must be in issued_at..2^63-1 "
+                                        f"({issued_at}..{MAX_TIME}): {expires_at}")
     summary = verify_judgement(read_input(args.judgement, args.max_size),
                                max_size=args.max_size)
     domain = Eip712Domain(chain_id=args.chain_id, verifying_contract=args.contract)
-    record = sign_judgement(judgement_struct(summary, issued_at=args.at,
+    record = sign_judgement(judgement_struct(summary, issued_at=issued_at,
                                              expires_at=expires_at), key.secret, domain)
     write_atomic(args.output, record.to_cbor())
     if args.json:

@@ -80,3 +80,27 @@ def test_refusals(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                    "--expires-at", str(T0 - 1), "-o", str(tmp_path / "x.cbor"))[0] == 2
     assert _failed(capsys, "judge", "verify", JUDGEMENT, "--key", keys["pub"])[0] == 2
     assert not (tmp_path / "x.cbor").exists()
+
+
+def test_at_defaults_to_the_wall_clock(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch,
+                                       keys: dict[str, str]) -> None:
+    """Issue 26: ``judge sign`` needed ``--at`` while ``por sign`` reads the clock; now
+    ``--at`` is optional and defaults to the wall clock through the same helper
+    (``por.cli.signing_args.wall_clock``), whole seconds, as ``por sign --now``."""
+    from por.cli import signing_args
+
+    monkeypatch.setattr(signing_args.time, "time", lambda: T0 + 0.9)
+    out = tmp_path / "clock.sig.cbor"
+    code, _out, err = run(capsys, "judge", "sign", JUDGEMENT, "--key", keys["key"],
+                          "-o", str(out))
+    assert code == 0, err
+    record = JudgementSignature.from_cbor(out.read_bytes())
+    assert (record.issued_at, record.expires_at) == (T0, T0 + WEEK)
+    # The same bytes as with --at given: the clock only fills in issued_at.
+    assert out.read_bytes() == _sign(capsys, keys, tmp_path / "at.sig.cbor").read_bytes()
+    monkeypatch.setattr(signing_args.time, "time", lambda: T0 + 100.0)
+    code, _out, err = run(capsys, "judge", "sign", JUDGEMENT, "--key", keys["key"],
+                          "--expires-at", str(T0 + 50), "-o", str(tmp_path / "no.cbor"))
+    assert (code, err.split(":")[1].strip()) == (2, "usage.options")
+    assert f"({T0 + 100}..{2**63 - 1})" in err

@@ -77,7 +77,7 @@ def test_check_proof_json(bundle_file: Path, tmp_path: Path,
     assert (document["schema"], document["status"], document["challenge"],
             document["exit_code"]) == ("por/proof-check/1", "valid", "lost", 1)
     assert document["challenge_id"] == made["challenge_id"]
-    assert document["inclusions"][0]["levels"][1]["calculated_root"] == root
+    assert document["inclusions"][0]["levels"][1]["recomputed_root"] == root
 
 
 def test_check_proof_failures(bundle_file: Path, tmp_path: Path,

@@ -148,17 +148,17 @@ def test_every_single_bit_flip_of_the_bytes_is_caught() -> None:
 def test_json_form_has_every_key() -> None:
     document = check_proof(DATA).to_json_obj()
     assert sorted(document) == sorted([
-        "status", "challenge", "exit_code", "check_id", "message", "expected", "actual",
-        "proof_schema",
+        "status", "challenge", "exit_code", "check_id", "message", "committed", "recomputed",
+        "required", "found", "proof_schema",
         "kind", "challenge_id", "por_root", "inclusions", "bundle", "outcome"])
     inclusion = document["inclusions"][0]
     assert inclusion["leaf"] == BUNDLE.evidence[1].hex()
     assert inclusion["leaf_path"] == [h.hex() for h in PROOF.leaf_path]
     levels = inclusion["levels"]
     assert [lv["level"] for lv in levels] == ["leaf", "component"]
-    assert levels[0]["calculated_root"] == BUNDLE.commitments.evidence_root.hex()
-    assert levels[1]["calculated_root"] == BUNDLE.commitments.por_root.hex()
-    assert levels[0]["hashes"][-1] == levels[0]["calculated_root"]
+    assert levels[0]["recomputed_root"] == BUNDLE.commitments.evidence_root.hex()
+    assert levels[1]["recomputed_root"] == BUNDLE.commitments.por_root.hex()
+    assert levels[0]["hashes"][-1] == levels[0]["recomputed_root"]
     assert len(levels[0]["hashes"]) == len(levels[0]["path"]) + 1
     failed = check_proof(_modified(leaf_index=2)).to_json_obj()
     assert failed["check_id"] in {"proof.leaf_path", "merkle.proof_length"}
