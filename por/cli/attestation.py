@@ -29,10 +29,12 @@ from por.cli.common import (
     print_json,
     safe_text,
 )
-from por.cli.signing_args import UNBOUND_CONTRACT, add_now_option
+from por.cli.signing_args import UNBOUND_CONTRACT, add_now_option, contract_address
 
 #: The versioned ``schema`` field of the ``--json`` document.
 ATTESTATION_SCHEMA = "por/attestation/1"
+#: Documents whose contract call ``--calldata`` prints as ``por chain <verb>`` does.
+_DISPUTE_CALLS = {"por.RulingSignature/1": "ruling", "por.DisputeCase/1": "challenge"}
 
 _OUTCOME_NAMES = {1: "YES", 2: "NO", 3: "INVALID"}
 
@@ -58,12 +60,16 @@ output:
            ADDR DATA --value WEI`); given an InclusionProof file (`por
            challenge --evidence ID`, --verdict, --prompt-spec, or --step ID
            --inclusion), --market and --case-hash, the openChallenge(marketId,
-           caseHash, proof) call instead (`por chain challenge` takes a case)
+           caseHash, proof) call instead (`por chain challenge` takes a case);
+           given a signed ruling (ruling.sig.cbor) and --challenger, the
+           submitRuling call, and given a DisputeCase the openChallenge call,
+           as `por chain ruling` / `por chain challenge` print them
 
 examples:
   por attestation signed.cbor
   por attestation --calldata signed.cbor
   por attestation --calldata --market btc-above-100k --case-hash HEX proof.cbor
+  por attestation --calldata --challenger 0x7099...79c8 court/ruling.sig.cbor
   por attestation --index 1 --json signed.cbor | jq .attestation.digest_hex
   por attestation --now 1767225600 signed.cbor
 
@@ -100,6 +106,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--case-hash", metavar="HEX", default=None,
                         help="with a proof file: SHA-256 of the challenger's DisputeCase "
                              "(64 hex digits; SPEC §16.2)")
+    parser.add_argument("--challenger", type=contract_address, default=None, metavar="ADDR",
+                        help="with --calldata and a signed ruling: the account that opened "
+                             "the challenge (submitRuling); with a DisputeCase: the sending "
+                             "account (prints the challenge id)")
     add_max_size_option(parser, "bundles")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
@@ -157,6 +167,15 @@ def run(args: argparse.Namespace) -> int:
     data = bundle.data
     if args.calldata and _is_proof(data):
         return _proof_calldata(args, data)
+    if args.calldata:
+        from por.documents import document_schema
+
+        verb = _DISPUTE_CALLS.get(document_schema(data, max_size=args.max_size) or "")
+        if verb is not None:
+            return _dispute_calldata(args, verb)
+    if args.challenger is not None:
+        raise CliError("usage.options", "--challenger goes with --calldata and a signed "
+                       "ruling or a DisputeCase")
     if args.market is not None or args.case_hash is not None:
         raise CliError("usage.options", "--market and --case-hash go with --calldata and a "
                        "proof file")
@@ -218,6 +237,26 @@ def _proof_calldata(args: argparse.Namespace, data: bytes) -> int:
     out(f"case hash         {call['case_hash_hex']}")
     out(f"calldata          {call['data_hex']}")
     return 0
+
+
+def _dispute_calldata(args: argparse.Namespace, verb: str) -> int:
+    """``submitRuling`` for a signed ruling, ``openChallenge`` for a DisputeCase: the
+    same call and output as ``por chain ruling`` / ``por chain challenge``."""
+    from por.cli import chain_cmd
+
+    if args.bundle == "-":
+        raise CliError("usage.options", f"a {verb} document is read from a file: "
+                       f"`por attestation --calldata FILE` or `por chain {verb} FILE`")
+    if verb == "ruling":
+        if args.challenger is None:
+            raise CliError("usage.options", "a signed ruling's submitRuling call needs "
+                           "--challenger ADDR (the account that opened the challenge on "
+                           "the ruling's case)")
+        return chain_cmd._ruling(argparse.Namespace(
+            signature=args.bundle, challenger=args.challenger, json=args.json))
+    return chain_cmd._challenge(argparse.Namespace(
+        case=args.bundle, challenger=args.challenger, json=args.json,
+        max_size=args.max_size))
 
 
 def _case_hash(text: str) -> bytes:
