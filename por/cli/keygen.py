@@ -26,7 +26,7 @@ files (SPEC §8.7, one line of JSON each):
             keep it secret.  Signing refuses a key file that group or others
             can read or write (key.permissions).
   KEY.pub   {"schema": "por.PublicKey/1", "scheme", "public_key_hex"
-            [, "address_hex"]}, mode 0644; give it to verifiers:
+            [, "address_hex", "address" (0x + EIP-55)]}, mode 0644; give it to verifiers:
             por verify --key KEY.pub --require-signature bundle.cbor
   Neither file is ever overwritten: an existing KEY or KEY.pub (or a symlink
   in its place) is refused with key.exists and nothing is written.

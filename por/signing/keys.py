@@ -7,9 +7,11 @@ A private key file is a small JSON object::
 and its public twin (``KEY.pub``)::
 
     {"schema": "por.PublicKey/1", "scheme": "secp256k1",
-     "public_key_hex": "<66 hex: compressed SEC 1>", "address_hex": "<40 hex>"}
+     "public_key_hex": "<66 hex: compressed SEC 1>", "address_hex": "<40 hex>",
+     "address": "0x<EIP-55>"}
 
-(``address_hex`` only for secp256k1; an Ed25519 public key is 64 hex.)  Hex is
+(``address_hex`` and ``address``, the same address as wallets show it, only for
+secp256k1; ``address`` is optional when read; an Ed25519 public key is 64 hex.)  Hex is
 lower case; an optional ``comment`` text is allowed and ignored.  Parsing is
 strict: unknown or duplicate members, wrong types or lengths are ``key.format``;
 an unknown or unexpected scheme is ``key.scheme``.
@@ -30,6 +32,7 @@ from por.errors import KeyFileError
 from por.jsontext import JsonTextError, loads_strict
 from por.signing import ed25519, secp256k1
 from por.signing.checks import CHECK_KEY_FORMAT, CHECK_KEY_SCHEME
+from por.signing.display import checksum_address
 
 KeyScheme = Literal["secp256k1", "ed25519"]
 KEY_SCHEMES: tuple[str, ...] = get_args(KeyScheme)
@@ -129,6 +132,7 @@ def public_key_to_json(public: PublicKey, *, comment: str | None = None) -> byte
     }
     if public.scheme == "secp256k1":
         obj["address_hex"] = public.signer.hex()
+        obj["address"] = checksum_address(public.signer)
     if comment is not None:
         obj["comment"] = comment
     return (json.dumps(obj, ensure_ascii=False) + "\n").encode("utf-8")
@@ -147,10 +151,15 @@ def public_key_from_json(data: bytes, *, expected_scheme: KeyScheme | None = Non
     obj = _load_object(data, PUBLIC_KEY_SCHEMA)
     scheme = _scheme(obj, expected_scheme)
     if scheme == "secp256k1":
+        shown = obj.pop("address", None)  # optional: files from before issue 26 lack it
         _members(obj, {"schema", "scheme", "public_key_hex", "address_hex"})
         public = PublicKey(scheme, _hex_member(obj, "public_key_hex", 33))
         if _hex_member(obj, "address_hex", 20) != public.signer:
             raise KeyFileError(CHECK_KEY_FORMAT, "address_hex does not match public_key_hex")
+        if shown is not None and shown != checksum_address(public.signer):
+            raise KeyFileError(CHECK_KEY_FORMAT, "address is not 0x and the EIP-55 form of "
+                               "address_hex", expected=checksum_address(public.signer),
+                               actual=str(shown)[:64])
         return public
     _members(obj, {"schema", "scheme", "public_key_hex"})
     return PublicKey(scheme, _hex_member(obj, "public_key_hex", ed25519.PUBLIC_KEY_SIZE))

@@ -42,6 +42,9 @@ def test_keygen_writes_both_files(tmp_path: Path, capsys: pytest.CaptureFixture[
         f"signer {signer_text(scheme + '-eip712', signer)} ({scheme} {kind})",
     ]
     assert json.loads(pub.read_text())["comment"] == "ci"
+    # Issue 26: the .pub names the address as keygen prints it (0x, EIP-55).
+    assert json.loads(pub.read_text()).get("address") == (
+        signer_text(scheme + "-eip712", signer) if scheme == "secp256k1" else None)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["signer.key", "signer.key.pub"]
 
 

@@ -11,6 +11,7 @@ import pytest
 from signing_support import TEST_ONLY_ED25519, TEST_ONLY_SECP256K1
 
 from por.errors import KeyFileError
+from por.signing.display import checksum_address
 from por.signing.keyfiles import (
     load_private_key_file,
     load_public_key_file,
@@ -67,8 +68,11 @@ def test_file_formats_are_as_documented() -> None:
                     "private_key_hex": TEST_ONLY_SECP256K1.secret.hex()}
     public = public_key_from_private_key(TEST_ONLY_SECP256K1)
     pub = json.loads(public_key_to_json(public))
-    assert set(pub) == {"schema", "scheme", "public_key_hex", "address_hex"}
+    assert set(pub) == {"schema", "scheme", "public_key_hex", "address_hex", "address"}
     assert len(pub["public_key_hex"]) == 66 and pub["address_hex"] == public.signer.hex()
+    # Issue 26: the address as wallets show it, 0x and EIP-55, beside address_hex.
+    assert pub["address"] == checksum_address(public.signer)
+    assert pub["address"].startswith("0x") and pub["address"] != "0x" + pub["address_hex"]
     ed_pub = json.loads(public_key_to_json(public_key_from_private_key(TEST_ONLY_ED25519)))
     assert set(ed_pub) == {"schema", "scheme", "public_key_hex"}
 
@@ -244,6 +248,20 @@ def test_public_key_with_wrong_address_is_key_format() -> None:
     _fail("key.format", _j(obj), public=True)
     del obj["address_hex"]
     _fail("key.format", _j(obj), public=True)
+
+
+def test_public_key_address_is_optional_and_checked() -> None:
+    """``address`` (0x + EIP-55) is written since issue 26; a file without it (an
+    older keygen's) still loads; one that differs, even only in case, is refused."""
+    public = public_key_from_private_key(TEST_ONLY_SECP256K1)
+    obj = json.loads(public_key_to_json(public))
+    assert public_key_from_json(_j(obj)) == public
+    del obj["address"]
+    assert public_key_from_json(_j(obj)) == public
+    for wrong in ("0x" + public.signer.hex(), checksum_address(public.signer)[2:],
+                  checksum_address(b"\x01" * 20), 7):
+        obj["address"] = wrong
+        _fail("key.format", _j(obj), public=True)
 
 
 def test_comment_is_allowed_and_ignored() -> None:
