@@ -109,3 +109,16 @@ def test_court_verify_prints_a_status(tmp_path: Path, capsys: pytest.CaptureFixt
     code, _, err = run(capsys, *base, "--now", str(T0 + WEEK))
     assert code == 1
     assert err.startswith(f"por: signature.expired: expired signature by {signer}: ")
+
+
+def test_court_verify_broken_period_is_broken(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str],
+                                              keys: dict[str, str]) -> None:
+    # A ruling signature issued after it expires is bad whatever --now says.
+    sig, signer = _ruling_sig(tmp_path, keys["key"], issued_at=T0 + 10, expires_at=T0)
+    for now in ((), ("--now", str(T0 + 5))):
+        code, _, err = run(capsys, "court", "verify", str(RULING), "--signature", str(sig),
+                           *now)
+        assert code == 1
+        assert err.startswith(f"por: signature.expired: bad signature by {signer}: ")
+        assert "issued after it expires" in err
