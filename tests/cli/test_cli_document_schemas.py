@@ -103,6 +103,13 @@ def test_attestation_and_calldata(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert code == 0 and _errors("challenge", challenge) == []
     code, checked = _run(capsys, ["check-proof", str(proof), "--json"])
     assert code == 1 and _errors("proof-check", checked) == []
+    # Issue 26: named values, levels with committed/recomputed roots; the old keys fail.
+    assert _errors("proof-check", {**checked, "expected": None})
+    level = checked["inclusions"][0]["levels"][0]
+    old = {**{k: v for k, v in level.items() if k != "recomputed_root"},
+           "calculated_root": level["recomputed_root"]}
+    assert _errors("proof-check", {**checked, "inclusions": [
+        {**checked["inclusions"][0], "levels": [old]}]})
     pytest.importorskip("eth_abi")
     code, call = _run(capsys, ["attestation", "--calldata", "--json", "--market", "m",
                                "--case-hash", "ab" * 32, str(proof)])
@@ -140,6 +147,10 @@ def test_demo(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
 def test_explain(capsys: pytest.CaptureFixture[str]) -> None:
     code, explained = _run(capsys, ["explain", "--json", str(VALID / "01-boolean-observed.cbor")])
     assert code == 0 and _errors("explain", explained) == []
+    code, tree = _run(capsys, ["explain", "--tree", "--json",
+                               str(VALID / "01-boolean-observed.cbor")])
+    assert code == 0 and _errors("tree", tree) == []
+    assert _errors("tree", {**tree, "schema": "por/explain/1"})
 
 
 def test_judge_documents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
