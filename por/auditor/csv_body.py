@@ -19,7 +19,9 @@ Linear in the body: a scan in C, then list work per cell.
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 import itertools
 import operator
 import re
@@ -29,7 +31,10 @@ MAX_CSV_CELLS = 1 << 20
 
 #: A cell and its terminator; where no pair starts, the last group takes the rest of
 #: the text (one failed attempt, then the end: the scan never restarts inside a run).
-_PAIR = re.compile(r'(?:(")((?:[^"]|"")*)"|([^,"\r\n]*))(,|\r\n|\n|\Z)|([\s\S]+)')
+_CELL = r'(?:"(?:[^"]|"")*+"|[^,"\r\n]*+)'
+#: Cells and their terminators tiling a whole body (possessive: a cell is closed
+#: where the grammar closes it, so no other tiling exists to backtrack into).
+_TILES = re.compile(rf"(?:{_CELL}(?:,|\r?\n))*+{_CELL}")
 
 
 class CsvError(ValueError):
@@ -50,25 +55,19 @@ CSV_MESSAGES = frozenset({_MISPLACED, _WIDTH, _TOO_MANY, _HEADER})
 
 
 def _quoted_cells(text: str) -> tuple[list[str], int]:
-    """Cells of a body with quotes and the header's width: one scan of cell +
-    terminator pairs (which must tile the text), then list work in C (the group
-    a pair did not use is empty, and an unquoted cell holds no quote)."""
-    pairs = _PAIR.findall(text)
-    # The pairs tile the text unless the rest-of-text group matched somewhere: there a
-    # quote or a CR is misplaced.  (``findall`` without it restarted at every
-    # character of such a run: quadratic in the run.)
-    if any(map(operator.itemgetter(4), pairs)):
+    """Cells of a body with quotes and the header's width.  The grammar is decided
+    by one match in C that builds nothing (cells and terminators must tile the
+    text, else a quote or a CR is misplaced); the text, now known to be RFC 4180
+    with LF or CRLF line ends, is split by the ``csv`` module (in C), which reads
+    that grammar alike (an empty line, which it reads as no cells, is one empty
+    cell; its errors cannot occur on such a text)."""
+    if not _TILES.fullmatch(text):
         raise CsvError(_MISPLACED)
-    if len(pairs) > 1 and pairs[-1] == ("", "", "", "", "") and pairs[-2][3] != ",":
-        pairs.pop()  # the empty match at the end that follows a record's end is no cell
-    cells = list(map(operator.methodcaller("replace", '""', '"'), map(
-        operator.add, map(operator.itemgetter(1), pairs), map(operator.itemgetter(2), pairs))))
-    ends = list(itertools.compress(itertools.count(1), map(
-        operator.ne, map(operator.itemgetter(3), pairs), itertools.repeat(","))))
-    width = ends[0]
-    if ends != list(range(width, len(cells) + 1, width)):
+    rows = [row or [""] for row in csv.reader(io.StringIO(text, newline=""), strict=True)]
+    width = len(rows[0])
+    if any(len(row) != width for row in rows):
         raise CsvError(_WIDTH)
-    return cells, width
+    return list(itertools.chain.from_iterable(rows)), width
 
 
 @functools.lru_cache(maxsize=64)
