@@ -63,9 +63,11 @@ def _quoted_cells(text: str) -> tuple[list[str], int]:
     cell; its errors cannot occur on such a text)."""
     if not _TILES.fullmatch(text):
         raise CsvError(_MISPLACED)
-    rows = [row or [""] for row in csv.reader(io.StringIO(text, newline=""), strict=True)]
+    rows = list(csv.reader(io.StringIO(text, newline=""), strict=True))
+    if [] in rows:
+        rows = [row or [""] for row in rows]
     width = len(rows[0])
-    if any(len(row) != width for row in rows):
+    if len(set(map(len, rows))) != 1:
         raise CsvError(_WIDTH)
     return list(itertools.chain.from_iterable(rows)), width
 

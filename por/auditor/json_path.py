@@ -26,6 +26,7 @@ left is ``extract.filter_budget``.  Leaves out: the unfiltered grammar and value
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -116,6 +117,12 @@ def _matches(node: list[Any] | CsvTable, token: Filter) -> list[Any]:
         column = node.column(token.member)
         count = column.count(token.text)
         return [node.record(column.index(token.text))] * min(count, 2) if count else []
+    if len(set(map(type, node))) == 1 and type(node[0]) is dict:
+        # An array of objects only (the usual one): read the member of each and
+        # count and find in C.  A value equal to the filter's text is a text.
+        values = list(map(dict.get, node, itertools.repeat(token.member)))
+        count = values.count(token.text)
+        return [node[values.index(token.text)]] * min(count, 2) if count else []
     return [e for e in node if isinstance(e, dict) and isinstance(e.get(token.member), str)
             and e[token.member] == token.text]
 
