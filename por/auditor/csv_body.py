@@ -23,7 +23,6 @@ import csv
 import functools
 import io
 import itertools
-import operator
 import re
 
 #: Most cells one body may hold (header included).
@@ -76,7 +75,7 @@ def _quoted_cells(text: str) -> tuple[list[str], int]:
 def _records_of_width(commas: int) -> re.Pattern[str]:
     """Records of ``commas + 1`` unquoted cells separated by LF, matched in C
     (counted repeats: the pattern's size does not grow with the width)."""
-    record = r"[^,\n]*+(?:,[^,\n]*+){%d}" % commas
+    record = rf"[^,\n]*+(?:,[^,\n]*+){{{commas}}}"
     return re.compile(rf"{record}(?:\n{record})*+")
 
 
