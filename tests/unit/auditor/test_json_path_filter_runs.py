@@ -53,3 +53,23 @@ def test_one_match_among_objects_and_others(node: list[Any]) -> None:
     assert lookup(node, [Filter("t", "c")]) == (False, None)
     with pytest.raises(Ambiguous):
         lookup([*node, {"t": "b"}], [Filter("t", "b")])
+
+
+def test_filters_sharing_a_memo_find_what_each_finds_alone() -> None:
+    rows = [{"t": f"T{i}", "v": str(i)} for i in range(50)] + [{"t": "T3", "v": "x"}]
+    document = {"rows": rows, "other": [dict(r) for r in rows[:5]]}
+    members: dict[Any, Any] = {}
+    budget = [10_000]
+    for member, text in [("t", "T7"), ("t", "T3"), ("v", "7"), ("t", "T9"), ("t", "none")]:
+        for key in ("rows", "other"):
+            tokens = [key, Filter(member, text)]
+            try:
+                alone: Any = lookup(document, tokens)
+            except Ambiguous:
+                alone = "ambiguous"
+            try:
+                shared: Any = lookup(document, tokens, budget, members)
+            except Ambiguous:
+                shared = "ambiguous"
+            assert shared == alone
+    assert budget == [10_000 - 5 * (51 + 5)]  # charged per filter, memo or not
