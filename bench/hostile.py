@@ -22,13 +22,21 @@ Classes (the issue's numbering):
   5 regex_nfa         30 regex fields of the costliest admitted kind (DFA overflows)
   7 huge_exponent     JSON bodies full of ``1e1000000000000000000``
   - tiny_items        as many empty items as fit, each with a forged 1-byte step
+  - citations_fanin   scenario 08's market with as many items as fit, honest: its
+                      check step cites every item (the maximal fan-in of the size)
+  - citations_reordered  the same, the check step's first two citations swapped
+  - citations_repeated   the same, the check step citing every item twice
 
-Usage: python bench/hostile.py [--sizes 1,16] [--repeat N]
+The citation classes are measured with ``verify`` only (``bench/citations.py``
+measures their proofs).
+
+Usage: python bench/hostile.py [--sizes 1,16] [--repeat N] [--only a,b]
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import subprocess
 import sys
@@ -218,6 +226,46 @@ def tiny_items(size: int) -> bytes:
                    trace_header=header.to_cbor())
 
 
+#: Bundle bytes per item of scenario 08's market (its item, record and extract
+#: step, and its id in the three steps that cite every item).
+CITED_ITEM_BYTES = 1070
+
+
+@functools.cache
+def _cited(size: int) -> Bundle:
+    """Scenario 08's honest bundle with as many items as ``size`` holds; its
+    ``check_requirement`` step (index = the item count) cites all of them."""
+    from citations import honest_bundle
+
+    return Bundle.from_cbor(honest_bundle(max(10, size // CITED_ITEM_BYTES)).to_cbor())
+
+
+def _recited(size: int, edit: Callable[[list[str]], list[str]]) -> bytes:
+    """``_cited(size)`` with the check step's citation lists edited, recommitted."""
+    from por.schemas import ReasoningStep
+
+    b = _cited(size)
+    index = len(b.evidence)
+    step = ReasoningStep.from_cbor(b.steps[index])
+    step = step.model_copy(update={"evidence_ids": edit(list(step.evidence_ids)),
+                                   "prior_step_ids": edit(list(step.prior_step_ids))})
+    steps = list(b.steps)
+    steps[index] = step.to_cbor()
+    return rebuild(b, steps=steps)
+
+
+def citations_fanin(size: int) -> bytes:
+    return _cited(size).to_cbor()
+
+
+def citations_reordered(size: int) -> bytes:
+    return _recited(size, lambda ids: [ids[1], ids[0], *ids[2:]])
+
+
+def citations_repeated(size: int) -> bytes:
+    return _recited(size, lambda ids: [i for i in ids for _ in (0, 1)])
+
+
 def proof_ints(size: int) -> bytes:
     from por.challenge import build_one_step_proof
 
@@ -239,6 +287,9 @@ CASES: dict[str, tuple[str, Callable[[int], bytes]]] = {
     "regex_nfa": ("verify", regex_nfa),
     "huge_exponent": ("verify", huge_exponent),
     "tiny_items": ("verify", tiny_items),
+    "citations_fanin": ("verify", citations_fanin),
+    "citations_reordered": ("verify", citations_reordered),
+    "citations_repeated": ("verify", citations_repeated),
 }
 
 
@@ -301,7 +352,7 @@ def main() -> int:
             h_cpu, h_rss, h_code, _ = best("verify", path, args.repeat)
             print(f"== {mb} MB: honest bundle {h_size} bytes, exit {h_code}, "
                   f"cpu {h_cpu:.2f} s, peak RSS {h_rss / 2**20:.0f} MiB")
-            print(f"{'class':<15} {'bytes':>10} {'exit':>4} {'cpu':>7} {'x':>6} "
+            print(f"{'class':<19} {'bytes':>10} {'exit':>4} {'cpu':>7} {'x':>6} "
                   f"{'rss MiB':>8} {'x':>6} {'x>in':>6}  first line")
             for name in wanted:
                 command, make = CASES[name]
@@ -314,7 +365,7 @@ def main() -> int:
                 # Peak memory above the input size, relative to the honest bundle's.
                 above = max(rss - len(data), 1) / max(h_rss - h_size, 1)
                 worst_time, worst_mem = max(worst_time, t_ratio), max(worst_mem, m_ratio)
-                print(f"{name:<15} {len(data):>10} {code:>4} {cpu:>6.2f}s {t_ratio:>5.2f}x "
+                print(f"{name:<19} {len(data):>10} {code:>4} {cpu:>6.2f}s {t_ratio:>5.2f}x "
                       f"{rss / 2**20:>8.0f} {m_ratio:>5.2f}x {above:>5.2f}x  "
                       f"{line[:70]}")
     print(f"worst ratio: time {worst_time:.2f}x, peak RSS {worst_mem:.2f}x (target <= 3x)")

@@ -19,7 +19,7 @@ an unknown version; only a consistent bundle can be *unsupported* (exit 2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from por.auditor import AuditorAgent, TracePolicyVerifier
 from por.auditor.agent import trace_length
@@ -228,8 +228,12 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
 
     def differs(index: int, step: ReasoningStep | LeanStep, want: bytes) -> None:
         if committed_steps[index] != want:
-            _step_record_ok(ctx, committed_steps[index], index)
-            field, details = _first_difference(ReasoningStep, committed_steps[index], want)
+            # The committed step is decoded once (a step citing 10^4 items costs
+            # about what its audit costs); the replayed one is the model in hand.
+            committed = _step_record_ok(ctx, committed_steps[index], index)
+            field, details = _first_difference(
+                ReasoningStep, committed_steps[index], want, models=(
+                    committed, step if isinstance(step, ReasoningStep) else None))
             ctx.failed("replay.step_mismatch",
                        f"step {step.step_id} differs from the replayed auditor's{field}",
                        expected=leaf_hash(want), actual=leaf_hash(committed_steps[index]),
@@ -268,20 +272,23 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
 
 def _first_difference(record: type[ReasoningStep] | type[TraceHeader] |
                       type[DeterministicVerdict], committed: bytes,
-                      recomputed: bytes) -> tuple[str, dict[str, Value] | None]:
+                      recomputed: bytes, *, models: tuple[Any, Any] = (None, None),
+                      ) -> tuple[str, dict[str, Value] | None]:
     """The first field in which a committed record differs from its replay
     (``por.challenge.diffs``, the field diff ``check-proof`` shows): a message
     suffix ``: first differing field F: committed X, recomputed Y`` and the
     check's ``details`` (``field``, ``committed``, ``recomputed``, values as
     JSON text).  Nothing when the committed record does not decode (its own
-    check says why) or the two differ only in encoding."""
+    check says why) or the two differ only in encoding.  ``models``: the two
+    records already decoded (either may be None), so neither is decoded twice."""
     # Imported here: only a rejected bundle needs it, and the por.challenge
     # package would add to every verification's start-up (issue 16).
     from por.challenge.diffs import field_diffs  # noqa: PLC0415  # see above
 
     try:
-        diffs = field_diffs(record.from_cbor(committed).to_json_obj(),
-                            record.from_cbor(recomputed).to_json_obj(), limit=1)
+        mine, theirs = models
+        diffs = field_diffs((mine or record.from_cbor(committed)).to_json_obj(),
+                            (theirs or record.from_cbor(recomputed)).to_json_obj(), limit=1)
     except PorError:
         return "", None
     if not diffs:
@@ -292,11 +299,11 @@ def _first_difference(record: type[ReasoningStep] | type[TraceHeader] |
              "recomputed": first.recomputed})
 
 
-def _step_record_ok(ctx: Context, blob: bytes, index: int) -> None:
+def _step_record_ok(ctx: Context, blob: bytes, index: int) -> ReasoningStep:
     """A committed step that differs from its replay is decoded on its own: a
     malformed record is reported as such (codec.*, schema.*), one record at most."""
     try:
-        ReasoningStep.from_cbor(blob)
+        return ReasoningStep.from_cbor(blob)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf", leaf_index=index))
 

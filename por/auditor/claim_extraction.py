@@ -52,7 +52,13 @@ from typing import TYPE_CHECKING, Any
 
 from por.auditor import values as v
 from por.auditor.csv_body import CsvError, parse_csv
-from por.auditor.json_path import Ambiguous, FilterBudget, lookup, parse_filtered_path
+from por.auditor.json_path import (
+    Ambiguous,
+    FilterBudget,
+    Members,
+    lookup,
+    parse_filtered_path,
+)
 from por.auditor.json_refusal import SURROGATE_ESCAPE, SYNTAX, byte_offset, first_refusal
 from por.auditor.regex_plan import (
     MAX_REGEX_INPUT_CHARS,
@@ -284,7 +290,7 @@ _FILTER_REFUSALS = {  # SPEC §12.1.7
 
 def _field_json(field: Any, document: Any, text: str, quiet: bool, *,
                 compiled: CompiledField | str, budget: list[int], filters: list[int],
-                cells: bool = False) -> Outcome:
+                cells: bool = False, members: Members | None = None) -> Outcome:
     if field.json_path is None and field.regex is None:  # per_source names other sources
         return None, "", ExtractionWarning("extract.no_locator",
                                            "no locator for this source", field.key)
@@ -303,7 +309,7 @@ def _field_json(field: Any, document: Any, text: str, quiet: bool, *,
                                                  "json_path is not well formed", field.key)
         try:  # SPEC §12.1.7: a filter matching several elements is refused
             found, raw = lookup(document, tokens if tokens is not None else filtered or (),
-                                filters)
+                                filters, members)
         except (FilterBudget, Ambiguous) as exc:
             return None, path, ExtractionWarning(*_FILTER_REFUSALS[type(exc)], field.key)
         if not found:
@@ -367,11 +373,13 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
     plan = regex_plan(tuple(field.regex for field in fields))
     budget = [REGEX_WORK_PER_BYTE * len(content) + REGEX_WORK_SLACK]
     filters = [len(content) // 2 + REGEX_WORK_SLACK]  # elements filters may examine (§12.1.7)
+    members: Members = {}  # each array's member values, read once for all filters
     for field, compiled in zip(fields, plan, strict=True):
         if item.content_type == "application/json" or cells:
             value, path, warning = _field_json(field, document, text, quiet,
                                                compiled=compiled, budget=budget,
-                                               filters=filters, cells=cells)
+                                               filters=filters, cells=cells,
+                                               members=members)
         else:
             value, path, warning = _field_text(field, text, compiled, budget)
         if warning is not None:

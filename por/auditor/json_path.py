@@ -26,6 +26,7 @@ left is ``extract.filter_budget``.  Leaves out: the unfiltered grammar and value
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,11 +81,19 @@ def parse_filtered_path(path: str) -> tuple[Token, ...] | None:
     return tuple(tokens) if any(isinstance(t, Filter) for t in tokens) else None
 
 
+#: Per document: (array, member) -> the member of each element, when every element
+#: is an object (else None); keyed by the array's id and holding the array itself.
+Members = dict[tuple[int, str], tuple[Any, "list[Any] | None"]]
+
+
 def lookup(document: Any, tokens: Sequence[Token],
-           budget: list[int] | None = None) -> tuple[bool, Any]:
+           budget: list[int] | None = None, members: Members | None = None,
+           ) -> tuple[bool, Any]:
     """Follow ``tokens``; ``(False, None)`` when absent; :class:`Ambiguous` on a filter
     that matches several elements; :class:`FilterBudget` when ``budget[0]`` (elements
-    a filter may still examine) runs out.  A :class:`CsvTable` is an array of objects."""
+    a filter may still examine) runs out.  A :class:`CsvTable` is an array of objects.
+    ``members``: a memo shared by the lookups of one document, so filters on one
+    member of one array read it once (the budget is charged for each all the same)."""
     node = document
     for token in tokens:
         if isinstance(token, Filter):
@@ -94,7 +103,7 @@ def lookup(document: Any, tokens: Sequence[Token],
                 if len(node) > budget[0]:
                     raise FilterBudget(token.member)
                 budget[0] -= len(node)
-            hits = _matches(node, token)
+            hits = _matches(node, token, {} if members is None else members)
             if len(hits) > 1:
                 raise Ambiguous(token.member)
             if not hits:
@@ -111,13 +120,25 @@ def lookup(document: Any, tokens: Sequence[Token],
     return True, node
 
 
-def _matches(node: list[Any] | CsvTable, token: Filter) -> list[Any]:
+def _matches(node: list[Any] | CsvTable, token: Filter, members: Members) -> list[Any]:
     if isinstance(node, CsvTable):  # count and find in C: no loop per row
         column = node.column(token.member)
         count = column.count(token.text)
         return [node.record(column.index(token.text))] * min(count, 2) if count else []
+    entry = members.get((id(node), token.member))
+    if entry is None or entry[0] is not node:
+        # An array of objects only (the usual one): read the member of each in C,
+        # then count and find in C.  A value equal to the filter's text is a text.
+        objects = len(set(map(type, node))) == 1 and type(node[0]) is dict
+        entry = members[id(node), token.member] = (node, list(
+            map(dict.get, node, itertools.repeat(token.member))) if objects else None)
+    values = entry[1]
+    if values is not None:
+        count = values.count(token.text)
+        return [node[values.index(token.text)]] * min(count, 2) if count else []
     return [e for e in node if isinstance(e, dict) and isinstance(e.get(token.member), str)
             and e[token.member] == token.text]
 
 
-__all__ = ["Ambiguous", "Filter", "FilterBudget", "Token", "lookup", "parse_filtered_path"]
+__all__ = ["Ambiguous", "Filter", "FilterBudget", "Members", "Token", "lookup",
+           "parse_filtered_path"]

@@ -62,6 +62,11 @@ _TINY_RUN = re.compile(rb"[\x00-\x17\x20-\x37\x40\x60\xf4\xf5]*")
 _ONE_BYTE: list[Any] = [
     b if b < 0x18 else -1 - (b - 0x20) if 0x20 <= b < 0x38 else
     {0x40: b"", 0x60: "", 0xF4: False, 0xF5: True}.get(b) for b in range(256)]
+#: The same, with empty arrays and maps (80, a0): one fresh container each,
+#: counted against ``max_containers`` before any is made.  Used where such an
+#: item can break no other rule (depth, spans).
+_FLAT_RUN = re.compile(rb"[\x00-\x17\x20-\x37\x40\x60\x80\xa0\xf4\xf5]*")
+_EMPTY = {0x80: list, 0xA0: dict}
 _AI_INDEFINITE = 31  # indefinite length (majors 2-5) or break (major 7)
 
 _SIMPLE_NAMES = {22: "null", 23: "undefined"}
@@ -297,11 +302,26 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
                 # can fail: _TINY_RUN) takes them in one step (SPEC §17.8: a
                 # hostile array of millions costs what its bytes cost).  Not at
                 # slices_at, where byte strings are spans.
-                run = (_TINY_RUN.match(data, pos, pos + arg).end() - pos  # type: ignore[union-attr]
-                       if major == 4 and arg and _ONE_BYTE[data[pos]] is not None
-                       and len(stack) + 1 != slices_at else 0)
+                # Empty containers join the run where their own checks cannot
+                # fail (depth; no Spans at slices_at): their number is charged
+                # first, and refused at the container that passes the cap.
+                run = made = 0
+                if major == 4 and arg and len(stack) + 1 != slices_at:
+                    flat = len(stack) + 1 < max_depth and len(stack) + 2 != slices_at
+                    if _ONE_BYTE[data[pos]] is not None or (flat and data[pos] in _EMPTY):
+                        run = ((_FLAT_RUN if flat else _TINY_RUN).match(data, pos, pos + arg)
+                               .end() - pos)  # type: ignore[union-attr]
+                        if flat:
+                            made = data.count(0x80, pos, pos + run) + data.count(
+                                0xA0, pos, pos + run)
+                            if containers + made > max_containers:
+                                at = _nth_container(data, pos, pos + run,
+                                                    max_containers - containers + 1)
+                                raise _fail("codec.too_large",
+                                            f"more than {max_containers} containers", at)
+                            containers += made
                 if run and run == arg:
-                    value = list(map(_ONE_BYTE.__getitem__, data[pos : pos + arg]))
+                    value = _run_items(data, pos, pos + arg, made)
                     pos += arg
                 elif arg:
                     stack.append((c, rem, is_map, key, prev))
@@ -311,8 +331,8 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
                         c = {}
                         is_map = need_key = True
                     else:
-                        c = Spans() if len(stack) == slices_at else list(
-                            map(_ONE_BYTE.__getitem__, data[pos : pos + run]))
+                        c = Spans() if len(stack) == slices_at else _run_items(
+                            data, pos, pos + run, made)
                         pos += run
                         is_map = need_key = False
                     continue
@@ -354,6 +374,32 @@ def _parse(data: bytes, max_depth: int, max_containers: int,
                 c.append(value)
             need_key = is_map
             rem -= 1
+
+
+def _run_items(data: bytes, start: int, stop: int, made: int) -> list[Any]:
+    """The items of a run of one-byte items (``_TINY_RUN``, or ``_FLAT_RUN``
+    holding ``made`` empty containers, each a new list or dict)."""
+    if not made:
+        return list(map(_ONE_BYTE.__getitem__, data[start:stop]))
+    one, empty = _ONE_BYTE, _EMPTY
+    return [empty[b]() if b in empty else one[b] for b in data[start:stop]]
+
+
+def _nth_container(data: bytes, start: int, stop: int, n: int) -> int:
+    """Offset of the ``n``-th (from 1) empty container (80, a0) in a run that
+    holds at least ``n``: a binary search on counts, O(run x log run) in C."""
+
+    def count(upto: int) -> int:
+        return data.count(0x80, start, upto) + data.count(0xA0, start, upto)
+
+    lo, hi = start, stop  # count(lo) < n <= count(hi)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if count(mid) >= n:
+            hi = mid
+        else:
+            lo = mid
+    return hi - 1
 
 
 def _key_error(enc: bytes, prev: bytes, pos: int) -> EncodingError:
