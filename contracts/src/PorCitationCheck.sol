@@ -99,8 +99,9 @@ library PorCitationCheck {
         if (!text || len < 6 || bytes4(d[off:off + 4]) != "por.") return false;
         uint256 slash = off + 4;
         while (slash < off + len && d[slash] != "/") slash++;
+        if (slash == off + len) return false; // no slash (computed before: an underflow)
         uint256 digits = off + len - slash - 1;
-        if (slash == off + len || digits == 0 || digits > 9) return false;
+        if (digits == 0 || digits > 9) return false;
         for (uint256 i = slash + 1; i < off + len; i++) {
             if (d[i] < "0" || d[i] > "9") return false;
         }
