@@ -54,6 +54,11 @@ library PorCitationCheck {
     function check(bytes calldata d) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
         (bytes32 codec,) = PorCbor.check(d);
         if (codec != 0) return (false, MALFORMED, 0);
+        return checkChecked(d);
+    }
+
+    /// `check` for a document the caller has run the §2 reader over (`PorCbor.check`).
+    function checkChecked(bytes calldata d) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
         // The schema field names the record (proof_from_cbor): another version of a
         // proof record is proof.unsupported (exit 2), anything else but a
         // CitationProof proof.schema; every field is typed before anything is verified.
@@ -94,8 +99,9 @@ library PorCitationCheck {
         if (!text || len < 6 || bytes4(d[off:off + 4]) != "por.") return false;
         uint256 slash = off + 4;
         while (slash < off + len && d[slash] != "/") slash++;
+        if (slash == off + len) return false; // no slash (computed before: an underflow)
         uint256 digits = off + len - slash - 1;
-        if (slash == off + len || digits == 0 || digits > 9) return false;
+        if (digits == 0 || digits > 9) return false;
         for (uint256 i = slash + 1; i < off + len; i++) {
             if (d[i] < "0" || d[i] > "9") return false;
         }
@@ -178,7 +184,7 @@ library PorCitationCheck {
         PorInclusion.Part memory part,
         uint256[] memory fields
     ) private pure returns (bool) {
-        return sameText(leaf, at, leafOf(d, part), fields[PorRecords.ITEM_EVIDENCE_ID]);
+        return PorRecords.sameText(leaf, at, leafOf(d, part), fields[PorRecords.ITEM_EVIDENCE_ID]);
     }
 
     /// S4 and S3: one item the step cites.
@@ -197,7 +203,7 @@ library PorCitationCheck {
         (uint256 k, bool found) = position(leaf, s, item, fields[PorRecords.ITEM_EVIDENCE_ID]);
         if (!found) return (false, CITATIONS);
         if (s.kind == CHECK_REQUIREMENT
-                && (s.requirement == 0 || !sameText(leaf, s.requirement, item, fields[PorRecords.ITEM_REQUIREMENT]))) {
+                && (s.requirement == 0 || !PorRecords.sameText(leaf, s.requirement, item, fields[PorRecords.ITEM_REQUIREMENT]))) {
             return (true, SET);
         }
         bool extractsFirst = s.kind == CHECK_REQUIREMENT || s.kind == AGGREGATE || s.kind == CONTRADICTIONS;
@@ -227,7 +233,7 @@ library PorCitationCheck {
 
     /// The first fault of the step alone (citations.step_fault), else 0.
     function stepFault(bytes calldata leaf, Step memory s) private pure returns (bytes32) {
-        if (hasRepeat(leaf, s.evidence, s.evidenceCount)) return REPEAT; // R1
+        if (PorRecords.hasRepeat(leaf, s.evidence, s.evidenceCount)) return REPEAT; // R1
         uint256 previous = 0;
         uint256 p = s.prior;
         uint256 lastPrior = p;
@@ -254,59 +260,10 @@ library PorCitationCheck {
         return 0;
     }
 
-    /// Any id twice among `count` texts from `first` (R1): the hashes sorted, neighbours
-    /// compared, O(k log k).
-    function hasRepeat(bytes calldata leaf, uint256 first, uint256 count) private pure returns (bool) {
-        if (count < 2) return false;
-        bytes32[] memory h = new bytes32[](count);
-        uint256 p = first;
-        for (uint256 i = 0; i < count; i++) {
-            (, uint256 off, uint256 len) = PorCbor.str(leaf, p, PorCbor.TEXT);
-            h[i] = keccak256(leaf[off:off + len]);
-            p = off + len;
-        }
-        sort(h, 0, int256(count) - 1);
-        for (uint256 i = 1; i < count; i++) {
-            if (h[i] == h[i - 1]) return true;
-        }
-        return false;
-    }
-
-    function sort(bytes32[] memory a, int256 lo, int256 hi) private pure {
-        while (lo < hi) {
-            bytes32 pivot = a[uint256(lo + (hi - lo) / 2)];
-            int256 i = lo;
-            int256 j = hi;
-            while (i <= j) {
-                while (a[uint256(i)] < pivot) i++;
-                while (a[uint256(j)] > pivot) j--;
-                if (i <= j) {
-                    (a[uint256(i)], a[uint256(j)]) = (a[uint256(j)], a[uint256(i)]);
-                    i++;
-                    j--;
-                }
-            }
-            if (j - lo < hi - i) {
-                sort(a, lo, j);
-                lo = i;
-            } else {
-                sort(a, i, hi);
-                hi = j;
-            }
-        }
-    }
-
     /// Offset of the n-th text of the array whose first item is at `first`.
     function nth(bytes calldata leaf, uint256 first, uint256 n) private pure returns (uint256 p) {
         p = first;
         for (uint256 i = 0; i < n; i++) p = PorCbor.skip(leaf, p);
-    }
-
-    /// The text at `a` in `x` equals the text at `b` in `y`.
-    function sameText(bytes calldata x, uint256 a, bytes calldata y, uint256 b) private pure returns (bool) {
-        (, uint256 ao, uint256 al) = PorCbor.str(x, a, PorCbor.TEXT);
-        (, uint256 bo, uint256 bl) = PorCbor.str(y, b, PorCbor.TEXT);
-        return al == bl && keccak256(x[ao:ao + al]) == keccak256(y[bo:bo + bl]);
     }
 
     /// The first position at which the step cites the item's evidence_id.
@@ -317,7 +274,7 @@ library PorCitationCheck {
     {
         uint256 p = s.evidence;
         for (uint256 i = 0; i < s.evidenceCount; i++) {
-            if (sameText(leaf, p, item, idAt)) return (i, true);
+            if (PorRecords.sameText(leaf, p, item, idAt)) return (i, true);
             p = PorCbor.skip(leaf, p);
         }
         return (0, false);

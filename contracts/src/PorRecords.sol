@@ -230,4 +230,107 @@ library PorRecords {
     function isStepId(bytes calldata d, uint256 pos, uint256 n) internal pure returns (bool) {
         return PorCbor.isText(d, pos, stepId(n));
     }
+
+    // --- id lists ---------------------------------------------------------------------
+
+    /// Any id twice among `count` texts from `first` (R1): the hashes sorted, neighbours
+    /// compared, O(k log k).
+    function hasRepeat(bytes calldata leaf, uint256 first, uint256 count) internal pure returns (bool) {
+        if (count < 2) return false;
+        bytes32[] memory h = new bytes32[](count);
+        uint256 p = first;
+        for (uint256 i = 0; i < count; i++) {
+            (, uint256 off, uint256 len) = PorCbor.str(leaf, p, PorCbor.TEXT);
+            h[i] = keccak256(leaf[off:off + len]);
+            p = off + len;
+        }
+        sort(h, 0, int256(count) - 1);
+        for (uint256 i = 1; i < count; i++) {
+            if (h[i] == h[i - 1]) return true;
+        }
+        return false;
+    }
+
+    function sort(bytes32[] memory a, int256 lo, int256 hi) private pure {
+        while (lo < hi) {
+            bytes32 pivot = a[uint256(lo + (hi - lo) / 2)];
+            int256 i = lo;
+            int256 j = hi;
+            while (i <= j) {
+                while (a[uint256(i)] < pivot) i++;
+                while (a[uint256(j)] > pivot) j--;
+                if (i <= j) {
+                    (a[uint256(i)], a[uint256(j)]) = (a[uint256(j)], a[uint256(i)]);
+                    i++;
+                    j--;
+                }
+            }
+            if (j - lo < hi - i) {
+                sort(a, lo, j);
+                lo = i;
+            } else {
+                sort(a, i, hi);
+                hi = j;
+            }
+        }
+    }
+
+    /// The text at `a` in `x` equals the text at `b` in `y`.
+    function sameText(bytes calldata x, uint256 a, bytes calldata y, uint256 b) internal pure returns (bool) {
+        (, uint256 ao, uint256 al) = PorCbor.str(x, a, PorCbor.TEXT);
+        (, uint256 bo, uint256 bl) = PorCbor.str(y, b, PorCbor.TEXT);
+        return al == bl && keccak256(x[ao:ao + al]) == keccak256(y[bo:bo + bl]);
+    }
+
+    /// recompute_step's first checks: inputs.kind is text naming a computation of the
+    /// step's type (step.unknown_kind), and inputs has exactly that computation's keys,
+    /// requirement_id text (step.bad_inputs). `kind` is keccak256 of inputs.kind.
+    function computation(bytes calldata leaf, uint256[] memory at)
+        internal
+        pure
+        returns (bool known, bytes32 kind, bool inputsOk)
+    {
+        uint256 inputs = at[PorRecords.STEP_INPUTS];
+        uint256 k = PorCbor.get(leaf, inputs, "kind");
+        if (k == 0) return (false, 0, false);
+        (bool text, uint256 off, uint256 len) = PorCbor.str(leaf, k, PorCbor.TEXT);
+        if (!text) return (false, 0, false);
+        kind = keccak256(leaf[off:off + len]);
+        bytes memory typeName;
+        bool withRequirement = false;
+        if (kind == keccak256("extract_claims")) {
+            typeName = "extract";
+        } else if (kind == keccak256("check_requirement")) {
+            (typeName, withRequirement) = ("check", true);
+        } else if (kind == keccak256("aggregate")) {
+            (typeName, withRequirement) = ("aggregate", true);
+        } else if (kind == keccak256("contradictions")) {
+            typeName = "check";
+        } else if (kind == keccak256("deduce")) {
+            typeName = "deduce";
+        } else if (kind == keccak256("map")) {
+            typeName = "map";
+        } else {
+            return (false, kind, false);
+        }
+        if (!PorCbor.isText(leaf, at[STEP_TYPE], typeName)) return (false, kind, false);
+        return (true, kind, inputKeys(leaf, inputs, withRequirement));
+    }
+
+    /// The inputs map at `inputs` has exactly `kind` (and a text `requirement_id`).
+    function inputKeys(bytes calldata leaf, uint256 inputs, bool withRequirement) private pure returns (bool) {
+        (, uint256 count,) = PorCbor.container(leaf, inputs, PorCbor.MAP);
+        if (!withRequirement) return count == 1;
+        uint256 r = PorCbor.get(leaf, inputs, "requirement_id");
+        if (r == 0 || count != 2) return false;
+        (bool text,,) = PorCbor.str(leaf, r, PorCbor.TEXT);
+        return text;
+    }
+
+    /// The texts at `a` and `b` of one document are equal.
+    function sameTextAt(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool) {
+        (, uint256 ao, uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
+        (, uint256 bo, uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
+        return al == bl && keccak256(d[ao:ao + al]) == keccak256(d[bo:bo + bl]);
+    }
 }

@@ -6,8 +6,9 @@ EVM display edge); every uint64/uint256 is a decimal string (SPEC §8.8).
 bundle; ``proof_call`` is ``openChallenge`` for an InclusionProof file, checked
 with ``por check-proof``'s verifier first; ``case_call`` is ``openChallenge`` for
 a DisputeCase (its leaf proved from its own bundle); ``ruling_call`` relays a
-``por.RulingSignature/1``; ``settle_call`` is ``settleByProof`` for a CitationProof
-that ``por check-proof`` finds won.  The challenge ids are the registry's (SPEC §14.4).
+``por.RulingSignature/1``; ``settle_call`` is ``settleByProof`` for a CitationProof,
+or a OneStepProof of a step the contract re-executes (a ``map`` step), that ``por
+check-proof`` finds won.  The challenge ids are the registry's (SPEC §14.4).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from por.chain.calldata import (
     settlement_id,
     submit_ruling_calldata,
 )
-from por.errors import ProofError, UnsupportedError
+from por.errors import PorError, ProofError, UnsupportedError
 from por.signing.eip712 import VerdictStruct, market_id_from_text
 from por.signing.record import VerdictSignature
 
@@ -87,23 +88,33 @@ def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> 
     return _challenge_document(market_id_from_text(market), case_hash, proof, market=market)
 
 
+#: Step kinds (``inputs.kind``) whose one-step proof the registry re-executes itself
+#: (SPEC §14.8); a one-step proof of any other kind goes to the court (SPEC §16).
+ON_CHAIN_STEP_KINDS = ("map",)
+
+
 def settle_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
     """``settleByProof(keccak256(market), proof)`` for the proof file ``data``, checked
     as ``por check-proof`` checks it, in the contract's order (SPEC §14.4): a proof the
-    registry does not re-execute is ``chain.proof_kind`` (exit 2: it goes to the court,
-    §16); an invalid proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a valid
-    proof that is lost is ``chain.proof_not_won`` (exit 1), since the contract would
-    revert ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes only
-    the verdict whose stored root it is (else ``ProofPorRoot``)."""
+    registry does not re-execute (not a CitationProof, nor a OneStepProof of a step kind
+    in :data:`ON_CHAIN_STEP_KINDS`) is ``chain.proof_kind`` (exit 2: it goes to the
+    court, §16); an invalid proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a
+    valid proof that is lost is ``chain.proof_not_won`` (exit 1), since the contract
+    would revert ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes
+    only the verdict whose stored root it is (else ``ProofPorRoot``)."""
     from por.challenge.check import check_proof  # noqa: PLC0415 - the checker on use
-    from por.challenge.records import CitationProof  # noqa: PLC0415
+    from por.challenge.records import CitationProof, OneStepProof  # noqa: PLC0415
 
     report = check_proof(data, max_size=max_size)
-    if report.schema is not None and report.schema != CitationProof.SCHEMA:
+    kind = _step_kind(data) if report.schema == OneStepProof.SCHEMA else None
+    if report.schema is not None and report.schema != CitationProof.SCHEMA and \
+            kind not in ON_CHAIN_STEP_KINDS:
+        shown = report.schema if kind is None else f"{report.schema} of a {kind} step"
         raise UnsupportedError("chain.proof_kind", f"the registry re-executes CitationProofs "
-                               f"only, not {report.schema}; dispute it with a case (por "
-                               "dispute open, por chain challenge)",
-                               expected=CitationProof.SCHEMA, actual=report.schema)
+                               f"and OneStepProofs of {', '.join(ON_CHAIN_STEP_KINDS)} steps "
+                               f"only, not {shown}; dispute it with a case (por dispute "
+                               "open, por chain challenge)",
+                               expected=CitationProof.SCHEMA, actual=shown[:120])
     if report.status != "valid" or report.outcome is None:
         raise ProofError(report.check_id, report.message, expected=report.expected,
                          actual=report.actual)
@@ -117,6 +128,23 @@ def settle_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
                          market=market, market_id_hex=_hex(market_id),
                          por_root_hex=_hex(report.por_root or b""), won=reason,
                          challenge_id_hex=_hex(settlement_id(market_id, data)), value="0")
+
+
+def _step_kind(data: bytes) -> str:
+    """The disputed step's ``inputs.kind`` in a OneStepProof that decodes ("" when the
+    step leaf carries none): what the contract dispatches on."""
+    from por.challenge.records import OneStepProof, proof_from_cbor  # noqa: PLC0415
+    from por.encoding import decode  # noqa: PLC0415
+
+    proof = proof_from_cbor(data)
+    assert isinstance(proof, OneStepProof)  # noqa: S101 - the caller checked the schema
+    try:
+        step = decode(proof.step.leaf)
+    except PorError:
+        return ""
+    inputs = step.get("inputs") if isinstance(step, dict) else None
+    kind = inputs.get("kind") if isinstance(inputs, dict) else None
+    return kind if isinstance(kind, str) else ""
 
 
 def case_call(case: Any, challenger: bytes | None) -> dict[str, Any]:
@@ -169,5 +197,5 @@ def ruling_call(record: Any, challenger: bytes) -> dict[str, Any]:
                                            struct.case_hash)))
 
 
-__all__ = ["CALLDATA_SCHEMA", "call_document", "case_call", "proof_call", "ruling_call",
-           "settle_call", "verdict_call"]
+__all__ = ["CALLDATA_SCHEMA", "ON_CHAIN_STEP_KINDS", "call_document", "case_call", "proof_call",
+           "ruling_call", "settle_call", "verdict_call"]

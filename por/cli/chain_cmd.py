@@ -4,8 +4,8 @@
 case's own bundle and prints ``openChallenge(marketId, caseHash, proof)`` with the
 registry's challenge id; ``por chain ruling SIG --challenger ADDR`` relays a signed
 court ruling (``submitRuling``); ``por chain settle PROOF --market ID`` strikes a
-verdict with a won CitationProof, no resolver (``settleByProof``); ``por chain
-finalize MARKET`` and ``por chain withdraw`` are the last two calls of a game.
+verdict with a won CitationProof or a won OneStepProof of a map step, no resolver
+(``settleByProof``); ``por chain finalize MARKET`` and ``por chain withdraw`` are the last two calls of a game.
 Proposing is ``por attestation --calldata`` (a verified bundle's signature).
 Nothing is sent: the output goes to any wallet or ``cast send ADDR DATA --value WEI``.
 
@@ -76,9 +76,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="the account that opened the challenge on the ruling's case")
     ruling.set_defaults(run=_ruling)
     settle = sub.add_parser("settle", help="settleByProof: strike a proposed verdict with a "
-                                           "won CitationProof (no bond, no resolver)")
-    settle.add_argument("proof", metavar="PROOF", help="a por.CitationProof/1 file (por verify "
-                                                       "--challenges)")
+                                           "won CitationProof or OneStepProof of a map step "
+                                           "(no bond, no resolver)")
+    settle.add_argument("proof", metavar="PROOF", help="a por.CitationProof/1 file, or a "
+                                                       "por.OneStepProof/1 of a map step (por "
+                                                       "verify --challenges)")
     settle.add_argument("--market", required=True, metavar="ID",
                         help="the market id text of the proposed verdict")
     add_max_size_option(settle, "proofs")

@@ -10,6 +10,7 @@ so a differential test compares two tuples.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ IDS = [
     "one_step.invalid_record", "one_step.id_position", "one_step.citation_repeat",
     "one_step.citation_order", "one_step.citation_set", "one_step.prior_order",
     "one_step.citations_canonical", "judge.match", "judge.mismatch", "judge.final_step",
+    "one_step.match", "one_step.mismatch", "one_step.unexecutable",
 ]
 BY_HASH = {keccak256(name.encode("ascii")): name for name in IDS}
 
@@ -83,6 +85,37 @@ class ProofChecker:
         out, gas = self._call("checkCitationProof(bytes)", proof)
         won, check_id, _root = decode(["bool", "bytes32", "bytes32"], out)
         return bool(won), BY_HASH[check_id], gas
+
+
+    def any_proof(self, proof: bytes) -> tuple[bool, str, int]:
+        """checkProof (the registry's call): (won, check id, execution gas); a revert
+        ``CourtPath(kind)`` is (False, "court_path:" + the kind's text, gas)."""
+        calldata = _selector("checkProof(bytes)") + encode(["bytes"], [proof])
+        try:
+            out = self.evm.message_call(CALLER, self.address, calldata)
+        except RuntimeError as exc:
+            return False, court_path(str(exc)), 0
+        result = self.evm.result
+        assert result is not None
+        gas = result.gas_used - TX_BASE_GAS - calldata_gas(calldata)
+        won, check_id, _root = decode(["bool", "bytes32", "bytes32"], bytes(out))
+        return bool(won), BY_HASH[check_id], gas
+
+
+#: Step kinds (inputs.kind) by keccak256, for CourtPath reverts.
+KINDS = {keccak256(k.encode("ascii")): k for k in (
+    "extract_claims", "check_requirement", "aggregate", "contradictions", "deduce", "map")}
+_COURT_PATH = _selector("CourtPath(bytes32)").hex()
+
+
+def court_path(message: str) -> str:
+    """``court_path:<kind>`` for a revert ``CourtPath(keccak256(kind))`` in pyrevm's
+    error text; anything else is re-raised."""
+    found = re.search(r"output: 0x([0-9a-f]*)", message)
+    data = bytes.fromhex(found.group(1)) if found else b""
+    if data[:4].hex() != _COURT_PATH:
+        raise RuntimeError(message)
+    return "court_path:" + KINDS.get(data[4:36], data[4:36].hex())
 
 
 def python_answer(proof: bytes) -> tuple[bool, str]:

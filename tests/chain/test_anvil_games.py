@@ -160,3 +160,49 @@ def test_lying_verdict_struck_by_a_proof_in_one_transaction(node: Node,
     assert node.balance(honest) == start[honest] - fees[honest] + PROPOSER_BOND
     assert node.balance(other) == start[other]
     assert node.balance(registry) == 0
+
+
+def test_forged_map_step_struck_by_its_one_step_proof(node: Node, tmp_path: Path) -> None:
+    """Issue 24 item 2, re-execution: a verdict whose trace forges its map step is
+    struck in one transaction by the OneStepProof ``por verify --challenges`` wrote
+    (the registry re-executes the map step itself), sent as ``por chain settle``
+    printed it; the honest map step's proof reverts ``ProofNotWon(one_step.match)``;
+    a deduce step's proof reverts ``CourtPath``; bonds to the wei."""
+    from chain_support import bundle_proposal
+    from map_lies import lying_map
+    from test_chain_settle import market_of, settle_document, written_proof
+
+    from por.challenge.one_step import build_one_step_proof
+
+    registry, accounts = deploy(node)
+    oracle, honest, other = accounts[1], accounts[2], accounts[3]
+    truthful, lie = lying_map()
+    proof = written_proof(lie, tmp_path)
+    code, document = settle_document(proof, market_of(lie))
+    assert code == 0
+    call = document["calldata"]
+    assert isinstance(call, dict)
+    assert call["won"] == "one_step.mismatch"
+    market, propose = bundle_proposal(lie.to_cbor(), CHAIN_ID, bytes.fromhex(registry[2:]))
+    start = {a: node.balance(a) for a in (oracle, honest, other)}
+    fees = dict.fromkeys(start, 0)
+    fees[oracle] += node.send(oracle, registry, propose, PROPOSER_BOND)["fee"]
+    # The honest bundle's map step is what its inputs give: the proof is lost (and is
+    # about another por_root); a deduce step goes to the court.
+    candidate = build_one_step_proof(truthful, len(truthful.steps) - 1).to_cbor()
+    assert node.revert_name(other, registry,
+                            call_data("settleByProof", market, candidate)) == "ProofNotWon"
+    deduce = build_one_step_proof(lie, len(lie.steps) - 2).to_cbor()
+    assert node.revert_name(other, registry,
+                            call_data("settleByProof", market, deduce)) == "CourtPath"
+    settled = node.send(honest, registry, bytes.fromhex(str(call["data_hex"])[2:]))
+    fees[honest] += settled["fee"]
+    assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 0
+    assert node.revert_name(other, registry,
+                            bytes.fromhex(str(call["data_hex"])[2:])) == "NotChallengeable"
+    fees[honest] += node.send(honest, registry, call_data("withdraw"))["fee"]
+    assert node.revert_name(honest, registry, call_data("withdraw")) == "NothingToWithdraw"
+    assert node.balance(oracle) == start[oracle] - fees[oracle] - PROPOSER_BOND
+    assert node.balance(honest) == start[honest] - fees[honest] + PROPOSER_BOND
+    assert node.balance(other) == start[other]
+    assert node.balance(registry) == 0

@@ -310,7 +310,8 @@ def test_schema_names(chain: ProofChecker) -> None:
     value = decode(proof)
     for name in ("por.CitationProof/2", "por.CitationProof/01", "por.JudgeProof/7",
                  "por.CitationProof/1234567890", "por.Citation/2", "por.CitationProof/",
-                 "por.CitationProof/1x", "por.JudgeProof/1", "x"):
+                 "por.CitationProof/1x", "por.JudgeProof/1", "x", "por.CitationProof-1",
+                 "por.OneStepProof-1"):
         data = encode({**value, "schema": name})
         assert chain.citation(data)[:2] == python_answer(data), name
         COUNTS["citation.schema"] += 1

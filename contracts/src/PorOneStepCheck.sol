@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorInclusion} from "./PorInclusion.sol";
+import {PorMapStep} from "./PorMapStep.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorOneStepCheck: `verify_one_step_proof` (SPEC §10.5) on-chain, for the step
+/// kinds the chain re-executes (SPEC §14.8: `map`).
+/// @notice Input: the exact bytes of a por.OneStepProof/1 file that `PorCbor.check`
+/// accepted. Output: (won, check id, por_root), as `por check-proof` without `--por-root`:
+/// won one_step.invalid_record, one_step.id_position, one_step.prior_order,
+/// one_step.unexecutable, one_step.mismatch; lost one_step.match; `won` false with a
+/// proof.* / merkle.* id for an invalid proof. A step of a kind the chain does not
+/// re-execute reverts `CourtPath(keccak256(kind))`: it is disputed with a case (SPEC §16).
+library PorOneStepCheck {
+    bytes32 internal constant SCHEMA = keccak256("proof.schema");
+    bytes32 internal constant CITATIONS = keccak256("proof.citations");
+    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
+    bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
+    bytes32 internal constant PRIOR_ORDER = keccak256("one_step.prior_order");
+    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
+
+    /// A step kind (inputs.kind) the chain does not re-execute: the court decides it.
+    error CourtPath(bytes32 kind);
+
+    /// OneStepProof fields, canonical order.
+    bytes internal constant KEYS =
+        "\x04kind\x04step\x06schema\x08evidence\x08por_root\x0bprior_steps\x0bprompt_spec\x0cchallenge_id";
+    uint256 private constant F_KIND = 0;
+    uint256 private constant F_STEP = 1;
+    uint256 private constant F_SCHEMA = 2;
+    uint256 private constant F_EVIDENCE = 3;
+    uint256 private constant F_ROOT = 4;
+    uint256 private constant F_PRIOR = 5;
+    uint256 private constant F_SPEC = 6;
+    uint256 private constant F_ID = 7;
+
+    /// The parts in SPEC §10.5's order: the step, the PromptSpec, the evidence, the prior
+    /// steps.
+    struct Parts {
+        PorInclusion.Part[] all;
+        uint256 evidenceCount;
+        uint256 priorCount;
+    }
+
+    /// `d` is a por-cbor/1 document (checked by the caller) whose schema is
+    /// por.OneStepProof/1.
+    function check(bytes calldata d) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
+        (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
+        if (!ok) return (false, SCHEMA, 0);
+        bool rootOk;
+        (rootOk, porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
+        Parts memory parts;
+        (ok, parts) = schema(d, at);
+        if (!ok || !rootOk) return (false, SCHEMA, porRoot);
+        // 2-3. Every part under por_root, in order, then the proof's own id.
+        PorInclusion.Part[] memory all = parts.all;
+        for (uint256 i = 0; i < all.length; i++) {
+            uint8 want = i == 0 || i > 1 + parts.evidenceCount
+                ? PorInclusion.REASONING_LEAF
+                : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.EVIDENCE_LEAF;
+            bytes32 err = PorInclusion.verify(d, all[i], want, porRoot);
+            if (err != 0) return (false, err, porRoot);
+        }
+        (, bytes32 challengeId) = PorCbor.hashAt(d, at[F_ID]);
+        if (PorInclusion.bodyHash(d, 0, d.length, at[F_ID]) != challengeId) {
+            return (false, PorInclusion.CHALLENGE_ID, porRoot);
+        }
+        (won, id) = decide(d, parts);
+    }
+
+    /// kind, schema, challenge_id typed; step and prompt_spec InclusionProof records;
+    /// evidence and prior_steps arrays of them (SPEC §10.2.3).
+    function schema(bytes calldata d, uint256[] memory at) private pure returns (bool ok, Parts memory parts) {
+        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
+        (bool ev, uint256 ne, uint256 firstE) = PorCbor.container(d, at[F_EVIDENCE], PorCbor.ARRAY);
+        (bool pr, uint256 np, uint256 firstP) = PorCbor.container(d, at[F_PRIOR], PorCbor.ARRAY);
+        if (!idOk || !ev || !pr || !PorCbor.isText(d, at[F_KIND], "reasoning_leaf")
+                || !PorCbor.isText(d, at[F_SCHEMA], "por.OneStepProof/1")) {
+            return (false, parts);
+        }
+        parts.evidenceCount = ne;
+        parts.priorCount = np;
+        PorInclusion.Part[] memory all = new PorInclusion.Part[](2 + ne + np);
+        parts.all = all;
+        (ok, all[0]) = PorInclusion.parse(d, at[F_STEP]);
+        if (ok) (ok, all[1]) = PorInclusion.parse(d, at[F_SPEC]);
+        for (uint256 i = 0; ok && i < ne; i++) {
+            (ok, all[2 + i]) = PorInclusion.parse(d, firstE);
+            firstE = all[2 + i].end;
+        }
+        for (uint256 i = 0; ok && i < np; i++) {
+            (ok, all[2 + ne + i]) = PorInclusion.parse(d, firstP);
+            firstP = all[2 + ne + i].end;
+        }
+    }
+
+    function leafOf(bytes calldata d, PorInclusion.Part memory p) internal pure returns (bytes calldata) {
+        return d[p.leaf:p.leaf + p.leafLength];
+    }
+
+    /// Steps 4-7 of SPEC §10.5 on verified parts.
+    function decide(bytes calldata d, Parts memory parts) private pure returns (bool, bytes32) {
+        PorInclusion.Part[] memory all = parts.all;
+        // 4. The carried records parse; a committed invalid record is a fault.
+        bytes calldata leaf = leafOf(d, all[0]);
+        (bool ok, uint256[] memory at) = PorRecords.reasoningStep(leaf);
+        if (!ok || !promptSpec(leafOf(d, all[1]))) return (true, INVALID_RECORD);
+        uint256[][] memory records = new uint256[][](all.length);
+        for (uint256 i = 2; i < all.length; i++) {
+            (ok, records[i]) = i < 2 + parts.evidenceCount
+                ? PorRecords.evidenceItem(leafOf(d, all[i]))
+                : PorRecords.reasoningStep(leafOf(d, all[i]));
+            if (!ok) return (true, INVALID_RECORD);
+        }
+        // 5. The parts are exactly the step's citations, in order.
+        if (!cites(d, at, parts, records, true) || !cites(d, at, parts, records, false)) {
+            return (false, CITATIONS);
+        }
+        // 6. Position: the step's id is its leaf's; cited steps are earlier leaves.
+        uint256 index = all[0].leafIndex;
+        if (!PorRecords.isStepId(leaf, at[PorRecords.STEP_ID], index + 1)) return (true, ID_POSITION);
+        for (uint256 i = 2 + parts.evidenceCount; i < all.length; i++) {
+            if (all[i].leafIndex >= index) return (true, PRIOR_ORDER);
+        }
+        return execute(d, parts, records, at);
+    }
+
+    /// Step 7 (recompute_step): the declared computation, then the kind's own.
+    function execute(bytes calldata d, Parts memory parts, uint256[][] memory records, uint256[] memory at)
+        private
+        pure
+        returns (bool, bytes32)
+    {
+        bytes32 kind;
+        {
+            (bool known, bytes32 k, bool inputsOk) = PorRecords.computation(leafOf(d, parts.all[0]), at);
+            if (!known || !inputsOk) return (true, UNEXECUTABLE);
+            kind = k;
+        }
+        if (kind != PorMapStep.KIND) revert CourtPath(kind);
+        if (parts.priorCount != 1) return (true, UNEXECUTABLE); // map reads one step
+        uint256 first = 2 + parts.evidenceCount;
+        return PorMapStep.recompute(leafOf(d, parts.all[0]), at, leafOf(d, parts.all[first]), records[first]);
+    }
+
+    /// A PromptSpec leaf as far as the chain reads it: one por-cbor/1 map whose `schema` is
+    /// por.PromptSpec/1 (its full rules, SPEC §4.2 and §18.3, are not checked on chain).
+    function promptSpec(bytes calldata leaf) private pure returns (bool) {
+        (bytes32 err,) = PorCbor.check(leaf);
+        if (err != 0) return false;
+        uint256 at = PorCbor.get(leaf, 0, "schema");
+        return at != 0 && PorCbor.isText(leaf, at, "por.PromptSpec/1");
+    }
+
+    /// The step's evidence_ids (`evidence`) or prior_step_ids are exactly the ids of the
+    /// carried items or prior steps, in order. Offsets are read in `d` (a leaf's offset
+    /// plus the offset in the leaf).
+    function cites(bytes calldata d, uint256[] memory at, Parts memory parts, uint256[][] memory records, bool evidence)
+        private
+        pure
+        returns (bool)
+    {
+        (uint256 from, uint256 n, uint256 field) = evidence
+            ? (2, parts.evidenceCount, PorRecords.ITEM_EVIDENCE_ID)
+            : (2 + parts.evidenceCount, parts.priorCount, PorRecords.STEP_ID);
+        uint256 base = parts.all[0].leaf;
+        (, uint256 count, uint256 p) =
+            PorCbor.container(d, base + at[evidence ? PorRecords.STEP_EVIDENCE : PorRecords.STEP_PRIOR], PorCbor.ARRAY);
+        if (count != n) return false;
+        for (uint256 i = from; i < from + n; i++) {
+            if (!PorRecords.sameTextAt(d, p, parts.all[i].leaf + records[i][field])) return false;
+            p = PorCbor.skip(d, p);
+        }
+        return true;
+    }
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+/// The stateless checker of SPEC §14.8 (PorProofCheck.sol), called by `settleByProof`.
+interface IPorProofCheck {
+    function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot);
+}
+
+/// @title PorRegistryTypes: the types, errors and events of PorVerdictRegistry (SPEC §14.2,
+/// §14.3), apart from its logic. Errors are named after por check ids.
+abstract contract PorRegistryTypes {
+    // ---- SPEC §8.1: the Verdict struct, members in EIP-712 order ----------------------
+    struct Verdict {
+        bytes32 marketId;
+        uint8 outcome;
+        uint16 confidenceBps;
+        bytes32 promptSpecHash;
+        bytes32 evidenceRoot;
+        uint64 evidenceCount;
+        bytes32 reasoningRoot;
+        uint64 reasoningCount;
+        bytes32 porRoot;
+        uint64 issuedAt;
+        uint64 expiresAt;
+        uint64 nonce;
+    }
+
+    /// The fields of a por.InclusionProof/1 a contract needs (SPEC §10.2.1); `component`
+    /// is the position of SPEC §5.4: 1 prompt_spec, 2 evidence, 4 reasoning, 5 verdict.
+    struct InclusionProof {
+        uint8 component;
+        uint64 leafIndex;
+        uint64 treeSize;
+        bytes leaf;
+        bytes32[] leafPath;
+        bytes32 componentRoot;
+        bytes32[] componentPath;
+    }
+
+    enum VerdictStatus {
+        None,
+        Proposed,
+        Struck,
+        Final
+    }
+
+    /// What is stored per market: three slots (SPEC §14.2).
+    struct Record {
+        bytes32 porRoot;
+        uint64 evidenceCount;
+        uint64 reasoningCount;
+        uint8 outcome;
+        uint16 confidenceBps;
+        uint32 openChallenges;
+        uint32 round;
+        VerdictStatus status;
+        address proposer;
+        uint64 deadline;
+    }
+
+    /// SPEC §16.7: the dispute court's ruling on one case, signed by the resolver's key
+    /// (EIP-712, this contract's domain); anyone may relay it. `challengeId` is the case's
+    /// leaf id keccak256(abi.encode(marketId, component, leafIndex)) (§16.2).
+    struct Ruling {
+        bytes32 challengeId;
+        bytes32 marketId;
+        bytes32 leafHash;
+        bool upheld;
+        uint8 workerPct;
+        bytes32 caseHash;
+        bytes32 courtRoot;
+        uint64 issuedAt;
+        uint64 expiresAt;
+    }
+
+    enum ChallengeStatus {
+        None,
+        Open,
+        Upheld,
+        Rejected,
+        Moot
+    }
+
+    /// Two slots; the challenge id commits the market, leaf, challenger and case (§14.4).
+    struct Challenge {
+        address challenger;
+        uint32 round;
+        ChallengeStatus status;
+        bytes32 marketId;
+    }
+
+    // ---- errors (SPEC §14.3) --------------------------------------------------------------
+    error SignatureMalformed(); // signature.malformed
+    error SignatureBadV(uint8 v); // signature.bad_v
+    error SignatureHighS(bytes32 s); // signature.high_s
+    error SignatureZeroSigner(); // signature.zero_signer
+    error SignatureInvalid(address signer, address recovered); // signature.invalid
+    error UnknownSigner(address signer); // signature.untrusted_key
+    error Expired(uint64 expiresAt, uint256 blockTime); // signature.expired
+    error NotYetValid(uint64 issuedAt, uint256 blockTime); // signature.not_yet_valid
+    error NonceRound(bytes32 marketId, uint64 nonce, uint32 round); // chain.nonce
+    error OutcomeOutOfRange(uint8 outcome); // schema.value (outcome 1..3)
+    error ConfidenceOutOfRange(uint16 confidenceBps); // schema.value (0..10000)
+    error PorRootZero(); // schema.value (a por_root is a SHA-256 output)
+    error VerdictExists(bytes32 marketId); // chain.verdict_exists
+    error RootStruck(bytes32 marketId, bytes32 porRoot); // chain.root_struck
+    error UnknownMarket(bytes32 marketId); // chain.unknown_market (no por_root to check against)
+    error NotChallengeable(bytes32 marketId, VerdictStatus status); // chain.not_proposed
+    error WindowClosed(uint64 deadline, uint256 blockTime); // chain.window_closed
+    error NotFinal(bytes32 marketId); // chain.not_final
+    error BondValue(uint256 expected, uint256 sent); // chain.bond_value
+    error NothingToWithdraw(address account); // chain.nothing_to_withdraw
+    error WithdrawFailed(address account); // chain.withdraw_failed
+    error ProofComponent(uint8 component); // proof.component
+    error ProofLeafPath(bytes32 computed, bytes32 componentRoot); // proof.leaf_path
+    error ProofComponentPath(bytes32 computed, bytes32 porRoot); // proof.component_path
+    error ChallengeExists(bytes32 challengeId); // chain.challenge_exists
+    error ChallengeNotOpen(bytes32 challengeId); // chain.challenge_not_open
+    error ChallengeNotMoot(bytes32 challengeId); // chain.challenge_not_moot
+    error NotAdmin(address caller); // chain.not_admin
+    error ZeroAddress(); // chain.zero_address
+    error DeploymentValue(); // chain.deployment_value (a bond or window out of range)
+    error RulingValue(uint8 workerPct, bool upheld); // court.ruling_value
+    error RulingMismatch(bytes32 challengeId); // court.ruling_mismatch
+    error ProofNotWon(bytes32 checkId); // chain.proof_not_won (checkId: keccak256 of the id)
+    error ProofPorRoot(bytes32 proofRoot, bytes32 porRoot); // proof.por_root
+    /// Raised by PorProofCheck (and passed on by settleByProof) for a one-step proof of a
+    /// step kind the chain does not re-execute (keccak256 of its inputs.kind): the court path.
+    error CourtPath(bytes32 kind); // chain.court_path
+
+    // ---- events ---------------------------------------------------------------------------
+    event SignerAdded(address indexed signer);
+    event SignerRemoved(address indexed signer);
+    event ResolverChanged(address indexed previous, address indexed resolver);
+    event VerdictProposed(
+        bytes32 indexed marketId,
+        address indexed signer,
+        address indexed proposer,
+        bytes32 porRoot,
+        uint8 outcome,
+        uint16 confidenceBps,
+        uint32 round,
+        uint64 deadline
+    );
+    event VerdictStruck(bytes32 indexed marketId, bytes32 indexed challengeId, bytes32 porRoot, uint32 round);
+    event VerdictFinalized(bytes32 indexed marketId, bytes32 porRoot, uint8 outcome);
+    event ChallengeOpened(
+        bytes32 indexed challengeId,
+        bytes32 indexed marketId,
+        address indexed challenger,
+        bytes32 caseHash,
+        uint8 component,
+        uint64 leafIndex,
+        bytes32 leafHash
+    );
+    event ChallengeSettled(bytes32 indexed challengeId, bytes32 indexed marketId, ChallengeStatus status);
+    event RulingAccepted(bytes32 indexed challengeId, bytes32 caseHash, bytes32 courtRoot, uint8 workerPct);
+    event Withdrawn(address indexed account, uint256 amount);
+    event ProofSettled(bytes32 indexed challengeId, bytes32 indexed marketId, address indexed caller, bytes32 checkId);
+}
