@@ -71,6 +71,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     _transport_options(batch)
     batch.add_argument("-o", "--output", required=True, metavar="DIR",
                        help="output directory (judgement.cbor, judge_manifest.json, ...)")
+    batch.add_argument("--run", dest="run_number", type=positive_int, default=1, metavar="N",
+                       help="the run number pre-registered for these judges and subjects "
+                            "(default 1; a re-run needs the next, SPEC §15.11)")
     _batch_options(batch)
     batch.set_defaults(run=run_batch_cmd)
 
@@ -220,11 +223,10 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         from por.cli.judge_run import summary_json
 
-        print_json(summary_json(summary, None) | {"verified": True,
-                                                   "reexecuted": bool(args.reexecute),
-                                                   "signature": signed,
-                                                   "signatures": [] if status is None
-                                                   else [status]})
+        print_json(summary_json(summary, None, reexecuted=bool(args.reexecute))
+                   | {"verified": True, "reexecuted": bool(args.reexecute),
+                      "signature": signed,
+                      "signatures": [] if status is None else [status]})
     else:
         out(f"OK judgement {summary.judgement_root.hex()}: {len(summary.subjects)} subjects, "
             f"{len(summary.votes)} votes, {len(summary.calls)} attempts, judge "
@@ -232,11 +234,25 @@ def run_verify(args: argparse.Namespace) -> int:
             + (" re-executed identically" if args.reexecute else "")
             + ("" if signed is None
                else f"; signed by 0x{signed['signer']} (chain {signed['chain_id']})"))
+        out(_claims_line(summary, bool(args.reexecute)))
         if status is not None:
             from por.cli.signature_status import status_line
 
             out(status_line(status))
     return EXIT_OK
+
+
+def _claims_line(summary: Any, reexecuted: bool) -> str:
+    """What the transcripts claim and what was checked (SPEC §15.11), one line."""
+    from por.judges.chain import preregistration_digest
+    from por.judges.manifest import DETERMINISTIC_JUDGE
+
+    claims = sorted({c.claim or "none" for c in summary.calls})
+    rerun = reexecuted or summary.manifest.parser == DETERMINISTIC_JUDGE
+    prereg = summary.preregistration
+    return (f"  calls claim {'/'.join(claims)}; checked: "
+            + ("re-run" if rerun else "recorded bytes only (not re-obtained)")
+            + f"; pre-registration {preregistration_digest(prereg).hex()[:16]} run {prereg.run}")
 
 
 def _reexecute(summary: Any, args: argparse.Namespace) -> None:
@@ -248,6 +264,7 @@ def _reexecute(summary: Any, args: argparse.Namespace) -> None:
     if summary.manifest.determinism != "bitwise":
         raise CliError("usage.judge", "--reexecute needs a bitwise-deterministic manifest")
     args.quiet = True
+    args.run_number = summary.preregistration.run  # the same run, re-executed
     with transport_for(summary.manifest, args) as transport:
         again = verify_judgement(run_batch(summary.manifest, list(summary.subjects),
                                            transport, args))
