@@ -40,7 +40,7 @@ from por.judges.records import (
     JudgeSubject,
     JudgeVote,
 )
-from por.judges.subjects import check_subject, deterministic_response
+from por.judges.subjects import SUBJECT_MAX_SIZE, check_subject, deterministic_response
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def _decode_records(bundle: JudgementBundle) -> tuple[
         JudgeManifest, list[JudgeSubject], list[JudgeCall], list[JudgeVote], JudgeBatchReport]:
     """Step 1's records, each strictly (``codec.*``, ``schema.*``, ``lock.manifest``)."""
     return (parse_manifest(bundle.manifest),
-            [JudgeSubject.from_cbor(b) for b in bundle.subjects],
+            [JudgeSubject.from_cbor(b, max_size=SUBJECT_MAX_SIZE) for b in bundle.subjects],
             [JudgeCall.from_cbor(b) for b in bundle.calls],
             [JudgeVote.from_cbor(b) for b in bundle.votes],
             JudgeBatchReport.from_cbor(bundle.report))
