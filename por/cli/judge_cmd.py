@@ -30,6 +30,7 @@ from por.cli.common import (
     refuse_existing_in,
     write_atomic,
 )
+from por.cli.judge_prereg import add_preregister_parser, add_run_option
 from por.cli.judge_routes import add_route_options
 from por.cli.judge_sign import add_sign_parser, add_verify_options, check_signature
 
@@ -40,6 +41,8 @@ examples:
   por judge batch por-demo/*.cbor --judge-config fixtures/judges/smollm2-135m.yaml \\
       --serve-local --max-parallel 1 -o judged/
   por judge verify judged/judgement.cbor
+  por judge preregister por-demo/*.cbor --judge-config fixtures/judges/por-judge-1.yaml \\
+      --run 1 -o run1.prereg.cbor
   por judge sign judged/judgement.cbor --key signer.key --at 1767225600 \\
       -o judged/judgement.sig.cbor
   por judge verify judged/judgement.cbor --signature judged/judgement.sig.cbor \\
@@ -71,9 +74,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     _transport_options(batch)
     batch.add_argument("-o", "--output", required=True, metavar="DIR",
                        help="output directory (judgement.cbor, judge_manifest.json, ...)")
-    batch.add_argument("--run", dest="run_number", type=positive_int, default=1, metavar="N",
-                       help="the run number pre-registered for these judges and subjects "
-                            "(default 1; a re-run needs the next, SPEC §15.11)")
+    add_run_option(batch)
+    batch.add_argument("--preregistration", metavar="PREREG",
+                       help="run under this por.JudgePreregistration/1 (from `por judge "
+                            "preregister`, published before the run); refused unless it "
+                            "names this judge and these subjects")
     _batch_options(batch)
     batch.set_defaults(run=run_batch_cmd)
 
@@ -87,6 +92,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     _common(verify)
     verify.set_defaults(run=run_verify)
     add_sign_parser(sub, _common)
+    add_preregister_parser(sub, _common, _manifest_options)
 
     replay = sub.add_parser("replay", help="re-judge a judgement's subjects; compare")
     replay.add_argument("original", metavar="ORIGINAL", help="the original judgement.cbor")
@@ -265,6 +271,7 @@ def _reexecute(summary: Any, args: argparse.Namespace) -> None:
         raise CliError("usage.judge", "--reexecute needs a bitwise-deterministic manifest")
     args.quiet = True
     args.run_number = summary.preregistration.run  # the same run, re-executed
+    args.preregistration = None
     with transport_for(summary.manifest, args) as transport:
         again = verify_judgement(run_batch(summary.manifest, list(summary.subjects),
                                            transport, args))

@@ -137,12 +137,14 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
 def run_batch(manifest: JudgeManifest, subjects: list[JudgeSubject], transport: Transport,
               args: argparse.Namespace) -> bytes:
     """Judge and return ``judgement.cbor`` (verified before it is returned)."""
+    from por.cli.judge_prereg import load_preregistration
     from por.judges import judge_batch, verify_judgement
 
     progress = None if getattr(args, "quiet", False) else (lambda line: err(f"  {line}"))
     data = asyncio.run(judge_batch(manifest, subjects, transport,
                                    max_parallel=args.max_parallel, progress=progress,
-                                   run=getattr(args, "run_number", 1)))
+                                   run=getattr(args, "run_number", None) or 1,
+                                   preregistration=load_preregistration(args)))
     verify_judgement(data)  # never write what this implementation would reject
     return data
 

@@ -24,7 +24,13 @@ from dataclasses import dataclass
 
 from por.errors import PorError
 from por.judges.attempts import Sleep, Tried, run_attempts
-from por.judges.chain import chained, claim_for, preregister, preregistration_digest
+from por.judges.chain import (
+    chained,
+    check_preregistration,
+    claim_for,
+    preregister,
+    preregistration_digest,
+)
 from por.judges.errors import BatchJudgementFailedError, JudgementError
 from por.judges.layout import assemble
 from por.judges.manifest import (
@@ -40,6 +46,7 @@ from por.judges.records import (
     FailedSubject,
     JudgeBatchReport,
     JudgeCall,
+    JudgePreregistration,
     JudgeSubject,
     JudgeVote,
 )
@@ -164,11 +171,14 @@ def report_from(manifest: JudgeManifest, subjects_count: int,
 async def judge_batch(manifest: JudgeManifest, subjects: list[JudgeSubject],
                       transport: Transport, *, max_parallel: int = 1,
                       sleep: Sleep = asyncio.sleep, progress: Progress | None = None,
-                      run: int = 1) -> bytes:
+                      run: int = 1,
+                      preregistration: JudgePreregistration | None = None) -> bytes:
     """Judge every subject; return ``judgement.cbor`` bytes (SPEC §15.5).
 
     The run is pre-registered (``run`` is the operator's run number, SPEC §15.11)
-    before the first call; every attempt is chained from it.
+    before the first call, or runs under ``preregistration`` made (and published)
+    beforehand, which must name this lock and these subjects
+    (``judgement.preregistration``, before any call); every attempt is chained from it.
 
     Raises ``BatchJudgementFailedError`` (strict mode, first failure) and the
     ``lock.*`` errors of the pre-flight (compatibility of every subject).
@@ -180,7 +190,10 @@ async def judge_batch(manifest: JudgeManifest, subjects: list[JudgeSubject],
     ordered = order_subjects(subjects)
     for subject in ordered:  # pre-flight: fail before any call
         require_compatible(manifest, subject.spec_version)
-    record = preregister([manifest], [s.bundle_hash for s in ordered], run)
+    hashes = [s.bundle_hash for s in ordered]
+    record = preregister([manifest], hashes, run) if preregistration is None \
+        else preregistration
+    check_preregistration(record, [manifest], hashes, JudgementError)
     prereg, digest = record.to_cbor(), preregistration_digest(record)
     semaphore = asyncio.Semaphore(max_parallel)
     total = len(ordered)
