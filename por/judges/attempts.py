@@ -6,8 +6,9 @@ recorded exchange, keep the attempt, and try again only for a failure kind the
 lock's ``retry_policy`` lists in ``retry_on`` while ``attempt <= max_retries``,
 after the seed's exponential backoff (``base_ms * 2**(attempt - 1)``),
 lengthened to a provider's ``Retry-After`` up to the lock's longest backoff
-(:func:`wait_seconds`; waiting is not committed, the attempt numbers are).  What an attempt becomes (a
-``por.JudgeCall/1``, a court vote, a failure record) is the caller's.
+(:func:`wait_seconds`; waiting is not committed, the attempt numbers are).
+What an attempt becomes (a ``por.JudgeCall/1``, a court vote, a failure
+record) is the caller's.
 
 Leaves out: the transport (``client``, ``transcript``), the classification
 (``outcome``) and the sleep itself (a parameter: tests pass a recorder).

@@ -116,5 +116,12 @@ class ChainCheck:
         self.previous = sha256(call.to_cbor())
 
 
-__all__ = ["ChainCheck", "check_preregistration", "chained", "claim_for", "preregister",
-           "preregistration_digest", "subjects_root"]
+__all__ = [
+    "ChainCheck",
+    "chained",
+    "check_preregistration",
+    "claim_for",
+    "preregister",
+    "preregistration_digest",
+    "subjects_root",
+]

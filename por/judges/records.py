@@ -167,9 +167,9 @@ class JudgementBundle(Record):
 
 __all__ = [
     "MAX_CALLS",
-    "MAX_SUBJECTS",
     "MAX_PANEL",
     "MAX_RUN",
+    "MAX_SUBJECTS",
     "MAX_WIRE_BYTES",
     "ClaimLevel",
     "FailedSubject",

@@ -18,7 +18,6 @@ from por.judges.errors import JudgementError
 from por.judges.records import JudgeSubject
 from por.schemas import DeterministicVerdict, EvidenceBundle, EvidenceItem, PromptSpec
 
-
 #: Largest ``por.JudgeSubject/1``: the bundle cap (a subject is any valid PoR bundle)
 #: plus room for the record's other fields.
 SUBJECT_MAX_SIZE = DEFAULT_BUNDLE_MAX_SIZE + 4096
@@ -82,5 +81,5 @@ def subject_digest(subject: JudgeSubject) -> bytes:
     return subject.bundle_hash
 
 
-__all__ = ["SUBJECT_MAX_SIZE", "bundle_of", "check_subject", "deterministic_response", "subject_digest", "subject_from_bundle",
-           "vote_from_verdict"]
+__all__ = ["SUBJECT_MAX_SIZE", "bundle_of", "check_subject", "deterministic_response",
+           "subject_digest", "subject_from_bundle", "vote_from_verdict"]
