@@ -9,9 +9,11 @@ broken on its own, every way, and the claim levels are pinned.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
+import cbor2
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -161,3 +163,18 @@ def test_the_run_number_is_committed() -> None:
 def test_preregistration_record_round_trips() -> None:
     record = preregister([llm_manifest()], [b"\x01" * 32], run=3)
     assert JudgePreregistration.from_cbor(record.to_cbor()) == record
+
+
+def test_preregistration_known_answer() -> None:
+    """SPEC §15.11's vector, rebuilt with another encoder (cbor2) and hashlib alone."""
+    leaves = [hashlib.sha256(b"\x00" + bytes([b]) * 32).digest() for b in (0x22, 0x33)]
+    root = hashlib.sha256(b"\x01" + leaves[0] + leaves[1]).digest()  # RFC 9162 §2.1.1
+    assert root.hex() == "96cfe136315282442cd0133b934dd99622a510c075930239725ced808ce7dfa0"
+    record = JudgePreregistration(panel=[b"\x11" * 32], subjects_root=root, subjects_count=2,
+                                  run=1)
+    data = record.to_cbor()
+    assert data == cbor2.dumps({"schema": "por.JudgePreregistration/1", "panel": [b"\x11" * 32],
+                                "subjects_root": root, "subjects_count": 2, "run": 1},
+                               canonical=True)  # keys under 24 bytes: RFC 7049 order = §2's
+    assert preregistration_digest(record).hex() \
+        == "a9e0e39677789d0238952474a133a3bc9b2fdf46a2aebb8c46e6ea4b29176e31"
