@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from por.cli.app import main
+from por.cli.schema import schema_for
 from por.judges import verify_judgement
 from por.judges.chain import preregistration_digest
+from por.signing.keyfiles import write_key_files
+from por.signing.keys import PrivateKey
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = str(ROOT / "fixtures" / "judges" / "por-judge-1.yaml")
@@ -86,3 +91,51 @@ def test_verify_says_what_was_checked(capsys: pytest.CaptureFixture[str],
     assert main(["judge", "verify", str(llm)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].startswith("  calls claim rerun; checked: recorded bytes only")
+
+
+def _keys(tmp_path: Path) -> tuple[Path, Path]:
+    secret = hashlib.sha256(b"por test-only secp256k1 key: pre-registration").digest()
+    write_key_files(tmp_path / "op.key", PrivateKey("secp256k1", secret))
+    return tmp_path / "op.key", tmp_path / "op.key.pub"
+
+
+def test_a_signed_preregistration_checks_against_the_judgement_run_under_it(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    key, pub = _keys(tmp_path)
+    prereg, sig = tmp_path / "p.cbor", tmp_path / "p.sig.cbor"
+    code, doc = _run(capsys, ["judge", "preregister", ONE, "--judge-config", CONFIG, "-o",
+                              str(prereg), "--key", str(key), "--at", "1767225600",
+                              "--signature-output", str(sig), "--json"])
+    assert code == 0 and doc["signer"] and sig.exists()
+    assert not list(Draft202012Validator(schema_for("judge-preregistration")).iter_errors(doc))
+    out = tmp_path / "judged"
+    assert main(["judge", "batch", ONE, "--judge-config", CONFIG, "--preregistration",
+                 str(prereg), "-o", str(out), "-q"]) == 0
+    capsys.readouterr()
+    judgement = str(out / "judgement.cbor")
+    code, checked = _run(capsys, ["judge", "check-preregistration", judgement, "--signature",
+                                  str(sig), "--key", str(pub), "--now", "1767225601", "--json"])
+    assert code == 0 and checked["digest"] == doc["digest"] and checked["trusted"]
+    validator = Draft202012Validator(schema_for("judge-preregistration-check"))
+    assert not list(validator.iter_errors(checked))
+    # A judgement of another run (run 2) is not what was signed.
+    other = tmp_path / "run2"
+    assert main(["judge", "batch", ONE, "--judge-config", CONFIG, "--run", "2", "-o",
+                 str(other), "-q"]) == 0
+    capsys.readouterr()
+    code, failed = _run(capsys, ["judge", "check-preregistration", str(other / "judgement.cbor"),
+                                 "--signature", str(sig), "--json"])
+    assert code == 1 and failed["error"]["id"] == "judgement.preregistration_signature"
+    # Past its period: signature.expired.
+    code, failed = _run(capsys, ["judge", "check-preregistration", judgement, "--signature",
+                                 str(sig), "--now", str(1767225600 + 8 * 24 * 3600), "--json"])
+    assert code == 1 and failed["error"]["id"] == "signature.expired"
+
+
+def test_key_without_signature_output_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    key, _ = _keys(tmp_path)
+    code, failed = _run(capsys, ["judge", "preregister", ONE, "--judge-config", CONFIG, "-o",
+                                 str(tmp_path / "p.cbor"), "--key", str(key), "--at", "1",
+                                 "--json"])
+    assert code == 2 and failed["error"]["id"] == "usage.options"
