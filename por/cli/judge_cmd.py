@@ -319,6 +319,8 @@ def run_replay(args: argparse.Namespace) -> int:
     original = verify_judgement(read_input(args.original, args.max_size),
                                 max_size=args.max_size)
     subjects = list(original.subjects)
+    args.run_number = original.preregistration.run  # same run number: a reexecution is
+    # byte for byte the original (SPEC §15.11); a judge swap names another panel anyway
     paths: dict[bytes, str] = {}
     if args.subjects:
         given, paths = load_subjects(args.subjects, args.max_size)

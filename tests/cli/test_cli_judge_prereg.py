@@ -139,3 +139,15 @@ def test_key_without_signature_output_is_a_usage_error(
                                  str(tmp_path / "p.cbor"), "--key", str(key), "--at", "1",
                                  "--json"])
     assert code == 2 and failed["error"]["id"] == "usage.options"
+
+
+def test_replay_keeps_the_original_run_number(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path) -> None:
+    original = tmp_path / "run5"
+    assert main(["judge", "batch", ONE, "--judge-config", CONFIG, "--run", "5", "-o",
+                 str(original), "-q"]) == 0
+    capsys.readouterr()
+    assert main(["judge", "replay", str(original / "judgement.cbor"), "--judge-config", CONFIG,
+                 "-o", str(tmp_path / "again"), "-q"]) == 0
+    again = (tmp_path / "again" / "judgement.cbor").read_bytes()
+    assert again == (original / "judgement.cbor").read_bytes()  # a reexecution, byte for byte
