@@ -137,11 +137,14 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
 def run_batch(manifest: JudgeManifest, subjects: list[JudgeSubject], transport: Transport,
               args: argparse.Namespace) -> bytes:
     """Judge and return ``judgement.cbor`` (verified before it is returned)."""
+    from por.cli.judge_prereg import load_preregistration
     from por.judges import judge_batch, verify_judgement
 
     progress = None if getattr(args, "quiet", False) else (lambda line: err(f"  {line}"))
     data = asyncio.run(judge_batch(manifest, subjects, transport,
-                                   max_parallel=args.max_parallel, progress=progress))
+                                   max_parallel=args.max_parallel, progress=progress,
+                                   run=getattr(args, "run_number", None) or 1,
+                                   preregistration=load_preregistration(args)))
     verify_judgement(data)  # never write what this implementation would reject
     return data
 
@@ -176,9 +179,17 @@ def write_outputs(directory: str, data: bytes, paths: dict[bytes, str],
     return summary
 
 
-def summary_json(summary: JudgementSummary, directory: str | None) -> dict[str, Any]:
-    """The ``--json`` document of batch and verify (schema ``por/judgement/1``)."""
+def summary_json(summary: JudgementSummary, directory: str | None, *,
+                 reexecuted: bool = False) -> dict[str, Any]:
+    """The ``--json`` document of batch and verify (schema ``por/judgement/1``): per
+    call its claim level and what was checked (SPEC §15.11: ``rerun`` when the answer
+    was re-obtained, by ``por-judge/1``'s replay or ``--reexecute``)."""
+    from por.judges.chain import preregistration_digest
+    from por.judges.manifest import DETERMINISTIC_JUDGE
+
     report = summary.report
+    prereg = summary.preregistration
+    rerun = reexecuted or summary.manifest.parser == DETERMINISTIC_JUDGE
     return {
         "schema": "por/judgement/1",
         "judgement_id": summary.judgement_root.hex(),
@@ -188,6 +199,12 @@ def summary_json(summary: JudgementSummary, directory: str | None) -> dict[str, 
         "subjects": report.subjects_count,
         "judged": report.judged_count,
         "attempts": report.calls_count,
+        "preregistration": {"digest": preregistration_digest(prereg).hex(), "run": prereg.run,
+                            "panel": [d.hex() for d in prereg.panel],
+                            "subjects_count": prereg.subjects_count},
+        "calls": [{"subject_index": c.subject_index, "attempt": c.attempt, "result": c.result,
+                   "claim": c.claim, "checked": "rerun" if rerun else "recorded"}
+                  for c in summary.calls],
         "failed": [{"subject_index": f.subject_index, "error_kind": f.error_kind,
                     "check_id": f.check_id} for f in report.failed],
         "votes": [{"subject_id": summary.subjects[v.subject_index].subject_id,

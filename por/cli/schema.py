@@ -53,7 +53,8 @@ SHIPPED: dict[str, tuple[str, str]] = {
     **{name: ("por.cli", f"schemas/{name}.schema.json") for name in (
         "attestation", "calldata", "build-report", "inspect", "challenge", "keygen",
         "sign-report", "demo-report", "error", "judge-lock", "judgement", "judge-scores",
-        "judge-comparison", "judgement-signature", "dispute-case", "court-ruling")},
+        "judge-comparison", "judgement-signature", "dispute-case", "court-ruling",
+        "judge-preregistration", "judge-preregistration-check")},
 }
 #: A check as ``--json`` reports write it (``$defs/check`` of verify-report).
 REPORT_CHECK = "report-check"

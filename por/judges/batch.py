@@ -24,6 +24,13 @@ from dataclasses import dataclass
 
 from por.errors import PorError
 from por.judges.attempts import Sleep, Tried, run_attempts
+from por.judges.chain import (
+    chained,
+    check_preregistration,
+    claim_for,
+    preregister,
+    preregistration_digest,
+)
 from por.judges.errors import BatchJudgementFailedError, JudgementError
 from por.judges.layout import assemble
 from por.judges.manifest import (
@@ -39,6 +46,7 @@ from por.judges.records import (
     FailedSubject,
     JudgeBatchReport,
     JudgeCall,
+    JudgePreregistration,
     JudgeSubject,
     JudgeVote,
 )
@@ -119,8 +127,10 @@ def call_record(manifest: JudgeManifest, index: int, subject: JudgeSubject, atte
 
 
 async def judge_subject(manifest: JudgeManifest, index: int, subject: JudgeSubject,
-                        transport: Transport, sleep: Sleep) -> SubjectResult:
-    """Attempts for one subject until a vote or a fail-closed error."""
+                        transport: Transport, sleep: Sleep, *,
+                        preregistration: bytes) -> SubjectResult:
+    """Attempts for one subject until a vote or a fail-closed error, chained from the
+    run's ``preregistration`` digest (SPEC §15.11)."""
     messages = messages_for(manifest, subject)
     tried: list[Tried] = []
 
@@ -131,8 +141,9 @@ async def judge_subject(manifest: JudgeManifest, index: int, subject: JudgeSubje
         return classify_attempt(manifest, messages, exchange)
 
     last = await run_attempts(manifest.retry_policy, call, classify_one, sleep, tried)
-    calls = [call_record(manifest, index, subject, t.attempt, messages=messages,
-                         exchange=t.exchange, result=t.result) for t in tried]
+    calls = chained([call_record(manifest, index, subject, t.attempt, messages=messages,
+                                 exchange=t.exchange, result=t.result) for t in tried],
+                    preregistration, claim_for(manifest))
     if last.result.vote is not None:
         vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
                          subject_hash=subject.bundle_hash, attempt=last.attempt,
@@ -145,20 +156,29 @@ async def judge_subject(manifest: JudgeManifest, index: int, subject: JudgeSubje
 
 
 def report_from(manifest: JudgeManifest, subjects_count: int,
-                results: list[SubjectResult]) -> JudgeBatchReport:
-    """The batch report a set of results implies (the verifier recomputes it)."""
+                results: list[SubjectResult], preregistration: bytes | None) -> JudgeBatchReport:
+    """The batch report a set of results implies under the run's pre-registration
+    bytes (the verifier recomputes it)."""
     failed = [r.failure for r in results if r.failure is not None]
     return JudgeBatchReport(
         manifest_digest=manifest.digest(), mode=manifest.fail_closed_mode,
         status="partial_success" if failed else "complete", subjects_count=subjects_count,
         judged_count=sum(1 for r in results if r.vote is not None),
-        calls_count=sum(len(r.calls) for r in results), failed=failed)
+        calls_count=sum(len(r.calls) for r in results), failed=failed,
+        preregistration=preregistration)
 
 
 async def judge_batch(manifest: JudgeManifest, subjects: list[JudgeSubject],
                       transport: Transport, *, max_parallel: int = 1,
-                      sleep: Sleep = asyncio.sleep, progress: Progress | None = None) -> bytes:
+                      sleep: Sleep = asyncio.sleep, progress: Progress | None = None,
+                      run: int = 1,
+                      preregistration: JudgePreregistration | None = None) -> bytes:
     """Judge every subject; return ``judgement.cbor`` bytes (SPEC §15.5).
+
+    The run is pre-registered (``run`` is the operator's run number, SPEC §15.11)
+    before the first call, or runs under ``preregistration`` made (and published)
+    beforehand, which must name this lock and these subjects
+    (``judgement.preregistration``, before any call); every attempt is chained from it.
 
     Raises ``BatchJudgementFailedError`` (strict mode, first failure) and the
     ``lock.*`` errors of the pre-flight (compatibility of every subject).
@@ -170,6 +190,11 @@ async def judge_batch(manifest: JudgeManifest, subjects: list[JudgeSubject],
     ordered = order_subjects(subjects)
     for subject in ordered:  # pre-flight: fail before any call
         require_compatible(manifest, subject.spec_version)
+    hashes = [s.bundle_hash for s in ordered]
+    record = preregister([manifest], hashes, run) if preregistration is None \
+        else preregistration
+    check_preregistration(record, [manifest], hashes, JudgementError)
+    prereg, digest = record.to_cbor(), preregistration_digest(record)
     semaphore = asyncio.Semaphore(max_parallel)
     total = len(ordered)
     done = 0
@@ -177,7 +202,8 @@ async def judge_batch(manifest: JudgeManifest, subjects: list[JudgeSubject],
     async def bounded(index: int, subject: JudgeSubject) -> SubjectResult:
         nonlocal done
         async with semaphore:
-            result = await judge_subject(manifest, index, subject, transport, sleep)
+            result = await judge_subject(manifest, index, subject, transport, sleep,
+                                         preregistration=digest)
         done += 1
         if progress is not None:
             shown = (f"{result.vote.outcome} ({result.vote.confidence_bps} bps)"
@@ -210,7 +236,7 @@ async def judge_batch(manifest: JudgeManifest, subjects: list[JudgeSubject],
         subjects=[s.to_cbor() for s in ordered],
         calls=[c.to_cbor() for r in results for c in r.calls],
         votes=[r.vote.to_cbor() for r in results if r.vote is not None],
-        report=report_from(manifest, total, results).to_cbor(),
+        report=report_from(manifest, total, results, prereg).to_cbor(),
     )
 
 

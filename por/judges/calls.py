@@ -5,7 +5,11 @@ every attempt of a call as a ``por.JudgeCall/1``.  Offline, each sequence of
 one subject's (or one seat's) attempts is checked the same way, in this order
 for each call:
 
-1. attempts are numbered ``1..n`` (``judgement.attempt_gap``);
+1. attempts are numbered ``1..n`` (``judgement.attempt_gap``) and, when the
+   caller passes its ``chain`` (SPEC §15.11), each names the run's
+   pre-registration and links to the attempt before it with its claim level
+   (``judgement.attempt_chain``, ``judgement.preregistration``,
+   ``judgement.claim_level``);
 2. the caller's identity checks (the subject or case the call names, the
    manifest digest);
 3. the stored hashes: wire request, response, request hash rebuilt from the
@@ -66,18 +70,21 @@ def check_attempts(calls: Sequence[JudgeCall], *, who: str, messages: list[dict[
                    policy: RetryPolicy, classify: Callable[[Exchange], Classified],
                    fail: Fail, identity: CallCheck = check_nothing,
                    response: CallCheck = check_nothing,
-                   credential_header: str | None = None) -> Tried:
+                   credential_header: str | None = None,
+                   chain: CallCheck = check_nothing) -> Tried:
     """Check one non-empty attempt sequence (steps 1-6 above); return its last attempt.
 
     ``who`` names the sequence in messages ("subject 3", "seat 1");
     ``credential_header`` is the lock's profile's: a recorded ``credential`` names
-    it or fails ``judgement.credential_header`` (step 3).
+    it or fails ``judgement.credential_header`` (step 3); ``chain`` (a
+    :class:`por.judges.chain.ChainCheck`) is called on each attempt in order (step 1).
     """
     last: Tried | None = None
     for position, call in enumerate(calls):
         if call.attempt != position + 1:
             raise fail("judgement.attempt_gap", f"{who}: attempts are not 1..n",
                        expected=position + 1, actual=call.attempt)
+        chain(call)
         identity(call)
         check_call_hashes(call, messages, fail)
         if call.credential is not None and credential_header is not None \

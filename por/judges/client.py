@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import os
+import time
 import warnings
 from importlib.metadata import version
 from types import ModuleType
@@ -23,6 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from por.jsontext import JsonTextError, loads_strict
+from por.judges.attempts import retry_after_seconds
 from por.judges.errors import JudgeLockError, JudgeUnavailableError
 from por.judges.manifest import JudgeManifest
 from por.judges.outcome import Exchange
@@ -156,8 +158,10 @@ class LiteLLMTransport:
             # The SDK retried behind por's back: commit the first, fail closed.
             return Exchange(seen[0].request, 400, b'{"error":"hidden retry"}', None)
         record = seen[0]
+        # The clock only sizes the wait before a retry: nothing committed depends on it.
         return Exchange(record.request, record.status, record.response,
-                        client_kind if record.status == 0 else None, record.credential)
+                        client_kind if record.status == 0 else None, record.credential,
+                        retry_after_seconds(record.retry_after, time.time()))
 
     async def aclose(self) -> None:
         """Close litellm's cached HTTP sessions (they belong to this event loop)."""

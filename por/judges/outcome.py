@@ -40,6 +40,8 @@ class Exchange:
     client_kind: str | None = None
     #: ``<header>: <redacted:NAME>`` when the transcript server sent a credential upstream.
     credential: str | None = None
+    #: Seconds the provider asked to wait (``Retry-After``); never recorded or classified.
+    retry_after: float | None = None
 
     def capped(self) -> Exchange:
         """The exchange as it is recorded: each body cut to ``MAX_RESPONSE + 1`` bytes
@@ -48,7 +50,8 @@ class Exchange:
         if len(self.wire_request) <= MAX_WIRE_BYTES and len(self.response) <= MAX_WIRE_BYTES:
             return self
         return Exchange(self.wire_request[:MAX_WIRE_BYTES], self.status,
-                        self.response[:MAX_WIRE_BYTES], self.client_kind, self.credential)
+                        self.response[:MAX_WIRE_BYTES], self.client_kind, self.credential,
+                        self.retry_after)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,9 @@ allow-list from it, :mod:`por.judges.client` the litellm route.
 Sources (public API references, read 2026-11): OpenAI chat completions
 (``POST /v1/chat/completions``: ``model``, ``messages``, ``temperature``,
 ``top_p``, ``seed``, ``max_tokens``, ``presence_penalty``, ``frequency_penalty``,
-``response_format`` ``json_schema``; ``Authorization: Bearer``); Anthropic
+``response_format`` ``json_schema`` with ``strict: true``, which needs
+``additionalProperties: false`` and every property required (structured
+outputs guide, supported schemas); ``Authorization: Bearer``); Anthropic
 messages (``POST /v1/messages``: ``model``, ``messages``, ``system`` top level,
 ``max_tokens`` required, ``temperature``, ``top_p``, ``top_k``; ``x-api-key``
 and ``anthropic-version`` headers; ``content[].text``, ``stop_reason``);
@@ -107,7 +109,12 @@ def response_format_for(profile: Profile, schema: Any) -> dict[str, Any] | None:
     if profile.json_mode == "json_object+schema":
         return {"type": "json_object", "schema": schema}
     if profile.json_mode == "json_schema":
-        return {"type": "json_schema", "json_schema": {"name": "por_vote", "schema": schema}}
+        # OpenAI structured outputs, strict: the API then refuses a schema it cannot
+        # enforce instead of ignoring it, and strict mode needs every object closed
+        # (``additionalProperties: false``) with every property required (ours are).
+        return {"type": "json_schema", "json_schema": {
+            "name": "por_vote", "strict": True,
+            "schema": schema | {"additionalProperties": False}}}
     return None
 
 

@@ -27,6 +27,27 @@ MAX_WIRE_BYTES = 1 << 20
 Attempt = Annotated[int, Field(ge=1, le=11)]
 #: The recorded form of a credential sent upstream: its header and variable name.
 CREDENTIAL_PATTERN = r"^(authorization|x-api-key): <redacted:[A-Za-z_][A-Za-z0-9_]{0,63}>$"
+#: What a call's transcript proves (SPEC §15.11): the operator's recorded bytes, a
+#: transport proof (reserved), or a bit-for-bit re-execution of a pinned build.
+ClaimLevel = Literal["recorded", "transport-proven", "rerun"]
+#: Most judges one pre-registration names (a court's largest panel and appeal).
+MAX_PANEL = 15
+#: Largest run number of a pre-registration.
+MAX_RUN = 2**32 - 1
+
+
+class JudgePreregistration(Record):
+    """A run committed before its first call (SPEC §15.11): the locks of its panel,
+    its subjects and the operator's run number; every attempt names its hash."""
+
+    SCHEMA: ClassVar[str] = "por.JudgePreregistration/1"
+
+    record_schema: Literal["por.JudgePreregistration/1"] = Field(
+        "por.JudgePreregistration/1", alias="schema")
+    panel: Annotated[list[Hash32], Field(min_length=1, max_length=MAX_PANEL)]
+    subjects_root: Hash32
+    subjects_count: Count
+    run: Annotated[int, Field(ge=1, le=MAX_RUN)]
 
 
 class JudgeSubject(Record):
@@ -64,6 +85,13 @@ class JudgeCall(Record):
     #: That a credential went upstream, never its value: ``<header>: <redacted:NAME>``
     #: (SPEC §15.4); absent when none did.
     credential: Annotated[str, Field(pattern=CREDENTIAL_PATTERN)] | None = None
+    #: What this call's transcript proves (SPEC §15.11); REQUIRED in a judgement bundle.
+    claim: ClaimLevel | None = None
+    #: SHA-256 of the run's ``por.JudgePreregistration/1`` bytes (SPEC §15.11).
+    preregistration: Hash32 | None = None
+    #: The attempt chain: SHA-256 of the previous attempt's record bytes of the same
+    #: call, or ``preregistration`` for attempt 1 (SPEC §15.11).
+    previous: Hash32 | None = None
 
 
 class JudgeVote(Record):
@@ -102,6 +130,9 @@ class JudgeBatchReport(Record):
     judged_count: Count
     calls_count: Count
     failed: list[FailedSubject]
+    #: The run's ``por.JudgePreregistration/1`` bytes (SPEC §15.11); REQUIRED in a
+    #: judgement bundle.
+    preregistration: Blob | None = None
 
 
 class JudgementCommitments(Model):
@@ -136,11 +167,15 @@ class JudgementBundle(Record):
 
 __all__ = [
     "MAX_CALLS",
+    "MAX_PANEL",
+    "MAX_RUN",
     "MAX_SUBJECTS",
     "MAX_WIRE_BYTES",
+    "ClaimLevel",
     "FailedSubject",
     "JudgeBatchReport",
     "JudgeCall",
+    "JudgePreregistration",
     "JudgeSubject",
     "JudgeVote",
     "JudgementBundle",

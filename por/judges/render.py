@@ -13,7 +13,7 @@ import hashlib
 import re
 from typing import Any
 
-from por.bundle.layout import Bundle
+from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle
 from por.encoding import encode
 from por.errors import PorError
 from por.jsontext import JsonTextError, loads_strict
@@ -32,7 +32,7 @@ _PLACEHOLDER = re.compile(r"\{\{([a-z_]+)\}\}")
 
 def subject_fields(subject: JudgeSubject) -> dict[str, str]:
     """The template variables of a subject (decoded from its committed bundle)."""
-    bundle = Bundle.from_cbor(subject.bundle)
+    bundle = Bundle.from_cbor(subject.bundle, max_size=DEFAULT_BUNDLE_MAX_SIZE)  # §15.2.1
     spec = PromptSpec.from_cbor(bundle.prompt_spec)
     lines = []
     for raw in bundle.evidence[:MAX_EVIDENCE_ITEMS]:

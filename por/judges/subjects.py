@@ -11,18 +11,27 @@ from __future__ import annotations
 import hashlib
 
 from por.auditor import AuditorAgent
-from por.bundle import Bundle, Manifest
+from por.bundle import DEFAULT_BUNDLE_MAX_SIZE, Bundle, Manifest
 from por.errors import PorError
 from por.judge import JudgeAgent
 from por.judges.errors import JudgementError
 from por.judges.records import JudgeSubject
 from por.schemas import DeterministicVerdict, EvidenceBundle, EvidenceItem, PromptSpec
 
+#: Largest ``por.JudgeSubject/1``: the bundle cap (a subject is any valid PoR bundle)
+#: plus room for the record's other fields.
+SUBJECT_MAX_SIZE = DEFAULT_BUNDLE_MAX_SIZE + 4096
+
+
+def bundle_of(data: bytes) -> Bundle:
+    """A subject's PoR bundle, decoded under the bundle cap (not the 64 MiB record cap)."""
+    return Bundle.from_cbor(data, max_size=DEFAULT_BUNDLE_MAX_SIZE)
+
 
 def subject_from_bundle(data: bytes) -> JudgeSubject:
     """A subject record for one ``bundle.cbor`` (``judgement.subject`` if malformed)."""
     try:
-        bundle = Bundle.from_cbor(data)
+        bundle = bundle_of(data)
         manifest = Manifest.from_cbor(bundle.manifest)
         spec = PromptSpec.from_cbor(bundle.prompt_spec)
     except PorError as exc:
@@ -44,7 +53,7 @@ def check_subject(subject: JudgeSubject) -> None:
 
 def deterministic_response(subject: JudgeSubject) -> bytes:
     """The ``por.DeterministicVerdict/1`` bytes por-judge/1 gives the subject's inputs."""
-    bundle = Bundle.from_cbor(subject.bundle)
+    bundle = bundle_of(subject.bundle)
     spec = PromptSpec.from_cbor(bundle.prompt_spec)
     items = [EvidenceItem.from_cbor(raw) for raw in bundle.evidence]
     try:
@@ -72,5 +81,5 @@ def subject_digest(subject: JudgeSubject) -> bytes:
     return subject.bundle_hash
 
 
-__all__ = ["check_subject", "deterministic_response", "subject_digest", "subject_from_bundle",
-           "vote_from_verdict"]
+__all__ = ["SUBJECT_MAX_SIZE", "bundle_of", "check_subject", "deterministic_response",
+           "subject_digest", "subject_from_bundle", "vote_from_verdict"]

@@ -94,6 +94,9 @@ class Recorded:
     response: bytes = b""
     #: ``<header>: <redacted:NAME>`` when a credential was sent upstream.
     credential: str | None = None
+    #: The upstream's ``Retry-After`` header, as sent (never recorded: it only
+    #: lengthens the wait before a retry, SPEC §15.4).
+    retry_after: str | None = None
 
 
 @dataclass
@@ -145,8 +148,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         state = self.server.state
         if state.upstream is not None and not state.replay:
-            status, body, _ = _forward(state, state.upstream, "GET", self.path, None,
-                                       passed=self._passed())
+            status, body, _, _ = _forward(state, state.upstream, "GET", self.path, None,
+                                          passed=self._passed())
             if urlsplit(self.path).path.rstrip("/").endswith("/models") and status == 200:
                 state.models_response = body
             self._send(status, body)
@@ -178,12 +181,12 @@ class _Handler(BaseHTTPRequestHandler):
             if state.credential is not None or state.tls is not None:
                 # A provider's API serves calls concurrently: no slot to wait for
                 # (an answer that never comes must not hold up the retry).
-                status, response, record.credential = _forward(
+                status, response, record.credential, record.retry_after = _forward(
                     state, state.upstream, "POST", self.path, body, passed=self._passed())
             else:
                 target = state.free.get()
                 try:
-                    status, response, record.credential = _forward(
+                    status, response, record.credential, record.retry_after = _forward(
                         state, target, "POST", self.path, body, passed=self._passed())
                 finally:
                     state.free.put(target)
@@ -204,8 +207,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _forward(state: _State, upstream: str, method: str, path: str, body: bytes | None, *,
-             passed: dict[str, str]) -> tuple[int, bytes, str | None]:
-    """(status, body, recorded credential) of one upstream exchange."""
+             passed: dict[str, str]) -> tuple[int, bytes, str | None, str | None]:
+    """(status, body, recorded credential, Retry-After) of one upstream exchange."""
     headers = {"Content-Type": "application/json"} if body is not None else {}
     headers |= passed
     credential = state.credential
@@ -213,7 +216,7 @@ def _forward(state: _State, upstream: str, method: str, path: str, body: bytes |
         extra = credential.headers()
         if extra is None:  # fail closed, locally: nothing reaches the provider
             return 401, (b'{"error":{"type":"por_credential_missing","message":'
-                         b'"the route\'s credential variable is not set"}}'), None
+                         b'"the route\'s credential variable is not set"}}'), None, None
         headers |= extra
     parts = urlsplit(upstream)
     conn: http.client.HTTPConnection
@@ -228,9 +231,10 @@ def _forward(state: _State, upstream: str, method: str, path: str, body: bytes |
         reply = conn.getresponse()
         # Never buffer more than the cap + 1 bytes (SPEC §15.4): the prefix is the proof.
         return (reply.status, reply.read(MAX_WIRE_BYTES),
-                credential.redacted() if credential is not None else None)
+                credential.redacted() if credential is not None else None,
+                reply.getheader("Retry-After"))
     except OSError:  # includes ssl.SSLError: an unverified upstream is unreachable
-        return 502, b'{"error":"upstream unreachable"}', None
+        return 502, b'{"error":"upstream unreachable"}', None, None
     finally:
         conn.close()
 
@@ -326,8 +330,8 @@ class TranscriptServer:
         with self._state.lock:
             mine = [r for r in self._state.log if r.call_id == call_id]
             self._state.log = [r for r in self._state.log if r.call_id != call_id]
-            return [Recorded(r.call_id, r.request, r.status, r.response, r.credential)
-                    for r in mine]
+            return [Recorded(r.call_id, r.request, r.status, r.response, r.credential,
+                             r.retry_after) for r in mine]
 
     @property
     def cassette(self) -> dict[bytes, tuple[int, bytes]]:

@@ -3,10 +3,13 @@
 Steps (numbered as in SPEC §15.6):
   1. decode ``por.JudgementBundle/1`` and every record strictly;
   2. recompute the trees and ``judgement_root``;
-  3. every record names the committed manifest's digest;
+  3. every record names the committed manifest's digest; the report holds the
+     run's pre-registration, naming this lock and these subjects (§15.11);
   4. every subject follows from its committed PoR bundle, sorted and unique;
   5. calls: hashes of the wire bytes, request hashes rebuilt, prompts re-rendered,
-     each attempt re-classified from its bytes (locked parameters on the wire,
+     each attempt names the pre-registration, links to the one before it and
+     claims its lock's level (§15.11), each attempt re-classified from its bytes
+     (locked parameters on the wire,
      model not rewritten, answer parses), attempts gapless and within the retry
      policy, no attempt after a fail-closed error;
   6. votes equal the parse of their attempt's response; no vote is missing or extra;
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from por.errors import UnsupportedError
 from por.judges.batch import SubjectResult, classify_attempt, messages_for, report_from
 from por.judges.calls import check_attempts, check_nothing
+from por.judges.chain import ChainCheck, check_preregistration, claim_for
 from por.judges.errors import JudgementError
 from por.judges.layout import JUDGEMENT
 from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, parse_manifest
@@ -32,10 +36,11 @@ from por.judges.records import (
     JudgeBatchReport,
     JudgeCall,
     JudgementBundle,
+    JudgePreregistration,
     JudgeSubject,
     JudgeVote,
 )
-from por.judges.subjects import check_subject, deterministic_response
+from por.judges.subjects import SUBJECT_MAX_SIZE, check_subject, deterministic_response
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,11 @@ class JudgementSummary:
     votes: list[JudgeVote]
     report: JudgeBatchReport
     judgement_root: bytes
+
+    @property
+    def preregistration(self) -> JudgePreregistration:
+        """The run's pre-registration (present in every verified judgement)."""
+        return JudgePreregistration.from_cbor(self.report.preregistration or b"")
 
 
 def fail(check_id: str, message: str, **kw: object) -> JudgementError:
@@ -73,7 +83,7 @@ def _decode_records(bundle: JudgementBundle) -> tuple[
         JudgeManifest, list[JudgeSubject], list[JudgeCall], list[JudgeVote], JudgeBatchReport]:
     """Step 1's records, each strictly (``codec.*``, ``schema.*``, ``lock.manifest``)."""
     return (parse_manifest(bundle.manifest),
-            [JudgeSubject.from_cbor(b) for b in bundle.subjects],
+            [JudgeSubject.from_cbor(b, max_size=SUBJECT_MAX_SIZE) for b in bundle.subjects],
             [JudgeCall.from_cbor(b) for b in bundle.calls],
             [JudgeVote.from_cbor(b) for b in bundle.votes],
             JudgeBatchReport.from_cbor(bundle.report))
@@ -96,6 +106,12 @@ def verify_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> Judge
         check_subject(subject)
         if index and summary.subjects[index - 1].bundle_hash >= subject.bundle_hash:
             raise fail("judgement.subject_order", "subjects are not sorted and unique")
+    # Step 3 (§15.11): the run's pre-registration (needs the subjects' order).
+    if summary.report.preregistration is None:
+        raise fail("judgement.preregistration", "the judgement holds no pre-registration")
+    prereg = check_preregistration(
+        JudgePreregistration.from_cbor(summary.report.preregistration), [manifest],
+        [s.bundle_hash for s in summary.subjects], fail)
     # Step 5: calls, grouped per subject.
     per_subject: list[list[JudgeCall]] = [[] for _ in summary.subjects]
     previous: tuple[int, int] = (-1, 0)
@@ -108,7 +124,7 @@ def verify_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> Judge
             raise fail("judgement.subject_index", "a call names no subject",
                        expected=len(summary.subjects) - 1, actual=call.subject_index)
         per_subject[call.subject_index].append(call)
-    results = [_check_subject_calls(manifest, summary.subjects[i], i, calls)
+    results = [_check_subject_calls(manifest, summary.subjects[i], i, calls, prereg)
                for i, calls in enumerate(per_subject)]
     # Step 6: votes.
     expected_votes = [r.vote for r in results if r.vote is not None]
@@ -122,7 +138,8 @@ def verify_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> Judge
                        expected=f"{want.outcome}/{want.confidence_bps}",
                        actual=f"{got.outcome}/{got.confidence_bps}")
     # Step 7: the report.
-    report = report_from(manifest, len(summary.subjects), results)
+    report = report_from(manifest, len(summary.subjects), results,
+                         summary.report.preregistration)
     if report != summary.report:
         raise fail("judgement.report_mismatch", "batch report does not match the calls",
                    expected=f"{report.status} {report.judged_count}/{report.subjects_count}",
@@ -134,7 +151,7 @@ def verify_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> Judge
 
 
 def _check_subject_calls(manifest: JudgeManifest, subject: JudgeSubject, index: int,
-                         calls: list[JudgeCall]) -> SubjectResult:
+                         calls: list[JudgeCall], preregistration: bytes) -> SubjectResult:
     if not calls:
         raise fail("judgement.attempt_missing", f"subject {index} has no recorded attempt")
     messages = messages_for(manifest, subject)
@@ -159,7 +176,9 @@ def _check_subject_calls(manifest: JudgeManifest, subject: JudgeSubject, index: 
                           identity=names_subject,
                           response=replays if manifest.parser == DETERMINISTIC_JUDGE
                           else check_nothing,
-                          credential_header=profile_of(manifest.model.profile).credential_header)
+                          credential_header=profile_of(manifest.model.profile).credential_header,
+                          chain=ChainCheck(preregistration, claim_for(manifest),
+                                           f"subject {index}", fail))
     if last.result.vote is not None:
         vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
                          subject_hash=subject.bundle_hash, attempt=last.attempt,

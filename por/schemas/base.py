@@ -190,9 +190,11 @@ class Record(Model):
         return _validate(cls, value, context=None)
 
     @classmethod
-    def from_cbor(cls, data: bytes) -> Self:
-        """Strictly decode and validate; the bytes must be exactly the canonical form."""
-        value = decode(data)
+    def from_cbor(cls, data: bytes, *, max_size: int | None = None) -> Self:
+        """Strictly decode and validate; the bytes must be exactly the canonical form.
+        ``max_size``: the decoder's size cap when not its 64 MiB default (a record
+        that holds a whole bundle follows the bundle cap)."""
+        value = decode(data) if max_size is None else decode(data, max_size=max_size)
         record = cls.from_dict(value)
         # decode() proved the bytes canonical; they are the record's canonical
         # form iff the model dumps back to the same value (a defaulted field the

@@ -157,6 +157,11 @@ def test_judge_documents(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
     config = str(ROOT / "fixtures" / "judges" / "por-judge-1.yaml")
     code, lock = _run(capsys, ["judge", "lock", config, "--json"])
     assert code == 0 and _errors("judge-lock", lock) == []
+    code, prereg = _run(capsys, ["judge", "preregister", str(VALID / "01-boolean-observed.cbor"),
+                                 "--judge-config", config, "--run", "2", "-o",
+                                 str(tmp_path / "run2.prereg.cbor"), "--json"])
+    assert code == 0 and _errors("judge-preregistration", prereg) == []
+    assert _errors("judge-preregistration", {**prereg, "run": 0})
     out = tmp_path / "judged"
     code, batch = _run(capsys, ["judge", "batch", str(VALID / "01-boolean-observed.cbor"),
                                 "--judge-config", config, "-o", str(out), "--json"])

@@ -127,6 +127,12 @@ def check_openai(body: dict[str, Any], fields: frozenset[str]) -> str | None:
             return "Invalid parameter: 'response_format'"
         if wanted["type"] == "json_schema" and "name" not in wanted["json_schema"]:
             return "Missing required parameter: 'response_format.json_schema.name'"
+        if wanted["type"] == "json_schema" and wanted["json_schema"].get("strict") is True:
+            schema = wanted["json_schema"].get("schema") or {}
+            # Structured outputs, strict mode: objects closed, every property required.
+            if schema.get("additionalProperties") is not False \
+                    or sorted(schema.get("required", [])) != sorted(schema.get("properties", {})):
+                return "Invalid schema for response_format 'por_vote': strict mode"
     return None
 
 

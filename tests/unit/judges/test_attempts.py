@@ -6,7 +6,14 @@ import asyncio
 
 import pytest
 
-from por.judges.attempts import Tried, backoff_seconds, run_attempts
+from por.judges.attempts import (
+    Tried,
+    backoff_seconds,
+    longest_backoff_seconds,
+    retry_after_seconds,
+    run_attempts,
+    wait_seconds,
+)
 from por.judges.manifest import RetryPolicy
 from por.judges.outcome import Classified, Exchange
 
@@ -64,3 +71,53 @@ def test_attempts_before_a_raising_call_are_kept() -> None:
 
 def test_backoff_is_the_seeds() -> None:
     assert [backoff_seconds(POLICY, a) for a in (1, 2, 3)] == [0.25, 0.5, 1.0]
+
+
+# Retry-After (SPEC §15.4): a longer wait when a provider asks, never beyond the lock's cap.
+NOW = 1_767_225_600.0  # 2026-01-01T00:00:00Z
+
+
+@pytest.mark.parametrize(("header", "seconds"), [
+    ("3", 3.0), (" 12 ", 12.0), ("0", 0.0),
+    ("Thu, 01 Jan 2026 00:00:30 GMT", 30.0),
+    ("Wed, 31 Dec 2025 23:59:00 GMT", 0.0),  # a date in the past: no wait
+    (None, None), ("soon", None), ("-3", None), ("1.5", None), ("٣", None),
+    ("Thu, 01 Jan 2026 00:00:30", None),  # no zone: not an HTTP-date
+    ("9" * 65, None),  # longer than any honest header
+])
+def test_retry_after_is_delay_seconds_or_an_http_date(header: str | None,
+                                                      seconds: float | None) -> None:
+    assert retry_after_seconds(header, NOW) == seconds
+
+
+def _tried(retry_after: float | None, attempt: int = 1) -> Tried:
+    return Tried(attempt, Exchange(b"request", 429, b"", retry_after=retry_after),
+                 Classified("rate_limit", "judgement.rate_limited", None))
+
+
+def test_retry_after_lengthens_the_wait_up_to_the_locks_longest_backoff() -> None:
+    assert longest_backoff_seconds(POLICY) == 0.5  # 250 ms * 2**(2-1)
+    assert wait_seconds(POLICY, _tried(None)) == 0.25
+    assert wait_seconds(POLICY, _tried(0.4)) == 0.4
+    assert wait_seconds(POLICY, _tried(3600.0)) == 0.5  # capped: a provider cannot stall a run
+    assert wait_seconds(POLICY, _tried(0.0, attempt=2)) == 0.5  # never shorter than backoff
+
+
+def test_the_loop_waits_what_the_provider_asked() -> None:
+    slept: list[float] = []
+    answers = iter([Exchange(b"r", 429, b"", retry_after=0.4), Exchange(b"r", 200, b"")])
+
+    async def call(attempt: int) -> Exchange:
+        del attempt
+        return next(answers)
+
+    def classify(ex: Exchange) -> Classified:
+        if ex.status == 429:
+            return Classified("rate_limit", "judgement.rate_limited", None)
+        return Classified(None, "ok", ("YES", 9000))
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    asyncio.run(run_attempts(POLICY, call, classify, sleep, []))
+    assert slept == [0.4]
