@@ -184,7 +184,7 @@ async def _seat(case: DisputeCase, case_hash: bytes, rule: CourtRule, seat: int,
         return vote, reason
 
     first: FirstAnswer | None = None
-    blind = blind_messages(context) if rule.commit_first else None
+    blind = blind_messages(case) if rule.commit_first else None
     if blind is not None:
         answer, reason = await ask("first", blind)
         if answer is None:

@@ -25,7 +25,9 @@ import hashlib
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from por.challenge.refs import bundle_from_bytes
 from por.court.aggregate import Decision, side
+from por.court.case import MAX_DELIVERABLES, DisputeCase
 from por.court.judges.base import DisputeContext
 from por.court.judges.prompts import (
     AFTER_COMMIT,
@@ -36,12 +38,16 @@ from por.court.judges.prompts import (
 from por.court.judges.render import fill, json_line, render_messages
 from por.court.records import CanaryResult
 from por.encoding import encode
+from por.errors import PorError
 from por.judges.manifest import JudgeManifest
+from por.schemas import EvidenceItem
 
 #: The commit-first phase's name in ``por.CourtRule/1`` (its prompts are SPEC §16.9's).
 BLIND: Literal["por-court-blind/1"] = "por-court-blind/1"
 #: The canaries' name in ``por.CourtRule/1`` (the injections are SPEC §16.10's).
 CANARY: Literal["por-court-canary/1"] = "por-court-canary/1"
+#: Most code points of one evidence text in the first call.
+MAX_BLIND_TEXT = 4000
 CanaryKind = Literal["evidence", "claim", "rebuttal"]
 #: Canary phases, in the order a seat is asked them.
 CANARY_KINDS: tuple[CanaryKind, ...] = ("evidence", "claim", "rebuttal")
@@ -68,28 +74,47 @@ def phase_subject(case_hash: bytes, phase: str, demand: str | None = None) -> by
     return hashlib.sha256(encode(value)).digest()
 
 
-def evidence_lines(context: DisputeContext) -> list[str]:
-    """The deliverables without the verdict (first) and disputed-leaf (last) lines."""
-    return list(context.deliverables[1:-1])
+def blind_evidence(case: DisputeCase) -> list[str]:
+    """The evidence as the first call sees it: per item (at most 64, bundle order)
+    ``ID (URI): TEXT``, the content as UTF-8 cut to :data:`MAX_BLIND_TEXT` code points
+    (``... [cut: N bytes]`` after a cut; ``[N bytes, not UTF-8 text]`` if it is not
+    text), or ``evidence leaf: not a valid record (CHECK_ID)``."""
+    out = []
+    for raw in bundle_from_bytes(case.bundle).evidence[:MAX_DELIVERABLES]:
+        try:
+            item = EvidenceItem.from_cbor(raw)
+        except PorError as exc:
+            out.append(f"evidence leaf: not a valid record ({exc.check_id})")
+            continue
+        try:
+            text = item.content.decode("utf-8")
+        except UnicodeDecodeError:
+            text = f"[{len(item.content)} bytes, not UTF-8 text]"
+        if len(text) > MAX_BLIND_TEXT:
+            text = text[:MAX_BLIND_TEXT] + f" ... [cut: {len(item.content)} bytes]"
+        out.append(f"{item.evidence_id} ({item.source.uri}): {text}")
+    return out
 
 
-def blind_messages(context: DisputeContext) -> Messages:
+def blind_messages(case: DisputeCase) -> Messages:
     """The first call: the question, the specification and the evidence, nothing else."""
-    quoted = {"task_title": json_line(context.task_title),
-              "task_spec": json_line(context.task_spec),
-              "evidence": json_line(evidence_lines(context))}
+    quoted = {"task_title": json_line(case.task_title),
+              "task_spec": json_line(case.task_spec),
+              "evidence": json_line(blind_evidence(case))}
     return [{"role": "system", "content": BLIND_SYSTEM_PROMPT},
             {"role": "user", "content": fill(BLIND_TEMPLATE, {}, quoted)}]
 
 
 def contested_messages(lock: JudgeManifest, context: DisputeContext,
-                       first: FirstAnswer | None, blind: Messages | None = None) -> Messages:
+                       first: FirstAnswer | None, blind: Messages | None) -> Messages:
     """The lock's messages for ``context``; after a committed first answer, the
     conversation system, first question, first answer, then the contested case."""
     base = render_messages(lock, context)
     if first is None:
         return base
-    question = (blind or blind_messages(context))[1]
+    if blind is None:
+        raise ValueError("a first answer needs the first call's messages")
+    question = blind[1]
     preface = AFTER_COMMIT.format(answer_hash=first.response_hash.hex())
     return [base[0], question, {"role": "assistant", "content": first.content},
             {"role": "user", "content": preface + base[1]["content"]}]
@@ -142,6 +167,6 @@ def changed_mind(first_pct: int, outcome: str | None, worker_pct: int) -> bool |
     return side(worker_pct) != ("rejected" if backs else "upheld")
 
 
-__all__ = ["BLIND", "CANARY", "CANARY_KINDS", "CanaryKind", "FirstAnswer", "Messages",
-           "blind_messages", "canary_context", "canary_result", "changed_mind",
-           "contested_messages", "evidence_lines", "other", "phase_subject", "verdict_outcome"]
+__all__ = ["BLIND", "CANARY", "CANARY_KINDS", "MAX_BLIND_TEXT", "CanaryKind", "FirstAnswer",
+           "Messages", "blind_evidence", "blind_messages", "canary_context", "canary_result",
+           "changed_mind", "contested_messages", "other", "phase_subject", "verdict_outcome"]

@@ -174,7 +174,7 @@ class SeatCheck:
         s, lock = self.s, self.lock
         context = s.case.context()
         first: FirstAnswer | None = None
-        blind = blind_messages(context) if s.rule.commit_first else None
+        blind = blind_messages(s.case) if s.rule.commit_first else None
         if blind is not None:
             last = self.phase("first", blind)
             if last.result.vote is None:
