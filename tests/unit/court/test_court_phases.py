@@ -243,3 +243,30 @@ def test_the_court_file_switches() -> None:
     with pytest.raises(CourtError) as caught:
         parse_court(text.replace(b"commit_first: true", b"commit_first: 1"))
     assert caught.value.check_id == "court.config"
+
+
+# --- vectors: the phase texts and subject hashes (SPEC §16.9, §16.10) -------------------
+
+def test_the_phase_prompts_are_the_fixture_files_byte_for_byte() -> None:
+    from court_support import COURT
+
+    from por.court.judges import prompts
+
+    for name, text in [("blind-system.md", prompts.BLIND_SYSTEM_PROMPT),
+                       ("blind.md", prompts.BLIND_TEMPLATE),
+                       ("after-commit.md", prompts.AFTER_COMMIT)]:
+        assert (COURT / "prompts" / name).read_text(encoding="utf-8") == text
+
+
+def test_phase_subject_hash_vectors() -> None:
+    """Hand-checkable canonical CBOR (§2: keys sorted by their encoded bytes):
+    ``a2`` map(2), ``65 'phase'`` ``65 'first'``, ``69 'case_hash'`` ``58 20`` 32 bytes."""
+    case_hash = bytes(range(32))
+    encoded = bytes.fromhex("a2" + "65" + b"phase".hex() + "65" + b"first".hex()
+                            + "69" + b"case_hash".hex() + "5820" + case_hash.hex())
+    assert phase_subject(case_hash, "first") == hashlib.sha256(encoded).digest()
+    assert phase_subject(case_hash, "first").hex() == \
+        "1246f27b141d9690b8c9cf65576427f109f4e23bb64a2c8ce2e7cf5aa4a6934a"
+    assert phase_subject(case_hash, "canary-claim", "upheld").hex() == \
+        "d2c2de94303a22c812cc8d605dec4bfb6f6e9d5311bd8d8b815bb55cdd81f20b"
+    assert phase_subject(case_hash, "contested") == case_hash
