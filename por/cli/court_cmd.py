@@ -304,6 +304,8 @@ def run_verify(args: argparse.Namespace) -> int:
             + (f", challenge {final.decision} (worker_pct {final.worker_pct})"
                if final.status == "ruled" else "")
             + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts")
+        for line in phase_lines(summary):
+            out(line)
         if status is not None:
             out(status_line(status))
     return EXIT_OK

@@ -171,7 +171,8 @@ async def _ask(lock: JudgeManifest, case_hash: bytes, phase: str,
 
 
 async def _seat(case: DisputeCase, case_hash: bytes, rule: CourtRule, seat: int, *,
-                lock: JudgeManifest, transport: CallTransport, sleep: Sleep) -> SeatResult:
+                lock: JudgeManifest, transport: CallTransport, sleep: Sleep,
+                blind: list[dict[str, str]] | None) -> SeatResult:
     """Every phase of a seat: first answer, case, canaries (a failed phase ends it)."""
     context = case.context()
     calls: list[JudgeCall] = []
@@ -184,7 +185,6 @@ async def _seat(case: DisputeCase, case_hash: bytes, rule: CourtRule, seat: int,
         return vote, reason
 
     first: FirstAnswer | None = None
-    blind = blind_messages(case) if rule.commit_first else None
     if blind is not None:
         answer, reason = await ask("first", blind)
         if answer is None:
@@ -232,6 +232,7 @@ async def rule_case(case: DisputeCase, rule: CourtRule, manifests: list[JudgeMan
     """Judge ``case`` with the panel (and the appeal panel on a split): ``ruling.cbor``."""
     check_rule(rule, manifests)
     case_hash = hashlib.sha256(case.to_cbor()).digest()
+    blind = blind_messages(case) if rule.commit_first else None  # once for every seat
     results: dict[int, SeatResult] = {}
     rulings: list[CourtRuling] = []
     for round_no in (1, 2):
@@ -241,7 +242,7 @@ async def rule_case(case: DisputeCase, rule: CourtRule, manifests: list[JudgeMan
 
         async def one(seat: int) -> SeatResult:
             result = await _seat(case, case_hash, rule, seat, lock=manifests[seat],
-                                 transport=transports[seat], sleep=sleep)
+                                 transport=transports[seat], sleep=sleep, blind=blind)
             if progress is not None:  # as each judge finishes (order is not committed)
                 shown = (f"worker_pct {result.vote.worker_pct}" if result.vote is not None
                          else f"UNAVAILABLE ({result.reason})") + seat_notes(result)

@@ -120,8 +120,10 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
         per_seat[call.subject_index].append(call)
     expected: dict[int, CourtVote] = {}
     canaries: dict[int, list[CanaryResult]] = {}
+    # The first call's messages are the same for every seat: built once (bounded work).
+    blind = blind_messages(s.case) if s.rule.commit_first else None
     for seat in held:
-        vote, canaries[seat] = SeatCheck(s, seat, per_seat[seat]).run()
+        vote, canaries[seat] = SeatCheck(s, seat, per_seat[seat], blind).run()
         if vote is not None:
             expected[seat] = vote
     if [v.seat for v in s.votes] != sorted(expected):
@@ -154,8 +156,10 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
 class SeatCheck:
     """One seat's calls, phase by phase (SPEC §16.6 step 4, §16.9, §16.10)."""
 
-    def __init__(self, s: CourtSummary, seat: int, calls: list[JudgeCall]) -> None:
+    def __init__(self, s: CourtSummary, seat: int, calls: list[JudgeCall],
+                 blind: list[dict[str, str]] | None) -> None:
         self.s = s
+        self.blind = blind
         self.seat = seat
         self.lock = s.panel[seat]
         if not calls:
@@ -174,7 +178,7 @@ class SeatCheck:
         s, lock = self.s, self.lock
         context = s.case.context()
         first: FirstAnswer | None = None
-        blind = blind_messages(s.case) if s.rule.commit_first else None
+        blind = self.blind
         if blind is not None:
             last = self.phase("first", blind)
             if last.result.vote is None:
