@@ -270,3 +270,14 @@ def test_phase_subject_hash_vectors() -> None:
     assert phase_subject(case_hash, "canary-claim", "upheld").hex() == \
         "d2c2de94303a22c812cc8d605dec4bfb6f6e9d5311bd8d8b815bb55cdd81f20b"
     assert phase_subject(case_hash, "contested") == case_hash
+
+
+def test_an_appeal_round_lists_every_seats_canaries() -> None:
+    judges = Judges([80, 20, 70, 60, 10, 90, 55], first=[90, 10, 60, 60, 10, 90, 50],
+                    gullible=frozenset({4}))
+    summary = verify_court(court(judges, commit_first=True, canaries=True, seats=7))
+    first, final = summary.rulings
+    assert (first.status, first.canary_answered, first.canary_flips) == ("split", 9, 0)
+    assert (final.round, final.canary_answered, final.canary_flips, final.flipped_seats) == (
+        2, 21, 3, [4])
+    assert len(summary.calls) == 7 * 5
