@@ -6,6 +6,9 @@ judge that cannot vote (the seed's ``JUDGE_UNAVAILABLE``) is *absent*; its
 attempts are committed all the same.  If round 1 splits and the court has an
 appeal panel, round 2 asks the ``N + 1`` new seats ``N..2N`` and rules over all
 ``2N + 1`` votes (round 1's votes stand: still one call per judge per case).
+Each seat is asked in phases (:mod:`por.court.phases`): with ``commit_first``
+its first answer before the case, with ``canaries`` three planted-injection
+canaries after its vote; a failed phase ends the seat (SPEC §16.9, §16.10).
 The result is ``ruling.cbor`` bytes; the CLI verifies them before writing.
 """
 

@@ -2,12 +2,14 @@
 
 In order: decode the bundle and every record strictly, then recompute
 ``court_root`` (the one opening order of SPEC §5.5); the case follows from
-its PoR bundle; the rule is sound and every seat has a court lock; every call
-is checked as a judgement call is (SPEC §15.6 step 5: hashes of the wire
+its PoR bundle; the rule is sound and every seat has a court lock; a seat's
+calls are its phases in order (SPEC §16.9: first answer, case, canaries), and
+every call is checked as a judgement call is (SPEC §15.6 step 5: hashes of the wire
 bytes, request hash, messages re-rendered from the case, re-classified from
 its bytes with the court parser, attempts gapless and within the retry
 policy); every seat of a held round has attempts; the votes are exactly the
-parses of each seat's last attempt; each ruling is the one the votes imply.
+parses of each seat's last case attempt; each ruling is the one the votes (and
+the canaries, SPEC §16.10) imply.
 The first failure raises ``CourtError`` / ``JudgementError`` with its check id.
 """
 
