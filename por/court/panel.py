@@ -22,7 +22,7 @@ from decimal import Decimal
 
 from por.court.aggregate import check_panel, decide, side
 from por.court.case import DisputeCase
-from por.court.errors import CourtError, ServiceError
+from por.court.errors import CourtError, ServiceError, judge_unavailable
 from por.court.judges.base import JudgeVote
 from por.court.judges.llm_judge import Attempt, CallTransport, LLMJudge
 from por.court.phases import (
@@ -253,6 +253,9 @@ async def rule_case(case: DisputeCase, rule: CourtRule, manifests: list[JudgeMan
             return result
 
         for result in await asyncio.gather(*[one(s) for s in seats]):
+            if not result.calls:  # failed before any attempt: nothing a record can hold
+                raise judge_unavailable(manifests[result.seat].judge_id,
+                                        result.reason or "court.judge_missing")
             results[result.seat] = result
         votes = {s: r.vote for s, r in results.items() if r.vote is not None}
         ruling = ruling_for(case_hash, rule, round_no, sorted(results), votes,

@@ -281,3 +281,23 @@ def test_an_appeal_round_lists_every_seats_canaries() -> None:
     assert (final.round, final.canary_answered, final.canary_flips, final.flipped_seats) == (
         2, 21, 3, [4])
     assert len(summary.calls) == 7 * 5
+
+
+def test_a_seat_that_fails_before_the_wire_refuses_the_ruling() -> None:
+    """Every held seat's attempts are mandatory: a seat whose call never reached the
+    wire (a lock the client refuses) has nothing a record can hold, so there is no
+    ruling (the seed's JUDGE_UNAVAILABLE, exit 2), never one with the seat left out."""
+    from por.court.errors import ServiceError
+
+    judges = Judges([80, 20, 70])
+
+    async def refusing(manifest: JudgeManifest, messages: Messages, call_id: str) -> Exchange:
+        if manifest.judge_id == "judge-1":
+            raise PorError("lock.forbidden_option", "the client refuses the lock")
+        return await judges(manifest, messages, call_id)
+
+    rule = court_rule({"panel": 3, "quorum": 2, "appeal_quorum": 7}, 3, AT)
+    with pytest.raises(ServiceError) as caught:
+        asyncio.run(rule_case(case(), rule, list(locks()[:3]), [refusing] * 3))
+    assert (caught.value.check_id, caught.value.reason) == (
+        "court.judge_unavailable", "lock.forbidden_option")
