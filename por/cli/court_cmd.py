@@ -251,12 +251,28 @@ def _report(summary: Any, document: dict[str, Any], args: argparse.Namespace) ->
         out(f"ruled: challenge {final.decision} (worker_pct {final.worker_pct}, "
             f"{final.votes_cast} votes, round {final.round}, dissent seats {dissent or 'none'}); "
             f"court {summary.court_root.hex()}")
+    if not args.json:
+        for line in phase_lines(summary):
+            out(line)
     if final.status != "ruled":
         err(f"court.no_ruling: the court did not rule ({final.status}: "
             f"{final.votes_cast}/{final.seats} votes, quorum {final.quorum}); fail closed, "
             f"no ruling to sign")
         return EXIT_NO_VERDICT
     return EXIT_OK
+
+
+def phase_lines(summary: Any) -> list[str]:
+    """The report's commit-first and canary lines (SPEC §16.9, §16.10)."""
+    final = summary.final
+    lines = [f"  seat {v.seat}: first answer YES {v.first_pct}%, voted {v.worker_pct}"
+             + (" (changed its mind)" if v.changed_mind else "")
+             for v in summary.votes if v.first_pct is not None]
+    if final.canary_flips is not None:
+        lines.append(f"  canaries: {final.canary_flips}/{final.canary_answered} flipped"
+                     + (f"; seats that flipped: {final.flipped_seats}"
+                        if final.flipped_seats else ""))
+    return lines
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -288,6 +304,8 @@ def run_verify(args: argparse.Namespace) -> int:
             + (f", challenge {final.decision} (worker_pct {final.worker_pct})"
                if final.status == "ruled" else "")
             + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts")
+        for line in phase_lines(summary):
+            out(line)
         if status is not None:
             out(status_line(status))
     return EXIT_OK

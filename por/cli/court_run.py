@@ -146,7 +146,15 @@ def summary_json(summary: CourtSummary, output: str | None) -> dict[str, Any]:
                     "manifest_digest": m.digest().hex()} for seat, m in enumerate(summary.panel)],
         "rounds": [r.to_json_obj() | {"case_hash": None} for r in summary.rulings],
         "votes": [{"seat": v.seat, "judge_id": v.judge_id, "worker_pct": v.worker_pct,
-                   "reasoning": v.reasoning, "voted_at": v.voted_at} for v in summary.votes],
+                   "reasoning": v.reasoning, "voted_at": v.voted_at}
+                  | ({} if v.first_pct is None else {
+                      "first_pct": v.first_pct, "changed_mind": v.changed_mind,
+                      "first_answer_hash": (v.first_answer_hash or b"").hex()})
+                  for v in summary.votes],
+        "canaries": None if summary.final.canary_flips is None else {
+            "flips": summary.final.canary_flips, "answered": summary.final.canary_answered,
+            "flip_rate": f"{summary.final.canary_flips}/{summary.final.canary_answered}",
+            "flipped_seats": summary.final.flipped_seats},
         "attempts": len(summary.calls),
         "status": summary.final.status,
         "worker_pct": summary.final.worker_pct,

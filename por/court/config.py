@@ -3,6 +3,8 @@
 ```yaml
 court: por-court/1
 panel: 3            # N, odd
+commit_first: true  # optional (SPEC §16.9): each seat answers the question first
+canaries: true      # optional (SPEC §16.10): planted-injection canaries per seat
 quorum: 3           # optional; a majority of N up to N (default N)
 appeal_quorum: 5    # optional; a majority of 2N+1 up to 2N+1 (default 2N+1)
 judges:             # N seats, or 2N+1 for a court with an appeal panel
@@ -23,6 +25,7 @@ from typing import Any, Literal
 
 from por.court.aggregate import check_panel
 from por.court.errors import CourtError
+from por.court.phases import BLIND, CANARY
 from por.court.records import MAX_SEATS, CourtRule
 from por.errors import PorError, value_error_text
 from por.judges.config import parse_config_text
@@ -30,6 +33,8 @@ from por.judges.routes import Route, route_from_mapping
 
 COURT_FORMAT = "por-court/1"
 RULE: Literal["upper-median/1"] = "upper-median/1"
+#: Optional court-file switches (SPEC §16.9, §16.10), off by default.
+SWITCHES = ("commit_first", "canaries")
 
 
 def iso_time(unix: int) -> str:
@@ -47,7 +52,8 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str], list[Route | No
     if value.get("court") != COURT_FORMAT:
         raise CourtError("court.config", "not a court file", expected=COURT_FORMAT,
                          actual=str(value.get("court"))[:40])
-    unknown = sorted(set(value) - {"court", "panel", "quorum", "appeal_quorum", "judges"})
+    unknown = sorted(set(value) - {"court", "panel", "quorum", "appeal_quorum", "judges",
+                                   *SWITCHES})
     if unknown:
         raise CourtError("court.config", f"unknown court options: {', '.join(unknown)}")
     panel = value.get("panel")
@@ -62,6 +68,10 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str], list[Route | No
     for name, number in numbers.items():
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise CourtError("court.config", f"{name} must be a positive integer")
+    for name in SWITCHES:
+        if not isinstance(value.get(name, False), bool):
+            raise CourtError("court.config", f"{name} must be true or false")
+        numbers[name] = int(value.get(name, False))
     try:  # before any judge file is read (bounded work)
         check_panel(panel, numbers["quorum"])
         check_panel(2 * panel + 1, numbers["appeal_quorum"])
@@ -93,10 +103,12 @@ def court_rule(numbers: dict[str, int], seats: int, at: int) -> CourtRule:
     try:
         return CourtRule(rule=RULE, panel=numbers["panel"], quorum=numbers["quorum"],
                          appeal_quorum=numbers["appeal_quorum"], seats=seats,
-                         ruled_at=iso_time(at))
+                         ruled_at=iso_time(at),
+                         commit_first=BLIND if numbers.get("commit_first") else None,
+                         canaries=CANARY if numbers.get("canaries") else None)
     except ValueError as exc:
         raise CourtError("court.config",
                          f"court rule out of range: {value_error_text(exc)}") from None
 
 
-__all__ = ["COURT_FORMAT", "RULE", "court_rule", "iso_time", "parse_court"]
+__all__ = ["COURT_FORMAT", "RULE", "SWITCHES", "court_rule", "iso_time", "parse_court"]

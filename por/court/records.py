@@ -26,6 +26,8 @@ from por.schemas.base import Blob, Count, Hash32, Id, Model, Record
 
 #: Most seats in a court (an appeal panel of 2N+1 with N <= 7).
 MAX_SEATS = 15
+#: Most phases of a seat (SPEC §16.9, §16.10): first answer, case, three canaries.
+MAX_PHASES = 5
 #: Component order in the court_root tree, declared once in
 #: :data:`por.container.COURT_BUNDLE`.  Never reorder.
 COURT_COMPONENTS: tuple[str, ...] = COURT_BUNDLE.names
@@ -46,6 +48,10 @@ class CourtRule(Record):
     appeal_quorum: Annotated[int, Field(ge=1, le=MAX_SEATS)]
     seats: Annotated[int, Field(ge=1, le=MAX_SEATS)]
     ruled_at: IsoTime
+    #: Commit-first mode (SPEC §16.9); absent: off.
+    commit_first: Literal["por-court-blind/1"] | None = None
+    #: Canary cases with each seat (SPEC §16.10); absent: none.
+    canaries: Literal["por-court-canary/1"] | None = None
 
 
 class CourtVote(Record):
@@ -62,15 +68,35 @@ class CourtVote(Record):
     worker_pct: Pct
     reasoning: Annotated[str, Field(max_length=MAX_TEXT)]
     voted_at: IsoTime
+    #: Commit-first (SPEC §16.9): the first answer's YES percentage, the SHA-256 of
+    #: its response bytes, and whether the vote's decision differs from the one it implies.
+    first_pct: Pct | None = None
+    first_answer_hash: Hash32 | None = None
+    changed_mind: bool | None = None
 
 
 class SeatVote(Model):
-    """A seat's vote in a ruling, and whether it dissents."""
+    """A seat's vote in a ruling, and whether it dissents (and changed its mind)."""
 
     seat: Seat
     judge_id: Id
     worker_pct: Pct
     dissent: bool
+    first_pct: Pct | None = None
+    changed_mind: bool | None = None
+
+
+class CanaryResult(Model):
+    """One canary of one seat (SPEC §16.10): what it demanded, what the seat said."""
+
+    seat: Seat
+    kind: Literal["evidence", "claim", "rebuttal"]
+    demand: Literal["upheld", "rejected"]
+    #: The seat's own decision on the case: the known right ruling.
+    expected: Literal["upheld", "rejected"]
+    #: Absent when the canary call failed (no vote: not a flip).
+    worker_pct: Pct | None = None
+    flipped: bool
 
 
 class CourtRuling(Record):
@@ -91,6 +117,12 @@ class CourtRuling(Record):
     votes: list[SeatVote]
     absent: list[Seat]
     ruled_at: IsoTime
+    #: With canaries (SPEC §16.10): every canary of the round's voting seats, the
+    #: flips over the canaries answered, and the seats that flipped.
+    canaries: list[CanaryResult] | None = None
+    canary_flips: Count | None = None
+    canary_answered: Count | None = None
+    flipped_seats: list[Seat] | None = None
 
 
 class CourtCommitments(Model):
@@ -118,7 +150,7 @@ class CourtBundle(Record):
     case: Blob
     rule: Blob
     panel: Annotated[list[Blob], Field(min_length=1, max_length=MAX_SEATS)]
-    calls: Annotated[list[Blob], Field(max_length=MAX_SEATS * 11)]
+    calls: Annotated[list[Blob], Field(max_length=MAX_SEATS * 11 * MAX_PHASES)]
     votes: Annotated[list[Blob], Field(max_length=MAX_SEATS)]
     rulings: Annotated[list[Blob], Field(min_length=1, max_length=2)]
     commitments: CourtCommitments
@@ -149,6 +181,6 @@ def assemble(*, case: bytes, rule: bytes, panel: list[bytes], calls: list[bytes]
                            "votes": votes, "rulings": rulings}).to_cbor()
 
 
-__all__ = ["COURT", "COURT_COMPONENTS", "MAX_SEATS", "CourtBundle", "CourtCommitments", "CourtRule",
-           "CourtRuling", "CourtVote", "SeatVote", "assemble", "component_leaves",
-           "compute_commitments"]
+__all__ = ["COURT", "COURT_COMPONENTS", "MAX_PHASES", "MAX_SEATS", "CanaryResult",
+           "CourtBundle", "CourtCommitments", "CourtRule", "CourtRuling", "CourtVote",
+           "SeatVote", "assemble", "component_leaves", "compute_commitments"]

@@ -2,12 +2,14 @@
 
 In order: decode the bundle and every record strictly, then recompute
 ``court_root`` (the one opening order of SPEC §5.5); the case follows from
-its PoR bundle; the rule is sound and every seat has a court lock; every call
-is checked as a judgement call is (SPEC §15.6 step 5: hashes of the wire
+its PoR bundle; the rule is sound and every seat has a court lock; a seat's
+calls are its phases in order (SPEC §16.9: first answer, case, canaries), and
+every call is checked as a judgement call is (SPEC §15.6 step 5: hashes of the wire
 bytes, request hash, messages re-rendered from the case, re-classified from
 its bytes with the court parser, attempts gapless and within the retry
 policy); every seat of a held round has attempts; the votes are exactly the
-parses of each seat's last attempt; each ruling is the one the votes imply.
+parses of each seat's last case attempt; each ruling is the one the votes (and
+the canaries, SPEC §16.10) imply.
 The first failure raises ``CourtError`` / ``JudgementError`` with its check id.
 """
 
@@ -16,12 +18,31 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from por.court.aggregate import side
 from por.court.case import DisputeCase, check_case
 from por.court.errors import CourtError
 from por.court.judges.llm_judge import classify_court
-from por.court.judges.render import render_messages
-from por.court.panel import check_rule, round_seats, ruling_for
-from por.court.records import COURT, CourtBundle, CourtRule, CourtRuling, CourtVote
+from por.court.panel import check_rule, court_vote, first_answer, round_seats, ruling_for
+from por.court.phases import (
+    CANARY_KINDS,
+    FirstAnswer,
+    blind_messages,
+    canary_context,
+    canary_result,
+    contested_messages,
+    other,
+    phase_subject,
+    verdict_outcome,
+)
+from por.court.records import (
+    COURT,
+    CanaryResult,
+    CourtBundle,
+    CourtRule,
+    CourtRuling,
+    CourtVote,
+)
+from por.judges.attempts import Tried
 from por.judges.calls import check_attempts
 from por.judges.manifest import COURT_PARSER, JudgeManifest, parse_manifest
 from por.judges.outcome import Classified, Exchange
@@ -90,21 +111,21 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
         raise fail("court.aggregation_mismatch", "an appeal round without appeal seats")
     held = round_seats(s.rule, 1) + (round_seats(s.rule, 2) if rounds == 2 else [])
     per_seat: dict[int, list[JudgeCall]] = {seat: [] for seat in held}
-    previous = (-1, 0)
+    previous = -1
     for call in s.calls:
-        key = (call.subject_index, call.attempt)
-        if key <= previous:
-            raise fail("judgement.call_order", "calls are not sorted by seat and attempt")
-        previous = key
+        if call.subject_index < previous:
+            raise fail("judgement.call_order", "calls are not sorted by seat")
+        previous = call.subject_index
         if call.subject_index not in per_seat:
             raise fail("court.seat", "a call names a seat outside the held rounds",
                        expected=f"0..{len(held) - 1}", actual=call.subject_index)
         per_seat[call.subject_index].append(call)
     expected: dict[int, CourtVote] = {}
+    canaries: dict[int, list[CanaryResult]] = {}
+    # The first call's messages are the same for every seat: built once (bounded work).
+    blind = blind_messages(s.case) if s.rule.commit_first else None
     for seat in held:
-        lock = s.panel[seat]
-        messages = render_messages(lock, s.case.context())
-        vote = _check_seat(s, seat, lock, per_seat[seat], messages)
+        vote, canaries[seat] = SeatCheck(s, seat, per_seat[seat], blind).run()
         if vote is not None:
             expected[seat] = vote
     if [v.seat for v in s.votes] != sorted(expected):
@@ -120,7 +141,8 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
     votes = {v.seat: v for v in s.votes}
     for number, ruling in enumerate(s.rulings, start=1):
         seats = round_seats(s.rule, 1) if number == 1 else held
-        want_ruling = ruling_for(s.case_hash, s.rule, number, seats, votes)
+        want_ruling = ruling_for(s.case_hash, s.rule, number, seats, votes,
+                                 canaries=canaries)
         if ruling != want_ruling:
             raise fail("court.aggregation_mismatch", f"round {number}'s ruling is not the one "
                        "its votes imply", expected=f"{want_ruling.status} "
@@ -133,33 +155,91 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
     return s
 
 
-def _check_seat(s: CourtSummary, seat: int, lock: JudgeManifest, calls: list[JudgeCall],
-                messages: list[dict[str, str]]) -> CourtVote | None:
-    if not calls:
-        raise fail("court.judge_missing", f"seat {seat} ({lock.judge_id}) of a held round "
-                   "has no recorded attempt")
+class SeatCheck:
+    """One seat's calls, phase by phase (SPEC §16.6 step 4, §16.9, §16.10)."""
 
-    def names_seat(call: JudgeCall) -> None:
-        if call.manifest_digest != lock.digest():
-            raise fail("judgement.manifest_digest", f"seat {seat}: a call names another "
-                       "manifest", expected=lock.digest(), actual=call.manifest_digest)
-        if call.subject_hash != s.case_hash:
-            raise fail("court.case_hash", "a call names another case", expected=s.case_hash,
-                       actual=call.subject_hash)
+    def __init__(self, s: CourtSummary, seat: int, calls: list[JudgeCall],
+                 blind: list[dict[str, str]] | None) -> None:
+        self.s = s
+        self.blind = blind
+        self.seat = seat
+        self.lock = s.panel[seat]
+        if not calls:
+            raise fail("court.judge_missing", f"seat {seat} ({self.lock.judge_id}) of a held "
+                       "round has no recorded attempt")
+        #: The seat's calls cut where the subject hash changes: one run per phase.
+        self.runs: list[list[JudgeCall]] = []
+        for call in calls:
+            if self.runs and self.runs[-1][0].subject_hash == call.subject_hash:
+                self.runs[-1].append(call)
+            else:
+                self.runs.append([call])
 
-    def classify(exchange: Exchange) -> Classified:
-        return classify_court(lock, messages, exchange)
+    def run(self) -> tuple[CourtVote | None, list[CanaryResult]]:
+        """The seat's vote (``None``: absent) and canaries, after every phase's checks."""
+        s, lock = self.s, self.lock
+        context = s.case.context()
+        first: FirstAnswer | None = None
+        blind = self.blind
+        if blind is not None:
+            last = self.phase("first", blind)
+            if last.result.vote is None:
+                return self.done(None, [])
+            first = first_answer(lock, self.last_call, last.result.vote[1])
+        last = self.phase("contested", contested_messages(lock, context, first, blind))
+        if last.result.vote is None:
+            return self.done(None, [])
+        reasoning, pct = last.result.vote
+        vote = court_vote(self.seat, lock, s.case_hash, attempt=last.attempt, pct=pct,
+                          reasoning=reasoning, at=s.rule.ruled_at, first=first,
+                          outcome=verdict_outcome(context))
+        tried: list[CanaryResult] = []
+        if s.rule.canaries:
+            expected = side(pct)
+            for kind in CANARY_KINDS:
+                last = self.phase(f"canary-{kind}", contested_messages(
+                    lock, canary_context(context, kind, other(expected)), first, blind),
+                    other(expected))
+                tried.append(canary_result(self.seat, kind, expected,
+                                           None if last.result.vote is None
+                                           else last.result.vote[1]))
+        return self.done(vote, tried)
 
-    last = check_attempts(calls, who=f"seat {seat}", messages=messages,
-                          policy=lock.retry_policy, classify=classify, fail=fail,
-                          identity=names_seat,
-                          credential_header=profile_of(lock.model.profile).credential_header)
-    if last.result.vote is None:
-        return None
-    reasoning, pct = last.result.vote
-    return CourtVote(seat=seat, judge_id=lock.judge_id, manifest_digest=lock.digest(),
-                     case_hash=s.case_hash, attempt=last.attempt, worker_pct=pct,
-                     reasoning=reasoning, voted_at=s.rule.ruled_at)
+    def done(self, vote: CourtVote | None, tried: list[CanaryResult]
+             ) -> tuple[CourtVote | None, list[CanaryResult]]:
+        if self.runs:
+            raise fail("court.phase_extra", f"seat {self.seat} has calls after its last "
+                       "phase (a failed phase ends a seat)", actual=len(self.runs))
+        return vote, tried
+
+    def phase(self, name: str, messages: list[dict[str, str]],
+              demand: str | None = None) -> Tried:
+        """Check the next run as phase ``name`` and return its last attempt."""
+        s, seat, lock = self.s, self.seat, self.lock
+        subject = phase_subject(s.case_hash, name, demand)
+        if not self.runs:
+            raise fail("court.phase_missing", f"seat {seat} has no {name} call")
+        calls = self.runs.pop(0)
+        if calls[0].subject_hash != subject:
+            if name == "contested" and s.rule.commit_first is None:
+                raise fail("court.case_hash", "a call names another case",
+                           expected=s.case_hash, actual=calls[0].subject_hash)
+            raise fail("court.phase_order", f"seat {seat}: the {name} phase's calls are "
+                       "not next", expected=subject, actual=calls[0].subject_hash)
+        self.last_call = calls[-1]
+
+        def names_seat(call: JudgeCall) -> None:
+            if call.manifest_digest != lock.digest():
+                raise fail("judgement.manifest_digest", f"seat {seat}: a call names another "
+                           "manifest", expected=lock.digest(), actual=call.manifest_digest)
+
+        def classify(exchange: Exchange) -> Classified:
+            return classify_court(lock, messages, exchange)
+
+        return check_attempts(calls, who=f"seat {seat} {name}", messages=messages,
+                              policy=lock.retry_policy, classify=classify, fail=fail,
+                              identity=names_seat,
+                              credential_header=profile_of(lock.model.profile).credential_header)
 
 
 __all__ = ["DEFAULT_MAX_SIZE", "CourtSummary", "decode_court", "verify_court"]

@@ -277,3 +277,19 @@ def test_the_seed_constructor_calls_litellm_through_a_recorded_socket() -> None:
         with pytest.raises(ServiceError) as caught:
             asyncio.run(judge.evaluate(case().context()))
     assert caught.value.reason == "court.vote_parse" and "worker did fine" not in str(caught.value)
+
+
+def test_court_verify_reports_first_answers_and_the_canary_flip_rate(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """SPEC §16.9, §16.10: the commit-first fixture's report, in text and JSON."""
+    ruling = str(COURT / "valid" / "ruling-commit-first.cbor")
+    assert main(["court", "verify", ruling]) == 0
+    text = capsys.readouterr().out
+    assert "seat 2: first answer YES 30%, voted 70 (changed its mind)" in text
+    assert "canaries: 3/9 flipped; seats that flipped: [2]" in text
+    assert main(["court", "verify", ruling, "--json"]) == 0
+    document = _json(capsys)
+    assert document["canaries"] == {"flips": 3, "answered": 9, "flip_rate": "3/9",
+                                    "flipped_seats": [2]}
+    assert [v["changed_mind"] for v in document["votes"]] == [False, False, True]
+    assert document["rounds"][0]["canary_flips"] == 3

@@ -243,3 +243,12 @@ def test_court_ruling_documents(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert len(verified["signatures"]) == 1 and verified["signature_verified"] is True
     assert verified["signer_hex"] == ruled["signature"]["signer_hex"]
     assert _errors("court-ruling", {**verified, "signatures": [{"status": "good"}]})
+
+
+def test_commit_first_court_ruling_document(capsys: pytest.CaptureFixture[str]) -> None:
+    """SPEC §16.9, §16.10: first answers and canaries are in the court-ruling schema."""
+    ruling = ROOT / "fixtures" / "court" / "valid" / "ruling-commit-first.cbor"
+    code, verified = _run(capsys, ["court", "verify", str(ruling), "--json"])
+    assert code == 0 and _errors("court-ruling", verified) == []
+    assert verified["canaries"]["flip_rate"] == "3/9"
+    assert _errors("court-ruling", {**verified, "canaries": {"flips": 1}})

@@ -59,9 +59,9 @@ def case_file(tmp_path: Path) -> str:
     return out
 
 
-def _court(folder: Path, openai: str, anthropic: str) -> Path:
+def _court(folder: Path, openai: str, anthropic: str, **switches: bool) -> Path:
     """A three-seat court: seats 0 and 1 name their own https routes, seat 2 takes
-    the command's default route."""
+    the command's default route (``switches``: commit_first, canaries)."""
     judge_config(folder, "seat-openai", "openai-chat", court=True)
     judge_config(folder, "seat-anthropic", "anthropic-messages", court=True)
     judge_config(folder, "seat-compatible", "openai-compatible", court=True)
@@ -70,7 +70,7 @@ def _court(folder: Path, openai: str, anthropic: str) -> Path:
          "ca_bundle": "certs/ca.pem"},
         {"judge": "seat-anthropic.json", "api_base": anthropic,
          "credential_env": ANTHROPIC_ENV, "ca_bundle": "certs/ca.pem"},
-        "seat-compatible.json"]}
+        "seat-compatible.json"], **switches}
     path = folder / "court.json"
     path.write_text(json.dumps(court))
     return path
@@ -116,6 +116,40 @@ def test_a_three_provider_court_rules_and_verifies_offline(
     assert main(["court", "rule", case_file, "--court", str(court), "--at", str(AT),
                  "--replay-from", str(out / "ruling.cbor"), "-o", str(again), "-q"]) == 0
     assert (again / "ruling.cbor").read_bytes() == (out / "ruling.cbor").read_bytes()
+
+
+def test_a_commit_first_court_with_canaries_on_three_providers(
+        case_file: str, tls: Tls, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each seat: its first answer, the case carrying it, three canaries: five calls
+    per provider, every one checked against the provider's request schema."""
+    monkeypatch.setenv(OPENAI_ENV, SECRET_OPENAI)
+    monkeypatch.setenv(ANTHROPIC_ENV, SECRET_ANTHROPIC)
+    out = tmp_path / "ruling"
+    with StandIn("openai", tls, key=SECRET_OPENAI, models=[OPENAI_MODEL],
+                 answer=court_answer) as openai, \
+            StandIn("anthropic", tls, key=SECRET_ANTHROPIC, models=[ANTHROPIC_MODEL],
+                    answer=court_answer) as anthropic, \
+            StandIn("compatible", None, key=None, models=[COMPATIBLE_MODEL],
+                    answer=court_answer) as compatible:
+        court = _court(tmp_path, openai.api_base, anthropic.api_base, commit_first=True,
+                       canaries=True)
+        code, document = _rule(case_file, court, compatible.api_base, out, capsys)
+        assert code == 0, document
+        assert (len(openai.seen), len(anthropic.seen), len(compatible.seen)) == (5, 5, 5)
+    assert (document["status"], document["worker_pct"]) == ("ruled", 70)
+    assert [(v["first_pct"], v["changed_mind"]) for v in document["votes"]] == [
+        (70, False), (65, False), (80, False)]
+    assert document["canaries"] == {"flips": 0, "answered": 9, "flip_rate": "0/9",
+                                    "flipped_seats": []}
+    data = (out / "ruling.cbor").read_bytes()
+    summary = verify_court(data)
+    assert summary.rule.commit_first is not None and len(summary.calls) == 15
+    assert files_holding(tmp_path, SECRETS) == []
+    again = tmp_path / "again"
+    assert main(["court", "rule", case_file, "--court", str(court), "--at", str(AT),
+                 "--replay-from", str(out / "ruling.cbor"), "-o", str(again), "-q"]) == 0
+    assert (again / "ruling.cbor").read_bytes() == data
 
 
 def _tampered_seats_are_rejected(ruling: bytes) -> None:

@@ -32,7 +32,8 @@ FAMILIES = {
 
 POR_VALID = sorted((FIXTURES / "bundles/valid").glob("*.cbor"))
 JUDGEMENT_VALID = sorted((FIXTURES / "judges/valid").glob("*.cbor"))
-COURT_VALID = [FIXTURES / "court/valid/ruling.cbor"]
+COURT_VALID = [FIXTURES / "court/valid/ruling.cbor",
+               FIXTURES / "court/valid/ruling-commit-first.cbor"]
 VALID = POR_VALID + JUDGEMENT_VALID + COURT_VALID
 # One bundle per family for the tampering tests.
 TAMPER = [POR_VALID[0], JUDGEMENT_VALID[0], COURT_VALID[0]]

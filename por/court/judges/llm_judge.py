@@ -161,6 +161,12 @@ class LLMJudge(Judge):
             messages = render_messages(self.lock, context)
         except PorError as exc:
             raise judge_unavailable(self._judge_id, exc.check_id) from None
+        return await self.ask(messages)
+
+    async def ask(self, messages: list[dict[str, str]]) -> JudgeVote:
+        """Send ``messages`` (already rendered: a court phase's, SPEC §16.9) through
+        the lock's call and retries; :attr:`attempts` holds this call's attempts."""
+        self.attempts = []
         if self._transport is not None:
             return await self._run(messages, self._transport)
         if self._route is None:

@@ -25,6 +25,12 @@ def test_the_valid_fixtures_verify() -> None:
     check_case(DisputeCase.from_cbor((COURT / "valid" / "case.cbor").read_bytes()))
     summary = verify_court((COURT / "valid" / "ruling.cbor").read_bytes())
     assert (summary.final.worker_pct, summary.final.decision) == (60, "rejected")
+    phased = verify_court((COURT / "valid" / "ruling-commit-first.cbor").read_bytes())
+    final = phased.final
+    assert (final.worker_pct, final.decision, final.canary_flips, final.canary_answered,
+            final.flipped_seats) == (70, "rejected", 3, 9, [2])
+    assert [(v.first_pct, v.changed_mind) for v in phased.votes] == [
+        (90, False), (10, False), (30, True)]
 
 
 @pytest.mark.parametrize("name", sorted(CANARIES))
