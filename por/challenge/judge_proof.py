@@ -23,7 +23,7 @@ carries (absence; the builder refuses with ``proof.citation_missing``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree
@@ -128,8 +128,8 @@ def verify_judge_proof(proof: JudgeProof, *, por_root: bytes | None = None,
                                 f"is not a valid record: {exc.message}", cause=exc.check_id,
                                 **base)
     wanted = list(dict.fromkeys(_summary(step)))
-    cards = _cards(proof, extracts, verdict.evidence_count)
-    carried = [card.evidence_id if card is not None else "" for card in cards]
+    read = _cards(proof, extracts, verdict.evidence_count)
+    carried = [eid for eid, _ in read]
     if carried != wanted:
         raise ProofError("proof.citations", "extract_steps must be the extract steps (leaves "
                          "below evidence_count) of the items source_summary names, in order",
@@ -138,30 +138,35 @@ def verify_judge_proof(proof: JudgeProof, *, por_root: bytes | None = None,
         return ChallengeOutcome("won", "judge.final_step", f"the last reasoning leaf "
                                 f"({step.step_id}) is a {step.step_type} step; a trace ends "
                                 "with its map step", step_id=step.step_id, **base)
-    bad = next((n for n, c in enumerate(cards) if isinstance(c, AuditError)), None)
-    if bad is not None:
-        return ChallengeOutcome("won", "one_step.invalid_record", f"committed "
-                                f"extract_steps[{bad}] has no readable card", cause=
-                                cast(AuditError, cards[bad]).check_id, **base)
-    return _rejudge(spec, step, cast("list[Card]", cards), verdict, base)
+    cards: list[Card] = []
+    for n, (_, card) in enumerate(read):
+        if isinstance(card, AuditError):
+            return ChallengeOutcome("won", "one_step.invalid_record", f"committed "
+                                    f"extract_steps[{n}] has no readable card: {card.message}",
+                                    cause=card.check_id, **base)
+        cards.append(card)
+    return _rejudge(spec, step, cards, verdict, base)
 
 
 def _cards(proof: JudgeProof, extracts: list[ReasoningStep],
-           evidence_count: int) -> list[Card | AuditError | None]:
-    """Each carried extract step's card (SPEC §12.5.2); None for a part that is not
-    an extract step (``step_type`` ``extract``) at a leaf below ``evidence_count``
-    (an invalid proof), the ``AuditError`` for one whose card cannot be read."""
+           evidence_count: int) -> list[tuple[str, Card | AuditError]]:
+    """Each carried extract step's ``output.evidence_id`` and card (SPEC §12.5.2), or
+    the ``AuditError`` for a card that cannot be read; the id is ``""`` for a part
+    that is not an extract step (``step_type`` ``extract``, an ``output.evidence_id``)
+    at a leaf below ``evidence_count``, which makes the proof invalid."""
     from por.auditor.step_io import read_card  # noqa: PLC0415 - inclusion checks never load it
 
-    out: list[Card | AuditError | None] = []
+    out: list[tuple[str, Card | AuditError]] = []
     for part, extract in zip(proof.extract_steps, extracts, strict=True):
-        if extract.step_type != "extract" or part.leaf_index >= evidence_count:
-            out.append(None)
+        eid = extract.output.get("evidence_id")
+        if extract.step_type != "extract" or part.leaf_index >= evidence_count or \
+                type(eid) is not str:
+            out.append(("", AuditError("step.citation_mismatch", "not an extract step")))
             continue
         try:
-            out.append(read_card(extract))
+            out.append((eid, read_card(extract)))
         except AuditError as exc:
-            out.append(exc if type(extract.output.get("evidence_id")) is str else None)
+            out.append((eid, exc))
     return out
 
 

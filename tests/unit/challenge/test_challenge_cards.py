@@ -94,3 +94,19 @@ def test_the_judge_proof_carries_extract_steps_not_items() -> None:
                                                    len(bundle.evidence)).to_dict()]
     report = check_proof(seal(JudgeProof, body).to_cbor())
     assert (report.status, report.check_id) == ("invalid", "proof.citations")
+
+
+def test_a_judge_proof_over_an_unreadable_card_wins() -> None:
+    bundle = _bundle()
+    summary = ReasoningStep.from_cbor(bundle.steps[-1]).output[
+        "evaluation_variables"]["source_summary"]
+    index = next(i for i, leaf in enumerate(bundle.steps[:len(bundle.evidence)])
+                 if ReasoningStep.from_cbor(leaf).output["evidence_id"] == summary[0])
+    extract = ReasoningStep.from_cbor(bundle.steps[index])
+    card = {k: v for k, v in extract.output["card"].items() if k != "status_code"}
+    forged = _with_step(bundle, index, extract.model_copy(
+        update={"output": {**extract.output, "card": card}}))
+    report = check_proof(build_judge_proof(forged).to_cbor())
+    assert report.outcome is not None
+    assert (report.outcome.outcome, report.outcome.reason, report.outcome.cause) == (
+        "won", "one_step.invalid_record", "step.bad_prior_output")
