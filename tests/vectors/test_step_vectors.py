@@ -42,6 +42,7 @@ MESSAGES = {
                           "regex has no capture group", "regex has more than 512 positions",
                           "regex fields of the requirement exceed 1024 positions"},
     "extract.too_large": {"content exceeds the size cap"},
+    "extract.value_too_long": {"text value is longer than 256 bytes"},
 }
 
 
