@@ -1,5 +1,6 @@
 // Re-derives every step record after `extract` from fixtures/vectors/step_records.json
-// using SPEC §12.5.2-§12.5.7, §12.4 and §12.4.1 alone, and compares the por-cbor/1 bytes.
+// using SPEC §12.5.2-§12.5.7, §12.4 and §12.4.1 alone, and compares the por-cbor/1 bytes;
+// items are read only through their extract steps' cards (§12.1.4), each checked here.
 // Usage: node rederive.mjs ROOT   -> one JSON line, then "N passed, N failed".
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
