@@ -83,6 +83,11 @@ ClaimValue = str | int | bool
 
 #: Deepest JSON nesting accepted in evidence.
 MAX_JSON_DEPTH = JSON_DEPTH_LIMIT
+#: The longest committed ``text`` claim value, in UTF-8 bytes (SPEC §12.1.4): a
+#: longer one is ``extract.value_too_long`` and no claim, so fields reading one long
+#: string never commit it once each (real markets' text values: statuses, names).
+TEXT_CLAIM_MAX_BYTES = 256
+TEXT_TOO_LONG = f"text value is longer than {TEXT_CLAIM_MAX_BYTES} bytes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,6 +387,10 @@ def extract_item(requirement: DataRequirement | None, item: EvidenceItem) -> Ite
                                                members=members)
         else:
             value, path, warning = _field_text(field, text, compiled, budget)
+        if type(value) is str and field.kind == "text" and len(
+                value.encode("utf-8")) > TEXT_CLAIM_MAX_BYTES:  # SPEC §12.1.4
+            value, warning = None, ExtractionWarning("extract.value_too_long",
+                                                     TEXT_TOO_LONG, field.key)
         if warning is not None:
             warnings.append(warning)
         if value is not None:

@@ -180,6 +180,89 @@ def _read_extract(step: StepLike, item: EvidenceItem) -> tuple[Claim, ...]:
     return tuple(claims)
 
 
+#: ``output.card`` of an extract step (SPEC §12.5.2): the item's fields later steps
+#: read, each with the range ``por.EvidenceItem/1`` allows it.
+CARD_RANGES = {
+    "source_id": None, "status_code": (100, 599), "retrieved_at": (0, _MAX_UNIX),
+    "confidence_bps": (0, 10_000), "provenance_tier": (0, 3),
+}
+
+
+def card_of(item: Any) -> dict[str, Any]:
+    """The card of ``item``: exactly its values of the :data:`CARD_RANGES` fields."""
+    receipt = item.retrieval_receipt
+    return {"source_id": item.source.source_id, "status_code": receipt.status_code,
+            "retrieved_at": receipt.retrieved_at, "confidence_bps": item.confidence_bps,
+            "provenance_tier": item.provenance_tier}
+
+
+class _Source:
+    __slots__ = ("source_id",)
+
+    def __init__(self, source_id: str) -> None:
+        self.source_id = source_id
+
+
+class _Receipt:
+    __slots__ = ("retrieved_at", "status_code")
+
+    def __init__(self, retrieved_at: int, status_code: int) -> None:
+        self.retrieved_at = retrieved_at
+        self.status_code = status_code
+
+
+class Card:
+    """An item as later steps read it: its extract step's ``evidence_id``,
+    ``requirement_id`` and ``card``, under ``EvidenceItem``'s attribute names."""
+
+    __slots__ = ("confidence_bps", "evidence_id", "provenance_tier", "requirement_id",
+                 "retrieval_receipt", "source")
+
+    def __init__(self, evidence_id: str, requirement_id: str, card: dict[str, Any]) -> None:
+        self.evidence_id = evidence_id
+        self.requirement_id = requirement_id
+        self.source = _Source(card["source_id"])
+        self.retrieval_receipt = _Receipt(card["retrieved_at"], card["status_code"])
+        self.confidence_bps: int = card["confidence_bps"]
+        self.provenance_tier: int = card["provenance_tier"]
+
+
+def read_card(step: StepLike) -> Card:
+    """The item an ``extract`` step read, as its card (``step.bad_prior_output``
+    unless ``output.card`` holds exactly the card's keys with values in range)."""
+    expect_kind(step, KIND_EXTRACT)
+    card = field(step, step.output, "card", dict)
+    if sorted(card) != sorted(CARD_RANGES):
+        raise AuditError(BAD_PRIOR_OUTPUT, f"step {step.step_id}: card keys are not "
+                         + ", ".join(sorted(CARD_RANGES)))
+    for key, bounds in CARD_RANGES.items():
+        if bounds is None:
+            if type(card[key]) is not str:
+                raise AuditError(BAD_PRIOR_OUTPUT, f"step {step.step_id}: card {key!r} "
+                                 "is not text")
+        elif type(card[key]) is not int or not bounds[0] <= card[key] <= bounds[1]:
+            raise AuditError(BAD_PRIOR_OUTPUT, f"step {step.step_id}: card {key!r} is not "
+                             f"an integer in {bounds[0]}..{bounds[1]}")
+    return Card(field(step, step.output, "evidence_id", str),
+                field(step, step.output, "requirement_id", str), card)
+
+
+def read_cards(steps: Sequence[StepLike], evidence_ids: Sequence[str]) -> list[Card]:
+    """The cards of the cited extract steps, the k-th standing for the k-th cited
+    evidence id (SPEC §12.5.1 S3): ``step.citation_mismatch`` unless there is one
+    per id and its ``output.evidence_id`` is that id."""
+    if len(steps) != len(evidence_ids):
+        raise AuditError(CITATION_MISMATCH, "cited extract steps do not match cited evidence",
+                         expected=str(len(evidence_ids)), actual=str(len(steps)))
+    cards = [read_card(s) for s in steps]
+    for card, eid in zip(cards, evidence_ids, strict=True):
+        if card.evidence_id != eid:
+            raise AuditError(CITATION_MISMATCH, f"cited extract step of {card.evidence_id} "
+                             f"stands where {eid} is cited", expected=eid,
+                             actual=card.evidence_id)
+    return cards
+
+
 def read_extract_keys(step: ExtractLike, item: EvidenceItem) -> list[tuple[str, str]]:
     """``(key, kind)`` of each claim :func:`read_extract` gives, in order (for a
     streaming audit's memo, without making the claims)."""
@@ -341,6 +424,7 @@ def read_variables(step: StepLike) -> Variables:
 
 __all__ = [
     "BAD_PRIOR_OUTPUT",
+    "CARD_RANGES",
     "CITATION_MISMATCH",
     "KIND_AGGREGATE",
     "KIND_CHECK",
@@ -350,6 +434,7 @@ __all__ = [
     "KIND_MAP",
     "STEP_TYPE_OF_KIND",
     "AggregateView",
+    "Card",
     "CheckMemo",
     "CheckView",
     "ExtractMemo",
@@ -358,11 +443,14 @@ __all__ = [
     "ReadMemo",
     "StepIds",
     "StoredClaim",
+    "card_of",
     "expect_kind",
     "field",
     "kind_of",
     "read_admitted",
     "read_aggregate",
+    "read_card",
+    "read_cards",
     "read_check",
     "read_conflict_keys",
     "read_extract",

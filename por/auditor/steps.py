@@ -22,7 +22,7 @@ deduce              deduce    ``source_summary``           one aggregate step pe
 map                 map       ``source_summary``           the deduce step
 =================== ========= ============================ ============================
 
-Outputs: ``extract`` -> ``{evidence_id, requirement_id, claims, warnings}``;
+Outputs: ``extract`` -> ``{evidence_id, requirement_id, card, claims, warnings}``;
 ``check_requirement`` -> :meth:`RequirementCheck.to_value`; ``aggregate`` ->
 ``{requirement_id, strategy, covered, provenance_ok, fields, sources_used,
 fallback_used}``; ``contradictions`` -> ``{claim_count, numeric_tolerance,
@@ -53,7 +53,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from por.auditor import step_io as io
 from por.auditor.claim_extraction import (
@@ -147,7 +147,8 @@ def extract_step(prompt_spec: PromptSpec, sid: str, item: EvidenceItem) -> Built
     eid = item.evidence_id
     # Keys in canonical order (by length, then bytewise), so the encoder need not
     # copy the map (issue 16); a map's order never changes its bytes or equality.
-    output = {"claims": [c.to_value() for c in found.claims],
+    output = {"card": io.card_of(item),
+              "claims": [c.to_value() for c in found.claims],
               "warnings": [w.to_value() for w in found.warnings],
               "evidence_id": eid, "requirement_id": item.requirement_id}
     findings: Findings = (functools.partial(_warning_checks, eid, found.warnings)
@@ -381,7 +382,12 @@ def _split(priors: Sequence[StepLike], kinds: Sequence[str]) -> list[list[StepLi
 def recompute_step(prompt_spec: PromptSpec, step: ReasoningStep,
                    cited_evidence: Mapping[str, EvidenceItem],
                    cited_steps: Mapping[str, ReasoningStep]) -> ReasoningStep:
-    """What ``step`` should be, recomputed from its citations alone (see module docstring)."""
+    """What ``step`` should be, recomputed from its citations alone (see module docstring).
+
+    Only an ``extract_claims`` step reads ``cited_evidence`` (its one item); every
+    other step reads items through the cards of its cited extract steps (SPEC
+    §12.5.2), the k-th cited extract step standing for the k-th cited evidence id,
+    so ``cited_evidence`` may be empty for it (a one-step proof carries no item)."""
     kind = step.inputs.get("kind")
     if not isinstance(kind, str) or io.STEP_TYPE_OF_KIND.get(kind) != step.step_type:
         raise AuditError("step.unknown_kind", f"step {step.step_id}: no {step.step_type} "
@@ -390,26 +396,29 @@ def recompute_step(prompt_spec: PromptSpec, step: ReasoningStep,
     if sorted(step.inputs) != sorted(keys) or (
             "requirement_id" in keys and type(step.inputs["requirement_id"]) is not str):
         raise AuditError("step.bad_inputs", f"step {step.step_id}: inputs must be {keys}")
-    items = [_cited(cited_evidence, e, step, "evidence") for e in step.evidence_ids]
     priors = [_cited(cited_steps, s, step, "step") for s in step.prior_step_ids]
     sid = step.step_id
     rid = str(step.inputs.get("requirement_id", ""))
     if kind == io.KIND_EXTRACT:
+        items = [_cited(cited_evidence, e, step, "evidence") for e in step.evidence_ids]
         if len(items) != 1 or priors:
             raise AuditError(io.CITATION_MISMATCH, "an extract step cites one item only")
         built = extract_step(prompt_spec, sid, items[0])
     elif kind == io.KIND_CHECK:
         (extracts,) = _split(priors, [io.KIND_EXTRACT])
-        built = check_requirement_step(prompt_spec, sid, rid, items, extracts)
+        built = check_requirement_step(prompt_spec, sid, rid,
+                                       _cards(extracts, step), extracts)
     elif kind == io.KIND_AGGREGATE:
         extracts, checks = _split(priors, [io.KIND_EXTRACT, io.KIND_CHECK])
         if len(checks) != 1:
             raise AuditError(io.CITATION_MISMATCH, "an aggregate cites one check step")
-        built = aggregate_step(prompt_spec, sid, rid, check_step=checks[0], items=items,
+        built = aggregate_step(prompt_spec, sid, rid, check_step=checks[0],
+                               items=_cards(extracts, step),
                                extract_steps=extracts)
     elif kind == io.KIND_CONTRADICTIONS:
         extracts, checks = _split(priors, [io.KIND_EXTRACT, io.KIND_CHECK])
-        built = contradictions_step(prompt_spec, sid, checks, items, extracts)
+        built = contradictions_step(prompt_spec, sid, checks,
+                                    _cards(extracts, step), extracts)
     elif kind == io.KIND_DEDUCE:
         aggregates, found = _split(priors, [io.KIND_AGGREGATE, io.KIND_CONTRADICTIONS])
         if len(found) != 1:
@@ -428,6 +437,12 @@ def recompute_step(prompt_spec: PromptSpec, step: ReasoningStep,
                          expected=",".join(recomputed.evidence_ids),
                          actual=",".join(step.evidence_ids))
     return recomputed.to_record()
+
+
+def _cards(extracts: Sequence[StepLike], step: ReasoningStep) -> list[EvidenceItem]:
+    """The cited items as their extract steps' cards (``step_io.read_cards``), read
+    where the builders read an item: only the card's fields are ever asked for."""
+    return cast("list[EvidenceItem]", io.read_cards(extracts, step.evidence_ids))
 
 
 def _cited(table: Mapping[str, Any], key: str, step: StepLike, what: str) -> Any:

@@ -201,8 +201,8 @@ def _summary(proof: Proof) -> str:
                 "por_root")
     if isinstance(proof, JudgeProof):
         return (f"the verdict, the PromptSpec, the last step (leaf "
-                f"{proof.final_step.leaf_index}) and {len(proof.evidence)} summarised "
-                "evidence items are under por_root")
+                f"{proof.final_step.leaf_index}) and the extract steps of "
+                f"{len(proof.extract_steps)} summarised items are under por_root")
     if isinstance(proof, OmissionProof):
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and evidence "
                 f"leaf {proof.evidence.leaf_index} of {proof.evidence.tree_size} are under "

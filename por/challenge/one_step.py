@@ -45,6 +45,9 @@ Recompute = Callable[
     ReasoningStep,
 ]
 
+#: The one step type whose one-step proof carries evidence items (SPEC §10.2.3).
+EXTRACT_TYPE = "extract"
+
 _STEP_FIELDS = ("schema", "step_id", "step_type", "description", "evidence_ids",
                 "prior_step_ids", "inputs", "output")
 
@@ -84,13 +87,21 @@ def _build(bundle: Bundle, step_index: int) -> OneStepProof:
     except PorError as exc:
         raise ProofError("proof.step_record", f"step leaf {step_index} is not a "
                          f"ReasoningStep ({exc.check_id}); challenge it by inclusion") from None
-    evidence = _cited(bundle.evidence, "evidence_id", step.evidence_ids,
+    # Only an extract step reads its item; later steps read cards (SPEC §10.2.3).
+    evidence = _cited(bundle.evidence, "evidence_id", carried_evidence(step),
                       lambda: ComponentTree("evidence_leaf", bundle.evidence, commitments))
     prior = _cited(bundle.steps, "step_id", step.prior_step_ids, lambda: steps)
     spec = ComponentTree("prompt_spec", [bundle.prompt_spec], commitments).proof(0)
     data = one_step_bytes(commitments.por_root, step_proof.to_cbor(), spec.to_cbor(),
                           [p.to_cbor() for p in evidence], [p.to_cbor() for p in prior])
     return one_step_model(data, step_proof, spec, evidence, prior)
+
+
+def carried_evidence(step: ReasoningStep) -> list[str]:
+    """The evidence ids whose items a one-step proof of ``step`` carries: an
+    ``extract`` step's, none for any other (SPEC §10.2.3; a step whose type and
+    ``inputs.kind`` disagree cannot be executed, ``step.unknown_kind``)."""
+    return list(step.evidence_ids) if step.step_type == EXTRACT_TYPE else []
 
 
 def _cited(leaves: list[bytes], key: str, wanted: list[str],
@@ -172,7 +183,7 @@ def verify_one_step_proof(
         return records
     spec, step, evidence, prior = records
     # 5. The proof carries exactly what the step cites, in citation order.
-    _require_citations("evidence", [e.evidence_id for e in evidence], step.evidence_ids)
+    _require_citations("evidence", [e.evidence_id for e in evidence], carried_evidence(step))
     _require_citations("prior_steps", [s.step_id for s in prior], step.prior_step_ids)
     committed_hash = leaf_hash(proof.step.leaf)
     base: dict[str, Any] = {"step_id": step.step_id, "committed_leaf_hash": committed_hash}

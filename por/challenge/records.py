@@ -135,7 +135,7 @@ class JudgeProof(Record):
     verdict: InclusionProof
     prompt_spec: InclusionProof
     final_step: InclusionProof
-    evidence: list[InclusionProof]
+    extract_steps: list[InclusionProof]
 
 
 class HeaderProof(Record):

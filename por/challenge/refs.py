@@ -5,8 +5,8 @@ bundle cannot support it, e.g. a leaf that is not a valid record, a citation
 no leaf carries, or records that do not hash to the commitments):
 
 * ``reasoning_leaf`` with a leaf: OneStepProof, InclusionProof, BundleProof
-  (:func:`winning_proof` tries the step's OmissionProof and CitationProof,
-  SPEC §10.2.4 and §10.2.7, right after its OneStepProof);
+  (:func:`winning_proof`, cheapest first, tries the step's CitationProof and
+  OmissionProof, SPEC §10.2.7 and §10.2.4, before its OneStepProof);
 * ``evidence_leaf`` with a leaf, ``prompt_spec``, ``verdict``: InclusionProof,
   BundleProof;
 * ``por_bundle``, or a leaf kind without a leaf index or id: BundleProof.
@@ -172,9 +172,13 @@ def _candidates(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
         except PorError:
             index = -1
         if index >= 0 and leaf_kind == "reasoning_leaf":
-            builders.append(lambda: build_one_step_proof(bundle, index))
-            builders.append(lambda: build_omission_proof(bundle, index))
+            # Cheapest first (SPEC §10.1): a citation proof carries the step and at
+            # most two items, an omission proof the step and one item; the one-step
+            # proof carries everything the step cites, so it is built only when
+            # neither wins (each builder refuses a step that breaks no rule of its).
             builders.append(lambda: build_citation_proof(bundle, index))
+            builders.append(lambda: build_omission_proof(bundle, index))
+            builders.append(lambda: build_one_step_proof(bundle, index))
         if index >= 0:
             builders.append(lambda: build_inclusion_proof(bundle, leaf_kind, index))
     builders.append(lambda: build_bundle_proof(bundle))

@@ -64,7 +64,7 @@ what is proven:
   --bundle         por.BundleProof/1: the six component leaves (root, size)
                    under por_root, with the manifest, trace header and verdict
   --judge          por.JudgeProof/1: the verdict, PromptSpec, last step and the
-                   summarised evidence, so the judge can be re-run
+                   summarised items' extract steps, so the judge can be re-run
   --header         por.HeaderProof/1: the trace header, PromptSpec and the six
                    component leaves, so the header can be recomputed
 

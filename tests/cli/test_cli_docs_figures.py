@@ -55,7 +55,7 @@ EXAMPLES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [  # docs 
     ("OK judgement.cbor: por.JudgementBundle/1: judgement f981...ba81: 15 subjects, 15 votes",
      _copy(FIXTURES / "judges" / "valid" / "por-judge-1.cbor", "judgement.cbor"),
      ("verify", "judgement.cbor")),
-    ("OK ruling.cbor: por.CourtBundle/1: court 2415...b090: ruled",
+    ("OK ruling.cbor: por.CourtBundle/1: court 6866...c6c0: ruled",
      _copy(FIXTURES / "court" / "valid" / "ruling.cbor", "ruling.cbor"),
      ("verify", "ruling.cbor")),
     ("ERROR prompt_spec.json: input.json: this is JSON; did you mean `por build`?",
@@ -65,10 +65,10 @@ EXAMPLES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [  # docs 
      'recomputed "YES"',
      _copy(FIXTURES / "bundles" / "invalid" / "replay.verdict_mismatch" /
            "flipped-outcome-rehashed.cbor", "b.cbor"), ("verify", "b.cbor")),
-    ("built bundle.cbor: YES 70.00% R_BINARY_DECISION por_root b016dbbe...",
+    ("built bundle.cbor: YES 70.00% R_BINARY_DECISION por_root 0ca415d8...",
      lambda _: None, ("build", "--prompt-spec", str(MARKET / "prompt_spec.json"),
                       "--evidence", str(MARKET / "evidence.json"), "-o", "bundle.cbor")),
-    ("built b.cbor: INVALID 0.00% R_VALIDITY por_root 4494fa4b...\n"
+    ("built b.cbor: INVALID 0.00% R_VALIDITY por_root febd9140...\n"
      "why INVALID: R_VALIDITY: validity: auditor reports insufficient evidence "
      "(insufficient_evidence)\n"
      "why INVALID: extract.field_missing: ev-acme-exchange-close close ($.closee): json_path "

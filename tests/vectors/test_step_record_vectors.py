@@ -47,7 +47,6 @@ BLANK = {0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 
 class Market:
     def __init__(self, vector: dict[str, Any]) -> None:
         self.spec = vector["prompt_spec"]
-        self.items = {i["evidence_id"]: i for i in vector["items"]}
         self.extracts = vector["extract_outputs"]
         self.steps = {s["record"]["step_id"]: s["record"] for s in vector["steps"]}
 
@@ -57,6 +56,17 @@ class Market:
     def claims(self, record: dict[str, Any]) -> list[list[dict[str, Any]]]:
         extract_ids = [s for s in record["prior_step_ids"] if s in self.extracts]
         return [self.extracts[s]["claims"] for s in extract_ids]
+
+    def cards(self, record: dict[str, Any]) -> list[dict[str, Any]]:
+        """SPEC §12.5.2: later steps read the k-th cited item through the card of
+        the k-th cited extract step, never the item; in the item's own shape here."""
+        extract_ids = [s for s in record["prior_step_ids"] if s in self.extracts]
+        return [{"evidence_id": self.extracts[s]["evidence_id"],
+                 "source": {"source_id": self.extracts[s]["card"]["source_id"]},
+                 "retrieval_receipt": {"retrieved_at": c["retrieved_at"],
+                                       "status_code": c["status_code"]},
+                 "provenance_tier": c["provenance_tier"], "confidence_bps": c["confidence_bps"]}
+                for s, c in ((s, self.extracts[s]["card"]) for s in extract_ids)]
 
     def check(self, record: dict[str, Any]) -> dict[str, Any]:
         rid = record["inputs"]["requirement_id"]
@@ -68,8 +78,8 @@ class Market:
         skip = semantics["metric"] if semantics["predicate"] == "timestamp_threshold" else None
         codes = req.get("accepted_status_codes")
         out = []
-        for eid, claims in zip(record["evidence_ids"], self.claims(record), strict=True):
-            item = self.items[eid]
+        for eid, claims, item in zip(record["evidence_ids"], self.claims(record),
+                                     self.cards(record), strict=True):
             sid = item["source"]["source_id"]
             stamp = next((c["value"] for c in claims if c["kind"] == "timestamp"
                           and type(c["value"]) is int and c["key"] != skip), None)
@@ -120,9 +130,8 @@ class Market:
     def _field(self, req: dict[str, Any], key: str, kind: str,
                record: dict[str, Any]) -> dict[str, Any]:
         voters: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
-        for n, (eid, claims) in enumerate(zip(record["evidence_ids"], self.claims(record),
-                                              strict=True)):
-            item = self.items[eid]
+        for n, (claims, item) in enumerate(zip(self.claims(record), self.cards(record),
+                                               strict=True)):
             for claim in claims:
                 if (claim["key"], claim["kind"]) == (key, kind) and item["source"][
                         "source_id"] not in [v[1]["source"]["source_id"] for v in voters]:
@@ -375,6 +384,19 @@ def test_record_rederived_from_spec(vector: dict[str, Any], step: dict[str, Any]
               "contradictions": market.contradictions, "deduce": market.deduce,
               "map": market.map}
     assert encode(derive[record["inputs"]["kind"]](record)).hex() == step["cbor_hex"]
+
+
+@pytest.mark.parametrize("vector", DATA["vectors"], ids=lambda v: v["name"])
+def test_every_card_copies_its_item(vector: dict[str, Any]) -> None:
+    # SPEC §12.5.2: an extract step's card is five of its item's values, exactly.
+    items = {i["evidence_id"]: i for i in vector["items"]}
+    for output in vector["extract_outputs"].values():
+        item = items[output["evidence_id"]]
+        receipt = item["retrieval_receipt"]
+        assert output["card"] == {
+            "source_id": item["source"]["source_id"], "status_code": receipt["status_code"],
+            "retrieved_at": receipt["retrieved_at"], "confidence_bps": item["confidence_bps"],
+            "provenance_tier": item["provenance_tier"]}
 
 
 def test_every_branch_has_a_vector() -> None:

@@ -42,6 +42,7 @@ MESSAGES = {
                           "regex has no capture group", "regex has more than 512 positions",
                           "regex fields of the requirement exceed 1024 positions"},
     "extract.too_large": {"content exceeds the size cap"},
+    "extract.value_too_long": {"text value is longer than 256 bytes"},
 }
 
 
@@ -74,6 +75,14 @@ def _claim_id(evidence_id: str, path: str, value: object) -> str:
     return "cl_" + hashlib.sha256(data).hexdigest()[:12]
 
 
+def _card(item: dict[str, Any]) -> dict[str, Any]:
+    """SPEC §12.5.2: the card copies five of the item's values."""
+    receipt = item["retrieval_receipt"]
+    return {"source_id": item["source"]["source_id"], "provenance_tier": item["provenance_tier"],
+            "confidence_bps": item["confidence_bps"], "retrieved_at": receipt["retrieved_at"],
+            "status_code": receipt["status_code"]}
+
+
 @pytest.mark.parametrize("vector", DATA["vectors"], ids=lambda v: v["name"])
 def test_record_follows_spec_rules(vector: dict[str, Any]) -> None:
     step = vector["step"]
@@ -93,6 +102,7 @@ def test_record_follows_spec_rules(vector: dict[str, Any]) -> None:
                 "description": f"extract {len(out['claims'])} claim(s) from {eid}",
                 "evidence_ids": [eid], "prior_step_ids": [],
                 "inputs": {"kind": "extract_claims"},
-                "output": {"claims": out["claims"], "warnings": out["warnings"],
-                           "evidence_id": eid, "requirement_id": vector["requirement_id"]}}
+                "output": {"card": _card(vector["item"]), "claims": out["claims"],
+                           "warnings": out["warnings"], "evidence_id": eid,
+                           "requirement_id": vector["requirement_id"]}}
     assert encode(expected).hex() == vector["cbor_hex"]

@@ -1,5 +1,5 @@
 // The `aggregate` record (SPEC §12.5.4, §12.3).
-import { citedClaims, record } from './common.mjs';
+import { citedCards, citedClaims, record } from './common.mjs';
 import { add, cmp, dec, sub } from './decimal.mjs';
 
 const FALLBACK = [['result', 'boolean'], ['value', 'numeric'], ['price', 'numeric'],
@@ -7,10 +7,11 @@ const FALLBACK = [['result', 'boolean'], ['value', 'numeric'], ['price', 'numeri
 
 function voters(vector, rec, key, kind) {
   const claims = citedClaims(vector, rec);
+  const cards = citedCards(vector, rec);
   const out = [];
   const seen = new Set();
   rec.evidence_ids.forEach((eid, pos) => {
-    const item = vector.items.find((i) => i.evidence_id === eid);
+    const item = cards[pos];
     for (const claim of claims[pos]) {
       if (claim.key !== key || claim.kind !== kind || seen.has(item.source.source_id)) continue;
       seen.add(item.source.source_id);

@@ -1,11 +1,12 @@
 // Re-derives every step record after `extract` from fixtures/vectors/step_records.json
-// using SPEC §12.5.2-§12.5.7, §12.4 and §12.4.1 alone, and compares the por-cbor/1 bytes.
+// using SPEC §12.5.2-§12.5.7, §12.4 and §12.4.1 alone, and compares the por-cbor/1 bytes;
+// items are read only through their extract steps' cards (§12.1.4), each checked here.
 // Usage: node rederive.mjs ROOT   -> one JSON line, then "N passed, N failed".
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeHex } from './cbor.mjs';
 import { cmp as decCmp, dec, sub as decSub } from './decimal.mjs';
-import { citedClaims, record } from './common.mjs';
+import { citedCards, citedClaims, record } from './common.mjs';
 import { aggregate } from './aggregate.mjs';
 import { deduce } from './deduce.mjs';
 
@@ -32,8 +33,9 @@ function checkRequirement(vector, rec) {
   const targets = req.source_targets.map((t) => t.source_id);
   const codes = req.accepted_status_codes;
   const claims = citedClaims(vector, rec);
+  const cards = citedCards(vector, rec);
   const items = rec.evidence_ids.map((eid, k) => {
-    const item = vector.items.find((i) => i.evidence_id === eid);
+    const item = cards[k];
     const sid = item.source.source_id;
     const stamp = claims[k].find((c) => c.kind === 'timestamp' && Number.isInteger(c.value)
       && c.key !== skip);
@@ -130,6 +132,15 @@ function main() {
   const counts = {};
   const failures = [];
   for (const vector of data.vectors) {
+    // SPEC §12.5.2: every extract step's card is five of its item's values, exactly.
+    for (const [sid, out] of Object.entries(vector.extract_outputs)) {
+      const item = vector.items.find((i) => i.evidence_id === out.evidence_id);
+      const card = { source_id: item.source.source_id,
+        status_code: item.retrieval_receipt.status_code,
+        retrieved_at: item.retrieval_receipt.retrieved_at,
+        confidence_bps: item.confidence_bps, provenance_tier: item.provenance_tier };
+      if (encodeHex(card) !== encodeHex(out.card)) failures.push(`${vector.name}/${sid}/card`);
+    }
     for (const step of vector.steps) {
       const rec = step.record;
       const derive = DERIVE[rec.inputs.kind];

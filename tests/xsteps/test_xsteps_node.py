@@ -1,7 +1,8 @@
 """An independent re-deriver of step records in Node.js, written from SPEC.md alone
 (§2, §3.2, §12.3-§12.4.1, §12.5.2-§12.5.7), agrees with every `check_requirement`,
 `aggregate`, `contradictions`, `deduce` and `map` record of
-fixtures/vectors/step_records.json. SPEC_GAPS.md lists what SPEC left open and how
+fixtures/vectors/step_records.json, reading items only through the cards of the
+cited extract steps (§12.1.4, §12.5.2), and checks every card against its item. SPEC_GAPS.md lists what SPEC left open and how
 SPEC was fixed.
 """
 

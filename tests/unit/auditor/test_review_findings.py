@@ -118,12 +118,11 @@ def test_value_map_work_does_not_grow_with_a_long_located_text(
         assert calls[0] <= 64 * (3 + 2 + len(text)) if claims else calls[0] <= 64 * 5
 
 
-@pytest.mark.xfail(strict=True, reason="not fixed: needs a SPEC cap on committed text "
-                   "claims (or on fields per located value); see the review report")
 def test_text_claims_do_not_multiply_the_item() -> None:
-    """Finding (open, pre-dates this session's value forms): 64 ``text`` fields that
-    locate one long string commit it 64 times, so a 1 MB item yields ~64 MB of
-    claims in its extract step (SPEC §17: hostile input at most ~3x an honest one)."""
+    """Finding (fixed by SPEC §12.1.4's cap of 256 bytes per text claim,
+    ``extract.value_too_long``): 64 ``text`` fields that locate one long string
+    committed it 64 times, so a 1 MB item yielded ~64 MB of claims in its extract
+    step (SPEC §17: hostile input at most ~3x an honest one)."""
     import json
 
     from factories import item, requirement

@@ -164,13 +164,45 @@ def test_unexecutable_steps_raise(index: int, change: dict[str, Any], check_id: 
 
 def test_missing_or_mislabelled_citations() -> None:
     spec, evidence, trace = _trace("agree")
-    check = trace.steps[2]
-    items, steps = _citations(evidence, trace, check)
+    extract, check = trace.steps[1], trace.steps[2]
+    items, steps = _citations(evidence, trace, extract)
     del items["e2"]
-    assert _error(spec, check, items, steps) == "step.missing_citation"
+    assert _error(spec, extract, items, steps) == "step.missing_citation"
+    items, steps = _citations(evidence, trace, extract)
+    items["e2"] = evidence.items[0]
+    assert _error(spec, extract, items, steps) == "step.missing_citation"
     items, steps = _citations(evidence, trace, check)
-    items["e2"] = items["e1"]
+    del steps["step_0002"]
     assert _error(spec, check, items, steps) == "step.missing_citation"
+
+
+def test_later_steps_read_items_only_through_cards() -> None:
+    # SPEC §12.5.2: no non-extract step takes an evidence item; a card that is
+    # not the item's changes what the check step should be (its extraction proof
+    # shows the card is wrong).
+    spec, evidence, trace = _trace("mixed")
+    every_step = {s.step_id: s for s in trace.steps}
+    for step in trace.steps:
+        if step.inputs["kind"] != "extract_claims":
+            assert recompute_step(spec, step, {}, every_step) == step
+    extract = trace.steps[0]
+    assert extract.output["card"] == {
+        "source_id": evidence.items[0].source.source_id,
+        "status_code": evidence.items[0].retrieval_receipt.status_code,
+        "retrieved_at": evidence.items[0].retrieval_receipt.retrieved_at,
+        "confidence_bps": evidence.items[0].confidence_bps,
+        "provenance_tier": evidence.items[0].provenance_tier}
+    check = next(s for s in trace.steps if extract.step_id in s.prior_step_ids
+                 and s.inputs["kind"] == "check_requirement")
+    card = {**extract.output["card"], "provenance_tier": 0, "status_code": 500}
+    forged = extract.model_copy(update={"output": {**extract.output, "card": card}})
+    assert recompute_step(spec, check, {}, {**every_step, extract.step_id: forged}) != check
+    for bad in ({**card, "status_code": "500"}, {**card, "extra": 1},
+                {k: v for k, v in card.items() if k != "source_id"},
+                {**card, "provenance_tier": 4}):
+        broken = extract.model_copy(update={"output": {**extract.output, "card": bad}})
+        assert _error(spec, check, {}, {**every_step, extract.step_id: broken}) == \
+            "step.bad_prior_output"
 
 
 def test_malformed_prior_output_raises() -> None:
