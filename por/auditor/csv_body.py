@@ -28,6 +28,13 @@ import re
 #: Most cells one body may hold (header included).
 MAX_CSV_CELLS = 1 << 20
 
+#: The ``csv`` module refuses a cell longer than its (process-wide) limit, 131 072
+#: characters by default; no cell of a body is longer than the body, and no body
+#: comes near 2^31 - 1 characters (the record cap is 64 MiB), so the limit is
+#: raised once to that (the largest every platform's C long holds).
+_CELL_LIMIT = (1 << 31) - 1
+csv.field_size_limit(max(csv.field_size_limit(), _CELL_LIMIT))
+
 #: A cell and its terminator; where no pair starts, the last group takes the rest of
 #: the text (one failed attempt, then the end: the scan never restarts inside a run).
 _CELL = r'(?:"(?:[^"]|"")*+"|[^,"\r\n]*+)'

@@ -86,3 +86,12 @@ def test_csv_fast_paths_are_spec_12_1_6(text: str) -> None:
     except CsvError as exc:
         got = str(exc)
     assert got == reference(text)
+
+
+def test_a_cell_longer_than_the_csv_modules_default_limit() -> None:
+    """The C splitter's default limit is 131 072 characters a cell; a body's cell
+    may be as long as the body (SPEC §12.1.6 has no cell cap)."""
+    long = "x" * 200_000
+    for text in (f'a,b\n"{long}",1\n', f"a,b\n{long},1\n", f'"a",b\n"{long}""",1'):
+        table = parse_csv(text)
+        assert (table.cells, table.width) == reference(text)
