@@ -38,12 +38,12 @@ from por.encoding.spans import Spans
 from por.errors import PorError
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
-from por.lean.budget import MAX_BUNDLE_ITEMS, max_steps_for
 from por.lean.bundle import Bundle, por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
-from por.lean.manifest import manifest_bytes
 from por.lean.prompt import PromptSpec
 from por.merkle import RootAccumulator, leaf_hash
+from por.protocol.budget import MAX_BUNDLE_ITEMS, max_steps_for
+from por.protocol.manifest import manifest_bytes
 from verifier import passed
 from verifier.options import DEFAULT_OPTIONS, VerifyOptions
 from verifier.report_form import PlainCheck, report_document
