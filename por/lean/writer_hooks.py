@@ -200,6 +200,21 @@ class CheckRecord(Written):
         """True iff this check fails with severity ``error`` (what makes a report not ok)."""
         return not self.ok and self.severity == "error"
 
+    def to_document(self) -> dict[str, Any]:
+        """The check's JSON object in a verify report: ``CheckResult.to_document``'s
+        keys and values (a test pins the two together)."""
+        challenge = self.challenge
+        return {
+            "id": self.check_id,
+            "status": "ok" if self.ok else "failed",
+            "severity": self.severity,
+            "message": self.message,
+            "committed": self.actual,
+            "recomputed": self.expected,
+            "challenge": None if challenge is None else challenge.values(),
+            "details": None if self.details is None else dict(self.details),
+        }
+
     def to_model(self) -> CheckResult:
         """The pydantic ``CheckResult`` (validated)."""
         from por.schemas.verification import CheckResult  # noqa: PLC0415  # report edge only
