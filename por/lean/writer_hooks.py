@@ -201,19 +201,9 @@ class CheckRecord(Written):
         return not self.ok and self.severity == "error"
 
     def to_document(self) -> dict[str, Any]:
-        """The check's JSON object in a verify report: ``CheckResult.to_document``'s
-        keys and values (a test pins the two together)."""
+        """The check's JSON object in a verify report (:func:`check_document`)."""
         challenge = self.challenge
-        return {
-            "id": self.check_id,
-            "status": "ok" if self.ok else "failed",
-            "severity": self.severity,
-            "message": self.message,
-            "committed": self.actual,
-            "recomputed": self.expected,
-            "challenge": None if challenge is None else challenge.values(),
-            "details": None if self.details is None else dict(self.details),
-        }
+        return check_document(self, None if challenge is None else challenge.values())
 
     def to_model(self) -> CheckResult:
         """The pydantic ``CheckResult`` (validated)."""
@@ -227,6 +217,25 @@ class CheckRecord(Written):
                            challenge=None if challenge is None else challenge.to_model())
 
 
+def check_document(check: Any, challenge: dict[str, Any] | None) -> dict[str, Any]:
+    """A check's JSON object in a verify report (``por/verify-report/1``), for a
+    ``CheckResult`` and a :class:`CheckRecord` alike: ``status`` is ``ok`` or
+    ``failed``, every key present, ``null`` if absent; ``committed`` is ``actual``
+    (the value the input carries), ``recomputed`` is ``expected`` (the value the
+    verifier derives or requires), SPEC §6.3; ``challenge`` is the challenge's
+    fields without its absent ones."""
+    return {
+        "id": check.check_id,
+        "status": "ok" if check.ok else "failed",
+        "severity": check.severity,
+        "message": check.message,
+        "committed": check.actual,
+        "recomputed": check.expected,
+        "challenge": challenge,
+        "details": None if check.details is None else dict(check.details),
+    }
+
+
 def results_from(checks: Iterable[CheckRecord]) -> list[CheckResult]:
     """The pydantic ``CheckResult`` of every check, in order."""
     return [c.to_model() for c in checks]
@@ -238,4 +247,4 @@ def ok_from(checks: Iterable[CheckRecord]) -> bool:
 
 
 __all__ = ["ChallengeRecord", "CheckRecord", "PolicyRecord", "StepRecord", "VariablesRecord",
-           "VerdictRecord", "Written", "ok_from", "results_from"]
+           "VerdictRecord", "Written", "check_document", "ok_from", "results_from"]
