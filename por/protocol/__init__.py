@@ -10,8 +10,8 @@ Every verifier, in any language, applies these the same way (SPEC §3.1, §4, §
 * :mod:`por.protocol.budget` -- the bundle's work budget, checked on counts and
   sizes before any record is parsed (``MAX_SIGNATURES``, ``max_steps_for``, ...).
 
-It imports only :mod:`por.encoding` and :mod:`por.errors`: the pydantic models
-(:mod:`por.schemas`), the fast path's readers (:mod:`por.lean`), the auditor and
-the judge all read their constants here, and importing it costs ``por verify``
-nothing it did not already pay.
+It imports only :mod:`por.encoding`, :mod:`por.errors` and ``por.SPEC_VERSION``:
+the pydantic models (:mod:`por.schemas`), the fast path's readers
+(:mod:`por.lean`), the auditor and the judge all read their constants here, and
+importing it costs ``por verify`` nothing it did not already pay.
 """
