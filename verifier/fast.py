@@ -38,15 +38,16 @@ from por.encoding.spans import Spans
 from por.errors import PorError
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
-from por.lean.budget import MAX_BUNDLE_ITEMS, max_steps_for
 from por.lean.bundle import Bundle, por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
-from por.lean.manifest import manifest_bytes
 from por.lean.prompt import PromptSpec
+from por.lean.writers_gen import Check
 from por.merkle import RootAccumulator, leaf_hash
+from por.protocol.budget import MAX_BUNDLE_ITEMS, max_steps_for
+from por.protocol.manifest import manifest_bytes
 from verifier import passed
 from verifier.options import DEFAULT_OPTIONS, VerifyOptions
-from verifier.report_form import PlainCheck, report_document
+from verifier.report_form import plain_check, report_document
 from verifier.stages import Decoded, Handoff
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ class LeanReport:
     ok = True
     first_failure = None
 
-    def __init__(self, checks: list[PlainCheck], verdict: dict[str, Any],
+    def __init__(self, checks: list[Check], verdict: dict[str, Any],
                  por_root: bytes) -> None:
         self.checks = checks
         self.market_id: str = verdict["market_id"]
@@ -152,7 +153,7 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
 
     # 1. decode (done by the caller; leaf records are spans of ``data``)
     bundle: Bundle = Bundle.build(raw)
-    checks = [PlainCheck("codec.ok", passed.CODEC_OK, ok=True)]
+    checks = [plain_check("codec.ok", passed.CODEC_OK, ok=True)]
     # 2. schema (and step 8's precondition: unsigned)
     if bundle.signatures or bundle.manifest != manifest_bytes():
         raise Reject("signed or another manifest")
@@ -165,7 +166,7 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     items = [from_value(decode(data[s], map_slices_at=1), data, s) for s in evidence]
     unique([item.evidence_id for item in items])
     handoff.lean_items = items  # all valid: the full path need not read them again
-    checks.append(PlainCheck("schema.ok", passed.schema_ok(len(items), len(steps)), ok=True))
+    checks.append(plain_check("schema.ok", passed.schema_ok(len(items), len(steps)), ok=True))
     # 3. commitments
     c = bundle.commitments
     if (c.manifest_hash, c.prompt_spec_hash, c.evidence_root, c.evidence_count,
@@ -174,8 +175,8 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
             len(evidence), leaf_hash(bundle.trace_header), _root(data, steps), len(steps),
             leaf_hash(bundle.verdict)) or c.por_root != por_root_of(c):
         raise Reject("commitments")
-    checks.append(PlainCheck("commit.ok", passed.COMMIT_OK, ok=True))
-    checks.append(PlainCheck("manifest.ok", passed.MANIFEST_OK, ok=True))
+    checks.append(plain_check("commit.ok", passed.COMMIT_OK, ok=True))
+    checks.append(plain_check("manifest.ok", passed.MANIFEST_OK, ok=True))
     # 5-7. replay the auditor and the judge; compare bytes
     found: dict[str, Any] = {}  # replay() leaves the first differing step here
     try:
@@ -185,9 +186,9 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
                reasoning_root=c.reasoning_root, handoff=found)
     finally:
         handoff.step_mismatch = found.get("step_mismatch")
-    checks.append(PlainCheck("replay.audit_ok", passed.audit_ok(len(steps)), ok=True))
-    checks.append(PlainCheck("trace.ok", passed.TRACE_OK, ok=True))
-    checks.append(PlainCheck("replay.judge_ok", passed.JUDGE_OK, ok=True))
+    checks.append(plain_check("replay.audit_ok", passed.audit_ok(len(steps)), ok=True))
+    checks.append(plain_check("trace.ok", passed.TRACE_OK, ok=True))
+    checks.append(plain_check("replay.judge_ok", passed.JUDGE_OK, ok=True))
     return LeanReport(checks, decode(bundle.verdict), c.por_root)
 
 

@@ -7,7 +7,7 @@ their messages from here.
 
 from __future__ import annotations
 
-from por.lean.manifest import AUDITOR_VERSION, JUDGE_VERSION
+from por.protocol.manifest import AUDITOR_VERSION, JUDGE_VERSION
 
 CODEC_OK = "bundle is canonical por-cbor/1"
 COMMIT_OK = "every hash, root, size and por_root matches the records"

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Literal, Protocol
 
+from por.lean.writers_gen import Check
+
 Status = Literal["verified", "rejected", "error"]
 #: Exit code per status (SPEC §11): 0 verified, 1 rejected, 2 no verdict.
 EXIT_CODES: dict[str, int] = {"verified": 0, "rejected": 1, "error": 2}
@@ -128,44 +130,10 @@ def signature_documents(checks: Sequence[ReportCheck]) -> list[dict[str, Any]]:
     return found
 
 
-def plain_check_document(check: ReportCheck) -> dict[str, Any]:
-    """A check with no challenge and no details as its JSON object (the same keys
-    and order as ``CheckResult.to_document``; a test pins the two together)."""
-    return {
-        "id": check.check_id,
-        "status": "ok" if check.ok else "failed",
-        "severity": check.severity,
-        "message": check.message,
-        "committed": check.actual,
-        "recomputed": check.expected,
-        "challenge": None,
-        "details": None,
-    }
-
-
-class PlainCheck:
+def plain_check(check_id: str, message: str, *, ok: bool) -> Check:
     """A check with no values, passed (``info``) or failed (``error``): the fast
     path's passed checks, a document's one check, why an input was not checked."""
-
-    __slots__ = ("check_id", "message", "ok")
-    expected = None
-    actual = None
-    details = None
-    challenge = None
-
-    def __init__(self, check_id: str, message: str, *, ok: bool) -> None:
-        self.check_id = check_id
-        self.message = message
-        self.ok = ok
-
-    @property
-    def severity(self) -> str:
-        """``info`` when it passed, ``error`` when it failed."""
-        return "info" if self.ok else "error"
-
-    def to_document(self) -> dict[str, Any]:
-        """The check's JSON object."""
-        return plain_check_document(self)
+    return Check(check_id, ok, "info" if ok else "error", message)
 
 
 class DocumentReport:
@@ -183,7 +151,7 @@ class DocumentReport:
     def __init__(self, schema: str | None, status: Status, check_id: str, message: str) -> None:
         self.schema = schema
         self.status: Status = status
-        self.checks = (PlainCheck(check_id, message, ok=status == "verified"),)
+        self.checks = (plain_check(check_id, message, ok=status == "verified"),)
 
     @property
     def exit_code(self) -> int:
@@ -196,7 +164,7 @@ class DocumentReport:
         return self.status == "verified"
 
     @property
-    def first_failure(self) -> PlainCheck | None:
+    def first_failure(self) -> Check | None:
         """The one check, when it failed."""
         return None if self.ok else self.checks[0]
 
@@ -220,10 +188,10 @@ class UncheckedReport:
     por_root = None
 
     def __init__(self, check_id: str, message: str) -> None:
-        self.checks = (PlainCheck(check_id, message, ok=False),)
+        self.checks = (plain_check(check_id, message, ok=False),)
 
     @property
-    def first_failure(self) -> PlainCheck:
+    def first_failure(self) -> Check:
         """The one failed check."""
         return self.checks[0]
 
@@ -232,6 +200,6 @@ class UncheckedReport:
         return report_document(input_name, self)
 
 
-__all__ = ["EXIT_CODES", "DocumentReport", "PlainCheck", "Report",
-           "ReportChallenge", "ReportCheck", "Status", "UncheckedReport", "plain_check_document",
+__all__ = ["EXIT_CODES", "DocumentReport", "Report",
+           "ReportChallenge", "ReportCheck", "Status", "UncheckedReport", "plain_check",
            "report_document", "signature_documents"]

@@ -27,13 +27,13 @@ from por.bundle.layout import Bundle, Commitments, compute_commitments
 from por.bundle.manifest import Manifest, current_manifest
 from por.errors import PorError
 from por.judge import JudgeAgent
-from por.lean.budget import (
+from por.merkle import leaf_hash
+from por.protocol.budget import (
     check_signature_layout,
     check_step_budget,
     check_step_sizes,
     decode_bundle,
 )
-from por.merkle import leaf_hash
 from por.schemas import (
     ChallengeRef,
     DeterministicVerdict,

@@ -64,11 +64,12 @@ from por.auditor.steps import (
 from por.auditor.stream import StepWindow
 from por.auditor.trace_policy import lean_policy_for, policy_checks, trace_policy_for
 from por.errors import AuditError
-from por.lean.checks import Check, results_from
-from por.lean.limits import MAX_TRACE_STEPS, step_id
-from por.lean.manifest import AUDITOR_VERSION
 from por.lean.trace import Policy, Step, header_cbor
+from por.lean.writer_hooks import results_from
+from por.lean.writers_gen import Check
 from por.merkle import leaf_hash, root_from_leaf_hashes
+from por.protocol.limits import MAX_TRACE_STEPS, step_id
+from por.protocol.manifest import AUDITOR_VERSION
 
 if TYPE_CHECKING:
     from por.auditor.step_io import AggregateLike, CheckLike, ConflictsLike, ExtractLike

@@ -74,7 +74,7 @@ from por.auditor.value_forms import Refused, convert
 from por.encoding import encode
 from por.jsontext import MAX_JSON_DEPTH as JSON_DEPTH_LIMIT
 from por.jsontext import JsonTextError, json_decimal, loads_strict
-from por.lean.limits import MAX_CONTENT_BYTES, FieldKind
+from por.protocol.limits import MAX_CONTENT_BYTES, FieldKind
 
 if TYPE_CHECKING:  # inputs are read by attribute: lean records work too (issue 16)
     from por.schemas import DataRequirement, EvidenceBundle, EvidenceItem, FieldSpec, PromptSpec

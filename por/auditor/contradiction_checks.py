@@ -13,7 +13,7 @@ notion of agreement here).
   The details name the first claim of each value, in claim order.
 
 Each detection is a check (``CheckResult`` from :meth:`ContradictionChecker.check`, the
-lean :class:`~por.lean.checks.Check` from :meth:`ContradictionChecker.conflicts`)
+lean :class:`~por.lean.writers_gen.Check` from :meth:`ContradictionChecker.conflicts`)
 with ``ok=False`` and severity ``warn``:
 the auditor only detects; the judge applies ``conflict_policy``.  Details are
 ``{"kind", "key", "claim_ids", "evidence_ids", "values", "claim_count"}`` with
@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 from por.auditor.claim_extraction import Claim
 from por.auditor.values import within_tolerance
-from por.lean.checks import Check, results_from
+from por.lean.writer_hooks import results_from
+from por.lean.writers_gen import Check
 from por.numbers import parse_decimal
 
 if TYPE_CHECKING:

@@ -26,8 +26,8 @@ from por.auditor.claim_extraction import Claim, ClaimValue
 from por.encoding import encode
 from por.encoding.encoder import Fragments
 from por.errors import AuditError
-from por.lean.limits import step_id as _step_id
-from por.lean.limits import step_number
+from por.protocol.limits import step_id as _step_id
+from por.protocol.limits import step_number
 
 if TYPE_CHECKING:
     from por.lean.trace import Step

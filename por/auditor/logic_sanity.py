@@ -33,7 +33,7 @@ version (some admitted claim has the metric's key and kind).
 Every finding is a check with severity ``warn`` (``info`` when ok):
 excluded evidence is a data-quality fact the judge acts on through the
 evaluation variables, not a failed audit.  The ``*_findings`` functions give
-lean :class:`~por.lean.checks.Check` objects (the auditor's own path, no
+lean :class:`~por.lean.writers_gen.Check` objects (the auditor's own path, no
 pydantic); the public ``*_results`` functions and :class:`LogicSanityChecker`
 give the same as ``CheckResult``.
 
@@ -49,7 +49,8 @@ from typing import TYPE_CHECKING, Any
 from por.auditor.claim_extraction import Claim, ClaimSet, requirement_for
 from por.encoding.encoder import Fragments
 from por.gate import ClaimHypothesis, ClaimResult, admit
-from por.lean.checks import Check, results_from
+from por.lean.writer_hooks import results_from
+from por.lean.writers_gen import Check
 from por.numbers import BPS_MAX
 from por.predicates import METRIC_KIND
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from por.lean.limits import FieldKind
+from por.protocol.limits import FieldKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,9 +42,9 @@ from por.auditor.extract_store import (
     step_ids,
 )
 from por.errors import AuditError
-from por.lean.limits import FieldKind
 from por.lean.trace import VARIABLE_NAMES, Step, Variables, variables_from
 from por.numbers import is_canonical_decimal
+from por.protocol.limits import FieldKind
 
 if TYPE_CHECKING:
     from por.schemas import EvidenceItem, ReasoningStep

@@ -73,8 +73,9 @@ from por.auditor.logic_sanity import (
 from por.auditor.selection import SELECTED, Candidate, FieldSelection, select_field
 from por.encoding.encoder import Fragments
 from por.errors import AuditError
-from por.lean.checks import Check, results_from
 from por.lean.trace import Step, Variables
+from por.lean.writer_hooks import results_from
+from por.lean.writers_gen import Check
 from por.numbers import parse_decimal
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ Failures carry ``ChallengeRef(kind="reasoning_leaf", step_id, leaf_index)``
 with the step's position.  Linear in the trace and the bundle.
 
 Lean core (issue 16): :func:`policy_checks` gives the same checks as lean
-:class:`~por.lean.checks.Check` objects for duck-typed steps (lean or
+:class:`~por.lean.writers_gen.Check` objects for duck-typed steps (lean or
 pydantic), items and policy, and imports no pydantic;
 :meth:`TracePolicyVerifier.verify` converts them.  The final variables are
 validated by :func:`por.lean.trace.variables_from`, which accepts exactly
@@ -47,9 +47,10 @@ from __future__ import annotations
 from collections.abc import Container, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from por.lean.checks import Challenge, Check, results_from
-from por.lean.limits import MAX_TRACE_STEPS, step_id, step_number
 from por.lean.trace import Policy, Variables, variables_from
+from por.lean.writer_hooks import results_from
+from por.lean.writers_gen import Challenge, Check
+from por.protocol.limits import MAX_TRACE_STEPS, step_id, step_number
 
 if TYPE_CHECKING:
     from por.schemas import (

@@ -21,8 +21,8 @@ from por.bundle.manifest import current_manifest
 from por.errors import BundleError
 from por.gcpause import gc_paused
 from por.judge import judge_core
-from por.lean.budget import check_buildable
-from por.lean.checks import results_from
+from por.lean.writer_hooks import results_from
+from por.protocol.budget import check_buildable
 from por.schemas import (
     DeterministicVerdict,
     EvidenceBundle,

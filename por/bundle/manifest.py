@@ -12,7 +12,7 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from por import SPEC_VERSION
-from por.lean.manifest import (
+from por.protocol.manifest import (
     AUDITOR_VERSION,
     HASH_ALG,
     JUDGE_VERSION,

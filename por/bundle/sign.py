@@ -7,7 +7,7 @@ verification never trusts anything the signature record says about the verdict.
 from __future__ import annotations
 
 from por.bundle.layout import Bundle, Commitments
-from por.lean.budget import add_signature
+from por.protocol.budget import add_signature
 from por.schemas import OUTCOME_CODES, DeterministicVerdict
 from por.signing import (
     Eip712Domain,

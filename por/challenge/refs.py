@@ -43,7 +43,7 @@ from por.challenge.records import PROOF_MAX_SIZE, LeafKind, Proof
 from por.challenge.report import ProofReport
 from por.encoding import DEFAULT_MAX_CONTAINERS
 from por.errors import PorError, ProofError, SchemaError
-from por.lean.budget import decode_bundle
+from por.protocol.budget import decode_bundle
 from por.schemas.verification import ChallengeRef
 
 

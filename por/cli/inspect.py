@@ -77,7 +77,7 @@ class Decoded:
 
     def __init__(self, data: bytes, max_size: int) -> None:
         from por.bundle import Bundle, Manifest
-        from por.lean.budget import check_step_budget, decode_bundle
+        from por.protocol.budget import check_step_budget, decode_bundle
         from por.schemas import (
             DeterministicVerdict,
             EvidenceItem,

@@ -19,17 +19,10 @@ from pydantic import Field
 from por.court.errors import CourtError
 from por.court.verify import CourtSummary
 from por.errors import SignatureError
-from por.schemas.base import Count, Hash32, Record
+from por.schemas.base import Hash32
 from por.signing.eip712 import Eip712Domain, keccak256
 from por.signing.policy import TrustPolicy, raise_first
-from por.signing.typed import (
-    Address,
-    Signature65,
-    sign_typed,
-    typed_digest,
-    typed_signature_failures,
-    word,
-)
+from por.signing.typed import TypedSignature, differing, typed_digest, word
 
 RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,"
                "uint8 workerPct,bytes32 caseHash,bytes32 courtRoot,uint64 issuedAt,"
@@ -77,16 +70,13 @@ def ruling_struct(summary: CourtSummary, *, issued_at: int, expires_at: int) -> 
                         expires_at=expires_at)
 
 
-class RulingSignature(Record):
+class RulingSignature(TypedSignature):
     """A signed ruling (``ruling.sig.cbor``)."""
 
     SCHEMA: ClassVar[str] = "por.RulingSignature/1"
 
     record_schema: Literal["por.RulingSignature/1"] = Field("por.RulingSignature/1",
                                                             alias="schema")
-    scheme: Literal["secp256k1"]
-    chain_id: Count
-    verifying_contract: Address
     challenge_id: Hash32
     market_id: Hash32
     leaf_hash: Hash32
@@ -94,32 +84,15 @@ class RulingSignature(Record):
     worker_pct: Annotated[int, Field(ge=0, le=100)]
     case_hash: Hash32
     court_root: Hash32
-    issued_at: Count
-    expires_at: Count
-    signer: Address
-    signature: Signature65
 
     def struct(self) -> RulingStruct:
         """The signed values."""
-        return RulingStruct(self.challenge_id, self.market_id, self.leaf_hash, self.upheld,
-                            self.worker_pct, self.case_hash, self.court_root, self.issued_at,
-                            self.expires_at)
-
-    def domain(self) -> Eip712Domain:
-        """The EIP-712 domain it was signed in."""
-        return Eip712Domain(chain_id=self.chain_id, verifying_contract=self.verifying_contract)
+        return self.signed_values(RulingStruct)
 
 
 def sign_ruling(ruling: RulingStruct, secret: bytes, domain: Eip712Domain) -> RulingSignature:
     """Sign ``ruling`` with a secp256k1 key."""
-    signer, signature = sign_typed(secret, ruling_digest(ruling, domain))
-    return RulingSignature(scheme="secp256k1", chain_id=domain.chain_id,
-                           verifying_contract=domain.verifying_contract,
-                           challenge_id=ruling.challenge_id, market_id=ruling.market_id,
-                           leaf_hash=ruling.leaf_hash, upheld=ruling.upheld,
-                           worker_pct=ruling.worker_pct, case_hash=ruling.case_hash,
-                           court_root=ruling.court_root, issued_at=ruling.issued_at,
-                           expires_at=ruling.expires_at, signer=signer, signature=signature)
+    return RulingSignature.signed(ruling, domain, secret, ruling_digest(ruling, domain))
 
 
 def ruling_signature_failures(record: RulingSignature, summary: CourtSummary,
@@ -132,16 +105,11 @@ def ruling_signature_failures(record: RulingSignature, summary: CourtSummary,
     """
     want = ruling_struct(summary,
         issued_at=record.issued_at, expires_at=record.expires_at)
-    if record.struct() != want:
-        wrong = [k for k in want.__dataclass_fields__
-                 if getattr(want, k) != getattr(record.struct(), k)]
+    got = record.struct()
+    if got != want:
         raise CourtError("court.ruling_mismatch", "the signed ruling is not this court's",
-                         expected="the final ruling", actual=",".join(wrong))
-    return typed_signature_failures(
-        policy, chain_id=record.chain_id, contract=record.verifying_contract,
-        signer=record.signer, signature=record.signature,
-        digest=ruling_digest(record.struct(), record.domain()),
-        issued_at=record.issued_at, expires_at=record.expires_at)
+                         expected="the final ruling", actual=",".join(differing(want, got)))
+    return record.failures(policy, ruling_digest(got, record.domain()))
 
 
 def check_ruling_signature(record: RulingSignature, summary: CourtSummary) -> None:

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from por.errors import SchemaError
 from por.judge.schema_lock import SchemaLock
-from por.lean.limits import CANONICAL_RULE_IDS
 from por.predicates import METRIC_KIND, needed_fields
+from por.protocol.limits import CANONICAL_RULE_IDS
 from por.schemas import PromptSpec
 
 #: Fallback fields of a requirement that declares none (SPEC §12.1): key -> kind.

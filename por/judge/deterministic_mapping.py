@@ -69,14 +69,15 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from por.judge.schema_lock import final_challenge, prompt_spec_checks, trace_checks
-from por.lean.checks import Challenge, Check, results_from
-from por.lean.limits import Outcome, RuleId
 from por.lean.trace import Variables
 from por.lean.verdict import Verdict
+from por.lean.writer_hooks import ChallengeRecord, results_from
+from por.lean.writers_gen import Challenge, Check
 from por.merkle import leaf_hash, root_hash
 from por.numbers import DECIMAL_CONTEXT, clamp_bps, parse_decimal, scale_bps
 from por.predicates import NUMERIC_PREDICATES, holds
 from por.predicates.decision import bound_text, event_decides, event_reason
+from por.protocol.limits import Outcome, RuleId
 
 if TYPE_CHECKING:
     from por.schemas import (
@@ -193,7 +194,7 @@ def reasoning_root_of(steps: Sequence[Any]) -> bytes:
 
 def _check(check_id: str, ok: bool, message: str, *, severity: str | None = None,
            expected: str | None = None, actual: str | None = None,
-           reason: str | None = None, challenge: Challenge | None = None,
+           reason: str | None = None, challenge: ChallengeRecord | None = None,
            extra: dict[str, int] | None = None) -> Check:
     details: dict[str, Any] = {}
     if reason is not None:

@@ -24,7 +24,7 @@ Check ids (all severity ``error`` when they fail, ChallengeRef as seed §9):
 * ``judge.schema_lock.outcome_set``       -- ChallengeRef ``por_bundle``
 
 Lean core (issue 16): :func:`prompt_spec_checks` and :func:`trace_checks`
-give the same checks as lean :class:`~por.lean.checks.Check` objects for
+give the same checks as lean :class:`~por.lean.writers_gen.Check` objects for
 duck-typed inputs (a trace is anything with ``.steps``), without pydantic.
 The one difference: with ``explain=False`` a failed variables check says
 ``invalid`` where the public API says ``invalid:<first pydantic error
@@ -37,9 +37,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
-from por.lean.checks import Challenge, Check, results_from
-from por.lean.limits import CANONICAL_RULE_IDS, OUTCOME_CODES, VERDICT_SCHEMA_REF, Outcome
 from por.lean.trace import Variables, variables_from
+from por.lean.writer_hooks import results_from
+from por.lean.writers_gen import Challenge, Check
+from por.protocol.limits import CANONICAL_RULE_IDS, OUTCOME_CODES, VERDICT_SCHEMA_REF, Outcome
 
 if TYPE_CHECKING:
     from por.schemas import (

@@ -17,7 +17,7 @@ and ``expiresAt`` are the validity period of SPEC §8.5.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from pydantic import Field
@@ -25,17 +25,10 @@ from pydantic import Field
 from por.errors import SignatureError
 from por.judges.errors import JudgementError
 from por.judges.verify import JudgementSummary
-from por.schemas.base import Count, Hash32, Record
+from por.schemas.base import Count, Hash32
 from por.signing.eip712 import Eip712Domain, keccak256
 from por.signing.policy import TrustPolicy, raise_first
-from por.signing.typed import (
-    Address,
-    Signature65,
-    sign_typed,
-    typed_digest,
-    typed_signature_failures,
-    word,
-)
+from por.signing.typed import TypedSignature, differing, typed_digest, word
 
 JUDGEMENT_TYPE = ("Judgement(bytes32 judgementRoot,bytes32 manifestDigest,uint64 subjectCount,"
                   "uint64 voteCount,uint64 issuedAt,uint64 expiresAt)")
@@ -75,47 +68,28 @@ def judgement_struct(summary: JudgementSummary, *, issued_at: int,
                            issued_at=issued_at, expires_at=expires_at)
 
 
-class JudgementSignature(Record):
+class JudgementSignature(TypedSignature):
     """A signed judgement (``judgement.sig.cbor``)."""
 
     SCHEMA: ClassVar[str] = "por.JudgementSignature/1"
 
     record_schema: Literal["por.JudgementSignature/1"] = Field("por.JudgementSignature/1",
                                                                alias="schema")
-    scheme: Literal["secp256k1"]
-    chain_id: Count
-    verifying_contract: Address
     judgement_root: Hash32
     manifest_digest: Hash32
     subject_count: Count
     vote_count: Count
-    issued_at: Count
-    expires_at: Count
-    signer: Address
-    signature: Signature65
 
     def struct(self) -> JudgementStruct:
         """The signed values."""
-        return JudgementStruct(self.judgement_root, self.manifest_digest, self.subject_count,
-                               self.vote_count, self.issued_at, self.expires_at)
-
-    def domain(self) -> Eip712Domain:
-        """The EIP-712 domain it was signed in."""
-        return Eip712Domain(chain_id=self.chain_id, verifying_contract=self.verifying_contract)
+        return self.signed_values(JudgementStruct)
 
 
 def sign_judgement(judgement: JudgementStruct, secret: bytes,
                    domain: Eip712Domain) -> JudgementSignature:
     """Sign ``judgement`` with a secp256k1 key."""
-    signer, signature = sign_typed(secret, judgement_digest(judgement, domain))
-    return JudgementSignature(scheme="secp256k1", chain_id=domain.chain_id,
-                              verifying_contract=domain.verifying_contract,
-                              judgement_root=judgement.judgement_root,
-                              manifest_digest=judgement.manifest_digest,
-                              subject_count=judgement.subject_count,
-                              vote_count=judgement.vote_count, issued_at=judgement.issued_at,
-                              expires_at=judgement.expires_at, signer=signer,
-                              signature=signature)
+    return JudgementSignature.signed(judgement, domain, secret,
+                                     judgement_digest(judgement, domain))
 
 
 def judgement_signature_failures(record: JudgementSignature, summary: JudgementSummary,
@@ -131,15 +105,10 @@ def judgement_signature_failures(record: JudgementSignature, summary: JudgementS
         issued_at=record.issued_at, expires_at=record.expires_at)
     got = record.struct()
     if got != want:
-        wrong = [f.name for f in fields(want) if getattr(want, f.name) != getattr(got, f.name)]
         raise JudgementError("judgement.signature_mismatch",
                              "the signed judgement is not this bundle's",
-                             expected="this judgement", actual=",".join(wrong))
-    return typed_signature_failures(
-        policy, chain_id=record.chain_id, contract=record.verifying_contract,
-        signer=record.signer, signature=record.signature,
-        digest=judgement_digest(got, record.domain()),
-        issued_at=record.issued_at, expires_at=record.expires_at)
+                             expected="this judgement", actual=",".join(differing(want, got)))
+    return record.failures(policy, judgement_digest(got, record.domain()))
 
 
 def check_judgement_signature(record: JudgementSignature, summary: JudgementSummary, *,

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from por.encoding.spans import Spans
-from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63
 from por.numbers import is_canonical_decimal
+from por.protocol.limits import MAX_ID_LENGTH, MAX_UINT63
 
 Check = Callable[[Any], Any]
 

@@ -10,8 +10,8 @@ and judge read of an EvidenceBundle.
 
 from __future__ import annotations
 
-from por.lean.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS
 from por.lean.records_gen.evidence import EvidenceItem, RetrievalReceipt, SourceRef
+from por.protocol.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS
 
 
 class Evidence:

@@ -36,7 +36,6 @@ from por.bundle import layout
 from por.lean import hooks
 from por.lean.gen_text import LINE, args, import_lines, number, order, quoted, wrapped
 from por.lean.generate_writers import render_writers
-from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63, FieldKind
 from por.lean.schema_reader import (
     Column,
     GenerateError,
@@ -49,6 +48,7 @@ from por.lean.schema_reader import (
     columns,
     python_type,
 )
+from por.protocol.limits import MAX_ID_LENGTH, MAX_UINT63, FieldKind
 from por.schemas import base, evidence, market, prompt
 
 PACKAGE = Path(__file__).with_name("records_gen")

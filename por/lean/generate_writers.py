@@ -34,7 +34,7 @@ from por.lean.schema_reader import (
     node_of,
     python_type,
 )
-from por.schemas import trace, verdict
+from por.schemas import trace, verdict, verification
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class Writer:
 
     ``base``: its behaviour, a class of :mod:`por.lean.writer_hooks`;
     ``positional``: the constructor takes the fields positionally (a hot path);
+    ``leading``: else, how many leading fields it takes positionally (the rest
+    are keyword-only);
     ``memo``: extra slots set to ``None`` (typed on ``base``); ``types``: a
     field's annotation where the core passes more than the model's type;
     ``checked``: int fields whose model bounds the constructor checks;
@@ -53,6 +55,7 @@ class Writer:
     name: str
     base: str = "Written"
     positional: bool = False
+    leading: int = 0
     memo: tuple[str, ...] = ()
     types: Mapping[str, str] = field(default_factory=dict)
     checked: tuple[str, ...] = ()
@@ -69,6 +72,9 @@ WRITERS: tuple[Writer, ...] = (
     Writer(trace.TraceHeader, "Header", positional=True, types={"policy": "dict[str, Any]"}),
     Writer(trace.EvaluationVariables, "Variables", "VariablesRecord"),
     Writer(verdict.DeterministicVerdict, "Verdict", "VerdictRecord"),
+    Writer(verification.ChallengeRef, "Challenge", "ChallengeRecord", leading=1),
+    Writer(verification.CheckResult, "Check", "CheckRecord", leading=4,
+           types={"severity": "str", "details": "dict[str, Any]", "challenge": "ChallengeRecord"}),
 )
 
 HEADER = '''"""Records the core writes, generated from the pydantic models: do not edit (issue 21).
@@ -149,9 +155,12 @@ def _class(spec: Writer) -> tuple[list[str], set[str]]:
                      f"{number(node.lo)} <= {attr} <= {number(node.hi)}:",
                      f'            raise ValueError(f"{attr} {{{attr}!r}} outside {bounds}")']
     defaulted = [" = " in p for p in params]
-    if spec.positional and defaulted != sorted(defaulted):
+    if (spec.positional and defaulted != sorted(defaulted)) or any(defaulted[:spec.leading]):
         raise GenerateError(f"{name}: a required field after a defaulted one")
-    head = "    def __init__(self, " if spec.positional else "    def __init__(self, *, "
+    if spec.leading:
+        params.insert(spec.leading, "*")
+    head = "    def __init__(self, " if spec.positional or spec.leading \
+        else "    def __init__(self, *, "
     noqa = "  # noqa: PLR0917" if spec.positional and len(params) > 5 else ""
     signature = _signature(head, params, ") -> None:", len(noqa))
     signature[0] += noqa

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from por.lean.base import Leaves, Reject
-from por.lean.checks import ok_from
+from por.lean.writer_hooks import ok_from
 
 
 def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,

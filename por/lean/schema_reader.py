@@ -49,7 +49,7 @@ class Lean:
 
 
 #: Validators that act only on a JSON form (``context={"json": True}``).
-_JSON_ONLY = (base._hex_in, base._b64_in)  # read, never called
+_JSON_ONLY = base.JSON_ONLY_VALIDATORS  # read, never called
 
 
 @dataclass
@@ -139,10 +139,10 @@ def _apply(node: Node, meta: Any, where: str) -> None:
         return
     if isinstance(meta, BeforeValidator):
         if meta.func in _JSON_ONLY or (
-                meta.func is base._decimal_ok and isinstance(node, Scalar)
+                meta.func is base.DECIMAL_VALIDATOR and isinstance(node, Scalar)
                 and node.kind == "decimal"):  # seen twice: in the hint and the FieldInfo
             return
-        if meta.func is base._decimal_ok and isinstance(node, Scalar) and (
+        if meta.func is base.DECIMAL_VALIDATOR and isinstance(node, Scalar) and (
                 node.kind == "text" and node.lo is None and node.hi is None):
             node.kind = "decimal"
             return

@@ -32,9 +32,9 @@ from __future__ import annotations
 from typing import Any
 
 from por.encoding import encode
-from por.lean.limits import MAX_ID_LENGTH, MAX_UINT63
 from por.lean.writers_gen import Header, Policy, Step, Variables
 from por.numbers import is_canonical_decimal
+from por.protocol.limits import MAX_ID_LENGTH, MAX_UINT63
 
 STEP_SCHEMA = Step.SCHEMA
 HEADER_SCHEMA = Header.SCHEMA

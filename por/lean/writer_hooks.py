@@ -11,7 +11,14 @@ copy, its pydantic twin at the public API) is written here, once per kind:
   omitted (``to_dict()`` of the model without ``schema``);
 * :class:`StepRecord` -- ``ReasoningStep``'s bytes, computed once, and
   :meth:`StepRecord.matches` (issue 16: a step is compared where its leaf lies);
-* :class:`PolicyRecord`, :class:`VerdictRecord` -- their pydantic twins.
+* :class:`PolicyRecord`, :class:`VerdictRecord` -- their pydantic twins;
+* :class:`CheckRecord`, :class:`ChallengeRecord` -- a report's findings (SPEC §4.6):
+  the auditor, the trace-policy check and the judge describe every finding as a
+  generated ``Check``; the pydantic ``CheckResult`` is built from it only where a
+  public API returns a ``VerificationResult`` (:func:`results_from`), so a
+  replaying verifier that only asks "did an error-severity check fail?"
+  (:func:`ok_from`) never builds one.  Reports are not commitments: nothing
+  here is hashed.
 
 Leaves out: field names (generated) and decoding (the full verifier parses
 committed records with pydantic).
@@ -19,6 +26,7 @@ committed records with pydantic).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from por.encoding import encode
@@ -27,6 +35,7 @@ from por.encoding.encoder import matches
 if TYPE_CHECKING:
     from por.schemas.trace import ReasoningStep, TracePolicy
     from por.schemas.verdict import DeterministicVerdict
+    from por.schemas.verification import ChallengeRef, CheckResult
 
 
 class Written:
@@ -154,4 +163,88 @@ class VerdictRecord(Written):
         return DeterministicVerdict(**self.fields())
 
 
-__all__ = ["PolicyRecord", "StepRecord", "VariablesRecord", "VerdictRecord", "Written"]
+class ChallengeRecord(Written):
+    """What ``ChallengeRef`` holds: the leaf a challenger should dispute (SPEC §10)."""
+
+    __slots__ = ()
+    kind: str
+    evidence_id: str | None
+    step_id: str | None
+    leaf_index: int | None
+    reason: str | None
+
+    def to_model(self) -> ChallengeRef:
+        """The pydantic ``ChallengeRef`` (validated)."""
+        from por.schemas.verification import ChallengeRef  # noqa: PLC0415  # report edge only
+
+        return ChallengeRef(kind=self.kind,  # type: ignore[arg-type]
+                            evidence_id=self.evidence_id, step_id=self.step_id,
+                            leaf_index=self.leaf_index, reason=self.reason)
+
+
+class CheckRecord(Written):
+    """What ``CheckResult`` holds: a stable id, pass/fail, severity and where it failed."""
+
+    __slots__ = ()
+    check_id: str
+    ok: bool
+    severity: str
+    message: str
+    expected: str | None
+    actual: str | None
+    details: dict[str, Any] | None
+    challenge: ChallengeRecord | None
+
+    @property
+    def failed(self) -> bool:
+        """True iff this check fails with severity ``error`` (what makes a report not ok)."""
+        return not self.ok and self.severity == "error"
+
+    def to_document(self) -> dict[str, Any]:
+        """The check's JSON object in a verify report (:func:`check_document`)."""
+        challenge = self.challenge
+        return check_document(self, None if challenge is None else challenge.values())
+
+    def to_model(self) -> CheckResult:
+        """The pydantic ``CheckResult`` (validated)."""
+        from por.schemas.verification import CheckResult  # noqa: PLC0415  # report edge only
+
+        challenge = self.challenge
+        return CheckResult(check_id=self.check_id, ok=self.ok,
+                           severity=self.severity,  # type: ignore[arg-type]
+                           message=self.message, expected=self.expected, actual=self.actual,
+                           details=self.details,
+                           challenge=None if challenge is None else challenge.to_model())
+
+
+def check_document(check: Any, challenge: dict[str, Any] | None) -> dict[str, Any]:
+    """A check's JSON object in a verify report (``por/verify-report/1``), for a
+    ``CheckResult`` and a :class:`CheckRecord` alike: ``status`` is ``ok`` or
+    ``failed``, every key present, ``null`` if absent; ``committed`` is ``actual``
+    (the value the input carries), ``recomputed`` is ``expected`` (the value the
+    verifier derives or requires), SPEC §6.3; ``challenge`` is the challenge's
+    fields without its absent ones."""
+    return {
+        "id": check.check_id,
+        "status": "ok" if check.ok else "failed",
+        "severity": check.severity,
+        "message": check.message,
+        "committed": check.actual,
+        "recomputed": check.expected,
+        "challenge": challenge,
+        "details": None if check.details is None else dict(check.details),
+    }
+
+
+def results_from(checks: Iterable[CheckRecord]) -> list[CheckResult]:
+    """The pydantic ``CheckResult`` of every check, in order."""
+    return [c.to_model() for c in checks]
+
+
+def ok_from(checks: Iterable[CheckRecord]) -> bool:
+    """``VerificationResult.ok`` of these checks: no error-severity failure."""
+    return not any(c.failed for c in checks)
+
+
+__all__ = ["ChallengeRecord", "CheckRecord", "PolicyRecord", "StepRecord", "VariablesRecord",
+           "VerdictRecord", "Written", "check_document", "ok_from", "results_from"]

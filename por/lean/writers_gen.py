@@ -15,7 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from por.encoding.encoder import Fragments
-from por.lean.writer_hooks import PolicyRecord, StepRecord, VariablesRecord, VerdictRecord, Written
+from por.lean.writer_hooks import (
+    ChallengeRecord,
+    CheckRecord,
+    PolicyRecord,
+    StepRecord,
+    VariablesRecord,
+    VerdictRecord,
+    Written,
+)
 
 
 class Step(StepRecord):
@@ -208,4 +216,69 @@ class Verdict(VerdictRecord):
         self.resolution_time = resolution_time
 
 
-__all__ = ["Header", "Policy", "Step", "Variables", "Verdict"]
+class Challenge(ChallengeRecord):
+    """``por.schemas.verification.ChallengeRef``."""
+
+    __slots__ = (
+        "evidence_id",
+        "kind",
+        "leaf_index",
+        "reason",
+        "step_id",
+    )
+    NAMES = (
+        "kind",
+        "evidence_id",
+        "step_id",
+        "leaf_index",
+        "reason",
+    )
+
+    def __init__(self, kind: str, *, evidence_id: str | None = None, step_id: str | None = None,
+                 leaf_index: int | None = None, reason: str | None = None) -> None:
+        self.kind = kind
+        self.evidence_id = evidence_id
+        self.step_id = step_id
+        self.leaf_index = leaf_index
+        self.reason = reason
+
+
+class Check(CheckRecord):
+    """``por.schemas.verification.CheckResult``."""
+
+    __slots__ = (
+        "actual",
+        "challenge",
+        "check_id",
+        "details",
+        "expected",
+        "message",
+        "ok",
+        "severity",
+    )
+    NAMES = (
+        "check_id",
+        "ok",
+        "severity",
+        "message",
+        "expected",
+        "actual",
+        "details",
+        "challenge",
+    )
+
+    def __init__(self, check_id: str, ok: bool, severity: str, message: str, *,
+                 expected: str | None = None, actual: str | None = None,
+                 details: dict[str, Any] | None = None,
+                 challenge: ChallengeRecord | None = None) -> None:
+        self.check_id = check_id
+        self.ok = ok
+        self.severity = severity
+        self.message = message
+        self.expected = expected
+        self.actual = actual
+        self.details = details
+        self.challenge = challenge
+
+
+__all__ = ["Challenge", "Check", "Header", "Policy", "Step", "Variables", "Verdict"]

@@ -36,8 +36,8 @@ from typing_extensions import TypeAliasType
 from por.encoding import decode, encode
 from por.errors import SchemaError
 from por.jsontext import JsonTextError, loads_strict
-from por.lean.limits import MAX_ID_LENGTH  # one definition (issue 16)
 from por.numbers import is_canonical_decimal
+from por.protocol.limits import MAX_ID_LENGTH  # one definition (issue 16)
 from por.schemas.shape import EXTRA_FIELD_TEXT, precheck
 
 M = TypeVar("M", bound="Model")
@@ -110,6 +110,11 @@ Blob = Annotated[
 ]
 #: A canonical decimal string (SPEC §3.2): "101.5", "-0.25", "0".
 DecimalStr = Annotated[str, BeforeValidator(_decimal_ok)]
+
+#: The validators that act only on a JSON form (``context={"json": True}``) and the
+#: decimal-text one: ``por.lean.schema_reader`` reads the annotations by these names.
+JSON_ONLY_VALIDATORS = (_hex_in, _b64_in)
+DECIMAL_VALIDATOR = _decimal_ok
 #: An identifier: non-empty text of bounded length.
 Id = Annotated[str, Field(min_length=1, max_length=MAX_ID_LENGTH)]
 #: Basis points, 0..10000.
@@ -301,6 +306,8 @@ def schema_error_from(name: str, exc: ValidationError) -> SchemaError:
 
 
 __all__ = [
+    "DECIMAL_VALIDATOR",
+    "JSON_ONLY_VALIDATORS",
     "Blob",
     "Bps",
     "Count",

@@ -13,7 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 from pydantic import FailFast, Field, model_validator
 
 from por.errors import SchemaError
-from por.lean.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS  # one definition (issue 16)
+from por.protocol.limits import MAX_CONTENT_BYTES, MAX_EVIDENCE_ITEMS  # one definition (issue 16)
 from por.schemas.base import Blob, Bps, Id, Model, Record, UnixTime
 from por.schemas.prompt import ContentType
 

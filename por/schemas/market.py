@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import Field, model_validator
 
-from por.lean.limits import CANONICAL_RULE_IDS  # one definition (issue 16)
+from por.protocol.limits import CANONICAL_RULE_IDS  # one definition (issue 16)
 from por.schemas.base import Count, Id, Model, UnixTime
 
 

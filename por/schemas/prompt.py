@@ -12,12 +12,12 @@ from typing import Annotated, ClassVar, Literal, Self
 from pydantic import Field, model_validator
 
 from por.fieldspec_rules import fieldspec_problem
-from por.lean.limits import (  # one definition (issues 16, 21)
+from por.predicates.rules import semantics_problem
+from por.protocol.limits import (  # one definition (issues 16, 21)
     MAX_REQUIREMENTS,
     VERDICT_SCHEMA_REF,
     FieldKind,
 )
-from por.predicates.rules import semantics_problem
 from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
 from por.schemas.market import MarketSpec
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import FailFast, Field, PrivateAttr, model_validator
 
-from por.lean.limits import (  # one definition (issue 16)
+from por.protocol.limits import (  # one definition (issue 16)
     MAX_TRACE_STEPS,
     STEP_ID_PATTERN,
     StepType,

@@ -6,7 +6,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
-from por.lean.limits import OUTCOME_CODES, Outcome, RuleId  # one definition (issue 16)
+from por.protocol.limits import OUTCOME_CODES, Outcome, RuleId  # one definition (issue 16)
 from por.schemas.base import Bps, Count, Hash32, Id, Record, UnixTime
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from por.lean.writer_hooks import check_document
 from por.schemas.base import Count, Id, Model, Value
 
 ChallengeKind = Literal["evidence_leaf", "reasoning_leaf", "por_bundle", "prompt_spec",
@@ -39,22 +40,11 @@ class CheckResult(Model):
     challenge: ChallengeRef | None = None
 
     def to_document(self) -> dict[str, Any]:
-        """The check's JSON object in a verify report (``por/verify-report/1``):
-        ``status`` is ``ok`` or ``failed``, every key present, ``null`` if absent;
-        ``committed`` is ``actual`` (the value the input carries), ``recomputed``
-        is ``expected`` (the value the verifier derives or requires), SPEC §6.3."""
+        """The check's JSON object in a verify report (``por/verify-report/1``,
+        :func:`~por.lean.writer_hooks.check_document`, SPEC §6.3)."""
         challenge = self.challenge
-        return {
-            "id": self.check_id,
-            "status": "ok" if self.ok else "failed",
-            "severity": self.severity,
-            "message": self.message,
-            "committed": self.actual,
-            "recomputed": self.expected,
-            "challenge": None if challenge is None
-            else challenge.model_dump(mode="json", exclude_none=True),
-            "details": None if self.details is None else dict(self.details),
-        }
+        return check_document(self, None if challenge is None
+                              else challenge.model_dump(mode="json", exclude_none=True))
 
 
 class VerificationResult(Model):

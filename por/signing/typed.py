@@ -6,20 +6,27 @@ The court's ``Ruling`` (SPEC §16.7) and the locked judges' ``Judgement``
 They are signed in the domain of SPEC §8.2 (name ``por``, version ``1``, chain
 id, verifying contract) with the secp256k1 stack of SPEC §8.5: 65 bytes
 ``r || s || v``, low ``s``, ``v`` in {27, 28}, the zero signer refused.  This
-module holds that shared part: words, digest, signing (the validity period and
-the trust rules are ``por.signing.policy``'s).
+module holds that shared part: words, digest, signing, and the record both
+signature files are (:class:`TypedSignature`: the signed struct's members, the
+domain, the signer); the validity period and the trust rules are
+``por.signing.policy``'s.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import fields
+from typing import TYPE_CHECKING, Annotated, Literal, Self, TypeVar
 
 from pydantic import Field
 
 from por.errors import SignatureError
+from por.schemas.base import Count, Record
 from por.signing import secp256k1
 from por.signing.eip712 import Eip712Domain, domain_separator, keccak256
 from por.signing.policy import TrustPolicy, period_failures
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 #: A 20-byte Ethereum address (a signer or a verifying contract).
 Address = Annotated[bytes, Field(min_length=20, max_length=20)]
@@ -64,5 +71,54 @@ def sign_typed(secret: bytes, digest: bytes) -> tuple[bytes, bytes]:
     return signer, signature
 
 
-__all__ = ["Address", "Signature65", "sign_typed", "typed_digest", "typed_signature_failures",
-           "word"]
+S = TypeVar("S", bound="DataclassInstance")
+
+
+class TypedSignature(Record):
+    """A detached typed signature (``por.JudgementSignature/1``, ``por.RulingSignature/1``):
+    the fields declared here, and the signed struct's members (a frozen dataclass
+    in EIP-712 member order, among them ``issued_at`` and ``expires_at``) declared
+    by the subclass under the same names.  Canonical bytes sort the keys (SPEC §2),
+    so where a field is declared does not change a byte."""
+
+    scheme: Literal["secp256k1"]
+    chain_id: Count
+    verifying_contract: Address
+    issued_at: Count
+    expires_at: Count
+    signer: Address
+    signature: Signature65
+
+    @classmethod
+    def signed(cls, struct: DataclassInstance, domain: Eip712Domain, secret: bytes,
+               digest: bytes) -> Self:
+        """The record of ``struct`` signed over ``digest`` with a secp256k1 key in ``domain``."""
+        signer, signature = sign_typed(secret, digest)
+        values = {f.name: getattr(struct, f.name) for f in fields(struct)}
+        return cls(scheme="secp256k1", chain_id=domain.chain_id,
+                   verifying_contract=domain.verifying_contract, signer=signer,
+                   signature=signature, **values)
+
+    def signed_values(self, struct: type[S]) -> S:
+        """The signed values: ``struct`` made of this record's fields of its names."""
+        return struct(**{f.name: getattr(self, f.name) for f in fields(struct)})
+
+    def domain(self) -> Eip712Domain:
+        """The EIP-712 domain it was signed in."""
+        return Eip712Domain(chain_id=self.chain_id, verifying_contract=self.verifying_contract)
+
+    def failures(self, policy: TrustPolicy, digest: bytes) -> list[SignatureError]:
+        """:func:`typed_signature_failures` of this record over ``digest``."""
+        return typed_signature_failures(
+            policy, chain_id=self.chain_id, contract=self.verifying_contract,
+            signer=self.signer, signature=self.signature, digest=digest,
+            issued_at=self.issued_at, expires_at=self.expires_at)
+
+
+def differing(want: DataclassInstance, got: DataclassInstance) -> list[str]:
+    """The names of the members in which two signed structs differ, in member order."""
+    return [f.name for f in fields(want) if getattr(want, f.name) != getattr(got, f.name)]
+
+
+__all__ = ["Address", "Signature65", "TypedSignature", "differing", "sign_typed",
+           "typed_digest", "typed_signature_failures", "word"]

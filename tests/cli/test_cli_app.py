@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from run_support import HEAVY, por_env
 
 import por
 from por.cli import main
@@ -18,11 +18,6 @@ from por.errors import EncodingError, UnsupportedError
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = ("verify", "build", "inspect", "demo", "schema")
-HEAVY = ("pydantic", "cbor2", "cryptography", "coincurve", "Crypto")
-
-
-def _env() -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -111,7 +106,7 @@ def test_import_and_help_stay_light() -> None:
         "assert heavy == [], heavy\n"
         "assert 'verifier' not in sys.modules\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", code], env=por_env(), capture_output=True,
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
 
@@ -134,7 +129,7 @@ def test_verify_of_an_unsigned_bundle_loads_no_optional_stack(tmp_path: Path) ->
         f"loaded = [m for m in {OPTIONAL!r} if m in sys.modules]\n"
         "assert loaded == [], loaded\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", code], env=por_env(), capture_output=True,
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
 
@@ -157,7 +152,7 @@ def test_verify_of_an_unsigned_bundle_loads_no_pydantic(tmp_path: Path, mode: st
         " 'email', 'uuid', 'ipaddress', 'fractions')]\n"
         "assert loaded == [], loaded\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", code], env=por_env(), capture_output=True,
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
 
@@ -166,7 +161,7 @@ def test_lightness_probe_can_fail() -> None:
     # The same probe notices a heavy import when there is one.
     code = ("import sys\nfrom por.cli import main\nimport por.schemas\n"
             "assert 'pydantic' not in sys.modules\n")
-    proc = subprocess.run([sys.executable, "-c", code], env=_env(), capture_output=True,
+    proc = subprocess.run([sys.executable, "-c", code], env=por_env(), capture_output=True,
                           text=True, check=False)
     assert proc.returncode == 1
 
@@ -174,11 +169,11 @@ def test_lightness_probe_can_fail() -> None:
 def test_python_dash_m_por(tmp_path: Path) -> None:
     bad = tmp_path / "bad.cbor"
     bad.write_bytes(b"\x00\x00")
-    proc = subprocess.run([sys.executable, "-m", "por", "verify", str(bad)], env=_env(),
+    proc = subprocess.run([sys.executable, "-m", "por", "verify", str(bad)], env=por_env(),
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 1
     assert proc.stdout.startswith(f"FAIL {bad}: codec.")
-    proc = subprocess.run([sys.executable, "-m", "por", "--version"], env=_env(),
+    proc = subprocess.run([sys.executable, "-m", "por", "--version"], env=por_env(),
                           capture_output=True, text=True, check=False)
     assert (proc.returncode, proc.stdout) == (0, f"por {por.__version__} "
                                                  f"(SPEC {por.SPEC_VERSION})\n")

@@ -126,14 +126,14 @@ def test_missing_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_same_bytes_under_different_hash_seeds(tmp_path: Path) -> None:
-    import os
     import subprocess
 
-    root = Path(__file__).resolve().parents[2]
+    from run_support import por_env
+
     outputs = []
     for seed in ("0", "1", "4242"):
         out = tmp_path / f"b{seed}.cbor"
-        env = {**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": seed}
+        env = por_env(PYTHONHASHSEED=seed)
         proc = subprocess.run([sys.executable, "-m", "por", "build", "--prompt-spec", SPEC,
                                "--evidence", EVIDENCE, "-o", str(out)], env=env,
                               capture_output=True, text=True, check=False)

@@ -8,14 +8,13 @@ step runs them); ``dispute open`` and ``court verify`` need no model stack.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from setup_gate import needs
+from run_support import needs_litellm
 
 from por.cli.app import main
 
@@ -29,8 +28,6 @@ from court_support import (
     vote,
 )
 
-needs_litellm = needs("llm", "litellm is not installed"
-                      if importlib.util.find_spec("litellm") is None else None)
 COURT_FILE = str(COURT / "court.yaml")
 
 

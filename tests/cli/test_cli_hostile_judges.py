@@ -9,14 +9,13 @@ Also ``judge verify --reexecute --replay-from`` (item 6): refused, with the reas
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from setup_gate import needs
+from run_support import needs_litellm, open_case
 
 from por.cli.app import main
 from por.court.verify import verify_court
@@ -26,8 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "court"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "judges"))
 from court_support import AT, CLAIM, COURT, bundle_bytes, completion, vote
 
-needs_litellm = needs("llm", "litellm is not installed"
-                      if importlib.util.find_spec("litellm") is None else None)
 COURT_FILE = str(COURT / "court.yaml")
 BIG = 1 << 21
 #: name -> (raw answer body, given the model name; the check id of the failed attempt)
@@ -57,12 +54,7 @@ def _stand_in(hostile: str, bad_seat_model: str) -> Any:
 
 @pytest.fixture
 def case_file(tmp_path: Path) -> str:
-    bundle = tmp_path / "bundle.cbor"
-    bundle.write_bytes(bundle_bytes())
-    out = str(tmp_path / "case.cbor")
-    assert main(["dispute", "open", str(bundle), "--leaf", "evidence_leaf:0", "--claim", CLAIM,
-                 "-o", out]) == 0
-    return out
+    return open_case(tmp_path, bundle_bytes(), CLAIM)
 
 
 @needs_litellm

@@ -7,18 +7,15 @@ so no model and no litellm are needed except where marked.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
 import pytest
-from setup_gate import needs
+from run_support import needs_litellm, scenario_bundles
 
-from por.bundle import build_bundle
 from por.cli.app import main
 from por.judges import verify_judgement
-from por.scenarios import list_scenarios, load_scenario
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "judges"))
 from judges_support import (
@@ -31,14 +28,7 @@ DETERMINISTIC = str(JUDGES / "por-judge-1.yaml")
 
 @pytest.fixture(scope="module")
 def bundles(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    folder = tmp_path_factory.mktemp("bundles")
-    paths = []
-    for name in list_scenarios()[:5]:
-        scenario = load_scenario(name)
-        path = folder / f"{name}.cbor"
-        path.write_bytes(build_bundle(scenario.prompt_spec, scenario.evidence))
-        paths.append(str(path))
-    return paths
+    return scenario_bundles(tmp_path_factory.mktemp("bundles"), 5)
 
 
 def test_lock_prints_the_digest(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -136,8 +126,6 @@ def test_valid_fixture_verifies() -> None:
     assert verify_judgement(data).report.calls_count == 4
 
 
-needs_litellm = needs("llm", "litellm is not installed"
-                      if importlib.util.find_spec("litellm") is None else None)
 
 
 HOSTED = "test-only-hosted-2026-01-01"

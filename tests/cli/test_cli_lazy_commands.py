@@ -9,13 +9,13 @@ top level's help or errors gets the full parser.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from run_support import por_env
 
 from por.cli import main
 from por.cli.app import COMMANDS, build_parser, command_of
@@ -55,7 +55,7 @@ def _loaded_after(parse: str) -> list[str]:
         f"print(','.join(m for m in {NOT_FOR_VERIFY!r} if m in sys.modules))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code],
-                          env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          env=por_env(),
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     return [name for name in proc.stdout.strip().split(",") if name]

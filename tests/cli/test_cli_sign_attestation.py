@@ -4,7 +4,6 @@ contract call needs), plus help text and light imports of the new commands."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,12 +20,12 @@ from cli_signing_support import (
     verify_json,
     with_signature_fields,
 )
+from run_support import HEAVY, por_env
 
 from por.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 NEW_COMMANDS = ("keygen", "sign", "attestation")
-HEAVY = ("pydantic", "cbor2", "cryptography", "coincurve", "Crypto")
 
 
 @pytest.fixture
@@ -283,5 +282,5 @@ def test_new_commands_help_stays_light() -> None:
         "assert 'verifier' not in sys.modules\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+                          env=por_env(), check=False)
     assert proc.returncode == 0, proc.stderr

@@ -14,11 +14,10 @@ from pathlib import Path
 
 import pytest
 from llm_local import LLM_LOCAL
+from run_support import scenario_bundles
 
-from por.bundle import build_bundle
 from por.cli.app import main
 from por.judges import JudgeLockError, verify_judgement
-from por.scenarios import list_scenarios, load_scenario
 
 pytestmark = LLM_LOCAL
 
@@ -32,14 +31,7 @@ MARKETS = 4
 
 @pytest.fixture(scope="module")
 def bundles(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    folder = tmp_path_factory.mktemp("markets")
-    paths = []
-    for name in list_scenarios()[:MARKETS]:
-        scenario = load_scenario(name)
-        path = folder / f"{name}.cbor"
-        path.write_bytes(build_bundle(scenario.prompt_spec, scenario.evidence))
-        paths.append(str(path))
-    return paths
+    return scenario_bundles(tmp_path_factory.mktemp("markets"), MARKETS)
 
 
 @pytest.fixture(scope="module")

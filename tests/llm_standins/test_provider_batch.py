@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -19,16 +18,13 @@ from provider_support import (
     judge_config,
     market_answer,
 )
-from setup_gate import needs
+from run_support import needs_litellm, scenario_bundles
 from standins import StandIn, Tls, make_tls
 
-from por.bundle import build_bundle
 from por.cli.app import main
 from por.judges import verify_judgement
-from por.scenarios import list_scenarios, load_scenario
 
-pytestmark = needs("llm", "litellm is not installed"
-                   if importlib.util.find_spec("litellm") is None else None)
+pytestmark = needs_litellm
 SECRETS = [SECRET_OPENAI, SECRET_ANTHROPIC]
 #: provider name -> (profile, model, credential variable, secret)
 PROVIDERS = {"openai": ("openai-chat", OPENAI_MODEL, OPENAI_ENV, SECRET_OPENAI),
@@ -43,14 +39,7 @@ def tls(tmp_path_factory: pytest.TempPathFactory) -> Tls:
 
 @pytest.fixture(scope="module")
 def bundles(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    folder = tmp_path_factory.mktemp("bundles")
-    paths = []
-    for name in list_scenarios()[:2]:
-        scenario = load_scenario(name)
-        path = folder / f"{name}.cbor"
-        path.write_bytes(build_bundle(scenario.prompt_spec, scenario.evidence))
-        paths.append(str(path))
-    return paths
+    return scenario_bundles(tmp_path_factory.mktemp("bundles"), 2)
 
 
 @pytest.fixture(autouse=True)

@@ -5,7 +5,6 @@ offline (SPEC §15.4 routes, §16.4 per-seat routes).  Nothing leaves 127.0.0.1.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -24,7 +23,7 @@ from provider_support import (
     files_holding,
     judge_config,
 )
-from setup_gate import needs
+from run_support import needs_litellm, open_case
 from standins import StandIn, Tls, make_tls
 
 from por.cli.app import main
@@ -37,8 +36,7 @@ from por.judges.wire import request_hash
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "court"))
 from court_support import AT, CLAIM, bundle_bytes, recommit
 
-pytestmark = needs("llm", "litellm is not installed"
-                   if importlib.util.find_spec("litellm") is None else None)
+pytestmark = needs_litellm
 SECRETS = [SECRET_OPENAI, SECRET_ANTHROPIC]
 
 
@@ -51,12 +49,7 @@ def tls(tmp_path: Path) -> Tls:
 
 @pytest.fixture
 def case_file(tmp_path: Path) -> str:
-    bundle = tmp_path / "bundle.cbor"
-    bundle.write_bytes(bundle_bytes())
-    out = str(tmp_path / "case.cbor")
-    assert main(["dispute", "open", str(bundle), "--leaf", "evidence_leaf:0", "--claim", CLAIM,
-                 "--reward", "1000", "-o", out]) == 0
-    return out
+    return open_case(tmp_path, bundle_bytes(), CLAIM, "--reward", "1000")
 
 
 def _court(folder: Path, openai: str, anthropic: str, **switches: bool) -> Path:

@@ -24,9 +24,9 @@ from por.judge import judge_core
 from por.lean.base import Reject
 from por.lean.bundle import por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
-from por.lean.manifest import manifest_bytes
 from por.lean.prompt import PromptSpec
 from por.merkle import leaf_hash, root_hash
+from por.protocol.manifest import manifest_bytes
 from por.scenarios import list_scenarios
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-2, 2**64),

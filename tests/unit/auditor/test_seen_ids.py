@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from por.auditor.trace_policy import SeenIds
-from por.lean.limits import step_id
+from por.protocol.limits import step_id
 
 _ids = st.one_of(st.integers(1, 40).map(step_id),
                  st.sampled_from(["step_1", "step_00001", "step_0000", "step_٣٣٣٣",

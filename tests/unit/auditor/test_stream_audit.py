@@ -24,8 +24,9 @@ from por.auditor import trace_policy as tp
 from por.auditor.stream import ReleasedStepError, StepWindow
 from por.auditor.trace_policy import PolicyState, lean_policy_for, policy_checks
 from por.judge import judge_core
-from por.lean.checks import Challenge, Check, results_from
 from por.lean.trace import Step, variables_from
+from por.lean.writer_hooks import results_from
+from por.lean.writers_gen import Challenge, Check
 from por.merkle import root_hash
 from por.scenarios import list_scenarios, load_scenario
 from por.schemas import ReasoningTrace, TracePolicy

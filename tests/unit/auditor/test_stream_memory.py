@@ -33,8 +33,8 @@ from por.bundle import build_bundle
 from por.encoding import encode
 from por.encoding.encoder import Fragments, _ordered, matches
 from por.errors import AuditError, EncodingError
-from por.lean.limits import step_id, step_number
 from por.numbers import parse_decimal
+from por.protocol.limits import step_id, step_number
 from por.schemas import SelectionPolicy
 from verifier.fast import fast_report
 from verifier.options import VerifyOptions

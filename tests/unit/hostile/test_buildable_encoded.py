@@ -8,7 +8,7 @@ import pytest
 from por.encoding import decode, encode
 from por.encoding.decoder import DEFAULT_MAX_CONTAINERS
 from por.errors import PorError
-from por.lean.budget import check_buildable
+from por.protocol.budget import check_buildable
 
 SMALL = {"trace_header": b"\xa0", "verdict": b"\xa0", "steps": [b"\xa0"]}
 

@@ -20,7 +20,7 @@ from por.bundle import Bundle, compute_commitments
 from por.challenge import build_one_step_proof, check_proof
 from por.encoding import encode
 from por.errors import PorError
-from por.lean.budget import (
+from por.protocol.budget import (
     MAX_BUNDLE_ITEMS,
     MAX_SIGNATURES,
     add_signature,

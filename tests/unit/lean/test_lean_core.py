@@ -20,7 +20,8 @@ from duck import duck
 from por.auditor import AuditorAgent, TracePolicyVerifier, audit_core
 from por.auditor.trace_policy import policy_checks
 from por.judge import JudgeAgent, judge_core
-from por.lean.checks import Check, ok_from
+from por.lean.writer_hooks import ok_from
+from por.lean.writers_gen import Check
 from por.scenarios import list_scenarios, load_scenario
 from por.schemas import ReasoningTrace, TracePolicy, verification
 

@@ -18,7 +18,7 @@ from bundle_edits import UNSIGNED_OPTIONS as OPTIONS
 from bundle_edits import honest, paths_agree, recommit
 
 from por.bundle import current_manifest
-from por.lean.manifest import manifest_bytes
+from por.protocol.manifest import manifest_bytes
 from por.scenarios import list_scenarios
 from por.schemas import EvidenceItem, PromptSpec
 from por.signing.policy import TrustPolicy

@@ -27,7 +27,7 @@ from typing import Any
 from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_CONTAINERS, DEFAULT_MAX_SIZE
 from por.errors import BundleError, EncodingError, PorError, SchemaError
-from por.lean.limits import MAX_EVIDENCE_ITEMS, MAX_REQUIREMENTS, MAX_TRACE_STEPS
+from por.protocol.limits import MAX_EVIDENCE_ITEMS, MAX_REQUIREMENTS, MAX_TRACE_STEPS
 
 #: Most signature records a bundle carries.
 MAX_SIGNATURES = 64

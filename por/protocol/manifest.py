@@ -13,7 +13,7 @@ import hashlib
 
 from por import SPEC_VERSION
 from por.encoding import encode
-from por.lean.limits import CANONICAL_RULE_IDS
+from por.protocol.limits import CANONICAL_RULE_IDS
 
 PROFILE = "por-cbor/1"
 HASH_ALG = "sha-256"

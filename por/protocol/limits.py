@@ -19,7 +19,7 @@ MAX_CONTENT_BYTES = 4 * 1024 * 1024
 #: record in memory (about 12 KB per item), so this bounds it near 2.4 GB.
 MAX_EVIDENCE_ITEMS = 200_000
 #: Most data requirements a PromptSpec has (SPEC §4.2): the model's cap and the
-#: bundle's work budget (``por.lean.budget``) read this one definition.
+#: bundle's work budget (``por.protocol.budget``) read this one definition.
 MAX_REQUIREMENTS = 64
 #: Hard ceiling on any trace length, whatever the policy says (SPEC §4.5).
 MAX_TRACE_STEPS = 4_000_000
