@@ -138,6 +138,18 @@ def test_a_sloppy_locator_catches_a_decoy() -> None:
     assert build(sloppy, full_size(spec, evidence)).verdict.outcome == "INVALID"
 
 
+def test_two_wide_locators_exceed_the_regex_budget_of_a_full_page() -> None:
+    """52's first status locator (cost 6, with the winner's 6) fit the trimmed page and
+    not the full one: 12 units per byte against the item's 10 plus 65536 (SPEC §17.5)."""
+    spec, evidence, _ = inputs("52-politics-election-winner-page", "evidence")
+    data = spec.to_json_obj()
+    data["data_requirements"][0]["expected_fields"][1]["regex"] = (
+        '<p class="status">Status: ([A-Z]+)</p>')
+    wide = PromptSpec.from_json_obj(data)
+    assert build(wide, evidence).verdict.outcome == "YES"
+    assert build(wide, full_size(spec, evidence)).verdict.outcome == "INVALID"
+
+
 if __name__ == "__main__":
     PINS.write_text(listing(), encoding="utf-8")
     print(f"wrote {PINS.relative_to(ROOT)}")
