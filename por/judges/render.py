@@ -21,6 +21,7 @@ from por.judges.errors import JudgementError
 from por.judges.manifest import JudgeManifest
 from por.judges.profiles import DEFAULT_PROFILE, PROFILES, Profile, answer_text
 from por.judges.records import JudgeSubject
+from por.predicates.describe import predicate_lines
 from por.schemas import EvidenceItem, PromptSpec
 
 #: Characters of one evidence item's text shown to the model.
@@ -40,10 +41,11 @@ def subject_fields(subject: JudgeSubject) -> dict[str, str]:
         text = item.content.decode("utf-8", errors="replace")[:MAX_EVIDENCE_CHARS]
         lines.append(f"- [{item.source.source_id}] {text}")
     market = spec.market
+    rule = predicate_lines(spec.prediction_semantics)
     return {
         "market_id": market.market_id,
         "question": market.question,
-        "event_definition": market.event_definition,
+        "event_definition": "\n".join([market.event_definition, *rule]),
         "window_start": str(market.resolution_window.start),
         "window_end": str(market.resolution_window.end),
         "evidence": "\n".join(lines) if lines else "(no evidence)",

@@ -104,8 +104,9 @@ class SourceLocator(Model):
 class FieldSpec(Model):
     """One field to extract: a semantic key, its kind, and how to find it.
 
-    JSON and CSV evidence use ``json_path`` (dotted keys, ``[n]`` indexes and
-    ``[?(@.name=="text")]`` filters after an optional ``$.``, SPEC §12.1.7);
+    JSON and CSV evidence use ``json_path`` (dotted keys, ``[n]`` indexes,
+    ``['odds.home']`` quoted names and ``[?(@.name=="text")]``, ``[?(@.id==42)]``,
+    ``[?(@.final==true)]`` filters after an optional ``$.``, SPEC §12.1.7);
     text and HTML evidence use ``regex`` whose first capture group is the
     value (SPEC §6.1).  ``per_source`` overrides both for named sources.
     ``number_format``, ``value_map`` and ``time_format`` say how the source

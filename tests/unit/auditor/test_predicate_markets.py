@@ -1,9 +1,11 @@
-"""Markets 60-70 (issue 23): each verdict, and counterfactual evidence that flips it.
+"""Markets 60-70 (issue 23): more edits of their evidence than the one flip each.
 
-Each counterfactual edits the committed evidence of one market (a body, a status
-code, items dropped) and names the verdict a human resolver reaches on it; the
-pipeline must reach exactly that.  The HTTP-500 regression is here: a primary
-source answering HTTP 500 with a zero-filled body must not decide NO.
+Each market's counterfactual that flips its verdict is a fixture file
+(``counterfactual_evidence.json``, checked by tests/unit/test_scenarios.py); the
+cases here edit the committed evidence further (a body, a status code, items
+dropped: boundaries, absence, error pages) and name the verdict a human resolver
+reaches on each; the pipeline must reach exactly that.  The HTTP-500 regression is
+here: a primary source answering HTTP 500 with a zero-filled body must not decide NO.
 """
 
 from __future__ import annotations
