@@ -21,7 +21,7 @@ _ELEMENT = st.one_of(_OBJECT, _OBJECT, _OBJECT, st.just("T1"), st.integers(0, 2)
 
 def _loop(node: list[Any], token: Filter) -> tuple[str, Any]:
     hits = [e for e in node if isinstance(e, dict) and isinstance(e.get(token.member), str)
-            and e[token.member] == token.text]
+            and e[token.member] == token.value]
     if len(hits) > 1:
         return "ambiguous", None
     return ("found", hits[0]) if hits else ("absent", None)
