@@ -52,7 +52,7 @@ EXAMPLES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [  # docs 
      "(secp256k1-eip712), not certified (no key given)",
      _copy(FIXTURES / "bundles" / "valid" / "01-boolean-observed.signed-secp256k1.cbor",
            "bundle.cbor"), ("verify", "--now", T0, "bundle.cbor")),
-    ("OK judgement.cbor: por.JudgementBundle/1: judgement f981...ba81: 15 subjects, 15 votes",
+    ("OK judgement.cbor: por.JudgementBundle/1: judgement 65ac...25f1: 15 subjects, 15 votes",
      _copy(FIXTURES / "judges" / "valid" / "por-judge-1.cbor", "judgement.cbor"),
      ("verify", "judgement.cbor")),
     ("OK ruling.cbor: por.CourtBundle/1: court 6866...c6c0: ruled",
