@@ -33,7 +33,10 @@ any transaction, whatever the contract does); the total is shown beside it.
   reordered; one repeated) proposed, then struck by the CitationProof ``por verify
   --challenges`` writes, in revm and in the anvil game, beside checkCitationProof
   of the same proof alone (the registry's part is the difference: the external
-  call, copying the proof, the strike's storage writes).
+  call, copying the proof, the strike's storage writes); and a bundle whose map
+  step is forged (tests/chain/map_lies.py), struck by its OneStepProof, which the
+  registry re-executes (checkProof on the honest map step of every fixture market
+  beside it).
 
 Usage: ``PYTHONPATH=. python bench/gas.py [--json]``.  Gas is deterministic:
 the same code and inputs give the same numbers on any machine.
@@ -146,7 +149,23 @@ def game_gas() -> dict[str, int] | None:
         node.send(oracle, registry, propose, PROPOSER_BOND)
         measure("settleByProof (issue 22 lie)", first,
                 call_data("settleByProof", market, proof_bytes))
+        lie, proof_bytes = _map_lie()
+        market, propose = bundle_proposal(lie, CHAIN_ID, contract)
+        node.send(oracle, registry, propose, PROPOSER_BOND)
+        measure("settleByProof (forged map step)", first,
+                call_data("settleByProof", market, proof_bytes))
     return gas
+
+
+def _map_lie() -> tuple[bytes, bytes]:
+    """A bundle whose map step is forged (tests/chain/map_lies.py) and the won
+    OneStepProof of that step, the one ``por verify --challenges`` writes."""
+    from map_lies import lying_map
+
+    from por.challenge.one_step import build_one_step_proof
+
+    _honest, bundle = lying_map()
+    return bundle.to_cbor(), build_one_step_proof(bundle, len(bundle.steps) - 1).to_cbor()
 
 
 def _lie(order: tuple[int, ...]) -> tuple[bytes, bytes]:
@@ -181,7 +200,38 @@ def settle_gas() -> list[dict[str, Any]]:
         rows.append({"lie": name, "won": check_id, "items": len(decode(proof)["evidence"]),
                      "proof_bytes": len(proof), "execution": out.execution_gas,
                      "check_alone": alone, "total": out.gas_used})
+    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
+    lie, proof = _map_lie()
+    market = register_bundle(chain, lie)
+    out = chain.send(call_data("settleByProof", market, proof))
+    won, check_id, alone = checker.any_proof(proof)
+    assert won
+    rows.append({"lie": "map step", "won": check_id, "items": len(decode(proof)["evidence"]),
+                 "proof_bytes": len(proof), "execution": out.execution_gas,
+                 "check_alone": alone, "total": out.gas_used})
     return rows
+
+
+def step_check_gas() -> dict[str, Any]:
+    """Execution gas of PorProofCheck.checkProof on the honest map step's OneStepProof
+    of every fixture market (SPEC §14.8: lost one_step.match, the full re-execution)."""
+    from bundle_edits import honest
+    from proof_check_support import ProofChecker
+
+    from por.challenge.one_step import build_one_step_proof
+    from por.scenarios import list_scenarios
+
+    chain = ProofChecker()
+    found = []
+    for name in list_scenarios():
+        bundle = honest(name)
+        proof = build_one_step_proof(bundle, len(bundle.steps) - 1).to_cbor()
+        _won, _id, gas = chain.any_proof(proof)
+        found.append((gas, len(proof)))
+    found.sort()
+    gas, size = found[len(found) // 2]
+    return {"proofs": len(found), "median": gas, "median_bytes": size, "max": found[-1][0],
+            "max_bytes": max(f[1] for f in found)}
 
 
 def inclusion_gas() -> list[dict[str, Any]]:
@@ -249,10 +299,12 @@ def main() -> int:
     bare, *rows = inclusion_gas()
     proofs = proof_check_gas()
     settles = settle_gas()
+    steps = step_check_gas()
     if args.json:
-        print(json.dumps({"schema": "por/bench-gas/3", "proposeVerdict": submit, "game": game,
+        print(json.dumps({"schema": "por/bench-gas/4", "proposeVerdict": submit, "game": game,
                           "targets": TARGETS, "precompiles": bare, "checkInclusion": rows,
-                          "checkCitationProof": proofs, "settleByProof": settles}, indent=2))
+                          "checkCitationProof": proofs, "checkProof (map)": steps,
+                          "settleByProof": settles}, indent=2))
         return 0
     print("proposeVerdict in revm (execution gas; total = + 21000 intrinsic + calldata)")
     print(f"  {submit['calls']} demo verdicts: {submit['execution_min']}..{submit['execution_max']}"
@@ -290,11 +342,15 @@ def main() -> int:
               f"({row['median_bytes']} B), max {row['max']} ({row['max_bytes']} B); bare "
               f"sha256 of the median's levels {row['bare_sha256_levels']}")
     print()
-    print(f"settleByProof in revm, issue 22's lies (execution gas; target <= "
+    print("checkProof, the honest map step's OneStepProof of every fixture market (execution gas)")
+    print(f"  {steps['proofs']} proofs, median {steps['median']} ({steps['median_bytes']} B), "
+          f"max {steps['max']} ({steps['max_bytes']} B)")
+    print()
+    print(f"settleByProof in revm, issue 22's lies and a forged map step (execution gas; target <= "
           f"{TARGETS['settleByProof']} for a typical proof)")
     for row in settles:
         print(f"  {row['lie']:<9} {row['won']:<26} {row['items']} item(s), "
-              f"{row['proof_bytes']} B: {row['execution']} (checkCitationProof alone "
+              f"{row['proof_bytes']} B: {row['execution']} (the check alone "
               f"{row['check_alone']}; the registry's part {row['execution'] - row['check_alone']})")
     return 0
 

@@ -37,6 +37,11 @@ library PorOneStepCheck {
     uint256 private constant F_SPEC = 6;
     uint256 private constant F_ID = 7;
 
+    /// False: a one-step proof carries one item per cited evidence id, whatever the step
+    /// (SPEC §10.2.3 as of this build). True: only an extract step's proof carries items
+    /// (ADR 0011 stage 2, `carried_evidence`); set it when that rule is SPEC's.
+    bool internal constant ITEMS_FOR_EXTRACT_ONLY = false;
+
     /// The parts in SPEC §10.5's order: the step, the PromptSpec, the evidence, the prior
     /// steps.
     struct Parts {
@@ -167,6 +172,9 @@ library PorOneStepCheck {
             ? (2, parts.evidenceCount, PorRecords.ITEM_EVIDENCE_ID)
             : (2 + parts.evidenceCount, parts.priorCount, PorRecords.STEP_ID);
         uint256 base = parts.all[0].leaf;
+        if (evidence && ITEMS_FOR_EXTRACT_ONLY && !PorCbor.isText(d, base + at[PorRecords.STEP_TYPE], "extract")) {
+            return n == 0;
+        }
         (, uint256 count, uint256 p) =
             PorCbor.container(d, base + at[evidence ? PorRecords.STEP_EVIDENCE : PorRecords.STEP_PRIOR], PorCbor.ARRAY);
         if (count != n) return false;

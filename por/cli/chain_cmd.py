@@ -5,7 +5,8 @@ case's own bundle and prints ``openChallenge(marketId, caseHash, proof)`` with t
 registry's challenge id; ``por chain ruling SIG --challenger ADDR`` relays a signed
 court ruling (``submitRuling``); ``por chain settle PROOF --market ID`` strikes a
 verdict with a won CitationProof or a won OneStepProof of a map step, no resolver
-(``settleByProof``); ``por chain finalize MARKET`` and ``por chain withdraw`` are the last two calls of a game.
+(``settleByProof``); ``por chain finalize MARKET`` and ``por chain withdraw`` are the
+last two calls of a game.
 Proposing is ``por attestation --calldata`` (a verified bundle's signature).
 Nothing is sent: the output goes to any wallet or ``cast send ADDR DATA --value WEI``.
 

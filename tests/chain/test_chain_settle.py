@@ -194,6 +194,13 @@ def test_the_cli_refuses_what_would_revert(tmp_path: Path) -> None:
 
     inclusion.write_bytes(build_inclusion_proof(bundle, "evidence_leaf", 0).to_cbor())
     assert settle_document(inclusion, market_of(bundle))[0] == 2  # chain.proof_kind
+    from por.challenge.one_step import build_one_step_proof
+
+    one_step = tmp_path / "one-step.cbor"  # a deduce step: the court path
+    one_step.write_bytes(build_one_step_proof(bundle, len(bundle.steps) - 2).to_cbor())
+    assert settle_document(one_step, market_of(bundle))[0] == 2  # chain.proof_kind
+    one_step.write_bytes(build_one_step_proof(bundle, len(bundle.steps) - 1).to_cbor())
+    assert settle_document(one_step, market_of(bundle))[0] == 1  # a map step: not won
     broken = tmp_path / "broken.cbor"
     broken.write_bytes(b"\xa0")
     assert settle_document(broken, market_of(bundle))[0] == 1

@@ -47,13 +47,13 @@ from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 #: Forged bundles per fixture market.
-FORGED = 170
+FORGED = 176
 _CHAIN = ProofChecker()
 
 #: Edge values a forger may write for each evaluation variable.
 DECIMALS = ["0", "-0", "1.50", "1.5", "-0.5", "01", ".5", "1e5", "+1", "", "9" * 64, "9" * 65,
             "-" + "9" * 63, "-" + "9" * 64, "0." + "0" * 61 + "1", "0." + "0" * 62 + "1",
-            "144.18", "210.5", "80", "79.99", "-", "1.", "１"]
+            "144.18", "210.5", "80", "79.99", "-", "1.", "\uff11"]
 STAMPS: list[Any] = [0, 1, 1794091260, 2**63 - 1, 2**63, 2**64 - 1, -1, "1794091260", True]
 BOOLS: list[Any] = [True, False, 0, 1, "true"]
 FLAGS = ("conflict_detected", "insufficient_evidence", "fallback_used", "provenance_ok")
@@ -72,7 +72,7 @@ def edit_variables(variables: dict[str, Any], rng: random.Random, ids: list[str]
     if edit == 9:  # a byte string: no valid step record (one_step.invalid_record)
         variables["blob"] = b"\x00"
     elif edit == 0:
-        name = rng.choice(FLAGS + ("event_observed",))
+        name = rng.choice((*FLAGS, "event_observed"))
         variables[name] = rng.choice(BOOLS)
     elif edit == 1:
         variables["numeric_value"] = rng.choice(DECIMALS)
