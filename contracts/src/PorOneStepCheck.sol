@@ -40,7 +40,7 @@ library PorOneStepCheck {
     /// False: a one-step proof carries one item per cited evidence id, whatever the step
     /// (SPEC §10.2.3 as of this build). True: only an extract step's proof carries items
     /// (ADR 0011 stage 2, `carried_evidence`); set it when that rule is SPEC's.
-    bool internal constant ITEMS_FOR_EXTRACT_ONLY = false;
+    bool internal constant ITEMS_FOR_EXTRACT_ONLY = true;
 
     /// The parts in SPEC §10.5's order: the step, the PromptSpec, the evidence, the prior
     /// steps.
