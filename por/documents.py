@@ -5,7 +5,7 @@ judgement bundle, a court bundle, a proof, or the JSON input of ``por build``.
 :func:`document_schema` reads the top-level ``schema`` field (SPEC §4: every
 record names its schema), :func:`looks_like_json` spots a JSON file, and
 :func:`check_document` runs the verifier the schema names, as gpg dispatches on
-the packet type: ``por.JudgementBundle/1`` -> ``por.judges.verify_judgement``,
+the packet type: ``por.JudgementBundle/1`` -> ``por.locked_judges.verify_judgement``,
 ``por.CourtBundle/1`` -> ``por.court.verify.verify_court``,
 ``por.DisputeCase/1`` -> ``por.court.case.check_case``, a proof ->
 ``por.challenge.check_proof``.  The result is a status with the exit code of
@@ -105,7 +105,7 @@ def check_document(data: bytes, schema: str, *, max_size: int) -> DocumentResult
     """
     try:
         if schema == JUDGEMENT_SCHEMA:
-            from por.judges import verify_judgement  # noqa: PLC0415
+            from por.locked_judges import verify_judgement  # noqa: PLC0415
 
             judged = verify_judgement(data, max_size=max_size)
             return DocumentResult(schema, "verified", "judgement.ok",

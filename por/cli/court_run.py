@@ -20,10 +20,10 @@ from por.cli.common import CliError, err, make_dir, read_input, remove_stale, wr
 from por.cli.judge_routes import route_from_args, start_route
 
 if TYPE_CHECKING:
-    from por.court.judges.llm_judge import CallTransport
+    from por.court.seed003.llm_judge import CallTransport
     from por.court.verify import CourtSummary
-    from por.judges import JudgeManifest
-    from por.judges.routes import Route
+    from por.locked_judges import JudgeManifest
+    from por.locked_judges.routes import Route
 
 RULING_FILE = "ruling.cbor"
 SUMMARY_FILE = "ruling.json"
@@ -40,7 +40,7 @@ def load_judges(court_path: str) -> tuple[dict[str, int], list[JudgeManifest],
     from por.cli.judge_run import resolve_config
     from por.court.config import parse_court
     from por.court.errors import CourtError
-    from por.judges import parse_manifest
+    from por.locked_judges import parse_manifest
 
     numbers, paths, routes = parse_court(read_input(court_path, MAX_CONFIG_BYTES))
     base = os.path.dirname(os.path.abspath(court_path))
@@ -66,8 +66,8 @@ def transports_for(locks: list[JudgeManifest], seat_routes: list[Route | None],
     """One recorded route per seat, with its servers running; and the clients to close.
     A seat's own route wins; ``--api-base`` (with ``--credential-env``, ``--ca-bundle``)
     serves the rest, one transcript server per seat (its profile's credential header)."""
-    from por.judges.client import LiteLLMTransport
-    from por.judges.transcript import (
+    from por.locked_judges.client import LiteLLMTransport
+    from por.locked_judges.transcript import (
         TranscriptServer,
         cassette_from_calls,
         credentials_from_calls,
@@ -93,7 +93,7 @@ def transports_for(locks: list[JudgeManifest], seat_routes: list[Route | None],
                 if not args.serve_local:
                     raise CliError("usage.court", f"seat {seat} ({lock.judge_id}) is a local "
                                    "lock: por serves it (--serve-local), which checks its weights")
-                from por.judges.local_server import LocalModelServer, weights_from_source
+                from por.locked_judges.local_server import LocalModelServer, weights_from_source
 
                 model = stack.enter_context(LocalModelServer(
                     lock, weights_from_source(lock.model.weights_source or "")))

@@ -169,7 +169,7 @@ def run_lock(args: argparse.Namespace) -> int:
 def _replay_source(args: argparse.Namespace) -> Any:
     if not getattr(args, "replay_from", None):
         return None
-    from por.judges import verify_judgement
+    from por.locked_judges import verify_judgement
 
     return verify_judgement(read_input(args.replay_from, args.max_size), max_size=args.max_size)
 
@@ -211,7 +211,7 @@ def _report(summary: Any, args: argparse.Namespace) -> int:
 
 def run_verify(args: argparse.Namespace) -> int:
     """``por judge verify``."""
-    from por.judges import verify_judgement
+    from por.locked_judges import verify_judgement
 
     if getattr(args, "replay_from", None):
         # Replaying a recording re-runs nothing: it would compare the bundle with an
@@ -250,8 +250,8 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def _claims_line(summary: Any, reexecuted: bool) -> str:
     """What the transcripts claim and what was checked (SPEC §15.11), one line."""
-    from por.judges.chain import preregistration_digest
-    from por.judges.manifest import DETERMINISTIC_JUDGE
+    from por.locked_judges.chain import preregistration_digest
+    from por.locked_judges.manifest import DETERMINISTIC_JUDGE
 
     claims = sorted({c.claim or "none" for c in summary.calls})
     rerun = reexecuted or summary.manifest.parser == DETERMINISTIC_JUDGE
@@ -263,9 +263,9 @@ def _claims_line(summary: Any, reexecuted: bool) -> str:
 
 def _reexecute(summary: Any, args: argparse.Namespace) -> None:
     from por.cli.judge_run import run_batch, transport_for
-    from por.judges import verify_judgement
-    from por.judges.errors import JudgementError
-    from por.judges.reports import compare
+    from por.locked_judges import verify_judgement
+    from por.locked_judges.errors import JudgementError
+    from por.locked_judges.reports import compare
 
     if summary.manifest.determinism != "bitwise":
         raise CliError("usage.judge", "--reexecute needs a bitwise-deterministic manifest")
@@ -285,8 +285,8 @@ def _reexecute(summary: Any, args: argparse.Namespace) -> None:
 def _contents(summary: Any) -> list[tuple[bytes, str]]:
     """(subject, answer text) of every vote: what a bitwise lock reproduces (the raw
     envelope carries a random id and a clock)."""
-    from por.judges.profiles import profile_of
-    from por.judges.render import content_from_response
+    from por.locked_judges.profiles import profile_of
+    from por.locked_judges.render import content_from_response
 
     profile = profile_of(summary.manifest.model.profile)
     calls = {(c.subject_hash, c.attempt): c for c in summary.calls}
@@ -311,9 +311,9 @@ def run_replay(args: argparse.Namespace) -> int:
         transport_for,
         write_outputs,
     )
-    from por.judges import verify_judgement
-    from por.judges.errors import JudgementError
-    from por.judges.reports import compare, comparison_json
+    from por.locked_judges import verify_judgement
+    from por.locked_judges.errors import JudgementError
+    from por.locked_judges.reports import compare, comparison_json
 
     refuse_existing_in(args.output, OUTPUT_FILES, force=args.force)  # before any judge
     original = verify_judgement(read_input(args.original, args.max_size),

@@ -86,8 +86,8 @@ def add_run_option(parser: argparse.ArgumentParser) -> None:
 def run_preregister(args: argparse.Namespace) -> int:
     """``por judge preregister``."""
     from por.cli.judge_run import load_manifest, load_subjects
-    from por.judges.batch import order_subjects
-    from por.judges.chain import preregister, preregistration_digest
+    from por.locked_judges.batch import order_subjects
+    from por.locked_judges.chain import preregister, preregistration_digest
 
     if (args.key is None) != (args.signature_output is None) or \
             (args.key is not None and args.at is None):
@@ -120,7 +120,7 @@ def run_preregister(args: argparse.Namespace) -> int:
 def _sign(record: Any, args: argparse.Namespace) -> Any:
     from por.cli.judge_sign import MAX_TIME
     from por.cli.signing_args import load_signing_key
-    from por.judges.prereg_signing import preregistration_struct, sign_preregistration
+    from por.locked_judges.prereg_signing import preregistration_struct, sign_preregistration
     from por.signing import Eip712Domain
 
     key = load_signing_key(args.key)
@@ -143,9 +143,9 @@ def run_check(args: argparse.Namespace) -> int:
     from por.cli.judge_sign import MAX_SIGNATURE_FILE
     from por.cli.signing_args import now_from_args
     from por.encoding import decode
-    from por.judges import verify_judgement
-    from por.judges.chain import preregistration_digest
-    from por.judges.prereg_signing import (
+    from por.locked_judges import verify_judgement
+    from por.locked_judges.chain import preregistration_digest
+    from por.locked_judges.prereg_signing import (
         PreregistrationSignature,
         preregistration_signature_failures,
     )
@@ -178,7 +178,7 @@ def run_check(args: argparse.Namespace) -> int:
 def load_preregistration(args: argparse.Namespace) -> Any:
     """``--preregistration FILE`` as a record (None without it); with ``--run`` too:
     ``usage.judge`` (the file names its run)."""
-    from por.judges.records import JudgePreregistration
+    from por.locked_judges.records import JudgePreregistration
 
     path = getattr(args, "preregistration", None)
     if path is None:

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 from por.cli.common import CliError
 
 if TYPE_CHECKING:
-    from por.judges import JudgeManifest
-    from por.judges.routes import Route
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges import JudgeManifest
+    from por.locked_judges.routes import Route
+    from por.locked_judges.transcript import TranscriptServer
 
 
 def add_route_options(group: argparse._ActionsContainer) -> None:
@@ -33,7 +33,7 @@ def add_route_options(group: argparse._ActionsContainer) -> None:
 
 def route_from_args(args: argparse.Namespace, usage: str) -> Route | None:
     """The default route the options name, or ``None`` without ``--api-base``."""
-    from por.judges.routes import Route, check_route
+    from por.locked_judges.routes import Route, check_route
 
     api_base = getattr(args, "api_base", None)
     env, bundle = getattr(args, "credential_env", None), getattr(args, "ca_bundle", None)
@@ -52,7 +52,7 @@ def _fail(check_id: str) -> Callable[..., CliError]:
 
 def start_route(route: Route, manifest: JudgeManifest) -> TranscriptServer:
     """A transcript server for ``route`` (``usage.route`` if its CA bundle is unreadable)."""
-    from por.judges.routes import transcript_server
+    from por.locked_judges.routes import transcript_server
 
     if route.ca_bundle is not None and not os.path.isfile(route.ca_bundle):
         raise CliError("usage.route", "the CA bundle is not a file", actual=route.ca_bundle[:80])

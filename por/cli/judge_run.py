@@ -1,6 +1,6 @@
 """What ``por judge`` commands do with files, servers and the event loop (SPEC §15).
 
-The core (:mod:`por.judges`) takes bytes; this module reads configs, prompt
+The core (:mod:`por.locked_judges`) takes bytes; this module reads configs, prompt
 files, weights and bundles, starts the transcript server (and the local model
 server when asked), runs the batch and writes the output directory.  litellm
 and llama-cpp are imported only when an LLM manifest is run.
@@ -20,8 +20,8 @@ from por.cli.common import CliError, err, make_dir, read_input, remove_stale, wr
 from por.cli.judge_routes import route_from_args, start_route
 
 if TYPE_CHECKING:
-    from por.judges import JudgeManifest, JudgementSummary, JudgeSubject
-    from por.judges.batch import Transport
+    from por.locked_judges import JudgeManifest, JudgementSummary, JudgeSubject
+    from por.locked_judges.batch import Transport
 
 #: Files a judgement output directory holds.
 JUDGEMENT_FILE = "judgement.cbor"
@@ -29,7 +29,7 @@ SEED_MANIFEST_FILE = "judge_manifest.json"
 SCORES_FILE = "scores.json"
 CHECKSUMS_FILE = "checksums.sha256"
 #: The detached signature ``por judge sign`` writes beside a judgement
-#: (``por.judges.signing.SIGNATURE_FILE``): stale once the judgement is replaced.
+#: (``por.locked_judges.signing.SIGNATURE_FILE``): stale once the judgement is replaced.
 SIGNATURE_FILE = "judgement.sig.cbor"
 #: Every file batch or replay may write into its directory, and the signature
 #: it would make stale: refused unless --force, before any judge is called.
@@ -41,9 +41,9 @@ MAX_CONFIG_BYTES = 1 << 20
 
 def resolve_config(path: str) -> JudgeManifest:
     """A config file, its prompt files (relative to it) and weights -> the lock."""
-    from por.judges.config import lock_from_config, parse_config_text
-    from por.judges.errors import JudgeLockError
-    from por.judges.local_server import sha256_file, weights_for
+    from por.locked_judges.config import lock_from_config, parse_config_text
+    from por.locked_judges.errors import JudgeLockError
+    from por.locked_judges.local_server import sha256_file, weights_for
 
     config = parse_config_text(read_input(path, MAX_CONFIG_BYTES))
     base = os.path.dirname(os.path.abspath(path))
@@ -68,7 +68,7 @@ def resolve_config(path: str) -> JudgeManifest:
 
 def load_manifest(args: argparse.Namespace) -> JudgeManifest:
     """``--judge-config`` (resolved now) or ``--manifest`` (a locked por.JudgeManifest/1)."""
-    from por.judges import parse_manifest
+    from por.locked_judges import parse_manifest
 
     if args.judge_config:
         return resolve_config(args.judge_config)
@@ -80,7 +80,7 @@ def load_manifest(args: argparse.Namespace) -> JudgeManifest:
 def load_subjects(paths: list[str], max_size: int) -> tuple[list[JudgeSubject],
                                                              dict[bytes, str]]:
     """Each PoR bundle as a subject, and the path each bundle hash came from."""
-    from por.judges import subject_from_bundle
+    from por.locked_judges import subject_from_bundle
 
     subjects = [subject_from_bundle(open_bundle(path, max_size).data) for path in paths]
     return subjects, {s.bundle_hash: p for s, p in zip(subjects, paths, strict=True)}
@@ -90,18 +90,18 @@ def load_subjects(paths: list[str], max_size: int) -> tuple[list[JudgeSubject],
 def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
                   cassette_from: JudgementSummary | None = None) -> Iterator[Transport]:
     """The transport a manifest and the options imply, with its servers running."""
-    from por.judges import deterministic_transport
+    from por.locked_judges import deterministic_transport
 
     if manifest.model.kind == "deterministic":
         yield deterministic_transport
         return
-    from por.judges.client import LiteLLMTransport, preflight
-    from por.judges.transcript import (
+    from por.locked_judges.client import LiteLLMTransport, preflight
+    from por.locked_judges.transcript import (
         TranscriptServer,
         cassette_from_calls,
         credentials_from_calls,
     )
-    from por.judges.wire import wire_model_name
+    from por.locked_judges.wire import wire_model_name
 
     with contextlib.ExitStack() as stack:
         if cassette_from is not None or getattr(args, "cassette", None):
@@ -117,7 +117,7 @@ def transport_for(manifest: JudgeManifest, args: argparse.Namespace,
                                "which checks its weights; --api-base is for hosted models")
             server = start_route(route, manifest)
         elif getattr(args, "serve_local", False):
-            from por.judges.local_server import LocalModelServer, weights_from_source
+            from por.locked_judges.local_server import LocalModelServer, weights_from_source
 
             # One single-slot, single-thread server per parallel subject: llama.cpp
             # is deterministic per process, and parallel across processes.
@@ -138,7 +138,7 @@ def run_batch(manifest: JudgeManifest, subjects: list[JudgeSubject], transport: 
               args: argparse.Namespace) -> bytes:
     """Judge and return ``judgement.cbor`` (verified before it is returned)."""
     from por.cli.judge_prereg import load_preregistration
-    from por.judges import judge_batch, verify_judgement
+    from por.locked_judges import judge_batch, verify_judgement
 
     progress = None if getattr(args, "quiet", False) else (lambda line: err(f"  {line}"))
     data = asyncio.run(judge_batch(manifest, subjects, transport,
@@ -154,8 +154,8 @@ def write_outputs(directory: str, data: bytes, paths: dict[bytes, str],
                   replay_metadata: dict[str, Any] | None = None) -> JudgementSummary:
     """judgement.cbor, the seed's judge_manifest.json, scores.json and checksums."""
     from por.cli.common import dump_json
-    from por.judges import verify_judgement
-    from por.judges.reports import checksums, judge_manifest_json, scores_json
+    from por.locked_judges import verify_judgement
+    from por.locked_judges.reports import checksums, judge_manifest_json, scores_json
 
     summary = verify_judgement(data)
     shown = [paths.get(s.bundle_hash, "(from the original judgement)")
@@ -184,8 +184,8 @@ def summary_json(summary: JudgementSummary, directory: str | None, *,
     """The ``--json`` document of batch and verify (schema ``por/judgement/1``): per
     call its claim level and what was checked (SPEC §15.11: ``rerun`` when the answer
     was re-obtained, by ``por-judge/1``'s replay or ``--reexecute``)."""
-    from por.judges.chain import preregistration_digest
-    from por.judges.manifest import DETERMINISTIC_JUDGE
+    from por.locked_judges.chain import preregistration_digest
+    from por.locked_judges.manifest import DETERMINISTIC_JUDGE
 
     report = summary.report
     prereg = summary.preregistration

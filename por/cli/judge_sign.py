@@ -78,8 +78,8 @@ def add_verify_options(verify: argparse.ArgumentParser) -> None:
 def run_sign(args: argparse.Namespace) -> int:
     """``por judge sign``."""
     from por.cli.signing_args import load_signing_key, wall_clock
-    from por.judges import verify_judgement
-    from por.judges.signing import judgement_struct, sign_judgement
+    from por.locked_judges import verify_judgement
+    from por.locked_judges.signing import judgement_struct, sign_judgement
     from por.signing import Eip712Domain
 
     refuse_existing([args.output], force=args.force)
@@ -132,7 +132,7 @@ def check_signature(args: argparse.Namespace,
     from por.cli.signature_status import detached_status, settle
     from por.cli.signing_args import now_from_args
     from por.encoding import decode
-    from por.judges.signing import JudgementSignature, judgement_signature_failures
+    from por.locked_judges.signing import JudgementSignature, judgement_signature_failures
     from por.signing.keyfiles import load_public_key_file
     from por.signing.policy import TrustPolicy
 

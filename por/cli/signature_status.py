@@ -1,7 +1,7 @@
 """The gpg-like status of a detached signature, for ``por judge verify`` and
 ``por court verify`` (``por verify`` reads its statuses from the report).
 
-A detached signature is one record: its failures (``por.judges.signing``,
+A detached signature is one record: its failures (``por.locked_judges.signing``,
 ``por.court.eip712``) give one :class:`~por.signing.status.SignatureStatus`;
 the command prints its line when it counts (the error line, ``por: <check
 id>: <status> signature by <signer>: ...``, when it does not) and puts its

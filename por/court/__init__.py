@@ -1,7 +1,7 @@
 """The dispute court (seed 003, SPEC §16): N locked LLM judges rule on a dispute that a
 one-step proof cannot settle.
 
-* :mod:`por.court.judges` -- the seed's judge system (``Judge``, ``LLMJudge``, ...);
+* :mod:`por.court.seed003` -- the seed's judge system (``Judge``, ``LLMJudge``, ...);
 * :mod:`por.court.case` -- a ``por.DisputeCase/1`` from a PoR bundle, a leaf and a claim;
 * :mod:`por.court.aggregate` -- the ruling rule (upper median, quorum, split, dissent);
 * :mod:`por.court.records`, :mod:`por.court.layout` -- votes, rulings, the court bundle;

@@ -31,7 +31,7 @@ from por.challenge.proofs import (
 from por.challenge.records import InclusionProof, LeafKind
 from por.challenge.refs import bundle_from_bytes
 from por.court.errors import CourtError
-from por.court.judges.base import DisputeContext
+from por.court.seed003.base import DisputeContext
 from por.errors import PorError, value_error_text
 from por.merkle import leaf_hash
 from por.schemas import DeterministicVerdict, EvidenceItem, PromptSpec

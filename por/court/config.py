@@ -28,8 +28,8 @@ from por.court.errors import CourtError
 from por.court.phases import BLIND, CANARY
 from por.court.records import MAX_SEATS, CourtRule
 from por.errors import PorError, value_error_text
-from por.judges.config import parse_config_text
-from por.judges.routes import Route, route_from_mapping
+from por.locked_judges.config import parse_config_text
+from por.locked_judges.routes import Route, route_from_mapping
 
 COURT_FORMAT = "por-court/1"
 RULE: Literal["upper-median/1"] = "upper-median/1"

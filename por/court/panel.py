@@ -23,8 +23,6 @@ from decimal import Decimal
 from por.court.aggregate import check_panel, decide, side
 from por.court.case import DisputeCase
 from por.court.errors import CourtError, ServiceError, judge_unavailable
-from por.court.judges.base import JudgeVote
-from por.court.judges.llm_judge import Attempt, CallTransport, LLMJudge
 from por.court.phases import (
     CANARY_KINDS,
     FirstAnswer,
@@ -46,13 +44,15 @@ from por.court.records import (
     SeatVote,
     assemble,
 )
-from por.judges.attempts import Sleep
-from por.judges.manifest import JudgeManifest
-from por.judges.outcome import sha256
-from por.judges.profiles import profile_of
-from por.judges.records import JudgeCall
-from por.judges.render import content_from_response, messages_hash
-from por.judges.wire import request_hash
+from por.court.seed003.base import JudgeVote
+from por.court.seed003.llm_judge import Attempt, CallTransport, LLMJudge
+from por.locked_judges.attempts import Sleep
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.outcome import sha256
+from por.locked_judges.profiles import profile_of
+from por.locked_judges.records import JudgeCall
+from por.locked_judges.render import content_from_response, messages_hash
+from por.locked_judges.wire import request_hash
 
 Progress = Callable[[str], None]
 

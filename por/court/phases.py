@@ -28,18 +28,18 @@ from typing import Literal
 from por.challenge.refs import bundle_from_bytes
 from por.court.aggregate import Decision, side
 from por.court.case import MAX_DELIVERABLES, DisputeCase
-from por.court.judges.base import DisputeContext
-from por.court.judges.prompts import (
+from por.court.records import CanaryResult
+from por.court.seed003.base import DisputeContext
+from por.court.seed003.prompts import (
     AFTER_COMMIT,
     BLIND_SYSTEM_PROMPT,
     BLIND_TEMPLATE,
     CANARY_INJECTIONS,
 )
-from por.court.judges.render import fill, json_line, render_messages
-from por.court.records import CanaryResult
+from por.court.seed003.render import fill, json_line, render_messages
 from por.encoding import encode
 from por.errors import PorError
-from por.judges.manifest import JudgeManifest
+from por.locked_judges.manifest import JudgeManifest
 from por.schemas import EvidenceItem
 
 #: The commit-first phase's name in ``por.CourtRule/1`` (its prompts are SPEC §16.9's).

@@ -21,7 +21,7 @@ from por.container import COURT_BUNDLE
 from por.container.models import Container
 from por.court.case import MAX_TEXT
 from por.court.errors import CourtError
-from por.judges.records import Attempt
+from por.locked_judges.records import Attempt
 from por.schemas.base import Blob, Count, Hash32, Id, Model, Record
 
 #: Most seats in a court (an appeal panel of 2N+1 with N <= 7).

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from por.court.aggregate import side
 from por.court.case import DisputeCase, check_case
 from por.court.errors import CourtError
-from por.court.judges.llm_judge import classify_court
 from por.court.panel import check_rule, court_vote, first_answer, round_seats, ruling_for
 from por.court.phases import (
     CANARY_KINDS,
@@ -42,12 +41,13 @@ from por.court.records import (
     CourtRuling,
     CourtVote,
 )
-from por.judges.attempts import Tried
-from por.judges.calls import check_attempts
-from por.judges.manifest import COURT_PARSER, JudgeManifest, parse_manifest
-from por.judges.outcome import Classified, Exchange
-from por.judges.profiles import profile_of
-from por.judges.records import JudgeCall
+from por.court.seed003.llm_judge import classify_court
+from por.locked_judges.attempts import Tried
+from por.locked_judges.calls import check_attempts
+from por.locked_judges.manifest import COURT_PARSER, JudgeManifest, parse_manifest
+from por.locked_judges.outcome import Classified, Exchange
+from por.locked_judges.profiles import profile_of
+from por.locked_judges.records import JudgeCall
 
 #: Largest ruling.cbor read by default (the PoR bundle is inside the case).
 DEFAULT_MAX_SIZE = 64 * 1024 * 1024

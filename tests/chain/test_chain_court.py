@@ -60,8 +60,8 @@ from por.court.eip712 import (
 )
 from por.court.panel import rule_case
 from por.court.verify import CourtSummary, verify_court
-from por.judges.outcome import Exchange
-from por.judges.wire import response_format, wire_model_name, wire_number
+from por.locked_judges.outcome import Exchange
+from por.locked_judges.wire import response_format, wire_model_name, wire_number
 from por.scenarios import list_scenarios, load_scenario
 from por.signing.eip712 import Eip712Domain
 

@@ -103,7 +103,7 @@ def _model(table: dict[str, Any]) -> Any:
 
 
 def _serve(table: dict[str, Any]) -> Any:
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges.transcript import TranscriptServer
 
     return TranscriptServer(responder=_model(table), authenticate=False)
 
@@ -242,7 +242,7 @@ def test_the_seed_constructor_calls_litellm_through_a_recorded_socket() -> None:
     from court_support import case
 
     from por.court.errors import ServiceError
-    from por.court.judges import LLMJudge
+    from por.court.seed003 import LLMJudge
 
     seen: list[bytes] = []
 
@@ -250,7 +250,7 @@ def test_the_seed_constructor_calls_litellm_through_a_recorded_socket() -> None:
         seen.append(body)
         return 200, completion(vote(65, "mostly delivered"), "gpt-4o-2024-08-06")
 
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges.transcript import TranscriptServer
 
     with TranscriptServer(responder=model, authenticate=False) as upstream:
         judge = LLMJudge("judge-0", "openai/gpt-4o-2024-08-06", 0.2,

@@ -15,7 +15,7 @@ from cli_signing_support import T0, WEEK, keygen, run
 from por.court.eip712 import RulingSignature, ruling_struct, sign_ruling
 from por.court.verify import verify_court
 from por.encoding import decode, encode
-from por.judges.signing import JudgementSignature
+from por.locked_judges.signing import JudgementSignature
 from por.signing.display import checksum_address
 from por.signing.eip712 import Eip712Domain
 from por.signing.keyfiles import load_private_key_file

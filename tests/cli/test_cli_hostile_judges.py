@@ -19,7 +19,7 @@ from run_support import needs_litellm, open_case
 
 from por.cli.app import main
 from por.court.verify import verify_court
-from por.judges import verify_judgement
+from por.locked_judges import verify_judgement
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "court"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "judges"))
@@ -39,7 +39,7 @@ ANSWERS: dict[str, tuple[Any, str]] = {
 
 
 def _stand_in(hostile: str, bad_seat_model: str) -> Any:
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges.transcript import TranscriptServer
 
     make, _ = ANSWERS[hostile]
 
@@ -91,7 +91,7 @@ def _hosted_lock(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("hostile", sorted(ANSWERS))
 def test_judge_batch_partial_save_writes_a_hostile_answer_as_a_failed_subject(
         hostile: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges.transcript import TranscriptServer
 
     make, check_id = ANSWERS[hostile]
     if hostile == "surrogate-reasoning":  # a market vote has no reasoning: the content

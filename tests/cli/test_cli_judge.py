@@ -15,7 +15,7 @@ import pytest
 from run_support import needs_litellm, scenario_bundles
 
 from por.cli.app import main
-from por.judges import verify_judgement
+from por.locked_judges import verify_judgement
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "judges"))
 from judges_support import (
@@ -154,7 +154,7 @@ def _hosted_manifest(tmp_path: Path) -> Path:
 @needs_litellm
 def test_llm_batch_through_api_base_then_replay_from_transcripts(
         bundles: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges.transcript import TranscriptServer
 
     manifest = _hosted_manifest(tmp_path)
     models = b'{"object":"list","data":[{"id":"smollm2-135m","object":"model"}]}'
@@ -184,7 +184,7 @@ def test_llm_batch_through_api_base_then_replay_from_transcripts(
 @needs_litellm
 def test_unavailable_model_fails_preflight_with_exit_2(
         bundles: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges.transcript import TranscriptServer
 
     manifest = _hosted_manifest(tmp_path)
     other = b'{"object":"list","data":[{"id":"some-other-model","object":"model"}]}'

@@ -11,8 +11,8 @@ from jsonschema import Draft202012Validator
 
 from por.cli.app import main
 from por.cli.schema import schema_for
-from por.judges import verify_judgement
-from por.judges.chain import preregistration_digest
+from por.locked_judges import verify_judgement
+from por.locked_judges.chain import preregistration_digest
 from por.signing.keyfiles import write_key_files
 from por.signing.keys import PrivateKey
 

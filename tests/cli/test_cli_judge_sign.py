@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from cli_signing_support import T0, WEEK, keygen, run
 
-from por.judges.signing import JudgementSignature
+from por.locked_judges.signing import JudgementSignature
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = ROOT / "fixtures" / "judges" / "valid"

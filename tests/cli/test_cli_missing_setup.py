@@ -17,7 +17,7 @@ from test_cli_hostile_judges import _hosted_lock as hosted_lock
 
 from por.cli.app import main
 from por.cli.common import SETUP_CHECK_IDS, exit_code_for
-from por.judges.errors import JudgeLockError
+from por.locked_judges.errors import JudgeLockError
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = str(ROOT / "fixtures" / "bundles" / "valid" / "01-boolean-observed.cbor")
@@ -33,7 +33,7 @@ def test_setup_failures_are_no_verdict(check_id: str) -> None:
 def test_missing_llm_extra_exits_2_with_the_install_command(
         tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges.transcript import TranscriptServer
 
     monkeypatch.setitem(sys.modules, "litellm", None)  # `import litellm` raises ImportError
     manifest = hosted_lock(tmp_path)

@@ -23,7 +23,7 @@ from llm_local import LLM_LOCAL
 from por.bundle import build_bundle
 from por.cli.app import main
 from por.court.verify import verify_court
-from por.judges.render import content_from_response
+from por.locked_judges.render import content_from_response
 from por.scenarios import list_scenarios, load_scenario
 
 pytestmark = LLM_LOCAL
@@ -138,7 +138,7 @@ def test_a_mixed_panel_rules_and_its_signed_ruling_is_accepted_by_the_registry(
     from por.chain.calldata import submit_ruling_calldata
     from por.challenge.proofs import build_inclusion_proof
     from por.court.eip712 import RulingSignature
-    from por.judges.transcript import TranscriptServer
+    from por.locked_judges.transcript import TranscriptServer
 
     scenario = load_scenario(list_scenarios()[0])
     data = build_bundle(scenario.prompt_spec, scenario.evidence)

@@ -17,7 +17,7 @@ from llm_local import LLM_LOCAL
 from run_support import scenario_bundles
 
 from por.cli.app import main
-from por.judges import JudgeLockError, verify_judgement
+from por.locked_judges import JudgeLockError, verify_judgement
 
 pytestmark = LLM_LOCAL
 
@@ -96,8 +96,8 @@ def test_replay_under_a_second_manifest_writes_the_comparison(
 
 def test_weights_are_checked_before_the_server_starts(tmp_path: Path) -> None:
     from por.cli.judge_run import resolve_config
-    from por.judges.local_server import LocalModelServer, weights_from_source
-    from por.judges.manifest import JudgeManifest
+    from por.locked_judges.local_server import LocalModelServer, weights_from_source
+    from por.locked_judges.manifest import JudgeManifest
 
     manifest = resolve_config(V01)
     data = manifest.to_dict()

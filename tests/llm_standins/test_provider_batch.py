@@ -22,7 +22,7 @@ from run_support import needs_litellm, scenario_bundles
 from standins import StandIn, Tls, make_tls
 
 from por.cli.app import main
-from por.judges import verify_judgement
+from por.locked_judges import verify_judgement
 
 pytestmark = needs_litellm
 SECRETS = [SECRET_OPENAI, SECRET_ANTHROPIC]

@@ -30,8 +30,8 @@ from por.cli.app import main
 from por.court.records import CourtBundle
 from por.court.verify import verify_court
 from por.errors import PorError
-from por.judges import JudgeCall
-from por.judges.wire import request_hash
+from por.locked_judges import JudgeCall
+from por.locked_judges.wire import request_hash
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "court"))
 from court_support import AT, CLAIM, bundle_bytes, recommit

@@ -14,7 +14,7 @@ import pytest
 from provider_support import OPENAI_ENV, OPENAI_MODEL, SECRET_OPENAI, market_answer
 from standins import StandIn, Tls, make_tls
 
-from por.judges.transcript import CALL_HEADER, SECRET_HEADER, Credential, TranscriptServer
+from por.locked_judges.transcript import CALL_HEADER, SECRET_HEADER, Credential, TranscriptServer
 
 BODY = json.dumps({"model": OPENAI_MODEL, "messages": [{"role": "user", "content": "q"}],
                    "temperature": 0}).encode()

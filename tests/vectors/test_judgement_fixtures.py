@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from por.errors import PorError
-from por.judges import verify_judgement
+from por.locked_judges import verify_judgement
 
 ROOT = Path(__file__).resolve().parents[2] / "fixtures" / "judges"
 _spec = importlib.util.spec_from_file_location("gen_judgements_vectors", ROOT / "generate.py")

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from por.judges.errors import JudgementError
-from por.judges.manifest import JudgeManifest
-from por.judges.wire import allowed_wire_keys, canonical_request, check_wire, request_hash
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.wire import allowed_wire_keys, canonical_request, check_wire, request_hash
 
 VECTORS = Path(__file__).resolve().parents[2] / "fixtures" / "vectors"
 DATA: dict[str, Any] = json.loads((VECTORS / "profiles.json").read_text(encoding="utf-8"))

@@ -2,8 +2,8 @@
 (§2, §3.2, §12.3-§12.4.1, §12.5.2-§12.5.7), agrees with every `check_requirement`,
 `aggregate`, `contradictions`, `deduce` and `map` record of
 fixtures/vectors/step_records.json, reading items only through the cards of the
-cited extract steps (§12.1.4, §12.5.2), and checks every card against its item. SPEC_GAPS.md lists what SPEC left open and how
-SPEC was fixed.
+cited extract steps (§12.1.4, §12.5.2), and checks every card against its item.
+SPEC_GAPS.md lists what SPEC left open and how SPEC was fixed.
 """
 
 from __future__ import annotations

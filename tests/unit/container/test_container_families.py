@@ -17,10 +17,10 @@ from por.container.models import Container
 from por.court.records import COURT, CourtBundle, CourtVote
 from por.court.verify import decode_court
 from por.errors import PorError
-from por.judges.layout import JUDGEMENT
-from por.judges.records import JudgementBundle
-from por.judges.verify import decode_judgement
 from por.lean.bundle import por_root_of
+from por.locked_judges.layout import JUDGEMENT
+from por.locked_judges.records import JudgementBundle
+from por.locked_judges.verify import decode_judgement
 from por.schemas import EvidenceItem
 from verifier import check_bundle
 

@@ -7,7 +7,7 @@ import importlib.util
 from functools import cache
 from pathlib import Path
 
-from por.judges.manifest import JudgeManifest
+from por.locked_judges.manifest import JudgeManifest
 
 ROOT = Path(__file__).resolve().parents[3]
 COURT = ROOT / "fixtures" / "court"

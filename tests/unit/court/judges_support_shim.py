@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from por.cli.judge_run import resolve_config
-from por.judges.manifest import JudgeManifest
+from por.locked_judges.manifest import JudgeManifest
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -9,7 +9,7 @@ from por.court.case import DisputeCase, check_case
 from por.court.records import CourtBundle, CourtRuling, CourtVote
 from por.court.verify import verify_court
 from por.errors import PorError
-from por.judges.records import JudgeCall
+from por.locked_judges.records import JudgeCall
 from por.merkle import leaf_hash
 
 

@@ -12,15 +12,15 @@ from court_support import AT, CLAIM, REBUTTAL, case, completion, locks, recommit
 
 from por.court.config import court_rule, parse_court
 from por.court.errors import CourtError
-from por.court.judges.prompts import BLIND_SYSTEM_PROMPT
 from por.court.panel import rule_case
 from por.court.phases import phase_subject, verdict_outcome
 from por.court.records import CourtBundle, CourtRuling, CourtVote
+from por.court.seed003.prompts import BLIND_SYSTEM_PROMPT
 from por.court.verify import verify_court
 from por.errors import PorError
-from por.judges.manifest import JudgeManifest
-from por.judges.outcome import Exchange
-from por.judges.records import JudgeCall
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.outcome import Exchange
+from por.locked_judges.records import JudgeCall
 
 Messages = list[dict[str, str]]
 
@@ -250,7 +250,7 @@ def test_the_court_file_switches() -> None:
 def test_the_phase_prompts_are_the_fixture_files_byte_for_byte() -> None:
     from court_support import COURT
 
-    from por.court.judges import prompts
+    from por.court.seed003 import prompts
 
     for name, text in [("blind-system.md", prompts.BLIND_SYSTEM_PROMPT),
                        ("blind.md", prompts.BLIND_TEMPLATE),

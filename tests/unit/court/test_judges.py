@@ -14,7 +14,7 @@ from setup_gate import needs
 
 from por.court.config import iso_time
 from por.court.errors import JUDGE_UNAVAILABLE, CourtError, ServiceError
-from por.court.judges import (
+from por.court.seed003 import (
     EVALUATION_TEMPLATE,
     EVALUATION_TEMPLATE_V2,
     SYSTEM_PROMPT,
@@ -23,8 +23,8 @@ from por.court.judges import (
     JudgeVote,
     LLMJudge,
 )
-from por.court.judges.llm_judge import EPOCH, seed_lock
-from por.court.judges.render import context_fields, fill, parse_court_vote, render_messages
+from por.court.seed003.llm_judge import EPOCH, seed_lock
+from por.court.seed003.render import context_fields, fill, parse_court_vote, render_messages
 from por.errors import PorError
 
 needs_litellm = needs("llm", "litellm is not installed"
@@ -32,7 +32,7 @@ needs_litellm = needs("llm", "litellm is not installed"
 
 
 def test_the_seed_verification_line_imports_no_http_framework_and_no_llm_client() -> None:
-    code = ("from por.court.judges import LLMJudge, DisputeContext, JudgeVote; import sys; "
+    code = ("from por.court.seed003 import LLMJudge, DisputeContext, JudgeVote; import sys; "
             "print(sorted(m for m in ('fastapi', 'starlette', 'flask', 'litellm', 'aiohttp', "
             "'httpx', 'llama_cpp') if m in sys.modules)); print('OK')")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

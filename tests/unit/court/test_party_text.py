@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from por.court.judges.base import DisputeContext
-from por.court.judges.llm_judge import seed_lock
-from por.court.judges.prompts import EVALUATION_TEMPLATE, EVALUATION_TEMPLATE_V2
-from por.court.judges.render import context_fields, fill, json_fields, render_messages
+from por.court.seed003.base import DisputeContext
+from por.court.seed003.llm_judge import seed_lock
+from por.court.seed003.prompts import EVALUATION_TEMPLATE, EVALUATION_TEMPLATE_V2
+from por.court.seed003.render import context_fields, fill, json_fields, render_messages
 
 HEADERS = re.findall(r"^=== .* ===$", EVALUATION_TEMPLATE_V2, flags=re.MULTILINE)
 V1_HEADERS = re.findall(r"^=== .* ===$", EVALUATION_TEMPLATE, flags=re.MULTILINE)

@@ -29,10 +29,10 @@ from judges_support import (
 )
 
 from por.errors import UnsupportedError
-from por.judges import JudgeBatchReport, JudgeCall, deterministic_transport, verify_judgement
-from por.judges.chain import claim_for, preregister, preregistration_digest
-from por.judges.errors import JudgementError
-from por.judges.records import JudgePreregistration
+from por.locked_judges import JudgeBatchReport, JudgeCall, deterministic_transport, verify_judgement
+from por.locked_judges.chain import claim_for, preregister, preregistration_digest
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.records import JudgePreregistration
 
 
 def _busy_then_vote(index: int, attempt: int) -> tuple[int, bytes]:

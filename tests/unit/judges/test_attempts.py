@@ -1,4 +1,4 @@
-"""The one retry loop shared by locked judges and court seats (por.judges.attempts)."""
+"""The one retry loop shared by locked judges and court seats (por.locked_judges.attempts)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from por.judges.attempts import (
+from por.locked_judges.attempts import (
     Tried,
     backoff_seconds,
     longest_backoff_seconds,
@@ -14,8 +14,8 @@ from por.judges.attempts import (
     run_attempts,
     wait_seconds,
 )
-from por.judges.manifest import RetryPolicy
-from por.judges.outcome import Classified, Exchange
+from por.locked_judges.manifest import RetryPolicy
+from por.locked_judges.outcome import Classified, Exchange
 
 POLICY = RetryPolicy(max_retries=2, backoff="exponential", base_ms=250,
                      retry_on=["rate_limit", "timeout"], fail_on=["auth"])

@@ -13,7 +13,7 @@ from judges_support import (
     vote_body,
 )
 
-from por.judges import (
+from por.locked_judges import (
     BatchJudgementFailedError,
     JudgeCall,
     JudgeLockError,
@@ -21,7 +21,7 @@ from por.judges import (
     deterministic_transport,
     verify_judgement,
 )
-from por.judges.errors import JudgementError
+from por.locked_judges.errors import JudgementError
 
 
 def test_deterministic_judge_rejudges_every_example_market() -> None:

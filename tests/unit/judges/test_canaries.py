@@ -11,7 +11,7 @@ import pytest
 from judges_support import GENERATOR, recommit
 
 from por.errors import PorError
-from por.judges import JudgementBundle, verify_judgement
+from por.locked_judges import JudgementBundle, verify_judgement
 
 VALID: bytes = GENERATOR.llm_retry()
 CANARIES: dict[str, tuple[bytes, str]] = GENERATOR.canaries(VALID)

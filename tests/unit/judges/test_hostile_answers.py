@@ -25,13 +25,13 @@ from judges_support import (
     wire_body,
 )
 
-from por.court.judges.llm_judge import classify_court
+from por.court.seed003.llm_judge import classify_court
 from por.court.verify import verify_court
-from por.judges import JudgeCall, verify_judgement
-from por.judges.errors import BatchJudgementFailedError
-from por.judges.outcome import Exchange, classify
-from por.judges.records import MAX_WIRE_BYTES
-from por.judges.render import MAX_RESPONSE
+from por.locked_judges import JudgeCall, verify_judgement
+from por.locked_judges.errors import BatchJudgementFailedError
+from por.locked_judges.outcome import Exchange, classify
+from por.locked_judges.records import MAX_WIRE_BYTES
+from por.locked_judges.render import MAX_RESPONSE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "court"))
 from court_support import run_court, vote

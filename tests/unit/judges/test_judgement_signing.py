@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from por.errors import PorError
-from por.judges import verify_judgement
-from por.judges.signing import (
+from por.locked_judges import verify_judgement
+from por.locked_judges.signing import (
     JUDGEMENT_TYPE,
     JudgementSignature,
     JudgementStruct,

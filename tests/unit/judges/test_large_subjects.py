@@ -9,8 +9,13 @@ from judges_support import deterministic_manifest
 
 from por.bundle import DEFAULT_BUNDLE_MAX_SIZE, build_bundle
 from por.encoding import DEFAULT_MAX_SIZE
-from por.judges import deterministic_transport, judge_batch, subject_from_bundle, verify_judgement
-from por.judges.subjects import SUBJECT_MAX_SIZE
+from por.locked_judges import (
+    deterministic_transport,
+    judge_batch,
+    subject_from_bundle,
+    verify_judgement,
+)
+from por.locked_judges.subjects import SUBJECT_MAX_SIZE
 from por.scenarios import list_scenarios, load_scenario
 
 CHUNK = 4 * 1024 * 1024  # MAX_CONTENT_BYTES: the largest evidence item

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from judges_support import GENERATOR
 
 from por.errors import PorError
-from por.judges import JudgementBundle, JudgeVote
-from por.judges.layout import component_proof, root_from_component_proof
-from por.judges.render import parse_vote
-from por.judges.wire import request_hash
+from por.locked_judges import JudgementBundle, LockedJudgeVote
+from por.locked_judges.layout import component_proof, root_from_component_proof
+from por.locked_judges.render import parse_vote
+from por.locked_judges.wire import request_hash
 
 BUNDLE = JudgementBundle.from_cbor((GENERATOR.HERE / "valid" / "por-judge-1.cbor").read_bytes())
 
@@ -25,7 +25,7 @@ def test_every_vote_has_a_two_level_proof_to_the_judgement_root() -> None:
         root = root_from_component_proof(record, "votes", position, size, inner=inner, outer=outer)
         assert root == BUNDLE.commitments.judgement_root
     # A different vote at the same position does not reach the root.
-    other = JudgeVote.from_cbor(BUNDLE.votes[0]).model_copy(update={"confidence_bps": 1})
+    other = LockedJudgeVote.from_cbor(BUNDLE.votes[0]).model_copy(update={"confidence_bps": 1})
     inner, outer = component_proof(BUNDLE, "votes", 0)
     assert root_from_component_proof(other.to_cbor(), "votes", 0, size, inner=inner,
                                      outer=outer) \

@@ -16,9 +16,14 @@ from judges_support import (
     prompt_files,
 )
 
-from por.judges import JudgeLockError, JudgeManifest, parse_manifest
-from por.judges.config import lock_from_config, parse_config_text
-from por.judges.manifest import require_compatible, require_prompt, require_version, require_weights
+from por.locked_judges import JudgeLockError, JudgeManifest, parse_manifest
+from por.locked_judges.config import lock_from_config, parse_config_text
+from por.locked_judges.manifest import (
+    require_compatible,
+    require_prompt,
+    require_version,
+    require_weights,
+)
 
 #: Known-answer digests of the committed example configs: a change to the record,
 #: the encoding or the fixture prompts shows up here first.

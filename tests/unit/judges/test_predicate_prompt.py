@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 
 from por.bundle import build_bundle
-from por.judges.render import subject_fields
-from por.judges.subjects import subject_from_bundle
+from por.locked_judges.render import subject_fields
+from por.locked_judges.subjects import subject_from_bundle
 from por.predicates.describe import predicate_lines
 from por.scenarios import list_scenarios, load_scenario
 

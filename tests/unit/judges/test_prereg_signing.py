@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from por.errors import PorError
-from por.judges.errors import JudgementError
-from por.judges.prereg_signing import (
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.prereg_signing import (
     PREREGISTRATION_TYPE,
     PreregistrationSignature,
     PreregistrationStruct,
@@ -24,7 +24,7 @@ from por.judges.prereg_signing import (
     preregistration_typed_digest,
     sign_preregistration,
 )
-from por.judges.records import JudgePreregistration
+from por.locked_judges.records import JudgePreregistration
 from por.signing.eip712 import Eip712Domain, keccak256
 from por.signing.policy import TrustPolicy, raise_first
 

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from judges_support import config, lock_from_config_for, prompt_files
 
 from por.errors import PorError
-from por.judges import JudgeCall
-from por.judges.errors import JudgeLockError, JudgementError
-from por.judges.manifest import JudgeManifest
-from por.judges.outcome import Exchange, classify
-from por.judges.profiles import PROFILES, wire_messages
-from por.judges.wire import allowed_wire_keys, check_wire, response_format
+from por.locked_judges import JudgeCall
+from por.locked_judges.errors import JudgeLockError, JudgementError
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.outcome import Exchange, classify
+from por.locked_judges.profiles import PROFILES, wire_messages
+from por.locked_judges.wire import allowed_wire_keys, check_wire, response_format
 
 MESSAGES = [{"role": "system", "content": "be a judge"}, {"role": "user", "content": "Q?"}]
 SAMPLERS: dict[str, dict[str, Any]] = {

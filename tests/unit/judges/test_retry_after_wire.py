@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from por.judges.transcript import CALL_HEADER, SECRET_HEADER, TranscriptServer
+from por.locked_judges.transcript import CALL_HEADER, SECRET_HEADER, TranscriptServer
 
 
 class _Busy(BaseHTTPRequestHandler):

@@ -15,15 +15,15 @@ import pytest
 from judges_support import Sleeps, WireDouble, config, llm_manifest, run, subjects, vote_body
 from setup_gate import needs
 
-from por.judges import JudgeLockError, verify_judgement
-from por.judges.transcript import (
+from por.locked_judges import JudgeLockError, verify_judgement
+from por.locked_judges.transcript import (
     CALL_HEADER,
     MISS_STATUS,
     SECRET_HEADER,
     TranscriptServer,
     cassette_from_calls,
 )
-from por.judges.wire import request_hash
+from por.locked_judges.wire import request_hash
 
 
 def _post(server: TranscriptServer, body: bytes, call_id: str = "c1", *,
@@ -81,7 +81,7 @@ def _chat(content: str, model: str) -> bytes:
 @needs_litellm
 def test_litellm_through_the_transcript_server_records_every_attempt(
         capsys: pytest.CaptureFixture[str]) -> None:
-    from por.judges.client import LiteLLMTransport
+    from por.locked_judges.client import LiteLLMTransport
 
     answers = iter([(503, b'{"error":"busy"}'), (429, b'{"error":"slow"}')])
 
@@ -107,7 +107,7 @@ def test_litellm_through_the_transcript_server_records_every_attempt(
 
 @needs_litellm
 def test_replay_miss_is_a_fail_closed_unavailable_judge() -> None:
-    from por.judges.client import LiteLLMTransport
+    from por.locked_judges.client import LiteLLMTransport
 
     with TranscriptServer(cassette={}, replay=True) as server:
         summary = verify_judgement(run(llm_manifest(), subjects(1), LiteLLMTransport(server)))
@@ -121,7 +121,7 @@ def test_replay_miss_is_a_fail_closed_unavailable_judge() -> None:
 ])
 def test_litellm_settings_that_degrade_silently_are_refused(
         monkeypatch: pytest.MonkeyPatch, name: str, value: object) -> None:
-    from por.judges.client import LiteLLMTransport, load_litellm
+    from por.locked_judges.client import LiteLLMTransport, load_litellm
 
     monkeypatch.setattr(load_litellm(), name, value)
     with TranscriptServer(responder=lambda b: (200, b"{}")) as server, \
@@ -132,7 +132,7 @@ def test_litellm_settings_that_degrade_silently_are_refused(
 
 @needs_litellm
 def test_drop_params_environment_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from por.judges.client import LiteLLMTransport
+    from por.locked_judges.client import LiteLLMTransport
 
     monkeypatch.setenv("LITELLM_DROP_PARAMS", "False")  # any value: litellm reads it loosely
     with TranscriptServer(responder=lambda b: (200, b"{}")) as server, \
@@ -145,7 +145,7 @@ def test_drop_params_environment_is_refused(monkeypatch: pytest.MonkeyPatch) -> 
 def test_a_timeout_is_recorded_with_its_wire_request_and_retried() -> None:
     import threading
 
-    from por.judges.client import LiteLLMTransport
+    from por.locked_judges.client import LiteLLMTransport
 
     release = threading.Event()
     seen = []

@@ -19,9 +19,9 @@ import pytest
 from judges_support import llm_manifest, run, subjects
 from setup_gate import needs
 
-from por.judges import verify_judgement
-from por.judges.records import MAX_WIRE_BYTES
-from por.judges.transcript import CALL_HEADER, SECRET_HEADER, TranscriptServer
+from por.locked_judges import verify_judgement
+from por.locked_judges.records import MAX_WIRE_BYTES
+from por.locked_judges.transcript import CALL_HEADER, SECRET_HEADER, TranscriptServer
 
 needs_litellm = needs("llm", "litellm is not installed"
                       if importlib.util.find_spec("litellm") is None else None)
@@ -93,7 +93,7 @@ def test_an_upstream_answer_is_buffered_up_to_the_cap_plus_one() -> None:
 def test_an_injected_post_cannot_knock_out_an_attempt() -> None:
     """Before: the injected POST was recorded under the attempt's (guessable) id, and
     the real call became a "hidden retry" (status 400, ``invalid_response``)."""
-    from por.judges.client import LiteLLMTransport
+    from por.locked_judges.client import LiteLLMTransport
 
     subject = subjects(1)[0]
     with TranscriptServer(responder=_chat) as server:

@@ -33,10 +33,10 @@ from por.cli.app import main
 from por.court.records import CourtBundle
 from por.court.verify import verify_court
 from por.errors import PorError
-from por.judges import JudgeCall, verify_judgement
-from por.judges.config import FORBIDDEN_OPTIONS
-from por.judges.errors import JudgeLockError, JudgementError
-from por.judges.wire import REQUEST_FIELDS, allowed_wire_keys, check_wire, request_hash
+from por.locked_judges import JudgeCall, verify_judgement
+from por.locked_judges.config import FORBIDDEN_OPTIONS
+from por.locked_judges.errors import JudgeLockError, JudgementError
+from por.locked_judges.wire import REQUEST_FIELDS, allowed_wire_keys, check_wire, request_hash
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "court"))
 from court_support import COURT
@@ -236,7 +236,7 @@ def test_judge_lock_cli_refuses_a_nested_option(tmp_path: Path,
 
 
 def test_a_yaml_alias_loop_is_walked_once() -> None:
-    from por.judges.config import parse_config_text, refuse_forbidden_options
+    from por.locked_judges.config import parse_config_text, refuse_forbidden_options
 
     looped = parse_config_text(b"a: &x [1, *x]\nb: {c: *x}\n")
     refuse_forbidden_options(looped)  # terminates; nothing forbidden

@@ -20,9 +20,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from por.errors import PorError
-from por.judges.manifest import JudgeManifest
-from por.judges.profiles import profile_of
-from por.judges.transcript import Credential, TranscriptServer
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.profiles import profile_of
+from por.locked_judges.transcript import Credential, TranscriptServer
 
 #: An environment variable name a route may name.
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")

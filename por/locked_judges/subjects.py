@@ -14,8 +14,8 @@ from por.auditor import AuditorAgent
 from por.bundle import DEFAULT_BUNDLE_MAX_SIZE, Bundle, Manifest
 from por.errors import PorError
 from por.judge import JudgeAgent
-from por.judges.errors import JudgementError
-from por.judges.records import JudgeSubject
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.records import JudgeSubject
 from por.schemas import DeterministicVerdict, EvidenceBundle, EvidenceItem, PromptSpec
 
 #: Largest ``por.JudgeSubject/1``: the bundle cap (a subject is any valid PoR bundle)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from por.container import JUDGEMENT_BUNDLE, ComponentProof
 from por.container.models import Container
-from por.judges.errors import JudgementError
-from por.judges.records import JudgementBundle, JudgementCommitments
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.records import JudgementBundle, JudgementCommitments
 
 #: Component order in the judgement_root tree.  Never reorder.
 JUDGEMENT_COMPONENTS: tuple[str, ...] = JUDGEMENT_BUNDLE.names

@@ -18,9 +18,9 @@ from decimal import Decimal
 from typing import Any
 
 from por.jsontext import JsonTextError, loads_strict
-from por.judges.errors import JudgementError
-from por.judges.manifest import JudgeManifest
-from por.judges.profiles import (
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.profiles import (
     DEFAULT_PROFILE,
     PROFILES,
     profile_of,

@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 
-from por.judges.manifest import RetryPolicy
-from por.judges.outcome import Classified, Exchange
+from por.locked_judges.manifest import RetryPolicy
+from por.locked_judges.outcome import Classified, Exchange
 
 Sleep = Callable[[float], Awaitable[None]]
 

@@ -8,7 +8,7 @@ and the fail-closed and retry policies.  Its digest (SHA-256 of the canonical
 bytes) is what every recorded call refers to.
 
 The seed's ``judge_config.yaml`` is only the *input form*: see
-:mod:`por.judges.config`.  Leaves out: reading files, the network, the clock.
+:mod:`por.locked_judges.config`.  Leaves out: reading files, the network, the clock.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from typing import Annotated, ClassVar, Literal, Self
 from pydantic import Field, model_validator
 
 from por.errors import EncodingError, SchemaError
-from por.judges.errors import (
+from por.locked_judges.errors import (
     IncompatibleVersionError,
     JudgeLockError,
     PromptMismatchError,
     VersionMismatchError,
     WeightsMismatchError,
 )
-from por.judges.profiles import ProfileName, profile_of
+from por.locked_judges.profiles import ProfileName, profile_of
 from por.schemas.base import Blob, Count, DecimalStr, Hash32, Id, Model, Record
 
 #: The deterministic judge's version (SPEC §7) as a locked judge.

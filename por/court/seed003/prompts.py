@@ -4,7 +4,7 @@ These are the default texts a court judge locks (``fixtures/court/prompts/``
 holds them byte for byte; a test keeps the two equal).  A lock commits the
 bytes and their SHA-256, so the prompt a vote answered is the one committed.
 ``{{`` and ``}}`` are literal braces; ``{name}`` is one of the six
-:class:`~por.court.judges.base.DisputeContext` fields (SPEC §16.3).
+:class:`~por.court.seed003.base.DisputeContext` fields (SPEC §16.3).
 """
 
 from __future__ import annotations

@@ -23,9 +23,9 @@ import time
 from importlib.metadata import PackageNotFoundError, distribution, version
 from pathlib import Path
 
-from por.judges.errors import JudgeLockError, JudgeUnavailableError
-from por.judges.manifest import JudgeManifest, require_weights
-from por.judges.wire import wire_model_name
+from por.locked_judges.errors import JudgeLockError, JudgeUnavailableError
+from por.locked_judges.manifest import JudgeManifest, require_weights
+from por.locked_judges.wire import wire_model_name
 
 #: Seconds to wait for the server to answer /v1/models after start.
 START_TIMEOUT = 120

@@ -24,14 +24,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from por.jsontext import JsonTextError, loads_strict
-from por.judges.attempts import retry_after_seconds
-from por.judges.errors import JudgeLockError, JudgeUnavailableError
-from por.judges.manifest import JudgeManifest
-from por.judges.outcome import Exchange
-from por.judges.profiles import profile_of
-from por.judges.records import JudgeSubject
-from por.judges.transcript import CALL_HEADER, SECRET_HEADER, TranscriptServer
-from por.judges.wire import response_format, wire_model_name, wire_number
+from por.locked_judges.attempts import retry_after_seconds
+from por.locked_judges.errors import JudgeLockError, JudgeUnavailableError
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.outcome import Exchange
+from por.locked_judges.profiles import profile_of
+from por.locked_judges.records import JudgeSubject
+from por.locked_judges.transcript import CALL_HEADER, SECRET_HEADER, TranscriptServer
+from por.locked_judges.wire import response_format, wire_model_name, wire_number
 
 #: The litellm version the lock was measured with; another is refused.
 LITELLM_VERSION = "1.106.2"

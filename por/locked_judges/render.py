@@ -17,10 +17,10 @@ from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle
 from por.encoding import encode
 from por.errors import PorError
 from por.jsontext import JsonTextError, loads_strict
-from por.judges.errors import JudgementError
-from por.judges.manifest import JudgeManifest
-from por.judges.profiles import DEFAULT_PROFILE, PROFILES, Profile, answer_text
-from por.judges.records import JudgeSubject
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.profiles import DEFAULT_PROFILE, PROFILES, Profile, answer_text
+from por.locked_judges.records import JudgeSubject
 from por.predicates.describe import predicate_lines
 from por.schemas import EvidenceItem, PromptSpec
 

@@ -23,24 +23,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from por.errors import UnsupportedError
-from por.judges.batch import SubjectResult, classify_attempt, messages_for, report_from
-from por.judges.calls import check_attempts, check_nothing
-from por.judges.chain import ChainCheck, check_preregistration, claim_for
-from por.judges.errors import JudgementError
-from por.judges.layout import JUDGEMENT
-from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, parse_manifest
-from por.judges.outcome import Classified, Exchange, sha256
-from por.judges.profiles import profile_of
-from por.judges.records import (
+from por.locked_judges.batch import SubjectResult, classify_attempt, messages_for, report_from
+from por.locked_judges.calls import check_attempts, check_nothing
+from por.locked_judges.chain import ChainCheck, check_preregistration, claim_for
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.layout import JUDGEMENT
+from por.locked_judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest, parse_manifest
+from por.locked_judges.outcome import Classified, Exchange, sha256
+from por.locked_judges.profiles import profile_of
+from por.locked_judges.records import (
     FailedSubject,
     JudgeBatchReport,
     JudgeCall,
     JudgementBundle,
     JudgePreregistration,
     JudgeSubject,
-    JudgeVote,
+    LockedJudgeVote,
 )
-from por.judges.subjects import SUBJECT_MAX_SIZE, check_subject, deterministic_response
+from por.locked_judges.subjects import SUBJECT_MAX_SIZE, check_subject, deterministic_response
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class JudgementSummary:
     manifest: JudgeManifest
     subjects: list[JudgeSubject]
     calls: list[JudgeCall]
-    votes: list[JudgeVote]
+    votes: list[LockedJudgeVote]
     report: JudgeBatchReport
     judgement_root: bytes
 
@@ -80,12 +80,13 @@ def decode_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> Judge
 
 
 def _decode_records(bundle: JudgementBundle) -> tuple[
-        JudgeManifest, list[JudgeSubject], list[JudgeCall], list[JudgeVote], JudgeBatchReport]:
+        JudgeManifest, list[JudgeSubject], list[JudgeCall], list[LockedJudgeVote],
+        JudgeBatchReport]:
     """Step 1's records, each strictly (``codec.*``, ``schema.*``, ``lock.manifest``)."""
     return (parse_manifest(bundle.manifest),
             [JudgeSubject.from_cbor(b, max_size=SUBJECT_MAX_SIZE) for b in bundle.subjects],
             [JudgeCall.from_cbor(b) for b in bundle.calls],
-            [JudgeVote.from_cbor(b) for b in bundle.votes],
+            [LockedJudgeVote.from_cbor(b) for b in bundle.votes],
             JudgeBatchReport.from_cbor(bundle.report))
 
 
@@ -180,7 +181,7 @@ def _check_subject_calls(manifest: JudgeManifest, subject: JudgeSubject, index: 
                           chain=ChainCheck(preregistration, claim_for(manifest),
                                            f"subject {index}", fail))
     if last.result.vote is not None:
-        vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
+        vote = LockedJudgeVote(manifest_digest=manifest.digest(), subject_index=index,
                          subject_hash=subject.bundle_hash, attempt=last.attempt,
                          outcome=last.result.vote[0],  # type: ignore[arg-type]
                          confidence_bps=last.result.vote[1])

@@ -17,12 +17,12 @@ import re
 from typing import Any
 
 from por.court.errors import CourtError
-from por.court.judges.base import DisputeContext
-from por.court.judges.prompts import NO_REBUTTAL
+from por.court.seed003.base import DisputeContext
+from por.court.seed003.prompts import NO_REBUTTAL
 from por.jsontext import JsonTextError, loads_strict
-from por.judges.errors import JudgementError
-from por.judges.manifest import JudgeManifest
-from por.judges.render import content_from_response, require_scalar_text
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.manifest import JudgeManifest
+from por.locked_judges.render import content_from_response, require_scalar_text
 
 #: Longest reasoning kept in a committed vote (code points).
 MAX_REASONING = 4000

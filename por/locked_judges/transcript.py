@@ -44,8 +44,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
-from por.judges.records import MAX_WIRE_BYTES
-from por.judges.wire import request_hash
+from por.locked_judges.records import MAX_WIRE_BYTES
+from por.locked_judges.wire import request_hash
 
 #: Header naming the attempt a request belongs to.
 CALL_HEADER = "X-Por-Call"

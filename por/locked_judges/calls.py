@@ -32,12 +32,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from por.errors import PorError
-from por.judges.attempts import Tried
-from por.judges.manifest import RetryPolicy
-from por.judges.outcome import NO_STATUS_KINDS, Classified, Exchange, sha256
-from por.judges.records import JudgeCall
-from por.judges.render import messages_hash
-from por.judges.wire import request_hash
+from por.locked_judges.attempts import Tried
+from por.locked_judges.manifest import RetryPolicy
+from por.locked_judges.outcome import NO_STATUS_KINDS, Classified, Exchange, sha256
+from por.locked_judges.records import JudgeCall
+from por.locked_judges.render import messages_hash
+from por.locked_judges.wire import request_hash
 
 #: ``fail(check_id, message, expected=..., actual=...)``: the family's error to raise.
 Fail = Callable[..., PorError]
@@ -77,7 +77,7 @@ def check_attempts(calls: Sequence[JudgeCall], *, who: str, messages: list[dict[
     ``who`` names the sequence in messages ("subject 3", "seat 1");
     ``credential_header`` is the lock's profile's: a recorded ``credential`` names
     it or fails ``judgement.credential_header`` (step 3); ``chain`` (a
-    :class:`por.judges.chain.ChainCheck`) is called on each attempt in order (step 1).
+    :class:`por.locked_judges.chain.ChainCheck`) is called on each attempt in order (step 1).
     """
     last: Tried | None = None
     for position, call in enumerate(calls):

@@ -12,7 +12,7 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
-from por.judges.manifest import ErrorKind
+from por.locked_judges.manifest import ErrorKind
 from por.schemas.base import Blob, Bps, Count, Hash32, Id, Model, Record
 from por.schemas.verdict import Outcome
 
@@ -94,7 +94,7 @@ class JudgeCall(Record):
     previous: Hash32 | None = None
 
 
-class JudgeVote(Record):
+class LockedJudgeVote(Record):
     """The vote a subject received: the parsed answer of its last attempt."""
 
     SCHEMA: ClassVar[str] = "por.JudgeVote/1"
@@ -177,7 +177,7 @@ __all__ = [
     "JudgeCall",
     "JudgePreregistration",
     "JudgeSubject",
-    "JudgeVote",
     "JudgementBundle",
     "JudgementCommitments",
+    "LockedJudgeVote",
 ]

@@ -20,9 +20,9 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from por.errors import SignatureError
-from por.judges.chain import preregistration_digest
-from por.judges.errors import JudgementError
-from por.judges.records import MAX_RUN, JudgePreregistration
+from por.locked_judges.chain import preregistration_digest
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.records import MAX_RUN, JudgePreregistration
 from por.schemas.base import Count, Hash32, Record
 from por.signing.eip712 import Eip712Domain, keccak256
 from por.signing.policy import TrustPolicy

@@ -6,8 +6,8 @@ which sampler parameters the API honours (a lock may pin only those) and which
 it requires, which request fields the client adds beside them, how JSON output
 is asked for, what the messages look like on the wire, where the answer's text
 is in the response, which response fields are recorded for people, and which
-header carries the credential.  :mod:`por.judges.wire` derives the wire
-allow-list from it, :mod:`por.judges.client` the litellm route.
+header carries the credential.  :mod:`por.locked_judges.wire` derives the wire
+allow-list from it, :mod:`por.locked_judges.client` the litellm route.
 
 Sources (public API references, read 2026-11): OpenAI chat completions
 (``POST /v1/chat/completions``: ``model``, ``messages``, ``temperature``,

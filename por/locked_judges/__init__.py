@@ -4,13 +4,13 @@ A locked judge is a judge whose answer cannot be recomputed from first
 principles (an LLM), pinned by a ``por.JudgeManifest/1`` and made checkable by
 recording every attempt's wire bytes in a Merkle-committed judgement bundle.
 The deterministic ``por-judge/1`` is a locked judge too.  litellm and
-llama-cpp are imported only by :mod:`por.judges.client` and
-:mod:`por.judges.local_server`, never from here, so verification stays light.
+llama-cpp are imported only by :mod:`por.locked_judges.client` and
+:mod:`por.locked_judges.local_server`, never from here, so verification stays light.
 """
 
-from por.judges.batch import deterministic_transport, judge_batch
-from por.judges.config import lock_from_config, parse_config_text
-from por.judges.errors import (
+from por.locked_judges.batch import deterministic_transport, judge_batch
+from por.locked_judges.config import lock_from_config, parse_config_text
+from por.locked_judges.errors import (
     BatchJudgementFailedError,
     IncompatibleVersionError,
     JudgeLockError,
@@ -20,16 +20,16 @@ from por.judges.errors import (
     VersionMismatchError,
     WeightsMismatchError,
 )
-from por.judges.manifest import JudgeManifest, parse_manifest
-from por.judges.records import (
+from por.locked_judges.manifest import JudgeManifest, parse_manifest
+from por.locked_judges.records import (
     JudgeBatchReport,
     JudgeCall,
     JudgementBundle,
     JudgeSubject,
-    JudgeVote,
+    LockedJudgeVote,
 )
-from por.judges.subjects import subject_from_bundle
-from por.judges.verify import JudgementSummary, decode_judgement, verify_judgement
+from por.locked_judges.subjects import subject_from_bundle
+from por.locked_judges.verify import JudgementSummary, decode_judgement, verify_judgement
 
 __all__ = [
     "BatchJudgementFailedError",
@@ -40,10 +40,10 @@ __all__ = [
     "JudgeManifest",
     "JudgeSubject",
     "JudgeUnavailableError",
-    "JudgeVote",
     "JudgementBundle",
     "JudgementError",
     "JudgementSummary",
+    "LockedJudgeVote",
     "PromptMismatchError",
     "VersionMismatchError",
     "WeightsMismatchError",

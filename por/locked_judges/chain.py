@@ -17,7 +17,7 @@ local lock, re-run by ``judge verify --reexecute``).  The level follows from
 the lock (:func:`claim_for`); a call claiming another is ``judgement.claim_level``.
 
 Leaves out: signing the pre-registration (detached, like a judgement, SPEC §15.10)
-and the retry loop (:mod:`por.judges.attempts`).
+and the retry loop (:mod:`por.locked_judges.attempts`).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from por.errors import PorError, UnsupportedError
-from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
-from por.judges.outcome import sha256
-from por.judges.records import ClaimLevel, JudgeCall, JudgePreregistration
+from por.locked_judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
+from por.locked_judges.outcome import sha256
+from por.locked_judges.records import ClaimLevel, JudgeCall, JudgePreregistration
 from por.merkle import root_hash
 
 #: ``fail(check_id, message, expected=..., actual=...)``: the family's error to raise.

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from por.encoding import encode
 from por.errors import PorError
 from por.jsontext import JsonTextError, loads_strict
-from por.judges.errors import JudgementError
-from por.judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
-from por.judges.profiles import profile_of
-from por.judges.records import MAX_WIRE_BYTES
-from por.judges.render import content_from_response, parse_vote
-from por.judges.wire import check_wire
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.manifest import DETERMINISTIC_JUDGE, JudgeManifest
+from por.locked_judges.profiles import profile_of
+from por.locked_judges.records import MAX_WIRE_BYTES
+from por.locked_judges.render import content_from_response, parse_vote
+from por.locked_judges.wire import check_wire
 
 #: Kinds a call without an HTTP status may carry.
 NO_STATUS_KINDS = frozenset({"timeout", "network"})

@@ -7,7 +7,7 @@ exact wire bytes recorded by the transcript server on 127.0.0.1.  The lock is
 ``lock=`` (a ``por.JudgeManifest/1`` with parser ``por-court-parser/1``), or,
 when absent, one built from the three seed arguments and the seed's prompts
 (:func:`seed_lock`).  The route is ``transport=`` (a running
-:class:`~por.judges.client.LiteLLMTransport`'s ``exchange``, or a test
+:class:`~por.locked_judges.client.LiteLLMTransport`'s ``exchange``, or a test
 double) or ``route=`` / ``api_base=`` (a transcript server is started for the call; with
 neither, an ``openai/`` or ``anthropic/`` model goes to its provider's public
 endpoint with the credential from ``OPENAI_API_KEY`` / ``ANTHROPIC_API_KEY``).
@@ -28,16 +28,16 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from por.court.errors import CourtError, judge_unavailable
-from por.court.judges.base import DisputeContext, Judge, JudgeVote
-from por.court.judges.prompts import EVALUATION_TEMPLATE_V2, SYSTEM_PROMPT
-from por.court.judges.render import parse_court_vote, render_messages
+from por.court.seed003.base import DisputeContext, Judge, JudgeVote
+from por.court.seed003.prompts import EVALUATION_TEMPLATE_V2, SYSTEM_PROMPT
+from por.court.seed003.render import parse_court_vote, render_messages
 from por.errors import PorError
-from por.judges.attempts import Sleep, Tried, run_attempts
-from por.judges.config import COURT_VOTE_SCHEMA, canonical_json
-from por.judges.manifest import COURT_PARSER, JudgeManifest
-from por.judges.outcome import Classified, Exchange, classify
-from por.judges.profiles import DEFAULT_PROFILE
-from por.judges.routes import Route, default_route, transcript_server
+from por.locked_judges.attempts import Sleep, Tried, run_attempts
+from por.locked_judges.config import COURT_VOTE_SCHEMA, canonical_json
+from por.locked_judges.manifest import COURT_PARSER, JudgeManifest
+from por.locked_judges.outcome import Classified, Exchange, classify
+from por.locked_judges.profiles import DEFAULT_PROFILE
+from por.locked_judges.routes import Route, default_route, transcript_server
 from por.numbers import format_decimal
 
 #: (lock, messages, call id) -> what crossed the wire.
@@ -171,7 +171,7 @@ class LLMJudge(Judge):
             return await self._run(messages, self._transport)
         if self._route is None:
             raise judge_unavailable(self._judge_id, "court.no_route")
-        from por.judges.client import LiteLLMTransport  # noqa: PLC0415 - litellm is heavy
+        from por.locked_judges.client import LiteLLMTransport  # noqa: PLC0415 - litellm is heavy
 
         try:
             with transcript_server(self._route, self.lock) as server:

@@ -23,36 +23,36 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from por.errors import PorError
-from por.judges.attempts import Sleep, Tried, run_attempts
-from por.judges.chain import (
+from por.locked_judges.attempts import Sleep, Tried, run_attempts
+from por.locked_judges.chain import (
     chained,
     check_preregistration,
     claim_for,
     preregister,
     preregistration_digest,
 )
-from por.judges.errors import BatchJudgementFailedError, JudgementError
-from por.judges.layout import assemble
-from por.judges.manifest import (
+from por.locked_judges.errors import BatchJudgementFailedError, JudgementError
+from por.locked_judges.layout import assemble
+from por.locked_judges.manifest import (
     COURT_PARSER,
     DETERMINISTIC_JUDGE,
     VOTE_PARSER,
     JudgeManifest,
     require_compatible,
 )
-from por.judges.outcome import Classified, Exchange, classify, deterministic_request, sha256
-from por.judges.records import (
+from por.locked_judges.outcome import Classified, Exchange, classify, deterministic_request, sha256
+from por.locked_judges.records import (
     MAX_SUBJECTS,
     FailedSubject,
     JudgeBatchReport,
     JudgeCall,
     JudgePreregistration,
     JudgeSubject,
-    JudgeVote,
+    LockedJudgeVote,
 )
-from por.judges.render import messages_hash, render_messages
-from por.judges.subjects import deterministic_response, vote_from_verdict
-from por.judges.wire import request_hash
+from por.locked_judges.render import messages_hash, render_messages
+from por.locked_judges.subjects import deterministic_response, vote_from_verdict
+from por.locked_judges.wire import request_hash
 
 #: (manifest, subject index, subject, messages, attempt) -> what crossed the wire.
 Transport = Callable[[JudgeManifest, int, JudgeSubject, list[dict[str, str]], int],
@@ -65,7 +65,7 @@ class SubjectResult:
     """Every attempt of one subject and its vote, if any."""
 
     calls: list[JudgeCall]
-    vote: JudgeVote | None
+    vote: LockedJudgeVote | None
     failure: FailedSubject | None
 
 
@@ -145,7 +145,7 @@ async def judge_subject(manifest: JudgeManifest, index: int, subject: JudgeSubje
                                  exchange=t.exchange, result=t.result) for t in tried],
                     preregistration, claim_for(manifest))
     if last.result.vote is not None:
-        vote = JudgeVote(manifest_digest=manifest.digest(), subject_index=index,
+        vote = LockedJudgeVote(manifest_digest=manifest.digest(), subject_index=index,
                          subject_hash=subject.bundle_hash, attempt=last.attempt,
                          outcome=last.result.vote[0],  # type: ignore[arg-type]
                          confidence_bps=last.result.vote[1])

@@ -23,8 +23,8 @@ from typing import ClassVar, Literal
 from pydantic import Field
 
 from por.errors import SignatureError
-from por.judges.errors import JudgementError
-from por.judges.verify import JudgementSummary
+from por.locked_judges.errors import JudgementError
+from por.locked_judges.verify import JudgementSummary
 from por.schemas.base import Count, Hash32
 from por.signing.eip712 import Eip712Domain, keccak256
 from por.signing.policy import TrustPolicy, raise_first

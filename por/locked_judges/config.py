@@ -3,7 +3,7 @@
 :func:`parse_config_text` reads YAML (PyYAML, floats kept as ``Decimal``) or
 JSON (never a float) into plain values;
 :func:`lock_from_config` resolves it with the prompt file bytes and the weights
-hash the caller supplies into a :class:`~por.judges.manifest.JudgeManifest`.
+hash the caller supplies into a :class:`~por.locked_judges.manifest.JudgeManifest`.
 Every problem is a ``JudgeLockError`` with a ``lock.*`` check id.  Leaves out:
 reading files (the CLI does it) and hashing weights (the caller does it).
 """
@@ -19,15 +19,15 @@ from typing import Any
 
 from por import __version__
 from por.errors import SchemaError
-from por.judges.errors import JudgeLockError, PromptMismatchError, WeightsMismatchError
-from por.judges.manifest import (
+from por.locked_judges.errors import JudgeLockError, PromptMismatchError, WeightsMismatchError
+from por.locked_judges.manifest import (
     COURT_PARSER,
     DETERMINISTIC_JUDGE,
     VOTE_PARSER,
     JudgeManifest,
     profile_problem,
 )
-from por.judges.profiles import DEFAULT_PROFILE, PROFILES
+from por.locked_judges.profiles import DEFAULT_PROFILE, PROFILES
 from por.numbers import canonical_decimal_from_json_number
 from por.schemas.base import load_json
 

@@ -14,7 +14,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field
 
-from por.judges.verify import JudgementSummary
+from por.locked_judges.verify import JudgementSummary
 from por.schemas.base import Bps, Count, Hash32, Id, Model, Record
 from por.schemas.verdict import Outcome
 
