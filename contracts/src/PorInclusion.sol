@@ -49,6 +49,7 @@ library PorInclusion {
         bytes32 componentRoot;
         bytes32 porRoot;
         bytes32 challengeId;
+        uint256 challengeIdAt; // offset of the challenge_id value
     }
 
     function kindOf(bytes calldata d, uint256 pos) private pure returns (uint8) {
@@ -78,10 +79,10 @@ library PorInclusion {
     /// The InclusionProof record at `pos` (schema only; nothing verified).
     function parse(bytes calldata d, uint256 pos) internal pure returns (bool ok, Part memory p) {
         uint256[] memory at;
-        (ok, at) = PorRecords.fields(d, pos, KEYS);
+        (ok, at, p.end) = PorRecords.fieldsTo(d, pos, KEYS);
         if (!ok) return (false, p);
         p.start = pos;
-        p.end = PorCbor.skip(d, pos);
+        p.challengeIdAt = at[8];
         p.kind = kindOf(d, at[0]);
         bool leaf;
         (leaf, p.leaf, p.leafLength) = PorCbor.str(d, at[1], PorCbor.BYTES);
@@ -154,16 +155,7 @@ library PorInclusion {
             position, COMPONENTS, p.componentPath, p.componentPathLength);
         if (err != 0) return err;
         if (got != porRoot) return COMPONENT_PATH;
-        if (bodyHash(d, p.start, p.end, idOffset(d, p)) != p.challengeId) return CHALLENGE_ID;
+        if (bodyHash(d, p.start, p.end, p.challengeIdAt) != p.challengeId) return CHALLENGE_ID;
         return 0;
-    }
-
-    /// Offset of the challenge_id value of a parsed part (key 9 of 11, after leaf_index).
-    function idOffset(bytes calldata d, Part memory p) private pure returns (uint256) {
-        (,, uint256 at) = PorCbor.container(d, p.start, PorCbor.MAP);
-        for (uint256 i = 0; i < 8; i++) {
-            at = PorCbor.skip(d, PorCbor.skip(d, at));
-        }
-        return at + 13;
     }
 }

@@ -109,10 +109,11 @@ library PorOneStepCheck {
     /// Steps 4-7 of SPEC §10.5 on verified parts.
     function decide(bytes calldata d, Parts memory parts) private pure returns (bool, bytes32) {
         PorInclusion.Part[] memory all = parts.all;
-        // 4. The carried records parse; a committed invalid record is a fault.
+        // 4. The carried records parse; a committed invalid record is a fault. The PromptSpec
+        // leaf (all[1]) is only hashed: no step the chain re-executes reads it (SPEC §14.8).
         bytes calldata leaf = leafOf(d, all[0]);
         (bool ok, uint256[] memory at) = PorRecords.reasoningStep(leaf);
-        if (!ok || !promptSpec(leafOf(d, all[1]))) return (true, INVALID_RECORD);
+        if (!ok) return (true, INVALID_RECORD);
         uint256[][] memory records = new uint256[][](all.length);
         for (uint256 i = 2; i < all.length; i++) {
             (ok, records[i]) = i < 2 + parts.evidenceCount
@@ -149,15 +150,6 @@ library PorOneStepCheck {
         if (parts.priorCount != 1) return (true, UNEXECUTABLE); // map reads one step
         uint256 first = 2 + parts.evidenceCount;
         return PorMapStep.recompute(leafOf(d, parts.all[0]), at, leafOf(d, parts.all[first]), records[first]);
-    }
-
-    /// A PromptSpec leaf as far as the chain reads it: one por-cbor/1 map whose `schema` is
-    /// por.PromptSpec/1 (its full rules, SPEC §4.2 and §18.3, are not checked on chain).
-    function promptSpec(bytes calldata leaf) private pure returns (bool) {
-        (bytes32 err,) = PorCbor.check(leaf);
-        if (err != 0) return false;
-        uint256 at = PorCbor.get(leaf, 0, "schema");
-        return at != 0 && PorCbor.isText(leaf, at, "por.PromptSpec/1");
     }
 
     /// The step's evidence_ids (`evidence`) or prior_step_ids are exactly the ids of the

@@ -19,19 +19,30 @@ library PorRecords {
         pure
         returns (bool ok, uint256[] memory at)
     {
-        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        (ok, at,) = fieldsTo(d, pos, keys);
+    }
+
+    /// `fields`, and the offset just after the map (one walk: the last value's skip).
+    function fieldsTo(bytes calldata d, uint256 pos, bytes memory keys)
+        internal
+        pure
+        returns (bool ok, uint256[] memory at, uint256 p)
+    {
+        bool isMap;
+        uint256 count;
+        (isMap, count, p) = PorCbor.container(d, pos, PorCbor.MAP);
         uint256 n = 0;
         for (uint256 j = 0; j < keys.length; j += uint8(keys[j]) + 1) n++;
-        if (!isMap || count != n) return (false, at);
+        if (!isMap || count != n) return (false, at, p);
         at = new uint256[](n);
         uint256 k = 0;
         for (uint256 i = 0; i < n; i++) {
             (ok, at[i]) = keyIs(d, p, keys, k);
-            if (!ok) return (false, at);
+            if (!ok) return (false, at, p);
             p = PorCbor.skip(d, at[i]);
             k += uint8(keys[k]) + 1;
         }
-        return (true, at);
+        return (true, at, p);
     }
 
     /// The key at `p` is the packed key at `k` of `keys`; the offset of its value.
