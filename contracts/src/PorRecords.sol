@@ -23,6 +23,8 @@ library PorRecords {
     }
 
     /// `fields`, and the offset just after the map (one walk: the last value's skip).
+    /// Every packed key is shorter than 24 bytes, so its canonical head is the one byte
+    /// 0x60 | length and key and head compare as one word.
     function fieldsTo(bytes calldata d, uint256 pos, bytes memory keys)
         internal
         pure
@@ -31,30 +33,42 @@ library PorRecords {
         bool isMap;
         uint256 count;
         (isMap, count, p) = PorCbor.container(d, pos, PorCbor.MAP);
-        uint256 n = 0;
-        for (uint256 j = 0; j < keys.length; j += uint8(keys[j]) + 1) n++;
+        uint256 n;
+        assembly ("memory-safe") {
+            let k := add(keys, 32)
+            let e := add(k, mload(keys))
+            for {} lt(k, e) { n := add(n, 1) } { k := add(k, add(1, byte(0, mload(k)))) }
+        }
         if (!isMap || count != n) return (false, at, p);
         at = new uint256[](n);
         uint256 k = 0;
         for (uint256 i = 0; i < n; i++) {
-            (ok, at[i]) = keyIs(d, p, keys, k);
+            uint256 v;
+            (ok, v, k) = keyIs(d, p, keys, k);
             if (!ok) return (false, at, p);
-            p = PorCbor.skip(d, at[i]);
-            k += uint8(keys[k]) + 1;
+            at[i] = v;
+            p = PorCbor.skip(d, v);
         }
         return (true, at, p);
     }
 
-    /// The key at `p` is the packed key at `k` of `keys`; the offset of its value.
+    /// The key at `p` (a checked document) is the packed key at `k` of `keys`: (ok, the
+    /// offset of its value, the next packed key).
     function keyIs(bytes calldata d, uint256 p, bytes memory keys, uint256 k)
         private
         pure
-        returns (bool, uint256)
+        returns (bool ok, uint256 value, uint256 next)
     {
-        uint256 len = uint8(keys[k]);
-        (uint8 major, uint256 arg, uint256 next) = PorCbor.head(d, p);
-        if (major != PorCbor.TEXT || arg != len) return (false, 0);
-        return (PorCbor.equal(d, next, keys, k + 1, len), next + len);
+        assembly ("memory-safe") {
+            let key := add(add(keys, 32), k)
+            let len := byte(0, mload(key))
+            let sh := shl(3, sub(31, len))
+            let got := shr(sh, calldataload(add(d.offset, p)))
+            let want := or(shl(shl(3, len), or(0x60, len)), shr(add(sh, 8), shl(8, mload(key))))
+            ok := eq(got, want)
+            value := add(p, add(1, len))
+            next := add(k, add(1, len))
+        }
     }
 
     /// The text at `pos` equals `want`.
