@@ -79,7 +79,7 @@ library PorInclusion {
     /// The InclusionProof record at `pos` (schema only; nothing verified).
     function parse(bytes calldata d, uint256 pos) internal pure returns (bool ok, Part memory p) {
         uint256[] memory at;
-        (ok, at, p.end) = PorRecords.fieldsTo(d, pos, KEYS);
+        (ok, at, p.end) = PorRecords.fieldsTo(d, pos, KEYS, 0);
         if (!ok) return (false, p);
         p.start = pos;
         p.challengeIdAt = at[8];

@@ -19,13 +19,14 @@ library PorRecords {
         pure
         returns (bool ok, uint256[] memory at)
     {
-        (ok, at,) = fieldsTo(d, pos, keys);
+        (ok, at,) = fieldsTo(d, pos, keys, 0);
     }
 
     /// `fields`, and the offset just after the map (one walk: the last value's skip).
-    /// Every packed key is shorter than 24 bytes, so its canonical head is the one byte
+    /// A value whose bit is set in `valueMaps` must also be a step value map (`valueMap`,
+    /// checked by the walk that skips it). Every packed key is shorter than 24 bytes, so its canonical head is the one byte
     /// 0x60 | length and key and head compare as one word.
-    function fieldsTo(bytes calldata d, uint256 pos, bytes memory keys)
+    function fieldsTo(bytes calldata d, uint256 pos, bytes memory keys, uint256 valueMaps)
         internal
         pure
         returns (bool ok, uint256[] memory at, uint256 p)
@@ -47,7 +48,12 @@ library PorRecords {
             (ok, v, k) = keyIs(d, p, keys, k);
             if (!ok) return (false, at, p);
             at[i] = v;
-            p = PorCbor.skip(d, v);
+            if ((valueMaps >> i) & 1 == 0) {
+                p = PorCbor.skip(d, v);
+            } else {
+                (ok, p) = valueMap(d, v);
+                if (!ok) return (false, at, p);
+            }
         }
         return (true, at, p);
     }
@@ -105,19 +111,20 @@ library PorRecords {
         if (!ok) return (false, n, first);
         uint256 p = first;
         for (uint256 i = 0; i < n; i++) {
-            (bool idOk,,) = isId(d, p);
+            (bool idOk, uint256 off, uint256 len) = isId(d, p);
             if (!idOk) return (false, n, first);
-            p = PorCbor.skip(d, p);
+            p = off + len;
         }
     }
 
-    /// A step value map (SPEC §4.4 `{value}`): a map with no byte string anywhere in it.
-    function valueMap(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
+    /// A step value map (SPEC §4.4 `{value}`): a map with no byte string anywhere in it;
+    /// `next` is the offset after it when it is.
+    function valueMap(bytes calldata d, uint256 pos) internal pure returns (bool ok, uint256 next) {
         (bool isMap,,) = PorCbor.container(d, pos, PorCbor.MAP);
-        if (!isMap) return false;
+        if (!isMap) return (false, pos);
         assembly ("memory-safe") {
             ok := 1
-            let next := pos
+            next := pos
             for { let left := 1 } left { left := sub(left, 1) } {
                 let ib := byte(0, calldataload(add(d.offset, next)))
                 let major := shr(5, ib)
@@ -152,20 +159,21 @@ library PorRecords {
     uint256 internal constant STEP_DESCRIPTION = 5;
     uint256 internal constant STEP_EVIDENCE = 6;
     uint256 internal constant STEP_PRIOR = 7;
+    /// inputs and output: step value maps, checked as the field walk skips them.
+    uint256 private constant STEP_VALUE_MAPS = 1 << STEP_INPUTS | 1 << STEP_OUTPUT;
 
     /// `leaf` is a valid por.ReasoningStep/1 (SPEC §4.4); the value offsets when it is.
     function reasoningStep(bytes calldata leaf) internal pure returns (bool ok, uint256[] memory at) {
         (bytes32 err,) = PorCbor.check(leaf);
         if (err != 0) return (false, at);
-        (ok, at) = fields(leaf, 0, STEP_KEYS);
+        (ok, at,) = fieldsTo(leaf, 0, STEP_KEYS, STEP_VALUE_MAPS);
         if (!ok) return (false, at);
         (bool idOk,,) = isId(leaf, at[STEP_ID]);
         (bool described,,) = PorCbor.str(leaf, at[STEP_DESCRIPTION], PorCbor.TEXT);
         (bool evidence,,) = idList(leaf, at[STEP_EVIDENCE]);
         (bool prior,,) = idList(leaf, at[STEP_PRIOR]);
         ok = textIs(leaf, at[STEP_SCHEMA], "por.ReasoningStep/1") && idOk && described
-            && stepType(leaf, at[STEP_TYPE]) && evidence && prior && valueMap(leaf, at[STEP_INPUTS])
-            && valueMap(leaf, at[STEP_OUTPUT]);
+            && stepType(leaf, at[STEP_TYPE]) && evidence && prior;
     }
 
     function stepType(bytes calldata d, uint256 pos) private pure returns (bool) {
