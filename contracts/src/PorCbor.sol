@@ -139,9 +139,11 @@ library PorCbor {
             let stack := mload(0x40)
             mstore(0x40, add(stack, mul(add(MAX_DEPTH, 1), 0x60)))
             let depth := 0
-            mstore(stack, 1)
-            mstore(add(stack, 0x20), 0)
-            mstore(add(stack, 0x40), 0)
+            // the open container's items left, 1 for a map, previous key (saved in
+            // `stack` while a child is open)
+            let rem := 1
+            let inMap := 0
+            let prevKey := 0
             let pos := 0
             for {} iszero(code) {} {
                 if iszero(lt(pos, end)) {
@@ -149,13 +151,11 @@ library PorCbor {
                     at := pos
                     break
                 }
-                let start := pos
-                let lvl := add(stack, mul(depth, 0x60))
-                let atKey := and(mload(add(lvl, 0x20)), iszero(and(mload(lvl), 1)))
-                let ib := byte(0, calldataload(add(base, pos)))
-                let major := shr(5, ib)
-                let ai := and(ib, 31)
-                at := start
+                at := pos // the item's start
+                let atKey := and(inMap, iszero(and(rem, 1)))
+                let major := byte(0, calldataload(add(base, pos)))
+                let ai := and(major, 31)
+                major := shr(5, major)
                 if and(atKey, and(iszero(eq(major, 3)), lt(ai, 28))) {
                     code := 7
                     break
@@ -199,10 +199,9 @@ library PorCbor {
                         break
                     }
                     if atKey {
-                        let klen := sub(add(pos, arg), start)
-                        let prev := mload(add(lvl, 0x40))
-                        if prev {
-                            let ord := keyOrder(base, prev, start, klen)
+                        let klen := sub(add(pos, arg), at)
+                        if prevKey {
+                            let ord := keyOrder(base, prevKey, at, klen)
                             if iszero(ord) {
                                 code := 9
                                 break
@@ -212,12 +211,21 @@ library PorCbor {
                                 break
                             }
                         }
-                        mstore(add(lvl, 0x40), or(shl(128, start), klen))
+                        prevKey := or(shl(128, at), klen)
                     }
                     if eq(major, 3) {
-                        if utf8Bad(base, pos, add(pos, arg)) {
-                            code := 13
-                            break
+                        // a text of at most 32 ASCII bytes needs no call
+                        let ascii := 0
+                        if lt(arg, 33) {
+                            ascii := iszero(and(calldataload(add(base, pos)),
+                                and(0x8080808080808080808080808080808080808080808080808080808080808080,
+                                    not(shr(shl(3, arg), not(0))))))
+                        }
+                        if iszero(ascii) {
+                            if utf8Bad(base, pos, add(pos, arg)) {
+                                code := 13
+                                break
+                            }
                         }
                     }
                     pos := add(pos, arg)
@@ -235,22 +243,25 @@ library PorCbor {
                     }
                     if items {
                         // open: the parent's item is counted when the container closes
+                        let lvl := add(stack, mul(depth, 0x60))
+                        mstore(lvl, rem)
+                        mstore(add(lvl, 0x20), inMap)
+                        mstore(add(lvl, 0x40), prevKey)
                         depth := add(depth, 1)
-                        lvl := add(stack, mul(depth, 0x60))
-                        mstore(lvl, add(items, 1))
-                        mstore(add(lvl, 0x20), eq(major, 5))
-                        mstore(add(lvl, 0x40), 0)
+                        rem := add(items, 1)
+                        inMap := eq(major, 5)
+                        prevKey := 0
                     }
                 }
                 // count the item; close every container it completes
-                let rem := sub(mload(lvl), 1)
-                mstore(lvl, rem)
+                rem := sub(rem, 1)
                 for {} iszero(rem) {} {
                     if iszero(depth) { break }
                     depth := sub(depth, 1)
-                    lvl := add(stack, mul(depth, 0x60))
+                    let lvl := add(stack, mul(depth, 0x60))
                     rem := sub(mload(lvl), 1)
-                    mstore(lvl, rem)
+                    inMap := mload(add(lvl, 0x20))
+                    prevKey := mload(add(lvl, 0x40))
                 }
                 if iszero(rem) {
                     at := 0

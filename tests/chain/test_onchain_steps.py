@@ -220,6 +220,20 @@ def test_mutated_map_proofs() -> None:
             COUNTS["step.mutated"] += 1
 
 
+def test_prompt_spec_is_only_hashed_on_chain() -> None:
+    """SPEC §14.8 OneStepProof step 3's Limit, pinned: the contract reads no byte of
+    the carried PromptSpec (it only hashes the leaf), so a committed PromptSpec that is
+    not a record (not CBOR, another schema, a trailing byte) is won off chain and not on
+    chain, where the map step it carries decides (the court path settles the rest)."""
+    bundle = honest(list_scenarios()[0])
+    index = _last(bundle, "map")
+    for spec in (b"\xff", encode({"schema": "por.Verdict/1"}), bundle.prompt_spec + b"\x00"):
+        proof = build_one_step_proof(recommit(bundle, prompt_spec=spec), index).to_cbor()
+        assert python_answer(proof) == (True, "one_step.invalid_record")
+        won, check_id, _gas = _CHAIN.any_proof(proof)
+        assert (won, check_id) == (False, "one_step.match"), spec
+
+
 def test_step_case_count() -> None:
     """At least 10 000 one-step proofs compared, and every outcome among them."""
     proofs = sum(v for k, v in COUNTS.items() if k.startswith("step."))
