@@ -35,6 +35,13 @@ from por.schemas.base import Blob, Count, Hash32, Id, Record
 #: use it, so "lost" never means "too large for this checker's own default".
 PROOF_MAX_SIZE: Final = 256 * 1024 * 1024
 
+#: A proof of ``n`` bytes holds at most ``n // PROOF_BYTES_PER_ITEM`` items in its
+#: arrays and maps together (SPEC §10.7, §17.1), charged at each container's head:
+#: every item of an honest proof is a hash, a leaf or a map entry of an
+#: InclusionProof (39 or more bytes per item in every proof the fixtures give), so
+#: a list of one-byte items is refused before it is built (issue 22 item 5).
+PROOF_BYTES_PER_ITEM: Final = 4
+
 #: ChallengeRef kinds answered by an InclusionProof, and the component each names.
 KIND_COMPONENT: Final[dict[str, str]] = {
     "prompt_spec": "prompt_spec",
@@ -217,7 +224,8 @@ def proof_from_cbor(data: bytes, *, max_size: int | None = None) -> Proof:
     unknown version (exit 2: this implementation cannot decide it).
     """
     try:
-        value = decode(data, max_size=PROOF_MAX_SIZE if max_size is None else max_size)
+        value = decode(data, max_size=PROOF_MAX_SIZE if max_size is None else max_size,
+                       max_items=len(data) // PROOF_BYTES_PER_ITEM)
     except EncodingError as exc:
         raise ProofError("proof.malformed", f"{exc.check_id}: {exc.message}") from None
     if not isinstance(value, dict):
@@ -247,6 +255,7 @@ __all__ = [
     "KIND_COMPONENT",
     "LEAF_SCHEMA",
     "MAX_CITATION_ITEMS",
+    "PROOF_BYTES_PER_ITEM",
     "PROOF_MAX_SIZE",
     "PROOF_TYPES",
     "BundleProof",
