@@ -36,7 +36,7 @@ from por.schemas.base import Blob, Count, Hash32, Id, Record
 PROOF_MAX_SIZE: Final = 256 * 1024 * 1024
 
 #: A proof of ``n`` bytes holds at most ``n // PROOF_BYTES_PER_ITEM`` items in its
-#: arrays and maps together (SPEC §10.7, §17.1), charged at each container's head:
+#: arrays and maps together (SPEC §10.4 step 0, §17.1), charged at each container's head:
 #: every item of an honest proof is a hash, a leaf or a map entry of an
 #: InclusionProof (39 or more bytes per item in every proof the fixtures give), so
 #: a list of one-byte items is refused before it is built (issue 22 item 5).

@@ -1,4 +1,4 @@
-"""Proof item cap (SPEC §10.7, §17.1; issue 22 item 5).
+"""Proof item cap (SPEC §10.4 step 0, §17.1; issue 22 item 5).
 
 A proof of ``n`` bytes holds at most ``n // 4`` items in its arrays and maps
 together, charged at each container's head, so ``bench/hostile.py``'s
