@@ -1,6 +1,6 @@
 """Proof item cap (SPEC §10.4 step 0, §17.1; issue 22 item 5).
 
-A proof of ``n`` bytes holds at most ``n // 4`` items in its arrays and maps
+A proof of ``n`` bytes holds at most ``16 + n // 4`` items in its arrays and maps
 together, charged at each container's head, so ``bench/hostile.py``'s
 ``proof_ints`` (a OneStepProof whose evidence list is 16 million one-byte ints)
 is refused at the list's head instead of costing 8 bytes of list per input byte.
@@ -14,11 +14,11 @@ import pytest
 
 from por.bundle import Bundle
 from por.challenge import build_one_step_proof, check_proof
-from por.challenge.records import PROOF_BYTES_PER_ITEM, proof_from_cbor
+from por.challenge.records import PROOF_BYTES_PER_ITEM, proof_from_cbor, proof_max_items
 from por.encoding import decode, encode
 from por.errors import ProofError
 
-#: Vector: the map {"evidence": [0, 0, ... 100 zeros]}: 112 bytes, cap 28 items;
+#: Vector: the map {"evidence": [0, 0, ... 100 zeros]}: 112 bytes, cap 44 items;
 #: the map's head charges 2, the array's head (offset 10) 100 more.
 VECTOR = bytes.fromhex("a1" + "68" + b"evidence".hex() + "9864" + "00" * 100)
 
@@ -32,7 +32,7 @@ def _items(value: object) -> int:
 
 
 def test_vector_refused_at_the_array_head() -> None:
-    assert len(VECTOR) == 112 and len(VECTOR) // PROOF_BYTES_PER_ITEM == 28
+    assert len(VECTOR) == 112 and proof_max_items(len(VECTOR)) == 44
     with pytest.raises(ProofError) as info:
         proof_from_cbor(VECTOR)
     assert info.value.check_id == "proof.malformed"
