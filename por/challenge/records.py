@@ -264,7 +264,6 @@ __all__ = [
     "MAX_CITATION_ITEMS",
     "PROOF_BYTES_PER_ITEM",
     "PROOF_MAX_SIZE",
-    "proof_max_items",
     "PROOF_TYPES",
     "BundleProof",
     "CitationProof",
@@ -278,5 +277,6 @@ __all__ = [
     "body_of",
     "challenge_id_from_body",
     "proof_from_cbor",
+    "proof_max_items",
     "seal",
 ]
