@@ -46,13 +46,14 @@ def is_proof_schema(schema: str) -> bool:
     return _PROOF.fullmatch(schema) is not None
 
 
-def document_schema(data: bytes, *, max_size: int) -> str | None:
+def document_schema(data: bytes, *, max_size: int,
+                    max_items: int | None = None) -> str | None:
     """The ``schema`` text of a por-cbor/1 map, or ``None`` (not CBOR, not a map,
-    no text schema)."""
+    no text schema, or more than ``max_items`` items in its arrays and maps)."""
     from por.encoding import decode  # noqa: PLC0415
 
     try:
-        value = decode(data, max_size=max_size)
+        value = decode(data, max_size=max_size, max_items=max_items)
     except PorError:
         return None
     schema = value.get("schema") if isinstance(value, dict) else None
@@ -69,12 +70,17 @@ def not_a_proof(data: bytes, *, max_size: int) -> str | None:
     """Why ``data`` is plainly no proof (empty, JSON, a record of another
     schema), or ``None``: let the proof checker judge it.  A proof that fails
     its checks is a lost challenge (exit 1); a file that is no proof at all is
-    no verdict (exit 2), as gpg's "no valid OpenPGP data"."""
+    no verdict (exit 2), as gpg's "no valid OpenPGP data".  The schema is read
+    under the proof item cap (SPEC §10.4 step 0), so a list of tiny items costs
+    no more here than in the checker, which then refuses it."""
+    from por.challenge.records import proof_max_items  # noqa: PLC0415
+
     if not data.strip():
         return "the file is empty"
     if looks_like_json(data):
         return "this is JSON, not a por-cbor/1 proof"
-    schema = document_schema(data, max_size=max_size)
+    schema = document_schema(data, max_size=max_size,
+                             max_items=proof_max_items(len(data)))
     if schema is not None and not is_proof_schema(schema):
         hint = "; check it with `por verify`" if dispatches(schema) or schema == BUNDLE_SCHEMA \
             else ""

@@ -35,6 +35,20 @@ from por.schemas.base import Blob, Count, Hash32, Id, Record
 #: use it, so "lost" never means "too large for this checker's own default".
 PROOF_MAX_SIZE: Final = 256 * 1024 * 1024
 
+#: A proof of ``n`` bytes holds at most :func:`proof_max_items` items in its
+#: arrays and maps together (SPEC §10.4 step 0, §17.1), charged at each container's head:
+#: every item of an honest proof is a hash, a leaf or a map entry of an
+#: InclusionProof (39 or more bytes per item in every proof the fixtures give), so
+#: a list of one-byte items is refused before it is built (issue 22 item 5).
+PROOF_BYTES_PER_ITEM: Final = 4
+
+
+def proof_max_items(size: int) -> int:
+    """``16 + floor(size / 4)``: the items a proof of ``size`` bytes may hold in its
+    arrays and maps together (SPEC §10.4 step 0; 16 so that a tiny non-proof
+    still reaches the schema check)."""
+    return 16 + size // PROOF_BYTES_PER_ITEM
+
 #: ChallengeRef kinds answered by an InclusionProof, and the component each names.
 KIND_COMPONENT: Final[dict[str, str]] = {
     "prompt_spec": "prompt_spec",
@@ -217,7 +231,8 @@ def proof_from_cbor(data: bytes, *, max_size: int | None = None) -> Proof:
     unknown version (exit 2: this implementation cannot decide it).
     """
     try:
-        value = decode(data, max_size=PROOF_MAX_SIZE if max_size is None else max_size)
+        value = decode(data, max_size=PROOF_MAX_SIZE if max_size is None else max_size,
+                       max_items=proof_max_items(len(data)))
     except EncodingError as exc:
         raise ProofError("proof.malformed", f"{exc.check_id}: {exc.message}") from None
     if not isinstance(value, dict):
@@ -247,6 +262,7 @@ __all__ = [
     "KIND_COMPONENT",
     "LEAF_SCHEMA",
     "MAX_CITATION_ITEMS",
+    "PROOF_BYTES_PER_ITEM",
     "PROOF_MAX_SIZE",
     "PROOF_TYPES",
     "BundleProof",
@@ -261,5 +277,6 @@ __all__ = [
     "body_of",
     "challenge_id_from_body",
     "proof_from_cbor",
+    "proof_max_items",
     "seal",
 ]
