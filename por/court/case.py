@@ -217,5 +217,5 @@ def check_case(case: DisputeCase) -> None:
                          expected="derived fields", actual=",".join(wrong))
 
 
-__all__ = ["CASE_MAX_SIZE", "COMPONENT_POSITION", "DisputeCase", "check_case", "leaf_index_of", "open_case",
-           "registry_challenge_id"]
+__all__ = ["CASE_MAX_SIZE", "COMPONENT_POSITION", "DisputeCase", "check_case", "leaf_index_of",
+           "open_case", "registry_challenge_id"]

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 from por.court.errors import CourtError
 from por.court.records import CourtRule
-from por.locked_judges.chain import ChainCheck, claim_for, preregister, preregistration_digest
 from por.locked_judges.calls import CallCheck
+from por.locked_judges.chain import ChainCheck, claim_for, preregister, preregistration_digest
 from por.locked_judges.manifest import JudgeManifest
 from por.locked_judges.records import JudgeCall, JudgePreregistration
 
