@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
 from court_support import recommit
 from test_court_phases import Judges, calls_of, check_id, court
 
 from por.court.case import CASE_MAX_SIZE
 from por.court.chain import court_digest
+from por.court.config import court_rule, parse_court
+from por.court.errors import CourtError
 from por.court.records import CourtRule
 from por.court.verify import decode_court, verify_court
 from por.locked_judges.chain import chained, claim_for, preregister, preregistration_digest
@@ -94,3 +97,15 @@ def test_a_ruling_from_before_preregistration_is_read_unchained() -> None:
 
 def test_a_case_is_read_under_the_bundle_cap() -> None:
     assert CASE_MAX_SIZE == SUBJECT_MAX_SIZE > 64 * 1024 * 1024
+
+
+def test_the_court_file_names_the_run() -> None:
+    text = b"court: por-court/1\npanel: 1\njudges: [j.yaml]\nrun: %s\n"
+    assert parse_court(text % b"7")[0]["run"] == 7
+    assert parse_court(text.replace(b"run: %s\n", b""))[0]["run"] == 1
+    for bad in (b"0", b"true", b"x"):
+        with pytest.raises(CourtError) as caught:
+            parse_court(text % bad)
+        assert caught.value.check_id == "court.config"
+    with pytest.raises(CourtError):
+        court_rule({"panel": 1, "quorum": 1, "appeal_quorum": 3, "run": 2**32}, 1, 0)
