@@ -124,9 +124,9 @@ def check_document(data: bytes, schema: str, *, max_size: int) -> DocumentResult
             return DocumentResult(schema, "verified", "court.ok",
                                   f"court {court.court_root.hex()}: {court.final.status}")
         if schema == CASE_SCHEMA:
-            from por.court.case import DisputeCase, check_case  # noqa: PLC0415
+            from por.court.case import CASE_MAX_SIZE, DisputeCase, check_case  # noqa: PLC0415
 
-            case = DisputeCase.from_cbor(data)
+            case = DisputeCase.from_cbor(data, max_size=CASE_MAX_SIZE)
             check_case(case)
             return DocumentResult(schema, "verified", "court.case_ok",
                                   f"case {case.case_hash().hex()}: {case.market_id} "

@@ -115,9 +115,9 @@ def _print(args: argparse.Namespace, call: dict[str, Any], lines: list[str]) -> 
 
 def _challenge(args: argparse.Namespace) -> int:
     from por.chain.documents import case_call
-    from por.court.case import DisputeCase
+    from por.court.case import CASE_MAX_SIZE, DisputeCase
 
-    case = DisputeCase.from_cbor(read_input(args.case, args.max_size))
+    case = DisputeCase.from_cbor(read_input(args.case, args.max_size), max_size=CASE_MAX_SIZE)
     call = case_call(case, args.challenger)
     lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
              f"case hash         {call['case_hash_hex']}",

@@ -192,14 +192,14 @@ def run_rule(args: argparse.Namespace) -> int:
         transports_for,
         write_ruling,
     )
-    from por.court.case import DisputeCase, check_case
+    from por.court.case import CASE_MAX_SIZE, DisputeCase, check_case
     from por.court.config import court_rule
     from por.court.panel import check_rule
     from por.court.verify import verify_court
 
     refuse_existing_in(args.out, OUTPUT_FILES, force=args.force)  # before any judge
     key = _key(args)
-    case = DisputeCase.from_cbor(read_input(args.case, args.max_size))
+    case = DisputeCase.from_cbor(read_input(args.case, args.max_size), max_size=CASE_MAX_SIZE)
     check_case(case)
     numbers, locks, seat_routes = load_judges(args.court)
     rule = court_rule(numbers, len(locks), args.at)

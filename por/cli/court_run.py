@@ -131,7 +131,10 @@ def run_panel(case: Any, rule: Any, locks: list[JudgeManifest], routes: list[Cal
 
 def summary_json(summary: CourtSummary, output: str | None) -> dict[str, Any]:
     """``por/court-ruling/1``: what the court decided, per round and per vote."""
+    from por.court.chain import court_digest
+
     case = summary.case
+    digest = court_digest(summary.rule, summary.panel, summary.case_hash)
     return {
         "schema": "por/court-ruling/1",
         "output": output,
@@ -142,6 +145,8 @@ def summary_json(summary: CourtSummary, output: str | None) -> dict[str, Any]:
         "leaf": {"kind": case.leaf_kind, "index": case.leaf_index,
                  "leaf_hash": case.leaf_hash.hex()},
         "rule": summary.rule.to_json_obj(),
+        "preregistration": None if digest is None else {
+            "digest": digest.hex(), "run": summary.rule.run},
         "judges": [{"seat": seat, "judge_id": m.judge_id, "model": m.model.version_lock,
                     "manifest_digest": m.digest().hex()} for seat, m in enumerate(summary.panel)],
         "rounds": [r.to_json_obj() | {"case_hash": None} for r in summary.rulings],

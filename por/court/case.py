@@ -33,6 +33,7 @@ from por.challenge.refs import bundle_from_bytes
 from por.court.errors import CourtError
 from por.court.seed003.base import DisputeContext
 from por.errors import PorError, value_error_text
+from por.locked_judges.subjects import SUBJECT_MAX_SIZE
 from por.merkle import leaf_hash
 from por.schemas import DeterministicVerdict, EvidenceItem, PromptSpec
 from por.schemas.base import Blob, Count, Hash32, Id, Record
@@ -47,6 +48,8 @@ MAX_TEXT = 8000
 #: Evidence items listed as deliverables.
 MAX_DELIVERABLES = 64
 Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+#: Largest case read (SPEC §16.2): the judge-subject cap, which follows the bundle cap.
+CASE_MAX_SIZE = SUBJECT_MAX_SIZE
 
 
 class DisputeCase(Record):
@@ -214,5 +217,5 @@ def check_case(case: DisputeCase) -> None:
                          expected="derived fields", actual=",".join(wrong))
 
 
-__all__ = ["COMPONENT_POSITION", "DisputeCase", "check_case", "leaf_index_of", "open_case",
-           "registry_challenge_id"]
+__all__ = ["CASE_MAX_SIZE", "COMPONENT_POSITION", "DisputeCase", "check_case", "leaf_index_of",
+           "open_case", "registry_challenge_id"]

@@ -5,6 +5,7 @@ court: por-court/1
 panel: 3            # N, odd
 commit_first: true  # optional (SPEC §16.9): each seat answers the question first
 canaries: true      # optional (SPEC §16.10): planted-injection canaries per seat
+run: 1              # optional (SPEC §16.11): the pre-registered run number (default 1)
 quorum: 3           # optional; a majority of N up to N (default N)
 appeal_quorum: 5    # optional; a majority of 2N+1 up to 2N+1 (default 2N+1)
 judges:             # N seats, or 2N+1 for a court with an appeal panel
@@ -53,7 +54,7 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str], list[Route | No
         raise CourtError("court.config", "not a court file", expected=COURT_FORMAT,
                          actual=str(value.get("court"))[:40])
     unknown = sorted(set(value) - {"court", "panel", "quorum", "appeal_quorum", "judges",
-                                   *SWITCHES})
+                                   "run", *SWITCHES})
     if unknown:
         raise CourtError("court.config", f"unknown court options: {', '.join(unknown)}")
     panel = value.get("panel")
@@ -64,7 +65,8 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str], list[Route | No
         raise CourtError("court.config", f"judges must be a list of 1..{MAX_SEATS} seats")
     paths, routes = zip(*[_seat(entry, i) for i, entry in enumerate(judges)], strict=True)
     numbers = {"panel": panel, "quorum": value.get("quorum", panel),
-               "appeal_quorum": value.get("appeal_quorum", 2 * panel + 1)}
+               "appeal_quorum": value.get("appeal_quorum", 2 * panel + 1),
+               "run": value.get("run", 1)}
     for name, number in numbers.items():
         if isinstance(number, bool) or not isinstance(number, int) or number < 1:
             raise CourtError("court.config", f"{name} must be a positive integer")
@@ -105,7 +107,8 @@ def court_rule(numbers: dict[str, int], seats: int, at: int) -> CourtRule:
                          appeal_quorum=numbers["appeal_quorum"], seats=seats,
                          ruled_at=iso_time(at),
                          commit_first=BLIND if numbers.get("commit_first") else None,
-                         canaries=CANARY if numbers.get("canaries") else None)
+                         canaries=CANARY if numbers.get("canaries") else None,
+                         run=numbers.get("run", 1))
     except ValueError as exc:
         raise CourtError("court.config",
                          f"court rule out of range: {value_error_text(exc)}") from None

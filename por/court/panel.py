@@ -22,6 +22,7 @@ from decimal import Decimal
 
 from por.court.aggregate import check_panel, decide, side
 from por.court.case import DisputeCase
+from por.court.chain import court_digest
 from por.court.errors import CourtError, ServiceError, judge_unavailable
 from por.court.phases import (
     CANARY_KINDS,
@@ -47,6 +48,7 @@ from por.court.records import (
 from por.court.seed003.base import JudgeVote
 from por.court.seed003.llm_judge import Attempt, CallTransport, LLMJudge
 from por.locked_judges.attempts import Sleep
+from por.locked_judges.chain import chained, claim_for
 from por.locked_judges.manifest import JudgeManifest
 from por.locked_judges.outcome import sha256
 from por.locked_judges.profiles import profile_of
@@ -235,6 +237,7 @@ async def rule_case(case: DisputeCase, rule: CourtRule, manifests: list[JudgeMan
     """Judge ``case`` with the panel (and the appeal panel on a split): ``ruling.cbor``."""
     check_rule(rule, manifests)
     case_hash = hashlib.sha256(case.to_cbor()).digest()
+    digest = court_digest(rule, manifests, case_hash)  # before the first call (SPEC §16.11)
     blind = blind_messages(case) if rule.commit_first else None  # once for every seat
     results: dict[int, SeatResult] = {}
     rulings: list[CourtRuling] = []
@@ -268,9 +271,11 @@ async def rule_case(case: DisputeCase, rule: CourtRule, manifests: list[JudgeMan
         if ruling.status != "split":
             break
     ordered = [results[s] for s in sorted(results)]
+    calls = [c for r in ordered for c in (r.calls if digest is None else chained(
+        r.calls, digest, claim_for(manifests[r.seat])))]  # one chain per seat, all phases
     return assemble(
         case=case.to_cbor(), rule=rule.to_cbor(), panel=[m.to_cbor() for m in manifests],
-        calls=[c.to_cbor() for r in ordered for c in r.calls],
+        calls=[c.to_cbor() for c in calls],
         votes=[r.vote.to_cbor() for r in ordered if r.vote is not None],
         rulings=[r.to_cbor() for r in rulings])
 

@@ -21,7 +21,7 @@ from por.container import COURT_BUNDLE
 from por.container.models import Container
 from por.court.case import MAX_TEXT
 from por.court.errors import CourtError
-from por.locked_judges.records import Attempt
+from por.locked_judges.records import MAX_RUN, Attempt
 from por.schemas.base import Blob, Count, Hash32, Id, Model, Record
 
 #: Most seats in a court (an appeal panel of 2N+1 with N <= 7).
@@ -52,6 +52,9 @@ class CourtRule(Record):
     commit_first: Literal["por-court-blind/1"] | None = None
     #: Canary cases with each seat (SPEC §16.10); absent: none.
     canaries: Literal["por-court-canary/1"] | None = None
+    #: The run number of the court's pre-registration (SPEC §16.11); absent: a
+    #: ruling made before pre-registration (read as such, its calls unchained).
+    run: Annotated[int, Field(ge=1, le=MAX_RUN)] | None = None
 
 
 class CourtVote(Record):

@@ -19,7 +19,8 @@ import hashlib
 from dataclasses import dataclass
 
 from por.court.aggregate import side
-from por.court.case import DisputeCase, check_case
+from por.court.case import CASE_MAX_SIZE, DisputeCase, check_case
+from por.court.chain import court_digest, seat_chain
 from por.court.errors import CourtError
 from por.court.panel import check_rule, court_vote, first_answer, round_seats, ruling_for
 from por.court.phases import (
@@ -87,7 +88,7 @@ def decode_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
 def _decode_records(bundle: CourtBundle) -> CourtSummary:
     """Every record of ``bundle``, each strictly (``codec.*``, ``schema.*``, ``lock.manifest``)."""
     return CourtSummary(
-        case=DisputeCase.from_cbor(bundle.case),
+        case=DisputeCase.from_cbor(bundle.case, max_size=CASE_MAX_SIZE),
         case_hash=hashlib.sha256(bundle.case).digest(),
         rule=CourtRule.from_cbor(bundle.rule),
         panel=[parse_manifest(m) for m in bundle.panel],
@@ -124,8 +125,9 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
     canaries: dict[int, list[CanaryResult]] = {}
     # The first call's messages are the same for every seat: built once (bounded work).
     blind = blind_messages(s.case) if s.rule.commit_first else None
+    digest = court_digest(s.rule, s.panel, s.case_hash)  # SPEC §16.11
     for seat in held:
-        vote, canaries[seat] = SeatCheck(s, seat, per_seat[seat], blind).run()
+        vote, canaries[seat] = SeatCheck(s, seat, per_seat[seat], blind, digest).run()
         if vote is not None:
             expected[seat] = vote
     if [v.seat for v in s.votes] != sorted(expected):
@@ -159,11 +161,13 @@ class SeatCheck:
     """One seat's calls, phase by phase (SPEC §16.6 step 4, §16.9, §16.10)."""
 
     def __init__(self, s: CourtSummary, seat: int, calls: list[JudgeCall],
-                 blind: list[dict[str, str]] | None) -> None:
+                 blind: list[dict[str, str]] | None, digest: bytes | None = None) -> None:
         self.s = s
         self.blind = blind
         self.seat = seat
         self.lock = s.panel[seat]
+        #: One chain across every phase of the seat (SPEC §16.11).
+        self.chain = seat_chain(digest, self.lock, f"seat {seat}")
         if not calls:
             raise fail("court.judge_missing", f"seat {seat} ({self.lock.judge_id}) of a held "
                        "round has no recorded attempt")
@@ -238,7 +242,7 @@ class SeatCheck:
 
         return check_attempts(calls, who=f"seat {seat} {name}", messages=messages,
                               policy=lock.retry_policy, classify=classify, fail=fail,
-                              identity=names_seat,
+                              identity=names_seat, chain=self.chain,
                               credential_header=profile_of(lock.model.profile).credential_header)
 
 

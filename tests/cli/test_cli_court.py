@@ -125,6 +125,8 @@ def test_rule_through_litellm_and_the_transcript_server_then_verify_and_replay(
         "ruled", 60, "rejected")
     assert [r["status"] for r in document["rounds"]] == ["split", "ruled"]
     assert "round 2: 4 judge(s) deliberating" in captured.err  # progress on stderr
+    assert document["preregistration"]["run"] == 1  # SPEC §16.11
+    assert len(bytes.fromhex(document["preregistration"]["digest"])) == 32
     assert json.loads((out / "ruling.json").read_text())["court_root"] == document["court_root"]
     # Offline, with the model gone.
     assert main(["court", "verify", str(out / "ruling.cbor"), "--json"]) == 0

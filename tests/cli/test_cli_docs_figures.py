@@ -55,7 +55,7 @@ EXAMPLES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [  # docs 
     ("OK judgement.cbor: por.JudgementBundle/1: judgement 65ac...25f1: 15 subjects, 15 votes",
      _copy(FIXTURES / "judges" / "valid" / "por-judge-1.cbor", "judgement.cbor"),
      ("verify", "judgement.cbor")),
-    ("OK ruling.cbor: por.CourtBundle/1: court 6866...c6c0: ruled",
+    ("OK ruling.cbor: por.CourtBundle/1: court 4a41...984d: ruled",
      _copy(FIXTURES / "court" / "valid" / "ruling.cbor", "ruling.cbor"),
      ("verify", "ruling.cbor")),
     ("ERROR prompt_spec.json: input.json: this is JSON; did you mean `por build`?",

@@ -10,14 +10,16 @@ import hashlib
 import pytest
 from court_support import AT, CLAIM, REBUTTAL, case, completion, locks, recommit, vote, wire_body
 
+from por.court.chain import court_digest
 from por.court.config import court_rule, parse_court
 from por.court.errors import CourtError
 from por.court.panel import rule_case
 from por.court.phases import phase_subject, verdict_outcome
 from por.court.records import CourtBundle, CourtRuling, CourtVote
 from por.court.seed003.prompts import BLIND_SYSTEM_PROMPT
-from por.court.verify import verify_court
+from por.court.verify import decode_court, verify_court
 from por.errors import PorError
+from por.locked_judges.chain import chained, claim_for
 from por.locked_judges.manifest import JudgeManifest
 from por.locked_judges.outcome import Exchange
 from por.locked_judges.records import JudgeCall
@@ -131,6 +133,14 @@ def test_a_rewritten_first_answer_breaks_the_case_request() -> None:
     forged = calls[0].model_copy(update={"response": body,
                                          "response_hash": hashlib.sha256(body).digest()})
     edited = [forged.to_cbor(), *CourtBundle.from_cbor(data).calls[1:]]
+    # the chain breaks first (SPEC §16.11); re-linked, the case request still fails
+    assert check_id(recommit(data, calls=edited)) == "judgement.attempt_chain"
+    seat0 = [forged, *[c for c in calls[1:] if c.subject_index == 0]]
+    summary = decode_court(data)
+    digest = court_digest(summary.rule, summary.panel, summary.case_hash)
+    assert digest is not None
+    relinked = [c.to_cbor() for c in chained(seat0, digest, claim_for(summary.panel[0]))]
+    edited = relinked + [c.to_cbor() for c in calls if c.subject_index != 0]
     assert check_id(recommit(data, calls=edited)) == "judgement.messages_hash"
 
 
