@@ -43,7 +43,7 @@ MAX_REGEX_POSITIONS_PER_REQUIREMENT = 1024
 
 #: Regex work an item may cost, in units of (1 + width) x scanned bytes (SPEC §17.5):
 #: this many per byte of the item's content, plus :data:`REGEX_WORK_SLACK`.
-REGEX_WORK_PER_BYTE = 10
+REGEX_WORK_PER_BYTE = 72
 #: Work every item may spend regardless of its size (small items, short bodies).
 REGEX_WORK_SLACK = 1 << 16
 

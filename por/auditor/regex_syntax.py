@@ -10,7 +10,8 @@ its parse alone:
   (``x{n}`` n copies, ``x{n,}`` max(n, 1), ``x{n,m}`` m; ``*``, ``+``, ``?`` one);
 * **width**: the largest number of positions one character can be matched by,
   which bounds the threads an NFA keeps alive per text character;
-* **cost** = 1 + width: regex work units per scanned byte (SPEC §17.5).
+* **cost** = 1 + width, times 8 past width 10 (RE2's DFA overflows there and the
+  NFA costs about 8x more per thread): regex work units per scanned byte (SPEC §17.5).
 
 Matching stays RE2's (leftmost-first, linear time); the subset only makes sure
 every engine agrees on what a pattern means and what it costs.  Pure: text in,
@@ -79,6 +80,12 @@ class RegexSyntaxError(ValueError):
         self.offset = offset
 
 
+#: The widest field charged ``1 + width`` per byte; wider ones cost :data:`NFA_FACTOR`
+#: times that (SPEC §17.5: past width 10 RE2's DFA overflows and runs its NFA).
+DFA_WIDTH = 10
+NFA_FACTOR = 8
+
+
 @dataclass(frozen=True, slots=True)
 class RegexMeasure:
     """What SPEC §12.1.2 reads from a pattern in the subset."""
@@ -91,7 +98,7 @@ class RegexMeasure:
     @property
     def cost(self) -> int:
         """Regex work units per scanned byte (SPEC §17.5)."""
-        return 1 + self.width
+        return (1 + self.width) * (1 if self.width <= DFA_WIDTH else NFA_FACTOR)
 
 
 #: A parsed sub-pattern: atom index -> copies.
@@ -284,4 +291,4 @@ def measure(pattern: str) -> RegexMeasure:
                         positions=sum(counts.values()), width=width_of(parser.atoms, counts))
 
 
-__all__ = ["RegexMeasure", "RegexSyntaxError", "measure"]
+__all__ = ["DFA_WIDTH", "NFA_FACTOR", "RegexMeasure", "RegexSyntaxError", "measure"]

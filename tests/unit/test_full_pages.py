@@ -138,13 +138,17 @@ def test_a_sloppy_locator_catches_a_decoy() -> None:
     assert build(sloppy, full_size(spec, evidence)).verdict.outcome == "INVALID"
 
 
-def test_two_wide_locators_exceed_the_regex_budget_of_a_full_page() -> None:
-    """52's first status locator (cost 6, with the winner's 6) fit the trimmed page and
-    not the full one: 12 units per byte against the item's 10 plus 65536 (SPEC §17.5)."""
+def test_wide_locators_fit_the_regex_budget_of_a_full_page() -> None:
+    """52's natural status locator (cost 6, with the winner's 6) fit the trimmed page and
+    not the full one at 10 units per byte; at 72 (SPEC §17.5) it resolves on both, and
+    thirteen such fields (78 per byte) exceed the full page's budget: eleven decoys
+    before them leave the winner's locator within it and refuse the status one."""
     spec, evidence, _ = inputs("52-politics-election-winner-page", "evidence")
+    assert build(spec, full_size(spec, evidence)).verdict.outcome == "YES"
     data = spec.to_json_obj()
-    data["data_requirements"][0]["expected_fields"][1]["regex"] = (
-        '<p class="status">Status: ([A-Z]+)</p>')
+    fields = data["data_requirements"][0]["expected_fields"]
+    assert fields[1]["regex"] == '<p class="status">Status: ([A-Z]+)</p>'
+    fields[0:0] = [{**fields[1], "key": f"decoy_{i}"} for i in range(11)]
     wide = PromptSpec.from_json_obj(data)
     assert build(wide, evidence).verdict.outcome == "YES"
     assert build(wide, full_size(spec, evidence)).verdict.outcome == "INVALID"

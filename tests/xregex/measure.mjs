@@ -154,7 +154,7 @@ for (const v of data.patterns) {
   const [plan, m] = plan1(v.pattern);
   const got = { plan, groups: m ? m.groups : null, repeat_sum: m ? Number(m.repeat_sum) : null,
     positions: m ? Number(m.positions) : null, width: m ? Number(m.width) : null,
-    cost: m ? Number(m.width) + 1 : null };
+    cost: m ? (Number(m.width) + 1) * (Number(m.width) <= 10 ? 1 : 8) : null };
   for (const k of Object.keys(got)) if (got[k] !== v[k]) { bad++; console.log(`${JSON.stringify(v.pattern)} ${k}: ${got[k]} != ${v[k]}`); }
 }
 for (const r of data.requirements) {
