@@ -66,26 +66,40 @@ def dispatches(schema: str | None) -> bool:
                                    or is_proof_schema(schema))
 
 
-def not_a_proof(data: bytes, *, max_size: int) -> str | None:
-    """Why ``data`` is plainly no proof (empty, JSON, a record of another
-    schema), or ``None``: let the proof checker judge it.  A proof that fails
-    its checks is a lost challenge (exit 1); a file that is no proof at all is
-    no verdict (exit 2), as gpg's "no valid OpenPGP data".  The schema is read
-    under the proof item cap (SPEC §10.4 step 0), so a list of tiny items costs
-    no more here than in the checker, which then refuses it."""
-    from por.challenge.records import proof_max_items  # noqa: PLC0415
-
+def _plainly_not_a_proof(data: bytes) -> str | None:
+    """Why ``data`` is plainly no proof without decoding it (empty, JSON), or ``None``."""
     if not data.strip():
         return "the file is empty"
     if looks_like_json(data):
         return "this is JSON, not a por-cbor/1 proof"
-    schema = document_schema(data, max_size=max_size,
-                             max_items=proof_max_items(len(data)))
-    if schema is not None and not is_proof_schema(schema):
-        hint = "; check it with `por verify`" if dispatches(schema) or schema == BUNDLE_SCHEMA \
-            else ""
-        return f"this is a {schema[:80]} record, not a proof{hint}"
     return None
+
+
+def _another_record(data: bytes, *, max_size: int) -> str | None:
+    """Why ``data``, which the proof checker refused as no proof record
+    (``proof.schema``), is a por record of another kind, or ``None``.  The schema is
+    read under the proof item cap (SPEC §10.4 step 0), as the checker read it."""
+    from por.challenge.records import proof_max_items  # noqa: PLC0415
+
+    schema = document_schema(data, max_size=max_size, max_items=proof_max_items(len(data)))
+    if schema is None or is_proof_schema(schema):
+        return None
+    hint = "; check it with `por verify`" if dispatches(schema) or schema == BUNDLE_SCHEMA \
+        else ""
+    return f"this is a {schema[:80]} record, not a proof{hint}"
+
+
+def not_a_proof(data: bytes, *, max_size: int, check_id: str) -> str | None:
+    """Why ``data`` is no proof at all (empty, JSON, a record of another schema), or
+    ``None``: a proof that fails its checks is a lost challenge (exit 1); a file that
+    is no proof at all is no verdict (exit 2), as gpg's "no valid OpenPGP data".
+    ``check_id`` is what the proof checker said of ``data``: only its refusal of the
+    record (``proof.schema``) makes the document's own schema worth decoding, so a
+    proof is decoded once, by the checker."""
+    reason = _plainly_not_a_proof(data)
+    if reason is None and check_id == "proof.schema":
+        reason = _another_record(data, max_size=max_size)
+    return reason
 
 
 @dataclass(frozen=True, slots=True)

@@ -144,13 +144,17 @@ def _ruling(args: argparse.Namespace) -> int:
 def _settle(args: argparse.Namespace) -> int:
     from por.chain.documents import settle_call
     from por.documents import not_a_proof
+    from por.errors import PorError
 
     data = read_input(args.proof, args.max_size)
-    reason = not_a_proof(data, max_size=args.max_size)
-    if reason is not None:  # no verdict (exit 2), as `por check-proof` says
+    try:
+        call = settle_call(data, args.market, max_size=args.max_size)
+    except PorError as exc:  # no verdict (exit 2) for no proof at all, as check-proof says
+        reason = not_a_proof(data, max_size=args.max_size, check_id=exc.check_id)
+        if reason is None:
+            raise
         raise CliError("proof.not_a_proof", f"{safe_text(args.proof)}: {reason}",
-                       exit_code=EXIT_NO_VERDICT)
-    call = settle_call(data, args.market, max_size=args.max_size)
+                       exit_code=EXIT_NO_VERDICT) from None
     lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
              f"por_root          {call['por_root_hex']} (must be the proposed verdict's)",
              f"won               {call['won']}",

@@ -272,11 +272,11 @@ def run_check_proof(args: argparse.Namespace) -> int:
     from por.documents import not_a_proof
 
     data = read_input(args.proof, args.max_size)
-    reason = not_a_proof(data, max_size=args.max_size)
+    report = check_proof(data, por_root=args.por_root, max_size=args.max_size)
+    reason = not_a_proof(data, max_size=args.max_size, check_id=report.check_id)
     if reason is not None:  # no verdict (exit 2), never a lost challenge
         raise CliError("proof.not_a_proof", f"{safe_text(args.proof)}: {reason}",
                        exit_code=EXIT_NO_VERDICT)
-    report = check_proof(data, por_root=args.por_root, max_size=args.max_size)
     if args.json:
         print_json({"schema": CHECK_PROOF_SCHEMA, "input": args.proof,
                     **report.to_json_obj()})

@@ -39,10 +39,6 @@ def court_digest(rule: CourtRule, panel: Sequence[JudgeManifest],
     return None if record is None else preregistration_digest(record)
 
 
-def _fail(check_id: str, message: str, **kw: object) -> CourtError:
-    return CourtError(check_id, message, **kw)
-
-
 def _unchained(who: str) -> CallCheck:
     def check(call: JudgeCall) -> None:
         if (call.claim, call.preregistration, call.previous) != (None, None, None):
@@ -55,7 +51,7 @@ def seat_chain(digest: bytes | None, lock: JudgeManifest, who: str) -> CallCheck
     """The check every call of one seat passes, in order, across its phases."""
     if digest is None:
         return _unchained(who)
-    return ChainCheck(digest, claim_for(lock), who, _fail)
+    return ChainCheck(digest, claim_for(lock), who, CourtError)
 
 
 __all__ = ["court_digest", "court_preregistration", "seat_chain"]

@@ -23,17 +23,10 @@ from por.errors import SignatureError
 from por.locked_judges.chain import preregistration_digest
 from por.locked_judges.errors import JudgementError
 from por.locked_judges.records import MAX_RUN, JudgePreregistration
-from por.schemas.base import Count, Hash32, Record
+from por.schemas.base import Count, Hash32
 from por.signing.eip712 import Eip712Domain, keccak256
 from por.signing.policy import TrustPolicy
-from por.signing.typed import (
-    Address,
-    Signature65,
-    sign_typed,
-    typed_digest,
-    typed_signature_failures,
-    word,
-)
+from por.signing.typed import TypedSignature, typed_digest, word
 
 PREREGISTRATION_TYPE = ("Preregistration(bytes32 preregistrationDigest,uint64 run,"
                         "uint64 issuedAt,uint64 expiresAt)")
@@ -67,43 +60,26 @@ def preregistration_typed_digest(struct: PreregistrationStruct, domain: Eip712Do
     return typed_digest(_TYPE_HASH, struct.words(), domain)
 
 
-class PreregistrationSignature(Record):
+class PreregistrationSignature(TypedSignature):
     """A signed pre-registration (``PREREG.sig.cbor``)."""
 
     SCHEMA: ClassVar[str] = "por.PreregistrationSignature/1"
 
     record_schema: Literal["por.PreregistrationSignature/1"] = Field(
         "por.PreregistrationSignature/1", alias="schema")
-    scheme: Literal["secp256k1"]
-    chain_id: Count
-    verifying_contract: Address
     preregistration_digest: Hash32
     run: Count = Field(ge=1, le=MAX_RUN)
-    issued_at: Count
-    expires_at: Count
-    signer: Address
-    signature: Signature65
 
     def struct(self) -> PreregistrationStruct:
         """The signed values."""
-        return PreregistrationStruct(self.preregistration_digest, self.run, self.issued_at,
-                                     self.expires_at)
-
-    def domain(self) -> Eip712Domain:
-        """The EIP-712 domain it was signed in."""
-        return Eip712Domain(chain_id=self.chain_id, verifying_contract=self.verifying_contract)
+        return self.signed_values(PreregistrationStruct)
 
 
 def sign_preregistration(struct: PreregistrationStruct, secret: bytes,
                          domain: Eip712Domain) -> PreregistrationSignature:
     """Sign ``struct`` with a secp256k1 key."""
-    signer, signature = sign_typed(secret, preregistration_typed_digest(struct, domain))
-    return PreregistrationSignature(
-        scheme="secp256k1", chain_id=domain.chain_id,
-        verifying_contract=domain.verifying_contract,
-        preregistration_digest=struct.preregistration_digest, run=struct.run,
-        issued_at=struct.issued_at, expires_at=struct.expires_at, signer=signer,
-        signature=signature)
+    return PreregistrationSignature.signed(struct, domain, secret,
+                                           preregistration_typed_digest(struct, domain))
 
 
 def preregistration_signature_failures(signed: PreregistrationSignature,
@@ -118,11 +94,7 @@ def preregistration_signature_failures(signed: PreregistrationSignature,
                              "the signed pre-registration is not this run's",
                              expected=want.preregistration_digest,
                              actual=signed.preregistration_digest)
-    return typed_signature_failures(
-        policy, chain_id=signed.chain_id, contract=signed.verifying_contract,
-        signer=signed.signer, signature=signed.signature,
-        digest=preregistration_typed_digest(want, signed.domain()),
-        issued_at=signed.issued_at, expires_at=signed.expires_at)
+    return signed.failures(policy, preregistration_typed_digest(want, signed.domain()))
 
 
 __all__ = ["PREREGISTRATION_TYPE", "PreregistrationSignature", "PreregistrationStruct",

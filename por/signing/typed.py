@@ -75,7 +75,8 @@ S = TypeVar("S", bound="DataclassInstance")
 
 
 class TypedSignature(Record):
-    """A detached typed signature (``por.JudgementSignature/1``, ``por.RulingSignature/1``):
+    """A detached typed signature (``por.JudgementSignature/1``, ``por.RulingSignature/1``,
+    ``por.PreregistrationSignature/1``):
     the fields declared here, and the signed struct's members (a frozen dataclass
     in EIP-712 member order, among them ``issued_at`` and ``expires_at``) declared
     by the subclass under the same names.  Canonical bytes sort the keys (SPEC §2),
