@@ -148,18 +148,8 @@ def test_lying_verdict_struck_by_a_proof_in_one_transaction(node: Node,
     # An honest step's proof does not win: it reverts and costs only the caller's gas.
     candidate = call_data("settleByProof", market, citation_proof(honest_08(), 3, []))
     assert node.revert_name(other, registry, candidate) == "ProofNotWon"
-    settled = node.send(honest, registry, bytes.fromhex(str(call["data_hex"])[2:]))
-    fees[honest] += settled["fee"]
-    assert settled["execution_gas"] > 0
-    assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 0
-    assert node.revert_name(other, registry,
-                            bytes.fromhex(str(call["data_hex"])[2:])) == "NotChallengeable"
-    fees[honest] += node.send(honest, registry, call_data("withdraw"))["fee"]
-    assert node.revert_name(honest, registry, call_data("withdraw")) == "NothingToWithdraw"
-    assert node.balance(oracle) == start[oracle] - fees[oracle] - PROPOSER_BOND
-    assert node.balance(honest) == start[honest] - fees[honest] + PROPOSER_BOND
-    assert node.balance(other) == start[other]
-    assert node.balance(registry) == 0
+    _strike_and_pay(node, registry, market, bytes.fromhex(str(call["data_hex"])[2:]),
+                    players=(oracle, honest, other), start=start, fees=fees)
 
 
 def test_forged_map_step_struck_by_its_one_step_proof(node: Node, tmp_path: Path) -> None:
@@ -195,11 +185,22 @@ def test_forged_map_step_struck_by_its_one_step_proof(node: Node, tmp_path: Path
     deduce = build_one_step_proof(lie, len(lie.steps) - 2).to_cbor()
     assert node.revert_name(other, registry,
                             call_data("settleByProof", market, deduce)) == "CourtPath"
-    settled = node.send(honest, registry, bytes.fromhex(str(call["data_hex"])[2:]))
+    _strike_and_pay(node, registry, market, bytes.fromhex(str(call["data_hex"])[2:]),
+                    players=(oracle, honest, other), start=start, fees=fees)
+
+
+def _strike_and_pay(node: Node, registry: str, market: bytes, settle: bytes, *,
+                    players: tuple[str, str, str], start: dict[str, int],
+                    fees: dict[str, int]) -> None:
+    """The honest player sends the winning ``settleByProof``: the verdict is struck
+    (final outcome 0), the same call cannot strike it again, the honest player
+    withdraws the proposer's bond once, and every balance is right to the wei."""
+    oracle, honest, other = players
+    settled = node.send(honest, registry, settle)
     fees[honest] += settled["fee"]
+    assert settled["execution_gas"] > 0
     assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 0
-    assert node.revert_name(other, registry,
-                            bytes.fromhex(str(call["data_hex"])[2:])) == "NotChallengeable"
+    assert node.revert_name(other, registry, settle) == "NotChallengeable"
     fees[honest] += node.send(honest, registry, call_data("withdraw"))["fee"]
     assert node.revert_name(honest, registry, call_data("withdraw")) == "NothingToWithdraw"
     assert node.balance(oracle) == start[oracle] - fees[oracle] - PROPOSER_BOND
