@@ -4,9 +4,11 @@ offline (SPEC §15.4 routes, §16.4 per-seat routes).  Nothing leaves 127.0.0.1.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +71,22 @@ def _court(folder: Path, openai: str, anthropic: str, **switches: bool) -> Path:
     return path
 
 
+@contextlib.contextmanager
+def _three_providers(tls: Tls, monkeypatch: pytest.MonkeyPatch,
+                     ) -> Iterator[tuple[StandIn, StandIn, StandIn]]:
+    """The OpenAI and Anthropic HTTPS stand-ins (credentials in the environment)
+    and an OpenAI-compatible server, each answering as a court seat."""
+    monkeypatch.setenv(OPENAI_ENV, SECRET_OPENAI)
+    monkeypatch.setenv(ANTHROPIC_ENV, SECRET_ANTHROPIC)
+    with StandIn("openai", tls, key=SECRET_OPENAI, models=[OPENAI_MODEL],
+                 answer=court_answer) as openai, \
+            StandIn("anthropic", tls, key=SECRET_ANTHROPIC, models=[ANTHROPIC_MODEL],
+                    answer=court_answer) as anthropic, \
+            StandIn("compatible", None, key=None, models=[COMPATIBLE_MODEL],
+                    answer=court_answer) as compatible:
+        yield openai, anthropic, compatible
+
+
 def _rule(case_file: str, court: Path, default: str, out: Path,
           capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]:
     code = main(["court", "rule", case_file, "--court", str(court), "--at", str(AT),
@@ -81,15 +99,8 @@ def _rule(case_file: str, court: Path, default: str, out: Path,
 def test_a_three_provider_court_rules_and_verifies_offline(
         case_file: str, tls: Tls, tmp_path: Path, capsys: pytest.CaptureFixture[str],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(OPENAI_ENV, SECRET_OPENAI)
-    monkeypatch.setenv(ANTHROPIC_ENV, SECRET_ANTHROPIC)
     out = tmp_path / "ruling"
-    with StandIn("openai", tls, key=SECRET_OPENAI, models=[OPENAI_MODEL],
-                 answer=court_answer) as openai, \
-            StandIn("anthropic", tls, key=SECRET_ANTHROPIC, models=[ANTHROPIC_MODEL],
-                    answer=court_answer) as anthropic, \
-            StandIn("compatible", None, key=None, models=[COMPATIBLE_MODEL],
-                    answer=court_answer) as compatible:
+    with _three_providers(tls, monkeypatch) as (openai, anthropic, compatible):
         court = _court(tmp_path, openai.api_base, anthropic.api_base)
         code, document = _rule(case_file, court, compatible.api_base, out, capsys)
         assert code == 0, document
@@ -116,15 +127,8 @@ def test_a_commit_first_court_with_canaries_on_three_providers(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Each seat: its first answer, the case carrying it, three canaries: five calls
     per provider, every one checked against the provider's request schema."""
-    monkeypatch.setenv(OPENAI_ENV, SECRET_OPENAI)
-    monkeypatch.setenv(ANTHROPIC_ENV, SECRET_ANTHROPIC)
     out = tmp_path / "ruling"
-    with StandIn("openai", tls, key=SECRET_OPENAI, models=[OPENAI_MODEL],
-                 answer=court_answer) as openai, \
-            StandIn("anthropic", tls, key=SECRET_ANTHROPIC, models=[ANTHROPIC_MODEL],
-                    answer=court_answer) as anthropic, \
-            StandIn("compatible", None, key=None, models=[COMPATIBLE_MODEL],
-                    answer=court_answer) as compatible:
+    with _three_providers(tls, monkeypatch) as (openai, anthropic, compatible):
         court = _court(tmp_path, openai.api_base, anthropic.api_base, commit_first=True,
                        canaries=True)
         code, document = _rule(case_file, court, compatible.api_base, out, capsys)
