@@ -252,9 +252,9 @@ def _dispute_calldata(args: argparse.Namespace, verb: str) -> int:
             raise CliError("usage.options", "a signed ruling's submitRuling call needs "
                            "--challenger ADDR (the account that opened the challenge on "
                            "the ruling's case)")
-        return chain_cmd._ruling(argparse.Namespace(
+        return chain_cmd.run_ruling(argparse.Namespace(
             signature=args.bundle, challenger=args.challenger, json=args.json))
-    return chain_cmd._challenge(argparse.Namespace(
+    return chain_cmd.run_challenge(argparse.Namespace(
         case=args.bundle, challenger=args.challenger, json=args.json,
         max_size=args.max_size))
 

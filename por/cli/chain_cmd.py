@@ -70,12 +70,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     challenge.add_argument("--challenger", type=contract_address, default=None,
                            metavar="ADDR", help="the sending account: prints the challenge id")
     add_max_size_option(challenge, "cases")
-    challenge.set_defaults(run=_challenge)
+    challenge.set_defaults(run=run_challenge)
     ruling = sub.add_parser("ruling", help="submitRuling for a signed court ruling")
     ruling.add_argument("signature", metavar="SIG", help="ruling.sig.cbor (por court rule --key)")
     ruling.add_argument("--challenger", type=contract_address, required=True, metavar="ADDR",
                         help="the account that opened the challenge on the ruling's case")
-    ruling.set_defaults(run=_ruling)
+    ruling.set_defaults(run=run_ruling)
     settle = sub.add_parser("settle", help="settleByProof: strike a proposed verdict with a "
                                            "won CitationProof or OneStepProof of a map step "
                                            "(no bond, no resolver)")
@@ -113,7 +113,8 @@ def _print(args: argparse.Namespace, call: dict[str, Any], lines: list[str]) -> 
     return 0
 
 
-def _challenge(args: argparse.Namespace) -> int:
+def run_challenge(args: argparse.Namespace) -> int:
+    """`por chain challenge` (also `por attestation --calldata CASE`)."""
     from por.chain.documents import case_call
     from por.court.case import CASE_MAX_SIZE, DisputeCase
 
@@ -128,7 +129,8 @@ def _challenge(args: argparse.Namespace) -> int:
     return _print(args, call, lines)
 
 
-def _ruling(args: argparse.Namespace) -> int:
+def run_ruling(args: argparse.Namespace) -> int:
+    """`por chain ruling` (also `por attestation --calldata RULING.sig.cbor`)."""
     from por.chain.documents import ruling_call
     from por.court.eip712 import RulingSignature
 
@@ -195,4 +197,4 @@ def _withdraw(args: argparse.Namespace) -> int:
     return _print(args, call_document(WITHDRAW, withdraw_calldata()), [])
 
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "run_challenge", "run_ruling"]
