@@ -275,12 +275,15 @@ _MESSAGES = {
 
 
 def requirement_check_results(check: RequirementCheck) -> list[CheckResult]:
-    """CheckResults for one requirement: each rejection, then coverage and provenance."""
-    return results_from(requirement_findings(check))
+    """One requirement's rejections, then its coverage and provenance checks."""
+    return results_from([*requirement_findings(check), *coverage_findings(
+        check.requirement_id, len(check.admitted_ids), len(check.items), check.covered,
+        check.provenance_ok)])
 
 
 def requirement_findings(check: RequirementCheck) -> list[Check]:
-    """:func:`requirement_check_results` as lean checks (same order and content)."""
+    """The items' rejections of one check chunk, as lean checks (the coverage
+    checks come from :func:`coverage_findings`)."""
     results: list[Check] = []
     for item in check.items:
         for reason in item.reasons:
@@ -300,18 +303,23 @@ def requirement_findings(check: RequirementCheck) -> list[Check]:
                           if reason == CHECK_TIME_WINDOW else None),
                 actual=str(item.observed_at) if reason == CHECK_TIME_WINDOW else None,
                 details=details))
-    rid = check.requirement_id
-    results.append(Check(
-        CHECK_COVERAGE, check.covered, "info" if check.covered else "warn",
-        (f"requirement {rid}: {len(check.admitted_ids)} of {len(check.items)} "
-         f"item(s) admitted"),
-        details={"requirement_id": rid}))
-    results.append(Check(
-        CHECK_PROVENANCE, check.provenance_ok, "info" if check.provenance_ok else "warn",
-        (f"requirement {rid}: provenance tier "
-         + ("met" if check.provenance_ok else "not met by any evidence")),
-        details={"requirement_id": rid}))
     return results
+
+
+def coverage_findings(requirement_id: str, admitted: int, total: int, covered: bool,
+                      provenance_ok: bool) -> list[Check]:
+    """``sanity.coverage`` and ``sanity.provenance`` of one requirement, from its
+    chain's last running state (SPEC §12.5.3): reported once, by its aggregate."""
+    rid = requirement_id
+    return [
+        Check(CHECK_COVERAGE, covered, "info" if covered else "warn",
+              f"requirement {rid}: {admitted} of {total} item(s) admitted",
+              details={"requirement_id": rid}),
+        Check(CHECK_PROVENANCE, provenance_ok, "info" if provenance_ok else "warn",
+              (f"requirement {rid}: provenance tier "
+               + ("met" if provenance_ok else "not met by any evidence")),
+              details={"requirement_id": rid}),
+    ]
 
 
 def variables_finding(ok: bool, metric: str, reason: str) -> Check:
@@ -372,6 +380,7 @@ __all__ = [
     "agent_result_from",
     "check_requirement",
     "claim_result_from",
+    "coverage_findings",
     "effective_window",
     "event_time_key",
     "observed_time",
