@@ -172,7 +172,7 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
     full audit (SPEC §17.3).  With ``retain=False`` (streaming, issue 16) the
     audit drops each step once ``on_step`` has returned, keeping for its later
     steps only what they read (the claims in an ``ExtractStore``,
-    ``step_io.CheckMemo``, ``step_io.ReadMemo``, the deduce step until the map
+    the last check chunk of each requirement, ``step_io.ReadMemo``, the deduce step until the map
     is made):
     every step is the same, byte for byte, and the run's ``steps`` is a
     ``StepWindow``.  ``reasoning_root`` (streaming only): the root of the steps'

@@ -47,7 +47,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from por.auditor.claim_extraction import Claim, ClaimSet, requirement_for
-from por.encoding.encoder import Fragments
 from por.gate import ClaimHypothesis, ClaimResult, admit
 from por.lean.writer_hooks import results_from
 from por.lean.writers_gen import Check
@@ -127,23 +126,6 @@ class RequirementCheck:
     @property
     def provenance_ok(self) -> bool:
         return self.covered or not any(CHECK_PROVENANCE in i.reasons for i in self.items)
-
-    def to_value(self, *, encoded: bool = False) -> dict[str, Any]:
-        """The committed output of a ``check_requirement`` step.  ``encoded``: each
-        item's map is encoded as it is made (:class:`~por.encoding.encoder.Fragments`
-        at its depth in the step: step, output, items, item), so a streaming audit
-        never holds one map per item at once (issue 16); the step's bytes are the same."""
-        made = self.items
-        items = (Fragments(lambda: (i.to_value() for i in made), len(made), depth=3)
-                 if encoded else [i.to_value() for i in made])
-        return {
-            "requirement_id": self.requirement_id,
-            "window": {"start": self.window_start, "end": self.window_end},
-            "items": items,
-            "admitted_count": len(self.admitted_ids),
-            "covered": self.covered,
-            "provenance_ok": self.provenance_ok,
-        }
 
 
 def effective_window(prompt_spec: PromptSpec) -> tuple[int, int]:

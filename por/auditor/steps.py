@@ -110,9 +110,6 @@ class Built:
 
     step: Step
     findings: Findings = ()
-    #: A ``check_requirement`` step's reading for later steps, when its output
-    #: holds encoded items (a streaming audit): ``io.read_check`` cannot parse them.
-    view: io.CheckView | None = None
 
     def lean_checks(self) -> Sequence[Check]:
         """The report checks, as lean checks."""
