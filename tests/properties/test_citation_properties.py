@@ -31,7 +31,6 @@ WON = {"one_step.citation_order", "one_step.citation_repeat", "one_step.citation
 def expected_citations(spec: PromptSpec, items: list[EvidenceItem],
                        steps: list[ReasoningStep]) -> list[tuple[list[str], list[str]]]:
     """SPEC §12.5.1's citation lists for every step of the trace, from the rule."""
-    n = len(items)
     ids = [i.evidence_id for i in items]
 
     def extracts(chosen: list[str]) -> list[str]:
