@@ -240,10 +240,9 @@ def error_values(exc: PorError) -> dict[str, str | None]:
             return None
         return value.hex() if isinstance(value, bytes | bytearray) else str(value)
 
+    pair: tuple[str | None, ...] = (None, None, show(exc.expected), show(exc.actual))
     if getattr(exc, "recomputes", False):
         pair = (show(exc.actual), show(exc.expected), None, None)
-    else:
-        pair = (None, None, show(exc.expected), show(exc.actual))
     return dict(zip(ERROR_VALUE_KEYS, pair, strict=True))
 
 

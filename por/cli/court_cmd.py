@@ -14,11 +14,13 @@ from typing import Any
 
 from por.cli.bundle_file import open_bundle
 from por.cli.common import (
+    DOCUMENT_MAX_SIZE,
     EXIT_NO_VERDICT,
     EXIT_OK,
     CliError,
     add_force_option,
     add_max_size_option,
+    bundle_cap,
     err,
     out,
     print_json,
@@ -121,7 +123,7 @@ def _leaf_spec(text: str) -> tuple[str, int]:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    add_max_size_option(parser, "inputs")
+    add_max_size_option(parser, "inputs", default=DOCUMENT_MAX_SIZE)
     parser.add_argument("-v", "--verbose", action="store_true", help="more detail on failure")
 
 
@@ -143,7 +145,7 @@ def run_open(args: argparse.Namespace) -> int:
     from por.schemas.verification import ChallengeRef
 
     refuse_existing([args.out], force=args.force)
-    data = open_bundle(args.bundle, args.max_size).data
+    data = open_bundle(args.bundle, bundle_cap(args.max_size)).data
     proof = None
     kind, index = "", 0
     if args.leaf is not None:
@@ -156,7 +158,7 @@ def run_open(args: argparse.Namespace) -> int:
                            "evidence_id or step_id)") from None
         kind, index = leaf_index_of(bundle_from_bytes(data), ref)
     else:
-        loaded = proof_from_cbor(read_input(args.proof, args.max_size))
+        loaded = proof_from_cbor(read_input(args.proof, bundle_cap(args.max_size)))
         if not isinstance(loaded, InclusionProof):
             raise CliError("usage.court", "--proof takes an InclusionProof (por challenge "
                            "--inclusion makes one for a step)")
@@ -208,7 +210,8 @@ def run_rule(args: argparse.Namespace) -> int:
         f"{rule.seats} seat(s), quorum {rule.quorum}")
     with transports_for(locks, seat_routes, args) as (routes, clients):
         data = run_panel(case, rule, locks, routes, clients=clients, args=args)
-    summary = verify_court(data)  # never write what this implementation would reject
+    # never write what this implementation would reject
+    summary = verify_court(data, max_size=DOCUMENT_MAX_SIZE)
     signature = _sign(summary, key, args) if key is not None else None
     document = summary_json(summary, args.out)
     document["signature"] = None if signature is None else {

@@ -50,8 +50,9 @@ from por.locked_judges.outcome import Classified, Exchange
 from por.locked_judges.profiles import profile_of
 from por.locked_judges.records import JudgeCall
 
-#: Largest ruling.cbor read by default (the PoR bundle is inside the case).
-DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+#: Largest ruling.cbor read by default: the case cap (the PoR bundle is inside the
+#: case), so every ruling ``por court rule`` writes for a readable case is readable.
+DEFAULT_MAX_SIZE = CASE_MAX_SIZE
 
 
 @dataclass(frozen=True)
