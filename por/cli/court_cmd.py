@@ -29,6 +29,14 @@ from por.cli.common import (
     refuse_existing_in,
     write_atomic,
 )
+from por.cli.court_prereg import (
+    add_preregister_parser,
+    add_rule_option,
+    add_verify_options,
+    check_given,
+    given_lines,
+    verify_given,
+)
 from por.cli.judge_routes import add_route_options
 from por.cli.signing_args import (
     DEFAULT_CHAIN_ID,
@@ -94,6 +102,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     sign.add_argument("--contract", type=contract_address, default=UNBOUND_CONTRACT,
                       metavar="0xADDRESS", help="the PorVerdictRegistry address")
     sign.add_argument("--ttl", type=positive_uint64, default=DEFAULT_TTL, metavar="SECONDS")
+    add_rule_option(rule)
     rule.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
     rule.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_force_option(rule)
@@ -110,8 +119,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     verify.add_argument("--now", type=uint64, default=None, metavar="UNIX",
                         help="check the validity period at this Unix time (default: only "
                              "that it is well formed)")
+    add_verify_options(verify)
     _common(verify)
     verify.set_defaults(run=run_verify)
+    add_preregister_parser(sub, _common)
     return court
 
 
@@ -206,6 +217,7 @@ def run_rule(args: argparse.Namespace) -> int:
     numbers, locks, seat_routes = load_judges(args.court)
     rule = court_rule(numbers, len(locks), args.at)
     check_rule(rule, locks)
+    check_given(args, case, rule, locks)  # before any judge is asked
     err(f"por court: case {case.case_hash().hex()[:16]}, panel {rule.panel} of "
         f"{rule.seats} seat(s), quorum {rule.quorum}")
     with transports_for(locks, seat_routes, args) as (routes, clients):
@@ -289,6 +301,7 @@ def run_verify(args: argparse.Namespace) -> int:
     if (args.key or args.resolver is not None) and not args.signature:
         raise CliError("usage.options", "--key and --resolver need --signature")
     summary = verify_court(read_input(args.ruling, args.max_size), max_size=args.max_size)
+    given = verify_given(args, summary)
     signed = None
     status: dict[str, Any] | None = None
     if args.signature:
@@ -300,14 +313,15 @@ def run_verify(args: argparse.Namespace) -> int:
         print_json(summary_json(summary, None) | {
             "verified": True, "signature_verified": signed is not None,
             "signer_hex": None if signed is None else signed.signer.hex(),
-            "signatures": [] if status is None else [status]})
+            "signatures": [] if status is None else [status],
+            "published_preregistration": given})
     else:
         final = summary.final
         out(f"OK court {summary.court_root.hex()}: {final.status}"
             + (f", challenge {final.decision} (worker_pct {final.worker_pct})"
                if final.status == "ruled" else "")
             + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts")
-        for line in phase_lines(summary):
+        for line in phase_lines(summary) + given_lines(given):
             out(line)
         if status is not None:
             out(status_line(status))
