@@ -287,6 +287,9 @@ def phase_lines(summary: Any) -> list[str]:
         lines.append(f"  canaries: {final.canary_flips}/{final.canary_answered} flipped"
                      + (f"; seats that flipped: {final.flipped_seats}"
                         if final.flipped_seats else ""))
+    if final.discounted:
+        lines.append(f"  canary policy: votes of seats {final.discounted} discounted "
+                     f"(more than {summary.rule.canary_policy.max_flips} flip(s))")
     return lines
 
 

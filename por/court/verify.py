@@ -147,6 +147,10 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
         check_canary_seats(ruling, number, [seat for seat in seats if seat in votes])
         want_ruling = ruling_for(s.case_hash, s.rule, number, seats, votes,
                                  canaries=canaries)
+        if ruling.discounted != want_ruling.discounted:
+            raise fail("court.canary_policy", f"round {number} does not discount exactly the "
+                       "seats the canary policy discounts", expected=want_ruling.discounted,
+                       actual=ruling.discounted)
         if ruling != want_ruling:
             raise fail("court.aggregation_mismatch", f"round {number}'s ruling is not the one "
                        "its votes imply", expected=f"{want_ruling.status} "
