@@ -203,7 +203,7 @@ def dispatch(args: argparse.Namespace) -> int:
         err(f"por: {safe_text(plain_message(exc.diagnostics()))}")
         if as_json:
             _print_error_json(args.command, code, exc.check_id, plain_message(exc.message),
-                              expected=exc.expected, actual=exc.actual)
+                              values=error_values(exc))
         return code
     except BrokenPipeError:
         # The reader went away (`por verify ... | head`): no report was delivered.
@@ -225,19 +225,35 @@ def dispatch(args: argparse.Namespace) -> int:
         return EXIT_NO_VERDICT
 
 
-def _print_error_json(command: str, code: int, check_id: str, message: str, *,
-                      expected: Any = None, actual: Any = None) -> None:
+#: The two values of a ``por/error/1`` error, named as ``check-proof`` names them
+#: (SPEC §10.6): one pair set, the other null.
+ERROR_VALUE_KEYS = ("committed", "recomputed", "required", "found")
+
+
+def error_values(exc: PorError) -> dict[str, str | None]:
+    """``committed``/``recomputed`` when the failed check compares a committed value
+    with the one recomputed from its parts (a ``proof.*`` error that says so),
+    else ``required``/``found`` (the rule's value, then the input's); the other
+    pair null (SPEC §18.9)."""
     def show(value: Any) -> str | None:
         if value is None:
             return None
         return value.hex() if isinstance(value, bytes | bytearray) else str(value)
 
+    pair: tuple[str | None, ...] = (None, None, show(exc.expected), show(exc.actual))
+    if getattr(exc, "recomputes", False):
+        pair = (show(exc.actual), show(exc.expected), None, None)
+    return dict(zip(ERROR_VALUE_KEYS, pair, strict=True))
+
+
+def _print_error_json(command: str, code: int, check_id: str, message: str, *,
+                      values: dict[str, str | None] | None = None) -> None:
     print_json({
         "schema": ERROR_SCHEMA,
         "command": command,
         "exit_code": code,
-        "error": {"id": check_id, "message": message, "expected": show(expected),
-                  "actual": show(actual)},
+        "error": {"id": check_id, "message": message,
+                  **(values or dict.fromkeys(ERROR_VALUE_KEYS))},
     })
 
 

@@ -20,6 +20,7 @@ import argparse
 from typing import Any
 
 from por.cli.common import (
+    DOCUMENT_MAX_SIZE,
     EXIT_NO_VERDICT,
     CliError,
     add_max_size_option,
@@ -69,7 +70,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     challenge.add_argument("case", metavar="CASE", help="a por.DisputeCase/1 file")
     challenge.add_argument("--challenger", type=contract_address, default=None,
                            metavar="ADDR", help="the sending account: prints the challenge id")
-    add_max_size_option(challenge, "cases")
+    add_max_size_option(challenge, "cases", default=DOCUMENT_MAX_SIZE)
     challenge.set_defaults(run=run_challenge)
     ruling = sub.add_parser("ruling", help="submitRuling for a signed court ruling")
     ruling.add_argument("signature", metavar="SIG", help="ruling.sig.cbor (por court rule --key)")

@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any, BinaryIO
 
 from por.errors import KeyFileError, PorError, UnsupportedError
+from por.protocol.limits import DOCUMENT_MAX_SIZE
 
 #: The input verified (or the command did what it was asked).
 EXIT_OK = 0
@@ -54,11 +55,19 @@ def positive_int(text: str) -> int:
     return value
 
 
-def add_max_size_option(parser: argparse.ArgumentParser, what: str = "bundles") -> None:
-    """``--max-size BYTES``: the decoder's size cap for the command's input."""
-    parser.add_argument("--max-size", type=positive_int, default=DEFAULT_MAX_SIZE,
+def add_max_size_option(parser: argparse.ArgumentParser, what: str = "bundles", *,
+                        default: int = DEFAULT_MAX_SIZE) -> None:
+    """``--max-size BYTES``: the decoder's size cap for the command's input (the
+    judge, court and chain commands: ``DOCUMENT_MAX_SIZE``, SPEC §16.2)."""
+    parser.add_argument("--max-size", type=positive_int, default=default,
                         metavar="BYTES",
-                        help=f"reject {what} larger than BYTES (default {DEFAULT_MAX_SIZE})")
+                        help=f"reject {what} larger than BYTES (default {default})")
+
+
+def bundle_cap(max_size: int) -> int:
+    """The cap a bundle is read under by a command whose ``--max-size`` is a
+    document's: never past the bundle cap (SPEC §5.1)."""
+    return min(max_size, DEFAULT_MAX_SIZE)
 
 
 STDIN = "-"
@@ -333,6 +342,7 @@ def print_json(document: Any) -> None:
 
 __all__ = [
     "DEFAULT_MAX_SIZE",
+    "DOCUMENT_MAX_SIZE",
     "EXIT_NO_VERDICT",
     "EXIT_OK",
     "EXIT_REJECTED",
@@ -343,6 +353,7 @@ __all__ = [
     "CliError",
     "add_force_option",
     "add_max_size_option",
+    "bundle_cap",
     "dump_json",
     "err",
     "exit_code_for",

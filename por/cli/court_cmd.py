@@ -14,11 +14,13 @@ from typing import Any
 
 from por.cli.bundle_file import open_bundle
 from por.cli.common import (
+    DOCUMENT_MAX_SIZE,
     EXIT_NO_VERDICT,
     EXIT_OK,
     CliError,
     add_force_option,
     add_max_size_option,
+    bundle_cap,
     err,
     out,
     print_json,
@@ -26,6 +28,14 @@ from por.cli.common import (
     refuse_existing,
     refuse_existing_in,
     write_atomic,
+)
+from por.cli.court_prereg import (
+    add_preregister_parser,
+    add_rule_option,
+    add_verify_options,
+    check_given,
+    given_lines,
+    verify_given,
 )
 from por.cli.judge_routes import add_route_options
 from por.cli.signing_args import (
@@ -92,6 +102,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     sign.add_argument("--contract", type=contract_address, default=UNBOUND_CONTRACT,
                       metavar="0xADDRESS", help="the PorVerdictRegistry address")
     sign.add_argument("--ttl", type=positive_uint64, default=DEFAULT_TTL, metavar="SECONDS")
+    add_rule_option(rule)
     rule.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
     rule.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     add_force_option(rule)
@@ -108,8 +119,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     verify.add_argument("--now", type=uint64, default=None, metavar="UNIX",
                         help="check the validity period at this Unix time (default: only "
                              "that it is well formed)")
+    add_verify_options(verify)
     _common(verify)
     verify.set_defaults(run=run_verify)
+    add_preregister_parser(sub, _common)
     return court
 
 
@@ -121,7 +134,7 @@ def _leaf_spec(text: str) -> tuple[str, int]:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    add_max_size_option(parser, "inputs")
+    add_max_size_option(parser, "inputs", default=DOCUMENT_MAX_SIZE)
     parser.add_argument("-v", "--verbose", action="store_true", help="more detail on failure")
 
 
@@ -143,7 +156,7 @@ def run_open(args: argparse.Namespace) -> int:
     from por.schemas.verification import ChallengeRef
 
     refuse_existing([args.out], force=args.force)
-    data = open_bundle(args.bundle, args.max_size).data
+    data = open_bundle(args.bundle, bundle_cap(args.max_size)).data
     proof = None
     kind, index = "", 0
     if args.leaf is not None:
@@ -156,7 +169,7 @@ def run_open(args: argparse.Namespace) -> int:
                            "evidence_id or step_id)") from None
         kind, index = leaf_index_of(bundle_from_bytes(data), ref)
     else:
-        loaded = proof_from_cbor(read_input(args.proof, args.max_size))
+        loaded = proof_from_cbor(read_input(args.proof, bundle_cap(args.max_size)))
         if not isinstance(loaded, InclusionProof):
             raise CliError("usage.court", "--proof takes an InclusionProof (por challenge "
                            "--inclusion makes one for a step)")
@@ -204,11 +217,13 @@ def run_rule(args: argparse.Namespace) -> int:
     numbers, locks, seat_routes = load_judges(args.court)
     rule = court_rule(numbers, len(locks), args.at)
     check_rule(rule, locks)
+    check_given(args, case, rule, locks)  # before any judge is asked
     err(f"por court: case {case.case_hash().hex()[:16]}, panel {rule.panel} of "
         f"{rule.seats} seat(s), quorum {rule.quorum}")
     with transports_for(locks, seat_routes, args) as (routes, clients):
         data = run_panel(case, rule, locks, routes, clients=clients, args=args)
-    summary = verify_court(data)  # never write what this implementation would reject
+    # never write what this implementation would reject
+    summary = verify_court(data, max_size=DOCUMENT_MAX_SIZE)
     signature = _sign(summary, key, args) if key is not None else None
     document = summary_json(summary, args.out)
     document["signature"] = None if signature is None else {
@@ -272,6 +287,9 @@ def phase_lines(summary: Any) -> list[str]:
         lines.append(f"  canaries: {final.canary_flips}/{final.canary_answered} flipped"
                      + (f"; seats that flipped: {final.flipped_seats}"
                         if final.flipped_seats else ""))
+    if final.discounted:
+        lines.append(f"  canary policy: votes of seats {final.discounted} discounted "
+                     f"(more than {summary.rule.canary_policy.max_flips} flip(s))")
     return lines
 
 
@@ -286,6 +304,7 @@ def run_verify(args: argparse.Namespace) -> int:
     if (args.key or args.resolver is not None) and not args.signature:
         raise CliError("usage.options", "--key and --resolver need --signature")
     summary = verify_court(read_input(args.ruling, args.max_size), max_size=args.max_size)
+    given = verify_given(args, summary)
     signed = None
     status: dict[str, Any] | None = None
     if args.signature:
@@ -297,14 +316,15 @@ def run_verify(args: argparse.Namespace) -> int:
         print_json(summary_json(summary, None) | {
             "verified": True, "signature_verified": signed is not None,
             "signer_hex": None if signed is None else signed.signer.hex(),
-            "signatures": [] if status is None else [status]})
+            "signatures": [] if status is None else [status],
+            "published_preregistration": given})
     else:
         final = summary.final
         out(f"OK court {summary.court_root.hex()}: {final.status}"
             + (f", challenge {final.decision} (worker_pct {final.worker_pct})"
                if final.status == "ruled" else "")
             + f"; {len(summary.votes)} votes, {len(summary.calls)} attempts")
-        for line in phase_lines(summary):
+        for line in phase_lines(summary) + given_lines(given):
             out(line)
         if status is not None:
             out(status_line(status))

@@ -159,7 +159,8 @@ def summary_json(summary: CourtSummary, output: str | None) -> dict[str, Any]:
         "canaries": None if summary.final.canary_flips is None else {
             "flips": summary.final.canary_flips, "answered": summary.final.canary_answered,
             "flip_rate": f"{summary.final.canary_flips}/{summary.final.canary_answered}",
-            "flipped_seats": summary.final.flipped_seats},
+            "flipped_seats": summary.final.flipped_seats,
+            "discounted": summary.final.discounted},
         "attempts": len(summary.calls),
         "status": summary.final.status,
         "worker_pct": summary.final.worker_pct,

@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 from por.cli.common import (
+    DOCUMENT_MAX_SIZE,
     EXIT_OK,
     EXIT_TABLE,
     CliError,
@@ -109,7 +110,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
 
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    add_max_size_option(parser, "inputs")
+    add_max_size_option(parser, "inputs", default=DOCUMENT_MAX_SIZE)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show tracebacks of internal errors")
 

@@ -44,20 +44,7 @@ def add_preregister_parser(sub: Any, common: Any, manifest_options: Any) -> None
     prereg.add_argument("bundles", metavar="BUNDLE", nargs="+", help="PoR bundle files")
     manifest_options(prereg)
     add_run_option(prereg)
-    prereg.add_argument("-o", "--output", required=True, metavar="PREREG",
-                        help="write the por.JudgePreregistration/1 here")
-    group = prereg.add_argument_group("a detached signature (EIP-712 Preregistration)")
-    group.add_argument("--key", metavar="KEY", help="sign with this secp256k1 key file")
-    group.add_argument("--signature-output", metavar="SIG",
-                       help="write the por.PreregistrationSignature/1 here (with --key)")
-    group.add_argument("--at", type=uint64, metavar="UNIX",
-                       help="issued_at (required with --key: never the clock)")
-    group.add_argument("--expires-at", type=uint64, metavar="UNIX",
-                       help=f"expires_at (default --at + {DEFAULT_TTL})")
-    group.add_argument("--chain-id", type=uint64, default=DEFAULT_CHAIN_ID, metavar="N")
-    group.add_argument("--contract", type=contract_address, default=UNBOUND_CONTRACT,
-                       metavar="ADDR")
-    add_force_option(prereg)
+    add_output_options(prereg)
     common(prereg)
     prereg.set_defaults(run=run_preregister)
 
@@ -76,6 +63,42 @@ def add_preregister_parser(sub: Any, common: Any, manifest_options: Any) -> None
     check.set_defaults(run=run_check)
 
 
+def add_output_options(parser: argparse.ArgumentParser) -> None:
+    """``-o PREREG``, the signing options (EIP-712 ``Preregistration``) and ``--force``:
+    ``por judge preregister`` and ``por court preregister`` write the same files."""
+    parser.add_argument("-o", "--output", required=True, metavar="PREREG",
+                        help="write the por.JudgePreregistration/1 here")
+    group = parser.add_argument_group("a detached signature (EIP-712 Preregistration)")
+    group.add_argument("--key", metavar="KEY", help="sign with this secp256k1 key file")
+    group.add_argument("--signature-output", metavar="SIG",
+                       help="write the por.PreregistrationSignature/1 here (with --key)")
+    group.add_argument("--at", type=uint64, metavar="UNIX",
+                       help="issued_at (required with --key: never the clock)")
+    group.add_argument("--expires-at", type=uint64, metavar="UNIX",
+                       help=f"expires_at (default --at + {DEFAULT_TTL})")
+    group.add_argument("--chain-id", type=uint64, default=DEFAULT_CHAIN_ID, metavar="N")
+    group.add_argument("--contract", type=contract_address, default=UNBOUND_CONTRACT,
+                       metavar="ADDR")
+    add_force_option(parser)
+
+
+def check_output_options(args: argparse.Namespace) -> None:
+    """The signing options go together; the outputs do not exist (or ``--force``)."""
+    if (args.key is None) != (args.signature_output is None) or \
+            (args.key is not None and args.at is None):
+        raise CliError("usage.options", "--key, --signature-output and --at go together")
+    refuse_existing([p for p in (args.output, args.signature_output) if p], force=args.force)
+
+
+def write_preregistration(record: Any, args: argparse.Namespace) -> Any:
+    """Write the record (and, with ``--key``, its signature); the signature or None."""
+    signed = _sign(record, args) if args.key is not None else None
+    write_atomic(args.output, record.to_cbor())
+    if signed is not None:
+        write_atomic(args.signature_output, signed.to_cbor())
+    return signed
+
+
 def add_run_option(parser: argparse.ArgumentParser) -> None:
     """``--run N``: the operator's run number (stored as ``run_number``)."""
     parser.add_argument("--run", dest="run_number", type=positive_int, default=None,
@@ -89,18 +112,12 @@ def run_preregister(args: argparse.Namespace) -> int:
     from por.locked_judges.batch import order_subjects
     from por.locked_judges.chain import preregister, preregistration_digest
 
-    if (args.key is None) != (args.signature_output is None) or \
-            (args.key is not None and args.at is None):
-        raise CliError("usage.options", "--key, --signature-output and --at go together")
-    refuse_existing([p for p in (args.output, args.signature_output) if p], force=args.force)
+    check_output_options(args)
     manifest = load_manifest(args)
     subjects, _ = load_subjects(args.bundles, args.max_size)
     ordered = order_subjects(subjects)
     record = preregister([manifest], [s.bundle_hash for s in ordered], args.run_number or 1)
-    signed = _sign(record, args) if args.key is not None else None
-    write_atomic(args.output, record.to_cbor())
-    if signed is not None:
-        write_atomic(args.signature_output, signed.to_cbor())
+    signed = write_preregistration(record, args)
     digest = preregistration_digest(record).hex()
     if args.json:
         print_json({"schema": "por/judge-preregistration/1", "digest": digest,
@@ -140,23 +157,16 @@ def run_check(args: argparse.Namespace) -> int:
     """``por judge check-preregistration``: the judgement verifies (§15.6), then the
     signature is over its pre-registration, in its domain, by a trusted key, in its
     period (the first failure, exit 1)."""
-    from por.cli.judge_sign import MAX_SIGNATURE_FILE
     from por.cli.signing_args import now_from_args
-    from por.encoding import decode
     from por.locked_judges import verify_judgement
     from por.locked_judges.chain import preregistration_digest
-    from por.locked_judges.prereg_signing import (
-        PreregistrationSignature,
-        preregistration_signature_failures,
-    )
+    from por.locked_judges.prereg_signing import preregistration_signature_failures
     from por.signing.keyfiles import load_public_key_file
     from por.signing.policy import TrustPolicy, raise_first
 
     summary = verify_judgement(read_input(args.judgement, args.max_size),
                                max_size=args.max_size)
-    data = read_input(args.signature, MAX_SIGNATURE_FILE)
-    decode(data, max_size=MAX_SIGNATURE_FILE)  # codec.too_large before anything else
-    signed = PreregistrationSignature.from_cbor(data)
+    signed = read_preregistration_signature(args.signature)
     trusted = [load_public_key_file(p).signer for p in args.key] if args.key else None
     policy = TrustPolicy.of(trusted, now=now_from_args(args), chain_id=args.chain_id,
                             contract=args.contract)
@@ -175,18 +185,37 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def read_preregistration_signature(path: str) -> Any:
+    """A ``por.PreregistrationSignature/1`` file (``codec.too_large`` past the
+    signature cap before anything else is read)."""
+    from por.cli.judge_sign import MAX_SIGNATURE_FILE
+    from por.encoding import decode
+    from por.locked_judges.prereg_signing import PreregistrationSignature
+
+    data = read_input(path, MAX_SIGNATURE_FILE)
+    decode(data, max_size=MAX_SIGNATURE_FILE)
+    return PreregistrationSignature.from_cbor(data)
+
+
+def read_preregistration(path: str) -> Any:
+    """A ``por.JudgePreregistration/1`` file, under its cap."""
+    from por.locked_judges.records import JudgePreregistration
+
+    return JudgePreregistration.from_cbor(read_input(path, MAX_PREREGISTRATION_FILE))
+
+
 def load_preregistration(args: argparse.Namespace) -> Any:
     """``--preregistration FILE`` as a record (None without it); with ``--run`` too:
     ``usage.judge`` (the file names its run)."""
-    from por.locked_judges.records import JudgePreregistration
-
     path = getattr(args, "preregistration", None)
     if path is None:
         return None
     if getattr(args, "run_number", None) is not None:
         raise CliError("usage.judge", "--preregistration names its run: do not give --run")
-    return JudgePreregistration.from_cbor(read_input(path, MAX_PREREGISTRATION_FILE))
+    return read_preregistration(path)
 
 
-__all__ = ["add_preregister_parser", "add_run_option", "load_preregistration",
-           "run_check", "run_preregister"]
+__all__ = ["add_output_options", "add_preregister_parser", "add_run_option",
+           "check_output_options", "load_preregistration", "read_preregistration",
+           "read_preregistration_signature", "run_check", "run_preregister",
+           "write_preregistration"]

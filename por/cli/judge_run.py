@@ -16,7 +16,16 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from por.cli.bundle_file import open_bundle
-from por.cli.common import CliError, err, make_dir, read_input, remove_stale, write_atomic
+from por.cli.common import (
+    DOCUMENT_MAX_SIZE,
+    CliError,
+    bundle_cap,
+    err,
+    make_dir,
+    read_input,
+    remove_stale,
+    write_atomic,
+)
 from por.cli.judge_routes import route_from_args, start_route
 
 if TYPE_CHECKING:
@@ -82,7 +91,8 @@ def load_subjects(paths: list[str], max_size: int) -> tuple[list[JudgeSubject],
     """Each PoR bundle as a subject, and the path each bundle hash came from."""
     from por.locked_judges import subject_from_bundle
 
-    subjects = [subject_from_bundle(open_bundle(path, max_size).data) for path in paths]
+    subjects = [subject_from_bundle(open_bundle(path, bundle_cap(max_size)).data)
+                for path in paths]
     return subjects, {s.bundle_hash: p for s, p in zip(subjects, paths, strict=True)}
 
 
@@ -145,7 +155,8 @@ def run_batch(manifest: JudgeManifest, subjects: list[JudgeSubject], transport: 
                                    max_parallel=args.max_parallel, progress=progress,
                                    run=getattr(args, "run_number", None) or 1,
                                    preregistration=load_preregistration(args)))
-    verify_judgement(data)  # never write what this implementation would reject
+    # never write what this implementation would reject
+    verify_judgement(data, max_size=DOCUMENT_MAX_SIZE)
     return data
 
 

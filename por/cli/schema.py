@@ -54,7 +54,7 @@ SHIPPED: dict[str, tuple[str, str]] = {
         "attestation", "calldata", "build-report", "inspect", "challenge", "keygen",
         "sign-report", "demo-report", "error", "judge-lock", "judgement", "judge-scores",
         "judge-comparison", "judgement-signature", "dispute-case", "court-ruling",
-        "judge-preregistration", "judge-preregistration-check")},
+        "judge-preregistration", "judge-preregistration-check", "court-preregistration")},
 }
 #: A check as ``--json`` reports write it (``$defs/check`` of verify-report).
 REPORT_CHECK = "report-check"

@@ -17,11 +17,18 @@ before pre-registration: its calls must carry none of the chain fields.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from por.court.errors import CourtError
 from por.court.records import CourtRule
 from por.locked_judges.calls import CallCheck
-from por.locked_judges.chain import ChainCheck, claim_for, preregister, preregistration_digest
+from por.locked_judges.chain import (
+    ChainCheck,
+    check_preregistration,
+    claim_for,
+    preregister,
+    preregistration_digest,
+)
 from por.locked_judges.manifest import JudgeManifest
 from por.locked_judges.records import JudgeCall, JudgePreregistration
 
@@ -39,6 +46,22 @@ def court_digest(rule: CourtRule, panel: Sequence[JudgeManifest],
     return None if record is None else preregistration_digest(record)
 
 
+def check_court_preregistration(record: JudgePreregistration, rule: CourtRule,
+                                panel: Sequence[JudgeManifest], case_hash: bytes) -> bytes:
+    """A given (published) pre-registration is this court's on this case: the same
+    panel (every seat's lock, in seat order), the one case and the rule's run; its
+    digest, else ``court.preregistration`` naming what differs (SPEC §16.11)."""
+    def fail(check_id: str, message: str, **values: Any) -> CourtError:
+        del check_id  # the locked judges' id: here the file is the court's input
+        return CourtError("court.preregistration", message, **values)
+
+    digest = check_preregistration(record, panel, [case_hash], fail)
+    if record.run != rule.run:
+        raise CourtError("court.preregistration", "the pre-registration names another run",
+                         expected=rule.run, actual=record.run)
+    return digest
+
+
 def _unchained(who: str) -> CallCheck:
     def check(call: JudgeCall) -> None:
         if (call.claim, call.preregistration, call.previous) != (None, None, None):
@@ -54,4 +77,5 @@ def seat_chain(digest: bytes | None, lock: JudgeManifest, who: str) -> CallCheck
     return ChainCheck(digest, claim_for(lock), who, CourtError)
 
 
-__all__ = ["court_digest", "court_preregistration", "seat_chain"]
+__all__ = ["check_court_preregistration", "court_digest", "court_preregistration",
+           "seat_chain"]

@@ -5,6 +5,8 @@ court: por-court/1
 panel: 3            # N, odd
 commit_first: true  # optional (SPEC §16.9): each seat answers the question first
 canaries: true      # optional (SPEC §16.10): planted-injection canaries per seat
+canary_policy:      # optional (SPEC §16.10, with canaries): a seat with more than
+  max_flips: 0      #   max_flips (0..2) flipped canaries has its vote discounted
 run: 1              # optional (SPEC §16.11): the pre-registered run number (default 1)
 quorum: 3           # optional; a majority of N up to N (default N)
 appeal_quorum: 5    # optional; a majority of 2N+1 up to 2N+1 (default 2N+1)
@@ -27,7 +29,7 @@ from typing import Any, Literal
 from por.court.aggregate import check_panel
 from por.court.errors import CourtError
 from por.court.phases import BLIND, CANARY
-from por.court.records import MAX_SEATS, CourtRule
+from por.court.records import MAX_KEPT_FLIPS, MAX_SEATS, CanaryPolicy, CourtRule
 from por.errors import PorError, value_error_text
 from por.locked_judges.config import parse_config_text
 from por.locked_judges.routes import Route, route_from_mapping
@@ -54,7 +56,7 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str], list[Route | No
         raise CourtError("court.config", "not a court file", expected=COURT_FORMAT,
                          actual=str(value.get("court"))[:40])
     unknown = sorted(set(value) - {"court", "panel", "quorum", "appeal_quorum", "judges",
-                                   "run", *SWITCHES})
+                                   "run", "canary_policy", *SWITCHES})
     if unknown:
         raise CourtError("court.config", f"unknown court options: {', '.join(unknown)}")
     panel = value.get("panel")
@@ -74,6 +76,9 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str], list[Route | No
         if not isinstance(value.get(name, False), bool):
             raise CourtError("court.config", f"{name} must be true or false")
         numbers[name] = int(value.get(name, False))
+    if "canary_policy" in value:
+        numbers["canary_max_flips"] = _canary_policy(value["canary_policy"],
+                                                     numbers["canaries"])
     try:  # before any judge file is read (bounded work)
         check_panel(panel, numbers["quorum"])
         check_panel(2 * panel + 1, numbers["appeal_quorum"])
@@ -83,6 +88,19 @@ def parse_court(data: bytes) -> tuple[dict[str, int], list[str], list[Route | No
         raise CourtError("court.config", "judges are the panel, or the panel and its appeal "
                          "seats", expected=f"{panel} or {2 * panel + 1}", actual=len(judges))
     return numbers, list(paths), list(routes)
+
+
+def _canary_policy(policy: Any, canaries: int) -> int:
+    """``canary_policy: {max_flips: N}``: N in 0..2, only with ``canaries: true``."""
+    if not isinstance(policy, dict) or set(policy) != {"max_flips"}:
+        raise CourtError("court.config", "canary_policy is a mapping with max_flips only")
+    flips = policy["max_flips"]
+    if isinstance(flips, bool) or not isinstance(flips, int) \
+            or not 0 <= flips <= MAX_KEPT_FLIPS:
+        raise CourtError("court.config", f"canary_policy.max_flips must be 0..{MAX_KEPT_FLIPS}")
+    if not canaries:
+        raise CourtError("court.config", "canary_policy needs canaries: true")
+    return flips
 
 
 def _seat(entry: Any, seat: int) -> tuple[str, Route | None]:
@@ -108,7 +126,9 @@ def court_rule(numbers: dict[str, int], seats: int, at: int) -> CourtRule:
                          ruled_at=iso_time(at),
                          commit_first=BLIND if numbers.get("commit_first") else None,
                          canaries=CANARY if numbers.get("canaries") else None,
-                         run=numbers.get("run", 1))
+                         run=numbers.get("run", 1),
+                         canary_policy=None if "canary_max_flips" not in numbers
+                         else CanaryPolicy(max_flips=numbers["canary_max_flips"]))
     except ValueError as exc:
         raise CourtError("court.config",
                          f"court rule out of range: {value_error_text(exc)}") from None

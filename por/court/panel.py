@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -82,6 +83,8 @@ def check_rule(rule: CourtRule, manifests: list[JudgeManifest]) -> None:
         check_panel(appeal, rule.appeal_quorum)
     except ValueError as exc:
         raise CourtError("court.config", str(exc)) from None
+    if rule.canary_policy is not None and rule.canaries is None:
+        raise CourtError("court.config", "a canary policy without canaries")
     if len(manifests) != rule.seats:
         raise CourtError("court.judge_missing", "a seat has no locked judge",
                          expected=rule.seats, actual=len(manifests))
@@ -118,10 +121,11 @@ def ruling_for(case_hash: bytes, rule: CourtRule, round_no: int, seats: list[int
     recomputes it)."""
     final = round_no == 2 or rule.seats == rule.panel
     quorum = rule.quorum if round_no == 1 else rule.appeal_quorum
-    cast = [votes[s] for s in seats if s in votes]
-    outcome = decide([v.worker_pct for v in cast], quorum, final=final)
     tried = [c for s in seats for c in (canaries or {}).get(s, [])]
     on = rule.canaries is not None
+    discounted = discounted_seats(rule, tried)
+    cast = [votes[s] for s in seats if s in votes and s not in discounted]
+    outcome = decide([v.worker_pct for v in cast], quorum, final=final)
     return CourtRuling(
         case_hash=case_hash, round=round_no, seats=len(seats), quorum=quorum,
         votes_cast=len(cast), status=outcome.status, worker_pct=outcome.worker_pct,
@@ -135,7 +139,17 @@ def ruling_for(case_hash: bytes, rule: CourtRule, round_no: int, seats: list[int
         canaries=tried if on else None,
         canary_flips=sum(1 for c in tried if c.flipped) if on else None,
         canary_answered=sum(1 for c in tried if c.worker_pct is not None) if on else None,
-        flipped_seats=sorted({c.seat for c in tried if c.flipped}) if on else None)
+        flipped_seats=sorted({c.seat for c in tried if c.flipped}) if on else None,
+        discounted=None if rule.canary_policy is None else discounted)
+
+
+def discounted_seats(rule: CourtRule, tried: list[CanaryResult]) -> list[int]:
+    """The seats the canary policy discounts (SPEC §16.10): more than ``max_flips``
+    of their canaries flipped (sorted; none without a policy)."""
+    if rule.canary_policy is None:
+        return []
+    flips = Counter(c.seat for c in tried if c.flipped)
+    return sorted(seat for seat, n in flips.items() if n > rule.canary_policy.max_flips)
 
 
 def seat_notes(result: SeatResult) -> str:

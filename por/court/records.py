@@ -33,6 +33,18 @@ MAX_PHASES = 5
 COURT_COMPONENTS: tuple[str, ...] = COURT_BUNDLE.names
 Pct = Annotated[int, Field(ge=0, le=100)]
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+#: Most canary flips a seat may have and still count (SPEC §16.10): a seat is asked
+#: three canaries, so 0..2 (3 would discount no seat).
+MAX_KEPT_FLIPS = 2
+
+
+class CanaryPolicy(Model):
+    """What the court does with a seat that flipped canaries (SPEC §16.10): a seat
+    with more than ``max_flips`` flipped canaries has its vote discounted."""
+
+    max_flips: Annotated[int, Field(ge=0, le=MAX_KEPT_FLIPS)]
+
+
 IsoTime = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")]
 
 
@@ -55,6 +67,9 @@ class CourtRule(Record):
     #: The run number of the court's pre-registration (SPEC §16.11); absent: a
     #: ruling made before pre-registration (read as such, its calls unchained).
     run: Annotated[int, Field(ge=1, le=MAX_RUN)] | None = None
+    #: The canary policy (SPEC §16.10; only with ``canaries``); absent: canaries
+    #: are reported and change nothing.
+    canary_policy: CanaryPolicy | None = None
 
 
 class CourtVote(Record):
@@ -126,6 +141,9 @@ class CourtRuling(Record):
     canary_flips: Count | None = None
     canary_answered: Count | None = None
     flipped_seats: list[Seat] | None = None
+    #: With a canary policy (SPEC §16.10): the seats whose vote the policy discounted
+    #: (sorted; neither in ``votes`` nor counted in ``votes_cast``).
+    discounted: list[Seat] | None = None
 
 
 class CourtCommitments(Model):
@@ -184,6 +202,7 @@ def assemble(*, case: bytes, rule: bytes, panel: list[bytes], calls: list[bytes]
                            "votes": votes, "rulings": rulings}).to_cbor()
 
 
-__all__ = ["COURT", "COURT_COMPONENTS", "MAX_PHASES", "MAX_SEATS", "CanaryResult",
+__all__ = ["COURT", "COURT_COMPONENTS", "MAX_KEPT_FLIPS", "MAX_PHASES", "MAX_SEATS",
+           "CanaryPolicy", "CanaryResult",
            "CourtBundle", "CourtCommitments", "CourtRule", "CourtRuling", "CourtVote",
            "SeatVote", "assemble", "component_leaves", "compute_commitments"]

@@ -50,8 +50,9 @@ from por.locked_judges.outcome import Classified, Exchange
 from por.locked_judges.profiles import profile_of
 from por.locked_judges.records import JudgeCall
 
-#: Largest ruling.cbor read by default (the PoR bundle is inside the case).
-DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+#: Largest ruling.cbor read by default: the case cap (the PoR bundle is inside the
+#: case), so every ruling ``por court rule`` writes for a readable case is readable.
+DEFAULT_MAX_SIZE = CASE_MAX_SIZE
 
 
 @dataclass(frozen=True)
@@ -143,8 +144,13 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
     votes = {v.seat: v for v in s.votes}
     for number, ruling in enumerate(s.rulings, start=1):
         seats = round_seats(s.rule, 1) if number == 1 else held
+        check_canary_seats(ruling, number, [seat for seat in seats if seat in votes])
         want_ruling = ruling_for(s.case_hash, s.rule, number, seats, votes,
                                  canaries=canaries)
+        if ruling.discounted != want_ruling.discounted:
+            raise fail("court.canary_policy", f"round {number} does not discount exactly the "
+                       "seats the canary policy discounts", expected=want_ruling.discounted,
+                       actual=ruling.discounted)
         if ruling != want_ruling:
             raise fail("court.aggregation_mismatch", f"round {number}'s ruling is not the one "
                        "its votes imply", expected=f"{want_ruling.status} "
@@ -155,6 +161,17 @@ def verify_court(data: bytes, *, max_size: int = DEFAULT_MAX_SIZE) -> CourtSumma
     if s.final.status == "split":
         raise fail("court.aggregation_mismatch", "the last round cannot be a split")
     return s
+
+
+def check_canary_seats(ruling: CourtRuling, number: int, voted: list[int]) -> None:
+    """A canary is asked only after its seat's vote (SPEC §16.10): a canary result
+    recorded for a seat that did not vote in the round (absent, or not one of its
+    seats) is ``court.canary_absent``, whatever else the ruling says."""
+    stray = sorted({c.seat for c in ruling.canaries or [] if c.seat not in voted})
+    if stray:
+        raise fail("court.canary_absent", f"round {number} records canaries for seats "
+                   "that did not vote (an absent seat has no vote to flip)",
+                   expected=voted, actual=stray)
 
 
 class SeatCheck:

@@ -16,11 +16,12 @@ from por.errors import PorError
 from por.judge import JudgeAgent
 from por.locked_judges.errors import JudgementError
 from por.locked_judges.records import JudgeSubject
+from por.protocol.limits import DOCUMENT_MAX_SIZE
 from por.schemas import DeterministicVerdict, EvidenceBundle, EvidenceItem, PromptSpec
 
 #: Largest ``por.JudgeSubject/1``: the bundle cap (a subject is any valid PoR bundle)
-#: plus room for the record's other fields.
-SUBJECT_MAX_SIZE = DEFAULT_BUNDLE_MAX_SIZE + 4096
+#: plus room for the record's other fields; every court and judge document's cap.
+SUBJECT_MAX_SIZE = DOCUMENT_MAX_SIZE
 
 
 def bundle_of(data: bytes) -> Bundle:

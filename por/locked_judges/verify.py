@@ -65,7 +65,7 @@ def fail(check_id: str, message: str, **kw: object) -> JudgementError:
     return JudgementError(check_id, message, **kw)
 
 
-def decode_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> JudgementSummary:
+def decode_judgement(data: bytes, *, max_size: int = SUBJECT_MAX_SIZE) -> JudgementSummary:
     """Steps 1-2: decode everything and check the commitments (nothing replayed),
     in the one opening order of every committed bundle (SPEC §5.5)."""
     bundle, (manifest, subjects, calls, votes, report) = JUDGEMENT.open(
@@ -90,7 +90,7 @@ def _decode_records(bundle: JudgementBundle) -> tuple[
             JudgeBatchReport.from_cbor(bundle.report))
 
 
-def verify_judgement(data: bytes, *, max_size: int = 256 * 1024 * 1024) -> JudgementSummary:
+def verify_judgement(data: bytes, *, max_size: int = SUBJECT_MAX_SIZE) -> JudgementSummary:
     """Steps 1-8; raise ``JudgementError`` (or a codec/schema error) on the first failure."""
     summary = decode_judgement(data, max_size=max_size)
     manifest, digest = summary.manifest, summary.manifest.digest()

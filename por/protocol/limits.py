@@ -26,6 +26,10 @@ MAX_REQUIREMENTS = 64
 CHECK_CHUNK_ITEMS = 10
 #: Hard ceiling on any trace length, whatever the policy says (SPEC §4.5).
 MAX_TRACE_STEPS = 4_000_000
+#: Largest court or locked-judge document (SPEC §15.2, §16.2): a judge subject, a
+#: dispute case, a judgement bundle and a ruling are all read under it (the bundle
+#: cap of §5.1, 256 MiB, plus 4096 bytes for the record's other fields).
+DOCUMENT_MAX_SIZE = 256 * 1024 * 1024 + 4096
 #: Largest committed Unix time or count (64-bit, SPEC §3.1).
 MAX_UINT63 = 2**63 - 1
 

@@ -78,7 +78,7 @@ def test_unsupported_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert json.loads(captured.out) == {
         "schema": "por/error/1", "command": "test", "exit_code": 2,
         "error": {"id": "manifest.unsupported_judge_version", "message": "judge 9",
-                  "expected": None, "actual": None}}
+                  "committed": None, "recomputed": None, "required": None, "found": None}}
 
 
 @pytest.mark.parametrize("verbose", [False, True])
@@ -185,3 +185,34 @@ def test_cli_size_default_is_the_bundle_cap() -> None:
     from por.cli.common import DEFAULT_MAX_SIZE
 
     assert DEFAULT_MAX_SIZE == DEFAULT_BUNDLE_MAX_SIZE
+
+
+def test_error_document_names_its_values_as_check_proof_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``por/error/1`` says ``required``/``found`` for a rule (the input's value
+    second) and ``committed``/``recomputed`` for a recomputation, the other pair
+    null (SPEC §18.9, §10.6); no ``expected``/``actual``."""
+    from por.cli.app import ERROR_VALUE_KEYS
+    from por.cli.schema import schema_for
+    from por.errors import ProofError
+
+    def rule(args: argparse.Namespace) -> int:
+        raise EncodingError("codec.too_large", "too big", expected=64, actual=65)
+
+    def recomputation(args: argparse.Namespace) -> int:
+        raise ProofError("proof.leaf_path", "path", committed=b"\x01", recomputed=b"\x02")
+
+    import jsonschema
+
+    schema = schema_for("error")
+    documents = []
+    for run in (rule, recomputation):
+        assert dispatch(_args(run, json=True)) == 1
+        documents.append(json.loads(capsys.readouterr().out))
+        jsonschema.validate(documents[-1], schema)
+    assert [{k: d["error"][k] for k in ERROR_VALUE_KEYS} for d in documents] == [
+        {"committed": None, "recomputed": None, "required": "64", "found": "65"},
+        {"committed": "01", "recomputed": "02", "required": None, "found": None}]
+    old = {**documents[0], "error": {**documents[0]["error"], "expected": "64"}}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(old, schema)

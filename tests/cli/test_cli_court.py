@@ -289,6 +289,25 @@ def test_court_verify_reports_first_answers_and_the_canary_flip_rate(
     assert main(["court", "verify", ruling, "--json"]) == 0
     document = _json(capsys)
     assert document["canaries"] == {"flips": 3, "answered": 9, "flip_rate": "3/9",
-                                    "flipped_seats": [2]}
+                                    "flipped_seats": [2], "discounted": None}
     assert [v["changed_mind"] for v in document["votes"]] == [False, False, True]
     assert document["rounds"][0]["canary_flips"] == 3
+
+
+def test_court_verify_reports_the_seats_the_canary_policy_discounted(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """SPEC §16.10: the canary-policy fixture, in text and JSON (schema-valid)."""
+    from jsonschema import Draft202012Validator
+
+    from por.cli.schema import schema_for
+
+    ruling = str(COURT / "valid" / "ruling-canary-policy.cbor")
+    assert main(["court", "verify", ruling]) == 0
+    assert "canary policy: votes of seats [2] discounted (more than 0 flip(s))" \
+        in capsys.readouterr().out
+    assert main(["court", "verify", ruling, "--json"]) == 0
+    document = _json(capsys)
+    assert document["canaries"]["discounted"] == [2]
+    assert document["rule"]["canary_policy"] == {"max_flips": 0}
+    assert [v["seat"] for v in document["rounds"][0]["votes"]] == [0, 1]
+    assert not list(Draft202012Validator(schema_for("court-ruling")).iter_errors(document))

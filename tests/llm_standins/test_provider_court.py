@@ -138,7 +138,7 @@ def test_a_commit_first_court_with_canaries_on_three_providers(
     assert [(v["first_pct"], v["changed_mind"]) for v in document["votes"]] == [
         (70, False), (65, False), (80, False)]
     assert document["canaries"] == {"flips": 0, "answered": 9, "flip_rate": "0/9",
-                                    "flipped_seats": []}
+                                    "flipped_seats": [], "discounted": None}
     data = (out / "ruling.cbor").read_bytes()
     summary = verify_court(data)
     assert summary.rule.commit_first is not None and len(summary.calls) == 15

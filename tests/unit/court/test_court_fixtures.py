@@ -31,6 +31,9 @@ def test_the_valid_fixtures_verify() -> None:
             final.flipped_seats) == (70, "rejected", 3, 9, [2])
     assert [(v.first_pct, v.changed_mind) for v in phased.votes] == [
         (90, False), (10, False), (30, True)]
+    policy = verify_court((COURT / "valid" / "ruling-canary-policy.cbor").read_bytes()).final
+    assert (policy.discounted, [v.seat for v in policy.votes], policy.votes_cast,
+            policy.worker_pct, policy.decision) == ([2], [0, 1], 2, 80, "rejected")
 
 
 @pytest.mark.parametrize("name", sorted(CANARIES))
