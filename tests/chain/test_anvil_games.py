@@ -28,7 +28,7 @@ from chain_support import (
 )
 from setup_gate import needs
 
-from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata
+from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata, proof_commitment
 from por.challenge.records import InclusionProof
 from por.merkle import leaf_hash
 
@@ -189,6 +189,14 @@ def test_forged_map_step_struck_by_its_one_step_proof(node: Node, tmp_path: Path
                     players=(oracle, honest, other), start=start, fees=fees)
 
 
+def _settled_proof(settle: bytes) -> bytes:
+    """The proof bytes a ``settleByProof(marketId, proof)`` calldata carries."""
+    from eth_abi import decode
+
+    proof: bytes = decode(["bytes32", "bytes"], settle[4:])[1]
+    return proof
+
+
 def _strike_and_pay(node: Node, registry: str, market: bytes, settle: bytes, *,
                     players: tuple[str, str, str], start: dict[str, int],
                     fees: dict[str, int]) -> None:
@@ -196,6 +204,12 @@ def _strike_and_pay(node: Node, registry: str, market: bytes, settle: bytes, *,
     (final outcome 0), the same call cannot strike it again, the honest player
     withdraws the proposer's bond once, and every balance is right to the wei."""
     oracle, honest, other = players
+    proof = _settled_proof(settle)
+    # A copy of the proof sent by another account without a commitment (the
+    # front-runner's) reverts; the honest player commits first, then settles.
+    assert node.revert_name(other, registry, settle) == "ProofNotCommitted"
+    commitment = proof_commitment(market, proof, bytes.fromhex(honest[2:]))
+    fees[honest] += node.send(honest, registry, call_data("commitProof", commitment))["fee"]
     settled = node.send(honest, registry, settle)
     fees[honest] += settled["fee"]
     assert settled["execution_gas"] > 0

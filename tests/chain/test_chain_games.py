@@ -295,6 +295,8 @@ class RegistryMachine(RuleBasedStateMachine):
         if expected is not None:
             assert reverts(game.chain, call, sender=who).name == expected
             return
+        assert reverts(game.chain, call, sender=who).name == "ProofNotCommitted"
+        game.chain.commit_proof(game.market, won_proof, who)
         game.chain.send(call, sender=who)  # an honest challenger with a won proof wins
         self._credit(who, PROPOSER_BOND)
         self.status, game.round, self.lie_struck = 2, game.round + 1, True

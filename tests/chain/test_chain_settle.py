@@ -100,6 +100,8 @@ def test_a_lie_is_struck_in_one_transaction_and_the_bond_paid(
     assert call["market_id_hex"] == "0x" + market.hex()
     data = bytes.fromhex(str(call["data_hex"])[2:])
     before = chain.balance(CHALLENGER)
+    assert reverts(chain, data, sender=CHALLENGER).name == "ProofNotCommitted"
+    chain.commit_proof(market, proof.read_bytes(), CHALLENGER)
     out = chain.send(data, sender=CHALLENGER)  # no value: settleByProof takes no bond
     assert out.output == settlement_id(market, proof.read_bytes())
     assert call["challenge_id_hex"] == "0x" + out.output.hex()
@@ -176,6 +178,7 @@ def test_an_open_challenge_keeps_the_verdict_strikable_and_becomes_moot(
         lie, "reasoning_leaf", 3)), sender=RESOLVER).output
     chain.set_time(T0 + 1 + WINDOW + 5)  # past the window, but a challenge stands
     assert chain.call("isFinal", market) is False
+    chain.commit_proof(market, proof, CHALLENGER)
     chain.send(call_data("settleByProof", market, proof), sender=CHALLENGER)
     assert status(chain, market) == (0, 1, 2)
     chain.call("closeMoot", opened)  # the court's challenge gets its own bond back
