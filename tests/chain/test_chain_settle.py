@@ -210,3 +210,37 @@ def test_the_cli_refuses_what_would_revert(tmp_path: Path) -> None:
     not_a_proof = tmp_path / "bundle.cbor"  # as `por check-proof`: no verdict, exit 2
     not_a_proof.write_bytes(bundle.to_cbor())
     assert settle_document(not_a_proof, market_of(bundle))[0] == 2  # proof.not_a_proof
+
+
+def test_por_chain_commit_prints_the_commitment_the_settle_needs(tmp_path: Path) -> None:
+    """`por chain commit`: the same checks as `settle`, then commitProof for the sender;
+    sent a block before the settle, the settle pays that sender."""
+    from jsonschema import Draft202012Validator
+
+    from por.chain.calldata import proof_commitment
+    from por.cli.schema import schema_for
+
+    lie, _ = reordered_08()
+    proof = written_proof(lie, tmp_path)
+    market_text = market_of(lie)
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        assert main(["chain", "commit", str(proof), "--market", market_text,
+                     "--sender", CHALLENGER, "--json"]) == 0
+    document = json.loads(printed.getvalue())
+    assert list(Draft202012Validator(schema_for("calldata")).iter_errors(document)) == []
+    call = document["calldata"]
+    chain = fresh()
+    market = register_bundle(chain, lie.to_cbor())
+    commitment = proof_commitment(market, proof.read_bytes(), bytes.fromhex(CHALLENGER[2:]))
+    assert call["commitment_hex"] == "0x" + commitment.hex()
+    assert call["challenge_id_hex"] == settle_document(proof, market_text)[1][
+        "calldata"]["challenge_id_hex"]  # type: ignore[index]
+    chain.send(bytes.fromhex(call["data_hex"][2:]), sender=CHALLENGER)
+    chain.mine()
+    chain.send(call_data("settleByProof", market, proof.read_bytes()), sender=CHALLENGER)
+    assert chain.call("withdrawable", CHALLENGER) == PROPOSER_BOND
+    honest = tmp_path / "honest.cbor"
+    honest.write_bytes(citation_proof(honest_08(), 3, []))
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["chain", "commit", str(honest), "--market", market_text,
+                     "--sender", CHALLENGER]) == 1  # chain.proof_not_won: nothing to commit
