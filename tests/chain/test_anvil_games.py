@@ -4,7 +4,8 @@ committed artifact deployed, every call a real transaction over JSON-RPC (plain
 urllib, no web3). Issue 24 item 6: an honest verdict finalizes after the window;
 a lying verdict is struck by a court ruling; a sham case cannot settle another
 challenger's challenge; squatting fails; a double withdrawal fails; every
-account's balance moves by its bonds and gas fees to the wei.
+account's balance moves by its bonds and gas fees to the wei; a proof copied without a
+commitment pays nothing; an unruled court case voids the market (INVALID).
 """
 
 from __future__ import annotations
@@ -75,6 +76,37 @@ def test_honest_verdict_finalizes_after_the_window(node: Node) -> None:
     fees += node.send(proposer, registry, call_data("withdraw"))["fee"]
     assert node.revert_name(proposer, registry, call_data("withdraw")) == "NothingToWithdraw"
     assert node.balance(proposer) == start - fees  # the bond came back, to the wei
+    assert node.balance(registry) == 0
+
+
+def test_an_unruled_court_case_voids_the_market(node: Node) -> None:
+    """The court never rules: past the window the verdict is not final; 30 days after
+    its deadline anyone lapses the challenge, the market is final INVALID, and both
+    bonds come back to the wei."""
+    registry, accounts = deploy(node)
+    oracle, challenger, anyone = accounts[1], accounts[2], accounts[3]
+    market, propose, proof = _verdict(registry, b"unruled")
+    start = {a: node.balance(a) for a in (oracle, challenger)}
+    fees = dict.fromkeys(start, 0)
+    fees[oracle] += node.send(oracle, registry, propose, PROPOSER_BOND)["fee"]
+    case = hashlib.sha256(b"never ruled").digest()
+    fees[challenger] += node.send(challenger, registry,
+                                  open_challenge_calldata(market, case, proof),
+                                  CHALLENGER_BOND)["fee"]
+    opened = challenge_id(leaf_id(market, 2, 1), leaf_hash(proof.leaf),
+                          bytes.fromhex(challenger[2:]), case)
+    node.advance(WINDOW + 1)
+    assert node.view(registry, call_data("isFinal", market))[-1] == 0
+    assert node.revert_name(anyone, registry, call_data("finalize", market)) == "NotFinal"
+    assert node.revert_name(anyone, registry, call_data("lapse", opened)) == \
+        "CourtTimeoutPending"
+    node.advance(30 * 24 * 3600)
+    node.send(anyone, registry, call_data("lapse", opened))
+    assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 3
+    assert node.revert_name(anyone, registry, call_data("lapse", opened)) == "ChallengeNotOpen"
+    for account in (oracle, challenger):
+        fees[account] += node.send(account, registry, call_data("withdraw"))["fee"]
+        assert node.balance(account) == start[account] - fees[account]
     assert node.balance(registry) == 0
 
 
