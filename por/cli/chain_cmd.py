@@ -180,7 +180,8 @@ def _settle(args: argparse.Namespace) -> int:
              f"por_root          {call['por_root_hex']} (must be the proposed verdict's)",
              f"won               {call['won']}",
              f"challenge id      {call['challenge_id_hex']}",
-             "value             0 (no bond: a proof that does not win reverts)"]
+             "value             0 (no bond: a proof that does not win reverts; pays only a "
+             "sender that ran `por chain commit` a block earlier)"]
     if args.sender is not None:
         lines[-1:] = [f"commitment        {call['commitment_hex']} (settle from "
                       f"{call['sender_hex']}, in a later block)"]
