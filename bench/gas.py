@@ -111,6 +111,7 @@ def game_gas() -> dict[str, int] | None:
     )
 
     from por.chain import challenge_id, leaf_id, open_challenge_calldata
+    from por.chain.calldata import proof_commitment
     from por.merkle import leaf_hash
 
     if not ANVIL.exists():
@@ -147,11 +148,15 @@ def game_gas() -> dict[str, int] | None:
         lie, proof_bytes = _lie((1, 0, 2))
         market, propose = bundle_proposal(lie, CHAIN_ID, contract)
         node.send(oracle, registry, propose, PROPOSER_BOND)
+        measure("commitProof", first, call_data("commitProof", proof_commitment(
+            market, proof_bytes, bytes.fromhex(first[2:]))))
         measure("settleByProof (issue 22 lie)", first,
                 call_data("settleByProof", market, proof_bytes))
         lie, proof_bytes = _map_lie()
         market, propose = bundle_proposal(lie, CHAIN_ID, contract)
         node.send(oracle, registry, propose, PROPOSER_BOND)
+        node.send(first, registry, call_data("commitProof", proof_commitment(
+            market, proof_bytes, bytes.fromhex(first[2:]))))
         measure("settleByProof (forged map step)", first,
                 call_data("settleByProof", market, proof_bytes))
     return gas
@@ -183,7 +188,14 @@ def _lie(order: tuple[int, ...]) -> tuple[bytes, bytes]:
 
 def settle_gas() -> list[dict[str, Any]]:
     """settleByProof in revm on issue 22's lies, beside checkCitationProof alone."""
-    from chain_support import TEST_ONLY_SECRET, Chain, address_of, call_data, register_bundle
+    from chain_support import (
+        ADMIN,
+        TEST_ONLY_SECRET,
+        Chain,
+        address_of,
+        call_data,
+        register_bundle,
+    )
     from proof_check_support import ProofChecker
 
     from por.encoding import decode
@@ -194,6 +206,7 @@ def settle_gas() -> list[dict[str, Any]]:
         chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
         lie, proof = _lie(order)
         market = register_bundle(chain, lie)
+        chain.commit_proof(market, proof, ADMIN)
         out = chain.send(call_data("settleByProof", market, proof))
         won, check_id, alone = checker.citation(proof)
         assert won
@@ -203,6 +216,7 @@ def settle_gas() -> list[dict[str, Any]]:
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
     lie, proof = _map_lie()
     market = register_bundle(chain, lie)
+    chain.commit_proof(market, proof, ADMIN)
     out = chain.send(call_data("settleByProof", market, proof))
     won, check_id, alone = checker.any_proof(proof)
     assert won

@@ -41,7 +41,8 @@ abstract contract PorRegistryTypes {
         None,
         Proposed,
         Struck,
-        Final
+        Final,
+        Void
     }
 
     /// What is stored per market: three slots (SPEC §14.2).
@@ -78,7 +79,8 @@ abstract contract PorRegistryTypes {
         Open,
         Upheld,
         Rejected,
-        Moot
+        Moot,
+        Lapsed
     }
 
     /// Two slots; the challenge id commits the market, leaf, challenger and case (§14.4).
@@ -117,6 +119,9 @@ abstract contract PorRegistryTypes {
     error ChallengeExists(bytes32 challengeId); // chain.challenge_exists
     error ChallengeNotOpen(bytes32 challengeId); // chain.challenge_not_open
     error ChallengeNotMoot(bytes32 challengeId); // chain.challenge_not_moot
+    error ChallengeMoot(bytes32 challengeId); // chain.challenge_moot (closeMoot it instead)
+    error CourtTimeoutPending(uint64 due, uint256 blockTime); // chain.court_pending
+    error ProofNotCommitted(bytes32 commitment); // chain.proof_not_committed
     error NotAdmin(address caller); // chain.not_admin
     error ZeroAddress(); // chain.zero_address
     error DeploymentValue(); // chain.deployment_value (a bond or window out of range)
@@ -143,6 +148,8 @@ abstract contract PorRegistryTypes {
         uint64 deadline
     );
     event VerdictStruck(bytes32 indexed marketId, bytes32 indexed challengeId, bytes32 porRoot, uint32 round);
+    event VerdictVoided(bytes32 indexed marketId, bytes32 indexed challengeId, bytes32 porRoot, uint32 round);
+    event ProofCommitted(bytes32 indexed commitment, address indexed committer);
     event VerdictFinalized(bytes32 indexed marketId, bytes32 porRoot, uint8 outcome);
     event ChallengeOpened(
         bytes32 indexed challengeId,

@@ -30,6 +30,9 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// secp256k1 n / 2 (EIP-2 low-s bound) and n.
     uint256 private constant HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0;
     uint256 private constant N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141;
+    /// Seconds after a verdict's deadline the court has to rule on its challenges; then any
+    /// challenge still open lapses and the market is void: INVALID (SPEC §14.4).
+    uint64 public constant COURT_TIMEOUT = 30 days;
 
     address public immutable admin;
     /// Wei a proposer locks with each verdict, and a challenger with each challenge.
@@ -50,6 +53,9 @@ contract PorVerdictRegistry is PorRegistryTypes {
     mapping(bytes32 => bool) public struckRoots;
     /// Pull payments: what each account may withdraw.
     mapping(address => uint256) public withdrawable;
+    /// keccak256(abi.encode(marketId, keccak256(proof), committer)) => the block it was
+    /// committed in: `settleByProof` pays only a caller who committed its proof earlier.
+    mapping(bytes32 => uint256) public proofCommits;
 
     constructor(
         address admin_,
@@ -154,7 +160,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
         if (block.timestamp < v.issuedAt) revert NotYetValid(v.issuedAt, block.timestamp);
         Record storage record = verdicts[v.marketId];
         VerdictStatus status = record.status;
-        if (status == VerdictStatus.Proposed || status == VerdictStatus.Final) revert VerdictExists(v.marketId);
+        if (status != VerdictStatus.None && status != VerdictStatus.Struck) revert VerdictExists(v.marketId);
         uint32 round = record.round;
         if (v.nonce != round) revert NonceRound(v.marketId, v.nonce, round);
         if (round != 0 && struckRoots[keccak256(abi.encode(v.marketId, v.porRoot))]) {
@@ -192,21 +198,24 @@ contract PorVerdictRegistry is PorRegistryTypes {
         return ecrecover(digest, sv, r, s);
     }
 
-    /// True once the market's verdict is final: finalized, or proposed, past its deadline,
-    /// with no challenge open.
+    /// True once the market's verdict is final: finalized, void (the court never ruled), or
+    /// proposed, past its deadline, with no challenge open.
     function isFinal(bytes32 marketId) public view returns (bool) {
         Record storage record = verdicts[marketId];
         VerdictStatus status = record.status;
-        return status == VerdictStatus.Final
+        return status == VerdictStatus.Final || status == VerdictStatus.Void
             || (status == VerdictStatus.Proposed && record.openChallenges == 0
                 && block.timestamp >= record.deadline);
     }
 
-    /// What a market contract reads: the final outcome (1 YES, 2 NO, 3 INVALID), or 0 when
-    /// the last verdict was struck and none is proposed; reverts NotFinal otherwise.
+    /// What a market contract reads: the final outcome (1 YES, 2 NO, 3 INVALID; 3 for a void
+    /// market), or 0 when the last verdict was struck and none is proposed; reverts NotFinal
+    /// otherwise.
     function finalOutcome(bytes32 marketId) external view returns (uint8) {
+        VerdictStatus status = verdicts[marketId].status;
+        if (status == VerdictStatus.Void) return 3;
         if (isFinal(marketId)) return verdicts[marketId].outcome;
-        if (verdicts[marketId].status == VerdictStatus.Struck) return 0;
+        if (status == VerdictStatus.Struck) return 0;
         revert NotFinal(marketId);
     }
 
@@ -304,6 +313,28 @@ contract PorVerdictRegistry is PorRegistryTypes {
         emit RulingAccepted(challengeId, r.caseHash, r.courtRoot, r.workerPct);
     }
 
+    /// Anyone, once the court has let COURT_TIMEOUT pass after the verdict's deadline without
+    /// ruling on this open challenge: the challenge lapses (its bond goes back to its
+    /// challenger), the verdict's bond goes back to its proposer, and the market is void:
+    /// final, with outcome INVALID; its other open challenges become moot (SPEC §14.4).
+    function lapse(bytes32 challengeId) external {
+        Challenge storage ch = challenges[challengeId];
+        if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
+        Record storage record = verdicts[ch.marketId];
+        if (ch.round != record.round) revert ChallengeMoot(challengeId);
+        uint256 due = uint256(record.deadline) + COURT_TIMEOUT;
+        if (block.timestamp < due) revert CourtTimeoutPending(uint64(due), block.timestamp);
+        ch.status = ChallengeStatus.Lapsed;
+        withdrawable[ch.challenger] += challengerBond;
+        withdrawable[record.proposer] += proposerBond;
+        uint32 round = record.round;
+        record.status = VerdictStatus.Void;
+        record.round = round + 1;
+        record.openChallenges = 0;
+        emit ChallengeSettled(challengeId, ch.marketId, ChallengeStatus.Lapsed);
+        emit VerdictVoided(ch.marketId, challengeId, record.porRoot, round);
+    }
+
     /// Anyone: an open challenge on a verdict another challenge struck is moot; its bond
     /// goes back to its challenger.
     function closeMoot(bytes32 challengeId) external {
@@ -334,12 +365,23 @@ contract PorVerdictRegistry is PorRegistryTypes {
     }
 
     // ---- settlement by proof (SPEC §14.4, §14.8) -----------------------------------------
-    /// Anyone: strike a proposed, not yet final verdict with a one-step proof that
-    /// PorProofCheck finds won against its stored por_root (a CitationProof, or a
-    /// OneStepProof of a step kind the chain re-executes, SPEC §14.8). No bond:
-    /// a proof that does not win reverts (ProofNotWon with its check id), changing nothing.
-    /// The caller is credited the proposer's bond. The id is keccak256(abi.encode(marketId,
-    /// keccak256(proof))).
+    /// Commit, in an earlier block than `settleByProof`, to keccak256(abi.encode(marketId,
+    /// keccak256(proof), msg.sender)): the proof stays private until it is sent, and a copy
+    /// of it taken from the mempool pays its copier nothing (SPEC §14.4). Free, and the
+    /// first block stays.
+    function commitProof(bytes32 commitment) external {
+        if (proofCommits[commitment] == 0) {
+            proofCommits[commitment] = block.number;
+            emit ProofCommitted(commitment, msg.sender);
+        }
+    }
+
+    /// Anyone who committed the proof (`commitProof`) in an earlier block: strike a proposed,
+    /// not yet final verdict with a one-step proof that PorProofCheck finds won against its
+    /// stored por_root (a CitationProof, or a OneStepProof of a step kind the chain
+    /// re-executes, SPEC §14.8). No bond: a proof that does not win reverts (ProofNotWon with
+    /// its check id), changing nothing. The caller is credited the proposer's bond. The id is
+    /// keccak256(abi.encode(marketId, keccak256(proof))).
     function settleByProof(bytes32 marketId, bytes calldata proof) external returns (bytes32 challengeId) {
         Record storage record = verdicts[marketId];
         VerdictStatus status = record.status;
@@ -349,7 +391,11 @@ contract PorVerdictRegistry is PorRegistryTypes {
         (bool won, bytes32 checkId, bytes32 proofRoot) = IPorProofCheck(proofCheck).checkProof(proof);
         if (!won) revert ProofNotWon(checkId);
         if (proofRoot != record.porRoot) revert ProofPorRoot(proofRoot, record.porRoot);
-        challengeId = keccak256(abi.encode(marketId, keccak256(proof)));
+        bytes32 proofHash = keccak256(proof);
+        bytes32 commitment = keccak256(abi.encode(marketId, proofHash, msg.sender));
+        uint256 committedAt = proofCommits[commitment];
+        if (committedAt == 0 || committedAt >= block.number) revert ProofNotCommitted(commitment);
+        challengeId = keccak256(abi.encode(marketId, proofHash));
         _strike(challengeId, marketId, record, msg.sender, proposerBond);
         emit ProofSettled(challengeId, marketId, msg.sender, checkId);
     }

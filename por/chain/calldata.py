@@ -37,6 +37,10 @@ WITHDRAW: Final = "withdraw()"
 CLOSE_MOOT: Final = "closeMoot(bytes32)"
 #: Strike a proposed verdict with a won one-step proof, no resolver (SPEC §14.4).
 SETTLE_BY_PROOF: Final = "settleByProof(bytes32,bytes)"
+#: Commit to a proof a block before settling it, so a copy pays its copier nothing.
+COMMIT_PROOF: Final = "commitProof(bytes32)"
+#: Void a market whose challenge the court left unruled past its timeout (SPEC §14.4).
+LAPSE: Final = "lapse(bytes32)"
 
 #: InclusionProof kind -> the component position the contract takes (SPEC §5.4).
 COMPONENT_POSITION: Final[dict[str, int]] = {
@@ -84,6 +88,16 @@ def settlement_id(market_id: bytes, proof: bytes) -> bytes:
     keccak256(proof)))``, the proof file's exact bytes."""
     _require32(market_id, "market_id")
     return keccak256(market_id + keccak256(proof))
+
+
+def proof_commitment(market_id: bytes, proof: bytes, committer: bytes) -> bytes:
+    """What ``commitProof`` stores (SPEC §14.4): ``keccak256(abi.encode(marketId,
+    keccak256(proof), committer))``; ``settleByProof`` pays only ``committer``, and only
+    in a later block."""
+    _require32(market_id, "market_id")
+    if len(committer) != 20:
+        raise ValueError("committer must be a 20-byte address")
+    return keccak256(market_id + keccak256(proof) + bytes(12) + committer)
 
 
 def settle_by_proof_calldata(market_id: bytes, proof: bytes) -> bytes:
@@ -142,8 +156,9 @@ def submit_ruling_calldata(ruling: tuple[Any, ...], signature: bytes,
 
 
 def market_calldata(function: str, market_id: bytes) -> bytes:
-    """A one-``bytes32`` call: ``finalize(marketId)`` or ``closeMoot(challengeId)``
-    (the selector and the word; no encoder needed)."""
+    """A one-``bytes32`` call: ``finalize(marketId)``, ``closeMoot(challengeId)``,
+    ``lapse(challengeId)`` or ``commitProof(commitment)`` (the selector and the word;
+    no encoder needed)."""
     _require32(market_id, "argument")
     return selector(function) + market_id
 
@@ -180,8 +195,10 @@ __all__ = [
     "CHAIN_SCHEME",
     "CHECK_INCLUSION",
     "CLOSE_MOOT",
+    "COMMIT_PROOF",
     "COMPONENT_POSITION",
     "FINALIZE",
+    "LAPSE",
     "OPEN_CHALLENGE",
     "PROOF_TUPLE",
     "PROPOSE_VERDICT",
@@ -196,6 +213,7 @@ __all__ = [
     "leaf_id",
     "market_calldata",
     "open_challenge_calldata",
+    "proof_commitment",
     "propose_verdict_calldata",
     "selector",
     "settle_by_proof_calldata",

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from por.chain.calldata import (
+    COMMIT_PROOF,
     COMPONENT_POSITION,
     OPEN_CHALLENGE,
     PROPOSE_VERDICT,
@@ -23,7 +24,9 @@ from por.chain.calldata import (
     SUBMIT_RULING,
     challenge_id,
     leaf_id,
+    market_calldata,
     open_challenge_calldata,
+    proof_commitment,
     propose_verdict_calldata,
     selector,
     settle_by_proof_calldata,
@@ -93,7 +96,8 @@ def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> 
 ON_CHAIN_STEP_KINDS = ("map",)
 
 
-def settle_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
+def settle_call(data: bytes, market: str, *, max_size: int,
+                commit_by: bytes | None = None) -> dict[str, Any]:
     """``settleByProof(keccak256(market), proof)`` for the proof file ``data``, checked
     as ``por check-proof`` checks it, in the contract's order (SPEC §14.4): a proof the
     registry does not re-execute (not a CitationProof, nor a OneStepProof of a step kind
@@ -101,7 +105,9 @@ def settle_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
     court, §16); an invalid proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a
     valid proof that is lost is ``chain.proof_not_won`` (exit 1), since the contract
     would revert ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes
-    only the verdict whose stored root it is (else ``ProofPorRoot``)."""
+    only the verdict whose stored root it is (else ``ProofPorRoot``).  With ``commit_by``
+    (the account that will settle), the same checks give ``commitProof(commitment)``
+    instead, the call to send a block before the settle (SPEC §14.4)."""
     from por.challenge.check import check_proof  # noqa: PLC0415 - the checker on use
     from por.challenge.records import CitationProof, OneStepProof  # noqa: PLC0415
 
@@ -124,10 +130,15 @@ def settle_call(data: bytes, market: str, *, max_size: int) -> dict[str, Any]:
                          "settleByProof would revert ProofNotWon", expected="won",
                          actual=reason)
     market_id = market_id_from_text(market)
-    return call_document(SETTLE_BY_PROOF, settle_by_proof_calldata(market_id, data),
-                         market=market, market_id_hex=_hex(market_id),
-                         por_root_hex=_hex(report.por_root or b""), won=reason,
-                         challenge_id_hex=_hex(settlement_id(market_id, data)), value="0")
+    fields = {"market": market, "market_id_hex": _hex(market_id),
+              "por_root_hex": _hex(report.por_root or b""), "won": reason,
+              "challenge_id_hex": _hex(settlement_id(market_id, data)), "value": "0"}
+    if commit_by is not None:
+        commitment = proof_commitment(market_id, data, commit_by)
+        return call_document(COMMIT_PROOF, market_calldata(COMMIT_PROOF, commitment),
+                             commitment_hex=_hex(commitment), sender_hex=_hex(commit_by),
+                             **fields)
+    return call_document(SETTLE_BY_PROOF, settle_by_proof_calldata(market_id, data), **fields)
 
 
 def _step_kind(data: bytes) -> str:

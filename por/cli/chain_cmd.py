@@ -5,8 +5,10 @@ case's own bundle and prints ``openChallenge(marketId, caseHash, proof)`` with t
 registry's challenge id; ``por chain ruling SIG --challenger ADDR`` relays a signed
 court ruling (``submitRuling``); ``por chain settle PROOF --market ID`` strikes a
 verdict with a won CitationProof or a won OneStepProof of a map step, no resolver
-(``settleByProof``); ``por chain finalize MARKET`` and ``por chain withdraw`` are the
-last two calls of a game.
+(``settleByProof``), after ``por chain commit PROOF --market ID --sender ADDR``
+(``commitProof``) in an earlier block; ``por chain lapse ID`` voids a market whose
+challenge the court left unruled; ``por chain finalize MARKET`` and ``por chain
+withdraw`` are the last two calls of a game.
 Proposing is ``por attestation --calldata`` (a verified bundle's signature).
 Nothing is sent: the output goes to any wallet or ``cast send ADDR DATA --value WEI``.
 
@@ -35,9 +37,12 @@ _EPILOG = """\
 examples:
   por chain challenge case.cbor --challenger 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
   por chain ruling court/ruling.sig.cbor --challenger 0x7099...79c8 --json
+  por chain commit challenges/4f0c...citation.cbor --market btc-above-100k-2025-12-31 \
+      --sender 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
   por chain settle challenges/4f0c...citation.cbor --market btc-above-100k-2025-12-31
   por chain finalize btc-above-100k-2025-12-31
   por chain close-moot 0x5d1c...e2a0
+  por chain lapse 0x5d1c...e2a0
   por chain withdraw
 
 output:
@@ -86,7 +91,16 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     settle.add_argument("--market", required=True, metavar="ID",
                         help="the market id text of the proposed verdict")
     add_max_size_option(settle, "proofs")
-    settle.set_defaults(run=_settle)
+    settle.set_defaults(run=_settle, sender=None)
+    commit = sub.add_parser("commit", help="commitProof: commit to a won proof a block before "
+                                           "settling it (its reward is then the sender's)")
+    commit.add_argument("proof", metavar="PROOF", help="the proof `por chain settle` will send")
+    commit.add_argument("--market", required=True, metavar="ID",
+                        help="the market id text of the proposed verdict")
+    commit.add_argument("--sender", type=contract_address, required=True, metavar="ADDR",
+                        help="the account that will send the settle")
+    add_max_size_option(commit, "proofs")
+    commit.set_defaults(run=_settle)
     finalize = sub.add_parser("finalize", help="finalize(marketId) of a market id text")
     finalize.add_argument("market", metavar="MARKET", help="the market id text")
     finalize.set_defaults(run=_finalize)
@@ -94,10 +108,15 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                              "a verdict another challenge struck")
     moot.add_argument("challenge_id", metavar="ID",
                       help="the registry's challenge id (0x + 64 hex)")
-    moot.set_defaults(run=_close_moot)
+    moot.set_defaults(run=_challenge_call, function="closeMoot(bytes32)")
+    lapse = sub.add_parser("lapse", help="lapse(challengeId): void a market whose challenge the "
+                                         "court left unruled past its timeout")
+    lapse.add_argument("challenge_id", metavar="ID",
+                       help="the registry's challenge id (0x + 64 hex)")
+    lapse.set_defaults(run=_challenge_call, function="lapse(bytes32)")
     withdraw = sub.add_parser("withdraw", help="withdraw(): the caller's credited bonds")
     withdraw.set_defaults(run=_withdraw)
-    for each in (challenge, ruling, settle, finalize, moot, withdraw):
+    for each in (challenge, ruling, settle, commit, finalize, moot, lapse, withdraw):
         each.add_argument("--json", action="store_true",
                           help="print one JSON document (por/calldata/1)")
     return parser
@@ -151,7 +170,7 @@ def _settle(args: argparse.Namespace) -> int:
 
     data = read_input(args.proof, args.max_size)
     try:
-        call = settle_call(data, args.market, max_size=args.max_size)
+        call = settle_call(data, args.market, max_size=args.max_size, commit_by=args.sender)
     except PorError as exc:  # no verdict (exit 2) for no proof at all, as check-proof says
         reason = not_a_proof(data, max_size=args.max_size, check_id=exc.check_id)
         if reason is None:
@@ -162,7 +181,11 @@ def _settle(args: argparse.Namespace) -> int:
              f"por_root          {call['por_root_hex']} (must be the proposed verdict's)",
              f"won               {call['won']}",
              f"challenge id      {call['challenge_id_hex']}",
-             "value             0 (no bond: a proof that does not win reverts)"]
+             "value             0 (no bond: a proof that does not win reverts; pays only a "
+             "sender that ran `por chain commit` a block earlier)"]
+    if args.sender is not None:
+        lines[-1:] = [f"commitment        {call['commitment_hex']} (settle from "
+                      f"{call['sender_hex']}, in a later block)"]
     return _print(args, call, lines)
 
 
@@ -178,15 +201,16 @@ def _finalize(args: argparse.Namespace) -> int:
                                f"({call['market_id_hex']})"])
 
 
-def _close_moot(args: argparse.Namespace) -> int:
-    from por.chain.calldata import CLOSE_MOOT, market_calldata
+def _challenge_call(args: argparse.Namespace) -> int:
+    """`por chain close-moot ID` and `por chain lapse ID`: a call on one challenge id."""
+    from por.chain.calldata import market_calldata
     from por.chain.documents import call_document
 
     text = args.challenge_id.removeprefix("0x")
     if len(text) != 64 or any(c not in "0123456789abcdefABCDEF" for c in text):
         raise CliError("usage.options", "a challenge id is 0x and 64 hex digits")
     challenge = bytes.fromhex(text)
-    call = call_document(CLOSE_MOOT, market_calldata(CLOSE_MOOT, challenge),
+    call = call_document(args.function, market_calldata(args.function, challenge),
                          challenge_id_hex="0x" + challenge.hex())
     return _print(args, call, [f"challenge id      {call['challenge_id_hex']}"])
 

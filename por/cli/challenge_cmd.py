@@ -71,7 +71,9 @@ what is proven:
 output:
   -o PROOF         where to write the proof (- for standard output); default
                    ./<kind>-<first 16 hex digits of challenge_id>.cbor
-  text             OK <proof file>: <kind> proof, <n> bytes, challenge_id <hex>
+  text             OK <proof file>: <kind> proof, <n> bytes, proof id <hex> (the
+                   proof's §10.3 challenge_id; the registry's challenge id is what
+                   `por chain` prints)
   --json           one JSON document, schema "por/challenge/1"
 
 exit codes:
@@ -262,7 +264,7 @@ def run_challenge(args: argparse.Namespace) -> int:
                     "por_root": proof.por_root.hex()})
     elif target != STDIN:
         out(f"OK {safe_text(shown)}: {proof.kind} proof ({proof.SCHEMA}), {len(data)} bytes, "
-            f"challenge_id {proof.challenge_id.hex()}")
+            f"proof id {proof.challenge_id.hex()}")
     return EXIT_OK
 
 
@@ -320,7 +322,7 @@ def detail_lines(report: ProofReport) -> list[str]:
     """
     lines: list[str] = []
     if report.challenge_id is not None:
-        lines.append(f"  challenge_id {report.challenge_id.hex()}")
+        lines.append(f"  proof id {report.challenge_id.hex()}")
     for check in report.inclusions:
         p = check.proof
         record = "" if check.leaf_record is None else f", leaf record {check.leaf_record}"

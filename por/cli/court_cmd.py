@@ -190,7 +190,7 @@ def run_open(args: argparse.Namespace) -> int:
                                 "rebuttal": case.rebuttal, "reward": case.reward}})
     else:
         out(f"case {case.case_hash().hex()}: {case.market_id} {case.leaf_kind} "
-            f"#{case.leaf_index}, challenge {case.challenge_id.hex()}")
+            f"#{case.leaf_index}, leaf id {case.challenge_id.hex()}")
     return EXIT_OK
 
 

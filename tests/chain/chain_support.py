@@ -136,6 +136,8 @@ class Chain:
 
     def __init__(self, *, chain_id: int = CHAIN_ID, timestamp: int = T0,
                  signers: tuple[str, ...] = ()) -> None:
+        #: ``block.number`` and ``block.timestamp`` of the following calls.
+        self.number, self.timestamp = 1, timestamp
         env = Env(cfg=CfgEnv(chain_id=chain_id), block=BlockEnv(number=1, timestamp=timestamp))
         self.evm = EVM(env=env, spec_id="CANCUN")
         self.chain_id = chain_id
@@ -151,8 +153,23 @@ class Chain:
         self.contract = bytes.fromhex(self.address[2:])
 
     def set_time(self, timestamp: int) -> None:
-        """``block.timestamp`` of the following calls."""
-        self.evm.set_block_env(BlockEnv(number=1, timestamp=timestamp))
+        """``block.timestamp`` of the following calls (same block number)."""
+        self.timestamp = timestamp
+        self.evm.set_block_env(BlockEnv(number=self.number, timestamp=timestamp))
+
+    def mine(self) -> None:
+        """The following calls are in the next block (same timestamp)."""
+        self.number += 1
+        self.evm.set_block_env(BlockEnv(number=self.number, timestamp=self.timestamp))
+
+    def commit_proof(self, market: bytes, proof: bytes, sender: str) -> None:
+        """``commitProof`` for ``sender`` settling ``proof`` on ``market``, then the next
+        block, where ``settleByProof`` from ``sender`` may pay it (SPEC §14.4)."""
+        from por.chain.calldata import proof_commitment
+
+        commitment = proof_commitment(market, proof, bytes.fromhex(sender[2:]))
+        self.send(call_data("commitProof", commitment), sender=sender)
+        self.mine()
 
     def send(self, data: bytes, *, sender: str = ADMIN, to: str | None = None,
              value: int | None = None) -> Outcome:

@@ -4,7 +4,8 @@ committed artifact deployed, every call a real transaction over JSON-RPC (plain
 urllib, no web3). Issue 24 item 6: an honest verdict finalizes after the window;
 a lying verdict is struck by a court ruling; a sham case cannot settle another
 challenger's challenge; squatting fails; a double withdrawal fails; every
-account's balance moves by its bonds and gas fees to the wei.
+account's balance moves by its bonds and gas fees to the wei; a proof copied without a
+commitment pays nothing; an unruled court case voids the market (INVALID).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from chain_support import (
 )
 from setup_gate import needs
 
-from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata
+from por.chain.calldata import challenge_id, leaf_id, open_challenge_calldata, proof_commitment
 from por.challenge.records import InclusionProof
 from por.merkle import leaf_hash
 
@@ -75,6 +76,37 @@ def test_honest_verdict_finalizes_after_the_window(node: Node) -> None:
     fees += node.send(proposer, registry, call_data("withdraw"))["fee"]
     assert node.revert_name(proposer, registry, call_data("withdraw")) == "NothingToWithdraw"
     assert node.balance(proposer) == start - fees  # the bond came back, to the wei
+    assert node.balance(registry) == 0
+
+
+def test_an_unruled_court_case_voids_the_market(node: Node) -> None:
+    """The court never rules: past the window the verdict is not final; 30 days after
+    its deadline anyone lapses the challenge, the market is final INVALID, and both
+    bonds come back to the wei."""
+    registry, accounts = deploy(node)
+    oracle, challenger, anyone = accounts[1], accounts[2], accounts[3]
+    market, propose, proof = _verdict(registry, b"unruled")
+    start = {a: node.balance(a) for a in (oracle, challenger)}
+    fees = dict.fromkeys(start, 0)
+    fees[oracle] += node.send(oracle, registry, propose, PROPOSER_BOND)["fee"]
+    case = hashlib.sha256(b"never ruled").digest()
+    fees[challenger] += node.send(challenger, registry,
+                                  open_challenge_calldata(market, case, proof),
+                                  CHALLENGER_BOND)["fee"]
+    opened = challenge_id(leaf_id(market, 2, 1), leaf_hash(proof.leaf),
+                          bytes.fromhex(challenger[2:]), case)
+    node.advance(WINDOW + 1)
+    assert node.view(registry, call_data("isFinal", market))[-1] == 0
+    assert node.revert_name(anyone, registry, call_data("finalize", market)) == "NotFinal"
+    assert node.revert_name(anyone, registry, call_data("lapse", opened)) == \
+        "CourtTimeoutPending"
+    node.advance(30 * 24 * 3600)
+    node.send(anyone, registry, call_data("lapse", opened))
+    assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 3
+    assert node.revert_name(anyone, registry, call_data("lapse", opened)) == "ChallengeNotOpen"
+    for account in (oracle, challenger):
+        fees[account] += node.send(account, registry, call_data("withdraw"))["fee"]
+        assert node.balance(account) == start[account] - fees[account]
     assert node.balance(registry) == 0
 
 
@@ -189,6 +221,14 @@ def test_forged_map_step_struck_by_its_one_step_proof(node: Node, tmp_path: Path
                     players=(oracle, honest, other), start=start, fees=fees)
 
 
+def _settled_proof(settle: bytes) -> bytes:
+    """The proof bytes a ``settleByProof(marketId, proof)`` calldata carries."""
+    from eth_abi import decode
+
+    proof: bytes = decode(["bytes32", "bytes"], settle[4:])[1]
+    return proof
+
+
 def _strike_and_pay(node: Node, registry: str, market: bytes, settle: bytes, *,
                     players: tuple[str, str, str], start: dict[str, int],
                     fees: dict[str, int]) -> None:
@@ -196,6 +236,12 @@ def _strike_and_pay(node: Node, registry: str, market: bytes, settle: bytes, *,
     (final outcome 0), the same call cannot strike it again, the honest player
     withdraws the proposer's bond once, and every balance is right to the wei."""
     oracle, honest, other = players
+    proof = _settled_proof(settle)
+    # A copy of the proof sent by another account without a commitment (the
+    # front-runner's) reverts; the honest player commits first, then settles.
+    assert node.revert_name(other, registry, settle) == "ProofNotCommitted"
+    commitment = proof_commitment(market, proof, bytes.fromhex(honest[2:]))
+    fees[honest] += node.send(honest, registry, call_data("commitProof", commitment))["fee"]
     settled = node.send(honest, registry, settle)
     fees[honest] += settled["fee"]
     assert settled["execution_gas"] > 0

@@ -15,7 +15,15 @@ import pytest
 from chain_support import DEMO_BUNDLES, FUNCTIONS, ROOT, T0, TEST_ONLY_SECRET, _signature, por
 
 from por.chain import CHECK_INCLUSION, OPEN_CHALLENGE, PROPOSE_VERDICT
-from por.chain.calldata import CLOSE_MOOT, FINALIZE, SUBMIT_RULING, WITHDRAW
+from por.chain.calldata import (
+    CLOSE_MOOT,
+    COMMIT_PROOF,
+    FINALIZE,
+    LAPSE,
+    SUBMIT_RULING,
+    WITHDRAW,
+    selector,
+)
 from por.cli import main
 from por.cli.schema import schema_for
 from por.signing.keys import PrivateKey, private_key_to_json
@@ -25,7 +33,7 @@ BUNDLE = DEMO_BUNDLES / "01-boolean-observed.cbor"
 
 def test_function_signatures_are_the_contracts() -> None:
     assert {PROPOSE_VERDICT, OPEN_CHALLENGE, CHECK_INCLUSION, SUBMIT_RULING, FINALIZE,
-            WITHDRAW, CLOSE_MOOT} <= {
+            WITHDRAW, CLOSE_MOOT, COMMIT_PROOF, LAPSE} <= {
         _signature(f) for f in FUNCTIONS.values()}
 
 
@@ -166,14 +174,20 @@ def test_every_calldata_document_has_its_schema(capsys: pytest.CaptureFixture[st
     por("dispute", "open", str(BUNDLE), "--leaf", "verdict", "--claim", "wrong", "-o", str(case))
     challenger = ("--challenger", "0x" + "c4" * 20)
     for argv in (("challenge", str(case)), ("challenge", str(case), *challenger),
-                 ("finalize", "m"), ("withdraw",), ("close-moot", "0x" + "ab" * 32)):
+                 ("finalize", "m"), ("withdraw",), ("close-moot", "0x" + "ab" * 32),
+                 ("lapse", "0x" + "ab" * 32)):
         code, doc, _err = run(capsys, "chain", *argv, "--json")
         assert code == 0
         _valid("calldata", json.loads(doc))
 
 
-def test_close_moot_takes_one_challenge_id(capsys: pytest.CaptureFixture[str]) -> None:
-    code, text, _err = run(capsys, "chain", "close-moot", "ab" * 32)
+@pytest.mark.parametrize(("command", "function"), [("close-moot", CLOSE_MOOT),
+                                                    ("lapse", LAPSE)])
+def test_close_moot_and_lapse_take_one_challenge_id(capsys: pytest.CaptureFixture[str],
+                                                    command: str, function: str) -> None:
+    code, text, _err = run(capsys, "chain", command, "ab" * 32)
     assert code == 0 and text.splitlines()[-1].endswith("ab" * 32)
-    code, _out, err = run(capsys, "chain", "close-moot", "0x1234")
+    assert text.splitlines()[0] == function
+    assert text.splitlines()[-1].split()[-1] == "0x" + (selector(function) + b"\xab" * 32).hex()
+    code, _out, err = run(capsys, "chain", command, "0x1234")
     assert (code, err.split(":")[1].strip()) == (2, "usage.options")

@@ -46,6 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "challenge
 
 LEAF = b"an evidence leaf"
 ACCOUNTS = (ADMIN, CHALLENGER, RESOLVER)
+#: SPEC §14.4: the court's time to rule after a verdict's deadline.
+COURT_TIMEOUT = 30 * 24 * 3600
 
 
 @cache
@@ -248,7 +250,31 @@ class RegistryMachine(RuleBasedStateMachine):
         assert game.chain.call("challenges", cid)[2] == status
         assert who == ADMIN or status != 3 or not upheld  # an upheld case never loses
 
-    @rule(seconds=st.sampled_from([1, 3600, WINDOW // 2, WINDOW]))
+    @rule(pick=st.integers(0, 7))
+    def lapse(self, pick: int) -> None:
+        """The court never ruled: past its timeout an open challenge lapses and the
+        market is void (INVALID), both bonds back; earlier, or moot, it reverts."""
+        if not self.open:
+            return
+        cid = sorted(self.open)[pick % len(self.open)]
+        who, _case, round_, _leaf = self.open[cid]
+        game = self.game
+        expected = None
+        if round_ != game.round:
+            expected = "ChallengeMoot"
+        elif game.now < self.deadline + COURT_TIMEOUT:
+            expected = "CourtTimeoutPending"
+        if expected is not None:
+            assert reverts(game.chain, _call("lapse", cid)).name == expected
+            return
+        game.chain.send(_call("lapse", cid))
+        del self.open[cid]
+        self._credit(who, CHALLENGER_BOND)
+        self._credit(ADMIN, PROPOSER_BOND)
+        self.status, game.round = 4, game.round + 1
+        assert game.chain.call("finalOutcome", game.market) == 3
+
+    @rule(seconds=st.sampled_from([1, 3600, WINDOW // 2, WINDOW, COURT_TIMEOUT]))
     def wait(self, seconds: int) -> None:
         self.game.at(self.game.now + seconds)
 
@@ -256,7 +282,7 @@ class RegistryMachine(RuleBasedStateMachine):
     def finalize(self) -> None:
         game = self.game
         final = self._final()
-        assert game.chain.call("isFinal", game.market) is (final or self.status == 3)
+        assert game.chain.call("isFinal", game.market) is (final or self.status in (3, 4))
         if not final:
             assert reverts(game.chain, _call("finalize", game.market)).name == "NotFinal"
             return
@@ -295,6 +321,8 @@ class RegistryMachine(RuleBasedStateMachine):
         if expected is not None:
             assert reverts(game.chain, call, sender=who).name == expected
             return
+        assert reverts(game.chain, call, sender=who).name == "ProofNotCommitted"
+        game.chain.commit_proof(game.market, won_proof, who)
         game.chain.send(call, sender=who)  # an honest challenger with a won proof wins
         self._credit(who, PROPOSER_BOND)
         self.status, game.round, self.lie_struck = 2, game.round + 1, True

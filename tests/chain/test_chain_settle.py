@@ -100,6 +100,8 @@ def test_a_lie_is_struck_in_one_transaction_and_the_bond_paid(
     assert call["market_id_hex"] == "0x" + market.hex()
     data = bytes.fromhex(str(call["data_hex"])[2:])
     before = chain.balance(CHALLENGER)
+    assert reverts(chain, data, sender=CHALLENGER).name == "ProofNotCommitted"
+    chain.commit_proof(market, proof.read_bytes(), CHALLENGER)
     out = chain.send(data, sender=CHALLENGER)  # no value: settleByProof takes no bond
     assert out.output == settlement_id(market, proof.read_bytes())
     assert call["challenge_id_hex"] == "0x" + out.output.hex()
@@ -176,6 +178,7 @@ def test_an_open_challenge_keeps_the_verdict_strikable_and_becomes_moot(
         lie, "reasoning_leaf", 3)), sender=RESOLVER).output
     chain.set_time(T0 + 1 + WINDOW + 5)  # past the window, but a challenge stands
     assert chain.call("isFinal", market) is False
+    chain.commit_proof(market, proof, CHALLENGER)
     chain.send(call_data("settleByProof", market, proof), sender=CHALLENGER)
     assert status(chain, market) == (0, 1, 2)
     chain.call("closeMoot", opened)  # the court's challenge gets its own bond back
@@ -207,3 +210,37 @@ def test_the_cli_refuses_what_would_revert(tmp_path: Path) -> None:
     not_a_proof = tmp_path / "bundle.cbor"  # as `por check-proof`: no verdict, exit 2
     not_a_proof.write_bytes(bundle.to_cbor())
     assert settle_document(not_a_proof, market_of(bundle))[0] == 2  # proof.not_a_proof
+
+
+def test_por_chain_commit_prints_the_commitment_the_settle_needs(tmp_path: Path) -> None:
+    """`por chain commit`: the same checks as `settle`, then commitProof for the sender;
+    sent a block before the settle, the settle pays that sender."""
+    from jsonschema import Draft202012Validator
+
+    from por.chain.calldata import proof_commitment
+    from por.cli.schema import schema_for
+
+    lie, _ = reordered_08()
+    proof = written_proof(lie, tmp_path)
+    market_text = market_of(lie)
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        assert main(["chain", "commit", str(proof), "--market", market_text,
+                     "--sender", CHALLENGER, "--json"]) == 0
+    document = json.loads(printed.getvalue())
+    assert list(Draft202012Validator(schema_for("calldata")).iter_errors(document)) == []
+    call = document["calldata"]
+    chain = fresh()
+    market = register_bundle(chain, lie.to_cbor())
+    commitment = proof_commitment(market, proof.read_bytes(), bytes.fromhex(CHALLENGER[2:]))
+    assert call["commitment_hex"] == "0x" + commitment.hex()
+    assert call["challenge_id_hex"] == settle_document(proof, market_text)[1][
+        "calldata"]["challenge_id_hex"]  # type: ignore[index]
+    chain.send(bytes.fromhex(call["data_hex"][2:]), sender=CHALLENGER)
+    chain.mine()
+    chain.send(call_data("settleByProof", market, proof.read_bytes()), sender=CHALLENGER)
+    assert chain.call("withdrawable", CHALLENGER) == PROPOSER_BOND
+    honest = tmp_path / "honest.cbor"
+    honest.write_bytes(citation_proof(honest_08(), 3, []))
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(["chain", "commit", str(honest), "--market", market_text,
+                     "--sender", CHALLENGER]) == 1  # chain.proof_not_won: nothing to commit
