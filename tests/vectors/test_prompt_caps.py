@@ -29,9 +29,9 @@ from por.schemas import PromptSpec
 from verifier import check_bundle
 
 ROOT = Path(__file__).resolve().parents[2]
-RAW: dict[str, Any] = decode(  # type: ignore[assignment]
+RAW: dict[str, Any] = decode(
     (ROOT / "fixtures" / "bundles" / "valid" / "01-boolean-observed.cbor").read_bytes())
-PROMPT: dict[str, Any] = decode(RAW["prompt_spec"])  # type: ignore[assignment]
+PROMPT: dict[str, Any] = decode(RAW["prompt_spec"])
 REQ = "PromptSpec.data_requirements"
 
 
