@@ -44,6 +44,7 @@ from por.lean.prompt import PromptSpec
 from por.lean.writers_gen import Check
 from por.merkle import RootAccumulator, leaf_hash
 from por.protocol.budget import MAX_BUNDLE_ITEMS, max_steps_for
+from por.protocol.limits import MAX_PROMPT_SPEC_BYTES
 from por.protocol.manifest import manifest_bytes
 from verifier import passed
 from verifier.options import DEFAULT_OPTIONS, VerifyOptions
@@ -157,6 +158,8 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     # 2. schema (and step 8's precondition: unsigned)
     if bundle.signatures or bundle.manifest != manifest_bytes():
         raise Reject("signed or another manifest")
+    if len(bundle.prompt_spec) > MAX_PROMPT_SPEC_BYTES:  # the model's byte cap (§4.2)
+        raise Reject("prompt spec bytes")
     spec = PromptSpec.from_value(decode(bundle.prompt_spec), bundle.prompt_spec)
     steps, evidence = bundle.steps, bundle.evidence
     if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or (

@@ -18,9 +18,18 @@ MAX_CONTENT_BYTES = 4 * 1024 * 1024
 #: Most evidence items one bundle may carry (SPEC §5.1): verification holds every
 #: record in memory (about 12 KB per item), so this bounds it near 2.4 GB.
 MAX_EVIDENCE_ITEMS = 200_000
-#: Most data requirements a PromptSpec has (SPEC §4.2): the model's cap and the
-#: bundle's work budget (``por.protocol.budget``) read this one definition.
-MAX_REQUIREMENTS = 64
+#: Most data requirements a PromptSpec has (SPEC §4.2, ADR 0011 decision 3): the
+#: model's cap and the bundle's work budget (``por.protocol.budget``) read this one
+#: definition.
+MAX_REQUIREMENTS = 8
+#: Most source targets one data requirement names (SPEC §4.2; real binary markets
+#: read one to ten sources per question, ADR 0011 decision 3).
+MAX_SOURCE_TARGETS = 10
+#: Most expected fields one data requirement extracts (SPEC §4.2).
+MAX_EXPECTED_FIELDS = 8
+#: Largest PromptSpec, its canonical ``por-cbor/1`` bytes (SPEC §4.2; UMA's optimistic
+#: oracle caps a question's ancillary data at about 8 KB).
+MAX_PROMPT_SPEC_BYTES = 8 * 1024
 #: Items one ``check_requirement`` chunk reads, and the most prior steps any step
 #: after ``extract`` cites but one (SPEC §12.5, ADR 0011 decision 3: K = 10).
 CHECK_CHUNK_ITEMS = 10
@@ -75,8 +84,11 @@ __all__ = [
     "CHECK_CHUNK_ITEMS",
     "MAX_CONTENT_BYTES",
     "MAX_EVIDENCE_ITEMS",
+    "MAX_EXPECTED_FIELDS",
     "MAX_ID_LENGTH",
+    "MAX_PROMPT_SPEC_BYTES",
     "MAX_REQUIREMENTS",
+    "MAX_SOURCE_TARGETS",
     "MAX_TRACE_STEPS",
     "MAX_UINT63",
     "OUTCOME_CODES",

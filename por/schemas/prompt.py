@@ -11,10 +11,14 @@ from typing import Annotated, ClassVar, Literal, Self
 
 from pydantic import Field, model_validator
 
+from por.encoding import encode
 from por.fieldspec_rules import fieldspec_problem
 from por.predicates.rules import semantics_problem
 from por.protocol.limits import (  # one definition (issues 16, 21)
+    MAX_EXPECTED_FIELDS,
+    MAX_PROMPT_SPEC_BYTES,
     MAX_REQUIREMENTS,
+    MAX_SOURCE_TARGETS,
     VERDICT_SCHEMA_REF,
     FieldKind,
 )
@@ -136,9 +140,10 @@ class DataRequirement(Model):
 
     requirement_id: Id
     description: str
-    source_targets: Annotated[list[SourceTarget], Field(min_length=1, max_length=64)]
+    source_targets: Annotated[list[SourceTarget],
+                              Field(min_length=1, max_length=MAX_SOURCE_TARGETS)]
     selection_policy: SelectionPolicy
-    expected_fields: Annotated[list[FieldSpec], Field(max_length=64)]
+    expected_fields: Annotated[list[FieldSpec], Field(max_length=MAX_EXPECTED_FIELDS)]
     min_provenance_tier: Annotated[int, Field(ge=0, le=3)] = 0
     #: HTTP statuses whose bodies count as evidence (SPEC §12.2); absent: 200..299.
     accepted_status_codes: Annotated[list[Annotated[int, Field(ge=100, le=599)]],
@@ -263,6 +268,10 @@ class PromptSpec(Record):
         ids = [r.requirement_id for r in self.data_requirements]
         if len(set(ids)) != len(ids):
             raise ValueError("requirement ids must be unique")
+        # ADR 0011 decision 3: the whole spec rides in every one-step proof.
+        size = len(encode(self._cbor_value()))
+        if size > MAX_PROMPT_SPEC_BYTES:
+            raise ValueError(f"canonical bytes {size} > {MAX_PROMPT_SPEC_BYTES}")
         return self
 
 

@@ -128,8 +128,8 @@ def test_quorum_above_min_sources_only_matters_for_quorum(strategy: str, expecte
     assert _check_id(PromptSpec, spec) == expected
 
 
-@pytest.mark.parametrize(("count", "expected"), [(64, "ok"), (65, "schema.value")])
-def test_expected_fields_at_most_64(count: int, expected: str) -> None:
+@pytest.mark.parametrize(("count", "expected"), [(8, "ok"), (9, "schema.value")])
+def test_expected_fields_at_most_8(count: int, expected: str) -> None:
     spec = copy.deepcopy(PROMPT)
     first = spec["data_requirements"][0]["expected_fields"][0]
     spec["data_requirements"][0]["expected_fields"] = [

@@ -299,9 +299,9 @@ class DataRequirement(Struct):
     FIELDS = (
         ("requirement_id", "requirement_id", identifier, False),
         ("description", "description", any_text, False),
-        ("source_targets", "source_targets", list_of(nested(SourceTarget), 1, 64), False),
+        ("source_targets", "source_targets", list_of(nested(SourceTarget), 1, 10), False),
         ("selection_policy", "selection_policy", nested(SelectionPolicy), False),
-        ("expected_fields", "expected_fields", list_of(nested(FieldSpec), 0, 64), False),
+        ("expected_fields", "expected_fields", list_of(nested(FieldSpec), 0, 8), False),
         ("min_provenance_tier", "min_provenance_tier", integer(0, 3), False),
         ("accepted_status_codes", "accepted_status_codes", list_of(integer(100, 599), 1, 16), True),
     )
@@ -459,7 +459,7 @@ class PromptSpec(CborRecord):
         schema_tag("por.PromptSpec/1"),
         ("market", "market", nested(MarketSpec), False),
         ("prediction_semantics", "prediction_semantics", nested(PredictionSemantics), False),
-        ("data_requirements", "data_requirements", list_of(nested(DataRequirement), 1, 64), False),
+        ("data_requirements", "data_requirements", list_of(nested(DataRequirement), 1, 8), False),
         ("output_schema_ref", "output_schema_ref", any_text, False),
         ("strict_mode", "strict_mode", boolean, False),
         ("confidence_policy", "confidence_policy", nested(ConfidencePolicy), False),

@@ -45,8 +45,11 @@ def test_eight_wide_locators_resolve_on_a_200_kb_page() -> None:
     found = extract_item(requirement, item)
     assert found.warnings == ()
     assert [(c.key, c.value) for c in found.claims] == [(f"k{i}", str(100 + i)) for i in range(8)]
-    # A ninth on the same page is past the budget, charged before it runs.
-    requirement, item = _item(body, fields)
+    # A ninth is past the field cap (SPEC §4.2); an eighth of cost 96 (width 11,
+    # §12.1.2) after seven of cost 9 is past the budget, charged before it runs.
+    wide = FieldSpec(key="k7", kind="text", regex="([ab]{10}a)")
+    assert 7 * 9 * len(body) + 96 * len(body) > REGEX_WORK_PER_BYTE * len(body) + REGEX_WORK_SLACK
+    requirement, item = _item(body, [*fields[:7], wide])
     assert [w.check_id for w in extract_item(requirement, item).warnings] == [
         "extract.regex_budget"]
 
