@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from setup_gate import needs
-from vector_generators import VECTORS
+from vector_generators import VECTORS, load_generator
 from xregex_patterns import closing_counts, write_random_vectors
 
 SOURCE = Path(__file__).resolve().parent / "rust"
@@ -66,7 +66,7 @@ def lines(data: dict[str, Any]) -> str:
     """The vectors as the Rust checker reads them: P (groups), C (capture), M (match)."""
     out = [f"P {_hex(v['pattern'])} {v['groups']}" for v in data["patterns"]
            if v["groups"] is not None]
-    gen_text = __import__("vector_generators").load_generator("gen_regex").text_from_spec
+    gen_text = load_generator("gen_regex").text_from_spec
     for v in data.get("captures", []):
         text = v["text"] if v["text"] is not None else gen_text(v["text_spec"])
         capture = None if v["capture"] is None else [v["capture"]]
