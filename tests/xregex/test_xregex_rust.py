@@ -65,7 +65,7 @@ def _groups(groups: list[str | None] | None) -> str:
 def lines(data: dict[str, Any]) -> str:
     """The vectors as the Rust checker reads them: P (groups), C (capture), M (match)."""
     out = [f"P {_hex(v['pattern'])} {v['groups']}" for v in data["patterns"]
-           if v["groups"] is not None]
+           if v["groups"] is not None and v["repeat_sum"] <= 64]  # engines cap counts
     gen_text = load_generator("gen_regex").text_from_spec
     for v in data.get("captures", []):
         text = v["text"] if v["text"] is not None else gen_text(v["text_spec"])
@@ -94,7 +94,7 @@ def test_rust_gives_every_vector(checker: Path) -> None:
 
 
 def test_rust_agrees_on_random_patterns(checker: Path, tmp_path: Path) -> None:
-    path = write_random_vectors(tmp_path / "random.json")
+    path = write_random_vectors(tmp_path / "random.json", matches=2000)
     passed, failed, out = run(checker, json.loads(path.read_text(encoding="utf-8")))
     assert failed == 0 and passed > 0, out
 

@@ -6,6 +6,7 @@ package main
 import (
 	"errors"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -52,6 +53,7 @@ type parser struct {
 	groups    int64
 	repeatSum int64
 	positions []position
+	nullable  bool // whether the sub-pattern just parsed can match the empty text
 }
 
 func satAdd(a, b int64) int64 {
@@ -84,8 +86,12 @@ func (p *parser) eat(c rune) bool {
 }
 
 // regex = branch *("|" branch); branch = *piece
+// A group can match the empty text when one of its branches can: every piece an
+// anchor, quantified with lower bound 0, or such a group.
 func (p *parser) regex() error {
+	anyBranch := false
 	for {
+		branch := true
 		for {
 			r, ok := p.peek(0)
 			if !ok || r == '|' || r == ')' {
@@ -94,8 +100,11 @@ func (p *parser) regex() error {
 			if err := p.piece(); err != nil {
 				return err
 			}
+			branch = branch && p.nullable
 		}
+		anyBranch = anyBranch || branch
 		if !p.eat('|') {
+			p.nullable = anyBranch
 			return nil
 		}
 	}
@@ -104,11 +113,16 @@ func (p *parser) regex() error {
 // piece = "^" / "$" / atom [quantifier]
 func (p *parser) piece() error {
 	if p.eat('^') || p.eat('$') {
+		p.nullable = true
 		return nil
 	}
 	first := len(p.positions)
+	p.nullable = false
 	if err := p.atom(); err != nil {
 		return err
+	}
+	if r, ok := p.peek(0); ok && p.nullable && strings.ContainsRune("*+?{", r) {
+		return errSyntax // a group that can match the empty text takes no quantifier
 	}
 	copies, ok, err := p.quantifier()
 	if err != nil || !ok {
@@ -153,13 +167,17 @@ func digitsLE(a, b string) bool {
 func (p *parser) quantifier() (int64, bool, error) {
 	var copies int64
 	switch {
-	case p.eat('*') || p.eat('+') || p.eat('?'):
+	case p.eat('+'):
 		copies = 1
+	case p.eat('*') || p.eat('?'):
+		copies = 1
+		p.nullable = true
 	case p.eat('{'):
 		nText, n, err := p.count()
 		if err != nil {
 			return 0, false, err
 		}
+		p.nullable = nText == "0"
 		switch {
 		case p.eat('}'):
 			copies = n
