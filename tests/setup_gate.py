@@ -20,6 +20,8 @@ GATES: dict[str, str] = {
     "xdecoder-npm": "cd tests/xdecoder && npm ci",
     "anvil-npm": "cd tests/chain/anvil && npm ci",
     "node": "install Node.js 20 (apt-get install nodejs)",
+    "go": "apt-get install -y golang-go",
+    "rust": "apt-get install -y cargo librust-regex-dev",
     "llm": "pip install '.[llm]'",
     "wheelhouse": ("python -m pip wheel --wheel-dir .ci-wheels '.[test]' hatchling && "
                    "export POR_WHEELHOUSE=$PWD/.ci-wheels"),

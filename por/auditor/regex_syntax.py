@@ -112,6 +112,8 @@ class _Parser:
         self.atoms: list[Ranges] = []
         self.groups = 0
         self.repeat_sum = 0
+        #: Whether the sub-pattern just parsed can match the empty text.
+        self.nullable = False
 
     def peek(self) -> str:
         return self.text[self.i] if self.i < len(self.text) else ""
@@ -121,15 +123,21 @@ class _Parser:
 
     def alternation(self) -> Counts:
         counts = self.branch()
+        nullable = self.nullable
         while self.peek() == "|":
             self.i += 1
             _add(counts, self.branch(), 1)
+            nullable = nullable or self.nullable
+        self.nullable = nullable
         return counts
 
     def branch(self) -> Counts:
         counts: Counts = {}
+        nullable = True
         while self.peek() not in ("", "|", ")"):
             _add(counts, self.piece(), 1)
+            nullable = nullable and self.nullable
+        self.nullable = nullable
         return counts
 
     def piece(self) -> Counts:
@@ -138,8 +146,12 @@ class _Parser:
             self.i += 1
             if self.peek() in ("*", "+", "?", "{"):
                 raise self.fail()
+            self.nullable = True
             return {}
+        self.nullable = False
         atom = self.atom()
+        if self.nullable and self.peek() in ("*", "+", "?", "{"):
+            raise self.fail()  # a group that can match the empty text takes no quantifier
         copies = self.quantifier()
         if self.peek() == "?" and copies is not None:
             self.i += 1  # lazy: same positions
@@ -152,9 +164,12 @@ class _Parser:
         return out
 
     def quantifier(self) -> int | None:
+        """The copies a quantifier makes (None: no quantifier); sets ``nullable`` when
+        its lower bound is 0."""
         char = self.peek()
         if char in ("*", "+", "?"):
             self.i += 1
+            self.nullable = char != "+"
             return 1
         if char != "{":
             return None
@@ -168,6 +183,7 @@ class _Parser:
             raise self.fail()
         self.i += 1
         self.repeat_sum += low if high is None else high
+        self.nullable = low == 0
         return max(low, 1) if high is None else high
 
     def count(self) -> int:
@@ -177,7 +193,7 @@ class _Parser:
         digits = self.text[start:self.i]
         if not digits or (len(digits) > 1 and digits[0] == "0"):
             raise self.fail()
-        return int(digits) if len(digits) <= 6 else 10**6
+        return int(digits)  # exact: `{9999999,1000000}` has n > m (SPEC §12.1.2)
 
     def atom(self) -> Counts:
         char = self.peek()
@@ -264,11 +280,20 @@ def _add(into: Counts, counts: Counts, times: int) -> None:
         into[atom] = into.get(atom, 0) + copies * times
 
 
+def _scalars(ranges: Ranges) -> Ranges:
+    """``ranges`` less the surrogates U+D800..U+DFFF, which are not characters."""
+    out: list[tuple[int, int]] = []
+    for start, end in ranges:
+        out.extend(part for part in ((start, min(end, 0xD7FF)), (max(start, 0xE000), end))
+                   if part[0] <= part[1])
+    return tuple(out)
+
+
 def width_of(atoms: list[Ranges], counts: Counts) -> int:
     """The largest total of copies whose atoms all contain one character."""
     events: list[tuple[int, int]] = []
     for atom, copies in counts.items():
-        for start, end in atoms[atom]:
+        for start, end in _scalars(atoms[atom]):
             events.append((start, copies))
             events.append((end + 1, -copies))
     events.sort()

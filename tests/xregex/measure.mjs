@@ -39,6 +39,7 @@ class Refused extends Error {}
 function measure(pattern) {
   const cs = Array.from(pattern); // characters = code points
   let i = 0, groups = 0, repeatSum = 0n;
+  let nullable = false; // whether the sub-pattern just parsed can match the empty text
   const atoms = [];
   const peek = () => (i < cs.length ? cs[i] : "");
   const fail = () => { throw new Refused(); };
@@ -78,18 +79,20 @@ function measure(pattern) {
     return neg ? complement(m) : m;
   };
   const alternation = () => {
-    const out = branch();
-    while (peek() === "|") { i++; add(out, branch(), 1n); }
+    const out = branch(); let any = nullable;
+    while (peek() === "|") { i++; add(out, branch(), 1n); any = any || nullable; }
+    nullable = any;
     return out;
   };
   const branch = () => {
-    const out = new Map();
-    while (!["", "|", ")"].includes(peek())) add(out, piece(), 1n);
+    const out = new Map(); let all = true;
+    while (!["", "|", ")"].includes(peek())) { add(out, piece(), 1n); all = all && nullable; }
+    nullable = all;
     return out;
   };
   const quantifier = () => { // copies, or null
     const c = peek();
-    if ("*+?".includes(c) && c) { i++; return 1n; }
+    if ("*+?".includes(c) && c) { i++; nullable = c !== "+"; return 1n; }
     if (c !== "{") return null;
     i++;
     const lo = count(); let hi = lo, open = false;
@@ -97,12 +100,15 @@ function measure(pattern) {
     if (peek() !== "}" || (!open && hi < lo)) fail();
     i++;
     repeatSum += open ? lo : hi;
+    nullable = lo === 0n;
     return open ? (lo > 0n ? lo : 1n) : hi;
   };
   const piece = () => {
     const c = peek();
-    if (c === "^" || c === "$") { i++; if ("*+?{".includes(peek()) && peek()) fail(); return new Map(); }
-    let m;
+    if (c === "^" || c === "$") {
+      i++; if ("*+?{".includes(peek()) && peek()) fail(); nullable = true; return new Map();
+    }
+    let m; nullable = false;
     if (c === "(") {
       i++;
       if (peek() === "?") { if (cs[i + 1] === ":") i += 2; else fail(); } else groups++;
@@ -116,6 +122,7 @@ function measure(pattern) {
       if (n in PERL) { i += 2; m = atom(PERL[n]); } else { const v = escapeChar(); m = atom([[v, v]]); }
     } else if (c === "" || META.has(c)) fail();
     else { i++; m = atom([[c.codePointAt(0), c.codePointAt(0)]]); }
+    if (nullable && "*+?{".includes(peek()) && peek()) fail(); // a nullable group takes no quantifier
     const k = quantifier();
     if (k === null) return m;
     if (peek() === "?") i++;
@@ -126,7 +133,13 @@ function measure(pattern) {
   if (i !== cs.length) fail();
   let positions = 0n; for (const c of counts.values()) positions += c;
   const ev = [];
-  for (const [a, c] of counts) for (const [lo, hi] of atoms[a]) { ev.push([lo, c]); ev.push([hi + 1, -c]); }
+  for (const [a, c] of counts) {
+    for (const [lo, hi] of atoms[a]) { // surrogates U+D800..U+DFFF are not characters
+      for (const [l, h] of [[lo, Math.min(hi, 0xd7ff)], [Math.max(lo, 0xe000), hi]]) {
+        if (l <= h) { ev.push([l, c]); ev.push([h + 1, -c]); }
+      }
+    }
+  }
   ev.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
   let level = 0n, width = 0n;
   for (const [, d] of ev) { level += d; if (level > width) width = level; }

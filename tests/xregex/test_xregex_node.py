@@ -4,21 +4,16 @@ and the Python measure's answer on random patterns, plan by plan and number by n
 
 from __future__ import annotations
 
-import json
-import random
 import shutil
 import subprocess
 from pathlib import Path
 
 from setup_gate import needs
-from vector_generators import VECTORS, load_generator
+from vector_generators import VECTORS
+from xregex_patterns import write_random_vectors
 
 HERE = Path(__file__).resolve().parent
 pytestmark = needs("node", None if shutil.which("node") else "node is not installed")
-
-PIECES = ["a", "b", "é", ".", "(", ")", "(?:", "(?i)", "|", "*", "+", "?", "{2}", "{1,3}",
-          "{0,}", "{,2}", "{01}", "[a-z]", "[^a]", "[ab]", "[\\d.]", "[a-]", "[]", "\\d", "\\W",
-          "\\.", "\\C", "\\Q", "\\pL", "\\<", "\\_", "\\\"", "\\n", "^", "$", "]", "{", "}", "\\"]
 
 
 def run_node(path: Path) -> subprocess.CompletedProcess[str]:
@@ -34,12 +29,5 @@ def test_js_measure_gives_every_vector() -> None:
 
 
 def test_js_measure_agrees_on_random_patterns(tmp_path: Path) -> None:
-    gen = load_generator("gen_regex")
-    rng = random.Random(12)  # noqa: S311 - reproducible patterns, not a secret
-    patterns = ["(" + "".join(rng.choice(PIECES) for _ in range(rng.randrange(1, 9))) + ")"
-                for _ in range(600)]
-    path = tmp_path / "random.json"
-    path.write_text(json.dumps({"patterns": [gen._measured(p) for p in patterns],
-                                "requirements": []}), encoding="utf-8")
-    result = run_node(path)
+    result = run_node(write_random_vectors(tmp_path / "random.json"))
     assert result.stdout.strip() == "ok 600", result.stdout[:2000]

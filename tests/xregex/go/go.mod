@@ -1,0 +1,3 @@
+module por/xregex
+
+go 1.19
