@@ -9,6 +9,7 @@ import { cmp as decCmp, dec, sub as decSub } from './decimal.mjs';
 import { citedCards, citedClaims, record } from './common.mjs';
 import { aggregate } from './aggregate.mjs';
 import { deduce } from './deduce.mjs';
+import { checkCitations } from './citations.mjs';
 
 // SPEC §12.4: exactly these 25 white-space code points.
 const BLANK = new Set([0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0x85, 0xa0, 0x1680,
@@ -141,14 +142,18 @@ function main() {
         confidence_bps: item.confidence_bps, provenance_tier: item.provenance_tier };
       if (encodeHex(card) !== encodeHex(out.card)) failures.push(`${vector.name}/${sid}/card`);
     }
+    for (const text of checkCitations(vector)) failures.push(`${vector.name}/${text}`);
     for (const step of vector.steps) {
       const rec = step.record;
-      const derive = DERIVE[rec.inputs.kind];
-      if (!derive) continue;
-      counts[rec.inputs.kind] = (counts[rec.inputs.kind] ?? 0) + 1;
+      const kind = rec.inputs?.kind;
+      const derive = Object.hasOwn(DERIVE, kind) ? DERIVE[kind] : null;
+      counts[kind] = (counts[kind] ?? 0) + 1;
       let got;
       try {
-        got = encodeHex(derive(vector, rec));
+        // The vector's record and its bytes must be one record; then the bytes are
+        // compared with the record derived from SPEC (an unknown kind derives nothing).
+        if (encodeHex(rec) !== step.cbor_hex) throw new Error('record is not its bytes');
+        got = derive ? encodeHex(derive(vector, rec)) : `error: unknown kind ${kind}`;
       } catch (err) {
         got = `error: ${err.message}`;
       }
