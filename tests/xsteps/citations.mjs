@@ -1,5 +1,5 @@
 // The steps a vector must hold, in order, and each one's `step_id`, `inputs`,
-// `evidence_ids` and `prior_step_ids` (SPEC §12.5, §12.5.1), derived from the
+// `evidence_ids` and `prior_step_ids` (SPEC §12.5, §12.5.1, stage 3), derived from the
 // PromptSpec, the items and the outputs of the earlier steps; so a record whose
 // citations or inputs are not the ones SPEC fixes fails even when its output is right.
 import { encodeHex } from './cbor.mjs';
@@ -20,7 +20,6 @@ export function checkCitations(vector) {
     }
   });
   if (Object.keys(vector.extract_outputs).length !== n) failures.push('extract steps: count');
-  const byLeaf = (ids) => items.map((i) => i.evidence_id).filter((e) => ids.includes(e));
   const committed = vector.steps.map((s) => s.record);
   const expected = [];
   let next = n + 1;
@@ -29,25 +28,25 @@ export function checkCitations(vector) {
     expected.push({ step_id: id, inputs, evidence_ids: evidenceIds, prior_step_ids: priorIds });
     return committed.find((r) => r.step_id === id);
   };
-  const checks = [];
+  const lastChunks = [];
   const aggregates = [];
-  const admitted = new Set();
   for (const req of vector.prompt_spec.data_requirements) {
+    // §12.5: R's items in bundle order, 10 per chunk, max(1, ceil(m / 10)) chunks.
     const rid = req.requirement_id;
     const mine = items.filter((i) => i.requirement_id === rid).map((i) => i.evidence_id);
-    const check = add({ kind: 'check_requirement', requirement_id: rid }, mine,
-      mine.map((e) => extract.get(e)));
-    checks.push(stepId(next - 1));
-    const ok = (check?.output.items ?? []).filter((i) => i.admitted === true)
-      .map((i) => i.evidence_id);
-    for (const e of ok) admitted.add(e);
-    const cited = byLeaf(ok);
-    add({ kind: 'aggregate', requirement_id: rid }, cited,
-      [...cited.map((e) => extract.get(e)), stepId(next - 1)]);
+    let chunk = null;
+    for (let c = 0; c === 0 || 10 * c < mine.length; c++) {
+      const cited = mine.slice(10 * c, 10 * c + 10);
+      chunk = add({ kind: 'check_requirement', requirement_id: rid }, cited,
+        [...cited.map((e) => extract.get(e)), ...(c > 0 ? [stepId(next - 1)] : [])]);
+    }
+    lastChunks.push(stepId(next - 1));
+    const sources = (chunk?.output.sources ?? []).map((s) => s.evidence_id);
+    add({ kind: 'aggregate', requirement_id: rid }, sources,
+      [...sources.map((e) => extract.get(e)), stepId(next - 1)]);
     aggregates.push(stepId(next - 1));
   }
-  const all = byLeaf([...admitted]);
-  add({ kind: 'contradictions' }, all, [...all.map((e) => extract.get(e)), ...checks]);
+  add({ kind: 'contradictions' }, [], lastChunks);
   const deduce = add({ kind: 'deduce' }, null, [...aggregates, stepId(next - 1)]);
   const summary = deduce?.output.source_summary ?? [];
   expected.at(-1).evidence_ids = summary;
