@@ -1,6 +1,6 @@
 """An independent re-deriver of step records in Node.js, written from SPEC.md alone
-(§2, §3.2, §12.3-§12.4.1, §12.5.2-§12.5.7), agrees with every `check_requirement`,
-`aggregate`, `contradictions`, `deduce` and `map` record of
+(§2, §3.2, §12.3-§12.4.1, §12.5-§12.5.7: stage 3 check chunks), agrees with every
+`check_requirement`, `aggregate`, `contradictions`, `deduce` and `map` record of
 fixtures/vectors/step_records.json, reading items only through the cards of the
 cited extract steps (§12.1.4, §12.5.2), and checks every card against its item,
 every step's id, inputs and citations against §12.5/§12.5.1, and every vector
