@@ -1,6 +1,8 @@
 // Re-derives every step record after `extract` from fixtures/vectors/step_records.json
-// using SPEC §12.5-§12.5.7 (stage 3: check chunks with a running state), §12.4 and §12.4.1 alone, and compares the por-cbor/1 bytes;
-// items are read only through their extract steps' cards (§12.1.4), each checked here.
+// using SPEC §12.4, §12.4.1 and §12.5-§12.5.7 alone (stage 3: check chunks with a
+// running state), and compares the por-cbor/1 bytes; items are read only through
+// their extract steps' cards (§12.1.4), each checked here; each step's place and
+// citations are checked by citations.mjs (§12.5.1).
 // Usage: node rederive.mjs ROOT   -> one JSON line, then "N passed, N failed".
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
