@@ -13,14 +13,13 @@ could both supply the merged `other` (SPEC_GAPS.md, stage 3).
 from __future__ import annotations
 
 import copy
-import json
 import shutil
 import sys
 from pathlib import Path
 from typing import Any
 
 from setup_gate import needs
-from test_xsteps_node import ROOT, run
+from test_xsteps_node import ROOT, run_on
 
 pytestmark = needs("node", None if shutil.which("node") else "node is not installed")
 
@@ -82,9 +81,6 @@ def test_node_rederives_merged_groups(tmp_path: Path) -> None:
         last = v["steps"][-3]["record"]
         assert last["inputs"]["kind"] == "contradictions"
         assert len(last["prior_step_ids"]) == 3 and last["output"]["conflicts"], last
-    out = tmp_path / "fixtures" / "vectors"
-    out.mkdir(parents=True)
-    (out / "step_records.json").write_text(json.dumps({"vectors": vectors}), encoding="utf-8")
-    code, result, summary = run(tmp_path)
+    code, result, summary = run_on(tmp_path, {"vectors": vectors})
     assert (code, result["failures"]) == (0, []), result
     assert summary == f"{sum(len(v['steps']) for v in vectors)} passed, 0 failed"

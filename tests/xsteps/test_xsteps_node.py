@@ -41,6 +41,14 @@ def run(root: Path) -> tuple[int, dict[str, Any], str]:
     return proc.returncode, json.loads(lines[0]), lines[1]
 
 
+def run_on(tmp_path: Path, data: dict[str, Any]) -> tuple[int, dict[str, Any], str]:
+    """``run`` on a root holding only ``data`` as its step_records.json."""
+    out = tmp_path / "fixtures" / "vectors"
+    out.mkdir(parents=True)
+    (out / "step_records.json").write_text(json.dumps(data), encoding="utf-8")
+    return run(tmp_path)
+
+
 def test_node_rederives_every_record() -> None:
     code, result, summary = run(ROOT)
     assert code == 0, result
@@ -57,10 +65,7 @@ def test_a_changed_byte_is_caught(tmp_path: Path) -> None:
     step = next(s for v in data["vectors"] for s in v["steps"]
                 if s["record"]["inputs"]["kind"] == "check_requirement")
     step["cbor_hex"] = step["cbor_hex"][:-2] + ("00" if step["cbor_hex"][-2:] != "00" else "01")
-    out = tmp_path / "fixtures" / "vectors"
-    out.mkdir(parents=True)
-    (out / "step_records.json").write_text(json.dumps(data), encoding="utf-8")
-    code, result, summary = run(tmp_path)
+    code, result, summary = run_on(tmp_path, data)
     assert code == 1
     assert len(result["failures"]) == 1
     assert summary.endswith(" passed, 1 failed")
@@ -135,12 +140,23 @@ def test_every_kind_of_mutation_is_caught(tmp_path: Path) -> None:
                 break
             else:
                 raise AssertionError(f"no vector takes {name!r} for {kind}")
-    out = tmp_path / "fixtures" / "vectors"
-    out.mkdir(parents=True)
-    (out / "step_records.json").write_text(json.dumps(data), encoding="utf-8")
-    code, result, _ = run(tmp_path)
+    code, result, _ = run_on(tmp_path, data)
     assert code == 1
     failures = result["failures"]
     assert [m for m in mutated if not any(f.startswith(m) for f in failures)] == []
     names = {m.split("/")[0] for m in mutated}
     assert [f for f in failures if f.split("/")[0] not in names] == []
+
+
+def test_a_missing_or_moved_step_is_caught(tmp_path: Path) -> None:
+    # SPEC §12.5 fixes which steps a trace holds and in what order: a vector without
+    # its last check chunk, or with two steps swapped, fails even though every record
+    # left is a true record.
+    data = json.loads(VECTORS.read_text(encoding="utf-8"))
+    chunked = next(v for v in data["vectors"] if v["name"] == "edit-08-three-chunks")
+    del chunked["steps"][2]
+    swapped = data["vectors"][0]
+    swapped["steps"][1], swapped["steps"][2] = swapped["steps"][2], swapped["steps"][1]
+    code, result, _ = run_on(tmp_path, data)
+    assert code == 1
+    assert {f.split("/")[0] for f in result["failures"]} == {chunked["name"], swapped["name"]}
