@@ -265,7 +265,7 @@ def test_replay_stops_at_the_first_forged_step(monkeypatch: pytest.MonkeyPatch) 
     bundle = Bundle.from_cbor(VALID.read_bytes())
     item = EvidenceItem.from_cbor(bundle.evidence[0])
     items = [item.model_copy(update={"evidence_id": f"e{i}"}).to_cbor() for i in range(300)]
-    count = 300 + 2 * 1 + 3
+    count = 300 + 30 + 1 + 3  # extracts, 30 check chunks, the aggregate, 3 more (SPEC §12.5)
     header = TraceHeader.from_cbor(bundle.trace_header).model_copy(
         update={"step_count": count}).to_cbor()
     data = rebuild(bundle, evidence=items, steps=[b"\x00"] * count, trace_header=header,
