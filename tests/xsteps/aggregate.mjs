@@ -8,15 +8,12 @@ const FALLBACK = [['result', 'boolean'], ['value', 'numeric'], ['price', 'numeri
 function voters(vector, rec, key, kind) {
   const claims = citedClaims(vector, rec);
   const cards = citedCards(vector, rec);
+  // Stage 3: the cited items are the first admitted item of each source; each votes
+  // with its first claim of the field, or not at all.
   const out = [];
-  const seen = new Set();
   rec.evidence_ids.forEach((eid, pos) => {
-    const item = cards[pos];
-    for (const claim of claims[pos]) {
-      if (claim.key !== key || claim.kind !== kind || seen.has(item.source.source_id)) continue;
-      seen.add(item.source.source_id);
-      out.push({ pos, item, claim });
-    }
+    const claim = claims[pos].find((c) => c.key === key && c.kind === kind);
+    if (claim) out.push({ pos, item: cards[pos], claim });
   });
   return out;
 }
@@ -88,6 +85,7 @@ export function aggregate(vector, rec) {
   return record(rec, 'aggregate',
     `aggregate requirement ${rid} by ${strategy}: ${chosen} of ${fields.length} field(s) selected`,
     { requirement_id: rid, strategy, covered: check.covered, provenance_ok: check.provenance_ok,
+      item_count: check.item_count, ...('last_leaf' in check ? { last_leaf: check.last_leaf } : {}),
       fields, sources_used: rec.evidence_ids.filter((e) => used.has(e)),
       fallback_used: fields.some((f) => f.fallback_used) });
 }
