@@ -64,6 +64,15 @@ library PorCbor {
             function keyOrder(base, prev, b, lb) -> ord {
                 let a := shr(128, prev)
                 let la := and(prev, 0xffffffffffffffffffffffffffffffff)
+                // keys of at most 32 encoded bytes (all of por's): one word each,
+                // zero-padded; equal words are ordered by length
+                if and(lt(la, 33), lt(lb, 33)) {
+                    let x := and(calldataload(add(base, a)), not(shr(shl(3, la), not(0))))
+                    let y := and(calldataload(add(base, b)), not(shr(shl(3, lb), not(0))))
+                    if iszero(eq(x, y)) { ord := add(1, lt(x, y)) }
+                    if iszero(ord) { if iszero(eq(la, lb)) { ord := add(1, lt(la, lb)) } }
+                    leave
+                }
                 let n := la
                 if lt(lb, n) { n := lb }
                 for { let i := 0 } lt(i, n) { i := add(i, 32) } {

@@ -95,6 +95,22 @@ def test_key_order_before_key_utf8_at_every_head_length(chain: ProofChecker) -> 
         COUNTS["cbor"] += 1
 
 
+
+def test_key_order_at_the_one_word_boundary(chain: ProofChecker) -> None:
+    """The reader orders keys of at most 32 encoded bytes in one zero-padded word
+    (ADR 0013): every ordered pair of keys that are prefixes of each other, end in NUL
+    bytes or differ in their last byte, with encodings of 30 to 35 bytes around that
+    word, gives por's answer (accepted, key_order or duplicate_key)."""
+    keys = []
+    for length in (1, 2, 29, 30, 31, 32, 33):
+        keys += ["k" * length, "k" * (length - 1) + "\x00", "k" * (length - 1) + "l",
+                 "k" * (length - 1) + "j"]
+    for first in keys:
+        for second in keys:
+            data = b"\xa2" + encode(first) + b"\x00" + encode(second) + b"\x00"
+            assert chain.cbor(data) == python_codec(data), (first, second)
+            COUNTS["cbor"] += 1
+
 def mutations(data: bytes, rng: random.Random, count: int) -> list[bytes]:
     """Seeded edits of ``data``: the kinds of damage a transport or a forger makes."""
     out = []
