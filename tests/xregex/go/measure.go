@@ -428,27 +428,19 @@ func width(positions []position) int64 {
 
 func withoutSurrogates(s span) []span {
 	out := []span{}
-	if s.lo < 0xD800 {
-		out = append(out, span{s.lo, minRune(s.hi, 0xD7FF)})
+	if low, high := s.lo, s.hi; low < 0xD800 {
+		if high > 0xD7FF {
+			high = 0xD7FF
+		}
+		out = append(out, span{low, high})
 	}
-	if s.hi > 0xDFFF {
-		out = append(out, span{maxR(s.lo, 0xE000), s.hi})
+	if low, high := s.lo, s.hi; high > 0xDFFF {
+		if low < 0xE000 {
+			low = 0xE000
+		}
+		out = append(out, span{low, high})
 	}
 	return out
-}
-
-func minRune(a, b rune) rune {
-	if a < b {
-		return a
-	}
-	return b
-}
-
-func maxR(a, b rune) rune {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // measure parses a pattern of the subset; errSyntax outside it.
