@@ -30,6 +30,12 @@ MAX_EXPECTED_FIELDS = 8
 #: Largest PromptSpec, its canonical ``por-cbor/1`` bytes (SPEC §4.2; UMA's optimistic
 #: oracle caps a question's ancillary data at about 8 KB).
 MAX_PROMPT_SPEC_BYTES = 8 * 1024
+#: Most items (array elements, map keys and values) an extract step record's arrays
+#: and maps hold together (SPEC §17.1): the step map 16, evidence_ids 1, inputs 2,
+#: output 10, card 10, at most 8 claims of 5 entries (88) and at most 8 warnings of 4
+#: entries (72) make 199 under the field cap; 256 leaves room.  A committed extract
+#: step that differs from its replay is decoded under it (``codec.too_large``).
+MAX_EXTRACT_STEP_ITEMS = 256
 #: Hard ceiling on any trace length, whatever the policy says (SPEC §4.5).
 MAX_TRACE_STEPS = 4_000_000
 #: Largest committed Unix time or count (64-bit, SPEC §3.1).
@@ -77,6 +83,7 @@ __all__ = [
     "MAX_CONTENT_BYTES",
     "MAX_EVIDENCE_ITEMS",
     "MAX_EXPECTED_FIELDS",
+    "MAX_EXTRACT_STEP_ITEMS",
     "MAX_ID_LENGTH",
     "MAX_PROMPT_SPEC_BYTES",
     "MAX_REQUIREMENTS",
