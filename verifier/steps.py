@@ -34,6 +34,7 @@ from por.protocol.budget import (
     check_step_sizes,
     decode_bundle,
 )
+from por.protocol.limits import MAX_EXTRACT_STEP_ITEMS
 from por.schemas import (
     ChallengeRef,
     DeterministicVerdict,
@@ -230,7 +231,8 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
         if committed_steps[index] != want:
             # The committed step is decoded once (a step citing 10^4 items costs
             # about what its audit costs); the replayed one is the model in hand.
-            committed = _step_record_ok(ctx, committed_steps[index], index)
+            committed = _step_record_ok(ctx, committed_steps[index], index,
+                                        extract=step.step_type == "extract")
             field, details = _first_difference(
                 ReasoningStep, committed_steps[index], want, models=(
                     committed, step if isinstance(step, ReasoningStep) else None))
@@ -299,11 +301,13 @@ def _first_difference(record: type[ReasoningStep] | type[TraceHeader] |
              "recomputed": first.recomputed})
 
 
-def _step_record_ok(ctx: Context, blob: bytes, index: int) -> ReasoningStep:
+def _step_record_ok(ctx: Context, blob: bytes, index: int, *, extract: bool) -> ReasoningStep:
     """A committed step that differs from its replay is decoded on its own: a
-    malformed record is reported as such (codec.*, schema.*), one record at most."""
+    malformed record is reported as such (codec.*, schema.*), one record at most;
+    at an extract step's place, under the extract step's item cap (SPEC §17.1)."""
     try:
-        return ReasoningStep.from_cbor(blob)
+        return ReasoningStep.from_cbor(
+            blob, max_items=MAX_EXTRACT_STEP_ITEMS if extract else None)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf", leaf_index=index))
 

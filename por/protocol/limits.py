@@ -33,6 +33,12 @@ MAX_PROMPT_SPEC_BYTES = 8 * 1024
 #: Items one ``check_requirement`` chunk reads, and the most prior steps any step
 #: after ``extract`` cites but one (SPEC §12.5, ADR 0011 decision 3: K = 10).
 CHECK_CHUNK_ITEMS = 10
+#: Most items (array elements, map keys and values) an extract step record's arrays
+#: and maps hold together (SPEC §17.1): the step map 16, evidence_ids 1, inputs 2,
+#: output 10, card 10, at most 8 claims of 5 entries (88) and at most 8 warnings of 4
+#: entries (72) make 199 under the field cap; 256 leaves room.  A committed extract
+#: step that differs from its replay is decoded under it (``codec.too_large``).
+MAX_EXTRACT_STEP_ITEMS = 256
 #: Hard ceiling on any trace length, whatever the policy says (SPEC §4.5).
 MAX_TRACE_STEPS = 4_000_000
 #: Largest court or locked-judge document (SPEC §15.2, §16.2): a judge subject, a
@@ -85,6 +91,7 @@ __all__ = [
     "MAX_CONTENT_BYTES",
     "MAX_EVIDENCE_ITEMS",
     "MAX_EXPECTED_FIELDS",
+    "MAX_EXTRACT_STEP_ITEMS",
     "MAX_ID_LENGTH",
     "MAX_PROMPT_SPEC_BYTES",
     "MAX_REQUIREMENTS",

@@ -195,11 +195,14 @@ class Record(Model):
         return _validate(cls, value, context=None)
 
     @classmethod
-    def from_cbor(cls, data: bytes, *, max_size: int | None = None) -> Self:
+    def from_cbor(cls, data: bytes, *, max_size: int | None = None,
+                  max_items: int | None = None) -> Self:
         """Strictly decode and validate; the bytes must be exactly the canonical form.
         ``max_size``: the decoder's size cap when not its 64 MiB default (a record
-        that holds a whole bundle follows the bundle cap)."""
-        value = decode(data) if max_size is None else decode(data, max_size=max_size)
+        that holds a whole bundle follows the bundle cap); ``max_items``: the
+        decoder's item cap, if any."""
+        value = decode(data, max_items=max_items) if max_size is None else decode(
+            data, max_size=max_size, max_items=max_items)
         record = cls.from_dict(value)
         # decode() proved the bytes canonical; they are the record's canonical
         # form iff the model dumps back to the same value (a defaulted field the

@@ -126,14 +126,14 @@ import hashlib, importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("auditor_factories", sys.argv[1])
 f = importlib.util.module_from_spec(spec); spec.loader.exec_module(f)
 from por.auditor import AuditorAgent
-srcs = [f"s{n:02d}" for n in range(40)]
+srcs = [f"s{n:02d}" for n in range(10)]  # the source cap
 req = f.requirement(sources=srcs, strategy="multi_source_quorum", min_sources=3, quorum=3,
                     fields=[f.json_field("price", "numeric", "$.data.price"),
                             f.json_field("up", "boolean", "$.data.up")])
 ps = f.prompt_spec(requirements=[req], tolerance="0.5", allowed_sources=sorted(srcs[::2]))
 items = [f.item(f"e{n}", '{"data":{"up":%s,"price":%d.%d}}' % (
              "true" if n % 3 else "false", 100 + n % 5, n % 7),
-             source_id=srcs[(n * 7) % 40], tier=n % 4, retrieved_at=990 + n * 3)
+             source_id=srcs[(n * 7) % 10], tier=n % 4, retrieved_at=990 + n * 3)
          for n in range(120)]
 digest = hashlib.sha256()
 for case in (f.two_source_case("101.5", "99"), (ps, f.bundle(items))):

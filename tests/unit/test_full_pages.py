@@ -141,14 +141,16 @@ def test_a_sloppy_locator_catches_a_decoy() -> None:
 def test_wide_locators_fit_the_regex_budget_of_a_full_page() -> None:
     """52's natural status locator (cost 6, with the winner's 6) fit the trimmed page and
     not the full one at 10 units per byte; at 72 (SPEC §17.5) it resolves on both, and
-    thirteen such fields (78 per byte) exceed the full page's budget: eleven decoys
-    before them leave the winner's locator within it and refuse the status one."""
+    six decoys of cost 11 before them (8 fields, SPEC §4.2's cap: 78 per byte) exceed
+    the full page's budget: they leave the winner's locator within it and refuse the
+    status one."""
     spec, evidence, _ = inputs("52-politics-election-winner-page", "evidence")
     assert build(spec, full_size(spec, evidence)).verdict.outcome == "YES"
     data = spec.to_json_obj()
     fields = data["data_requirements"][0]["expected_fields"]
     assert fields[1]["regex"] == '<p class="status">Status: ([A-Z]+)</p>'
-    fields[0:0] = [{**fields[1], "key": f"decoy_{i}"} for i in range(11)]
+    fields[0:0] = [{**fields[1], "key": f"decoy_{i}", "regex": f"(a[ab]{{9}}{i})"}
+                   for i in range(6)]
     wide = PromptSpec.from_json_obj(data)
     assert build(wide, evidence).verdict.outcome == "YES"
     assert build(wide, full_size(spec, evidence)).verdict.outcome == "INVALID"
