@@ -24,6 +24,7 @@ from por.encoding.spans import Spans
 from por.fieldspec_rules import fieldspec_problem
 from por.lean.base import CborRecord, Check, Reject, blob, packed, unique, unpacked
 from por.predicates.rules import semantics_problem
+from por.protocol.limits import MAX_SPEC_EXPECTED_FIELDS
 
 if TYPE_CHECKING:
     from por.lean.records_gen.prompt import (
@@ -105,6 +106,8 @@ def conflict_non_negative(policy: ConflictPolicy) -> None:
 def prompt_unique_requirements(spec: PromptSpec) -> None:
     """``PromptSpec._unique_requirements``."""
     unique([r.requirement_id for r in spec.data_requirements])
+    if sum(len(r.expected_fields) for r in spec.data_requirements) > MAX_SPEC_EXPECTED_FIELDS:
+        raise Reject("fields")
 
 
 # --- speed and memory: spans of the bundle's bytes (issue 16) ----------------------

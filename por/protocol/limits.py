@@ -27,6 +27,10 @@ MAX_REQUIREMENTS = 8
 MAX_SOURCE_TARGETS = 10
 #: Most expected fields one data requirement extracts (SPEC §4.2).
 MAX_EXPECTED_FIELDS = 8
+#: Most expected fields a PromptSpec declares over all its requirements (SPEC §4.2):
+#: bounds the contradiction groups the ``contradictions`` step merges from the r last
+#: check chunks, so its one-step proof stays under 64 KiB (ADR 0011, stage 3).
+MAX_SPEC_EXPECTED_FIELDS = 16
 #: Largest PromptSpec, its canonical ``por-cbor/1`` bytes (SPEC §4.2; UMA's optimistic
 #: oracle caps a question's ancillary data at about 8 KB).
 MAX_PROMPT_SPEC_BYTES = 8 * 1024
@@ -92,6 +96,7 @@ __all__ = [
     "MAX_EVIDENCE_ITEMS",
     "MAX_EXPECTED_FIELDS",
     "MAX_EXTRACT_STEP_ITEMS",
+    "MAX_SPEC_EXPECTED_FIELDS",
     "MAX_ID_LENGTH",
     "MAX_PROMPT_SPEC_BYTES",
     "MAX_REQUIREMENTS",

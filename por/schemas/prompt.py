@@ -19,6 +19,7 @@ from por.protocol.limits import (  # one definition (issues 16, 21)
     MAX_PROMPT_SPEC_BYTES,
     MAX_REQUIREMENTS,
     MAX_SOURCE_TARGETS,
+    MAX_SPEC_EXPECTED_FIELDS,
     VERDICT_SCHEMA_REF,
     FieldKind,
 )
@@ -268,6 +269,9 @@ class PromptSpec(Record):
         ids = [r.requirement_id for r in self.data_requirements]
         if len(set(ids)) != len(ids):
             raise ValueError("requirement ids must be unique")
+        fields = sum(len(r.expected_fields) for r in self.data_requirements)
+        if fields > MAX_SPEC_EXPECTED_FIELDS:
+            raise ValueError(f"expected fields {fields} > {MAX_SPEC_EXPECTED_FIELDS}")
         # ADR 0011 decision 3: the whole spec rides in every one-step proof.
         size = len(encode(self._cbor_value()))
         if size > MAX_PROMPT_SPEC_BYTES:

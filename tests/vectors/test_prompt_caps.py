@@ -24,6 +24,7 @@ from por.protocol.limits import (
     MAX_PROMPT_SPEC_BYTES,
     MAX_REQUIREMENTS,
     MAX_SOURCE_TARGETS,
+    MAX_SPEC_EXPECTED_FIELDS,
 )
 from por.schemas import PromptSpec
 from verifier import check_bundle
@@ -57,6 +58,16 @@ def _fields(n: int) -> dict[str, Any]:
     return spec
 
 
+def _spread_fields(n: int) -> dict[str, Any]:
+    """``n`` expected fields over all requirements: 8 requirements, at most 8 fields each."""
+    spec = _requirements(MAX_REQUIREMENTS)
+    field = spec["data_requirements"][0]["expected_fields"][0]
+    for i, req in enumerate(spec["data_requirements"]):
+        count = n // MAX_REQUIREMENTS + (1 if i < n % MAX_REQUIREMENTS else 0)
+        req["expected_fields"] = [dict(field, key=f"k{i}_{j}") for j in range(count)]
+    return spec
+
+
 def _sized(n: int) -> dict[str, Any]:
     """The fixture's spec with its first description padded to ``n`` canonical bytes."""
     spec = copy.deepcopy(PROMPT)
@@ -74,6 +85,7 @@ CAPS: list[tuple[str, Callable[[int], dict[str, Any]], int, str]] = [
     ("data_requirements", _requirements, MAX_REQUIREMENTS, REQ),
     ("source_targets", _sources, MAX_SOURCE_TARGETS, f"{REQ}.0.source_targets"),
     ("expected_fields", _fields, MAX_EXPECTED_FIELDS, f"{REQ}.0.expected_fields"),
+    ("spec_fields", _spread_fields, MAX_SPEC_EXPECTED_FIELDS, "PromptSpec.(record)"),
     ("bytes", _sized, MAX_PROMPT_SPEC_BYTES, "PromptSpec.(record)"),
 ]
 
@@ -88,7 +100,7 @@ def _outcome(read: Callable[[], object]) -> str:
 
 def test_the_caps_are_adr_0011s() -> None:
     assert (MAX_REQUIREMENTS, MAX_SOURCE_TARGETS, MAX_EXPECTED_FIELDS,
-            MAX_PROMPT_SPEC_BYTES) == (8, 10, 8, 8192)
+            MAX_SPEC_EXPECTED_FIELDS, MAX_PROMPT_SPEC_BYTES) == (8, 10, 8, 16, 8192)
 
 
 @pytest.mark.parametrize(("name", "make", "cap", "path"), CAPS, ids=[c[0] for c in CAPS])
