@@ -22,6 +22,7 @@ GATES: dict[str, str] = {
     "node": "install Node.js 20 (apt-get install nodejs)",
     "go": "apt-get install -y golang-go",
     "rust": "apt-get install -y cargo librust-regex-dev",
+    "jq": "apt-get install -y jq",
     "llm": "pip install '.[llm]'",
     "wheelhouse": ("python -m pip wheel --wheel-dir .ci-wheels '.[test]' hatchling && "
                    "export POR_WHEELHOUSE=$PWD/.ci-wheels"),

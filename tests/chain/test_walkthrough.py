@@ -42,7 +42,8 @@ BIN /= "bin"
 BASH = shutil.which("bash") or "/bin/bash"
 _MISSING = None if ANVIL.exists() and (BIN / "cast").exists() else "anvil or cast is not installed"
 
-pytestmark = needs("anvil-npm", _MISSING or (None if shutil.which("jq") else "jq is missing"))
+pytestmark = [needs("anvil-npm", _MISSING),
+              needs("jq", None if shutil.which("jq") else "jq is missing")]
 
 
 def walkthrough() -> str:
