@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from bundle_edits import audited_on
+from citation_support import honest_08, with_citations
 
 from por.bundle import build
 from por.bundle.layout import Bundle
@@ -26,9 +27,12 @@ from por.challenge import (
     omissions,
     winning_proof,
 )
+from por.challenge.batch import ComponentTree
+from por.challenge.records import body_of, seal
 from por.cli import main
 from por.errors import ProofError
 from por.scenarios import load_scenario
+from por.schemas import ReasoningStep
 from verifier import check_bundle
 
 
@@ -136,3 +140,33 @@ def test_position_rule_proof() -> None:
     for index in range(len(honest.evidence)):
         result = check_proof(build_omission_proof(honest, index, index).to_cbor())
         assert result.outcome is not None and result.outcome.reason == "omission.cited"
+
+
+def test_an_uncited_item_is_shown_by_its_extract_step_not_the_item() -> None:
+    """ADR 0011 decision 2: the proof carries the omitted item's extract step
+    (``reasoning_leaf``, its leaf index the item's), never the item, so its size does
+    not grow with the item; honest and forged pairs of the same form lose."""
+    honest = honest_08()
+    check = 3  # scenario 08: three extract steps, then the check step (leaf 3)
+    step = ReasoningStep.from_cbor(honest.steps[check])
+    bundle = with_citations(honest, check, evidence_ids=step.evidence_ids[:2],
+                            prior_step_ids=step.prior_step_ids[:2])
+    assert omissions(bundle) == [(check, 2)]
+    proof = build_omission_proof(bundle, check)
+    assert (proof.evidence.kind, proof.evidence.leaf_index) == ("reasoning_leaf", 2)
+    assert proof.evidence.leaf == bundle.steps[2]
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+    assert report.outcome is not None
+    assert (report.outcome.reason, report.exit_code) == ("omission.uncited_item", 0)
+    # The honest check step and the same extract step: lost (cited).
+    for target in (honest, bundle):
+        forced = build_omission_proof(target, check, 0)
+        assert forced.evidence.kind == "reasoning_leaf"
+        result = check_proof(forced.to_cbor(), por_root=target.commitments.por_root)
+        assert result.outcome is not None and result.outcome.reason == "omission.cited"
+    # A carried reasoning leaf that is not the extract step at its position: invalid.
+    steps = ComponentTree("reasoning_leaf", bundle.steps, bundle.commitments)
+    body = {**body_of(proof), "evidence": steps.proof(check + 1).to_dict()}
+    result = check_proof(seal(OmissionProof, body).to_cbor(),
+                         por_root=bundle.commitments.por_root)
+    assert (result.status, result.check_id) == ("invalid", "proof.citations")
