@@ -97,16 +97,22 @@ def _copy(value: Any) -> Any:
 
 
 def cites(bundle: Bundle, n: int, order: list[int]) -> Bundle:
-    """``bundle`` whose check step (leaf ``n``) cites the items at ``order`` and is
-    recomputed on them (so its one-step proof is lost: only the citations lie)."""
+    """``bundle`` whose first check chunk (leaf ``n``) cites the items at ``order``
+    and is recomputed on them as if they were in bundle order (a chunk refuses
+    items out of order since stage 3, SPEC §12.5.3: the forger writes it anyway)."""
+    import itertools
+    from unittest import mock
+
+    from por.auditor import chunk_state
     from por.auditor.steps import check_requirement_step
     from por.schemas import EvidenceItem, PromptSpec
 
     spec = PromptSpec.from_cbor(bundle.prompt_spec)
     items = [EvidenceItem.from_cbor(bundle.evidence[k]) for k in order]
     extracts = [ReasoningStep.from_cbor(bundle.steps[k]) for k in order]
-    step = check_requirement_step(spec, f"step_{n + 1:04d}", items[0].requirement_id,
-                                  items, extracts).step
+    with mock.patch.object(chunk_state, "leaf_of", side_effect=itertools.count()):
+        step = check_requirement_step(spec, f"step_{n + 1:04d}", items[0].requirement_id,
+                                      items, extracts).step
     steps = list(bundle.steps)
     steps[n] = step.to_record().to_cbor()
     return recommitted(bundle, steps=steps)
@@ -163,20 +169,24 @@ def forged_verdict(bundle: Bundle) -> Bundle:
 def classes(honest: Bundle, n: int) -> dict[str, tuple[Callable[[], Bundle], bool]]:
     """Each class: how to make its bundle, and whether its proof is an extraction proof.
 
-    Scenario 08's steps for n items: extract 0..n-1, check n, aggregate n+1,
-    contradictions n+2, deduce n+3, map n+4."""
-    check, aggregate, contra, deduce, final = n, n + 1, n + 2, n + 3, n + 4
+    Scenario 08's steps for n items (one requirement, m = ceil(n / 10) check
+    chunks, SPEC §12.5): extract 0..n-1, check chunks n..n+m-1, aggregate n+m,
+    contradictions n+m+1, deduce n+m+2, map n+m+3.  ``forged.check`` forges the
+    last chunk's running state."""
+    m = max(1, -(-n // 10))
+    first = min(n, 10)
+    check, aggregate, contra, deduce, final = n + m - 1, n + m, n + m + 1, n + m + 2, n + m + 3
 
     def flip(value: Any) -> Any:
         return not value
 
     last = ReasoningStep.from_cbor(honest.steps[n - 1]).evidence_ids[0]
     return {
-        "citations.reordered": (lambda: cites(honest, n, [1, 0, *range(2, n)]), False),
-        "citations.repeated": (lambda: cites(honest, n, [0, *range(n)]), False),
-        "citations.swapped": (lambda: with_step(honest, check, lambda s: {"evidence_ids": [
+        "citations.reordered": (lambda: cites(honest, n, [1, 0, *range(2, first)]), False),
+        "citations.repeated": (lambda: cites(honest, n, [0, *range(first - 1)]), False),
+        "citations.swapped": (lambda: with_step(honest, n, lambda s: {"evidence_ids": [
             s.evidence_ids[1], s.evidence_ids[0], *s.evidence_ids[2:]]}), False),
-        "citations.missing": (lambda: cites(honest, n, list(range(n - 1))), False),
+        "citations.missing": (lambda: cites(honest, n, list(range(first - 1))), False),
         "citations.extra": (lambda: with_step(honest, deduce, lambda s: {
             "evidence_ids": [*s.evidence_ids, last]}), False),
         "forged.extract": (lambda: with_step(honest, 0, lambda s: output_with(

@@ -89,6 +89,12 @@ class CommittedEvidence:
         """How many evidence items the bundle commits (without making models)."""
         return self._count
 
+    def requirement_ids(self) -> list[str]:
+        """Each item's ``requirement_id``, in bundle order (without making models)."""
+        if self._lean is not None:
+            return [item.requirement_id for item in self._lean]
+        return [] if self._models is None else [i.requirement_id for i in self._models.items]
+
     def models(self) -> EvidenceBundle:
         """The items as an ``EvidenceBundle`` (made once; the lean items are then freed)."""
         models = self._models

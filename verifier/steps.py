@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from por.auditor import AuditorAgent, TracePolicyVerifier
-from por.auditor.agent import trace_length
+from por.auditor.agent import requirement_ids, trace_length
 from por.bundle.layout import Bundle, Commitments, compute_commitments
 from por.bundle.manifest import Manifest, current_manifest
 from por.errors import PorError
@@ -215,7 +215,7 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
     """
     spec, header = records.prompt_spec, records.header
     committed_steps: list[bytes] = records.bundle.steps
-    want_count = trace_length(records.evidence.count, len(spec.data_requirements))
+    want_count = trace_length(records.evidence.requirement_ids(), requirement_ids(spec))
     if len(committed_steps) != want_count:
         at = min(len(committed_steps), want_count)
         ended = len(committed_steps) < want_count

@@ -40,6 +40,8 @@ library PorCitationCheck {
     uint256 private constant F_ID = 4;
     uint256 private constant F_EXTRACTS = 5;
     uint256 internal constant MAX_ITEMS = 2;
+    /// Items one check chunk reads (SPEC §12.5.3, ADR 0011 stage 3).
+    uint256 internal constant CHUNK = 10;
 
     /// inputs.kind of a step (SPEC §12.5.1): 0 for anything else (absent, other text, not text).
     uint8 internal constant EXTRACT_CLAIMS = 1;
@@ -267,13 +269,13 @@ library PorCitationCheck {
     {
         (uint256 k, bool found) = position(leaf, s, ex, idAt);
         if (!found) return (false, CITATIONS);
-        if (s.kind == CHECK_REQUIREMENT
-                && (s.requirement == 0 || !PorRecords.sameText(leaf, s.requirement, ex, requirementAt))) {
-            return (true, SET);
+        // S4 and S3 read only check chunks and aggregates (contradictions cites no item).
+        if (s.kind != CHECK_REQUIREMENT && s.kind != AGGREGATE) return (false, CANONICAL);
+        if (s.requirement == 0 || !PorRecords.sameText(leaf, s.requirement, ex, requirementAt)) {
+            return (true, SET); // S4
         }
-        bool extractsFirst = s.kind == CHECK_REQUIREMENT || s.kind == AGGREGATE || s.kind == CONTRADICTIONS;
-        if (extractsFirst && k < s.priorCount && !PorRecords.isStepId(leaf, nth(leaf, s.prior, k), exIndex + 1)) {
-            return (true, SET);
+        if (k < s.priorCount && !PorRecords.isStepId(leaf, nth(leaf, s.prior, k), exIndex + 1)) {
+            return (true, SET); // S3
         }
         return (false, CANONICAL);
     }
@@ -312,12 +314,14 @@ library PorCitationCheck {
             p = off + len;
         }
         (uint256 e, uint256 c, uint8 kind) = (s.evidenceCount, s.priorCount, s.kind);
-        if ((kind == EXTRACT_CLAIMS && (e != 1 || c != 0)) || (kind == CHECK_REQUIREMENT && c != e)
-                || (kind == AGGREGATE && c != e + 1) || (kind == CONTRADICTIONS && c <= e)
+        if ((kind == EXTRACT_CLAIMS && (e != 1 || c != 0))
+                || (kind == CHECK_REQUIREMENT && (e > CHUNK || (c != e && c != e + 1)))
+                || (kind == AGGREGATE && c != e + 1) || (kind == CONTRADICTIONS && (e != 0 || c < 1))
                 || (kind == MAP && c != 1) || (kind == DEDUCE && c < 2)) {
             return SET; // S1
         }
-        if ((kind == AGGREGATE || kind == DEDUCE || kind == MAP)
+        bool chained = kind == CHECK_REQUIREMENT && c == e + 1; // a chunk after the first
+        if ((kind == AGGREGATE || kind == DEDUCE || kind == MAP || chained)
                 && !PorRecords.isStepId(leaf, lastPrior, s.number - 1)) {
             return SET; // S2
         }

@@ -5,8 +5,8 @@ trace is built from the step functions of :mod:`por.auditor.steps` in this
 order (SPEC §12.5)::
 
     extract_claims            one per evidence item, bundle order
-    check_requirement r       \\  per requirement, prompt-spec order
-    aggregate r               /
+    check_requirement r, c    \\  per requirement, prompt-spec order: chunks of
+    aggregate r               /  10 items (bundle order), then the aggregate
     contradictions
     deduce
     map                       final: output["evaluation_variables"]
@@ -48,10 +48,11 @@ from __future__ import annotations
 
 import hashlib
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from por.auditor import step_io as io
+from por.auditor.chunk_state import leaf_of
 from por.auditor.steps import (
     Built,
     aggregate_step,
@@ -68,11 +69,11 @@ from por.lean.trace import Policy, Step, header_cbor
 from por.lean.writer_hooks import results_from
 from por.lean.writers_gen import Check
 from por.merkle import leaf_hash, root_from_leaf_hashes
-from por.protocol.limits import MAX_TRACE_STEPS, step_id
+from por.protocol.limits import CHECK_CHUNK_ITEMS, MAX_TRACE_STEPS, step_id
 from por.protocol.manifest import AUDITOR_VERSION
 
 if TYPE_CHECKING:
-    from por.auditor.step_io import AggregateLike, CheckLike, ConflictsLike, ExtractLike
+    from por.auditor.step_io import AggregateLike, ConflictsLike, ExtractLike
     from por.schemas import (
         EvidenceBundle,
         PromptSpec,
@@ -84,10 +85,23 @@ if TYPE_CHECKING:
 CHECK_MARKET_ID = "sanity.market_id"
 
 
-def trace_length(items: int, requirements: int) -> int:
-    """Steps of every trace (SPEC §12.5): one extract per item, a check and an
-    aggregate per requirement, then contradictions, deduce and map."""
-    return items + 2 * requirements + 3
+def trace_length(item_requirements: Iterable[str], requirements: Sequence[str]) -> int:
+    """Steps of the trace of items with these ``requirement_id``s (bundle order)
+    and a PromptSpec with these requirement ids (SPEC §12.5): one extract per
+    item, per requirement max(1, ceil(m / 10)) check chunks for its m items and an
+    aggregate, then contradictions, deduce and map."""
+    counts: dict[str, int] = {}
+    items = 0
+    for rid in item_requirements:
+        items += 1
+        counts[rid] = counts.get(rid, 0) + 1
+    chunks = sum(max(1, -(-counts.get(rid, 0) // CHECK_CHUNK_ITEMS)) for rid in requirements)
+    return items + chunks + len(requirements) + 3
+
+
+def requirement_ids(prompt_spec: Any) -> list[str]:
+    """The PromptSpec's requirement ids, in order."""
+    return [r.requirement_id for r in prompt_spec.data_requirements]
 
 
 def trace_id_of(prompt_spec: Any, items: Sequence[Any]) -> str:
@@ -158,7 +172,7 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
     full audit (SPEC §17.3).  With ``retain=False`` (streaming, issue 16) the
     audit drops each step once ``on_step`` has returned, keeping for its later
     steps only what they read (the claims in an ``ExtractStore``,
-    ``step_io.CheckMemo``, ``step_io.ReadMemo``, the deduce step until the map
+    the last check chunk of each requirement, ``step_io.ReadMemo``, the deduce step until the map
     is made):
     every step is the same, byte for byte, and the run's ``steps`` is a
     ``StepWindow``.  ``reasoning_root`` (streaming only): the root of the steps'
@@ -166,7 +180,7 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
     root it has checked, so the window need not hash them again.  Raises
     ``AuditError`` (``audit.too_many_steps``)."""
     requirements = prompt_spec.data_requirements
-    total = trace_length(len(items), len(requirements))
+    total = trace_length((i.requirement_id for i in items), requirement_ids(prompt_spec))
     if total > MAX_TRACE_STEPS:
         raise AuditError("audit.too_many_steps",
                          f"{len(items)} evidence items need more than "
@@ -211,42 +225,35 @@ def audit_core(prompt_spec: Any, items: Sequence[Any], *,
         if mine is None:
             mine = positions[item.requirement_id] = array("q")
         mine.append(n)
-    # 4. Per requirement: admission (logic sanity + gate), then selection.
-    admitted_mask = [False] * len(items)
-    check_steps: list[CheckLike] = []
+    # 4. Per requirement: admission in chunks of 10 (logic sanity + gate), then
+    # selection on the first admitted item of each source.
+    last_chunks: list[Step] = []
     aggregate_steps: list[AggregateLike] = []
     for requirement in requirements:
         rid = requirement.requirement_id
         mine = positions.get(rid, array("q"))
-        made_check = check_requirement_step(
-            prompt_spec, next_id(), rid, [items[n] for n in mine],
-            extracts(mine), encoded=not retain)
-        check = add(made_check)
-        # What aggregate and contradictions read (streaming: its items are encoded).
-        memo = io.CheckMemo(check, rid, view=made_check.view)
-        del made_check
-        check_steps.append(check if retain else memo)
-        del check  # streaming: its per-item admission dicts go before the aggregate runs
-        admitted = frozenset(memo.view.admitted)
-        chosen = array("q", (n for n in mine if items[n].evidence_id in admitted))
-        del admitted
-        for n in chosen:
-            admitted_mask[n] = True
+        chunk = add(check_requirement_step(
+            prompt_spec, next_id(), rid, [items[n] for n in mine[:CHECK_CHUNK_ITEMS]],
+            extracts(mine[:CHECK_CHUNK_ITEMS])))
+        for start in range(CHECK_CHUNK_ITEMS, len(mine), CHECK_CHUNK_ITEMS):
+            chosen = mine[start:start + CHECK_CHUNK_ITEMS]
+            chunk = add(check_requirement_step(
+                prompt_spec, next_id(), rid, [items[n] for n in chosen],
+                extracts(chosen), prior=chunk))
+        last_chunks.append(chunk)
+        firsts = array("q", (leaf_of(s["step_id"]) for s in chunk.output["sources"]))
         aggregate = add(aggregate_step(
-            prompt_spec, next_id(), rid, check_step=check_steps[-1],
-            items=[items[n] for n in chosen],
-            extract_steps=extracts(chosen)))
+            prompt_spec, next_id(), rid, check_step=chunk,
+            items=[items[n] for n in firsts], extract_steps=extracts(firsts)))
         aggregate_steps.append(aggregate if retain else io.ReadMemo(aggregate, rid))
-        del aggregate  # streaming: its per-item lists go before the next step is made
-    # 5. Contradictions among all admitted claims, bundle order.
-    every = array("q", (n for n, ok in enumerate(admitted_mask) if ok))
-    made_conflicts = add(contradictions_step(
-        prompt_spec, next_id(), check_steps, [items[n] for n in every], extracts(every)))
-    contradictions: ConflictsLike = made_conflicts if retain else io.ReadMemo(made_conflicts)
-    del made_conflicts, every
-    for cited in retained:  # contradictions was the last reader of their claims
+        del aggregate  # streaming: its lists go before the next step is made
+    for cited in retained:  # the aggregates were the last readers of their claims
         io.forget_claims(cited)
     store.release()
+    # 5. Contradictions: the requirements' last chunks' groups, merged.
+    made_conflicts = add(contradictions_step(prompt_spec, next_id(), last_chunks))
+    contradictions: ConflictsLike = made_conflicts if retain else io.ReadMemo(made_conflicts)
+    del made_conflicts, last_chunks
     # 6. Deduce and map: the evaluation variables.
     deduce = add(deduce_step(prompt_spec, next_id(), aggregate_steps, contradictions))
     add(map_step(prompt_spec, next_id(), deduce))
@@ -315,6 +322,16 @@ class AuditorAgent:
         return trace, VerificationResult.from_checks(results_from(checks))
 
 
-__all__ = ["CHECK_MARKET_ID", "AuditRun", "AuditorAgent", "audit_checks", "audit_core",
-           "market_check", "trace_id_for", "trace_id_from", "trace_id_of",
-           "trace_length"]
+__all__ = [
+    "CHECK_MARKET_ID",
+    "AuditRun",
+    "AuditorAgent",
+    "audit_checks",
+    "audit_core",
+    "market_check",
+    "requirement_ids",
+    "trace_id_for",
+    "trace_id_from",
+    "trace_id_of",
+    "trace_length",
+]

@@ -25,7 +25,7 @@ a conflict does to the verdict.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -48,23 +48,35 @@ def _text(value: object) -> str:
     return str(value)
 
 
-def _conflict(check_id: str, pair: tuple[Claim, Claim], count: int) -> Check:
-    first, second = pair
+def conflict_check(check_id: str, kind: str, key: str, *, first: Mapping[str, Any],
+                   second: Mapping[str, Any], count: int) -> Check:
+    """The check of one conflicting group, its pair given as claim references
+    ``{"claim_id", "evidence_id", "value"}`` (SPEC §12.5.5)."""
     details: dict[str, Any] = {
-        "kind": first.kind,
-        "key": first.key,
-        "claim_ids": [first.claim_id, second.claim_id],
-        "evidence_ids": [first.evidence_id, second.evidence_id],
-        "values": [_text(first.value), _text(second.value)],
+        "kind": kind,
+        "key": key,
+        "claim_ids": [first["claim_id"], second["claim_id"]],
+        "evidence_ids": [first["evidence_id"], second["evidence_id"]],
+        "values": [_text(first["value"]), _text(second["value"])],
         "claim_count": count,
     }
     return Check(
         check_id, False, "warn",
-        (f"{first.kind} claims for {first.key!r} disagree: "
-         f"{_text(first.value)} ({first.evidence_id}) vs "
-         f"{_text(second.value)} ({second.evidence_id})"),
+        (f"{kind} claims for {key!r} disagree: "
+         f"{_text(first['value'])} ({first['evidence_id']}) vs "
+         f"{_text(second['value'])} ({second['evidence_id']})"),
         details=details,
     )
+
+
+def _ref(claim: Claim) -> dict[str, Any]:
+    return {"claim_id": claim.claim_id, "evidence_id": claim.evidence_id, "value": claim.value}
+
+
+def _conflict(check_id: str, pair: tuple[Claim, Claim], count: int) -> Check:
+    first, second = pair
+    return conflict_check(check_id, first.kind, first.key, first=_ref(first),
+                          second=_ref(second), count=count)
 
 
 class ContradictionChecker:
@@ -149,4 +161,4 @@ class _Group:
         return _conflict(CHECK_BOOLEAN, (self.first, self.second), self.count)
 
 
-__all__ = ["CHECK_BOOLEAN", "CHECK_NUMERIC", "ContradictionChecker"]
+__all__ = ["CHECK_BOOLEAN", "CHECK_NUMERIC", "ContradictionChecker", "conflict_check"]

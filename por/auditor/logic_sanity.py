@@ -47,7 +47,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from por.auditor.claim_extraction import Claim, ClaimSet, requirement_for
-from por.encoding.encoder import Fragments
 from por.gate import ClaimHypothesis, ClaimResult, admit
 from por.lean.writer_hooks import results_from
 from por.lean.writers_gen import Check
@@ -127,23 +126,6 @@ class RequirementCheck:
     @property
     def provenance_ok(self) -> bool:
         return self.covered or not any(CHECK_PROVENANCE in i.reasons for i in self.items)
-
-    def to_value(self, *, encoded: bool = False) -> dict[str, Any]:
-        """The committed output of a ``check_requirement`` step.  ``encoded``: each
-        item's map is encoded as it is made (:class:`~por.encoding.encoder.Fragments`
-        at its depth in the step: step, output, items, item), so a streaming audit
-        never holds one map per item at once (issue 16); the step's bytes are the same."""
-        made = self.items
-        items = (Fragments(lambda: (i.to_value() for i in made), len(made), depth=3)
-                 if encoded else [i.to_value() for i in made])
-        return {
-            "requirement_id": self.requirement_id,
-            "window": {"start": self.window_start, "end": self.window_end},
-            "items": items,
-            "admitted_count": len(self.admitted_ids),
-            "covered": self.covered,
-            "provenance_ok": self.provenance_ok,
-        }
 
 
 def effective_window(prompt_spec: PromptSpec) -> tuple[int, int]:
@@ -275,12 +257,15 @@ _MESSAGES = {
 
 
 def requirement_check_results(check: RequirementCheck) -> list[CheckResult]:
-    """CheckResults for one requirement: each rejection, then coverage and provenance."""
-    return results_from(requirement_findings(check))
+    """One requirement's rejections, then its coverage and provenance checks."""
+    return results_from([*requirement_findings(check), *coverage_findings(
+        check.requirement_id, len(check.admitted_ids), len(check.items), check.covered,
+        check.provenance_ok)])
 
 
 def requirement_findings(check: RequirementCheck) -> list[Check]:
-    """:func:`requirement_check_results` as lean checks (same order and content)."""
+    """The items' rejections of one check chunk, as lean checks (the coverage
+    checks come from :func:`coverage_findings`)."""
     results: list[Check] = []
     for item in check.items:
         for reason in item.reasons:
@@ -300,18 +285,23 @@ def requirement_findings(check: RequirementCheck) -> list[Check]:
                           if reason == CHECK_TIME_WINDOW else None),
                 actual=str(item.observed_at) if reason == CHECK_TIME_WINDOW else None,
                 details=details))
-    rid = check.requirement_id
-    results.append(Check(
-        CHECK_COVERAGE, check.covered, "info" if check.covered else "warn",
-        (f"requirement {rid}: {len(check.admitted_ids)} of {len(check.items)} "
-         f"item(s) admitted"),
-        details={"requirement_id": rid}))
-    results.append(Check(
-        CHECK_PROVENANCE, check.provenance_ok, "info" if check.provenance_ok else "warn",
-        (f"requirement {rid}: provenance tier "
-         + ("met" if check.provenance_ok else "not met by any evidence")),
-        details={"requirement_id": rid}))
     return results
+
+
+def coverage_findings(requirement_id: str, admitted: int, total: int, covered: bool,
+                      provenance_ok: bool) -> list[Check]:
+    """``sanity.coverage`` and ``sanity.provenance`` of one requirement, from its
+    chain's last running state (SPEC §12.5.3): reported once, by its aggregate."""
+    rid = requirement_id
+    return [
+        Check(CHECK_COVERAGE, covered, "info" if covered else "warn",
+              f"requirement {rid}: {admitted} of {total} item(s) admitted",
+              details={"requirement_id": rid}),
+        Check(CHECK_PROVENANCE, provenance_ok, "info" if provenance_ok else "warn",
+              (f"requirement {rid}: provenance tier "
+               + ("met" if provenance_ok else "not met by any evidence")),
+              details={"requirement_id": rid}),
+    ]
 
 
 def variables_finding(ok: bool, metric: str, reason: str) -> Check:
@@ -372,6 +362,7 @@ __all__ = [
     "agent_result_from",
     "check_requirement",
     "claim_result_from",
+    "coverage_findings",
     "effective_window",
     "event_time_key",
     "observed_time",

@@ -16,9 +16,9 @@ private attribute respectively.  No pydantic is imported (issue 16).
 A streaming audit (``audit_core(..., retain=False)``) releases a step once it
 has been checked and keeps only what its later readers read: the claims of
 its extract steps in one :class:`~por.auditor.extract_store.ExtractStore`
-(read through :class:`~por.auditor.extract_store.ExtractMemo`),
-:class:`CheckMemo` (a ``check_requirement`` step's id and :class:`CheckView`)
-and :class:`ReadMemo` (an aggregate or contradictions step's id and reading).
+(read through :class:`~por.auditor.extract_store.ExtractMemo`), the last check
+chunk of each requirement (bounded, SPEC §12.5.3) and :class:`ReadMemo` (an
+aggregate or contradictions step's id and reading).
 The ``read_*`` functions return from them exactly what they return from the
 step they were made from.
 
@@ -53,7 +53,6 @@ if TYPE_CHECKING:
     StepLike: TypeAlias = "Step | ReasoningStep"
     #: What a cited extract or check step may be in a streaming audit.
     ExtractLike: TypeAlias = "Step | ReasoningStep | ExtractMemo"
-    CheckLike: TypeAlias = "Step | ReasoningStep | CheckMemo"
     AggregateLike: TypeAlias = "Step | ReasoningStep | ReadMemo"
     ConflictsLike: TypeAlias = "Step | ReasoningStep | ReadMemo"
 
@@ -289,59 +288,6 @@ def read_extracts(steps: Sequence[ExtractLike],
     return [read_extract(s, i) for s, i in zip(steps, items, strict=True)]
 
 
-def read_admitted(step: CheckLike, requirement_id: str) -> list[str]:
-    """Evidence ids a ``check_requirement`` step admitted, in its order."""
-    if isinstance(step, CheckMemo):
-        return list(step.view_for(requirement_id).admitted)
-    expect_kind(step, KIND_CHECK, requirement_id)
-    admitted: list[str] = []
-    for raw in field(step, step.output, "items", list):
-        if field(step, raw, "admitted", bool):
-            admitted.append(field(step, raw, "evidence_id", str))
-    return admitted
-
-
-@dataclass(frozen=True)
-class CheckView:
-    """What later steps read from a ``check_requirement`` step."""
-
-    admitted: list[str]
-    covered: bool
-    provenance_ok: bool
-
-
-def read_check(step: CheckLike, requirement_id: str) -> CheckView:
-    """Admitted ids, coverage and provenance of a ``check_requirement`` step."""
-    if isinstance(step, CheckMemo):
-        return step.view_for(requirement_id)
-    admitted = read_admitted(step, requirement_id)
-    return CheckView(admitted, field(step, step.output, "covered", bool),
-                     field(step, step.output, "provenance_ok", bool))
-
-
-class CheckMemo:
-    """What later steps read from a ``check_requirement`` step of a streaming audit:
-    its ``step_id`` and its :class:`CheckView` for its requirement."""
-
-    __slots__ = ("requirement_id", "step_id", "view")
-
-    def __init__(self, step: Step, requirement_id: str, *,
-                 view: CheckView | None = None) -> None:
-        self.step_id = step.step_id
-        self.requirement_id = requirement_id
-        # ``view``: the reading the step's builder made (its items are encoded).
-        self.view = read_check(step, requirement_id) if view is None else view
-
-    def view_for(self, requirement_id: str) -> CheckView:
-        """The view, if the step checked ``requirement_id`` (``step.citation_mismatch``)."""
-        if requirement_id != self.requirement_id:
-            raise AuditError(CITATION_MISMATCH,
-                             f"cited step {self.step_id} is not a {KIND_CHECK} step "
-                             f"for {requirement_id}", expected=KIND_CHECK,
-                             actual=KIND_CHECK)
-        return self.view
-
-
 @dataclass(frozen=True)
 class AggregateView:
     """What ``deduce`` reads from an ``aggregate`` step."""
@@ -435,8 +381,6 @@ __all__ = [
     "STEP_TYPE_OF_KIND",
     "AggregateView",
     "Card",
-    "CheckMemo",
-    "CheckView",
     "ExtractMemo",
     "ExtractMemos",
     "ExtractStore",
@@ -447,11 +391,9 @@ __all__ = [
     "expect_kind",
     "field",
     "kind_of",
-    "read_admitted",
     "read_aggregate",
     "read_card",
     "read_cards",
-    "read_check",
     "read_conflict_keys",
     "read_extract",
     "read_extract_keys",

@@ -11,24 +11,27 @@ every step through the same builders, so for an honest trace
 inputs              type      cites evidence               cites prior steps
 =================== ========= ============================ ============================
 extract_claims      extract   the one item it reads        --
-check_requirement   check     the requirement's items      their extract steps
- (+requirement_id)            (bundle order)
-aggregate           aggregate the items that check step    their extract steps, then the
- (+requirement_id)            admitted (its order)         check step
-contradictions      check     every admitted item          their extract steps, then one
-                              (bundle order)               check step per requirement
+check_requirement   check     items 10c..10c+9 of the      their extract steps, then
+ (+requirement_id)            requirement (bundle order)   chunk c-1 (c > 0)
+aggregate           aggregate the first admitted item of   their extract steps, then the
+ (+requirement_id)            each source (last chunk's)   last check chunk
+contradictions      check     --                           the last check chunk of each
+                                                           requirement
 deduce              deduce    ``source_summary``           one aggregate step per
                                                            requirement, then contradictions
 map                 map       ``source_summary``           the deduce step
 =================== ========= ============================ ============================
 
+A check chunk carries the chain's running state (``por.auditor.chunk_state``),
+so no step after ``extract`` reads more than 10 items (SPEC §12.5, ADR 0011).
+
 Outputs: ``extract`` -> ``{evidence_id, requirement_id, card, claims, warnings}``;
-``check_requirement`` -> :meth:`RequirementCheck.to_value`; ``aggregate`` ->
-``{requirement_id, strategy, covered, provenance_ok, fields, sources_used,
-fallback_used}``; ``contradictions`` -> ``{claim_count, numeric_tolerance,
-conflicts}``; ``deduce`` -> the evaluation variables plus ``predicate``,
-``metric``, ``metric_status`` and ``uncovered_requirements``; ``map`` ->
-``{evaluation_variables}``.
+``check_requirement`` -> the chunk's items and running state (SPEC §12.5.3);
+``aggregate`` -> ``{requirement_id, strategy, covered, provenance_ok, item_count,
+fields, sources_used, fallback_used}`` (+ ``last_leaf``); ``contradictions``
+-> ``{claim_count, numeric_tolerance, conflicts}``; ``deduce`` -> the evaluation
+variables plus ``predicate``, ``metric``, ``metric_status`` and
+``uncovered_requirements``; ``map`` -> ``{evaluation_variables}``.
 
 Deduce (SPEC §12.4, §12.4.1): :mod:`por.auditor.deduce` finds every field the
 predicate reads and computes the evaluation variables from the aggregates;
@@ -51,22 +54,22 @@ right evidence (all of a requirement's items, say) is checked by full replay.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
+from por.auditor import chunk_state as chunks
 from por.auditor import step_io as io
 from por.auditor.claim_extraction import (
-    Claim,
     ExtractionWarning,
     extract_item,
     fields_for,
     requirement_for,
 )
-from por.auditor.contradiction_checks import ContradictionChecker
 from por.auditor.deduce import deduce, summary_of
 from por.auditor.logic_sanity import (
     check_requirement,
+    coverage_findings,
     requirement_findings,
     variables_finding,
 )
@@ -77,11 +80,11 @@ from por.lean.trace import Step, Variables
 from por.lean.writer_hooks import results_from
 from por.lean.writers_gen import Check
 from por.numbers import parse_decimal
+from por.protocol.limits import CHECK_CHUNK_ITEMS
 
 if TYPE_CHECKING:
     from por.auditor.step_io import (
         AggregateLike,
-        CheckLike,
         ConflictsLike,
         ExtractLike,
         StepLike,
@@ -107,9 +110,6 @@ class Built:
 
     step: Step
     findings: Findings = ()
-    #: A ``check_requirement`` step's reading for later steps, when its output
-    #: holds encoded items (a streaming audit): ``io.read_check`` cannot parse them.
-    view: io.CheckView | None = None
 
     def lean_checks(self) -> Sequence[Check]:
         """The report checks, as lean checks."""
@@ -166,85 +166,121 @@ def extract_step(prompt_spec: PromptSpec, sid: str, item: EvidenceItem) -> Built
 def check_requirement_step(prompt_spec: PromptSpec, sid: str, requirement_id: str,
                            items: Sequence[EvidenceItem],
                            extract_steps: Sequence[ExtractLike], *,
-                           encoded: bool = False) -> Built:
-    """``check_requirement``: admit or reject each of a requirement's items
-    (``encoded``: as :meth:`RequirementCheck.to_value`, with the step's reading in
-    :attr:`Built.view`)."""
+                           prior: StepLike | None = None) -> Built:
+    """``check_requirement``, one chunk: admit or reject at most 10 of a
+    requirement's items and carry the chain's running state on from ``prior``,
+    the chunk before (SPEC §12.5.3)."""
     requirement = _requirement(prompt_spec, requirement_id)
+    if len(items) > CHECK_CHUNK_ITEMS:
+        raise AuditError(io.CITATION_MISMATCH, f"a check chunk reads at most "
+                         f"{CHECK_CHUNK_ITEMS} items", actual=str(len(items)))
     for item in items:
         if item.requirement_id != requirement_id:
             raise AuditError(io.CITATION_MISMATCH,
                              f"{item.evidence_id} belongs to {item.requirement_id!r}",
                              expected=requirement_id, actual=item.requirement_id)
-    claims = io.read_extracts(extract_steps, items)
+    state = chunks.initial_state() if prior is None else chunks.read_state(prior, requirement_id)
+    if prior is not None and (not chunks.full_prior(state) or not items):
+        raise AuditError(io.CITATION_MISMATCH, f"chunk {prior.step_id} is not followed by "
+                         "a chunk: it holds fewer than 10 items or this one holds none")
+    io.same_count(extract_steps, items)
+    leaves = [chunks.leaf_of(s.step_id) for s in extract_steps]
+    last = state.get("last_leaf", -1)
+    for leaf in leaves:
+        if leaf <= last:
+            raise AuditError(io.CITATION_MISMATCH, "a chunk reads items in bundle order, "
+                             "after the chunk before", actual=str(leaf))
+        last = leaf
+    claims = list(io.read_extracts(extract_steps, items))
     result = check_requirement(prompt_spec, requirement, items, claims)
-    output = result.to_value(encoded=encoded)
-    view = io.CheckView(list(result.admitted_ids), result.covered,
-                        result.provenance_ok) if encoded else None
+    admitted = [a.admitted for a in result.items]
+    sources = list(state["sources"])
+    named = {s["source_id"] for s in sources}
+    groups = list(state["groups"])
+    claim_count = state["claim_count"]
+    for item, step, found, ok in zip(items, extract_steps, claims, admitted, strict=True):
+        if not ok:
+            continue
+        claim_count += len(found)
+        chunks.add_claims(groups, found)
+        if item.source.source_id not in named:
+            named.add(item.source.source_id)
+            sources.append({"source_id": item.source.source_id,
+                            "evidence_id": item.evidence_id, "step_id": step.step_id})
+    admitted_count = state["admitted_count"] + sum(admitted)
+    covered = admitted_count > 0
+    output: dict[str, Any] = {
+        "requirement_id": requirement_id,
+        "window": {"start": result.window_start, "end": result.window_end},
+        "chunk": state["chunk"] + 1,
+        "items": [a.to_value() for a in result.items],
+        "item_count": state["item_count"] + len(items),
+        "admitted_count": admitted_count, "covered": covered,
+        "provenance_ok": covered or (state["provenance_ok"] and result.provenance_ok),
+        "claim_count": claim_count, "sources": sources, "groups": groups,
+    }
+    if last >= 0:
+        output["last_leaf"] = last
+    if "last_leaf" in state:
+        output["from_leaf"] = state["last_leaf"]
     return Built(_step(sid, "check",
-                       f"check requirement {requirement_id}: {output['admitted_count']} of "
-                       f"{len(items)} item(s) admitted",
+                       f"check requirement {requirement_id} chunk {output['chunk']}: "
+                       f"{sum(admitted)} of {len(items)} item(s) admitted",
                        inputs={"kind": io.KIND_CHECK, "requirement_id": requirement_id},
                        evidence_ids=[i.evidence_id for i in items],
-                       prior_step_ids=io.step_ids(extract_steps),
-                       output=output), functools.partial(requirement_findings, result),
-                 view)
+                       prior_step_ids=io.step_ids(extract_steps, *(
+                           () if prior is None else (prior.step_id,))),
+                       output=output), functools.partial(requirement_findings, result))
 
 
 def aggregate_step(prompt_spec: PromptSpec, sid: str, requirement_id: str, *,
-                   check_step: CheckLike, items: Sequence[EvidenceItem],
+                   check_step: StepLike, items: Sequence[EvidenceItem],
                    extract_steps: Sequence[ExtractLike]) -> Built:
-    """``aggregate``: apply the selection policy to each field of one requirement."""
+    """``aggregate``: apply the selection policy to each field of one requirement,
+    each source voting with its first admitted item (SPEC §12.5.4)."""
     requirement = _requirement(prompt_spec, requirement_id)
-    view = io.read_check(check_step, requirement_id)
-    if [i.evidence_id for i in items] != view.admitted:
-        raise AuditError(io.CITATION_MISMATCH,
-                         f"aggregate {sid} does not cite exactly the admitted evidence")
+    state = chunks.read_state(check_step, requirement_id)
     io.same_count(extract_steps, items)
-    # Every policy reads a field's candidates one per source, the first in bundle
-    # order (``selection._one_per_source``): the others are never kept, and an
-    # item with nothing new is not read further than its claims' keys (issue 16).
+    named = [(s["evidence_id"], s["source_id"], s["step_id"]) for s in state["sources"]]
+    cited = [(i.evidence_id, i.source.source_id, s.step_id)
+             for i, s in zip(items, extract_steps, strict=True)]
+    if named != cited:
+        raise AuditError(io.CITATION_MISMATCH, f"aggregate {sid} does not cite exactly the "
+                         "first admitted item of each source its check chunk names")
     by_key: dict[tuple[str, str], list[Candidate]] = {}
-    sources: dict[tuple[str, str], set[str]] = {}
     for position, (item, step) in enumerate(zip(items, extract_steps, strict=True)):
-        source_id = item.source.source_id
-        if all(source_id in sources.get(k, ()) for k in io.read_extract_keys(step, item)):
-            continue
         for claim in io.read_extract(step, item):
-            key = (claim.key, claim.kind)
-            seen = sources.setdefault(key, set())
-            if source_id not in seen:
-                seen.add(source_id)
-                by_key.setdefault(key, []).append(Candidate(
-                    position, item.evidence_id, source_id, item.provenance_tier,
-                    claim.claim_id, claim.value))
+            found = by_key.setdefault((claim.key, claim.kind), [])
+            if not found or found[-1].position != position:  # the item's first claim
+                found.append(Candidate(position, item.evidence_id, item.source.source_id,
+                                       item.provenance_tier, claim.claim_id, claim.value))
     policy = requirement.selection_policy
     targets = [t.source_id for t in requirement.source_targets]
     tolerance = parse_decimal(prompt_spec.conflict_policy.numeric_tolerance)
     selections = [select_field(f.key, f.kind, policy=policy, target_ids=targets,
                                candidates=by_key.get((f.key, f.kind), []), tolerance=tolerance)
                   for f in fields_for(requirement)]
-    used = bytearray(len(items))
     picked = {eid for s in selections for eid in s.evidence_ids}
-    index = {item.evidence_id: n for n, item in enumerate(items)
-             if item.evidence_id in picked}  # the last place, as cited
-    for eid in picked:
-        used[index[eid]] = True
-    output = {
+    output: dict[str, Any] = {
         "requirement_id": requirement_id, "strategy": policy.strategy,
-        "covered": view.covered, "provenance_ok": view.provenance_ok,
+        "covered": state["covered"], "provenance_ok": state["provenance_ok"],
+        "item_count": state["item_count"],
         "fields": [_with_votes(prompt_spec, s, by_key) for s in selections],
-        "sources_used": [i.evidence_id for i, u in zip(items, used, strict=True) if u],
+        "sources_used": [i.evidence_id for i in items if i.evidence_id in picked],
         "fallback_used": any(s.fallback_used for s in selections),
     }
+    if "last_leaf" in state:
+        output["last_leaf"] = state["last_leaf"]
     chosen = sum(1 for s in selections if s.status == SELECTED)
+    findings = functools.partial(coverage_findings, requirement_id, state["admitted_count"],
+                                 state["item_count"], state["covered"], state["provenance_ok"])
     return Built(_step(sid, "aggregate",
                        f"aggregate requirement {requirement_id} by {policy.strategy}: "
                        f"{chosen} of {len(selections)} field(s) selected",
                        inputs={"kind": io.KIND_AGGREGATE, "requirement_id": requirement_id},
                        evidence_ids=[i.evidence_id for i in items],
                        prior_step_ids=io.step_ids(extract_steps, check_step.step_id),
-                       output=output))
+                       output=output), findings)
 
 
 def _with_votes(prompt_spec: PromptSpec, selection: FieldSelection,
@@ -260,52 +296,30 @@ def _with_votes(prompt_spec: PromptSpec, selection: FieldSelection,
     return out
 
 
-def contradictions_step(prompt_spec: PromptSpec, sid: str, check_steps: Sequence[CheckLike],
-                        items: Sequence[EvidenceItem],
-                        extract_steps: Sequence[ExtractLike]) -> Built:
-    """``contradictions``: detect disagreeing claims among all admitted evidence."""
+def contradictions_step(prompt_spec: PromptSpec, sid: str,
+                        check_steps: Sequence[StepLike]) -> Built:
+    """``contradictions``: merge the last check chunk of each requirement's chain
+    (their contradiction groups), in requirement order (SPEC §12.5.5)."""
     requirements = prompt_spec.data_requirements
     if len(check_steps) != len(requirements):
-        raise AuditError(io.CITATION_MISMATCH, "contradictions must cite one check step per "
+        raise AuditError(io.CITATION_MISMATCH, "contradictions must cite one check chunk per "
                          "requirement", expected=str(len(requirements)),
                          actual=str(len(check_steps)))
-    admitted: list[str] = []
-    for step, requirement in zip(check_steps, requirements, strict=True):
-        admitted += io.read_admitted(step, requirement.requirement_id)
-    cited = [i.evidence_id for i in items]
-    # The same ids, as sets, compared as sorted lists of distinct ids: two lists
-    # of references instead of two sets (issue 16: one entry per item each).
-    if cited != admitted and (len(cited) != len(admitted)  # equal lists: equal sets
-                              or _distinct_sorted(cited) != _distinct_sorted(admitted)):
-        raise AuditError(io.CITATION_MISMATCH,
-                         f"contradictions {sid} does not cite exactly the admitted evidence")
-    del admitted  # gone before the claims are read
-    claims = io.read_extracts(extract_steps, items)
-    counted = [0]
-
-    def every_claim() -> Iterator[Claim]:  # one item's claims at a time
-        for found in claims:
-            counted[0] += len(found)
-            yield from found
+    states = [chunks.read_state(step, requirement.requirement_id)
+              for step, requirement in zip(check_steps, requirements, strict=True)]
     tolerance = prompt_spec.conflict_policy.numeric_tolerance
-    results = ContradictionChecker(tolerance).conflicts(every_claim())
-    claim_count = counted[0]
+    results = chunks.conflicts_of(chunks.merge_groups([s["groups"] for s in states]),
+                                  parse_decimal(tolerance))
+    claim_count = sum(s["claim_count"] for s in states)
     conflicts = [{"check_id": r.check_id, **(r.details or {})} for r in results]
     output = {"claim_count": claim_count, "numeric_tolerance": tolerance,
               "conflicts": conflicts}
     return Built(_step(sid, "check",
                        f"contradiction check over {claim_count} claim(s): "
                        f"{len(conflicts)} conflict(s)",
-                       inputs={"kind": io.KIND_CONTRADICTIONS}, evidence_ids=cited,
-                       prior_step_ids=io.step_ids(extract_steps,
-                                                  *(s.step_id for s in check_steps)),
+                       inputs={"kind": io.KIND_CONTRADICTIONS}, evidence_ids=[],
+                       prior_step_ids=[s.step_id for s in check_steps],
                        output=output), tuple(results))
-
-
-def _distinct_sorted(ids: list[str]) -> list[str]:
-    """``sorted(set(ids))`` without the set."""
-    ordered = sorted(ids)
-    return [e for n, e in enumerate(ordered) if n == 0 or ordered[n - 1] != e]
 
 
 def deduce_step(prompt_spec: PromptSpec, sid: str, aggregate_steps: Sequence[AggregateLike],
@@ -406,9 +420,11 @@ def recompute_step(prompt_spec: PromptSpec, step: ReasoningStep,
             raise AuditError(io.CITATION_MISMATCH, "an extract step cites one item only")
         built = extract_step(prompt_spec, sid, items[0])
     elif kind == io.KIND_CHECK:
-        (extracts,) = _split(priors, [io.KIND_EXTRACT])
-        built = check_requirement_step(prompt_spec, sid, rid,
-                                       _cards(extracts, step), extracts)
+        extracts, chain = _split(priors, [io.KIND_EXTRACT, io.KIND_CHECK])
+        if len(chain) > 1:
+            raise AuditError(io.CITATION_MISMATCH, "a check chunk cites one chunk before it")
+        built = check_requirement_step(prompt_spec, sid, rid, _cards(extracts, step),
+                                       extracts, prior=chain[0] if chain else None)
     elif kind == io.KIND_AGGREGATE:
         extracts, checks = _split(priors, [io.KIND_EXTRACT, io.KIND_CHECK])
         if len(checks) != 1:
@@ -417,9 +433,10 @@ def recompute_step(prompt_spec: PromptSpec, step: ReasoningStep,
                                items=_cards(extracts, step),
                                extract_steps=extracts)
     elif kind == io.KIND_CONTRADICTIONS:
-        extracts, checks = _split(priors, [io.KIND_EXTRACT, io.KIND_CHECK])
-        built = contradictions_step(prompt_spec, sid, checks,
-                                    _cards(extracts, step), extracts)
+        if step.evidence_ids:
+            raise AuditError(io.CITATION_MISMATCH, "a contradictions step cites no item")
+        (checks,) = _split(priors, [io.KIND_CHECK])
+        built = contradictions_step(prompt_spec, sid, checks)
     elif kind == io.KIND_DEDUCE:
         aggregates, found = _split(priors, [io.KIND_AGGREGATE, io.KIND_CONTRADICTIONS])
         if len(found) != 1:

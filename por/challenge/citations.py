@@ -56,9 +56,12 @@ CANONICAL = "one_step.citations_canonical"
 
 #: Kinds whose prior steps start with the extract steps of their cited items, in
 #: the same order (SPEC §12.5.1 rule S3).
-_EXTRACTS_FIRST = ("check_requirement", "aggregate", "contradictions")
-#: Kinds whose last prior step is the step right before them (rule S2).
+_EXTRACTS_FIRST = ("check_requirement", "aggregate")
+#: Kinds whose last prior step is the step right before them (rule S2; a check
+#: chunk too when it cites the chunk before it, SPEC §12.5.3).
 _PREVIOUS_LAST = ("aggregate", "deduce", "map")
+#: Items one check chunk reads (SPEC §12.5.3).
+_CHUNK = 10
 
 
 @dataclass(frozen=True)
@@ -95,12 +98,12 @@ def step_fault(number: int, kind: Any, evidence_ids: Sequence[str],
     want: str | None = None  # S1: the counts the kind fixes
     if kind == "extract_claims" and (e, p) != (1, 0):
         want = "one item and no prior step"
-    elif kind == "check_requirement" and p != e:
-        want = "one extract step per cited item"
+    elif kind == "check_requirement" and (e > _CHUNK or p not in (e, e + 1)):
+        want = "at most 10 items, one extract step each, then the chunk before (if any)"
     elif kind == "aggregate" and p != e + 1:
-        want = "one extract step per cited item, then the check step"
-    elif kind == "contradictions" and p <= e:
-        want = "one extract step per cited item, then one check step per requirement"
+        want = "one extract step per cited item, then the last check chunk"
+    elif kind == "contradictions" and (e != 0 or p < 1):
+        want = "no item and one check chunk per requirement"
     elif kind == "map" and p != 1:
         want = "exactly one prior step (the deduce step)"
     elif kind == "deduce" and p < 2:
@@ -108,7 +111,8 @@ def step_fault(number: int, kind: Any, evidence_ids: Sequence[str],
     if want is not None:
         return Fault(SET, f"a {kind} step cites {want}; it cites {e} item(s) and {p} prior "
                      "step(s)")
-    if kind in _PREVIOUS_LAST and prior_step_ids[-1] != step_id(number - 1):  # S2
+    chained = kind == "check_requirement" and p == e + 1
+    if (kind in _PREVIOUS_LAST or chained) and prior_step_ids[-1] != step_id(number - 1):  # S2
         return Fault(SET, f"a {kind} step's last prior step is the step right before it "
                      f"({step_id(number - 1)}), not {prior_step_ids[-1][:80]}")
     return None
@@ -130,8 +134,8 @@ def item_fault(kind: Any, requirement_id: Any, position: int, prior_step_ids: Se
                *, item_index: int, item_requirement: str) -> Fault | None:
     """One cited item (at ``position`` in the step's evidence, at evidence leaf
     ``item_index``): S3 and S4, else None."""
-    if kind == "check_requirement" and item_requirement != requirement_id:  # S4
-        return Fault(SET, f"a check_requirement step for {str(requirement_id)[:80]!r} cites "
+    if kind in _EXTRACTS_FIRST and item_requirement != requirement_id:  # S4
+        return Fault(SET, f"a {kind} step for {str(requirement_id)[:80]!r} cites "
                      f"an item of {item_requirement[:80]!r} (evidence leaf {item_index})")
     if kind in _EXTRACTS_FIRST and position < len(prior_step_ids) and (
             prior_step_ids[position] != step_id(item_index + 1)):  # S3

@@ -8,9 +8,8 @@ whose ``requirement_id`` is the step's requirement, in bundle order.  So one
 committed item of that requirement that the step does not cite is a
 self-contained proof of omission: two inclusion proofs (the step, the item's
 extract step, whose ``output`` names the item's id and requirement and whose leaf
-index is the item's) under the same ``por_root`` (``por.OmissionProof/2``).  An
-honest bundle has no such item, so an omission challenge against an honest bundle
-is always lost.
+index is the item's) under the same ``por_root`` (``por.OmissionProof/2``).  An honest bundle has no such item, so an omission
+challenge against an honest bundle is always lost.
 
 The same record proves a broken *position*: the auditor commits one
 ``extract_claims`` step per item first, so step leaf i (i < n) must extract
@@ -18,11 +17,19 @@ evidence leaf i; a proof whose two leaves have the same index i and whose step
 is not that extract is won (``omission.extract_position``).  This catches a
 step citing an id no leaf carries, or items dropped from the trace.
 
+Since ADR 0011 stage 3 a requirement's items are read by a chain of check
+chunks of 10 (SPEC §12.5.3): the step is a chunk, and the item is omitted when
+it lies in the chunk's span (after its ``from_leaf``; before its ``last_leaf`` or
+anywhere after in a chunk of fewer than 10 items) and is not cited, or the step
+is the requirement's aggregate and the item lies after its ``last_leaf`` (the
+chain ended early) -- :func:`omits`.
+
 Outcomes: ``won`` ``omission.uncited_item``, ``omission.extract_position``;
 ``won`` ``one_step.invalid_record``
 (a carried leaf that is not a valid record); ``lost`` ``omission.not_a_check``
-(the step is not a ``check_requirement`` step), ``omission.other_requirement``
-(the item belongs to another requirement) or ``omission.cited``.
+(the step is neither a check chunk nor an aggregate), ``omission.other_requirement``
+(the item belongs to another requirement), ``omission.cited`` or
+``omission.other_chunk`` (another chunk reads it).
 
 Leaves out: one-step re-execution (``one_step``).
 """
@@ -49,7 +56,32 @@ from por.schemas import EvidenceItem, ReasoningStep
 
 #: ``inputs.kind`` of the steps whose citations the auditor fixes (SPEC §12.5).
 CHECK_KIND = "check_requirement"
+AGGREGATE_KIND = "aggregate"
 EXTRACT_KIND = "extract_claims"
+#: Items one check chunk reads (SPEC §12.5.3).
+CHUNK = 10
+
+
+def _leaf(output: Any, key: str) -> int | None:
+    value = output.get(key) if type(output) is dict else None
+    return value if type(value) is int else None
+
+
+def omits(kind: Any, output: Any, evidence_ids: Any, evidence_id: Any, leaf: int) -> bool:
+    """SPEC §10.2.4 rule 1 for an item of the step's requirement at evidence leaf
+    ``leaf``: a check chunk that should cite it (after its ``from_leaf``, and before
+    its ``last_leaf`` or in a chunk of fewer than 10 items) and does not, or the
+    requirement's aggregate with the item after its ``last_leaf``."""
+    cited = evidence_ids if isinstance(evidence_ids, list) else []
+    if kind == CHECK_KIND:
+        after = _leaf(output, "from_leaf")
+        last = _leaf(output, "last_leaf")
+        return (evidence_id not in cited and (after is None or leaf > after)
+                and (len(cited) < CHUNK or (last is not None and leaf < last)))
+    if kind == AGGREGATE_KIND:
+        last = _leaf(output, "last_leaf")
+        return last is None or leaf > last
+    return False
 
 
 def omitted_item(bundle: Bundle, step_index: int) -> int | None:
@@ -62,16 +94,17 @@ def omitted_item(bundle: Bundle, step_index: int) -> int | None:
     except PorError:
         return None
     requirement = step.inputs.get("requirement_id")
-    if step.inputs.get("kind") != CHECK_KIND or not isinstance(requirement, str):
+    kind = step.inputs.get("kind")
+    if kind not in (CHECK_KIND, AGGREGATE_KIND) or not isinstance(requirement, str):
         return None
-    cited = set(step.evidence_ids)
     for index, blob in enumerate(bundle.evidence):
         try:  # cbor2's C decoder (as one_step.positions_of); the checker decodes strictly
             value = cbor2.loads(blob)
         except Exception:  # noqa: S112 - unreadable leaf: no requirement
             continue
         if (type(value) is dict and value.get("requirement_id") == requirement
-                and value.get("evidence_id") not in cited):
+                and omits(kind, step.output, step.evidence_ids, value.get("evidence_id"),
+                          index)):
             return index
     return None
 
@@ -82,8 +115,8 @@ def omissions(bundle: Bundle) -> list[tuple[int, int]]:
 
     * position: step leaf i (i < n) is not the ``extract_claims`` step citing
       exactly evidence leaf i's id: the pair (i, i);
-    * a ``check_requirement`` step that does not cite an item of its
-      requirement: the step and the first such item.
+    * a check chunk or aggregate that omits an item of its requirement
+      (:func:`omits`): the step and the first such item.
     """
     by_requirement: dict[str, list[tuple[int, Any]]] = {}
     ids: dict[int, Any] = {}
@@ -111,12 +144,11 @@ def omissions(bundle: Bundle) -> list[tuple[int, int]]:
         if kind == EXTRACT_KIND and step_index >= len(bundle.evidence) and ids:
             found.append((step_index, min(ids)))  # an extract past the last item
             continue
-        if kind != CHECK_KIND or type(inputs) is not dict:
+        if kind not in (CHECK_KIND, AGGREGATE_KIND) or type(inputs) is not dict:
             continue
-        cited_set = set(cited) if isinstance(cited, list) and all(
-            isinstance(c, str) for c in cited) else set()
+        output = value.get("output") if type(value) is dict else None
         for index, evidence_id in by_requirement.get(str(inputs.get("requirement_id")), []):
-            if evidence_id not in cited_set:
+            if omits(kind, output, cited, evidence_id, index):
                 found.append((step_index, index))
                 break
     return found
@@ -184,13 +216,10 @@ def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None
     if carried == "reasoning_leaf":
         return _by_extract(proof, step, extract, base)
     requirement = step.inputs.get("requirement_id")
-    if (step.inputs.get("kind") == CHECK_KIND and item.requirement_id == requirement
-            and item.evidence_id not in step.evidence_ids):
-        return ChallengeOutcome("won", "omission.uncited_item", f"{step.step_id} checks "
-                                f"{requirement} but does not cite its committed item "
-                                f"{item.evidence_id} (evidence leaf "
-                                f"{proof.evidence.leaf_index}); SPEC §12.5 requires every "
-                                "item of the requirement", step_id=step.step_id, **base)
+    kind = step.inputs.get("kind")
+    if item.requirement_id == requirement and omits(
+            kind, step.output, step.evidence_ids, item.evidence_id, proof.evidence.leaf_index):
+        return _uncited(step, item.evidence_id, proof.evidence.leaf_index, base)
     if (step.inputs.get("kind") == EXTRACT_KIND
             and proof.step.leaf_index >= proof.evidence.tree_size):
         return ChallengeOutcome("won", "omission.extract_position", f"step leaf "
@@ -210,10 +239,10 @@ def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None
                                 f"{step.inputs.get('kind')} citing "
                                 f"{','.join(step.evidence_ids)[:120] or 'nothing'}",
                                 step_id=step.step_id, **base)
-    if step.inputs.get("kind") != CHECK_KIND:
+    if kind not in (CHECK_KIND, AGGREGATE_KIND):
         return ChallengeOutcome("lost", "omission.not_a_check", f"{step.step_id} is not a "
-                                f"{CHECK_KIND} step; its citations are not fixed by the "
-                                "requirement", step_id=step.step_id, **base)
+                                f"{CHECK_KIND} or {AGGREGATE_KIND} step; its citations are "
+                                "not fixed by the requirement", step_id=step.step_id, **base)
     if item.requirement_id != requirement:
         return ChallengeOutcome("lost", "omission.other_requirement", f"{item.evidence_id} "
                                 f"belongs to {item.requirement_id!r}, {step.step_id} checks "
@@ -221,17 +250,16 @@ def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None
     if item.evidence_id in step.evidence_ids:
         return ChallengeOutcome("lost", "omission.cited", f"{step.step_id} cites "
                                 f"{item.evidence_id}", step_id=step.step_id, **base)
-    return ChallengeOutcome("won", "omission.uncited_item", f"{step.step_id} checks "
-                            f"{requirement} but does not cite its committed item "
-                            f"{item.evidence_id} (evidence leaf {proof.evidence.leaf_index}); "
-                            "SPEC §12.5 requires every item of the requirement",
-                            step_id=step.step_id, **base)
+    return ChallengeOutcome("lost", "omission.other_chunk", f"{item.evidence_id} (evidence "
+                            f"leaf {proof.evidence.leaf_index}) is read by another chunk of "
+                            f"{requirement!r} than {step.step_id}", step_id=step.step_id,
+                            **base)
 
 
 def _by_extract(proof: OmissionProof, step: ReasoningStep, extract: ReasoningStep,
                 base: dict[str, Any]) -> ChallengeOutcome:
     """Rule 1 on the item's extract step (its ``output.evidence_id`` and
-    ``output.requirement_id``; its leaf index is the item's, rule 3), else lost."""
+    ``output.requirement_id``; its leaf index is the item's, rule 3), else rule 4."""
     view = extract_view(extract, proof.evidence.leaf_index)
     if view is None:
         raise ProofError("proof.citations", "evidence must be the extract_claims step at its "
@@ -239,12 +267,16 @@ def _by_extract(proof: OmissionProof, step: ReasoningStep, extract: ReasoningSte
                          required=f"step_{proof.evidence.leaf_index + 1:04d}",
                          found=extract.step_id[:80])
     evidence_id, item_requirement = view
-    requirement = step.inputs.get("requirement_id")
+    requirement, kind = step.inputs.get("requirement_id"), step.inputs.get("kind")
+    leaf = proof.evidence.leaf_index
+    if item_requirement == requirement and omits(kind, step.output, step.evidence_ids,
+                                                 evidence_id, leaf):
+        return _uncited(step, evidence_id, leaf, base)
     base["step_id"] = step.step_id
-    if step.inputs.get("kind") != CHECK_KIND:
+    if kind not in (CHECK_KIND, AGGREGATE_KIND):
         return ChallengeOutcome("lost", "omission.not_a_check", f"{step.step_id} is not a "
-                                f"{CHECK_KIND} step; its citations are not fixed by the "
-                                "requirement", **base)
+                                f"{CHECK_KIND} or {AGGREGATE_KIND} step; its citations are "
+                                "not fixed by the requirement", **base)
     if item_requirement != requirement:
         return ChallengeOutcome("lost", "omission.other_requirement", f"{evidence_id} "
                                 f"belongs to {item_requirement!r}, {step.step_id} checks "
@@ -252,11 +284,19 @@ def _by_extract(proof: OmissionProof, step: ReasoningStep, extract: ReasoningSte
     if evidence_id in step.evidence_ids:
         return ChallengeOutcome("lost", "omission.cited", f"{step.step_id} cites "
                                 f"{evidence_id}", **base)
-    return ChallengeOutcome("won", "omission.uncited_item", f"{step.step_id} checks "
-                            f"{requirement} but does not cite its committed item "
-                            f"{evidence_id} (extract step leaf {proof.evidence.leaf_index}); "
-                            "SPEC §12.5 requires every item of the requirement", **base)
+    return ChallengeOutcome("lost", "omission.other_chunk", f"{evidence_id} (extract step "
+                            f"leaf {leaf}) is read by another chunk of {requirement!r} than "
+                            f"{step.step_id}", **base)
 
 
-__all__ = ["CHECK_KIND", "build_omission_proof", "omissions", "omitted_item",
+def _uncited(step: ReasoningStep, evidence_id: str, leaf: int,
+             base: dict[str, Any]) -> ChallengeOutcome:
+    return ChallengeOutcome("won", "omission.uncited_item", f"{step.step_id} "
+                            f"({step.inputs.get('kind')}) of {step.inputs.get('requirement_id')} "
+                            f"leaves out its committed item {evidence_id} (evidence leaf "
+                            f"{leaf}); SPEC §10.2.4 rule 1: the chain of chunks reads every "
+                            "item of the requirement", step_id=step.step_id, **base)
+
+
+__all__ = ["CHECK_KIND", "build_omission_proof", "omissions", "omits", "omitted_item",
            "verify_omission_proof"]

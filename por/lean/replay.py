@@ -28,12 +28,13 @@ def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
     The first replayed step that differs is left in ``handoff["step_mismatch"]``
     as ``(index, step)``: the full verifier reports it without auditing again
     (a forged trace costs one audit up to its first wrong step, SPEC §17.3)."""
-    from por.auditor.agent import audit_core, trace_length  # noqa: PLC0415
+    from por.auditor.agent import audit_core, requirement_ids, trace_length  # noqa: PLC0415
     from por.auditor.trace_policy import PolicyState, lean_policy_for  # noqa: PLC0415
     from por.judge import judge_core  # noqa: PLC0415
 
     items = evidence.items
-    if len(steps) != trace_length(len(items), len(spec.data_requirements)):
+    if len(steps) != trace_length((i.requirement_id for i in items),
+                                  requirement_ids(spec)):
         raise Reject("step count")
     # The market id and policy audit_core gives its run (AuditRun.market_id, .policy);
     # the header check below makes them the committed trace's too.

@@ -21,6 +21,9 @@ MAX_EVIDENCE_ITEMS = 200_000
 #: Most data requirements a PromptSpec has (SPEC §4.2): the model's cap and the
 #: bundle's work budget (``por.protocol.budget``) read this one definition.
 MAX_REQUIREMENTS = 64
+#: Items one ``check_requirement`` chunk reads, and the most prior steps any step
+#: after ``extract`` cites but one (SPEC §12.5, ADR 0011 decision 3: K = 10).
+CHECK_CHUNK_ITEMS = 10
 #: Hard ceiling on any trace length, whatever the policy says (SPEC §4.5).
 MAX_TRACE_STEPS = 4_000_000
 #: Largest committed Unix time or count (64-bit, SPEC §3.1).
@@ -65,6 +68,7 @@ def step_number(text: str) -> int | None:
 
 __all__ = [
     "CANONICAL_RULE_IDS",
+    "CHECK_CHUNK_ITEMS",
     "MAX_CONTENT_BYTES",
     "MAX_EVIDENCE_ITEMS",
     "MAX_ID_LENGTH",

@@ -31,25 +31,29 @@ WON = {"one_step.citation_order", "one_step.citation_repeat", "one_step.citation
 def expected_citations(spec: PromptSpec, items: list[EvidenceItem],
                        steps: list[ReasoningStep]) -> list[tuple[list[str], list[str]]]:
     """SPEC §12.5.1's citation lists for every step of the trace, from the rule."""
-    n = len(items)
     ids = [i.evidence_id for i in items]
 
     def extracts(chosen: list[str]) -> list[str]:
         return [step_id(ids.index(e) + 1) for e in chosen]
     out: list[tuple[list[str], list[str]]] = [([e], []) for e in ids]
-    checks, aggregates, admitted_all = [], [], set()
-    for j, requirement in enumerate(spec.data_requirements):
-        check, aggregate = steps[n + 2 * j], steps[n + 2 * j + 1]
+    last_chunks, aggregates = [], []
+    for requirement in spec.data_requirements:
         mine = [i.evidence_id for i in items if i.requirement_id == requirement.requirement_id]
-        out.append((mine, extracts(mine)))
-        admitted = {x["evidence_id"] for x in check.output["items"] if x["admitted"]}
-        kept = [e for e in ids if e in admitted]
-        admitted_all |= admitted
-        out.append((kept, [*extracts(kept), check.step_id]))
-        checks.append(check.step_id)
-        aggregates.append(aggregate.step_id)
-    every = [e for e in ids if e in admitted_all]
-    out.append((every, [*extracts(every), *checks]))
+        before: list[str] = []  # chunk c-1, the step right before chunk c
+        firsts: dict[str, str] = {}  # source id -> its first admitted item
+        for start in range(0, max(1, len(mine)), 10):
+            chunk = mine[start:start + 10]
+            out.append((chunk, [*extracts(chunk), *before]))
+            made = steps[len(out) - 1]
+            for entry in made.output["items"]:
+                if entry["admitted"]:
+                    firsts.setdefault(entry["source_id"], entry["evidence_id"])
+            before = [made.step_id]
+        kept = list(firsts.values())
+        out.append((kept, [*extracts(kept), *before]))
+        last_chunks += before
+        aggregates.append(step_id(len(out)))
+    out.append(([], last_chunks))
     deduce = steps[-2]
     summary = sorted(deduce.output["source_summary"], key=ids.index)
     out.append((summary, [*aggregates, step_id(len(steps) - 2)]))
@@ -81,7 +85,8 @@ def test_every_fixture_market_is_canonical() -> None:
 
 @st.composite
 def markets(draw: st.DrawFn) -> tuple[PromptSpec, EvidenceBundle]:
-    """One to three requirements (strategies drawn), items interleaved among them."""
+    """One to three requirements (strategies drawn), items interleaved among them
+    (up to 25: a requirement may span three check chunks, SPEC §12.5.3)."""
     count = draw(st.integers(1, 3))
     sources = ["src_a", "src_b", "src_c", "src_d"]
     requirements = [f.requirement(
@@ -96,7 +101,7 @@ def markets(draw: st.DrawFn) -> tuple[PromptSpec, EvidenceBundle]:
                          tolerance=draw(st.sampled_from(["0", "0.5", "10"])))
     items = []
     for n, (source, price, tier, at, with_at) in enumerate(draw(st.lists(item_specs,
-                                                                         max_size=8))):
+                                                                         max_size=25))):
         content = ('{"data":{"price":' + format(price, "f")
                    + (f',"at":{at}' if with_at else "") + "}}")
         items.append(f.item(f"e{n}", content, source_id=source, tier=tier, retrieved_at=at,

@@ -77,6 +77,8 @@ class Market:
         semantics = self.spec["prediction_semantics"]
         skip = semantics["metric"] if semantics["predicate"] == "timestamp_threshold" else None
         codes = req.get("accepted_status_codes")
+        before = record["prior_step_ids"][-1:]
+        prior = self.steps[before[0]]["output"] if before and before[0] in self.steps else None
         out = []
         for eid, claims, item in zip(record["evidence_ids"], self.claims(record),
                                      self.cards(record), strict=True):
@@ -103,13 +105,61 @@ class Market:
             entry.update(admitted=not reasons, reasons=reasons, observed_at=observed,
                          observed_from=origin)
             out.append(entry)
-        admitted = sum(1 for i in out if i["admitted"])
-        output = {"requirement_id": rid, "window": {"start": low, "end": high}, "items": out,
-                  "admitted_count": admitted, "covered": admitted > 0,
-                  "provenance_ok": admitted > 0 or not any(
-                      "sanity.provenance" in i["reasons"] for i in out)}
-        return _step(record, "check", f"check requirement {rid}: {admitted} of {len(out)} "
-                     "item(s) admitted", record["inputs"], output)
+        return _step(record, "check", f"check requirement {rid} chunk "
+                     f"{0 if prior is None else prior['chunk'] + 1}: "
+                     f"{sum(1 for i in out if i['admitted'])} of {len(out)} item(s) admitted",
+                     record["inputs"], self._state(record, prior, out, {
+                         "requirement_id": rid, "window": {"start": low, "end": high},
+                         "items": out}))
+
+    def _state(self, record: dict[str, Any], prior: dict[str, Any] | None,
+               out: list[dict[str, Any]], output: dict[str, Any]) -> dict[str, Any]:
+        """§12.5.3's running state: P's, updated with this chunk's items."""
+        p = prior or {"chunk": -1, "item_count": 0, "admitted_count": 0,
+                      "provenance_ok": True, "claim_count": 0, "sources": [], "groups": []}
+        extract_ids = [s for s in record["prior_step_ids"] if s in self.extracts]
+        sources = list(p["sources"])
+        groups = [dict(g) for g in p["groups"]]
+        claim_count = p["claim_count"]
+        for entry, sid, claims in zip(out, extract_ids, self.claims(record), strict=True):
+            if not entry["admitted"]:
+                continue
+            claim_count += len(claims)
+            if entry["source_id"] not in [s["source_id"] for s in sources]:
+                sources.append({"source_id": entry["source_id"],
+                                "evidence_id": entry["evidence_id"], "step_id": sid})
+            for c in claims:
+                if c["kind"] not in ("numeric", "boolean"):
+                    continue
+                ref = {"claim_id": c["claim_id"], "evidence_id": entry["evidence_id"],
+                       "value": c["value"]}
+                g = next((g for g in groups if (g["kind"], g["key"]) == (c["kind"], c["key"])),
+                         None)
+                if g is None:
+                    groups.append({"kind": c["kind"], "key": c["key"], "claim_count": 1,
+                                   **({"min": ref, "max": ref} if c["kind"] == "numeric"
+                                      else {"first": ref})})
+                    continue
+                g["claim_count"] += 1
+                if c["kind"] == "numeric":
+                    if Decimal(c["value"]) < Decimal(g["min"]["value"]):
+                        g["min"] = ref
+                    elif Decimal(c["value"]) > Decimal(g["max"]["value"]):
+                        g["max"] = ref
+                elif "other" not in g and c["value"] != g["first"]["value"]:
+                    g["other"] = ref
+        admitted = p["admitted_count"] + sum(1 for i in out if i["admitted"])
+        output.update(chunk=p["chunk"] + 1, item_count=p["item_count"] + len(out),
+                      admitted_count=admitted, covered=admitted > 0,
+                      provenance_ok=admitted > 0 or (p["provenance_ok"] and not any(
+                          "sanity.provenance" in i["reasons"] for i in out)),
+                      claim_count=claim_count, sources=sources, groups=groups)
+        last = int(extract_ids[-1][5:]) - 1 if extract_ids else p.get("last_leaf")
+        if last is not None:
+            output["last_leaf"] = last
+        if "last_leaf" in p:
+            output["from_leaf"] = p["last_leaf"]
+        return output
 
     def aggregate(self, record: dict[str, Any]) -> dict[str, Any]:
         rid = record["inputs"]["requirement_id"]
@@ -121,9 +171,12 @@ class Market:
         strategy = req["selection_policy"]["strategy"]
         chosen = sum(1 for f in fields if f["status"] == "selected")
         output = {"requirement_id": rid, "strategy": strategy, "covered": check["covered"],
-                  "provenance_ok": check["provenance_ok"], "fields": fields,
+                  "provenance_ok": check["provenance_ok"], "item_count": check["item_count"],
+                  "fields": fields,
                   "sources_used": [e for e in record["evidence_ids"] if e in used],
                   "fallback_used": any(f["fallback_used"] for f in fields)}
+        if "last_leaf" in check:
+            output["last_leaf"] = check["last_leaf"]
         return _step(record, "aggregate", f"aggregate requirement {rid} by {strategy}: "
                      f"{chosen} of {len(fields)} field(s) selected", record["inputs"], output)
 
@@ -132,10 +185,11 @@ class Market:
         voters: list[tuple[int, dict[str, Any], dict[str, Any]]] = []
         for n, (claims, item) in enumerate(zip(self.claims(record), self.cards(record),
                                                strict=True)):
-            for claim in claims:
-                if (claim["key"], claim["kind"]) == (key, kind) and item["source"][
-                        "source_id"] not in [v[1]["source"]["source_id"] for v in voters]:
-                    voters.append((n, item, claim))
+            # §12.5.4: the cited items are each source's first admitted item; each
+            # votes with its first claim of the field.
+            claim = next((c for c in claims if (c["key"], c["kind"]) == (key, kind)), None)
+            if claim is not None:
+                voters.append((n, item, claim))
         policy = req["selection_policy"]
         out: dict[str, Any] = {"key": key, "kind": kind, "status": "missing",
                                "candidates": len(voters), "claim_ids": [], "evidence_ids": [],
@@ -186,35 +240,50 @@ class Market:
                                                "agreeing": max(len(g) for g in groups)})
 
     def contradictions(self, record: dict[str, Any]) -> dict[str, Any]:
-        claims = [(eid, c) for eid, found in zip(record["evidence_ids"], self.claims(record),
-                                                 strict=True) for c in found]
-        groups: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
-        for eid, c in claims:
-            if c["kind"] in ("numeric", "boolean"):
-                groups.setdefault((c["kind"], c["key"]), []).append((eid, c))
+        """§12.5.5: the cited chunks' groups merged in requirement order."""
+        chunks = [self.steps[i]["output"] for i in record["prior_step_ids"]]
+        merged: list[dict[str, Any]] = []
+        for chunk in chunks:
+            for group in chunk["groups"]:
+                m = next((m for m in merged if (m["kind"], m["key"]) ==
+                          (group["kind"], group["key"])), None)
+                if m is None:
+                    merged.append(dict(group))
+                    continue
+                m["claim_count"] += group["claim_count"]
+                if group["kind"] == "numeric":
+                    if Decimal(group["min"]["value"]) < Decimal(m["min"]["value"]):
+                        m["min"] = group["min"]
+                    if Decimal(group["max"]["value"]) > Decimal(m["max"]["value"]):
+                        m["max"] = group["max"]
+                elif "other" not in m:
+                    for r in (group["first"], group.get("other")):
+                        if r is not None and r["value"] != m["first"]["value"]:
+                            m["other"] = r
+                            break
         tolerance = self.spec["conflict_policy"]["numeric_tolerance"]
         conflicts = []
-        for (kind, key), group in groups.items():
-            if kind == "numeric":
-                values = [Decimal(c["value"]) for _, c in group]
-                low, high = min(values), max(values)
-                if EXACT.subtract(high, low) <= Decimal(tolerance):
+        for g in merged:
+            if g["kind"] == "numeric":
+                if EXACT.subtract(Decimal(g["max"]["value"]),
+                                  Decimal(g["min"]["value"])) <= Decimal(tolerance):
                     continue
-                pair = [group[values.index(low)], group[values.index(high)]]
+                pair = [g["min"], g["max"]]
+            elif "other" in g:
+                pair = [g["first"], g["other"]]
             else:
-                other = next((g for g in group if g[1]["value"] != group[0][1]["value"]), None)
-                if other is None:
-                    continue
-                pair = [group[0], other]
+                continue
             conflicts.append({
-                "check_id": f"contradiction.{kind}", "kind": kind, "key": key,
-                "claim_ids": [c["claim_id"] for _, c in pair], "evidence_ids": [e for e, _ in pair],
-                "values": [c["value"] if kind == "numeric" else ("true" if c["value"] else "false")
-                           for _, c in pair], "claim_count": len(group)})
-        output = {"claim_count": len(claims), "numeric_tolerance": tolerance,
-                  "conflicts": conflicts}
-        return _step(record, "check", f"contradiction check over {len(claims)} claim(s): "
-                     f"{len(conflicts)} conflict(s)", record["inputs"], output)
+                "check_id": f"contradiction.{g['kind']}", "kind": g["kind"], "key": g["key"],
+                "claim_ids": [r["claim_id"] for r in pair],
+                "evidence_ids": [r["evidence_id"] for r in pair],
+                "values": [r["value"] if g["kind"] == "numeric"
+                           else ("true" if r["value"] else "false") for r in pair],
+                "claim_count": g["claim_count"]})
+        count = sum(c["claim_count"] for c in chunks)
+        output = {"claim_count": count, "numeric_tolerance": tolerance, "conflicts": conflicts}
+        return _step(record, "check", f"contradiction check over {count} claim(s): "
+                     f"{len(conflicts)} conflict(s)", record["inputs"], output, evidence_ids=[])
 
     def map(self, record: dict[str, Any]) -> dict[str, Any]:
         deduced = self.steps[record["prior_step_ids"][0]]["output"]

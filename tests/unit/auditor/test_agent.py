@@ -29,8 +29,7 @@ def test_trace_shape_for_a_two_source_requirement() -> None:
          ["e1", "e2"], ["step_0001", "step_0002"]),
         ("step_0004", "aggregate", {"kind": "aggregate", "requirement_id": "r1"},
          ["e1", "e2"], ["step_0001", "step_0002", "step_0003"]),
-        ("step_0005", "check", {"kind": "contradictions"}, ["e1", "e2"],
-         ["step_0001", "step_0002", "step_0003"]),
+        ("step_0005", "check", {"kind": "contradictions"}, [], ["step_0003"]),
         ("step_0006", "deduce", {"kind": "deduce"}, ["e1"], ["step_0004", "step_0005"]),
         ("step_0007", "map", {"kind": "map"}, ["e1"], ["step_0006"]),
     ]

@@ -9,10 +9,13 @@ recomputed, so only replay, or a citation proof, tells.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
+from unittest import mock
 
 from bundle_edits import recommit
 
+from por.auditor import chunk_state
 from por.auditor.steps import (
     aggregate_step,
     check_requirement_step,
@@ -74,17 +77,16 @@ def reordered_08(order: tuple[int, ...] = (1, 0, 2)) -> tuple[Bundle, str]:
     rid = spec.data_requirements[0].requirement_id
     extracts = steps[:n]
     cited = [items[k] for k in order]
-    check = check_requirement_step(spec, f"step_{n + 1:04d}", rid, cited,
-                                   [extracts[k] for k in order]).step
-    admitted = check.output["items"]
-    kept = [k for k, entry in zip(order, admitted, strict=True) if entry["admitted"]]
+    # A chunk re-executed on its own citations refuses items out of bundle order
+    # (SPEC §12.5.3, stage 3); the forger writes the chunk as if they were in order.
+    with mock.patch.object(chunk_state, "leaf_of", side_effect=itertools.count()):
+        check = check_requirement_step(spec, f"step_{n + 1:04d}", rid, cited,
+                                       [extracts[k] for k in order]).step
+    firsts = [int(s["step_id"][5:]) - 1 for s in check.output["sources"]]
     aggregate = aggregate_step(spec, f"step_{n + 2:04d}", rid, check_step=check,
-                               items=[items[k] for k in kept],
-                               extract_steps=[extracts[k] for k in kept]).step
-    in_order = sorted(kept)
-    conflicts = contradictions_step(spec, f"step_{n + 3:04d}", [check],
-                                    [items[k] for k in in_order],
-                                    [extracts[k] for k in in_order]).step
+                               items=[items[k] for k in firsts],
+                               extract_steps=[extracts[k] for k in firsts]).step
+    conflicts = contradictions_step(spec, f"step_{n + 3:04d}", [check]).step
     deduce = deduce_step(spec, f"step_{n + 4:04d}", [aggregate], conflicts).step
     final = map_step(spec, f"step_{n + 5:04d}", deduce).step
     forged = extracts + [s.to_record() for s in (check, aggregate, conflicts, deduce, final)]

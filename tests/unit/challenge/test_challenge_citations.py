@@ -67,14 +67,16 @@ def test_issue_22_reordering_has_a_small_winning_proof(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     honest = honest_08()
     bundle, outcome = reordered_08()
-    # The lie flips the verdict, and re-executing the step on its own citations
-    # reproduces it: the one-step proof is lost.
+    # The lie flips the verdict; since stage 3 (SPEC §12.5.3) a check chunk
+    # re-executed on its own citations refuses items out of bundle order, so its
+    # one-step proof wins too; the citation proof is still the one written first.
     from por.schemas import DeterministicVerdict
     assert DeterministicVerdict.from_cbor(honest.verdict).outcome == "NO"
     assert outcome == "YES"
     one_step = check_proof(build_one_step_proof(bundle, CHECK).to_cbor(),
                            por_root=bundle.commitments.por_root)
-    assert one_step.outcome is not None and one_step.outcome.reason == "one_step.match"
+    assert one_step.outcome is not None and one_step.outcome.outcome == "won"
+    assert one_step.outcome.cause == "step.citation_mismatch"
     data = _written(capsys, bundle, tmp_path, "one_step.citation_order")
     proof = proof_from_cbor(data)
     assert isinstance(proof, CitationProof)
@@ -86,11 +88,12 @@ def test_issue_22_reordering_has_a_small_winning_proof(
 def test_a_repeated_citation_has_a_small_winning_proof(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # alpha twice (with its extract step twice), every later step honest from
-    # there: re-executed on its own citations the check step is right.
+    # there: re-executed on its own citations the chunk refuses the repeat
+    # (stage 3), and the citation proof is the one written.
     bundle, _ = reordered_08((0, 0, 1, 2))
     one_step = check_proof(build_one_step_proof(bundle, CHECK).to_cbor(),
                            por_root=bundle.commitments.por_root)
-    assert one_step.outcome is not None and one_step.outcome.reason == "one_step.match"
+    assert one_step.outcome is not None and one_step.outcome.cause == "step.citation_mismatch"
     data = _written(capsys, bundle, tmp_path, "one_step.citation_repeat")
     print(f"\nrepeated citation in scenario 08: citation proof {len(data)} bytes")
 

@@ -62,8 +62,9 @@ def test_omission_proof_is_won() -> None:
     bundle, _ = omitting_bundle()
     # The dropped item's extract step is missing too, so step leaf 1 is not the
     # extract of evidence leaf 1 (position rule); it is the check step, which
-    # omits evidence leaf 1 of its requirement.
-    assert omissions(bundle) == [(1, 1)]
+    # omits evidence leaf 1 of its requirement; the aggregate (leaf 2) ends the
+    # chain before it (SPEC §10.2.4 rule 1, stage 3).
+    assert omissions(bundle) == [(1, 1), (2, 1)]
     step_index, evidence_index = 1, 1
     proof = build_omission_proof(bundle, step_index)
     assert isinstance(proof, OmissionProof) and proof.evidence.leaf_index == evidence_index
@@ -111,7 +112,7 @@ def test_challenge_omission_from_the_command_line(tmp_path: Path,
     bundle, data = omitting_bundle()
     path = tmp_path / "omits.cbor"
     path.write_bytes(data)
-    [(step_index, _)] = omissions(bundle)
+    [(step_index, _), _aggregate] = omissions(bundle)
     proof = tmp_path / "o.cbor"
     step = f"step_{step_index + 1:04d}"
     assert main(["challenge", str(path), "--step", step, "--omission", "-o", str(proof)]) == 0
@@ -126,7 +127,10 @@ def test_position_rule_proof() -> None:
     proof = build_omission_proof(bundle, 1, 1)
     report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
     assert report.outcome is not None and report.outcome.reason == "omission.uncited_item"
-    proof = build_omission_proof(bundle, 2, 1)  # the aggregate step at leaf 2: not a check
+    proof = build_omission_proof(bundle, 2, 1)  # the aggregate at leaf 2: the chain
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)  # ends early
+    assert report.outcome is not None and report.outcome.reason == "omission.uncited_item"
+    proof = build_omission_proof(bundle, 3, 1)  # the contradictions step: not a check
     report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
     assert report.outcome is not None and report.outcome.reason == "omission.not_a_check"
     three, _ = omitting_bundle("08-quorum-agree", drop=0)
