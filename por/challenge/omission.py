@@ -8,8 +8,9 @@ whose ``requirement_id`` is the step's requirement, in bundle order.  So one
 committed item of that requirement that the step does not cite is a
 self-contained proof of omission: two inclusion proofs (the step, the item's
 extract step, whose ``output`` names the item's id and requirement and whose leaf
-index is the item's) under the same ``por_root`` (``por.OmissionProof/2``).  An honest bundle has no such item, so an omission
-challenge against an honest bundle is always lost.
+index is the item's) under the same ``por_root`` (``por.OmissionProof/2``).  An
+honest bundle has no such item, so an omission challenge against an honest bundle
+is always lost.
 
 The same record proves a broken *position*: the auditor commits one
 ``extract_claims`` step per item first, so step leaf i (i < n) must extract
