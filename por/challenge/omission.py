@@ -240,21 +240,27 @@ def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None
                                 f"{step.inputs.get('kind')} citing "
                                 f"{','.join(step.evidence_ids)[:120] or 'nothing'}",
                                 step_id=step.step_id, **base)
+    return _lost(step, item.evidence_id, item.requirement_id, proof.evidence.leaf_index, base)
+
+
+def _lost(step: ReasoningStep, evidence_id: str, item_requirement: str, leaf: int,
+          base: dict[str, Any]) -> ChallengeOutcome:
+    """Rule 4: why the item is not one the step leaves out (lost)."""
+    requirement, kind = step.inputs.get("requirement_id"), step.inputs.get("kind")
     if kind not in (CHECK_KIND, AGGREGATE_KIND):
         return ChallengeOutcome("lost", "omission.not_a_check", f"{step.step_id} is not a "
                                 f"{CHECK_KIND} or {AGGREGATE_KIND} step; its citations are "
                                 "not fixed by the requirement", step_id=step.step_id, **base)
-    if item.requirement_id != requirement:
-        return ChallengeOutcome("lost", "omission.other_requirement", f"{item.evidence_id} "
-                                f"belongs to {item.requirement_id!r}, {step.step_id} checks "
+    if item_requirement != requirement:
+        return ChallengeOutcome("lost", "omission.other_requirement", f"{evidence_id} "
+                                f"belongs to {item_requirement!r}, {step.step_id} checks "
                                 f"{requirement!r}", step_id=step.step_id, **base)
-    if item.evidence_id in step.evidence_ids:
+    if evidence_id in step.evidence_ids:
         return ChallengeOutcome("lost", "omission.cited", f"{step.step_id} cites "
-                                f"{item.evidence_id}", step_id=step.step_id, **base)
-    return ChallengeOutcome("lost", "omission.other_chunk", f"{item.evidence_id} (evidence "
-                            f"leaf {proof.evidence.leaf_index}) is read by another chunk of "
-                            f"{requirement!r} than {step.step_id}", step_id=step.step_id,
-                            **base)
+                                f"{evidence_id}", step_id=step.step_id, **base)
+    return ChallengeOutcome("lost", "omission.other_chunk", f"{evidence_id} (leaf {leaf}) "
+                            f"is read by another chunk of {requirement!r} than "
+                            f"{step.step_id}", step_id=step.step_id, **base)
 
 
 def _by_extract(proof: OmissionProof, step: ReasoningStep, extract: ReasoningStep,
@@ -273,21 +279,7 @@ def _by_extract(proof: OmissionProof, step: ReasoningStep, extract: ReasoningSte
     if item_requirement == requirement and omits(kind, step.output, step.evidence_ids,
                                                  evidence_id, leaf):
         return _uncited(step, evidence_id, leaf, base)
-    base["step_id"] = step.step_id
-    if kind not in (CHECK_KIND, AGGREGATE_KIND):
-        return ChallengeOutcome("lost", "omission.not_a_check", f"{step.step_id} is not a "
-                                f"{CHECK_KIND} or {AGGREGATE_KIND} step; its citations are "
-                                "not fixed by the requirement", **base)
-    if item_requirement != requirement:
-        return ChallengeOutcome("lost", "omission.other_requirement", f"{evidence_id} "
-                                f"belongs to {item_requirement!r}, {step.step_id} checks "
-                                f"{requirement!r}", **base)
-    if evidence_id in step.evidence_ids:
-        return ChallengeOutcome("lost", "omission.cited", f"{step.step_id} cites "
-                                f"{evidence_id}", **base)
-    return ChallengeOutcome("lost", "omission.other_chunk", f"{evidence_id} (extract step "
-                            f"leaf {leaf}) is read by another chunk of {requirement!r} than "
-                            f"{step.step_id}", **base)
+    return _lost(step, evidence_id, item_requirement, leaf, base)
 
 
 def _uncited(step: ReasoningStep, evidence_id: str, leaf: int,
