@@ -5,7 +5,9 @@ repeated under new ids, bundle order), built honestly; then its
 ``check_requirement`` step, which cites all N items, is re-committed three ways
 (every commitment recomputed): cited items and their extract steps with the
 first two swapped (shown by the step alone), the evidence only with the first
-two swapped (shown by the step and two items), and the first item repeated.
+two swapped (shown by the step and two items' extract steps), and the first item
+repeated.  Since ADR 0011 stage 3 the step is the requirement's first check chunk
+(at most 10 items).
 For each: the citation proof's size, the step leaf's size (the proof carries
 it whole: bounding a step leaf is issue 22 item 2), the build and check times,
 and the outcome.
@@ -54,7 +56,7 @@ def run(count: int) -> None:
     from por.schemas import ReasoningStep
 
     honest = honest_bundle(count)
-    index = count  # the check step follows the N extract steps
+    index = count  # the first check chunk follows the N extract steps
     step = ReasoningStep.from_cbor(honest.steps[index])
     e, p = list(step.evidence_ids), list(step.prior_step_ids)
     swap = [e[1], e[0], *e[2:]]
@@ -74,7 +76,7 @@ def run(count: int) -> None:
         checked = time.perf_counter() - start
         reason = None if report.outcome is None else report.outcome.reason
         print(f"N={count:>6} {name:<22} proof {len(data):>9} B (step leaf "
-              f"{len(bundle.steps[index]):>9} B, {len(proof.evidence)} item(s)) build "
+              f"{len(bundle.steps[index]):>9} B, {len(proof.extract_steps)} extract step(s)) build "
               f"{built * 1000:8.1f} ms check {checked * 1000:7.1f} ms "
               f"{'WON' if report.won else 'LOST'} {reason}")
 

@@ -210,7 +210,7 @@ def settle_gas() -> list[dict[str, Any]]:
         out = chain.send(call_data("settleByProof", market, proof))
         won, check_id, alone = checker.citation(proof)
         assert won
-        rows.append({"lie": name, "won": check_id, "items": len(decode(proof)["evidence"]),
+        rows.append({"lie": name, "won": check_id, "items": len(decode(proof)["extract_steps"]),
                      "proof_bytes": len(proof), "execution": out.execution_gas,
                      "check_alone": alone, "total": out.gas_used})
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
@@ -272,7 +272,8 @@ def inclusion_gas() -> list[dict[str, Any]]:
 
 
 def proof_check_gas() -> dict[str, Any]:
-    """Execution gas of PorProofCheck.checkCitationProof on fixture-market proofs."""
+    """Execution gas of PorProofCheck.checkCitationProof on fixture-market proofs
+    (``items_k``: carrying the extract steps of k cited items)."""
     from bundle_edits import honest
     from proof_check_support import ProofChecker, citation_proof
 
@@ -291,7 +292,7 @@ def proof_check_gas() -> dict[str, Any]:
                 proof = citation_proof(bundle, step, items)
                 _won, _id, gas = chain.citation(proof)
                 levels = sum(len(p["leaf_path"]) + len(p["component_path"])
-                             for p in [decode(proof)["step"], *decode(proof)["evidence"]])
+                             for p in [decode(proof)["step"], *decode(proof)["extract_steps"]])
                 rows[len(items)].append((gas, len(proof), levels))
     node = 60 + 12 * 3  # sha256 precompile: 60 + 12 per 32-byte word (65 bytes: 3 words)
     out: dict[str, Any] = {}

@@ -14,11 +14,17 @@ process, WON/LOST with the reason, and the cost of ``verify --challenges`` as
 a ratio to ``verify`` of the same bundle in the same run (target <= 3x in CPU
 time and in peak memory).  It prints and never fails.
 
-Classes: citations (reordered, repeated, missing, extra), forged steps
+``--item-bytes B`` pads every item's JSON ``content`` with trailing spaces to B
+bytes (at most 4 MiB, SPEC §5.1; the claims are unchanged), to show which proofs
+grow with the item: since ``por.CitationProof/2`` and ``por.OmissionProof/2``
+(ADR 0011 decision 2) only the extraction proof carries an item.
+
+Classes: citations (reordered, repeated, swapped, missing, extra), forged steps
 (extract, check, aggregate, contradictions, deduce, map), a forged verdict,
 omitted evidence (an item the trace never read) and a forged trace header.
 
-Usage: ``PYTHONPATH=. python bench/proofs.py [--sizes 10 1000] [--classes NAME ...]``.
+Usage: ``PYTHONPATH=. python bench/proofs.py [--sizes 10 1000] [--classes NAME ...]
+[--item-bytes B]``.
 """
 
 from __future__ import annotations
@@ -112,10 +118,39 @@ def cites(bundle: Bundle, n: int, order: list[int]) -> Bundle:
     return recommitted(bundle, steps=steps)
 
 
+#: Content size of every item (``--item-bytes``); None: scenario 08's own.
+ITEM_BYTES: list[int | None] = [None]
+
+
+def market(count: int) -> Bundle:
+    """Scenario 08's honest bundle over ``count`` items, their content padded to
+    ``ITEM_BYTES`` with trailing JSON whitespace (the claims are unchanged)."""
+    size = ITEM_BYTES[0]
+    if size is None:
+        bundle: Bundle = honest_bundle(count)
+        return bundle
+    from por.bundle import build
+    from por.challenge import bundle_from_bytes
+    from por.scenarios import load_scenario
+    from por.schemas import EvidenceBundle
+
+    scenario = load_scenario("08-quorum-agree")
+    base = list(scenario.evidence.items)
+    items = []
+    for k in range(count):
+        item = base[k % len(base)]
+        pad = b" " * max(0, size - len(item.content))
+        items.append(item.model_copy(update={"evidence_id": f"ev-{k:06d}",
+                                             "content": item.content + pad}))
+    evidence = EvidenceBundle(bundle_id=scenario.evidence.bundle_id,
+                              market_id=scenario.evidence.market_id, items=items)
+    return bundle_from_bytes(build(scenario.prompt_spec, evidence).data)
+
+
 def omitted(bundle: Bundle, count: int) -> Bundle:
     """The honest trace of the first ``count - 1`` items, committed with all
     ``count`` items (an item the trace never read)."""
-    partial = honest_bundle(count - 1)
+    partial = market(count - 1)
     return recommitted(partial, evidence=list(bundle.evidence))
 
 
@@ -149,6 +184,8 @@ def classes(honest: Bundle, n: int) -> dict[str, tuple[Callable[[], Bundle], boo
     return {
         "citations.reordered": (lambda: cites(honest, n, [1, 0, *range(2, first)]), False),
         "citations.repeated": (lambda: cites(honest, n, [0, *range(first - 1)]), False),
+        "citations.swapped": (lambda: with_step(honest, n, lambda s: {"evidence_ids": [
+            s.evidence_ids[1], s.evidence_ids[0], *s.evidence_ids[2:]]}), False),
         "citations.missing": (lambda: cites(honest, n, list(range(first - 1))), False),
         "citations.extra": (lambda: with_step(honest, deduce, lambda s: {
             "evidence_ids": [*s.evidence_ids, last]}), False),
@@ -208,10 +245,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 1000])
     parser.add_argument("--classes", nargs="*", default=None)
+    parser.add_argument("--item-bytes", type=int, default=None)
     args = parser.parse_args()
+    ITEM_BYTES[0] = args.item_bytes
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
-            honest = honest_bundle(n)
+            honest = market(n)
             for name, (make, extraction) in classes(honest, n).items():
                 if args.classes and name not in args.classes:
                     continue

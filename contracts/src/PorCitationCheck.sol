@@ -6,7 +6,9 @@ import {PorInclusion} from "./PorInclusion.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorCitationCheck: `verify_citation_proof` (SPEC §10.2.7, §12.5.1) on-chain.
-/// @notice Input: the exact bytes of a por.CitationProof/1 file. Output: (won, check id,
+/// @notice Input: the exact bytes of a por.CitationProof/2 file (the step and the extract
+/// steps of at most two cited items, each standing for its item: output.evidence_id,
+/// output.requirement_id, and its leaf index, which is the item's). Output: (won, check id,
 /// por_root). `won` is true for a fault shown (one_step.citation_repeat,
 /// one_step.citation_order, one_step.citation_set, one_step.prior_order,
 /// one_step.id_position, one_step.invalid_record); false with
@@ -29,8 +31,17 @@ library PorCitationCheck {
     bytes32 internal constant CANONICAL = keccak256("one_step.citations_canonical");
 
     /// CitationProof fields, canonical order.
-    bytes internal constant KEYS = "\x04kind\x04step\x06schema\x08evidence\x08por_root\x0cchallenge_id";
+    bytes internal constant KEYS = "\x04kind\x04step\x06schema\x08por_root\x0cchallenge_id\x0dextract_steps";
+    bytes internal constant SCHEMA_TEXT = "por.CitationProof/2";
+    uint256 private constant F_KIND = 0;
+    uint256 private constant F_STEP = 1;
+    uint256 private constant F_SCHEMA = 2;
+    uint256 private constant F_ROOT = 3;
+    uint256 private constant F_ID = 4;
+    uint256 private constant F_EXTRACTS = 5;
     uint256 internal constant MAX_ITEMS = 2;
+    /// Items one check chunk reads (SPEC §12.5.3, ADR 0011 stage 3).
+    uint256 internal constant CHUNK = 10;
 
     /// inputs.kind of a step (SPEC §12.5.1): 0 for anything else (absent, other text, not text).
     uint8 internal constant EXTRACT_CLAIMS = 1;
@@ -63,37 +74,37 @@ library PorCitationCheck {
         // proof record is proof.unsupported (exit 2), anything else but a
         // CitationProof proof.schema; every field is typed before anything is verified.
         (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
-        if (!ok || !PorCbor.isText(d, at[2], "por.CitationProof/1")) {
+        if (!ok || !PorCbor.isText(d, at[F_SCHEMA], SCHEMA_TEXT)) {
             id = schemaName(d);
             return (false, id == 0 ? SCHEMA : id, 0);
         }
         bool rootOk;
-        (rootOk, porRoot) = PorCbor.hashAt(d, at[4]);
+        (rootOk, porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
         PorInclusion.Part[] memory parts;
         (ok, parts) = schema(d, at);
         if (!ok || !rootOk) return (false, SCHEMA, porRoot);
         // 1-3. Every part under por_root, then the proof's own id.
         for (uint256 i = 0; i < parts.length; i++) {
-            uint8 want = i == 0 ? PorInclusion.REASONING_LEAF : PorInclusion.EVIDENCE_LEAF;
-            bytes32 err = PorInclusion.verify(d, parts[i], want, porRoot);
+            bytes32 err = PorInclusion.verify(d, parts[i], PorInclusion.REASONING_LEAF, porRoot);
             if (err != 0) return (false, err, porRoot);
         }
-        (, bytes32 challengeId) = PorCbor.hashAt(d, at[5]);
-        if (PorInclusion.bodyHash(d, 0, d.length, at[5]) != challengeId) {
+        (, bytes32 challengeId) = PorCbor.hashAt(d, at[F_ID]);
+        if (PorInclusion.bodyHash(d, 0, d.length, at[F_ID]) != challengeId) {
             return (false, PorInclusion.CHALLENGE_ID, porRoot);
         }
         (won, id) = decide(d, parts);
     }
 
-    /// 0 when the top-level `schema` is por.CitationProof/1, else the id.
+    /// 0 when the top-level `schema` is por.CitationProof/2, else the id.
     function schemaName(bytes calldata d) private pure returns (bytes32) {
         uint256 at = PorCbor.get(d, 0, "schema");
-        if (at != 0 && PorCbor.isText(d, at, "por.CitationProof/1")) return 0;
+        if (at != 0 && PorCbor.isText(d, at, SCHEMA_TEXT)) return 0;
         return at != 0 && otherVersion(d, at) ? UNSUPPORTED : SCHEMA;
     }
 
-    /// The text at `pos` is `por.<proof record>/<1-9 digits>` with a version other than 1
-    /// (SPEC §10.8 `proof.unsupported`; the records of §10.2).
+    /// The text at `pos` is `por.<proof record>/<1-9 digits>` with a version other than the
+    /// record's current one (2 for CitationProof and OmissionProof, else 1) (SPEC §10.8
+    /// `proof.unsupported`; the records of §10.2).
     function otherVersion(bytes calldata d, uint256 pos) private pure returns (bool) {
         (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
         if (!text || len < 6 || bytes4(d[off:off + 4]) != "por.") return false;
@@ -105,8 +116,9 @@ library PorCitationCheck {
         for (uint256 i = slash + 1; i < off + len; i++) {
             if (d[i] < "0" || d[i] > "9") return false;
         }
-        if (digits == 1 && d[slash + 1] == "1") return false;
         bytes32 name = keccak256(d[off + 4:slash]);
+        bytes1 current = name == keccak256("CitationProof") || name == keccak256("OmissionProof") ? bytes1("2") : bytes1("1");
+        if (digits == 1 && d[slash + 1] == current) return false;
         return name == keccak256("InclusionProof") || name == keccak256("BundleProof")
             || name == keccak256("OneStepProof") || name == keccak256("OmissionProof")
             || name == keccak256("JudgeProof") || name == keccak256("HeaderProof")
@@ -114,20 +126,20 @@ library PorCitationCheck {
     }
 
     /// The fields other than por_root: kind, schema, challenge_id, and the parts (step
-    /// first, then at most two items), each a valid InclusionProof record.
+    /// first, then at most two extract steps), each a valid InclusionProof record.
     function schema(bytes calldata d, uint256[] memory at)
         private
         pure
         returns (bool ok, PorInclusion.Part[] memory parts)
     {
-        (bool items, uint256 n, uint256 first) = PorCbor.container(d, at[3], PorCbor.ARRAY);
-        (bool idOk,) = PorCbor.hashAt(d, at[5]);
-        if (!items || n > MAX_ITEMS || !idOk || !PorCbor.isText(d, at[0], "reasoning_leaf")
-                || !PorCbor.isText(d, at[2], "por.CitationProof/1")) {
+        (bool items, uint256 n, uint256 first) = PorCbor.container(d, at[F_EXTRACTS], PorCbor.ARRAY);
+        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
+        if (!items || n > MAX_ITEMS || !idOk || !PorCbor.isText(d, at[F_KIND], "reasoning_leaf")
+                || !PorCbor.isText(d, at[F_SCHEMA], SCHEMA_TEXT)) {
             return (false, parts);
         }
         parts = new PorInclusion.Part[](n + 1);
-        (ok, parts[0]) = PorInclusion.parse(d, at[1]);
+        (ok, parts[0]) = PorInclusion.parse(d, at[F_STEP]);
         for (uint256 i = 0; ok && i < n; i++) {
             (ok, parts[i + 1]) = PorInclusion.parse(d, first);
             first = parts[i + 1].end;
@@ -140,58 +152,114 @@ library PorCitationCheck {
         bytes calldata leaf = leafOf(d, parts[0]);
         (bool ok, uint256[] memory at) = PorRecords.reasoningStep(leaf);
         if (!ok) return (true, INVALID_RECORD);
-        uint256[][] memory items = new uint256[][](parts.length);
-        for (uint256 i = 1; i < parts.length; i++) {
-            (ok, items[i]) = PorRecords.evidenceItem(leafOf(d, parts[i]));
-            if (!ok) return (true, INVALID_RECORD);
-        }
+        uint256[][] memory extracts;
+        (ok, extracts) = parseExtracts(d, parts);
+        if (!ok) return (true, INVALID_RECORD);
         Step memory s = readStep(leaf, at, parts[0].leafIndex + 1);
         if (!PorRecords.isStepId(leaf, at[PorRecords.STEP_ID], s.number)) return (true, ID_POSITION);
         // 5. The step alone (R1, R2, O1, S1, S2).
         bytes32 fault = stepFault(leaf, s);
         if (fault != 0) return (true, fault);
-        // 6. The carried items: two adjacent citations (O2) or one citation (S3, S4).
+        // 6. The carried extract steps: two adjacent citations (O2) or one citation (S3, S4).
         if (parts.length == 1) return (false, CANONICAL);
-        if (parts.length == 3) return pairFault(d, parts, items, leaf, s);
-        return itemFault(d, parts[1], items[1], leaf, s);
+        return carriedFault(d, parts, extracts, leaf, s);
     }
-
-    function leafOf(bytes calldata d, PorInclusion.Part memory p) private pure returns (bytes calldata) {
-        return d[p.leaf:p.leaf + p.leafLength];
-    }
-
-    /// O2: two items the step cites next to each other, in leaf order.
-    function pairFault(
+    /// Step 6 on the carried extract steps (each standing for its item).
+    function carriedFault(
         bytes calldata d,
         PorInclusion.Part[] memory parts,
-        uint256[][] memory items,
+        uint256[][] memory extracts,
         bytes calldata leaf,
         Step memory s
     ) private pure returns (bool, bytes32) {
-        (uint256 k, bool found) = position(leaf, s, leafOf(d, parts[1]), items[1][PorRecords.ITEM_EVIDENCE_ID]);
+        (bool views, uint256[] memory ids, uint256[] memory reqs) = viewAll(d, parts, extracts);
+        if (!views) return (false, CITATIONS);
+        if (parts.length == 3) return pairFault(d, parts, ids, leaf, s);
+        return itemFault(leafOf(d, parts[1]), parts[1].leafIndex, ids[1], reqs[1], leaf, s);
+    }
+    /// Each carried extract step (parts 1..) is a valid ReasoningStep record.
+    function parseExtracts(bytes calldata d, PorInclusion.Part[] memory parts)
+        private
+        pure
+        returns (bool ok, uint256[][] memory extracts)
+    {
+        extracts = new uint256[][](parts.length);
+        ok = true;
+        for (uint256 i = 1; ok && i < parts.length; i++) {
+            (ok, extracts[i]) = PorRecords.reasoningStep(leafOf(d, parts[i]));
+        }
+    }
+    /// extractView of every carried extract step: offsets of output.evidence_id and
+    /// output.requirement_id in each.
+    function viewAll(bytes calldata d, PorInclusion.Part[] memory parts, uint256[][] memory extracts)
+        private
+        pure
+        returns (bool ok, uint256[] memory ids, uint256[] memory reqs)
+    {
+        ids = new uint256[](parts.length);
+        reqs = new uint256[](parts.length);
+        ok = true;
+        for (uint256 i = 1; ok && i < parts.length; i++) {
+            (ok, ids[i], reqs[i]) = extractView(leafOf(d, parts[i]), extracts[i], parts[i].leafIndex + 1);
+        }
+    }
+    /// citations.extract_view: the carried step is the extract_claims step `step_{number}`
+    /// (step_type `extract`) citing exactly its text output.evidence_id, with a text
+    /// output.requirement_id; returns the offsets of the two texts in the extract leaf.
+    function extractView(bytes calldata ex, uint256[] memory at, uint256 number)
+        private
+        pure
+        returns (bool, uint256, uint256)
+    {
+        uint256 kind = PorCbor.get(ex, at[PorRecords.STEP_INPUTS], "kind");
+        if (!PorCbor.isText(ex, at[PorRecords.STEP_TYPE], "extract") || kind == 0
+                || !PorCbor.isText(ex, kind, "extract_claims") || !PorRecords.isStepId(ex, at[PorRecords.STEP_ID], number)) {
+            return (false, 0, 0);
+        }
+        uint256 id = textAt(ex, at[PorRecords.STEP_OUTPUT], "evidence_id");
+        uint256 req = textAt(ex, at[PorRecords.STEP_OUTPUT], "requirement_id");
+        if (id == 0 || req == 0 || !citesOnly(ex, at[PorRecords.STEP_EVIDENCE], id)) return (false, 0, 0);
+        return (true, id, req);
+    }
+    /// Offset of the text value of `key` in the map at `map`, else 0.
+    function textAt(bytes calldata ex, uint256 map, bytes memory key) private pure returns (uint256 at) {
+        at = PorCbor.get(ex, map, key);
+        if (at == 0) return 0;
+        (bool text,,) = PorCbor.str(ex, at, PorCbor.TEXT);
+        return text ? at : 0;
+    }
+    /// The array at `list` is exactly [the text at `id`].
+    function citesOnly(bytes calldata ex, uint256 list, uint256 id) private pure returns (bool) {
+        (, uint256 n, uint256 first) = PorCbor.container(ex, list, PorCbor.ARRAY);
+        return n == 1 && PorRecords.sameText(ex, first, ex, id);
+    }
+    function leafOf(bytes calldata d, PorInclusion.Part memory p) private pure returns (bytes calldata) {
+        return d[p.leaf:p.leaf + p.leafLength];
+    }
+    /// O2: two items the step cites next to each other, in leaf order (each at its
+    /// extract step's leaf index).
+    function pairFault(
+        bytes calldata d,
+        PorInclusion.Part[] memory parts,
+        uint256[] memory ids,
+        bytes calldata leaf,
+        Step memory s
+    ) private pure returns (bool, bytes32) {
+        (uint256 k, bool found) = position(leaf, s, leafOf(d, parts[1]), ids[1]);
         if (!found || k + 1 >= s.evidenceCount) return (false, CITATIONS);
-        if (!citedAt(leaf, nth(leaf, s.evidence, k + 1), d, parts[2], items[2])) return (false, CITATIONS);
+        if (!PorRecords.sameText(leaf, nth(leaf, s.evidence, k + 1), leafOf(d, parts[2]), ids[2])) {
+            return (false, CITATIONS);
+        }
         if (parts[1].leafIndex == parts[2].leafIndex) return (true, REPEAT);
         if (parts[1].leafIndex > parts[2].leafIndex) return (true, ORDER);
         return (false, CANONICAL);
     }
-
-    /// The step's citation at `at` is the evidence_id of the item `part` carries.
-    function citedAt(
-        bytes calldata leaf,
-        uint256 at,
-        bytes calldata d,
-        PorInclusion.Part memory part,
-        uint256[] memory fields
-    ) private pure returns (bool) {
-        return PorRecords.sameText(leaf, at, leafOf(d, part), fields[PorRecords.ITEM_EVIDENCE_ID]);
-    }
-
-    /// S4 and S3: one item the step cites.
+    /// S4 and S3: one item the step cites, shown by its extract step.
     function itemFault(
-        bytes calldata d,
-        PorInclusion.Part memory part,
-        uint256[] memory fields,
+        bytes calldata ex,
+        uint256 exIndex,
+        uint256 idAt,
+        uint256 requirementAt,
         bytes calldata leaf,
         Step memory s
     )
@@ -199,20 +267,18 @@ library PorCitationCheck {
         pure
         returns (bool, bytes32)
     {
-        bytes calldata item = leafOf(d, part);
-        (uint256 k, bool found) = position(leaf, s, item, fields[PorRecords.ITEM_EVIDENCE_ID]);
+        (uint256 k, bool found) = position(leaf, s, ex, idAt);
         if (!found) return (false, CITATIONS);
-        if (s.kind == CHECK_REQUIREMENT
-                && (s.requirement == 0 || !PorRecords.sameText(leaf, s.requirement, item, fields[PorRecords.ITEM_REQUIREMENT]))) {
-            return (true, SET);
+        // S4 and S3 read only check chunks and aggregates (contradictions cites no item).
+        if (s.kind != CHECK_REQUIREMENT && s.kind != AGGREGATE) return (false, CANONICAL);
+        if (s.requirement == 0 || !PorRecords.sameText(leaf, s.requirement, ex, requirementAt)) {
+            return (true, SET); // S4
         }
-        bool extractsFirst = s.kind == CHECK_REQUIREMENT || s.kind == AGGREGATE || s.kind == CONTRADICTIONS;
-        if (extractsFirst && k < s.priorCount && !PorRecords.isStepId(leaf, nth(leaf, s.prior, k), part.leafIndex + 1)) {
-            return (true, SET);
+        if (k < s.priorCount && !PorRecords.isStepId(leaf, nth(leaf, s.prior, k), exIndex + 1)) {
+            return (true, SET); // S3
         }
         return (false, CANONICAL);
     }
-
     function readStep(bytes calldata leaf, uint256[] memory at, uint256 number) private pure returns (Step memory s) {
         s.number = number;
         uint256 kind = PorCbor.get(leaf, at[PorRecords.STEP_INPUTS], "kind");
@@ -248,12 +314,14 @@ library PorCitationCheck {
             p = off + len;
         }
         (uint256 e, uint256 c, uint8 kind) = (s.evidenceCount, s.priorCount, s.kind);
-        if ((kind == EXTRACT_CLAIMS && (e != 1 || c != 0)) || (kind == CHECK_REQUIREMENT && c != e)
-                || (kind == AGGREGATE && c != e + 1) || (kind == CONTRADICTIONS && c <= e)
+        if ((kind == EXTRACT_CLAIMS && (e != 1 || c != 0))
+                || (kind == CHECK_REQUIREMENT && (e > CHUNK || (c != e && c != e + 1)))
+                || (kind == AGGREGATE && c != e + 1) || (kind == CONTRADICTIONS && (e != 0 || c < 1))
                 || (kind == MAP && c != 1) || (kind == DEDUCE && c < 2)) {
             return SET; // S1
         }
-        if ((kind == AGGREGATE || kind == DEDUCE || kind == MAP)
+        bool chained = kind == CHECK_REQUIREMENT && c == e + 1; // a chunk after the first
+        if ((kind == AGGREGATE || kind == DEDUCE || kind == MAP || chained)
                 && !PorRecords.isStepId(leaf, lastPrior, s.number - 1)) {
             return SET; // S2
         }

@@ -26,7 +26,7 @@ contract PorProofCheck {
         return PorCbor.check(data);
     }
 
-    /// A por.CitationProof/1 (SPEC §10.2.7): won for a citation fault shown.
+    /// A por.CitationProof/2 (SPEC §10.2.7): won for a citation fault shown.
     function checkCitationProof(bytes calldata proof)
         external
         view

@@ -4,7 +4,7 @@
 65-byte secp256k1 signature) into ``proposeVerdict`` calldata, a
 ``por.InclusionProof/1`` and a DisputeCase hash into ``openChallenge`` /
 ``checkInclusion`` calldata, a ``por.RulingSignature/1`` into ``submitRuling``,
-a won ``por.CitationProof/1`` into ``settleByProof``, and computes the registry's
+a won ``por.CitationProof/2`` into ``settleByProof``, and computes the registry's
 challenge id, with the ``eth-abi`` encoder (the ``chain`` extra), imported only
 when called.
 

@@ -102,7 +102,7 @@ def proof_commitment(market_id: bytes, proof: bytes, committer: bytes) -> bytes:
 
 def settle_by_proof_calldata(market_id: bytes, proof: bytes) -> bytes:
     """``settleByProof(marketId, proof)`` calldata (no value): ``proof`` is the exact
-    bytes of a proof file (a ``por.CitationProof/1``)."""
+    bytes of a proof file (a ``por.CitationProof/2``)."""
     _require32(market_id, "market_id (keccak256 of the market id text)")
     return selector(SETTLE_BY_PROOF) + _encoder()(["bytes32", "bytes"], [market_id, proof])
 

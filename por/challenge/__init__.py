@@ -5,7 +5,7 @@
 * :mod:`~por.challenge.proofs` -- build and verify inclusion and bundle proofs;
 * :mod:`~por.challenge.one_step` -- build a one-step proof and re-execute its step;
 * :mod:`~por.challenge.citations` -- a step whose citations are not canonical
-  (``por.CitationProof/1``, SPEC §10.2.7);
+  (``por.CitationProof/2``, SPEC §10.2.7);
 * :mod:`~por.challenge.refs` -- the proof that answers a verifier's ChallengeRef;
 * :mod:`~por.challenge.check` -- ``check_proof`` (a report) and ``verify_proof``
   (raises) over proof bytes.

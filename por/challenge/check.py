@@ -204,12 +204,13 @@ def _summary(proof: Proof) -> str:
                 f"{proof.final_step.leaf_index}) and the extract steps of "
                 f"{len(proof.extract_steps)} summarised items are under por_root")
     if isinstance(proof, OmissionProof):
-        return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and evidence "
-                f"leaf {proof.evidence.leaf_index} of {proof.evidence.tree_size} are under "
-                "por_root")
+        return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and "
+                f"{proof.evidence.kind} {proof.evidence.leaf_index} of "
+                f"{proof.evidence.tree_size} are under por_root")
     if isinstance(proof, CitationProof):
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and "
-                f"{len(proof.evidence)} of its cited evidence leaves are under por_root")
+                f"the extract steps of {len(proof.extract_steps)} of its cited items are "
+                "under por_root")
     if isinstance(proof, OneStepProof):
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and its "
                 f"{len(proof.evidence)} evidence and {len(proof.prior_steps)} prior-step "

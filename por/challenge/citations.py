@@ -5,7 +5,10 @@ the citations themselves are wrong: a ``check_requirement`` step citing its
 items as ``[beta, alpha, gamma]`` recomputes to itself, yet it makes beta the
 first candidate of a quorum and can flip the verdict (issue 22).  SPEC §12.5.1
 therefore fixes one canonical form for every step's citations, and a step that
-breaks it is a fault shown by the step alone or by one or two cited items:
+breaks it is a fault shown by the step alone or by the extract steps of one or two
+cited items (``por.CitationProof/2``: an extract step's ``output.evidence_id`` and
+``output.requirement_id`` and its leaf index, which is its item's, stand for the
+item, so the proof does not grow with the item, ADR 0011 decision 2):
 
 * ``one_step.citation_repeat``: an id cited twice (visible in the step);
 * ``one_step.citation_order``: two adjacent citations out of order (step
@@ -42,7 +45,7 @@ from por.challenge.records import CitationProof, InclusionProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
 from por.errors import PorError, ProofError
 from por.merkle import leaf_hash
-from por.schemas import EvidenceItem, ReasoningStep, step_id, step_number
+from por.schemas import ReasoningStep, step_id, step_number
 
 REPEAT = "one_step.citation_repeat"
 ORDER = "one_step.citation_order"
@@ -147,28 +150,54 @@ def item_fault(kind: Any, requirement_id: Any, position: int, prior_step_ids: Se
 
 @dataclass(frozen=True)
 class _Index:
-    """Evidence leaves by id: the first leaf carrying each id, and its requirement."""
+    """Cited items by id, read from their extract steps: the first extract step
+    (leaf index = the item's evidence leaf index, §10.2.4 rule 3) and its requirement."""
 
     position: dict[str, int]
     requirement: dict[str, str]
 
 
 def _evidence_index(bundle: Bundle) -> _Index:
-    """One pass with cbor2's C decoder (as ``one_step.positions_of``); the checker
-    decodes every carried leaf strictly."""
+    """One pass over the first n step leaves with cbor2's C decoder (as
+    ``one_step.positions_of``); the checker decodes every carried leaf strictly."""
     position: dict[str, int] = {}
     requirement: dict[str, str] = {}
-    for index, blob in enumerate(bundle.evidence):
+    for index in range(min(len(bundle.evidence), len(bundle.steps))):
         try:
-            value = cbor2.loads(blob)
-        except Exception:  # noqa: S112 - unreadable leaf: it carries no id
+            value = cbor2.loads(bundle.steps[index])
+        except Exception:  # noqa: S112 - unreadable leaf: it extracts nothing
             continue
-        eid = value.get("evidence_id") if type(value) is dict else None
-        if type(eid) is str and eid not in position:
-            position[eid] = index
-            rid = value.get("requirement_id")
-            requirement[eid] = rid if type(rid) is str else ""
+        found = _extract_fields(value, index + 1)
+        if found is not None and found[0] not in position:
+            position[found[0]] = index
+            requirement[found[0]] = found[1]
     return _Index(position, requirement)
+
+
+def _extract_fields(value: Any, number: int) -> tuple[str, str] | None:
+    """(``output.evidence_id``, ``output.requirement_id``) of a decoded step map that
+    is the ``extract_claims`` step ``step_{number:04d}`` citing exactly that id, else None."""
+    if type(value) is not dict:
+        return None
+    inputs, output = value.get("inputs"), value.get("output")
+    if (type(inputs) is not dict or type(output) is not dict
+            or value.get("step_type") != "extract" or inputs.get("kind") != "extract_claims"
+            or value.get("step_id") != step_id(number)):
+        return None
+    eid, rid = output.get("evidence_id"), output.get("requirement_id")
+    if type(eid) is not str or type(rid) is not str or value.get("evidence_ids") != [eid]:
+        return None
+    return eid, rid
+
+
+def extract_view(step: ReasoningStep, leaf_index: int) -> tuple[str, str] | None:
+    """What a carried extract step shows of its item (SPEC §10.2.4, §10.2.7): its
+    ``output.evidence_id`` and ``output.requirement_id``, when the step is the
+    ``extract_claims`` step at its own position (``step_{leaf_index+1:04d}``, step type
+    ``extract``) citing exactly that id; else None (``proof.citations``)."""
+    return _extract_fields({"step_id": step.step_id, "step_type": step.step_type,
+                            "inputs": step.inputs, "output": step.output,
+                            "evidence_ids": list(step.evidence_ids)}, leaf_index + 1)
 
 
 @dataclass(frozen=True)
@@ -232,8 +261,8 @@ def citation_faults(bundle: Bundle) -> list[int]:
 
 
 def build_citation_proof(bundle: Bundle, step_index: int) -> CitationProof:
-    """The CitationProof of step leaf ``step_index``: the step and the 0-2 items
-    that show its fault.  ``ProofError('proof.no_citation_fault')`` when its
+    """The CitationProof of step leaf ``step_index``: the step and the extract steps
+    of the 0-2 items that show its fault.  ``ProofError('proof.no_citation_fault')`` when its
     citations break no rule a CitationProof shows (or the leaf is no step)."""
     if type(step_index) is not int or not 0 <= step_index < len(bundle.steps):
         raise ProofError("proof.no_such_leaf", f"no reasoning_leaf leaf {step_index!r} among "
@@ -245,14 +274,11 @@ def build_citation_proof(bundle: Bundle, step_index: int) -> CitationProof:
         raise ProofError("proof.no_citation_fault", f"step leaf {step_index}'s citations "
                          "break no rule of SPEC §12.5.1 that a citation proof shows")
     commitments = bundle.commitments
-    part = ComponentTree("reasoning_leaf", bundle.steps, commitments).proof(step_index)
-    items: list[InclusionProof] = []
-    if leaves:
-        tree = ComponentTree("evidence_leaf", bundle.evidence, commitments)
-        items = [tree.proof(at) for at in leaves]
+    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
+    extracts: list[InclusionProof] = [steps.proof(at) for at in leaves]
     body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
-            "por_root": commitments.por_root, "step": part.to_dict(),
-            "evidence": [p.to_dict() for p in items]}
+            "por_root": commitments.por_root, "step": steps.proof(step_index).to_dict(),
+            "extract_steps": [p.to_dict() for p in extracts]}
     proof: CitationProof = seal(CitationProof, body)
     return proof
 
@@ -264,23 +290,23 @@ def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None
                           checks: list[InclusionCheck] | None = None) -> ChallengeOutcome:
     """Verify the parts and decide (SPEC §10.2.7); raise when the proof itself is
     invalid (``proof.*``/``merkle.*``).  Work: the parts' paths, one step decode,
-    at most two item decodes, one pass over the step's citations."""
+    at most two extract-step decodes, one pass over the step's citations."""
     sink = checks if checks is not None else []
     # 1-3. Trusted root, every part under it, the id.
     require_por_root(proof.por_root, por_root)
     verify_parts((("step", proof.step, "reasoning_leaf"),
-                  *((f"evidence[{i}]", p, "evidence_leaf")
-                    for i, p in enumerate(proof.evidence))), proof.por_root, sink)
+                  *((f"extract_steps[{i}]", p, "reasoning_leaf")
+                    for i, p in enumerate(proof.extract_steps))), proof.por_root, sink)
     verify_challenge_id(proof, "citation")
     base: dict[str, Any] = {"committed_leaf_hash": leaf_hash(proof.step.leaf)}
     # 4. The carried records parse; a committed invalid record is a fault.
     current = "step"
     try:
         step = ReasoningStep.from_cbor(proof.step.leaf)
-        items = []
-        for i, part in enumerate(proof.evidence):
-            current = f"evidence[{i}]"
-            items.append(EvidenceItem.from_cbor(part.leaf))
+        extracts = []
+        for i, part in enumerate(proof.extract_steps):
+            current = f"extract_steps[{i}]"
+            extracts.append(ReasoningStep.from_cbor(part.leaf))
     except PorError as exc:
         return ChallengeOutcome("won", "one_step.invalid_record", f"committed {current} leaf "
                                 f"is not a valid record: {exc.message}", cause=exc.check_id,
@@ -293,29 +319,39 @@ def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None
     kind = step.inputs.get("kind")
     # 5. The step alone (R1, R2, O1, S1, S2).
     fault = step_fault(number, kind, step.evidence_ids, step.prior_step_ids)
-    # 6. The carried items: two adjacent citations (O2) or one citation (S3, S4).
-    if fault is None and items:
+    # 6. The carried extract steps: two adjacent citations (O2) or one citation (S3, S4);
+    # each stands for its item at evidence leaf = its own leaf index (§10.2.4 rule 3).
+    if fault is None and extracts:
+        items = []
+        for i, (part, extract) in enumerate(zip(proof.extract_steps, extracts, strict=True)):
+            view = extract_view(extract, part.leaf_index)
+            if view is None:
+                raise ProofError("proof.citations", f"extract_steps[{i}] must be the "
+                                 "extract_claims step at its own leaf position citing its "
+                                 "output.evidence_id", required=step_id(part.leaf_index + 1),
+                                 found=extract.step_id[:80])
+            items.append(view)
         cited = step.evidence_ids
         try:
-            k = cited.index(items[0].evidence_id)
+            k = cited.index(items[0][0])
         except ValueError:
             k = -1
         if len(items) == 2:
-            if k < 0 or k + 1 >= len(cited) or cited[k + 1] != items[1].evidence_id:
+            if k < 0 or k + 1 >= len(cited) or cited[k + 1] != items[1][0]:
                 raise ProofError("proof.citations", "the two items must be cited next to "
                                  "each other, in this order",
                                  required=",".join(cited)[:200],
-                                 found=f"{items[0].evidence_id},{items[1].evidence_id}"[:200])
-            fault = pair_fault(items[0].evidence_id, proof.evidence[0].leaf_index,
-                               items[1].evidence_id, proof.evidence[1].leaf_index)
+                                 found=f"{items[0][0]},{items[1][0]}"[:200])
+            fault = pair_fault(items[0][0], proof.extract_steps[0].leaf_index,
+                               items[1][0], proof.extract_steps[1].leaf_index)
         else:
             if k < 0:
                 raise ProofError("proof.citations", "the item must be one the step cites",
-                                 required=",".join(cited)[:200],
-                                 found=items[0].evidence_id)
+                                 required=",".join(cited)[:200], found=items[0][0])
             fault = item_fault(kind, step.inputs.get("requirement_id"), k,
-                               step.prior_step_ids, item_index=proof.evidence[0].leaf_index,
-                               item_requirement=items[0].requirement_id)
+                               step.prior_step_ids,
+                               item_index=proof.extract_steps[0].leaf_index,
+                               item_requirement=items[0][1])
     if fault is not None:
         return ChallengeOutcome("won", fault.reason, f"{step.step_id}: {fault.message} "
                                 "(SPEC §12.5.1)", **base)
@@ -331,6 +367,7 @@ __all__ = [
     "Fault",
     "build_citation_proof",
     "citation_faults",
+    "extract_view",
     "item_fault",
     "pair_fault",
     "step_fault",

@@ -6,9 +6,11 @@ re-executed on what it cites, such a step is right.  But the auditor's rule
 (SPEC §12.5) fixes what that step must cite: every committed evidence item
 whose ``requirement_id`` is the step's requirement, in bundle order.  So one
 committed item of that requirement that the step does not cite is a
-self-contained proof of omission: two inclusion proofs (the step, the item)
-under the same ``por_root``.  An honest bundle has no such item, so an omission
-challenge against an honest bundle is always lost.
+self-contained proof of omission: two inclusion proofs (the step, the item's
+extract step, whose ``output`` names the item's id and requirement and whose leaf
+index is the item's) under the same ``por_root`` (``por.OmissionProof/2``).  An
+honest bundle has no such item, so an omission challenge against an honest bundle
+is always lost.
 
 The same record proves a broken *position*: the auditor commits one
 ``extract_claims`` step per item first, so step leaf i (i < n) must extract
@@ -41,6 +43,7 @@ import cbor2
 
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree
+from por.challenge.citations import extract_view
 from por.challenge.proofs import (
     require_por_root,
     verify_challenge_id,
@@ -152,19 +155,37 @@ def omissions(bundle: Bundle) -> list[tuple[int, int]]:
     return found
 
 
+def _extracts(bundle: Bundle, index: int) -> bool:
+    """Step leaf ``index`` is the extract step of evidence leaf ``index`` (its id and
+    requirement as the item's), so an OmissionProof can carry it instead of the item."""
+    if not 0 <= index < min(len(bundle.steps), len(bundle.evidence)):
+        return False
+    try:
+        step = ReasoningStep.from_cbor(bundle.steps[index])
+        item = EvidenceItem.from_cbor(bundle.evidence[index])
+    except PorError:
+        return False
+    return extract_view(step, index) == (item.evidence_id, item.requirement_id)
+
+
 def build_omission_proof(bundle: Bundle, step_index: int,
                          evidence_index: int | None = None) -> OmissionProof:
     """The OmissionProof of step ``step_index`` and item ``evidence_index`` (default:
-    :func:`omitted_item`).  ``ProofError('proof.no_omission')`` when there is none."""
+    :func:`omitted_item`): the item's extract step (step leaf ``evidence_index``) when it
+    is the item's, else the item (the position rules 2-3 read the item itself).
+    ``ProofError('proof.no_omission')`` when there is none."""
     index = omitted_item(bundle, step_index) if evidence_index is None else evidence_index
     if index is None:
         raise ProofError("proof.no_omission", f"step leaf {step_index} is not a "
                          f"{CHECK_KIND} step that omits an item of its requirement")
     commitments = bundle.commitments
-    step = ComponentTree("reasoning_leaf", bundle.steps, commitments).proof(step_index)
-    item = ComponentTree("evidence_leaf", bundle.evidence, commitments).proof(index)
+    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
+    if index != step_index and _extracts(bundle, index):
+        item = steps.proof(index)
+    else:
+        item = ComponentTree("evidence_leaf", bundle.evidence, commitments).proof(index)
     body = {"schema": OmissionProof.SCHEMA, "kind": "reasoning_leaf",
-            "por_root": commitments.por_root, "step": step.to_dict(),
+            "por_root": commitments.por_root, "step": steps.proof(step_index).to_dict(),
             "evidence": item.to_dict()}
     proof: OmissionProof = seal(OmissionProof, body)
     return proof
@@ -176,19 +197,25 @@ def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None
     itself is invalid (``proof.*``/``merkle.*``)."""
     sink = checks if checks is not None else []
     require_por_root(proof.por_root, por_root)
+    carried = proof.evidence.kind if proof.evidence.kind == "reasoning_leaf" else "evidence_leaf"
     verify_parts((("step", proof.step, "reasoning_leaf"),
-                             ("evidence", proof.evidence, "evidence_leaf")), proof.por_root, sink)
+                  ("evidence", proof.evidence, carried)), proof.por_root, sink)
     verify_challenge_id(proof, "omission")
     base: dict[str, Any] = {"committed_leaf_hash": leaf_hash(proof.step.leaf)}
     current = "step"
     try:
         step = ReasoningStep.from_cbor(proof.step.leaf)
         current = "evidence"
-        item = EvidenceItem.from_cbor(proof.evidence.leaf)
+        if carried == "reasoning_leaf":
+            extract = ReasoningStep.from_cbor(proof.evidence.leaf)
+        else:
+            item = EvidenceItem.from_cbor(proof.evidence.leaf)
     except PorError as exc:
         return ChallengeOutcome("won", "one_step.invalid_record", f"committed {current} leaf "
                                 f"is not a valid record: {exc.message}", cause=exc.check_id,
                                 **base)
+    if carried == "reasoning_leaf":
+        return _by_extract(proof, step, extract, base)
     requirement = step.inputs.get("requirement_id")
     kind = step.inputs.get("kind")
     if item.requirement_id == requirement and omits(
@@ -213,21 +240,46 @@ def verify_omission_proof(proof: OmissionProof, *, por_root: bytes | None = None
                                 f"{step.inputs.get('kind')} citing "
                                 f"{','.join(step.evidence_ids)[:120] or 'nothing'}",
                                 step_id=step.step_id, **base)
+    return _lost(step, item.evidence_id, item.requirement_id, proof.evidence.leaf_index, base)
+
+
+def _lost(step: ReasoningStep, evidence_id: str, item_requirement: str, leaf: int,
+          base: dict[str, Any]) -> ChallengeOutcome:
+    """Rule 4: why the item is not one the step leaves out (lost)."""
+    requirement, kind = step.inputs.get("requirement_id"), step.inputs.get("kind")
     if kind not in (CHECK_KIND, AGGREGATE_KIND):
         return ChallengeOutcome("lost", "omission.not_a_check", f"{step.step_id} is not a "
                                 f"{CHECK_KIND} or {AGGREGATE_KIND} step; its citations are "
                                 "not fixed by the requirement", step_id=step.step_id, **base)
-    if item.requirement_id != requirement:
-        return ChallengeOutcome("lost", "omission.other_requirement", f"{item.evidence_id} "
-                                f"belongs to {item.requirement_id!r}, {step.step_id} checks "
+    if item_requirement != requirement:
+        return ChallengeOutcome("lost", "omission.other_requirement", f"{evidence_id} "
+                                f"belongs to {item_requirement!r}, {step.step_id} checks "
                                 f"{requirement!r}", step_id=step.step_id, **base)
-    if item.evidence_id in step.evidence_ids:
+    if evidence_id in step.evidence_ids:
         return ChallengeOutcome("lost", "omission.cited", f"{step.step_id} cites "
-                                f"{item.evidence_id}", step_id=step.step_id, **base)
-    return ChallengeOutcome("lost", "omission.other_chunk", f"{item.evidence_id} (evidence "
-                            f"leaf {proof.evidence.leaf_index}) is read by another chunk of "
-                            f"{requirement!r} than {step.step_id}", step_id=step.step_id,
-                            **base)
+                                f"{evidence_id}", step_id=step.step_id, **base)
+    return ChallengeOutcome("lost", "omission.other_chunk", f"{evidence_id} (leaf {leaf}) "
+                            f"is read by another chunk of {requirement!r} than "
+                            f"{step.step_id}", step_id=step.step_id, **base)
+
+
+def _by_extract(proof: OmissionProof, step: ReasoningStep, extract: ReasoningStep,
+                base: dict[str, Any]) -> ChallengeOutcome:
+    """Rule 1 on the item's extract step (its ``output.evidence_id`` and
+    ``output.requirement_id``; its leaf index is the item's, rule 3), else rule 4."""
+    view = extract_view(extract, proof.evidence.leaf_index)
+    if view is None:
+        raise ProofError("proof.citations", "evidence must be the extract_claims step at its "
+                         "own leaf position citing its output.evidence_id",
+                         required=f"step_{proof.evidence.leaf_index + 1:04d}",
+                         found=extract.step_id[:80])
+    evidence_id, item_requirement = view
+    requirement, kind = step.inputs.get("requirement_id"), step.inputs.get("kind")
+    leaf = proof.evidence.leaf_index
+    if item_requirement == requirement and omits(kind, step.output, step.evidence_ids,
+                                                 evidence_id, leaf):
+        return _uncited(step, evidence_id, leaf, base)
+    return _lost(step, evidence_id, item_requirement, leaf, base)
 
 
 def _uncited(step: ReasoningStep, evidence_id: str, leaf: int,

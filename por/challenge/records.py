@@ -124,16 +124,19 @@ class OneStepProof(Record):
 
 
 class OmissionProof(Record):
-    """A requirement's item that its ``check_requirement`` step does not cite (SPEC §10.2.4)."""
+    """A requirement's item that its ``check_requirement`` step does not cite, shown by
+    the item's extract step (SPEC §10.2.4); an item itself only for the position rule."""
 
-    SCHEMA: ClassVar[str] = "por.OmissionProof/1"
+    SCHEMA: ClassVar[str] = "por.OmissionProof/2"
 
-    record_schema: Literal["por.OmissionProof/1"] = Field("por.OmissionProof/1",
+    record_schema: Literal["por.OmissionProof/2"] = Field("por.OmissionProof/2",
                                                           alias="schema")
     challenge_id: Hash32
     kind: Literal["reasoning_leaf"]
     por_root: Hash32
     step: InclusionProof
+    #: The item's extract step (``reasoning_leaf``) or, for the position rules 2-3,
+    #: the evidence item (``evidence_leaf``).
     evidence: InclusionProof
 
 
@@ -166,24 +169,24 @@ class HeaderProof(Record):
     prompt_spec: InclusionProof
 
 
-#: At most two cited items show a citation fault (SPEC §10.2.7): a schema rule,
-#: so a longer list is refused before any part is checked (SPEC §17.2).
+#: The extract steps of at most two cited items show a citation fault (SPEC §10.2.7):
+#: a schema rule, so a longer list is refused before any part is checked (SPEC §17.2).
 MAX_CITATION_ITEMS: Final = 2
 
 
 class CitationProof(Record):
-    """A step whose citations break SPEC §12.5.1, with the 0-2 items that show it
-    (SPEC §10.2.7)."""
+    """A step whose citations break SPEC §12.5.1, with the extract steps of the 0-2
+    items that show it (SPEC §10.2.7)."""
 
-    SCHEMA: ClassVar[str] = "por.CitationProof/1"
+    SCHEMA: ClassVar[str] = "por.CitationProof/2"
 
-    record_schema: Literal["por.CitationProof/1"] = Field("por.CitationProof/1",
+    record_schema: Literal["por.CitationProof/2"] = Field("por.CitationProof/2",
                                                           alias="schema")
     challenge_id: Hash32
     kind: Literal["reasoning_leaf"]
     por_root: Hash32
     step: InclusionProof
-    evidence: Annotated[list[InclusionProof], Field(max_length=MAX_CITATION_ITEMS)]
+    extract_steps: Annotated[list[InclusionProof], Field(max_length=MAX_CITATION_ITEMS)]
 
 
 Proof = (InclusionProof | BundleProof | OneStepProof | OmissionProof | JudgeProof | HeaderProof

@@ -85,7 +85,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     settle = sub.add_parser("settle", help="settleByProof: strike a proposed verdict with a "
                                            "won CitationProof or OneStepProof of a map step "
                                            "(no bond, no resolver)")
-    settle.add_argument("proof", metavar="PROOF", help="a por.CitationProof/1 file, or a "
+    settle.add_argument("proof", metavar="PROOF", help="a por.CitationProof/2 file, or a "
                                                        "por.OneStepProof/1 of a map step (por "
                                                        "verify --challenges)")
     settle.add_argument("--market", required=True, metavar="ID",

@@ -54,11 +54,12 @@ what is proven:
   --step ID        por.OneStepProof/1: the step and everything it cites, so
                    `por check-proof` can re-execute the step (--inclusion: an
                    InclusionProof of the step leaf only; --omission: a
-                   por.OmissionProof/1, the check_requirement step and a
-                   committed item of its requirement it does not cite;
-                   --citations: a por.CitationProof/1, the step and the at
-                   most two cited items that show its citations are not
-                   canonical, SPEC §12.5.1)
+                   por.OmissionProof/2, the check_requirement step and the
+                   extract step of a committed item of its requirement it
+                   does not cite; --citations: a por.CitationProof/2, the
+                   step and the extract steps of the at most two cited
+                   items that show its citations are not canonical, SPEC
+                   §12.5.1)
   --prompt-spec    por.InclusionProof/1 of the PromptSpec record
   --verdict        por.InclusionProof/1 of the verdict record
   --bundle         por.BundleProof/1: the six component leaves (root, size)

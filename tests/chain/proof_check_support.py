@@ -127,13 +127,12 @@ def python_answer(proof: bytes) -> tuple[bool, str]:
 
 
 def citation_proof(bundle: Bundle, step: int, items: list[int]) -> bytes:
-    """A CitationProof of step leaf ``step`` carrying evidence leaves ``items``: any
-    choice, as a challenger may send (por's builder only makes won ones)."""
+    """A CitationProof of step leaf ``step`` carrying step leaves ``items`` as its
+    extract steps (leaf i extracts evidence leaf i in an honest bundle): any choice,
+    as a challenger may send (por's builder only makes won ones)."""
     commitments = bundle.commitments
+    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
     body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
-            "por_root": commitments.por_root,
-            "step": ComponentTree("reasoning_leaf", bundle.steps, commitments).proof(step)
-            .to_dict(),
-            "evidence": [ComponentTree("evidence_leaf", bundle.evidence, commitments)
-                         .proof(i).to_dict() for i in items]}
+            "por_root": commitments.por_root, "step": steps.proof(step).to_dict(),
+            "extract_steps": [steps.proof(i).to_dict() for i in items]}
     return bytes(seal(CitationProof, body).to_cbor())

@@ -172,7 +172,8 @@ def test_any_value_and_any_bytes(value: Any, noise: bytes) -> None:
 
 
 def item_choices(bundle: Bundle, step: int, rng: random.Random) -> list[list[int]]:
-    """No item, each cited item, adjacent pairs (both orders), one uncited item."""
+    """No item, each cited item, adjacent pairs (both orders), one uncited item, one
+    step leaf that is no extract step (their extract steps: step leaf i for item i)."""
     first: dict[Any, int] = {}
     for index, leaf in enumerate(bundle.evidence):
         value = decode(leaf)
@@ -187,6 +188,7 @@ def item_choices(bundle: Bundle, step: int, rng: random.Random) -> list[list[int
         choices.append([at[1], at[0]])
     if bundle.evidence:
         choices.append([rng.randrange(len(bundle.evidence))])
+    choices.append([rng.randrange(len(bundle.evidence), len(bundle.steps))])
     return choices
 
 
@@ -244,16 +246,22 @@ def forge(bundle: Bundle, rng: random.Random) -> tuple[Bundle, int] | None:
             inputs["blob"] = b"\x00"
         else:
             step["extra"] = 1
-    elif edit == 13 and bundle.evidence:  # an item of another requirement, or invalid
-        items = list(bundle.evidence)
-        k = rng.randrange(len(items))
-        item = decode(items[k])
-        if rng.random() < 0.7:
-            item["requirement_id"] = rng.choice(["r0", "r1", "r2", "rX"])
+    elif edit == 13 and bundle.evidence:  # an extract step of another requirement, or
+        k = rng.randrange(len(bundle.evidence))  # no extract step, or invalid
+        extract = decode(steps[k])
+        output = dict(extract["output"])
+        pick = rng.randrange(5)
+        if pick < 2:
+            output["requirement_id"] = rng.choice(["r0", "r1", "r2", "rX", 3])
+        elif pick == 2:
+            output["evidence_id"] = rng.choice(["e0", "nope", 7])
+        elif pick == 3:
+            extract["evidence_ids"] = rng.choice([[], ["e0"], ["e0", "e1"]])
         else:
-            item["confidence_bps"] = 10001
-        items[k] = encode(item)
-        return recommit(bundle, evidence=items), index
+            extract["step_type"] = rng.choice(["check", "guess"])
+        extract["output"] = output
+        steps[k] = encode(extract)
+        return recommit(bundle, steps=steps), index
     elif edit == 14 and len(evidence) >= 2:  # two adjacent swapped
         k = rng.randrange(len(evidence) - 1)
         evidence[k], evidence[k + 1] = evidence[k + 1], evidence[k]
@@ -327,7 +335,8 @@ def test_schema_names(chain: ProofChecker) -> None:
     for name in ("por.CitationProof/2", "por.CitationProof/01", "por.JudgeProof/7",
                  "por.CitationProof/1234567890", "por.Citation/2", "por.CitationProof/",
                  "por.CitationProof/1x", "por.JudgeProof/1", "x", "por.CitationProof-1",
-                 "por.OneStepProof-1"):
+                 "por.OneStepProof-1", "por.CitationProof/1", "por.OmissionProof/1",
+                 "por.OmissionProof/2", "por.OmissionProof/3"):
         data = encode({**value, "schema": name})
         assert chain.citation(data)[:2] == python_answer(data), name
         COUNTS["citation.schema"] += 1

@@ -1,7 +1,7 @@
 """Citation proofs (SPEC §10.2.7, §12.5.1): issue 22's reordering and a repeat.
 
 Each forged bundle is consistent (every commitment recomputed): ``por verify``
-rejects it by replay, ``verify --challenges`` writes a ``por.CitationProof/1``,
+rejects it by replay, ``verify --challenges`` writes a ``por.CitationProof/2``,
 ``check-proof`` says WON (exit 0) with the citation check id, and the proof is
 small (< 64 KiB; the sizes are printed with ``-s``).  The proof checker's own
 rules are then exercised one by one, hostile proofs included.
@@ -54,7 +54,7 @@ def _written(capsys: pytest.CaptureFixture[str], bundle: Bundle, tmp_path: Path,
     document = json.loads(out)
     assert (code, document["status"], document["challenge"]) == (0, "valid", "won")
     assert document["outcome"]["reason"] == reason
-    assert document["proof_schema"] == "por.CitationProof/1"
+    assert document["proof_schema"] == "por.CitationProof/2"
     assert _schema_errors(document, "proof-check") == []
     code, out, _ = run(capsys, "check-proof", str(written[0]))
     assert code == 0 and out.startswith("WON ")
@@ -80,7 +80,7 @@ def test_issue_22_reordering_has_a_small_winning_proof(
     data = _written(capsys, bundle, tmp_path, "one_step.citation_order")
     proof = proof_from_cbor(data)
     assert isinstance(proof, CitationProof)
-    assert (proof.step.leaf_index, proof.evidence) == (CHECK, [])
+    assert (proof.step.leaf_index, proof.extract_steps) == (CHECK, [])
     print(f"\nreordered scenario 08: citation proof {len(data)} bytes, one-step proof "
           f"{len(build_one_step_proof(bundle, CHECK).to_cbor())} bytes")
 
@@ -111,7 +111,7 @@ def test_evidence_out_of_order_is_shown_by_the_two_items() -> None:
     bundle = with_citations(honest, CHECK, evidence_ids=[ids[0], ids[2], ids[1]])
     assert CHECK in citation_faults(bundle)
     proof = build_citation_proof(bundle, CHECK)
-    assert [p.leaf_index for p in proof.evidence] == [2, 1]
+    assert [p.leaf_index for p in proof.extract_steps] == [2, 1]
     assert _check(proof, bundle) == ("valid", "proof.ok", "one_step.citation_order")
 
 
@@ -124,7 +124,7 @@ def test_a_prior_step_that_is_not_the_items_extract_is_a_set_fault() -> None:
     bundle = with_citations(honest, CHECK, evidence_ids=step.evidence_ids[:2],
                             prior_step_ids=["step_0001", "step_0003"])
     proof = build_citation_proof(bundle, CHECK)
-    assert [p.leaf_index for p in proof.evidence] == [1]
+    assert [p.leaf_index for p in proof.extract_steps] == [1]
     assert _check(proof, bundle) == ("valid", "proof.ok", "one_step.citation_set")
 
 
@@ -138,7 +138,7 @@ def test_counts_the_kind_fixes_are_shown_by_the_step_alone(index: int,
                                                            lists: dict[str, list[str]]) -> None:
     bundle = with_citations(honest_08(), index, **lists)
     proof = build_citation_proof(bundle, index)
-    assert proof.evidence == []
+    assert proof.extract_steps == []
     _, _, reason = _check(proof, bundle)
     assert reason in {"one_step.citation_set", "one_step.prior_order"}
 
@@ -150,18 +150,18 @@ def test_honest_steps_have_no_citation_proof_and_carried_pairs_lose() -> None:
         with pytest.raises(ProofError) as caught:
             build_citation_proof(honest, index)
         assert caught.value.check_id == "proof.no_citation_fault"
-    # A hand-made proof of the honest check step with its first two items: lost.
+    # A hand-made proof of the honest check step with the extract steps of its first
+    # items: lost.
     steps = ComponentTree("reasoning_leaf", honest.steps, honest.commitments)
-    items = ComponentTree("evidence_leaf", honest.evidence, honest.commitments)
     for carried in ([], [0], [0, 1], [1, 2]):
         proof = _hand_made(honest, steps.proof(CHECK).to_dict(),
-                           [items.proof(i).to_dict() for i in carried])
+                           [steps.proof(i).to_dict() for i in carried])
         assert _check(proof, honest) == ("valid", "proof.ok", "one_step.citations_canonical")
 
 
 def _hand_made(bundle: Bundle, step: object, evidence: list[object]) -> CitationProof:
     body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
-            "por_root": bundle.commitments.por_root, "step": step, "evidence": evidence}
+            "por_root": bundle.commitments.por_root, "step": step, "extract_steps": evidence}
     proof: CitationProof = seal(CitationProof, body)
     return proof
 
@@ -173,18 +173,21 @@ def test_hostile_citation_proofs_are_invalid_or_lost() -> None:
     step = steps.proof(CHECK).to_dict()
     # Two items that are not adjacent citations, or in the other order: invalid.
     for pair in ([0, 2], [1, 0]):
-        proof = _hand_made(honest, step, [items.proof(i).to_dict() for i in pair])
+        proof = _hand_made(honest, step, [steps.proof(i).to_dict() for i in pair])
         assert _check(proof, honest)[:2] == ("invalid", "proof.citations")
     # An item the step does not cite (extract step 0 cites item 0 only): invalid.
-    proof = _hand_made(honest, steps.proof(0).to_dict(), [items.proof(1).to_dict()])
+    proof = _hand_made(honest, steps.proof(0).to_dict(), [steps.proof(1).to_dict()])
     assert _check(proof, honest)[:2] == ("invalid", "proof.citations")
-    # More than two items is refused by the schema, before any path is checked.
+    # A carried step that is not an extract step (the check step itself): invalid.
+    proof = _hand_made(honest, step, [step])
+    assert _check(proof, honest)[:2] == ("invalid", "proof.citations")
+    # More than two extract steps is refused by the schema, before any path is checked.
     body = {**body_of(_hand_made(honest, step, [])),
-            "evidence": [items.proof(i).to_dict() for i in (0, 1, 2)]}
+            "extract_steps": [steps.proof(i).to_dict() for i in (0, 1, 2)]}
     with pytest.raises(SchemaError):  # the model refuses it
         seal(CitationProof, body)
-    # An evidence part of the wrong kind: proof.kind.
-    proof = _hand_made(honest, step, [step])
+    # An item where an extract step belongs (CitationProof/1's part): proof.kind.
+    proof = _hand_made(honest, step, [items.proof(0).to_dict()])
     assert _check(proof, honest)[:2] == ("invalid", "proof.kind")
     # A tampered id.
     tampered = proof_from_cbor(_hand_made(honest, step, []).to_cbor()).model_copy(
@@ -233,6 +236,6 @@ def test_a_check_step_citing_another_requirements_item_is_a_set_fault() -> None:
     bundle = with_citations(honest, 3, evidence_ids=["e0", "e1", "e2"],
                             prior_step_ids=["step_0001", "step_0002", "step_0003"])
     proof = build_citation_proof(bundle, 3)
-    assert [p.leaf_index for p in proof.evidence] == [1]
+    assert [p.leaf_index for p in proof.extract_steps] == [1]
     assert _check(proof, bundle) == ("valid", "proof.ok", "one_step.citation_set")
     assert len(proof.to_cbor()) < LIMIT

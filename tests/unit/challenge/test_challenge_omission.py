@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from bundle_edits import audited_on
+from citation_support import honest_08, with_citations
 
 from por.bundle import build
 from por.bundle.layout import Bundle
@@ -26,9 +27,12 @@ from por.challenge import (
     omissions,
     winning_proof,
 )
+from por.challenge.batch import ComponentTree
+from por.challenge.records import body_of, seal
 from por.cli import main
 from por.errors import ProofError
 from por.scenarios import load_scenario
+from por.schemas import ReasoningStep
 from verifier import check_bundle
 
 
@@ -58,8 +62,9 @@ def test_omission_proof_is_won() -> None:
     bundle, _ = omitting_bundle()
     # The dropped item's extract step is missing too, so step leaf 1 is not the
     # extract of evidence leaf 1 (position rule); it is the check step, which
-    # omits evidence leaf 1 of its requirement.
-    assert omissions(bundle) == [(1, 1)]
+    # omits evidence leaf 1 of its requirement; the aggregate (leaf 2) ends the
+    # chain before it (SPEC §10.2.4 rule 1, stage 3).
+    assert omissions(bundle) == [(1, 1), (2, 1)]
     step_index, evidence_index = 1, 1
     proof = build_omission_proof(bundle, step_index)
     assert isinstance(proof, OmissionProof) and proof.evidence.leaf_index == evidence_index
@@ -107,7 +112,7 @@ def test_challenge_omission_from_the_command_line(tmp_path: Path,
     bundle, data = omitting_bundle()
     path = tmp_path / "omits.cbor"
     path.write_bytes(data)
-    [(step_index, _)] = omissions(bundle)
+    [(step_index, _), _aggregate] = omissions(bundle)
     proof = tmp_path / "o.cbor"
     step = f"step_{step_index + 1:04d}"
     assert main(["challenge", str(path), "--step", step, "--omission", "-o", str(proof)]) == 0
@@ -122,7 +127,10 @@ def test_position_rule_proof() -> None:
     proof = build_omission_proof(bundle, 1, 1)
     report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
     assert report.outcome is not None and report.outcome.reason == "omission.uncited_item"
-    proof = build_omission_proof(bundle, 2, 1)  # the aggregate step at leaf 2: not a check
+    proof = build_omission_proof(bundle, 2, 1)  # the aggregate at leaf 2: the chain
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)  # ends early
+    assert report.outcome is not None and report.outcome.reason == "omission.uncited_item"
+    proof = build_omission_proof(bundle, 3, 1)  # the contradictions step: not a check
     report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
     assert report.outcome is not None and report.outcome.reason == "omission.not_a_check"
     three, _ = omitting_bundle("08-quorum-agree", drop=0)
@@ -136,3 +144,33 @@ def test_position_rule_proof() -> None:
     for index in range(len(honest.evidence)):
         result = check_proof(build_omission_proof(honest, index, index).to_cbor())
         assert result.outcome is not None and result.outcome.reason == "omission.cited"
+
+
+def test_an_uncited_item_is_shown_by_its_extract_step_not_the_item() -> None:
+    """ADR 0011 decision 2: the proof carries the omitted item's extract step
+    (``reasoning_leaf``, its leaf index the item's), never the item, so its size does
+    not grow with the item; honest and forged pairs of the same form lose."""
+    honest = honest_08()
+    check = 3  # scenario 08: three extract steps, then the check step (leaf 3)
+    step = ReasoningStep.from_cbor(honest.steps[check])
+    bundle = with_citations(honest, check, evidence_ids=step.evidence_ids[:2],
+                            prior_step_ids=step.prior_step_ids[:2])
+    assert omissions(bundle) == [(check, 2)]
+    proof = build_omission_proof(bundle, check)
+    assert (proof.evidence.kind, proof.evidence.leaf_index) == ("reasoning_leaf", 2)
+    assert proof.evidence.leaf == bundle.steps[2]
+    report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+    assert report.outcome is not None
+    assert (report.outcome.reason, report.exit_code) == ("omission.uncited_item", 0)
+    # The honest check step and the same extract step: lost (cited).
+    for target in (honest, bundle):
+        forced = build_omission_proof(target, check, 0)
+        assert forced.evidence.kind == "reasoning_leaf"
+        result = check_proof(forced.to_cbor(), por_root=target.commitments.por_root)
+        assert result.outcome is not None and result.outcome.reason == "omission.cited"
+    # A carried reasoning leaf that is not the extract step at its position: invalid.
+    steps = ComponentTree("reasoning_leaf", bundle.steps, bundle.commitments)
+    body = {**body_of(proof), "evidence": steps.proof(check + 1).to_dict()}
+    result = check_proof(seal(OmissionProof, body).to_cbor(),
+                         por_root=bundle.commitments.por_root)
+    assert (result.status, result.check_id) == ("invalid", "proof.citations")
