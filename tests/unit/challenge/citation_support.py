@@ -108,23 +108,3 @@ def with_citations(bundle: Bundle, index: int, **lists: Any) -> Bundle:
         "reasoning_root": edited.commitments.reasoning_root})
     return recommit(edited, verdict=verdict.to_cbor())
 
-
-def contradictions_on_first_chunk(bundle: Bundle) -> Bundle:
-    """``bundle`` (one requirement of more than 10 items, so 2+ check chunks) whose
-    ``contradictions`` step cites the requirement's FIRST chunk instead of its last,
-    recomputed on it (so one-step re-execution reproduces it), ``deduce`` and ``map``
-    recomputed after it; every commitment and the verdict's ``reasoning_root``
-    recomputed (rule S5, SPEC §10.2.7)."""
-    spec = PromptSpec.from_cbor(bundle.prompt_spec)
-    steps = [ReasoningStep.from_cbor(s) for s in bundle.steps]
-    kinds = [s.inputs.get("kind") for s in steps]
-    first = kinds.index("check_requirement")
-    assert kinds.count("check_requirement") >= 2 and len(spec.data_requirements) == 1
-    at = kinds.index("contradictions")
-    aggregates = [s for s in steps if s.inputs.get("kind") == "aggregate"]
-    conflicts = contradictions_step(spec, steps[at].step_id, [steps[first]]).step
-    deduce = deduce_step(spec, steps[at + 1].step_id, aggregates, conflicts).step
-    final = map_step(spec, steps[at + 2].step_id, deduce).step
-    forged = [*steps[:at], *(s.to_record() for s in (conflicts, deduce, final)),
-              *steps[at + 3:]]
-    return with_citations(recommit(bundle, steps=[s.to_cbor() for s in forged]), at)

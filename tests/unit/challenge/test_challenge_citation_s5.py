@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from citation_support import contradictions_on_first_chunk
 from test_challenge_citations import _check, _written
 
 from por.bundle.layout import Bundle
@@ -31,6 +30,7 @@ from por.errors import ProofError, SchemaError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 from citations import honest_bundle
+from proofs import contradictions_on_first_chunk
 
 ITEMS = 12  # extract 0-11, chunks 12-13, aggregate 14, contradictions 15
 FIRST, LAST, AGGREGATE, CONTRA = 12, 13, 14, 15
