@@ -74,32 +74,40 @@ def s5_fault(cited: Sequence[str], aggregate: StepView, aggregate_index: int,
             "the last chunk of each requirement (S5)")
 
 
-def s5_leaves(cited: Sequence[str], views: Sequence[StepView | None]) -> list[int] | None:
-    """[A, X] leaf indexes of a won S5 proof against the ``contradictions`` step citing
-    ``cited``, given every step leaf's view (None for an unreadable leaf); else None.
-    Work: one lookup per cited id and one pass over ``views`` for the aggregates."""
-    aggregates: dict[str, list[int]] = {}
+def aggregates_of(views: Sequence[StepView | None]) -> dict[str, list[int]]:
+    """Leaf indexes of the ``aggregate`` steps at their own positions, with a text
+    requirement id and a prior step, by requirement (one pass, built once a bundle)."""
+    found: dict[str, list[int]] = {}
     for index, view in enumerate(views):
         if (view is not None and view.kind == "aggregate" and type(view.requirement_id) is str
                 and view.step_id == step_id(index + 1) and view.prior_step_ids):
-            aggregates.setdefault(view.requirement_id, []).append(index)
+            found.setdefault(view.requirement_id, []).append(index)
+    return found
+
+
+def s5_leaves(cited: Sequence[str], views: Sequence[StepView | None],
+              aggregates: dict[str, list[int]]) -> list[int] | None:
+    """[A, X] leaf indexes of a won S5 proof against the ``contradictions`` step citing
+    ``cited``, given every step leaf's view (None for an unreadable leaf) and
+    :func:`aggregates_of` them; else None.  Work: at most two aggregates per cited id
+    (an honest requirement has one), so O(len(cited))."""
     for sid in cited:
         number = step_number(sid)
-        x = number - 1 if number is not None and number <= len(views) else None
-        chunk = views[x] if x is not None else None
-        if x is None or chunk is None:
+        if number is None or number > len(views):
             continue
-        for a in aggregates.get(chunk.requirement_id, []) if type(
-                chunk.requirement_id) is str else []:
+        chunk = views[number - 1]
+        if chunk is None or type(chunk.requirement_id) is not str:
+            continue
+        for a in aggregates.get(chunk.requirement_id, [])[:2]:
             aggregate = views[a]
-            assert aggregate is not None  # noqa: S101 - indexed above
+            assert aggregate is not None  # noqa: S101 - indexed by aggregates_of
             try:
-                won = s5_fault(cited, aggregate, a, chunk, x)
+                won = s5_fault(cited, aggregate, a, chunk, number - 1)
             except ProofError:
                 break
             if won is not None:
-                return [a, x]
+                return [a, number - 1]
     return None
 
 
-__all__ = ["SET", "StepView", "s5_fault", "s5_leaves"]
+__all__ = ["SET", "StepView", "aggregates_of", "s5_fault", "s5_leaves"]

@@ -40,7 +40,7 @@ import cbor2
 
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree
-from por.challenge.citation_s5 import StepView, s5_fault, s5_leaves
+from por.challenge.citation_s5 import StepView, aggregates_of, s5_fault, s5_leaves
 from por.challenge.proofs import require_por_root, verify_challenge_id, verify_parts
 from por.challenge.records import CitationProof, InclusionProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
@@ -259,11 +259,18 @@ def _views(bundle: Bundle) -> list[_Cited | None]:
     return [_step_at(bundle, n) for n in range(len(bundle.steps))]
 
 
-def _s5(step: _Cited, views: Sequence[_Cited | None]) -> list[int] | None:
-    """[A, X] of a won S5 proof (SPEC §10.2.7) when ``step`` is a contradictions step."""
-    if step.kind != "contradictions":
-        return None
-    return s5_leaves(step.prior_step_ids, [v.view() if v is not None else None for v in views])
+class _S5:
+    """Rule S5's reading of a bundle's steps (SPEC §10.2.7), built once on first use."""
+
+    def __init__(self, views: Sequence[_Cited | None]) -> None:
+        self.views = [v.view() if v is not None else None for v in views]
+        self.aggregates = aggregates_of(self.views)
+
+    def leaves(self, step: _Cited) -> list[int] | None:
+        """[A, X] of a won S5 proof when ``step`` is a contradictions step, else None."""
+        if step.kind != "contradictions":
+            return None
+        return s5_leaves(step.prior_step_ids, self.views, self.aggregates)
 
 
 def citation_faults(bundle: Bundle) -> list[int]:
@@ -272,8 +279,18 @@ def citation_faults(bundle: Bundle) -> list[int]:
     the steps, and one over the steps per contradictions step for S5)."""
     index = _evidence_index(bundle)
     views = _views(bundle)
-    return [n for n, step in enumerate(views) if step is not None and (
-        _fault_leaves(step, n + 1, index) is not None or _s5(step, views) is not None)]
+    s5: _S5 | None = None
+    found = []
+    for n, step in enumerate(views):
+        if step is None:
+            continue
+        if _fault_leaves(step, n + 1, index) is not None:
+            found.append(n)
+        elif step.kind == "contradictions":
+            s5 = s5 or _S5(views)
+            if s5.leaves(step) is not None:
+                found.append(n)
+    return found
 
 
 def build_citation_proof(bundle: Bundle, step_index: int) -> CitationProof:
@@ -286,7 +303,7 @@ def build_citation_proof(bundle: Bundle, step_index: int) -> CitationProof:
     step = _step_at(bundle, step_index)
     leaves = None if step is None else _fault_leaves(step, step_index + 1,
                                                      _evidence_index(bundle))
-    chain = None if step is None or leaves is not None else _s5(step, _views(bundle))
+    chain = None if step is None or leaves is not None else _S5(_views(bundle)).leaves(step)
     if leaves is None and chain is None:
         raise ProofError("proof.no_citation_fault", f"step leaf {step_index}'s citations "
                          "break no rule of SPEC §12.5.1 that a citation proof shows")
