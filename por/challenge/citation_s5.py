@@ -93,7 +93,7 @@ def s5_leaves(cited: Sequence[str], views: Sequence[StepView | None],
     (an honest requirement has one), so O(len(cited))."""
     for sid in cited:
         number = step_number(sid)
-        if number is None or number > len(views):
+        if number is None or not 1 <= number <= len(views):
             continue
         chunk = views[number - 1]
         if chunk is None or type(chunk.requirement_id) is not str:
