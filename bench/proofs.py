@@ -20,7 +20,9 @@ grow with the item: since ``por.CitationProof/2`` and ``por.OmissionProof/2``
 (ADR 0011 decision 2) only the extraction proof carries an item.
 
 Classes: citations (reordered, repeated, swapped, missing, extra), forged steps
-(extract, check, aggregate, contradictions, deduce, map), a forged verdict,
+(extract, check, aggregate, contradictions, deduce, map), a contradictions step
+citing its requirement's first chunk (rule S5; with 10 items or fewer there is
+one chunk and the bundle stays honest), a forged verdict,
 omitted evidence (an item the trace never read) and a forged trace header.
 
 Usage: ``PYTHONPATH=. python bench/proofs.py [--sizes 10 1000] [--classes NAME ...]
@@ -118,6 +120,27 @@ def cites(bundle: Bundle, n: int, order: list[int]) -> Bundle:
     return recommitted(bundle, steps=steps)
 
 
+def contradictions_on_first_chunk(bundle: Bundle) -> Bundle:
+    """``bundle`` (one requirement of more than 10 items, so 2+ check chunks) whose
+    ``contradictions`` step cites the requirement's FIRST chunk instead of its last,
+    recomputed on it (so one-step re-execution reproduces it), ``deduce`` and ``map``
+    recomputed after it (rule S5, SPEC §10.2.7)."""
+    from por.auditor.steps import contradictions_step, deduce_step, map_step
+    from por.schemas import PromptSpec
+
+    spec = PromptSpec.from_cbor(bundle.prompt_spec)
+    steps = [ReasoningStep.from_cbor(s) for s in bundle.steps]
+    kinds = [s.inputs.get("kind") for s in steps]
+    first, at = kinds.index("check_requirement"), kinds.index("contradictions")
+    aggregates = [s for s in steps if s.inputs.get("kind") == "aggregate"]
+    conflicts = contradictions_step(spec, steps[at].step_id, [steps[first]]).step
+    deduce = deduce_step(spec, steps[at + 1].step_id, aggregates, conflicts).step
+    final = map_step(spec, steps[at + 2].step_id, deduce).step
+    forged = [*steps[:at], *(s.to_record() for s in (conflicts, deduce, final)),
+              *steps[at + 3:]]
+    return recommitted(bundle, steps=[s.to_cbor() for s in forged])
+
+
 #: Content size of every item (``--item-bytes``); None: scenario 08's own.
 ITEM_BYTES: list[int | None] = [None]
 
@@ -201,6 +224,7 @@ def classes(honest: Bundle, n: int) -> dict[str, tuple[Callable[[], Bundle], boo
             s, ("conflict_detected",), flip)), False),
         "forged.map": (lambda: with_step(honest, final, lambda s: output_with(
             s, ("evaluation_variables", "fallback_used"), flip)), False),
+        "forged.contradictions_chunk": (lambda: contradictions_on_first_chunk(honest), False),
         "forged.verdict": (lambda: forged_verdict(honest), False),
         "omitted_evidence": (lambda: omitted(honest, n), False),
         "forged.header": (lambda: forged_header(honest), False),

@@ -32,6 +32,9 @@ library PorCitationCheck {
 
     /// CitationProof fields, canonical order.
     bytes internal constant KEYS = "\x04kind\x04step\x06schema\x08por_root\x0cchallenge_id\x0dextract_steps";
+    /// The S5 form (SPEC §10.2.7 rule 6): `prior_steps` [aggregate A, cited chunk X] too.
+    bytes internal constant KEYS_S5 =
+        "\x04kind\x04step\x06schema\x08por_root\x0bprior_steps\x0cchallenge_id\x0dextract_steps";
     bytes internal constant SCHEMA_TEXT = "por.CitationProof/2";
     uint256 private constant F_KIND = 0;
     uint256 private constant F_STEP = 1;
@@ -39,7 +42,9 @@ library PorCitationCheck {
     uint256 private constant F_ROOT = 3;
     uint256 private constant F_ID = 4;
     uint256 private constant F_EXTRACTS = 5;
+    uint256 private constant F_PRIORS = 6; // the S5 form only
     uint256 internal constant MAX_ITEMS = 2;
+    uint256 internal constant S5_PRIORS = 2;
     /// Items one check chunk reads (SPEC §12.5.3, ADR 0011 stage 3).
     uint256 internal constant CHUNK = 10;
 
@@ -74,6 +79,7 @@ library PorCitationCheck {
         // proof record is proof.unsupported (exit 2), anything else but a
         // CitationProof proof.schema; every field is typed before anything is verified.
         (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
+        if (!ok) (ok, at) = s5Fields(d);
         if (!ok || !PorCbor.isText(d, at[F_SCHEMA], SCHEMA_TEXT)) {
             id = schemaName(d);
             return (false, id == 0 ? SCHEMA : id, 0);
@@ -92,7 +98,17 @@ library PorCitationCheck {
         if (PorInclusion.bodyHash(d, 0, d.length, at[F_ID]) != challengeId) {
             return (false, PorInclusion.CHALLENGE_ID, porRoot);
         }
-        (won, id) = decide(d, parts);
+        (won, id) = decide(d, parts, at.length > F_EXTRACTS + 1);
+    }
+
+    /// The S5 form's fields in KEYS' slots, then the offset of `prior_steps` (slot F_PRIORS).
+    function s5Fields(bytes calldata d) private pure returns (bool ok, uint256[] memory at) {
+        uint256[] memory all;
+        (ok, all) = PorRecords.fields(d, 0, KEYS_S5);
+        if (!ok) return (false, at);
+        at = new uint256[](F_PRIORS + 1);
+        (at[F_KIND], at[F_STEP], at[F_SCHEMA], at[F_ROOT]) = (all[0], all[1], all[2], all[3]);
+        (at[F_PRIORS], at[F_ID], at[F_EXTRACTS]) = (all[4], all[5], all[6]);
     }
 
     /// 0 when the top-level `schema` is por.CitationProof/2, else the id.
@@ -126,28 +142,34 @@ library PorCitationCheck {
     }
 
     /// The fields other than por_root: kind, schema, challenge_id, and the parts (step
-    /// first, then at most two extract steps), each a valid InclusionProof record.
+    /// first, then at most two extract steps, then the S5 form's two prior steps), each a
+    /// valid InclusionProof record; `n` the number of extract steps.
     function schema(bytes calldata d, uint256[] memory at)
         private
         pure
         returns (bool ok, PorInclusion.Part[] memory parts)
     {
         (bool items, uint256 n, uint256 first) = PorCbor.container(d, at[F_EXTRACTS], PorCbor.ARRAY);
+        uint256 priorsAt = at.length > F_PRIORS ? at[F_PRIORS] : 0;
         (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
+        (bool chainOk, uint256 c, uint256 firstPrior) =
+            priorsAt == 0 ? (true, 0, 0) : PorCbor.container(d, priorsAt, PorCbor.ARRAY);
         if (!items || n > MAX_ITEMS || !idOk || !PorCbor.isText(d, at[F_KIND], "reasoning_leaf")
-                || !PorCbor.isText(d, at[F_SCHEMA], SCHEMA_TEXT)) {
+                || !PorCbor.isText(d, at[F_SCHEMA], SCHEMA_TEXT) || !chainOk
+                || (priorsAt != 0 && c != S5_PRIORS)) {
             return (false, parts);
         }
-        parts = new PorInclusion.Part[](n + 1);
+        parts = new PorInclusion.Part[](n + c + 1);
         (ok, parts[0]) = PorInclusion.parse(d, at[F_STEP]);
-        for (uint256 i = 0; ok && i < n; i++) {
+        for (uint256 i = 0; ok && i < n + c; i++) {
+            if (i == n) first = firstPrior;
             (ok, parts[i + 1]) = PorInclusion.parse(d, first);
             first = parts[i + 1].end;
         }
     }
 
     /// Steps 4-6 of verify_citation_proof on verified parts.
-    function decide(bytes calldata d, PorInclusion.Part[] memory parts) private pure returns (bool, bytes32) {
+    function decide(bytes calldata d, PorInclusion.Part[] memory parts, bool chain) private pure returns (bool, bytes32) {
         // 4. The carried records parse; a committed invalid record is a fault.
         bytes calldata leaf = leafOf(d, parts[0]);
         (bool ok, uint256[] memory at) = PorRecords.reasoningStep(leaf);
@@ -157,9 +179,11 @@ library PorCitationCheck {
         if (!ok) return (true, INVALID_RECORD);
         Step memory s = readStep(leaf, at, parts[0].leafIndex + 1);
         if (!PorRecords.isStepId(leaf, at[PorRecords.STEP_ID], s.number)) return (true, ID_POSITION);
+        if (chain && (parts.length != S5_PRIORS + 1 || s.kind != CONTRADICTIONS)) return (false, CITATIONS);
         // 5. The step alone (R1, R2, O1, S1, S2).
         bytes32 fault = stepFault(leaf, s);
         if (fault != 0) return (true, fault);
+        if (chain) return s5Fault(d, parts, extracts, leaf, s); // rule 6 (S5)
         // 6. The carried extract steps: two adjacent citations (O2) or one citation (S3, S4).
         if (parts.length == 1) return (false, CANONICAL);
         return carriedFault(d, parts, extracts, leaf, s);
@@ -177,6 +201,59 @@ library PorCitationCheck {
         if (parts.length == 3) return pairFault(d, parts, ids, leaf, s);
         return itemFault(leafOf(d, parts[1]), parts[1].leafIndex, ids[1], reqs[1], leaf, s);
     }
+    /// Rule 6 (S5): parts[1] the aggregate A of requirement R, parts[2] a check chunk X
+    /// of R that the contradictions step cites; won SET when A's last prior step is not X.
+    function s5Fault(
+        bytes calldata d,
+        PorInclusion.Part[] memory parts,
+        uint256[][] memory at,
+        bytes calldata leaf,
+        Step memory s
+    ) private pure returns (bool, bytes32) {
+        if (!s5Shape(d, parts, at) || !cites(leaf, s, leafOf(d, parts[2]), at[2][PorRecords.STEP_ID])) {
+            return (false, CITATIONS);
+        }
+        return lastIsX(d, parts, at) ? (false, CANONICAL) : (true, SET);
+    }
+
+    /// A's last prior step id is X's step_id.
+    function lastIsX(bytes calldata d, PorInclusion.Part[] memory parts, uint256[][] memory at)
+        private
+        pure
+        returns (bool)
+    {
+        bytes calldata a = leafOf(d, parts[1]);
+        Step memory sa = readStep(a, at[1], parts[1].leafIndex + 1);
+        return PorRecords.sameText(a, nth(a, sa.prior, sa.priorCount - 1), leafOf(d, parts[2]), at[2][PorRecords.STEP_ID]);
+    }
+
+    /// The step's prior_step_ids hold the text at `xId` of `x`.
+    function cites(bytes calldata leaf, Step memory s, bytes calldata x, uint256 xId) private pure returns (bool) {
+        uint256 p = s.prior;
+        for (uint256 i = 0; i < s.priorCount; i++) {
+            if (PorRecords.sameText(leaf, p, x, xId)) return true;
+            p = PorCbor.skip(leaf, p);
+        }
+        return false;
+    }
+
+    /// A is the aggregate step at its own position with a text requirement_id and a prior
+    /// step; X the check_requirement step at its own position for the same requirement.
+    function s5Shape(bytes calldata d, PorInclusion.Part[] memory parts, uint256[][] memory at)
+        private
+        pure
+        returns (bool)
+    {
+        bytes calldata a = leafOf(d, parts[1]);
+        bytes calldata x = leafOf(d, parts[2]);
+        Step memory sa = readStep(a, at[1], parts[1].leafIndex + 1);
+        Step memory sx = readStep(x, at[2], parts[2].leafIndex + 1);
+        return sx.kind == CHECK_REQUIREMENT && sx.requirement != 0
+            && PorRecords.isStepId(x, at[2][PorRecords.STEP_ID], sx.number) && sa.kind == AGGREGATE
+            && sa.requirement != 0 && sa.priorCount != 0 && PorRecords.isStepId(a, at[1][PorRecords.STEP_ID], sa.number)
+            && PorRecords.sameText(a, sa.requirement, x, sx.requirement);
+    }
+
     /// Each carried extract step (parts 1..) is a valid ReasoningStep record.
     function parseExtracts(bytes calldata d, PorInclusion.Part[] memory parts)
         private

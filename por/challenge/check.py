@@ -208,6 +208,10 @@ def _summary(proof: Proof) -> str:
                 f"{proof.evidence.kind} {proof.evidence.leaf_index} of "
                 f"{proof.evidence.tree_size} are under por_root")
     if isinstance(proof, CitationProof):
+        if proof.prior_steps is not None:  # rule S5
+            return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size}, an "
+                    f"aggregate (leaf {proof.prior_steps[0].leaf_index}) and a check chunk "
+                    f"(leaf {proof.prior_steps[1].leaf_index}) are under por_root")
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and "
                 f"the extract steps of {len(proof.extract_steps)} of its cited items are "
                 "under por_root")

@@ -40,6 +40,7 @@ import cbor2
 
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree
+from por.challenge.citation_s5 import StepView, aggregates_of, s5_fault, s5_leaves
 from por.challenge.proofs import require_por_root, verify_challenge_id, verify_parts
 from por.challenge.records import CitationProof, InclusionProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
@@ -208,6 +209,11 @@ class _Cited:
     requirement_id: Any
     evidence_ids: list[str]
     prior_step_ids: list[str]
+    step_id: Any = None
+
+    def view(self) -> StepView:
+        """What rule S5 reads of the step."""
+        return StepView(self.step_id, self.kind, self.requirement_id, self.prior_step_ids)
 
 
 def _fault_leaves(step: _Cited, number: int, index: _Index) -> list[int] | None:
@@ -244,19 +250,46 @@ def _step_at(bundle: Bundle, step_index: int) -> _Cited | None:
             or not all(type(e) is str for e in evidence)
             or not all(type(p) is str for p in prior)):
         return None
-    return _Cited(inputs.get("kind"), inputs.get("requirement_id"), evidence, prior)
+    return _Cited(inputs.get("kind"), inputs.get("requirement_id"), evidence, prior,
+                  value.get("step_id"))
+
+
+def _views(bundle: Bundle) -> list[_Cited | None]:
+    """Every step leaf's citations (None for an unreadable leaf)."""
+    return [_step_at(bundle, n) for n in range(len(bundle.steps))]
+
+
+class _S5:
+    """Rule S5's reading of a bundle's steps (SPEC §10.2.7), built once on first use."""
+
+    def __init__(self, views: Sequence[_Cited | None]) -> None:
+        self.views = [v.view() if v is not None else None for v in views]
+        self.aggregates = aggregates_of(self.views)
+
+    def leaves(self, step: _Cited) -> list[int] | None:
+        """[A, X] of a won S5 proof when ``step`` is a contradictions step, else None."""
+        if step.kind != "contradictions":
+            return None
+        return s5_leaves(step.prior_step_ids, self.views, self.aggregates)
 
 
 def citation_faults(bundle: Bundle) -> list[int]:
     """Leaf indexes of every step whose citations break SPEC §12.5.1 in a way a
     CitationProof shows, in step order (one pass over the evidence and one over
-    the steps)."""
+    the steps, and one over the steps per contradictions step for S5)."""
     index = _evidence_index(bundle)
+    views = _views(bundle)
+    s5: _S5 | None = None
     found = []
-    for n in range(len(bundle.steps)):
-        step = _step_at(bundle, n)
-        if step is not None and _fault_leaves(step, n + 1, index) is not None:
+    for n, step in enumerate(views):
+        if step is None:
+            continue
+        if _fault_leaves(step, n + 1, index) is not None:
             found.append(n)
+        elif step.kind == "contradictions":
+            s5 = s5 or _S5(views)
+            if s5.leaves(step) is not None:
+                found.append(n)
     return found
 
 
@@ -270,20 +303,30 @@ def build_citation_proof(bundle: Bundle, step_index: int) -> CitationProof:
     step = _step_at(bundle, step_index)
     leaves = None if step is None else _fault_leaves(step, step_index + 1,
                                                      _evidence_index(bundle))
-    if leaves is None:
+    chain = None if step is None or leaves is not None else _S5(_views(bundle)).leaves(step)
+    if leaves is None and chain is None:
         raise ProofError("proof.no_citation_fault", f"step leaf {step_index}'s citations "
                          "break no rule of SPEC §12.5.1 that a citation proof shows")
     commitments = bundle.commitments
     steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
-    extracts: list[InclusionProof] = [steps.proof(at) for at in leaves]
-    body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
-            "por_root": commitments.por_root, "step": steps.proof(step_index).to_dict(),
-            "extract_steps": [p.to_dict() for p in extracts]}
+    extracts: list[InclusionProof] = [steps.proof(at) for at in leaves or []]
+    body: dict[str, Any] = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
+                            "por_root": commitments.por_root,
+                            "step": steps.proof(step_index).to_dict(),
+                            "extract_steps": [p.to_dict() for p in extracts]}
+    if chain is not None:
+        body["prior_steps"] = [steps.proof(at).to_dict() for at in chain]
     proof: CitationProof = seal(CitationProof, body)
     return proof
 
 
 # --- checking ---------------------------------------------------------------------------
+
+
+def _view(step: ReasoningStep) -> StepView:
+    """What rule S5 reads of a carried step."""
+    return StepView(step.step_id, step.inputs.get("kind"), step.inputs.get("requirement_id"),
+                    step.prior_step_ids)
 
 
 def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None,
@@ -294,9 +337,12 @@ def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None
     sink = checks if checks is not None else []
     # 1-3. Trusted root, every part under it, the id.
     require_por_root(proof.por_root, por_root)
+    chain = proof.prior_steps or []
     verify_parts((("step", proof.step, "reasoning_leaf"),
                   *((f"extract_steps[{i}]", p, "reasoning_leaf")
-                    for i, p in enumerate(proof.extract_steps))), proof.por_root, sink)
+                    for i, p in enumerate(proof.extract_steps)),
+                  *((f"prior_steps[{i}]", p, "reasoning_leaf")
+                    for i, p in enumerate(chain))), proof.por_root, sink)
     verify_challenge_id(proof, "citation")
     base: dict[str, Any] = {"committed_leaf_hash": leaf_hash(proof.step.leaf)}
     # 4. The carried records parse; a committed invalid record is a fault.
@@ -307,6 +353,10 @@ def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None
         for i, part in enumerate(proof.extract_steps):
             current = f"extract_steps[{i}]"
             extracts.append(ReasoningStep.from_cbor(part.leaf))
+        priors = []
+        for i, part in enumerate(chain):
+            current = f"prior_steps[{i}]"
+            priors.append(ReasoningStep.from_cbor(part.leaf))
     except PorError as exc:
         return ChallengeOutcome("won", "one_step.invalid_record", f"committed {current} leaf "
                                 f"is not a valid record: {exc.message}", cause=exc.check_id,
@@ -319,6 +369,14 @@ def verify_citation_proof(proof: CitationProof, *, por_root: bytes | None = None
     kind = step.inputs.get("kind")
     # 5. The step alone (R1, R2, O1, S1, S2).
     fault = step_fault(number, kind, step.evidence_ids, step.prior_step_ids)
+    if chain and (extracts or kind != "contradictions"):
+        raise ProofError("proof.citations", "prior_steps are carried only against a "
+                         "contradictions step, without extract steps (S5)",
+                         required="contradictions", found=str(kind)[:80])
+    if fault is None and chain:  # 5b. S5: [aggregate A, cited chunk X]
+        won = s5_fault(step.prior_step_ids, _view(priors[0]), chain[0].leaf_index,
+                       _view(priors[1]), chain[1].leaf_index)
+        fault = None if won is None else Fault(SET, won)
     # 6. The carried extract steps: two adjacent citations (O2) or one citation (S3, S4);
     # each stands for its item at evidence leaf = its own leaf index (§10.2.4 rule 3).
     if fault is None and extracts:

@@ -172,11 +172,15 @@ class HeaderProof(Record):
 #: The extract steps of at most two cited items show a citation fault (SPEC §10.2.7):
 #: a schema rule, so a longer list is refused before any part is checked (SPEC §17.2).
 MAX_CITATION_ITEMS: Final = 2
+#: Rule S5 (SPEC §10.2.7): the aggregate of a requirement and the check chunk of it
+#: that the ``contradictions`` step cites, in this order.
+S5_PRIOR_STEPS: Final = 2
 
 
 class CitationProof(Record):
     """A step whose citations break SPEC §12.5.1, with the extract steps of the 0-2
-    items that show it (SPEC §10.2.7)."""
+    items that show it, or (rule S5) a requirement's aggregate and the check chunk of it
+    that a ``contradictions`` step cites (SPEC §10.2.7)."""
 
     SCHEMA: ClassVar[str] = "por.CitationProof/2"
 
@@ -187,6 +191,9 @@ class CitationProof(Record):
     por_root: Hash32
     step: InclusionProof
     extract_steps: Annotated[list[InclusionProof], Field(max_length=MAX_CITATION_ITEMS)]
+    #: Present only for rule S5: [aggregate A, cited check chunk X] (SPEC §10.2.7).
+    prior_steps: Annotated[list[InclusionProof], Field(min_length=S5_PRIOR_STEPS,
+                                                       max_length=S5_PRIOR_STEPS)] | None = None
 
 
 Proof = (InclusionProof | BundleProof | OneStepProof | OmissionProof | JudgeProof | HeaderProof

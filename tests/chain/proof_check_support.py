@@ -126,13 +126,17 @@ def python_answer(proof: bytes) -> tuple[bool, str]:
     return False, report.check_id
 
 
-def citation_proof(bundle: Bundle, step: int, items: list[int]) -> bytes:
+def citation_proof(bundle: Bundle, step: int, items: list[int],
+                   priors: list[int] | None = None) -> bytes:
     """A CitationProof of step leaf ``step`` carrying step leaves ``items`` as its
-    extract steps (leaf i extracts evidence leaf i in an honest bundle): any choice,
-    as a challenger may send (por's builder only makes won ones)."""
+    extract steps (leaf i extracts evidence leaf i in an honest bundle) and, for rule
+    S5, step leaves ``priors`` as its ``prior_steps``: any choice, as a challenger may
+    send (por's builder only makes won ones)."""
     commitments = bundle.commitments
     steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
     body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
             "por_root": commitments.por_root, "step": steps.proof(step).to_dict(),
             "extract_steps": [steps.proof(i).to_dict() for i in items]}
+    if priors is not None:
+        body["prior_steps"] = [steps.proof(i).to_dict() for i in priors]
     return bytes(seal(CitationProof, body).to_cbor())

@@ -274,11 +274,33 @@ def forge(bundle: Bundle, rng: random.Random) -> tuple[Bundle, int] | None:
     return recommit(bundle, steps=steps), index
 
 
+def s5_choices(bundle: Bundle, step: int) -> list[list[int]]:
+    """Rule S5's [A, X] (SPEC §10.2.7 rule 6): each aggregate with each step leaf the
+    step cites as a prior step, and with one it does not cite; [] for another kind."""
+    value = decode(bundle.steps[step])
+    if not isinstance(value, dict) or not isinstance(value.get("inputs"), dict) or (
+            value["inputs"].get("kind") != "contradictions"):
+        return []
+    kinds = [decode(leaf).get("inputs", {}).get("kind") for leaf in bundle.steps]
+    aggregates = [k for k, kind in enumerate(kinds) if kind == "aggregate"]
+    prior = value.get("prior_step_ids")
+    cited = [int(p[5:]) - 1 for p in prior if isinstance(p, str) and p[5:].isdigit()
+             and 0 < int(p[5:]) <= len(kinds)] if isinstance(prior, list) else []
+    chunks = [k for k, kind in enumerate(kinds) if kind == "check_requirement"]
+    return [[a, x] for a in aggregates for x in [*cited, *chunks[:1]]][:8]
+
+
+def compare_s5(chain: ProofChecker, bundle: Bundle, step: int, kind: str) -> None:
+    for priors in s5_choices(bundle, step):
+        compare(chain, citation_proof(bundle, step, [], priors), kind)
+
+
 def exercise(chain: ProofChecker, bundle: Bundle, rng: random.Random, *, forged: int,
              mutated: int) -> None:
     for step in range(len(bundle.steps)):
         for items in item_choices(bundle, step, rng):
             compare(chain, citation_proof(bundle, step, items), "citation.honest")
+        compare_s5(chain, bundle, step, "citation.s5_honest")
     made = 0
     while made < forged:
         edited = forge(bundle, rng)
@@ -288,6 +310,7 @@ def exercise(chain: ProofChecker, bundle: Bundle, rng: random.Random, *, forged:
         forged_bundle, index = edited
         for items in item_choices(forged_bundle, index, rng):
             compare(chain, citation_proof(forged_bundle, index, items), "citation.forged")
+        compare_s5(chain, forged_bundle, index, "citation.s5_forged")
     for _ in range(mutated):
         step = rng.randrange(len(bundle.steps))
         items = rng.choice(item_choices(bundle, step, rng))
@@ -342,3 +365,29 @@ def test_schema_names(chain: ProofChecker) -> None:
         COUNTS["citation.schema"] += 1
     data = encode({k: v for k, v in value.items() if k != "schema"})
     assert chain.citation(data)[:2] == python_answer(data) == (False, "proof.schema")
+
+
+def test_s5_on_chain(chain: ProofChecker) -> None:
+    """Rule S5: a contradictions step citing its requirement's first chunk (12 items,
+    two chunks) is won on chain as off chain; the honest pair and mutated S5 proofs
+    (wrong parts, bytes) get the same answer from both."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from citations import honest_bundle
+    from proofs import contradictions_on_first_chunk
+
+    honest_12 = honest_bundle(12)
+    forged = contradictions_on_first_chunk(honest_12)
+    won = citation_proof(forged, 15, [], [14, 12])
+    assert compare(chain, won, "citation.s5_forged") == (True, "one_step.citation_set")
+    assert compare(chain, citation_proof(honest_12, 15, [], [14, 13]), "citation.s5_honest") == (
+        False, "one_step.citations_canonical")
+    for step, items, priors in ((15, [], [13, 12]), (15, [], [14, 14]), (15, [], [14, 13]),
+                                (15, [0], [14, 12]), (14, [], [14, 12]), (15, [], [0, 12])):
+        assert compare(chain, citation_proof(forged, step, items, priors),
+                       "citation.s5_mutated") == (False, "proof.citations")
+    value = decode(won)
+    for bad in ([], value["prior_steps"][:1], value["prior_steps"] * 2, 0, "x"):
+        data = encode({**value, "prior_steps": bad})
+        assert compare(chain, data, "citation.s5_mutated")[1] == "proof.schema"
+    for data in mutations(won, random.Random(5), 40):  # noqa: S311 - seeded cases
+        compare(chain, data, "citation.s5_mutated")

@@ -24,12 +24,15 @@ from test_citation_properties import markets
 from por.bundle import build
 from por.bundle.layout import Bundle
 from por.challenge import (
+    CitationProof,
     build_one_step_proof,
     bundle_from_bytes,
     check_proof,
     citation_faults,
     omissions,
 )
+from por.challenge.batch import ComponentTree
+from por.challenge.records import seal
 from por.schemas import EvidenceBundle, PromptSpec, ReasoningStep
 from verifier import check_bundle
 
@@ -139,3 +142,31 @@ def test_the_proof_of_a_forged_chunk_does_not_grow_with_the_bundle(count: int) -
         assert forged is not None
         sizes.append(_assert_won_small(forged, index))
     assert max(sizes) < PROOF_BOUND
+
+
+@settings(max_examples=25, deadline=None)
+@given(markets())
+def test_honest_markets_have_no_winning_s5_proof(
+        case: tuple[PromptSpec, EvidenceBundle]) -> None:
+    """Rule S5 (SPEC §10.2.7): every aggregate paired with every step the
+    contradictions step cites gives a lost or invalid CitationProof."""
+    bundle = _honest(case)
+    steps = [ReasoningStep.from_cbor(blob) for blob in bundle.steps]
+    tree = ComponentTree("reasoning_leaf", bundle.steps, bundle.commitments)
+    for c, step in enumerate(steps):
+        if step.inputs.get("kind") != "contradictions":
+            continue
+        for a, aggregate in enumerate(steps):
+            if aggregate.inputs.get("kind") != "aggregate":
+                continue
+            for sid in step.prior_step_ids:
+                x = int(sid[5:]) - 1
+                body = {"schema": CitationProof.SCHEMA, "kind": "reasoning_leaf",
+                        "por_root": bundle.commitments.por_root,
+                        "step": tree.proof(c).to_dict(), "extract_steps": [],
+                        "prior_steps": [tree.proof(a).to_dict(), tree.proof(x).to_dict()]}
+                report = check_proof(seal(CitationProof, body).to_cbor(),
+                                     por_root=bundle.commitments.por_root)
+                note(f"{c} {a} {x} {report.check_id}")
+                assert not report.won
+                assert report.check_id in {"proof.ok", "proof.citations"}

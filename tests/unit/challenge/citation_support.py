@@ -107,3 +107,4 @@ def with_citations(bundle: Bundle, index: int, **lists: Any) -> Bundle:
     verdict = DeterministicVerdict.from_cbor(bundle.verdict).model_copy(update={
         "reasoning_root": edited.commitments.reasoning_root})
     return recommit(edited, verdict=verdict.to_cbor())
+
