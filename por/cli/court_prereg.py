@@ -20,6 +20,7 @@ from por.cli.judge_prereg import (
     check_output_options,
     read_preregistration,
     read_preregistration_signature,
+    signed_suffix,
     write_preregistration,
 )
 
@@ -90,8 +91,7 @@ def run_preregister(args: argparse.Namespace) -> int:
     else:
         out(f"{digest}  run {record.run}, case {case.case_hash().hex()[:16]}, "
             f"{len(locks)} seat(s) -> {args.output}"
-            + ("" if signed is None else f"; signed by 0x{signed.signer.hex()} -> "
-                                         f"{args.signature_output}"))
+            + signed_suffix(signed, args))
     return EXIT_OK
 
 

@@ -129,9 +129,15 @@ def run_preregister(args: argparse.Namespace) -> int:
     else:
         out(f"{digest}  run {record.run}, {record.subjects_count} subjects, judge "
             f"{manifest.judge_id} -> {args.output}"
-            + ("" if signed is None else f"; signed by 0x{signed.signer.hex()} -> "
-                                         f"{args.signature_output}"))
+            + signed_suffix(signed, args))
     return EXIT_OK
+
+
+def signed_suffix(signed: Any, args: argparse.Namespace) -> str:
+    """The text line's tail naming the signer and the signature file, if signed."""
+    if signed is None:
+        return ""
+    return f"; signed by 0x{signed.signer.hex()} -> {args.signature_output}"
 
 
 def _sign(record: Any, args: argparse.Namespace) -> Any:
