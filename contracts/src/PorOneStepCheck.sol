@@ -51,29 +51,46 @@ library PorOneStepCheck {
     }
 
     /// `d` is a por-cbor/1 document (checked by the caller) whose schema is
-    /// por.OneStepProof/1.
+    /// por.OneStepProof/1; the `map` kind re-executed (SPEC §14.8).
     function check(bytes calldata d) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
+        return checkWith(d, executeMap);
+    }
+
+    /// `check` with the kind re-execution `exec` (see `executeMap` for its contract).
+    function checkWith(
+        bytes calldata d,
+        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
+            internal pure returns (bool, bytes32) exec
+    ) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
+        Parts memory parts;
+        (id, porRoot, parts) = verifyParts(d);
+        if (id != 0) return (false, id, porRoot);
+        (won, id) = decide(d, parts, exec);
+    }
+
+    /// Steps 1-3 of SPEC §10.5: the schema, every part under por_root in order, then the
+    /// proof's own id; (0, por_root, parts) when all hold, else (the proof.* / merkle.* id,
+    /// por_root as read, parts).
+    function verifyParts(bytes calldata d) private view returns (bytes32, bytes32 porRoot, Parts memory parts) {
         (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
-        if (!ok) return (false, SCHEMA, 0);
+        if (!ok) return (SCHEMA, 0, parts);
         bool rootOk;
         (rootOk, porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
-        Parts memory parts;
         (ok, parts) = schema(d, at);
-        if (!ok || !rootOk) return (false, SCHEMA, porRoot);
-        // 2-3. Every part under por_root, in order, then the proof's own id.
+        if (!ok || !rootOk) return (SCHEMA, porRoot, parts);
         PorInclusion.Part[] memory all = parts.all;
         for (uint256 i = 0; i < all.length; i++) {
             uint8 want = i == 0 || i > 1 + parts.evidenceCount
                 ? PorInclusion.REASONING_LEAF
                 : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.EVIDENCE_LEAF;
             bytes32 err = PorInclusion.verify(d, all[i], want, porRoot);
-            if (err != 0) return (false, err, porRoot);
+            if (err != 0) return (err, porRoot, parts);
         }
         (, bytes32 challengeId) = PorCbor.hashAt(d, at[F_ID]);
         if (PorInclusion.bodyHash(d, 0, d.length, at[F_ID]) != challengeId) {
-            return (false, PorInclusion.CHALLENGE_ID, porRoot);
+            return (PorInclusion.CHALLENGE_ID, porRoot, parts);
         }
-        (won, id) = decide(d, parts);
+        return (0, porRoot, parts);
     }
 
     /// kind, schema, challenge_id typed; step and prompt_spec InclusionProof records;
@@ -107,45 +124,68 @@ library PorOneStepCheck {
     }
 
     /// Steps 4-7 of SPEC §10.5 on verified parts.
-    function decide(bytes calldata d, Parts memory parts) private pure returns (bool, bytes32) {
+    function decide(
+        bytes calldata d,
+        Parts memory parts,
+        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
+            internal pure returns (bool, bytes32) exec
+    ) private pure returns (bool, bytes32) {
+        (bytes32 fault, bool won, uint256[] memory at, uint256[][] memory records, bytes32 kind) = prepare(d, parts);
+        if (fault != 0) return (won, fault);
+        return exec(d, parts, records, at, kind);
+    }
+
+    /// Steps 4-7 up to the kind's own re-execution: (0, -, the step's value offsets, the
+    /// carried records' offsets, the computation) or (the id, won) of the first fault.
+    function prepare(bytes calldata d, Parts memory parts)
+        private
+        pure
+        returns (bytes32, bool, uint256[] memory at, uint256[][] memory records, bytes32 kind)
+    {
         PorInclusion.Part[] memory all = parts.all;
         // 4. The carried records parse; a committed invalid record is a fault. The PromptSpec
-        // leaf (all[1]) is only hashed: no step the chain re-executes reads it (SPEC §14.8).
+        // leaf (all[1]) is parsed only by a kind that reads it (SPEC §14.8).
         bytes calldata leaf = leafOf(d, all[0]);
-        (bool ok, uint256[] memory at) = PorRecords.reasoningStep(leaf);
-        if (!ok) return (true, INVALID_RECORD);
-        uint256[][] memory records = new uint256[][](all.length);
+        bool ok;
+        (ok, at) = PorRecords.reasoningStep(leaf);
+        if (!ok) return (INVALID_RECORD, true, at, records, 0);
+        records = new uint256[][](all.length);
         for (uint256 i = 2; i < all.length; i++) {
             (ok, records[i]) = i < 2 + parts.evidenceCount
                 ? PorRecords.evidenceItem(leafOf(d, all[i]))
                 : PorRecords.reasoningStep(leafOf(d, all[i]));
-            if (!ok) return (true, INVALID_RECORD);
+            if (!ok) return (INVALID_RECORD, true, at, records, 0);
         }
         // 5. The parts are exactly the step's citations, in order.
         if (!cites(d, at, parts, records, true) || !cites(d, at, parts, records, false)) {
-            return (false, CITATIONS);
+            return (CITATIONS, false, at, records, 0);
         }
         // 6. Position: the step's id is its leaf's; cited steps are earlier leaves.
         uint256 index = all[0].leafIndex;
-        if (!PorRecords.isStepId(leaf, at[PorRecords.STEP_ID], index + 1)) return (true, ID_POSITION);
+        if (!PorRecords.isStepId(leaf, at[PorRecords.STEP_ID], index + 1)) return (ID_POSITION, true, at, records, 0);
         for (uint256 i = 2 + parts.evidenceCount; i < all.length; i++) {
-            if (all[i].leafIndex >= index) return (true, PRIOR_ORDER);
+            if (all[i].leafIndex >= index) return (PRIOR_ORDER, true, at, records, 0);
         }
-        return execute(d, parts, records, at);
+        // 7. recompute_step: the declared computation, then the kind's own.
+        bool known;
+        (known, kind, ok) = PorRecords.computation(leaf, at);
+        if (!known || !ok) return (UNEXECUTABLE, true, at, records, kind);
+        return (0, false, at, records, kind);
     }
 
-    /// Step 7 (recompute_step): the declared computation, then the kind's own.
-    function execute(bytes calldata d, Parts memory parts, uint256[][] memory records, uint256[] memory at)
-        private
-        pure
-        returns (bool, bytes32)
-    {
-        bytes32 kind;
-        {
-            (bool known, bytes32 k, bool inputsOk) = PorRecords.computation(leafOf(d, parts.all[0]), at);
-            if (!known || !inputsOk) return (true, UNEXECUTABLE);
-            kind = k;
-        }
+    /// The `map` kind's re-execution (SPEC §12.5.7, `PorMapStep`); any other kind reverts
+    /// `CourtPath(kind)`. A kind re-execution receives the proof `d`, its verified parts
+    /// (`parts.all[0]` the step, `[1]` the PromptSpec, then the items, then the prior steps),
+    /// each carried record's value offsets (`records[i]` for i >= 2, offsets in part i's
+    /// leaf: `PorRecords.evidenceItem` / `reasoningStep`), the step's value offsets `at`
+    /// and its known computation `kind` (keccak256 of `inputs.kind`, inputs' keys checked).
+    function executeMap(
+        bytes calldata d,
+        Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at,
+        bytes32 kind
+    ) internal pure returns (bool, bytes32) {
         if (kind != PorMapStep.KIND) revert CourtPath(kind);
         if (parts.priorCount != 1) return (true, UNEXECUTABLE); // map reads one step
         uint256 first = 2 + parts.evidenceCount;
