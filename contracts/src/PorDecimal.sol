@@ -15,6 +15,9 @@ library PorDecimal {
     /// Longest canonical decimal (SPEC §3.2).
     uint256 internal constant MAX_LENGTH = 64;
 
+    /// Two operands' scales differ by more than 77 (impossible for canonical texts: <= 62).
+    error ScaleOverflow();
+
     struct Dec {
         bool neg;
         uint256 hi;
@@ -24,53 +27,74 @@ library PorDecimal {
 
     /// d[off:off+len] matches `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?`, is not `-0` and has
     /// at most 64 characters (por.numbers.is_canonical_decimal).
-    function isCanonical(bytes calldata d, uint256 off, uint256 len) internal pure returns (bool) {
-        if (len == 0 || len > MAX_LENGTH) return false;
-        uint256 i = off;
-        uint256 end = off + len;
-        if (d[i] == "-") i++;
-        if (i == end || !digit(d[i])) return false;
-        uint256 intStart = i;
-        if (d[i] == "0") {
-            i++;
-        } else {
-            while (i < end && digit(d[i])) i++;
-        }
-        if (i == end) return !(intStart > off && i - intStart == 1 && d[intStart] == "0");
-        if (d[i] != "." || i + 1 == end) return false;
-        for (uint256 j = i + 1; j < end; j++) {
-            if (!digit(d[j])) return false;
-        }
-        return d[end - 1] != "0";
+    function isCanonical(bytes calldata d, uint256 off, uint256 len) internal pure returns (bool ok) {
+        (ok,,,) = scan(d, off, len);
     }
 
     /// The value of the canonical text d[off:off+len]; ok false (and zero) for any other
     /// text. At most 64 digits: the magnitude fits `lo` (10^64 < 2^213).
     function parse(bytes calldata d, uint256 off, uint256 len) internal pure returns (bool ok, Dec memory v) {
-        if (!isCanonical(d, off, len)) return (false, v);
-        uint256 i = off;
-        uint256 end = off + len;
-        if (d[i] == "-") {
-            v.neg = true;
-            i++;
-        }
-        uint256 m;
-        uint256 scale;
-        bool frac;
-        for (; i < end; i++) {
-            uint8 c = uint8(d[i]);
-            if (c == 0x2e) {
-                frac = true;
-                continue;
+        (ok, v.neg, v.lo, v.scale) = scan(d, off, len);
+    }
+
+    /// One left-to-right pass over d[off:off+len] (in assembly: ~40 gas a character):
+    /// whether it is canonical, and then its sign, digits as an integer and fractional
+    /// digit count; all zero when it is not canonical.
+    function scan(bytes calldata d, uint256 off, uint256 len)
+        private
+        pure
+        returns (bool ok, bool neg, uint256 m, uint256 scale)
+    {
+        d[off:off + len]; // reverts when the text runs past d, as an index would
+        assembly ("memory-safe") {
+            function at(q) -> c {
+                c := byte(0, calldataload(q))
             }
-            unchecked {
-                m = m * 10 + (c - 0x30);
-                if (frac) scale++;
+            for {} 1 {} {
+                if or(iszero(len), gt(len, 64)) { break }
+                let p := add(d.offset, off)
+                let end := add(p, len)
+                if eq(at(p), 0x2d) {
+                    neg := 1
+                    p := add(p, 1)
+                }
+                if eq(p, end) { break }
+                let c := at(p)
+                if gt(sub(c, 0x30), 9) { break } // wraps below "0"
+                p := add(p, 1)
+                m := sub(c, 0x30)
+                if m {
+                    for {} lt(p, end) { p := add(p, 1) } {
+                        c := sub(byte(0, calldataload(p)), 0x30)
+                        if gt(c, 9) { break }
+                        m := add(mul(m, 10), c)
+                    }
+                }
+                if eq(p, end) {
+                    ok := iszero(and(neg, iszero(m))) // not -0
+                    break
+                }
+                // A fraction: ".", then at least one digit, the last not "0".
+                if iszero(eq(at(p), 0x2e)) { break }
+                p := add(p, 1)
+                if eq(p, end) { break }
+                scale := sub(end, p)
+                let bad := eq(at(sub(end, 1)), 0x30)
+                for {} lt(p, end) { p := add(p, 1) } {
+                    c := sub(byte(0, calldataload(p)), 0x30)
+                    bad := or(bad, gt(c, 9))
+                    m := add(mul(m, 10), c)
+                }
+                if bad { break }
+                ok := 1
+                break
+            }
+            if iszero(ok) {
+                neg := 0
+                m := 0
+                scale := 0
             }
         }
-        v.lo = m;
-        v.scale = scale;
-        return (true, v);
     }
 
     /// The value of the CBOR text item at `pos` of a checked document; ok false when the
@@ -144,22 +168,32 @@ library PorDecimal {
         // hi != 0: the magnitude is >= 2^256 > 10^77, more than 64 digits.
         if (hi != 0) return (false, text);
         uint256 n = 1;
-        for (uint256 x = lo / 10; x != 0; x /= 10) n++;
+        unchecked {
+            for (uint256 x = lo / 10; x != 0; x /= 10) n++;
+        }
         uint256 intDigits = n > scale ? n - scale : 1;
         uint256 total = (v.neg ? 1 : 0) + intDigits + (scale > 0 ? 1 + scale : 0);
         if (total > MAX_LENGTH) return (false, text);
         text = new bytes(total);
-        uint256 p = total;
-        for (uint256 k = 0; k < scale; k++) {
-            text[--p] = bytes1(uint8(0x30 + lo % 10));
-            lo /= 10;
+        assembly ("memory-safe") {
+            let base := add(text, 32)
+            let p := add(base, total)
+            for { let k := 0 } lt(k, scale) { k := add(k, 1) } {
+                p := sub(p, 1)
+                mstore8(p, add(0x30, mod(lo, 10)))
+                lo := div(lo, 10)
+            }
+            if scale {
+                p := sub(p, 1)
+                mstore8(p, 0x2e)
+            }
+            for { let k := 0 } lt(k, intDigits) { k := add(k, 1) } {
+                p := sub(p, 1)
+                mstore8(p, add(0x30, mod(lo, 10)))
+                lo := div(lo, 10)
+            }
+            if gt(p, base) { mstore8(base, 0x2d) }
         }
-        if (scale > 0) text[--p] = ".";
-        for (uint256 k = 0; k < intDigits; k++) {
-            text[--p] = bytes1(uint8(0x30 + lo % 10));
-            lo /= 10;
-        }
-        if (v.neg) text[0] = "-";
         return (true, text);
     }
 
@@ -181,9 +215,12 @@ library PorDecimal {
         }
     }
 
-    /// 10^k for k <= 77 (reverts above).
-    function pow10(uint256 k) private pure returns (uint256) {
-        return 10 ** k;
+    /// 10^k for k <= 77 (reverts `ScaleOverflow` above).
+    function pow10(uint256 k) private pure returns (uint256 r) {
+        if (k > 77) revert ScaleOverflow();
+        assembly ("memory-safe") {
+            r := exp(10, k)
+        }
     }
 
     /// (hi, lo) * k, reverting past two words. The 512-bit product of lo and k is
@@ -239,9 +276,5 @@ library PorDecimal {
             r = x % q;
             return ((q3 << 128) | q2, (q1 << 128) | q0, r);
         }
-    }
-
-    function digit(bytes1 c) private pure returns (bool) {
-        return c >= "0" && c <= "9";
     }
 }
