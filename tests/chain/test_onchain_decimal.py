@@ -190,6 +190,17 @@ def test_sums_cross_the_length() -> None:
         compare("sum", "9" * 64, *(["-1"] * n))
 
 
+def test_canonical_texts() -> None:
+    """Short texts over the decimal alphabet: ``ok`` exactly when Python finds them
+    canonical (the one pass of ``PorDecimal`` that also serves ``isCanonical``)."""
+    alphabet = "-.0123456789"
+    texts = ["".join(t) for n in range(1, 4) for t in itertools.product(alphabet, repeat=n)]
+    rng = random.Random(7)  # noqa: S311 - seeded cases, not secrets
+    texts += ["".join(rng.choice("-.0019x") for _ in range(rng.randint(4, 66))) for _ in range(300)]
+    for text in texts:
+        compare("cmp", text, "0")
+
+
 @st.composite
 def decimals(draw: st.DrawFn) -> str:
     neg = draw(st.booleans())
