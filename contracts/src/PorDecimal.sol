@@ -9,8 +9,8 @@ import {PorCbor} from "./PorCbor.sol";
 /// has at most 64 characters, so at most 64 digits and 62 fractional digits; aligned to a
 /// common scale <= 62 an operand is below 10^126 < 2^419, and a sum of up to 2^90 such
 /// operands stays below 2^512: two words hold it exactly (SPEC §3.2, ADR 0013). An
-/// arithmetic result past two words reverts (Panic 0x11): it cannot arise from canonical
-/// inputs within the SPEC §12.4.1 term cap.
+/// arithmetic result past two words reverts (Panic 0x11, or `ScaleOverflow` for scales more
+/// than 77 apart): neither can arise from canonical inputs within the SPEC §12.4.1 term cap.
 library PorDecimal {
     /// Longest canonical decimal (SPEC §3.2).
     uint256 internal constant MAX_LENGTH = 64;
@@ -37,7 +37,7 @@ library PorDecimal {
         (ok, v.neg, v.lo, v.scale) = scan(d, off, len);
     }
 
-    /// One left-to-right pass over d[off:off+len] (in assembly: ~40 gas a character):
+    /// One left-to-right pass over d[off:off+len] (in assembly, ~115 gas a character):
     /// whether it is canonical, and then its sign, digits as an integer and fractional
     /// digit count; all zero when it is not canonical.
     function scan(bytes calldata d, uint256 off, uint256 len)
