@@ -3,23 +3,97 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCitationCheck} from "./PorCitationCheck.sol";
-import {PorStepCheck} from "./PorStepCheck.sol";
+
+/// A one-step executor (SPEC §14.8): `KIND()` is keccak256 of the step kind it
+/// re-executes, `execute` a reader-checked por.OneStepProof/1.
+interface IPorStepExec {
+    function KIND() external view returns (bytes32);
+    function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot);
+}
+
+/// A proof executor (SPEC §14.8): `KIND()` is keccak256 of the proof schema it decides,
+/// `check` a reader-checked proof of that schema.
+interface IPorProofExec {
+    function check(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot);
+}
 
 /// @title PorProofCheck: stateless on-chain checking of por proofs (SPEC §14.8).
 /// @notice Every function takes the exact bytes of a por document and returns what
 /// `por check-proof` decides: `won` and the check id (keccak256 of its SPEC text), with
 /// the proof's `por_root`, which the caller compares with a root it trusts (a signed
-/// verdict's). Nothing is stored; a registry calls this contract or links its libraries.
-/// One-step proofs are checked by the PorStepCheck this contract deploys (`stepCheck`).
+/// verdict's). Nothing is stored; a registry calls this contract. CitationProofs are
+/// checked here; every other proof is routed to an executor contract fixed in the
+/// constructor (one per step kind or proof schema, each under the code-size limit).
 contract PorProofCheck {
     bytes32 internal constant MALFORMED = keccak256("proof.malformed");
+    bytes32 internal constant ONE_STEP = keccak256("por.OneStepProof/1");
+    /// At most this many executors (each one immutable kind and address).
+    uint256 public constant MAX_EXECUTORS = 8;
 
     /// A one-step proof of a step kind the chain does not re-execute (keccak256 of its
-    /// inputs.kind), raised by `stepCheck`: it goes to the court path (SPEC §14.8).
+    /// inputs.kind), raised by the executor: it goes to the court path (SPEC §14.8).
     error CourtPath(bytes32 kind);
+    /// The constructor's executor list is empty or longer than MAX_EXECUTORS.
+    error ExecutorCount(uint256 count);
+    /// `executor` has no code, does not answer `KIND()`, answers 0, or repeats a kind.
+    error BadExecutor(address executor);
 
-    /// The one-step checker (SPEC §14.8), created with this contract.
-    PorStepCheck public immutable stepCheck = new PorStepCheck();
+    bytes32 private immutable k0;
+    bytes32 private immutable k1;
+    bytes32 private immutable k2;
+    bytes32 private immutable k3;
+    bytes32 private immutable k4;
+    bytes32 private immutable k5;
+    bytes32 private immutable k6;
+    bytes32 private immutable k7;
+    address private immutable x0;
+    address private immutable x1;
+    address private immutable x2;
+    address private immutable x3;
+    address private immutable x4;
+    address private immutable x5;
+    address private immutable x6;
+    address private immutable x7;
+    /// How many executors the constructor took.
+    uint256 public immutable executorCount;
+
+    /// `list`: the executors, in the deployment list's order (SPEC §14.8): each is asked its
+    /// `KIND()`; kinds are distinct and nonzero. The first one also answers one-step
+    /// proofs of kinds no executor holds (it must be a step executor).
+    constructor(address[] memory list) {
+        uint256 n = list.length;
+        if (n == 0 || n > MAX_EXECUTORS) revert ExecutorCount(n);
+        bytes32[] memory kinds = new bytes32[](MAX_EXECUTORS);
+        address[] memory at = new address[](MAX_EXECUTORS);
+        for (uint256 i = 0; i < n; i++) {
+            address x = list[i];
+            (bool ok, bytes memory out) = x.staticcall(abi.encodeCall(IPorStepExec.KIND, ()));
+            if (x.code.length == 0 || !ok || out.length != 32) revert BadExecutor(x);
+            bytes32 kind = abi.decode(out, (bytes32));
+            if (kind == 0) revert BadExecutor(x);
+            for (uint256 j = 0; j < i; j++) {
+                if (kinds[j] == kind) revert BadExecutor(x);
+            }
+            (kinds[i], at[i]) = (kind, x);
+        }
+        (k0, k1, k2, k3, k4, k5, k6, k7) = (kinds[0], kinds[1], kinds[2], kinds[3], kinds[4], kinds[5], kinds[6], kinds[7]);
+        (x0, x1, x2, x3, x4, x5, x6, x7) = (at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]);
+        executorCount = n;
+    }
+
+    /// The executor of `kind` (keccak256 of a step kind or a proof schema), 0 if none.
+    function executor(bytes32 kind) public view returns (address) {
+        if (kind == 0) return address(0);
+        if (kind == k0) return x0;
+        if (kind == k1) return x1;
+        if (kind == k2) return x2;
+        if (kind == k3) return x3;
+        if (kind == k4) return x4;
+        if (kind == k5) return x5;
+        if (kind == k6) return x6;
+        if (kind == k7) return x7;
+        return address(0);
+    }
 
     /// por-cbor/1 (SPEC §2): (0, 0) for one canonical item, else (codec.* id, offset).
     function checkCbor(bytes calldata data) external pure returns (bytes32 checkId, uint256 offset) {
@@ -35,24 +109,66 @@ contract PorProofCheck {
         return PorCitationCheck.check(proof);
     }
 
-    /// A por.OneStepProof/1 (SPEC §10.5) of a step kind the chain re-executes (SPEC
-    /// §14.8); another kind reverts `CourtPath(keccak256(kind))`.
+    /// A por.OneStepProof/1 (SPEC §10.5): the reader, then the executor of its step's
+    /// kind; a kind the chain does not re-execute reverts `CourtPath(keccak256(kind))`.
     function checkOneStepProof(bytes calldata proof)
         external
         view
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
-        return stepCheck.checkOneStepProof(proof);
+        (bytes32 codec,) = PorCbor.check(proof);
+        if (codec != 0) return (false, MALFORMED, 0);
+        return IPorStepExec(stepExecutor(proof)).execute(proof);
     }
 
-    /// Any proof the registry settles by (SPEC §14.4): the §2 reader once, then the
-    /// checker its `schema` names (a OneStepProof: `stepCheck`; anything else: the
-    /// CitationProof checker, which names what else it is).
+    /// Any proof the registry settles by (SPEC §14.4): the §2 reader once, then by its
+    /// `schema`: a OneStepProof to the executor of its step's kind, a schema with an
+    /// executor to that executor's `check`, anything else to the CitationProof checker
+    /// (which names what else it is).
     function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
         (bytes32 codec,) = PorCbor.check(proof);
         if (codec != 0) return (false, MALFORMED, 0);
-        uint256 at = PorCbor.get(proof, 0, "schema");
-        if (at != 0 && PorCbor.isText(proof, at, "por.OneStepProof/1")) return stepCheck.checkChecked(proof);
+        bytes32 schema = textHash(proof, PorCbor.get(proof, 0, "schema"));
+        if (schema == ONE_STEP) return IPorStepExec(stepExecutor(proof)).execute(proof);
+        address x = executor(schema);
+        if (x != address(0)) return IPorProofExec(x).check(proof);
         return PorCitationCheck.checkChecked(proof);
+    }
+
+    /// The executor of a reader-checked OneStepProof: the one of its step's kind, else
+    /// the first executor (which runs §10.5 to the same fault, or reverts CourtPath).
+    function stepExecutor(bytes calldata proof) internal view returns (address x) {
+        x = executor(stepKind(proof));
+        if (x == address(0)) x = x0;
+    }
+
+    /// keccak256 of the text at `pos` of a checked document, 0 for none or another type.
+    function textHash(bytes calldata d, uint256 pos) private pure returns (bytes32) {
+        if (pos == 0) return 0;
+        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        return ok ? keccak256(d[off:off + len]) : bytes32(0);
+    }
+
+    /// keccak256 of the step leaf's `inputs.kind`, read where a valid por.ReasoningStep/1
+    /// holds it (its first key `inputs`, a map whose first key is `kind`, a text) without
+    /// reading the leaf otherwise (its bytes are not yet checked: every read stays inside
+    /// the leaf, a few heads); 0 when it is not there. Routing only: the executor checks
+    /// the leaf, so a wrong guess ends at the same fault in any executor.
+    function stepKind(bytes calldata d) internal pure returns (bytes32) {
+        uint256 step = PorCbor.get(d, 0, "step");
+        uint256 leafAt = step == 0 ? 0 : PorCbor.get(d, step, "leaf");
+        if (leafAt == 0) return 0;
+        (bool ok, uint256 p, uint256 len) = PorCbor.str(d, leafAt, PorCbor.BYTES);
+        uint256 end = p + len;
+        if (!ok || end > d.length) return 0;
+        uint8 major;
+        uint256 arg;
+        (major, arg, p) = PorCbor.head(d, p); // the step map
+        if (major != PorCbor.MAP || arg == 0 || p + 7 > end || !PorCbor.isText(d, p, "inputs")) return 0;
+        (major, arg, p) = PorCbor.head(d, p + 7); // the inputs map
+        if (major != PorCbor.MAP || arg == 0 || p + 5 > end || !PorCbor.isText(d, p, "kind")) return 0;
+        (major, arg, p) = PorCbor.head(d, p + 5); // inputs.kind
+        if (major != PorCbor.TEXT || p > end || arg > end - p) return 0;
+        return keccak256(d[p:p + arg]);
     }
 }
