@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deployment import deploy_checker, executor_names
 from eth_abi import decode, encode
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
-
-from deployment import deploy_checker, executor_names
 
 from por.chain import OPEN_CHALLENGE, PROPOSE_VERDICT, selector
 from por.chain.calldata import VERDICT_TUPLE

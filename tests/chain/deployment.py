@@ -11,7 +11,7 @@ checker's. Adding an executor is adding its contract name to ``executors`` there
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +50,10 @@ def checker_code(executors: list[str]) -> bytes:
     return creation_code(deployment()["checker"]) + encode(["address[]"], [executors])
 
 
-def deploy_checker(create: Callable[[bytes], str]) -> str:
+def deploy_checker(create: Callable[[bytes], str], extra: Sequence[bytes] = ()) -> str:
     """Deploy the executors, then PorProofCheck, each by ``create`` (creation code ->
     the new contract's address, from one account); PorProofCheck's address. The
-    checker is that account's contract number ``len(executor_names())`` (0-based)."""
-    executors = [create(creation_code(name)) for name in executor_names()]
-    return create(checker_code(executors))
+    checker is that account's contract number ``len(executor_names())`` (0-based).
+    ``extra``: creation codes of more executors, after the listed ones (tests)."""
+    codes = [creation_code(name) for name in executor_names()] + list(extra)
+    return create(checker_code([create(code) for code in codes]))

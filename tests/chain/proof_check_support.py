@@ -56,12 +56,13 @@ def calldata_gas(data: bytes) -> int:
 class ProofChecker:
     """One EVM with the executors and PorProofCheck deployed (deployment.py)."""
 
-    def __init__(self) -> None:
+    def __init__(self, extra: tuple[bytes, ...] = ()) -> None:
+        """``extra``: creation codes of executors deployed after the listed ones."""
         self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337),
                                block=BlockEnv(number=1, timestamp=1_767_225_600)),
                        spec_id="CANCUN", gas_limit=2**62)
         self.evm.set_balance(CALLER, 10**21)
-        self.address = deploy_checker(lambda code: str(self.evm.deploy(CALLER, code)))
+        self.address = deploy_checker(lambda code: str(self.evm.deploy(CALLER, code)), extra)
 
     def _call(self, signature: str, data: bytes) -> tuple[bytes, int]:
         calldata = _selector(signature) + encode(["bytes"], [data])
