@@ -149,26 +149,50 @@ contract PorProofCheck {
         return ok ? keccak256(d[off:off + len]) : bytes32(0);
     }
 
-    /// keccak256 of the step leaf's `inputs.kind`, read where a valid por.ReasoningStep/1
-    /// holds it (its first key `inputs`, a map whose first key is `kind`, a text) without
-    /// reading the leaf otherwise (its bytes are not yet checked: every read stays inside
-    /// the leaf, a few heads); 0 when it is not there. Routing only: the executor checks
-    /// the leaf, so a wrong guess ends at the same fault in any executor.
+    /// keccak256 of the step leaf's `inputs.kind`, read where a valid OneStepProof and a
+    /// valid por.ReasoningStep/1 hold it (SPEC §14.8 "Routing": the proof's keys `kind`
+    /// then `step`; the part's `kind` then `leaf`; in the leaf, `inputs` first and, in it,
+    /// `kind` first), a few heads and word compares, no other reading; 0 when it is not
+    /// there. Every read stays inside the proof, and inside the leaf for the leaf's bytes
+    /// (not yet checked). Routing only: the executor checks everything.
     function stepKind(bytes calldata d) internal pure returns (bytes32) {
-        uint256 step = PorCbor.get(d, 0, "step");
-        uint256 leafAt = step == 0 ? 0 : PorCbor.get(d, step, "leaf");
-        if (leafAt == 0) return 0;
-        (bool ok, uint256 p, uint256 len) = PorCbor.str(d, leafAt, PorCbor.BYTES);
-        uint256 end = p + len;
-        if (!ok || end > d.length) return 0;
-        uint8 major;
-        uint256 arg;
+        uint256 p = keyed(d, 1, KEY_KIND, 5); // the proof's kind: a text, skipped
+        if (p == 0) return 0;
+        (uint8 major, uint256 arg, uint256 next) = PorCbor.head(d, p);
+        p = keyed(d, next + arg, KEY_STEP, 5); // the step part: a map
+        if (major != PorCbor.TEXT || p == 0) return 0;
+        p = keyed(d, p + 1, KEY_KIND, 5); // the part's kind
+        if (p == 0) return 0;
+        (major, arg, next) = PorCbor.head(d, p);
+        p = keyed(d, next + arg, KEY_LEAF, 5);
+        if (major != PorCbor.TEXT || p == 0) return 0;
+        (major, arg, p) = PorCbor.head(d, p); // the leaf's bytes: [p, end)
+        uint256 end = p + arg;
+        if (major != PorCbor.BYTES || end > d.length) return 0;
         (major, arg, p) = PorCbor.head(d, p); // the step map
-        if (major != PorCbor.MAP || arg == 0 || p + 7 > end || !PorCbor.isText(d, p, "inputs")) return 0;
-        (major, arg, p) = PorCbor.head(d, p + 7); // the inputs map
-        if (major != PorCbor.MAP || arg == 0 || p + 5 > end || !PorCbor.isText(d, p, "kind")) return 0;
-        (major, arg, p) = PorCbor.head(d, p + 5); // inputs.kind
+        if (major != PorCbor.MAP || p + 7 > end) return 0;
+        p = keyed(d, p, KEY_INPUTS, 7);
+        if (p == 0) return 0;
+        (major, arg, p) = PorCbor.head(d, p); // the inputs map
+        if (major != PorCbor.MAP || p + 5 > end) return 0;
+        p = keyed(d, p, KEY_KIND, 5);
+        if (p == 0) return 0;
+        (major, arg, p) = PorCbor.head(d, p); // inputs.kind
         if (major != PorCbor.TEXT || p > end || arg > end - p) return 0;
         return keccak256(d[p:p + arg]);
+    }
+
+    /// Encoded text keys (head and bytes), right-aligned.
+    uint256 private constant KEY_KIND = 0x646b696e64;
+    uint256 private constant KEY_STEP = 0x6473746570;
+    uint256 private constant KEY_LEAF = 0x646c656166;
+    uint256 private constant KEY_INPUTS = 0x66696e70757473;
+
+    /// The offset after the `len`-byte encoded key `key` at `p`, or 0 when another item
+    /// is there.
+    function keyed(bytes calldata d, uint256 p, uint256 key, uint256 len) private pure returns (uint256 next) {
+        assembly ("memory-safe") {
+            if eq(shr(sub(256, shl(3, len)), calldataload(add(d.offset, p))), key) { next := add(p, len) }
+        }
     }
 }
