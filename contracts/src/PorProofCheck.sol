@@ -128,9 +128,9 @@ contract PorProofCheck {
     function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
         (bytes32 codec,) = PorCbor.check(proof);
         if (codec != 0) return (false, MALFORMED, 0);
-        bytes32 schema = textHash(proof, PorCbor.get(proof, 0, "schema"));
+        (bytes32 schema, bool named) = schemaOf(proof, PorCbor.get(proof, 0, "schema"));
         if (schema == ONE_STEP) return IPorStepExec(stepExecutor(proof)).execute(proof);
-        address x = executor(schema);
+        address x = named ? executor(schema) : address(0);
         if (x != address(0)) return IPorProofExec(x).check(proof);
         return PorCitationCheck.checkChecked(proof);
     }
@@ -142,11 +142,14 @@ contract PorProofCheck {
         if (x == address(0)) x = x0;
     }
 
-    /// keccak256 of the text at `pos` of a checked document, 0 for none or another type.
-    function textHash(bytes calldata d, uint256 pos) private pure returns (bytes32) {
-        if (pos == 0) return 0;
+    /// keccak256 of the text at `pos` of a checked document (0 for none or another type),
+    /// and whether it starts `por.` (a proof schema, never a step kind's name, so a
+    /// schema `map` is not sent to the map executor's missing `check`).
+    function schemaOf(bytes calldata d, uint256 pos) private pure returns (bytes32, bool) {
+        if (pos == 0) return (0, false);
         (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        return ok ? keccak256(d[off:off + len]) : bytes32(0);
+        if (!ok) return (0, false);
+        return (keccak256(d[off:off + len]), len > 4 && bytes4(d[off:off + 4]) == "por.");
     }
 
     /// keccak256 of the step leaf's `inputs.kind`, read where a valid OneStepProof and a

@@ -123,6 +123,11 @@ def test_a_schema_with_an_executor_goes_to_its_check() -> None:
     assert plain.any_proof(document)[:2] == python_answer(document)
     routed = ProofChecker(extra=(stub(keccak256(b"por.OmissionProof/2")),))
     assert routed.any_proof(document)[:2] == (True, "one_step.mismatch")
+    # A step kind's name as a schema is no proof schema: the CitationProof checker's
+    # answer, not the step executor's missing `check` (a revert).
+    for schema in ("map", "deduce", "por."):
+        named = cbor_encode({"schema": schema, "kind": "reasoning_leaf"})
+        assert routed.any_proof(named)[:2] == python_answer(named), schema
 
 
 @pytest.mark.parametrize("leaf", [
