@@ -13,7 +13,13 @@ import solc from "solc";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = process.argv[2] ?? join(here, "build");
-const CONTRACTS = ["PorDecimalMath", "PorProofCheck", "PorVerdictRegistry"];
+// SPEC §14.8: the deployment list (deploy.json) names every deployed contract; each
+// gets an artifact. Names listed here as well are built once.
+const deployment = JSON.parse(readFileSync(join(here, "deploy.json"), "utf8"));
+const CONTRACTS = [...new Set([
+  ...deployment.executors, deployment.checker, deployment.registry,
+  "PorDecimalMath", "PorProofCheck", "PorVerdictRegistry",
+])];
 
 // SPEC §14.1: the settings are part of the build; changing one changes the bytecode.
 const settings = {

@@ -3,23 +3,97 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCitationCheck} from "./PorCitationCheck.sol";
-import {PorStepCheck} from "./PorStepCheck.sol";
+
+/// A one-step executor (SPEC §14.8): `KIND()` is keccak256 of the step kind it
+/// re-executes, `execute` a reader-checked por.OneStepProof/1.
+interface IPorStepExec {
+    function KIND() external view returns (bytes32);
+    function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot);
+}
+
+/// A proof executor (SPEC §14.8): `KIND()` is keccak256 of the proof schema it decides,
+/// `check` a reader-checked proof of that schema.
+interface IPorProofExec {
+    function check(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot);
+}
 
 /// @title PorProofCheck: stateless on-chain checking of por proofs (SPEC §14.8).
 /// @notice Every function takes the exact bytes of a por document and returns what
 /// `por check-proof` decides: `won` and the check id (keccak256 of its SPEC text), with
 /// the proof's `por_root`, which the caller compares with a root it trusts (a signed
-/// verdict's). Nothing is stored; a registry calls this contract or links its libraries.
-/// One-step proofs are checked by the PorStepCheck this contract deploys (`stepCheck`).
+/// verdict's). Nothing is stored; a registry calls this contract. CitationProofs are
+/// checked here; every other proof is routed to an executor contract fixed in the
+/// constructor (one per step kind or proof schema, each under the code-size limit).
 contract PorProofCheck {
     bytes32 internal constant MALFORMED = keccak256("proof.malformed");
+    bytes32 internal constant ONE_STEP = keccak256("por.OneStepProof/1");
+    /// At most this many executors (each one immutable kind and address).
+    uint256 public constant MAX_EXECUTORS = 8;
 
     /// A one-step proof of a step kind the chain does not re-execute (keccak256 of its
-    /// inputs.kind), raised by `stepCheck`: it goes to the court path (SPEC §14.8).
+    /// inputs.kind), raised by the executor: it goes to the court path (SPEC §14.8).
     error CourtPath(bytes32 kind);
+    /// The constructor's executor list is empty or longer than MAX_EXECUTORS.
+    error ExecutorCount(uint256 count);
+    /// `executor` has no code, does not answer `KIND()`, answers 0, or repeats a kind.
+    error BadExecutor(address executor);
 
-    /// The one-step checker (SPEC §14.8), created with this contract.
-    PorStepCheck public immutable stepCheck = new PorStepCheck();
+    bytes32 private immutable k0;
+    bytes32 private immutable k1;
+    bytes32 private immutable k2;
+    bytes32 private immutable k3;
+    bytes32 private immutable k4;
+    bytes32 private immutable k5;
+    bytes32 private immutable k6;
+    bytes32 private immutable k7;
+    address private immutable x0;
+    address private immutable x1;
+    address private immutable x2;
+    address private immutable x3;
+    address private immutable x4;
+    address private immutable x5;
+    address private immutable x6;
+    address private immutable x7;
+    /// How many executors the constructor took.
+    uint256 public immutable executorCount;
+
+    /// `list`: the executors, in the deployment list's order (SPEC §14.8): each is asked its
+    /// `KIND()`; kinds are distinct and nonzero. The first one also answers one-step
+    /// proofs of kinds no executor holds (it must be a step executor).
+    constructor(address[] memory list) {
+        uint256 n = list.length;
+        if (n == 0 || n > MAX_EXECUTORS) revert ExecutorCount(n);
+        bytes32[] memory kinds = new bytes32[](MAX_EXECUTORS);
+        address[] memory at = new address[](MAX_EXECUTORS);
+        for (uint256 i = 0; i < n; i++) {
+            address x = list[i];
+            (bool ok, bytes memory out) = x.staticcall(abi.encodeCall(IPorStepExec.KIND, ()));
+            if (x.code.length == 0 || !ok || out.length != 32) revert BadExecutor(x);
+            bytes32 kind = abi.decode(out, (bytes32));
+            if (kind == 0) revert BadExecutor(x);
+            for (uint256 j = 0; j < i; j++) {
+                if (kinds[j] == kind) revert BadExecutor(x);
+            }
+            (kinds[i], at[i]) = (kind, x);
+        }
+        (k0, k1, k2, k3, k4, k5, k6, k7) = (kinds[0], kinds[1], kinds[2], kinds[3], kinds[4], kinds[5], kinds[6], kinds[7]);
+        (x0, x1, x2, x3, x4, x5, x6, x7) = (at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]);
+        executorCount = n;
+    }
+
+    /// The executor of `kind` (keccak256 of a step kind or a proof schema), 0 if none.
+    function executor(bytes32 kind) public view returns (address) {
+        if (kind == 0) return address(0);
+        if (kind == k0) return x0;
+        if (kind == k1) return x1;
+        if (kind == k2) return x2;
+        if (kind == k3) return x3;
+        if (kind == k4) return x4;
+        if (kind == k5) return x5;
+        if (kind == k6) return x6;
+        if (kind == k7) return x7;
+        return address(0);
+    }
 
     /// por-cbor/1 (SPEC §2): (0, 0) for one canonical item, else (codec.* id, offset).
     function checkCbor(bytes calldata data) external pure returns (bytes32 checkId, uint256 offset) {
@@ -35,24 +109,93 @@ contract PorProofCheck {
         return PorCitationCheck.check(proof);
     }
 
-    /// A por.OneStepProof/1 (SPEC §10.5) of a step kind the chain re-executes (SPEC
-    /// §14.8); another kind reverts `CourtPath(keccak256(kind))`.
+    /// A por.OneStepProof/1 (SPEC §10.5): the reader, then the executor of its step's
+    /// kind; a kind the chain does not re-execute reverts `CourtPath(keccak256(kind))`.
     function checkOneStepProof(bytes calldata proof)
         external
         view
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
-        return stepCheck.checkOneStepProof(proof);
+        (bytes32 codec,) = PorCbor.check(proof);
+        if (codec != 0) return (false, MALFORMED, 0);
+        return IPorStepExec(stepExecutor(proof)).execute(proof);
     }
 
-    /// Any proof the registry settles by (SPEC §14.4): the §2 reader once, then the
-    /// checker its `schema` names (a OneStepProof: `stepCheck`; anything else: the
-    /// CitationProof checker, which names what else it is).
+    /// Any proof the registry settles by (SPEC §14.4): the §2 reader once, then by its
+    /// `schema`: a OneStepProof to the executor of its step's kind, a schema with an
+    /// executor to that executor's `check`, anything else to the CitationProof checker
+    /// (which names what else it is).
     function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
         (bytes32 codec,) = PorCbor.check(proof);
         if (codec != 0) return (false, MALFORMED, 0);
-        uint256 at = PorCbor.get(proof, 0, "schema");
-        if (at != 0 && PorCbor.isText(proof, at, "por.OneStepProof/1")) return stepCheck.checkChecked(proof);
+        (bytes32 schema, bool named) = schemaOf(proof, PorCbor.get(proof, 0, "schema"));
+        if (schema == ONE_STEP) return IPorStepExec(stepExecutor(proof)).execute(proof);
+        address x = named ? executor(schema) : address(0);
+        if (x != address(0)) return IPorProofExec(x).check(proof);
         return PorCitationCheck.checkChecked(proof);
+    }
+
+    /// The executor of a reader-checked OneStepProof: the one of its step's kind, else
+    /// the first executor (which runs §10.5 to the same fault, or reverts CourtPath).
+    function stepExecutor(bytes calldata proof) internal view returns (address x) {
+        x = executor(stepKind(proof));
+        if (x == address(0)) x = x0;
+    }
+
+    /// keccak256 of the text at `pos` of a checked document (0 for none or another type),
+    /// and whether it starts `por.` (a proof schema, never a step kind's name, so a
+    /// schema `map` is not sent to the map executor's missing `check`).
+    function schemaOf(bytes calldata d, uint256 pos) private pure returns (bytes32, bool) {
+        if (pos == 0) return (0, false);
+        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        if (!ok) return (0, false);
+        return (keccak256(d[off:off + len]), len > 4 && bytes4(d[off:off + 4]) == "por.");
+    }
+
+    /// keccak256 of the step leaf's `inputs.kind`, read where a valid OneStepProof and a
+    /// valid por.ReasoningStep/1 hold it (SPEC §14.8 "Routing": the proof's keys `kind`
+    /// then `step`; the part's `kind` then `leaf`; in the leaf, `inputs` first and, in it,
+    /// `kind` first), a few heads and word compares, no other reading; 0 when it is not
+    /// there. Every read stays inside the proof, and inside the leaf for the leaf's bytes
+    /// (not yet checked). Routing only: the executor checks everything.
+    function stepKind(bytes calldata d) internal pure returns (bytes32) {
+        uint256 p = keyed(d, 1, KEY_KIND, 5); // the proof's kind: a text, skipped
+        if (p == 0) return 0;
+        (uint8 major, uint256 arg, uint256 next) = PorCbor.head(d, p);
+        p = keyed(d, next + arg, KEY_STEP, 5); // the step part: a map
+        if (major != PorCbor.TEXT || p == 0) return 0;
+        p = keyed(d, p + 1, KEY_KIND, 5); // the part's kind
+        if (p == 0) return 0;
+        (major, arg, next) = PorCbor.head(d, p);
+        p = keyed(d, next + arg, KEY_LEAF, 5);
+        if (major != PorCbor.TEXT || p == 0) return 0;
+        (major, arg, p) = PorCbor.head(d, p); // the leaf's bytes: [p, end)
+        uint256 end = p + arg;
+        if (major != PorCbor.BYTES || end > d.length) return 0;
+        (major, arg, p) = PorCbor.head(d, p); // the step map
+        if (major != PorCbor.MAP || p + 7 > end) return 0;
+        p = keyed(d, p, KEY_INPUTS, 7);
+        if (p == 0) return 0;
+        (major, arg, p) = PorCbor.head(d, p); // the inputs map
+        if (major != PorCbor.MAP || p + 5 > end) return 0;
+        p = keyed(d, p, KEY_KIND, 5);
+        if (p == 0) return 0;
+        (major, arg, p) = PorCbor.head(d, p); // inputs.kind
+        if (major != PorCbor.TEXT || p > end || arg > end - p) return 0;
+        return keccak256(d[p:p + arg]);
+    }
+
+    /// Encoded text keys (head and bytes), right-aligned.
+    uint256 private constant KEY_KIND = 0x646b696e64;
+    uint256 private constant KEY_STEP = 0x6473746570;
+    uint256 private constant KEY_LEAF = 0x646c656166;
+    uint256 private constant KEY_INPUTS = 0x66696e70757473;
+
+    /// The offset after the `len`-byte encoded key `key` at `p`, or 0 when another item
+    /// is there.
+    function keyed(bytes calldata d, uint256 p, uint256 key, uint256 len) private pure returns (uint256 next) {
+        assembly ("memory-safe") {
+            if eq(shr(sub(256, shl(3, len)), calldataload(add(d.offset, p))), key) { next := add(p, len) }
+        }
     }
 }

@@ -28,9 +28,9 @@ from chain_support import (
     address_of,
     artifact,
     calldata_cost,
-    checker_code,
     deploy_args,
 )
+from deployment import deploy_checker
 
 HERE = Path(__file__).resolve().parent
 _BIN = HERE / "anvil" / "node_modules" / "@foundry-rs" / "anvil-linux-amd64" / "bin" / "anvil"
@@ -139,11 +139,13 @@ def anvil() -> Iterator[Node]:
 
 
 def deploy(node: Node) -> tuple[str, list[str]]:
-    """The committed PorProofCheck, then the registry using it, deployed by dev account 0
+    """The committed executors and PorProofCheck (deployment.py), then the registry
+    using it, deployed by dev account 0
     (the registry's admin), the test-only
     key its signer and the test court its resolver; (address, the dev accounts)."""
     accounts: list[str] = node.rpc("eth_accounts")
-    checker: str = node.send(accounts[0], None, checker_code())["contractAddress"]
+    checker = deploy_checker(
+        lambda code: str(node.send(accounts[0], None, code)["contractAddress"]))
     code = bytes.fromhex(artifact()["bytecode"][2:]) + deploy_args(
         ["0x" + address_of(TEST_ONLY_SECRET).hex()], accounts[0],
         "0x" + address_of(TEST_ONLY_COURT).hex(), checker)

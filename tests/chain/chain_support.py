@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from deployment import deploy_checker, executor_names
 from eth_abi import decode, encode
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
 
@@ -33,7 +34,6 @@ from por.signing.secp256k1 import address_from_public_key, public_key_from_secre
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "contracts" / "build" / "PorVerdictRegistry.json"
-CHECKER_ARTIFACT = ROOT / "contracts" / "build" / "PorProofCheck.json"
 #: Anvil/Hardhat's local chain id, so the domain is not mainnet's.
 CHAIN_ID = 31337
 #: 2026-01-01T00:00:00Z, the signing tests' fixed issued_at.
@@ -41,8 +41,8 @@ T0 = 1_767_225_600
 ADMIN = "0x" + "ad" * 20
 RESOLVER = "0x" + "5e" * 20
 CHALLENGER = "0x" + "c4" * 20
-#: The account that deploys PorProofCheck (its nonce 0), so the registry stays
-#: ADMIN's first contract and keeps its address.
+#: The account that deploys the executors and PorProofCheck (deployment.py, SPEC
+#: §14.8), so the registry stays ADMIN's first contract and keeps its address.
 CHECKER_DEPLOYER = "0x" + "de" * 20
 #: Intrinsic gas of a call transaction (yellow paper G_transaction).
 TX_BASE_GAS = 21_000
@@ -66,14 +66,9 @@ def create_address(deployer: str, nonce: int = 0) -> str:
     return "0x" + keccak256(bytes([0xC0 + 21 + len(item), 0x94]) + sender + item)[12:].hex()
 
 
-#: Where :class:`Chain` deploys PorProofCheck, the registry's constructor argument.
-PROOF_CHECK = create_address(CHECKER_DEPLOYER)
-
-
-def checker_code() -> bytes:
-    """PorProofCheck's committed creation code (it takes no constructor arguments)."""
-    loaded: dict[str, Any] = json.loads(CHECKER_ARTIFACT.read_text(encoding="utf-8"))
-    return bytes.fromhex(loaded["bytecode"][2:])
+#: Where :class:`Chain` deploys PorProofCheck (after the executors), the registry's
+#: constructor argument.
+PROOF_CHECK = create_address(CHECKER_DEPLOYER, len(executor_names()))
 
 
 def artifact() -> dict[str, Any]:
@@ -143,7 +138,7 @@ class Chain:
         self.chain_id = chain_id
         for account in (ADMIN, RESOLVER, CHALLENGER, CHECKER_DEPLOYER):
             self.evm.set_balance(account, 10**21)
-        checker = self.evm.deploy(CHECKER_DEPLOYER, checker_code())
+        checker = deploy_checker(lambda code: str(self.evm.deploy(CHECKER_DEPLOYER, code)))
         assert checker.lower() == PROOF_CHECK
         code = bytes.fromhex(artifact()["bytecode"][2:])
         args = deploy_args(list(signers))

@@ -9,11 +9,10 @@ so a differential test compares two tuples.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
-from typing import Any
 
+from deployment import deploy_checker
 from eth_abi import decode, encode
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
 
@@ -24,7 +23,6 @@ from por.challenge.records import CitationProof, seal
 from por.signing.eip712 import keccak256
 
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACT = ROOT / "contracts" / "build" / "PorProofCheck.json"
 CALLER = "0x" + "c4" * 20
 #: Intrinsic gas of a call transaction, and calldata's EIP-2028 price.
 TX_BASE_GAS = 21_000
@@ -56,15 +54,15 @@ def calldata_gas(data: bytes) -> int:
 
 
 class ProofChecker:
-    """One EVM with PorProofCheck deployed."""
+    """One EVM with the executors and PorProofCheck deployed (deployment.py)."""
 
-    def __init__(self) -> None:
-        artifact: dict[str, Any] = json.loads(ARTIFACT.read_text(encoding="utf-8"))
+    def __init__(self, extra: tuple[bytes, ...] = ()) -> None:
+        """``extra``: creation codes of executors deployed after the listed ones."""
         self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337),
                                block=BlockEnv(number=1, timestamp=1_767_225_600)),
                        spec_id="CANCUN", gas_limit=2**62)
         self.evm.set_balance(CALLER, 10**21)
-        self.address = self.evm.deploy(CALLER, bytes.fromhex(artifact["bytecode"][2:]))
+        self.address = deploy_checker(lambda code: str(self.evm.deploy(CALLER, code)), extra)
 
     def _call(self, signature: str, data: bytes) -> tuple[bytes, int]:
         calldata = _selector(signature) + encode(["bytes"], [data])

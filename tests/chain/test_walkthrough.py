@@ -28,6 +28,7 @@ from chain_support import (
     call_data,
     create_address,
 )
+from deployment import executor_names
 from setup_gate import needs
 
 from por.signing.eip712 import market_id_from_text
@@ -35,6 +36,8 @@ from por.signing.eip712 import market_id_from_text
 sys.path.insert(0, str(ROOT / "tests" / "unit" / "challenge"))
 
 PAGE = ROOT / "docs" / "chain-walkthrough.md"
+#: The admin's nonce of the registry: after the executors and the checker (deployment.py).
+REGISTRY_NONCE = len(executor_names()) + 1
 #: The platform binary, not the npm launcher (.bin/cast exits 0 when a call fails).
 BIN = ROOT / "tests" / "chain" / "anvil" / "node_modules" / "@foundry-rs" / "cast-linux-amd64"
 BIN /= "bin"
@@ -56,7 +59,7 @@ def walkthrough() -> str:
 
 def _signed_lie(node: Node, directory: Path) -> None:
     """Issue 22's lying bundle signed by the test-only key for the registry the page
-    deploys (the admin's second contract, after the checker), and its proposeVerdict
+    deploys (the admin's contract after the executors and the checker), and its proposeVerdict
     calldata."""
     from citation_support import reordered_08
 
@@ -65,7 +68,7 @@ def _signed_lie(node: Node, directory: Path) -> None:
     from por.signing.keys import PrivateKey
 
     admin = node.rpc("eth_accounts")[0]
-    registry = bytes.fromhex(create_address(admin.lower(), 1)[2:])
+    registry = bytes.fromhex(create_address(admin.lower(), REGISTRY_NONCE)[2:])
     lie, _outcome = reordered_08()
     signed = sign_bundle(lie.to_cbor(), PrivateKey("secp256k1", TEST_ONLY_SECRET),
                          Eip712Domain(chain_id=CHAIN_ID, verifying_contract=registry),
@@ -95,7 +98,7 @@ def test_the_cast_walkthrough_plays_a_whole_dispute(tmp_path: Path) -> None:
         done = subprocess.run([BASH, "-c", walkthrough()], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=600, check=False)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-        registry = create_address(node.rpc("eth_accounts")[0].lower(), 1)
+        registry = create_address(node.rpc("eth_accounts")[0].lower(), REGISTRY_NONCE)
         market = market_id_from_text(market_of(reordered_08()[0]))
         struck = node.view(registry, call_data("verdicts", market))
         assert int.from_bytes(struck[6 * 32:7 * 32], "big") == 1  # round 1
