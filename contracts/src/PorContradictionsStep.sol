@@ -68,10 +68,9 @@ library PorContradictionsStep {
 
     /// The PromptSpec leaf at d[off:off+len]: a §2 document whose `data_requirements` is an
     /// array of 1..8 maps, each with an Id `requirement_id`, no id twice, and whose
-    /// `conflict_policy.numeric_tolerance` (when present; "0" when absent, as the model's
-    /// default) is a canonical decimal text that is not negative (SPEC §4.2). `reqIds`:
-    /// the offsets of the id texts in `d`; `tolerance` the offset of the text item (0 for
-    /// the default).
+    /// `conflict_policy.numeric_tolerance` is a canonical decimal text that is not negative
+    /// (SPEC §4.2). `reqIds`: the offsets of the id texts in `d`; `tolerance` the offset
+    /// of the text item.
     function readSpec(bytes calldata d, uint256 off, uint256 len)
         internal
         pure
@@ -81,13 +80,10 @@ library PorContradictionsStep {
         if (err != 0) return (false, reqIds, 0);
         (ok, reqIds) = requirementIds(d, PorCbor.get(d, off, "data_requirements"));
         if (!ok) return (false, reqIds, 0);
+        // Absent is invalid too: a record's bytes hold its defaults (canonical form, §4).
         uint256 policy = PorCbor.get(d, off, "conflict_policy");
-        if (policy == 0) return (true, reqIds, 0);
-        (bool isMap,,) = PorCbor.container(d, policy, PorCbor.MAP);
-        if (!isMap) return (false, reqIds, 0);
-        tolerance = PorCbor.get(d, policy, "numeric_tolerance");
-        if (tolerance == 0) return (true, reqIds, 0);
-        (bool text, uint256 to, uint256 tl) = PorCbor.str(d, tolerance, PorCbor.TEXT);
+        tolerance = policy == 0 ? 0 : PorCbor.get(d, policy, "numeric_tolerance");
+        (bool text, uint256 to, uint256 tl) = tolerance == 0 ? (false, 0, 0) : PorCbor.str(d, tolerance, PorCbor.TEXT);
         ok = text && PorDecimal.isCanonical(d, to, tl) && d[to] != "-";
     }}
 
