@@ -26,9 +26,7 @@ library PorContradictionsState {
     }
 
     // Key lists in §2 order (1-byte length then the text, `PorRecords.fields`).
-    bytes internal constant NUMERIC_KEYS = "\x03key\x03max\x03min\x04kind\x0bclaim_count";
-    bytes internal constant BOOLEAN_KEYS = "\x03key\x04kind\x05first\x0bclaim_count";
-    bytes internal constant BOOLEAN_OTHER_KEYS = "\x03key\x04kind\x05first\x05other\x0bclaim_count";
+    bytes internal constant GROUP_KEYS = "\x03key\x04kind\x03min\x03max\x05first\x05other\x0bclaim_count";
     bytes internal constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
     bytes internal constant SOURCE_KEYS = "\x07step_id\x09source_id\x0bevidence_id";
 
@@ -212,37 +210,26 @@ library PorContradictionsState {
     }}
 
     /// A group (`_group`): numeric {kind, key, claim_count >= 1, min, max} or boolean
-    /// {kind, key, claim_count >= 1, first[, other]} with references of its kind, a
-    /// boolean `other` of the other value.
+    /// {kind, key, claim_count >= 1, first[, other]}, no other key, with references of
+    /// its kind, a boolean `other` of the other value.
     function readGroup(bytes calldata d, uint256 p) private pure returns (bool ok, Group memory g) { unchecked {
-        uint256 kind = PorCbor.get(d, p, "kind");
-        if (kind == 0) return (false, g);
-        uint256[] memory at;
-        if (PorCbor.isText(d, kind, "numeric")) {
-            (ok, at) = PorRecords.fields(d, p, NUMERIC_KEYS);
-            if (!ok) return (false, g);
-            (g.numeric, g.key, g.hi, g.lo, at[3]) = (true, at[0], at[1], at[2], at[4]);
-            ok = ref(d, g.lo, true) && ref(d, g.hi, true);
-        } else if (PorCbor.isText(d, kind, "boolean")) {
-            (ok, at) = PorRecords.fields(d, p, BOOLEAN_OTHER_KEYS);
-            if (ok) {
-                (g.hi, at[3]) = (at[3], at[4]);
-                ok = ref(d, g.hi, false) && ref(d, at[2], false)
-                    && d[value(d, g.hi)] != d[value(d, at[2])];
-            } else {
-                (ok, at) = PorRecords.fields(d, p, BOOLEAN_KEYS);
-            }
-            if (!ok) return (false, g);
-            (g.key, g.lo) = (at[0], at[2]);
-            ok = ref(d, g.lo, false);
+        uint256[] memory at = pick(d, p, GROUP_KEYS);
+        (, uint256 count,) = PorCbor.container(d, p, PorCbor.MAP);
+        (bool keyText,,) = at[0] == 0 ? (false, 0, 0) : PorCbor.str(d, at[0], PorCbor.TEXT);
+        (bool counted, uint256 n) = at[6] == 0 ? (false, 0) : PorRecords.uintIn(d, at[6], 1, PorRecords.MAX_COUNT);
+        ok = keyText && counted && at[1] != 0;
+        g.numeric = ok && PorCbor.isText(d, at[1], "numeric");
+        if (g.numeric) {
+            (g.lo, g.hi) = (at[2], at[3]);
+            ok = count == 5 && at[2] != 0 && at[3] != 0 && ref(d, g.lo, true) && ref(d, g.hi, true);
         } else {
-            return (false, g);
+            (g.lo, g.hi) = (at[4], at[5]);
+            ok = ok && PorCbor.isText(d, at[1], "boolean") && at[2] == 0 && at[3] == 0 && at[4] != 0
+                && count == (at[5] == 0 ? 4 : 5) && ref(d, g.lo, false)
+                && (g.hi == 0 || (ref(d, g.hi, false) && d[value(d, g.hi)] != d[value(d, g.lo)]));
         }
-        (bool keyText,,) = PorCbor.str(d, g.key, PorCbor.TEXT);
-        (bool counted, uint256 n) = PorRecords.uintIn(d, at[3], 1, PorRecords.MAX_COUNT);
-        g.count = n;
-        g.id = keccak256(abi.encodePacked(g.numeric, d[g.key:PorCbor.skip(d, g.key)]));
-        ok = ok && keyText && counted;
+        (g.key, g.count) = (at[0], n);
+        if (ok) g.id = keccak256(abi.encodePacked(g.numeric, d[g.key:PorCbor.skip(d, g.key)]));
     }}
 
     /// A claim reference {claim_id, evidence_id (texts), value}: a canonical decimal text

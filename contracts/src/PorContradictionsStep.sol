@@ -20,6 +20,8 @@ import {PorRecords} from "./PorRecords.sol";
 /// (`step.citation_mismatch`, `step.bad_prior_output`) is won `one_step.unexecutable`.
 library PorContradictionsStep {
     bytes32 internal constant KIND = keccak256("contradictions");
+    /// Not a check id: `ready`'s answer, never returned by an executor.
+    bytes32 internal constant READY = keccak256("contradictions.ready");
     bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
     bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
     bytes32 internal constant MATCH = keccak256("one_step.match");
@@ -37,6 +39,28 @@ library PorContradictionsStep {
         bytes32 kind
     ) internal pure returns (bool, bytes32) { unchecked {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        return recompute(d, parts, records, at);
+    }}
+
+    /// `execute`'s first half, for an executor that runs the second in another contract
+    /// (the code-size limit): any other kind reverts `CourtPath(kind)`, this one returns
+    /// (false, READY) for `recompute`.
+    function ready(bytes calldata, PorOneStepCheck.Parts memory, uint256[][] memory, uint256[] memory, bytes32 kind)
+        internal
+        pure
+        returns (bool, bytes32)
+    {
+        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        return (false, READY);
+    }
+
+    /// The re-execution proper, on parts whose steps 1-6 of SPEC §10.5 hold.
+    function recompute(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at
+    ) internal pure returns (bool, bytes32) { unchecked {
         (bool specOk, uint256[] memory reqIds, uint256 tolerance) =
             readSpec(d, parts.all[1].leaf, parts.all[1].leafLength);
         if (!specOk) return (true, INVALID_RECORD);

@@ -1,7 +1,8 @@
 """A step-kind executor (``contracts/build/Por<Kind>Exec.json``) in revm.
 
 :class:`ExecChecker` deploys the committed artifact of one executor and calls its
-``execute(bytes)`` on a ``por.OneStepProof/1`` that passed the §2 reader, as the router
+``execute(bytes)`` (an executor may deploy a second contract in its constructor) on a
+``por.OneStepProof/1`` that passed the §2 reader, as the router
 does (SPEC §14.8); each answer is ``(won, check id, gas)``, a ``CourtPath(kind)``
 revert ``(False, "court_path:<kind>", 0)``. ``code_size`` is the deployed size the
 24 576-byte limit (EIP-170) bounds.
@@ -28,6 +29,13 @@ from pyrevm import EVM, BlockEnv, CfgEnv, Env
 CODE_LIMIT = 24_576
 
 
+def code_size(name: str) -> int:
+    """The deployed size of the committed artifact ``contracts/build/<name>.json``."""
+    path = ROOT / "contracts" / "build" / f"{name}.json"
+    artifact: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return (len(artifact["deployedBytecode"]) - 2) // 2
+
+
 class ExecChecker:
     """One EVM with ``Por<kind>Exec`` deployed (the code-size limit lifted, so a test
     can report an oversize build instead of failing to deploy it)."""
@@ -35,7 +43,7 @@ class ExecChecker:
     def __init__(self, name: str) -> None:
         path = ROOT / "contracts" / "build" / f"{name}.json"
         artifact: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        self.code_size = (len(artifact["deployedBytecode"]) - 2) // 2
+        self.code_size = code_size(name)
         self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337, limit_contract_code_size=2**20),
                                block=BlockEnv(number=1, timestamp=1_767_225_600)),
                        spec_id="CANCUN", gas_limit=2**62)
