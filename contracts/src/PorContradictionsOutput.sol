@@ -47,30 +47,32 @@ library PorContradictionsOutput {
         PorContradictionsState.Group[] memory merged,
         uint256 claims,
         uint256 tolerance
-    ) internal pure returns (bool) { unchecked {
-        uint256 n = mark(d, merged, tolerance);
-        bytes memory count = decimal(claims);
-        bytes memory found = decimal(n);
-        Cursor memory c = Cursor(true, desc, PorCbor.skip(d, desc), TEXT);
-        put(d, c, head(3, 48 + count.length + found.length));
-        piece(d, c, DESC_A);
-        put(d, c, count);
-        piece(d, c, DESC_B);
-        put(d, c, found);
-        piece(d, c, DESC_C);
-        if (!c.ok || c.at != c.end) return false;
-        (c.at, c.end) = (out, PorCbor.skip(d, out));
-        piece(d, c, OUT_CONFLICTS);
-        put(d, c, head(4, n));
-        for (uint256 i = 0; i < merged.length; i++) {
-            if (merged[i].chunk == 1) record(d, c, merged[i]);
+    ) internal pure returns (bool) {
+        unchecked {
+            uint256 n = mark(d, merged, tolerance);
+            bytes memory count = decimal(claims);
+            bytes memory found = decimal(n);
+            Cursor memory c = Cursor(true, desc, PorCbor.skip(d, desc), TEXT);
+            put(d, c, head(3, 48 + count.length + found.length));
+            piece(d, c, DESC_A);
+            put(d, c, count);
+            piece(d, c, DESC_B);
+            put(d, c, found);
+            piece(d, c, DESC_C);
+            if (!c.ok || c.at != c.end) return false;
+            (c.at, c.end) = (out, PorCbor.skip(d, out));
+            piece(d, c, OUT_CONFLICTS);
+            put(d, c, head(4, n));
+            for (uint256 i = 0; i < merged.length; i++) {
+                if (merged[i].chunk == 1) record(d, c, merged[i]);
+            }
+            piece(d, c, CLAIM_COUNT);
+            put(d, c, head(0, claims));
+            piece(d, c, TOLERANCE);
+            same(d, c, tolerance);
+            return c.ok && c.at == c.end;
         }
-        piece(d, c, CLAIM_COUNT);
-        put(d, c, head(0, claims));
-        piece(d, c, TOLERANCE);
-        same(d, c, tolerance);
-        return c.ok && c.at == c.end;
-    }}
+    }
 
     /// Mark each merged group that conflicts (`chunk` 1, else 0): numeric iff max - min
     /// exceeds the tolerance, exactly; boolean iff it has `other`. Returns their number.
@@ -78,36 +80,40 @@ library PorContradictionsOutput {
         private
         pure
         returns (uint256 n)
-    { unchecked {
-        for (uint256 i = 0; i < merged.length; i++) {
-            PorContradictionsState.Group memory g = merged[i];
-            bool conflicts = g.hi != 0 && !(g.numeric && PorDecimalText.absDiffLe(
-                d, PorContradictionsState.value(d, g.hi), PorContradictionsState.value(d, g.lo), tolerance
-            ));
-            g.chunk = conflicts ? 1 : 0;
-            if (conflicts) n++;
+    {
+        unchecked {
+            for (uint256 i = 0; i < merged.length; i++) {
+                PorContradictionsState.Group memory g = merged[i];
+                bool conflicts = g.hi != 0 && !(g.numeric && PorDecimalText.absDiffLe(
+                    d, PorContradictionsState.value(d, g.hi), PorContradictionsState.value(d, g.lo), tolerance
+                ));
+                g.chunk = conflicts ? 1 : 0;
+                if (conflicts) n++;
+            }
         }
-    }}
+    }
 
     /// One conflict record; its pair (`lo`, `hi`): numeric (min, max), boolean (first, other).
-    function record(bytes calldata d, Cursor memory c, PorContradictionsState.Group memory g) private pure { unchecked {
-        piece(d, c, REC_KEY);
-        same(d, c, g.key);
-        piece(d, c, g.numeric ? KIND_NUMERIC : KIND_BOOLEAN);
-        valueText(d, c, g.lo, g.numeric);
-        valueText(d, c, g.hi, g.numeric);
-        piece(d, c, g.numeric ? CHECK_NUMERIC : CHECK_BOOLEAN);
-        piece(d, c, CLAIM_IDS);
-        uint256 a = PorContradictionsState.claimId(d, g.lo);
-        uint256 b = PorContradictionsState.claimId(d, g.hi);
-        same(d, c, a);
-        same(d, c, b);
-        piece(d, c, CLAIM_COUNT);
-        put(d, c, head(0, g.count));
-        piece(d, c, EVIDENCE_IDS);
-        same(d, c, PorCbor.skip(d, a) + 12); // after "\x6bevidence_id"
-        same(d, c, PorCbor.skip(d, b) + 12);
-    }}
+    function record(bytes calldata d, Cursor memory c, PorContradictionsState.Group memory g) private pure {
+        unchecked {
+            piece(d, c, REC_KEY);
+            same(d, c, g.key);
+            piece(d, c, g.numeric ? KIND_NUMERIC : KIND_BOOLEAN);
+            valueText(d, c, g.lo, g.numeric);
+            valueText(d, c, g.hi, g.numeric);
+            piece(d, c, g.numeric ? CHECK_NUMERIC : CHECK_BOOLEAN);
+            piece(d, c, CLAIM_IDS);
+            uint256 a = PorContradictionsState.claimId(d, g.lo);
+            uint256 b = PorContradictionsState.claimId(d, g.hi);
+            same(d, c, a);
+            same(d, c, b);
+            piece(d, c, CLAIM_COUNT);
+            put(d, c, head(0, g.count));
+            piece(d, c, EVIDENCE_IDS);
+            same(d, c, PorCbor.skip(d, a) + 12); // after "\x6bevidence_id"
+            same(d, c, PorCbor.skip(d, b) + 12);
+        }
+    }
 
     /// A reference's value as text: its decimal text item, or "true" / "false".
     function valueText(bytes calldata d, Cursor memory c, uint256 r, bool numeric) private pure {
@@ -120,42 +126,52 @@ library PorContradictionsOutput {
     }
 
     /// The next bytes are the fixed piece `p` (offset << 8 | length in TEXT).
-    function piece(bytes calldata d, Cursor memory c, uint256 p) private pure { unchecked {
-        uint256 len = p & 0xff;
-        c.ok = c.ok && c.at + len <= c.end && PorCbor.equal(d, c.at, c.text, p >> 8, len);
-        c.at += len;
-    }}
+    function piece(bytes calldata d, Cursor memory c, uint256 p) private pure {
+        unchecked {
+            uint256 len = p & 0xff;
+            c.ok = c.ok && c.at + len <= c.end && PorCbor.equal(d, c.at, c.text, p >> 8, len);
+            c.at += len;
+        }
+    }
 
     /// The next bytes are `want`.
-    function put(bytes calldata d, Cursor memory c, bytes memory want) private pure { unchecked {
-        uint256 len = want.length;
-        c.ok = c.ok && c.at + len <= c.end && PorCbor.equal(d, c.at, want, 0, len);
-        c.at += len;
-    }}
+    function put(bytes calldata d, Cursor memory c, bytes memory want) private pure {
+        unchecked {
+            uint256 len = want.length;
+            c.ok = c.ok && c.at + len <= c.end && PorCbor.equal(d, c.at, want, 0, len);
+            c.at += len;
+        }
+    }
 
     /// The next bytes are those of the item at `p`.
-    function same(bytes calldata d, Cursor memory c, uint256 p) private pure { unchecked {
-        uint256 len = PorCbor.skip(d, p) - p;
-        c.ok = c.ok && c.at + len <= c.end && keccak256(d[c.at:c.at + len]) == keccak256(d[p:p + len]);
-        c.at += len;
-    }}
+    function same(bytes calldata d, Cursor memory c, uint256 p) private pure {
+        unchecked {
+            uint256 len = PorCbor.skip(d, p) - p;
+            c.ok = c.ok && c.at + len <= c.end && keccak256(d[c.at:c.at + len]) == keccak256(d[p:p + len]);
+            c.at += len;
+        }
+    }
 
     /// The shortest §2 head of major type `major` with argument `n` (< 2^64).
-    function head(uint8 major, uint256 n) internal pure returns (bytes memory out) { unchecked {
-        uint256 w = n < 24 ? 0 : n < 2 ** 8 ? 1 : n < 2 ** 16 ? 2 : n < 2 ** 32 ? 4 : 8;
-        out = new bytes(1 + w);
-        out[0] = bytes1(uint8(major << 5) | uint8(w == 0 ? n : 23 + (w == 1 ? 1 : w == 2 ? 2 : w == 4 ? 3 : 4)));
-        for (uint256 i = 0; i < w; i++) out[w - i] = bytes1(uint8(n >> (8 * i)));
-    }}
+    function head(uint8 major, uint256 n) internal pure returns (bytes memory out) {
+        unchecked {
+            uint256 w = n < 24 ? 0 : n < 2 ** 8 ? 1 : n < 2 ** 16 ? 2 : n < 2 ** 32 ? 4 : 8;
+            out = new bytes(1 + w);
+            out[0] = bytes1(uint8(major << 5) | uint8(w == 0 ? n : 23 + (w == 1 ? 1 : w == 2 ? 2 : w == 4 ? 3 : 4)));
+            for (uint256 i = 0; i < w; i++) out[w - i] = bytes1(uint8(n >> (8 * i)));
+        }
+    }
 
     /// decimal(n): base ten, no sign, no leading zero.
-    function decimal(uint256 n) internal pure returns (bytes memory out) { unchecked {
-        uint256 len = 1;
-        for (uint256 m = n / 10; m != 0; m /= 10) len++;
-        out = new bytes(len);
-        for (uint256 i = len; i > 0; i--) {
-            out[i - 1] = bytes1(uint8(48 + n % 10));
-            n /= 10;
+    function decimal(uint256 n) internal pure returns (bytes memory out) {
+        unchecked {
+            uint256 len = 1;
+            for (uint256 m = n / 10; m != 0; m /= 10) len++;
+            out = new bytes(len);
+            for (uint256 i = len; i > 0; i--) {
+                out[i - 1] = bytes1(uint8(48 + n % 10));
+                n /= 10;
+            }
         }
-    }}
+    }
 }

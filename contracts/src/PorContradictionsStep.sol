@@ -37,10 +37,12 @@ library PorContradictionsStep {
         uint256[][] memory records,
         uint256[] memory at,
         bytes32 kind
-    ) internal pure returns (bool, bytes32) { unchecked {
-        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        return recompute(d, parts, records, at);
-    }}
+    ) internal pure returns (bool, bytes32) {
+        unchecked {
+            if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+            return recompute(d, parts, records, at);
+        }
+    }
 
     /// `execute`'s first half, for an executor that runs the second in another contract
     /// (the code-size limit): any other kind reverts `CourtPath(kind)`, this one returns
@@ -60,16 +62,18 @@ library PorContradictionsStep {
         PorOneStepCheck.Parts memory parts,
         uint256[][] memory records,
         uint256[] memory at
-    ) internal pure returns (bool, bytes32) { unchecked {
-        (bool specOk, uint256[] memory reqIds, uint256 tolerance) =
-            readSpec(d, parts.all[1].leaf, parts.all[1].leafLength);
-        if (!specOk) return (true, INVALID_RECORD);
-        // A contradictions step cites no item, and one chunk per requirement
-        // (step.citation_mismatch).
-        (, uint256 nEvidence,) = PorCbor.container(d, parts.all[0].leaf + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
-        if (nEvidence != 0 || parts.priorCount != reqIds.length) return (true, UNEXECUTABLE);
-        return compare(d, parts, records, at, reqIds, tolerance);
-    }}
+    ) internal pure returns (bool, bytes32) {
+        unchecked {
+            (bool specOk, uint256[] memory reqIds, uint256 tolerance) =
+                readSpec(d, parts.all[1].leaf, parts.all[1].leafLength);
+            if (!specOk) return (true, INVALID_RECORD);
+            // A contradictions step cites no item, and one chunk per requirement
+            // (step.citation_mismatch).
+            (, uint256 nEvidence,) = PorCbor.container(d, parts.all[0].leaf + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
+            if (nEvidence != 0 || parts.priorCount != reqIds.length) return (true, UNEXECUTABLE);
+            return compare(d, parts, records, at, reqIds, tolerance);
+        }
+    }
 
     /// The merge, then the recomputed description and output against the committed ones.
     function compare(
@@ -79,16 +83,18 @@ library PorContradictionsStep {
         uint256[] memory at,
         uint256[] memory reqIds,
         uint256 tolerance
-    ) private pure returns (bool, bytes32) { unchecked {
-        (bool ok, PorContradictionsState.Group[] memory merged, uint256 claims) =
-            PorContradictionsState.merge(d, parts, records, reqIds);
-        if (!ok) return (true, UNEXECUTABLE);
-        uint256 base = parts.all[0].leaf;
-        bool same = PorContradictionsOutput.matches(
-            d, base + at[PorRecords.STEP_DESCRIPTION], base + at[PorRecords.STEP_OUTPUT], merged, claims, tolerance
-        );
-        return same ? (false, MATCH) : (true, MISMATCH);
-    }}
+    ) private pure returns (bool, bytes32) {
+        unchecked {
+            (bool ok, PorContradictionsState.Group[] memory merged, uint256 claims) =
+                PorContradictionsState.merge(d, parts, records, reqIds);
+            if (!ok) return (true, UNEXECUTABLE);
+            uint256 base = parts.all[0].leaf;
+            bool same = PorContradictionsOutput.matches(
+                d, base + at[PorRecords.STEP_DESCRIPTION], base + at[PorRecords.STEP_OUTPUT], merged, claims, tolerance
+            );
+            return same ? (false, MATCH) : (true, MISMATCH);
+        }
+    }
 
     /// The PromptSpec leaf at d[off:off+len]: a §2 document whose `data_requirements` is an
     /// array of 1..8 maps, each with an Id `requirement_id`, no id twice, and whose
@@ -99,35 +105,39 @@ library PorContradictionsStep {
         internal
         pure
         returns (bool ok, uint256[] memory reqIds, uint256 tolerance)
-    { unchecked {
-        (bytes32 err,) = PorCbor.check(d[off:off + len]);
-        if (err != 0) return (false, reqIds, 0);
-        (ok, reqIds) = requirementIds(d, PorCbor.get(d, off, "data_requirements"));
-        if (!ok) return (false, reqIds, 0);
-        // Absent is invalid too: a record's bytes hold its defaults (canonical form, §4).
-        uint256 policy = PorCbor.get(d, off, "conflict_policy");
-        tolerance = policy == 0 ? 0 : PorCbor.get(d, policy, "numeric_tolerance");
-        (bool text, uint256 to, uint256 tl) = tolerance == 0 ? (false, 0, 0) : PorCbor.str(d, tolerance, PorCbor.TEXT);
-        ok = text && PorDecimal.isCanonical(d, to, tl) && d[to] != "-";
-    }}
+    {
+        unchecked {
+            (bytes32 err,) = PorCbor.check(d[off:off + len]);
+            if (err != 0) return (false, reqIds, 0);
+            (ok, reqIds) = requirementIds(d, PorCbor.get(d, off, "data_requirements"));
+            if (!ok) return (false, reqIds, 0);
+            // Absent is invalid too: a record's bytes hold its defaults (canonical form, §4).
+            uint256 policy = PorCbor.get(d, off, "conflict_policy");
+            tolerance = policy == 0 ? 0 : PorCbor.get(d, policy, "numeric_tolerance");
+            (bool text, uint256 to, uint256 tl) = tolerance == 0 ? (false, 0, 0) : PorCbor.str(d, tolerance, PorCbor.TEXT);
+            ok = text && PorDecimal.isCanonical(d, to, tl) && d[to] != "-";
+        }
+    }
 
     /// The requirement id texts of `data_requirements` at `reqs` (0: absent): 1..8 maps,
     /// each with an Id `requirement_id`, none twice.
-    function requirementIds(bytes calldata d, uint256 reqs) private pure returns (bool, uint256[] memory ids) { unchecked {
-        (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
-        if (!isArray || n == 0 || n > MAX_REQUIREMENTS) return (false, ids);
-        ids = new uint256[](n);
-        for (uint256 i = 0; i < n; i++) {
-            uint256 id = PorCbor.get(d, p, "requirement_id");
-            if (id == 0) return (false, ids);
-            (bool idOk,,) = PorRecords.isId(d, id);
-            if (!idOk) return (false, ids);
-            for (uint256 j = 0; j < i; j++) {
-                if (PorRecords.sameTextAt(d, ids[j], id)) return (false, ids);
+    function requirementIds(bytes calldata d, uint256 reqs) private pure returns (bool, uint256[] memory ids) {
+        unchecked {
+            (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
+            if (!isArray || n == 0 || n > MAX_REQUIREMENTS) return (false, ids);
+            ids = new uint256[](n);
+            for (uint256 i = 0; i < n; i++) {
+                uint256 id = PorCbor.get(d, p, "requirement_id");
+                if (id == 0) return (false, ids);
+                (bool idOk,,) = PorRecords.isId(d, id);
+                if (!idOk) return (false, ids);
+                for (uint256 j = 0; j < i; j++) {
+                    if (PorRecords.sameTextAt(d, ids[j], id)) return (false, ids);
+                }
+                ids[i] = id;
+                p = PorCbor.skip(d, p);
             }
-            ids[i] = id;
-            p = PorCbor.skip(d, p);
+            return (true, ids);
         }
-        return (true, ids);
-    }}
+    }
 }
