@@ -25,6 +25,13 @@ library PorContradictionsState {
         uint256 chunk; // 1 + the citation index of the chunk that touched it last
     }
 
+    /// The merged groups by id: `keys` an open-addressing table (`slot`), `index` 1 + the
+    /// group's place in the merged list (0: empty slot).
+    struct Table {
+        bytes32[] keys;
+        uint256[] index;
+    }
+
     // Key lists in §2 order (1-byte length then the text, `PorRecords.fields`).
     bytes internal constant GROUP_KEYS = "\x03key\x04kind\x03min\x03max\x05first\x05other\x0bclaim_count";
     bytes internal constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
@@ -51,9 +58,11 @@ library PorContradictionsState {
                 total += groupCount;
             }
             merged = new Group[](total);
+            Table memory t = Table(tableFor(total), new uint256[](0));
+            t.index = new uint256[](t.keys.length);
             uint256 n = 0;
             for (uint256 k = 0; k < reqIds.length; k++) {
-                (ok, n) = mergeChunk(d, merged, n, groupsAt[k], k + 1);
+                (ok, n) = mergeChunk(d, merged, n, groupsAt[k], k + 1, t);
                 if (!ok) return (false, merged, 0);
             }
             assembly ("memory-safe") {
@@ -64,11 +73,14 @@ library PorContradictionsState {
 
     /// Merge the groups array at `groups` of the `chunk`-th cited chunk (from 1) into
     /// `merged[0:n]`: (ok, the new n).
-    function mergeChunk(bytes calldata d, Group[] memory merged, uint256 n, uint256 groups, uint256 chunk)
-        private
-        pure
-        returns (bool ok, uint256)
-    {
+    function mergeChunk(
+        bytes calldata d,
+        Group[] memory merged,
+        uint256 n,
+        uint256 groups,
+        uint256 chunk,
+        Table memory t
+    ) private pure returns (bool ok, uint256) {
         unchecked {
             (, uint256 count, uint256 p) = PorCbor.container(d, groups, PorCbor.ARRAY);
             for (uint256 i = 0; i < count; i++) {
@@ -76,11 +88,13 @@ library PorContradictionsState {
                 (ok, g) = readGroup(d, p);
                 if (!ok) return (false, n);
                 g.chunk = chunk;
-                uint256 j = 0;
-                while (j < n && merged[j].id != g.id) j++;
-                if (j == n) {
+                uint256 at = slot(t.keys, g.id);
+                uint256 j = t.index[at];
+                if (j == 0) {
+                    (t.keys[at], t.index[at]) = (g.id, n + 1);
                     merged[n++] = g;
                 } else {
+                    j--;
                     if (merged[j].chunk == chunk) return (false, n); // a group named twice
                     merged[j].chunk = chunk;
                     fold(d, merged[j], g);
@@ -88,6 +102,26 @@ library PorContradictionsState {
                 p = PorCbor.skip(d, p);
             }
             return (true, n);
+        }
+    }
+
+    /// An open-addressing table for `n` hashed keys (a power of two, more than 2n slots),
+    /// so finding a key costs O(1) whatever the forger wrote (Python's dict).
+    function tableFor(uint256 n) private pure returns (bytes32[] memory) {
+        unchecked {
+            uint256 size = 2;
+            while (size <= 2 * n) size <<= 1;
+            return new bytes32[](size);
+        }
+    }
+
+    /// The slot of `key` in `table`, or the empty slot where it goes (keys are keccak256
+    /// hashes, never 0).
+    function slot(bytes32[] memory table, bytes32 key) private pure returns (uint256 i) {
+        unchecked {
+            uint256 mask = table.length - 1;
+            i = uint256(key) & mask;
+            while (table[i] != 0 && table[i] != key) i = (i + 1) & mask;
         }
     }
 
@@ -207,7 +241,7 @@ library PorContradictionsState {
             if (pos == 0) return false;
             (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
             if (!isArray) return false;
-            uint256[] memory ids = new uint256[](n);
+            bytes32[] memory seen = tableFor(n);
             for (uint256 i = 0; i < n; i++) {
                 (bool ok, uint256[] memory at) = PorRecords.fields(d, p, SOURCE_KEYS);
                 if (!ok) return false;
@@ -215,10 +249,11 @@ library PorContradictionsState {
                     (bool text,,) = PorCbor.str(d, at[k], PorCbor.TEXT);
                     if (!text) return false;
                 }
-                for (uint256 j = 0; j < i; j++) {
-                    if (PorRecords.sameTextAt(d, ids[j], at[1])) return false;
-                }
-                ids[i] = at[1];
+                (, uint256 off, uint256 len) = PorCbor.str(d, at[1], PorCbor.TEXT);
+                bytes32 key = keccak256(d[off:off + len]);
+                uint256 free = slot(seen, key);
+                if (seen[free] == key) return false; // a source named twice
+                seen[free] = key;
                 p = PorCbor.skip(d, p);
             }
             return true;
