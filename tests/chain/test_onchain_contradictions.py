@@ -47,7 +47,7 @@ from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 #: Forged bundles per fixture market.
-FORGED = 50
+FORGED = 45
 _CHAIN = ExecChecker("PorContradictionsExec")
 
 #: Canonical decimals a forger may put in a group (edges of §3.2 included).
