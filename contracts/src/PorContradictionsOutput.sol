@@ -3,7 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
-import {PorDecimalText} from "./PorDecimalText.sol";
+import {PorDecimal} from "./PorDecimal.sol";
 
 /// @title PorContradictionsOutput: the committed `contradictions` description and output
 /// against the recomputed ones (SPEC §12.5.5), compared piece by piece with the canonical
@@ -84,8 +84,10 @@ library PorContradictionsOutput {
         unchecked {
             for (uint256 i = 0; i < merged.length; i++) {
                 PorContradictionsState.Group memory g = merged[i];
-                bool conflicts = g.hi != 0 && !(g.numeric && PorDecimalText.absDiffLe(
-                    d, PorContradictionsState.value(d, g.hi), PorContradictionsState.value(d, g.lo), tolerance
+                bool conflicts = g.hi != 0 && !(g.numeric && PorDecimal.absDiffLe(
+                    PorContradictionsState.decimal(d, PorContradictionsState.value(d, g.hi)),
+                    PorContradictionsState.decimal(d, PorContradictionsState.value(d, g.lo)),
+                    PorContradictionsState.decimal(d, tolerance)
                 ));
                 g.chunk = conflicts ? 1 : 0;
                 if (conflicts) n++;

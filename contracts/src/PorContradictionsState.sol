@@ -3,7 +3,6 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
-import {PorDecimalText} from "./PorDecimalText.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
@@ -130,8 +129,8 @@ library PorContradictionsState {
         unchecked {
             m.count += g.count;
             if (m.numeric) {
-                if (PorDecimalText.cmp(d, value(d, g.lo), value(d, m.lo)) < 0) m.lo = g.lo;
-                if (PorDecimalText.cmp(d, value(d, g.hi), value(d, m.hi)) > 0) m.hi = g.hi;
+                if (PorDecimal.cmp(decimal(d, value(d, g.lo)), decimal(d, value(d, m.lo))) < 0) m.lo = g.lo;
+                if (PorDecimal.cmp(decimal(d, value(d, g.hi)), decimal(d, value(d, m.hi))) > 0) m.hi = g.hi;
             } else if (m.hi == 0) {
                 bytes1 v = d[value(d, m.lo)];
                 if (d[value(d, g.lo)] != v) {
@@ -141,6 +140,11 @@ library PorContradictionsState {
                 }
             }
         }
+    }
+
+    /// The canonical decimal text item at `pos` (checked before) as a `PorDecimal.Dec`.
+    function decimal(bytes calldata d, uint256 pos) internal pure returns (PorDecimal.Dec memory v) {
+        (, v) = PorDecimal.parseText(d, pos);
     }
 
     /// The value of the claim reference at `ref` (its first key, §2 order).
