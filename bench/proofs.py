@@ -9,10 +9,11 @@ and runs ``python -m por verify B`` and ``python -m por verify B --challenges
 DIR`` in child processes, reading each child's CPU time (user + system) and
 peak RSS from ``os.wait4``.  For the written proof it prints its size against
 issue 22's targets (a non-extraction proof <= 64 KiB; an extraction proof <=
-the item it reads + 4 KiB), the time ``check_proof`` takes on it in this
-process, WON/LOST with the reason, and the cost of ``verify --challenges`` as
-a ratio to ``verify`` of the same bundle in the same run (target <= 3x in CPU
-time and in peak memory).  It prints and never fails.
+the item leaf it reads + the PromptSpec + 4 KiB, SPEC §10.7, with the rest
+printed), the time ``check_proof`` takes on it in this process, WON/LOST with
+the reason, and the cost of ``verify --challenges`` as a ratio to ``verify`` of
+the same bundle in the same run (target <= 3x in CPU time and in peak memory).
+It prints and never fails.
 
 ``--item-bytes B`` pads every item's JSON ``content`` with trailing spaces to B
 bytes (at most 4 MiB, SPEC §5.1; the claims are unchanged), to show which proofs
@@ -25,8 +26,12 @@ citing its requirement's first chunk (rule S5; with 10 items or fewer there is
 one chunk and the bundle stays honest), a forged verdict,
 omitted evidence (an item the trace never read) and a forged trace header.
 
+``--spec-bytes S`` pads the PromptSpec (its market's ``event_definition``) to S
+canonical bytes (at most 8 192, SPEC §4.2): every one-step and extraction proof
+carries it.
+
 Usage: ``PYTHONPATH=. python bench/proofs.py [--sizes 10 1000] [--classes NAME ...]
-[--item-bytes B]``.
+[--item-bytes B] [--spec-bytes S]``.
 """
 
 from __future__ import annotations
@@ -143,13 +148,30 @@ def contradictions_on_first_chunk(bundle: Bundle) -> Bundle:
 
 #: Content size of every item (``--item-bytes``); None: scenario 08's own.
 ITEM_BYTES: list[int | None] = [None]
+#: Canonical size of the PromptSpec (``--spec-bytes``); None: scenario 08's own.
+SPEC_BYTES: list[int | None] = [None]
+
+
+def padded_spec(spec: Any, size: int | None) -> Any:
+    """``spec`` with its market's ``event_definition`` (read by people only, never by
+    replay) padded with spaces until its canonical bytes are ``size`` long."""
+    if size is None:
+        return spec
+    for _ in range(3):  # the text's CBOR head may grow by a byte or two
+        delta = size - len(spec.to_cbor())
+        text = spec.market.event_definition
+        text = text + " " * delta if delta >= 0 else text[:delta]
+        spec = spec.model_copy(update={"market": spec.market.model_copy(
+            update={"event_definition": text})})
+    assert len(spec.to_cbor()) == size, len(spec.to_cbor())
+    return type(spec).model_validate(spec.model_dump(by_alias=True))  # §4.2's byte cap
 
 
 def market(count: int) -> Bundle:
     """Scenario 08's honest bundle over ``count`` items, their content padded to
     ``ITEM_BYTES`` with trailing JSON whitespace (the claims are unchanged)."""
     size = ITEM_BYTES[0]
-    if size is None:
+    if size is None and SPEC_BYTES[0] is None:
         bundle: Bundle = honest_bundle(count)
         return bundle
     from por.bundle import build
@@ -162,12 +184,13 @@ def market(count: int) -> Bundle:
     items = []
     for k in range(count):
         item = base[k % len(base)]
-        pad = b" " * max(0, size - len(item.content))
+        pad = b" " * max(0, (size or 0) - len(item.content))
         items.append(item.model_copy(update={"evidence_id": f"ev-{k:06d}",
                                              "content": item.content + pad}))
     evidence = EvidenceBundle(bundle_id=scenario.evidence.bundle_id,
                               market_id=scenario.evidence.market_id, items=items)
-    return bundle_from_bytes(build(scenario.prompt_spec, evidence).data)
+    spec = padded_spec(scenario.prompt_spec, SPEC_BYTES[0])
+    return bundle_from_bytes(build(spec, evidence).data)
 
 
 def omitted(bundle: Bundle, count: int) -> Bundle:
@@ -258,10 +281,13 @@ def measure(name: str, bundle: Bundle, extraction: bool, n: int, work: Path) -> 
     start = time.perf_counter()
     report = check_proof(data, por_root=bundle.commitments.por_root)
     check_ms = (time.perf_counter() - start) * 1000
-    target = len(bundle.evidence[0]) + EXTRACT_SLACK if extraction else NON_EXTRACT_TARGET
+    # SPEC §10.7: an extraction proof is at most its item's leaf + the PromptSpec + 4 KiB.
+    carried = len(bundle.evidence[0]) + len(bundle.prompt_spec)
+    target = carried + EXTRACT_SLACK if extraction else NON_EXTRACT_TARGET
+    rest = f" rest {len(data) - carried:>5} B" if extraction else ""
     reason = report.check_id if report.outcome is None else report.outcome.reason
     print(f"N={n:>6} {name:<22} {report.schema or '-':<22} {len(data):>10} B "
-          f"({'ok  ' if len(data) <= target else 'OVER'} target {target:>6} B) check "
+          f"({'ok  ' if len(data) <= target else 'OVER'} target {target:>6} B{rest}) check "
           f"{check_ms:8.1f} ms {'WON ' if report.won else 'LOST'} {reason:<28} {ratio}")
 
 
@@ -270,8 +296,11 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[10, 1000])
     parser.add_argument("--classes", nargs="*", default=None)
     parser.add_argument("--item-bytes", type=int, default=None)
+    parser.add_argument("--spec-bytes", type=int, default=None,
+                        help="pad the PromptSpec to this many canonical bytes (cap 8192)")
     args = parser.parse_args()
     ITEM_BYTES[0] = args.item_bytes
+    SPEC_BYTES[0] = args.spec_bytes
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.sizes:
             honest = market(n)

@@ -27,9 +27,9 @@ import functools
 import json
 import re
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
-from itertools import accumulate
+from itertools import accumulate, chain
 from typing import Any
 
 #: Deepest JSON nesting por parses (inputs and evidence bodies).
@@ -172,11 +172,61 @@ def _no_constant(name: str) -> Any:
 
 
 @functools.lru_cache(maxsize=64)
-def _decoder(parse_float: Callable[[str], Any],
-             parse_int: Callable[[str], Any] | None) -> json.JSONDecoder:
-    """One decoder per pair of hooks (a decoder holds no state between calls)."""
+def _decoder(parse_float: Callable[[str], Any], parse_int: Callable[[str], Any] | None,
+             checked: bool = True) -> json.JSONDecoder:
+    """One decoder per pair of hooks (a decoder holds no state between calls); an
+    unchecked one builds dicts in C, where a repeated name keeps its last value."""
     return json.JSONDecoder(parse_float=parse_float, parse_int=parse_int,
-                            parse_constant=_no_constant, object_pairs_hook=_unique_keys)
+                            parse_constant=_no_constant,
+                            object_pairs_hook=_unique_keys if checked else None)
+
+
+#: Text with at most one ``{`` per this many characters is parsed with the checking
+#: hook (one Python call per object is then cheap); denser text is parsed in C and
+#: its names' uniqueness checked by counting (both decide the same, issue 22).
+_SPARSE_OBJECT_BYTES = 32
+# A whole string token, as _JSON_NESTING reads it (escapes included).
+_STRING_TOKEN = re.compile(r'"(?:[^"\\]++|\\[\s\S])*+"?')
+
+
+def _text_members(text: str, parsed: int) -> int:
+    """The object members the JSON text spells: its colons outside strings (RFC 8259
+    has no other), counted in C.  Every colon when that equals ``parsed`` (then no
+    string holds one); else the text less its strings."""
+    colons = text.count(":")
+    if colons == parsed:
+        return colons
+    if "\\" in text:
+        return _STRING_TOKEN.sub("", text).count(":")
+    return "".join(text.split('"')[0::2]).count(":")
+
+
+def _containers(items: Iterable[Any]) -> list[Any]:
+    """The non-empty dicts and lists among ``items``."""
+    return [x for x in items if x and (type(x) is dict or type(x) is list)]
+
+
+def _parsed_members(value: Any, text: str) -> int:
+    """The entries of every dict in a value parsed from ``text``: fewer than the
+    text's members exactly when some object repeated a name.  Level by level (at
+    most 64), a comprehension per level and no Python call per object (issue 22).
+    It stops when it has met as many non-empty containers as the text has openers
+    not followed by their closer (a bound on them, counted in C)."""
+    openers = (text.count("{") - text.count("{}")) + (text.count("[") - text.count("[]"))
+    total = 0
+    level = _containers([value])
+    met = len(level)
+    while level:
+        dicts = [n for n in level if type(n) is dict]
+        total += sum(map(len, dicts))
+        if met >= openers:
+            break  # no container below this level
+        lists = [n for n in level if type(n) is list]
+        level = _containers(chain(chain.from_iterable(map(dict.values, dicts)),
+                                  chain.from_iterable(lists)))
+        met += len(level)
+    return total
+
 
 
 def loads_strict(
@@ -186,13 +236,16 @@ def loads_strict(
     parse_int: Callable[[str], Any] | None = None,
     max_depth: int = MAX_JSON_DEPTH,
     max_containers: int | None = None,
+    exact_error: bool = True,
 ) -> Any:
     """``json.loads`` that never yields a float by default, refuses duplicate keys and
     NaN/Infinity, and refuses nesting deeper than ``max_depth`` before parsing.
     By default a number with a fraction is a ``Decimal`` and one with an exponent out of
     range is refused.  ``max_containers`` (default: no cap) bounds the arrays and
     objects outside strings, counted in the same pass (memory: one Python object
-    each).  Raises :class:`JsonTextError` only (hooks may raise it too)."""
+    each).  Raises :class:`JsonTextError` only (hooks may raise it too); with
+    ``exact_error`` false a repeated name's message does not name it (the text is
+    not parsed a second time to find which)."""
     refused = _json_shape(text, max_depth, max_containers)
     if refused is not None:
         raise JsonTextError(refused)
@@ -202,14 +255,36 @@ def loads_strict(
             return json.loads(text, parse_float=parse_float or _strict_decimal,
                               parse_int=parse_int, parse_constant=_no_constant,
                               object_pairs_hook=_unique_keys)
-        # What json.loads does for text, without building a decoder per call.
-        return _decoder(parse_float or _strict_decimal, parse_int).decode(text)
+        return _decode(text, parse_float or _strict_decimal, parse_int, exact_error)
     except JsonTextError:
         raise
     except ValueError as exc:
         raise JsonTextError(f"not valid JSON: {str(exc)[:120]}") from None
     except ArithmeticError:  # defence in depth: a hook's decimal error is bad input
         raise JsonTextError("JSON number out of range") from None
+
+
+def _decode(text: str, parse_float: Callable[[str], Any],
+            parse_int: Callable[[str], Any] | None, exact_error: bool) -> Any:
+    """What json.loads does for text, without building a decoder per call.  The
+    objects are built in C (no Python call per object, issue 22); a repeated name
+    (a dict with fewer entries than the text's members) is refused.  With
+    ``exact_error`` any refusal comes from the checking decoder, so its message is
+    the one a repeated name met first in the text would give."""
+    if text.count("{") * _SPARSE_OBJECT_BYTES <= len(text):
+        return _decoder(parse_float, parse_int).decode(text)  # few objects: the hook is cheap
+    try:
+        value = _decoder(parse_float, parse_int, False).decode(text)
+    except (ValueError, ArithmeticError):
+        if not exact_error:
+            raise
+        value = _decoder(parse_float, parse_int).decode(text)  # raises, as before
+    parsed = _parsed_members(value, text)
+    if parsed != _text_members(text, parsed):
+        if not exact_error:
+            raise JsonTextError("duplicate object key")
+        value = _decoder(parse_float, parse_int).decode(text)  # raises, as before
+    return value
 
 
 __all__ = [

@@ -248,7 +248,7 @@ def parse_json_evidence(text: str) -> Any:
     parser only decides acceptance)."""
     try:
         document = loads_strict(text, parse_int=v.json_int, parse_float=json_decimal,
-                                max_depth=MAX_JSON_DEPTH)
+                                max_depth=MAX_JSON_DEPTH, exact_error=False)
     except JsonTextError:
         refusal = first_refusal(text)
         # The scanner accepts exactly what the fast parser accepts, less lone

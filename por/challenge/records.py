@@ -26,14 +26,16 @@ from pydantic import FailFast, Field
 
 from por.encoding import decode, encode
 from por.errors import EncodingError, ProofError, SchemaError, UnsupportedError
+from por.protocol import limits
 from por.schemas.base import Blob, Count, Hash32, Id, Record
 
-#: The largest proof file anyone checks (SPEC §10.7): ``check_proof``'s default,
-#: ``verify --challenges`` (which checks every candidate with ``check_proof``) and
-#: ``por check-proof --max-size`` (``por.cli.common.DEFAULT_MAX_SIZE``, the same
-#: number, kept there so that building the parser imports no protocol code) all
-#: use it, so "lost" never means "too large for this checker's own default".
-PROOF_MAX_SIZE: Final = 256 * 1024 * 1024
+#: The largest proof file anyone checks (SPEC §10.7, ``por.protocol.limits``):
+#: ``check_proof``'s default, ``verify --challenges`` (which checks every candidate
+#: with ``check_proof``) and ``por check-proof --max-size``
+#: (``por.cli.common.PROOF_MAX_SIZE``, the same number, kept there so that building
+#: the parser imports no protocol code) all use it, so "lost" never means "too large
+#: for this checker's own default".
+PROOF_MAX_SIZE: Final = limits.PROOF_MAX_SIZE
 
 #: A proof of ``n`` bytes holds at most :func:`proof_max_items` items in its
 #: arrays and maps together (SPEC §10.4 step 0, §17.1), charged at each container's head:

@@ -24,6 +24,7 @@ from typing import Any
 from por.cli.common import (
     DOCUMENT_MAX_SIZE,
     EXIT_NO_VERDICT,
+    PROOF_MAX_SIZE,
     CliError,
     add_max_size_option,
     out,
@@ -90,7 +91,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                                        "verify --challenges)")
     settle.add_argument("--market", required=True, metavar="ID",
                         help="the market id text of the proposed verdict")
-    add_max_size_option(settle, "proofs")
+    add_max_size_option(settle, "proofs", default=PROOF_MAX_SIZE)
     settle.set_defaults(run=_settle, sender=None)
     commit = sub.add_parser("commit", help="commitProof: commit to a won proof a block before "
                                            "settling it (its reward is then the sender's)")
@@ -99,7 +100,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="the market id text of the proposed verdict")
     commit.add_argument("--sender", type=contract_address, required=True, metavar="ADDR",
                         help="the account that will send the settle")
-    add_max_size_option(commit, "proofs")
+    add_max_size_option(commit, "proofs", default=PROOF_MAX_SIZE)
     commit.set_defaults(run=_settle)
     finalize = sub.add_parser("finalize", help="finalize(marketId) of a market id text")
     finalize.add_argument("market", metavar="MARKET", help="the market id text")

@@ -26,6 +26,7 @@ from por.cli.bundle_file import open_bundle
 from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_OK,
+    PROOF_MAX_SIZE,
     STDIN,
     CliError,
     add_force_option,
@@ -192,7 +193,7 @@ def add_check_proof_parser(subparsers: Any) -> argparse.ArgumentParser:
     level.add_argument("-q", "--quiet", action="store_true", help="print nothing")
     level.add_argument("-v", "--verbose", action="store_true",
                        help="show every level and every computed hash")
-    add_max_size_option(parser, "proofs")
+    add_max_size_option(parser, "proofs", default=PROOF_MAX_SIZE)
     parser.set_defaults(run=run_check_proof)
     return parser
 

@@ -40,6 +40,10 @@ exit codes:
 #: ``--max-size`` default: the bundle cap (por.bundle.DEFAULT_BUNDLE_MAX_SIZE, 256 MiB),
 #: repeated here so that building the parser does not import the protocol.
 DEFAULT_MAX_SIZE = 256 * 1024 * 1024
+#: ``--max-size`` default of the commands that read a proof: the proof cap
+#: (por.protocol.limits.PROOF_MAX_SIZE, 8 MiB, SPEC §10.7), repeated for the same
+#: reason; tests/unit/challenge/test_challenge_proof_cap.py pins the two together.
+PROOF_MAX_SIZE = 8 * 1024 * 1024
 #: The decoder's record cap (por.encoding.decoder.DEFAULT_MAX_SIZE, 64 MiB), repeated
 #: for the same reason; tests/cli/test_cli_outputs.py pins the two together.
 RECORD_MAX_SIZE = 64 * 1024 * 1024
@@ -347,6 +351,7 @@ __all__ = [
     "EXIT_OK",
     "EXIT_REJECTED",
     "EXIT_TABLE",
+    "PROOF_MAX_SIZE",
     "RECORD_MAX_SIZE",
     "SETUP_CHECK_IDS",
     "STDIN",

@@ -43,6 +43,14 @@ CHECK_CHUNK_ITEMS = 10
 #: entries (72) make 199 under the field cap; 256 leaves room.  A committed extract
 #: step that differs from its replay is decoded under it (``codec.too_large``).
 MAX_EXTRACT_STEP_ITEMS = 256
+#: Largest proof file anyone builds or checks (SPEC §10.7): ``check_proof``'s default,
+#: the candidates ``verify --challenges`` checks and ``check-proof --max-size``.  The
+#: largest honest proof is an extraction proof: one evidence leaf (content at most
+#: ``MAX_CONTENT_BYTES``, 4 194 664 bytes measured at the cap), the PromptSpec (at most
+#: ``MAX_PROMPT_SPEC_BYTES``) and its step leaf and paths (2 016 bytes at 10 items,
+#: about 3 KiB at 200 000): 4 204 874 bytes measured (``bench/proofs.py --item-bytes
+#: 4194304 --spec-bytes 8192``).  8 MiB leaves room for the item record's other fields.
+PROOF_MAX_SIZE = 8 * 1024 * 1024
 #: Hard ceiling on any trace length, whatever the policy says (SPEC §4.5).
 MAX_TRACE_STEPS = 4_000_000
 #: Largest court or locked-judge document (SPEC §15.2, §16.2): a judge subject, a
@@ -104,6 +112,7 @@ __all__ = [
     "MAX_TRACE_STEPS",
     "MAX_UINT63",
     "OUTCOME_CODES",
+    "PROOF_MAX_SIZE",
     "STEP_ID_PATTERN",
     "VERDICT_SCHEMA_REF",
     "FieldKind",

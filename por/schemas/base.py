@@ -184,6 +184,10 @@ class Record(Model):
     @classmethod
     def from_dict(cls, value: Any) -> Self:
         """Validate a decoded por-cbor/1 value; raise ``SchemaError`` on any mismatch."""
+        return cls._from_value(value, None)
+
+    @classmethod
+    def _from_value(cls, value: Any, context: dict[str, Any] | None) -> Self:
         if not isinstance(value, dict):
             raise SchemaError("schema.type", f"{cls.SCHEMA}: record is not a map")
         got = value.get("schema")
@@ -192,7 +196,7 @@ class Record(Model):
                 "schema.unknown_schema", f"expected schema {cls.SCHEMA}",
                 expected=cls.SCHEMA, actual=got if isinstance(got, str) else repr(got),
             )
-        return _validate(cls, value, context=None)
+        return _validate(cls, value, context=context)
 
     @classmethod
     def from_cbor(cls, data: bytes, *, max_size: int | None = None,
@@ -203,7 +207,9 @@ class Record(Model):
         decoder's item cap, if any."""
         value = decode(data, max_items=max_items) if max_size is None else decode(
             data, max_size=max_size, max_items=max_items)
-        record = cls.from_dict(value)
+        # The bytes ride along for a validator that measures the record's canonical
+        # size (§4.2's PromptSpec cap): see canonical_size.
+        record = cls._from_value(value, {"cbor": (cls, data, value)})
         # decode() proved the bytes canonical; they are the record's canonical
         # form iff the model dumps back to the same value (a defaulted field the
         # bytes omit would appear here).  Strict validation keeps every type, so
@@ -269,6 +275,18 @@ def load_json(text: str | bytes) -> Any:
         return loads_strict(text, max_containers=MAX_JSON_CONTAINERS)
     except JsonTextError as exc:
         raise SchemaError("schema.json", str(exc)) from None
+
+
+def canonical_size(record: Record, info: ValidationInfo) -> int:
+    """``len(record.to_cbor())`` for a record under validation, from the bytes
+    ``from_cbor`` read when they are its canonical form (the validated record dumps
+    back to the decoded value, so re-encoding it would give those very bytes), else
+    by encoding it: same number, one encoding fewer on the verify path (issue 22)."""
+    read = info.context.get("cbor") if isinstance(info.context, dict) else None
+    value = record._cbor_value()
+    if read is not None and read[0] is type(record) and value == read[2]:
+        return len(read[1])
+    return len(encode(value))
 
 
 def _validate(cls: type[M], value: Any, *, context: dict[str, Any] | None) -> M:

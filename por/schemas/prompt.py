@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal, Self
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 
-from por.encoding import encode
 from por.fieldspec_rules import fieldspec_problem
 from por.predicates.rules import semantics_problem
 from por.protocol.limits import (  # one definition (issues 16, 21)
@@ -23,7 +22,7 @@ from por.protocol.limits import (  # one definition (issues 16, 21)
     VERDICT_SCHEMA_REF,
     FieldKind,
 )
-from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record
+from por.schemas.base import Bps, Count, DecimalStr, Id, Model, Record, canonical_size
 from por.schemas.market import MarketSpec
 
 Comparison = Literal[">", ">=", "<", "<=", "=="]
@@ -265,7 +264,7 @@ class PromptSpec(Record):
     timestamp_slack_seconds: Count = 0
 
     @model_validator(mode="after")
-    def _unique_requirements(self) -> Self:
+    def _unique_requirements(self, info: ValidationInfo) -> Self:
         ids = [r.requirement_id for r in self.data_requirements]
         if len(set(ids)) != len(ids):
             raise ValueError("requirement ids must be unique")
@@ -273,7 +272,7 @@ class PromptSpec(Record):
         if fields > MAX_SPEC_EXPECTED_FIELDS:
             raise ValueError(f"expected fields {fields} > {MAX_SPEC_EXPECTED_FIELDS}")
         # ADR 0011 decision 3: the whole spec rides in every one-step proof.
-        size = len(encode(self._cbor_value()))
+        size = canonical_size(self, info)
         if size > MAX_PROMPT_SPEC_BYTES:
             raise ValueError(f"canonical bytes {size} > {MAX_PROMPT_SPEC_BYTES}")
         return self

@@ -20,7 +20,7 @@ import pytest
 
 from por.bundle import DEFAULT_BUNDLE_MAX_SIZE
 from por.cli.app import build_parser, main
-from por.cli.common import DEFAULT_MAX_SIZE, DOCUMENT_MAX_SIZE, bundle_cap
+from por.cli.common import DEFAULT_MAX_SIZE, DOCUMENT_MAX_SIZE, PROOF_MAX_SIZE, bundle_cap
 from por.court import verify as court_verify
 from por.court.case import CASE_MAX_SIZE
 from por.locked_judges import verify as judge_verify
@@ -62,7 +62,11 @@ def test_every_judge_and_court_command_defaults_to_the_document_cap() -> None:
     assert {"court rule", "court verify", "dispute open", "judge verify", "judge batch",
             "chain challenge"} <= set(documents)
     assert set(documents.values()) == {DOCUMENT_MAX_SIZE}, documents
-    others = {name: cap for name, cap in defaults.items() if name not in documents}
+    proofs = {name: cap for name, cap in defaults.items()
+              if name in ("check-proof", "chain settle", "chain commit")}
+    assert set(proofs.values()) == {PROOF_MAX_SIZE}, proofs  # SPEC §10.7
+    others = {name: cap for name, cap in defaults.items()
+              if name not in documents and name not in proofs}
     assert set(others.values()) == {DEFAULT_MAX_SIZE}, others
 
 

@@ -126,3 +126,27 @@ def test_a_bundle_with_an_over_cap_spec_fails_its_schema_check() -> None:
     report = check_bundle(encode(raw))
     failed = [c.check_id for c in report.checks if not c.ok and c.severity == "error"]
     assert failed[:1] == ["schema.value"]
+
+
+def _without_default(n: int) -> dict[str, Any]:
+    """A spec whose bytes omit ``timestamp_slack_seconds`` (default 0): its canonical
+    form, which spells it, is ``n`` bytes; the bytes read are shorter."""
+    spec = _sized(n)
+    assert spec.pop("timestamp_slack_seconds") == 0
+    return spec
+
+
+def test_the_byte_cap_is_on_the_canonical_form_not_the_bytes_read() -> None:
+    """``from_cbor`` measures the cap on the bytes it read when they are the record's
+    canonical form (issue 22: no re-encoding on verify); bytes that are not (a
+    defaulted field omitted) are measured re-encoded, so the check id is the one the
+    re-encoding always gave: the cap first, ``schema.non_canonical_record`` after."""
+    past = _without_default(MAX_PROMPT_SPEC_BYTES + 1)
+    assert len(encode(past)) < MAX_PROMPT_SPEC_BYTES
+    assert _outcome(lambda: PromptSpec.from_cbor(encode(past))) == \
+        "schema.value PromptSpec.(record)"
+    at = _without_default(MAX_PROMPT_SPEC_BYTES)
+    assert _outcome(lambda: PromptSpec.from_cbor(encode(at))) == \
+        "schema.non_canonical_record por.PromptSpec/1"
+    exact = PromptSpec.from_cbor(encode(_sized(MAX_PROMPT_SPEC_BYTES)))
+    assert len(exact.to_cbor()) == MAX_PROMPT_SPEC_BYTES
