@@ -61,7 +61,9 @@ def rejudged(bundle: Bundle) -> Bundle | None:
     outcome = verify_judge_proof(JudgeProof.from_cbor(judge_proof(bundle)))
     if outcome.recomputed is None:
         return None
-    verdict = DeterministicVerdict.model_validate(outcome.recomputed)
+    decided = {k: outcome.recomputed.get(k) for k in (
+        "market_id", "outcome", "confidence_bps", "resolution_rule_id", "resolution_time")}
+    verdict = DeterministicVerdict.from_cbor(bundle.verdict).model_copy(update=decided)
     return recommit(bundle, verdict=verdict.to_cbor())
 
 
