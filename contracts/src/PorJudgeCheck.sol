@@ -128,8 +128,9 @@ library PorJudgeCheck {
         if (!PorJudgeRules.textIs(d, steps[2][PorRecords.STEP_TYPE], PorJudgeRules.T_MAP)) return (true, NOT_MAP);
         PorJudgeRules.Card[] memory cards = new PorJudgeRules.Card[](all.length - FIRST_EXTRACT);
         for (uint256 i = 0; i < cards.length; i++) {
-            (ok, cards[i]) = card(d, steps[FIRST_EXTRACT + i]);
-            if (!ok) return (true, INVALID_RECORD);
+            (ok,) = extractAt(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
+            if (ok) (ok, cards[i]) = card(d, steps[FIRST_EXTRACT + i]);
+            if (!ok) return (true, INVALID_RECORD); // a stand-in for "" has no card (`_cards`)
         }
         PorJudgeRules.Vars memory v = variables(d, steps[2][PorRecords.STEP_OUTPUT]);
         (uint8 outcome, uint256 confidence, uint8 rule) = PorJudgeRules.judge(d, s, v, cards);
@@ -220,16 +221,26 @@ library PorJudgeCheck {
         for (uint256 i = 0; ok && i < n; i++) {
             if (!seen(d, first, p)) {
                 if (k == all.length) return false;
-                uint256 eid = PorJudgeRules.field(d, steps[k][PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVIDENCE_ID);
-                (bool text,,) = PorCbor.str(d, eid, PorCbor.TEXT);
-                bool extract = PorJudgeRules.textIs(d, steps[k][PorRecords.STEP_TYPE], PorJudgeRules.T_EXTRACT)
-                    && all[k].leafIndex < evidenceCount && eid != 0 && text;
+                (bool extract, uint256 eid) = extractAt(d, all[k], steps[k], evidenceCount);
                 if (extract ? !PorRecords.sameTextAt(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
                 k++;
             }
             p = PorCbor.skip(d, p);
         }
         return k == all.length;
+    }
+
+    /// The part is an extract step (`step_type` extract, a text `output.evidence_id`) at
+    /// a leaf below `evidenceCount`: (true, the id's offset); else it stands for "".
+    function extractAt(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 evidenceCount)
+        private
+        pure
+        returns (bool, uint256 eid)
+    {
+        eid = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVIDENCE_ID);
+        (bool text,,) = PorCbor.str(d, eid, PorCbor.TEXT);
+        return (PorJudgeRules.textIs(d, at[PorRecords.STEP_TYPE], PorJudgeRules.T_EXTRACT)
+            && part.leafIndex < evidenceCount && eid != 0 && text, eid);
     }
 
     /// The text at `p` equals one of the texts from `first` up to `p`.

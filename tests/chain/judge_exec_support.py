@@ -19,8 +19,9 @@ from proof_check_support import BY_HASH, CALLER, TX_BASE_GAS, calldata_gas
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
 
 from por.bundle.layout import Bundle
+from por.challenge.batch import ComponentTree
 from por.challenge.judge_proof import build_judge_proof, verify_judge_proof
-from por.challenge.records import JudgeProof
+from por.challenge.records import JudgeProof, seal
 from por.schemas import DeterministicVerdict
 from por.signing.eip712 import keccak256
 
@@ -55,6 +56,22 @@ def judge_proof(bundle: Bundle) -> bytes:
     return bytes(build_judge_proof(bundle).to_cbor())
 
 
+def judge_proof_carrying(bundle: Bundle, leaves: list[int]) -> bytes:
+    """A JudgeProof of ``bundle`` whose extract parts are step leaves ``leaves`` (any
+    choice, as a challenger may send; por's builder picks the cited items' extract steps)."""
+    commitments = bundle.commitments
+    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
+    body = {
+        "schema": JudgeProof.SCHEMA, "kind": "verdict", "por_root": commitments.por_root,
+        "verdict": ComponentTree("verdict", [bundle.verdict], commitments).proof(0).to_dict(),
+        "prompt_spec": ComponentTree("prompt_spec", [bundle.prompt_spec],
+                                     commitments).proof(0).to_dict(),
+        "final_step": steps.proof(len(bundle.steps) - 1).to_dict(),
+        "extract_steps": [steps.proof(i).to_dict() for i in leaves],
+    }
+    return bytes(seal(JudgeProof, body).to_cbor())
+
+
 def rejudged(bundle: Bundle) -> Bundle | None:
     """``bundle`` recommitted with the verdict the judge gives on its committed trace
     (the references kept), or None when the JudgeProof does not reach the judge."""
@@ -67,4 +84,4 @@ def rejudged(bundle: Bundle) -> Bundle | None:
     return recommit(bundle, verdict=verdict.to_cbor())
 
 
-__all__ = ["JudgeExec", "judge_proof", "rejudged"]
+__all__ = ["JudgeExec", "judge_proof", "judge_proof_carrying", "rejudged"]
