@@ -176,7 +176,7 @@ library PorJudgeCheck {
         (bool h2,) = PorCbor.hashAt(d, at[6]);
         (bool h3,) = PorCbor.hashAt(d, at[9]);
         ok = ok && c && e && r && t && h1 && h2 && h3 && PorJudgeRules.textIs(d, at[0], PorJudgeRules.T_VERDICT_SCHEMA)
-            && outcomeCode(d, at[V_OUTCOME]) != 0 && ruleCode(d, at[10]) != 255;
+            && outcomeCode(d, at[V_OUTCOME]) != 0 && ruleCode(d, at[10]) != 5;
     }
 
     function outcomeCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
@@ -184,8 +184,7 @@ library PorJudgeCheck {
     }
 
     function ruleCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        uint8 r = PorJudgeRules.pick(d, pos, PorJudgeRules.RULE_IDS);
-        return r == 5 ? 255 : r;
+        return PorJudgeRules.pick(d, pos, PorJudgeRules.RULE_IDS); // 5: not a rule id
     }
 
     /// The recomputed verdict's bytes equal the committed ones: the references are the

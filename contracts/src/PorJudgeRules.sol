@@ -78,34 +78,34 @@ library PorJudgeRules {
 
     /// Every key the JudgeProof check looks up (length-prefixed); `field(d, pos, K_*)`.
     bytes internal constant KEY_NAMES =
-        "\x06market\x09market_id\x11resolution_window\x05start\x03end\x17timestamp_slack_seconds\x14prediction_semantics\x11data_requirements\x11output_schema_ref\x05rules\x10resolution_rules\x0bstrict_mode\x07rule_id\x09predicate\x0acomparison\x09threshold\x05lower\x05upper\x0flower_inclusive\x0fupper_inclusive\x0fabsent_means_no\x10sources_required\x0dpreconditions\x09otherwise\x0bon_conflict\x0fconflict_policy\x11confidence_policy\x0erequirement_id\x13min_provenance_tier\x0bevidence_id\x0esource_summary\x14evaluation_variables\x04kind\x04card\x16default_confidence_bps\x1cmin_confidence_for_yesno_bps\x13conflict_factor_bps\x13fallback_factor_bps\x16invalid_confidence_bps\x07verdict\x10por.JudgeProof/1\x03map\x07extract\x0eextract_claims\x08continue\x07invalid\x02NO\x07INVALID\x1apor.DeterministicVerdict/1\x00";
+        "\x06market\x0bstrict_mode\x0fconflict_policy\x11output_schema_ref\x11confidence_policy\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds\x09market_id\x11resolution_window\x05start\x03end\x05rules\x10resolution_rules\x07rule_id\x09predicate\x0acomparison\x09threshold\x05lower\x05upper\x0flower_inclusive\x0fupper_inclusive\x0fabsent_means_no\x10sources_required\x0dpreconditions\x09otherwise\x0bon_conflict\x0erequirement_id\x13min_provenance_tier\x0bevidence_id\x0esource_summary\x14evaluation_variables\x04kind\x04card\x16default_confidence_bps\x1cmin_confidence_for_yesno_bps\x13conflict_factor_bps\x13fallback_factor_bps\x16invalid_confidence_bps\x07verdict\x10por.JudgeProof/1\x03map\x07extract\x0eextract_claims\x08continue\x07invalid\x02NO\x07INVALID\x1apor.DeterministicVerdict/1\x00";
     uint256 internal constant K_MARKET = 0;
-    uint256 internal constant K_MARKET_ID = 7;
-    uint256 internal constant K_RESOLUTION_WINDOW = 17;
-    uint256 internal constant K_START = 35;
-    uint256 internal constant K_END = 41;
-    uint256 internal constant K_TIMESTAMP_SLACK_SECONDS = 45;
-    uint256 internal constant K_PREDICTION_SEMANTICS = 69;
-    uint256 internal constant K_DATA_REQUIREMENTS = 90;
-    uint256 internal constant K_OUTPUT_SCHEMA_REF = 108;
-    uint256 internal constant K_RULES = 126;
-    uint256 internal constant K_RESOLUTION_RULES = 132;
-    uint256 internal constant K_STRICT_MODE = 149;
-    uint256 internal constant K_RULE_ID = 161;
-    uint256 internal constant K_PREDICATE = 169;
-    uint256 internal constant K_COMPARISON = 179;
-    uint256 internal constant K_THRESHOLD = 190;
-    uint256 internal constant K_LOWER = 200;
-    uint256 internal constant K_UPPER = 206;
-    uint256 internal constant K_LOWER_INCLUSIVE = 212;
-    uint256 internal constant K_UPPER_INCLUSIVE = 228;
-    uint256 internal constant K_ABSENT_MEANS_NO = 244;
-    uint256 internal constant K_SOURCES_REQUIRED = 260;
-    uint256 internal constant K_PRECONDITIONS = 277;
-    uint256 internal constant K_OTHERWISE = 291;
-    uint256 internal constant K_ON_CONFLICT = 301;
-    uint256 internal constant K_CONFLICT_POLICY = 313;
-    uint256 internal constant K_CONFIDENCE_POLICY = 329;
+    uint256 internal constant K_MARKET_ID = 134;
+    uint256 internal constant K_RESOLUTION_WINDOW = 144;
+    uint256 internal constant K_START = 162;
+    uint256 internal constant K_END = 168;
+    uint256 internal constant K_TIMESTAMP_SLACK_SECONDS = 110;
+    uint256 internal constant K_PREDICTION_SEMANTICS = 89;
+    uint256 internal constant K_DATA_REQUIREMENTS = 71;
+    uint256 internal constant K_OUTPUT_SCHEMA_REF = 35;
+    uint256 internal constant K_RULES = 172;
+    uint256 internal constant K_RESOLUTION_RULES = 178;
+    uint256 internal constant K_STRICT_MODE = 7;
+    uint256 internal constant K_RULE_ID = 195;
+    uint256 internal constant K_PREDICATE = 203;
+    uint256 internal constant K_COMPARISON = 213;
+    uint256 internal constant K_THRESHOLD = 224;
+    uint256 internal constant K_LOWER = 234;
+    uint256 internal constant K_UPPER = 240;
+    uint256 internal constant K_LOWER_INCLUSIVE = 246;
+    uint256 internal constant K_UPPER_INCLUSIVE = 262;
+    uint256 internal constant K_ABSENT_MEANS_NO = 278;
+    uint256 internal constant K_SOURCES_REQUIRED = 294;
+    uint256 internal constant K_PRECONDITIONS = 311;
+    uint256 internal constant K_OTHERWISE = 325;
+    uint256 internal constant K_ON_CONFLICT = 335;
+    uint256 internal constant K_CONFLICT_POLICY = 19;
+    uint256 internal constant K_CONFIDENCE_POLICY = 53;
     uint256 internal constant K_REQUIREMENT_ID = 347;
     uint256 internal constant K_MIN_PROVENANCE_TIER = 362;
     uint256 internal constant K_EVIDENCE_ID = 382;
@@ -152,7 +152,8 @@ library PorJudgeRules {
     /// The fields the judge reads from the PromptSpec map at `pos` (ok false: one of them
     /// breaks its §4.2 type or range).
     function readSpec(bytes calldata d, uint256 pos) internal pure returns (bool ok, Spec memory s) {
-        uint256 market = field(d, pos, K_MARKET);
+        uint256[8] memory top = topLevel(d, pos);
+        uint256 market = top[0];
         s.marketId = field(d, market, K_MARKET_ID);
         (ok,,) = PorRecords.isId(d, s.marketId);
         uint256 window = field(d, market, K_RESOLUTION_WINDOW);
@@ -161,24 +162,39 @@ library PorJudgeRules {
         (t1, s.start) = PorRecords.uintIn(d, field(d, window, K_START), 0, MAX_TIME);
         (t2, s.end) = PorRecords.uintIn(d, field(d, window, K_END), 0, MAX_TIME);
         ok = ok && t1 && t2 && s.start <= s.end;
-        (t1, s.slack) = optionalUint(d, field(d, pos, K_TIMESTAMP_SLACK_SECONDS), PorRecords.MAX_COUNT, 0);
+        (t1, s.slack) = optionalUint(d, top[7], PorRecords.MAX_COUNT, 0);
         bool rulesOk;
-        (rulesOk, s.locked) = lock(d, pos, market);
-        ok = ok && t1 && rulesOk && semantics(d, field(d, pos, K_PREDICTION_SEMANTICS), s)
-            && policies(d, pos, s);
+        (rulesOk, s.locked) = lock(d, top, market);
+        ok = ok && t1 && rulesOk && semantics(d, top[6], s)
+            && policies(d, top, s);
         (t1, s.requirementCount, s.requirements) =
-            PorCbor.container(d, field(d, pos, K_DATA_REQUIREMENTS), PorCbor.ARRAY);
+            PorCbor.container(d, top[5], PorCbor.ARRAY);
         ok = ok && t1 && requirementsOk(d, s);
     }
 
+    /// The PromptSpec's top-level fields the judge reads, in one walk (a lookup each
+    /// would skip the large values again): market, strict_mode, conflict_policy,
+    /// output_schema_ref, confidence_policy, data_requirements, prediction_semantics,
+    /// timestamp_slack_seconds (0 when absent).
+    function topLevel(bytes calldata d, uint256 pos) private pure returns (uint256[8] memory at) {
+        (, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        for (uint256 i = 0; i < n; i++) {
+            uint256 v = PorCbor.skip(d, p);
+            uint8 k = pick(d, p, KEY_NAMES); // the first eight names
+            if (k < 8) at[k] = v;
+            p = PorCbor.skip(d, v);
+        }
+    }
+
+
     /// (types ok, the lock holds): output_schema_ref text, strict_mode bool, each rule's
     /// rule_id an Id; the lock: the verdict schema, true, canonical ids in stage order.
-    function lock(bytes calldata d, uint256 pos, uint256 market) private pure returns (bool ok, bool locked) {
-        uint256 ref = field(d, pos, K_OUTPUT_SCHEMA_REF);
+    function lock(bytes calldata d, uint256[8] memory top, uint256 market) private pure returns (bool ok, bool locked) {
+        uint256 ref = top[3];
         (ok,,) = PorCbor.str(d, ref, PorCbor.TEXT);
         locked = textIs(d, ref, T_VERDICT_SCHEMA);
         uint256 rulesAt = field(d, field(d, market, K_RESOLUTION_RULES), K_RULES);
-        (bool isBool, bool strict) = PorCbor.boolAt(d, field(d, pos, K_STRICT_MODE));
+        (bool isBool, bool strict) = PorCbor.boolAt(d, top[1]);
         ok = ok && ref != 0 && isBool;
         locked = locked && strict;
         (isBool, ok) = rules(d, rulesAt, ok);
@@ -195,8 +211,8 @@ library PorJudgeRules {
             uint256 id = field(d, p, K_RULE_ID);
             (ok,,) = PorRecords.isId(d, id);
             uint8 stage = ruleStage(d, id);
-            if (stage == 255 || stage < latest) inOrder = false;
-            if (stage != 255 && stage > latest) latest = stage;
+            if (stage == 5 || stage < latest) inOrder = false;
+            else latest = stage;
             p = PorCbor.skip(d, p);
         }
         return (inOrder, ok);
@@ -206,10 +222,10 @@ library PorJudgeRules {
     /// R_INVALID_FALLBACK 4; `pick` gives 5 for another text.
     bytes internal constant RULE_IDS = "\x0aR_VALIDITY\x0aR_CONFLICT\x11R_BINARY_DECISION\x0cR_CONFIDENCE\x12R_INVALID_FALLBACK";
 
-    /// The stage of the rule id at `pos` (SPEC §7.2), 255 for an unknown id.
+    /// The stage of the rule id at `pos` (SPEC §7.2), 5 for an unknown id.
     function ruleStage(bytes calldata d, uint256 pos) private pure returns (uint8) {
         uint8 r = pick(d, pos, RULE_IDS);
-        return r == 5 ? 255 : r == 4 ? 3 : r;
+        return r == 4 ? 3 : r;
     }
 
     /// prediction_semantics: the predicate, comparison, threshold, range ends and
@@ -252,11 +268,11 @@ library PorJudgeRules {
 
     /// conflict_policy.on_conflict and confidence_policy's five factors (absent: the
     /// schema defaults, SPEC §4.2).
-    function policies(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool ok) {
-        uint256 on = field(d, field(d, pos, K_CONFLICT_POLICY), K_ON_CONFLICT);
+    function policies(bytes calldata d, uint256[8] memory top, Spec memory s) private pure returns (bool ok) {
+        uint256 on = field(d, top[2], K_ON_CONFLICT);
         s.onConflictContinue = textIs(d, on, T_CONTINUE);
         ok = on == 0 || s.onConflictContinue || textIs(d, on, T_INVALID);
-        uint256 cp = field(d, pos, K_CONFIDENCE_POLICY);
+        uint256 cp = top[4];
         uint256 k = K_POLICY;
         uint256[5] memory defaults = [uint256(7000), 5500, 8000, 9000, 0];
         for (uint256 i = 0; i < 5; i++) {
