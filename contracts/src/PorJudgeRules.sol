@@ -397,55 +397,22 @@ library PorJudgeRules {
         return 0;
     }
 
-    /// `holds` (por.predicates.rules) for a numeric predicate, exactly.
+    /// `holds` (por.predicates.rules) for a numeric predicate, exactly (`PorDecimal.cmp`).
     function holds(bytes calldata d, Spec memory s, uint256 value) private pure returns (bool) {
+        PorDecimal.Dec memory v = dec(d, value);
         if (s.predicate == P_RANGE) {
-            int256 lo = cmp(d, value, s.lower);
-            int256 hi = cmp(d, value, s.upper);
+            int256 lo = PorDecimal.cmp(v, dec(d, s.lower));
+            int256 hi = PorDecimal.cmp(v, dec(d, s.upper));
             return (s.lowerInclusive ? lo >= 0 : lo > 0) && (s.upperInclusive ? hi <= 0 : hi < 0);
         }
-        int256 order = s.predicate == P_FIELDS ? sign(d, value) : cmp(d, value, s.threshold);
+        int256 order = PorDecimal.cmp(v, s.predicate == P_FIELDS ? PorDecimal.zero() : dec(d, s.threshold));
         uint8 c = s.comparison;
         return c == 0 ? order > 0 : c == 1 ? order >= 0 : c == 2 ? order < 0 : c == 3 ? order <= 0 : c == 4 && order == 0;
     }
 
-    /// -1, 0, 1: the canonical decimal text at `a` against the one at `b`, exactly (SPEC
-    /// §3.2: no leading zeros, no trailing fraction zeros, no -0, so the texts order as
-    /// the numbers).
-    function cmp(bytes calldata d, uint256 a, uint256 b) internal pure returns (int256) {
-        (, uint256 ao, uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
-        (, uint256 bo, uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
-        bool an = d[ao] == "-";
-        bool bn = d[bo] == "-";
-        if (an != bn) return an ? int256(-1) : int256(1);
-        int256 m = magnitude(d, an ? ao + 1 : ao, an ? al - 1 : al, bn ? bo + 1 : bo, bn ? bl - 1 : bl);
-        return an ? -m : m;
-    }
-
-    /// The sign of the canonical decimal text at `a`.
-    function sign(bytes calldata d, uint256 a) private pure returns (int256) {
-        (, uint256 ao, uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
-        if (d[ao] == "-") return -1;
-        return al == 1 && d[ao] == "0" ? int256(0) : int256(1);
-    }
-
-    /// Compare two unsigned canonical decimals: integer part lengths, then the digits.
-    function magnitude(bytes calldata d, uint256 ao, uint256 al, uint256 bo, uint256 bl)
-        private
-        pure
-        returns (int256)
-    {
-        uint256 ai = intLength(d, ao, al);
-        uint256 bi = intLength(d, bo, bl);
-        if (ai != bi) return ai < bi ? int256(-1) : int256(1);
-        uint256 n = al < bl ? al : bl;
-        for (uint256 i = 0; i < n; i++) {
-            if (d[ao + i] != d[bo + i]) return d[ao + i] < d[bo + i] ? int256(-1) : int256(1);
-        }
-        return al == bl ? int256(0) : al < bl ? int256(-1) : int256(1);
-    }
-
-    function intLength(bytes calldata d, uint256 off, uint256 len) private pure returns (uint256 i) {
-        while (i < len && d[off + i] != ".") i++;
+    /// The canonical decimal text item at `pos` as a value (SPEC §3.2; zero when it is
+    /// not one, which `readSpec` and the variables' reader have already refused).
+    function dec(bytes calldata d, uint256 pos) private pure returns (PorDecimal.Dec memory v) {
+        (, v) = PorDecimal.parseText(d, pos);
     }
 }

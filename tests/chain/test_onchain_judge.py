@@ -184,6 +184,9 @@ def edits(bundle: Bundle) -> dict[str, Edit]:
         for near in _near(bound):
             variable_edits[f"numeric_value.{near}"] = _set(("numeric_value",), near)
     variable_edits["numeric_value.none"] = _set(("numeric_value",), None)
+    for long in ("9" * 64, "-" + "9" * 63, "0." + "0" * 61 + "1", "-0." + "0" * 60 + "1"):
+        variable_edits[f"numeric_value.{len(long)}chars.{long[0]}"] = _set(("numeric_value",),
+                                                                         long)
     start, end = window["start"], window["end"]
     for stamp in (max(0, start - slack) - 1, max(0, start - slack), end + slack,
                   end + slack + 1, 0, None):
