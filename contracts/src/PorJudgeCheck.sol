@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
+import {PorInclusion} from "./PorInclusion.sol";
+import {PorJudgeRules} from "./PorJudgeRules.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorJudgeCheck: `verify_judge_proof` (SPEC §10.2.5) on chain.
+/// @notice Input: the exact bytes of a por.JudgeProof/1 file that `PorCbor.check` accepted.
+/// Output: (won, check id, por_root), as `por check-proof` without `--por-root`: won
+/// one_step.invalid_record, judge.final_step, judge.mismatch; lost judge.match; `won`
+/// false with a proof.* / merkle.* id for an invalid proof. The PromptSpec is read only
+/// where the judge reads it (`PorJudgeRules.readSpec`, SPEC §14.8).
+library PorJudgeCheck {
+    bytes32 internal constant SCHEMA = keccak256("proof.schema");
+    bytes32 internal constant CITATIONS = keccak256("proof.citations");
+    bytes32 internal constant FINAL_STEP = keccak256("proof.final_step");
+    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
+    bytes32 internal constant NOT_MAP = keccak256("judge.final_step");
+    bytes32 internal constant MATCH = keccak256("judge.match");
+    bytes32 internal constant MISMATCH = keccak256("judge.mismatch");
+
+    /// JudgeProof fields, canonical order.
+    bytes internal constant KEYS =
+        "\x04kind\x06schema\x07verdict\x08por_root\x0afinal_step\x0bprompt_spec\x0cchallenge_id\x0dextract_steps";
+    uint256 private constant F_KIND = 0;
+    uint256 private constant F_SCHEMA = 1;
+    uint256 private constant F_VERDICT = 2;
+    uint256 private constant F_ROOT = 3;
+    uint256 private constant F_FINAL = 4;
+    uint256 private constant F_SPEC = 5;
+    uint256 private constant F_ID = 6;
+    uint256 private constant F_EXTRACTS = 7;
+    /// Parts: verdict, prompt_spec, final_step, then the extract steps.
+    uint256 private constant FIRST_EXTRACT = 3;
+
+    /// DeterministicVerdict fields, canonical order (`resolution_time` optional: VERDICT_KEYS
+    /// without it is the same list less its ninth key).
+    bytes internal constant VERDICT_KEYS =
+        "\x06schema\x07outcome\x09market_id\x0devidence_root\x0econfidence_bps\x0eevidence_count\x0ereasoning_root\x0freasoning_count\x0fresolution_time\x10prompt_spec_hash\x12resolution_rule_id";
+    /// Where `\x0fresolution_time` sits in VERDICT_KEYS.
+    uint256 private constant TIME_KEY = 100;
+    uint256 private constant V_OUTCOME = 1;
+    uint256 private constant V_MARKET = 2;
+    uint256 private constant V_CONFIDENCE = 4;
+    uint256 private constant V_EVIDENCE_COUNT = 5;
+    uint8 private constant NULL = 0xf6;
+
+    /// `d` is a por-cbor/1 document whose schema is por.JudgeProof/1 (SPEC §10.2.5).
+    function check(bytes calldata d) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
+        PorInclusion.Part[] memory parts;
+        (id, porRoot, parts) = verifyParts(d);
+        if (id != 0) return (false, id, porRoot);
+        (won, id) = decide(d, parts);
+    }
+
+    /// The schema, every part under por_root, the proof's id and the final step's position.
+    function verifyParts(bytes calldata d)
+        private
+        view
+        returns (bytes32, bytes32 porRoot, PorInclusion.Part[] memory all)
+    {
+        (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
+        if (!ok) return (SCHEMA, 0, all);
+        bool rootOk;
+        (rootOk, porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
+        (ok, all) = schema(d, at);
+        if (!ok || !rootOk) return (SCHEMA, porRoot, all);
+        for (uint256 i = 0; i < all.length; i++) {
+            uint8 want = i == 0 ? PorInclusion.VERDICT : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.REASONING_LEAF;
+            bytes32 err = PorInclusion.verify(d, all[i], want, porRoot);
+            if (err != 0) return (err, porRoot, all);
+        }
+        (, bytes32 challengeId) = PorCbor.hashAt(d, at[F_ID]);
+        if (PorInclusion.bodyHash(d, 0, d.length, at[F_ID]) != challengeId) {
+            return (PorInclusion.CHALLENGE_ID, porRoot, all);
+        }
+        if (all[2].leafIndex + 1 != all[2].treeSize) return (FINAL_STEP, porRoot, all);
+        return (0, porRoot, all);
+    }
+
+    /// kind, schema, challenge_id typed; verdict, prompt_spec, final_step InclusionProof
+    /// records; extract_steps an array of them.
+    function schema(bytes calldata d, uint256[] memory at) private pure returns (bool ok, PorInclusion.Part[] memory all) {
+        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
+        (bool ex, uint256 n, uint256 p) = PorCbor.container(d, at[F_EXTRACTS], PorCbor.ARRAY);
+        if (!idOk || !ex || !PorJudgeRules.textIs(d, at[F_KIND], PorJudgeRules.T_VERDICT)
+                || !PorJudgeRules.textIs(d, at[F_SCHEMA], PorJudgeRules.T_JUDGE_PROOF)) {
+            return (false, all);
+        }
+        all = new PorInclusion.Part[](FIRST_EXTRACT + n);
+        (ok, all[0]) = PorInclusion.parse(d, at[F_VERDICT]);
+        if (ok) (ok, all[1]) = PorInclusion.parse(d, at[F_SPEC]);
+        if (ok) (ok, all[2]) = PorInclusion.parse(d, at[F_FINAL]);
+        for (uint256 i = FIRST_EXTRACT; ok && i < all.length; i++) {
+            (ok, all[i]) = PorInclusion.parse(d, p);
+            p = all[i].end;
+        }
+    }
+
+    function leafOf(bytes calldata d, PorInclusion.Part memory p) private pure returns (bytes calldata) {
+        return d[p.leaf:p.leaf + p.leafLength];
+    }
+
+    /// Value offsets (absolute in `d`) of the reasoning step in part `p`.
+    function step(bytes calldata d, PorInclusion.Part memory p) private pure returns (bool ok, uint256[] memory at) {
+        (ok, at) = PorRecords.reasoningStep(leafOf(d, p));
+        for (uint256 i = 0; ok && i < at.length; i++) at[i] += p.leaf;
+    }
+
+    /// Verified parts: the records, the citations, the final step's type, the cards, then
+    /// the judge and the comparison with the committed verdict.
+    function decide(bytes calldata d, PorInclusion.Part[] memory all) private pure returns (bool, bytes32) {
+        (bool ok, uint256[] memory verdict) = verdictRecord(d, all[0]);
+        PorJudgeRules.Spec memory s;
+        if (ok) {
+            (bytes32 err,) = PorCbor.check(leafOf(d, all[1]));
+            ok = err == 0;
+        }
+        if (ok) (ok, s) = PorJudgeRules.readSpec(d, all[1].leaf);
+        uint256[][] memory steps = new uint256[][](all.length);
+        for (uint256 i = 2; ok && i < all.length; i++) (ok, steps[i]) = step(d, all[i]);
+        if (!ok) return (true, INVALID_RECORD);
+        (, uint256 evidenceCount) = PorCbor.uintAt(d, verdict[V_EVIDENCE_COUNT]);
+        if (!citations(d, all, steps, evidenceCount)) return (false, CITATIONS);
+        if (!PorJudgeRules.textIs(d, steps[2][PorRecords.STEP_TYPE], PorJudgeRules.T_MAP)) return (true, NOT_MAP);
+        PorJudgeRules.Card[] memory cards = new PorJudgeRules.Card[](all.length - FIRST_EXTRACT);
+        for (uint256 i = 0; i < cards.length; i++) {
+            (ok,) = extractAt(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
+            if (ok) (ok, cards[i]) = card(d, steps[FIRST_EXTRACT + i]);
+            if (!ok) return (true, INVALID_RECORD); // a stand-in for "" has no card (`_cards`)
+        }
+        PorJudgeRules.Vars memory v = variables(d, steps[2][PorRecords.STEP_OUTPUT]);
+        (uint8 outcome, uint256 confidence, uint8 rule) = PorJudgeRules.judge(d, s, v, cards);
+        return same(d, verdict, s, outcome, confidence, rule) ? (false, MATCH) : (true, MISMATCH);
+    }
+
+    /// The verdict leaf is a valid por.DeterministicVerdict/1 (SPEC §4.5): its value
+    /// offsets (absolute), `resolution_time`'s 0 when absent.
+    function verdictRecord(bytes calldata d, PorInclusion.Part memory p)
+        private
+        pure
+        returns (bool ok, uint256[] memory at)
+    {
+        bytes calldata leaf = leafOf(d, p);
+        (bytes32 err,) = PorCbor.check(leaf);
+        if (err != 0) return (false, at);
+        (ok, at) = PorRecords.fields(leaf, 0, VERDICT_KEYS);
+        if (!ok) {
+            uint256[] memory short;
+            bytes memory keys = VERDICT_KEYS;
+            assembly ("memory-safe") {
+                let from := add(add(keys, 32), TIME_KEY)
+                mcopy(from, add(from, 16), sub(mload(keys), add(TIME_KEY, 16)))
+                mstore(keys, sub(mload(keys), 16))
+            }
+            (ok, short) = PorRecords.fields(leaf, 0, keys);
+            if (!ok) return (false, at);
+            at = new uint256[](11);
+            for (uint256 i = 0; i < 10; i++) at[i < 8 ? i : i + 1] = short[i];
+        }
+        for (uint256 i = 0; i < 11; i++) if (at[i] != 0 || i != 8) at[i] += p.leaf;
+        ok = verdictTypes(d, at);
+    }
+
+    function verdictTypes(bytes calldata d, uint256[] memory at) private pure returns (bool ok) {
+        (ok,,) = PorRecords.isId(d, at[V_MARKET]);
+        (bool c,) = PorRecords.uintIn(d, at[V_CONFIDENCE], 0, 10_000);
+        (bool e,) = PorRecords.uintIn(d, at[V_EVIDENCE_COUNT], 0, PorRecords.MAX_COUNT);
+        (bool r,) = PorRecords.uintIn(d, at[7], 0, PorRecords.MAX_COUNT);
+        bool t = true;
+        if (at[8] != 0) (t,) = PorRecords.uintIn(d, at[8], 0, PorJudgeRules.MAX_TIME);
+        (bool h1,) = PorCbor.hashAt(d, at[3]);
+        (bool h2,) = PorCbor.hashAt(d, at[6]);
+        (bool h3,) = PorCbor.hashAt(d, at[9]);
+        ok = ok && c && e && r && t && h1 && h2 && h3 && PorJudgeRules.textIs(d, at[0], PorJudgeRules.T_VERDICT_SCHEMA)
+            && outcomeCode(d, at[V_OUTCOME]) != 0 && ruleCode(d, at[10]) != 5;
+    }
+
+    function outcomeCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
+        return (PorJudgeRules.pick(d, pos, "\x03YES\x02NO\x07INVALID") + 1) % 4;
+    }
+
+    function ruleCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
+        return PorJudgeRules.pick(d, pos, PorJudgeRules.RULE_IDS); // 5: not a rule id
+    }
+
+    /// The recomputed verdict's bytes equal the committed ones: the references are the
+    /// committed verdict's, so the decision fields (market_id, outcome, confidence, rule,
+    /// resolution_time = the window's end) decide.
+    function same(
+        bytes calldata d,
+        uint256[] memory at,
+        PorJudgeRules.Spec memory s,
+        uint8 outcome,
+        uint256 confidence,
+        uint8 rule
+    ) private pure returns (bool) {
+        (, uint256 committed) = PorCbor.uintAt(d, at[V_CONFIDENCE]);
+        uint256 time;
+        if (at[8] != 0) (, time) = PorCbor.uintAt(d, at[8]);
+        return at[8] != 0 && time == s.end && committed == confidence && outcomeCode(d, at[V_OUTCOME]) == outcome
+            && ruleCode(d, at[10]) == rule && PorRecords.sameTextAt(d, at[V_MARKET], s.marketId);
+    }
+
+    /// Each extract part is an extract step below evidence_count whose output.evidence_id
+    /// is, in order, the next distinct source_summary id (`_summary`: none unless the final
+    /// step's evaluation_variables.source_summary is a list of texts). A part that is not
+    /// such a step stands for the id "" (`_cards`).
+    function citations(bytes calldata d, PorInclusion.Part[] memory all, uint256[][] memory steps, uint256 evidenceCount)
+        private
+        pure
+        returns (bool)
+    {
+        (bool ok, uint256 n, uint256 first) = summary(d, steps[2][PorRecords.STEP_OUTPUT]);
+        uint256 k = FIRST_EXTRACT;
+        uint256 p = first;
+        for (uint256 i = 0; ok && i < n; i++) {
+            if (!seen(d, first, p)) {
+                if (k == all.length) return false;
+                (bool extract, uint256 eid) = extractAt(d, all[k], steps[k], evidenceCount);
+                if (extract ? !PorRecords.sameTextAt(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
+                k++;
+            }
+            p = PorCbor.skip(d, p);
+        }
+        return k == all.length;
+    }
+
+    /// The part is an extract step (`step_type` extract, a text `output.evidence_id`) at
+    /// a leaf below `evidenceCount`: (true, the id's offset); else it stands for "".
+    function extractAt(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 evidenceCount)
+        private
+        pure
+        returns (bool, uint256 eid)
+    {
+        eid = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVIDENCE_ID);
+        (bool text,,) = PorCbor.str(d, eid, PorCbor.TEXT);
+        return (PorJudgeRules.textIs(d, at[PorRecords.STEP_TYPE], PorJudgeRules.T_EXTRACT)
+            && part.leafIndex < evidenceCount && eid != 0 && text, eid);
+    }
+
+    /// The text at `p` equals one of the texts from `first` up to `p`.
+    function seen(bytes calldata d, uint256 first, uint256 p) private pure returns (bool) {
+        for (uint256 q = first; q < p; q = PorCbor.skip(d, q)) {
+            if (PorRecords.sameTextAt(d, q, p)) return true;
+        }
+        return false;
+    }
+
+    /// source_summary of the output at `output`: (ok, count, first) when it is a list of texts.
+    function summary(bytes calldata d, uint256 output) private pure returns (bool ok, uint256 n, uint256 first) {
+        uint256 s = PorJudgeRules.field(d, PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES), PorJudgeRules.K_SOURCE_SUMMARY);
+        if (s == 0) return (true, 0, 0);
+        (ok, n, first) = PorCbor.container(d, s, PorCbor.ARRAY);
+        if (!ok) return (true, 0, 0);
+        uint256 p = first;
+        for (uint256 i = 0; i < n; i++) {
+            (bool text,,) = PorCbor.str(d, p, PorCbor.TEXT);
+            if (!text) return (true, 0, 0);
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    /// `read_card` (SPEC §12.5.2): inputs.kind extract_claims, output.requirement_id text,
+    /// output.card exactly source_id (text), status_code 100..599, retrieved_at 0..2^63-1,
+    /// confidence_bps 0..10000, provenance_tier 0..3.
+    function card(bytes calldata d, uint256[] memory at) private pure returns (bool ok, PorJudgeRules.Card memory c) {
+        if (!PorJudgeRules.textIs(d, PorJudgeRules.field(d, at[PorRecords.STEP_INPUTS], PorJudgeRules.K_KIND), PorJudgeRules.T_EXTRACT_CLAIMS)) return (false, c);
+        uint256 output = at[PorRecords.STEP_OUTPUT];
+        c.requirement = PorJudgeRules.field(d, output, PorJudgeRules.K_REQUIREMENT_ID);
+        (bool req,,) = PorCbor.str(d, c.requirement, PorCbor.TEXT);
+        uint256[] memory f;
+        (ok, f) = PorRecords.fields(
+            d, PorJudgeRules.field(d, output, PorJudgeRules.K_CARD),
+            "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier"
+        );
+        if (!ok || c.requirement == 0 || !req) return (false, c);
+        (bool source,,) = PorCbor.str(d, f[0], PorCbor.TEXT);
+        (bool status,) = PorRecords.uintIn(d, f[1], 100, 599);
+        (bool time,) = PorRecords.uintIn(d, f[2], 0, PorJudgeRules.MAX_TIME);
+        bool conf;
+        bool tier;
+        (conf, c.confidence) = PorRecords.uintIn(d, f[3], 0, 10_000);
+        (tier, c.tier) = PorRecords.uintIn(d, f[4], 0, 3);
+        ok = source && status && time && conf && tier;
+    }
+
+    /// The map step's output.evaluation_variables, read as `variables_from`.
+    function variables(bytes calldata d, uint256 output) private pure returns (PorJudgeRules.Vars memory v) {
+        (bool isMap, uint256 n, uint256 p) =
+            PorCbor.container(d, PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES), PorCbor.MAP);
+        if (PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES) == 0 || !isMap) return v;
+        uint256 seenFlags = 0;
+        bool summaryOk = false;
+        for (uint256 i = 0; i < n; i++) {
+            uint256 value = PorCbor.skip(d, p);
+            (uint256 flag, bool ok) = variable(d, p, value, v);
+            if (!ok) return v;
+            if (flag == 5) summaryOk = true;
+            else if (flag != 0) seenFlags |= 1 << flag;
+            p = PorCbor.skip(d, value);
+        }
+        v.valid = summaryOk && seenFlags == 0x1e;
+    }
+
+    /// One entry (key at `p`, value at `value`): (1..4 a flag, 5 source_summary, 0 other
+    /// known, ok false for an unknown key or a bad value).
+    function variable(bytes calldata d, uint256 p, uint256 value, PorJudgeRules.Vars memory v)
+        private
+        pure
+        returns (uint256 flag, bool ok)
+    {
+        uint8 name = PorJudgeRules.pick(d, p, VARIABLE_NAMES);
+        if (name == 8) return (0, false);
+        if (uint8(d[value]) == NULL) return (0, name == 4 || name >= 6); // optional: null is absent
+        bool b;
+        if (name < 5) {
+            (ok, b) = PorCbor.boolAt(d, value);
+            if (name == 0) v.conflict = b;
+            else if (name == 1) v.insufficient = b;
+            else if (name == 2) v.fallbackUsed = b;
+            else if (name == 3) v.provenanceOk = b;
+            else v.observed = b ? 2 : 1;
+            return (name == 4 ? 0 : name + 1, ok);
+        }
+        if (name == 5) {
+            uint256 first;
+            (ok, v.summaryCount, first) = PorRecords.idList(d, value);
+            return (5, ok && !PorRecords.hasRepeat(d, first, v.summaryCount));
+        }
+        if (name == 6) {
+            (bool text, uint256 off, uint256 len) = PorCbor.str(d, value, PorCbor.TEXT);
+            v.numericValue = value;
+            return (0, text && PorDecimal.isCanonical(d, off, len));
+        }
+        v.hasTimestamp = true;
+        (ok, v.timestamp) = PorRecords.uintIn(d, value, 0, PorJudgeRules.MAX_TIME);
+        return (0, ok);
+    }
+
+    /// The evaluation variables (SPEC §4.4): the four flags (codes 0-3), event_observed 4,
+    /// source_summary 5, numeric_value 6, timestamp 7.
+    bytes private constant VARIABLE_NAMES =
+        "\x11conflict_detected\x15insufficient_evidence\x0dfallback_used\x0dprovenance_ok\x0eevent_observed\x0esource_summary\x0dnumeric_value\x09timestamp";
+}

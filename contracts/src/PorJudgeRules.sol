@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorJudgeRules: the judge (SPEC §7.2-§7.4) on the PromptSpec fields it reads.
+/// @notice `readSpec` reads, from a PromptSpec leaf that passed the §2 reader, only the
+/// fields the judge reads (SPEC §14.8, JudgeProof): each with its §4.2 type and range,
+/// else the leaf is a committed invalid record. `judge` maps (spec, the final map step's
+/// evaluation variables, the cited items' cards) to (outcome, confidence, rule) exactly as
+/// `por.judge.deterministic_mapping.judge_core`. Offsets are absolute in the proof `d`.
+library PorJudgeRules {
+    /// Outcome codes (SPEC §8): YES 1, NO 2, INVALID 3.
+    uint8 internal constant YES = 1;
+    uint8 internal constant NO = 2;
+    uint8 internal constant INVALID = 3;
+    /// Rule codes: the stage order of SPEC §7.2.
+    uint8 internal constant R_VALIDITY = 0;
+    uint8 internal constant R_CONFLICT = 1;
+    uint8 internal constant R_BINARY_DECISION = 2;
+    uint8 internal constant R_CONFIDENCE = 3;
+    uint8 internal constant R_INVALID_FALLBACK = 4;
+    uint256 internal constant MAX_TIME = 2 ** 63 - 1;
+    uint256 private constant BPS = 10_000;
+
+    // Predicates (SPEC §12.4.1), in Predicate's order.
+    uint8 private constant P_EVENT = 0;
+    uint8 private constant P_THRESHOLD = 1;
+    uint8 private constant P_RANGE = 2;
+    uint8 private constant P_FIELDS = 3;
+    uint8 private constant P_TEXT = 4;
+    uint8 private constant P_TIME = 5;
+
+    /// What the judge reads of a PromptSpec.
+    struct Spec {
+        uint256 marketId; // the market_id text item
+        uint256 start;
+        uint256 end;
+        uint256 slack;
+        bool locked; // output_schema_ref, strict_mode and the rule ids pass the lock (§7.2)
+        uint8 predicate;
+        uint8 comparison; // index in ">", ">=", "<", "<=", "=="; 5 absent
+        uint256 threshold; // the decimal text items (0 when absent)
+        uint256 lower;
+        uint256 upper;
+        bool lowerInclusive; // absent: true
+        bool upperInclusive; // absent: false
+        bool eventWhenAbsent; // absent_means_no, or a precondition with otherwise "NO"
+        bool sourcesRequired;
+        bool onConflictContinue;
+        uint256[5] policy; // default, min for YES/NO, conflict, fallback, invalid (bps)
+        uint256 requirements; // the data_requirements array
+        uint256 requirementCount;
+    }
+
+    /// The final step's evaluation variables (valid as `variables_from`, or `valid` false).
+    struct Vars {
+        bool valid;
+        bool conflict;
+        bool insufficient;
+        bool fallbackUsed;
+        bool provenanceOk;
+        uint256 summaryCount;
+        uint8 observed; // 0 absent, 1 false, 2 true
+        uint256 numericValue; // text item, 0 when absent
+        bool hasTimestamp;
+        uint256 timestamp;
+    }
+
+    /// A cited item's card (SPEC §12.5.2): its requirement_id text item, tier, confidence.
+    struct Card {
+        uint256 requirement;
+        uint256 tier;
+        uint256 confidence;
+    }
+
+    /// Every key the JudgeProof check looks up (length-prefixed); `field(d, pos, K_*)`.
+    bytes internal constant KEY_NAMES =
+        "\x06market\x0bstrict_mode\x0fconflict_policy\x11output_schema_ref\x11confidence_policy\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds\x09market_id\x11resolution_window\x05start\x03end\x05rules\x10resolution_rules\x07rule_id\x09predicate\x0acomparison\x09threshold\x05lower\x05upper\x0flower_inclusive\x0fupper_inclusive\x0fabsent_means_no\x10sources_required\x0dpreconditions\x09otherwise\x0bon_conflict\x0erequirement_id\x13min_provenance_tier\x0bevidence_id\x0esource_summary\x14evaluation_variables\x04kind\x04card\x16default_confidence_bps\x1cmin_confidence_for_yesno_bps\x13conflict_factor_bps\x13fallback_factor_bps\x16invalid_confidence_bps\x07verdict\x10por.JudgeProof/1\x03map\x07extract\x0eextract_claims\x08continue\x07invalid\x02NO\x07INVALID\x1apor.DeterministicVerdict/1\x00";
+    uint256 internal constant K_MARKET = 0;
+    uint256 internal constant K_MARKET_ID = 134;
+    uint256 internal constant K_RESOLUTION_WINDOW = 144;
+    uint256 internal constant K_START = 162;
+    uint256 internal constant K_END = 168;
+    uint256 internal constant K_TIMESTAMP_SLACK_SECONDS = 110;
+    uint256 internal constant K_PREDICTION_SEMANTICS = 89;
+    uint256 internal constant K_DATA_REQUIREMENTS = 71;
+    uint256 internal constant K_OUTPUT_SCHEMA_REF = 35;
+    uint256 internal constant K_RULES = 172;
+    uint256 internal constant K_RESOLUTION_RULES = 178;
+    uint256 internal constant K_STRICT_MODE = 7;
+    uint256 internal constant K_RULE_ID = 195;
+    uint256 internal constant K_PREDICATE = 203;
+    uint256 internal constant K_COMPARISON = 213;
+    uint256 internal constant K_THRESHOLD = 224;
+    uint256 internal constant K_LOWER = 234;
+    uint256 internal constant K_UPPER = 240;
+    uint256 internal constant K_LOWER_INCLUSIVE = 246;
+    uint256 internal constant K_UPPER_INCLUSIVE = 262;
+    uint256 internal constant K_ABSENT_MEANS_NO = 278;
+    uint256 internal constant K_SOURCES_REQUIRED = 294;
+    uint256 internal constant K_PRECONDITIONS = 311;
+    uint256 internal constant K_OTHERWISE = 325;
+    uint256 internal constant K_ON_CONFLICT = 335;
+    uint256 internal constant K_CONFLICT_POLICY = 19;
+    uint256 internal constant K_CONFIDENCE_POLICY = 53;
+    uint256 internal constant K_REQUIREMENT_ID = 347;
+    uint256 internal constant K_MIN_PROVENANCE_TIER = 362;
+    uint256 internal constant K_EVIDENCE_ID = 382;
+    uint256 internal constant K_SOURCE_SUMMARY = 394;
+    uint256 internal constant K_EVALUATION_VARIABLES = 409;
+    uint256 internal constant K_KIND = 430;
+    uint256 internal constant K_CARD = 435;
+    uint256 internal constant T_VERDICT = 555;
+    uint256 internal constant T_JUDGE_PROOF = 563;
+    uint256 internal constant T_MAP = 580;
+    uint256 internal constant T_EXTRACT = 584;
+    uint256 internal constant T_EXTRACT_CLAIMS = 592;
+    uint256 internal constant T_CONTINUE = 607;
+    uint256 internal constant T_INVALID = 616;
+    uint256 internal constant T_NO = 624;
+    uint256 internal constant T_INVALID_UPPER = 627;
+    uint256 internal constant T_VERDICT_SCHEMA = 635;
+    uint256 internal constant T_EMPTY = 662;
+    /// The five confidence_policy factors follow one another from here.
+    uint256 internal constant K_POLICY = 440;
+
+    /// The length-prefixed text at offset `k` of KEY_NAMES.
+    function name(uint256 k) private pure returns (bytes memory key) {
+        bytes memory names = KEY_NAMES;
+        uint256 len = uint8(names[k]);
+        key = new bytes(len);
+        assembly ("memory-safe") {
+            mcopy(add(key, 32), add(add(names, 33), k), len)
+        }
+    }
+
+    /// `PorCbor.get(d, pos, key)` for the key at offset `k` of KEY_NAMES.
+    function field(bytes calldata d, uint256 pos, uint256 k) internal pure returns (uint256) {
+        return PorCbor.get(d, pos, name(k));
+    }
+
+    /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES.
+    function textIs(bytes calldata d, uint256 pos, uint256 k) internal pure returns (bool) {
+        return PorCbor.isText(d, pos, name(k));
+    }
+
+    // --- reading the PromptSpec -------------------------------------------------------
+
+    /// The fields the judge reads from the PromptSpec map at `pos` (ok false: one of them
+    /// breaks its §4.2 type or range).
+    function readSpec(bytes calldata d, uint256 pos) internal pure returns (bool ok, Spec memory s) {
+        uint256[8] memory top = topLevel(d, pos);
+        uint256 market = top[0];
+        s.marketId = field(d, market, K_MARKET_ID);
+        (ok,,) = PorRecords.isId(d, s.marketId);
+        uint256 window = field(d, market, K_RESOLUTION_WINDOW);
+        bool t1;
+        bool t2;
+        (t1, s.start) = PorRecords.uintIn(d, field(d, window, K_START), 0, MAX_TIME);
+        (t2, s.end) = PorRecords.uintIn(d, field(d, window, K_END), 0, MAX_TIME);
+        ok = ok && t1 && t2 && s.start <= s.end;
+        (t1, s.slack) = optionalUint(d, top[7], PorRecords.MAX_COUNT, 0);
+        bool rulesOk;
+        (rulesOk, s.locked) = lock(d, top, market);
+        ok = ok && t1 && rulesOk && semantics(d, top[6], s)
+            && policies(d, top, s);
+        (t1, s.requirementCount, s.requirements) =
+            PorCbor.container(d, top[5], PorCbor.ARRAY);
+        ok = ok && t1 && requirementsOk(d, s);
+    }
+
+    /// The PromptSpec's top-level fields the judge reads, in one walk (a lookup each
+    /// would skip the large values again): market, strict_mode, conflict_policy,
+    /// output_schema_ref, confidence_policy, data_requirements, prediction_semantics,
+    /// timestamp_slack_seconds (0 when absent).
+    function topLevel(bytes calldata d, uint256 pos) private pure returns (uint256[8] memory at) {
+        (, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        for (uint256 i = 0; i < n; i++) {
+            uint256 v = PorCbor.skip(d, p);
+            uint8 k = pick(d, p, KEY_NAMES); // the first eight names
+            if (k < 8) at[k] = v;
+            p = PorCbor.skip(d, v);
+        }
+    }
+
+
+    /// (types ok, the lock holds): output_schema_ref text, strict_mode bool, each rule's
+    /// rule_id an Id; the lock: the verdict schema, true, canonical ids in stage order.
+    function lock(bytes calldata d, uint256[8] memory top, uint256 market) private pure returns (bool ok, bool locked) {
+        uint256 ref = top[3];
+        (ok,,) = PorCbor.str(d, ref, PorCbor.TEXT);
+        locked = textIs(d, ref, T_VERDICT_SCHEMA);
+        uint256 rulesAt = field(d, field(d, market, K_RESOLUTION_RULES), K_RULES);
+        (bool isBool, bool strict) = PorCbor.boolAt(d, top[1]);
+        ok = ok && ref != 0 && isBool;
+        locked = locked && strict;
+        (isBool, ok) = rules(d, rulesAt, ok);
+        locked = locked && isBool;
+    }
+
+    /// The rules array at `pos`: (every id canonical and in stage order, every rule_id an Id).
+    function rules(bytes calldata d, uint256 pos, bool ok) private pure returns (bool inOrder, bool) {
+        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        ok = ok && isArray && n >= 1;
+        inOrder = true;
+        uint8 latest = 0;
+        for (uint256 i = 0; ok && i < n; i++) {
+            uint256 id = field(d, p, K_RULE_ID);
+            (ok,,) = PorRecords.isId(d, id);
+            uint8 stage = ruleStage(d, id);
+            if (stage == 5 || stage < latest) inOrder = false;
+            else latest = stage;
+            p = PorCbor.skip(d, p);
+        }
+        return (inOrder, ok);
+    }
+
+    /// The canonical rule ids (SPEC §4.5), in RuleId's order: R_VALIDITY 0 ..
+    /// R_INVALID_FALLBACK 4; `pick` gives 5 for another text.
+    bytes internal constant RULE_IDS = "\x0aR_VALIDITY\x0aR_CONFLICT\x11R_BINARY_DECISION\x0cR_CONFIDENCE\x12R_INVALID_FALLBACK";
+
+    /// The stage of the rule id at `pos` (SPEC §7.2), 5 for an unknown id.
+    function ruleStage(bytes calldata d, uint256 pos) private pure returns (uint8) {
+        uint8 r = pick(d, pos, RULE_IDS);
+        return r == 4 ? 3 : r;
+    }
+
+    /// prediction_semantics: the predicate, comparison, threshold, range ends and
+    /// inclusivity, absent_means_no, sources_required, each precondition's otherwise.
+    function semantics(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool ok) {
+        uint256 p = field(d, pos, K_PREDICATE);
+        s.predicate = pick(d, p, "\x0eevent_observed\x11numeric_threshold\x0dnumeric_range\x10field_comparison\x0btext_equals\x13timestamp_threshold");
+        if (p == 0 || s.predicate == 6) return false;
+        uint256 c = field(d, pos, K_COMPARISON);
+        s.comparison = c == 0 ? 5 : pick(d, c, "\x01>\x02>=\x01<\x02<=\x02==");
+        ok = s.comparison != 5 || c == 0;
+        s.threshold = field(d, pos, K_THRESHOLD);
+        s.lower = field(d, pos, K_LOWER);
+        s.upper = field(d, pos, K_UPPER);
+        ok = ok && decimalOrAbsent(d, s.threshold) && decimalOrAbsent(d, s.lower) && decimalOrAbsent(d, s.upper);
+        bool b;
+        (b, s.lowerInclusive) = optionalBool(d, field(d, pos, K_LOWER_INCLUSIVE), true);
+        ok = ok && b;
+        (b, s.upperInclusive) = optionalBool(d, field(d, pos, K_UPPER_INCLUSIVE), false);
+        ok = ok && b;
+        (b, s.eventWhenAbsent) = optionalBool(d, field(d, pos, K_ABSENT_MEANS_NO), false);
+        ok = ok && b;
+        uint256 k = field(d, pos, K_SOURCES_REQUIRED);
+        s.sourcesRequired = k != 0;
+        if (k != 0) (b,) = PorRecords.uintIn(d, k, 1, 64);
+        ok = ok && b;
+        uint256 pre = field(d, pos, K_PRECONDITIONS);
+        if (pre == 0) return ok;
+        (bool isArray, uint256 n, uint256 q) = PorCbor.container(d, pre, PorCbor.ARRAY);
+        ok = ok && isArray;
+        for (uint256 i = 0; ok && i < n; i++) {
+            uint256 o = field(d, q, K_OTHERWISE);
+            if (o != 0) {
+                ok = textIs(d, o, T_NO) || textIs(d, o, T_INVALID_UPPER);
+                if (textIs(d, o, T_NO)) s.eventWhenAbsent = true;
+            }
+            q = PorCbor.skip(d, q);
+        }
+    }
+
+    /// conflict_policy.on_conflict and confidence_policy's five factors (absent: the
+    /// schema defaults, SPEC §4.2).
+    function policies(bytes calldata d, uint256[8] memory top, Spec memory s) private pure returns (bool ok) {
+        uint256 on = field(d, top[2], K_ON_CONFLICT);
+        s.onConflictContinue = textIs(d, on, T_CONTINUE);
+        ok = on == 0 || s.onConflictContinue || textIs(d, on, T_INVALID);
+        uint256 cp = top[4];
+        uint256 k = K_POLICY;
+        uint256[5] memory defaults = [uint256(7000), 5500, 8000, 9000, 0];
+        for (uint256 i = 0; i < 5; i++) {
+            bool b;
+            (b, s.policy[i]) = optionalUint(d, field(d, cp, k), BPS, defaults[i]);
+            ok = ok && b;
+            k += 1 + uint8(KEY_NAMES[k]);
+        }
+    }
+
+    /// Each data requirement's requirement_id an Id and min_provenance_tier 0..3 (absent 0).
+    function requirementsOk(bytes calldata d, Spec memory s) private pure returns (bool ok) {
+        ok = s.requirementCount >= 1;
+        uint256 p = s.requirements;
+        for (uint256 i = 0; ok && i < s.requirementCount; i++) {
+            (ok,,) = PorRecords.isId(d, field(d, p, K_REQUIREMENT_ID));
+            (bool t,) = optionalUint(d, field(d, p, K_MIN_PROVENANCE_TIER), 3, 0);
+            ok = ok && t;
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    /// The index in the packed texts `names` of the text at `pos` (their count if none).
+    function pick(bytes calldata d, uint256 pos, bytes memory names) internal pure returns (uint8 i) {
+        uint256 k = 0;
+        while (k < names.length) {
+            uint256 len = uint8(names[k]);
+            (bool ok, uint256 off, uint256 n) = PorCbor.str(d, pos, PorCbor.TEXT);
+            if (ok && n == len && PorCbor.equal(d, off, names, k + 1, len)) return i;
+            k += 1 + len;
+            i++;
+        }
+    }
+
+    function decimalOrAbsent(bytes calldata d, uint256 pos) private pure returns (bool) {
+        if (pos == 0) return true;
+        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        return ok && PorDecimal.isCanonical(d, off, len);
+    }
+
+    function optionalBool(bytes calldata d, uint256 pos, bool absent) private pure returns (bool ok, bool v) {
+        if (pos == 0) return (true, absent);
+        return PorCbor.boolAt(d, pos);
+    }
+
+    function optionalUint(bytes calldata d, uint256 pos, uint256 hi, uint256 absent)
+        private
+        pure
+        returns (bool ok, uint256 v)
+    {
+        if (pos == 0) return (true, absent);
+        return PorRecords.uintIn(d, pos, 0, hi);
+    }
+
+    // --- the judge --------------------------------------------------------------------
+
+    /// (outcome, confidence_bps, rule) of SPEC §7.2-§7.4 for a trace of the final map step
+    /// alone whose evaluation variables are `v`, and the cited items' `cards`.
+    function judge(bytes calldata d, Spec memory s, Vars memory v, Card[] memory cards)
+        internal
+        pure
+        returns (uint8, uint256, uint8)
+    {
+        uint256 invalidBps = s.policy[4] < s.policy[1] ? s.policy[4] : s.policy[1];
+        if (!s.locked || !v.valid || !valid(d, s, v, cards)) return (INVALID, invalidBps, R_VALIDITY);
+        if (v.conflict && !s.onConflictContinue) return (INVALID, invalidBps, R_CONFLICT);
+        uint8 outcome = decide(d, s, v);
+        if (outcome == 0) return (INVALID, invalidBps, R_INVALID_FALLBACK);
+        uint256 c = s.policy[0];
+        for (uint256 i = 0; i < cards.length; i++) {
+            if (cards[i].confidence < c) c = cards[i].confidence;
+        }
+        if (v.conflict) c = (c * s.policy[2] + 5000) / BPS;
+        if (v.fallbackUsed) c = (c * s.policy[3] + 5000) / BPS;
+        if (c > BPS) c = BPS;
+        if (c < s.policy[1]) return (INVALID, invalidBps, R_CONFIDENCE);
+        return (outcome, c, R_BINARY_DECISION);
+    }
+
+    /// Stage 1 (R_VALIDITY) after the lock; the cards are the cited items (proof.citations).
+    function valid(bytes calldata d, Spec memory s, Vars memory v, Card[] memory cards) private pure returns (bool) {
+        if (v.insufficient || !v.provenanceOk || v.summaryCount == 0) return false;
+        for (uint256 i = 0; i < cards.length; i++) {
+            (bool known, uint256 want) = tierOf(d, s, cards[i].requirement);
+            if (!known || cards[i].tier < want) return false;
+        }
+        if (v.hasTimestamp) {
+            uint256 from = s.start > s.slack ? s.start - s.slack : 0;
+            if (v.timestamp < from || v.timestamp > s.end + s.slack) return false;
+        }
+        return !(numeric(s) && v.numericValue == 0 && !eventDecides(s, v));
+    }
+
+    /// min_provenance_tier of the requirement whose id is the text at `req`.
+    function tierOf(bytes calldata d, Spec memory s, uint256 req) private pure returns (bool, uint256) {
+        uint256 p = s.requirements;
+        for (uint256 i = 0; i < s.requirementCount; i++) {
+            if (PorRecords.sameTextAt(d, field(d, p, K_REQUIREMENT_ID), req)) {
+                (, uint256 tier) = optionalUint(d, field(d, p, K_MIN_PROVENANCE_TIER), 3, 0);
+                return (true, tier);
+            }
+            p = PorCbor.skip(d, p);
+        }
+        return (false, 0);
+    }
+
+    function numeric(Spec memory s) private pure returns (bool) {
+        return s.predicate == P_THRESHOLD || s.predicate == P_RANGE || s.predicate == P_FIELDS
+            || s.predicate == P_TIME;
+    }
+
+    /// `event_decides` (por.predicates.decision).
+    function eventDecides(Spec memory s, Vars memory v) private pure returns (bool) {
+        return s.sourcesRequired || (s.eventWhenAbsent && v.numericValue == 0 && v.observed == 1);
+    }
+
+    /// Stage 3: YES, NO or 0 (undetermined).
+    function decide(bytes calldata d, Spec memory s, Vars memory v) private pure returns (uint8) {
+        bool byEvent = eventDecides(s, v);
+        if (v.numericValue != 0 && numeric(s) && !byEvent) return holds(d, s, v.numericValue) ? YES : NO;
+        if (v.observed != 0 && (!numeric(s) || byEvent)) return v.observed == 2 ? YES : NO;
+        return 0;
+    }
+
+    /// `holds` (por.predicates.rules) for a numeric predicate, exactly (`PorDecimal.cmp`).
+    function holds(bytes calldata d, Spec memory s, uint256 value) private pure returns (bool) {
+        PorDecimal.Dec memory v = dec(d, value);
+        if (s.predicate == P_RANGE) {
+            int256 lo = PorDecimal.cmp(v, dec(d, s.lower));
+            int256 hi = PorDecimal.cmp(v, dec(d, s.upper));
+            return (s.lowerInclusive ? lo >= 0 : lo > 0) && (s.upperInclusive ? hi <= 0 : hi < 0);
+        }
+        int256 order = PorDecimal.cmp(v, s.predicate == P_FIELDS ? PorDecimal.zero() : dec(d, s.threshold));
+        uint8 c = s.comparison;
+        return c == 0 ? order > 0 : c == 1 ? order >= 0 : c == 2 ? order < 0 : c == 3 ? order <= 0 : c == 4 && order == 0;
+    }
+
+    /// The canonical decimal text item at `pos` as a value (SPEC §3.2; zero when it is
+    /// not one, which `readSpec` and the variables' reader have already refused).
+    function dec(bytes calldata d, uint256 pos) private pure returns (PorDecimal.Dec memory v) {
+        (, v) = PorDecimal.parseText(d, pos);
+    }
+}
