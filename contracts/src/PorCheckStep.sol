@@ -512,7 +512,7 @@ library PorCheckStep {
         bool covered = s.admitted > 0;
         PorCheckWrite.raw(w, hex"67636f7665726564"); // "covered"
         PorCheckWrite.boolean(w, covered);
-        PorCheckWrite.raw(w, hex"66736f7572636573"); // "sources"
+        PorCheckWrite.raw(w, hex"67736f7572636573"); // "sources"
         PorCheckStepGroups.writeSources(w, d, s, items);
         if (s.hasLast) {
             PorCheckWrite.raw(w, hex"6966726f6d5f6c656166"); // "from_leaf"
