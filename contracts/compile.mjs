@@ -13,7 +13,7 @@ import solc from "solc";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = process.argv[2] ?? join(here, "build");
-const CONTRACTS = ["PorCheckExec", "PorProofCheck", "PorVerdictRegistry"];
+const CONTRACTS = ["PorCheckCompute", "PorCheckExec", "PorProofCheck", "PorVerdictRegistry"];
 
 // SPEC §14.1: the settings are part of the build; changing one changes the bytecode.
 const settings = {
@@ -43,7 +43,7 @@ if (errors.length > 0) {
 
 mkdirSync(out, { recursive: true });
 for (const name of CONTRACTS) {
-  const unit = output.contracts[`src/${name}.sol`][name];
+  const unit = output.contracts[`src/${name === "PorCheckCompute" ? "PorCheckExec" : name}.sol`][name];
   const artifact = {
     contractName: name,
     sourceName: `src/${name}.sol`,
