@@ -1,20 +1,33 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorCbor} from "./PorCbor.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
+import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 
 /// @title PorCheckCompute: the `check_requirement` chunk's re-execution (SPEC §12.5.3) on
 /// parts `PorCheckExec` verified. It holds no state and trusts its caller's parts: only
 /// the executor that deployed it calls it (an answer to anyone else proves nothing).
 contract PorCheckCompute {
+    /// `leaves`: each part's leaf offset and length, in pairs (all the re-execution reads
+    /// of a part); `evidenceCount` the carried items.
     function run(
         bytes calldata proof,
-        PorOneStepCheck.Parts memory parts,
+        uint256[] calldata leaves,
+        uint256 evidenceCount,
         uint256[][] memory records,
-        uint256[] memory at
+        uint256[] memory at,
+        PorCheckStep.Spec memory spec
     ) external pure returns (bool won, bytes32 checkId) {
-        return PorCheckStep.execute(proof, parts, records, at, PorCheckStep.KIND);
+        PorOneStepCheck.Parts memory parts;
+        uint256 n = leaves.length / 2;
+        parts.all = new PorInclusion.Part[](n);
+        for (uint256 i = 0; i < n; i++) {
+            (parts.all[i].leaf, parts.all[i].leafLength) = (leaves[2 * i], leaves[2 * i + 1]);
+        }
+        (parts.evidenceCount, parts.priorCount) = (evidenceCount, n - 2 - evidenceCount);
+        return PorCheckStep.executeWith(proof, parts, records, at, spec);
     }
 }
 
@@ -39,6 +52,16 @@ contract PorCheckExec {
         (checkId, won, porRoot, parts, records, at, kind) = PorOneStepCheck.prepared(proof);
         if (checkId != 0) return (won, checkId, porRoot);
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        (won, checkId) = compute.run(proof, parts, records, at);
+        // The PromptSpec leaf passes the §2 reader (SPEC §14.8); the fields read are
+        // checked where they are read.
+        (bytes32 err,) = PorCbor.check(PorOneStepCheck.leafOf(proof, parts.all[1]));
+        if (err != 0) return (true, PorCheckStep.INVALID_RECORD, porRoot);
+        (uint256 fault, PorCheckStep.Spec memory spec) = PorCheckStep.readSpec(proof, parts, at);
+        if (fault != 0) return (true, fault == 1 ? PorCheckStep.INVALID_RECORD : PorCheckStep.UNEXECUTABLE, porRoot);
+        uint256[] memory leaves = new uint256[](2 * parts.all.length);
+        for (uint256 i = 0; i < parts.all.length; i++) {
+            (leaves[2 * i], leaves[2 * i + 1]) = (parts.all[i].leaf, parts.all[i].leafLength);
+        }
+        (won, checkId) = compute.run(proof, leaves, parts.evidenceCount, records, at, spec);
     }
 }

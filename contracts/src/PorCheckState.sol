@@ -55,29 +55,29 @@ library PorCheckState {
     function read(bytes calldata d, uint256 out, uint256 extra) internal pure returns (bool ok, State memory s) {
         bool covered;
         uint256 chunk;
-        (ok, chunk) = count(d, out, "chunk");
+        (ok, chunk) = count(d, out, 0x656368756e6b0000000000000000000000000000000000000000000000000000, 6);
         s.chunk = chunk + 1;
         bool good;
-        (good, s.items) = count(d, out, "item_count");
+        (good, s.items) = count(d, out, 0x6a6974656d5f636f756e74000000000000000000000000000000000000000000, 11);
         ok = ok && good;
-        (good, s.admitted) = count(d, out, "admitted_count");
+        (good, s.admitted) = count(d, out, 0x6e61646d69747465645f636f756e740000000000000000000000000000000000, 15);
         ok = ok && good;
-        (good, s.claims) = count(d, out, "claim_count");
+        (good, s.claims) = count(d, out, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12);
         ok = ok && good;
-        (good, covered) = flag(d, out, "covered");
+        (good, covered) = flag(d, out, 0x67636f7665726564000000000000000000000000000000000000000000000000, 8);
         ok = ok && good;
-        (good, s.provenanceOk) = flag(d, out, "provenance_ok");
+        (good, s.provenanceOk) = flag(d, out, 0x6d70726f76656e616e63655f6f6b000000000000000000000000000000000000, 14);
         ok = ok && good && covered == (s.admitted > 0) && (!covered || s.provenanceOk);
         if (!ok) return (false, s);
-        uint256 p = PorCbor.get(d, out, "last_leaf");
+        uint256 p = PorCheckState.key(d, out, 0x696c6173745f6c65616600000000000000000000000000000000000000000000, 10);
         if (p != 0) {
             s.hasLast = true;
             (ok, s.last) = PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
             if (!ok) return (false, s);
         }
-        (ok, s.sources, s.sourceCount) = sources(d, PorCbor.get(d, out, "sources"));
+        (ok, s.sources, s.sourceCount) = sources(d, PorCheckState.key(d, out, 0x67736f7572636573000000000000000000000000000000000000000000000000, 8));
         if (!ok) return (false, s);
-        p = PorCbor.get(d, out, "groups");
+        p = PorCheckState.key(d, out, 0x6667726f75707300000000000000000000000000000000000000000000000000, 7);
         bool isArray;
         (isArray, s.groupCount, p) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.ARRAY);
         if (!isArray) return (false, s);
@@ -92,22 +92,43 @@ library PorCheckState {
         ok = !repeats(tags);
     }
 
+    /// The value under a key of the map at `pos` (0 when absent or not a map): `k` is the
+    /// key's canonical head and text, left-aligned, `n` their length (at most 32), so a
+    /// key compares as one word (as PorCbor.get, without a key in memory).
+    function key(bytes calldata d, uint256 pos, bytes32 k, uint256 n) internal pure returns (uint256) {
+        (bool ok, uint256 count_, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (!ok) return 0;
+        for (uint256 i = 0; i < count_; i++) {
+            if (isWord(d, p, k, n)) return p + n;
+            p = PorCbor.skip(d, PorCbor.skip(d, p));
+        }
+        return 0;
+    }
+
+    /// The item at `p` is the text whose head and bytes are `k`'s first `n` bytes.
+    function isWord(bytes calldata d, uint256 p, bytes32 k, uint256 n) internal pure returns (bool same) {
+        assembly ("memory-safe") {
+            let sh := shl(3, sub(32, n))
+            same := eq(shr(sh, calldataload(add(d.offset, p))), shr(sh, k))
+        }
+    }
+
     /// A count (0..2^63-1) under `key` of the map at `map`.
-    function count(bytes calldata d, uint256 map, bytes memory key) internal pure returns (bool ok, uint256 v) {
-        uint256 p = PorCbor.get(d, map, key);
+    function count(bytes calldata d, uint256 map, bytes32 k, uint256 n) internal pure returns (bool ok, uint256 v) {
+        uint256 p = key(d, map, k, n);
         if (p == 0) return (false, 0);
         return PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
     }
 
-    function flag(bytes calldata d, uint256 map, bytes memory key) private pure returns (bool ok, bool v) {
-        uint256 p = PorCbor.get(d, map, key);
+    function flag(bytes calldata d, uint256 map, bytes32 k, uint256 n) private pure returns (bool ok, bool v) {
+        uint256 p = key(d, map, k, n);
         if (p == 0) return (false, false);
         return PorCbor.boolAt(d, p);
     }
 
     /// The text under `key` of the map at `map`: (ok, its position).
-    function text(bytes calldata d, uint256 map, bytes memory key) internal pure returns (bool ok, uint256 p) {
-        p = PorCbor.get(d, map, key);
+    function text(bytes calldata d, uint256 map, bytes32 k, uint256 n) internal pure returns (bool ok, uint256 p) {
+        p = key(d, map, k, n);
         if (p == 0) return (false, 0);
         (ok,,) = PorCbor.str(d, p, PorCbor.TEXT);
     }
@@ -148,25 +169,25 @@ library PorCheckState {
     /// One group of chunk c-1 (SPEC §12.5.3, `_group` of por/auditor/chunk_state.py).
     function group(bytes calldata d, uint256 p) private pure returns (bool ok, Group memory g) {
         (bool isMap, uint256 n,) = PorCbor.container(d, p, PorCbor.MAP);
-        uint256 kindAt = isMap ? PorCbor.get(d, p, "kind") : 0;
+        uint256 kindAt = isMap ? PorCheckState.key(d, p, 0x646b696e64000000000000000000000000000000000000000000000000000000, 5) : 0;
         if (kindAt == 0) return (false, g);
-        (ok, g.key) = text(d, p, "key");
+        (ok, g.key) = text(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
         bool counted;
-        (counted, g.count) = count(d, p, "claim_count");
+        (counted, g.count) = count(d, p, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12);
         if (!ok || !counted || g.count < 1) return (false, g);
-        if (PorCbor.isText(d, kindAt, "numeric")) {
+        if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
             g.numeric = true;
-            uint256 lo = PorCbor.get(d, p, "min");
-            uint256 hi = PorCbor.get(d, p, "max");
+            uint256 lo = PorCheckState.key(d, p, 0x636d696e00000000000000000000000000000000000000000000000000000000, 4);
+            uint256 hi = PorCheckState.key(d, p, 0x636d617800000000000000000000000000000000000000000000000000000000, 4);
             if (n != 5 || lo == 0 || hi == 0) return (false, g);
             (ok, g.a) = ref(d, lo, true);
             bool okB;
             (okB, g.b) = ref(d, hi, true);
             ok = ok && okB;
             g.hasB = true;
-        } else if (PorCbor.isText(d, kindAt, "boolean")) {
-            uint256 first = PorCbor.get(d, p, "first");
-            uint256 other = PorCbor.get(d, p, "other");
+        } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
+            uint256 first = PorCheckState.key(d, p, 0x6566697273740000000000000000000000000000000000000000000000000000, 6);
+            uint256 other = PorCheckState.key(d, p, 0x656f746865720000000000000000000000000000000000000000000000000000, 6);
             if (first == 0 || n != (other == 0 ? 4 : 5)) return (false, g);
             (ok, g.a) = ref(d, first, false);
             if (ok && other != 0) {

@@ -70,14 +70,25 @@ library PorCheckStep {
         bytes32 kind
     ) internal pure returns (bool, bytes32) {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        (bytes32 err,) = PorCbor.check(PorOneStepCheck.leafOf(d, parts.all[1]));
+        if (err != 0) return (true, INVALID_RECORD);
+        (uint256 fault, Spec memory spec) = readSpec(d, parts, at);
+        if (fault != 0) return (true, fault == 1 ? INVALID_RECORD : UNEXECUTABLE);
+        return executeWith(d, parts, records, at, spec);
+    }
+
+    /// `execute` after the PromptSpec is read (`readSpec`, its leaf checked by §2).
+    function executeWith(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at,
+        Spec memory spec
+    ) internal pure returns (bool, bytes32) {
         Ctx memory c;
         c.sb = parts.all[0].leaf;
-        c.rid = PorCbor.get(d, c.sb + at[PorRecords.STEP_INPUTS], "requirement_id");
-        {
-            uint256 fault;
-            (fault, c.spec) = readSpec(d, parts.all[1].leaf, parts.all[1].leafLength, c.rid);
-            if (fault != 0) return (true, fault == 1 ? INVALID_RECORD : UNEXECUTABLE);
-        }
+        c.rid = requirementOf(d, c.sb, at);
+        c.spec = spec;
         bool ok;
         (ok, c.items, c.prior) = readPriors(d, parts, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
         if (!ok) return (true, UNEXECUTABLE);
@@ -107,24 +118,31 @@ library PorCheckStep {
         return same ? (false, MATCH) : (true, MISMATCH);
     }
 
+    /// The position of the step's inputs.requirement_id (text: `PorRecords.computation`).
+    function requirementOf(bytes calldata d, uint256 sb, uint256[] memory at) internal pure returns (uint256) {
+        return PorCheckState.key(d, sb + at[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+    }
+
     // --- the PromptSpec ------------------------------------------------------------------
 
     /// (0, spec) or 1 (a field read is malformed: one_step.invalid_record) or 2 (no
     /// requirement R: step.bad_inputs).
-    function readSpec(bytes calldata d, uint256 base, uint256 len, uint256 rid)
-        private
+    function readSpec(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[] memory at)
+        internal
         pure
         returns (uint256, Spec memory spec)
     {
-        (bytes32 err,) = PorCbor.check(d[base:base + len]);
-        if (err != 0) return (1, spec);
+        uint256 base = parts.all[1].leaf;
+        uint256 rid = requirementOf(d, parts.all[0].leaf, at);
+        // The leaf passed the §2 reader (the caller checked it).
+        if (parts.all[1].leafLength == 0) return (1, spec);
         if (!window(d, base, spec)) return (1, spec);
         if (!semantics(d, base, spec)) return (1, spec);
-        uint256 reqs = PorCbor.get(d, base, "data_requirements");
+        uint256 reqs = PorCheckState.key(d, base, 0x71646174615f726571756972656d656e74730000000000000000000000000000, 18);
         (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
         if (!isArray) return (1, spec);
         for (uint256 i = 0; i < n; i++) {
-            uint256 id = PorCbor.get(d, p, "requirement_id");
+            uint256 id = PorCheckState.key(d, p, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
             (bool idOk,,) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
             if (!idOk) return (1, spec);
             if (PorRecords.sameTextAt(d, id, rid)) return (requirement(d, p, spec) ? 0 : 1, spec);
@@ -136,24 +154,24 @@ library PorCheckStep {
     /// prediction_semantics: predicate text, metric an Id (the skipped timestamp key of a
     /// timestamp_threshold predicate).
     function semantics(bytes calldata d, uint256 base, Spec memory spec) private pure returns (bool) {
-        uint256 ps = PorCbor.get(d, base, "prediction_semantics");
-        (bool p1, uint256 predicate) = ps == 0 ? (false, 0) : PorCheckState.text(d, ps, "predicate");
-        uint256 metric = ps == 0 ? 0 : PorCbor.get(d, ps, "metric");
+        uint256 ps = PorCheckState.key(d, base, 0x7470726564696374696f6e5f73656d616e746963730000000000000000000000, 21);
+        (bool p1, uint256 predicate) = ps == 0 ? (false, 0) : PorCheckState.text(d, ps, 0x6970726564696361746500000000000000000000000000000000000000000000, 10);
+        uint256 metric = ps == 0 ? 0 : PorCheckState.key(d, ps, 0x666d657472696300000000000000000000000000000000000000000000000000, 7);
         (bool p2,,) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
-        if (p1 && PorCbor.isText(d, predicate, "timestamp_threshold")) spec.skip = metric;
+        if (p1 && PorCheckState.isWord(d, predicate, 0x7374696d657374616d705f7468726573686f6c64000000000000000000000000, 20)) spec.skip = metric;
         return p1 && p2;
     }
 
     /// market.allowed_sources (Ids), the window widened by timestamp_slack_seconds.
     function window(bytes calldata d, uint256 base, Spec memory spec) private pure returns (bool) {
-        uint256 market = PorCbor.get(d, base, "market");
-        spec.allowed = market == 0 ? 0 : PorCbor.get(d, market, "allowed_sources");
+        uint256 market = PorCheckState.key(d, base, 0x666d61726b657400000000000000000000000000000000000000000000000000, 7);
+        spec.allowed = market == 0 ? 0 : PorCheckState.key(d, market, 0x6f616c6c6f7765645f736f757263657300000000000000000000000000000000, 16);
         (bool ok,,) = spec.allowed == 0 ? (false, 0, 0) : PorRecords.idList(d, spec.allowed);
-        uint256 w = market == 0 ? 0 : PorCbor.get(d, market, "resolution_window");
+        uint256 w = market == 0 ? 0 : PorCheckState.key(d, market, 0x717265736f6c7574696f6e5f77696e646f770000000000000000000000000000, 18);
         if (!ok || w == 0) return false;
-        (bool s1, uint256 start) = PorCheckState.count(d, w, "start");
-        (bool s2, uint256 end) = PorCheckState.count(d, w, "end");
-        (bool s3, uint256 slack) = PorCheckState.count(d, base, "timestamp_slack_seconds");
+        (bool s1, uint256 start) = PorCheckState.count(d, w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6);
+        (bool s2, uint256 end) = PorCheckState.count(d, w, 0x63656e6400000000000000000000000000000000000000000000000000000000, 4);
+        (bool s3, uint256 slack) = PorCheckState.count(d, base, 0x7774696d657374616d705f736c61636b5f7365636f6e64730000000000000000, 24);
         (spec.start, spec.end) = (start > slack ? start - slack : 0, end + slack);
         return s1 && s2 && s3;
     }
@@ -161,17 +179,17 @@ library PorCheckStep {
     /// R's source_targets (maps with an Id source_id), min_provenance_tier 0..3 and
     /// accepted_status_codes (absent, or 100..599 each).
     function requirement(bytes calldata d, uint256 r, Spec memory spec) private pure returns (bool) {
-        spec.targets = PorCbor.get(d, r, "source_targets");
+        spec.targets = PorCheckState.key(d, r, 0x6e736f757263655f746172676574730000000000000000000000000000000000, 15);
         (bool ok, uint256 n, uint256 p) = spec.targets == 0 ? (false, 0, 0) : PorCbor.container(d, spec.targets, PorCbor.ARRAY);
         for (uint256 i = 0; ok && i < n; i++) {
-            uint256 sid = PorCbor.get(d, p, "source_id");
+            uint256 sid = PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10);
             (ok,,) = sid == 0 ? (false, 0, 0) : PorRecords.isId(d, sid);
             p = PorCbor.skip(d, p);
         }
-        uint256 tier = PorCbor.get(d, r, "min_provenance_tier");
+        uint256 tier = PorCheckState.key(d, r, 0x736d696e5f70726f76656e616e63655f74696572000000000000000000000000, 20);
         bool tierOk;
         (tierOk, spec.minTier) = tier == 0 ? (false, 0) : PorRecords.uintIn(d, tier, 0, 3);
-        spec.codes = PorCbor.get(d, r, "accepted_status_codes");
+        spec.codes = PorCheckState.key(d, r, 0x7561636365707465645f7374617475735f636f64657300000000000000000000, 22);
         if (!ok || !tierOk) return false;
         if (spec.codes == 0) return true;
         (ok, n, p) = PorCbor.container(d, spec.codes, PorCbor.ARRAY);
@@ -252,7 +270,7 @@ library PorCheckStep {
     /// output.claims well-typed; the item's observed time (SPEC §12.5.3: the first
     /// timestamp claim whose key is not `skip`, else the card's retrieved_at).
     function claimsOf(bytes calldata d, uint256 out, Item memory it, uint256 skip) private pure returns (bool ok) {
-        uint256 claims = PorCbor.get(d, out, "claims");
+        uint256 claims = PorCheckState.key(d, out, 0x66636c61696d7300000000000000000000000000000000000000000000000000, 7);
         if (claims == 0) return false;
         (ok, it.nClaims, it.claims) = PorCbor.container(d, claims, PorCbor.ARRAY);
         uint256 p = it.claims;
@@ -260,9 +278,9 @@ library PorCheckStep {
             uint8 kindOf;
             (ok, kindOf) = claim(d, p);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
-                uint256 key = PorCbor.get(d, p, "key");
+                uint256 key = PorCheckState.key(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
                 if (skip == 0 || !PorRecords.sameTextAt(d, key, skip)) {
-                    (it.observed, it.fromClaim) = (PorCbor.get(d, p, "value"), true);
+                    (it.observed, it.fromClaim) = (PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6), true);
                 }
             }
             p = PorCbor.skip(d, p);
@@ -276,8 +294,8 @@ library PorCheckStep {
         returns (bool)
     {
         (, uint256 n, uint256 cited) = PorCbor.container(d, evidence, PorCbor.ARRAY);
-        (bool e1, uint256 own) = PorCheckState.text(d, out, "evidence_id");
-        (bool e2, uint256 req) = PorCheckState.text(d, out, "requirement_id");
+        (bool e1, uint256 own) = PorCheckState.text(d, out, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12);
+        (bool e2, uint256 req) = PorCheckState.text(d, out, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
         return n == 1 && e1 && e2 && PorRecords.sameTextAt(d, cited, eid) && PorRecords.sameTextAt(d, own, eid)
             && PorRecords.sameTextAt(d, req, rid);
     }
@@ -286,7 +304,7 @@ library PorCheckStep {
     /// retrieved_at, and status_code and provenance_tier packed in `reasons` until
     /// `admit` reads them.
     function card(bytes calldata d, uint256 out, Item memory it) private pure returns (bool) {
-        uint256 p = PorCbor.get(d, out, "card");
+        uint256 p = PorCheckState.key(d, out, 0x6463617264000000000000000000000000000000000000000000000000000000, 5);
         if (p == 0) return false;
         (bool ok, uint256[] memory c) = PorRecords.fields(d, p, CARD_KEYS);
         if (!ok) return false;
@@ -310,23 +328,23 @@ library PorCheckStep {
     function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint8 kind) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
         if (!isMap) return (false, 0);
-        (bool k, uint256 kindAt) = PorCheckState.text(d, p, "kind");
-        uint256 value = PorCbor.get(d, p, "value");
+        (bool k, uint256 kindAt) = PorCheckState.text(d, p, 0x646b696e64000000000000000000000000000000000000000000000000000000, 5);
+        uint256 value = PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6);
         if (!k || value == 0) return (false, 0);
-        if (PorCbor.isText(d, kindAt, "numeric")) {
+        if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, true), NUMERIC);
-        } else if (PorCbor.isText(d, kindAt, "boolean")) {
+        } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, false), BOOLEAN);
-        } else if (PorCbor.isText(d, kindAt, "timestamp")) {
+        } else if (PorCheckState.isWord(d, kindAt, 0x6974696d657374616d7000000000000000000000000000000000000000000000, 10)) {
             (ok,) = PorRecords.uintIn(d, value, 0, PorRecords.MAX_COUNT);
             kind = TIMESTAMP;
-        } else if (PorCbor.isText(d, kindAt, "text")) {
+        } else if (PorCheckState.isWord(d, kindAt, 0x6474657874000000000000000000000000000000000000000000000000000000, 5)) {
             (ok,,) = PorCbor.str(d, value, PorCbor.TEXT);
             kind = TEXT_KIND;
         }
-        (bool a,) = PorCheckState.text(d, p, "claim_id");
-        (bool b,) = PorCheckState.text(d, p, "key");
-        (bool c,) = PorCheckState.text(d, p, "path");
+        (bool a,) = PorCheckState.text(d, p, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9);
+        (bool b,) = PorCheckState.text(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
+        (bool c,) = PorCheckState.text(d, p, 0x6470617468000000000000000000000000000000000000000000000000000000, 5);
         ok = ok && a && b && c;
     }
 
@@ -367,8 +385,8 @@ library PorCheckStep {
         returns (bool, PorCheckState.State memory s)
     {
         uint256 out = b + rec[PorRecords.STEP_OUTPUT];
-        uint256 inputR = PorCbor.get(d, b + rec[PorRecords.STEP_INPUTS], "requirement_id");
-        (bool t, uint256 outR) = PorCheckState.text(d, out, "requirement_id");
+        uint256 inputR = PorCheckState.key(d, b + rec[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+        (bool t, uint256 outR) = PorCheckState.text(d, out, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
         (bool r1,,) = inputR == 0 ? (false, 0, 0) : PorCbor.str(d, inputR, PorCbor.TEXT);
         if (!r1 || !PorRecords.sameTextAt(d, inputR, rid) || !t || !PorRecords.sameTextAt(d, outR, rid)) {
             return (false, s);
@@ -405,7 +423,7 @@ library PorCheckStep {
     function inList(bytes calldata d, uint256 list, uint256 sid, bool maps) private pure returns (bool) {
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         for (uint256 i = 0; i < n; i++) {
-            if (PorRecords.sameTextAt(d, maps ? PorCbor.get(d, p, "source_id") : p, sid)) return true;
+            if (PorRecords.sameTextAt(d, maps ? PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10) : p, sid)) return true;
             p = PorCbor.skip(d, p);
         }
         return false;
@@ -458,15 +476,15 @@ library PorCheckStep {
         if (!t) return false;
         PorCheckWrite.W memory w = PorCheckWrite.create(len + 1);
         (, uint256 ro, uint256 rl) = PorCbor.str(d, rid, PorCbor.TEXT);
-        PorCheckWrite.raw(w, "check requirement ");
+        PorCheckWrite.word(w, 0x636865636b20726571756972656d656e74200000000000000000000000000000, 18);
         PorCheckWrite.copy(w, d, ro, ro + rl);
-        PorCheckWrite.raw(w, " chunk ");
+        PorCheckWrite.word(w, 0x206368756e6b2000000000000000000000000000000000000000000000000000, 7);
         PorCheckWrite.decimal(w, c);
-        PorCheckWrite.raw(w, ": ");
+        PorCheckWrite.word(w, 0x3a20000000000000000000000000000000000000000000000000000000000000, 2);
         PorCheckWrite.decimal(w, a);
-        PorCheckWrite.raw(w, " of ");
+        PorCheckWrite.word(w, 0x206f662000000000000000000000000000000000000000000000000000000000, 4);
         PorCheckWrite.decimal(w, n);
-        PorCheckWrite.raw(w, " item(s) admitted");
+        PorCheckWrite.word(w, 0x206974656d2873292061646d6974746564000000000000000000000000000000, 17);
         return PorCheckWrite.equals(w, d, off, off + len);
     }
 
@@ -484,18 +502,18 @@ library PorCheckStep {
         PorCheckWrite.W memory w = PorCheckWrite.create(end - pos + 1);
         bool hasLast = s.hasLast || items.length > 0;
         PorCheckWrite.head(w, PorCbor.MAP, 11 + (hasLast ? 1 : 0) + (s.hasLast ? 1 : 0));
-        PorCheckWrite.raw(w, hex"656368756e6b"); // "chunk"
+        PorCheckWrite.word(w, 0x656368756e6b0000000000000000000000000000000000000000000000000000, 6); // "chunk"
         PorCheckWrite.head(w, PorCbor.UINT, s.chunk);
-        PorCheckWrite.raw(w, hex"656974656d73"); // "items"
+        PorCheckWrite.word(w, 0x656974656d730000000000000000000000000000000000000000000000000000, 6); // "items"
         PorCheckWrite.head(w, PorCbor.ARRAY, items.length);
         for (uint256 i = 0; i < items.length; i++) writeItem(w, d, items[i]);
         s.claims += PorCheckStepGroups.update(d, s, items);
-        PorCheckWrite.raw(w, hex"6667726f757073"); // "groups"
+        PorCheckWrite.word(w, 0x6667726f75707300000000000000000000000000000000000000000000000000, 7); // "groups"
         PorCheckWrite.head(w, PorCbor.ARRAY, s.groupCount);
         for (uint256 i = 0; i < s.groupCount; i++) PorCheckWrite.group(w, d, s.groups[i]);
-        PorCheckWrite.raw(w, hex"6677696e646f77a263656e64"); // "window": {"end"
+        PorCheckWrite.word(w, 0x6677696e646f77a263656e640000000000000000000000000000000000000000, 12); // "window": {"end"
         PorCheckWrite.head(w, PorCbor.UINT, spec.end);
-        PorCheckWrite.raw(w, hex"657374617274"); // "start"
+        PorCheckWrite.word(w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6); // "start"
         PorCheckWrite.head(w, PorCbor.UINT, spec.start);
         s.admitted += admitted;
         tail(w, d, rid, s, items);
@@ -510,27 +528,27 @@ library PorCheckStep {
         uint256 prov = 0;
         for (uint256 i = 0; i < items.length; i++) prov |= items[i].reasons;
         bool covered = s.admitted > 0;
-        PorCheckWrite.raw(w, hex"67636f7665726564"); // "covered"
+        PorCheckWrite.word(w, 0x67636f7665726564000000000000000000000000000000000000000000000000, 8); // "covered"
         PorCheckWrite.boolean(w, covered);
-        PorCheckWrite.raw(w, hex"67736f7572636573"); // "sources"
+        PorCheckWrite.word(w, 0x67736f7572636573000000000000000000000000000000000000000000000000, 8); // "sources"
         PorCheckStepGroups.writeSources(w, d, s, items);
         if (s.hasLast) {
-            PorCheckWrite.raw(w, hex"6966726f6d5f6c656166"); // "from_leaf"
+            PorCheckWrite.word(w, 0x6966726f6d5f6c65616600000000000000000000000000000000000000000000, 10); // "from_leaf"
             PorCheckWrite.head(w, PorCbor.UINT, s.last);
         }
         if (s.hasLast || items.length > 0) {
-            PorCheckWrite.raw(w, hex"696c6173745f6c656166"); // "last_leaf"
+            PorCheckWrite.word(w, 0x696c6173745f6c65616600000000000000000000000000000000000000000000, 10); // "last_leaf"
             PorCheckWrite.head(w, PorCbor.UINT, items.length > 0 ? items[items.length - 1].leaf : s.last);
         }
-        PorCheckWrite.raw(w, hex"6a6974656d5f636f756e74"); // "item_count"
+        PorCheckWrite.word(w, 0x6a6974656d5f636f756e74000000000000000000000000000000000000000000, 11); // "item_count"
         PorCheckWrite.head(w, PorCbor.UINT, s.items + items.length);
-        PorCheckWrite.raw(w, hex"6b636c61696d5f636f756e74"); // "claim_count"
+        PorCheckWrite.word(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12); // "claim_count"
         PorCheckWrite.head(w, PorCbor.UINT, s.claims);
-        PorCheckWrite.raw(w, hex"6d70726f76656e616e63655f6f6b"); // "provenance_ok"
+        PorCheckWrite.word(w, 0x6d70726f76656e616e63655f6f6b000000000000000000000000000000000000, 14); // "provenance_ok"
         PorCheckWrite.boolean(w, covered || (s.provenanceOk && prov & PROVENANCE == 0));
-        PorCheckWrite.raw(w, hex"6e61646d69747465645f636f756e74"); // "admitted_count"
+        PorCheckWrite.word(w, 0x6e61646d69747465645f636f756e740000000000000000000000000000000000, 15); // "admitted_count"
         PorCheckWrite.head(w, PorCbor.UINT, s.admitted);
-        PorCheckWrite.raw(w, hex"6e726571756972656d656e745f6964"); // "requirement_id"
+        PorCheckWrite.word(w, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15); // "requirement_id"
         PorCheckWrite.item(w, d, rid);
     }
 
@@ -541,28 +559,30 @@ library PorCheckStep {
         uint256 n = 0;
         for (uint256 b = 1; b <= GATE; b <<= 1) if (r & b != 0) n++;
         PorCheckWrite.head(w, PorCbor.MAP, r == GATE ? 7 : 6);
-        PorCheckWrite.raw(w, hex"67726561736f6e73"); // "reasons"
+        PorCheckWrite.word(w, 0x67726561736f6e73000000000000000000000000000000000000000000000000, 8); // "reasons"
         PorCheckWrite.head(w, PorCbor.ARRAY, n);
-        if (r & ALLOWED != 0) PorCheckWrite.text(w, "sanity.allowed_source");
-        if (r & TARGET != 0) PorCheckWrite.text(w, "sanity.source_target");
-        if (r & WINDOW != 0) PorCheckWrite.text(w, "sanity.time_window");
-        if (r & PROVENANCE != 0) PorCheckWrite.text(w, "sanity.provenance");
-        if (r & STATUS != 0) PorCheckWrite.text(w, "sanity.http_status");
-        if (r & GATE != 0) PorCheckWrite.text(w, "gate.agent_name");
-        PorCheckWrite.raw(w, hex"6861646d6974746564"); // "admitted"
+        if (r & ALLOWED != 0) PorCheckWrite.word(w, 0x7573616e6974792e616c6c6f7765645f736f7572636500000000000000000000, 22);
+        if (r & TARGET != 0) PorCheckWrite.word(w, 0x7473616e6974792e736f757263655f7461726765740000000000000000000000, 21);
+        if (r & WINDOW != 0) PorCheckWrite.word(w, 0x7273616e6974792e74696d655f77696e646f7700000000000000000000000000, 19);
+        if (r & PROVENANCE != 0) PorCheckWrite.word(w, 0x7173616e6974792e70726f76656e616e63650000000000000000000000000000, 18);
+        if (r & STATUS != 0) PorCheckWrite.word(w, 0x7273616e6974792e687474705f73746174757300000000000000000000000000, 19);
+        if (r & GATE != 0) PorCheckWrite.word(w, 0x6f676174652e6167656e745f6e616d6500000000000000000000000000000000, 16);
+        PorCheckWrite.word(w, 0x6861646d69747465640000000000000000000000000000000000000000000000, 9); // "admitted"
         PorCheckWrite.boolean(w, r == 0);
-        PorCheckWrite.raw(w, hex"69736f757263655f6964"); // "source_id"
+        PorCheckWrite.word(w, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10); // "source_id"
         PorCheckWrite.item(w, d, it.sid);
-        PorCheckWrite.raw(w, hex"6b65766964656e63655f6964"); // "evidence_id"
+        PorCheckWrite.word(w, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12); // "evidence_id"
         PorCheckWrite.item(w, d, it.eid);
         if (r == GATE) {
-            PorCheckWrite.raw(w, hex"6b676174655f726561736f6e"); // "gate_reason"
-            PorCheckWrite.text(w, "agent name is blank (empty or only white space)");
+            PorCheckWrite.word(w, 0x6b676174655f726561736f6e0000000000000000000000000000000000000000, 12); // "gate_reason"
+            PorCheckWrite.word(w, 0x782f6167656e74206e616d6520697320626c616e6b2028656d707479206f7220, 32);
+            PorCheckWrite.word(w, 0x6f6e6c7920776869746520737061636529000000000000000000000000000000, 17);
         }
-        PorCheckWrite.raw(w, hex"6b6f627365727665645f6174"); // "observed_at"
+        PorCheckWrite.word(w, 0x6b6f627365727665645f61740000000000000000000000000000000000000000, 12); // "observed_at"
         PorCheckWrite.item(w, d, it.observed);
-        PorCheckWrite.raw(w, hex"6d6f627365727665645f66726f6d"); // "observed_from"
-        PorCheckWrite.text(w, it.fromClaim ? bytes("claim") : bytes("receipt"));
+        PorCheckWrite.word(w, 0x6d6f627365727665645f66726f6d000000000000000000000000000000000000, 14); // "observed_from"
+        if (it.fromClaim) PorCheckWrite.word(w, 0x65636c61696d0000000000000000000000000000000000000000000000000000, 6);
+        else PorCheckWrite.word(w, 0x6772656365697074000000000000000000000000000000000000000000000000, 8);
     }
 }
 
@@ -590,8 +610,8 @@ library PorCheckStepGroups {
 
     function fold(bytes calldata d, PorCheckState.State memory s, uint256 p, uint8 kind, uint256 eid) private pure {
         bool numeric = kind == PorCheckStep.NUMERIC;
-        uint256 key = PorCbor.get(d, p, "key");
-        PorCheckState.Ref memory r = PorCheckState.Ref(0, PorCbor.get(d, p, "value"), PorCbor.get(d, p, "claim_id"), eid);
+        uint256 key = PorCheckState.key(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
+        PorCheckState.Ref memory r = PorCheckState.Ref(0, PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6), PorCheckState.key(d, p, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9), eid);
         bytes32 tag = PorCheckState.tagOf(numeric, PorCheckState.textHash(d, key));
         for (uint256 g = 0; g < s.groupCount; g++) {
             PorCheckState.Group memory x = s.groups[g];
@@ -617,7 +637,7 @@ library PorCheckStepGroups {
         bytes32[] memory named = new bytes32[](s.sourceCount + items.length);
         uint256 p = s.sources;
         for (uint256 i = 0; i < s.sourceCount; i++) {
-            named[i] = PorCheckState.textHash(d, PorCbor.get(d, p, "source_id"));
+            named[i] = PorCheckState.textHash(d, PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10));
             p = PorCbor.skip(d, p);
         }
         uint256 n = s.sourceCount;
@@ -633,11 +653,11 @@ library PorCheckStepGroups {
         PorCheckWrite.copy(w, d, s.sources, p);
         for (uint256 i = 0; i < items.length; i++) {
             if (!add[i]) continue;
-            PorCheckWrite.raw(w, hex"a367737465705f6964"); // map(3), "step_id"
+            PorCheckWrite.word(w, 0xa367737465705f69640000000000000000000000000000000000000000000000, 9); // map(3), "step_id"
             PorCheckWrite.item(w, d, items[i].stepId);
-            PorCheckWrite.raw(w, hex"69736f757263655f6964"); // "source_id"
+            PorCheckWrite.word(w, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10); // "source_id"
             PorCheckWrite.item(w, d, items[i].sid);
-            PorCheckWrite.raw(w, hex"6b65766964656e63655f6964"); // "evidence_id"
+            PorCheckWrite.word(w, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12); // "evidence_id"
             PorCheckWrite.item(w, d, items[i].eid);
         }
     }

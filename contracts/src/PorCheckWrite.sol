@@ -12,12 +12,25 @@ import {PorCheckState} from "./PorCheckState.sol";
 /// copied from the proof are canonical already (the reader checked them).
 library PorCheckWrite {
     struct W {
-        bytes buf;
+        bytes buf; // cap + 32 bytes: a word written at the end stays inside
         uint256 n;
+        uint256 cap;
     }
 
     function create(uint256 cap) internal pure returns (W memory w) {
-        w.buf = new bytes(cap);
+        w.buf = new bytes(cap + 32);
+        w.cap = cap;
+    }
+
+    /// The first `len` (at most 32) bytes of `v`.
+    function word(W memory w, bytes32 v, uint256 len) internal pure {
+        if (!fits(w, len)) return;
+        bytes memory b = w.buf;
+        uint256 at = w.n;
+        assembly ("memory-safe") {
+            mstore(add(add(b, 32), at), v)
+        }
+        w.n = at + len;
     }
 
     /// The bytes written equal `d[from:to]`.
@@ -33,8 +46,8 @@ library PorCheckWrite {
     }
 
     function fits(W memory w, uint256 len) private pure returns (bool) {
-        if (w.n + len > w.buf.length) {
-            w.n = w.buf.length + 1;
+        if (w.n + len > w.cap) {
+            w.n = w.cap + 1;
             return false;
         }
         return true;
@@ -93,7 +106,7 @@ library PorCheckWrite {
     }
 
     function boolean(W memory w, bool v) internal pure {
-        raw(w, v ? bytes(hex"f5") : bytes(hex"f4"));
+        word(w, v ? bytes32(hex"f5") : bytes32(hex"f4"), 1);
     }
 
     /// n in base ten (SPEC §12.5.2 decimal(n)), raw.
@@ -111,11 +124,11 @@ library PorCheckWrite {
     /// A claim reference `{"value", "claim_id", "evidence_id"}` (§2 order).
     function ref(W memory w, bytes calldata d, PorCheckState.Ref memory r) internal pure {
         if (r.raw != 0) return item(w, d, r.raw);
-        raw(w, hex"a36576616c7565"); // map(3), "value"
+        word(w, 0xa36576616c756500000000000000000000000000000000000000000000000000, 7); // map(3), "value"
         item(w, d, r.value);
-        raw(w, hex"68636c61696d5f6964"); // "claim_id"
+        word(w, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9); // "claim_id"
         item(w, d, r.claimId);
-        raw(w, hex"6b65766964656e63655f6964"); // "evidence_id"
+        word(w, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12); // "evidence_id"
         item(w, d, r.eid);
     }
 
@@ -123,24 +136,24 @@ library PorCheckWrite {
     /// other?, claim_count}` (§2 order).
     function group(W memory w, bytes calldata d, PorCheckState.Group memory g) internal pure {
         head(w, PorCbor.MAP, g.numeric || g.hasB ? 5 : 4);
-        raw(w, hex"636b6579"); // "key"
+        word(w, 0x636b657900000000000000000000000000000000000000000000000000000000, 4); // "key"
         item(w, d, g.key);
         if (g.numeric) {
-            raw(w, hex"636d6178"); // "max"
+            word(w, 0x636d617800000000000000000000000000000000000000000000000000000000, 4); // "max"
             ref(w, d, g.b);
-            raw(w, hex"636d696e"); // "min"
+            word(w, 0x636d696e00000000000000000000000000000000000000000000000000000000, 4); // "min"
             ref(w, d, g.a);
-            raw(w, hex"646b696e64676e756d65726963"); // "kind": "numeric"
+            word(w, 0x646b696e64676e756d6572696300000000000000000000000000000000000000, 13); // "kind": "numeric"
         } else {
-            raw(w, hex"646b696e6467626f6f6c65616e"); // "kind": "boolean"
-            raw(w, hex"656669727374"); // "first"
+            word(w, 0x646b696e6467626f6f6c65616e00000000000000000000000000000000000000, 13); // "kind": "boolean"
+            word(w, 0x6566697273740000000000000000000000000000000000000000000000000000, 6); // "first"
             ref(w, d, g.a);
             if (g.hasB) {
-                raw(w, hex"656f74686572"); // "other"
+                word(w, 0x656f746865720000000000000000000000000000000000000000000000000000, 6); // "other"
                 ref(w, d, g.b);
             }
         }
-        raw(w, hex"6b636c61696d5f636f756e74"); // "claim_count"
+        word(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12); // "claim_count"
         head(w, PorCbor.UINT, g.count);
     }
 }
