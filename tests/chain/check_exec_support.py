@@ -18,19 +18,20 @@ ARTIFACT = ROOT / "contracts" / "build" / "PorCheckExec.json"
 CODE_LIMIT = 24_576
 
 
-def deployed_size() -> int:
-    artifact: dict[str, Any] = json.loads(ARTIFACT.read_text(encoding="utf-8"))
+def deployed_size(name: str = "PorCheckExec") -> int:
+    """Deployed bytes of a committed artifact."""
+    path = ROOT / "contracts" / "build" / f"{name}.json"
+    artifact: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return (len(artifact["deployedBytecode"]) - 2) // 2
 
 
 class CheckExecutor:
-    """One EVM with PorCheckExec deployed (the code-size limit lifted, so a build over
-    EIP-170's limit is still compared; ``deployed_size`` reports it)."""
+    """One EVM with PorCheckExec deployed (EIP-170 and EIP-3860 in force: its
+    constructor deploys PorCheckCompute)."""
 
     def __init__(self) -> None:
         artifact: dict[str, Any] = json.loads(ARTIFACT.read_text(encoding="utf-8"))
-        cfg = CfgEnv(chain_id=31337, limit_contract_code_size=2**17)
-        self.evm = EVM(env=Env(cfg=cfg, block=BlockEnv(number=1, timestamp=1_767_225_600)),
+        self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337), block=BlockEnv(number=1, timestamp=1_767_225_600)),
                        spec_id="CANCUN", gas_limit=2**62)
         self.evm.set_balance(CALLER, 10**21)
         self.address = self.evm.deploy(CALLER, bytes.fromhex(artifact["bytecode"][2:]))

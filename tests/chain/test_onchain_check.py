@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
-from check_exec_support import CheckExecutor
+from check_exec_support import CODE_LIMIT, CheckExecutor, deployed_size
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from proof_check_support import python_answer
@@ -36,7 +36,7 @@ from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
 from por.errors import PorError
-from por.scenarios import list_scenarios
+from por.scenarios import list_scenarios, load_scenario
 from por.schemas import PromptSpec, ReasoningStep
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
@@ -164,8 +164,14 @@ def forge(bundle: Bundle, index: int, rng: random.Random) -> Bundle:
         edit_output(step["output"], rng)
         steps[index] = encode(step)
     else:
-        edit = rng.randrange(4)
-        if edit == 0:
+        edit = rng.randrange(5)
+        others = [i for i in chunks_of(bundle) if decode(steps[i])["inputs"]["requirement_id"]
+                  != step["inputs"]["requirement_id"] and i < index]
+        if edit == 4 and others:  # P of another requirement
+            step["prior_step_ids"] = [*[p for p in step["prior_step_ids"]
+                                        if _kind(steps[int(p[5:]) - 1]) != KIND],
+                                      f"step_{rng.choice(others) + 1:04d}"]
+        elif edit == 0:
             step["description"] = step["description"].replace("chunk", "chunk ")
         elif edit == 1:
             step["evidence_ids"] = list(reversed(step["evidence_ids"]))
@@ -227,6 +233,82 @@ def test_check_chunks_on_generated_markets(case: Any, seed: int) -> None:
     spec, evidence = case
     bundle = bundle_from_bytes(build(spec, evidence).data)
     exercise(bundle, random.Random(seed), forged=15)  # noqa: S311
+
+
+def many_items(name: str, count: int) -> Bundle:
+    """Scenario ``name`` with its first requirement's items repeated to ``count`` items
+    (new evidence ids), so the requirement has several check chunks."""
+    scenario = load_scenario(name)
+    first = scenario.prompt_spec.data_requirements[0].requirement_id
+    mine = [i for i in scenario.evidence.items if i.requirement_id == first]
+    rest = [i for i in scenario.evidence.items if i.requirement_id != first]
+    copies = [mine[k % len(mine)].model_copy(update={"evidence_id": f"ev-{k:03d}"})
+              for k in range(count)]
+    evidence = scenario.evidence.model_copy(update={"items": copies + rest})
+    return bundle_from_bytes(build(scenario.prompt_spec, evidence).data)
+
+
+@pytest.mark.parametrize("name", ["67-two-of-three-below", "50-commodities-per-source-quorum",
+                                  "60-http-500-primary", "62-field-comparison-home-win"])
+def test_multi_chunk_requirements(name: str) -> None:
+    """23 items of one requirement: three chunks (10, 10, 3), honest and forged; the gas
+    of a full 10-item chunk is recorded."""
+    bundle = many_items(name, 23)
+    indices = chunks_of(bundle)
+    assert len(indices) >= 3
+    full = build_one_step_proof(bundle, indices[1]).to_cbor()
+    won, check_id, gas = _CHAIN.execute(full)
+    assert (won, check_id) == (False, "one_step.match")
+    COUNTS["full_chunk_gas"] = max(COUNTS["full_chunk_gas"], gas)
+    exercise(bundle, random.Random(len(name)), forged=FORGED)  # noqa: S311
+
+
+#: Malformed values of the PromptSpec fields the chain reads (SPEC §14.8).
+BAD_SPEC_FIELDS: list[tuple[tuple[str, ...], Any]] = [
+    (("market", "allowed_sources"), [5]), (("market", "allowed_sources"), "src"),
+    (("market", "resolution_window", "start"), "1"), (("market", "resolution_window", "end"), -1),
+    (("timestamp_slack_seconds",), True), (("prediction_semantics", "metric"), 7),
+    (("prediction_semantics", "predicate"), 1), (("req", "min_provenance_tier"), 4),
+    (("req", "accepted_status_codes"), [99]), (("req", "accepted_status_codes"), [600]),
+    (("req", "source_targets"), [{"source_id": ""}]),
+]
+#: Valid values of the same fields (the chunk recomputed under another PromptSpec).
+GOOD_SPEC_FIELDS: list[tuple[tuple[str, ...], Any]] = [
+    (("req", "min_provenance_tier"), 0), (("req", "min_provenance_tier"), 3),
+    (("req", "accepted_status_codes"), [100, 200, 599]), (("req", "accepted_status_codes"), [404]),
+    (("timestamp_slack_seconds",), 0), (("timestamp_slack_seconds",), 2**62),
+    (("market", "resolution_window", "start"), 0),
+]
+
+
+def _set(spec: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    node: Any = spec["data_requirements"][0] if path[0] == "req" else spec
+    for key in path[1:-1] if path[0] == "req" else path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+
+
+@pytest.mark.parametrize("name", list_scenarios()[::3])
+def test_prompt_spec_fields_read(name: str) -> None:
+    """A malformed field the chain reads is won one_step.invalid_record on both sides;
+    valid edge values give the same answer on both sides."""
+    bundle = honest(name)
+    index = chunks_of(bundle)[0]
+    for path, value in BAD_SPEC_FIELDS + GOOD_SPEC_FIELDS:
+        spec = decode(bundle.prompt_spec)
+        _set(spec, path, value)
+        proof = build_one_step_proof(recommit(bundle, prompt_spec=encode(spec)), index).to_cbor()
+        won, check_id, _gas = _CHAIN.execute(proof)
+        assert (won, check_id) == python_answer(proof), (path, value)
+        if (path, value) in BAD_SPEC_FIELDS:
+            assert (won, check_id) == (True, "one_step.invalid_record"), (path, value)
+        COUNTS["check.spec"] += 1
+
+
+def test_deployed_sizes() -> None:
+    """Both contracts are under EIP-170's limit (the executor deploys the computation)."""
+    for name in ("PorCheckExec", "PorCheckCompute"):
+        assert deployed_size(name) <= CODE_LIMIT, name
 
 
 def test_check_case_count() -> None:
