@@ -7,10 +7,9 @@ import json
 from typing import Any
 
 from eth_abi import decode, encode
-from proof_check_support import BY_HASH, CALLER, TX_BASE_GAS, calldata_gas, court_path
+from proof_check_support import BY_HASH, CALLER, ROOT, TX_BASE_GAS, calldata_gas, court_path
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
 
-from proof_check_support import ROOT
 from por.signing.eip712 import keccak256
 
 ARTIFACT = ROOT / "contracts" / "build" / "PorCheckExec.json"
@@ -31,8 +30,9 @@ class CheckExecutor:
 
     def __init__(self) -> None:
         artifact: dict[str, Any] = json.loads(ARTIFACT.read_text(encoding="utf-8"))
-        self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337), block=BlockEnv(number=1, timestamp=1_767_225_600)),
-                       spec_id="CANCUN", gas_limit=2**62)
+        block = BlockEnv(number=1, timestamp=1_767_225_600)
+        self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337), block=block), spec_id="CANCUN",
+                       gas_limit=2**62)
         self.evm.set_balance(CALLER, 10**21)
         self.address = self.evm.deploy(CALLER, bytes.fromhex(artifact["bytecode"][2:]))
 
