@@ -13,7 +13,7 @@ import solc from "solc";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = process.argv[2] ?? join(here, "build");
-const CONTRACTS = ["PorCheckCompute", "PorCheckExec", "PorProofCheck", "PorVerdictRegistry"];
+const CONTRACTS = ["PorCheckCompute", "PorCheckExec", "PorDecimalMath", "PorProofCheck", "PorVerdictRegistry"];
 
 // SPEC §14.1: the settings are part of the build; changing one changes the bytecode.
 const settings = {
