@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorCheckState: the running state of a requirement's check chunks (SPEC §12.5.3),
@@ -221,52 +222,15 @@ library PorCheckState {
             return ok;
         }
         (bool t, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-        return t && canonical(d, off, len);
+        return t && PorDecimal.isCanonical(d, off, len);
     }
 
-    /// SPEC §3.2: `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?`, not `-0`, at most 64 characters.
-    function canonical(bytes calldata d, uint256 off, uint256 len) internal pure returns (bool) {
-        if (len == 0 || len > 64) return false;
-        uint256 i = off;
-        uint256 e = off + len;
-        bool neg = d[i] == "-";
-        if (neg) i++;
-        if (i == e || !isDigit(d[i])) return false;
-        bool zero = d[i] == "0";
-        i++;
-        if (!zero) while (i < e && isDigit(d[i])) i++;
-        if (i == e) return !(neg && zero);
-        if (d[i] != "." || i + 1 == e || d[e - 1] == "0") return false;
-        for (i++; i < e; i++) if (!isDigit(d[i])) return false;
-        return true;
-    }
-
-    function isDigit(bytes1 c) private pure returns (bool) {
-        return c >= "0" && c <= "9";
-    }
-
-    /// Exact comparison of two canonical decimal texts at `a` and `b` (-1, 0, 1): sign,
-    /// then the integer part's length, then the texts bytewise (both have their point at
-    /// the same place and no trailing fractional zero, so the shorter prefix is smaller).
+    /// Exact comparison of the canonical decimal texts at `a` and `b` (-1, 0, 1; both
+    /// checked canonical when read): `PorDecimal.cmp` on their two-word values.
     function cmp(bytes calldata d, uint256 a, uint256 b) internal pure returns (int256) {
-        (, uint256 ao, uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
-        (, uint256 bo, uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
-        bool an = d[ao] == "-";
-        bool bn = d[bo] == "-";
-        if (an != bn) return an ? -1 : int256(1);
-        int256 sign = an ? -1 : int256(1);
-        if (an) (ao, al, bo, bl) = (ao + 1, al - 1, bo + 1, bl - 1);
-        uint256 ai = intLength(d, ao, al);
-        uint256 bi = intLength(d, bo, bl);
-        if (ai != bi) return ai < bi ? -sign : sign;
-        for (uint256 i = 0; i < al && i < bl; i++) {
-            if (d[ao + i] != d[bo + i]) return d[ao + i] < d[bo + i] ? -sign : sign;
-        }
-        return al == bl ? int256(0) : al < bl ? -sign : sign;
-    }
-
-    function intLength(bytes calldata d, uint256 off, uint256 len) private pure returns (uint256 i) {
-        while (i < len && d[off + i] != ".") i++;
+        (, PorDecimal.Dec memory x) = PorDecimal.parseText(d, a);
+        (, PorDecimal.Dec memory y) = PorDecimal.parseText(d, b);
+        return PorDecimal.cmp(x, y);
     }
 
     /// Any hash twice (quadratic; the caller bounds the count by the leaf's size).
