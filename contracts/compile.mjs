@@ -18,7 +18,7 @@ const out = process.argv[2] ?? join(here, "build");
 const deployment = JSON.parse(readFileSync(join(here, "deploy.json"), "utf8"));
 const CONTRACTS = [...new Set([
   ...deployment.executors, deployment.checker, deployment.registry,
-  "PorDecimalMath", "PorContradictionsMerge", "PorProofCheck", "PorVerdictRegistry",
+  "PorDecimalMath", "PorContradictionsMerge", "PorCheckCompute", "PorProofCheck", "PorVerdictRegistry",
 ])];
 
 // SPEC §14.1: the settings are part of the build; changing one changes the bytecode.

@@ -93,6 +93,20 @@ library PorOneStepCheck {
         return (0, porRoot, parts);
     }
 
+    /// `checkWith` up to the kind's own re-execution, for an executor whose re-execution
+    /// runs in another contract (code size, SPEC §14.8): `id` 0 and the verified parts,
+    /// the carried records' offsets, the step's offsets and its computation `kind`; else
+    /// the (won, id) `checkWith` returns.
+    function prepared(bytes calldata d)
+        internal
+        view
+        returns (bytes32 id, bool won, bytes32 porRoot, Parts memory parts, uint256[][] memory records, uint256[] memory at, bytes32 kind)
+    {
+        (id, porRoot, parts) = verifyParts(d);
+        if (id != 0) return (id, false, porRoot, parts, records, at, 0);
+        (id, won, at, records, kind) = prepare(d, parts);
+    }
+
     /// kind, schema, challenge_id typed; step and prompt_spec InclusionProof records;
     /// evidence and prior_steps arrays of them (SPEC §10.2.3).
     function schema(bytes calldata d, uint256[] memory at) private pure returns (bool ok, Parts memory parts) {

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorCheckCompute} from "./PorCheckCompute.sol";
+import {PorCheckStep} from "./PorCheckStep.sol";
+import {PorInclusion} from "./PorInclusion.sol";
+import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+
+/// @title PorCheckExec: the executor of `check_requirement` one-step proofs (SPEC §14.8):
+/// `PorOneStepCheck`'s common part here, the chunk's re-execution in the
+/// `PorCheckCompute` it deploys (the two would pass EIP-170's 24 576 bytes as one).
+contract PorCheckExec {
+    bytes32 public constant KIND = keccak256("check_requirement");
+    PorCheckCompute public immutable compute;
+
+    constructor() {
+        compute = new PorCheckCompute();
+    }
+
+    /// A por.OneStepProof/1 whose bytes passed the §2 reader (the router runs it): (won,
+    /// check id, por_root); any other step kind reverts `CourtPath(kind)`.
+    function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
+        PorOneStepCheck.Parts memory parts;
+        uint256[][] memory records;
+        uint256[] memory at;
+        bytes32 kind;
+        (checkId, won, porRoot, parts, records, at, kind) = PorOneStepCheck.prepared(proof);
+        if (checkId != 0) return (won, checkId, porRoot);
+        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        // The PromptSpec leaf passes the §2 reader (SPEC §14.8); the fields read are
+        // checked where they are read.
+        (bytes32 err,) = PorCbor.check(PorOneStepCheck.leafOf(proof, parts.all[1]));
+        if (err != 0) return (true, PorCheckStep.INVALID_RECORD, porRoot);
+        (uint256 fault, PorCheckStep.Spec memory spec) = PorCheckStep.readSpec(proof, parts, at);
+        if (fault != 0) return (true, fault == 1 ? PorCheckStep.INVALID_RECORD : PorCheckStep.UNEXECUTABLE, porRoot);
+        uint256[] memory leaves = new uint256[](2 * parts.all.length);
+        for (uint256 i = 0; i < parts.all.length; i++) {
+            (leaves[2 * i], leaves[2 * i + 1]) = (parts.all[i].leaf, parts.all[i].leafLength);
+        }
+        (won, checkId) = compute.run(proof, leaves, parts.evidenceCount, records, at, spec);
+    }
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorCheckState} from "./PorCheckState.sol";
+import {PorCheckStep} from "./PorCheckStep.sol";
+import {PorCheckWrite} from "./PorCheckWrite.sol";
+
+/// @title PorCheckRecord: a check chunk's recomputed `description` and `output`
+/// (SPEC §12.5.3) written as por-cbor/1 bytes and compared with the committed ones.
+library PorCheckRecord {
+    // --- the recomputed record ----------------------------------------------------------
+
+    /// "check requirement " R " chunk " c ": " a " of " n " item(s) admitted".
+    function description(bytes calldata d, uint256 pos, uint256 rid, uint256 c, uint256 a, uint256 n)
+        internal
+        pure
+        returns (bool)
+    {
+        (bool t, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        if (!t) return false;
+        PorCheckWrite.W memory w = PorCheckWrite.create(len + 1);
+        (, uint256 ro, uint256 rl) = PorCbor.str(d, rid, PorCbor.TEXT);
+        PorCheckWrite.word(w, 0x636865636b20726571756972656d656e74200000000000000000000000000000, 18);
+        PorCheckWrite.copy(w, d, ro, ro + rl);
+        PorCheckWrite.word(w, 0x206368756e6b2000000000000000000000000000000000000000000000000000, 7);
+        PorCheckWrite.decimal(w, c);
+        PorCheckWrite.word(w, 0x3a20000000000000000000000000000000000000000000000000000000000000, 2);
+        PorCheckWrite.decimal(w, a);
+        PorCheckWrite.word(w, 0x206f662000000000000000000000000000000000000000000000000000000000, 4);
+        PorCheckWrite.decimal(w, n);
+        PorCheckWrite.word(w, 0x206974656d2873292061646d6974746564000000000000000000000000000000, 17);
+        return PorCheckWrite.equals(w, d, off, off + len);
+    }
+
+    /// The output's bytes equal the committed map at `pos` (SPEC §12.5.3's table).
+    function output(
+        bytes calldata d,
+        uint256 pos,
+        uint256 rid,
+        PorCheckStep.Spec memory spec,
+        PorCheckState.State memory s,
+        PorCheckStep.Item[] memory items,
+        uint256 admitted
+    ) internal pure returns (bool) {
+        uint256 end = PorCbor.skip(d, pos);
+        PorCheckWrite.W memory w = PorCheckWrite.create(end - pos + 1);
+        bool hasLast = s.hasLast || items.length > 0;
+        PorCheckWrite.head(w, PorCbor.MAP, 11 + (hasLast ? 1 : 0) + (s.hasLast ? 1 : 0));
+        PorCheckWrite.word(w, 0x656368756e6b0000000000000000000000000000000000000000000000000000, 6); // "chunk"
+        PorCheckWrite.head(w, PorCbor.UINT, s.chunk);
+        PorCheckWrite.word(w, 0x656974656d730000000000000000000000000000000000000000000000000000, 6); // "items"
+        PorCheckWrite.head(w, PorCbor.ARRAY, items.length);
+        for (uint256 i = 0; i < items.length; i++) writeItem(w, d, items[i]);
+        s.claims += PorCheckStepGroups.update(d, s, items);
+        PorCheckWrite.word(w, 0x6667726f75707300000000000000000000000000000000000000000000000000, 7); // "groups"
+        PorCheckWrite.head(w, PorCbor.ARRAY, s.groupCount);
+        for (uint256 i = 0; i < s.groupCount; i++) PorCheckWrite.group(w, d, s.groups[i]);
+        PorCheckWrite.word(w, 0x6677696e646f77a263656e640000000000000000000000000000000000000000, 12); // "window": {"end"
+        PorCheckWrite.head(w, PorCbor.UINT, spec.end);
+        PorCheckWrite.word(w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6); // "start"
+        PorCheckWrite.head(w, PorCbor.UINT, spec.start);
+        s.admitted += admitted;
+        tail(w, d, rid, s, items);
+        return PorCheckWrite.equals(w, d, pos, end);
+    }
+
+    /// From "covered" on (`s` updated with this chunk's admitted and claim counts).
+    function tail(PorCheckWrite.W memory w, bytes calldata d, uint256 rid, PorCheckState.State memory s, PorCheckStep.Item[] memory items)
+        private
+        pure
+    {
+        uint256 prov = 0;
+        for (uint256 i = 0; i < items.length; i++) prov |= items[i].reasons;
+        bool covered = s.admitted > 0;
+        PorCheckWrite.word(w, 0x67636f7665726564000000000000000000000000000000000000000000000000, 8); // "covered"
+        PorCheckWrite.boolean(w, covered);
+        PorCheckWrite.word(w, 0x67736f7572636573000000000000000000000000000000000000000000000000, 8); // "sources"
+        PorCheckStepGroups.writeSources(w, d, s, items);
+        if (s.hasLast) {
+            PorCheckWrite.word(w, 0x6966726f6d5f6c65616600000000000000000000000000000000000000000000, 10); // "from_leaf"
+            PorCheckWrite.head(w, PorCbor.UINT, s.last);
+        }
+        if (s.hasLast || items.length > 0) {
+            PorCheckWrite.word(w, 0x696c6173745f6c65616600000000000000000000000000000000000000000000, 10); // "last_leaf"
+            PorCheckWrite.head(w, PorCbor.UINT, items.length > 0 ? items[items.length - 1].leaf : s.last);
+        }
+        PorCheckWrite.word(w, 0x6a6974656d5f636f756e74000000000000000000000000000000000000000000, 11); // "item_count"
+        PorCheckWrite.head(w, PorCbor.UINT, s.items + items.length);
+        PorCheckWrite.word(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12); // "claim_count"
+        PorCheckWrite.head(w, PorCbor.UINT, s.claims);
+        PorCheckWrite.word(w, 0x6d70726f76656e616e63655f6f6b000000000000000000000000000000000000, 14); // "provenance_ok"
+        PorCheckWrite.boolean(w, covered || (s.provenanceOk && prov & PorCheckStep.PROVENANCE == 0));
+        PorCheckWrite.word(w, 0x6e61646d69747465645f636f756e740000000000000000000000000000000000, 15); // "admitted_count"
+        PorCheckWrite.head(w, PorCbor.UINT, s.admitted);
+        PorCheckWrite.word(w, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15); // "requirement_id"
+        PorCheckWrite.item(w, d, rid);
+    }
+
+    /// `{"reasons", "admitted", "source_id", "evidence_id", "gate_reason"?, "observed_at",
+    /// "observed_from"}` (§2 order).
+    function writeItem(PorCheckWrite.W memory w, bytes calldata d, PorCheckStep.Item memory it) private pure {
+        uint256 r = it.reasons;
+        uint256 n = 0;
+        for (uint256 b = 1; b <= PorCheckStep.GATE; b <<= 1) if (r & b != 0) n++;
+        PorCheckWrite.head(w, PorCbor.MAP, r == PorCheckStep.GATE ? 7 : 6);
+        PorCheckWrite.word(w, 0x67726561736f6e73000000000000000000000000000000000000000000000000, 8); // "reasons"
+        PorCheckWrite.head(w, PorCbor.ARRAY, n);
+        if (r & PorCheckStep.ALLOWED != 0) PorCheckWrite.word(w, 0x7573616e6974792e616c6c6f7765645f736f7572636500000000000000000000, 22);
+        if (r & PorCheckStep.TARGET != 0) PorCheckWrite.word(w, 0x7473616e6974792e736f757263655f7461726765740000000000000000000000, 21);
+        if (r & PorCheckStep.WINDOW != 0) PorCheckWrite.word(w, 0x7273616e6974792e74696d655f77696e646f7700000000000000000000000000, 19);
+        if (r & PorCheckStep.PROVENANCE != 0) PorCheckWrite.word(w, 0x7173616e6974792e70726f76656e616e63650000000000000000000000000000, 18);
+        if (r & PorCheckStep.STATUS != 0) PorCheckWrite.word(w, 0x7273616e6974792e687474705f73746174757300000000000000000000000000, 19);
+        if (r & PorCheckStep.GATE != 0) PorCheckWrite.word(w, 0x6f676174652e6167656e745f6e616d6500000000000000000000000000000000, 16);
+        PorCheckWrite.word(w, 0x6861646d69747465640000000000000000000000000000000000000000000000, 9); // "admitted"
+        PorCheckWrite.boolean(w, r == 0);
+        PorCheckWrite.word(w, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10); // "source_id"
+        PorCheckWrite.item(w, d, it.sid);
+        PorCheckWrite.word(w, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12); // "evidence_id"
+        PorCheckWrite.item(w, d, it.eid);
+        if (r == PorCheckStep.GATE) {
+            PorCheckWrite.word(w, 0x6b676174655f726561736f6e0000000000000000000000000000000000000000, 12); // "gate_reason"
+            PorCheckWrite.word(w, 0x782f6167656e74206e616d6520697320626c616e6b2028656d707479206f7220, 32);
+            PorCheckWrite.word(w, 0x6f6e6c7920776869746520737061636529000000000000000000000000000000, 17);
+        }
+        PorCheckWrite.word(w, 0x6b6f627365727665645f61740000000000000000000000000000000000000000, 12); // "observed_at"
+        PorCheckWrite.item(w, d, it.observed);
+        PorCheckWrite.word(w, 0x6d6f627365727665645f66726f6d000000000000000000000000000000000000, 14); // "observed_from"
+        if (it.fromClaim) PorCheckWrite.word(w, 0x65636c61696d0000000000000000000000000000000000000000000000000000, 6);
+        else PorCheckWrite.word(w, 0x6772656365697074000000000000000000000000000000000000000000000000, 8);
+    }
+}
+
+/// @title PorCheckStepGroups: the running state's groups and sources updated with a
+/// chunk's admitted items (SPEC §12.5.3), and the sources written.
+library PorCheckStepGroups {
+    /// Fold the claims of the admitted items into `s.groups` (numeric min/max exact,
+    /// boolean first/other); the number of their claims (every kind).
+    function update(bytes calldata d, PorCheckState.State memory s, PorCheckStep.Item[] memory items)
+        internal
+        pure
+        returns (uint256 claims)
+    {
+        for (uint256 i = 0; i < items.length; i++) {
+            if (items[i].reasons != 0) continue;
+            claims += items[i].nClaims;
+            uint256 p = items[i].claims;
+            for (uint256 k = 0; k < items[i].nClaims; k++) {
+                (, uint8 kind) = PorCheckStep.claim(d, p);
+                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, p, kind, items[i].eid);
+                p = PorCbor.skip(d, p);
+            }
+        }
+    }
+
+    function fold(bytes calldata d, PorCheckState.State memory s, uint256 p, uint8 kind, uint256 eid) private pure {
+        bool numeric = kind == PorCheckStep.NUMERIC;
+        uint256 key = PorCheckState.key(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
+        PorCheckState.Ref memory r = PorCheckState.Ref(0, PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6), PorCheckState.key(d, p, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9), eid);
+        bytes32 tag = PorCheckState.tagOf(numeric, PorCheckState.textHash(d, key));
+        for (uint256 g = 0; g < s.groupCount; g++) {
+            PorCheckState.Group memory x = s.groups[g];
+            if (x.tag != tag) continue;
+            x.count++;
+            if (numeric) {
+                if (PorCheckState.cmp(d, r.value, x.a.value) < 0) x.a = r;
+                if (PorCheckState.cmp(d, r.value, x.b.value) > 0) x.b = r;
+            } else if (!x.hasB && d[r.value] != d[x.a.value]) {
+                (x.b, x.hasB) = (r, true);
+            }
+            return;
+        }
+        s.groups[s.groupCount++] = PorCheckState.Group(numeric, numeric, key, 1, tag, r, r);
+    }
+
+    /// P's sources, then `{source_id, evidence_id, step_id}` of each admitted item whose
+    /// source is named by no entry yet.
+    function writeSources(PorCheckWrite.W memory w, bytes calldata d, PorCheckState.State memory s, PorCheckStep.Item[] memory items)
+        internal
+        pure
+    {
+        bytes32[] memory named = new bytes32[](s.sourceCount + items.length);
+        uint256 p = s.sources;
+        for (uint256 i = 0; i < s.sourceCount; i++) {
+            named[i] = PorCheckState.textHash(d, PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10));
+            p = PorCbor.skip(d, p);
+        }
+        uint256 n = s.sourceCount;
+        bool[] memory add = new bool[](items.length);
+        for (uint256 i = 0; i < items.length; i++) {
+            if (items[i].reasons != 0) continue;
+            bytes32 h = PorCheckState.textHash(d, items[i].sid);
+            bool seen = false;
+            for (uint256 j = 0; j < n && !seen; j++) seen = named[j] == h;
+            if (!seen) (named[n++], add[i]) = (h, true);
+        }
+        PorCheckWrite.head(w, PorCbor.ARRAY, n);
+        PorCheckWrite.copy(w, d, s.sources, p);
+        for (uint256 i = 0; i < items.length; i++) {
+            if (!add[i]) continue;
+            PorCheckWrite.word(w, 0xa367737465705f69640000000000000000000000000000000000000000000000, 9); // map(3), "step_id"
+            PorCheckWrite.item(w, d, items[i].stepId);
+            PorCheckWrite.word(w, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10); // "source_id"
+            PorCheckWrite.item(w, d, items[i].sid);
+            PorCheckWrite.word(w, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12); // "evidence_id"
+            PorCheckWrite.item(w, d, items[i].eid);
+        }
+    }
+}

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorCheckState: the running state of a requirement's check chunks (SPEC §12.5.3),
+/// read from the cited chunk c-1 and written back as canonical por-cbor/1 bytes.
+/// @notice Every position is an offset in the whole proof document `d` (a leaf's offset
+/// plus the offset in the leaf), so items of different leaves are copied by position.
+/// A claim reference is kept as positions: either the raw bytes of a reference of the
+/// cited chunk (`raw`) or a claim of a cited extract step (its `value`, `claim_id` and
+/// its item's `evidence_id`), so nothing is re-encoded that the chain could spell
+/// another way: every map written here has a fixed key set whose §2 order is static.
+library PorCheckState {
+    /// A claim reference (SPEC §12.5.3): `raw` the reference map of chunk c-1 (0 for a
+    /// claim of this chunk), `value` its value item, `claimId`/`eid` its texts.
+    struct Ref {
+        uint256 raw;
+        uint256 value;
+        uint256 claimId;
+        uint256 eid;
+    }
+
+    /// A contradiction group: numeric (`a` min, `b` max) or boolean (`a` first, `b`
+    /// other when `hasB`); `key` the key text's position, `tag` keccak(kind, key).
+    struct Group {
+        bool numeric;
+        bool hasB;
+        uint256 key;
+        uint256 count;
+        bytes32 tag;
+        Ref a;
+        Ref b;
+    }
+
+    /// The state carried from chunk c-1 (or the initial one).
+    struct State {
+        uint256 chunk; // chunk c-1's number + 1 (0 without a chunk before)
+        uint256 items;
+        uint256 admitted;
+        uint256 claims;
+        bool provenanceOk;
+        bool hasLast;
+        uint256 last;
+        uint256 sources; // first source entry of chunk c-1 (raw copies)
+        uint256 sourceCount;
+        uint256 groupCount;
+        Group[] groups; // capacity for the new groups too
+    }
+
+    /// SPEC §12.5.3's malformed-state rules for chunk c-1's `output` at `out` (a map), with
+    /// room for `extra` new groups; ok false is step.bad_prior_output (the caller has
+    /// checked that it is a check chunk of R).
+    function read(bytes calldata d, uint256 out, uint256 extra) internal pure returns (bool ok, State memory s) {
+        bool covered;
+        uint256 chunk;
+        (ok, chunk) = count(d, out, 0x656368756e6b0000000000000000000000000000000000000000000000000000, 6);
+        s.chunk = chunk + 1;
+        bool good;
+        (good, s.items) = count(d, out, 0x6a6974656d5f636f756e74000000000000000000000000000000000000000000, 11);
+        ok = ok && good;
+        (good, s.admitted) = count(d, out, 0x6e61646d69747465645f636f756e740000000000000000000000000000000000, 15);
+        ok = ok && good;
+        (good, s.claims) = count(d, out, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12);
+        ok = ok && good;
+        (good, covered) = flag(d, out, 0x67636f7665726564000000000000000000000000000000000000000000000000, 8);
+        ok = ok && good;
+        (good, s.provenanceOk) = flag(d, out, 0x6d70726f76656e616e63655f6f6b000000000000000000000000000000000000, 14);
+        ok = ok && good && covered == (s.admitted > 0) && (!covered || s.provenanceOk);
+        if (!ok) return (false, s);
+        uint256 p = PorCheckState.key(d, out, 0x696c6173745f6c65616600000000000000000000000000000000000000000000, 10);
+        if (p != 0) {
+            s.hasLast = true;
+            (ok, s.last) = PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
+            if (!ok) return (false, s);
+        }
+        (ok, s.sources, s.sourceCount) = sources(d, PorCheckState.key(d, out, 0x67736f7572636573000000000000000000000000000000000000000000000000, 8));
+        if (!ok) return (false, s);
+        p = PorCheckState.key(d, out, 0x6667726f75707300000000000000000000000000000000000000000000000000, 7);
+        bool isArray;
+        (isArray, s.groupCount, p) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.ARRAY);
+        if (!isArray) return (false, s);
+        s.groups = new Group[](s.groupCount + extra);
+        bytes32[] memory tags = new bytes32[](s.groupCount);
+        for (uint256 i = 0; i < s.groupCount; i++) {
+            (ok, s.groups[i]) = group(d, p);
+            if (!ok) return (false, s);
+            tags[i] = s.groups[i].tag;
+            p = PorCbor.skip(d, p);
+        }
+        ok = !repeats(tags);
+    }
+
+    /// The value under a key of the map at `pos` (0 when absent or not a map): `k` is the
+    /// key's canonical head and text, left-aligned, `n` their length (at most 32), so a
+    /// key compares as one word (as PorCbor.get, without a key in memory).
+    function key(bytes calldata d, uint256 pos, bytes32 k, uint256 n) internal pure returns (uint256) {
+        (bool ok, uint256 count_, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (!ok) return 0;
+        for (uint256 i = 0; i < count_; i++) {
+            if (isWord(d, p, k, n)) return p + n;
+            p = PorCbor.skip(d, PorCbor.skip(d, p));
+        }
+        return 0;
+    }
+
+    /// The item at `p` is the text whose head and bytes are `k`'s first `n` bytes.
+    function isWord(bytes calldata d, uint256 p, bytes32 k, uint256 n) internal pure returns (bool same) {
+        assembly ("memory-safe") {
+            let sh := shl(3, sub(32, n))
+            same := eq(shr(sh, calldataload(add(d.offset, p))), shr(sh, k))
+        }
+    }
+
+    /// A count (0..2^63-1) under `key` of the map at `map`.
+    function count(bytes calldata d, uint256 map, bytes32 k, uint256 n) internal pure returns (bool ok, uint256 v) {
+        uint256 p = key(d, map, k, n);
+        if (p == 0) return (false, 0);
+        return PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
+    }
+
+    function flag(bytes calldata d, uint256 map, bytes32 k, uint256 n) private pure returns (bool ok, bool v) {
+        uint256 p = key(d, map, k, n);
+        if (p == 0) return (false, false);
+        return PorCbor.boolAt(d, p);
+    }
+
+    /// The text under `key` of the map at `map`: (ok, its position).
+    function text(bytes calldata d, uint256 map, bytes32 k, uint256 n) internal pure returns (bool ok, uint256 p) {
+        p = key(d, map, k, n);
+        if (p == 0) return (false, 0);
+        (ok,,) = PorCbor.str(d, p, PorCbor.TEXT);
+    }
+
+    bytes private constant SOURCE_KEYS = "\x07step_id\x09source_id\x0bevidence_id";
+
+    /// A list of `{source_id, evidence_id, step_id}` texts, no source named twice.
+    function sources(bytes calldata d, uint256 pos) private pure returns (bool ok, uint256 first, uint256 n) {
+        if (pos == 0) return (false, 0, 0);
+        (ok, n, first) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!ok) return (false, 0, 0);
+        bytes32[] memory tags = new bytes32[](n);
+        uint256 p = first;
+        for (uint256 i = 0; i < n; i++) {
+            uint256[] memory at;
+            (ok, at, p) = PorRecords.fieldsTo(d, p, SOURCE_KEYS, 0);
+            if (!ok) return (false, 0, 0);
+            for (uint256 k = 0; k < 3; k++) {
+                (bool t,,) = PorCbor.str(d, at[k], PorCbor.TEXT);
+                if (!t) return (false, 0, 0);
+            }
+            tags[i] = textHash(d, at[1]);
+        }
+        ok = !repeats(tags);
+    }
+
+    /// keccak256 of the text at `p`'s content.
+    function textHash(bytes calldata d, uint256 p) internal pure returns (bytes32) {
+        (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+        return keccak256(d[off:off + len]);
+    }
+
+    /// The group tag of (kind, key): keccak256 of both texts' hashes.
+    function tagOf(bool numeric, bytes32 keyHash) internal pure returns (bytes32) {
+        return keccak256(abi.encodePacked(numeric, keyHash));
+    }
+
+    /// One group of chunk c-1 (SPEC §12.5.3, `_group` of por/auditor/chunk_state.py).
+    function group(bytes calldata d, uint256 p) private pure returns (bool ok, Group memory g) {
+        (bool isMap, uint256 n,) = PorCbor.container(d, p, PorCbor.MAP);
+        uint256 kindAt = isMap ? PorCheckState.key(d, p, 0x646b696e64000000000000000000000000000000000000000000000000000000, 5) : 0;
+        if (kindAt == 0) return (false, g);
+        (ok, g.key) = text(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
+        bool counted;
+        (counted, g.count) = count(d, p, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12);
+        if (!ok || !counted || g.count < 1) return (false, g);
+        if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
+            g.numeric = true;
+            uint256 lo = PorCheckState.key(d, p, 0x636d696e00000000000000000000000000000000000000000000000000000000, 4);
+            uint256 hi = PorCheckState.key(d, p, 0x636d617800000000000000000000000000000000000000000000000000000000, 4);
+            if (n != 5 || lo == 0 || hi == 0) return (false, g);
+            (ok, g.a) = ref(d, lo, true);
+            bool okB;
+            (okB, g.b) = ref(d, hi, true);
+            ok = ok && okB;
+            g.hasB = true;
+        } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
+            uint256 first = PorCheckState.key(d, p, 0x6566697273740000000000000000000000000000000000000000000000000000, 6);
+            uint256 other = PorCheckState.key(d, p, 0x656f746865720000000000000000000000000000000000000000000000000000, 6);
+            if (first == 0 || n != (other == 0 ? 4 : 5)) return (false, g);
+            (ok, g.a) = ref(d, first, false);
+            if (ok && other != 0) {
+                g.hasB = true;
+                (ok, g.b) = ref(d, other, false);
+                ok = ok && d[g.a.value] != d[g.b.value];
+            }
+        } else {
+            return (false, g);
+        }
+        g.tag = tagOf(g.numeric, textHash(d, g.key));
+    }
+
+    bytes private constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
+
+    /// A claim reference `{claim_id, evidence_id, value}`, its value of the group's kind.
+    function ref(bytes calldata d, uint256 p, bool numeric) private pure returns (bool ok, Ref memory r) {
+        uint256[] memory at;
+        (ok, at) = PorRecords.fields(d, p, REF_KEYS);
+        if (!ok) return (false, r);
+        (bool c,,) = PorCbor.str(d, at[1], PorCbor.TEXT);
+        (bool e,,) = PorCbor.str(d, at[2], PorCbor.TEXT);
+        ok = c && e && valueOk(d, at[0], numeric);
+        r = Ref(p, at[0], at[1], at[2]);
+    }
+
+    /// A numeric value is canonical decimal text, a boolean one a bool.
+    function valueOk(bytes calldata d, uint256 p, bool numeric) internal pure returns (bool ok) {
+        if (!numeric) {
+            (ok,) = PorCbor.boolAt(d, p);
+            return ok;
+        }
+        (bool t, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+        return t && PorDecimal.isCanonical(d, off, len);
+    }
+
+    /// Exact comparison of the canonical decimal texts at `a` and `b` (-1, 0, 1; both
+    /// checked canonical when read): `PorDecimal.cmp` on their two-word values.
+    function cmp(bytes calldata d, uint256 a, uint256 b) internal pure returns (int256) {
+        (, PorDecimal.Dec memory x) = PorDecimal.parseText(d, a);
+        (, PorDecimal.Dec memory y) = PorDecimal.parseText(d, b);
+        return PorDecimal.cmp(x, y);
+    }
+
+    /// Any hash twice (quadratic; the caller bounds the count by the leaf's size).
+    function repeats(bytes32[] memory h) internal pure returns (bool) {
+        for (uint256 i = 1; i < h.length; i++) {
+            for (uint256 j = 0; j < i; j++) if (h[i] == h[j]) return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorCheckRecord} from "./PorCheckRecord.sol";
+import {PorCheckState} from "./PorCheckState.sol";
+import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorCheckStep: a `check_requirement` chunk re-executed on chain (SPEC §12.5.3,
+/// §12.5.2 cards, §12.5.1 citations, §10.5 step 7).
+/// @notice The step cites its extract steps (the k-th standing for the k-th cited item,
+/// read through its card and claims) and, for chunk c > 0, chunk c-1 (P); it reads the
+/// PromptSpec (SPEC §14.8: market.allowed_sources, resolution_window,
+/// timestamp_slack_seconds, R's source_targets, accepted_status_codes and
+/// min_provenance_tier, prediction_semantics.predicate and metric).
+/// Comparison: the record is large and fully determined by its inputs, and every map in
+/// it has a fixed key set, so the recomputed `output` and `description` are written as
+/// canonical bytes in memory (`PorCheckRecord`, `PorCheckWrite`, bounded by the committed size) and
+/// compared by hash with the committed ones: one comparison, no walk that could accept
+/// an extra key or a reordered entry.
+library PorCheckStep {
+    bytes32 internal constant KIND = keccak256("check_requirement");
+    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
+    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
+    bytes32 internal constant MATCH = keccak256("one_step.match");
+    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    /// CHECK_CHUNK_ITEMS (por/protocol/limits.py).
+    uint256 internal constant K = 10;
+
+    /// What the chunk reads of the PromptSpec (positions in the proof).
+    struct Spec {
+        uint256 allowed; // market.allowed_sources
+        uint256 targets; // R's source_targets
+        uint256 codes; // R's accepted_status_codes, 0 when absent
+        uint256 minTier;
+        uint256 start; // the window, widened by the slack
+        uint256 end;
+        uint256 skip; // the metric of a timestamp_threshold predicate, else 0
+    }
+
+    /// The step's leaf offset, R's position, the spec read, the cited items and P.
+    struct Ctx {
+        uint256 sb;
+        uint256 rid;
+        Spec spec;
+        Item[] items;
+        uint256 prior;
+    }
+
+    /// A cited item as read through its extract step.
+    struct Item {
+        uint256 eid;
+        uint256 sid;
+        uint256 stepId;
+        uint256 claims; // first claim
+        uint256 nClaims;
+        uint256 observed; // a uint item: the claim's value or the card's retrieved_at
+        bool fromClaim;
+        uint256 reasons; // bits, SPEC §12.2's order
+        uint256 leaf;
+    }
+
+    /// The kind re-execution passed to `PorOneStepCheck.checkWith` (see `executeMap`).
+    function execute(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at,
+        bytes32 kind
+    ) internal pure returns (bool, bytes32) {
+        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        (bytes32 err,) = PorCbor.check(PorOneStepCheck.leafOf(d, parts.all[1]));
+        if (err != 0) return (true, INVALID_RECORD);
+        (uint256 fault, Spec memory spec) = readSpec(d, parts, at);
+        if (fault != 0) return (true, fault == 1 ? INVALID_RECORD : UNEXECUTABLE);
+        return executeWith(d, parts, records, at, spec);
+    }
+
+    /// `execute` after the PromptSpec is read (`readSpec`, its leaf checked by §2).
+    function executeWith(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at,
+        Spec memory spec
+    ) internal pure returns (bool, bytes32) {
+        Ctx memory c;
+        c.sb = parts.all[0].leaf;
+        c.rid = requirementOf(d, c.sb, at);
+        c.spec = spec;
+        bool ok;
+        (ok, c.items, c.prior) = readPriors(d, parts, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
+        if (!ok) return (true, UNEXECUTABLE);
+        PorCheckState.State memory s;
+        (ok, s) = chainState(d, parts, records, c.prior, c.rid, c.items);
+        if (!ok) return (true, UNEXECUTABLE);
+        return compare(d, c.sb, at, c.rid, c.spec, s, c.items);
+    }
+
+    /// Admit the items, then compare the recomputed description and output.
+    function compare(
+        bytes calldata d,
+        uint256 sb,
+        uint256[] memory at,
+        uint256 rid,
+        Spec memory spec,
+        PorCheckState.State memory s,
+        Item[] memory items
+    ) private pure returns (bool, bytes32) {
+        uint256 admitted = 0;
+        for (uint256 i = 0; i < items.length; i++) {
+            admit(d, spec, items[i]);
+            if (items[i].reasons == 0) admitted++;
+        }
+        bool same = PorCheckRecord.description(d, sb + at[PorRecords.STEP_DESCRIPTION], rid, s.chunk, admitted, items.length)
+            && PorCheckRecord.output(d, sb + at[PorRecords.STEP_OUTPUT], rid, spec, s, items, admitted);
+        return same ? (false, MATCH) : (true, MISMATCH);
+    }
+
+    /// The position of the step's inputs.requirement_id (text: `PorRecords.computation`).
+    function requirementOf(bytes calldata d, uint256 sb, uint256[] memory at) internal pure returns (uint256) {
+        return PorCheckState.key(d, sb + at[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+    }
+
+    // --- the PromptSpec ------------------------------------------------------------------
+
+    /// (0, spec) or 1 (a field read is malformed: one_step.invalid_record) or 2 (no
+    /// requirement R: step.bad_inputs).
+    function readSpec(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[] memory at)
+        internal
+        pure
+        returns (uint256, Spec memory spec)
+    {
+        uint256 base = parts.all[1].leaf;
+        uint256 rid = requirementOf(d, parts.all[0].leaf, at);
+        // The leaf passed the §2 reader (the caller checked it).
+        if (parts.all[1].leafLength == 0) return (1, spec);
+        if (!window(d, base, spec)) return (1, spec);
+        if (!semantics(d, base, spec)) return (1, spec);
+        uint256 reqs = PorCheckState.key(d, base, 0x71646174615f726571756972656d656e74730000000000000000000000000000, 18);
+        (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
+        if (!isArray) return (1, spec);
+        for (uint256 i = 0; i < n; i++) {
+            uint256 id = PorCheckState.key(d, p, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+            (bool idOk,,) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
+            if (!idOk) return (1, spec);
+            if (PorRecords.sameTextAt(d, id, rid)) return (requirement(d, p, spec) ? 0 : 1, spec);
+            p = PorCbor.skip(d, p);
+        }
+        return (2, spec);
+    }
+
+    /// prediction_semantics: predicate text, metric an Id (the skipped timestamp key of a
+    /// timestamp_threshold predicate).
+    function semantics(bytes calldata d, uint256 base, Spec memory spec) private pure returns (bool) {
+        uint256 ps = PorCheckState.key(d, base, 0x7470726564696374696f6e5f73656d616e746963730000000000000000000000, 21);
+        (bool p1, uint256 predicate) = ps == 0 ? (false, 0) : PorCheckState.text(d, ps, 0x6970726564696361746500000000000000000000000000000000000000000000, 10);
+        uint256 metric = ps == 0 ? 0 : PorCheckState.key(d, ps, 0x666d657472696300000000000000000000000000000000000000000000000000, 7);
+        (bool p2,,) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
+        if (p1 && PorCheckState.isWord(d, predicate, 0x7374696d657374616d705f7468726573686f6c64000000000000000000000000, 20)) spec.skip = metric;
+        return p1 && p2;
+    }
+
+    /// market.allowed_sources (Ids), the window widened by timestamp_slack_seconds.
+    function window(bytes calldata d, uint256 base, Spec memory spec) private pure returns (bool) {
+        uint256 market = PorCheckState.key(d, base, 0x666d61726b657400000000000000000000000000000000000000000000000000, 7);
+        spec.allowed = market == 0 ? 0 : PorCheckState.key(d, market, 0x6f616c6c6f7765645f736f757263657300000000000000000000000000000000, 16);
+        (bool ok,,) = spec.allowed == 0 ? (false, 0, 0) : PorRecords.idList(d, spec.allowed);
+        uint256 w = market == 0 ? 0 : PorCheckState.key(d, market, 0x717265736f6c7574696f6e5f77696e646f770000000000000000000000000000, 18);
+        if (!ok || w == 0) return false;
+        (bool s1, uint256 start) = PorCheckState.count(d, w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6);
+        (bool s2, uint256 end) = PorCheckState.count(d, w, 0x63656e6400000000000000000000000000000000000000000000000000000000, 4);
+        (bool s3, uint256 slack) = PorCheckState.count(d, base, 0x7774696d657374616d705f736c61636b5f7365636f6e64730000000000000000, 24);
+        (spec.start, spec.end) = (start > slack ? start - slack : 0, end + slack);
+        return s1 && s2 && s3;
+    }
+
+    /// R's source_targets (maps with an Id source_id), min_provenance_tier 0..3 and
+    /// accepted_status_codes (absent, or 100..599 each).
+    function requirement(bytes calldata d, uint256 r, Spec memory spec) private pure returns (bool) {
+        spec.targets = PorCheckState.key(d, r, 0x6e736f757263655f746172676574730000000000000000000000000000000000, 15);
+        (bool ok, uint256 n, uint256 p) = spec.targets == 0 ? (false, 0, 0) : PorCbor.container(d, spec.targets, PorCbor.ARRAY);
+        for (uint256 i = 0; ok && i < n; i++) {
+            uint256 sid = PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10);
+            (ok,,) = sid == 0 ? (false, 0, 0) : PorRecords.isId(d, sid);
+            p = PorCbor.skip(d, p);
+        }
+        uint256 tier = PorCheckState.key(d, r, 0x736d696e5f70726f76656e616e63655f74696572000000000000000000000000, 20);
+        bool tierOk;
+        (tierOk, spec.minTier) = tier == 0 ? (false, 0) : PorRecords.uintIn(d, tier, 0, 3);
+        spec.codes = PorCheckState.key(d, r, 0x7561636365707465645f7374617475735f636f64657300000000000000000000, 22);
+        if (!ok || !tierOk) return false;
+        if (spec.codes == 0) return true;
+        (ok, n, p) = PorCbor.container(d, spec.codes, PorCbor.ARRAY);
+        for (uint256 i = 0; ok && i < n; i++) {
+            (ok,) = PorRecords.uintIn(d, p, 100, 599);
+            p = PorCbor.skip(d, p);
+        }
+        return ok;
+    }
+
+    // --- the cited steps (SPEC §12.5.1, §12.5.2) ---------------------------------------
+
+    /// The extract steps first, then at most one check chunk (its index in the prior
+    /// steps plus one, 0 for none); one extract step per cited evidence id (at most K).
+    function readPriors(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256 evidence,
+        uint256 rid,
+        uint256 skip
+    ) private pure returns (bool ok, Item[] memory items, uint256 prior) {
+        uint256 first = 2 + parts.evidenceCount;
+        uint256 extracts;
+        (ok, extracts, prior) = shape(d, parts, records);
+        (, uint256 n, uint256 e) = PorCbor.container(d, evidence, PorCbor.ARRAY);
+        if (!ok || n != extracts || n > K) return (false, items, 0);
+        items = new Item[](n);
+        for (uint256 k = 0; k < n; k++) {
+            (ok, items[k]) = readExtract(d, parts.all[first + k].leaf, records[first + k], e, rid, skip);
+            if (!ok) return (false, items, 0);
+            e = PorCbor.skip(d, e);
+        }
+        ok = true;
+    }
+
+    /// The prior steps are extract steps, then at most one check chunk (`prior`: its
+    /// index plus one, 0 for none).
+    function shape(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[][] memory records)
+        private
+        pure
+        returns (bool, uint256 extracts, uint256 prior)
+    {
+        uint256 first = 2 + parts.evidenceCount;
+        for (uint256 k = 0; k < parts.priorCount; k++) {
+            bytes calldata leaf = PorOneStepCheck.leafOf(d, parts.all[first + k]);
+            (bool known, bytes32 kind,) = PorRecords.computation(leaf, records[first + k]);
+            if (!known || prior != 0) return (false, 0, 0);
+            if (kind == KIND) prior = k + 1;
+            else if (kind == keccak256("extract_claims")) extracts++;
+            else return (false, 0, 0);
+        }
+        return (true, extracts, prior);
+    }
+
+    bytes private constant CARD_KEYS =
+        "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
+
+    /// The item whose id is at `eid`, read through the extract step at leaf offset `b`:
+    /// it cites exactly that id, its output names it and R, its card is in range, its
+    /// claims are well-typed (step_io.read_card, read_extract).
+    function readExtract(bytes calldata d, uint256 b, uint256[] memory at, uint256 eid, uint256 rid, uint256 skip)
+        private
+        pure
+        returns (bool ok, Item memory it)
+    {
+        it.eid = eid;
+        it.stepId = b + at[PorRecords.STEP_ID];
+        uint256 out = b + at[PorRecords.STEP_OUTPUT];
+        if (!names(d, b + at[PorRecords.STEP_EVIDENCE], out, eid, rid)) return (false, it);
+        (, uint256 off, uint256 len) = PorCbor.str(d, it.stepId, PorCbor.TEXT);
+        (ok, it.leaf) = PorRecords.stepNumber(d, off, len);
+        if (!ok || it.leaf == 0 || !card(d, out, it)) return (false, it);
+        it.leaf--;
+        ok = claimsOf(d, out, it, skip);
+    }
+
+    /// output.claims well-typed; the item's observed time (SPEC §12.5.3: the first
+    /// timestamp claim whose key is not `skip`, else the card's retrieved_at).
+    function claimsOf(bytes calldata d, uint256 out, Item memory it, uint256 skip) private pure returns (bool ok) {
+        uint256 claims = PorCheckState.key(d, out, 0x66636c61696d7300000000000000000000000000000000000000000000000000, 7);
+        if (claims == 0) return false;
+        (ok, it.nClaims, it.claims) = PorCbor.container(d, claims, PorCbor.ARRAY);
+        uint256 p = it.claims;
+        for (uint256 i = 0; ok && i < it.nClaims; i++) {
+            uint8 kindOf;
+            (ok, kindOf) = claim(d, p);
+            if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
+                uint256 key = PorCheckState.key(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
+                if (skip == 0 || !PorRecords.sameTextAt(d, key, skip)) {
+                    (it.observed, it.fromClaim) = (PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6), true);
+                }
+            }
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    /// The extract step cites exactly `eid` and its output names `eid` and R.
+    function names(bytes calldata d, uint256 evidence, uint256 out, uint256 eid, uint256 rid)
+        private
+        pure
+        returns (bool)
+    {
+        (, uint256 n, uint256 cited) = PorCbor.container(d, evidence, PorCbor.ARRAY);
+        (bool e1, uint256 own) = PorCheckState.text(d, out, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12);
+        (bool e2, uint256 req) = PorCheckState.text(d, out, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+        return n == 1 && e1 && e2 && PorRecords.sameTextAt(d, cited, eid) && PorRecords.sameTextAt(d, own, eid)
+            && PorRecords.sameTextAt(d, req, rid);
+    }
+
+    /// output.card: exactly its five keys, each in range (SPEC §12.5.2); the source id,
+    /// retrieved_at, and status_code and provenance_tier packed in `reasons` until
+    /// `admit` reads them.
+    function card(bytes calldata d, uint256 out, Item memory it) private pure returns (bool) {
+        uint256 p = PorCheckState.key(d, out, 0x6463617264000000000000000000000000000000000000000000000000000000, 5);
+        if (p == 0) return false;
+        (bool ok, uint256[] memory c) = PorRecords.fields(d, p, CARD_KEYS);
+        if (!ok) return false;
+        it.sid = c[0];
+        it.observed = c[2];
+        (bool t,,) = PorCbor.str(d, c[0], PorCbor.TEXT);
+        (bool v1, uint256 status) = PorRecords.uintIn(d, c[1], 100, 599);
+        (bool v2,) = PorRecords.uintIn(d, c[2], 0, PorRecords.MAX_COUNT);
+        (bool v3,) = PorRecords.uintIn(d, c[3], 0, 10000);
+        (bool v4, uint256 tier) = PorRecords.uintIn(d, c[4], 0, 3);
+        it.reasons = (status << 8) | (tier << 128);
+        return t && v1 && v2 && v3 && v4;
+    }
+
+    uint8 internal constant NUMERIC = 1;
+    uint8 internal constant BOOLEAN = 2;
+    uint8 internal constant TIMESTAMP = 3;
+    uint8 internal constant TEXT_KIND = 4;
+
+    /// A claim map: kind text, a value of that kind, claim_id, key and path texts.
+    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint8 kind) {
+        (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
+        if (!isMap) return (false, 0);
+        (bool k, uint256 kindAt) = PorCheckState.text(d, p, 0x646b696e64000000000000000000000000000000000000000000000000000000, 5);
+        uint256 value = PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6);
+        if (!k || value == 0) return (false, 0);
+        if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
+            (ok, kind) = (PorCheckState.valueOk(d, value, true), NUMERIC);
+        } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
+            (ok, kind) = (PorCheckState.valueOk(d, value, false), BOOLEAN);
+        } else if (PorCheckState.isWord(d, kindAt, 0x6974696d657374616d7000000000000000000000000000000000000000000000, 10)) {
+            (ok,) = PorRecords.uintIn(d, value, 0, PorRecords.MAX_COUNT);
+            kind = TIMESTAMP;
+        } else if (PorCheckState.isWord(d, kindAt, 0x6474657874000000000000000000000000000000000000000000000000000000, 5)) {
+            (ok,,) = PorCbor.str(d, value, PorCbor.TEXT);
+            kind = TEXT_KIND;
+        }
+        (bool a,) = PorCheckState.text(d, p, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9);
+        (bool b,) = PorCheckState.text(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
+        (bool c,) = PorCheckState.text(d, p, 0x6470617468000000000000000000000000000000000000000000000000000000, 5);
+        ok = ok && a && b && c;
+    }
+
+    /// The state chunk c-1 carries (the initial one for c = 0), with its citation rules:
+    /// P a check chunk of R whose item_count is 10 (P's chunk + 1), this chunk not empty,
+    /// the items' leaves strictly increasing after P's last_leaf.
+    function chainState(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256 prior,
+        uint256 rid,
+        Item[] memory items
+    ) private pure returns (bool ok, PorCheckState.State memory s) {
+        uint256 extra = 0;
+        for (uint256 i = 0; i < items.length; i++) extra += items[i].nClaims;
+        if (prior == 0) {
+            s.provenanceOk = true;
+            s.groups = new PorCheckState.Group[](extra);
+        } else {
+            uint256 i = 2 + parts.evidenceCount + prior - 1;
+            (ok, s) = priorState(d, parts.all[i].leaf, records[i], rid, extra);
+            if (!ok || s.items != K * s.chunk || items.length == 0) return (false, s);
+        }
+        bool has = s.hasLast;
+        uint256 last = s.last;
+        for (uint256 i = 0; i < items.length; i++) {
+            if (has && items[i].leaf <= last) return (false, s);
+            (has, last) = (true, items[i].leaf);
+        }
+        ok = true;
+    }
+
+    /// P (leaf offset `b`) is a check chunk of R (inputs and output name R) and its state.
+    function priorState(bytes calldata d, uint256 b, uint256[] memory rec, uint256 rid, uint256 extra)
+        private
+        pure
+        returns (bool, PorCheckState.State memory s)
+    {
+        uint256 out = b + rec[PorRecords.STEP_OUTPUT];
+        uint256 inputR = PorCheckState.key(d, b + rec[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+        (bool t, uint256 outR) = PorCheckState.text(d, out, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+        (bool r1,,) = inputR == 0 ? (false, 0, 0) : PorCbor.str(d, inputR, PorCbor.TEXT);
+        if (!r1 || !PorRecords.sameTextAt(d, inputR, rid) || !t || !PorRecords.sameTextAt(d, outR, rid)) {
+            return (false, s);
+        }
+        return PorCheckState.read(d, out, extra);
+    }
+
+    // --- admission (SPEC §12.2, §12.5.3) ------------------------------------------------
+
+    uint256 internal constant ALLOWED = 1;
+    uint256 internal constant TARGET = 2;
+    uint256 internal constant WINDOW = 4;
+    uint256 internal constant PROVENANCE = 8;
+    uint256 internal constant STATUS = 32;
+    uint256 internal constant GATE = 64;
+
+    /// The item's reasons, as bits in SPEC §12.5.3's order (sanity.confidence cannot
+    /// hold: the card's confidence_bps is 0..10000).
+    function admit(bytes calldata d, Spec memory spec, Item memory it) private pure {
+        uint256 status = (it.reasons >> 8) & 0xffff;
+        uint256 tier = it.reasons >> 128;
+        uint256 r = 0;
+        if (!inList(d, spec.allowed, it.sid, false)) r |= ALLOWED;
+        if (!inList(d, spec.targets, it.sid, true)) r |= TARGET;
+        (, uint256 t) = PorCbor.uintAt(d, it.observed);
+        if (t < spec.start || t > spec.end) r |= WINDOW;
+        if (tier < spec.minTier) r |= PROVENANCE;
+        if (spec.codes == 0 ? status < 200 || status > 299 : !hasCode(d, spec.codes, status)) r |= STATUS;
+        if (r == 0 && blank(d, it.sid)) r = GATE;
+        it.reasons = r;
+    }
+
+    /// The text at `sid` is in the list at `list` (of texts, or of maps' `source_id`).
+    function inList(bytes calldata d, uint256 list, uint256 sid, bool maps) private pure returns (bool) {
+        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
+        for (uint256 i = 0; i < n; i++) {
+            if (PorRecords.sameTextAt(d, maps ? PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10) : p, sid)) return true;
+            p = PorCbor.skip(d, p);
+        }
+        return false;
+    }
+
+    function hasCode(bytes calldata d, uint256 list, uint256 code) private pure returns (bool) {
+        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
+        for (uint256 i = 0; i < n; i++) {
+            (, uint256 v) = PorCbor.uintAt(d, p);
+            if (v == code) return true;
+            p = PorCbor.skip(d, p);
+        }
+        return false;
+    }
+
+    /// SPEC §12.4: empty or made only of the 25 White_Space code points.
+    function blank(bytes calldata d, uint256 sid) internal pure returns (bool) {
+        (, uint256 i, uint256 len) = PorCbor.str(d, sid, PorCbor.TEXT);
+        uint256 e = i + len;
+        while (i < e) {
+            uint256 c = uint8(d[i]);
+            uint256 cp;
+            if (c < 0x80) {
+                (cp, i) = (c, i + 1);
+            } else if (c < 0xe0) {
+                (cp, i) = ((c & 0x1f) << 6 | uint8(d[i + 1]) & 0x3f, i + 2);
+            } else if (c < 0xf0) {
+                cp = (c & 0x0f) << 12 | (uint256(uint8(d[i + 1])) & 0x3f) << 6 | uint8(d[i + 2]) & 0x3f;
+                i += 3;
+            } else {
+                return false; // four bytes: above U+FFFF, never white space
+            }
+            bool space = (cp >= 0x09 && cp <= 0x0d) || cp == 0x20 || cp == 0x85 || cp == 0xa0 || cp == 0x1680
+                || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f
+                || cp == 0x3000;
+            if (!space) return false;
+        }
+        return true;
+    }
+
+}

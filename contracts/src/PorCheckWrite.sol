@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorCheckState} from "./PorCheckState.sol";
+
+/// @title PorCheckWrite: canonical por-cbor/1 bytes (SPEC §2) written in memory.
+/// @notice A writer is a buffer whose length is its capacity and a fill `n`; a write that
+/// does not fit sets `n` past the capacity and every later write is dropped, so the
+/// work is bounded by the committed record's size (the buffer is that size plus one:
+/// a longer recomputation cannot equal it). Heads are shortest (§2 rule 1); items
+/// copied from the proof are canonical already (the reader checked them).
+library PorCheckWrite {
+    struct W {
+        bytes buf; // cap + 32 bytes: a word written at the end stays inside
+        uint256 n;
+        uint256 cap;
+    }
+
+    function create(uint256 cap) internal pure returns (W memory w) {
+        w.buf = new bytes(cap + 32);
+        w.cap = cap;
+    }
+
+    /// The first `len` (at most 32) bytes of `v`.
+    function word(W memory w, bytes32 v, uint256 len) internal pure {
+        if (!fits(w, len)) return;
+        bytes memory b = w.buf;
+        uint256 at = w.n;
+        assembly ("memory-safe") {
+            mstore(add(add(b, 32), at), v)
+        }
+        w.n = at + len;
+    }
+
+    /// The bytes written equal `d[from:to]`.
+    function equals(W memory w, bytes calldata d, uint256 from, uint256 to) internal pure returns (bool) {
+        if (w.n != to - from) return false;
+        bytes memory b = w.buf;
+        bytes32 h;
+        uint256 n = w.n;
+        assembly ("memory-safe") {
+            h := keccak256(add(b, 32), n)
+        }
+        return h == keccak256(d[from:to]);
+    }
+
+    function fits(W memory w, uint256 len) private pure returns (bool) {
+        if (w.n + len > w.cap) {
+            w.n = w.cap + 1;
+            return false;
+        }
+        return true;
+    }
+
+    /// A head of major type `major` with argument `arg`, shortest form.
+    function head(W memory w, uint8 major, uint256 arg) internal pure {
+        uint256 width = arg < 24 ? 0 : arg < 256 ? 1 : arg < 65536 ? 2 : arg < 2 ** 32 ? 4 : 8;
+        if (!fits(w, 1 + width)) return;
+        uint256 ib = uint256(major) << 5 | (width == 0 ? arg : width == 1 ? 24 : width == 2 ? 25 : width == 4 ? 26 : 27);
+        bytes memory b = w.buf;
+        uint256 at = w.n;
+        assembly ("memory-safe") {
+            let p := add(add(b, 32), at)
+            mstore8(p, ib)
+            for { let i := 0 } lt(i, width) { i := add(i, 1) } {
+                mstore8(add(p, add(1, i)), and(shr(shl(3, sub(sub(width, 1), i)), arg), 0xff))
+            }
+        }
+        w.n = at + 1 + width;
+    }
+
+    /// `d[from:to]` as it is.
+    function copy(W memory w, bytes calldata d, uint256 from, uint256 to) internal pure {
+        uint256 len = to - from;
+        if (!fits(w, len)) return;
+        bytes memory b = w.buf;
+        uint256 at = w.n;
+        assembly ("memory-safe") {
+            calldatacopy(add(add(b, 32), at), add(d.offset, from), len)
+        }
+        w.n = at + len;
+    }
+
+    /// The whole item at `p` of `d`.
+    function item(W memory w, bytes calldata d, uint256 p) internal pure {
+        copy(w, d, p, PorCbor.skip(d, p));
+    }
+
+    /// Raw bytes `s`.
+    function raw(W memory w, bytes memory s) internal pure {
+        uint256 len = s.length;
+        if (!fits(w, len)) return;
+        bytes memory b = w.buf;
+        uint256 at = w.n;
+        assembly ("memory-safe") {
+            mcopy(add(add(b, 32), at), add(s, 32), len)
+        }
+        w.n = at + len;
+    }
+
+    /// The text `s` (head and bytes).
+    function text(W memory w, bytes memory s) internal pure {
+        head(w, PorCbor.TEXT, s.length);
+        raw(w, s);
+    }
+
+    function boolean(W memory w, bool v) internal pure {
+        word(w, v ? bytes32(hex"f5") : bytes32(hex"f4"), 1);
+    }
+
+    /// n in base ten (SPEC §12.5.2 decimal(n)), raw.
+    function decimal(W memory w, uint256 v) internal pure {
+        uint256 digits = 1;
+        for (uint256 x = v / 10; x > 0; x /= 10) digits++;
+        bytes memory s = new bytes(digits);
+        for (uint256 i = digits; i > 0; i--) {
+            s[i - 1] = bytes1(uint8(0x30 + v % 10));
+            v /= 10;
+        }
+        raw(w, s);
+    }
+
+    /// A claim reference `{"value", "claim_id", "evidence_id"}` (§2 order).
+    function ref(W memory w, bytes calldata d, PorCheckState.Ref memory r) internal pure {
+        if (r.raw != 0) return item(w, d, r.raw);
+        word(w, 0xa36576616c756500000000000000000000000000000000000000000000000000, 7); // map(3), "value"
+        item(w, d, r.value);
+        word(w, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9); // "claim_id"
+        item(w, d, r.claimId);
+        word(w, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12); // "evidence_id"
+        item(w, d, r.eid);
+    }
+
+    /// A group: numeric `{key, max, min, kind, claim_count}`, boolean `{key, kind, first,
+    /// other?, claim_count}` (§2 order).
+    function group(W memory w, bytes calldata d, PorCheckState.Group memory g) internal pure {
+        head(w, PorCbor.MAP, g.numeric || g.hasB ? 5 : 4);
+        word(w, 0x636b657900000000000000000000000000000000000000000000000000000000, 4); // "key"
+        item(w, d, g.key);
+        if (g.numeric) {
+            word(w, 0x636d617800000000000000000000000000000000000000000000000000000000, 4); // "max"
+            ref(w, d, g.b);
+            word(w, 0x636d696e00000000000000000000000000000000000000000000000000000000, 4); // "min"
+            ref(w, d, g.a);
+            word(w, 0x646b696e64676e756d6572696300000000000000000000000000000000000000, 13); // "kind": "numeric"
+        } else {
+            word(w, 0x646b696e6467626f6f6c65616e00000000000000000000000000000000000000, 13); // "kind": "boolean"
+            word(w, 0x6566697273740000000000000000000000000000000000000000000000000000, 6); // "first"
+            ref(w, d, g.a);
+            if (g.hasB) {
+                word(w, 0x656f746865720000000000000000000000000000000000000000000000000000, 6); // "other"
+                ref(w, d, g.b);
+            }
+        }
+        word(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12); // "claim_count"
+        head(w, PorCbor.UINT, g.count);
+    }
+}

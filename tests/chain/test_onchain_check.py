@@ -1,0 +1,322 @@
+"""On-chain re-execution of a ``check_requirement`` chunk (SPEC §12.5.3, §14.8) agrees
+with ``por check-proof``.
+
+``PorCheckExec.execute`` (the committed build, in revm) and the Python library get the
+same ``por.OneStepProof/1`` bytes and must give the same WON/LOST and check id. Cases:
+every check chunk of every fixture market and of generated markets (honest: lost
+``one_step.match``), and forged bundles (every commitment recomputed, por's
+``recommit``) whose check chunk, a cited extract step or chunk c-1 is edited: each
+state key changed, reasons reordered or dropped, admitted flipped, observed_at changed,
+groups' min/max swapped, a source added or dropped, the chunk number off, malformed
+cards and claims, edge card values (status 100/599, confidence 0/10000, provenance
+0..3); about half the forgeries rewrite the check chunk from the edited citations with
+por's own ``recompute_step`` (consistent: lost). Any other kind reverts
+``CourtPath(kind)``. At least 2 500 proofs are compared (``test_check_case_count``).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bundle_edits import honest, recommit
+from check_exec_support import CODE_LIMIT, CheckExecutor, deployed_size
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from proof_check_support import python_answer
+
+from por.auditor.steps import recompute_step
+from por.bundle import build
+from por.bundle.layout import Bundle
+from por.challenge import bundle_from_bytes
+from por.challenge.one_step import build_one_step_proof
+from por.encoding import decode, encode
+from por.errors import PorError
+from por.scenarios import list_scenarios, load_scenario
+from por.schemas import PromptSpec, ReasoningStep
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
+from test_citation_properties import markets
+
+COUNTS: Counter[str] = Counter()
+FORGED = 60
+_CHAIN = CheckExecutor()
+KIND = "check_requirement"
+
+
+def _kind(raw: bytes) -> Any:
+    return decode(raw).get("inputs", {}).get("kind")
+
+
+def chunks_of(bundle: Bundle) -> list[int]:
+    return [i for i, s in enumerate(bundle.steps) if _kind(s) == KIND]
+
+
+def edit_output(out: dict[str, Any], rng: random.Random) -> None:
+    """One edit of a check chunk's output."""
+    edit = rng.randrange(14)
+    items = out.get("items") or []
+    if edit == 0:
+        key = rng.choice(["item_count", "admitted_count", "claim_count", "chunk", "last_leaf",
+                          "from_leaf"])
+        out[key] = rng.choice([0, 1, 9, 10, 11, 2**63 - 1, -1, "1", True])
+    elif edit == 1:
+        key = rng.choice(["covered", "provenance_ok"])
+        out[key] = rng.choice([not out.get(key, False), 1, "true"])
+    elif edit == 2 and items:
+        item = rng.choice(items)
+        reasons = item["reasons"]
+        choice = rng.randrange(4)
+        if choice == 0 and len(reasons) >= 2:
+            reasons.reverse()
+        elif choice == 1 and reasons:
+            reasons.pop()
+        elif choice == 2:
+            reasons.append(rng.choice(["sanity.http_status", "sanity.provenance",
+                                       "gate.agent_name"]))
+        else:
+            item["admitted"] = not item["admitted"]
+    elif edit == 3 and items:
+        item = rng.choice(items)
+        item["observed_at"] = rng.choice([0, item["observed_at"] + 1, 2**63 - 1])
+        if rng.random() < 0.3:
+            item["observed_from"] = "claim" if item["observed_from"] == "receipt" else "receipt"
+    elif edit == 4 and out.get("groups"):
+        group = rng.choice(out["groups"])
+        if group["kind"] == "numeric":
+            group["min"], group["max"] = group["max"], group["min"]
+        else:
+            group["claim_count"] += 1
+    elif edit == 5:
+        sources = out.get("sources") or []
+        if sources and rng.random() < 0.5:
+            sources.pop()
+        else:
+            sources.append({"source_id": "zz-new", "evidence_id": "ev-x", "step_id": "step_0001"})
+        out["sources"] = sources
+    elif edit == 6:
+        out["window"] = {"start": out["window"]["start"] + 1, "end": out["window"]["end"]}
+    elif edit == 7:
+        out["requirement_id"] = "req_other"
+    elif edit == 8 and items:
+        items.append(dict(items[0]))
+    elif edit == 9:
+        out["extra"] = 1
+    else:
+        out.pop(rng.choice(["groups", "sources", "window", "items", "last_leaf"]), None)
+
+
+def edit_extract(out: dict[str, Any], rng: random.Random) -> None:
+    """One edit of a cited extract step's output (its card or claims)."""
+    card = out.get("card", {})
+    edit = rng.randrange(9)
+    if edit == 0:
+        card["status_code"] = rng.choice([100, 599, 200, 299, 300, 404, 500, 99, 600])
+    elif edit == 1:
+        card["confidence_bps"] = rng.choice([0, 10000, 10001, -1])
+    elif edit == 2:
+        card["provenance_tier"] = rng.choice([0, 1, 2, 3, 4])
+    elif edit == 3:
+        card["retrieved_at"] = rng.choice([0, 1, 2**63 - 1, 2**63, 1794178800])
+    elif edit == 4:
+        card["source_id"] = rng.choice(["", " ", "\u3000\u2028", "\ufeff", "zz-other", 5,
+                                        "lumen-academy"])
+    elif edit == 5:
+        card.pop(rng.choice(list(card) or ["x"]), None)
+    elif edit == 6:
+        claims = out.get("claims") or []
+        claims.append({"claim_id": "c-new", "kind": rng.choice(["numeric", "boolean",
+                                                                "timestamp", "text", "date"]),
+                       "key": rng.choice(["value", "price", "result", "timestamp", "k"]),
+                       "path": "$.x",
+                       "value": rng.choice(["1.5", "-2", "01", True, False, 0, 1794178800,
+                                            2**63, "x"])})
+        out["claims"] = claims
+    elif edit == 7 and out.get("claims"):
+        claim = rng.choice(out["claims"])
+        if claim["kind"] == "numeric":
+            claim["value"] = rng.choice(["0", "-0.5", "1e5", "99999.25", "-3"])
+        elif claim["kind"] == "boolean":
+            claim["value"] = not claim["value"]
+        elif claim["kind"] == "timestamp":
+            claim["value"] = rng.choice([0, 1794178800, 2**63 - 1])
+    else:
+        out["requirement_id"] = "req_other"
+
+
+def forge(bundle: Bundle, index: int, rng: random.Random) -> Bundle:
+    steps = list(bundle.steps)
+    step = decode(steps[index])
+    target = index
+    if rng.random() < 0.5 and step["prior_step_ids"]:
+        target = int(rng.choice(step["prior_step_ids"])[5:]) - 1
+        cited = decode(steps[target])
+        if _kind(steps[target]) == KIND:
+            edit_output(cited["output"], rng)
+        else:
+            edit_extract(cited["output"], rng)
+        steps[target] = encode(cited)
+    elif rng.random() < 0.85:
+        edit_output(step["output"], rng)
+        steps[index] = encode(step)
+    else:
+        edit = rng.randrange(5)
+        others = [i for i in chunks_of(bundle) if decode(steps[i])["inputs"]["requirement_id"]
+                  != step["inputs"]["requirement_id"] and i < index]
+        if edit == 4 and others:  # P of another requirement
+            step["prior_step_ids"] = [*[p for p in step["prior_step_ids"]
+                                        if _kind(steps[int(p[5:]) - 1]) != KIND],
+                                      f"step_{rng.choice(others) + 1:04d}"]
+        elif edit == 0:
+            step["description"] = step["description"].replace("chunk", "chunk ")
+        elif edit == 1:
+            step["evidence_ids"] = list(reversed(step["evidence_ids"]))
+        elif edit == 2:
+            step["prior_step_ids"] = list(reversed(step["prior_step_ids"]))
+        else:
+            step["inputs"] = {"kind": KIND, "requirement_id": "req_nowhere"}
+        steps[index] = encode(step)
+    if target != index and rng.random() < 0.6:
+        steps[index] = _rewritten(bundle, steps, index) or steps[index]
+    return recommit(bundle, steps=steps)
+
+
+def _rewritten(bundle: Bundle, steps: list[bytes], index: int) -> bytes | None:
+    """The chunk recomputed from its (edited) citations, if it can be."""
+    try:
+        spec = PromptSpec.from_cbor(bundle.prompt_spec)
+        step = ReasoningStep.from_cbor(steps[index])
+        prior = {s.step_id: s for s in (ReasoningStep.from_cbor(steps[i]) for i in range(index))}
+        return bytes(recompute_step(spec, step, {}, prior).to_cbor())
+    except (PorError, KeyError, IndexError, TypeError, ValueError):
+        return None
+
+
+def compare(bundle: Bundle, index: int, kind: str) -> None:
+    try:
+        proof = build_one_step_proof(bundle, index).to_cbor()
+    except PorError:
+        COUNTS["unbuildable"] += 1
+        return
+    won, check_id, gas = _CHAIN.execute(proof)
+    assert (won, check_id) == python_answer(proof), (kind, proof.hex()[:600])
+    COUNTS[kind] += 1
+    COUNTS[f"id:{check_id}"] += 1
+    COUNTS["max_gas"] = max(COUNTS["max_gas"], gas)
+
+
+def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
+    indices = chunks_of(bundle)
+    for index in indices:
+        compare(bundle, index, "check.honest")
+    won, check_id, _gas = _CHAIN.execute(build_one_step_proof(bundle, len(bundle.steps) - 1)
+                                         .to_cbor())
+    assert (won, check_id) == (False, "court_path:map")
+    for _ in range(forged):
+        index = rng.choice(indices)
+        compare(forge(bundle, index, rng), index, "check.forged")
+
+
+def test_check_chunks_on_every_fixture_market() -> None:
+    rng = random.Random(24)  # noqa: S311 - seeded cases, not secrets
+    for name in list_scenarios():
+        exercise(honest(name), rng, forged=FORGED)
+
+
+@settings(max_examples=12, deadline=None)
+@given(markets(), st.integers(0, 2**32 - 1))
+def test_check_chunks_on_generated_markets(case: Any, seed: int) -> None:
+    spec, evidence = case
+    bundle = bundle_from_bytes(build(spec, evidence).data)
+    exercise(bundle, random.Random(seed), forged=15)  # noqa: S311
+
+
+def many_items(name: str, count: int) -> Bundle:
+    """Scenario ``name`` with its first requirement's items repeated to ``count`` items
+    (new evidence ids), so the requirement has several check chunks."""
+    scenario = load_scenario(name)
+    first = scenario.prompt_spec.data_requirements[0].requirement_id
+    mine = [i for i in scenario.evidence.items if i.requirement_id == first]
+    rest = [i for i in scenario.evidence.items if i.requirement_id != first]
+    copies = [mine[k % len(mine)].model_copy(update={"evidence_id": f"ev-{k:03d}"})
+              for k in range(count)]
+    evidence = scenario.evidence.model_copy(update={"items": copies + rest})
+    return bundle_from_bytes(build(scenario.prompt_spec, evidence).data)
+
+
+@pytest.mark.parametrize("name", ["67-two-of-three-below", "50-commodities-per-source-quorum",
+                                  "60-http-500-primary", "62-field-comparison-home-win"])
+def test_multi_chunk_requirements(name: str) -> None:
+    """23 items of one requirement: three chunks (10, 10, 3), honest and forged; the gas
+    of a full 10-item chunk is recorded."""
+    bundle = many_items(name, 23)
+    indices = chunks_of(bundle)
+    assert len(indices) >= 3
+    full = build_one_step_proof(bundle, indices[1]).to_cbor()
+    won, check_id, gas = _CHAIN.execute(full)
+    assert (won, check_id) == (False, "one_step.match")
+    COUNTS["full_chunk_gas"] = max(COUNTS["full_chunk_gas"], gas)
+    exercise(bundle, random.Random(len(name)), forged=FORGED)  # noqa: S311
+
+
+#: Malformed values of the PromptSpec fields the chain reads (SPEC §14.8).
+BAD_SPEC_FIELDS: list[tuple[tuple[str, ...], Any]] = [
+    (("market", "allowed_sources"), [5]), (("market", "allowed_sources"), "src"),
+    (("market", "resolution_window", "start"), "1"), (("market", "resolution_window", "end"), -1),
+    (("timestamp_slack_seconds",), True), (("prediction_semantics", "metric"), 7),
+    (("prediction_semantics", "predicate"), 1), (("req", "min_provenance_tier"), 4),
+    (("req", "accepted_status_codes"), [99]), (("req", "accepted_status_codes"), [600]),
+    (("req", "source_targets"), [{"source_id": ""}]),
+]
+#: Valid values of the same fields (the chunk recomputed under another PromptSpec).
+GOOD_SPEC_FIELDS: list[tuple[tuple[str, ...], Any]] = [
+    (("req", "min_provenance_tier"), 0), (("req", "min_provenance_tier"), 3),
+    (("req", "accepted_status_codes"), [100, 200, 599]), (("req", "accepted_status_codes"), [404]),
+    (("timestamp_slack_seconds",), 0), (("timestamp_slack_seconds",), 2**62),
+    (("market", "resolution_window", "start"), 0),
+]
+
+
+def _set(spec: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    node: Any = spec["data_requirements"][0] if path[0] == "req" else spec
+    for key in path[1:-1] if path[0] == "req" else path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+
+
+@pytest.mark.parametrize("name", list_scenarios()[::3])
+def test_prompt_spec_fields_read(name: str) -> None:
+    """A malformed field the chain reads is won one_step.invalid_record on both sides;
+    valid edge values give the same answer on both sides."""
+    bundle = honest(name)
+    index = chunks_of(bundle)[0]
+    for path, value in BAD_SPEC_FIELDS + GOOD_SPEC_FIELDS:
+        spec = decode(bundle.prompt_spec)
+        _set(spec, path, value)
+        proof = build_one_step_proof(recommit(bundle, prompt_spec=encode(spec)), index).to_cbor()
+        won, check_id, _gas = _CHAIN.execute(proof)
+        assert (won, check_id) == python_answer(proof), (path, value)
+        if (path, value) in BAD_SPEC_FIELDS:
+            assert (won, check_id) == (True, "one_step.invalid_record"), (path, value)
+        COUNTS["check.spec"] += 1
+
+
+def test_deployed_sizes() -> None:
+    """Both contracts are under EIP-170's limit (the executor deploys the computation)."""
+    for name in ("PorCheckExec", "PorCheckCompute"):
+        assert deployed_size(name) <= CODE_LIMIT, name
+
+
+def test_check_case_count() -> None:
+    """At least 2 500 one-step proofs compared, and every outcome among them."""
+    proofs = sum(v for k, v in COUNTS.items() if k.startswith("check."))
+    if proofs == 0:
+        pytest.skip("run with the other tests of this file")
+    print(dict(sorted(COUNTS.items())), proofs)
+    assert proofs >= 2_500, COUNTS
+    for needed in ("one_step.match", "one_step.mismatch", "one_step.unexecutable"):
+        assert f"id:{needed}" in COUNTS, needed
