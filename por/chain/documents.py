@@ -7,7 +7,7 @@ bundle; ``proof_call`` is ``openChallenge`` for an InclusionProof file, checked
 with ``por check-proof``'s verifier first; ``case_call`` is ``openChallenge`` for
 a DisputeCase (its leaf proved from its own bundle); ``ruling_call`` relays a
 ``por.RulingSignature/1``; ``settle_call`` is ``settleByProof`` for a CitationProof,
-or a OneStepProof of a step the contract re-executes (a ``map`` step), that ``por
+a JudgeProof, or a OneStepProof of a step the contract re-executes, that ``por
 check-proof`` finds won.  The challenge ids are the registry's (SPEC §14.4).
 """
 
@@ -92,16 +92,19 @@ def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> 
 
 
 #: Step kinds (``inputs.kind``) whose one-step proof the registry re-executes itself
-#: (SPEC §14.8); a one-step proof of any other kind goes to the court (SPEC §16).
-ON_CHAIN_STEP_KINDS = ("map",)
+#: (SPEC §14.8, ``contracts/deploy.json``'s executors); a one-step proof of any other
+#: kind goes to the court (SPEC §16).
+ON_CHAIN_STEP_KINDS = ("check_requirement", "aggregate", "contradictions", "deduce", "map")
+#: Proof schemas, besides OneStepProofs, that the registry checks itself (SPEC §14.8).
+ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1")
 
 
 def settle_call(data: bytes, market: str, *, max_size: int,
                 commit_by: bytes | None = None) -> dict[str, Any]:
     """``settleByProof(keccak256(market), proof)`` for the proof file ``data``, checked
     as ``por check-proof`` checks it, in the contract's order (SPEC §14.4): a proof the
-    registry does not re-execute (not a CitationProof, nor a OneStepProof of a step kind
-    in :data:`ON_CHAIN_STEP_KINDS`) is ``chain.proof_kind`` (exit 2: it goes to the
+    registry does not check (not in :data:`ON_CHAIN_SCHEMAS`, nor a OneStepProof of a step
+    kind in :data:`ON_CHAIN_STEP_KINDS`) is ``chain.proof_kind`` (exit 2: it goes to the
     court, §16); an invalid proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a
     valid proof that is lost is ``chain.proof_not_won`` (exit 1), since the contract
     would revert ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes
@@ -113,13 +116,13 @@ def settle_call(data: bytes, market: str, *, max_size: int,
 
     report = check_proof(data, max_size=max_size)
     kind = _step_kind(data) if report.schema == OneStepProof.SCHEMA else None
-    if report.schema is not None and report.schema != CitationProof.SCHEMA and \
+    if report.schema is not None and report.schema not in ON_CHAIN_SCHEMAS and \
             kind not in ON_CHAIN_STEP_KINDS:
         shown = report.schema if kind is None else f"{report.schema} of a {kind} step"
-        raise UnsupportedError("chain.proof_kind", f"the registry re-executes CitationProofs "
-                               f"and OneStepProofs of {', '.join(ON_CHAIN_STEP_KINDS)} steps "
-                               f"only, not {shown}; dispute it with a case (por dispute "
-                               "open, por chain challenge)",
+        raise UnsupportedError("chain.proof_kind", f"the registry checks CitationProofs, "
+                               f"JudgeProofs and OneStepProofs of "
+                               f"{', '.join(ON_CHAIN_STEP_KINDS)} steps only, not {shown}; "
+                               "dispute it with a case (por dispute open, por chain challenge)",
                                expected=CitationProof.SCHEMA, actual=shown[:120])
     if report.status != "valid" or report.outcome is None:
         raise ProofError(report.check_id, report.message, expected=report.expected,
