@@ -147,10 +147,10 @@ library PorContradictionsState {
         (, v) = PorDecimal.parseText(d, pos);
     }
 
-    /// The value of the claim reference at `ref` (its first key, §2 order).
-    function value(bytes calldata d, uint256 ref) internal pure returns (uint256) {
+    /// The value of the claim reference at `at` (its first key, §2 order).
+    function value(bytes calldata d, uint256 at) internal pure returns (uint256) {
         unchecked {
-            (,, uint256 p) = PorCbor.container(d, ref, PorCbor.MAP);
+            (,, uint256 p) = PorCbor.container(d, at, PorCbor.MAP);
             return p + 6; // "\x65value"
         }
     }
