@@ -504,13 +504,14 @@ library PorDeduceStep {
     /// source_summary as an encoded array: the read ids in requirement order, bundle order
     /// within one, each once.
     function summaryOf(Ctx memory c) private pure returns (bytes memory body) {
-        bytes32[] memory seen = new bytes32[](64);
+        uint256 total = 0;
+        for (uint256 r = 0; r < c.aggs.length; r++) total += c.aggs[r].ids.length;
+        bytes32[] memory seen = new bytes32[](total);
         uint256 count = 0;
         for (uint256 r = 0; r < c.aggs.length; r++) {
             Agg memory a = c.aggs[r];
             for (uint256 j = 0; j < a.ids.length; j++) {
                 if (!a.read[j] || contains(seen, count, a.ids[j])) continue;
-                if (count == seen.length) seen = grow(seen);
                 seen[count++] = a.ids[j];
                 body = abi.encodePacked(body, a.idPos[j]);
             }
@@ -523,11 +524,6 @@ library PorDeduceStep {
             if (a[i] == h) return true;
         }
         return false;
-    }
-
-    function grow(bytes32[] memory a) private pure returns (bytes32[] memory b) {
-        b = new bytes32[](2 * a.length);
-        for (uint256 i = 0; i < a.length; i++) b[i] = a[i];
     }
 
     function description(bytes calldata d, uint256 pos, Ctx memory c, Out memory out) private pure returns (bool) {
