@@ -590,12 +590,15 @@ library PorDeduceStep {
 
     /// A CBOR head (SPEC §2: shortest form).
     function head(uint8 major, uint256 n) internal pure returns (bytes memory) {
-        bytes1 m = bytes1(major << 5);
-        if (n < 24) return abi.encodePacked(m | bytes1(uint8(n)));
-        if (n <= 0xff) return abi.encodePacked(m | 0x18, uint8(n));
-        if (n <= 0xffff) return abi.encodePacked(m | 0x19, uint16(n));
-        if (n <= 0xffffffff) return abi.encodePacked(m | 0x1a, uint32(n));
-        return abi.encodePacked(m | 0x1b, uint64(n));
+        if (n < 24) return abi.encodePacked(uint8(major << 5) | uint8(n));
+        uint256 w = n <= 0xff ? 0 : n <= 0xffff ? 1 : n <= 0xffffffff ? 2 : 3; // 1, 2, 4, 8 bytes
+        bytes memory h = new bytes(1 + (1 << w));
+        h[0] = bytes1(uint8(major << 5) | uint8(24 + w));
+        for (uint256 i = 1 << w; i > 0; i--) {
+            h[i] = bytes1(uint8(n));
+            n >>= 8;
+        }
+        return h;
     }
 
     function boolItem(bool v) private pure returns (bytes1) {

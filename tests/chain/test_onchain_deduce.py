@@ -260,6 +260,10 @@ def compare(bundle: Bundle, index: int, case: str) -> None:
     assert (won, check_id) == python_answer(proof), (case, proof.hex()[:800])
     COUNTS[case] += 1
     COUNTS[f"id:{check_id}"] += 1
+    if check_id == "one_step.match":  # which rule of §12.4.1 decided the consistent step
+        output = decode(bundle.steps[index])["output"]
+        COUNTS[f"status:{output['metric_status']}"] += 1
+        COUNTS[f"numeric:{len(output.get('numeric_value', ''))}"] += 1
 
 
 def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
@@ -281,6 +285,51 @@ def test_deduce_on_generated_markets(case: Any, seed: int) -> None:
     spec, evidence = case
     bundle = bundle_from_bytes(build(spec, evidence).data)
     exercise(bundle, random.Random(seed), forged=15)  # noqa: S311
+
+
+#: Markets of the numeric predicates, and edge values for every numeric field they read.
+EDGE_MARKETS = ("03-threshold-gt-boundary", "06-threshold-lte-boundary",
+                "54-sports-over-under-dotted-names", "61-range-settle",
+                "62-field-comparison-home-win", "63-arithmetic-total-over")
+EDGES = ["9" * 64, "-" + "9" * 63, "1" + "0" * 63, "0." + "0" * 61 + "1",
+         "-0." + "0" * 60 + "1", "0." + "9" * 62, "99." + "9" * 61, "0"]
+
+
+def _set_numeric(steps: list[bytes], cited: list[str], key: str, value: str) -> None:
+    for sid in cited[:-1]:
+        at = int(sid[5:]) - 1
+        step = decode(steps[at])
+        for field in step["output"]["fields"]:
+            if field["key"] == key and field["kind"] == "numeric" and field["status"] == "selected":
+                field["value"] = value
+                steps[at] = encode(step)
+                return
+
+
+def test_edge_decimals() -> None:
+    """Every numeric field read set to each edge value (and to the spec's bounds): the
+    deduce step rewritten from them (lost) and left as it was (won or lost alike)."""
+    rng = random.Random(64)  # noqa: S311 - seeded cases, not secrets
+    for name in EDGE_MARKETS:
+        bundle = honest(name)
+        index = _deduce(bundle)
+        sem = decode(bundle.prompt_spec)["prediction_semantics"]
+        keys = [sem["metric"], *(t["metric"] for t in sem.get("terms", [])),
+                *([sem["other_metric"]] if "other_metric" in sem else [])]
+        bounds = [sem[k] for k in ("threshold", "lower", "upper") if k in sem]
+        cited = decode(bundle.steps[index])["prior_step_ids"]
+        for value in EDGES + bounds:
+            for others in (None, rng.choice(EDGES)):
+                steps = list(bundle.steps)
+                _set_numeric(steps, cited, keys[0], value)
+                for key in keys[1:]:
+                    _set_numeric(steps, cited, key, others or "0")
+                for rewrite in (True, False):
+                    edited = list(steps)
+                    if rewrite:
+                        edited[index] = (rewritten(bundle.prompt_spec, edited, index)
+                                         or edited[index])
+                    compare(recommit(bundle, steps=edited), index, "deduce.edge")
 
 
 def test_other_kinds_take_the_court_path() -> None:
@@ -311,3 +360,7 @@ def test_deduce_case_count() -> None:
     for needed in ("one_step.match", "one_step.mismatch", "one_step.unexecutable",
                    "one_step.invalid_record"):
         assert needed in reasons, needed
+    # consistent steps decided by each rule: rules 2, 3 and 5's cap, and a 64-character value
+    for needed in ("status:precondition_unmet", "status:votes_undecided",
+                   "status:value_out_of_range", "status:missing", "numeric:64"):
+        assert COUNTS[needed] > 0, needed
