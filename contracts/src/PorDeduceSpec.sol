@@ -10,9 +10,8 @@ import {PorRecords} from "./PorRecords.sol";
 /// @notice The PromptSpec leaf is read only after `PorCbor.check` accepted it (a leaf
 /// that is not §2 is won one_step.invalid_record); each field
 /// read is checked for its §4.2 type and range (`read` false: won one_step.invalid_record).
-/// Decimals are `Fix` values `i + f / 10^62` with 0 <= f < 10^62: every canonical decimal
-/// (at most 64 characters, so at most 62 fractional digits and magnitude below 10^64) and
-/// every sum of at most nine of them is exact in it.
+/// Decimals are `PorDecimal.Dec` (two words: every sum of a metric and eight terms is
+/// exact, SPEC §3.2).
 library PorDeduceSpec {
     uint8 internal constant EVENT = 1;
     uint8 internal constant THRESHOLD = 2;
@@ -21,17 +20,10 @@ library PorDeduceSpec {
     uint8 internal constant TEXT_EQUALS = 5;
     uint8 internal constant TIME = 6;
 
-    uint256 internal constant ONE = 1e62;
-
     bytes32 internal constant BOOLEAN = keccak256("boolean");
     bytes32 internal constant NUMERIC = keccak256("numeric");
     bytes32 internal constant TEXT = keccak256("text");
     bytes32 internal constant TIMESTAMP = keccak256("timestamp");
-
-    struct Fix {
-        int256 i;
-        uint256 f;
-    }
 
     /// The fields read (`*Pos`: offsets in the proof of the text items).
     struct Sem {
@@ -39,9 +31,9 @@ library PorDeduceSpec {
         uint256 predicatePos;
         uint256 metricPos;
         uint8 comparison; // 1 >, 2 >=, 3 <, 4 <=, 5 ==
-        Fix threshold;
-        Fix lower;
-        Fix upper;
+        PorDecimal.Dec threshold;
+        PorDecimal.Dec lower;
+        PorDecimal.Dec upper;
         bool lowerInclusive;
         bool upperInclusive;
         uint256 expectedPos;
@@ -84,7 +76,8 @@ library PorDeduceSpec {
         if (pr == THRESHOLD || pr == TIME) {
             uint256 t = get(d, p, keccak256("threshold"));
             (ok, s.threshold) = parseAt(d, t);
-            if (ok && pr == TIME) ok = s.threshold.f == 0 && s.threshold.i >= 0 && s.threshold.i <= int256(PorRecords.MAX_COUNT);
+            PorDecimal.Dec memory t0 = s.threshold;
+            if (ok && pr == TIME) ok = !t0.neg && t0.scale == 0 && t0.hi == 0 && t0.lo <= PorRecords.MAX_COUNT;
         }
         if (ok && pr == RANGE) ok = range(d, p, s);
         if (ok && pr == TEXT_EQUALS) {
@@ -284,88 +277,21 @@ library PorDeduceSpec {
         return ok ? keccak256(d[off:off + len]) : bytes32(0);
     }
 
-    // --- exact decimals -----------------------------------------------------------------
+    // --- exact decimals (PorDecimal, SPEC §3.2) -------------------------------------------
 
     /// The canonical decimal text item at `pos` (0: absent, not ok).
-    function parseAt(bytes calldata d, uint256 pos) internal pure returns (bool ok, Fix memory v) {
+    function parseAt(bytes calldata d, uint256 pos) internal pure returns (bool ok, PorDecimal.Dec memory v) {
         if (pos == 0) return (false, v);
-        (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        if (!text || !PorDecimal.isCanonical(d, off, len)) return (false, v);
-        uint256 end = off + len;
-        bool neg = d[off] == "-";
-        uint256 i = neg ? off + 1 : off;
-        uint256 n = 0;
-        for (; i < end && d[i] != "."; i++) n = n * 10 + (uint8(d[i]) - 48);
-        uint256 f = 0;
-        uint256 scale = ONE;
-        for (i = i + 1; i < end; i++) {
-            f = f * 10 + (uint8(d[i]) - 48);
-            scale /= 10;
-        }
-        v = Fix(int256(n), f * scale);
-        if (neg) v = negate(v);
-        return (true, v);
+        return PorDecimal.parseText(d, pos);
     }
 
-    function add(Fix memory a, Fix memory b) internal pure returns (Fix memory) {
-        uint256 f = a.f + b.f;
-        int256 carry = f >= ONE ? int256(1) : int256(0);
-        return Fix(a.i + b.i + carry, carry == 1 ? f - ONE : f);
-    }
-
-    function negate(Fix memory a) internal pure returns (Fix memory) {
-        return a.f == 0 ? Fix(-a.i, 0) : Fix(-a.i - 1, ONE - a.f);
-    }
-
-    function cmp(Fix memory a, Fix memory b) internal pure returns (int256) {
-        if (a.i != b.i) return a.i < b.i ? -1 : int256(1);
-        if (a.f != b.f) return a.f < b.f ? -1 : int256(1);
-        return 0;
-    }
-
-    /// `v <comparison> b`.
-    function compare(Fix memory v, uint8 comparison, Fix memory b) internal pure returns (bool) {
-        int256 c = cmp(v, b);
+    /// `v <comparison> b`, exactly.
+    function compare(PorDecimal.Dec memory v, uint8 comparison, PorDecimal.Dec memory b) internal pure returns (bool) {
+        int256 c = PorDecimal.cmp(v, b);
         if (comparison == 1) return c > 0;
         if (comparison == 2) return c >= 0;
         if (comparison == 3) return c < 0;
         if (comparison == 4) return c <= 0;
         return c == 0;
-    }
-
-    /// The canonical text of `v` (SPEC §3.2); fits false when it is longer than 64.
-    function toText(Fix memory v) internal pure returns (bool fits, bytes memory text) {
-        bool neg = v.i < 0;
-        Fix memory m = neg ? negate(v) : v;
-        uint256 whole = uint256(m.i);
-        uint256 f = m.f;
-        uint256 digits = 62;
-        while (f != 0 && f % 10 == 0) {
-            f /= 10;
-            digits--;
-        }
-        bytes memory w = bytes(uintText(whole));
-        uint256 length = (neg ? 1 : 0) + w.length + (f == 0 ? 0 : 1 + digits);
-        if (length > PorDecimal.MAX_LENGTH) return (false, text);
-        text = abi.encodePacked(neg ? "-" : "", w);
-        if (f != 0) {
-            bytes memory frac = new bytes(digits);
-            for (uint256 i = digits; i > 0; i--) {
-                frac[i - 1] = bytes1(uint8(48 + f % 10));
-                f /= 10;
-            }
-            text = abi.encodePacked(text, ".", frac);
-        }
-        return (true, text);
-    }
-
-    function uintText(uint256 x) internal pure returns (bytes memory out) {
-        uint256 n = 1;
-        for (uint256 y = x; y >= 10; y /= 10) n++;
-        out = new bytes(n);
-        for (uint256 i = n; i > 0; i--) {
-            out[i - 1] = bytes1(uint8(48 + x % 10));
-            x /= 10;
-        }
     }
 }

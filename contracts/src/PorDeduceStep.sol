@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
@@ -299,7 +300,7 @@ library PorDeduceStep {
     function computed(bytes calldata d, Ctx memory c, Out memory out) private pure returns (Out memory) {
         S.Sem memory s = c.s;
         uint256 v = S.get(d, c.raw[0], keccak256("value"));
-        (bool ok, S.Fix memory x) = typed(d, s.kinds[0], v);
+        (bool ok, PorDecimal.Dec memory x) = typed(d, s.kinds[0], v);
         if (!ok) {
             out.bad = true;
             return out;
@@ -308,14 +309,14 @@ library PorDeduceStep {
         for (uint256 i = 1; i < s.keys.length; i++) {
             uint8 role = s.roles[i];
             if (role == 4) continue;
-            S.Fix memory y;
+            PorDecimal.Dec memory y;
             (ok, y) = S.parseAt(d, S.get(d, c.raw[i], keccak256("value")));
             if (!ok) {
                 out.bad = true;
                 return out;
             }
             read(d, c, out, i);
-            x = S.add(x, role == 1 ? y : S.negate(y));
+            x = role == 1 ? PorDecimal.add(x, y) : PorDecimal.sub(x, y);
         }
         stamp(d, c, out);
         if (out.bad) return out;
@@ -325,7 +326,7 @@ library PorDeduceStep {
         } else if (pr == S.TEXT_EQUALS) {
             out.eventCode = keccak256(item(d, v)) == keccak256(item(d, s.expectedPos)) ? 2 : 1;
         } else {
-            (out.hasNumeric, out.numeric) = S.toText(x);
+            (out.hasNumeric, out.numeric) = PorDecimal.toText(x);
             if (!out.hasNumeric) {
                 (out.insufficient, out.status) = (true, "\x72value_out_of_range");
                 return out;
@@ -379,7 +380,7 @@ library PorDeduceStep {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
         if (!isMap || !isText(d, S.get(d, p, keccak256("evidence_id")))) return (false, false);
         uint256 v = S.get(d, p, keccak256("value"));
-        S.Fix memory x;
+        PorDecimal.Dec memory x;
         (ok, x) = typed(d, s.kinds[0], v);
         if (!ok) return (false, false);
         if (s.predicate == S.EVENT) h = uint8(d[v]) == 0xf5;
@@ -413,17 +414,17 @@ library PorDeduceStep {
     }
 
     /// The predicate on a combined numeric value or timestamp.
-    function holds(S.Sem memory s, S.Fix memory x) private pure returns (bool) {
+    function holds(S.Sem memory s, PorDecimal.Dec memory x) private pure returns (bool) {
         if (s.predicate == S.RANGE) {
-            int256 lo = S.cmp(x, s.lower);
-            int256 hi = S.cmp(x, s.upper);
+            int256 lo = PorDecimal.cmp(x, s.lower);
+            int256 hi = PorDecimal.cmp(x, s.upper);
             return (s.lowerInclusive ? lo >= 0 : lo > 0) && (s.upperInclusive ? hi <= 0 : hi < 0);
         }
-        return S.compare(x, s.comparison, s.predicate == S.FIELD ? S.Fix(0, 0) : s.threshold);
+        return S.compare(x, s.comparison, s.predicate == S.FIELD ? PorDecimal.zero() : s.threshold);
     }
 
-    /// A value of `kind` at `v` (step_io's `_typed`): numeric parsed, timestamp as a Fix.
-    function typed(bytes calldata d, bytes32 kind, uint256 v) private pure returns (bool ok, S.Fix memory x) {
+    /// A value of `kind` at `v` (step_io's `_typed`): numeric parsed, timestamp as a decimal.
+    function typed(bytes calldata d, bytes32 kind, uint256 v) private pure returns (bool ok, PorDecimal.Dec memory x) {
         if (v == 0) return (false, x);
         if (kind == S.NUMERIC) return S.parseAt(d, v);
         if (kind == S.BOOLEAN) {
@@ -432,7 +433,7 @@ library PorDeduceStep {
         }
         if (kind == S.TEXT) return (isText(d, v), x);
         (uint8 major, uint256 t,) = PorCbor.head(d, v);
-        return (major == PorCbor.UINT && t <= PorRecords.MAX_COUNT, S.Fix(int256(t), 0));
+        return (major == PorCbor.UINT && t <= PorRecords.MAX_COUNT, PorDecimal.Dec(false, 0, t, 0));
     }
 
     /// Needed field i found as the first field with its key (SPEC §12.4.1).
