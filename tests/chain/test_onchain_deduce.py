@@ -332,6 +332,19 @@ def test_edge_decimals() -> None:
                     compare(recommit(bundle, steps=edited), index, "deduce.edge")
 
 
+def test_prompt_spec_not_a_record() -> None:
+    """A committed PromptSpec that is not §2 or lacks the fields deduce reads is won
+    ``one_step.invalid_record`` on both sides (SPEC §14.8, the deduce row)."""
+    bundle = honest("61-range-settle")
+    index = _deduce(bundle)
+    for spec in (b"\xff", encode({"schema": "por.Verdict/1"}), bundle.prompt_spec + b"\x00",
+                 bundle.prompt_spec[:-1]):
+        forged = recommit(bundle, prompt_spec=spec)
+        proof = build_one_step_proof(forged, index).to_cbor()
+        assert python_answer(proof) == (True, "one_step.invalid_record")
+        compare(forged, index, "deduce.spec")
+
+
 def test_other_kinds_take_the_court_path() -> None:
     """Every step kind but deduce reverts ``CourtPath(kind)`` on this executor."""
     bundle = honest(list_scenarios()[0])
