@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorDeduceRead} from "./PorDeduceRead.sol";
 import {PorDeduceStep} from "./PorDeduceStep.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 
@@ -26,8 +27,8 @@ contract PorDeduceExec {
         (won, checkId, porRoot, parts, records, at, kind) = PorOneStepCheck.checkUpTo(proof);
         if (checkId != 0) return (won, checkId, porRoot);
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!PorDeduceStep.specIsCbor(proof, parts)) return (true, PorDeduceStep.INVALID_RECORD, porRoot);
-        (won, checkId) = core.run(proof, PorDeduceStep.flatten(proof, parts, records, at));
+        if (!PorDeduceRead.specIsCbor(proof, parts)) return (true, PorDeduceStep.INVALID_RECORD, porRoot);
+        (won, checkId) = core.run(proof, PorDeduceRead.flatten(proof, parts, records, at));
     }
 }
 

@@ -3,8 +3,8 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
+import {PorDeduceRead as R} from "./PorDeduceRead.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
-import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 
@@ -71,46 +71,11 @@ library PorDeduceStep {
         bytes32 kind
     ) internal pure returns (bool, bytes32) {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!specIsCbor(d, parts)) return (true, INVALID_RECORD);
-        return run(d, flatten(d, parts, records, at));
+        if (!R.specIsCbor(d, parts)) return (true, INVALID_RECORD);
+        return run(d, R.flatten(d, parts, records, at));
     }
 
-    /// The PromptSpec leaf is a §2 document (`run` reads it as one).
-    function specIsCbor(bytes calldata d, PorOneStepCheck.Parts memory parts) internal pure returns (bool) {
-        (bytes32 err,) = PorCbor.check(d[parts.all[1].leaf:parts.all[1].leaf + parts.all[1].leafLength]);
-        return err == 0;
-    }
-
-    uint256 internal constant STEP_FIELDS = 8;
-    /// Slots per prior step in `flatten`: leaf offset, known computation (0: none), offsets.
-    uint256 internal constant PRIOR = 2 + STEP_FIELDS;
-
-    /// The offsets `run` reads, packed: the step leaf's offset, the PromptSpec leaf's
-    /// offset and length, the number of prior steps, the step's value offsets, then each
-    /// prior step's leaf offset, its known computation (`PorRecords.computation`'s kind,
-    /// 0 when unknown or its output has not the shape `shapeOk` reads) and value offsets (a deduce step carries no item).
-    function flatten(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[][] memory records, uint256[] memory at)
-        internal
-        pure
-        returns (uint256[] memory flat)
-    {
-        uint256 np = parts.priorCount;
-        flat = new uint256[](4 + STEP_FIELDS + np * PRIOR);
-        (flat[0], flat[1], flat[2], flat[3]) = (parts.all[0].leaf, parts.all[1].leaf, parts.all[1].leafLength, np);
-        for (uint256 k = 0; k < STEP_FIELDS; k++) flat[4 + k] = at[k];
-        uint256 first = 2 + parts.evidenceCount;
-        for (uint256 i = 0; i < np; i++) {
-            uint256 o = 4 + STEP_FIELDS + i * PRIOR;
-            PorInclusion.Part memory part = parts.all[first + i];
-            flat[o] = part.leaf;
-            (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], records[first + i]);
-            bool shaped = known && shapeOk(d, part.leaf + records[first + i][PorRecords.STEP_OUTPUT], kind);
-            flat[o + 1] = shaped ? uint256(kind) : 0;
-            for (uint256 k = 0; k < STEP_FIELDS; k++) flat[o + 2 + k] = records[first + i][k];
-        }
-    }
-
-    /// The re-execution on `flatten`'s offsets, the PromptSpec leaf a §2 document: (won, check id).
+    /// The re-execution on `PorDeduceRead.flatten`'s offsets, the PromptSpec leaf a §2 document: (won, check id).
     function run(bytes calldata d, uint256[] memory flat) internal pure returns (bool, bytes32) {
         (bool ok, S.Sem memory s) = S.read(d, flat[1]);
         if (!ok) return (true, INVALID_RECORD);
@@ -126,8 +91,8 @@ library PorDeduceStep {
     }
 
     function slice(uint256[] memory flat, uint256 from) private pure returns (uint256[] memory at) {
-        at = new uint256[](STEP_FIELDS);
-        for (uint256 k = 0; k < STEP_FIELDS; k++) at[k] = flat[from + k];
+        at = new uint256[](R.STEP_FIELDS);
+        for (uint256 k = 0; k < R.STEP_FIELDS; k++) at[k] = flat[from + k];
     }
 
     /// The committed step against the recomputed one.
@@ -137,10 +102,10 @@ library PorDeduceStep {
         returns (bool, bytes32)
     {
         Out memory out = deduce(d, c);
-        bytes memory summary = items(d, summaryOf(c));
-        if (out.bad || !sameBytes(d, base + at[PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
+        bytes memory summary = R.items(d, summaryOf(c));
+        if (out.bad || !R.sameBytes(d, base + at[PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
         bool same = description(d, base + at[PorRecords.STEP_DESCRIPTION], c, out)
-            && sameBytes(d, base + at[PorRecords.STEP_OUTPUT], output(d, c, out, summary));
+            && R.sameBytes(d, base + at[PorRecords.STEP_OUTPUT], output(d, c, out, summary));
         return same ? (false, MATCH) : (true, MISMATCH);
     }
 
@@ -153,11 +118,11 @@ library PorDeduceStep {
         if (flat[3] != r + 1) return false;
         c.aggs = new Agg[](r);
         for (uint256 i = 0; i < r; i++) {
-            uint256 o = 4 + STEP_FIELDS + i * PRIOR;
+            uint256 o = 4 + R.STEP_FIELDS + i * R.PRIOR;
             if (flat[o + 1] != uint256(keccak256("aggregate"))) return false;
             if (!aggregate(d, flat[o], slice(flat, o + 2), c, i)) return false;
         }
-        uint256 last = 4 + STEP_FIELDS + r * PRIOR;
+        uint256 last = 4 + R.STEP_FIELDS + r * R.PRIOR;
         return flat[last + 1] == uint256(keccak256("contradictions")) && conflicts(d, flat[last], slice(flat, last + 2), c);
     }
 
@@ -167,7 +132,7 @@ library PorDeduceStep {
         returns (bool)
     {
         uint256 rid = S.get(d, base + at[PorRecords.STEP_INPUTS], keccak256("requirement_id"));
-        if (keccak256(item(d, rid)) != keccak256(item(d, c.s.reqIdPos[i]))) return false;
+        if (keccak256(R.item(d, rid)) != keccak256(R.item(d, c.s.reqIdPos[i]))) return false;
         Agg memory a = c.aggs[i];
         if (!aggOutput(d, base + at[PorRecords.STEP_OUTPUT], a)) return false;
         (, uint256 n, uint256 q) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
@@ -183,50 +148,10 @@ library PorDeduceStep {
 
     /// covered, provenance_ok bool; fields a list of field maps.
     function aggOutput(bytes calldata d, uint256 o, Agg memory a) private pure returns (bool) {
-        (, a.covered) = boolOf(d, S.get(d, o, keccak256("covered")));
-        (, a.provenanceOk) = boolOf(d, S.get(d, o, keccak256("provenance_ok")));
+        (, a.covered) = R.boolOf(d, S.get(d, o, keccak256("covered")));
+        (, a.provenanceOk) = R.boolOf(d, S.get(d, o, keccak256("provenance_ok")));
         (, a.nFields, a.fields) = PorCbor.container(d, S.get(d, o, keccak256("fields")), PorCbor.ARRAY);
         return true;
-    }
-
-    /// The output at `o` of a prior step computing `kind` has the shape step_io reads: an
-    /// aggregate's covered and provenance_ok bool and fields a list of field maps; a
-    /// contradictions step's conflicts a list of maps with text kind and key. (Checked
-    /// in `flatten`, so in `PorDeduceExec`, for code size.)
-    function shapeOk(bytes calldata d, uint256 o, bytes32 kind) private pure returns (bool) {
-        if (kind == keccak256("aggregate")) {
-            (bool cov,) = boolOf(d, S.get(d, o, keccak256("covered")));
-            (bool prov,) = boolOf(d, S.get(d, o, keccak256("provenance_ok")));
-            return cov && prov && listOf(d, S.get(d, o, keccak256("fields")), true);
-        }
-        return kind == keccak256("contradictions") && listOf(d, S.get(d, o, keccak256("conflicts")), false);
-    }
-
-    /// A list of field maps (`fields`) or of conflict maps.
-    function listOf(bytes calldata d, uint256 pos, bool fields) private pure returns (bool) {
-        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (pos == 0 || !isArray) return false;
-        for (uint256 j = 0; j < n; j++) {
-            if (!(fields ? fieldShape(d, p) : conflictShape(d, p))) return false;
-            p = PorCbor.skip(d, p);
-        }
-        return true;
-    }
-
-    function conflictShape(bytes calldata d, uint256 p) private pure returns (bool) {
-        (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        return isMap && isText(d, S.get(d, p, keccak256("kind"))) && isText(d, S.get(d, p, keccak256("key")));
-    }
-
-    /// A field map: key, kind, status text; fallback_used bool; evidence_ids texts.
-    function fieldShape(bytes calldata d, uint256 p) private pure returns (bool) {
-        (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap || !isText(d, S.get(d, p, keccak256("key"))) || !isText(d, S.get(d, p, keccak256("kind")))
-                || !isText(d, S.get(d, p, keccak256("status")))) {
-            return false;
-        }
-        (bool fb,) = boolOf(d, S.get(d, p, keccak256("fallback_used")));
-        return fb && textList(d, S.get(d, p, keccak256("evidence_ids")));
     }
 
     function conflicts(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c) private pure returns (bool) {
@@ -261,11 +186,11 @@ library PorDeduceStep {
             }
             read(d, c, out, i);
             uint256 v = S.get(d, c.raw[i], keccak256("value"));
-            if (!isText(d, v)) {
+            if (!R.isText(d, v)) {
                 out.bad = true;
                 return out;
             }
-            if (keccak256(item(d, v)) != keccak256(item(d, s.equalsPos[i]))) {
+            if (keccak256(R.item(d, v)) != keccak256(R.item(d, s.equalsPos[i]))) {
                 out.status = "\x72precondition_unmet";
                 if (s.otherwiseNo[i] && !uncovered) out.eventCode = 1;
                 else out.insufficient = true;
@@ -324,7 +249,7 @@ library PorDeduceStep {
         if (pr == S.EVENT) {
             out.eventCode = uint8(d[v]) == 0xf5 ? 2 : 1;
         } else if (pr == S.TEXT_EQUALS) {
-            out.eventCode = keccak256(item(d, v)) == keccak256(item(d, s.expectedPos)) ? 2 : 1;
+            out.eventCode = keccak256(R.item(d, v)) == keccak256(R.item(d, s.expectedPos)) ? 2 : 1;
         } else {
             (out.hasNumeric, out.numeric) = PorDecimal.toText(x);
             if (!out.hasNumeric) {
@@ -371,20 +296,20 @@ library PorDeduceStep {
             mark(a, S.textHash(d, S.get(d, p, keccak256("evidence_id"))), out);
             p = PorCbor.skip(d, p);
         }
-        out.fellBack = out.fellBack || isTrue(d, S.get(d, c.raw[0], keccak256("fallback_used")));
+        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, c.raw[0], keccak256("fallback_used")));
     }
 
     /// One vote: a map with a text evidence_id and a value of the metric's kind; whether
     /// the predicate holds for it.
     function vote(bytes calldata d, S.Sem memory s, uint256 p) private pure returns (bool ok, bool h) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap || !isText(d, S.get(d, p, keccak256("evidence_id")))) return (false, false);
+        if (!isMap || !R.isText(d, S.get(d, p, keccak256("evidence_id")))) return (false, false);
         uint256 v = S.get(d, p, keccak256("value"));
         PorDecimal.Dec memory x;
         (ok, x) = typed(d, s.kinds[0], v);
         if (!ok) return (false, false);
         if (s.predicate == S.EVENT) h = uint8(d[v]) == 0xf5;
-        else if (s.predicate == S.TEXT_EQUALS) h = keccak256(item(d, v)) == keccak256(item(d, s.expectedPos));
+        else if (s.predicate == S.TEXT_EQUALS) h = keccak256(R.item(d, v)) == keccak256(R.item(d, s.expectedPos));
         else h = holds(s, x);
     }
 
@@ -405,7 +330,7 @@ library PorDeduceStep {
                 } else if (major == PorCbor.UINT) {
                     (out.hasStamp, out.stamp) = (true, t);
                     markList(d, a, S.get(d, p, keccak256("evidence_ids")), out);
-                    out.fellBack = out.fellBack || isTrue(d, S.get(d, p, keccak256("fallback_used")));
+                    out.fellBack = out.fellBack || R.isTrue(d, S.get(d, p, keccak256("fallback_used")));
                 }
                 return;
             }
@@ -431,7 +356,7 @@ library PorDeduceStep {
             (ok,) = PorCbor.boolAt(d, v);
             return (ok, x);
         }
-        if (kind == S.TEXT) return (isText(d, v), x);
+        if (kind == S.TEXT) return (R.isText(d, v), x);
         (uint8 major, uint256 t,) = PorCbor.head(d, v);
         return (major == PorCbor.UINT && t <= PorRecords.MAX_COUNT, PorDecimal.Dec(false, 0, t, 0));
     }
@@ -460,7 +385,7 @@ library PorDeduceStep {
 
     /// metric_status as found: the field's status item, `wrong_kind` or `absent`.
     function statusItem(bytes calldata d, Ctx memory c, uint256 i) private pure returns (bytes memory) {
-        if (c.raw[i] != 0) return item(d, S.get(d, c.raw[i], keccak256("status")));
+        if (c.raw[i] != 0) return R.item(d, S.get(d, c.raw[i], keccak256("status")));
         return c.owner[i] != 0 ? bytes("\x6awrong_kind") : bytes("\x66absent");
     }
 
@@ -469,7 +394,7 @@ library PorDeduceStep {
         uint256 raw = c.raw[i];
         uint256 owner = c.owner[i] - 1;
         markList(d, c.aggs[owner], S.get(d, raw, keccak256("evidence_ids")), out);
-        out.fellBack = out.fellBack || isTrue(d, S.get(d, raw, keccak256("fallback_used")));
+        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, raw, keccak256("fallback_used")));
         if (!c.s.chain[owner] && inConflicts(c, c.s.kinds[i], c.s.keys[i])) out.conflict = true;
     }
 
@@ -512,7 +437,7 @@ library PorDeduceStep {
         for (uint256 r = 0; r < c.aggs.length; r++) {
             Agg memory a = c.aggs[r];
             for (uint256 j = 0; j < a.ids.length; j++) {
-                if (!a.read[j] || contains(seen, count, a.ids[j])) continue;
+                if (!a.read[j] || R.contains(seen, count, a.ids[j])) continue;
                 seen[count++] = a.ids[j];
                 body = abi.encodePacked(body, a.idPos[j]);
             }
@@ -520,16 +445,9 @@ library PorDeduceStep {
         return body; // offsets, turned into items by `items`
     }
 
-    function contains(bytes32[] memory a, uint256 n, bytes32 h) private pure returns (bool) {
-        for (uint256 i = 0; i < n; i++) {
-            if (a[i] == h) return true;
-        }
-        return false;
-    }
-
     function description(bytes calldata d, uint256 pos, Ctx memory c, Out memory out) private pure returns (bool) {
         bytes memory text = abi.encodePacked(
-            "deduce ", textOf(d, c.s.predicatePos), " on ", textOf(d, c.s.metricPos), ": ",
+            "deduce ", R.textOf(d, c.s.predicatePos), " on ", R.textOf(d, c.s.metricPos), ": ",
             insufficient(c, out) ? "insufficient evidence" : "variables computed"
         );
         return PorCbor.isText(d, pos, text);
@@ -552,96 +470,28 @@ library PorDeduceStep {
         bool withNumeric = decided && out.hasNumeric;
         bool withStamp = decided && out.hasStamp;
         uint256 count = 9 + (decided ? 1 : 0) + (withNumeric ? 1 : 0) + (withStamp ? 1 : 0);
-        o = abi.encodePacked(head(5, count), "\x66metric", item(d, c.s.metricPos), "\x69predicate",
-            item(d, c.s.predicatePos));
-        if (withStamp) o = abi.encodePacked(o, "\x69timestamp", head(0, out.stamp));
-        o = abi.encodePacked(o, "\x6dfallback_used", boolItem(out.fellBack), "\x6dmetric_status", out.status);
-        if (withNumeric) o = abi.encodePacked(o, "\x6dnumeric_value", head(3, out.numeric.length), out.numeric);
+        o = abi.encodePacked(R.head(5, count), "\x66metric", R.item(d, c.s.metricPos), "\x69predicate",
+            R.item(d, c.s.predicatePos));
+        if (withStamp) o = abi.encodePacked(o, "\x69timestamp", R.head(0, out.stamp));
+        o = abi.encodePacked(o, "\x6dfallback_used", R.boolItem(out.fellBack), "\x6dmetric_status", out.status);
+        if (withNumeric) o = abi.encodePacked(o, "\x6dnumeric_value", R.head(3, out.numeric.length), out.numeric);
         bool prov = true;
         for (uint256 i = 0; i < c.aggs.length; i++) prov = prov && c.aggs[i].provenanceOk;
-        o = abi.encodePacked(o, "\x6dprovenance_ok", boolItem(prov));
-        if (decided) o = abi.encodePacked(o, "\x6eevent_observed", boolItem(out.eventCode == 2));
+        o = abi.encodePacked(o, "\x6dprovenance_ok", R.boolItem(prov));
+        if (decided) o = abi.encodePacked(o, "\x6eevent_observed", R.boolItem(out.eventCode == 2));
         o = abi.encodePacked(o, "\x6esource_summary", summary, "\x71conflict_detected",
-            boolItem(out.conflict), "\x75insufficient_evidence", boolItem(!decided));
+            R.boolItem(out.conflict), "\x75insufficient_evidence", R.boolItem(!decided));
         bytes memory uncovered;
         uint256 nu = 0;
         for (uint256 i = 0; i < c.aggs.length; i++) {
             if (!c.aggs[i].covered) {
-                uncovered = abi.encodePacked(uncovered, item(d, c.s.reqIdPos[i]));
+                uncovered = abi.encodePacked(uncovered, R.item(d, c.s.reqIdPos[i]));
                 nu++;
             }
         }
-        o = abi.encodePacked(o, "\x76uncovered_requirements", head(4, nu), uncovered);
-    }
-
-    /// The encoded array of the items at the offsets packed in `offsets`.
-    function items(bytes calldata d, bytes memory offsets) internal pure returns (bytes memory a) {
-        uint256 n = offsets.length / 32;
-        a = head(4, n);
-        for (uint256 i = 0; i < n; i++) {
-            uint256 pos;
-            assembly ("memory-safe") {
-                pos := mload(add(add(offsets, 32), mul(i, 32)))
-            }
-            a = abi.encodePacked(a, item(d, pos));
-        }
+        o = abi.encodePacked(o, "\x76uncovered_requirements", R.head(4, nu), uncovered);
     }
 
     // --- encoding helpers ----------------------------------------------------------------
 
-    /// A CBOR head (SPEC §2: shortest form).
-    function head(uint8 major, uint256 n) internal pure returns (bytes memory) {
-        if (n < 24) return abi.encodePacked(uint8(major << 5) | uint8(n));
-        uint256 w = n <= 0xff ? 0 : n <= 0xffff ? 1 : n <= 0xffffffff ? 2 : 3; // 1, 2, 4, 8 bytes
-        bytes memory h = new bytes(1 + (1 << w));
-        h[0] = bytes1(uint8(major << 5) | uint8(24 + w));
-        for (uint256 i = 1 << w; i > 0; i--) {
-            h[i] = bytes1(uint8(n));
-            n >>= 8;
-        }
-        return h;
-    }
-
-    function boolItem(bool v) private pure returns (bytes1) {
-        return v ? bytes1(0xf5) : bytes1(0xf4);
-    }
-
-    /// The encoded item at `pos`.
-    function item(bytes calldata d, uint256 pos) internal pure returns (bytes memory) {
-        return d[pos:PorCbor.skip(d, pos)];
-    }
-
-    function textOf(bytes calldata d, uint256 pos) private pure returns (bytes memory) {
-        (, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        return d[off:off + len];
-    }
-
-    function sameBytes(bytes calldata d, uint256 pos, bytes memory want) private pure returns (bool) {
-        uint256 end = PorCbor.skip(d, pos);
-        return end - pos == want.length && keccak256(d[pos:end]) == keccak256(want);
-    }
-
-    function isText(bytes calldata d, uint256 pos) private pure returns (bool ok) {
-        if (pos == 0) return false;
-        (ok,,) = PorCbor.str(d, pos, PorCbor.TEXT);
-    }
-
-    function isTrue(bytes calldata d, uint256 pos) private pure returns (bool) {
-        return pos != 0 && uint8(d[pos]) == 0xf5;
-    }
-
-    function boolOf(bytes calldata d, uint256 pos) private pure returns (bool ok, bool v) {
-        if (pos == 0) return (false, false);
-        return PorCbor.boolAt(d, pos);
-    }
-
-    function textList(bytes calldata d, uint256 pos) private pure returns (bool) {
-        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (pos == 0 || !isArray) return false;
-        for (uint256 i = 0; i < n; i++) {
-            if (!isText(d, p)) return false;
-            p = PorCbor.skip(d, p);
-        }
-        return true;
-    }
 }
