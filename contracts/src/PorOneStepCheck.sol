@@ -68,6 +68,20 @@ library PorOneStepCheck {
         (won, id) = decide(d, parts, exec);
     }
 
+    /// `checkWith` up to the kind's own re-execution, for an executor whose re-execution
+    /// lives in another contract (code size): `id` the first fault's (with `won` and
+    /// por_root), else 0 with the verified parts, the carried records' and the step's
+    /// value offsets and its computation `kind`, as `checkWith` passes them to `exec`.
+    function checkUpTo(bytes calldata d)
+        internal
+        view
+        returns (bool won, bytes32 id, bytes32 porRoot, Parts memory parts, uint256[][] memory records, uint256[] memory at, bytes32 kind)
+    {
+        (id, porRoot, parts) = verifyParts(d);
+        if (id != 0) return (false, id, porRoot, parts, records, at, 0);
+        (id, won, at, records, kind) = prepare(d, parts);
+    }
+
     /// Steps 1-3 of SPEC §10.5: the schema, every part under por_root in order, then the
     /// proof's own id; (0, por_root, parts) when all hold, else (the proof.* / merkle.* id,
     /// por_root as read, parts).

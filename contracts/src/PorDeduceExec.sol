@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorDeduceRead} from "./PorDeduceRead.sol";
+import {PorDeduceStep} from "./PorDeduceStep.sol";
+import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+
+/// @title PorDeduceExec: a one-step proof of a `deduce` step decided on chain (SPEC §14.8).
+/// @notice Stateless. `PorOneStepCheck`'s common part runs here; the deduce re-execution
+/// (`PorDeduceStep`) runs in `PorDeduceCore`, which the constructor deploys (`core()`):
+/// both in one contract would pass the 24 576-byte code limit. A step of any other kind
+/// reverts `CourtPath(keccak256(kind))`.
+contract PorDeduceExec {
+    bytes32 public constant KIND = keccak256("deduce");
+    PorDeduceCore public immutable core;
+
+    constructor() {
+        core = new PorDeduceCore();
+    }
+
+    /// A por.OneStepProof/1 whose bytes passed the §2 reader (the router runs it).
+    function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
+        PorOneStepCheck.Parts memory parts;
+        uint256[][] memory records;
+        uint256[] memory at;
+        bytes32 kind;
+        (won, checkId, porRoot, parts, records, at, kind) = PorOneStepCheck.checkUpTo(proof);
+        if (checkId != 0) return (won, checkId, porRoot);
+        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        if (!PorDeduceRead.specIsCbor(proof, parts)) return (true, PorDeduceStep.INVALID_RECORD, porRoot);
+        (won, checkId) = core.run(proof, PorDeduceRead.flatten(proof, parts, records, at));
+    }
+}
+
+/// @title PorDeduceCore: `PorDeduceStep.run` behind an external call (stateless, pure).
+contract PorDeduceCore {
+    /// (won, check id) of the deduce step in `proof` at `PorDeduceStep.flatten`'s offsets.
+    function run(bytes calldata proof, uint256[] calldata flat) external pure returns (bool, bytes32) {
+        return PorDeduceStep.run(proof, flat);
+    }
+}

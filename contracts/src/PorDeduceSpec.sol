@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorDeduceSpec: the PromptSpec fields the `deduce` step reads (SPEC §4.2, §12.4.1,
+/// §14.8), and the exact decimal arithmetic its predicates use (SPEC §3.2).
+/// @notice The PromptSpec leaf is read only after `PorCbor.check` accepted it (a leaf
+/// that is not §2 is won one_step.invalid_record); each field
+/// read is checked for its §4.2 type and range (`read` false: won one_step.invalid_record).
+/// Decimals are `PorDecimal.Dec` (two words: every sum of a metric and eight terms is
+/// exact, SPEC §3.2).
+library PorDeduceSpec {
+    uint8 internal constant EVENT = 1;
+    uint8 internal constant THRESHOLD = 2;
+    uint8 internal constant RANGE = 3;
+    uint8 internal constant FIELD = 4;
+    uint8 internal constant TEXT_EQUALS = 5;
+    uint8 internal constant TIME = 6;
+
+    bytes32 internal constant BOOLEAN = keccak256("boolean");
+    bytes32 internal constant NUMERIC = keccak256("numeric");
+    bytes32 internal constant TEXT = keccak256("text");
+    bytes32 internal constant TIMESTAMP = keccak256("timestamp");
+
+    /// The fields read (`*Pos`: offsets in the proof of the text items).
+    struct Sem {
+        uint8 predicate;
+        uint256 predicatePos;
+        uint256 metricPos;
+        uint8 comparison; // 1 >, 2 >=, 3 <, 4 <=, 5 ==
+        PorDecimal.Dec threshold;
+        PorDecimal.Dec lower;
+        PorDecimal.Dec upper;
+        bool lowerInclusive;
+        bool upperInclusive;
+        uint256 expectedPos;
+        bool absentMeansNo;
+        uint256 k; // sources_required; 0 when absent
+        // needed fields (SPEC §12.4.1): metric, terms, other_metric, preconditions
+        bytes32[] keys;
+        bytes32[] kinds;
+        uint8[] roles; // 0 metric, 1 term +, 2 term -, 3 other_metric, 4 precondition
+        uint256[] equalsPos; // precondition: its `equals` text item
+        bool[] otherwiseNo;
+        // data requirements
+        uint256[] reqIdPos;
+        bool[] chain;
+        uint256[] targets;
+    }
+
+    /// The prediction semantics and requirements of the PromptSpec leaf `spec` (offsets
+    /// of `d`, starting at `base`); ok false when a field read is missing or malformed.
+    /// The leaf passed `PorCbor.check` (`PorDeduceExec` checks it before the call).
+    function read(bytes calldata d, uint256 base) internal pure returns (bool ok, Sem memory s) {
+        uint256 p = get(d, base, keccak256("prediction_semantics"));
+        uint256 r = get(d, base, keccak256("data_requirements"));
+        if (p == 0 || r == 0 || !semantics(d, p, s)) return (false, s);
+        return (requirements(d, r, s), s);
+    }
+
+    function semantics(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool) {
+        s.predicatePos = get(d, p, keccak256("predicate"));
+        s.metricPos = get(d, p, keccak256("metric"));
+        if (s.predicatePos == 0 || !isId(d, s.metricPos)) return false;
+        s.predicate = predicateCode(d, s.predicatePos);
+        uint8 pr = s.predicate;
+        if (pr == 0) return false;
+        if (pr == THRESHOLD || pr == FIELD || pr == TIME) {
+            s.comparison = comparisonCode(d, get(d, p, keccak256("comparison")));
+            if (s.comparison == 0) return false;
+        }
+        bool ok = true;
+        if (pr == THRESHOLD || pr == TIME) {
+            uint256 t = get(d, p, keccak256("threshold"));
+            (ok, s.threshold) = parseAt(d, t);
+            PorDecimal.Dec memory t0 = s.threshold;
+            if (ok && pr == TIME) ok = !t0.neg && t0.scale == 0 && t0.hi == 0 && t0.lo <= PorRecords.MAX_COUNT;
+        }
+        if (ok && pr == RANGE) ok = range(d, p, s);
+        if (ok && pr == TEXT_EQUALS) {
+            s.expectedPos = get(d, p, keccak256("expected_text"));
+            ok = s.expectedPos != 0 && textUpTo(d, s.expectedPos, 256);
+        }
+        uint256 a = get(d, p, keccak256("absent_means_no"));
+        if (ok && a != 0) ok = uint8(d[a]) == 0xf5;
+        s.absentMeansNo = a != 0;
+        uint256 k = get(d, p, keccak256("sources_required"));
+        if (ok && k != 0) (ok, s.k) = PorRecords.uintIn(d, k, 1, 64);
+        return ok && needed(d, p, s);
+    }
+
+    function range(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool ok) {
+        (ok, s.lower) = parseAt(d, get(d, p, keccak256("lower")));
+        if (ok) (ok, s.upper) = parseAt(d, get(d, p, keccak256("upper")));
+        (bool lo, bool loSet) = optBool(d, get(d, p, keccak256("lower_inclusive")));
+        (bool hi, bool hiSet) = optBool(d, get(d, p, keccak256("upper_inclusive")));
+        s.lowerInclusive = !loSet || lo;
+        s.upperInclusive = hiSet && hi;
+        return ok && validBool(d, get(d, p, keccak256("lower_inclusive")))
+            && validBool(d, get(d, p, keccak256("upper_inclusive")));
+    }
+
+    /// Where the optional lists are: terms, other_metric, preconditions.
+    struct Lists {
+        uint256 nt;
+        uint256 ft;
+        uint256 o;
+        uint256 nc;
+        uint256 fc;
+    }
+
+    /// The needed fields, in the order deduce reads them.
+    function needed(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool) {
+        Lists memory l;
+        bool okT;
+        bool okC;
+        (okT, l.nt, l.ft) = optList(d, s.predicate == THRESHOLD || s.predicate == RANGE ? get(d, p, keccak256("terms")) : 0);
+        (okC, l.nc, l.fc) = optList(d, get(d, p, keccak256("preconditions")));
+        l.o = s.predicate == FIELD ? get(d, p, keccak256("other_metric")) : 0;
+        if (!okT || !okC || (s.predicate == FIELD && !isId(d, l.o))) return false;
+        uint256 n = 1 + l.nt + (l.o != 0 ? 1 : 0) + l.nc;
+        s.keys = new bytes32[](n);
+        s.kinds = new bytes32[](n);
+        s.roles = new uint8[](n);
+        s.equalsPos = new uint256[](n);
+        s.otherwiseNo = new bool[](n);
+        s.keys[0] = textHash(d, s.metricPos);
+        uint8 pr = s.predicate;
+        s.kinds[0] = pr == EVENT ? BOOLEAN : pr == TEXT_EQUALS ? TEXT : pr == TIME ? TIMESTAMP : NUMERIC;
+        return fill(d, s, l);
+    }
+
+    function fill(bytes calldata d, Sem memory s, Lists memory l) private pure returns (bool) {
+        uint256 j = 1;
+        for (uint256 i = 0; i < l.nt; i++) {
+            if (!term(d, l.ft, s, j++)) return false;
+            l.ft = PorCbor.skip(d, l.ft);
+        }
+        if (l.o != 0) {
+            (s.keys[j], s.kinds[j], s.roles[j]) = (textHash(d, l.o), NUMERIC, 3);
+            j++;
+        }
+        for (uint256 i = 0; i < l.nc; i++) {
+            if (!precondition(d, l.fc, s, j++)) return false;
+            l.fc = PorCbor.skip(d, l.fc);
+        }
+        return true;
+    }
+
+    /// {op: "+" | "-", metric: id}
+    function term(bytes calldata d, uint256 ft, Sem memory s, uint256 j) private pure returns (bool) {
+        uint256 op = get(d, ft, keccak256("op"));
+        uint256 m = get(d, ft, keccak256("metric"));
+        bool plus = op != 0 && textHash(d, op) == keccak256("+");
+        if (!(plus || (op != 0 && textHash(d, op) == keccak256("-"))) || !isId(d, m)) return false;
+        (s.keys[j], s.kinds[j], s.roles[j]) = (textHash(d, m), NUMERIC, plus ? 1 : 2);
+        return true;
+    }
+
+    /// {key: id, equals: text, otherwise: "INVALID" | "NO" (absent: INVALID)}
+    function precondition(bytes calldata d, uint256 fc, Sem memory s, uint256 j) private pure returns (bool) {
+        uint256 key = get(d, fc, keccak256("key"));
+        uint256 eq = get(d, fc, keccak256("equals"));
+        uint256 ow = get(d, fc, keccak256("otherwise"));
+        (bool isEq,,) = PorCbor.str(d, eq, PorCbor.TEXT);
+        bool no = ow != 0 && textHash(d, ow) == keccak256("NO");
+        if (!isId(d, key) || eq == 0 || !isEq || (ow != 0 && !no && textHash(d, ow) != keccak256("INVALID"))) {
+            return false;
+        }
+        (s.keys[j], s.kinds[j], s.roles[j]) = (textHash(d, key), TEXT, 4);
+        (s.equalsPos[j], s.otherwiseNo[j]) = (eq, no);
+        return true;
+    }
+
+    function requirements(bytes calldata d, uint256 r, Sem memory s) private pure returns (bool) {
+        (bool isArray, uint256 n, uint256 q) = PorCbor.container(d, r, PorCbor.ARRAY);
+        if (!isArray || n == 0 || n > 8) return false;
+        s.reqIdPos = new uint256[](n);
+        s.chain = new bool[](n);
+        s.targets = new uint256[](n);
+        for (uint256 i = 0; i < n; i++) {
+            if (!requirement(d, q, s, i)) return false;
+            q = PorCbor.skip(d, q);
+        }
+        return true;
+    }
+
+    function requirement(bytes calldata d, uint256 q, Sem memory s, uint256 i) private pure returns (bool) {
+        uint256 id = get(d, q, keccak256("requirement_id"));
+        uint256 policy = get(d, q, keccak256("selection_policy"));
+        uint256 strategy = policy == 0 ? 0 : get(d, policy, keccak256("strategy"));
+        uint256 targets = get(d, q, keccak256("source_targets"));
+        (bool targetsOk, uint256 t,) = PorCbor.container(d, targets, PorCbor.ARRAY);
+        if (!isId(d, id) || strategy == 0 || targets == 0 || !targetsOk || t == 0 || t > 10) return false;
+        bool chain = textHash(d, strategy) == keccak256("fallback_chain");
+        if (!chain && textHash(d, strategy) != keccak256("single_best") && textHash(d, strategy) != keccak256("multi_source_quorum")) {
+            return false;
+        }
+        (s.reqIdPos[i], s.chain[i], s.targets[i]) = (id, chain, t);
+        return true;
+    }
+
+    // --- small readers -----------------------------------------------------------------
+
+    function predicateCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
+        if (textHash(d, pos) == keccak256("event_observed")) return EVENT;
+        if (textHash(d, pos) == keccak256("numeric_threshold")) return THRESHOLD;
+        if (textHash(d, pos) == keccak256("numeric_range")) return RANGE;
+        if (textHash(d, pos) == keccak256("field_comparison")) return FIELD;
+        if (textHash(d, pos) == keccak256("text_equals")) return TEXT_EQUALS;
+        if (textHash(d, pos) == keccak256("timestamp_threshold")) return TIME;
+        return 0;
+    }
+
+    function comparisonCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
+        if (pos == 0) return 0;
+        if (textHash(d, pos) == keccak256(">")) return 1;
+        if (textHash(d, pos) == keccak256(">=")) return 2;
+        if (textHash(d, pos) == keccak256("<")) return 3;
+        if (textHash(d, pos) == keccak256("<=")) return 4;
+        if (textHash(d, pos) == keccak256("==")) return 5;
+        return 0;
+    }
+
+    /// An optional list of 1..8 items: (ok, count, first); absent (pos 0) is ok and empty.
+    function optList(bytes calldata d, uint256 pos) private pure returns (bool, uint256, uint256) {
+        if (pos == 0) return (true, 0, 0);
+        (bool ok, uint256 n, uint256 first) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        return (ok && n >= 1 && n <= 8, n, first);
+    }
+
+    function optBool(bytes calldata d, uint256 pos) private pure returns (bool v, bool set) {
+        if (pos == 0) return (false, false);
+        return (uint8(d[pos]) == 0xf5, true);
+    }
+
+    function validBool(bytes calldata d, uint256 pos) private pure returns (bool ok) {
+        if (pos == 0) return true;
+        (ok,) = PorCbor.boolAt(d, pos);
+    }
+
+    function isId(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
+        if (pos == 0) return false;
+        (ok,,) = PorRecords.isId(d, pos);
+    }
+
+    /// Text of at most `max` code points.
+    function textUpTo(bytes calldata d, uint256 pos, uint256 max) private pure returns (bool) {
+        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        if (!ok) return false;
+        uint256 points = 0;
+        for (uint256 i = off; i < off + len; i++) {
+            if (uint8(d[i]) & 0xc0 != 0x80) points++;
+        }
+        return points <= max;
+    }
+
+    /// The value of the key whose text hashes to `key` in the map at `pos` (0 when absent
+    /// or not a map): `PorCbor.get` by hash, one loop for every key this kind reads.
+    function get(bytes calldata d, uint256 pos, bytes32 key) internal pure returns (uint256) {
+        (bool ok, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (!ok) return 0;
+        for (uint256 i = 0; i < count; i++) {
+            (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+            if (keccak256(d[off:off + len]) == key) return off + len;
+            p = PorCbor.skip(d, off + len);
+        }
+        return 0;
+    }
+
+    /// keccak256 of the text at `pos` (its bytes, not its head); 0 for another type.
+    function textHash(bytes calldata d, uint256 pos) internal pure returns (bytes32) {
+        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        return ok ? keccak256(d[off:off + len]) : bytes32(0);
+    }
+
+    // --- exact decimals (PorDecimal, SPEC §3.2) -------------------------------------------
+
+    /// The canonical decimal text item at `pos` (0: absent, not ok).
+    function parseAt(bytes calldata d, uint256 pos) internal pure returns (bool ok, PorDecimal.Dec memory v) {
+        if (pos == 0) return (false, v);
+        return PorDecimal.parseText(d, pos);
+    }
+
+    /// `v <comparison> b`, exactly.
+    function compare(PorDecimal.Dec memory v, uint8 comparison, PorDecimal.Dec memory b) internal pure returns (bool) {
+        int256 c = PorDecimal.cmp(v, b);
+        if (comparison == 1) return c > 0;
+        if (comparison == 2) return c >= 0;
+        if (comparison == 3) return c < 0;
+        if (comparison == 4) return c <= 0;
+        return c == 0;
+    }
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
+import {PorDeduceRead as R} from "./PorDeduceRead.sol";
+import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
+import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorDeduceStep: the `deduce` step re-executed on chain (SPEC §12.4.1, §12.5.6,
+/// §14.8), as `por.auditor.deduce` computes it.
+/// @notice The step cites the r aggregates (requirement order) then the contradictions
+/// step; the aggregates' and conflicts' shapes are read as `step_io` reads them (any
+/// fault: step.citation_mismatch / step.bad_prior_output off chain, won
+/// one_step.unexecutable). The recomputed `output` is encoded canonically in memory (its
+/// keys are a fixed set, so their §2 order is static) and compared with the committed
+/// bytes; `evidence_ids` must be the recomputed `source_summary` (else unexecutable).
+library PorDeduceStep {
+    bytes32 internal constant KIND = keccak256("deduce");
+    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
+    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
+    bytes32 internal constant MATCH = keccak256("one_step.match");
+    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    bytes32 private constant SELECTED = keccak256("selected");
+    bytes32 private constant MISSING = keccak256("missing");
+
+    /// A cited aggregate: where its output's parts are, its evidence ids (hashes and item
+    /// offsets) and which of them the step read.
+    struct Agg {
+        uint256 fields;
+        uint256 nFields;
+        bool covered;
+        bool provenanceOk;
+        bytes32[] ids;
+        uint256[] idPos;
+        bool[] read;
+    }
+
+    /// What deduce found (por.auditor.deduce.Deduced).
+    struct Out {
+        bool bad; // a read of a cited step failed: unexecutable
+        bool insufficient;
+        uint8 eventCode; // 0 none, 1 false, 2 true
+        bool hasNumeric;
+        bytes numeric;
+        bool hasStamp;
+        uint256 stamp;
+        bool conflict;
+        bool fellBack;
+        bytes status; // metric_status, an encoded text item
+    }
+
+    struct Ctx {
+        S.Sem s;
+        Agg[] aggs;
+        bytes32[] cKinds;
+        bytes32[] cKeys;
+        uint256[] owner; // per needed field: requirement index + 1, 0 when absent
+        uint256[] raw; // per needed field: its field map, 0 when absent or wrong_kind
+        bytes32[] status; // per needed field: status hash
+    }
+
+    /// The `deduce` kind's re-execution as `PorOneStepCheck.checkWith` calls it; any other
+    /// kind reverts `CourtPath(kind)`.
+    function execute(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at,
+        bytes32 kind
+    ) internal pure returns (bool, bytes32) {
+        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        if (!R.specIsCbor(d, parts)) return (true, INVALID_RECORD);
+        return run(d, R.flatten(d, parts, records, at));
+    }
+
+    /// The re-execution on `PorDeduceRead.flatten`'s offsets, the PromptSpec leaf a §2 document: (won, check id).
+    function run(bytes calldata d, uint256[] memory flat) internal pure returns (bool, bytes32) {
+        (bool ok, S.Sem memory s) = S.read(d, flat[1]);
+        if (!ok) return (true, INVALID_RECORD);
+        return runWith(d, flat, s);
+    }
+
+    /// `run` on the PromptSpec fields `s` read by `PorDeduceSpec.read`.
+    function runWith(bytes calldata d, uint256[] memory flat, S.Sem memory s) internal pure returns (bool, bytes32) {
+        Ctx memory c;
+        c.s = s;
+        if (!priors(d, flat, c)) return (true, UNEXECUTABLE);
+        return compareStep(d, flat[0], slice(flat, 4), c);
+    }
+
+    function slice(uint256[] memory flat, uint256 from) private pure returns (uint256[] memory at) {
+        at = new uint256[](R.STEP_FIELDS);
+        for (uint256 k = 0; k < R.STEP_FIELDS; k++) at[k] = flat[from + k];
+    }
+
+    /// The committed step against the recomputed one.
+    function compareStep(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c)
+        private
+        pure
+        returns (bool, bytes32)
+    {
+        Out memory out = deduce(d, c);
+        bytes memory summary = R.items(d, summaryOf(c));
+        if (out.bad || !R.sameBytes(d, base + at[PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
+        bool same = description(d, base + at[PorRecords.STEP_DESCRIPTION], c, out)
+            && R.sameBytes(d, base + at[PorRecords.STEP_OUTPUT], output(d, c, out, summary));
+        return same ? (false, MATCH) : (true, MISMATCH);
+    }
+
+    // --- the cited steps ----------------------------------------------------------------
+
+    /// r aggregates, one per requirement in order, then one contradictions step, each of
+    /// the shape step_io reads.
+    function priors(bytes calldata d, uint256[] memory flat, Ctx memory c) private pure returns (bool) {
+        uint256 r = c.s.reqIdPos.length;
+        if (flat[3] != r + 1) return false;
+        c.aggs = new Agg[](r);
+        for (uint256 i = 0; i < r; i++) {
+            uint256 o = 4 + R.STEP_FIELDS + i * R.PRIOR;
+            if (flat[o + 1] != uint256(keccak256("aggregate"))) return false;
+            if (!aggregate(d, flat[o], slice(flat, o + 2), c, i)) return false;
+        }
+        uint256 last = 4 + R.STEP_FIELDS + r * R.PRIOR;
+        return flat[last + 1] == uint256(keccak256("contradictions")) && conflicts(d, flat[last], slice(flat, last + 2), c);
+    }
+
+    function aggregate(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c, uint256 i)
+        private
+        pure
+        returns (bool)
+    {
+        uint256 rid = S.get(d, base + at[PorRecords.STEP_INPUTS], keccak256("requirement_id"));
+        if (keccak256(R.item(d, rid)) != keccak256(R.item(d, c.s.reqIdPos[i]))) return false;
+        Agg memory a = c.aggs[i];
+        if (!aggOutput(d, base + at[PorRecords.STEP_OUTPUT], a)) return false;
+        (, uint256 n, uint256 q) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
+        a.ids = new bytes32[](n);
+        a.idPos = new uint256[](n);
+        a.read = new bool[](n);
+        for (uint256 j = 0; j < n; j++) {
+            (a.idPos[j], a.ids[j]) = (q, S.textHash(d, q));
+            q = PorCbor.skip(d, q);
+        }
+        return true;
+    }
+
+    /// covered, provenance_ok bool; fields a list of field maps.
+    function aggOutput(bytes calldata d, uint256 o, Agg memory a) private pure returns (bool) {
+        (, a.covered) = R.boolOf(d, S.get(d, o, keccak256("covered")));
+        (, a.provenanceOk) = R.boolOf(d, S.get(d, o, keccak256("provenance_ok")));
+        (, a.nFields, a.fields) = PorCbor.container(d, S.get(d, o, keccak256("fields")), PorCbor.ARRAY);
+        return true;
+    }
+
+    function conflicts(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c) private pure returns (bool) {
+        uint256 list = S.get(d, base + at[PorRecords.STEP_OUTPUT], keccak256("conflicts"));
+        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
+        c.cKinds = new bytes32[](n);
+        c.cKeys = new bytes32[](n);
+        for (uint256 i = 0; i < n; i++) {
+            (c.cKinds[i], c.cKeys[i]) =
+                (S.textHash(d, S.get(d, p, keccak256("kind"))), S.textHash(d, S.get(d, p, keccak256("key"))));
+            p = PorCbor.skip(d, p);
+        }
+        return true;
+    }
+
+    // --- deduce (por.auditor.deduce.deduce) ----------------------------------------------
+
+    function deduce(bytes calldata d, Ctx memory c) private pure returns (Out memory out) {
+        S.Sem memory s = c.s;
+        uint256 n = s.keys.length;
+        (c.owner, c.raw, c.status) = (new uint256[](n), new uint256[](n), new bytes32[](n));
+        for (uint256 i = 0; i < n; i++) find(d, c, i);
+        out.status = statusItem(d, c, 0);
+        bool uncovered = false;
+        for (uint256 i = 0; i < c.aggs.length; i++) uncovered = uncovered || !c.aggs[i].covered;
+        // 2. preconditions
+        for (uint256 i = 1; i < n; i++) {
+            if (s.roles[i] != 4) continue;
+            if (c.status[i] != SELECTED) {
+                out.insufficient = true;
+                return out;
+            }
+            read(d, c, out, i);
+            uint256 v = S.get(d, c.raw[i], keccak256("value"));
+            if (!R.isText(d, v)) {
+                out.bad = true;
+                return out;
+            }
+            if (keccak256(R.item(d, v)) != keccak256(R.item(d, s.equalsPos[i]))) {
+                out.status = "\x72precondition_unmet";
+                if (s.otherwiseNo[i] && !uncovered) out.eventCode = 1;
+                else out.insufficient = true;
+                return out;
+            }
+        }
+        uint256 owner = c.owner[0];
+        if (owner != 0 && s.k == 0 && !s.chain[owner - 1] && inConflicts(c, s.kinds[0], s.keys[0])) {
+            out.conflict = true;
+        }
+        if (c.raw[0] == 0) {
+            out.insufficient = true;
+            return out;
+        }
+        if (s.k != 0) return votes(d, c, out);
+        if (c.status[0] == MISSING && s.absentMeansNo && c.aggs[owner - 1].covered) {
+            out.eventCode = 1;
+            Agg memory a = c.aggs[owner - 1];
+            for (uint256 j = 0; j < a.ids.length; j++) mark(a, a.ids[j], out);
+            return out;
+        }
+        for (uint256 i = 0; i < n; i++) {
+            if (c.status[i] != SELECTED) {
+                out.insufficient = true;
+                return out;
+            }
+        }
+        return computed(d, c, out);
+    }
+
+    /// Rule 5: every read field selected; the value, the terms, the timestamp, the event.
+    function computed(bytes calldata d, Ctx memory c, Out memory out) private pure returns (Out memory) {
+        S.Sem memory s = c.s;
+        uint256 v = S.get(d, c.raw[0], keccak256("value"));
+        (bool ok, PorDecimal.Dec memory x) = typed(d, s.kinds[0], v);
+        if (!ok) {
+            out.bad = true;
+            return out;
+        }
+        read(d, c, out, 0);
+        for (uint256 i = 1; i < s.keys.length; i++) {
+            uint8 role = s.roles[i];
+            if (role == 4) continue;
+            PorDecimal.Dec memory y;
+            (ok, y) = S.parseAt(d, S.get(d, c.raw[i], keccak256("value")));
+            if (!ok) {
+                out.bad = true;
+                return out;
+            }
+            read(d, c, out, i);
+            x = role == 1 ? PorDecimal.add(x, y) : PorDecimal.sub(x, y);
+        }
+        stamp(d, c, out);
+        if (out.bad) return out;
+        uint8 pr = s.predicate;
+        if (pr == S.EVENT) {
+            out.eventCode = uint8(d[v]) == 0xf5 ? 2 : 1;
+        } else if (pr == S.TEXT_EQUALS) {
+            out.eventCode = keccak256(R.item(d, v)) == keccak256(R.item(d, s.expectedPos)) ? 2 : 1;
+        } else {
+            (out.hasNumeric, out.numeric) = PorDecimal.toText(x);
+            if (!out.hasNumeric) {
+                (out.insufficient, out.status) = (true, "\x72value_out_of_range");
+                return out;
+            }
+            out.eventCode = holds(s, x) ? 2 : 1;
+        }
+        return out;
+    }
+
+    /// Rule 3: k of n sources.
+    function votes(bytes calldata d, Ctx memory c, Out memory out) private pure returns (Out memory) {
+        S.Sem memory s = c.s;
+        uint256 list = S.get(d, c.raw[0], keccak256("votes"));
+        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
+        if (list == 0 || !isArray) {
+            out.bad = true;
+            return out;
+        }
+        uint256 yes = 0;
+        uint256 start = p;
+        for (uint256 i = 0; i < n; i++) {
+            (bool ok, bool h) = vote(d, s, p);
+            if (!ok) {
+                out.bad = true;
+                return out;
+            }
+            if (h) yes++;
+            p = PorCbor.skip(d, p);
+        }
+        uint256 targets = s.targets[c.owner[0] - 1];
+        if (s.k <= targets && yes >= s.k) out.eventCode = 2;
+        else if (s.k <= targets && n - yes > targets - s.k) out.eventCode = 1;
+        else (out.insufficient, out.status) = (true, "\x6fvotes_undecided");
+        if (out.eventCode != 0) markVotes(d, c, out, start, n);
+        return out;
+    }
+
+    /// The decided votes are read: their evidence and the field's fallback (no conflict).
+    function markVotes(bytes calldata d, Ctx memory c, Out memory out, uint256 p, uint256 n) private pure {
+        Agg memory a = c.aggs[c.owner[0] - 1];
+        for (uint256 i = 0; i < n; i++) {
+            mark(a, S.textHash(d, S.get(d, p, keccak256("evidence_id"))), out);
+            p = PorCbor.skip(d, p);
+        }
+        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, c.raw[0], keccak256("fallback_used")));
+    }
+
+    /// One vote: a map with a text evidence_id and a value of the metric's kind; whether
+    /// the predicate holds for it.
+    function vote(bytes calldata d, S.Sem memory s, uint256 p) private pure returns (bool ok, bool h) {
+        (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
+        if (!isMap || !R.isText(d, S.get(d, p, keccak256("evidence_id")))) return (false, false);
+        uint256 v = S.get(d, p, keccak256("value"));
+        PorDecimal.Dec memory x;
+        (ok, x) = typed(d, s.kinds[0], v);
+        if (!ok) return (false, false);
+        if (s.predicate == S.EVENT) h = uint8(d[v]) == 0xf5;
+        else if (s.predicate == S.TEXT_EQUALS) h = keccak256(R.item(d, v)) == keccak256(R.item(d, s.expectedPos));
+        else h = holds(s, x);
+    }
+
+    /// The metric requirement's first selected timestamp field that is not the metric.
+    function stamp(bytes calldata d, Ctx memory c, Out memory out) private pure {
+        Agg memory a = c.aggs[c.owner[0] - 1];
+        bytes32 skipKey = c.s.predicate == S.TIME ? c.s.keys[0] : bytes32(0);
+        uint256 p = a.fields;
+        for (uint256 j = 0; j < a.nFields; j++) {
+            if (S.textHash(d, S.get(d, p, keccak256("kind"))) == S.TIMESTAMP
+                    && S.textHash(d, S.get(d, p, keccak256("status"))) == SELECTED
+                    && (skipKey == 0 || S.textHash(d, S.get(d, p, keccak256("key"))) != skipKey)) {
+                uint256 v = S.get(d, p, keccak256("value"));
+                if (v == 0) return;
+                (uint8 major, uint256 t,) = PorCbor.head(d, v);
+                if (major == PorCbor.NINT || (major == PorCbor.UINT && t > PorRecords.MAX_COUNT)) {
+                    out.bad = true;
+                } else if (major == PorCbor.UINT) {
+                    (out.hasStamp, out.stamp) = (true, t);
+                    markList(d, a, S.get(d, p, keccak256("evidence_ids")), out);
+                    out.fellBack = out.fellBack || R.isTrue(d, S.get(d, p, keccak256("fallback_used")));
+                }
+                return;
+            }
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    /// The predicate on a combined numeric value or timestamp.
+    function holds(S.Sem memory s, PorDecimal.Dec memory x) private pure returns (bool) {
+        if (s.predicate == S.RANGE) {
+            int256 lo = PorDecimal.cmp(x, s.lower);
+            int256 hi = PorDecimal.cmp(x, s.upper);
+            return (s.lowerInclusive ? lo >= 0 : lo > 0) && (s.upperInclusive ? hi <= 0 : hi < 0);
+        }
+        return S.compare(x, s.comparison, s.predicate == S.FIELD ? PorDecimal.zero() : s.threshold);
+    }
+
+    /// A value of `kind` at `v` (step_io's `_typed`): numeric parsed, timestamp as a decimal.
+    function typed(bytes calldata d, bytes32 kind, uint256 v) private pure returns (bool ok, PorDecimal.Dec memory x) {
+        if (v == 0) return (false, x);
+        if (kind == S.NUMERIC) return S.parseAt(d, v);
+        if (kind == S.BOOLEAN) {
+            (ok,) = PorCbor.boolAt(d, v);
+            return (ok, x);
+        }
+        if (kind == S.TEXT) return (R.isText(d, v), x);
+        (uint8 major, uint256 t,) = PorCbor.head(d, v);
+        return (major == PorCbor.UINT && t <= PorRecords.MAX_COUNT, PorDecimal.Dec(false, 0, t, 0));
+    }
+
+    /// Needed field i found as the first field with its key (SPEC §12.4.1).
+    function find(bytes calldata d, Ctx memory c, uint256 i) private pure {
+        bytes32 key = c.s.keys[i];
+        for (uint256 r = 0; r < c.aggs.length; r++) {
+            uint256 p = c.aggs[r].fields;
+            for (uint256 j = 0; j < c.aggs[r].nFields; j++) {
+                if (S.textHash(d, S.get(d, p, keccak256("key"))) == key) {
+                    c.owner[i] = r + 1;
+                    if (S.textHash(d, S.get(d, p, keccak256("kind"))) != c.s.kinds[i]) {
+                        c.status[i] = keccak256("wrong_kind");
+                    } else {
+                        c.raw[i] = p;
+                        c.status[i] = S.textHash(d, S.get(d, p, keccak256("status")));
+                    }
+                    return;
+                }
+                p = PorCbor.skip(d, p);
+            }
+        }
+        c.status[i] = keccak256("absent");
+    }
+
+    /// metric_status as found: the field's status item, `wrong_kind` or `absent`.
+    function statusItem(bytes calldata d, Ctx memory c, uint256 i) private pure returns (bytes memory) {
+        if (c.raw[i] != 0) return R.item(d, S.get(d, c.raw[i], keccak256("status")));
+        return c.owner[i] != 0 ? bytes("\x6awrong_kind") : bytes("\x66absent");
+    }
+
+    /// `read` of deduce.py: the field's evidence, its fallback, its conflict.
+    function read(bytes calldata d, Ctx memory c, Out memory out, uint256 i) private pure {
+        uint256 raw = c.raw[i];
+        uint256 owner = c.owner[i] - 1;
+        markList(d, c.aggs[owner], S.get(d, raw, keccak256("evidence_ids")), out);
+        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, raw, keccak256("fallback_used")));
+        if (!c.s.chain[owner] && inConflicts(c, c.s.kinds[i], c.s.keys[i])) out.conflict = true;
+    }
+
+    function inConflicts(Ctx memory c, bytes32 kind, bytes32 key) private pure returns (bool) {
+        for (uint256 i = 0; i < c.cKinds.length; i++) {
+            if (c.cKinds[i] == kind && c.cKeys[i] == key) return true;
+        }
+        return false;
+    }
+
+    function markList(bytes calldata d, Agg memory a, uint256 list, Out memory out) private pure {
+        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
+        for (uint256 j = 0; j < n; j++) {
+            mark(a, S.textHash(d, p), out);
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    /// The last place of id `h` among the aggregate's evidence ids is read; none: the
+    /// selection names evidence its step does not cite (step.bad_prior_output).
+    function mark(Agg memory a, bytes32 h, Out memory out) private pure {
+        for (uint256 j = a.ids.length; j > 0; j--) {
+            if (a.ids[j - 1] == h) {
+                a.read[j - 1] = true;
+                return;
+            }
+        }
+        out.bad = true;
+    }
+
+    // --- the recomputed step -----------------------------------------------------------
+
+    /// source_summary as an encoded array: the read ids in requirement order, bundle order
+    /// within one, each once.
+    function summaryOf(Ctx memory c) private pure returns (bytes memory body) {
+        uint256 total = 0;
+        for (uint256 r = 0; r < c.aggs.length; r++) total += c.aggs[r].ids.length;
+        bytes32[] memory seen = new bytes32[](total);
+        uint256 count = 0;
+        for (uint256 r = 0; r < c.aggs.length; r++) {
+            Agg memory a = c.aggs[r];
+            for (uint256 j = 0; j < a.ids.length; j++) {
+                if (!a.read[j] || R.contains(seen, count, a.ids[j])) continue;
+                seen[count++] = a.ids[j];
+                body = abi.encodePacked(body, a.idPos[j]);
+            }
+        }
+        return body; // offsets, turned into items by `items`
+    }
+
+    function description(bytes calldata d, uint256 pos, Ctx memory c, Out memory out) private pure returns (bool) {
+        bytes memory text = abi.encodePacked(
+            "deduce ", R.textOf(d, c.s.predicatePos), " on ", R.textOf(d, c.s.metricPos), ": ",
+            insufficient(c, out) ? "insufficient evidence" : "variables computed"
+        );
+        return PorCbor.isText(d, pos, text);
+    }
+
+    function insufficient(Ctx memory c, Out memory out) private pure returns (bool) {
+        for (uint256 i = 0; i < c.aggs.length; i++) {
+            if (!c.aggs[i].covered) return true;
+        }
+        return out.insufficient || out.eventCode == 0;
+    }
+
+    /// The recomputed output, canonical (SPEC §2: shorter keys first, then bytewise).
+    function output(bytes calldata d, Ctx memory c, Out memory out, bytes memory summary)
+        private
+        pure
+        returns (bytes memory o)
+    {
+        bool decided = !insufficient(c, out);
+        bool withNumeric = decided && out.hasNumeric;
+        bool withStamp = decided && out.hasStamp;
+        uint256 count = 9 + (decided ? 1 : 0) + (withNumeric ? 1 : 0) + (withStamp ? 1 : 0);
+        o = abi.encodePacked(R.head(5, count), "\x66metric", R.item(d, c.s.metricPos), "\x69predicate",
+            R.item(d, c.s.predicatePos));
+        if (withStamp) o = abi.encodePacked(o, "\x69timestamp", R.head(0, out.stamp));
+        o = abi.encodePacked(o, "\x6dfallback_used", R.boolItem(out.fellBack), "\x6dmetric_status", out.status);
+        if (withNumeric) o = abi.encodePacked(o, "\x6dnumeric_value", R.head(3, out.numeric.length), out.numeric);
+        bool prov = true;
+        for (uint256 i = 0; i < c.aggs.length; i++) prov = prov && c.aggs[i].provenanceOk;
+        o = abi.encodePacked(o, "\x6dprovenance_ok", R.boolItem(prov));
+        if (decided) o = abi.encodePacked(o, "\x6eevent_observed", R.boolItem(out.eventCode == 2));
+        o = abi.encodePacked(o, "\x6esource_summary", summary, "\x71conflict_detected",
+            R.boolItem(out.conflict), "\x75insufficient_evidence", R.boolItem(!decided));
+        bytes memory uncovered;
+        uint256 nu = 0;
+        for (uint256 i = 0; i < c.aggs.length; i++) {
+            if (!c.aggs[i].covered) {
+                uncovered = abi.encodePacked(uncovered, R.item(d, c.s.reqIdPos[i]));
+                nu++;
+            }
+        }
+        o = abi.encodePacked(o, "\x76uncovered_requirements", R.head(4, nu), uncovered);
+    }
+
+    // --- encoding helpers ----------------------------------------------------------------
+
+}
