@@ -188,8 +188,9 @@ def test_forged_map_step_struck_by_its_one_step_proof(node: Node, tmp_path: Path
     """Issue 24 item 2, re-execution: a verdict whose trace forges its map step is
     struck in one transaction by the OneStepProof ``por verify --challenges`` wrote
     (the registry re-executes the map step itself), sent as ``por chain settle``
-    printed it; the honest map step's proof reverts ``ProofNotWon(one_step.match)``;
-    a deduce step's proof reverts ``CourtPath``; bonds to the wei."""
+    printed it; the honest map step's proof and the (honest) deduce step's revert
+    ``ProofNotWon(one_step.match)``; an extract step's proof reverts ``CourtPath``
+    (extraction goes to the court); bonds to the wei."""
     from chain_support import bundle_proposal
     from map_lies import lying_map
     from test_chain_settle import market_of, settle_document, written_proof
@@ -210,13 +211,16 @@ def test_forged_map_step_struck_by_its_one_step_proof(node: Node, tmp_path: Path
     fees = dict.fromkeys(start, 0)
     fees[oracle] += node.send(oracle, registry, propose, PROPOSER_BOND)["fee"]
     # The honest bundle's map step is what its inputs give: the proof is lost (and is
-    # about another por_root); a deduce step goes to the court.
+    # about another por_root); an extract step goes to the court.
     candidate = build_one_step_proof(truthful, len(truthful.steps) - 1).to_cbor()
     assert node.revert_name(other, registry,
                             call_data("settleByProof", market, candidate)) == "ProofNotWon"
     deduce = build_one_step_proof(lie, len(lie.steps) - 2).to_cbor()
     assert node.revert_name(other, registry,
-                            call_data("settleByProof", market, deduce)) == "CourtPath"
+                            call_data("settleByProof", market, deduce)) == "ProofNotWon"
+    extract = build_one_step_proof(lie, 0).to_cbor()
+    assert node.revert_name(other, registry,
+                            call_data("settleByProof", market, extract)) == "CourtPath"
     _strike_and_pay(node, registry, market, bytes.fromhex(str(call["data_hex"])[2:]),
                     players=(oracle, honest, other), start=start, fees=fees)
 
