@@ -68,6 +68,32 @@ library PorOneStepCheck {
         (won, id) = decide(d, parts, exec);
     }
 
+    /// `checkWith` for a kind whose re-execution is `view`: its code does not fit one
+    /// contract beside this common part, so it calls contracts holding the rest
+    /// (`PorAggregateExec`).
+    function checkWithView(
+        bytes calldata d,
+        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
+            internal view returns (bool, bytes32) exec
+    ) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
+        Parts memory parts;
+        (id, porRoot, parts) = verifyParts(d);
+        if (id != 0) return (false, id, porRoot);
+        (won, id) = decideView(d, parts, exec);
+    }
+
+    /// `decide` with a `view` kind re-execution.
+    function decideView(
+        bytes calldata d,
+        Parts memory parts,
+        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
+            internal view returns (bool, bytes32) exec
+    ) private view returns (bool, bytes32) {
+        (bytes32 fault, bool won, uint256[] memory at, uint256[][] memory records, bytes32 kind) = prepare(d, parts);
+        if (fault != 0) return (won, fault);
+        return exec(d, parts, records, at, kind);
+    }
+
     /// Steps 1-3 of SPEC §10.5: the schema, every part under por_root in order, then the
     /// proof's own id; (0, por_root, parts) when all hold, else (the proof.* / merkle.* id,
     /// por_root as read, parts).
