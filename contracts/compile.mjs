@@ -13,7 +13,7 @@ import solc from "solc";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const out = process.argv[2] ?? join(here, "build");
-const CONTRACTS = ["PorProofCheck", "PorVerdictRegistry", "PorAggregateExec"];
+const CONTRACTS = ["PorAggregateExec", "PorDecimalMath", "PorProofCheck", "PorVerdictRegistry"];
 
 // SPEC §14.1: the settings are part of the build; changing one changes the bytecode.
 const settings = {

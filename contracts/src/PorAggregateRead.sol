@@ -238,8 +238,8 @@ library PorAggregateRead {
     ) internal pure returns (bool ok, Item[] memory out) {
         uint256 first = 2 + parts.evidenceCount;
         uint256 n = parts.priorCount;
-        (, uint256 count, uint256 e) = PorCbor.container(d, evidence, PorCbor.ARRAY);
-        if (n == 0 || count != n - 1) return (false, out);
+        (, uint256 cited, uint256 e) = PorCbor.container(d, evidence, PorCbor.ARRAY);
+        if (n == 0 || cited != n - 1) return (false, out);
         out = new Item[](n - 1);
         for (uint256 i = 0; i < n; i++) {
             if (!isKind(d, parts.all[first + i], records[first + i], i == n - 1)) return (false, out);

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 
@@ -24,9 +25,6 @@ library PorAggregateStep {
     uint256 private constant MISSING = 1;
     uint256 private constant INSUFFICIENT = 2;
     uint256 private constant NO_QUORUM = 3;
-    /// 10^63: the fraction word of a fixed-point decimal (a canonical decimal has at most
-    /// 62 fraction digits and 64 integer digits, SPEC §3.2).
-    uint256 private constant ONE = 10 ** 63;
 
     /// One field's voters (voter order) and the policy's result.
     struct Field {
@@ -203,50 +201,23 @@ library PorAggregateStep {
     {
         agree = new bool[][](fd.n);
         size = new uint256[](fd.n);
-        uint256[3][] memory num = new uint256[3][](fd.n);
+        PorDecimal.Dec[] memory num = new PorDecimal.Dec[](fd.n);
         bytes32[] memory same = new bytes32[](fd.n);
         for (uint256 v = 0; v < fd.n; v++) {
             uint256 value = PorCbor.get(d, fd.claim[v], "value");
-            if (kind == R.NUMERIC) num[v] = fixedPoint(d, value);
+            if (kind == R.NUMERIC) (, num[v]) = PorDecimal.parseText(d, value);
             else same[v] = keccak256(d[value:PorCbor.skip(d, value)]);
         }
-        uint256[3] memory t = fixedPoint(d, s.tolerance);
+        (, PorDecimal.Dec memory t) = PorDecimal.parseText(d, s.tolerance);
         for (uint256 v = 0; v < fd.n; v++) {
             agree[v] = new bool[](fd.n);
             for (uint256 u = 0; u < fd.n; u++) {
-                bool yes = kind == R.NUMERIC ? within(num[u], num[v], t) : same[u] == same[v];
+                bool yes = kind == R.NUMERIC ? PorDecimal.absDiffLe(num[u], num[v], t) : same[u] == same[v];
                 agree[v][u] = yes;
                 if (yes) size[v]++;
             }
             if (size[v] > fd.agreeing) fd.agreeing = size[v];
         }
-    }
-
-    /// The canonical decimal text at `pos` as (negative, integer part, fraction * 10^63).
-    function fixedPoint(bytes calldata d, uint256 pos) private pure returns (uint256[3] memory x) {
-        (, uint256 i, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        uint256 end = i + len;
-        if (d[i] == "-") (x[0], i) = (1, i + 1);
-        for (; i < end && d[i] != "."; i++) x[1] = x[1] * 10 + (uint8(d[i]) - 48);
-        uint256 scale = ONE;
-        for (i++; i < end; i++) {
-            scale /= 10;
-            x[2] += (uint8(d[i]) - 48) * scale;
-        }
-    }
-
-    /// |a - b| <= t, exactly (t >= 0).
-    function within(uint256[3] memory a, uint256[3] memory b, uint256[3] memory t) private pure returns (bool) {
-        uint256 ip;
-        uint256 fp;
-        if (a[0] != b[0]) {
-            (ip, fp) = (a[1] + b[1], a[2] + b[2]);
-            if (fp >= ONE) (ip, fp) = (ip + 1, fp - ONE);
-        } else {
-            if (a[1] < b[1] || (a[1] == b[1] && a[2] < b[2])) (a, b) = (b, a);
-            (ip, fp) = a[2] >= b[2] ? (a[1] - b[1], a[2] - b[2]) : (a[1] - b[1] - 1, a[2] + ONE - b[2]);
-        }
-        return ip < t[1] || (ip == t[1] && fp <= t[2]);
     }
 
     // --- the committed step ----------------------------------------------------------------
