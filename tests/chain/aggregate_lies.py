@@ -350,6 +350,6 @@ def forge(bundle: Bundle, rng: random.Random) -> tuple[Bundle, int]:
     spec_bytes = encode(spec)
     if not _valid(spec_bytes) and read_fields_ok(spec, rid):
         spec_bytes = bundle.prompt_spec  # another rule broken: the court path's case
-    if target >= 3 and rng.random() < 0.6:
+    if target >= 3 and rng.random() < 0.85:
         raw[index] = rewrite(spec_bytes, raw, index) or raw[index]
     return recommit(bundle, steps=raw, prompt_spec=spec_bytes), index
