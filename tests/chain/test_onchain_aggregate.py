@@ -31,7 +31,7 @@ from aggregate_lies import aggregates, forge
 from bundle_edits import honest, recommit
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from proof_check_support import python_answer
+from proof_check_support import ProofChecker, python_answer
 
 from por.bundle import build
 from por.bundle.layout import Bundle
@@ -82,6 +82,26 @@ def test_aggregate_steps_on_generated_markets(case: Any, seed: int) -> None:
     spec, evidence = case
     bundle = bundle_from_bytes(build(spec, evidence).data)
     exercise(bundle, random.Random(seed), forged=12)  # noqa: S311
+
+
+def test_mutated_aggregate_proofs() -> None:
+    """Damaged proof bytes: both sides name the same failure, the contract never
+    reverts. The executor takes bytes the router's §2 reader accepted
+    (``PorProofCheck.checkCbor``); the rest are ``proof.malformed`` there."""
+    reader = ProofChecker()
+    rng = random.Random(11)  # noqa: S311 - seeded cases, not secrets
+    for name in ("08-quorum-agree", "11-fallback-chain", "67-two-of-three-below"):
+        bundle = honest(name)
+        proof = build_one_step_proof(bundle, aggregates(bundle)[0]).to_cbor()
+        for _ in range(60):
+            at = rng.randrange(len(proof))
+            data = proof[:at] + bytes([proof[at] ^ (1 << rng.randrange(8))]) + proof[at + 1:]
+            if reader.cbor(data) is not None:
+                assert python_answer(data) == (False, "proof.malformed"), (name, at)
+                continue
+            won, check_id, _gas = _CHAIN.execute(data)
+            assert (won, check_id) == python_answer(data), (name, at)
+            COUNTS["agg.mutated"] += 1
 
 
 def test_other_kinds_take_the_court_path() -> None:
