@@ -301,16 +301,49 @@ library PorAggregateRead {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!isArray) return false;
         for (uint256 i = 0; i < n; i++) {
-            (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-            if (!isMap) return false;
-            (bool kindOk, uint256 kind) = kindOf(d, PorCbor.get(d, p, "kind"));
-            if (!kindOk || !value(d, PorCbor.get(d, p, "value"), kind) || !isText(d, PorCbor.get(d, p, "claim_id"))
-                    || !isText(d, PorCbor.get(d, p, "key")) || !isText(d, PorCbor.get(d, p, "path"))) {
-                return false;
-            }
+            (bool ok,,,,) = claim(d, p);
+            if (!ok) return false;
             p = PorCbor.skip(d, p);
         }
         return true;
+    }
+
+    bytes32 private constant CLAIM_KIND = keccak256("kind");
+    bytes32 private constant CLAIM_KEY = keccak256("key");
+    bytes32 private constant CLAIM_VALUE = keccak256("value");
+    bytes32 private constant CLAIM_ID = keccak256("claim_id");
+    bytes32 private constant CLAIM_PATH = keccak256("path");
+
+    /// The claim at `p`, its entries walked once: (well formed, its kind, the offsets of
+    /// its key, value and claim_id).
+    function claim(bytes calldata d, uint256 p)
+        internal
+        pure
+        returns (bool ok, uint256 kind, uint256 key, uint256 val, uint256 id)
+    {
+        (bool isMap, uint256[5] memory at) = entries(d, p);
+        if (!isMap) return (false, 0, 0, 0, 0);
+        (ok, kind) = kindOf(d, at[0]);
+        (key, val, id) = (at[1], at[2], at[3]);
+        ok = ok && value(d, val, kind) && isText(d, id) && isText(d, key) && isText(d, at[4]);
+    }
+
+    /// The value offsets of kind, key, value, claim_id and path in the map at `p` (0:
+    /// absent).
+    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[5] memory at) {
+        uint256 n;
+        (isMap, n, p) = PorCbor.container(d, p, PorCbor.MAP);
+        for (uint256 i = 0; isMap && i < n; i++) {
+            (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+            p = off + len;
+            bytes32 h = keccak256(d[off:p]);
+            if (h == CLAIM_KIND) at[0] = p;
+            else if (h == CLAIM_KEY) at[1] = p;
+            else if (h == CLAIM_VALUE) at[2] = p;
+            else if (h == CLAIM_ID) at[3] = p;
+            else if (h == CLAIM_PATH) at[4] = p;
+            p = PorCbor.skip(d, p);
+        }
     }
 
     /// The value at `pos` (0: absent) is one of `kind`: a canonical decimal text, a bool,

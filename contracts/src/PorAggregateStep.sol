@@ -30,7 +30,8 @@ library PorAggregateStep {
     struct Field {
         uint256 n; // candidates
         uint256[] item; // the voter's cited item
-        uint256[] claim; // the voter's claim map
+        uint256[] value; // the voter's claim's value
+        uint256[] id; // the voter's claim's claim_id
         uint256 status;
         uint256 chosen; // the chosen voter (selected)
         bool[] member; // claim_ids / evidence_ids (selected)
@@ -93,7 +94,8 @@ library PorAggregateStep {
         fs = new Field[](s.nFields);
         for (uint256 f = 0; f < s.nFields; f++) {
             fs[f].item = new uint256[](its.length);
-            fs[f].claim = new uint256[](its.length);
+            fs[f].value = new uint256[](its.length);
+            fs[f].id = new uint256[](its.length);
             fs[f].member = new bool[](its.length);
         }
         for (uint256 k = 0; k < its.length; k++) voters(d, s, its[k].claims, k, fs);
@@ -105,13 +107,14 @@ library PorAggregateStep {
         (, uint256 n, uint256 p) = PorCbor.container(d, claims, PorCbor.ARRAY);
         uint256 done = 0;
         for (uint256 i = 0; i < n; i++) {
-            (, uint256 kind) = R.kindOf(d, PorCbor.get(d, p, "kind"));
-            bytes32 key = R.textHash(d, PorCbor.get(d, p, "key"));
+            (, uint256[5] memory at) = R.entries(d, p); // read by the reader: well formed
+            (, uint256 kind) = R.kindOf(d, at[0]);
+            bytes32 key = R.textHash(d, at[1]);
             for (uint256 f = 0; f < s.nFields; f++) {
                 if (done & (1 << f) == 0 && s.kind[f] == kind && s.keyHash[f] == key) {
                     done |= 1 << f;
                     Field memory fd = fs[f];
-                    (fd.item[fd.n], fd.claim[fd.n]) = (k, p);
+                    (fd.item[fd.n], fd.value[fd.n], fd.id[fd.n]) = (k, at[2], at[3]);
                     fd.n++;
                 }
             }
@@ -204,7 +207,7 @@ library PorAggregateStep {
         PorDecimal.Dec[] memory num = new PorDecimal.Dec[](fd.n);
         bytes32[] memory same = new bytes32[](fd.n);
         for (uint256 v = 0; v < fd.n; v++) {
-            uint256 value = PorCbor.get(d, fd.claim[v], "value");
+            uint256 value = fd.value[v];
             if (kind == R.NUMERIC) (, num[v]) = PorDecimal.parseText(d, value);
             else same[v] = keccak256(d[value:PorCbor.skip(d, value)]);
         }
@@ -241,8 +244,9 @@ library PorAggregateStep {
         return PorCbor.isText(d, pos, text);
     }
 
-    function decimal(uint256 n) private pure returns (bytes memory) {
-        return n < 10 ? bytes.concat(bytes1(uint8(48 + n))) : bytes.concat(decimal(n / 10), bytes1(uint8(48 + n % 10)));
+    /// decimal(n) for n <= 8 (at most 8 fields, §4.2).
+    function decimal(uint256 n) private pure returns (bytes1) {
+        return bytes1(uint8(48 + n));
     }
 
     /// The committed output at `pos` is the recomputed one (keys in §2 order).
@@ -324,7 +328,7 @@ library PorAggregateStep {
         expectText(d, w, kindName(s.kind[f]));
         if (value) {
             expectText(d, w, "value");
-            expectRaw(d, w, PorCbor.get(d, fd.claim[fd.chosen], "value"));
+            expectRaw(d, w, fd.value[fd.chosen]);
         }
         if (votes) {
             expectText(d, w, "votes");
@@ -332,7 +336,7 @@ library PorAggregateStep {
             for (uint256 v = 0; v < fd.n; v++) {
                 expectHead(d, w, PorCbor.MAP, 3);
                 expectText(d, w, "value");
-                expectRaw(d, w, PorCbor.get(d, fd.claim[v], "value"));
+                expectRaw(d, w, fd.value[v]);
                 expectText(d, w, "source_id");
                 expectRaw(d, w, its[fd.item[v]].src);
                 expectText(d, w, "evidence_id");
@@ -354,7 +358,7 @@ library PorAggregateStep {
         expectText(d, w, "claim_ids");
         expectHead(d, w, PorCbor.ARRAY, fd.members);
         for (uint256 v = 0; v < fd.n; v++) {
-            if (fd.member[v]) expectRaw(d, w, PorCbor.get(d, fd.claim[v], "claim_id"));
+            if (fd.member[v]) expectRaw(d, w, fd.id[v]);
         }
         expectText(d, w, "candidates");
         expectHead(d, w, PorCbor.UINT, fd.n);
