@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorAggregateChunk} from "./PorAggregateChunk.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
@@ -67,7 +68,7 @@ library PorAggregateStep {
         (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE]);
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
         uint256 last = 1 + parts.evidenceCount + parts.priorCount;
-        (ok, c) = R.state(d, parts.all[last].leaf, records[last], rid, its);
+        (ok, c) = PorAggregateChunk.state(d, parts.all[last].leaf, records[last], rid, its);
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
     }
 
