@@ -25,7 +25,7 @@ contract PorCheckExec {
         uint256[][] memory records;
         uint256[] memory at;
         bytes32 kind;
-        (checkId, won, porRoot, parts, records, at, kind) = PorOneStepCheck.prepared(proof);
+        (won, checkId, porRoot, parts, records, at, kind) = PorOneStepCheck.checkUpTo(proof);
         if (checkId != 0) return (won, checkId, porRoot);
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
         // The PromptSpec leaf passes the §2 reader (SPEC §14.8); the fields read are

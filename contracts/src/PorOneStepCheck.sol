@@ -82,6 +82,32 @@ library PorOneStepCheck {
         (id, won, at, records, kind) = prepare(d, parts);
     }
 
+    /// `checkWith` for a kind whose re-execution is `view`: its code does not fit one
+    /// contract beside this common part, so it calls contracts holding the rest
+    /// (`PorAggregateExec`).
+    function checkWithView(
+        bytes calldata d,
+        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
+            internal view returns (bool, bytes32) exec
+    ) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
+        Parts memory parts;
+        (id, porRoot, parts) = verifyParts(d);
+        if (id != 0) return (false, id, porRoot);
+        (won, id) = decideView(d, parts, exec);
+    }
+
+    /// `decide` with a `view` kind re-execution.
+    function decideView(
+        bytes calldata d,
+        Parts memory parts,
+        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
+            internal view returns (bool, bytes32) exec
+    ) private view returns (bool, bytes32) {
+        (bytes32 fault, bool won, uint256[] memory at, uint256[][] memory records, bytes32 kind) = prepare(d, parts);
+        if (fault != 0) return (won, fault);
+        return exec(d, parts, records, at, kind);
+    }
+
     /// Steps 1-3 of SPEC §10.5: the schema, every part under por_root in order, then the
     /// proof's own id; (0, por_root, parts) when all hold, else (the proof.* / merkle.* id,
     /// por_root as read, parts).
@@ -105,20 +131,6 @@ library PorOneStepCheck {
             return (PorInclusion.CHALLENGE_ID, porRoot, parts);
         }
         return (0, porRoot, parts);
-    }
-
-    /// `checkWith` up to the kind's own re-execution, for an executor whose re-execution
-    /// runs in another contract (code size, SPEC §14.8): `id` 0 and the verified parts,
-    /// the carried records' offsets, the step's offsets and its computation `kind`; else
-    /// the (won, id) `checkWith` returns.
-    function prepared(bytes calldata d)
-        internal
-        view
-        returns (bytes32 id, bool won, bytes32 porRoot, Parts memory parts, uint256[][] memory records, uint256[] memory at, bytes32 kind)
-    {
-        (id, porRoot, parts) = verifyParts(d);
-        if (id != 0) return (id, false, porRoot, parts, records, at, 0);
-        (id, won, at, records, kind) = prepare(d, parts);
     }
 
     /// kind, schema, challenge_id typed; step and prompt_spec InclusionProof records;

@@ -1,0 +1,79 @@
+"""Execution gas of ``PorAggregateExec.execute`` (SPEC §14.8, issue 24 item 2).
+
+Prints, for a typical aggregate (fixture market 08: 3 sources, 2 fields, quorum) and
+for the largest one the caps allow (one requirement of 10 source targets and 8
+numeric fields, 10 sources voting for every field, ``multi_source_quorum`` with
+``sources_required`` on the metric so every field and the votes are written), the
+gas of the aggregate's OneStepProof, the proof's size, and the ratio to
+``PorProofCheck.checkProof`` on the honest map step of the same bundle measured in
+the same run (the common part of a one-step proof plus the map's re-execution).
+Also the deployed sizes of the three contracts. Run:
+``PYTHONPATH=$PWD:tests:tests/chain python bench/gas_aggregate.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "chain")]
+
+from aggregate_exec_support import AggregateExec, artifact  # noqa: E402
+from bundle_edits import honest  # noqa: E402
+from proof_check_support import ProofChecker, python_answer  # noqa: E402
+
+from por.bundle import build  # noqa: E402
+from por.bundle.layout import Bundle  # noqa: E402
+from por.challenge import bundle_from_bytes  # noqa: E402
+from por.challenge.one_step import build_one_step_proof  # noqa: E402
+from por.encoding import decode  # noqa: E402
+
+_FACTORIES = ROOT / "tests" / "unit" / "auditor" / "factories.py"
+_spec = importlib.util.spec_from_file_location("auditor_factories", _FACTORIES)
+assert _spec is not None and _spec.loader is not None
+f = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(f)
+
+
+def largest() -> Bundle:
+    """10 sources x 8 numeric fields, every source voting for every field."""
+    sources = [f"src_{k}" for k in range(10)]
+    keys = [f"price_{k}" for k in range(8)]
+    fields = [f.json_field(k, "numeric", f"$.{k}") for k in keys]
+    requirement = f.requirement("r1", sources=sources, strategy="multi_source_quorum",
+                                min_sources=3, quorum=3, tie_breaker="highest_provenance",
+                                fields=fields)
+    spec = f.prompt_spec(requirements=[requirement], metric=keys[0], tolerance="0.5")
+    spec = spec.model_copy(update={"prediction_semantics": spec.prediction_semantics
+                                   .model_copy(update={"sources_required": 3})})
+    items = [f.item(f"e{n}", {k: f"{100 + n}.{j}" for j, k in enumerate(keys)},
+                    source_id=s, tier=n % 4) for n, s in enumerate(sources)]
+    return bundle_from_bytes(build(spec, f.bundle(items)).data)
+
+
+def measure(name: str, bundle: Bundle, chain: AggregateExec, proofs: ProofChecker) -> None:
+    kinds = [decode(s)["inputs"]["kind"] for s in bundle.steps]
+    proof = build_one_step_proof(bundle, kinds.index("aggregate")).to_cbor()
+    won, check_id, gas = chain.execute(proof)
+    assert (won, check_id) == python_answer(proof) == (False, "one_step.match"), check_id
+    mapped = build_one_step_proof(bundle, kinds.index("map")).to_cbor()
+    _won, _id, base = proofs.any_proof(mapped)
+    print(f"{name}: aggregate execute {gas} gas ({len(proof)} bytes); map checkProof "
+          f"{base} gas ({len(mapped)} bytes); ratio {gas / base:.2f}")
+
+
+def main() -> None:
+    chain, proofs = AggregateExec(), ProofChecker()
+    measure("typical (08-quorum-agree, 3 sources)", honest("08-quorum-agree"), chain, proofs)
+    measure("largest (10 sources, 8 fields)", largest(), chain, proofs)
+    exec_art = artifact()
+    print("PorAggregateExec deployed", len(exec_art["deployedBytecode"]) // 2 - 1,
+          "bytes; initcode", len(exec_art["bytecode"]) // 2 - 1, "bytes (limits 24 576 / 49 152)")
+    print(json.dumps({"note": "reader and selector sizes: node contracts/compile.mjs output"}))
+
+
+if __name__ == "__main__":
+    main()

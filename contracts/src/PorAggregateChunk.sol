@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorAggregateRead as R} from "./PorAggregateRead.sol";
+import {PorCbor} from "./PorCbor.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorAggregateChunk: the running state of the check chunk an `aggregate` step
+/// cites, read and validated on chain as `por.auditor.chunk_state.read_state` reads it
+/// (SPEC §12.5.3, §12.5.4); false: the step cannot be executed (`one_step.unexecutable`).
+library PorAggregateChunk {
+    // --- the cited check chunk's running state (SPEC §12.5.3, `chunk_state.read_state`) ---
+
+    /// A source entry, a claim reference, a numeric and a boolean group: exactly these keys.
+    bytes internal constant SOURCE_KEYS = "\x07step_id\x09source_id\x0bevidence_id";
+    bytes internal constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
+    bytes internal constant NUMERIC_KEYS = "\x03key\x03max\x03min\x04kind\x0bclaim_count";
+    bytes internal constant BOOLEAN_KEYS = "\x03key\x04kind\x05first\x0bclaim_count";
+    bytes internal constant BOOLEAN_OTHER_KEYS = "\x03key\x04kind\x05first\x05other\x0bclaim_count";
+
+    /// The check chunk at leaf offset `base` (value offsets `at`) is R's (`rid`), its state
+    /// is well formed, and its `sources` name exactly the cited items `its`, in order.
+    function state(bytes calldata d, uint256 base, uint256[] memory at, uint256 rid, R.Item[] memory its)
+        internal
+        pure
+        returns (bool ok, R.Chunk memory c)
+    {
+        uint256 out = base + at[PorRecords.STEP_OUTPUT];
+        if (!ofRequirement(d, base + at[PorRecords.STEP_INPUTS], out, rid) || !counts(d, out, c)) return (false, c);
+        c.sources = PorCbor.get(d, out, "sources");
+        ok = c.sources != 0 && sources(d, c.sources, its) && groups(d, PorCbor.get(d, out, "groups"));
+    }
+
+    /// inputs.requirement_id and output.requirement_id are texts, R's id.
+    function ofRequirement(bytes calldata d, uint256 inputs, uint256 out, uint256 rid) private pure returns (bool) {
+        uint256 own = PorCbor.get(d, inputs, "requirement_id");
+        uint256 orid = PorCbor.get(d, out, "requirement_id");
+        return R.isText(d, own) && PorRecords.sameTextAt(d, own, rid) && R.isText(d, orid)
+            && PorRecords.sameTextAt(d, orid, rid);
+    }
+
+    /// chunk, the counts, covered and provenance_ok consistent, last_leaf when present.
+    function counts(bytes calldata d, uint256 out, R.Chunk memory c) private pure returns (bool) {
+        c.itemCount = PorCbor.get(d, out, "item_count");
+        uint256 admitted = PorCbor.get(d, out, "admitted_count");
+        c.covered = PorCbor.get(d, out, "covered");
+        c.provenanceOk = PorCbor.get(d, out, "provenance_ok");
+        if (!count(d, PorCbor.get(d, out, "chunk"), 0) || !count(d, PorCbor.get(d, out, "claim_count"), 0)
+                || !count(d, c.itemCount, 0) || !count(d, admitted, 0) || !isBool(d, c.covered)
+                || !isBool(d, c.provenanceOk)) {
+            return false;
+        }
+        bool covered = uint8(d[c.covered]) == 0xf5;
+        if (covered != (uint8(d[admitted]) != 0) || (covered && uint8(d[c.provenanceOk]) != 0xf5)) return false;
+        c.lastLeaf = PorCbor.get(d, out, "last_leaf");
+        return c.lastLeaf == 0 || count(d, c.lastLeaf, 0);
+    }
+
+    /// An integer in min..2^63-1 at `pos` (0: absent).
+    function count(bytes calldata d, uint256 pos, uint256 min) private pure returns (bool ok) {
+        if (pos == 0) return false;
+        (ok,) = PorRecords.uintIn(d, pos, min, PorRecords.MAX_COUNT);
+    }
+
+    function isBool(bytes calldata d, uint256 pos) private pure returns (bool ok) {
+        if (pos == 0) return false;
+        (ok,) = PorCbor.boolAt(d, pos);
+    }
+
+    /// The sources: entries of three texts, no source_id twice, and (named == cited) the
+    /// k-th names the k-th cited item's evidence_id, source_id and extract step.
+    function sources(bytes calldata d, uint256 pos, R.Item[] memory its) private pure returns (bool) {
+        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!isArray || n != its.length) return false;
+        bytes32[] memory ids = new bytes32[](n);
+        for (uint256 i = 0; i < n; i++) {
+            (bool ok, uint256[] memory e) = PorRecords.fields(d, p, SOURCE_KEYS);
+            if (!ok || !R.isText(d, e[0]) || !R.isText(d, e[1]) || !R.isText(d, e[2])) return false;
+            ids[i] = R.textHash(d, e[1]);
+            R.Item memory it = its[i];
+            if (!PorRecords.sameTextAt(d, e[0], it.stepId) || ids[i] != it.srcHash || R.textHash(d, e[2]) != it.eidHash) {
+                return false;
+            }
+            p = PorCbor.skip(d, p);
+        }
+        return !R.repeats(ids);
+    }
+
+    /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice.
+    function groups(bytes calldata d, uint256 pos) private pure returns (bool) {
+        (bool isArray, uint256 n, uint256 p) = pos == 0 ? (false, 0, 0) : PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!isArray) return false;
+        bytes32[] memory named = new bytes32[](n);
+        for (uint256 i = 0; i < n; i++) {
+            bool ok;
+            (ok, named[i]) = group(d, p);
+            if (!ok) return false;
+            p = PorCbor.skip(d, p);
+        }
+        return !R.repeats(named);
+    }
+
+    /// One group: (well formed, keccak256 of its kind's and key's hashes).
+    function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32) {
+        (bool isMap,,) = PorCbor.container(d, g, PorCbor.MAP);
+        uint256 kind = isMap ? PorCbor.get(d, g, "kind") : 0;
+        uint256 key = isMap ? PorCbor.get(d, g, "key") : 0;
+        if (!R.isText(d, kind) || !R.isText(d, key) || !count(d, PorCbor.get(d, g, "claim_count"), 1)) return (false, 0);
+        bytes32 named = keccak256(abi.encode(R.textHash(d, kind), R.textHash(d, key)));
+        bool ok;
+        uint256[] memory at;
+        if (PorCbor.isText(d, kind, "numeric")) {
+            (ok, at) = PorRecords.fields(d, g, NUMERIC_KEYS);
+            return (ok && ref(d, at[1], R.NUMERIC) && ref(d, at[2], R.NUMERIC), named);
+        }
+        if (!PorCbor.isText(d, kind, "boolean")) return (false, 0);
+        (, uint256 n,) = PorCbor.container(d, g, PorCbor.MAP);
+        (ok, at) = PorRecords.fields(d, g, n == 4 ? BOOLEAN_KEYS : BOOLEAN_OTHER_KEYS);
+        if (!ok || !ref(d, at[2], R.BOOLEAN)) return (false, 0);
+        if (n == 4) return (true, named);
+        // other: a reference whose value is not first's.
+        return (ref(d, at[3], R.BOOLEAN) && d[refValue(d, at[3])] != d[refValue(d, at[2])], named);
+    }
+
+    /// A claim reference at `pos`: exactly value, claim_id, evidence_id, texts and a value
+    /// of the group's kind.
+    function ref(bytes calldata d, uint256 pos, uint256 kind) private pure returns (bool) {
+        (bool ok, uint256[] memory at) = PorRecords.fields(d, pos, REF_KEYS);
+        return ok && R.value(d, at[0], kind) && R.isText(d, at[1]) && R.isText(d, at[2]);
+    }
+
+    /// The value offset of the claim reference at `pos` (its first key, `value`).
+    function refValue(bytes calldata, uint256 pos) private pure returns (uint256) {
+        return pos + 7; // map head (1) + "value" text (6)
+    }
+}

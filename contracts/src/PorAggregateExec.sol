@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorAggregateRead as R} from "./PorAggregateRead.sol";
+import {PorAggregateStep} from "./PorAggregateStep.sol";
+import {PorCbor} from "./PorCbor.sol";
+import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+
+/// @title PorAggregateSelector: the selection applied and the step compared
+/// (`PorAggregateStep.decide`).
+contract PorAggregateSelector {
+    function decide(
+        bytes calldata d,
+        uint256 base,
+        uint256[] memory at,
+        uint256 rid,
+        R.Spec memory s,
+        R.Item[] memory its,
+        R.Chunk memory c
+    ) external pure returns (bool, bytes32) {
+        return PorAggregateStep.decide(d, base, at, rid, s, its, c);
+    }
+}
+
+/// @title PorAggregateReader: what an aggregate step reads (`PorAggregateStep.read`), then
+/// the selector's answer.
+contract PorAggregateReader {
+    PorAggregateSelector public immutable SELECTOR;
+
+    constructor() {
+        SELECTOR = new PorAggregateSelector();
+    }
+
+    function run(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[][] memory records, uint256[] memory at)
+        external
+        view
+        returns (bool, bytes32)
+    {
+        (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) =
+            PorAggregateStep.read(d, parts, records, at);
+        if (fault != 0) return (true, fault);
+        return SELECTOR.decide(d, parts.all[0].leaf, at, rid, s, its, c);
+    }
+}
+
+/// @title PorAggregateExec: a por.OneStepProof/1 of an `aggregate` step decided on chain
+/// (SPEC §10.5, §12.5.4, §14.8). Stateless. The aggregate's code does not fit one contract
+/// beside `PorOneStepCheck`'s common part (24 576 bytes), so it lives in two contracts
+/// created by this one's constructor (reader, then selector) and called read-only:
+/// deploying this artifact is all.
+contract PorAggregateExec {
+    bytes32 public constant KIND = keccak256("aggregate");
+    PorAggregateReader public immutable READER;
+
+    constructor() {
+        READER = new PorAggregateReader();
+    }
+
+    /// A por.OneStepProof/1 whose bytes passed the §2 reader (the router runs it):
+    /// (won, check id, por_root); another step kind reverts `CourtPath(kind)`.
+    function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
+        return PorOneStepCheck.checkWithView(proof, run);
+    }
+
+    function run(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at,
+        bytes32 kind
+    ) internal view returns (bool, bytes32) {
+        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        (bytes32 err,) = PorCbor.check(PorOneStepCheck.leafOf(d, parts.all[1])); // the PromptSpec
+        if (err != 0) return (true, PorAggregateStep.INVALID_RECORD);
+        return READER.run(d, parts, records, at);
+    }
+}

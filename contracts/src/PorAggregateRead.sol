@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
+import {PorInclusion} from "./PorInclusion.sol";
+import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorAggregateRead: what an `aggregate` step reads (SPEC §12.5.4, §12.5.2, §14.8),
+/// read and validated on chain as `por.auditor.steps.recompute_step` reads it.
+/// @notice Offsets are absolute in the proof `d` (a leaf's offset plus the offset in the
+/// leaf). `spec` reads the PromptSpec fields the aggregate needs (false:
+/// `one_step.invalid_record`); `items` and `state` read the cited extract steps' cards and
+/// claims and the cited check chunk's running state (false: the step cannot be executed,
+/// `step.citation_mismatch` / `step.bad_prior_output`, `one_step.unexecutable`;
+/// `state` is `PorAggregateChunk`'s).
+library PorAggregateRead {
+    uint256 internal constant SINGLE_BEST = 0;
+    uint256 internal constant QUORUM = 1;
+    uint256 internal constant FALLBACK_CHAIN = 2;
+    uint256 internal constant BOOLEAN = 0;
+    uint256 internal constant NUMERIC = 1;
+    uint256 internal constant TIMESTAMP = 2;
+    uint256 internal constant TEXT = 3;
+    uint256 internal constant MAX_REQUIREMENTS = 8;
+    uint256 internal constant MAX_TARGETS = 10;
+    uint256 internal constant MAX_FIELDS = 8;
+
+    /// R's selection policy and fields, and the spec-wide fields the aggregate reads.
+    struct Spec {
+        uint256 strategy;
+        uint256 strategyPos; // the strategy text item
+        uint256 minSources;
+        uint256 quorum;
+        bool highest; // tie_breaker highest_provenance
+        uint256 nFields;
+        uint256[8] keyPos; // a declared field's key item; 0 for a fallback field
+        bytes32[8] keyHash;
+        uint256[8] kind;
+        uint256 nTargets;
+        bytes32[10] targets; // keccak256 of each source_targets[i].source_id
+        uint256 tolerance; // the numeric_tolerance text item
+        bool votes; // prediction_semantics.sources_required is set
+        bytes32 metric;
+    }
+
+    /// A cited item, read through its extract step.
+    struct Item {
+        uint256 eid; // output.evidence_id (text item)
+        uint256 src; // output.card.source_id (text item)
+        uint256 tier;
+        bytes32 eidHash;
+        bytes32 srcHash;
+        uint256 stepId; // the extract step's step_id (text item)
+        uint256 claims; // output.claims (array)
+    }
+
+    /// The cited chunk C's values the aggregate copies.
+    struct Chunk {
+        uint256 covered;
+        uint256 provenanceOk;
+        uint256 itemCount;
+        uint256 lastLeaf; // 0: absent
+        uint256 sources; // the sources array
+    }
+
+    // --- the PromptSpec (SPEC §4.2, §14.8) ----------------------------------------------
+
+    /// The PromptSpec leaf `p` (its bytes passed the §2 reader: the caller runs
+    /// `PorCbor.check` on them), read for requirement `rid` (the step's inputs.requirement_id
+    /// text item): ok false when a field read is malformed; found false when no requirement
+    /// has the id (`step.bad_inputs`).
+    function spec(bytes calldata d, PorInclusion.Part memory p, uint256 rid)
+        internal
+        pure
+        returns (bool ok, bool found, Spec memory s)
+    {
+        if (!semantics(d, p.leaf, s)) return (false, false, s);
+        (ok, found) = requirements(d, PorCbor.get(d, p.leaf, "data_requirements"), rid, s);
+    }
+
+    /// data_requirements at `dr`: 1..8 maps, requirement ids Ids and unique; R's read.
+    function requirements(bytes calldata d, uint256 dr, uint256 rid, Spec memory s)
+        private
+        pure
+        returns (bool ok, bool found)
+    {
+        (bool isArray, uint256 n, uint256 r) = dr == 0 ? (false, 0, 0) : PorCbor.container(d, dr, PorCbor.ARRAY);
+        if (!isArray || n == 0 || n > MAX_REQUIREMENTS) return (false, false);
+        bytes32[] memory ids = new bytes32[](n);
+        for (uint256 i = 0; i < n; i++) {
+            uint256 id;
+            (ok, ids[i], id) = idOf(d, r, "requirement_id");
+            if (!ok) return (false, false);
+            if (!found && PorRecords.sameTextAt(d, id, rid)) {
+                found = true;
+                if (!requirement(d, r, s)) return (false, false);
+            }
+            r = PorCbor.skip(d, r);
+        }
+        ok = !repeats(ids);
+    }
+
+    /// conflict_policy.numeric_tolerance, prediction_semantics.metric and sources_required.
+    function semantics(bytes calldata d, uint256 root, Spec memory s) private pure returns (bool) {
+        uint256 cp = PorCbor.get(d, root, "conflict_policy");
+        s.tolerance = cp == 0 ? 0 : PorCbor.get(d, cp, "numeric_tolerance");
+        if (!nonNegative(d, s.tolerance)) return false;
+        uint256 ps = PorCbor.get(d, root, "prediction_semantics");
+        uint256 metric = ps == 0 ? 0 : PorCbor.get(d, ps, "metric");
+        (bool idOk, uint256 off, uint256 len) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
+        if (!idOk) return false;
+        s.metric = keccak256(d[off:off + len]);
+        uint256 required = PorCbor.get(d, ps, "sources_required");
+        if (required != 0) {
+            (bool inRange,) = PorRecords.uintIn(d, required, 1, 64);
+            if (!inRange) return false;
+            s.votes = true;
+        }
+        return true;
+    }
+
+    /// The map at `m` has an Id under `key`: (ok, its keccak256, its offset).
+    function idOf(bytes calldata d, uint256 m, bytes memory key) private pure returns (bool, bytes32, uint256) {
+        (bool isMap,,) = PorCbor.container(d, m, PorCbor.MAP);
+        uint256 id = isMap ? PorCbor.get(d, m, key) : 0;
+        (bool idOk, uint256 off, uint256 len) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
+        return idOk ? (true, keccak256(d[off:off + len]), id) : (false, bytes32(0), 0);
+    }
+
+    /// A canonical decimal text >= 0 at `pos` (0: absent).
+    function nonNegative(bytes calldata d, uint256 pos) private pure returns (bool) {
+        if (pos == 0) return false;
+        (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        return text && PorDecimal.isCanonical(d, off, len) && d[off] != "-";
+    }
+
+    /// R's selection_policy, source_targets and expected_fields (the map at `r`).
+    function requirement(bytes calldata d, uint256 r, Spec memory s) private pure returns (bool) {
+        uint256 sel = PorCbor.get(d, r, "selection_policy");
+        (bool isMap,,) = PorCbor.container(d, sel, PorCbor.MAP);
+        if (sel == 0 || !isMap) return false;
+        s.strategyPos = PorCbor.get(d, sel, "strategy");
+        if (s.strategyPos == 0) return false;
+        if (PorCbor.isText(d, s.strategyPos, "single_best")) {
+            s.strategy = SINGLE_BEST;
+        } else if (PorCbor.isText(d, s.strategyPos, "multi_source_quorum")) {
+            s.strategy = QUORUM;
+        } else if (PorCbor.isText(d, s.strategyPos, "fallback_chain")) {
+            s.strategy = FALLBACK_CHAIN;
+        } else {
+            return false;
+        }
+        uint256 at = PorCbor.get(d, sel, "min_sources");
+        bool ok;
+        (ok, s.minSources) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
+        if (!ok) return false;
+        at = PorCbor.get(d, sel, "quorum");
+        (ok, s.quorum) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
+        if (!ok || (s.strategy == QUORUM && s.quorum > s.minSources)) return false;
+        at = PorCbor.get(d, sel, "tie_breaker");
+        s.highest = at != 0 && PorCbor.isText(d, at, "highest_provenance");
+        if (at == 0 || (!s.highest && !PorCbor.isText(d, at, "source_order"))) return false;
+        return targets(d, PorCbor.get(d, r, "source_targets"), s)
+            && fields(d, PorCbor.get(d, r, "expected_fields"), s);
+    }
+
+    /// source_targets: 1..10 maps, each source_id an Id, none twice.
+    function targets(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool) {
+        (bool isArray, uint256 n, uint256 t) = pos == 0 ? (false, 0, 0) : PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!isArray || n == 0 || n > MAX_TARGETS) return false;
+        bytes32[] memory ids = new bytes32[](n);
+        for (uint256 i = 0; i < n; i++) {
+            (bool idOk, bytes32 h,) = idOf(d, t, "source_id");
+            if (!idOk) return false;
+            ids[i] = s.targets[i] = h;
+            t = PorCbor.skip(d, t);
+        }
+        s.nTargets = n;
+        return !repeats(ids);
+    }
+
+    /// expected_fields: 0..8 maps, each key an Id and kind one of four, keys unique; none
+    /// declared: the fallback fields of §12.1 (`result`, `value`, `price`, `timestamp`).
+    function fields(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool) {
+        (bool isArray, uint256 n, uint256 f) = pos == 0 ? (false, 0, 0) : PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!isArray || n > MAX_FIELDS) return false;
+        if (n == 0) {
+            s.nFields = 4;
+            (s.keyHash[0], s.kind[0]) = (keccak256("result"), BOOLEAN);
+            (s.keyHash[1], s.kind[1]) = (keccak256("value"), NUMERIC);
+            (s.keyHash[2], s.kind[2]) = (keccak256("price"), NUMERIC);
+            (s.keyHash[3], s.kind[3]) = (keccak256("timestamp"), TIMESTAMP);
+            return true;
+        }
+        bytes32[] memory keys = new bytes32[](n);
+        for (uint256 i = 0; i < n; i++) {
+            if (!fieldSpec(d, f, s, i)) return false;
+            keys[i] = s.keyHash[i];
+            f = PorCbor.skip(d, f);
+        }
+        s.nFields = n;
+        return !repeats(keys);
+    }
+
+    /// The FieldSpec at `f` (field i): key an Id, kind one of four.
+    function fieldSpec(bytes calldata d, uint256 f, Spec memory s, uint256 i) private pure returns (bool) {
+        (bool idOk, bytes32 h, uint256 key) = idOf(d, f, "key");
+        if (!idOk) return false;
+        (bool kindOk, uint256 kind) = kindOf(d, PorCbor.get(d, f, "kind"));
+        (s.keyPos[i], s.keyHash[i], s.kind[i]) = (key, h, kind);
+        return kindOk;
+    }
+
+    /// A claim or field kind (`boolean`, `numeric`, `timestamp`, `text`) at `pos`.
+    function kindOf(bytes calldata d, uint256 pos) internal pure returns (bool, uint256) {
+        if (pos == 0) return (false, 0);
+        if (PorCbor.isText(d, pos, "boolean")) return (true, BOOLEAN);
+        if (PorCbor.isText(d, pos, "numeric")) return (true, NUMERIC);
+        if (PorCbor.isText(d, pos, "timestamp")) return (true, TIMESTAMP);
+        if (PorCbor.isText(d, pos, "text")) return (true, TEXT);
+        return (false, 0);
+    }
+
+    // --- the cited extract steps (SPEC §12.5.2) ------------------------------------------
+
+    /// card keys, canonical order: exactly these (`step_io.read_card`).
+    bytes internal constant CARD_KEYS =
+        "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
+
+    /// The cited steps: every prior but the last an extract step, the last a check step,
+    /// one extract per cited evidence id, each read (`read_cards`, `read_extract`).
+    function items(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256 evidence
+    ) internal pure returns (bool ok, Item[] memory out) {
+        uint256 first = 2 + parts.evidenceCount;
+        uint256 n = parts.priorCount;
+        (, uint256 cited, uint256 e) = PorCbor.container(d, evidence, PorCbor.ARRAY);
+        if (n == 0 || cited != n - 1) return (false, out);
+        out = new Item[](n - 1);
+        for (uint256 i = 0; i < n; i++) {
+            if (!isKind(d, parts.all[first + i], records[first + i], i == n - 1)) return (false, out);
+            if (i == n - 1) break;
+            if (!item(d, parts.all[first + i].leaf, records[first + i], e, out[i])) return (false, out);
+            e = PorCbor.skip(d, e);
+        }
+        return (true, out);
+    }
+
+    /// The step `part` (offsets `at`) is a check step (`last`) or an extract step.
+    function isKind(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, bool last)
+        private
+        pure
+        returns (bool)
+    {
+        (bool known, bytes32 kind,) = PorRecords.computation(PorOneStepCheck.leafOf(d, part), at);
+        return known && kind == (last ? keccak256("check_requirement") : keccak256("extract_claims"));
+    }
+
+    /// The extract step at leaf offset `base` (value offsets `at`) stands for the evidence
+    /// id at `e`: its card, evidence_id, requirement_id, evidence_ids and claims.
+    function item(bytes calldata d, uint256 base, uint256[] memory at, uint256 e, Item memory it)
+        private
+        pure
+        returns (bool)
+    {
+        uint256 out = base + at[PorRecords.STEP_OUTPUT];
+        if (!card(d, PorCbor.get(d, out, "card"), it)) return false;
+        it.eid = PorCbor.get(d, out, "evidence_id");
+        uint256 rid = PorCbor.get(d, out, "requirement_id");
+        if (!isText(d, it.eid) || !isText(d, rid) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
+        // read_extract: the step's evidence_ids are [its evidence_id].
+        (, uint256 n, uint256 own) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
+        if (n != 1 || !PorRecords.sameTextAt(d, own, it.eid)) return false;
+        it.eidHash = textHash(d, it.eid);
+        it.srcHash = textHash(d, it.src);
+        it.stepId = base + at[PorRecords.STEP_ID];
+        it.claims = PorCbor.get(d, out, "claims");
+        return it.claims != 0 && claims(d, it.claims);
+    }
+
+    /// The card at `pos`: exactly the five keys, source_id text, the others integers in
+    /// their item ranges (`step_io.CARD_RANGES`); its source_id and tier kept in `it`.
+    function card(bytes calldata d, uint256 pos, Item memory it) private pure returns (bool) {
+        (bool ok, uint256[] memory c) = pos == 0 ? (false, new uint256[](0)) : PorRecords.fields(d, pos, CARD_KEYS);
+        if (!ok || !isText(d, c[0])) return false;
+        (bool status,) = PorRecords.uintIn(d, c[1], 100, 599);
+        (bool time,) = PorRecords.uintIn(d, c[2], 0, PorRecords.MAX_COUNT);
+        (bool confidence,) = PorRecords.uintIn(d, c[3], 0, 10000);
+        (ok, it.tier) = PorRecords.uintIn(d, c[4], 0, 3);
+        it.src = c[0];
+        return ok && status && time && confidence;
+    }
+
+    /// Every claim a map with text claim_id, key, path and a kind whose value it holds
+    /// (`step_io._claim_value_ok`).
+    function claims(bytes calldata d, uint256 pos) private pure returns (bool) {
+        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!isArray) return false;
+        for (uint256 i = 0; i < n; i++) {
+            (bool ok,,,,) = claim(d, p);
+            if (!ok) return false;
+            p = PorCbor.skip(d, p);
+        }
+        return true;
+    }
+
+    bytes32 private constant CLAIM_KIND = keccak256("kind");
+    bytes32 private constant CLAIM_KEY = keccak256("key");
+    bytes32 private constant CLAIM_VALUE = keccak256("value");
+    bytes32 private constant CLAIM_ID = keccak256("claim_id");
+    bytes32 private constant CLAIM_PATH = keccak256("path");
+
+    /// The claim at `p`, its entries walked once: (well formed, its kind, the offsets of
+    /// its key, value and claim_id).
+    function claim(bytes calldata d, uint256 p)
+        internal
+        pure
+        returns (bool ok, uint256 kind, uint256 key, uint256 val, uint256 id)
+    {
+        (bool isMap, uint256[5] memory at) = entries(d, p);
+        if (!isMap) return (false, 0, 0, 0, 0);
+        (ok, kind) = kindOf(d, at[0]);
+        (key, val, id) = (at[1], at[2], at[3]);
+        ok = ok && value(d, val, kind) && isText(d, id) && isText(d, key) && isText(d, at[4]);
+    }
+
+    /// The value offsets of kind, key, value, claim_id and path in the map at `p` (0:
+    /// absent).
+    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[5] memory at) {
+        uint256 n;
+        (isMap, n, p) = PorCbor.container(d, p, PorCbor.MAP);
+        for (uint256 i = 0; isMap && i < n; i++) {
+            (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+            p = off + len;
+            bytes32 h = keccak256(d[off:p]);
+            if (h == CLAIM_KIND) at[0] = p;
+            else if (h == CLAIM_KEY) at[1] = p;
+            else if (h == CLAIM_VALUE) at[2] = p;
+            else if (h == CLAIM_ID) at[3] = p;
+            else if (h == CLAIM_PATH) at[4] = p;
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    /// The value at `pos` (0: absent) is one of `kind`: a canonical decimal text, a bool,
+    /// an integer 0..2^63-1, a text.
+    function value(bytes calldata d, uint256 pos, uint256 kind) internal pure returns (bool ok) {
+        if (pos == 0) return false;
+        if (kind == NUMERIC) {
+            (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+            return text && PorDecimal.isCanonical(d, off, len);
+        }
+        if (kind == BOOLEAN) {
+            (ok,) = PorCbor.boolAt(d, pos);
+            return ok;
+        }
+        if (kind == TIMESTAMP) {
+            (ok,) = PorRecords.uintIn(d, pos, 0, PorRecords.MAX_COUNT);
+            return ok;
+        }
+        return isText(d, pos);
+    }
+
+    function isText(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
+        if (pos == 0) return false;
+        (ok,,) = PorCbor.str(d, pos, PorCbor.TEXT);
+    }
+
+    /// keccak256 of the text at `pos`.
+    function textHash(bytes calldata d, uint256 pos) internal pure returns (bytes32) {
+        (, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        return keccak256(d[off:off + len]);
+    }
+
+    /// Any hash twice: sorted, then neighbours compared (O(n log n) for a hostile state).
+    function repeats(bytes32[] memory h) internal pure returns (bool) {
+        if (h.length < 2) return false;
+        sort(h, 0, int256(h.length) - 1);
+        for (uint256 i = 1; i < h.length; i++) {
+            if (h[i] == h[i - 1]) return true;
+        }
+        return false;
+    }
+
+    function sort(bytes32[] memory a, int256 lo, int256 hi) private pure {
+        while (lo < hi) {
+            bytes32 pivot = a[uint256(lo + (hi - lo) / 2)];
+            int256 i = lo;
+            int256 j = hi;
+            while (i <= j) {
+                while (a[uint256(i)] < pivot) i++;
+                while (a[uint256(j)] > pivot) j--;
+                if (i <= j) {
+                    (a[uint256(i)], a[uint256(j)]) = (a[uint256(j)], a[uint256(i)]);
+                    i++;
+                    j--;
+                }
+            }
+            if (j - lo < hi - i) {
+                sort(a, lo, j);
+                lo = i;
+            } else {
+                sort(a, i, hi);
+                hi = j;
+            }
+        }
+    }
+}

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorAggregateChunk} from "./PorAggregateChunk.sol";
+import {PorAggregateRead as R} from "./PorAggregateRead.sol";
+import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
+import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorRecords} from "./PorRecords.sol";
+
+/// @title PorAggregateStep: the `aggregate` step re-executed on chain (SPEC §12.5.4, §14.8).
+/// @notice Reads R's policy and fields from the PromptSpec leaf, the cited extract steps'
+/// cards and claims and the cited check chunk C (`PorAggregateRead`), applies the selection
+/// policy to each field (voters: each cited item's first claim with the field's key and
+/// kind) and compares the recomputed description and output with the committed ones: the
+/// output is walked once, each expected item checked in its canonical (§2) place, never
+/// re-encoded in memory.
+library PorAggregateStep {
+    bytes32 internal constant KIND = keccak256("aggregate");
+    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
+    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
+    bytes32 internal constant MATCH = keccak256("one_step.match");
+    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+
+    uint256 private constant SELECTED = 0;
+    uint256 private constant MISSING = 1;
+    uint256 private constant INSUFFICIENT = 2;
+    uint256 private constant NO_QUORUM = 3;
+
+    /// One field's voters (voter order) and the policy's result.
+    struct Field {
+        uint256 n; // candidates
+        uint256[] item; // the voter's cited item
+        uint256[] value; // the voter's claim's value
+        uint256[] id; // the voter's claim's claim_id
+        uint256 status;
+        uint256 chosen; // the chosen voter (selected)
+        bool[] member; // claim_ids / evidence_ids (selected)
+        uint256 members;
+        uint256 agreeing;
+        bool fallbackUsed;
+    }
+
+    /// A committed value being walked: the next offset, its end, still equal.
+    struct Walk {
+        uint256 p;
+        uint256 end;
+        bool ok;
+    }
+
+    /// What the step reads (SPEC §12.5.4, `PorAggregateRead`): (0, R's policy and fields,
+    /// the cited items, the cited chunk C, the inputs.requirement_id text item), or the
+    /// fault: `one_step.invalid_record` for a malformed PromptSpec field read,
+    /// `one_step.unexecutable` for a step Python cannot execute.
+    function read(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at
+    ) internal pure returns (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) {
+        uint256 base = parts.all[0].leaf;
+        rid = PorCbor.get(d, base + at[PorRecords.STEP_INPUTS], "requirement_id");
+        bool ok;
+        bool found;
+        (ok, found, s) = R.spec(d, parts.all[1], rid);
+        if (!ok) return (INVALID_RECORD, s, its, c, rid);
+        if (!found) return (UNEXECUTABLE, s, its, c, rid); // step.bad_inputs
+        (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE]);
+        if (!ok) return (UNEXECUTABLE, s, its, c, rid);
+        uint256 last = 1 + parts.evidenceCount + parts.priorCount;
+        (ok, c) = PorAggregateChunk.state(d, parts.all[last].leaf, records[last], rid, its);
+        if (!ok) return (UNEXECUTABLE, s, its, c, rid);
+    }
+
+    /// The policy applied to each field, the committed step (leaf offset `base`, value
+    /// offsets `at`) compared: lost `one_step.match`, won `one_step.mismatch`.
+    function decide(
+        bytes calldata d,
+        uint256 base,
+        uint256[] memory at,
+        uint256 rid,
+        R.Spec memory s,
+        R.Item[] memory its,
+        R.Chunk memory c
+    ) internal pure returns (bool, bytes32) {
+        Field[] memory fs = select(d, s, its);
+        bool ok = description(d, base + at[PorRecords.STEP_DESCRIPTION], rid, s, fs)
+            && output(d, base + at[PorRecords.STEP_OUTPUT], rid, s, its, c, fs);
+        return ok ? (false, MATCH) : (true, MISMATCH);
+    }
+
+    // --- selection (SPEC §12.5.4) ---------------------------------------------------------
+
+    function select(bytes calldata d, R.Spec memory s, R.Item[] memory its) private pure returns (Field[] memory fs) {
+        fs = new Field[](s.nFields);
+        for (uint256 f = 0; f < s.nFields; f++) {
+            fs[f].item = new uint256[](its.length);
+            fs[f].value = new uint256[](its.length);
+            fs[f].id = new uint256[](its.length);
+            fs[f].member = new bool[](its.length);
+        }
+        for (uint256 k = 0; k < its.length; k++) voters(d, s, its[k].claims, k, fs);
+        for (uint256 f = 0; f < s.nFields; f++) policy(d, s, its, fs[f], s.kind[f]);
+    }
+
+    /// The item k's first claim of each field's key and kind votes for that field.
+    function voters(bytes calldata d, R.Spec memory s, uint256 claims, uint256 k, Field[] memory fs) private pure {
+        (, uint256 n, uint256 p) = PorCbor.container(d, claims, PorCbor.ARRAY);
+        uint256 done = 0;
+        for (uint256 i = 0; i < n; i++) {
+            (, uint256[5] memory at) = R.entries(d, p); // read by the reader: well formed
+            (, uint256 kind) = R.kindOf(d, at[0]);
+            bytes32 key = R.textHash(d, at[1]);
+            for (uint256 f = 0; f < s.nFields; f++) {
+                if (done & (1 << f) == 0 && s.kind[f] == kind && s.keyHash[f] == key) {
+                    done |= 1 << f;
+                    Field memory fd = fs[f];
+                    (fd.item[fd.n], fd.value[fd.n], fd.id[fd.n]) = (k, at[2], at[3]);
+                    fd.n++;
+                }
+            }
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    function policy(bytes calldata d, R.Spec memory s, R.Item[] memory its, Field memory fd, uint256 kind)
+        private
+        pure
+    {
+        if (fd.n == 0) {
+            fd.status = MISSING;
+            return;
+        }
+        if (s.strategy == R.QUORUM) {
+            if (fd.n < s.minSources) {
+                fd.status = INSUFFICIENT;
+                return;
+            }
+            quorum(d, s, its, fd, kind);
+            return;
+        }
+        fd.status = SELECTED;
+        if (s.strategy == R.FALLBACK_CHAIN) {
+            uint256 best = type(uint256).max;
+            for (uint256 v = 0; v < fd.n; v++) {
+                uint256 rank = s.nTargets;
+                for (uint256 t = 0; t < s.nTargets; t++) {
+                    if (s.targets[t] == its[fd.item[v]].srcHash) {
+                        rank = t;
+                        break;
+                    }
+                }
+                if (rank < best) (best, fd.chosen) = (rank, v);
+            }
+            fd.fallbackUsed = its[fd.item[fd.chosen]].srcHash != s.targets[0];
+        } else {
+            fd.chosen = order(s, its, fd)[0];
+        }
+        fd.member[fd.chosen] = true;
+        fd.members = 1;
+    }
+
+    /// The voters in tie-breaker order: source_order is voter order; highest_provenance
+    /// the highest provenance_tier first, then voter order.
+    function order(R.Spec memory s, R.Item[] memory its, Field memory fd) private pure returns (uint256[] memory o) {
+        o = new uint256[](fd.n);
+        if (!s.highest) {
+            for (uint256 v = 0; v < fd.n; v++) o[v] = v;
+            return o;
+        }
+        uint256 m = 0;
+        for (uint256 tier = 4; tier > 0; tier--) {
+            for (uint256 v = 0; v < fd.n; v++) {
+                if (its[fd.item[v]].tier == tier - 1) o[m++] = v;
+            }
+        }
+    }
+
+    /// multi_source_quorum: the first voter by tie-breaker whose agreeing group reaches
+    /// `quorum` (numbers within numeric_tolerance exactly, other kinds equal).
+    function quorum(bytes calldata d, R.Spec memory s, R.Item[] memory its, Field memory fd, uint256 kind)
+        private
+        pure
+    {
+        (bool[][] memory agree, uint256[] memory size) = agreeing(d, s, fd, kind);
+        uint256[] memory o = order(s, its, fd);
+        for (uint256 i = 0; i < fd.n; i++) {
+            uint256 v = o[i];
+            if (size[v] >= s.quorum) {
+                (fd.status, fd.chosen) = (SELECTED, v);
+                (fd.agreeing, fd.members) = (size[v], size[v]);
+                for (uint256 u = 0; u < fd.n; u++) fd.member[u] = agree[v][u];
+                return;
+            }
+        }
+        fd.status = NO_QUORUM;
+    }
+
+    /// Each voter's agreeing group (`agree[v][u]`: u agrees with v) and its size; the
+    /// largest size in `fd.agreeing`.
+    function agreeing(bytes calldata d, R.Spec memory s, Field memory fd, uint256 kind)
+        private
+        pure
+        returns (bool[][] memory agree, uint256[] memory size)
+    {
+        agree = new bool[][](fd.n);
+        size = new uint256[](fd.n);
+        PorDecimal.Dec[] memory num = new PorDecimal.Dec[](fd.n);
+        bytes32[] memory same = new bytes32[](fd.n);
+        for (uint256 v = 0; v < fd.n; v++) {
+            uint256 value = fd.value[v];
+            if (kind == R.NUMERIC) (, num[v]) = PorDecimal.parseText(d, value);
+            else same[v] = keccak256(d[value:PorCbor.skip(d, value)]);
+        }
+        (, PorDecimal.Dec memory t) = PorDecimal.parseText(d, s.tolerance);
+        for (uint256 v = 0; v < fd.n; v++) {
+            agree[v] = new bool[](fd.n);
+            for (uint256 u = 0; u < fd.n; u++) {
+                bool yes = kind == R.NUMERIC ? PorDecimal.absDiffLe(num[u], num[v], t) : same[u] == same[v];
+                agree[v][u] = yes;
+                if (yes) size[v]++;
+            }
+            if (size[v] > fd.agreeing) fd.agreeing = size[v];
+        }
+    }
+
+    // --- the committed step ----------------------------------------------------------------
+
+    /// "aggregate requirement R by strategy: n of m field(s) selected".
+    function description(bytes calldata d, uint256 pos, uint256 rid, R.Spec memory s, Field[] memory fs)
+        private
+        pure
+        returns (bool)
+    {
+        uint256 chosen = 0;
+        for (uint256 f = 0; f < fs.length; f++) {
+            if (fs[f].status == SELECTED) chosen++;
+        }
+        (, uint256 ro, uint256 rl) = PorCbor.str(d, rid, PorCbor.TEXT);
+        (, uint256 so, uint256 sl) = PorCbor.str(d, s.strategyPos, PorCbor.TEXT);
+        bytes memory text = bytes.concat(
+            "aggregate requirement ", d[ro:ro + rl], " by ", d[so:so + sl], ": ", decimal(chosen), " of ",
+            decimal(fs.length), " field(s) selected"
+        );
+        return PorCbor.isText(d, pos, text);
+    }
+
+    /// decimal(n) for n <= 8 (at most 8 fields, §4.2).
+    function decimal(uint256 n) private pure returns (bytes1) {
+        return bytes1(uint8(48 + n));
+    }
+
+    /// The committed output at `pos` is the recomputed one (keys in §2 order).
+    function output(
+        bytes calldata d,
+        uint256 pos,
+        uint256 rid,
+        R.Spec memory s,
+        R.Item[] memory its,
+        R.Chunk memory c,
+        Field[] memory fs
+    ) private pure returns (bool) {
+        Walk memory w = Walk(pos, PorCbor.skip(d, pos), true);
+        expectHead(d, w, PorCbor.MAP, c.lastLeaf == 0 ? 8 : 9);
+        expectText(d, w, "fields");
+        expectHead(d, w, PorCbor.ARRAY, fs.length);
+        bool fallbackUsed = false;
+        bytes32[] memory picked = new bytes32[](its.length * fs.length);
+        uint256 np = 0;
+        for (uint256 f = 0; f < fs.length && w.ok; f++) {
+            field(d, w, s, its, fs[f], f);
+            fallbackUsed = fallbackUsed || fs[f].fallbackUsed;
+            for (uint256 v = 0; v < fs[f].n; v++) {
+                if (fs[f].member[v]) picked[np++] = its[fs[f].item[v]].eidHash;
+            }
+        }
+        expectText(d, w, "covered");
+        expectRaw(d, w, c.covered);
+        expectText(d, w, "strategy");
+        expectRaw(d, w, s.strategyPos);
+        if (c.lastLeaf != 0) {
+            expectText(d, w, "last_leaf");
+            expectRaw(d, w, c.lastLeaf);
+        }
+        expectText(d, w, "item_count");
+        expectRaw(d, w, c.itemCount);
+        expectText(d, w, "sources_used");
+        sourcesUsed(d, w, its, picked, np);
+        expectText(d, w, "fallback_used");
+        expectBool(d, w, fallbackUsed);
+        expectText(d, w, "provenance_ok");
+        expectRaw(d, w, c.provenanceOk);
+        expectText(d, w, "requirement_id");
+        expectRaw(d, w, rid);
+        return w.ok && w.p == w.end;
+    }
+
+    /// The cited items, in order, whose id is among the `np` picked ids.
+    function sourcesUsed(bytes calldata d, Walk memory w, R.Item[] memory its, bytes32[] memory picked, uint256 np)
+        private
+        pure
+    {
+        bool[] memory used = new bool[](its.length);
+        uint256 nUsed = 0;
+        for (uint256 k = 0; k < its.length; k++) {
+            for (uint256 i = 0; i < np && !used[k]; i++) used[k] = picked[i] == its[k].eidHash;
+            if (used[k]) nUsed++;
+        }
+        expectHead(d, w, PorCbor.ARRAY, nUsed);
+        for (uint256 k = 0; k < its.length; k++) {
+            if (used[k]) expectRaw(d, w, its[k].eid);
+        }
+    }
+
+    /// One field's map: key, kind, value?, votes?, quorum?, status, claim_ids, candidates,
+    /// evidence_ids, fallback_used.
+    function field(bytes calldata d, Walk memory w, R.Spec memory s, R.Item[] memory its, Field memory fd, uint256 f)
+        private
+        pure
+    {
+        bool value = fd.status == SELECTED;
+        bool votes = s.votes && s.keyHash[f] == s.metric;
+        bool hasQuorum = s.strategy == R.QUORUM && (fd.status == SELECTED || fd.status == NO_QUORUM);
+        expectHead(d, w, PorCbor.MAP, 7 + (value ? 1 : 0) + (votes ? 1 : 0) + (hasQuorum ? 1 : 0));
+        expectText(d, w, "key");
+        if (s.keyPos[f] != 0) expectRaw(d, w, s.keyPos[f]);
+        else expectText(d, w, fallbackKey(f));
+        expectText(d, w, "kind");
+        expectText(d, w, kindName(s.kind[f]));
+        if (value) {
+            expectText(d, w, "value");
+            expectRaw(d, w, fd.value[fd.chosen]);
+        }
+        if (votes) {
+            expectText(d, w, "votes");
+            expectHead(d, w, PorCbor.ARRAY, fd.n);
+            for (uint256 v = 0; v < fd.n; v++) {
+                expectHead(d, w, PorCbor.MAP, 3);
+                expectText(d, w, "value");
+                expectRaw(d, w, fd.value[v]);
+                expectText(d, w, "source_id");
+                expectRaw(d, w, its[fd.item[v]].src);
+                expectText(d, w, "evidence_id");
+                expectRaw(d, w, its[fd.item[v]].eid);
+            }
+        }
+        if (hasQuorum) {
+            expectText(d, w, "quorum");
+            expectHead(d, w, PorCbor.MAP, 3);
+            expectText(d, w, "met");
+            expectBool(d, w, value);
+            expectText(d, w, "agreeing");
+            expectHead(d, w, PorCbor.UINT, fd.agreeing);
+            expectText(d, w, "required");
+            expectHead(d, w, PorCbor.UINT, s.quorum);
+        }
+        expectText(d, w, "status");
+        expectText(d, w, statusName(fd.status));
+        expectText(d, w, "claim_ids");
+        expectHead(d, w, PorCbor.ARRAY, fd.members);
+        for (uint256 v = 0; v < fd.n; v++) {
+            if (fd.member[v]) expectRaw(d, w, fd.id[v]);
+        }
+        expectText(d, w, "candidates");
+        expectHead(d, w, PorCbor.UINT, fd.n);
+        expectText(d, w, "evidence_ids");
+        expectHead(d, w, PorCbor.ARRAY, fd.members);
+        for (uint256 v = 0; v < fd.n; v++) {
+            if (fd.member[v]) expectRaw(d, w, its[fd.item[v]].eid);
+        }
+        expectText(d, w, "fallback_used");
+        expectBool(d, w, fd.fallbackUsed);
+    }
+
+    function fallbackKey(uint256 f) private pure returns (bytes memory) {
+        if (f == 0) return "result";
+        if (f == 1) return "value";
+        return f == 2 ? bytes("price") : bytes("timestamp");
+    }
+
+    function kindName(uint256 k) private pure returns (bytes memory) {
+        if (k == R.BOOLEAN) return "boolean";
+        if (k == R.NUMERIC) return "numeric";
+        return k == R.TIMESTAMP ? bytes("timestamp") : bytes("text");
+    }
+
+    function statusName(uint256 st) private pure returns (bytes memory) {
+        if (st == SELECTED) return "selected";
+        if (st == MISSING) return "missing";
+        return st == INSUFFICIENT ? bytes("insufficient") : bytes("no_quorum");
+    }
+
+    // --- the walk: each expected item against the committed bytes ---------------------
+
+    /// A head (major, arg): the committed output is canonical, so (major, arg) fix its bytes.
+    function expectHead(bytes calldata d, Walk memory w, uint8 major, uint256 arg) private pure {
+        if (!w.ok || w.p >= w.end) {
+            w.ok = false;
+            return;
+        }
+        (uint8 m, uint256 a, uint256 next) = PorCbor.head(d, w.p);
+        w.ok = m == major && a == arg && next <= w.end;
+        w.p = next;
+    }
+
+    function expectText(bytes calldata d, Walk memory w, bytes memory text) private pure {
+        expectHead(d, w, PorCbor.TEXT, text.length);
+        if (!w.ok || w.p + text.length > w.end) {
+            w.ok = false;
+            return;
+        }
+        w.ok = PorCbor.equal(d, w.p, text, 0, text.length);
+        w.p += text.length;
+    }
+
+    function expectBool(bytes calldata d, Walk memory w, bool b) private pure {
+        if (!w.ok || w.p >= w.end) {
+            w.ok = false;
+            return;
+        }
+        w.ok = uint8(d[w.p]) == (b ? 0xf5 : 0xf4);
+        w.p++;
+    }
+
+    /// The item at `pos` (a checked leaf of `d`), byte for byte.
+    function expectRaw(bytes calldata d, Walk memory w, uint256 pos) private pure {
+        uint256 len = PorCbor.skip(d, pos) - pos;
+        if (!w.ok || w.p + len > w.end) {
+            w.ok = false;
+            return;
+        }
+        w.ok = keccak256(d[w.p:w.p + len]) == keccak256(d[pos:pos + len]);
+        w.p += len;
+    }
+}

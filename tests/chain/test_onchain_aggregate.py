@@ -1,0 +1,139 @@
+"""On-chain re-execution of the ``aggregate`` step (SPEC §12.5.4, §14.8) agrees with
+``por check-proof``.
+
+``PorAggregateExec.execute`` (the committed build, in revm) and the Python library get
+the same ``por.OneStepProof/1`` bytes and must give the same WON/LOST and check id.
+Cases: every aggregate step of every fixture market (quorum markets 08, 50, 67
+included) and of generated markets (``test_citation_properties.markets``), honest
+(lost ``one_step.match``), and forged bundles (every commitment recomputed,
+``aggregate_lies``): each field's status, value, candidates, claim and evidence ids,
+quorum numbers, votes, sources_used, fallback_used, copied keys and the description
+changed; claims and cards of the cited extract steps edited (64-character and
+non-canonical decimals, tiers for ``highest_provenance`` ties, a second claim of one
+key, malformed cards and claims); the cited chunk's state malformed; the PromptSpec
+fields the aggregate reads changed, tolerances at the exact |a - b| of two voters, and
+malformed. About half the forgeries rewrite the aggregate from its citations by
+``recompute_step`` (consistent: lost). At least 2 500 proofs (``test_aggregate_case_count``,
+last). Other step kinds revert ``CourtPath(kind)``.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aggregate_exec_support import AggregateExec
+from aggregate_lies import aggregates, forge
+from bundle_edits import honest, recommit
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from proof_check_support import ProofChecker, python_answer
+
+from por.bundle import build
+from por.bundle.layout import Bundle
+from por.challenge import bundle_from_bytes
+from por.challenge.one_step import build_one_step_proof
+from por.encoding import decode, encode
+from por.errors import PorError
+from por.scenarios import list_scenarios
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
+from test_citation_properties import markets
+
+COUNTS: Counter[str] = Counter()
+#: Forged bundles per fixture market.
+FORGED = 52
+_CHAIN = AggregateExec()
+
+
+def compare(bundle: Bundle, index: int, kind: str) -> None:
+    try:
+        proof = build_one_step_proof(bundle, index).to_cbor()
+    except PorError:
+        COUNTS["unbuildable"] += 1  # a step citing an id no leaf carries (SPEC §10.7)
+        return
+    won, check_id, _gas = _CHAIN.execute(proof)
+    assert (won, check_id) == python_answer(proof), (kind, index, proof.hex()[:400])
+    COUNTS[kind] += 1
+    COUNTS[f"id:{check_id}"] += 1
+
+
+def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
+    for index in aggregates(bundle):
+        compare(bundle, index, "agg.honest")
+    for _ in range(forged):
+        forged_bundle, index = forge(bundle, rng)
+        compare(forged_bundle, index, "agg.forged")
+
+
+def test_aggregate_steps_on_every_fixture_market() -> None:
+    rng = random.Random(2402)  # noqa: S311 - seeded cases, not secrets
+    for name in list_scenarios():
+        exercise(honest(name), rng, FORGED)
+
+
+@settings(max_examples=30, deadline=None)
+@given(markets(), st.integers(0, 2**32 - 1))
+def test_aggregate_steps_on_generated_markets(case: Any, seed: int) -> None:
+    spec, evidence = case
+    bundle = bundle_from_bytes(build(spec, evidence).data)
+    exercise(bundle, random.Random(seed), forged=12)  # noqa: S311
+
+
+def test_mutated_aggregate_proofs() -> None:
+    """Damaged proof bytes: both sides name the same failure, the contract never
+    reverts. The executor takes bytes the router's §2 reader accepted
+    (``PorProofCheck.checkCbor``); the rest are ``proof.malformed`` there."""
+    reader = ProofChecker()
+    rng = random.Random(11)  # noqa: S311 - seeded cases, not secrets
+    for name in ("08-quorum-agree", "11-fallback-chain", "67-two-of-three-below"):
+        bundle = honest(name)
+        proof = build_one_step_proof(bundle, aggregates(bundle)[0]).to_cbor()
+        for _ in range(60):
+            at = rng.randrange(len(proof))
+            data = proof[:at] + bytes([proof[at] ^ (1 << rng.randrange(8))]) + proof[at + 1:]
+            if reader.cbor(data) is not None:
+                assert python_answer(data) == (False, "proof.malformed"), (name, at)
+                continue
+            won, check_id, _gas = _CHAIN.execute(data)
+            assert (won, check_id) == python_answer(data), (name, at)
+            COUNTS["agg.mutated"] += 1
+
+
+def test_other_kinds_take_the_court_path() -> None:
+    bundle = honest("08-quorum-agree")
+    for index in range(len(bundle.steps)):
+        if index in aggregates(bundle):
+            continue
+        won, check_id, _gas = _CHAIN.execute(build_one_step_proof(bundle, index).to_cbor())
+        assert not won and check_id.startswith("court_path:"), (index, check_id)
+
+
+def test_prompt_spec_not_canonical_is_invalid_record() -> None:
+    """The PromptSpec leaf is read on chain (SPEC §14.8): bytes that are not §2 or lack
+    a field the aggregate reads are won ``one_step.invalid_record``, as off chain."""
+    bundle = honest("08-quorum-agree")
+    index = aggregates(bundle)[0]
+    spec = decode(bundle.prompt_spec)
+    for bad in (b"\xff", encode({"schema": "por.Verdict/1"}), bundle.prompt_spec + b"\x00",
+                encode({**spec, "conflict_policy": {"on_conflict": "invalid"}})):
+        proof = build_one_step_proof(recommit(bundle, prompt_spec=bad), index).to_cbor()
+        assert python_answer(proof) == (True, "one_step.invalid_record")
+        assert _CHAIN.execute(proof)[:2] == (True, "one_step.invalid_record"), bad[:20]
+
+
+def test_aggregate_case_count() -> None:
+    """At least 2 500 aggregate proofs compared, and every outcome among them."""
+    proofs = sum(v for k, v in COUNTS.items() if k.startswith("agg."))
+    if proofs == 0:
+        pytest.skip("run with the other tests of this file")
+    print(dict(sorted(COUNTS.items())), proofs)
+    assert proofs >= 2_500, COUNTS
+    reasons = {k[3:] for k in COUNTS if k.startswith("id:")}
+    for needed in ("one_step.match", "one_step.mismatch", "one_step.unexecutable",
+                   "one_step.invalid_record"):
+        assert needed in reasons, needed
