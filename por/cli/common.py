@@ -41,9 +41,9 @@ exit codes:
 #: repeated here so that building the parser does not import the protocol.
 DEFAULT_MAX_SIZE = 256 * 1024 * 1024
 #: ``--max-size`` default of the commands that read a proof: the proof cap
-#: (por.protocol.limits.PROOF_MAX_SIZE, 8 MiB, SPEC §10.7), repeated for the same
+#: (por.protocol.limits.PROOF_MAX_SIZE, 72 MiB, SPEC §10.7), repeated for the same
 #: reason; tests/unit/challenge/test_challenge_proof_cap.py pins the two together.
-PROOF_MAX_SIZE = 8 * 1024 * 1024
+PROOF_MAX_SIZE = 72 * 1024 * 1024
 #: The decoder's record cap (por.encoding.decoder.DEFAULT_MAX_SIZE, 64 MiB), repeated
 #: for the same reason; tests/cli/test_cli_outputs.py pins the two together.
 RECORD_MAX_SIZE = 64 * 1024 * 1024

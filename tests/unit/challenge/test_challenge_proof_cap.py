@@ -2,7 +2,7 @@
 
 Issue 22: a 159 MB winning one-step proof was "lost" for ``verify --challenges``
 (the library's 64 MiB decoder default) and WON for ``check-proof`` (its 256 MiB
-``--max-size``).  Now one constant, ``PROOF_MAX_SIZE`` (8 MiB since every proof
+``--max-size``).  Now one constant, ``PROOF_MAX_SIZE`` (72 MiB since every proof
 but the extraction proof is small), is every checker's default, and a builder
 whose only winning proof is over it says so (``no_proof.too_large``) instead of
 calling the challenge lost.  The largest honest proof, an extraction proof of an
@@ -43,7 +43,7 @@ def test_one_constant_for_library_and_cli() -> None:
     parser = argparse.ArgumentParser()
     add_check_proof_parser(parser.add_subparsers())
     args = parser.parse_args(["check-proof", "proof.cbor"])
-    assert PROOF_MAX_SIZE == limits.PROOF_MAX_SIZE == 8 * 1024 * 1024  # SPEC §10.7
+    assert PROOF_MAX_SIZE == limits.PROOF_MAX_SIZE == 72 * 1024 * 1024  # SPEC §10.7
     assert args.max_size == common.PROOF_MAX_SIZE == PROOF_MAX_SIZE
     chain = argparse.ArgumentParser()
     add_chain_parser(chain.add_subparsers())
