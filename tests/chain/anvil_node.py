@@ -36,8 +36,10 @@ HERE = Path(__file__).resolve().parent
 _BIN = HERE / "anvil" / "node_modules" / "@foundry-rs" / "anvil-linux-amd64" / "bin" / "anvil"
 #: The platform binary the npm package installs (its node launcher as a fallback).
 ANVIL = _BIN if _BIN.exists() else HERE / "anvil" / "node_modules" / ".bin" / "anvil"
-#: Gas of every transaction this client sends (no estimation: a revert is read by eth_call).
-TX_GAS = 10_000_000
+#: Gas of every transaction this client sends (no estimation: a revert is read by eth_call):
+#: anvil's block gas limit, 30 000 000, since deploying an executor that creates its
+#: helper contracts (PorAggregateExec: about 49 KB of code in all) takes over 10 000 000.
+TX_GAS = 30_000_000
 
 
 class RpcError(Exception):
