@@ -199,9 +199,11 @@ def test_the_cli_refuses_what_would_revert(tmp_path: Path) -> None:
     assert settle_document(inclusion, market_of(bundle))[0] == 2  # chain.proof_kind
     from por.challenge.one_step import build_one_step_proof
 
-    one_step = tmp_path / "one-step.cbor"  # a deduce step: the court path
-    one_step.write_bytes(build_one_step_proof(bundle, len(bundle.steps) - 2).to_cbor())
+    one_step = tmp_path / "one-step.cbor"  # an extract step: the court path
+    one_step.write_bytes(build_one_step_proof(bundle, 0).to_cbor())
     assert settle_document(one_step, market_of(bundle))[0] == 2  # chain.proof_kind
+    one_step.write_bytes(build_one_step_proof(bundle, len(bundle.steps) - 2).to_cbor())
+    assert settle_document(one_step, market_of(bundle))[0] == 1  # a deduce step: not won
     one_step.write_bytes(build_one_step_proof(bundle, len(bundle.steps) - 1).to_cbor())
     assert settle_document(one_step, market_of(bundle))[0] == 1  # a map step: not won
     broken = tmp_path / "broken.cbor"

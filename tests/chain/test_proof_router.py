@@ -97,9 +97,10 @@ def test_the_constructor_refuses_a_list_it_cannot_route_by() -> None:
 
 
 def test_a_one_step_proof_goes_to_its_kinds_executor() -> None:
-    chain = ProofChecker(extra=(stub(keccak256(b"deduce")),))
-    router = chain.evm.message_call(CALLER, chain.address,
-                                    keccak256(b"executor(bytes32)")[:4] + keccak256(b"deduce"))
+    # extract_claims is the one step kind without an executor (SPEC §14.8): a stub for it.
+    chain = ProofChecker(extra=(stub(keccak256(b"extract_claims")),))
+    router = chain.evm.message_call(CALLER, chain.address, keccak256(b"executor(bytes32)")[:4]
+                                    + keccak256(b"extract_claims"))
     assert decode(["address"], bytes(router))[0] != "0x" + "00" * 20
     bundle = honest(list_scenarios()[0])
     seen = set()
@@ -107,14 +108,12 @@ def test_a_one_step_proof_goes_to_its_kinds_executor() -> None:
         kind = cbor_decode(leaf)["inputs"]["kind"]
         proof = build_one_step_proof(bundle, index).to_cbor()
         answer = chain.any_proof(proof)[:2]
-        if kind == "deduce":
+        if kind == "extract_claims":
             assert answer == (True, "one_step.mismatch")  # the stub's answer
-        elif kind == "map":
-            assert answer == python_answer(proof) == (False, "one_step.match")
-        else:
-            assert answer == (False, "court_path:" + kind)
+        else:  # each listed kind's executor: Python's answer on an honest step
+            assert answer == python_answer(proof) == (False, "one_step.match"), kind
         seen.add(kind)
-    assert {"deduce", "map", "extract_claims"} <= seen
+    assert {"deduce", "map", "extract_claims", "check_requirement", "aggregate"} <= seen
 
 
 def test_a_schema_with_an_executor_goes_to_its_check() -> None:
@@ -133,10 +132,10 @@ def test_a_schema_with_an_executor_goes_to_its_check() -> None:
 @pytest.mark.parametrize("leaf", [
     b"\xff", b"\xbb" + b"\xff" * 8, b"\xa1\x66inputs\xbb" + b"\xff" * 8,
     b"\xa1\x66inputs\xa1\x64kind\x7b" + b"\xff" * 8, b"\xa1\x66inputs\xa1\x64kind\x63ma",
-    b"\xa1\x66inputs\xa1\x64kind\x63map", b"\xa1\x66inputs\xa1\x64kind\x66deduce",
+    b"\xa1\x66inputs\xa1\x64kind\x63map", b"\xa1\x66inputs\xa1\x64kind\x6eextract_claims",
     b"\xa1\x66inputs", b"\xa1\x66inputz\x00", b"\x80", b""])
 def test_a_step_leaf_the_router_cannot_read_gets_the_python_answer(leaf: bytes) -> None:
-    chain = ProofChecker(extra=(stub(keccak256(b"deduce")),))
+    chain = ProofChecker(extra=(stub(keccak256(b"extract_claims")),))
     bundle = honest(list_scenarios()[0])
     index = len(bundle.steps) - 1
     forged = recommit(bundle, steps=[*bundle.steps[:index], leaf])
@@ -146,7 +145,7 @@ def test_a_step_leaf_the_router_cannot_read_gets_the_python_answer(leaf: bytes) 
     proof = one_step_bytes(commitments.por_root, steps.proof(index).to_cbor(), spec.to_cbor(),
                            [], [steps.proof(index - 1).to_cbor()])
     won, check_id, _gas = chain.any_proof(proof)
-    if leaf.endswith(b"deduce"):  # routed to the stub by its kind: it would decide
+    if leaf.endswith(b"extract_claims"):  # routed to the stub by its kind: it would decide
         assert (won, check_id) == (True, "one_step.mismatch")
     else:
         assert (won, check_id) == python_answer(proof), leaf
