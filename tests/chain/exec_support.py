@@ -17,20 +17,25 @@ it, so consistent rewrites (lost ``judge.match``) are made as easily as lies.
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from bundle_edits import recommit
+from bundle_edits import honest, recommit
 from proof_check_support import CALLER, ROOT, answer, message_call, new_evm, python_answer
 
 from por.auditor.steps import recompute_step
+from por.bundle import build
 from por.bundle.layout import Bundle
+from por.challenge import bundle_from_bytes
 from por.challenge.batch import ComponentTree
 from por.challenge.judge_proof import build_judge_proof, verify_judge_proof
 from por.challenge.one_step import build_one_step_proof
 from por.challenge.records import JudgeProof, seal
 from por.errors import PorError
+from por.scenarios import list_scenarios
 from por.schemas import DeterministicVerdict, PromptSpec, ReasoningStep
 
 #: EIP-170's limit on deployed code.
@@ -86,6 +91,23 @@ class ExecChecker:
         counts[case] += 1
         counts[f"id:{check_id}"] += 1
         return won, check_id, gas
+
+
+#: A test file's cases on one bundle: (bundle, seeded rng, forged bundles to draw).
+Exercise = Callable[[Bundle, random.Random, int], None]
+
+
+def every_market(exercise: Exercise, seed: int, forged: int) -> None:
+    """``exercise`` on every fixture market's honest bundle, one rng seeded ``seed``."""
+    rng = random.Random(seed)  # noqa: S311 - seeded cases, not secrets
+    for name in list_scenarios():
+        exercise(honest(name), rng, forged)
+
+
+def generated_market(exercise: Exercise, case: Any, seed: int, forged: int) -> None:
+    """``exercise`` on the bundle built from a generated (spec, evidence) ``case``."""
+    spec, evidence = case
+    exercise(bundle_from_bytes(build(spec, evidence).data), random.Random(seed), forged)  # noqa: S311
 
 
 def assert_case_count(counts: Counter[str], prefix: str, needed: tuple[str, ...],

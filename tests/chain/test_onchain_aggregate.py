@@ -27,17 +27,14 @@ from typing import Any
 
 from aggregate_lies import aggregates, forge
 from bundle_edits import honest, recommit
-from exec_support import OUTCOMES, ExecChecker, assert_case_count
+from exec_support import OUTCOMES, ExecChecker, assert_case_count, every_market, generated_market
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from proof_check_support import ProofChecker, python_answer
 
-from por.bundle import build
 from por.bundle.layout import Bundle
-from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
-from por.scenarios import list_scenarios
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
 from test_citation_properties import markets
@@ -57,17 +54,13 @@ def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
 
 
 def test_aggregate_steps_on_every_fixture_market() -> None:
-    rng = random.Random(2402)  # noqa: S311 - seeded cases, not secrets
-    for name in list_scenarios():
-        exercise(honest(name), rng, FORGED)
+    every_market(exercise, 2402, FORGED)
 
 
 @settings(max_examples=30, deadline=None)
 @given(markets(), st.integers(0, 2**32 - 1))
 def test_aggregate_steps_on_generated_markets(case: Any, seed: int) -> None:
-    spec, evidence = case
-    bundle = bundle_from_bytes(build(spec, evidence).data)
-    exercise(bundle, random.Random(seed), forged=12)  # noqa: S311
+    generated_market(exercise, case, seed, forged=12)
 
 
 def test_mutated_aggregate_proofs() -> None:

@@ -24,7 +24,15 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
-from exec_support import CODE_LIMIT, ExecChecker, assert_case_count, deployed_size, recomputed
+from exec_support import (
+    CODE_LIMIT,
+    ExecChecker,
+    assert_case_count,
+    deployed_size,
+    every_market,
+    generated_market,
+    recomputed,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from proof_check_support import python_answer
@@ -201,17 +209,13 @@ def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
 
 
 def test_check_chunks_on_every_fixture_market() -> None:
-    rng = random.Random(24)  # noqa: S311 - seeded cases, not secrets
-    for name in list_scenarios():
-        exercise(honest(name), rng, forged=FORGED)
+    every_market(exercise, 24, FORGED)
 
 
 @settings(max_examples=12, deadline=None)
 @given(markets(), st.integers(0, 2**32 - 1))
 def test_check_chunks_on_generated_markets(case: Any, seed: int) -> None:
-    spec, evidence = case
-    bundle = bundle_from_bytes(build(spec, evidence).data)
-    exercise(bundle, random.Random(seed), forged=15)  # noqa: S311
+    generated_market(exercise, case, seed, forged=15)
 
 
 def many_items(name: str, count: int) -> Bundle:

@@ -32,14 +32,14 @@ from exec_support import (
     ExecChecker,
     assert_case_count,
     deployed_size,
+    every_market,
+    generated_market,
     recomputed,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from por.bundle import build
 from por.bundle.layout import Bundle
-from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
 from por.scenarios import list_scenarios
@@ -233,17 +233,13 @@ def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
 
 
 def test_contradictions_on_every_fixture_market() -> None:
-    rng = random.Random(245)  # noqa: S311 - seeded cases, not secrets
-    for name in list_scenarios():
-        exercise(honest(name), rng, forged=FORGED)
+    every_market(exercise, 245, FORGED)
 
 
 @settings(max_examples=30, deadline=None)
 @given(markets(), st.integers(0, 2**32 - 1))
 def test_contradictions_on_generated_markets(case: Any, seed: int) -> None:
-    spec, evidence = case
-    bundle = bundle_from_bytes(build(spec, evidence).data)
-    exercise(bundle, random.Random(seed), forged=25)  # noqa: S311
+    generated_market(exercise, case, seed, forged=25)
 
 
 def test_other_kinds_take_the_court_path() -> None:

@@ -24,16 +24,21 @@ from pathlib import Path
 from typing import Any
 
 from bundle_edits import honest, recommit
-from exec_support import CODE_LIMIT, OUTCOMES, ExecChecker, assert_case_count
+from exec_support import (
+    CODE_LIMIT,
+    OUTCOMES,
+    ExecChecker,
+    assert_case_count,
+    every_market,
+    generated_market,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from proof_check_support import python_answer
 from test_onchain_steps import edit_variables
 
 from por.auditor.steps import deduce_step
-from por.bundle import build
 from por.bundle.layout import Bundle
-from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
 from por.errors import PorError
@@ -266,17 +271,13 @@ def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
 
 
 def test_deduce_on_every_fixture_market() -> None:
-    rng = random.Random(2024)  # noqa: S311 - seeded cases, not secrets
-    for name in list_scenarios():
-        exercise(honest(name), rng, FORGED)
+    every_market(exercise, 2024, FORGED)
 
 
 @settings(max_examples=20, deadline=None)
 @given(markets(), st.integers(0, 2**32 - 1))
 def test_deduce_on_generated_markets(case: Any, seed: int) -> None:
-    spec, evidence = case
-    bundle = bundle_from_bytes(build(spec, evidence).data)
-    exercise(bundle, random.Random(seed), forged=15)  # noqa: S311
+    generated_market(exercise, case, seed, forged=15)
 
 
 #: Markets of the numeric predicates, and edge values for every numeric field they read.
