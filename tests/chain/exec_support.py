@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from proof_check_support import CALLER, ROOT, answer, message_call, new_evm, python_answer
 
 from por.auditor.steps import recompute_step
@@ -37,6 +41,9 @@ from por.challenge.records import JudgeProof, seal
 from por.errors import PorError
 from por.scenarios import list_scenarios
 from por.schemas import DeterministicVerdict, PromptSpec, ReasoningStep
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
+from test_citation_properties import markets
 
 #: EIP-170's limit on deployed code.
 CODE_LIMIT = 24_576
@@ -102,6 +109,13 @@ def every_market(exercise: Exercise, seed: int, forged: int) -> None:
     rng = random.Random(seed)  # noqa: S311 - seeded cases, not secrets
     for name in list_scenarios():
         exercise(honest(name), rng, forged)
+
+
+def generated_cases(max_examples: int) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """A test of ``(case, seed)``: ``max_examples`` generated markets
+    (``test_citation_properties.markets``), each with a seed for its forgeries."""
+    run = settings(max_examples=max_examples, deadline=None)
+    return lambda test: run(given(markets(), st.integers(0, 2**32 - 1))(test))
 
 
 def generated_market(exercise: Exercise, case: Any, seed: int, forged: int) -> None:

@@ -20,24 +20,24 @@ last). Other step kinds revert ``CourtPath(kind)``.
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from aggregate_lies import aggregates, forge
 from bundle_edits import honest, recommit
-from exec_support import OUTCOMES, ExecChecker, assert_case_count, every_market, generated_market
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from exec_support import (
+    OUTCOMES,
+    ExecChecker,
+    assert_case_count,
+    every_market,
+    generated_cases,
+    generated_market,
+)
 from proof_check_support import ProofChecker, python_answer
 
 from por.bundle.layout import Bundle
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 #: Forged bundles per fixture market.
@@ -57,8 +57,7 @@ def test_aggregate_steps_on_every_fixture_market() -> None:
     every_market(exercise, 2402, FORGED)
 
 
-@settings(max_examples=30, deadline=None)
-@given(markets(), st.integers(0, 2**32 - 1))
+@generated_cases(max_examples=30)
 def test_aggregate_steps_on_generated_markets(case: Any, seed: int) -> None:
     generated_market(exercise, case, seed, forged=12)
 

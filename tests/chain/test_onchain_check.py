@@ -17,9 +17,7 @@ por's own ``recompute_step`` (consistent: lost). Any other kind reverts
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,11 +28,10 @@ from exec_support import (
     assert_case_count,
     deployed_size,
     every_market,
+    generated_cases,
     generated_market,
     recomputed,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from proof_check_support import python_answer
 
 from por.bundle import build
@@ -43,9 +40,6 @@ from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
 from por.scenarios import list_scenarios, load_scenario
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 FORGED = 60
@@ -212,8 +206,7 @@ def test_check_chunks_on_every_fixture_market() -> None:
     every_market(exercise, 24, FORGED)
 
 
-@settings(max_examples=12, deadline=None)
-@given(markets(), st.integers(0, 2**32 - 1))
+@generated_cases(max_examples=12)
 def test_check_chunks_on_generated_markets(case: Any, seed: int) -> None:
     generated_market(exercise, case, seed, forged=15)
 

@@ -19,10 +19,8 @@ lies (won). At least 2 500 proofs are compared (``test_contradictions_case_count
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from bundle_edits import honest, recommit
@@ -33,19 +31,15 @@ from exec_support import (
     assert_case_count,
     deployed_size,
     every_market,
+    generated_cases,
     generated_market,
     recomputed,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from por.bundle.layout import Bundle
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
 from por.scenarios import list_scenarios
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 #: Forged bundles per fixture market.
@@ -236,8 +230,7 @@ def test_contradictions_on_every_fixture_market() -> None:
     every_market(exercise, 245, FORGED)
 
 
-@settings(max_examples=30, deadline=None)
-@given(markets(), st.integers(0, 2**32 - 1))
+@generated_cases(max_examples=30)
 def test_contradictions_on_generated_markets(case: Any, seed: int) -> None:
     generated_market(exercise, case, seed, forged=25)
 

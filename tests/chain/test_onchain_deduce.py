@@ -18,9 +18,7 @@ At least 2 500 proofs are compared (``test_deduce_case_count``, last).
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from bundle_edits import honest, recommit
@@ -30,10 +28,9 @@ from exec_support import (
     ExecChecker,
     assert_case_count,
     every_market,
+    generated_cases,
     generated_market,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from proof_check_support import python_answer
 from test_onchain_steps import edit_variables
 
@@ -44,9 +41,6 @@ from por.encoding import decode, encode
 from por.errors import PorError
 from por.scenarios import list_scenarios
 from por.schemas import PromptSpec, ReasoningStep
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 FORGED = 64
@@ -274,8 +268,7 @@ def test_deduce_on_every_fixture_market() -> None:
     every_market(exercise, 2024, FORGED)
 
 
-@settings(max_examples=20, deadline=None)
-@given(markets(), st.integers(0, 2**32 - 1))
+@generated_cases(max_examples=20)
 def test_deduce_on_generated_markets(case: Any, seed: int) -> None:
     generated_market(exercise, case, seed, forged=15)
 
