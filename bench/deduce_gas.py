@@ -23,7 +23,7 @@ from por.encoding import decode
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "chain"))
 from bundle_edits import honest
-from deduce_exec_support import ExecChecker
+from exec_support import ExecChecker
 from proof_check_support import ProofChecker
 
 MARKETS = ("01-boolean-observed", "03-threshold-gt-boundary",

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "chain")]
 
-from aggregate_exec_support import AggregateExec, artifact  # noqa: E402
 from bundle_edits import honest  # noqa: E402
+from exec_support import ExecChecker, artifact  # noqa: E402
 from proof_check_support import ProofChecker, python_answer  # noqa: E402
 
 from por.bundle import build  # noqa: E402
@@ -54,7 +54,7 @@ def largest() -> Bundle:
     return bundle_from_bytes(build(spec, f.bundle(items)).data)
 
 
-def measure(name: str, bundle: Bundle, chain: AggregateExec, proofs: ProofChecker) -> None:
+def measure(name: str, bundle: Bundle, chain: ExecChecker, proofs: ProofChecker) -> None:
     kinds = [decode(s)["inputs"]["kind"] for s in bundle.steps]
     proof = build_one_step_proof(bundle, kinds.index("aggregate")).to_cbor()
     won, check_id, gas = chain.execute(proof)
@@ -66,10 +66,10 @@ def measure(name: str, bundle: Bundle, chain: AggregateExec, proofs: ProofChecke
 
 
 def main() -> None:
-    chain, proofs = AggregateExec(), ProofChecker()
+    chain, proofs = ExecChecker("PorAggregateExec"), ProofChecker()
     measure("typical (08-quorum-agree, 3 sources)", honest("08-quorum-agree"), chain, proofs)
     measure("largest (10 sources, 8 fields)", largest(), chain, proofs)
-    exec_art = artifact()
+    exec_art = artifact("PorAggregateExec")
     print("PorAggregateExec deployed", len(exec_art["deployedBytecode"]) // 2 - 1,
           "bytes; initcode", len(exec_art["bytecode"]) // 2 - 1, "bytes (limits 24 576 / 49 152)")
     print(json.dumps({"note": "reader and selector sizes: node contracts/compile.mjs output"}))

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "chain"))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from judge_exec_support import JudgeExec, judge_proof  # noqa: E402
+from exec_support import ExecChecker, deployed_size, judge_proof  # noqa: E402
 from proof_check_support import ProofChecker  # noqa: E402
 
 from por.challenge import bundle_from_bytes  # noqa: E402
@@ -28,14 +28,14 @@ from por.challenge.one_step import build_one_step_proof  # noqa: E402
 
 
 def main() -> None:
-    judge, baseline = JudgeExec(), ProofChecker()
+    judge, baseline = ExecChecker("PorJudgeExec", entry="check(bytes)"), ProofChecker()
     rows = []
     for path in sorted((ROOT / "fixtures" / "bundles" / "valid").glob("*.cbor")):
         if ".signed" in path.name:
             continue
         bundle = bundle_from_bytes(path.read_bytes())
         proof = judge_proof(bundle)
-        _, check_id, gas = judge.check(proof)
+        _, check_id, gas = judge.execute(proof)
         assert check_id == "judge.match", (path.name, check_id)
         step = bytes(build_one_step_proof(bundle, len(bundle.steps) - 1).to_cbor())
         _, _, base = baseline.any_proof(step)
@@ -44,7 +44,7 @@ def main() -> None:
     median = statistics.median(gases)
     biggest = max(rows)
     base = statistics.median(r[2] for r in rows)
-    print(f"PorJudgeExec deployed size: {judge.size} bytes (limit 24576)")
+    print(f"PorJudgeExec deployed size: {deployed_size('PorJudgeExec')} bytes (limit 24576)")
     print(f"check, honest JudgeProof of {len(rows)} markets: median {median:.0f} gas "
           f"(median proof {statistics.median(r[1] for r in rows):.0f} bytes); "
           f"max {biggest[0]} ({biggest[1]} bytes, {biggest[3]})")

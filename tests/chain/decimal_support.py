@@ -7,37 +7,26 @@ Each call is a real message call to the committed artifact; gas is execution gas
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from eth_abi import decode, encode
-from proof_check_support import CALLER, ROOT, TX_BASE_GAS, calldata_gas
-from pyrevm import EVM, BlockEnv, CfgEnv, Env
+from exec_support import ExecChecker
+from proof_check_support import message_call
 
 from por.signing.eip712 import keccak256
-
-ARTIFACT = ROOT / "contracts" / "build" / "PorDecimalMath.json"
 
 
 class DecimalMath:
     """One EVM with PorDecimalMath deployed; ``gas`` is the last call's execution gas."""
 
     def __init__(self) -> None:
-        artifact: dict[str, Any] = json.loads(ARTIFACT.read_text(encoding="utf-8"))
-        self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337),
-                               block=BlockEnv(number=1, timestamp=1_767_225_600)),
-                       spec_id="CANCUN", gas_limit=2**62)
-        self.evm.set_balance(CALLER, 10**21)
-        self.address = self.evm.deploy(CALLER, bytes.fromhex(artifact["bytecode"][2:]))
+        self.chain = ExecChecker("PorDecimalMath")
         self.gas = 0
 
     def _call(self, signature: str, types: list[str], args: list[Any], out: list[str]) -> Any:
         calldata = keccak256(signature.encode("ascii"))[:4] + encode(types, args)
-        raw = self.evm.message_call(CALLER, self.address, calldata)
-        result = self.evm.result
-        assert result is not None
-        self.gas = result.gas_used - TX_BASE_GAS - calldata_gas(calldata)
-        return decode(out, bytes(raw))
+        raw, self.gas = message_call(self.chain.evm, self.chain.address, calldata)
+        return decode(out, raw)
 
     def cmp(self, a: str, b: str) -> tuple[bool, int]:
         ok, c = self._call("cmp(string,string)", ["string", "string"], [a, b], ["bool", "int256"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from deployment import deploy_checker
 from eth_abi import decode, encode
@@ -53,24 +54,48 @@ def calldata_gas(data: bytes) -> int:
     return len(data) * 16 - data.count(0) * 12
 
 
+def new_evm(**cfg: Any) -> EVM:
+    """A Cancun revm (chain 31337, block 1) with ``CALLER`` funded; ``cfg`` goes to
+    ``CfgEnv``."""
+    evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337, **cfg),
+                      block=BlockEnv(number=1, timestamp=1_767_225_600)),
+              spec_id="CANCUN", gas_limit=2**62)
+    evm.set_balance(CALLER, 10**21)
+    return evm
+
+
+def message_call(evm: EVM, address: str, calldata: bytes) -> tuple[bytes, int]:
+    """A real message call from ``CALLER``: (output, execution gas), the gas being the
+    total minus the 21 000 intrinsic and the EIP-2028 calldata price."""
+    out = evm.message_call(CALLER, address, calldata)
+    result = evm.result
+    assert result is not None
+    return bytes(out), result.gas_used - TX_BASE_GAS - calldata_gas(calldata)
+
+
+def answer(evm: EVM, address: str, signature: str, proof: bytes) -> tuple[bool, str, int]:
+    """``signature(proof)`` returning (bool won, bytes32 checkId, bytes32 root): (won,
+    check id text, execution gas); a revert ``CourtPath(kind)`` is
+    (False, "court_path:" + the kind's text, 0)."""
+    try:
+        out, gas = message_call(evm, address, _selector(signature) + encode(["bytes"], [proof]))
+    except RuntimeError as exc:
+        return False, court_path(str(exc)), 0
+    won, check_id, _root = decode(["bool", "bytes32", "bytes32"], out)
+    return bool(won), BY_HASH[check_id], gas
+
+
 class ProofChecker:
     """One EVM with the executors and PorProofCheck deployed (deployment.py)."""
 
     def __init__(self, extra: tuple[bytes, ...] = ()) -> None:
         """``extra``: creation codes of executors deployed after the listed ones."""
-        self.evm = EVM(env=Env(cfg=CfgEnv(chain_id=31337),
-                               block=BlockEnv(number=1, timestamp=1_767_225_600)),
-                       spec_id="CANCUN", gas_limit=2**62)
-        self.evm.set_balance(CALLER, 10**21)
+        self.evm = new_evm()
         self.address = deploy_checker(lambda code: str(self.evm.deploy(CALLER, code)), extra)
 
     def _call(self, signature: str, data: bytes) -> tuple[bytes, int]:
-        calldata = _selector(signature) + encode(["bytes"], [data])
-        out = self.evm.message_call(CALLER, self.address, calldata)
-        result = self.evm.result
-        assert result is not None
-        gas = result.gas_used - TX_BASE_GAS - calldata_gas(calldata)
-        return bytes(out), gas
+        return message_call(self.evm, self.address,
+                            _selector(signature) + encode(["bytes"], [data]))
 
     def cbor(self, data: bytes) -> str | None:
         """checkCbor: None for an accepted document, else the codec id."""
@@ -80,24 +105,12 @@ class ProofChecker:
 
     def citation(self, proof: bytes) -> tuple[bool, str, int]:
         """checkCitationProof: (won, check id, execution gas)."""
-        out, gas = self._call("checkCitationProof(bytes)", proof)
-        won, check_id, _root = decode(["bool", "bytes32", "bytes32"], out)
-        return bool(won), BY_HASH[check_id], gas
-
+        return answer(self.evm, self.address, "checkCitationProof(bytes)", proof)
 
     def any_proof(self, proof: bytes) -> tuple[bool, str, int]:
         """checkProof (the registry's call): (won, check id, execution gas); a revert
-        ``CourtPath(kind)`` is (False, "court_path:" + the kind's text, gas)."""
-        calldata = _selector("checkProof(bytes)") + encode(["bytes"], [proof])
-        try:
-            out = self.evm.message_call(CALLER, self.address, calldata)
-        except RuntimeError as exc:
-            return False, court_path(str(exc)), 0
-        result = self.evm.result
-        assert result is not None
-        gas = result.gas_used - TX_BASE_GAS - calldata_gas(calldata)
-        won, check_id, _root = decode(["bool", "bytes32", "bytes32"], bytes(out))
-        return bool(won), BY_HASH[check_id], gas
+        ``CourtPath(kind)`` is (False, "court_path:" + the kind's text, 0)."""
+        return answer(self.evm, self.address, "checkProof(bytes)", proof)
 
 
 #: Step kinds (inputs.kind) by keccak256, for CourtPath reverts.

@@ -20,68 +20,46 @@ last). Other step kinds revert ``CourtPath(kind)``.
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-import pytest
-from aggregate_exec_support import AggregateExec
 from aggregate_lies import aggregates, forge
 from bundle_edits import honest, recommit
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from exec_support import (
+    OUTCOMES,
+    ExecChecker,
+    assert_case_count,
+    every_market,
+    generated_cases,
+    generated_market,
+)
 from proof_check_support import ProofChecker, python_answer
 
-from por.bundle import build
 from por.bundle.layout import Bundle
-from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
-from por.errors import PorError
-from por.scenarios import list_scenarios
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 #: Forged bundles per fixture market.
 FORGED = 52
-_CHAIN = AggregateExec()
-
-
-def compare(bundle: Bundle, index: int, kind: str) -> None:
-    try:
-        proof = build_one_step_proof(bundle, index).to_cbor()
-    except PorError:
-        COUNTS["unbuildable"] += 1  # a step citing an id no leaf carries (SPEC §10.7)
-        return
-    won, check_id, _gas = _CHAIN.execute(proof)
-    assert (won, check_id) == python_answer(proof), (kind, index, proof.hex()[:400])
-    COUNTS[kind] += 1
-    COUNTS[f"id:{check_id}"] += 1
+_CHAIN = ExecChecker("PorAggregateExec")
 
 
 def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
     for index in aggregates(bundle):
-        compare(bundle, index, "agg.honest")
+        _CHAIN.compare(bundle, index, "agg.honest", COUNTS)
     for _ in range(forged):
         forged_bundle, index = forge(bundle, rng)
-        compare(forged_bundle, index, "agg.forged")
+        _CHAIN.compare(forged_bundle, index, "agg.forged", COUNTS)
 
 
 def test_aggregate_steps_on_every_fixture_market() -> None:
-    rng = random.Random(2402)  # noqa: S311 - seeded cases, not secrets
-    for name in list_scenarios():
-        exercise(honest(name), rng, FORGED)
+    every_market(exercise, 2402, FORGED)
 
 
-@settings(max_examples=30, deadline=None)
-@given(markets(), st.integers(0, 2**32 - 1))
+@generated_cases(max_examples=30)
 def test_aggregate_steps_on_generated_markets(case: Any, seed: int) -> None:
-    spec, evidence = case
-    bundle = bundle_from_bytes(build(spec, evidence).data)
-    exercise(bundle, random.Random(seed), forged=12)  # noqa: S311
+    generated_market(exercise, case, seed, forged=12)
 
 
 def test_mutated_aggregate_proofs() -> None:
@@ -128,12 +106,4 @@ def test_prompt_spec_not_canonical_is_invalid_record() -> None:
 
 def test_aggregate_case_count() -> None:
     """At least 2 500 aggregate proofs compared, and every outcome among them."""
-    proofs = sum(v for k, v in COUNTS.items() if k.startswith("agg."))
-    if proofs == 0:
-        pytest.skip("run with the other tests of this file")
-    print(dict(sorted(COUNTS.items())), proofs)
-    assert proofs >= 2_500, COUNTS
-    reasons = {k[3:] for k in COUNTS if k.startswith("id:")}
-    for needed in ("one_step.match", "one_step.mismatch", "one_step.unexecutable",
-                   "one_step.invalid_record"):
-        assert needed in reasons, needed
+    assert_case_count(COUNTS, "agg.", OUTCOMES, minimum=2_500)

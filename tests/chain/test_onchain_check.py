@@ -17,34 +17,33 @@ por's own ``recompute_step`` (consistent: lost). Any other kind reverts
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
-from check_exec_support import CODE_LIMIT, CheckExecutor, deployed_size
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from exec_support import (
+    CODE_LIMIT,
+    ExecChecker,
+    assert_case_count,
+    deployed_size,
+    every_market,
+    generated_cases,
+    generated_market,
+    recomputed,
+)
 from proof_check_support import python_answer
 
-from por.auditor.steps import recompute_step
 from por.bundle import build
 from por.bundle.layout import Bundle
 from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
-from por.errors import PorError
 from por.scenarios import list_scenarios, load_scenario
-from por.schemas import PromptSpec, ReasoningStep
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 FORGED = 60
-_CHAIN = CheckExecutor()
+_CHAIN = ExecChecker("PorCheckExec")
 KIND = "check_requirement"
 
 
@@ -181,32 +180,14 @@ def forge(bundle: Bundle, index: int, rng: random.Random) -> Bundle:
             step["inputs"] = {"kind": KIND, "requirement_id": "req_nowhere"}
         steps[index] = encode(step)
     if target != index and rng.random() < 0.6:
-        steps[index] = _rewritten(bundle, steps, index) or steps[index]
+        steps[index] = recomputed(bundle, steps, index) or steps[index]
     return recommit(bundle, steps=steps)
 
 
-def _rewritten(bundle: Bundle, steps: list[bytes], index: int) -> bytes | None:
-    """The chunk recomputed from its (edited) citations, if it can be."""
-    try:
-        spec = PromptSpec.from_cbor(bundle.prompt_spec)
-        step = ReasoningStep.from_cbor(steps[index])
-        prior = {s.step_id: s for s in (ReasoningStep.from_cbor(steps[i]) for i in range(index))}
-        return bytes(recompute_step(spec, step, {}, prior).to_cbor())
-    except (PorError, KeyError, IndexError, TypeError, ValueError):
-        return None
-
-
 def compare(bundle: Bundle, index: int, kind: str) -> None:
-    try:
-        proof = build_one_step_proof(bundle, index).to_cbor()
-    except PorError:
-        COUNTS["unbuildable"] += 1
-        return
-    won, check_id, gas = _CHAIN.execute(proof)
-    assert (won, check_id) == python_answer(proof), (kind, proof.hex()[:600])
-    COUNTS[kind] += 1
-    COUNTS[f"id:{check_id}"] += 1
-    COUNTS["max_gas"] = max(COUNTS["max_gas"], gas)
+    answer = _CHAIN.compare(bundle, index, kind, COUNTS)
+    if answer is not None:
+        COUNTS["max_gas"] = max(COUNTS["max_gas"], answer[2])
 
 
 def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
@@ -222,17 +203,12 @@ def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
 
 
 def test_check_chunks_on_every_fixture_market() -> None:
-    rng = random.Random(24)  # noqa: S311 - seeded cases, not secrets
-    for name in list_scenarios():
-        exercise(honest(name), rng, forged=FORGED)
+    every_market(exercise, 24, FORGED)
 
 
-@settings(max_examples=12, deadline=None)
-@given(markets(), st.integers(0, 2**32 - 1))
+@generated_cases(max_examples=12)
 def test_check_chunks_on_generated_markets(case: Any, seed: int) -> None:
-    spec, evidence = case
-    bundle = bundle_from_bytes(build(spec, evidence).data)
-    exercise(bundle, random.Random(seed), forged=15)  # noqa: S311
+    generated_market(exercise, case, seed, forged=15)
 
 
 def many_items(name: str, count: int) -> Bundle:
@@ -313,10 +289,5 @@ def test_deployed_sizes() -> None:
 
 def test_check_case_count() -> None:
     """At least 2 500 one-step proofs compared, and every outcome among them."""
-    proofs = sum(v for k, v in COUNTS.items() if k.startswith("check."))
-    if proofs == 0:
-        pytest.skip("run with the other tests of this file")
-    print(dict(sorted(COUNTS.items())), proofs)
-    assert proofs >= 2_500, COUNTS
-    for needed in ("one_step.match", "one_step.mismatch", "one_step.unexecutable"):
-        assert f"id:{needed}" in COUNTS, needed
+    assert_case_count(COUNTS, "check.", ("one_step.match", "one_step.mismatch",
+                                         "one_step.unexecutable"), minimum=2_500)

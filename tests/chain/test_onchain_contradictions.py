@@ -19,31 +19,27 @@ lies (won). At least 2 500 proofs are compared (``test_contradictions_case_count
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
-import pytest
 from bundle_edits import honest, recommit
-from contradictions_exec_support import CODE_LIMIT, ExecChecker, code_size
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from proof_check_support import python_answer
+from exec_support import (
+    CODE_LIMIT,
+    OUTCOMES,
+    ExecChecker,
+    assert_case_count,
+    deployed_size,
+    every_market,
+    generated_cases,
+    generated_market,
+    recomputed,
+)
 
-from por.auditor.steps import recompute_step
-from por.bundle import build
 from por.bundle.layout import Bundle
-from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
-from por.errors import PorError
 from por.scenarios import list_scenarios
-from por.schemas import PromptSpec, ReasoningStep
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 #: Forged bundles per fixture market.
@@ -192,18 +188,6 @@ def edit_spec(spec: dict[str, Any], rng: random.Random) -> None:
         spec["conflict_policy"] = rng.choice([[], "0", {"on_conflict": "invalid"}])
 
 
-def rewritten(bundle: Bundle, steps: list[bytes], index: int) -> bytes | None:
-    """The contradictions step recomputed from the (edited) chunks it cites, if it can be."""
-    try:
-        spec = PromptSpec.from_cbor(bundle.prompt_spec)
-        step = ReasoningStep.from_cbor(steps[index])
-        prior = {s.step_id: s for s in (ReasoningStep.from_cbor(steps[i])
-                                        for i in range(index))}
-        return bytes(recompute_step(spec, step, {}, prior).to_cbor())
-    except (PorError, KeyError, IndexError, TypeError, ValueError):
-        return None
-
-
 def forge(bundle: Bundle, rng: random.Random) -> Bundle:
     """The bundle with its contradictions step, a chunk it cites, its citations or the
     PromptSpec edited, recommitted."""
@@ -219,7 +203,7 @@ def forge(bundle: Bundle, rng: random.Random) -> Bundle:
             body["inputs"]["requirement_id"] = "r_other"
         steps[chunk] = encode(body)
         if rng.random() < 0.5:
-            steps[index] = rewritten(bundle, steps, index) or steps[index]
+            steps[index] = recomputed(bundle, steps, index) or steps[index]
         return recommit(bundle, steps=steps)
     if target <= 8:
         edit_output(step, rng)
@@ -231,16 +215,9 @@ def forge(bundle: Bundle, rng: random.Random) -> Bundle:
 
 
 def compare(bundle: Bundle, kind: str) -> None:
-    try:
-        proof = build_one_step_proof(bundle, _contradictions(bundle)).to_cbor()
-    except PorError:
-        COUNTS["unbuildable"] += 1  # a step citing an id no leaf carries (SPEC §10.7)
-        return
-    won, check_id, gas = _CHAIN.execute(proof)
-    assert (won, check_id) == python_answer(proof), (kind, proof.hex()[:600])
-    COUNTS[kind] += 1
-    COUNTS[f"id:{check_id}"] += 1
-    COUNTS["gas_max"] = max(COUNTS["gas_max"], gas)
+    answer = _CHAIN.compare(bundle, _contradictions(bundle), kind, COUNTS)
+    if answer is not None:
+        COUNTS["gas_max"] = max(COUNTS["gas_max"], answer[2])
 
 
 def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
@@ -250,17 +227,12 @@ def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
 
 
 def test_contradictions_on_every_fixture_market() -> None:
-    rng = random.Random(245)  # noqa: S311 - seeded cases, not secrets
-    for name in list_scenarios():
-        exercise(honest(name), rng, forged=FORGED)
+    every_market(exercise, 245, FORGED)
 
 
-@settings(max_examples=30, deadline=None)
-@given(markets(), st.integers(0, 2**32 - 1))
+@generated_cases(max_examples=30)
 def test_contradictions_on_generated_markets(case: Any, seed: int) -> None:
-    spec, evidence = case
-    bundle = bundle_from_bytes(build(spec, evidence).data)
-    exercise(bundle, random.Random(seed), forged=25)  # noqa: S311
+    generated_market(exercise, case, seed, forged=25)
 
 
 def test_other_kinds_take_the_court_path() -> None:
@@ -276,14 +248,7 @@ def test_other_kinds_take_the_court_path() -> None:
 def test_contradictions_case_count() -> None:
     """At least 2 500 proofs compared, every outcome among them; both contracts of the
     executor fit the code-size limit."""
-    proofs = sum(v for k, v in COUNTS.items() if k.startswith("step."))
-    if proofs == 0:
-        pytest.skip("run with the other tests of this file")
-    print(dict(sorted(COUNTS.items())), proofs, "code size", _CHAIN.code_size)
-    assert proofs >= 2_500, COUNTS
-    reasons = {k[3:] for k in COUNTS if k.startswith("id:")}
-    for needed in ("one_step.match", "one_step.mismatch", "one_step.unexecutable",
-                   "one_step.invalid_record"):
-        assert needed in reasons, needed
+    assert_case_count(COUNTS, "step.", OUTCOMES, minimum=2_500)
+    print("code size", _CHAIN.code_size())
     for name in ("PorContradictionsExec", "PorContradictionsMerge"):
-        assert code_size(name) <= CODE_LIMIT, (name, code_size(name))
+        assert deployed_size(name) <= CODE_LIMIT, (name, deployed_size(name))

@@ -18,31 +18,29 @@ At least 2 500 proofs are compared (``test_deduce_case_count``, last).
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
-import pytest
 from bundle_edits import honest, recommit
-from deduce_exec_support import ExecChecker
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from exec_support import (
+    CODE_LIMIT,
+    OUTCOMES,
+    ExecChecker,
+    assert_case_count,
+    every_market,
+    generated_cases,
+    generated_market,
+)
 from proof_check_support import python_answer
 from test_onchain_steps import edit_variables
 
 from por.auditor.steps import deduce_step
-from por.bundle import build
 from por.bundle.layout import Bundle
-from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
 from por.errors import PorError
 from por.scenarios import list_scenarios
 from por.schemas import PromptSpec, ReasoningStep
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
-from test_citation_properties import markets
 
 COUNTS: Counter[str] = Counter()
 FORGED = 64
@@ -251,16 +249,9 @@ def forge(bundle: Bundle, rng: random.Random) -> tuple[Bundle, int]:
 
 
 def compare(bundle: Bundle, index: int, case: str) -> None:
-    try:
-        proof = build_one_step_proof(bundle, index).to_cbor()
-    except PorError:
-        COUNTS["unbuildable"] += 1
-        return
-    won, check_id, _gas = _CHAIN.execute(proof)
-    assert (won, check_id) == python_answer(proof), (case, proof.hex()[:800])
-    COUNTS[case] += 1
-    COUNTS[f"id:{check_id}"] += 1
-    if check_id == "one_step.match":  # which rule of §12.4.1 decided the consistent step
+    answer = _CHAIN.compare(bundle, index, case, COUNTS)
+    # which rule of §12.4.1 decided the consistent step
+    if answer is not None and answer[1] == "one_step.match":
         output = decode(bundle.steps[index])["output"]
         COUNTS[f"status:{output['metric_status']}"] += 1
         COUNTS[f"numeric:{len(output.get('numeric_value', ''))}"] += 1
@@ -274,17 +265,12 @@ def exercise(bundle: Bundle, rng: random.Random, forged: int) -> None:
 
 
 def test_deduce_on_every_fixture_market() -> None:
-    rng = random.Random(2024)  # noqa: S311 - seeded cases, not secrets
-    for name in list_scenarios():
-        exercise(honest(name), rng, FORGED)
+    every_market(exercise, 2024, FORGED)
 
 
-@settings(max_examples=20, deadline=None)
-@given(markets(), st.integers(0, 2**32 - 1))
+@generated_cases(max_examples=20)
 def test_deduce_on_generated_markets(case: Any, seed: int) -> None:
-    spec, evidence = case
-    bundle = bundle_from_bytes(build(spec, evidence).data)
-    exercise(bundle, random.Random(seed), forged=15)  # noqa: S311
+    generated_market(exercise, case, seed, forged=15)
 
 
 #: Markets of the numeric predicates, and edge values for every numeric field they read.
@@ -358,21 +344,13 @@ def test_other_kinds_take_the_court_path() -> None:
 def test_code_size_under_the_limit() -> None:
     """The executor and the core it deploys each fit EIP-170's 24 576 bytes."""
     core = "0x" + _CHAIN.call(bytes.fromhex("f2f4eb26"))[-20:].hex()  # core()
-    assert 0 < _CHAIN.code_size() <= 24_576
-    assert 0 < _CHAIN.code_size(core) <= 24_576
+    assert 0 < _CHAIN.code_size() <= CODE_LIMIT
+    assert 0 < _CHAIN.code_size(core) <= CODE_LIMIT
 
 
 def test_deduce_case_count() -> None:
     """At least 2 500 deduce proofs compared, and every outcome among them."""
-    proofs = sum(v for k, v in COUNTS.items() if k.startswith("deduce."))
-    if proofs == 0:
-        pytest.skip("run with the other tests of this file")
-    print(dict(sorted(COUNTS.items())), proofs)
-    assert proofs >= 2_500, COUNTS
-    reasons = {k[3:] for k in COUNTS if k.startswith("id:")}
-    for needed in ("one_step.match", "one_step.mismatch", "one_step.unexecutable",
-                   "one_step.invalid_record"):
-        assert needed in reasons, needed
+    assert_case_count(COUNTS, "deduce.", OUTCOMES, minimum=2_500)
     # consistent steps decided by each rule: rules 2, 3 and 5's cap, and a 64-character value
     for needed in ("status:precondition_unmet", "status:votes_undecided",
                    "status:value_out_of_range", "status:missing", "numeric:64"):

@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 from bundle_edits import recommit
-from judge_exec_support import JudgeExec, judge_proof, judge_proof_carrying, rejudged
+from exec_support import ExecChecker, judge_proof, judge_proof_carrying, rejudged
 from proof_check_support import python_answer
 
 from por.bundle.layout import Bundle
@@ -52,8 +52,8 @@ Edit = Callable[[Bundle], Bundle | None]
 
 
 @pytest.fixture(scope="module")
-def chain() -> JudgeExec:
-    return JudgeExec()
+def chain() -> ExecChecker:
+    return ExecChecker("PorJudgeExec", entry="check(bytes)")
 
 
 def _spec(bundle: Bundle) -> dict[str, Any]:
@@ -335,11 +335,11 @@ def carrying(bundle: Bundle) -> Iterator[tuple[str, bytes]]:
 
 
 @pytest.mark.parametrize("path", MARKETS, ids=[p.stem for p in MARKETS])
-def test_judge_proofs_agree(chain: JudgeExec, path: Path) -> None:
+def test_judge_proofs_agree(chain: ExecChecker, path: Path) -> None:
     """Every case of the market: the chain's (won, id) is Python's."""
     for name, proof in cases(path):
         python = python_answer(proof)
-        won, check_id, _gas = chain.check(proof)
+        won, check_id, _gas = chain.execute(proof)
         assert (won, check_id) == python, f"{path.stem} {name}"
         COUNTS[f"{'won' if won else 'lost'}:{check_id}"] += 1
 
