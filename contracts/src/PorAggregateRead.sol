@@ -380,34 +380,10 @@ library PorAggregateRead {
     /// Any hash twice: sorted, then neighbours compared (O(n log n) for a hostile state).
     function repeats(bytes32[] memory h) internal pure returns (bool) {
         if (h.length < 2) return false;
-        sort(h, 0, int256(h.length) - 1);
+        PorRecords.sort(h, 0, int256(h.length) - 1);
         for (uint256 i = 1; i < h.length; i++) {
             if (h[i] == h[i - 1]) return true;
         }
         return false;
-    }
-
-    function sort(bytes32[] memory a, int256 lo, int256 hi) private pure {
-        while (lo < hi) {
-            bytes32 pivot = a[uint256(lo + (hi - lo) / 2)];
-            int256 i = lo;
-            int256 j = hi;
-            while (i <= j) {
-                while (a[uint256(i)] < pivot) i++;
-                while (a[uint256(j)] > pivot) j--;
-                if (i <= j) {
-                    (a[uint256(i)], a[uint256(j)]) = (a[uint256(j)], a[uint256(i)]);
-                    i++;
-                    j--;
-                }
-            }
-            if (j - lo < hi - i) {
-                sort(a, lo, j);
-                lo = i;
-            } else {
-                sort(a, i, hi);
-                hi = j;
-            }
-        }
     }
 }

@@ -284,7 +284,8 @@ library PorRecords {
         return false;
     }
 
-    function sort(bytes32[] memory a, int256 lo, int256 hi) private pure {
+    /// Sorts a[lo..hi] in place (quicksort, recursing into the smaller side).
+    function sort(bytes32[] memory a, int256 lo, int256 hi) internal pure {
         while (lo < hi) {
             bytes32 pivot = a[uint256(lo + (hi - lo) / 2)];
             int256 i = lo;
