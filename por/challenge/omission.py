@@ -37,6 +37,8 @@ Leaves out: one-step re-execution (``one_step``).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from operator import itemgetter
 from typing import Any
 
 import cbor2
@@ -148,11 +150,34 @@ def omissions(bundle: Bundle) -> list[tuple[int, int]]:
         if kind not in (CHECK_KIND, AGGREGATE_KIND) or type(inputs) is not dict:
             continue
         output = value.get("output") if type(value) is dict else None
-        for index, evidence_id in by_requirement.get(str(inputs.get("requirement_id")), []):
-            if omits(kind, output, cited, evidence_id, index):
-                found.append((step_index, index))
-                break
+        item = _first_omitted(kind, output, cited,
+                              by_requirement.get(str(inputs.get("requirement_id")), []))
+        if item is not None:
+            found.append((step_index, item))
     return found
+
+
+def _first_omitted(kind: Any, output: Any, cited: Any,
+                   items: list[tuple[int, Any]]) -> int | None:
+    """The first of ``items`` (a requirement's (evidence leaf, id) pairs, in leaf
+    order) that the step :func:`omits`, reading only the span it can omit: the
+    items after its ``from_leaf`` (check) or ``last_leaf`` (aggregate), up to a full
+    chunk's ``last_leaf``.  Each step costs a search and the items of its span, so
+    one pass over the trace is linear in its size, not steps x items (issue 22)."""
+    after = _leaf(output, "from_leaf" if kind == CHECK_KIND else "last_leaf")
+    start = 0 if after is None else bisect_right(items, after, key=itemgetter(0))
+    listed = cited if isinstance(cited, list) else []
+    end = len(items)
+    if kind == CHECK_KIND and len(listed) >= CHUNK:
+        last = _leaf(output, "last_leaf")
+        end = start if last is None else bisect_left(items, last, key=itemgetter(0))
+    texts = {entry for entry in listed if type(entry) is str}
+    for index, evidence_id in items[start:end]:
+        if type(evidence_id) is str and kind == CHECK_KIND and evidence_id in texts:
+            continue  # cited: the only case omits would say False in this span
+        if omits(kind, output, cited, evidence_id, index):
+            return index
+    return None
 
 
 def _extracts(bundle: Bundle, index: int) -> bool:
