@@ -28,9 +28,12 @@ Classes (the issue's numbering):
   - citations_repeated   the same, the check step citing every item twice
 
 The citation classes are measured with ``verify`` only (``bench/citations.py``
-measures their proofs).
+measures their proofs).  With ``--challenges`` every ``verify`` child (the honest
+baseline's too) runs ``verify --challenges DIR`` instead, so the ratios are those of
+the challenge path (issue 22 item 5: at most 3x for ``verify`` and for ``verify
+--challenges``); ``check-proof`` classes are unchanged.
 
-Usage: python bench/hostile.py [--sizes 1,16] [--repeat N] [--only a,b]
+Usage: python bench/hostile.py [--sizes 1,16] [--repeat N] [--only a,b] [--challenges]
 """
 
 from __future__ import annotations
@@ -313,6 +316,8 @@ print(usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024,
 
 
 CPU_LIMIT = 300
+#: ``--challenges``: every ``verify`` child also builds and writes the winning proofs.
+CHALLENGES = False
 
 
 def measure(command: str, path: Path) -> tuple[float, int, int, str]:
@@ -321,6 +326,8 @@ def measure(command: str, path: Path) -> tuple[float, int, int, str]:
     argv = [sys.executable, "-m", "por", command, str(path)]
     if command == "verify":
         argv[4:4] = ["--now", str(NOW)]
+        if CHALLENGES:
+            argv[4:4] = ["--challenges", str(path.with_suffix(".proofs"))]
     log = path.with_suffix(".out")
     result = subprocess.run([sys.executable, "-c", _LAUNCHER, str(log), str(CPU_LIMIT), *argv],
                             capture_output=True, text=True, check=True)
@@ -341,8 +348,11 @@ def main() -> int:
     parser.add_argument("--only", default="", help="comma-separated class names")
     parser.add_argument("--cpu-limit", type=int, default=CPU_LIMIT,
                         help="CPU seconds after which a child is killed (exit -24)")
+    parser.add_argument("--challenges", action="store_true",
+                        help="run verify --challenges DIR (the challenge path) for every verify")
     args = parser.parse_args()
     globals()["CPU_LIMIT"] = args.cpu_limit
+    globals()["CHALLENGES"] = args.challenges
     wanted = [c for c in args.only.split(",") if c] or list(CASES)
     worst_time = worst_mem = 0.0
     with tempfile.TemporaryDirectory() as tmp:
