@@ -44,6 +44,7 @@ from por.challenge.citation_s5 import StepView, aggregates_of, s5_fault, s5_leav
 from por.challenge.proofs import require_por_root, verify_challenge_id, verify_parts
 from por.challenge.records import CitationProof, InclusionProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
+from por.encoding import decode
 from por.errors import PorError, ProofError
 from por.merkle import leaf_hash
 from por.schemas import ReasoningStep, step_id, step_number
@@ -54,6 +55,15 @@ SET = "one_step.citation_set"
 PRIOR_ORDER = "one_step.prior_order"
 #: The lost outcome: the carried citations break no rule of SPEC §12.5.1.
 CANONICAL = "one_step.citations_canonical"
+
+#: A step leaf longer than this is read for its citations by the strict decoder under
+#: ``_VIEW_MAX_ITEMS`` (an honest step is a few KB and under a thousand items, SPEC
+#: §12.5): cbor2's decoder has no item cap, and a forged 1 MB step of empty maps would
+#: cost some 80 MiB to materialise (``bench/hostile.py --challenges``, ``output_maps``).
+#: A leaf over the cap has no citation view; it differs from its replay, so its one-step
+#: or inclusion proof wins instead.
+_VIEW_CBOR2_BYTES = 65_536
+_VIEW_MAX_ITEMS = 65_536
 
 #: Kinds whose prior steps start with the extract steps of their cited items, in
 #: the same order (SPEC §12.5.1 rule S3).
@@ -238,8 +248,10 @@ def _step_at(bundle: Bundle, step_index: int) -> _Cited | None:
     """The step's citations, read with cbor2's C decoder (a whole trace is scanned
     when every other proof is lost); None unless both lists are lists of text and
     ``inputs`` is a map.  The proof's checker decodes the step strictly."""
+    leaf = bundle.steps[step_index]
     try:
-        value = cbor2.loads(bundle.steps[step_index])
+        value = (cbor2.loads(leaf) if len(leaf) <= _VIEW_CBOR2_BYTES
+                 else decode(leaf, max_items=_VIEW_MAX_ITEMS))
     except Exception:
         return None
     if type(value) is not dict:
