@@ -59,7 +59,7 @@ contract PorAggregateExec {
     /// A por.OneStepProof/1 whose bytes passed the §2 reader (the router runs it):
     /// (won, check id, por_root); another step kind reverts `CourtPath(kind)`.
     function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
-        return PorOneStepCheck.checkWithView(proof, run);
+        return PorOneStepCheck.checkWith(proof, run);
     }
 
     function run(

@@ -56,16 +56,30 @@ library PorOneStepCheck {
         return checkWith(d, executeMap);
     }
 
-    /// `check` with the kind re-execution `exec` (see `executeMap` for its contract).
+    /// `check` with the kind re-execution `exec` (see `executeMap` for its contract; a
+    /// `pure` one converts to this `view` type, and a `view` one may call the contracts
+    /// holding a kind's code when it does not fit beside this common part).
     function checkWith(
         bytes calldata d,
         function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
-            internal pure returns (bool, bytes32) exec
+            internal view returns (bool, bytes32) exec
     ) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
         Parts memory parts;
         (id, porRoot, parts) = verifyParts(d);
         if (id != 0) return (false, id, porRoot);
         (won, id) = decide(d, parts, exec);
+    }
+
+    /// Steps 4-7 of SPEC §10.5 on verified parts.
+    function decide(
+        bytes calldata d,
+        Parts memory parts,
+        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
+            internal view returns (bool, bytes32) exec
+    ) private view returns (bool, bytes32) {
+        (bytes32 fault, bool won, uint256[] memory at, uint256[][] memory records, bytes32 kind) = prepare(d, parts);
+        if (fault != 0) return (won, fault);
+        return exec(d, parts, records, at, kind);
     }
 
     /// `checkWith` up to the kind's own re-execution, for an executor whose re-execution
@@ -80,32 +94,6 @@ library PorOneStepCheck {
         (id, porRoot, parts) = verifyParts(d);
         if (id != 0) return (false, id, porRoot, parts, records, at, 0);
         (id, won, at, records, kind) = prepare(d, parts);
-    }
-
-    /// `checkWith` for a kind whose re-execution is `view`: its code does not fit one
-    /// contract beside this common part, so it calls contracts holding the rest
-    /// (`PorAggregateExec`).
-    function checkWithView(
-        bytes calldata d,
-        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
-            internal view returns (bool, bytes32) exec
-    ) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
-        Parts memory parts;
-        (id, porRoot, parts) = verifyParts(d);
-        if (id != 0) return (false, id, porRoot);
-        (won, id) = decideView(d, parts, exec);
-    }
-
-    /// `decide` with a `view` kind re-execution.
-    function decideView(
-        bytes calldata d,
-        Parts memory parts,
-        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
-            internal view returns (bool, bytes32) exec
-    ) private view returns (bool, bytes32) {
-        (bytes32 fault, bool won, uint256[] memory at, uint256[][] memory records, bytes32 kind) = prepare(d, parts);
-        if (fault != 0) return (won, fault);
-        return exec(d, parts, records, at, kind);
     }
 
     /// Steps 1-3 of SPEC §10.5: the schema, every part under por_root in order, then the
@@ -161,18 +149,6 @@ library PorOneStepCheck {
 
     function leafOf(bytes calldata d, PorInclusion.Part memory p) internal pure returns (bytes calldata) {
         return d[p.leaf:p.leaf + p.leafLength];
-    }
-
-    /// Steps 4-7 of SPEC §10.5 on verified parts.
-    function decide(
-        bytes calldata d,
-        Parts memory parts,
-        function(bytes calldata, Parts memory, uint256[][] memory, uint256[] memory, bytes32)
-            internal pure returns (bool, bytes32) exec
-    ) private pure returns (bool, bytes32) {
-        (bytes32 fault, bool won, uint256[] memory at, uint256[][] memory records, bytes32 kind) = prepare(d, parts);
-        if (fault != 0) return (won, fault);
-        return exec(d, parts, records, at, kind);
     }
 
     /// Steps 4-7 up to the kind's own re-execution: (0, -, the step's value offsets, the
