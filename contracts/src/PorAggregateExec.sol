@@ -70,8 +70,7 @@ contract PorAggregateExec {
         bytes32 kind
     ) internal view returns (bool, bytes32) {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        (bytes32 err,) = PorCbor.check(PorOneStepCheck.leafOf(d, parts.all[1])); // the PromptSpec
-        if (err != 0) return (true, PorAggregateStep.INVALID_RECORD);
+        if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, PorAggregateStep.INVALID_RECORD);
         return READER.run(d, parts, records, at);
     }
 }

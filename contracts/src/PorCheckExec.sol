@@ -30,8 +30,7 @@ contract PorCheckExec {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
         // The PromptSpec leaf passes the §2 reader (SPEC §14.8); the fields read are
         // checked where they are read.
-        (bytes32 err,) = PorCbor.check(PorOneStepCheck.leafOf(proof, parts.all[1]));
-        if (err != 0) return (true, PorCheckStep.INVALID_RECORD, porRoot);
+        if (!PorOneStepCheck.specIsCbor(proof, parts)) return (true, PorCheckStep.INVALID_RECORD, porRoot);
         (uint256 fault, PorCheckStep.Spec memory spec) = PorCheckStep.readSpec(proof, parts, at);
         if (fault != 0) return (true, fault == 1 ? PorCheckStep.INVALID_RECORD : PorCheckStep.UNEXECUTABLE, porRoot);
         uint256[] memory leaves = new uint256[](2 * parts.all.length);

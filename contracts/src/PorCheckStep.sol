@@ -70,8 +70,7 @@ library PorCheckStep {
         bytes32 kind
     ) internal pure returns (bool, bytes32) {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        (bytes32 err,) = PorCbor.check(PorOneStepCheck.leafOf(d, parts.all[1]));
-        if (err != 0) return (true, INVALID_RECORD);
+        if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, INVALID_RECORD);
         (uint256 fault, Spec memory spec) = readSpec(d, parts, at);
         if (fault != 0) return (true, fault == 1 ? INVALID_RECORD : UNEXECUTABLE);
         return executeWith(d, parts, records, at, spec);

@@ -27,7 +27,7 @@ contract PorDeduceExec {
         (won, checkId, porRoot, parts, records, at, kind) = PorOneStepCheck.checkUpTo(proof);
         if (checkId != 0) return (won, checkId, porRoot);
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!PorDeduceRead.specIsCbor(proof, parts)) return (true, PorDeduceStep.INVALID_RECORD, porRoot);
+        if (!PorOneStepCheck.specIsCbor(proof, parts)) return (true, PorDeduceStep.INVALID_RECORD, porRoot);
         (won, checkId) = core.run(proof, PorDeduceRead.flatten(proof, parts, records, at));
     }
 }

@@ -11,12 +11,6 @@ import {PorRecords} from "./PorRecords.sol";
 /// steps' output shapes (as `por.auditor.step_io` reads them) and canonical CBOR
 /// heads and items (SPEC §2); the offsets `PorDeduceExec` hands to `PorDeduceCore`.
 library PorDeduceRead {
-    /// The PromptSpec leaf is a §2 document (`run` reads it as one).
-    function specIsCbor(bytes calldata d, PorOneStepCheck.Parts memory parts) internal pure returns (bool) {
-        (bytes32 err,) = PorCbor.check(d[parts.all[1].leaf:parts.all[1].leaf + parts.all[1].leafLength]);
-        return err == 0;
-    }
-
     uint256 internal constant STEP_FIELDS = 8;
     /// Slots per prior step in `flatten`: leaf offset, known computation (0: none), offsets.
     uint256 internal constant PRIOR = 2 + STEP_FIELDS;

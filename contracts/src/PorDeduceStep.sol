@@ -71,7 +71,7 @@ library PorDeduceStep {
         bytes32 kind
     ) internal pure returns (bool, bytes32) {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!R.specIsCbor(d, parts)) return (true, INVALID_RECORD);
+        if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, INVALID_RECORD);
         return run(d, R.flatten(d, parts, records, at));
     }
 

@@ -147,6 +147,14 @@ library PorOneStepCheck {
         }
     }
 
+    /// The PromptSpec leaf (part 1) passes the §2 reader: what a kind that reads the
+    /// PromptSpec checks first (SPEC §14.8 "Reading the PromptSpec on chain"; else won
+    /// `one_step.invalid_record`).
+    function specIsCbor(bytes calldata d, Parts memory parts) internal pure returns (bool) {
+        (bytes32 err,) = PorCbor.check(leafOf(d, parts.all[1]));
+        return err == 0;
+    }
+
     function leafOf(bytes calldata d, PorInclusion.Part memory p) internal pure returns (bytes calldata) {
         return d[p.leaf:p.leaf + p.leafLength];
     }
