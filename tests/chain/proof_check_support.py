@@ -41,6 +41,8 @@ IDS = [
     "one_step.citation_order", "one_step.citation_set", "one_step.prior_order",
     "one_step.citations_canonical", "judge.match", "judge.mismatch", "judge.final_step",
     "one_step.match", "one_step.mismatch", "one_step.unexecutable",
+    "omission.uncited_item", "omission.extract_position", "omission.cited",
+    "omission.not_a_check", "omission.other_requirement", "omission.other_chunk",
 ]
 BY_HASH = {keccak256(name.encode("ascii")): name for name in IDS}
 
