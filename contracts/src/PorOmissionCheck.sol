@@ -199,9 +199,7 @@ library PorOmissionCheck {
         pure
         returns (bool)
     {
-        uint256 output = at[PorRecords.STEP_OUTPUT];
-        item.evidenceId = PorCbor.get(d, output, "evidence_id");
-        item.requirement = PorCbor.get(d, output, "requirement_id");
+        (item.evidenceId, item.requirement) = two(d, at[PorRecords.STEP_OUTPUT], "evidence_id", "requirement_id");
         return PorRecords.isStepId(d, at[PorRecords.STEP_ID], leafIndex + 1)
             && PorCbor.isText(d, at[PorRecords.STEP_TYPE], "extract")
             && kindOf(d, PorCbor.get(d, at[PorRecords.STEP_INPUTS], "kind")) == EXTRACT && item.evidenceId != 0
@@ -228,13 +226,36 @@ library PorOmissionCheck {
     /// `omits` (SPEC §10.2.4 rule 1) for an item of the step's requirement: a check chunk
     /// that does not cite it, with the item after its `from_leaf` (or none) and either
     /// before its `last_leaf` or the chunk holding fewer than 10 items; or the
-    /// requirement's aggregate with the item after its `last_leaf` (or none).
+    /// requirement's aggregate with the item after its `last_leaf` (or none). The output
+    /// is walked once for both keys.
     function omits(bytes calldata d, Step memory s, Item memory item) private pure returns (bool) {
-        if (s.kind == AGGREGATE) return below(d, PorCbor.get(d, s.output, "last_leaf"), item.leafIndex);
-        if (s.kind != CHECK || cites(d, s.evidence, item.evidenceId)) return false;
-        if (!below(d, PorCbor.get(d, s.output, "from_leaf"), item.leafIndex)) return false;
+        if (s.kind != AGGREGATE && (s.kind != CHECK || cites(d, s.evidence, item.evidenceId))) return false;
+        (uint256 from, uint256 last) = two(d, s.output, "from_leaf", "last_leaf");
+        if (s.kind == AGGREGATE) return below(d, last, item.leafIndex);
+        if (!below(d, from, item.leafIndex)) return false;
         (, uint256 n,) = PorCbor.container(d, s.evidence, PorCbor.ARRAY);
-        return n < CHUNK || above(d, PorCbor.get(d, s.output, "last_leaf"), item.leafIndex);
+        return n < CHUNK || above(d, last, item.leafIndex);
+    }
+
+    /// The values of keys `a` and `b` (a before b in §2 order) of the map at `pos`, 0 when
+    /// absent: one walk, which stops after `b` or at the first key ordered after both.
+    function two(bytes calldata d, uint256 pos, bytes memory a, bytes memory b)
+        private
+        pure
+        returns (uint256 va, uint256 vb)
+    {
+        (, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        for (uint256 i = 0; i < count; i++) {
+            (, uint256 len,) = PorCbor.head(d, p); // keys are texts (§2)
+            if (len > b.length) return (va, vb); // every later key is longer
+            uint256 value = PorCbor.skip(d, p);
+            if (va == 0 && PorCbor.isText(d, p, a)) {
+                va = value;
+            } else if (PorCbor.isText(d, p, b)) {
+                return (va, value);
+            }
+            p = PorCbor.skip(d, value);
+        }
     }
 
     /// The integer at `pos` (0: absent) is below `leaf`, or there is none (absent, or

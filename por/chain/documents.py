@@ -96,7 +96,7 @@ def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> 
 #: kind goes to the court (SPEC §16).
 ON_CHAIN_STEP_KINDS = ("check_requirement", "aggregate", "contradictions", "deduce", "map")
 #: Proof schemas, besides OneStepProofs, that the registry checks itself (SPEC §14.8).
-ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1")
+ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProof/2")
 
 
 def settle_call(data: bytes, market: str, *, max_size: int,
@@ -120,7 +120,7 @@ def settle_call(data: bytes, market: str, *, max_size: int,
             kind not in ON_CHAIN_STEP_KINDS:
         shown = report.schema if kind is None else f"{report.schema} of a {kind} step"
         raise UnsupportedError("chain.proof_kind", f"the registry checks CitationProofs, "
-                               f"JudgeProofs and OneStepProofs of "
+                               f"JudgeProofs, OmissionProofs and OneStepProofs of "
                                f"{', '.join(ON_CHAIN_STEP_KINDS)} steps only, not {shown}; "
                                "dispute it with a case (por dispute open, por chain challenge)",
                                expected=CitationProof.SCHEMA, actual=shown[:120])

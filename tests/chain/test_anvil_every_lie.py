@@ -6,8 +6,10 @@ The classes are ``bench/proofs.py``'s (scenario 08's market over 23 items: three
 chunks of one requirement), every commitment recomputed so only replay or a proof
 tells: a forged check chunk, aggregate, contradictions, deduce and map step, a
 contradictions step citing a chunk that is not its requirement's last (rule S5),
-reordered and repeated citations, and a verdict the judge would not give. Each runs on
-its own anvil (the market id is scenario 08's in every class).
+reordered and repeated citations, a verdict the judge would not give, and an item the
+trace never reads (an OmissionProof, SPEC §10.2.4: step leaf 22 is a check chunk where
+the 23rd item's extract step belongs, rule 3). Each runs on its own anvil (the market
+id is scenario 08's in every class).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ CLASSES = {
     "citations.reordered": "one_step.citation_order",
     "citations.repeated": "one_step.citation_repeat",
     "forged.verdict": "judge.mismatch",
+    "omitted_evidence": "omission.extract_position",
 }
 
 

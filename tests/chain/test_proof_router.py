@@ -117,10 +117,10 @@ def test_a_one_step_proof_goes_to_its_kinds_executor() -> None:
 
 
 def test_a_schema_with_an_executor_goes_to_its_check() -> None:
-    document = cbor_encode({"schema": "por.OmissionProof/2", "kind": "evidence_leaf"})
+    document = cbor_encode({"schema": "por.HeaderProof/1", "kind": "evidence_leaf"})
     plain = ProofChecker()
     assert plain.any_proof(document)[:2] == python_answer(document)
-    routed = ProofChecker(extra=(stub(keccak256(b"por.OmissionProof/2")),))
+    routed = ProofChecker(extra=(stub(keccak256(b"por.HeaderProof/1")),))
     assert routed.any_proof(document)[:2] == (True, "one_step.mismatch")
     # A step kind's name as a schema is no proof schema: the CitationProof checker's
     # answer, not the step executor's missing `check` (a revert).
