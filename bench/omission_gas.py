@@ -8,10 +8,12 @@
   ``omitted_evidence`` class (scenario 08 over 23 items, the last one never read) as
   ``por verify --challenges`` writes it; the lost proofs of the honest bundles beside
   them; ``PorProofCheck.checkProof`` (the router) on the same won proofs.
-* ``settleByProof``: the ``omitted_evidence`` lie proposed and struck by that proof, in
-  revm (execution and total gas) and, when anvil is installed (tests/chain/anvil), the
-  receipt's ``gasUsed`` on a real node; baseline in the same run: the CitationProof of
-  issue 22's reordered lie (``bench/gas.py``'s), settled the same way.
+* ``settleByProof``: the ``omitted_evidence`` lie, and scenario 08 audited on two of its
+  three items (``omission.uncited_item``, the item itself carried), each proposed and
+  struck by the proof ``por verify --challenges`` writes, in revm (execution and total
+  gas) and, when anvil is installed (tests/chain/anvil), the receipt's ``gasUsed`` on a
+  real node; baseline in the same run: the CitationProof of issue 22's reordered lie
+  (``bench/gas.py``'s), settled the same way.
 
 Usage: ``PYTHONPATH=. python bench/omission_gas.py``.  Gas is deterministic.
 """
@@ -106,8 +108,9 @@ def settle_rows(exec_: ExecChecker) -> None:
 
     from por.chain.calldata import proof_commitment
 
-    lie = omitted_lie()
+    lie, dropped = omitted_lie(), audited_on("08-quorum-agree", [0, 1])
     cases = [("omitted_evidence (OmissionProof)", lie.to_cbor(), written(lie)),
+             ("08 audited on 2 of 3 items (OmissionProof)", dropped.to_cbor(), written(dropped)),
              ("issue 22 reordered (CitationProof, baseline)", *_lie((1, 0, 2)))]
     for name, bundle, proof in cases:
         chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))

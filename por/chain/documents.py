@@ -7,7 +7,7 @@ bundle; ``proof_call`` is ``openChallenge`` for an InclusionProof file, checked
 with ``por check-proof``'s verifier first; ``case_call`` is ``openChallenge`` for
 a DisputeCase (its leaf proved from its own bundle); ``ruling_call`` relays a
 ``por.RulingSignature/1``; ``settle_call`` is ``settleByProof`` for a CitationProof,
-a JudgeProof, or a OneStepProof of a step the contract re-executes, that ``por
+a JudgeProof, an OmissionProof, or a OneStepProof of a step the contract re-executes, that ``por
 check-proof`` finds won.  The challenge ids are the registry's (SPEC §14.4).
 """
 

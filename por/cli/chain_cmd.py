@@ -4,7 +4,7 @@
 case's own bundle and prints ``openChallenge(marketId, caseHash, proof)`` with the
 registry's challenge id; ``por chain ruling SIG --challenger ADDR`` relays a signed
 court ruling (``submitRuling``); ``por chain settle PROOF --market ID`` strikes a
-verdict with a won CitationProof or a won OneStepProof of a map step, no resolver
+verdict with a won proof the registry checks (SPEC §14.8), no resolver
 (``settleByProof``), after ``por chain commit PROOF --market ID --sender ADDR``
 (``commitProof``) in an earlier block; ``por chain lapse ID`` voids a market whose
 challenge the court left unruled; ``por chain finalize MARKET`` and ``por chain
@@ -84,10 +84,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="the account that opened the challenge on the ruling's case")
     ruling.set_defaults(run=run_ruling)
     settle = sub.add_parser("settle", help="settleByProof: strike a proposed verdict with a "
-                                           "won CitationProof or OneStepProof of a map step "
-                                           "(no bond, no resolver)")
-    settle.add_argument("proof", metavar="PROOF", help="a por.CitationProof/2 file, or a "
-                                                       "por.OneStepProof/1 of a map step (por "
+                                           "won proof the registry checks (no bond, no "
+                                           "resolver)")
+    settle.add_argument("proof", metavar="PROOF", help="a CitationProof, JudgeProof, "
+                                                       "OmissionProof or OneStepProof of a "
+                                                       "step kind the chain re-executes (por "
                                                        "verify --challenges)")
     settle.add_argument("--market", required=True, metavar="ID",
                         help="the market id text of the proposed verdict")
