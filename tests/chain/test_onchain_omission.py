@@ -6,7 +6,8 @@ same ``por.OmissionProof/2`` bytes and must give the same WON/LOST and check id
 ``omission.cited``, ``omission.not_a_check``, ``omission.other_requirement``,
 ``omission.other_chunk``, or the ``proof.*``/``merkle.*`` id of an invalid proof).
 
-Cases, per fixture market and on a market of 23 items of one requirement (three check
+Cases, per fixture market, per generated market (``test_citation_properties.markets``)
+and on a market of 23 items of one requirement (three check
 chunks): every (step leaf, item) pair, once with the item's extract step (step leaf j,
 which stands for the item only when it is the extract step at its own position, else
 ``proof.citations``) and once with the item itself (the position rules 2-3); forged
@@ -32,7 +33,7 @@ from typing import Any
 
 import pytest
 from bundle_edits import audited_on, recommit
-from exec_support import CODE_LIMIT, ExecChecker, deployed_size
+from exec_support import CODE_LIMIT, ExecChecker, deployed_size, generated_cases, generated_market
 from proof_check_support import ProofChecker, python_answer
 
 from por.bundle import build
@@ -252,7 +253,10 @@ def wrong_kind(prover: Prover) -> Iterator[tuple[str, bytes]]:
 
 
 def cases(bundle: Bundle, rng: random.Random) -> Iterator[tuple[str, bytes]]:
-    """Every pair of the honest bundle, a seeded sample of its forgeries, flips."""
+    """Every pair of the honest bundle, a seeded sample of its forgeries, flips (none
+    without an item: an OmissionProof carries one)."""
+    if not bundle.evidence:
+        return
     prover = Prover(bundle)
     honest = list(prover.pairs())
     yield from honest
@@ -288,6 +292,23 @@ def test_omission_proofs_agree(chain: ExecChecker, path: Path) -> None:
     rng = random.Random(path.name)  # noqa: S311 - seeded cases, not secrets
     for name, proof in cases(bundle_from_bytes(path.read_bytes()), rng):
         compare(chain, f"{path.stem} {name}", proof)
+
+
+@generated_cases(12)
+def test_generated_markets_agree(case: Any, seed: int) -> None:
+    """Generated markets (1-3 requirements, tests/properties): the same cases."""
+    chain = _generated_chain()
+
+    def exercise(bundle: Bundle, rng: random.Random, _forged: int) -> None:
+        for name, proof in cases(bundle, rng):
+            compare(chain, f"generated {name}", proof)
+
+    generated_market(exercise, case, seed, PER_MARKET)
+
+
+@cache
+def _generated_chain() -> ExecChecker:
+    return ExecChecker("PorOmissionExec", entry="check(bytes)")
 
 
 @cache
