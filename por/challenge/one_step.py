@@ -81,13 +81,13 @@ def _build(bundle: Bundle, step_index: int) -> OneStepProof:
         raise ProofError("proof.no_such_leaf", f"no reasoning_leaf leaf {step_index!r} among "
                          f"{len(bundle.steps)}", required=f"0..{len(bundle.steps) - 1}",
                          found=str(step_index))
-    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
-    step_proof = steps.proof(step_index)
-    try:
-        step = ReasoningStep.from_cbor(step_proof.leaf)
+    try:  # before the tree and the leaf's proof: a leaf over the item cap costs its head
+        step = ReasoningStep.from_cbor(bundle.steps[step_index])
     except PorError as exc:
         raise ProofError("proof.step_record", f"step leaf {step_index} is not a "
                          f"ReasoningStep ({exc.check_id}); challenge it by inclusion") from None
+    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
+    step_proof = steps.proof(step_index)
     # Only an extract step reads its item; later steps read cards (SPEC §10.2.3).
     evidence = _cited(bundle.evidence, "evidence_id", carried_evidence(step),
                       lambda: ComponentTree("evidence_leaf", bundle.evidence, commitments))
