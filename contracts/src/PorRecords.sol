@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorItems} from "./PorItems.sol";
 
 /// @title PorRecords: the por record shapes (SPEC §4) over a checked por-cbor/1 document.
 /// @notice Key lists are the records' field names in canonical order (SPEC §2 rule 2),
@@ -162,6 +163,9 @@ library PorRecords {
     /// inputs and output: step value maps, checked as the field walk skips them.
     uint256 private constant STEP_VALUE_MAPS = 1 << STEP_INPUTS | 1 << STEP_OUTPUT;
 
+    /// Most items a step record's arrays and maps hold together (SPEC §17.1).
+    uint256 internal constant MAX_STEP_ITEMS = 1024;
+
     /// `leaf` is a valid por.ReasoningStep/1 (SPEC §4.4); the value offsets when it is.
     function reasoningStep(bytes calldata leaf) internal pure returns (bool ok, uint256[] memory at) {
         (bytes32 err,) = PorCbor.check(leaf);
@@ -172,8 +176,10 @@ library PorRecords {
         (bool described,,) = PorCbor.str(leaf, at[STEP_DESCRIPTION], PorCbor.TEXT);
         (bool evidence,,) = idList(leaf, at[STEP_EVIDENCE]);
         (bool prior,,) = idList(leaf, at[STEP_PRIOR]);
+        // SPEC §17.1 item cap (a leaf of at most 1024 bytes holds fewer: one byte each)
         ok = textIs(leaf, at[STEP_SCHEMA], "por.ReasoningStep/1") && idOk && described
-            && stepType(leaf, at[STEP_TYPE]) && evidence && prior;
+            && stepType(leaf, at[STEP_TYPE]) && evidence && prior
+            && (leaf.length <= MAX_STEP_ITEMS || PorItems.count(leaf) <= MAX_STEP_ITEMS);
     }
 
     function stepType(bytes calldata d, uint256 pos) private pure returns (bool) {
