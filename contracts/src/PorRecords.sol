@@ -182,9 +182,15 @@ library PorRecords {
             && (leaf.length <= MAX_STEP_ITEMS || PorItems.count(leaf) <= MAX_STEP_ITEMS);
     }
 
-    function stepType(bytes calldata d, uint256 pos) private pure returns (bool) {
-        return textIs(d, pos, "extract") || textIs(d, pos, "check") || textIs(d, pos, "aggregate")
-            || textIs(d, pos, "deduce") || textIs(d, pos, "map");
+    /// The text at `pos` is a step type: its head and bytes as one word each (the
+    /// canonical head of a text shorter than 24 bytes is 0x60 | length).
+    function stepType(bytes calldata d, uint256 pos) private pure returns (bool ok) {
+        assembly ("memory-safe") {
+            let w := calldataload(add(d.offset, pos))
+            ok := or(or(eq(shr(192, w), 0x6765787472616374), eq(shr(208, w), 0x65636865636b)),
+                or(or(eq(shr(176, w), 0x69616767726567617465), eq(shr(200, w), 0x66646564756365)),
+                    eq(shr(224, w), 0x636d6170)))
+        }
     }
 
     /// EvidenceItem fields, canonical order.
