@@ -92,3 +92,24 @@ def test_padded_steps_at_and_past_the_cap() -> None:
     assert COUNTS[f"step{MAX_STEP_ITEMS + 1}:one_step.invalid_record"] > 0
     assert COUNTS[f"prior{MAX_STEP_ITEMS + 1}:one_step.invalid_record"] > 0
     assert not any(k.startswith(f"step{MAX_STEP_ITEMS}:one_step.invalid") for k in COUNTS)
+
+
+#: Step types: the five (each at its own kind's place or another's) and near misses.
+STEP_TYPES = ["extract", "check", "aggregate", "deduce", "map", "", "m", "ma", "mapx", "Map",
+              "maps", "extrac", "extracts", "checks", "aggregat", "deduced", " map",
+              "map\x00", "\u006d\u0061\u0070\u0301"]
+
+
+def test_step_types_on_chain_are_the_five() -> None:
+    """``PorRecords.stepType`` (one word comparison per type) accepts exactly the five
+    step types SPEC §4.4 lists, as the model does: every other text is
+    ``one_step.invalid_record`` on both sides."""
+    bundle = honest(list_scenarios()[0])
+    for index in range(len(bundle.evidence), len(bundle.steps)):
+        for step_type in STEP_TYPES:
+            value = decode(bundle.steps[index])
+            value["step_type"] = step_type
+            steps = list(bundle.steps)
+            steps[index] = encode(value)
+            compare(recommit(bundle, steps=steps), index, f"type:{step_type!r}")
+    assert COUNTS["type:'mapx':one_step.invalid_record"] > 0
