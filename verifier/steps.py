@@ -304,7 +304,7 @@ def _first_difference(record: type[ReasoningStep] | type[TraceHeader] |
 def _step_record_ok(ctx: Context, blob: bytes, index: int, *, extract: bool) -> ReasoningStep:
     """A committed step that differs from its replay is decoded on its own: a
     malformed record is reported as such (codec.*, schema.*), one record at most;
-    at an extract step's place, under the extract step's item cap (SPEC §17.1)."""
+    under the step item cap, at an extract step's place the extract step's (SPEC §17.1)."""
     try:
         return ReasoningStep.from_cbor(
             blob, max_items=MAX_EXTRACT_STEP_ITEMS if extract else None)

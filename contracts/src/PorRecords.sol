@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorItems} from "./PorItems.sol";
 
 /// @title PorRecords: the por record shapes (SPEC §4) over a checked por-cbor/1 document.
 /// @notice Key lists are the records' field names in canonical order (SPEC §2 rule 2),
@@ -162,6 +163,9 @@ library PorRecords {
     /// inputs and output: step value maps, checked as the field walk skips them.
     uint256 private constant STEP_VALUE_MAPS = 1 << STEP_INPUTS | 1 << STEP_OUTPUT;
 
+    /// Most items a step record's arrays and maps hold together (SPEC §17.1).
+    uint256 internal constant MAX_STEP_ITEMS = 1024;
+
     /// `leaf` is a valid por.ReasoningStep/1 (SPEC §4.4); the value offsets when it is.
     function reasoningStep(bytes calldata leaf) internal pure returns (bool ok, uint256[] memory at) {
         (bytes32 err,) = PorCbor.check(leaf);
@@ -172,13 +176,21 @@ library PorRecords {
         (bool described,,) = PorCbor.str(leaf, at[STEP_DESCRIPTION], PorCbor.TEXT);
         (bool evidence,,) = idList(leaf, at[STEP_EVIDENCE]);
         (bool prior,,) = idList(leaf, at[STEP_PRIOR]);
+        // SPEC §17.1 item cap (a leaf of at most 1024 bytes holds fewer: one byte each)
         ok = textIs(leaf, at[STEP_SCHEMA], "por.ReasoningStep/1") && idOk && described
-            && stepType(leaf, at[STEP_TYPE]) && evidence && prior;
+            && stepType(leaf, at[STEP_TYPE]) && evidence && prior
+            && (leaf.length <= MAX_STEP_ITEMS || PorItems.count(leaf) <= MAX_STEP_ITEMS);
     }
 
-    function stepType(bytes calldata d, uint256 pos) private pure returns (bool) {
-        return textIs(d, pos, "extract") || textIs(d, pos, "check") || textIs(d, pos, "aggregate")
-            || textIs(d, pos, "deduce") || textIs(d, pos, "map");
+    /// The text at `pos` is a step type: its head and bytes as one word each (the
+    /// canonical head of a text shorter than 24 bytes is 0x60 | length).
+    function stepType(bytes calldata d, uint256 pos) private pure returns (bool ok) {
+        assembly ("memory-safe") {
+            let w := calldataload(add(d.offset, pos))
+            ok := or(or(eq(shr(192, w), 0x6765787472616374), eq(shr(208, w), 0x65636865636b)),
+                or(or(eq(shr(176, w), 0x69616767726567617465), eq(shr(200, w), 0x66646564756365)),
+                    eq(shr(224, w), 0x636d6170)))
+        }
     }
 
     /// EvidenceItem fields, canonical order.

@@ -36,15 +36,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import cbor2
-
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree
 from por.challenge.citation_s5 import StepView, aggregates_of, s5_fault, s5_leaves
 from por.challenge.proofs import require_por_root, verify_challenge_id, verify_parts
 from por.challenge.records import CitationProof, InclusionProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
-from por.encoding import decode
+from por.challenge.step_leaf import step_value
 from por.errors import PorError, ProofError
 from por.merkle import leaf_hash
 from por.schemas import ReasoningStep, step_id, step_number
@@ -55,15 +53,6 @@ SET = "one_step.citation_set"
 PRIOR_ORDER = "one_step.prior_order"
 #: The lost outcome: the carried citations break no rule of SPEC §12.5.1.
 CANONICAL = "one_step.citations_canonical"
-
-#: A step leaf longer than this is read for its citations by the strict decoder under
-#: ``_VIEW_MAX_ITEMS`` (an honest step is a few KB and under a thousand items, SPEC
-#: §12.5): cbor2's decoder has no item cap, and a forged 1 MB step of empty maps would
-#: cost some 80 MiB to materialise (``bench/hostile.py --challenges``, ``output_maps``).
-#: A leaf over the cap has no citation view; it differs from its replay, so its one-step
-#: or inclusion proof wins instead.
-_VIEW_CBOR2_BYTES = 65_536
-_VIEW_MAX_ITEMS = 65_536
 
 #: Kinds whose prior steps start with the extract steps of their cited items, in
 #: the same order (SPEC §12.5.1 rule S3).
@@ -169,16 +158,12 @@ class _Index:
 
 
 def _evidence_index(bundle: Bundle) -> _Index:
-    """One pass over the first n step leaves with cbor2's C decoder (as
+    """One pass over the first n step leaves (:func:`step_value`, as
     ``one_step.positions_of``); the checker decodes every carried leaf strictly."""
     position: dict[str, int] = {}
     requirement: dict[str, str] = {}
     for index in range(min(len(bundle.evidence), len(bundle.steps))):
-        try:
-            value = cbor2.loads(bundle.steps[index])
-        except Exception:  # noqa: S112 - unreadable leaf: it extracts nothing
-            continue
-        found = _extract_fields(value, index + 1)
+        found = _extract_fields(step_value(bundle.steps[index]), index + 1)
         if found is not None and found[0] not in position:
             position[found[0]] = index
             requirement[found[0]] = found[1]
@@ -245,15 +230,12 @@ def _fault_leaves(step: _Cited, number: int, index: _Index) -> list[int] | None:
 
 
 def _step_at(bundle: Bundle, step_index: int) -> _Cited | None:
-    """The step's citations, read with cbor2's C decoder (a whole trace is scanned
-    when every other proof is lost); None unless both lists are lists of text and
-    ``inputs`` is a map.  The proof's checker decodes the step strictly."""
-    leaf = bundle.steps[step_index]
-    try:
-        value = (cbor2.loads(leaf) if len(leaf) <= _VIEW_CBOR2_BYTES
-                 else decode(leaf, max_items=_VIEW_MAX_ITEMS))
-    except Exception:
-        return None
+    """The step's citations, read by :func:`step_value` (a whole trace is scanned
+    when every other proof is lost; a leaf over the step item cap has no view: it
+    differs from its replay, so its one-step or inclusion proof wins instead); None
+    unless both lists are lists of text and ``inputs`` is a map.  The proof's checker
+    decodes the step strictly."""
+    value = step_value(bundle.steps[step_index])
     if type(value) is not dict:
         return None
     inputs, evidence, prior = (value.get("inputs"), value.get("evidence_ids"),

@@ -53,6 +53,7 @@ from por.challenge.proofs import (
 )
 from por.challenge.records import OmissionProof, seal
 from por.challenge.report import ChallengeOutcome, InclusionCheck
+from por.challenge.step_leaf import step_value
 from por.errors import PorError, ProofError
 from por.merkle import leaf_hash
 from por.schemas import EvidenceItem, ReasoningStep
@@ -134,10 +135,7 @@ def omissions(bundle: Bundle) -> list[tuple[int, int]]:
             ids[index] = value.get("evidence_id")
     found = []
     for step_index, blob in enumerate(bundle.steps):
-        try:
-            value = cbor2.loads(blob)
-        except Exception:
-            value = None
+        value = step_value(blob)  # under the step item cap (SPEC §17.1)
         inputs = value.get("inputs") if type(value) is dict else None
         kind = inputs.get("kind") if type(inputs) is dict else None
         cited = value.get("evidence_ids") if type(value) is dict else None

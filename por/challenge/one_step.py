@@ -35,6 +35,7 @@ from por.challenge.proofs import (
 )
 from por.challenge.records import InclusionProof, OneStepProof
 from por.challenge.report import ChallengeOutcome, InclusionCheck
+from por.challenge.step_leaf import step_value
 from por.errors import AuditError, PorError, ProofError, UnsupportedError
 from por.gcpause import gc_paused
 from por.merkle import leaf_hash
@@ -80,17 +81,18 @@ def _build(bundle: Bundle, step_index: int) -> OneStepProof:
         raise ProofError("proof.no_such_leaf", f"no reasoning_leaf leaf {step_index!r} among "
                          f"{len(bundle.steps)}", required=f"0..{len(bundle.steps) - 1}",
                          found=str(step_index))
-    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
-    step_proof = steps.proof(step_index)
-    try:
-        step = ReasoningStep.from_cbor(step_proof.leaf)
+    try:  # before the tree and the leaf's proof: a leaf over the item cap costs its head
+        step = ReasoningStep.from_cbor(bundle.steps[step_index])
     except PorError as exc:
         raise ProofError("proof.step_record", f"step leaf {step_index} is not a "
                          f"ReasoningStep ({exc.check_id}); challenge it by inclusion") from None
+    steps = ComponentTree("reasoning_leaf", bundle.steps, commitments)
+    step_proof = steps.proof(step_index)
     # Only an extract step reads its item; later steps read cards (SPEC §10.2.3).
     evidence = _cited(bundle.evidence, "evidence_id", carried_evidence(step),
                       lambda: ComponentTree("evidence_leaf", bundle.evidence, commitments))
-    prior = _cited(bundle.steps, "step_id", step.prior_step_ids, lambda: steps)
+    prior = _cited(bundle.steps, "step_id", step.prior_step_ids, lambda: steps,
+                   read=step_value)
     spec = ComponentTree("prompt_spec", [bundle.prompt_spec], commitments).proof(0)
     data = one_step_bytes(commitments.por_root, step_proof.to_cbor(), spec.to_cbor(),
                           [p.to_cbor() for p in evidence], [p.to_cbor() for p in prior])
@@ -105,7 +107,8 @@ def carried_evidence(step: ReasoningStep) -> list[str]:
 
 
 def _cited(leaves: list[bytes], key: str, wanted: list[str],
-           tree: Callable[[], ComponentTree]) -> list[InclusionProof]:
+           tree: Callable[[], ComponentTree], *,
+           read: Callable[[bytes], Any] = cbor2.loads) -> list[InclusionProof]:
     """Inclusion proofs of the first leaf carrying each wanted id, in citation order.
 
     One pass over the leaves finds every position (:func:`positions_of`); the
@@ -113,7 +116,7 @@ def _cited(leaves: list[bytes], key: str, wanted: list[str],
     """
     if not wanted:
         return []
-    positions = positions_of(leaves, key, set(wanted))
+    positions = positions_of(leaves, key, set(wanted), read=read)
     missing = [w for w in wanted if w not in positions]
     if missing:
         raise ProofError("proof.citation_missing", f"the step cites {key} "
@@ -126,17 +129,19 @@ def _cited(leaves: list[bytes], key: str, wanted: list[str],
     return [made[positions[w]] for w in wanted]
 
 
-def positions_of(leaves: list[bytes], key: str, wanted: set[str]) -> dict[str, int]:
+def positions_of(leaves: list[bytes], key: str, wanted: set[str], *,
+                 read: Callable[[bytes], Any] = cbor2.loads) -> dict[str, int]:
     """Position of the first leaf that decodes to a CBOR map carrying each wanted id.
 
     Located with cbor2's C decoder (about 7 us per leaf; the strict decoder
     costs 100+ us): the proof proves *bytes*, and the checker decodes every
     carried leaf strictly.  A leaf found here that is not a valid record
     makes the challenge won (``one_step.invalid_record``): a valid bundle
-    never commits one (SPEC §10.2.3).
+    never commits one (SPEC §10.2.3).  ``read``: the decoder (step leaves:
+    :func:`~por.challenge.step_leaf.step_value`, under the step item cap).
     """
     found: dict[str, int] = {}
-    loads = cbor2.loads
+    loads = read
     for index, leaf in enumerate(leaves):
         try:
             value = loads(leaf)

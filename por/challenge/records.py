@@ -24,7 +24,8 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 from pydantic import FailFast, Field
 
-from por.encoding import decode, encode
+from por.encoding import decode
+from por.encoding.encoder import hash_encoded
 from por.errors import EncodingError, ProofError, SchemaError, UnsupportedError
 from por.protocol import limits
 from por.schemas.base import Blob, Count, Hash32, Id, Record
@@ -218,7 +219,9 @@ def challenge_id_from_body(body: dict[str, Any]) -> bytes:
     """
     if "challenge_id" in body:
         raise ValueError("the body of a proof excludes challenge_id")
-    return hashlib.sha256(encode(body)).digest()
+    digest = hashlib.sha256()
+    hash_encoded(body, digest)  # encode(body), without a copy of a long leaf
+    return digest.digest()
 
 
 def body_of(proof: Proof) -> dict[str, Any]:
@@ -261,11 +264,15 @@ def proof_from_cbor(data: bytes, *, max_size: int | None = None) -> Proof:
                          required=", ".join(PROOF_TYPES), found=shown)
     try:
         proof: Proof = cls.from_dict(value)
-        canonical = proof.to_cbor()
+        # decode() proved the bytes canonical; they are the record's canonical form
+        # iff the model dumps back to the same value (as Record.from_cbor), so the
+        # proof is not encoded a second time (a forged leaf may be tens of MB).
+        same = proof.to_dict() == value
     except (SchemaError, EncodingError) as exc:
         raise ProofError("proof.schema", f"{exc.check_id}: {exc.message}") from None
-    if canonical != bytes(data):  # SPEC §4.1: one record, one encoding
+    if not same:  # SPEC §4.1: one record, one encoding
         raise ProofError("proof.schema", f"{cls.SCHEMA}: bytes are not the canonical form")
+    proof._cbor = bytes(data)
     return proof
 
 

@@ -226,9 +226,13 @@ def bundle_from_bytes(data: bytes, *, max_size: int | None = None) -> Bundle:
     value = decode_bundle(data,
                           max_size=DEFAULT_BUNDLE_MAX_SIZE if max_size is None else max_size)
     bundle = Bundle.from_dict(value)
-    if bundle.to_cbor() != bytes(data):
+    # decode() proved the bytes canonical; they are the record's canonical form iff
+    # the model dumps back to the same value (as Record.from_cbor), so the bundle is
+    # not encoded a second time (its bytes are kept as its encoding instead).
+    if bundle.to_dict() != value:
         raise SchemaError("schema.non_canonical_record",
                           f"{Bundle.SCHEMA}: bytes are not the record's canonical form")
+    bundle._cbor = bytes(data)
     return bundle
 
 

@@ -22,8 +22,11 @@ EMPTY_ROOT: Final = hashlib.sha256(b"").digest()
 
 
 def leaf_hash(data: bytes) -> bytes:
-    """MTH({d}) = SHA-256(0x00 || d) (RFC 9162 §2.1.1)."""
-    return hashlib.sha256(LEAF_PREFIX + data).digest()
+    """MTH({d}) = SHA-256(0x00 || d) (RFC 9162 §2.1.1), without copying ``d`` (a
+    leaf may be tens of MB: a forged step record, SPEC §17.8)."""
+    digest = hashlib.sha256(LEAF_PREFIX)
+    digest.update(data)
+    return digest.digest()
 
 
 def node_hash(left: bytes, right: bytes) -> bytes:

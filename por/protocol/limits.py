@@ -43,6 +43,24 @@ CHECK_CHUNK_ITEMS = 10
 #: entries (72) make 199 under the field cap; 256 leaves room.  A committed extract
 #: step that differs from its replay is decoded under it (``codec.too_large``).
 MAX_EXTRACT_STEP_ITEMS = 256
+#: Most items (array elements, map keys and values, a map entry counting two) any
+#: ``por.ReasoningStep/1`` record holds in its arrays and maps together (SPEC §17.1),
+#: whatever its kind.  Upper bounds of the honest records at the caps of §4.2 and
+#: §12.5 (K = 10 items per chunk, 10 sources and 8 fields per requirement, 16 fields
+#: and 8 requirements per spec; every optional key present, every list at its
+#: longest): ``extract_claims`` 199 (above); ``check_requirement`` 505 (the step map
+#: 16, 10 items, 11 prior steps, inputs 4, output 26, window 4, 10 item maps of 17
+#: (6 keys, 5 reasons) 180, 10 sources of 6 70, 8 groups of 22 184); ``aggregate``
+#: 501 (16, 10, 11, 4, output 18, 8 fields of 44 (9 keys, 10 claim ids, 10 evidence
+#: ids, a quorum of 6) and the metric's 10 votes of 6 432, 10 ``sources_used``);
+#: ``contradictions`` 431 (16, 8 prior steps, inputs 2, output 6, 19 conflicts of 20:
+#: 16 declared (kind, key) groups and the 3 fallback ones); ``deduce`` 219 (16, 80
+#: summarised items, 9 prior steps, 2, output 24, 8 uncovered requirements, a
+#: ``source_summary`` of 80); ``map`` 197 (16, 80, 1, 2, output 2, 8 variables 16,
+#: 80).  The largest is 505; 1024 leaves 2x room (the fixtures' largest: 245).  A
+#: step record over it is not valid (``codec.too_large``, refused at the head of the
+#: container past it), so a forged leaf of millions of one-byte items costs its head.
+MAX_STEP_ITEMS = 1024
 #: Largest proof file anyone builds or checks (SPEC §10.7): ``check_proof``'s default,
 #: the candidates ``verify --challenges`` checks and ``check-proof --max-size``.  The
 #: largest honest proof is an extraction proof: one evidence leaf (content at most
@@ -112,6 +130,7 @@ __all__ = [
     "MAX_REQUIREMENTS",
     "MAX_SOURCE_TARGETS",
     "MAX_SPEC_EXPECTED_FIELDS",
+    "MAX_STEP_ITEMS",
     "MAX_TRACE_STEPS",
     "MAX_UINT63",
     "OUTCOME_CODES",

@@ -11,6 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal, Self
 from pydantic import FailFast, Field, PrivateAttr, model_validator
 
 from por.protocol.limits import (  # one definition (issue 16)
+    MAX_STEP_ITEMS,
     MAX_TRACE_STEPS,
     STEP_ID_PATTERN,
     StepType,
@@ -44,6 +45,16 @@ class ReasoningStep(Record):
     #: A reader's memo of what it parsed from this (immutable) step, with the
     #: key it depends on (``por.auditor.step_io.read_extract``); not a field.
     _claims: Any = PrivateAttr(default=None)
+
+    @classmethod
+    def from_cbor(cls, data: bytes, *, max_size: int | None = None,
+                  max_items: int | None = None) -> Self:
+        """As :meth:`Record.from_cbor`, always under the step item cap (SPEC §17.1):
+        ``MAX_STEP_ITEMS``, or ``max_items`` if smaller.  A leaf over it is not a
+        valid record (``codec.too_large``), refused at the head of the container
+        that passes the cap, before its items are built."""
+        cap = MAX_STEP_ITEMS if max_items is None else min(max_items, MAX_STEP_ITEMS)
+        return super().from_cbor(data, max_size=max_size, max_items=cap)
 
     def _cbor_value(self) -> dict[str, Any]:
         # Equal to to_dict(): every field is required and none is a model;

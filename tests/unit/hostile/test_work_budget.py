@@ -18,7 +18,7 @@ from por.auditor.claim_extraction import REGEX_WORK_PER_BYTE, REGEX_WORK_SLACK, 
 from por.auditor.regex_syntax import measure
 from por.bundle import Bundle, compute_commitments
 from por.challenge import build_one_step_proof, check_proof
-from por.encoding import encode
+from por.encoding import decode, encode
 from por.errors import PorError
 from por.protocol.budget import (
     MAX_BUNDLE_ITEMS,
@@ -102,7 +102,13 @@ STEP = {"schema": "por.ReasoningStep/1", "step_id": "step_0001", "step_type": "e
 def test_an_ill_typed_step_costs_one_error(value: dict[str, Any], check_id: str,
                                            errors_reported: list[int]) -> None:
     data = encode(value)
-    assert fails_fast(lambda: ReasoningStep.from_cbor(data), errors_reported) == check_id
+    # Each is over the step item cap (SPEC §17.1), so the record is refused at decode;
+    # the validator still fails fast on the decoded value (a step under the cap with
+    # long strings, or a JSON form, reaches it).
+    assert fails_fast(lambda: ReasoningStep._from_value(decode(data), None),
+                      errors_reported) == check_id
+    assert fails_fast(lambda: ReasoningStep.from_cbor(data), errors_reported) == (
+        "codec.too_large")
 
 
 def test_an_ill_typed_bundle_list_costs_one_error(errors_reported: list[int]) -> None:
