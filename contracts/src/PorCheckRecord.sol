@@ -141,22 +141,24 @@ library PorCheckStepGroups {
         pure
         returns (uint256 claims)
     {
+        uint256[] memory f = new uint256[](5);
         for (uint256 i = 0; i < items.length; i++) {
             if (items[i].reasons != 0) continue;
             claims += items[i].nClaims;
             uint256 p = items[i].claims;
             for (uint256 k = 0; k < items[i].nClaims; k++) {
-                (, uint8 kind) = PorCheckStep.claim(d, p);
-                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, p, kind, items[i].eid);
+                (, uint8 kind) = PorCheckStep.claim(d, p, f);
+                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, f, kind, items[i].eid);
                 p = PorCbor.skip(d, p);
             }
         }
     }
 
-    function fold(bytes calldata d, PorCheckState.State memory s, uint256 p, uint8 kind, uint256 eid) private pure {
+    /// Fold one claim (its CLAIM_KEYS values at `f`) into its group.
+    function fold(bytes calldata d, PorCheckState.State memory s, uint256[] memory f, uint8 kind, uint256 eid) private pure {
         bool numeric = kind == PorCheckStep.NUMERIC;
-        uint256 key = PorCheckState.key(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
-        PorCheckState.Ref memory r = PorCheckState.Ref(0, PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6), PorCheckState.key(d, p, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9), eid);
+        uint256 key = f[0];
+        PorCheckState.Ref memory r = PorCheckState.Ref(0, f[3], f[4], eid);
         bytes32 tag = PorCheckState.tagOf(numeric, PorCheckState.textHash(d, key));
         for (uint256 g = 0; g < s.groupCount; g++) {
             PorCheckState.Group memory x = s.groups[g];

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+
+/// @title PorCheckKeys: several keys of one map found in one walk, and texts compared by
+/// hash without memory growth (the check chunk's readers, SPEC §12.5.3, §14.8).
+/// @notice Positions are offsets in a document that passed the §2 reader, so a map's keys
+/// are unique and sorted by the bytewise order of their encodings (SPEC §2 rule 2): a
+/// walk merging them with a sorted list of wanted keys finds each in one pass and stops
+/// at the first key past the last wanted one.
+library PorCheckKeys {
+    /// The value positions of the keys `keys` of the map at `pos`, written to `at[0..]`
+    /// (0 for a key absent, all 0 when `pos` is 0 or not a map). `keys` packs each key as one
+    /// length byte (at most 23: a one-byte text head) and its bytes, sorted as their
+    /// encodings sort (shorter first, then bytewise); `at` has room for them all.
+    function find(bytes calldata d, uint256 pos, bytes memory keys, uint256[] memory at) internal pure {
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (pos == 0 || !isMap) count = 0; // pos 0: a value the caller found absent
+        uint256 base;
+        assembly ("memory-safe") {
+            base := d.offset
+        }
+        walk(base, p, count, keys, at);
+    }
+
+    /// `find`'s merge walk over `count` entries from `p` (calldata offset `base`).
+    function walk(uint256 base, uint256 p, uint256 count, bytes memory keys, uint256[] memory at) private pure {
+        assembly ("memory-safe") {
+            // the packed key at `q` as its encoding (head 0x60|len, then its bytes),
+            // left-aligned and zero-padded: one word
+            function enc(q) -> r {
+                let l := byte(0, mload(q))
+                r := and(or(shl(248, or(0x60, l)), and(mload(q), shr(8, not(0)))), not(shr(shl(3, add(1, l)), not(0))))
+            }
+            function next(q) -> r {
+                r := add(q, add(1, byte(0, mload(q))))
+            }
+            // PorCbor.skip's walk (iterative: a counter of items left)
+            function skipAt(b, from) -> r {
+                r := from
+                for { let left := 1 } left { left := sub(left, 1) } {
+                    let ib := byte(0, calldataload(add(b, r)))
+                    let major := shr(5, ib)
+                    let arg := and(ib, 31)
+                    r := add(r, 1)
+                    if gt(arg, 23) {
+                        let width := shl(sub(arg, 24), 1)
+                        arg := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
+                        r := add(r, width)
+                    }
+                    if or(eq(major, 2), eq(major, 3)) { r := add(r, arg) }
+                    if eq(major, 4) { left := add(left, arg) }
+                    if eq(major, 5) { left := add(left, shl(1, arg)) }
+                }
+            }
+            let k := add(keys, 32)
+            let e := add(k, mload(keys))
+            let slot := add(at, 32)
+            for { let q := k } lt(q, e) { q := next(q) } {
+                mstore(slot, 0)
+                slot := add(slot, 32)
+            }
+            slot := add(at, 32)
+            let want := enc(k)
+            for {} and(gt(count, 0), lt(k, e)) { count := sub(count, 1) } {
+                let w := calldataload(add(base, p))
+                let h := byte(0, w)
+                let v := 0
+                // the entry's key as one word (a long or non-text key compares by its
+                // first byte alone, which decides) and its value's offset
+                switch and(gt(h, 0x5f), lt(h, 0x78))
+                case 1 {
+                    w := and(w, not(shr(shl(3, sub(h, 0x5f)), not(0))))
+                    v := add(p, sub(h, 0x5f))
+                }
+                default { v := skipAt(base, p) }
+                // wanted keys sorting before this entry's are absent
+                for {} and(lt(k, e), gt(w, want)) {} {
+                    k := next(k)
+                    slot := add(slot, 32)
+                    want := enc(k)
+                }
+                if iszero(lt(k, e)) { break }
+                if eq(w, want) {
+                    mstore(slot, v)
+                    k := next(k)
+                    slot := add(slot, 32)
+                    want := enc(k)
+                }
+                p := skipAt(base, v)
+            }
+        }
+    }
+
+    /// keccak256 of the content of the text (or byte string) at `p`, hashed in scratch
+    /// memory past the free pointer (no allocation).
+    function textHash(bytes calldata d, uint256 p) internal pure returns (bytes32 h) {
+        (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, off), len)
+            h := keccak256(m, len)
+        }
+    }
+
+    /// The texts at `a` and `b` are equal (each a text item; no allocation).
+    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool) {
+        (, , uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
+        (, , uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
+        return al == bl && textHash(d, a) == textHash(d, b);
+    }
+}
