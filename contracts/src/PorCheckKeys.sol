@@ -14,18 +14,28 @@ library PorCheckKeys {
     /// (0 for a key absent, all 0 when `pos` is 0 or not a map). `keys` packs each key as one
     /// length byte (at most 23: a one-byte text head) and its bytes, sorted as their
     /// encodings sort (shorter first, then bytewise); `at` has room for them all.
-    function find(bytes calldata d, uint256 pos, bytes memory keys, uint256[] memory at) internal pure {
+    /// `end`: the offset just after the map when the walk reached it, else 0 (it stops
+    /// at the last wanted key's value when more entries follow, without skipping it).
+    function find(bytes calldata d, uint256 pos, bytes memory keys, uint256[] memory at)
+        internal
+        pure
+        returns (uint256 end)
+    {
         (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
         if (pos == 0 || !isMap) count = 0; // pos 0: a value the caller found absent
         uint256 base;
         assembly ("memory-safe") {
             base := d.offset
         }
-        walk(base, p, count, keys, at);
+        return walk(base, p, count, keys, at);
     }
 
     /// `find`'s merge walk over `count` entries from `p` (calldata offset `base`).
-    function walk(uint256 base, uint256 p, uint256 count, bytes memory keys, uint256[] memory at) private pure {
+    function walk(uint256 base, uint256 p, uint256 count, bytes memory keys, uint256[] memory at)
+        private
+        pure
+        returns (uint256 end)
+    {
         assembly ("memory-safe") {
             // the packed key at `q` as its encoding (head 0x60|len, then its bytes),
             // left-aligned and zero-padded: one word
@@ -87,9 +97,12 @@ library PorCheckKeys {
                     k := next(k)
                     slot := add(slot, 32)
                     want := enc(k)
+                    // the last wanted value, more entries after it: not skipped
+                    if and(iszero(lt(k, e)), gt(count, 1)) { break }
                 }
                 p := skipAt(base, v)
             }
+            end := mul(iszero(count), p)
         }
     }
 

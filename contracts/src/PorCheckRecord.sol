@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
 import {PorCheckWrite} from "./PorCheckWrite.sol";
@@ -141,38 +142,43 @@ library PorCheckStepGroups {
         pure
         returns (uint256 claims)
     {
-        uint256[] memory f = new uint256[](5);
         for (uint256 i = 0; i < items.length; i++) {
             if (items[i].reasons != 0) continue;
             claims += items[i].nClaims;
-            uint256 p = items[i].claims;
             for (uint256 k = 0; k < items[i].nClaims; k++) {
-                (, uint8 kind) = PorCheckStep.claim(d, p, f);
-                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, f, kind, items[i].eid);
-                p = PorCbor.skip(d, p);
+                uint256 c = items[i].refs[k]; // the claim as checked when read
+                uint8 kind = uint8(c);
+                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, c, items[i].eid);
             }
         }
     }
 
-    /// Fold one claim (its CLAIM_KEYS values at `f`) into its group.
-    function fold(bytes calldata d, PorCheckState.State memory s, uint256[] memory f, uint8 kind, uint256 eid) private pure {
-        bool numeric = kind == PorCheckStep.NUMERIC;
-        uint256 key = f[0];
-        PorCheckState.Ref memory r = PorCheckState.Ref(0, f[3], f[4], eid);
+    /// Fold one claim (`PorCheckStep.ref`'s word) into its group.
+    function fold(bytes calldata d, PorCheckState.State memory s, uint256 c, uint256 eid) private pure {
+        bool numeric = uint8(c) == PorCheckStep.NUMERIC;
+        uint256 key = (c >> 16) & 0xffffffffffffffffffff;
+        PorCheckState.Ref memory r = PorCheckState.Ref(0, (c >> 96) & 0xffffffffffffffffffff, c >> 176, eid);
         bytes32 tag = PorCheckState.tagOf(numeric, PorCheckState.textHash(d, key));
+        PorDecimal.Dec memory v;
+        if (numeric) (, v) = PorDecimal.parseText(d, r.value);
         for (uint256 g = 0; g < s.groupCount; g++) {
             PorCheckState.Group memory x = s.groups[g];
             if (x.tag != tag) continue;
             x.count++;
             if (numeric) {
-                if (PorCheckState.cmp(d, r.value, x.a.value) < 0) x.a = r;
-                if (PorCheckState.cmp(d, r.value, x.b.value) > 0) x.b = r;
+                if (!x.parsed) {
+                    (, x.min) = PorDecimal.parseText(d, x.a.value);
+                    (, x.max) = PorDecimal.parseText(d, x.b.value);
+                    x.parsed = true;
+                }
+                if (PorDecimal.cmp(v, x.min) < 0) (x.a, x.min) = (r, v);
+                if (PorDecimal.cmp(v, x.max) > 0) (x.b, x.max) = (r, v);
             } else if (!x.hasB && d[r.value] != d[x.a.value]) {
                 (x.b, x.hasB) = (r, true);
             }
             return;
         }
-        s.groups[s.groupCount++] = PorCheckState.Group(numeric, numeric, key, 1, tag, r, r);
+        s.groups[s.groupCount++] = PorCheckState.Group(numeric, numeric, key, 1, tag, r, r, numeric, v, v);
     }
 
     /// P's sources, then `{source_id, evidence_id, step_id}` of each admitted item whose

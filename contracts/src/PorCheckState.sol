@@ -34,6 +34,9 @@ library PorCheckState {
         bytes32 tag;
         Ref a;
         Ref b;
+        bool parsed; // a numeric group's `min`/`max`: a's and b's values, parsed once
+        PorDecimal.Dec min;
+        PorDecimal.Dec max;
     }
 
     /// The state carried from chunk c-1 (or the initial one).
@@ -230,14 +233,6 @@ library PorCheckState {
         }
         (bool t, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
         return t && PorDecimal.isCanonical(d, off, len);
-    }
-
-    /// Exact comparison of the canonical decimal texts at `a` and `b` (-1, 0, 1; both
-    /// checked canonical when read): `PorDecimal.cmp` on their two-word values.
-    function cmp(bytes calldata d, uint256 a, uint256 b) internal pure returns (int256) {
-        (, PorDecimal.Dec memory x) = PorDecimal.parseText(d, a);
-        (, PorDecimal.Dec memory y) = PorDecimal.parseText(d, b);
-        return PorDecimal.cmp(x, y);
     }
 
     /// Any hash twice (quadratic; the caller bounds the count by the leaf's size).

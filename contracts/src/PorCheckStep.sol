@@ -56,6 +56,7 @@ library PorCheckStep {
         uint256 stepId;
         uint256 claims; // first claim
         uint256 nClaims;
+        uint256[] refs; // each claim as read: `ref(kind, key, value, claim_id)` positions
         uint256 observed; // a uint item: the claim's value or the card's retrieved_at
         bool fromClaim;
         uint256 reasons; // bits, SPEC §12.2's order
@@ -309,15 +310,25 @@ library PorCheckStep {
     {
         if (claims == 0) return false;
         (ok, it.nClaims, it.claims) = PorCbor.container(d, claims, PorCbor.ARRAY);
+        if (!ok) return false;
+        it.refs = new uint256[](it.nClaims); // bounded by the leaf's size: a claim is at least one byte
         uint256 p = it.claims;
         for (uint256 i = 0; ok && i < it.nClaims; i++) {
             uint8 kindOf;
-            (ok, kindOf) = claim(d, p, f);
+            uint256 end;
+            (ok, kindOf, end) = claim(d, p, f);
+            it.refs[i] = ref(kindOf, f[0], f[3], f[4]);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
                 if (skip == 0 || !PorCheckKeys.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
             }
-            p = PorCbor.skip(d, p);
+            p = end != 0 ? end : PorCbor.skip(d, p);
         }
+    }
+
+    /// A claim's kind and its key, value and claim_id positions in one word (a position
+    /// is below 2^80: the proof is calldata).
+    function ref(uint8 kind, uint256 key, uint256 value, uint256 claimId) internal pure returns (uint256) {
+        return uint256(kind) | key << 16 | value << 96 | claimId << 176;
     }
 
     /// The extract step cites exactly `eid` and its output's evidence_id (at `own`) and
@@ -338,9 +349,12 @@ library PorCheckStep {
     /// source id, retrieved_at, and status_code and provenance_tier packed in `reasons`
     /// until `admit` reads them.
     function card(bytes calldata d, uint256 p, Item memory it) private pure returns (bool) {
-        if (p == 0) return false;
-        (bool ok, uint256[] memory c) = PorRecords.fields(d, p, CARD_KEYS);
-        if (!ok) return false;
+        (bool isMap, uint256 n,) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.MAP);
+        if (!isMap || n != 5) return false;
+        uint256[] memory c = new uint256[](5);
+        // five entries, the five keys found: exactly the five keys (unique, §2)
+        PorCheckKeys.find(d, p, CARD_KEYS, c);
+        if (c[0] == 0 || c[1] == 0 || c[2] == 0 || c[3] == 0 || c[4] == 0) return false;
         it.sid = c[0];
         it.observed = c[2];
         (bool t,,) = PorCbor.str(d, c[0], PorCbor.TEXT);
@@ -361,15 +375,20 @@ library PorCheckStep {
     bytes internal constant CLAIM_KEYS = "\x03key\x04kind\x04path\x05value\x08claim_id";
 
     /// A claim map: kind text, a value of that kind, claim_id, key and path texts; `f`
-    /// (five words) gets the positions of its CLAIM_KEYS values (one walk).
-    function claim(bytes calldata d, uint256 p, uint256[] memory f) internal pure returns (bool ok, uint8 kind) {
+    /// (five words) gets the positions of its CLAIM_KEYS values (one walk), `end` the
+    /// offset after the map when the walk reached it (else 0).
+    function claim(bytes calldata d, uint256 p, uint256[] memory f)
+        internal
+        pure
+        returns (bool ok, uint8 kind, uint256 end)
+    {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap) return (false, 0);
-        PorCheckKeys.find(d, p, CLAIM_KEYS, f);
+        if (!isMap) return (false, 0, 0);
+        end = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
         uint256 kindAt = f[1];
         uint256 value = f[3];
         (bool k,,) = kindAt == 0 ? (false, 0, 0) : PorCbor.str(d, kindAt, PorCbor.TEXT);
-        if (!k || value == 0) return (false, 0);
+        if (!k || value == 0) return (false, 0, end);
         if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, true), NUMERIC);
         } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
