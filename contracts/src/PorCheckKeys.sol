@@ -21,11 +21,22 @@ library PorCheckKeys {
         pure
         returns (uint256 end)
     {
-        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
-        if (pos == 0 || !isMap) count = 0; // pos 0: a value the caller found absent
         uint256 base;
+        uint256 count;
+        uint256 p;
         assembly ("memory-safe") {
             base := d.offset
+            // PorCbor.container(d, pos, MAP) of a checked document, inline
+            let ib := byte(0, calldataload(add(base, pos)))
+            count := and(ib, 31)
+            p := add(pos, 1)
+            if gt(count, 23) {
+                let width := shl(sub(count, 24), 1)
+                count := shr(sub(256, shl(3, width)), calldataload(add(base, p)))
+                p := add(p, width)
+            }
+            // pos 0: a value the caller found absent
+            if or(iszero(pos), iszero(eq(shr(5, ib), 5))) { count := 0 }
         }
         return walk(base, p, count, keys, at);
     }
@@ -42,9 +53,6 @@ library PorCheckKeys {
             function enc(q) -> r {
                 let l := byte(0, mload(q))
                 r := and(or(shl(248, or(0x60, l)), and(mload(q), shr(8, not(0)))), not(shr(shl(3, add(1, l)), not(0))))
-            }
-            function next(q) -> r {
-                r := add(q, add(1, byte(0, mload(q))))
             }
             // PorCbor.skip's walk (iterative: a counter of items left)
             function skipAt(b, from) -> r {
@@ -67,40 +75,45 @@ library PorCheckKeys {
             let k := add(keys, 32)
             let e := add(k, mload(keys))
             let slot := add(at, 32)
-            for { let q := k } lt(q, e) { q := next(q) } {
+            for { let q := k } lt(q, e) { q := add(q, add(1, byte(0, mload(q)))) } {
                 mstore(slot, 0)
                 slot := add(slot, 32)
             }
             slot := add(at, 32)
             let want := enc(k)
-            for {} and(gt(count, 0), lt(k, e)) { count := sub(count, 1) } {
+            for {} count { count := sub(count, 1) } {
                 let w := calldataload(add(base, p))
                 let h := byte(0, w)
                 let v := 0
                 // the entry's key as one word (a long or non-text key compares by its
                 // first byte alone, which decides) and its value's offset
-                switch and(gt(h, 0x5f), lt(h, 0x78))
+                switch lt(sub(h, 0x60), 0x18)
                 case 1 {
                     w := and(w, not(shr(shl(3, sub(h, 0x5f)), not(0))))
                     v := add(p, sub(h, 0x5f))
                 }
                 default { v := skipAt(base, p) }
                 // wanted keys sorting before this entry's are absent
-                for {} and(lt(k, e), gt(w, want)) {} {
-                    k := next(k)
+                for {} gt(w, want) {} {
+                    k := add(k, add(1, byte(0, mload(k))))
                     slot := add(slot, 32)
                     want := enc(k)
+                    if iszero(lt(k, e)) { want := not(0) }
                 }
                 if iszero(lt(k, e)) { break }
                 if eq(w, want) {
                     mstore(slot, v)
-                    k := next(k)
+                    k := add(k, add(1, byte(0, mload(k))))
                     slot := add(slot, 32)
-                    want := enc(k)
                     // the last wanted value, more entries after it: not skipped
-                    if and(iszero(lt(k, e)), gt(count, 1)) { break }
+                    if iszero(lt(k, e)) { if gt(count, 1) { break } }
+                    want := enc(k)
                 }
-                p := skipAt(base, v)
+                // the value: a short text or small unsigned integer from its head
+                let vb := byte(0, calldataload(add(base, v)))
+                switch or(lt(vb, 0x18), lt(sub(vb, 0x60), 0x18))
+                case 1 { p := add(add(v, 1), mul(gt(vb, 0x5f), sub(vb, 0x60))) }
+                default { p := skipAt(base, v) }
             }
             end := mul(iszero(count), p)
         }

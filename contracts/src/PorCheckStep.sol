@@ -144,9 +144,9 @@ library PorCheckStep {
         if (parts.all[1].leafLength == 0) return (1, spec);
         uint256[] memory f = new uint256[](4);
         PorCheckKeys.find(d, base, SPEC_KEYS, f);
-        uint256 reqs = f[1];
+        (uint256 reqs, uint256 ps) = (f[1], f[2]);
         if (!window(d, f[0], f[3], spec, f)) return (1, spec);
-        if (!semantics(d, f[2], spec, f)) return (1, spec);
+        if (!semantics(d, ps, spec, f)) return (1, spec);
         return (requirements(d, reqs, rid, spec, f), spec);
     }
 
