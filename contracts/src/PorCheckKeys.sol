@@ -15,11 +15,12 @@ library PorCheckKeys {
     /// length byte (at most 23: a one-byte text head) and its bytes, sorted as their
     /// encodings sort (shorter first, then bytewise); `at` has room for them all.
     /// `end`: the offset just after the map when the walk reached it, else 0 (it stops
-    /// at the last wanted key's value when more entries follow, without skipping it).
+    /// at the last wanted key's value when more entries follow, without skipping it:
+    /// `left` is then the number of entries after that one, for `findAfter`).
     function find(bytes calldata d, uint256 pos, bytes memory keys, uint256[] memory at)
         internal
         pure
-        returns (uint256 end)
+        returns (uint256 end, uint256 left)
     {
         uint256 base;
         uint256 count;
@@ -38,10 +39,23 @@ library PorCheckKeys {
             // pos 0: a value the caller found absent
             if or(iszero(pos), iszero(eq(shr(5, ib), 5))) { count := 0 }
         }
-        return walk(base, p, count, keys, at);
+        end = walk(base, p, count, keys, at);
+        if (end >> 255 != 0) (end, left) = (0, end & (type(uint256).max >> 1));
     }
 
-    /// `find`'s merge walk over `count` entries from `p` (calldata offset `base`).
+    /// `find` over the `left` entries from the entry at `p` (the rest of a map `find`
+    /// stopped in, its last value skipped by the caller).
+    function findAfter(bytes calldata d, uint256 p, uint256 left, bytes memory keys, uint256[] memory at) internal pure {
+        uint256 base;
+        assembly ("memory-safe") {
+            base := d.offset
+        }
+        walk(base, p, left, keys, at);
+    }
+
+    /// `find`'s merge walk over `count` entries from `p` (calldata offset `base`): the
+    /// offset after the last entry when it walked them all, or 2^255 | the number of
+    /// entries after the one whose value it stopped at, or 0.
     function walk(uint256 base, uint256 p, uint256 count, bytes memory keys, uint256[] memory at)
         private
         pure
@@ -106,7 +120,12 @@ library PorCheckKeys {
                     k := add(k, add(1, byte(0, mload(k))))
                     slot := add(slot, 32)
                     // the last wanted value, more entries after it: not skipped
-                    if iszero(lt(k, e)) { if gt(count, 1) { break } }
+                    if iszero(lt(k, e)) {
+                        if gt(count, 1) {
+                            end := or(shl(255, 1), sub(count, 1))
+                            break
+                        }
+                    }
                     want := enc(k)
                 }
                 // the value: a short text or small unsigned integer from its head
@@ -115,7 +134,7 @@ library PorCheckKeys {
                 case 1 { p := add(add(v, 1), mul(gt(vb, 0x5f), sub(vb, 0x60))) }
                 default { p := skipAt(base, v) }
             }
-            end := mul(iszero(count), p)
+            if iszero(count) { end := p }
         }
     }
 

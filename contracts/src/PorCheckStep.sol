@@ -279,11 +279,13 @@ library PorCheckStep {
     bytes private constant CARD_KEYS =
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
 
-    bytes private constant OUT_KEYS = "\x04card\x06claims\x0bevidence_id\x0erequirement_id";
+    bytes private constant OUT_KEYS = "\x04card\x06claims";
+    bytes private constant OUT_IDS = "\x0bevidence_id\x0erequirement_id";
 
     /// The item whose id is at `eid`, read through the extract step at leaf offset `b`:
     /// it cites exactly that id, its output names it and R, its card is in range, its
-    /// claims are well-typed (step_io.read_card, read_extract). The output is walked once.
+    /// claims are well-typed (step_io.read_card, read_extract). The output is walked once:
+    /// its card and claims, then the keys after the claims from where their read ended.
     function readExtract(bytes calldata d, uint256 b, uint256[] memory at, uint256 eid, uint256 rid, uint256 skip)
         private
         pure
@@ -292,36 +294,48 @@ library PorCheckStep {
         it.eid = eid;
         it.stepId = b + at[PorRecords.STEP_ID];
         uint256[] memory f = new uint256[](5);
-        PorCheckKeys.find(d, b + at[PorRecords.STEP_OUTPUT], OUT_KEYS, f);
-        if (!names(d, b + at[PorRecords.STEP_EVIDENCE], f[2], f[3], eid, rid)) return (false, it);
-        (, uint256 off, uint256 len) = PorCbor.str(d, it.stepId, PorCbor.TEXT);
-        (ok, it.leaf) = PorRecords.stepNumber(d, off, len);
-        if (!ok || it.leaf == 0 || !card(d, f[0], it)) return (false, it);
-        it.leaf--;
-        ok = claimsOf(d, f[1], it, skip, f);
+        (, uint256 left) = PorCheckKeys.find(d, b + at[PorRecords.STEP_OUTPUT], OUT_KEYS, f);
+        uint256 claims = f[1];
+        ok = card(d, f[0], it);
+        (bool claimsOk, uint256 end) = claimsOf(d, claims, it, skip, f);
+        // evidence_id and requirement_id sort after claims: absent unless entries follow
+        // it (a failed claims read ends nowhere: nothing is read after it)
+        PorCheckKeys.findAfter(d, end, claimsOk ? left : 0, OUT_IDS, f);
+        ok = ok && claimsOk && names(d, b + at[PorRecords.STEP_EVIDENCE], f[0], f[1], eid, rid);
+        (claimsOk, it.leaf) = leafOf(d, it.stepId);
+        if (!ok || !claimsOk) return (false, it);
+    }
+
+    /// The leaf index the step id at `stepId` names (`step_N`: N - 1); ok false for N 0.
+    function leafOf(bytes calldata d, uint256 stepId) private pure returns (bool ok, uint256 leaf) {
+        (, uint256 off, uint256 len) = PorCbor.str(d, stepId, PorCbor.TEXT);
+        (ok, leaf) = PorRecords.stepNumber(d, off, len);
+        if (!ok || leaf == 0) return (false, 0);
+        leaf--;
     }
 
     /// output.claims (at `claims`) well-typed; the item's observed time (SPEC §12.5.3:
-    /// the first timestamp claim whose key is not `skip`, else the card's retrieved_at).
+    /// the first timestamp claim whose key is not `skip`, else the card's retrieved_at);
+    /// `end` the offset after the claims when they are.
     function claimsOf(bytes calldata d, uint256 claims, Item memory it, uint256 skip, uint256[] memory f)
         private
         pure
-        returns (bool ok)
+        returns (bool ok, uint256 end)
     {
-        if (claims == 0) return false;
+        if (claims == 0) return (false, 0);
         (ok, it.nClaims, it.claims) = PorCbor.container(d, claims, PorCbor.ARRAY);
-        if (!ok) return false;
+        if (!ok) return (false, 0);
         it.refs = new uint256[](it.nClaims); // bounded by the leaf's size: a claim is at least one byte
-        uint256 p = it.claims;
+        end = it.claims;
         for (uint256 i = 0; ok && i < it.nClaims; i++) {
             uint8 kindOf;
-            uint256 end;
-            (ok, kindOf, end) = claim(d, p, f);
+            uint256 next;
+            (ok, kindOf, next) = claim(d, end, f);
             it.refs[i] = ref(kindOf, f[0], f[3], f[4]);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
                 if (skip == 0 || !PorCheckKeys.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
             }
-            p = end != 0 ? end : PorCbor.skip(d, p);
+            end = next != 0 ? next : PorCbor.skip(d, end);
         }
     }
 
@@ -384,7 +398,7 @@ library PorCheckStep {
     {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
         if (!isMap) return (false, 0, 0);
-        end = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
+        (end,) = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
         uint256 kindAt = f[1];
         uint256 value = f[3];
         (bool k,,) = kindAt == 0 ? (false, 0, 0) : PorCbor.str(d, kindAt, PorCbor.TEXT);
