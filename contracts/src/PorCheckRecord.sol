@@ -6,6 +6,7 @@ import {PorDecimal} from "./PorDecimal.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
 import {PorCheckWrite} from "./PorCheckWrite.sol";
+import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorCheckRecord: a check chunk's recomputed `description` and `output`
 /// (SPEC §12.5.3) written as por-cbor/1 bytes and compared with the committed ones.
@@ -34,18 +35,36 @@ library PorCheckRecord {
         return PorCheckWrite.equals(w, d, off, off + len);
     }
 
-    /// The output's bytes equal the committed map at `pos` (SPEC §12.5.3's table).
+    /// The output's bytes equal the committed map of the step at `sb` (fields at `at`,
+    /// SPEC §12.5.3's table; R at `rid`).
     function output(
         bytes calldata d,
-        uint256 pos,
+        uint256 sb,
+        uint256[] memory at,
         uint256 rid,
         PorCheckStep.Spec memory spec,
         PorCheckState.State memory s,
         PorCheckStep.Item[] memory items,
         uint256 admitted
     ) internal pure returns (bool) {
-        uint256 end = PorCbor.skip(d, pos);
+        // The step's keys are exactly PorRecords.STEP_KEYS, in order: the "schema" key
+        // (7 bytes) follows the output, so the output ends where that key begins.
+        (uint256 pos, uint256 end) = (sb + at[PorRecords.STEP_OUTPUT], sb + at[PorRecords.STEP_SCHEMA] - 7);
         PorCheckWrite.W memory w = PorCheckWrite.create(end - pos + 1);
+        s.admitted += admitted;
+        body(w, d, rid, spec, s, items);
+        return PorCheckWrite.equals(w, d, pos, end);
+    }
+
+    /// The recomputed output written to `w` (`s.admitted` counts this chunk's already).
+    function body(
+        PorCheckWrite.W memory w,
+        bytes calldata d,
+        uint256 rid,
+        PorCheckStep.Spec memory spec,
+        PorCheckState.State memory s,
+        PorCheckStep.Item[] memory items
+    ) private pure {
         bool hasLast = s.hasLast || items.length > 0;
         PorCheckWrite.head(w, PorCbor.MAP, 11 + (hasLast ? 1 : 0) + (s.hasLast ? 1 : 0));
         PorCheckWrite.word(w, 0x656368756e6b0000000000000000000000000000000000000000000000000000, 6); // "chunk"
@@ -61,9 +80,7 @@ library PorCheckRecord {
         PorCheckWrite.head(w, PorCbor.UINT, spec.end);
         PorCheckWrite.word(w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6); // "start"
         PorCheckWrite.head(w, PorCbor.UINT, spec.start);
-        s.admitted += admitted;
         tail(w, d, rid, s, items);
-        return PorCheckWrite.equals(w, d, pos, end);
     }
 
     /// From "covered" on (`s` updated with this chunk's admitted and claim counts).

@@ -116,7 +116,7 @@ library PorCheckStep {
             if (items[i].reasons == 0) admitted++;
         }
         bool same = PorCheckRecord.description(d, sb + at[PorRecords.STEP_DESCRIPTION], rid, s.chunk, admitted, items.length)
-            && PorCheckRecord.output(d, sb + at[PorRecords.STEP_OUTPUT], rid, spec, s, items, admitted);
+            && PorCheckRecord.output(d, sb, at, rid, spec, s, items, admitted);
         return same ? (false, MATCH) : (true, MISMATCH);
     }
 
