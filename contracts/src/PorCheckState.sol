@@ -90,7 +90,7 @@ library PorCheckState {
         bool isArray;
         (isArray, s.groupCount, p) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.ARRAY);
         if (!isArray) return (false, s);
-        s.groups = new Group[](s.groupCount + extra);
+        s.groups = room(s.groupCount + extra);
         bytes32[] memory tags = new bytes32[](s.groupCount);
         uint256[] memory g = new uint256[](7);
         for (uint256 i = 0; i < s.groupCount; i++) {
@@ -100,6 +100,18 @@ library PorCheckState {
             p = PorCbor.skip(d, p);
         }
         ok = !repeats(tags);
+    }
+
+    /// Room for `n` groups: `n` entries not set (each is set before it is read), not
+    /// `new Group[](n)`, which would build and zero `n` groups that are never read.
+    function room(uint256 n) internal pure returns (Group[] memory g) {
+        assembly ("memory-safe") {
+            g := mload(0x40)
+            mstore(g, n)
+            let end := add(g, shl(5, add(n, 1)))
+            for { let p := add(g, 32) } lt(p, end) { p := add(p, 32) } { mstore(p, 0x60) }
+            mstore(0x40, end)
+        }
     }
 
     /// A count (0..2^63-1) at `p` (0: absent).

@@ -437,7 +437,7 @@ library PorCheckStep {
         for (uint256 i = 0; i < items.length; i++) extra += items[i].nClaims;
         if (prior == 0) {
             s.provenanceOk = true;
-            s.groups = new PorCheckState.Group[](extra);
+            s.groups = PorCheckState.room(extra);
         } else {
             uint256 i = 2 + parts.evidenceCount + prior - 1;
             (ok, s) = priorState(d, parts.all[i].leaf, records[i], rid, extra);
