@@ -181,8 +181,13 @@ library PorCheckState {
     }
 
     /// The group tag of (kind, key): keccak256 of both texts' hashes.
-    function tagOf(bool numeric, bytes32 keyHash) internal pure returns (bytes32) {
-        return keccak256(abi.encodePacked(numeric, keyHash));
+    function tagOf(bool numeric, bytes32 keyHash) internal pure returns (bytes32 tag) {
+        // keccak256(abi.encodePacked(numeric, keyHash)), in scratch space
+        assembly ("memory-safe") {
+            mstore8(0, numeric)
+            mstore(1, keyHash)
+            tag := keccak256(0, 33)
+        }
     }
 
     bytes private constant GROUP_KEYS = "\x03key\x03max\x03min\x04kind\x05first\x05other\x0bclaim_count";

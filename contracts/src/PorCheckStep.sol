@@ -419,7 +419,9 @@ library PorCheckStep {
 
     /// A text at `p` (0: absent).
     function isText(bytes calldata d, uint256 p) private pure returns (bool ok) {
-        if (p != 0) (ok,,) = PorCbor.str(d, p, PorCbor.TEXT);
+        assembly ("memory-safe") {
+            ok := and(iszero(iszero(p)), eq(shr(5, byte(0, calldataload(add(d.offset, p)))), 3))
+        }
     }
 
     /// The state chunk c-1 carries (the initial one for c = 0), with its citation rules:
