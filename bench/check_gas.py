@@ -26,6 +26,7 @@ evidence ids.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -34,18 +35,20 @@ from por.bundle.layout import Bundle
 from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode
+from por.scenarios import load_scenario
 from por.schemas.prompt import SourceTarget
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "chain"))
 from bundle_edits import honest
+from eth_abi import encode
 from exec_support import ExecChecker
 from proof_check_support import CALLER, TX_BASE_GAS, _selector, calldata_gas
-from eth_abi import encode
 
 KIND = "check_requirement"
 TYPICAL = ("01-boolean-observed", "62-field-comparison-home-win", "08-quorum-agree")
-FULL = ("62-field-comparison-home-win", "67-two-of-three-below", "54-sports-over-under-dotted-names")
+FULL = ("62-field-comparison-home-win", "67-two-of-three-below",
+        "54-sports-over-under-dotted-names")
 
 
 def chunks(bundle: Bundle) -> list[int]:
@@ -61,8 +64,6 @@ def items_of(bundle: Bundle, index: int) -> int:
 def repeated(name: str, count: int, wide: bool) -> Bundle:
     """Scenario ``name`` with its first requirement's items repeated to ``count``;
     ``wide``: lists and ids at the caps (see the module docstring)."""
-    from por.scenarios import load_scenario
-
     scenario = load_scenario(name)
     spec = scenario.prompt_spec
     first = spec.data_requirements[0]
@@ -88,10 +89,8 @@ def repeated(name: str, count: int, wide: bool) -> Bundle:
 def common_gas(probe: ExecChecker, proof: bytes) -> int:
     """Execution gas of the common part: `PorMapExec.execute` reverting at the kind."""
     data = _selector("execute(bytes)") + encode(["bytes"], [proof])
-    try:
+    with contextlib.suppress(RuntimeError):  # the CourtPath revert
         probe.evm.message_call(CALLER, probe.address, data)
-    except RuntimeError:
-        pass
     result = probe.evm.result
     assert result is not None
     return int(result.gas_used) - TX_BASE_GAS - calldata_gas(data)
