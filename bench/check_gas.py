@@ -47,14 +47,18 @@ from proof_check_support import CALLER, TX_BASE_GAS, _selector, calldata_gas
 
 KIND = "check_requirement"
 TYPICAL = ("01-boolean-observed", "62-field-comparison-home-win", "08-quorum-agree")
-FULL = ("62-field-comparison-home-win", "67-two-of-three-below",
-        "54-sports-over-under-dotted-names")
+FULL = (
+    "62-field-comparison-home-win",
+    "67-two-of-three-below",
+    "54-sports-over-under-dotted-names",
+)
 
 
 def chunks(bundle: Bundle) -> list[int]:
     """Leaf indices of the bundle's check chunks."""
-    return [i for i, s in enumerate(bundle.steps)
-            if decode(s).get("inputs", {}).get("kind") == KIND]
+    return [
+        i for i, s in enumerate(bundle.steps) if decode(s).get("inputs", {}).get("kind") == KIND
+    ]
 
 
 def items_of(bundle: Bundle, index: int) -> int:
@@ -70,18 +74,28 @@ def repeated(name: str, count: int, wide: bool) -> Bundle:
     mine = [i for i in scenario.evidence.items if i.requirement_id == first.requirement_id]
     rest = [i for i in scenario.evidence.items if i.requirement_id != first.requirement_id]
     pad = "x" * 120 if wide else ""
-    copies = [mine[k % len(mine)].model_copy(update={"evidence_id": f"ev-{k:03d}{pad}"})
-              for k in range(count)]
+    copies = [
+        mine[k % len(mine)].model_copy(update={"evidence_id": f"ev-{k:03d}{pad}"})
+        for k in range(count)
+    ]
     if wide:
-        targets = [SourceTarget(source_id=f"pad-source-{k:02d}", uri="https://pad.example/x",
-                                method="GET", expected_content_type="application/json")
-                   for k in range(10 - len(first.source_targets))]
+        targets = [
+            SourceTarget(
+                source_id=f"pad-source-{k:02d}",
+                uri="https://pad.example/x",
+                method="GET",
+                expected_content_type="application/json",
+            )
+            for k in range(10 - len(first.source_targets))
+        ]
         first = first.model_copy(update={"source_targets": targets + list(first.source_targets)})
         allowed = [f"pad-allowed-{k:02d}" for k in range(24 - len(spec.market.allowed_sources))]
         market = spec.market.model_copy(
-            update={"allowed_sources": allowed + list(spec.market.allowed_sources)})
-        spec = spec.model_copy(update={
-            "market": market, "data_requirements": [first, *spec.data_requirements[1:]]})
+            update={"allowed_sources": allowed + list(spec.market.allowed_sources)}
+        )
+        spec = spec.model_copy(
+            update={"market": market, "data_requirements": [first, *spec.data_requirements[1:]]}
+        )
     evidence = scenario.evidence.model_copy(update={"items": copies + rest})
     return bundle_from_bytes(build(spec, evidence).data)
 
@@ -107,8 +121,10 @@ def main() -> None:
         for wide in (False, True):
             bundle = repeated(name, 23, wide)
             cases.append((f"{name}{' wide' if wide else ''}", bundle, chunks(bundle)[1]))
-    print(f"{'chunk':42} {'items':>5} {'bytes':>6} {'execute':>9} {'common':>8} {'kind':>8}"
-          f" {'ratio':>6}")
+    print(
+        f"{'chunk':42} {'items':>5} {'bytes':>6} {'execute':>9} {'common':>8} {'kind':>8}"
+        f" {'ratio':>6}"
+    )
     base = 0
     for label, bundle, index in cases:
         proof = build_one_step_proof(bundle, index).to_cbor()
@@ -116,8 +132,10 @@ def main() -> None:
         assert (won, check_id) == (False, "one_step.match"), (label, check_id)
         common = common_gas(probe, proof)
         base = base or gas - common
-        print(f"{label:42} {items_of(bundle, index):5} {len(proof):6} {gas:9} {common:8}"
-              f" {gas - common:8} {(gas - common) / base:6.2f}")
+        print(
+            f"{label:42} {items_of(bundle, index):5} {len(proof):6} {gas:9} {common:8}"
+            f" {gas - common:8} {(gas - common) / base:6.2f}"
+        )
 
 
 if __name__ == "__main__":
