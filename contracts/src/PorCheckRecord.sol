@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorCheckState} from "./PorCheckState.sol";
+import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
 import {PorCheckWrite} from "./PorCheckWrite.sol";
 import {PorRecords} from "./PorRecords.sol";
@@ -42,7 +43,7 @@ library PorCheckRecord {
         uint256 sb,
         uint256[] memory at,
         uint256 rid,
-        PorCheckStep.Spec memory spec,
+        PorCheckSpec.Spec memory spec,
         PorCheckState.State memory s,
         PorCheckStep.Item[] memory items,
         uint256 admitted
@@ -61,7 +62,7 @@ library PorCheckRecord {
         PorCheckWrite.W memory w,
         bytes calldata d,
         uint256 rid,
-        PorCheckStep.Spec memory spec,
+        PorCheckSpec.Spec memory spec,
         PorCheckState.State memory s,
         PorCheckStep.Item[] memory items
     ) private pure {
