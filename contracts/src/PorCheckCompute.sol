@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
@@ -17,7 +18,7 @@ contract PorCheckCompute {
         uint256 evidenceCount,
         uint256[][] memory records,
         uint256[] memory at,
-        PorCheckStep.Spec memory spec
+        PorCheckSpec.Spec memory spec
     ) external pure returns (bool won, bytes32 checkId) {
         PorOneStepCheck.Parts memory parts;
         uint256 n = leaves.length / 2;

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckCompute} from "./PorCheckCompute.sol";
+import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
@@ -31,7 +32,7 @@ contract PorCheckExec {
         // The PromptSpec leaf passes the §2 reader (SPEC §14.8); the fields read are
         // checked where they are read.
         if (!PorOneStepCheck.specIsCbor(proof, parts)) return (true, PorCheckStep.INVALID_RECORD, porRoot);
-        (uint256 fault, PorCheckStep.Spec memory spec) = PorCheckStep.readSpec(proof, parts, at);
+        (uint256 fault, PorCheckSpec.Spec memory spec) = PorCheckSpec.readSpec(proof, parts, at);
         if (fault != 0) return (true, fault == 1 ? PorCheckStep.INVALID_RECORD : PorCheckStep.UNEXECUTABLE, porRoot);
         uint256[] memory leaves = new uint256[](2 * parts.all.length);
         for (uint256 i = 0; i < parts.all.length; i++) {

@@ -2,9 +2,12 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
 import {PorCheckState} from "./PorCheckState.sol";
+import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
 import {PorCheckWrite} from "./PorCheckWrite.sol";
+import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorCheckRecord: a check chunk's recomputed `description` and `output`
 /// (SPEC §12.5.3) written as por-cbor/1 bytes and compared with the committed ones.
@@ -33,18 +36,36 @@ library PorCheckRecord {
         return PorCheckWrite.equals(w, d, off, off + len);
     }
 
-    /// The output's bytes equal the committed map at `pos` (SPEC §12.5.3's table).
+    /// The output's bytes equal the committed map of the step at `sb` (fields at `at`,
+    /// SPEC §12.5.3's table; R at `rid`).
     function output(
         bytes calldata d,
-        uint256 pos,
+        uint256 sb,
+        uint256[] memory at,
         uint256 rid,
-        PorCheckStep.Spec memory spec,
+        PorCheckSpec.Spec memory spec,
         PorCheckState.State memory s,
         PorCheckStep.Item[] memory items,
         uint256 admitted
     ) internal pure returns (bool) {
-        uint256 end = PorCbor.skip(d, pos);
+        // The step's keys are exactly PorRecords.STEP_KEYS, in order: the "schema" key
+        // (7 bytes) follows the output, so the output ends where that key begins.
+        (uint256 pos, uint256 end) = (sb + at[PorRecords.STEP_OUTPUT], sb + at[PorRecords.STEP_SCHEMA] - 7);
         PorCheckWrite.W memory w = PorCheckWrite.create(end - pos + 1);
+        s.admitted += admitted;
+        body(w, d, rid, spec, s, items);
+        return PorCheckWrite.equals(w, d, pos, end);
+    }
+
+    /// The recomputed output written to `w` (`s.admitted` counts this chunk's already).
+    function body(
+        PorCheckWrite.W memory w,
+        bytes calldata d,
+        uint256 rid,
+        PorCheckSpec.Spec memory spec,
+        PorCheckState.State memory s,
+        PorCheckStep.Item[] memory items
+    ) private pure {
         bool hasLast = s.hasLast || items.length > 0;
         PorCheckWrite.head(w, PorCbor.MAP, 11 + (hasLast ? 1 : 0) + (s.hasLast ? 1 : 0));
         PorCheckWrite.word(w, 0x656368756e6b0000000000000000000000000000000000000000000000000000, 6); // "chunk"
@@ -60,9 +81,7 @@ library PorCheckRecord {
         PorCheckWrite.head(w, PorCbor.UINT, spec.end);
         PorCheckWrite.word(w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6); // "start"
         PorCheckWrite.head(w, PorCbor.UINT, spec.start);
-        s.admitted += admitted;
         tail(w, d, rid, s, items);
-        return PorCheckWrite.equals(w, d, pos, end);
     }
 
     /// From "covered" on (`s` updated with this chunk's admitted and claim counts).
@@ -144,33 +163,40 @@ library PorCheckStepGroups {
         for (uint256 i = 0; i < items.length; i++) {
             if (items[i].reasons != 0) continue;
             claims += items[i].nClaims;
-            uint256 p = items[i].claims;
             for (uint256 k = 0; k < items[i].nClaims; k++) {
-                (, uint8 kind) = PorCheckStep.claim(d, p);
-                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, p, kind, items[i].eid);
-                p = PorCbor.skip(d, p);
+                uint256 c = items[i].refs[k]; // the claim as checked when read
+                uint8 kind = uint8(c);
+                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, c, items[i].eid);
             }
         }
     }
 
-    function fold(bytes calldata d, PorCheckState.State memory s, uint256 p, uint8 kind, uint256 eid) private pure {
-        bool numeric = kind == PorCheckStep.NUMERIC;
-        uint256 key = PorCheckState.key(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
-        PorCheckState.Ref memory r = PorCheckState.Ref(0, PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6), PorCheckState.key(d, p, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9), eid);
+    /// Fold one claim (`PorCheckStep.ref`'s word) into its group.
+    function fold(bytes calldata d, PorCheckState.State memory s, uint256 c, uint256 eid) private pure {
+        bool numeric = uint8(c) == PorCheckStep.NUMERIC;
+        uint256 key = (c >> 16) & 0xffffffffffffffffffff;
+        PorCheckState.Ref memory r = PorCheckState.Ref(0, (c >> 96) & 0xffffffffffffffffffff, c >> 176, eid);
         bytes32 tag = PorCheckState.tagOf(numeric, PorCheckState.textHash(d, key));
+        PorDecimal.Dec memory v;
+        if (numeric) (, v) = PorDecimal.parseText(d, r.value);
         for (uint256 g = 0; g < s.groupCount; g++) {
             PorCheckState.Group memory x = s.groups[g];
             if (x.tag != tag) continue;
             x.count++;
             if (numeric) {
-                if (PorCheckState.cmp(d, r.value, x.a.value) < 0) x.a = r;
-                if (PorCheckState.cmp(d, r.value, x.b.value) > 0) x.b = r;
+                if (!x.parsed) {
+                    (, x.min) = PorDecimal.parseText(d, x.a.value);
+                    (, x.max) = PorDecimal.parseText(d, x.b.value);
+                    x.parsed = true;
+                }
+                if (PorDecimal.cmp(v, x.min) < 0) (x.a, x.min) = (r, v);
+                if (PorDecimal.cmp(v, x.max) > 0) (x.b, x.max) = (r, v);
             } else if (!x.hasB && d[r.value] != d[x.a.value]) {
                 (x.b, x.hasB) = (r, true);
             }
             return;
         }
-        s.groups[s.groupCount++] = PorCheckState.Group(numeric, numeric, key, 1, tag, r, r);
+        s.groups[s.groupCount++] = PorCheckState.Group(numeric, numeric, key, 1, tag, r, r, numeric, v, v);
     }
 
     /// P's sources, then `{source_id, evidence_id, step_id}` of each admitted item whose

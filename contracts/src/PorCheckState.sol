@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
 
@@ -33,6 +34,9 @@ library PorCheckState {
         bytes32 tag;
         Ref a;
         Ref b;
+        bool parsed; // a numeric group's `min`/`max`: a's and b's values, parsed once
+        PorDecimal.Dec min;
+        PorDecimal.Dec max;
     }
 
     /// The state carried from chunk c-1 (or the initial one).
@@ -50,47 +54,70 @@ library PorCheckState {
         Group[] groups; // capacity for the new groups too
     }
 
-    /// SPEC §12.5.3's malformed-state rules for chunk c-1's `output` at `out` (a map), with
-    /// room for `extra` new groups; ok false is step.bad_prior_output (the caller has
-    /// checked that it is a check chunk of R).
-    function read(bytes calldata d, uint256 out, uint256 extra) internal pure returns (bool ok, State memory s) {
+    /// The keys of chunk c-1's output `read` uses, in §2 order (`PorCheckKeys.find`); the
+    /// last, requirement_id, is its caller's.
+    bytes internal constant STATE_KEYS =
+        "\x05chunk\x06groups\x07covered\x07sources\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
+
+    /// SPEC §12.5.3's malformed-state rules for chunk c-1's `output`, whose STATE_KEYS
+    /// values are at `f` (one walk), with room for `extra` new groups; ok false is
+    /// step.bad_prior_output (the caller has checked that it is a check chunk of R).
+    function read(bytes calldata d, uint256[] memory f, uint256 extra) internal pure returns (bool ok, State memory s) {
         bool covered;
         uint256 chunk;
-        (ok, chunk) = count(d, out, 0x656368756e6b0000000000000000000000000000000000000000000000000000, 6);
+        (ok, chunk) = countAt(d, f[0]);
         s.chunk = chunk + 1;
         bool good;
-        (good, s.items) = count(d, out, 0x6a6974656d5f636f756e74000000000000000000000000000000000000000000, 11);
+        (good, s.items) = countAt(d, f[5]);
         ok = ok && good;
-        (good, s.admitted) = count(d, out, 0x6e61646d69747465645f636f756e740000000000000000000000000000000000, 15);
+        (good, s.admitted) = countAt(d, f[8]);
         ok = ok && good;
-        (good, s.claims) = count(d, out, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12);
+        (good, s.claims) = countAt(d, f[6]);
         ok = ok && good;
-        (good, covered) = flag(d, out, 0x67636f7665726564000000000000000000000000000000000000000000000000, 8);
+        (good, covered) = f[2] == 0 ? (false, false) : PorCbor.boolAt(d, f[2]);
         ok = ok && good;
-        (good, s.provenanceOk) = flag(d, out, 0x6d70726f76656e616e63655f6f6b000000000000000000000000000000000000, 14);
+        (good, s.provenanceOk) = f[7] == 0 ? (false, false) : PorCbor.boolAt(d, f[7]);
         ok = ok && good && covered == (s.admitted > 0) && (!covered || s.provenanceOk);
         if (!ok) return (false, s);
-        uint256 p = PorCheckState.key(d, out, 0x696c6173745f6c65616600000000000000000000000000000000000000000000, 10);
-        if (p != 0) {
+        if (f[4] != 0) {
             s.hasLast = true;
-            (ok, s.last) = PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
+            (ok, s.last) = PorRecords.uintIn(d, f[4], 0, PorRecords.MAX_COUNT);
             if (!ok) return (false, s);
         }
-        (ok, s.sources, s.sourceCount) = sources(d, PorCheckState.key(d, out, 0x67736f7572636573000000000000000000000000000000000000000000000000, 8));
+        (ok, s.sources, s.sourceCount) = sources(d, f[3]);
         if (!ok) return (false, s);
-        p = PorCheckState.key(d, out, 0x6667726f75707300000000000000000000000000000000000000000000000000, 7);
+        uint256 p = f[1];
         bool isArray;
         (isArray, s.groupCount, p) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.ARRAY);
         if (!isArray) return (false, s);
-        s.groups = new Group[](s.groupCount + extra);
+        s.groups = room(s.groupCount + extra);
         bytes32[] memory tags = new bytes32[](s.groupCount);
+        uint256[] memory g = new uint256[](7);
         for (uint256 i = 0; i < s.groupCount; i++) {
-            (ok, s.groups[i]) = group(d, p);
+            (ok, s.groups[i]) = group(d, p, g);
             if (!ok) return (false, s);
             tags[i] = s.groups[i].tag;
             p = PorCbor.skip(d, p);
         }
         ok = !repeats(tags);
+    }
+
+    /// Room for `n` groups: `n` entries not set (each is set before it is read), not
+    /// `new Group[](n)`, which would build and zero `n` groups that are never read.
+    function room(uint256 n) internal pure returns (Group[] memory g) {
+        assembly ("memory-safe") {
+            g := mload(0x40)
+            mstore(g, n)
+            let end := add(g, shl(5, add(n, 1)))
+            for { let p := add(g, 32) } lt(p, end) { p := add(p, 32) } { mstore(p, 0x60) }
+            mstore(0x40, end)
+        }
+    }
+
+    /// A count (0..2^63-1) at `p` (0: absent).
+    function countAt(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 v) {
+        if (p == 0) return (false, 0);
+        return PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
     }
 
     /// The value under a key of the map at `pos` (0 when absent or not a map): `k` is the
@@ -116,15 +143,7 @@ library PorCheckState {
 
     /// A count (0..2^63-1) under `key` of the map at `map`.
     function count(bytes calldata d, uint256 map, bytes32 k, uint256 n) internal pure returns (bool ok, uint256 v) {
-        uint256 p = key(d, map, k, n);
-        if (p == 0) return (false, 0);
-        return PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
-    }
-
-    function flag(bytes calldata d, uint256 map, bytes32 k, uint256 n) private pure returns (bool ok, bool v) {
-        uint256 p = key(d, map, k, n);
-        if (p == 0) return (false, false);
-        return PorCbor.boolAt(d, p);
+        return countAt(d, key(d, map, k, n));
     }
 
     /// The text under `key` of the map at `map`: (ok, its position).
@@ -158,37 +177,45 @@ library PorCheckState {
 
     /// keccak256 of the text at `p`'s content.
     function textHash(bytes calldata d, uint256 p) internal pure returns (bytes32) {
-        (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-        return keccak256(d[off:off + len]);
+        return PorCheckKeys.textHash(d, p);
     }
 
     /// The group tag of (kind, key): keccak256 of both texts' hashes.
-    function tagOf(bool numeric, bytes32 keyHash) internal pure returns (bytes32) {
-        return keccak256(abi.encodePacked(numeric, keyHash));
+    function tagOf(bool numeric, bytes32 keyHash) internal pure returns (bytes32 tag) {
+        // keccak256(abi.encodePacked(numeric, keyHash)), in scratch space
+        assembly ("memory-safe") {
+            mstore8(0, numeric)
+            mstore(1, keyHash)
+            tag := keccak256(0, 33)
+        }
     }
 
-    /// One group of chunk c-1 (SPEC §12.5.3, `_group` of por/auditor/chunk_state.py).
-    function group(bytes calldata d, uint256 p) private pure returns (bool ok, Group memory g) {
+    bytes private constant GROUP_KEYS = "\x03key\x03max\x03min\x04kind\x05first\x05other\x0bclaim_count";
+
+    /// One group of chunk c-1 (SPEC §12.5.3, `_group` of por/auditor/chunk_state.py);
+    /// `f` a buffer of seven words for its GROUP_KEYS values.
+    function group(bytes calldata d, uint256 p, uint256[] memory f) private pure returns (bool ok, Group memory g) {
         (bool isMap, uint256 n,) = PorCbor.container(d, p, PorCbor.MAP);
-        uint256 kindAt = isMap ? PorCheckState.key(d, p, 0x646b696e64000000000000000000000000000000000000000000000000000000, 5) : 0;
+        if (!isMap) return (false, g);
+        PorCheckKeys.find(d, p, GROUP_KEYS, f);
+        uint256 kindAt = f[3];
         if (kindAt == 0) return (false, g);
-        (ok, g.key) = text(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
+        g.key = f[0];
+        (ok,,) = g.key == 0 ? (false, 0, 0) : PorCbor.str(d, g.key, PorCbor.TEXT);
         bool counted;
-        (counted, g.count) = count(d, p, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12);
+        (counted, g.count) = countAt(d, f[6]);
         if (!ok || !counted || g.count < 1) return (false, g);
-        if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
+        if (isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
             g.numeric = true;
-            uint256 lo = PorCheckState.key(d, p, 0x636d696e00000000000000000000000000000000000000000000000000000000, 4);
-            uint256 hi = PorCheckState.key(d, p, 0x636d617800000000000000000000000000000000000000000000000000000000, 4);
+            (uint256 lo, uint256 hi) = (f[2], f[1]);
             if (n != 5 || lo == 0 || hi == 0) return (false, g);
             (ok, g.a) = ref(d, lo, true);
             bool okB;
             (okB, g.b) = ref(d, hi, true);
             ok = ok && okB;
             g.hasB = true;
-        } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
-            uint256 first = PorCheckState.key(d, p, 0x6566697273740000000000000000000000000000000000000000000000000000, 6);
-            uint256 other = PorCheckState.key(d, p, 0x656f746865720000000000000000000000000000000000000000000000000000, 6);
+        } else if (isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
+            (uint256 first, uint256 other) = (f[4], f[5]);
             if (first == 0 || n != (other == 0 ? 4 : 5)) return (false, g);
             (ok, g.a) = ref(d, first, false);
             if (ok && other != 0) {
@@ -223,14 +250,6 @@ library PorCheckState {
         }
         (bool t, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
         return t && PorDecimal.isCanonical(d, off, len);
-    }
-
-    /// Exact comparison of the canonical decimal texts at `a` and `b` (-1, 0, 1; both
-    /// checked canonical when read): `PorDecimal.cmp` on their two-word values.
-    function cmp(bytes calldata d, uint256 a, uint256 b) internal pure returns (int256) {
-        (, PorDecimal.Dec memory x) = PorDecimal.parseText(d, a);
-        (, PorDecimal.Dec memory y) = PorDecimal.parseText(d, b);
-        return PorDecimal.cmp(x, y);
     }
 
     /// Any hash twice (quadratic; the caller bounds the count by the leaf's size).

@@ -2,7 +2,9 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckRecord} from "./PorCheckRecord.sol";
+import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
@@ -10,10 +12,8 @@ import {PorRecords} from "./PorRecords.sol";
 /// @title PorCheckStep: a `check_requirement` chunk re-executed on chain (SPEC §12.5.3,
 /// §12.5.2 cards, §12.5.1 citations, §10.5 step 7).
 /// @notice The step cites its extract steps (the k-th standing for the k-th cited item,
-/// read through its card and claims) and, for chunk c > 0, chunk c-1 (P); it reads the
-/// PromptSpec (SPEC §14.8: market.allowed_sources, resolution_window,
-/// timestamp_slack_seconds, R's source_targets, accepted_status_codes and
-/// min_provenance_tier, prediction_semantics.predicate and metric).
+/// read through its card and claims) and, for chunk c > 0, chunk c-1 (P); the
+/// PromptSpec's fields are read by `PorCheckSpec`.
 /// Comparison: the record is large and fully determined by its inputs, and every map in
 /// it has a fixed key set, so the recomputed `output` and `description` are written as
 /// canonical bytes in memory (`PorCheckRecord`, `PorCheckWrite`, bounded by the committed size) and
@@ -28,22 +28,11 @@ library PorCheckStep {
     /// CHECK_CHUNK_ITEMS (por/protocol/limits.py).
     uint256 internal constant K = 10;
 
-    /// What the chunk reads of the PromptSpec (positions in the proof).
-    struct Spec {
-        uint256 allowed; // market.allowed_sources
-        uint256 targets; // R's source_targets
-        uint256 codes; // R's accepted_status_codes, 0 when absent
-        uint256 minTier;
-        uint256 start; // the window, widened by the slack
-        uint256 end;
-        uint256 skip; // the metric of a timestamp_threshold predicate, else 0
-    }
-
     /// The step's leaf offset, R's position, the spec read, the cited items and P.
     struct Ctx {
         uint256 sb;
         uint256 rid;
-        Spec spec;
+        PorCheckSpec.Spec spec;
         Item[] items;
         uint256 prior;
     }
@@ -55,6 +44,7 @@ library PorCheckStep {
         uint256 stepId;
         uint256 claims; // first claim
         uint256 nClaims;
+        uint256[] refs; // each claim as read: `ref(kind, key, value, claim_id)` positions
         uint256 observed; // a uint item: the claim's value or the card's retrieved_at
         bool fromClaim;
         uint256 reasons; // bits, SPEC §12.2's order
@@ -71,7 +61,7 @@ library PorCheckStep {
     ) internal pure returns (bool, bytes32) {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
         if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, INVALID_RECORD);
-        (uint256 fault, Spec memory spec) = readSpec(d, parts, at);
+        (uint256 fault, PorCheckSpec.Spec memory spec) = PorCheckSpec.readSpec(d, parts, at);
         if (fault != 0) return (true, fault == 1 ? INVALID_RECORD : UNEXECUTABLE);
         return executeWith(d, parts, records, at, spec);
     }
@@ -82,11 +72,11 @@ library PorCheckStep {
         PorOneStepCheck.Parts memory parts,
         uint256[][] memory records,
         uint256[] memory at,
-        Spec memory spec
+        PorCheckSpec.Spec memory spec
     ) internal pure returns (bool, bytes32) {
         Ctx memory c;
         c.sb = parts.all[0].leaf;
-        c.rid = requirementOf(d, c.sb, at);
+        c.rid = PorCheckSpec.requirementOf(d, c.sb, at);
         c.spec = spec;
         bool ok;
         (ok, c.items, c.prior) = readPriors(d, parts, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
@@ -103,100 +93,19 @@ library PorCheckStep {
         uint256 sb,
         uint256[] memory at,
         uint256 rid,
-        Spec memory spec,
+        PorCheckSpec.Spec memory spec,
         PorCheckState.State memory s,
         Item[] memory items
     ) private pure returns (bool, bytes32) {
         uint256 admitted = 0;
+        (bytes32[] memory allowed, bytes32[] memory targets) = (hashes(d, spec.allowed, false), hashes(d, spec.targets, true));
         for (uint256 i = 0; i < items.length; i++) {
-            admit(d, spec, items[i]);
+            admit(d, spec, allowed, targets, items[i]);
             if (items[i].reasons == 0) admitted++;
         }
         bool same = PorCheckRecord.description(d, sb + at[PorRecords.STEP_DESCRIPTION], rid, s.chunk, admitted, items.length)
-            && PorCheckRecord.output(d, sb + at[PorRecords.STEP_OUTPUT], rid, spec, s, items, admitted);
+            && PorCheckRecord.output(d, sb, at, rid, spec, s, items, admitted);
         return same ? (false, MATCH) : (true, MISMATCH);
-    }
-
-    /// The position of the step's inputs.requirement_id (text: `PorRecords.computation`).
-    function requirementOf(bytes calldata d, uint256 sb, uint256[] memory at) internal pure returns (uint256) {
-        return PorCheckState.key(d, sb + at[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
-    }
-
-    // --- the PromptSpec ------------------------------------------------------------------
-
-    /// (0, spec) or 1 (a field read is malformed: one_step.invalid_record) or 2 (no
-    /// requirement R: step.bad_inputs).
-    function readSpec(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[] memory at)
-        internal
-        pure
-        returns (uint256, Spec memory spec)
-    {
-        uint256 base = parts.all[1].leaf;
-        uint256 rid = requirementOf(d, parts.all[0].leaf, at);
-        // The leaf passed the §2 reader (the caller checked it).
-        if (parts.all[1].leafLength == 0) return (1, spec);
-        if (!window(d, base, spec)) return (1, spec);
-        if (!semantics(d, base, spec)) return (1, spec);
-        uint256 reqs = PorCheckState.key(d, base, 0x71646174615f726571756972656d656e74730000000000000000000000000000, 18);
-        (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
-        if (!isArray) return (1, spec);
-        for (uint256 i = 0; i < n; i++) {
-            uint256 id = PorCheckState.key(d, p, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
-            (bool idOk,,) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
-            if (!idOk) return (1, spec);
-            if (PorRecords.sameTextAt(d, id, rid)) return (requirement(d, p, spec) ? 0 : 1, spec);
-            p = PorCbor.skip(d, p);
-        }
-        return (2, spec);
-    }
-
-    /// prediction_semantics: predicate text, metric an Id (the skipped timestamp key of a
-    /// timestamp_threshold predicate).
-    function semantics(bytes calldata d, uint256 base, Spec memory spec) private pure returns (bool) {
-        uint256 ps = PorCheckState.key(d, base, 0x7470726564696374696f6e5f73656d616e746963730000000000000000000000, 21);
-        (bool p1, uint256 predicate) = ps == 0 ? (false, 0) : PorCheckState.text(d, ps, 0x6970726564696361746500000000000000000000000000000000000000000000, 10);
-        uint256 metric = ps == 0 ? 0 : PorCheckState.key(d, ps, 0x666d657472696300000000000000000000000000000000000000000000000000, 7);
-        (bool p2,,) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
-        if (p1 && PorCheckState.isWord(d, predicate, 0x7374696d657374616d705f7468726573686f6c64000000000000000000000000, 20)) spec.skip = metric;
-        return p1 && p2;
-    }
-
-    /// market.allowed_sources (Ids), the window widened by timestamp_slack_seconds.
-    function window(bytes calldata d, uint256 base, Spec memory spec) private pure returns (bool) {
-        uint256 market = PorCheckState.key(d, base, 0x666d61726b657400000000000000000000000000000000000000000000000000, 7);
-        spec.allowed = market == 0 ? 0 : PorCheckState.key(d, market, 0x6f616c6c6f7765645f736f757263657300000000000000000000000000000000, 16);
-        (bool ok,,) = spec.allowed == 0 ? (false, 0, 0) : PorRecords.idList(d, spec.allowed);
-        uint256 w = market == 0 ? 0 : PorCheckState.key(d, market, 0x717265736f6c7574696f6e5f77696e646f770000000000000000000000000000, 18);
-        if (!ok || w == 0) return false;
-        (bool s1, uint256 start) = PorCheckState.count(d, w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6);
-        (bool s2, uint256 end) = PorCheckState.count(d, w, 0x63656e6400000000000000000000000000000000000000000000000000000000, 4);
-        (bool s3, uint256 slack) = PorCheckState.count(d, base, 0x7774696d657374616d705f736c61636b5f7365636f6e64730000000000000000, 24);
-        (spec.start, spec.end) = (start > slack ? start - slack : 0, end + slack);
-        return s1 && s2 && s3;
-    }
-
-    /// R's source_targets (maps with an Id source_id), min_provenance_tier 0..3 and
-    /// accepted_status_codes (absent, or 100..599 each).
-    function requirement(bytes calldata d, uint256 r, Spec memory spec) private pure returns (bool) {
-        spec.targets = PorCheckState.key(d, r, 0x6e736f757263655f746172676574730000000000000000000000000000000000, 15);
-        (bool ok, uint256 n, uint256 p) = spec.targets == 0 ? (false, 0, 0) : PorCbor.container(d, spec.targets, PorCbor.ARRAY);
-        for (uint256 i = 0; ok && i < n; i++) {
-            uint256 sid = PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10);
-            (ok,,) = sid == 0 ? (false, 0, 0) : PorRecords.isId(d, sid);
-            p = PorCbor.skip(d, p);
-        }
-        uint256 tier = PorCheckState.key(d, r, 0x736d696e5f70726f76656e616e63655f74696572000000000000000000000000, 20);
-        bool tierOk;
-        (tierOk, spec.minTier) = tier == 0 ? (false, 0) : PorRecords.uintIn(d, tier, 0, 3);
-        spec.codes = PorCheckState.key(d, r, 0x7561636365707465645f7374617475735f636f64657300000000000000000000, 22);
-        if (!ok || !tierOk) return false;
-        if (spec.codes == 0) return true;
-        (ok, n, p) = PorCbor.container(d, spec.codes, PorCbor.ARRAY);
-        for (uint256 i = 0; ok && i < n; i++) {
-            (ok,) = PorRecords.uintIn(d, p, 100, 599);
-            p = PorCbor.skip(d, p);
-        }
-        return ok;
     }
 
     // --- the cited steps (SPEC §12.5.1, §12.5.2) ---------------------------------------
@@ -247,9 +156,13 @@ library PorCheckStep {
     bytes private constant CARD_KEYS =
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
 
+    bytes private constant OUT_KEYS = "\x04card\x06claims";
+    bytes private constant OUT_IDS = "\x0bevidence_id\x0erequirement_id";
+
     /// The item whose id is at `eid`, read through the extract step at leaf offset `b`:
     /// it cites exactly that id, its output names it and R, its card is in range, its
-    /// claims are well-typed (step_io.read_card, read_extract).
+    /// claims are well-typed (step_io.read_card, read_extract). The output is walked once:
+    /// its card and claims, then the keys after the claims from where their read ended.
     function readExtract(bytes calldata d, uint256 b, uint256[] memory at, uint256 eid, uint256 rid, uint256 skip)
         private
         pure
@@ -257,56 +170,82 @@ library PorCheckStep {
     {
         it.eid = eid;
         it.stepId = b + at[PorRecords.STEP_ID];
-        uint256 out = b + at[PorRecords.STEP_OUTPUT];
-        if (!names(d, b + at[PorRecords.STEP_EVIDENCE], out, eid, rid)) return (false, it);
-        (, uint256 off, uint256 len) = PorCbor.str(d, it.stepId, PorCbor.TEXT);
-        (ok, it.leaf) = PorRecords.stepNumber(d, off, len);
-        if (!ok || it.leaf == 0 || !card(d, out, it)) return (false, it);
-        it.leaf--;
-        ok = claimsOf(d, out, it, skip);
+        uint256[] memory f = new uint256[](5);
+        (, uint256 left) = PorCheckKeys.find(d, b + at[PorRecords.STEP_OUTPUT], OUT_KEYS, f);
+        uint256 claims = f[1];
+        ok = card(d, f[0], it);
+        (bool claimsOk, uint256 end) = claimsOf(d, claims, it, skip, f);
+        // evidence_id and requirement_id sort after claims: absent unless entries follow
+        // it (a failed claims read ends nowhere: nothing is read after it)
+        PorCheckKeys.findAfter(d, end, claimsOk ? left : 0, OUT_IDS, f);
+        ok = ok && claimsOk && names(d, b + at[PorRecords.STEP_EVIDENCE], f[0], f[1], eid, rid);
+        (claimsOk, it.leaf) = leafOf(d, it.stepId);
+        if (!ok || !claimsOk) return (false, it);
     }
 
-    /// output.claims well-typed; the item's observed time (SPEC §12.5.3: the first
-    /// timestamp claim whose key is not `skip`, else the card's retrieved_at).
-    function claimsOf(bytes calldata d, uint256 out, Item memory it, uint256 skip) private pure returns (bool ok) {
-        uint256 claims = PorCheckState.key(d, out, 0x66636c61696d7300000000000000000000000000000000000000000000000000, 7);
-        if (claims == 0) return false;
+    /// The leaf index the step id at `stepId` names (`step_N`: N - 1); ok false for N 0.
+    function leafOf(bytes calldata d, uint256 stepId) private pure returns (bool ok, uint256 leaf) {
+        (, uint256 off, uint256 len) = PorCbor.str(d, stepId, PorCbor.TEXT);
+        (ok, leaf) = PorRecords.stepNumber(d, off, len);
+        if (!ok || leaf == 0) return (false, 0);
+        leaf--;
+    }
+
+    /// output.claims (at `claims`) well-typed; the item's observed time (SPEC §12.5.3:
+    /// the first timestamp claim whose key is not `skip`, else the card's retrieved_at);
+    /// `end` the offset after the claims when they are.
+    function claimsOf(bytes calldata d, uint256 claims, Item memory it, uint256 skip, uint256[] memory f)
+        private
+        pure
+        returns (bool ok, uint256 end)
+    {
+        if (claims == 0) return (false, 0);
         (ok, it.nClaims, it.claims) = PorCbor.container(d, claims, PorCbor.ARRAY);
-        uint256 p = it.claims;
+        if (!ok) return (false, 0);
+        it.refs = new uint256[](it.nClaims); // bounded by the leaf's size: a claim is at least one byte
+        end = it.claims;
         for (uint256 i = 0; ok && i < it.nClaims; i++) {
             uint8 kindOf;
-            (ok, kindOf) = claim(d, p);
+            uint256 next;
+            (ok, kindOf, next) = claim(d, end, f);
+            it.refs[i] = ref(kindOf, f[0], f[3], f[4]);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
-                uint256 key = PorCheckState.key(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
-                if (skip == 0 || !PorRecords.sameTextAt(d, key, skip)) {
-                    (it.observed, it.fromClaim) = (PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6), true);
-                }
+                if (skip == 0 || !PorCheckKeys.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
             }
-            p = PorCbor.skip(d, p);
+            end = next != 0 ? next : PorCbor.skip(d, end);
         }
     }
 
-    /// The extract step cites exactly `eid` and its output names `eid` and R.
-    function names(bytes calldata d, uint256 evidence, uint256 out, uint256 eid, uint256 rid)
+    /// A claim's kind and its key, value and claim_id positions in one word (a position
+    /// is below 2^80: the proof is calldata).
+    function ref(uint8 kind, uint256 key, uint256 value, uint256 claimId) internal pure returns (uint256) {
+        return uint256(kind) | key << 16 | value << 96 | claimId << 176;
+    }
+
+    /// The extract step cites exactly `eid` and its output's evidence_id (at `own`) and
+    /// requirement_id (at `req`) are texts naming `eid` and R.
+    function names(bytes calldata d, uint256 evidence, uint256 own, uint256 req, uint256 eid, uint256 rid)
         private
         pure
         returns (bool)
     {
         (, uint256 n, uint256 cited) = PorCbor.container(d, evidence, PorCbor.ARRAY);
-        (bool e1, uint256 own) = PorCheckState.text(d, out, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12);
-        (bool e2, uint256 req) = PorCheckState.text(d, out, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
-        return n == 1 && e1 && e2 && PorRecords.sameTextAt(d, cited, eid) && PorRecords.sameTextAt(d, own, eid)
-            && PorRecords.sameTextAt(d, req, rid);
+        (bool e1,,) = own == 0 ? (false, 0, 0) : PorCbor.str(d, own, PorCbor.TEXT);
+        (bool e2,,) = req == 0 ? (false, 0, 0) : PorCbor.str(d, req, PorCbor.TEXT);
+        return n == 1 && e1 && e2 && PorCheckKeys.sameText(d, cited, eid) && PorCheckKeys.sameText(d, own, eid)
+            && PorCheckKeys.sameText(d, req, rid);
     }
 
-    /// output.card: exactly its five keys, each in range (SPEC §12.5.2); the source id,
-    /// retrieved_at, and status_code and provenance_tier packed in `reasons` until
-    /// `admit` reads them.
-    function card(bytes calldata d, uint256 out, Item memory it) private pure returns (bool) {
-        uint256 p = PorCheckState.key(d, out, 0x6463617264000000000000000000000000000000000000000000000000000000, 5);
-        if (p == 0) return false;
-        (bool ok, uint256[] memory c) = PorRecords.fields(d, p, CARD_KEYS);
-        if (!ok) return false;
+    /// output.card (at `p`): exactly its five keys, each in range (SPEC §12.5.2); the
+    /// source id, retrieved_at, and status_code and provenance_tier packed in `reasons`
+    /// until `admit` reads them.
+    function card(bytes calldata d, uint256 p, Item memory it) private pure returns (bool) {
+        (bool isMap, uint256 n,) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.MAP);
+        if (!isMap || n != 5) return false;
+        uint256[] memory c = new uint256[](5);
+        // five entries, the five keys found: exactly the five keys (unique, §2)
+        PorCheckKeys.find(d, p, CARD_KEYS, c);
+        if (c[0] == 0 || c[1] == 0 || c[2] == 0 || c[3] == 0 || c[4] == 0) return false;
         it.sid = c[0];
         it.observed = c[2];
         (bool t,,) = PorCbor.str(d, c[0], PorCbor.TEXT);
@@ -323,13 +262,24 @@ library PorCheckStep {
     uint8 internal constant TIMESTAMP = 3;
     uint8 internal constant TEXT_KIND = 4;
 
-    /// A claim map: kind text, a value of that kind, claim_id, key and path texts.
-    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint8 kind) {
+    /// A claim's keys, in §2 order: its `f` slots 0..4.
+    bytes internal constant CLAIM_KEYS = "\x03key\x04kind\x04path\x05value\x08claim_id";
+
+    /// A claim map: kind text, a value of that kind, claim_id, key and path texts; `f`
+    /// (five words) gets the positions of its CLAIM_KEYS values (one walk), `end` the
+    /// offset after the map when the walk reached it (else 0).
+    function claim(bytes calldata d, uint256 p, uint256[] memory f)
+        internal
+        pure
+        returns (bool ok, uint8 kind, uint256 end)
+    {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap) return (false, 0);
-        (bool k, uint256 kindAt) = PorCheckState.text(d, p, 0x646b696e64000000000000000000000000000000000000000000000000000000, 5);
-        uint256 value = PorCheckState.key(d, p, 0x6576616c75650000000000000000000000000000000000000000000000000000, 6);
-        if (!k || value == 0) return (false, 0);
+        if (!isMap) return (false, 0, 0);
+        (end,) = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
+        uint256 kindAt = f[1];
+        uint256 value = f[3];
+        (bool k,,) = kindAt == 0 ? (false, 0, 0) : PorCbor.str(d, kindAt, PorCbor.TEXT);
+        if (!k || value == 0) return (false, 0, end);
         if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, true), NUMERIC);
         } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
@@ -341,10 +291,14 @@ library PorCheckStep {
             (ok,,) = PorCbor.str(d, value, PorCbor.TEXT);
             kind = TEXT_KIND;
         }
-        (bool a,) = PorCheckState.text(d, p, 0x68636c61696d5f69640000000000000000000000000000000000000000000000, 9);
-        (bool b,) = PorCheckState.text(d, p, 0x636b657900000000000000000000000000000000000000000000000000000000, 4);
-        (bool c,) = PorCheckState.text(d, p, 0x6470617468000000000000000000000000000000000000000000000000000000, 5);
-        ok = ok && a && b && c;
+        ok = ok && isText(d, f[4]) && isText(d, f[0]) && isText(d, f[2]);
+    }
+
+    /// A text at `p` (0: absent).
+    function isText(bytes calldata d, uint256 p) private pure returns (bool ok) {
+        assembly ("memory-safe") {
+            ok := and(iszero(iszero(p)), eq(shr(5, byte(0, calldataload(add(d.offset, p)))), 3))
+        }
     }
 
     /// The state chunk c-1 carries (the initial one for c = 0), with its citation rules:
@@ -362,7 +316,7 @@ library PorCheckStep {
         for (uint256 i = 0; i < items.length; i++) extra += items[i].nClaims;
         if (prior == 0) {
             s.provenanceOk = true;
-            s.groups = new PorCheckState.Group[](extra);
+            s.groups = PorCheckState.room(extra);
         } else {
             uint256 i = 2 + parts.evidenceCount + prior - 1;
             (ok, s) = priorState(d, parts.all[i].leaf, records[i], rid, extra);
@@ -385,12 +339,13 @@ library PorCheckStep {
     {
         uint256 out = b + rec[PorRecords.STEP_OUTPUT];
         uint256 inputR = PorCheckState.key(d, b + rec[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
-        (bool t, uint256 outR) = PorCheckState.text(d, out, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
-        (bool r1,,) = inputR == 0 ? (false, 0, 0) : PorCbor.str(d, inputR, PorCbor.TEXT);
-        if (!r1 || !PorRecords.sameTextAt(d, inputR, rid) || !t || !PorRecords.sameTextAt(d, outR, rid)) {
+        uint256[] memory f = new uint256[](10);
+        PorCheckKeys.find(d, out, PorCheckState.STATE_KEYS, f);
+        uint256 outR = f[9];
+        if (!isText(d, inputR) || !PorCheckKeys.sameText(d, inputR, rid) || !isText(d, outR) || !PorCheckKeys.sameText(d, outR, rid)) {
             return (false, s);
         }
-        return PorCheckState.read(d, out, extra);
+        return PorCheckState.read(d, f, extra);
     }
 
     // --- admission (SPEC §12.2, §12.5.3) ------------------------------------------------
@@ -403,13 +358,18 @@ library PorCheckStep {
     uint256 internal constant GATE = 64;
 
     /// The item's reasons, as bits in SPEC §12.5.3's order (sanity.confidence cannot
-    /// hold: the card's confidence_bps is 0..10000).
-    function admit(bytes calldata d, Spec memory spec, Item memory it) private pure {
+    /// hold: the card's confidence_bps is 0..10000); `allowed`/`targets` the hashes of
+    /// market.allowed_sources and R's target source ids (`hashes`).
+    function admit(bytes calldata d, PorCheckSpec.Spec memory spec, bytes32[] memory allowed, bytes32[] memory targets, Item memory it)
+        private
+        pure
+    {
         uint256 status = (it.reasons >> 8) & 0xffff;
         uint256 tier = it.reasons >> 128;
         uint256 r = 0;
-        if (!inList(d, spec.allowed, it.sid, false)) r |= ALLOWED;
-        if (!inList(d, spec.targets, it.sid, true)) r |= TARGET;
+        bytes32 sid = PorCheckKeys.textHash(d, it.sid);
+        if (!inList(allowed, sid)) r |= ALLOWED;
+        if (!inList(targets, sid)) r |= TARGET;
         (, uint256 t) = PorCbor.uintAt(d, it.observed);
         if (t < spec.start || t > spec.end) r |= WINDOW;
         if (tier < spec.minTier) r |= PROVENANCE;
@@ -418,13 +378,20 @@ library PorCheckStep {
         it.reasons = r;
     }
 
-    /// The text at `sid` is in the list at `list` (of texts, or of maps' `source_id`).
-    function inList(bytes calldata d, uint256 list, uint256 sid, bool maps) private pure returns (bool) {
+    /// The text hashes of the list at `list` (texts, or maps' `source_id`), each text
+    /// hashed once for all the items.
+    function hashes(bytes calldata d, uint256 list, bool maps) private pure returns (bytes32[] memory h) {
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
+        h = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
-            if (PorRecords.sameTextAt(d, maps ? PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10) : p, sid)) return true;
+            h[i] = PorCheckKeys.textHash(d, maps ? PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10) : p);
             p = PorCbor.skip(d, p);
         }
+    }
+
+    /// The text hash `sid` is in `list` (equal hashes: equal texts).
+    function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool) {
+        for (uint256 i = 0; i < list.length; i++) if (list[i] == sid) return true;
         return false;
     }
 

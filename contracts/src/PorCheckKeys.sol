@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "./PorCbor.sol";
+
+/// @title PorCheckKeys: several keys of one map found in one walk, and texts compared by
+/// hash without memory growth (the check chunk's readers, SPEC §12.5.3, §14.8).
+/// @notice Positions are offsets in a document that passed the §2 reader, so a map's keys
+/// are unique and sorted by the bytewise order of their encodings (SPEC §2 rule 2): a
+/// walk merging them with a sorted list of wanted keys finds each in one pass and stops
+/// at the first key past the last wanted one.
+library PorCheckKeys {
+    /// The value positions of the keys `keys` of the map at `pos`, written to `at[0..]`
+    /// (0 for a key absent, all 0 when `pos` is 0 or not a map). `keys` packs each key as one
+    /// length byte (at most 23: a one-byte text head) and its bytes, sorted as their
+    /// encodings sort (shorter first, then bytewise); `at` has room for them all.
+    /// `end`: the offset just after the map when the walk reached it, else 0 (it stops
+    /// at the last wanted key's value when more entries follow, without skipping it:
+    /// `left` is then the number of entries after that one, for `findAfter`).
+    function find(bytes calldata d, uint256 pos, bytes memory keys, uint256[] memory at)
+        internal
+        pure
+        returns (uint256 end, uint256 left)
+    {
+        uint256 base;
+        uint256 count;
+        uint256 p;
+        assembly ("memory-safe") {
+            base := d.offset
+            // PorCbor.container(d, pos, MAP) of a checked document, inline
+            let ib := byte(0, calldataload(add(base, pos)))
+            count := and(ib, 31)
+            p := add(pos, 1)
+            if gt(count, 23) {
+                let width := shl(sub(count, 24), 1)
+                count := shr(sub(256, shl(3, width)), calldataload(add(base, p)))
+                p := add(p, width)
+            }
+            // pos 0: a value the caller found absent
+            if or(iszero(pos), iszero(eq(shr(5, ib), 5))) { count := 0 }
+        }
+        end = walk(base, p, count, keys, at);
+        if (end >> 255 != 0) (end, left) = (0, end & (type(uint256).max >> 1));
+    }
+
+    /// `find` over the `left` entries from the entry at `p` (the rest of a map `find`
+    /// stopped in, its last value skipped by the caller).
+    function findAfter(bytes calldata d, uint256 p, uint256 left, bytes memory keys, uint256[] memory at) internal pure {
+        uint256 base;
+        assembly ("memory-safe") {
+            base := d.offset
+        }
+        walk(base, p, left, keys, at);
+    }
+
+    /// `find`'s merge walk over `count` entries from `p` (calldata offset `base`): the
+    /// offset after the last entry when it walked them all, or 2^255 | the number of
+    /// entries after the one whose value it stopped at, or 0.
+    function walk(uint256 base, uint256 p, uint256 count, bytes memory keys, uint256[] memory at)
+        private
+        pure
+        returns (uint256 end)
+    {
+        assembly ("memory-safe") {
+            // the packed key at `q` as its encoding (head 0x60|len, then its bytes),
+            // left-aligned and zero-padded: one word
+            function enc(q) -> r {
+                let l := byte(0, mload(q))
+                r := and(or(shl(248, or(0x60, l)), and(mload(q), shr(8, not(0)))), not(shr(shl(3, add(1, l)), not(0))))
+            }
+            // PorCbor.skip's walk (iterative: a counter of items left)
+            function skipAt(b, from) -> r {
+                r := from
+                for { let left := 1 } left { left := sub(left, 1) } {
+                    let ib := byte(0, calldataload(add(b, r)))
+                    let major := shr(5, ib)
+                    let arg := and(ib, 31)
+                    r := add(r, 1)
+                    if gt(arg, 23) {
+                        let width := shl(sub(arg, 24), 1)
+                        arg := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
+                        r := add(r, width)
+                    }
+                    if or(eq(major, 2), eq(major, 3)) { r := add(r, arg) }
+                    if eq(major, 4) { left := add(left, arg) }
+                    if eq(major, 5) { left := add(left, shl(1, arg)) }
+                }
+            }
+            let k := add(keys, 32)
+            let e := add(k, mload(keys))
+            let slot := add(at, 32)
+            for { let q := k } lt(q, e) { q := add(q, add(1, byte(0, mload(q)))) } {
+                mstore(slot, 0)
+                slot := add(slot, 32)
+            }
+            slot := add(at, 32)
+            let want := enc(k)
+            for {} count { count := sub(count, 1) } {
+                let w := calldataload(add(base, p))
+                let h := byte(0, w)
+                let v := 0
+                // the entry's key as one word (a long or non-text key compares by its
+                // first byte alone, which decides) and its value's offset
+                switch lt(sub(h, 0x60), 0x18)
+                case 1 {
+                    w := and(w, not(shr(shl(3, sub(h, 0x5f)), not(0))))
+                    v := add(p, sub(h, 0x5f))
+                }
+                default { v := skipAt(base, p) }
+                // wanted keys sorting before this entry's are absent
+                for {} gt(w, want) {} {
+                    k := add(k, add(1, byte(0, mload(k))))
+                    slot := add(slot, 32)
+                    want := enc(k)
+                    if iszero(lt(k, e)) { want := not(0) }
+                }
+                if iszero(lt(k, e)) { break }
+                if eq(w, want) {
+                    mstore(slot, v)
+                    k := add(k, add(1, byte(0, mload(k))))
+                    slot := add(slot, 32)
+                    // the last wanted value, more entries after it: not skipped
+                    if iszero(lt(k, e)) {
+                        if gt(count, 1) {
+                            end := or(shl(255, 1), sub(count, 1))
+                            break
+                        }
+                    }
+                    want := enc(k)
+                }
+                // the value: a short text or small unsigned integer from its head
+                let vb := byte(0, calldataload(add(base, v)))
+                switch or(lt(vb, 0x18), lt(sub(vb, 0x60), 0x18))
+                case 1 { p := add(add(v, 1), mul(gt(vb, 0x5f), sub(vb, 0x60))) }
+                default { p := skipAt(base, v) }
+            }
+            if iszero(count) { end := p }
+        }
+    }
+
+    /// keccak256 of the content of the text (or byte string) at `p`, hashed in scratch
+    /// memory past the free pointer (no allocation).
+    function textHash(bytes calldata d, uint256 p) internal pure returns (bytes32 h) {
+        (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, off), len)
+            h := keccak256(m, len)
+        }
+    }
+
+    /// The texts at `a` and `b` are equal (each a text item; no allocation).
+    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool) {
+        (, , uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
+        (, , uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
+        return al == bl && textHash(d, a) == textHash(d, b);
+    }
+}
