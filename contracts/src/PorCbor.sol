@@ -145,8 +145,8 @@ library PorCbor {
             }
             let base := data.offset
             let end := data.length
-            let stack := mload(0x40)
-            mstore(0x40, add(stack, mul(add(MAX_DEPTH, 1), 0x60)))
+            // the container stack: scratch memory from the free memory pointer on (not
+            // allocated: nothing outlives this block), three words per open container
             let depth := 0
             // the open container's items left, 1 for a map, previous key (saved in
             // `stack` while a child is open)
@@ -154,55 +154,65 @@ library PorCbor {
             let inMap := 0
             let prevKey := 0
             let pos := 0
-            for {} iszero(code) {} {
+            for {} 1 {} {
                 if iszero(lt(pos, end)) {
                     code := 2
                     at := pos
                     break
                 }
                 at := pos // the item's start
-                let atKey := and(inMap, iszero(and(rem, 1)))
                 let major := byte(0, calldataload(add(base, pos)))
                 let ai := and(major, 31)
                 major := shr(5, major)
-                if and(atKey, and(iszero(eq(major, 3)), lt(ai, 28))) {
-                    code := 7
-                    break
-                }
                 pos := add(pos, 1)
-                if gt(ai, 27) {
-                    code := 4
-                    if and(eq(ai, 31), and(gt(major, 1), lt(major, 6))) { code := 5 }
-                    break
-                }
-                if eq(major, 6) {
-                    code := 12
-                    break
-                }
-                if eq(major, 7) {
-                    if iszero(or(eq(ai, 20), eq(ai, 21))) {
-                        code := 11
-                        if gt(ai, 24) { code := 10 }
-                        break
+                let atKey := 0
+                if inMap {
+                    atKey := iszero(and(rem, 1))
+                    if atKey {
+                        if and(iszero(eq(major, 3)), lt(ai, 28)) {
+                            code := 7
+                            break
+                        }
                     }
                 }
                 let arg := ai
-                if gt(ai, 23) {
-                    let width := shl(sub(ai, 24), 1)
-                    if gt(width, sub(end, pos)) {
-                        code := 2
+                // a long or reserved argument, a tag, a simple value: the head's faults
+                if or(gt(ai, 23), gt(major, 5)) {
+                    if gt(ai, 27) {
+                        code := 4
+                        if and(eq(ai, 31), and(gt(major, 1), lt(major, 6))) { code := 5 }
                         break
                     }
-                    arg := shr(sub(256, shl(3, width)), calldataload(add(base, pos)))
-                    pos := add(pos, width)
-                    let least := 24
-                    if gt(ai, 24) { least := shl(shl(sub(ai, 24), 4), 1) }
-                    if lt(arg, least) {
-                        code := 6
+                    if eq(major, 6) {
+                        code := 12
                         break
+                    }
+                    if eq(major, 7) {
+                        if iszero(or(eq(ai, 20), eq(ai, 21))) {
+                            code := 11
+                            if gt(ai, 24) { code := 10 }
+                            break
+                        }
+                    }
+                    if gt(ai, 23) {
+                        let width := shl(sub(ai, 24), 1)
+                        if gt(width, sub(end, pos)) {
+                            code := 2
+                            break
+                        }
+                        arg := shr(sub(256, shl(3, width)), calldataload(add(base, pos)))
+                        pos := add(pos, width)
+                        let least := 24
+                        if gt(ai, 24) { least := shl(shl(sub(ai, 24), 4), 1) }
+                        if lt(arg, least) {
+                            code := 6
+                            break
+                        }
                     }
                 }
-                if or(eq(major, 2), eq(major, 3)) {
+                switch shr(1, major)
+                case 1 {
+                    // a byte or text string
                     if gt(arg, sub(end, pos)) {
                         code := 2
                         break
@@ -239,20 +249,20 @@ library PorCbor {
                     }
                     pos := add(pos, arg)
                 }
-                if or(eq(major, 4), eq(major, 5)) {
+                case 2 {
+                    // an array or a map
                     if iszero(lt(depth, MAX_DEPTH)) {
                         code := 14
                         break
                     }
-                    let items := arg
-                    if eq(major, 5) { items := shl(1, arg) }
+                    let items := shl(sub(major, 4), arg)
                     if gt(items, sub(end, pos)) {
                         code := 2
                         break
                     }
                     if items {
                         // open: the parent's item is counted when the container closes
-                        let lvl := add(stack, mul(depth, 0x60))
+                        let lvl := add(mload(0x40), mul(depth, 0x60))
                         mstore(lvl, rem)
                         mstore(add(lvl, 0x20), inMap)
                         mstore(add(lvl, 0x40), prevKey)
@@ -264,21 +274,23 @@ library PorCbor {
                 }
                 // count the item; close every container it completes
                 rem := sub(rem, 1)
-                for {} iszero(rem) {} {
-                    if iszero(depth) { break }
-                    depth := sub(depth, 1)
-                    let lvl := add(stack, mul(depth, 0x60))
-                    rem := sub(mload(lvl), 1)
-                    inMap := mload(add(lvl, 0x20))
-                    prevKey := mload(add(lvl, 0x40))
-                }
                 if iszero(rem) {
-                    at := 0
-                    if iszero(eq(pos, end)) {
-                        code := 3
-                        at := pos
+                    for {} iszero(rem) {} {
+                        if iszero(depth) { break }
+                        depth := sub(depth, 1)
+                        let lvl := add(mload(0x40), mul(depth, 0x60))
+                        rem := sub(mload(lvl), 1)
+                        inMap := mload(add(lvl, 0x20))
+                        prevKey := mload(add(lvl, 0x40))
                     }
-                    break
+                    if iszero(rem) {
+                        at := 0
+                        if iszero(eq(pos, end)) {
+                            code := 3
+                            at := pos
+                        }
+                        break
+                    }
                 }
             }
         }
