@@ -35,11 +35,27 @@ library PorCbor {
     uint8 internal constant MAP = 5;
     uint8 internal constant SIMPLE_VALUE = 7;
 
-    /// The codes `scan` returns, in this order, 1-based (0: accepted).
-    function idOf(uint256 code) internal pure returns (bytes32) {
-        bytes32[14] memory ids = [EMPTY, TRUNCATED, TRAILING, RESERVED, INDEFINITE, NON_CANONICAL,
-            KEY_TYPE, KEY_ORDER, DUPLICATE_KEY, FLOAT, SIMPLE, TAG, INVALID_UTF8, DEPTH];
-        return code == 0 ? bytes32(0) : ids[code - 1];
+    /// The ids' names after `codec.`, in the order of `scan`'s codes (1-based), each a
+    /// 1-byte length then the text: EMPTY ... DEPTH above.
+    bytes private constant NAMES = "\x05empty\x09truncated\x0etrailing_bytes\x08reserved\x0aindefinite"
+        "\x0dnon_canonical\x08key_type\x09key_order\x0dduplicate_key\x05float\x06simple\x03tag"
+        "\x0cinvalid_utf8\x05depth";
+
+    /// The id of a code `scan` returns (0: accepted): keccak256 of `codec.` and its name,
+    /// hashed when a fault is met (a table of the fourteen hashes would be in every
+    /// contract reading por-cbor, ~460 bytes of code).
+    function idOf(uint256 code) internal pure returns (bytes32 id) {
+        if (code == 0) return 0;
+        bytes memory names = NAMES;
+        assembly ("memory-safe") {
+            let p := add(names, 32)
+            for { let i := 1 } lt(i, code) { i := add(i, 1) } { p := add(p, add(1, byte(0, mload(p)))) }
+            let len := byte(0, mload(p))
+            let buf := mload(0x40)
+            mstore(buf, "codec.")
+            mcopy(add(buf, 6), add(p, 1), len)
+            id := keccak256(buf, add(6, len))
+        }
     }
 
     /// (0, 0) when `data` is exactly one por-cbor/1 item, else (check id, offset).
@@ -59,20 +75,14 @@ library PorCbor {
     function scan(bytes calldata data) internal pure returns (uint256 code, uint256 at) {
         if (data.length == 0) return (1, 0);
         assembly ("memory-safe") {
-            // Order of the previous key (start << 128 | length) and this one:
+            // Order of the previous key and this one (start << 128 | length), both
+            // longer than 32 encoded bytes (shorter ones compare as words in the loop):
             // 0 equal, 1 previous after this one, 2 previous before.
-            function keyOrder(base, prev, b, lb) -> ord {
+            function keyOrder(base, prev, key) -> ord {
                 let a := shr(128, prev)
                 let la := and(prev, 0xffffffffffffffffffffffffffffffff)
-                // keys of at most 32 encoded bytes (all of por's): one word each,
-                // zero-padded; equal words are ordered by length
-                if and(lt(la, 33), lt(lb, 33)) {
-                    let x := and(calldataload(add(base, a)), not(shr(shl(3, la), not(0))))
-                    let y := and(calldataload(add(base, b)), not(shr(shl(3, lb), not(0))))
-                    if iszero(eq(x, y)) { ord := add(1, lt(x, y)) }
-                    if iszero(ord) { if iszero(eq(la, lb)) { ord := add(1, lt(la, lb)) } }
-                    leave
-                }
+                let b := shr(128, key)
+                let lb := and(key, 0xffffffffffffffffffffffffffffffff)
                 let n := la
                 if lt(lb, n) { n := lb }
                 for { let i := 0 } lt(i, n) { i := add(i, 32) } {
@@ -218,19 +228,36 @@ library PorCbor {
                         break
                     }
                     if atKey {
-                        let klen := sub(add(pos, arg), at)
+                        // a key of at most 32 encoded bytes (all of por's) is kept as its
+                        // zero-padded word (first byte its head, nonzero): such words order
+                        // as the encodings do, and a longer key (kept as start << 128 |
+                        // length, first byte 0) orders after every one of them
+                        let key := sub(add(pos, arg), at) // its encoded length, then the key
+                        if lt(key, 33) { key := and(calldataload(add(base, at)), not(shr(shl(3, key), not(0)))) }
+                        if iszero(shr(248, key)) { key := or(shl(128, at), key) }
                         if prevKey {
-                            let ord := keyOrder(base, prevKey, at, klen)
-                            if iszero(ord) {
+                            // the order (in `ai`, no longer needed): 0 equal, 1 previous
+                            // after this one, 2 previous before
+                            ai := 2
+                            if iszero(or(iszero(shr(248, prevKey)), iszero(shr(248, key)))) {
+                                if iszero(gt(key, prevKey)) { ai := iszero(eq(key, prevKey)) }
+                            }
+                            if iszero(shr(248, prevKey)) {
+                                ai := 1
+                                if iszero(shr(248, key)) {
+                                    ai := keyOrder(base, prevKey, key)
+                                }
+                            }
+                            if iszero(ai) {
                                 code := 9
                                 break
                             }
-                            if eq(ord, 1) {
+                            if eq(ai, 1) {
                                 code := 8
                                 break
                             }
                         }
-                        prevKey := or(shl(128, at), klen)
+                        prevKey := key
                     }
                     if eq(major, 3) {
                         // a text of at most 32 ASCII bytes needs no call
