@@ -366,7 +366,17 @@ library PorCbor {
     }
 
     /// True when the item at `pos` is the text `key`.
-    function isText(bytes calldata data, uint256 pos, bytes memory key) internal pure returns (bool) {
+    function isText(bytes calldata data, uint256 pos, bytes memory key) internal pure returns (bool same) {
+        uint256 n = key.length;
+        if (n < 24) {
+            // head and text in one word: 0x60 | n, then the n bytes
+            assembly ("memory-safe") {
+                let got := shr(shl(3, sub(31, n)), calldataload(add(data.offset, pos)))
+                let want := or(shl(shl(3, n), or(0x60, n)), shr(shl(3, sub(32, n)), mload(add(key, 32))))
+                same := eq(got, want)
+            }
+            return same;
+        }
         (uint8 major, uint256 len, uint256 next) = head(data, pos);
         if (major != TEXT || len != key.length) return false;
         return equal(data, next, key, 0, len);
