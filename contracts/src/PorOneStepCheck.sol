@@ -48,6 +48,8 @@ library PorOneStepCheck {
         PorInclusion.Part[] all;
         uint256 evidenceCount;
         uint256 priorCount;
+        /// The PromptSpec leaf's §2 check (`specIsCbor`): 0 not run yet, 1 passed, 2 failed.
+        uint256 specChecked;
     }
 
     /// `d` is a por-cbor/1 document (checked by the caller) whose schema is
@@ -200,9 +202,14 @@ library PorOneStepCheck {
     /// The PromptSpec leaf (part 1) passes the §2 reader: what a kind that reads the
     /// PromptSpec checks first (SPEC §14.8 "Reading the PromptSpec on chain"; else won
     /// `one_step.invalid_record`).
+    /// Run once per `parts`: the answer is kept in `parts.specChecked` for every later
+    /// caller in the same contract.
     function specIsCbor(bytes calldata d, Parts memory parts) internal pure returns (bool) {
-        (bytes32 err,) = PorCbor.check(leafOf(d, parts.all[1]));
-        return err == 0;
+        if (parts.specChecked == 0) {
+            (uint256 code,) = PorCbor.scan(leafOf(d, parts.all[1]));
+            parts.specChecked = code == 0 ? 1 : 2;
+        }
+        return parts.specChecked == 1;
     }
 
     function leafOf(bytes calldata d, PorInclusion.Part memory p) internal pure returns (bytes calldata) {
