@@ -35,11 +35,27 @@ library PorCbor {
     uint8 internal constant MAP = 5;
     uint8 internal constant SIMPLE_VALUE = 7;
 
-    /// The codes `scan` returns, in this order, 1-based (0: accepted).
-    function idOf(uint256 code) internal pure returns (bytes32) {
-        bytes32[14] memory ids = [EMPTY, TRUNCATED, TRAILING, RESERVED, INDEFINITE, NON_CANONICAL,
-            KEY_TYPE, KEY_ORDER, DUPLICATE_KEY, FLOAT, SIMPLE, TAG, INVALID_UTF8, DEPTH];
-        return code == 0 ? bytes32(0) : ids[code - 1];
+    /// The ids' names after `codec.`, in the order of `scan`'s codes (1-based), each a
+    /// 1-byte length then the text: EMPTY ... DEPTH above.
+    bytes private constant NAMES = "\x05empty\x09truncated\x0etrailing_bytes\x08reserved\x0aindefinite"
+        "\x0dnon_canonical\x08key_type\x09key_order\x0dduplicate_key\x05float\x06simple\x03tag"
+        "\x0cinvalid_utf8\x05depth";
+
+    /// The id of a code `scan` returns (0: accepted): keccak256 of `codec.` and its name,
+    /// hashed when a fault is met (a table of the fourteen hashes would be in every
+    /// contract reading por-cbor, ~460 bytes of code).
+    function idOf(uint256 code) internal pure returns (bytes32 id) {
+        if (code == 0) return 0;
+        bytes memory names = NAMES;
+        assembly ("memory-safe") {
+            let p := add(names, 32)
+            for { let i := 1 } lt(i, code) { i := add(i, 1) } { p := add(p, add(1, byte(0, mload(p)))) }
+            let len := byte(0, mload(p))
+            let buf := mload(0x40)
+            mstore(buf, "codec.")
+            mcopy(add(buf, 6), add(p, 1), len)
+            id := keccak256(buf, add(6, len))
+        }
     }
 
     /// (0, 0) when `data` is exactly one por-cbor/1 item, else (check id, offset).
@@ -59,20 +75,14 @@ library PorCbor {
     function scan(bytes calldata data) internal pure returns (uint256 code, uint256 at) {
         if (data.length == 0) return (1, 0);
         assembly ("memory-safe") {
-            // Order of the previous key (start << 128 | length) and this one:
+            // Order of the previous key and this one (start << 128 | length), both
+            // longer than 32 encoded bytes (shorter ones compare as words in the loop):
             // 0 equal, 1 previous after this one, 2 previous before.
-            function keyOrder(base, prev, b, lb) -> ord {
+            function keyOrder(base, prev, key) -> ord {
                 let a := shr(128, prev)
                 let la := and(prev, 0xffffffffffffffffffffffffffffffff)
-                // keys of at most 32 encoded bytes (all of por's): one word each,
-                // zero-padded; equal words are ordered by length
-                if and(lt(la, 33), lt(lb, 33)) {
-                    let x := and(calldataload(add(base, a)), not(shr(shl(3, la), not(0))))
-                    let y := and(calldataload(add(base, b)), not(shr(shl(3, lb), not(0))))
-                    if iszero(eq(x, y)) { ord := add(1, lt(x, y)) }
-                    if iszero(ord) { if iszero(eq(la, lb)) { ord := add(1, lt(la, lb)) } }
-                    leave
-                }
+                let b := shr(128, key)
+                let lb := and(key, 0xffffffffffffffffffffffffffffffff)
                 let n := la
                 if lt(lb, n) { n := lb }
                 for { let i := 0 } lt(i, n) { i := add(i, 32) } {
@@ -145,8 +155,8 @@ library PorCbor {
             }
             let base := data.offset
             let end := data.length
-            let stack := mload(0x40)
-            mstore(0x40, add(stack, mul(add(MAX_DEPTH, 1), 0x60)))
+            // the container stack: scratch memory from the free memory pointer on (not
+            // allocated: nothing outlives this block), three words per open container
             let depth := 0
             // the open container's items left, 1 for a map, previous key (saved in
             // `stack` while a child is open)
@@ -154,73 +164,100 @@ library PorCbor {
             let inMap := 0
             let prevKey := 0
             let pos := 0
-            for {} iszero(code) {} {
+            for {} 1 {} {
                 if iszero(lt(pos, end)) {
                     code := 2
                     at := pos
                     break
                 }
                 at := pos // the item's start
-                let atKey := and(inMap, iszero(and(rem, 1)))
                 let major := byte(0, calldataload(add(base, pos)))
                 let ai := and(major, 31)
                 major := shr(5, major)
-                if and(atKey, and(iszero(eq(major, 3)), lt(ai, 28))) {
-                    code := 7
-                    break
-                }
                 pos := add(pos, 1)
-                if gt(ai, 27) {
-                    code := 4
-                    if and(eq(ai, 31), and(gt(major, 1), lt(major, 6))) { code := 5 }
-                    break
-                }
-                if eq(major, 6) {
-                    code := 12
-                    break
-                }
-                if eq(major, 7) {
-                    if iszero(or(eq(ai, 20), eq(ai, 21))) {
-                        code := 11
-                        if gt(ai, 24) { code := 10 }
-                        break
+                let atKey := 0
+                if inMap {
+                    atKey := iszero(and(rem, 1))
+                    if atKey {
+                        if and(iszero(eq(major, 3)), lt(ai, 28)) {
+                            code := 7
+                            break
+                        }
                     }
                 }
                 let arg := ai
-                if gt(ai, 23) {
-                    let width := shl(sub(ai, 24), 1)
-                    if gt(width, sub(end, pos)) {
-                        code := 2
+                // a long or reserved argument, a tag, a simple value: the head's faults
+                if or(gt(ai, 23), gt(major, 5)) {
+                    if gt(ai, 27) {
+                        code := 4
+                        if and(eq(ai, 31), and(gt(major, 1), lt(major, 6))) { code := 5 }
                         break
                     }
-                    arg := shr(sub(256, shl(3, width)), calldataload(add(base, pos)))
-                    pos := add(pos, width)
-                    let least := 24
-                    if gt(ai, 24) { least := shl(shl(sub(ai, 24), 4), 1) }
-                    if lt(arg, least) {
-                        code := 6
+                    if eq(major, 6) {
+                        code := 12
                         break
+                    }
+                    if eq(major, 7) {
+                        if iszero(or(eq(ai, 20), eq(ai, 21))) {
+                            code := 11
+                            if gt(ai, 24) { code := 10 }
+                            break
+                        }
+                    }
+                    if gt(ai, 23) {
+                        let width := shl(sub(ai, 24), 1)
+                        if gt(width, sub(end, pos)) {
+                            code := 2
+                            break
+                        }
+                        arg := shr(sub(256, shl(3, width)), calldataload(add(base, pos)))
+                        pos := add(pos, width)
+                        let least := 24
+                        if gt(ai, 24) { least := shl(shl(sub(ai, 24), 4), 1) }
+                        if lt(arg, least) {
+                            code := 6
+                            break
+                        }
                     }
                 }
-                if or(eq(major, 2), eq(major, 3)) {
+                switch shr(1, major)
+                case 1 {
+                    // a byte or text string
                     if gt(arg, sub(end, pos)) {
                         code := 2
                         break
                     }
                     if atKey {
-                        let klen := sub(add(pos, arg), at)
+                        // a key of at most 32 encoded bytes (all of por's) is kept as its
+                        // zero-padded word (first byte its head, nonzero): such words order
+                        // as the encodings do, and a longer key (kept as start << 128 |
+                        // length, first byte 0) orders after every one of them
+                        let key := sub(add(pos, arg), at) // its encoded length, then the key
+                        if lt(key, 33) { key := and(calldataload(add(base, at)), not(shr(shl(3, key), not(0)))) }
+                        if iszero(shr(248, key)) { key := or(shl(128, at), key) }
                         if prevKey {
-                            let ord := keyOrder(base, prevKey, at, klen)
-                            if iszero(ord) {
+                            // the order (in `ai`, no longer needed): 0 equal, 1 previous
+                            // after this one, 2 previous before
+                            ai := 2
+                            if iszero(or(iszero(shr(248, prevKey)), iszero(shr(248, key)))) {
+                                if iszero(gt(key, prevKey)) { ai := iszero(eq(key, prevKey)) }
+                            }
+                            if iszero(shr(248, prevKey)) {
+                                ai := 1
+                                if iszero(shr(248, key)) {
+                                    ai := keyOrder(base, prevKey, key)
+                                }
+                            }
+                            if iszero(ai) {
                                 code := 9
                                 break
                             }
-                            if eq(ord, 1) {
+                            if eq(ai, 1) {
                                 code := 8
                                 break
                             }
                         }
-                        prevKey := or(shl(128, at), klen)
+                        prevKey := key
                     }
                     if eq(major, 3) {
                         // a text of at most 32 ASCII bytes needs no call
@@ -239,20 +276,20 @@ library PorCbor {
                     }
                     pos := add(pos, arg)
                 }
-                if or(eq(major, 4), eq(major, 5)) {
+                case 2 {
+                    // an array or a map
                     if iszero(lt(depth, MAX_DEPTH)) {
                         code := 14
                         break
                     }
-                    let items := arg
-                    if eq(major, 5) { items := shl(1, arg) }
+                    let items := shl(sub(major, 4), arg)
                     if gt(items, sub(end, pos)) {
                         code := 2
                         break
                     }
                     if items {
                         // open: the parent's item is counted when the container closes
-                        let lvl := add(stack, mul(depth, 0x60))
+                        let lvl := add(mload(0x40), mul(depth, 0x60))
                         mstore(lvl, rem)
                         mstore(add(lvl, 0x20), inMap)
                         mstore(add(lvl, 0x40), prevKey)
@@ -264,21 +301,23 @@ library PorCbor {
                 }
                 // count the item; close every container it completes
                 rem := sub(rem, 1)
-                for {} iszero(rem) {} {
-                    if iszero(depth) { break }
-                    depth := sub(depth, 1)
-                    let lvl := add(stack, mul(depth, 0x60))
-                    rem := sub(mload(lvl), 1)
-                    inMap := mload(add(lvl, 0x20))
-                    prevKey := mload(add(lvl, 0x40))
-                }
                 if iszero(rem) {
-                    at := 0
-                    if iszero(eq(pos, end)) {
-                        code := 3
-                        at := pos
+                    for {} iszero(rem) {} {
+                        if iszero(depth) { break }
+                        depth := sub(depth, 1)
+                        let lvl := add(mload(0x40), mul(depth, 0x60))
+                        rem := sub(mload(lvl), 1)
+                        inMap := mload(add(lvl, 0x20))
+                        prevKey := mload(add(lvl, 0x40))
                     }
-                    break
+                    if iszero(rem) {
+                        at := 0
+                        if iszero(eq(pos, end)) {
+                            code := 3
+                            at := pos
+                        }
+                        break
+                    }
                 }
             }
         }
@@ -327,7 +366,17 @@ library PorCbor {
     }
 
     /// True when the item at `pos` is the text `key`.
-    function isText(bytes calldata data, uint256 pos, bytes memory key) internal pure returns (bool) {
+    function isText(bytes calldata data, uint256 pos, bytes memory key) internal pure returns (bool same) {
+        uint256 n = key.length;
+        if (n < 24) {
+            // head and text in one word: 0x60 | n, then the n bytes
+            assembly ("memory-safe") {
+                let got := shr(shl(3, sub(31, n)), calldataload(add(data.offset, pos)))
+                let want := or(shl(shl(3, n), or(0x60, n)), shr(shl(3, sub(32, n)), mload(add(key, 32))))
+                same := eq(got, want)
+            }
+            return same;
+        }
         (uint8 major, uint256 len, uint256 next) = head(data, pos);
         if (major != TEXT || len != key.length) return false;
         return equal(data, next, key, 0, len);

@@ -48,6 +48,8 @@ library PorOneStepCheck {
         PorInclusion.Part[] all;
         uint256 evidenceCount;
         uint256 priorCount;
+        /// The PromptSpec leaf's §2 check (`specIsCbor`): 0 not run yet, 1 passed, 2 failed.
+        uint256 specChecked;
     }
 
     /// `d` is a por-cbor/1 document (checked by the caller) whose schema is
@@ -100,11 +102,19 @@ library PorOneStepCheck {
     /// proof's own id; (0, por_root, parts) when all hold, else (the proof.* / merkle.* id,
     /// por_root as read, parts).
     function verifyParts(bytes calldata d) private view returns (bytes32, bytes32 porRoot, Parts memory parts) {
-        (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
-        if (!ok) return (SCHEMA, 0, parts);
+        (bool ok, uint256[] memory at, Parts memory walked) = walk(d);
+        if (ok) {
+            parts = walked;
+            ok = typed(d, at);
+        } else {
+            // the walk met a fault: a key out of place (por_root unread), or a part or
+            // list out of shape (por_root read by the field walk)
+            (ok, at) = PorRecords.fields(d, 0, KEYS);
+            if (!ok) return (SCHEMA, 0, parts);
+            ok = false;
+        }
         bool rootOk;
         (rootOk, porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
-        (ok, parts) = schema(d, at);
         if (!ok || !rootOk) return (SCHEMA, porRoot, parts);
         PorInclusion.Part[] memory all = parts.all;
         for (uint256 i = 0; i < all.length; i++) {
@@ -121,38 +131,85 @@ library PorOneStepCheck {
         return (0, porRoot, parts);
     }
 
-    /// kind, schema, challenge_id typed; step and prompt_spec InclusionProof records;
-    /// evidence and prior_steps arrays of them (SPEC §10.2.3).
-    function schema(bytes calldata d, uint256[] memory at) private pure returns (bool ok, Parts memory parts) {
-        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
-        (bool ev, uint256 ne, uint256 firstE) = PorCbor.container(d, at[F_EVIDENCE], PorCbor.ARRAY);
-        (bool pr, uint256 np, uint256 firstP) = PorCbor.container(d, at[F_PRIOR], PorCbor.ARRAY);
-        if (!idOk || !ev || !pr || !PorCbor.isText(d, at[F_KIND], "reasoning_leaf")
-                || !PorCbor.isText(d, at[F_SCHEMA], "por.OneStepProof/1")) {
-            return (false, parts);
+    /// One walk of the proof's map: each field's value offset, each part parsed once
+    /// (`PorInclusion.parse`, which gives its end), the other values skipped; ok false at
+    /// the first key, part or array out of shape (`verifyParts` then answers by the
+    /// field walk and `schema`, whose answer this is whenever ok is true).
+    function walk(bytes calldata d) private pure returns (bool ok, uint256[] memory at, Parts memory parts) {
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, 0, PorCbor.MAP);
+        if (!isMap || count != 8) return (false, at, parts);
+        at = new uint256[](8);
+        PorInclusion.Part[][4] memory lists; // step, prompt_spec, evidence, prior_steps
+        uint256 k = 0;
+        for (uint256 i = 0; i < 8; i++) {
+            (ok, p, k) = PorRecords.keyIs(d, p, KEYS, k);
+            if (!ok) return (false, at, parts);
+            at[i] = p;
+            if (i == F_STEP || i == F_SPEC) {
+                (ok, lists[i == F_STEP ? 0 : 1], p) = partList(d, p, 1);
+            } else if (i == F_EVIDENCE || i == F_PRIOR) {
+                (ok, lists[i == F_EVIDENCE ? 2 : 3], p) = partList(d, p, 0);
+            } else {
+                p = PorCbor.skip(d, p);
+            }
+            if (!ok) return (false, at, parts);
         }
-        parts.evidenceCount = ne;
-        parts.priorCount = np;
-        PorInclusion.Part[] memory all = new PorInclusion.Part[](2 + ne + np);
+        (parts.evidenceCount, parts.priorCount) = (lists[2].length, lists[3].length);
+        PorInclusion.Part[] memory all = pointers(2 + lists[2].length + lists[3].length);
+        uint256 at2 = 0;
+        for (uint256 l = 0; l < 4; l++) {
+            for (uint256 j = 0; j < lists[l].length; j++) all[at2++] = lists[l][j];
+        }
         parts.all = all;
-        (ok, all[0]) = PorInclusion.parse(d, at[F_STEP]);
-        if (ok) (ok, all[1]) = PorInclusion.parse(d, at[F_SPEC]);
-        for (uint256 i = 0; ok && i < ne; i++) {
-            (ok, all[2 + i]) = PorInclusion.parse(d, firstE);
-            firstE = all[2 + i].end;
+    }
+
+    /// The InclusionProof part at `p` (`one` 1), or the array of them (`one` 0), each
+    /// parsed: (ok, the parts, the offset after them).
+    function partList(bytes calldata d, uint256 p, uint256 one)
+        private
+        pure
+        returns (bool ok, PorInclusion.Part[] memory list, uint256 q)
+    {
+        uint256 n = 1;
+        (ok, q) = (true, p);
+        if (one == 0) (ok, n, q) = PorCbor.container(d, p, PorCbor.ARRAY);
+        list = pointers(ok ? n : 0);
+        for (uint256 j = 0; ok && j < n; j++) {
+            (ok, list[j]) = PorInclusion.parse(d, q);
+            q = list[j].end;
         }
-        for (uint256 i = 0; ok && i < np; i++) {
-            (ok, all[2 + ne + i]) = PorInclusion.parse(d, firstP);
-            firstP = all[2 + ne + i].end;
+    }
+
+    /// An array of `n` parts whose elements the caller sets (no zeroed part allocated
+    /// for each, as `new` would).
+    function pointers(uint256 n) private pure returns (PorInclusion.Part[] memory list) {
+        assembly ("memory-safe") {
+            list := mload(0x40)
+            mstore(list, n)
+            mstore(0x40, add(list, shl(5, add(n, 1))))
         }
+    }
+
+    /// kind, schema and challenge_id typed, evidence and prior_steps arrays.
+    function typed(bytes calldata d, uint256[] memory at) private pure returns (bool) {
+        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
+        (bool ev,,) = PorCbor.container(d, at[F_EVIDENCE], PorCbor.ARRAY);
+        (bool pr,,) = PorCbor.container(d, at[F_PRIOR], PorCbor.ARRAY);
+        return idOk && ev && pr && PorCbor.isText(d, at[F_KIND], "reasoning_leaf")
+            && PorCbor.isText(d, at[F_SCHEMA], "por.OneStepProof/1");
     }
 
     /// The PromptSpec leaf (part 1) passes the §2 reader: what a kind that reads the
     /// PromptSpec checks first (SPEC §14.8 "Reading the PromptSpec on chain"; else won
     /// `one_step.invalid_record`).
+    /// Run once per `parts`: the answer is kept in `parts.specChecked` for every later
+    /// caller in the same contract.
     function specIsCbor(bytes calldata d, Parts memory parts) internal pure returns (bool) {
-        (bytes32 err,) = PorCbor.check(leafOf(d, parts.all[1]));
-        return err == 0;
+        if (parts.specChecked == 0) {
+            (uint256 code,) = PorCbor.scan(leafOf(d, parts.all[1]));
+            parts.specChecked = code == 0 ? 1 : 2;
+        }
+        return parts.specChecked == 1;
     }
 
     function leafOf(bytes calldata d, PorInclusion.Part memory p) internal pure returns (bytes calldata) {

@@ -62,7 +62,7 @@ library PorRecords {
     /// The key at `p` (a checked document) is the packed key at `k` of `keys`: (ok, the
     /// offset of its value, the next packed key).
     function keyIs(bytes calldata d, uint256 p, bytes memory keys, uint256 k)
-        private
+        internal
         pure
         returns (bool ok, uint256 value, uint256 next)
     {
@@ -254,21 +254,17 @@ library PorRecords {
     }
 
     /// step_id(n): "step_" and n with at least four digits.
-    function stepId(uint256 n) internal pure returns (bytes memory) {
-        uint256 digits = 1;
-        for (uint256 x = n / 10; x > 0; x /= 10) digits++;
-        if (digits < 4) digits = 4;
-        bytes memory out = new bytes(5 + digits);
-        out[0] = "s";
-        out[1] = "t";
-        out[2] = "e";
-        out[3] = "p";
-        out[4] = "_";
-        for (uint256 i = 0; i < digits; i++) {
-            out[4 + digits - i] = bytes1(uint8(0x30 + n % 10));
-            n /= 10;
+    function stepId(uint256 n) internal pure returns (bytes memory out) {
+        uint256 digits = 4;
+        for (uint256 x = n / 10000; x > 0; x /= 10) digits++;
+        out = new bytes(5 + digits);
+        assembly ("memory-safe") {
+            mstore(add(out, 32), "step_") // the rest of the word: zero, as `new` left it
+            for { let p := add(add(out, 36), digits) } gt(p, add(out, 36)) { p := sub(p, 1) } {
+                mstore8(p, add(48, mod(n, 10)))
+                n := div(n, 10)
+            }
         }
-        return out;
     }
 
     /// The text at `pos` is step_id(n).
