@@ -112,12 +112,11 @@ def cases() -> list[tuple[str, str, str | None, str, Callable[[], tuple[bytes, b
 
 
 def _omission() -> tuple[bytes, bytes]:
+    from omission_gas import written
     from proofs import classes, market
 
-    from por.challenge import build_omission_proof  # type: ignore[attr-defined]
-
     lie = classes(market(3), 3)["omitted_evidence"][0]()
-    return lie.to_cbor(), bytes(build_omission_proof(lie).to_cbor())
+    return lie.to_cbor(), written(lie)
 
 
 def _executors() -> list[str]:
