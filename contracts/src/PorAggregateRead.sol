@@ -67,6 +67,11 @@ library PorAggregateRead {
 
     // --- the PromptSpec (SPEC §4.2, §14.8) ----------------------------------------------
 
+    /// The PromptSpec's, a selection policy's and a requirement's keys read (`pick`).
+    bytes internal constant SPEC_KEYS = "\x0fconflict_policy\x14prediction_semantics\x11data_requirements";
+    bytes internal constant POLICY_KEYS = "\x08strategy\x0bmin_sources\x06quorum\x0btie_breaker";
+    bytes internal constant REQUIREMENT_KEYS = "\x10selection_policy\x0esource_targets\x0fexpected_fields";
+
     /// The PromptSpec leaf `p` (its bytes passed the §2 reader: the caller runs
     /// `PorCbor.check` on them), read for requirement `rid` (the step's inputs.requirement_id
     /// text item): ok false when a field read is malformed; found false when no requirement
@@ -76,8 +81,9 @@ library PorAggregateRead {
         pure
         returns (bool ok, bool found, Spec memory s)
     {
-        if (!semantics(d, p.leaf, s)) return (false, false, s);
-        (ok, found) = requirements(d, PorCbor.get(d, p.leaf, "data_requirements"), rid, s);
+        uint256[] memory top = pick(d, p.leaf, SPEC_KEYS);
+        if (!semantics(d, top[0], top[1], s)) return (false, false, s);
+        (ok, found) = requirements(d, top[2], rid, s);
     }
 
     /// data_requirements at `dr`: 1..8 maps, requirement ids Ids and unique; R's read.
@@ -102,12 +108,11 @@ library PorAggregateRead {
         ok = !repeats(ids);
     }
 
-    /// conflict_policy.numeric_tolerance, prediction_semantics.metric and sources_required.
-    function semantics(bytes calldata d, uint256 root, Spec memory s) private pure returns (bool) {
-        uint256 cp = PorCbor.get(d, root, "conflict_policy");
+    /// conflict_policy.numeric_tolerance (`cp`: the policy), prediction_semantics.metric
+    /// and sources_required (`ps`: the semantics).
+    function semantics(bytes calldata d, uint256 cp, uint256 ps, Spec memory s) private pure returns (bool) {
         s.tolerance = cp == 0 ? 0 : PorCbor.get(d, cp, "numeric_tolerance");
         if (!nonNegative(d, s.tolerance)) return false;
-        uint256 ps = PorCbor.get(d, root, "prediction_semantics");
         uint256 metric = ps == 0 ? 0 : PorCbor.get(d, ps, "metric");
         (bool idOk, uint256 off, uint256 len) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
         if (!idOk) return false;
@@ -123,8 +128,7 @@ library PorAggregateRead {
 
     /// The map at `m` has an Id under `key`: (ok, its keccak256, its offset).
     function idOf(bytes calldata d, uint256 m, bytes memory key) private pure returns (bool, bytes32, uint256) {
-        (bool isMap,,) = PorCbor.container(d, m, PorCbor.MAP);
-        uint256 id = isMap ? PorCbor.get(d, m, key) : 0;
+        uint256 id = PorCbor.get(d, m, key); // 0 for a non-map
         (bool idOk, uint256 off, uint256 len) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
         return idOk ? (true, keccak256(d[off:off + len]), id) : (false, bytes32(0), 0);
     }
@@ -138,10 +142,10 @@ library PorAggregateRead {
 
     /// R's selection_policy, source_targets and expected_fields (the map at `r`).
     function requirement(bytes calldata d, uint256 r, Spec memory s) private pure returns (bool) {
-        uint256 sel = PorCbor.get(d, r, "selection_policy");
-        (bool isMap,,) = PorCbor.container(d, sel, PorCbor.MAP);
-        if (sel == 0 || !isMap) return false;
-        s.strategyPos = PorCbor.get(d, sel, "strategy");
+        uint256[] memory req = pick(d, r, REQUIREMENT_KEYS);
+        if (req[0] == 0) return false;
+        uint256[] memory sel = pick(d, req[0], POLICY_KEYS); // all 0 (strategy absent) for a non-map
+        s.strategyPos = sel[0];
         if (s.strategyPos == 0) return false;
         if (PorCbor.isText(d, s.strategyPos, "single_best")) {
             s.strategy = SINGLE_BEST;
@@ -152,18 +156,17 @@ library PorAggregateRead {
         } else {
             return false;
         }
-        uint256 at = PorCbor.get(d, sel, "min_sources");
+        uint256 at = sel[1];
         bool ok;
         (ok, s.minSources) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
         if (!ok) return false;
-        at = PorCbor.get(d, sel, "quorum");
+        at = sel[2];
         (ok, s.quorum) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
         if (!ok || (s.strategy == QUORUM && s.quorum > s.minSources)) return false;
-        at = PorCbor.get(d, sel, "tie_breaker");
+        at = sel[3];
         s.highest = at != 0 && PorCbor.isText(d, at, "highest_provenance");
         if (at == 0 || (!s.highest && !PorCbor.isText(d, at, "source_order"))) return false;
-        return targets(d, PorCbor.get(d, r, "source_targets"), s)
-            && fields(d, PorCbor.get(d, r, "expected_fields"), s);
+        return targets(d, req[1], s) && fields(d, req[2], s);
     }
 
     /// source_targets: 1..10 maps, each source_id an Id, none twice.
@@ -229,6 +232,9 @@ library PorAggregateRead {
     bytes internal constant CARD_KEYS =
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
 
+    /// The extract step's output keys `item` reads (`pick`: one walk).
+    bytes internal constant OUT_KEYS = "\x04card\x06claims\x0bevidence_id\x0erequirement_id";
+
     /// The cited steps: every prior but the last an extract step, the last a check step,
     /// one extract per cited evidence id, each read (`read_cards`, `read_extract`).
     function items(
@@ -268,18 +274,17 @@ library PorAggregateRead {
         pure
         returns (bool)
     {
-        uint256 out = base + at[PorRecords.STEP_OUTPUT];
-        if (!card(d, PorCbor.get(d, out, "card"), it)) return false;
-        it.eid = PorCbor.get(d, out, "evidence_id");
-        uint256 rid = PorCbor.get(d, out, "requirement_id");
-        if (!isText(d, it.eid) || !isText(d, rid) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
+        uint256[] memory o = pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
+        if (!card(d, o[0], it)) return false;
+        it.eid = o[2];
+        if (!isText(d, it.eid) || !isText(d, o[3]) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
         // read_extract: the step's evidence_ids are [its evidence_id].
         (, uint256 n, uint256 own) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
         if (n != 1 || !PorRecords.sameTextAt(d, own, it.eid)) return false;
         it.eidHash = textHash(d, it.eid);
         it.srcHash = textHash(d, it.src);
         it.stepId = base + at[PorRecords.STEP_ID];
-        it.claims = PorCbor.get(d, out, "claims");
+        it.claims = o[1];
         return it.claims != 0 && claims(d, it.claims);
     }
 
@@ -364,6 +369,57 @@ library PorAggregateRead {
             return ok;
         }
         return isText(d, pos);
+    }
+
+    /// `PorCbor.get(d, m, key)` of each key of `keys` (texts of at most 31 bytes, each
+    /// after its length byte), in one walk of the map at `m` of a checked document: the
+    /// value offsets in the order of `keys` (0: absent; all 0 when `m` is not a map).
+    function pick(bytes calldata d, uint256 m, bytes memory keys) internal pure returns (uint256[] memory at) {
+        uint256[] memory word = keyWords(keys);
+        at = new uint256[](word.length);
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, m, PorCbor.MAP);
+        if (!isMap) return at;
+        for (; count > 0; count--) {
+            (bool text, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+            p = text ? off + len : PorCbor.skip(d, p);
+            if (text && len < 32) keep(at, word, wordAt(d, off, len), p);
+            p = PorCbor.skip(d, p);
+        }
+    }
+
+    /// The key word `w` (`keyWords`) names the value at `v`: kept in `at` at the first
+    /// key it matches that is not yet found.
+    function keep(uint256[] memory at, uint256[] memory word, uint256 w, uint256 v) private pure {
+        for (uint256 i = 0; i < at.length; i++) {
+            if (at[i] == 0 && word[i] == w) {
+                at[i] = v;
+                return;
+            }
+        }
+    }
+
+    /// The text d[off:off+len] (len < 32) as a key word (`keyWords`).
+    function wordAt(bytes calldata d, uint256 off, uint256 len) private pure returns (uint256 w) {
+        assembly ("memory-safe") {
+            w := or(and(calldataload(add(d.offset, off)), not(shr(mul(8, len), not(0)))), len)
+        }
+    }
+
+    /// Each key of `keys` as one word: its bytes left-aligned, its length in the low byte.
+    function keyWords(bytes memory keys) private pure returns (uint256[] memory word) {
+        uint256 n = 0;
+        for (uint256 k = 0; k < keys.length; k += 1 + uint8(keys[k])) n++;
+        word = new uint256[](n);
+        uint256 q = 0;
+        for (uint256 i = 0; i < n; i++) {
+            uint256 len = uint8(keys[q]);
+            uint256 w;
+            assembly ("memory-safe") {
+                w := mload(add(add(keys, 33), q))
+            }
+            word[i] = (w & ~(type(uint256).max >> (8 * len))) | len;
+            q += 1 + len;
+        }
     }
 
     function isText(bytes calldata d, uint256 pos) internal pure returns (bool ok) {

@@ -213,13 +213,18 @@ library PorAggregateStep {
             else same[v] = keccak256(d[value:PorCbor.skip(d, value)]);
         }
         (, PorDecimal.Dec memory t) = PorDecimal.parseText(d, s.tolerance);
+        for (uint256 v = 0; v < fd.n; v++) agree[v] = new bool[](fd.n);
+        // Agreement is symmetric: each pair decided once.
         for (uint256 v = 0; v < fd.n; v++) {
-            agree[v] = new bool[](fd.n);
-            for (uint256 u = 0; u < fd.n; u++) {
-                bool yes = kind == R.NUMERIC ? PorDecimal.absDiffLe(num[u], num[v], t) : same[u] == same[v];
-                agree[v][u] = yes;
-                if (yes) size[v]++;
+            for (uint256 u = 0; u <= v; u++) {
+                if (kind == R.NUMERIC ? PorDecimal.absDiffLe(num[u], num[v], t) : same[u] == same[v]) {
+                    (agree[v][u], agree[u][v]) = (true, true);
+                    size[v]++;
+                    if (u != v) size[u]++;
+                }
             }
+        }
+        for (uint256 v = 0; v < fd.n; v++) {
             if (size[v] > fd.agreeing) fd.agreeing = size[v];
         }
     }
