@@ -54,6 +54,8 @@ library PorAggregateRead {
         bytes32 srcHash;
         uint256 stepId; // the extract step's step_id (text item)
         uint256 claims; // output.claims (array)
+        uint256[8] value; // per field of R: the value of the item's first claim with the
+        uint256[8] id; // field's key and kind, and its claim_id (0: none, no vote)
     }
 
     /// The cited chunk C's values the aggregate copies.
@@ -241,7 +243,8 @@ library PorAggregateRead {
         bytes calldata d,
         PorOneStepCheck.Parts memory parts,
         uint256[][] memory records,
-        uint256 evidence
+        uint256 evidence,
+        Spec memory s
     ) internal pure returns (bool ok, Item[] memory out) {
         uint256 first = 2 + parts.evidenceCount;
         uint256 n = parts.priorCount;
@@ -251,7 +254,7 @@ library PorAggregateRead {
         for (uint256 i = 0; i < n; i++) {
             if (!isKind(d, parts.all[first + i], records[first + i], i == n - 1)) return (false, out);
             if (i == n - 1) break;
-            if (!item(d, parts.all[first + i].leaf, records[first + i], e, out[i])) return (false, out);
+            if (!item(d, parts.all[first + i].leaf, records[first + i], e, out[i], s)) return (false, out);
             e = PorCbor.skip(d, e);
         }
         return (true, out);
@@ -268,8 +271,9 @@ library PorAggregateRead {
     }
 
     /// The extract step at leaf offset `base` (value offsets `at`) stands for the evidence
-    /// id at `e`: its card, evidence_id, requirement_id, evidence_ids and claims.
-    function item(bytes calldata d, uint256 base, uint256[] memory at, uint256 e, Item memory it)
+    /// id at `e`: its card, evidence_id, requirement_id, evidence_ids and claims (and
+    /// its votes for R's fields `s`).
+    function item(bytes calldata d, uint256 base, uint256[] memory at, uint256 e, Item memory it, Spec memory s)
         private
         pure
         returns (bool)
@@ -285,7 +289,7 @@ library PorAggregateRead {
         it.srcHash = textHash(d, it.src);
         it.stepId = base + at[PorRecords.STEP_ID];
         it.claims = o[1];
-        return it.claims != 0 && claims(d, it.claims);
+        return it.claims != 0 && claims(d, it.claims, s, it);
     }
 
     /// The card at `pos`: exactly the five keys, source_id text, the others integers in
@@ -302,14 +306,26 @@ library PorAggregateRead {
     }
 
     /// Every claim a map with text claim_id, key, path and a kind whose value it holds
-    /// (`step_io._claim_value_ok`).
-    function claims(bytes calldata d, uint256 pos) private pure returns (bool) {
+    /// (`step_io._claim_value_ok`); the item's first claim of each field's key and kind
+    /// votes for that field (`it.value`, `it.id`).
+    function claims(bytes calldata d, uint256 pos, Spec memory s, Item memory it) private pure returns (bool) {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!isArray) return false;
         for (uint256 i = 0; i < n; i++) {
-            (bool ok,,,,) = claim(d, p);
-            if (!ok) return false;
+            if (!vote(d, p, s, it)) return false;
             p = PorCbor.skip(d, p);
+        }
+        return true;
+    }
+
+    /// The claim at `p` well formed (`claim`); its vote kept for each field of its key and
+    /// kind not yet voted for.
+    function vote(bytes calldata d, uint256 p, Spec memory s, Item memory it) private pure returns (bool) {
+        (bool ok, uint256 kind, uint256 key, uint256 val, uint256 id) = claim(d, p);
+        if (!ok) return false;
+        bytes32 h = textHash(d, key);
+        for (uint256 f = 0; f < s.nFields; f++) {
+            if (it.value[f] == 0 && s.kind[f] == kind && s.keyHash[f] == h) (it.value[f], it.id[f]) = (val, id);
         }
         return true;
     }
