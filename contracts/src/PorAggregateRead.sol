@@ -221,10 +221,12 @@ library PorAggregateRead {
     /// A claim or field kind (`boolean`, `numeric`, `timestamp`, `text`) at `pos`.
     function kindOf(bytes calldata d, uint256 pos) internal pure returns (bool, uint256) {
         if (pos == 0) return (false, 0);
-        if (PorCbor.isText(d, pos, "boolean")) return (true, BOOLEAN);
-        if (PorCbor.isText(d, pos, "numeric")) return (true, NUMERIC);
-        if (PorCbor.isText(d, pos, "timestamp")) return (true, TIMESTAMP);
-        if (PorCbor.isText(d, pos, "text")) return (true, TEXT);
+        (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        uint256 w = text && len < 32 ? wordAt(d, off, len) : 0;
+        if (w == uint256(bytes32("boolean")) | 7) return (true, BOOLEAN);
+        if (w == uint256(bytes32("numeric")) | 7) return (true, NUMERIC);
+        if (w == uint256(bytes32("timestamp")) | 9) return (true, TIMESTAMP);
+        if (w == uint256(bytes32("text")) | 4) return (true, TEXT);
         return (false, 0);
     }
 
@@ -330,11 +332,12 @@ library PorAggregateRead {
         return true;
     }
 
-    bytes32 private constant CLAIM_KIND = keccak256("kind");
-    bytes32 private constant CLAIM_KEY = keccak256("key");
-    bytes32 private constant CLAIM_VALUE = keccak256("value");
-    bytes32 private constant CLAIM_ID = keccak256("claim_id");
-    bytes32 private constant CLAIM_PATH = keccak256("path");
+    /// A claim's keys as key words (`wordAt`).
+    uint256 private constant CLAIM_KIND = uint256(bytes32("kind")) | 4;
+    uint256 private constant CLAIM_KEY = uint256(bytes32("key")) | 3;
+    uint256 private constant CLAIM_VALUE = uint256(bytes32("value")) | 5;
+    uint256 private constant CLAIM_ID = uint256(bytes32("claim_id")) | 8;
+    uint256 private constant CLAIM_PATH = uint256(bytes32("path")) | 4;
 
     /// The claim at `p`, its entries walked once: (well formed, its kind, the offsets of
     /// its key, value and claim_id).
@@ -358,7 +361,7 @@ library PorAggregateRead {
         for (uint256 i = 0; isMap && i < n; i++) {
             (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
             p = off + len;
-            bytes32 h = keccak256(d[off:p]);
+            uint256 h = len < 32 ? wordAt(d, off, len) : 0;
             if (h == CLAIM_KIND) at[0] = p;
             else if (h == CLAIM_KEY) at[1] = p;
             else if (h == CLAIM_VALUE) at[2] = p;
@@ -415,7 +418,7 @@ library PorAggregateRead {
     }
 
     /// The text d[off:off+len] (len < 32) as a key word (`keyWords`).
-    function wordAt(bytes calldata d, uint256 off, uint256 len) private pure returns (uint256 w) {
+    function wordAt(bytes calldata d, uint256 off, uint256 len) internal pure returns (uint256 w) {
         assembly ("memory-safe") {
             w := or(and(calldataload(add(d.offset, off)), not(shr(mul(8, len), not(0)))), len)
         }
