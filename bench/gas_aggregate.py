@@ -74,7 +74,8 @@ def measure(name: str, bundle: Bundle, chain: ExecChecker, proofs: ProofChecker,
 
 def main() -> None:
     chain, proofs, common = ExecChecker("PorAggregateExec"), ProofChecker(), CommonPart()
-    measure("typical (08-quorum-agree, 3 sources)", honest("08-quorum-agree"), chain, proofs, common)
+    typical = honest("08-quorum-agree")
+    measure("typical (08-quorum-agree, 3 sources)", typical, chain, proofs, common)
     measure("largest (10 sources, 8 fields)", largest(), chain, proofs, common)
     exec_art = artifact("PorAggregateExec")
     print("PorAggregateExec deployed", len(exec_art["deployedBytecode"]) // 2 - 1,
