@@ -314,22 +314,23 @@ library PorAggregateRead {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!isArray) return false;
         for (uint256 i = 0; i < n; i++) {
-            if (!vote(d, p, s, it)) return false;
-            p = PorCbor.skip(d, p);
+            bool ok;
+            (ok, p) = vote(d, p, s, it);
+            if (!ok) return false;
         }
         return true;
     }
 
     /// The claim at `p` well formed (`claim`); its vote kept for each field of its key and
-    /// kind not yet voted for.
-    function vote(bytes calldata d, uint256 p, Spec memory s, Item memory it) private pure returns (bool) {
-        (bool ok, uint256 kind, uint256 key, uint256 val, uint256 id) = claim(d, p);
-        if (!ok) return false;
-        bytes32 h = textHash(d, key);
+    /// kind not yet voted for; the offset after the claim.
+    function vote(bytes calldata d, uint256 p, Spec memory s, Item memory it) private pure returns (bool, uint256) {
+        (bool ok, uint256 kind, uint256[6] memory at) = claim(d, p);
+        if (!ok) return (false, 0);
+        bytes32 h = textHash(d, at[1]);
         for (uint256 f = 0; f < s.nFields; f++) {
-            if (it.value[f] == 0 && s.kind[f] == kind && s.keyHash[f] == h) (it.value[f], it.id[f]) = (val, id);
+            if (it.value[f] == 0 && s.kind[f] == kind && s.keyHash[f] == h) (it.value[f], it.id[f]) = (at[2], at[3]);
         }
-        return true;
+        return (true, at[5]);
     }
 
     /// A claim's keys as key words (`wordAt`).
@@ -339,23 +340,18 @@ library PorAggregateRead {
     uint256 private constant CLAIM_ID = uint256(bytes32("claim_id")) | 8;
     uint256 private constant CLAIM_PATH = uint256(bytes32("path")) | 4;
 
-    /// The claim at `p`, its entries walked once: (well formed, its kind, the offsets of
-    /// its key, value and claim_id).
-    function claim(bytes calldata d, uint256 p)
-        internal
-        pure
-        returns (bool ok, uint256 kind, uint256 key, uint256 val, uint256 id)
-    {
-        (bool isMap, uint256[5] memory at) = entries(d, p);
-        if (!isMap) return (false, 0, 0, 0, 0);
+    /// The claim at `p`, its entries walked once: (well formed, its kind, `entries`).
+    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 kind, uint256[6] memory at) {
+        bool isMap;
+        (isMap, at) = entries(d, p);
+        if (!isMap) return (false, 0, at);
         (ok, kind) = kindOf(d, at[0]);
-        (key, val, id) = (at[1], at[2], at[3]);
-        ok = ok && value(d, val, kind) && isText(d, id) && isText(d, key) && isText(d, at[4]);
+        ok = ok && value(d, at[2], kind) && isText(d, at[3]) && isText(d, at[1]) && isText(d, at[4]);
     }
 
     /// The value offsets of kind, key, value, claim_id and path in the map at `p` (0:
-    /// absent).
-    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[5] memory at) {
+    /// absent), and the offset after the map.
+    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[6] memory at) {
         uint256 n;
         (isMap, n, p) = PorCbor.container(d, p, PorCbor.MAP);
         for (uint256 i = 0; isMap && i < n; i++) {
@@ -369,6 +365,7 @@ library PorAggregateRead {
             else if (h == CLAIM_PATH) at[4] = p;
             p = PorCbor.skip(d, p);
         }
+        at[5] = p;
     }
 
     /// The value at `pos` (0: absent) is one of `kind`: a canonical decimal text, a bool,
