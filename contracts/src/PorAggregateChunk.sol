@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorAggregateChunk: the running state of the check chunk an `aggregate` step
@@ -18,11 +19,11 @@ library PorAggregateChunk {
     bytes internal constant BOOLEAN_KEYS = "\x03key\x04kind\x05first\x0bclaim_count";
     bytes internal constant BOOLEAN_OTHER_KEYS = "\x03key\x04kind\x05first\x05other\x0bclaim_count";
 
-    /// The output keys the chunk's state is read from (`pick`: one walk).
+    /// The output keys the chunk's state is read from (`PorCborKeys.pick`: one walk).
     bytes internal constant OUT_KEYS = "\x05chunk\x06groups\x07covered\x07sources\x09last_leaf"
         "\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
 
-    /// A group's kind, key and claim_count (`pick`).
+    /// A group's kind, key and claim_count (`PorCborKeys.pick`).
     bytes internal constant GROUP_KEYS = "\x04kind\x03key\x0bclaim_count";
 
     /// The check chunk at leaf offset `base` (value offsets `at`) is R's (`rid`), its state
@@ -32,7 +33,7 @@ library PorAggregateChunk {
         pure
         returns (bool ok, R.Chunk memory c)
     {
-        uint256[] memory o = R.pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
+        uint256[] memory o = K.pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
         if (!ofRequirement(d, base + at[PorRecords.STEP_INPUTS], o[9], rid) || !counts(d, o, c)) return (false, c);
         c.sources = o[3];
         ok = c.sources != 0 && sources(d, c.sources, its) && groups(d, o[1]);
@@ -109,7 +110,7 @@ library PorAggregateChunk {
 
     /// One group: (well formed, keccak256 of its kind's and key's hashes).
     function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32) {
-        uint256[] memory kv = R.pick(d, g, GROUP_KEYS); // all 0 for a non-map
+        uint256[] memory kv = K.pick(d, g, GROUP_KEYS); // all 0 for a non-map
         (uint256 kind, uint256 key) = (kv[0], kv[1]);
         if (!R.isText(d, kind) || !R.isText(d, key) || !count(d, kv[2], 1)) return (false, 0);
         bytes32 named = keccak256(abi.encode(R.textHash(d, kind), R.textHash(d, key)));

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
@@ -69,7 +70,7 @@ library PorAggregateRead {
 
     // --- the PromptSpec (SPEC §4.2, §14.8) ----------------------------------------------
 
-    /// The PromptSpec's, a selection policy's and a requirement's keys read (`pick`).
+    /// The keys read (`PorCborKeys.pick`) of the PromptSpec, a requirement and its policy.
     bytes internal constant SPEC_KEYS = "\x0fconflict_policy\x14prediction_semantics\x11data_requirements";
     bytes internal constant POLICY_KEYS = "\x08strategy\x0bmin_sources\x06quorum\x0btie_breaker";
     bytes internal constant REQUIREMENT_KEYS = "\x10selection_policy\x0esource_targets\x0fexpected_fields";
@@ -83,7 +84,7 @@ library PorAggregateRead {
         pure
         returns (bool ok, bool found, Spec memory s)
     {
-        uint256[] memory top = pick(d, p.leaf, SPEC_KEYS);
+        uint256[] memory top = K.pick(d, p.leaf, SPEC_KEYS);
         if (!semantics(d, top[0], top[1], s)) return (false, false, s);
         (ok, found) = requirements(d, top[2], rid, s);
     }
@@ -144,9 +145,9 @@ library PorAggregateRead {
 
     /// R's selection_policy, source_targets and expected_fields (the map at `r`).
     function requirement(bytes calldata d, uint256 r, Spec memory s) private pure returns (bool) {
-        uint256[] memory req = pick(d, r, REQUIREMENT_KEYS);
+        uint256[] memory req = K.pick(d, r, REQUIREMENT_KEYS);
         if (req[0] == 0) return false;
-        uint256[] memory sel = pick(d, req[0], POLICY_KEYS); // all 0 (strategy absent) for a non-map
+        uint256[] memory sel = K.pick(d, req[0], POLICY_KEYS); // all 0 (strategy absent) for a non-map
         s.strategyPos = sel[0];
         if (s.strategyPos == 0) return false;
         if (PorCbor.isText(d, s.strategyPos, "single_best")) {
@@ -222,7 +223,7 @@ library PorAggregateRead {
     function kindOf(bytes calldata d, uint256 pos) internal pure returns (bool, uint256) {
         if (pos == 0) return (false, 0);
         (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        uint256 w = text && len < 32 ? wordAt(d, off, len) : 0;
+        uint256 w = text && len < 32 ? K.wordAt(d, off, len) : 0;
         if (w == uint256(bytes32("boolean")) | 7) return (true, BOOLEAN);
         if (w == uint256(bytes32("numeric")) | 7) return (true, NUMERIC);
         if (w == uint256(bytes32("timestamp")) | 9) return (true, TIMESTAMP);
@@ -236,7 +237,7 @@ library PorAggregateRead {
     bytes internal constant CARD_KEYS =
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
 
-    /// The extract step's output keys `item` reads (`pick`: one walk).
+    /// The extract step's output keys `item` reads (`PorCborKeys.pick`: one walk).
     bytes internal constant OUT_KEYS = "\x04card\x06claims\x0bevidence_id\x0erequirement_id";
 
     /// The cited steps: every prior but the last an extract step, the last a check step,
@@ -280,7 +281,7 @@ library PorAggregateRead {
         pure
         returns (bool)
     {
-        uint256[] memory o = pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
+        uint256[] memory o = K.pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
         if (!card(d, o[0], it)) return false;
         it.eid = o[2];
         if (!isText(d, it.eid) || !isText(d, o[3]) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
@@ -333,7 +334,7 @@ library PorAggregateRead {
         return (true, at[5]);
     }
 
-    /// A claim's keys as key words (`wordAt`).
+    /// A claim's keys as key words (`PorCborKeys.wordAt`).
     uint256 private constant CLAIM_KIND = uint256(bytes32("kind")) | 4;
     uint256 private constant CLAIM_KEY = uint256(bytes32("key")) | 3;
     uint256 private constant CLAIM_VALUE = uint256(bytes32("value")) | 5;
@@ -357,7 +358,7 @@ library PorAggregateRead {
         for (uint256 i = 0; isMap && i < n; i++) {
             (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
             p = off + len;
-            uint256 h = len < 32 ? wordAt(d, off, len) : 0;
+            uint256 h = len < 32 ? K.wordAt(d, off, len) : 0;
             if (h == CLAIM_KIND) at[0] = p;
             else if (h == CLAIM_KEY) at[1] = p;
             else if (h == CLAIM_VALUE) at[2] = p;
@@ -385,57 +386,6 @@ library PorAggregateRead {
             return ok;
         }
         return isText(d, pos);
-    }
-
-    /// `PorCbor.get(d, m, key)` of each key of `keys` (texts of at most 31 bytes, each
-    /// after its length byte), in one walk of the map at `m` of a checked document: the
-    /// value offsets in the order of `keys` (0: absent; all 0 when `m` is not a map).
-    function pick(bytes calldata d, uint256 m, bytes memory keys) internal pure returns (uint256[] memory at) {
-        uint256[] memory word = keyWords(keys);
-        at = new uint256[](word.length);
-        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, m, PorCbor.MAP);
-        if (!isMap) return at;
-        for (; count > 0; count--) {
-            (bool text, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-            p = text ? off + len : PorCbor.skip(d, p);
-            if (text && len < 32) keep(at, word, wordAt(d, off, len), p);
-            p = PorCbor.skip(d, p);
-        }
-    }
-
-    /// The key word `w` (`keyWords`) names the value at `v`: kept in `at` at the first
-    /// key it matches that is not yet found.
-    function keep(uint256[] memory at, uint256[] memory word, uint256 w, uint256 v) private pure {
-        for (uint256 i = 0; i < at.length; i++) {
-            if (at[i] == 0 && word[i] == w) {
-                at[i] = v;
-                return;
-            }
-        }
-    }
-
-    /// The text d[off:off+len] (len < 32) as a key word (`keyWords`).
-    function wordAt(bytes calldata d, uint256 off, uint256 len) internal pure returns (uint256 w) {
-        assembly ("memory-safe") {
-            w := or(and(calldataload(add(d.offset, off)), not(shr(mul(8, len), not(0)))), len)
-        }
-    }
-
-    /// Each key of `keys` as one word: its bytes left-aligned, its length in the low byte.
-    function keyWords(bytes memory keys) private pure returns (uint256[] memory word) {
-        uint256 n = 0;
-        for (uint256 k = 0; k < keys.length; k += 1 + uint8(keys[k])) n++;
-        word = new uint256[](n);
-        uint256 q = 0;
-        for (uint256 i = 0; i < n; i++) {
-            uint256 len = uint8(keys[q]);
-            uint256 w;
-            assembly ("memory-safe") {
-                w := mload(add(add(keys, 33), q))
-            }
-            word[i] = (w & ~(type(uint256).max >> (8 * len))) | len;
-            q += 1 + len;
-        }
     }
 
     function isText(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
