@@ -238,7 +238,8 @@ library PorAggregateRead {
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
 
     /// The extract step's output keys `item` reads (`PorCborKeys.pick`: one walk).
-    bytes internal constant OUT_KEYS = "\x04card\x06claims\x0bevidence_id\x0erequirement_id";
+    bytes internal constant HEAD_KEYS = "\x04card\x06claims";
+    bytes internal constant TAIL_KEYS = "\x0bevidence_id\x0erequirement_id";
 
     /// The cited steps: every prior but the last an extract step, the last a check step,
     /// one extract per cited evidence id, each read (`read_cards`, `read_extract`).
@@ -281,18 +282,27 @@ library PorAggregateRead {
         pure
         returns (bool)
     {
-        uint256[] memory o = K.pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
+        // The output walked once: card and claims, the claims (their walk ends past them),
+        // then evidence_id and requirement_id after them (§2 order: shorter keys first).
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, base + at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
+        uint256[] memory o = new uint256[](2);
+        if (isMap) (p, count) = K.walk(d, p, count, HEAD_KEYS, o);
         if (!card(d, o[0], it)) return false;
-        it.eid = o[2];
-        if (!isText(d, it.eid) || !isText(d, o[3]) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
+        it.claims = o[1];
+        if (it.claims == 0) return false;
+        (isMap, p) = claims(d, it.claims, s, it);
+        if (!isMap) return false;
+        (o[0], o[1]) = (0, 0);
+        K.walk(d, p, count, TAIL_KEYS, o); // o[0] evidence_id, o[1] requirement_id
+        it.eid = o[0];
+        if (!isText(d, it.eid) || !isText(d, o[1]) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
         // read_extract: the step's evidence_ids are [its evidence_id].
         (, uint256 n, uint256 own) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
         if (n != 1 || !PorRecords.sameTextAt(d, own, it.eid)) return false;
         it.eidHash = textHash(d, it.eid);
         it.srcHash = textHash(d, it.src);
         it.stepId = base + at[PorRecords.STEP_ID];
-        it.claims = o[1];
-        return it.claims != 0 && claims(d, it.claims, s, it);
+        return true;
     }
 
     /// The card at `pos`: exactly the five keys, source_id text, the others integers in
@@ -311,15 +321,19 @@ library PorAggregateRead {
     /// Every claim a map with text claim_id, key, path and a kind whose value it holds
     /// (`step_io._claim_value_ok`); the item's first claim of each field's key and kind
     /// votes for that field (`it.value`, `it.id`).
-    function claims(bytes calldata d, uint256 pos, Spec memory s, Item memory it) private pure returns (bool) {
+    function claims(bytes calldata d, uint256 pos, Spec memory s, Item memory it)
+        private
+        pure
+        returns (bool, uint256)
+    {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!isArray) return false;
+        if (!isArray) return (false, 0);
         for (uint256 i = 0; i < n; i++) {
             bool ok;
             (ok, p) = vote(d, p, s, it);
-            if (!ok) return false;
+            if (!ok) return (false, 0);
         }
-        return true;
+        return (true, p);
     }
 
     /// The claim at `p` well formed (`claim`); its vote kept for each field of its key and
