@@ -91,6 +91,8 @@ library PorAggregateStep {
 
     // --- selection (SPEC §12.5.4) ---------------------------------------------------------
 
+    /// Each field's voters, in item order (the votes the reader collected: each item's first
+    /// claim of the field's key and kind), then its policy.
     function select(bytes calldata d, R.Spec memory s, R.Item[] memory its) private pure returns (Field[] memory fs) {
         fs = new Field[](s.nFields);
         for (uint256 f = 0; f < s.nFields; f++) {
@@ -101,8 +103,10 @@ library PorAggregateStep {
         }
         for (uint256 k = 0; k < its.length; k++) {
             for (uint256 f = 0; f < s.nFields; f++) {
+                if (its[k].value[f] == 0) continue; // no vote
                 Field memory fd = fs[f];
-                if (its[k].value[f] != 0) (fd.item[fd.n], fd.value[fd.n], fd.id[fd.n++]) = (k, its[k].value[f], its[k].id[f]);
+                uint256 v = fd.n++;
+                (fd.item[v], fd.value[v], fd.id[v]) = (k, its[k].value[f], its[k].id[f]);
             }
         }
         for (uint256 f = 0; f < s.nFields; f++) policy(d, s, its, fs[f], s.kind[f]);
