@@ -5,9 +5,10 @@ Runs the committed artifacts (contracts/build/PorDeduceExec.json, PorProofCheck.
 in revm (pyrevm, the test extra) with CANCUN rules and reports *execution gas* (a
 call's gas minus the 21 000 intrinsic and its EIP-2028 calldata cost) of
 `PorDeduceExec.execute` on the honest deduce step of fixture markets (one per
-predicate family), the proof's size, and the ratio to `PorProofCheck.checkProof` on
+predicate family), the proof's size, the ratio to `PorProofCheck.checkProof` on
 the same market's map step (the baseline: the common part of SPEC §10.5 plus a small
-step).
+step), and the split of the deduce gas: the common part (steps 1-6,
+`bench/common_part.py`) and the deduce's own part.
 
     PYTHONPATH=$PWD python bench/deduce_gas.py
 """
@@ -22,7 +23,9 @@ from por.encoding import decode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "chain"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bundle_edits import honest
+from common_part import CommonPart
 from exec_support import ExecChecker
 from proof_check_support import ProofChecker
 
@@ -33,8 +36,9 @@ MARKETS = ("01-boolean-observed", "03-threshold-gt-boundary",
 
 
 def main() -> None:
-    deduce, baseline = ExecChecker("PorDeduceExec"), ProofChecker()
-    print(f"{'market':36} {'bytes':>6} {'deduce gas':>11} {'map gas':>9} {'ratio':>6}")
+    deduce, baseline, common = ExecChecker("PorDeduceExec"), ProofChecker(), CommonPart()
+    print(f"{'market':36} {'bytes':>6} {'deduce gas':>11} {'map gas':>9} {'ratio':>6}"
+          f" {'common':>9} {'own':>9}")
     for name in MARKETS:
         bundle = honest(name)
         kinds = [decode(s).get("inputs", {}).get("kind") for s in bundle.steps]
@@ -43,7 +47,9 @@ def main() -> None:
         _won, check_id, gas = deduce.execute(proof)
         assert check_id == "one_step.match", (name, check_id)
         _won, _id, map_gas = baseline.any_proof(build_one_step_proof(bundle, index + 1).to_cbor())
-        print(f"{name:36} {len(proof):6} {gas:11} {map_gas:9} {gas / map_gas:6.2f}")
+        shared = common.gas(proof)
+        print(f"{name:36} {len(proof):6} {gas:11} {map_gas:9} {gas / map_gas:6.2f}"
+              f" {shared:9} {gas - shared:9}")
 
 
 if __name__ == "__main__":

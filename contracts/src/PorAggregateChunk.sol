@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorAggregateChunk: the running state of the check chunk an `aggregate` step
@@ -18,6 +19,13 @@ library PorAggregateChunk {
     bytes internal constant BOOLEAN_KEYS = "\x03key\x04kind\x05first\x0bclaim_count";
     bytes internal constant BOOLEAN_OTHER_KEYS = "\x03key\x04kind\x05first\x05other\x0bclaim_count";
 
+    /// The output keys the chunk's state is read from (`PorCborKeys.pick`: one walk).
+    bytes internal constant OUT_KEYS = "\x05chunk\x06groups\x07covered\x07sources\x09last_leaf"
+        "\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
+
+    /// A group's kind, key and claim_count (`PorCborKeys.pick`).
+    bytes internal constant GROUP_KEYS = "\x04kind\x03key\x0bclaim_count";
+
     /// The check chunk at leaf offset `base` (value offsets `at`) is R's (`rid`), its state
     /// is well formed, and its `sources` name exactly the cited items `its`, in order.
     function state(bytes calldata d, uint256 base, uint256[] memory at, uint256 rid, R.Item[] memory its)
@@ -25,34 +33,34 @@ library PorAggregateChunk {
         pure
         returns (bool ok, R.Chunk memory c)
     {
-        uint256 out = base + at[PorRecords.STEP_OUTPUT];
-        if (!ofRequirement(d, base + at[PorRecords.STEP_INPUTS], out, rid) || !counts(d, out, c)) return (false, c);
-        c.sources = PorCbor.get(d, out, "sources");
-        ok = c.sources != 0 && sources(d, c.sources, its) && groups(d, PorCbor.get(d, out, "groups"));
+        uint256[] memory o = K.pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
+        if (!ofRequirement(d, base + at[PorRecords.STEP_INPUTS], o[9], rid) || !counts(d, o, c)) return (false, c);
+        c.sources = o[3];
+        ok = c.sources != 0 && sources(d, c.sources, its) && groups(d, o[1]);
     }
 
-    /// inputs.requirement_id and output.requirement_id are texts, R's id.
-    function ofRequirement(bytes calldata d, uint256 inputs, uint256 out, uint256 rid) private pure returns (bool) {
+    /// inputs.requirement_id and output.requirement_id (at `orid`) are texts, R's id.
+    function ofRequirement(bytes calldata d, uint256 inputs, uint256 orid, uint256 rid) private pure returns (bool) {
         uint256 own = PorCbor.get(d, inputs, "requirement_id");
-        uint256 orid = PorCbor.get(d, out, "requirement_id");
         return R.isText(d, own) && PorRecords.sameTextAt(d, own, rid) && R.isText(d, orid)
             && PorRecords.sameTextAt(d, orid, rid);
     }
 
-    /// chunk, the counts, covered and provenance_ok consistent, last_leaf when present.
-    function counts(bytes calldata d, uint256 out, R.Chunk memory c) private pure returns (bool) {
-        c.itemCount = PorCbor.get(d, out, "item_count");
-        uint256 admitted = PorCbor.get(d, out, "admitted_count");
-        c.covered = PorCbor.get(d, out, "covered");
-        c.provenanceOk = PorCbor.get(d, out, "provenance_ok");
-        if (!count(d, PorCbor.get(d, out, "chunk"), 0) || !count(d, PorCbor.get(d, out, "claim_count"), 0)
+    /// chunk, the counts, covered and provenance_ok consistent, last_leaf when present
+    /// (`o`: the output's values, `OUT_KEYS` order).
+    function counts(bytes calldata d, uint256[] memory o, R.Chunk memory c) private pure returns (bool) {
+        c.itemCount = o[5];
+        uint256 admitted = o[8];
+        c.covered = o[2];
+        c.provenanceOk = o[7];
+        if (!count(d, o[0], 0) || !count(d, o[6], 0)
                 || !count(d, c.itemCount, 0) || !count(d, admitted, 0) || !isBool(d, c.covered)
                 || !isBool(d, c.provenanceOk)) {
             return false;
         }
         bool covered = uint8(d[c.covered]) == 0xf5;
         if (covered != (uint8(d[admitted]) != 0) || (covered && uint8(d[c.provenanceOk]) != 0xf5)) return false;
-        c.lastLeaf = PorCbor.get(d, out, "last_leaf");
+        c.lastLeaf = o[4];
         return c.lastLeaf == 0 || count(d, c.lastLeaf, 0);
     }
 
@@ -102,10 +110,9 @@ library PorAggregateChunk {
 
     /// One group: (well formed, keccak256 of its kind's and key's hashes).
     function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32) {
-        (bool isMap,,) = PorCbor.container(d, g, PorCbor.MAP);
-        uint256 kind = isMap ? PorCbor.get(d, g, "kind") : 0;
-        uint256 key = isMap ? PorCbor.get(d, g, "key") : 0;
-        if (!R.isText(d, kind) || !R.isText(d, key) || !count(d, PorCbor.get(d, g, "claim_count"), 1)) return (false, 0);
+        uint256[] memory kv = K.pick(d, g, GROUP_KEYS); // all 0 for a non-map
+        (uint256 kind, uint256 key) = (kv[0], kv[1]);
+        if (!R.isText(d, kind) || !R.isText(d, key) || !count(d, kv[2], 1)) return (false, 0);
         bytes32 named = keccak256(abi.encode(R.textHash(d, kind), R.textHash(d, key)));
         bool ok;
         uint256[] memory at;

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
@@ -54,6 +55,8 @@ library PorAggregateRead {
         bytes32 srcHash;
         uint256 stepId; // the extract step's step_id (text item)
         uint256 claims; // output.claims (array)
+        uint256[8] value; // per field of R: the value of the item's first claim with the
+        uint256[8] id; // field's key and kind, and its claim_id (0: none, no vote)
     }
 
     /// The cited chunk C's values the aggregate copies.
@@ -67,6 +70,11 @@ library PorAggregateRead {
 
     // --- the PromptSpec (SPEC §4.2, §14.8) ----------------------------------------------
 
+    /// The keys read (`PorCborKeys.pick`) of the PromptSpec, a requirement and its policy.
+    bytes internal constant SPEC_KEYS = "\x0fconflict_policy\x14prediction_semantics\x11data_requirements";
+    bytes internal constant POLICY_KEYS = "\x08strategy\x0bmin_sources\x06quorum\x0btie_breaker";
+    bytes internal constant REQUIREMENT_KEYS = "\x10selection_policy\x0esource_targets\x0fexpected_fields";
+
     /// The PromptSpec leaf `p` (its bytes passed the §2 reader: the caller runs
     /// `PorCbor.check` on them), read for requirement `rid` (the step's inputs.requirement_id
     /// text item): ok false when a field read is malformed; found false when no requirement
@@ -76,8 +84,9 @@ library PorAggregateRead {
         pure
         returns (bool ok, bool found, Spec memory s)
     {
-        if (!semantics(d, p.leaf, s)) return (false, false, s);
-        (ok, found) = requirements(d, PorCbor.get(d, p.leaf, "data_requirements"), rid, s);
+        uint256[] memory top = K.pick(d, p.leaf, SPEC_KEYS);
+        if (!semantics(d, top[0], top[1], s)) return (false, false, s);
+        (ok, found) = requirements(d, top[2], rid, s);
     }
 
     /// data_requirements at `dr`: 1..8 maps, requirement ids Ids and unique; R's read.
@@ -102,12 +111,11 @@ library PorAggregateRead {
         ok = !repeats(ids);
     }
 
-    /// conflict_policy.numeric_tolerance, prediction_semantics.metric and sources_required.
-    function semantics(bytes calldata d, uint256 root, Spec memory s) private pure returns (bool) {
-        uint256 cp = PorCbor.get(d, root, "conflict_policy");
+    /// conflict_policy.numeric_tolerance (`cp`: the policy), prediction_semantics.metric
+    /// and sources_required (`ps`: the semantics).
+    function semantics(bytes calldata d, uint256 cp, uint256 ps, Spec memory s) private pure returns (bool) {
         s.tolerance = cp == 0 ? 0 : PorCbor.get(d, cp, "numeric_tolerance");
         if (!nonNegative(d, s.tolerance)) return false;
-        uint256 ps = PorCbor.get(d, root, "prediction_semantics");
         uint256 metric = ps == 0 ? 0 : PorCbor.get(d, ps, "metric");
         (bool idOk, uint256 off, uint256 len) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
         if (!idOk) return false;
@@ -123,8 +131,7 @@ library PorAggregateRead {
 
     /// The map at `m` has an Id under `key`: (ok, its keccak256, its offset).
     function idOf(bytes calldata d, uint256 m, bytes memory key) private pure returns (bool, bytes32, uint256) {
-        (bool isMap,,) = PorCbor.container(d, m, PorCbor.MAP);
-        uint256 id = isMap ? PorCbor.get(d, m, key) : 0;
+        uint256 id = PorCbor.get(d, m, key); // 0 for a non-map
         (bool idOk, uint256 off, uint256 len) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
         return idOk ? (true, keccak256(d[off:off + len]), id) : (false, bytes32(0), 0);
     }
@@ -138,10 +145,10 @@ library PorAggregateRead {
 
     /// R's selection_policy, source_targets and expected_fields (the map at `r`).
     function requirement(bytes calldata d, uint256 r, Spec memory s) private pure returns (bool) {
-        uint256 sel = PorCbor.get(d, r, "selection_policy");
-        (bool isMap,,) = PorCbor.container(d, sel, PorCbor.MAP);
-        if (sel == 0 || !isMap) return false;
-        s.strategyPos = PorCbor.get(d, sel, "strategy");
+        uint256[] memory req = K.pick(d, r, REQUIREMENT_KEYS);
+        if (req[0] == 0) return false;
+        uint256[] memory sel = K.pick(d, req[0], POLICY_KEYS); // all 0 (strategy absent) for a non-map
+        s.strategyPos = sel[0];
         if (s.strategyPos == 0) return false;
         if (PorCbor.isText(d, s.strategyPos, "single_best")) {
             s.strategy = SINGLE_BEST;
@@ -152,18 +159,17 @@ library PorAggregateRead {
         } else {
             return false;
         }
-        uint256 at = PorCbor.get(d, sel, "min_sources");
+        uint256 at = sel[1];
         bool ok;
         (ok, s.minSources) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
         if (!ok) return false;
-        at = PorCbor.get(d, sel, "quorum");
+        at = sel[2];
         (ok, s.quorum) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
         if (!ok || (s.strategy == QUORUM && s.quorum > s.minSources)) return false;
-        at = PorCbor.get(d, sel, "tie_breaker");
+        at = sel[3];
         s.highest = at != 0 && PorCbor.isText(d, at, "highest_provenance");
         if (at == 0 || (!s.highest && !PorCbor.isText(d, at, "source_order"))) return false;
-        return targets(d, PorCbor.get(d, r, "source_targets"), s)
-            && fields(d, PorCbor.get(d, r, "expected_fields"), s);
+        return targets(d, req[1], s) && fields(d, req[2], s);
     }
 
     /// source_targets: 1..10 maps, each source_id an Id, none twice.
@@ -216,10 +222,12 @@ library PorAggregateRead {
     /// A claim or field kind (`boolean`, `numeric`, `timestamp`, `text`) at `pos`.
     function kindOf(bytes calldata d, uint256 pos) internal pure returns (bool, uint256) {
         if (pos == 0) return (false, 0);
-        if (PorCbor.isText(d, pos, "boolean")) return (true, BOOLEAN);
-        if (PorCbor.isText(d, pos, "numeric")) return (true, NUMERIC);
-        if (PorCbor.isText(d, pos, "timestamp")) return (true, TIMESTAMP);
-        if (PorCbor.isText(d, pos, "text")) return (true, TEXT);
+        (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        uint256 w = text && len < 32 ? K.wordAt(d, off, len) : 0;
+        if (w == uint256(bytes32("boolean")) | 7) return (true, BOOLEAN);
+        if (w == uint256(bytes32("numeric")) | 7) return (true, NUMERIC);
+        if (w == uint256(bytes32("timestamp")) | 9) return (true, TIMESTAMP);
+        if (w == uint256(bytes32("text")) | 4) return (true, TEXT);
         return (false, 0);
     }
 
@@ -229,13 +237,18 @@ library PorAggregateRead {
     bytes internal constant CARD_KEYS =
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
 
+    /// The extract step's output keys `item` reads (`PorCborKeys.pick`: one walk).
+    bytes internal constant HEAD_KEYS = "\x04card\x06claims";
+    bytes internal constant TAIL_KEYS = "\x0bevidence_id\x0erequirement_id";
+
     /// The cited steps: every prior but the last an extract step, the last a check step,
     /// one extract per cited evidence id, each read (`read_cards`, `read_extract`).
     function items(
         bytes calldata d,
         PorOneStepCheck.Parts memory parts,
         uint256[][] memory records,
-        uint256 evidence
+        uint256 evidence,
+        Spec memory s
     ) internal pure returns (bool ok, Item[] memory out) {
         uint256 first = 2 + parts.evidenceCount;
         uint256 n = parts.priorCount;
@@ -245,7 +258,7 @@ library PorAggregateRead {
         for (uint256 i = 0; i < n; i++) {
             if (!isKind(d, parts.all[first + i], records[first + i], i == n - 1)) return (false, out);
             if (i == n - 1) break;
-            if (!item(d, parts.all[first + i].leaf, records[first + i], e, out[i])) return (false, out);
+            if (!item(d, parts.all[first + i].leaf, records[first + i], e, out[i], s)) return (false, out);
             e = PorCbor.skip(d, e);
         }
         return (true, out);
@@ -262,25 +275,34 @@ library PorAggregateRead {
     }
 
     /// The extract step at leaf offset `base` (value offsets `at`) stands for the evidence
-    /// id at `e`: its card, evidence_id, requirement_id, evidence_ids and claims.
-    function item(bytes calldata d, uint256 base, uint256[] memory at, uint256 e, Item memory it)
+    /// id at `e`: its card, evidence_id, requirement_id, evidence_ids and claims (and
+    /// its votes for R's fields `s`).
+    function item(bytes calldata d, uint256 base, uint256[] memory at, uint256 e, Item memory it, Spec memory s)
         private
         pure
         returns (bool)
     {
-        uint256 out = base + at[PorRecords.STEP_OUTPUT];
-        if (!card(d, PorCbor.get(d, out, "card"), it)) return false;
-        it.eid = PorCbor.get(d, out, "evidence_id");
-        uint256 rid = PorCbor.get(d, out, "requirement_id");
-        if (!isText(d, it.eid) || !isText(d, rid) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
+        // The output walked once: card and claims, the claims (their walk ends past them),
+        // then evidence_id and requirement_id after them (§2 order: shorter keys first).
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, base + at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
+        uint256[] memory o = new uint256[](2);
+        if (isMap) (p, count) = K.walk(d, p, count, HEAD_KEYS, o);
+        if (!card(d, o[0], it)) return false;
+        it.claims = o[1];
+        if (it.claims == 0) return false;
+        (isMap, p) = claims(d, it.claims, s, it);
+        if (!isMap) return false;
+        (o[0], o[1]) = (0, 0);
+        K.walk(d, p, count, TAIL_KEYS, o); // o[0] evidence_id, o[1] requirement_id
+        it.eid = o[0];
+        if (!isText(d, it.eid) || !isText(d, o[1]) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
         // read_extract: the step's evidence_ids are [its evidence_id].
         (, uint256 n, uint256 own) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
         if (n != 1 || !PorRecords.sameTextAt(d, own, it.eid)) return false;
         it.eidHash = textHash(d, it.eid);
         it.srcHash = textHash(d, it.src);
         it.stepId = base + at[PorRecords.STEP_ID];
-        it.claims = PorCbor.get(d, out, "claims");
-        return it.claims != 0 && claims(d, it.claims);
+        return true;
     }
 
     /// The card at `pos`: exactly the five keys, source_id text, the others integers in
@@ -297,47 +319,60 @@ library PorAggregateRead {
     }
 
     /// Every claim a map with text claim_id, key, path and a kind whose value it holds
-    /// (`step_io._claim_value_ok`).
-    function claims(bytes calldata d, uint256 pos) private pure returns (bool) {
+    /// (`step_io._claim_value_ok`); the item's first claim of each field's key and kind
+    /// votes for that field (`it.value`, `it.id`).
+    function claims(bytes calldata d, uint256 pos, Spec memory s, Item memory it)
+        private
+        pure
+        returns (bool, uint256)
+    {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!isArray) return false;
+        if (!isArray) return (false, 0);
         for (uint256 i = 0; i < n; i++) {
-            (bool ok,,,,) = claim(d, p);
-            if (!ok) return false;
-            p = PorCbor.skip(d, p);
+            bool ok;
+            (ok, p) = vote(d, p, s, it);
+            if (!ok) return (false, 0);
         }
-        return true;
+        return (true, p);
     }
 
-    bytes32 private constant CLAIM_KIND = keccak256("kind");
-    bytes32 private constant CLAIM_KEY = keccak256("key");
-    bytes32 private constant CLAIM_VALUE = keccak256("value");
-    bytes32 private constant CLAIM_ID = keccak256("claim_id");
-    bytes32 private constant CLAIM_PATH = keccak256("path");
+    /// The claim at `p` well formed (`claim`); its vote kept for each field of its key and
+    /// kind not yet voted for; the offset after the claim.
+    function vote(bytes calldata d, uint256 p, Spec memory s, Item memory it) private pure returns (bool, uint256) {
+        (bool ok, uint256 kind, uint256[6] memory at) = claim(d, p);
+        if (!ok) return (false, 0);
+        bytes32 h = textHash(d, at[1]);
+        for (uint256 f = 0; f < s.nFields; f++) {
+            if (it.value[f] == 0 && s.kind[f] == kind && s.keyHash[f] == h) (it.value[f], it.id[f]) = (at[2], at[3]);
+        }
+        return (true, at[5]);
+    }
 
-    /// The claim at `p`, its entries walked once: (well formed, its kind, the offsets of
-    /// its key, value and claim_id).
-    function claim(bytes calldata d, uint256 p)
-        internal
-        pure
-        returns (bool ok, uint256 kind, uint256 key, uint256 val, uint256 id)
-    {
-        (bool isMap, uint256[5] memory at) = entries(d, p);
-        if (!isMap) return (false, 0, 0, 0, 0);
+    /// A claim's keys as key words (`PorCborKeys.wordAt`).
+    uint256 private constant CLAIM_KIND = uint256(bytes32("kind")) | 4;
+    uint256 private constant CLAIM_KEY = uint256(bytes32("key")) | 3;
+    uint256 private constant CLAIM_VALUE = uint256(bytes32("value")) | 5;
+    uint256 private constant CLAIM_ID = uint256(bytes32("claim_id")) | 8;
+    uint256 private constant CLAIM_PATH = uint256(bytes32("path")) | 4;
+
+    /// The claim at `p`, its entries walked once: (well formed, its kind, `entries`).
+    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 kind, uint256[6] memory at) {
+        bool isMap;
+        (isMap, at) = entries(d, p);
+        if (!isMap) return (false, 0, at);
         (ok, kind) = kindOf(d, at[0]);
-        (key, val, id) = (at[1], at[2], at[3]);
-        ok = ok && value(d, val, kind) && isText(d, id) && isText(d, key) && isText(d, at[4]);
+        ok = ok && value(d, at[2], kind) && isText(d, at[3]) && isText(d, at[1]) && isText(d, at[4]);
     }
 
     /// The value offsets of kind, key, value, claim_id and path in the map at `p` (0:
-    /// absent).
-    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[5] memory at) {
+    /// absent), and the offset after the map.
+    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[6] memory at) {
         uint256 n;
         (isMap, n, p) = PorCbor.container(d, p, PorCbor.MAP);
         for (uint256 i = 0; isMap && i < n; i++) {
             (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
             p = off + len;
-            bytes32 h = keccak256(d[off:p]);
+            uint256 h = len < 32 ? K.wordAt(d, off, len) : 0;
             if (h == CLAIM_KIND) at[0] = p;
             else if (h == CLAIM_KEY) at[1] = p;
             else if (h == CLAIM_VALUE) at[2] = p;
@@ -345,6 +380,7 @@ library PorAggregateRead {
             else if (h == CLAIM_PATH) at[4] = p;
             p = PorCbor.skip(d, p);
         }
+        at[5] = p;
     }
 
     /// The value at `pos` (0: absent) is one of `kind`: a canonical decimal text, a bool,

@@ -65,7 +65,7 @@ library PorAggregateStep {
         (ok, found, s) = R.spec(d, parts.all[1], rid);
         if (!ok) return (INVALID_RECORD, s, its, c, rid);
         if (!found) return (UNEXECUTABLE, s, its, c, rid); // step.bad_inputs
-        (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE]);
+        (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE], s);
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
         uint256 last = 1 + parts.evidenceCount + parts.priorCount;
         (ok, c) = PorAggregateChunk.state(d, parts.all[last].leaf, records[last], rid, its);
@@ -91,6 +91,8 @@ library PorAggregateStep {
 
     // --- selection (SPEC §12.5.4) ---------------------------------------------------------
 
+    /// Each field's voters, in item order (the votes the reader collected: each item's first
+    /// claim of the field's key and kind), then its policy.
     function select(bytes calldata d, R.Spec memory s, R.Item[] memory its) private pure returns (Field[] memory fs) {
         fs = new Field[](s.nFields);
         for (uint256 f = 0; f < s.nFields; f++) {
@@ -99,28 +101,15 @@ library PorAggregateStep {
             fs[f].id = new uint256[](its.length);
             fs[f].member = new bool[](its.length);
         }
-        for (uint256 k = 0; k < its.length; k++) voters(d, s, its[k].claims, k, fs);
-        for (uint256 f = 0; f < s.nFields; f++) policy(d, s, its, fs[f], s.kind[f]);
-    }
-
-    /// The item k's first claim of each field's key and kind votes for that field.
-    function voters(bytes calldata d, R.Spec memory s, uint256 claims, uint256 k, Field[] memory fs) private pure {
-        (, uint256 n, uint256 p) = PorCbor.container(d, claims, PorCbor.ARRAY);
-        uint256 done = 0;
-        for (uint256 i = 0; i < n; i++) {
-            (, uint256[5] memory at) = R.entries(d, p); // read by the reader: well formed
-            (, uint256 kind) = R.kindOf(d, at[0]);
-            bytes32 key = R.textHash(d, at[1]);
+        for (uint256 k = 0; k < its.length; k++) {
             for (uint256 f = 0; f < s.nFields; f++) {
-                if (done & (1 << f) == 0 && s.kind[f] == kind && s.keyHash[f] == key) {
-                    done |= 1 << f;
-                    Field memory fd = fs[f];
-                    (fd.item[fd.n], fd.value[fd.n], fd.id[fd.n]) = (k, at[2], at[3]);
-                    fd.n++;
-                }
+                if (its[k].value[f] == 0) continue; // no vote
+                Field memory fd = fs[f];
+                uint256 v = fd.n++;
+                (fd.item[v], fd.value[v], fd.id[v]) = (k, its[k].value[f], its[k].id[f]);
             }
-            p = PorCbor.skip(d, p);
         }
+        for (uint256 f = 0; f < s.nFields; f++) policy(d, s, its, fs[f], s.kind[f]);
     }
 
     function policy(bytes calldata d, R.Spec memory s, R.Item[] memory its, Field memory fd, uint256 kind)
@@ -213,13 +202,18 @@ library PorAggregateStep {
             else same[v] = keccak256(d[value:PorCbor.skip(d, value)]);
         }
         (, PorDecimal.Dec memory t) = PorDecimal.parseText(d, s.tolerance);
+        for (uint256 v = 0; v < fd.n; v++) agree[v] = new bool[](fd.n);
+        // Agreement is symmetric: each pair decided once.
         for (uint256 v = 0; v < fd.n; v++) {
-            agree[v] = new bool[](fd.n);
-            for (uint256 u = 0; u < fd.n; u++) {
-                bool yes = kind == R.NUMERIC ? PorDecimal.absDiffLe(num[u], num[v], t) : same[u] == same[v];
-                agree[v][u] = yes;
-                if (yes) size[v]++;
+            for (uint256 u = 0; u <= v; u++) {
+                if (kind == R.NUMERIC ? PorDecimal.absDiffLe(num[u], num[v], t) : same[u] == same[v]) {
+                    (agree[v][u], agree[u][v]) = (true, true);
+                    size[v]++;
+                    if (u != v) size[u]++;
+                }
             }
+        }
+        for (uint256 v = 0; v < fd.n; v++) {
             if (size[v] > fd.agreeing) fd.agreeing = size[v];
         }
     }

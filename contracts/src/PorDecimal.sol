@@ -147,10 +147,21 @@ library PorDecimal {
     }
 
     /// |a - b| <= t (false for a negative t).
+    /// Nothing allocated: `sub`'s alignment and `cmp`'s, on the stack.
     function absDiffLe(Dec memory a, Dec memory b, Dec memory t) internal pure returns (bool) {
-        Dec memory d = sub(a, b);
-        d.neg = false;
-        return cmp(d, t) <= 0;
+        (uint256 ah, uint256 al, uint256 bh, uint256 bl, uint256 s) = aligned(a, b);
+        if (a.neg != b.neg) {
+            (ah, al) = addMag(ah, al, bh, bl);
+        } else if (cmpMag(ah, al, bh, bl) >= 0) {
+            (ah, al) = subMag(ah, al, bh, bl);
+        } else {
+            (ah, al) = subMag(bh, bl, ah, al);
+        }
+        if (t.neg) return false;
+        (bh, bl) = (t.hi, t.lo);
+        if (s < t.scale) (ah, al) = mulWord(ah, al, pow10(t.scale - s));
+        else if (t.scale < s) (bh, bl) = mulWord(bh, bl, pow10(s - t.scale));
+        return cmpMag(ah, al, bh, bl) <= 0;
     }
 
     /// The canonical SPEC §3.2 text of v (no trailing fractional zeros, no `-0`);

@@ -46,11 +46,11 @@ library PorDeduceRead {
     /// in `flatten`, so in `PorDeduceExec`, for code size.)
     function shapeOk(bytes calldata d, uint256 o, bytes32 kind) internal pure returns (bool) {
         if (kind == keccak256("aggregate")) {
-            (bool cov,) = boolOf(d, S.get(d, o, keccak256("covered")));
-            (bool prov,) = boolOf(d, S.get(d, o, keccak256("provenance_ok")));
-            return cov && prov && listOf(d, S.get(d, o, keccak256("fields")), true);
+            (bool cov,) = boolOf(d, S.get(d, o, uint256(bytes32("covered")) | 7));
+            (bool prov,) = boolOf(d, S.get(d, o, uint256(bytes32("provenance_ok")) | 13));
+            return cov && prov && listOf(d, S.get(d, o, uint256(bytes32("fields")) | 6), true);
         }
-        return kind == keccak256("contradictions") && listOf(d, S.get(d, o, keccak256("conflicts")), false);
+        return kind == keccak256("contradictions") && listOf(d, S.get(d, o, uint256(bytes32("conflicts")) | 9), false);
     }
 
     /// A list of field maps (`fields`) or of conflict maps.
@@ -67,17 +67,17 @@ library PorDeduceRead {
     /// A field map: key, kind, status text; fallback_used bool; evidence_ids texts.
     function fieldShape(bytes calldata d, uint256 p) internal pure returns (bool) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap || !isText(d, S.get(d, p, keccak256("key"))) || !isText(d, S.get(d, p, keccak256("kind")))
-                || !isText(d, S.get(d, p, keccak256("status")))) {
+        if (!isMap || !isText(d, S.get(d, p, uint256(bytes32("key")) | 3)) || !isText(d, S.get(d, p, uint256(bytes32("kind")) | 4))
+                || !isText(d, S.get(d, p, uint256(bytes32("status")) | 6))) {
             return false;
         }
-        (bool fb,) = boolOf(d, S.get(d, p, keccak256("fallback_used")));
-        return fb && textList(d, S.get(d, p, keccak256("evidence_ids")));
+        (bool fb,) = boolOf(d, S.get(d, p, uint256(bytes32("fallback_used")) | 13));
+        return fb && textList(d, S.get(d, p, uint256(bytes32("evidence_ids")) | 12));
     }
 
     function conflictShape(bytes calldata d, uint256 p) internal pure returns (bool) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        return isMap && isText(d, S.get(d, p, keccak256("kind"))) && isText(d, S.get(d, p, keccak256("key")));
+        return isMap && isText(d, S.get(d, p, uint256(bytes32("kind")) | 4)) && isText(d, S.get(d, p, uint256(bytes32("key")) | 3));
     }
 
     /// A CBOR head (SPEC §2: shortest form).

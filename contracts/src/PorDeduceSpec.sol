@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
 
@@ -55,52 +56,52 @@ library PorDeduceSpec {
     /// of `d`, starting at `base`); ok false when a field read is missing or malformed.
     /// The leaf passed `PorCbor.check` (`PorDeduceExec` checks it before the call).
     function read(bytes calldata d, uint256 base) internal pure returns (bool ok, Sem memory s) {
-        uint256 p = get(d, base, keccak256("prediction_semantics"));
-        uint256 r = get(d, base, keccak256("data_requirements"));
+        uint256 p = get(d, base, uint256(bytes32("prediction_semantics")) | 20);
+        uint256 r = get(d, base, uint256(bytes32("data_requirements")) | 17);
         if (p == 0 || r == 0 || !semantics(d, p, s)) return (false, s);
         return (requirements(d, r, s), s);
     }
 
     function semantics(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool) {
-        s.predicatePos = get(d, p, keccak256("predicate"));
-        s.metricPos = get(d, p, keccak256("metric"));
+        s.predicatePos = get(d, p, uint256(bytes32("predicate")) | 9);
+        s.metricPos = get(d, p, uint256(bytes32("metric")) | 6);
         if (s.predicatePos == 0 || !isId(d, s.metricPos)) return false;
         s.predicate = predicateCode(d, s.predicatePos);
         uint8 pr = s.predicate;
         if (pr == 0) return false;
         if (pr == THRESHOLD || pr == FIELD || pr == TIME) {
-            s.comparison = comparisonCode(d, get(d, p, keccak256("comparison")));
+            s.comparison = comparisonCode(d, get(d, p, uint256(bytes32("comparison")) | 10));
             if (s.comparison == 0) return false;
         }
         bool ok = true;
         if (pr == THRESHOLD || pr == TIME) {
-            uint256 t = get(d, p, keccak256("threshold"));
+            uint256 t = get(d, p, uint256(bytes32("threshold")) | 9);
             (ok, s.threshold) = parseAt(d, t);
             PorDecimal.Dec memory t0 = s.threshold;
             if (ok && pr == TIME) ok = !t0.neg && t0.scale == 0 && t0.hi == 0 && t0.lo <= PorRecords.MAX_COUNT;
         }
         if (ok && pr == RANGE) ok = range(d, p, s);
         if (ok && pr == TEXT_EQUALS) {
-            s.expectedPos = get(d, p, keccak256("expected_text"));
+            s.expectedPos = get(d, p, uint256(bytes32("expected_text")) | 13);
             ok = s.expectedPos != 0 && textUpTo(d, s.expectedPos, 256);
         }
-        uint256 a = get(d, p, keccak256("absent_means_no"));
+        uint256 a = get(d, p, uint256(bytes32("absent_means_no")) | 15);
         if (ok && a != 0) ok = uint8(d[a]) == 0xf5;
         s.absentMeansNo = a != 0;
-        uint256 k = get(d, p, keccak256("sources_required"));
+        uint256 k = get(d, p, uint256(bytes32("sources_required")) | 16);
         if (ok && k != 0) (ok, s.k) = PorRecords.uintIn(d, k, 1, 64);
         return ok && needed(d, p, s);
     }
 
     function range(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool ok) {
-        (ok, s.lower) = parseAt(d, get(d, p, keccak256("lower")));
-        if (ok) (ok, s.upper) = parseAt(d, get(d, p, keccak256("upper")));
-        (bool lo, bool loSet) = optBool(d, get(d, p, keccak256("lower_inclusive")));
-        (bool hi, bool hiSet) = optBool(d, get(d, p, keccak256("upper_inclusive")));
+        (ok, s.lower) = parseAt(d, get(d, p, uint256(bytes32("lower")) | 5));
+        if (ok) (ok, s.upper) = parseAt(d, get(d, p, uint256(bytes32("upper")) | 5));
+        (bool lo, bool loSet) = optBool(d, get(d, p, uint256(bytes32("lower_inclusive")) | 15));
+        (bool hi, bool hiSet) = optBool(d, get(d, p, uint256(bytes32("upper_inclusive")) | 15));
         s.lowerInclusive = !loSet || lo;
         s.upperInclusive = hiSet && hi;
-        return ok && validBool(d, get(d, p, keccak256("lower_inclusive")))
-            && validBool(d, get(d, p, keccak256("upper_inclusive")));
+        return ok && validBool(d, get(d, p, uint256(bytes32("lower_inclusive")) | 15))
+            && validBool(d, get(d, p, uint256(bytes32("upper_inclusive")) | 15));
     }
 
     /// Where the optional lists are: terms, other_metric, preconditions.
@@ -117,9 +118,9 @@ library PorDeduceSpec {
         Lists memory l;
         bool okT;
         bool okC;
-        (okT, l.nt, l.ft) = optList(d, s.predicate == THRESHOLD || s.predicate == RANGE ? get(d, p, keccak256("terms")) : 0);
-        (okC, l.nc, l.fc) = optList(d, get(d, p, keccak256("preconditions")));
-        l.o = s.predicate == FIELD ? get(d, p, keccak256("other_metric")) : 0;
+        (okT, l.nt, l.ft) = optList(d, s.predicate == THRESHOLD || s.predicate == RANGE ? get(d, p, uint256(bytes32("terms")) | 5) : 0);
+        (okC, l.nc, l.fc) = optList(d, get(d, p, uint256(bytes32("preconditions")) | 13));
+        l.o = s.predicate == FIELD ? get(d, p, uint256(bytes32("other_metric")) | 12) : 0;
         if (!okT || !okC || (s.predicate == FIELD && !isId(d, l.o))) return false;
         uint256 n = 1 + l.nt + (l.o != 0 ? 1 : 0) + l.nc;
         s.keys = new bytes32[](n);
@@ -152,8 +153,8 @@ library PorDeduceSpec {
 
     /// {op: "+" | "-", metric: id}
     function term(bytes calldata d, uint256 ft, Sem memory s, uint256 j) private pure returns (bool) {
-        uint256 op = get(d, ft, keccak256("op"));
-        uint256 m = get(d, ft, keccak256("metric"));
+        uint256 op = get(d, ft, uint256(bytes32("op")) | 2);
+        uint256 m = get(d, ft, uint256(bytes32("metric")) | 6);
         bool plus = op != 0 && textHash(d, op) == keccak256("+");
         if (!(plus || (op != 0 && textHash(d, op) == keccak256("-"))) || !isId(d, m)) return false;
         (s.keys[j], s.kinds[j], s.roles[j]) = (textHash(d, m), NUMERIC, plus ? 1 : 2);
@@ -162,9 +163,9 @@ library PorDeduceSpec {
 
     /// {key: id, equals: text, otherwise: "INVALID" | "NO" (absent: INVALID)}
     function precondition(bytes calldata d, uint256 fc, Sem memory s, uint256 j) private pure returns (bool) {
-        uint256 key = get(d, fc, keccak256("key"));
-        uint256 eq = get(d, fc, keccak256("equals"));
-        uint256 ow = get(d, fc, keccak256("otherwise"));
+        uint256 key = get(d, fc, uint256(bytes32("key")) | 3);
+        uint256 eq = get(d, fc, uint256(bytes32("equals")) | 6);
+        uint256 ow = get(d, fc, uint256(bytes32("otherwise")) | 9);
         (bool isEq,,) = PorCbor.str(d, eq, PorCbor.TEXT);
         bool no = ow != 0 && textHash(d, ow) == keccak256("NO");
         if (!isId(d, key) || eq == 0 || !isEq || (ow != 0 && !no && textHash(d, ow) != keccak256("INVALID"))) {
@@ -189,10 +190,10 @@ library PorDeduceSpec {
     }
 
     function requirement(bytes calldata d, uint256 q, Sem memory s, uint256 i) private pure returns (bool) {
-        uint256 id = get(d, q, keccak256("requirement_id"));
-        uint256 policy = get(d, q, keccak256("selection_policy"));
-        uint256 strategy = policy == 0 ? 0 : get(d, policy, keccak256("strategy"));
-        uint256 targets = get(d, q, keccak256("source_targets"));
+        uint256 id = get(d, q, uint256(bytes32("requirement_id")) | 14);
+        uint256 policy = get(d, q, uint256(bytes32("selection_policy")) | 16);
+        uint256 strategy = policy == 0 ? 0 : get(d, policy, uint256(bytes32("strategy")) | 8);
+        uint256 targets = get(d, q, uint256(bytes32("source_targets")) | 14);
         (bool targetsOk, uint256 t,) = PorCbor.container(d, targets, PorCbor.ARRAY);
         if (!isId(d, id) || strategy == 0 || targets == 0 || !targetsOk || t == 0 || t > 10) return false;
         bool chain = textHash(d, strategy) == keccak256("fallback_chain");
@@ -258,14 +259,15 @@ library PorDeduceSpec {
         return points <= max;
     }
 
-    /// The value of the key whose text hashes to `key` in the map at `pos` (0 when absent
-    /// or not a map): `PorCbor.get` by hash, one loop for every key this kind reads.
-    function get(bytes calldata d, uint256 pos, bytes32 key) internal pure returns (uint256) {
+    /// The value of the key whose key word (`PorCborKeys.wordAt`: its text left-aligned, its
+    /// length in the low byte) is `key` in the map at `pos` (0 when absent or not a map):
+    /// `PorCbor.get` by one word compared, one loop for every key this kind reads.
+    function get(bytes calldata d, uint256 pos, uint256 key) internal pure returns (uint256) {
         (bool ok, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
         if (!ok) return 0;
         for (uint256 i = 0; i < count; i++) {
             (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-            if (keccak256(d[off:off + len]) == key) return off + len;
+            if (len < 32 && K.wordAt(d, off, len) == key) return off + len;
             p = PorCbor.skip(d, off + len);
         }
         return 0;

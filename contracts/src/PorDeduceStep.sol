@@ -131,7 +131,7 @@ library PorDeduceStep {
         pure
         returns (bool)
     {
-        uint256 rid = S.get(d, base + at[PorRecords.STEP_INPUTS], keccak256("requirement_id"));
+        uint256 rid = S.get(d, base + at[PorRecords.STEP_INPUTS], uint256(bytes32("requirement_id")) | 14);
         if (keccak256(R.item(d, rid)) != keccak256(R.item(d, c.s.reqIdPos[i]))) return false;
         Agg memory a = c.aggs[i];
         if (!aggOutput(d, base + at[PorRecords.STEP_OUTPUT], a)) return false;
@@ -148,20 +148,20 @@ library PorDeduceStep {
 
     /// covered, provenance_ok bool; fields a list of field maps.
     function aggOutput(bytes calldata d, uint256 o, Agg memory a) private pure returns (bool) {
-        (, a.covered) = R.boolOf(d, S.get(d, o, keccak256("covered")));
-        (, a.provenanceOk) = R.boolOf(d, S.get(d, o, keccak256("provenance_ok")));
-        (, a.nFields, a.fields) = PorCbor.container(d, S.get(d, o, keccak256("fields")), PorCbor.ARRAY);
+        (, a.covered) = R.boolOf(d, S.get(d, o, uint256(bytes32("covered")) | 7));
+        (, a.provenanceOk) = R.boolOf(d, S.get(d, o, uint256(bytes32("provenance_ok")) | 13));
+        (, a.nFields, a.fields) = PorCbor.container(d, S.get(d, o, uint256(bytes32("fields")) | 6), PorCbor.ARRAY);
         return true;
     }
 
     function conflicts(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c) private pure returns (bool) {
-        uint256 list = S.get(d, base + at[PorRecords.STEP_OUTPUT], keccak256("conflicts"));
+        uint256 list = S.get(d, base + at[PorRecords.STEP_OUTPUT], uint256(bytes32("conflicts")) | 9);
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         c.cKinds = new bytes32[](n);
         c.cKeys = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             (c.cKinds[i], c.cKeys[i]) =
-                (S.textHash(d, S.get(d, p, keccak256("kind"))), S.textHash(d, S.get(d, p, keccak256("key"))));
+                (S.textHash(d, S.get(d, p, uint256(bytes32("kind")) | 4)), S.textHash(d, S.get(d, p, uint256(bytes32("key")) | 3)));
             p = PorCbor.skip(d, p);
         }
         return true;
@@ -185,7 +185,7 @@ library PorDeduceStep {
                 return out;
             }
             read(d, c, out, i);
-            uint256 v = S.get(d, c.raw[i], keccak256("value"));
+            uint256 v = S.get(d, c.raw[i], uint256(bytes32("value")) | 5);
             if (!R.isText(d, v)) {
                 out.bad = true;
                 return out;
@@ -224,7 +224,7 @@ library PorDeduceStep {
     /// Rule 5: every read field selected; the value, the terms, the timestamp, the event.
     function computed(bytes calldata d, Ctx memory c, Out memory out) private pure returns (Out memory) {
         S.Sem memory s = c.s;
-        uint256 v = S.get(d, c.raw[0], keccak256("value"));
+        uint256 v = S.get(d, c.raw[0], uint256(bytes32("value")) | 5);
         (bool ok, PorDecimal.Dec memory x) = typed(d, s.kinds[0], v);
         if (!ok) {
             out.bad = true;
@@ -235,7 +235,7 @@ library PorDeduceStep {
             uint8 role = s.roles[i];
             if (role == 4) continue;
             PorDecimal.Dec memory y;
-            (ok, y) = S.parseAt(d, S.get(d, c.raw[i], keccak256("value")));
+            (ok, y) = S.parseAt(d, S.get(d, c.raw[i], uint256(bytes32("value")) | 5));
             if (!ok) {
                 out.bad = true;
                 return out;
@@ -264,7 +264,7 @@ library PorDeduceStep {
     /// Rule 3: k of n sources.
     function votes(bytes calldata d, Ctx memory c, Out memory out) private pure returns (Out memory) {
         S.Sem memory s = c.s;
-        uint256 list = S.get(d, c.raw[0], keccak256("votes"));
+        uint256 list = S.get(d, c.raw[0], uint256(bytes32("votes")) | 5);
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         if (list == 0 || !isArray) {
             out.bad = true;
@@ -293,18 +293,18 @@ library PorDeduceStep {
     function markVotes(bytes calldata d, Ctx memory c, Out memory out, uint256 p, uint256 n) private pure {
         Agg memory a = c.aggs[c.owner[0] - 1];
         for (uint256 i = 0; i < n; i++) {
-            mark(a, S.textHash(d, S.get(d, p, keccak256("evidence_id"))), out);
+            mark(a, S.textHash(d, S.get(d, p, uint256(bytes32("evidence_id")) | 11)), out);
             p = PorCbor.skip(d, p);
         }
-        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, c.raw[0], keccak256("fallback_used")));
+        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, c.raw[0], uint256(bytes32("fallback_used")) | 13));
     }
 
     /// One vote: a map with a text evidence_id and a value of the metric's kind; whether
     /// the predicate holds for it.
     function vote(bytes calldata d, S.Sem memory s, uint256 p) private pure returns (bool ok, bool h) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap || !R.isText(d, S.get(d, p, keccak256("evidence_id")))) return (false, false);
-        uint256 v = S.get(d, p, keccak256("value"));
+        if (!isMap || !R.isText(d, S.get(d, p, uint256(bytes32("evidence_id")) | 11))) return (false, false);
+        uint256 v = S.get(d, p, uint256(bytes32("value")) | 5);
         PorDecimal.Dec memory x;
         (ok, x) = typed(d, s.kinds[0], v);
         if (!ok) return (false, false);
@@ -319,18 +319,18 @@ library PorDeduceStep {
         bytes32 skipKey = c.s.predicate == S.TIME ? c.s.keys[0] : bytes32(0);
         uint256 p = a.fields;
         for (uint256 j = 0; j < a.nFields; j++) {
-            if (S.textHash(d, S.get(d, p, keccak256("kind"))) == S.TIMESTAMP
-                    && S.textHash(d, S.get(d, p, keccak256("status"))) == SELECTED
-                    && (skipKey == 0 || S.textHash(d, S.get(d, p, keccak256("key"))) != skipKey)) {
-                uint256 v = S.get(d, p, keccak256("value"));
+            if (S.textHash(d, S.get(d, p, uint256(bytes32("kind")) | 4)) == S.TIMESTAMP
+                    && S.textHash(d, S.get(d, p, uint256(bytes32("status")) | 6)) == SELECTED
+                    && (skipKey == 0 || S.textHash(d, S.get(d, p, uint256(bytes32("key")) | 3)) != skipKey)) {
+                uint256 v = S.get(d, p, uint256(bytes32("value")) | 5);
                 if (v == 0) return;
                 (uint8 major, uint256 t,) = PorCbor.head(d, v);
                 if (major == PorCbor.NINT || (major == PorCbor.UINT && t > PorRecords.MAX_COUNT)) {
                     out.bad = true;
                 } else if (major == PorCbor.UINT) {
                     (out.hasStamp, out.stamp) = (true, t);
-                    markList(d, a, S.get(d, p, keccak256("evidence_ids")), out);
-                    out.fellBack = out.fellBack || R.isTrue(d, S.get(d, p, keccak256("fallback_used")));
+                    markList(d, a, S.get(d, p, uint256(bytes32("evidence_ids")) | 12), out);
+                    out.fellBack = out.fellBack || R.isTrue(d, S.get(d, p, uint256(bytes32("fallback_used")) | 13));
                 }
                 return;
             }
@@ -367,13 +367,13 @@ library PorDeduceStep {
         for (uint256 r = 0; r < c.aggs.length; r++) {
             uint256 p = c.aggs[r].fields;
             for (uint256 j = 0; j < c.aggs[r].nFields; j++) {
-                if (S.textHash(d, S.get(d, p, keccak256("key"))) == key) {
+                if (S.textHash(d, S.get(d, p, uint256(bytes32("key")) | 3)) == key) {
                     c.owner[i] = r + 1;
-                    if (S.textHash(d, S.get(d, p, keccak256("kind"))) != c.s.kinds[i]) {
+                    if (S.textHash(d, S.get(d, p, uint256(bytes32("kind")) | 4)) != c.s.kinds[i]) {
                         c.status[i] = keccak256("wrong_kind");
                     } else {
                         c.raw[i] = p;
-                        c.status[i] = S.textHash(d, S.get(d, p, keccak256("status")));
+                        c.status[i] = S.textHash(d, S.get(d, p, uint256(bytes32("status")) | 6));
                     }
                     return;
                 }
@@ -385,7 +385,7 @@ library PorDeduceStep {
 
     /// metric_status as found: the field's status item, `wrong_kind` or `absent`.
     function statusItem(bytes calldata d, Ctx memory c, uint256 i) private pure returns (bytes memory) {
-        if (c.raw[i] != 0) return R.item(d, S.get(d, c.raw[i], keccak256("status")));
+        if (c.raw[i] != 0) return R.item(d, S.get(d, c.raw[i], uint256(bytes32("status")) | 6));
         return c.owner[i] != 0 ? bytes("\x6awrong_kind") : bytes("\x66absent");
     }
 
@@ -393,8 +393,8 @@ library PorDeduceStep {
     function read(bytes calldata d, Ctx memory c, Out memory out, uint256 i) private pure {
         uint256 raw = c.raw[i];
         uint256 owner = c.owner[i] - 1;
-        markList(d, c.aggs[owner], S.get(d, raw, keccak256("evidence_ids")), out);
-        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, raw, keccak256("fallback_used")));
+        markList(d, c.aggs[owner], S.get(d, raw, uint256(bytes32("evidence_ids")) | 12), out);
+        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, raw, uint256(bytes32("fallback_used")) | 13));
         if (!c.s.chain[owner] && inConflicts(c, c.s.kinds[i], c.s.keys[i])) out.conflict = true;
     }
 

@@ -137,14 +137,34 @@ library PorJudgeRules {
         }
     }
 
-    /// `PorCbor.get(d, pos, key)` for the key at offset `k` of KEY_NAMES.
-    function field(bytes calldata d, uint256 pos, uint256 k) internal pure returns (uint256) {
-        return PorCbor.get(d, pos, name(k));
+    /// `PorCbor.get(d, pos, key)` for the key at offset `k` of KEY_NAMES. The copies of
+    /// KEY_NAMES and the key are released (the free memory pointer restored: the answer is
+    /// a number), so memory does not grow with every key read.
+    function field(bytes calldata d, uint256 pos, uint256 k) internal pure returns (uint256 v) {
+        uint256 free = freeMemory();
+        v = PorCbor.get(d, pos, name(k));
+        release(free);
     }
 
-    /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES.
-    function textIs(bytes calldata d, uint256 pos, uint256 k) internal pure returns (bool) {
-        return PorCbor.isText(d, pos, name(k));
+    /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES (memory
+    /// released as in `field`).
+    function textIs(bytes calldata d, uint256 pos, uint256 k) internal pure returns (bool yes) {
+        uint256 free = freeMemory();
+        yes = PorCbor.isText(d, pos, name(k));
+        release(free);
+    }
+
+    function freeMemory() private pure returns (uint256 free) {
+        assembly ("memory-safe") {
+            free := mload(0x40)
+        }
+    }
+
+    /// Memory allocated since `free` (nothing of it referenced any more) given back.
+    function release(uint256 free) private pure {
+        assembly ("memory-safe") {
+            mstore(0x40, free)
+        }
     }
 
     // --- reading the PromptSpec -------------------------------------------------------
