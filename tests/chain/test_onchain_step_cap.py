@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bundle_edits import honest, recommit
+from item_count import items
 from proof_check_support import ProofChecker, python_answer
 
 from por.bundle.layout import Bundle
@@ -29,13 +30,6 @@ from por.schemas import step_number
 _CHAIN = ProofChecker()
 COUNTS: Counter[str] = Counter()
 
-
-def items(value: object) -> int:
-    if isinstance(value, list):
-        return len(value) + sum(items(v) for v in value)
-    if isinstance(value, dict):
-        return 2 * len(value) + sum(items(v) for v in value.values())
-    return 0
 
 
 def padded(leaf: bytes, total: int) -> bytes:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from file_modules import load_file
+from item_count import items
 
 from por.bundle import Bundle
 from por.challenge import (
@@ -43,13 +44,6 @@ BUNDLE = Bundle.from_cbor(FIXTURE.read_bytes())
 #: The fixture's steps: 1 extract, 1 check chunk, aggregate, contradictions, deduce, map.
 DEDUCE = len(BUNDLE.steps) - 2
 
-
-def items(value: object) -> int:
-    if isinstance(value, list):
-        return len(value) + sum(items(v) for v in value)
-    if isinstance(value, dict):
-        return 2 * len(value) + sum(items(v) for v in value.values())
-    return 0
 
 
 def padded(index: int, total: int) -> bytes:

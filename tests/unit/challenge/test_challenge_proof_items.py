@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 
 import pytest
+from item_count import items as _items
 
 from por.bundle import Bundle
 from por.challenge import build_one_step_proof, check_proof
@@ -22,13 +23,6 @@ from por.errors import ProofError
 #: the map's head charges 2, the array's head (offset 10) 100 more.
 VECTOR = bytes.fromhex("a1" + "68" + b"evidence".hex() + "9864" + "00" * 100)
 
-
-def _items(value: object) -> int:
-    if isinstance(value, list):
-        return len(value) + sum(_items(v) for v in value)
-    if isinstance(value, dict):
-        return 2 * len(value) + sum(_items(v) for v in value.values())
-    return 0
 
 
 def test_vector_refused_at_the_array_head() -> None:

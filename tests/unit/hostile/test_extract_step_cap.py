@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from file_modules import load_file
+from item_count import items as _items
 
 from por.bundle import Bundle
 from por.encoding import decode, encode
@@ -23,14 +24,6 @@ ROOT = Path(__file__).resolve().parents[3]
 VALID = ROOT / "fixtures" / "bundles" / "valid"
 GEN: Any = load_file("gen_bundles_step_cap", ROOT / "fixtures" / "bundles" / "generate.py")
 
-
-def _items(value: object) -> int:
-    """Items of a decoded value's arrays and maps, as the decoder charges them."""
-    if isinstance(value, list):
-        return len(value) + sum(_items(v) for v in value)
-    if isinstance(value, dict):
-        return 2 * len(value) + sum(_items(v) for v in value.values())
-    return 0
 
 
 def test_the_cap_covers_eight_claims_and_eight_warnings() -> None:

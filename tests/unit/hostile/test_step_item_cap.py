@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from item_count import items
+
 from por.bundle import Bundle
 from por.encoding import decode, encode
 from por.protocol.limits import (
@@ -40,14 +42,6 @@ SUMMARY = REQS * SOURCES
 #: numeric/boolean fallback fields (result, value, price) of §12.1.
 GROUPS = MAX_SPEC_EXPECTED_FIELDS + 3
 
-
-def items(value: object) -> int:
-    """Items of a decoded value's arrays and maps, as the decoder charges them."""
-    if isinstance(value, list):
-        return len(value) + sum(items(v) for v in value)
-    if isinstance(value, dict):
-        return 2 * len(value) + sum(items(v) for v in value.values())
-    return 0
 
 
 def step(kind: str, step_type: str, evidence: int, prior: int, *, inputs: dict[str, Any],
