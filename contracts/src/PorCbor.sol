@@ -65,6 +65,20 @@ library PorCbor {
         return (idOf(code), at);
     }
 
+    /// Where `scan` leaves the item count: past the container stack's deepest level.
+    uint256 private constant ITEMS_SLOT = 0xc60; // (MAX_DEPTH + 1) * 0x60
+
+    /// `check`, and for an accepted document the items its arrays and maps hold
+    /// together (SPEC §17.1: an array's elements, a map's keys and values), counted by
+    /// the same pass.
+    function checkItems(bytes calldata data) internal pure returns (bytes32 err, uint256 items) {
+        (uint256 code, uint256 at) = scan(data);
+        if (code != 0) return (idOf(code), at);
+        assembly ("memory-safe") {
+            items := mload(add(mload(0x40), ITEMS_SLOT))
+        }
+    }
+
     /// The parse of `check`, in assembly (a high-level loop costs ~1 000 gas per item).
     /// Per open container, three memory words: items left (a map counts keys and
     /// values), 1 for a map, the previous key's encoding (start << 128 | length).
@@ -158,6 +172,9 @@ library PorCbor {
             // the container stack: scratch memory from the free memory pointer on (not
             // allocated: nothing outlives this block), three words per open container
             let depth := 0
+            // the items of every array and map (SPEC §17.1), kept past the stack's deepest
+            // level (`ITEMS_SLOT`) for `checkItems`
+            mstore(add(mload(0x40), ITEMS_SLOT), 0)
             // the open container's items left, 1 for a map, previous key (saved in
             // `stack` while a child is open)
             let rem := 1
@@ -287,6 +304,8 @@ library PorCbor {
                         code := 2
                         break
                     }
+                    let total := add(mload(0x40), ITEMS_SLOT)
+                    mstore(total, add(mload(total), items))
                     if items {
                         // open: the parent's item is counted when the container closes
                         let lvl := add(mload(0x40), mul(depth, 0x60))

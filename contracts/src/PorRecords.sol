@@ -2,7 +2,6 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
-import {PorItems} from "./PorItems.sol";
 
 /// @title PorRecords: the por record shapes (SPEC §4) over a checked por-cbor/1 document.
 /// @notice Key lists are the records' field names in canonical order (SPEC §2 rule 2),
@@ -168,18 +167,16 @@ library PorRecords {
 
     /// `leaf` is a valid por.ReasoningStep/1 (SPEC §4.4); the value offsets when it is.
     function reasoningStep(bytes calldata leaf) internal pure returns (bool ok, uint256[] memory at) {
-        (bytes32 err,) = PorCbor.check(leaf);
-        if (err != 0) return (false, at);
+        (bytes32 err, uint256 items) = PorCbor.checkItems(leaf);
+        if (err != 0 || items > MAX_STEP_ITEMS) return (false, at);
         (ok, at,) = fieldsTo(leaf, 0, STEP_KEYS, STEP_VALUE_MAPS);
         if (!ok) return (false, at);
         (bool idOk,,) = isId(leaf, at[STEP_ID]);
         (bool described,,) = PorCbor.str(leaf, at[STEP_DESCRIPTION], PorCbor.TEXT);
         (bool evidence,,) = idList(leaf, at[STEP_EVIDENCE]);
         (bool prior,,) = idList(leaf, at[STEP_PRIOR]);
-        // SPEC §17.1 item cap (a leaf of at most 1024 bytes holds fewer: one byte each)
         ok = textIs(leaf, at[STEP_SCHEMA], "por.ReasoningStep/1") && idOk && described
-            && stepType(leaf, at[STEP_TYPE]) && evidence && prior
-            && (leaf.length <= MAX_STEP_ITEMS || PorItems.count(leaf) <= MAX_STEP_ITEMS);
+            && stepType(leaf, at[STEP_TYPE]) && evidence && prior;
     }
 
     /// The text at `pos` is a step type: its head and bytes as one word each (the
