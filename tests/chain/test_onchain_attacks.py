@@ -27,9 +27,9 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
-from exec_support import ExecChecker
+from exec_support import ExecChecker, judge_proof_carrying
 from item_count import items
-from proof_check_support import ProofChecker, python_answer
+from proof_check_support import ProofChecker, citation_proof, python_answer
 from test_onchain_omission import Prover
 from test_onchain_step_cap import sent
 
@@ -329,6 +329,71 @@ def test_depth(chain: ExecChecker, router: ProofChecker, bundle: Bundle) -> None
                 compare(chain, f"depth {depth} {case}", proof)
             if index != 1:
                 _one_step(router, f"depth {depth}", forged, index, [0, 1, 2])
+
+
+#: EvidenceItem fields at and past their bounds (SPEC §4.3), path -> values.
+ITEM_FIELDS: dict[tuple[str, ...], list[Any]] = {
+    ("confidence_bps",): [0, 10_000, 10_001, -1, True, "1"],
+    ("provenance_tier",): [0, 3, 4, -1],
+    ("retrieval_receipt", "status_code"): [99, 100, 599, 600],
+    ("retrieval_receipt", "retrieved_at"): [0, 2**63 - 1, 2**63, 2**64 - 1, -1],
+    ("retrieval_receipt", "method"): ["GET", "POST", "get", "PUT", ""],
+    ("content_type",): ["text/csv", "text/csv ", "application/xml", 7],
+    ("content",): [b"", "text", b"x" * 4096],
+    ("source", "uri"): ["", "u" * 300, 5],
+    ("source", "provider"): ["", "\u00e9", b"p"],
+    ("source", "source_id"): ["", "s" * 128, "s" * 129],
+    ("evidence_id",): ["", "e" * 128, "e" * 129, "\u00e9" * 129, 3],
+    ("requirement_id",): ["", "req_closf", 3],
+    ("schema",): ["por.EvidenceItem/2", "por.EvidenceItem/1 "],
+    ("extra",): [1],
+}
+
+
+def test_item_fields(chain: ExecChecker, bundle: Bundle) -> None:
+    """The carried item's fields at and past their bounds (one_step.invalid_record on
+    both sides, or the rule's answer for a valid item), against check and aggregate."""
+    for path, values in ITEM_FIELDS.items():
+        for value in values:
+            evidence = list(bundle.evidence)
+            item = decode(evidence[1])
+            target = item
+            for key in path[:-1]:
+                target = target[key]
+            target[path[-1]] = value
+            evidence[1] = encode(item)
+            prover = Prover(recommit(bundle, evidence=evidence))
+            for step in (1, CHECK, AGGREGATE):
+                compare(chain, f"item {path} {value!r}", prover.proof(step, 1, "evidence_leaf"))
+
+
+def test_extract_step_ids(chain: ExecChecker, bundle: Bundle) -> None:
+    """The carried extract step's id, type and kind near the ones ``extract_view``
+    wants (``step_0002`` for leaf 1)."""
+    variants: list[tuple[str, Any]] = [
+        ("step_id", v) for v in ("step_0002", "step_00002", "step_2", "step_0001", "step_0003",
+                                 "step_0002 ", "Step_0002", "step_10002")]
+    variants += [("step_type", v) for v in ("extract", "map", "check")]
+    for key, value in variants:
+        def edit(step: Value, key: str = key, value: Any = value) -> None:
+            step[key] = value
+        every_pair(chain, f"extract {key}={value!r}", edited(bundle, 1, edit), [1, CHECK])
+
+
+def test_item_cap_other_proofs(router: ProofChecker, bundle: Bundle) -> None:
+    """A carried extract step of 1024 / 1025 items in a CitationProof and a JudgeProof,
+    and the JudgeProof's final step padded: the router and Python agree."""
+    for total in (MAX_STEP_ITEMS, MAX_STEP_ITEMS + 1):
+        for where, shape in (("output", "list"), ("inputs", "map")):
+            forged = edited(bundle, 1, _pad(where, shape, total))
+            proofs = [citation_proof(forged, CHECK, [0, 1]), citation_proof(forged, 7, [1]),
+                      judge_proof_carrying(forged, [0, 1, 2])]
+            final = edited(bundle, 7, _pad(where, shape, total))
+            proofs.append(judge_proof_carrying(final, [0, 1, 2]))
+            for k, proof in enumerate(proofs):
+                won, check_id, _gas = router.any_proof(proof)
+                assert (won, check_id) == python_answer(proof), (total, where, k)
+                COUNTS[f"other:{'won' if won else 'lost'}:{check_id}"] += 1
 
 
 def _cases_seen() -> Iterator[str]:
