@@ -396,6 +396,55 @@ def test_item_cap_other_proofs(router: ProofChecker, bundle: Bundle) -> None:
                 COUNTS[f"other:{'won' if won else 'lost'}:{check_id}"] += 1
 
 
+#: InclusionProof part fields forged (None: the field dropped).
+PART_FIELDS: dict[str, list[Any]] = {
+    "kind": ["evidence_leaf", "prompt_spec", "verdict", "reasoning", None],
+    "component": ["evidence", "reasoning ", None],
+    "leaf": [b"", "leaf", None],
+    "leaf_index": [-1, "3", None],
+    "tree_size": [0, -1, None],
+    "leaf_path": [[], [b"\x00" * 31], [b"\x00" * 33], None, "x"],
+    "component_path": [[], None],
+    "component_root": [b"\x00" * 32, b"\x00" * 31, None],
+    "por_root": [b"\x00" * 32, None],
+    "schema": ["por.InclusionProof/2", None],
+    "challenge_id": [b"\x00" * 32, None],
+    "extra": [1],
+}
+
+
+def test_part_fields(chain: ExecChecker, router: ProofChecker, bundle: Bundle) -> None:
+    """Each field of each part forged, the part's own id kept or recomputed; the
+    proof's top-level fields forged (through the router, which reads the schema
+    first): the chain's id is Python's."""
+    prover = Prover(bundle)
+    base = {"schema": OmissionProof.SCHEMA, "kind": "reasoning_leaf",
+            "por_root": prover.por_root, "step": prover.steps.proof(CHECK).to_dict(),
+            "evidence": prover.evidence.proof(2).to_dict()}
+    for part in ("step", "evidence"):
+        for field, values in PART_FIELDS.items():
+            for value in values:
+                forged = {k: v for k, v in base[part].items() if k != field}
+                if value is not None:
+                    forged[field] = value
+                compare(chain, f"{part}.{field}={value!r}", resealed({**base, part: forged}))
+                inner = {k: v for k, v in forged.items() if k != "challenge_id"}
+                inner["challenge_id"] = challenge_id_from_body(inner)
+                compare(chain, f"{part}.{field}={value!r} sealed",
+                        resealed({**base, part: inner}))
+    tops: list[bytes] = []
+    for field, value in (("kind", "evidence_leaf"), ("schema", "por.OmissionProof/1"),
+                         ("por_root", b"\x00" * 32), ("extra", 1), ("step", None)):
+        body = {k: v for k, v in base.items() if k != field}
+        if value is not None:
+            body[field] = value
+        tops.append(resealed(body))
+    tops += [encode({**base, "challenge_id": b"\x00" * 32}), encode(base)]
+    for proof in tops:
+        assert router.any_proof(proof)[:2] == python_answer(proof), proof.hex()[:200]
+        COUNTS["top"] += 1
+
+
 def _cases_seen() -> Iterator[str]:
     yield from sorted(COUNTS)
 
