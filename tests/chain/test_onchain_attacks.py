@@ -36,7 +36,7 @@ from test_onchain_step_cap import sent
 from por.bundle.layout import Bundle
 from por.challenge.batch import ComponentTree, one_step_bytes
 from por.challenge.one_step import build_one_step_proof
-from por.challenge.records import OmissionProof, challenge_id_from_body
+from por.challenge.records import OmissionProof, challenge_id_from_body, proof_max_items
 from por.encoding import decode, encode
 from por.errors import PorError
 from por.protocol.limits import MAX_STEP_ITEMS
@@ -443,6 +443,43 @@ def test_part_fields(chain: ExecChecker, router: ProofChecker, bundle: Bundle) -
     for proof in tops:
         assert router.any_proof(proof)[:2] == python_answer(proof), proof.hex()[:200]
         COUNTS["top"] += 1
+
+
+def _near_cap(proof: bytes) -> Iterator[tuple[int, bytes]]:
+    """``proof`` with an extra ``x`` list of one-byte items, at every length that puts
+    its items within 2 of the proof item cap 16 + floor(n / 4) (SPEC §10.4 step 0):
+    (items - cap, bytes)."""
+    value = decode(proof)
+    # items + k = 16 + (len + k) / 4, near enough: start a little before it
+    start = (16 + len(proof) // 4 - items(value) - 2) * 4 // 3 - 12
+    for k in range(max(0, start), 3 * len(proof)):
+        data = encode({**value, "x": [0] * k})
+        over = items(decode(data, max_items=10**9)) - proof_max_items(len(data))
+        if abs(over) <= 2:
+            yield over, data
+        if over > 2:
+            return
+
+
+def test_proof_item_cap(router: ProofChecker, bundle: Bundle) -> None:
+    """Proofs of every kind at and past the proof item cap: the router reads it as
+    ``proof_from_cbor`` does (``proof.malformed`` past it; ``proof.schema`` for the
+    extra field below it). Before the fix the chain said ``proof.schema`` past it."""
+    prover = Prover(bundle)
+    proofs = [prover.proof(CHECK, 2, "evidence_leaf"), citation_proof(bundle, CHECK, [0, 1]),
+              judge_proof_carrying(bundle, [0, 1, 2]),
+              bytes(build_one_step_proof(bundle, CHECK).to_cbor())]
+    for proof in proofs:
+        seen = set()
+        for over, data in _near_cap(proof):
+            expected = python_answer(data)
+            assert router.any_proof(data)[:2] == expected, over
+            assert expected[1] == ("proof.malformed" if over > 0 else "proof.schema"), over
+            seen.add(over > 0)
+            COUNTS[f"cap:{expected[1]}"] += 1
+        assert seen == {False, True}
+    data = next(d for over, d in _near_cap(proofs[1]) if over > 0)
+    assert router.citation(data)[:2] == (False, "proof.malformed")
 
 
 def _cases_seen() -> Iterator[str]:
