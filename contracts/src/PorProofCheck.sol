@@ -26,6 +26,9 @@ interface IPorProofExec {
 /// constructor (one per step kind or proof schema, each under the code-size limit).
 contract PorProofCheck {
     bytes32 internal constant MALFORMED = keccak256("proof.malformed");
+    /// The proof item cap (SPEC §10.4 step 0): 16 + floor(n / 4) for n bytes.
+    uint256 internal constant PROOF_BASE_ITEMS = 16;
+    uint256 internal constant PROOF_BYTES_PER_ITEM = 4;
     bytes32 internal constant ONE_STEP = keccak256("por.OneStepProof/1");
     /// At most this many executors (each one immutable kind and address).
     uint256 public constant MAX_EXECUTORS = 8;
@@ -106,7 +109,16 @@ contract PorProofCheck {
         view
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
-        return PorCitationCheck.check(proof);
+        if (!readProof(proof)) return (false, MALFORMED, 0);
+        return PorCitationCheck.checkChecked(proof);
+    }
+
+    /// §10.4 step 0 for a proof of n bytes: the §2 reader, and at most 16 + floor(n / 4)
+    /// items in its arrays and maps together (§17.1; counted by the reader's own pass).
+    /// Either failure is proof.malformed, so which comes first does not matter.
+    function readProof(bytes calldata proof) internal pure returns (bool) {
+        (bytes32 codec, uint256 items) = PorCbor.checkItems(proof);
+        return codec == 0 && items <= PROOF_BASE_ITEMS + proof.length / PROOF_BYTES_PER_ITEM;
     }
 
     /// A por.OneStepProof/1 (SPEC §10.5): the reader, then the executor of its step's
@@ -116,8 +128,7 @@ contract PorProofCheck {
         view
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
-        (bytes32 codec,) = PorCbor.check(proof);
-        if (codec != 0) return (false, MALFORMED, 0);
+        if (!readProof(proof)) return (false, MALFORMED, 0);
         return IPorStepExec(stepExecutor(proof)).execute(proof);
     }
 
@@ -126,8 +137,7 @@ contract PorProofCheck {
     /// executor to that executor's `check`, anything else to the CitationProof checker
     /// (which names what else it is).
     function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
-        (bytes32 codec,) = PorCbor.check(proof);
-        if (codec != 0) return (false, MALFORMED, 0);
+        if (!readProof(proof)) return (false, MALFORMED, 0);
         (bytes32 schema, bool named) = schemaOf(proof, PorCbor.get(proof, 0, "schema"));
         if (schema == ONE_STEP) return IPorStepExec(stepExecutor(proof)).execute(proof);
         address x = named ? executor(schema) : address(0);
