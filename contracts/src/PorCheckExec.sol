@@ -25,13 +25,10 @@ contract PorCheckExec {
         PorOneStepCheck.Parts memory parts;
         uint256[][] memory records;
         uint256[] memory at;
-        bytes32 kind;
-        (won, checkId, porRoot, parts, records, at, kind) = PorOneStepCheck.checkUpTo(proof);
+        (won, checkId, porRoot, parts, records, at) = PorOneStepCheck.checkKind(proof, KIND);
         if (checkId != 0) return (won, checkId, porRoot);
-        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        // The PromptSpec leaf passes the §2 reader (SPEC §14.8); the fields read are
+        // The PromptSpec leaf passed the §2 reader (SPEC §14.8); the fields read are
         // checked where they are read.
-        if (!PorOneStepCheck.specIsCbor(proof, parts)) return (true, PorCheckStep.INVALID_RECORD, porRoot);
         (uint256 fault, PorCheckSpec.Spec memory spec) = PorCheckSpec.readSpec(proof, parts, at);
         if (fault != 0) return (true, fault == 1 ? PorCheckStep.INVALID_RECORD : PorCheckStep.UNEXECUTABLE, porRoot);
         uint256[] memory leaves = new uint256[](2 * parts.all.length);

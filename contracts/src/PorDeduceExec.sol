@@ -23,11 +23,8 @@ contract PorDeduceExec {
         PorOneStepCheck.Parts memory parts;
         uint256[][] memory records;
         uint256[] memory at;
-        bytes32 kind;
-        (won, checkId, porRoot, parts, records, at, kind) = PorOneStepCheck.checkUpTo(proof);
+        (won, checkId, porRoot, parts, records, at) = PorOneStepCheck.checkKind(proof, KIND);
         if (checkId != 0) return (won, checkId, porRoot);
-        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!PorOneStepCheck.specIsCbor(proof, parts)) return (true, PorDeduceStep.INVALID_RECORD, porRoot);
         (won, checkId) = core.run(proof, PorDeduceRead.flatten(proof, parts, records, at));
     }
 }

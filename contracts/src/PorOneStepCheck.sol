@@ -98,6 +98,22 @@ library PorOneStepCheck {
         (id, won, at, records, kind) = prepare(d, parts);
     }
 
+    /// `checkUpTo` for the executor of step kind `want`, with the PromptSpec leaf's §2
+    /// check (SPEC §14.8) that every executor reading the PromptSpec runs first: `id` is
+    /// non-zero when that decides (the common part's answer, or won
+    /// `one_step.invalid_record`); a step of another kind reverts `CourtPath(kind)`.
+    function checkKind(bytes calldata d, bytes32 want)
+        internal
+        view
+        returns (bool won, bytes32 id, bytes32 porRoot, Parts memory parts, uint256[][] memory records, uint256[] memory at)
+    {
+        bytes32 kind;
+        (won, id, porRoot, parts, records, at, kind) = checkUpTo(d);
+        if (id != 0) return (won, id, porRoot, parts, records, at);
+        if (kind != want) revert CourtPath(kind);
+        if (!specIsCbor(d, parts)) return (true, INVALID_RECORD, porRoot, parts, records, at);
+    }
+
     /// Steps 1-3 of SPEC §10.5: the schema, every part under por_root in order, then the
     /// proof's own id; (0, por_root, parts) when all hold, else (the proof.* / merkle.* id,
     /// por_root as read, parts).
