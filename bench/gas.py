@@ -13,8 +13,9 @@ any transaction, whatever the contract does); the total is shown beside it.
 * a game (SPEC §14.4) on anvil (tests/chain/anvil, when installed; the gas of
   its receipts) on a market of 1 000 evidence leaves: proposeVerdict, three
   openChallenge (inclusion, two new slots), a rejecting and an upholding
-  submitRuling (ecrecover, credits, the strike), closeMoot, withdraw, and
-  finalize of an unchallenged verdict after its window;
+  submitRuling (ecrecover, credits, the strike), closeMoot, withdraw, the
+  struck market's re-proposal (next round: archives the struck root, SPEC §14.2),
+  and finalize of an unchallenged verdict after its window;
 * ecrecover: a bare call of precompile 0x01 on the same digest and signature;
 * checkInclusion: an evidence leaf of 300 bytes (about an EvidenceItem) at
   index 0 of trees of 10^1 .. 10^6 leaves (index 0 has the longest path,
@@ -141,6 +142,10 @@ def game_gas() -> dict[str, int] | None:
         moot = challenge_id(leaf_id(market, 2, 0), leaf[2], bytes.fromhex(oracle[2:]), case[2])
         measure("closeMoot", oracle, call_data("closeMoot", moot))
         measure("withdraw", first, call_data("withdraw"))
+        again, _proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=102, round_=1,
+                                          market=market)
+        measure("proposeVerdict (after a strike)", oracle,
+                propose_data(again, CHAIN_ID, contract), PROPOSER_BOND)
         words, _proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=101)
         node.send(oracle, registry, propose_data(words, CHAIN_ID, contract), PROPOSER_BOND)
         node.advance(WINDOW)

@@ -45,18 +45,20 @@ abstract contract PorRegistryTypes {
         Void
     }
 
-    /// What is stored per market: three slots (SPEC §14.2).
+    /// What is stored per market: three slots (SPEC §14.2). The second holds everything a
+    /// challenge, a settle and finality read (status, round, open challenges, deadline), so
+    /// they cost one storage read; the third only what `finalize` and a rejection need.
     struct Record {
         bytes32 porRoot;
-        uint64 evidenceCount;
-        uint64 reasoningCount;
+        VerdictStatus status;
+        uint32 round;
+        uint32 openChallenges;
+        uint64 deadline;
         uint8 outcome;
         uint16 confidenceBps;
-        uint32 openChallenges;
-        uint32 round;
-        VerdictStatus status;
+        uint64 evidenceCount;
         address proposer;
-        uint64 deadline;
+        uint64 reasoningCount;
     }
 
     /// SPEC §16.7: the dispute court's ruling on one case, signed by the resolver's key

@@ -10,7 +10,8 @@ import {IPorProofCheck, PorRegistryTypes} from "./PorRegistryTypes.sol";
 /// commits its challenger, its DisputeCase hash (§16.2) and a bond; a court Ruling signed by
 /// the resolver settles only the challenge whose case it names. Payouts are pulled with
 /// `withdraw()`. A CitationProof or a one-step proof that PorProofCheck finds won strikes a
-/// proposed verdict in one call to `settleByProof`, with no resolver. Errors are named after por check ids
+/// proposed verdict in one call to `settleByProof`, with no resolver, and pays its caller
+/// at once (credited if refused). Errors are named after por check ids
 /// (SignatureHighS is signature.high_s).
 contract PorVerdictRegistry is PorRegistryTypes {
     // ---- constants (SPEC §8.1-8.3) --------------------------------------------------------
@@ -47,10 +48,12 @@ contract PorVerdictRegistry is PorRegistryTypes {
 
     address public resolver;
     mapping(address => bool) public isSigner;
-    mapping(bytes32 => Record) public verdicts;
+    mapping(bytes32 => Record) private records;
     mapping(bytes32 => Challenge) public challenges;
-    /// keccak256(abi.encode(marketId, porRoot)) of every struck verdict: never proposed again.
-    mapping(bytes32 => bool) public struckRoots;
+    /// keccak256(abi.encode(marketId, porRoot)) of every struck verdict but the market's
+    /// last: the last struck root stays in its Struck record and is archived here by the
+    /// re-proposal that replaces it (SPEC §14.2), so a strike writes no new slot. `isStruck`.
+    mapping(bytes32 => bool) private archivedRoots;
     /// Pull payments: what each account may withdraw.
     mapping(address => uint256) public withdrawable;
     /// keccak256(abi.encode(marketId, keccak256(proof), committer)) => the block it was
@@ -158,24 +161,29 @@ contract PorVerdictRegistry is PorRegistryTypes {
             revert Expired(v.expiresAt, block.timestamp);
         }
         if (block.timestamp < v.issuedAt) revert NotYetValid(v.issuedAt, block.timestamp);
-        Record storage record = verdicts[v.marketId];
+        Record storage record = records[v.marketId];
         VerdictStatus status = record.status;
         if (status != VerdictStatus.None && status != VerdictStatus.Struck) revert VerdictExists(v.marketId);
         uint32 round = record.round;
         if (v.nonce != round) revert NonceRound(v.marketId, v.nonce, round);
-        if (round != 0 && struckRoots[keccak256(abi.encode(v.marketId, v.porRoot))]) {
-            revert RootStruck(v.marketId, v.porRoot);
+        if (status == VerdictStatus.Struck) {
+            // the struck roots: the archived ones and the record's own (the last struck)
+            bytes32 last = record.porRoot;
+            if (v.porRoot == last || archivedRoots[_rootKey(v.marketId, v.porRoot)]) {
+                revert RootStruck(v.marketId, v.porRoot);
+            }
+            archivedRoots[_rootKey(v.marketId, last)] = true;
         }
         uint64 deadline = uint64(block.timestamp) + disputeWindow;
         record.porRoot = v.porRoot;
-        record.evidenceCount = v.evidenceCount;
-        record.reasoningCount = v.reasoningCount;
+        record.status = VerdictStatus.Proposed;
+        record.openChallenges = 0;
+        record.deadline = deadline;
         record.outcome = outcome;
         record.confidenceBps = v.confidenceBps;
-        record.openChallenges = 0;
-        record.status = VerdictStatus.Proposed;
+        record.evidenceCount = v.evidenceCount;
         record.proposer = msg.sender;
-        record.deadline = deadline;
+        record.reasoningCount = v.reasoningCount;
         emit VerdictProposed(v.marketId, signer, msg.sender, v.porRoot, outcome, v.confidenceBps, round, deadline);
     }
 
@@ -201,27 +209,70 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// True once the market's verdict is final: finalized, void (the court never ruled), or
     /// proposed, past its deadline, with no challenge open.
     function isFinal(bytes32 marketId) public view returns (bool) {
-        Record storage record = verdicts[marketId];
+        Record storage record = records[marketId];
         VerdictStatus status = record.status;
         return status == VerdictStatus.Final || status == VerdictStatus.Void
             || (status == VerdictStatus.Proposed && record.openChallenges == 0
                 && block.timestamp >= record.deadline);
     }
 
+    /// The market's record (SPEC §14.2), in this order whatever the storage layout.
+    function verdicts(bytes32 marketId)
+        external
+        view
+        returns (
+            bytes32 porRoot,
+            uint64 evidenceCount,
+            uint64 reasoningCount,
+            uint8 outcome,
+            uint16 confidenceBps,
+            uint32 openChallenges,
+            uint32 round,
+            VerdictStatus status,
+            address proposer,
+            uint64 deadline
+        )
+    {
+        Record storage r = records[marketId];
+        return (
+            r.porRoot,
+            r.evidenceCount,
+            r.reasoningCount,
+            r.outcome,
+            r.confidenceBps,
+            r.openChallenges,
+            r.round,
+            r.status,
+            r.proposer,
+            r.deadline
+        );
+    }
+
+    /// True iff `porRoot` was struck on `marketId` (then it is never proposed there again).
+    function isStruck(bytes32 marketId, bytes32 porRoot) external view returns (bool) {
+        Record storage r = records[marketId];
+        return archivedRoots[_rootKey(marketId, porRoot)]
+            || (r.status == VerdictStatus.Struck && r.porRoot == porRoot);
+    }
+
+    function _rootKey(bytes32 marketId, bytes32 porRoot) private pure returns (bytes32) {
+        return keccak256(abi.encode(marketId, porRoot));
+    }
+
     /// What a market contract reads: the final outcome (1 YES, 2 NO, 3 INVALID; 3 for a void
     /// market), or 0 when the last verdict was struck and none is proposed; reverts NotFinal
     /// otherwise.
     function finalOutcome(bytes32 marketId) external view returns (uint8) {
-        VerdictStatus status = verdicts[marketId].status;
+        VerdictStatus status = records[marketId].status;
         if (status == VerdictStatus.Void) return 3;
-        if (isFinal(marketId)) return verdicts[marketId].outcome;
+        if (isFinal(marketId)) return records[marketId].outcome;
         if (status == VerdictStatus.Struck) return 0;
         revert NotFinal(marketId);
     }
 
     /// Anyone: close a final verdict and credit its proposer's bond.
     function finalize(bytes32 marketId) external {
-        Record storage record = verdicts[marketId];
+        Record storage record = records[marketId];
         if (record.status != VerdictStatus.Proposed || !isFinal(marketId)) revert NotFinal(marketId);
         record.status = VerdictStatus.Final;
         withdrawable[record.proposer] += proposerBond;
@@ -241,7 +292,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
     // ---- challenges (SPEC §14.4) ----------------------------------------------------------
     /// SPEC §10.4.1 steps 3-4 against the stored por_root of `marketId`; returns LH(leaf).
     function checkInclusion(bytes32 marketId, InclusionProof calldata p) public view returns (bytes32) {
-        bytes32 porRoot = verdicts[marketId].porRoot;
+        bytes32 porRoot = records[marketId].porRoot;
         if (porRoot == bytes32(0)) revert UnknownMarket(marketId);
         uint8 c = p.component;
         if ((0x36 >> c) & 1 == 0) revert ProofComponent(c); // positions 1, 2, 4, 5
@@ -273,7 +324,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
         returns (bytes32 challengeId)
     {
         if (msg.value != challengerBond) revert BondValue(challengerBond, msg.value);
-        Record storage record = verdicts[marketId];
+        Record storage record = records[marketId];
         VerdictStatus status = record.status;
         if (status == VerdictStatus.None) revert UnknownMarket(marketId);
         if (status != VerdictStatus.Proposed) revert NotChallengeable(marketId, status);
@@ -320,7 +371,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
     function lapse(bytes32 challengeId) external {
         Challenge storage ch = challenges[challengeId];
         if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
-        Record storage record = verdicts[ch.marketId];
+        Record storage record = records[ch.marketId];
         if (ch.round != record.round) revert ChallengeMoot(challengeId);
         uint256 due = uint256(record.deadline) + COURT_TIMEOUT;
         if (block.timestamp < due) revert CourtTimeoutPending(uint64(due), block.timestamp);
@@ -340,21 +391,22 @@ contract PorVerdictRegistry is PorRegistryTypes {
     function closeMoot(bytes32 challengeId) external {
         Challenge storage ch = challenges[challengeId];
         if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
-        if (ch.round == verdicts[ch.marketId].round) revert ChallengeNotMoot(challengeId);
+        if (ch.round == records[ch.marketId].round) revert ChallengeNotMoot(challengeId);
         _settle(challengeId, ch, false);
     }
 
     /// Settle an open challenge (SPEC §14.4): moot if its verdict is already struck, else
     /// upheld strikes the verdict (_strike) and rejected pays its bond to the proposer.
     function _settle(bytes32 challengeId, Challenge storage ch, bool upheld) private {
-        Record storage record = verdicts[ch.marketId];
+        Record storage record = records[ch.marketId];
         ChallengeStatus result;
         if (ch.round != record.round) {
             result = ChallengeStatus.Moot;
             withdrawable[ch.challenger] += challengerBond;
         } else if (upheld) {
             result = ChallengeStatus.Upheld;
-            _strike(challengeId, ch.marketId, record, ch.challenger, challengerBond + proposerBond);
+            withdrawable[ch.challenger] += challengerBond + proposerBond;
+            _strike(challengeId, ch.marketId, record);
         } else {
             result = ChallengeStatus.Rejected;
             --record.openChallenges;
@@ -380,14 +432,16 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// not yet final verdict with a one-step proof that PorProofCheck finds won against its
     /// stored por_root (a CitationProof, or a OneStepProof of a step kind the chain
     /// re-executes, SPEC §14.8). No bond: a proof that does not win reverts (ProofNotWon with
-    /// its check id), changing nothing. The caller is credited the proposer's bond. The id is
+    /// its check id), changing nothing. The caller is paid the proposer's bond (`_pay`). The id is
     /// keccak256(abi.encode(marketId, keccak256(proof))).
     function settleByProof(bytes32 marketId, bytes calldata proof) external returns (bytes32 challengeId) {
-        Record storage record = verdicts[marketId];
+        Record storage record = records[marketId];
         VerdictStatus status = record.status;
         if (status == VerdictStatus.None) revert UnknownMarket(marketId);
         if (status != VerdictStatus.Proposed) revert NotChallengeable(marketId, status);
-        if (isFinal(marketId)) revert WindowClosed(record.deadline, block.timestamp);
+        // isFinal of a Proposed record, from the slot just read
+        uint64 deadline = record.deadline;
+        if (record.openChallenges == 0 && block.timestamp >= deadline) revert WindowClosed(deadline, block.timestamp);
         (bool won, bytes32 checkId, bytes32 proofRoot) = IPorProofCheck(proofCheck).checkProof(proof);
         if (!won) revert ProofNotWon(checkId);
         if (proofRoot != record.porRoot) revert ProofPorRoot(proofRoot, record.porRoot);
@@ -396,18 +450,26 @@ contract PorVerdictRegistry is PorRegistryTypes {
         uint256 committedAt = proofCommits[commitment];
         if (committedAt == 0 || committedAt >= block.number) revert ProofNotCommitted(commitment);
         challengeId = keccak256(abi.encode(marketId, proofHash));
-        _strike(challengeId, marketId, record, msg.sender, proposerBond);
+        _strike(challengeId, marketId, record);
         emit ProofSettled(challengeId, marketId, msg.sender, checkId);
+        _pay(msg.sender, proposerBond);
     }
 
-    /// The one place a verdict is struck (an upheld Ruling, or `settleByProof`): `winner`
-    /// is credited `award`, the market's round moves on, and the open challenges of this
-    /// round become moot.
-    function _strike(bytes32 challengeId, bytes32 marketId, Record storage record, address winner, uint256 award)
-        private
-    {
-        withdrawable[winner] += award;
-        struckRoots[keccak256(abi.encode(marketId, record.porRoot))] = true;
+    /// Send `amount` wei to `account` now, with only the 2 300 gas stipend (no state change
+    /// can follow in a call back, and nothing is returned to copy); an account that refuses
+    /// it is credited in `withdrawable` instead (SPEC §14.4). Last in its call.
+    function _pay(address account, uint256 amount) private {
+        bool sent;
+        assembly ("memory-safe") {
+            sent := call(0, account, amount, 0, 0, 0, 0)
+        }
+        if (!sent) withdrawable[account] += amount;
+    }
+
+    /// The one place a verdict is struck (an upheld Ruling, or `settleByProof`): the
+    /// market's round moves on and the open challenges of this round become moot. The
+    /// struck root stays in the record (`isStruck`); the caller pays the winner.
+    function _strike(bytes32 challengeId, bytes32 marketId, Record storage record) private {
         uint32 round = record.round;
         record.status = VerdictStatus.Struck;
         record.round = round + 1;

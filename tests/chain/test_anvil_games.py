@@ -237,8 +237,9 @@ def _strike_and_pay(node: Node, registry: str, market: bytes, settle: bytes, *,
                     players: tuple[str, str, str], start: dict[str, int],
                     fees: dict[str, int]) -> None:
     """The honest player sends the winning ``settleByProof``: the verdict is struck
-    (final outcome 0), the same call cannot strike it again, the honest player
-    withdraws the proposer's bond once, and every balance is right to the wei."""
+    (final outcome 0), the same call cannot strike it again, the honest player is paid
+    the proposer's bond with the strike (nothing left to withdraw: SPEC §14.4), and
+    every balance is right to the wei."""
     oracle, honest, other = players
     proof = _settled_proof(settle)
     # A copy of the proof sent by another account without a commitment (the
@@ -251,7 +252,6 @@ def _strike_and_pay(node: Node, registry: str, market: bytes, settle: bytes, *,
     assert settled["execution_gas"] > 0
     assert int.from_bytes(node.view(registry, call_data("finalOutcome", market)), "big") == 0
     assert node.revert_name(other, registry, settle) == "NotChallengeable"
-    fees[honest] += node.send(honest, registry, call_data("withdraw"))["fee"]
     assert node.revert_name(honest, registry, call_data("withdraw")) == "NothingToWithdraw"
     assert node.balance(oracle) == start[oracle] - fees[oracle] - PROPOSER_BOND
     assert node.balance(honest) == start[honest] - fees[honest] + PROPOSER_BOND

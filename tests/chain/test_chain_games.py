@@ -323,8 +323,10 @@ class RegistryMachine(RuleBasedStateMachine):
             return
         assert reverts(game.chain, call, sender=who).name == "ProofNotCommitted"
         game.chain.commit_proof(game.market, won_proof, who)
+        before = game.chain.balance(who)
         game.chain.send(call, sender=who)  # an honest challenger with a won proof wins
-        self._credit(who, PROPOSER_BOND)
+        assert game.chain.balance(who) - before == PROPOSER_BOND  # paid with the strike
+        self.held -= PROPOSER_BOND
         self.status, game.round, self.lie_struck = 2, game.round + 1, True
 
     @rule(lying=st.booleans())

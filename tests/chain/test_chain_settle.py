@@ -107,18 +107,23 @@ def test_a_lie_is_struck_in_one_transaction_and_the_bond_paid(
     assert call["challenge_id_hex"] == "0x" + out.output.hex()
     assert status(chain, market) == (0, 1, 2)  # round 1, Struck
     assert chain.call("finalOutcome", market) == 0
-    assert chain.call("withdrawable", CHALLENGER) == PROPOSER_BOND
-    assert chain.call("withdrawable", ADMIN) == 0  # the proposer lost its bond
-    assert reverts(chain, data, sender=RESOLVER).name == "NotChallengeable"  # once
-    chain.send(call_data("withdraw"), sender=CHALLENGER)
+    # paid with the strike (SPEC §14.4): nothing to withdraw, nothing left in the registry
     assert chain.balance(CHALLENGER) - before == PROPOSER_BOND  # revm charges no gas fee
+    assert chain.call("withdrawable", CHALLENGER) == 0
+    assert chain.call("withdrawable", ADMIN) == 0  # the proposer lost its bond
     assert chain.balance(chain.address) == 0
+    assert reverts(chain, data, sender=RESOLVER).name == "NotChallengeable"  # once
+    assert reverts(chain, call_data("withdraw"), sender=CHALLENGER).name == "NothingToWithdraw"
+    por_root = chain.call("verdicts", market)[0]
+    assert chain.call("isStruck", market, por_root) is True
     # Re-proposal: the struck bundle never comes back; the honest one, next round, does.
     with pytest.raises(Exception) as info:
         register_bundle(chain, bundle.to_cbor(), nonce=1)
     assert getattr(info.value, "name", None) == "RootStruck"
     assert register_bundle(chain, honest_08().to_cbor(), nonce=1) == market
     assert status(chain, market) == (0, 1, 1)
+    assert chain.call("isStruck", market, por_root) is True  # archived by the re-proposal
+    assert chain.call("isStruck", market, chain.call("verdicts", market)[0]) is False
     assert reverts(chain, data, sender=CHALLENGER).name == "ProofPorRoot"  # another root
 
 
@@ -179,12 +184,13 @@ def test_an_open_challenge_keeps_the_verdict_strikable_and_becomes_moot(
     chain.set_time(T0 + 1 + WINDOW + 5)  # past the window, but a challenge stands
     assert chain.call("isFinal", market) is False
     chain.commit_proof(market, proof, CHALLENGER)
+    before = chain.balance(CHALLENGER)
     chain.send(call_data("settleByProof", market, proof), sender=CHALLENGER)
     assert status(chain, market) == (0, 1, 2)
+    assert chain.balance(CHALLENGER) - before == PROPOSER_BOND  # paid with the strike
     chain.call("closeMoot", opened)  # the court's challenge gets its own bond back
     assert chain.call("withdrawable", RESOLVER) == CHALLENGER_BOND
-    assert chain.call("withdrawable", CHALLENGER) == PROPOSER_BOND
-    assert chain.balance(chain.address) == PROPOSER_BOND + CHALLENGER_BOND
+    assert chain.balance(chain.address) == CHALLENGER_BOND
 
 
 def test_the_cli_refuses_what_would_revert(tmp_path: Path) -> None:
@@ -239,8 +245,9 @@ def test_por_chain_commit_prints_the_commitment_the_settle_needs(tmp_path: Path)
         "calldata"]["challenge_id_hex"]  # type: ignore[index]
     chain.send(bytes.fromhex(call["data_hex"][2:]), sender=CHALLENGER)
     chain.mine()
+    before = chain.balance(CHALLENGER)
     chain.send(call_data("settleByProof", market, proof.read_bytes()), sender=CHALLENGER)
-    assert chain.call("withdrawable", CHALLENGER) == PROPOSER_BOND
+    assert chain.balance(CHALLENGER) - before == PROPOSER_BOND
     honest = tmp_path / "honest.cbor"
     honest.write_bytes(citation_proof(honest_08(), 3, []))
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):

@@ -144,8 +144,10 @@ def test_a_copied_proof_pays_its_copier_nothing(tmp_path: Path) -> None:
     assert reverts(chain, settle, sender=STRANGER).name == "ProofNotCommitted"
     chain.send(call_data("commitProof", mine), sender=CHALLENGER)  # a second commit keeps
     assert chain.call("proofCommits", mine) == 1  # the first block
+    before = {a: chain.balance(a) for a in (CHALLENGER, STRANGER)}
     chain.send(settle, sender=CHALLENGER)
-    assert chain.call("withdrawable", CHALLENGER) == PROPOSER_BOND
+    assert chain.balance(CHALLENGER) - before[CHALLENGER] == PROPOSER_BOND  # paid at once
+    assert chain.balance(STRANGER) == before[STRANGER]
     assert chain.call("withdrawable", STRANGER) == 0
     chain.mine()
     assert reverts(chain, settle, sender=STRANGER).name == "NotChallengeable"

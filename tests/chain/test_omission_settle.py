@@ -37,11 +37,12 @@ def test_an_omission_is_struck_in_one_transaction(tmp_path: Path) -> None:
     market = register_bundle(chain, lie.to_cbor())
     data = bytes.fromhex(str(call["data_hex"])[2:])
     chain.commit_proof(market, proof.read_bytes(), CHALLENGER)
+    before = chain.balance(CHALLENGER)
     out = chain.send(data, sender=CHALLENGER)
     assert out.output == settlement_id(market, proof.read_bytes())
     assert status(chain, market) == (0, 1, 2)  # round 1, Struck
     assert chain.call("finalOutcome", market) == 0
-    assert chain.call("withdrawable", CHALLENGER) == PROPOSER_BOND
+    assert chain.balance(CHALLENGER) - before == PROPOSER_BOND  # paid with the strike
     assert chain.call("withdrawable", ADMIN) == 0
 
 

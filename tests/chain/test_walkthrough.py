@@ -1,5 +1,5 @@
 """docs/chain-walkthrough.md, run: the `cast` walk-through of a full dispute (propose,
-find the lie, commit, settle by proof, withdraw) against an anvil this test starts on
+find the lie, commit, settle by proof, which pays the finder) against an anvil this test starts on
 127.0.0.1, with the page's own commands, so the text cannot rot (issue 24 item 5).
 
 The block after the page's ``<!-- walkthrough`` marker runs in bash, in a temporary
@@ -20,7 +20,6 @@ from pathlib import Path
 from anvil_node import ANVIL, Node, anvil
 from chain_support import (
     CHAIN_ID,
-    PROPOSER_BOND,
     ROOT,
     T0,
     TEST_ONLY_SECRET,
@@ -104,8 +103,8 @@ def test_the_cast_walkthrough_plays_a_whole_dispute(tmp_path: Path) -> None:
         assert int.from_bytes(struck[6 * 32:7 * 32], "big") == 1  # round 1
         assert int.from_bytes(struck[7 * 32:8 * 32], "big") == 2  # Struck
         assert node.balance(registry) == 0
-    # The page's reads: not final before the settle; then struck (0), the finder's
-    # credit (the proposer's bond), and the registry emptied by the withdrawal.
+    # The page's reads: not final before the settle; then struck (0), no credit left
+    # (the proposer's bond was sent to the finder with the strike), the registry empty.
     reads = [line for line in done.stdout.split("\n")
              if re.fullmatch(r"(true|false|[0-9]+)( \[[0-9.e]+\])?", line)]
-    assert [line.split(" ")[0] for line in reads] == ["false", "0", str(PROPOSER_BOND), "0"]
+    assert [line.split(" ")[0] for line in reads] == ["false", "0", "0", "0"]
