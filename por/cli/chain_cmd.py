@@ -8,7 +8,7 @@ verdict with a won proof the registry checks (SPEC §14.8), no resolver
 (``settleByProof``), after ``por chain commit PROOF --market ID --sender ADDR``
 (``commitProof``) in an earlier block; ``por chain lapse ID`` voids a market whose
 challenge the court left unruled; ``por chain finalize MARKET`` and ``por chain
-withdraw`` are the last two calls of a game.
+withdraw`` are the last two calls of a game (a settle pays its sender with the strike).
 Proposing is ``por attestation --calldata`` (a verified bundle's signature).
 Nothing is sent: the output goes to any wallet or ``cast send ADDR DATA --value WEI``.
 
@@ -85,7 +85,8 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     ruling.set_defaults(run=run_ruling)
     settle = sub.add_parser("settle", help="settleByProof: strike a proposed verdict with a "
                                            "won proof the registry checks (no bond, no "
-                                           "resolver)")
+                                           "resolver; the sender is paid the proposer's "
+                                           "bond)")
     settle.add_argument("proof", metavar="PROOF", help="a CitationProof, JudgeProof, "
                                                        "OmissionProof or OneStepProof of a "
                                                        "step kind the chain re-executes (por "
