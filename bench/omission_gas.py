@@ -95,18 +95,13 @@ def check_rows(exec_: ExecChecker, router: ProofChecker) -> None:
 def settle_rows(exec_: ExecChecker) -> None:
     from chain_support import (
         ADMIN,
-        CHAIN_ID,
-        PROPOSER_BOND,
         TEST_ONLY_SECRET,
         Chain,
         address_of,
-        bundle_proposal,
         call_data,
         register_bundle,
     )
     from gas import _lie
-
-    from por.chain.calldata import proof_commitment
 
     lie, dropped = omitted_lie(), audited_on("08-quorum-agree", [0, 1])
     cases = [("omitted_evidence (OmissionProof)", lie.to_cbor(), written(lie)),
@@ -120,20 +115,14 @@ def settle_rows(exec_: ExecChecker) -> None:
         alone = exec_.execute(proof)[2] if "Omission" in name else None
         print(f"settleByProof revm, {name}: {len(proof)} bytes, execution {out.execution_gas}, "
               f"total {out.gas_used}" + (f"; check alone {alone}" if alone else ""))
-    from anvil_node import ANVIL, anvil, deploy
+    from anvil_node import ANVIL, anvil, settle_fresh
 
     if not ANVIL.exists():
         print("anvil: not installed (cd tests/chain/anvil && npm ci)")
         return
     for name, bundle, proof in cases:
         with anvil() as node:
-            registry, accounts = deploy(node)
-            oracle, first = accounts[1], accounts[2]
-            market, propose = bundle_proposal(bundle, CHAIN_ID, bytes.fromhex(registry[2:]))
-            node.send(oracle, registry, propose, PROPOSER_BOND)
-            node.send(first, registry, call_data("commitProof", proof_commitment(
-                market, proof, bytes.fromhex(first[2:]))))
-            receipt = node.send(first, registry, call_data("settleByProof", market, proof))
+            receipt = settle_fresh(node, bundle, proof)
             print(f"settleByProof anvil, {name}: gasUsed {int(receipt['gasUsed'], 16)} "
                   f"(execution {receipt['execution_gas']})")
 

@@ -31,25 +31,16 @@ sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "
 
 
 def measure() -> list[dict[str, Any]]:
-    from anvil_node import anvil, deploy
-    from chain_support import CHAIN_ID, PROPOSER_BOND, bundle_proposal, call_data
+    from anvil_node import anvil, settle_fresh
     from gas_steps import cases
     from proof_check_support import ProofChecker
-
-    from por.chain.calldata import proof_commitment
 
     checker = ProofChecker()
     rows = []
     with anvil() as node:
         for name, _target, _executor, _entry, make in cases():
             lie, proof = make()
-            registry, accounts = deploy(node)
-            oracle, finder = accounts[1], accounts[2]
-            market, propose = bundle_proposal(lie, CHAIN_ID, bytes.fromhex(registry[2:]))
-            node.send(oracle, registry, propose, PROPOSER_BOND)
-            node.send(finder, registry, call_data("commitProof", proof_commitment(
-                market, proof, bytes.fromhex(finder[2:]))))
-            settle = node.send(finder, registry, call_data("settleByProof", market, proof))
+            settle = settle_fresh(node, lie, proof)
             won, check_id, check = checker.any_proof(proof)
             assert won, (name, check_id)
             rows.append({"class": name, "proof_bytes": len(proof),

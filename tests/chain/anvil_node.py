@@ -22,6 +22,7 @@ from typing import Any
 from chain_support import (
     CHAIN_ID,
     ERRORS,
+    PROPOSER_BOND,
     T0,
     TEST_ONLY_COURT,
     TEST_ONLY_SECRET,
@@ -153,3 +154,20 @@ def deploy(node: Node) -> tuple[str, list[str]]:
         "0x" + address_of(TEST_ONLY_COURT).hex(), checker)
     registry: str = node.send(accounts[0], None, code)["contractAddress"]
     return registry, accounts
+
+
+def settle_fresh(node: Node, bundle: bytes, proof: bytes) -> dict[str, Any]:
+    """A fresh deployment on ``node`` (:func:`deploy`), ``bundle`` proposed by dev
+    account 1, ``proof`` committed by dev account 2 (no credit held) and settled by it
+    a block later (automine); the settle's receipt (with ``execution_gas``)."""
+    from chain_support import bundle_proposal, call_data
+
+    from por.chain.calldata import proof_commitment
+
+    registry, accounts = deploy(node)
+    oracle, finder = accounts[1], accounts[2]
+    market, propose = bundle_proposal(bundle, CHAIN_ID, bytes.fromhex(registry[2:]))
+    node.send(oracle, registry, propose, PROPOSER_BOND)
+    node.send(finder, registry, call_data("commitProof", proof_commitment(
+        market, proof, bytes.fromhex(finder[2:]))))
+    return node.send(finder, registry, call_data("settleByProof", market, proof))
