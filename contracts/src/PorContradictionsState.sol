@@ -237,19 +237,19 @@ library PorContradictionsState {
             (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
             if (!isArray) return false;
             bytes32[] memory seen = tableFor(n);
+            uint256[] memory at = new uint256[](3);
             for (uint256 i = 0; i < n; i++) {
-                (bool ok, uint256[] memory at) = PorRecords.fields(d, p, SOURCE_KEYS);
-                if (!ok) return false;
+                uint256 end = three(d, p, SOURCE_KEYS, at);
+                if (end == 0) return false;
                 for (uint256 k = 0; k < 3; k++) {
                     (bool text,,) = PorCbor.str(d, at[k], PorCbor.TEXT);
                     if (!text) return false;
                 }
-                (, uint256 off, uint256 len) = PorCbor.str(d, at[1], PorCbor.TEXT);
-                bytes32 key = keccak256(d[off:off + len]);
+                bytes32 key = PorCheckKeys.textHash(d, at[1]);
                 uint256 free = slot(seen, key);
                 if (seen[free] == key) return false; // a source named twice
                 seen[free] = key;
-                p = PorCbor.skip(d, p);
+                p = end;
             }
             return true;
         }
@@ -285,8 +285,8 @@ library PorContradictionsState {
     /// (`numeric`) or a bool.
     function ref(bytes calldata d, uint256 p, bool numeric) private pure returns (bool) {
         unchecked {
-            (bool ok, uint256[] memory at) = PorRecords.fields(d, p, REF_KEYS);
-            if (!ok) return false;
+            uint256[] memory at = new uint256[](3);
+            if (three(d, p, REF_KEYS, at) == 0) return false;
             (bool a,,) = PorCbor.str(d, at[1], PorCbor.TEXT);
             (bool b,,) = PorCbor.str(d, at[2], PorCbor.TEXT);
             if (!a || !b) return false;
@@ -297,6 +297,15 @@ library PorContradictionsState {
             (bool text, uint256 off, uint256 len) = PorCbor.str(d, at[0], PorCbor.TEXT);
             return text && PorDecimal.isCanonical(d, off, len);
         }
+    }
+
+    /// The map at `p` has exactly the three `keys` (packed in §2 order): the offset after
+    /// it, their value positions in `at`; else 0. One walk (`PorCheckKeys.find`): three
+    /// entries and the three keys found is exactly those keys (keys are unique, §2).
+    function three(bytes calldata d, uint256 p, bytes memory keys, uint256[] memory at) private pure returns (uint256 end) {
+        (bool isMap, uint256 count,) = PorCbor.container(d, p, PorCbor.MAP);
+        (end,) = PorCheckKeys.find(d, p, keys, at);
+        if (!isMap || count != 3 || at[0] == 0 || at[1] == 0 || at[2] == 0) return 0;
     }
 
     /// The claim_id item of the reference at `r` (after "value" and its value, then the key).
