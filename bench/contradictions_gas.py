@@ -30,15 +30,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from bundle_edits import honest  # noqa: E402
-from por.bundle import build  # noqa: E402
-from por.bundle.layout import Bundle  # noqa: E402
-from por.challenge import bundle_from_bytes  # noqa: E402
-from por.scenarios import load_scenario  # noqa: E402
 from common_part import CommonPart  # noqa: E402
 from exec_support import ExecChecker  # noqa: E402
 
+from por.bundle import build  # noqa: E402
+from por.bundle.layout import Bundle  # noqa: E402
+from por.challenge import bundle_from_bytes  # noqa: E402
 from por.challenge.one_step import build_one_step_proof  # noqa: E402
 from por.encoding import decode  # noqa: E402
+from por.scenarios import load_scenario  # noqa: E402
 
 MARKETS = (
     "01-boolean-observed",
@@ -74,7 +74,10 @@ def copied(name: str, count: int) -> Bundle:
 
 def main() -> None:
     chain, common = ExecChecker("PorContradictionsExec"), CommonPart()
-    print(f"{'market':42} {'reqs':>4} {'bytes':>6} {'execute':>9} {'common':>8} {'kind':>8} {'ratio':>6}")
+    print(
+        f"{'market':42} {'reqs':>4} {'bytes':>6} {'execute':>9} {'common':>8} {'kind':>8}"
+        f" {'ratio':>6}"
+    )
     base = 0
     cases = [(name, honest(name)) for name in MARKETS]
     cases += [(f"{name} x{n}", copied(name, n)) for n in REQS for name in MARKETS[1:3]]
