@@ -3,9 +3,9 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckCompute} from "./PorCheckCompute.sol";
+import {PorCheckParts} from "./PorCheckParts.sol";
 import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
-import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 
 /// @title PorCheckExec: the executor of `check_requirement` one-step proofs (SPEC §14.8):
@@ -31,10 +31,6 @@ contract PorCheckExec {
         // checked where they are read.
         (uint256 fault, PorCheckSpec.Spec memory spec) = PorCheckSpec.readSpec(proof, parts, at);
         if (fault != 0) return (true, fault == 1 ? PorCheckStep.INVALID_RECORD : PorCheckStep.UNEXECUTABLE, porRoot);
-        uint256[] memory leaves = new uint256[](2 * parts.all.length);
-        for (uint256 i = 0; i < parts.all.length; i++) {
-            (leaves[2 * i], leaves[2 * i + 1]) = (parts.all[i].leaf, parts.all[i].leafLength);
-        }
-        (won, checkId) = compute.run(proof, leaves, parts.evidenceCount, records, at, spec);
+        (won, checkId) = compute.run(proof, PorCheckParts.pack(parts), parts.evidenceCount, records, at, spec);
     }
 }

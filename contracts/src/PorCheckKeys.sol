@@ -53,6 +53,41 @@ library PorCheckKeys {
         walk(base, p, left, keys, at);
     }
 
+    /// `findAfter` telling where it stopped, as `find` does: (the offset after the map, 0)
+    /// when it walked the `left` entries, else (0, the entries after the one whose value it
+    /// stopped at).
+    function findFrom(bytes calldata d, uint256 p, uint256 left, bytes memory keys, uint256[] memory at)
+        internal
+        pure
+        returns (uint256 end, uint256 rest)
+    {
+        uint256 base;
+        assembly ("memory-safe") {
+            base := d.offset
+        }
+        end = walk(base, p, left, keys, at);
+        if (end >> 255 != 0) (end, rest) = (0, end & (type(uint256).max >> 1));
+    }
+
+    /// A last packed key that sorts after every text key of at most 23 bytes (23 bytes
+    /// 0xff: never UTF-8), so a `find` whose list ends with it walks the whole map and
+    /// tells its end (0 when a longer or non-text key stops it); its `at` slot stays 0.
+    bytes internal constant ALL =
+        "\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
+
+    /// The keys of `find` over the whole map at `pos` (`keys` ending with `ALL`) and the
+    /// offset after the map (`PorCbor.skip` when the walk could not tell it, or when `pos`
+    /// is not a map).
+    function findAll(bytes calldata d, uint256 pos, bytes memory keys, uint256[] memory at)
+        internal
+        pure
+        returns (uint256 end)
+    {
+        (end,) = find(d, pos, keys, at);
+        (bool isMap,,) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (end == 0 || !isMap) end = PorCbor.skip(d, pos);
+    }
+
     /// `find`'s merge walk over `count` entries from `p` (calldata offset `base`): the
     /// offset after the last entry when it walked them all, or 2^255 | the number of
     /// entries after the one whose value it stopped at, or 0.

@@ -28,12 +28,18 @@ library PorCheckSpec {
         return PorCheckState.key(d, sb + at[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
     }
 
-    bytes private constant SPEC_KEYS = "\x06market\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds";
-    bytes private constant REQ_ID = "\x0erequirement_id";
+    bytes private constant MARKET = "\x06market";
+    bytes private constant REQUIREMENTS = "\x11data_requirements";
+    bytes private constant TAIL_KEYS = "\x14prediction_semantics\x17timestamp_slack_seconds";
+    /// Each entry's keys read, then `PorCheckKeys.ALL` (the entry walked to its end).
+    bytes private constant ENTRY_KEYS =
+        "\x0erequirement_id\x0esource_targets\x13min_provenance_tier\x15accepted_status_codes\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
 
     /// (0, spec) or 1 (a field read is malformed: one_step.invalid_record) or 2 (no
-    /// requirement R: step.bad_inputs). Each map is walked once for the keys read of it
-    /// (`PorCheckKeys.find`).
+    /// requirement R: step.bad_inputs). The leaf's top map is walked once, in §2 order:
+    /// to market (walked to its end for its keys), data_requirements (each entry walked
+    /// once, to its end), then prediction_semantics and timestamp_slack_seconds; a read
+    /// that fails is answered 1 (as `window` or `semantics` failing would be, before R).
     function readSpec(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[] memory at)
         internal
         pure
@@ -43,31 +49,47 @@ library PorCheckSpec {
         uint256 rid = requirementOf(d, parts.all[0].leaf, at);
         // The leaf passed the §2 reader (the caller checked it).
         if (parts.all[1].leafLength == 0) return (1, spec);
-        uint256[] memory f = new uint256[](4);
-        PorCheckKeys.find(d, base, SPEC_KEYS, f);
-        (uint256 reqs, uint256 ps) = (f[1], f[2]);
-        if (!window(d, f[0], f[3], spec, f)) return (1, spec);
-        if (!semantics(d, ps, spec, f)) return (1, spec);
-        return (requirements(d, reqs, rid, spec, f), spec);
+        uint256[] memory f = new uint256[](5);
+        (, uint256 left) = PorCheckKeys.find(d, base, MARKET, f);
+        // market and data_requirements present: entries follow market
+        if (f[0] == 0 || left == 0) return (1, spec);
+        (bool ok, uint256 p) = window(d, f[0], spec, f);
+        if (!ok) return (1, spec);
+        (, left) = PorCheckKeys.findFrom(d, p, left, REQUIREMENTS, f);
+        if (f[0] == 0) return (1, spec);
+        uint256 r;
+        (r, p) = requirements(d, f[0], rid, spec, f);
+        if (r == 1) return (1, spec);
+        PorCheckKeys.findFrom(d, p, left, TAIL_KEYS, f);
+        (bool s3, uint256 slack) = PorCheckState.countAt(d, f[1]);
+        (spec.start, spec.end) = (spec.start > slack ? spec.start - slack : 0, spec.end + slack);
+        if (!s3 || !semantics(d, f[0], spec, f)) return (1, spec);
+        return (r, spec);
     }
 
     /// data_requirements (at `reqs`): each entry's requirement_id an Id up to R's entry,
-    /// read by `requirement`: 0, or 1 (malformed), or 2 (no R).
+    /// read by `requirement`: (0, or 1 (malformed), or 2 (no R); the offset after the
+    /// array when not 1).
     function requirements(bytes calldata d, uint256 reqs, uint256 rid, Spec memory spec, uint256[] memory f)
         private
         pure
-        returns (uint256)
+        returns (uint256 r, uint256 p)
     {
-        (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
-        if (!isArray) return 1;
+        (bool isArray, uint256 n, uint256 first) = PorCbor.container(d, reqs, PorCbor.ARRAY);
+        if (!isArray) return (1, 0);
+        (r, p) = (2, first);
         for (uint256 i = 0; i < n; i++) {
-            PorCheckKeys.find(d, p, REQ_ID, f);
-            (bool idOk,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
-            if (!idOk) return 1;
-            if (PorCheckKeys.sameText(d, f[0], rid)) return requirement(d, p, spec, f) ? 0 : 1;
-            p = PorCbor.skip(d, p);
+            uint256 next = PorCheckKeys.findAll(d, p, ENTRY_KEYS, f);
+            if (r == 2) {
+                (bool idOk,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
+                if (!idOk) return (1, 0);
+                if (PorCheckKeys.sameText(d, f[0], rid)) {
+                    if (!requirement(d, spec, f)) return (1, 0);
+                    r = 0;
+                }
+            }
+            p = next;
         }
-        return 2;
     }
 
     bytes private constant SEMANTICS_KEYS = "\x06metric\x09predicate";
@@ -83,42 +105,44 @@ library PorCheckSpec {
         return p1 && p2;
     }
 
-    bytes private constant MARKET_KEYS = "\x0fallowed_sources\x11resolution_window";
+    /// market's keys read, then `PorCheckKeys.ALL`.
+    bytes private constant MARKET_KEYS = "\x0fallowed_sources\x11resolution_window\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
     bytes private constant WINDOW_KEYS = "\x03end\x05start";
 
-    /// market (at `market`).allowed_sources (Ids), the window widened by
-    /// timestamp_slack_seconds (at `slackAt`); `f` a buffer.
-    function window(bytes calldata d, uint256 market, uint256 slackAt, Spec memory spec, uint256[] memory f)
+    /// market (at `market`).allowed_sources (Ids), the window (`readSpec` widens it by
+    /// timestamp_slack_seconds); `end` the offset after market; `f` a buffer.
+    function window(bytes calldata d, uint256 market, Spec memory spec, uint256[] memory f)
         private
         pure
-        returns (bool)
+        returns (bool, uint256 end)
     {
-        PorCheckKeys.find(d, market, MARKET_KEYS, f);
+        end = PorCheckKeys.findAll(d, market, MARKET_KEYS, f);
         uint256 w;
         (spec.allowed, w) = (f[0], f[1]);
         (bool ok,,) = spec.allowed == 0 ? (false, 0, 0) : PorRecords.idList(d, spec.allowed);
-        if (!ok || w == 0) return false;
+        if (!ok || w == 0) return (false, end);
         PorCheckKeys.find(d, w, WINDOW_KEYS, f);
-        (bool s1, uint256 start) = PorCheckState.countAt(d, f[1]);
-        (bool s2, uint256 end) = PorCheckState.countAt(d, f[0]);
-        (bool s3, uint256 slack) = PorCheckState.countAt(d, slackAt);
-        (spec.start, spec.end) = (start > slack ? start - slack : 0, end + slack);
-        return s1 && s2 && s3;
+        bool s1;
+        bool s2;
+        (s1, spec.start) = PorCheckState.countAt(d, f[1]);
+        (s2, spec.end) = PorCheckState.countAt(d, f[0]);
+        return (s1 && s2, end);
     }
 
-    bytes private constant REQ_KEYS = "\x0esource_targets\x13min_provenance_tier\x15accepted_status_codes";
+    /// A target's key read, then `PorCheckKeys.ALL`.
+    bytes private constant TARGET_KEYS = "\x09source_id\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
 
-    /// R's (at `r`) source_targets (maps with an Id source_id), min_provenance_tier 0..3
-    /// and accepted_status_codes (absent, or 100..599 each); `f` a buffer.
-    function requirement(bytes calldata d, uint256 r, Spec memory spec, uint256[] memory f) private pure returns (bool) {
-        PorCheckKeys.find(d, r, REQ_KEYS, f);
-        (spec.targets, spec.codes) = (f[0], f[2]);
-        uint256 tier = f[1];
+    /// R's entry, whose ENTRY_KEYS positions are in `f`: its source_targets (maps with an
+    /// Id source_id), min_provenance_tier 0..3 and accepted_status_codes (absent, or
+    /// 100..599 each); `f` then a buffer.
+    function requirement(bytes calldata d, Spec memory spec, uint256[] memory f) private pure returns (bool) {
+        (spec.targets, spec.codes) = (f[1], f[3]);
+        uint256 tier = f[2];
         (bool ok, uint256 n, uint256 p) = spec.targets == 0 ? (false, 0, 0) : PorCbor.container(d, spec.targets, PorCbor.ARRAY);
         for (uint256 i = 0; ok && i < n; i++) {
-            uint256 sid = PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10);
-            (ok,,) = sid == 0 ? (false, 0, 0) : PorRecords.isId(d, sid);
-            p = PorCbor.skip(d, p);
+            uint256 next = PorCheckKeys.findAll(d, p, TARGET_KEYS, f);
+            (ok,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
+            p = next;
         }
         bool tierOk;
         (tierOk, spec.minTier) = tier == 0 ? (false, 0) : PorRecords.uintIn(d, tier, 0, 3);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorCheckParts} from "./PorCheckParts.sol";
 import {PorContradictionsMerge} from "./PorContradictionsMerge.sol";
-import {PorContradictionsStep} from "./PorContradictionsStep.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 
 /// @title PorContradictionsExec: the stateless executor of the `contradictions` step kind
-/// (SPEC §14.8, §12.5.5). `PorOneStepCheck`'s common part runs here; the re-execution
-/// itself runs in `PorContradictionsMerge`, which the constructor deploys (the two
-/// together pass the 24 576-byte code limit). Any other kind reverts `CourtPath(kind)`.
+/// (SPEC §14.8, §12.5.5). `PorOneStepCheck`'s common part runs here (with the PromptSpec
+/// leaf's §2 check); the re-execution itself runs in `PorContradictionsMerge`, which the
+/// constructor deploys (the two together pass the 24 576-byte code limit), on the parts
+/// verified here. Any other kind reverts `CourtPath(kind)`.
 contract PorContradictionsExec {
     bytes32 public constant KIND = keccak256("contradictions");
     /// The second half, deployed by the constructor (no storage: an immutable).
@@ -20,7 +21,11 @@ contract PorContradictionsExec {
 
     /// A por.OneStepProof/1 whose bytes passed the §2 reader (the router runs it).
     function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
-        (won, checkId, porRoot) = PorOneStepCheck.checkWith(proof, PorContradictionsStep.ready);
-        if (checkId == PorContradictionsStep.READY) (won, checkId) = merge.recompute(proof);
+        PorOneStepCheck.Parts memory parts;
+        uint256[][] memory records;
+        uint256[] memory at;
+        (won, checkId, porRoot, parts, records, at) = PorOneStepCheck.checkKind(proof, KIND);
+        if (checkId != 0) return (won, checkId, porRoot);
+        (won, checkId) = merge.recompute(proof, PorCheckParts.pack(parts), parts.evidenceCount, records, at);
     }
 }

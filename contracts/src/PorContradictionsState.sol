@@ -2,6 +2,8 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckKeys} from "./PorCheckKeys.sol";
+import {PorCheckState} from "./PorCheckState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
@@ -29,10 +31,12 @@ library PorContradictionsState {
     struct Table {
         bytes32[] keys;
         uint256[] index;
+        uint256[] buf; // `readGroup`'s seven GROUP_KEYS positions
     }
 
-    // Key lists in §2 order (1-byte length then the text, `PorRecords.fields`).
-    bytes internal constant GROUP_KEYS = "\x03key\x04kind\x03min\x03max\x05first\x05other\x0bclaim_count";
+    // Key lists in §2 order (1-byte length then the text, `PorRecords.fields`,
+    // `PorCheckKeys.find`).
+    bytes internal constant GROUP_KEYS = "\x03key\x03max\x03min\x04kind\x05first\x05other\x0bclaim_count";
     bytes internal constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
     bytes internal constant SOURCE_KEYS = "\x07step_id\x09source_id\x0bevidence_id";
 
@@ -57,7 +61,7 @@ library PorContradictionsState {
                 total += groupCount;
             }
             merged = new Group[](total);
-            Table memory t = Table(tableFor(total), new uint256[](0));
+            Table memory t = Table(tableFor(total), new uint256[](0), new uint256[](7));
             t.index = new uint256[](t.keys.length);
             uint256 n = 0;
             for (uint256 k = 0; k < reqIds.length; k++) {
@@ -84,7 +88,7 @@ library PorContradictionsState {
             (, uint256 count, uint256 p) = PorCbor.container(d, groups, PorCbor.ARRAY);
             for (uint256 i = 0; i < count; i++) {
                 Group memory g;
-                (ok, g) = readGroup(d, p);
+                (ok, g) = readGroup(d, p, t.buf);
                 if (!ok) return (false, n);
                 g.chunk = chunk;
                 uint256 at = slot(t.keys, g.id);
@@ -155,10 +159,6 @@ library PorContradictionsState {
         }
     }
 
-    /// The chunk output keys `readState` reads, packed as in `PorRecords.fields`.
-    bytes internal constant STATE_KEYS =
-        "\x0eadmitted_count\x05chunk\x0aitem_count\x0bclaim_count\x09last_leaf\x07covered\x0dprovenance_ok\x0erequirement_id\x07sources\x06groups";
-
     /// `read_state` of the cited step `part` (value offsets `rec` in its leaf) for the
     /// requirement whose id text is at `req`: a check chunk (`check_requirement`) of that
     /// requirement, its output's requirement_id too; chunk, item_count, admitted_count,
@@ -173,7 +173,9 @@ library PorContradictionsState {
         unchecked {
             (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
             if (!known || kind != keccak256("check_requirement")) return (false, 0, 0, 0);
-            uint256 rid = PorCbor.get(d, part.leaf + rec[PorRecords.STEP_INPUTS], "requirement_id");
+            uint256 rid = PorCheckState.key(
+                d, part.leaf + rec[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15
+            );
             if (!sameText(d, rid, req)) return (false, 0, 0, 0);
             return stateOf(d, part.leaf + rec[PorRecords.STEP_OUTPUT], req);
         }
@@ -186,24 +188,31 @@ library PorContradictionsState {
         returns (bool ok, uint256 claims, uint256 groups, uint256 groupCount)
     {
         unchecked {
-            uint256[] memory at = pick(d, out, STATE_KEYS);
-            ok = true;
+            // PorCheckState.STATE_KEYS: chunk 0, groups 1, covered 2, sources 3, last_leaf 4,
+            // item_count 5, claim_count 6, provenance_ok 7, admitted_count 8, requirement_id 9
+            uint256[] memory at = new uint256[](10);
+            PorCheckKeys.find(d, out, PorCheckState.STATE_KEYS, at);
             uint256 admitted;
-            uint256 v;
-            for (uint256 i = 0; i < 5; i++) {
-                bool good = at[i] != 0 || i == 4; // last_leaf may be absent
-                if (at[i] != 0) (good, v) = PorRecords.uintIn(d, at[i], 0, PorRecords.MAX_COUNT);
-                if (i == 0) admitted = v;
-                if (i == 3) claims = v;
-                ok = ok && good;
-            }
-            (bool okCovered, bool covered) = at[5] == 0 ? (false, false) : PorCbor.boolAt(d, at[5]);
-            (bool okProvenance, bool provenance) = at[6] == 0 ? (false, false) : PorCbor.boolAt(d, at[6]);
+            (ok, claims, admitted) = counts(d, at);
+            (bool okCovered, bool covered) = at[2] == 0 ? (false, false) : PorCbor.boolAt(d, at[2]);
+            (bool okProvenance, bool provenance) = at[7] == 0 ? (false, false) : PorCbor.boolAt(d, at[7]);
             ok = ok && okCovered && okProvenance && covered == (admitted > 0) && (provenance || !covered)
-                && sameText(d, at[7], req) && sources(d, at[8]);
-            groups = at[9];
+                && sameText(d, at[9], req) && sources(d, at[3]);
+            groups = at[1];
             (ok, groupCount) = arrayAt(d, groups, ok);
         }
+    }
+
+    /// chunk, item_count, claim_count, admitted_count counts, last_leaf absent or a count
+    /// (`stateOf`'s positions `at`): (ok, claim_count, admitted_count).
+    function counts(bytes calldata d, uint256[] memory at) private pure returns (bool ok, uint256 claims, uint256 admitted) {
+        ok = true;
+        if (at[4] != 0) (ok,) = PorCheckState.countAt(d, at[4]);
+        (bool okChunk,) = PorCheckState.countAt(d, at[0]);
+        (bool okItems,) = PorCheckState.countAt(d, at[5]);
+        (bool okClaims, uint256 c) = PorCheckState.countAt(d, at[6]);
+        (bool okAdmitted, uint256 a) = PorCheckState.countAt(d, at[8]);
+        return (ok && okChunk && okItems && okClaims && okAdmitted, c, a);
     }
 
     /// (`ok` and the item at `p` (0: absent) is an array, its count).
@@ -212,24 +221,6 @@ library PorContradictionsState {
         bool isArray;
         (isArray, n,) = PorCbor.container(d, p, PorCbor.ARRAY);
         return (ok && isArray, n);
-    }
-
-    /// The value offsets (0: absent) of the packed `keys` in the map at `m` (one walk).
-    function pick(bytes calldata d, uint256 m, bytes memory keys) internal pure returns (uint256[] memory at) {
-        unchecked {
-            at = new uint256[](16);
-            (, uint256 count, uint256 p) = PorCbor.container(d, m, PorCbor.MAP);
-            for (uint256 i = 0; i < count; i++) {
-                (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-                uint256 k = 0;
-                for (uint256 j = 0; k < keys.length; j++) {
-                    uint256 kl = uint8(keys[k]);
-                    if (kl == len && PorCbor.equal(d, off, keys, k + 1, len)) at[j] = off + len;
-                    k += kl + 1;
-                }
-                p = PorCbor.skip(d, off + len);
-            }
-        }
     }
 
     /// Python's text equality of the item at `a` (0: absent) and the text at `b`.
@@ -246,19 +237,19 @@ library PorContradictionsState {
             (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
             if (!isArray) return false;
             bytes32[] memory seen = tableFor(n);
+            uint256[] memory at = new uint256[](3);
             for (uint256 i = 0; i < n; i++) {
-                (bool ok, uint256[] memory at) = PorRecords.fields(d, p, SOURCE_KEYS);
-                if (!ok) return false;
+                uint256 end = three(d, p, SOURCE_KEYS, at);
+                if (end == 0) return false;
                 for (uint256 k = 0; k < 3; k++) {
                     (bool text,,) = PorCbor.str(d, at[k], PorCbor.TEXT);
                     if (!text) return false;
                 }
-                (, uint256 off, uint256 len) = PorCbor.str(d, at[1], PorCbor.TEXT);
-                bytes32 key = keccak256(d[off:off + len]);
+                bytes32 key = PorCheckKeys.textHash(d, at[1]);
                 uint256 free = slot(seen, key);
                 if (seen[free] == key) return false; // a source named twice
                 seen[free] = key;
-                p = PorCbor.skip(d, p);
+                p = end;
             }
             return true;
         }
@@ -267,21 +258,22 @@ library PorContradictionsState {
     /// A group (`_group`): numeric {kind, key, claim_count >= 1, min, max} or boolean
     /// {kind, key, claim_count >= 1, first[, other]}, no other key, with references of
     /// its kind, a boolean `other` of the other value.
-    function readGroup(bytes calldata d, uint256 p) private pure returns (bool ok, Group memory g) {
+    function readGroup(bytes calldata d, uint256 p, uint256[] memory at) private pure returns (bool ok, Group memory g) {
         unchecked {
-            uint256[] memory at = pick(d, p, GROUP_KEYS);
+            // GROUP_KEYS: key 0, max 1, min 2, kind 3, first 4, other 5, claim_count 6
+            PorCheckKeys.find(d, p, GROUP_KEYS, at);
             (, uint256 count,) = PorCbor.container(d, p, PorCbor.MAP);
             (bool keyText,,) = at[0] == 0 ? (false, 0, 0) : PorCbor.str(d, at[0], PorCbor.TEXT);
             (bool counted, uint256 n) = at[6] == 0 ? (false, 0) : PorRecords.uintIn(d, at[6], 1, PorRecords.MAX_COUNT);
-            ok = keyText && counted && at[1] != 0;
-            g.numeric = ok && PorCbor.isText(d, at[1], "numeric");
+            ok = keyText && counted && at[3] != 0;
+            g.numeric = ok && PorCheckState.isWord(d, at[3], 0x676e756d65726963000000000000000000000000000000000000000000000000, 8);
             if (g.numeric) {
-                (g.lo, g.hi) = (at[2], at[3]);
-                ok = count == 5 && at[2] != 0 && at[3] != 0 && ref(d, g.lo, true) && ref(d, g.hi, true);
+                (g.lo, g.hi) = (at[2], at[1]);
+                ok = count == 5 && at[2] != 0 && at[1] != 0 && ref(d, g.lo, true) && ref(d, g.hi, true);
             } else {
                 (g.lo, g.hi) = (at[4], at[5]);
-                ok = ok && PorCbor.isText(d, at[1], "boolean") && at[2] == 0 && at[3] == 0 && at[4] != 0
-                    && count == (at[5] == 0 ? 4 : 5) && ref(d, g.lo, false)
+                ok = ok && PorCheckState.isWord(d, at[3], 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)
+                    && at[2] == 0 && at[1] == 0 && at[4] != 0 && count == (at[5] == 0 ? 4 : 5) && ref(d, g.lo, false)
                     && (g.hi == 0 || (ref(d, g.hi, false) && d[value(d, g.hi)] != d[value(d, g.lo)]));
             }
             (g.key, g.count) = (at[0], n);
@@ -293,8 +285,8 @@ library PorContradictionsState {
     /// (`numeric`) or a bool.
     function ref(bytes calldata d, uint256 p, bool numeric) private pure returns (bool) {
         unchecked {
-            (bool ok, uint256[] memory at) = PorRecords.fields(d, p, REF_KEYS);
-            if (!ok) return false;
+            uint256[] memory at = new uint256[](3);
+            if (three(d, p, REF_KEYS, at) == 0) return false;
             (bool a,,) = PorCbor.str(d, at[1], PorCbor.TEXT);
             (bool b,,) = PorCbor.str(d, at[2], PorCbor.TEXT);
             if (!a || !b) return false;
@@ -305,6 +297,15 @@ library PorContradictionsState {
             (bool text, uint256 off, uint256 len) = PorCbor.str(d, at[0], PorCbor.TEXT);
             return text && PorDecimal.isCanonical(d, off, len);
         }
+    }
+
+    /// The map at `p` has exactly the three `keys` (packed in §2 order): the offset after
+    /// it, their value positions in `at`; else 0. One walk (`PorCheckKeys.find`): three
+    /// entries and the three keys found is exactly those keys (keys are unique, §2).
+    function three(bytes calldata d, uint256 p, bytes memory keys, uint256[] memory at) private pure returns (uint256 end) {
+        (bool isMap, uint256 count,) = PorCbor.container(d, p, PorCbor.MAP);
+        (end,) = PorCheckKeys.find(d, p, keys, at);
+        if (!isMap || count != 3 || at[0] == 0 || at[1] == 0 || at[2] == 0) return 0;
     }
 
     /// The claim_id item of the reference at `r` (after "value" and its value, then the key).

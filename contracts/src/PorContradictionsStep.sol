@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorContradictionsOutput} from "./PorContradictionsOutput.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
@@ -20,8 +21,6 @@ import {PorRecords} from "./PorRecords.sol";
 /// (`step.citation_mismatch`, `step.bad_prior_output`) is won `one_step.unexecutable`.
 library PorContradictionsStep {
     bytes32 internal constant KIND = keccak256("contradictions");
-    /// Not a check id: `ready`'s answer, never returned by an executor.
-    bytes32 internal constant READY = keccak256("contradictions.ready");
     bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
     bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
     bytes32 internal constant MATCH = keccak256("one_step.match");
@@ -40,23 +39,13 @@ library PorContradictionsStep {
     ) internal pure returns (bool, bytes32) {
         unchecked {
             if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+            if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, INVALID_RECORD);
             return recompute(d, parts, records, at);
         }
     }
 
-    /// `execute`'s first half, for an executor that runs the second in another contract
-    /// (the code-size limit): any other kind reverts `CourtPath(kind)`, this one returns
-    /// (false, READY) for `recompute`.
-    function ready(bytes calldata, PorOneStepCheck.Parts memory, uint256[][] memory, uint256[] memory, bytes32 kind)
-        internal
-        pure
-        returns (bool, bytes32)
-    {
-        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        return (false, READY);
-    }
-
-    /// The re-execution proper, on parts whose steps 1-6 of SPEC §10.5 hold.
+    /// The re-execution proper, on parts whose steps 1-6 of SPEC §10.5 hold and whose
+    /// PromptSpec leaf passed the §2 reader (`PorOneStepCheck.specIsCbor`).
     function recompute(
         bytes calldata d,
         PorOneStepCheck.Parts memory parts,
@@ -65,7 +54,7 @@ library PorContradictionsStep {
     ) internal pure returns (bool, bytes32) {
         unchecked {
             (bool specOk, uint256[] memory reqIds, uint256 tolerance) =
-                readSpec(d, parts.all[1].leaf, parts.all[1].leafLength);
+                readSpec(d, parts.all[1].leaf);
             if (!specOk) return (true, INVALID_RECORD);
             // A contradictions step cites no item, and one chunk per requirement
             // (step.citation_mismatch).
@@ -96,38 +85,49 @@ library PorContradictionsStep {
         }
     }
 
-    /// The PromptSpec leaf at d[off:off+len]: a §2 document whose `data_requirements` is an
-    /// array of 1..8 maps, each with an Id `requirement_id`, no id twice, and whose
+    /// The PromptSpec leaf at `off` (it passed the §2 reader): its `data_requirements` is an
+    /// array of 1..8 maps, each with an Id `requirement_id`, no id twice, and its
     /// `conflict_policy.numeric_tolerance` is a canonical decimal text that is not negative
     /// (SPEC §4.2). `reqIds`: the offsets of the id texts in `d`; `tolerance` the offset
-    /// of the text item.
-    function readSpec(bytes calldata d, uint256 off, uint256 len)
+    /// of the text item. Each map is walked once for the keys read of it.
+    function readSpec(bytes calldata d, uint256 off)
         internal
         pure
         returns (bool ok, uint256[] memory reqIds, uint256 tolerance)
     {
         unchecked {
-            (bytes32 err,) = PorCbor.check(d[off:off + len]);
-            if (err != 0) return (false, reqIds, 0);
-            (ok, reqIds) = requirementIds(d, PorCbor.get(d, off, "data_requirements"));
+            uint256[] memory f = new uint256[](2);
+            PorCheckKeys.find(d, off, TOP_KEYS, f);
+            uint256 policy = f[0];
+            (ok, reqIds) = requirementIds(d, f[1], f);
             if (!ok) return (false, reqIds, 0);
             // Absent is invalid too: a record's bytes hold its defaults (canonical form, §4).
-            uint256 policy = PorCbor.get(d, off, "conflict_policy");
-            tolerance = policy == 0 ? 0 : PorCbor.get(d, policy, "numeric_tolerance");
+            PorCheckKeys.find(d, policy, TOLERANCE, f);
+            tolerance = f[0];
             (bool text, uint256 to, uint256 tl) = tolerance == 0 ? (false, 0, 0) : PorCbor.str(d, tolerance, PorCbor.TEXT);
             ok = text && PorDecimal.isCanonical(d, to, tl) && d[to] != "-";
         }
     }
 
+    /// The PromptSpec keys `readSpec` reads, in §2 order (`PorCheckKeys.find`).
+    bytes private constant TOP_KEYS = "\x0fconflict_policy\x11data_requirements";
+    bytes private constant TOLERANCE = "\x11numeric_tolerance";
+    bytes private constant REQ_ID = "\x0erequirement_id";
+
     /// The requirement id texts of `data_requirements` at `reqs` (0: absent): 1..8 maps,
-    /// each with an Id `requirement_id`, none twice.
-    function requirementIds(bytes calldata d, uint256 reqs) private pure returns (bool, uint256[] memory ids) {
+    /// each with an Id `requirement_id`, none twice; `f` a buffer.
+    function requirementIds(bytes calldata d, uint256 reqs, uint256[] memory f)
+        private
+        pure
+        returns (bool, uint256[] memory ids)
+    {
         unchecked {
             (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
             if (!isArray || n == 0 || n > MAX_REQUIREMENTS) return (false, ids);
             ids = new uint256[](n);
             for (uint256 i = 0; i < n; i++) {
-                uint256 id = PorCbor.get(d, p, "requirement_id");
+                PorCheckKeys.find(d, p, REQ_ID, f);
+                uint256 id = f[0];
                 if (id == 0) return (false, ids);
                 (bool idOk,,) = PorRecords.isId(d, id);
                 if (!idOk) return (false, ids);

@@ -3,8 +3,11 @@
 its list and stops after the list's last key, so a list out of §2 order (SPEC §2 rule
 2: the bytewise order of the keys' encodings) would silently miss a key, and a key of
 24 bytes or more would not have the one-byte head the walk assumes. Every ``bytes``
-constant of ``PorCheck*.sol`` passed to ``find``/``findAfter`` is checked here, read
-from the source, with por's own encoder giving the encodings.
+constant of ``PorCheck*.sol`` and ``PorContradictions*.sol`` passed to ``find``,
+``findAfter``, ``findFrom``, ``findAll`` (or ``PorContradictionsState.three``) is checked
+here, read from the source, with por's own encoder giving the encodings. A list may end
+with ``PorCheckKeys.ALL`` (23 bytes 0xff, sorting after every such key), and a list
+passed to ``findAll`` must (it walks the whole map to tell its end).
 """
 
 from __future__ import annotations
@@ -16,25 +19,40 @@ import pytest
 
 from por.encoding import encode
 
-SOURCES = sorted((Path(__file__).resolve().parents[2] / "contracts" / "src").glob("PorCheck*.sol"))
+SRC = Path(__file__).resolve().parents[2] / "contracts" / "src"
+SOURCES = sorted([*SRC.glob("PorCheck*.sol"), *SRC.glob("PorContradictions*.sol")])
 CONSTANT = re.compile(r"bytes (?:internal|private) constant (\w+) =\s*((?:\"[^\"]*\"\s*)+);")
-FOUND = re.compile(r"PorCheckKeys\.find(?:After)?\([^;]*?\b(?:PorCheckState\.)?([A-Z_]+)\b, \w+\)")
+FOUND = re.compile(
+    r"(?:PorCheckKeys\.find(After|All|From)?|\bthree)\("
+    r"[^;]*?\b((?:PorCheckState\.)?[A-Z_]+)\b, \w+\)"
+)
+#: PorCheckKeys.ALL.
+ALL = b"\x17" + b"\xff" * 23
+
+
+def _constants(text: str) -> dict[str, bytes]:
+    out = {}
+    for name, literal in CONSTANT.findall(text):
+        body = "".join(re.findall(r"\"([^\"]*)\"", literal))
+        out[name] = re.sub(r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m[1], 16)), body).encode(
+            "latin-1"
+        )
+    return out
 
 
 def packed_lists() -> dict[str, bytes]:
-    """Every constant passed to ``find``/``findAfter``, its Solidity escapes decoded."""
-    constants: dict[str, bytes] = {}
-    used: set[str] = set()
-    for source in SOURCES:
-        text = source.read_text(encoding="utf-8")
-        for name, literal in CONSTANT.findall(text):
-            body = "".join(re.findall(r"\"([^\"]*)\"", literal))
-            constants[name] = re.sub(
-                r"\\x([0-9a-fA-F]{2})", lambda m: chr(int(m[1], 16)), body
-            ).encode("latin-1")
-        used.update(FOUND.findall(text))
+    """Every constant passed to a walk, as ``File.NAME`` (``+all`` when ``findAll``
+    walks it), its Solidity escapes decoded."""
+    files = {source.stem: source.read_text(encoding="utf-8") for source in SOURCES}
+    constants = {stem: _constants(text) for stem, text in files.items()}
+    used: dict[str, bytes] = {}
+    for stem, text in files.items():
+        for walk, name in FOUND.findall(text):
+            owner, _, bare = name.rpartition(".")
+            packed = constants[owner or stem][bare]
+            used[f"{owner or stem}.{bare}{'+all' if walk == 'All' else ''}"] = packed
     assert used, "no PorCheckKeys.find call found"
-    return {name: constants[name] for name in sorted(used)}
+    return dict(sorted(used.items()))
 
 
 def unpack(packed: bytes) -> list[str]:
@@ -49,7 +67,12 @@ def unpack(packed: bytes) -> list[str]:
 
 @pytest.mark.parametrize("name", sorted(packed_lists()))
 def test_key_list_sorted_and_short(name: str) -> None:
-    keys = unpack(packed_lists()[name])
+    packed = packed_lists()[name]
+    if name.endswith("+all"):
+        assert packed.endswith(ALL), name
+    if packed.endswith(ALL):
+        packed = packed[: -len(ALL)]
+    keys = unpack(packed)
     assert keys, name
     assert all(0 < len(k.encode()) <= 23 for k in keys), (name, keys)
     encodings = [encode(k) for k in keys]
@@ -58,4 +81,14 @@ def test_key_list_sorted_and_short(name: str) -> None:
 
 def test_every_find_list_is_checked() -> None:
     """The lists the walks use include the state's and the claim's (the regex finds them)."""
-    assert {"STATE_KEYS", "CLAIM_KEYS", "SPEC_KEYS", "OUT_IDS"} <= set(packed_lists())
+    assert {
+        "PorCheckState.STATE_KEYS",
+        "PorCheckStep.CLAIM_KEYS",
+        "PorCheckSpec.MARKET_KEYS+all",
+        "PorCheckSpec.ENTRY_KEYS+all",
+        "PorCheckSpec.TAIL_KEYS",
+        "PorCheckStep.OUT_IDS",
+        "PorContradictionsState.GROUP_KEYS",
+        "PorContradictionsState.SOURCE_KEYS",
+        "PorContradictionsStep.TOP_KEYS",
+    } <= set(packed_lists())
