@@ -410,7 +410,22 @@ library PorAggregateRead {
     /// keccak256 of the text at `pos`.
     function textHash(bytes calldata d, uint256 pos) internal pure returns (bytes32) {
         (, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        return keccak256(d[off:off + len]);
+        return hashOf(d, off, len);
+    }
+
+    /// keccak256 of the item at `pos`, its head included.
+    function rawHash(bytes calldata d, uint256 pos) internal pure returns (uint256) {
+        return uint256(hashOf(d, pos, PorCbor.skip(d, pos) - pos));
+    }
+
+    /// keccak256 of d[off:off+len], hashed in free memory (nothing allocated).
+    function hashOf(bytes calldata d, uint256 off, uint256 len) internal pure returns (bytes32 h) {
+        d[off:off + len]; // reverts past d, as a slice does
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, off), len)
+            h := keccak256(m, len)
+        }
     }
 
     /// Any hash twice: sorted, then neighbours compared (O(n log n) for a hostile state).
