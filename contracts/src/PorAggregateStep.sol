@@ -489,7 +489,21 @@ library PorAggregateStep {
             w.ok = false;
             return;
         }
-        w.ok = keccak256(d[w.p:w.p + len]) == keccak256(d[pos:pos + len]);
+        bool same;
+        uint256 at = w.p;
+        assembly ("memory-safe") {
+            // word by word, the last one shifted to the bytes left (nothing copied)
+            same := 1
+            for { let i := 0 } lt(i, len) { i := add(i, 32) } {
+                let x := xor(calldataload(add(d.offset, add(at, i))), calldataload(add(d.offset, add(pos, i))))
+                if lt(sub(len, i), 32) { x := shr(shl(3, sub(32, sub(len, i))), x) }
+                if x {
+                    same := 0
+                    break
+                }
+            }
+        }
+        w.ok = same;
         w.p += len;
     }
 }
