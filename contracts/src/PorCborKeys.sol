@@ -91,7 +91,10 @@ library PorCborKeys {
 
     /// The number of keys in `keys` (each after its length byte).
     function keyCount(bytes memory keys) internal pure returns (uint256 n) {
-        for (uint256 k = 0; k < keys.length; k += 1 + uint8(keys[k])) n++;
+        assembly ("memory-safe") {
+            let end := add(add(keys, 32), mload(keys))
+            for { let k := add(keys, 32) } lt(k, end) { k := add(k, add(1, byte(0, mload(k)))) } { n := add(n, 1) }
+        }
     }
 
     /// The text d[off:off+len] (len < 32) as a key word: its bytes left-aligned, its length
