@@ -201,21 +201,27 @@ library PorAggregateStep {
         (bool fits, uint256 t, uint256[] memory w) = words(d, s.tolerance, fd, kind);
         if (!fits) return exact(d, s.tolerance, fd, group, size);
         assembly ("memory-safe") {
+            // agreement is symmetric: each unordered pair (u < v) decided once
             let wp := add(w, 32)
+            let gp := add(group, 32)
+            let sp := add(size, 32)
             for { let v := 0 } lt(v, n) { v := add(v, 1) } {
                 let a := mload(add(wp, shl(5, v)))
-                let m := 0
-                let c := 0
-                for { let u := 0 } lt(u, n) { u := add(u, 1) } {
+                let m := shl(v, 1) // v agrees with itself
+                let c := add(mload(add(sp, shl(5, v))), 1)
+                for { let u := 0 } lt(u, v) { u := add(u, 1) } {
                     let x := sub(a, mload(add(wp, shl(5, u))))
                     if slt(x, 0) { x := sub(0, x) }
                     if iszero(gt(x, t)) {
                         m := or(m, shl(u, 1))
                         c := add(c, 1)
+                        let q := shl(5, u)
+                        mstore(add(gp, q), or(mload(add(gp, q)), shl(v, 1)))
+                        mstore(add(sp, q), add(mload(add(sp, q)), 1))
                     }
                 }
-                mstore(add(add(group, 32), shl(5, v)), m)
-                mstore(add(add(size, 32), shl(5, v)), c)
+                mstore(add(gp, shl(5, v)), or(mload(add(gp, shl(5, v))), m))
+                mstore(add(sp, shl(5, v)), c)
             }
         }
         largest(fd, size);
