@@ -8,7 +8,7 @@ import {PorCbor} from "./PorCbor.sol";
 /// the low byte (free: a shorter key leaves it zero). `pick` reads several keys of one map
 /// in one walk where `PorCbor.get` walks the map once per key (SPEC §14.8, ADR 0013).
 library PorCborKeys {
-    /// `PorCbor.get(d, m, key)` of each key of `keys` (texts of at most 31 bytes, each
+    /// `PorCbor.get(d, m, key)` of each key of `keys` (texts of at most 23 bytes, each
     /// after its length byte), in one walk of the map at `m` of a checked document: the
     /// value offsets in the order of `keys` (0: absent; all 0 when `m` is not a map).
     function pick(bytes calldata d, uint256 m, bytes memory keys) internal pure returns (uint256[] memory at) {
@@ -21,8 +21,8 @@ library PorCborKeys {
     /// as every key of `keys` is found (`at`: their value offsets, 0 for one not found):
     /// (the offset of the last key's value, not skipped, and the entries after it), or
     /// (the end, 0) when a key is absent. One assembly loop: each text key of fewer than
-    /// 32 bytes compared as its key word with the words not yet found (in free memory,
-    /// not allocated), each value skipped as `PorCbor.skip` does.
+    /// 24 bytes (a one-byte head; a longer one cannot be one of `keys`) compared as its key
+    /// word with the words not yet found, each value skipped as `PorCbor.skip` does.
     function walk(bytes calldata d, uint256 p, uint256 count, bytes memory keys, uint256[] memory at)
         internal
         pure
