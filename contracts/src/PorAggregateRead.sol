@@ -348,13 +348,6 @@ library PorAggregateRead {
         return (true, at[5]);
     }
 
-    /// A claim's keys as key words (`PorCborKeys.wordAt`).
-    uint256 private constant CLAIM_KIND = uint256(bytes32("kind")) | 4;
-    uint256 private constant CLAIM_KEY = uint256(bytes32("key")) | 3;
-    uint256 private constant CLAIM_VALUE = uint256(bytes32("value")) | 5;
-    uint256 private constant CLAIM_ID = uint256(bytes32("claim_id")) | 8;
-    uint256 private constant CLAIM_PATH = uint256(bytes32("path")) | 4;
-
     /// The claim at `p`, its entries walked once: (well formed, its kind, `entries`).
     function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 kind, uint256[6] memory at) {
         bool isMap;
@@ -365,22 +358,58 @@ library PorAggregateRead {
     }
 
     /// The value offsets of kind, key, value, claim_id and path in the map at `p` (0:
-    /// absent), and the offset after the map.
+    /// absent), and the offset after the map: one assembly loop over the entries, each key
+    /// (a text, §2) compared as its key word (`PorCborKeys.wordAt`), each value skipped.
     function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[6] memory at) {
-        uint256 n;
-        (isMap, n, p) = PorCbor.container(d, p, PorCbor.MAP);
-        for (uint256 i = 0; isMap && i < n; i++) {
-            (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-            p = off + len;
-            uint256 h = len < 32 ? K.wordAt(d, off, len) : 0;
-            if (h == CLAIM_KIND) at[0] = p;
-            else if (h == CLAIM_KEY) at[1] = p;
-            else if (h == CLAIM_VALUE) at[2] = p;
-            else if (h == CLAIM_ID) at[3] = p;
-            else if (h == CLAIM_PATH) at[4] = p;
-            p = PorCbor.skip(d, p);
+        assembly ("memory-safe") {
+            let base := d.offset
+            // (argument, offset after the head) of the head at q whose argument bits are a
+            function arg(b, q, a) -> v, r {
+                v := a
+                r := add(q, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    v := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
+                    r := add(r, width)
+                }
+            }
+            let ib := byte(0, calldataload(add(base, p)))
+            isMap := eq(shr(5, ib), 5)
+            let n := 0
+            n, p := arg(base, p, and(ib, 31))
+            if iszero(isMap) { n := 0 }
+            for {} n { n := sub(n, 1) } {
+                let len, off := arg(base, p, and(byte(0, calldataload(add(base, p))), 31))
+                p := add(off, len)
+                if lt(len, 32) {
+                    switch or(and(calldataload(add(base, off)), not(shr(shl(3, len), not(0)))), len)
+                    case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(at, p) }
+                    case 0x6b65790000000000000000000000000000000000000000000000000000000003 {
+                        mstore(add(at, 0x20), p)
+                    }
+                    case 0x76616c7565000000000000000000000000000000000000000000000000000005 {
+                        mstore(add(at, 0x40), p)
+                    }
+                    case 0x636c61696d5f6964000000000000000000000000000000000000000000000008 {
+                        mstore(add(at, 0x60), p)
+                    }
+                    case 0x7061746800000000000000000000000000000000000000000000000000000004 {
+                        mstore(add(at, 0x80), p)
+                    }
+                }
+                // skip the value (PorCbor.skip)
+                for { let left := 1 } left { left := sub(left, 1) } {
+                    let vb := byte(0, calldataload(add(base, p)))
+                    let major := shr(5, vb)
+                    let a := 0
+                    a, p := arg(base, p, and(vb, 31))
+                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
+                    if eq(major, 4) { left := add(left, a) }
+                    if eq(major, 5) { left := add(left, shl(1, a)) }
+                }
+            }
+            mstore(add(at, 0xa0), p)
         }
-        at[5] = p;
     }
 
     /// The value at `pos` (0: absent) is one of `kind`: a canonical decimal text, a bool,
@@ -410,7 +439,22 @@ library PorAggregateRead {
     /// keccak256 of the text at `pos`.
     function textHash(bytes calldata d, uint256 pos) internal pure returns (bytes32) {
         (, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        return keccak256(d[off:off + len]);
+        return hashOf(d, off, len);
+    }
+
+    /// keccak256 of the item at `pos`, its head included.
+    function rawHash(bytes calldata d, uint256 pos) internal pure returns (uint256) {
+        return uint256(hashOf(d, pos, PorCbor.skip(d, pos) - pos));
+    }
+
+    /// keccak256 of d[off:off+len], hashed in free memory (nothing allocated).
+    function hashOf(bytes calldata d, uint256 off, uint256 len) internal pure returns (bytes32 h) {
+        d[off:off + len]; // reverts past d, as a slice does
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, off), len)
+            h := keccak256(m, len)
+        }
     }
 
     /// Any hash twice: sorted, then neighbours compared (O(n log n) for a hostile state).

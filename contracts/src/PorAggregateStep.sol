@@ -171,48 +171,120 @@ library PorAggregateStep {
         private
         pure
     {
-        (bool[][] memory agree, uint256[] memory size) = agreeing(d, s, fd, kind);
+        (uint256[] memory group, uint256[] memory size) = agreeing(d, s, fd, kind);
         uint256[] memory o = order(s, its, fd);
         for (uint256 i = 0; i < fd.n; i++) {
             uint256 v = o[i];
             if (size[v] >= s.quorum) {
                 (fd.status, fd.chosen) = (SELECTED, v);
                 (fd.agreeing, fd.members) = (size[v], size[v]);
-                for (uint256 u = 0; u < fd.n; u++) fd.member[u] = agree[v][u];
+                for (uint256 u = 0; u < fd.n; u++) fd.member[u] = (group[v] >> u) & 1 == 1;
                 return;
             }
         }
         fd.status = NO_QUORUM;
     }
 
-    /// Each voter's agreeing group (`agree[v][u]`: u agrees with v) and its size; the
-    /// largest size in `fd.agreeing`.
+    /// Each voter's agreeing group (`group[v]` bit u: u agrees with v) and its size; the
+    /// largest size in `fd.agreeing`. Each voter's value is one word (`words`) and two
+    /// agree when the absolute difference of their words is at most `t`: numbers aligned
+    /// to the field's largest scale (exact), other kinds their bytes' hash with `t` 0
+    /// (equal). Numbers too large for one word are compared by `PorDecimal.absDiffLe`.
     function agreeing(bytes calldata d, R.Spec memory s, Field memory fd, uint256 kind)
         private
         pure
-        returns (bool[][] memory agree, uint256[] memory size)
+        returns (uint256[] memory group, uint256[] memory size)
     {
-        agree = new bool[][](fd.n);
-        size = new uint256[](fd.n);
-        PorDecimal.Dec[] memory num = new PorDecimal.Dec[](fd.n);
-        bytes32[] memory same = new bytes32[](fd.n);
-        for (uint256 v = 0; v < fd.n; v++) {
-            uint256 value = fd.value[v];
-            if (kind == R.NUMERIC) (, num[v]) = PorDecimal.parseText(d, value);
-            else same[v] = keccak256(d[value:PorCbor.skip(d, value)]);
+        uint256 n = fd.n;
+        group = new uint256[](n);
+        size = new uint256[](n);
+        (bool fits, uint256 t, uint256[] memory w) = words(d, s.tolerance, fd, kind);
+        if (!fits) return exact(d, s.tolerance, fd, group, size);
+        assembly ("memory-safe") {
+            // agreement is symmetric: each unordered pair (u < v) decided once
+            let wp := add(w, 32)
+            let gp := add(group, 32)
+            let sp := add(size, 32)
+            for { let v := 0 } lt(v, n) { v := add(v, 1) } {
+                let a := mload(add(wp, shl(5, v)))
+                let m := shl(v, 1) // v agrees with itself
+                let c := add(mload(add(sp, shl(5, v))), 1)
+                for { let u := 0 } lt(u, v) { u := add(u, 1) } {
+                    let x := sub(a, mload(add(wp, shl(5, u))))
+                    if slt(x, 0) { x := sub(0, x) }
+                    if iszero(gt(x, t)) {
+                        m := or(m, shl(u, 1))
+                        c := add(c, 1)
+                        let q := shl(5, u)
+                        mstore(add(gp, q), or(mload(add(gp, q)), shl(v, 1)))
+                        mstore(add(sp, q), add(mload(add(sp, q)), 1))
+                    }
+                }
+                mstore(add(gp, shl(5, v)), or(mload(add(gp, shl(5, v))), m))
+                mstore(add(sp, shl(5, v)), c)
+            }
         }
-        (, PorDecimal.Dec memory t) = PorDecimal.parseText(d, s.tolerance);
-        for (uint256 v = 0; v < fd.n; v++) agree[v] = new bool[](fd.n);
-        // Agreement is symmetric: each pair decided once.
+        largest(fd, size);
+    }
+
+    /// Each voter's value as one word and the tolerance word (`agreeing`); fits false
+    /// when an aligned number or the tolerance reaches 2^254 (then `exact` decides).
+    function words(bytes calldata d, uint256 tolerance, Field memory fd, uint256 kind)
+        private
+        pure
+        returns (bool fits, uint256 t, uint256[] memory w)
+    {
+        uint256 n = fd.n;
+        w = new uint256[](n);
+        if (kind != R.NUMERIC) {
+            for (uint256 v = 0; v < n; v++) w[v] = R.rawHash(d, fd.value[v]);
+            return (true, 0, w);
+        }
+        PorDecimal.Dec[] memory num = new PorDecimal.Dec[](n + 1);
+        (, num[n]) = PorDecimal.parseText(d, tolerance);
+        uint256 scale = num[n].scale;
+        for (uint256 v = 0; v < n; v++) {
+            (, num[v]) = PorDecimal.parseText(d, fd.value[v]);
+            if (num[v].scale > scale) scale = num[v].scale;
+        }
+        for (uint256 v = 0; v <= n; v++) {
+            PorDecimal.Dec memory x = num[v];
+            unchecked {
+                uint256 e = 10 ** (scale - x.scale); // scales <= 62 (canonical texts)
+                uint256 m = x.lo * e; // x.lo < 10^64, e <= 10^62: may wrap
+                if (m / e != x.lo || m >= 2 ** 254) return (false, 0, w);
+                if (v == n) t = m;
+                else w[v] = x.neg ? 0 - m : m;
+            }
+        }
+        return (true, t, w);
+    }
+
+    /// `agreeing` for numbers past one word: each ordered pair by `PorDecimal.absDiffLe`.
+    function exact(
+        bytes calldata d,
+        uint256 tolerance,
+        Field memory fd,
+        uint256[] memory group,
+        uint256[] memory size
+    ) private pure returns (uint256[] memory, uint256[] memory) {
+        (, PorDecimal.Dec memory t) = PorDecimal.parseText(d, tolerance);
+        PorDecimal.Dec[] memory num = new PorDecimal.Dec[](fd.n);
+        for (uint256 v = 0; v < fd.n; v++) (, num[v]) = PorDecimal.parseText(d, fd.value[v]);
         for (uint256 v = 0; v < fd.n; v++) {
-            for (uint256 u = 0; u <= v; u++) {
-                if (kind == R.NUMERIC ? PorDecimal.absDiffLe(num[u], num[v], t) : same[u] == same[v]) {
-                    (agree[v][u], agree[u][v]) = (true, true);
+            for (uint256 u = 0; u < fd.n; u++) {
+                if (PorDecimal.absDiffLe(num[u], num[v], t)) {
+                    group[v] |= 1 << u;
                     size[v]++;
-                    if (u != v) size[u]++;
                 }
             }
         }
+        largest(fd, size);
+        return (group, size);
+    }
+
+    /// The largest group's size in `fd.agreeing`.
+    function largest(Field memory fd, uint256[] memory size) private pure {
         for (uint256 v = 0; v < fd.n; v++) {
             if (size[v] > fd.agreeing) fd.agreeing = size[v];
         }
@@ -423,7 +495,21 @@ library PorAggregateStep {
             w.ok = false;
             return;
         }
-        w.ok = keccak256(d[w.p:w.p + len]) == keccak256(d[pos:pos + len]);
+        bool same;
+        uint256 at = w.p;
+        assembly ("memory-safe") {
+            // word by word, the last one shifted to the bytes left (nothing copied)
+            same := 1
+            for { let i := 0 } lt(i, len) { i := add(i, 32) } {
+                let x := xor(calldataload(add(d.offset, add(at, i))), calldataload(add(d.offset, add(pos, i))))
+                if lt(sub(len, i), 32) { x := shr(shl(3, sub(32, sub(len, i))), x) }
+                if x {
+                    same := 0
+                    break
+                }
+            }
+        }
+        w.ok = same;
         w.p += len;
     }
 }

@@ -8,7 +8,7 @@ import {PorCbor} from "./PorCbor.sol";
 /// the low byte (free: a shorter key leaves it zero). `pick` reads several keys of one map
 /// in one walk where `PorCbor.get` walks the map once per key (SPEC §14.8, ADR 0013).
 library PorCborKeys {
-    /// `PorCbor.get(d, m, key)` of each key of `keys` (texts of at most 31 bytes, each
+    /// `PorCbor.get(d, m, key)` of each key of `keys` (texts of at most 23 bytes, each
     /// after its length byte), in one walk of the map at `m` of a checked document: the
     /// value offsets in the order of `keys` (0: absent; all 0 when `m` is not a map).
     function pick(bytes calldata d, uint256 m, bytes memory keys) internal pure returns (uint256[] memory at) {
@@ -20,52 +20,85 @@ library PorCborKeys {
     /// `pick` over the `count` entries from `p` on (the rest of a map), stopping as soon
     /// as every key of `keys` is found (`at`: their value offsets, 0 for one not found):
     /// (the offset of the last key's value, not skipped, and the entries after it), or
-    /// (the end, 0) when a key is absent.
+    /// (the end, 0) when a key is absent. One assembly loop: each text key of fewer than
+    /// 24 bytes (a one-byte head; a longer one cannot be one of `keys`) compared as its key
+    /// word with the words not yet found, each value skipped as `PorCbor.skip` does.
     function walk(bytes calldata d, uint256 p, uint256 count, bytes memory keys, uint256[] memory at)
         internal
         pure
         returns (uint256, uint256)
     {
-        uint256[] memory word = keyWords(keys);
-        uint256 missing = word.length;
-        for (; count > 0; count--) {
-            (uint256 v, bool found) = entry(d, p, word, at);
-            if (found && --missing == 0) return (v, count - 1);
-            p = PorCbor.skip(d, v);
-        }
-        return (p, 0);
+        return walkWords(d, p, count, keyWords(keys), at);
     }
 
-    /// The entry whose key is at `p`: (its value's offset, whether its key is one of
-    /// `word` not yet found: kept in `at`).
-    function entry(bytes calldata d, uint256 p, uint256[] memory word, uint256[] memory at)
+    /// `walk` with the keys as key words (`keyWords`).
+    function walkWords(bytes calldata d, uint256 p, uint256 count, uint256[] memory words, uint256[] memory at)
         private
         pure
-        returns (uint256 v, bool found)
+        returns (uint256 end, uint256 left)
     {
-        (bool text, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-        v = text ? off + len : PorCbor.skip(d, p);
-        found = text && len < 32 && keep(at, word, wordAt(d, off, len), v);
-    }
-
-    /// The key word `w` (`keyWords`) names the value at `v`: kept in `at` at the first
-    /// key it matches that is not yet found (true), else false.
-    function keep(uint256[] memory at, uint256[] memory word, uint256 w, uint256 v) private pure returns (bool) {
-        for (uint256 i = 0; i < at.length; i++) {
-            if (at[i] == 0 && word[i] == w) {
-                at[i] = v;
-                return true;
+        assembly ("memory-safe") {
+            // the offset after the item at q (PorCbor.skip)
+            function skip(b, q) -> r {
+                r := q
+                for { let items := 1 } items { items := sub(items, 1) } {
+                    let ib := byte(0, calldataload(add(b, r)))
+                    let major := shr(5, ib)
+                    let a := and(ib, 31)
+                    r := add(r, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
+                        r := add(r, width)
+                    }
+                    if or(eq(major, 2), eq(major, 3)) { r := add(r, a) }
+                    if eq(major, 4) { items := add(items, a) }
+                    if eq(major, 5) { items := add(items, shl(1, a)) }
+                }
             }
+            // keeps v in `out` at the first key not yet found whose word is w: found or not
+            function keep(ws, out, w, v) -> found {
+                for { let i := 0 } lt(i, mload(ws)) { i := add(i, 1) } {
+                    let slot := add(out, shl(5, add(i, 1)))
+                    if and(iszero(mload(slot)), eq(mload(add(ws, shl(5, add(i, 1)))), w)) {
+                        mstore(slot, v)
+                        found := 1
+                        break
+                    }
+                }
+            }
+            let missing := mload(words)
+            for {} count { count := sub(count, 1) } {
+                let v := skip(d.offset, p)
+                // a text key under 24 bytes (one-byte head), compared as its key word
+                let ib := byte(0, calldataload(add(d.offset, p)))
+                if and(eq(shr(5, ib), 3), lt(and(ib, 31), 24)) {
+                    ib := and(ib, 31)
+                    if keep(words, at, or(and(calldataload(add(d.offset, add(p, 1))), not(shr(shl(3, ib), not(0)))), ib), v) {
+                        missing := sub(missing, 1)
+                        if iszero(missing) {
+                            end := v
+                            left := sub(count, 1)
+                            break
+                        }
+                    }
+                }
+                p := skip(d.offset, v)
+            }
+            if iszero(end) { end := p }
         }
-        return false;
     }
 
     /// The number of keys in `keys` (each after its length byte).
     function keyCount(bytes memory keys) internal pure returns (uint256 n) {
-        for (uint256 k = 0; k < keys.length; k += 1 + uint8(keys[k])) n++;
+        assembly ("memory-safe") {
+            let end := add(add(keys, 32), mload(keys))
+            for { let k := add(keys, 32) } lt(k, end) { k := add(k, add(1, byte(0, mload(k)))) } { n := add(n, 1) }
+        }
     }
 
-    /// The text d[off:off+len] (len < 32) as a key word (`keyWords`).
+    /// The text d[off:off+len] (len < 32) as a key word: its bytes left-aligned, its length
+    /// in the low byte.
     function wordAt(bytes calldata d, uint256 off, uint256 len) internal pure returns (uint256 w) {
         assembly ("memory-safe") {
             w := or(and(calldataload(add(d.offset, off)), not(shr(mul(8, len), not(0)))), len)
@@ -76,15 +109,13 @@ library PorCborKeys {
     function keyWords(bytes memory keys) private pure returns (uint256[] memory word) {
         uint256 n = keyCount(keys);
         word = new uint256[](n);
-        uint256 q = 0;
-        for (uint256 i = 0; i < n; i++) {
-            uint256 len = uint8(keys[q]);
-            uint256 w;
-            assembly ("memory-safe") {
-                w := mload(add(add(keys, 33), q))
+        assembly ("memory-safe") {
+            let k := add(keys, 32)
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                let len := byte(0, mload(k))
+                mstore(add(word, shl(5, add(i, 1))), or(and(mload(add(k, 1)), not(shr(shl(3, len), not(0)))), len))
+                k := add(k, add(1, len))
             }
-            word[i] = (w & ~(type(uint256).max >> (8 * len))) | len;
-            q += 1 + len;
         }
     }
 }

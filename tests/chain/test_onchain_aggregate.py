@@ -19,8 +19,10 @@ last). Other step kinds revert ``CourtPath(kind)``.
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from aggregate_lies import aggregates, forge
@@ -35,7 +37,9 @@ from exec_support import (
 )
 from proof_check_support import ProofChecker, python_answer
 
+from por.bundle import build
 from por.bundle.layout import Bundle
+from por.challenge import bundle_from_bytes
 from por.challenge.one_step import build_one_step_proof
 from por.encoding import decode, encode
 
@@ -102,6 +106,40 @@ def test_prompt_spec_not_canonical_is_invalid_record() -> None:
         proof = build_one_step_proof(recommit(bundle, prompt_spec=bad), index).to_cbor()
         assert python_answer(proof) == (True, "one_step.invalid_record")
         assert _CHAIN.execute(proof)[:2] == (True, "one_step.invalid_record"), bad[:20]
+
+
+def _factories() -> Any:
+    path = Path(__file__).resolve().parents[1] / "unit" / "auditor" / "factories.py"
+    spec = importlib.util.spec_from_file_location("auditor_factories", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _quorum_market(values: list[str], tolerance: str) -> Bundle:
+    """One quorum field whose voters write ``values`` (one source each)."""
+    f = _factories()
+    sources = [f"src_{k}" for k in range(len(values))]
+    requirement = f.requirement("r1", sources=sources, strategy="multi_source_quorum",
+                                min_sources=2, quorum=2, tie_breaker="source_order",
+                                fields=[f.json_field("price", "numeric", "$.price")])
+    spec = f.prompt_spec(requirements=[requirement], metric="price", tolerance=tolerance)
+    items = [f.item(f"e{n}", {"price": v}, source_id=s)
+             for n, (v, s) in enumerate(zip(values, sources, strict=True))]
+    return bundle_from_bytes(build(spec, f.bundle(items)).data)
+
+
+def test_numbers_past_one_word() -> None:
+    """The quorum compares numbers aligned to the field's largest scale in one word; a
+    64-digit value beside a 13-digit fraction passes 2^254 and is compared exactly by
+    `PorDecimal.absDiffLe` (SPEC §14.8): both ways give Python's answer."""
+    rng = random.Random(24)  # noqa: S311 - seeded cases, not secrets
+    big, near, tiny = "9" * 64, "9" * 63 + "8", "0.0000000000001"
+    for values, tolerance in (([big, near, tiny], "1"), ([big, near, tiny], "0.5"),
+                              ([tiny, "-" + "9" * 63, big], "0.0000000000002"),
+                              ([big, near, "1.5", "1.25"], "0.25")):
+        exercise(_quorum_market(values, tolerance), rng, 12)
 
 
 def test_aggregate_case_count() -> None:
