@@ -262,13 +262,28 @@ library PorDeduceSpec {
     /// The value of the key whose key word (`PorCborKeys.wordAt`: its text left-aligned, its
     /// length in the low byte) is `key` in the map at `pos` (0 when absent or not a map):
     /// `PorCbor.get` by one word compared, one loop for every key this kind reads.
+    /// Each key's head is read and its word compared inline (no call per entry); values are
+    /// skipped with `PorCbor.skip`.
     function get(bytes calldata d, uint256 pos, uint256 key) internal pure returns (uint256) {
         (bool ok, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
         if (!ok) return 0;
-        for (uint256 i = 0; i < count; i++) {
-            (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-            if (len < 32 && K.wordAt(d, off, len) == key) return off + len;
-            p = PorCbor.skip(d, off + len);
+        for (; count > 0; count--) {
+            uint256 next;
+            bool hit;
+            assembly ("memory-safe") {
+                let at := add(d.offset, p)
+                let len := and(byte(0, calldataload(at)), 31)
+                next := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, next)))
+                    next := add(next, width)
+                }
+                hit := and(lt(len, 32), eq(or(and(calldataload(add(d.offset, next)), not(shr(shl(3, len), not(0)))), len), key))
+                next := add(next, len)
+            }
+            if (hit) return next;
+            p = PorCbor.skip(d, next);
         }
         return 0;
     }
