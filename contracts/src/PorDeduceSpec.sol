@@ -272,7 +272,8 @@ library PorDeduceSpec {
     /// Each key's head is read and its word compared inline (no call per entry); values are
     /// skipped with `PorCbor.skip`.
     function get(bytes calldata d, uint256 pos, uint256 key) internal pure returns (uint256 v) {
-        (v,) = next(d, pos, 0, 0, key);
+        (bool ok, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (ok) (v,) = seek(d, p, count, key);
     }
 
     /// `get(d, m, key)` resumed after an earlier key's value at `prev` (`next`'s answer, with
