@@ -46,9 +46,10 @@ library PorDeduceRead {
     /// in `flatten`, so in `PorDeduceExec`, for code size.)
     function shapeOk(bytes calldata d, uint256 o, bytes32 kind) internal pure returns (bool) {
         if (kind == keccak256("aggregate")) {
-            (bool cov,) = boolOf(d, S.get(d, o, uint256(bytes32("covered")) | 7));
-            (bool prov,) = boolOf(d, S.get(d, o, uint256(bytes32("provenance_ok")) | 13));
-            return cov && prov && listOf(d, S.get(d, o, uint256(bytes32("fields")) | 6), true);
+            (uint256 f, uint256 cov, uint256 prov) = S.aggregateOutput(d, o);
+            (bool isCov,) = boolOf(d, cov);
+            (bool isProv,) = boolOf(d, prov);
+            return isCov && isProv && listOf(d, f, true);
         }
         return kind == keccak256("contradictions") && listOf(d, S.get(d, o, uint256(bytes32("conflicts")) | 9), false);
     }
@@ -64,15 +65,17 @@ library PorDeduceRead {
         return true;
     }
 
-    /// A field map: key, kind, status text; fallback_used bool; evidence_ids texts.
+    /// A field map: key, kind, status text; fallback_used bool; evidence_ids texts (the
+    /// five read in one walk: `PorDeduceSpec.next`, in §2 key order).
     function fieldShape(bytes calldata d, uint256 p) internal pure returns (bool) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap || !isText(d, S.get(d, p, uint256(bytes32("key")) | 3)) || !isText(d, S.get(d, p, uint256(bytes32("kind")) | 4))
-                || !isText(d, S.get(d, p, uint256(bytes32("status")) | 6))) {
-            return false;
-        }
-        (bool fb,) = boolOf(d, S.get(d, p, uint256(bytes32("fallback_used")) | 13));
-        return fb && textList(d, S.get(d, p, uint256(bytes32("evidence_ids")) | 12));
+        if (!isMap) return false;
+        (uint256 key, uint256 kind, uint256 status) = S.keyKindStatus(d, p);
+        if (!isText(d, key) || !isText(d, kind) || !isText(d, status)) return false;
+        (uint256 ids, uint256 left) = S.next(d, p, 0, 0, uint256(bytes32("evidence_ids")) | 12);
+        (uint256 fallbackUsed,) = S.next(d, p, ids, left, uint256(bytes32("fallback_used")) | 13);
+        (bool fb,) = boolOf(d, fallbackUsed);
+        return fb && textList(d, ids);
     }
 
     function conflictShape(bytes calldata d, uint256 p) internal pure returns (bool) {

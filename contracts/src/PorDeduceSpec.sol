@@ -56,8 +56,8 @@ library PorDeduceSpec {
     /// of `d`, starting at `base`); ok false when a field read is missing or malformed.
     /// The leaf passed `PorCbor.check` (`PorDeduceExec` checks it before the call).
     function read(bytes calldata d, uint256 base) internal pure returns (bool ok, Sem memory s) {
-        uint256 p = get(d, base, uint256(bytes32("prediction_semantics")) | 20);
-        uint256 r = get(d, base, uint256(bytes32("data_requirements")) | 17);
+        (uint256 r, uint256 left) = next(d, base, 0, 0, uint256(bytes32("data_requirements")) | 17);
+        (uint256 p,) = next(d, base, r, left, uint256(bytes32("prediction_semantics")) | 20);
         if (p == 0 || r == 0 || !semantics(d, p, s)) return (false, s);
         return (requirements(d, r, s), s);
     }
@@ -190,10 +190,8 @@ library PorDeduceSpec {
     }
 
     function requirement(bytes calldata d, uint256 q, Sem memory s, uint256 i) private pure returns (bool) {
-        uint256 id = get(d, q, uint256(bytes32("requirement_id")) | 14);
-        uint256 policy = get(d, q, uint256(bytes32("selection_policy")) | 16);
+        (uint256 id, uint256 targets, uint256 policy) = requirementKeys(d, q);
         uint256 strategy = policy == 0 ? 0 : get(d, policy, uint256(bytes32("strategy")) | 8);
-        uint256 targets = get(d, q, uint256(bytes32("source_targets")) | 14);
         (bool targetsOk, uint256 t,) = PorCbor.container(d, targets, PorCbor.ARRAY);
         if (!isId(d, id) || strategy == 0 || targets == 0 || !targetsOk || t == 0 || t > 10) return false;
         bool chain = textHash(d, strategy) == keccak256("fallback_chain");
@@ -202,6 +200,15 @@ library PorDeduceSpec {
         }
         (s.reqIdPos[i], s.chain[i], s.targets[i]) = (id, chain, t);
         return true;
+    }
+
+    /// A requirement's requirement_id, source_targets and selection_policy (0: absent), in
+    /// one walk (they sort in this order).
+    function requirementKeys(bytes calldata d, uint256 q) private pure returns (uint256 id, uint256 targets, uint256 policy) {
+        uint256 left;
+        (id, left) = next(d, q, 0, 0, uint256(bytes32("requirement_id")) | 14);
+        (targets, left) = next(d, q, id, left, uint256(bytes32("source_targets")) | 14);
+        (policy,) = next(d, q, targets, left, uint256(bytes32("selection_policy")) | 16);
     }
 
     // --- small readers -----------------------------------------------------------------
@@ -262,15 +269,63 @@ library PorDeduceSpec {
     /// The value of the key whose key word (`PorCborKeys.wordAt`: its text left-aligned, its
     /// length in the low byte) is `key` in the map at `pos` (0 when absent or not a map):
     /// `PorCbor.get` by one word compared, one loop for every key this kind reads.
-    function get(bytes calldata d, uint256 pos, uint256 key) internal pure returns (uint256) {
+    /// Each key's head is read and its word compared inline (no call per entry); values are
+    /// skipped with `PorCbor.skip`.
+    function get(bytes calldata d, uint256 pos, uint256 key) internal pure returns (uint256 v) {
         (bool ok, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
-        if (!ok) return 0;
-        for (uint256 i = 0; i < count; i++) {
-            (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-            if (len < 32 && K.wordAt(d, off, len) == key) return off + len;
-            p = PorCbor.skip(d, off + len);
+        if (ok) (v,) = seek(d, p, count, key);
+    }
+
+    /// `get(d, m, key)` resumed after an earlier key's value at `prev` (`next`'s answer, with
+    /// the `left` entries after it; prev 0: the whole map): keys in §2 order, so a key
+    /// sorting after that one is only among those. (The value, the entries after it.)
+    function next(bytes calldata d, uint256 m, uint256 prev, uint256 left, uint256 key)
+        internal
+        pure
+        returns (uint256, uint256)
+    {
+        if (prev != 0) return seek(d, PorCbor.skip(d, prev), left, key);
+        (bool ok, uint256 count, uint256 p) = PorCbor.container(d, m, PorCbor.MAP);
+        return ok ? seek(d, p, count, key) : (0, 0);
+    }
+
+    /// The value of `key` among the `count` map entries from `p`, and the entries after it.
+    function seek(bytes calldata d, uint256 p, uint256 count, uint256 key) private pure returns (uint256, uint256) {
+        for (; count > 0; count--) {
+            uint256 at;
+            bool hit;
+            assembly ("memory-safe") {
+                let len := and(byte(0, calldataload(add(d.offset, p))), 31)
+                at := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, at)))
+                    at := add(at, width)
+                }
+                hit := and(lt(len, 32), eq(or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len), key))
+                at := add(at, len)
+            }
+            if (hit) return (at, count - 1);
+            p = PorCbor.skip(d, at);
         }
-        return 0;
+        return (0, 0);
+    }
+
+    /// An aggregate's output at `o`: the values of fields, covered and provenance_ok (0:
+    /// absent), in one walk (`fields` sorts first and is skipped once, not per key).
+    function aggregateOutput(bytes calldata d, uint256 o) internal pure returns (uint256 f, uint256 cov, uint256 prov) {
+        uint256 left;
+        (f, left) = next(d, o, 0, 0, uint256(bytes32("fields")) | 6);
+        (cov, left) = next(d, o, f, left, uint256(bytes32("covered")) | 7);
+        (prov,) = next(d, o, cov, left, uint256(bytes32("provenance_ok")) | 13);
+    }
+
+    /// An aggregate field map's key, kind and status (0: absent), in one walk.
+    function keyKindStatus(bytes calldata d, uint256 p) internal pure returns (uint256 key, uint256 kind, uint256 status) {
+        uint256 left;
+        (key, left) = next(d, p, 0, 0, uint256(bytes32("key")) | 3);
+        (kind, left) = next(d, p, key, left, uint256(bytes32("kind")) | 4);
+        (status,) = next(d, p, kind, left, uint256(bytes32("status")) | 6);
     }
 
     /// keccak256 of the text at `pos` (its bytes, not its head); 0 for another type.

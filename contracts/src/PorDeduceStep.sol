@@ -148,9 +148,10 @@ library PorDeduceStep {
 
     /// covered, provenance_ok bool; fields a list of field maps.
     function aggOutput(bytes calldata d, uint256 o, Agg memory a) private pure returns (bool) {
-        (, a.covered) = R.boolOf(d, S.get(d, o, uint256(bytes32("covered")) | 7));
-        (, a.provenanceOk) = R.boolOf(d, S.get(d, o, uint256(bytes32("provenance_ok")) | 13));
-        (, a.nFields, a.fields) = PorCbor.container(d, S.get(d, o, uint256(bytes32("fields")) | 6), PorCbor.ARRAY);
+        (uint256 f, uint256 cov, uint256 prov) = S.aggregateOutput(d, o);
+        (, a.covered) = R.boolOf(d, cov);
+        (, a.provenanceOk) = R.boolOf(d, prov);
+        (, a.nFields, a.fields) = PorCbor.container(d, f, PorCbor.ARRAY);
         return true;
     }
 
@@ -319,9 +320,7 @@ library PorDeduceStep {
         bytes32 skipKey = c.s.predicate == S.TIME ? c.s.keys[0] : bytes32(0);
         uint256 p = a.fields;
         for (uint256 j = 0; j < a.nFields; j++) {
-            if (S.textHash(d, S.get(d, p, uint256(bytes32("kind")) | 4)) == S.TIMESTAMP
-                    && S.textHash(d, S.get(d, p, uint256(bytes32("status")) | 6)) == SELECTED
-                    && (skipKey == 0 || S.textHash(d, S.get(d, p, uint256(bytes32("key")) | 3)) != skipKey)) {
+            if (stampField(d, p, skipKey)) {
                 uint256 v = S.get(d, p, uint256(bytes32("value")) | 5);
                 if (v == 0) return;
                 (uint8 major, uint256 t,) = PorCbor.head(d, v);
@@ -336,6 +335,14 @@ library PorDeduceStep {
             }
             p = PorCbor.skip(d, p);
         }
+    }
+
+    /// The field map at `p` is a selected timestamp whose key is not `skipKey` (its key,
+    /// kind and status read in one walk).
+    function stampField(bytes calldata d, uint256 p, bytes32 skipKey) private pure returns (bool) {
+        (uint256 key, uint256 kind, uint256 status) = S.keyKindStatus(d, p);
+        return S.textHash(d, kind) == S.TIMESTAMP && S.textHash(d, status) == SELECTED
+            && (skipKey == 0 || S.textHash(d, key) != skipKey);
     }
 
     /// The predicate on a combined numeric value or timestamp.

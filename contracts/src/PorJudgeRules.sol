@@ -2,7 +2,9 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
+import {PorDeduceSpec} from "./PorDeduceSpec.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorJudgeRules: the judge (SPEC §7.2-§7.4) on the PromptSpec fields it reads.
@@ -78,54 +80,28 @@ library PorJudgeRules {
 
     /// Every key the JudgeProof check looks up (length-prefixed); `field(d, pos, K_*)`.
     bytes internal constant KEY_NAMES =
-        "\x06market\x0bstrict_mode\x0fconflict_policy\x11output_schema_ref\x11confidence_policy\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds\x09market_id\x11resolution_window\x05start\x03end\x05rules\x10resolution_rules\x07rule_id\x09predicate\x0acomparison\x09threshold\x05lower\x05upper\x0flower_inclusive\x0fupper_inclusive\x0fabsent_means_no\x10sources_required\x0dpreconditions\x09otherwise\x0bon_conflict\x0erequirement_id\x13min_provenance_tier\x0bevidence_id\x0esource_summary\x14evaluation_variables\x04kind\x04card\x16default_confidence_bps\x1cmin_confidence_for_yesno_bps\x13conflict_factor_bps\x13fallback_factor_bps\x16invalid_confidence_bps\x07verdict\x10por.JudgeProof/1\x03map\x07extract\x0eextract_claims\x08continue\x07invalid\x02NO\x07INVALID\x1apor.DeterministicVerdict/1\x00";
-    uint256 internal constant K_MARKET = 0;
-    uint256 internal constant K_MARKET_ID = 134;
-    uint256 internal constant K_RESOLUTION_WINDOW = 144;
-    uint256 internal constant K_START = 162;
-    uint256 internal constant K_END = 168;
-    uint256 internal constant K_TIMESTAMP_SLACK_SECONDS = 110;
-    uint256 internal constant K_PREDICTION_SEMANTICS = 89;
-    uint256 internal constant K_DATA_REQUIREMENTS = 71;
-    uint256 internal constant K_OUTPUT_SCHEMA_REF = 35;
-    uint256 internal constant K_RULES = 172;
-    uint256 internal constant K_RESOLUTION_RULES = 178;
-    uint256 internal constant K_STRICT_MODE = 7;
-    uint256 internal constant K_RULE_ID = 195;
-    uint256 internal constant K_PREDICATE = 203;
-    uint256 internal constant K_COMPARISON = 213;
-    uint256 internal constant K_THRESHOLD = 224;
-    uint256 internal constant K_LOWER = 234;
-    uint256 internal constant K_UPPER = 240;
-    uint256 internal constant K_LOWER_INCLUSIVE = 246;
-    uint256 internal constant K_UPPER_INCLUSIVE = 262;
-    uint256 internal constant K_ABSENT_MEANS_NO = 278;
-    uint256 internal constant K_SOURCES_REQUIRED = 294;
-    uint256 internal constant K_PRECONDITIONS = 311;
-    uint256 internal constant K_OTHERWISE = 325;
-    uint256 internal constant K_ON_CONFLICT = 335;
-    uint256 internal constant K_CONFLICT_POLICY = 19;
-    uint256 internal constant K_CONFIDENCE_POLICY = 53;
-    uint256 internal constant K_REQUIREMENT_ID = 347;
-    uint256 internal constant K_MIN_PROVENANCE_TIER = 362;
-    uint256 internal constant K_EVIDENCE_ID = 382;
-    uint256 internal constant K_SOURCE_SUMMARY = 394;
-    uint256 internal constant K_EVALUATION_VARIABLES = 409;
-    uint256 internal constant K_KIND = 430;
-    uint256 internal constant K_CARD = 435;
-    uint256 internal constant T_VERDICT = 555;
-    uint256 internal constant T_JUDGE_PROOF = 563;
-    uint256 internal constant T_MAP = 580;
-    uint256 internal constant T_EXTRACT = 584;
-    uint256 internal constant T_EXTRACT_CLAIMS = 592;
-    uint256 internal constant T_CONTINUE = 607;
-    uint256 internal constant T_INVALID = 616;
-    uint256 internal constant T_NO = 624;
-    uint256 internal constant T_INVALID_UPPER = 627;
-    uint256 internal constant T_VERDICT_SCHEMA = 635;
-    uint256 internal constant T_EMPTY = 662;
-    /// The five confidence_policy factors follow one another from here.
-    uint256 internal constant K_POLICY = 440;
+        "\x05rules\x07rule_id\x09otherwise\x0bon_conflict\x0erequirement_id\x0bevidence_id\x0esource_summary\x14evaluation_variables\x04kind\x04card\x07verdict\x10por.JudgeProof/1\x03map\x07extract\x0eextract_claims\x08continue\x07invalid\x02NO\x07INVALID\x1apor.DeterministicVerdict/1\x00";
+    uint256 internal constant K_RULES = 0;
+    uint256 internal constant K_RULE_ID = 6;
+    uint256 internal constant K_OTHERWISE = 14;
+    uint256 internal constant K_ON_CONFLICT = 24;
+    uint256 internal constant K_REQUIREMENT_ID = 36;
+    uint256 internal constant K_EVIDENCE_ID = 51;
+    uint256 internal constant K_SOURCE_SUMMARY = 63;
+    uint256 internal constant K_EVALUATION_VARIABLES = 78;
+    uint256 internal constant K_KIND = 99;
+    uint256 internal constant K_CARD = 104;
+    uint256 internal constant T_VERDICT = 109;
+    uint256 internal constant T_JUDGE_PROOF = 117;
+    uint256 internal constant T_MAP = 134;
+    uint256 internal constant T_EXTRACT = 138;
+    uint256 internal constant T_EXTRACT_CLAIMS = 146;
+    uint256 internal constant T_CONTINUE = 161;
+    uint256 internal constant T_INVALID = 170;
+    uint256 internal constant T_NO = 178;
+    uint256 internal constant T_INVALID_UPPER = 181;
+    uint256 internal constant T_VERDICT_SCHEMA = 189;
+    uint256 internal constant T_EMPTY = 216;
 
     /// The length-prefixed text at offset `k` of KEY_NAMES.
     function name(uint256 k) private pure returns (bytes memory key) {
@@ -137,13 +113,19 @@ library PorJudgeRules {
         }
     }
 
-    /// `PorCbor.get(d, pos, key)` for the key at offset `k` of KEY_NAMES. The copies of
-    /// KEY_NAMES and the key are released (the free memory pointer restored: the answer is
-    /// a number), so memory does not grow with every key read.
-    function field(bytes calldata d, uint256 pos, uint256 k) internal pure returns (uint256 v) {
+    /// `PorCbor.get(d, pos, key)` for the key at offset `k` of KEY_NAMES, as one key word
+    /// (`PorDeduceSpec.get`: the key's bytes left-aligned, its length in the low byte). The
+    /// copy of KEY_NAMES is released (the free memory pointer restored).
+    function field(bytes calldata d, uint256 pos, uint256 k) internal pure returns (uint256) {
         uint256 free = freeMemory();
-        v = PorCbor.get(d, pos, name(k));
+        bytes memory names = KEY_NAMES;
+        uint256 w;
+        assembly ("memory-safe") {
+            let len := byte(0, mload(add(add(names, 32), k)))
+            w := or(and(mload(add(add(names, 33), k)), not(shr(shl(3, len), not(0)))), len)
+        }
         release(free);
+        return get(d, pos, w);
     }
 
     /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES (memory
@@ -167,24 +149,28 @@ library PorJudgeRules {
         }
     }
 
+    /// `PorDeduceSpec.get`: the value of the key word `w` in the map at `pos` (0 when absent).
+    function get(bytes calldata d, uint256 pos, uint256 w) private pure returns (uint256) {
+        return PorDeduceSpec.get(d, pos, w);
+    }
+
     // --- reading the PromptSpec -------------------------------------------------------
 
     /// The fields the judge reads from the PromptSpec map at `pos` (ok false: one of them
     /// breaks its §4.2 type or range).
     function readSpec(bytes calldata d, uint256 pos) internal pure returns (bool ok, Spec memory s) {
-        uint256[8] memory top = topLevel(d, pos);
-        uint256 market = top[0];
-        s.marketId = field(d, market, K_MARKET_ID);
+        uint256[] memory top = PorCborKeys.pick(d, pos, TOP_KEYS);
+        uint256[] memory market = PorCborKeys.pick(d, top[0], MARKET_KEYS);
+        s.marketId = market[0];
         (ok,,) = PorRecords.isId(d, s.marketId);
-        uint256 window = field(d, market, K_RESOLUTION_WINDOW);
         bool t1;
         bool t2;
-        (t1, s.start) = PorRecords.uintIn(d, field(d, window, K_START), 0, MAX_TIME);
-        (t2, s.end) = PorRecords.uintIn(d, field(d, window, K_END), 0, MAX_TIME);
+        (t1, s.start) = PorRecords.uintIn(d, get(d, market[1], uint256(bytes32("start")) | 5), 0, MAX_TIME);
+        (t2, s.end) = PorRecords.uintIn(d, get(d, market[1], uint256(bytes32("end")) | 3), 0, MAX_TIME);
         ok = ok && t1 && t2 && s.start <= s.end;
         (t1, s.slack) = optionalUint(d, top[7], PorRecords.MAX_COUNT, 0);
         bool rulesOk;
-        (rulesOk, s.locked) = lock(d, top, market);
+        (rulesOk, s.locked) = lock(d, top, market[2]);
         ok = ok && t1 && rulesOk && semantics(d, top[6], s)
             && policies(d, top, s);
         (t1, s.requirementCount, s.requirements) =
@@ -192,28 +178,23 @@ library PorJudgeRules {
         ok = ok && t1 && requirementsOk(d, s);
     }
 
-    /// The PromptSpec's top-level fields the judge reads, in one walk (a lookup each
-    /// would skip the large values again): market, strict_mode, conflict_policy,
+    /// The PromptSpec's top-level fields the judge reads, read in one walk
+    /// (`PorCborKeys.pick`; 0 when absent): market, strict_mode, conflict_policy,
     /// output_schema_ref, confidence_policy, data_requirements, prediction_semantics,
-    /// timestamp_slack_seconds (0 when absent).
-    function topLevel(bytes calldata d, uint256 pos) private pure returns (uint256[8] memory at) {
-        (, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
-        for (uint256 i = 0; i < n; i++) {
-            uint256 v = PorCbor.skip(d, p);
-            uint8 k = pick(d, p, KEY_NAMES); // the first eight names
-            if (k < 8) at[k] = v;
-            p = PorCbor.skip(d, v);
-        }
-    }
-
+    /// timestamp_slack_seconds.
+    bytes private constant TOP_KEYS =
+        "\x06market\x0bstrict_mode\x0fconflict_policy\x11output_schema_ref\x11confidence_policy\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds";
+    /// market: market_id, resolution_window, resolution_rules (smaller maps are read a key
+    /// at a time: `get`, measured cheaper there than `pick`'s arrays).
+    bytes private constant MARKET_KEYS = "\x09market_id\x11resolution_window\x10resolution_rules";
 
     /// (types ok, the lock holds): output_schema_ref text, strict_mode bool, each rule's
     /// rule_id an Id; the lock: the verdict schema, true, canonical ids in stage order.
-    function lock(bytes calldata d, uint256[8] memory top, uint256 market) private pure returns (bool ok, bool locked) {
+    function lock(bytes calldata d, uint256[] memory top, uint256 rulesMap) private pure returns (bool ok, bool locked) {
         uint256 ref = top[3];
         (ok,,) = PorCbor.str(d, ref, PorCbor.TEXT);
         locked = textIs(d, ref, T_VERDICT_SCHEMA);
-        uint256 rulesAt = field(d, field(d, market, K_RESOLUTION_RULES), K_RULES);
+        uint256 rulesAt = field(d, rulesMap, K_RULES);
         (bool isBool, bool strict) = PorCbor.boolAt(d, top[1]);
         ok = ok && ref != 0 && isBool;
         locked = locked && strict;
@@ -251,29 +232,31 @@ library PorJudgeRules {
     /// prediction_semantics: the predicate, comparison, threshold, range ends and
     /// inclusivity, absent_means_no, sources_required, each precondition's otherwise.
     function semantics(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool ok) {
-        uint256 p = field(d, pos, K_PREDICATE);
+        uint256 p = get(d, pos, uint256(bytes32("predicate")) | 9);
         s.predicate = pick(d, p, "\x0eevent_observed\x11numeric_threshold\x0dnumeric_range\x10field_comparison\x0btext_equals\x13timestamp_threshold");
         if (p == 0 || s.predicate == 6) return false;
-        uint256 c = field(d, pos, K_COMPARISON);
+        uint256 c = get(d, pos, uint256(bytes32("comparison")) | 10);
         s.comparison = c == 0 ? 5 : pick(d, c, "\x01>\x02>=\x01<\x02<=\x02==");
         ok = s.comparison != 5 || c == 0;
-        s.threshold = field(d, pos, K_THRESHOLD);
-        s.lower = field(d, pos, K_LOWER);
-        s.upper = field(d, pos, K_UPPER);
+        (s.threshold, s.lower, s.upper) = (get(d, pos, uint256(bytes32("threshold")) | 9), get(d, pos, uint256(bytes32("lower")) | 5), get(d, pos, uint256(bytes32("upper")) | 5));
         ok = ok && decimalOrAbsent(d, s.threshold) && decimalOrAbsent(d, s.lower) && decimalOrAbsent(d, s.upper);
         bool b;
-        (b, s.lowerInclusive) = optionalBool(d, field(d, pos, K_LOWER_INCLUSIVE), true);
+        (b, s.lowerInclusive) = optionalBool(d, get(d, pos, uint256(bytes32("lower_inclusive")) | 15), true);
         ok = ok && b;
-        (b, s.upperInclusive) = optionalBool(d, field(d, pos, K_UPPER_INCLUSIVE), false);
+        (b, s.upperInclusive) = optionalBool(d, get(d, pos, uint256(bytes32("upper_inclusive")) | 15), false);
         ok = ok && b;
-        (b, s.eventWhenAbsent) = optionalBool(d, field(d, pos, K_ABSENT_MEANS_NO), false);
+        (b, s.eventWhenAbsent) = optionalBool(d, get(d, pos, uint256(bytes32("absent_means_no")) | 15), false);
         ok = ok && b;
-        uint256 k = field(d, pos, K_SOURCES_REQUIRED);
+        uint256 k = get(d, pos, uint256(bytes32("sources_required")) | 16);
         s.sourcesRequired = k != 0;
         if (k != 0) (b,) = PorRecords.uintIn(d, k, 1, 64);
         ok = ok && b;
-        uint256 pre = field(d, pos, K_PRECONDITIONS);
-        if (pre == 0) return ok;
+        uint256 pre = get(d, pos, uint256(bytes32("preconditions")) | 13);
+        return pre == 0 ? ok : preconditions(d, pre, s, ok);
+    }
+
+    /// Each precondition's `otherwise` (absent, "NO" or "INVALID"; "NO" decides by the event).
+    function preconditions(bytes calldata d, uint256 pre, Spec memory s, bool ok) private pure returns (bool) {
         (bool isArray, uint256 n, uint256 q) = PorCbor.container(d, pre, PorCbor.ARRAY);
         ok = ok && isArray;
         for (uint256 i = 0; ok && i < n; i++) {
@@ -284,22 +267,21 @@ library PorJudgeRules {
             }
             q = PorCbor.skip(d, q);
         }
+        return ok;
     }
 
     /// conflict_policy.on_conflict and confidence_policy's five factors (absent: the
     /// schema defaults, SPEC §4.2).
-    function policies(bytes calldata d, uint256[8] memory top, Spec memory s) private pure returns (bool ok) {
+    function policies(bytes calldata d, uint256[] memory top, Spec memory s) private pure returns (bool ok) {
         uint256 on = field(d, top[2], K_ON_CONFLICT);
         s.onConflictContinue = textIs(d, on, T_CONTINUE);
         ok = on == 0 || s.onConflictContinue || textIs(d, on, T_INVALID);
-        uint256 cp = top[4];
-        uint256 k = K_POLICY;
+        uint256[5] memory words = [uint256(bytes32("default_confidence_bps")) | 22, uint256(bytes32("min_confidence_for_yesno_bps")) | 28, uint256(bytes32("conflict_factor_bps")) | 19, uint256(bytes32("fallback_factor_bps")) | 19, uint256(bytes32("invalid_confidence_bps")) | 22];
         uint256[5] memory defaults = [uint256(7000), 5500, 8000, 9000, 0];
         for (uint256 i = 0; i < 5; i++) {
             bool b;
-            (b, s.policy[i]) = optionalUint(d, field(d, cp, k), BPS, defaults[i]);
+            (b, s.policy[i]) = optionalUint(d, get(d, top[4], words[i]), BPS, defaults[i]);
             ok = ok && b;
-            k += 1 + uint8(KEY_NAMES[k]);
         }
     }
 
@@ -309,7 +291,7 @@ library PorJudgeRules {
         uint256 p = s.requirements;
         for (uint256 i = 0; ok && i < s.requirementCount; i++) {
             (ok,,) = PorRecords.isId(d, field(d, p, K_REQUIREMENT_ID));
-            (bool t,) = optionalUint(d, field(d, p, K_MIN_PROVENANCE_TIER), 3, 0);
+            (bool t,) = optionalUint(d, get(d, p, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
             ok = ok && t;
             p = PorCbor.skip(d, p);
         }
@@ -317,10 +299,10 @@ library PorJudgeRules {
 
     /// The index in the packed texts `names` of the text at `pos` (their count if none).
     function pick(bytes calldata d, uint256 pos, bytes memory names) internal pure returns (uint8 i) {
+        (bool ok, uint256 off, uint256 n) = PorCbor.str(d, pos, PorCbor.TEXT);
         uint256 k = 0;
         while (k < names.length) {
             uint256 len = uint8(names[k]);
-            (bool ok, uint256 off, uint256 n) = PorCbor.str(d, pos, PorCbor.TEXT);
             if (ok && n == len && PorCbor.equal(d, off, names, k + 1, len)) return i;
             k += 1 + len;
             i++;
@@ -391,7 +373,7 @@ library PorJudgeRules {
         uint256 p = s.requirements;
         for (uint256 i = 0; i < s.requirementCount; i++) {
             if (PorRecords.sameTextAt(d, field(d, p, K_REQUIREMENT_ID), req)) {
-                (, uint256 tier) = optionalUint(d, field(d, p, K_MIN_PROVENANCE_TIER), 3, 0);
+                (, uint256 tier) = optionalUint(d, get(d, p, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
                 return (true, tier);
             }
             p = PorCbor.skip(d, p);
