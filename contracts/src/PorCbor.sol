@@ -79,6 +79,11 @@ library PorCbor {
         }
     }
 
+    /// Past ITEMS_SLOT: a top-level map's items' count, then its first TOP_ITEMS items'
+    /// offsets (`PorCborTop.checkTop`; scratch word 0: 1 when a byte string was met).
+    uint256 internal constant TOP_SLOT = 0xc80;
+    uint256 internal constant TOP_ITEMS = 32;
+
     /// The parse of `check`, in assembly (a high-level loop costs ~1 000 gas per item).
     /// Per open container, three memory words: items left (a map counts keys and
     /// values), 1 for a map, the previous key's encoding (start << 128 | length).
@@ -175,6 +180,8 @@ library PorCbor {
             // the items of every array and map (SPEC §17.1), kept past the stack's deepest
             // level (`ITEMS_SLOT`) for `checkItems`
             mstore(add(mload(0x40), ITEMS_SLOT), 0)
+            mstore(add(mload(0x40), TOP_SLOT), 0)
+            mstore(0, 0)
             // the open container's items left, 1 for a map, previous key (saved in
             // `stack` while a child is open)
             let rem := 1
@@ -275,7 +282,17 @@ library PorCbor {
                             }
                         }
                         prevKey := key
+                        if eq(depth, 1) { // a top-level key: its offset and its value's
+                            let top := add(mload(0x40), TOP_SLOT)
+                            let c := mload(top)
+                            if lt(c, TOP_ITEMS) {
+                                mstore(add(top, shl(5, add(c, 1))), at)
+                                mstore(add(top, shl(5, add(c, 2))), add(pos, arg))
+                            }
+                            mstore(top, add(c, 2))
+                        }
                     }
+                    if eq(major, 2) { mstore(0, 1) } // a byte string met (scratch word 0)
                     if eq(major, 3) {
                         // a text of at most 32 ASCII bytes needs no call
                         let ascii := 0

@@ -3,7 +3,6 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorMerkle} from "./PorMerkle.sol";
-import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorInclusion: the por.InclusionProof/1 parts of a composite proof (SPEC §10.2.1,
 /// §10.4.1) and `challenge_id` (SPEC §10.3), over a checked por-cbor/1 proof document.
@@ -28,6 +27,8 @@ library PorInclusion {
     uint8 internal constant VERDICT = 4;
     uint256 internal constant COMPONENTS = 6;
     uint256 internal constant MAX_PATH = 64;
+    uint256 private constant MAX_COUNT = 2 ** 63 - 1;
+    uint256 private constant MAX_ID_LENGTH = 128;
 
     /// InclusionProof fields, canonical order.
     bytes internal constant KEYS =
@@ -52,54 +53,138 @@ library PorInclusion {
         uint256 challengeIdAt; // offset of the challenge_id value
     }
 
-    function kindOf(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        if (PorCbor.isText(d, pos, "prompt_spec")) return PROMPT_SPEC;
-        if (PorCbor.isText(d, pos, "evidence_leaf")) return EVIDENCE_LEAF;
-        if (PorCbor.isText(d, pos, "reasoning_leaf")) return REASONING_LEAF;
-        if (PorCbor.isText(d, pos, "verdict")) return VERDICT;
-        return 0;
-    }
+    /// Encoded keys and texts (head and bytes), right-aligned: the keys in KEYS' order.
+    uint256 private constant K_KIND = 0x646b696e64;
+    uint256 private constant K_LEAF = 0x646c656166;
+    uint256 private constant K_SCHEMA = 0x66736368656d61;
+    uint256 private constant K_POR_ROOT = 0x68706f725f726f6f74;
+    uint256 private constant K_COMPONENT = 0x69636f6d706f6e656e74;
+    uint256 private constant K_LEAF_PATH = 0x696c6561665f70617468;
+    uint256 private constant K_TREE_SIZE = 0x69747265655f73697a65;
+    uint256 private constant K_LEAF_INDEX = 0x6a6c6561665f696e646578;
+    uint256 private constant K_CHALLENGE_ID = 0x6c6368616c6c656e67655f6964;
+    uint256 private constant K_COMPONENT_PATH = 0x6e636f6d706f6e656e745f70617468;
+    uint256 private constant K_COMPONENT_ROOT = 0x6e636f6d706f6e656e745f726f6f74;
+    uint256 private constant T_PROMPT_SPEC = 0x6b70726f6d70745f73706563; // 12 bytes
+    uint256 private constant T_EVIDENCE_LEAF = 0x6d65766964656e63655f6c656166; // 14
+    uint256 private constant T_REASONING_LEAF = 0x6e726561736f6e696e675f6c656166; // 15
+    uint256 private constant T_VERDICT = 0x6776657264696374; // 8
+    uint256 private constant T_SCHEMA = 0x74706f722e496e636c7573696f6e50726f6f662f31; // 21
 
-    /// A path: an array of at most 64 32-byte byte strings: (ok, first, count).
-    function path(bytes calldata d, uint256 pos) private pure returns (bool, uint256, uint256) {
-        (bool ok, uint256 n, uint256 first) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!ok || n > MAX_PATH) return (false, 0, 0);
+    /// The InclusionProof record at `pos` (schema only; nothing verified): a map of
+    /// exactly KEYS in order; kind one of the four leaf kinds, leaf a byte string, schema
+    /// the text por.InclusionProof/1, por_root, challenge_id and component_root 32-byte
+    /// byte strings, component an Id, leaf_path and component_path arrays of at most 64
+    /// 32-byte byte strings, tree_size and leaf_index Counts. One typed walk in assembly
+    /// over a checked document (each value's end from its type; a value of another type
+    /// stops it, ok false); `p` is complete only when ok.
+    function parse(bytes calldata d, uint256 pos) internal pure returns (bool ok, Part memory p) {
         assembly ("memory-safe") {
-            // each element: the head 58 20 (a 32-byte byte string), then the hash
-            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
-                if iszero(eq(shr(240, calldataload(add(d.offset, add(first, mul(34, i))))), 0x5820)) {
-                    ok := 0
-                    break
+            // the head at q: major, argument, offset after the head
+            function hd(b, q) -> major, arg, next {
+                let ib := byte(0, calldataload(add(b, q)))
+                major := shr(5, ib)
+                arg := and(ib, 31)
+                next := add(q, 1)
+                if gt(arg, 23) {
+                    let w := shl(sub(arg, 24), 1)
+                    arg := shr(sub(256, shl(3, w)), calldataload(add(b, next)))
+                    next := add(next, w)
                 }
             }
+            // the `len` bytes at q are `word` (right-aligned)
+            function is(b, q, word, len) -> yes {
+                yes := eq(shr(sub(256, shl(3, len)), calldataload(add(b, q))), word)
+            }
+            // a path at q (an array of at most 64 items, each 58 20 and 32 bytes): (good,
+            // first item, count, offset after it)
+            function path(b, q) -> good, first, n, next {
+                let major := 0
+                major, n, first := hd(b, q)
+                good := and(eq(major, 4), iszero(gt(n, MAX_PATH)))
+                next := add(first, mul(34, n))
+                for { let i := first } and(good, lt(i, next)) { i := add(i, 34) } {
+                    good := eq(shr(240, calldataload(add(b, i))), 0x5820)
+                }
+            }
+            let b := d.offset
+            for {} 1 {} {
+                if iszero(eq(byte(0, calldataload(add(b, pos))), 0xab)) { break } // a map of 11
+                let q := add(pos, 1)
+                if iszero(is(b, q, K_KIND, 5)) { break }
+                q := add(q, 5)
+                let kind := 0
+                let w := calldataload(add(b, q))
+                switch byte(0, w)
+                case 0x6b { if eq(shr(160, w), T_PROMPT_SPEC) { kind := PROMPT_SPEC } }
+                case 0x6d { if eq(shr(144, w), T_EVIDENCE_LEAF) { kind := EVIDENCE_LEAF } }
+                case 0x6e { if eq(shr(136, w), T_REASONING_LEAF) { kind := REASONING_LEAF } }
+                case 0x67 { if eq(shr(192, w), T_VERDICT) { kind := VERDICT } }
+                if iszero(kind) { break }
+                mstore(add(p, 0x40), kind)
+                q := add(q, add(1, and(byte(0, w), 31)))
+                if iszero(is(b, q, K_LEAF, 5)) { break }
+                let major, arg, next := hd(b, add(q, 5))
+                if iszero(eq(major, 2)) { break }
+                mstore(add(p, 0x80), next) // leaf
+                mstore(add(p, 0xa0), arg) // leafLength
+                q := add(next, arg)
+                if iszero(is(b, q, K_SCHEMA, 7)) { break }
+                if iszero(is(b, add(q, 7), T_SCHEMA, 21)) { break }
+                q := add(q, 28)
+                if iszero(is(b, q, K_POR_ROOT, 9)) { break }
+                if iszero(is(b, add(q, 9), 0x5820, 2)) { break }
+                mstore(add(p, 0x1a0), calldataload(add(b, add(q, 11)))) // porRoot
+                q := add(q, 43)
+                if iszero(is(b, q, K_COMPONENT, 10)) { break }
+                q := add(q, 10)
+                mstore(add(p, 0x60), q) // component: an Id (1..128 code points)
+                major, arg, next := hd(b, q)
+                if or(iszero(eq(major, 3)), iszero(arg)) { break }
+                q := add(next, arg)
+                if gt(arg, MAX_ID_LENGTH) {
+                    if gt(arg, mul(4, MAX_ID_LENGTH)) { break }
+                    let points := 0
+                    for { let i := next } lt(i, q) { i := add(i, 1) } {
+                        points := add(points, iszero(eq(and(byte(0, calldataload(add(b, i))), 0xc0), 0x80)))
+                    }
+                    if gt(points, MAX_ID_LENGTH) { break }
+                }
+                if iszero(is(b, q, K_LEAF_PATH, 10)) { break }
+                let good, first, n, after := path(b, add(q, 10))
+                if iszero(good) { break }
+                mstore(add(p, 0x100), first) // leafPath
+                mstore(add(p, 0x120), n)
+                q := after
+                if iszero(is(b, q, K_TREE_SIZE, 10)) { break }
+                major, arg, q := hd(b, add(q, 10))
+                if or(major, gt(arg, MAX_COUNT)) { break }
+                mstore(add(p, 0xe0), arg) // treeSize
+                if iszero(is(b, q, K_LEAF_INDEX, 11)) { break }
+                major, arg, q := hd(b, add(q, 11))
+                if or(major, gt(arg, MAX_COUNT)) { break }
+                mstore(add(p, 0xc0), arg) // leafIndex
+                if iszero(is(b, q, K_CHALLENGE_ID, 13)) { break }
+                q := add(q, 13)
+                if iszero(is(b, q, 0x5820, 2)) { break }
+                mstore(add(p, 0x1e0), q) // challengeIdAt
+                mstore(add(p, 0x1c0), calldataload(add(b, add(q, 2)))) // challengeId
+                q := add(q, 34)
+                if iszero(is(b, q, K_COMPONENT_PATH, 15)) { break }
+                good, first, n, after := path(b, add(q, 15))
+                if iszero(good) { break }
+                mstore(add(p, 0x140), first) // componentPath
+                mstore(add(p, 0x160), n)
+                q := after
+                if iszero(is(b, q, K_COMPONENT_ROOT, 15)) { break }
+                if iszero(is(b, add(q, 15), 0x5820, 2)) { break }
+                mstore(add(p, 0x180), calldataload(add(b, add(q, 17)))) // componentRoot
+                mstore(p, pos) // start
+                mstore(add(p, 0x20), add(q, 49)) // end
+                ok := 1
+                break
+            }
         }
-        return (ok, first, n);
-    }
-
-    /// The InclusionProof record at `pos` (schema only; nothing verified).
-    function parse(bytes calldata d, uint256 pos) internal pure returns (bool ok, Part memory p) {
-        uint256[] memory at;
-        (ok, at, p.end) = PorRecords.fieldsTo(d, pos, KEYS, 0);
-        if (!ok) return (false, p);
-        p.start = pos;
-        p.challengeIdAt = at[8];
-        p.kind = kindOf(d, at[0]);
-        bool leaf;
-        (leaf, p.leaf, p.leafLength) = PorCbor.str(d, at[1], PorCbor.BYTES);
-        bool component;
-        (component,,) = PorRecords.isId(d, at[4]);
-        p.component = at[4];
-        bool[6] memory good;
-        (good[0], p.porRoot) = PorCbor.hashAt(d, at[3]);
-        (good[1], p.leafPath, p.leafPathLength) = path(d, at[5]);
-        (good[2], p.treeSize) = PorRecords.uintIn(d, at[6], 0, PorRecords.MAX_COUNT);
-        (good[3], p.leafIndex) = PorRecords.uintIn(d, at[7], 0, PorRecords.MAX_COUNT);
-        (good[4], p.challengeId) = PorCbor.hashAt(d, at[8]);
-        (good[5], p.componentPath, p.componentPathLength) = path(d, at[9]);
-        bool rootOk;
-        (rootOk, p.componentRoot) = PorCbor.hashAt(d, at[10]);
-        ok = p.kind != 0 && leaf && component && rootOk && good[0] && good[1] && good[2] && good[3]
-            && good[4] && good[5] && PorCbor.isText(d, at[2], "por.InclusionProof/1");
     }
 
     /// The root a path gives (RFC 9162 §2.1.3.2), or a merkle.* id.
@@ -111,10 +196,25 @@ library PorInclusion {
         if (index >= size) return (INDEX_RANGE, 0);
         uint256 inner = PorMerkle.bitLength(index ^ (size - 1));
         if (n != inner + PorMerkle.popCount(index >> inner)) return (PROOF_LENGTH, 0);
-        for (uint256 i = 0; i < n; i++) {
-            bytes32 sibling = bytes32(d[first + 34 * i + 2:first + 34 * i + 34]);
-            bool left = i >= inner || (index >> i) & 1 == 1;
-            h = left ? PorMerkle.nodeHash(sibling, h) : PorMerkle.nodeHash(h, sibling);
+        assembly ("memory-safe") {
+            // as `PorMerkle.rootFromPath`, the siblings 34 bytes apart (58 20, the hash):
+            // memory p is 0x01 || left || right; at level i the running hash sits right
+            // when bit i of `bits` is 1 (the index's bits below `inner`, then 1)
+            let p := mload(0x40)
+            mstore8(p, 0x01)
+            let left := add(p, 1)
+            let right := add(p, 33)
+            let bits := or(index, shl(inner, not(0)))
+            let side := shl(5, and(bits, 1))
+            mstore(add(left, side), h)
+            let at := add(d.offset, add(first, 2))
+            for { let end := add(at, mul(34, n)) } lt(at, end) { at := add(at, 34) } {
+                mstore(sub(right, side), calldataload(at))
+                bits := shr(1, bits)
+                side := shl(5, and(bits, 1))
+                if iszero(staticcall(gas(), 0x02, p, 65, add(left, side), 0x20)) { revert(0, 0) }
+            }
+            h := mload(add(left, side))
         }
         return (0, h);
     }

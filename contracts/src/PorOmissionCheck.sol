@@ -73,9 +73,10 @@ library PorOmissionCheck {
         view
         returns (bytes32 err, bytes32 porRoot, PorInclusion.Part[] memory parts)
     {
-        (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
+        (bool ok, uint256[] memory at, PorInclusion.Part[] memory walked, bool partsOk) = walk(d);
         if (!ok) return (SCHEMA, 0, parts);
-        (ok, porRoot, parts) = schema(d, at);
+        (ok, porRoot) = schema(d, at, partsOk);
+        parts = walked;
         if (!ok) return (SCHEMA, porRoot, parts);
         err = PorInclusion.verify(d, parts[0], PorInclusion.REASONING_LEAF, porRoot);
         uint8 carried =
@@ -86,19 +87,40 @@ library PorOmissionCheck {
         if (PorInclusion.bodyHash(d, 0, d.length, at[F_ID]) != challengeId) err = PorInclusion.CHALLENGE_ID;
     }
 
-    /// kind, schema, por_root, challenge_id typed; step and evidence InclusionProof records.
-    function schema(bytes calldata d, uint256[] memory at)
+    /// `PorRecords.fields(d, 0, KEYS)` in one walk, each part parsed as it is met (its
+    /// end is where the next key starts; a part that does not parse is skipped and
+    /// `partsOk` false), other values skipped.
+    function walk(bytes calldata d)
         private
         pure
-        returns (bool ok, bytes32 porRoot, PorInclusion.Part[] memory parts)
+        returns (bool ok, uint256[] memory at, PorInclusion.Part[] memory parts, bool partsOk)
     {
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, 0, PorCbor.MAP);
+        if (!isMap || count != 6) return (false, at, parts, false);
+        at = new uint256[](6);
+        parts = new PorInclusion.Part[](2);
+        partsOk = true;
+        uint256 k = 0;
+        for (uint256 i = 0; i < 6; i++) {
+            (ok, p, k) = PorRecords.keyIs(d, p, KEYS, k);
+            if (!ok) return (false, at, parts, false);
+            at[i] = p;
+            bool parsed = false;
+            if (i == F_STEP || i == F_EVIDENCE) {
+                (parsed, parts[i == F_STEP ? 0 : 1]) = PorInclusion.parse(d, p);
+                partsOk = partsOk && parsed;
+            }
+            p = parsed ? parts[i == F_STEP ? 0 : 1].end : PorCbor.skip(d, p);
+        }
+    }
+
+    /// kind, schema, por_root, challenge_id typed; step and evidence InclusionProof
+    /// records (parsed by `walk`).
+    function schema(bytes calldata d, uint256[] memory at, bool partsOk) private pure returns (bool ok, bytes32 porRoot) {
         (bool rootOk, bytes32 root) = PorCbor.hashAt(d, at[F_ROOT]);
         (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
-        parts = new PorInclusion.Part[](2);
         ok = rootOk && idOk && PorCbor.isText(d, at[F_KIND], "reasoning_leaf")
-            && PorCbor.isText(d, at[F_SCHEMA], "por.OmissionProof/2");
-        if (ok) (ok, parts[0]) = PorInclusion.parse(d, at[F_STEP]);
-        if (ok) (ok, parts[1]) = PorInclusion.parse(d, at[F_EVIDENCE]);
+            && PorCbor.isText(d, at[F_SCHEMA], "por.OmissionProof/2") && partsOk;
         porRoot = root;
     }
 

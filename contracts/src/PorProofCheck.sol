@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborTop} from "./PorCborTop.sol";
 import {PorCitationCheck} from "./PorCitationCheck.sol";
 
 /// A one-step executor (SPEC §14.8): `KIND()` is keccak256 of the step kind it
@@ -116,9 +117,26 @@ contract PorProofCheck {
     /// §10.4 step 0 for a proof of n bytes: the §2 reader, and at most 16 + floor(n / 4)
     /// items in its arrays and maps together (§17.1; counted by the reader's own pass).
     /// Either failure is proof.malformed, so which comes first does not matter.
-    function readProof(bytes calldata proof) internal pure returns (bool) {
-        (bytes32 codec, uint256 items) = PorCbor.checkItems(proof);
-        return codec == 0 && items <= PROOF_BASE_ITEMS + proof.length / PROOF_BYTES_PER_ITEM;
+    function readProof(bytes calldata proof) internal pure returns (bool ok) {
+        (ok,) = readTop(proof);
+    }
+
+    /// `readProof`, and where the proof's top-level items start (`PorCborTop.checkTop`).
+    function readTop(bytes calldata proof) internal pure returns (bool, uint256[] memory top) {
+        (bytes32 codec, uint256 items, uint256[] memory at,) = PorCborTop.checkTop(proof);
+        return (codec == 0 && items <= PROOF_BASE_ITEMS + proof.length / PROOF_BYTES_PER_ITEM, at);
+    }
+
+    /// The offset of the value of the proof's key `schema` (0: none, or not a map), as
+    /// `PorCbor.get` finds it, from the reader's offsets (`top`) when it kept them.
+    function schemaAt(bytes calldata proof, uint256[] memory top) private pure returns (uint256) {
+        (bool isMap, uint256 count,) = PorCbor.container(proof, 0, PorCbor.MAP);
+        if (!isMap) return 0;
+        if (top.length != 2 * count) return PorCbor.get(proof, 0, "schema");
+        for (uint256 i = 0; i < count; i++) {
+            if (PorCbor.isText(proof, top[2 * i], "schema")) return top[2 * i + 1];
+        }
+        return 0;
     }
 
     /// A por.OneStepProof/1 (SPEC §10.5): the reader, then the executor of its step's
@@ -137,8 +155,9 @@ contract PorProofCheck {
     /// executor to that executor's `check`, anything else to the CitationProof checker
     /// (which names what else it is).
     function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
-        if (!readProof(proof)) return (false, MALFORMED, 0);
-        (bytes32 schema, bool named) = schemaOf(proof, PorCbor.get(proof, 0, "schema"));
+        (bool read, uint256[] memory top) = readTop(proof);
+        if (!read) return (false, MALFORMED, 0);
+        (bytes32 schema, bool named) = schemaOf(proof, schemaAt(proof, top));
         if (schema == ONE_STEP) return IPorStepExec(stepExecutor(proof)).execute(proof);
         address x = named ? executor(schema) : address(0);
         if (x != address(0)) return IPorProofExec(x).check(proof);

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborTop} from "./PorCborTop.sol";
 
 /// @title PorRecords: the por record shapes (SPEC §4) over a checked por-cbor/1 document.
 /// @notice Key lists are the records' field names in canonical order (SPEC §2 rule 2),
@@ -56,6 +57,29 @@ library PorRecords {
             }
         }
         return (true, at, p);
+    }
+
+    /// `fields` of the top-level map of a document from the offsets of its items the
+    /// reader's pass kept (`PorCborTop.checkTop`'s `top`, reused as `at`): no walk.
+    function topFields(bytes calldata d, uint256[] memory top, bytes memory keys)
+        internal
+        pure
+        returns (bool ok, uint256[] memory at)
+    {
+        (bool isMap, uint256 count,) = PorCbor.container(d, 0, PorCbor.MAP);
+        if (!isMap || top.length != 2 * count) return (false, at);
+        uint256 k = 0;
+        for (uint256 i = 0; i < count; i++) {
+            uint256 v;
+            (ok, v, k) = keyIs(d, top[2 * i], keys, k);
+            if (!ok) return (false, at);
+            top[i] = v;
+        }
+        if (k != keys.length) return (false, at);
+        assembly ("memory-safe") {
+            mstore(top, count)
+        }
+        return (true, top);
     }
 
     /// The key at `p` (a checked document) is the packed key at `k` of `keys`: (ok, the
@@ -159,23 +183,27 @@ library PorRecords {
     uint256 internal constant STEP_DESCRIPTION = 5;
     uint256 internal constant STEP_EVIDENCE = 6;
     uint256 internal constant STEP_PRIOR = 7;
-    /// inputs and output: step value maps, checked as the field walk skips them.
-    uint256 private constant STEP_VALUE_MAPS = 1 << STEP_INPUTS | 1 << STEP_OUTPUT;
 
     /// Most items a step record's arrays and maps hold together (SPEC §17.1).
     uint256 internal constant MAX_STEP_ITEMS = 1024;
 
     /// `leaf` is a valid por.ReasoningStep/1 (SPEC §4.4); the value offsets when it is.
     function reasoningStep(bytes calldata leaf) internal pure returns (bool ok, uint256[] memory at) {
-        (bytes32 err, uint256 items) = PorCbor.checkItems(leaf);
+        (bytes32 err, uint256 items, uint256[] memory top, bool hasBytes) = PorCborTop.checkTop(leaf);
         if (err != 0 || items > MAX_STEP_ITEMS) return (false, at);
-        (ok, at,) = fieldsTo(leaf, 0, STEP_KEYS, STEP_VALUE_MAPS);
-        if (!ok) return (false, at);
+        (ok, at) = topFields(leaf, top, STEP_KEYS);
+        // inputs and output: step value maps (§4.4 `{value}`: no byte string in them). Every
+        // other field must be text or a list of Ids, so a valid step holds no byte string
+        // anywhere, and a leaf holding one anywhere is invalid either way: the same pass's
+        // `hasBytes` decides.
+        if (!ok || hasBytes) return (false, at);
+        (bool inputs,,) = PorCbor.container(leaf, at[STEP_INPUTS], PorCbor.MAP);
+        (bool output,,) = PorCbor.container(leaf, at[STEP_OUTPUT], PorCbor.MAP);
         (bool idOk,,) = isId(leaf, at[STEP_ID]);
         (bool described,,) = PorCbor.str(leaf, at[STEP_DESCRIPTION], PorCbor.TEXT);
         (bool evidence,,) = idList(leaf, at[STEP_EVIDENCE]);
         (bool prior,,) = idList(leaf, at[STEP_PRIOR]);
-        ok = textIs(leaf, at[STEP_SCHEMA], "por.ReasoningStep/1") && idOk && described
+        ok = inputs && output && textIs(leaf, at[STEP_SCHEMA], "por.ReasoningStep/1") && idOk && described
             && stepType(leaf, at[STEP_TYPE]) && evidence && prior;
     }
 
@@ -202,9 +230,9 @@ library PorRecords {
 
     /// `leaf` is a valid por.EvidenceItem/1 (SPEC §4.3); the value offsets when it is.
     function evidenceItem(bytes calldata leaf) internal pure returns (bool ok, uint256[] memory at) {
-        (bytes32 err,) = PorCbor.check(leaf);
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leaf);
         if (err != 0) return (false, at);
-        (ok, at) = fields(leaf, 0, ITEM_KEYS);
+        (ok, at) = topFields(leaf, top, ITEM_KEYS);
         if (!ok) return (false, at);
         (bool content,, uint256 size) = PorCbor.str(leaf, at[2], PorCbor.BYTES);
         (bool eid,,) = isId(leaf, at[ITEM_EVIDENCE_ID]);
