@@ -5,6 +5,7 @@ import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorAggregateStep} from "./PorAggregateStep.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorAggregateSelector: the selection applied and the step compared
 /// (`PorAggregateStep.decide`).
@@ -49,7 +50,7 @@ contract PorAggregateReader {
 /// created by this one's constructor (reader, then selector) and called read-only:
 /// deploying this artifact is all.
 contract PorAggregateExec {
-    bytes32 public constant KIND = keccak256("aggregate");
+    bytes32 public constant KIND = PorIds.AGGREGATE;
     PorAggregateReader public immutable READER;
 
     constructor() {

@@ -7,6 +7,7 @@ import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorAggregateRead: what an `aggregate` step reads (SPEC §12.5.4, §12.5.2, §14.8),
 /// read and validated on chain as `por.auditor.steps.recompute_step` reads it.
@@ -271,7 +272,7 @@ library PorAggregateRead {
         returns (bool)
     {
         (bool known, bytes32 kind,) = PorRecords.computation(PorOneStepCheck.leafOf(d, part), at);
-        return known && kind == (last ? keccak256("check_requirement") : keccak256("extract_claims"));
+        return known && kind == (last ? PorIds.CHECK_REQUIREMENT : PorIds.EXTRACT_CLAIMS);
     }
 
     /// The extract step at leaf offset `base` (value offsets `at`) stands for the evidence

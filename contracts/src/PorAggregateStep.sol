@@ -7,6 +7,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorAggregateStep: the `aggregate` step re-executed on chain (SPEC §12.5.4, §14.8).
 /// @notice Reads R's policy and fields from the PromptSpec leaf, the cited extract steps'
@@ -16,11 +17,11 @@ import {PorRecords} from "./PorRecords.sol";
 /// output is walked once, each expected item checked in its canonical (§2) place, never
 /// re-encoded in memory.
 library PorAggregateStep {
-    bytes32 internal constant KIND = keccak256("aggregate");
-    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    bytes32 internal constant KIND = PorIds.AGGREGATE;
+    bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
+    bytes32 internal constant UNEXECUTABLE = PorIds.UNEXECUTABLE;
+    bytes32 internal constant MATCH = PorIds.MATCH;
+    bytes32 internal constant MISMATCH = PorIds.MISMATCH;
 
     uint256 private constant SELECTED = 0;
     uint256 private constant MISSING = 1;

@@ -7,12 +7,13 @@ import {PorCheckParts} from "./PorCheckParts.sol";
 import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorCheckExec: the executor of `check_requirement` one-step proofs (SPEC §14.8):
 /// `PorOneStepCheck`'s common part here, the chunk's re-execution in the
 /// `PorCheckCompute` it deploys (the two would pass EIP-170's 24 576 bytes as one).
 contract PorCheckExec {
-    bytes32 public constant KIND = keccak256("check_requirement");
+    bytes32 public constant KIND = PorIds.CHECK_REQUIREMENT;
     PorCheckCompute public immutable compute;
 
     constructor() {

@@ -8,6 +8,7 @@ import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorCheckStep: a `check_requirement` chunk re-executed on chain (SPEC §12.5.3,
 /// §12.5.2 cards, §12.5.1 citations, §10.5 step 7).
@@ -20,11 +21,11 @@ import {PorRecords} from "./PorRecords.sol";
 /// compared by hash with the committed ones: one comparison, no walk that could accept
 /// an extra key or a reordered entry.
 library PorCheckStep {
-    bytes32 internal constant KIND = keccak256("check_requirement");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
-    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    bytes32 internal constant KIND = PorIds.CHECK_REQUIREMENT;
+    bytes32 internal constant UNEXECUTABLE = PorIds.UNEXECUTABLE;
+    bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
+    bytes32 internal constant MATCH = PorIds.MATCH;
+    bytes32 internal constant MISMATCH = PorIds.MISMATCH;
     /// CHECK_CHUNK_ITEMS (por/protocol/limits.py).
     uint256 internal constant K = 10;
 
@@ -147,7 +148,7 @@ library PorCheckStep {
             (bool known, bytes32 kind,) = PorRecords.computation(leaf, records[first + k]);
             if (!known || prior != 0) return (false, 0, 0);
             if (kind == KIND) prior = k + 1;
-            else if (kind == keccak256("extract_claims")) extracts++;
+            else if (kind == PorIds.EXTRACT_CLAIMS) extracts++;
             else return (false, 0, 0);
         }
         return (true, extracts, prior);

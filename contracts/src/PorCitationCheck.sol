@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorCitationCheck: `verify_citation_proof` (SPEC §10.2.7, §12.5.1) on-chain.
 /// @notice Input: the exact bytes of a por.CitationProof/2 file (the step and the extract
@@ -18,16 +19,16 @@ import {PorRecords} from "./PorRecords.sol";
 library PorCitationCheck {
     using PorRecords for bytes;
 
-    bytes32 internal constant MALFORMED = keccak256("proof.malformed");
-    bytes32 internal constant SCHEMA = keccak256("proof.schema");
+    bytes32 internal constant MALFORMED = PorIds.MALFORMED;
+    bytes32 internal constant SCHEMA = PorIds.SCHEMA;
     bytes32 internal constant UNSUPPORTED = keccak256("proof.unsupported");
-    bytes32 internal constant CITATIONS = keccak256("proof.citations");
-    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
-    bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
+    bytes32 internal constant CITATIONS = PorIds.CITATIONS;
+    bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
+    bytes32 internal constant ID_POSITION = PorIds.ID_POSITION;
     bytes32 internal constant REPEAT = keccak256("one_step.citation_repeat");
     bytes32 internal constant ORDER = keccak256("one_step.citation_order");
     bytes32 internal constant SET = keccak256("one_step.citation_set");
-    bytes32 internal constant PRIOR_ORDER = keccak256("one_step.prior_order");
+    bytes32 internal constant PRIOR_ORDER = PorIds.PRIOR_ORDER;
     bytes32 internal constant CANONICAL = keccak256("one_step.citations_canonical");
 
     /// CitationProof fields, canonical order.

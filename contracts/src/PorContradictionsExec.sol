@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCheckParts} from "./PorCheckParts.sol";
 import {PorContradictionsMerge} from "./PorContradictionsMerge.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorContradictionsExec: the stateless executor of the `contradictions` step kind
 /// (SPEC §14.8, §12.5.5). `PorOneStepCheck`'s common part runs here (with the PromptSpec
@@ -11,7 +12,7 @@ import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 /// constructor deploys (the two together pass the 24 576-byte code limit), on the parts
 /// verified here. Any other kind reverts `CourtPath(kind)`.
 contract PorContradictionsExec {
-    bytes32 public constant KIND = keccak256("contradictions");
+    bytes32 public constant KIND = PorIds.CONTRADICTIONS;
     /// The second half, deployed by the constructor (no storage: an immutable).
     PorContradictionsMerge public immutable merge;
 

@@ -8,6 +8,7 @@ import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorContradictionsState: the cited check chunks' states read as `read_state`
 /// reads them (SPEC §12.5.3, `step.bad_prior_output` / `step.citation_mismatch`) and
@@ -172,7 +173,7 @@ library PorContradictionsState {
     {
         unchecked {
             (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
-            if (!known || kind != keccak256("check_requirement")) return (false, 0, 0, 0);
+            if (!known || kind != PorIds.CHECK_REQUIREMENT) return (false, 0, 0, 0);
             uint256 rid = PorCheckState.key(
                 d, part.leaf + rec[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15
             );

@@ -8,6 +8,7 @@ import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorContradictionsStep: the `contradictions` step re-executed on chain (SPEC
 /// §12.5.5, §10.5 step 7, §14.8).
@@ -20,11 +21,11 @@ import {PorRecords} from "./PorRecords.sol";
 /// (`PorContradictionsOutput`). Every fault Python raises while recomputing
 /// (`step.citation_mismatch`, `step.bad_prior_output`) is won `one_step.unexecutable`.
 library PorContradictionsStep {
-    bytes32 internal constant KIND = keccak256("contradictions");
-    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    bytes32 internal constant KIND = PorIds.CONTRADICTIONS;
+    bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
+    bytes32 internal constant UNEXECUTABLE = PorIds.UNEXECUTABLE;
+    bytes32 internal constant MATCH = PorIds.MATCH;
+    bytes32 internal constant MISMATCH = PorIds.MISMATCH;
     /// SPEC §4.2: 1..8 requirements (`MAX_REQUIREMENTS`).
     uint256 internal constant MAX_REQUIREMENTS = 8;
 

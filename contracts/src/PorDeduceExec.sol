@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorDeduceRead} from "./PorDeduceRead.sol";
 import {PorDeduceStep} from "./PorDeduceStep.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorDeduceExec: a one-step proof of a `deduce` step decided on chain (SPEC §14.8).
 /// @notice Stateless. `PorOneStepCheck`'s common part runs here; the deduce re-execution
@@ -11,7 +12,7 @@ import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 /// both in one contract would pass the 24 576-byte code limit. A step of any other kind
 /// reverts `CourtPath(keccak256(kind))`.
 contract PorDeduceExec {
-    bytes32 public constant KIND = keccak256("deduce");
+    bytes32 public constant KIND = PorIds.DEDUCE;
     PorDeduceCore public immutable core;
 
     constructor() {

@@ -6,6 +6,7 @@ import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorDeduceRead: what `PorDeduceStep` reads and writes, item by item: the cited
 /// steps' output shapes (as `por.auditor.step_io` reads them) and canonical CBOR
@@ -45,13 +46,13 @@ library PorDeduceRead {
     /// contradictions step's conflicts a list of maps with text kind and key. (Checked
     /// in `flatten`, so in `PorDeduceExec`, for code size.)
     function shapeOk(bytes calldata d, uint256 o, bytes32 kind) internal pure returns (bool) {
-        if (kind == keccak256("aggregate")) {
+        if (kind == PorIds.AGGREGATE) {
             (uint256 f, uint256 cov, uint256 prov) = S.aggregateOutput(d, o);
             (bool isCov,) = boolOf(d, cov);
             (bool isProv,) = boolOf(d, prov);
             return isCov && isProv && listOf(d, f, true);
         }
-        return kind == keccak256("contradictions") && listOf(d, S.get(d, o, uint256(bytes32("conflicts")) | 9), false);
+        return kind == PorIds.CONTRADICTIONS && listOf(d, S.get(d, o, uint256(bytes32("conflicts")) | 9), false);
     }
 
     /// A list of field maps (`fields`) or of conflict maps.

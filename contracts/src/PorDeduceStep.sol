@@ -7,6 +7,7 @@ import {PorDeduceRead as R} from "./PorDeduceRead.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorDeduceStep: the `deduce` step re-executed on chain (SPEC §12.4.1, §12.5.6,
 /// §14.8), as `por.auditor.deduce` computes it.
@@ -17,11 +18,11 @@ import {PorRecords} from "./PorRecords.sol";
 /// keys are a fixed set, so their §2 order is static) and compared with the committed
 /// bytes; `evidence_ids` must be the recomputed `source_summary` (else unexecutable).
 library PorDeduceStep {
-    bytes32 internal constant KIND = keccak256("deduce");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
-    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    bytes32 internal constant KIND = PorIds.DEDUCE;
+    bytes32 internal constant UNEXECUTABLE = PorIds.UNEXECUTABLE;
+    bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
+    bytes32 internal constant MATCH = PorIds.MATCH;
+    bytes32 internal constant MISMATCH = PorIds.MISMATCH;
     bytes32 private constant SELECTED = keccak256("selected");
     bytes32 private constant MISSING = keccak256("missing");
 
@@ -119,11 +120,11 @@ library PorDeduceStep {
         c.aggs = new Agg[](r);
         for (uint256 i = 0; i < r; i++) {
             uint256 o = 4 + R.STEP_FIELDS + i * R.PRIOR;
-            if (flat[o + 1] != uint256(keccak256("aggregate"))) return false;
+            if (flat[o + 1] != uint256(PorIds.AGGREGATE)) return false;
             if (!aggregate(d, flat[o], slice(flat, o + 2), c, i)) return false;
         }
         uint256 last = 4 + R.STEP_FIELDS + r * R.PRIOR;
-        return flat[last + 1] == uint256(keccak256("contradictions")) && conflicts(d, flat[last], slice(flat, last + 2), c);
+        return flat[last + 1] == uint256(PorIds.CONTRADICTIONS) && conflicts(d, flat[last], slice(flat, last + 2), c);
     }
 
     function aggregate(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c, uint256 i)

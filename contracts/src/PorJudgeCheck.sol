@@ -6,6 +6,7 @@ import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorJudgeCheck: `verify_judge_proof` (SPEC §10.2.5) on chain.
 /// @notice Input: the exact bytes of a por.JudgeProof/1 file that `PorCbor.check` accepted.
@@ -14,10 +15,10 @@ import {PorRecords} from "./PorRecords.sol";
 /// false with a proof.* / merkle.* id for an invalid proof. The PromptSpec is read only
 /// where the judge reads it (`PorJudgeRules.readSpec`, SPEC §14.8).
 library PorJudgeCheck {
-    bytes32 internal constant SCHEMA = keccak256("proof.schema");
-    bytes32 internal constant CITATIONS = keccak256("proof.citations");
+    bytes32 internal constant SCHEMA = PorIds.SCHEMA;
+    bytes32 internal constant CITATIONS = PorIds.CITATIONS;
     bytes32 internal constant FINAL_STEP = keccak256("proof.final_step");
-    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
+    bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
     bytes32 internal constant NOT_MAP = keccak256("judge.final_step");
     bytes32 internal constant MATCH = keccak256("judge.match");
     bytes32 internal constant MISMATCH = keccak256("judge.mismatch");

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorMapExec: the `map` step kind's one-step executor (SPEC §14.8).
 /// @notice Stateless, one per step kind (each under the 24 576-byte code limit), reached
@@ -10,7 +11,7 @@ import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 /// a step of another kind reverts `CourtPath(keccak256(kind))` once steps 1-6 hold.
 contract PorMapExec {
     /// keccak256 of the `inputs.kind` this contract re-executes.
-    bytes32 public constant KIND = keccak256("map");
+    bytes32 public constant KIND = PorIds.MAP;
 
     /// (won, check id, por_root) of a reader-checked por.OneStepProof/1.
     function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {

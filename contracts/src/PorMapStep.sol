@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorMapStep: the `map` step re-executed on chain (SPEC §12.5.7, §10.5 step 7).
 /// @notice The step reads one cited `deduce` step; its output is
@@ -12,10 +13,10 @@ import {PorRecords} from "./PorRecords.sol";
 /// Both records are canonical, so V's bytes are the deduce output's entries of those keys,
 /// in the same order: the recomputed step is compared entry by entry, never re-encoded.
 library PorMapStep {
-    bytes32 internal constant KIND = keccak256("map");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    bytes32 internal constant KIND = PorIds.MAP;
+    bytes32 internal constant UNEXECUTABLE = PorIds.UNEXECUTABLE;
+    bytes32 internal constant MATCH = PorIds.MATCH;
+    bytes32 internal constant MISMATCH = PorIds.MISMATCH;
     uint256 private constant NAMES = 8;
 
     /// (won, check id) for the map step `leaf` (value offsets `at`) citing one step,
@@ -28,7 +29,7 @@ library PorMapStep {
         // The cited step is a deduce step (step.citation_mismatch).
         {
             (bool known, bytes32 kind,) = PorRecords.computation(prior, priorAt);
-            if (!known || kind != keccak256("deduce")) return (true, UNEXECUTABLE);
+            if (!known || kind != PorIds.DEDUCE) return (true, UNEXECUTABLE);
         }
         // read_variables: the picked entries, valid (step.bad_prior_output).
         (bool ok, uint256[] memory ranges, uint256 summary) = variables(prior, priorAt[PorRecords.STEP_OUTPUT]);

@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorOmissionCheck: `verify_omission_proof` (SPEC §10.2.4) on chain.
 /// @notice Input: the exact bytes of a por.OmissionProof/2 file that `PorCbor.check`
@@ -15,9 +16,9 @@ import {PorRecords} from "./PorRecords.sol";
 /// rules 1-4 read the step's inputs, citations and `from_leaf`/`last_leaf`, and the
 /// item's id, requirement and leaf index (from its extract step or the item itself).
 library PorOmissionCheck {
-    bytes32 internal constant SCHEMA = keccak256("proof.schema");
-    bytes32 internal constant CITATIONS = keccak256("proof.citations");
-    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
+    bytes32 internal constant SCHEMA = PorIds.SCHEMA;
+    bytes32 internal constant CITATIONS = PorIds.CITATIONS;
+    bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
     bytes32 internal constant UNCITED = keccak256("omission.uncited_item");
     bytes32 internal constant POSITION = keccak256("omission.extract_position");
     bytes32 internal constant CITED = keccak256("omission.cited");

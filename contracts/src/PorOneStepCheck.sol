@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorMapStep} from "./PorMapStep.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorOneStepCheck: `verify_one_step_proof` (SPEC §10.5) on-chain, for the step
 /// kinds the chain re-executes (SPEC §14.8: `map`).
@@ -15,12 +16,12 @@ import {PorRecords} from "./PorRecords.sol";
 /// proof.* / merkle.* id for an invalid proof. A step of a kind the chain does not
 /// re-execute reverts `CourtPath(keccak256(kind))`: it is disputed with a case (SPEC §16).
 library PorOneStepCheck {
-    bytes32 internal constant SCHEMA = keccak256("proof.schema");
-    bytes32 internal constant CITATIONS = keccak256("proof.citations");
-    bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
-    bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
-    bytes32 internal constant PRIOR_ORDER = keccak256("one_step.prior_order");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
+    bytes32 internal constant SCHEMA = PorIds.SCHEMA;
+    bytes32 internal constant CITATIONS = PorIds.CITATIONS;
+    bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
+    bytes32 internal constant ID_POSITION = PorIds.ID_POSITION;
+    bytes32 internal constant PRIOR_ORDER = PorIds.PRIOR_ORDER;
+    bytes32 internal constant UNEXECUTABLE = PorIds.UNEXECUTABLE;
 
     /// A step kind (inputs.kind) the chain does not re-execute: the court decides it.
     error CourtPath(bytes32 kind);

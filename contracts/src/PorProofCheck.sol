@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorCitationCheck} from "./PorCitationCheck.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// A one-step executor (SPEC §14.8): `KIND()` is keccak256 of the step kind it
 /// re-executes, `execute` a reader-checked por.OneStepProof/1.
@@ -26,7 +27,7 @@ interface IPorProofExec {
 /// checked here; every other proof is routed to an executor contract fixed in the
 /// constructor (one per step kind or proof schema, each under the code-size limit).
 contract PorProofCheck {
-    bytes32 internal constant MALFORMED = keccak256("proof.malformed");
+    bytes32 internal constant MALFORMED = PorIds.MALFORMED;
     /// The proof item cap (SPEC §10.4 step 0): 16 + floor(n / 4) for n bytes.
     uint256 internal constant PROOF_BASE_ITEMS = 16;
     uint256 internal constant PROOF_BYTES_PER_ITEM = 4;

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborTop} from "./PorCborTop.sol";
+import {PorIds} from "./PorIds.sol";
 
 /// @title PorRecords: the por record shapes (SPEC §4) over a checked por-cbor/1 document.
 /// @notice Key lists are the records' field names in canonical order (SPEC §2 rule 2),
@@ -365,17 +366,17 @@ library PorRecords {
         kind = keccak256(leaf[off:off + len]);
         bytes memory typeName;
         bool withRequirement = false;
-        if (kind == keccak256("extract_claims")) {
+        if (kind == PorIds.EXTRACT_CLAIMS) {
             typeName = "extract";
-        } else if (kind == keccak256("check_requirement")) {
+        } else if (kind == PorIds.CHECK_REQUIREMENT) {
             (typeName, withRequirement) = ("check", true);
-        } else if (kind == keccak256("aggregate")) {
+        } else if (kind == PorIds.AGGREGATE) {
             (typeName, withRequirement) = ("aggregate", true);
-        } else if (kind == keccak256("contradictions")) {
+        } else if (kind == PorIds.CONTRADICTIONS) {
             typeName = "check";
-        } else if (kind == keccak256("deduce")) {
+        } else if (kind == PorIds.DEDUCE) {
             typeName = "deduce";
-        } else if (kind == keccak256("map")) {
+        } else if (kind == PorIds.MAP) {
             typeName = "map";
         } else {
             return (false, kind, false);
