@@ -50,10 +50,9 @@ from test_onchain_step_cap import sent
 from test_registry_strikes import _init
 
 from por.bundle.layout import Bundle
-from por.challenge.batch import ComponentTree
+from por.chain.calldata import proof_commitment
 from por.challenge.one_step import build_one_step_proof
 from por.challenge.records import challenge_id_from_body
-from por.chain.calldata import proof_commitment
 from por.encoding import decode, encode
 from por.errors import PorError
 
@@ -238,7 +237,8 @@ def _leaf_of(bundle: Bundle, size: int) -> Bundle:
 
 def test_inclusion_type_edges(router: ProofChecker, bundle: Bundle) -> None:
     """A one-step proof whose step part is at each type edge, resealed: leaf lengths,
-    forged leaves of 0/23/24/255/256 bytes, path lengths, counts at 2^63-1 / 2^63, component ids of 128/129 code points."""
+    forged leaves of 0/23/24/255/256 bytes, path lengths, counts at 2^63-1 / 2^63,
+    component ids of 128/129 code points."""
     for size in (511, 512, 65_535, 65_536):
         one_step(router, f"leaf {size}", _leaf_of(bundle, size), 7)
     proof = decode(build_one_step_proof(bundle, 7).to_cbor())
@@ -286,8 +286,13 @@ def test_decimals(router: ProofChecker, bundle: Bundle) -> None:
                 one_step(router, f"decimal {text} {leaves} {index}", forged, index)
 
 
+def _pairs(maps: list[Value]) -> list[list[list[Any]]]:
+    """Each map written as an array of its [key, value] pairs."""
+    return [[list(kv) for kv in sorted(m.items())] for m in maps]
+
+
 def _arrays(step: Value) -> None:
-    step["output"]["groups"] = [[list(kv) for kv in sorted(g.items())] for g in step["output"]["groups"]]
+    step["output"]["groups"] = _pairs(step["output"]["groups"])
 
 
 def test_groups_as_arrays(router: ProofChecker, bundle: Bundle) -> None:
@@ -296,7 +301,7 @@ def test_groups_as_arrays(router: ProofChecker, bundle: Bundle) -> None:
     every_step(router, "groups arrays", bundle, 3, _arrays)
 
     def items(step: Value) -> None:
-        step["output"]["items"] = [[list(kv) for kv in sorted(i.items())] for i in step["output"]["items"]]
+        step["output"]["items"] = _pairs(step["output"]["items"])
     every_step(router, "items arrays", bundle, 3, items)
 
     def conflicts(step: Value) -> None:
@@ -304,17 +309,8 @@ def test_groups_as_arrays(router: ProofChecker, bundle: Bundle) -> None:
     every_step(router, "conflicts arrays", bundle, 5, conflicts)
 
     def fields(step: Value) -> None:
-        step["output"]["fields"] = [[list(kv) for kv in sorted(f.items())] for f in step["output"]["fields"]]
+        step["output"]["fields"] = _pairs(step["output"]["fields"])
     every_step(router, "fields arrays", bundle, 4, fields)
-
-
-def test_attack_case_count() -> None:
-    """Runs after the proof families: they reached both sides with several outcomes."""
-    if not COUNTS:
-        pytest.skip("run with the whole module")
-    print(f"\n{sum(COUNTS.values())} attacks compared: {dict(sorted(COUNTS.items()))}")
-    for wanted in ("won:one_step.invalid_record", "won:one_step.mismatch", "lost:proof.schema"):
-        assert COUNTS[wanted] > 0, (wanted, sorted(COUNTS))
 
 
 def _consistent(bundle: Bundle, values: tuple[str, ...]) -> Bundle:
@@ -344,7 +340,8 @@ QUORUMS = [
     ("9" * 64, "9" * 63 + "8", "1"), ("1" + "0" * 63, "9" * 63, "-" + "9" * 63),
     (TINY, "0.05", "0"), ("0.05", TINY, "-0." + "0" * 60 + "1"),
     ("-0.025", "0.025", "0.025" + "0" * 57 + "1"), ("251.4", "251.45", "251.45" + "0" * 57 + "1"),
-    ("251.4", "251.35", "251.45"), ("-" + "9" * 60 + ".5", "-" + "9" * 59 + ".45", "-" + "9" * 60 + ".55"),
+    ("251.4", "251.35", "251.45"),
+    ("-" + "9" * 60 + ".5", "-" + "9" * 59 + ".45", "-" + "9" * 60 + ".55"),
 ]
 
 
@@ -357,7 +354,8 @@ def test_decimal_quorum(router: ProofChecker, bundle: Bundle) -> None:
         forged = _consistent(bundle, values)
         for index in (3, 4, 5, 6, 7):
             one_step(router, f"quorum {values} {index}", forged, index)
-        for index, key, flip in ((4, "fields", None), (5, "conflicts", []), (6, "conflict_detected", None)):
+        for index, key, flip in ((4, "fields", None), (5, "conflicts", []),
+                                 (6, "conflict_detected", None)):
             def lie(step: Value, key: str = key, flip: Any = flip) -> None:
                 out = step["output"]
                 if key == "fields":
@@ -412,14 +410,14 @@ def test_settle_caller_burns_gas_or_reenters() -> None:
     burns: the settle costs about what a refusing caller's does); one whose caller
     re-enters ``withdraw`` when paid is paid once, and the re-entry changes nothing.
     The registry holds exactly the credits, to the wei."""
-    chain, market, caller, burnt = _struck_by(BURNER)
+    chain, _market, caller, burnt = _struck_by(BURNER)
     assert chain.balance(caller) == 0
     assert chain.call("withdrawable", caller) == PROPOSER_BOND
     assert chain.balance(chain.address) == PROPOSER_BOND
     error = reverts(chain, call_data("withdraw"), sender=CHALLENGER, to=caller)
     assert error.name == "WithdrawFailed"
     assert chain.call("withdrawable", caller) == PROPOSER_BOND
-    chain, market, caller, paid = _struck_by(REENTER)
+    chain, _market, caller, paid = _struck_by(REENTER)
     assert chain.balance(caller) == PROPOSER_BOND
     assert chain.call("withdrawable", caller) == 0
     assert chain.balance(chain.address) == 0
@@ -501,3 +499,153 @@ def test_settle_with_a_challenge_open_past_the_court_timeout() -> None:
     assert reverts(chain, call_data("closeMoot", opened)).name == "ChallengeNotOpen"
     assert chain.call("isFinal", market) is False
     assert game.balance() == game.owed() == CHALLENGER_BOND
+
+
+def _recomputed_after(bundle: Bundle, index: int, edit: Callable[[Value], None]) -> Bundle:
+    """Extract leaf ``index`` edited, the steps after the extracts recomputed by por."""
+    steps = list(edited(bundle, index, edit).steps)
+    for later in range(3, len(steps)):
+        redone = recomputed(bundle, steps, later)
+        if redone is not None:
+            steps[later] = redone
+    return recommit(bundle, steps=steps)
+
+
+def _claims(shape: str) -> Callable[[Value], None]:
+    def edit(step: Value) -> None:
+        out = step["output"]
+        claims = out["claims"]
+        first = dict(claims[0])
+        if shape == "drop":
+            out.pop("claims")
+        elif shape in SHAPED:
+            out["claims"] = SHAPED[shape]
+        elif shape == "twice":
+            out["claims"] = [first, {**first, "claim_id": "cl_000000000000"}]
+        elif shape == "same id":
+            out["claims"] = [first, {**claims[1], "claim_id": first["claim_id"]}]
+        elif shape == "reversed":
+            out["claims"] = claims[::-1]
+        elif shape.startswith("value="):
+            claims[0]["value"] = VALUES[shape[6:]]
+        elif shape.startswith("no "):
+            claims[0].pop(shape[3:])
+        elif shape.startswith("key="):
+            claims[0]["key"] = shape[4:]
+            claims[1]["key"] = shape[4:]
+        elif shape.startswith("kind="):
+            claims[0]["kind"] = shape[5:]
+    return edit
+
+
+SHAPED: dict[str, Any] = {"empty": [], "ints": [1], "texts": ["x"], "arrays": [[]],
+                          "map": {"a": 1}, "maps": [{}], "nested": [[{"key": "close"}]]}
+VALUES: dict[str, Any] = {"int": 251, "neg": -251, "true": True, "noncanon": "251.50",
+                          "exp": "2.5e2", "list": ["251.4"], "map": {"v": "251.4"},
+                          "empty": "", "64": "1" * 64, "65": "1" * 65}
+CLAIM_SHAPES = ["drop", *SHAPED, "twice", "same id", "reversed", *(f"value={v}" for v in VALUES),
+                "no key", "no value", "no kind", "no claim_id", "no path", "key=" + "c" * 23,
+                "key=" + "c" * 24, "key=" + "c" * 33, "key=", "key=\u00e9", "kind=text",
+                "kind=timestamp", "kind=numeric "]
+
+
+def test_claim_shapes(router: ProofChecker, bundle: Bundle) -> None:
+    """The carried extract step's claims in every shape (not a list, lists of
+    non-maps, repeated ids and keys, values of every type and length, keys of 23/24/33
+    bytes), each as a lie (later steps kept) and in a consistent trace (recomputed)."""
+    for shape in CLAIM_SHAPES:
+        every_step(router, f"claims {shape}", bundle, 1, _claims(shape))
+        forged = _recomputed_after(bundle, 1, _claims(shape))
+        for index in STEPS:
+            one_step(router, f"claims {shape} consistent {index}", forged, index)
+
+
+def _spec(path: tuple[Any, ...], value: Any) -> Callable[[Value], None]:
+    def edit(spec: Value) -> None:
+        target = spec
+        for key in path[:-1]:
+            target = target[key]
+        if value is _DROP:
+            target.pop(path[-1])
+        else:
+            target[path[-1]] = value
+    return edit
+
+
+_DROP = object()
+SEMANTICS = ("prediction_semantics",)
+QUORUM = ("data_requirements", 0, "selection_policy")
+SPEC_EDITS: list[tuple[tuple[Any, ...], Any]] = [
+    *((("conflict_policy", "numeric_tolerance"), v) for v in (
+        TINY, "0", "9" * 64, "1" * 63, "0.5", "289480223093290", "289480223093291", "0.050", 5)),
+    *(((*SEMANTICS, "threshold"), v) for v in (
+        "251.4", "-" + "9" * 63, "9" * 64, "251." + "3" * 60, "251.40", TINY, 250)),
+    *(((*SEMANTICS, "comparison"), v) for v in (">=", "<", "<=", "==", "!=", ">", " >")),
+    *(((*SEMANTICS, "metric"), v) for v in ("as_of", "closed", "", "c" * 24)),
+    *(((*SEMANTICS, key), 1) for key in ("k" * 23, "k" * 24, "k" * 25, "k" * 32, "k" * 33, "a")),
+    *(((*SEMANTICS, key), _DROP) for key in ("metric", "threshold", "comparison", "predicate")),
+    *(((*QUORUM, "quorum"), v) for v in (0, 1, 3, 4, 2**63, "2")),
+    *(((*QUORUM, "min_sources"), v) for v in (0, 2, 4)),
+    *(((*QUORUM, key), 1) for key in ("k" * 23, "k" * 24, "quorumm", "z" * 33)),
+    ((*QUORUM, "tie_breaker"), "first"), ((*QUORUM, "strategy"), "single_best_source"),
+    (("data_requirements", 0, "expected_fields", 0, "kind"), "text"),
+    (("data_requirements", 0, "expected_fields", 0, "key"), "c" * 24),
+]
+
+
+#: The kinds (step leaves of scenario 08) whose SPEC §10.5 step 6 row reads a PromptSpec
+#: field: a malformed field read there is won ``one_step.invalid_record`` on chain too.
+READS: dict[Any, set[int]] = {
+    "numeric_tolerance": {4, 5}, "threshold": {6}, "comparison": {6}, "metric": {3, 4, 6},
+    "predicate": {3, 6}, "quorum": {4}, "min_sources": {4}, "tie_breaker": {4},
+    "strategy": {4, 6}, "kind": {4}, "key": {4}}
+
+
+def spec_case(router: ProofChecker, name: str, bundle: Bundle, index: int, read: bool) -> None:
+    """``one_step``, where a PromptSpec malformed in a field the kind does not read may
+    be lost ``one_step.match`` on chain (SPEC §10.5 step 3 **Limit**: the court path)."""
+    try:
+        proof = bytes(build_one_step_proof(bundle, index).to_cbor())
+    except PorError:
+        proof = sent(bundle, index)
+    expected = python_answer(proof)
+    got = router.any_proof(proof)[:2]
+    if got != expected and not read:
+        assert (got, expected) == ((False, "one_step.match"), (True, "one_step.invalid_record"))
+        COUNTS["limit:prompt_spec"] += 1
+        return
+    same(router, name, proof)
+
+
+def test_prompt_spec_edges(router: ProofChecker, bundle: Bundle) -> None:
+    """The carried PromptSpec's tolerance, threshold, comparison, metric and quorum at
+    their edges (62 fractional digits, 63/64 digits, the one-word edge), extra keys of
+    23-33 bytes, fields dropped: each as a lie (the trace kept) and consistent (the
+    trace recomputed under the edited spec). A field a kind reads gets Python's answer;
+    one it does not read may be the documented limit (``spec_case``)."""
+    for path, value in SPEC_EDITS:
+        spec = decode(bundle.prompt_spec)
+        _spec(path, value)(spec)
+        lying = recommit(bundle, prompt_spec=encode(spec))
+        steps = list(lying.steps)
+        for later in range(3, len(steps)):
+            redone = recomputed(lying, steps, later)
+            if redone is not None:
+                steps[later] = redone
+        consistent = recommit(lying, steps=steps)
+        for index in STEPS:
+            read = index in READS.get(path[-1], set())
+            spec_case(router, f"spec {path} {value!r} {index}", lying, index, read)
+            spec_case(router, f"spec {path} {value!r} consistent {index}", consistent, index,
+                      read)
+
+
+def test_attack_case_count() -> None:
+    """Runs after the proof families: they reached both sides with several outcomes."""
+    if not COUNTS:
+        pytest.skip("run with the whole module")
+    print(f"\n{sum(COUNTS.values())} attacks compared: {dict(sorted(COUNTS.items()))}")
+    for wanted in ("won:one_step.invalid_record", "won:one_step.mismatch",
+                   "won:one_step.unexecutable", "lost:one_step.match", "lost:proof.schema",
+                   "lost:omission.cited", "limit:prompt_spec"):
+        assert COUNTS[wanted] > 0, (wanted, sorted(COUNTS))
