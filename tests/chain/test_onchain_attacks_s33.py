@@ -42,8 +42,8 @@ from chain_support import (
     register_bundle,
     reverts,
 )
-from exec_support import recomputed
-from proof_check_support import ProofChecker, python_answer
+from exec_support import judge_proof_carrying, recomputed
+from proof_check_support import ProofChecker, citation_proof, python_answer
 from test_chain_games import COURT_TIMEOUT, Game, case, lie
 from test_onchain_omission import Prover
 from test_onchain_step_cap import sent
@@ -55,6 +55,7 @@ from por.challenge.one_step import build_one_step_proof
 from por.challenge.records import challenge_id_from_body
 from por.encoding import decode, encode
 from por.errors import PorError
+from por.scenarios import list_scenarios
 
 COUNTS: Counter[str] = Counter()
 #: Scenario 08: extract leaves 0-2, check 3, aggregate 4, contradictions 5, deduce 6, map 7.
@@ -649,3 +650,62 @@ def test_attack_case_count() -> None:
                    "won:one_step.unexecutable", "lost:one_step.match", "lost:proof.schema",
                    "lost:omission.cited", "limit:prompt_spec"):
         assert COUNTS[wanted] > 0, (wanted, sorted(COUNTS))
+
+
+def test_proof_top_entries(router: ProofChecker, bundle: Bundle) -> None:
+    """Every proof schema with extra top-level entries (the reader keeps 16 at most; the
+    router reads ``schema`` from them, else walks): keys sorting before and after
+    ``schema``, totals of 15/16/17 entries and more, resealed or not; the proof as an
+    array, a text, and a map with ``schema`` of another type."""
+    prover = Prover(bundle)
+    proofs = [bytes(build_one_step_proof(bundle, 3).to_cbor()), prover.proof(3, 2, "evidence_leaf"),
+              citation_proof(bundle, 3, [0, 1]), judge_proof_carrying(bundle, [0, 1, 2])]
+    for proof in proofs:
+        value = decode(proof)
+        for total in (15, 16, 17, 18, 40):
+            for where in ("a", "zzzzzzzzzzzzzzzzz"):
+                body = {k: v for k, v in value.items() if k != "challenge_id"}
+                for k in range(total - len(value)):
+                    body[f"{where}{k:02d}"] = k
+                same(router, f"top {total} {where}", encode(
+                    {**body, "challenge_id": challenge_id_from_body(body)}))
+                same(router, f"top {total} {where} unsealed", encode(
+                    {**body, "challenge_id": value["challenge_id"]}))
+        for schema in (1, b"por.OneStepProof/1", ["por.OneStepProof/1"], "por.", "por.x/1", ""):
+            same(router, f"schema {schema!r}", encode({**value, "schema": schema}))
+        same(router, "array", encode(list(value.values())))
+        same(router, "text", encode(value["schema"]))
+
+
+#: The ``prediction_semantics`` fields deduce reads (SPEC §10.5 step 6, its row).
+DEDUCE_READS = {"predicate", "metric", "comparison", "threshold", "lower", "upper",
+                "lower_inclusive", "upper_inclusive", "terms", "other_metric", "expected_text",
+                "absent_means_no", "sources_required", "preconditions"}
+
+
+def test_every_market_prediction_fields(router: ProofChecker) -> None:
+    """On every fixture market, each ``prediction_semantics`` field dropped or made a
+    byte string, a 23/24-byte key added there, and each non-extract step's output given
+    a 23/24-byte key: deduce's spec reader (``PorDeduceSpec``) and every kind agree
+    with Python, or give the documented limit for a field they do not read."""
+    for name in list_scenarios():
+        market = honest(name)
+        kinds = [decode(s)["inputs"].get("kind") for s in market.steps]
+        later = [i for i, k in enumerate(kinds) if k != "extract_claims"]
+        semantics = decode(market.prompt_spec)["market"].get("prediction_semantics") or \
+            decode(market.prompt_spec).get("prediction_semantics", {})
+        edits: list[tuple[str, Any]] = [(key, _DROP) for key in semantics]
+        edits += [(key, b"\x01") for key in semantics]
+        edits += [("k" * 23, 1), ("k" * 24, 1)]
+        for key, value in edits:
+            spec = decode(market.prompt_spec)
+            _spec((*SEMANTICS, key), value)(spec)
+            forged = recommit(market, prompt_spec=encode(spec))
+            for index in (i for i in later if kinds[i] in ("deduce", "map")):
+                read = (kinds[index] == "deduce" and key in DEDUCE_READS) or (
+                    kinds[index] == "check_requirement" and key in ("metric", "predicate"))
+                spec_case(router, f"{name} {key} {index}", forged, index, read)
+        for index in later:
+            for key in ("k" * 23, "k" * 24):
+                one_step(router, f"{name} output {key} {index}",
+                         edited(market, index, _put("output", key, 1)), index)
