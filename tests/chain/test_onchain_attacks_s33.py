@@ -641,17 +641,6 @@ def test_prompt_spec_edges(router: ProofChecker, bundle: Bundle) -> None:
                       read)
 
 
-def test_attack_case_count() -> None:
-    """Runs after the proof families: they reached both sides with several outcomes."""
-    if not COUNTS:
-        pytest.skip("run with the whole module")
-    print(f"\n{sum(COUNTS.values())} attacks compared: {dict(sorted(COUNTS.items()))}")
-    for wanted in ("won:one_step.invalid_record", "won:one_step.mismatch",
-                   "won:one_step.unexecutable", "lost:one_step.match", "lost:proof.schema",
-                   "lost:omission.cited", "limit:prompt_spec"):
-        assert COUNTS[wanted] > 0, (wanted, sorted(COUNTS))
-
-
 def test_proof_top_entries(router: ProofChecker, bundle: Bundle) -> None:
     """Every proof schema with extra top-level entries (the reader keeps 16 at most; the
     router reads ``schema`` from them, else walks): keys sorting before and after
@@ -709,3 +698,14 @@ def test_every_market_prediction_fields(router: ProofChecker) -> None:
             for key in ("k" * 23, "k" * 24):
                 one_step(router, f"{name} output {key} {index}",
                          edited(market, index, _put("output", key, 1)), index)
+
+
+def test_attack_case_count() -> None:
+    """Runs last: the proof families reached both sides with several outcomes."""
+    if not COUNTS:
+        pytest.skip("run with the whole module")
+    print(f"\n{sum(COUNTS.values())} attacks compared: {dict(sorted(COUNTS.items()))}")
+    for wanted in ("won:one_step.invalid_record", "won:one_step.mismatch",
+                   "won:one_step.unexecutable", "lost:one_step.match", "lost:proof.schema",
+                   "lost:omission.cited", "limit:prompt_spec"):
+        assert COUNTS[wanted] > 0, (wanted, sorted(COUNTS))
