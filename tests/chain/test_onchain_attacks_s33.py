@@ -1,6 +1,7 @@
-"""Attacks on the s33 wave's on-chain code (issue 24): the reader's recorded top-level
+"""Attacks on the s33 wave's on-chain reading (issue 24): the reader's recorded top-level
 offsets and byte-string flag (``PorCborTop``), the typed ``PorInclusion.parse``, the
-kinds' one-word key compares and decimals, and the registry's strike and payment.
+kinds' one-word key compares. The PromptSpec, claims and decimal families are in
+``test_onchain_attacks_s33_spec.py``, the registry's in ``test_registry_attacks_s33.py``.
 
 Each proof case goes through ``PorProofCheck.checkProof`` (revm, the committed build)
 and ``por check-proof``: the same WON/LOST and check id (a ``CourtPath`` revert, the
@@ -11,14 +12,11 @@ court's case, is counted and not compared). Families:
   a non-step key, an evidence item (a map with a byte-string value) carried as a step;
 * keys of 23/24/25/31/32/33 bytes and keys sharing a 32-byte prefix in the step's and
   the carried claims' maps;
-* InclusionProof parts at type edges: leaves of 23/24/255/256/65 535/65 536 bytes,
+* InclusionProof parts at type edges: leaves of 0/23/24/255/256/65 535/65 536 bytes,
   paths of 0/64/65 siblings, tree_size/leaf_index at 2^63-1 and 2^63, component ids of
   128/129 code points and multi-byte UTF-8;
-* claim values with 62 fractional digits and 63 digits (aggregate quorum,
-  contradictions), groups written as arrays;
-* registry sequences: a settle whose caller re-enters or burns gas in ``receive``, a
-  settle twice, every root struck on a market (any earlier round) re-proposed, bonds
-  conserved to the wei, finality not before the window.
+* claim values of 61-63 digits, groups, items and fields written as arrays; proofs of
+  every schema with 15-40 top-level entries.
 """
 
 from __future__ import annotations
@@ -29,33 +27,16 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
-from chain_support import (
-    ADMIN,
-    CHALLENGER,
-    CHALLENGER_BOND,
-    PROPOSER_BOND,
-    TEST_ONLY_SECRET,
-    WINDOW,
-    Chain,
-    address_of,
-    call_data,
-    register_bundle,
-    reverts,
-)
-from exec_support import judge_proof_carrying, recomputed
+from exec_support import judge_proof_carrying
 from proof_check_support import ProofChecker, citation_proof, python_answer
-from test_chain_games import COURT_TIMEOUT, Game, case, lie
 from test_onchain_omission import Prover
 from test_onchain_step_cap import sent
-from test_registry_strikes import _init
 
 from por.bundle.layout import Bundle
-from por.chain.calldata import proof_commitment
 from por.challenge.one_step import build_one_step_proof
 from por.challenge.records import challenge_id_from_body
 from por.encoding import decode, encode
 from por.errors import PorError
-from por.scenarios import list_scenarios
 
 COUNTS: Counter[str] = Counter()
 #: Scenario 08: extract leaves 0-2, check 3, aggregate 4, contradictions 5, deduce 6, map 7.
@@ -74,28 +55,33 @@ def bundle() -> Bundle:
     return honest(MARKET)
 
 
-def same(router: ProofChecker, name: str, proof: bytes) -> None:
+def same(router: ProofChecker, name: str, proof: bytes, counts: Counter[str] = COUNTS) -> None:
     """The router's (won, id) is Python's; a CourtPath revert is counted."""
     won, check_id, _gas = router.any_proof(proof)
     if check_id.startswith("court_path:"):
-        COUNTS["court_path"] += 1
+        counts["court_path"] += 1
         return
     assert (won, check_id) == python_answer(proof), (name, proof.hex()[:300])
-    COUNTS[f"{'won' if won else 'lost'}:{check_id}"] += 1
+    counts[f"{'won' if won else 'lost'}:{check_id}"] += 1
 
 
-def one_step(router: ProofChecker, name: str, bundle: Bundle, index: int) -> None:
+def step_proof(bundle: Bundle, index: int) -> bytes:
     """Step leaf ``index``'s one-step proof (por's, else the one a challenger sends)."""
     try:
-        proof = bytes(build_one_step_proof(bundle, index).to_cbor())
+        return bytes(build_one_step_proof(bundle, index).to_cbor())
     except PorError:
-        proof = sent(bundle, index)
-    same(router, name, proof)
+        return sent(bundle, index)
 
 
-def omissions(router: ProofChecker, name: str, bundle: Bundle, steps: list[int]) -> None:
+def one_step(router: ProofChecker, name: str, bundle: Bundle, index: int,
+             counts: Counter[str] = COUNTS) -> None:
+    same(router, name, step_proof(bundle, index), counts)
+
+
+def omissions(router: ProofChecker, name: str, bundle: Bundle, steps: list[int],
+              counts: Counter[str] = COUNTS) -> None:
     for label, proof in Prover(bundle).pairs(steps):
-        same(router, f"{name} {label}", proof)
+        same(router, f"{name} {label}", proof, counts)
 
 
 def edited(bundle: Bundle, index: int, edit: Callable[[Value], None]) -> Bundle:
@@ -107,17 +93,17 @@ def edited(bundle: Bundle, index: int, edit: Callable[[Value], None]) -> Bundle:
 
 
 def every_step(router: ProofChecker, name: str, bundle: Bundle, index: int,
-               edit: Callable[[Value], None]) -> None:
+               edit: Callable[[Value], None], *, counts: Counter[str] = COUNTS) -> None:
     """Step leaf ``index`` edited: its own one-step proof, and (an extract leaf) the
     one-step proofs carrying it and the OmissionProofs carrying it."""
     forged = edited(bundle, index, edit)
     if index < 3:
         for later in STEPS:
-            one_step(router, f"{name} via {later}", forged, later)
-        omissions(router, name, forged, [3, 4])
+            one_step(router, f"{name} via {later}", forged, later, counts)
+        omissions(router, name, forged, [3, 4], counts)
     else:
-        one_step(router, name, forged, index)
-        omissions(router, name, forged, [index])
+        one_step(router, name, forged, index, counts)
+        omissions(router, name, forged, [index], counts)
 
 
 def _extra(count: int, where: str, value: Any) -> Callable[[Value], None]:
@@ -313,334 +299,6 @@ def test_groups_as_arrays(router: ProofChecker, bundle: Bundle) -> None:
         step["output"]["fields"] = _pairs(step["output"]["fields"])
     every_step(router, "fields arrays", bundle, 4, fields)
 
-
-def _consistent(bundle: Bundle, values: tuple[str, ...]) -> Bundle:
-    """``bundle`` with extract leaf j's first claim (``close``) ``values[j]`` and the
-    steps after them recomputed by por (a consistent trace, where it can be)."""
-    steps = list(bundle.steps)
-    for j, text in enumerate(values):
-        value = decode(steps[j])
-        value["output"]["claims"][0]["value"] = text
-        steps[j] = encode(value)
-    for index in range(3, len(steps)):
-        redone = recomputed(bundle, steps, index)
-        if redone is not None:
-            steps[index] = redone
-    return recommit(bundle, steps=steps)
-
-
-#: 2^254 / 10^62 = 289480223093290.48...: an integer of 15 digits aligned to scale 62
-#: fits the aggregate's one-word path up to 289480223093290, past it ``absDiffLe``.
-EDGE = "289480223093290"
-TINY = "0." + "0" * 61 + "1"
-QUORUMS = [
-    (EDGE, EDGE, TINY), ("289480223093291", "289480223093291", TINY),
-    ("-" + EDGE, "-" + EDGE, TINY), ("-289480223093291", "289480223093291", TINY),
-    (EDGE, "289480223093290.05", TINY), ("289480223093291", "289480223093291.05", TINY),
-    ("289480223093291", "289480223093291.0500000000000000000000000000000000000000000001", "1"),
-    ("9" * 64, "9" * 63 + "8", "1"), ("1" + "0" * 63, "9" * 63, "-" + "9" * 63),
-    (TINY, "0.05", "0"), ("0.05", TINY, "-0." + "0" * 60 + "1"),
-    ("-0.025", "0.025", "0.025" + "0" * 57 + "1"), ("251.4", "251.45", "251.45" + "0" * 57 + "1"),
-    ("251.4", "251.35", "251.45"),
-    ("-" + "9" * 60 + ".5", "-" + "9" * 59 + ".45", "-" + "9" * 60 + ".55"),
-]
-
-
-def test_decimal_quorum(router: ProofChecker, bundle: Bundle) -> None:
-    """Consistent traces over claim values at the one-word edge of the aggregate's
-    quorum (aligned to 62 fractional digits), 63/64-digit values, distances at exactly
-    the tolerance and one unit past it, in the aggregate, contradictions and deduce;
-    then each step's output flipped (a lie)."""
-    for values in QUORUMS:
-        forged = _consistent(bundle, values)
-        for index in (3, 4, 5, 6, 7):
-            one_step(router, f"quorum {values} {index}", forged, index)
-        for index, key, flip in ((4, "fields", None), (5, "conflicts", []),
-                                 (6, "conflict_detected", None)):
-            def lie(step: Value, key: str = key, flip: Any = flip) -> None:
-                out = step["output"]
-                if key == "fields":
-                    quorum = out["fields"][0]["quorum"]
-                    quorum["met"] = not quorum["met"]
-                elif key == "conflicts":
-                    out["conflicts"] = [] if out["conflicts"] else flip
-                    out["conflicts"] = out["conflicts"] or []
-                    out["claim_count"] = out["claim_count"] + 1
-                else:
-                    out[key] = not out[key]
-            one_step(router, f"quorum lie {values} {index}", edited(forged, index, lie), index)
-
-
-# --- the registry ---------------------------------------------------------------------
-
-#: Forwarders (the _FORWARD of test_registry_strikes, hand-assembled, Cancun) that call
-#: the registry with their calldata when sent no value; when paid they either burn all
-#: their gas (INVALID) or re-enter the registry (``withdraw()``) and accept the payment.
-_FORWARD_TAIL = "5b365f5f37" "5f5f365f5f73{registry}5af1" "3d5f5f3e60{ok}57" "3d5ffd" "5b3d5ff3"
-BURNER = "3415600857" "fe5f5f" + _FORWARD_TAIL.replace("{ok}", "33")
-REENTER = ("3415602c57" "633ccfd60b" "5f52" "5f5f6004601c5f73{registry}5af1" "5000"
-           + _FORWARD_TAIL.replace("{ok}", "57"))
-
-
-def _deploy(chain: Chain, runtime: str, salt: int) -> str:
-    code = bytes.fromhex(runtime.format(registry=chain.address[2:].lower()))
-    deployer = "0x" + f"{0xf1 + salt:02x}" * 20
-    chain.evm.set_balance(deployer, 10**18)
-    return str(chain.evm.deploy(deployer, _init(code)))
-
-
-def _struck_by(runtime: str) -> tuple[Chain, bytes, str, int]:
-    """A lie's market settled by a forwarder ``runtime``: (chain, market, caller, the
-    settle's gas)."""
-    data, won, _lost = lie()
-    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-    market = register_bundle(chain, data)
-    caller = _deploy(chain, runtime, 0)
-    commitment = proof_commitment(market, won, bytes.fromhex(caller[2:]))
-    chain.send(call_data("commitProof", commitment), sender=CHALLENGER, to=caller)
-    chain.mine()
-    settle = call_data("settleByProof", market, won)
-    gas = chain.send(settle, sender=CHALLENGER, to=caller).gas_used
-    assert chain.call("verdicts", market)[6:8] == (1, 2)  # round 1, Struck
-    assert reverts(chain, settle, sender=CHALLENGER, to=caller).name == "NotChallengeable"
-    return chain, market, caller, gas
-
-
-def test_settle_caller_burns_gas_or_reenters() -> None:
-    """A settle whose caller burns its gas when paid is credited (its stipend is all it
-    burns: the settle costs about what a refusing caller's does); one whose caller
-    re-enters ``withdraw`` when paid is paid once, and the re-entry changes nothing.
-    The registry holds exactly the credits, to the wei."""
-    chain, _market, caller, burnt = _struck_by(BURNER)
-    assert chain.balance(caller) == 0
-    assert chain.call("withdrawable", caller) == PROPOSER_BOND
-    assert chain.balance(chain.address) == PROPOSER_BOND
-    error = reverts(chain, call_data("withdraw"), sender=CHALLENGER, to=caller)
-    assert error.name == "WithdrawFailed"
-    assert chain.call("withdrawable", caller) == PROPOSER_BOND
-    chain, _market, caller, paid = _struck_by(REENTER)
-    assert chain.balance(caller) == PROPOSER_BOND
-    assert chain.call("withdrawable", caller) == 0
-    assert chain.balance(chain.address) == 0
-    # the burner pays its 2 300 stipend and the credit's new slot, nothing more
-    assert burnt - paid <= 2_300 + 22_100 + 5_000, (burnt, paid)
-
-
-def test_settle_at_the_window_edges() -> None:
-    """One second before the deadline a lie is settled and the verdict is not final; at
-    the deadline the settle reverts ``WindowClosed`` and the verdict is final."""
-    data, won, _lost = lie()
-    for offset, settles in ((-1, True), (0, False)):
-        chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-        market = register_bundle(chain, data)
-        chain.commit_proof(market, won, CHALLENGER)
-        deadline = chain.timestamp + WINDOW
-        chain.set_time(deadline + offset)
-        assert chain.call("isFinal", market) is not settles
-        settle = call_data("settleByProof", market, won)
-        if settles:
-            before = chain.balance(CHALLENGER)
-            chain.send(settle, sender=CHALLENGER)
-            assert chain.balance(CHALLENGER) - before == PROPOSER_BOND
-            assert chain.call("isFinal", market) is False
-            assert reverts(chain, call_data("finalize", market)).name in (
-                "NotFinal", "NotChallengeable")
-        else:
-            assert reverts(chain, settle, sender=CHALLENGER).name == "WindowClosed"
-            chain.send(call_data("finalize", market))
-            assert chain.call("isFinal", market) is True
-        credits = sum(chain.call("withdrawable", a) for a in (ADMIN, CHALLENGER))
-        assert chain.balance(chain.address) == credits
-
-
-def test_every_struck_root_refused_in_every_later_round() -> None:
-    """Five rounds, each verdict struck by a ruling: in every later round each earlier
-    root (and the last) is refused ``RootStruck``, a fresh one is accepted; ``isStruck``
-    names exactly the struck ones; the registry's balance is the open bonds plus the
-    credits, to the wei."""
-    game = Game()
-    chain, market = game.chain, game.market
-    roots = []
-    for n in range(1, 6):
-        roots.append(chain.call("verdicts", market)[0])
-        game.open(CHALLENGER, case(n))
-        chain.send(game.ruling(CHALLENGER, case(n), True))
-        game.round += 1
-        for variant in range(n):
-            with pytest.raises(Exception) as info:
-                game.propose(variant, n)
-            assert getattr(info.value, "name", None) == "RootStruck", (n, variant)
-        game.propose(n, n)
-        assert [chain.call("isStruck", market, r) for r in roots] == [True] * n
-        assert chain.call("isStruck", market, chain.call("verdicts", market)[0]) is False
-        assert game.balance() == game.owed() + PROPOSER_BOND
-
-
-def test_settle_with_a_challenge_open_past_the_court_timeout() -> None:
-    """A lie with a challenge open is settled by proof after the deadline and after the
-    court's timeout (the open challenge keeps it strikable): the settler is paid the
-    proposer's bond, the challenge is moot (``lapse`` refused, ``closeMoot`` returns
-    its bond), nothing is final, and the registry ends holding exactly the credits."""
-    _data, won, _lost = lie()
-    game = Game(lying=True)
-    chain, market = game.chain, game.market
-    opened = game.open(CHALLENGER, case(1))
-    settler = ADMIN
-    chain.commit_proof(market, won, settler)
-    game.at(chain.call("verdicts", market)[9] + COURT_TIMEOUT + 1)
-    before = chain.balance(settler)
-    outcome = chain.send(call_data("settleByProof", market, won), sender=settler)
-    paid = chain.balance(settler) - before
-    assert paid == PROPOSER_BOND, paid  # revm charges no gas price here
-    assert outcome.output
-    assert chain.call("verdicts", market)[6:8] == (1, 2)
-    assert reverts(chain, call_data("lapse", opened)).name == "ChallengeMoot"
-    chain.send(call_data("closeMoot", opened))
-    assert chain.call("withdrawable", CHALLENGER) == CHALLENGER_BOND
-    assert reverts(chain, call_data("closeMoot", opened)).name == "ChallengeNotOpen"
-    assert chain.call("isFinal", market) is False
-    assert game.balance() == game.owed() == CHALLENGER_BOND
-
-
-def _recomputed_after(bundle: Bundle, index: int, edit: Callable[[Value], None]) -> Bundle:
-    """Extract leaf ``index`` edited, the steps after the extracts recomputed by por."""
-    steps = list(edited(bundle, index, edit).steps)
-    for later in range(3, len(steps)):
-        redone = recomputed(bundle, steps, later)
-        if redone is not None:
-            steps[later] = redone
-    return recommit(bundle, steps=steps)
-
-
-def _claims(shape: str) -> Callable[[Value], None]:
-    def edit(step: Value) -> None:
-        out = step["output"]
-        claims = out["claims"]
-        first = dict(claims[0])
-        if shape == "drop":
-            out.pop("claims")
-        elif shape in SHAPED:
-            out["claims"] = SHAPED[shape]
-        elif shape == "twice":
-            out["claims"] = [first, {**first, "claim_id": "cl_000000000000"}]
-        elif shape == "same id":
-            out["claims"] = [first, {**claims[1], "claim_id": first["claim_id"]}]
-        elif shape == "reversed":
-            out["claims"] = claims[::-1]
-        elif shape.startswith("value="):
-            claims[0]["value"] = VALUES[shape[6:]]
-        elif shape.startswith("no "):
-            claims[0].pop(shape[3:])
-        elif shape.startswith("key="):
-            claims[0]["key"] = shape[4:]
-            claims[1]["key"] = shape[4:]
-        elif shape.startswith("kind="):
-            claims[0]["kind"] = shape[5:]
-    return edit
-
-
-SHAPED: dict[str, Any] = {"empty": [], "ints": [1], "texts": ["x"], "arrays": [[]],
-                          "map": {"a": 1}, "maps": [{}], "nested": [[{"key": "close"}]]}
-VALUES: dict[str, Any] = {"int": 251, "neg": -251, "true": True, "noncanon": "251.50",
-                          "exp": "2.5e2", "list": ["251.4"], "map": {"v": "251.4"},
-                          "empty": "", "64": "1" * 64, "65": "1" * 65}
-CLAIM_SHAPES = ["drop", *SHAPED, "twice", "same id", "reversed", *(f"value={v}" for v in VALUES),
-                "no key", "no value", "no kind", "no claim_id", "no path", "key=" + "c" * 23,
-                "key=" + "c" * 24, "key=" + "c" * 33, "key=", "key=\u00e9", "kind=text",
-                "kind=timestamp", "kind=numeric "]
-
-
-def test_claim_shapes(router: ProofChecker, bundle: Bundle) -> None:
-    """The carried extract step's claims in every shape (not a list, lists of
-    non-maps, repeated ids and keys, values of every type and length, keys of 23/24/33
-    bytes), each as a lie (later steps kept) and in a consistent trace (recomputed)."""
-    for shape in CLAIM_SHAPES:
-        every_step(router, f"claims {shape}", bundle, 1, _claims(shape))
-        forged = _recomputed_after(bundle, 1, _claims(shape))
-        for index in STEPS:
-            one_step(router, f"claims {shape} consistent {index}", forged, index)
-
-
-def _spec(path: tuple[Any, ...], value: Any) -> Callable[[Value], None]:
-    def edit(spec: Value) -> None:
-        target = spec
-        for key in path[:-1]:
-            target = target[key]
-        if value is _DROP:
-            target.pop(path[-1])
-        else:
-            target[path[-1]] = value
-    return edit
-
-
-_DROP = object()
-SEMANTICS = ("prediction_semantics",)
-QUORUM = ("data_requirements", 0, "selection_policy")
-SPEC_EDITS: list[tuple[tuple[Any, ...], Any]] = [
-    *((("conflict_policy", "numeric_tolerance"), v) for v in (
-        TINY, "0", "9" * 64, "1" * 63, "0.5", "289480223093290", "289480223093291", "0.050", 5)),
-    *(((*SEMANTICS, "threshold"), v) for v in (
-        "251.4", "-" + "9" * 63, "9" * 64, "251." + "3" * 60, "251.40", TINY, 250)),
-    *(((*SEMANTICS, "comparison"), v) for v in (">=", "<", "<=", "==", "!=", ">", " >")),
-    *(((*SEMANTICS, "metric"), v) for v in ("as_of", "closed", "", "c" * 24)),
-    *(((*SEMANTICS, key), 1) for key in ("k" * 23, "k" * 24, "k" * 25, "k" * 32, "k" * 33, "a")),
-    *(((*SEMANTICS, key), _DROP) for key in ("metric", "threshold", "comparison", "predicate")),
-    *(((*QUORUM, "quorum"), v) for v in (0, 1, 3, 4, 2**63, "2")),
-    *(((*QUORUM, "min_sources"), v) for v in (0, 2, 4)),
-    *(((*QUORUM, key), 1) for key in ("k" * 23, "k" * 24, "quorumm", "z" * 33)),
-    ((*QUORUM, "tie_breaker"), "first"), ((*QUORUM, "strategy"), "single_best_source"),
-    (("data_requirements", 0, "expected_fields", 0, "kind"), "text"),
-    (("data_requirements", 0, "expected_fields", 0, "key"), "c" * 24),
-]
-
-
-#: The kinds (step leaves of scenario 08) whose SPEC §10.5 step 6 row reads a PromptSpec
-#: field: a malformed field read there is won ``one_step.invalid_record`` on chain too.
-READS: dict[Any, set[int]] = {
-    "numeric_tolerance": {4, 5}, "threshold": {6}, "comparison": {6}, "metric": {3, 4, 6},
-    "predicate": {3, 6}, "quorum": {4}, "min_sources": {4}, "tie_breaker": {4},
-    "strategy": {4, 6}, "kind": {4}, "key": {4}}
-
-
-def spec_case(router: ProofChecker, name: str, bundle: Bundle, index: int, read: bool) -> None:
-    """``one_step``, where a PromptSpec malformed in a field the kind does not read may
-    be lost ``one_step.match`` on chain (SPEC §10.5 step 3 **Limit**: the court path)."""
-    try:
-        proof = bytes(build_one_step_proof(bundle, index).to_cbor())
-    except PorError:
-        proof = sent(bundle, index)
-    expected = python_answer(proof)
-    got = router.any_proof(proof)[:2]
-    if got != expected and not read:
-        assert (got, expected) == ((False, "one_step.match"), (True, "one_step.invalid_record"))
-        COUNTS["limit:prompt_spec"] += 1
-        return
-    same(router, name, proof)
-
-
-def test_prompt_spec_edges(router: ProofChecker, bundle: Bundle) -> None:
-    """The carried PromptSpec's tolerance, threshold, comparison, metric and quorum at
-    their edges (62 fractional digits, 63/64 digits, the one-word edge), extra keys of
-    23-33 bytes, fields dropped: each as a lie (the trace kept) and consistent (the
-    trace recomputed under the edited spec). A field a kind reads gets Python's answer;
-    one it does not read may be the documented limit (``spec_case``)."""
-    for path, value in SPEC_EDITS:
-        spec = decode(bundle.prompt_spec)
-        _spec(path, value)(spec)
-        lying = recommit(bundle, prompt_spec=encode(spec))
-        steps = list(lying.steps)
-        for later in range(3, len(steps)):
-            redone = recomputed(lying, steps, later)
-            if redone is not None:
-                steps[later] = redone
-        consistent = recommit(lying, steps=steps)
-        for index in STEPS:
-            read = index in READS.get(path[-1], set())
-            spec_case(router, f"spec {path} {value!r} {index}", lying, index, read)
-            spec_case(router, f"spec {path} {value!r} consistent {index}", consistent, index,
-                      read)
-
-
 def test_proof_top_entries(router: ProofChecker, bundle: Bundle) -> None:
     """Every proof schema with extra top-level entries (the reader keeps 16 at most; the
     router reads ``schema`` from them, else walks): keys sorting before and after
@@ -665,41 +323,6 @@ def test_proof_top_entries(router: ProofChecker, bundle: Bundle) -> None:
         same(router, "array", encode(list(value.values())))
         same(router, "text", encode(value["schema"]))
 
-
-#: The ``prediction_semantics`` fields deduce reads (SPEC §10.5 step 6, its row).
-DEDUCE_READS = {"predicate", "metric", "comparison", "threshold", "lower", "upper",
-                "lower_inclusive", "upper_inclusive", "terms", "other_metric", "expected_text",
-                "absent_means_no", "sources_required", "preconditions"}
-
-
-def test_every_market_prediction_fields(router: ProofChecker) -> None:
-    """On every fixture market, each ``prediction_semantics`` field dropped or made a
-    byte string, a 23/24-byte key added there, and each non-extract step's output given
-    a 23/24-byte key: deduce's spec reader (``PorDeduceSpec``) and every kind agree
-    with Python, or give the documented limit for a field they do not read."""
-    for name in list_scenarios():
-        market = honest(name)
-        kinds = [decode(s)["inputs"].get("kind") for s in market.steps]
-        later = [i for i, k in enumerate(kinds) if k != "extract_claims"]
-        semantics = decode(market.prompt_spec)["market"].get("prediction_semantics") or \
-            decode(market.prompt_spec).get("prediction_semantics", {})
-        edits: list[tuple[str, Any]] = [(key, _DROP) for key in semantics]
-        edits += [(key, b"\x01") for key in semantics]
-        edits += [("k" * 23, 1), ("k" * 24, 1)]
-        for key, value in edits:
-            spec = decode(market.prompt_spec)
-            _spec((*SEMANTICS, key), value)(spec)
-            forged = recommit(market, prompt_spec=encode(spec))
-            for index in (i for i in later if kinds[i] in ("deduce", "map")):
-                read = (kinds[index] == "deduce" and key in DEDUCE_READS) or (
-                    kinds[index] == "check_requirement" and key in ("metric", "predicate"))
-                spec_case(router, f"{name} {key} {index}", forged, index, read)
-        for index in later:
-            for key in ("k" * 23, "k" * 24):
-                one_step(router, f"{name} output {key} {index}",
-                         edited(market, index, _put("output", key, 1)), index)
-
-
 def test_attack_case_count() -> None:
     """Runs last: the proof families reached both sides with several outcomes."""
     if not COUNTS:
@@ -707,5 +330,5 @@ def test_attack_case_count() -> None:
     print(f"\n{sum(COUNTS.values())} attacks compared: {dict(sorted(COUNTS.items()))}")
     for wanted in ("won:one_step.invalid_record", "won:one_step.mismatch",
                    "won:one_step.unexecutable", "lost:one_step.match", "lost:proof.schema",
-                   "lost:omission.cited", "limit:prompt_spec"):
+                   "lost:omission.cited"):
         assert COUNTS[wanted] > 0, (wanted, sorted(COUNTS))
