@@ -16,7 +16,8 @@ court's case, is counted and not compared). Families:
   paths of 0/64/65 siblings, tree_size/leaf_index at 2^63-1 and 2^63, component ids of
   128/129 code points and multi-byte UTF-8;
 * claim values of 61-63 digits, groups, items and fields written as arrays; proofs of
-  every schema with 15-40 top-level entries.
+  every schema with 15-40 top-level entries; committed step leaves that are no step
+  map (empty, scalars, arrays, trailing bytes, 16/17-entry maps of other keys).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import pytest
 from bundle_edits import honest, recommit
 from exec_support import judge_proof_carrying
 from proof_check_support import ProofChecker, citation_proof, python_answer
+from test_onchain_attacks import _one_step as with_priors
 from test_onchain_omission import Prover
 from test_onchain_step_cap import sent
 
@@ -322,6 +324,35 @@ def test_proof_top_entries(router: ProofChecker, bundle: Bundle) -> None:
             same(router, f"schema {schema!r}", encode({**value, "schema": schema}))
         same(router, "array", encode(list(value.values())))
         same(router, "text", encode(value["schema"]))
+
+def _raw(bundle: Bundle, index: int, leaf: bytes) -> Bundle:
+    steps = list(bundle.steps)
+    steps[index] = leaf
+    return recommit(bundle, steps=steps)
+
+
+def test_raw_leaves(router: ProofChecker, bundle: Bundle) -> None:
+    """Committed step leaves that are no step map: empty, a scalar, an empty map or
+    array, the step with a trailing byte, as an array of its values, a map of 16 or 17
+    entries none of the step's keys, the step's map nested one level down."""
+    step = decode(bundle.steps[1])
+    encoded = encode(step)
+    leaves = [b"", b"\x00", b"\xa0", b"\x80", b"\x40", encoded + b"\x00", encoded[:-1],
+              encode(list(step.values())), encode({"step": step}),
+              encode({f"k{i:02d}": i for i in range(16)}),
+              encode({f"k{i:02d}": i for i in range(17)}),
+              encode({f"k{i:02d}": b"" for i in range(16)}), b"\xa8" + encoded[1:]]
+    for k, leaf in enumerate(leaves):
+        for index in (1, 3, 7):
+            forged = _raw(bundle, index, leaf)
+            if index == 1:
+                for later in (3, 4):
+                    one_step(router, f"raw {k} via {later}", forged, later)
+                omissions(router, f"raw {k}", forged, [3])
+            else:  # the one-step proof a challenger sends, with the leaf's usual priors
+                with_priors(router, f"raw {k}", forged, index, [0, 1, 2] if index == 3 else [6])
+                omissions(router, f"raw {k}", forged, [index])
+
 
 def test_attack_case_count() -> None:
     """Runs last: the proof families reached both sides with several outcomes."""
