@@ -272,6 +272,50 @@ def test_every_market_prediction_fields(router: ProofChecker) -> None:
                 one_step(router, f"{name} output {key} {index}",
                          edited(market, index, _put("output", key, 1)), index)
 
+def _renamed(bundle: Bundle, key: str) -> Bundle:
+    """The ``close`` field renamed ``key`` everywhere (the requirement's expected field,
+    the metric, every extract step's claim), the later steps recomputed by por."""
+    spec = decode(bundle.prompt_spec)
+    spec["data_requirements"][0]["expected_fields"][0]["key"] = key
+    spec["prediction_semantics"]["metric"] = key
+    steps = list(bundle.steps)
+    for j in range(3):
+        value = decode(steps[j])
+        value["output"]["claims"][0]["key"] = key
+        value["output"]["claims"].sort(key=lambda claim: claim["key"])
+        steps[j] = encode(value)
+    renamed = recommit(bundle, prompt_spec=encode(spec), steps=steps)
+    for later in range(3, len(steps)):
+        redone = recomputed(renamed, steps, later)
+        if redone is not None:
+            steps[later] = redone
+    return recommit(renamed, steps=steps)
+
+
+def _lie(step: Value) -> None:
+    out = step["output"]
+    if "fields" in out:
+        out["fields"][0]["value"] = "251.41"
+    if "numeric_value" in out:
+        out["numeric_value"] = "251.41"
+    if "groups" in out:
+        out["groups"][0]["claim_count"] += 1
+
+
+def test_long_field_keys(router: ProofChecker, bundle: Bundle) -> None:
+    """A field key (expected field, metric, claims) of 22-40 bytes and multi-byte UTF-8,
+    on both sides of the one-byte text head (24) and the one-word key (32): the
+    consistent trace is lost ``one_step.match`` on both sides, each lie won."""
+    for key in ("c" * 22, "c" * 23, "c" * 24, "c" * 25, "c" * 31, "c" * 32, "c" * 33, "c" * 40,
+                "\u00e9" * 12):
+        renamed = _renamed(bundle, key)
+        for index in STEPS:
+            one_step(router, f"field key {len(key)} {index}", renamed, index)
+        for index in (3, 4, 6):
+            one_step(router, f"field key lie {len(key)} {index}", edited(renamed, index, _lie),
+                     index)
+
+
 def test_attack_case_count() -> None:
     """Runs last: the families reached both sides with the outcomes they aim at."""
     if not COUNTS:
