@@ -354,6 +354,26 @@ def test_raw_leaves(router: ProofChecker, bundle: Bundle) -> None:
                 omissions(router, f"raw {k}", forged, [index])
 
 
+def test_judge_proof_top_entries(router: ProofChecker, bundle: Bundle) -> None:
+    """The JudgeProof (``PorJudgeExec``) over a verdict of 11 + 4/5/6 = 15/16/17 entries
+    (extra keys before and after its own, a byte string among them), and over a final
+    step with 15-17 entries or a byte string deep in its output."""
+    for count in (4, 5, 6):
+        for where in ("a", "zzzzzzzzzzzzzzzzzzzz"):
+            for value in (0, b""):
+                verdict = decode(bundle.verdict)
+                for k in range(count):
+                    verdict[f"{where}{k}"] = value
+                forged = recommit(bundle, verdict=encode(verdict))
+                same(router, f"verdict {count} {where}", judge_proof_carrying(forged, [0, 1, 2]))
+    for count in (7, 8, 9):
+        forged = edited(bundle, 7, _extra(count, "after", 0))
+        same(router, f"final {count}", judge_proof_carrying(forged, [0, 1, 2]))
+    for depth in (0, 3, 20):
+        forged = edited(bundle, 7, _put("output", "pad", _nest(b"", depth, "map")))
+        same(router, f"final bytes {depth}", judge_proof_carrying(forged, [0, 1, 2]))
+
+
 def test_attack_case_count() -> None:
     """Runs last: the proof families reached both sides with several outcomes."""
     if not COUNTS:
