@@ -66,21 +66,6 @@ library PorMerkle {
         uint256 inner = bitLength(index ^ (size - 1));
         uint256 length = inner + popCount(index >> inner);
         if (path.length != length) revert MerkleProofLength(length, path.length);
-        uint256 at;
-        assembly ("memory-safe") {
-            at := path.offset
-        }
-        return climb(h, index, inner, at, length, 0x20);
-    }
-
-    /// The root `n` siblings give for the leaf hash `h` (RFC 9162 §2.1.3.2): the siblings
-    /// in calldata from `at`, `stride` bytes apart (each hash at the start of its stride);
-    /// below `inner` the index's bits say the side, from `inner` up the sibling is left.
-    function climb(bytes32 h, uint256 index, uint256 inner, uint256 at, uint256 n, uint256 stride)
-        internal
-        view
-        returns (bytes32 root)
-    {
         assembly ("memory-safe") {
             // Memory p: 0x01 || left || right, the NH input. At level j the running hash
             // sits right if bit j of `bits` is 1 (sibling left), else left. Below `inner`
@@ -93,7 +78,8 @@ library PorMerkle {
             let bits := or(index, shl(inner, not(0)))
             let side := shl(5, and(bits, 1))
             mstore(add(left, side), h)
-            for { let end := add(at, mul(stride, n)) } lt(at, end) { at := add(at, stride) } {
+            let at := path.offset
+            for { let end := add(at, shl(5, length)) } lt(at, end) { at := add(at, 0x20) } {
                 mstore(sub(right, side), calldataload(at))
                 bits := shr(1, bits)
                 side := shl(5, and(bits, 1))
