@@ -40,7 +40,7 @@ from por.schemas.prompt import SourceTarget
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "chain"))
-from bundle_edits import honest
+from bundle_edits import honest, steps_of
 from eth_abi import encode
 from exec_support import ExecChecker
 from proof_check_support import CALLER, TX_BASE_GAS, _selector, calldata_gas
@@ -56,9 +56,7 @@ FULL = (
 
 def chunks(bundle: Bundle) -> list[int]:
     """Leaf indices of the bundle's check chunks."""
-    return [
-        i for i, s in enumerate(bundle.steps) if decode(s).get("inputs", {}).get("kind") == KIND
-    ]
+    return steps_of(bundle, KIND)
 
 
 def items_of(bundle: Bundle, index: int) -> int:

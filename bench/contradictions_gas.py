@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from bundle_edits import honest  # noqa: E402
+from bundle_edits import honest, steps_of  # noqa: E402
 from common_part import CommonPart  # noqa: E402
 from exec_support import ExecChecker  # noqa: E402
 
@@ -82,11 +82,7 @@ def main() -> None:
     cases = [(name, honest(name)) for name in MARKETS]
     cases += [(f"{name} x{n}", copied(name, n)) for n in REQS for name in MARKETS[1:3]]
     for name, bundle in cases:
-        index = next(
-            i
-            for i, s in enumerate(bundle.steps)
-            if decode(s).get("inputs", {}).get("kind") == "contradictions"
-        )
+        index = steps_of(bundle, "contradictions")[0]
         proof = bytes(build_one_step_proof(bundle, index).to_cbor())
         won, check_id, gas = chain.execute(proof)
         assert (won, check_id) == (False, "one_step.match"), (name, check_id)

@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "chain"), str(ROOT / "bench")]
 
-from bundle_edits import honest  # noqa: E402
+from bundle_edits import honest, steps_of  # noqa: E402
 from common_part import CommonPart  # noqa: E402
 from exec_support import ExecChecker, artifact  # noqa: E402
 from proof_check_support import ProofChecker, python_answer  # noqa: E402
@@ -33,7 +33,6 @@ from por.bundle import build  # noqa: E402
 from por.bundle.layout import Bundle  # noqa: E402
 from por.challenge import bundle_from_bytes  # noqa: E402
 from por.challenge.one_step import build_one_step_proof  # noqa: E402
-from por.encoding import decode  # noqa: E402
 
 _FACTORIES = ROOT / "tests" / "unit" / "auditor" / "factories.py"
 _spec = importlib.util.spec_from_file_location("auditor_factories", _FACTORIES)
@@ -60,12 +59,11 @@ def largest() -> Bundle:
 
 def measure(name: str, bundle: Bundle, chain: ExecChecker, proofs: ProofChecker,
             common: CommonPart) -> None:
-    kinds = [decode(s)["inputs"]["kind"] for s in bundle.steps]
-    proof = build_one_step_proof(bundle, kinds.index("aggregate")).to_cbor()
+    proof = build_one_step_proof(bundle, steps_of(bundle, "aggregate")[0]).to_cbor()
     won, check_id, gas = chain.execute(proof)
     assert (won, check_id) == python_answer(proof) == (False, "one_step.match"), check_id
     shared = common.gas(proof)
-    mapped = build_one_step_proof(bundle, kinds.index("map")).to_cbor()
+    mapped = build_one_step_proof(bundle, steps_of(bundle, "map")[0]).to_cbor()
     _won, _id, base = proofs.any_proof(mapped)
     print(f"{name}: aggregate execute {gas} gas ({len(proof)} bytes); map checkProof "
           f"{base} gas ({len(mapped)} bytes); ratio {gas / base:.2f}\n"

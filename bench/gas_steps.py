@@ -61,13 +61,12 @@ def _forged_at_caps() -> tuple[bytes, bytes]:
     """bench/gas_aggregate.py's largest aggregate (10 sources x 8 fields) with its
     last field's fallback_used flipped (compared late: the whole output is built),
     every commitment recomputed; (bundle, proof)."""
+    from bundle_edits import steps_of
     from gas_aggregate import largest
     from proofs import output_with, with_step
 
-    from por.encoding import decode
-
     honest = largest()
-    index = [decode(s)["inputs"]["kind"] for s in honest.steps].index("aggregate")
+    index = steps_of(honest, "aggregate")[0]
     lie = with_step(honest, index, lambda s: output_with(
         s, ("fields", 7, "fallback_used"), lambda v: not v))
     return lie.to_cbor(), _step_proof(lie, index)

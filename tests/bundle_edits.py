@@ -13,6 +13,7 @@ from typing import Any
 from por.bundle import build
 from por.bundle.layout import Bundle, compute_commitments
 from por.challenge import bundle_from_bytes
+from por.encoding import decode
 from por.scenarios import load_scenario
 from por.schemas import DeterministicVerdict, EvidenceBundle, ReasoningTrace
 from por.signing.policy import TrustPolicy
@@ -24,6 +25,12 @@ def honest(name: str) -> Bundle:
     """The bundle ``por build`` makes for scenario ``name``."""
     scenario = load_scenario(name)
     return bundle_from_bytes(build(scenario.prompt_spec, scenario.evidence).data)
+
+
+def steps_of(bundle: Bundle, kind: str) -> list[int]:
+    """Leaf indices of ``bundle``'s steps whose ``inputs.kind`` is ``kind``, in order."""
+    return [i for i, s in enumerate(bundle.steps)
+            if decode(s).get("inputs", {}).get("kind") == kind]
 
 
 def recommit(bundle: Bundle, **records: Any) -> Bundle:

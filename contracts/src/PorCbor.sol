@@ -65,23 +65,13 @@ library PorCbor {
         return (idOf(code), at);
     }
 
-    /// Where `scan` leaves the item count: past the container stack's deepest level.
+    /// Where `scan` leaves the item count: past the container stack's deepest level
+    /// (read by `PorCborTop.checkTop`, one word before TOP_SLOT).
     uint256 private constant ITEMS_SLOT = 0xc60; // (MAX_DEPTH + 1) * 0x60
-
-    /// `check`, and for an accepted document the items its arrays and maps hold
-    /// together (SPEC §17.1: an array's elements, a map's keys and values), counted by
-    /// the same pass.
-    function checkItems(bytes calldata data) internal pure returns (bytes32 err, uint256 items) {
-        (uint256 code, uint256 at) = scan(data);
-        if (code != 0) return (idOf(code), at);
-        assembly ("memory-safe") {
-            items := mload(add(mload(0x40), ITEMS_SLOT))
-        }
-    }
 
     /// Past ITEMS_SLOT: a top-level map's items' count, then its first TOP_ITEMS items'
     /// offsets (`PorCborTop.checkTop`; scratch word 0: 1 when a byte string was met).
-    uint256 internal constant TOP_SLOT = 0xc80;
+    uint256 internal constant TOP_SLOT = 0xc80; // ITEMS_SLOT + 0x20 (assembly takes literals only)
     uint256 internal constant TOP_ITEMS = 32;
 
     /// The parse of `check`, in assembly (a high-level loop costs ~1 000 gas per item).
@@ -178,7 +168,7 @@ library PorCbor {
             // allocated: nothing outlives this block), three words per open container
             let depth := 0
             // the items of every array and map (SPEC §17.1), kept past the stack's deepest
-            // level (`ITEMS_SLOT`) for `checkItems`
+            // level (`ITEMS_SLOT`) for `PorCborTop.checkTop`
             mstore(add(mload(0x40), ITEMS_SLOT), 0)
             mstore(add(mload(0x40), TOP_SLOT), 0)
             mstore(0, 0)

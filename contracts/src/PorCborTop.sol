@@ -7,7 +7,9 @@ import {PorCbor} from "./PorCbor.sol";
 /// @notice A record's fields are read from the offsets the reader's pass kept, without
 /// walking the record again (ADR 0013, s33 addendum).
 library PorCborTop {
-    /// `PorCbor.checkItems`, and for an accepted document whose top-level item is a map,
+    /// `PorCbor.check`, the items its arrays and maps hold together (SPEC §17.1: an
+    /// array's elements, a map's keys and values, counted by the same pass), and for an
+    /// accepted document whose top-level item is a map,
     /// where that map's items start (`top[i]`: item i, keys at even i, values at odd i;
     /// `top` empty when it holds more than `PorCbor.TOP_ITEMS`, or for any other item)
     /// and whether it holds a byte string anywhere (`hasBytes`), kept by the same pass: a
@@ -23,7 +25,7 @@ library PorCborTop {
         uint256 cap = PorCbor.TOP_ITEMS;
         assembly ("memory-safe") {
             let free := mload(0x40)
-            items := mload(add(free, sub(slot, 0x20))) // ITEMS_SLOT
+            items := mload(add(free, sub(slot, 0x20))) // PorCbor's ITEMS_SLOT, just before
             let n := mload(add(free, slot))
             if gt(n, cap) { n := 0 }
             hasBytes := mload(0)

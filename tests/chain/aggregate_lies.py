@@ -10,7 +10,7 @@ import random
 from decimal import Decimal
 from typing import Any
 
-from bundle_edits import recommit
+from bundle_edits import recommit, steps_of
 
 from por.auditor.steps import recompute_step
 from por.bundle.layout import Bundle
@@ -27,8 +27,7 @@ BAD = [False, True, 1, -1, "", "x", [], {}, 2**63, b"\x00"]
 
 def aggregates(bundle: Bundle) -> list[int]:
     """Leaf indices of the aggregate steps."""
-    return [i for i, s in enumerate(bundle.steps)
-            if decode(s).get("inputs", {}).get("kind") == "aggregate"]
+    return steps_of(bundle, "aggregate")
 
 
 def _index(step_id: Any) -> int | None:

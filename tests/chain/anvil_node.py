@@ -28,10 +28,14 @@ from chain_support import (
     TEST_ONLY_SECRET,
     address_of,
     artifact,
+    bundle_proposal,
+    call_data,
     calldata_cost,
     deploy_args,
 )
 from deployment import deploy_checker
+
+from por.chain.calldata import proof_commitment
 
 HERE = Path(__file__).resolve().parent
 _BIN = HERE / "anvil" / "node_modules" / "@foundry-rs" / "anvil-linux-amd64" / "bin" / "anvil"
@@ -160,10 +164,6 @@ def settle_fresh(node: Node, bundle: bytes, proof: bytes) -> dict[str, Any]:
     """A fresh deployment on ``node`` (:func:`deploy`), ``bundle`` proposed by dev
     account 1, ``proof`` committed by dev account 2 (no credit held) and settled by it
     a block later (automine); the settle's receipt (with ``execution_gas``)."""
-    from chain_support import bundle_proposal, call_data
-
-    from por.chain.calldata import proof_commitment
-
     registry, accounts = deploy(node)
     oracle, finder = accounts[1], accounts[2]
     market, propose = bundle_proposal(bundle, CHAIN_ID, bytes.fromhex(registry[2:]))

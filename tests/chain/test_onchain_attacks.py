@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from bundle_edits import honest, recommit
+from bundle_edits import recommit
 from exec_support import ExecChecker, judge_proof_carrying
 from item_count import items
 from proof_check_support import ProofChecker, citation_proof, python_answer
@@ -51,16 +51,6 @@ Value = dict[str, Any]
 @pytest.fixture(scope="module")
 def chain() -> ExecChecker:
     return ExecChecker("PorOmissionExec", entry="check(bytes)")
-
-
-@pytest.fixture(scope="module")
-def router() -> ProofChecker:
-    return ProofChecker()
-
-
-@pytest.fixture(scope="module")
-def bundle() -> Bundle:
-    return honest(MARKET)
 
 
 def compare(chain: ExecChecker, name: str, proof: bytes) -> None:

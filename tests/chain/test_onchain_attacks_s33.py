@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from bundle_edits import honest, recommit
+from bundle_edits import recommit
 from exec_support import judge_proof_carrying
 from proof_check_support import ProofChecker, citation_proof, python_answer
 from test_onchain_attacks import _one_step as with_priors
@@ -45,16 +45,6 @@ COUNTS: Counter[str] = Counter()
 MARKET = "08-quorum-agree"
 STEPS = (3, 4, 5, 6, 7)
 Value = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def router() -> ProofChecker:
-    return ProofChecker()
-
-
-@pytest.fixture(scope="module")
-def bundle() -> Bundle:
-    return honest(MARKET)
 
 
 def same(router: ProofChecker, name: str, proof: bytes, counts: Counter[str] = COUNTS) -> None:

@@ -24,7 +24,15 @@ import pytest
 from bundle_edits import honest, recommit
 from exec_support import recomputed
 from proof_check_support import ProofChecker, python_answer
-from test_onchain_attacks_s33 import MARKET, STEPS, Value, _put, edited, every_step, step_proof
+from test_onchain_attacks_s33 import (
+    MARKET,  # noqa: F401 (the `bundle` fixture's market)
+    STEPS,
+    Value,
+    _put,
+    edited,
+    every_step,
+    step_proof,
+)
 from test_onchain_attacks_s33 import one_step as _one_step
 from test_onchain_attacks_s33 import same as _same
 
@@ -33,16 +41,6 @@ from por.encoding import decode, encode
 from por.scenarios import list_scenarios
 
 COUNTS: Counter[str] = Counter()
-
-
-@pytest.fixture(scope="module")
-def router() -> ProofChecker:
-    return ProofChecker()
-
-
-@pytest.fixture(scope="module")
-def bundle() -> Bundle:
-    return honest(MARKET)
 
 
 def one_step(router: ProofChecker, name: str, bundle: Bundle, index: int) -> None:
