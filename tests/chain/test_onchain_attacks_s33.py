@@ -31,6 +31,7 @@ from bundle_edits import recommit
 from exec_support import judge_proof_carrying
 from proof_check_support import ProofChecker, citation_proof, python_answer
 from test_onchain_attacks import _one_step as with_priors
+from test_onchain_attacks import edited
 from test_onchain_omission import Prover
 from test_onchain_step_cap import sent
 
@@ -74,14 +75,6 @@ def omissions(router: ProofChecker, name: str, bundle: Bundle, steps: list[int],
               counts: Counter[str] = COUNTS) -> None:
     for label, proof in Prover(bundle).pairs(steps):
         same(router, f"{name} {label}", proof, counts)
-
-
-def edited(bundle: Bundle, index: int, edit: Callable[[Value], None]) -> Bundle:
-    value = decode(bundle.steps[index])
-    edit(value)
-    steps = list(bundle.steps)
-    steps[index] = encode(value)
-    return recommit(bundle, steps=steps)
 
 
 def every_step(router: ProofChecker, name: str, bundle: Bundle, index: int,
