@@ -113,11 +113,19 @@ library PorRecords {
         if (!ok || len == 0) return (false, off, len);
         if (len <= MAX_ID_LENGTH) return (true, off, len);
         if (len > 4 * MAX_ID_LENGTH) return (false, off, len);
-        uint256 points = 0;
-        for (uint256 i = off; i < off + len; i++) {
-            if (uint8(d[i]) & 0xc0 != 0x80) points++;
+        // code points = bytes - continuations (10xxxxxx), 32 lanes a word: each lane's
+        // continuation bit summed by one multiplication (at most 32 a word)
+        uint256 cont = 0;
+        assembly ("memory-safe") {
+            let ones := div(not(0), 0xff)
+            for { let i := 0 } lt(i, len) { i := add(i, 32) } {
+                let w := calldataload(add(d.offset, add(off, i)))
+                let c := and(and(w, not(shl(1, w))), mul(0x80, ones))
+                if lt(sub(len, i), 32) { c := and(c, not(shr(shl(3, sub(len, i)), not(0)))) }
+                cont := add(cont, shr(248, mul(shr(7, c), ones)))
+            }
         }
-        return (points <= MAX_ID_LENGTH, off, len);
+        return (len - cont <= MAX_ID_LENGTH, off, len);
     }
 
     /// An unsigned integer in [lo, hi].
