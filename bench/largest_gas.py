@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from bundle_edits import steps_of  # noqa: E402
-from largest_shapes import SHAPES, market, verified  # noqa: E402
+from largest_shapes import CAPS, SHAPES, market, verified  # noqa: E402
 from proofs import cites, forged_verdict, output_with, recommitted, with_step  # noqa: E402
 
 from por.bundle.layout import Bundle  # noqa: E402
@@ -222,14 +222,26 @@ def main() -> int:
     parser.add_argument("--shapes", nargs="*", default=None, choices=sorted(SHAPES))
     parser.add_argument("--item-bytes", type=int, default=None,
                         help="pad the OmissionProof's omitted item to B content bytes")
+    parser.add_argument("--id-points", type=int, default=CAPS["id"],
+                        help="build at this id cap (code points, >= 8) instead of 128")
+    parser.add_argument("--path-points", type=int, default=CAPS["path"],
+                        help="json paths of at most this many code points (>= 8) instead of 256")
+    parser.add_argument("--text-bytes", type=int, default=CAPS["text"],
+                        help="text claim values of B bytes instead of 256")
+    parser.add_argument("--ascii", action="store_true",
+                        help="fill the long texts with an ASCII letter (1 byte a code point)")
     args = parser.parse_args()
     ITEM_BYTES[0] = args.item_bytes
+    CAPS.update(id=args.id_points, path=args.path_points, text=args.text_bytes,
+                fill="x" if args.ascii else CAPS["fill"])
     kinds = tuple(k for k in KINDS if args.kinds is None
                   or any(k.name.lower().startswith(w.lower()) for w in args.kinds))
     rows = measure(kinds, None if args.shapes is None else set(args.shapes))
     if args.json:
+        caps = {"id_points": CAPS["id"], "path_points": CAPS["path"], "text_bytes": CAPS["text"],
+                "fill_bytes": len(CAPS["fill"].encode("utf-8"))}
         print(json.dumps({"schema": "por/bench-largest-gas/1", "target": LARGEST,
-                          "rows": rows}, indent=2))
+                          "caps": caps, "rows": rows}, indent=2))
         return 0
     print("the largest honest proof of each kind at the caps: settleByProof in revm "
           "(execution gas; the committed build)")

@@ -66,19 +66,25 @@ MAX_PATH = 256
 MAX_DECIMAL = 64
 #: A code point of 4 UTF-8 bytes (Plane 1), the filler of every long text.
 WIDE = "\U0001f600"
+#: The caps the markets are built at (``bench/largest_gas.py --id-points/--text-bytes/
+#: --path-points/--ascii`` change them to ask "what if the cap were lower"): code points
+#: of an id and of a json path, UTF-8 bytes of a text claim value, the filler code point.
+CAPS: dict[str, Any] = {"id": MAX_ID_LENGTH, "path": MAX_PATH, "text": TEXT_CLAIM_MAX_BYTES,
+                        "fill": WIDE}
 
 
 def wide(tag: str, points: int) -> str:
     """A text of ``points`` code points: ``tag`` (ASCII, makes it unique) then
-    4-byte code points."""
-    return tag + WIDE * max(0, points - len(tag))
+    ``CAPS["fill"]`` (4 UTF-8 bytes each by default)."""
+    return tag + CAPS["fill"] * max(0, points - len(tag))
 
 
 def text_value(n: int) -> str:
-    """A text claim value of exactly ``TEXT_CLAIM_MAX_BYTES`` UTF-8 bytes."""
-    head = f"v{n}-"
-    return head + WIDE * ((TEXT_CLAIM_MAX_BYTES - len(head)) // 4) + "x" * (
-        (TEXT_CLAIM_MAX_BYTES - len(head)) % 4)
+    """A text claim value of exactly ``CAPS["text"]`` UTF-8 bytes."""
+    head, size = f"v{n}-", CAPS["text"]
+    width = len(CAPS["fill"].encode("utf-8"))
+    return head + CAPS["fill"] * ((size - len(head)) // width) + "x" * (
+        (size - len(head)) % width)
 
 
 def decimal_value(n: int, spread: int = 0) -> str:
@@ -153,7 +159,7 @@ def spec_of(shape: Shape, n: Lengths) -> PromptSpec:
                                   strategy="multi_source_quorum", min_sources=3, quorum=3,
                                   tie_breaker="highest_provenance", fields=fields))
     spec = f.prompt_spec(requirements=reqs, metric=_key(0, 0, n), tolerance="0.5",
-                         market_id=wide("m_", MAX_ID_LENGTH))
+                         market_id=wide("m_", CAPS["id"]))
     semantics = spec.prediction_semantics.model_copy(update={"sources_required": 3})
     return spec.model_copy(update={"prediction_semantics": semantics})  # type: ignore[no-any-return]
 
@@ -183,11 +189,13 @@ def fitted(shape: Shape) -> tuple[PromptSpec, Lengths]:
     the requirement ids first (every step of the requirement repeats its id), then the
     keys (every claim, group and aggregate field), the json paths (every claim), the
     source ids (each searched by halving)."""
-    lengths = Lengths(requirement=4, key=6, path=8, source=4)
+    lengths = Lengths(requirement=min(4, CAPS["id"]), key=min(6, CAPS["id"]), path=8,
+                      source=min(4, CAPS["id"]))
     if not _fits(shape, lengths):
         raise ValueError(f"{shape.name}: over {MAX_PROMPT_SPEC_BYTES} bytes at the shortest texts")
-    for attr, top in (("requirement", MAX_ID_LENGTH), ("key", MAX_ID_LENGTH),
-                      ("path", MAX_PATH), ("source", MAX_ID_LENGTH)):
+    ids = CAPS["id"]
+    for attr, top in (("requirement", ids), ("key", ids), ("path", CAPS["path"]),
+                      ("source", ids)):
         low, high = getattr(lengths, attr), top
         while low < high:
             mid = (low + high + 1) // 2
@@ -222,7 +230,7 @@ def market(shape: Shape) -> Bundle:
     for r, requirement in enumerate(spec.data_requirements):
         for n in range(shape.items):
             source = requirement.source_targets[n % shape.sources].source_id
-            items.append(f.item(wide(f"e{r}_{n:02d}_", MAX_ID_LENGTH),
+            items.append(f.item(wide(f"e{r}_{n:02d}_", CAPS["id"]),
                                 _content(shape, r, n, lengths),
                                 requirement_id=requirement.requirement_id,
                                 source_id=source, tier=3))
@@ -234,7 +242,7 @@ def verified(bundle: Bundle) -> Bundle:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "caps.cbor"
         path.write_bytes(bundle.to_cbor())
-        run = subprocess.run([sys.executable, "-m", "por", "verify", str(path)],  # noqa: S603
+        run = subprocess.run([sys.executable, "-m", "por", "verify", str(path)],
                              env={"PYTHONPATH": str(ROOT)}, capture_output=True, check=False)
     if run.returncode != 0:
         raise RuntimeError(f"por verify refused a caps bundle (exit {run.returncode}): "
