@@ -19,7 +19,10 @@ honest step's proof (lost ``one_step.match``) is the same size.
 
 ``--shapes`` / ``--kinds`` select rows; ``--item-bytes B`` also pads the omitted item
 of the OmissionProof row to B bytes of content (that proof carries the item itself,
-SPEC §10.2.4 rule 3; at most 4 MiB, SPEC §5.1).
+SPEC §10.2.4 rule 3; at most 4 MiB, SPEC §5.1). ``--id-points``, ``--path-points``,
+``--text-bytes``, ``--spec-bytes`` and ``--ascii`` build the same markets under lower
+caps (or with every long text in ASCII), to ask what a cap would change; the ``many``
+shapes need the 8 KiB PromptSpec (8 requirements x 3 sources do not fit 4 KiB).
 
 Usage: ``PYTHONPATH=. python bench/largest_gas.py [--json] [--kinds K ...]``.
 Gas is deterministic: the same code and inputs give the same numbers on any machine.
@@ -228,17 +231,21 @@ def main() -> int:
                         help="json paths of at most this many code points (>= 8) instead of 256")
     parser.add_argument("--text-bytes", type=int, default=CAPS["text"],
                         help="text claim values of B bytes instead of 256")
+    parser.add_argument("--spec-bytes", type=int, default=CAPS["spec"],
+                        help="pad the PromptSpec to S canonical bytes instead of 8 192")
     parser.add_argument("--ascii", action="store_true",
                         help="fill the long texts with an ASCII letter (1 byte a code point)")
     args = parser.parse_args()
     ITEM_BYTES[0] = args.item_bytes
     CAPS.update(id=args.id_points, path=args.path_points, text=args.text_bytes,
+                spec=args.spec_bytes,
                 fill="x" if args.ascii else CAPS["fill"])
     kinds = tuple(k for k in KINDS if args.kinds is None
                   or any(k.name.lower().startswith(w.lower()) for w in args.kinds))
     rows = measure(kinds, None if args.shapes is None else set(args.shapes))
     if args.json:
         caps = {"id_points": CAPS["id"], "path_points": CAPS["path"], "text_bytes": CAPS["text"],
+                "spec_bytes": CAPS["spec"],
                 "fill_bytes": len(CAPS["fill"].encode("utf-8"))}
         print(json.dumps({"schema": "por/bench-largest-gas/1", "target": LARGEST,
                           "caps": caps, "rows": rows}, indent=2))

@@ -67,10 +67,11 @@ MAX_DECIMAL = 64
 #: A code point of 4 UTF-8 bytes (Plane 1), the filler of every long text.
 WIDE = "\U0001f600"
 #: The caps the markets are built at (``bench/largest_gas.py --id-points/--text-bytes/
-#: --path-points/--ascii`` change them to ask "what if the cap were lower"): code points
-#: of an id and of a json path, UTF-8 bytes of a text claim value, the filler code point.
+#: --path-points/--ascii/--spec-bytes`` change them to ask "what if the cap were lower"):
+#: code points of an id and of a json path, UTF-8 bytes of a text claim value, the
+#: filler code point, the PromptSpec's canonical bytes.
 CAPS: dict[str, Any] = {"id": MAX_ID_LENGTH, "path": MAX_PATH, "text": TEXT_CLAIM_MAX_BYTES,
-                        "fill": WIDE}
+                        "fill": WIDE, "spec": MAX_PROMPT_SPEC_BYTES}
 
 
 def wide(tag: str, points: int) -> str:
@@ -165,21 +166,21 @@ def spec_of(shape: Shape, n: Lengths) -> PromptSpec:
 
 
 def padded(spec: PromptSpec) -> PromptSpec:
-    """``spec`` with ``event_definition`` padded to exactly ``MAX_PROMPT_SPEC_BYTES``
-    canonical bytes, validated again (the §4.2 byte cap)."""
+    """``spec`` with ``event_definition`` padded to exactly ``CAPS["spec"]`` canonical
+    bytes (``MAX_PROMPT_SPEC_BYTES``), validated again (the §4.2 byte cap)."""
     for _ in range(4):  # the text's CBOR head may grow by a byte or two
-        delta = MAX_PROMPT_SPEC_BYTES - len(spec.to_cbor())
+        delta = CAPS["spec"] - len(spec.to_cbor())
         text = spec.market.event_definition
         text = text + " " * delta if delta >= 0 else text[:delta]
         spec = spec.model_copy(update={"market": spec.market.model_copy(
             update={"event_definition": text})})
-    assert len(spec.to_cbor()) == MAX_PROMPT_SPEC_BYTES, len(spec.to_cbor())
+    assert len(spec.to_cbor()) == CAPS["spec"], len(spec.to_cbor())
     return PromptSpec.model_validate(spec.model_dump(by_alias=True))
 
 
 def _fits(shape: Shape, n: Lengths) -> bool:
     try:
-        return len(spec_of(shape, n).to_cbor()) <= MAX_PROMPT_SPEC_BYTES
+        return len(spec_of(shape, n).to_cbor()) <= CAPS["spec"]
     except ValueError:  # pydantic's ValidationError: the §4.2 byte cap
         return False
 
@@ -192,7 +193,7 @@ def fitted(shape: Shape) -> tuple[PromptSpec, Lengths]:
     lengths = Lengths(requirement=min(4, CAPS["id"]), key=min(6, CAPS["id"]), path=8,
                       source=min(4, CAPS["id"]))
     if not _fits(shape, lengths):
-        raise ValueError(f"{shape.name}: over {MAX_PROMPT_SPEC_BYTES} bytes at the shortest texts")
+        raise ValueError(f"{shape.name}: over {CAPS['spec']} bytes at the shortest texts")
     ids = CAPS["id"]
     for attr, top in (("requirement", ids), ("key", ids), ("path", CAPS["path"]),
                       ("source", ids)):
