@@ -24,7 +24,12 @@ SPEC §10.2.4 rule 3; at most 4 MiB, SPEC §5.1). ``--id-points``, ``--path-poin
 caps (or with every long text in ASCII), to ask what a cap would change; the ``many``
 shapes need the 8 KiB PromptSpec (8 requirements x 3 sources do not fit 4 KiB).
 
-Usage: ``PYTHONPATH=. python bench/largest_gas.py [--json] [--kinds K ...]``.
+``--anvil`` settles each row on anvil instead (``bench/registry_gas.py``'s way, every
+slot cold, the transaction given anvil's whole 30 000 000 block gas limit), printing
+the receipt's execution gas, or, when the settle does not fit in the block, the failed
+transaction's gas used (status 0: the check ran out of gas and the registry reverted).
+
+Usage: ``PYTHONPATH=. python bench/largest_gas.py [--json] [--kinds K ...] [--anvil]``.
 Gas is deterministic: the same code and inputs give the same numbers on any machine.
 """
 
@@ -217,12 +222,39 @@ def measure(kinds: tuple[Kind, ...], shapes: set[str] | None = None) -> list[dic
     return out
 
 
+def on_anvil(kinds: tuple[Kind, ...], shapes: set[str] | None = None) -> list[dict[str, Any]]:
+    """Each row settled on anvil (``bench/registry_gas.py``'s way: a fresh deployment, the
+    lie proposed, the proof committed and settled a block later, every slot cold), sent
+    with anvil's whole 30 000 000 block gas limit: the receipt's execution gas, or
+    ``None`` and the failed receipt's gas used when the settle does not fit in the block
+    (status 0: the check ran out of gas, the registry reverted)."""
+    from anvil_node import RpcError, anvil, settle_fresh
+
+    out = []
+    with anvil() as node:
+        for kind, shape, lie, proof in proofs(kinds, shapes):
+            settle: int | None = None
+            failed: int | str | None = None
+            try:
+                settle = settle_fresh(node, lie.to_cbor(), proof)["execution_gas"]
+            except AssertionError as exc:  # status 0: out of gas in the 30 M block
+                receipt = exc.args[0] if exc.args else None
+                failed = int(receipt["gasUsed"], 16) if isinstance(receipt, dict) else -1
+            except RpcError as exc:  # e.g. a request body the node's HTTP server refuses
+                failed = f"refused by the node: {exc}"
+            out.append({"class": kind.name, "shape": shape, "proof_bytes": len(proof),
+                        "settle_anvil": settle, "failed_gas_used": failed})
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--kinds", nargs="*", default=None,
                         help="first words of the classes to run (check, aggregate, ...)")
     parser.add_argument("--shapes", nargs="*", default=None, choices=sorted(SHAPES))
+    parser.add_argument("--anvil", action="store_true",
+                        help="settle on anvil instead of revm (cd tests/chain/anvil && npm ci)")
     parser.add_argument("--item-bytes", type=int, default=None,
                         help="pad the OmissionProof's omitted item to B content bytes")
     parser.add_argument("--id-points", type=int, default=CAPS["id"],
@@ -242,7 +274,17 @@ def main() -> int:
                 fill="x" if args.ascii else CAPS["fill"])
     kinds = tuple(k for k in KINDS if args.kinds is None
                   or any(k.name.lower().startswith(w.lower()) for w in args.kinds))
-    rows = measure(kinds, None if args.shapes is None else set(args.shapes))
+    chosen = None if args.shapes is None else set(args.shapes)
+    if args.anvil:
+        for r in on_anvil(kinds, chosen):
+            gas = r["settle_anvil"]
+            failed = r["failed_gas_used"]
+            fails = failed if isinstance(failed, str) else (
+                f"fails (status 0, gas used {failed} of 30 000 000)")
+            print(f"{r['class']:36} {r['shape']:13} {r['proof_bytes']:>7} "
+                  f"{fails if gas is None else gas}")
+        return 0
+    rows = measure(kinds, chosen)
     if args.json:
         caps = {"id_points": CAPS["id"], "path_points": CAPS["path"], "text_bytes": CAPS["text"],
                 "spec_bytes": CAPS["spec"],
