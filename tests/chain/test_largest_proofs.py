@@ -88,3 +88,35 @@ def test_markets_are_at_the_caps(shape: str) -> None:
     if SHAPES[shape].text:
         assert any(c["kind"] == "text" and len(c["value"].encode("utf-8")) == 256
                    for c in claims)
+
+
+def test_item_carrying_proofs_at_every_cap_fit_the_proof_cap(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The largest honest proofs carry an item at the 4 MiB content cap (por/protocol/
+    limits.py, PROOF_MAX_SIZE): the extraction proof and the OmissionProof of rule 3 on
+    a market with every text at its cap are won and under the cap; the extraction proof
+    is over SPEC §10.7's ``item leaf + PromptSpec + 4 KiB`` (its step leaf is 8 584
+    bytes at the caps, not about 500; ADR 0014 s34 addendum)."""
+    import largest_gas
+
+    from por.bundle import build
+    from por.challenge import bundle_from_bytes, check_proof
+    from por.protocol.limits import MAX_CONTENT_BYTES, PROOF_MAX_SIZE
+    from por.schemas import EvidenceBundle, EvidenceItem, PromptSpec
+
+    monkeypatch.setattr(largest_gas, "ITEM_BYTES", [MAX_CONTENT_BYTES])
+    honest = market(SHAPES["one.text"])
+    lie, proof = largest_gas._omission(honest)
+    item = len(lie.evidence[-1])
+    assert item > MAX_CONTENT_BYTES
+    assert check_proof(proof, por_root=lie.commitments.por_root).won
+    assert item < len(proof) < PROOF_MAX_SIZE
+    spec = PromptSpec.from_cbor(honest.prompt_spec)
+    items = [EvidenceItem.from_cbor(leaf) for leaf in lie.evidence]  # the last one padded
+    full = bundle_from_bytes(build(spec, EvidenceBundle(
+        bundle_id="b1", market_id=spec.market.market_id, items=items)).data)
+    forged, extraction = largest_gas._step_lie(
+        "extract_claims", len(items) - 1, ("claims", 0, "value"), lambda v: "1")(full)
+    assert check_proof(extraction, por_root=forged.commitments.por_root).won
+    assert len(extraction) < PROOF_MAX_SIZE
+    assert len(extraction) > item + len(forged.prompt_spec) + 4096
