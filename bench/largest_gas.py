@@ -299,7 +299,7 @@ def main() -> int:
     for r in rows:
         print(f"{r['class']:36} {r['shape']:13} {r['proof_bytes']:>7} {r['settle']:>10} "
               f"{r['checkProof']:>10} {r['exec'] if r['exec'] is not None else '-':>10} "
-              f"{r['registry_part']:>8} {r['ratio']:6.2f}  {r['won']}")
+              f"{r['registry_part']:>8} {r['settle'] / LARGEST:6.2f}  {r['won']}")
     print(f"target: the largest step <= {LARGEST} (ratio = settle / target)")
     return 0
 
