@@ -7,19 +7,23 @@ so free) at 128 code points; text claim values at ``TEXT_CLAIM_MAX_BYTES`` = 256
 (SPEC §12.1), numeric ones at the 64 characters of a canonical decimal (SPEC §3.2).
 The PromptSpec's own texts (field keys, json paths, source and requirement ids) share
 its ``MAX_PROMPT_SPEC_BYTES`` = 8 192 canonical bytes: :func:`fitted` spends what the
-market's structure leaves on the field keys first (every claim, group and aggregate
-field repeats a key), then on the json paths (every claim repeats its path), then on the
-source ids, and pads ``event_definition`` (read by people only) to exactly 8 192 bytes.
+market's structure leaves on the requirement ids first (every step of a requirement
+repeats its id), then the field keys (every claim, group and aggregate field repeats a
+key), the json paths (every claim repeats its path) and the source ids, and pads
+``event_definition`` (read by people only) to exactly 8 192 bytes. At the caps that
+gives, in code points: ``one`` requirement 128, keys 125, paths 8, sources 4; ``many``
+requirements 37, keys 6, paths 8, sources 4.
 
 Two shapes cover the kinds (:data:`SHAPES`):
 
 * ``one``: one requirement at its caps, 10 source targets and 8 expected fields, 20
-  items (two sources' worth each), so chunk 1 is a full 10-item chunk citing chunk 0;
+  items (two from each source), so chunk 1 is a full 10-item chunk citing chunk 0;
   ``multi_source_quorum`` with ``sources_required`` set, so every field and the
   metric's votes are written. ``text`` variant: the metric numeric, the 7 other fields
   text (256-byte values); ``numeric``: all 8 numeric (64-character decimals).
 * ``many``: 8 requirements of 2 numeric fields each (the spec's 16) and 3 sources each
-  (the quorum's; 10 would not fit 8 KiB), 10 items each, so deduce reads 8 aggregates;
+  (the quorum's; 8 requirements of 6 or more sources do not fit 8 KiB even at the
+  shortest texts, 5 do), 10 items each, so deduce reads 8 aggregates;
   ``many.conflict``: the same with odd items' values 1 more (beyond tolerance 0.5), so
   the contradictions step merges 8 chunks' 16 groups, each a conflict.
 
@@ -33,7 +37,6 @@ import importlib.util
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -250,6 +253,3 @@ def verified(bundle: Bundle) -> Bundle:
                            f"{run.stdout.decode()[-400:]}{run.stderr.decode()[-400:]}")
     return bundle
 
-
-#: A lie: the honest bundle -> the lying bundle, and the leaf the proof is built for.
-Lie = Callable[[Bundle], Bundle]
