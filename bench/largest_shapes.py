@@ -252,4 +252,3 @@ def verified(bundle: Bundle) -> Bundle:
         raise RuntimeError(f"por verify refused a caps bundle (exit {run.returncode}): "
                            f"{run.stdout.decode()[-400:]}{run.stderr.decode()[-400:]}")
     return bundle
-
