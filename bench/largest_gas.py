@@ -12,10 +12,11 @@ recomputed; the field forged is compared late, so the whole record is rebuilt) a
 the won proof por's builder writes for it (the proof an honest challenger needs
 against that lie): its bytes, and in revm (pyrevm, CANCUN, the committed build) the
 registry's ``settleByProof`` (proposed, the proof committed a block earlier),
-``PorProofCheck.checkProof`` alone and the executor alone, as execution gas (a call's
-gas less the 21 000 intrinsic and its EIP-2028 calldata cost), and the ratio of the
-settle to the 3 000 000 target. The forged field changes a few bytes at most, so the
-honest step's proof (lost ``one_step.match``) is the same size.
+``PorProofCheck.checkProof`` alone, the executor alone and, for the step kinds but
+the map, its common part (SPEC §10.5 steps 1-6, ``bench/common_part.py``), as
+execution gas (a call's gas less the 21 000 intrinsic and its EIP-2028 calldata cost),
+and the ratio of the settle to the 3 000 000 target. The forged field changes a few
+bytes at most, so the honest step's proof (lost ``one_step.match``) is the same size.
 
 ``--shapes`` / ``--kinds`` select rows; ``--item-bytes B`` also pads the omitted item
 of the OmissionProof row to B bytes of content (that proof carries the item itself,
@@ -175,6 +176,17 @@ class Meter:
     def check(self, proof: bytes) -> tuple[bool, str, int]:
         return self.checker.any_proof(proof)  # type: ignore[no-any-return]
 
+    def common(self, kind: Kind, proof: bytes) -> int | None:
+        """SPEC §10.5 steps 1-6 on a step proof of another kind than map
+        (``bench/common_part.py``); None for the map and the proof classes."""
+        from common_part import CommonPart
+
+        if kind.entry != STEP or kind.executor in (None, "PorMapExec"):
+            return None
+        if "common" not in self.executors:
+            self.executors["common"] = CommonPart()
+        return self.executors["common"].gas(proof)  # type: ignore[no-any-return]
+
     def execute(self, kind: Kind, proof: bytes) -> tuple[bool, str, int] | None:
         from exec_support import ExecChecker
 
@@ -218,6 +230,7 @@ def measure(kinds: tuple[Kind, ...], shapes: set[str] | None = None) -> list[dic
         out.append({"class": kind.name, "shape": shape, "won": check_id,
                     "proof_bytes": len(proof), "settle": settle, "checkProof": check,
                     "executor": kind.executor, "exec": None if alone is None else alone[2],
+                    "common": meter.common(kind, proof),
                     "registry_part": settle - check, "ratio": round(settle / LARGEST, 3)})
     return out
 
@@ -295,10 +308,12 @@ def main() -> int:
     print("the largest honest proof of each kind at the caps: settleByProof in revm "
           "(execution gas; the committed build)")
     print(f"{'class':36} {'shape':13} {'bytes':>7} {'settle':>10} {'checkProof':>10} "
-          f"{'exec':>10} {'registry':>8} {'ratio':>6}  won")
+          f"{'exec':>10} {'common':>10} {'registry':>8} {'ratio':>6}  won")
     for r in rows:
+        exec_gas = "-" if r["exec"] is None else r["exec"]
+        common = "-" if r["common"] is None else r["common"]
         print(f"{r['class']:36} {r['shape']:13} {r['proof_bytes']:>7} {r['settle']:>10} "
-              f"{r['checkProof']:>10} {r['exec'] if r['exec'] is not None else '-':>10} "
+              f"{r['checkProof']:>10} {exec_gas:>10} {common:>10} "
               f"{r['registry_part']:>8} {r['settle'] / LARGEST:6.2f}  {r['won']}")
     print(f"target: the largest step <= {LARGEST} (ratio = settle / target)")
     return 0

@@ -13,8 +13,12 @@ cap, the texts at the caps ``--ascii`` / ``--id-points`` / ``--path-points`` /
 * contradictions: ``many.conflict`` with 1, 2, 4, 8 requirements; deduce: ``many``
   with 1, 2, 4, 8 requirements.
 
+``--utf8`` instead measures the §2 reader's UTF-8 check alone (``checkProof`` on a map
+holding one text of 1 000 or 4 000 code points of 1, 2 or 4 bytes; the gas column is
+``checkProof``'s, not a settle).
+
 Usage: ``PYTHONPATH=. python bench/largest_units.py [--ascii] [--id-points N]
-[--path-points N] [--text-bytes N] [--spec-bytes S] [--json]``.  Deterministic.
+[--path-points N] [--text-bytes N] [--spec-bytes S] [--utf8] [--json]``.  Deterministic.
 """
 
 from __future__ import annotations
@@ -67,6 +71,26 @@ def measure() -> list[dict[str, Any]]:
     return rows
 
 
+def utf8_rows() -> list[dict[str, Any]]:
+    """The §2 reader's UTF-8 check alone: ``PorProofCheck.checkProof`` on a map
+    ``{"schema": "aaaaaaaa", "zz": T}`` (lost ``proof.schema`` after the whole scan),
+    ``T`` 1 000 and 4 000 code points of 1, 2 and 4 UTF-8 bytes."""
+    from proof_check_support import ProofChecker
+
+    from por.encoding import encode
+
+    checker = ProofChecker()
+    rows = []
+    for points in (1_000, 4_000):
+        for fill in ("x", "\u00e9", "\U0001f600"):
+            data = encode({"schema": "a" * 8, "zz": fill * points})
+            _won, check_id, gas = checker.any_proof(data)
+            rows.append({"unit": f"reader: {len(fill.encode())}-byte code points",
+                         "value": points, "proof_bytes": len(data), "settle": gas,
+                         "check_id": check_id})
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true")
@@ -75,11 +99,13 @@ def main() -> int:
     parser.add_argument("--path-points", type=int, default=CAPS["path"])
     parser.add_argument("--text-bytes", type=int, default=CAPS["text"])
     parser.add_argument("--spec-bytes", type=int, default=CAPS["spec"])
+    parser.add_argument("--utf8", action="store_true",
+                        help="only the reader's UTF-8 check per code point width (checkProof)")
     args = parser.parse_args()
     CAPS.update(id=args.id_points, path=args.path_points, text=args.text_bytes,
                 spec=args.spec_bytes,
                 fill="x" if args.ascii else CAPS["fill"])
-    rows = measure()
+    rows = utf8_rows() if args.utf8 else measure()
     if args.json:
         print(json.dumps({"schema": "por/bench-largest-units/1", "rows": rows}, indent=2))
         return 0
