@@ -63,11 +63,15 @@ MAX_EXTRACT_STEP_ITEMS = 256
 MAX_STEP_ITEMS = 1024
 #: Largest proof file anyone builds or checks (SPEC §10.7): ``check_proof``'s default,
 #: the candidates ``verify --challenges`` checks and ``check-proof --max-size``.  The
-#: largest honest proof is an extraction proof: one evidence leaf (content at most
-#: ``MAX_CONTENT_BYTES``, 4 194 664 bytes measured at the cap), the PromptSpec (at most
-#: ``MAX_PROMPT_SPEC_BYTES``) and its step leaf and paths (2 016 bytes at 10 items,
-#: about 3 KiB at 200 000): 4 204 874 bytes measured (``bench/proofs.py --item-bytes
-#: 4194304 --spec-bytes 8192``).  A lie can be larger: a forged step record at the
+#: largest honest proofs carry one evidence leaf (content at most ``MAX_CONTENT_BYTES``:
+#: 4 194 664 bytes measured at the cap with scenario 08's ids, 4 195 566 with every id
+#: at 128 four-byte code points): an extraction proof (the leaf, the PromptSpec of at
+#: most ``MAX_PROMPT_SPEC_BYTES``, its step leaf and paths: 4 204 874 bytes for scenario
+#: 08, ``bench/proofs.py --item-bytes 4194304 --spec-bytes 8192``; 4 213 797 with every
+#: text at its cap, the extract step leaf 8 584 bytes) and the OmissionProof of an
+#: unread item (SPEC §10.2.4 rule 3: the leaf and the step at its leaf index, 4 228 807
+#: bytes with every text at its cap; ``bench/largest_shapes.py``'s ``one.numeric``
+#: market, ADR 0014's s34 addendum).  A lie can be larger: a forged step record at the
 #: 64 MiB record cap is shown only by a proof that carries it, so the cap is that record,
 #: one item leaf (4 MiB of content) and 4 MiB for the PromptSpec, the item's other
 #: fields, the step's honest cited records and the paths: 72 MiB.
