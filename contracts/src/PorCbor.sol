@@ -188,7 +188,7 @@ library PorCbor {
             // `stack` while a child is open)
             let rem := 1
             let inMap := 0
-            let prevKey := 0
+            let prevKey := sub(shl(248, 0x60), 1) // NO_KEY: below every short key
             let pos := 0
             for {} 1 {} {
                 if iszero(lt(pos, end)) {
@@ -257,22 +257,34 @@ library PorCbor {
                         // a key of at most 32 encoded bytes (all of por's) is kept as its
                         // zero-padded word (first byte its head, nonzero): such words order
                         // as the encodings do, and a longer key (kept as start << 128 |
-                        // length, first byte 0) orders after every one of them
+                        // length, first byte 0) orders after every one of them; `prevKey`
+                        // starts below every short key (`NO_KEY`, first byte 0x5f)
                         let key := sub(add(pos, arg), at) // its encoded length, then the key
-                        if lt(key, 33) { key := and(calldataload(add(base, at)), not(shr(shl(3, key), not(0)))) }
-                        if iszero(shr(248, key)) { key := or(shl(128, at), key) }
-                        if prevKey {
-                            // the order (in `ai`, no longer needed): 0 equal, 1 previous
-                            // after this one, 2 previous before
-                            ai := 2
-                            if iszero(or(iszero(shr(248, prevKey)), iszero(shr(248, key)))) {
-                                if iszero(gt(key, prevKey)) { ai := iszero(eq(key, prevKey)) }
+                        if lt(key, 33) {
+                            key := and(calldataload(add(base, at)), not(shr(shl(3, key), not(0))))
+                            // its head and length bytes are below 0x80: the word is ASCII iff
+                            // the text is (`atKey`, no longer needed, says so from here on)
+                            atKey := iszero(and(key, mul(0x80, div(not(0), 0xff))))
+                        }
+                        if iszero(shr(248, key)) {
+                            key := or(shl(128, at), key)
+                            atKey := 0
+                        }
+                        // both short (heads 0x60..0x78 and NO_KEY's 0x5f share a bit): one
+                        // compare; 9 a duplicate, 8 out of order
+                        if and(shr(248, prevKey), shr(248, key)) {
+                            if iszero(gt(key, prevKey)) {
+                                code := add(8, eq(key, prevKey))
+                                break
                             }
-                            if iszero(shr(248, prevKey)) {
-                                ai := 1
-                                if iszero(shr(248, key)) {
-                                    ai := keyOrder(base, prevKey, key)
-                                }
+                        }
+                        // the previous key long: this one orders after it only if it is
+                        // long too and after it (`keyOrder`: 0 equal, 1 previous after
+                        // this one, 2 previous before; in `ai`, no longer needed)
+                        if iszero(shr(248, prevKey)) {
+                            ai := 1
+                            if iszero(shr(248, key)) {
+                                ai := keyOrder(base, prevKey, key)
                             }
                             if iszero(ai) {
                                 code := 9
@@ -296,14 +308,16 @@ library PorCbor {
                     }
                     if eq(major, 2) { mstore(0, 1) } // a byte string met (scratch word 0)
                     if eq(major, 3) {
-                        // a text of at most 32 ASCII bytes needs no call
-                        let ascii := 0
-                        if lt(arg, 33) {
-                            ascii := iszero(and(calldataload(add(base, pos)),
-                                and(0x8080808080808080808080808080808080808080808080808080808080808080,
-                                    not(shr(shl(3, arg), not(0))))))
+                        // a text of at most 32 ASCII bytes needs no call (`atKey`: a key
+                        // known to be ASCII)
+                        if iszero(atKey) {
+                            if lt(arg, 33) {
+                                atKey := iszero(and(calldataload(add(base, pos)),
+                                    and(0x8080808080808080808080808080808080808080808080808080808080808080,
+                                        not(shr(shl(3, arg), not(0))))))
+                            }
                         }
-                        if iszero(ascii) {
+                        if iszero(atKey) {
                             if utf8Bad(base, pos, add(pos, arg)) {
                                 code := 13
                                 break
@@ -334,7 +348,7 @@ library PorCbor {
                         depth := add(depth, 1)
                         rem := add(items, 1)
                         inMap := eq(major, 5)
-                        prevKey := 0
+                        prevKey := sub(shl(248, 0x60), 1) // NO_KEY
                     }
                 }
                 // count the item; close every container it completes
