@@ -109,7 +109,8 @@ class Code:
     name: str
     runs: int
     object: bytes
-    masked: bytes
+    #: (start, length) of each immutable's bytes (zero in :attr:`object`).
+    immutables: list[tuple[int, int]]
     line: list[int]
     function: list[int]
     jump: list[str]
@@ -216,10 +217,8 @@ def decode(unit: dict[str, Any], name: str, runs: int, sources: Sources,
            lines: Names, functions: Names) -> Code:
     """One contract's pc tables from its compressed source map."""
     code = bytes.fromhex(unit["object"])
-    masked = bytearray(code)
-    for refs in unit["immutableReferences"].values():
-        for ref in refs:
-            masked[ref["start"]:ref["start"] + ref["length"]] = bytes(ref["length"])
+    immutables = sorted((ref["start"], ref["length"])
+                        for refs in unit["immutableReferences"].values() for ref in refs)
     known = sources.with_generated(name, unit["generatedSources"])
     size = len(code)
     line, function, jump = [0] * size, [0] * size, ["-"] * size
@@ -236,7 +235,7 @@ def decode(unit: dict[str, Any], name: str, runs: int, sources: Sources,
             cache[(s, n, f)] = (lines.id(where), functions.id(func))
         line[pc], function[pc] = cache[(s, n, f)]
         jump[pc] = j
-    return Code(name, runs, code, bytes(masked), line, function, jump)
+    return Code(name, runs, code, immutables, line, function, jump)
 
 
 def codes(lines: Names, functions: Names) -> list[Code]:

@@ -122,14 +122,15 @@ class Node:
 
 
 @contextlib.contextmanager
-def anvil() -> Iterator[Node]:
-    """A fresh anvil on a free 127.0.0.1 port, stopped on exit."""
+def anvil(*extra: str) -> Iterator[Node]:
+    """A fresh anvil on a free 127.0.0.1 port, stopped on exit; ``extra``: more
+    anvil options (bench/gas_profile.py: ``--steps-tracing``)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
         [str(ANVIL), "--host", "127.0.0.1", "--port", str(port), "--timestamp", str(T0 + 10),
-         "--accounts", "4", "--chain-id", str(CHAIN_ID)],
+         "--accounts", "4", "--chain-id", str(CHAIN_ID), *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     node = Node(f"http://127.0.0.1:{port}")
     try:

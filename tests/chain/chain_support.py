@@ -130,12 +130,11 @@ class Chain:
     """One EVM with the registry deployed at a fixed address."""
 
     def __init__(self, *, chain_id: int = CHAIN_ID, timestamp: int = T0,
-                 signers: tuple[str, ...] = (), tracing: bool = False) -> None:
-        # tracing: pyrevm prints an EIP-3155 step trace to stdout (bench/gas_profile.py)
+                 signers: tuple[str, ...] = ()) -> None:
         #: ``block.number`` and ``block.timestamp`` of the following calls.
         self.number, self.timestamp = 1, timestamp
         env = Env(cfg=CfgEnv(chain_id=chain_id), block=BlockEnv(number=1, timestamp=timestamp))
-        self.evm = EVM(env=env, spec_id="CANCUN", tracing=tracing)
+        self.evm = EVM(env=env, spec_id="CANCUN")
         self.chain_id = chain_id
         for account in (ADMIN, RESOLVER, CHALLENGER, CHECKER_DEPLOYER):
             self.evm.set_balance(account, 10**21)

@@ -1,0 +1,190 @@
+"""Attribute every gas unit of a traced call to contract, function and source line.
+
+An opcode's cost is the gas left before it less the gas left before the next
+opcode of the same call frame (for the frame's last opcode, the trace's gasCost).
+A CALL-family opcode's own (exclusive) cost is that difference less the gas its
+callee frame used, which goes to the callee's opcodes; a precompile (no frame of
+its own: SHA-256 at 0x2, ecrecover, identity) stays on the calling line.  So the
+opcode costs sum to the gas the outermost frame used (:attr:`Profile.total`).
+
+Functions: the exclusive cost of an opcode goes to the innermost function whose
+source range holds the opcode's (inlined library code keeps its own name); the
+inclusive cost to every function on the stack as well, which is kept from the
+source map's jump markers (``i`` pushes the function jumped into, ``o`` pops one)
+within a frame, and across frames from the calling opcode's stack.  Memory
+expansion is summed apart where the opcode log tells it exactly (no stack in the
+log): an MLOAD, MSTORE or MSTORE8's cost less 3, a RETURN or REVERT's cost; the
+expansion of copies, KECCAK256, LOG and calls stays in their cost (a lower bound).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gasprof.srcmap import Code, Names
+from gasprof.trace import Traced
+
+CALLS = {"CALL", "STATICCALL", "DELEGATECALL", "CALLCODE"}
+#: Opcodes whose cost is a constant plus memory expansion alone: the constant.
+MEMORY_ONLY = {"MLOAD": 3, "MSTORE": 3, "MSTORE8": 3, "RETURN": 0, "REVERT": 0}
+#: Deepest internal call stack kept per frame (a guard against unmatched markers).
+MAX_STACK = 256
+
+
+@dataclass
+class Frame:
+    """One call frame being traced: its code, internal stack and pending opcode."""
+
+    code: Code | None
+    name: str
+    outer: tuple[int, ...]
+    stack: list[int] = field(default_factory=list)
+    pending: tuple[Any, ...] | None = None
+    used: int = 0
+    child: int = 0
+    enter_next: bool = False
+    callee: tuple[str, tuple[int, ...]] = ("", ())
+
+
+@dataclass
+class Profile:
+    """The attribution of one traced call (gas units)."""
+
+    total: int = 0
+    gas_used: int = 0
+    refund: int = 0
+    memory: int = 0
+    ops: int = 0
+    contracts: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    exclusive: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    inclusive: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    lines: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    opcodes: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    memory_by: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+
+
+def match(codes: list[Code], deployed: dict[str, bytes]) -> dict[str, Code]:
+    """address -> the compiled code it runs (immutables aside); refuses code it
+    cannot name."""
+    out = {}
+    for address, runtime in sorted(deployed.items()):
+        if not runtime:
+            continue
+        for code in codes:
+            masked = bytearray(runtime)
+            for start, length in code.immutables:
+                masked[start:start + length] = bytes(length)
+            if masked == code.object:
+                out[address] = code
+                break
+        else:
+            raise SystemExit(f"gas_profile: the code at {address} is none of the build's")
+    return out
+
+
+class Attributor:
+    """Reads a trace file and fills a :class:`Profile`."""
+
+    def __init__(self, by_address: dict[str, Code], functions: Names, lines: Names) -> None:
+        self.by_address = by_address
+        self.functions, self.lines = functions, lines
+        self.chains: dict[tuple[int, ...], int] = {}
+        self.chain_list: list[tuple[int, ...]] = []
+        self.acc: dict[tuple[int, int], int] = defaultdict(int)
+        self.profile = Profile()
+
+    def _chain(self, chain: tuple[int, ...]) -> int:
+        if chain not in self.chains:
+            self.chains[chain] = len(self.chain_list)
+            self.chain_list.append(chain)
+        return self.chains[chain]
+
+    def _frame(self, address: str, outer: tuple[int, ...]) -> Frame:
+        code = self.by_address.get(address)
+        return Frame(code, code.name if code else address, outer)
+
+    def _settle(self, frame: Frame, gas_after: int) -> None:
+        """Charge ``frame``'s pending opcode, which left ``gas_after``; a call's
+        callee frame (``frame.child``) is not its own."""
+        assert frame.pending is not None
+        gas, op, pc, chain, listed = frame.pending
+        cost = gas - gas_after
+        frame.used += cost
+        own, frame.child = cost - frame.child, 0
+        code, p = frame.code, self.profile
+        p.contracts[frame.name] += own
+        p.opcodes[op] += own
+        if code is None:
+            line = func = f"{frame.name} (unknown code)"
+        else:
+            line, func = self.lines.items[code.line[pc]], self.functions.items[code.function[pc]]
+            self.acc[(chain, code.function[pc])] += own
+        p.lines[line] += own
+        p.exclusive[func] += own
+        if op in MEMORY_ONLY:
+            grow = listed - MEMORY_ONLY[op]
+            p.memory += grow
+            p.memory_by[frame.name] += grow
+        frame.pending = None
+
+    def _end(self, frames: list[Frame]) -> None:
+        """The innermost frame ended: its last opcode costs its gasCost."""
+        ended = frames.pop()
+        if ended.pending is not None:
+            self._settle(ended, ended.pending[0] - ended.pending[4])
+        if frames:
+            frames[-1].child += ended.used
+
+    def run(self, traced: Traced) -> Profile:
+        frames = [self._frame(traced.target, ())]
+        calls = iter(traced.calls)
+        for step in traced.steps:
+            depth, gas = step["depth"], int(step["gas"])
+            while len(frames) > depth:
+                self._end(frames)
+            if len(frames) < depth:  # the previous opcode, a call, entered a frame
+                address, outer = frames[-1].callee
+                frames.append(self._frame(address, outer))
+            frame = frames[-1]
+            if frame.pending is not None:
+                self._settle(frame, gas)
+            self._step(frame, step, gas, calls)
+            self.profile.refund = int(step.get("refund", 0))
+        while frames:
+            self._end(frames)
+        if next(calls, None) is not None:
+            raise SystemExit("gas_profile: the call tree has more calls than the opcode log")
+        self.profile.total = sum(self.profile.contracts.values())
+        for (chain, func), cost in self.acc.items():
+            for name in {*self.chain_list[chain], func}:
+                self.profile.inclusive[self.functions.items[name]] += cost
+        self.profile.gas_used = traced.gas_used
+        return self.profile
+
+    def _step(self, frame: Frame, step: dict[str, Any], gas: int, calls: Iterator[str]) -> None:
+        pc, op = step["pc"], step["op"]
+        self.profile.ops += 1
+        code = frame.code
+        if code is not None and frame.enter_next:
+            frame.stack.append(code.function[pc])
+            del frame.stack[:-MAX_STACK]
+        frame.enter_next = False
+        chain = self._chain(frame.outer + tuple(frame.stack))
+        frame.pending = (gas, op, pc, chain, int(step["gasCost"]))
+        if op in CALLS:
+            target = next(calls, None)
+            if target is None:
+                raise SystemExit("gas_profile: the opcode log has more calls than the call tree")
+            here = frame.outer + tuple(frame.stack)
+            if code is not None:
+                here += (code.function[pc],)
+            frame.callee = (target, here)
+        elif op == "JUMP" and code is not None:
+            marker = code.jump[pc]
+            if marker == "i":
+                frame.enter_next = True
+            elif marker == "o" and frame.stack:
+                frame.stack.pop()

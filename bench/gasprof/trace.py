@@ -1,0 +1,96 @@
+"""One traced call on anvil: the opcode trace of a settle or of a checkProof.
+
+The settle runs as ``tests/chain/anvil_node.settle_fresh`` runs it (a fresh
+deployment, the bundle proposed, the proof committed, then ``settleByProof``), on
+an anvil started with ``--steps-tracing`` on 127.0.0.1.  ``debug_traceTransaction``
+gives the geth-style opcode log (pc, op, gas left before the opcode, gasCost,
+depth, refund; stack and memory disabled, so even the largest step's log stays
+near 100 MB) and, with ``callTracer``, the call tree, whose calls in pre-order
+are the trace's CALL-family opcodes in order: their targets name the code each
+new frame runs.  (pyrevm's EIP-3155 tracer prints through Python's ``print`` a
+token at a time, about a hundred opcodes a second: too slow for a settle.)
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+
+#: The anvil option that makes debug_traceTransaction return opcode logs.
+STEPS = "--steps-tracing"
+#: Opcode logs without stack, memory and storage (geth's struct logger options).
+LEAN = {"disableStack": True, "disableMemory": True, "disableStorage": True}
+
+
+@dataclass
+class Traced:
+    """A traced call: its opcode log, the targets of its calls in order, calldata,
+    gas used, the called address and the code at every address it entered."""
+
+    steps: list[dict[str, Any]]
+    calls: list[str]
+    calldata: bytes
+    gas_used: int
+    target: str
+    codes: dict[str, bytes]
+
+
+def _rpc(url: str, method: str, *params: Any) -> Any:
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": method,
+                       "params": list(params)}).encode()
+    request = urllib.request.Request(  # noqa: S310 - http://127.0.0.1 only
+        url, body, {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=3600) as response:  # noqa: S310 - loopback
+        reply = json.loads(response.read())
+    if "error" in reply:
+        raise SystemExit(f"gas_profile: {method}: {reply['error'].get('message')}")
+    return reply["result"]
+
+
+def _preorder(call: dict[str, Any]) -> list[str]:
+    out = []
+    for inner in call.get("calls", ()):
+        out.append(str(inner["to"]).lower())
+        out += _preorder(inner)
+    return out
+
+
+def traced(node: Any, receipt: dict[str, Any], calldata: bytes) -> Traced:
+    """The opcode log and call targets of the mined transaction ``receipt``."""
+    tx = receipt["transactionHash"]
+    log = _rpc(node.url, "debug_traceTransaction", tx, LEAN)
+    tree = _rpc(node.url, "debug_traceTransaction", tx, {"tracer": "callTracer"})
+    calls = _preorder(tree)
+    target = str(receipt["to"]).lower()
+    codes = {a: bytes.fromhex(node.rpc("eth_getCode", a, "latest")[2:])
+             for a in sorted({target, *calls})}
+    return Traced(log["structLogs"], calls, calldata, int(receipt["gasUsed"], 16), target,
+                  codes)
+
+
+def settle(node: Any, bundle: bytes, proof: bytes) -> Traced:
+    """``settleByProof`` of ``proof`` on ``bundle``'s market, as anvil_node runs it."""
+    from anvil_node import settle_fresh
+
+    receipt = settle_fresh(node, bundle, proof)
+    return traced(node, receipt, _settle_data(node, receipt, proof))
+
+
+def _settle_data(node: Any, receipt: dict[str, Any], proof: bytes) -> bytes:
+    tx = node.rpc("eth_getTransactionByHash", receipt["transactionHash"])
+    return bytes.fromhex(tx["input"][2:])
+
+
+def check_proof(node: Any, proof: bytes) -> Traced:
+    """``PorProofCheck.checkProof(bytes)`` alone on ``proof``, sent as a transaction
+    to the deployed checker (bench/gas_steps.py's ``checkProof`` column)."""
+    from deployment import deploy_checker
+    from eth_abi import encode
+    from proof_check_support import _selector
+
+    sender = node.rpc("eth_accounts")[0]
+    checker = deploy_checker(lambda code: str(node.send(sender, None, code)["contractAddress"]))
+    data = _selector("checkProof(bytes)") + encode(["bytes"], [proof])
+    return traced(node, node.send(sender, checker, data), data)
