@@ -57,11 +57,12 @@ def pick(name: str) -> tuple[str, bytes, bytes]:
     return found[0][0], bundle, proof
 
 
-def profile(bundle: bytes | None, proof: bytes) -> dict[str, Any]:
+def profile(bundle: bytes | None, proof: bytes,
+            only: frozenset[str] | None = None) -> dict[str, Any]:
     """Trace and attribute one call (settle when ``bundle`` is given, else
-    checkProof); the report as a JSON-ready dict."""
+    checkProof); the report as a JSON-ready dict.  ``only``: compile just these
+    contracts (the call must enter no other: a test's shortcut)."""
     from anvil_node import ANVIL, anvil
-
     from gasprof import attribute, srcmap, trace
 
     reason = srcmap.missing()
@@ -71,7 +72,7 @@ def profile(bundle: bytes | None, proof: bytes) -> dict[str, Any]:
         raise SystemExit("gas_profile: anvil is not installed; enable with "
                          "`cd tests/chain/anvil && npm ci`")
     lines, functions = srcmap.Names(), srcmap.Names()
-    codes = srcmap.codes(lines, functions)
+    codes = srcmap.codes(lines, functions, only)
     with anvil(trace.STEPS) as node:
         traced = trace.settle(node, bundle, proof) if bundle is not None else \
             trace.check_proof(node, proof)

@@ -46,16 +46,19 @@ def missing() -> str | None:
     return None
 
 
-def _job() -> dict[str, Any]:
-    """The compile job: every committed artifact in a group per optimizer runs, with
-    the contracts its source creates (transitively)."""
-    texts = {p.name: p.read_text(encoding="utf-8") for p in sorted((CONTRACTS / "src").glob("*.sol"))}
+def _job(only: frozenset[str] | None = None) -> dict[str, Any]:
+    """The compile job: every committed artifact (or those named in ``only``) in a
+    group per optimizer runs, with the contracts its source creates (transitively)."""
+    texts = {p.name: p.read_text(encoding="utf-8")
+             for p in sorted((CONTRACTS / "src").glob("*.sol"))}
     defined = {m.group(1): f"src/{name}" for name, text in texts.items()
                for m in re.finditer(r"^(?:abstract\s+)?contract\s+(\w+)", text, re.M)}
     groups: dict[str, dict[str, list[str]]] = {}
     settings: dict[str, Any] = {}
     for path in sorted(BUILD.glob("*.json")):
         art = json.loads(path.read_text(encoding="utf-8"))
+        if only is not None and art["contractName"] not in only:
+            continue
         settings = {"evmVersion": art["settings"]["evmVersion"],
                     "metadata": art["settings"]["metadata"]}
         group = groups.setdefault(str(art["settings"]["optimizer"]["runs"]), {})
@@ -74,11 +77,12 @@ def _job() -> dict[str, Any]:
     return {"contracts": str(CONTRACTS), "groups": groups, **settings}
 
 
-def compile_maps() -> dict[str, Any]:
-    """solc_maps.mjs's output for the committed build (cached), checked against it."""
-    job = _job()
+def compile_maps(only: frozenset[str] | None = None) -> dict[str, Any]:
+    """solc_maps.mjs's output for the committed build (cached), checked against it;
+    ``only``: just these artifacts (and what they create)."""
+    job = _job(only)
     digest = hashlib.sha256(json.dumps(job, sort_keys=True).encode())
-    for path in sorted((CONTRACTS / "src").glob("*.sol")) + [SCRIPT, SOLC]:
+    for path in [*sorted((CONTRACTS / "src").glob("*.sol")), SCRIPT, SOLC]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     cache = Path(tempfile.gettempdir()) / "por-gasprof" / f"{digest.hexdigest()[:32]}.json"
     if cache.is_file():
@@ -95,6 +99,8 @@ def compile_maps() -> dict[str, Any]:
         cache.write_text(run.stdout, encoding="utf-8")
     for path in sorted(BUILD.glob("*.json")):
         art = json.loads(path.read_text(encoding="utf-8"))
+        if only is not None and art["contractName"] not in only:
+            continue
         unit = out["groups"][str(art["settings"]["optimizer"]["runs"])]["contracts"]
         if "0x" + unit[art["contractName"]]["object"] != art["deployedBytecode"]:
             raise SystemExit(f"gas_profile: recompiled {art['contractName']} differs from "
@@ -213,7 +219,7 @@ def _instructions(code: bytes) -> list[int]:
     return pcs
 
 
-def decode(unit: dict[str, Any], name: str, runs: int, sources: Sources,
+def decode(unit: dict[str, Any], name: str, runs: int, *, sources: Sources,
            lines: Names, functions: Names) -> Code:
     """One contract's pc tables from its compressed source map."""
     code = bytes.fromhex(unit["object"])
@@ -238,12 +244,14 @@ def decode(unit: dict[str, Any], name: str, runs: int, sources: Sources,
     return Code(name, runs, code, immutables, line, function, jump)
 
 
-def codes(lines: Names, functions: Names) -> list[Code]:
-    """Every compiled deployed code of the committed build (each runs group)."""
-    out = compile_maps()
+def codes(lines: Names, functions: Names, only: frozenset[str] | None = None) -> list[Code]:
+    """Every compiled deployed code of the committed build (each runs group), or of
+    the artifacts named in ``only``."""
+    out = compile_maps(only)
     found = []
     for runs, group in sorted(out["groups"].items()):
         sources = Sources(group)
         for name, unit in sorted(group["contracts"].items()):
-            found.append(decode(unit, name, int(runs), sources, lines, functions))
+            found.append(decode(unit, name, int(runs), sources=sources, lines=lines,
+                                functions=functions))
     return found

@@ -1,0 +1,56 @@
+"""bench/gas_profile.py attributes every gas unit of a call (issue 24 item 7).
+
+Profiles ``PorProofCheck.checkProof`` on issue 22's CitationProof (one contract,
+SHA-256 precompile calls, the smallest won proof) on anvil: the per-contract,
+per-function (exclusive), per-line and per-opcode tables each sum to the traced
+total, which with the intrinsic 21 000, the calldata price and the refund is the
+transaction's gasUsed; ``checkProof`` holds nearly all of it inclusively, and the
+§2 reader (``PorCbor.scan``) appears.  Needs node with ``cd contracts && npm ci``
+(the source maps; PorProofCheck alone is recompiled, cached afterwards) and
+``cd tests/chain/anvil && npm ci``.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+from anvil_node import ANVIL
+from chain_support import ROOT
+from setup_gate import needs
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+from gas_profile import profile  # noqa: E402
+from gasprof import srcmap  # noqa: E402
+
+pytestmark = [needs("contracts-npm", srcmap.missing()),
+              needs("anvil-npm", None if ANVIL.exists() else "anvil is not installed")]
+
+
+@pytest.fixture(scope="module")
+def report() -> dict[str, Any]:
+    from gas import _lie
+
+    _bundle, proof = _lie((1, 0, 2))
+    return profile(None, proof, frozenset({"PorProofCheck"}))
+
+
+def test_every_table_sums_to_the_traced_total(report: dict[str, Any]) -> None:
+    total = report["trace"]
+    assert total > 0
+    for key in ("contracts", "functions_exclusive", "lines", "opcodes"):
+        assert sum(gas for _name, gas in report[key]) == total, key
+    assert report["gas_used"] == (report["intrinsic"] + report["calldata"] + total
+                                  - report["refund"])
+    assert report["execution"] == total - report["refund"]
+
+
+def test_the_checker_holds_the_call(report: dict[str, Any]) -> None:
+    inclusive = dict(report["functions_inclusive"])
+    assert inclusive["PorProofCheck.checkProof"] >= 0.9 * report["trace"]
+    assert dict(report["contracts"]) == {"PorProofCheck": report["trace"]}
+    assert "PorCbor.scan" in dict(report["functions_exclusive"])
+    # the SHA-256 precompile (0x2) is charged to the calling line, no frame of its own
+    assert dict(report["opcodes"])["STATICCALL"] > 0
