@@ -57,8 +57,8 @@ def pick(name: str) -> tuple[str, bytes, bytes]:
     return found[0][0], bundle, proof
 
 
-def profile(bundle: bytes | None, proof: bytes,
-            only: frozenset[str] | None = None) -> dict[str, Any]:
+def profile(bundle: bytes | None, proof: bytes, only: frozenset[str] | None = None,
+            callers: tuple[str, ...] = ()) -> dict[str, Any]:
     """Trace and attribute one call (settle when ``bundle`` is given, else
     checkProof); the report as a JSON-ready dict.  ``only``: compile just these
     contracts (the call must enter no other: a test's shortcut)."""
@@ -76,7 +76,8 @@ def profile(bundle: bytes | None, proof: bytes,
     with anvil(trace.STEPS) as node:
         traced = trace.settle(node, bundle, proof) if bundle is not None else \
             trace.check_proof(node, proof)
-    p = attribute.Attributor(attribute.match(codes, traced.codes), functions, lines).run(traced)
+    attributor = attribute.Attributor(attribute.match(codes, traced.codes), functions, lines)
+    p = attributor.run(traced)
     calldata = calldata_cost(traced.calldata)
     refund = min(p.refund, (TX_BASE_GAS + calldata + p.total) // 5)
     if TX_BASE_GAS + calldata + p.total - refund != p.gas_used:
@@ -93,15 +94,17 @@ def profile(bundle: bytes | None, proof: bytes,
             "memory_by_contract": ranked(p.memory_by), "contracts": ranked(p.contracts),
             "functions_exclusive": ranked(p.exclusive),
             "functions_inclusive": ranked(p.inclusive), "lines": ranked(p.lines),
-            "opcodes": ranked(p.opcodes)}
+            "opcodes": ranked(p.opcodes), "groups": ranked(p.groups),
+            "calls": [[k, *v] for k, v in sorted(p.calls.items())],
+            "callers": {name: ranked(attributor.callers(name)) for name in callers}}
 
 
 def _print(title: str, report: dict[str, Any], top: int) -> None:
     total = report["trace"]
 
-    def table(heading: str, rows: list[list[Any]]) -> None:
+    def table(heading: str, rows: list[list[Any]], limit: int = top) -> None:
         print(f"\n{heading}")
-        for name, gas in rows[:top]:
+        for name, gas in rows[:limit]:
             print(f"  {gas:>10} {100 * gas / total:6.2f}%  {name}")
 
     print(f"{title}: {report['call']}, execution gas {report['execution']} "
@@ -109,10 +112,16 @@ def _print(title: str, report: dict[str, Any], top: int) -> None:
           f"21000 + calldata {report['calldata']} + trace - refund); "
           f"{report['opcodes_executed']} opcodes; memory expansion {report['memory_expansion']}")
     table("per contract (exclusive)", report["contracts"])
+    table("per group (gasprof/groups.py; the groups sum to the trace)", report["groups"], 99)
+    print("\ncalls: caller -> callee, count, the calling opcodes' own gas, the callee's gas")
+    for key, count, own, callee in report["calls"]:
+        print(f"  {key}: {count}, {own}, {callee}")
     table(f"top {top} functions, inclusive", report["functions_inclusive"])
     table(f"top {top} functions, exclusive", report["functions_exclusive"])
     table(f"top {top} lines", report["lines"])
     table(f"top {top} opcodes", report["opcodes"])
+    for name, rows in report["callers"].items():
+        table(f"{name}, inclusive, by its callers", rows)
 
 
 def main() -> int:
@@ -123,6 +132,8 @@ def main() -> int:
     parser.add_argument("--check-proof", action="store_true",
                         help="profile PorProofCheck.checkProof alone, not the settle")
     parser.add_argument("--top", type=int, default=25, help="rows per table (default 25)")
+    parser.add_argument("--callers", action="append", default=[], metavar="FUNCTION",
+                        help="split FUNCTION's inclusive gas by its callers (repeatable)")
     parser.add_argument("--list", action="store_true", help="list the classes and exit")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
@@ -138,7 +149,7 @@ def main() -> int:
         bundle = args.bundle.read_bytes() if args.bundle is not None else None
     else:
         title, bundle, proof = pick(args.name)
-    report = profile(None if args.check_proof else bundle, proof)
+    report = profile(None if args.check_proof else bundle, proof, None, tuple(args.callers))
     if args.json:
         report = {"schema": "por/bench-gas-profile/1", "class": title,
                   "proof_bytes": len(proof), **report}

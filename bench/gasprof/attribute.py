@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from gasprof.groups import group_of
 from gasprof.srcmap import Code, Names
 from gasprof.trace import Traced
 
@@ -64,6 +65,9 @@ class Profile:
     lines: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     opcodes: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     memory_by: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    #: "caller -> callee": [calls, the calling opcodes' own gas, the callee frames' gas]
+    calls: dict[str, list[int]] = field(default_factory=dict)
+    groups: dict[str, int] = field(default_factory=lambda: defaultdict(int))
 
 
 def match(codes: list[Code], deployed: dict[str, bytes]) -> dict[str, Code]:
@@ -113,8 +117,14 @@ class Attributor:
         gas, op, pc, chain, listed = frame.pending
         cost = gas - gas_after
         frame.used += cost
-        own, frame.child = cost - frame.child, 0
+        child, frame.child = frame.child, 0
+        own = cost - child
         code, p = frame.code, self.profile
+        if op in CALLS:
+            callee = self.by_address.get(frame.callee[0])
+            key = f"{frame.name} -> {callee.name if callee else frame.callee[0]}"
+            row = p.calls.setdefault(key, [0, 0, 0])
+            row[0], row[1], row[2] = row[0] + 1, row[1] + own, row[2] + child
         p.contracts[frame.name] += own
         p.opcodes[op] += own
         if code is None:
@@ -159,8 +169,13 @@ class Attributor:
             raise SystemExit("gas_profile: the call tree has more calls than the opcode log")
         self.profile.total = sum(self.profile.contracts.values())
         for (chain, func), cost in self.acc.items():
-            for name in {*self.chain_list[chain], func}:
-                self.profile.inclusive[self.functions.items[name]] += cost
+            path = tuple(self.functions.items[f] for f in (*self.chain_list[chain], func))
+            for name in set(path):
+                self.profile.inclusive[name] += cost
+            self.profile.groups[group_of(path)] += cost
+        unmapped = self.profile.total - sum(self.profile.groups.values())
+        if unmapped:
+            self.profile.groups["code without a source map"] += unmapped
         self.profile.gas_used = traced.gas_used
         return self.profile
 
@@ -188,3 +203,20 @@ class Attributor:
                 frame.enter_next = True
             elif marker == "o" and frame.stack:
                 frame.stack.pop()
+
+    def callers(self, name: str, levels: int = 3) -> dict[str, int]:
+        """Inclusive gas of function ``name`` by the ``levels`` functions calling it
+        (its outermost activation on each stack; repeats in a row merged)."""
+        out: dict[str, int] = defaultdict(int)
+        if name not in self.functions.items:
+            return out
+        fid = self.functions.items.index(name)
+        for (chain, func), cost in self.acc.items():
+            path = [f for i, f in enumerate((*self.chain_list[chain], func))
+                    if i == 0 or f != (*self.chain_list[chain], func)[i - 1]]
+            if fid in path:
+                at = path.index(fid)
+                named = [self.functions.items[f] for f in path[max(0, at - levels):at]]
+                out[" > ".join(named) or "(outermost)"] += cost
+        return out
+

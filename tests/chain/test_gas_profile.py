@@ -22,8 +22,8 @@ from setup_gate import needs
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-from gas_profile import profile  # noqa: E402
-from gasprof import srcmap  # noqa: E402
+from gas_profile import profile
+from gasprof import srcmap
 
 pytestmark = [needs("contracts-npm", srcmap.missing()),
               needs("anvil-npm", None if ANVIL.exists() else "anvil is not installed")]

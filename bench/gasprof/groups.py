@@ -1,0 +1,41 @@
+"""The hotspot groups of a settle (ADR 0014's s34 addendum): each opcode's gas goes
+to the first group whose rule holds for its function stack (outermost first, the
+opcode's own function last), so the groups sum to the traced total.  The rules
+name functions of contracts/src as the source maps name them (srcmap.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+Rule = Callable[[tuple[str, ...]], bool]
+
+
+def _has(*names: str) -> Rule:
+    return lambda path: any(name in path for name in names)
+
+
+def _executor(path: tuple[str, ...]) -> bool:
+    return any(f.endswith(("Exec.execute", "Exec.check")) for f in path)
+
+
+#: (group, rule), in order of precedence.
+GROUPS: list[tuple[str, Rule]] = [
+    ("registry (settleByProof outside checkProof)",
+     lambda path: "PorProofCheck.checkProof" not in path),
+    ("§2 reader over the proof (PorProofCheck.readTop)", _has("PorProofCheck.readTop")),
+    ("ABI encoding and decoding of calls (Yul abi_*)",
+     lambda path: path[-1].startswith("yul abi_")),
+    ("carried leaves' §2 passes (PorRecords.reasoningStep > PorCborTop.checkTop)",
+     lambda path: "PorRecords.reasoningStep" in path and "PorCborTop.checkTop" in path),
+    ("PromptSpec §2 pass (PorOneStepCheck.specIsCbor)", _has("PorOneStepCheck.specIsCbor")),
+    ("Merkle inclusions (PorOneStepCheck.verifyParts, PorInclusion.verify)",
+     _has("PorOneStepCheck.verifyParts", "PorInclusion.verify")),
+    ("carried leaves' fields (PorOneStepCheck.prepare, rest)", _has("PorOneStepCheck.prepare")),
+    ("the kind's own stages (in the executor, rest)", _executor),
+    ("checker routing and dispatch (rest)", lambda path: True),
+]
+
+
+def group_of(path: tuple[str, ...]) -> str:
+    """The group of an opcode whose function stack is ``path``."""
+    return next(name for name, rule in GROUPS if rule(path))
