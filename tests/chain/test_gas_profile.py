@@ -7,7 +7,8 @@ total, which with the intrinsic 21 000, the calldata price and the refund is the
 transaction's gasUsed; ``checkProof`` holds nearly all of it inclusively, and the
 §2 reader (``PorCbor.scan``) appears.  Needs node with ``cd contracts && npm ci``
 (the source maps; PorProofCheck alone is recompiled, cached afterwards) and
-``cd tests/chain/anvil && npm ci``.
+``cd tests/chain/anvil && npm ci``.  The source-map decoder and the hotspot groups
+are checked without them.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from gas_profile import profile
 from gasprof import srcmap
 
-pytestmark = [needs("contracts-npm", srcmap.missing()),
-              needs("anvil-npm", None if ANVIL.exists() else "anvil is not installed")]
+SOLC = needs("contracts-npm", srcmap.missing())
+ANVIL_NODE = needs("anvil-npm", None if ANVIL.exists() else "anvil is not installed")
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,8 @@ def report() -> dict[str, Any]:
     return profile(None, proof, frozenset({"PorProofCheck"}))
 
 
+@SOLC
+@ANVIL_NODE
 def test_every_table_sums_to_the_traced_total(report: dict[str, Any]) -> None:
     total = report["trace"]
     assert total > 0
@@ -47,6 +50,8 @@ def test_every_table_sums_to_the_traced_total(report: dict[str, Any]) -> None:
     assert report["execution"] == total - report["refund"]
 
 
+@SOLC
+@ANVIL_NODE
 def test_the_checker_holds_the_call(report: dict[str, Any]) -> None:
     inclusive = dict(report["functions_inclusive"])
     assert inclusive["PorProofCheck.checkProof"] >= 0.9 * report["trace"]
@@ -54,3 +59,29 @@ def test_the_checker_holds_the_call(report: dict[str, Any]) -> None:
     assert "PorCbor.scan" in dict(report["functions_exclusive"])
     # the SHA-256 precompile (0x2) is charged to the calling line, no frame of its own
     assert dict(report["opcodes"])["STATICCALL"] > 0
+
+
+def test_the_source_map_decoder_inherits_empty_fields() -> None:
+    """Solidity docs, "Source Mappings": s:l:f:j per instruction, an empty field
+    repeats the previous one, f = -1 is code without a source; PUSH32 is 33 bytes."""
+    sources = srcmap.Sources.__new__(srcmap.Sources)
+    sources.files, sources.newlines, sources.ranges = {}, {}, {}
+    text = b"contract C {\n  function f() {\n    x;\n  }\n}\n"
+    sources._add(0, "C.sol", text, [(0, 0, len(text), "C"), (0, 15, 40, "C.f")])
+    unit = {"object": "6001" + "7f" + "00" * 32 + "56" + "5b", "immutableReferences": {},
+            "sourceMap": "0:43:0:-;31:2::i;;2:1:-1:o", "generatedSources": []}
+    lines, functions = srcmap.Names(), srcmap.Names()
+    code = srcmap.decode(unit, "C", 200, sources=sources, lines=lines, functions=functions)
+    placed = [(lines.items[code.line[pc]], functions.items[code.function[pc]], code.jump[pc])
+              for pc in (0, 2, 35, 36)]
+    assert placed == [("C.sol:1", "C", "-"), ("C.sol:3", "C.f", "i"), ("C.sol:3", "C.f", "i"),
+                      ("C (no source)", "C (no source)", "o")]
+
+
+def test_every_opcode_falls_in_one_group() -> None:
+    from gasprof.groups import group_of
+
+    assert group_of(("PorVerdictRegistry.settleByProof",)).startswith("registry")
+    path = ("PorProofCheck.checkProof", "PorProofCheck.readTop", "PorCbor.scan")
+    assert group_of(path).startswith("§2 reader over the proof")
+    assert group_of(("PorProofCheck.checkProof", "PorX.y")).startswith("checker routing")
