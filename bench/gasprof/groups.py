@@ -6,12 +6,18 @@ name functions of contracts/src as the source maps name them (srcmap.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 Rule = Callable[[tuple[str, ...]], bool]
 
 
 def _has(*names: str) -> Rule:
     return lambda path: any(name in path for name in names)
+
+
+def _calls(caller: str, callee: str) -> Rule:
+    """``caller`` calls ``callee`` directly somewhere on the stack."""
+    return lambda path: any(a == caller and b == callee for a, b in pairwise(path))
 
 
 def _executor(path: tuple[str, ...]) -> bool:
@@ -25,11 +31,16 @@ GROUPS: list[tuple[str, Rule]] = [
     ("§2 reader over the proof (PorProofCheck.readTop)", _has("PorProofCheck.readTop")),
     ("ABI encoding and decoding of calls (Yul abi_*)",
      lambda path: path[-1].startswith("yul abi_")),
-    ("carried leaves' §2 passes (PorRecords.reasoningStep > PorCborTop.checkTop)",
-     lambda path: "PorRecords.reasoningStep" in path and "PorCborTop.checkTop" in path),
-    ("PromptSpec §2 pass (PorOneStepCheck.specIsCbor)", _has("PorOneStepCheck.specIsCbor")),
-    ("Merkle inclusions (PorOneStepCheck.verifyParts, PorInclusion.verify)",
-     _has("PorOneStepCheck.verifyParts", "PorInclusion.verify")),
+    ("carried leaves' §2 passes (PorRecords.reasoningStep > PorCborTop.checkTop; "
+     "the judge's verdict record)",
+     lambda path: ("PorRecords.reasoningStep" in path and "PorCborTop.checkTop" in path)
+     or _calls("PorJudgeCheck.verdictRecord", "PorCbor.check")(path)),
+    ("PromptSpec §2 pass (PorOneStepCheck.specIsCbor; PorJudgeCheck.decide > PorCbor.check)",
+     lambda path: "PorOneStepCheck.specIsCbor" in path
+     or _calls("PorJudgeCheck.decide", "PorCbor.check")(path)),
+    ("Merkle inclusions (PorInclusion.verify)", _has("PorInclusion.verify")),
+    ("the proof's parts walk (verifyParts, rest)",
+     _has("PorOneStepCheck.verifyParts", "PorJudgeCheck.verifyParts")),
     ("carried leaves' fields (PorOneStepCheck.prepare, rest)", _has("PorOneStepCheck.prepare")),
     ("the kind's own stages (in the executor, rest)", _executor),
     ("checker routing and dispatch (rest)", lambda path: True),
