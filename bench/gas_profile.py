@@ -74,6 +74,7 @@ def profile(bundle: bytes | None, proof: bytes, only: frozenset[str] | None = No
     lines, functions = srcmap.Names(), srcmap.Names()
     codes = srcmap.codes(lines, functions, only)
     with anvil(trace.STEPS) as node:
+        node.polls = 40_000
         traced = trace.settle(node, bundle, proof) if bundle is not None else \
             trace.check_proof(node, proof)
     attributor = attribute.Attributor(attribute.match(codes, traced.codes), functions, lines)
