@@ -81,7 +81,8 @@ def compile_maps(only: frozenset[str] | None = None) -> dict[str, Any]:
     """solc_maps.mjs's output for the committed build (cached), checked against it;
     ``only``: just these artifacts (and what they create)."""
     job = _job(only)
-    digest = hashlib.sha256(json.dumps(job, sort_keys=True).encode())
+    # the key: the job less its path (a checkout's place), the sources, script, solc
+    digest = hashlib.sha256(json.dumps({**job, "contracts": ""}, sort_keys=True).encode())
     for path in [*sorted((CONTRACTS / "src").glob("*.sol")), SCRIPT, SOLC]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     cache = Path(tempfile.gettempdir()) / "por-gasprof" / f"{digest.hexdigest()[:32]}.json"
