@@ -21,7 +21,8 @@ def _calls(caller: str, callee: str) -> Rule:
 
 
 def _executor(path: tuple[str, ...]) -> bool:
-    return any(f.endswith(("Exec.execute", "Exec.check")) for f in path)
+    return any(f.endswith(("Exec.execute", "Exec.check")) or f == "PorCitationCheck.check"
+               for f in path)
 
 
 #: (group, rule), in order of precedence.
@@ -42,7 +43,7 @@ GROUPS: list[tuple[str, Rule]] = [
     ("the proof's parts walk (verifyParts, rest)",
      _has("PorOneStepCheck.verifyParts", "PorJudgeCheck.verifyParts")),
     ("carried leaves' fields (PorOneStepCheck.prepare, rest)", _has("PorOneStepCheck.prepare")),
-    ("the kind's own stages (in the executor, rest)", _executor),
+    ("the kind's own stages (in the executor or PorCitationCheck, rest)", _executor),
     ("checker routing and dispatch (rest)", lambda path: True),
 ]
 
