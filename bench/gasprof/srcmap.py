@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -97,7 +98,9 @@ def compile_maps(only: frozenset[str] | None = None) -> dict[str, Any]:
             raise SystemExit(f"gas_profile: solc failed: {run.stderr.strip()[-500:]}")
         out = json.loads(run.stdout)
         cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_text(run.stdout, encoding="utf-8")
+        partial = cache.with_suffix(f".{os.getpid()}.partial")
+        partial.write_text(run.stdout, encoding="utf-8")
+        os.replace(partial, cache)  # atomic: a concurrent run reads all or nothing
     for path in sorted(BUILD.glob("*.json")):
         art = json.loads(path.read_text(encoding="utf-8"))
         if only is not None and art["contractName"] not in only:
