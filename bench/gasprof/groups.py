@@ -21,7 +21,7 @@ def _calls(caller: str, callee: str) -> Rule:
 
 
 def _executor(path: tuple[str, ...]) -> bool:
-    return any(f.endswith(("Exec.execute", "Exec.check")) or f == "PorCitationCheck.check"
+    return any(f.endswith(("Exec.execute", "Exec.check")) or f.startswith("PorCitationCheck.")
                for f in path)
 
 
@@ -32,9 +32,10 @@ GROUPS: list[tuple[str, Rule]] = [
     ("§2 reader over the proof (PorProofCheck.readTop)", _has("PorProofCheck.readTop")),
     ("ABI encoding and decoding of calls (Yul abi_*)",
      lambda path: path[-1].startswith("yul abi_")),
-    ("carried leaves' §2 passes (PorRecords.reasoningStep > PorCborTop.checkTop; "
-     "the judge's verdict record)",
-     lambda path: ("PorRecords.reasoningStep" in path and "PorCborTop.checkTop" in path)
+    ("carried leaves' §2 passes (PorRecords.reasoningStep or evidenceItem > "
+     "PorCborTop.checkTop; the judge's verdict record)",
+     lambda path: ("PorCborTop.checkTop" in path and ("PorRecords.reasoningStep" in path
+                                                       or "PorRecords.evidenceItem" in path))
      or _calls("PorJudgeCheck.verdictRecord", "PorCbor.check")(path)),
     ("PromptSpec §2 pass (PorOneStepCheck.specIsCbor; PorJudgeCheck.decide > PorCbor.check)",
      lambda path: "PorOneStepCheck.specIsCbor" in path
