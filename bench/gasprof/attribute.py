@@ -29,6 +29,8 @@ from gasprof.srcmap import Code, Names
 from gasprof.trace import Traced
 
 CALLS = {"CALL", "STATICCALL", "DELEGATECALL", "CALLCODE"}
+#: Opcodes that open a frame: the calls and the creations (each a call-tree entry).
+FRAMES = CALLS | {"CREATE", "CREATE2"}
 #: Opcodes whose cost is a constant plus memory expansion alone: the constant.
 MEMORY_ONLY = {"MLOAD": 3, "MSTORE": 3, "MSTORE8": 3, "RETURN": 0, "REVERT": 0}
 #: Deepest internal call stack kept per frame (a guard against unmatched markers).
@@ -90,7 +92,7 @@ def match(codes: list[Code], deployed: dict[str, bytes]) -> dict[str, Code]:
 
 
 class Attributor:
-    """Reads a trace file and fills a :class:`Profile`."""
+    """Reads a :class:`Traced` call's opcode log and fills a :class:`Profile`."""
 
     def __init__(self, by_address: dict[str, Code], functions: Names, lines: Names) -> None:
         self.by_address = by_address
@@ -189,7 +191,7 @@ class Attributor:
         frame.enter_next = False
         chain = self._chain(frame.outer + tuple(frame.stack))
         frame.pending = (gas, op, pc, chain, int(step["gasCost"]))
-        if op in CALLS:
+        if op in FRAMES:
             target = next(calls, None)
             if target is None:
                 raise SystemExit("gas_profile: the opcode log has more calls than the call tree")
