@@ -57,9 +57,10 @@ def _preorder(call: dict[str, Any]) -> list[str]:
     return out
 
 
-def traced(node: Any, receipt: dict[str, Any], calldata: bytes) -> Traced:
-    """The opcode log and call targets of the mined transaction ``receipt``."""
+def traced(node: Any, receipt: dict[str, Any]) -> Traced:
+    """The opcode log, call targets and calldata of the mined transaction ``receipt``."""
     tx = receipt["transactionHash"]
+    calldata = bytes.fromhex(node.rpc("eth_getTransactionByHash", tx)["input"][2:])
     log = _rpc(node.url, "debug_traceTransaction", tx, LEAN)
     tree = _rpc(node.url, "debug_traceTransaction", tx, {"tracer": "callTracer"})
     calls = _preorder(tree)
@@ -74,13 +75,7 @@ def settle(node: Any, bundle: bytes, proof: bytes) -> Traced:
     """``settleByProof`` of ``proof`` on ``bundle``'s market, as anvil_node runs it."""
     from anvil_node import settle_fresh
 
-    receipt = settle_fresh(node, bundle, proof)
-    return traced(node, receipt, _settle_data(node, receipt, proof))
-
-
-def _settle_data(node: Any, receipt: dict[str, Any], proof: bytes) -> bytes:
-    tx = node.rpc("eth_getTransactionByHash", receipt["transactionHash"])
-    return bytes.fromhex(tx["input"][2:])
+    return traced(node, settle_fresh(node, bundle, proof))
 
 
 def check_proof(node: Any, proof: bytes) -> Traced:
@@ -93,4 +88,4 @@ def check_proof(node: Any, proof: bytes) -> Traced:
     sender = node.rpc("eth_accounts")[0]
     checker = deploy_checker(lambda code: str(node.send(sender, None, code)["contractAddress"]))
     data = _selector("checkProof(bytes)") + encode(["bytes"], [proof])
-    return traced(node, node.send(sender, checker, data), data)
+    return traced(node, node.send(sender, checker, data))
