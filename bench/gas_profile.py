@@ -3,22 +3,26 @@
 addendum is its report).
 
 Runs one proof class of ``bench/gas_steps.py`` (its builders; ``--list`` names
-them, a unique substring selects one), or a proof file, in revm (pyrevm, CANCUN,
-the committed build deployed as ``contracts/deploy.json`` lists it): by default the
-registry's ``settleByProof`` as gas_steps.py measures it, with ``--check-proof``
-``PorProofCheck.checkProof`` alone.  pyrevm's EIP-3155 step trace gives each
-opcode's pc, depth and gas; bench/gasprof/srcmap.py recompiles the contracts with
-the pinned solc-js and the committed artifacts' settings, requires the committed
-deployed bytecode, and maps pc -> source map entry -> (file, line, function);
-bench/gasprof/attribute.py charges each opcode (a call's callee frame to the
-callee, a precompile to its calling line).
+them, a unique substring selects one), or a proof file, on anvil started with
+``--steps-tracing`` on 127.0.0.1 (``tests/chain/anvil_node.py``; the committed build
+deployed as ``contracts/deploy.json`` lists it): by default the registry's
+``settleByProof`` as ``anvil_node.settle_fresh`` runs it (the settle column of
+``bench/registry_gas.py``; revm's figures in gas_steps.py are the same), with
+``--check-proof`` ``PorProofCheck.checkProof`` alone.  bench/gasprof/trace.py reads
+``debug_traceTransaction``'s opcode log (pc, depth, gas) and call tree;
+bench/gasprof/srcmap.py recompiles the contracts with the pinned solc-js and the
+committed artifacts' settings, requires the committed deployed bytecode, and maps
+pc -> source map entry -> (file, line, function); bench/gasprof/attribute.py charges
+each opcode (a call's callee frame to the callee, a precompile to its calling line)
+and bench/gasprof/groups.py sorts it into the hotspot groups.
 
 Reconciliation: the opcodes' costs sum to the outermost frame's gas (``trace``);
-``trace - refund`` is the execution gas gas_steps.py prints, and ``21 000 +
-calldata (EIP-2028) + trace - refund`` must equal the transaction's gasUsed, else
-the tool fails.  Needs node and ``cd contracts && npm ci`` (the solc it recompiles
-with); the first run compiles for about two minutes, later runs reuse a cache in the
-system temporary directory.
+``trace - refund`` is the execution gas, and ``21 000 + calldata (EIP-2028) + trace -
+refund`` must equal the receipt's gasUsed, else the tool fails.  Needs node with
+``cd contracts && npm ci`` (the solc it recompiles with; the first run compiles for
+about two minutes, later runs reuse a cache in the system temporary directory) and
+``cd tests/chain/anvil && npm ci``.  The largest class (the aggregate at its caps,
+1.4 M opcodes) takes about 90 s.
 
 Usage: ``PYTHONPATH=. python bench/gas_profile.py "aggregate, 3" [--check-proof]
 [--top 25] [--json]``; ``--proof FILE [--bundle FILE]`` profiles a proof file
