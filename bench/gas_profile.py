@@ -7,7 +7,7 @@ them, a unique substring selects one), or a proof file, on anvil started with
 ``--steps-tracing`` on 127.0.0.1 (``tests/chain/anvil_node.py``; the committed build
 deployed as ``contracts/deploy.json`` lists it): by default the registry's
 ``settleByProof`` as ``anvil_node.settle_fresh`` runs it (the settle column of
-``bench/registry_gas.py``; revm's figures in gas_steps.py are the same), with
+``bench/registry_gas.py``), with
 ``--check-proof`` ``PorProofCheck.checkProof`` alone.  bench/gasprof/trace.py reads
 ``debug_traceTransaction``'s opcode log (pc, depth, gas) and call tree;
 bench/gasprof/srcmap.py recompiles the contracts with the pinned solc-js and the
