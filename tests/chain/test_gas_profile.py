@@ -1,14 +1,15 @@
 """bench/gas_profile.py attributes every gas unit of a call (issue 24 item 7).
 
-Profiles ``PorProofCheck.checkProof`` on issue 22's CitationProof (one contract,
-SHA-256 precompile calls, the smallest won proof) on anvil: the per-contract,
-per-function (exclusive), per-line and per-opcode tables each sum to the traced
-total, which with the intrinsic 21 000, the calldata price and the refund is the
-transaction's gasUsed; ``checkProof`` holds nearly all of it inclusively, and the
-§2 reader (``PorCbor.scan``) appears.  Needs node with ``cd contracts && npm ci``
-(the source maps; PorProofCheck alone is recompiled, cached afterwards) and
-``cd tests/chain/anvil && npm ci``.  The source-map decoder and the hotspot groups
-are checked without them.
+Profiles ``PorProofCheck.checkProof`` on the forged map step (``bench/gas.py``'s
+``_map_lie``: the checker, one call to ``PorMapExec``, SHA-256 precompile calls) on
+anvil: the per-contract, per-function (exclusive), per-line, per-opcode and per-group
+tables each sum to the traced total, which with the intrinsic 21 000, the calldata
+price and the refund is the transaction's gasUsed; ``checkProof`` and the executor's
+``execute`` hold their callees inclusively, the call's callee gas is the executor's
+total, and the §2 reader (``PorCbor.scan``) appears.  Needs node with ``cd contracts
+&& npm ci`` (the source maps; only the two contracts are recompiled, cached
+afterwards) and ``cd tests/chain/anvil && npm ci``.  The source-map decoder and the
+hotspot groups are checked without them.
 """
 
 from __future__ import annotations
@@ -32,10 +33,10 @@ ANVIL_NODE = needs("anvil-npm", None if ANVIL.exists() else "anvil is not instal
 
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
-    from gas import _lie
+    from gas import _map_lie
 
-    _bundle, proof = _lie((1, 0, 2))
-    return profile(None, proof, frozenset({"PorProofCheck"}))
+    _bundle, proof = _map_lie()
+    return profile(None, proof, frozenset({"PorProofCheck", "PorMapExec"}))
 
 
 @SOLC
@@ -43,7 +44,7 @@ def report() -> dict[str, Any]:
 def test_every_table_sums_to_the_traced_total(report: dict[str, Any]) -> None:
     total = report["trace"]
     assert total > 0
-    for key in ("contracts", "functions_exclusive", "lines", "opcodes"):
+    for key in ("contracts", "functions_exclusive", "lines", "opcodes", "groups"):
         assert sum(gas for _name, gas in report[key]) == total, key
     assert report["gas_used"] == (report["intrinsic"] + report["calldata"] + total
                                   - report["refund"])
@@ -52,13 +53,16 @@ def test_every_table_sums_to_the_traced_total(report: dict[str, Any]) -> None:
 
 @SOLC
 @ANVIL_NODE
-def test_the_checker_holds_the_call(report: dict[str, Any]) -> None:
-    inclusive = dict(report["functions_inclusive"])
+def test_the_checker_and_the_executor_hold_their_calls(report: dict[str, Any]) -> None:
+    inclusive, contracts = dict(report["functions_inclusive"]), dict(report["contracts"])
+    assert set(contracts) == {"PorProofCheck", "PorMapExec"}
     assert inclusive["PorProofCheck.checkProof"] >= 0.9 * report["trace"]
-    assert dict(report["contracts"]) == {"PorProofCheck": report["trace"]}
+    assert inclusive["PorMapExec.execute"] >= 0.9 * contracts["PorMapExec"]
+    calls = {key: (count, own, callee) for key, count, own, callee in report["calls"]}
+    assert calls["PorProofCheck -> PorMapExec"] == (1, 2600, contracts["PorMapExec"])
+    # the SHA-256 precompile (0x2) has no frame: its calls are charged to their lines
+    assert calls["PorMapExec -> 0x" + "00" * 19 + "02"][2] == 0
     assert "PorCbor.scan" in dict(report["functions_exclusive"])
-    # the SHA-256 precompile (0x2) is charged to the calling line, no frame of its own
-    assert dict(report["opcodes"])["STATICCALL"] > 0
 
 
 def test_the_source_map_decoder_inherits_empty_fields() -> None:
