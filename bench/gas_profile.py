@@ -62,7 +62,7 @@ def pick(name: str) -> tuple[str, bytes, bytes]:
 
 
 def profile(bundle: bytes | None, proof: bytes, only: frozenset[str] | None = None,
-            callers: tuple[str, ...] = ()) -> dict[str, Any]:
+            callers: tuple[str, ...] = (), memory: bool = False) -> dict[str, Any]:
     """Trace and attribute one call (settle when ``bundle`` is given, else
     checkProof); the report as a JSON-ready dict.  ``only``: compile just these
     contracts (the call must enter no other: a test's shortcut)."""
@@ -79,8 +79,8 @@ def profile(bundle: bytes | None, proof: bytes, only: frozenset[str] | None = No
     codes = srcmap.codes(lines, functions, only)
     with anvil(trace.STEPS) as node:
         node.polls = 40_000
-        traced = trace.settle(node, bundle, proof) if bundle is not None else \
-            trace.check_proof(node, proof)
+        traced = trace.settle(node, bundle, proof, memory) if bundle is not None else \
+            trace.check_proof(node, proof, memory)
     attributor = attribute.Attributor(attribute.match(codes, traced.codes), functions, lines)
     p = attributor.run(traced)
     calldata = calldata_cost(traced.calldata)
@@ -96,6 +96,7 @@ def profile(bundle: bytes | None, proof: bytes, only: frozenset[str] | None = No
             "gas_used": p.gas_used, "intrinsic": TX_BASE_GAS, "calldata": calldata,
             "trace": p.total, "refund": refund, "execution": p.total - refund,
             "opcodes_executed": p.ops, "memory_expansion": p.memory,
+            "memory_expansion_exact": memory,
             "memory_by_contract": ranked(p.memory_by), "contracts": ranked(p.contracts),
             "functions_exclusive": ranked(p.exclusive),
             "functions_inclusive": ranked(p.inclusive), "lines": ranked(p.lines),
@@ -115,7 +116,8 @@ def _print(title: str, report: dict[str, Any], top: int) -> None:
     print(f"{title}: {report['call']}, execution gas {report['execution']} "
           f"(trace {total} - refund {report['refund']}; gasUsed {report['gas_used']} = "
           f"21000 + calldata {report['calldata']} + trace - refund); "
-          f"{report['opcodes_executed']} opcodes; memory expansion {report['memory_expansion']}")
+          f"{report['opcodes_executed']} opcodes; memory expansion {report['memory_expansion']}"
+          f"{'' if report['memory_expansion_exact'] else ' (lower bound; --memory: exact)'}")
     table("per contract (exclusive)", report["contracts"])
     table("per group (gasprof/groups.py; the groups sum to the trace)", report["groups"], 99)
     print("\ncalls: caller -> callee, count, the calling opcodes' own gas, the callee's gas")
@@ -139,6 +141,8 @@ def main() -> int:
     parser.add_argument("--top", type=int, default=25, help="rows per table (default 25)")
     parser.add_argument("--callers", action="append", default=[], metavar="FUNCTION",
                         help="split FUNCTION's inclusive gas by its callers (repeatable)")
+    parser.add_argument("--memory", action="store_true",
+                        help="exact memory expansion (a JS tracer pass; slower)")
     parser.add_argument("--list", action="store_true", help="list the classes and exit")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
@@ -154,7 +158,8 @@ def main() -> int:
         bundle = args.bundle.read_bytes() if args.bundle is not None else None
     else:
         title, bundle, proof = pick(args.name)
-    report = profile(None if args.check_proof else bundle, proof, None, tuple(args.callers))
+    report = profile(None if args.check_proof else bundle, proof, None, tuple(args.callers),
+                     args.memory)
     if args.json:
         report = {"schema": "por/bench-gas-profile/1", "class": title,
                   "proof_bytes": len(proof), **report}

@@ -12,9 +12,11 @@ source range holds the opcode's (inlined library code keeps its own name); the
 inclusive cost to every function on the stack as well, which is kept from the
 source map's jump markers (``i`` pushes the function jumped into, ``o`` pops one)
 within a frame, and across frames from the calling opcode's stack.  Memory
-expansion is summed apart where the opcode log tells it exactly (no stack in the
-log): an MLOAD, MSTORE or MSTORE8's cost less 3, a RETURN or REVERT's cost; the
-expansion of copies, KECCAK256, LOG and calls stays in their cost (a lower bound).
+expansion is summed apart: with the memory sizes (``--memory``) exactly, from the
+sizes before consecutive opcodes of a frame (a frame's last opcode: a RETURN or
+REVERT's cost); without them where the opcode log tells it (no stack in the log): an
+MLOAD, MSTORE or MSTORE8's cost less 3, a RETURN or REVERT's cost; the expansion of
+copies, KECCAK256, LOG and calls then stays in their cost (a lower bound).
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ CALLS = {"CALL", "STATICCALL", "DELEGATECALL", "CALLCODE"}
 FRAMES = CALLS | {"CREATE", "CREATE2"}
 #: Opcodes whose cost is a constant plus memory expansion alone: the constant.
 MEMORY_ONLY = {"MLOAD": 3, "MSTORE": 3, "MSTORE8": 3, "RETURN": 0, "REVERT": 0}
+def memory_cost(size: int) -> int:
+    """The memory cost of ``size`` bytes (yellow paper: 3 a word plus words^2/512)."""
+    words = (size + 31) // 32
+    return 3 * words + words * words // 512
+
+
 #: Deepest internal call stack kept per frame (a guard against unmatched markers).
 MAX_STACK = 256
 
@@ -112,11 +120,12 @@ class Attributor:
         code = self.by_address.get(address)
         return Frame(code, code.name if code else address, outer)
 
-    def _settle(self, frame: Frame, gas_after: int) -> None:
-        """Charge ``frame``'s pending opcode, which left ``gas_after``; a call's
-        callee frame (``frame.child``) is not its own."""
+    def _settle(self, frame: Frame, gas_after: int, memory_after: int | None = None) -> None:
+        """Charge ``frame``'s pending opcode, which left ``gas_after`` (and the frame's
+        memory at ``memory_after`` bytes, when the trace has sizes); a call's callee
+        frame (``frame.child``) is not its own."""
         assert frame.pending is not None
-        gas, op, pc, chain, listed = frame.pending
+        gas, op, pc, chain, listed, memory = frame.pending
         cost = gas - gas_after
         frame.used += cost
         child, frame.child = frame.child, 0
@@ -136,24 +145,31 @@ class Attributor:
             self.acc[(chain, code.function[pc])] += own
         p.lines[line] += own
         p.exclusive[func] += own
-        if op in MEMORY_ONLY:
+        grow = 0
+        if memory is not None and memory_after is not None:
+            grow = memory_cost(memory_after) - memory_cost(memory)
+        elif op in MEMORY_ONLY:
             grow = listed - MEMORY_ONLY[op]
-            p.memory += grow
-            p.memory_by[frame.name] += grow
+        p.memory += grow
+        p.memory_by[frame.name] += grow
         frame.pending = None
 
     def _end(self, frames: list[Frame]) -> None:
         """The innermost frame ended: its last opcode costs its gasCost."""
         ended = frames.pop()
         if ended.pending is not None:
-            self._settle(ended, ended.pending[0] - ended.pending[4])
+            self._settle(ended, ended.pending[0] - ended.pending[4])  # no size after
         if frames:
             frames[-1].child += ended.used
 
     def run(self, traced: Traced) -> Profile:
         frames = [self._frame(traced.target, ())]
         calls = iter(traced.calls)
-        for step in traced.steps:
+        sizes = traced.memory
+        if sizes is not None and len(sizes) != len(traced.steps):
+            raise SystemExit("gas_profile: the memory sizes do not match the opcode log")
+        for index, step in enumerate(traced.steps):
+            memory = None if sizes is None else sizes[index]
             depth, gas = step["depth"], int(step["gas"])
             while len(frames) > depth:
                 self._end(frames)
@@ -162,8 +178,8 @@ class Attributor:
                 frames.append(self._frame(address, outer))
             frame = frames[-1]
             if frame.pending is not None:
-                self._settle(frame, gas)
-            self._step(frame, step, gas, calls)
+                self._settle(frame, gas, memory)
+            self._step(frame, step, gas, calls, memory)
             self.profile.refund = int(step.get("refund", 0))
         while frames:
             self._end(frames)
@@ -181,7 +197,8 @@ class Attributor:
         self.profile.gas_used = traced.gas_used
         return self.profile
 
-    def _step(self, frame: Frame, step: dict[str, Any], gas: int, calls: Iterator[str]) -> None:
+    def _step(self, frame: Frame, step: dict[str, Any], gas: int, calls: Iterator[str],
+              memory: int | None) -> None:
         pc, op = step["pc"], step["op"]
         self.profile.ops += 1
         code = frame.code
@@ -190,7 +207,7 @@ class Attributor:
             del frame.stack[:-MAX_STACK]
         frame.enter_next = False
         chain = self._chain(frame.outer + tuple(frame.stack))
-        frame.pending = (gas, op, pc, chain, int(step["gasCost"]))
+        frame.pending = (gas, op, pc, chain, int(step["gasCost"]), memory)
         if op in FRAMES:
             target = next(calls, None)
             if target is None:

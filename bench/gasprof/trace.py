@@ -22,6 +22,10 @@ from typing import Any
 STEPS = "--steps-tracing"
 #: Opcode logs without stack, memory and storage (geth's struct logger options).
 LEAN = {"disableStack": True, "disableMemory": True, "disableStorage": True}
+#: A JavaScript tracer (anvil's geth-style JS tracers): the memory size before each
+#: opcode, in the opcode log's order (slower: about 10 000 opcodes a second).
+MEMORY_SIZES = ("{m: [], step: function(log) { this.m.push(log.memory.length()); }, "
+                "fault: function() {}, result: function() { return this.m; }}")
 
 
 @dataclass
@@ -31,6 +35,8 @@ class Traced:
 
     steps: list[dict[str, Any]]
     calls: list[str]
+    #: The memory size (bytes) before each step, or None (not asked for).
+    memory: list[int] | None
     calldata: bytes
     gas_used: int
     target: str
@@ -57,28 +63,31 @@ def _preorder(call: dict[str, Any]) -> list[str]:
     return out
 
 
-def traced(node: Any, receipt: dict[str, Any]) -> Traced:
-    """The opcode log, call targets and calldata of the mined transaction ``receipt``."""
+def traced(node: Any, receipt: dict[str, Any], memory: bool = False) -> Traced:
+    """The opcode log, call targets and calldata of the mined transaction ``receipt``
+    (and the memory sizes, when ``memory``)."""
     tx = receipt["transactionHash"]
     calldata = bytes.fromhex(node.rpc("eth_getTransactionByHash", tx)["input"][2:])
     log = _rpc(node.url, "debug_traceTransaction", tx, LEAN)
     tree = _rpc(node.url, "debug_traceTransaction", tx, {"tracer": "callTracer"})
     calls = _preorder(tree)
+    sizes = [int(n) for n in _rpc(node.url, "debug_traceTransaction", tx,
+                                  {"tracer": MEMORY_SIZES})] if memory else None
     target = str(receipt["to"]).lower()
     codes = {a: bytes.fromhex(node.rpc("eth_getCode", a, "latest")[2:])
              for a in sorted({target, *calls})}
-    return Traced(log["structLogs"], calls, calldata, int(receipt["gasUsed"], 16), target,
-                  codes)
+    return Traced(log["structLogs"], calls, sizes, calldata, int(receipt["gasUsed"], 16),
+                  target, codes)
 
 
-def settle(node: Any, bundle: bytes, proof: bytes) -> Traced:
+def settle(node: Any, bundle: bytes, proof: bytes, memory: bool = False) -> Traced:
     """``settleByProof`` of ``proof`` on ``bundle``'s market, as anvil_node runs it."""
     from anvil_node import settle_fresh
 
-    return traced(node, settle_fresh(node, bundle, proof))
+    return traced(node, settle_fresh(node, bundle, proof), memory)
 
 
-def check_proof(node: Any, proof: bytes) -> Traced:
+def check_proof(node: Any, proof: bytes, memory: bool = False) -> Traced:
     """``PorProofCheck.checkProof(bytes)`` alone on ``proof``, sent as a transaction
     to the deployed checker (bench/gas_steps.py's ``checkProof`` column)."""
     from deployment import deploy_checker
@@ -88,4 +97,4 @@ def check_proof(node: Any, proof: bytes) -> Traced:
     sender = node.rpc("eth_accounts")[0]
     checker = deploy_checker(lambda code: str(node.send(sender, None, code)["contractAddress"]))
     data = _selector("checkProof(bytes)") + encode(["bytes"], [proof])
-    return traced(node, node.send(sender, checker, data))
+    return traced(node, node.send(sender, checker, data), memory)
