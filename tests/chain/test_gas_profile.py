@@ -4,7 +4,8 @@ Profiles ``PorProofCheck.checkProof`` on the forged map step (``bench/gas.py``'s
 ``_map_lie``: the checker, one call to ``PorMapExec``, SHA-256 precompile calls) on
 anvil: the per-contract, per-function (exclusive), per-line, per-opcode and per-group
 tables each sum to the traced total, which with the intrinsic 21 000, the calldata
-price and the refund is the transaction's gasUsed; ``checkProof`` and the executor's
+price and the refund is the transaction's gasUsed (the memory expansion, exact from the
+memory sizes, is a part of it); ``checkProof`` and the executor's
 ``execute`` hold their callees inclusively, the call's callee gas is the executor's
 total, and the §2 reader (``PorCbor.scan``) appears.  Needs node with ``cd contracts
 && npm ci`` (the source maps; only the two contracts are recompiled, cached
@@ -36,7 +37,7 @@ def report() -> dict[str, Any]:
     from gas import _map_lie
 
     _bundle, proof = _map_lie()
-    return profile(None, proof, frozenset({"PorProofCheck", "PorMapExec"}))
+    return profile(None, proof, frozenset({"PorProofCheck", "PorMapExec"}), memory=True)
 
 
 @SOLC
@@ -49,6 +50,10 @@ def test_every_table_sums_to_the_traced_total(report: dict[str, Any]) -> None:
     assert report["gas_used"] == (report["intrinsic"] + report["calldata"] + total
                                   - report["refund"])
     assert report["execution"] == total - report["refund"]
+    # exact memory expansion (--memory): a part of the total, split by contract
+    assert report["memory_expansion_exact"]
+    assert 0 < report["memory_expansion"] < total
+    assert sum(gas for _name, gas in report["memory_by_contract"]) == report["memory_expansion"]
 
 
 @SOLC
