@@ -61,6 +61,9 @@ class Node:
     def __init__(self, url: str) -> None:
         self.url = url
         self.ids = 0
+        #: Receipt polls (25 ms apart) before a send gives up; bench/gas_profile.py
+        #: raises it (a large step's block takes longer with --steps-tracing).
+        self.polls = 400
 
     def rpc(self, method: str, *params: Any) -> Any:
         """One request; its ``result`` or :class:`RpcError`."""
@@ -84,7 +87,7 @@ class Node:
             tx["to"] = to
         tx_hash = self.rpc("eth_sendTransaction", tx)
         receipt: dict[str, Any] | None = None
-        for _ in range(400):  # automine: the receipt appears as soon as the block is sealed
+        for _ in range(self.polls):  # automine: the receipt appears as soon as the block is sealed
             receipt = self.rpc("eth_getTransactionReceipt", tx_hash)
             if receipt is not None:
                 break
@@ -122,14 +125,15 @@ class Node:
 
 
 @contextlib.contextmanager
-def anvil() -> Iterator[Node]:
-    """A fresh anvil on a free 127.0.0.1 port, stopped on exit."""
+def anvil(*extra: str) -> Iterator[Node]:
+    """A fresh anvil on a free 127.0.0.1 port, stopped on exit; ``extra``: more
+    anvil options (bench/gas_profile.py: ``--steps-tracing``)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     process = subprocess.Popen(
         [str(ANVIL), "--host", "127.0.0.1", "--port", str(port), "--timestamp", str(T0 + 10),
-         "--accounts", "4", "--chain-id", str(CHAIN_ID)],
+         "--accounts", "4", "--chain-id", str(CHAIN_ID), *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     node = Node(f"http://127.0.0.1:{port}")
     try:
