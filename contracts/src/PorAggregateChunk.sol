@@ -89,7 +89,7 @@ library PorAggregateChunk {
             if (!PorRecords.sameTextAt(d, e[0], it.stepId) || ids[i] != it.srcHash || R.textHash(d, e[2]) != it.eidHash) {
                 return false;
             }
-            p = PorCbor.skip(d, p);
+            if (i + 1 < n) p = PorCbor.skip(d, p);
         }
         return !R.repeats(ids);
     }
@@ -103,7 +103,7 @@ library PorAggregateChunk {
             bool ok;
             (ok, named[i]) = group(d, p);
             if (!ok) return false;
-            p = PorCbor.skip(d, p);
+            if (i + 1 < n) p = PorCbor.skip(d, p);
         }
         return !R.repeats(named);
     }

@@ -77,17 +77,17 @@ library PorAggregateRead {
     bytes internal constant REQUIREMENT_KEYS = "\x10selection_policy\x0esource_targets\x0fexpected_fields";
 
     /// The PromptSpec leaf `p` (its bytes passed the §2 reader: the caller runs
-    /// `PorCbor.check` on them), read for requirement `rid` (the step's inputs.requirement_id
-    /// text item): ok false when a field read is malformed; found false when no requirement
-    /// has the id (`step.bad_inputs`).
-    function spec(bytes calldata d, PorInclusion.Part memory p, uint256 rid)
+    /// `PorCborTop.checkTop` on them; `top`: where its top-level items start), read for
+    /// requirement `rid` (the step's inputs.requirement_id text item): ok false when a field
+    /// read is malformed; found false when no requirement has the id (`step.bad_inputs`).
+    function spec(bytes calldata d, PorInclusion.Part memory p, uint256[] memory top, uint256 rid)
         internal
         pure
         returns (bool ok, bool found, Spec memory s)
     {
-        uint256[] memory top = K.pick(d, p.leaf, SPEC_KEYS);
-        if (!semantics(d, top[0], top[1], s)) return (false, false, s);
-        (ok, found) = requirements(d, top[2], rid, s);
+        uint256[] memory v = K.pickTop(d, p.leaf, top, SPEC_KEYS);
+        if (!semantics(d, v[0], v[1], s)) return (false, false, s);
+        (ok, found) = requirements(d, v[2], rid, s);
     }
 
     /// data_requirements at `dr`: 1..8 maps, requirement ids Ids and unique; R's read.
@@ -107,7 +107,7 @@ library PorAggregateRead {
                 found = true;
                 if (!requirement(d, r, s)) return (false, false);
             }
-            r = PorCbor.skip(d, r);
+            if (i + 1 < n) r = PorCbor.skip(d, r);
         }
         ok = !repeats(ids);
     }
@@ -182,7 +182,7 @@ library PorAggregateRead {
             (bool idOk, bytes32 h,) = idOf(d, t, "source_id");
             if (!idOk) return false;
             ids[i] = s.targets[i] = h;
-            t = PorCbor.skip(d, t);
+            if (i + 1 < n) t = PorCbor.skip(d, t);
         }
         s.nTargets = n;
         return !repeats(ids);
@@ -205,7 +205,7 @@ library PorAggregateRead {
         for (uint256 i = 0; i < n; i++) {
             if (!fieldSpec(d, f, s, i)) return false;
             keys[i] = s.keyHash[i];
-            f = PorCbor.skip(d, f);
+            if (i + 1 < n) f = PorCbor.skip(d, f);
         }
         s.nFields = n;
         return !repeats(keys);

@@ -49,7 +49,8 @@ library PorAggregateStep {
         bool ok;
     }
 
-    /// What the step reads (SPEC §12.5.4, `PorAggregateRead`): (0, R's policy and fields,
+    /// What the step reads (SPEC §12.5.4, `PorAggregateRead`; `top`: where the PromptSpec's
+    /// top-level items start, `PorCborTop.checkTop`): (0, R's policy and fields,
     /// the cited items, the cited chunk C, the inputs.requirement_id text item), or the
     /// fault: `one_step.invalid_record` for a malformed PromptSpec field read,
     /// `one_step.unexecutable` for a step Python cannot execute.
@@ -57,13 +58,14 @@ library PorAggregateStep {
         bytes calldata d,
         PorOneStepCheck.Parts memory parts,
         uint256[][] memory records,
-        uint256[] memory at
+        uint256[] memory at,
+        uint256[] memory top
     ) internal pure returns (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) {
         uint256 base = parts.all[0].leaf;
         rid = PorCbor.get(d, base + at[PorRecords.STEP_INPUTS], "requirement_id");
         bool ok;
         bool found;
-        (ok, found, s) = R.spec(d, parts.all[1], rid);
+        (ok, found, s) = R.spec(d, parts.all[1], top, rid);
         if (!ok) return (INVALID_RECORD, s, its, c, rid);
         if (!found) return (UNEXECUTABLE, s, its, c, rid); // step.bad_inputs
         (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE], s);

@@ -17,6 +17,37 @@ library PorCborKeys {
         if (isMap) walk(d, p, count, keys, at);
     }
 
+    /// `pick` of the top-level map of a document whose §2 pass kept where its items start
+    /// (`PorCborTop.checkTop`: `top`, offsets from `base`, keys at even indexes); `pick`
+    /// when it kept none (more than `PorCbor.TOP_ITEMS` items, or not a map). No value is
+    /// skipped: each key compared as its key word (keys under 24 bytes, one-byte head).
+    function pickTop(bytes calldata d, uint256 base, uint256[] memory top, bytes memory keys)
+        internal
+        pure
+        returns (uint256[] memory at)
+    {
+        if (top.length == 0) return pick(d, base, keys);
+        uint256[] memory words = keyWords(keys);
+        at = new uint256[](words.length);
+        assembly ("memory-safe") {
+            let n := mload(words)
+            for { let i := 0 } lt(i, mload(top)) { i := add(i, 2) } {
+                let k := add(base, mload(add(top, shl(5, add(i, 1)))))
+                let ib := byte(0, calldataload(add(d.offset, k)))
+                if and(eq(shr(5, ib), 3), lt(and(ib, 31), 24)) {
+                    ib := and(ib, 31)
+                    let w := or(and(calldataload(add(d.offset, add(k, 1))), not(shr(shl(3, ib), not(0)))), ib)
+                    for { let j := 0 } lt(j, n) { j := add(j, 1) } {
+                        if eq(mload(add(words, shl(5, add(j, 1)))), w) {
+                            mstore(add(at, shl(5, add(j, 1))), add(base, mload(add(top, shl(5, add(i, 2))))))
+                            break
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// `pick` over the `count` entries from `p` on (the rest of a map), stopping as soon
     /// as every key of `keys` is found (`at`: their value offsets, 0 for one not found):
     /// (the offset of the last key's value, not skipped, and the entries after it), or
