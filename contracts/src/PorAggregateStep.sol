@@ -331,7 +331,7 @@ library PorAggregateStep {
     ) private pure returns (bool) {
         Walk memory w = Walk(pos, PorCbor.skip(d, pos), true);
         expectHead(d, w, PorCbor.MAP, c.lastLeaf == 0 ? 8 : 9);
-        expectText(d, w, "fields");
+        expectWord(d, w, uint256(bytes32("\x66fields")) | 7);
         expectHead(d, w, PorCbor.ARRAY, fs.length);
         bool fallbackUsed = false;
         bytes32[] memory picked = new bytes32[](its.length * fs.length);
@@ -343,23 +343,23 @@ library PorAggregateStep {
                 if (fs[f].member[v]) picked[np++] = its[fs[f].item[v]].eidHash;
             }
         }
-        expectText(d, w, "covered");
+        expectWord(d, w, uint256(bytes32("\x67covered")) | 8);
         expectRaw(d, w, c.covered);
-        expectText(d, w, "strategy");
+        expectWord(d, w, uint256(bytes32("\x68strategy")) | 9);
         expectRaw(d, w, s.strategyPos);
         if (c.lastLeaf != 0) {
-            expectText(d, w, "last_leaf");
+            expectWord(d, w, uint256(bytes32("\x69last_leaf")) | 10);
             expectRaw(d, w, c.lastLeaf);
         }
-        expectText(d, w, "item_count");
+        expectWord(d, w, uint256(bytes32("\x6aitem_count")) | 11);
         expectRaw(d, w, c.itemCount);
-        expectText(d, w, "sources_used");
+        expectWord(d, w, uint256(bytes32("\x6csources_used")) | 13);
         sourcesUsed(d, w, its, picked, np);
-        expectText(d, w, "fallback_used");
+        expectWord(d, w, uint256(bytes32("\x6dfallback_used")) | 14);
         expectBool(d, w, fallbackUsed);
-        expectText(d, w, "provenance_ok");
+        expectWord(d, w, uint256(bytes32("\x6dprovenance_ok")) | 14);
         expectRaw(d, w, c.provenanceOk);
-        expectText(d, w, "requirement_id");
+        expectWord(d, w, uint256(bytes32("\x6erequirement_id")) | 15);
         expectRaw(d, w, rid);
         return w.ok && w.p == w.end;
     }
@@ -391,72 +391,73 @@ library PorAggregateStep {
         bool votes = s.votes && s.keyHash[f] == s.metric;
         bool hasQuorum = s.strategy == R.QUORUM && (fd.status == SELECTED || fd.status == NO_QUORUM);
         expectHead(d, w, PorCbor.MAP, 7 + (value ? 1 : 0) + (votes ? 1 : 0) + (hasQuorum ? 1 : 0));
-        expectText(d, w, "key");
+        expectWord(d, w, uint256(bytes32("\x63key")) | 4);
         if (s.keyPos[f] != 0) expectRaw(d, w, s.keyPos[f]);
-        else expectText(d, w, fallbackKey(f));
-        expectText(d, w, "kind");
-        expectText(d, w, kindName(s.kind[f]));
+        else expectWord(d, w, fallbackKey(f));
+        expectWord(d, w, uint256(bytes32("\x64kind")) | 5);
+        expectWord(d, w, kindName(s.kind[f]));
         if (value) {
-            expectText(d, w, "value");
+            expectWord(d, w, uint256(bytes32("\x65value")) | 6);
             expectRaw(d, w, fd.value[fd.chosen]);
         }
         if (votes) {
-            expectText(d, w, "votes");
+            expectWord(d, w, uint256(bytes32("\x65votes")) | 6);
             expectHead(d, w, PorCbor.ARRAY, fd.n);
             for (uint256 v = 0; v < fd.n; v++) {
                 expectHead(d, w, PorCbor.MAP, 3);
-                expectText(d, w, "value");
+                expectWord(d, w, uint256(bytes32("\x65value")) | 6);
                 expectRaw(d, w, fd.value[v]);
-                expectText(d, w, "source_id");
+                expectWord(d, w, uint256(bytes32("\x69source_id")) | 10);
                 expectRaw(d, w, its[fd.item[v]].src);
-                expectText(d, w, "evidence_id");
+                expectWord(d, w, uint256(bytes32("\x6bevidence_id")) | 12);
                 expectRaw(d, w, its[fd.item[v]].eid);
             }
         }
         if (hasQuorum) {
-            expectText(d, w, "quorum");
+            expectWord(d, w, uint256(bytes32("\x66quorum")) | 7);
             expectHead(d, w, PorCbor.MAP, 3);
-            expectText(d, w, "met");
+            expectWord(d, w, uint256(bytes32("\x63met")) | 4);
             expectBool(d, w, value);
-            expectText(d, w, "agreeing");
+            expectWord(d, w, uint256(bytes32("\x68agreeing")) | 9);
             expectHead(d, w, PorCbor.UINT, fd.agreeing);
-            expectText(d, w, "required");
+            expectWord(d, w, uint256(bytes32("\x68required")) | 9);
             expectHead(d, w, PorCbor.UINT, s.quorum);
         }
-        expectText(d, w, "status");
-        expectText(d, w, statusName(fd.status));
-        expectText(d, w, "claim_ids");
+        expectWord(d, w, uint256(bytes32("\x66status")) | 7);
+        expectWord(d, w, statusName(fd.status));
+        expectWord(d, w, uint256(bytes32("\x69claim_ids")) | 10);
         expectHead(d, w, PorCbor.ARRAY, fd.members);
         for (uint256 v = 0; v < fd.n; v++) {
             if (fd.member[v]) expectRaw(d, w, fd.id[v]);
         }
-        expectText(d, w, "candidates");
+        expectWord(d, w, uint256(bytes32("\x6acandidates")) | 11);
         expectHead(d, w, PorCbor.UINT, fd.n);
-        expectText(d, w, "evidence_ids");
+        expectWord(d, w, uint256(bytes32("\x6cevidence_ids")) | 13);
         expectHead(d, w, PorCbor.ARRAY, fd.members);
         for (uint256 v = 0; v < fd.n; v++) {
             if (fd.member[v]) expectRaw(d, w, its[fd.item[v]].eid);
         }
-        expectText(d, w, "fallback_used");
+        expectWord(d, w, uint256(bytes32("\x6dfallback_used")) | 14);
         expectBool(d, w, fd.fallbackUsed);
     }
 
-    function fallbackKey(uint256 f) private pure returns (bytes memory) {
-        if (f == 0) return "result";
-        if (f == 1) return "value";
-        return f == 2 ? bytes("price") : bytes("timestamp");
+    /// The key of fallback field f (§12.1), as an `expectWord` word.
+    function fallbackKey(uint256 f) private pure returns (uint256) {
+        if (f == 0) return uint256(bytes32("\x66result")) | 7;
+        if (f == 1) return uint256(bytes32("\x65value")) | 6;
+        return f == 2 ? uint256(bytes32("\x65price")) | 6 : uint256(bytes32("\x69timestamp")) | 10;
     }
 
-    function kindName(uint256 k) private pure returns (bytes memory) {
-        if (k == R.BOOLEAN) return "boolean";
-        if (k == R.NUMERIC) return "numeric";
-        return k == R.TIMESTAMP ? bytes("timestamp") : bytes("text");
+    function kindName(uint256 k) private pure returns (uint256) {
+        if (k == R.BOOLEAN) return uint256(bytes32("\x67boolean")) | 8;
+        if (k == R.NUMERIC) return uint256(bytes32("\x67numeric")) | 8;
+        return k == R.TIMESTAMP ? uint256(bytes32("\x69timestamp")) | 10 : uint256(bytes32("\x64text")) | 5;
     }
 
-    function statusName(uint256 st) private pure returns (bytes memory) {
-        if (st == SELECTED) return "selected";
-        if (st == MISSING) return "missing";
-        return st == INSUFFICIENT ? bytes("insufficient") : bytes("no_quorum");
+    function statusName(uint256 st) private pure returns (uint256) {
+        if (st == SELECTED) return uint256(bytes32("\x68selected")) | 9;
+        if (st == MISSING) return uint256(bytes32("\x67missing")) | 8;
+        return st == INSUFFICIENT ? uint256(bytes32("\x6cinsufficient")) | 13 : uint256(bytes32("\x69no_quorum")) | 10;
     }
 
     // --- the walk: each expected item against the committed bytes ---------------------
@@ -472,14 +473,21 @@ library PorAggregateStep {
         w.p = next;
     }
 
-    function expectText(bytes calldata d, Walk memory w, bytes memory text) private pure {
-        expectHead(d, w, PorCbor.TEXT, text.length);
-        if (!w.ok || w.p + text.length > w.end) {
+    /// A short text, its head and bytes given as one word (`hw`: left-aligned, their
+    /// length in the low byte; a literal key or name of under 24 bytes): one compare.
+    function expectWord(bytes calldata d, Walk memory w, uint256 hw) private pure {
+        uint256 len = hw & 0xff;
+        uint256 p = w.p;
+        if (!w.ok || p + len > w.end) {
             w.ok = false;
             return;
         }
-        w.ok = PorCbor.equal(d, w.p, text, 0, text.length);
-        w.p += text.length;
+        bool same;
+        assembly ("memory-safe") {
+            same := eq(and(calldataload(add(d.offset, p)), not(shr(shl(3, len), not(0)))), and(hw, not(0xff)))
+        }
+        w.ok = same;
+        w.p = p + len;
     }
 
     function expectBool(bytes calldata d, Walk memory w, bool b) private pure {
