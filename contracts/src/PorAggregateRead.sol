@@ -7,7 +7,6 @@ import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
-import {PorIds} from "./PorIds.sol";
 
 /// @title PorAggregateRead: what an `aggregate` step reads (SPEC §12.5.4, §12.5.2, §14.8),
 /// read and validated on chain as `por.auditor.steps.recompute_step` reads it.
@@ -265,14 +264,22 @@ library PorAggregateRead {
         return (true, out);
     }
 
-    /// The step `part` (offsets `at`) is a check step (`last`) or an extract step.
+    /// The step `part` (offsets `at`) is a check step (`last`) or an extract step: what
+    /// `PorRecords.computation` answers (known, that kind), its inputs.kind and step_type
+    /// compared as words.
     function isKind(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, bool last)
         private
         pure
         returns (bool)
     {
-        (bool known, bytes32 kind,) = PorRecords.computation(PorOneStepCheck.leafOf(d, part), at);
-        return known && kind == (last ? PorIds.CHECK_REQUIREMENT : PorIds.EXTRACT_CLAIMS);
+        uint256 k = PorCbor.get(d, part.leaf + at[PorRecords.STEP_INPUTS], "kind");
+        (bool text, uint256 off, uint256 len) = k == 0 ? (false, 0, 0) : PorCbor.str(d, k, PorCbor.TEXT);
+        if (!text || len > 31) return false;
+        uint256 w = K.wordAt(d, off, len);
+        uint256 t = part.leaf + at[PorRecords.STEP_TYPE];
+        return last
+            ? w == uint256(bytes32("check_requirement")) | 17 && PorCbor.isText(d, t, "check")
+            : w == uint256(bytes32("extract_claims")) | 14 && PorCbor.isText(d, t, "extract");
     }
 
     /// The extract step at leaf offset `base` (value offsets `at`) stands for the evidence
