@@ -35,7 +35,7 @@ contract PorAggregateReader {
 
     function run(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        R.Leaves memory parts,
         uint256[][] memory records,
         uint256[] memory at,
         uint256[] memory top
@@ -43,7 +43,7 @@ contract PorAggregateReader {
         (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) =
             PorAggregateStep.read(d, parts, records, at, top);
         if (fault != 0) return (true, fault);
-        return SELECTOR.decide(d, parts.all[0].leaf, at, rid, s, its, c);
+        return SELECTOR.decide(d, parts.at[0], at, rid, s, its, c);
     }
 }
 
@@ -78,7 +78,9 @@ contract PorAggregateExec {
         // top-level items start: its fields are read without walking past the others
         (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(PorOneStepCheck.leafOf(d, parts.all[1]));
         if (err != 0) return (true, PorAggregateStep.INVALID_RECORD);
-        parts.specChecked = 1;
-        return READER.run(d, parts, records, at, top);
+        // the reader gets the parts' leaf offsets only (`R.Leaves`), not the parts
+        uint256[] memory leaves = new uint256[](parts.all.length);
+        for (uint256 i = 0; i < leaves.length; i++) leaves[i] = parts.all[i].leaf;
+        return READER.run(d, R.Leaves(leaves, parts.evidenceCount, parts.priorCount), records, at, top);
     }
 }

@@ -4,8 +4,6 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
-import {PorInclusion} from "./PorInclusion.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorAggregateRead: what an `aggregate` step reads (SPEC §12.5.4, §12.5.2, §14.8),
@@ -59,6 +57,14 @@ library PorAggregateRead {
         uint256[8] id; // field's key and kind, and its claim_id (0: none, no vote)
     }
 
+    /// Where the proof's parts' leaves start (`PorInclusion.Part.leaf`, parts order) and how
+    /// many evidence and prior-step parts it carries: all the reader needs of the parts.
+    struct Leaves {
+        uint256[] at;
+        uint256 evidenceCount;
+        uint256 priorCount;
+    }
+
     /// The cited chunk C's values the aggregate copies.
     struct Chunk {
         uint256 covered;
@@ -75,16 +81,16 @@ library PorAggregateRead {
     bytes internal constant POLICY_KEYS = "\x08strategy\x0bmin_sources\x06quorum\x0btie_breaker";
     bytes internal constant REQUIREMENT_KEYS = "\x10selection_policy\x0esource_targets\x0fexpected_fields";
 
-    /// The PromptSpec leaf `p` (its bytes passed the §2 reader: the caller runs
+    /// The PromptSpec leaf at `leaf` (its bytes passed the §2 reader: the caller runs
     /// `PorCborTop.checkTop` on them; `top`: where its top-level items start), read for
     /// requirement `rid` (the step's inputs.requirement_id text item): ok false when a field
     /// read is malformed; found false when no requirement has the id (`step.bad_inputs`).
-    function spec(bytes calldata d, PorInclusion.Part memory p, uint256[] memory top, uint256 rid)
+    function spec(bytes calldata d, uint256 leaf, uint256[] memory top, uint256 rid)
         internal
         pure
         returns (bool ok, bool found, Spec memory s)
     {
-        uint256[] memory v = K.pickTop(d, p.leaf, top, SPEC_KEYS);
+        uint256[] memory v = K.pickTop(d, leaf, top, SPEC_KEYS);
         if (!semantics(d, v[0], v[1], s)) return (false, false, s);
         (ok, found) = requirements(d, v[2], rid, s);
     }
@@ -245,7 +251,7 @@ library PorAggregateRead {
     /// one extract per cited evidence id, each read (`read_cards`, `read_extract`).
     function items(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        Leaves memory parts,
         uint256[][] memory records,
         uint256 evidence,
         Spec memory s
@@ -256,27 +262,27 @@ library PorAggregateRead {
         if (n == 0 || cited != n - 1) return (false, out);
         out = new Item[](n - 1);
         for (uint256 i = 0; i < n; i++) {
-            if (!isKind(d, parts.all[first + i], records[first + i], i == n - 1)) return (false, out);
+            if (!isKind(d, parts.at[first + i], records[first + i], i == n - 1)) return (false, out);
             if (i == n - 1) break;
-            if (!item(d, parts.all[first + i].leaf, records[first + i], e, out[i], s)) return (false, out);
+            if (!item(d, parts.at[first + i], records[first + i], e, out[i], s)) return (false, out);
             e = PorCbor.skip(d, e);
         }
         return (true, out);
     }
 
-    /// The step `part` (offsets `at`) is a check step (`last`) or an extract step: what
+    /// The step at leaf offset `leaf` (value offsets `at`) is a check step (`last`) or an extract step: what
     /// `PorRecords.computation` answers (known, that kind), its inputs.kind and step_type
     /// compared as words.
-    function isKind(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, bool last)
+    function isKind(bytes calldata d, uint256 leaf, uint256[] memory at, bool last)
         private
         pure
         returns (bool)
     {
-        uint256 k = PorCbor.get(d, part.leaf + at[PorRecords.STEP_INPUTS], "kind");
+        uint256 k = PorCbor.get(d, leaf + at[PorRecords.STEP_INPUTS], "kind");
         (bool text, uint256 off, uint256 len) = k == 0 ? (false, 0, 0) : PorCbor.str(d, k, PorCbor.TEXT);
         if (!text || len > 31) return false;
         uint256 w = K.wordAt(d, off, len);
-        uint256 t = part.leaf + at[PorRecords.STEP_TYPE];
+        uint256 t = leaf + at[PorRecords.STEP_TYPE];
         return last
             ? w == uint256(bytes32("check_requirement")) | 17 && PorCbor.isText(d, t, "check")
             : w == uint256(bytes32("extract_claims")) | 14 && PorCbor.isText(d, t, "extract");

@@ -5,7 +5,6 @@ import {PorAggregateChunk} from "./PorAggregateChunk.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -56,22 +55,22 @@ library PorAggregateStep {
     /// `one_step.unexecutable` for a step Python cannot execute.
     function read(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        R.Leaves memory parts,
         uint256[][] memory records,
         uint256[] memory at,
         uint256[] memory top
     ) internal pure returns (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) {
-        uint256 base = parts.all[0].leaf;
+        uint256 base = parts.at[0];
         rid = PorCbor.get(d, base + at[PorRecords.STEP_INPUTS], "requirement_id");
         bool ok;
         bool found;
-        (ok, found, s) = R.spec(d, parts.all[1], top, rid);
+        (ok, found, s) = R.spec(d, parts.at[1], top, rid);
         if (!ok) return (INVALID_RECORD, s, its, c, rid);
         if (!found) return (UNEXECUTABLE, s, its, c, rid); // step.bad_inputs
         (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE], s);
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
         uint256 last = 1 + parts.evidenceCount + parts.priorCount;
-        (ok, c) = PorAggregateChunk.state(d, parts.all[last].leaf, records[last], rid, its);
+        (ok, c) = PorAggregateChunk.state(d, parts.at[last], records[last], rid, its);
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
     }
 
