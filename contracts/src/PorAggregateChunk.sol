@@ -19,9 +19,13 @@ library PorAggregateChunk {
     bytes internal constant BOOLEAN_KEYS = "\x03key\x04kind\x05first\x0bclaim_count";
     bytes internal constant BOOLEAN_OTHER_KEYS = "\x03key\x04kind\x05first\x05other\x0bclaim_count";
 
-    /// The output keys the chunk's state is read from (`PorCborKeys.pick`: one walk).
-    bytes internal constant OUT_KEYS = "\x05chunk\x06groups\x07covered\x07sources\x09last_leaf"
-        "\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
+    /// The output keys the chunk's state is read from, in §2 order, in three runs of one
+    /// walk (`PorCborKeys.walk`): up to `groups`, up to `sources` (each of the two walked
+    /// once, by its own check, which gives its end), then the rest.
+    bytes internal constant OUT_HEAD = "\x05chunk\x06groups";
+    bytes internal constant OUT_MID = "\x07covered\x07sources";
+    bytes internal constant OUT_TAIL =
+        "\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
 
     /// A group's kind, key and claim_count (`PorCborKeys.pick`).
     bytes internal constant GROUP_KEYS = "\x04kind\x03key\x0bclaim_count";
@@ -33,10 +37,28 @@ library PorAggregateChunk {
         pure
         returns (bool ok, R.Chunk memory c)
     {
-        uint256[] memory o = K.pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
+        (bool isMap, uint256 left, uint256 p) = PorCbor.container(d, base + at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
+        if (!isMap) return (false, c);
+        // o: the values of chunk, groups, covered, sources, then OUT_TAIL's (0: absent)
+        uint256[] memory o = new uint256[](10);
+        uint256[] memory run = new uint256[](2);
+        (p, left) = K.walk(d, p, left, OUT_HEAD, run);
+        (o[0], o[1]) = (run[0], run[1]);
+        if (o[0] == 0 || o[1] == 0) return (false, c);
+        (ok, p) = groups(d, o[1]);
+        if (!ok) return (false, c);
+        (run[0], run[1]) = (0, 0);
+        (p, left) = K.walk(d, p, left, OUT_MID, run);
+        (o[2], o[3]) = (run[0], run[1]);
+        if (o[2] == 0 || o[3] == 0) return (false, c);
+        (ok, p) = sources(d, o[3], its);
+        if (!ok) return (false, c);
+        uint256[] memory tail = new uint256[](6);
+        K.walk(d, p, left, OUT_TAIL, tail);
+        for (uint256 i = 0; i < 6; i++) o[4 + i] = tail[i];
         if (!ofRequirement(d, base + at[PorRecords.STEP_INPUTS], o[9], rid) || !counts(d, o, c)) return (false, c);
         c.sources = o[3];
-        ok = c.sources != 0 && sources(d, c.sources, its) && groups(d, o[1]);
+        return (true, c);
     }
 
     /// inputs.requirement_id and output.requirement_id (at `orid`) are texts, R's id.
@@ -76,36 +98,38 @@ library PorAggregateChunk {
     }
 
     /// The sources: entries of three texts, no source_id twice, and (named == cited) the
-    /// k-th names the k-th cited item's evidence_id, source_id and extract step.
-    function sources(bytes calldata d, uint256 pos, R.Item[] memory its) private pure returns (bool) {
+    /// k-th names the k-th cited item's evidence_id, source_id and extract step; the offset
+    /// after the array.
+    function sources(bytes calldata d, uint256 pos, R.Item[] memory its) private pure returns (bool, uint256) {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!isArray || n != its.length) return false;
+        if (!isArray || n != its.length) return (false, 0);
         bytes32[] memory ids = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             (bool ok, uint256[] memory e) = PorRecords.fields(d, p, SOURCE_KEYS);
-            if (!ok || !R.isText(d, e[0]) || !R.isText(d, e[1]) || !R.isText(d, e[2])) return false;
+            if (!ok || !R.isText(d, e[0]) || !R.isText(d, e[1]) || !R.isText(d, e[2])) return (false, 0);
             ids[i] = R.textHash(d, e[1]);
             R.Item memory it = its[i];
             if (!PorRecords.sameTextAt(d, e[0], it.stepId) || ids[i] != it.srcHash || R.textHash(d, e[2]) != it.eidHash) {
-                return false;
+                return (false, 0);
             }
-            if (i + 1 < n) p = PorCbor.skip(d, p);
+            p = PorCbor.skip(d, p);
         }
-        return !R.repeats(ids);
+        return (!R.repeats(ids), p);
     }
 
-    /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice.
-    function groups(bytes calldata d, uint256 pos) private pure returns (bool) {
-        (bool isArray, uint256 n, uint256 p) = pos == 0 ? (false, 0, 0) : PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!isArray) return false;
+    /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice; the offset
+    /// after the array.
+    function groups(bytes calldata d, uint256 pos) private pure returns (bool, uint256) {
+        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!isArray) return (false, 0);
         bytes32[] memory named = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             bool ok;
             (ok, named[i]) = group(d, p);
-            if (!ok) return false;
-            if (i + 1 < n) p = PorCbor.skip(d, p);
+            if (!ok) return (false, 0);
+            p = PorCbor.skip(d, p);
         }
-        return !R.repeats(named);
+        return (!R.repeats(named), p);
     }
 
     /// One group: (well formed, keccak256 of its kind's and key's hashes).
