@@ -41,7 +41,7 @@ library PorAggregateStep {
         bool fallbackUsed;
     }
 
-    /// A committed value being walked: the next offset, its end, still equal.
+    /// A committed value being walked: the next offset, the end of `d`, still equal.
     struct Walk {
         uint256 p;
         uint256 end;
@@ -318,7 +318,10 @@ library PorAggregateStep {
         return bytes1(uint8(48 + n));
     }
 
-    /// The committed output at `pos` is the recomputed one (keys in §2 order).
+    /// The committed output at `pos` is the recomputed one (keys in §2 order). The expected
+    /// items form one complete item E compared byte for byte from `pos` (bounded by `d`'s
+    /// end): a definite-length item's bytes fix its extent, so the committed item is E as
+    /// soon as the bytes from `pos` on begin with E's; its end is not computed first.
     function output(
         bytes calldata d,
         uint256 pos,
@@ -328,7 +331,7 @@ library PorAggregateStep {
         R.Chunk memory c,
         Field[] memory fs
     ) private pure returns (bool) {
-        Walk memory w = Walk(pos, PorCbor.skip(d, pos), true);
+        Walk memory w = Walk(pos, d.length, true);
         expectHead(d, w, PorCbor.MAP, c.lastLeaf == 0 ? 8 : 9);
         expectWord(d, w, uint256(bytes32("\x66fields")) | 7);
         expectHead(d, w, PorCbor.ARRAY, fs.length);
@@ -360,7 +363,7 @@ library PorAggregateStep {
         expectRaw(d, w, c.provenanceOk);
         expectWord(d, w, uint256(bytes32("\x6erequirement_id")) | 15);
         expectRaw(d, w, rid);
-        return w.ok && w.p == w.end;
+        return w.ok;
     }
 
     /// The cited items, in order, whose id is among the `np` picked ids.
