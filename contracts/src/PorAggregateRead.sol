@@ -356,8 +356,17 @@ library PorAggregateRead {
         (bool ok, uint256 kind, uint256[6] memory at) = claim(d, p);
         if (!ok) return (false, 0);
         bytes32 h = textHash(d, at[1]);
-        for (uint256 f = 0; f < s.nFields; f++) {
-            if (it.value[f] == 0 && s.kind[f] == kind && s.keyHash[f] == h) (it.value[f], it.id[f]) = (at[2], at[3]);
+        (uint256 n, uint256 v, uint256 id) = (s.nFields, at[2], at[3]);
+        (uint256[8] memory kinds, bytes32[8] memory keys) = (s.kind, s.keyHash); // no copies:
+        (uint256[8] memory values, uint256[8] memory ids) = (it.value, it.id); // the same arrays
+        assembly ("memory-safe") {
+            for { let f := 0 } lt(f, n) { f := add(f, 1) } {
+                let o := shl(5, f)
+                if and(iszero(mload(add(values, o))), and(eq(mload(add(kinds, o)), kind), eq(mload(add(keys, o)), h))) {
+                    mstore(add(values, o), v)
+                    mstore(add(ids, o), id)
+                }
+            }
         }
         return (true, at[5]);
     }
