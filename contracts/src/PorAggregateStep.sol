@@ -159,10 +159,18 @@ library PorAggregateStep {
             for (uint256 v = 0; v < fd.n; v++) o[v] = v;
             return o;
         }
-        uint256 m = 0;
-        for (uint256 tier = 4; tier > 0; tier--) {
-            for (uint256 v = 0; v < fd.n; v++) {
-                if (its[fd.item[v]].tier == tier - 1) o[m++] = v;
+        (uint256 n, uint256[] memory item) = (fd.n, fd.item);
+        assembly ("memory-safe") {
+            let m := 0
+            for { let tier := 4 } tier { tier := sub(tier, 1) } {
+                for { let v := 0 } lt(v, n) { v := add(v, 1) } {
+                    // its[item[v]].tier (an Item's third member; item[v] < its.length)
+                    let it := mload(add(its, shl(5, add(mload(add(item, shl(5, add(v, 1)))), 1))))
+                    if eq(mload(add(it, 0x40)), sub(tier, 1)) {
+                        m := add(m, 1)
+                        mstore(add(o, shl(5, m)), v)
+                    }
+                }
             }
         }
     }
