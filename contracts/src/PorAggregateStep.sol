@@ -250,24 +250,57 @@ library PorAggregateStep {
             for (uint256 v = 0; v < n; v++) w[v] = R.rawHash(d, fd.value[v]);
             return (true, 0, w);
         }
-        PorDecimal.Dec[] memory num = new PorDecimal.Dec[](n + 1);
-        (, num[n]) = PorDecimal.parseText(d, tolerance);
-        uint256 scale = num[n].scale;
-        for (uint256 v = 0; v < n; v++) {
-            (, num[v]) = PorDecimal.parseText(d, fd.value[v]);
-            if (num[v].scale > scale) scale = num[v].scale;
+        // the texts are canonical decimals (the reader checked them): read by `number`
+        uint256[] memory mag = new uint256[](n + 1);
+        uint256[] memory sc = new uint256[](n + 1);
+        uint256 negs = 0; // bit v: voter v's number is negative
+        uint256 scale = 0;
+        for (uint256 v = 0; v <= n; v++) {
+            bool neg;
+            (neg, mag[v], sc[v]) = number(d, v == n ? tolerance : fd.value[v]);
+            if (neg) negs |= 1 << v;
+            if (sc[v] > scale) scale = sc[v];
         }
         for (uint256 v = 0; v <= n; v++) {
-            PorDecimal.Dec memory x = num[v];
             unchecked {
-                uint256 e = 10 ** (scale - x.scale); // scales <= 62 (canonical texts)
-                uint256 m = x.lo * e; // x.lo < 10^64, e <= 10^62: may wrap
-                if (m / e != x.lo || m >= 2 ** 254) return (false, 0, w);
+                uint256 e = 10 ** (scale - sc[v]); // scales <= 62 (canonical texts)
+                uint256 m = mag[v] * e; // mag[v] < 10^64, e <= 10^62: may wrap
+                if (m / e != mag[v] || m >= 2 ** 254) return (false, 0, w);
                 if (v == n) t = m;
-                else w[v] = x.neg ? 0 - m : m;
+                else w[v] = (negs >> v) & 1 == 1 ? 0 - m : m;
             }
         }
         return (true, t, w);
+    }
+
+    /// The canonical decimal text at `pos` (checked by the reader): its sign, its digits
+    /// as an integer and its fractional digit count (`PorDecimal.parseText`'s, nothing
+    /// checked again, nothing allocated).
+    function number(bytes calldata d, uint256 pos) private pure returns (bool neg, uint256 m, uint256 scale) {
+        assembly ("memory-safe") {
+            let p := add(d.offset, pos)
+            let len := and(byte(0, calldataload(p)), 31)
+            p := add(p, 1)
+            if eq(len, 24) {
+                len := byte(0, calldataload(p)) // at most 64 characters: a one-byte length
+                p := add(p, 1)
+            }
+            let end := add(p, len)
+            if eq(byte(0, calldataload(p)), 0x2d) {
+                neg := 1
+                p := add(p, 1)
+            }
+            let frac := 0
+            for {} lt(p, end) { p := add(p, 1) } {
+                let c := byte(0, calldataload(p))
+                switch c
+                case 0x2e { frac := 1 }
+                default {
+                    m := add(mul(m, 10), sub(c, 0x30))
+                    scale := add(scale, frac)
+                }
+            }
+        }
     }
 
     /// `agreeing` for numbers past one word: each ordered pair by `PorDecimal.absDiffLe`.
