@@ -105,16 +105,52 @@ library PorAggregateChunk {
         if (!isArray || n != its.length) return (false, 0);
         bytes32[] memory ids = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
-            (bool ok, uint256[] memory e) = PorRecords.fields(d, p, SOURCE_KEYS);
-            if (!ok || !R.isText(d, e[0]) || !R.isText(d, e[1]) || !R.isText(d, e[2])) return (false, 0);
-            ids[i] = R.textHash(d, e[1]);
-            R.Item memory it = its[i];
-            if (!PorRecords.sameTextAt(d, e[0], it.stepId) || ids[i] != it.srcHash || R.textHash(d, e[2]) != it.eidHash) {
-                return (false, 0);
-            }
-            p = PorCbor.skip(d, p);
+            (bool ok, uint256[3] memory e, uint256 next) = source(d, p);
+            if (!ok || !named(d, e, its[i])) return (false, 0);
+            ids[i] = its[i].srcHash;
+            p = next;
         }
         return (!R.repeats(ids), p);
+    }
+
+    /// The source entry's values `e` name the cited item `it`: its extract step, source_id
+    /// and evidence_id.
+    function named(bytes calldata d, uint256[3] memory e, R.Item memory it) private pure returns (bool) {
+        return PorRecords.sameTextAt(d, e[0], it.stepId) && R.textHash(d, e[1]) == it.srcHash
+            && R.textHash(d, e[2]) == it.eidHash;
+    }
+
+    /// The source entry at `p`: exactly `SOURCE_KEYS`, each a text (what `PorRecords.fields`
+    /// and `R.isText` check), in one assembly pass: (ok, the three values, the offset
+    /// after the entry). Keys compared with their one-byte heads as words.
+    function source(bytes calldata d, uint256 p) private pure returns (bool ok, uint256[3] memory e, uint256 next) {
+        assembly ("memory-safe") {
+            let b := d.offset
+            ok := eq(byte(0, calldataload(add(b, p))), 0xa3) // a map of three entries
+            p := add(p, 1)
+            for { let i := 0 } and(ok, lt(i, 3)) { i := add(i, 1) } {
+                // the key's head and bytes, left-aligned, their length in the low byte
+                let want := 0x67737465705f6964000000000000000000000000000000000000000000000008
+                if eq(i, 1) { want := 0x69736f757263655f69640000000000000000000000000000000000000000000a }
+                if eq(i, 2) { want := 0x6b65766964656e63655f6964000000000000000000000000000000000000000c }
+                let len := and(want, 0xff)
+                ok := eq(and(calldataload(add(b, p)), not(shr(shl(3, len), not(0)))), and(want, not(0xff)))
+                p := add(p, len)
+                mstore(add(e, shl(5, i)), p)
+                // the value: a text, skipped
+                let ib := byte(0, calldataload(add(b, p)))
+                if iszero(eq(shr(5, ib), 3)) { ok := 0 }
+                len := and(ib, 31)
+                p := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                p := add(p, len)
+            }
+            next := p
+        }
     }
 
     /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice; the offset
