@@ -12,9 +12,15 @@ import {PorRecords} from "./PorRecords.sol";
 library PorAggregateChunk {
     // --- the cited check chunk's running state (SPEC §12.5.3, `chunk_state.read_state`) ---
 
-    /// A source entry, a claim reference, a numeric and a boolean group: exactly these keys.
-    bytes internal constant SOURCE_KEYS = "\x07step_id\x09source_id\x0bevidence_id";
-    bytes internal constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
+    /// A source entry (step_id, source_id, evidence_id: texts), a claim reference (value,
+    /// claim_id, evidence_id: texts but the value), a numeric and a boolean group: exactly
+    /// these keys.
+    /// (`PorCborKeys.three`: each key's head and bytes as one word, its length in the low byte)
+    uint256 private constant STEP_ID = 0x67737465705f6964000000000000000000000000000000000000000000000008;
+    uint256 private constant SOURCE_ID = 0x69736f757263655f69640000000000000000000000000000000000000000000a;
+    uint256 private constant EVIDENCE_ID = 0x6b65766964656e63655f6964000000000000000000000000000000000000000c;
+    uint256 private constant VALUE = 0x6576616c75650000000000000000000000000000000000000000000000000006;
+    uint256 private constant CLAIM_ID = 0x68636c61696d5f69640000000000000000000000000000000000000000000009;
     bytes internal constant NUMERIC_KEYS = "\x03key\x03max\x03min\x04kind\x0bclaim_count";
     bytes internal constant BOOLEAN_KEYS = "\x03key\x04kind\x05first\x0bclaim_count";
     bytes internal constant BOOLEAN_OTHER_KEYS = "\x03key\x04kind\x05first\x05other\x0bclaim_count";
@@ -105,7 +111,7 @@ library PorAggregateChunk {
         if (!isArray || n != its.length) return (false, 0);
         bytes32[] memory ids = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
-            (bool ok, uint256[3] memory e, uint256 next) = source(d, p);
+            (bool ok, uint256[3] memory e, uint256 next) = K.three(d, p, STEP_ID, SOURCE_ID, EVIDENCE_ID, 7);
             if (!ok || !named(d, e, its[i])) return (false, 0);
             ids[i] = its[i].srcHash;
             p = next;
@@ -118,39 +124,6 @@ library PorAggregateChunk {
     function named(bytes calldata d, uint256[3] memory e, R.Item memory it) private pure returns (bool) {
         return PorRecords.sameTextAt(d, e[0], it.stepId) && R.textHash(d, e[1]) == it.srcHash
             && R.textHash(d, e[2]) == it.eidHash;
-    }
-
-    /// The source entry at `p`: exactly `SOURCE_KEYS`, each a text (what `PorRecords.fields`
-    /// and `R.isText` check), in one assembly pass: (ok, the three values, the offset
-    /// after the entry). Keys compared with their one-byte heads as words.
-    function source(bytes calldata d, uint256 p) private pure returns (bool ok, uint256[3] memory e, uint256 next) {
-        assembly ("memory-safe") {
-            let b := d.offset
-            ok := eq(byte(0, calldataload(add(b, p))), 0xa3) // a map of three entries
-            p := add(p, 1)
-            for { let i := 0 } and(ok, lt(i, 3)) { i := add(i, 1) } {
-                // the key's head and bytes, left-aligned, their length in the low byte
-                let want := 0x67737465705f6964000000000000000000000000000000000000000000000008
-                if eq(i, 1) { want := 0x69736f757263655f69640000000000000000000000000000000000000000000a }
-                if eq(i, 2) { want := 0x6b65766964656e63655f6964000000000000000000000000000000000000000c }
-                let len := and(want, 0xff)
-                ok := eq(and(calldataload(add(b, p)), not(shr(shl(3, len), not(0)))), and(want, not(0xff)))
-                p := add(p, len)
-                mstore(add(e, shl(5, i)), p)
-                // the value: a text, skipped
-                let ib := byte(0, calldataload(add(b, p)))
-                if iszero(eq(shr(5, ib), 3)) { ok := 0 }
-                len := and(ib, 31)
-                p := add(p, 1)
-                if gt(len, 23) {
-                    let width := shl(sub(len, 24), 1)
-                    len := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
-                    p := add(p, width)
-                }
-                p := add(p, len)
-            }
-            next := p
-        }
     }
 
     /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice; the offset
@@ -192,8 +165,8 @@ library PorAggregateChunk {
     /// A claim reference at `pos`: exactly value, claim_id, evidence_id, texts and a value
     /// of the group's kind.
     function ref(bytes calldata d, uint256 pos, uint256 kind) private pure returns (bool) {
-        (bool ok, uint256[] memory at) = PorRecords.fields(d, pos, REF_KEYS);
-        return ok && R.value(d, at[0], kind) && R.isText(d, at[1]) && R.isText(d, at[2]);
+        (bool ok, uint256[3] memory at,) = K.three(d, pos, VALUE, CLAIM_ID, EVIDENCE_ID, 6);
+        return ok && R.value(d, at[0], kind);
     }
 
     /// The value offset of the claim reference at `pos` (its first key, `value`).

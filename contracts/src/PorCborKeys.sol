@@ -120,6 +120,44 @@ library PorCborKeys {
         }
     }
 
+    /// The map at `p` of a checked document has exactly three entries, their keys `k0`,
+    /// `k1`, `k2` (texts under 24 bytes: head and bytes as one word, left-aligned, their
+    /// length in the low byte), and value i is a text where bit i of `texts` is set
+    /// (`PorRecords.fields` and `PorCbor.str` in one assembly pass): (ok, the three value
+    /// offsets, the offset after the map when every value is a string or a simple item).
+    function three(bytes calldata d, uint256 p, uint256 k0, uint256 k1, uint256 k2, uint256 texts)
+        internal
+        pure
+        returns (bool ok, uint256[3] memory e, uint256 next)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            ok := eq(byte(0, calldataload(add(b, p))), 0xa3) // a map of three entries
+            p := add(p, 1)
+            for { let i := 0 } and(ok, lt(i, 3)) { i := add(i, 1) } {
+                let want := k0
+                if eq(i, 1) { want := k1 }
+                if eq(i, 2) { want := k2 }
+                let len := and(want, 0xff)
+                ok := eq(and(calldataload(add(b, p)), not(shr(shl(3, len), not(0)))), and(want, not(0xff)))
+                p := add(p, len)
+                mstore(add(e, shl(5, i)), p)
+                // the value: a text where asked; its head and bytes skipped
+                let ib := byte(0, calldataload(add(b, p)))
+                if and(shr(i, texts), 1) { if iszero(eq(shr(5, ib), 3)) { ok := 0 } }
+                len := and(ib, 31)
+                p := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                if or(eq(shr(5, ib), 2), eq(shr(5, ib), 3)) { p := add(p, len) }
+            }
+            next := p
+        }
+    }
+
     /// The number of keys in `keys` (each after its length byte).
     function keyCount(bytes memory keys) internal pure returns (uint256 n) {
         assembly ("memory-safe") {
