@@ -15,7 +15,7 @@ library PorAggregateChunk {
     /// A source entry (step_id, source_id, evidence_id: texts), a claim reference (value,
     /// claim_id, evidence_id: texts but the value), a numeric and a boolean group: exactly
     /// these keys.
-    /// (`PorCborKeys.three`: each key's head and bytes as one word, its length in the low byte)
+    /// (`PorCborKeys.exact`: each key's head and bytes as one word, its length in the low byte)
     uint256 private constant STEP_ID = 0x67737465705f6964000000000000000000000000000000000000000000000008;
     uint256 private constant SOURCE_ID = 0x69736f757263655f69640000000000000000000000000000000000000000000a;
     uint256 private constant EVIDENCE_ID = 0x6b65766964656e63655f6964000000000000000000000000000000000000000c;
@@ -111,7 +111,7 @@ library PorAggregateChunk {
         if (!isArray || n != its.length) return (false, 0);
         bytes32[] memory ids = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
-            (bool ok, uint256[3] memory e, uint256 next) = K.three(d, p, STEP_ID, SOURCE_ID, EVIDENCE_ID, 7);
+            (bool ok, uint256[5] memory e, uint256 next) = K.exact(d, p, [STEP_ID, SOURCE_ID, EVIDENCE_ID, 0, 0], 3, 7);
             if (!ok || !named(d, e, its[i])) return (false, 0);
             ids[i] = its[i].srcHash;
             p = next;
@@ -121,7 +121,7 @@ library PorAggregateChunk {
 
     /// The source entry's values `e` name the cited item `it`: its extract step, source_id
     /// and evidence_id.
-    function named(bytes calldata d, uint256[3] memory e, R.Item memory it) private pure returns (bool) {
+    function named(bytes calldata d, uint256[5] memory e, R.Item memory it) private pure returns (bool) {
         return PorRecords.sameTextAt(d, e[0], it.stepId) && R.textHash(d, e[1]) == it.srcHash
             && R.textHash(d, e[2]) == it.eidHash;
     }
@@ -165,7 +165,7 @@ library PorAggregateChunk {
     /// A claim reference at `pos`: exactly value, claim_id, evidence_id, texts and a value
     /// of the group's kind.
     function ref(bytes calldata d, uint256 pos, uint256 kind) private pure returns (bool) {
-        (bool ok, uint256[3] memory at,) = K.three(d, pos, VALUE, CLAIM_ID, EVIDENCE_ID, 6);
+        (bool ok, uint256[5] memory at,) = K.exact(d, pos, [VALUE, CLAIM_ID, EVIDENCE_ID, 0, 0], 3, 6);
         return ok && R.value(d, at[0], kind);
     }
 

@@ -120,24 +120,22 @@ library PorCborKeys {
         }
     }
 
-    /// The map at `p` of a checked document has exactly three entries, their keys `k0`,
-    /// `k1`, `k2` (texts under 24 bytes: head and bytes as one word, left-aligned, their
+    /// The map at `p` of a checked document has exactly `n` (at most 5) entries, their keys
+    /// `k[0..n)` (texts under 24 bytes: head and bytes as one word, left-aligned, their
     /// length in the low byte), and value i is a text where bit i of `texts` is set
-    /// (`PorRecords.fields` and `PorCbor.str` in one assembly pass): (ok, the three value
-    /// offsets, the offset after the map when every value is a string or a simple item).
-    function three(bytes calldata d, uint256 p, uint256 k0, uint256 k1, uint256 k2, uint256 texts)
+    /// (`PorRecords.fields` and `PorCbor.str` in one assembly pass): (ok, the value offsets,
+    /// the offset after the map when every value is a string or a simple item).
+    function exact(bytes calldata d, uint256 p, uint256[5] memory k, uint256 n, uint256 texts)
         internal
         pure
-        returns (bool ok, uint256[3] memory e, uint256 next)
+        returns (bool ok, uint256[5] memory e, uint256 next)
     {
         assembly ("memory-safe") {
             let b := d.offset
-            ok := eq(byte(0, calldataload(add(b, p))), 0xa3) // a map of three entries
+            ok := eq(byte(0, calldataload(add(b, p))), or(0xa0, n)) // a map of n entries
             p := add(p, 1)
-            for { let i := 0 } and(ok, lt(i, 3)) { i := add(i, 1) } {
-                let want := k0
-                if eq(i, 1) { want := k1 }
-                if eq(i, 2) { want := k2 }
+            for { let i := 0 } and(ok, lt(i, n)) { i := add(i, 1) } {
+                let want := mload(add(k, shl(5, i)))
                 let len := and(want, 0xff)
                 ok := eq(and(calldataload(add(b, p)), not(shr(shl(3, len), not(0)))), and(want, not(0xff)))
                 p := add(p, len)
