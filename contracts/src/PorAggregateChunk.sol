@@ -20,6 +20,13 @@ library PorAggregateChunk {
     uint256 private constant SOURCE_ID = 0x69736f757263655f69640000000000000000000000000000000000000000000a;
     uint256 private constant EVIDENCE_ID = 0x6b65766964656e63655f6964000000000000000000000000000000000000000c;
     uint256 private constant VALUE = 0x6576616c75650000000000000000000000000000000000000000000000000006;
+    uint256 private constant KEY = 0x636b657900000000000000000000000000000000000000000000000000000004;
+    uint256 private constant MAX = 0x636d617800000000000000000000000000000000000000000000000000000004;
+    uint256 private constant MIN = 0x636d696e00000000000000000000000000000000000000000000000000000004;
+    uint256 private constant KIND = 0x646b696e64000000000000000000000000000000000000000000000000000005;
+    uint256 private constant FIRST = 0x6566697273740000000000000000000000000000000000000000000000000006;
+    uint256 private constant OTHER = 0x656f746865720000000000000000000000000000000000000000000000000006;
+    uint256 private constant CLAIM_COUNT = 0x6b636c61696d5f636f756e74000000000000000000000000000000000000000c;
     uint256 private constant CLAIM_ID = 0x68636c61696d5f69640000000000000000000000000000000000000000000009;
     bytes internal constant NUMERIC_KEYS = "\x03key\x03max\x03min\x04kind\x0bclaim_count";
     bytes internal constant BOOLEAN_KEYS = "\x03key\x04kind\x05first\x0bclaim_count";
@@ -33,8 +40,6 @@ library PorAggregateChunk {
     bytes internal constant OUT_TAIL =
         "\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
 
-    /// A group's kind, key and claim_count (`PorCborKeys.pick`).
-    bytes internal constant GROUP_KEYS = "\x04kind\x03key\x0bclaim_count";
 
     /// The check chunk at leaf offset `base` (value offsets `at`) is R's (`rid`), its state
     /// is well formed, and its `sources` name exactly the cited items `its`, in order.
@@ -112,7 +117,7 @@ library PorAggregateChunk {
         bytes32[] memory ids = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             (bool ok, uint256[5] memory e, uint256 next) = K.exact(d, p, [STEP_ID, SOURCE_ID, EVIDENCE_ID, 0, 0], 3, 7);
-            if (!ok || !named(d, e, its[i])) return (false, 0);
+            if (!ok || !names(d, e, its[i])) return (false, 0);
             ids[i] = its[i].srcHash;
             p = next;
         }
@@ -121,7 +126,7 @@ library PorAggregateChunk {
 
     /// The source entry's values `e` name the cited item `it`: its extract step, source_id
     /// and evidence_id.
-    function named(bytes calldata d, uint256[5] memory e, R.Item memory it) private pure returns (bool) {
+    function names(bytes calldata d, uint256[5] memory e, R.Item memory it) private pure returns (bool) {
         return PorRecords.sameTextAt(d, e[0], it.stepId) && R.textHash(d, e[1]) == it.srcHash
             && R.textHash(d, e[2]) == it.eidHash;
     }
@@ -141,25 +146,30 @@ library PorAggregateChunk {
         return (!R.repeats(named), p);
     }
 
-    /// One group: (well formed, keccak256 of its kind's and key's hashes).
+    /// One group: (well formed, keccak256 of its kind's and key's hashes). Its keys are
+    /// exactly NUMERIC_KEYS (kind `numeric`), BOOLEAN_OTHER_KEYS or BOOLEAN_KEYS (kind
+    /// `boolean`), key and kind texts, claim_count at least 1 (`PorCborKeys.exact`).
     function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32) {
-        uint256[] memory kv = K.pick(d, g, GROUP_KEYS); // all 0 for a non-map
-        (uint256 kind, uint256 key) = (kv[0], kv[1]);
-        if (!R.isText(d, kind) || !R.isText(d, key) || !count(d, kv[2], 1)) return (false, 0);
-        bytes32 named = keccak256(abi.encode(R.textHash(d, kind), R.textHash(d, key)));
-        bool ok;
-        uint256[] memory at;
-        if (PorCbor.isText(d, kind, "numeric")) {
-            (ok, at) = PorRecords.fields(d, g, NUMERIC_KEYS);
-            return (ok && ref(d, at[1], R.NUMERIC) && ref(d, at[2], R.NUMERIC), named);
+        (bool ok, uint256[5] memory e,) = K.exact(d, g, [KEY, MAX, MIN, KIND, CLAIM_COUNT], 5, 9);
+        if (ok && PorCbor.isText(d, e[3], "numeric")) {
+            ok = count(d, e[4], 1) && ref(d, e[1], R.NUMERIC) && ref(d, e[2], R.NUMERIC);
+            return (ok, named(d, e[3], e[0]));
         }
-        if (!PorCbor.isText(d, kind, "boolean")) return (false, 0);
-        (, uint256 n,) = PorCbor.container(d, g, PorCbor.MAP);
-        (ok, at) = PorRecords.fields(d, g, n == 4 ? BOOLEAN_KEYS : BOOLEAN_OTHER_KEYS);
-        if (!ok || !ref(d, at[2], R.BOOLEAN)) return (false, 0);
-        if (n == 4) return (true, named);
+        bool other = true;
+        (ok, e,) = K.exact(d, g, [KEY, KIND, FIRST, OTHER, CLAIM_COUNT], 5, 3);
+        if (!ok) (ok, e, other) = (true, e, false);
+        if (!other) (ok, e,) = K.exact(d, g, [KEY, KIND, FIRST, CLAIM_COUNT, 0], 4, 3);
+        if (!ok || !PorCbor.isText(d, e[1], "boolean") || !count(d, e[other ? 4 : 3], 1) || !ref(d, e[2], R.BOOLEAN)) {
+            return (false, 0);
+        }
+        if (!other) return (true, named(d, e[1], e[0]));
         // other: a reference whose value is not first's.
-        return (ref(d, at[3], R.BOOLEAN) && d[refValue(d, at[3])] != d[refValue(d, at[2])], named);
+        return (ref(d, e[3], R.BOOLEAN) && d[refValue(d, e[3])] != d[refValue(d, e[2])], named(d, e[1], e[0]));
+    }
+
+    /// keccak256 of a group's kind's and key's hashes.
+    function named(bytes calldata d, uint256 kind, uint256 key) private pure returns (bytes32) {
+        return keccak256(abi.encode(R.textHash(d, kind), R.textHash(d, key)));
     }
 
     /// A claim reference at `pos`: exactly value, claim_id, evidence_id, texts and a value

@@ -123,8 +123,8 @@ library PorCborKeys {
     /// The map at `p` of a checked document has exactly `n` (at most 5) entries, their keys
     /// `k[0..n)` (texts under 24 bytes: head and bytes as one word, left-aligned, their
     /// length in the low byte), and value i is a text where bit i of `texts` is set
-    /// (`PorRecords.fields` and `PorCbor.str` in one assembly pass): (ok, the value offsets,
-    /// the offset after the map when every value is a string or a simple item).
+    /// (`PorRecords.fields` and `PorCbor.str` in one assembly pass, values skipped as
+    /// `PorCbor.skip` does): (ok, the value offsets, the offset after the map).
     function exact(bytes calldata d, uint256 p, uint256[5] memory k, uint256 n, uint256 texts)
         internal
         pure
@@ -140,17 +140,22 @@ library PorCborKeys {
                 ok := eq(and(calldataload(add(b, p)), not(shr(shl(3, len), not(0)))), and(want, not(0xff)))
                 p := add(p, len)
                 mstore(add(e, shl(5, i)), p)
-                // the value: a text where asked; its head and bytes skipped
-                let ib := byte(0, calldataload(add(b, p)))
-                if and(shr(i, texts), 1) { if iszero(eq(shr(5, ib), 3)) { ok := 0 } }
-                len := and(ib, 31)
-                p := add(p, 1)
-                if gt(len, 23) {
-                    let width := shl(sub(len, 24), 1)
-                    len := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
-                    p := add(p, width)
+                // the value: a text where asked; skipped (PorCbor.skip)
+                if and(shr(i, texts), 1) { if iszero(eq(shr(5, byte(0, calldataload(add(b, p)))), 3)) { ok := 0 } }
+                for { let items := 1 } items { items := sub(items, 1) } {
+                    let ib := byte(0, calldataload(add(b, p)))
+                    let major := shr(5, ib)
+                    let a := and(ib, 31)
+                    p := add(p, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                        p := add(p, width)
+                    }
+                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
+                    if eq(major, 4) { items := add(items, a) }
+                    if eq(major, 5) { items := add(items, shl(1, a)) }
                 }
-                if or(eq(shr(5, ib), 2), eq(shr(5, ib), 3)) { p := add(p, len) }
             }
             next := p
         }
