@@ -242,6 +242,7 @@ library PorAggregateRead {
     /// card keys, canonical order: exactly these (`step_io.read_card`).
     bytes internal constant CARD_KEYS =
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
+
     /// CARD_KEYS as `PorCborKeys.exact` words (each key's head and bytes, its length in the low byte).
     function cardWords() private pure returns (uint256[5] memory) {
         return [
