@@ -12,19 +12,34 @@ import {PorRecords} from "./PorRecords.sol";
 library PorAggregateChunk {
     // --- the cited check chunk's running state (SPEC §12.5.3, `chunk_state.read_state`) ---
 
-    /// A source entry, a claim reference, a numeric and a boolean group: exactly these keys.
-    bytes internal constant SOURCE_KEYS = "\x07step_id\x09source_id\x0bevidence_id";
-    bytes internal constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
+    /// A source entry (step_id, source_id, evidence_id: texts), a claim reference (value,
+    /// claim_id, evidence_id: texts but the value), a numeric and a boolean group: exactly
+    /// these keys.
+    /// (`PorCborKeys.exact`: each key's head and bytes as one word, its length in the low byte)
+    uint256 private constant STEP_ID = 0x67737465705f6964000000000000000000000000000000000000000000000008;
+    uint256 private constant SOURCE_ID = 0x69736f757263655f69640000000000000000000000000000000000000000000a;
+    uint256 private constant EVIDENCE_ID = 0x6b65766964656e63655f6964000000000000000000000000000000000000000c;
+    uint256 private constant VALUE = 0x6576616c75650000000000000000000000000000000000000000000000000006;
+    uint256 private constant KEY = 0x636b657900000000000000000000000000000000000000000000000000000004;
+    uint256 private constant MAX = 0x636d617800000000000000000000000000000000000000000000000000000004;
+    uint256 private constant MIN = 0x636d696e00000000000000000000000000000000000000000000000000000004;
+    uint256 private constant KIND = 0x646b696e64000000000000000000000000000000000000000000000000000005;
+    uint256 private constant FIRST = 0x6566697273740000000000000000000000000000000000000000000000000006;
+    uint256 private constant OTHER = 0x656f746865720000000000000000000000000000000000000000000000000006;
+    uint256 private constant CLAIM_COUNT = 0x6b636c61696d5f636f756e74000000000000000000000000000000000000000c;
+    uint256 private constant CLAIM_ID = 0x68636c61696d5f69640000000000000000000000000000000000000000000009;
     bytes internal constant NUMERIC_KEYS = "\x03key\x03max\x03min\x04kind\x0bclaim_count";
     bytes internal constant BOOLEAN_KEYS = "\x03key\x04kind\x05first\x0bclaim_count";
     bytes internal constant BOOLEAN_OTHER_KEYS = "\x03key\x04kind\x05first\x05other\x0bclaim_count";
 
-    /// The output keys the chunk's state is read from (`PorCborKeys.pick`: one walk).
-    bytes internal constant OUT_KEYS = "\x05chunk\x06groups\x07covered\x07sources\x09last_leaf"
-        "\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
+    /// The output keys the chunk's state is read from, in §2 order, in three runs of one
+    /// walk (`PorCborKeys.walk`): up to `groups`, up to `sources` (each of the two walked
+    /// once, by its own check, which gives its end), then the rest.
+    bytes internal constant OUT_HEAD = "\x05chunk\x06groups";
+    bytes internal constant OUT_MID = "\x07covered\x07sources";
+    bytes internal constant OUT_TAIL =
+        "\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
 
-    /// A group's kind, key and claim_count (`PorCborKeys.pick`).
-    bytes internal constant GROUP_KEYS = "\x04kind\x03key\x0bclaim_count";
 
     /// The check chunk at leaf offset `base` (value offsets `at`) is R's (`rid`), its state
     /// is well formed, and its `sources` name exactly the cited items `its`, in order.
@@ -33,10 +48,28 @@ library PorAggregateChunk {
         pure
         returns (bool ok, R.Chunk memory c)
     {
-        uint256[] memory o = K.pick(d, base + at[PorRecords.STEP_OUTPUT], OUT_KEYS);
+        (bool isMap, uint256 left, uint256 p) = PorCbor.container(d, base + at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
+        if (!isMap) return (false, c);
+        // o: the values of chunk, groups, covered, sources, then OUT_TAIL's (0: absent)
+        uint256[] memory o = new uint256[](10);
+        uint256[] memory run = new uint256[](2);
+        (p, left) = K.walk(d, p, left, OUT_HEAD, run);
+        (o[0], o[1]) = (run[0], run[1]);
+        if (o[0] == 0 || o[1] == 0) return (false, c);
+        (ok, p) = groups(d, o[1]);
+        if (!ok) return (false, c);
+        (run[0], run[1]) = (0, 0);
+        (p, left) = K.walk(d, p, left, OUT_MID, run);
+        (o[2], o[3]) = (run[0], run[1]);
+        if (o[2] == 0 || o[3] == 0) return (false, c);
+        (ok, p) = sources(d, o[3], its);
+        if (!ok) return (false, c);
+        uint256[] memory tail = new uint256[](6);
+        K.walk(d, p, left, OUT_TAIL, tail);
+        for (uint256 i = 0; i < 6; i++) o[4 + i] = tail[i];
         if (!ofRequirement(d, base + at[PorRecords.STEP_INPUTS], o[9], rid) || !counts(d, o, c)) return (false, c);
         c.sources = o[3];
-        ok = c.sources != 0 && sources(d, c.sources, its) && groups(d, o[1]);
+        return (true, c);
     }
 
     /// inputs.requirement_id and output.requirement_id (at `orid`) are texts, R's id.
@@ -76,64 +109,74 @@ library PorAggregateChunk {
     }
 
     /// The sources: entries of three texts, no source_id twice, and (named == cited) the
-    /// k-th names the k-th cited item's evidence_id, source_id and extract step.
-    function sources(bytes calldata d, uint256 pos, R.Item[] memory its) private pure returns (bool) {
+    /// k-th names the k-th cited item's evidence_id, source_id and extract step; the offset
+    /// after the array.
+    function sources(bytes calldata d, uint256 pos, R.Item[] memory its) private pure returns (bool, uint256) {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!isArray || n != its.length) return false;
+        if (!isArray || n != its.length) return (false, 0);
         bytes32[] memory ids = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
-            (bool ok, uint256[] memory e) = PorRecords.fields(d, p, SOURCE_KEYS);
-            if (!ok || !R.isText(d, e[0]) || !R.isText(d, e[1]) || !R.isText(d, e[2])) return false;
-            ids[i] = R.textHash(d, e[1]);
-            R.Item memory it = its[i];
-            if (!PorRecords.sameTextAt(d, e[0], it.stepId) || ids[i] != it.srcHash || R.textHash(d, e[2]) != it.eidHash) {
-                return false;
-            }
-            p = PorCbor.skip(d, p);
+            (bool ok, uint256[5] memory e, uint256 next) = K.exact(d, p, [STEP_ID, SOURCE_ID, EVIDENCE_ID, 0, 0], 3, 7);
+            if (!ok || !names(d, e, its[i])) return (false, 0);
+            ids[i] = its[i].srcHash;
+            p = next;
         }
-        return !R.repeats(ids);
+        return (!R.repeats(ids), p);
     }
 
-    /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice.
-    function groups(bytes calldata d, uint256 pos) private pure returns (bool) {
-        (bool isArray, uint256 n, uint256 p) = pos == 0 ? (false, 0, 0) : PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!isArray) return false;
+    /// The source entry's values `e` name the cited item `it`: its extract step, source_id
+    /// and evidence_id.
+    function names(bytes calldata d, uint256[5] memory e, R.Item memory it) private pure returns (bool) {
+        return PorRecords.sameTextAt(d, e[0], it.stepId) && R.textHash(d, e[1]) == it.srcHash
+            && R.textHash(d, e[2]) == it.eidHash;
+    }
+
+    /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice; the offset
+    /// after the array.
+    function groups(bytes calldata d, uint256 pos) private pure returns (bool, uint256) {
+        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!isArray) return (false, 0);
         bytes32[] memory named = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             bool ok;
             (ok, named[i]) = group(d, p);
-            if (!ok) return false;
+            if (!ok) return (false, 0);
             p = PorCbor.skip(d, p);
         }
-        return !R.repeats(named);
+        return (!R.repeats(named), p);
     }
 
-    /// One group: (well formed, keccak256 of its kind's and key's hashes).
+    /// One group: (well formed, keccak256 of its kind's and key's hashes). Its keys are
+    /// exactly NUMERIC_KEYS (kind `numeric`), BOOLEAN_OTHER_KEYS or BOOLEAN_KEYS (kind
+    /// `boolean`), key and kind texts, claim_count at least 1 (`PorCborKeys.exact`).
     function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32) {
-        uint256[] memory kv = K.pick(d, g, GROUP_KEYS); // all 0 for a non-map
-        (uint256 kind, uint256 key) = (kv[0], kv[1]);
-        if (!R.isText(d, kind) || !R.isText(d, key) || !count(d, kv[2], 1)) return (false, 0);
-        bytes32 named = keccak256(abi.encode(R.textHash(d, kind), R.textHash(d, key)));
-        bool ok;
-        uint256[] memory at;
-        if (PorCbor.isText(d, kind, "numeric")) {
-            (ok, at) = PorRecords.fields(d, g, NUMERIC_KEYS);
-            return (ok && ref(d, at[1], R.NUMERIC) && ref(d, at[2], R.NUMERIC), named);
+        (bool ok, uint256[5] memory e,) = K.exact(d, g, [KEY, MAX, MIN, KIND, CLAIM_COUNT], 5, 9);
+        if (ok && PorCbor.isText(d, e[3], "numeric")) {
+            ok = count(d, e[4], 1) && ref(d, e[1], R.NUMERIC) && ref(d, e[2], R.NUMERIC);
+            return (ok, named(d, e[3], e[0]));
         }
-        if (!PorCbor.isText(d, kind, "boolean")) return (false, 0);
-        (, uint256 n,) = PorCbor.container(d, g, PorCbor.MAP);
-        (ok, at) = PorRecords.fields(d, g, n == 4 ? BOOLEAN_KEYS : BOOLEAN_OTHER_KEYS);
-        if (!ok || !ref(d, at[2], R.BOOLEAN)) return (false, 0);
-        if (n == 4) return (true, named);
+        bool other = true;
+        (ok, e,) = K.exact(d, g, [KEY, KIND, FIRST, OTHER, CLAIM_COUNT], 5, 3);
+        if (!ok) (ok, e, other) = (true, e, false);
+        if (!other) (ok, e,) = K.exact(d, g, [KEY, KIND, FIRST, CLAIM_COUNT, 0], 4, 3);
+        if (!ok || !PorCbor.isText(d, e[1], "boolean") || !count(d, e[other ? 4 : 3], 1) || !ref(d, e[2], R.BOOLEAN)) {
+            return (false, 0);
+        }
+        if (!other) return (true, named(d, e[1], e[0]));
         // other: a reference whose value is not first's.
-        return (ref(d, at[3], R.BOOLEAN) && d[refValue(d, at[3])] != d[refValue(d, at[2])], named);
+        return (ref(d, e[3], R.BOOLEAN) && d[refValue(d, e[3])] != d[refValue(d, e[2])], named(d, e[1], e[0]));
+    }
+
+    /// keccak256 of a group's kind's and key's hashes.
+    function named(bytes calldata d, uint256 kind, uint256 key) private pure returns (bytes32) {
+        return keccak256(abi.encode(R.textHash(d, kind), R.textHash(d, key)));
     }
 
     /// A claim reference at `pos`: exactly value, claim_id, evidence_id, texts and a value
     /// of the group's kind.
     function ref(bytes calldata d, uint256 pos, uint256 kind) private pure returns (bool) {
-        (bool ok, uint256[] memory at) = PorRecords.fields(d, pos, REF_KEYS);
-        return ok && R.value(d, at[0], kind) && R.isText(d, at[1]) && R.isText(d, at[2]);
+        (bool ok, uint256[5] memory at,) = K.exact(d, pos, [VALUE, CLAIM_ID, EVIDENCE_ID, 0, 0], 3, 6);
+        return ok && R.value(d, at[0], kind);
     }
 
     /// The value offset of the claim reference at `pos` (its first key, `value`).

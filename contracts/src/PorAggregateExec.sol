@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorAggregateStep} from "./PorAggregateStep.sol";
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborTop} from "./PorCborTop.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -32,15 +33,17 @@ contract PorAggregateReader {
         SELECTOR = new PorAggregateSelector();
     }
 
-    function run(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[][] memory records, uint256[] memory at)
-        external
-        view
-        returns (bool, bytes32)
-    {
+    function run(
+        bytes calldata d,
+        R.Leaves memory parts,
+        uint256[][] memory records,
+        uint256[] memory at,
+        uint256[] memory top
+    ) external view returns (bool, bytes32) {
         (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) =
-            PorAggregateStep.read(d, parts, records, at);
+            PorAggregateStep.read(d, parts, records, at, top);
         if (fault != 0) return (true, fault);
-        return SELECTOR.decide(d, parts.all[0].leaf, at, rid, s, its, c);
+        return SELECTOR.decide(d, parts.at[0], at, rid, s, its, c);
     }
 }
 
@@ -71,7 +74,13 @@ contract PorAggregateExec {
         bytes32 kind
     ) internal view returns (bool, bytes32) {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, PorAggregateStep.INVALID_RECORD);
-        return READER.run(d, parts, records, at);
+        // the PromptSpec's §2 check (`PorOneStepCheck.specIsCbor`'s pass), keeping where its
+        // top-level items start: its fields are read without walking past the others
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(PorOneStepCheck.leafOf(d, parts.all[1]));
+        if (err != 0) return (true, PorAggregateStep.INVALID_RECORD);
+        // the reader gets the parts' leaf offsets only (`R.Leaves`), not the parts
+        uint256[] memory leaves = new uint256[](parts.all.length);
+        for (uint256 i = 0; i < leaves.length; i++) leaves[i] = parts.all[i].leaf;
+        return READER.run(d, R.Leaves(leaves, parts.evidenceCount, parts.priorCount), records, at, top);
     }
 }

@@ -4,10 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
-import {PorInclusion} from "./PorInclusion.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
-import {PorIds} from "./PorIds.sol";
 
 /// @title PorAggregateRead: what an `aggregate` step reads (SPEC §12.5.4, §12.5.2, §14.8),
 /// read and validated on chain as `por.auditor.steps.recompute_step` reads it.
@@ -60,6 +57,14 @@ library PorAggregateRead {
         uint256[8] id; // field's key and kind, and its claim_id (0: none, no vote)
     }
 
+    /// Where the proof's parts' leaves start (`PorInclusion.Part.leaf`, parts order) and how
+    /// many evidence and prior-step parts it carries: all the reader needs of the parts.
+    struct Leaves {
+        uint256[] at;
+        uint256 evidenceCount;
+        uint256 priorCount;
+    }
+
     /// The cited chunk C's values the aggregate copies.
     struct Chunk {
         uint256 covered;
@@ -76,18 +81,18 @@ library PorAggregateRead {
     bytes internal constant POLICY_KEYS = "\x08strategy\x0bmin_sources\x06quorum\x0btie_breaker";
     bytes internal constant REQUIREMENT_KEYS = "\x10selection_policy\x0esource_targets\x0fexpected_fields";
 
-    /// The PromptSpec leaf `p` (its bytes passed the §2 reader: the caller runs
-    /// `PorCbor.check` on them), read for requirement `rid` (the step's inputs.requirement_id
-    /// text item): ok false when a field read is malformed; found false when no requirement
-    /// has the id (`step.bad_inputs`).
-    function spec(bytes calldata d, PorInclusion.Part memory p, uint256 rid)
+    /// The PromptSpec leaf at `leaf` (its bytes passed the §2 reader: the caller runs
+    /// `PorCborTop.checkTop` on them; `top`: where its top-level items start), read for
+    /// requirement `rid` (the step's inputs.requirement_id text item): ok false when a field
+    /// read is malformed; found false when no requirement has the id (`step.bad_inputs`).
+    function spec(bytes calldata d, uint256 leaf, uint256[] memory top, uint256 rid)
         internal
         pure
         returns (bool ok, bool found, Spec memory s)
     {
-        uint256[] memory top = K.pick(d, p.leaf, SPEC_KEYS);
-        if (!semantics(d, top[0], top[1], s)) return (false, false, s);
-        (ok, found) = requirements(d, top[2], rid, s);
+        uint256[] memory v = K.pickTop(d, leaf, top, SPEC_KEYS);
+        if (!semantics(d, v[0], v[1], s)) return (false, false, s);
+        (ok, found) = requirements(d, v[2], rid, s);
     }
 
     /// data_requirements at `dr`: 1..8 maps, requirement ids Ids and unique; R's read.
@@ -107,7 +112,7 @@ library PorAggregateRead {
                 found = true;
                 if (!requirement(d, r, s)) return (false, false);
             }
-            r = PorCbor.skip(d, r);
+            if (i + 1 < n) r = PorCbor.skip(d, r);
         }
         ok = !repeats(ids);
     }
@@ -182,7 +187,7 @@ library PorAggregateRead {
             (bool idOk, bytes32 h,) = idOf(d, t, "source_id");
             if (!idOk) return false;
             ids[i] = s.targets[i] = h;
-            t = PorCbor.skip(d, t);
+            if (i + 1 < n) t = PorCbor.skip(d, t);
         }
         s.nTargets = n;
         return !repeats(ids);
@@ -205,7 +210,7 @@ library PorAggregateRead {
         for (uint256 i = 0; i < n; i++) {
             if (!fieldSpec(d, f, s, i)) return false;
             keys[i] = s.keyHash[i];
-            f = PorCbor.skip(d, f);
+            if (i + 1 < n) f = PorCbor.skip(d, f);
         }
         s.nFields = n;
         return !repeats(keys);
@@ -238,6 +243,17 @@ library PorAggregateRead {
     bytes internal constant CARD_KEYS =
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
 
+    /// CARD_KEYS as `PorCborKeys.exact` words (each key's head and bytes, its length in the low byte).
+    function cardWords() private pure returns (uint256[5] memory) {
+        return [
+            uint256(0x69736f757263655f69640000000000000000000000000000000000000000000a),
+            0x6b7374617475735f636f6465000000000000000000000000000000000000000c,
+            0x6c7265747269657665645f61740000000000000000000000000000000000000d,
+            0x6e636f6e666964656e63655f627073000000000000000000000000000000000f,
+            0x6f70726f76656e616e63655f7469657200000000000000000000000000000010
+        ];
+    }
+
     /// The extract step's output keys `item` reads (`PorCborKeys.pick`: one walk).
     bytes internal constant HEAD_KEYS = "\x04card\x06claims";
     bytes internal constant TAIL_KEYS = "\x0bevidence_id\x0erequirement_id";
@@ -246,7 +262,7 @@ library PorAggregateRead {
     /// one extract per cited evidence id, each read (`read_cards`, `read_extract`).
     function items(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        Leaves memory parts,
         uint256[][] memory records,
         uint256 evidence,
         Spec memory s
@@ -257,22 +273,30 @@ library PorAggregateRead {
         if (n == 0 || cited != n - 1) return (false, out);
         out = new Item[](n - 1);
         for (uint256 i = 0; i < n; i++) {
-            if (!isKind(d, parts.all[first + i], records[first + i], i == n - 1)) return (false, out);
+            if (!isKind(d, parts.at[first + i], records[first + i], i == n - 1)) return (false, out);
             if (i == n - 1) break;
-            if (!item(d, parts.all[first + i].leaf, records[first + i], e, out[i], s)) return (false, out);
+            if (!item(d, parts.at[first + i], records[first + i], e, out[i], s)) return (false, out);
             e = PorCbor.skip(d, e);
         }
         return (true, out);
     }
 
-    /// The step `part` (offsets `at`) is a check step (`last`) or an extract step.
-    function isKind(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, bool last)
+    /// The step at leaf offset `leaf` (value offsets `at`) is a check step (`last`) or an extract step: what
+    /// `PorRecords.computation` answers (known, that kind), its inputs.kind and step_type
+    /// compared as words.
+    function isKind(bytes calldata d, uint256 leaf, uint256[] memory at, bool last)
         private
         pure
         returns (bool)
     {
-        (bool known, bytes32 kind,) = PorRecords.computation(PorOneStepCheck.leafOf(d, part), at);
-        return known && kind == (last ? PorIds.CHECK_REQUIREMENT : PorIds.EXTRACT_CLAIMS);
+        uint256 k = PorCbor.get(d, leaf + at[PorRecords.STEP_INPUTS], "kind");
+        (bool text, uint256 off, uint256 len) = k == 0 ? (false, 0, 0) : PorCbor.str(d, k, PorCbor.TEXT);
+        if (!text || len > 31) return false;
+        uint256 w = K.wordAt(d, off, len);
+        uint256 t = leaf + at[PorRecords.STEP_TYPE];
+        return last
+            ? w == uint256(bytes32("check_requirement")) | 17 && PorCbor.isText(d, t, "check")
+            : w == uint256(bytes32("extract_claims")) | 14 && PorCbor.isText(d, t, "extract");
     }
 
     /// The extract step at leaf offset `base` (value offsets `at`) stands for the evidence
@@ -309,8 +333,9 @@ library PorAggregateRead {
     /// The card at `pos`: exactly the five keys, source_id text, the others integers in
     /// their item ranges (`step_io.CARD_RANGES`); its source_id and tier kept in `it`.
     function card(bytes calldata d, uint256 pos, Item memory it) private pure returns (bool) {
-        (bool ok, uint256[] memory c) = pos == 0 ? (false, new uint256[](0)) : PorRecords.fields(d, pos, CARD_KEYS);
-        if (!ok || !isText(d, c[0])) return false;
+        if (pos == 0) return false;
+        (bool ok, uint256[5] memory c,) = K.exact(d, pos, cardWords(), 5, 1); // source_id a text
+        if (!ok) return false;
         (bool status,) = PorRecords.uintIn(d, c[1], 100, 599);
         (bool time,) = PorRecords.uintIn(d, c[2], 0, PorRecords.MAX_COUNT);
         (bool confidence,) = PorRecords.uintIn(d, c[3], 0, 10000);
@@ -343,8 +368,17 @@ library PorAggregateRead {
         (bool ok, uint256 kind, uint256[6] memory at) = claim(d, p);
         if (!ok) return (false, 0);
         bytes32 h = textHash(d, at[1]);
-        for (uint256 f = 0; f < s.nFields; f++) {
-            if (it.value[f] == 0 && s.kind[f] == kind && s.keyHash[f] == h) (it.value[f], it.id[f]) = (at[2], at[3]);
+        (uint256 n, uint256 v, uint256 id) = (s.nFields, at[2], at[3]);
+        (uint256[8] memory kinds, bytes32[8] memory keys) = (s.kind, s.keyHash); // no copies:
+        (uint256[8] memory values, uint256[8] memory ids) = (it.value, it.id); // the same arrays
+        assembly ("memory-safe") {
+            for { let f := 0 } lt(f, n) { f := add(f, 1) } {
+                let o := shl(5, f)
+                if and(iszero(mload(add(values, o))), and(eq(mload(add(kinds, o)), kind), eq(mload(add(keys, o)), h))) {
+                    mstore(add(values, o), v)
+                    mstore(add(ids, o), id)
+                }
+            }
         }
         return (true, at[5]);
     }

@@ -5,7 +5,6 @@ import {PorAggregateChunk} from "./PorAggregateChunk.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -42,34 +41,36 @@ library PorAggregateStep {
         bool fallbackUsed;
     }
 
-    /// A committed value being walked: the next offset, its end, still equal.
+    /// A committed value being walked: the next offset, the end of `d`, still equal.
     struct Walk {
         uint256 p;
         uint256 end;
         bool ok;
     }
 
-    /// What the step reads (SPEC §12.5.4, `PorAggregateRead`): (0, R's policy and fields,
+    /// What the step reads (SPEC §12.5.4, `PorAggregateRead`; `top`: where the PromptSpec's
+    /// top-level items start, `PorCborTop.checkTop`): (0, R's policy and fields,
     /// the cited items, the cited chunk C, the inputs.requirement_id text item), or the
     /// fault: `one_step.invalid_record` for a malformed PromptSpec field read,
     /// `one_step.unexecutable` for a step Python cannot execute.
     function read(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        R.Leaves memory parts,
         uint256[][] memory records,
-        uint256[] memory at
+        uint256[] memory at,
+        uint256[] memory top
     ) internal pure returns (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) {
-        uint256 base = parts.all[0].leaf;
+        uint256 base = parts.at[0];
         rid = PorCbor.get(d, base + at[PorRecords.STEP_INPUTS], "requirement_id");
         bool ok;
         bool found;
-        (ok, found, s) = R.spec(d, parts.all[1], rid);
+        (ok, found, s) = R.spec(d, parts.at[1], top, rid);
         if (!ok) return (INVALID_RECORD, s, its, c, rid);
         if (!found) return (UNEXECUTABLE, s, its, c, rid); // step.bad_inputs
         (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE], s);
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
         uint256 last = 1 + parts.evidenceCount + parts.priorCount;
-        (ok, c) = PorAggregateChunk.state(d, parts.all[last].leaf, records[last], rid, its);
+        (ok, c) = PorAggregateChunk.state(d, parts.at[last], records[last], rid, its);
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
     }
 
@@ -158,10 +159,18 @@ library PorAggregateStep {
             for (uint256 v = 0; v < fd.n; v++) o[v] = v;
             return o;
         }
-        uint256 m = 0;
-        for (uint256 tier = 4; tier > 0; tier--) {
-            for (uint256 v = 0; v < fd.n; v++) {
-                if (its[fd.item[v]].tier == tier - 1) o[m++] = v;
+        (uint256 n, uint256[] memory item) = (fd.n, fd.item);
+        assembly ("memory-safe") {
+            let m := 0
+            for { let tier := 4 } tier { tier := sub(tier, 1) } {
+                for { let v := 0 } lt(v, n) { v := add(v, 1) } {
+                    // its[item[v]].tier (an Item's third member; item[v] < its.length)
+                    let it := mload(add(its, shl(5, add(mload(add(item, shl(5, add(v, 1)))), 1))))
+                    if eq(mload(add(it, 0x40)), sub(tier, 1)) {
+                        m := add(m, 1)
+                        mstore(add(o, shl(5, m)), v)
+                    }
+                }
             }
         }
     }
@@ -241,24 +250,57 @@ library PorAggregateStep {
             for (uint256 v = 0; v < n; v++) w[v] = R.rawHash(d, fd.value[v]);
             return (true, 0, w);
         }
-        PorDecimal.Dec[] memory num = new PorDecimal.Dec[](n + 1);
-        (, num[n]) = PorDecimal.parseText(d, tolerance);
-        uint256 scale = num[n].scale;
-        for (uint256 v = 0; v < n; v++) {
-            (, num[v]) = PorDecimal.parseText(d, fd.value[v]);
-            if (num[v].scale > scale) scale = num[v].scale;
+        // the texts are canonical decimals (the reader checked them): read by `number`
+        uint256[] memory mag = new uint256[](n + 1);
+        uint256[] memory sc = new uint256[](n + 1);
+        uint256 negs = 0; // bit v: voter v's number is negative
+        uint256 scale = 0;
+        for (uint256 v = 0; v <= n; v++) {
+            bool neg;
+            (neg, mag[v], sc[v]) = number(d, v == n ? tolerance : fd.value[v]);
+            if (neg) negs |= 1 << v;
+            if (sc[v] > scale) scale = sc[v];
         }
         for (uint256 v = 0; v <= n; v++) {
-            PorDecimal.Dec memory x = num[v];
             unchecked {
-                uint256 e = 10 ** (scale - x.scale); // scales <= 62 (canonical texts)
-                uint256 m = x.lo * e; // x.lo < 10^64, e <= 10^62: may wrap
-                if (m / e != x.lo || m >= 2 ** 254) return (false, 0, w);
+                uint256 e = 10 ** (scale - sc[v]); // scales <= 62 (canonical texts)
+                uint256 m = mag[v] * e; // mag[v] < 10^64, e <= 10^62: may wrap
+                if (m / e != mag[v] || m >= 2 ** 254) return (false, 0, w);
                 if (v == n) t = m;
-                else w[v] = x.neg ? 0 - m : m;
+                else w[v] = (negs >> v) & 1 == 1 ? 0 - m : m;
             }
         }
         return (true, t, w);
+    }
+
+    /// The canonical decimal text at `pos` (checked by the reader): its sign, its digits
+    /// as an integer and its fractional digit count (`PorDecimal.parseText`'s, nothing
+    /// checked again, nothing allocated).
+    function number(bytes calldata d, uint256 pos) private pure returns (bool neg, uint256 m, uint256 scale) {
+        assembly ("memory-safe") {
+            let p := add(d.offset, pos)
+            let len := and(byte(0, calldataload(p)), 31)
+            p := add(p, 1)
+            if eq(len, 24) {
+                len := byte(0, calldataload(p)) // at most 64 characters: a one-byte length
+                p := add(p, 1)
+            }
+            let end := add(p, len)
+            if eq(byte(0, calldataload(p)), 0x2d) {
+                neg := 1
+                p := add(p, 1)
+            }
+            let frac := 0
+            for {} lt(p, end) { p := add(p, 1) } {
+                let c := byte(0, calldataload(p))
+                switch c
+                case 0x2e { frac := 1 }
+                default {
+                    m := add(mul(m, 10), sub(c, 0x30))
+                    scale := add(scale, frac)
+                }
+            }
+        }
     }
 
     /// `agreeing` for numbers past one word: each ordered pair by `PorDecimal.absDiffLe`.
@@ -317,7 +359,10 @@ library PorAggregateStep {
         return bytes1(uint8(48 + n));
     }
 
-    /// The committed output at `pos` is the recomputed one (keys in §2 order).
+    /// The committed output at `pos` is the recomputed one (keys in §2 order). The expected
+    /// items form one complete item E compared byte for byte from `pos` (bounded by `d`'s
+    /// end): a definite-length item's bytes fix its extent, so the committed item is E as
+    /// soon as the bytes from `pos` on begin with E's; its end is not computed first.
     function output(
         bytes calldata d,
         uint256 pos,
@@ -327,9 +372,9 @@ library PorAggregateStep {
         R.Chunk memory c,
         Field[] memory fs
     ) private pure returns (bool) {
-        Walk memory w = Walk(pos, PorCbor.skip(d, pos), true);
+        Walk memory w = Walk(pos, d.length, true);
         expectHead(d, w, PorCbor.MAP, c.lastLeaf == 0 ? 8 : 9);
-        expectText(d, w, "fields");
+        expectWord(d, w, uint256(bytes32("\x66fields")) | 7);
         expectHead(d, w, PorCbor.ARRAY, fs.length);
         bool fallbackUsed = false;
         bytes32[] memory picked = new bytes32[](its.length * fs.length);
@@ -341,25 +386,25 @@ library PorAggregateStep {
                 if (fs[f].member[v]) picked[np++] = its[fs[f].item[v]].eidHash;
             }
         }
-        expectText(d, w, "covered");
+        expectWord(d, w, uint256(bytes32("\x67covered")) | 8);
         expectRaw(d, w, c.covered);
-        expectText(d, w, "strategy");
+        expectWord(d, w, uint256(bytes32("\x68strategy")) | 9);
         expectRaw(d, w, s.strategyPos);
         if (c.lastLeaf != 0) {
-            expectText(d, w, "last_leaf");
+            expectWord(d, w, uint256(bytes32("\x69last_leaf")) | 10);
             expectRaw(d, w, c.lastLeaf);
         }
-        expectText(d, w, "item_count");
+        expectWord(d, w, uint256(bytes32("\x6aitem_count")) | 11);
         expectRaw(d, w, c.itemCount);
-        expectText(d, w, "sources_used");
+        expectWord(d, w, uint256(bytes32("\x6csources_used")) | 13);
         sourcesUsed(d, w, its, picked, np);
-        expectText(d, w, "fallback_used");
+        expectWord(d, w, uint256(bytes32("\x6dfallback_used")) | 14);
         expectBool(d, w, fallbackUsed);
-        expectText(d, w, "provenance_ok");
+        expectWord(d, w, uint256(bytes32("\x6dprovenance_ok")) | 14);
         expectRaw(d, w, c.provenanceOk);
-        expectText(d, w, "requirement_id");
+        expectWord(d, w, uint256(bytes32("\x6erequirement_id")) | 15);
         expectRaw(d, w, rid);
-        return w.ok && w.p == w.end;
+        return w.ok;
     }
 
     /// The cited items, in order, whose id is among the `np` picked ids.
@@ -389,72 +434,73 @@ library PorAggregateStep {
         bool votes = s.votes && s.keyHash[f] == s.metric;
         bool hasQuorum = s.strategy == R.QUORUM && (fd.status == SELECTED || fd.status == NO_QUORUM);
         expectHead(d, w, PorCbor.MAP, 7 + (value ? 1 : 0) + (votes ? 1 : 0) + (hasQuorum ? 1 : 0));
-        expectText(d, w, "key");
+        expectWord(d, w, uint256(bytes32("\x63key")) | 4);
         if (s.keyPos[f] != 0) expectRaw(d, w, s.keyPos[f]);
-        else expectText(d, w, fallbackKey(f));
-        expectText(d, w, "kind");
-        expectText(d, w, kindName(s.kind[f]));
+        else expectWord(d, w, fallbackKey(f));
+        expectWord(d, w, uint256(bytes32("\x64kind")) | 5);
+        expectWord(d, w, kindName(s.kind[f]));
         if (value) {
-            expectText(d, w, "value");
+            expectWord(d, w, uint256(bytes32("\x65value")) | 6);
             expectRaw(d, w, fd.value[fd.chosen]);
         }
         if (votes) {
-            expectText(d, w, "votes");
+            expectWord(d, w, uint256(bytes32("\x65votes")) | 6);
             expectHead(d, w, PorCbor.ARRAY, fd.n);
             for (uint256 v = 0; v < fd.n; v++) {
                 expectHead(d, w, PorCbor.MAP, 3);
-                expectText(d, w, "value");
+                expectWord(d, w, uint256(bytes32("\x65value")) | 6);
                 expectRaw(d, w, fd.value[v]);
-                expectText(d, w, "source_id");
+                expectWord(d, w, uint256(bytes32("\x69source_id")) | 10);
                 expectRaw(d, w, its[fd.item[v]].src);
-                expectText(d, w, "evidence_id");
+                expectWord(d, w, uint256(bytes32("\x6bevidence_id")) | 12);
                 expectRaw(d, w, its[fd.item[v]].eid);
             }
         }
         if (hasQuorum) {
-            expectText(d, w, "quorum");
+            expectWord(d, w, uint256(bytes32("\x66quorum")) | 7);
             expectHead(d, w, PorCbor.MAP, 3);
-            expectText(d, w, "met");
+            expectWord(d, w, uint256(bytes32("\x63met")) | 4);
             expectBool(d, w, value);
-            expectText(d, w, "agreeing");
+            expectWord(d, w, uint256(bytes32("\x68agreeing")) | 9);
             expectHead(d, w, PorCbor.UINT, fd.agreeing);
-            expectText(d, w, "required");
+            expectWord(d, w, uint256(bytes32("\x68required")) | 9);
             expectHead(d, w, PorCbor.UINT, s.quorum);
         }
-        expectText(d, w, "status");
-        expectText(d, w, statusName(fd.status));
-        expectText(d, w, "claim_ids");
+        expectWord(d, w, uint256(bytes32("\x66status")) | 7);
+        expectWord(d, w, statusName(fd.status));
+        expectWord(d, w, uint256(bytes32("\x69claim_ids")) | 10);
         expectHead(d, w, PorCbor.ARRAY, fd.members);
         for (uint256 v = 0; v < fd.n; v++) {
             if (fd.member[v]) expectRaw(d, w, fd.id[v]);
         }
-        expectText(d, w, "candidates");
+        expectWord(d, w, uint256(bytes32("\x6acandidates")) | 11);
         expectHead(d, w, PorCbor.UINT, fd.n);
-        expectText(d, w, "evidence_ids");
+        expectWord(d, w, uint256(bytes32("\x6cevidence_ids")) | 13);
         expectHead(d, w, PorCbor.ARRAY, fd.members);
         for (uint256 v = 0; v < fd.n; v++) {
             if (fd.member[v]) expectRaw(d, w, its[fd.item[v]].eid);
         }
-        expectText(d, w, "fallback_used");
+        expectWord(d, w, uint256(bytes32("\x6dfallback_used")) | 14);
         expectBool(d, w, fd.fallbackUsed);
     }
 
-    function fallbackKey(uint256 f) private pure returns (bytes memory) {
-        if (f == 0) return "result";
-        if (f == 1) return "value";
-        return f == 2 ? bytes("price") : bytes("timestamp");
+    /// The key of fallback field f (§12.1), as an `expectWord` word.
+    function fallbackKey(uint256 f) private pure returns (uint256) {
+        if (f == 0) return uint256(bytes32("\x66result")) | 7;
+        if (f == 1) return uint256(bytes32("\x65value")) | 6;
+        return f == 2 ? uint256(bytes32("\x65price")) | 6 : uint256(bytes32("\x69timestamp")) | 10;
     }
 
-    function kindName(uint256 k) private pure returns (bytes memory) {
-        if (k == R.BOOLEAN) return "boolean";
-        if (k == R.NUMERIC) return "numeric";
-        return k == R.TIMESTAMP ? bytes("timestamp") : bytes("text");
+    function kindName(uint256 k) private pure returns (uint256) {
+        if (k == R.BOOLEAN) return uint256(bytes32("\x67boolean")) | 8;
+        if (k == R.NUMERIC) return uint256(bytes32("\x67numeric")) | 8;
+        return k == R.TIMESTAMP ? uint256(bytes32("\x69timestamp")) | 10 : uint256(bytes32("\x64text")) | 5;
     }
 
-    function statusName(uint256 st) private pure returns (bytes memory) {
-        if (st == SELECTED) return "selected";
-        if (st == MISSING) return "missing";
-        return st == INSUFFICIENT ? bytes("insufficient") : bytes("no_quorum");
+    function statusName(uint256 st) private pure returns (uint256) {
+        if (st == SELECTED) return uint256(bytes32("\x68selected")) | 9;
+        if (st == MISSING) return uint256(bytes32("\x67missing")) | 8;
+        return st == INSUFFICIENT ? uint256(bytes32("\x6cinsufficient")) | 13 : uint256(bytes32("\x69no_quorum")) | 10;
     }
 
     // --- the walk: each expected item against the committed bytes ---------------------
@@ -470,14 +516,21 @@ library PorAggregateStep {
         w.p = next;
     }
 
-    function expectText(bytes calldata d, Walk memory w, bytes memory text) private pure {
-        expectHead(d, w, PorCbor.TEXT, text.length);
-        if (!w.ok || w.p + text.length > w.end) {
+    /// A short text, its head and bytes given as one word (`hw`: left-aligned, their
+    /// length in the low byte; a literal key or name of under 24 bytes): one compare.
+    function expectWord(bytes calldata d, Walk memory w, uint256 hw) private pure {
+        uint256 len = hw & 0xff;
+        uint256 p = w.p;
+        if (!w.ok || p + len > w.end) {
             w.ok = false;
             return;
         }
-        w.ok = PorCbor.equal(d, w.p, text, 0, text.length);
-        w.p += text.length;
+        bool same;
+        assembly ("memory-safe") {
+            same := eq(and(calldataload(add(d.offset, p)), not(shr(shl(3, len), not(0)))), and(hw, not(0xff)))
+        }
+        w.ok = same;
+        w.p = p + len;
     }
 
     function expectBool(bytes calldata d, Walk memory w, bool b) private pure {

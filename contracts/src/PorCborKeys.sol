@@ -17,6 +17,37 @@ library PorCborKeys {
         if (isMap) walk(d, p, count, keys, at);
     }
 
+    /// `pick` of the top-level map of a document whose §2 pass kept where its items start
+    /// (`PorCborTop.checkTop`: `top`, offsets from `base`, keys at even indexes); `pick`
+    /// when it kept none (more than `PorCbor.TOP_ITEMS` items, or not a map). No value is
+    /// skipped: each key compared as its key word (keys under 24 bytes, one-byte head).
+    function pickTop(bytes calldata d, uint256 base, uint256[] memory top, bytes memory keys)
+        internal
+        pure
+        returns (uint256[] memory at)
+    {
+        if (top.length == 0) return pick(d, base, keys);
+        uint256[] memory words = keyWords(keys);
+        at = new uint256[](words.length);
+        assembly ("memory-safe") {
+            let n := mload(words)
+            for { let i := 0 } lt(i, mload(top)) { i := add(i, 2) } {
+                let k := add(base, mload(add(top, shl(5, add(i, 1)))))
+                let ib := byte(0, calldataload(add(d.offset, k)))
+                if and(eq(shr(5, ib), 3), lt(and(ib, 31), 24)) {
+                    ib := and(ib, 31)
+                    let w := or(and(calldataload(add(d.offset, add(k, 1))), not(shr(shl(3, ib), not(0)))), ib)
+                    for { let j := 0 } lt(j, n) { j := add(j, 1) } {
+                        if eq(mload(add(words, shl(5, add(j, 1)))), w) {
+                            mstore(add(at, shl(5, add(j, 1))), add(base, mload(add(top, shl(5, add(i, 2))))))
+                            break
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// `pick` over the `count` entries from `p` on (the rest of a map), stopping as soon
     /// as every key of `keys` is found (`at`: their value offsets, 0 for one not found):
     /// (the offset of the last key's value, not skipped, and the entries after it), or
@@ -86,6 +117,47 @@ library PorCborKeys {
                 p := skip(d.offset, v)
             }
             if iszero(end) { end := p }
+        }
+    }
+
+    /// The map at `p` of a checked document has exactly `n` (at most 5) entries, their keys
+    /// `k[0..n)` (texts under 24 bytes: head and bytes as one word, left-aligned, their
+    /// length in the low byte), and value i is a text where bit i of `texts` is set
+    /// (`PorRecords.fields` and `PorCbor.str` in one assembly pass, values skipped as
+    /// `PorCbor.skip` does): (ok, the value offsets, the offset after the map).
+    function exact(bytes calldata d, uint256 p, uint256[5] memory k, uint256 n, uint256 texts)
+        internal
+        pure
+        returns (bool ok, uint256[5] memory e, uint256 next)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            ok := eq(byte(0, calldataload(add(b, p))), or(0xa0, n)) // a map of n entries
+            p := add(p, 1)
+            for { let i := 0 } and(ok, lt(i, n)) { i := add(i, 1) } {
+                let want := mload(add(k, shl(5, i)))
+                let len := and(want, 0xff)
+                ok := eq(and(calldataload(add(b, p)), not(shr(shl(3, len), not(0)))), and(want, not(0xff)))
+                p := add(p, len)
+                mstore(add(e, shl(5, i)), p)
+                // the value: a text where asked; skipped (PorCbor.skip)
+                if and(shr(i, texts), 1) { if iszero(eq(shr(5, byte(0, calldataload(add(b, p)))), 3)) { ok := 0 } }
+                for { let items := 1 } items { items := sub(items, 1) } {
+                    let ib := byte(0, calldataload(add(b, p)))
+                    let major := shr(5, ib)
+                    let a := and(ib, 31)
+                    p := add(p, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                        p := add(p, width)
+                    }
+                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
+                    if eq(major, 4) { items := add(items, a) }
+                    if eq(major, 5) { items := add(items, shl(1, a)) }
+                }
+            }
+            next := p
         }
     }
 
