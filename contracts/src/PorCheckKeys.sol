@@ -173,21 +173,66 @@ library PorCheckKeys {
         }
     }
 
-    /// keccak256 of the content of the text (or byte string) at `p`, hashed in scratch
-    /// memory past the free pointer (no allocation).
+    /// keccak256 of the content of the text at `p` (of nothing for another item), hashed
+    /// in scratch memory past the free pointer (no allocation).
     function textHash(bytes calldata d, uint256 p) internal pure returns (bytes32 h) {
-        (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
         assembly ("memory-safe") {
+            let base := d.offset
+            // PorCbor.str(d, p, TEXT) inline: (0, 0) for another major
+            let ib := byte(0, calldataload(add(base, p)))
+            let len := and(ib, 31)
+            let off := add(p, 1)
+            if gt(len, 23) {
+                let width := shl(sub(len, 24), 1)
+                len := shr(sub(256, shl(3, width)), calldataload(add(base, off)))
+                off := add(off, width)
+            }
+            if iszero(eq(shr(5, ib), 3)) {
+                off := 0
+                len := 0
+            }
             let m := mload(0x40)
-            calldatacopy(m, add(d.offset, off), len)
+            calldatacopy(m, add(base, off), len)
             h := keccak256(m, len)
         }
     }
 
-    /// The texts at `a` and `b` are equal (each a text item; no allocation).
-    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool) {
-        (, , uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
-        (, , uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
-        return al == bl && textHash(d, a) == textHash(d, b);
+    /// The texts at `a` and `b` are equal (each a text item; another item reads as the
+    /// empty text, as `PorCbor.str` gives it; no allocation). Texts of at most 32 bytes
+    /// compare as one word, longer ones by hash.
+    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool same) {
+        assembly ("memory-safe") {
+            let base := d.offset
+            function text(bs, q) -> off, len {
+                let ib := byte(0, calldataload(add(bs, q)))
+                len := and(ib, 31)
+                off := add(q, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(bs, off)))
+                    off := add(off, width)
+                }
+                if iszero(eq(shr(5, ib), 3)) {
+                    off := 0
+                    len := 0
+                }
+            }
+            let ao, al := text(base, a)
+            let bo, bl := text(base, b)
+            if eq(al, bl) {
+                switch lt(al, 33)
+                case 1 {
+                    let sh := shl(3, sub(32, al))
+                    same := eq(shr(sh, calldataload(add(base, ao))), shr(sh, calldataload(add(base, bo))))
+                }
+                default {
+                    let m := mload(0x40)
+                    calldatacopy(m, add(base, ao), al)
+                    let ha := keccak256(m, al)
+                    calldatacopy(m, add(base, bo), al)
+                    same := eq(ha, keccak256(m, al))
+                }
+            }
+        }
     }
 }

@@ -185,11 +185,31 @@ library PorCheckStep {
     }
 
     /// The leaf index the step id at `stepId` names (`step_N`: N - 1); ok false for N 0.
+    /// `PorRecords.stepNumber` of the text (9..14 bytes: one head byte and one word).
     function leafOf(bytes calldata d, uint256 stepId) private pure returns (bool ok, uint256 leaf) {
-        (, uint256 off, uint256 len) = PorCbor.str(d, stepId, PorCbor.TEXT);
-        (ok, leaf) = PorRecords.stepNumber(d, off, len);
-        if (!ok || leaf == 0) return (false, 0);
-        leaf--;
+        assembly ("memory-safe") {
+            let ib := byte(0, calldataload(add(d.offset, stepId)))
+            let len := and(ib, 31)
+            // a text of 9..14 bytes whose head is one byte, starting "step_"
+            if and(eq(shr(5, ib), 3), and(gt(len, 8), lt(len, 15))) {
+                let w := calldataload(add(d.offset, add(stepId, 1)))
+                if eq(shr(216, w), 0x737465705f) {
+                    ok := 1
+                    // more than four digits: no leading zero
+                    if and(gt(len, 9), eq(byte(5, w), 0x30)) { ok := 0 }
+                    for { let i := 5 } and(ok, lt(i, len)) { i := add(i, 1) } {
+                        let c := byte(i, w)
+                        if or(lt(c, 0x30), gt(c, 0x39)) { ok := 0 }
+                        leaf := add(mul(leaf, 10), sub(c, 0x30))
+                    }
+                }
+            }
+            // N 0 names no leaf
+            if iszero(leaf) { ok := 0 }
+            switch ok
+            case 0 { leaf := 0 }
+            default { leaf := sub(leaf, 1) }
+        }
     }
 
     /// output.claims (at `claims`) well-typed; the item's observed time (SPEC §12.5.3:
@@ -391,9 +411,16 @@ library PorCheckStep {
     }
 
     /// The text hash `sid` is in `list` (equal hashes: equal texts).
-    function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool) {
-        for (uint256 i = 0; i < list.length; i++) if (list[i] == sid) return true;
-        return false;
+    function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool found) {
+        assembly ("memory-safe") {
+            let e := add(list, shl(5, add(mload(list), 1)))
+            for { let p := add(list, 32) } lt(p, e) { p := add(p, 32) } {
+                if eq(mload(p), sid) {
+                    found := 1
+                    break
+                }
+            }
+        }
     }
 
     function hasCode(bytes calldata d, uint256 list, uint256 code) private pure returns (bool) {

@@ -91,6 +91,8 @@ library PorContradictionsState {
                 Group memory g;
                 (ok, g) = readGroup(d, p, t.buf);
                 if (!ok) return (false, n);
+                // readGroup's end of the group (see there), then the chunk
+                p = g.chunk != 0 ? g.chunk : PorCbor.skip(d, p);
                 g.chunk = chunk;
                 uint256 at = slot(t.keys, g.id);
                 uint256 j = t.index[at];
@@ -103,7 +105,6 @@ library PorContradictionsState {
                     merged[j].chunk = chunk;
                     fold(d, merged[j], g);
                 }
-                p = PorCbor.skip(d, p);
             }
             return (true, n);
         }
@@ -228,7 +229,7 @@ library PorContradictionsState {
     function sameText(bytes calldata d, uint256 a, uint256 b) private pure returns (bool) {
         if (a == 0) return false;
         (bool text,,) = PorCbor.str(d, a, PorCbor.TEXT);
-        return text && PorRecords.sameTextAt(d, a, b);
+        return text && PorCheckKeys.sameText(d, a, b);
     }
 
     /// `sources`: a list of {evidence_id, source_id, step_id} maps of texts, no source_id twice.
@@ -259,10 +260,12 @@ library PorContradictionsState {
     /// A group (`_group`): numeric {kind, key, claim_count >= 1, min, max} or boolean
     /// {kind, key, claim_count >= 1, first[, other]}, no other key, with references of
     /// its kind, a boolean `other` of the other value.
+    /// `g.chunk` (set by the caller after): the offset after the group when its walk
+    /// reached it (always when ok: its last key, claim_count, is a key read), else 0.
     function readGroup(bytes calldata d, uint256 p, uint256[] memory at) private pure returns (bool ok, Group memory g) {
         unchecked {
             // GROUP_KEYS: key 0, max 1, min 2, kind 3, first 4, other 5, claim_count 6
-            PorCheckKeys.find(d, p, GROUP_KEYS, at);
+            (g.chunk,) = PorCheckKeys.find(d, p, GROUP_KEYS, at);
             (, uint256 count,) = PorCbor.container(d, p, PorCbor.MAP);
             (bool keyText,,) = at[0] == 0 ? (false, 0, 0) : PorCbor.str(d, at[0], PorCbor.TEXT);
             (bool counted, uint256 n) = at[6] == 0 ? (false, 0) : PorRecords.uintIn(d, at[6], 1, PorRecords.MAX_COUNT);

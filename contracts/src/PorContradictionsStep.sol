@@ -133,7 +133,7 @@ library PorContradictionsStep {
                 (bool idOk,,) = PorRecords.isId(d, id);
                 if (!idOk) return (false, ids);
                 for (uint256 j = 0; j < i; j++) {
-                    if (PorRecords.sameTextAt(d, ids[j], id)) return (false, ids);
+                    if (PorCheckKeys.sameText(d, ids[j], id)) return (false, ids);
                 }
                 ids[i] = id;
                 p = PorCbor.skip(d, p);
