@@ -134,6 +134,24 @@ library PorCheckState {
         return 0;
     }
 
+    /// `PorRecords.computation`'s answer on a cited step (leaf offset `b`, its value
+    /// offsets `rec`) as the readers of prior steps use it: 1 a known `extract_claims`
+    /// step (inputs.kind that text, step_type "extract"), 2 a known `check_requirement`
+    /// step (step_type "check"), else 0 (another kind, or not known). Texts compare as
+    /// words: no hash, no walk past inputs' first key.
+    function priorKind(bytes calldata d, uint256 b, uint256[] memory rec) internal pure returns (uint256) {
+        uint256 k = key(d, b + rec[PorRecords.STEP_INPUTS], 0x646b696e64000000000000000000000000000000000000000000000000000000, 5);
+        if (k == 0) return 0;
+        uint256 t = b + rec[PorRecords.STEP_TYPE];
+        if (isWord(d, k, 0x6e657874726163745f636c61696d730000000000000000000000000000000000, 15)) {
+            return isWord(d, t, 0x6765787472616374000000000000000000000000000000000000000000000000, 8) ? 1 : 0;
+        }
+        if (isWord(d, k, 0x71636865636b5f726571756972656d656e740000000000000000000000000000, 18)) {
+            return isWord(d, t, 0x65636865636b0000000000000000000000000000000000000000000000000000, 6) ? 2 : 0;
+        }
+        return 0;
+    }
+
     /// The item at `p` is the text whose head and bytes are `k`'s first `n` bytes.
     function isWord(bytes calldata d, uint256 p, bytes32 k, uint256 n) internal pure returns (bool same) {
         assembly ("memory-safe") {
