@@ -408,11 +408,21 @@ library PorCheckStep {
     function hashes(bytes calldata d, uint256 list, bool maps) private pure returns (bytes32[] memory h) {
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         h = new bytes32[](n);
+        uint256[] memory f = new uint256[](2);
         for (uint256 i = 0; i < n; i++) {
-            h[i] = PorCheckKeys.textHash(d, maps ? PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10) : p);
-            p = PorCbor.skip(d, p);
+            if (maps) {
+                // a map's source_id and its end in one walk
+                uint256 next = PorCheckKeys.findAll(d, p, SOURCE_ID, f);
+                (h[i], p) = (PorCheckKeys.textHash(d, f[0]), next);
+            } else {
+                (h[i], p) = (PorCheckKeys.textHash(d, p), PorCbor.skip(d, p));
+            }
         }
     }
+
+    /// `source_id`, then `PorCheckKeys.ALL` (`findAll`: the map walked to its end).
+    bytes internal constant SOURCE_ID =
+        "\x09source_id\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
 
     /// The text hash `sid` is in `list` (equal hashes: equal texts).
     function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool found) {
