@@ -2,6 +2,8 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborTop} from "./PorCborTop.sol";
+import {PorInclusion} from "./PorInclusion.sol";
 
 /// @title PorCheckKeys: several keys of one map found in one walk, and texts compared by
 /// hash without memory growth (the check chunk's readers, SPEC §12.5.3, §14.8).
@@ -173,21 +175,118 @@ library PorCheckKeys {
         }
     }
 
-    /// keccak256 of the content of the text (or byte string) at `p`, hashed in scratch
-    /// memory past the free pointer (no allocation).
-    function textHash(bytes calldata d, uint256 p) internal pure returns (bytes32 h) {
-        (, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
+    /// The PromptSpec leaf `spec` passes the §2 reader (`PorOneStepCheck.specIsCbor`'s
+    /// check, by `PorCborTop.checkTop`'s one pass) and the values of its top-level `keys`
+    /// (packed as for `find`, at most 23 bytes each): absolute offsets in `d`, 0 for a key
+    /// absent; `top` empty when the reader kept no offsets (a map of more than
+    /// `PorCbor.TOP_ITEMS` items: the caller walks it).
+    function specTop(bytes calldata d, PorInclusion.Part memory spec, bytes memory keys)
+        internal
+        pure
+        returns (bool ok, uint256[] memory top)
+    {
+        uint256 base = spec.leaf;
+        (bytes32 err,, uint256[] memory offsets,) = PorCborTop.checkTop(d[base:base + spec.leafLength]);
+        if (err != 0) return (false, top);
+        if (offsets.length == 0) return (true, top);
+        uint256 n = 0;
+        for (uint256 q = 0; q < keys.length; q += 1 + uint8(keys[q])) n++;
+        top = new uint256[](n);
+        uint256 cbase;
         assembly ("memory-safe") {
+            cbase := add(d.offset, base)
+        }
+        lookup(cbase, base, offsets, keys, top);
+        ok = true;
+    }
+
+    /// `specTop`'s search: each packed key of `keys` among the keys at even places of
+    /// `offsets` (of the leaf at calldata `cbase`, offset `base` in `d`), its value's
+    /// offset plus `base` into `top`.
+    function lookup(uint256 cbase, uint256 base, uint256[] memory offsets, bytes memory keys, uint256[] memory top)
+        private
+        pure
+    {
+        assembly ("memory-safe") {
+            let at := add(top, 32)
+            let end := add(add(keys, 32), mload(keys))
+            let last := add(offsets, shl(5, mload(offsets)))
+            for { let q := add(keys, 32) } lt(q, end) { q := add(q, add(1, byte(0, mload(q)))) } {
+                let l := byte(0, mload(q))
+                let mask := not(shr(shl(3, add(1, l)), not(0)))
+                let want := and(or(shl(248, or(0x60, l)), and(mload(q), shr(8, not(0)))), mask)
+                // keys at even places of `offsets`, each value after its key
+                for { let o := add(offsets, 32) } lt(o, last) { o := add(o, 64) } {
+                    if eq(and(calldataload(add(cbase, mload(o))), mask), want) {
+                        mstore(at, add(base, mload(add(o, 32))))
+                        break
+                    }
+                }
+                at := add(at, 32)
+            }
+        }
+    }
+
+    /// keccak256 of the content of the text at `p` (of nothing for another item), hashed
+    /// in scratch memory past the free pointer (no allocation).
+    function textHash(bytes calldata d, uint256 p) internal pure returns (bytes32 h) {
+        assembly ("memory-safe") {
+            let base := d.offset
+            // PorCbor.str(d, p, TEXT) inline: (0, 0) for another major
+            let ib := byte(0, calldataload(add(base, p)))
+            let len := and(ib, 31)
+            let off := add(p, 1)
+            if gt(len, 23) {
+                let width := shl(sub(len, 24), 1)
+                len := shr(sub(256, shl(3, width)), calldataload(add(base, off)))
+                off := add(off, width)
+            }
+            if iszero(eq(shr(5, ib), 3)) {
+                off := 0
+                len := 0
+            }
             let m := mload(0x40)
-            calldatacopy(m, add(d.offset, off), len)
+            calldatacopy(m, add(base, off), len)
             h := keccak256(m, len)
         }
     }
 
-    /// The texts at `a` and `b` are equal (each a text item; no allocation).
-    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool) {
-        (, , uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
-        (, , uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
-        return al == bl && textHash(d, a) == textHash(d, b);
+    /// The texts at `a` and `b` are equal (each a text item; another item reads as the
+    /// empty text, as `PorCbor.str` gives it; no allocation). Texts of at most 32 bytes
+    /// compare as one word, longer ones by hash.
+    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool same) {
+        assembly ("memory-safe") {
+            let base := d.offset
+            function text(bs, q) -> off, len {
+                let ib := byte(0, calldataload(add(bs, q)))
+                len := and(ib, 31)
+                off := add(q, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(bs, off)))
+                    off := add(off, width)
+                }
+                if iszero(eq(shr(5, ib), 3)) {
+                    off := 0
+                    len := 0
+                }
+            }
+            let ao, al := text(base, a)
+            let bo, bl := text(base, b)
+            if eq(al, bl) {
+                switch lt(al, 33)
+                case 1 {
+                    let sh := shl(3, sub(32, al))
+                    same := eq(shr(sh, calldataload(add(base, ao))), shr(sh, calldataload(add(base, bo))))
+                }
+                default {
+                    let m := mload(0x40)
+                    calldatacopy(m, add(base, ao), al)
+                    let ha := keccak256(m, al)
+                    calldatacopy(m, add(base, bo), al)
+                    same := eq(ha, keccak256(m, al))
+                }
+            }
+        }
     }
 }

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorCheckSpec} from "./PorCheckSpec.sol";
@@ -207,9 +208,11 @@ library PorCheckStepGroups {
     {
         bytes32[] memory named = new bytes32[](s.sourceCount + items.length);
         uint256 p = s.sources;
+        uint256[] memory f = new uint256[](2);
         for (uint256 i = 0; i < s.sourceCount; i++) {
-            named[i] = PorCheckState.textHash(d, PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10));
-            p = PorCbor.skip(d, p);
+            // an entry's source_id and its end in one walk
+            uint256 next = PorCheckKeys.findAll(d, p, PorCheckStep.SOURCE_ID, f);
+            (named[i], p) = (PorCheckState.textHash(d, f[0]), next);
         }
         uint256 n = s.sourceCount;
         bool[] memory add = new bool[](items.length);

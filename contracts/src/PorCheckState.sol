@@ -94,10 +94,11 @@ library PorCheckState {
         bytes32[] memory tags = new bytes32[](s.groupCount);
         uint256[] memory g = new uint256[](7);
         for (uint256 i = 0; i < s.groupCount; i++) {
-            (ok, s.groups[i]) = group(d, p, g);
+            uint256 end;
+            (ok, s.groups[i], end) = group(d, p, g);
             if (!ok) return (false, s);
             tags[i] = s.groups[i].tag;
-            p = PorCbor.skip(d, p);
+            p = end != 0 ? end : PorCbor.skip(d, p);
         }
         ok = !repeats(tags);
     }
@@ -129,6 +130,24 @@ library PorCheckState {
         for (uint256 i = 0; i < count_; i++) {
             if (isWord(d, p, k, n)) return p + n;
             p = PorCbor.skip(d, PorCbor.skip(d, p));
+        }
+        return 0;
+    }
+
+    /// `PorRecords.computation`'s answer on a cited step (leaf offset `b`, its value
+    /// offsets `rec`) as the readers of prior steps use it: 1 a known `extract_claims`
+    /// step (inputs.kind that text, step_type "extract"), 2 a known `check_requirement`
+    /// step (step_type "check"), else 0 (another kind, or not known). Texts compare as
+    /// words: no hash, no walk past inputs' first key.
+    function priorKind(bytes calldata d, uint256 b, uint256[] memory rec) internal pure returns (uint256) {
+        uint256 k = key(d, b + rec[PorRecords.STEP_INPUTS], 0x646b696e64000000000000000000000000000000000000000000000000000000, 5);
+        if (k == 0) return 0;
+        uint256 t = b + rec[PorRecords.STEP_TYPE];
+        if (isWord(d, k, 0x6e657874726163745f636c61696d730000000000000000000000000000000000, 15)) {
+            return isWord(d, t, 0x6765787472616374000000000000000000000000000000000000000000000000, 8) ? 1 : 0;
+        }
+        if (isWord(d, k, 0x71636865636b5f726571756972656d656e740000000000000000000000000000, 18)) {
+            return isWord(d, t, 0x65636865636b0000000000000000000000000000000000000000000000000000, 6) ? 2 : 0;
         }
         return 0;
     }
@@ -193,22 +212,27 @@ library PorCheckState {
     bytes private constant GROUP_KEYS = "\x03key\x03max\x03min\x04kind\x05first\x05other\x0bclaim_count";
 
     /// One group of chunk c-1 (SPEC §12.5.3, `_group` of por/auditor/chunk_state.py);
-    /// `f` a buffer of seven words for its GROUP_KEYS values.
-    function group(bytes calldata d, uint256 p, uint256[] memory f) private pure returns (bool ok, Group memory g) {
+    /// `f` a buffer of seven words for its GROUP_KEYS values; `end` the offset after the
+    /// group when the walk reached it (always when ok: claim_count, its last key, is read).
+    function group(bytes calldata d, uint256 p, uint256[] memory f)
+        private
+        pure
+        returns (bool ok, Group memory g, uint256 end)
+    {
         (bool isMap, uint256 n,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap) return (false, g);
-        PorCheckKeys.find(d, p, GROUP_KEYS, f);
+        if (!isMap) return (false, g, 0);
+        (end,) = PorCheckKeys.find(d, p, GROUP_KEYS, f);
         uint256 kindAt = f[3];
-        if (kindAt == 0) return (false, g);
+        if (kindAt == 0) return (false, g, end);
         g.key = f[0];
         (ok,,) = g.key == 0 ? (false, 0, 0) : PorCbor.str(d, g.key, PorCbor.TEXT);
         bool counted;
         (counted, g.count) = countAt(d, f[6]);
-        if (!ok || !counted || g.count < 1) return (false, g);
+        if (!ok || !counted || g.count < 1) return (false, g, end);
         if (isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
             g.numeric = true;
             (uint256 lo, uint256 hi) = (f[2], f[1]);
-            if (n != 5 || lo == 0 || hi == 0) return (false, g);
+            if (n != 5 || lo == 0 || hi == 0) return (false, g, end);
             (ok, g.a) = ref(d, lo, true);
             bool okB;
             (okB, g.b) = ref(d, hi, true);
@@ -216,7 +240,7 @@ library PorCheckState {
             g.hasB = true;
         } else if (isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
             (uint256 first, uint256 other) = (f[4], f[5]);
-            if (first == 0 || n != (other == 0 ? 4 : 5)) return (false, g);
+            if (first == 0 || n != (other == 0 ? 4 : 5)) return (false, g, end);
             (ok, g.a) = ref(d, first, false);
             if (ok && other != 0) {
                 g.hasB = true;
@@ -224,7 +248,7 @@ library PorCheckState {
                 ok = ok && d[g.a.value] != d[g.b.value];
             }
         } else {
-            return (false, g);
+            return (false, g, end);
         }
         g.tag = tagOf(g.numeric, textHash(d, g.key));
     }

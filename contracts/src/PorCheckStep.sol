@@ -144,12 +144,11 @@ library PorCheckStep {
     {
         uint256 first = 2 + parts.evidenceCount;
         for (uint256 k = 0; k < parts.priorCount; k++) {
-            bytes calldata leaf = PorOneStepCheck.leafOf(d, parts.all[first + k]);
-            (bool known, bytes32 kind,) = PorRecords.computation(leaf, records[first + k]);
-            if (!known || prior != 0) return (false, 0, 0);
-            if (kind == KIND) prior = k + 1;
-            else if (kind == PorIds.EXTRACT_CLAIMS) extracts++;
-            else return (false, 0, 0);
+            // PorRecords.computation's (known, kind), for the two kinds read here
+            uint256 kind = PorCheckState.priorKind(d, parts.all[first + k].leaf, records[first + k]);
+            if (kind == 0 || prior != 0) return (false, 0, 0);
+            if (kind == 2) prior = k + 1;
+            else extracts++;
         }
         return (true, extracts, prior);
     }
@@ -157,7 +156,8 @@ library PorCheckStep {
     bytes private constant CARD_KEYS =
         "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
 
-    bytes private constant OUT_KEYS = "\x04card\x06claims";
+    bytes private constant CARD = "\x04card";
+    bytes private constant CLAIMS = "\x06claims";
     bytes private constant OUT_IDS = "\x0bevidence_id\x0erequirement_id";
 
     /// The item whose id is at `eid`, read through the extract step at leaf offset `b`:
@@ -172,24 +172,47 @@ library PorCheckStep {
         it.eid = eid;
         it.stepId = b + at[PorRecords.STEP_ID];
         uint256[] memory f = new uint256[](5);
-        (, uint256 left) = PorCheckKeys.find(d, b + at[PorRecords.STEP_OUTPUT], OUT_KEYS, f);
-        uint256 claims = f[1];
-        ok = card(d, f[0], it);
-        (bool claimsOk, uint256 end) = claimsOf(d, claims, it, skip, f);
+        // card, then claims from the card's end (its walk tells it): the card walked once
+        (, uint256 left) = PorCheckKeys.find(d, b + at[PorRecords.STEP_OUTPUT], CARD, f);
+        uint256 end = card(d, f[0], it);
+        if (end == 0 || left == 0) return (false, it);
+        (, left) = PorCheckKeys.findFrom(d, end, left, CLAIMS, f);
+        bool claimsOk;
+        (claimsOk, end) = claimsOf(d, f[0], it, skip, f);
         // evidence_id and requirement_id sort after claims: absent unless entries follow
         // it (a failed claims read ends nowhere: nothing is read after it)
         PorCheckKeys.findAfter(d, end, claimsOk ? left : 0, OUT_IDS, f);
-        ok = ok && claimsOk && names(d, b + at[PorRecords.STEP_EVIDENCE], f[0], f[1], eid, rid);
+        ok = claimsOk && names(d, b + at[PorRecords.STEP_EVIDENCE], f[0], f[1], eid, rid);
         (claimsOk, it.leaf) = leafOf(d, it.stepId);
         if (!ok || !claimsOk) return (false, it);
     }
 
     /// The leaf index the step id at `stepId` names (`step_N`: N - 1); ok false for N 0.
+    /// `PorRecords.stepNumber` of the text (9..14 bytes: one head byte and one word).
     function leafOf(bytes calldata d, uint256 stepId) private pure returns (bool ok, uint256 leaf) {
-        (, uint256 off, uint256 len) = PorCbor.str(d, stepId, PorCbor.TEXT);
-        (ok, leaf) = PorRecords.stepNumber(d, off, len);
-        if (!ok || leaf == 0) return (false, 0);
-        leaf--;
+        assembly ("memory-safe") {
+            let ib := byte(0, calldataload(add(d.offset, stepId)))
+            let len := and(ib, 31)
+            // a text of 9..14 bytes whose head is one byte, starting "step_"
+            if and(eq(shr(5, ib), 3), and(gt(len, 8), lt(len, 15))) {
+                let w := calldataload(add(d.offset, add(stepId, 1)))
+                if eq(shr(216, w), 0x737465705f) {
+                    ok := 1
+                    // more than four digits: no leading zero
+                    if and(gt(len, 9), eq(byte(5, w), 0x30)) { ok := 0 }
+                    for { let i := 5 } and(ok, lt(i, len)) { i := add(i, 1) } {
+                        let c := byte(i, w)
+                        if or(lt(c, 0x30), gt(c, 0x39)) { ok := 0 }
+                        leaf := add(mul(leaf, 10), sub(c, 0x30))
+                    }
+                }
+            }
+            // N 0 names no leaf
+            if iszero(leaf) { ok := 0 }
+            switch ok
+            case 0 { leaf := 0 }
+            default { leaf := sub(leaf, 1) }
+        }
     }
 
     /// output.claims (at `claims`) well-typed; the item's observed time (SPEC §12.5.3:
@@ -239,14 +262,15 @@ library PorCheckStep {
 
     /// output.card (at `p`): exactly its five keys, each in range (SPEC §12.5.2); the
     /// source id, retrieved_at, and status_code and provenance_tier packed in `reasons`
-    /// until `admit` reads them.
-    function card(bytes calldata d, uint256 p, Item memory it) private pure returns (bool) {
+    /// until `admit` reads them. `end`: the offset after the card, 0 when it is not valid.
+    function card(bytes calldata d, uint256 p, Item memory it) private pure returns (uint256 end) {
         (bool isMap, uint256 n,) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap || n != 5) return false;
+        if (!isMap || n != 5) return 0;
         uint256[] memory c = new uint256[](5);
-        // five entries, the five keys found: exactly the five keys (unique, §2)
-        PorCheckKeys.find(d, p, CARD_KEYS, c);
-        if (c[0] == 0 || c[1] == 0 || c[2] == 0 || c[3] == 0 || c[4] == 0) return false;
+        // five entries, the five keys found: exactly the five keys (unique, §2), the last
+        // one read: the walk reaches the card's end
+        (end,) = PorCheckKeys.find(d, p, CARD_KEYS, c);
+        if (c[0] == 0 || c[1] == 0 || c[2] == 0 || c[3] == 0 || c[4] == 0) return 0;
         it.sid = c[0];
         it.observed = c[2];
         (bool t,,) = PorCbor.str(d, c[0], PorCbor.TEXT);
@@ -255,7 +279,7 @@ library PorCheckStep {
         (bool v3,) = PorRecords.uintIn(d, c[3], 0, 10000);
         (bool v4, uint256 tier) = PorRecords.uintIn(d, c[4], 0, 3);
         it.reasons = (status << 8) | (tier << 128);
-        return t && v1 && v2 && v3 && v4;
+        if (!(t && v1 && v2 && v3 && v4)) end = 0;
     }
 
     uint8 internal constant NUMERIC = 1;
@@ -384,16 +408,33 @@ library PorCheckStep {
     function hashes(bytes calldata d, uint256 list, bool maps) private pure returns (bytes32[] memory h) {
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         h = new bytes32[](n);
+        uint256[] memory f = new uint256[](2);
         for (uint256 i = 0; i < n; i++) {
-            h[i] = PorCheckKeys.textHash(d, maps ? PorCheckState.key(d, p, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10) : p);
-            p = PorCbor.skip(d, p);
+            if (maps) {
+                // a map's source_id and its end in one walk
+                uint256 next = PorCheckKeys.findAll(d, p, SOURCE_ID, f);
+                (h[i], p) = (PorCheckKeys.textHash(d, f[0]), next);
+            } else {
+                (h[i], p) = (PorCheckKeys.textHash(d, p), PorCbor.skip(d, p));
+            }
         }
     }
 
+    /// `source_id`, then `PorCheckKeys.ALL` (`findAll`: the map walked to its end).
+    bytes internal constant SOURCE_ID =
+        "\x09source_id\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
+
     /// The text hash `sid` is in `list` (equal hashes: equal texts).
-    function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool) {
-        for (uint256 i = 0; i < list.length; i++) if (list[i] == sid) return true;
-        return false;
+    function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool found) {
+        assembly ("memory-safe") {
+            let e := add(list, shl(5, add(mload(list), 1)))
+            for { let p := add(list, 32) } lt(p, e) { p := add(p, 32) } {
+                if eq(mload(p), sid) {
+                    found := 1
+                    break
+                }
+            }
+        }
     }
 
     function hasCode(bytes calldata d, uint256 list, uint256 code) private pure returns (bool) {

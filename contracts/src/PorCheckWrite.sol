@@ -22,15 +22,21 @@ library PorCheckWrite {
         w.cap = cap;
     }
 
-    /// The first `len` (at most 32) bytes of `v`.
+    /// The first `len` (at most 32) bytes of `v` (a whole word stored at the fill: the
+    /// bytes past it are written over by the next writes, the buffer has 32 to spare).
     function word(W memory w, bytes32 v, uint256 len) internal pure {
-        if (!fits(w, len)) return;
-        bytes memory b = w.buf;
-        uint256 at = w.n;
         assembly ("memory-safe") {
-            mstore(add(add(b, 32), at), v)
+            // `fits` inline: a write past the capacity leaves the fill at cap + 1
+            let n := mload(add(w, 0x20))
+            let m := add(n, len)
+            let cap := mload(add(w, 0x40))
+            switch gt(m, cap)
+            case 1 { mstore(add(w, 0x20), add(cap, 1)) }
+            default {
+                mstore(add(add(mload(w), 32), n), v)
+                mstore(add(w, 0x20), m)
+            }
         }
-        w.n = at + len;
     }
 
     /// The bytes written equal `d[from:to]`.
@@ -53,38 +59,44 @@ library PorCheckWrite {
         return true;
     }
 
-    /// A head of major type `major` with argument `arg`, shortest form.
+    /// A head of major type `major` with argument `arg`, shortest form (one word: the
+    /// initial byte, then the argument's `width` bytes).
     function head(W memory w, uint8 major, uint256 arg) internal pure {
         uint256 width = arg < 24 ? 0 : arg < 256 ? 1 : arg < 65536 ? 2 : arg < 2 ** 32 ? 4 : 8;
-        if (!fits(w, 1 + width)) return;
         uint256 ib = uint256(major) << 5 | (width == 0 ? arg : width == 1 ? 24 : width == 2 ? 25 : width == 4 ? 26 : 27);
-        bytes memory b = w.buf;
-        uint256 at = w.n;
+        bytes32 v;
         assembly ("memory-safe") {
-            let p := add(add(b, 32), at)
-            mstore8(p, ib)
-            for { let i := 0 } lt(i, width) { i := add(i, 1) } {
-                mstore8(add(p, add(1, i)), and(shr(shl(3, sub(sub(width, 1), i)), arg), 0xff))
-            }
+            v := or(shl(248, ib), mul(iszero(iszero(width)), shl(sub(248, shl(3, width)), arg)))
         }
-        w.n = at + 1 + width;
+        word(w, v, 1 + width);
     }
 
     /// `d[from:to]` as it is.
     function copy(W memory w, bytes calldata d, uint256 from, uint256 to) internal pure {
-        uint256 len = to - from;
-        if (!fits(w, len)) return;
-        bytes memory b = w.buf;
-        uint256 at = w.n;
         assembly ("memory-safe") {
-            calldatacopy(add(add(b, 32), at), add(d.offset, from), len)
+            let len := sub(to, from)
+            let n := mload(add(w, 0x20))
+            let m := add(n, len)
+            let cap := mload(add(w, 0x40))
+            switch gt(m, cap)
+            case 1 { mstore(add(w, 0x20), add(cap, 1)) }
+            default {
+                calldatacopy(add(add(mload(w), 32), n), add(d.offset, from), len)
+                mstore(add(w, 0x20), m)
+            }
         }
-        w.n = at + len;
     }
 
     /// The whole item at `p` of `d`.
     function item(W memory w, bytes calldata d, uint256 p) internal pure {
-        copy(w, d, p, PorCbor.skip(d, p));
+        uint256 end;
+        assembly ("memory-safe") {
+            // a small unsigned integer or a short text: its end from its head
+            let ib := byte(0, calldataload(add(d.offset, p)))
+            if lt(ib, 0x18) { end := add(p, 1) }
+            if lt(sub(ib, 0x60), 0x18) { end := add(p, sub(ib, 0x5f)) }
+        }
+        copy(w, d, p, end != 0 ? end : PorCbor.skip(d, p));
     }
 
     /// Raw bytes `s`.
@@ -109,16 +121,18 @@ library PorCheckWrite {
         word(w, v ? bytes32(hex"f5") : bytes32(hex"f4"), 1);
     }
 
-    /// n in base ten (SPEC §12.5.2 decimal(n)), raw.
+    /// n in base ten (SPEC §12.5.2 decimal(n)), raw (its digits as one word: n < 10^32).
     function decimal(W memory w, uint256 v) internal pure {
         uint256 digits = 1;
         for (uint256 x = v / 10; x > 0; x /= 10) digits++;
-        bytes memory s = new bytes(digits);
-        for (uint256 i = digits; i > 0; i--) {
-            s[i - 1] = bytes1(uint8(0x30 + v % 10));
-            v /= 10;
+        bytes32 s;
+        assembly ("memory-safe") {
+            for { let i := digits } i { i := sub(i, 1) } {
+                s := or(s, shl(shl(3, sub(32, i)), add(0x30, mod(v, 10))))
+                v := div(v, 10)
+            }
         }
-        raw(w, s);
+        word(w, s, digits);
     }
 
     /// A claim reference `{"value", "claim_id", "evidence_id"}` (§2 order).

@@ -149,8 +149,24 @@ library PorContradictionsOutput {
     function same(bytes calldata d, Cursor memory c, uint256 p) private pure {
         unchecked {
             uint256 len = PorCbor.skip(d, p) - p;
-            c.ok = c.ok && c.at + len <= c.end && keccak256(d[c.at:c.at + len]) == keccak256(d[p:p + len]);
-            c.at += len;
+            uint256 at = c.at;
+            bool ok = c.ok && at + len <= c.end;
+            // word by word in calldata (no copy, no hash)
+            assembly ("memory-safe") {
+                let a := add(d.offset, at)
+                let b := add(d.offset, p)
+                for { let i := 0 } and(ok, lt(i, len)) { i := add(i, 32) } {
+                    let x := calldataload(add(a, i))
+                    let y := calldataload(add(b, i))
+                    if lt(sub(len, i), 32) {
+                        let sh := shl(3, sub(32, sub(len, i)))
+                        x := shr(sh, x)
+                        y := shr(sh, y)
+                    }
+                    ok := eq(x, y)
+                }
+            }
+            (c.ok, c.at) = (ok, at + len);
         }
     }
 

@@ -32,7 +32,6 @@ library PorContradictionsState {
     struct Table {
         bytes32[] keys;
         uint256[] index;
-        uint256[] buf; // `readGroup`'s seven GROUP_KEYS positions
     }
 
     // Key lists in §2 order (1-byte length then the text, `PorRecords.fields`,
@@ -51,22 +50,23 @@ library PorContradictionsState {
     ) internal pure returns (bool ok, Group[] memory merged, uint256 claims) {
         unchecked {
             uint256 first = 2 + parts.evidenceCount;
-            uint256[] memory groupsAt = new uint256[](reqIds.length);
+            // each chunk's groups read (walked once) with its state, then merged
+            Group[][] memory lists = new Group[][](reqIds.length);
+            uint256[] memory buf = new uint256[](7);
             uint256 total = 0;
             for (uint256 k = 0; k < reqIds.length; k++) {
                 uint256 claimCount;
-                uint256 groupCount;
-                (ok, claimCount, groupsAt[k], groupCount) = readState(d, parts.all[first + k], records[first + k], reqIds[k]);
+                (ok, claimCount, lists[k]) = readState(d, parts.all[first + k], records[first + k], reqIds[k], buf);
                 if (!ok) return (false, merged, 0);
                 claims += claimCount;
-                total += groupCount;
+                total += lists[k].length;
             }
             merged = new Group[](total);
-            Table memory t = Table(tableFor(total), new uint256[](0), new uint256[](7));
+            Table memory t = Table(tableFor(total), new uint256[](0));
             t.index = new uint256[](t.keys.length);
             uint256 n = 0;
             for (uint256 k = 0; k < reqIds.length; k++) {
-                (ok, n) = mergeChunk(d, merged, n, groupsAt[k], k + 1, t);
+                (ok, n) = mergeChunk(d, merged, n, lists[k], k + 1, t);
                 if (!ok) return (false, merged, 0);
             }
             assembly ("memory-safe") {
@@ -75,22 +75,19 @@ library PorContradictionsState {
         }
     }
 
-    /// Merge the groups array at `groups` of the `chunk`-th cited chunk (from 1) into
-    /// `merged[0:n]`: (ok, the new n).
+    /// Merge the groups `list` (read by `readGroups`) of the `chunk`-th cited chunk (from
+    /// 1) into `merged[0:n]`: (ok, the new n).
     function mergeChunk(
         bytes calldata d,
         Group[] memory merged,
         uint256 n,
-        uint256 groups,
+        Group[] memory list,
         uint256 chunk,
         Table memory t
-    ) private pure returns (bool ok, uint256) {
+    ) private pure returns (bool, uint256) {
         unchecked {
-            (, uint256 count, uint256 p) = PorCbor.container(d, groups, PorCbor.ARRAY);
-            for (uint256 i = 0; i < count; i++) {
-                Group memory g;
-                (ok, g) = readGroup(d, p, t.buf);
-                if (!ok) return (false, n);
+            for (uint256 i = 0; i < list.length; i++) {
+                Group memory g = list[i];
                 g.chunk = chunk;
                 uint256 at = slot(t.keys, g.id);
                 uint256 j = t.index[at];
@@ -103,9 +100,38 @@ library PorContradictionsState {
                     merged[j].chunk = chunk;
                     fold(d, merged[j], g);
                 }
-                p = PorCbor.skip(d, p);
             }
             return (true, n);
+        }
+    }
+
+    /// The groups array at `pos` (0: absent): each group read (`readGroup`, one walk
+    /// each); (ok, the groups, the offset after the array).
+    function readGroups(bytes calldata d, uint256 pos, uint256[] memory buf)
+        private
+        pure
+        returns (bool ok, Group[] memory list, uint256 p)
+    {
+        unchecked {
+            if (pos == 0) return (false, list, 0);
+            (bool isArray, uint256 count, uint256 first) = PorCbor.container(d, pos, PorCbor.ARRAY);
+            if (!isArray) return (false, list, 0);
+            // room for `count` groups (each set below; not `new`, which would build them)
+            assembly ("memory-safe") {
+                list := mload(0x40)
+                mstore(list, count)
+                mstore(0x40, add(list, shl(5, add(count, 1))))
+            }
+            p = first;
+            for (uint256 i = 0; i < count; i++) {
+                Group memory g;
+                (ok, g) = readGroup(d, p, buf);
+                if (!ok) return (false, list, 0);
+                // readGroup's end of the group (see there)
+                p = g.chunk != 0 ? g.chunk : PorCbor.skip(d, p);
+                list[i] = g;
+            }
+            ok = true;
         }
     }
 
@@ -164,71 +190,86 @@ library PorContradictionsState {
     /// requirement whose id text is at `req`: a check chunk (`check_requirement`) of that
     /// requirement, its output's requirement_id too; chunk, item_count, admitted_count,
     /// claim_count (and last_leaf when present) 0..2^63-1, covered iff admitted_count > 0,
-    /// provenance_ok true when covered, `sources` valid; (ok, claim_count, the groups
-    /// array, its count).
-    function readState(bytes calldata d, PorInclusion.Part memory part, uint256[] memory rec, uint256 req)
+    /// provenance_ok true when covered, `sources` valid, its groups valid (`readGroup`;
+    /// `buf` seven words); (ok, claim_count, the groups).
+    function readState(bytes calldata d, PorInclusion.Part memory part, uint256[] memory rec, uint256 req, uint256[] memory buf)
         private
         pure
-        returns (bool ok, uint256 claims, uint256 groups, uint256 groupCount)
+        returns (bool ok, uint256 claims, Group[] memory groups)
     {
         unchecked {
-            (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
-            if (!known || kind != PorIds.CHECK_REQUIREMENT) return (false, 0, 0, 0);
+            // PorRecords.computation: a known check_requirement step
+            if (PorCheckState.priorKind(d, part.leaf, rec) != 2) return (false, 0, groups);
             uint256 rid = PorCheckState.key(
                 d, part.leaf + rec[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15
             );
-            if (!sameText(d, rid, req)) return (false, 0, 0, 0);
-            return stateOf(d, part.leaf + rec[PorRecords.STEP_OUTPUT], req);
+            if (!sameText(d, rid, req)) return (false, 0, groups);
+            return stateOf(d, part.leaf + rec[PorRecords.STEP_OUTPUT], req, buf);
         }
     }
 
-    /// `readState`'s checks of the output at `out`.
-    function stateOf(bytes calldata d, uint256 out, uint256 req)
+    /// The output's keys before and after its groups, in §2 order (`PorCheckKeys.find`).
+    bytes private constant HEAD_KEYS = "\x05chunk\x06groups";
+    bytes private constant REST_KEYS =
+        "\x07covered\x07sources\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
+
+    /// `readState`'s checks of the output at `out`, walked once: to `groups`, each group
+    /// read (`readGroups`), then the keys after them.
+    function stateOf(bytes calldata d, uint256 out, uint256 req, uint256[] memory buf)
         private
         pure
-        returns (bool ok, uint256 claims, uint256 groups, uint256 groupCount)
+        returns (bool ok, uint256 claims, Group[] memory groups)
     {
         unchecked {
-            // PorCheckState.STATE_KEYS: chunk 0, groups 1, covered 2, sources 3, last_leaf 4,
-            // item_count 5, claim_count 6, provenance_ok 7, admitted_count 8, requirement_id 9
-            uint256[] memory at = new uint256[](10);
-            PorCheckKeys.find(d, out, PorCheckState.STATE_KEYS, at);
-            uint256 admitted;
-            (ok, claims, admitted) = counts(d, at);
-            (bool okCovered, bool covered) = at[2] == 0 ? (false, false) : PorCbor.boolAt(d, at[2]);
-            (bool okProvenance, bool provenance) = at[7] == 0 ? (false, false) : PorCbor.boolAt(d, at[7]);
-            ok = ok && okCovered && okProvenance && covered == (admitted > 0) && (provenance || !covered)
-                && sameText(d, at[9], req) && sources(d, at[3]);
-            groups = at[1];
-            (ok, groupCount) = arrayAt(d, groups, ok);
+            uint256[] memory at = new uint256[](8);
+            (, uint256 left) = PorCheckKeys.find(d, out, HEAD_KEYS, at);
+            uint256 chunk = at[0];
+            uint256 end;
+            (ok, groups, end) = readGroups(d, at[1], buf);
+            // the keys after groups: absent unless entries follow it
+            if (!ok || left == 0) return (false, 0, groups);
+            // REST_KEYS: covered 0, sources 1, last_leaf 2, item_count 3, claim_count 4,
+            // provenance_ok 5, admitted_count 6, requirement_id 7
+            PorCheckKeys.findAfter(d, end, left, REST_KEYS, at);
+            (ok, claims) = rest(d, chunk, at, req);
         }
     }
 
-    /// chunk, item_count, claim_count, admitted_count counts, last_leaf absent or a count
-    /// (`stateOf`'s positions `at`): (ok, claim_count, admitted_count).
-    function counts(bytes calldata d, uint256[] memory at) private pure returns (bool ok, uint256 claims, uint256 admitted) {
-        ok = true;
-        if (at[4] != 0) (ok,) = PorCheckState.countAt(d, at[4]);
-        (bool okChunk,) = PorCheckState.countAt(d, at[0]);
-        (bool okItems,) = PorCheckState.countAt(d, at[5]);
-        (bool okClaims, uint256 c) = PorCheckState.countAt(d, at[6]);
-        (bool okAdmitted, uint256 a) = PorCheckState.countAt(d, at[8]);
-        return (ok && okChunk && okItems && okClaims && okAdmitted, c, a);
+    /// `stateOf`'s checks of the keys after groups (REST_KEYS positions `at`).
+    function rest(bytes calldata d, uint256 chunk, uint256[] memory at, uint256 req)
+        private
+        pure
+        returns (bool ok, uint256 claims)
+    {
+        uint256 admitted;
+        (ok, claims, admitted) = counts(d, chunk, at);
+        (bool okCovered, bool covered) = at[0] == 0 ? (false, false) : PorCbor.boolAt(d, at[0]);
+        (bool okProvenance, bool provenance) = at[5] == 0 ? (false, false) : PorCbor.boolAt(d, at[5]);
+        ok = ok && okCovered && okProvenance && covered == (admitted > 0) && (provenance || !covered)
+            && sameText(d, at[7], req) && sources(d, at[1]);
     }
 
-    /// (`ok` and the item at `p` (0: absent) is an array, its count).
-    function arrayAt(bytes calldata d, uint256 p, bool ok) private pure returns (bool, uint256 n) {
-        if (p == 0) return (false, 0);
-        bool isArray;
-        (isArray, n,) = PorCbor.container(d, p, PorCbor.ARRAY);
-        return (ok && isArray, n);
+    /// chunk (at `chunk`), item_count, claim_count, admitted_count counts, last_leaf absent
+    /// or a count (`stateOf`'s REST_KEYS positions `at`): (ok, claim_count, admitted_count).
+    function counts(bytes calldata d, uint256 chunk, uint256[] memory at)
+        private
+        pure
+        returns (bool ok, uint256 claims, uint256 admitted)
+    {
+        ok = true;
+        if (at[2] != 0) (ok,) = PorCheckState.countAt(d, at[2]);
+        (bool okChunk,) = PorCheckState.countAt(d, chunk);
+        (bool okItems,) = PorCheckState.countAt(d, at[3]);
+        (bool okClaims, uint256 c) = PorCheckState.countAt(d, at[4]);
+        (bool okAdmitted, uint256 a) = PorCheckState.countAt(d, at[6]);
+        return (ok && okChunk && okItems && okClaims && okAdmitted, c, a);
     }
 
     /// Python's text equality of the item at `a` (0: absent) and the text at `b`.
     function sameText(bytes calldata d, uint256 a, uint256 b) private pure returns (bool) {
         if (a == 0) return false;
         (bool text,,) = PorCbor.str(d, a, PorCbor.TEXT);
-        return text && PorRecords.sameTextAt(d, a, b);
+        return text && PorCheckKeys.sameText(d, a, b);
     }
 
     /// `sources`: a list of {evidence_id, source_id, step_id} maps of texts, no source_id twice.
@@ -259,10 +300,12 @@ library PorContradictionsState {
     /// A group (`_group`): numeric {kind, key, claim_count >= 1, min, max} or boolean
     /// {kind, key, claim_count >= 1, first[, other]}, no other key, with references of
     /// its kind, a boolean `other` of the other value.
+    /// `g.chunk` (set by the caller after): the offset after the group when its walk
+    /// reached it (always when ok: its last key, claim_count, is a key read), else 0.
     function readGroup(bytes calldata d, uint256 p, uint256[] memory at) private pure returns (bool ok, Group memory g) {
         unchecked {
             // GROUP_KEYS: key 0, max 1, min 2, kind 3, first 4, other 5, claim_count 6
-            PorCheckKeys.find(d, p, GROUP_KEYS, at);
+            (g.chunk,) = PorCheckKeys.find(d, p, GROUP_KEYS, at);
             (, uint256 count,) = PorCbor.container(d, p, PorCbor.MAP);
             (bool keyText,,) = at[0] == 0 ? (false, 0, 0) : PorCbor.str(d, at[0], PorCbor.TEXT);
             (bool counted, uint256 n) = at[6] == 0 ? (false, 0) : PorRecords.uintIn(d, at[6], 1, PorRecords.MAX_COUNT);

@@ -53,9 +53,25 @@ library PorContradictionsStep {
         uint256[][] memory records,
         uint256[] memory at
     ) internal pure returns (bool, bytes32) {
+        return recomputeAt(d, parts, records, at, new uint256[](0));
+    }
+
+    /// `recompute` with the PromptSpec's `conflict_policy` and `data_requirements` value
+    /// offsets in `d` in `top` (0: absent) as `PorCheckKeys.topValues` reads them from the
+    /// §2 reader's pass over the leaf, or `top` empty: the leaf's map walked for them.
+    function recomputeAt(
+        bytes calldata d,
+        PorOneStepCheck.Parts memory parts,
+        uint256[][] memory records,
+        uint256[] memory at,
+        uint256[] memory top
+    ) internal pure returns (bool, bytes32) {
         unchecked {
-            (bool specOk, uint256[] memory reqIds, uint256 tolerance) =
-                readSpec(d, parts.all[1].leaf);
+            if (top.length == 0) {
+                top = new uint256[](2);
+                PorCheckKeys.find(d, parts.all[1].leaf, TOP_KEYS, top);
+            }
+            (bool specOk, uint256[] memory reqIds, uint256 tolerance) = readSpec(d, top[0], top[1]);
             if (!specOk) return (true, INVALID_RECORD);
             // A contradictions step cites no item, and one chunk per requirement
             // (step.citation_mismatch).
@@ -86,21 +102,20 @@ library PorContradictionsStep {
         }
     }
 
-    /// The PromptSpec leaf at `off` (it passed the §2 reader): its `data_requirements` is an
-    /// array of 1..8 maps, each with an Id `requirement_id`, no id twice, and its
-    /// `conflict_policy.numeric_tolerance` is a canonical decimal text that is not negative
-    /// (SPEC §4.2). `reqIds`: the offsets of the id texts in `d`; `tolerance` the offset
-    /// of the text item. Each map is walked once for the keys read of it.
-    function readSpec(bytes calldata d, uint256 off)
+    /// The PromptSpec leaf (it passed the §2 reader) whose `conflict_policy` and
+    /// `data_requirements` values are at `policy` and `reqs` (0: absent): its
+    /// `data_requirements` is an array of 1..8 maps, each with an Id `requirement_id`, no
+    /// id twice, and its `conflict_policy.numeric_tolerance` is a canonical decimal text
+    /// that is not negative (SPEC §4.2). `reqIds`: the offsets of the id texts in `d`;
+    /// `tolerance` the offset of the text item. Each map is walked once for the keys read.
+    function readSpec(bytes calldata d, uint256 policy, uint256 reqs)
         internal
         pure
         returns (bool ok, uint256[] memory reqIds, uint256 tolerance)
     {
         unchecked {
             uint256[] memory f = new uint256[](2);
-            PorCheckKeys.find(d, off, TOP_KEYS, f);
-            uint256 policy = f[0];
-            (ok, reqIds) = requirementIds(d, f[1], f);
+            (ok, reqIds) = requirementIds(d, reqs, f);
             if (!ok) return (false, reqIds, 0);
             // Absent is invalid too: a record's bytes hold its defaults (canonical form, §4).
             PorCheckKeys.find(d, policy, TOLERANCE, f);
@@ -111,7 +126,7 @@ library PorContradictionsStep {
     }
 
     /// The PromptSpec keys `readSpec` reads, in §2 order (`PorCheckKeys.find`).
-    bytes private constant TOP_KEYS = "\x0fconflict_policy\x11data_requirements";
+    bytes internal constant TOP_KEYS = "\x0fconflict_policy\x11data_requirements";
     bytes private constant TOLERANCE = "\x11numeric_tolerance";
     bytes private constant REQ_ID = "\x0erequirement_id";
 
@@ -133,7 +148,7 @@ library PorContradictionsStep {
                 (bool idOk,,) = PorRecords.isId(d, id);
                 if (!idOk) return (false, ids);
                 for (uint256 j = 0; j < i; j++) {
-                    if (PorRecords.sameTextAt(d, ids[j], id)) return (false, ids);
+                    if (PorCheckKeys.sameText(d, ids[j], id)) return (false, ids);
                 }
                 ids[i] = id;
                 p = PorCbor.skip(d, p);
