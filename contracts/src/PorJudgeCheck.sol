@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborTop} from "./PorCborTop.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
@@ -116,11 +117,7 @@ library PorJudgeCheck {
     function decide(bytes calldata d, PorInclusion.Part[] memory all) private pure returns (bool, bytes32) {
         (bool ok, uint256[] memory verdict) = verdictRecord(d, all[0]);
         PorJudgeRules.Spec memory s;
-        if (ok) {
-            (bytes32 err,) = PorCbor.check(leafOf(d, all[1]));
-            ok = err == 0;
-        }
-        if (ok) (ok, s) = PorJudgeRules.readSpec(d, all[1].leaf);
+        if (ok) (ok, s) = spec(d, all[1]);
         uint256[][] memory steps = new uint256[][](all.length);
         for (uint256 i = 2; ok && i < all.length; i++) (ok, steps[i]) = step(d, all[i]);
         if (!ok) return (true, INVALID_RECORD);
@@ -136,6 +133,14 @@ library PorJudgeCheck {
         PorJudgeRules.Vars memory v = variables(d, steps[2][PorRecords.STEP_OUTPUT]);
         (uint8 outcome, uint256 confidence, uint8 rule) = PorJudgeRules.judge(d, s, v, cards);
         return same(d, verdict, s, outcome, confidence, rule) ? (false, MATCH) : (true, MISMATCH);
+    }
+
+    /// The PromptSpec leaf passes the §2 reader and the fields the judge reads are valid
+    /// (`PorJudgeRules.readSpec`, from the top-level offsets of the reader's pass).
+    function spec(bytes calldata d, PorInclusion.Part memory p) private pure returns (bool, PorJudgeRules.Spec memory s) {
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leafOf(d, p));
+        if (err != 0) return (false, s);
+        return PorJudgeRules.readSpec(d, p.leaf, top);
     }
 
     /// The verdict leaf is a valid por.DeterministicVerdict/1 (SPEC §4.5): its value

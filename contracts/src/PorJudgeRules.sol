@@ -157,9 +157,10 @@ library PorJudgeRules {
     // --- reading the PromptSpec -------------------------------------------------------
 
     /// The fields the judge reads from the PromptSpec map at `pos` (ok false: one of them
-    /// breaks its §4.2 type or range).
-    function readSpec(bytes calldata d, uint256 pos) internal pure returns (bool ok, Spec memory s) {
-        uint256[] memory top = PorCborKeys.pick(d, pos, TOP_KEYS);
+    /// breaks its §4.2 type or range); `at` its top-level items' offsets from `pos`
+    /// (`PorCborTop.checkTop`; empty: the map is walked).
+    function readSpec(bytes calldata d, uint256 pos, uint256[] memory at) internal pure returns (bool ok, Spec memory s) {
+        uint256[] memory top = at.length == 0 ? PorCborKeys.pick(d, pos, TOP_KEYS) : topFields(d, pos, at);
         uint256[] memory market = PorCborKeys.pick(d, top[0], MARKET_KEYS);
         s.marketId = market[0];
         (ok,,) = PorRecords.isId(d, s.marketId);
@@ -184,6 +185,33 @@ library PorJudgeRules {
     /// timestamp_slack_seconds.
     bytes private constant TOP_KEYS =
         "\x06market\x0bstrict_mode\x0fconflict_policy\x11output_schema_ref\x11confidence_policy\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds";
+    /// `PorCborKeys.pick(d, pos, TOP_KEYS)` from the offsets `at` of the map's items (keys
+    /// at even places, from `pos`): each text key under 24 bytes compared as its key word
+    /// with TOP_KEYS' words, no value skipped.
+    function topFields(bytes calldata d, uint256 pos, uint256[] memory at) private pure returns (uint256[] memory top) {
+        top = new uint256[](8);
+        bytes memory names = TOP_KEYS;
+        for (uint256 i = 0; i < at.length; i += 2) {
+            uint256 p = pos + at[i];
+            assembly ("memory-safe") {
+                let ib := byte(0, calldataload(add(d.offset, p)))
+                let len := and(ib, 31)
+                if and(eq(shr(5, ib), 3), lt(len, 24)) {
+                    let w := or(and(calldataload(add(d.offset, add(p, 1))), not(shr(shl(3, len), not(0)))), len)
+                    let k := add(names, 32)
+                    let end := add(k, mload(names))
+                    for { let j := 0 } lt(k, end) { j := add(j, 1) } {
+                        let n := byte(0, mload(k))
+                        if eq(w, or(and(mload(add(k, 1)), not(shr(shl(3, n), not(0)))), n)) {
+                            mstore(add(top, shl(5, add(j, 1))), add(pos, mload(add(at, shl(5, add(i, 2))))))
+                        }
+                        k := add(k, add(n, 1))
+                    }
+                }
+            }
+        }
+    }
+
     /// market: market_id, resolution_window, resolution_rules (smaller maps are read a key
     /// at a time: `get`, measured cheaper there than `pick`'s arrays).
     bytes private constant MARKET_KEYS = "\x09market_id\x11resolution_window\x10resolution_rules";
