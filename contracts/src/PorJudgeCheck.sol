@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
@@ -126,8 +127,7 @@ library PorJudgeCheck {
         if (!PorJudgeRules.textIs(d, steps[2][PorRecords.STEP_TYPE], PorJudgeRules.T_MAP)) return (true, NOT_MAP);
         PorJudgeRules.Card[] memory cards = new PorJudgeRules.Card[](all.length - FIRST_EXTRACT);
         for (uint256 i = 0; i < cards.length; i++) {
-            (ok,) = extractAt(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
-            if (ok) (ok, cards[i]) = card(d, steps[FIRST_EXTRACT + i]);
+            (ok, cards[i]) = card(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
             if (!ok) return (true, INVALID_RECORD); // a stand-in for "" has no card (`_cards`)
         }
         PorJudgeRules.Vars memory v = variables(d, steps[2][PorRecords.STEP_OUTPUT]);
@@ -243,9 +243,19 @@ library PorJudgeCheck {
         returns (bool, uint256 eid)
     {
         eid = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVIDENCE_ID);
+        return (isExtract(d, part, at, eid, evidenceCount), eid);
+    }
+
+    /// `extractAt` with the output's evidence_id at `eid` (0 absent).
+    function isExtract(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 eid, uint256 evidenceCount)
+        private
+        pure
+        returns (bool)
+    {
+        // eid 0 (absent) is no text: offset 0 is the proof's map head (`verifyParts`)
         (bool text,,) = PorCbor.str(d, eid, PorCbor.TEXT);
-        return (PorJudgeRules.textIs(d, at[PorRecords.STEP_TYPE], PorJudgeRules.T_EXTRACT)
-            && part.leafIndex < evidenceCount && eid != 0 && text, eid);
+        return PorJudgeRules.textIs(d, at[PorRecords.STEP_TYPE], PorJudgeRules.T_EXTRACT)
+            && part.leafIndex < evidenceCount && text;
     }
 
     /// The text at `p` equals one of the texts from `first` up to `p`.
@@ -270,20 +280,29 @@ library PorJudgeCheck {
         }
     }
 
+    /// The output keys `card` reads (SPEC §2 order).
+    bytes private constant OUTPUT_KEYS = "\x04card\x0bevidence_id\x0erequirement_id";
+
     /// `read_card` (SPEC §12.5.2): inputs.kind extract_claims, output.requirement_id text,
     /// output.card exactly source_id (text), status_code 100..599, retrieved_at 0..2^63-1,
     /// confidence_bps 0..10000, provenance_tier 0..3.
-    function card(bytes calldata d, uint256[] memory at) private pure returns (bool ok, PorJudgeRules.Card memory c) {
+    /// The part is an extract step (`isExtract`) and its card reads: its output's card,
+    /// evidence_id and requirement_id found in one walk (`PorCborKeys.pick`).
+    function card(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 evidenceCount)
+        private
+        pure
+        returns (bool ok, PorJudgeRules.Card memory c)
+    {
+        uint256[] memory o = PorCborKeys.pick(d, at[PorRecords.STEP_OUTPUT], OUTPUT_KEYS);
+        if (!isExtract(d, part, at, o[1], evidenceCount)) return (false, c);
         if (!PorJudgeRules.textIs(d, PorJudgeRules.field(d, at[PorRecords.STEP_INPUTS], PorJudgeRules.K_KIND), PorJudgeRules.T_EXTRACT_CLAIMS)) return (false, c);
-        uint256 output = at[PorRecords.STEP_OUTPUT];
-        c.requirement = PorJudgeRules.field(d, output, PorJudgeRules.K_REQUIREMENT_ID);
+        c.requirement = o[2];
         (bool req,,) = PorCbor.str(d, c.requirement, PorCbor.TEXT);
         uint256[] memory f;
         (ok, f) = PorRecords.fields(
-            d, PorJudgeRules.field(d, output, PorJudgeRules.K_CARD),
-            "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier"
+            d, o[0], "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier"
         );
-        if (!ok || c.requirement == 0 || !req) return (false, c);
+        if (!ok || !req) return (false, c); // absent (0): no text, as in `isExtract`
         (bool source,,) = PorCbor.str(d, f[0], PorCbor.TEXT);
         (bool status,) = PorRecords.uintIn(d, f[1], 100, 599);
         (bool time,) = PorRecords.uintIn(d, f[2], 0, PorJudgeRules.MAX_TIME);
@@ -296,9 +315,9 @@ library PorJudgeCheck {
 
     /// The map step's output.evaluation_variables, read as `variables_from`.
     function variables(bytes calldata d, uint256 output) private pure returns (PorJudgeRules.Vars memory v) {
-        (bool isMap, uint256 n, uint256 p) =
-            PorCbor.container(d, PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES), PorCbor.MAP);
-        if (PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES) == 0 || !isMap) return v;
+        uint256 vars = PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES);
+        (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, vars, PorCbor.MAP);
+        if (vars == 0 || !isMap) return v;
         uint256 seenFlags = 0;
         bool summaryOk = false;
         for (uint256 i = 0; i < n; i++) {
