@@ -112,6 +112,17 @@ library PorJudgeRules {
         return get(d, pos, text & ~(type(uint256).max >> (n << 3)) | n);
     }
 
+    /// `PorDeduceSpec.next` (a key resumed after an earlier one's value `prev`, with `left`
+    /// entries after it; `prev` 0: the whole map) for the key at offset `k` of KEY_NAMES.
+    function next(bytes calldata d, uint256 pos, uint256 prev, uint256 left, uint256 k)
+        internal
+        pure
+        returns (uint256, uint256)
+    {
+        (uint256 n, uint256 text) = name(k);
+        return PorDeduceSpec.next(d, pos, prev, left, text & ~(type(uint256).max >> (n << 3)) | n);
+    }
+
     /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES, compared as
     /// one word: the item's head (0x60 | n, or 0x78 n from 24 bytes on) and its n bytes
     /// against that encoding of the name (n at most 30; every name here is).
