@@ -27,7 +27,7 @@ const RUNS = 10000;
 // pass EIP-170 (24 576 bytes deployed) or EIP-3860 (49 152 bytes of initcode; an
 // executor's initcode holds the contracts its constructor creates). Fewer runs: smaller
 // code, a little more gas.
-const FEWER_RUNS = { PorAggregateExec: 1000, PorJudgeExec: 250 };
+const FEWER_RUNS = { PorAggregateExec: 1000 };
 const settings = {
   evmVersion: "cancun",
   optimizer: { enabled: true, runs: RUNS },

@@ -3,7 +3,6 @@ pragma solidity 0.8.30;
 
 import {PorDeduceRead} from "./PorDeduceRead.sol";
 import {PorDeduceStep} from "./PorDeduceStep.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorIds} from "./PorIds.sol";
 
 /// @title PorDeduceExec: a one-step proof of a `deduce` step decided on chain (SPEC §14.8).
@@ -21,19 +20,23 @@ contract PorDeduceExec {
 
     /// A por.OneStepProof/1 whose bytes passed the §2 reader (the router runs it).
     function execute(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
-        PorOneStepCheck.Parts memory parts;
-        uint256[][] memory records;
-        uint256[] memory at;
-        (won, checkId, porRoot, parts, records, at) = PorOneStepCheck.checkKind(proof, KIND);
+        uint256[] memory flat;
+        uint256[][] memory tables;
+        (won, checkId, porRoot, flat, tables) = PorDeduceRead.prepare(proof, KIND);
         if (checkId != 0) return (won, checkId, porRoot);
-        (won, checkId) = core.run(proof, PorDeduceRead.flatten(proof, parts, records, at));
+        (won, checkId) = core.run(proof, flat, tables);
     }
 }
 
 /// @title PorDeduceCore: `PorDeduceStep.run` behind an external call (stateless, pure).
 contract PorDeduceCore {
-    /// (won, check id) of the deduce step in `proof` at `PorDeduceStep.flatten`'s offsets.
-    function run(bytes calldata proof, uint256[] calldata flat) external pure returns (bool, bytes32) {
-        return PorDeduceStep.run(proof, flat);
+    /// (won, check id) of the deduce step in `proof` at `PorDeduceRead.flatten`'s offsets
+    /// and tables.
+    function run(bytes calldata proof, uint256[] calldata flat, uint256[][] calldata tables)
+        external
+        pure
+        returns (bool, bytes32)
+    {
+        return PorDeduceStep.run(proof, flat, tables);
     }
 }

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborTop} from "./PorCborTop.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
@@ -16,72 +17,186 @@ library PorDeduceRead {
     /// Slots per prior step in `flatten`: leaf offset, known computation (0: none), offsets.
     uint256 internal constant PRIOR = 2 + STEP_FIELDS;
 
-    /// The offsets `run` reads, packed: the step leaf's offset, the PromptSpec leaf's
-    /// offset and length, the number of prior steps, the step's value offsets, then each
-    /// prior step's leaf offset, its known computation (`PorRecords.computation`'s kind,
-    /// 0 when unknown or its output has not the shape `shapeOk` reads) and value offsets (a deduce step carries no item).
+    /// The PromptSpec leaf (`part`) passes the §2 reader (`PorCborTop.checkTop`, one pass;
+    /// else ok false), and where its `data_requirements` and `prediction_semantics` values
+    /// are (offsets of `d`, 0 when absent): read from the top-level offsets that pass kept,
+    /// or by a walk of the map when it holds more than `PorCbor.TOP_ITEMS` items.
+    function specTop(bytes calldata d, PorInclusion.Part memory part)
+        internal
+        pure
+        returns (bool ok, uint256 r, uint256 p)
+    {
+        uint256 base = part.leaf;
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(d[base:base + part.leafLength]);
+        if (err != 0) return (false, 0, 0);
+        if (top.length == 0) {
+            uint256 left;
+            (r, left) = S.next(d, base, 0, 0, S.REQUIREMENTS);
+            (p,) = S.next(d, base, r, left, S.SEMANTICS);
+            return (true, r, p);
+        }
+        for (uint256 i = 0; i < top.length; i += 2) {
+            (bool isR,) = S.keyAt(d, base + top[i], S.REQUIREMENTS);
+            (bool isP,) = S.keyAt(d, base + top[i], S.SEMANTICS);
+            if (isR) r = base + top[i + 1];
+            if (isP) p = base + top[i + 1];
+        }
+        return (true, r, p);
+    }
+
+    /// `PorOneStepCheck.checkKind(d, want)` with the PromptSpec leaf's §2 check by `specTop`,
+    /// then (when nothing decided: `id` 0) `flatten`'s offsets.
+    function prepare(bytes calldata d, bytes32 want)
+        internal
+        view
+        returns (bool won, bytes32 id, bytes32 porRoot, uint256[] memory flat, uint256[][] memory tables)
+    {
+        PorOneStepCheck.Parts memory parts;
+        uint256[][] memory records;
+        uint256[] memory at;
+        bytes32 kind;
+        (won, id, porRoot, parts, records, at, kind) = PorOneStepCheck.checkUpTo(d);
+        if (id != 0) return (won, id, porRoot, flat, tables);
+        if (kind != want) revert PorOneStepCheck.CourtPath(kind);
+        bool isCbor;
+        (isCbor, flat, tables) = flatten(d, parts, records, at);
+        if (!isCbor) return (true, PorIds.INVALID_RECORD, porRoot, flat, tables);
+    }
+
+    /// The offsets `run` reads, packed: the step leaf's offset, the PromptSpec's
+    /// `data_requirements` and `prediction_semantics` values (`specTop`'s `r`, `p`; `isCbor`
+    /// false, nothing else set, when the leaf fails the §2 reader), the number of prior
+    /// steps, the step's value offsets, then each prior step's leaf offset, its known
+    /// computation (`PorRecords.computation`'s kind, 0 when unknown or its output has not
+    /// the shape `shaped` reads) and value offsets (a deduce step carries no item); and per
+    /// prior step the table `shaped` reads its output into (read once, here).
     function flatten(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[][] memory records, uint256[] memory at)
         internal
         pure
-        returns (uint256[] memory flat)
+        returns (bool isCbor, uint256[] memory flat, uint256[][] memory tables)
     {
         uint256 np = parts.priorCount;
         flat = new uint256[](4 + STEP_FIELDS + np * PRIOR);
-        (flat[0], flat[1], flat[2], flat[3]) = (parts.all[0].leaf, parts.all[1].leaf, parts.all[1].leafLength, np);
+        tables = new uint256[][](np);
+        (isCbor, flat[1], flat[2]) = specTop(d, parts.all[1]);
+        if (!isCbor) return (false, flat, tables);
+        (flat[0], flat[3]) = (parts.all[0].leaf, np);
         for (uint256 k = 0; k < STEP_FIELDS; k++) flat[4 + k] = at[k];
         uint256 first = 2 + parts.evidenceCount;
         for (uint256 i = 0; i < np; i++) {
-            uint256 o = 4 + STEP_FIELDS + i * PRIOR;
-            PorInclusion.Part memory part = parts.all[first + i];
-            flat[o] = part.leaf;
-            (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], records[first + i]);
-            bool shaped = known && shapeOk(d, part.leaf + records[first + i][PorRecords.STEP_OUTPUT], kind);
-            flat[o + 1] = shaped ? uint256(kind) : 0;
-            for (uint256 k = 0; k < STEP_FIELDS; k++) flat[o + 2 + k] = records[first + i][k];
+            tables[i] = prior(d, parts.all[first + i], records[first + i], flat, 4 + STEP_FIELDS + i * PRIOR);
         }
     }
 
-    /// The output at `o` of a prior step computing `kind` has the shape step_io reads: an
+    /// Prior step `part` (value offsets `rec`) into `flat` from `o`; its table.
+    function prior(bytes calldata d, PorInclusion.Part memory part, uint256[] memory rec, uint256[] memory flat, uint256 o)
+        private
+        pure
+        returns (uint256[] memory table)
+    {
+        flat[o] = part.leaf;
+        (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
+        bool ok;
+        if (known) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
+        flat[o + 1] = ok ? uint256(kind) : 0;
+        for (uint256 k = 0; k < STEP_FIELDS; k++) flat[o + 2 + k] = rec[k];
+    }
+
+    /// Slots per field map in an aggregate's table (`shaped`): the map's offset, the
+    /// keccak256 of its key, kind and status texts, then the offsets of its status, value
+    /// (0 absent), evidence_ids and fallback_used.
+    uint256 internal constant FIELD = 8;
+    uint256 internal constant F_MAP = 0;
+    uint256 internal constant F_KEY = 1;
+    uint256 internal constant F_KIND = 2;
+    uint256 internal constant F_STATUS = 3;
+    uint256 internal constant F_STATUS_AT = 4;
+    uint256 internal constant F_VALUE = 5;
+    uint256 internal constant F_IDS = 6;
+    uint256 internal constant F_FALLBACK = 7;
+    /// An aggregate's table: covered (1 true), provenance_ok, the field count, then rows.
+    uint256 internal constant ROWS = 3;
+
+    /// The output at `o` of a prior step computing `kind` has the shape step_io reads (an
     /// aggregate's covered and provenance_ok bool and fields a list of field maps; a
-    /// contradictions step's conflicts a list of maps with text kind and key. (Checked
-    /// in `flatten`, so in `PorDeduceExec`, for code size.)
-    function shapeOk(bytes calldata d, uint256 o, bytes32 kind) internal pure returns (bool) {
-        if (kind == PorIds.AGGREGATE) {
-            (uint256 f, uint256 cov, uint256 prov) = S.aggregateOutput(d, o);
-            (bool isCov,) = boolOf(d, cov);
-            (bool isProv,) = boolOf(d, prov);
-            return isCov && isProv && listOf(d, f, true);
+    /// contradictions step's conflicts a list of maps with text kind and key), and its
+    /// table: an aggregate's (`ROWS`, `FIELD`), a contradictions step's conflicts as
+    /// (keccak256 of kind, of key) pairs. (Read in `flatten`, so in `PorDeduceExec`, for
+    /// code size; the core reads the tables, not the outputs again.)
+    function shaped(bytes calldata d, uint256 o, bytes32 kind) internal pure returns (bool, uint256[] memory t) {
+        if (kind == PorIds.AGGREGATE) return aggregateTable(d, o);
+        if (kind != PorIds.CONTRADICTIONS) return (false, t);
+        (bool ok, uint256 m, uint256 q) = list(d, S.get(d, o, uint256(bytes32("conflicts")) | 9));
+        t = new uint256[](2 * m);
+        for (uint256 j = 0; ok && j < m; j++) {
+            (bool isMap,,) = PorCbor.container(d, q, PorCbor.MAP);
+            (uint256 key, uint256 left) = S.next(d, q, 0, 0, uint256(bytes32("key")) | 3);
+            (uint256 k,) = S.next(d, q, key, left, uint256(bytes32("kind")) | 4);
+            (t[2 * j], t[2 * j + 1]) = (textHash(d, k), textHash(d, key));
+            ok = isMap && t[2 * j] != 0 && t[2 * j + 1] != 0;
+            q = PorCbor.skip(d, q);
         }
-        return kind == PorIds.CONTRADICTIONS && listOf(d, S.get(d, o, uint256(bytes32("conflicts")) | 9), false);
+        return (ok, t);
     }
 
-    /// A list of field maps (`fields`) or of conflict maps.
-    function listOf(bytes calldata d, uint256 pos, bool fields) internal pure returns (bool) {
-        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (pos == 0 || !isArray) return false;
+    /// An aggregate's output at `o`: covered and provenance_ok bool, fields a list of
+    /// field maps (`fieldRow`); its table.
+    function aggregateTable(bytes calldata d, uint256 o) private pure returns (bool, uint256[] memory t) {
+        (uint256 f, uint256 cov, uint256 prov) = S.aggregateOutput(d, o);
+        (bool isList, uint256 n, uint256 p) = list(d, f);
+        t = new uint256[](ROWS + n * FIELD);
+        bool isCov;
+        bool isProv;
+        (isCov, t[0]) = bit(d, cov);
+        (isProv, t[1]) = bit(d, prov);
+        if (!isCov || !isProv || !isList) return (false, t);
+        t[2] = n;
         for (uint256 j = 0; j < n; j++) {
-            if (!(fields ? fieldShape(d, p) : conflictShape(d, p))) return false;
+            if (!fieldRow(d, p, t, ROWS + j * FIELD)) return (false, t);
             p = PorCbor.skip(d, p);
         }
-        return true;
+        return (true, t);
     }
 
-    /// A field map: key, kind, status text; fallback_used bool; evidence_ids texts (the
-    /// five read in one walk: `PorDeduceSpec.next`, in §2 key order).
-    function fieldShape(bytes calldata d, uint256 p) internal pure returns (bool) {
+    /// The bool at `pos` (0: absent, not ok) as 1 true, 0 false.
+    function bit(bytes calldata d, uint256 pos) private pure returns (bool ok, uint256 v) {
+        bool b;
+        (ok, b) = boolOf(d, pos);
+        v = b ? 1 : 0;
+    }
+
+    /// An array at `pos` (0: absent, not ok): (ok, count, first).
+    function list(bytes calldata d, uint256 pos) private pure returns (bool isArray, uint256 n, uint256 p) {
+        (isArray, n, p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        isArray = isArray && pos != 0;
+    }
+
+    /// The field map at `p` (key, kind, status text; fallback_used bool; evidence_ids
+    /// texts), read in one walk in §2 key order (`PorDeduceSpec.next`) into row `b` of `t`.
+    function fieldRow(bytes calldata d, uint256 p, uint256[] memory t, uint256 b) private pure returns (bool) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
         if (!isMap) return false;
-        (uint256 key, uint256 kind, uint256 status) = S.keyKindStatus(d, p);
-        if (!isText(d, key) || !isText(d, kind) || !isText(d, status)) return false;
-        (uint256 ids, uint256 left) = S.next(d, p, 0, 0, uint256(bytes32("evidence_ids")) | 12);
-        (uint256 fallbackUsed,) = S.next(d, p, ids, left, uint256(bytes32("fallback_used")) | 13);
-        (bool fb,) = boolOf(d, fallbackUsed);
-        return fb && textList(d, ids);
+        (uint256 at, uint256 left) = S.next(d, p, 0, 0, uint256(bytes32("key")) | 3);
+        (t[b + F_MAP], t[b + F_KEY]) = (p, textHash(d, at));
+        (at, left) = S.next(d, p, at, left, uint256(bytes32("kind")) | 4);
+        t[b + F_KIND] = textHash(d, at);
+        (uint256 kindAt, uint256 kindLeft) = (at, left);
+        (at, left) = S.next(d, p, at, left, uint256(bytes32("value")) | 5);
+        t[b + F_VALUE] = at;
+        if (at == 0) (at, left) = (kindAt, kindLeft); // absent: status resumes after kind
+        (at, left) = S.next(d, p, at, left, uint256(bytes32("status")) | 6);
+        (t[b + F_STATUS_AT], t[b + F_STATUS]) = (at, textHash(d, at));
+        (at, left) = S.next(d, p, at, left, uint256(bytes32("evidence_ids")) | 12);
+        t[b + F_IDS] = at;
+        (at,) = S.next(d, p, at, left, uint256(bytes32("fallback_used")) | 13);
+        t[b + F_FALLBACK] = at;
+        (bool fb,) = boolOf(d, at);
+        return t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, t[b + F_IDS]);
     }
 
-    function conflictShape(bytes calldata d, uint256 p) internal pure returns (bool) {
-        (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        return isMap && isText(d, S.get(d, p, uint256(bytes32("kind")) | 4)) && isText(d, S.get(d, p, uint256(bytes32("key")) | 3));
+    /// keccak256 of the text at `pos`, 0 when absent (`pos` 0) or not a text.
+    function textHash(bytes calldata d, uint256 pos) internal pure returns (uint256) {
+        return pos == 0 ? 0 : uint256(S.textHash(d, pos));
     }
 
     /// A CBOR head (SPEC §2: shortest form).

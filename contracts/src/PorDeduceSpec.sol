@@ -52,12 +52,15 @@ library PorDeduceSpec {
         uint256[] targets;
     }
 
-    /// The prediction semantics and requirements of the PromptSpec leaf `spec` (offsets
-    /// of `d`, starting at `base`); ok false when a field read is missing or malformed.
-    /// The leaf passed `PorCbor.check` (`PorDeduceExec` checks it before the call).
-    function read(bytes calldata d, uint256 base) internal pure returns (bool ok, Sem memory s) {
-        (uint256 r, uint256 left) = next(d, base, 0, 0, uint256(bytes32("data_requirements")) | 17);
-        (uint256 p,) = next(d, base, r, left, uint256(bytes32("prediction_semantics")) | 20);
+    /// The key words of the PromptSpec's two top-level fields deduce reads.
+    uint256 internal constant REQUIREMENTS = uint256(bytes32("data_requirements")) | 17;
+    uint256 internal constant SEMANTICS = uint256(bytes32("prediction_semantics")) | 20;
+
+    /// The prediction semantics and requirements of a PromptSpec leaf whose
+    /// `data_requirements` value is at `r` and `prediction_semantics` value at `p` (offsets
+    /// of `d`; 0 absent, `PorDeduceRead.specTop`); ok false when a field read is missing or
+    /// malformed. The leaf passed the §2 reader (`PorDeduceExec` checks it before the call).
+    function read(bytes calldata d, uint256 r, uint256 p) internal pure returns (bool ok, Sem memory s) {
         if (p == 0 || r == 0 || !semantics(d, p, s)) return (false, s);
         return (requirements(d, r, s), s);
     }
@@ -309,6 +312,21 @@ library PorDeduceSpec {
             p = PorCbor.skip(d, at);
         }
         return (0, 0);
+    }
+
+    /// Whether the text key at `p` has the key word `key` (`get`'s), and where its value starts.
+    function keyAt(bytes calldata d, uint256 p, uint256 key) internal pure returns (bool hit, uint256 at) {
+        assembly ("memory-safe") {
+            let len := and(byte(0, calldataload(add(d.offset, p))), 31)
+            at := add(p, 1)
+            if gt(len, 23) {
+                let width := shl(sub(len, 24), 1)
+                len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, at)))
+                at := add(at, width)
+            }
+            hit := and(lt(len, 32), eq(or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len), key))
+            at := add(at, len)
+        }
     }
 
     /// An aggregate's output at `o`: the values of fields, covered and provenance_ok (0:

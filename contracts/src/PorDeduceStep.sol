@@ -5,7 +5,6 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceRead as R} from "./PorDeduceRead.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -26,11 +25,10 @@ library PorDeduceStep {
     bytes32 private constant SELECTED = keccak256("selected");
     bytes32 private constant MISSING = keccak256("missing");
 
-    /// A cited aggregate: where its output's parts are, its evidence ids (hashes and item
-    /// offsets) and which of them the step read.
+    /// A cited aggregate: its output's table (`PorDeduceRead.shaped`), its evidence ids
+    /// (hashes and item offsets) and which of them the step read.
     struct Agg {
-        uint256 fields;
-        uint256 nFields;
+        uint256[] table;
         bool covered;
         bool provenanceOk;
         bytes32[] ids;
@@ -58,36 +56,18 @@ library PorDeduceStep {
         bytes32[] cKinds;
         bytes32[] cKeys;
         uint256[] owner; // per needed field: requirement index + 1, 0 when absent
-        uint256[] raw; // per needed field: its field map, 0 when absent or wrong_kind
+        uint256[] raw; // per needed field: its row in the owner's table, 0 when absent or wrong_kind
         bytes32[] status; // per needed field: status hash
     }
 
-    /// The `deduce` kind's re-execution as `PorOneStepCheck.checkWith` calls it; any other
-    /// kind reverts `CourtPath(kind)`.
-    function execute(
-        bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
-        uint256[][] memory records,
-        uint256[] memory at,
-        bytes32 kind
-    ) internal pure returns (bool, bytes32) {
-        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, INVALID_RECORD);
-        return run(d, R.flatten(d, parts, records, at));
-    }
-
-    /// The re-execution on `PorDeduceRead.flatten`'s offsets, the PromptSpec leaf a §2 document: (won, check id).
-    function run(bytes calldata d, uint256[] memory flat) internal pure returns (bool, bytes32) {
-        (bool ok, S.Sem memory s) = S.read(d, flat[1]);
+    /// The re-execution on `PorDeduceRead.flatten`'s offsets and tables, the PromptSpec leaf
+    /// a §2 document: (won, check id).
+    function run(bytes calldata d, uint256[] memory flat, uint256[][] memory tables) internal pure returns (bool, bytes32) {
+        (bool ok, S.Sem memory s) = S.read(d, flat[1], flat[2]);
         if (!ok) return (true, INVALID_RECORD);
-        return runWith(d, flat, s);
-    }
-
-    /// `run` on the PromptSpec fields `s` read by `PorDeduceSpec.read`.
-    function runWith(bytes calldata d, uint256[] memory flat, S.Sem memory s) internal pure returns (bool, bytes32) {
         Ctx memory c;
         c.s = s;
-        if (!priors(d, flat, c)) return (true, UNEXECUTABLE);
+        if (!priors(d, flat, tables, c)) return (true, UNEXECUTABLE);
         return compareStep(d, flat[0], slice(flat, 4), c);
     }
 
@@ -114,7 +94,11 @@ library PorDeduceStep {
 
     /// r aggregates, one per requirement in order, then one contradictions step, each of
     /// the shape step_io reads.
-    function priors(bytes calldata d, uint256[] memory flat, Ctx memory c) private pure returns (bool) {
+    function priors(bytes calldata d, uint256[] memory flat, uint256[][] memory tables, Ctx memory c)
+        private
+        pure
+        returns (bool)
+    {
         uint256 r = c.s.reqIdPos.length;
         if (flat[3] != r + 1) return false;
         c.aggs = new Agg[](r);
@@ -122,9 +106,15 @@ library PorDeduceStep {
             uint256 o = 4 + R.STEP_FIELDS + i * R.PRIOR;
             if (flat[o + 1] != uint256(PorIds.AGGREGATE)) return false;
             if (!aggregate(d, flat[o], slice(flat, o + 2), c, i)) return false;
+            Agg memory a = c.aggs[i];
+            (a.table, a.covered, a.provenanceOk) = (tables[i], tables[i][0] == 1, tables[i][1] == 1);
         }
-        uint256 last = 4 + R.STEP_FIELDS + r * R.PRIOR;
-        return flat[last + 1] == uint256(PorIds.CONTRADICTIONS) && conflicts(d, flat[last], slice(flat, last + 2), c);
+        if (flat[4 + R.STEP_FIELDS + r * R.PRIOR + 1] != uint256(PorIds.CONTRADICTIONS)) return false;
+        uint256[] memory t = tables[r];
+        uint256 n = t.length / 2;
+        (c.cKinds, c.cKeys) = (new bytes32[](n), new bytes32[](n));
+        for (uint256 i = 0; i < n; i++) (c.cKinds[i], c.cKeys[i]) = (bytes32(t[2 * i]), bytes32(t[2 * i + 1]));
+        return true;
     }
 
     function aggregate(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c, uint256 i)
@@ -135,7 +125,6 @@ library PorDeduceStep {
         uint256 rid = S.get(d, base + at[PorRecords.STEP_INPUTS], uint256(bytes32("requirement_id")) | 14);
         if (keccak256(R.item(d, rid)) != keccak256(R.item(d, c.s.reqIdPos[i]))) return false;
         Agg memory a = c.aggs[i];
-        if (!aggOutput(d, base + at[PorRecords.STEP_OUTPUT], a)) return false;
         (, uint256 n, uint256 q) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
         a.ids = new bytes32[](n);
         a.idPos = new uint256[](n);
@@ -147,35 +136,13 @@ library PorDeduceStep {
         return true;
     }
 
-    /// covered, provenance_ok bool; fields a list of field maps.
-    function aggOutput(bytes calldata d, uint256 o, Agg memory a) private pure returns (bool) {
-        (uint256 f, uint256 cov, uint256 prov) = S.aggregateOutput(d, o);
-        (, a.covered) = R.boolOf(d, cov);
-        (, a.provenanceOk) = R.boolOf(d, prov);
-        (, a.nFields, a.fields) = PorCbor.container(d, f, PorCbor.ARRAY);
-        return true;
-    }
-
-    function conflicts(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c) private pure returns (bool) {
-        uint256 list = S.get(d, base + at[PorRecords.STEP_OUTPUT], uint256(bytes32("conflicts")) | 9);
-        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
-        c.cKinds = new bytes32[](n);
-        c.cKeys = new bytes32[](n);
-        for (uint256 i = 0; i < n; i++) {
-            (c.cKinds[i], c.cKeys[i]) =
-                (S.textHash(d, S.get(d, p, uint256(bytes32("kind")) | 4)), S.textHash(d, S.get(d, p, uint256(bytes32("key")) | 3)));
-            p = PorCbor.skip(d, p);
-        }
-        return true;
-    }
-
     // --- deduce (por.auditor.deduce.deduce) ----------------------------------------------
 
     function deduce(bytes calldata d, Ctx memory c) private pure returns (Out memory out) {
         S.Sem memory s = c.s;
         uint256 n = s.keys.length;
         (c.owner, c.raw, c.status) = (new uint256[](n), new uint256[](n), new bytes32[](n));
-        for (uint256 i = 0; i < n; i++) find(d, c, i);
+        for (uint256 i = 0; i < n; i++) find(c, i);
         out.status = statusItem(d, c, 0);
         bool uncovered = false;
         for (uint256 i = 0; i < c.aggs.length; i++) uncovered = uncovered || !c.aggs[i].covered;
@@ -187,7 +154,7 @@ library PorDeduceStep {
                 return out;
             }
             read(d, c, out, i);
-            uint256 v = S.get(d, c.raw[i], uint256(bytes32("value")) | 5);
+            uint256 v = col(c, i, R.F_VALUE);
             if (!R.isText(d, v)) {
                 out.bad = true;
                 return out;
@@ -226,7 +193,7 @@ library PorDeduceStep {
     /// Rule 5: every read field selected; the value, the terms, the timestamp, the event.
     function computed(bytes calldata d, Ctx memory c, Out memory out) private pure returns (Out memory) {
         S.Sem memory s = c.s;
-        uint256 v = S.get(d, c.raw[0], uint256(bytes32("value")) | 5);
+        uint256 v = col(c, 0, R.F_VALUE);
         (bool ok, PorDecimal.Dec memory x) = typed(d, s.kinds[0], v);
         if (!ok) {
             out.bad = true;
@@ -237,7 +204,7 @@ library PorDeduceStep {
             uint8 role = s.roles[i];
             if (role == 4) continue;
             PorDecimal.Dec memory y;
-            (ok, y) = S.parseAt(d, S.get(d, c.raw[i], uint256(bytes32("value")) | 5));
+            (ok, y) = S.parseAt(d, col(c, i, R.F_VALUE));
             if (!ok) {
                 out.bad = true;
                 return out;
@@ -266,7 +233,7 @@ library PorDeduceStep {
     /// Rule 3: k of n sources.
     function votes(bytes calldata d, Ctx memory c, Out memory out) private pure returns (Out memory) {
         S.Sem memory s = c.s;
-        uint256 list = S.get(d, c.raw[0], uint256(bytes32("votes")) | 5);
+        uint256 list = S.get(d, col(c, 0, R.F_MAP), uint256(bytes32("votes")) | 5);
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         if (list == 0 || !isArray) {
             out.bad = true;
@@ -298,7 +265,7 @@ library PorDeduceStep {
             mark(a, S.textHash(d, S.get(d, p, uint256(bytes32("evidence_id")) | 11)), out);
             p = PorCbor.skip(d, p);
         }
-        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, c.raw[0], uint256(bytes32("fallback_used")) | 13));
+        out.fellBack = out.fellBack || R.isTrue(d, col(c, 0, R.F_FALLBACK));
     }
 
     /// One vote: a map with a text evidence_id and a value of the metric's kind; whether
@@ -318,32 +285,24 @@ library PorDeduceStep {
     /// The metric requirement's first selected timestamp field that is not the metric.
     function stamp(bytes calldata d, Ctx memory c, Out memory out) private pure {
         Agg memory a = c.aggs[c.owner[0] - 1];
+        uint256[] memory t = a.table;
         bytes32 skipKey = c.s.predicate == S.TIME ? c.s.keys[0] : bytes32(0);
-        uint256 p = a.fields;
-        for (uint256 j = 0; j < a.nFields; j++) {
-            if (stampField(d, p, skipKey)) {
-                uint256 v = S.get(d, p, uint256(bytes32("value")) | 5);
+        for (uint256 b = R.ROWS; b < t.length; b += R.FIELD) {
+            if (bytes32(t[b + R.F_KIND]) == S.TIMESTAMP && bytes32(t[b + R.F_STATUS]) == SELECTED
+                    && (skipKey == 0 || bytes32(t[b + R.F_KEY]) != skipKey)) {
+                uint256 v = t[b + R.F_VALUE];
                 if (v == 0) return;
-                (uint8 major, uint256 t,) = PorCbor.head(d, v);
-                if (major == PorCbor.NINT || (major == PorCbor.UINT && t > PorRecords.MAX_COUNT)) {
+                (uint8 major, uint256 time,) = PorCbor.head(d, v);
+                if (major == PorCbor.NINT || (major == PorCbor.UINT && time > PorRecords.MAX_COUNT)) {
                     out.bad = true;
                 } else if (major == PorCbor.UINT) {
-                    (out.hasStamp, out.stamp) = (true, t);
-                    markList(d, a, S.get(d, p, uint256(bytes32("evidence_ids")) | 12), out);
-                    out.fellBack = out.fellBack || R.isTrue(d, S.get(d, p, uint256(bytes32("fallback_used")) | 13));
+                    (out.hasStamp, out.stamp) = (true, time);
+                    markList(d, a, t[b + R.F_IDS], out);
+                    out.fellBack = out.fellBack || R.isTrue(d, t[b + R.F_FALLBACK]);
                 }
                 return;
             }
-            p = PorCbor.skip(d, p);
         }
-    }
-
-    /// The field map at `p` is a selected timestamp whose key is not `skipKey` (its key,
-    /// kind and status read in one walk).
-    function stampField(bytes calldata d, uint256 p, bytes32 skipKey) private pure returns (bool) {
-        (uint256 key, uint256 kind, uint256 status) = S.keyKindStatus(d, p);
-        return S.textHash(d, kind) == S.TIMESTAMP && S.textHash(d, status) == SELECTED
-            && (skipKey == 0 || S.textHash(d, key) != skipKey);
     }
 
     /// The predicate on a combined numeric value or timestamp.
@@ -370,39 +329,42 @@ library PorDeduceStep {
     }
 
     /// Needed field i found as the first field with its key (SPEC §12.4.1).
-    function find(bytes calldata d, Ctx memory c, uint256 i) private pure {
+    function find(Ctx memory c, uint256 i) private pure {
         bytes32 key = c.s.keys[i];
         for (uint256 r = 0; r < c.aggs.length; r++) {
-            uint256 p = c.aggs[r].fields;
-            for (uint256 j = 0; j < c.aggs[r].nFields; j++) {
-                if (S.textHash(d, S.get(d, p, uint256(bytes32("key")) | 3)) == key) {
+            uint256[] memory t = c.aggs[r].table;
+            for (uint256 b = R.ROWS; b < t.length; b += R.FIELD) {
+                if (bytes32(t[b + R.F_KEY]) == key) {
                     c.owner[i] = r + 1;
-                    if (S.textHash(d, S.get(d, p, uint256(bytes32("kind")) | 4)) != c.s.kinds[i]) {
+                    if (bytes32(t[b + R.F_KIND]) != c.s.kinds[i]) {
                         c.status[i] = keccak256("wrong_kind");
                     } else {
-                        c.raw[i] = p;
-                        c.status[i] = S.textHash(d, S.get(d, p, uint256(bytes32("status")) | 6));
+                        c.raw[i] = b;
+                        c.status[i] = bytes32(t[b + R.F_STATUS]);
                     }
                     return;
                 }
-                p = PorCbor.skip(d, p);
             }
         }
         c.status[i] = keccak256("absent");
     }
 
+    /// Column `k` of needed field i's row (found with its kind: `c.raw[i]` non-zero).
+    function col(Ctx memory c, uint256 i, uint256 k) private pure returns (uint256) {
+        return c.aggs[c.owner[i] - 1].table[c.raw[i] + k];
+    }
+
     /// metric_status as found: the field's status item, `wrong_kind` or `absent`.
     function statusItem(bytes calldata d, Ctx memory c, uint256 i) private pure returns (bytes memory) {
-        if (c.raw[i] != 0) return R.item(d, S.get(d, c.raw[i], uint256(bytes32("status")) | 6));
+        if (c.raw[i] != 0) return R.item(d, col(c, i, R.F_STATUS_AT));
         return c.owner[i] != 0 ? bytes("\x6awrong_kind") : bytes("\x66absent");
     }
 
     /// `read` of deduce.py: the field's evidence, its fallback, its conflict.
     function read(bytes calldata d, Ctx memory c, Out memory out, uint256 i) private pure {
-        uint256 raw = c.raw[i];
         uint256 owner = c.owner[i] - 1;
-        markList(d, c.aggs[owner], S.get(d, raw, uint256(bytes32("evidence_ids")) | 12), out);
-        out.fellBack = out.fellBack || R.isTrue(d, S.get(d, raw, uint256(bytes32("fallback_used")) | 13));
+        markList(d, c.aggs[owner], col(c, i, R.F_IDS), out);
+        out.fellBack = out.fellBack || R.isTrue(d, col(c, i, R.F_FALLBACK));
         if (!c.s.chain[owner] && inConflicts(c, c.s.kinds[i], c.s.keys[i])) out.conflict = true;
     }
 

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborTop} from "./PorCborTop.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
@@ -49,12 +50,26 @@ library PorJudgeCheck {
     uint256 private constant V_EVIDENCE_COUNT = 5;
     uint8 private constant NULL = 0xf6;
 
-    /// `d` is a por-cbor/1 document whose schema is por.JudgeProof/1 (SPEC §10.2.5).
-    function check(bytes calldata d) internal view returns (bool won, bytes32 id, bytes32 porRoot) {
+    /// `d` is a por-cbor/1 document whose schema is por.JudgeProof/1 (SPEC §10.2.5): the
+    /// schema and the parts verified (`PorJudgeExec`): `id` the first fault's, else 0 and
+    /// `flat`, each part's leaf offset, leaf length and leaf index (`decideFlat`'s input).
+    function verify(bytes calldata d) internal view returns (bytes32 id, bytes32 porRoot, uint256[] memory flat) {
         PorInclusion.Part[] memory parts;
         (id, porRoot, parts) = verifyParts(d);
-        if (id != 0) return (false, id, porRoot);
-        (won, id) = decide(d, parts);
+        if (id != 0) return (id, porRoot, flat);
+        flat = new uint256[](3 * parts.length);
+        for (uint256 i = 0; i < parts.length; i++) {
+            (flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) = (parts[i].leaf, parts[i].leafLength, parts[i].leafIndex);
+        }
+    }
+
+    /// `decide` on `verify`'s `flat` (`PorJudgeCore`): (won, check id).
+    function decideFlat(bytes calldata d, uint256[] calldata flat) internal pure returns (bool, bytes32) {
+        PorInclusion.Part[] memory all = new PorInclusion.Part[](flat.length / 3);
+        for (uint256 i = 0; i < all.length; i++) {
+            (all[i].leaf, all[i].leafLength, all[i].leafIndex) = (flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]);
+        }
+        return decide(d, all);
     }
 
     /// The schema, every part under por_root, the proof's id and the final step's position.
@@ -63,11 +78,19 @@ library PorJudgeCheck {
         view
         returns (bytes32, bytes32 porRoot, PorInclusion.Part[] memory all)
     {
-        (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
-        if (!ok) return (SCHEMA, 0, all);
+        (bool ok, uint256[] memory at, PorInclusion.Part[] memory walked) = walk(d);
+        if (ok) {
+            all = walked;
+            ok = typed(d, at);
+        } else {
+            // the walk met a fault: a key out of place (por_root unread), or a part or
+            // the extract_steps array out of shape (por_root read by the field walk)
+            (ok, at) = PorRecords.fields(d, 0, KEYS);
+            if (!ok) return (SCHEMA, 0, all);
+            ok = false;
+        }
         bool rootOk;
         (rootOk, porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
-        (ok, all) = schema(d, at);
         if (!ok || !rootOk) return (SCHEMA, porRoot, all);
         for (uint256 i = 0; i < all.length; i++) {
             uint8 want = i == 0 ? PorInclusion.VERDICT : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.REASONING_LEAF;
@@ -82,60 +105,112 @@ library PorJudgeCheck {
         return (0, porRoot, all);
     }
 
-    /// kind, schema, challenge_id typed; verdict, prompt_spec, final_step InclusionProof
-    /// records; extract_steps an array of them.
-    function schema(bytes calldata d, uint256[] memory at) private pure returns (bool ok, PorInclusion.Part[] memory all) {
-        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
-        (bool ex, uint256 n, uint256 p) = PorCbor.container(d, at[F_EXTRACTS], PorCbor.ARRAY);
-        if (!idOk || !ex || !PorJudgeRules.textIs(d, at[F_KIND], PorJudgeRules.T_VERDICT)
-                || !PorJudgeRules.textIs(d, at[F_SCHEMA], PorJudgeRules.T_JUDGE_PROOF)) {
-            return (false, all);
+    /// One walk of the proof's map (`PorOneStepCheck.walk`'s way): each field's value
+    /// offset, each part parsed once (`PorInclusion.parse` gives its end) into verdict,
+    /// prompt_spec, final_step, then the extract steps, the other values skipped; ok false
+    /// at the first key, part or array out of shape (`verifyParts` then answers by the
+    /// field walk and `schema`, whose answer this is whenever ok is true).
+    function walk(bytes calldata d) private pure returns (bool ok, uint256[] memory at, PorInclusion.Part[] memory all) {
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, 0, PorCbor.MAP);
+        if (!isMap || count != 8) return (false, at, all);
+        at = new uint256[](8);
+        PorInclusion.Part[3] memory first; // verdict, prompt_spec, final_step
+        uint256 k = 0;
+        for (uint256 i = 0; i < 8; i++) {
+            (ok, p, k) = PorRecords.keyIs(d, p, KEYS, k);
+            if (!ok) return (false, at, all);
+            at[i] = p;
+            if (i == F_VERDICT || i == F_SPEC || i == F_FINAL) {
+                uint256 j = i == F_VERDICT ? 0 : i == F_SPEC ? 1 : 2;
+                (ok, first[j]) = PorInclusion.parse(d, p);
+                p = first[j].end;
+            } else if (i == F_EXTRACTS) {
+                (ok, all) = extracts(d, p);
+            } else {
+                p = PorCbor.skip(d, p);
+            }
+            if (!ok) return (false, at, all);
         }
+        (all[0], all[1], all[2]) = (first[0], first[1], first[2]);
+    }
+
+    /// The extract_steps array at `p`, each part parsed, from place FIRST_EXTRACT on.
+    function extracts(bytes calldata d, uint256 p) private pure returns (bool ok, PorInclusion.Part[] memory all) {
+        uint256 n;
+        (ok, n, p) = PorCbor.container(d, p, PorCbor.ARRAY);
+        if (!ok) return (false, all);
         all = new PorInclusion.Part[](FIRST_EXTRACT + n);
-        (ok, all[0]) = PorInclusion.parse(d, at[F_VERDICT]);
-        if (ok) (ok, all[1]) = PorInclusion.parse(d, at[F_SPEC]);
-        if (ok) (ok, all[2]) = PorInclusion.parse(d, at[F_FINAL]);
         for (uint256 i = FIRST_EXTRACT; ok && i < all.length; i++) {
             (ok, all[i]) = PorInclusion.parse(d, p);
             p = all[i].end;
         }
     }
 
+    /// kind and schema their texts, challenge_id 32 bytes (the rest of `schema` is the walk's).
+    function typed(bytes calldata d, uint256[] memory at) private pure returns (bool) {
+        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
+        return idOk && PorJudgeRules.textIs(d, at[F_KIND], PorJudgeRules.T_VERDICT)
+            && PorJudgeRules.textIs(d, at[F_SCHEMA], PorJudgeRules.T_JUDGE_PROOF);
+    }
+
     function leafOf(bytes calldata d, PorInclusion.Part memory p) private pure returns (bytes calldata) {
         return d[p.leaf:p.leaf + p.leafLength];
     }
 
-    /// Value offsets (absolute in `d`) of the reasoning step in part `p`.
-    function step(bytes calldata d, PorInclusion.Part memory p) private pure returns (bool ok, uint256[] memory at) {
-        (ok, at) = PorRecords.reasoningStep(leafOf(d, p));
-        for (uint256 i = 0; ok && i < at.length; i++) at[i] += p.leaf;
+    /// Value offsets (absolute in `d`) of the reasoning step in part `p`, then for an
+    /// extract part (`extract`) its output's `card`, `evidence_id` and `requirement_id`
+    /// (`O_*`, 0 absent), found in one walk of the output in §2 key order: each read once.
+    function step(bytes calldata d, PorInclusion.Part memory p, bool extract)
+        private
+        pure
+        returns (bool ok, uint256[] memory at)
+    {
+        uint256[] memory rec;
+        (ok, rec) = PorRecords.reasoningStep(leafOf(d, p));
+        at = new uint256[](O_REQUIREMENT_ID + 1);
+        for (uint256 i = 0; ok && i < rec.length; i++) at[i] = rec[i] + p.leaf;
+        if (!ok || !extract) return (ok, at);
+        uint256 o = at[PorRecords.STEP_OUTPUT];
+        (uint256 v, uint256 left) = PorJudgeRules.next(d, o, 0, 0, PorJudgeRules.K_CARD);
+        at[O_CARD] = v;
+        (v, left) = PorJudgeRules.next(d, o, v, left, PorJudgeRules.K_EVIDENCE_ID);
+        at[O_EVIDENCE_ID] = v;
+        (at[O_REQUIREMENT_ID],) = PorJudgeRules.next(d, o, v, left, PorJudgeRules.K_REQUIREMENT_ID);
     }
+
+    /// Where `step` keeps an extract output's card, evidence_id and requirement_id.
+    uint256 private constant O_CARD = 8;
+    uint256 private constant O_EVIDENCE_ID = 9;
+    uint256 private constant O_REQUIREMENT_ID = 10;
 
     /// Verified parts: the records, the citations, the final step's type, the cards, then
     /// the judge and the comparison with the committed verdict.
     function decide(bytes calldata d, PorInclusion.Part[] memory all) private pure returns (bool, bytes32) {
         (bool ok, uint256[] memory verdict) = verdictRecord(d, all[0]);
         PorJudgeRules.Spec memory s;
-        if (ok) {
-            (bytes32 err,) = PorCbor.check(leafOf(d, all[1]));
-            ok = err == 0;
-        }
-        if (ok) (ok, s) = PorJudgeRules.readSpec(d, all[1].leaf);
+        if (ok) (ok, s) = spec(d, all[1]);
         uint256[][] memory steps = new uint256[][](all.length);
-        for (uint256 i = 2; ok && i < all.length; i++) (ok, steps[i]) = step(d, all[i]);
+        for (uint256 i = 2; ok && i < all.length; i++) (ok, steps[i]) = step(d, all[i], i >= FIRST_EXTRACT);
         if (!ok) return (true, INVALID_RECORD);
         (, uint256 evidenceCount) = PorCbor.uintAt(d, verdict[V_EVIDENCE_COUNT]);
         if (!citations(d, all, steps, evidenceCount)) return (false, CITATIONS);
         if (!PorJudgeRules.textIs(d, steps[2][PorRecords.STEP_TYPE], PorJudgeRules.T_MAP)) return (true, NOT_MAP);
         PorJudgeRules.Card[] memory cards = new PorJudgeRules.Card[](all.length - FIRST_EXTRACT);
         for (uint256 i = 0; i < cards.length; i++) {
-            (ok,) = extractAt(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
-            if (ok) (ok, cards[i]) = card(d, steps[FIRST_EXTRACT + i]);
+            (ok, cards[i]) = card(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
             if (!ok) return (true, INVALID_RECORD); // a stand-in for "" has no card (`_cards`)
         }
         PorJudgeRules.Vars memory v = variables(d, steps[2][PorRecords.STEP_OUTPUT]);
         (uint8 outcome, uint256 confidence, uint8 rule) = PorJudgeRules.judge(d, s, v, cards);
         return same(d, verdict, s, outcome, confidence, rule) ? (false, MATCH) : (true, MISMATCH);
+    }
+
+    /// The PromptSpec leaf passes the §2 reader and the fields the judge reads are valid
+    /// (`PorJudgeRules.readSpec`, from the top-level offsets of the reader's pass).
+    function spec(bytes calldata d, PorInclusion.Part memory p) private pure returns (bool, PorJudgeRules.Spec memory s) {
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leafOf(d, p));
+        if (err != 0) return (false, s);
+        return PorJudgeRules.readSpec(d, p.leaf, top);
     }
 
     /// The verdict leaf is a valid por.DeterministicVerdict/1 (SPEC §4.5): its value
@@ -237,10 +312,11 @@ library PorJudgeCheck {
         pure
         returns (bool, uint256 eid)
     {
-        eid = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVIDENCE_ID);
+        eid = at[O_EVIDENCE_ID];
+        // eid 0 (absent) is no text: offset 0 is the proof's map head (`verifyParts`)
         (bool text,,) = PorCbor.str(d, eid, PorCbor.TEXT);
         return (PorJudgeRules.textIs(d, at[PorRecords.STEP_TYPE], PorJudgeRules.T_EXTRACT)
-            && part.leafIndex < evidenceCount && eid != 0 && text, eid);
+            && part.leafIndex < evidenceCount && text, eid);
     }
 
     /// The text at `p` equals one of the texts from `first` up to `p`.
@@ -268,17 +344,23 @@ library PorJudgeCheck {
     /// `read_card` (SPEC §12.5.2): inputs.kind extract_claims, output.requirement_id text,
     /// output.card exactly source_id (text), status_code 100..599, retrieved_at 0..2^63-1,
     /// confidence_bps 0..10000, provenance_tier 0..3.
-    function card(bytes calldata d, uint256[] memory at) private pure returns (bool ok, PorJudgeRules.Card memory c) {
+    /// The part is an extract step (`extractAt`) and its card reads (its output's card,
+    /// evidence_id and requirement_id as `step` found them).
+    function card(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 evidenceCount)
+        private
+        pure
+        returns (bool ok, PorJudgeRules.Card memory c)
+    {
+        (bool extract,) = extractAt(d, part, at, evidenceCount);
+        if (!extract) return (false, c);
         if (!PorJudgeRules.textIs(d, PorJudgeRules.field(d, at[PorRecords.STEP_INPUTS], PorJudgeRules.K_KIND), PorJudgeRules.T_EXTRACT_CLAIMS)) return (false, c);
-        uint256 output = at[PorRecords.STEP_OUTPUT];
-        c.requirement = PorJudgeRules.field(d, output, PorJudgeRules.K_REQUIREMENT_ID);
+        c.requirement = at[O_REQUIREMENT_ID];
         (bool req,,) = PorCbor.str(d, c.requirement, PorCbor.TEXT);
         uint256[] memory f;
         (ok, f) = PorRecords.fields(
-            d, PorJudgeRules.field(d, output, PorJudgeRules.K_CARD),
-            "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier"
+            d, at[O_CARD], "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier"
         );
-        if (!ok || c.requirement == 0 || !req) return (false, c);
+        if (!ok || !req) return (false, c); // absent (0): no text, as in `extractAt`
         (bool source,,) = PorCbor.str(d, f[0], PorCbor.TEXT);
         (bool status,) = PorRecords.uintIn(d, f[1], 100, 599);
         (bool time,) = PorRecords.uintIn(d, f[2], 0, PorJudgeRules.MAX_TIME);
@@ -291,9 +373,9 @@ library PorJudgeCheck {
 
     /// The map step's output.evaluation_variables, read as `variables_from`.
     function variables(bytes calldata d, uint256 output) private pure returns (PorJudgeRules.Vars memory v) {
-        (bool isMap, uint256 n, uint256 p) =
-            PorCbor.container(d, PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES), PorCbor.MAP);
-        if (PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES) == 0 || !isMap) return v;
+        uint256 vars = PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES);
+        (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, vars, PorCbor.MAP);
+        if (vars == 0 || !isMap) return v;
         uint256 seenFlags = 0;
         bool summaryOk = false;
         for (uint256 i = 0; i < n; i++) {

@@ -55,6 +55,8 @@ library PorJudgeRules {
         uint256[5] policy; // default, min for YES/NO, conflict, fallback, invalid (bps)
         uint256 requirements; // the data_requirements array
         uint256 requirementCount;
+        uint256[] ids; // per requirement: its requirement_id text item
+        uint256[] tiers; // per requirement: its min_provenance_tier (absent 0)
     }
 
     /// The final step's evaluation variables (valid as `variables_from`, or `valid` false).
@@ -103,48 +105,49 @@ library PorJudgeRules {
     uint256 internal constant T_VERDICT_SCHEMA = 189;
     uint256 internal constant T_EMPTY = 216;
 
-    /// The length-prefixed text at offset `k` of KEY_NAMES.
-    function name(uint256 k) private pure returns (bytes memory key) {
-        bytes memory names = KEY_NAMES;
-        uint256 len = uint8(names[k]);
-        key = new bytes(len);
-        assembly ("memory-safe") {
-            mcopy(add(key, 32), add(add(names, 33), k), len)
-        }
-    }
-
     /// `PorCbor.get(d, pos, key)` for the key at offset `k` of KEY_NAMES, as one key word
-    /// (`PorDeduceSpec.get`: the key's bytes left-aligned, its length in the low byte). The
-    /// copy of KEY_NAMES is released (the free memory pointer restored).
+    /// (`PorDeduceSpec.get`: the key's bytes left-aligned, its length in the low byte).
     function field(bytes calldata d, uint256 pos, uint256 k) internal pure returns (uint256) {
-        uint256 free = freeMemory();
-        bytes memory names = KEY_NAMES;
-        uint256 w;
-        assembly ("memory-safe") {
-            let len := byte(0, mload(add(add(names, 32), k)))
-            w := or(and(mload(add(add(names, 33), k)), not(shr(shl(3, len), not(0)))), len)
-        }
-        release(free);
-        return get(d, pos, w);
+        (uint256 n, uint256 text) = name(k);
+        return get(d, pos, text & ~(type(uint256).max >> (n << 3)) | n);
     }
 
-    /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES (memory
-    /// released as in `field`).
+    /// `PorDeduceSpec.next` (a key resumed after an earlier one's value `prev`, with `left`
+    /// entries after it; `prev` 0: the whole map) for the key at offset `k` of KEY_NAMES.
+    function next(bytes calldata d, uint256 pos, uint256 prev, uint256 left, uint256 k)
+        internal
+        pure
+        returns (uint256, uint256)
+    {
+        (uint256 n, uint256 text) = name(k);
+        return PorDeduceSpec.next(d, pos, prev, left, text & ~(type(uint256).max >> (n << 3)) | n);
+    }
+
+    /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES, compared as
+    /// one word: the item's head (0x60 | n, or 0x78 n from 24 bytes on) and its n bytes
+    /// against that encoding of the name (n at most 30; every name here is).
     function textIs(bytes calldata d, uint256 pos, uint256 k) internal pure returns (bool yes) {
-        uint256 free = freeMemory();
-        yes = PorCbor.isText(d, pos, name(k));
-        release(free);
+        (uint256 n, uint256 text) = name(k);
+        assembly ("memory-safe") {
+            let want := or(shl(248, or(0x60, n)), shr(8, text))
+            if gt(n, 23) { want := or(or(shl(248, 0x78), shl(240, n)), shr(16, text)) }
+            let mask := not(shr(shl(3, add(n, add(1, gt(n, 23)))), not(0)))
+            yes := eq(and(calldataload(add(d.offset, pos)), mask), and(want, mask))
+        }
     }
 
-    function freeMemory() private pure returns (uint256 free) {
+    /// The length and the word from the text on (left-aligned, then other bytes) of the
+    /// name at offset `k` of KEY_NAMES; the copy of KEY_NAMES released (the free memory
+    /// pointer restored).
+    function name(uint256 k) private pure returns (uint256 n, uint256 text) {
+        uint256 free;
         assembly ("memory-safe") {
             free := mload(0x40)
         }
-    }
-
-    /// Memory allocated since `free` (nothing of it referenced any more) given back.
-    function release(uint256 free) private pure {
+        bytes memory names = KEY_NAMES;
         assembly ("memory-safe") {
+            n := byte(0, mload(add(add(names, 32), k)))
+            text := mload(add(add(names, 33), k))
             mstore(0x40, free)
         }
     }
@@ -157,9 +160,10 @@ library PorJudgeRules {
     // --- reading the PromptSpec -------------------------------------------------------
 
     /// The fields the judge reads from the PromptSpec map at `pos` (ok false: one of them
-    /// breaks its §4.2 type or range).
-    function readSpec(bytes calldata d, uint256 pos) internal pure returns (bool ok, Spec memory s) {
-        uint256[] memory top = PorCborKeys.pick(d, pos, TOP_KEYS);
+    /// breaks its §4.2 type or range); `at` its top-level items' offsets from `pos`
+    /// (`PorCborTop.checkTop`; empty: the map is walked).
+    function readSpec(bytes calldata d, uint256 pos, uint256[] memory at) internal pure returns (bool ok, Spec memory s) {
+        uint256[] memory top = at.length == 0 ? PorCborKeys.pick(d, pos, TOP_KEYS) : topFields(d, pos, at);
         uint256[] memory market = PorCborKeys.pick(d, top[0], MARKET_KEYS);
         s.marketId = market[0];
         (ok,,) = PorRecords.isId(d, s.marketId);
@@ -184,6 +188,33 @@ library PorJudgeRules {
     /// timestamp_slack_seconds.
     bytes private constant TOP_KEYS =
         "\x06market\x0bstrict_mode\x0fconflict_policy\x11output_schema_ref\x11confidence_policy\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds";
+    /// `PorCborKeys.pick(d, pos, TOP_KEYS)` from the offsets `at` of the map's items (keys
+    /// at even places, from `pos`): each text key under 24 bytes compared as its key word
+    /// with TOP_KEYS' words, no value skipped.
+    function topFields(bytes calldata d, uint256 pos, uint256[] memory at) private pure returns (uint256[] memory top) {
+        top = new uint256[](8);
+        bytes memory names = TOP_KEYS;
+        for (uint256 i = 0; i < at.length; i += 2) {
+            uint256 p = pos + at[i];
+            assembly ("memory-safe") {
+                let ib := byte(0, calldataload(add(d.offset, p)))
+                let len := and(ib, 31)
+                if and(eq(shr(5, ib), 3), lt(len, 24)) {
+                    let w := or(and(calldataload(add(d.offset, add(p, 1))), not(shr(shl(3, len), not(0)))), len)
+                    let k := add(names, 32)
+                    let end := add(k, mload(names))
+                    for { let j := 0 } lt(k, end) { j := add(j, 1) } {
+                        let n := byte(0, mload(k))
+                        if eq(w, or(and(mload(add(k, 1)), not(shr(shl(3, n), not(0)))), n)) {
+                            mstore(add(top, shl(5, add(j, 1))), add(pos, mload(add(at, shl(5, add(i, 2))))))
+                        }
+                        k := add(k, add(n, 1))
+                    }
+                }
+            }
+        }
+    }
+
     /// market: market_id, resolution_window, resolution_rules (smaller maps are read a key
     /// at a time: `get`, measured cheaper there than `pick`'s arrays).
     bytes private constant MARKET_KEYS = "\x09market_id\x11resolution_window\x10resolution_rules";
@@ -286,12 +317,17 @@ library PorJudgeRules {
     }
 
     /// Each data requirement's requirement_id an Id and min_provenance_tier 0..3 (absent 0).
+    /// (Each kept in `s`, read once: `tierOf` looks them up per card.)
     function requirementsOk(bytes calldata d, Spec memory s) private pure returns (bool ok) {
-        ok = s.requirementCount >= 1;
+        uint256 n = s.requirementCount;
+        ok = n >= 1;
+        (s.ids, s.tiers) = (new uint256[](n), new uint256[](n));
         uint256 p = s.requirements;
-        for (uint256 i = 0; ok && i < s.requirementCount; i++) {
-            (ok,,) = PorRecords.isId(d, field(d, p, K_REQUIREMENT_ID));
-            (bool t,) = optionalUint(d, get(d, p, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
+        for (uint256 i = 0; ok && i < n; i++) {
+            s.ids[i] = field(d, p, K_REQUIREMENT_ID);
+            (ok,,) = PorRecords.isId(d, s.ids[i]);
+            bool t;
+            (t, s.tiers[i]) = optionalUint(d, get(d, p, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
             ok = ok && t;
             p = PorCbor.skip(d, p);
         }
@@ -370,13 +406,8 @@ library PorJudgeRules {
 
     /// min_provenance_tier of the requirement whose id is the text at `req`.
     function tierOf(bytes calldata d, Spec memory s, uint256 req) private pure returns (bool, uint256) {
-        uint256 p = s.requirements;
         for (uint256 i = 0; i < s.requirementCount; i++) {
-            if (PorRecords.sameTextAt(d, field(d, p, K_REQUIREMENT_ID), req)) {
-                (, uint256 tier) = optionalUint(d, get(d, p, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
-                return (true, tier);
-            }
-            p = PorCbor.skip(d, p);
+            if (PorRecords.sameTextAt(d, s.ids[i], req)) return (true, s.tiers[i]);
         }
         return (false, 0);
     }
