@@ -211,7 +211,7 @@ library PorCheckStepGroups {
         uint256[] memory f = new uint256[](2);
         for (uint256 i = 0; i < s.sourceCount; i++) {
             // an entry's source_id and its end in one walk
-            uint256 next = PorCheckKeys.findAll(d, p, PorCheckStep.SOURCE_ID, f);
+            uint256 next = PorCheckKeys.findAll(d, p, PorCheckState.SOURCE_ID, f);
             (named[i], p) = (PorCheckState.textHash(d, f[0]), next);
         }
         uint256 n = s.sourceCount;

@@ -59,6 +59,11 @@ library PorCheckState {
     bytes internal constant STATE_KEYS =
         "\x05chunk\x06groups\x07covered\x07sources\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
 
+    /// `source_id`, then `PorCheckKeys.ALL` (`findAll`: a target's or a source entry's
+    /// source_id and the map walked to its end).
+    bytes internal constant SOURCE_ID =
+        "\x09source_id\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
+
     /// SPEC §12.5.3's malformed-state rules for chunk c-1's `output`, whose STATE_KEYS
     /// values are at `f` (one walk), with room for `extra` new groups; ok false is
     /// step.bad_prior_output (the caller has checked that it is a check chunk of R).

@@ -412,7 +412,7 @@ library PorCheckStep {
         for (uint256 i = 0; i < n; i++) {
             if (maps) {
                 // a map's source_id and its end in one walk
-                uint256 next = PorCheckKeys.findAll(d, p, SOURCE_ID, f);
+                uint256 next = PorCheckKeys.findAll(d, p, PorCheckState.SOURCE_ID, f);
                 (h[i], p) = (PorCheckKeys.textHash(d, f[0]), next);
             } else {
                 (h[i], p) = (PorCheckKeys.textHash(d, p), PorCbor.skip(d, p));
@@ -420,9 +420,6 @@ library PorCheckStep {
         }
     }
 
-    /// `source_id`, then `PorCheckKeys.ALL` (`findAll`: the map walked to its end).
-    bytes internal constant SOURCE_ID =
-        "\x09source_id\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
 
     /// The text hash `sid` is in `list` (equal hashes: equal texts).
     function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool found) {

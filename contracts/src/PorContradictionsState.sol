@@ -8,7 +8,6 @@ import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
-import {PorIds} from "./PorIds.sol";
 
 /// @title PorContradictionsState: the cited check chunks' states read as `read_state`
 /// reads them (SPEC §12.5.3, `step.bad_prior_output` / `step.citation_mismatch`) and
