@@ -108,8 +108,8 @@ library PorJudgeCheck {
     /// One walk of the proof's map (`PorOneStepCheck.walk`'s way): each field's value
     /// offset, each part parsed once (`PorInclusion.parse` gives its end) into verdict,
     /// prompt_spec, final_step, then the extract steps, the other values skipped; ok false
-    /// at the first key, part or array out of shape (`verifyParts` then answers by the
-    /// field walk and `schema`, whose answer this is whenever ok is true).
+    /// at the first key, part or array out of shape (`verifyParts` then answers
+    /// `proof.schema` with the por_root the field walk reads).
     function walk(bytes calldata d) private pure returns (bool ok, uint256[] memory at, PorInclusion.Part[] memory all) {
         (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, 0, PorCbor.MAP);
         if (!isMap || count != 8) return (false, at, all);
@@ -146,7 +146,7 @@ library PorJudgeCheck {
         }
     }
 
-    /// kind and schema their texts, challenge_id 32 bytes (the rest of `schema` is the walk's).
+    /// kind and schema their texts, challenge_id 32 bytes (the parts' shapes are the walk's).
     function typed(bytes calldata d, uint256[] memory at) private pure returns (bool) {
         (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
         return idOk && PorJudgeRules.textIs(d, at[F_KIND], PorJudgeRules.T_VERDICT)
