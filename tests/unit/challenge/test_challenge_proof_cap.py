@@ -95,7 +95,9 @@ def test_largest_extraction_proof_fits_its_bound_and_the_cap() -> None:
                                                leaf_index=0))
     assert not isinstance(found, NoProof), found
     data = found[0].to_cbor()
-    bound = len(bundle.evidence[0]) + len(bundle.prompt_spec) + 4096  # SPEC §10.7
+    # SPEC §10.7: the item leaf, the PromptSpec, the step leaf, and 3 072 for the paths
+    bound = len(bundle.evidence[0]) + len(bundle.prompt_spec) + len(bundle.steps[0]) + 3072
+    assert len(data) > len(bundle.evidence[0]) + len(bundle.prompt_spec) + len(bundle.steps[0])
     assert len(bundle.evidence[0]) > limits.MAX_CONTENT_BYTES
     assert len(data) <= bound < PROOF_MAX_SIZE
     assert check_proof(data, por_root=bundle.commitments.por_root).won
