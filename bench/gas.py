@@ -193,14 +193,7 @@ def _lie(order: tuple[int, ...]) -> tuple[bytes, bytes]:
 
 def settle_gas() -> list[dict[str, Any]]:
     """settleByProof in revm on issue 22's lies, beside checkCitationProof alone."""
-    from chain_support import (
-        ADMIN,
-        TEST_ONLY_SECRET,
-        Chain,
-        address_of,
-        call_data,
-        register_bundle,
-    )
+    from chain_support import settled
     from proof_check_support import ProofChecker
 
     from por.encoding import decode
@@ -208,21 +201,15 @@ def settle_gas() -> list[dict[str, Any]]:
     checker = ProofChecker()
     rows = []
     for name, order in (("reordered", (1, 0, 2)), ("repeated", (0, 0, 1, 2))):
-        chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
         lie, proof = _lie(order)
-        market = register_bundle(chain, lie)
-        chain.commit_proof(market, proof, ADMIN)
-        out = chain.send(call_data("settleByProof", market, proof))
+        out = settled(lie, proof)
         won, check_id, alone = checker.citation(proof)
         assert won
         rows.append({"lie": name, "won": check_id, "items": len(decode(proof)["extract_steps"]),
                      "proof_bytes": len(proof), "execution": out.execution_gas,
                      "check_alone": alone, "total": out.gas_used})
-    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
     lie, proof = _map_lie()
-    market = register_bundle(chain, lie)
-    chain.commit_proof(market, proof, ADMIN)
-    out = chain.send(call_data("settleByProof", market, proof))
+    out = settled(lie, proof)
     won, check_id, alone = checker.any_proof(proof)
     assert won
     rows.append({"lie": "map step", "won": check_id, "items": len(decode(proof)["evidence"]),

@@ -16,7 +16,6 @@ Also the deployed sizes of the three contracts. Run:
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -27,18 +26,13 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "chain"), str(ROOT / "
 from bundle_edits import honest, steps_of  # noqa: E402
 from common_part import CommonPart  # noqa: E402
 from exec_support import ExecChecker, artifact  # noqa: E402
+from largest_shapes import f  # noqa: E402 (the auditor test factories, loaded once)
 from proof_check_support import ProofChecker, python_answer  # noqa: E402
 
 from por.bundle import build  # noqa: E402
 from por.bundle.layout import Bundle  # noqa: E402
 from por.challenge import bundle_from_bytes  # noqa: E402
 from por.challenge.one_step import build_one_step_proof  # noqa: E402
-
-_FACTORIES = ROOT / "tests" / "unit" / "auditor" / "factories.py"
-_spec = importlib.util.spec_from_file_location("auditor_factories", _FACTORIES)
-assert _spec is not None and _spec.loader is not None
-f = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(f)
 
 
 def largest() -> Bundle:

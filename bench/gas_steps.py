@@ -125,7 +125,7 @@ def _executors() -> list[str]:
 
 
 def measure() -> list[dict[str, Any]]:
-    from chain_support import ADMIN, TEST_ONLY_SECRET, Chain, address_of, call_data, register_bundle
+    from chain_support import settled
     from exec_support import ExecChecker
     from proof_check_support import ProofChecker
 
@@ -134,10 +134,7 @@ def measure() -> list[dict[str, Any]]:
     rows = []
     for name, target, executor, entry, make in cases():
         lie, proof = make()
-        chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-        market = register_bundle(chain, lie)
-        chain.commit_proof(market, proof, ADMIN)
-        settle = chain.send(call_data("settleByProof", market, proof)).execution_gas
+        settle = settled(lie, proof).execution_gas
         won, check_id, check = checker.any_proof(proof)
         assert won, (name, check_id)
         alone = None

@@ -159,19 +159,9 @@ class Meter:
         self.executors: dict[str, Any] = {}
 
     def settle(self, lie: bytes, proof: bytes) -> int:
-        from chain_support import (
-            ADMIN,
-            TEST_ONLY_SECRET,
-            Chain,
-            address_of,
-            call_data,
-            register_bundle,
-        )
+        from chain_support import settled
 
-        chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-        market_id = register_bundle(chain, lie)
-        chain.commit_proof(market_id, proof, ADMIN)
-        return int(chain.send(call_data("settleByProof", market_id, proof)).execution_gas)
+        return int(settled(lie, proof).execution_gas)
 
     def check(self, proof: bytes) -> tuple[bool, str, int]:
         return self.checker.any_proof(proof)  # type: ignore[no-any-return]

@@ -93,14 +93,7 @@ def check_rows(exec_: ExecChecker, router: ProofChecker) -> None:
 
 
 def settle_rows(exec_: ExecChecker) -> None:
-    from chain_support import (
-        ADMIN,
-        TEST_ONLY_SECRET,
-        Chain,
-        address_of,
-        call_data,
-        register_bundle,
-    )
+    from chain_support import settled
     from gas import _lie
 
     lie, dropped = omitted_lie(), audited_on("08-quorum-agree", [0, 1])
@@ -108,10 +101,7 @@ def settle_rows(exec_: ExecChecker) -> None:
              ("08 audited on 2 of 3 items (OmissionProof)", dropped.to_cbor(), written(dropped)),
              ("issue 22 reordered (CitationProof, baseline)", *_lie((1, 0, 2)))]
     for name, bundle, proof in cases:
-        chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-        market = register_bundle(chain, bundle)
-        chain.commit_proof(market, proof, ADMIN)
-        out = chain.send(call_data("settleByProof", market, proof))
+        out = settled(bundle, proof)
         alone = exec_.execute(proof)[2] if "Omission" in name else None
         print(f"settleByProof revm, {name}: {len(proof)} bytes, execution {out.execution_gas}, "
               f"total {out.gas_used}" + (f"; check alone {alone}" if alone else ""))

@@ -307,6 +307,17 @@ def register_bundle(chain: Chain, data: bytes, nonce: int = 0) -> bytes:
     return market_id
 
 
+def settled(lie: bytes, proof: bytes) -> Outcome:
+    """``settleByProof`` of ``proof`` against the bundle ``lie`` on a fresh chain (revm):
+    ``lie`` proposed by the test-only signer, ``proof`` committed by ``ADMIN`` a block
+    earlier (SPEC §14.4); the settle's outcome (the benches' and tests' one sequence;
+    ``anvil_node.settle_fresh`` is the same on anvil)."""
+    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
+    market = register_bundle(chain, lie)
+    chain.commit_proof(market, proof, ADMIN)
+    return chain.send(call_data("settleByProof", market, proof))
+
+
 def bundle_proposal(data: bytes, chain_id: int, contract: bytes, nonce: int = 0, *,
                     weeks: int = 1) -> tuple[bytes, bytes]:
     """(marketId, proposeVerdict calldata) of bundle ``data`` signed by the test-only
