@@ -41,8 +41,9 @@ library PorCborScan {
     /// (absolute) and relative to `data` only in what is returned or kept.
     /// Per open container, two memory words from the free memory pointer on (not
     /// allocated: nothing outlives this block): its parent's `state` and previous key.
-    /// `state`: the open container's units left << 1 | 1 for a map, a unit being an
-    /// element or a key with its value. Faults in the SPEC §2 order: at a key position a
+    /// `state`: the open container's units left, a unit being an element or a key with
+    /// its value, and the top bit set for a map (so `slt(state, 1)`: a map, or nothing
+    /// left). Faults in the SPEC §2 order: at a key position a
     /// non-text major (ai < 28); in a head reserved ai, ai 31, tag, float, simple, a
     /// missing argument, a non-shortest argument; then a string's length, a key's order,
     /// its UTF-8; a container's depth, then its count against the bytes left.
@@ -181,82 +182,89 @@ library PorCborScan {
             mstore(0, 0)
             // the items of every array and map (SPEC §17.1), kept at ITEMS_SLOT
             let total := 0
-            let state := 2 // the top level: one unit, not a map
+            let state := 1 // the top level: one unit, not a map
             let prevKey := NO_KEY
-            for {} 1 {} {
-                if and(state, 1) {
-                    // a map's key: a text; a short one (head 0x60..0x77) kept as its
-                    // zero-padded encoded word (first byte its head: such words order as
-                    // the encodings do), a longer one as LONG | start << 128 | length
-                    if iszero(lt(pos, end)) {
-                        code := 2
-                        break
+            // each pass reads one unit (an element, or a key and its value) and counts it
+            // (`post`); a container's first unit is read in the next pass
+            for {} 1 { state := sub(state, 1) } {
+                // in a map, or no unit left (one signed test)
+                if slt(state, 1) {
+                    if iszero(shl(1, state)) {
+                        // no unit left: close every container completed
+                        for {} iszero(shl(1, state)) {} {
+                            if eq(sp, mload(0x40)) { break }
+                            sp := sub(sp, 0x40)
+                            state := sub(mload(sp), 1)
+                            prevKey := mload(add(sp, 0x20))
+                        }
+                        if iszero(shl(1, state)) {
+                            if iszero(eq(pos, end)) { code := 3 }
+                            mstore(add(mload(0x40), ITEMS_SLOT), total)
+                            break
+                        }
                     }
-                    let b := shr(248, calldataload(pos))
-                    let txt := add(pos, 1) // the text's start
-                    let next := add(pos, sub(b, 0x5f)) // after a short key
-                    let key := 0
-                    switch lt(sub(b, 0x60), 24)
-                    case 1 {
+                    if shr(255, state) {
+                        // a map's key: a text; a short one kept as its zero-padded encoded
+                        // word (first byte its head: such words order as the encodings do), a
+                        // longer one as LONG | start << 128 | length
+                        if iszero(lt(pos, end)) {
+                            code := 2
+                            break
+                        }
+                        let key := calldataload(pos)
+                        let txt := add(pos, 1) // the text's start
+                        let next := add(pos, sub(shr(248, key), 0x5f)) // after a head 0x60..0x77
+                        if iszero(lt(sub(next, txt), 24)) {
+                            let b := shr(248, key)
+                            if and(iszero(eq(shr(5, b), 3)), lt(and(b, 31), 28)) {
+                                code := 7
+                                break
+                            }
+                            let arg := 0
+                            code, arg, txt := slowHead(pos, end, b)
+                            if code { break }
+                            next := add(txt, arg)
+                            if gt(sub(next, pos), 32) { key := or(LONG, or(shl(128, pos), sub(next, pos))) }
+                        }
                         if gt(next, end) {
                             code := 2
                             break
                         }
-                        key := and(calldataload(pos), not(shr(shl(3, sub(next, pos)), not(0))))
-                    }
-                    default {
-                        if and(iszero(eq(shr(5, b), 3)), lt(and(b, 31), 28)) {
-                            code := 7
-                            break
-                        }
-                        let arg := 0
-                        code, arg, txt := slowHead(pos, end, b)
-                        if code { break }
-                        if gt(arg, sub(end, txt)) {
-                            code := 2
-                            break
-                        }
-                        next := add(txt, arg)
-                        key := sub(next, pos)
-                        switch lt(key, 33)
-                        case 1 { key := and(calldataload(pos), not(shr(shl(3, key), not(0)))) }
-                        default { key := or(LONG, or(shl(128, pos), key)) }
-                    }
-                    // after the previous key (9 a duplicate, 8 out of order): one compare
-                    // unless both are long
-                    switch shr(255, and(key, prevKey))
-                    case 0 {
-                        if iszero(gt(key, prevKey)) {
+                        // the encoding's word (a long key's shift is 256 or more: unchanged)
+                        key := and(key, not(shr(shl(3, sub(next, pos)), not(0))))
+                        // after the previous key (9 a duplicate, 8 out of order): one compare
+                        // unless this key is long (both long: `keyOrder`)
+                        if or(iszero(gt(key, prevKey)), shr(255, key)) {
                             code := add(8, eq(key, prevKey))
-                            break
+                            if shr(255, key) {
+                                code := 0
+                                if shr(255, prevKey) {
+                                    code := keyOrder(prevKey, key)
+                                    code := mul(lt(code, 2), sub(9, code))
+                                }
+                            }
+                            if code { break }
                         }
-                    }
-                    default {
-                        let ord := keyOrder(prevKey, key)
-                        if lt(ord, 2) {
-                            code := sub(9, ord)
-                            break
+                        // UTF-8: a short key's word is ASCII iff its text is (its head and
+                        // length bytes are below 0x80); a long key's word has its top bit set
+                        if and(key, HIGH) {
+                            if utf8Bad(txt, next) {
+                                code := 13
+                                break
+                            }
                         }
-                    }
-                    // UTF-8: a short key's word is ASCII iff its text is (its head and
-                    // length bytes are below 0x80); a long key's word has its top bit set
-                    if and(key, HIGH) {
-                        if utf8Bad(txt, next) {
-                            code := 13
-                            break
+                        if eq(sp, add(mload(0x40), 0x40)) { // a top-level key: its offset and its value's
+                            let top := add(mload(0x40), TOP_SLOT)
+                            let c := mload(top)
+                            if lt(c, TOP_ITEMS) {
+                                mstore(add(top, shl(5, add(c, 1))), sub(pos, data.offset))
+                                mstore(add(top, shl(5, add(c, 2))), sub(next, data.offset))
+                            }
+                            mstore(top, add(c, 2))
                         }
+                        prevKey := key
+                        pos := next
                     }
-                    if eq(sp, add(mload(0x40), 0x40)) { // a top-level key: its offset and its value's
-                        let top := add(mload(0x40), TOP_SLOT)
-                        let c := mload(top)
-                        if lt(c, TOP_ITEMS) {
-                            mstore(add(top, shl(5, add(c, 1))), sub(pos, data.offset))
-                            mstore(add(top, shl(5, add(c, 2))), sub(next, data.offset))
-                        }
-                        mstore(top, add(c, 2))
-                    }
-                    prevKey := key
-                    pos := next
                 }
                 // an item (an element, a value)
                 if iszero(lt(pos, end)) {
@@ -264,97 +272,115 @@ library PorCborScan {
                     break
                 }
                 let b := shr(248, calldataload(pos))
-                switch and(shr(b, SIMPLE), 1)
-                case 1 { pos := add(pos, 1) }
-                default {
-                    let arg := and(b, 31)
-                    let p := add(pos, 1)
-                    if or(gt(arg, 23), gt(b, 0xbf)) {
-                        switch and(eq(arg, 24), lt(b, 0xc0))
-                        case 1 {
-                            // a one-byte argument of an integer, string or container
-                            if iszero(lt(p, end)) {
-                                code := 2
-                                break
-                            }
-                            arg := shr(248, calldataload(p))
-                            p := add(p, 1)
-                            if lt(arg, 24) {
-                                code := 6
-                                break
-                            }
-                        }
-                        default {
-                            code, arg, p := slowHead(pos, end, b)
-                            if code { break }
-                        }
-                    }
-                    switch shr(6, b)
-                    case 1 {
-                        // a byte or text string
-                        if gt(arg, sub(end, p)) {
-                            code := 2
-                            break
-                        }
-                        let next := add(p, arg)
-                        switch and(b, 0x20)
-                        case 0 { mstore(0, 1) } // a byte string met (scratch word 0)
-                        default {
-                            // a text of at most 32 ASCII bytes: one test
-                            let ascii := 0
-                            if lt(arg, 33) {
-                                ascii := iszero(and(calldataload(p), and(HIGH, not(shr(shl(3, arg), not(0))))))
-                            }
-                            if iszero(ascii) {
-                                if utf8Bad(p, next) {
-                                    code := 13
-                                    break
-                                }
-                            }
-                        }
-                        pos := next
-                    }
-                    case 2 {
-                        // an array or a map
-                        if iszero(lt(sp, add(mload(0x40), 0x800))) { // MAX_DEPTH open
-                            code := 14
-                            break
-                        }
-                        let isMap := shr(5, and(b, 0x20))
-                        let items := shl(isMap, arg)
-                        if gt(items, sub(end, p)) {
-                            code := 2
-                            break
-                        }
-                        total := add(total, items)
-                        pos := p
-                        if items {
-                            // open: the parent's unit is counted when the container closes
-                            mstore(sp, state)
-                            mstore(add(sp, 0x20), prevKey)
-                            sp := add(sp, 0x40)
-                            state := or(shl(1, arg), isMap)
-                            prevKey := NO_KEY
-                            continue
-                        }
-                    }
-                    default { pos := p } // an integer
+                if and(shr(b, SIMPLE), 1) {
+                    pos := add(pos, 1)
+                    continue
                 }
-                // count the unit; close every container it completes
-                state := sub(state, 2)
-                if lt(state, 2) {
-                    for {} lt(state, 2) {} {
-                        if eq(sp, mload(0x40)) { break }
-                        sp := sub(sp, 0x40)
-                        state := sub(mload(sp), 2)
-                        prevKey := mload(add(sp, 0x20))
-                    }
-                    if lt(state, 2) {
-                        if iszero(eq(pos, end)) { code := 3 }
-                        mstore(add(mload(0x40), ITEMS_SLOT), total)
+                let arg := and(b, 31)
+                let p := add(pos, 1)
+                if lt(sub(b, 0x60), 24) {
+                    // a short text: ASCII in one test
+                    arg := add(p, arg) // its end
+                    if gt(arg, end) {
+                        code := 2
                         break
                     }
+                    if and(calldataload(p), and(HIGH, not(shr(shl(3, sub(arg, p)), not(0))))) {
+                        if utf8Bad(p, arg) {
+                            code := 13
+                            break
+                        }
+                    }
+                    pos := arg
+                    continue
                 }
+                if eq(b, 0x58) {
+                    // a byte string of 24 to 255 bytes (a hash): its length byte missing
+                    // or the string cut (2), unless the length is non-shortest (6)
+                    arg := shr(248, calldataload(p))
+                    p := add(add(p, 1), arg) // its end
+                    if gt(p, end) {
+                        code := 2
+                        if lt(add(pos, 1), end) { code := sub(6, shl(2, iszero(lt(arg, 24)))) }
+                        break
+                    }
+                    if lt(arg, 24) {
+                        code := 6
+                        break
+                    }
+                    mstore(0, 1) // a byte string met (scratch word 0)
+                    pos := p
+                    continue
+                }
+                if or(gt(arg, 23), gt(b, 0xbf)) {
+                    switch and(eq(arg, 24), lt(b, 0xc0))
+                    case 1 {
+                        // a one-byte argument of an integer, string or container
+                        if iszero(lt(p, end)) {
+                            code := 2
+                            break
+                        }
+                        arg := shr(248, calldataload(p))
+                        p := add(p, 1)
+                        if lt(arg, 24) {
+                            code := 6
+                            break
+                        }
+                    }
+                    default {
+                        code, arg, p := slowHead(pos, end, b)
+                        if code { break }
+                    }
+                }
+                switch shr(6, b)
+                case 1 {
+                    // a byte or text string
+                    if gt(arg, sub(end, p)) {
+                        code := 2
+                        break
+                    }
+                    switch and(b, 0x20)
+                    case 0 { mstore(0, 1) } // a byte string met (scratch word 0)
+                    default {
+                        // a text of at most 32 ASCII bytes: one test
+                        let ascii := 0
+                        if lt(arg, 33) {
+                            ascii := iszero(and(calldataload(p), and(HIGH, not(shr(shl(3, arg), not(0))))))
+                        }
+                        if iszero(ascii) {
+                            if utf8Bad(p, add(p, arg)) {
+                                code := 13
+                                break
+                            }
+                        }
+                    }
+                    pos := add(p, arg)
+                }
+                case 2 {
+                    // an array or a map
+                    if iszero(lt(sp, add(mload(0x40), 0x800))) { // MAX_DEPTH open
+                        code := 14
+                        break
+                    }
+                    let isMap := shr(5, and(b, 0x20))
+                    let items := shl(isMap, arg)
+                    if gt(items, sub(end, p)) {
+                        code := 2
+                        break
+                    }
+                    total := add(total, items)
+                    pos := p
+                    if items {
+                        // open (`post` counts its first unit; the parent's is counted
+                        // when it closes)
+                        mstore(sp, state)
+                        mstore(add(sp, 0x20), prevKey)
+                        sp := add(sp, 0x40)
+                        state := add(or(arg, shl(255, isMap)), 1)
+                        prevKey := NO_KEY
+                    }
+                }
+                default { pos := p } // an integer
             }
             if code { at := sub(pos, data.offset) }
         }
