@@ -100,24 +100,26 @@ library PorCbor {
         }
     }
 
-    /// The offset just after the item at `pos` (iterative: a counter of items left).
+    /// The offset just after the item at `pos` (iterative: a counter of items left; a
+    /// string's length and a container's count added without a branch, by `shr(6, head)`:
+    /// 1 a string, 2 an array or map, 0 or 3 neither).
     function skip(bytes calldata data, uint256 pos) internal pure returns (uint256 next) {
         assembly ("memory-safe") {
-            next := pos
+            next := add(data.offset, pos)
             for { let left := 1 } left { left := sub(left, 1) } {
-                let ib := byte(0, calldataload(add(data.offset, next)))
-                let major := shr(5, ib)
+                let ib := shr(248, calldataload(next))
                 let arg := and(ib, 31)
                 next := add(next, 1)
                 if gt(arg, 23) {
                     let width := shl(sub(arg, 24), 1)
-                    arg := shr(sub(256, shl(3, width)), calldataload(add(data.offset, next)))
+                    arg := shr(sub(256, shl(3, width)), calldataload(next))
                     next := add(next, width)
                 }
-                if or(eq(major, 2), eq(major, 3)) { next := add(next, arg) }
-                if eq(major, 4) { left := add(left, arg) }
-                if eq(major, 5) { left := add(left, shl(1, arg)) }
+                let m := shr(6, ib)
+                next := add(next, mul(eq(m, 1), arg))
+                left := add(left, mul(eq(m, 2), shl(shr(5, and(ib, 0x20)), arg)))
             }
+            next := sub(next, data.offset)
         }
     }
 

@@ -184,26 +184,29 @@ library PorCborScan {
             let total := 0
             let state := 1 // the top level: one unit, not a map
             let prevKey := NO_KEY
-            // each pass reads one unit (an element, or a key and its value) and counts it
-            // (`post`); a container's first unit is read in the next pass
-            for {} 1 { state := sub(state, 1) } {
+            // each pass reads one unit (an element, or a key and its value) and counts it;
+            // a container's first unit is read in the next pass
+            for {} 1 {} {
                 // in a map, or no unit left (one signed test)
                 if slt(state, 1) {
                     if iszero(shl(1, state)) {
-                        // no unit left: close every container completed
-                        for {} iszero(shl(1, state)) {} {
+                        // no unit left: close every container completed (its unit was
+                        // counted in its parent's state when it opened)
+                        for {} 1 {} {
                             if eq(sp, mload(0x40)) { break }
                             sp := sub(sp, 0x40)
-                            state := sub(mload(sp), 1)
+                            state := mload(sp)
                             prevKey := mload(add(sp, 0x20))
+                            if shl(1, state) { break }
                         }
                         if iszero(shl(1, state)) {
                             if iszero(eq(pos, end)) { code := 3 }
                             mstore(add(mload(0x40), ITEMS_SLOT), total)
                             break
                         }
+                        continue // the parent: an array's next element, or a map's key
                     }
-                    if shr(255, state) {
+                    {
                         // a map's key: a text; a short one kept as its zero-padded encoded
                         // word (first byte its head: such words order as the encodings do), a
                         // longer one as LONG | start << 128 | length
@@ -274,24 +277,25 @@ library PorCborScan {
                 let b := shr(248, calldataload(pos))
                 if and(shr(b, SIMPLE), 1) {
                     pos := add(pos, 1)
+                    state := sub(state, 1)
                     continue
                 }
                 let arg := and(b, 31)
                 let p := add(pos, 1)
                 if lt(sub(b, 0x60), 24) {
-                    // a short text: ASCII in one test
-                    arg := add(p, arg) // its end
-                    if gt(arg, end) {
+                    // a short text: ASCII in one test (the word's bytes past it shifted out)
+                    if gt(add(p, arg), end) {
                         code := 2
                         break
                     }
-                    if and(calldataload(p), and(HIGH, not(shr(shl(3, sub(arg, p)), not(0))))) {
-                        if utf8Bad(p, arg) {
+                    if shr(shl(3, sub(32, arg)), and(calldataload(p), HIGH)) {
+                        if utf8Bad(p, add(p, arg)) {
                             code := 13
                             break
                         }
                     }
-                    pos := arg
+                    pos := add(p, arg)
+                    state := sub(state, 1)
                     continue
                 }
                 if eq(b, 0x58) {
@@ -310,12 +314,42 @@ library PorCborScan {
                     }
                     mstore(0, 1) // a byte string met (scratch word 0)
                     pos := p
+                    state := sub(state, 1)
+                    continue
+                }
+                if lt(sub(b, 0x80), 0x40) {
+                    // an array or a map
+                    if gt(arg, 23) {
+                        code, arg, p := slowHead(pos, end, b)
+                        if code { break }
+                    }
+                    if iszero(lt(sp, add(mload(0x40), 0x800))) { // MAX_DEPTH open
+                        code := 14
+                        break
+                    }
+                    let isMap := shr(5, and(b, 0x20))
+                    let items := shl(isMap, arg)
+                    if gt(items, sub(end, p)) {
+                        code := 2
+                        break
+                    }
+                    total := add(total, items)
+                    pos := p
+                    state := sub(state, 1)
+                    if items {
+                        // open (the parent's unit counted)
+                        mstore(sp, state)
+                        mstore(add(sp, 0x20), prevKey)
+                        sp := add(sp, 0x40)
+                        state := or(arg, shl(255, isMap))
+                        prevKey := NO_KEY
+                    }
                     continue
                 }
                 if or(gt(arg, 23), gt(b, 0xbf)) {
                     switch and(eq(arg, 24), lt(b, 0xc0))
                     case 1 {
-                        // a one-byte argument of an integer, string or container
+                        // a one-byte argument of an integer or a string
                         if iszero(lt(p, end)) {
                             code := 2
                             break
@@ -332,9 +366,8 @@ library PorCborScan {
                         if code { break }
                     }
                 }
-                switch shr(6, b)
-                case 1 {
-                    // a byte or text string
+                if shr(6, b) {
+                    // a byte or text string (an integer: nothing more)
                     if gt(arg, sub(end, p)) {
                         code := 2
                         break
@@ -354,33 +387,10 @@ library PorCborScan {
                             }
                         }
                     }
-                    pos := add(p, arg)
+                    p := add(p, arg)
                 }
-                case 2 {
-                    // an array or a map
-                    if iszero(lt(sp, add(mload(0x40), 0x800))) { // MAX_DEPTH open
-                        code := 14
-                        break
-                    }
-                    let isMap := shr(5, and(b, 0x20))
-                    let items := shl(isMap, arg)
-                    if gt(items, sub(end, p)) {
-                        code := 2
-                        break
-                    }
-                    total := add(total, items)
-                    pos := p
-                    if items {
-                        // open (`post` counts its first unit; the parent's is counted
-                        // when it closes)
-                        mstore(sp, state)
-                        mstore(add(sp, 0x20), prevKey)
-                        sp := add(sp, 0x40)
-                        state := add(or(arg, shl(255, isMap)), 1)
-                        prevKey := NO_KEY
-                    }
-                }
-                default { pos := p } // an integer
+                pos := p
+                state := sub(state, 1)
             }
             if code { at := sub(pos, data.offset) }
         }
