@@ -141,8 +141,13 @@ library PorCborScan {
             // The head at `pos` (byte `b`) off the fast paths: (fault code or 0, its
             // argument, the offset after the head). Faults in order: reserved ai (4; ai 31
             // of a string or container: 5), a tag (12), a simple value but false/true (11;
-            // a float: 10), a missing argument (2), a non-shortest one (6).
+            // a float: 10), a missing argument (2), a non-shortest one (6); `b` above
+            // 0xff: no head, the data ended (2).
             function slowHead(pos, end, b) -> fault, arg, p {
+                if gt(b, 0xff) {
+                    fault := 2
+                    leave
+                }
                 let major := shr(5, b)
                 arg := and(b, 31)
                 p := add(pos, 1)
@@ -209,15 +214,16 @@ library PorCborScan {
                     {
                         // a map's key: a text; a short one kept as its zero-padded encoded
                         // word (first byte its head: such words order as the encodings do), a
-                        // longer one as LONG | start << 128 | length
-                        if iszero(lt(pos, end)) {
-                            code := 2
-                            break
-                        }
+                        // longer one as LONG | start << 128 | length (no key at all: the short
+                        // path's bound fails, the other path tests it)
                         let key := calldataload(pos)
                         let txt := add(pos, 1) // the text's start
                         let next := add(pos, sub(shr(248, key), 0x5f)) // after a head 0x60..0x77
                         if iszero(lt(sub(next, txt), 24)) {
+                            if iszero(lt(pos, end)) {
+                                code := 2
+                                break
+                            }
                             let b := shr(248, key)
                             if and(iszero(eq(shr(5, b), 3)), lt(and(b, 31), 28)) {
                                 code := 7
@@ -236,24 +242,26 @@ library PorCborScan {
                         // the encoding's word (a long key's shift is 256 or more: unchanged)
                         key := and(key, not(shr(shl(3, sub(next, pos)), not(0))))
                         // after the previous key (9 a duplicate, 8 out of order): one compare
-                        // unless this key is long (both long: `keyOrder`)
-                        if or(iszero(gt(key, prevKey)), shr(255, key)) {
-                            code := add(8, eq(key, prevKey))
-                            if shr(255, key) {
-                                code := 0
-                                if shr(255, prevKey) {
-                                    code := keyOrder(prevKey, key)
-                                    code := mul(lt(code, 2), sub(9, code))
+                        // unless this key is long (both long: `keyOrder`); then UTF-8: a short
+                        // key's word is ASCII iff its text is (its head and length bytes are
+                        // below 0x80); a long key's word has its top bit set. One test for both.
+                        if or(iszero(gt(key, prevKey)), and(key, HIGH)) {
+                            if or(iszero(gt(key, prevKey)), shr(255, key)) {
+                                code := add(8, eq(key, prevKey))
+                                if shr(255, key) {
+                                    code := 0
+                                    if shr(255, prevKey) {
+                                        code := keyOrder(prevKey, key)
+                                        code := mul(lt(code, 2), sub(9, code))
+                                    }
                                 }
+                                if code { break }
                             }
-                            if code { break }
-                        }
-                        // UTF-8: a short key's word is ASCII iff its text is (its head and
-                        // length bytes are below 0x80); a long key's word has its top bit set
-                        if and(key, HIGH) {
-                            if utf8Bad(txt, next) {
-                                code := 13
-                                break
+                            if and(key, HIGH) {
+                                if utf8Bad(txt, next) {
+                                    code := 13
+                                    break
+                                }
                             }
                         }
                         if eq(sp, add(mload(0x40), 0x40)) { // a top-level key: its offset and its value's
@@ -269,12 +277,9 @@ library PorCborScan {
                         pos := next
                     }
                 }
-                // an item (an element, a value)
-                if iszero(lt(pos, end)) {
-                    code := 2
-                    break
-                }
-                let b := shr(248, calldataload(pos))
+                // an item (an element, a value); at the end of the data its head is
+                // 0x100 | the byte past it: no fast path takes it, `slowHead` says 2
+                let b := or(shr(248, calldataload(pos)), shl(8, iszero(lt(pos, end))))
                 if and(shr(b, SIMPLE), 1) {
                     pos := add(pos, 1)
                     state := sub(state, 1)
