@@ -182,8 +182,8 @@ library PorCborScan {
             }
             let end := add(data.offset, data.length)
             let pos := data.offset
-            let sp := mload(0x40) // the container stack's top
-            mstore(add(sp, TOP_SLOT), 0)
+            let sp := 0 // the container stack's size (bytes past the free memory pointer)
+            mstore(add(mload(0x40), TOP_SLOT), 0)
             mstore(0, 0)
             // the items of every array and map (SPEC §17.1), kept at ITEMS_SLOT
             let total := 0
@@ -198,10 +198,11 @@ library PorCborScan {
                         // no unit left: close every container completed (its unit was
                         // counted in its parent's state when it opened)
                         for {} 1 {} {
-                            if eq(sp, mload(0x40)) { break }
+                            if iszero(sp) { break }
                             sp := sub(sp, 0x40)
-                            state := mload(sp)
-                            prevKey := mload(add(sp, 0x20))
+                            let frame := add(mload(0x40), sp)
+                            state := mload(frame)
+                            prevKey := mload(add(frame, 0x20))
                             if shl(1, state) { break }
                         }
                         if iszero(shl(1, state)) {
@@ -264,7 +265,7 @@ library PorCborScan {
                                 }
                             }
                         }
-                        if eq(sp, add(mload(0x40), 0x40)) { // a top-level key: its offset and its value's
+                        if eq(sp, 0x40) { // a top-level key: its offset and its value's
                             let top := add(mload(0x40), TOP_SLOT)
                             let c := mload(top)
                             if lt(c, TOP_ITEMS) {
@@ -303,6 +304,36 @@ library PorCborScan {
                     state := sub(state, 1)
                     continue
                 }
+                if lt(sub(b, 0x80), 0x40) {
+                    // an array or a map
+                    if gt(arg, 23) {
+                        code, arg, p := slowHead(pos, end, b)
+                        if code { break }
+                    }
+                    if iszero(lt(sp, 0x800)) { // MAX_DEPTH open
+                        code := 14
+                        break
+                    }
+                    let isMap := shr(5, and(b, 0x20))
+                    let items := shl(isMap, arg)
+                    if gt(items, sub(end, p)) {
+                        code := 2
+                        break
+                    }
+                    total := add(total, items)
+                    pos := p
+                    state := sub(state, 1)
+                    if items {
+                        // open (the parent's unit counted)
+                        let frame := add(mload(0x40), sp)
+                        mstore(frame, state)
+                        mstore(add(frame, 0x20), prevKey)
+                        sp := add(sp, 0x40)
+                        state := or(arg, shl(255, isMap))
+                        prevKey := NO_KEY
+                    }
+                    continue
+                }
                 if eq(b, 0x58) {
                     // a byte string of 24 to 255 bytes (a hash): its length byte missing
                     // or the string cut (2), unless the length is non-shortest (6)
@@ -320,35 +351,6 @@ library PorCborScan {
                     mstore(0, 1) // a byte string met (scratch word 0)
                     pos := p
                     state := sub(state, 1)
-                    continue
-                }
-                if lt(sub(b, 0x80), 0x40) {
-                    // an array or a map
-                    if gt(arg, 23) {
-                        code, arg, p := slowHead(pos, end, b)
-                        if code { break }
-                    }
-                    if iszero(lt(sp, add(mload(0x40), 0x800))) { // MAX_DEPTH open
-                        code := 14
-                        break
-                    }
-                    let isMap := shr(5, and(b, 0x20))
-                    let items := shl(isMap, arg)
-                    if gt(items, sub(end, p)) {
-                        code := 2
-                        break
-                    }
-                    total := add(total, items)
-                    pos := p
-                    state := sub(state, 1)
-                    if items {
-                        // open (the parent's unit counted)
-                        mstore(sp, state)
-                        mstore(add(sp, 0x20), prevKey)
-                        sp := add(sp, 0x40)
-                        state := or(arg, shl(255, isMap))
-                        prevKey := NO_KEY
-                    }
                     continue
                 }
                 if or(gt(arg, 23), gt(b, 0xbf)) {
