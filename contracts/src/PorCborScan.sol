@@ -6,9 +6,10 @@ pragma solidity 0.8.30;
 /// a left-to-right parse (the code of `PorCbor.idOf`, the offset of the item it is in).
 /// The common items take a path of their own (ADR 0015, s35 addendum): a head with no
 /// argument byte and no payload (a small integer, false, true: one bit of `SIMPLE`), a
-/// short string or container (no head fault is possible), a one-byte argument, a map's
-/// short text key (its encoding in one word, one compare with the previous key's); a
-/// map is read a key and its value at a time, so no item asks whether it is a key.
+/// short text (ASCII in one test), a container with a short count, a byte string with a
+/// one-byte length (a hash), a map's short text key (its encoding in one word, one
+/// compare with the previous key's); a map is read a key and its value at a time, so no
+/// item asks whether it is a key.
 library PorCborScan {
     /// Nesting cap (SPEC §2, `codec.depth`): a top-level container is depth 1.
     uint256 internal constant MAX_DEPTH = 32;
@@ -40,13 +41,14 @@ library PorCborScan {
     /// 1-based in the order of `PorCbor.NAMES`. Offsets are calldata positions inside
     /// (absolute) and relative to `data` only in what is returned or kept.
     /// Per open container, two memory words from the free memory pointer on (not
-    /// allocated: nothing outlives this block): its parent's `state` and previous key.
-    /// `state`: the open container's units left, a unit being an element or a key with
-    /// its value, and the top bit set for a map (so `slt(state, 1)`: a map, or nothing
-    /// left). Faults in the SPEC §2 order: at a key position a
-    /// non-text major (ai < 28); in a head reserved ai, ai 31, tag, float, simple, a
-    /// missing argument, a non-shortest argument; then a string's length, a key's order,
-    /// its UTF-8; a container's depth, then its count against the bytes left.
+    /// allocated: nothing outlives this block): its parent's `state` (the container
+    /// already counted in it) and previous key. `state`: the open container's units
+    /// left, a unit being an element or a key with its value, and the top bit set for a
+    /// map (so `slt(state, 1)`: a map, or nothing left). Faults in the SPEC §2 order: at
+    /// a key position a non-text major (ai < 28); in a head reserved ai, ai 31, tag,
+    /// float, simple, a missing argument, a non-shortest argument; then a string's
+    /// length, a key's order, its UTF-8; a container's depth, then its count against the
+    /// bytes left.
     function scan(bytes calldata data) internal pure returns (uint256 code, uint256 at) {
         if (data.length == 0) return (1, 0);
         assembly ("memory-safe") {
