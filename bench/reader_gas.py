@@ -1,0 +1,72 @@
+"""Benchmark: the §2 reader's gas per item, by class of item (ADR 0015, s35 addendum).
+
+``PorProofCheck.checkCbor`` (``PorCbor.scan``; the committed build, in revm) on
+generated por-cbor/1 documents of 200 and of 400 items of one class; each figure is
+(gas of 400 - gas of 200) / 200, the execution gas of one more item (a call's gas less
+the 21 000 intrinsic and its EIP-2028 calldata cost: what the reader adds, not what the
+bytes cost to carry). Classes:
+
+* ``uint``: a small integer (head below 0x18) in an array;
+* ``text 8``: an 8-byte ASCII text in an array; ``text 40``: a 40-byte one (a 2-byte head);
+* ``bytes 32``: a 32-byte byte string (a hash) in an array;
+* ``map entry``: a key of 4 ASCII bytes and a small integer, in a map nested in an array;
+* ``one-entry map``: ``{"a": 1}`` in an array;
+* ``text key, text value``: a 6-byte key and a 12-byte ASCII text, in a nested map.
+
+Usage: ``PYTHONPATH=. python bench/reader_gas.py [--json]``.  Deterministic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests")]
+
+from proof_check_support import ProofChecker  # noqa: E402
+
+from por.encoding import encode  # noqa: E402
+
+#: (class, n -> a document of n items of that class).
+CLASSES: tuple[tuple[str, Callable[[int], Any]], ...] = (
+    ("uint", lambda n: [1] * n),
+    ("text 8", lambda n: ["abcdefgh"] * n),
+    ("text 40", lambda n: ["a" * 40] * n),
+    ("bytes 32", lambda n: [bytes(range(32))] * n),
+    ("map entry", lambda n: [{f"k{i:03d}": 1 for i in range(n)}]),
+    ("one-entry map", lambda n: [{"a": 1}] * n),
+    ("text key, text value", lambda n: [{f"key{i:03d}": "value text12" for i in range(n)}]),
+)
+
+
+def per_item(checker: ProofChecker, make: Callable[[int], Any]) -> int:
+    """Execution gas of one more item: (gas at 400 - gas at 200) / 200."""
+    gas = []
+    for n in (200, 400):
+        data = encode(make(n))
+        assert checker.cbor(data) is None
+        gas.append(checker._call("checkCbor(bytes)", data)[1])
+    return (gas[1] - gas[0]) // 200
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    checker = ProofChecker()
+    rows = {name: per_item(checker, make) for name, make in CLASSES}
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return
+    print("PorCbor.scan (checkCbor) execution gas per item, the committed build")
+    for name, gas in rows.items():
+        print(f"{name:24} {gas:6}")
+
+
+if __name__ == "__main__":
+    main()

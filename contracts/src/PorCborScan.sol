@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+/// @title PorCborScan: the one pass of the §2 reader (`PorCbor.scan`), in assembly.
+/// @notice Accepts exactly the bytes por's decoder accepts and reports the first fault of
+/// a left-to-right parse (the code of `PorCbor.idOf`, the offset of the item it is in).
+/// The common items take a path of their own (ADR 0015, s35 addendum): a head with no
+/// argument byte and no payload (a small integer, false, true: one bit of `SIMPLE`), a
+/// short text (ASCII in one test), a container with a short count, a byte string with a
+/// one-byte length (a hash), a map's short text key (its encoding in one word, one
+/// compare with the previous key's); a map is read a key and its value at a time, so no
+/// item asks whether it is a key.
+library PorCborScan {
+    /// Nesting cap (SPEC §2, `codec.depth`): a top-level container is depth 1.
+    uint256 internal constant MAX_DEPTH = 32;
+
+    /// Where `scan` leaves the item count: past the container stack's deepest level
+    /// (read by `PorCborTop.checkTop`, one word before TOP_SLOT).
+    uint256 internal constant ITEMS_SLOT = 0xc60;
+
+    /// Past ITEMS_SLOT: a top-level map's items' count, then its first TOP_ITEMS items'
+    /// offsets (`PorCborTop.checkTop`; scratch word 0: 1 when a byte string was met).
+    uint256 internal constant TOP_SLOT = 0xc80; // ITEMS_SLOT + 0x20 (assembly takes literals only)
+    uint256 internal constant TOP_ITEMS = 32;
+
+    /// Bit b set for a head byte b that is a whole item: 0x00-0x17, 0x20-0x37 (integers
+    /// below 24), 0xf4, 0xf5 (false, true).
+    uint256 private constant SIMPLE = 0x300000000000000000000000000000000000000000000000ffffff00ffffff;
+
+    /// 0x80 in every byte: a word's non-ASCII bytes.
+    uint256 private constant HIGH = 0x8080808080808080808080808080808080808080808080808080808080808080;
+
+    /// A map's previous key before its first: below every short key (first byte 0x5f).
+    uint256 private constant NO_KEY = 0x5fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
+
+    /// A key of more than 32 encoded bytes is kept as LONG | start << 128 | length: above
+    /// every key kept as its word (first byte at most 0x78).
+    uint256 private constant LONG = 0x8000000000000000000000000000000000000000000000000000000000000000;
+
+    /// (0, 0) when `data` is exactly one por-cbor/1 item, else (code, offset): codes
+    /// 1-based in the order of `PorCbor.NAMES`. Offsets are calldata positions inside
+    /// (absolute) and relative to `data` only in what is returned or kept.
+    /// Per open container, two memory words from the free memory pointer on (not
+    /// allocated: nothing outlives this block): its parent's `state` (the container
+    /// already counted in it) and previous key. `state`: the open container's units
+    /// left, a unit being an element or a key with its value, and the top bit set for a
+    /// map (so `slt(state, 1)`: a map, or nothing left). Faults in the SPEC §2 order: at
+    /// a key position a non-text major (ai < 28); in a head reserved ai, ai 31, tag,
+    /// float, simple, a missing argument, a non-shortest argument; then a string's
+    /// length, a key's order, its UTF-8; a container's depth, then its count against the
+    /// bytes left.
+    function scan(bytes calldata data) internal pure returns (uint256 code, uint256 at) {
+        if (data.length == 0) return (1, 0);
+        assembly ("memory-safe") {
+            // Order of the previous key and this one, both long (LONG | start << 128 |
+            // length): 0 equal, 1 previous after this one, 2 previous before.
+            function keyOrder(prev, key) -> ord {
+                let a := and(shr(128, prev), 0xffffffffffffffff)
+                let la := and(prev, 0xffffffffffffffffffffffffffffffff)
+                let b := and(shr(128, key), 0xffffffffffffffff)
+                let lb := and(key, 0xffffffffffffffffffffffffffffffff)
+                let n := la
+                if lt(lb, n) { n := lb }
+                for { let i := 0 } lt(i, n) { i := add(i, 32) } {
+                    let x := calldataload(add(a, i))
+                    let y := calldataload(add(b, i))
+                    if lt(sub(n, i), 32) {
+                        let sh := shl(3, sub(32, sub(n, i)))
+                        x := shr(sh, x)
+                        y := shr(sh, y)
+                    }
+                    if iszero(eq(x, y)) {
+                        ord := add(1, lt(x, y))
+                        break
+                    }
+                }
+                if iszero(ord) {
+                    if iszero(eq(la, lb)) { ord := add(1, lt(la, lb)) }
+                }
+            }
+            // Strict UTF-8 of calldata [i, e): 1 for a fault (RFC 3629 §4: no overlong,
+            // surrogate or code point above U+10FFFF). Word-parallel: 32 ASCII bytes are
+            // skipped at a time; otherwise a window of up to 28 bytes is classified in one
+            // pass of word operations, each byte's bits 7..0 moved to its lane's top bit
+            // (`H`): the continuations it holds must be exactly those its leads (and the
+            // last window's, `carry`) require, and the five bytes with a narrower second
+            // byte (E0, ED, F0, F4; C0, C1 and F5..FF never appear) are checked against
+            // their next lane. About 7 gas a byte, any mix of code points.
+            function utf8Bad(i, e) -> bad {
+                let h := HIGH
+                let carry := 0
+                for {} lt(i, e) {} {
+                    let w := calldataload(i)
+                    {
+                        let take := sub(e, i)
+                        if gt(take, 32) { take := 32 }
+                        if iszero(or(carry, and(w, and(h, not(shr(shl(3, take), not(0))))))) {
+                            i := add(i, take)
+                            continue
+                        }
+                    }
+                    let l := sub(e, i)
+                    if gt(l, 28) { l := 28 }
+                    // the top bit of lanes 0..l-1
+                    let m := and(h, not(shr(shl(3, l), not(0))))
+                    let f := 0 // a lane's fault
+                    let need := carry // the lanes that must be continuations
+                    {
+                        let t5 := and(and(and(w, shl(1, w)), shl(2, w)), m) // 111xxxxx
+                        {
+                            let lead2 := and(and(and(w, shl(1, w)), m), not(t5)) // 110xxxxx
+                            // C0, C1 (overlong)
+                            f := and(lead2, not(or(or(shl(3, w), shl(4, w)), or(shl(5, w), shl(6, w)))))
+                            need := or(need, shr(8, lead2))
+                        }
+                        let t4 := and(t5, shl(3, w)) // 1111xxxx
+                        {
+                            let lead3 := xor(t5, t4) // 1110xxxx
+                            // E0 then below A0 (overlong); ED then above 9F (a surrogate)
+                            f := or(f, and(and(lead3, not(or(or(shl(4, w), shl(5, w)), or(shl(6, w), shl(7, w))))),
+                                           not(shl(10, w))))
+                            f := or(f, and(and(and(lead3, and(shl(4, w), shl(5, w))), and(shl(7, w), not(shl(6, w)))),
+                                           shl(10, w)))
+                            need := or(need, or(shr(8, lead3), shr(16, lead3)))
+                        }
+                        let t3 := and(t4, shl(4, w)) // 11111xxx: F8..FF
+                        let lead4 := xor(t4, t3) // 11110xxx
+                        let n := or(shl(10, w), shl(11, w)) // the next lane's bit 5 or 4
+                        // F0 then below 90 (overlong); F4 then above 8F, F5..F7 (above U+10FFFF)
+                        f := or(or(f, t3), and(lead4, not(xor(shl(5, w), or(or(shl(6, w), shl(7, w)), n)))))
+                        need := or(need, or(shr(8, lead4), or(shr(16, lead4), shr(24, lead4))))
+                    }
+                    // a fault, a continuation where none is needed, or none where one is
+                    if or(f, and(xor(and(w, not(shl(1, w))), need), m)) {
+                        bad := 1
+                        break
+                    }
+                    carry := shl(shl(3, l), need)
+                    i := add(i, l)
+                }
+                if carry { bad := 1 }
+            }
+            // The head at `pos` (byte `b`) off the fast paths: (fault code or 0, its
+            // argument, the offset after the head). Faults in order: reserved ai (4; ai 31
+            // of a string or container: 5), a tag (12), a simple value but false/true (11;
+            // a float: 10), a missing argument (2), a non-shortest one (6); `b` above
+            // 0xff: no head, the data ended (2).
+            function slowHead(pos, end, b) -> fault, arg, p {
+                if gt(b, 0xff) {
+                    fault := 2
+                    leave
+                }
+                let major := shr(5, b)
+                arg := and(b, 31)
+                p := add(pos, 1)
+                if gt(arg, 27) {
+                    fault := 4
+                    if and(eq(arg, 31), and(gt(major, 1), lt(major, 6))) { fault := 5 }
+                    leave
+                }
+                if eq(major, 6) {
+                    fault := 12
+                    leave
+                }
+                if eq(major, 7) {
+                    if iszero(or(eq(arg, 20), eq(arg, 21))) {
+                        fault := 11
+                        if gt(arg, 24) { fault := 10 }
+                        leave
+                    }
+                }
+                if gt(arg, 23) {
+                    let width := shl(sub(arg, 24), 1)
+                    if gt(width, sub(end, p)) {
+                        fault := 2
+                        leave
+                    }
+                    let least := 24
+                    if gt(arg, 24) { least := shl(shl(sub(arg, 24), 4), 1) }
+                    arg := shr(sub(256, shl(3, width)), calldataload(p))
+                    p := add(p, width)
+                    if lt(arg, least) { fault := 6 }
+                }
+            }
+            let end := add(data.offset, data.length)
+            let pos := data.offset
+            let sp := 0 // the container stack's size (bytes past the free memory pointer)
+            mstore(add(mload(0x40), TOP_SLOT), 0)
+            mstore(0, 0)
+            // the items of every array and map (SPEC §17.1), kept at ITEMS_SLOT
+            let total := 0
+            let state := 1 // the top level: one unit, not a map
+            let prevKey := NO_KEY
+            // each pass reads one unit (an element, or a key and its value) and counts it;
+            // a container's first unit is read in the next pass
+            for {} 1 {} {
+                // in a map, or no unit left (one signed test)
+                if slt(state, 1) {
+                    if iszero(shl(1, state)) {
+                        // no unit left: close every container completed (its unit was
+                        // counted in its parent's state when it opened)
+                        for {} 1 {} {
+                            if iszero(sp) { break }
+                            sp := sub(sp, 0x40)
+                            let frame := add(mload(0x40), sp)
+                            state := mload(frame)
+                            prevKey := mload(add(frame, 0x20))
+                            if shl(1, state) { break }
+                        }
+                        if iszero(shl(1, state)) {
+                            if iszero(eq(pos, end)) { code := 3 }
+                            mstore(add(mload(0x40), ITEMS_SLOT), total)
+                            break
+                        }
+                        continue // the parent: an array's next element, or a map's key
+                    }
+                    {
+                        // a map's key: a text; a short one kept as its zero-padded encoded
+                        // word (first byte its head: such words order as the encodings do), a
+                        // longer one as LONG | start << 128 | length (no key at all: the short
+                        // path's bound fails, the other path tests it)
+                        let key := calldataload(pos)
+                        let txt := add(pos, 1) // the text's start
+                        let next := add(pos, sub(shr(248, key), 0x5f)) // after a head 0x60..0x77
+                        if iszero(lt(sub(next, txt), 24)) {
+                            if iszero(lt(pos, end)) {
+                                code := 2
+                                break
+                            }
+                            let b := shr(248, key)
+                            if and(iszero(eq(shr(5, b), 3)), lt(and(b, 31), 28)) {
+                                code := 7
+                                break
+                            }
+                            let arg := 0
+                            code, arg, txt := slowHead(pos, end, b)
+                            if code { break }
+                            next := add(txt, arg)
+                            if gt(sub(next, pos), 32) { key := or(LONG, or(shl(128, pos), sub(next, pos))) }
+                        }
+                        if gt(next, end) {
+                            code := 2
+                            break
+                        }
+                        // the encoding's word (a long key's shift is 256 or more: unchanged)
+                        key := and(key, not(shr(shl(3, sub(next, pos)), not(0))))
+                        // after the previous key (9 a duplicate, 8 out of order): one compare
+                        // unless this key is long (both long: `keyOrder`); then UTF-8: a short
+                        // key's word is ASCII iff its text is (its head and length bytes are
+                        // below 0x80); a long key's word has its top bit set. One test for both.
+                        if or(iszero(gt(key, prevKey)), and(key, HIGH)) {
+                            if or(iszero(gt(key, prevKey)), shr(255, key)) {
+                                code := add(8, eq(key, prevKey))
+                                if shr(255, key) {
+                                    code := 0
+                                    if shr(255, prevKey) {
+                                        code := keyOrder(prevKey, key)
+                                        code := mul(lt(code, 2), sub(9, code))
+                                    }
+                                }
+                                if code { break }
+                            }
+                            if and(key, HIGH) {
+                                if utf8Bad(txt, next) {
+                                    code := 13
+                                    break
+                                }
+                            }
+                        }
+                        if eq(sp, 0x40) { // a top-level key: its offset and its value's
+                            let top := add(mload(0x40), TOP_SLOT)
+                            let c := mload(top)
+                            if lt(c, TOP_ITEMS) {
+                                mstore(add(top, shl(5, add(c, 1))), sub(pos, data.offset))
+                                mstore(add(top, shl(5, add(c, 2))), sub(next, data.offset))
+                            }
+                            mstore(top, add(c, 2))
+                        }
+                        prevKey := key
+                        pos := next
+                    }
+                }
+                // an item (an element, a value); at the end of the data its head is
+                // 0x100 | the byte past it: no fast path takes it, `slowHead` says 2
+                let b := or(shr(248, calldataload(pos)), shl(8, iszero(lt(pos, end))))
+                if and(shr(b, SIMPLE), 1) {
+                    pos := add(pos, 1)
+                    state := sub(state, 1)
+                    continue
+                }
+                let arg := and(b, 31)
+                let p := add(pos, 1)
+                if lt(sub(b, 0x60), 24) {
+                    // a short text: ASCII in one test (the word's bytes past it shifted out)
+                    if gt(add(p, arg), end) {
+                        code := 2
+                        break
+                    }
+                    if shr(shl(3, sub(32, arg)), and(calldataload(p), HIGH)) {
+                        if utf8Bad(p, add(p, arg)) {
+                            code := 13
+                            break
+                        }
+                    }
+                    pos := add(p, arg)
+                    state := sub(state, 1)
+                    continue
+                }
+                if lt(sub(b, 0x80), 0x40) {
+                    // an array or a map
+                    if gt(arg, 23) {
+                        code, arg, p := slowHead(pos, end, b)
+                        if code { break }
+                    }
+                    if iszero(lt(sp, 0x800)) { // MAX_DEPTH open
+                        code := 14
+                        break
+                    }
+                    let isMap := shr(5, and(b, 0x20))
+                    let items := shl(isMap, arg)
+                    if gt(items, sub(end, p)) {
+                        code := 2
+                        break
+                    }
+                    total := add(total, items)
+                    pos := p
+                    state := sub(state, 1)
+                    if items {
+                        // open (the parent's unit counted)
+                        let frame := add(mload(0x40), sp)
+                        mstore(frame, state)
+                        mstore(add(frame, 0x20), prevKey)
+                        sp := add(sp, 0x40)
+                        state := or(arg, shl(255, isMap))
+                        prevKey := NO_KEY
+                    }
+                    continue
+                }
+                if eq(b, 0x58) {
+                    // a byte string of 24 to 255 bytes (a hash): its length byte missing
+                    // or the string cut (2), unless the length is non-shortest (6)
+                    arg := shr(248, calldataload(p))
+                    p := add(add(p, 1), arg) // its end
+                    if gt(p, end) {
+                        code := 2
+                        if lt(add(pos, 1), end) { code := sub(6, shl(2, iszero(lt(arg, 24)))) }
+                        break
+                    }
+                    if lt(arg, 24) {
+                        code := 6
+                        break
+                    }
+                    mstore(0, 1) // a byte string met (scratch word 0)
+                    pos := p
+                    state := sub(state, 1)
+                    continue
+                }
+                if or(gt(arg, 23), gt(b, 0xbf)) {
+                    switch and(eq(arg, 24), lt(b, 0xc0))
+                    case 1 {
+                        // a one-byte argument of an integer or a string
+                        if iszero(lt(p, end)) {
+                            code := 2
+                            break
+                        }
+                        arg := shr(248, calldataload(p))
+                        p := add(p, 1)
+                        if lt(arg, 24) {
+                            code := 6
+                            break
+                        }
+                    }
+                    default {
+                        code, arg, p := slowHead(pos, end, b)
+                        if code { break }
+                    }
+                }
+                if shr(6, b) {
+                    // a byte or text string (an integer: nothing more)
+                    if gt(arg, sub(end, p)) {
+                        code := 2
+                        break
+                    }
+                    switch and(b, 0x20)
+                    case 0 { mstore(0, 1) } // a byte string met (scratch word 0)
+                    default {
+                        // a text of at most 32 ASCII bytes: one test
+                        let ascii := 0
+                        if lt(arg, 33) {
+                            ascii := iszero(and(calldataload(p), and(HIGH, not(shr(shl(3, arg), not(0))))))
+                        }
+                        if iszero(ascii) {
+                            if utf8Bad(p, add(p, arg)) {
+                                code := 13
+                                break
+                            }
+                        }
+                    }
+                    p := add(p, arg)
+                }
+                pos := p
+                state := sub(state, 1)
+            }
+            if code { at := sub(pos, data.offset) }
+        }
+    }
+}
