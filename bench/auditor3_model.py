@@ -1,0 +1,170 @@
+"""Benchmark: por-auditor/3 (records committed by entry, ``por.OneStepProof/2``)
+measured before it is built (ADR 0016; issue 24 item 7).
+
+For every class of ``bench/gas_steps.py`` and every row of ``bench/largest_gas.py``
+(the same lying bundles and won /2 proofs), the /3 proof the design implies is built
+from the same bundle (``bench/auditor3/``: real entry trees and paths with
+``por.merkle``, canonical bytes with ``por.encoding``) and its bytes are printed by
+role beside the /2 proof's.  The settle gas of /3 is projected with a model whose
+every figure is measured on today's contracts in revm (``bench/auditor3/model.py``);
+the same model applied to today's /2 proofs is compared with their measured settle
+(the ``err`` column: model less measured).
+
+Usage: ``PYTHONPATH=. python bench/auditor3_model.py [--typical] [--json]``
+(``--typical``: gas_steps.py's classes only).  Deterministic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
+
+TYPICAL, LARGEST = 300_000, 3_000_000
+
+#: The "Merkle inclusions" group (``PorInclusion.verify``) of each class's settle on
+#: anvil: ``PYTHONPATH=. python bench/gas_profile.py "<class>" --json`` at a301f82.
+#: With the SHA-256 calls the /2 proof implies it gives H, the gas of one hash
+#: step of a path (the precompile call, its arguments, the loop).
+MERKLE = {"CitationProof (issue 22, reordered)": 7_318, "map (forged, map_lies)": 19_910,
+          "check chunk, 3 items": 34_748, "check chunk, 10 items (full)": 86_382,
+          "aggregate, 3 items": 41_979, "aggregate at caps (10 x 8)": 100_257,
+          "contradictions, 3 items": 21_236, "deduce, 3 items": 27_804,
+          "JudgeProof (forged verdict)": 39_805, "OmissionProof (omitted item)": 13_479}
+
+
+class Meter:
+    """revm: the checker (``checkCbor``, ``checkProof``), executors, the common part."""
+
+    def __init__(self) -> None:
+        from proof_check_support import ProofChecker
+
+        self.checker = ProofChecker()
+        self.base = self._cbor(b"\xa0")
+        self.executors: dict[str, Any] = {}
+        self.common_part: Any = None
+
+    def _cbor(self, doc: bytes) -> int:
+        _out, gas = self.checker._call("checkCbor(bytes)", doc)
+        return int(gas)
+
+    def reader(self, doc: bytes) -> int:
+        return self._cbor(doc) - self.base
+
+    def run(self, lie: bytes, proof: bytes, executor: str | None, entry: str,
+            step_kind: bool) -> dict[str, Any]:
+        from chain_support import settled
+        from common_part import CommonPart
+        from exec_support import ExecChecker
+
+        settle = int(settled(lie, proof).execution_gas)
+        won, check_id, check = self.checker.any_proof(proof)
+        assert won, check_id
+        alone = None
+        if executor is not None:
+            if executor not in self.executors:
+                self.executors[executor] = ExecChecker(executor, entry=entry)
+            alone = self.executors[executor].execute(proof)[2]
+        common = None
+        if step_kind:
+            self.common_part = self.common_part or CommonPart()
+            common = int(self.common_part.gas(proof))
+        return {"settle": settle, "checkProof": check, "exec": alone, "common": common}
+
+
+def row(meter: Meter, name: str, target: str, executor: str | None, entry: str,
+        lie: bytes, proof: bytes) -> dict[str, Any]:
+    from auditor3.carry import Bundle3, proof_bytes, recompute_hashes
+    from auditor3.convert import carried, parts2
+    from proof_anatomy import anatomy
+
+    from por.challenge import bundle_from_bytes
+    from por.encoding import decode
+
+    b3 = Bundle3(bundle_from_bytes(lie))
+    kind, schema, c = carried(proof, b3)
+    proof3, roles3, sha3 = proof_bytes(c, b3, schema)
+    p2 = parts2(proof)
+    sha2 = sum(2 + len(p["leaf_path"]) + len(p["component_path"]) for p in p2)
+    spec2 = sum(len(p["leaf"]) for p in p2 if p["kind"] == "prompt_spec")
+    disputed = [t for (comp, _i), (t, _s) in c.records.items() if c.roles[(comp, _i)] == "step"]
+    step_kind = executor not in (None, "PorMapExec", "PorJudgeExec", "PorOmissionExec")
+    measured = meter.run(lie, proof, executor, entry, step_kind)
+    leaves3 = [t.leaves[i] for (t, chosen) in c.records.values() for i in sorted(chosen)]
+    out = {"class": name, "target": target, "kind": kind, **measured,
+           "bytes2": len(proof), "merkle2": MERKLE.get(name), "roles2": anatomy(proof), "bytes3": len(proof3),
+           "roles3": roles3, "reader2": meter.reader(proof),
+           "leaves2": sum(meter.reader(p["leaf"]) for p in p2), "sha2": sha2,
+           "parts2": len(p2), "spec2": spec2, "spec3": roles3["spec"],
+           "reader3": meter.reader(proof3),
+           "leaves3": sum(meter.reader(leaf) for leaf in [*leaves3, *c.whole.values()]),
+           "sha3": sha3, "parts3": len(leaves3) + len(c.whole),
+           "recompute_sha": (recompute_hashes(disputed[0])
+                             if disputed and kind not in ("omission", "citation") else 0)}
+    assert decode(proof3)["schema"] == schema
+    return out
+
+
+def cases(typical_only: bool) -> list[tuple[str, str, str | None, str, bytes, bytes]]:
+    from gas_steps import cases as typical
+
+    out = []
+    for name, target, executor, entry, make in typical():
+        lie, proof = make()
+        out.append((name, target, executor, entry, lie, proof))
+    if not typical_only:
+        from largest_gas import KINDS, proofs
+
+        for kind, shape, lie_bundle, proof in proofs(KINDS):
+            out.append((f"{kind.name} [{shape}]", "largest", kind.executor, kind.entry,
+                        lie_bundle.to_cbor(), proof))
+    return out
+
+
+def measure(typical_only: bool = False) -> tuple[dict[str, str], list[dict[str, Any]]]:
+    from auditor3.model import Model
+
+    meter = Meter()
+    rows = [row(meter, *case) for case in cases(typical_only)]
+    model = Model(rows)
+    for r in rows:
+        r["model2"], r["model3"] = model.settle2(r), model.settle3(r)
+        r["err2"] = r["model2"] - r["settle"]
+        r["limit"] = TYPICAL if r["target"] == "typical" else LARGEST
+    return model.figures(), rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--typical", action="store_true", help="gas_steps.py's classes only")
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+    args = parser.parse_args()
+    figures, rows = measure(args.typical)
+    if args.json:
+        print(json.dumps({"schema": "por/bench-auditor3-model/1", "figures": figures,
+                          "rows": rows}, indent=2, default=str))
+        return 0
+    print("fitted figures:", ", ".join(f"{k} {v}" for k, v in figures.items()))
+    print(f"{'class':52} {'/2 B':>7} {'/3 B':>6} {'spec':>11} {'cited':>12} "
+          f"{'paths':>11} {'settle /2':>10} {'model /2':>10} {'err %':>6} "
+          f"{'/3 proj':>9}  target")
+    for r in rows:
+        spec = f"{r['roles2']['prompt_spec']}>{r['roles3']['spec']}"
+        cited = f"{r['roles2']['cited']}>{r['roles3']['cited']}"
+        paths = f"{r['roles2']['paths']}>{r['roles3']['paths']}"
+        err = f"{100 * r['err2'] // r['settle']:+d}" if r["err2"] >= 0 else \
+            f"-{100 * -r['err2'] // r['settle']}"
+        ok = "met" if r["model3"] <= r["limit"] else "NOT met"
+        print(f"{r['class'][:52]:52} {r['bytes2']:>7} {r['bytes3']:>6} {spec:>11} "
+              f"{cited:>12} {paths:>11} {r['settle']:>10} {r['model2']:>10} {err:>6} "
+              f"{r['model3']:>9}  {r['limit']} {ok}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
