@@ -74,3 +74,35 @@ def parts2(proof2: bytes) -> list[dict[str, Any]]:
             if isinstance(v, dict) and "leaf" in v:
                 out.append(v)
     return out
+
+
+def count_items(value: Any) -> int:
+    """CBOR data items in ``value`` (a container counts itself and its items)."""
+    if isinstance(value, dict):
+        return 1 + sum(count_items(k) + count_items(v) for k, v in value.items())
+    if isinstance(value, list):
+        return 1 + sum(count_items(v) for v in value)
+    return 1
+
+
+def items2(proof2: bytes) -> int:
+    """Items a /2 executor walks per part: the InclusionProof map (its leaf one item)
+    and its record's top level (each key and value head)."""
+    total = 0
+    for part in parts2(proof2):
+        total += count_items({**part, "leaf": b""})
+        record = decode(part["leaf"])
+        total += 1 + 2 * len(record) if isinstance(record, dict) else 1
+    return total
+
+
+def items3(c: Carried) -> int:
+    """Items a /3 executor walks: each record array (component, indices, counts) and
+    each entry (its index, its leaf; the leaf's array head, path items, value head)."""
+    total = 0
+    for tree, chosen in c.records.values():
+        total += 4
+        for i in chosen:
+            path, _value = tree.entries[i]
+            total += 2 + 1 + count_items(list(path)) + 1
+    return total + 4 * len(c.whole)
