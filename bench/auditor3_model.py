@@ -61,8 +61,7 @@ class Meter:
         return {"settle": settle, "checkProof": check, "exec": alone}
 
 
-def row(meter: Meter, name: str, target: str, executor: str | None, entry: str,
-        lie: bytes, proof: bytes) -> dict[str, Any]:
+def row(meter: Meter, case: tuple[str, str, str | None, str, bytes, bytes]) -> dict[str, Any]:
     from auditor3.carry import Bundle3, proof_bytes, recompute_hashes
     from auditor3.convert import carried, items2, items3, parts2
     from proof_anatomy import anatomy
@@ -70,6 +69,7 @@ def row(meter: Meter, name: str, target: str, executor: str | None, entry: str,
     from por.challenge import bundle_from_bytes
     from por.encoding import decode
 
+    name, target, executor, entry, lie, proof = case
     b3 = Bundle3(bundle_from_bytes(lie))
     kind, schema, c = carried(proof, b3)
     proof3, roles3, sha3 = proof_bytes(c, b3, schema)
@@ -118,7 +118,7 @@ def measure(typical_only: bool = False, scale: Fraction = Fraction(1),
     from auditor3.model import PROFILE, Model
 
     meter = Meter()
-    rows = [row(meter, *case) for case in cases(typical_only)]
+    rows = [row(meter, case) for case in cases(typical_only)]
     model = Model(rows, scale, own_cut)
     for r in rows:
         r["model2"], r["model3"] = model.settle2(r), model.settle3(r)

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from auditor3.entries import ComponentTree, Path, RecordTree, evidence_view, multiproof
-
 from por.bundle.layout import Bundle
 from por.encoding import decode, encode
 from por.merkle import leaf_hash, leaf_hashes, tree_levels
@@ -32,8 +31,8 @@ DISPUTED: dict[str, list[Path]] = {
 }
 
 #: (reading kind, cited step's kind) -> the cited step's entries read.
-_EXTRACT_CARD = ID + [("evidence_ids",)] + _out("card", "claims", "evidence_id",
-                                                "requirement_id")
+_EXTRACT_CARD = [*ID, ("evidence_ids",), *_out("card", "claims", "evidence_id", "requirement_id")]
+_IDENTITY = _out("evidence_id", "requirement_id")
 CITED: dict[tuple[str, str], list[Path]] = {
     ("check_requirement", "extract_claims"): _EXTRACT_CARD,
     ("check_requirement", "check_requirement"): ID + _out(
@@ -50,12 +49,10 @@ CITED: dict[tuple[str, str], list[Path]] = {
     ("map", "deduce"): ID + _out(
         "conflict_detected", "event_observed", "fallback_used", "insufficient_evidence",
         "numeric_value", "provenance_ok", "source_summary", "timestamp"),
-    ("judge", "map"): ID + [("evidence_ids",)] + _out("evaluation_variables"),
-    ("judge", "extract_claims"): ID + [("evidence_ids",)] + _out("card", "evidence_id"),
-    ("omission", "extract_claims"): ID + [("evidence_ids",)] + _out(
-        "evidence_id", "requirement_id"),
-    ("citation", "extract_claims"): ID + [("evidence_ids",)] + _out(
-        "evidence_id", "requirement_id"),
+    ("judge", "map"): [*ID, ("evidence_ids",), *_out("evaluation_variables")],
+    ("judge", "extract_claims"): [*ID, ("evidence_ids",), *_out("card", "evidence_id")],
+    ("omission", "extract_claims"): [*ID, ("evidence_ids",), *_IDENTITY],
+    ("citation", "extract_claims"): [*ID, ("evidence_ids",), *_IDENTITY],
 }
 #: An evidence item read by a rule-3 OmissionProof: its id and requirement.
 ITEM: list[Path] = [("evidence_id",), ("requirement_id",)]
@@ -69,7 +66,8 @@ def spec_reads(kind: str, r: int, n: int) -> list[Path]:
     upto: list[Path] = [(DR, i, "requirement_id") for i in range(r + 1)]
     every = range(n)
     count: Path = (DR, "#")
-    targets: list[Path] = [(DR, r, "source_targets", "#"), (DR, r, "source_targets", "*", "source_id")]
+    targets: list[Path] = [(DR, r, "source_targets", "#"),
+                           (DR, r, "source_targets", "*", "source_id")]
     table: dict[str, list[Path]] = {
         "check_requirement": [("market", "allowed_sources"), ("market", "resolution_window"),
                               ("timestamp_slack_seconds",), ("prediction_semantics",), count,
@@ -123,7 +121,7 @@ class Bundle3:
         return ids.index(rid) if rid in ids else 0
 
 
-def add(c: Carried, b3: Bundle3, component: int, index: int, paths: list[Path],
+def add(c: Carried, b3: Bundle3, component: int, index: int, paths: list[Path], *,
         role: str) -> None:
     tree = b3.spec if component == 1 else (b3.items if component == 2 else b3.steps
                                            ).records[index]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from auditor3.carry import CITED, DISPUTED, ID, ITEM, Bundle3, Carried, add, spec_reads
-
 from por.encoding import decode
 
 SCHEMAS = {"por.OneStepProof/1": "por.OneStepProof/2", "por.JudgeProof/1": "por.JudgeProof/2",
@@ -24,15 +23,15 @@ def _spec(c: Carried, b3: Bundle3, kind: str, step_leaf: bytes | None) -> None:
     r = b3.requirement_index(rid) if isinstance(rid, str) else 0
     paths = spec_reads(kind, r, len(b3.spec_value["data_requirements"]))
     if paths:
-        add(c, b3, 1, 0, paths, "spec")
+        add(c, b3, 1, 0, paths, role="spec")
 
 
 def _cited(c: Carried, b3: Bundle3, reader: str, part: dict[str, Any]) -> None:
     if part["kind"] == "evidence_leaf":
-        add(c, b3, 2, part["leaf_index"], ITEM, "cited")
+        add(c, b3, 2, part["leaf_index"], ITEM, role="cited")
         return
     paths = CITED.get((reader, _kind(part["leaf"])), ID)
-    add(c, b3, 4, part["leaf_index"], paths, "cited")
+    add(c, b3, 4, part["leaf_index"], paths, role="cited")
 
 
 def carried(proof2: bytes, b3: Bundle3) -> tuple[str, str, Carried]:
@@ -43,7 +42,7 @@ def carried(proof2: bytes, b3: Bundle3) -> tuple[str, str, Carried]:
     if schema == "por.OneStepProof/1":
         step = p["step"]
         kind = _kind(step["leaf"])
-        add(c, b3, 4, step["leaf_index"], DISPUTED["step"], "step")
+        add(c, b3, 4, step["leaf_index"], DISPUTED["step"], role="step")
         _spec(c, b3, kind, step["leaf"])
         for part in [*p["evidence"], *p["prior_steps"]]:
             _cited(c, b3, kind, part)
@@ -56,11 +55,11 @@ def carried(proof2: bytes, b3: Bundle3) -> tuple[str, str, Carried]:
             _cited(c, b3, kind, part)
     elif schema == "por.OmissionProof/2":
         kind = "omission"
-        add(c, b3, 4, p["step"]["leaf_index"], DISPUTED["omission"], "step")
+        add(c, b3, 4, p["step"]["leaf_index"], DISPUTED["omission"], role="step")
         _cited(c, b3, kind, p["evidence"])
     else:
         kind = "citation"
-        add(c, b3, 4, p["step"]["leaf_index"], DISPUTED["citation"], "step")
+        add(c, b3, 4, p["step"]["leaf_index"], DISPUTED["citation"], role="step")
         for part in p["extract_steps"]:
             _cited(c, b3, kind, part)
     return kind, SCHEMAS[schema], c

@@ -43,7 +43,7 @@ SPLIT: dict[str, dict[Path, str]] = {
 
 def _matches(pattern: Path, path: Path) -> bool:
     return len(pattern) == len(path) and all(
-        p == "*" and type(q) is int or p == q for p, q in zip(pattern, path, strict=True))
+        (p == "*" and type(q) is int) or p == q for p, q in zip(pattern, path, strict=True))
 
 
 def _mode(kind: str, path: Path) -> str | None:
@@ -67,12 +67,12 @@ def entries(kind: str, record: dict[str, Any]) -> list[tuple[Path, Any]]:
         if mode == "list":
             out.append((prefix, len(value)))
             for i, element in enumerate(value):
-                sub = prefix + (i,)
+                sub = (*prefix, i)
                 inner = _mode(kind, sub)
                 walk(sub, element, inner) if inner else out.append((sub, element))
             return
         for key, element in value.items():
-            sub = prefix + (key,)
+            sub = (*prefix, key)
             inner = _mode(kind, sub)
             walk(sub, element, inner) if inner else out.append((sub, element))
 

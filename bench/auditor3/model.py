@@ -16,9 +16,10 @@ applied to /2 (calibration: its error is printed) and to /3 (the projection).
   record array and entry (its index, its leaf's array, path and value head).
 * ``own``: the profiled kind's own stages (``PROFILE``, the typical classes: their
   /2 error tests every other term); for the largest rows, unprofiled, the residual
-  of the measured settle (their /2 error is 0 by construction).  /3 keeps it but for the PromptSpec reading, which scales
-  with the PromptSpec bytes carried (``SPEC_READ``), and adds the recomputed step's
-  tree (its leaves and nodes hashed).  Rational arithmetic, no floats.
+  of the measured settle (their /2 error is 0 by construction).  /3 keeps it but
+  for the PromptSpec reading, which scales with the PromptSpec bytes carried
+  (``SPEC_READ``), and adds the recomputed step's tree (its leaves and nodes
+  hashed).  Rational arithmetic, no floats.
 """
 
 from __future__ import annotations
