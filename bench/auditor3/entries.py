@@ -46,7 +46,7 @@ def _matches(pattern: Path, path: Path) -> bool:
         (p == "*" and type(q) is int) or p == q for p, q in zip(pattern, path, strict=True))
 
 
-def _mode(kind: str, path: Path) -> str | None:
+def split_mode(kind: str, path: Path) -> str | None:
     return next((m for p, m in SPLIT[kind].items() if _matches(p, path)), None)
 
 
@@ -68,12 +68,12 @@ def entries(kind: str, record: dict[str, Any]) -> list[tuple[Path, Any]]:
             out.append((prefix, len(value)))
             for i, element in enumerate(value):
                 sub = (*prefix, i)
-                inner = _mode(kind, sub)
+                inner = split_mode(kind, sub)
                 walk(sub, element, inner) if inner else out.append((sub, element))
             return
         for key, element in value.items():
             sub = (*prefix, key)
-            inner = _mode(kind, sub)
+            inner = split_mode(kind, sub)
             walk(sub, element, inner) if inner else out.append((sub, element))
 
     walk((), record, "map")
