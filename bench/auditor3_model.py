@@ -10,8 +10,13 @@ every figure is measured on today's contracts in revm (``bench/auditor3/model.py
 the same model applied to today's /2 proofs is compared with their measured settle
 (the ``err`` column: model less measured).
 
-Usage: ``PYTHONPATH=. python bench/auditor3_model.py [--typical] [--json]``
-(``--typical``: gas_steps.py's classes only).  Deterministic.
+Usage: ``PYTHONPATH=. python bench/auditor3_model.py [--typical] [--json]
+[--reader-scale N/D] [--own-cut KIND=GAS ...] [--id-points N] [--text-bytes B]
+[--ascii] [--units]`` (``--typical``: gas_steps.py's classes only; ``--reader-scale`` and
+``--own-cut`` plug in other cuts of today's contracts; the last three build the
+largest rows under other text caps, as ``bench/largest_gas.py``; ``--units``: the
+rows of ``bench/largest_units.py`` after the typical ones, one list cap lowered at a time; with
+the same model fitted on them, whose own parts are residuals).  Deterministic.
 """
 
 from __future__ import annotations
@@ -113,12 +118,39 @@ def cases(typical_only: bool) -> list[tuple[str, str, str | None, str, bytes, by
     return out
 
 
+EXECUTORS = {"check chunk": "PorCheckExec", "aggregate": "PorAggregateExec",
+             "contradictions": "PorContradictionsExec", "deduce": "PorDeduceExec"}
+
+
+def unit_cases() -> list[tuple[str, str, str | None, str, bytes, bytes]]:
+    """bench/largest_units.py's scans (one list cap lowered at a time, texts at the
+    caps): the same rows for the model, to read each kind's /3 cost per unit."""
+    import dataclasses
+
+    from largest_shapes import SHAPES, market, verified
+    from largest_units import SCANS
+
+    out = []
+    for unit, name, field, values, lie_of in SCANS:
+        executor = next(x for k, x in EXECUTORS.items() if unit.startswith(k))
+        for value in values:
+            change: dict[str, Any] = {field: value, "name": f"{name}.{field}{value}"}
+            if field == "sources":
+                change["items"] = 2 * value
+            lie, proof = lie_of(verified(market(dataclasses.replace(SHAPES[name], **change))))
+            out.append((f"{unit} = {value}", "largest", executor, "execute(bytes)",
+                        lie.to_cbor(), proof))
+    return out
+
+
 def measure(typical_only: bool = False, scale: Fraction = Fraction(1),
-            own_cut: dict[str, int] | None = None) -> tuple[dict[str, str], list[dict[str, Any]]]:
+            own_cut: dict[str, int] | None = None, *, units: bool = False
+            ) -> tuple[dict[str, str], list[dict[str, Any]]]:
     from auditor3.model import PROFILE, Model
 
     meter = Meter()
-    rows = [row(meter, case) for case in cases(typical_only)]
+    chosen = [*cases(True), *unit_cases()] if units else cases(typical_only)
+    rows = [row(meter, case) for case in chosen]
     model = Model(rows, scale, own_cut)
     for r in rows:
         r["model2"], r["model3"] = model.settle2(r), model.settle3(r)
@@ -138,9 +170,20 @@ def main() -> int:
     parser.add_argument("--own-cut", action="append", default=[], metavar="KIND=GAS",
                         help="gas cut from a kind's own stages (check_requirement, "
                         "aggregate, contradictions, deduce, map, judge, omission, citation)")
+    parser.add_argument("--id-points", type=int, default=None,
+                        help="largest rows: ids of at most N code points (largest_gas.py's)")
+    parser.add_argument("--text-bytes", type=int, default=None,
+                        help="largest rows: text claim values of B bytes")
+    parser.add_argument("--ascii", action="store_true", help="largest rows: ASCII texts")
+    parser.add_argument("--units", action="store_true",
+                        help="bench/largest_units.py's scans instead of the classes")
     args = parser.parse_args()
+    from largest_shapes import CAPS
+
+    CAPS.update({k: v for k, v in (("id", args.id_points), ("text", args.text_bytes),
+                                   ("fill", "x" if args.ascii else None)) if v is not None})
     cuts = {k: int(v) for k, v in (c.split("=", 1) for c in args.own_cut)}
-    figures, rows = measure(args.typical, args.reader_scale, cuts)
+    figures, rows = measure(args.typical, args.reader_scale, cuts, units=args.units)
     if args.json:
         print(json.dumps({"schema": "por/bench-auditor3-model/1", "figures": figures,
                           "rows": rows}, indent=2, default=str))

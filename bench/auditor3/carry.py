@@ -82,7 +82,8 @@ def spec_reads(kind: str, r: int, n: int) -> list[Path]:
         "deduce": [("prediction_semantics",), count,
                    *((DR, i, k) for i in every for k in ("requirement_id", "selection_policy")),
                    *((DR, i, "source_targets", "#") for i in every)],
-        "judge": [("market", "resolution_window"), ("prediction_semantics",),
+        "judge": [("market", "market_id"), ("market", "resolution_window"),
+                  ("timestamp_slack_seconds",), ("prediction_semantics",),
                   ("confidence_policy",), ("conflict_policy",), ("output_schema_ref",),
                   ("strict_mode",), count, *((DR, i, "min_provenance_tier") for i in every)],
     }
