@@ -110,12 +110,19 @@ class RecordTree:
     def select(self, prefixes: list[Path]) -> list[int]:
         """Indices of the leaves whose path starts with one of ``prefixes`` (a ``*``
         matches any position; a pattern ending ``#`` matches its path exactly: a
-        split list's length leaf alone)."""
+        split list's length leaf alone); for a path without ``*`` that no leaf has,
+        the two leaves around where it would be (the proof of its absence)."""
         def hit(q: Path, p: Path) -> bool:
             if q and q[-1] == "#":
                 return _matches(q[:-1], p)
             return len(p) >= len(q) and _matches(q, p[:len(q)])
-        return [i for i, (p, _v) in enumerate(self.entries) if any(hit(q, p) for q in prefixes)]
+        found = {i for i, (p, _v) in enumerate(self.entries) if any(hit(q, p) for q in prefixes)}
+        for q in prefixes:  # an exact path read but absent: its two neighbours show it
+            if "*" in q or "#" in q or any(hit(q, p) for p, _v in self.entries):
+                continue
+            at = sum(1 for p, _v in self.entries if path_key(p) < path_key(q))
+            found.update(i for i in (at - 1, at) if 0 <= i < len(self.entries))
+        return sorted(found)
 
 
 class ComponentTree:
