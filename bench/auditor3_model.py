@@ -189,19 +189,23 @@ def main() -> int:
                           "rows": rows}, indent=2, default=str))
         return 0
     print("fitted figures:", ", ".join(f"{k} {v}" for k, v in figures.items()))
-    print(f"{'class':52} {'/2 B':>7} {'/3 B':>6} {'spec':>11} {'cited':>12} "
-          f"{'paths':>11} {'settle /2':>10} {'model /2':>10} {'err %.':>6} "
+    print("bytes by role, /2>/3: spec (the PromptSpec), step (the disputed record), cited,"
+          " paths (Merkle paths; /3 multiproofs), rest (framing, repeated roots)")
+    print(f"{'class':52} {'/2 B':>7} {'/3 B':>6} {'spec':>11} {'step':>11} {'cited':>12} "
+          f"{'paths':>11} {'rest':>11} {'settle /2':>10} {'model /2':>10} {'err %.':>6} "
           f"{'/3 proj':>9} {'/3 floor':>9}  target")
     for r in rows:
         spec = f"{r['roles2']['prompt_spec']}>{r['roles3']['spec']}"
         cited = f"{r['roles2']['cited']}>{r['roles3']['cited']}"
         paths = f"{r['roles2']['paths']}>{r['roles3']['paths']}"
+        step = f"{r['roles2']['step']}>{r['roles3']['step']}"
+        rest = f"{r['roles2']['framing'] + r['roles2']['repeated']}>{r['roles3']['framing']}"
         err = (f"{1000 * r['err2'] // r['settle']:+d}" if r["err2"] >= 0 else
                f"-{1000 * -r['err2'] // r['settle']}") if r["calibrated"] else "fit"
         ok = ("met" if r["model3"] <= r["limit"] else
               "floor only" if r["floor3"] <= r["limit"] else "NOT met")
-        print(f"{r['class'][:52]:52} {r['bytes2']:>7} {r['bytes3']:>6} {spec:>11} "
-              f"{cited:>12} {paths:>11} {r['settle']:>10} {r['model2']:>10} {err:>6} "
+        print(f"{r['class'][:52]:52} {r['bytes2']:>7} {r['bytes3']:>6} {spec:>11} {step:>11} "
+              f"{cited:>12} {paths:>11} {rest:>11} {r['settle']:>10} {r['model2']:>10} {err:>6} "
               f"{r['model3']:>9} {r['floor3']:>9}  {r['limit']} {ok}")
     return 0
 

@@ -97,6 +97,7 @@ class Carried:
     records: dict[tuple[int, int], tuple[RecordTree, set[int]]] = field(default_factory=dict)
     roles: dict[tuple[int, int], str] = field(default_factory=dict)
     whole: dict[int, bytes] = field(default_factory=dict)  # single-record components
+    step: int | None = None  # the disputed step's record index, when the schema has one
 
 
 class Bundle3:
@@ -166,7 +167,9 @@ def proof_bytes(c: Carried, b3: Bundle3, schema: str) -> tuple[bytes, dict[str, 
         parts.append([component, [0], [], [[1, [0], [record], []]]])
         sizes["step"] += len(record)
         sha += 1
-    body = {"schema": schema, "components": b3.components, "records": parts}
+    body: dict[str, Any] = {"schema": schema, "components": b3.components, "records": parts}
+    if c.step is not None:
+        body["step"] = c.step
     cid = hashlib.sha256(bytes(encode(body))).digest()
     data = bytes(encode({**body, "challenge_id": cid}))
     sizes["framing"] = len(data) - sum(sizes.values())

@@ -43,6 +43,7 @@ def carried(proof2: bytes, b3: Bundle3) -> tuple[str, str, Carried]:
         step = p["step"]
         kind = _kind(step["leaf"])
         add(c, b3, 4, step["leaf_index"], DISPUTED["step"], role="step")
+        c.step = step["leaf_index"]
         _spec(c, b3, kind, step["leaf"])
         for part in [*p["evidence"], *p["prior_steps"]]:
             _cited(c, b3, kind, part)
@@ -56,10 +57,12 @@ def carried(proof2: bytes, b3: Bundle3) -> tuple[str, str, Carried]:
     elif schema == "por.OmissionProof/2":
         kind = "omission"
         add(c, b3, 4, p["step"]["leaf_index"], DISPUTED["omission"], role="step")
+        c.step = p["step"]["leaf_index"]
         _cited(c, b3, kind, p["evidence"])
     else:
         kind = "citation"
         add(c, b3, 4, p["step"]["leaf_index"], DISPUTED["citation"], role="step")
+        c.step = p["step"]["leaf_index"]
         for part in p["extract_steps"]:
             _cited(c, b3, kind, part)
     return kind, SCHEMAS[schema], c
