@@ -8,7 +8,10 @@ from the same bundle (``bench/auditor3/``: real entry trees and paths with
 role beside the /2 proof's.  The settle gas of /3 is projected with a model whose
 every figure is measured on today's contracts in revm (``bench/auditor3/model.py``);
 the same model applied to today's /2 proofs is compared with their measured settle
-(the ``err`` column: model less measured).
+(the first ``err`` column, per mille: model less measured; ``fit`` where the own part
+is the residual), and its shared terms with the measured common part (SPEC §10.5
+steps 1-6, ``bench/common_part.py``) of every step proof, the largest included (the
+``common`` column and its ``err``).
 
 Usage: ``PYTHONPATH=. python bench/auditor3_model.py [--typical] [--json]
 [--reader-scale N/D] [--own-cut KIND=GAS ...] [--id-points N] [--text-bytes B]
@@ -34,6 +37,10 @@ sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "
 TYPICAL, LARGEST = 300_000, 3_000_000
 
 
+#: Step executors whose proofs bench/common_part.py measures (not the map's own).
+COMMON_KINDS = ("PorCheckExec", "PorAggregateExec", "PorContradictionsExec", "PorDeduceExec")
+
+
 class Meter:
     """revm: the checker (``checkCbor``, ``checkProof``) and the executors."""
 
@@ -53,6 +60,7 @@ class Meter:
 
     def run(self, lie: bytes, proof: bytes, executor: str | None, entry: str) -> dict[str, Any]:
         from chain_support import settled
+        from common_part import CommonPart
         from exec_support import ExecChecker
 
         settle = int(settled(lie, proof).execution_gas)
@@ -63,7 +71,11 @@ class Meter:
             if executor not in self.executors:
                 self.executors[executor] = ExecChecker(executor, entry=entry)
             alone = self.executors[executor].execute(proof)[2]
-        return {"settle": settle, "checkProof": check, "exec": alone}
+        common = None
+        if executor in COMMON_KINDS:  # SPEC §10.5 steps 1-6 (bench/common_part.py)
+            self.common = getattr(self, "common", None) or CommonPart()
+            common = int(self.common.gas(proof))
+        return {"settle": settle, "checkProof": check, "exec": alone, "common": common}
 
 
 def row(meter: Meter, case: tuple[str, str, str | None, str, bytes, bytes]) -> dict[str, Any]:
@@ -157,6 +169,7 @@ def measure(typical_only: bool = False, scale: Fraction = Fraction(1),
         r["floor3"] = model.settle3(r, floor=True)
         r["err2"] = r["model2"] - r["settle"]
         r["calibrated"] = r["class"] in PROFILE
+        r["common_model"] = model.common2(r) if r["common"] is not None else None
         r["limit"] = TYPICAL if r["target"] == "typical" else LARGEST
     return model.figures(), rows
 
@@ -192,8 +205,8 @@ def main() -> int:
     print("bytes by role, /2>/3: spec (the PromptSpec), step (the disputed record), cited,"
           " paths (Merkle paths; /3 multiproofs), rest (framing, repeated roots)")
     print(f"{'class':52} {'/2 B':>7} {'/3 B':>6} {'spec':>11} {'step':>11} {'cited':>12} "
-          f"{'paths':>11} {'rest':>11} {'settle /2':>10} {'model /2':>10} {'err %.':>6} "
-          f"{'/3 proj':>9} {'/3 floor':>9}  target")
+          f"{'paths':>11} {'rest':>11} {'settle /2':>10} {'model /2':>10} {'err ‰':>6} "
+          f"{'common':>8} {'err ‰':>6} {'/3 proj':>9} {'/3 floor':>9}  target")
     for r in rows:
         spec = f"{r['roles2']['prompt_spec']}>{r['roles3']['spec']}"
         cited = f"{r['roles2']['cited']}>{r['roles3']['cited']}"
@@ -202,10 +215,14 @@ def main() -> int:
         rest = f"{r['roles2']['framing'] + r['roles2']['repeated']}>{r['roles3']['framing']}"
         err = (f"{1000 * r['err2'] // r['settle']:+d}" if r["err2"] >= 0 else
                f"-{1000 * -r['err2'] // r['settle']}") if r["calibrated"] else "fit"
+        common = "-" if r["common"] is None else str(r["common"])
+        cerr = "-" if r["common"] is None else \
+            f"{1000 * (r['common_model'] - r['common']) // r['common']:+d}"
         ok = ("met" if r["model3"] <= r["limit"] else
               "floor only" if r["floor3"] <= r["limit"] else "NOT met")
         print(f"{r['class'][:52]:52} {r['bytes2']:>7} {r['bytes3']:>6} {spec:>11} {step:>11} "
               f"{cited:>12} {paths:>11} {rest:>11} {r['settle']:>10} {r['model2']:>10} {err:>6} "
+              f"{common:>8} {cerr:>6} "
               f"{r['model3']:>9} {r['floor3']:>9}  {r['limit']} {ok}")
     return 0
 

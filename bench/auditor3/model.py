@@ -118,6 +118,13 @@ class Model:
         return r["settle"] - self.shared(r["bytes2"], r["reader2"], r["leaves2"], r["sha2"],
                                          r["items2"])
 
+    def common2(self, r: dict[str, Any]) -> int:
+        """The model's SPEC §10.5 steps 1-6 on a /2 step proof (no PromptSpec pass: the
+        map executor's common part, which ``bench/common_part.py`` measures), to test
+        the shared terms on every step row, the largest included."""
+        return round(self.scale * (r["leaves2"] - r["spec_pass2"]) + self.h * r["sha2"]
+                     + self.p * r["items2"])
+
     def settle2(self, r: dict[str, Any]) -> int:
         return round(self.shared(r["bytes2"], r["reader2"], r["leaves2"], r["sha2"],
                                  r["items2"]) + self.own2(r))
