@@ -166,6 +166,7 @@ def measure(typical_only: bool = False, scale: Fraction = Fraction(1),
     model = Model(rows, scale, own_cut)
     for r in rows:
         r["model2"], r["model3"] = model.settle2(r), model.settle3(r)
+        r["cut2"] = model.settle2(r, today=False)  # /2 with the same plugged-in cuts
         r["floor3"] = model.settle3(r, floor=True)
         r["err2"] = r["model2"] - r["settle"]
         r["calibrated"] = r["class"] in PROFILE
@@ -202,6 +203,9 @@ def main() -> int:
                           "rows": rows}, indent=2, default=str))
         return 0
     print("fitted figures:", ", ".join(f"{k} {v}" for k, v in figures.items()))
+    if args.reader_scale != 1 or cuts:
+        print("with cuts plugged in (/2 with the same cuts, then /3):", ", ".join(
+            f"{r['class'][:24]} {r['cut2']} -> {r['model3']}" for r in rows))
     print("bytes by role, /2>/3: spec (the PromptSpec), step (the disputed record), cited,"
           " paths (Merkle paths; /3 multiproofs), rest (framing, repeated roots)")
     print(f"{'class':52} {'/2 B':>7} {'/3 B':>6} {'spec':>11} {'step':>11} {'cited':>12} "

@@ -101,8 +101,11 @@ class Model:
         self.p = Fraction(sum(p[2] for _r, p in profiled),
                           sum(r["items2"] for r, p in profiled if p[2]))
 
-    def shared(self, nbytes: int, reader: int, leaves: int, sha: int, items: int) -> Fraction:
-        return (self.reg_a + self.reg_b * nbytes + self.route + self.scale * (reader + leaves)
+    def shared(self, nbytes: int, reader: int, leaves: int, sha: int, items: int, *,
+               today: bool = False) -> Fraction:
+        """The shared terms; the reader at ``scale`` unless ``today``."""
+        scale = Fraction(1) if today else self.scale
+        return (self.reg_a + self.reg_b * nbytes + self.route + scale * (reader + leaves)
                 + self.h * sha + self.p * items)
 
     def own2(self, r: dict[str, Any]) -> Fraction:
@@ -116,18 +119,20 @@ class Model:
             inside = r["spec_pass2"] if r["kind"] in SPEC_PASS_IN_OWN else 0
             return own - inside - (self.p * r["items2"] if walk == 0 else 0)
         return r["settle"] - self.shared(r["bytes2"], r["reader2"], r["leaves2"], r["sha2"],
-                                         r["items2"])
+                                         r["items2"], today=True)
 
     def common2(self, r: dict[str, Any]) -> int:
         """The model's SPEC §10.5 steps 1-6 on a /2 step proof (no PromptSpec pass: the
         map executor's common part, which ``bench/common_part.py`` measures), to test
         the shared terms on every step row, the largest included."""
-        return round(self.scale * (r["leaves2"] - r["spec_pass2"]) + self.h * r["sha2"]
-                     + self.p * r["items2"])
+        return round(r["leaves2"] - r["spec_pass2"] + self.h * r["sha2"] + self.p * r["items2"])
 
-    def settle2(self, r: dict[str, Any]) -> int:
+    def settle2(self, r: dict[str, Any], *, today: bool = True) -> int:
+        """/2 as today (the calibration), or with the plugged-in cuts (``today`` False:
+        the reader at ``scale``, ``own_cut`` taken off) for a fair comparison."""
+        cut = 0 if today else self.own_cut.get(r["kind"], 0)
         return round(self.shared(r["bytes2"], r["reader2"], r["leaves2"], r["sha2"],
-                                 r["items2"]) + self.own2(r))
+                                 r["items2"], today=today) + self.own2(r) - cut)
 
     def settle3(self, r: dict[str, Any], floor: bool = False) -> int:
         """/3: the shared terms on the /3 proof; the own part less the PromptSpec
