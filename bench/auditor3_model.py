@@ -15,11 +15,13 @@ steps 1-6, ``bench/common_part.py``) of every step proof, the largest included (
 
 Usage: ``PYTHONPATH=. python bench/auditor3_model.py [--typical] [--json]
 [--reader-scale N/D] [--own-cut KIND=GAS ...] [--id-points N] [--text-bytes B]
-[--ascii] [--units]`` (``--typical``: gas_steps.py's classes only; ``--reader-scale`` and
-``--own-cut`` plug in other cuts of today's contracts; the last three build the
-largest rows under other text caps, as ``bench/largest_gas.py``; ``--units``: the
-rows of ``bench/largest_units.py`` after the typical ones, one list cap lowered at a time; with
-the same model fitted on them, whose own parts are residuals).  Deterministic.
+[--ascii] [--units] [--every-entry]``.  ``--typical``: gas_steps.py's classes only;
+``--reader-scale`` and ``--own-cut`` plug in other cuts of today's contracts (the
+JSON's ``cut2`` is /2 with the same cuts); ``--id-points``, ``--text-bytes``,
+``--ascii`` build the largest rows under other text caps, as ``bench/largest_gas.py``;
+``--units``: the rows of ``bench/largest_units.py`` after the typical ones, one list
+cap lowered at a time (the same model, their own parts residuals); ``--every-entry``:
+the variant without the step's group leaf.  Deterministic.
 """
 
 from __future__ import annotations
@@ -189,11 +191,17 @@ def main() -> int:
     parser.add_argument("--text-bytes", type=int, default=None,
                         help="largest rows: text claim values of B bytes")
     parser.add_argument("--ascii", action="store_true", help="largest rows: ASCII texts")
+    parser.add_argument("--every-entry", action="store_true",
+                        help="the variant without the step's group leaf (schema, step_id, "
+                        "step_type, inputs each a leaf)")
     parser.add_argument("--units", action="store_true",
                         help="bench/largest_units.py's scans instead of the classes")
     args = parser.parse_args()
+    from auditor3.entries import GROUPED
     from largest_shapes import CAPS
 
+    if args.every_entry:
+        GROUPED.clear()
     CAPS.update({k: v for k, v in (("id", args.id_points), ("text", args.text_bytes),
                                    ("fill", "x" if args.ascii else None)) if v is not None})
     cuts = {k: int(v) for k, v in (c.split("=", 1) for c in args.own_cut)}

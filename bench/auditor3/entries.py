@@ -41,6 +41,15 @@ SPLIT: dict[str, dict[Path, str]] = {
 }
 
 
+#: The step's identity entries, read by every reader of a step.
+STEP_HEAD = frozenset({"schema", "step_id", "step_type", "inputs"})
+#: Record types whose identity entries travel as one **group leaf** ``[[], {entries}]``
+#: (first in the record's order: the empty path precedes every other): fewer leaves
+#: to hash, and every reader reads all of them anyway.  ``--every-entry`` empties it
+#: to measure the variant with each entry its own leaf.
+GROUPED: dict[str, frozenset[str]] = {"step": STEP_HEAD}
+
+
 def _matches(pattern: Path, path: Path) -> bool:
     return len(pattern) == len(path) and all(
         (p == "*" and type(q) is int) or p == q for p, q in zip(pattern, path, strict=True))
@@ -76,7 +85,12 @@ def entries(kind: str, record: dict[str, Any]) -> list[tuple[Path, Any]]:
             inner = split_mode(kind, sub)
             walk(sub, element, inner) if inner else out.append((sub, element))
 
-    walk((), record, "map")
+    if kind in GROUPED:
+        head = {k: v for k, v in record.items() if k in GROUPED[kind]}
+        out.append(((), head))
+        walk((), {k: v for k, v in record.items() if k not in head}, "map")
+    else:
+        walk((), record, "map")
     out.sort(key=lambda e: path_key(e[0]))
     return out
 
@@ -112,13 +126,18 @@ class RecordTree:
         matches any position; a pattern ending ``#`` matches its path exactly: a
         split list's length leaf alone); for a path without ``*`` that no leaf has,
         the two leaves around where it would be (the proof of its absence)."""
+        if self.kind in GROUPED:  # a grouped entry is read through the group's leaf
+            prefixes = [() if q and q[0] in GROUPED[self.kind] else q for q in prefixes]
+
         def hit(q: Path, p: Path) -> bool:
+            if not q:
+                return not p
             if q and q[-1] == "#":
                 return _matches(q[:-1], p)
             return len(p) >= len(q) and _matches(q, p[:len(q)])
         found = {i for i, (p, _v) in enumerate(self.entries) if any(hit(q, p) for q in prefixes)}
         for q in prefixes:  # an exact path read but absent: its two neighbours show it
-            if "*" in q or "#" in q or any(hit(q, p) for p, _v in self.entries):
+            if not q or "*" in q or "#" in q or any(hit(q, p) for p, _v in self.entries):
                 continue
             at = sum(1 for p, _v in self.entries if path_key(p) < path_key(q))
             found.update(i for i in (at - 1, at) if 0 <= i < len(self.entries))

@@ -9,11 +9,13 @@ leaves, or a length leaf and one leaf at a fixed distance from it:
 * ``record.entry_invalid`` (1 leaf): not canonical ``por-cbor/1``, not a 2-array
   ``[path, value]``, a path not an array of texts and unsigned integers, a position
   where the record type splits no list (or a text where it does), a length leaf's
-  value not an unsigned integer;
+  value not an unsigned integer; the empty path (the group leaf) with a value that is
+  not a non-empty map of the type's grouped keys only, or a grouped key as a path;
 * ``record.entry_order`` (leaves i, i+1): the first's path not strictly before the
   second's (``entries.path_key``): out of order, or the same path twice;
 * ``record.entry_missing`` (leaves i, i+1; leaf 0; or the last leaf): a required path
-  (``REQUIRED``) falls strictly between them, before the first or after the last;
+  (``REQUIRED``) falls strictly between them, before the first or after the last; a
+  grouped key missing from the group leaf (leaf 0);
 * ``record.entry_count`` (at most 3 leaves): a list's elements are 0..n-1, each
   element's leaves contiguous, right after its length leaf ``[P, n]`` at L: leaf L + 1
   is not in element 0 (or, n = 0, is in the list); two adjacent leaves of the list
@@ -26,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from auditor3.entries import SPLIT, Path, path_key, split_mode
+from auditor3.entries import GROUPED, SPLIT, Path, path_key, split_mode
 from por.encoding import decode, encode
 from por.errors import PorError
 
@@ -53,7 +55,13 @@ def _parse(kind: str, leaf: bytes) -> tuple[Path, Any] | None:
     if type(value) is not list or len(value) != 2 or type(value[0]) is not list:
         return None
     path = tuple(value[0])
-    if not path or bytes(encode(value)) != leaf:
+    if bytes(encode(value)) != leaf:
+        return None
+    if not path:  # the group leaf: a map of the record type's grouped keys only
+        group = GROUPED.get(kind, frozenset())
+        ok = type(value[1]) is dict and value[1] and set(value[1]) <= group
+        return (path, value[1]) if ok else None
+    if path[0] in GROUPED.get(kind, frozenset()):
         return None
     for depth, part in enumerate(path):
         parent = split_mode(kind, path[:depth]) if depth else "map"
@@ -105,7 +113,12 @@ def first_fault(kind: str, leaves: list[bytes]) -> Fault | None:
     for i in range(len(parsed) - 1):
         if not path_key(parsed[i][0]) < path_key(parsed[i + 1][0]):
             return "record.entry_order", (i, i + 1)
+    grouped = parsed[0][1] if kind in GROUPED and parsed and not parsed[0][0] else {}
     for want in REQUIRED[kind]:
+        if want[0] in GROUPED.get(kind, frozenset()):  # shown by the group leaf (leaf 0)
+            if want[0] not in grouped:
+                return "record.entry_missing", (0,)
+            continue
         if not any(p == want or p[:len(want)] == want for p, _v in parsed):
             bounds = [None, *(p for p, _v in parsed), None]
             i = next(j for j in range(len(parsed) + 1) if _between(bounds[j], bounds[j + 1],

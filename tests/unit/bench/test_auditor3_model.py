@@ -75,6 +75,9 @@ def test_records_split_losslessly(typical: list[tuple[str, bytes, bytes]]) -> No
 def _assemble(entries: list[tuple[tuple[Any, ...], Any]]) -> Any:
     out: dict[str, Any] = {}
     for path, value in entries:
+        if not path:  # the group leaf: its entries at the top level
+            out.update(value)
+            continue
         at: Any = out
         for depth, part in enumerate(path[:-1]):
             nxt = path[depth + 1]
@@ -145,6 +148,16 @@ def test_every_malformed_entry_list_is_shown(typical: list[tuple[str, bytes, byt
         "record.entry_invalid", (2,))
     assert first_fault("prompt_spec", [*leaves[:2], bytes(encode([[7], 1])), *leaves[3:]]
                        )[0] == "record.entry_invalid"
+    step = RecordTree("step", decode(bundle.steps[0])).leaves
+    assert decode(step[0])[0] == []  # the group leaf first
+    assert first_fault("step", step) is None
+    bad = bytes(encode([[], {**decode(step[0])[1], "description": "x"}]))
+    assert first_fault("step", [bad, *step[1:]]) == ("record.entry_invalid", (0,))
+    loose = bytes(encode([["step_id"], "step_0001"]))
+    assert first_fault("step", [*step, loose])[0] == "record.entry_invalid"
+    head = decode(step[0])[1]
+    short = bytes(encode([[], {k: v for k, v in head.items() if k != "inputs"}]))
+    assert first_fault("step", [short, *step[1:]]) == ("record.entry_missing", (0,))
     length = next(i for i, leaf in enumerate(leaves)
                   if decode(leaf)[0] == ["data_requirements"])
     end = max(i for i, leaf in enumerate(leaves)
