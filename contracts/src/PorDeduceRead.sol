@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
 import {PorInclusion} from "./PorInclusion.sol";
+import {PorKeyIndex as I} from "./PorKeyIndex.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
@@ -152,8 +153,9 @@ library PorDeduceRead {
         if (!isCov || !isProv || !isList) return (false, t);
         t[2] = n;
         for (uint256 j = 0; j < n; j++) {
-            if (!fieldRow(d, p, t, ROWS + j * FIELD)) return (false, t);
-            p = PorCbor.skip(d, p);
+            bool ok;
+            (ok, p) = fieldRow(d, p, t, ROWS + j * FIELD);
+            if (!ok) return (false, t);
         }
         return (true, t);
     }
@@ -172,26 +174,23 @@ library PorDeduceRead {
     }
 
     /// The field map at `p` (key, kind, status text; fallback_used bool; evidence_ids
-    /// texts), read in one walk in §2 key order (`PorDeduceSpec.next`) into row `b` of `t`.
-    function fieldRow(bytes calldata d, uint256 p, uint256[] memory t, uint256 b) private pure returns (bool) {
+    /// texts), read from one walk of it (`PorKeyIndex`) into row `b` of `t`: (ok, the
+    /// offset after the map).
+    function fieldRow(bytes calldata d, uint256 p, uint256[] memory t, uint256 b) private pure returns (bool, uint256) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap) return false;
-        (uint256 at, uint256 left) = S.next(d, p, 0, 0, uint256(bytes32("key")) | 3);
-        (t[b + F_MAP], t[b + F_KEY]) = (p, textHash(d, at));
-        (at, left) = S.next(d, p, at, left, uint256(bytes32("kind")) | 4);
-        t[b + F_KIND] = textHash(d, at);
-        (uint256 kindAt, uint256 kindLeft) = (at, left);
-        (at, left) = S.next(d, p, at, left, uint256(bytes32("value")) | 5);
-        t[b + F_VALUE] = at;
-        if (at == 0) (at, left) = (kindAt, kindLeft); // absent: status resumes after kind
-        (at, left) = S.next(d, p, at, left, uint256(bytes32("status")) | 6);
+        if (!isMap) return (false, p);
+        (uint256[] memory ix, uint256 end) = I.indexTo(d, p);
+        (t[b + F_MAP], t[b + F_KEY]) = (p, textHash(d, I.find(ix, uint256(bytes32("key")) | 3)));
+        t[b + F_KIND] = textHash(d, I.find(ix, uint256(bytes32("kind")) | 4));
+        t[b + F_VALUE] = I.find(ix, uint256(bytes32("value")) | 5);
+        uint256 at = I.find(ix, uint256(bytes32("status")) | 6);
         (t[b + F_STATUS_AT], t[b + F_STATUS]) = (at, textHash(d, at));
-        (at, left) = S.next(d, p, at, left, uint256(bytes32("evidence_ids")) | 12);
-        t[b + F_IDS] = at;
-        (at,) = S.next(d, p, at, left, uint256(bytes32("fallback_used")) | 13);
+        t[b + F_IDS] = I.find(ix, uint256(bytes32("evidence_ids")) | 12);
+        at = I.find(ix, uint256(bytes32("fallback_used")) | 13);
         t[b + F_FALLBACK] = at;
         (bool fb,) = boolOf(d, at);
-        return t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, t[b + F_IDS]);
+        bool ok = t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, t[b + F_IDS]);
+        return (ok, end);
     }
 
     /// keccak256 of the text at `pos`, 0 when absent (`pos` 0) or not a text.

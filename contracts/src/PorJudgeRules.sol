@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceSpec} from "./PorDeduceSpec.sol";
+import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorJudgeRules: the judge (SPEC §7.2-§7.4) on the PromptSpec fields it reads.
@@ -169,8 +170,11 @@ library PorJudgeRules {
         (ok,,) = PorRecords.isId(d, s.marketId);
         bool t1;
         bool t2;
-        (t1, s.start) = PorRecords.uintIn(d, get(d, market[1], uint256(bytes32("start")) | 5), 0, MAX_TIME);
-        (t2, s.end) = PorRecords.uintIn(d, get(d, market[1], uint256(bytes32("end")) | 3), 0, MAX_TIME);
+        // resolution_window's end, then its start (§2 key order: one walk)
+        (uint256 e, uint256 left) = PorDeduceSpec.next(d, market[1], 0, 0, uint256(bytes32("end")) | 3);
+        (uint256 st,) = PorDeduceSpec.next(d, market[1], e, left, uint256(bytes32("start")) | 5);
+        (t1, s.start) = PorRecords.uintIn(d, st, 0, MAX_TIME);
+        (t2, s.end) = PorRecords.uintIn(d, e, 0, MAX_TIME);
         ok = ok && t1 && t2 && s.start <= s.end;
         (t1, s.slack) = optionalUint(d, top[7], PorRecords.MAX_COUNT, 0);
         bool rulesOk;
@@ -263,26 +267,27 @@ library PorJudgeRules {
     /// prediction_semantics: the predicate, comparison, threshold, range ends and
     /// inclusivity, absent_means_no, sources_required, each precondition's otherwise.
     function semantics(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool ok) {
-        uint256 p = get(d, pos, uint256(bytes32("predicate")) | 9);
+        uint256[] memory ix = PorKeyIndex.index(d, pos);
+        uint256 p = PorKeyIndex.find(ix, uint256(bytes32("predicate")) | 9);
         s.predicate = pick(d, p, "\x0eevent_observed\x11numeric_threshold\x0dnumeric_range\x10field_comparison\x0btext_equals\x13timestamp_threshold");
         if (p == 0 || s.predicate == 6) return false;
-        uint256 c = get(d, pos, uint256(bytes32("comparison")) | 10);
+        uint256 c = PorKeyIndex.find(ix, uint256(bytes32("comparison")) | 10);
         s.comparison = c == 0 ? 5 : pick(d, c, "\x01>\x02>=\x01<\x02<=\x02==");
         ok = s.comparison != 5 || c == 0;
-        (s.threshold, s.lower, s.upper) = (get(d, pos, uint256(bytes32("threshold")) | 9), get(d, pos, uint256(bytes32("lower")) | 5), get(d, pos, uint256(bytes32("upper")) | 5));
+        (s.threshold, s.lower, s.upper) = (PorKeyIndex.find(ix, uint256(bytes32("threshold")) | 9), PorKeyIndex.find(ix, uint256(bytes32("lower")) | 5), PorKeyIndex.find(ix, uint256(bytes32("upper")) | 5));
         ok = ok && decimalOrAbsent(d, s.threshold) && decimalOrAbsent(d, s.lower) && decimalOrAbsent(d, s.upper);
         bool b;
-        (b, s.lowerInclusive) = optionalBool(d, get(d, pos, uint256(bytes32("lower_inclusive")) | 15), true);
+        (b, s.lowerInclusive) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("lower_inclusive")) | 15), true);
         ok = ok && b;
-        (b, s.upperInclusive) = optionalBool(d, get(d, pos, uint256(bytes32("upper_inclusive")) | 15), false);
+        (b, s.upperInclusive) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("upper_inclusive")) | 15), false);
         ok = ok && b;
-        (b, s.eventWhenAbsent) = optionalBool(d, get(d, pos, uint256(bytes32("absent_means_no")) | 15), false);
+        (b, s.eventWhenAbsent) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("absent_means_no")) | 15), false);
         ok = ok && b;
-        uint256 k = get(d, pos, uint256(bytes32("sources_required")) | 16);
+        uint256 k = PorKeyIndex.find(ix, uint256(bytes32("sources_required")) | 16);
         s.sourcesRequired = k != 0;
         if (k != 0) (b,) = PorRecords.uintIn(d, k, 1, 64);
         ok = ok && b;
-        uint256 pre = get(d, pos, uint256(bytes32("preconditions")) | 13);
+        uint256 pre = PorKeyIndex.find(ix, uint256(bytes32("preconditions")) | 13);
         return pre == 0 ? ok : preconditions(d, pre, s, ok);
     }
 
@@ -309,9 +314,10 @@ library PorJudgeRules {
         ok = on == 0 || s.onConflictContinue || textIs(d, on, T_INVALID);
         uint256[5] memory words = [uint256(bytes32("default_confidence_bps")) | 22, uint256(bytes32("min_confidence_for_yesno_bps")) | 28, uint256(bytes32("conflict_factor_bps")) | 19, uint256(bytes32("fallback_factor_bps")) | 19, uint256(bytes32("invalid_confidence_bps")) | 22];
         uint256[5] memory defaults = [uint256(7000), 5500, 8000, 9000, 0];
+        uint256[] memory ix = PorKeyIndex.index(d, top[4]);
         for (uint256 i = 0; i < 5; i++) {
             bool b;
-            (b, s.policy[i]) = optionalUint(d, get(d, top[4], words[i]), BPS, defaults[i]);
+            (b, s.policy[i]) = optionalUint(d, PorKeyIndex.find(ix, words[i]), BPS, defaults[i]);
             ok = ok && b;
         }
     }
@@ -324,12 +330,14 @@ library PorJudgeRules {
         (s.ids, s.tiers) = (new uint256[](n), new uint256[](n));
         uint256 p = s.requirements;
         for (uint256 i = 0; ok && i < n; i++) {
-            s.ids[i] = field(d, p, K_REQUIREMENT_ID);
+            // one walk of the requirement: both fields and the offset after it
+            (uint256[] memory ix, uint256 end) = PorKeyIndex.indexTo(d, p);
+            s.ids[i] = PorKeyIndex.find(ix, uint256(bytes32("requirement_id")) | 14);
             (ok,,) = PorRecords.isId(d, s.ids[i]);
             bool t;
-            (t, s.tiers[i]) = optionalUint(d, get(d, p, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
+            (t, s.tiers[i]) = optionalUint(d, PorKeyIndex.find(ix, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
             ok = ok && t;
-            p = PorCbor.skip(d, p);
+            p = end;
         }
     }
 
