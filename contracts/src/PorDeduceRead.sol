@@ -141,23 +141,53 @@ library PorDeduceRead {
     }
 
     /// An aggregate's output at `o`: covered and provenance_ok bool, fields a list of
-    /// field maps (`fieldRow`); its table.
+    /// field maps (`fieldRow`); its table. One walk of the output: the fields list is read
+    /// row by row where it stands, and the keys after it are reached from its end (not by
+    /// skipping it first, `PorDeduceSpec.aggregateOutput`).
     function aggregateTable(bytes calldata d, uint256 o) private pure returns (bool, uint256[] memory t) {
-        (uint256 f, uint256 cov, uint256 prov) = S.aggregateOutput(d, o);
-        (bool isList, uint256 n, uint256 p) = list(d, f);
-        t = new uint256[](ROWS + n * FIELD);
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, o, PorCbor.MAP);
+        if (!isMap) return (false, t);
+        uint256 cov;
+        uint256 prov;
+        bool rows;
+        for (; count > 0; count--) {
+            (uint256 w, uint256 v) = I.entry(d, p);
+            if (w == FIELDS_KEY) {
+                (rows, p, t) = fieldRows(d, v);
+                if (!rows) return (false, t);
+                continue;
+            }
+            if (w == COVERED_KEY) cov = v;
+            if (w == PROVENANCE_KEY) prov = v;
+            p = PorCbor.skip(d, v);
+        }
+        if (!rows) return (false, t); // fields absent
         bool isCov;
         bool isProv;
         (isCov, t[0]) = bit(d, cov);
         (isProv, t[1]) = bit(d, prov);
-        if (!isCov || !isProv || !isList) return (false, t);
+        return (isCov && isProv, t);
+    }
+
+    /// The key words of an aggregate output's keys `aggregateTable` reads.
+    uint256 private constant FIELDS_KEY = uint256(bytes32("fields")) | 6;
+    uint256 private constant COVERED_KEY = uint256(bytes32("covered")) | 7;
+    uint256 private constant PROVENANCE_KEY = uint256(bytes32("provenance_ok")) | 13;
+
+    /// The fields list at `f` (a list of field maps, `fieldRow`): (ok, the offset after
+    /// it, the table with its rows and count).
+    function fieldRows(bytes calldata d, uint256 f) private pure returns (bool, uint256 p, uint256[] memory t) {
+        (bool isList, uint256 n, uint256 first) = list(d, f);
+        if (!isList) return (false, 0, t);
+        t = new uint256[](ROWS + n * FIELD);
         t[2] = n;
+        p = first;
         for (uint256 j = 0; j < n; j++) {
             bool ok;
             (ok, p) = fieldRow(d, p, t, ROWS + j * FIELD);
-            if (!ok) return (false, t);
+            if (!ok) return (false, p, t);
         }
-        return (true, t);
+        return (true, p, t);
     }
 
     /// The bool at `pos` (0: absent, not ok) as 1 true, 0 false.

@@ -335,15 +335,6 @@ library PorDeduceSpec {
         }
     }
 
-    /// An aggregate's output at `o`: the values of fields, covered and provenance_ok (0:
-    /// absent), in one walk (`fields` sorts first and is skipped once, not per key).
-    function aggregateOutput(bytes calldata d, uint256 o) internal pure returns (uint256 f, uint256 cov, uint256 prov) {
-        uint256 left;
-        (f, left) = next(d, o, 0, 0, uint256(bytes32("fields")) | 6);
-        (cov, left) = next(d, o, f, left, uint256(bytes32("covered")) | 7);
-        (prov,) = next(d, o, cov, left, uint256(bytes32("provenance_ok")) | 13);
-    }
-
     /// An aggregate field map's key, kind and status (0: absent), in one walk.
     function keyKindStatus(bytes calldata d, uint256 p) internal pure returns (uint256 key, uint256 kind, uint256 status) {
         uint256 left;

@@ -79,6 +79,21 @@ library PorKeyIndex {
         }
     }
 
+    /// The key word of the map entry at `p` (`index`'s) and its value's offset.
+    function entry(bytes calldata d, uint256 p) internal pure returns (uint256 w, uint256 at) {
+        assembly ("memory-safe") {
+            let len := and(byte(0, calldataload(add(d.offset, p))), 31)
+            at := add(p, 1)
+            if gt(len, 23) {
+                let width := shl(sub(len, 24), 1)
+                len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, at)))
+                at := add(at, width)
+            }
+            if lt(len, 32) { w := or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len) }
+            at := add(at, len)
+        }
+    }
+
     /// The value offset of the key whose key word is `key` (non-zero) in the map indexed
     /// by `ix` (`index`), 0 when absent: `PorDeduceSpec.get(d, pos, key)`.
     function find(uint256[] memory ix, uint256 key) internal pure returns (uint256 v) {
