@@ -81,75 +81,58 @@ library PorJudgeRules {
         uint256 confidence;
     }
 
-    /// Every key the JudgeProof check looks up (length-prefixed); `field(d, pos, K_*)`.
-    bytes internal constant KEY_NAMES =
-        "\x05rules\x07rule_id\x09otherwise\x0bon_conflict\x0erequirement_id\x0bevidence_id\x0esource_summary\x14evaluation_variables\x04kind\x04card\x07verdict\x10por.JudgeProof/1\x03map\x07extract\x0eextract_claims\x08continue\x07invalid\x02NO\x07INVALID\x1apor.DeterministicVerdict/1\x00";
-    uint256 internal constant K_RULES = 0;
-    uint256 internal constant K_RULE_ID = 6;
-    uint256 internal constant K_OTHERWISE = 14;
-    uint256 internal constant K_ON_CONFLICT = 24;
-    uint256 internal constant K_REQUIREMENT_ID = 36;
-    uint256 internal constant K_EVIDENCE_ID = 51;
-    uint256 internal constant K_SOURCE_SUMMARY = 63;
-    uint256 internal constant K_EVALUATION_VARIABLES = 78;
-    uint256 internal constant K_KIND = 99;
-    uint256 internal constant K_CARD = 104;
-    uint256 internal constant T_VERDICT = 109;
-    uint256 internal constant T_JUDGE_PROOF = 117;
-    uint256 internal constant T_MAP = 134;
-    uint256 internal constant T_EXTRACT = 138;
-    uint256 internal constant T_EXTRACT_CLAIMS = 146;
-    uint256 internal constant T_CONTINUE = 161;
-    uint256 internal constant T_INVALID = 170;
-    uint256 internal constant T_NO = 178;
-    uint256 internal constant T_INVALID_UPPER = 181;
-    uint256 internal constant T_VERDICT_SCHEMA = 189;
-    uint256 internal constant T_EMPTY = 216;
+    /// Every key and text the JudgeProof check compares, as its key word (its bytes
+    /// left-aligned, its length in the low byte: `PorDeduceSpec.get`'s): `field(d, pos, K_*)`,
+    /// `textIs(d, pos, T_*)`. (Words, not offsets in a packed constant: no copy per read.)
+    uint256 internal constant K_RULES = uint256(bytes32("rules")) | 5;
+    uint256 internal constant K_RULE_ID = uint256(bytes32("rule_id")) | 7;
+    uint256 internal constant K_OTHERWISE = uint256(bytes32("otherwise")) | 9;
+    uint256 internal constant K_ON_CONFLICT = uint256(bytes32("on_conflict")) | 11;
+    uint256 internal constant K_REQUIREMENT_ID = uint256(bytes32("requirement_id")) | 14;
+    uint256 internal constant K_EVIDENCE_ID = uint256(bytes32("evidence_id")) | 11;
+    uint256 internal constant K_SOURCE_SUMMARY = uint256(bytes32("source_summary")) | 14;
+    uint256 internal constant K_EVALUATION_VARIABLES = uint256(bytes32("evaluation_variables")) | 20;
+    uint256 internal constant K_KIND = uint256(bytes32("kind")) | 4;
+    uint256 internal constant K_CARD = uint256(bytes32("card")) | 4;
+    uint256 internal constant T_VERDICT = uint256(bytes32("verdict")) | 7;
+    uint256 internal constant T_JUDGE_PROOF = uint256(bytes32("por.JudgeProof/1")) | 16;
+    uint256 internal constant T_MAP = uint256(bytes32("map")) | 3;
+    uint256 internal constant T_EXTRACT = uint256(bytes32("extract")) | 7;
+    uint256 internal constant T_EXTRACT_CLAIMS = uint256(bytes32("extract_claims")) | 14;
+    uint256 internal constant T_CONTINUE = uint256(bytes32("continue")) | 8;
+    uint256 internal constant T_INVALID = uint256(bytes32("invalid")) | 7;
+    uint256 internal constant T_NO = uint256(bytes32("NO")) | 2;
+    uint256 internal constant T_INVALID_UPPER = uint256(bytes32("INVALID")) | 7;
+    uint256 internal constant T_VERDICT_SCHEMA = uint256(bytes32("por.DeterministicVerdict/1")) | 26;
+    uint256 internal constant T_EMPTY = 0;
 
-    /// `PorCbor.get(d, pos, key)` for the key at offset `k` of KEY_NAMES, as one key word
-    /// (`PorDeduceSpec.get`: the key's bytes left-aligned, its length in the low byte).
+    /// `PorCbor.get(d, pos, key)` for the key whose key word is `k` (`K_*`;
+    /// `PorDeduceSpec.get`).
     function field(bytes calldata d, uint256 pos, uint256 k) internal pure returns (uint256) {
-        (uint256 n, uint256 text) = name(k);
-        return get(d, pos, text & ~(type(uint256).max >> (n << 3)) | n);
+        return get(d, pos, k);
     }
 
     /// `PorDeduceSpec.next` (a key resumed after an earlier one's value `prev`, with `left`
-    /// entries after it; `prev` 0: the whole map) for the key at offset `k` of KEY_NAMES.
+    /// entries after it; `prev` 0: the whole map) for the key whose key word is `k`.
     function next(bytes calldata d, uint256 pos, uint256 prev, uint256 left, uint256 k)
         internal
         pure
         returns (uint256, uint256)
     {
-        (uint256 n, uint256 text) = name(k);
-        return PorDeduceSpec.next(d, pos, prev, left, text & ~(type(uint256).max >> (n << 3)) | n);
+        return PorDeduceSpec.next(d, pos, prev, left, k);
     }
 
-    /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES, compared as
-    /// one word: the item's head (0x60 | n, or 0x78 n from 24 bytes on) and its n bytes
-    /// against that encoding of the name (n at most 30; every name here is).
+    /// `PorCbor.isText(d, pos, text)` for the text whose key word is `k` (`T_*`), compared
+    /// as one word: the item's head (0x60 | n, or 0x78 n from 24 bytes on) and its n bytes
+    /// against that encoding of the text (n at most 30; every text here is).
     function textIs(bytes calldata d, uint256 pos, uint256 k) internal pure returns (bool yes) {
-        (uint256 n, uint256 text) = name(k);
         assembly ("memory-safe") {
-            let want := or(shl(248, or(0x60, n)), shr(8, text))
-            if gt(n, 23) { want := or(or(shl(248, 0x78), shl(240, n)), shr(16, text)) }
+            let n := and(k, 0xff)
+            // the length byte shifts out: n <= 30
+            let want := or(shl(248, or(0x60, n)), shr(8, k))
+            if gt(n, 23) { want := or(or(shl(248, 0x78), shl(240, n)), shr(16, k)) }
             let mask := not(shr(shl(3, add(n, add(1, gt(n, 23)))), not(0)))
             yes := eq(and(calldataload(add(d.offset, pos)), mask), and(want, mask))
-        }
-    }
-
-    /// The length and the word from the text on (left-aligned, then other bytes) of the
-    /// name at offset `k` of KEY_NAMES; the copy of KEY_NAMES released (the free memory
-    /// pointer restored).
-    function name(uint256 k) private pure returns (uint256 n, uint256 text) {
-        uint256 free;
-        assembly ("memory-safe") {
-            free := mload(0x40)
-        }
-        bytes memory names = KEY_NAMES;
-        assembly ("memory-safe") {
-            n := byte(0, mload(add(add(names, 32), k)))
-            text := mload(add(add(names, 33), k))
-            mstore(0x40, free)
         }
     }
 
