@@ -324,15 +324,30 @@ library PorJudgeRules {
         }
     }
 
-    /// The index in the packed texts `names` of the text at `pos` (their count if none).
+    /// The index in the packed texts `names` (each under 32 bytes, none empty) of the text
+    /// at `pos` (their count if none): the text as one key word (`PorKeyIndex.entry`'s:
+    /// its bytes left-aligned, its length in the low byte; 0, which no name has, for
+    /// another type or a text of 32 bytes or more) compared with each name's.
     function pick(bytes calldata d, uint256 pos, bytes memory names) internal pure returns (uint8 i) {
-        (bool ok, uint256 off, uint256 n) = PorCbor.str(d, pos, PorCbor.TEXT);
-        uint256 k = 0;
-        while (k < names.length) {
-            uint256 len = uint8(names[k]);
-            if (ok && n == len && PorCbor.equal(d, off, names, k + 1, len)) return i;
-            k += 1 + len;
-            i++;
+        assembly ("memory-safe") {
+            let ib := byte(0, calldataload(add(d.offset, pos)))
+            let len := and(ib, 31)
+            let at := add(pos, 1)
+            if gt(len, 23) {
+                let width := shl(sub(len, 24), 1)
+                len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, at)))
+                at := add(at, width)
+            }
+            let w := 0
+            if and(eq(shr(5, ib), 3), lt(len, 32)) {
+                w := or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len)
+            }
+            let k := add(names, 32)
+            for { let e := add(k, mload(names)) } lt(k, e) { i := add(i, 1) } {
+                let n := byte(0, mload(k))
+                if eq(w, or(and(mload(add(k, 1)), not(shr(shl(3, n), not(0)))), n)) { break }
+                k := add(k, add(n, 1))
+            }
         }
     }
 

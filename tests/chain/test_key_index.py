@@ -31,6 +31,7 @@ from bundle_edits import honest, recommit
 from exec_support import ExecChecker, judge_proof, rejudged
 from proof_check_support import python_answer
 from test_onchain_deduce import _deduce
+from test_onchain_judge import _set, _with_map, _with_spec
 
 from por.bundle.layout import Bundle
 from por.encoding import decode, encode
@@ -119,6 +120,54 @@ def test_deduce_reads_two_requirements(deduce: ExecChecker, market: str) -> None
     index = _deduce(bundle)
     for name, data in variants(bundle.prompt_spec):
         deduce.compare(recommit(bundle, prompt_spec=data), index, f"deduce.{name}", COUNTS)
+
+
+def _long(text: str, size: int) -> str:
+    """``text`` padded to ``size`` bytes (a two-byte text head from 24 on; from 32 on no
+    key word), or cut to it."""
+    return (text + "_" * size)[:size]
+
+
+def _near_names(bundle: Bundle) -> Iterator[tuple[str, Bundle | None]]:
+    """Texts the judge compares as key words (``PorJudgeRules.pick``, ``textIs``, the
+    evaluation variables' keys) replaced by texts sharing their first bytes: cut, padded
+    to 24..31 bytes (a two-byte head) or to 32 and more (no key word). (A rule id so
+    replaced: ``test_judge_noncanonical_rule_id``.)"""
+    sem = decode(bundle.prompt_spec)["prediction_semantics"]
+    for size in (5, 23, 24, 31, 32, 40):
+        yield f"predicate.{size}", _with_spec(
+            _set(("prediction_semantics", "predicate"), _long(sem["predicate"], size)),
+            valid=False)(bundle)
+        yield f"on_conflict.{size}", _with_spec(
+            _set(("conflict_policy", "on_conflict"), _long("continue", size)), valid=False)(bundle)
+        key = _long("insufficient_evidence", size)
+        yield f"variable.{size}", _with_map(_set((key,), True))(bundle)
+        yield f"variable.drop.{size}", _with_map(lambda v, n=size: v.__setitem__(
+            _long("conflict_detected", n), v.pop("conflict_detected")))(bundle)
+
+
+@pytest.mark.parametrize("market", MARKETS)
+def test_judge_near_names(judge: ExecChecker, market: str) -> None:
+    """Texts that share a compared text's first bytes: the chain's (won, id) is Python's."""
+    for name, edited in _near_names(honest(market)):
+        if edited is None:
+            continue
+        proof = judge_proof(edited)
+        won, check_id, _gas = judge.execute(proof)
+        assert (won, check_id) == python_answer(proof), f"{market} {name}"
+        COUNTS[f"near:{'won' if won else 'lost'}:{check_id}"] += 1
+
+
+@pytest.mark.xfail(strict=True, reason="found in s35, on main before it: a PromptSpec rule_id "
+                   "that is an Id but no canonical rule id is an invalid record in Python, "
+                   "an unlocked rule list (judge.mismatch) on chain")
+def test_judge_noncanonical_rule_id(judge: ExecChecker) -> None:
+    """A rule_id sharing R_VALIDITY's first bytes (or not): Python refuses the PromptSpec."""
+    edit = _set(("market", "resolution_rules", "rules", "*", "rule_id"), _long("R_VALIDITY", 24))
+    edited = _with_spec(edit, valid=False)(honest(MARKETS[0]))
+    assert edited is not None
+    proof = judge_proof(edited)
+    assert judge.execute(proof)[:2] == python_answer(proof)
 
 
 def test_key_index_case_count() -> None:
