@@ -204,23 +204,63 @@ library PorDeduceRead {
     }
 
     /// The field map at `p` (key, kind, status text; fallback_used bool; evidence_ids
-    /// texts), read from one walk of it (`PorKeyIndex`) into row `b` of `t`: (ok, the
+    /// texts), read from one walk of it (`fieldEntries`) into row `b` of `t`: (ok, the
     /// offset after the map).
     function fieldRow(bytes calldata d, uint256 p, uint256[] memory t, uint256 b) private pure returns (bool, uint256) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
         if (!isMap) return (false, p);
-        (uint256[] memory ix, uint256 end) = I.indexTo(d, p);
-        (t[b + F_MAP], t[b + F_KEY]) = (p, textHash(d, I.find(ix, uint256(bytes32("key")) | 3)));
-        t[b + F_KIND] = textHash(d, I.find(ix, uint256(bytes32("kind")) | 4));
-        t[b + F_VALUE] = I.find(ix, uint256(bytes32("value")) | 5);
-        uint256 at = I.find(ix, uint256(bytes32("status")) | 6);
-        (t[b + F_STATUS_AT], t[b + F_STATUS]) = (at, textHash(d, at));
-        t[b + F_IDS] = I.find(ix, uint256(bytes32("evidence_ids")) | 12);
-        at = I.find(ix, uint256(bytes32("fallback_used")) | 13);
-        t[b + F_FALLBACK] = at;
-        (bool fb,) = boolOf(d, at);
-        bool ok = t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, t[b + F_IDS]);
-        return (ok, end);
+        uint256[7] memory e = fieldEntries(d, p);
+        (t[b + F_MAP], t[b + F_KEY], t[b + F_KIND]) = (p, textHash(d, e[0]), textHash(d, e[1]));
+        (t[b + F_VALUE], t[b + F_STATUS_AT], t[b + F_STATUS]) = (e[2], e[3], textHash(d, e[3]));
+        (t[b + F_IDS], t[b + F_FALLBACK]) = (e[4], e[5]);
+        (bool fb,) = boolOf(d, e[5]);
+        bool ok = t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, e[4]);
+        return (ok, e[6]);
+    }
+
+    /// The value offsets of key, kind, value, status, evidence_ids and fallback_used in
+    /// the map at `p` of a checked document (0: absent; `p` a map: `fieldRow` checks it),
+    /// then the offset after the map: one assembly walk, each key's word
+    /// (`PorKeyIndex.entry`'s) switched on, each value skipped as `PorCbor.skip` does.
+    function fieldEntries(bytes calldata d, uint256 p) private pure returns (uint256[7] memory at) {
+        assembly ("memory-safe") {
+            let b := d.offset
+            // (argument, offset after the head) of the head at q whose argument bits are a
+            function arg(base, q, a) -> v, r {
+                v := a
+                r := add(q, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    v := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
+                    r := add(r, width)
+                }
+            }
+            let n := 0
+            n, p := arg(b, p, and(byte(0, calldataload(add(b, p))), 31))
+            for {} n { n := sub(n, 1) } {
+                let len, off := arg(b, p, and(byte(0, calldataload(add(b, p))), 31))
+                p := add(off, len)
+                if lt(len, 32) {
+                    switch or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len)
+                    case 0x6b65790000000000000000000000000000000000000000000000000000000003 { mstore(at, p) }
+                    case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(add(at, 0x20), p) }
+                    case 0x76616c7565000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x40), p) }
+                    case 0x7374617475730000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x60), p) }
+                    case 0x65766964656e63655f696473000000000000000000000000000000000000000c { mstore(add(at, 0x80), p) }
+                    case 0x66616c6c6261636b5f757365640000000000000000000000000000000000000d { mstore(add(at, 0xa0), p) }
+                }
+                for { let left := 1 } left { left := sub(left, 1) } {
+                    let vb := byte(0, calldataload(add(b, p)))
+                    let major := shr(5, vb)
+                    let a := 0
+                    a, p := arg(b, p, and(vb, 31))
+                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
+                    if eq(major, 4) { left := add(left, a) }
+                    if eq(major, 5) { left := add(left, shl(1, a)) }
+                }
+            }
+            mstore(add(at, 0xc0), p)
+        }
     }
 
     /// keccak256 of the text at `pos`, 0 when absent (`pos` 0) or not a text.
