@@ -37,10 +37,9 @@ library PorDeduceRead {
             return (true, r, p);
         }
         for (uint256 i = 0; i < top.length; i += 2) {
-            (bool isR,) = S.keyAt(d, base + top[i], S.REQUIREMENTS);
-            (bool isP,) = S.keyAt(d, base + top[i], S.SEMANTICS);
-            if (isR) r = base + top[i + 1];
-            if (isP) p = base + top[i + 1];
+            (uint256 w,) = I.entry(d, base + top[i]); // the key's word, read once
+            if (w == S.REQUIREMENTS) r = base + top[i + 1];
+            if (w == S.SEMANTICS) p = base + top[i + 1];
         }
         return (true, r, p);
     }

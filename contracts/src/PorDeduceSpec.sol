@@ -320,21 +320,6 @@ library PorDeduceSpec {
         return (0, 0);
     }
 
-    /// Whether the text key at `p` has the key word `key` (`get`'s), and where its value starts.
-    function keyAt(bytes calldata d, uint256 p, uint256 key) internal pure returns (bool hit, uint256 at) {
-        assembly ("memory-safe") {
-            let len := and(byte(0, calldataload(add(d.offset, p))), 31)
-            at := add(p, 1)
-            if gt(len, 23) {
-                let width := shl(sub(len, 24), 1)
-                len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, at)))
-                at := add(at, width)
-            }
-            hit := and(lt(len, 32), eq(or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len), key))
-            at := add(at, len)
-        }
-    }
-
     /// An aggregate field map's key, kind and status (0: absent), in one walk.
     function keyKindStatus(bytes calldata d, uint256 p) internal pure returns (uint256 key, uint256 kind, uint256 status) {
         uint256 left;

@@ -176,27 +176,27 @@ library PorJudgeRules {
     bytes private constant TOP_KEYS =
         "\x06market\x0bstrict_mode\x0fconflict_policy\x11output_schema_ref\x11confidence_policy\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds";
     /// `PorCborKeys.pick(d, pos, TOP_KEYS)` from the offsets `at` of the map's items (keys
-    /// at even places, from `pos`): each text key under 24 bytes compared as its key word
-    /// with TOP_KEYS' words, no value skipped.
+    /// at even places, from `pos`): each text key under 24 bytes as its key word, switched
+    /// on TOP_KEYS' words (in TOP_KEYS' order), no value skipped.
     function topFields(bytes calldata d, uint256 pos, uint256[] memory at) private pure returns (uint256[] memory top) {
         top = new uint256[](8);
-        bytes memory names = TOP_KEYS;
-        for (uint256 i = 0; i < at.length; i += 2) {
-            uint256 p = pos + at[i];
-            assembly ("memory-safe") {
+        assembly ("memory-safe") {
+            let n := mload(at)
+            for { let i := 0 } lt(i, n) { i := add(i, 2) } {
+                let p := add(pos, mload(add(at, shl(5, add(i, 1)))))
                 let ib := byte(0, calldataload(add(d.offset, p)))
                 let len := and(ib, 31)
                 if and(eq(shr(5, ib), 3), lt(len, 24)) {
-                    let w := or(and(calldataload(add(d.offset, add(p, 1))), not(shr(shl(3, len), not(0)))), len)
-                    let k := add(names, 32)
-                    let end := add(k, mload(names))
-                    for { let j := 0 } lt(k, end) { j := add(j, 1) } {
-                        let n := byte(0, mload(k))
-                        if eq(w, or(and(mload(add(k, 1)), not(shr(shl(3, n), not(0)))), n)) {
-                            mstore(add(top, shl(5, add(j, 1))), add(pos, mload(add(at, shl(5, add(i, 2))))))
-                        }
-                        k := add(k, add(n, 1))
-                    }
+                    let v := add(pos, mload(add(at, shl(5, add(i, 2)))))
+                    switch or(and(calldataload(add(d.offset, add(p, 1))), not(shr(shl(3, len), not(0)))), len)
+                    case 0x6d61726b65740000000000000000000000000000000000000000000000000006 { mstore(add(top, 0x20), v) }
+                    case 0x7374726963745f6d6f646500000000000000000000000000000000000000000b { mstore(add(top, 0x40), v) }
+                    case 0x636f6e666c6963745f706f6c696379000000000000000000000000000000000f { mstore(add(top, 0x60), v) }
+                    case 0x6f75747075745f736368656d615f726566000000000000000000000000000011 { mstore(add(top, 0x80), v) }
+                    case 0x636f6e666964656e63655f706f6c696379000000000000000000000000000011 { mstore(add(top, 0xa0), v) }
+                    case 0x646174615f726571756972656d656e7473000000000000000000000000000011 { mstore(add(top, 0xc0), v) }
+                    case 0x70726564696374696f6e5f73656d616e74696373000000000000000000000014 { mstore(add(top, 0xe0), v) }
+                    case 0x74696d657374616d705f736c61636b5f7365636f6e6473000000000000000017 { mstore(add(top, 0x100), v) }
                 }
             }
         }
