@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorAggregateAgree} from "./PorAggregateAgree.sol";
 import {PorAggregateChunk} from "./PorAggregateChunk.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
-import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -195,135 +195,15 @@ library PorAggregateStep {
         fd.status = NO_QUORUM;
     }
 
-    /// Each voter's agreeing group (`group[v]` bit u: u agrees with v) and its size; the
-    /// largest size in `fd.agreeing`. Each voter's value is one word (`words`) and two
-    /// agree when the absolute difference of their words is at most `t`: numbers aligned
-    /// to the field's largest scale (exact), other kinds their bytes' hash with `t` 0
-    /// (equal). Numbers too large for one word are compared by `PorDecimal.absDiffLe`.
+    /// Each voter's agreeing group and its size (`PorAggregateAgree.agreeing`); the largest
+    /// size in `fd.agreeing`.
     function agreeing(bytes calldata d, R.Spec memory s, Field memory fd, uint256 kind)
         private
         pure
         returns (uint256[] memory group, uint256[] memory size)
     {
-        uint256 n = fd.n;
-        group = new uint256[](n);
-        size = new uint256[](n);
-        (bool fits, uint256 t, uint256[] memory w) = words(d, s.tolerance, fd, kind);
-        if (!fits) return exact(d, s.tolerance, fd, group, size);
-        assembly ("memory-safe") {
-            // agreement is symmetric: each unordered pair (u < v) decided once
-            let wp := add(w, 32)
-            let gp := add(group, 32)
-            let sp := add(size, 32)
-            for { let v := 0 } lt(v, n) { v := add(v, 1) } {
-                let a := mload(add(wp, shl(5, v)))
-                let m := shl(v, 1) // v agrees with itself
-                let c := add(mload(add(sp, shl(5, v))), 1)
-                for { let u := 0 } lt(u, v) { u := add(u, 1) } {
-                    let x := sub(a, mload(add(wp, shl(5, u))))
-                    if slt(x, 0) { x := sub(0, x) }
-                    if iszero(gt(x, t)) {
-                        m := or(m, shl(u, 1))
-                        c := add(c, 1)
-                        let q := shl(5, u)
-                        mstore(add(gp, q), or(mload(add(gp, q)), shl(v, 1)))
-                        mstore(add(sp, q), add(mload(add(sp, q)), 1))
-                    }
-                }
-                mstore(add(gp, shl(5, v)), or(mload(add(gp, shl(5, v))), m))
-                mstore(add(sp, shl(5, v)), c)
-            }
-        }
+        (group, size) = PorAggregateAgree.agreeing(d, s.tolerance, fd.n, fd.value, kind);
         largest(fd, size);
-    }
-
-    /// Each voter's value as one word and the tolerance word (`agreeing`); fits false
-    /// when an aligned number or the tolerance reaches 2^254 (then `exact` decides).
-    function words(bytes calldata d, uint256 tolerance, Field memory fd, uint256 kind)
-        private
-        pure
-        returns (bool fits, uint256 t, uint256[] memory w)
-    {
-        uint256 n = fd.n;
-        w = new uint256[](n);
-        if (kind != R.NUMERIC) {
-            for (uint256 v = 0; v < n; v++) w[v] = R.rawHash(d, fd.value[v]);
-            return (true, 0, w);
-        }
-        // the texts are canonical decimals (the reader checked them): read by `number`
-        uint256[] memory mag = new uint256[](n + 1);
-        uint256[] memory sc = new uint256[](n + 1);
-        uint256 negs = 0; // bit v: voter v's number is negative
-        uint256 scale = 0;
-        for (uint256 v = 0; v <= n; v++) {
-            bool neg;
-            (neg, mag[v], sc[v]) = number(d, v == n ? tolerance : fd.value[v]);
-            if (neg) negs |= 1 << v;
-            if (sc[v] > scale) scale = sc[v];
-        }
-        for (uint256 v = 0; v <= n; v++) {
-            unchecked {
-                uint256 e = 10 ** (scale - sc[v]); // scales <= 62 (canonical texts)
-                uint256 m = mag[v] * e; // mag[v] < 10^64, e <= 10^62: may wrap
-                if (m / e != mag[v] || m >= 2 ** 254) return (false, 0, w);
-                if (v == n) t = m;
-                else w[v] = (negs >> v) & 1 == 1 ? 0 - m : m;
-            }
-        }
-        return (true, t, w);
-    }
-
-    /// The canonical decimal text at `pos` (checked by the reader): its sign, its digits
-    /// as an integer and its fractional digit count (`PorDecimal.parseText`'s, nothing
-    /// checked again, nothing allocated).
-    function number(bytes calldata d, uint256 pos) private pure returns (bool neg, uint256 m, uint256 scale) {
-        assembly ("memory-safe") {
-            let p := add(d.offset, pos)
-            let len := and(byte(0, calldataload(p)), 31)
-            p := add(p, 1)
-            if eq(len, 24) {
-                len := byte(0, calldataload(p)) // at most 64 characters: a one-byte length
-                p := add(p, 1)
-            }
-            let end := add(p, len)
-            if eq(byte(0, calldataload(p)), 0x2d) {
-                neg := 1
-                p := add(p, 1)
-            }
-            let frac := 0
-            for {} lt(p, end) { p := add(p, 1) } {
-                let c := byte(0, calldataload(p))
-                switch c
-                case 0x2e { frac := 1 }
-                default {
-                    m := add(mul(m, 10), sub(c, 0x30))
-                    scale := add(scale, frac)
-                }
-            }
-        }
-    }
-
-    /// `agreeing` for numbers past one word: each ordered pair by `PorDecimal.absDiffLe`.
-    function exact(
-        bytes calldata d,
-        uint256 tolerance,
-        Field memory fd,
-        uint256[] memory group,
-        uint256[] memory size
-    ) private pure returns (uint256[] memory, uint256[] memory) {
-        (, PorDecimal.Dec memory t) = PorDecimal.parseText(d, tolerance);
-        PorDecimal.Dec[] memory num = new PorDecimal.Dec[](fd.n);
-        for (uint256 v = 0; v < fd.n; v++) (, num[v]) = PorDecimal.parseText(d, fd.value[v]);
-        for (uint256 v = 0; v < fd.n; v++) {
-            for (uint256 u = 0; u < fd.n; u++) {
-                if (PorDecimal.absDiffLe(num[u], num[v], t)) {
-                    group[v] |= 1 << u;
-                    size[v]++;
-                }
-            }
-        }
-        largest(fd, size);
-        return (group, size);
     }
 
     /// The largest group's size in `fd.agreeing`.

@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
 import {PorInclusion} from "./PorInclusion.sol";
+import {PorKeyIndex as I} from "./PorKeyIndex.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
@@ -36,10 +37,9 @@ library PorDeduceRead {
             return (true, r, p);
         }
         for (uint256 i = 0; i < top.length; i += 2) {
-            (bool isR,) = S.keyAt(d, base + top[i], S.REQUIREMENTS);
-            (bool isP,) = S.keyAt(d, base + top[i], S.SEMANTICS);
-            if (isR) r = base + top[i + 1];
-            if (isP) p = base + top[i + 1];
+            (uint256 w,) = I.entry(d, base + top[i]); // the key's word, read once
+            if (w == S.REQUIREMENTS) r = base + top[i + 1];
+            if (w == S.SEMANTICS) p = base + top[i + 1];
         }
         return (true, r, p);
     }
@@ -140,22 +140,53 @@ library PorDeduceRead {
     }
 
     /// An aggregate's output at `o`: covered and provenance_ok bool, fields a list of
-    /// field maps (`fieldRow`); its table.
+    /// field maps (`fieldRow`); its table. One walk of the output: the fields list is read
+    /// row by row where it stands, and the keys after it are reached from its end (not by
+    /// skipping it first, `PorDeduceSpec.aggregateOutput`).
     function aggregateTable(bytes calldata d, uint256 o) private pure returns (bool, uint256[] memory t) {
-        (uint256 f, uint256 cov, uint256 prov) = S.aggregateOutput(d, o);
-        (bool isList, uint256 n, uint256 p) = list(d, f);
-        t = new uint256[](ROWS + n * FIELD);
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, o, PorCbor.MAP);
+        if (!isMap) return (false, t);
+        uint256 cov;
+        uint256 prov;
+        bool rows;
+        for (; count > 0; count--) {
+            (uint256 w, uint256 v) = I.entry(d, p);
+            if (w == FIELDS_KEY) {
+                (rows, p, t) = fieldRows(d, v);
+                if (!rows) return (false, t);
+                continue;
+            }
+            if (w == COVERED_KEY) cov = v;
+            if (w == PROVENANCE_KEY) prov = v;
+            p = PorCbor.skip(d, v);
+        }
+        if (!rows) return (false, t); // fields absent
         bool isCov;
         bool isProv;
         (isCov, t[0]) = bit(d, cov);
         (isProv, t[1]) = bit(d, prov);
-        if (!isCov || !isProv || !isList) return (false, t);
+        return (isCov && isProv, t);
+    }
+
+    /// The key words of an aggregate output's keys `aggregateTable` reads.
+    uint256 private constant FIELDS_KEY = uint256(bytes32("fields")) | 6;
+    uint256 private constant COVERED_KEY = uint256(bytes32("covered")) | 7;
+    uint256 private constant PROVENANCE_KEY = uint256(bytes32("provenance_ok")) | 13;
+
+    /// The fields list at `f` (a list of field maps, `fieldRow`): (ok, the offset after
+    /// it, the table with its rows and count).
+    function fieldRows(bytes calldata d, uint256 f) private pure returns (bool, uint256 p, uint256[] memory t) {
+        (bool isList, uint256 n, uint256 first) = list(d, f);
+        if (!isList) return (false, 0, t);
+        t = new uint256[](ROWS + n * FIELD);
         t[2] = n;
+        p = first;
         for (uint256 j = 0; j < n; j++) {
-            if (!fieldRow(d, p, t, ROWS + j * FIELD)) return (false, t);
-            p = PorCbor.skip(d, p);
+            bool ok;
+            (ok, p) = fieldRow(d, p, t, ROWS + j * FIELD);
+            if (!ok) return (false, p, t);
         }
-        return (true, t);
+        return (true, p, t);
     }
 
     /// The bool at `pos` (0: absent, not ok) as 1 true, 0 false.
@@ -172,26 +203,63 @@ library PorDeduceRead {
     }
 
     /// The field map at `p` (key, kind, status text; fallback_used bool; evidence_ids
-    /// texts), read in one walk in §2 key order (`PorDeduceSpec.next`) into row `b` of `t`.
-    function fieldRow(bytes calldata d, uint256 p, uint256[] memory t, uint256 b) private pure returns (bool) {
+    /// texts), read from one walk of it (`fieldEntries`) into row `b` of `t`: (ok, the
+    /// offset after the map).
+    function fieldRow(bytes calldata d, uint256 p, uint256[] memory t, uint256 b) private pure returns (bool, uint256) {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap) return false;
-        (uint256 at, uint256 left) = S.next(d, p, 0, 0, uint256(bytes32("key")) | 3);
-        (t[b + F_MAP], t[b + F_KEY]) = (p, textHash(d, at));
-        (at, left) = S.next(d, p, at, left, uint256(bytes32("kind")) | 4);
-        t[b + F_KIND] = textHash(d, at);
-        (uint256 kindAt, uint256 kindLeft) = (at, left);
-        (at, left) = S.next(d, p, at, left, uint256(bytes32("value")) | 5);
-        t[b + F_VALUE] = at;
-        if (at == 0) (at, left) = (kindAt, kindLeft); // absent: status resumes after kind
-        (at, left) = S.next(d, p, at, left, uint256(bytes32("status")) | 6);
-        (t[b + F_STATUS_AT], t[b + F_STATUS]) = (at, textHash(d, at));
-        (at, left) = S.next(d, p, at, left, uint256(bytes32("evidence_ids")) | 12);
-        t[b + F_IDS] = at;
-        (at,) = S.next(d, p, at, left, uint256(bytes32("fallback_used")) | 13);
-        t[b + F_FALLBACK] = at;
-        (bool fb,) = boolOf(d, at);
-        return t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, t[b + F_IDS]);
+        if (!isMap) return (false, p);
+        uint256[7] memory e = fieldEntries(d, p);
+        (t[b + F_MAP], t[b + F_KEY], t[b + F_KIND]) = (p, textHash(d, e[0]), textHash(d, e[1]));
+        (t[b + F_VALUE], t[b + F_STATUS_AT], t[b + F_STATUS]) = (e[2], e[3], textHash(d, e[3]));
+        (t[b + F_IDS], t[b + F_FALLBACK]) = (e[4], e[5]);
+        (bool fb,) = boolOf(d, e[5]);
+        bool ok = t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, e[4]);
+        return (ok, e[6]);
+    }
+
+    /// The value offsets of key, kind, value, status, evidence_ids and fallback_used in
+    /// the map at `p` of a checked document (0: absent; `p` a map: `fieldRow` checks it),
+    /// then the offset after the map: one assembly walk, each key's word
+    /// (`PorKeyIndex.entry`'s) switched on, each value skipped as `PorCbor.skip` does.
+    function fieldEntries(bytes calldata d, uint256 p) private pure returns (uint256[7] memory at) {
+        assembly ("memory-safe") {
+            let b := d.offset
+            // (argument, offset after the head) of the head at q whose argument bits are a
+            function arg(base, q, a) -> v, r {
+                v := a
+                r := add(q, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    v := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
+                    r := add(r, width)
+                }
+            }
+            let n := 0
+            n, p := arg(b, p, and(byte(0, calldataload(add(b, p))), 31))
+            for {} n { n := sub(n, 1) } {
+                let len, off := arg(b, p, and(byte(0, calldataload(add(b, p))), 31))
+                p := add(off, len)
+                if lt(len, 32) {
+                    switch or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len)
+                    case 0x6b65790000000000000000000000000000000000000000000000000000000003 { mstore(at, p) }
+                    case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(add(at, 0x20), p) }
+                    case 0x76616c7565000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x40), p) }
+                    case 0x7374617475730000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x60), p) }
+                    case 0x65766964656e63655f696473000000000000000000000000000000000000000c { mstore(add(at, 0x80), p) }
+                    case 0x66616c6c6261636b5f757365640000000000000000000000000000000000000d { mstore(add(at, 0xa0), p) }
+                }
+                for { let left := 1 } left { left := sub(left, 1) } {
+                    let vb := byte(0, calldataload(add(b, p)))
+                    let major := shr(5, vb)
+                    let a := 0
+                    a, p := arg(b, p, and(vb, 31))
+                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
+                    if eq(major, 4) { left := add(left, a) }
+                    if eq(major, 5) { left := add(left, shl(1, a)) }
+                }
+            }
+            mstore(add(at, 0xc0), p)
+        }
     }
 
     /// keccak256 of the text at `pos`, 0 when absent (`pos` 0) or not a text.

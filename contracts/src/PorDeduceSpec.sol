@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
+import {PorKeyIndex as I} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorDeduceSpec: the PromptSpec fields the `deduce` step reads (SPEC §4.2, §12.4.1,
@@ -66,45 +67,46 @@ library PorDeduceSpec {
     }
 
     function semantics(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool) {
-        s.predicatePos = get(d, p, uint256(bytes32("predicate")) | 9);
-        s.metricPos = get(d, p, uint256(bytes32("metric")) | 6);
+        uint256[] memory ix = I.index(d, p); // one walk; each field read from it
+        s.predicatePos = I.find(ix, uint256(bytes32("predicate")) | 9);
+        s.metricPos = I.find(ix, uint256(bytes32("metric")) | 6);
         if (s.predicatePos == 0 || !isId(d, s.metricPos)) return false;
         s.predicate = predicateCode(d, s.predicatePos);
         uint8 pr = s.predicate;
         if (pr == 0) return false;
         if (pr == THRESHOLD || pr == FIELD || pr == TIME) {
-            s.comparison = comparisonCode(d, get(d, p, uint256(bytes32("comparison")) | 10));
+            s.comparison = comparisonCode(d, I.find(ix, uint256(bytes32("comparison")) | 10));
             if (s.comparison == 0) return false;
         }
         bool ok = true;
         if (pr == THRESHOLD || pr == TIME) {
-            uint256 t = get(d, p, uint256(bytes32("threshold")) | 9);
+            uint256 t = I.find(ix, uint256(bytes32("threshold")) | 9);
             (ok, s.threshold) = parseAt(d, t);
             PorDecimal.Dec memory t0 = s.threshold;
             if (ok && pr == TIME) ok = !t0.neg && t0.scale == 0 && t0.hi == 0 && t0.lo <= PorRecords.MAX_COUNT;
         }
-        if (ok && pr == RANGE) ok = range(d, p, s);
+        if (ok && pr == RANGE) ok = range(d, ix, s);
         if (ok && pr == TEXT_EQUALS) {
-            s.expectedPos = get(d, p, uint256(bytes32("expected_text")) | 13);
+            s.expectedPos = I.find(ix, uint256(bytes32("expected_text")) | 13);
             ok = s.expectedPos != 0 && textUpTo(d, s.expectedPos, 256);
         }
-        uint256 a = get(d, p, uint256(bytes32("absent_means_no")) | 15);
+        uint256 a = I.find(ix, uint256(bytes32("absent_means_no")) | 15);
         if (ok && a != 0) ok = uint8(d[a]) == 0xf5;
         s.absentMeansNo = a != 0;
-        uint256 k = get(d, p, uint256(bytes32("sources_required")) | 16);
+        uint256 k = I.find(ix, uint256(bytes32("sources_required")) | 16);
         if (ok && k != 0) (ok, s.k) = PorRecords.uintIn(d, k, 1, 64);
-        return ok && needed(d, p, s);
+        return ok && needed(d, ix, s);
     }
 
-    function range(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool ok) {
-        (ok, s.lower) = parseAt(d, get(d, p, uint256(bytes32("lower")) | 5));
-        if (ok) (ok, s.upper) = parseAt(d, get(d, p, uint256(bytes32("upper")) | 5));
-        (bool lo, bool loSet) = optBool(d, get(d, p, uint256(bytes32("lower_inclusive")) | 15));
-        (bool hi, bool hiSet) = optBool(d, get(d, p, uint256(bytes32("upper_inclusive")) | 15));
+    function range(bytes calldata d, uint256[] memory ix, Sem memory s) private pure returns (bool ok) {
+        (ok, s.lower) = parseAt(d, I.find(ix, uint256(bytes32("lower")) | 5));
+        if (ok) (ok, s.upper) = parseAt(d, I.find(ix, uint256(bytes32("upper")) | 5));
+        (bool lo, bool loSet) = optBool(d, I.find(ix, uint256(bytes32("lower_inclusive")) | 15));
+        (bool hi, bool hiSet) = optBool(d, I.find(ix, uint256(bytes32("upper_inclusive")) | 15));
         s.lowerInclusive = !loSet || lo;
         s.upperInclusive = hiSet && hi;
-        return ok && validBool(d, get(d, p, uint256(bytes32("lower_inclusive")) | 15))
-            && validBool(d, get(d, p, uint256(bytes32("upper_inclusive")) | 15));
+        return ok && validBool(d, I.find(ix, uint256(bytes32("lower_inclusive")) | 15))
+            && validBool(d, I.find(ix, uint256(bytes32("upper_inclusive")) | 15));
     }
 
     /// Where the optional lists are: terms, other_metric, preconditions.
@@ -117,13 +119,13 @@ library PorDeduceSpec {
     }
 
     /// The needed fields, in the order deduce reads them.
-    function needed(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool) {
+    function needed(bytes calldata d, uint256[] memory ix, Sem memory s) private pure returns (bool) {
         Lists memory l;
         bool okT;
         bool okC;
-        (okT, l.nt, l.ft) = optList(d, s.predicate == THRESHOLD || s.predicate == RANGE ? get(d, p, uint256(bytes32("terms")) | 5) : 0);
-        (okC, l.nc, l.fc) = optList(d, get(d, p, uint256(bytes32("preconditions")) | 13));
-        l.o = s.predicate == FIELD ? get(d, p, uint256(bytes32("other_metric")) | 12) : 0;
+        (okT, l.nt, l.ft) = optList(d, s.predicate == THRESHOLD || s.predicate == RANGE ? I.find(ix, uint256(bytes32("terms")) | 5) : 0);
+        (okC, l.nc, l.fc) = optList(d, I.find(ix, uint256(bytes32("preconditions")) | 13));
+        l.o = s.predicate == FIELD ? I.find(ix, uint256(bytes32("other_metric")) | 12) : 0;
         if (!okT || !okC || (s.predicate == FIELD && !isId(d, l.o))) return false;
         uint256 n = 1 + l.nt + (l.o != 0 ? 1 : 0) + l.nc;
         s.keys = new bytes32[](n);
@@ -186,32 +188,36 @@ library PorDeduceSpec {
         s.chain = new bool[](n);
         s.targets = new uint256[](n);
         for (uint256 i = 0; i < n; i++) {
-            if (!requirement(d, q, s, i)) return false;
-            q = PorCbor.skip(d, q);
+            (bool ok, uint256 end) = requirement(d, q, s, i);
+            if (!ok) return false;
+            q = end;
         }
         return true;
     }
 
-    function requirement(bytes calldata d, uint256 q, Sem memory s, uint256 i) private pure returns (bool) {
-        (uint256 id, uint256 targets, uint256 policy) = requirementKeys(d, q);
-        uint256 strategy = policy == 0 ? 0 : get(d, policy, uint256(bytes32("strategy")) | 8);
+    /// The requirement at `q`: its requirement_id, source_targets and selection_policy's
+    /// strategy, read from one walk of it (`PorKeyIndex`); (ok, the offset after it).
+    function requirement(bytes calldata d, uint256 q, Sem memory s, uint256 i) private pure returns (bool, uint256) {
+        (uint256[] memory ix, uint256 end) = I.indexTo(d, q);
+        uint256 id = I.find(ix, uint256(bytes32("requirement_id")) | 14);
+        uint256 targets = I.find(ix, uint256(bytes32("source_targets")) | 14);
+        (bool known, bool chain) = strategyOf(d, I.find(ix, uint256(bytes32("selection_policy")) | 16));
         (bool targetsOk, uint256 t,) = PorCbor.container(d, targets, PorCbor.ARRAY);
-        if (!isId(d, id) || strategy == 0 || targets == 0 || !targetsOk || t == 0 || t > 10) return false;
-        bool chain = textHash(d, strategy) == keccak256("fallback_chain");
-        if (!chain && textHash(d, strategy) != keccak256("single_best") && textHash(d, strategy) != keccak256("multi_source_quorum")) {
-            return false;
-        }
-        (s.reqIdPos[i], s.chain[i], s.targets[i]) = (id, chain, t);
-        return true;
+        if (!isId(d, id) || !known || targets == 0 || !targetsOk || t == 0 || t > 10) return (false, end);
+        s.reqIdPos[i] = id;
+        s.chain[i] = chain;
+        s.targets[i] = t;
+        return (true, end);
     }
 
-    /// A requirement's requirement_id, source_targets and selection_policy (0: absent), in
-    /// one walk (they sort in this order).
-    function requirementKeys(bytes calldata d, uint256 q) private pure returns (uint256 id, uint256 targets, uint256 policy) {
-        uint256 left;
-        (id, left) = next(d, q, 0, 0, uint256(bytes32("requirement_id")) | 14);
-        (targets, left) = next(d, q, id, left, uint256(bytes32("source_targets")) | 14);
-        (policy,) = next(d, q, targets, left, uint256(bytes32("selection_policy")) | 16);
+    /// The selection policy at `policy` (0: absent) has a known strategy: (known, it is
+    /// fallback_chain).
+    function strategyOf(bytes calldata d, uint256 policy) private pure returns (bool, bool) {
+        uint256 strategy = policy == 0 ? 0 : get(d, policy, uint256(bytes32("strategy")) | 8);
+        if (strategy == 0) return (false, false);
+        bytes32 h = textHash(d, strategy);
+        bool chain = h == keccak256("fallback_chain");
+        return (chain || h == keccak256("single_best") || h == keccak256("multi_source_quorum"), chain);
     }
 
     // --- small readers -----------------------------------------------------------------
@@ -312,30 +318,6 @@ library PorDeduceSpec {
             p = PorCbor.skip(d, at);
         }
         return (0, 0);
-    }
-
-    /// Whether the text key at `p` has the key word `key` (`get`'s), and where its value starts.
-    function keyAt(bytes calldata d, uint256 p, uint256 key) internal pure returns (bool hit, uint256 at) {
-        assembly ("memory-safe") {
-            let len := and(byte(0, calldataload(add(d.offset, p))), 31)
-            at := add(p, 1)
-            if gt(len, 23) {
-                let width := shl(sub(len, 24), 1)
-                len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, at)))
-                at := add(at, width)
-            }
-            hit := and(lt(len, 32), eq(or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len), key))
-            at := add(at, len)
-        }
-    }
-
-    /// An aggregate's output at `o`: the values of fields, covered and provenance_ok (0:
-    /// absent), in one walk (`fields` sorts first and is skipped once, not per key).
-    function aggregateOutput(bytes calldata d, uint256 o) internal pure returns (uint256 f, uint256 cov, uint256 prov) {
-        uint256 left;
-        (f, left) = next(d, o, 0, 0, uint256(bytes32("fields")) | 6);
-        (cov, left) = next(d, o, f, left, uint256(bytes32("covered")) | 7);
-        (prov,) = next(d, o, cov, left, uint256(bytes32("provenance_ok")) | 13);
     }
 
     /// An aggregate field map's key, kind and status (0: absent), in one walk.

@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceSpec} from "./PorDeduceSpec.sol";
+import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorJudgeRules: the judge (SPEC §7.2-§7.4) on the PromptSpec fields it reads.
@@ -80,75 +81,58 @@ library PorJudgeRules {
         uint256 confidence;
     }
 
-    /// Every key the JudgeProof check looks up (length-prefixed); `field(d, pos, K_*)`.
-    bytes internal constant KEY_NAMES =
-        "\x05rules\x07rule_id\x09otherwise\x0bon_conflict\x0erequirement_id\x0bevidence_id\x0esource_summary\x14evaluation_variables\x04kind\x04card\x07verdict\x10por.JudgeProof/1\x03map\x07extract\x0eextract_claims\x08continue\x07invalid\x02NO\x07INVALID\x1apor.DeterministicVerdict/1\x00";
-    uint256 internal constant K_RULES = 0;
-    uint256 internal constant K_RULE_ID = 6;
-    uint256 internal constant K_OTHERWISE = 14;
-    uint256 internal constant K_ON_CONFLICT = 24;
-    uint256 internal constant K_REQUIREMENT_ID = 36;
-    uint256 internal constant K_EVIDENCE_ID = 51;
-    uint256 internal constant K_SOURCE_SUMMARY = 63;
-    uint256 internal constant K_EVALUATION_VARIABLES = 78;
-    uint256 internal constant K_KIND = 99;
-    uint256 internal constant K_CARD = 104;
-    uint256 internal constant T_VERDICT = 109;
-    uint256 internal constant T_JUDGE_PROOF = 117;
-    uint256 internal constant T_MAP = 134;
-    uint256 internal constant T_EXTRACT = 138;
-    uint256 internal constant T_EXTRACT_CLAIMS = 146;
-    uint256 internal constant T_CONTINUE = 161;
-    uint256 internal constant T_INVALID = 170;
-    uint256 internal constant T_NO = 178;
-    uint256 internal constant T_INVALID_UPPER = 181;
-    uint256 internal constant T_VERDICT_SCHEMA = 189;
-    uint256 internal constant T_EMPTY = 216;
+    /// Every key and text the JudgeProof check compares, as its key word (its bytes
+    /// left-aligned, its length in the low byte: `PorDeduceSpec.get`'s): `field(d, pos, K_*)`,
+    /// `textIs(d, pos, T_*)`. (Words, not offsets in a packed constant: no copy per read.)
+    uint256 internal constant K_RULES = uint256(bytes32("rules")) | 5;
+    uint256 internal constant K_RULE_ID = uint256(bytes32("rule_id")) | 7;
+    uint256 internal constant K_OTHERWISE = uint256(bytes32("otherwise")) | 9;
+    uint256 internal constant K_ON_CONFLICT = uint256(bytes32("on_conflict")) | 11;
+    uint256 internal constant K_REQUIREMENT_ID = uint256(bytes32("requirement_id")) | 14;
+    uint256 internal constant K_EVIDENCE_ID = uint256(bytes32("evidence_id")) | 11;
+    uint256 internal constant K_SOURCE_SUMMARY = uint256(bytes32("source_summary")) | 14;
+    uint256 internal constant K_EVALUATION_VARIABLES = uint256(bytes32("evaluation_variables")) | 20;
+    uint256 internal constant K_KIND = uint256(bytes32("kind")) | 4;
+    uint256 internal constant K_CARD = uint256(bytes32("card")) | 4;
+    uint256 internal constant T_VERDICT = uint256(bytes32("verdict")) | 7;
+    uint256 internal constant T_JUDGE_PROOF = uint256(bytes32("por.JudgeProof/1")) | 16;
+    uint256 internal constant T_MAP = uint256(bytes32("map")) | 3;
+    uint256 internal constant T_EXTRACT = uint256(bytes32("extract")) | 7;
+    uint256 internal constant T_EXTRACT_CLAIMS = uint256(bytes32("extract_claims")) | 14;
+    uint256 internal constant T_CONTINUE = uint256(bytes32("continue")) | 8;
+    uint256 internal constant T_INVALID = uint256(bytes32("invalid")) | 7;
+    uint256 internal constant T_NO = uint256(bytes32("NO")) | 2;
+    uint256 internal constant T_INVALID_UPPER = uint256(bytes32("INVALID")) | 7;
+    uint256 internal constant T_VERDICT_SCHEMA = uint256(bytes32("por.DeterministicVerdict/1")) | 26;
+    uint256 internal constant T_EMPTY = 0;
 
-    /// `PorCbor.get(d, pos, key)` for the key at offset `k` of KEY_NAMES, as one key word
-    /// (`PorDeduceSpec.get`: the key's bytes left-aligned, its length in the low byte).
+    /// `PorCbor.get(d, pos, key)` for the key whose key word is `k` (`K_*`;
+    /// `PorDeduceSpec.get`).
     function field(bytes calldata d, uint256 pos, uint256 k) internal pure returns (uint256) {
-        (uint256 n, uint256 text) = name(k);
-        return get(d, pos, text & ~(type(uint256).max >> (n << 3)) | n);
+        return get(d, pos, k);
     }
 
     /// `PorDeduceSpec.next` (a key resumed after an earlier one's value `prev`, with `left`
-    /// entries after it; `prev` 0: the whole map) for the key at offset `k` of KEY_NAMES.
+    /// entries after it; `prev` 0: the whole map) for the key whose key word is `k`.
     function next(bytes calldata d, uint256 pos, uint256 prev, uint256 left, uint256 k)
         internal
         pure
         returns (uint256, uint256)
     {
-        (uint256 n, uint256 text) = name(k);
-        return PorDeduceSpec.next(d, pos, prev, left, text & ~(type(uint256).max >> (n << 3)) | n);
+        return PorDeduceSpec.next(d, pos, prev, left, k);
     }
 
-    /// `PorCbor.isText(d, pos, text)` for the text at offset `k` of KEY_NAMES, compared as
-    /// one word: the item's head (0x60 | n, or 0x78 n from 24 bytes on) and its n bytes
-    /// against that encoding of the name (n at most 30; every name here is).
+    /// `PorCbor.isText(d, pos, text)` for the text whose key word is `k` (`T_*`), compared
+    /// as one word: the item's head (0x60 | n, or 0x78 n from 24 bytes on) and its n bytes
+    /// against that encoding of the text (n at most 30; every text here is).
     function textIs(bytes calldata d, uint256 pos, uint256 k) internal pure returns (bool yes) {
-        (uint256 n, uint256 text) = name(k);
         assembly ("memory-safe") {
-            let want := or(shl(248, or(0x60, n)), shr(8, text))
-            if gt(n, 23) { want := or(or(shl(248, 0x78), shl(240, n)), shr(16, text)) }
+            let n := and(k, 0xff)
+            // the length byte shifts out: n <= 30
+            let want := or(shl(248, or(0x60, n)), shr(8, k))
+            if gt(n, 23) { want := or(or(shl(248, 0x78), shl(240, n)), shr(16, k)) }
             let mask := not(shr(shl(3, add(n, add(1, gt(n, 23)))), not(0)))
             yes := eq(and(calldataload(add(d.offset, pos)), mask), and(want, mask))
-        }
-    }
-
-    /// The length and the word from the text on (left-aligned, then other bytes) of the
-    /// name at offset `k` of KEY_NAMES; the copy of KEY_NAMES released (the free memory
-    /// pointer restored).
-    function name(uint256 k) private pure returns (uint256 n, uint256 text) {
-        uint256 free;
-        assembly ("memory-safe") {
-            free := mload(0x40)
-        }
-        bytes memory names = KEY_NAMES;
-        assembly ("memory-safe") {
-            n := byte(0, mload(add(add(names, 32), k)))
-            text := mload(add(add(names, 33), k))
-            mstore(0x40, free)
         }
     }
 
@@ -169,8 +153,11 @@ library PorJudgeRules {
         (ok,,) = PorRecords.isId(d, s.marketId);
         bool t1;
         bool t2;
-        (t1, s.start) = PorRecords.uintIn(d, get(d, market[1], uint256(bytes32("start")) | 5), 0, MAX_TIME);
-        (t2, s.end) = PorRecords.uintIn(d, get(d, market[1], uint256(bytes32("end")) | 3), 0, MAX_TIME);
+        // resolution_window's end, then its start (§2 key order: one walk)
+        (uint256 e, uint256 left) = PorDeduceSpec.next(d, market[1], 0, 0, uint256(bytes32("end")) | 3);
+        (uint256 st,) = PorDeduceSpec.next(d, market[1], e, left, uint256(bytes32("start")) | 5);
+        (t1, s.start) = PorRecords.uintIn(d, st, 0, MAX_TIME);
+        (t2, s.end) = PorRecords.uintIn(d, e, 0, MAX_TIME);
         ok = ok && t1 && t2 && s.start <= s.end;
         (t1, s.slack) = optionalUint(d, top[7], PorRecords.MAX_COUNT, 0);
         bool rulesOk;
@@ -189,27 +176,27 @@ library PorJudgeRules {
     bytes private constant TOP_KEYS =
         "\x06market\x0bstrict_mode\x0fconflict_policy\x11output_schema_ref\x11confidence_policy\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds";
     /// `PorCborKeys.pick(d, pos, TOP_KEYS)` from the offsets `at` of the map's items (keys
-    /// at even places, from `pos`): each text key under 24 bytes compared as its key word
-    /// with TOP_KEYS' words, no value skipped.
+    /// at even places, from `pos`): each text key under 24 bytes as its key word, switched
+    /// on TOP_KEYS' words (in TOP_KEYS' order), no value skipped.
     function topFields(bytes calldata d, uint256 pos, uint256[] memory at) private pure returns (uint256[] memory top) {
         top = new uint256[](8);
-        bytes memory names = TOP_KEYS;
-        for (uint256 i = 0; i < at.length; i += 2) {
-            uint256 p = pos + at[i];
-            assembly ("memory-safe") {
+        assembly ("memory-safe") {
+            let n := mload(at)
+            for { let i := 0 } lt(i, n) { i := add(i, 2) } {
+                let p := add(pos, mload(add(at, shl(5, add(i, 1)))))
                 let ib := byte(0, calldataload(add(d.offset, p)))
                 let len := and(ib, 31)
                 if and(eq(shr(5, ib), 3), lt(len, 24)) {
-                    let w := or(and(calldataload(add(d.offset, add(p, 1))), not(shr(shl(3, len), not(0)))), len)
-                    let k := add(names, 32)
-                    let end := add(k, mload(names))
-                    for { let j := 0 } lt(k, end) { j := add(j, 1) } {
-                        let n := byte(0, mload(k))
-                        if eq(w, or(and(mload(add(k, 1)), not(shr(shl(3, n), not(0)))), n)) {
-                            mstore(add(top, shl(5, add(j, 1))), add(pos, mload(add(at, shl(5, add(i, 2))))))
-                        }
-                        k := add(k, add(n, 1))
-                    }
+                    let v := add(pos, mload(add(at, shl(5, add(i, 2)))))
+                    switch or(and(calldataload(add(d.offset, add(p, 1))), not(shr(shl(3, len), not(0)))), len)
+                    case 0x6d61726b65740000000000000000000000000000000000000000000000000006 { mstore(add(top, 0x20), v) }
+                    case 0x7374726963745f6d6f646500000000000000000000000000000000000000000b { mstore(add(top, 0x40), v) }
+                    case 0x636f6e666c6963745f706f6c696379000000000000000000000000000000000f { mstore(add(top, 0x60), v) }
+                    case 0x6f75747075745f736368656d615f726566000000000000000000000000000011 { mstore(add(top, 0x80), v) }
+                    case 0x636f6e666964656e63655f706f6c696379000000000000000000000000000011 { mstore(add(top, 0xa0), v) }
+                    case 0x646174615f726571756972656d656e7473000000000000000000000000000011 { mstore(add(top, 0xc0), v) }
+                    case 0x70726564696374696f6e5f73656d616e74696373000000000000000000000014 { mstore(add(top, 0xe0), v) }
+                    case 0x74696d657374616d705f736c61636b5f7365636f6e6473000000000000000017 { mstore(add(top, 0x100), v) }
                 }
             }
         }
@@ -263,26 +250,27 @@ library PorJudgeRules {
     /// prediction_semantics: the predicate, comparison, threshold, range ends and
     /// inclusivity, absent_means_no, sources_required, each precondition's otherwise.
     function semantics(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool ok) {
-        uint256 p = get(d, pos, uint256(bytes32("predicate")) | 9);
+        uint256[] memory ix = PorKeyIndex.index(d, pos);
+        uint256 p = PorKeyIndex.find(ix, uint256(bytes32("predicate")) | 9);
         s.predicate = pick(d, p, "\x0eevent_observed\x11numeric_threshold\x0dnumeric_range\x10field_comparison\x0btext_equals\x13timestamp_threshold");
         if (p == 0 || s.predicate == 6) return false;
-        uint256 c = get(d, pos, uint256(bytes32("comparison")) | 10);
+        uint256 c = PorKeyIndex.find(ix, uint256(bytes32("comparison")) | 10);
         s.comparison = c == 0 ? 5 : pick(d, c, "\x01>\x02>=\x01<\x02<=\x02==");
         ok = s.comparison != 5 || c == 0;
-        (s.threshold, s.lower, s.upper) = (get(d, pos, uint256(bytes32("threshold")) | 9), get(d, pos, uint256(bytes32("lower")) | 5), get(d, pos, uint256(bytes32("upper")) | 5));
+        (s.threshold, s.lower, s.upper) = (PorKeyIndex.find(ix, uint256(bytes32("threshold")) | 9), PorKeyIndex.find(ix, uint256(bytes32("lower")) | 5), PorKeyIndex.find(ix, uint256(bytes32("upper")) | 5));
         ok = ok && decimalOrAbsent(d, s.threshold) && decimalOrAbsent(d, s.lower) && decimalOrAbsent(d, s.upper);
         bool b;
-        (b, s.lowerInclusive) = optionalBool(d, get(d, pos, uint256(bytes32("lower_inclusive")) | 15), true);
+        (b, s.lowerInclusive) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("lower_inclusive")) | 15), true);
         ok = ok && b;
-        (b, s.upperInclusive) = optionalBool(d, get(d, pos, uint256(bytes32("upper_inclusive")) | 15), false);
+        (b, s.upperInclusive) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("upper_inclusive")) | 15), false);
         ok = ok && b;
-        (b, s.eventWhenAbsent) = optionalBool(d, get(d, pos, uint256(bytes32("absent_means_no")) | 15), false);
+        (b, s.eventWhenAbsent) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("absent_means_no")) | 15), false);
         ok = ok && b;
-        uint256 k = get(d, pos, uint256(bytes32("sources_required")) | 16);
+        uint256 k = PorKeyIndex.find(ix, uint256(bytes32("sources_required")) | 16);
         s.sourcesRequired = k != 0;
         if (k != 0) (b,) = PorRecords.uintIn(d, k, 1, 64);
         ok = ok && b;
-        uint256 pre = get(d, pos, uint256(bytes32("preconditions")) | 13);
+        uint256 pre = PorKeyIndex.find(ix, uint256(bytes32("preconditions")) | 13);
         return pre == 0 ? ok : preconditions(d, pre, s, ok);
     }
 
@@ -309,9 +297,10 @@ library PorJudgeRules {
         ok = on == 0 || s.onConflictContinue || textIs(d, on, T_INVALID);
         uint256[5] memory words = [uint256(bytes32("default_confidence_bps")) | 22, uint256(bytes32("min_confidence_for_yesno_bps")) | 28, uint256(bytes32("conflict_factor_bps")) | 19, uint256(bytes32("fallback_factor_bps")) | 19, uint256(bytes32("invalid_confidence_bps")) | 22];
         uint256[5] memory defaults = [uint256(7000), 5500, 8000, 9000, 0];
+        uint256[] memory ix = PorKeyIndex.index(d, top[4]);
         for (uint256 i = 0; i < 5; i++) {
             bool b;
-            (b, s.policy[i]) = optionalUint(d, get(d, top[4], words[i]), BPS, defaults[i]);
+            (b, s.policy[i]) = optionalUint(d, PorKeyIndex.find(ix, words[i]), BPS, defaults[i]);
             ok = ok && b;
         }
     }
@@ -324,24 +313,41 @@ library PorJudgeRules {
         (s.ids, s.tiers) = (new uint256[](n), new uint256[](n));
         uint256 p = s.requirements;
         for (uint256 i = 0; ok && i < n; i++) {
-            s.ids[i] = field(d, p, K_REQUIREMENT_ID);
+            // one walk of the requirement: both fields and the offset after it
+            (uint256[] memory ix, uint256 end) = PorKeyIndex.indexTo(d, p);
+            s.ids[i] = PorKeyIndex.find(ix, uint256(bytes32("requirement_id")) | 14);
             (ok,,) = PorRecords.isId(d, s.ids[i]);
             bool t;
-            (t, s.tiers[i]) = optionalUint(d, get(d, p, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
+            (t, s.tiers[i]) = optionalUint(d, PorKeyIndex.find(ix, uint256(bytes32("min_provenance_tier")) | 19), 3, 0);
             ok = ok && t;
-            p = PorCbor.skip(d, p);
+            p = end;
         }
     }
 
-    /// The index in the packed texts `names` of the text at `pos` (their count if none).
+    /// The index in the packed texts `names` (each under 32 bytes, none empty) of the text
+    /// at `pos` (their count if none): the text as one key word (`PorKeyIndex.entry`'s:
+    /// its bytes left-aligned, its length in the low byte; 0, which no name has, for
+    /// another type or a text of 32 bytes or more) compared with each name's.
     function pick(bytes calldata d, uint256 pos, bytes memory names) internal pure returns (uint8 i) {
-        (bool ok, uint256 off, uint256 n) = PorCbor.str(d, pos, PorCbor.TEXT);
-        uint256 k = 0;
-        while (k < names.length) {
-            uint256 len = uint8(names[k]);
-            if (ok && n == len && PorCbor.equal(d, off, names, k + 1, len)) return i;
-            k += 1 + len;
-            i++;
+        assembly ("memory-safe") {
+            let ib := byte(0, calldataload(add(d.offset, pos)))
+            let len := and(ib, 31)
+            let at := add(pos, 1)
+            if gt(len, 23) {
+                let width := shl(sub(len, 24), 1)
+                len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, at)))
+                at := add(at, width)
+            }
+            let w := 0
+            if and(eq(shr(5, ib), 3), lt(len, 32)) {
+                w := or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len)
+            }
+            let k := add(names, 32)
+            for { let e := add(k, mload(names)) } lt(k, e) { i := add(i, 1) } {
+                let n := byte(0, mload(k))
+                if eq(w, or(and(mload(add(k, 1)), not(shr(shl(3, n), not(0)))), n)) { break }
+                k := add(k, add(n, 1))
+            }
         }
     }
 

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+/// @title PorKeyIndex: one walk of a map of a checked document (SPEC §2) answers every
+/// field read of it (SPEC §14.8, ADR 0013 s35 addendum).
+/// @notice `PorDeduceSpec.get` walks a map from its start for each key it reads, skipping
+/// every value before the key (every value when the key is absent). `index` walks the map
+/// once and keeps each entry's key word and value offset in memory; `find` answers
+/// `PorDeduceSpec.get` from them, comparing words only. The key word is `get`'s: a key
+/// of fewer than 32 bytes is its bytes left-aligned with its length in the low byte; a
+/// longer key has word 0, which no key looked up has (a key looked up has a length).
+/// The §2 pass has refused a map with duplicate keys, so the first entry with the word is
+/// the one `get` finds.
+library PorKeyIndex {
+    /// The entries of the map at `pos` of a checked document as [word, value offset] pairs
+    /// in map order (empty when the item at `pos` is not a map). Keys' heads read as
+    /// `PorDeduceSpec.seek` reads them; values skipped as `PorCbor.skip` does.
+    function index(bytes calldata d, uint256 pos) internal pure returns (uint256[] memory ix) {
+        (ix,) = indexTo(d, pos);
+    }
+
+    /// `index`, and the offset just after the item at `pos` (`PorCbor.skip(d, pos)`): a
+    /// loop over a list of maps walks each map once, not again to step over it.
+    function indexTo(bytes calldata d, uint256 pos) internal pure returns (uint256[] memory ix, uint256 end) {
+        assembly ("memory-safe") {
+            // the offset after the item at q (PorCbor.skip)
+            function skip(b, q) -> r {
+                r := q
+                for { let items := 1 } items { items := sub(items, 1) } {
+                    let ib := byte(0, calldataload(add(b, r)))
+                    let major := shr(5, ib)
+                    let a := and(ib, 31)
+                    r := add(r, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
+                        r := add(r, width)
+                    }
+                    if or(eq(major, 2), eq(major, 3)) { r := add(r, a) }
+                    if eq(major, 4) { items := add(items, a) }
+                    if eq(major, 5) { items := add(items, shl(1, a)) }
+                }
+            }
+            let b := d.offset
+            ix := 0x60 // the empty array
+            let ib := byte(0, calldataload(add(b, pos)))
+            if eq(shr(5, ib), 5) {
+                // the map's head (PorCbor.container)
+                let count := and(ib, 31)
+                let p := add(pos, 1)
+                if gt(count, 23) {
+                    let width := shl(sub(count, 24), 1)
+                    count := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                ix := mload(0x40)
+                mstore(ix, shl(1, count))
+                let slot := add(ix, 32)
+                mstore(0x40, add(slot, shl(6, count)))
+                for {} count { count := sub(count, 1) } {
+                    let len := and(byte(0, calldataload(add(b, p))), 31)
+                    let at := add(p, 1)
+                    if gt(len, 23) {
+                        let width := shl(sub(len, 24), 1)
+                        len := shr(sub(256, shl(3, width)), calldataload(add(b, at)))
+                        at := add(at, width)
+                    }
+                    let w := 0
+                    if lt(len, 32) { w := or(and(calldataload(add(b, at)), not(shr(shl(3, len), not(0)))), len) }
+                    at := add(at, len)
+                    mstore(slot, w)
+                    mstore(add(slot, 32), at)
+                    slot := add(slot, 64)
+                    p := skip(b, at)
+                }
+                end := p
+            }
+            if iszero(end) { end := skip(b, pos) }
+        }
+    }
+
+    /// The key word of the map entry at `p` (`index`'s) and its value's offset.
+    function entry(bytes calldata d, uint256 p) internal pure returns (uint256 w, uint256 at) {
+        assembly ("memory-safe") {
+            let len := and(byte(0, calldataload(add(d.offset, p))), 31)
+            at := add(p, 1)
+            if gt(len, 23) {
+                let width := shl(sub(len, 24), 1)
+                len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, at)))
+                at := add(at, width)
+            }
+            if lt(len, 32) { w := or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len) }
+            at := add(at, len)
+        }
+    }
+
+    /// The value offset of the key whose key word is `key` (non-zero) in the map indexed
+    /// by `ix` (`index`), 0 when absent: `PorDeduceSpec.get(d, pos, key)`.
+    function find(uint256[] memory ix, uint256 key) internal pure returns (uint256 v) {
+        assembly ("memory-safe") {
+            let slot := add(ix, 32)
+            for { let end := add(slot, shl(5, mload(ix))) } lt(slot, end) { slot := add(slot, 64) } {
+                if eq(mload(slot), key) {
+                    v := mload(add(slot, 32))
+                    break
+                }
+            }
+        }
+    }
+}
