@@ -158,16 +158,28 @@ def test_judge_near_names(judge: ExecChecker, market: str) -> None:
         COUNTS[f"near:{'won' if won else 'lost'}:{check_id}"] += 1
 
 
-@pytest.mark.xfail(strict=True, reason="found in s35, on main before it: a PromptSpec rule_id "
-                   "that is an Id but no canonical rule id is an invalid record in Python, "
-                   "an unlocked rule list (judge.mismatch) on chain")
 def test_judge_noncanonical_rule_id(judge: ExecChecker) -> None:
-    """A rule_id sharing R_VALIDITY's first bytes (or not): Python refuses the PromptSpec."""
+    """A rule_id sharing R_VALIDITY's first bytes, unique: the schema lock fails on both
+    sides (§7.2), so both say won ``judge.mismatch``."""
+    def edit(spec: dict[str, Any]) -> None:
+        spec["market"]["resolution_rules"]["rules"][0]["rule_id"] = _long("R_VALIDITY", 24)
+    edited = _with_spec(edit, valid=True)(honest(MARKETS[0]))
+    assert edited is not None
+    proof = judge_proof(edited)
+    assert judge.execute(proof)[:2] == python_answer(proof) == (True, "judge.mismatch")
+
+
+def test_judge_duplicate_rule_ids_limit(judge: ExecChecker) -> None:
+    """SPEC §14.8, the JudgeProof's **Limit**: rule ids' uniqueness is a rule the chain
+    does not read. Every rule named alike is an invalid PromptSpec off chain
+    (``one_step.invalid_record``, the court path settles it); on chain the judge runs on
+    the rules as they are and the schema lock fails (``judge.mismatch``). Both say won."""
     edit = _set(("market", "resolution_rules", "rules", "*", "rule_id"), _long("R_VALIDITY", 24))
     edited = _with_spec(edit, valid=False)(honest(MARKETS[0]))
     assert edited is not None
     proof = judge_proof(edited)
-    assert judge.execute(proof)[:2] == python_answer(proof)
+    assert python_answer(proof) == (True, "one_step.invalid_record")
+    assert judge.execute(proof)[:2] == (True, "judge.mismatch")
 
 
 def test_key_index_case_count() -> None:
