@@ -221,6 +221,30 @@ def sentinel_cases() -> Iterator[Case]:
             yield raw_map([(empty, b"\xa1" + a + b"\x00"), (one, b"\xa1" + b + b"\x00")]), b""
 
 
+def utf8_fuzz_cases(seed: int = 3629, count: int = 2500) -> Iterator[Case]:
+    """Seeded texts of 1-300 bytes: ASCII runs and code points of every width (half of
+    them with one fault from UTF8 somewhere, or cut mid-sequence at the end), as a key
+    alone, as a key after a smaller one, and as a value: lead bytes land at every
+    offset of the reader's 28- and 32-byte windows."""
+    rng = random.Random(seed)  # noqa: S311 - seeded cases, not secrets
+    points = (0x41, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFF, 0x10000, 0x10FFFF)
+    lower = text(b"")
+    for _ in range(count):
+        target = rng.choice((rng.randrange(1, 70), rng.randrange(1, 301)))
+        raw = b""
+        while len(raw) < target:
+            pick = rng.randrange(3)
+            raw += b"a" * rng.randrange(1, 40) if pick == 0 else \
+                chr(rng.choice(points)).encode() * rng.randrange(1, 6)
+        if rng.randrange(2):
+            at = rng.randrange(len(raw) + 1)
+            raw = raw[:at] + rng.choice(UTF8[9:]) + raw[at:]
+        raw = raw[:target] if rng.randrange(4) == 0 else raw
+        yield raw_map([(text(raw), b"\x00")]), b""
+        yield raw_map([(lower, b"\x00"), (text(raw), text(raw))]), b""
+        yield array([text(raw), b"\x00"]), b""
+
+
 # --- 3. nesting near the depth cap (seeded trees) --------------------------------------
 
 
