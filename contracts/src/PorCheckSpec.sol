@@ -53,12 +53,12 @@ library PorCheckSpec {
         (, uint256 left) = PorCheckKeys.find(d, base, MARKET, f);
         // market and data_requirements present: entries follow market
         if (f[0] == 0 || left == 0) return (1, spec);
-        (bool ok, uint256 p) = window(d, f[0], spec, f);
+        (bool ok, uint256 p) = window(d, f[0], spec, f, true);
         if (!ok) return (1, spec);
         (, left) = PorCheckKeys.findFrom(d, p, left, REQUIREMENTS, f);
         if (f[0] == 0) return (1, spec);
         uint256 r;
-        (r, p) = requirements(d, f[0], rid, spec, f);
+        (r, p) = requirements(d, f[0], rid, spec, f, true);
         if (r == 1) return (1, spec);
         PorCheckKeys.findFrom(d, p, left, TAIL_KEYS, f);
         (bool s3, uint256 slack) = PorCheckState.countAt(d, f[1]);
@@ -67,10 +67,36 @@ library PorCheckSpec {
         return (r, spec);
     }
 
+    /// The PromptSpec's top-level keys `readSpecAt` reads, in §2 order (`PorCheckKeys.specTop`).
+    bytes internal constant TOP_KEYS =
+        "\x06market\x11data_requirements\x14prediction_semantics\x17timestamp_slack_seconds";
+
+    /// `readSpec` from the values of TOP_KEYS (absolute offsets, 0: absent) that the §2
+    /// reader's pass over the leaf kept (`PorCheckKeys.specTop`): the leaf's top map is
+    /// not walked, market only to its last key read, data_requirements only to R's entry
+    /// (the entries after it are not read). The same answers in the same order.
+    function readSpecAt(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[] memory at, uint256[] memory top)
+        internal
+        pure
+        returns (uint256, Spec memory spec)
+    {
+        uint256 rid = requirementOf(d, parts.all[0].leaf, at);
+        if (parts.all[1].leafLength == 0 || top[0] == 0 || top[1] == 0) return (1, spec);
+        uint256[] memory f = new uint256[](5);
+        (bool ok,) = window(d, top[0], spec, f, false);
+        if (!ok) return (1, spec);
+        (uint256 r,) = requirements(d, top[1], rid, spec, f, false);
+        if (r == 1) return (1, spec);
+        (bool s3, uint256 slack) = PorCheckState.countAt(d, top[3]);
+        (spec.start, spec.end) = (spec.start > slack ? spec.start - slack : 0, spec.end + slack);
+        if (!s3 || !semantics(d, top[2], spec, f)) return (1, spec);
+        return (r, spec);
+    }
+
     /// data_requirements (at `reqs`): each entry's requirement_id an Id up to R's entry,
     /// read by `requirement`: (0, or 1 (malformed), or 2 (no R); the offset after the
-    /// array when not 1).
-    function requirements(bytes calldata d, uint256 reqs, uint256 rid, Spec memory spec, uint256[] memory f)
+    /// array when not 1 and `toEnd`, else 0 once R is read).
+    function requirements(bytes calldata d, uint256 reqs, uint256 rid, Spec memory spec, uint256[] memory f, bool toEnd)
         private
         pure
         returns (uint256 r, uint256 p)
@@ -85,6 +111,7 @@ library PorCheckSpec {
                 if (!idOk) return (1, 0);
                 if (PorCheckKeys.sameText(d, f[0], rid)) {
                     if (!requirement(d, spec, f)) return (1, 0);
+                    if (!toEnd) return (0, 0);
                     r = 0;
                 }
             }
@@ -107,16 +134,20 @@ library PorCheckSpec {
 
     /// market's keys read, then `PorCheckKeys.ALL`.
     bytes private constant MARKET_KEYS = "\x0fallowed_sources\x11resolution_window\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
+    /// market's keys read (`readSpecAt`: its end not needed).
+    bytes private constant MARKET_READ = "\x0fallowed_sources\x11resolution_window";
     bytes private constant WINDOW_KEYS = "\x03end\x05start";
 
     /// market (at `market`).allowed_sources (Ids), the window (`readSpec` widens it by
-    /// timestamp_slack_seconds); `end` the offset after market; `f` a buffer.
-    function window(bytes calldata d, uint256 market, Spec memory spec, uint256[] memory f)
+    /// timestamp_slack_seconds); `end` the offset after market when `toEnd` (walked to its
+    /// end), else 0 (walked to its last key read); `f` a buffer.
+    function window(bytes calldata d, uint256 market, Spec memory spec, uint256[] memory f, bool toEnd)
         private
         pure
         returns (bool, uint256 end)
     {
-        end = PorCheckKeys.findAll(d, market, MARKET_KEYS, f);
+        if (toEnd) end = PorCheckKeys.findAll(d, market, MARKET_KEYS, f);
+        else PorCheckKeys.find(d, market, MARKET_READ, f);
         uint256 w;
         (spec.allowed, w) = (f[0], f[1]);
         (bool ok,,) = spec.allowed == 0 ? (false, 0, 0) : PorRecords.idList(d, spec.allowed);
