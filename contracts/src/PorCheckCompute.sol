@@ -10,9 +10,9 @@ import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 /// parts `PorCheckExec` verified. It holds no state and trusts its caller's parts: only
 /// the executor that deployed it calls it (an answer to anyone else proves nothing).
 contract PorCheckCompute {
-    /// `w`: `PorCheckParts.pack`'s flat list (the parts' leaves, the step's and the
+    /// `w`: `PorCheckParts.pack`'s flat list of words (the parts' leaves, the step's and the
     /// carried records' value offsets).
-    function run(bytes calldata proof, uint256[] calldata w, PorCheckSpec.Spec memory spec)
+    function run(bytes calldata proof, bytes calldata w, PorCheckSpec.Spec memory spec)
         external
         pure
         returns (bool won, bytes32 checkId)
