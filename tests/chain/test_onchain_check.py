@@ -284,8 +284,9 @@ def test_prompt_spec_fields_read(name: str) -> None:
 def _spec_shapes(spec: dict[str, Any], rid: str) -> list[tuple[dict[str, Any], bool]]:
     """PromptSpecs the chain reads from the §2 pass's top-level offsets (ADR 0013, s35
     checkcontra: `PorCheckSpec.readSpecAt`), each with whether the chain reads the edit:
-    each top-level key read absent; a malformed entry before R (read); R absent; entries
-    after R (not read: a malformed id, not a map, an entry missing §4.2's fields)."""
+    each top-level key read absent; a malformed entry before R (read); R absent; R's
+    source_targets or min_provenance_tier absent; entries after R (not read: a
+    malformed id, not a map, an entry missing §4.2's fields)."""
     reqs = spec["data_requirements"]
     others = [r for r in reqs if r["requirement_id"] != rid]
     others = others or [{**reqs[0], "requirement_id": "req_other"}]
@@ -293,6 +294,13 @@ def _spec_shapes(spec: dict[str, Any], rid: str) -> list[tuple[dict[str, Any], b
               ("market", "data_requirements", "prediction_semantics", "timestamp_slack_seconds")]
     shapes += [({**spec, "data_requirements": [{"requirement_id": 7}, *reqs]}, True),
                ({**spec, "data_requirements": others}, True)]
+    # R's entry walked once (`PorCheckSpec.entry`): source_targets or the tier absent,
+    # source_targets its last key
+    for drop in (("source_targets",), ("min_provenance_tier",),
+                 ("min_provenance_tier", "selection_policy", "expected_fields")):
+        edited = [{k: v for k, v in r.items() if r["requirement_id"] != rid or k not in drop}
+                  for r in reqs]
+        shapes.append(({**spec, "data_requirements": edited}, True))
     shapes += [({**spec, "data_requirements": [*reqs, extra]}, False)
                for extra in ({"requirement_id": 7}, 5, {"requirement_id": "req_zz_later"})]
     return shapes
