@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckCompute} from "./PorCheckCompute.sol";
+import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckParts} from "./PorCheckParts.sol";
 import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
@@ -26,12 +27,17 @@ contract PorCheckExec {
         PorOneStepCheck.Parts memory parts;
         uint256[][] memory records;
         uint256[] memory at;
-        (won, checkId, porRoot, parts, records, at) = PorOneStepCheck.checkKind(proof, KIND);
+        bytes32 kind;
+        (won, checkId, porRoot, parts, records, at, kind) = PorOneStepCheck.checkUpTo(proof);
         if (checkId != 0) return (won, checkId, porRoot);
-        // The PromptSpec leaf passed the §2 reader (SPEC §14.8); the fields read are
-        // checked where they are read.
-        (uint256 fault, PorCheckSpec.Spec memory spec) = PorCheckSpec.readSpec(proof, parts, at);
+        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
+        // The PromptSpec leaf's §2 check (SPEC §14.8, `PorOneStepCheck.checkKind`'s), its
+        // top-level offsets kept; the fields read are checked where they are read.
+        (bool specOk, uint256[] memory top) = PorCheckKeys.specTop(proof, parts.all[1], PorCheckSpec.TOP_KEYS);
+        if (!specOk) return (true, PorCheckStep.INVALID_RECORD, porRoot);
+        (uint256 fault, PorCheckSpec.Spec memory spec) =
+            top.length != 0 ? PorCheckSpec.readSpecAt(proof, parts, at, top) : PorCheckSpec.readSpec(proof, parts, at);
         if (fault != 0) return (true, fault == 1 ? PorCheckStep.INVALID_RECORD : PorCheckStep.UNEXECUTABLE, porRoot);
-        (won, checkId) = compute.run(proof, PorCheckParts.pack(parts), parts.evidenceCount, records, at, spec);
+        (won, checkId) = compute.run(proof, PorCheckParts.pack(parts, records, at), spec);
     }
 }

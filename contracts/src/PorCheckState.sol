@@ -145,9 +145,13 @@ library PorCheckState {
     /// step (step_type "check"), else 0 (another kind, or not known). Texts compare as
     /// words: no hash, no walk past inputs' first key.
     function priorKind(bytes calldata d, uint256 b, uint256[] memory rec) internal pure returns (uint256) {
-        uint256 k = key(d, b + rec[PorRecords.STEP_INPUTS], 0x646b696e64000000000000000000000000000000000000000000000000000000, 5);
+        return priorKindAt(d, b + rec[PorRecords.STEP_INPUTS], b + rec[PorRecords.STEP_TYPE]);
+    }
+
+    /// `priorKind` from the absolute offsets of the step's inputs and step_type values.
+    function priorKindAt(bytes calldata d, uint256 inputs, uint256 t) internal pure returns (uint256) {
+        uint256 k = key(d, inputs, 0x646b696e64000000000000000000000000000000000000000000000000000000, 5);
         if (k == 0) return 0;
-        uint256 t = b + rec[PorRecords.STEP_TYPE];
         if (isWord(d, k, 0x6e657874726163745f636c61696d730000000000000000000000000000000000, 15)) {
             return isWord(d, t, 0x6765787472616374000000000000000000000000000000000000000000000000, 8) ? 1 : 0;
         }

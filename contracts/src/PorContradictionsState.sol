@@ -5,8 +5,6 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
-import {PorInclusion} from "./PorInclusion.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorContradictionsState: the cited check chunks' states read as `read_state`
@@ -41,21 +39,19 @@ library PorContradictionsState {
 
     /// The k-th cited step is a check chunk of requirement k (id text at `reqIds[k]`) with
     /// a valid state; (ok, the merged groups, the sum of the chunks' claim_count).
-    function merge(
-        bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
-        uint256[][] memory records,
-        uint256[] memory reqIds
-    ) internal pure returns (bool ok, Group[] memory merged, uint256 claims) {
+    function merge(bytes calldata d, uint256[] calldata w, uint256[] memory reqIds)
+        internal
+        pure
+        returns (bool ok, Group[] memory merged, uint256 claims)
+    {
         unchecked {
-            uint256 first = 2 + parts.evidenceCount;
             // each chunk's groups read (walked once) with its state, then merged
             Group[][] memory lists = new Group[][](reqIds.length);
             uint256[] memory buf = new uint256[](7);
             uint256 total = 0;
             for (uint256 k = 0; k < reqIds.length; k++) {
                 uint256 claimCount;
-                (ok, claimCount, lists[k]) = readState(d, parts.all[first + k], records[first + k], reqIds[k], buf);
+                (ok, claimCount, lists[k]) = readState(d, w[5 + 3 * k], w[6 + 3 * k], w[7 + 3 * k], reqIds[k], buf);
                 if (!ok) return (false, merged, 0);
                 claims += claimCount;
                 total += lists[k].length;
@@ -185,82 +181,103 @@ library PorContradictionsState {
         }
     }
 
-    /// `read_state` of the cited step `part` (value offsets `rec` in its leaf) for the
-    /// requirement whose id text is at `req`: a check chunk (`check_requirement`) of that
-    /// requirement, its output's requirement_id too; chunk, item_count, admitted_count,
-    /// claim_count (and last_leaf when present) 0..2^63-1, covered iff admitted_count > 0,
-    /// provenance_ok true when covered, `sources` valid, its groups valid (`readGroup`;
-    /// `buf` seven words); (ok, claim_count, the groups).
-    function readState(bytes calldata d, PorInclusion.Part memory part, uint256[] memory rec, uint256 req, uint256[] memory buf)
+    /// `read_state` of the cited step whose inputs, step_type and output values are at
+    /// `inputs`, `stepType`, `out` for the requirement whose id text is at `req`: a check
+    /// chunk (`check_requirement`) of that requirement, its output's requirement_id too;
+    /// chunk, item_count, admitted_count, claim_count (and last_leaf when present)
+    /// 0..2^63-1, covered iff admitted_count > 0, provenance_ok true when covered,
+    /// `sources` valid, its groups valid (`readGroup`; `buf` seven words); (ok,
+    /// claim_count, the groups).
+    function readState(bytes calldata d, uint256 inputs, uint256 stepType, uint256 out, uint256 req, uint256[] memory buf)
         private
         pure
         returns (bool ok, uint256 claims, Group[] memory groups)
     {
         unchecked {
             // PorRecords.computation: a known check_requirement step
-            if (PorCheckState.priorKind(d, part.leaf, rec) != 2) return (false, 0, groups);
-            uint256 rid = PorCheckState.key(
-                d, part.leaf + rec[PorRecords.STEP_INPUTS], 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15
-            );
+            if (PorCheckState.priorKindAt(d, inputs, stepType) != 2) return (false, 0, groups);
+            uint256 rid =
+                PorCheckState.key(d, inputs, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
             if (!sameText(d, rid, req)) return (false, 0, groups);
-            return stateOf(d, part.leaf + rec[PorRecords.STEP_OUTPUT], req, buf);
+            return stateOf(d, out, req, buf);
         }
     }
 
-    /// The output's keys before and after its groups, in §2 order (`PorCheckKeys.find`).
+    /// The output's keys before and after its groups, in §2 order (`PorCheckKeys.find`):
+    /// to `groups`, then to `sources`, then those after `sources`.
     bytes private constant HEAD_KEYS = "\x05chunk\x06groups";
-    bytes private constant REST_KEYS =
-        "\x07covered\x07sources\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
+    bytes private constant MID_KEYS = "\x07covered\x07sources";
+    bytes private constant TAIL_KEYS =
+        "\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
 
     /// `readState`'s checks of the output at `out`, walked once: to `groups`, each group
-    /// read (`readGroups`), then the keys after them.
+    /// read (`readGroups`), then the keys after them (`tail`).
     function stateOf(bytes calldata d, uint256 out, uint256 req, uint256[] memory buf)
         private
         pure
         returns (bool ok, uint256 claims, Group[] memory groups)
     {
         unchecked {
-            uint256[] memory at = new uint256[](8);
+            uint256[] memory at = new uint256[](6);
             (, uint256 left) = PorCheckKeys.find(d, out, HEAD_KEYS, at);
-            uint256 chunk = at[0];
             uint256 end;
             (ok, groups, end) = readGroups(d, at[1], buf);
             // the keys after groups: absent unless entries follow it
             if (!ok || left == 0) return (false, 0, groups);
-            // REST_KEYS: covered 0, sources 1, last_leaf 2, item_count 3, claim_count 4,
-            // provenance_ok 5, admitted_count 6, requirement_id 7
-            PorCheckKeys.findAfter(d, end, left, REST_KEYS, at);
-            (ok, claims) = rest(d, chunk, at, req);
+            (ok, claims) = tail(d, at[0], end, left, req, at);
         }
     }
 
-    /// `stateOf`'s checks of the keys after groups (REST_KEYS positions `at`).
-    function rest(bytes calldata d, uint256 chunk, uint256[] memory at, uint256 req)
+    /// The `left` entries from `p` after `groups` (chunk's value at `chunk`): to `sources`,
+    /// its list read (`sources`), then the keys after it (each required key after
+    /// `sources` sorts after it: `sources` is never the last entry of a valid state);
+    /// `at` six words.
+    function tail(bytes calldata d, uint256 chunk, uint256 p, uint256 left, uint256 req, uint256[] memory at)
+        private
+        pure
+        returns (bool, uint256)
+    {
+        unchecked {
+            // MID_KEYS: covered 0, sources 1
+            (uint256 done, uint256 more) = PorCheckKeys.findFrom(d, p, left, MID_KEYS, at);
+            uint256 covered = at[0];
+            p = done == 0 && more != 0 && at[1] != 0 ? sources(d, at[1]) : 0;
+            if (p == 0) return (false, 0);
+            // TAIL_KEYS: last_leaf 0, item_count 1, claim_count 2, provenance_ok 3,
+            // admitted_count 4, requirement_id 5
+            PorCheckKeys.findAfter(d, p, more, TAIL_KEYS, at);
+            return rest(d, chunk, covered, at, req);
+        }
+    }
+
+    /// `stateOf`'s checks of `covered` (at `covered`) and the keys after `sources`
+    /// (TAIL_KEYS positions `at`).
+    function rest(bytes calldata d, uint256 chunk, uint256 covered, uint256[] memory at, uint256 req)
         private
         pure
         returns (bool ok, uint256 claims)
     {
         uint256 admitted;
         (ok, claims, admitted) = counts(d, chunk, at);
-        (bool okCovered, bool covered) = at[0] == 0 ? (false, false) : PorCbor.boolAt(d, at[0]);
-        (bool okProvenance, bool provenance) = at[5] == 0 ? (false, false) : PorCbor.boolAt(d, at[5]);
-        ok = ok && okCovered && okProvenance && covered == (admitted > 0) && (provenance || !covered)
-            && sameText(d, at[7], req) && sources(d, at[1]);
+        (bool okCovered, bool isCovered) = covered == 0 ? (false, false) : PorCbor.boolAt(d, covered);
+        (bool okProvenance, bool provenance) = at[3] == 0 ? (false, false) : PorCbor.boolAt(d, at[3]);
+        ok = ok && okCovered && okProvenance && isCovered == (admitted > 0) && (provenance || !isCovered)
+            && sameText(d, at[5], req);
     }
 
     /// chunk (at `chunk`), item_count, claim_count, admitted_count counts, last_leaf absent
-    /// or a count (`stateOf`'s REST_KEYS positions `at`): (ok, claim_count, admitted_count).
+    /// or a count (`stateOf`'s TAIL_KEYS positions `at`): (ok, claim_count, admitted_count).
     function counts(bytes calldata d, uint256 chunk, uint256[] memory at)
         private
         pure
         returns (bool ok, uint256 claims, uint256 admitted)
     {
         ok = true;
-        if (at[2] != 0) (ok,) = PorCheckState.countAt(d, at[2]);
+        if (at[0] != 0) (ok,) = PorCheckState.countAt(d, at[0]);
         (bool okChunk,) = PorCheckState.countAt(d, chunk);
-        (bool okItems,) = PorCheckState.countAt(d, at[3]);
-        (bool okClaims, uint256 c) = PorCheckState.countAt(d, at[4]);
-        (bool okAdmitted, uint256 a) = PorCheckState.countAt(d, at[6]);
+        (bool okItems,) = PorCheckState.countAt(d, at[1]);
+        (bool okClaims, uint256 c) = PorCheckState.countAt(d, at[2]);
+        (bool okAdmitted, uint256 a) = PorCheckState.countAt(d, at[4]);
         return (ok && okChunk && okItems && okClaims && okAdmitted, c, a);
     }
 
@@ -271,28 +288,28 @@ library PorContradictionsState {
         return text && PorCheckKeys.sameText(d, a, b);
     }
 
-    /// `sources`: a list of {evidence_id, source_id, step_id} maps of texts, no source_id twice.
-    function sources(bytes calldata d, uint256 pos) private pure returns (bool) {
+    /// `sources`: a list of {evidence_id, source_id, step_id} maps of texts, no source_id
+    /// twice: the offset after the list, else 0.
+    function sources(bytes calldata d, uint256 pos) private pure returns (uint256) {
         unchecked {
-            if (pos == 0) return false;
             (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
-            if (!isArray) return false;
+            if (!isArray) return 0;
             bytes32[] memory seen = tableFor(n);
             uint256[] memory at = new uint256[](3);
             for (uint256 i = 0; i < n; i++) {
                 uint256 end = three(d, p, SOURCE_KEYS, at);
-                if (end == 0) return false;
+                if (end == 0) return 0;
                 for (uint256 k = 0; k < 3; k++) {
                     (bool text,,) = PorCbor.str(d, at[k], PorCbor.TEXT);
-                    if (!text) return false;
+                    if (!text) return 0;
                 }
                 bytes32 key = PorCheckKeys.textHash(d, at[1]);
                 uint256 free = slot(seen, key);
-                if (seen[free] == key) return false; // a source named twice
+                if (seen[free] == key) return 0; // a source named twice
                 seen[free] = key;
                 p = end;
             }
-            return true;
+            return p;
         }
     }
 

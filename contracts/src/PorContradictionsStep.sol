@@ -6,7 +6,6 @@ import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorContradictionsOutput} from "./PorContradictionsOutput.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -29,75 +28,22 @@ library PorContradictionsStep {
     /// SPEC §4.2: 1..8 requirements (`MAX_REQUIREMENTS`).
     uint256 internal constant MAX_REQUIREMENTS = 8;
 
-    /// `PorOneStepCheck.checkWith`'s kind re-execution for `contradictions`; any other
-    /// kind reverts `CourtPath(kind)`.
-    function execute(
-        bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
-        uint256[][] memory records,
-        uint256[] memory at,
-        bytes32 kind
-    ) internal pure returns (bool, bytes32) {
+    /// The re-execution proper, on a proof whose steps 1-6 of SPEC §10.5 hold and whose
+    /// PromptSpec leaf passed the §2 reader, from the offsets it reads (absolute in `d`,
+    /// `PorContradictionsExec.offsets`): `w[0..2]` the step's evidence, description and
+    /// output values, `w[3..4]` the PromptSpec's `conflict_policy` and `data_requirements`
+    /// values (0: absent), then per cited step its inputs, step_type and output values.
+    function recomputeAt(bytes calldata d, uint256[] calldata w) internal pure returns (bool, bytes32) {
         unchecked {
-            if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-            if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, INVALID_RECORD);
-            return recompute(d, parts, records, at);
-        }
-    }
-
-    /// The re-execution proper, on parts whose steps 1-6 of SPEC §10.5 hold and whose
-    /// PromptSpec leaf passed the §2 reader (`PorOneStepCheck.specIsCbor`).
-    function recompute(
-        bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
-        uint256[][] memory records,
-        uint256[] memory at
-    ) internal pure returns (bool, bytes32) {
-        return recomputeAt(d, parts, records, at, new uint256[](0));
-    }
-
-    /// `recompute` with the PromptSpec's `conflict_policy` and `data_requirements` value
-    /// offsets in `d` in `top` (0: absent) as `PorCheckKeys.topValues` reads them from the
-    /// §2 reader's pass over the leaf, or `top` empty: the leaf's map walked for them.
-    function recomputeAt(
-        bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
-        uint256[][] memory records,
-        uint256[] memory at,
-        uint256[] memory top
-    ) internal pure returns (bool, bytes32) {
-        unchecked {
-            if (top.length == 0) {
-                top = new uint256[](2);
-                PorCheckKeys.find(d, parts.all[1].leaf, TOP_KEYS, top);
-            }
-            (bool specOk, uint256[] memory reqIds, uint256 tolerance) = readSpec(d, top[0], top[1]);
+            (bool specOk, uint256[] memory reqIds, uint256 tolerance) = readSpec(d, w[3], w[4]);
             if (!specOk) return (true, INVALID_RECORD);
             // A contradictions step cites no item, and one chunk per requirement
             // (step.citation_mismatch).
-            (, uint256 nEvidence,) = PorCbor.container(d, parts.all[0].leaf + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
-            if (nEvidence != 0 || parts.priorCount != reqIds.length) return (true, UNEXECUTABLE);
-            return compare(d, parts, records, at, reqIds, tolerance);
-        }
-    }
-
-    /// The merge, then the recomputed description and output against the committed ones.
-    function compare(
-        bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
-        uint256[][] memory records,
-        uint256[] memory at,
-        uint256[] memory reqIds,
-        uint256 tolerance
-    ) private pure returns (bool, bytes32) {
-        unchecked {
-            (bool ok, PorContradictionsState.Group[] memory merged, uint256 claims) =
-                PorContradictionsState.merge(d, parts, records, reqIds);
+            (, uint256 nEvidence,) = PorCbor.container(d, w[0], PorCbor.ARRAY);
+            if (nEvidence != 0 || (w.length - 5) / 3 != reqIds.length) return (true, UNEXECUTABLE);
+            (bool ok, PorContradictionsState.Group[] memory merged, uint256 claims) = PorContradictionsState.merge(d, w, reqIds);
             if (!ok) return (true, UNEXECUTABLE);
-            uint256 base = parts.all[0].leaf;
-            bool same = PorContradictionsOutput.matches(
-                d, base + at[PorRecords.STEP_DESCRIPTION], base + at[PorRecords.STEP_OUTPUT], merged, claims, tolerance
-            );
+            bool same = PorContradictionsOutput.matches(d, w[1], w[2], merged, claims, tolerance);
             return same ? (false, MATCH) : (true, MISMATCH);
         }
     }
@@ -127,6 +73,14 @@ library PorContradictionsStep {
 
     /// The PromptSpec keys `readSpec` reads, in §2 order (`PorCheckKeys.find`).
     bytes internal constant TOP_KEYS = "\x0fconflict_policy\x11data_requirements";
+
+    /// The values of TOP_KEYS in the PromptSpec map at `spec` (absolute offsets, 0:
+    /// absent), its map walked: for a PromptSpec whose top-level offsets the §2 reader
+    /// did not keep (`PorCheckKeys.specTop`).
+    function topWalked(bytes calldata d, uint256 spec) internal pure returns (uint256[] memory top) {
+        top = new uint256[](2);
+        PorCheckKeys.find(d, spec, TOP_KEYS, top);
+    }
     bytes private constant TOLERANCE = "\x11numeric_tolerance";
     bytes private constant REQ_ID = "\x0erequirement_id";
 
@@ -151,7 +105,8 @@ library PorContradictionsStep {
                     if (PorCheckKeys.sameText(d, ids[j], id)) return (false, ids);
                 }
                 ids[i] = id;
-                p = PorCbor.skip(d, p);
+                // the next map (none to find after the last)
+                if (i + 1 < n) p = PorCbor.skip(d, p);
             }
             return (true, ids);
         }

@@ -281,6 +281,54 @@ def test_prompt_spec_fields_read(name: str) -> None:
         COUNTS["check.spec"] += 1
 
 
+def _spec_shapes(spec: dict[str, Any], rid: str) -> list[tuple[dict[str, Any], bool]]:
+    """PromptSpecs the chain reads from the §2 pass's top-level offsets (ADR 0013, s35
+    checkcontra: `PorCheckSpec.readSpecAt`), each with whether the chain reads the edit:
+    each top-level key read absent; a malformed entry before R (read); R absent; R's
+    source_targets or min_provenance_tier absent; entries after R (not read: a
+    malformed id, not a map, an entry missing §4.2's fields)."""
+    reqs = spec["data_requirements"]
+    others = [r for r in reqs if r["requirement_id"] != rid]
+    others = others or [{**reqs[0], "requirement_id": "req_other"}]
+    shapes = [({k: v for k, v in spec.items() if k != key}, True) for key in
+              ("market", "data_requirements", "prediction_semantics", "timestamp_slack_seconds")]
+    shapes += [({**spec, "data_requirements": [{"requirement_id": 7}, *reqs]}, True),
+               ({**spec, "data_requirements": others}, True)]
+    # R's entry walked once (`PorCheckSpec.entry`): source_targets or the tier absent,
+    # source_targets its last key
+    for drop in (("source_targets",), ("min_provenance_tier",),
+                 ("min_provenance_tier", "selection_policy", "expected_fields")):
+        edited = [{k: v for k, v in r.items() if r["requirement_id"] != rid or k not in drop}
+                  for r in reqs]
+        shapes.append(({**spec, "data_requirements": edited}, True))
+    shapes += [({**spec, "data_requirements": [*reqs, extra]}, False)
+               for extra in ({"requirement_id": 7}, 5, {"requirement_id": "req_zz_later"})]
+    return shapes
+
+
+@pytest.mark.parametrize("name", list_scenarios()[::6])
+def test_prompt_spec_shapes(name: str) -> None:
+    """A PromptSpec top-level key read absent is won one_step.invalid_record, R absent
+    step.bad_inputs (unexecutable), a malformed entry before R invalid: the same answer
+    on both sides. Entries after R are not read (SPEC §14.8: `requirement_id` an Id up
+    to R; the rest of §4.2 is off chain's, the court path settles it): the chain's
+    answer is the honest chunk's, Python's one_step.invalid_record."""
+    bundle = honest(name)
+    index = chunks_of(bundle)[0]
+    spec = decode(bundle.prompt_spec)
+    rid = decode(bundle.steps[index])["inputs"]["requirement_id"]
+    for shape, read in _spec_shapes(spec, rid):
+        proof = build_one_step_proof(recommit(bundle, prompt_spec=encode(shape)), index).to_cbor()
+        won, check_id, _gas = _CHAIN.execute(proof)
+        if read:
+            assert (won, check_id) == python_answer(proof), sorted(shape)
+            assert won, sorted(shape)
+        else:
+            assert (won, check_id) == (False, "one_step.match"), shape["data_requirements"][-1]
+            assert python_answer(proof) == (True, "one_step.invalid_record")
+        COUNTS["check.spec"] += 1
+
+
 def test_deployed_sizes() -> None:
     """Both contracts are under EIP-170's limit (the executor deploys the computation)."""
     for name in ("PorCheckExec", "PorCheckCompute"):
