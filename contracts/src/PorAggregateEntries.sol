@@ -5,9 +5,12 @@ pragma solidity 0.8.30;
 /// from `PorAggregateRead`, which checks them).
 library PorAggregateEntries {
     /// The value offsets of kind, key, value, claim_id and path in the map at `p` (0:
-    /// absent), and the offset after the map: one assembly loop over the entries, each key
-    /// (a text, §2) compared as its key word (`PorCborKeys.wordAt`), each value skipped.
-    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[6] memory at) {
+    /// absent), the offset after the map, which of the five values are texts (bit i of
+    /// at[6]) and the key's word when it is a text (at[7], `PorAggregateRead.keyWord`'s:
+    /// under 32 bytes its bytes left-aligned and its length in the low byte, else keccak256
+    /// of its bytes with the low byte 0xff): one assembly loop over the entries, each key (a
+    /// text, §2) compared as its key word (`PorCborKeys.wordAt`), each value skipped.
+    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[8] memory at) {
         assembly ("memory-safe") {
             let base := d.offset
             // (argument, offset after the head) of the head at q whose argument bits are a
@@ -28,20 +31,33 @@ library PorAggregateEntries {
             for {} n { n := sub(n, 1) } {
                 let len, off := arg(base, p, and(byte(0, calldataload(add(base, p))), 31))
                 p := add(off, len)
+                let slot := 5 // none of the five
                 if lt(len, 32) {
                     switch or(and(calldataload(add(base, off)), not(shr(shl(3, len), not(0)))), len)
-                    case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(at, p) }
-                    case 0x6b65790000000000000000000000000000000000000000000000000000000003 {
-                        mstore(add(at, 0x20), p)
-                    }
-                    case 0x76616c7565000000000000000000000000000000000000000000000000000005 {
-                        mstore(add(at, 0x40), p)
-                    }
-                    case 0x636c61696d5f6964000000000000000000000000000000000000000000000008 {
-                        mstore(add(at, 0x60), p)
-                    }
-                    case 0x7061746800000000000000000000000000000000000000000000000000000004 {
-                        mstore(add(at, 0x80), p)
+                    case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { slot := 0 }
+                    case 0x6b65790000000000000000000000000000000000000000000000000000000003 { slot := 1 }
+                    case 0x76616c7565000000000000000000000000000000000000000000000000000005 { slot := 2 }
+                    case 0x636c61696d5f6964000000000000000000000000000000000000000000000008 { slot := 3 }
+                    case 0x7061746800000000000000000000000000000000000000000000000000000004 { slot := 4 }
+                }
+                if lt(slot, 5) {
+                    mstore(add(at, shl(5, slot)), p)
+                    let vb := byte(0, calldataload(add(base, p)))
+                    if eq(shr(5, vb), 3) {
+                        mstore(add(at, 0xc0), or(mload(add(at, 0xc0)), shl(slot, 1)))
+                        if eq(slot, 1) {
+                            // the key's word
+                            let tl, to := arg(base, p, and(vb, 31))
+                            let w := 0
+                            switch lt(tl, 32)
+                            case 1 { w := or(and(calldataload(add(base, to)), not(shr(shl(3, tl), not(0)))), tl) }
+                            default {
+                                let m := mload(0x40)
+                                calldatacopy(m, add(base, to), tl)
+                                w := or(keccak256(m, tl), 0xff)
+                            }
+                            mstore(add(at, 0xe0), w)
+                        }
                     }
                 }
                 // skip the value (PorCbor.skip)

@@ -311,7 +311,7 @@ library PorAggregateStep {
         pure
     {
         bool value = fd.status == SELECTED;
-        bool votes = s.votes && s.keyHash[f] == s.metric;
+        bool votes = s.votes && s.keyWord[f] == s.metric;
         bool hasQuorum = s.strategy == R.QUORUM && (fd.status == SELECTED || fd.status == NO_QUORUM);
         expectHead(d, w, PorCbor.MAP, 7 + (value ? 1 : 0) + (votes ? 1 : 0) + (hasQuorum ? 1 : 0));
         expectWord(d, w, uint256(bytes32("\x63key")) | 4);
