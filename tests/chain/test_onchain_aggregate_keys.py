@@ -38,8 +38,10 @@ LONG = ["p" * 31, "p" * 32, "p" * 33, "p" * 31 + "q", "p" * 30 + "qp"]
 SHORT = ["price", "pricE", "price_"]
 KINDS = {"p" * 31: "numeric", "p" * 32: "numeric", "p" * 33: "numeric", "p" * 31 + "q": "text",
          "p" * 30 + "qp": "numeric", "price": "numeric", "pricE": "boolean", "price_": "numeric"}
-STRATEGIES = (("single_best", 1, 1, "source_order"), ("single_best", 1, 1, "highest_provenance"),
-              ("multi_source_quorum", 2, 2, "source_order"), ("fallback_chain", 1, 1, "source_order"))
+STRATEGIES = (("single_best", 1, 1, "source_order"),
+              ("single_best", 1, 1, "highest_provenance"),
+              ("multi_source_quorum", 2, 2, "source_order"),
+              ("fallback_chain", 1, 1, "source_order"))
 
 
 def _factories() -> Any:
@@ -52,7 +54,7 @@ def _factories() -> Any:
 
 
 def _value(kind: str, n: int) -> str:
-    return {"numeric": str(100 + n % 2), "text": '"t%d"' % (n % 2), "boolean": "true"}[kind]
+    return {"numeric": str(100 + n % 2), "text": f'"t{n % 2}"', "boolean": "true"}[kind]
 
 
 def market(keys: list[str], strategy: tuple[str, int, int, str], metric: str) -> Bundle:
