@@ -239,7 +239,11 @@ library PorAggregateRead {
     function kindOf(bytes calldata d, uint256 pos) internal pure returns (bool, uint256) {
         if (pos == 0) return (false, 0);
         (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        uint256 w = text && len < 32 ? K.wordAt(d, off, len) : 0;
+        return kindOfWord(text && len < 32 ? K.wordAt(d, off, len) : 0);
+    }
+
+    /// The kind whose text's key word (`PorCborKeys.wordAt`) is `w`.
+    function kindOfWord(uint256 w) internal pure returns (bool, uint256) {
         if (w == uint256(bytes32("boolean")) | 7) return (true, BOOLEAN);
         if (w == uint256(bytes32("numeric")) | 7) return (true, NUMERIC);
         if (w == uint256(bytes32("timestamp")) | 9) return (true, TIMESTAMP);
@@ -376,7 +380,7 @@ library PorAggregateRead {
     /// keys are unique: at most one) when of its kind and not yet voted for; the offset
     /// after the claim.
     function vote(bytes calldata d, uint256 p, Spec memory s, Item memory it) private pure returns (bool, uint256) {
-        (bool ok, uint256 kind, uint256[8] memory at) = claim(d, p);
+        (bool ok, uint256 kind, uint256[9] memory at) = claim(d, p);
         if (!ok) return (false, 0);
         (uint256 n, uint256 v, uint256 id, uint256 h) = (s.nFields, at[2], at[3], at[7]);
         (uint256[8] memory kinds, bytes32[8] memory keys) = (s.kind, s.keyWord); // no copies:
@@ -399,11 +403,11 @@ library PorAggregateRead {
     /// The claim at `p`, its entries walked once: (well formed, its kind,
     /// `PorAggregateEntries.entries`): kind, key, claim_id and path texts (at[6]'s bits),
     /// the value of the kind.
-    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 kind, uint256[8] memory at) {
+    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 kind, uint256[9] memory at) {
         bool isMap;
         (isMap, at) = PorAggregateEntries.entries(d, p);
         if (!isMap || at[6] & 0x1b != 0x1b) return (false, 0, at);
-        (ok, kind) = kindOf(d, at[0]);
+        (ok, kind) = kindOfWord(at[8]);
         ok = ok && (kind == TEXT ? at[6] & 4 != 0 : value(d, at[2], kind));
     }
 
