@@ -7,9 +7,11 @@ stops at the first field of the claim's key (R's keys are unique). New ways to b
 two keys equal in their first 31 bytes (one 31 bytes long, one 32 or 33), two 32-byte
 keys differing only in their last byte, short keys differing in length or case, the
 metric a long key (``votes``), a claim whose key matches a field but not its kind ahead
-of one that matches both. Each market's extract steps get claims renamed to near keys,
-re-kinded and repeated; the aggregate is recomputed from them (lost) or left (won when
-the votes change): the chain and Python must give the same answer every time.
+of one that matches both; claims of the five canonical keys (read in one straight pass)
+and others (a sixth key, a near name, one missing, a non-text value). Each market's
+extract steps get claims renamed to near keys, re-kinded, repeated, widened, cut; the
+aggregate is recomputed from them (lost) or left (won when the votes change): the chain
+and Python must give the same answer every time.
 """
 
 from __future__ import annotations
@@ -87,20 +89,28 @@ def edit_claims(claims: list[dict[str, Any]], rng: random.Random) -> None:
     """Renamed, re-kinded, repeated claims."""
     for _ in range(rng.randrange(1, 4)):
         c = rng.choice(claims)
-        edit = rng.randrange(4)
+        edit = rng.randrange(6)
         if edit == 0:
-            c["key"] = near(c["key"], rng)
+            c["key"] = near(str(c.get("key", "k")), rng)
         elif edit == 1:
             # the key's first claim of another kind, then one of its kind with another value
-            other = dict(c, claim_id=c["claim_id"] + "_k")
-            c["kind"], c["value"] = ("text", "x") if c["kind"] != "text" else ("numeric", "7")
+            other = dict(c, claim_id=str(c.get("claim_id")) + "_k")
+            c["kind"], c["value"] = ("text", "x") if c.get("kind") != "text" else ("numeric", "7")
             claims.insert(claims.index(c) + 1, other)
         elif edit == 2:
-            first = dict(c, claim_id=c["claim_id"] + "_f")
-            first["value"] = "99" if c["kind"] == "numeric" else c["value"]
+            first = dict(c, claim_id=str(c.get("claim_id")) + "_f")
+            first["value"] = "99" if c.get("kind") == "numeric" else c.get("value", "x")
             claims.insert(claims.index(c), first)
-        else:
+        elif edit == 3:
             rng.shuffle(claims)
+        elif edit == 4:
+            # a sixth entry, or one of the five with a near name or a non-text value: the
+            # claim read by the entry loop, not the straight pass
+            name = rng.choice(["keys", "kin", "valu", "claim_idx", "a", "zzzzzzzzzz", "path",
+                               "value", "kind", "key", "claim_id"])
+            c[name] = rng.choice(["x", 1, c.get("value", "x")])
+        else:
+            c.pop(rng.choice(["key", "kind", "path", "value", "claim_id"]), None)
 
 
 def forged(bundle: Bundle, rng: random.Random) -> tuple[Bundle, int]:
@@ -131,4 +141,5 @@ def test_claims_matched_by_key_word() -> None:
                 _CHAIN.compare(b, index, "keys.forged", COUNTS)
     assert COUNTS["keys.honest"] == len(sets) * len(STRATEGIES)
     # both answers occur: recomputed aggregates lost, left ones won where votes moved
+    assert COUNTS["id:one_step.unexecutable"] > 5, COUNTS  # malformed claims among them
     assert COUNTS["id:one_step.match"] > 20 and COUNTS["id:one_step.mismatch"] > 20, COUNTS
