@@ -4,10 +4,16 @@ pragma solidity 0.8.30;
 /// @title PorAggregateEntries: a claim's entries found in one walk (SPEC §12.5.4; split
 /// from `PorAggregateRead`, which checks them).
 library PorAggregateEntries {
-    /// The value offsets of kind, key, value, claim_id and path in the map at `p` (0:
-    /// absent), and the offset after the map: one assembly loop over the entries, each key
-    /// (a text, §2) compared as its key word (`PorCborKeys.wordAt`), each value skipped.
-    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[6] memory at) {
+    /// The value offsets of kind, key, value, claim_id and path in the map at `p` (at[0..4];
+    /// 0: absent), the offset after the map (at[5]), which of the five values are texts
+    /// (bit i of at[6]), the key's and the kind's words when they are texts (at[7], at[8];
+    /// 0 otherwise; `PorAggregateRead.keyWord`'s: under 32 bytes its bytes left-aligned and
+    /// its length in the low byte, else keccak256 of its bytes with the low byte 0xff).
+    /// A claim of exactly the five keys, in their §2 order (key, kind, path, value,
+    /// claim_id), four of them texts, is read in one straight pass (each key one compare);
+    /// any other map by one assembly loop over the entries, each key (a text, §2) compared
+    /// as its key word (`PorCborKeys.wordAt`), each value skipped.
+    function entries(bytes calldata d, uint256 p) internal pure returns (bool isMap, uint256[9] memory at) {
         assembly ("memory-safe") {
             let base := d.offset
             // (argument, offset after the head) of the head at q whose argument bits are a
@@ -20,42 +26,132 @@ library PorAggregateEntries {
                     r := add(r, width)
                 }
             }
-            let ib := byte(0, calldataload(add(base, p)))
-            isMap := eq(shr(5, ib), 5)
-            let n := 0
-            n, p := arg(base, p, and(ib, 31))
-            if iszero(isMap) { n := 0 }
-            for {} n { n := sub(n, 1) } {
-                let len, off := arg(base, p, and(byte(0, calldataload(add(base, p))), 31))
-                p := add(off, len)
-                if lt(len, 32) {
-                    switch or(and(calldataload(add(base, off)), not(shr(shl(3, len), not(0)))), len)
-                    case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(at, p) }
-                    case 0x6b65790000000000000000000000000000000000000000000000000000000003 {
-                        mstore(add(at, 0x20), p)
-                    }
-                    case 0x76616c7565000000000000000000000000000000000000000000000000000005 {
-                        mstore(add(at, 0x40), p)
-                    }
-                    case 0x636c61696d5f6964000000000000000000000000000000000000000000000008 {
-                        mstore(add(at, 0x60), p)
-                    }
-                    case 0x7061746800000000000000000000000000000000000000000000000000000004 {
-                        mstore(add(at, 0x80), p)
-                    }
+            // the text at q (head byte vb, major 3): (its word, the offset after it)
+            function word(b, q, vb) -> w, r {
+                let tl, to := arg(b, q, and(vb, 31))
+                switch lt(tl, 32)
+                case 1 { w := or(and(calldataload(add(b, to)), not(shr(shl(3, tl), not(0)))), tl) }
+                default {
+                    let m := mload(0x40)
+                    calldatacopy(m, add(b, to), tl)
+                    w := or(keccak256(m, tl), 0xff)
                 }
-                // skip the value (PorCbor.skip)
+                r := add(to, tl)
+            }
+            // the offset after the item at q (PorCbor.skip)
+            function skip(b, q) -> r {
+                r := q
                 for { let left := 1 } left { left := sub(left, 1) } {
-                    let vb := byte(0, calldataload(add(base, p)))
+                    let vb := byte(0, calldataload(add(b, r)))
                     let major := shr(5, vb)
                     let a := 0
-                    a, p := arg(base, p, and(vb, 31))
-                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
+                    a, r := arg(b, r, and(vb, 31))
+                    if or(eq(major, 2), eq(major, 3)) { r := add(r, a) }
                     if eq(major, 4) { left := add(left, a) }
                     if eq(major, 5) { left := add(left, shl(1, a)) }
                 }
             }
-            mstore(add(at, 0xa0), p)
+            // the text at q, its offset kept in slot `slot` of `at`: the offset after it
+            // (0: not a text)
+            function text(b, q, out, slot) -> r {
+                mstore(add(out, shl(5, slot)), q)
+                let vb := byte(0, calldataload(add(b, q)))
+                if eq(shr(5, vb), 3) {
+                    let tl, to := arg(b, q, and(vb, 31))
+                    r := add(to, tl)
+                }
+            }
+            let ib := byte(0, calldataload(add(base, p)))
+            isMap := eq(shr(5, ib), 5)
+            // the straight pass: a5, then "key" text, "kind" text, "path" text, "value"
+            // item, "claim_id" text
+            let r := 0
+            if eq(ib, 0xa5) {
+                r := add(p, 1)
+                if iszero(eq(shr(224, calldataload(add(base, r))), 0x636b6579)) { r := 0 }
+            }
+            if r {
+                r := add(r, 4)
+                mstore(add(at, 0x20), r)
+                let vb := byte(0, calldataload(add(base, r)))
+                switch eq(shr(5, vb), 3)
+                case 1 {
+                    let w := 0
+                    w, r := word(base, r, vb)
+                    mstore(add(at, 0xe0), w)
+                }
+                default { r := 0 }
+            }
+            if r {
+                if iszero(eq(shr(216, calldataload(add(base, r))), 0x646b696e64)) { r := 0 }
+            }
+            if r {
+                r := add(r, 5)
+                mstore(at, r)
+                let vb := byte(0, calldataload(add(base, r)))
+                switch eq(shr(5, vb), 3)
+                case 1 {
+                    let w := 0
+                    w, r := word(base, r, vb)
+                    mstore(add(at, 0x100), w)
+                }
+                default { r := 0 }
+            }
+            if r {
+                if iszero(eq(shr(216, calldataload(add(base, r))), 0x6470617468)) { r := 0 }
+            }
+            if r { r := text(base, add(r, 5), at, 4) }
+            if r {
+                if iszero(eq(shr(208, calldataload(add(base, r))), 0x6576616c7565)) { r := 0 }
+            }
+            let valueText := 0
+            if r {
+                r := add(r, 6)
+                mstore(add(at, 0x40), r)
+                valueText := eq(shr(5, byte(0, calldataload(add(base, r)))), 3)
+                r := skip(base, r)
+                if iszero(eq(shr(184, calldataload(add(base, r))), 0x68636c61696d5f6964)) { r := 0 }
+            }
+            if r { r := text(base, add(r, 9), at, 3) }
+            switch r
+            case 0 {
+                // any other map: the loop over its entries
+                for { let i := 0 } lt(i, 9) { i := add(i, 1) } { mstore(add(at, shl(5, i)), 0) }
+                let n := 0
+                n, p := arg(base, p, and(ib, 31))
+                if iszero(isMap) { n := 0 }
+                for {} n { n := sub(n, 1) } {
+                    let len, off := arg(base, p, and(byte(0, calldataload(add(base, p))), 31))
+                    p := add(off, len)
+                    let slot := 5 // none of the five
+                    if lt(len, 32) {
+                        switch or(and(calldataload(add(base, off)), not(shr(shl(3, len), not(0)))), len)
+                        case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { slot := 0 }
+                        case 0x6b65790000000000000000000000000000000000000000000000000000000003 { slot := 1 }
+                        case 0x76616c7565000000000000000000000000000000000000000000000000000005 { slot := 2 }
+                        case 0x636c61696d5f6964000000000000000000000000000000000000000000000008 { slot := 3 }
+                        case 0x7061746800000000000000000000000000000000000000000000000000000004 { slot := 4 }
+                    }
+                    if lt(slot, 5) {
+                        mstore(add(at, shl(5, slot)), p)
+                        let vb := byte(0, calldataload(add(base, p)))
+                        if eq(shr(5, vb), 3) {
+                            mstore(add(at, 0xc0), or(mload(add(at, 0xc0)), shl(slot, 1)))
+                            if lt(slot, 2) {
+                                // the kind's (slot 0) or the key's (slot 1) word
+                                let w, e := word(base, p, vb)
+                                mstore(add(at, add(0xe0, shl(5, iszero(slot)))), w)
+                            }
+                        }
+                    }
+                    p := skip(base, p)
+                }
+                mstore(add(at, 0xa0), p)
+            }
+            default {
+                mstore(add(at, 0xa0), r)
+                mstore(add(at, 0xc0), or(0x1b, shl(2, valueText)))
+            }
         }
     }
 }

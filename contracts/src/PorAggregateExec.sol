@@ -3,24 +3,23 @@ pragma solidity 0.8.30;
 
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorAggregateStep} from "./PorAggregateStep.sol";
+import {PorAggregateWire as W} from "./PorAggregateWire.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorIds} from "./PorIds.sol";
+import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorAggregateSelector: the selection applied and the step compared
-/// (`PorAggregateStep.decide`).
+/// (`PorAggregateStep.decide`); what the reader read arrives as `PorAggregateWire`'s words.
 contract PorAggregateSelector {
-    function decide(
-        bytes calldata d,
-        uint256 base,
-        uint256[] memory at,
-        uint256 rid,
-        R.Spec memory s,
-        R.Item[] memory its,
-        R.Chunk memory c
-    ) external pure returns (bool, bytes32) {
-        return PorAggregateStep.decide(d, base, at, rid, s, its, c);
+    function decide(bytes calldata d, uint256 description, uint256 output, uint256 rid, bytes calldata read)
+        external
+        pure
+        returns (bool, bytes32)
+    {
+        (R.Spec memory s, R.Item[] memory its, R.Chunk memory c) = W.unpack(read);
+        return PorAggregateStep.decide(d, description, output, rid, s, its, c);
     }
 }
 
@@ -43,7 +42,10 @@ contract PorAggregateReader {
         (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) =
             PorAggregateStep.read(d, parts, records, at, top);
         if (fault != 0) return (true, fault);
-        return SELECTOR.decide(d, parts.at[0], at, rid, s, its, c);
+        uint256 base = parts.at[0];
+        return SELECTOR.decide(
+            d, base + at[PorRecords.STEP_DESCRIPTION], base + at[PorRecords.STEP_OUTPUT], rid, W.pack(s, its, c)
+        );
     }
 }
 

@@ -36,13 +36,13 @@ library PorAggregateRead {
         bool highest; // tie_breaker highest_provenance
         uint256 nFields;
         uint256[8] keyPos; // a declared field's key item; 0 for a fallback field
-        bytes32[8] keyHash;
+        bytes32[8] keyWord; // each key's `keyWord`
         uint256[8] kind;
         uint256 nTargets;
         bytes32[10] targets; // keccak256 of each source_targets[i].source_id
         uint256 tolerance; // the numeric_tolerance text item
         bool votes; // prediction_semantics.sources_required is set
-        bytes32 metric;
+        bytes32 metric; // its `keyWord`
     }
 
     /// A cited item, read through its extract step.
@@ -126,7 +126,7 @@ library PorAggregateRead {
         uint256 metric = ps == 0 ? 0 : PorCbor.get(d, ps, "metric");
         (bool idOk, uint256 off, uint256 len) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
         if (!idOk) return false;
-        s.metric = keccak256(d[off:off + len]);
+        s.metric = keyWord(d, off, len);
         uint256 required = PorCbor.get(d, ps, "sources_required");
         if (required != 0) {
             (bool inRange,) = PorRecords.uintIn(d, required, 1, 64);
@@ -201,16 +201,16 @@ library PorAggregateRead {
         if (!isArray || n > MAX_FIELDS) return false;
         if (n == 0) {
             s.nFields = 4;
-            (s.keyHash[0], s.kind[0]) = (keccak256("result"), BOOLEAN);
-            (s.keyHash[1], s.kind[1]) = (keccak256("value"), NUMERIC);
-            (s.keyHash[2], s.kind[2]) = (keccak256("price"), NUMERIC);
-            (s.keyHash[3], s.kind[3]) = (keccak256("timestamp"), TIMESTAMP);
+            (s.keyWord[0], s.kind[0]) = (bytes32("result") | bytes32(uint256(6)), BOOLEAN);
+            (s.keyWord[1], s.kind[1]) = (bytes32("value") | bytes32(uint256(5)), NUMERIC);
+            (s.keyWord[2], s.kind[2]) = (bytes32("price") | bytes32(uint256(5)), NUMERIC);
+            (s.keyWord[3], s.kind[3]) = (bytes32("timestamp") | bytes32(uint256(9)), TIMESTAMP);
             return true;
         }
         bytes32[] memory keys = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             if (!fieldSpec(d, f, s, i)) return false;
-            keys[i] = s.keyHash[i];
+            keys[i] = s.keyWord[i];
             if (i + 1 < n) f = PorCbor.skip(d, f);
         }
         s.nFields = n;
@@ -219,18 +219,31 @@ library PorAggregateRead {
 
     /// The FieldSpec at `f` (field i): key an Id, kind one of four.
     function fieldSpec(bytes calldata d, uint256 f, Spec memory s, uint256 i) private pure returns (bool) {
-        (bool idOk, bytes32 h, uint256 key) = idOf(d, f, "key");
+        uint256 key = PorCbor.get(d, f, "key"); // 0 for a non-map
+        (bool idOk, uint256 off, uint256 len) = key == 0 ? (false, 0, 0) : PorRecords.isId(d, key);
         if (!idOk) return false;
         (bool kindOk, uint256 kind) = kindOf(d, PorCbor.get(d, f, "kind"));
-        (s.keyPos[i], s.keyHash[i], s.kind[i]) = (key, h, kind);
+        (s.keyPos[i], s.keyWord[i], s.kind[i]) = (key, keyWord(d, off, len), kind);
         return kindOk;
+    }
+
+    /// The key d[off:off+len] as one word, equal for equal keys only (hashes aside): under
+    /// 32 bytes its bytes left-aligned and its length in the low byte
+    /// (`PorCborKeys.wordAt`), else keccak256 of its bytes with the low byte 0xff (no
+    /// shorter key's word has it). `PorAggregateEntries.entries` computes a claim key's.
+    function keyWord(bytes calldata d, uint256 off, uint256 len) internal pure returns (bytes32) {
+        return len < 32 ? bytes32(K.wordAt(d, off, len)) : hashOf(d, off, len) | bytes32(uint256(0xff));
     }
 
     /// A claim or field kind (`boolean`, `numeric`, `timestamp`, `text`) at `pos`.
     function kindOf(bytes calldata d, uint256 pos) internal pure returns (bool, uint256) {
         if (pos == 0) return (false, 0);
         (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        uint256 w = text && len < 32 ? K.wordAt(d, off, len) : 0;
+        return kindOfWord(text && len < 32 ? K.wordAt(d, off, len) : 0);
+    }
+
+    /// The kind whose text's key word (`PorCborKeys.wordAt`) is `w`.
+    function kindOfWord(uint256 w) internal pure returns (bool, uint256) {
         if (w == uint256(bytes32("boolean")) | 7) return (true, BOOLEAN);
         if (w == uint256(bytes32("numeric")) | 7) return (true, NUMERIC);
         if (w == uint256(bytes32("timestamp")) | 9) return (true, TIMESTAMP);
@@ -363,21 +376,24 @@ library PorAggregateRead {
         return (true, p);
     }
 
-    /// The claim at `p` well formed (`claim`); its vote kept for each field of its key and
-    /// kind not yet voted for; the offset after the claim.
+    /// The claim at `p` well formed (`claim`); its vote kept for the field of its key (R's
+    /// keys are unique: at most one) when of its kind and not yet voted for; the offset
+    /// after the claim.
     function vote(bytes calldata d, uint256 p, Spec memory s, Item memory it) private pure returns (bool, uint256) {
-        (bool ok, uint256 kind, uint256[6] memory at) = claim(d, p);
+        (bool ok, uint256 kind, uint256[9] memory at) = claim(d, p);
         if (!ok) return (false, 0);
-        bytes32 h = textHash(d, at[1]);
-        (uint256 n, uint256 v, uint256 id) = (s.nFields, at[2], at[3]);
-        (uint256[8] memory kinds, bytes32[8] memory keys) = (s.kind, s.keyHash); // no copies:
+        (uint256 n, uint256 v, uint256 id, uint256 h) = (s.nFields, at[2], at[3], at[7]);
+        (uint256[8] memory kinds, bytes32[8] memory keys) = (s.kind, s.keyWord); // no copies:
         (uint256[8] memory values, uint256[8] memory ids) = (it.value, it.id); // the same arrays
         assembly ("memory-safe") {
             for { let f := 0 } lt(f, n) { f := add(f, 1) } {
                 let o := shl(5, f)
-                if and(iszero(mload(add(values, o))), and(eq(mload(add(kinds, o)), kind), eq(mload(add(keys, o)), h))) {
-                    mstore(add(values, o), v)
-                    mstore(add(ids, o), id)
+                if eq(mload(add(keys, o)), h) {
+                    if and(iszero(mload(add(values, o))), eq(mload(add(kinds, o)), kind)) {
+                        mstore(add(values, o), v)
+                        mstore(add(ids, o), id)
+                    }
+                    break
                 }
             }
         }
@@ -385,13 +401,14 @@ library PorAggregateRead {
     }
 
     /// The claim at `p`, its entries walked once: (well formed, its kind,
-    /// `PorAggregateEntries.entries`).
-    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 kind, uint256[6] memory at) {
+    /// `PorAggregateEntries.entries`): kind, key, claim_id and path texts (at[6]'s bits),
+    /// the value of the kind.
+    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 kind, uint256[9] memory at) {
         bool isMap;
         (isMap, at) = PorAggregateEntries.entries(d, p);
-        if (!isMap) return (false, 0, at);
-        (ok, kind) = kindOf(d, at[0]);
-        ok = ok && value(d, at[2], kind) && isText(d, at[3]) && isText(d, at[1]) && isText(d, at[4]);
+        if (!isMap || at[6] & 0x1b != 0x1b) return (false, 0, at);
+        (ok, kind) = kindOfWord(at[8]);
+        ok = ok && (kind == TEXT ? at[6] & 4 != 0 : value(d, at[2], kind));
     }
 
     /// The value at `pos` (0: absent) is one of `kind`: a canonical decimal text, a bool,

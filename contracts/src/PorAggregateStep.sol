@@ -74,20 +74,20 @@ library PorAggregateStep {
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
     }
 
-    /// The policy applied to each field, the committed step (leaf offset `base`, value
-    /// offsets `at`) compared: lost `one_step.match`, won `one_step.mismatch`.
+    /// The policy applied to each field, the committed step (its description and output
+    /// at `descriptionAt` and `outputAt`) compared: lost `one_step.match`, won
+    /// `one_step.mismatch`.
     function decide(
         bytes calldata d,
-        uint256 base,
-        uint256[] memory at,
+        uint256 descriptionAt,
+        uint256 outputAt,
         uint256 rid,
         R.Spec memory s,
         R.Item[] memory its,
         R.Chunk memory c
     ) internal pure returns (bool, bytes32) {
         Field[] memory fs = select(d, s, its);
-        bool ok = description(d, base + at[PorRecords.STEP_DESCRIPTION], rid, s, fs)
-            && output(d, base + at[PorRecords.STEP_OUTPUT], rid, s, its, c, fs);
+        bool ok = description(d, descriptionAt, rid, s, fs) && output(d, outputAt, rid, s, its, c, fs);
         return ok ? (false, MATCH) : (true, MISMATCH);
     }
 
@@ -311,7 +311,7 @@ library PorAggregateStep {
         pure
     {
         bool value = fd.status == SELECTED;
-        bool votes = s.votes && s.keyHash[f] == s.metric;
+        bool votes = s.votes && s.keyWord[f] == s.metric;
         bool hasQuorum = s.strategy == R.QUORUM && (fd.status == SELECTED || fd.status == NO_QUORUM);
         expectHead(d, w, PorCbor.MAP, 7 + (value ? 1 : 0) + (votes ? 1 : 0) + (hasQuorum ? 1 : 0));
         expectWord(d, w, uint256(bytes32("\x63key")) | 4);
