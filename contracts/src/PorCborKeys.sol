@@ -161,6 +161,18 @@ library PorCborKeys {
         }
     }
 
+    /// A card's keys (SPEC §12.5.2: source_id, status_code, retrieved_at, confidence_bps,
+    /// provenance_tier) as `exact` words (each key's head and bytes, its length in the low byte).
+    function cardWords() internal pure returns (uint256[5] memory) {
+        return [
+            uint256(0x69736f757263655f69640000000000000000000000000000000000000000000a),
+            0x6b7374617475735f636f6465000000000000000000000000000000000000000c,
+            0x6c7265747269657665645f61740000000000000000000000000000000000000d,
+            0x6e636f6e666964656e63655f627073000000000000000000000000000000000f,
+            0x6f70726f76656e616e63655f7469657200000000000000000000000000000010
+        ];
+    }
+
     /// The number of keys in `keys` (each after its length byte).
     function keyCount(bytes memory keys) internal pure returns (uint256 n) {
         assembly ("memory-safe") {

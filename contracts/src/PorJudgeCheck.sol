@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
@@ -356,19 +357,17 @@ library PorJudgeCheck {
         if (!PorJudgeRules.textIs(d, PorJudgeRules.field(d, at[PorRecords.STEP_INPUTS], PorJudgeRules.K_KIND), PorJudgeRules.T_EXTRACT_CLAIMS)) return (false, c);
         c.requirement = at[O_REQUIREMENT_ID];
         (bool req,,) = PorCbor.str(d, c.requirement, PorCbor.TEXT);
-        uint256[] memory f;
-        (ok, f) = PorRecords.fields(
-            d, at[O_CARD], "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier"
-        );
-        if (!ok || !req) return (false, c); // absent (0): no text, as in `extractAt`
-        (bool source,,) = PorCbor.str(d, f[0], PorCbor.TEXT);
+        // exactly the five keys, source_id a text (one pass; absent (0): the proof's map
+        // head is no map of five entries, as in `extractAt`)
+        (bool source, uint256[5] memory f,) = PorCborKeys.exact(d, at[O_CARD], PorCborKeys.cardWords(), 5, 1);
+        if (!source || !req) return (false, c);
         (bool status,) = PorRecords.uintIn(d, f[1], 100, 599);
         (bool time,) = PorRecords.uintIn(d, f[2], 0, PorJudgeRules.MAX_TIME);
         bool conf;
         bool tier;
         (conf, c.confidence) = PorRecords.uintIn(d, f[3], 0, 10_000);
         (tier, c.tier) = PorRecords.uintIn(d, f[4], 0, 3);
-        ok = source && status && time && conf && tier;
+        ok = status && time && conf && tier;
     }
 
     /// The map step's output.evaluation_variables, read as `variables_from`.
