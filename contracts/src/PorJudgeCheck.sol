@@ -279,7 +279,7 @@ library PorJudgeCheck {
         uint256 time;
         if (at[8] != 0) (, time) = PorCbor.uintAt(d, at[8]);
         return at[8] != 0 && time == s.end && committed == confidence && outcomeCode(d, at[V_OUTCOME]) == outcome
-            && ruleCode(d, at[10]) == rule && PorRecords.sameTextAt(d, at[V_MARKET], s.marketId);
+            && ruleCode(d, at[10]) == rule && PorCborKeys.sameText(d, at[V_MARKET], s.marketId);
     }
 
     /// Each extract part is an extract step below evidence_count whose output.evidence_id
@@ -298,7 +298,7 @@ library PorJudgeCheck {
             if (!seen(d, first, p)) {
                 if (k == all.length) return false;
                 (bool extract, uint256 eid) = extractAt(d, all[k], steps[k], evidenceCount);
-                if (extract ? !PorRecords.sameTextAt(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
+                if (extract ? !PorCborKeys.sameText(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
                 k++;
             }
             p = PorCbor.skip(d, p);
@@ -323,7 +323,7 @@ library PorJudgeCheck {
     /// The text at `p` equals one of the texts from `first` up to `p`.
     function seen(bytes calldata d, uint256 first, uint256 p) private pure returns (bool) {
         for (uint256 q = first; q < p; q = PorCbor.skip(d, q)) {
-            if (PorRecords.sameTextAt(d, q, p)) return true;
+            if (PorCborKeys.sameText(d, q, p)) return true;
         }
         return false;
     }

@@ -413,7 +413,7 @@ library PorJudgeRules {
     /// min_provenance_tier of the requirement whose id is the text at `req`.
     function tierOf(bytes calldata d, Spec memory s, uint256 req) private pure returns (bool, uint256) {
         for (uint256 i = 0; i < s.requirementCount; i++) {
-            if (PorRecords.sameTextAt(d, s.ids[i], req)) return (true, s.tiers[i]);
+            if (PorCborKeys.sameText(d, s.ids[i], req)) return (true, s.tiers[i]);
         }
         return (false, 0);
     }
