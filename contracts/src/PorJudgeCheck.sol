@@ -7,6 +7,7 @@ import {PorCborTop} from "./PorCborTop.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
+import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -160,7 +161,8 @@ library PorJudgeCheck {
 
     /// Value offsets (absolute in `d`) of the reasoning step in part `p`, then for an
     /// extract part (`extract`) its output's `card`, `evidence_id` and `requirement_id`
-    /// (`O_*`, 0 absent), found in one walk of the output in §2 key order: each read once.
+    /// (`O_*`, 0 absent), found in one walk of the output (`PorKeyIndex.three`, stopping
+    /// at the last of them): each read once.
     function step(bytes calldata d, PorInclusion.Part memory p, bool extract)
         private
         pure
@@ -171,12 +173,9 @@ library PorJudgeCheck {
         at = new uint256[](O_REQUIREMENT_ID + 1);
         for (uint256 i = 0; ok && i < rec.length; i++) at[i] = rec[i] + p.leaf;
         if (!ok || !extract) return (ok, at);
-        uint256 o = at[PorRecords.STEP_OUTPUT];
-        (uint256 v, uint256 left) = PorJudgeRules.next(d, o, 0, 0, PorJudgeRules.K_CARD);
-        at[O_CARD] = v;
-        (v, left) = PorJudgeRules.next(d, o, v, left, PorJudgeRules.K_EVIDENCE_ID);
-        at[O_EVIDENCE_ID] = v;
-        (at[O_REQUIREMENT_ID],) = PorJudgeRules.next(d, o, v, left, PorJudgeRules.K_REQUIREMENT_ID);
+        (at[O_CARD], at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
+            d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
+        );
     }
 
     /// Where `step` keeps an extract output's card, evidence_id and requirement_id.

@@ -79,6 +79,71 @@ library PorKeyIndex {
         }
     }
 
+    /// The value offsets of the keys whose key words are `k0`, `k1`, `k2` (non-zero,
+    /// distinct) in the map at `pos` of a checked document (0: absent, or `pos` not a
+    /// map): `PorDeduceSpec.get` of each, from one walk that stops once all three are
+    /// found (keys read as `indexTo` reads them, values skipped as `PorCbor.skip` does).
+    function three(bytes calldata d, uint256 pos, uint256 k0, uint256 k1, uint256 k2)
+        internal
+        pure
+        returns (uint256 v0, uint256 v1, uint256 v2)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let ib := byte(0, calldataload(add(b, pos)))
+            if eq(shr(5, ib), 5) {
+                let count := and(ib, 31)
+                let p := add(pos, 1)
+                if gt(count, 23) {
+                    let width := shl(sub(count, 24), 1)
+                    count := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                for { let left := 3 } and(gt(count, 0), gt(left, 0)) { count := sub(count, 1) } {
+                    let len := and(byte(0, calldataload(add(b, p))), 31)
+                    let at := add(p, 1)
+                    if gt(len, 23) {
+                        let width := shl(sub(len, 24), 1)
+                        len := shr(sub(256, shl(3, width)), calldataload(add(b, at)))
+                        at := add(at, width)
+                    }
+                    let w := 0
+                    if lt(len, 32) { w := or(and(calldataload(add(b, at)), not(shr(shl(3, len), not(0)))), len) }
+                    at := add(at, len)
+                    if eq(w, k0) {
+                        v0 := at
+                        left := sub(left, 1)
+                    }
+                    if eq(w, k1) {
+                        v1 := at
+                        left := sub(left, 1)
+                    }
+                    if eq(w, k2) {
+                        v2 := at
+                        left := sub(left, 1)
+                    }
+                    // the value (PorCbor.skip)
+                    p := at
+                    // (PorCbor.skip's branchless step: a string's length or a container's
+                    // count added by shr(6, head): 1 a string, 2 an array or map)
+                    for { let items := 1 } items { items := sub(items, 1) } {
+                        let vb := byte(0, calldataload(add(b, p)))
+                        let a := and(vb, 31)
+                        p := add(p, 1)
+                        if gt(a, 23) {
+                            let width := shl(sub(a, 24), 1)
+                            a := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                            p := add(p, width)
+                        }
+                        let m := shr(6, vb)
+                        p := add(p, mul(eq(m, 1), a))
+                        items := add(items, mul(eq(m, 2), shl(shr(5, and(vb, 0x20)), a)))
+                    }
+                }
+            }
+        }
+    }
+
     /// The key word of the map entry at `p` (`index`'s) and its value's offset.
     function entry(bytes calldata d, uint256 p) internal pure returns (uint256 w, uint256 at) {
         assembly ("memory-safe") {
