@@ -250,12 +250,12 @@ library PorDeduceRead {
                 }
                 for { let left := 1 } left { left := sub(left, 1) } {
                     let vb := byte(0, calldataload(add(b, p)))
-                    let major := shr(5, vb)
                     let a := 0
                     a, p := arg(b, p, and(vb, 31))
-                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
-                    if eq(major, 4) { left := add(left, a) }
-                    if eq(major, 5) { left := add(left, shl(1, a)) }
+                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
+                    let m := shr(6, vb)
+                    p := add(p, mul(eq(m, 1), a))
+                    left := add(left, mul(eq(m, 2), shl(shr(5, and(vb, 0x20)), a)))
                 }
             }
             mstore(add(at, 0xc0), p)

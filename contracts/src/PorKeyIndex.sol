@@ -28,7 +28,6 @@ library PorKeyIndex {
                 r := q
                 for { let items := 1 } items { items := sub(items, 1) } {
                     let ib := byte(0, calldataload(add(b, r)))
-                    let major := shr(5, ib)
                     let a := and(ib, 31)
                     r := add(r, 1)
                     if gt(a, 23) {
@@ -36,9 +35,10 @@ library PorKeyIndex {
                         a := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
                         r := add(r, width)
                     }
-                    if or(eq(major, 2), eq(major, 3)) { r := add(r, a) }
-                    if eq(major, 4) { items := add(items, a) }
-                    if eq(major, 5) { items := add(items, shl(1, a)) }
+                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
+                    let m := shr(6, ib)
+                    r := add(r, mul(eq(m, 1), a))
+                    items := add(items, mul(eq(m, 2), shl(shr(5, and(ib, 0x20)), a)))
                 }
             }
             let b := d.offset
