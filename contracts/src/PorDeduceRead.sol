@@ -294,9 +294,16 @@ library PorDeduceRead {
         return d[off:off + len];
     }
 
-    function sameBytes(bytes calldata d, uint256 pos, bytes memory want) internal pure returns (bool) {
-        uint256 end = PorCbor.skip(d, pos);
-        return end - pos == want.length && keccak256(d[pos:end]) == keccak256(want);
+    /// The item at `pos` is the bytes `want` (its bytes hashed in free memory, the free
+    /// memory pointer not moved: no copy kept).
+    function sameBytes(bytes calldata d, uint256 pos, bytes memory want) internal pure returns (bool same) {
+        uint256 n = PorCbor.skip(d, pos) - pos;
+        if (n != want.length) return false;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, pos), n)
+            same := eq(keccak256(m, n), keccak256(add(want, 32), n))
+        }
     }
 
     function isText(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
