@@ -36,7 +36,9 @@ def judge() -> ExecChecker:
 def _verdict_market(bundle: Bundle, market_id: str) -> Bundle:
     """``bundle`` with its committed verdict's market_id replaced (recommitted)."""
     verdict = DeterministicVerdict.from_cbor(bundle.verdict)
-    return recommit(bundle, verdict=verdict.model_copy(update={"market_id": market_id}).to_cbor())
+    edited: Bundle = recommit(
+        bundle, verdict=verdict.model_copy(update={"market_id": market_id}).to_cbor())
+    return edited
 
 
 @pytest.mark.parametrize("market", MARKETS)
