@@ -221,19 +221,23 @@ library PorJudgeCheck {
         returns (bool ok, uint256[] memory at)
     {
         bytes calldata leaf = leafOf(d, p);
-        (bytes32 err,) = PorCbor.check(leaf);
-        if (err != 0) return (false, at);
-        (ok, at) = PorRecords.fields(leaf, 0, VERDICT_KEYS);
-        if (!ok) {
-            uint256[] memory short;
-            bytes memory keys = VERDICT_KEYS;
+        // the §2 pass keeps the top-level items' offsets (`PorCbor.check`'s answer): a
+        // verdict is a map of 11 entries (VERDICT_KEYS) or 10 (without resolution_time),
+        // its keys read from those offsets (`PorRecords.topFields`, no walk)
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leaf);
+        if (err != 0 || (top.length != 22 && top.length != 20)) return (false, at);
+        bytes memory keys = VERDICT_KEYS;
+        if (top.length == 20) {
             assembly ("memory-safe") {
                 let from := add(add(keys, 32), TIME_KEY)
                 mcopy(from, add(from, 16), sub(mload(keys), add(TIME_KEY, 16)))
                 mstore(keys, sub(mload(keys), 16))
             }
-            (ok, short) = PorRecords.fields(leaf, 0, keys);
-            if (!ok) return (false, at);
+        }
+        (ok, at) = PorRecords.topFields(leaf, top, keys);
+        if (!ok) return (false, at);
+        if (at.length == 10) {
+            uint256[] memory short = at;
             at = new uint256[](11);
             for (uint256 i = 0; i < 10; i++) at[i < 8 ? i : i + 1] = short[i];
         }
