@@ -74,7 +74,6 @@ library PorCborKeys {
                 r := q
                 for { let items := 1 } items { items := sub(items, 1) } {
                     let ib := byte(0, calldataload(add(b, r)))
-                    let major := shr(5, ib)
                     let a := and(ib, 31)
                     r := add(r, 1)
                     if gt(a, 23) {
@@ -82,9 +81,10 @@ library PorCborKeys {
                         a := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
                         r := add(r, width)
                     }
-                    if or(eq(major, 2), eq(major, 3)) { r := add(r, a) }
-                    if eq(major, 4) { items := add(items, a) }
-                    if eq(major, 5) { items := add(items, shl(1, a)) }
+                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
+                    let m := shr(6, ib)
+                    r := add(r, mul(eq(m, 1), a))
+                    items := add(items, mul(eq(m, 2), shl(shr(5, and(ib, 0x20)), a)))
                 }
             }
             // keeps v in `out` at the first key not yet found whose word is w: found or not
@@ -144,7 +144,6 @@ library PorCborKeys {
                 if and(shr(i, texts), 1) { if iszero(eq(shr(5, byte(0, calldataload(add(b, p)))), 3)) { ok := 0 } }
                 for { let items := 1 } items { items := sub(items, 1) } {
                     let ib := byte(0, calldataload(add(b, p)))
-                    let major := shr(5, ib)
                     let a := and(ib, 31)
                     p := add(p, 1)
                     if gt(a, 23) {
@@ -152,12 +151,48 @@ library PorCborKeys {
                         a := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
                         p := add(p, width)
                     }
-                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
-                    if eq(major, 4) { items := add(items, a) }
-                    if eq(major, 5) { items := add(items, shl(1, a)) }
+                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
+                    let m := shr(6, ib)
+                    p := add(p, mul(eq(m, 1), a))
+                    items := add(items, mul(eq(m, 2), shl(shr(5, and(ib, 0x20)), a)))
                 }
             }
             next := p
+        }
+    }
+
+    /// A card's keys (SPEC §12.5.2: source_id, status_code, retrieved_at, confidence_bps,
+    /// provenance_tier) as `exact` words (each key's head and bytes, its length in the low byte).
+    function cardWords() internal pure returns (uint256[5] memory) {
+        return [
+            uint256(0x69736f757263655f69640000000000000000000000000000000000000000000a),
+            0x6b7374617475735f636f6465000000000000000000000000000000000000000c,
+            0x6c7265747269657665645f61740000000000000000000000000000000000000d,
+            0x6e636f6e666964656e63655f627073000000000000000000000000000000000f,
+            0x6f70726f76656e616e63655f7469657200000000000000000000000000000010
+        ];
+    }
+
+    /// `PorRecords.sameTextAt` without hashing: the texts at `a` and `b` (a non-text reads
+    /// as the empty text, as `PorCbor.str` gives it) have the same length and bytes,
+    /// compared a word at a time in calldata (no copy to memory, no keccak256).
+    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool same) {
+        (, uint256 ao, uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
+        (, uint256 bo, uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
+        if (al != bl) return false;
+        assembly ("memory-safe") {
+            same := 1
+            let x := add(d.offset, ao)
+            let y := add(d.offset, bo)
+            for { let i := 0 } lt(i, al) { i := add(i, 32) } {
+                let diff := xor(calldataload(add(x, i)), calldataload(add(y, i)))
+                let left := sub(al, i)
+                if lt(left, 32) { diff := and(diff, not(shr(shl(3, left), not(0)))) }
+                if diff {
+                    same := 0
+                    break
+                }
+            }
         }
     }
 

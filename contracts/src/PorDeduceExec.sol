@@ -24,7 +24,30 @@ contract PorDeduceExec {
         uint256[][] memory tables;
         (won, checkId, porRoot, flat, tables) = PorDeduceRead.prepare(proof, KIND);
         if (checkId != 0) return (won, checkId, porRoot);
-        (won, checkId) = core.run(proof, flat, tables);
+        (won, checkId) = core.run(proof, pack(flat, tables));
+    }
+
+    /// `flat` and `tables` as one array for the call: `flat` (its length, then its words),
+    /// then each table (its length, then its words), so the call encodes one flat list
+    /// where a nested `uint256[][]` was encoded with an offset per table and decoded by
+    /// the core table by table.
+    function pack(uint256[] memory flat, uint256[][] memory tables) private pure returns (uint256[] memory all) {
+        uint256 n = flat.length + 1;
+        for (uint256 i = 0; i < tables.length; i++) n += tables[i].length + 1;
+        all = new uint256[](n);
+        assembly ("memory-safe") {
+            let to := add(all, 32)
+            let size := shl(5, add(mload(flat), 1))
+            mcopy(to, flat, size)
+            to := add(to, size)
+            let end := add(add(tables, 32), shl(5, mload(tables)))
+            for { let t := add(tables, 32) } lt(t, end) { t := add(t, 32) } {
+                let table := mload(t)
+                size := shl(5, add(mload(table), 1))
+                mcopy(to, table, size)
+                to := add(to, size)
+            }
+        }
     }
 }
 
@@ -32,11 +55,31 @@ contract PorDeduceExec {
 contract PorDeduceCore {
     /// (won, check id) of the deduce step in `proof` at `PorDeduceRead.flatten`'s offsets
     /// and tables.
-    function run(bytes calldata proof, uint256[] calldata flat, uint256[][] calldata tables)
-        external
-        pure
-        returns (bool, bytes32)
-    {
+    function run(bytes calldata proof, uint256[] calldata packed) external pure returns (bool, bytes32) {
+        (uint256[] memory flat, uint256[][] memory tables) = unpack(packed);
         return PorDeduceStep.run(proof, flat, tables);
+    }
+
+    /// `PorDeduceExec.pack`'s array back as `flat` and `tables`: copied to memory once,
+    /// each array a view of its length word and words there (no copy per table). The
+    /// number of tables is `flat[3]`, the prior step count (`PorDeduceRead.flatten`).
+    function unpack(uint256[] calldata packed)
+        private
+        pure
+        returns (uint256[] memory flat, uint256[][] memory tables)
+    {
+        uint256[] memory all = packed;
+        assembly ("memory-safe") {
+            flat := add(all, 32)
+        }
+        tables = new uint256[][](flat[3]);
+        assembly ("memory-safe") {
+            let p := add(flat, shl(5, add(mload(flat), 1)))
+            let end := add(add(tables, 32), shl(5, mload(tables)))
+            for { let t := add(tables, 32) } lt(t, end) { t := add(t, 32) } {
+                mstore(t, p)
+                p := add(p, shl(5, add(mload(p), 1)))
+            }
+        }
     }
 }

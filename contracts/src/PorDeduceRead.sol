@@ -250,12 +250,12 @@ library PorDeduceRead {
                 }
                 for { let left := 1 } left { left := sub(left, 1) } {
                     let vb := byte(0, calldataload(add(b, p)))
-                    let major := shr(5, vb)
                     let a := 0
                     a, p := arg(b, p, and(vb, 31))
-                    if or(eq(major, 2), eq(major, 3)) { p := add(p, a) }
-                    if eq(major, 4) { left := add(left, a) }
-                    if eq(major, 5) { left := add(left, shl(1, a)) }
+                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
+                    let m := shr(6, vb)
+                    p := add(p, mul(eq(m, 1), a))
+                    left := add(left, mul(eq(m, 2), shl(shr(5, and(vb, 0x20)), a)))
                 }
             }
             mstore(add(at, 0xc0), p)
@@ -294,9 +294,16 @@ library PorDeduceRead {
         return d[off:off + len];
     }
 
-    function sameBytes(bytes calldata d, uint256 pos, bytes memory want) internal pure returns (bool) {
-        uint256 end = PorCbor.skip(d, pos);
-        return end - pos == want.length && keccak256(d[pos:end]) == keccak256(want);
+    /// The item at `pos` is the bytes `want` (its bytes hashed in free memory, the free
+    /// memory pointer not moved: no copy kept).
+    function sameBytes(bytes calldata d, uint256 pos, bytes memory want) internal pure returns (bool same) {
+        uint256 n = PorCbor.skip(d, pos) - pos;
+        if (n != want.length) return false;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, pos), n)
+            same := eq(keccak256(m, n), keccak256(add(want, 32), n))
+        }
     }
 
     function isText(bytes calldata d, uint256 pos) internal pure returns (bool ok) {

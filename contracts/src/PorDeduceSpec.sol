@@ -329,9 +329,16 @@ library PorDeduceSpec {
     }
 
     /// keccak256 of the text at `pos` (its bytes, not its head); 0 for another type.
-    function textHash(bytes calldata d, uint256 pos) internal pure returns (bytes32) {
+    /// (Hashed in free memory, the free memory pointer not moved: no copy is kept, so
+    /// memory does not grow with every text hashed.)
+    function textHash(bytes calldata d, uint256 pos) internal pure returns (bytes32 h) {
         (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        return ok ? keccak256(d[off:off + len]) : bytes32(0);
+        if (!ok) return 0;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, off), len)
+            h := keccak256(m, len)
+        }
     }
 
     // --- exact decimals (PorDecimal, SPEC §3.2) -------------------------------------------

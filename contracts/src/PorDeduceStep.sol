@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceRead as R} from "./PorDeduceRead.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
+import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -240,43 +241,49 @@ library PorDeduceStep {
             return out;
         }
         uint256 yes = 0;
-        uint256 start = p;
+        uint256[] memory evidence = new uint256[](n); // each vote's evidence_id, for `markVotes`
         for (uint256 i = 0; i < n; i++) {
-            (bool ok, bool h) = vote(d, s, p);
+            (bool ok, bool h) = (false, false);
+            (ok, h, evidence[i], p) = vote(d, s, p);
             if (!ok) {
                 out.bad = true;
                 return out;
             }
             if (h) yes++;
-            p = PorCbor.skip(d, p);
         }
         uint256 targets = s.targets[c.owner[0] - 1];
         if (s.k <= targets && yes >= s.k) out.eventCode = 2;
         else if (s.k <= targets && n - yes > targets - s.k) out.eventCode = 1;
         else (out.insufficient, out.status) = (true, "\x6fvotes_undecided");
-        if (out.eventCode != 0) markVotes(d, c, out, start, n);
+        if (out.eventCode != 0) markVotes(d, c, out, evidence);
         return out;
     }
 
     /// The decided votes are read: their evidence and the field's fallback (no conflict).
-    function markVotes(bytes calldata d, Ctx memory c, Out memory out, uint256 p, uint256 n) private pure {
+    /// (`evidence`: each vote's evidence_id offset, as `vote` found it.)
+    function markVotes(bytes calldata d, Ctx memory c, Out memory out, uint256[] memory evidence) private pure {
         Agg memory a = c.aggs[c.owner[0] - 1];
-        for (uint256 i = 0; i < n; i++) {
-            mark(a, S.textHash(d, S.get(d, p, uint256(bytes32("evidence_id")) | 11)), out);
-            p = PorCbor.skip(d, p);
-        }
+        for (uint256 i = 0; i < evidence.length; i++) mark(a, S.textHash(d, evidence[i]), out);
         out.fellBack = out.fellBack || R.isTrue(d, col(c, 0, R.F_FALLBACK));
     }
 
     /// One vote: a map with a text evidence_id and a value of the metric's kind; whether
-    /// the predicate holds for it.
-    function vote(bytes calldata d, S.Sem memory s, uint256 p) private pure returns (bool ok, bool h) {
-        (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap || !R.isText(d, S.get(d, p, uint256(bytes32("evidence_id")) | 11))) return (false, false);
-        uint256 v = S.get(d, p, uint256(bytes32("value")) | 5);
+    /// the predicate holds for it, the evidence_id's offset and the offset after the vote
+    /// (one walk of it, `PorKeyIndex.indexTo`: not a map, or a map without evidence_id,
+    /// indexes no evidence_id).
+    function vote(bytes calldata d, S.Sem memory s, uint256 p)
+        private
+        pure
+        returns (bool ok, bool h, uint256 e, uint256 end)
+    {
+        uint256[] memory ix;
+        (ix, end) = PorKeyIndex.indexTo(d, p);
+        e = PorKeyIndex.find(ix, uint256(bytes32("evidence_id")) | 11);
+        if (!R.isText(d, e)) return (false, false, e, end);
+        uint256 v = PorKeyIndex.find(ix, uint256(bytes32("value")) | 5);
         PorDecimal.Dec memory x;
         (ok, x) = typed(d, s.kinds[0], v);
-        if (!ok) return (false, false);
+        if (!ok) return (false, false, e, end);
         if (s.predicate == S.EVENT) h = uint8(d[v]) == 0xf5;
         else if (s.predicate == S.TEXT_EQUALS) h = keccak256(R.item(d, v)) == keccak256(R.item(d, s.expectedPos));
         else h = holds(s, x);

@@ -2,10 +2,12 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
+import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -159,7 +161,8 @@ library PorJudgeCheck {
 
     /// Value offsets (absolute in `d`) of the reasoning step in part `p`, then for an
     /// extract part (`extract`) its output's `card`, `evidence_id` and `requirement_id`
-    /// (`O_*`, 0 absent), found in one walk of the output in §2 key order: each read once.
+    /// (`O_*`, 0 absent), found in one walk of the output (`PorKeyIndex.three`, stopping
+    /// at the last of them): each read once.
     function step(bytes calldata d, PorInclusion.Part memory p, bool extract)
         private
         pure
@@ -170,12 +173,9 @@ library PorJudgeCheck {
         at = new uint256[](O_REQUIREMENT_ID + 1);
         for (uint256 i = 0; ok && i < rec.length; i++) at[i] = rec[i] + p.leaf;
         if (!ok || !extract) return (ok, at);
-        uint256 o = at[PorRecords.STEP_OUTPUT];
-        (uint256 v, uint256 left) = PorJudgeRules.next(d, o, 0, 0, PorJudgeRules.K_CARD);
-        at[O_CARD] = v;
-        (v, left) = PorJudgeRules.next(d, o, v, left, PorJudgeRules.K_EVIDENCE_ID);
-        at[O_EVIDENCE_ID] = v;
-        (at[O_REQUIREMENT_ID],) = PorJudgeRules.next(d, o, v, left, PorJudgeRules.K_REQUIREMENT_ID);
+        (at[O_CARD], at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
+            d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
+        );
     }
 
     /// Where `step` keeps an extract output's card, evidence_id and requirement_id.
@@ -221,19 +221,23 @@ library PorJudgeCheck {
         returns (bool ok, uint256[] memory at)
     {
         bytes calldata leaf = leafOf(d, p);
-        (bytes32 err,) = PorCbor.check(leaf);
-        if (err != 0) return (false, at);
-        (ok, at) = PorRecords.fields(leaf, 0, VERDICT_KEYS);
-        if (!ok) {
-            uint256[] memory short;
-            bytes memory keys = VERDICT_KEYS;
+        // the §2 pass keeps the top-level items' offsets (`PorCbor.check`'s answer): a
+        // verdict is a map of 11 entries (VERDICT_KEYS) or 10 (without resolution_time),
+        // its keys read from those offsets (`PorRecords.topFields`, no walk)
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leaf);
+        if (err != 0 || (top.length != 22 && top.length != 20)) return (false, at);
+        bytes memory keys = VERDICT_KEYS;
+        if (top.length == 20) {
             assembly ("memory-safe") {
                 let from := add(add(keys, 32), TIME_KEY)
                 mcopy(from, add(from, 16), sub(mload(keys), add(TIME_KEY, 16)))
                 mstore(keys, sub(mload(keys), 16))
             }
-            (ok, short) = PorRecords.fields(leaf, 0, keys);
-            if (!ok) return (false, at);
+        }
+        (ok, at) = PorRecords.topFields(leaf, top, keys);
+        if (!ok) return (false, at);
+        if (at.length == 10) {
+            uint256[] memory short = at;
             at = new uint256[](11);
             for (uint256 i = 0; i < 10; i++) at[i < 8 ? i : i + 1] = short[i];
         }
@@ -278,7 +282,7 @@ library PorJudgeCheck {
         uint256 time;
         if (at[8] != 0) (, time) = PorCbor.uintAt(d, at[8]);
         return at[8] != 0 && time == s.end && committed == confidence && outcomeCode(d, at[V_OUTCOME]) == outcome
-            && ruleCode(d, at[10]) == rule && PorRecords.sameTextAt(d, at[V_MARKET], s.marketId);
+            && ruleCode(d, at[10]) == rule && PorCborKeys.sameText(d, at[V_MARKET], s.marketId);
     }
 
     /// Each extract part is an extract step below evidence_count whose output.evidence_id
@@ -297,7 +301,7 @@ library PorJudgeCheck {
             if (!seen(d, first, p)) {
                 if (k == all.length) return false;
                 (bool extract, uint256 eid) = extractAt(d, all[k], steps[k], evidenceCount);
-                if (extract ? !PorRecords.sameTextAt(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
+                if (extract ? !PorCborKeys.sameText(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
                 k++;
             }
             p = PorCbor.skip(d, p);
@@ -322,7 +326,7 @@ library PorJudgeCheck {
     /// The text at `p` equals one of the texts from `first` up to `p`.
     function seen(bytes calldata d, uint256 first, uint256 p) private pure returns (bool) {
         for (uint256 q = first; q < p; q = PorCbor.skip(d, q)) {
-            if (PorRecords.sameTextAt(d, q, p)) return true;
+            if (PorCborKeys.sameText(d, q, p)) return true;
         }
         return false;
     }
@@ -356,19 +360,17 @@ library PorJudgeCheck {
         if (!PorJudgeRules.textIs(d, PorJudgeRules.field(d, at[PorRecords.STEP_INPUTS], PorJudgeRules.K_KIND), PorJudgeRules.T_EXTRACT_CLAIMS)) return (false, c);
         c.requirement = at[O_REQUIREMENT_ID];
         (bool req,,) = PorCbor.str(d, c.requirement, PorCbor.TEXT);
-        uint256[] memory f;
-        (ok, f) = PorRecords.fields(
-            d, at[O_CARD], "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier"
-        );
-        if (!ok || !req) return (false, c); // absent (0): no text, as in `extractAt`
-        (bool source,,) = PorCbor.str(d, f[0], PorCbor.TEXT);
+        // exactly the five keys, source_id a text (one pass; absent (0): the proof's map
+        // head is no map of five entries, as in `extractAt`)
+        (bool source, uint256[5] memory f,) = PorCborKeys.exact(d, at[O_CARD], PorCborKeys.cardWords(), 5, 1);
+        if (!source || !req) return (false, c);
         (bool status,) = PorRecords.uintIn(d, f[1], 100, 599);
         (bool time,) = PorRecords.uintIn(d, f[2], 0, PorJudgeRules.MAX_TIME);
         bool conf;
         bool tier;
         (conf, c.confidence) = PorRecords.uintIn(d, f[3], 0, 10_000);
         (tier, c.tier) = PorRecords.uintIn(d, f[4], 0, 3);
-        ok = source && status && time && conf && tier;
+        ok = status && time && conf && tier;
     }
 
     /// The map step's output.evaluation_variables, read as `variables_from`.

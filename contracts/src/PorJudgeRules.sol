@@ -112,16 +112,6 @@ library PorJudgeRules {
         return get(d, pos, k);
     }
 
-    /// `PorDeduceSpec.next` (a key resumed after an earlier one's value `prev`, with `left`
-    /// entries after it; `prev` 0: the whole map) for the key whose key word is `k`.
-    function next(bytes calldata d, uint256 pos, uint256 prev, uint256 left, uint256 k)
-        internal
-        pure
-        returns (uint256, uint256)
-    {
-        return PorDeduceSpec.next(d, pos, prev, left, k);
-    }
-
     /// `PorCbor.isText(d, pos, text)` for the text whose key word is `k` (`T_*`), compared
     /// as one word: the item's head (0x60 | n, or 0x78 n from 24 bytes on) and its n bytes
     /// against that encoding of the text (n at most 30; every text here is).
@@ -413,7 +403,7 @@ library PorJudgeRules {
     /// min_provenance_tier of the requirement whose id is the text at `req`.
     function tierOf(bytes calldata d, Spec memory s, uint256 req) private pure returns (bool, uint256) {
         for (uint256 i = 0; i < s.requirementCount; i++) {
-            if (PorRecords.sameTextAt(d, s.ids[i], req)) return (true, s.tiers[i]);
+            if (PorCborKeys.sameText(d, s.ids[i], req)) return (true, s.tiers[i]);
         }
         return (false, 0);
     }

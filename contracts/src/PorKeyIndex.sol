@@ -28,7 +28,6 @@ library PorKeyIndex {
                 r := q
                 for { let items := 1 } items { items := sub(items, 1) } {
                     let ib := byte(0, calldataload(add(b, r)))
-                    let major := shr(5, ib)
                     let a := and(ib, 31)
                     r := add(r, 1)
                     if gt(a, 23) {
@@ -36,9 +35,10 @@ library PorKeyIndex {
                         a := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
                         r := add(r, width)
                     }
-                    if or(eq(major, 2), eq(major, 3)) { r := add(r, a) }
-                    if eq(major, 4) { items := add(items, a) }
-                    if eq(major, 5) { items := add(items, shl(1, a)) }
+                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
+                    let m := shr(6, ib)
+                    r := add(r, mul(eq(m, 1), a))
+                    items := add(items, mul(eq(m, 2), shl(shr(5, and(ib, 0x20)), a)))
                 }
             }
             let b := d.offset
@@ -76,6 +76,71 @@ library PorKeyIndex {
                 end := p
             }
             if iszero(end) { end := skip(b, pos) }
+        }
+    }
+
+    /// The value offsets of the keys whose key words are `k0`, `k1`, `k2` (non-zero,
+    /// distinct) in the map at `pos` of a checked document (0: absent, or `pos` not a
+    /// map): `PorDeduceSpec.get` of each, from one walk that stops once all three are
+    /// found (keys read as `indexTo` reads them, values skipped as `PorCbor.skip` does).
+    function three(bytes calldata d, uint256 pos, uint256 k0, uint256 k1, uint256 k2)
+        internal
+        pure
+        returns (uint256 v0, uint256 v1, uint256 v2)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let ib := byte(0, calldataload(add(b, pos)))
+            if eq(shr(5, ib), 5) {
+                let count := and(ib, 31)
+                let p := add(pos, 1)
+                if gt(count, 23) {
+                    let width := shl(sub(count, 24), 1)
+                    count := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                for { let left := 3 } and(gt(count, 0), gt(left, 0)) { count := sub(count, 1) } {
+                    let len := and(byte(0, calldataload(add(b, p))), 31)
+                    let at := add(p, 1)
+                    if gt(len, 23) {
+                        let width := shl(sub(len, 24), 1)
+                        len := shr(sub(256, shl(3, width)), calldataload(add(b, at)))
+                        at := add(at, width)
+                    }
+                    let w := 0
+                    if lt(len, 32) { w := or(and(calldataload(add(b, at)), not(shr(shl(3, len), not(0)))), len) }
+                    at := add(at, len)
+                    if eq(w, k0) {
+                        v0 := at
+                        left := sub(left, 1)
+                    }
+                    if eq(w, k1) {
+                        v1 := at
+                        left := sub(left, 1)
+                    }
+                    if eq(w, k2) {
+                        v2 := at
+                        left := sub(left, 1)
+                    }
+                    // the value (PorCbor.skip)
+                    p := at
+                    // (PorCbor.skip's branchless step: a string's length or a container's
+                    // count added by shr(6, head): 1 a string, 2 an array or map)
+                    for { let items := 1 } items { items := sub(items, 1) } {
+                        let vb := byte(0, calldataload(add(b, p)))
+                        let a := and(vb, 31)
+                        p := add(p, 1)
+                        if gt(a, 23) {
+                            let width := shl(sub(a, 24), 1)
+                            a := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                            p := add(p, width)
+                        }
+                        let m := shr(6, vb)
+                        p := add(p, mul(eq(m, 1), a))
+                        items := add(items, mul(eq(m, 2), shl(shr(5, and(vb, 0x20)), a)))
+                    }
+                }
+            }
         }
     }
 
