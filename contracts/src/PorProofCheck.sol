@@ -122,7 +122,7 @@ contract PorProofCheck {
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
         if (!readProof(proof)) return (false, MALFORMED, 0);
-        return IPorProofExec(executor(CITATION)).check(proof);
+        return forward(executor(CITATION), IPorProofExec.check.selector);
     }
 
     /// §10.4 step 0 for a proof of n bytes: the §2 reader, and at most 16 + floor(n / 4)
@@ -158,7 +158,7 @@ contract PorProofCheck {
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
         if (!readProof(proof)) return (false, MALFORMED, 0);
-        return IPorStepExec(stepExecutor(proof)).execute(proof);
+        return forward(stepExecutor(proof), IPorStepExec.execute.selector);
     }
 
     /// Any proof the registry settles by (SPEC §14.4): the §2 reader once, then by its
@@ -169,10 +169,32 @@ contract PorProofCheck {
         (bool read, uint256[] memory top) = readTop(proof);
         if (!read) return (false, MALFORMED, 0);
         (bytes32 schema, bool named) = schemaOf(proof, schemaAt(proof, top));
-        if (schema == ONE_STEP) return IPorStepExec(stepExecutor(proof)).execute(proof);
+        if (schema == ONE_STEP) return forward(stepExecutor(proof), IPorStepExec.execute.selector);
         address x = named ? executor(schema) : address(0);
         if (x == address(0)) x = executor(CITATION);
-        return IPorProofExec(x).check(proof);
+        return forward(x, IPorProofExec.check.selector);
+    }
+
+    /// The call `IPorProofExec(x).check(proof)` (`sel` its selector) or
+    /// `IPorStepExec(x).execute(proof)`, with the same answer: this call's own calldata
+    /// (every external function here takes one `bytes`, as both do) under `sel`, copied to
+    /// memory offset 0 (not past what the reader used: less memory to expand), the
+    /// callee's revert passed on, a short answer or a `won` that is not a bool a revert
+    /// with no data (as the ABI decoder's), else its three words returned as they are.
+    /// Nothing runs after it: the memory it overwrites is never read again.
+    function forward(address x, bytes4 sel) private view returns (bool, bytes32, bytes32) {
+        assembly {
+            calldatacopy(0, 0, calldatasize())
+            mstore(0, or(shr(32, shl(32, mload(0))), sel))
+            if iszero(staticcall(gas(), x, 0, calldatasize(), 0, 0)) {
+                returndatacopy(0, 0, returndatasize())
+                revert(0, returndatasize())
+            }
+            if lt(returndatasize(), 0x60) { revert(0, 0) }
+            returndatacopy(0, 0, 0x60)
+            if gt(mload(0), 1) { revert(0, 0) }
+            return(0, 0x60)
+        }
     }
 
     /// The executor of a reader-checked OneStepProof: the one of its step's kind, else
