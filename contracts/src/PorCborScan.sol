@@ -355,6 +355,37 @@ library PorCborScan {
                     state := sub(state, 1)
                     continue
                 }
+                if eq(b, 0x78) {
+                    // a text of 24 to 255 bytes: as the 0x58 path, then ASCII in two word
+                    // tests up to 64 bytes (the bytes past the text masked off), `utf8Bad`
+                    // only otherwise
+                    arg := shr(248, calldataload(p))
+                    p := add(add(p, 1), arg) // its end
+                    if gt(p, end) {
+                        code := 2
+                        if lt(add(pos, 1), end) { code := sub(6, shl(2, iszero(lt(arg, 24)))) }
+                        break
+                    }
+                    if lt(arg, 24) {
+                        code := 6
+                        break
+                    }
+                    let t := sub(p, arg) // the text's start
+                    let k := arg // its bytes in the first word
+                    if gt(k, 32) { k := 32 }
+                    let r := sub(arg, k) // in the second (above 32: `utf8Bad`)
+                    if or(gt(r, 32), or(
+                        and(calldataload(t), and(HIGH, not(shr(shl(3, k), not(0))))),
+                        and(calldataload(add(t, 32)), and(HIGH, not(shr(shl(3, r), not(0))))))) {
+                        if utf8Bad(t, p) {
+                            code := 13
+                            break
+                        }
+                    }
+                    pos := p
+                    state := sub(state, 1)
+                    continue
+                }
                 if or(gt(arg, 23), gt(b, 0xbf)) {
                     switch and(eq(arg, 24), lt(b, 0xc0))
                     case 1 {

@@ -223,16 +223,29 @@ library PorInclusion {
 
     /// SHA-256 of the map at [start, end) without its `challenge_id` entry (SPEC §10.3):
     /// the map's count is one less (one-byte heads: at most 23 fields) and the entry's
-    /// bytes (key and 32-byte value) are cut out.
+    /// bytes (key and 32-byte value) are cut out. The bytes are put together past the free
+    /// memory pointer, which stays (as `PorMerkle.leafHash`): every part's body reuses the
+    /// same memory, so the memory to expand is the largest body's, not their sum.
     function bodyHash(bytes calldata d, uint256 start, uint256 end, uint256 idValue)
         internal
-        pure
-        returns (bytes32)
+        view
+        returns (bytes32 h)
     {
         uint256 keyStart = idValue - 13; // "challenge_id": 0x6c and 12 bytes
-        return sha256(
-            abi.encodePacked(bytes1(uint8(d[start]) - 1), d[start + 1:keyStart], d[idValue + 34:end])
-        );
+        // the same checks, in the same order, as abi.encodePacked's arguments had
+        uint8 head = uint8(d[start]) - 1;
+        bytes calldata before = d[start + 1:keyStart];
+        bytes calldata rest = d[idValue + 34:end];
+        assembly ("memory-safe") {
+            let p := mload(0x40)
+            mstore8(p, head)
+            calldatacopy(add(p, 1), before.offset, before.length)
+            calldatacopy(add(add(p, 1), before.length), rest.offset, rest.length)
+            if iszero(staticcall(gas(), 0x02, p, add(add(1, before.length), rest.length), 0x00, 0x20)) {
+                revert(0, 0)
+            }
+            h := mload(0x00)
+        }
     }
 
     /// verify_inclusion_proof for a part of kind `want` under `porRoot` (SPEC §10.4.1).

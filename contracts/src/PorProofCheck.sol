@@ -3,7 +3,6 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborTop} from "./PorCborTop.sol";
-import {PorCitationCheck} from "./PorCitationCheck.sol";
 import {PorIds} from "./PorIds.sol";
 
 /// A one-step executor (SPEC §14.8): `KIND()` is keccak256 of the step kind it
@@ -23,17 +22,20 @@ interface IPorProofExec {
 /// @notice Every function takes the exact bytes of a por document and returns what
 /// `por check-proof` decides: `won` and the check id (keccak256 of its SPEC text), with
 /// the proof's `por_root`, which the caller compares with a root it trusts (a signed
-/// verdict's). Nothing is stored; a registry calls this contract. CitationProofs are
-/// checked here; every other proof is routed to an executor contract fixed in the
-/// constructor (one per step kind or proof schema, each under the code-size limit).
+/// verdict's). Nothing is stored; a registry calls this contract. Every proof is routed
+/// to an executor contract fixed in the constructor (one per step kind or proof schema,
+/// each under the code-size limit); the CitationProof's (`PorCitationExec`) also answers
+/// every schema no executor names.
 contract PorProofCheck {
     bytes32 internal constant MALFORMED = PorIds.MALFORMED;
     /// The proof item cap (SPEC §10.4 step 0): 16 + floor(n / 4) for n bytes.
     uint256 internal constant PROOF_BASE_ITEMS = 16;
     uint256 internal constant PROOF_BYTES_PER_ITEM = 4;
     bytes32 internal constant ONE_STEP = keccak256("por.OneStepProof/1");
+    /// The CitationProof's schema: its executor answers every schema no executor names.
+    bytes32 internal constant CITATION = keccak256("por.CitationProof/2");
     /// At most this many executors (each one immutable kind and address).
-    uint256 public constant MAX_EXECUTORS = 8;
+    uint256 public constant MAX_EXECUTORS = 10;
 
     /// A one-step proof of a step kind the chain does not re-execute (keccak256 of its
     /// inputs.kind), raised by the executor: it goes to the court path (SPEC §14.8).
@@ -51,6 +53,8 @@ contract PorProofCheck {
     bytes32 private immutable k5;
     bytes32 private immutable k6;
     bytes32 private immutable k7;
+    bytes32 private immutable k8;
+    bytes32 private immutable k9;
     address private immutable x0;
     address private immutable x1;
     address private immutable x2;
@@ -59,6 +63,8 @@ contract PorProofCheck {
     address private immutable x5;
     address private immutable x6;
     address private immutable x7;
+    address private immutable x8;
+    address private immutable x9;
     /// How many executors the constructor took.
     uint256 public immutable executorCount;
 
@@ -81,8 +87,10 @@ contract PorProofCheck {
             }
             (kinds[i], at[i]) = (kind, x);
         }
-        (k0, k1, k2, k3, k4, k5, k6, k7) = (kinds[0], kinds[1], kinds[2], kinds[3], kinds[4], kinds[5], kinds[6], kinds[7]);
-        (x0, x1, x2, x3, x4, x5, x6, x7) = (at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7]);
+        (k0, k1, k2, k3, k4) = (kinds[0], kinds[1], kinds[2], kinds[3], kinds[4]);
+        (k5, k6, k7, k8, k9) = (kinds[5], kinds[6], kinds[7], kinds[8], kinds[9]);
+        (x0, x1, x2, x3, x4) = (at[0], at[1], at[2], at[3], at[4]);
+        (x5, x6, x7, x8, x9) = (at[5], at[6], at[7], at[8], at[9]);
         executorCount = n;
     }
 
@@ -97,6 +105,8 @@ contract PorProofCheck {
         if (kind == k5) return x5;
         if (kind == k6) return x6;
         if (kind == k7) return x7;
+        if (kind == k8) return x8;
+        if (kind == k9) return x9;
         return address(0);
     }
 
@@ -112,7 +122,7 @@ contract PorProofCheck {
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
         if (!readProof(proof)) return (false, MALFORMED, 0);
-        return PorCitationCheck.checkChecked(proof);
+        return forward(executor(CITATION), IPorProofExec.check.selector);
     }
 
     /// §10.4 step 0 for a proof of n bytes: the §2 reader, and at most 16 + floor(n / 4)
@@ -148,21 +158,43 @@ contract PorProofCheck {
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
         if (!readProof(proof)) return (false, MALFORMED, 0);
-        return IPorStepExec(stepExecutor(proof)).execute(proof);
+        return forward(stepExecutor(proof), IPorStepExec.execute.selector);
     }
 
     /// Any proof the registry settles by (SPEC §14.4): the §2 reader once, then by its
     /// `schema`: a OneStepProof to the executor of its step's kind, a schema with an
-    /// executor to that executor's `check`, anything else to the CitationProof checker
+    /// executor to that executor's `check`, anything else to the CitationProof's executor
     /// (which names what else it is).
     function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
         (bool read, uint256[] memory top) = readTop(proof);
         if (!read) return (false, MALFORMED, 0);
         (bytes32 schema, bool named) = schemaOf(proof, schemaAt(proof, top));
-        if (schema == ONE_STEP) return IPorStepExec(stepExecutor(proof)).execute(proof);
+        if (schema == ONE_STEP) return forward(stepExecutor(proof), IPorStepExec.execute.selector);
         address x = named ? executor(schema) : address(0);
-        if (x != address(0)) return IPorProofExec(x).check(proof);
-        return PorCitationCheck.checkChecked(proof);
+        if (x == address(0)) x = executor(CITATION);
+        return forward(x, IPorProofExec.check.selector);
+    }
+
+    /// The call `IPorProofExec(x).check(proof)` (`sel` its selector) or
+    /// `IPorStepExec(x).execute(proof)`, with the same answer: this call's own calldata
+    /// (every external function here takes one `bytes`, as both do) under `sel`, copied to
+    /// memory offset 0 (not past what the reader used: less memory to expand), the
+    /// callee's revert passed on, a short answer or a `won` that is not a bool a revert
+    /// with no data (as the ABI decoder's), else its three words returned as they are.
+    /// Nothing runs after it: the memory it overwrites is never read again.
+    function forward(address x, bytes4 sel) private view returns (bool, bytes32, bytes32) {
+        assembly {
+            calldatacopy(0, 0, calldatasize())
+            mstore(0, or(shr(32, shl(32, mload(0))), sel))
+            if iszero(staticcall(gas(), x, 0, calldatasize(), 0, 0)) {
+                returndatacopy(0, 0, returndatasize())
+                revert(0, returndatasize())
+            }
+            if lt(returndatasize(), 0x60) { revert(0, 0) }
+            returndatacopy(0, 0, 0x60)
+            if gt(mload(0), 1) { revert(0, 0) }
+            return(0, 0x60)
+        }
     }
 
     /// The executor of a reader-checked OneStepProof: the one of its step's kind, else

@@ -88,7 +88,7 @@ def test_the_constructor_refuses_a_list_it_cannot_route_by() -> None:
     zero = chain.evm.deploy(CALLER, stub(bytes(32)))
     assert _revert_name(chain, checker_code([])) == ("ExecutorCount(uint256)",
                                                       encode(["uint256"], [0]))
-    assert _revert_name(chain, checker_code([mapper] * 9))[0] == "ExecutorCount(uint256)"
+    assert _revert_name(chain, checker_code([mapper] * 11))[0] == "ExecutorCount(uint256)"
     for bad, listed in ((CALLER, [mapper, CALLER]), (mapper, [mapper, mapper]),
                         (silent, [mapper, silent]), (zero, [zero])):
         name, args = _revert_name(chain, checker_code(listed))
@@ -149,3 +149,49 @@ def test_a_step_leaf_the_router_cannot_read_gets_the_python_answer(leaf: bytes) 
         assert (won, check_id) == (True, "one_step.mismatch")
     else:
         assert (won, check_id) == python_answer(proof), leaf
+
+
+def stub_returning(kind: bytes, body: bytes) -> bytes:
+    """Creation code of an executor stub: ``KIND()`` returns ``kind``; any other call
+    returns ``body`` exactly (copied from its code)."""
+    select = keccak256(b"KIND()")[:4]
+    head = bytes.fromhex("600035" "60e01c" "63") + select + bytes.fromhex("14" "61")
+    # 0x0b: PUSH2 <KIND path> JUMPI; then CODECOPY(0, body, n), RETURN(0, n)
+    copy = (b"\x57\x61" + len(body).to_bytes(2, "big") + b"\x61{OFF}\x60\x00\x39\x61"
+            + len(body).to_bytes(2, "big") + b"\x60\x00\xf3")
+    kind_path = b"\x5b\x7f" + kind + bytes.fromhex("6000" "52" "6020" "6000" "f3")
+    jump = len(head) + 2 + len(copy) - 3  # {OFF} is 5 bytes in the template, 2 in the code
+    offset = jump + len(kind_path)
+    runtime = (head + jump.to_bytes(2, "big")
+               + copy.replace(b"{OFF}", offset.to_bytes(2, "big")) + kind_path + body)
+    assert runtime[jump] == 0x5B and runtime[offset:] == body
+    return bytes([0x61]) + len(runtime).to_bytes(2, "big") + bytes(
+        [0x60, 14, 0x60, 0, 0x39, 0x61]) + len(runtime).to_bytes(2, "big") + bytes(
+        [0x60, 0, 0xF3]) + runtime
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    (encode(["bool", "bytes32", "bytes32"], [True, MISMATCH, b"\x07" * 32]),
+     (True, MISMATCH, b"\x07" * 32)),
+    (encode(["bool", "bytes32", "bytes32"], [False, MISMATCH, bytes(32)]) + b"\xff" * 40,
+     (False, MISMATCH, bytes(32))),  # a longer answer: its first three words
+    (encode(["bool", "bytes32"], [True, MISMATCH]), None),  # short: a revert, no data
+    (encode(["uint256", "bytes32", "bytes32"], [2, MISMATCH, bytes(32)]), None),  # not a bool
+    (b"", None),
+], ids=["answer", "longer", "short", "not a bool", "empty"])
+def test_the_router_passes_an_executors_answer_as_the_abi_decoder_would(
+        body: bytes, expected: tuple[bool, bytes, bytes] | None) -> None:
+    """The router forwards its own calldata to the executor and returns the executor's
+    three words as they are (ADR 0015 s35 reader2): an answer the ABI decoder would refuse
+    (short, or `won` not a bool) reverts with no data, as the decoder's `revert(0, 0)`."""
+    document = cbor_encode({"schema": "por.HeaderProof/1", "kind": "evidence_leaf"})
+    chain = ProofChecker(extra=(stub_returning(keccak256(b"por.HeaderProof/1"), body),))
+    calldata = keccak256(b"checkProof(bytes)")[:4] + encode(["bytes"], [document])
+    if expected is not None:
+        out = bytes(chain.evm.message_call(CALLER, chain.address, calldata))
+        assert out == encode(["bool", "bytes32", "bytes32"], list(expected))
+        return
+    with pytest.raises(RuntimeError) as raised:
+        chain.evm.message_call(CALLER, chain.address, calldata)
+    found = re.search(r"output: 0x([0-9a-f]*)", str(raised.value))
+    assert found is not None and found.group(1) == ""
