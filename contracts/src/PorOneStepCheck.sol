@@ -149,11 +149,14 @@ library PorOneStepCheck {
     /// verified part of its kind, whose component path check it shares when equal.
     function verifyPart(bytes calldata d, Parts memory parts, uint256 i, bytes32 porRoot) private view returns (bytes32) {
         PorInclusion.Part[] memory all = parts.all;
-        uint256 last = i == 2 + parts.evidenceCount ? 0 : i - 1;
         uint8 want = i == 0 || i > 1 + parts.evidenceCount
             ? PorInclusion.REASONING_LEAF
             : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.EVIDENCE_LEAF;
-        bool known = (i > 2 || i == last + 2) && PorInclusion.sameComponent(d, all[last], all[i]);
+        bool known;
+        if (i > 1) {
+            uint256 last = i == 2 + parts.evidenceCount ? 0 : i - 1;
+            known = (i > 2 || last == 0) && PorInclusion.sameComponent(d, all[last], all[i]);
+        }
         return PorInclusion.verify(d, all[i], want, porRoot, known);
     }
 
