@@ -6,7 +6,7 @@ the same kind (``PorInclusion.sameComponent``): the first prior step against the
 every later prior step, evidence part or extract step against the one before it. Each
 case edits one such part (then reseals it and the proof) so that it differs from its
 reference in one place - a sibling's last byte, the siblings' order, one sibling more
-or less, the component_root's last byte, a tree_size for which the leaf path still
+or less, the component_root's last byte or a forged tree's of the same size, a tree_size for which the leaf path still
 holds - and the chain's (won, id) must be ``por check-proof``'s.
 """
 
@@ -23,6 +23,7 @@ from proof_check_support import ProofChecker, citation_proof, python_answer
 from por.challenge.one_step import build_one_step_proof
 from por.challenge.records import challenge_id_from_body
 from por.encoding import decode, encode
+from por.merkle.tree import inclusion_proof, root_hash
 from por.scenarios import list_scenarios
 
 COUNTS: Counter[str] = Counter()
@@ -43,6 +44,15 @@ def _flip_last(data: bytes) -> bytes:
     return data[:-1] + bytes([data[-1] ^ 0x01])
 
 
+def _forged_tree(part: Part, size: int) -> Part:
+    """A tree of ``size`` leaves holding ``part``'s leaf at its index, the others made up:
+    its leaf path holds, its component_root is no committed component's."""
+    leaves = [b"forged %d" % j for j in range(size)]
+    leaves[part["leaf_index"]] = part["leaf"]
+    return {"tree_size": size, "component_root": root_hash(leaves),
+            "leaf_path": inclusion_proof(leaves, part["leaf_index"])}
+
+
 def _edits(ref: Part, part: Part) -> dict[str, Callable[[Part], None]]:
     """Edits of ``part`` that make it differ from ``ref`` in one place, and one that
     makes its component fields ``ref``'s."""
@@ -57,6 +67,8 @@ def _edits(ref: Part, part: Part) -> dict[str, Callable[[Part], None]]:
         "a sibling less": lambda p: p.update(component_path=p["component_path"][:-1]),
         "siblings reversed": lambda p: p.update(component_path=p["component_path"][::-1]),
     }
+    edits["a forged tree of ref's size, ref's path"] = lambda p: p.update(
+        _forged_tree(p, ref["tree_size"]), component_path=list(ref["component_path"]))
     for k in range(len(part["component_path"])):
         edits[f"sibling {k} last byte"] = lambda p, k=k: p.update(component_path=[
             _flip_last(h) if j == k else h for j, h in enumerate(p["component_path"])])
