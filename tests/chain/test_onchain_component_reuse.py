@@ -6,8 +6,8 @@ the same kind (``PorInclusion.sameComponent``): the first prior step against the
 every later prior step, evidence part or extract step against the one before it. Each
 case edits one such part (then reseals it and the proof) so that it differs from its
 reference in one place - a sibling's last byte, the siblings' order, one sibling more
-or less, the component_root's last byte or a forged tree's of the same size, a tree_size for which the leaf path still
-holds - and the chain's (won, id) must be ``por check-proof``'s.
+or less, the component_root's last byte or a forged tree's of the same size, a tree_size
+for which the leaf path still holds - and the chain's (won, id) must be ``por check-proof``'s.
 """
 
 from __future__ import annotations
