@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from exec_support import honest
+from bundle_edits import honest
 from proof_check_support import ProofChecker, citation_proof, python_answer
 
 from por.challenge.one_step import build_one_step_proof
@@ -53,6 +53,19 @@ def _forged_tree(part: Part, size: int) -> Part:
             "leaf_path": inclusion_proof(leaves, part["leaf_index"])}
 
 
+def _sibling_flipped(k: int) -> Callable[[Part], None]:
+    def edit(p: Part) -> None:
+        p["component_path"] = [_flip_last(h) if j == k else h
+                               for j, h in enumerate(p["component_path"])]
+    return edit
+
+
+def _size_plus(more: int) -> Callable[[Part], None]:
+    def edit(p: Part) -> None:
+        p["tree_size"] += more
+    return edit
+
+
 def _edits(ref: Part, part: Part) -> dict[str, Callable[[Part], None]]:
     """Edits of ``part`` that make it differ from ``ref`` in one place, and one that
     makes its component fields ``ref``'s."""
@@ -70,11 +83,9 @@ def _edits(ref: Part, part: Part) -> dict[str, Callable[[Part], None]]:
     edits["a forged tree of ref's size, ref's path"] = lambda p: p.update(
         _forged_tree(p, ref["tree_size"]), component_path=list(ref["component_path"]))
     for k in range(len(part["component_path"])):
-        edits[f"sibling {k} last byte"] = lambda p, k=k: p.update(component_path=[
-            _flip_last(h) if j == k else h for j, h in enumerate(p["component_path"])])
+        edits[f"sibling {k} last byte"] = _sibling_flipped(k)
     for more in (1, 2, 3):
-        edits[f"tree_size +{more}"] = lambda p, more=more: p.update(
-            tree_size=p["tree_size"] + more)
+        edits[f"tree_size +{more}"] = _size_plus(more)
     return edits
 
 
@@ -85,7 +96,8 @@ def _cases(proof: bytes, where: list[tuple[str, int, str, int]]) -> list[tuple[s
     value = decode(proof)
     for key, index, ref_key, ref_index in where:
         def at(v: dict[str, Any], k: str, i: int) -> Part:
-            return v[k] if i < 0 else v[k][i]
+            part: Part = v[k] if i < 0 else v[k][i]
+            return part
         for name, edit in _edits(at(value, ref_key, ref_index), at(value, key, index)).items():
             copy = decode(proof)
             part = at(copy, key, index)
