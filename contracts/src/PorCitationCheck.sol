@@ -92,7 +92,8 @@ library PorCitationCheck {
         if (!ok || !rootOk) return (false, SCHEMA, porRoot);
         // 1-3. Every part under por_root, then the proof's own id.
         for (uint256 i = 0; i < parts.length; i++) {
-            bytes32 err = PorInclusion.verify(d, parts[i], PorInclusion.REASONING_LEAF, porRoot);
+            bool known = i > 0 && PorInclusion.sameComponent(d, parts[i - 1], parts[i]);
+            bytes32 err = PorInclusion.verify(d, parts[i], PorInclusion.REASONING_LEAF, porRoot, known);
             if (err != 0) return (false, err, porRoot);
         }
         (, bytes32 challengeId) = PorCbor.hashAt(d, at[F_ID]);

@@ -248,28 +248,69 @@ library PorInclusion {
         }
     }
 
+    /// Parts `a` and `b` give the same component leaf and the same component path: the
+    /// same component_root, tree_size and path hashes (each path item is 58 20 and the
+    /// hash, `parse`). Of the same kind, the second's component path then gives the root
+    /// the first's gave (a function of these alone), so it is not hashed again.
+    function sameComponent(bytes calldata d, Part memory a, Part memory b) internal pure returns (bool same) {
+        assembly ("memory-safe") {
+            // componentPath, componentPathLength, componentRoot: 0x140, 0x160, 0x180;
+            // treeSize 0xe0
+            let n := mload(add(a, 0x160))
+            same := and(and(eq(n, mload(add(b, 0x160))), eq(mload(add(a, 0x180)), mload(add(b, 0x180)))),
+                eq(mload(add(a, 0xe0)), mload(add(b, 0xe0))))
+            let x := add(d.offset, add(mload(add(a, 0x140)), 2))
+            let y := add(d.offset, add(mload(add(b, 0x140)), 2))
+            for { let end := add(x, mul(34, n)) } and(same, lt(x, end)) {} {
+                same := eq(calldataload(x), calldataload(y))
+                x := add(x, 34)
+                y := add(y, 34)
+            }
+        }
+    }
+
     /// verify_inclusion_proof for a part of kind `want` under `porRoot` (SPEC §10.4.1).
     function verify(bytes calldata d, Part memory p, uint8 want, bytes32 porRoot)
+        internal
+        view
+        returns (bytes32)
+    {
+        return verify(d, p, want, porRoot, false);
+    }
+
+    /// `verify`;
+    /// `known` true when an earlier part of kind `want` that passed has the same component
+    /// leaf and path (`sameComponent`): its component path check is not run again.
+    function verify(bytes calldata d, Part memory p, uint8 want, bytes32 porRoot, bool known)
         internal
         view
         returns (bytes32 err)
     {
         if (p.kind != want) return KIND;
-        bytes memory component = want == PROMPT_SPEC
-            ? bytes("prompt_spec")
-            : want == EVIDENCE_LEAF ? bytes("evidence") : want == REASONING_LEAF ? bytes("reasoning") : bytes("verdict");
-        if (!PorCbor.isText(d, p.component, component)) return COMPONENT;
+        // the component text (head and bytes, as `PorCbor.isText`) and its position
+        bool named;
+        uint256 position;
+        assembly ("memory-safe") {
+            let w := calldataload(add(d.offset, mload(add(p, 0x60))))
+            switch want
+            case 1 { named := eq(shr(160, w), T_PROMPT_SPEC) position := 1 }
+            case 2 { named := eq(shr(184, w), 0x6865766964656e6365) position := 2 } // "evidence"
+            case 3 { named := eq(shr(176, w), 0x69726561736f6e696e67) position := 4 } // "reasoning"
+            default { named := eq(shr(192, w), T_VERDICT) position := 5 }
+        }
+        if (!named) return COMPONENT;
         if (p.porRoot != porRoot) return POR_ROOT;
         bytes32 got;
         (err, got) = root(d, PorMerkle.leafHash(d[p.leaf:p.leaf + p.leafLength]), p.leafIndex,
             p.treeSize, p.leafPath, p.leafPathLength);
         if (err != 0) return err;
         if (got != p.componentRoot) return LEAF_PATH;
-        uint256 position = want == PROMPT_SPEC ? 1 : want == EVIDENCE_LEAF ? 2 : want == REASONING_LEAF ? 4 : 5;
-        (err, got) = root(d, PorMerkle.componentLeafHash(p.componentRoot, uint64(p.treeSize)),
-            position, COMPONENTS, p.componentPath, p.componentPathLength);
-        if (err != 0) return err;
-        if (got != porRoot) return COMPONENT_PATH;
+        if (!known) {
+            (err, got) = root(d, PorMerkle.componentLeafHash(p.componentRoot, uint64(p.treeSize)),
+                position, COMPONENTS, p.componentPath, p.componentPathLength);
+            if (err != 0) return err;
+            if (got != porRoot) return COMPONENT_PATH;
+        }
         if (bodyHash(d, p.start, p.end, p.challengeIdAt) != p.challengeId) return CHALLENGE_ID;
         return 0;
     }

@@ -133,12 +133,8 @@ library PorOneStepCheck {
         bool rootOk;
         (rootOk, porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
         if (!ok || !rootOk) return (SCHEMA, porRoot, parts);
-        PorInclusion.Part[] memory all = parts.all;
-        for (uint256 i = 0; i < all.length; i++) {
-            uint8 want = i == 0 || i > 1 + parts.evidenceCount
-                ? PorInclusion.REASONING_LEAF
-                : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.EVIDENCE_LEAF;
-            bytes32 err = PorInclusion.verify(d, all[i], want, porRoot);
+        for (uint256 i = 0; i < parts.all.length; i++) {
+            bytes32 err = verifyPart(d, parts, i, porRoot);
             if (err != 0) return (err, porRoot, parts);
         }
         (, bytes32 challengeId) = PorCbor.hashAt(d, at[F_ID]);
@@ -146,6 +142,22 @@ library PorOneStepCheck {
             return (PorInclusion.CHALLENGE_ID, porRoot, parts);
         }
         return (0, porRoot, parts);
+    }
+
+    /// Part i verified under `porRoot` (SPEC §10.4.1): a reasoning part after the first
+    /// (a prior step) or an evidence part after the first is compared with the last
+    /// verified part of its kind, whose component path check it shares when equal.
+    function verifyPart(bytes calldata d, Parts memory parts, uint256 i, bytes32 porRoot) private view returns (bytes32) {
+        PorInclusion.Part[] memory all = parts.all;
+        uint8 want = i == 0 || i > 1 + parts.evidenceCount
+            ? PorInclusion.REASONING_LEAF
+            : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.EVIDENCE_LEAF;
+        bool known;
+        if (i > 1) {
+            uint256 last = i == 2 + parts.evidenceCount ? 0 : i - 1;
+            known = (i > 2 || last == 0) && PorInclusion.sameComponent(d, all[last], all[i]);
+        }
+        return PorInclusion.verify(d, all[i], want, porRoot, known);
     }
 
     /// One walk of the proof's map: each field's value offset, each part parsed once
