@@ -21,7 +21,7 @@ bytes at most, so the honest step's proof (lost ``one_step.match``) is the same 
 ``--shapes`` / ``--kinds`` select rows; ``--item-bytes B`` also pads the omitted item
 of the OmissionProof row to B bytes of content (that proof carries the item itself,
 SPEC §10.2.4 rule 3; at most 4 MiB, SPEC §5.1). ``--id-points``, ``--path-points``,
-``--text-bytes``, ``--spec-bytes`` and ``--ascii`` build the same markets under lower
+``--text-bytes``, ``--spec-bytes``, ``--ascii`` and ``--fill-bytes`` build the same markets under lower
 caps (or with every long text in ASCII), to ask what a cap would change; the ``many``
 shapes need the 8 KiB PromptSpec (8 requirements x 3 sources do not fit 4 KiB).
 
@@ -250,6 +250,10 @@ def on_anvil(kinds: tuple[Kind, ...], shapes: set[str] | None = None) -> list[di
     return out
 
 
+#: A filler code point of each UTF-8 width (``--fill-bytes``).
+FILLS = {1: "x", 2: "\u00e9", 3: "\u4e2d", 4: "\U0001f600"}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print one JSON document")
@@ -270,11 +274,15 @@ def main() -> int:
                         help="pad the PromptSpec to S canonical bytes instead of 8 192")
     parser.add_argument("--ascii", action="store_true",
                         help="fill the long texts with an ASCII letter (1 byte a code point)")
+    parser.add_argument("--fill-bytes", type=int, choices=(1, 2, 3, 4), default=4,
+                        help="UTF-8 width of the filler code point (1 'x', 2 U+00E9, "
+                             "3 U+4E2D, 4 U+1F600, the default): the script the reader "
+                             "checks slowest sets the largest proof")
     args = parser.parse_args()
     ITEM_BYTES[0] = args.item_bytes
     CAPS.update(id=args.id_points, path=args.path_points, text=args.text_bytes,
                 spec=args.spec_bytes,
-                fill="x" if args.ascii else CAPS["fill"])
+                fill="x" if args.ascii else FILLS[args.fill_bytes])
     kinds = tuple(k for k in KINDS if args.kinds is None
                   or any(k.name.lower().startswith(w.lower()) for w in args.kinds))
     chosen = None if args.shapes is None else set(args.shapes)
