@@ -21,9 +21,10 @@ bytes at most, so the honest step's proof (lost ``one_step.match``) is the same 
 ``--shapes`` / ``--kinds`` select rows; ``--item-bytes B`` also pads the omitted item
 of the OmissionProof row to B bytes of content (that proof carries the item itself,
 SPEC §10.2.4 rule 3; at most 4 MiB, SPEC §5.1). ``--id-points``, ``--path-points``,
-``--text-bytes``, ``--spec-bytes``, ``--ascii`` and ``--fill-bytes`` build the same markets under lower
-caps (or with every long text in ASCII), to ask what a cap would change; the ``many``
-shapes need the 8 KiB PromptSpec (8 requirements x 3 sources do not fit 4 KiB).
+``--text-bytes``, ``--spec-bytes``, ``--ascii`` and ``--fill-bytes`` build the same
+markets under lower caps (or with every long text in ASCII or another script), to
+ask what a cap would change; the ``many`` shapes need the 8 KiB PromptSpec (8
+requirements x 3 sources do not fit 4 KiB).
 
 ``--anvil`` settles each row on anvil instead (``bench/registry_gas.py``'s way, every
 slot cold, the transaction given anvil's whole 30 000 000 block gas limit), printing
