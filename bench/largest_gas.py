@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from bundle_edits import steps_of  # noqa: E402
-from largest_shapes import CAPS, SHAPES, market, verified  # noqa: E402
+from largest_shapes import CAPS, SHAPES, WIDE, market, verified  # noqa: E402
 from proofs import cites, forged_verdict, output_with, recommitted, with_step  # noqa: E402
 
 from por.bundle.layout import Bundle  # noqa: E402
@@ -252,7 +252,7 @@ def on_anvil(kinds: tuple[Kind, ...], shapes: set[str] | None = None) -> list[di
 
 
 #: A filler code point of each UTF-8 width (``--fill-bytes``).
-FILLS = {1: "x", 2: "\u00e9", 3: "\u4e2d", 4: "\U0001f600"}
+FILLS = {1: "x", 2: "\u00e9", 3: "\u4e2d", 4: WIDE}
 
 
 def main() -> int:

@@ -253,21 +253,6 @@ library PorAggregateRead {
 
     // --- the cited extract steps (SPEC §12.5.2) ------------------------------------------
 
-    /// card keys, canonical order: exactly these (`step_io.read_card`).
-    bytes internal constant CARD_KEYS =
-        "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
-
-    /// CARD_KEYS as `PorCborKeys.exact` words (each key's head and bytes, its length in the low byte).
-    function cardWords() private pure returns (uint256[5] memory) {
-        return [
-            uint256(0x69736f757263655f69640000000000000000000000000000000000000000000a),
-            0x6b7374617475735f636f6465000000000000000000000000000000000000000c,
-            0x6c7265747269657665645f61740000000000000000000000000000000000000d,
-            0x6e636f6e666964656e63655f627073000000000000000000000000000000000f,
-            0x6f70726f76656e616e63655f7469657200000000000000000000000000000010
-        ];
-    }
-
     /// The extract step's output keys `item` reads (`PorCborKeys.pick`: one walk).
     bytes internal constant HEAD_KEYS = "\x04card\x06claims";
     bytes internal constant TAIL_KEYS = "\x0bevidence_id\x0erequirement_id";
@@ -348,7 +333,7 @@ library PorAggregateRead {
     /// their item ranges (`step_io.CARD_RANGES`); its source_id and tier kept in `it`.
     function card(bytes calldata d, uint256 pos, Item memory it) private pure returns (bool) {
         if (pos == 0) return false;
-        (bool ok, uint256[5] memory c,) = K.exact(d, pos, cardWords(), 5, 1); // source_id a text
+        (bool ok, uint256[5] memory c,) = K.exact(d, pos, K.cardWords(), 5, 1); // source_id a text
         if (!ok) return false;
         (bool status,) = PorRecords.uintIn(d, c[1], 100, 599);
         (bool time,) = PorRecords.uintIn(d, c[2], 0, PorRecords.MAX_COUNT);

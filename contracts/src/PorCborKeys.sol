@@ -161,8 +161,9 @@ library PorCborKeys {
         }
     }
 
-    /// A card's keys (SPEC §12.5.2: source_id, status_code, retrieved_at, confidence_bps,
-    /// provenance_tier) as `exact` words (each key's head and bytes, its length in the low byte).
+    /// A card's keys, canonical order, exactly these (SPEC §12.5.2, `step_io.read_card`:
+    /// source_id, status_code, retrieved_at, confidence_bps, provenance_tier) as `exact`
+    /// words (each key's head and bytes, its length in the low byte).
     function cardWords() internal pure returns (uint256[5] memory) {
         return [
             uint256(0x69736f757263655f69640000000000000000000000000000000000000000000a),

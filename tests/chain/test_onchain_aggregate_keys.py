@@ -16,15 +16,14 @@ and Python must give the same answer every time.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from aggregate_lies import aggregates, rewrite
 from bundle_edits import recommit
 from exec_support import ExecChecker
+from test_onchain_aggregate import _factories
 
 from por.bundle import build
 from por.bundle.layout import Bundle
@@ -44,15 +43,6 @@ STRATEGIES = (("single_best", 1, 1, "source_order"),
               ("single_best", 1, 1, "highest_provenance"),
               ("multi_source_quorum", 2, 2, "source_order"),
               ("fallback_chain", 1, 1, "source_order"))
-
-
-def _factories() -> Any:
-    path = Path(__file__).resolve().parents[1] / "unit" / "auditor" / "factories.py"
-    spec = importlib.util.spec_from_file_location("auditor_factories", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _value(kind: str, n: int) -> str:
