@@ -5,12 +5,12 @@ entries its reader reads, with real paths (``por.merkle``), encoded canonically
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from auditor3.entries import ComponentTree, Path, RecordTree, evidence_view, multiproof
 from por.bundle.layout import Bundle
+from por.challenge.records import challenge_id_from_body
 from por.encoding import decode, encode
 from por.merkle import leaf_hash, leaf_hashes, tree_levels
 
@@ -170,7 +170,7 @@ def proof_bytes(c: Carried, b3: Bundle3, schema: str) -> tuple[bytes, dict[str, 
     body: dict[str, Any] = {"schema": schema, "components": b3.components, "records": parts}
     if c.step is not None:
         body["step"] = c.step
-    cid = hashlib.sha256(bytes(encode(body))).digest()
+    cid = challenge_id_from_body(body)  # SPEC §10.3, as /2 proofs
     data = bytes(encode({**body, "challenge_id": cid}))
     sizes["framing"] = len(data) - sum(sizes.values())
     return data, sizes, sha
