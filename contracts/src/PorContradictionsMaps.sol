@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckKeys as K} from "./PorCheckKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 
 /// @title PorContradictionsMaps: the fixed-key maps of a cited check chunk's state read in
@@ -11,7 +12,8 @@ import {PorDecimal} from "./PorDecimal.sol";
 /// map whose keys are exactly a fixed set holds them in one order, and reading its
 /// entries in that order, each key compared with its encoding, is Python's
 /// `sorted(raw) == keys`. Every reader here gives 0 for a malformed map and passes 0 on
-/// (a reader called at 0 gives 0), so a chain of them fails at the first difference.
+/// (a reader called at 0 gives 0, as `PorCheckKeys.keyAt` and `textEnd`), so a chain of
+/// them fails at the first difference.
 library PorContradictionsMaps {
     // Encodings of the keys and words read (§2: head 0x60 | length, then the bytes).
     uint256 private constant VALUE = 0x6576616c7565;
@@ -51,26 +53,26 @@ library PorContradictionsMaps {
         unchecked {
             uint8 ib = uint8(d[p]);
             if (ib != 0xa4 && ib != 0xa5) return f;
-            f.key = key(d, p + 1, KEY, 4);
-            f.keyEnd = text(d, f.key);
-            uint256 q = key(d, f.keyEnd, MAX, 4);
+            f.key = K.keyAt(d, p + 1, KEY, 4);
+            f.keyEnd = K.textEnd(d, f.key);
+            uint256 q = K.keyAt(d, f.keyEnd, MAX, 4);
             if (q != 0) {
                 if (ib != 0xa5) return f;
                 f.numeric = true;
                 f.hi = q;
-                f.lo = key(d, ref(d, q, true), MIN, 4);
-                q = key(d, key(d, ref(d, f.lo, true), KIND, 5), NUMERIC, 8);
+                f.lo = K.keyAt(d, ref(d, q, true), MIN, 4);
+                q = K.keyAt(d, K.keyAt(d, ref(d, f.lo, true), KIND, 5), NUMERIC, 8);
             } else {
-                f.lo = key(d, key(d, key(d, f.keyEnd, KIND, 5), BOOLEAN, 8), FIRST, 6);
+                f.lo = K.keyAt(d, K.keyAt(d, K.keyAt(d, f.keyEnd, KIND, 5), BOOLEAN, 8), FIRST, 6);
                 q = ref(d, f.lo, false);
                 if (ib == 0xa5) {
-                    f.hi = key(d, q, OTHER, 6);
+                    f.hi = K.keyAt(d, q, OTHER, 6);
                     q = ref(d, f.hi, false);
                     // `other` of the other value (both bools here when q != 0)
                     if (q != 0 && d[f.hi + 7] == d[f.lo + 7]) q = 0;
                 }
             }
-            f.countAt = key(d, q, CLAIM_COUNT, 12);
+            f.countAt = K.keyAt(d, q, CLAIM_COUNT, 12);
             if (f.countAt == 0 || d[f.countAt] >= 0x20) return f;
             f.end = PorCbor.skip(d, f.countAt);
         }
@@ -81,7 +83,7 @@ library PorContradictionsMaps {
     /// it, else 0. Its value is at `p + 7` (after the head and "value").
     function ref(bytes calldata d, uint256 p, bool numeric) internal pure returns (uint256 q) {
         unchecked {
-            if (p == 0 || d[p] != 0xa3 || key(d, p + 1, VALUE, 6) == 0) return 0;
+            if (p == 0 || d[p] != 0xa3 || K.keyAt(d, p + 1, VALUE, 6) == 0) return 0;
             uint256 v = p + 7;
             if (numeric) {
                 (bool isText, uint256 off, uint256 len) = PorCbor.str(d, v, PorCbor.TEXT);
@@ -92,7 +94,7 @@ library PorContradictionsMaps {
                 if (b != 0xf4 && b != 0xf5) return 0;
                 q = v + 1;
             }
-            q = text(d, key(d, text(d, key(d, q, CLAIM_ID, 9)), EVIDENCE_ID, 12));
+            q = K.textEnd(d, K.keyAt(d, K.textEnd(d, K.keyAt(d, q, CLAIM_ID, 9)), EVIDENCE_ID, 12));
         }
     }
 
@@ -101,37 +103,8 @@ library PorContradictionsMaps {
     function source(bytes calldata d, uint256 p) internal pure returns (uint256 end, uint256 src) {
         unchecked {
             if (d[p] != 0xa3) return (0, 0);
-            src = key(d, text(d, key(d, p + 1, STEP_ID, 8)), SOURCE_ID, 10);
-            end = text(d, key(d, text(d, src), EVIDENCE_ID, 12));
-        }
-    }
-
-    /// The offset after the key at `q` when its encoding is `enc` (`n` bytes, n <= 32),
-    /// else 0 (0 for `q` 0).
-    function key(bytes calldata d, uint256 q, uint256 enc, uint256 n) internal pure returns (uint256 r) {
-        assembly ("memory-safe") {
-            if q {
-                if eq(shr(sub(256, shl(3, n)), calldataload(add(d.offset, q))), enc) { r := add(q, n) }
-            }
-        }
-    }
-
-    /// The offset after the text item at `q`, else 0 (0 for `q` 0).
-    function text(bytes calldata d, uint256 q) internal pure returns (uint256 r) {
-        assembly ("memory-safe") {
-            if q {
-                let ib := byte(0, calldataload(add(d.offset, q)))
-                if eq(shr(5, ib), 3) {
-                    let arg := and(ib, 31)
-                    r := add(q, 1)
-                    if gt(arg, 23) {
-                        let width := shl(sub(arg, 24), 1)
-                        arg := shr(sub(256, shl(3, width)), calldataload(add(d.offset, r)))
-                        r := add(r, width)
-                    }
-                    r := add(r, arg)
-                }
-            }
+            src = K.keyAt(d, K.textEnd(d, K.keyAt(d, p + 1, STEP_ID, 8)), SOURCE_ID, 10);
+            end = K.textEnd(d, K.keyAt(d, K.textEnd(d, src), EVIDENCE_ID, 12));
         }
     }
 }

@@ -86,7 +86,16 @@ EDITS: dict[str, Edit] = {
     "ref.value_bytes": lambda o: _set_ref(o, {**_ref(o), "value": b"1"}),
     "ref.not_a_map": lambda o: _set_ref(o, [_ref(o)]),
     "ref.empty_map": lambda o: _set_ref(o, {}),
+    "ref.claim_id_renamed": lambda o: _set_ref(o, {**{k: v for k, v in _ref(o).items()
+                                                      if k != "claim_id"},
+                                                   "claim_ie": _ref(o)["claim_id"]}),
+    "ref.evidence_id_renamed": lambda o: _set_ref(o, {**{k: v for k, v in _ref(o).items()
+                                                         if k != "evidence_id"},
+                                                      "evidence_ie": _ref(o)["evidence_id"]}),
     # a numeric group
+    "num.key_renamed": lambda o: _num(o).update(kez=_num(o).pop("key")),
+    "num.kind_renamed": lambda o: _num(o).update(kinf=_num(o).pop("kind")),
+    "num.count_renamed": lambda o: _num(o).update(claim_counu=_num(o).pop("claim_count")),
     "num.value_bool": lambda o: _num(o)["max"].update(value=True),
     "num.value_long": lambda o: _num(o)["max"].update(value="1" * 30),
     "num.value_long_bad": lambda o: _num(o)["max"].update(value="0" + "1" * 30),
@@ -114,7 +123,11 @@ EDITS: dict[str, Edit] = {
     "bool.no_kind": lambda o: _bool(o).pop("kind"),
     "bool.max_added": lambda o: _bool(o).update(max=dict(_bool(o)["first"])),
     "bool.extra_last": lambda o: _bool(o).update(zzzzzzzzzzzzzz=1),
+    "bool.first_renamed": lambda o: _bool(o).update(firsu=_bool(o).pop("first")),
     # a source entry
+    "src.source_id_renamed": lambda o: _source(o).update(source_ie=_source(o).pop("source_id")),
+    "src.evidence_id_renamed": lambda o: _source(o).update(
+        evidence_ie=_source(o).pop("evidence_id")),
     "src.no_step_id": lambda o: _source(o).pop("step_id"),
     "src.extra_first": lambda o: _source(o).update(a="x"),
     "src.extra_last": lambda o: _source(o).update(zzzzzzzzzzzzzz="x"),
