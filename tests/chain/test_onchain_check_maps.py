@@ -1,6 +1,8 @@
 """A cited extract step's card and claims (SPEC §12.5.2 ``read_card``, ``read_extract``),
 edited one way at a time, decided on chain by the check chunk as Python decides them
-(ADR 0013's s36 ``checkcontra4`` addendum).
+(ADR 0013's s36 ``checkcontra4`` addendum); and the cited chunk c-1's groups, claim
+references and source entries edited as ``test_onchain_contradictions_maps`` edits them
+(the check chunk c reads them with the same ``PorContradictionsMaps``).
 
 The chain reads a card (exactly five keys) in place, its keys compared in their one §2
 order, and a claim written with exactly its five keys the same way (a claim with
@@ -21,6 +23,8 @@ from typing import Any
 import pytest
 from bundle_edits import honest, recommit
 from exec_support import ExecChecker, recomputed
+from test_onchain_check import chunks_of, many_items
+from test_onchain_contradictions_maps import EDITS as STATE_EDITS
 
 from por.bundle.layout import Bundle
 from por.encoding import decode, encode
@@ -113,6 +117,22 @@ def test_extract_map_edit(market: str, name: str) -> None:
     if again is not None:
         steps[index] = again
         _CHAIN.compare(recommit(bundle, steps=steps), index, "maps.recomputed", COUNTS)
+
+
+@pytest.mark.parametrize("market", ("08-quorum-agree", "01-boolean-observed"))
+@pytest.mark.parametrize("name", sorted(STATE_EDITS))
+def test_prior_state_map_edit(market: str, name: str) -> None:
+    bundle = many_items(market, 12)
+    index, prior = chunks_of(bundle)[1], chunks_of(bundle)[0]
+    steps = list(bundle.steps)
+    body = copy.deepcopy(decode(steps[prior]))
+    STATE_EDITS[name](body["output"])
+    steps[prior] = encode(body)
+    _CHAIN.compare(recommit(bundle, steps=steps), index, f"state.{name}", COUNTS)
+    again = recomputed(bundle, steps, index)
+    if again is not None:
+        steps[index] = again
+        _CHAIN.compare(recommit(bundle, steps=steps), index, "state.recomputed", COUNTS)
 
 
 def test_extract_map_outcomes() -> None:
