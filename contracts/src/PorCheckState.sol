@@ -119,9 +119,23 @@ library PorCheckState {
     }
 
     /// A count (0..2^63-1) at `p` (0: absent).
+    /// (`PorRecords.uintIn(d, p, 0, MAX_COUNT)` from the head's word: a major-0 head of
+    /// at most eight argument bytes, the value below 2^63.)
     function countAt(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 v) {
-        if (p == 0) return (false, 0);
-        return PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
+        assembly ("memory-safe") {
+            if p {
+                let w := calldataload(add(d.offset, p))
+                let ib := byte(0, w)
+                if lt(ib, 0x1c) {
+                    v := ib
+                    ok := 1
+                    if gt(ib, 23) {
+                        v := shr(sub(256, shl(3, shl(sub(ib, 24), 1))), shl(8, w))
+                        ok := iszero(shr(63, v))
+                    }
+                }
+            }
+        }
     }
 
     /// The value under a key of the map at `pos` (0 when absent or not a map): `k` is the

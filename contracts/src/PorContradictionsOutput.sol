@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 
@@ -75,20 +76,32 @@ library PorContradictionsOutput {
     }
 
     /// Mark each merged group that conflicts (`chunk` 1, else 0): numeric iff max - min
-    /// exceeds the tolerance, exactly; boolean iff it has `other`. Returns their number.
+    /// exceeds the tolerance, exactly (equal texts: equal canonical decimals, no
+    /// conflict, the tolerance being not negative; the tolerance parsed once); boolean iff
+    /// it has `other`. Returns their number.
     function mark(bytes calldata d, PorContradictionsState.Group[] memory merged, uint256 tolerance)
         private
         pure
         returns (uint256 n)
     {
         unchecked {
+            PorDecimal.Dec memory tol;
+            bool parsed;
             for (uint256 i = 0; i < merged.length; i++) {
                 PorContradictionsState.Group memory g = merged[i];
-                bool conflicts = g.hi != 0 && !(g.numeric && PorDecimal.absDiffLe(
-                    PorContradictionsState.decimal(d, PorContradictionsState.value(d, g.hi)),
-                    PorContradictionsState.decimal(d, PorContradictionsState.value(d, g.lo)),
-                    PorContradictionsState.decimal(d, tolerance)
-                ));
+                bool conflicts = g.hi != 0;
+                if (conflicts && g.numeric) {
+                    uint256 hi = PorContradictionsState.value(d, g.hi);
+                    uint256 lo = PorContradictionsState.value(d, g.lo);
+                    if (PorCheckKeys.sameText(d, hi, lo)) {
+                        conflicts = false;
+                    } else {
+                        if (!parsed) (tol, parsed) = (PorContradictionsState.decimal(d, tolerance), true);
+                        conflicts = !PorDecimal.absDiffLe(
+                            PorContradictionsState.decimal(d, hi), PorContradictionsState.decimal(d, lo), tol
+                        );
+                    }
+                }
                 g.chunk = conflicts ? 1 : 0;
                 if (conflicts) n++;
             }
