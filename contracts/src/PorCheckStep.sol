@@ -285,10 +285,26 @@ library PorCheckStep {
         pure
         returns (bool ok, uint256 v, uint256 at, uint256 next)
     {
-        at = PorCheckKeys.keyAt(d, q, enc, n);
-        if (at == 0) return (false, 0, 0, 0);
-        (ok, v) = PorRecords.uintIn(d, at, lo, hi);
-        next = PorCheckKeys.uintEnd(d, at);
+        // PorCheckKeys.keyAt, then PorRecords.uintIn and PorCheckKeys.uintEnd inline
+        assembly ("memory-safe") {
+            if q {
+                if eq(shr(sub(256, shl(3, n)), calldataload(add(d.offset, q))), enc) {
+                    at := add(q, n)
+                    let w := calldataload(add(d.offset, at))
+                    let ib := byte(0, w)
+                    if lt(ib, 0x1c) {
+                        v := ib
+                        next := add(at, 1)
+                        if gt(ib, 23) {
+                            let width := shl(sub(ib, 24), 1)
+                            v := shr(sub(256, shl(3, width)), shl(8, w))
+                            next := add(next, width)
+                        }
+                        ok := iszero(or(lt(v, lo), gt(v, hi)))
+                    }
+                }
+            }
+        }
     }
 
     uint8 internal constant NUMERIC = 1;
@@ -308,28 +324,29 @@ library PorCheckStep {
         returns (bool ok, uint8 kind, uint256 end)
     {
         end = claimAt(d, p, f);
-        if (end == 0) {
+        // read in place: key, kind, path and claim_id are texts
+        bool texts = end != 0;
+        if (!texts) {
             // another key set (extra keys are allowed): walked
             (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
             if (!isMap) return (false, 0, 0);
             (end,) = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
+            if (!isText(d, f[1]) || f[3] == 0) return (false, 0, end);
         }
         uint256 kindAt = f[1];
         uint256 value = f[3];
-        (bool k,,) = kindAt == 0 ? (false, 0, 0) : PorCbor.str(d, kindAt, PorCbor.TEXT);
-        if (!k || value == 0) return (false, 0, end);
         if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, true), NUMERIC);
         } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, false), BOOLEAN);
         } else if (PorCheckState.isWord(d, kindAt, 0x6974696d657374616d7000000000000000000000000000000000000000000000, 10)) {
-            (ok,) = PorRecords.uintIn(d, value, 0, PorRecords.MAX_COUNT);
+            (ok,) = PorCheckState.countAt(d, value);
             kind = TIMESTAMP;
         } else if (PorCheckState.isWord(d, kindAt, 0x6474657874000000000000000000000000000000000000000000000000000000, 5)) {
             (ok,,) = PorCbor.str(d, value, PorCbor.TEXT);
             kind = TEXT_KIND;
         }
-        ok = ok && isText(d, f[4]) && isText(d, f[0]) && isText(d, f[2]);
+        ok = ok && (texts || (isText(d, f[4]) && isText(d, f[0]) && isText(d, f[2])));
     }
 
     /// A claim of exactly CLAIM_KEYS (as a claim is written), its key, kind, path and
