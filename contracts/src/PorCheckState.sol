@@ -51,6 +51,8 @@ library PorCheckState {
         uint256 last;
         uint256 sources; // first source entry of chunk c-1 (raw copies)
         uint256 sourceCount;
+        uint256 sourcesEnd; // the offset after chunk c-1's sources
+        bytes32[] sourceTags; // their source_ids' text hashes
         uint256 groupCount;
         Group[] groups; // capacity for the new groups too
     }
@@ -90,8 +92,9 @@ library PorCheckState {
             (ok, s.last) = PorRecords.uintIn(d, f[4], 0, PorRecords.MAX_COUNT);
             if (!ok) return (false, s);
         }
-        (ok, s.sources, s.sourceCount) = sources(d, f[3]);
+        (ok, s.sources, s.sourcesEnd, s.sourceTags) = sources(d, f[3]);
         if (!ok) return (false, s);
+        s.sourceCount = s.sourceTags.length;
         uint256 p = f[1];
         bool isArray;
         (isArray, s.groupCount, p) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.ARRAY);
@@ -194,17 +197,22 @@ library PorCheckState {
     }
 
     /// A list of `{source_id, evidence_id, step_id}` texts (`PorContradictionsMaps.source`),
-    /// no source named twice.
-    function sources(bytes calldata d, uint256 pos) private pure returns (bool ok, uint256 first, uint256 n) {
-        if (pos == 0) return (false, 0, 0);
+    /// no source named twice: its first entry, the offset after it, the source_ids' hashes.
+    function sources(bytes calldata d, uint256 pos)
+        private
+        pure
+        returns (bool ok, uint256 first, uint256 end, bytes32[] memory tags)
+    {
+        if (pos == 0) return (false, 0, 0, tags);
+        uint256 n;
         (ok, n, first) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!ok) return (false, 0, 0);
-        bytes32[] memory tags = new bytes32[](n);
-        uint256 p = first;
+        if (!ok) return (false, 0, 0, tags);
+        tags = new bytes32[](n);
+        end = first;
         for (uint256 i = 0; i < n; i++) {
             uint256 src;
-            (p, src) = PorContradictionsMaps.source(d, p);
-            if (p == 0) return (false, 0, 0);
+            (end, src) = PorContradictionsMaps.source(d, end);
+            if (end == 0) return (false, 0, 0, tags);
             tags[i] = textHash(d, src);
         }
         ok = !repeats(tags);
