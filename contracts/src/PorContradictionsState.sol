@@ -239,8 +239,28 @@ library PorContradictionsState {
             if (p == 0) return (false, 0);
             // TAIL_KEYS: last_leaf 0, item_count 1, claim_count 2, provenance_ok 3,
             // admitted_count 4, requirement_id 5
-            PorCheckKeys.findAfter(d, p, more, TAIL_KEYS, at);
+            if (!tailAt(d, p, more, at)) PorCheckKeys.findAfter(d, p, more, TAIL_KEYS, at);
             return rest(d, chunk, covered, at, req);
+        }
+    }
+
+    /// TAIL_KEYS' values when they are the next entries from `p` (of the `more` left), in
+    /// their §2 order, `last_leaf` optional, each of the type read (a state as written):
+    /// `findAfter`'s positions in `at`, read in place; else false (the caller walks).
+    function tailAt(bytes calldata d, uint256 p, uint256 more, uint256[] memory at) private pure returns (bool) {
+        unchecked {
+            uint256 q = PorCheckKeys.keyAt(d, p, 0x696c6173745f6c656166, 10);
+            at[0] = q;
+            q = q == 0 ? p : PorCheckKeys.uintEnd(d, q);
+            if (more < (at[0] == 0 ? 5 : 6)) return false;
+            at[1] = q = PorCheckKeys.keyAt(d, q, 0x6a6974656d5f636f756e74, 11);
+            at[2] = q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x6b636c61696d5f636f756e74, 12);
+            at[3] = q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x6d70726f76656e616e63655f6f6b, 14);
+            // provenance_ok a bool
+            if (q == 0 || (d[q] != 0xf4 && d[q] != 0xf5)) return false;
+            at[4] = q = PorCheckKeys.keyAt(d, q + 1, 0x6e61646d69747465645f636f756e74, 15);
+            at[5] = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x6e726571756972656d656e745f6964, 15);
+            return at[5] != 0;
         }
     }
 

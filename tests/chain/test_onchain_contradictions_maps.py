@@ -124,6 +124,18 @@ EDITS: dict[str, Edit] = {
     "bool.max_added": lambda o: _bool(o).update(max=dict(_bool(o)["first"])),
     "bool.extra_last": lambda o: _bool(o).update(zzzzzzzzzzzzzz=1),
     "bool.first_renamed": lambda o: _bool(o).update(firsu=_bool(o).pop("first")),
+    # the state's keys after its sources (read in place when they are exactly these)
+    "tail.no_last_leaf": lambda o: o.pop("last_leaf", None),
+    "tail.last_leaf_text": lambda o: o.update(last_leaf="2"),
+    "tail.last_leaf_wide": lambda o: o.update(last_leaf=2**40),
+    "tail.item_count_bool": lambda o: o.update(item_count=True),
+    "tail.provenance_int": lambda o: o.update(provenance_ok=1),
+    "tail.extra_between": lambda o: o.update(item_countz=1),
+    "tail.extra_after": lambda o: o.update(zzzzzzzzzzzzzzzzz=1),
+    "tail.extra_before": lambda o: o.update(sourcet=1),
+    "tail.no_requirement_id": lambda o: o.pop("requirement_id"),
+    "tail.requirement_id_renamed": lambda o: o.update(requirement_ie=o.pop("requirement_id")),
+    "tail.admitted_renamed": lambda o: o.update(admitted_counu=o.pop("admitted_count")),
     # a source entry
     "src.source_id_renamed": lambda o: _source(o).update(source_ie=_source(o).pop("source_id")),
     "src.evidence_id_renamed": lambda o: _source(o).update(
