@@ -213,7 +213,8 @@ library PorContradictionsState {
     {
         unchecked {
             uint256[] memory at = new uint256[](6);
-            (, uint256 left) = PorCheckKeys.find(d, out, HEAD_KEYS, at);
+            uint256 left = headAt(d, out, at);
+            if (left == 0) (, left) = PorCheckKeys.find(d, out, HEAD_KEYS, at);
             uint256 end;
             (ok, groups, end) = readGroups(d, at[1]);
             // the keys after groups: absent unless entries follow it
@@ -233,7 +234,8 @@ library PorContradictionsState {
     {
         unchecked {
             // MID_KEYS: covered 0, sources 1
-            (uint256 done, uint256 more) = PorCheckKeys.findFrom(d, p, left, MID_KEYS, at);
+            (uint256 done, uint256 more) = (0, midAt(d, p, left, at));
+            if (more == 0) (done, more) = PorCheckKeys.findFrom(d, p, left, MID_KEYS, at);
             uint256 covered = at[0];
             p = done == 0 && more != 0 && at[1] != 0 ? sources(d, at[1]) : 0;
             if (p == 0) return (false, 0);
@@ -241,6 +243,38 @@ library PorContradictionsState {
             // admitted_count 4, requirement_id 5
             if (!tailAt(d, p, more, at)) PorCheckKeys.findAfter(d, p, more, TAIL_KEYS, at);
             return rest(d, chunk, covered, at, req);
+        }
+    }
+
+    /// HEAD_KEYS' values when the output at `out` begins {chunk (an unsigned integer),
+    /// items, groups} as a state is written and entries follow groups: `find`'s positions
+    /// in `at` and its `left` (the entries after groups), read in place; else 0 (the
+    /// caller walks).
+    function headAt(bytes calldata d, uint256 out, uint256[] memory at) private pure returns (uint256) {
+        unchecked {
+            (bool isMap, uint256 count, uint256 q) = PorCbor.container(d, out, PorCbor.MAP);
+            if (!isMap || count < 4) return 0;
+            at[0] = q = PorCheckKeys.keyAt(d, q, 0x656368756e6b, 6);
+            q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x656974656d73, 6);
+            if (q == 0) return 0;
+            at[1] = q = PorCheckKeys.keyAt(d, PorCbor.skip(d, q), 0x6667726f757073, 7);
+            return q == 0 ? 0 : count - 3;
+        }
+    }
+
+    /// MID_KEYS' values when the `left` entries from `p` (after groups) begin {window,
+    /// covered (a bool), sources} as a state is written and entries follow sources:
+    /// `findFrom`'s positions in `at` and the entries after sources, read in place; else 0.
+    function midAt(bytes calldata d, uint256 p, uint256 left, uint256[] memory at) private pure returns (uint256) {
+        unchecked {
+            if (left < 4) return 0;
+            uint256 q = PorCheckKeys.keyAt(d, p, 0x6677696e646f77, 7);
+            if (q == 0) return 0;
+            q = PorCheckKeys.keyAt(d, PorCbor.skip(d, q), 0x67636f7665726564, 8);
+            if (q == 0 || (d[q] != 0xf4 && d[q] != 0xf5)) return 0;
+            at[0] = q;
+            at[1] = q = PorCheckKeys.keyAt(d, q + 1, 0x67736f7572636573, 8);
+            return q == 0 ? 0 : left - 3;
         }
     }
 
