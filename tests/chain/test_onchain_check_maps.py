@@ -40,7 +40,8 @@ Edit = Callable[[dict[str, Any]], None]
 def _claim(out: dict[str, Any]) -> dict[str, Any]:
     if not out.get("claims"):
         pytest.skip("no claim")
-    return out["claims"][0]
+    claim: dict[str, Any] = out["claims"][0]
+    return claim
 
 
 def _rename(data: dict[str, Any], old: str, new: str) -> None:

@@ -60,7 +60,8 @@ def _set_ref(out: dict[str, Any], ref: Any) -> None:
 
 
 def _source(out: dict[str, Any]) -> dict[str, Any]:
-    return out["sources"][0]
+    source: dict[str, Any] = out["sources"][0]
+    return source
 
 
 def _other_of(out: dict[str, Any], same: bool) -> None:
