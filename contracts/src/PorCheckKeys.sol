@@ -289,4 +289,46 @@ library PorCheckKeys {
             }
         }
     }
+
+    /// The offset after the key at `q` when its encoding is `enc` (`n` bytes, n <= 32,
+    /// right-aligned), else 0 (0 for `q` 0): a fixed-key map read in its §2 order.
+    function keyAt(bytes calldata d, uint256 q, uint256 enc, uint256 n) internal pure returns (uint256 r) {
+        assembly ("memory-safe") {
+            if q {
+                if eq(shr(sub(256, shl(3, n)), calldataload(add(d.offset, q))), enc) { r := add(q, n) }
+            }
+        }
+    }
+
+    /// The offset after the text item at `q`, else 0 (0 for `q` 0).
+    function textEnd(bytes calldata d, uint256 q) internal pure returns (uint256 r) {
+        assembly ("memory-safe") {
+            if q {
+                let ib := byte(0, calldataload(add(d.offset, q)))
+                if eq(shr(5, ib), 3) {
+                    let arg := and(ib, 31)
+                    r := add(q, 1)
+                    if gt(arg, 23) {
+                        let width := shl(sub(arg, 24), 1)
+                        arg := shr(sub(256, shl(3, width)), calldataload(add(d.offset, r)))
+                        r := add(r, width)
+                    }
+                    r := add(r, arg)
+                }
+            }
+        }
+    }
+
+    /// The offset after the unsigned integer item at `q`, else 0 (0 for `q` 0).
+    function uintEnd(bytes calldata d, uint256 q) internal pure returns (uint256 r) {
+        assembly ("memory-safe") {
+            if q {
+                let ib := byte(0, calldataload(add(d.offset, q)))
+                if lt(ib, 0x20) {
+                    r := add(q, 1)
+                    if gt(ib, 23) { r := add(r, shl(sub(ib, 24), 1)) }
+                }
+            }
+        }
+    }
 }

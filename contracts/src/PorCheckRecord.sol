@@ -207,13 +207,8 @@ library PorCheckStepGroups {
         pure
     {
         bytes32[] memory named = new bytes32[](s.sourceCount + items.length);
-        uint256 p = s.sources;
-        uint256[] memory f = new uint256[](2);
-        for (uint256 i = 0; i < s.sourceCount; i++) {
-            // an entry's source_id and its end in one walk
-            uint256 next = PorCheckKeys.findAll(d, p, PorCheckState.SOURCE_ID, f);
-            (named[i], p) = (PorCheckState.textHash(d, f[0]), next);
-        }
+        // P's entries' source_ids as `PorCheckState.read` hashed them
+        for (uint256 i = 0; i < s.sourceCount; i++) named[i] = s.sourceTags[i];
         uint256 n = s.sourceCount;
         bool[] memory add = new bool[](items.length);
         for (uint256 i = 0; i < items.length; i++) {
@@ -224,7 +219,7 @@ library PorCheckStepGroups {
             if (!seen) (named[n++], add[i]) = (h, true);
         }
         PorCheckWrite.head(w, PorCbor.ARRAY, n);
-        PorCheckWrite.copy(w, d, s.sources, p);
+        PorCheckWrite.copy(w, d, s.sources, s.sourcesEnd);
         for (uint256 i = 0; i < items.length; i++) {
             if (!add[i]) continue;
             PorCheckWrite.word(w, 0xa367737465705f69640000000000000000000000000000000000000000000000, 9); // map(3), "step_id"

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
+import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
 
@@ -50,6 +51,8 @@ library PorCheckState {
         uint256 last;
         uint256 sources; // first source entry of chunk c-1 (raw copies)
         uint256 sourceCount;
+        uint256 sourcesEnd; // the offset after chunk c-1's sources
+        bytes32[] sourceTags; // their source_ids' text hashes
         uint256 groupCount;
         Group[] groups; // capacity for the new groups too
     }
@@ -89,21 +92,19 @@ library PorCheckState {
             (ok, s.last) = PorRecords.uintIn(d, f[4], 0, PorRecords.MAX_COUNT);
             if (!ok) return (false, s);
         }
-        (ok, s.sources, s.sourceCount) = sources(d, f[3]);
+        (ok, s.sources, s.sourcesEnd, s.sourceTags) = sources(d, f[3]);
         if (!ok) return (false, s);
+        s.sourceCount = s.sourceTags.length;
         uint256 p = f[1];
         bool isArray;
         (isArray, s.groupCount, p) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.ARRAY);
         if (!isArray) return (false, s);
         s.groups = room(s.groupCount + extra);
         bytes32[] memory tags = new bytes32[](s.groupCount);
-        uint256[] memory g = new uint256[](7);
         for (uint256 i = 0; i < s.groupCount; i++) {
-            uint256 end;
-            (ok, s.groups[i], end) = group(d, p, g);
+            (ok, s.groups[i], p) = group(d, p);
             if (!ok) return (false, s);
             tags[i] = s.groups[i].tag;
-            p = end != 0 ? end : PorCbor.skip(d, p);
         }
         ok = !repeats(tags);
     }
@@ -121,9 +122,23 @@ library PorCheckState {
     }
 
     /// A count (0..2^63-1) at `p` (0: absent).
+    /// (`PorRecords.uintIn(d, p, 0, MAX_COUNT)` from the head's word: a major-0 head of
+    /// at most eight argument bytes, the value below 2^63.)
     function countAt(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 v) {
-        if (p == 0) return (false, 0);
-        return PorRecords.uintIn(d, p, 0, PorRecords.MAX_COUNT);
+        assembly ("memory-safe") {
+            if p {
+                let w := calldataload(add(d.offset, p))
+                let ib := byte(0, w)
+                if lt(ib, 0x1c) {
+                    v := ib
+                    ok := 1
+                    if gt(ib, 23) {
+                        v := shr(sub(256, shl(3, shl(sub(ib, 24), 1))), shl(8, w))
+                        ok := iszero(shr(63, v))
+                    }
+                }
+            }
+        }
     }
 
     /// The value under a key of the map at `pos` (0 when absent or not a map): `k` is the
@@ -181,24 +196,24 @@ library PorCheckState {
         (ok,,) = PorCbor.str(d, p, PorCbor.TEXT);
     }
 
-    bytes private constant SOURCE_KEYS = "\x07step_id\x09source_id\x0bevidence_id";
-
-    /// A list of `{source_id, evidence_id, step_id}` texts, no source named twice.
-    function sources(bytes calldata d, uint256 pos) private pure returns (bool ok, uint256 first, uint256 n) {
-        if (pos == 0) return (false, 0, 0);
+    /// A list of `{source_id, evidence_id, step_id}` texts (`PorContradictionsMaps.source`),
+    /// no source named twice: its first entry, the offset after it, the source_ids' hashes.
+    function sources(bytes calldata d, uint256 pos)
+        private
+        pure
+        returns (bool ok, uint256 first, uint256 end, bytes32[] memory tags)
+    {
+        if (pos == 0) return (false, 0, 0, tags);
+        uint256 n;
         (ok, n, first) = PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!ok) return (false, 0, 0);
-        bytes32[] memory tags = new bytes32[](n);
-        uint256 p = first;
+        if (!ok) return (false, 0, 0, tags);
+        tags = new bytes32[](n);
+        end = first;
         for (uint256 i = 0; i < n; i++) {
-            uint256[] memory at;
-            (ok, at, p) = PorRecords.fieldsTo(d, p, SOURCE_KEYS, 0);
-            if (!ok) return (false, 0, 0);
-            for (uint256 k = 0; k < 3; k++) {
-                (bool t,,) = PorCbor.str(d, at[k], PorCbor.TEXT);
-                if (!t) return (false, 0, 0);
-            }
-            tags[i] = textHash(d, at[1]);
+            uint256 src;
+            (end, src) = PorContradictionsMaps.source(d, end);
+            if (end == 0) return (false, 0, 0, tags);
+            tags[i] = textHash(d, src);
         }
         ok = !repeats(tags);
     }
@@ -218,61 +233,26 @@ library PorCheckState {
         }
     }
 
-    bytes private constant GROUP_KEYS = "\x03key\x03max\x03min\x04kind\x05first\x05other\x0bclaim_count";
-
-    /// One group of chunk c-1 (SPEC §12.5.3, `_group` of por/auditor/chunk_state.py);
-    /// `f` a buffer of seven words for its GROUP_KEYS values; `end` the offset after the
-    /// group when the walk reached it (always when ok: claim_count, its last key, is read).
-    function group(bytes calldata d, uint256 p, uint256[] memory f)
-        private
-        pure
-        returns (bool ok, Group memory g, uint256 end)
-    {
-        (bool isMap, uint256 n,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap) return (false, g, 0);
-        (end,) = PorCheckKeys.find(d, p, GROUP_KEYS, f);
-        uint256 kindAt = f[3];
-        if (kindAt == 0) return (false, g, end);
-        g.key = f[0];
-        (ok,,) = g.key == 0 ? (false, 0, 0) : PorCbor.str(d, g.key, PorCbor.TEXT);
-        bool counted;
-        (counted, g.count) = countAt(d, f[6]);
-        if (!ok || !counted || g.count < 1) return (false, g, end);
-        if (isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
-            g.numeric = true;
-            (uint256 lo, uint256 hi) = (f[2], f[1]);
-            if (n != 5 || lo == 0 || hi == 0) return (false, g, end);
-            (ok, g.a) = ref(d, lo, true);
-            bool okB;
-            (okB, g.b) = ref(d, hi, true);
-            ok = ok && okB;
-            g.hasB = true;
-        } else if (isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
-            (uint256 first, uint256 other) = (f[4], f[5]);
-            if (first == 0 || n != (other == 0 ? 4 : 5)) return (false, g, end);
-            (ok, g.a) = ref(d, first, false);
-            if (ok && other != 0) {
-                g.hasB = true;
-                (ok, g.b) = ref(d, other, false);
-                ok = ok && d[g.a.value] != d[g.b.value];
-            }
-        } else {
-            return (false, g, end);
-        }
+    /// One group of chunk c-1 (SPEC §12.5.3, `_group` of por/auditor/chunk_state.py, read
+    /// in place by `PorContradictionsMaps.group`); `end` the offset after it when ok.
+    function group(bytes calldata d, uint256 p) private pure returns (bool ok, Group memory g, uint256 end) {
+        PorContradictionsMaps.Fields memory f = PorContradictionsMaps.group(d, p);
+        end = f.end;
+        if (end == 0) return (false, g, 0);
+        (ok, g.count) = PorRecords.uintIn(d, f.countAt, 1, PorRecords.MAX_COUNT);
+        (g.numeric, g.key, g.hasB) = (f.numeric, f.key, f.hi != 0);
+        g.a = refAt(d, f.lo);
+        if (g.hasB) g.b = refAt(d, f.hi);
         g.tag = tagOf(g.numeric, textHash(d, g.key));
     }
 
-    bytes private constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
-
-    /// A claim reference `{claim_id, evidence_id, value}`, its value of the group's kind.
-    function ref(bytes calldata d, uint256 p, bool numeric) private pure returns (bool ok, Ref memory r) {
-        uint256[] memory at;
-        (ok, at) = PorRecords.fields(d, p, REF_KEYS);
-        if (!ok) return (false, r);
-        (bool c,,) = PorCbor.str(d, at[1], PorCbor.TEXT);
-        (bool e,,) = PorCbor.str(d, at[2], PorCbor.TEXT);
-        ok = c && e && valueOk(d, at[0], numeric);
-        r = Ref(p, at[0], at[1], at[2]);
+    /// The claim reference at `p` (checked by `PorContradictionsMaps.ref`: {value,
+    /// claim_id, evidence_id} in that order) as a `Ref`.
+    function refAt(bytes calldata d, uint256 p) private pure returns (Ref memory r) {
+        unchecked {
+            uint256 claimId = PorCbor.skip(d, p + 7) + 9; // after 0xa3, "\x65value", its value, "\x68claim_id"
+            r = Ref(p, p + 7, claimId, PorCheckKeys.textEnd(d, claimId) + 12);
+        }
     }
 
     /// A numeric value is canonical decimal text, a boolean one a bool.

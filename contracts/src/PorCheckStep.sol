@@ -153,9 +153,6 @@ library PorCheckStep {
         return (true, extracts, prior);
     }
 
-    bytes private constant CARD_KEYS =
-        "\x09source_id\x0bstatus_code\x0cretrieved_at\x0econfidence_bps\x0fprovenance_tier";
-
     bytes private constant CARD = "\x04card";
     bytes private constant CLAIMS = "\x06claims";
     bytes private constant OUT_IDS = "\x0bevidence_id\x0erequirement_id";
@@ -263,23 +260,51 @@ library PorCheckStep {
     /// output.card (at `p`): exactly its five keys, each in range (SPEC §12.5.2); the
     /// source id, retrieved_at, and status_code and provenance_tier packed in `reasons`
     /// until `admit` reads them. `end`: the offset after the card, 0 when it is not valid.
-    function card(bytes calldata d, uint256 p, Item memory it) private pure returns (uint256 end) {
-        (bool isMap, uint256 n,) = p == 0 ? (false, 0, 0) : PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap || n != 5) return 0;
-        uint256[] memory c = new uint256[](5);
-        // five entries, the five keys found: exactly the five keys (unique, §2), the last
-        // one read: the walk reaches the card's end
-        (end,) = PorCheckKeys.find(d, p, CARD_KEYS, c);
-        if (c[0] == 0 || c[1] == 0 || c[2] == 0 || c[3] == 0 || c[4] == 0) return 0;
-        it.sid = c[0];
-        it.observed = c[2];
-        (bool t,,) = PorCbor.str(d, c[0], PorCbor.TEXT);
-        (bool v1, uint256 status) = PorRecords.uintIn(d, c[1], 100, 599);
-        (bool v2,) = PorRecords.uintIn(d, c[2], 0, PorRecords.MAX_COUNT);
-        (bool v3,) = PorRecords.uintIn(d, c[3], 0, 10000);
-        (bool v4, uint256 tier) = PorRecords.uintIn(d, c[4], 0, 3);
-        it.reasons = (status << 8) | (tier << 128);
-        if (!(t && v1 && v2 && v3 && v4)) end = 0;
+    /// Five entries whose keys are exactly the card's hold them in their §2 order (a
+    /// checked document's keys are unique and sorted): read in place, key by key.
+    function card(bytes calldata d, uint256 p, Item memory it) private pure returns (uint256 q) {
+        if (p == 0 || d[p] != 0xa5) return 0;
+        it.sid = PorCheckKeys.keyAt(d, p + 1, 0x69736f757263655f6964, 10);
+        (bool ok, uint256 code,, uint256 next) =
+            inRange(d, PorCheckKeys.textEnd(d, it.sid), 0x6b7374617475735f636f6465, 12, 100, 599);
+        bool good;
+        (good,, it.observed, q) = inRange(d, next, 0x6c7265747269657665645f6174, 13, 0, PorRecords.MAX_COUNT);
+        ok = ok && good;
+        (good,,, q) = inRange(d, q, 0x6e636f6e666964656e63655f627073, 15, 0, 10000);
+        ok = ok && good;
+        uint256 tier;
+        (good, tier,, q) = inRange(d, q, 0x6f70726f76656e616e63655f74696572, 16, 0, 3);
+        it.reasons = (code << 8) | (tier << 128);
+        if (!(ok && good)) q = 0;
+    }
+
+    /// The card entry at `q` (0: none) whose key's encoding is `enc` (`n` bytes): its
+    /// value an unsigned integer in lo..hi `v` at `at`, `next` the offset after it.
+    function inRange(bytes calldata d, uint256 q, uint256 enc, uint256 n, uint256 lo, uint256 hi)
+        private
+        pure
+        returns (bool ok, uint256 v, uint256 at, uint256 next)
+    {
+        // PorCheckKeys.keyAt, then PorRecords.uintIn and PorCheckKeys.uintEnd inline
+        assembly ("memory-safe") {
+            if q {
+                if eq(shr(sub(256, shl(3, n)), calldataload(add(d.offset, q))), enc) {
+                    at := add(q, n)
+                    let w := calldataload(add(d.offset, at))
+                    let ib := byte(0, w)
+                    if lt(ib, 0x1c) {
+                        v := ib
+                        next := add(at, 1)
+                        if gt(ib, 23) {
+                            let width := shl(sub(ib, 24), 1)
+                            v := shr(sub(256, shl(3, width)), shl(8, w))
+                            next := add(next, width)
+                        }
+                        ok := iszero(or(lt(v, lo), gt(v, hi)))
+                    }
+                }
+            }
+        }
     }
 
     uint8 internal constant NUMERIC = 1;
@@ -298,25 +323,48 @@ library PorCheckStep {
         pure
         returns (bool ok, uint8 kind, uint256 end)
     {
-        (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap) return (false, 0, 0);
-        (end,) = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
+        end = claimAt(d, p, f);
+        // read in place: key, kind, path and claim_id are texts
+        bool texts = end != 0;
+        if (!texts) {
+            // another key set (extra keys are allowed): walked
+            (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
+            if (!isMap) return (false, 0, 0);
+            (end,) = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
+            if (!isText(d, f[1]) || f[3] == 0) return (false, 0, end);
+        }
         uint256 kindAt = f[1];
         uint256 value = f[3];
-        (bool k,,) = kindAt == 0 ? (false, 0, 0) : PorCbor.str(d, kindAt, PorCbor.TEXT);
-        if (!k || value == 0) return (false, 0, end);
         if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, true), NUMERIC);
         } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, false), BOOLEAN);
         } else if (PorCheckState.isWord(d, kindAt, 0x6974696d657374616d7000000000000000000000000000000000000000000000, 10)) {
-            (ok,) = PorRecords.uintIn(d, value, 0, PorRecords.MAX_COUNT);
+            (ok,) = PorCheckState.countAt(d, value);
             kind = TIMESTAMP;
         } else if (PorCheckState.isWord(d, kindAt, 0x6474657874000000000000000000000000000000000000000000000000000000, 5)) {
             (ok,,) = PorCbor.str(d, value, PorCbor.TEXT);
             kind = TEXT_KIND;
         }
-        ok = ok && isText(d, f[4]) && isText(d, f[0]) && isText(d, f[2]);
+        ok = ok && (texts || (isText(d, f[4]) && isText(d, f[0]) && isText(d, f[2])));
+    }
+
+    /// A claim of exactly CLAIM_KEYS (as a claim is written), its key, kind, path and
+    /// claim_id texts: `find`'s positions in `f` and the offset after it, read in place
+    /// in the keys' §2 order; else 0 (the caller walks it).
+    function claimAt(bytes calldata d, uint256 p, uint256[] memory f) private pure returns (uint256) {
+        if (d[p] != 0xa5) return 0;
+        uint256 q = PorCheckKeys.keyAt(d, p + 1, 0x636b6579, 4);
+        f[0] = q;
+        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x646b696e64, 5);
+        f[1] = q;
+        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x6470617468, 5);
+        f[2] = q;
+        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x6576616c7565, 6);
+        f[3] = q;
+        q = PorCheckKeys.keyAt(d, q == 0 ? 0 : PorCbor.skip(d, q), 0x68636c61696d5f6964, 9);
+        f[4] = q;
+        return PorCheckKeys.textEnd(d, q);
     }
 
     /// A text at `p` (0: absent).

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 
@@ -10,33 +11,32 @@ import {PorDecimal} from "./PorDecimal.sol";
 /// encoding (§2: a record's keys are fixed, so their order is static), nothing built.
 library PorContradictionsOutput {
     /// A cursor over the committed item: `at` the next byte, `end` the item's end; `ok`
-    /// false from the first difference on; `text` the fixed pieces (`TEXT`).
+    /// false from the first difference on.
     struct Cursor {
         bool ok;
         uint256 at;
         uint256 end;
-        bytes text;
     }
 
-    // The fixed pieces: (offset << 8 | length) in TEXT. Keys in §2 order: the output's
-    // "conflicts", "claim_count", "numeric_tolerance"; a conflict's key, kind, values,
-    // check_id, claim_ids, claim_count, evidence_ids.
-    uint256 private constant DESC_A = 25;
-    uint256 private constant DESC_B = 6411;
-    uint256 private constant DESC_C = 9228;
-    uint256 private constant OUT_CONFLICTS = 12299;
-    uint256 private constant CLAIM_COUNT = 15116;
-    uint256 private constant TOLERANCE = 18194;
-    uint256 private constant REC_KEY = 22789;
-    uint256 private constant KIND_NUMERIC = 24085;
-    uint256 private constant KIND_BOOLEAN = 29461;
-    uint256 private constant TRUE = 34821;
-    uint256 private constant FALSE = 36102;
-    uint256 private constant CHECK_NUMERIC = 37663;
-    uint256 private constant CHECK_BOOLEAN = 45599;
-    uint256 private constant CLAIM_IDS = 53515;
-    uint256 private constant EVIDENCE_IDS = 56334;
-    bytes internal constant TEXT = hex"636f6e74726164696374696f6e20636865636b206f7665722020636c61696d2873293a2020636f6e666c696374287329a369636f6e666c696374736b636c61696d5f636f756e74716e756d657269635f746f6c6572616e6365a7636b6579646b696e64676e756d657269636676616c75657382646b696e6467626f6f6c65616e6676616c7565738264747275656566616c736568636865636b5f696475636f6e74726164696374696f6e2e6e756d6572696368636865636b5f696475636f6e74726164696374696f6e2e626f6f6c65616e69636c61696d5f696473826c65766964656e63655f69647382";
+    // The fixed pieces, each at most 31 bytes: its bytes left-aligned in a word, its
+    // length in the low byte. Keys in §2 order: the output's "conflicts", "claim_count",
+    // "numeric_tolerance"; a conflict's key, kind, values, check_id, claim_ids,
+    // claim_count, evidence_ids.
+    uint256 private constant DESC_A = 0x636f6e74726164696374696f6e20636865636b206f7665722000000000000019;
+    uint256 private constant DESC_B = 0x20636c61696d2873293a2000000000000000000000000000000000000000000b;
+    uint256 private constant DESC_C = 0x20636f6e666c696374287329000000000000000000000000000000000000000c;
+    uint256 private constant OUT_CONFLICTS = 0xa369636f6e666c6963747300000000000000000000000000000000000000000b;
+    uint256 private constant CLAIM_COUNT = 0x6b636c61696d5f636f756e74000000000000000000000000000000000000000c;
+    uint256 private constant TOLERANCE = 0x716e756d657269635f746f6c6572616e63650000000000000000000000000012;
+    uint256 private constant REC_KEY = 0xa7636b6579000000000000000000000000000000000000000000000000000005;
+    uint256 private constant KIND_NUMERIC = 0x646b696e64676e756d657269636676616c756573820000000000000000000015;
+    uint256 private constant KIND_BOOLEAN = 0x646b696e6467626f6f6c65616e6676616c756573820000000000000000000015;
+    uint256 private constant TRUE = 0x6474727565000000000000000000000000000000000000000000000000000005;
+    uint256 private constant FALSE = 0x6566616c73650000000000000000000000000000000000000000000000000006;
+    uint256 private constant CHECK_NUMERIC = 0x68636865636b5f696475636f6e74726164696374696f6e2e6e756d657269631f;
+    uint256 private constant CHECK_BOOLEAN = 0x68636865636b5f696475636f6e74726164696374696f6e2e626f6f6c65616e1f;
+    uint256 private constant CLAIM_IDS = 0x69636c61696d5f6964738200000000000000000000000000000000000000000b;
+    uint256 private constant EVIDENCE_IDS = 0x6c65766964656e63655f6964738200000000000000000000000000000000000e;
 
     /// The description at `desc` and the output at `out` of `d` are §12.5.5's for the
     /// merged groups, the claim count and the tolerance text item.
@@ -50,24 +50,24 @@ library PorContradictionsOutput {
     ) internal pure returns (bool) {
         unchecked {
             uint256 n = mark(d, merged, tolerance);
-            bytes memory count = decimal(claims);
-            bytes memory found = decimal(n);
-            Cursor memory c = Cursor(true, desc, PorCbor.skip(d, desc), TEXT);
-            put(d, c, head(3, 48 + count.length + found.length));
+            uint256 count = decimal(claims);
+            uint256 found = decimal(n);
+            Cursor memory c = Cursor(true, desc, PorCbor.skip(d, desc));
+            piece(d, c, head(3, 48 + (count & 0xff) + (found & 0xff)));
             piece(d, c, DESC_A);
-            put(d, c, count);
+            piece(d, c, count);
             piece(d, c, DESC_B);
-            put(d, c, found);
+            piece(d, c, found);
             piece(d, c, DESC_C);
             if (!c.ok || c.at != c.end) return false;
             (c.at, c.end) = (out, PorCbor.skip(d, out));
             piece(d, c, OUT_CONFLICTS);
-            put(d, c, head(4, n));
+            piece(d, c, head(4, n));
             for (uint256 i = 0; i < merged.length; i++) {
                 if (merged[i].chunk == 1) record(d, c, merged[i]);
             }
             piece(d, c, CLAIM_COUNT);
-            put(d, c, head(0, claims));
+            piece(d, c, head(0, claims));
             piece(d, c, TOLERANCE);
             same(d, c, tolerance);
             return c.ok && c.at == c.end;
@@ -75,20 +75,32 @@ library PorContradictionsOutput {
     }
 
     /// Mark each merged group that conflicts (`chunk` 1, else 0): numeric iff max - min
-    /// exceeds the tolerance, exactly; boolean iff it has `other`. Returns their number.
+    /// exceeds the tolerance, exactly (equal texts: equal canonical decimals, no
+    /// conflict, the tolerance being not negative; the tolerance parsed once); boolean iff
+    /// it has `other`. Returns their number.
     function mark(bytes calldata d, PorContradictionsState.Group[] memory merged, uint256 tolerance)
         private
         pure
         returns (uint256 n)
     {
         unchecked {
+            PorDecimal.Dec memory tol;
+            bool parsed;
             for (uint256 i = 0; i < merged.length; i++) {
                 PorContradictionsState.Group memory g = merged[i];
-                bool conflicts = g.hi != 0 && !(g.numeric && PorDecimal.absDiffLe(
-                    PorContradictionsState.decimal(d, PorContradictionsState.value(d, g.hi)),
-                    PorContradictionsState.decimal(d, PorContradictionsState.value(d, g.lo)),
-                    PorContradictionsState.decimal(d, tolerance)
-                ));
+                bool conflicts = g.hi != 0;
+                if (conflicts && g.numeric) {
+                    uint256 hi = PorContradictionsState.value(d, g.hi);
+                    uint256 lo = PorContradictionsState.value(d, g.lo);
+                    if (PorCheckKeys.sameText(d, hi, lo)) {
+                        conflicts = false;
+                    } else {
+                        if (!parsed) (tol, parsed) = (PorContradictionsState.decimal(d, tolerance), true);
+                        conflicts = !PorDecimal.absDiffLe(
+                            PorContradictionsState.decimal(d, hi), PorContradictionsState.decimal(d, lo), tol
+                        );
+                    }
+                }
                 g.chunk = conflicts ? 1 : 0;
                 if (conflicts) n++;
             }
@@ -110,7 +122,7 @@ library PorContradictionsOutput {
             same(d, c, a);
             same(d, c, b);
             piece(d, c, CLAIM_COUNT);
-            put(d, c, head(0, g.count));
+            piece(d, c, head(0, g.count));
             piece(d, c, EVIDENCE_IDS);
             same(d, c, PorCbor.skip(d, a) + 12); // after "\x6bevidence_id"
             same(d, c, PorCbor.skip(d, b) + 12);
@@ -127,21 +139,18 @@ library PorContradictionsOutput {
         }
     }
 
-    /// The next bytes are the fixed piece `p` (offset << 8 | length in TEXT).
+    /// The next bytes are the piece `p` (its bytes left-aligned, its length, at most 31,
+    /// in the low byte): one calldata word compared.
     function piece(bytes calldata d, Cursor memory c, uint256 p) private pure {
         unchecked {
             uint256 len = p & 0xff;
-            c.ok = c.ok && c.at + len <= c.end && PorCbor.equal(d, c.at, c.text, p >> 8, len);
-            c.at += len;
-        }
-    }
-
-    /// The next bytes are `want`.
-    function put(bytes calldata d, Cursor memory c, bytes memory want) private pure {
-        unchecked {
-            uint256 len = want.length;
-            c.ok = c.ok && c.at + len <= c.end && PorCbor.equal(d, c.at, want, 0, len);
-            c.at += len;
+            uint256 at = c.at;
+            bool ok = c.ok && at + len <= c.end;
+            assembly ("memory-safe") {
+                let mask := not(shr(shl(3, len), not(0)))
+                ok := and(ok, eq(and(calldataload(add(d.offset, at)), mask), and(p, mask)))
+            }
+            (c.ok, c.at) = (ok, at + len);
         }
     }
 
@@ -170,26 +179,26 @@ library PorContradictionsOutput {
         }
     }
 
-    /// The shortest §2 head of major type `major` with argument `n` (< 2^64).
-    function head(uint8 major, uint256 n) internal pure returns (bytes memory out) {
+    /// The shortest §2 head of major type `major` with argument `n` (< 2^64; of a larger
+    /// `n` its low 64 bits, as before), as a piece.
+    function head(uint8 major, uint256 n) internal pure returns (uint256 p) {
         unchecked {
             uint256 w = n < 24 ? 0 : n < 2 ** 8 ? 1 : n < 2 ** 16 ? 2 : n < 2 ** 32 ? 4 : 8;
-            out = new bytes(1 + w);
-            out[0] = bytes1(uint8(major << 5) | uint8(w == 0 ? n : 23 + (w == 1 ? 1 : w == 2 ? 2 : w == 4 ? 3 : 4)));
-            for (uint256 i = 0; i < w; i++) out[w - i] = bytes1(uint8(n >> (8 * i)));
+            uint256 ib = uint256(major) << 5 | (w == 0 ? n : w == 1 ? 24 : w == 2 ? 25 : w == 4 ? 26 : 27);
+            p = ib << 248 | (w == 0 ? 0 : (n & type(uint64).max) << (248 - 8 * w)) | (1 + w);
         }
     }
 
-    /// decimal(n): base ten, no sign, no leading zero.
-    function decimal(uint256 n) internal pure returns (bytes memory out) {
+    /// decimal(n) (n < 2^64): base ten, no sign, no leading zero, as a piece.
+    function decimal(uint256 n) internal pure returns (uint256 p) {
         unchecked {
             uint256 len = 1;
             for (uint256 m = n / 10; m != 0; m /= 10) len++;
-            out = new bytes(len);
             for (uint256 i = len; i > 0; i--) {
-                out[i - 1] = bytes1(uint8(48 + n % 10));
+                p |= (48 + n % 10) << (256 - 8 * i);
                 n /= 10;
             }
+            p |= len;
         }
     }
 }

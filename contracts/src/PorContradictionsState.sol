@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckState} from "./PorCheckState.sol";
+import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
 
@@ -31,12 +32,6 @@ library PorContradictionsState {
         uint256[] index;
     }
 
-    // Key lists in §2 order (1-byte length then the text, `PorRecords.fields`,
-    // `PorCheckKeys.find`).
-    bytes internal constant GROUP_KEYS = "\x03key\x03max\x03min\x04kind\x05first\x05other\x0bclaim_count";
-    bytes internal constant REF_KEYS = "\x05value\x08claim_id\x0bevidence_id";
-    bytes internal constant SOURCE_KEYS = "\x07step_id\x09source_id\x0bevidence_id";
-
     /// The k-th cited step is a check chunk of requirement k (id text at `reqIds[k]`) with
     /// a valid state; (ok, the merged groups, the sum of the chunks' claim_count).
     function merge(bytes calldata d, uint256[] calldata w, uint256[] memory reqIds)
@@ -47,11 +42,10 @@ library PorContradictionsState {
         unchecked {
             // each chunk's groups read (walked once) with its state, then merged
             Group[][] memory lists = new Group[][](reqIds.length);
-            uint256[] memory buf = new uint256[](7);
             uint256 total = 0;
             for (uint256 k = 0; k < reqIds.length; k++) {
                 uint256 claimCount;
-                (ok, claimCount, lists[k]) = readState(d, w[5 + 3 * k], w[6 + 3 * k], w[7 + 3 * k], reqIds[k], buf);
+                (ok, claimCount, lists[k]) = readState(d, w[5 + 3 * k], w[6 + 3 * k], w[7 + 3 * k], reqIds[k]);
                 if (!ok) return (false, merged, 0);
                 claims += claimCount;
                 total += lists[k].length;
@@ -102,7 +96,7 @@ library PorContradictionsState {
 
     /// The groups array at `pos` (0: absent): each group read (`readGroup`, one walk
     /// each); (ok, the groups, the offset after the array).
-    function readGroups(bytes calldata d, uint256 pos, uint256[] memory buf)
+    function readGroups(bytes calldata d, uint256 pos)
         private
         pure
         returns (bool ok, Group[] memory list, uint256 p)
@@ -120,10 +114,10 @@ library PorContradictionsState {
             p = first;
             for (uint256 i = 0; i < count; i++) {
                 Group memory g;
-                (ok, g) = readGroup(d, p, buf);
+                (ok, g) = readGroup(d, p);
                 if (!ok) return (false, list, 0);
                 // readGroup's end of the group (see there)
-                p = g.chunk != 0 ? g.chunk : PorCbor.skip(d, p);
+                p = g.chunk;
                 list[i] = g;
             }
             ok = true;
@@ -173,11 +167,11 @@ library PorContradictionsState {
         (, v) = PorDecimal.parseText(d, pos);
     }
 
-    /// The value of the claim reference at `at` (its first key, §2 order).
-    function value(bytes calldata d, uint256 at) internal pure returns (uint256) {
+    /// The value of the claim reference at `at` (checked by `PorContradictionsMaps.ref`:
+    /// a three-entry map whose first key is "value").
+    function value(bytes calldata, uint256 at) internal pure returns (uint256) {
         unchecked {
-            (,, uint256 p) = PorCbor.container(d, at, PorCbor.MAP);
-            return p + 6; // "\x65value"
+            return at + 7; // 0xa3, "\x65value"
         }
     }
 
@@ -186,9 +180,9 @@ library PorContradictionsState {
     /// chunk (`check_requirement`) of that requirement, its output's requirement_id too;
     /// chunk, item_count, admitted_count, claim_count (and last_leaf when present)
     /// 0..2^63-1, covered iff admitted_count > 0, provenance_ok true when covered,
-    /// `sources` valid, its groups valid (`readGroup`; `buf` seven words); (ok,
+    /// `sources` valid, its groups valid (`readGroup`); (ok,
     /// claim_count, the groups).
-    function readState(bytes calldata d, uint256 inputs, uint256 stepType, uint256 out, uint256 req, uint256[] memory buf)
+    function readState(bytes calldata d, uint256 inputs, uint256 stepType, uint256 out, uint256 req)
         private
         pure
         returns (bool ok, uint256 claims, Group[] memory groups)
@@ -199,7 +193,7 @@ library PorContradictionsState {
             uint256 rid =
                 PorCheckState.key(d, inputs, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
             if (!sameText(d, rid, req)) return (false, 0, groups);
-            return stateOf(d, out, req, buf);
+            return stateOf(d, out, req);
         }
     }
 
@@ -212,16 +206,17 @@ library PorContradictionsState {
 
     /// `readState`'s checks of the output at `out`, walked once: to `groups`, each group
     /// read (`readGroups`), then the keys after them (`tail`).
-    function stateOf(bytes calldata d, uint256 out, uint256 req, uint256[] memory buf)
+    function stateOf(bytes calldata d, uint256 out, uint256 req)
         private
         pure
         returns (bool ok, uint256 claims, Group[] memory groups)
     {
         unchecked {
             uint256[] memory at = new uint256[](6);
-            (, uint256 left) = PorCheckKeys.find(d, out, HEAD_KEYS, at);
+            uint256 left = headAt(d, out, at);
+            if (left == 0) (, left) = PorCheckKeys.find(d, out, HEAD_KEYS, at);
             uint256 end;
-            (ok, groups, end) = readGroups(d, at[1], buf);
+            (ok, groups, end) = readGroups(d, at[1]);
             // the keys after groups: absent unless entries follow it
             if (!ok || left == 0) return (false, 0, groups);
             (ok, claims) = tail(d, at[0], end, left, req, at);
@@ -239,14 +234,67 @@ library PorContradictionsState {
     {
         unchecked {
             // MID_KEYS: covered 0, sources 1
-            (uint256 done, uint256 more) = PorCheckKeys.findFrom(d, p, left, MID_KEYS, at);
+            (uint256 done, uint256 more) = (0, midAt(d, p, left, at));
+            if (more == 0) (done, more) = PorCheckKeys.findFrom(d, p, left, MID_KEYS, at);
             uint256 covered = at[0];
             p = done == 0 && more != 0 && at[1] != 0 ? sources(d, at[1]) : 0;
             if (p == 0) return (false, 0);
             // TAIL_KEYS: last_leaf 0, item_count 1, claim_count 2, provenance_ok 3,
             // admitted_count 4, requirement_id 5
-            PorCheckKeys.findAfter(d, p, more, TAIL_KEYS, at);
+            if (!tailAt(d, p, more, at)) PorCheckKeys.findAfter(d, p, more, TAIL_KEYS, at);
             return rest(d, chunk, covered, at, req);
+        }
+    }
+
+    /// HEAD_KEYS' values when the output at `out` begins {chunk (an unsigned integer),
+    /// items, groups} as a state is written and entries follow groups: `find`'s positions
+    /// in `at` and its `left` (the entries after groups), read in place; else 0 (the
+    /// caller walks).
+    function headAt(bytes calldata d, uint256 out, uint256[] memory at) private pure returns (uint256) {
+        unchecked {
+            (bool isMap, uint256 count, uint256 q) = PorCbor.container(d, out, PorCbor.MAP);
+            if (!isMap || count < 4) return 0;
+            at[0] = q = PorCheckKeys.keyAt(d, q, 0x656368756e6b, 6);
+            q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x656974656d73, 6);
+            if (q == 0) return 0;
+            at[1] = q = PorCheckKeys.keyAt(d, PorCbor.skip(d, q), 0x6667726f757073, 7);
+            return q == 0 ? 0 : count - 3;
+        }
+    }
+
+    /// MID_KEYS' values when the `left` entries from `p` (after groups) begin {window,
+    /// covered (a bool), sources} as a state is written and entries follow sources:
+    /// `findFrom`'s positions in `at` and the entries after sources, read in place; else 0.
+    function midAt(bytes calldata d, uint256 p, uint256 left, uint256[] memory at) private pure returns (uint256) {
+        unchecked {
+            if (left < 4) return 0;
+            uint256 q = PorCheckKeys.keyAt(d, p, 0x6677696e646f77, 7);
+            if (q == 0) return 0;
+            q = PorCheckKeys.keyAt(d, PorCbor.skip(d, q), 0x67636f7665726564, 8);
+            if (q == 0 || (d[q] != 0xf4 && d[q] != 0xf5)) return 0;
+            at[0] = q;
+            at[1] = q = PorCheckKeys.keyAt(d, q + 1, 0x67736f7572636573, 8);
+            return q == 0 ? 0 : left - 3;
+        }
+    }
+
+    /// TAIL_KEYS' values when they are the next entries from `p` (of the `more` left), in
+    /// their §2 order, `last_leaf` optional, each of the type read (a state as written):
+    /// `findAfter`'s positions in `at`, read in place; else false (the caller walks).
+    function tailAt(bytes calldata d, uint256 p, uint256 more, uint256[] memory at) private pure returns (bool) {
+        unchecked {
+            uint256 q = PorCheckKeys.keyAt(d, p, 0x696c6173745f6c656166, 10);
+            at[0] = q;
+            q = q == 0 ? p : PorCheckKeys.uintEnd(d, q);
+            if (more < (at[0] == 0 ? 5 : 6)) return false;
+            at[1] = q = PorCheckKeys.keyAt(d, q, 0x6a6974656d5f636f756e74, 11);
+            at[2] = q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x6b636c61696d5f636f756e74, 12);
+            at[3] = q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x6d70726f76656e616e63655f6f6b, 14);
+            // provenance_ok a bool
+            if (q == 0 || (d[q] != 0xf4 && d[q] != 0xf5)) return false;
+            at[4] = q = PorCheckKeys.keyAt(d, q + 1, 0x6e61646d69747465645f636f756e74, 15);
+            at[5] = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x6e726571756972656d656e745f6964, 15);
+            return at[5] != 0;
         }
     }
 
@@ -288,22 +336,18 @@ library PorContradictionsState {
         return text && PorCheckKeys.sameText(d, a, b);
     }
 
-    /// `sources`: a list of {evidence_id, source_id, step_id} maps of texts, no source_id
-    /// twice: the offset after the list, else 0.
+    /// `sources`: a list of {evidence_id, source_id, step_id} maps of texts
+    /// (`PorContradictionsMaps.source`), no source_id twice: the offset after the list,
+    /// else 0.
     function sources(bytes calldata d, uint256 pos) private pure returns (uint256) {
         unchecked {
             (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
             if (!isArray) return 0;
             bytes32[] memory seen = tableFor(n);
-            uint256[] memory at = new uint256[](3);
             for (uint256 i = 0; i < n; i++) {
-                uint256 end = three(d, p, SOURCE_KEYS, at);
+                (uint256 end, uint256 src) = PorContradictionsMaps.source(d, p);
                 if (end == 0) return 0;
-                for (uint256 k = 0; k < 3; k++) {
-                    (bool text,,) = PorCbor.str(d, at[k], PorCbor.TEXT);
-                    if (!text) return 0;
-                }
-                bytes32 key = PorCheckKeys.textHash(d, at[1]);
+                bytes32 key = PorCheckKeys.textHash(d, src);
                 uint256 free = slot(seen, key);
                 if (seen[free] == key) return 0; // a source named twice
                 seen[free] = key;
@@ -313,59 +357,16 @@ library PorContradictionsState {
         }
     }
 
-    /// A group (`_group`): numeric {kind, key, claim_count >= 1, min, max} or boolean
-    /// {kind, key, claim_count >= 1, first[, other]}, no other key, with references of
-    /// its kind, a boolean `other` of the other value.
-    /// `g.chunk` (set by the caller after): the offset after the group when its walk
-    /// reached it (always when ok: its last key, claim_count, is a key read), else 0.
-    function readGroup(bytes calldata d, uint256 p, uint256[] memory at) private pure returns (bool ok, Group memory g) {
+    /// A group (`_group`, `PorContradictionsMaps.group`): claim_count 1..2^63-1 too.
+    /// `g.chunk` (set by the caller after): the offset after the group.
+    function readGroup(bytes calldata d, uint256 p) private pure returns (bool ok, Group memory g) {
         unchecked {
-            // GROUP_KEYS: key 0, max 1, min 2, kind 3, first 4, other 5, claim_count 6
-            (g.chunk,) = PorCheckKeys.find(d, p, GROUP_KEYS, at);
-            (, uint256 count,) = PorCbor.container(d, p, PorCbor.MAP);
-            (bool keyText,,) = at[0] == 0 ? (false, 0, 0) : PorCbor.str(d, at[0], PorCbor.TEXT);
-            (bool counted, uint256 n) = at[6] == 0 ? (false, 0) : PorRecords.uintIn(d, at[6], 1, PorRecords.MAX_COUNT);
-            ok = keyText && counted && at[3] != 0;
-            g.numeric = ok && PorCheckState.isWord(d, at[3], 0x676e756d65726963000000000000000000000000000000000000000000000000, 8);
-            if (g.numeric) {
-                (g.lo, g.hi) = (at[2], at[1]);
-                ok = count == 5 && at[2] != 0 && at[1] != 0 && ref(d, g.lo, true) && ref(d, g.hi, true);
-            } else {
-                (g.lo, g.hi) = (at[4], at[5]);
-                ok = ok && PorCheckState.isWord(d, at[3], 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)
-                    && at[2] == 0 && at[1] == 0 && at[4] != 0 && count == (at[5] == 0 ? 4 : 5) && ref(d, g.lo, false)
-                    && (g.hi == 0 || (ref(d, g.hi, false) && d[value(d, g.hi)] != d[value(d, g.lo)]));
-            }
-            (g.key, g.count) = (at[0], n);
-            if (ok) g.id = keccak256(abi.encodePacked(g.numeric, d[g.key:PorCbor.skip(d, g.key)]));
+            PorContradictionsMaps.Fields memory f = PorContradictionsMaps.group(d, p);
+            if (f.end == 0) return (false, g);
+            (ok, g.count) = PorRecords.uintIn(d, f.countAt, 1, PorRecords.MAX_COUNT);
+            (g.numeric, g.key, g.lo, g.hi, g.chunk) = (f.numeric, f.key, f.lo, f.hi, f.end);
+            if (ok) g.id = keccak256(abi.encodePacked(g.numeric, d[g.key:f.keyEnd]));
         }
-    }
-
-    /// A claim reference {claim_id, evidence_id (texts), value}: a canonical decimal text
-    /// (`numeric`) or a bool.
-    function ref(bytes calldata d, uint256 p, bool numeric) private pure returns (bool) {
-        unchecked {
-            uint256[] memory at = new uint256[](3);
-            if (three(d, p, REF_KEYS, at) == 0) return false;
-            (bool a,,) = PorCbor.str(d, at[1], PorCbor.TEXT);
-            (bool b,,) = PorCbor.str(d, at[2], PorCbor.TEXT);
-            if (!a || !b) return false;
-            if (!numeric) {
-                (bool isBool,) = PorCbor.boolAt(d, at[0]);
-                return isBool;
-            }
-            (bool text, uint256 off, uint256 len) = PorCbor.str(d, at[0], PorCbor.TEXT);
-            return text && PorDecimal.isCanonical(d, off, len);
-        }
-    }
-
-    /// The map at `p` has exactly the three `keys` (packed in §2 order): the offset after
-    /// it, their value positions in `at`; else 0. One walk (`PorCheckKeys.find`): three
-    /// entries and the three keys found is exactly those keys (keys are unique, §2).
-    function three(bytes calldata d, uint256 p, bytes memory keys, uint256[] memory at) private pure returns (uint256 end) {
-        (bool isMap, uint256 count,) = PorCbor.container(d, p, PorCbor.MAP);
-        (end,) = PorCheckKeys.find(d, p, keys, at);
-        if (!isMap || count != 3 || at[0] == 0 || at[1] == 0 || at[2] == 0) return 0;
     }
 
     /// The claim_id item of the reference at `r` (after "value" and its value, then the key).

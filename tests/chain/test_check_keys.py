@@ -7,7 +7,10 @@ constant of ``PorCheck*.sol`` and ``PorContradictions*.sol`` passed to ``find``,
 ``findAfter``, ``findFrom``, ``findAll`` (or ``PorContradictionsState.three``) is checked
 here, read from the source, with por's own encoder giving the encodings. A list may end
 with ``PorCheckKeys.ALL`` (23 bytes 0xff, sorting after every such key), and a list
-passed to ``findAll`` must (it walks the whole map to tell its end).
+passed to ``findAll`` must (it walks the whole map to tell its end). The key encodings
+``PorContradictionsMaps`` compares a fixed-key map's entries with (``uint256`` constants)
+are each the encoding of the word they are named for, and each of its fixed key sets is
+in §2 order.
 """
 
 from __future__ import annotations
@@ -89,7 +92,28 @@ def test_every_find_list_is_checked() -> None:
         "PorCheckSpec.ENTRY_TAIL",
         "PorCheckSpec.TAIL_KEYS",
         "PorCheckStep.OUT_IDS",
-        "PorContradictionsState.GROUP_KEYS",
-        "PorContradictionsState.SOURCE_KEYS",
+        "PorContradictionsState.HEAD_KEYS",
+        "PorContradictionsState.TAIL_KEYS",
         "PorContradictionsStep.TOP_KEYS",
     } <= set(packed_lists())
+
+
+MAPS = SRC / "PorContradictionsMaps.sol"
+WORD = re.compile(r"uint256 private constant (\w+) = 0x([0-9a-f]+);")
+#: ``PorContradictionsMaps``'s fixed key sets, in the order its readers compare them.
+FIXED_SETS = (
+    ("VALUE", "CLAIM_ID", "EVIDENCE_ID"),
+    ("STEP_ID", "SOURCE_ID", "EVIDENCE_ID"),
+    ("KEY", "MAX", "MIN", "KIND", "CLAIM_COUNT"),
+    ("KEY", "KIND", "FIRST", "OTHER", "CLAIM_COUNT"),
+)
+
+
+def test_fixed_map_encodings() -> None:
+    words = {name: bytes.fromhex(hexed) for name, hexed in WORD.findall(MAPS.read_text())}
+    assert len(words) == 14, words
+    for name, enc in words.items():
+        assert enc == encode(name.lower()), (name, enc)
+    for keys in FIXED_SETS:
+        encodings = [words[k] for k in keys]
+        assert encodings == sorted(encodings), keys
