@@ -12,7 +12,8 @@ bytes cost to carry). Classes:
 * ``map entry``: a key of 4 ASCII bytes and a small integer, in a map nested in an array;
 * ``one-entry map``: ``{"a": 1}`` in an array;
 * ``text key, text value``: a 6-byte key and a 12-byte ASCII text, in a nested map;
-* ``uint 1-byte arg``: 200 (head 0x18 and one byte);
+* ``uint 1-byte arg``: 200 (head 0x18 and one byte); ``uint 4-byte arg``: a timestamp
+  (head 0x1a);
 * ``Id (20 ASCII bytes)``, ``Id (100 ASCII bytes)``: texts the length of Ids;
 * ``text 2-byte x16`` ... ``text 4-byte x16``: 16 code points of one UTF-8 width (a
   cut to the text path is judged in every width, ADR 0015's reader3 addendum);
@@ -51,6 +52,7 @@ CLASSES: tuple[tuple[str, Callable[[int], Any]], ...] = (
     ("one-entry map", lambda n: [{"a": 1}] * n),
     ("text key, text value", lambda n: [{f"key{i:03d}": "value text12" for i in range(n)}]),
     ("uint 1-byte arg", lambda n: [200] * n),
+    ("uint 4-byte arg", lambda n: [1_788_206_400] * n),
     ("Id (20 ASCII bytes)", lambda n: ["step-0012.check-0003"] * n),
     ("Id (100 ASCII bytes)", lambda n: ["i" * 100] * n),
     ("text 2-byte x16", lambda n: ["\u00e9" * 16] * n),

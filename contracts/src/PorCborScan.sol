@@ -394,12 +394,14 @@ library PorCborScan {
                     state := sub(state, 1)
                     continue
                 }
-                if eq(and(b, 0x1df), 0x18) {
-                    // an integer with a one-byte argument (0x18, 0x38): missing (2), or
-                    // non-shortest (6), in one branch
-                    arg := shr(248, calldataload(p))
-                    p := add(p, 1)
-                    if or(gt(p, end), lt(arg, 24)) {
+                if lt(sub(and(b, 0x1df), 0x18), 4) {
+                    // an integer with a 1, 2, 4 or 8-byte argument (0x18-0x1b, 0x38-0x3b):
+                    // missing (2), or non-shortest (6: below 24, or its upper half zero), in
+                    // one branch
+                    let w := shl(sub(arg, 24), 1)
+                    arg := shr(sub(256, shl(3, w)), calldataload(p))
+                    p := add(p, w)
+                    if or(gt(p, end), or(lt(arg, 24), iszero(shr(shl(2, w), arg)))) {
                         code := sub(6, shl(2, gt(p, end)))
                         break
                     }
