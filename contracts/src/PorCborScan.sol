@@ -4,12 +4,13 @@ pragma solidity 0.8.30;
 /// @title PorCborScan: the one pass of the §2 reader (`PorCbor.scan`), in assembly.
 /// @notice Accepts exactly the bytes por's decoder accepts and reports the first fault of
 /// a left-to-right parse (the code of `PorCbor.idOf`, the offset of the item it is in).
-/// The common items take a path of their own (ADR 0015, s35 addendum): a head with no
-/// argument byte and no payload (a small integer, false, true: one bit of `SIMPLE`), a
+/// The common items take a path of their own (ADR 0015, s35 and s36 addenda): a head with
+/// no argument byte and no payload (a small integer, false, true: one bit of `SIMPLE`), a
 /// short text (ASCII in one test), a container with a short count, a byte string with a
-/// one-byte length (a hash), a map's short text key (its encoding in one word, one
-/// compare with the previous key's); a map is read a key and its value at a time, so no
-/// item asks whether it is a key.
+/// one-byte length (a hash), a text with a one-byte length, an integer with a 1-8 byte
+/// argument, a map's short text key (its encoding's value, one compare with the previous
+/// key's); each path's faults are tested in one branch; a map is read a key and its value
+/// at a time, so no item asks whether it is a key.
 library PorCborScan {
     /// Nesting cap (SPEC §2, `codec.depth`): a top-level container is depth 1.
     uint256 internal constant MAX_DEPTH = 32;
@@ -30,25 +31,23 @@ library PorCborScan {
     /// 0x80 in every byte: a word's non-ASCII bytes.
     uint256 private constant HIGH = 0x8080808080808080808080808080808080808080808080808080808080808080;
 
-    /// A map's previous key before its first: below every short key (first byte 0x5f).
-    uint256 private constant NO_KEY = 0x5fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
-
     /// A key of more than 32 encoded bytes is kept as LONG | start << 128 | length: above
-    /// every key kept as its word (first byte at most 0x78).
+    /// every key kept as its encoding's value (at most 32 bytes, the first at most 0x78).
     uint256 private constant LONG = 0x8000000000000000000000000000000000000000000000000000000000000000;
 
     /// (0, 0) when `data` is exactly one por-cbor/1 item, else (code, offset): codes
     /// 1-based in the order of `PorCbor.NAMES`. Offsets are calldata positions inside
     /// (absolute) and relative to `data` only in what is returned or kept.
     /// Per open container, two memory words from the free memory pointer on (not
-    /// allocated: nothing outlives this block): its parent's `state` (the container
-    /// already counted in it) and previous key. `state`: the open container's units
-    /// left, a unit being an element or a key with its value, and the top bit set for a
-    /// map (so `slt(state, 1)`: a map, or nothing left). Faults in the SPEC §2 order: at
-    /// a key position a non-text major (ai < 28); in a head reserved ai, ai 31, tag,
-    /// float, simple, a missing argument, a non-shortest argument; then a string's
-    /// length, a key's order, its UTF-8; a container's depth, then its count against the
-    /// bytes left.
+    /// allocated: nothing outlives this block), after frame 0 (a unit left: it ends the
+    /// close loop): its parent's `state` (the container already counted in it) and
+    /// previous key (0 before a map's first: below every key). `state`: the open
+    /// container's units left, a unit being an element or a key with its value, and the
+    /// top bit set for a map (so `slt(state, 1)`: a map, or nothing left). Faults in the
+    /// SPEC §2 order: at a key position a non-text major (ai < 28); in a head reserved ai,
+    /// ai 31, tag, float, simple, a missing argument, a non-shortest argument; then a
+    /// string's length, a key's order, its UTF-8; a container's depth, then its count
+    /// against the bytes left.
     function scan(bytes calldata data) internal pure returns (uint256 code, uint256 at) {
         if (data.length == 0) return (1, 0);
         assembly ("memory-safe") {
