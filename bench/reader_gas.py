@@ -11,7 +11,17 @@ bytes cost to carry). Classes:
 * ``bytes 32``: a 32-byte byte string (a hash) in an array;
 * ``map entry``: a key of 4 ASCII bytes and a small integer, in a map nested in an array;
 * ``one-entry map``: ``{"a": 1}`` in an array;
-* ``text key, text value``: a 6-byte key and a 12-byte ASCII text, in a nested map.
+* ``text key, text value``: a 6-byte key and a 12-byte ASCII text, in a nested map;
+* ``uint 1-byte arg``: 200 (head 0x18 and one byte); ``uint 4-byte arg``: a timestamp
+  (head 0x1a);
+* ``Id (20 ASCII bytes)``, ``Id (100 ASCII bytes)``: texts the length of Ids;
+* ``text 2-byte x16`` ... ``text 4-byte x16``: 16 code points of one UTF-8 width (a
+  cut to the text path is judged in every width, ADR 0015's reader3 addendum);
+* ``empty array``: ``[]`` in an array (a container's open with no unit);
+* ``[hash, hash]``: two 32-byte byte strings in an array, in an array (open and close);
+* ``record map``: a six-entry map of short keys (text, integer, true, hash, array), the
+  shape of a record, in an array;
+* ``map in map``: a map entry whose value is ``{"v": small integer}``.
 
 Usage: ``PYTHONPATH=. python bench/reader_gas.py [--json]``.  Deterministic.
 """
@@ -41,6 +51,18 @@ CLASSES: tuple[tuple[str, Callable[[int], Any]], ...] = (
     ("map entry", lambda n: [{f"k{i:03d}": 1 for i in range(n)}]),
     ("one-entry map", lambda n: [{"a": 1}] * n),
     ("text key, text value", lambda n: [{f"key{i:03d}": "value text12" for i in range(n)}]),
+    ("uint 1-byte arg", lambda n: [200] * n),
+    ("uint 4-byte arg", lambda n: [1_788_206_400] * n),
+    ("Id (20 ASCII bytes)", lambda n: ["step-0012.check-0003"] * n),
+    ("Id (100 ASCII bytes)", lambda n: ["i" * 100] * n),
+    ("text 2-byte x16", lambda n: ["\u00e9" * 16] * n),
+    ("text 3-byte x16", lambda n: ["\u4e2d" * 16] * n),
+    ("text 4-byte x16", lambda n: ["\U0001f600" * 16] * n),
+    ("empty array", lambda n: [[]] * n),
+    ("[hash, hash]", lambda n: [[bytes(32), bytes(range(32))]] * n),
+    ("record map", lambda n: [{"id": "s1", "kind": "check", "n": 3, "ok": True,
+                               "src": bytes(32), "tags": ["a", "b"]}] * n),
+    ("map in map", lambda n: [{f"k{i:03d}": {"v": i % 24} for i in range(n)}]),
 )
 
 

@@ -4,12 +4,13 @@ pragma solidity 0.8.30;
 /// @title PorCborScan: the one pass of the §2 reader (`PorCbor.scan`), in assembly.
 /// @notice Accepts exactly the bytes por's decoder accepts and reports the first fault of
 /// a left-to-right parse (the code of `PorCbor.idOf`, the offset of the item it is in).
-/// The common items take a path of their own (ADR 0015, s35 addendum): a head with no
-/// argument byte and no payload (a small integer, false, true: one bit of `SIMPLE`), a
+/// The common items take a path of their own (ADR 0015, s35 and s36 addenda): a head with
+/// no argument byte and no payload (a small integer, false, true: one bit of `SIMPLE`), a
 /// short text (ASCII in one test), a container with a short count, a byte string with a
-/// one-byte length (a hash), a map's short text key (its encoding in one word, one
-/// compare with the previous key's); a map is read a key and its value at a time, so no
-/// item asks whether it is a key.
+/// one-byte length (a hash), a text with a one-byte length, an integer with a 1-8 byte
+/// argument, a map's short text key (its encoding's value, one compare with the previous
+/// key's); each path's faults are tested in one branch; a map is read a key and its value
+/// at a time, so no item asks whether it is a key.
 library PorCborScan {
     /// Nesting cap (SPEC §2, `codec.depth`): a top-level container is depth 1.
     uint256 internal constant MAX_DEPTH = 32;
@@ -30,25 +31,23 @@ library PorCborScan {
     /// 0x80 in every byte: a word's non-ASCII bytes.
     uint256 private constant HIGH = 0x8080808080808080808080808080808080808080808080808080808080808080;
 
-    /// A map's previous key before its first: below every short key (first byte 0x5f).
-    uint256 private constant NO_KEY = 0x5fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff;
-
     /// A key of more than 32 encoded bytes is kept as LONG | start << 128 | length: above
-    /// every key kept as its word (first byte at most 0x78).
+    /// every key kept as its encoding's value (at most 32 bytes, the first at most 0x78).
     uint256 private constant LONG = 0x8000000000000000000000000000000000000000000000000000000000000000;
 
     /// (0, 0) when `data` is exactly one por-cbor/1 item, else (code, offset): codes
     /// 1-based in the order of `PorCbor.NAMES`. Offsets are calldata positions inside
     /// (absolute) and relative to `data` only in what is returned or kept.
     /// Per open container, two memory words from the free memory pointer on (not
-    /// allocated: nothing outlives this block): its parent's `state` (the container
-    /// already counted in it) and previous key. `state`: the open container's units
-    /// left, a unit being an element or a key with its value, and the top bit set for a
-    /// map (so `slt(state, 1)`: a map, or nothing left). Faults in the SPEC §2 order: at
-    /// a key position a non-text major (ai < 28); in a head reserved ai, ai 31, tag,
-    /// float, simple, a missing argument, a non-shortest argument; then a string's
-    /// length, a key's order, its UTF-8; a container's depth, then its count against the
-    /// bytes left.
+    /// allocated: nothing outlives this block), after frame 0 (a unit left: it ends the
+    /// close loop): its parent's `state` (the container already counted in it) and
+    /// previous key (0 before a map's first: below every key). `state`: the open
+    /// container's units left, a unit being an element or a key with its value, and the
+    /// top bit set for a map (so `slt(state, 1)`: a map, or nothing left). Faults in the
+    /// SPEC §2 order: at a key position a non-text major (ai < 28); in a head reserved ai,
+    /// ai 31, tag, float, simple, a missing argument, a non-shortest argument; then a
+    /// string's length, a key's order, its UTF-8; a container's depth, then its count
+    /// against the bytes left.
     function scan(bytes calldata data) internal pure returns (uint256 code, uint256 at) {
         if (data.length == 0) return (1, 0);
         assembly ("memory-safe") {
@@ -184,13 +183,16 @@ library PorCborScan {
             }
             let end := add(data.offset, data.length)
             let pos := data.offset
-            let sp := 0 // the container stack's size (bytes past the free memory pointer)
+            // the container stack's size in bytes past the free memory pointer: frame 0
+            // (a unit left: the close loop stops there) stands for the top level
+            mstore(mload(0x40), 1)
+            let sp := 0x40
             mstore(add(mload(0x40), TOP_SLOT), 0)
             mstore(0, 0)
             // the items of every array and map (SPEC §17.1), kept at ITEMS_SLOT
             let total := 0
             let state := 1 // the top level: one unit, not a map
-            let prevKey := NO_KEY
+            let prevKey := 0 // below every key
             // each pass reads one unit (an element, or a key and its value) and counts it;
             // a container's first unit is read in the next pass
             for {} 1 {} {
@@ -198,16 +200,15 @@ library PorCborScan {
                 if slt(state, 1) {
                     if iszero(shl(1, state)) {
                         // no unit left: close every container completed (its unit was
-                        // counted in its parent's state when it opened)
+                        // counted in its parent's state when it opened) down to frame 0
                         for {} 1 {} {
-                            if iszero(sp) { break }
                             sp := sub(sp, 0x40)
                             let frame := add(mload(0x40), sp)
                             state := mload(frame)
                             prevKey := mload(add(frame, 0x20))
                             if shl(1, state) { break }
                         }
-                        if iszero(shl(1, state)) {
+                        if iszero(sp) {
                             if iszero(eq(pos, end)) { code := 3 }
                             mstore(add(mload(0x40), ITEMS_SLOT), total)
                             break
@@ -215,14 +216,15 @@ library PorCborScan {
                         continue // the parent: an array's next element, or a map's key
                     }
                     {
-                        // a map's key: a text; a short one kept as its zero-padded encoded
-                        // word (first byte its head: such words order as the encodings do), a
-                        // longer one as LONG | start << 128 | length (no key at all: the short
-                        // path's bound fails, the other path tests it)
+                        // a map's key: a text; one of at most 32 encoded bytes kept as
+                        // its encoding's value (the head first: such values order as the
+                        // encodings do, a longer one above), a longer one as LONG | start
+                        // << 128 | length (no key at all: the short path's bound fails,
+                        // the other path tests it)
                         let key := calldataload(pos)
-                        let txt := add(pos, 1) // the text's start
-                        let next := add(pos, sub(shr(248, key), 0x5f)) // after a head 0x60..0x77
-                        if iszero(lt(sub(next, txt), 24)) {
+                        let n := sub(shr(248, key), 0x5f) // encoded bytes of a head 0x60..0x77
+                        let next := add(pos, n)
+                        if iszero(lt(sub(n, 1), 24)) {
                             if iszero(lt(pos, end)) {
                                 code := 2
                                 break
@@ -233,22 +235,26 @@ library PorCborScan {
                                 break
                             }
                             let arg := 0
-                            code, arg, txt := slowHead(pos, end, b)
+                            code, arg, next := slowHead(pos, end, b)
                             if code { break }
-                            next := add(txt, arg)
-                            if gt(sub(next, pos), 32) { key := or(LONG, or(shl(128, pos), sub(next, pos))) }
+                            next := add(next, arg)
+                            n := sub(next, pos)
+                            if gt(n, 32) {
+                                key := or(LONG, or(shl(128, pos), n))
+                                n := 32 // kept as it is
+                            }
                         }
-                        if gt(next, end) {
-                            code := 2
-                            break
-                        }
-                        // the encoding's word (a long key's shift is 256 or more: unchanged)
-                        key := and(key, not(shr(shl(3, sub(next, pos)), not(0))))
-                        // after the previous key (9 a duplicate, 8 out of order): one compare
-                        // unless this key is long (both long: `keyOrder`); then UTF-8: a short
-                        // key's word is ASCII iff its text is (its head and length bytes are
-                        // below 0x80); a long key's word has its top bit set. One test for both.
-                        if or(iszero(gt(key, prevKey)), and(key, HIGH)) {
+                        key := shr(sub(256, shl(3, n)), key)
+                        // one test for the rare: cut, out of order or repeated (one
+                        // compare unless this key is long; both long: `keyOrder`), not
+                        // ASCII (a short key's value is ASCII iff its text is: its head
+                        // and length bytes are below 0x80; a long key's has its top bit
+                        // set), a top-level key
+                        if or(or(iszero(gt(key, prevKey)), and(key, HIGH)), or(gt(next, end), eq(sp, 0x80))) {
+                            if gt(next, end) {
+                                code := 2
+                                break
+                            }
                             if or(iszero(gt(key, prevKey)), shr(255, key)) {
                                 code := add(8, eq(key, prevKey))
                                 if shr(255, key) {
@@ -261,20 +267,24 @@ library PorCborScan {
                                 if code { break }
                             }
                             if and(key, HIGH) {
-                                if utf8Bad(txt, next) {
+                                // the text's start: past a head of 1, 2, 3, 5 or 9 bytes
+                                let t := add(pos, 1)
+                                let ai := and(shr(248, calldataload(pos)), 31)
+                                if gt(ai, 23) { t := add(t, shl(sub(ai, 24), 1)) }
+                                if utf8Bad(t, next) {
                                     code := 13
                                     break
                                 }
                             }
-                        }
-                        if eq(sp, 0x40) { // a top-level key: its offset and its value's
-                            let top := add(mload(0x40), TOP_SLOT)
-                            let c := mload(top)
-                            if lt(c, TOP_ITEMS) {
-                                mstore(add(top, shl(5, add(c, 1))), sub(pos, data.offset))
-                                mstore(add(top, shl(5, add(c, 2))), sub(next, data.offset))
+                            if eq(sp, 0x80) { // a top-level key: its offset and its value's
+                                let top := add(mload(0x40), TOP_SLOT)
+                                let c := mload(top)
+                                if lt(c, TOP_ITEMS) {
+                                    mstore(add(top, shl(5, add(c, 1))), sub(pos, data.offset))
+                                    mstore(add(top, shl(5, add(c, 2))), sub(next, data.offset))
+                                }
+                                mstore(top, add(c, 2))
                             }
-                            mstore(top, add(c, 2))
                         }
                         prevKey := key
                         pos := next
@@ -291,12 +301,13 @@ library PorCborScan {
                 let arg := and(b, 31)
                 let p := add(pos, 1)
                 if lt(sub(b, 0x60), 24) {
-                    // a short text: ASCII in one test (the word's bytes past it shifted out)
-                    if gt(add(p, arg), end) {
-                        code := 2
-                        break
-                    }
-                    if shr(shl(3, sub(32, arg)), and(calldataload(p), HIGH)) {
+                    // a short text: ASCII in one test (the word's bytes past it shifted
+                    // out); cut or not ASCII in one branch
+                    if or(gt(add(p, arg), end), shr(shl(3, sub(32, arg)), and(calldataload(p), HIGH))) {
+                        if gt(add(p, arg), end) {
+                            code := 2
+                            break
+                        }
                         if utf8Bad(p, add(p, arg)) {
                             code := 13
                             break
@@ -307,17 +318,20 @@ library PorCborScan {
                     continue
                 }
                 if lt(sub(b, 0x80), 0x40) {
-                    // an array or a map
-                    if gt(arg, 23) {
-                        code, arg, p := slowHead(pos, end, b)
-                        if code { break }
+                    // an array or a map: the head's faults (a count of 24 or more only),
+                    // then the depth, in one branch
+                    if or(gt(arg, 23), iszero(lt(sp, 0x840))) { // 0x840: MAX_DEPTH open
+                        if gt(arg, 23) {
+                            code, arg, p := slowHead(pos, end, b)
+                            if code { break }
+                        }
+                        if iszero(lt(sp, 0x840)) {
+                            code := 14
+                            break
+                        }
                     }
-                    if iszero(lt(sp, 0x800)) { // MAX_DEPTH open
-                        code := 14
-                        break
-                    }
-                    let isMap := shr(5, and(b, 0x20))
-                    let items := shl(isMap, arg)
+                    let isMap := and(b, 0x20) // 0x20 for a map
+                    let items := shl(shr(5, isMap), arg)
                     if gt(items, sub(end, p)) {
                         code := 2
                         break
@@ -331,23 +345,20 @@ library PorCborScan {
                         mstore(frame, state)
                         mstore(add(frame, 0x20), prevKey)
                         sp := add(sp, 0x40)
-                        state := or(arg, shl(255, isMap))
-                        prevKey := NO_KEY
+                        state := or(arg, shl(250, isMap))
+                        prevKey := 0
                     }
                     continue
                 }
                 if eq(b, 0x58) {
                     // a byte string of 24 to 255 bytes (a hash): its length byte missing
-                    // or the string cut (2), unless the length is non-shortest (6)
+                    // or the string cut (2) unless the length is non-shortest (6), in one
+                    // branch
                     arg := shr(248, calldataload(p))
                     p := add(add(p, 1), arg) // its end
-                    if gt(p, end) {
+                    if or(gt(p, end), lt(arg, 24)) {
                         code := 2
                         if lt(add(pos, 1), end) { code := sub(6, shl(2, iszero(lt(arg, 24)))) }
-                        break
-                    }
-                    if lt(arg, 24) {
-                        code := 6
                         break
                     }
                     mstore(0, 1) // a byte string met (scratch word 0)
@@ -361,13 +372,9 @@ library PorCborScan {
                     // only otherwise
                     arg := shr(248, calldataload(p))
                     p := add(add(p, 1), arg) // its end
-                    if gt(p, end) {
+                    if or(gt(p, end), lt(arg, 24)) {
                         code := 2
                         if lt(add(pos, 1), end) { code := sub(6, shl(2, iszero(lt(arg, 24)))) }
-                        break
-                    }
-                    if lt(arg, 24) {
-                        code := 6
                         break
                     }
                     let t := sub(p, arg) // the text's start
@@ -386,25 +393,24 @@ library PorCborScan {
                     state := sub(state, 1)
                     continue
                 }
+                if lt(sub(and(b, 0x1df), 0x18), 4) {
+                    // an integer with a 1, 2, 4 or 8-byte argument (0x18-0x1b, 0x38-0x3b):
+                    // missing (2), or non-shortest (6: below 24, or its upper half zero), in
+                    // one branch
+                    let w := shl(sub(arg, 24), 1)
+                    arg := shr(sub(256, shl(3, w)), calldataload(p))
+                    p := add(p, w)
+                    if or(gt(p, end), or(lt(arg, 24), iszero(shr(shl(2, w), arg)))) {
+                        code := sub(6, shl(2, gt(p, end)))
+                        break
+                    }
+                    pos := p
+                    state := sub(state, 1)
+                    continue
+                }
                 if or(gt(arg, 23), gt(b, 0xbf)) {
-                    switch and(eq(arg, 24), lt(b, 0xc0))
-                    case 1 {
-                        // a one-byte argument of an integer or a string
-                        if iszero(lt(p, end)) {
-                            code := 2
-                            break
-                        }
-                        arg := shr(248, calldataload(p))
-                        p := add(p, 1)
-                        if lt(arg, 24) {
-                            code := 6
-                            break
-                        }
-                    }
-                    default {
-                        code, arg, p := slowHead(pos, end, b)
-                        if code { break }
-                    }
+                    code, arg, p := slowHead(pos, end, b)
+                    if code { break }
                 }
                 if shr(6, b) {
                     // a byte or text string (an integer: nothing more)
