@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorAggregateAgree} from "./PorAggregateAgree.sol";
 import {PorAggregateChunk} from "./PorAggregateChunk.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
+import {PorAggregateSpec} from "./PorAggregateSpec.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
@@ -64,7 +65,7 @@ library PorAggregateStep {
         rid = PorCbor.get(d, base + at[PorRecords.STEP_INPUTS], "requirement_id");
         bool ok;
         bool found;
-        (ok, found, s) = R.spec(d, parts.at[1], top, rid);
+        (ok, found, s) = PorAggregateSpec.spec(d, parts.at[1], top, rid);
         if (!ok) return (INVALID_RECORD, s, its, c, rid);
         if (!found) return (UNEXECUTABLE, s, its, c, rid); // step.bad_inputs
         (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE], s);

@@ -1,0 +1,126 @@
+"""The aggregate's one walk of each requirement (ADR 0013 "Addendum (s36, agg4)") agrees
+with ``por check-proof``.
+
+``PorAggregateSpec`` walks each data requirement once: requirement_id (an Id, hashed for
+the uniqueness check) comes first in §2 order, so R's selection_policy, source_targets
+and expected_fields are read in the same walk, each array by its own check, which gives
+its end; the other requirements' values are skipped. New ways to be wrong: R among
+several requirements (first, middle, last), ids near R's (one byte longer, shorter,
+another case), a repeated id (R's or another's), another requirement's id not an Id,
+optional keys absent, the other requirements' targets and fields changed, R missing.
+No fixture market has two requirements: these markets have three (one aggregate each),
+the PromptSpec edited, the aggregate recomputed (lost) or left; the chain and Python
+must give the same answer every time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from aggregate_lies import _valid, aggregates, read_fields_ok, rewrite
+from bundle_edits import recommit
+from exec_support import ExecChecker
+from test_onchain_aggregate import _factories
+
+from por.bundle import build
+from por.bundle.layout import Bundle
+from por.challenge import bundle_from_bytes
+from por.encoding import decode, encode
+
+COUNTS: Counter[str] = Counter()
+_CHAIN = ExecChecker("PorAggregateExec")
+RIDS = ["r1", "r2", "r3"]
+
+
+def market(strategy: str, tie: str) -> Bundle:
+    """Three requirements, each of two or three sources of its own, each source writing
+    its requirement's fields."""
+    f = _factories()
+    requirements = []
+    items = []
+    for n, rid in enumerate(RIDS):
+        sources = [f"s{rid}_{k}" for k in range(2 + n % 2)]
+        keys = ["price", f"vol_{rid}"][: 1 + n % 2]
+        fields = [f.json_field(k, "numeric", "$." + k) for k in keys]
+        requirements.append(f.requirement(rid, sources=sources, strategy=strategy, min_sources=1,
+                                          quorum=1, tie_breaker=tie, fields=fields))
+        for k, s in enumerate(sources):
+            body = "{" + ",".join(f'"{key}":{100 + k}' for key in keys) + "}"
+            items.append(f.item(f"e{rid}{k}", body, requirement_id=rid, source_id=s, tier=k % 4))
+    spec = f.prompt_spec(requirements=requirements, metric="price", tolerance="0")
+    return bundle_from_bytes(build(spec, f.bundle(items)).data)
+
+
+def edit(spec: dict[str, Any], rid: str, rng: random.Random) -> None:
+    """One edit of the data requirements around R (valid or not)."""
+    reqs = spec["data_requirements"]
+    mine = next(r for r in reqs if r["requirement_id"] == rid)
+    other = rng.choice([r for r in reqs if r is not mine])
+    choice = rng.randrange(10)
+    if choice == 0:
+        rng.shuffle(reqs)
+    elif choice == 9:
+        # R's own policy changed (the aggregate moves unless recomputed), R anywhere
+        policy = mine["selection_policy"]
+        policy["strategy"] = rng.choice(["single_best", "multi_source_quorum", "fallback_chain"])
+        policy["tie_breaker"] = rng.choice(["source_order", "highest_provenance"])
+        rng.shuffle(reqs)
+    elif choice == 1:
+        # a copy of R under an id near R's, anywhere
+        copy = dict(mine, requirement_id=rng.choice([rid + "x", rid[:-1], rid.upper(), rid + rid]))
+        reqs.insert(rng.randrange(len(reqs) + 1), copy)
+    elif choice == 2:
+        other["requirement_id"] = rid  # R's id twice: invalid_record
+        rng.shuffle(reqs)
+    elif choice == 3:
+        other["requirement_id"] = rng.choice(["", "x" * 129, 7])
+    elif choice == 4:
+        for r in rng.sample(reqs, rng.randrange(1, len(reqs) + 1)):
+            r.pop(rng.choice(["description", "min_provenance_tier"]), None)
+    elif choice == 5:
+        other["source_targets"] = [*other["source_targets"][::-1], dict(mine["source_targets"][0])]
+        other["expected_fields"] = rng.choice([[], mine["expected_fields"]])
+    elif choice == 6:
+        other["selection_policy"] = dict(other["selection_policy"], strategy="fallback_chain")
+    elif choice == 7:
+        mine["requirement_id"] = rid + "_gone"
+    else:
+        while len(reqs) < 8:
+            reqs.append(dict(other, requirement_id=f"z{len(reqs)}"))
+        if rng.random() < 0.5:
+            reqs.append(dict(other, requirement_id="z9"))  # nine: invalid_record
+        rng.shuffle(reqs)
+
+
+def forged(bundle: Bundle, rng: random.Random) -> tuple[Bundle, int]:
+    index = rng.choice(aggregates(bundle))
+    steps = [decode(s) for s in bundle.steps]
+    rid = steps[index]["inputs"]["requirement_id"]
+    spec = decode(bundle.prompt_spec)
+    edit(spec, rid, rng)
+    spec_bytes = encode(spec)
+    if not _valid(spec_bytes) and read_fields_ok(spec, rid):
+        spec_bytes = bundle.prompt_spec  # another rule broken: the court path's case
+    raw = [encode(s) for s in steps]
+    if rng.random() < 0.5:
+        raw[index] = rewrite(spec_bytes, raw, index) or raw[index]
+    return recommit(bundle, steps=raw, prompt_spec=spec_bytes), index
+
+
+def test_requirements_walked_once() -> None:
+    rng = random.Random(3636)  # noqa: S311 - seeded cases, not secrets
+    for strategy, tie in (("single_best", "source_order"),
+                          ("multi_source_quorum", "highest_provenance"),
+                          ("fallback_chain", "source_order")):
+        bundle = market(strategy, tie)
+        assert len(aggregates(bundle)) == len(RIDS)
+        for index in aggregates(bundle):
+            _CHAIN.compare(bundle, index, "spec.honest", COUNTS)
+        for _ in range(50):
+            b, index = forged(bundle, rng)
+            _CHAIN.compare(b, index, "spec.forged", COUNTS)
+    assert COUNTS["spec.honest"] == 3 * len(RIDS)
+    for outcome in ("match", "mismatch", "invalid_record", "unexecutable"):
+        assert COUNTS[f"id:one_step.{outcome}"] > 3, COUNTS
