@@ -291,13 +291,24 @@ library PorAggregateRead {
         }
     }
 
-    /// Any hash twice: sorted, then neighbours compared (O(n log n) for a hostile state).
-    function repeats(bytes32[] memory h) internal pure returns (bool) {
-        if (h.length < 2) return false;
-        PorRecords.sort(h, 0, int256(h.length) - 1);
-        for (uint256 i = 1; i < h.length; i++) {
-            if (h[i] == h[i - 1]) return true;
+    /// Any hash twice: up to 16 hashes compared pairwise (no sort), more sorted, then
+    /// neighbours compared (O(n log n) for a hostile state).
+    function repeats(bytes32[] memory h) internal pure returns (bool twice) {
+        uint256 n = h.length;
+        if (n > 16) {
+            PorRecords.sort(h, 0, int256(n) - 1);
+            for (uint256 i = 1; i < n; i++) {
+                if (h[i] == h[i - 1]) return true;
+            }
+            return false;
         }
-        return false;
+        assembly ("memory-safe") {
+            for { let i := 1 } lt(i, n) { i := add(i, 1) } {
+                let x := mload(add(h, shl(5, add(i, 1))))
+                for { let j := 0 } lt(j, i) { j := add(j, 1) } {
+                    if eq(x, mload(add(h, shl(5, add(j, 1))))) { twice := 1 }
+                }
+            }
+        }
     }
 }
