@@ -169,10 +169,10 @@ library PorAggregateRead {
         (o[0], o[1]) = (0, 0);
         K.walk(d, p, count, TAIL_KEYS, o); // o[0] evidence_id, o[1] requirement_id
         it.eid = o[0];
-        if (!isText(d, it.eid) || !isText(d, o[1]) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
+        if (!isText(d, it.eid) || !isText(d, o[1]) || !K.sameText(d, it.eid, e)) return false;
         // read_extract: the step's evidence_ids are [its evidence_id].
         (, uint256 n, uint256 own) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
-        if (n != 1 || !PorRecords.sameTextAt(d, own, it.eid)) return false;
+        if (n != 1 || !K.sameText(d, own, it.eid)) return false;
         it.eidHash = textHash(d, it.eid);
         it.srcHash = textHash(d, it.src);
         it.stepId = base + at[PorRecords.STEP_ID];

@@ -76,7 +76,7 @@ library PorAggregateSpec {
             p = 0; // the offset after the value when its check gave it
             if (w == REQUIREMENT_ID) {
                 (ok, idHash) = idOf(d, v);
-                mine = ok && rid != 0 && PorRecords.sameTextAt(d, v, rid);
+                mine = ok && rid != 0 && K.sameText(d, v, rid);
                 seen |= 8;
             } else if (mine) {
                 uint256 bit;
