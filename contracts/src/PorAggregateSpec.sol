@@ -18,7 +18,6 @@ library PorAggregateSpec {
     /// The keys read (`PorCborKeys.pick`) of the PromptSpec, R's policy, the semantics.
     bytes internal constant SPEC_KEYS = "\x0fconflict_policy\x14prediction_semantics\x11data_requirements";
     bytes internal constant POLICY_KEYS = "\x08strategy\x0bmin_sources\x06quorum\x0btie_breaker";
-    bytes internal constant SEMANTICS_KEYS = "\x06metric\x10sources_required";
 
     /// A requirement's keys as key words (`PorCborKeys.wordAt`: bytes left-aligned, length
     /// in the low byte).
@@ -26,6 +25,13 @@ library PorAggregateSpec {
     uint256 private constant SOURCE_TARGETS = uint256(bytes32("source_targets")) | 14;
     uint256 private constant EXPECTED_FIELDS = uint256(bytes32("expected_fields")) | 15;
     uint256 private constant SELECTION_POLICY = uint256(bytes32("selection_policy")) | 16;
+    uint256 private constant SOURCE_ID = uint256(bytes32("source_id")) | 9;
+    uint256 private constant KEY = uint256(bytes32("key")) | 3;
+    uint256 private constant KIND = uint256(bytes32("kind")) | 4;
+    uint256 private constant METRIC = uint256(bytes32("metric")) | 6;
+    uint256 private constant SOURCES_REQUIRED = uint256(bytes32("sources_required")) | 16;
+    uint256 private constant NUMERIC_TOLERANCE = uint256(bytes32("numeric_tolerance")) | 17;
+    uint256 private constant NONE = type(uint256).max; // no key's word
 
     /// The PromptSpec leaf at `leaf` (its bytes passed the §2 reader: the caller runs
     /// `PorCborTop.checkTop` on them; `top`: where its top-level items start), read for
@@ -131,14 +137,14 @@ library PorAggregateSpec {
     /// conflict_policy.numeric_tolerance (`cp`: the policy), prediction_semantics.metric
     /// and sources_required (`ps`: the semantics; one walk).
     function semantics(bytes calldata d, uint256 cp, uint256 ps, R.Spec memory s) private pure returns (bool) {
-        s.tolerance = cp == 0 ? 0 : PorCbor.get(d, cp, "numeric_tolerance");
+        if (cp != 0) (s.tolerance,,) = find(d, cp, NUMERIC_TOLERANCE, NONE);
         if (!nonNegative(d, s.tolerance) || ps == 0) return false;
-        uint256[] memory v = K.pick(d, ps, SEMANTICS_KEYS); // all 0 for a non-map
-        (bool idOk, uint256 off, uint256 len) = v[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, v[0]);
+        (uint256 metric, uint256 required,) = find(d, ps, METRIC, SOURCES_REQUIRED);
+        (bool idOk, uint256 off, uint256 len) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
         if (!idOk) return false;
         s.metric = R.keyWord(d, off, len);
-        if (v[1] != 0) {
-            (bool inRange,) = PorRecords.uintIn(d, v[1], 1, 64);
+        if (required != 0) {
+            (bool inRange,) = PorRecords.uintIn(d, required, 1, 64);
             if (!inRange) return false;
             s.votes = true;
         }
@@ -185,11 +191,11 @@ library PorAggregateSpec {
         if (!isArray || n == 0 || n > R.MAX_TARGETS) return (false, 0);
         bytes32[] memory ids = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
-            uint256 id = PorCbor.get(d, t, "source_id"); // 0 for a non-map
+            uint256 id;
+            (id,, t) = find(d, t, SOURCE_ID, NONE); // 0 for a non-map
             (bool idOk, uint256 off, uint256 len) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
             if (!idOk) return (false, 0);
             ids[i] = s.targets[i] = R.hashOf(d, off, len);
-            t = PorCbor.skip(d, t);
         }
         s.nTargets = n;
         return (!R.repeats(ids), t);
@@ -211,21 +217,68 @@ library PorAggregateSpec {
         }
         bytes32[] memory keys = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
-            if (!fieldSpec(d, f, s, i)) return (false, 0);
+            bool ok;
+            (ok, f) = fieldSpec(d, f, s, i);
+            if (!ok) return (false, 0);
             keys[i] = s.keyWord[i];
-            f = PorCbor.skip(d, f);
         }
         s.nFields = n;
         return (!R.repeats(keys), f);
     }
 
-    /// The FieldSpec at `f` (field i): key an Id, kind one of four.
-    function fieldSpec(bytes calldata d, uint256 f, R.Spec memory s, uint256 i) private pure returns (bool) {
-        uint256 key = PorCbor.get(d, f, "key"); // 0 for a non-map
-        (bool idOk, uint256 off, uint256 len) = key == 0 ? (false, 0, 0) : PorRecords.isId(d, key);
-        if (!idOk) return false;
-        (bool kindOk, uint256 kind) = R.kindOf(d, PorCbor.get(d, f, "kind"));
-        (s.keyPos[i], s.keyWord[i], s.kind[i]) = (key, R.keyWord(d, off, len), kind);
-        return kindOk;
+    /// The FieldSpec at `f` (field i): key an Id, kind one of four; the offset after it.
+    function fieldSpec(bytes calldata d, uint256 f, R.Spec memory s, uint256 i) private pure returns (bool, uint256) {
+        (uint256 key, uint256 kindAt, uint256 next) = find(d, f, KEY, KIND); // 0s for a non-map
+        (bool ok, uint256 off, uint256 len) = key == 0 ? (false, 0, 0) : PorRecords.isId(d, key);
+        if (!ok) return (false, 0);
+        (s.keyPos[i], s.keyWord[i]) = (key, R.keyWord(d, off, len));
+        (ok, s.kind[i]) = R.kindOf(d, kindAt);
+        return (ok, next);
+    }
+
+    /// The value offsets of the keys whose key words (`PorCborKeys.wordAt`) are `w1` and
+    /// `w2` in the map at `m` of a checked document (0: absent, or `m` not a map; `NONE`
+    /// matches no key) and the offset after the map (`m` for another item): one assembly
+    /// walk, values skipped as `PorCbor.skip` does.
+    function find(bytes calldata d, uint256 m, uint256 w1, uint256 w2)
+        private
+        pure
+        returns (uint256 v1, uint256 v2, uint256 end)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            // the head at q: (its argument, the offset after it)
+            function arg(base, q) -> a, r {
+                a := and(byte(0, calldataload(add(base, q))), 31)
+                r := add(q, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    a := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
+                    r := add(r, width)
+                }
+            }
+            end := m
+            if eq(shr(5, byte(0, calldataload(add(b, m)))), 5) {
+                let n := 0
+                n, end := arg(b, m)
+                for {} n { n := sub(n, 1) } {
+                    // the key (a text, §2) as its key word (0 from 32 bytes on)
+                    let len, off := arg(b, end)
+                    let w := 0
+                    if lt(len, 32) { w := or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len) }
+                    end := add(off, len)
+                    if eq(w, w1) { v1 := end }
+                    if eq(w, w2) { v2 := end }
+                    for { let left := 1 } left { left := sub(left, 1) } {
+                        let vb := byte(0, calldataload(add(b, end)))
+                        let a := 0
+                        a, end := arg(b, end)
+                        let major := shr(6, vb)
+                        end := add(end, mul(eq(major, 1), a))
+                        left := add(left, mul(eq(major, 2), shl(shr(5, and(vb, 0x20)), a)))
+                    }
+                }
+            }
+        }
     }
 }

@@ -7,7 +7,9 @@ and expected_fields are read in the same walk, each array by its own check, whic
 its end; the other requirements' values are skipped. New ways to be wrong: R among
 several requirements (first, middle, last), ids near R's (one byte longer, shorter,
 another case), a repeated id (R's or another's), another requirement's id not an Id,
-optional keys absent, the other requirements' targets and fields changed, R missing.
+optional keys absent, the other requirements' targets and fields changed, R missing;
+R's targets and fields (each read by one walk of its map, which gives its end) not maps,
+without the key read or beside long keys; the tolerance and the metric absent.
 No fixture market has two requirements: these markets have three (one aggregate each),
 the PromptSpec edited, the aggregate recomputed (lost) or left; the chain and Python
 must give the same answer every time.
@@ -53,14 +55,37 @@ def market(strategy: str, tie: str) -> Bundle:
     return bundle_from_bytes(build(spec, f.bundle(items)).data)
 
 
-def edit(spec: dict[str, Any], rid: str, rng: random.Random) -> None:
-    """One edit of the data requirements around R (valid or not)."""
+def edit(spec: dict[str, Any], rid: str, rng: random.Random) -> int:
+    """One edit of the data requirements around R (valid or not): its number."""
     reqs = spec["data_requirements"]
     mine = next(r for r in reqs if r["requirement_id"] == rid)
     other = rng.choice([r for r in reqs if r is not mine])
-    choice = rng.randrange(10)
+    choice = rng.randrange(13)
     if choice == 0:
         rng.shuffle(reqs)
+    elif choice == 12:
+        decorate(rng.choice([mine, other]), rng)
+        if rng.random() < 0.5:
+            rng.shuffle(reqs)
+    elif choice == 10:
+        # one of R's targets or fields not a map, or without the key read (each read by
+        # one walk of its map, which also gives its end)
+        k = rng.randrange(2)
+        items = mine["source_targets"] if k == 0 else mine["expected_fields"]
+        at = rng.randrange(len(items))
+        items[at] = rng.choice(["x", 5, {}, {"uri": "https://a.example", "z" * 40: "x"},
+                                {"key": "price"}, {"kind": "numeric", "json_path": "$.p"},
+                                dict(items[at], **{"a" * 32: 1, "b" * 24: [1, {"c": 2}]})])
+    elif choice == 11:
+        # the tolerance and the metric read from their maps (absent, or beside long keys)
+        edit_maps = rng.randrange(3)
+        if edit_maps == 0:
+            spec["conflict_policy"].pop("numeric_tolerance")
+        elif edit_maps == 1:
+            spec["prediction_semantics"].pop("metric")
+        else:
+            spec["prediction_semantics"]["s" * 33] = "x"
+            spec["conflict_policy"]["n" * 17] = "0"
     elif choice == 9:
         # R's own policy changed (the aggregate moves unless recomputed), R anywhere
         policy = mine["selection_policy"]
@@ -92,6 +117,21 @@ def edit(spec: dict[str, Any], rid: str, rng: random.Random) -> None:
         if rng.random() < 0.5:
             reqs.append(dict(other, requirement_id="z9"))  # nine: invalid_record
         rng.shuffle(reqs)
+    return choice
+
+
+def decorate(req: dict[str, Any], rng: random.Random) -> None:
+    """Valid nested maps and arrays the walks skip: a field's number_format, value_map and
+    per_source, the requirement's accepted_status_codes."""
+    field = rng.choice(req["expected_fields"])
+    field["number_format"] = {"currency": "USD", "scale_suffixes": True}
+    field["value_map"] = {"normalise": "trim", "entries": [{"printed": "n/a", "value": "0"}],
+                          "others": "convert"}
+    field["per_source"] = [{"source_id": req["source_targets"][0]["source_id"],
+                            "json_path": "$." + field["key"]}]
+    req["accepted_status_codes"] = [200, 203]
+    if rng.random() < 0.5:
+        req["source_targets"][0]["method"] = "POST"
 
 
 def forged(bundle: Bundle, rng: random.Random) -> tuple[Bundle, int]:
@@ -99,8 +139,10 @@ def forged(bundle: Bundle, rng: random.Random) -> tuple[Bundle, int]:
     steps = [decode(s) for s in bundle.steps]
     rid = steps[index]["inputs"]["requirement_id"]
     spec = decode(bundle.prompt_spec)
-    edit(spec, rid, rng)
+    edited = edit(spec, rid, rng)
     spec_bytes = encode(spec)
+    if edited == 12:
+        assert _valid(spec_bytes)  # the decorations are valid: the case is compared
     if not _valid(spec_bytes) and read_fields_ok(spec, rid):
         spec_bytes = bundle.prompt_spec  # another rule broken: the court path's case
     raw = [encode(s) for s in steps]
@@ -118,7 +160,7 @@ def test_requirements_walked_once() -> None:
         assert len(aggregates(bundle)) == len(RIDS)
         for index in aggregates(bundle):
             _CHAIN.compare(bundle, index, "spec.honest", COUNTS)
-        for _ in range(50):
+        for _ in range(60):
             b, index = forged(bundle, rng)
             _CHAIN.compare(b, index, "spec.forged", COUNTS)
     assert COUNTS["spec.honest"] == 3 * len(RIDS)
