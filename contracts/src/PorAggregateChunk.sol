@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorAggregateEntries as E} from "./PorAggregateEntries.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
@@ -74,7 +75,7 @@ library PorAggregateChunk {
 
     /// inputs.requirement_id and output.requirement_id (at `orid`) are texts, R's id.
     function ofRequirement(bytes calldata d, uint256 inputs, uint256 orid, uint256 rid) private pure returns (bool) {
-        uint256 own = PorCbor.get(d, inputs, "requirement_id");
+        (uint256 own,,) = E.find(d, inputs, E.REQUIREMENT_ID, E.NONE);
         return R.isText(d, own) && K.sameText(d, own, rid) && R.isText(d, orid)
             && K.sameText(d, orid, rid);
     }

@@ -138,7 +138,9 @@ library PorAggregateRead {
         pure
         returns (bool)
     {
-        uint256 k = PorCbor.get(d, leaf + at[PorRecords.STEP_INPUTS], "kind");
+        (uint256 k,,) = PorAggregateEntries.find(
+            d, leaf + at[PorRecords.STEP_INPUTS], PorAggregateEntries.KIND, PorAggregateEntries.NONE
+        );
         (bool text, uint256 off, uint256 len) = k == 0 ? (false, 0, 0) : PorCbor.str(d, k, PorCbor.TEXT);
         if (!text || len > 31) return false;
         uint256 w = K.wordAt(d, off, len);

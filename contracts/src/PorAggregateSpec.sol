@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorAggregateEntries as E} from "./PorAggregateEntries.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
@@ -31,7 +32,6 @@ library PorAggregateSpec {
     uint256 private constant METRIC = uint256(bytes32("metric")) | 6;
     uint256 private constant SOURCES_REQUIRED = uint256(bytes32("sources_required")) | 16;
     uint256 private constant NUMERIC_TOLERANCE = uint256(bytes32("numeric_tolerance")) | 17;
-    uint256 private constant NONE = type(uint256).max; // no key's word
 
     /// The PromptSpec leaf at `leaf` (its bytes passed the §2 reader: the caller runs
     /// `PorCborTop.checkTop` on them; `top`: where its top-level items start), read for
@@ -137,9 +137,9 @@ library PorAggregateSpec {
     /// conflict_policy.numeric_tolerance (`cp`: the policy), prediction_semantics.metric
     /// and sources_required (`ps`: the semantics; one walk).
     function semantics(bytes calldata d, uint256 cp, uint256 ps, R.Spec memory s) private pure returns (bool) {
-        if (cp != 0) (s.tolerance,,) = find(d, cp, NUMERIC_TOLERANCE, NONE);
+        if (cp != 0) (s.tolerance,,) = E.find(d, cp, NUMERIC_TOLERANCE, E.NONE);
         if (!nonNegative(d, s.tolerance) || ps == 0) return false;
-        (uint256 metric, uint256 required,) = find(d, ps, METRIC, SOURCES_REQUIRED);
+        (uint256 metric, uint256 required,) = E.find(d, ps, METRIC, SOURCES_REQUIRED);
         (bool idOk, uint256 off, uint256 len) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
         if (!idOk) return false;
         s.metric = R.keyWord(d, off, len);
@@ -192,7 +192,7 @@ library PorAggregateSpec {
         bytes32[] memory ids = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             uint256 id;
-            (id,, t) = find(d, t, SOURCE_ID, NONE); // 0 for a non-map
+            (id,, t) = E.find(d, t, SOURCE_ID, E.NONE); // 0 for a non-map
             (bool idOk, uint256 off, uint256 len) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
             if (!idOk) return (false, 0);
             ids[i] = s.targets[i] = R.hashOf(d, off, len);
@@ -228,57 +228,11 @@ library PorAggregateSpec {
 
     /// The FieldSpec at `f` (field i): key an Id, kind one of four; the offset after it.
     function fieldSpec(bytes calldata d, uint256 f, R.Spec memory s, uint256 i) private pure returns (bool, uint256) {
-        (uint256 key, uint256 kindAt, uint256 next) = find(d, f, KEY, KIND); // 0s for a non-map
+        (uint256 key, uint256 kindAt, uint256 next) = E.find(d, f, KEY, KIND); // 0s for a non-map
         (bool ok, uint256 off, uint256 len) = key == 0 ? (false, 0, 0) : PorRecords.isId(d, key);
         if (!ok) return (false, 0);
         (s.keyPos[i], s.keyWord[i]) = (key, R.keyWord(d, off, len));
         (ok, s.kind[i]) = R.kindOf(d, kindAt);
         return (ok, next);
-    }
-
-    /// The value offsets of the keys whose key words (`PorCborKeys.wordAt`) are `w1` and
-    /// `w2` in the map at `m` of a checked document (0: absent, or `m` not a map; `NONE`
-    /// matches no key) and the offset after the map (`m` for another item): one assembly
-    /// walk, values skipped as `PorCbor.skip` does.
-    function find(bytes calldata d, uint256 m, uint256 w1, uint256 w2)
-        private
-        pure
-        returns (uint256 v1, uint256 v2, uint256 end)
-    {
-        assembly ("memory-safe") {
-            let b := d.offset
-            // the head at q: (its argument, the offset after it)
-            function arg(base, q) -> a, r {
-                a := and(byte(0, calldataload(add(base, q))), 31)
-                r := add(q, 1)
-                if gt(a, 23) {
-                    let width := shl(sub(a, 24), 1)
-                    a := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
-                    r := add(r, width)
-                }
-            }
-            end := m
-            if eq(shr(5, byte(0, calldataload(add(b, m)))), 5) {
-                let n := 0
-                n, end := arg(b, m)
-                for {} n { n := sub(n, 1) } {
-                    // the key (a text, §2) as its key word (0 from 32 bytes on)
-                    let len, off := arg(b, end)
-                    let w := 0
-                    if lt(len, 32) { w := or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len) }
-                    end := add(off, len)
-                    if eq(w, w1) { v1 := end }
-                    if eq(w, w2) { v2 := end }
-                    for { let left := 1 } left { left := sub(left, 1) } {
-                        let vb := byte(0, calldataload(add(b, end)))
-                        let a := 0
-                        a, end := arg(b, end)
-                        let major := shr(6, vb)
-                        end := add(end, mul(eq(major, 1), a))
-                        left := add(left, mul(eq(major, 2), shl(shr(5, and(vb, 0x20)), a)))
-                    }
-                }
-            }
-        }
     }
 }
