@@ -194,10 +194,16 @@ library PorAggregateEntries {
                     end := add(off, len)
                     if eq(w, w1) { v1 := end }
                     if eq(w, w2) { v2 := end }
+                    // the value skipped (its heads read in line)
                     for { let left := 1 } left { left := sub(left, 1) } {
                         let vb := byte(0, calldataload(add(b, end)))
-                        let a := 0
-                        a, end := arg(b, end)
+                        let a := and(vb, 31)
+                        end := add(end, 1)
+                        if gt(a, 23) {
+                            let width := shl(sub(a, 24), 1)
+                            a := shr(sub(256, shl(3, width)), calldataload(add(b, end)))
+                            end := add(end, width)
+                        }
                         let major := shr(6, vb)
                         end := add(end, mul(eq(major, 1), a))
                         left := add(left, mul(eq(major, 2), shl(shr(5, and(vb, 0x20)), a)))
