@@ -16,9 +16,8 @@ import {PorRecords} from "./PorRecords.sol";
 /// same walk (each of source_targets and expected_fields by its own check, which gives its
 /// end), the other requirements' values skipped.
 library PorAggregateSpec {
-    /// The keys read (`PorCborKeys.pick`) of the PromptSpec, R's policy, the semantics.
+    /// The PromptSpec's keys read (`PorCborKeys.pickTop`).
     bytes internal constant SPEC_KEYS = "\x0fconflict_policy\x14prediction_semantics\x11data_requirements";
-    bytes internal constant POLICY_KEYS = "\x08strategy\x0bmin_sources\x06quorum\x0btie_breaker";
 
     /// A requirement's keys as key words (`PorCborKeys.wordAt`: bytes left-aligned, length
     /// in the low byte).
@@ -27,6 +26,10 @@ library PorAggregateSpec {
     uint256 private constant EXPECTED_FIELDS = uint256(bytes32("expected_fields")) | 15;
     uint256 private constant SELECTION_POLICY = uint256(bytes32("selection_policy")) | 16;
     uint256 private constant SOURCE_ID = uint256(bytes32("source_id")) | 9;
+    uint256 private constant STRATEGY = uint256(bytes32("strategy")) | 8;
+    uint256 private constant MIN_SOURCES = uint256(bytes32("min_sources")) | 11;
+    uint256 private constant QUORUM = uint256(bytes32("quorum")) | 6;
+    uint256 private constant TIE_BREAKER = uint256(bytes32("tie_breaker")) | 11;
     uint256 private constant KEY = uint256(bytes32("key")) | 3;
     uint256 private constant KIND = uint256(bytes32("kind")) | 4;
     uint256 private constant METRIC = uint256(bytes32("metric")) | 6;
@@ -160,7 +163,9 @@ library PorAggregateSpec {
 
     /// R's selection_policy (at `at`): strategy, min_sources, quorum, tie_breaker.
     function policy(bytes calldata d, uint256 at, R.Spec memory s) private pure returns (bool) {
-        uint256[] memory sel = K.pick(d, at, POLICY_KEYS); // all 0 (strategy absent) for a non-map
+        uint256[4] memory sel; // strategy, min_sources, quorum, tie_breaker (0s for a non-map)
+        (sel[0], sel[1],) = E.find(d, at, STRATEGY, MIN_SOURCES);
+        (sel[2], sel[3],) = E.find(d, at, QUORUM, TIE_BREAKER);
         s.strategyPos = sel[0];
         if (s.strategyPos == 0) return false;
         if (PorCbor.isText(d, s.strategyPos, "single_best")) {
