@@ -21,15 +21,19 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from aggregate_lies import _valid, aggregates, read_fields_ok, rewrite
 from bundle_edits import recommit
+from eth_abi import encode as abi_encode
 from exec_support import ExecChecker
+from proof_check_support import message_call
 from test_onchain_aggregate import _factories
 
 from por.bundle import build
 from por.bundle.layout import Bundle
 from por.challenge import bundle_from_bytes
 from por.encoding import decode, encode
+from por.signing.eip712 import keccak256
 
 COUNTS: Counter[str] = Counter()
 _CHAIN = ExecChecker("PorAggregateExec")
@@ -166,3 +170,23 @@ def test_requirements_walked_once() -> None:
     assert COUNTS["spec.honest"] == 3 * len(RIDS)
     for outcome in ("match", "mismatch", "invalid_record", "unexecutable"):
         assert COUNTS[f"id:one_step.{outcome}"] > 3, COUNTS
+
+
+def _word(n: int) -> bytes:
+    return n.to_bytes(32, "big")
+
+
+@pytest.mark.parametrize("handed", [
+    b"",  # no words: the counts read as 0, the leaves' length word past the end
+    _word(0) * 2 + _word(2**251 - 1),  # a length whose byte size wraps past 2^256
+    _word(0) * 2 + _word(70_000),  # a length past 65 535 words
+    _word(0) * 2 + _word(0) * 4 + _word(7),  # a word left over
+])
+def test_reader_refuses_words_it_was_not_handed(handed: bytes) -> None:
+    """The reader reverts on words ``PorAggregateWire.handOver`` cannot write (only the
+    executor calls it; anyone may)."""
+    getter = keccak256(b"READER()")[:4]
+    reader = "0x" + message_call(_CHAIN.evm, _CHAIN.address, getter)[0][-20:].hex()
+    call = keccak256(b"run(bytes,bytes)")[:4] + abi_encode(["bytes", "bytes"], [b"\xa0", handed])
+    with pytest.raises(RuntimeError):
+        message_call(_CHAIN.evm, reader, call)
