@@ -10,7 +10,8 @@ the same run (the common part of a one-step proof plus the map's re-execution).
 The aggregate's gas is split into the common part (SPEC §10.5 steps 1-6,
 ``bench/common_part.py``) and the kind's own part (the rest: the PromptSpec read, the
 cited steps read, the selection, the comparison, the calls to the reader and selector).
-Also the deployed sizes of the three contracts. Run:
+Also the sizes of the three contracts (the executor's initcode and deployed code, the
+reader's and selector's deployed code, read from the executor its constructor made). Run:
 ``PYTHONPATH=$PWD:tests:tests/chain python bench/gas_aggregate.py``.
 """
 
@@ -27,12 +28,13 @@ from bundle_edits import honest, steps_of  # noqa: E402
 from common_part import CommonPart  # noqa: E402
 from exec_support import ExecChecker, artifact  # noqa: E402
 from largest_shapes import f  # noqa: E402 (the auditor test factories, loaded once)
-from proof_check_support import ProofChecker, python_answer  # noqa: E402
+from proof_check_support import ProofChecker, message_call, python_answer  # noqa: E402
 
 from por.bundle import build  # noqa: E402
 from por.bundle.layout import Bundle  # noqa: E402
 from por.challenge import bundle_from_bytes  # noqa: E402
 from por.challenge.one_step import build_one_step_proof  # noqa: E402
+from por.signing.eip712 import keccak256  # noqa: E402
 
 
 def largest() -> Bundle:
@@ -72,7 +74,16 @@ def main() -> None:
     exec_art = artifact("PorAggregateExec")
     print("PorAggregateExec deployed", len(exec_art["deployedBytecode"]) // 2 - 1,
           "bytes; initcode", len(exec_art["bytecode"]) // 2 - 1, "bytes (limits 24 576 / 49 152)")
-    print(json.dumps({"note": "reader and selector sizes: node contracts/compile.mjs output"}))
+    reader = _created(chain, chain.address, "READER()")
+    selector = _created(chain, reader, "SELECTOR()")
+    print(json.dumps({"deployed": {"PorAggregateReader": chain.code_size(reader),
+                                   "PorAggregateSelector": chain.code_size(selector)}}))
+
+
+def _created(chain: ExecChecker, address: str, getter: str) -> str:
+    """The address a constructor-created core's getter (``READER()``, ``SELECTOR()``) names."""
+    out = message_call(chain.evm, address, keccak256(getter.encode())[:4])[0]
+    return "0x" + out[-20:].hex()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorAggregateEntries as E} from "./PorAggregateEntries.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
@@ -74,9 +75,9 @@ library PorAggregateChunk {
 
     /// inputs.requirement_id and output.requirement_id (at `orid`) are texts, R's id.
     function ofRequirement(bytes calldata d, uint256 inputs, uint256 orid, uint256 rid) private pure returns (bool) {
-        uint256 own = PorCbor.get(d, inputs, "requirement_id");
-        return R.isText(d, own) && PorRecords.sameTextAt(d, own, rid) && R.isText(d, orid)
-            && PorRecords.sameTextAt(d, orid, rid);
+        (uint256 own,,) = E.find(d, inputs, E.REQUIREMENT_ID, E.NONE);
+        return R.isText(d, own) && K.sameText(d, own, rid) && R.isText(d, orid)
+            && K.sameText(d, orid, rid);
     }
 
     /// chunk, the counts, covered and provenance_ok consistent, last_leaf when present
@@ -127,8 +128,7 @@ library PorAggregateChunk {
     /// The source entry's values `e` name the cited item `it`: its extract step, source_id
     /// and evidence_id.
     function names(bytes calldata d, uint256[5] memory e, R.Item memory it) private pure returns (bool) {
-        return PorRecords.sameTextAt(d, e[0], it.stepId) && R.textHash(d, e[1]) == it.srcHash
-            && R.textHash(d, e[2]) == it.eidHash;
+        return K.sameText(d, e[0], it.stepId) && K.sameText(d, e[1], it.src) && K.sameText(d, e[2], it.eid);
     }
 
     /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice; the offset

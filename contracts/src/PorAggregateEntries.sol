@@ -2,8 +2,14 @@
 pragma solidity 0.8.30;
 
 /// @title PorAggregateEntries: a claim's entries found in one walk (SPEC §12.5.4; split
-/// from `PorAggregateRead`, which checks them).
+/// from `PorAggregateRead`, which checks them), and `find`: two keys of any map and its end.
 library PorAggregateEntries {
+    /// `find`'s key words (`PorCborKeys.wordAt`: bytes left-aligned, length in the low
+    /// byte) of the inputs' keys the aggregate reads; `NONE` matches no key.
+    uint256 internal constant REQUIREMENT_ID = uint256(bytes32("requirement_id")) | 14;
+    uint256 internal constant KIND = uint256(bytes32("kind")) | 4;
+    uint256 internal constant NONE = type(uint256).max;
+
     /// The value offsets of kind, key, value, claim_id and path in the map at `p` (at[0..4];
     /// 0: absent), the offset after the map (at[5]), which of the five values are texts
     /// (bit i of at[6]), the key's and the kind's words when they are texts (at[7], at[8];
@@ -151,6 +157,58 @@ library PorAggregateEntries {
             default {
                 mstore(add(at, 0xa0), r)
                 mstore(add(at, 0xc0), or(0x1b, shl(2, valueText)))
+            }
+        }
+    }
+
+    /// The value offsets of the keys whose key words (`PorCborKeys.wordAt`) are `w1` and
+    /// `w2` in the map at `m` of a checked document (0: absent, or `m` not a map; `NONE`
+    /// matches no key) and the offset after the map (`m` for another item): one assembly
+    /// walk, values skipped as `PorCbor.skip` does.
+    function find(bytes calldata d, uint256 m, uint256 w1, uint256 w2)
+        internal
+        pure
+        returns (uint256 v1, uint256 v2, uint256 end)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            // the head at q: (its argument, the offset after it)
+            function arg(base, q) -> a, r {
+                a := and(byte(0, calldataload(add(base, q))), 31)
+                r := add(q, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    a := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
+                    r := add(r, width)
+                }
+            }
+            end := m
+            if eq(shr(5, byte(0, calldataload(add(b, m)))), 5) {
+                let n := 0
+                n, end := arg(b, m)
+                for {} n { n := sub(n, 1) } {
+                    // the key (a text, §2) as its key word (0 from 32 bytes on)
+                    let len, off := arg(b, end)
+                    let w := 0
+                    if lt(len, 32) { w := or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len) }
+                    end := add(off, len)
+                    if eq(w, w1) { v1 := end }
+                    if eq(w, w2) { v2 := end }
+                    // the value skipped (its heads read in line)
+                    for { let left := 1 } left { left := sub(left, 1) } {
+                        let vb := byte(0, calldataload(add(b, end)))
+                        let a := and(vb, 31)
+                        end := add(end, 1)
+                        if gt(a, 23) {
+                            let width := shl(sub(a, 24), 1)
+                            a := shr(sub(256, shl(3, width)), calldataload(add(b, end)))
+                            end := add(end, width)
+                        }
+                        let major := shr(6, vb)
+                        end := add(end, mul(eq(major, 1), a))
+                        left := add(left, mul(eq(major, 2), shl(shr(5, and(vb, 0x20)), a)))
+                    }
+                }
             }
         }
     }

@@ -32,13 +32,19 @@ contract PorAggregateReader {
         SELECTOR = new PorAggregateSelector();
     }
 
-    function run(
+    function run(bytes calldata d, bytes calldata handed) external view returns (bool, bytes32) {
+        (R.Leaves memory parts, uint256[][] memory records, uint256[] memory at, uint256[] memory top) =
+            W.takeOver(handed);
+        return ask(d, parts, records, at, top);
+    }
+
+    function ask(
         bytes calldata d,
         R.Leaves memory parts,
         uint256[][] memory records,
         uint256[] memory at,
         uint256[] memory top
-    ) external view returns (bool, bytes32) {
+    ) private view returns (bool, bytes32) {
         (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) =
             PorAggregateStep.read(d, parts, records, at, top);
         if (fault != 0) return (true, fault);
@@ -80,9 +86,7 @@ contract PorAggregateExec {
         // top-level items start: its fields are read without walking past the others
         (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(PorOneStepCheck.leafOf(d, parts.all[1]));
         if (err != 0) return (true, PorAggregateStep.INVALID_RECORD);
-        // the reader gets the parts' leaf offsets only (`R.Leaves`), not the parts
-        uint256[] memory leaves = new uint256[](parts.all.length);
-        for (uint256 i = 0; i < leaves.length; i++) leaves[i] = parts.all[i].leaf;
-        return READER.run(d, R.Leaves(leaves, parts.evidenceCount, parts.priorCount), records, at, top);
+        // the reader gets the parts' leaf offsets only (`R.Leaves`), not the parts, as words
+        return READER.run(d, W.handOver(parts.all, parts.evidenceCount, parts.priorCount, records, at, top));
     }
 }

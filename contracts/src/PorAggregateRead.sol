@@ -10,7 +10,7 @@ import {PorRecords} from "./PorRecords.sol";
 /// @title PorAggregateRead: what an `aggregate` step reads (SPEC §12.5.4, §12.5.2, §14.8),
 /// read and validated on chain as `por.auditor.steps.recompute_step` reads it.
 /// @notice Offsets are absolute in the proof `d` (a leaf's offset plus the offset in the
-/// leaf). `spec` reads the PromptSpec fields the aggregate needs (false:
+/// leaf). `PorAggregateSpec.spec` reads the PromptSpec fields the aggregate needs (false:
 /// `one_step.invalid_record`); `items` and `state` read the cited extract steps' cards and
 /// claims and the cited check chunk's running state (false: the step cannot be executed,
 /// `step.citation_mismatch` / `step.bad_prior_output`, `one_step.unexecutable`;
@@ -75,157 +75,7 @@ library PorAggregateRead {
         uint256 sources; // the sources array
     }
 
-    // --- the PromptSpec (SPEC §4.2, §14.8) ----------------------------------------------
-
-    /// The keys read (`PorCborKeys.pick`) of the PromptSpec, a requirement and its policy.
-    bytes internal constant SPEC_KEYS = "\x0fconflict_policy\x14prediction_semantics\x11data_requirements";
-    bytes internal constant POLICY_KEYS = "\x08strategy\x0bmin_sources\x06quorum\x0btie_breaker";
-    bytes internal constant REQUIREMENT_KEYS = "\x10selection_policy\x0esource_targets\x0fexpected_fields";
-
-    /// The PromptSpec leaf at `leaf` (its bytes passed the §2 reader: the caller runs
-    /// `PorCborTop.checkTop` on them; `top`: where its top-level items start), read for
-    /// requirement `rid` (the step's inputs.requirement_id text item): ok false when a field
-    /// read is malformed; found false when no requirement has the id (`step.bad_inputs`).
-    function spec(bytes calldata d, uint256 leaf, uint256[] memory top, uint256 rid)
-        internal
-        pure
-        returns (bool ok, bool found, Spec memory s)
-    {
-        uint256[] memory v = K.pickTop(d, leaf, top, SPEC_KEYS);
-        if (!semantics(d, v[0], v[1], s)) return (false, false, s);
-        (ok, found) = requirements(d, v[2], rid, s);
-    }
-
-    /// data_requirements at `dr`: 1..8 maps, requirement ids Ids and unique; R's read.
-    function requirements(bytes calldata d, uint256 dr, uint256 rid, Spec memory s)
-        private
-        pure
-        returns (bool ok, bool found)
-    {
-        (bool isArray, uint256 n, uint256 r) = dr == 0 ? (false, 0, 0) : PorCbor.container(d, dr, PorCbor.ARRAY);
-        if (!isArray || n == 0 || n > MAX_REQUIREMENTS) return (false, false);
-        bytes32[] memory ids = new bytes32[](n);
-        for (uint256 i = 0; i < n; i++) {
-            uint256 id;
-            (ok, ids[i], id) = idOf(d, r, "requirement_id");
-            if (!ok) return (false, false);
-            if (!found && PorRecords.sameTextAt(d, id, rid)) {
-                found = true;
-                if (!requirement(d, r, s)) return (false, false);
-            }
-            if (i + 1 < n) r = PorCbor.skip(d, r);
-        }
-        ok = !repeats(ids);
-    }
-
-    /// conflict_policy.numeric_tolerance (`cp`: the policy), prediction_semantics.metric
-    /// and sources_required (`ps`: the semantics).
-    function semantics(bytes calldata d, uint256 cp, uint256 ps, Spec memory s) private pure returns (bool) {
-        s.tolerance = cp == 0 ? 0 : PorCbor.get(d, cp, "numeric_tolerance");
-        if (!nonNegative(d, s.tolerance)) return false;
-        uint256 metric = ps == 0 ? 0 : PorCbor.get(d, ps, "metric");
-        (bool idOk, uint256 off, uint256 len) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
-        if (!idOk) return false;
-        s.metric = keyWord(d, off, len);
-        uint256 required = PorCbor.get(d, ps, "sources_required");
-        if (required != 0) {
-            (bool inRange,) = PorRecords.uintIn(d, required, 1, 64);
-            if (!inRange) return false;
-            s.votes = true;
-        }
-        return true;
-    }
-
-    /// The map at `m` has an Id under `key`: (ok, its keccak256, its offset).
-    function idOf(bytes calldata d, uint256 m, bytes memory key) private pure returns (bool, bytes32, uint256) {
-        uint256 id = PorCbor.get(d, m, key); // 0 for a non-map
-        (bool idOk, uint256 off, uint256 len) = id == 0 ? (false, 0, 0) : PorRecords.isId(d, id);
-        return idOk ? (true, keccak256(d[off:off + len]), id) : (false, bytes32(0), 0);
-    }
-
-    /// A canonical decimal text >= 0 at `pos` (0: absent).
-    function nonNegative(bytes calldata d, uint256 pos) private pure returns (bool) {
-        if (pos == 0) return false;
-        (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        return text && PorDecimal.isCanonical(d, off, len) && d[off] != "-";
-    }
-
-    /// R's selection_policy, source_targets and expected_fields (the map at `r`).
-    function requirement(bytes calldata d, uint256 r, Spec memory s) private pure returns (bool) {
-        uint256[] memory req = K.pick(d, r, REQUIREMENT_KEYS);
-        if (req[0] == 0) return false;
-        uint256[] memory sel = K.pick(d, req[0], POLICY_KEYS); // all 0 (strategy absent) for a non-map
-        s.strategyPos = sel[0];
-        if (s.strategyPos == 0) return false;
-        if (PorCbor.isText(d, s.strategyPos, "single_best")) {
-            s.strategy = SINGLE_BEST;
-        } else if (PorCbor.isText(d, s.strategyPos, "multi_source_quorum")) {
-            s.strategy = QUORUM;
-        } else if (PorCbor.isText(d, s.strategyPos, "fallback_chain")) {
-            s.strategy = FALLBACK_CHAIN;
-        } else {
-            return false;
-        }
-        uint256 at = sel[1];
-        bool ok;
-        (ok, s.minSources) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
-        if (!ok) return false;
-        at = sel[2];
-        (ok, s.quorum) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
-        if (!ok || (s.strategy == QUORUM && s.quorum > s.minSources)) return false;
-        at = sel[3];
-        s.highest = at != 0 && PorCbor.isText(d, at, "highest_provenance");
-        if (at == 0 || (!s.highest && !PorCbor.isText(d, at, "source_order"))) return false;
-        return targets(d, req[1], s) && fields(d, req[2], s);
-    }
-
-    /// source_targets: 1..10 maps, each source_id an Id, none twice.
-    function targets(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool) {
-        (bool isArray, uint256 n, uint256 t) = pos == 0 ? (false, 0, 0) : PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!isArray || n == 0 || n > MAX_TARGETS) return false;
-        bytes32[] memory ids = new bytes32[](n);
-        for (uint256 i = 0; i < n; i++) {
-            (bool idOk, bytes32 h,) = idOf(d, t, "source_id");
-            if (!idOk) return false;
-            ids[i] = s.targets[i] = h;
-            if (i + 1 < n) t = PorCbor.skip(d, t);
-        }
-        s.nTargets = n;
-        return !repeats(ids);
-    }
-
-    /// expected_fields: 0..8 maps, each key an Id and kind one of four, keys unique; none
-    /// declared: the fallback fields of §12.1 (`result`, `value`, `price`, `timestamp`).
-    function fields(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool) {
-        (bool isArray, uint256 n, uint256 f) = pos == 0 ? (false, 0, 0) : PorCbor.container(d, pos, PorCbor.ARRAY);
-        if (!isArray || n > MAX_FIELDS) return false;
-        if (n == 0) {
-            s.nFields = 4;
-            (s.keyWord[0], s.kind[0]) = (bytes32("result") | bytes32(uint256(6)), BOOLEAN);
-            (s.keyWord[1], s.kind[1]) = (bytes32("value") | bytes32(uint256(5)), NUMERIC);
-            (s.keyWord[2], s.kind[2]) = (bytes32("price") | bytes32(uint256(5)), NUMERIC);
-            (s.keyWord[3], s.kind[3]) = (bytes32("timestamp") | bytes32(uint256(9)), TIMESTAMP);
-            return true;
-        }
-        bytes32[] memory keys = new bytes32[](n);
-        for (uint256 i = 0; i < n; i++) {
-            if (!fieldSpec(d, f, s, i)) return false;
-            keys[i] = s.keyWord[i];
-            if (i + 1 < n) f = PorCbor.skip(d, f);
-        }
-        s.nFields = n;
-        return !repeats(keys);
-    }
-
-    /// The FieldSpec at `f` (field i): key an Id, kind one of four.
-    function fieldSpec(bytes calldata d, uint256 f, Spec memory s, uint256 i) private pure returns (bool) {
-        uint256 key = PorCbor.get(d, f, "key"); // 0 for a non-map
-        (bool idOk, uint256 off, uint256 len) = key == 0 ? (false, 0, 0) : PorRecords.isId(d, key);
-        if (!idOk) return false;
-        (bool kindOk, uint256 kind) = kindOf(d, PorCbor.get(d, f, "kind"));
-        (s.keyPos[i], s.keyWord[i], s.kind[i]) = (key, keyWord(d, off, len), kind);
-        return kindOk;
-    }
+    // --- words of keys and kinds -----------------------------------------------------------
 
     /// The key d[off:off+len] as one word, equal for equal keys only (hashes aside): under
     /// 32 bytes its bytes left-aligned and its length in the low byte
@@ -288,7 +138,9 @@ library PorAggregateRead {
         pure
         returns (bool)
     {
-        uint256 k = PorCbor.get(d, leaf + at[PorRecords.STEP_INPUTS], "kind");
+        (uint256 k,,) = PorAggregateEntries.find(
+            d, leaf + at[PorRecords.STEP_INPUTS], PorAggregateEntries.KIND, PorAggregateEntries.NONE
+        );
         (bool text, uint256 off, uint256 len) = k == 0 ? (false, 0, 0) : PorCbor.str(d, k, PorCbor.TEXT);
         if (!text || len > 31) return false;
         uint256 w = K.wordAt(d, off, len);
@@ -319,10 +171,10 @@ library PorAggregateRead {
         (o[0], o[1]) = (0, 0);
         K.walk(d, p, count, TAIL_KEYS, o); // o[0] evidence_id, o[1] requirement_id
         it.eid = o[0];
-        if (!isText(d, it.eid) || !isText(d, o[1]) || !PorRecords.sameTextAt(d, it.eid, e)) return false;
+        if (!isText(d, it.eid) || !isText(d, o[1]) || !K.sameText(d, it.eid, e)) return false;
         // read_extract: the step's evidence_ids are [its evidence_id].
         (, uint256 n, uint256 own) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
-        if (n != 1 || !PorRecords.sameTextAt(d, own, it.eid)) return false;
+        if (n != 1 || !K.sameText(d, own, it.eid)) return false;
         it.eidHash = textHash(d, it.eid);
         it.srcHash = textHash(d, it.src);
         it.stepId = base + at[PorRecords.STEP_ID];
@@ -441,13 +293,24 @@ library PorAggregateRead {
         }
     }
 
-    /// Any hash twice: sorted, then neighbours compared (O(n log n) for a hostile state).
-    function repeats(bytes32[] memory h) internal pure returns (bool) {
-        if (h.length < 2) return false;
-        PorRecords.sort(h, 0, int256(h.length) - 1);
-        for (uint256 i = 1; i < h.length; i++) {
-            if (h[i] == h[i - 1]) return true;
+    /// Any hash twice: up to 16 hashes compared pairwise (no sort), more sorted, then
+    /// neighbours compared (O(n log n) for a hostile state).
+    function repeats(bytes32[] memory h) internal pure returns (bool twice) {
+        uint256 n = h.length;
+        if (n > 16) {
+            PorRecords.sort(h, 0, int256(n) - 1);
+            for (uint256 i = 1; i < n; i++) {
+                if (h[i] == h[i - 1]) return true;
+            }
+            return false;
         }
-        return false;
+        assembly ("memory-safe") {
+            for { let i := 1 } lt(i, n) { i := add(i, 1) } {
+                let x := mload(add(h, shl(5, add(i, 1))))
+                for { let j := 0 } lt(j, i) { j := add(j, 1) } {
+                    if eq(x, mload(add(h, shl(5, add(j, 1))))) { twice := 1 }
+                }
+            }
+        }
     }
 }

@@ -3,7 +3,9 @@ pragma solidity 0.8.30;
 
 import {PorAggregateAgree} from "./PorAggregateAgree.sol";
 import {PorAggregateChunk} from "./PorAggregateChunk.sol";
+import {PorAggregateEntries as E} from "./PorAggregateEntries.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
+import {PorAggregateSpec} from "./PorAggregateSpec.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
@@ -61,10 +63,10 @@ library PorAggregateStep {
         uint256[] memory top
     ) internal pure returns (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) {
         uint256 base = parts.at[0];
-        rid = PorCbor.get(d, base + at[PorRecords.STEP_INPUTS], "requirement_id");
+        (rid,,) = E.find(d, base + at[PorRecords.STEP_INPUTS], E.REQUIREMENT_ID, E.NONE);
         bool ok;
         bool found;
-        (ok, found, s) = R.spec(d, parts.at[1], top, rid);
+        (ok, found, s) = PorAggregateSpec.spec(d, parts.at[1], top, rid);
         if (!ok) return (INVALID_RECORD, s, its, c, rid);
         if (!found) return (UNEXECUTABLE, s, its, c, rid); // step.bad_inputs
         (ok, its) = R.items(d, parts, records, base + at[PorRecords.STEP_EVIDENCE], s);
