@@ -69,25 +69,18 @@ library PorDeduceStep {
         Ctx memory c;
         c.s = s;
         if (!priors(d, flat, tables, c)) return (true, UNEXECUTABLE);
-        return compareStep(d, flat[0], slice(flat, 4), c);
+        return compareStep(d, flat, c);
     }
 
-    function slice(uint256[] memory flat, uint256 from) private pure returns (uint256[] memory at) {
-        at = new uint256[](R.STEP_FIELDS);
-        for (uint256 k = 0; k < R.STEP_FIELDS; k++) at[k] = flat[from + k];
-    }
-
-    /// The committed step against the recomputed one.
-    function compareStep(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c)
-        private
-        pure
-        returns (bool, bytes32)
-    {
+    /// The committed step (its leaf at `flat[0]`, its value offsets from `flat[4]`) against
+    /// the recomputed one.
+    function compareStep(bytes calldata d, uint256[] memory flat, Ctx memory c) private pure returns (bool, bytes32) {
         Out memory out = deduce(d, c);
         bytes memory summary = R.items(d, summaryOf(c));
-        if (out.bad || !R.sameBytes(d, base + at[PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
-        bool same = description(d, base + at[PorRecords.STEP_DESCRIPTION], c, out)
-            && R.sameBytes(d, base + at[PorRecords.STEP_OUTPUT], output(d, c, out, summary));
+        uint256 base = flat[0];
+        if (out.bad || !R.sameBytes(d, base + flat[4 + PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
+        bool same = description(d, base + flat[4 + PorRecords.STEP_DESCRIPTION], c, out)
+            && R.sameBytes(d, base + flat[4 + PorRecords.STEP_OUTPUT], output(d, c, out, summary));
         return same ? (false, MATCH) : (true, MISMATCH);
     }
 
@@ -106,7 +99,7 @@ library PorDeduceStep {
         for (uint256 i = 0; i < r; i++) {
             uint256 o = 4 + R.STEP_FIELDS + i * R.PRIOR;
             if (flat[o + 1] != uint256(PorIds.AGGREGATE)) return false;
-            if (!aggregate(d, flat[o], slice(flat, o + 2), c, i)) return false;
+            if (!aggregate(d, flat, o, c, i)) return false;
             Agg memory a = c.aggs[i];
             (a.table, a.covered, a.provenanceOk) = (tables[i], tables[i][0] == 1, tables[i][1] == 1);
         }
@@ -118,15 +111,18 @@ library PorDeduceStep {
         return true;
     }
 
-    function aggregate(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c, uint256 i)
+    /// Prior step i, an aggregate (its leaf at `flat[o]`, its value offsets from
+    /// `flat[o + 2]`): its requirement_id is requirement i's; its evidence ids.
+    function aggregate(bytes calldata d, uint256[] memory flat, uint256 o, Ctx memory c, uint256 i)
         private
         pure
         returns (bool)
     {
-        uint256 rid = S.get(d, base + at[PorRecords.STEP_INPUTS], uint256(bytes32("requirement_id")) | 14);
+        uint256 base = flat[o];
+        uint256 rid = S.get(d, base + flat[o + 2 + PorRecords.STEP_INPUTS], uint256(bytes32("requirement_id")) | 14);
         if (keccak256(R.item(d, rid)) != keccak256(R.item(d, c.s.reqIdPos[i]))) return false;
         Agg memory a = c.aggs[i];
-        (, uint256 n, uint256 q) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
+        (, uint256 n, uint256 q) = PorCbor.container(d, base + flat[o + 2 + PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
         a.ids = new bytes32[](n);
         a.idPos = new uint256[](n);
         a.read = new bool[](n);
