@@ -80,7 +80,7 @@ contract PorDeduceCore {
         return PorDeduceStep.run(proof, flat, tables);
     }
 
-    /// `PorDeduceExec.pack`'s array back as `flat` and `tables`: copied to memory once,
+    /// `PorDeduceExec.run`'s array back as `flat` and `tables`: copied to memory once,
     /// each array a view of its length word and words there (no copy per table). The
     /// number of tables is `flat[3]`, the prior step count (`PorDeduceRead.flatten`).
     function unpack(uint256[] calldata packed)
@@ -88,9 +88,13 @@ contract PorDeduceCore {
         pure
         returns (uint256[] memory flat, uint256[][] memory tables)
     {
-        uint256[] memory all = packed;
         assembly ("memory-safe") {
-            flat := add(all, 32)
+            // `packed` copied to memory at once (the ABI's calldata-to-memory copy checks
+            // and stores word by word); `flat` is its first word on
+            flat := mload(0x40)
+            let size := shl(5, packed.length)
+            calldatacopy(flat, packed.offset, size)
+            mstore(0x40, add(flat, size))
         }
         tables = new uint256[][](flat[3]);
         assembly ("memory-safe") {

@@ -332,14 +332,30 @@ library PorDeduceRead {
         return PorCbor.boolAt(d, pos);
     }
 
-    function textList(bytes calldata d, uint256 pos) internal pure returns (bool) {
+    /// The item at `pos` (0: absent, not ok) is an array of texts: one loop over the items'
+    /// heads (`PorCbor.str`'s major type test, then `PorCbor.skip`'s step over a text).
+    function textList(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (pos == 0 || !isArray) return false;
-        for (uint256 i = 0; i < n; i++) {
-            if (!isText(d, p)) return false;
-            p = PorCbor.skip(d, p);
+        assembly ("memory-safe") {
+            let b := d.offset
+            ok := 1
+            for {} n { n := sub(n, 1) } {
+                let ib := byte(0, calldataload(add(b, p)))
+                if iszero(eq(shr(5, ib), 3)) {
+                    ok := 0
+                    break
+                }
+                let len := and(ib, 31)
+                p := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                p := add(p, len)
+            }
         }
-        return true;
     }
 
     /// The encoded array of the items at the offsets packed in `offsets`.

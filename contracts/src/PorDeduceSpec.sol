@@ -223,22 +223,24 @@ library PorDeduceSpec {
     // --- small readers -----------------------------------------------------------------
 
     function predicateCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        if (textHash(d, pos) == keccak256("event_observed")) return EVENT;
-        if (textHash(d, pos) == keccak256("numeric_threshold")) return THRESHOLD;
-        if (textHash(d, pos) == keccak256("numeric_range")) return RANGE;
-        if (textHash(d, pos) == keccak256("field_comparison")) return FIELD;
-        if (textHash(d, pos) == keccak256("text_equals")) return TEXT_EQUALS;
-        if (textHash(d, pos) == keccak256("timestamp_threshold")) return TIME;
+        bytes32 h = textHash(d, pos); // hashed once, compared with each name's hash
+        if (h == keccak256("event_observed")) return EVENT;
+        if (h == keccak256("numeric_threshold")) return THRESHOLD;
+        if (h == keccak256("numeric_range")) return RANGE;
+        if (h == keccak256("field_comparison")) return FIELD;
+        if (h == keccak256("text_equals")) return TEXT_EQUALS;
+        if (h == keccak256("timestamp_threshold")) return TIME;
         return 0;
     }
 
     function comparisonCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
         if (pos == 0) return 0;
-        if (textHash(d, pos) == keccak256(">")) return 1;
-        if (textHash(d, pos) == keccak256(">=")) return 2;
-        if (textHash(d, pos) == keccak256("<")) return 3;
-        if (textHash(d, pos) == keccak256("<=")) return 4;
-        if (textHash(d, pos) == keccak256("==")) return 5;
+        bytes32 h = textHash(d, pos);
+        if (h == keccak256(">")) return 1;
+        if (h == keccak256(">=")) return 2;
+        if (h == keccak256("<")) return 3;
+        if (h == keccak256("<=")) return 4;
+        if (h == keccak256("==")) return 5;
         return 0;
     }
 
