@@ -331,15 +331,24 @@ library PorDeduceSpec {
     }
 
     /// keccak256 of the text at `pos` (its bytes, not its head); 0 for another type.
-    /// (Hashed in free memory, the free memory pointer not moved: no copy is kept, so
-    /// memory does not grow with every text hashed.)
+    /// (Its head read as `PorCbor.str` reads it, inline; hashed in free memory, the free
+    /// memory pointer not moved: no copy is kept, so memory does not grow with every text
+    /// hashed.)
     function textHash(bytes calldata d, uint256 pos) internal pure returns (bytes32 h) {
-        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        if (!ok) return 0;
         assembly ("memory-safe") {
-            let m := mload(0x40)
-            calldatacopy(m, add(d.offset, off), len)
-            h := keccak256(m, len)
+            let ib := byte(0, calldataload(add(d.offset, pos)))
+            if eq(shr(5, ib), 3) {
+                let len := and(ib, 31)
+                let off := add(pos, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, off)))
+                    off := add(off, width)
+                }
+                let m := mload(0x40)
+                calldatacopy(m, add(d.offset, off), len)
+                h := keccak256(m, len)
+            }
         }
     }
 
