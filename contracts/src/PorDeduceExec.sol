@@ -24,29 +24,49 @@ contract PorDeduceExec {
         uint256[][] memory tables;
         (won, checkId, porRoot, flat, tables) = PorDeduceRead.prepare(proof, KIND);
         if (checkId != 0) return (won, checkId, porRoot);
-        (won, checkId) = core.run(proof, pack(flat, tables));
+        (won, checkId) = run(proof, flat, tables);
     }
 
-    /// `flat` and `tables` as one array for the call: `flat` (its length, then its words),
-    /// then each table (its length, then its words), so the call encodes one flat list
-    /// where a nested `uint256[][]` was encoded with an offset per table and decoded by
-    /// the core table by table.
-    function pack(uint256[] memory flat, uint256[][] memory tables) private pure returns (uint256[] memory all) {
-        uint256 n = flat.length + 1;
-        for (uint256 i = 0; i < tables.length; i++) n += tables[i].length + 1;
-        all = new uint256[](n);
+    /// `core.run(proof, all)`, the call's data written here: `all` is `flat` (its length,
+    /// then its words), then each table (its length, then its words), copied into the
+    /// call's data where the ABI encoder copied a packed copy of them word by word. The
+    /// core's revert is passed on.
+    function run(bytes calldata proof, uint256[] memory flat, uint256[][] memory tables)
+        private
+        view
+        returns (bool won, bytes32 checkId)
+    {
+        address to = address(core);
+        bytes4 selector = PorDeduceCore.run.selector;
         assembly ("memory-safe") {
-            let to := add(all, 32)
+            let m := mload(0x40)
+            let padded := and(add(proof.length, 31), not(31))
+            mstore(m, selector)
+            mstore(add(m, 0x04), 0x40)
+            mstore(add(m, 0x24), add(0x60, padded))
+            mstore(add(m, 0x44), proof.length)
+            mstore(add(m, add(0x44, padded)), 0) // the proof's last word, zero padded
+            calldatacopy(add(m, 0x64), proof.offset, proof.length)
+            let at := add(add(m, 0x64), padded) // the array's length word
+            let to_ := add(at, 0x20)
             let size := shl(5, add(mload(flat), 1))
-            mcopy(to, flat, size)
-            to := add(to, size)
+            mcopy(to_, flat, size)
+            to_ := add(to_, size)
             let end := add(add(tables, 32), shl(5, mload(tables)))
             for { let t := add(tables, 32) } lt(t, end) { t := add(t, 32) } {
                 let table := mload(t)
                 size := shl(5, add(mload(table), 1))
-                mcopy(to, table, size)
-                to := add(to, size)
+                mcopy(to_, table, size)
+                to_ := add(to_, size)
             }
+            mstore(at, shr(5, sub(to_, add(at, 0x20))))
+            if iszero(staticcall(gas(), to, m, sub(to_, m), 0, 0x40)) {
+                returndatacopy(m, 0, returndatasize())
+                revert(m, returndatasize())
+            }
+            if lt(returndatasize(), 0x40) { revert(0, 0) }
+            won := iszero(iszero(mload(0)))
+            checkId := mload(0x20)
         }
     }
 }
@@ -60,7 +80,7 @@ contract PorDeduceCore {
         return PorDeduceStep.run(proof, flat, tables);
     }
 
-    /// `PorDeduceExec.pack`'s array back as `flat` and `tables`: copied to memory once,
+    /// `PorDeduceExec.run`'s array back as `flat` and `tables`: copied to memory once,
     /// each array a view of its length word and words there (no copy per table). The
     /// number of tables is `flat[3]`, the prior step count (`PorDeduceRead.flatten`).
     function unpack(uint256[] calldata packed)
@@ -68,9 +88,13 @@ contract PorDeduceCore {
         pure
         returns (uint256[] memory flat, uint256[][] memory tables)
     {
-        uint256[] memory all = packed;
         assembly ("memory-safe") {
-            flat := add(all, 32)
+            // `packed` copied to memory at once (the ABI's calldata-to-memory copy checks
+            // and stores word by word); `flat` is its first word on
+            flat := mload(0x40)
+            let size := shl(5, packed.length)
+            calldatacopy(flat, packed.offset, size)
+            mstore(0x40, add(flat, size))
         }
         tables = new uint256[][](flat[3]);
         assembly ("memory-safe") {

@@ -81,7 +81,7 @@ library PorDeduceRead {
         (isCbor, flat[1], flat[2]) = specTop(d, parts.all[1]);
         if (!isCbor) return (false, flat, tables);
         (flat[0], flat[3]) = (parts.all[0].leaf, np);
-        for (uint256 k = 0; k < STEP_FIELDS; k++) flat[4 + k] = at[k];
+        put(flat, 4, at);
         uint256 first = 2 + parts.evidenceCount;
         for (uint256 i = 0; i < np; i++) {
             tables[i] = prior(d, parts.all[first + i], records[first + i], flat, 4 + STEP_FIELDS + i * PRIOR);
@@ -99,7 +99,16 @@ library PorDeduceRead {
         bool ok;
         if (known) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
         flat[o + 1] = ok ? uint256(kind) : 0;
-        for (uint256 k = 0; k < STEP_FIELDS; k++) flat[o + 2 + k] = rec[k];
+        put(flat, o + 2, rec);
+    }
+
+    /// A step record's `STEP_FIELDS` value offsets (`PorRecords.topFields` gives exactly
+    /// that many for a record that parsed) into `flat` from `o`: one copy, no index checks
+    /// (`flatten` sized `flat` for them).
+    function put(uint256[] memory flat, uint256 o, uint256[] memory rec) private pure {
+        assembly ("memory-safe") {
+            mcopy(add(flat, shl(5, add(o, 1))), add(rec, 32), shl(5, STEP_FIELDS))
+        }
     }
 
     /// Slots per field map in an aggregate's table (`shaped`): the map's offset, the
@@ -294,11 +303,14 @@ library PorDeduceRead {
         return d[off:off + len];
     }
 
-    /// The item at `pos` is the bytes `want` (its bytes hashed in free memory, the free
-    /// memory pointer not moved: no copy kept).
+    /// The item at `pos` is the bytes `want`, one whole item (the recomputed evidence list or
+    /// output): the `want.length` bytes from `pos` are `want` (hashed in free memory, the
+    /// free memory pointer not moved: no copy kept). An item's encoding ends where its
+    /// bytes say, so bytes equal to a whole item are that item, and its end need not be
+    /// found by a skip first.
     function sameBytes(bytes calldata d, uint256 pos, bytes memory want) internal pure returns (bool same) {
-        uint256 n = PorCbor.skip(d, pos) - pos;
-        if (n != want.length) return false;
+        uint256 n = want.length;
+        if (pos + n > d.length) return false;
         assembly ("memory-safe") {
             let m := mload(0x40)
             calldatacopy(m, add(d.offset, pos), n)
@@ -320,14 +332,30 @@ library PorDeduceRead {
         return PorCbor.boolAt(d, pos);
     }
 
-    function textList(bytes calldata d, uint256 pos) internal pure returns (bool) {
+    /// The item at `pos` (0: absent, not ok) is an array of texts: one loop over the items'
+    /// heads (`PorCbor.str`'s major type test, then `PorCbor.skip`'s step over a text).
+    function textList(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (pos == 0 || !isArray) return false;
-        for (uint256 i = 0; i < n; i++) {
-            if (!isText(d, p)) return false;
-            p = PorCbor.skip(d, p);
+        assembly ("memory-safe") {
+            let b := d.offset
+            ok := 1
+            for {} n { n := sub(n, 1) } {
+                let ib := byte(0, calldataload(add(b, p)))
+                if iszero(eq(shr(5, ib), 3)) {
+                    ok := 0
+                    break
+                }
+                let len := and(ib, 31)
+                p := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                p := add(p, len)
+            }
         }
-        return true;
     }
 
     /// The encoded array of the items at the offsets packed in `offsets`.

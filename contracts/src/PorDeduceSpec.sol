@@ -223,22 +223,24 @@ library PorDeduceSpec {
     // --- small readers -----------------------------------------------------------------
 
     function predicateCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        if (textHash(d, pos) == keccak256("event_observed")) return EVENT;
-        if (textHash(d, pos) == keccak256("numeric_threshold")) return THRESHOLD;
-        if (textHash(d, pos) == keccak256("numeric_range")) return RANGE;
-        if (textHash(d, pos) == keccak256("field_comparison")) return FIELD;
-        if (textHash(d, pos) == keccak256("text_equals")) return TEXT_EQUALS;
-        if (textHash(d, pos) == keccak256("timestamp_threshold")) return TIME;
+        bytes32 h = textHash(d, pos); // hashed once, compared with each name's hash
+        if (h == keccak256("event_observed")) return EVENT;
+        if (h == keccak256("numeric_threshold")) return THRESHOLD;
+        if (h == keccak256("numeric_range")) return RANGE;
+        if (h == keccak256("field_comparison")) return FIELD;
+        if (h == keccak256("text_equals")) return TEXT_EQUALS;
+        if (h == keccak256("timestamp_threshold")) return TIME;
         return 0;
     }
 
     function comparisonCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
         if (pos == 0) return 0;
-        if (textHash(d, pos) == keccak256(">")) return 1;
-        if (textHash(d, pos) == keccak256(">=")) return 2;
-        if (textHash(d, pos) == keccak256("<")) return 3;
-        if (textHash(d, pos) == keccak256("<=")) return 4;
-        if (textHash(d, pos) == keccak256("==")) return 5;
+        bytes32 h = textHash(d, pos);
+        if (h == keccak256(">")) return 1;
+        if (h == keccak256(">=")) return 2;
+        if (h == keccak256("<")) return 3;
+        if (h == keccak256("<=")) return 4;
+        if (h == keccak256("==")) return 5;
         return 0;
     }
 
@@ -329,15 +331,24 @@ library PorDeduceSpec {
     }
 
     /// keccak256 of the text at `pos` (its bytes, not its head); 0 for another type.
-    /// (Hashed in free memory, the free memory pointer not moved: no copy is kept, so
-    /// memory does not grow with every text hashed.)
+    /// (Its head read as `PorCbor.str` reads it, inline; hashed in free memory, the free
+    /// memory pointer not moved: no copy is kept, so memory does not grow with every text
+    /// hashed.)
     function textHash(bytes calldata d, uint256 pos) internal pure returns (bytes32 h) {
-        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        if (!ok) return 0;
         assembly ("memory-safe") {
-            let m := mload(0x40)
-            calldatacopy(m, add(d.offset, off), len)
-            h := keccak256(m, len)
+            let ib := byte(0, calldataload(add(d.offset, pos)))
+            if eq(shr(5, ib), 3) {
+                let len := and(ib, 31)
+                let off := add(pos, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, off)))
+                    off := add(off, width)
+                }
+                let m := mload(0x40)
+                calldatacopy(m, add(d.offset, off), len)
+                h := keccak256(m, len)
+            }
         }
     }
 

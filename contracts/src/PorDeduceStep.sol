@@ -69,25 +69,18 @@ library PorDeduceStep {
         Ctx memory c;
         c.s = s;
         if (!priors(d, flat, tables, c)) return (true, UNEXECUTABLE);
-        return compareStep(d, flat[0], slice(flat, 4), c);
+        return compareStep(d, flat, c);
     }
 
-    function slice(uint256[] memory flat, uint256 from) private pure returns (uint256[] memory at) {
-        at = new uint256[](R.STEP_FIELDS);
-        for (uint256 k = 0; k < R.STEP_FIELDS; k++) at[k] = flat[from + k];
-    }
-
-    /// The committed step against the recomputed one.
-    function compareStep(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c)
-        private
-        pure
-        returns (bool, bytes32)
-    {
+    /// The committed step (its leaf at `flat[0]`, its value offsets from `flat[4]`) against
+    /// the recomputed one.
+    function compareStep(bytes calldata d, uint256[] memory flat, Ctx memory c) private pure returns (bool, bytes32) {
         Out memory out = deduce(d, c);
         bytes memory summary = R.items(d, summaryOf(c));
-        if (out.bad || !R.sameBytes(d, base + at[PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
-        bool same = description(d, base + at[PorRecords.STEP_DESCRIPTION], c, out)
-            && R.sameBytes(d, base + at[PorRecords.STEP_OUTPUT], output(d, c, out, summary));
+        uint256 base = flat[0];
+        if (out.bad || !R.sameBytes(d, base + flat[4 + PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
+        bool same = description(d, base + flat[4 + PorRecords.STEP_DESCRIPTION], c, out)
+            && R.sameBytes(d, base + flat[4 + PorRecords.STEP_OUTPUT], output(d, c, out, summary));
         return same ? (false, MATCH) : (true, MISMATCH);
     }
 
@@ -106,7 +99,7 @@ library PorDeduceStep {
         for (uint256 i = 0; i < r; i++) {
             uint256 o = 4 + R.STEP_FIELDS + i * R.PRIOR;
             if (flat[o + 1] != uint256(PorIds.AGGREGATE)) return false;
-            if (!aggregate(d, flat[o], slice(flat, o + 2), c, i)) return false;
+            if (!aggregate(d, flat, o, c, i)) return false;
             Agg memory a = c.aggs[i];
             (a.table, a.covered, a.provenanceOk) = (tables[i], tables[i][0] == 1, tables[i][1] == 1);
         }
@@ -118,15 +111,18 @@ library PorDeduceStep {
         return true;
     }
 
-    function aggregate(bytes calldata d, uint256 base, uint256[] memory at, Ctx memory c, uint256 i)
+    /// Prior step i, an aggregate (its leaf at `flat[o]`, its value offsets from
+    /// `flat[o + 2]`): its requirement_id is requirement i's; its evidence ids.
+    function aggregate(bytes calldata d, uint256[] memory flat, uint256 o, Ctx memory c, uint256 i)
         private
         pure
         returns (bool)
     {
-        uint256 rid = S.get(d, base + at[PorRecords.STEP_INPUTS], uint256(bytes32("requirement_id")) | 14);
+        uint256 base = flat[o];
+        uint256 rid = S.get(d, base + flat[o + 2 + PorRecords.STEP_INPUTS], uint256(bytes32("requirement_id")) | 14);
         if (keccak256(R.item(d, rid)) != keccak256(R.item(d, c.s.reqIdPos[i]))) return false;
         Agg memory a = c.aggs[i];
-        (, uint256 n, uint256 q) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
+        (, uint256 n, uint256 q) = PorCbor.container(d, base + flat[o + 2 + PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
         a.ids = new bytes32[](n);
         a.idPos = new uint256[](n);
         a.read = new bool[](n);
@@ -437,7 +433,9 @@ library PorDeduceStep {
         return out.insufficient || out.eventCode == 0;
     }
 
-    /// The recomputed output, canonical (SPEC §2: shorter keys first, then bytewise).
+    /// The recomputed output, canonical (SPEC §2: shorter keys first, then bytewise),
+    /// written piece by piece from the free memory pointer into one `bytes` (nothing is
+    /// allocated until it is done; no piece copies what is written before it).
     function output(bytes calldata d, Ctx memory c, Out memory out, bytes memory summary)
         private
         pure
@@ -446,29 +444,74 @@ library PorDeduceStep {
         bool decided = !insufficient(c, out);
         bool withNumeric = decided && out.hasNumeric;
         bool withStamp = decided && out.hasStamp;
-        uint256 count = 9 + (decided ? 1 : 0) + (withNumeric ? 1 : 0) + (withStamp ? 1 : 0);
-        o = abi.encodePacked(R.head(5, count), "\x66metric", R.item(d, c.s.metricPos), "\x69predicate",
-            R.item(d, c.s.predicatePos));
-        if (withStamp) o = abi.encodePacked(o, "\x69timestamp", R.head(0, out.stamp));
-        o = abi.encodePacked(o, "\x6dfallback_used", R.boolItem(out.fellBack), "\x6dmetric_status", out.status);
-        if (withNumeric) o = abi.encodePacked(o, "\x6dnumeric_value", R.head(3, out.numeric.length), out.numeric);
+        uint256 w;
+        assembly ("memory-safe") {
+            o := mload(0x40)
+            w := add(o, 32)
+        }
+        // the map's head (at most 12 entries: one byte), then its entries
+        w = put(w, bytes32(uint256(0xa9 + (decided ? 1 : 0) + (withNumeric ? 1 : 0) + (withStamp ? 1 : 0)) << 248), 1);
+        w = item(d, put(w, "\x66metric", 7), c.s.metricPos);
+        w = item(d, put(w, "\x69predicate", 10), c.s.predicatePos);
+        if (withStamp) w = head(put(w, "\x69timestamp", 10), 0, out.stamp);
+        w = put(put(w, "\x6dfallback_used", 14), R.boolItem(out.fellBack), 1);
+        w = bytesAt(put(w, "\x6dmetric_status", 14), out.status);
+        if (withNumeric) w = bytesAt(head(put(w, "\x6dnumeric_value", 14), 3, out.numeric.length), out.numeric);
         bool prov = true;
         for (uint256 i = 0; i < c.aggs.length; i++) prov = prov && c.aggs[i].provenanceOk;
-        o = abi.encodePacked(o, "\x6dprovenance_ok", R.boolItem(prov));
-        if (decided) o = abi.encodePacked(o, "\x6eevent_observed", R.boolItem(out.eventCode == 2));
-        o = abi.encodePacked(o, "\x6esource_summary", summary, "\x71conflict_detected",
-            R.boolItem(out.conflict), "\x75insufficient_evidence", R.boolItem(!decided));
-        bytes memory uncovered;
+        w = put(put(w, "\x6dprovenance_ok", 14), R.boolItem(prov), 1);
+        if (decided) w = put(put(w, "\x6eevent_observed", 15), R.boolItem(out.eventCode == 2), 1);
+        w = bytesAt(put(w, "\x6esource_summary", 15), summary);
+        w = put(put(w, "\x71conflict_detected", 18), R.boolItem(out.conflict), 1);
+        w = put(put(w, "\x75insufficient_evidence", 22), R.boolItem(!decided), 1);
         uint256 nu = 0;
         for (uint256 i = 0; i < c.aggs.length; i++) {
-            if (!c.aggs[i].covered) {
-                uncovered = abi.encodePacked(uncovered, R.item(d, c.s.reqIdPos[i]));
-                nu++;
-            }
+            if (!c.aggs[i].covered) nu++;
         }
-        o = abi.encodePacked(o, "\x76uncovered_requirements", R.head(4, nu), uncovered);
+        w = head(put(w, "\x76uncovered_requirements", 23), 4, nu);
+        for (uint256 i = 0; i < c.aggs.length; i++) {
+            if (!c.aggs[i].covered) w = item(d, w, c.s.reqIdPos[i]);
+        }
+        assembly ("memory-safe") {
+            mstore(o, sub(w, add(o, 32)))
+            mstore(0x40, and(add(w, 31), not(31)))
+        }
     }
 
-    // --- encoding helpers ----------------------------------------------------------------
+    // --- encoding helpers (`output`'s: each writes at `w` and returns the offset after) --
 
+    /// The first `n` bytes of `word`.
+    function put(uint256 w, bytes32 word, uint256 n) private pure returns (uint256) {
+        assembly ("memory-safe") {
+            mstore(w, word)
+        }
+        return w + n;
+    }
+
+    /// The encoded item at `pos` of `d` (`PorDeduceRead.item`'s bytes).
+    function item(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
+        uint256 n = PorCbor.skip(d, pos) - pos;
+        assembly ("memory-safe") {
+            calldatacopy(w, add(d.offset, pos), n)
+        }
+        return w + n;
+    }
+
+    /// The bytes of `b`.
+    function bytesAt(uint256 w, bytes memory b) private pure returns (uint256) {
+        assembly ("memory-safe") {
+            mcopy(w, add(b, 32), mload(b))
+            w := add(w, mload(b))
+        }
+        return w;
+    }
+
+    /// A CBOR head (`PorDeduceRead.head`'s bytes: SPEC §2, shortest form).
+    function head(uint256 w, uint8 major, uint256 n) private pure returns (uint256) {
+        if (n < 24) return put(w, bytes32(uint256(major) << 253 | n << 248), 1);
+        uint256 k = n <= 0xff ? 0 : n <= 0xffff ? 1 : n <= 0xffffffff ? 2 : 3; // 1, 2, 4, 8 bytes
+        uint256 len = 1 << k;
+        w = put(w, bytes32((uint256(major) << 253 | (24 + k) << 248) | n << (248 - 8 * len)), 1 + len);
+        return w;
+    }
 }
