@@ -96,7 +96,11 @@ library PorJudgeCheck {
         if (!ok || !rootOk) return (SCHEMA, porRoot, all);
         for (uint256 i = 0; i < all.length; i++) {
             uint8 want = i == 0 ? PorInclusion.VERDICT : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.REASONING_LEAF;
-            bytes32 err = PorInclusion.verify(d, all[i], want, porRoot);
+            // an extract part whose component leaf and path equal the part before it (a
+            // reasoning part that passed: the final step or an extract) shares its
+            // component path check (`PorInclusion.sameComponent`, as `PorOneStepCheck`)
+            bool known = i >= FIRST_EXTRACT && PorInclusion.sameComponent(d, all[i - 1], all[i]);
+            bytes32 err = PorInclusion.verify(d, all[i], want, porRoot, known);
             if (err != 0) return (err, porRoot, all);
         }
         (, bytes32 challengeId) = PorCbor.hashAt(d, at[F_ID]);
