@@ -60,16 +60,37 @@ library PorJudgeCheck {
         (id, porRoot, parts) = verifyParts(d);
         if (id != 0) return (id, porRoot, flat);
         flat = new uint256[](3 * parts.length);
-        for (uint256 i = 0; i < parts.length; i++) {
-            (flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) = (parts[i].leaf, parts[i].leafLength, parts[i].leafIndex);
+        assembly ("memory-safe") {
+            // each part's leaf, leafLength and leafIndex: three words from 0x80 (`Part`)
+            let to := add(flat, 32)
+            for { let i := 0 } lt(i, mload(parts)) { i := add(i, 1) } {
+                mcopy(add(to, mul(96, i)), add(mload(add(parts, shl(5, add(i, 1)))), 0x80), 96)
+            }
         }
+    }
+
+    /// What `decide` reads of a verified part: its leaf's offset and length in the proof
+    /// and its leaf index (`PorInclusion.Part`'s fields of the same names).
+    struct Leaf {
+        uint256 leaf;
+        uint256 leafLength;
+        uint256 leafIndex;
     }
 
     /// `decide` on `verify`'s `flat` (`PorJudgeCore`): (won, check id).
     function decideFlat(bytes calldata d, uint256[] calldata flat) internal pure returns (bool, bytes32) {
-        PorInclusion.Part[] memory all = new PorInclusion.Part[](flat.length / 3);
-        for (uint256 i = 0; i < all.length; i++) {
-            (all[i].leaf, all[i].leafLength, all[i].leafIndex) = (flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]);
+        Leaf[] memory all;
+        assembly ("memory-safe") {
+            // `flat` copied once; each Leaf a pointer to its three words
+            let n := div(flat.length, 3)
+            all := mload(0x40)
+            mstore(all, n)
+            let body := add(all, shl(5, add(n, 1)))
+            calldatacopy(body, flat.offset, mul(96, n))
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                mstore(add(all, shl(5, add(i, 1))), add(body, mul(96, i)))
+            }
+            mstore(0x40, add(body, mul(96, n)))
         }
         return decide(d, all);
     }
@@ -159,7 +180,7 @@ library PorJudgeCheck {
             && PorJudgeRules.textIs(d, at[F_SCHEMA], PorJudgeRules.T_JUDGE_PROOF);
     }
 
-    function leafOf(bytes calldata d, PorInclusion.Part memory p) private pure returns (bytes calldata) {
+    function leafOf(bytes calldata d, Leaf memory p) private pure returns (bytes calldata) {
         return d[p.leaf:p.leaf + p.leafLength];
     }
 
@@ -167,16 +188,27 @@ library PorJudgeCheck {
     /// extract part (`extract`) its output's `card`, `evidence_id` and `requirement_id`
     /// (`O_*`, 0 absent), found in one walk of the output (`PorKeyIndex.three`, stopping
     /// at the last of them): each read once.
-    function step(bytes calldata d, PorInclusion.Part memory p, bool extract)
+    function step(bytes calldata d, Leaf memory p, bool extract)
         private
         pure
         returns (bool ok, uint256[] memory at)
     {
-        uint256[] memory rec;
-        (ok, rec) = PorRecords.reasoningStep(leafOf(d, p));
-        at = new uint256[](O_REQUIREMENT_ID + 1);
-        for (uint256 i = 0; ok && i < rec.length; i++) at[i] = rec[i] + p.leaf;
-        if (!ok || !extract) return (ok, at);
+        (ok, at) = PorRecords.reasoningStep(leafOf(d, p));
+        if (!ok) return (false, at);
+        assembly ("memory-safe") {
+            // a valid step's `at` is `checkTop`'s array of its 16 items' offsets reused for
+            // its 8 values (`PorRecords.topFields`): rebased in place (absolute in `d`), then
+            // 11 words long, the O_* words zero until `three` below
+            let base := mload(p)
+            for { let q := add(at, 32) } lt(q, add(at, 0x120)) { q := add(q, 32) } {
+                mstore(q, add(mload(q), base))
+            }
+            mstore(at, 11)
+            mstore(add(at, 0x120), 0)
+            mstore(add(at, 0x140), 0)
+            mstore(add(at, 0x160), 0)
+        }
+        if (!extract) return (true, at);
         (at[O_CARD], at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
             d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
         );
@@ -189,7 +221,7 @@ library PorJudgeCheck {
 
     /// Verified parts: the records, the citations, the final step's type, the cards, then
     /// the judge and the comparison with the committed verdict.
-    function decide(bytes calldata d, PorInclusion.Part[] memory all) private pure returns (bool, bytes32) {
+    function decide(bytes calldata d, Leaf[] memory all) private pure returns (bool, bytes32) {
         (bool ok, uint256[] memory verdict) = verdictRecord(d, all[0]);
         PorJudgeRules.Spec memory s;
         if (ok) (ok, s) = spec(d, all[1]);
@@ -211,7 +243,7 @@ library PorJudgeCheck {
 
     /// The PromptSpec leaf passes the §2 reader and the fields the judge reads are valid
     /// (`PorJudgeRules.readSpec`, from the top-level offsets of the reader's pass).
-    function spec(bytes calldata d, PorInclusion.Part memory p) private pure returns (bool, PorJudgeRules.Spec memory s) {
+    function spec(bytes calldata d, Leaf memory p) private pure returns (bool, PorJudgeRules.Spec memory s) {
         (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leafOf(d, p));
         if (err != 0) return (false, s);
         return PorJudgeRules.readSpec(d, p.leaf, top);
@@ -219,7 +251,7 @@ library PorJudgeCheck {
 
     /// The verdict leaf is a valid por.DeterministicVerdict/1 (SPEC §4.5): its value
     /// offsets (absolute), `resolution_time`'s 0 when absent.
-    function verdictRecord(bytes calldata d, PorInclusion.Part memory p)
+    function verdictRecord(bytes calldata d, Leaf memory p)
         private
         pure
         returns (bool ok, uint256[] memory at)
@@ -293,7 +325,7 @@ library PorJudgeCheck {
     /// is, in order, the next distinct source_summary id (`_summary`: none unless the final
     /// step's evaluation_variables.source_summary is a list of texts). A part that is not
     /// such a step stands for the id "" (`_cards`).
-    function citations(bytes calldata d, PorInclusion.Part[] memory all, uint256[][] memory steps, uint256 evidenceCount)
+    function citations(bytes calldata d, Leaf[] memory all, uint256[][] memory steps, uint256 evidenceCount)
         private
         pure
         returns (bool)
@@ -315,7 +347,7 @@ library PorJudgeCheck {
 
     /// The part is an extract step (`step_type` extract, a text `output.evidence_id`) at
     /// a leaf below `evidenceCount`: (true, the id's offset); else it stands for "".
-    function extractAt(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 evidenceCount)
+    function extractAt(bytes calldata d, Leaf memory part, uint256[] memory at, uint256 evidenceCount)
         private
         pure
         returns (bool, uint256 eid)
@@ -354,7 +386,7 @@ library PorJudgeCheck {
     /// confidence_bps 0..10000, provenance_tier 0..3.
     /// The part is an extract step (`extractAt`) and its card reads (its output's card,
     /// evidence_id and requirement_id as `step` found them).
-    function card(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 evidenceCount)
+    function card(bytes calldata d, Leaf memory part, uint256[] memory at, uint256 evidenceCount)
         private
         pure
         returns (bool ok, PorJudgeRules.Card memory c)
