@@ -208,14 +208,20 @@ library PorJudgeCheck {
             mstore(add(at, 0x140), 0)
             mstore(add(at, 0x160), 0)
         }
-        if (!extract) return (true, at);
+        if (!extract) {
+            at[O_VARIABLES] = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVALUATION_VARIABLES);
+            return (true, at);
+        }
         (at[O_CARD], at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
             d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
         );
     }
 
-    /// Where `step` keeps an extract output's card, evidence_id and requirement_id.
+    /// Where `step` keeps an extract output's card, evidence_id and requirement_id, and
+    /// the final step's output.evaluation_variables (0 absent; read by the citations and
+    /// the judge's variables).
     uint256 private constant O_CARD = 8;
+    uint256 private constant O_VARIABLES = 8;
     uint256 private constant O_EVIDENCE_ID = 9;
     uint256 private constant O_REQUIREMENT_ID = 10;
 
@@ -236,7 +242,7 @@ library PorJudgeCheck {
             (ok, cards[i]) = card(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
             if (!ok) return (true, INVALID_RECORD); // a stand-in for "" has no card (`_cards`)
         }
-        PorJudgeRules.Vars memory v = variables(d, steps[2][PorRecords.STEP_OUTPUT]);
+        PorJudgeRules.Vars memory v = variables(d, steps[2][O_VARIABLES]);
         (uint8 outcome, uint256 confidence, uint8 rule) = PorJudgeRules.judge(d, s, v, cards);
         return same(d, verdict, s, outcome, confidence, rule) ? (false, MATCH) : (true, MISMATCH);
     }
@@ -330,7 +336,7 @@ library PorJudgeCheck {
         pure
         returns (bool)
     {
-        (bool ok, uint256 n, uint256 first) = summary(d, steps[2][PorRecords.STEP_OUTPUT]);
+        (bool ok, uint256 n, uint256 first) = summary(d, steps[2][O_VARIABLES]);
         uint256 k = FIRST_EXTRACT;
         uint256 p = first;
         for (uint256 i = 0; ok && i < n; i++) {
@@ -367,9 +373,11 @@ library PorJudgeCheck {
         return false;
     }
 
-    /// source_summary of the output at `output`: (ok, count, first) when it is a list of texts.
-    function summary(bytes calldata d, uint256 output) private pure returns (bool ok, uint256 n, uint256 first) {
-        uint256 s = PorJudgeRules.field(d, PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES), PorJudgeRules.K_SOURCE_SUMMARY);
+    /// source_summary of the evaluation variables at `vars` (0: absent; `field` then reads
+    /// the proof's map head, which has no such key): (ok, count, first) when it is a list
+    /// of texts.
+    function summary(bytes calldata d, uint256 vars) private pure returns (bool ok, uint256 n, uint256 first) {
+        uint256 s = PorJudgeRules.field(d, vars, PorJudgeRules.K_SOURCE_SUMMARY);
         if (s == 0) return (true, 0, 0);
         (ok, n, first) = PorCbor.container(d, s, PorCbor.ARRAY);
         if (!ok) return (true, 0, 0);
@@ -409,16 +417,17 @@ library PorJudgeCheck {
         ok = status && time && conf && tier;
     }
 
-    /// The map step's output.evaluation_variables, read as `variables_from`.
-    function variables(bytes calldata d, uint256 output) private pure returns (PorJudgeRules.Vars memory v) {
-        uint256 vars = PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES);
+    /// The map step's output.evaluation_variables (at `vars`, 0 absent), read as
+    /// `variables_from`: each entry's key word and value offset from its head
+    /// (`PorKeyIndex.entry`), the value skipped once.
+    function variables(bytes calldata d, uint256 vars) private pure returns (PorJudgeRules.Vars memory v) {
         (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, vars, PorCbor.MAP);
         if (vars == 0 || !isMap) return v;
         uint256 seenFlags = 0;
         bool summaryOk = false;
         for (uint256 i = 0; i < n; i++) {
-            uint256 value = PorCbor.skip(d, p);
-            (uint256 flag, bool ok) = variable(d, p, value, v);
+            (uint256 w, uint256 value) = PorKeyIndex.entry(d, p);
+            (uint256 flag, bool ok) = variable(d, w, value, v);
             if (!ok) return v;
             if (flag == 5) summaryOk = true;
             else if (flag != 0) seenFlags |= 1 << flag;
@@ -427,14 +436,14 @@ library PorJudgeCheck {
         v.valid = summaryOk && seenFlags == 0x1e;
     }
 
-    /// One entry (key at `p`, value at `value`): (1..4 a flag, 5 source_summary, 0 other
+    /// One entry (key word `w`, value at `value`): (1..4 a flag, 5 source_summary, 0 other
     /// known, ok false for an unknown key or a bad value).
-    function variable(bytes calldata d, uint256 p, uint256 value, PorJudgeRules.Vars memory v)
+    function variable(bytes calldata d, uint256 w, uint256 value, PorJudgeRules.Vars memory v)
         private
         pure
         returns (uint256 flag, bool ok)
     {
-        uint8 name = PorJudgeRules.pick(d, p, VARIABLE_NAMES);
+        uint8 name = nameOf(w);
         if (name == 8) return (0, false);
         if (uint8(d[value]) == NULL) return (0, name == 4 || name >= 6); // optional: null is absent
         bool b;
@@ -462,8 +471,17 @@ library PorJudgeCheck {
         return (0, ok);
     }
 
-    /// The evaluation variables (SPEC §4.4): the four flags (codes 0-3), event_observed 4,
-    /// source_summary 5, numeric_value 6, timestamp 7.
-    bytes private constant VARIABLE_NAMES =
-        "\x11conflict_detected\x15insufficient_evidence\x0dfallback_used\x0dprovenance_ok\x0eevent_observed\x0esource_summary\x0dnumeric_value\x09timestamp";
+    /// The evaluation variable (SPEC §4.4) whose key word is `w` (`PorKeyIndex.entry`'s;
+    /// `PorJudgeRules.pick` of these names): the four flags (codes 0-3), event_observed
+    /// 4, source_summary 5, numeric_value 6, timestamp 7; 8 another key.
+    function nameOf(uint256 w) private pure returns (uint8) {
+        if (w == uint256(bytes32("conflict_detected")) | 17) return 0;
+        if (w == uint256(bytes32("insufficient_evidence")) | 21) return 1;
+        if (w == uint256(bytes32("fallback_used")) | 13) return 2;
+        if (w == uint256(bytes32("provenance_ok")) | 13) return 3;
+        if (w == uint256(bytes32("event_observed")) | 14) return 4;
+        if (w == uint256(bytes32("source_summary")) | 14) return 5;
+        if (w == uint256(bytes32("numeric_value")) | 13) return 6;
+        return w == uint256(bytes32("timestamp")) | 9 ? 7 : 8;
+    }
 }

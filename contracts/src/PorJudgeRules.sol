@@ -265,14 +265,22 @@ library PorJudgeRules {
         inOrder = true;
         uint8 latest = 0;
         for (uint256 i = 0; ok && i < n; i++) {
-            uint256 id = field(d, p, K_RULE_ID);
-            (ok,,) = PorRecords.isId(d, id);
-            uint8 stage = ruleStage(d, id);
+            uint8 stage;
+            (ok, stage, p) = rule(d, p);
             if (stage == 5 || stage < latest) inOrder = false;
             else latest = stage;
-            p = PorCbor.skip(d, p);
         }
         return (inOrder, ok, p);
+    }
+
+    /// The rule at `p`, walked once (`PorKeyIndex.indexTo`): (its rule_id an Id, that id's
+    /// stage, the offset after the rule).
+    function rule(bytes calldata d, uint256 p) private pure returns (bool ok, uint8 stage, uint256 end) {
+        uint256[] memory ix;
+        (ix, end) = PorKeyIndex.indexTo(d, p);
+        uint256 id = PorKeyIndex.find(ix, K_RULE_ID);
+        (ok,,) = PorRecords.isId(d, id);
+        stage = ruleStage(d, id);
     }
 
     /// The canonical rule ids (SPEC §4.5), in RuleId's order: R_VALIDITY 0 ..
