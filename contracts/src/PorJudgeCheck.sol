@@ -198,15 +198,13 @@ library PorJudgeCheck {
         assembly ("memory-safe") {
             // a valid step's `at` is `checkTop`'s array of its 16 items' offsets reused for
             // its 8 values (`PorRecords.topFields`): rebased in place (absolute in `d`), then
-            // 11 words long, the O_* words zero until `three` below
+            // 11 words long; the O_* words are written before they are read (`three` below
+            // for an extract; the final step's here, in `citations`)
             let base := mload(p)
             for { let q := add(at, 32) } lt(q, add(at, 0x120)) { q := add(q, 32) } {
                 mstore(q, add(mload(q), base))
             }
             mstore(at, 11)
-            mstore(add(at, 0x120), 0)
-            mstore(add(at, 0x140), 0)
-            mstore(add(at, 0x160), 0)
         }
         if (!extract) {
             at[O_VARIABLES] = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVALUATION_VARIABLES);
@@ -222,6 +220,11 @@ library PorJudgeCheck {
     /// the judge's variables).
     uint256 private constant O_CARD = 8;
     uint256 private constant O_VARIABLES = 8;
+    /// Where `citations` keeps, in the final step's words, the offset of the first id of
+    /// the source summary it read (0: none) and whether that list repeats an id
+    /// (`PorRecords.hasRepeat`), for `variables` (the same list: the same answer).
+    uint256 private constant O_SUMMARY = 9;
+    uint256 private constant O_REPEATS = 10;
     uint256 private constant O_EVIDENCE_ID = 9;
     uint256 private constant O_REQUIREMENT_ID = 10;
 
@@ -242,7 +245,7 @@ library PorJudgeCheck {
             (ok, cards[i]) = card(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
             if (!ok) return (true, INVALID_RECORD); // a stand-in for "" has no card (`_cards`)
         }
-        PorJudgeRules.Vars memory v = variables(d, steps[2][O_VARIABLES]);
+        PorJudgeRules.Vars memory v = variables(d, steps[2]);
         (uint8 outcome, uint256 confidence, uint8 rule) = PorJudgeRules.judge(d, s, v, cards);
         return same(d, verdict, s, outcome, confidence, rule) ? (false, MATCH) : (true, MISMATCH);
     }
@@ -337,10 +340,19 @@ library PorJudgeCheck {
         returns (bool)
     {
         (bool ok, uint256 n, uint256 first) = summary(d, steps[2][O_VARIABLES]);
+        // a list without a repeated id (`hasRepeat`, O(n log n)) has every id distinct:
+        // `seen` (O(n^2)) only for one with a repeat
+        bool repeats = ok && PorRecords.hasRepeat(d, first, n);
+        assembly ("memory-safe") {
+            // the final step's words (steps[2]): O_SUMMARY, O_REPEATS
+            let last := mload(add(steps, 0x60))
+            mstore(add(last, 0x140), mul(ok, first))
+            mstore(add(last, 0x160), repeats)
+        }
         uint256 k = FIRST_EXTRACT;
         uint256 p = first;
         for (uint256 i = 0; ok && i < n; i++) {
-            if (!seen(d, first, p)) {
+            if (!repeats || !seen(d, first, p)) {
                 if (k == all.length) return false;
                 (bool extract, uint256 eid) = extractAt(d, all[k], steps[k], evidenceCount);
                 if (extract ? !PorCborKeys.sameText(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
@@ -417,18 +429,28 @@ library PorJudgeCheck {
         ok = status && time && conf && tier;
     }
 
-    /// The map step's output.evaluation_variables (at `vars`, 0 absent), read as
-    /// `variables_from`: each entry's key word and value offset from its head
-    /// (`PorKeyIndex.entry`), the value skipped once.
-    function variables(bytes calldata d, uint256 vars) private pure returns (PorJudgeRules.Vars memory v) {
+    /// The map step's output.evaluation_variables (`at[O_VARIABLES]`, 0 absent; `at` the
+    /// final step's words), read as `variables_from`: each entry's key word and value
+    /// offset from its head (`PorKeyIndex.entry`), the value skipped once.
+    function variables(bytes calldata d, uint256[] memory at) private pure returns (PorJudgeRules.Vars memory v) {
+        assembly ("memory-safe") {
+            // summaryFirst, summaryRepeats (`Vars`' 11th and 12th words) from O_SUMMARY, O_REPEATS
+            mstore(add(v, 0x140), mload(add(at, 0x140)))
+            mstore(add(v, 0x160), mload(add(at, 0x160)))
+        }
+        entries(d, at[O_VARIABLES], v);
+    }
+
+    /// The entries of the evaluation variables at `vars` into `v`.
+    function entries(bytes calldata d, uint256 vars, PorJudgeRules.Vars memory v) private pure {
         (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, vars, PorCbor.MAP);
-        if (vars == 0 || !isMap) return v;
+        if (vars == 0 || !isMap) return;
         uint256 seenFlags = 0;
         bool summaryOk = false;
         for (uint256 i = 0; i < n; i++) {
             (uint256 w, uint256 value) = PorKeyIndex.entry(d, p);
             (uint256 flag, bool ok) = variable(d, w, value, v);
-            if (!ok) return v;
+            if (!ok) return;
             if (flag == 5) summaryOk = true;
             else if (flag != 0) seenFlags |= 1 << flag;
             p = PorCbor.skip(d, value);
@@ -459,7 +481,9 @@ library PorJudgeCheck {
         if (name == 5) {
             uint256 first;
             (ok, v.summaryCount, first) = PorRecords.idList(d, value);
-            return (5, ok && !PorRecords.hasRepeat(d, first, v.summaryCount));
+            // the list `citations` read (the same first id): its answer
+            bool repeats = first == v.summaryFirst ? v.summaryRepeats : PorRecords.hasRepeat(d, first, v.summaryCount);
+            return (5, ok && !repeats);
         }
         if (name == 6) {
             (bool text, uint256 off, uint256 len) = PorCbor.str(d, value, PorCbor.TEXT);

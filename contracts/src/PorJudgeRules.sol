@@ -72,6 +72,8 @@ library PorJudgeRules {
         uint256 numericValue; // text item, 0 when absent
         bool hasTimestamp;
         uint256 timestamp;
+        uint256 summaryFirst; // the source summary `citations` read: its first id's offset
+        bool summaryRepeats; // and whether it repeats an id (`PorRecords.hasRepeat`)
     }
 
     /// A cited item's card (SPEC §12.5.2): its requirement_id text item, tier, confidence.
