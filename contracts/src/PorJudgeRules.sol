@@ -193,10 +193,9 @@ library PorJudgeRules {
         }
     }
 
-    /// market (at `top[0]`): its market_id and resolution_window (0 when absent) and the
-    /// lock (`lock`) read in one walk in §2 key order (market_id, resolution_rules,
-    /// resolution_window): the rules list is walked once, by `rules`, and when it is
-    /// resolution_rules' only entry the walk resumes at its end, not skipping it again.
+    /// market (`top[0]`): market_id, resolution_window (0 absent) and the `lock`, in one walk
+    /// in §2 key order: the rules list walked once (`rules`), the walk resumed at its end
+    /// when it is resolution_rules' only entry (else resolution_rules is skipped).
     function market(bytes calldata d, uint256[] memory top)
         private
         pure
@@ -211,20 +210,16 @@ library PorJudgeRules {
         window = windowAt(d, top[0], id, left, rulesMap, rest, end);
     }
 
-    /// resolution_window in the market map `m`: after market_id (at `id`, `left` entries
-    /// after it) when resolution_rules is absent, else among the `rest` entries after
-    /// resolution_rules (at `rulesMap`), which end at `end` (0: not known, skipped).
+    /// resolution_window in the market `m`: after market_id (`id`, `left` entries after) without
+    /// resolution_rules, else in the `rest` entries after `rulesMap`, ending at `end` (0: skip).
     function windowAt(bytes calldata d, uint256 m, uint256 id, uint256 left, uint256 rulesMap, uint256 rest, uint256 end)
         private
         pure
         returns (uint256 window)
     {
         uint256 w = uint256(bytes32("resolution_window")) | 17;
-        if (rulesMap == 0) {
-            (window,) = PorDeduceSpec.next(d, m, id, left, w);
-            return window;
-        }
-        return seek(d, end != 0 ? end : PorCbor.skip(d, rulesMap), rest, w);
+        if (rulesMap != 0) return seek(d, end != 0 ? end : PorCbor.skip(d, rulesMap), rest, w);
+        (window,) = PorDeduceSpec.next(d, m, id, left, w);
     }
 
     /// The value of the key word `w` among the `count` map entries from `p` (0: absent).
@@ -237,9 +232,8 @@ library PorJudgeRules {
         return 0;
     }
 
-    /// (types ok, the lock holds, the end of the map `rulesMap` when `rules` walked it to
-    /// its end, else 0): output_schema_ref text, strict_mode bool, each rule's rule_id an
-    /// Id; the lock: the verdict schema, true, canonical ids in stage order.
+    /// (types ok, the lock holds, `rulesMap`'s end when `rules` walked to it, else 0): output_schema_ref
+    /// text, strict_mode bool, rule_ids Ids; the lock: the verdict schema, true, ids in stage order.
     function lock(bytes calldata d, uint256[] memory top, uint256 rulesMap)
         private
         pure
@@ -259,8 +253,7 @@ library PorJudgeRules {
         if (!ok || !isMap || count != 1 || rulesAt != first + 6) end = 0;
     }
 
-    /// The rules array at `pos`: (every id canonical and in stage order, every rule_id an
-    /// Id, the offset after the array: valid when ok).
+    /// The rules array at `pos`: (ids canonical and in stage order, rule_ids Ids, its end when ok).
     function rules(bytes calldata d, uint256 pos, bool ok) private pure returns (bool inOrder, bool, uint256) {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         ok = ok && isArray && n >= 1;
@@ -275,8 +268,7 @@ library PorJudgeRules {
         return (inOrder, ok, p);
     }
 
-    /// The rule at `p`, walked once (`PorKeyIndex.indexTo`): (its rule_id an Id, that id's
-    /// stage, the offset after the rule).
+    /// The rule at `p` walked once (`PorKeyIndex.indexTo`): (rule_id an Id, its stage, the rule's end).
     function rule(bytes calldata d, uint256 p) private pure returns (bool ok, uint8 stage, uint256 end) {
         uint256[] memory ix;
         (ix, end) = PorKeyIndex.indexTo(d, p);
