@@ -4,9 +4,9 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorCborTop} from "./PorCborTop.sol";
-import {PorDecimal} from "./PorDecimal.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
+import {PorJudgeVars} from "./PorJudgeVars.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
@@ -50,7 +50,6 @@ library PorJudgeCheck {
     uint256 private constant V_MARKET = 2;
     uint256 private constant V_CONFIDENCE = 4;
     uint256 private constant V_EVIDENCE_COUNT = 5;
-    uint8 private constant NULL = 0xf6;
 
     /// `d` is a por-cbor/1 document whose schema is por.JudgeProof/1 (SPEC §10.2.5): the
     /// schema and the parts verified (`PorJudgeExec`): `id` the first fault's, else 0 and
@@ -60,16 +59,37 @@ library PorJudgeCheck {
         (id, porRoot, parts) = verifyParts(d);
         if (id != 0) return (id, porRoot, flat);
         flat = new uint256[](3 * parts.length);
-        for (uint256 i = 0; i < parts.length; i++) {
-            (flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]) = (parts[i].leaf, parts[i].leafLength, parts[i].leafIndex);
+        assembly ("memory-safe") {
+            // each part's leaf, leafLength and leafIndex: three words from 0x80 (`Part`)
+            let to := add(flat, 32)
+            for { let i := 0 } lt(i, mload(parts)) { i := add(i, 1) } {
+                mcopy(add(to, mul(96, i)), add(mload(add(parts, shl(5, add(i, 1)))), 0x80), 96)
+            }
         }
+    }
+
+    /// What `decide` reads of a verified part: its leaf's offset and length in the proof
+    /// and its leaf index (`PorInclusion.Part`'s fields of the same names).
+    struct Leaf {
+        uint256 leaf;
+        uint256 leafLength;
+        uint256 leafIndex;
     }
 
     /// `decide` on `verify`'s `flat` (`PorJudgeCore`): (won, check id).
     function decideFlat(bytes calldata d, uint256[] calldata flat) internal pure returns (bool, bytes32) {
-        PorInclusion.Part[] memory all = new PorInclusion.Part[](flat.length / 3);
-        for (uint256 i = 0; i < all.length; i++) {
-            (all[i].leaf, all[i].leafLength, all[i].leafIndex) = (flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]);
+        Leaf[] memory all;
+        assembly ("memory-safe") {
+            // `flat` copied once; each Leaf a pointer to its three words
+            let n := div(flat.length, 3)
+            all := mload(0x40)
+            mstore(all, n)
+            let body := add(all, shl(5, add(n, 1)))
+            calldatacopy(body, flat.offset, mul(96, n))
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                mstore(add(all, shl(5, add(i, 1))), add(body, mul(96, i)))
+            }
+            mstore(0x40, add(body, mul(96, n)))
         }
         return decide(d, all);
     }
@@ -96,7 +116,11 @@ library PorJudgeCheck {
         if (!ok || !rootOk) return (SCHEMA, porRoot, all);
         for (uint256 i = 0; i < all.length; i++) {
             uint8 want = i == 0 ? PorInclusion.VERDICT : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.REASONING_LEAF;
-            bytes32 err = PorInclusion.verify(d, all[i], want, porRoot);
+            // an extract part whose component leaf and path equal the part before it (a
+            // reasoning part that passed: the final step or an extract) shares its
+            // component path check (`PorInclusion.sameComponent`, as `PorOneStepCheck`)
+            bool known = i >= FIRST_EXTRACT && PorInclusion.sameComponent(d, all[i - 1], all[i]);
+            bytes32 err = PorInclusion.verify(d, all[i], want, porRoot, known);
             if (err != 0) return (err, porRoot, all);
         }
         (, bytes32 challengeId) = PorCbor.hashAt(d, at[F_ID]);
@@ -155,7 +179,7 @@ library PorJudgeCheck {
             && PorJudgeRules.textIs(d, at[F_SCHEMA], PorJudgeRules.T_JUDGE_PROOF);
     }
 
-    function leafOf(bytes calldata d, PorInclusion.Part memory p) private pure returns (bytes calldata) {
+    function leafOf(bytes calldata d, Leaf memory p) private pure returns (bytes calldata) {
         return d[p.leaf:p.leaf + p.leafLength];
     }
 
@@ -163,29 +187,49 @@ library PorJudgeCheck {
     /// extract part (`extract`) its output's `card`, `evidence_id` and `requirement_id`
     /// (`O_*`, 0 absent), found in one walk of the output (`PorKeyIndex.three`, stopping
     /// at the last of them): each read once.
-    function step(bytes calldata d, PorInclusion.Part memory p, bool extract)
+    function step(bytes calldata d, Leaf memory p, bool extract)
         private
         pure
         returns (bool ok, uint256[] memory at)
     {
-        uint256[] memory rec;
-        (ok, rec) = PorRecords.reasoningStep(leafOf(d, p));
-        at = new uint256[](O_REQUIREMENT_ID + 1);
-        for (uint256 i = 0; ok && i < rec.length; i++) at[i] = rec[i] + p.leaf;
-        if (!ok || !extract) return (ok, at);
+        (ok, at) = PorRecords.reasoningStep(leafOf(d, p));
+        if (!ok) return (false, at);
+        assembly ("memory-safe") {
+            // a valid step's `at` is `checkTop`'s array of its 16 items' offsets reused for
+            // its 8 values (`PorRecords.topFields`): rebased in place (absolute in `d`), then
+            // 11 words long; the O_* words are written before they are read (`three` below
+            // for an extract; the final step's here, in `citations`)
+            let base := mload(p)
+            for { let q := add(at, 32) } lt(q, add(at, 0x120)) { q := add(q, 32) } {
+                mstore(q, add(mload(q), base))
+            }
+            mstore(at, 11)
+        }
+        if (!extract) {
+            at[O_VARIABLES] = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVALUATION_VARIABLES);
+            return (true, at);
+        }
         (at[O_CARD], at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
             d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
         );
     }
 
-    /// Where `step` keeps an extract output's card, evidence_id and requirement_id.
+    /// Where `step` keeps an extract output's card, evidence_id and requirement_id, and
+    /// the final step's output.evaluation_variables (0 absent; read by the citations and
+    /// the judge's variables).
     uint256 private constant O_CARD = 8;
+    uint256 private constant O_VARIABLES = 8;
+    /// Where `citations` keeps, in the final step's words, the offset of the first id of
+    /// the source summary it read (0: none) and whether that list repeats an id
+    /// (`PorRecords.hasRepeat`), for `variables` (the same list: the same answer).
+    uint256 private constant O_SUMMARY = 9;
+    uint256 private constant O_REPEATS = 10;
     uint256 private constant O_EVIDENCE_ID = 9;
     uint256 private constant O_REQUIREMENT_ID = 10;
 
     /// Verified parts: the records, the citations, the final step's type, the cards, then
     /// the judge and the comparison with the committed verdict.
-    function decide(bytes calldata d, PorInclusion.Part[] memory all) private pure returns (bool, bytes32) {
+    function decide(bytes calldata d, Leaf[] memory all) private pure returns (bool, bytes32) {
         (bool ok, uint256[] memory verdict) = verdictRecord(d, all[0]);
         PorJudgeRules.Spec memory s;
         if (ok) (ok, s) = spec(d, all[1]);
@@ -200,14 +244,14 @@ library PorJudgeCheck {
             (ok, cards[i]) = card(d, all[FIRST_EXTRACT + i], steps[FIRST_EXTRACT + i], evidenceCount);
             if (!ok) return (true, INVALID_RECORD); // a stand-in for "" has no card (`_cards`)
         }
-        PorJudgeRules.Vars memory v = variables(d, steps[2][PorRecords.STEP_OUTPUT]);
+        PorJudgeRules.Vars memory v = variables(d, steps[2]);
         (uint8 outcome, uint256 confidence, uint8 rule) = PorJudgeRules.judge(d, s, v, cards);
         return same(d, verdict, s, outcome, confidence, rule) ? (false, MATCH) : (true, MISMATCH);
     }
 
     /// The PromptSpec leaf passes the §2 reader and the fields the judge reads are valid
     /// (`PorJudgeRules.readSpec`, from the top-level offsets of the reader's pass).
-    function spec(bytes calldata d, PorInclusion.Part memory p) private pure returns (bool, PorJudgeRules.Spec memory s) {
+    function spec(bytes calldata d, Leaf memory p) private pure returns (bool, PorJudgeRules.Spec memory s) {
         (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leafOf(d, p));
         if (err != 0) return (false, s);
         return PorJudgeRules.readSpec(d, p.leaf, top);
@@ -215,7 +259,7 @@ library PorJudgeCheck {
 
     /// The verdict leaf is a valid por.DeterministicVerdict/1 (SPEC §4.5): its value
     /// offsets (absolute), `resolution_time`'s 0 when absent.
-    function verdictRecord(bytes calldata d, PorInclusion.Part memory p)
+    function verdictRecord(bytes calldata d, Leaf memory p)
         private
         pure
         returns (bool ok, uint256[] memory at)
@@ -289,16 +333,25 @@ library PorJudgeCheck {
     /// is, in order, the next distinct source_summary id (`_summary`: none unless the final
     /// step's evaluation_variables.source_summary is a list of texts). A part that is not
     /// such a step stands for the id "" (`_cards`).
-    function citations(bytes calldata d, PorInclusion.Part[] memory all, uint256[][] memory steps, uint256 evidenceCount)
+    function citations(bytes calldata d, Leaf[] memory all, uint256[][] memory steps, uint256 evidenceCount)
         private
         pure
         returns (bool)
     {
-        (bool ok, uint256 n, uint256 first) = summary(d, steps[2][PorRecords.STEP_OUTPUT]);
+        (bool ok, uint256 n, uint256 first) = summary(d, steps[2][O_VARIABLES]);
+        // a list without a repeated id (`hasRepeat`, O(n log n)) has every id distinct:
+        // `seen` (O(n^2)) only for one with a repeat
+        bool repeats = ok && PorRecords.hasRepeat(d, first, n);
+        assembly ("memory-safe") {
+            // the final step's words (steps[2]): O_SUMMARY, O_REPEATS
+            let last := mload(add(steps, 0x60))
+            mstore(add(last, 0x140), mul(ok, first))
+            mstore(add(last, 0x160), repeats)
+        }
         uint256 k = FIRST_EXTRACT;
         uint256 p = first;
         for (uint256 i = 0; ok && i < n; i++) {
-            if (!seen(d, first, p)) {
+            if (!repeats || !seen(d, first, p)) {
                 if (k == all.length) return false;
                 (bool extract, uint256 eid) = extractAt(d, all[k], steps[k], evidenceCount);
                 if (extract ? !PorCborKeys.sameText(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
@@ -311,7 +364,7 @@ library PorJudgeCheck {
 
     /// The part is an extract step (`step_type` extract, a text `output.evidence_id`) at
     /// a leaf below `evidenceCount`: (true, the id's offset); else it stands for "".
-    function extractAt(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 evidenceCount)
+    function extractAt(bytes calldata d, Leaf memory part, uint256[] memory at, uint256 evidenceCount)
         private
         pure
         returns (bool, uint256 eid)
@@ -331,9 +384,11 @@ library PorJudgeCheck {
         return false;
     }
 
-    /// source_summary of the output at `output`: (ok, count, first) when it is a list of texts.
-    function summary(bytes calldata d, uint256 output) private pure returns (bool ok, uint256 n, uint256 first) {
-        uint256 s = PorJudgeRules.field(d, PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES), PorJudgeRules.K_SOURCE_SUMMARY);
+    /// source_summary of the evaluation variables at `vars` (0: absent; `field` then reads
+    /// the proof's map head, which has no such key): (ok, count, first) when it is a list
+    /// of texts.
+    function summary(bytes calldata d, uint256 vars) private pure returns (bool ok, uint256 n, uint256 first) {
+        uint256 s = PorJudgeRules.field(d, vars, PorJudgeRules.K_SOURCE_SUMMARY);
         if (s == 0) return (true, 0, 0);
         (ok, n, first) = PorCbor.container(d, s, PorCbor.ARRAY);
         if (!ok) return (true, 0, 0);
@@ -350,7 +405,7 @@ library PorJudgeCheck {
     /// confidence_bps 0..10000, provenance_tier 0..3.
     /// The part is an extract step (`extractAt`) and its card reads (its output's card,
     /// evidence_id and requirement_id as `step` found them).
-    function card(bytes calldata d, PorInclusion.Part memory part, uint256[] memory at, uint256 evidenceCount)
+    function card(bytes calldata d, Leaf memory part, uint256[] memory at, uint256 evidenceCount)
         private
         pure
         returns (bool ok, PorJudgeRules.Card memory c)
@@ -373,61 +428,15 @@ library PorJudgeCheck {
         ok = status && time && conf && tier;
     }
 
-    /// The map step's output.evaluation_variables, read as `variables_from`.
-    function variables(bytes calldata d, uint256 output) private pure returns (PorJudgeRules.Vars memory v) {
-        uint256 vars = PorJudgeRules.field(d, output, PorJudgeRules.K_EVALUATION_VARIABLES);
-        (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, vars, PorCbor.MAP);
-        if (vars == 0 || !isMap) return v;
-        uint256 seenFlags = 0;
-        bool summaryOk = false;
-        for (uint256 i = 0; i < n; i++) {
-            uint256 value = PorCbor.skip(d, p);
-            (uint256 flag, bool ok) = variable(d, p, value, v);
-            if (!ok) return v;
-            if (flag == 5) summaryOk = true;
-            else if (flag != 0) seenFlags |= 1 << flag;
-            p = PorCbor.skip(d, value);
+    /// The map step's output.evaluation_variables (`at[O_VARIABLES]`, 0 absent; `at` the
+    /// final step's words), read as `variables_from`: each entry's key word and value
+    /// offset from its head (`PorKeyIndex.entry`), the value skipped once.
+    function variables(bytes calldata d, uint256[] memory at) private pure returns (PorJudgeRules.Vars memory v) {
+        assembly ("memory-safe") {
+            // summaryFirst, summaryRepeats (`Vars`' 11th and 12th words) from O_SUMMARY, O_REPEATS
+            mstore(add(v, 0x140), mload(add(at, 0x140)))
+            mstore(add(v, 0x160), mload(add(at, 0x160)))
         }
-        v.valid = summaryOk && seenFlags == 0x1e;
+        PorJudgeVars.entries(d, at[O_VARIABLES], v);
     }
-
-    /// One entry (key at `p`, value at `value`): (1..4 a flag, 5 source_summary, 0 other
-    /// known, ok false for an unknown key or a bad value).
-    function variable(bytes calldata d, uint256 p, uint256 value, PorJudgeRules.Vars memory v)
-        private
-        pure
-        returns (uint256 flag, bool ok)
-    {
-        uint8 name = PorJudgeRules.pick(d, p, VARIABLE_NAMES);
-        if (name == 8) return (0, false);
-        if (uint8(d[value]) == NULL) return (0, name == 4 || name >= 6); // optional: null is absent
-        bool b;
-        if (name < 5) {
-            (ok, b) = PorCbor.boolAt(d, value);
-            if (name == 0) v.conflict = b;
-            else if (name == 1) v.insufficient = b;
-            else if (name == 2) v.fallbackUsed = b;
-            else if (name == 3) v.provenanceOk = b;
-            else v.observed = b ? 2 : 1;
-            return (name == 4 ? 0 : name + 1, ok);
-        }
-        if (name == 5) {
-            uint256 first;
-            (ok, v.summaryCount, first) = PorRecords.idList(d, value);
-            return (5, ok && !PorRecords.hasRepeat(d, first, v.summaryCount));
-        }
-        if (name == 6) {
-            (bool text, uint256 off, uint256 len) = PorCbor.str(d, value, PorCbor.TEXT);
-            v.numericValue = value;
-            return (0, text && PorDecimal.isCanonical(d, off, len));
-        }
-        v.hasTimestamp = true;
-        (ok, v.timestamp) = PorRecords.uintIn(d, value, 0, PorJudgeRules.MAX_TIME);
-        return (0, ok);
-    }
-
-    /// The evaluation variables (SPEC §4.4): the four flags (codes 0-3), event_observed 4,
-    /// source_summary 5, numeric_value 6, timestamp 7.
-    bytes private constant VARIABLE_NAMES =
-        "\x11conflict_detected\x15insufficient_evidence\x0dfallback_used\x0dprovenance_ok\x0eevent_observed\x0esource_summary\x0dnumeric_value\x09timestamp";
 }

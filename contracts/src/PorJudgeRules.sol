@@ -72,6 +72,8 @@ library PorJudgeRules {
         uint256 numericValue; // text item, 0 when absent
         bool hasTimestamp;
         uint256 timestamp;
+        uint256 summaryFirst; // the source summary `citations` read: its first id's offset
+        bool summaryRepeats; // and whether it repeats an id (`PorRecords.hasRepeat`)
     }
 
     /// A cited item's card (SPEC §12.5.2): its requirement_id text item, tier, confidence.
@@ -138,20 +140,19 @@ library PorJudgeRules {
     /// (`PorCborTop.checkTop`; empty: the map is walked).
     function readSpec(bytes calldata d, uint256 pos, uint256[] memory at) internal pure returns (bool ok, Spec memory s) {
         uint256[] memory top = at.length == 0 ? PorCborKeys.pick(d, pos, TOP_KEYS) : topFields(d, pos, at);
-        uint256[] memory market = PorCborKeys.pick(d, top[0], MARKET_KEYS);
-        s.marketId = market[0];
+        bool rulesOk;
+        uint256 window;
+        (s.marketId, window, rulesOk, s.locked) = market(d, top);
         (ok,,) = PorRecords.isId(d, s.marketId);
         bool t1;
         bool t2;
         // resolution_window's end, then its start (§2 key order: one walk)
-        (uint256 e, uint256 left) = PorDeduceSpec.next(d, market[1], 0, 0, uint256(bytes32("end")) | 3);
-        (uint256 st,) = PorDeduceSpec.next(d, market[1], e, left, uint256(bytes32("start")) | 5);
+        (uint256 e, uint256 left) = PorDeduceSpec.next(d, window, 0, 0, uint256(bytes32("end")) | 3);
+        (uint256 st,) = PorDeduceSpec.next(d, window, e, left, uint256(bytes32("start")) | 5);
         (t1, s.start) = PorRecords.uintIn(d, st, 0, MAX_TIME);
         (t2, s.end) = PorRecords.uintIn(d, e, 0, MAX_TIME);
         ok = ok && t1 && t2 && s.start <= s.end;
         (t1, s.slack) = optionalUint(d, top[7], PorRecords.MAX_COUNT, 0);
-        bool rulesOk;
-        (rulesOk, s.locked) = lock(d, top, market[2]);
         ok = ok && t1 && rulesOk && semantics(d, top[6], s)
             && policies(d, top, s);
         (t1, s.requirementCount, s.requirements) =
@@ -192,13 +193,52 @@ library PorJudgeRules {
         }
     }
 
-    /// market: market_id, resolution_window, resolution_rules (smaller maps are read a key
-    /// at a time: `get`, measured cheaper there than `pick`'s arrays).
-    bytes private constant MARKET_KEYS = "\x09market_id\x11resolution_window\x10resolution_rules";
+    /// market (`top[0]`): market_id, resolution_window (0 absent) and the `lock`, in one walk
+    /// in §2 key order: the rules list walked once (`rules`), the walk resumed at its end
+    /// when it is resolution_rules' only entry (else resolution_rules is skipped).
+    function market(bytes calldata d, uint256[] memory top)
+        private
+        pure
+        returns (uint256 id, uint256 window, bool rulesOk, bool locked)
+    {
+        uint256 left;
+        (id, left) = PorDeduceSpec.next(d, top[0], 0, 0, uint256(bytes32("market_id")) | 9);
+        (uint256 rulesMap, uint256 rest) =
+            PorDeduceSpec.next(d, top[0], id, left, uint256(bytes32("resolution_rules")) | 16);
+        uint256 end;
+        (rulesOk, locked, end) = lock(d, top, rulesMap);
+        window = windowAt(d, top[0], id, left, rulesMap, rest, end);
+    }
 
-    /// (types ok, the lock holds): output_schema_ref text, strict_mode bool, each rule's
-    /// rule_id an Id; the lock: the verdict schema, true, canonical ids in stage order.
-    function lock(bytes calldata d, uint256[] memory top, uint256 rulesMap) private pure returns (bool ok, bool locked) {
+    /// resolution_window in the market `m`: after market_id (`id`, `left` entries after) without
+    /// resolution_rules, else in the `rest` entries after `rulesMap`, ending at `end` (0: skip).
+    function windowAt(bytes calldata d, uint256 m, uint256 id, uint256 left, uint256 rulesMap, uint256 rest, uint256 end)
+        private
+        pure
+        returns (uint256 window)
+    {
+        uint256 w = uint256(bytes32("resolution_window")) | 17;
+        if (rulesMap != 0) return seek(d, end != 0 ? end : PorCbor.skip(d, rulesMap), rest, w);
+        (window,) = PorDeduceSpec.next(d, m, id, left, w);
+    }
+
+    /// The value of the key word `w` among the `count` map entries from `p` (0: absent).
+    function seek(bytes calldata d, uint256 p, uint256 count, uint256 w) private pure returns (uint256) {
+        for (; count > 0; count--) {
+            (uint256 k, uint256 v) = PorKeyIndex.entry(d, p);
+            if (k == w) return v;
+            p = PorCbor.skip(d, v);
+        }
+        return 0;
+    }
+
+    /// (types ok, the lock holds, `rulesMap`'s end when `rules` walked to it, else 0): output_schema_ref
+    /// text, strict_mode bool, rule_ids Ids; the lock: the verdict schema, true, ids in stage order.
+    function lock(bytes calldata d, uint256[] memory top, uint256 rulesMap)
+        private
+        pure
+        returns (bool ok, bool locked, uint256 end)
+    {
         uint256 ref = top[3];
         (ok,,) = PorCbor.str(d, ref, PorCbor.TEXT);
         locked = textIs(d, ref, T_VERDICT_SCHEMA);
@@ -206,25 +246,35 @@ library PorJudgeRules {
         (bool isBool, bool strict) = PorCbor.boolAt(d, top[1]);
         ok = ok && ref != 0 && isBool;
         locked = locked && strict;
-        (isBool, ok) = rules(d, rulesAt, ok);
+        (isBool, ok, end) = rules(d, rulesAt, ok);
         locked = locked && isBool;
+        // `rules` ends where the map ends when the list is its only entry ("\x65rules")
+        (bool isMap, uint256 count, uint256 first) = PorCbor.container(d, rulesMap, PorCbor.MAP);
+        if (!ok || !isMap || count != 1 || rulesAt != first + 6) end = 0;
     }
 
-    /// The rules array at `pos`: (every id canonical and in stage order, every rule_id an Id).
-    function rules(bytes calldata d, uint256 pos, bool ok) private pure returns (bool inOrder, bool) {
+    /// The rules array at `pos`: (ids canonical and in stage order, rule_ids Ids, its end when ok).
+    function rules(bytes calldata d, uint256 pos, bool ok) private pure returns (bool inOrder, bool, uint256) {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         ok = ok && isArray && n >= 1;
         inOrder = true;
         uint8 latest = 0;
         for (uint256 i = 0; ok && i < n; i++) {
-            uint256 id = field(d, p, K_RULE_ID);
-            (ok,,) = PorRecords.isId(d, id);
-            uint8 stage = ruleStage(d, id);
+            uint8 stage;
+            (ok, stage, p) = rule(d, p);
             if (stage == 5 || stage < latest) inOrder = false;
             else latest = stage;
-            p = PorCbor.skip(d, p);
         }
-        return (inOrder, ok);
+        return (inOrder, ok, p);
+    }
+
+    /// The rule at `p` walked once (`PorKeyIndex.indexTo`): (rule_id an Id, its stage, the rule's end).
+    function rule(bytes calldata d, uint256 p) private pure returns (bool ok, uint8 stage, uint256 end) {
+        uint256[] memory ix;
+        (ix, end) = PorKeyIndex.indexTo(d, p);
+        uint256 id = PorKeyIndex.find(ix, K_RULE_ID);
+        (ok,,) = PorRecords.isId(d, id);
+        stage = ruleStage(d, id);
     }
 
     /// The canonical rule ids (SPEC §4.5), in RuleId's order: R_VALIDITY 0 ..

@@ -144,6 +144,23 @@ def _near_names(bundle: Bundle) -> Iterator[tuple[str, Bundle | None]]:
         yield f"variable.{size}", _with_map(_set((key,), True))(bundle)
         yield f"variable.drop.{size}", _with_map(lambda v, n=size: v.__setitem__(
             _long("conflict_detected", n), v.pop("conflict_detected")))(bundle)
+    # each evaluation variable's key renamed to its text cut or padded by one byte, its
+    # value kept (s36, judge4: `PorJudgeCheck.nameOf` compares each key word)
+    for name in VARIABLE_KEYS:
+        for size in (len(name) - 1, len(name) + 1):
+            yield f"variable.rename.{name}.{size}", _with_map(
+                lambda v, k=name, n=size: _rename(v, k, _long(k, n)))(bundle)
+
+
+#: The evaluation variables' keys (SPEC §4.4) the judge reads.
+VARIABLE_KEYS = ("conflict_detected", "insufficient_evidence", "fallback_used",
+                 "provenance_ok", "event_observed", "source_summary", "numeric_value",
+                 "timestamp")
+
+
+def _rename(variables: dict[str, Any], key: str, to: str) -> None:
+    if key in variables:
+        variables[to] = variables.pop(key)
 
 
 @pytest.mark.parametrize("market", MARKETS)

@@ -3,7 +3,9 @@
 ``PorOneStepCheck`` and ``PorCitationCheck`` skip the component path hashes of a part
 whose component_root, tree_size and component_path equal the last verified part's of
 the same kind (``PorInclusion.sameComponent``): the first prior step against the step,
-every later prior step, evidence part or extract step against the one before it. Each
+every later prior step, evidence part or extract step against the one before it; and
+``PorJudgeCheck`` (s36, judge4) a JudgeProof's first extract part against its final
+step, every later extract part against the one before it. Each
 case edits one such part (then reseals it and the proof) so that it differs from its
 reference in one place - a sibling's last byte, the siblings' order, one sibling more
 or less, the component_root's last byte or a forged tree's of the same size, a tree_size
@@ -20,6 +22,7 @@ import pytest
 from bundle_edits import honest
 from proof_check_support import ProofChecker, citation_proof, python_answer
 
+from por.challenge.judge_proof import build_judge_proof
 from por.challenge.one_step import build_one_step_proof
 from por.challenge.records import challenge_id_from_body
 from por.encoding import decode, encode
@@ -141,6 +144,18 @@ def test_citation_parts(router: ProofChecker) -> None:
     proof = citation_proof(bundle, 3, [0, 1])
     _same(router, "citation", proof)
     for name, edited in _cases(proof, [("extract_steps", 0, "step", -1),
+                                       ("extract_steps", 1, "extract_steps", 0)]):
+        _same(router, name, edited)
+
+
+def test_judge_parts(router: ProofChecker) -> None:
+    """A JudgeProof's extract parts: the first against the final step, the second
+    against the first (a forged verdict: won judge.mismatch when the parts hold)."""
+    bundle = honest(list_scenarios()[7])
+    proof = bytes(build_judge_proof(bundle).to_cbor())
+    assert len(decode(proof)["extract_steps"]) >= 2
+    _same(router, "judge", proof)
+    for name, edited in _cases(proof, [("extract_steps", 0, "final_step", -1),
                                        ("extract_steps", 1, "extract_steps", 0)]):
         _same(router, name, edited)
 
