@@ -61,7 +61,9 @@ library PorRecords {
     }
 
     /// `fields` of the top-level map of a document from the offsets of its items the
-    /// reader's pass kept (`PorCborTop.checkTop`'s `top`, reused as `at`): no walk.
+    /// reader's pass kept (`PorCborTop.checkTop`'s `top`, reused as `at`): no walk. Each
+    /// key compared as `keyIs` does, in one assembly loop (no call and no bounds check a
+    /// key: `top` holds 2 * count offsets, and a key list shorter than the map stops it).
     function topFields(bytes calldata d, uint256[] memory top, bytes memory keys)
         internal
         pure
@@ -69,18 +71,28 @@ library PorRecords {
     {
         (bool isMap, uint256 count,) = PorCbor.container(d, 0, PorCbor.MAP);
         if (!isMap || top.length != 2 * count) return (false, at);
-        uint256 k = 0;
-        for (uint256 i = 0; i < count; i++) {
-            uint256 v;
-            (ok, v, k) = keyIs(d, top[2 * i], keys, k);
-            if (!ok) return (false, at);
-            top[i] = v;
-        }
-        if (k != keys.length) return (false, at);
         assembly ("memory-safe") {
-            mstore(top, count)
+            // slot i (from top + 32) takes the value offset of the key at slot 2i
+            let key := add(keys, 32)
+            let end := add(key, mload(keys))
+            ok := 1
+            for { let slot := add(top, 32) } lt(slot, add(add(top, 32), shl(5, count))) { slot := add(slot, 32) } {
+                if iszero(lt(key, end)) { ok := 0 break }
+                let p := mload(sub(shl(1, slot), add(top, 32)))
+                let len := byte(0, mload(key))
+                let sh := shl(3, sub(31, len))
+                if iszero(eq(shr(sh, calldataload(add(d.offset, p))),
+                    or(shl(shl(3, len), or(0x60, len)), shr(add(sh, 8), shl(8, mload(key)))))) { ok := 0 break }
+                mstore(slot, add(p, add(1, len)))
+                key := add(key, add(1, len))
+            }
+            if iszero(eq(key, end)) { ok := 0 }
+            if ok {
+                mstore(top, count)
+                at := top
+            }
         }
-        return (true, top);
+        return (ok, at);
     }
 
     /// The key at `p` (a checked document) is the packed key at `k` of `keys`: (ok, the
