@@ -170,8 +170,9 @@ library PorOneStepCheck {
         at = new uint256[](8);
         PorInclusion.Part[][4] memory lists; // step, prompt_spec, evidence, prior_steps
         uint256 k = 0;
+        bytes memory keys = KEYS; // once: each use of the constant copies it to memory
         for (uint256 i = 0; i < 8; i++) {
-            (ok, p, k) = PorRecords.keyIs(d, p, KEYS, k);
+            (ok, p, k) = PorRecords.keyIs(d, p, keys, k);
             if (!ok) return (false, at, parts);
             at[i] = p;
             if (i == F_STEP || i == F_SPEC) {

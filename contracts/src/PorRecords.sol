@@ -63,7 +63,9 @@ library PorRecords {
     /// `fields` of the top-level map of a document from the offsets of its items the
     /// reader's pass kept (`PorCborTop.checkTop`'s `top`, reused as `at`): no walk. Each
     /// key compared as `keyIs` does, in one assembly loop (no call and no bounds check a
-    /// key: `top` holds 2 * count offsets, and a key list shorter than the map stops it).
+    /// key: `top` holds 2 * count offsets). A map with more keys than `keys` reads past
+    /// the packed list, but the read pointer only grows, so it ends past `keys`' end and
+    /// the last check rejects it, as `keyIs` then `k != keys.length` did.
     function topFields(bytes calldata d, uint256[] memory top, bytes memory keys)
         internal
         pure
@@ -77,7 +79,6 @@ library PorRecords {
             let end := add(key, mload(keys))
             ok := 1
             for { let slot := add(top, 32) } lt(slot, add(add(top, 32), shl(5, count))) { slot := add(slot, 32) } {
-                if iszero(lt(key, end)) { ok := 0 break }
                 let p := mload(sub(shl(1, slot), add(top, 32)))
                 let len := byte(0, mload(key))
                 let sh := shl(3, sub(31, len))
