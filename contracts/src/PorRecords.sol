@@ -151,10 +151,37 @@ library PorRecords {
         ok = ok && v >= lo && v <= hi;
     }
 
-    /// An array of Ids: (ok, count, first item).
+    /// An array of Ids: (ok, count, first item). Ids of at most MAX_ID_LENGTH bytes (so
+    /// of as many code points at most: every honest id) are read in one assembly loop,
+    /// a text head and a non-zero length each; at the first longer one, `isId` reads the
+    /// list from its start (the same answer: the items before it passed both ways).
     function idList(bytes calldata d, uint256 pos) internal pure returns (bool ok, uint256 n, uint256 first) {
         (ok, n, first) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!ok) return (false, n, first);
+        bool long;
+        assembly ("memory-safe") {
+            let p := add(d.offset, first)
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                let ib := byte(0, calldataload(p))
+                let len := and(ib, 31)
+                p := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(p))
+                    p := add(p, width)
+                }
+                if or(iszero(eq(shr(5, ib), 3)), iszero(len)) {
+                    ok := 0
+                    break
+                }
+                if gt(len, MAX_ID_LENGTH) {
+                    long := 1
+                    break
+                }
+                p := add(p, len)
+            }
+        }
+        if (!long) return (ok, n, first);
         uint256 p = first;
         for (uint256 i = 0; i < n; i++) {
             (bool idOk, uint256 off, uint256 len) = isId(d, p);
