@@ -74,21 +74,29 @@ library PorRecords {
         (bool isMap, uint256 count,) = PorCbor.container(d, 0, PorCbor.MAP);
         if (!isMap || top.length != 2 * count) return (false, at);
         assembly ("memory-safe") {
-            // slot i (from top + 32) takes the value offset of the key at slot 2i
-            let key := add(keys, 32)
-            let end := add(key, mload(keys))
-            ok := 1
-            for { let slot := add(top, 32) } lt(slot, add(add(top, 32), shl(5, count))) { slot := add(slot, 32) } {
-                let p := mload(sub(shl(1, slot), add(top, 32)))
-                let len := byte(0, mload(key))
-                let sh := shl(3, sub(31, len))
-                if iszero(eq(shr(sh, calldataload(add(d.offset, p))),
-                    or(shl(shl(3, len), or(0x60, len)), shr(add(sh, 8), shl(8, mload(key)))))) { ok := 0 break }
-                mstore(slot, add(p, add(1, len)))
-                key := add(key, add(1, len))
+            // slot i (from top + 32) takes the value offset of the key at slot 2i; a packed
+            // key (length, bytes) is its encoding but for the head's 0x60 (`keyIs`). A
+            // function: its own stack. (all matched, where the packed list was read to)
+            function match(b, src, key, n) -> good, next {
+                good := 1
+                let dst := src
+                for { let last := add(src, shl(6, n)) } lt(src, last) { src := add(src, 64) } {
+                    let p := mload(src)
+                    let w := mload(key)
+                    let len := byte(0, w)
+                    if shr(shl(3, sub(31, len)), xor(calldataload(add(b, p)), or(w, shl(248, 0x60)))) {
+                        good := 0
+                        break
+                    }
+                    mstore(dst, add(p, add(1, len)))
+                    key := add(key, add(1, len))
+                    dst := add(dst, 32)
+                }
+                next := key
             }
-            if iszero(eq(key, end)) { ok := 0 }
-            if ok {
+            let good, next := match(d.offset, add(top, 32), add(keys, 32), count)
+            if and(good, eq(next, add(add(keys, 32), mload(keys)))) {
+                ok := 1
                 mstore(top, count)
                 at := top
             }
@@ -104,12 +112,11 @@ library PorRecords {
         returns (bool ok, uint256 value, uint256 next)
     {
         assembly ("memory-safe") {
-            let key := add(add(keys, 32), k)
-            let len := byte(0, mload(key))
-            let sh := shl(3, sub(31, len))
-            let got := shr(sh, calldataload(add(d.offset, p)))
-            let want := or(shl(shl(3, len), or(0x60, len)), shr(add(sh, 8), shl(8, mload(key))))
-            ok := eq(got, want)
+            // the packed key (length, bytes) is its encoding (head 0x60 | length, bytes)
+            // but for the head's 0x60: their first length + 1 bytes compared as one word
+            let w := mload(add(add(keys, 32), k))
+            let len := byte(0, w)
+            ok := iszero(shr(shl(3, sub(31, len)), xor(calldataload(add(d.offset, p)), or(w, shl(248, 0x60)))))
             value := add(p, add(1, len))
             next := add(k, add(1, len))
         }
