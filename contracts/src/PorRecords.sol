@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -450,10 +451,9 @@ library PorRecords {
         return text;
     }
 
-    /// The texts at `a` and `b` of one document are equal.
+    /// The texts at `a` and `b` of one document are equal (a non-text reads as the empty
+    /// text): compared a word at a time in calldata (`PorCborKeys.sameText`), not hashed.
     function sameTextAt(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool) {
-        (, uint256 ao, uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
-        (, uint256 bo, uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
-        return al == bl && keccak256(d[ao:ao + al]) == keccak256(d[bo:bo + bl]);
+        return PorCborKeys.sameText(d, a, b);
     }
 }
