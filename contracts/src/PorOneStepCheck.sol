@@ -186,9 +186,17 @@ library PorOneStepCheck {
         }
         (parts.evidenceCount, parts.priorCount) = (lists[2].length, lists[3].length);
         PorInclusion.Part[] memory all = pointers(2 + lists[2].length + lists[3].length);
-        uint256 at2 = 0;
-        for (uint256 l = 0; l < 4; l++) {
-            for (uint256 j = 0; j < lists[l].length; j++) all[at2++] = lists[l][j];
+        assembly ("memory-safe") {
+            // the four lists' part pointers, one after the other (`all` holds them all)
+            let to := add(all, 32)
+            for { let l := 0 } lt(l, 4) { l := add(l, 1) } {
+                let list := mload(add(lists, shl(5, l)))
+                let end := add(list, shl(5, add(mload(list), 1)))
+                for { let from := add(list, 32) } lt(from, end) { from := add(from, 32) } {
+                    mstore(to, mload(from))
+                    to := add(to, 32)
+                }
+            }
         }
         parts.all = all;
     }

@@ -156,7 +156,9 @@ library PorRecords {
         returns (bool ok, uint256 v)
     {
         (ok, v) = PorCbor.uintAt(d, pos);
-        ok = ok && v >= lo && v <= hi;
+        assembly ("memory-safe") {
+            ok := and(ok, and(iszero(lt(v, lo)), iszero(gt(v, hi))))
+        }
     }
 
     /// An array of Ids: (ok, count, first item). Ids of at most MAX_ID_LENGTH bytes (so
