@@ -266,14 +266,20 @@ library PorRecords {
             && stepType(leaf, at[STEP_TYPE]) && evidence && prior;
     }
 
+    /// The step types encoded (head 0x60 | length, then the bytes), right-aligned.
+    uint256 private constant T_EXTRACT = 0x6765787472616374;
+    uint256 private constant T_CHECK = 0x65636865636b;
+    uint256 private constant T_AGGREGATE = 0x69616767726567617465;
+    uint256 private constant T_DEDUCE = 0x66646564756365;
+    uint256 private constant T_MAP = 0x636d6170;
+
     /// The text at `pos` is a step type: its head and bytes as one word each (the
     /// canonical head of a text shorter than 24 bytes is 0x60 | length).
     function stepType(bytes calldata d, uint256 pos) private pure returns (bool ok) {
         assembly ("memory-safe") {
             let w := calldataload(add(d.offset, pos))
-            ok := or(or(eq(shr(192, w), 0x6765787472616374), eq(shr(208, w), 0x65636865636b)),
-                or(or(eq(shr(176, w), 0x69616767726567617465), eq(shr(200, w), 0x66646564756365)),
-                    eq(shr(224, w), 0x636d6170)))
+            ok := or(or(eq(shr(192, w), T_EXTRACT), eq(shr(208, w), T_CHECK)),
+                or(or(eq(shr(176, w), T_AGGREGATE), eq(shr(200, w), T_DEDUCE)), eq(shr(224, w), T_MAP)))
         }
     }
 
@@ -417,30 +423,42 @@ library PorRecords {
         returns (bool known, bytes32 kind, bool inputsOk)
     {
         uint256 inputs = at[PorRecords.STEP_INPUTS];
-        uint256 k = PorCbor.get(leaf, inputs, "kind");
-        if (k == 0) return (false, 0, false);
-        (bool text, uint256 off, uint256 len) = PorCbor.str(leaf, k, PorCbor.TEXT);
-        if (!text) return (false, 0, false);
-        kind = keccak256(leaf[off:off + len]);
-        bytes memory typeName;
+        {
+            uint256 k = PorCbor.get(leaf, inputs, "kind");
+            if (k == 0) return (false, 0, false);
+            (bool text, uint256 off, uint256 len) = PorCbor.str(leaf, k, PorCbor.TEXT);
+            if (!text) return (false, 0, false);
+            kind = keccak256(leaf[off:off + len]);
+        }
+        // the step type's text encoded (head 0x60 | length, then the bytes: `isText`'s
+        // word), right-aligned, and its length with the head
+        uint256 typeWord;
+        uint256 typeLength;
         bool withRequirement = false;
         if (kind == PorIds.EXTRACT_CLAIMS) {
-            typeName = "extract";
+            (typeWord, typeLength) = (T_EXTRACT, 8);
         } else if (kind == PorIds.CHECK_REQUIREMENT) {
-            (typeName, withRequirement) = ("check", true);
+            (typeWord, typeLength, withRequirement) = (T_CHECK, 6, true);
         } else if (kind == PorIds.AGGREGATE) {
-            (typeName, withRequirement) = ("aggregate", true);
+            (typeWord, typeLength, withRequirement) = (T_AGGREGATE, 10, true);
         } else if (kind == PorIds.CONTRADICTIONS) {
-            typeName = "check";
+            (typeWord, typeLength) = (T_CHECK, 6);
         } else if (kind == PorIds.DEDUCE) {
-            typeName = "deduce";
+            (typeWord, typeLength) = (T_DEDUCE, 7);
         } else if (kind == PorIds.MAP) {
-            typeName = "map";
+            (typeWord, typeLength) = (T_MAP, 4);
         } else {
             return (false, kind, false);
         }
-        if (!PorCbor.isText(leaf, at[STEP_TYPE], typeName)) return (false, kind, false);
+        if (!encodedIs(leaf, at[STEP_TYPE], typeWord, typeLength)) return (false, kind, false);
         return (true, kind, inputKeys(leaf, inputs, withRequirement));
+    }
+
+    /// The `length` bytes at `pos` are `word` (right-aligned): an encoded short text.
+    function encodedIs(bytes calldata d, uint256 pos, uint256 word, uint256 length) private pure returns (bool yes) {
+        assembly ("memory-safe") {
+            yes := eq(shr(sub(256, shl(3, length)), calldataload(add(d.offset, pos))), word)
+        }
     }
 
     /// The inputs map at `inputs` has exactly `kind` (and a text `requirement_id`).
