@@ -192,8 +192,11 @@ library PorInclusion {
         returns (bytes32 err, bytes32)
     {
         if (index >= size) return (INDEX_RANGE, 0);
-        uint256 inner = PorMerkle.bitLength(index ^ (size - 1));
-        if (n != inner + PorMerkle.popCount(index >> inner)) return (PROOF_LENGTH, 0);
+        uint256 inner;
+        unchecked { // size > index >= 0; inner and the pop count at most 256 each
+            inner = PorMerkle.bitLength(index ^ (size - 1));
+            if (n != inner + PorMerkle.popCount(index >> inner)) return (PROOF_LENGTH, 0);
+        }
         assembly ("memory-safe") {
             // as `PorMerkle.rootFromPath`, the siblings 34 bytes apart (58 20, the hash);
             // a copy, not a shared function: the call costs the registry's inclusion check
@@ -299,8 +302,12 @@ library PorInclusion {
         if (!named) return COMPONENT;
         if (p.porRoot != porRoot) return POR_ROOT;
         bytes32 got;
-        (err, got) = root(d, PorMerkle.leafHash(d[p.leaf:p.leaf + p.leafLength]), p.leafIndex,
-            p.treeSize, p.leafPath, p.leafPathLength);
+        uint256 leafEnd;
+        unchecked {
+            leafEnd = p.leaf + p.leafLength; // an offset and a length read from the calldata
+        }
+        (err, got) = root(d, PorMerkle.leafHash(d[p.leaf:leafEnd]), p.leafIndex, p.treeSize, p.leafPath,
+            p.leafPathLength);
         if (err != 0) return err;
         if (got != p.componentRoot) return LEAF_PATH;
         if (!known) {
