@@ -2,7 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorMerkle} from "./PorMerkle.sol";
-import {IPorProofCheck, PorRegistryTypes} from "./PorRegistryTypes.sol";
+import {PorProofCall, PorRegistryTypes} from "./PorRegistryTypes.sol";
 
 /// @title PorVerdictRegistry: an optimistic registry of por verdicts (SPEC §8, §10, §14).
 /// @notice A verdict signed with EIP-712 secp256k1 is proposed with a bond in native ETH;
@@ -442,7 +442,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
         // isFinal of a Proposed record, from the slot just read
         uint64 deadline = record.deadline;
         if (record.openChallenges == 0 && block.timestamp >= deadline) revert WindowClosed(deadline, block.timestamp);
-        (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) = _checkProof(proof);
+        (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) = PorProofCall.checkProof(proofCheck, proof);
         if (!won) revert ProofNotWon(checkId);
         if (proofRoot != record.porRoot) revert ProofPorRoot(proofRoot, record.porRoot);
         bytes32 commitment = keccak256(abi.encode(marketId, proofHash, msg.sender));
@@ -452,40 +452,6 @@ contract PorVerdictRegistry is PorRegistryTypes {
         _strike(challengeId, marketId, record);
         emit ProofSettled(challengeId, marketId, msg.sender, checkId);
         _pay(msg.sender, proposerBond);
-    }
-
-    /// `IPorProofCheck(proofCheck).checkProof(proof)`, as the compiler's call does it (its
-    /// revert passed on; a short answer or a `won` that is not a bool a revert with no
-    /// data), and keccak256(proof) hashed from the call's own copy of the proof in memory
-    /// (no second copy: less to copy and less memory to expand). The memory past the free
-    /// pointer is used and left unallocated (nothing here is read after).
-    function _checkProof(bytes calldata proof)
-        private
-        view
-        returns (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash)
-    {
-        address check = proofCheck;
-        bytes4 sel = IPorProofCheck.checkProof.selector;
-        assembly ("memory-safe") {
-            let m := mload(0x40)
-            let body := add(m, 68)
-            mstore(m, sel)
-            mstore(add(m, 4), 0x20)
-            mstore(add(m, 36), proof.length)
-            mstore(add(body, and(proof.length, not(31))), 0) // the last word's padding
-            calldatacopy(body, proof.offset, proof.length)
-            proofHash := keccak256(body, proof.length)
-            // the answer over the call's input, which is not read again
-            if iszero(staticcall(gas(), check, m, add(68, and(add(proof.length, 31), not(31))), m, 0x60)) {
-                returndatacopy(m, 0, returndatasize())
-                revert(m, returndatasize())
-            }
-            if lt(returndatasize(), 0x60) { revert(0, 0) }
-            won := mload(m)
-            if gt(won, 1) { revert(0, 0) }
-            checkId := mload(add(m, 0x20))
-            proofRoot := mload(add(m, 0x40))
-        }
     }
 
     /// Send `amount` wei to `account` now, with only the 2 300 gas stipend (no state change
