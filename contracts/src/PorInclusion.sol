@@ -92,10 +92,6 @@ library PorInclusion {
                     next := add(next, w)
                 }
             }
-            // the `len` bytes at q are `word` (right-aligned)
-            function is(b, q, word, len) -> yes {
-                yes := eq(shr(sub(256, shl(3, len)), calldataload(add(b, q))), word)
-            }
             // a path at q (an array of at most 64 items, each 58 20 and 32 bytes): (good,
             // first item, count, offset after it)
             function path(b, q) -> good, first, n, next {
@@ -107,11 +103,13 @@ library PorInclusion {
                     good := eq(shr(240, calldataload(add(b, i))), 0x5820)
                 }
             }
+            // each key or fixed text compared as its `len` encoded bytes at q, right-aligned:
+            // eq(shr(256 - 8 * len, calldataload(add(b, q))), word) (no call: len constant)
             let b := d.offset
             for {} 1 {} {
                 if iszero(eq(byte(0, calldataload(add(b, pos))), 0xab)) { break } // a map of 11
                 let q := add(pos, 1)
-                if iszero(is(b, q, K_KIND, 5)) { break }
+                if iszero(eq(shr(216, calldataload(add(b, q))), K_KIND)) { break }
                 q := add(q, 5)
                 let kind := 0
                 let w := calldataload(add(b, q))
@@ -123,20 +121,20 @@ library PorInclusion {
                 if iszero(kind) { break }
                 mstore(add(p, 0x40), kind)
                 q := add(q, add(1, and(byte(0, w), 31)))
-                if iszero(is(b, q, K_LEAF, 5)) { break }
+                if iszero(eq(shr(216, calldataload(add(b, q))), K_LEAF)) { break }
                 let major, arg, next := hd(b, add(q, 5))
                 if iszero(eq(major, 2)) { break }
                 mstore(add(p, 0x80), next) // leaf
                 mstore(add(p, 0xa0), arg) // leafLength
                 q := add(next, arg)
-                if iszero(is(b, q, K_SCHEMA, 7)) { break }
-                if iszero(is(b, add(q, 7), T_SCHEMA, 21)) { break }
+                if iszero(eq(shr(200, calldataload(add(b, q))), K_SCHEMA)) { break }
+                if iszero(eq(shr(88, calldataload(add(b, add(q, 7)))), T_SCHEMA)) { break }
                 q := add(q, 28)
-                if iszero(is(b, q, K_POR_ROOT, 9)) { break }
-                if iszero(is(b, add(q, 9), 0x5820, 2)) { break }
+                if iszero(eq(shr(184, calldataload(add(b, q))), K_POR_ROOT)) { break }
+                if iszero(eq(shr(240, calldataload(add(b, add(q, 9)))), 0x5820)) { break }
                 mstore(add(p, 0x1a0), calldataload(add(b, add(q, 11)))) // porRoot
                 q := add(q, 43)
-                if iszero(is(b, q, K_COMPONENT, 10)) { break }
+                if iszero(eq(shr(176, calldataload(add(b, q))), K_COMPONENT)) { break }
                 q := add(q, 10)
                 mstore(add(p, 0x60), q) // component: an Id (1..128 code points)
                 major, arg, next := hd(b, q)
@@ -150,34 +148,34 @@ library PorInclusion {
                     }
                     if gt(points, MAX_ID_LENGTH) { break }
                 }
-                if iszero(is(b, q, K_LEAF_PATH, 10)) { break }
+                if iszero(eq(shr(176, calldataload(add(b, q))), K_LEAF_PATH)) { break }
                 let good, first, n, after := path(b, add(q, 10))
                 if iszero(good) { break }
                 mstore(add(p, 0x100), first) // leafPath
                 mstore(add(p, 0x120), n)
                 q := after
-                if iszero(is(b, q, K_TREE_SIZE, 10)) { break }
+                if iszero(eq(shr(176, calldataload(add(b, q))), K_TREE_SIZE)) { break }
                 major, arg, q := hd(b, add(q, 10))
                 if or(major, gt(arg, MAX_COUNT)) { break }
                 mstore(add(p, 0xe0), arg) // treeSize
-                if iszero(is(b, q, K_LEAF_INDEX, 11)) { break }
+                if iszero(eq(shr(168, calldataload(add(b, q))), K_LEAF_INDEX)) { break }
                 major, arg, q := hd(b, add(q, 11))
                 if or(major, gt(arg, MAX_COUNT)) { break }
                 mstore(add(p, 0xc0), arg) // leafIndex
-                if iszero(is(b, q, K_CHALLENGE_ID, 13)) { break }
+                if iszero(eq(shr(152, calldataload(add(b, q))), K_CHALLENGE_ID)) { break }
                 q := add(q, 13)
-                if iszero(is(b, q, 0x5820, 2)) { break }
+                if iszero(eq(shr(240, calldataload(add(b, q))), 0x5820)) { break }
                 mstore(add(p, 0x1e0), q) // challengeIdAt
                 mstore(add(p, 0x1c0), calldataload(add(b, add(q, 2)))) // challengeId
                 q := add(q, 34)
-                if iszero(is(b, q, K_COMPONENT_PATH, 15)) { break }
+                if iszero(eq(shr(136, calldataload(add(b, q))), K_COMPONENT_PATH)) { break }
                 good, first, n, after := path(b, add(q, 15))
                 if iszero(good) { break }
                 mstore(add(p, 0x140), first) // componentPath
                 mstore(add(p, 0x160), n)
                 q := after
-                if iszero(is(b, q, K_COMPONENT_ROOT, 15)) { break }
-                if iszero(is(b, add(q, 15), 0x5820, 2)) { break }
+                if iszero(eq(shr(136, calldataload(add(b, q))), K_COMPONENT_ROOT)) { break }
+                if iszero(eq(shr(240, calldataload(add(b, add(q, 15)))), 0x5820)) { break }
                 mstore(add(p, 0x180), calldataload(add(b, add(q, 17)))) // componentRoot
                 mstore(p, pos) // start
                 mstore(add(p, 0x20), add(q, 49)) // end
@@ -194,8 +192,11 @@ library PorInclusion {
         returns (bytes32 err, bytes32)
     {
         if (index >= size) return (INDEX_RANGE, 0);
-        uint256 inner = PorMerkle.bitLength(index ^ (size - 1));
-        if (n != inner + PorMerkle.popCount(index >> inner)) return (PROOF_LENGTH, 0);
+        uint256 inner;
+        unchecked { // size > index >= 0; inner and the pop count at most 256 each
+            inner = PorMerkle.bitLength(index ^ (size - 1));
+            if (n != inner + PorMerkle.popCount(index >> inner)) return (PROOF_LENGTH, 0);
+        }
         assembly ("memory-safe") {
             // as `PorMerkle.rootFromPath`, the siblings 34 bytes apart (58 20, the hash);
             // a copy, not a shared function: the call costs the registry's inclusion check
@@ -301,8 +302,12 @@ library PorInclusion {
         if (!named) return COMPONENT;
         if (p.porRoot != porRoot) return POR_ROOT;
         bytes32 got;
-        (err, got) = root(d, PorMerkle.leafHash(d[p.leaf:p.leaf + p.leafLength]), p.leafIndex,
-            p.treeSize, p.leafPath, p.leafPathLength);
+        uint256 leafEnd;
+        unchecked {
+            leafEnd = p.leaf + p.leafLength; // an offset and a length read from the calldata
+        }
+        (err, got) = root(d, PorMerkle.leafHash(d[p.leaf:leafEnd]), p.leafIndex, p.treeSize, p.leafPath,
+            p.leafPathLength);
         if (err != 0) return err;
         if (got != p.componentRoot) return LEAF_PATH;
         if (!known) {

@@ -102,8 +102,9 @@ library PorOmissionCheck {
         parts = new PorInclusion.Part[](2);
         partsOk = true;
         uint256 k = 0;
+        bytes memory keys = KEYS; // once: each use of the constant copies it to memory
         for (uint256 i = 0; i < 6; i++) {
-            (ok, p, k) = PorRecords.keyIs(d, p, KEYS, k);
+            (ok, p, k) = PorRecords.keyIs(d, p, keys, k);
             if (!ok) return (false, at, parts, false);
             at[i] = p;
             bool parsed = false;

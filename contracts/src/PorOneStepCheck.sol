@@ -148,16 +148,18 @@ library PorOneStepCheck {
     /// (a prior step) or an evidence part after the first is compared with the last
     /// verified part of its kind, whose component path check it shares when equal.
     function verifyPart(bytes calldata d, Parts memory parts, uint256 i, bytes32 porRoot) private view returns (bytes32) {
-        PorInclusion.Part[] memory all = parts.all;
-        uint8 want = i == 0 || i > 1 + parts.evidenceCount
-            ? PorInclusion.REASONING_LEAF
-            : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.EVIDENCE_LEAF;
-        bool known;
-        if (i > 1) {
-            uint256 last = i == 2 + parts.evidenceCount ? 0 : i - 1;
-            known = (i > 2 || last == 0) && PorInclusion.sameComponent(d, all[last], all[i]);
+        unchecked { // offsets and counts within the calldata: no sum reaches 2^64
+            PorInclusion.Part[] memory all = parts.all;
+            uint8 want = i == 0 || i > 1 + parts.evidenceCount
+                ? PorInclusion.REASONING_LEAF
+                : i == 1 ? PorInclusion.PROMPT_SPEC : PorInclusion.EVIDENCE_LEAF;
+            bool known;
+            if (i > 1) {
+                uint256 last = i == 2 + parts.evidenceCount ? 0 : i - 1;
+                known = (i > 2 || last == 0) && PorInclusion.sameComponent(d, all[last], all[i]);
+            }
+            return PorInclusion.verify(d, all[i], want, porRoot, known);
         }
-        return PorInclusion.verify(d, all[i], want, porRoot, known);
     }
 
     /// One walk of the proof's map: each field's value offset, each part parsed once
@@ -170,8 +172,9 @@ library PorOneStepCheck {
         at = new uint256[](8);
         PorInclusion.Part[][4] memory lists; // step, prompt_spec, evidence, prior_steps
         uint256 k = 0;
+        bytes memory keys = KEYS; // once: each use of the constant copies it to memory
         for (uint256 i = 0; i < 8; i++) {
-            (ok, p, k) = PorRecords.keyIs(d, p, KEYS, k);
+            (ok, p, k) = PorRecords.keyIs(d, p, keys, k);
             if (!ok) return (false, at, parts);
             at[i] = p;
             if (i == F_STEP || i == F_SPEC) {
@@ -185,9 +188,17 @@ library PorOneStepCheck {
         }
         (parts.evidenceCount, parts.priorCount) = (lists[2].length, lists[3].length);
         PorInclusion.Part[] memory all = pointers(2 + lists[2].length + lists[3].length);
-        uint256 at2 = 0;
-        for (uint256 l = 0; l < 4; l++) {
-            for (uint256 j = 0; j < lists[l].length; j++) all[at2++] = lists[l][j];
+        assembly ("memory-safe") {
+            // the four lists' part pointers, one after the other (`all` holds them all)
+            let to := add(all, 32)
+            for { let l := 0 } lt(l, 4) { l := add(l, 1) } {
+                let list := mload(add(lists, shl(5, l)))
+                let end := add(list, shl(5, add(mload(list), 1)))
+                for { let from := add(list, 32) } lt(from, end) { from := add(from, 32) } {
+                    mstore(to, mload(from))
+                    to := add(to, 32)
+                }
+            }
         }
         parts.all = all;
     }
@@ -242,7 +253,9 @@ library PorOneStepCheck {
     }
 
     function leafOf(bytes calldata d, PorInclusion.Part memory p) internal pure returns (bytes calldata) {
-        return d[p.leaf:p.leaf + p.leafLength];
+        unchecked { // offsets and counts within the calldata: no sum reaches 2^64
+            return d[p.leaf:p.leaf + p.leafLength];
+        }
     }
 
     /// Steps 4-7 up to the kind's own re-execution: (0, -, the step's value offsets, the
@@ -252,35 +265,37 @@ library PorOneStepCheck {
         pure
         returns (bytes32, bool, uint256[] memory at, uint256[][] memory records, bytes32 kind)
     {
-        PorInclusion.Part[] memory all = parts.all;
-        // 4. The carried records parse; a committed invalid record is a fault. The PromptSpec
-        // leaf (all[1]) is parsed only by a kind that reads it (SPEC §14.8).
-        bytes calldata leaf = leafOf(d, all[0]);
-        bool ok;
-        (ok, at) = PorRecords.reasoningStep(leaf);
-        if (!ok) return (INVALID_RECORD, true, at, records, 0);
-        records = new uint256[][](all.length);
-        for (uint256 i = 2; i < all.length; i++) {
-            (ok, records[i]) = i < 2 + parts.evidenceCount
-                ? PorRecords.evidenceItem(leafOf(d, all[i]))
-                : PorRecords.reasoningStep(leafOf(d, all[i]));
+        unchecked { // offsets and counts within the calldata: no sum reaches 2^64
+            PorInclusion.Part[] memory all = parts.all;
+            // 4. The carried records parse; a committed invalid record is a fault. The PromptSpec
+            // leaf (all[1]) is parsed only by a kind that reads it (SPEC §14.8).
+            bytes calldata leaf = leafOf(d, all[0]);
+            bool ok;
+            (ok, at) = PorRecords.reasoningStep(leaf);
             if (!ok) return (INVALID_RECORD, true, at, records, 0);
+            records = new uint256[][](all.length);
+            for (uint256 i = 2; i < all.length; i++) {
+                (ok, records[i]) = i < 2 + parts.evidenceCount
+                    ? PorRecords.evidenceItem(leafOf(d, all[i]))
+                    : PorRecords.reasoningStep(leafOf(d, all[i]));
+                if (!ok) return (INVALID_RECORD, true, at, records, 0);
+            }
+            // 5. The parts are exactly the step's citations, in order.
+            if (!cites(d, at, parts, records, true) || !cites(d, at, parts, records, false)) {
+                return (CITATIONS, false, at, records, 0);
+            }
+            // 6. Position: the step's id is its leaf's; cited steps are earlier leaves.
+            uint256 index = all[0].leafIndex;
+            if (!PorRecords.isStepId(leaf, at[PorRecords.STEP_ID], index + 1)) return (ID_POSITION, true, at, records, 0);
+            for (uint256 i = 2 + parts.evidenceCount; i < all.length; i++) {
+                if (all[i].leafIndex >= index) return (PRIOR_ORDER, true, at, records, 0);
+            }
+            // 7. recompute_step: the declared computation, then the kind's own.
+            bool known;
+            (known, kind, ok) = PorRecords.computation(leaf, at);
+            if (!known || !ok) return (UNEXECUTABLE, true, at, records, kind);
+            return (0, false, at, records, kind);
         }
-        // 5. The parts are exactly the step's citations, in order.
-        if (!cites(d, at, parts, records, true) || !cites(d, at, parts, records, false)) {
-            return (CITATIONS, false, at, records, 0);
-        }
-        // 6. Position: the step's id is its leaf's; cited steps are earlier leaves.
-        uint256 index = all[0].leafIndex;
-        if (!PorRecords.isStepId(leaf, at[PorRecords.STEP_ID], index + 1)) return (ID_POSITION, true, at, records, 0);
-        for (uint256 i = 2 + parts.evidenceCount; i < all.length; i++) {
-            if (all[i].leafIndex >= index) return (PRIOR_ORDER, true, at, records, 0);
-        }
-        // 7. recompute_step: the declared computation, then the kind's own.
-        bool known;
-        (known, kind, ok) = PorRecords.computation(leaf, at);
-        if (!known || !ok) return (UNEXECUTABLE, true, at, records, kind);
-        return (0, false, at, records, kind);
     }
 
     /// The `map` kind's re-execution (SPEC §12.5.7, `PorMapStep`); any other kind reverts
@@ -310,20 +325,22 @@ library PorOneStepCheck {
         pure
         returns (bool)
     {
-        (uint256 from, uint256 n, uint256 field) = evidence
-            ? (2, parts.evidenceCount, PorRecords.ITEM_EVIDENCE_ID)
-            : (2 + parts.evidenceCount, parts.priorCount, PorRecords.STEP_ID);
-        uint256 base = parts.all[0].leaf;
-        if (evidence && ITEMS_FOR_EXTRACT_ONLY && !PorCbor.isText(d, base + at[PorRecords.STEP_TYPE], "extract")) {
-            return n == 0;
+        unchecked { // offsets and counts within the calldata: no sum reaches 2^64
+            (uint256 from, uint256 n, uint256 field) = evidence
+                ? (2, parts.evidenceCount, PorRecords.ITEM_EVIDENCE_ID)
+                : (2 + parts.evidenceCount, parts.priorCount, PorRecords.STEP_ID);
+            uint256 base = parts.all[0].leaf;
+            if (evidence && ITEMS_FOR_EXTRACT_ONLY && !PorCbor.isText(d, base + at[PorRecords.STEP_TYPE], "extract")) {
+                return n == 0;
+            }
+            (, uint256 count, uint256 p) =
+                PorCbor.container(d, base + at[evidence ? PorRecords.STEP_EVIDENCE : PorRecords.STEP_PRIOR], PorCbor.ARRAY);
+            if (count != n) return false;
+            for (uint256 i = from; i < from + n; i++) {
+                if (!PorRecords.sameTextAt(d, p, parts.all[i].leaf + records[i][field])) return false;
+                p = PorCbor.skip(d, p);
+            }
+            return true;
         }
-        (, uint256 count, uint256 p) =
-            PorCbor.container(d, base + at[evidence ? PorRecords.STEP_EVIDENCE : PorRecords.STEP_PRIOR], PorCbor.ARRAY);
-        if (count != n) return false;
-        for (uint256 i = from; i < from + n; i++) {
-            if (!PorRecords.sameTextAt(d, p, parts.all[i].leaf + records[i][field])) return false;
-            p = PorCbor.skip(d, p);
-        }
-        return true;
     }
 }

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -61,7 +62,11 @@ library PorRecords {
     }
 
     /// `fields` of the top-level map of a document from the offsets of its items the
-    /// reader's pass kept (`PorCborTop.checkTop`'s `top`, reused as `at`): no walk.
+    /// reader's pass kept (`PorCborTop.checkTop`'s `top`, reused as `at`): no walk. Each
+    /// key compared as `keyIs` does, in one assembly loop (no call and no bounds check a
+    /// key: `top` holds 2 * count offsets). A map with more keys than `keys` reads past
+    /// the packed list, but the read pointer only grows, so it ends past `keys`' end and
+    /// the last check rejects it, as `keyIs` then `k != keys.length` did.
     function topFields(bytes calldata d, uint256[] memory top, bytes memory keys)
         internal
         pure
@@ -69,18 +74,35 @@ library PorRecords {
     {
         (bool isMap, uint256 count,) = PorCbor.container(d, 0, PorCbor.MAP);
         if (!isMap || top.length != 2 * count) return (false, at);
-        uint256 k = 0;
-        for (uint256 i = 0; i < count; i++) {
-            uint256 v;
-            (ok, v, k) = keyIs(d, top[2 * i], keys, k);
-            if (!ok) return (false, at);
-            top[i] = v;
-        }
-        if (k != keys.length) return (false, at);
         assembly ("memory-safe") {
-            mstore(top, count)
+            // slot i (from top + 32) takes the value offset of the key at slot 2i; a packed
+            // key (length, bytes) is its encoding but for the head's 0x60 (`keyIs`). A
+            // function: its own stack. (all matched, where the packed list was read to)
+            function match(b, src, key, n) -> good, next {
+                good := 1
+                let dst := src
+                for { let last := add(src, shl(6, n)) } lt(src, last) { src := add(src, 64) } {
+                    let p := mload(src)
+                    let w := mload(key)
+                    let len := byte(0, w)
+                    if shr(shl(3, sub(31, len)), xor(calldataload(add(b, p)), or(w, shl(248, 0x60)))) {
+                        good := 0
+                        break
+                    }
+                    mstore(dst, add(p, add(1, len)))
+                    key := add(key, add(1, len))
+                    dst := add(dst, 32)
+                }
+                next := key
+            }
+            let good, next := match(d.offset, add(top, 32), add(keys, 32), count)
+            if and(good, eq(next, add(add(keys, 32), mload(keys)))) {
+                ok := 1
+                mstore(top, count)
+                at := top
+            }
         }
-        return (true, top);
+        return (ok, at);
     }
 
     /// The key at `p` (a checked document) is the packed key at `k` of `keys`: (ok, the
@@ -91,12 +113,11 @@ library PorRecords {
         returns (bool ok, uint256 value, uint256 next)
     {
         assembly ("memory-safe") {
-            let key := add(add(keys, 32), k)
-            let len := byte(0, mload(key))
-            let sh := shl(3, sub(31, len))
-            let got := shr(sh, calldataload(add(d.offset, p)))
-            let want := or(shl(shl(3, len), or(0x60, len)), shr(add(sh, 8), shl(8, mload(key))))
-            ok := eq(got, want)
+            // the packed key (length, bytes) is its encoding (head 0x60 | length, bytes)
+            // but for the head's 0x60: their first length + 1 bytes compared as one word
+            let w := mload(add(add(keys, 32), k))
+            let len := byte(0, w)
+            ok := iszero(shr(shl(3, sub(31, len)), xor(calldataload(add(d.offset, p)), or(w, shl(248, 0x60)))))
             value := add(p, add(1, len))
             next := add(k, add(1, len))
         }
@@ -135,13 +156,42 @@ library PorRecords {
         returns (bool ok, uint256 v)
     {
         (ok, v) = PorCbor.uintAt(d, pos);
-        ok = ok && v >= lo && v <= hi;
+        assembly ("memory-safe") {
+            ok := and(ok, and(iszero(lt(v, lo)), iszero(gt(v, hi))))
+        }
     }
 
-    /// An array of Ids: (ok, count, first item).
+    /// An array of Ids: (ok, count, first item). Ids of at most MAX_ID_LENGTH bytes (so
+    /// of as many code points at most: every honest id) are read in one assembly loop,
+    /// a text head and a non-zero length each; at the first longer one, `isId` reads the
+    /// list from its start (the same answer: the items before it passed both ways).
     function idList(bytes calldata d, uint256 pos) internal pure returns (bool ok, uint256 n, uint256 first) {
         (ok, n, first) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!ok) return (false, n, first);
+        bool long;
+        assembly ("memory-safe") {
+            let p := add(d.offset, first)
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                let ib := byte(0, calldataload(p))
+                let len := and(ib, 31)
+                p := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(p))
+                    p := add(p, width)
+                }
+                if or(iszero(eq(shr(5, ib), 3)), iszero(len)) {
+                    ok := 0
+                    break
+                }
+                if gt(len, MAX_ID_LENGTH) {
+                    long := 1
+                    break
+                }
+                p := add(p, len)
+            }
+        }
+        if (!long) return (ok, n, first);
         uint256 p = first;
         for (uint256 i = 0; i < n; i++) {
             (bool idOk, uint256 off, uint256 len) = isId(d, p);
@@ -216,14 +266,20 @@ library PorRecords {
             && stepType(leaf, at[STEP_TYPE]) && evidence && prior;
     }
 
+    /// The step types encoded (head 0x60 | length, then the bytes), right-aligned.
+    uint256 private constant T_EXTRACT = 0x6765787472616374;
+    uint256 private constant T_CHECK = 0x65636865636b;
+    uint256 private constant T_AGGREGATE = 0x69616767726567617465;
+    uint256 private constant T_DEDUCE = 0x66646564756365;
+    uint256 private constant T_MAP = 0x636d6170;
+
     /// The text at `pos` is a step type: its head and bytes as one word each (the
     /// canonical head of a text shorter than 24 bytes is 0x60 | length).
     function stepType(bytes calldata d, uint256 pos) private pure returns (bool ok) {
         assembly ("memory-safe") {
             let w := calldataload(add(d.offset, pos))
-            ok := or(or(eq(shr(192, w), 0x6765787472616374), eq(shr(208, w), 0x65636865636b)),
-                or(or(eq(shr(176, w), 0x69616767726567617465), eq(shr(200, w), 0x66646564756365)),
-                    eq(shr(224, w), 0x636d6170)))
+            ok := or(or(eq(shr(192, w), T_EXTRACT), eq(shr(208, w), T_CHECK)),
+                or(or(eq(shr(176, w), T_AGGREGATE), eq(shr(200, w), T_DEDUCE)), eq(shr(224, w), T_MAP)))
         }
     }
 
@@ -367,30 +423,42 @@ library PorRecords {
         returns (bool known, bytes32 kind, bool inputsOk)
     {
         uint256 inputs = at[PorRecords.STEP_INPUTS];
-        uint256 k = PorCbor.get(leaf, inputs, "kind");
-        if (k == 0) return (false, 0, false);
-        (bool text, uint256 off, uint256 len) = PorCbor.str(leaf, k, PorCbor.TEXT);
-        if (!text) return (false, 0, false);
-        kind = keccak256(leaf[off:off + len]);
-        bytes memory typeName;
+        {
+            uint256 k = PorCbor.get(leaf, inputs, "kind");
+            if (k == 0) return (false, 0, false);
+            (bool text, uint256 off, uint256 len) = PorCbor.str(leaf, k, PorCbor.TEXT);
+            if (!text) return (false, 0, false);
+            kind = keccak256(leaf[off:off + len]);
+        }
+        // the step type's text encoded (head 0x60 | length, then the bytes: `isText`'s
+        // word), right-aligned, and its length with the head
+        uint256 typeWord;
+        uint256 typeLength;
         bool withRequirement = false;
         if (kind == PorIds.EXTRACT_CLAIMS) {
-            typeName = "extract";
+            (typeWord, typeLength) = (T_EXTRACT, 8);
         } else if (kind == PorIds.CHECK_REQUIREMENT) {
-            (typeName, withRequirement) = ("check", true);
+            (typeWord, typeLength, withRequirement) = (T_CHECK, 6, true);
         } else if (kind == PorIds.AGGREGATE) {
-            (typeName, withRequirement) = ("aggregate", true);
+            (typeWord, typeLength, withRequirement) = (T_AGGREGATE, 10, true);
         } else if (kind == PorIds.CONTRADICTIONS) {
-            typeName = "check";
+            (typeWord, typeLength) = (T_CHECK, 6);
         } else if (kind == PorIds.DEDUCE) {
-            typeName = "deduce";
+            (typeWord, typeLength) = (T_DEDUCE, 7);
         } else if (kind == PorIds.MAP) {
-            typeName = "map";
+            (typeWord, typeLength) = (T_MAP, 4);
         } else {
             return (false, kind, false);
         }
-        if (!PorCbor.isText(leaf, at[STEP_TYPE], typeName)) return (false, kind, false);
+        if (!encodedIs(leaf, at[STEP_TYPE], typeWord, typeLength)) return (false, kind, false);
         return (true, kind, inputKeys(leaf, inputs, withRequirement));
+    }
+
+    /// The `length` bytes at `pos` are `word` (right-aligned): an encoded short text.
+    function encodedIs(bytes calldata d, uint256 pos, uint256 word, uint256 length) private pure returns (bool yes) {
+        assembly ("memory-safe") {
+            yes := eq(shr(sub(256, shl(3, length)), calldataload(add(d.offset, pos))), word)
+        }
     }
 
     /// The inputs map at `inputs` has exactly `kind` (and a text `requirement_id`).
@@ -403,10 +471,9 @@ library PorRecords {
         return text;
     }
 
-    /// The texts at `a` and `b` of one document are equal.
+    /// The texts at `a` and `b` of one document are equal (a non-text reads as the empty
+    /// text): compared a word at a time in calldata (`PorCborKeys.sameText`), not hashed.
     function sameTextAt(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool) {
-        (, uint256 ao, uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
-        (, uint256 bo, uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
-        return al == bl && keccak256(d[ao:ao + al]) == keccak256(d[bo:bo + bl]);
+        return PorCborKeys.sameText(d, a, b);
     }
 }

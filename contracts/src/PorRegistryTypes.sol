@@ -6,6 +6,42 @@ interface IPorProofCheck {
     function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot);
 }
 
+/// `settleByProof`'s call to the checker.
+library PorProofCall {
+    /// `IPorProofCheck(check).checkProof(proof)`, as the compiler's call does it (its
+    /// revert passed on; a short answer or a `won` that is not a bool a revert with no
+    /// data), and keccak256(proof) hashed from the call's own copy of the proof in memory
+    /// (no second copy: less to copy and less memory to expand). The memory past the free
+    /// pointer is used and left unallocated (the caller reads none of it after).
+    function checkProof(address check, bytes calldata proof)
+        internal
+        view
+        returns (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash)
+    {
+        bytes4 sel = IPorProofCheck.checkProof.selector;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            let body := add(m, 68)
+            mstore(m, sel)
+            mstore(add(m, 4), 0x20)
+            mstore(add(m, 36), proof.length)
+            mstore(add(body, and(proof.length, not(31))), 0) // the last word's padding
+            calldatacopy(body, proof.offset, proof.length)
+            proofHash := keccak256(body, proof.length)
+            // the answer over the call's input, which is not read again
+            if iszero(staticcall(gas(), check, m, add(68, and(add(proof.length, 31), not(31))), m, 0x60)) {
+                returndatacopy(m, 0, returndatasize())
+                revert(m, returndatasize())
+            }
+            if lt(returndatasize(), 0x60) { revert(0, 0) }
+            won := mload(m)
+            if gt(won, 1) { revert(0, 0) }
+            checkId := mload(add(m, 0x20))
+            proofRoot := mload(add(m, 0x40))
+        }
+    }
+}
+
 /// @title PorRegistryTypes: the types, errors and events of PorVerdictRegistry (SPEC §14.2,
 /// §14.3), apart from its logic. Errors are named after por check ids.
 abstract contract PorRegistryTypes {

@@ -2,7 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorMerkle} from "./PorMerkle.sol";
-import {IPorProofCheck, PorRegistryTypes} from "./PorRegistryTypes.sol";
+import {PorProofCall, PorRegistryTypes} from "./PorRegistryTypes.sol";
 
 /// @title PorVerdictRegistry: an optimistic registry of por verdicts (SPEC §8, §10, §14).
 /// @notice A verdict signed with EIP-712 secp256k1 is proposed with a bond in native ETH;
@@ -442,10 +442,9 @@ contract PorVerdictRegistry is PorRegistryTypes {
         // isFinal of a Proposed record, from the slot just read
         uint64 deadline = record.deadline;
         if (record.openChallenges == 0 && block.timestamp >= deadline) revert WindowClosed(deadline, block.timestamp);
-        (bool won, bytes32 checkId, bytes32 proofRoot) = IPorProofCheck(proofCheck).checkProof(proof);
+        (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) = PorProofCall.checkProof(proofCheck, proof);
         if (!won) revert ProofNotWon(checkId);
         if (proofRoot != record.porRoot) revert ProofPorRoot(proofRoot, record.porRoot);
-        bytes32 proofHash = keccak256(proof);
         bytes32 commitment = keccak256(abi.encode(marketId, proofHash, msg.sender));
         uint256 committedAt = proofCommits[commitment];
         if (committedAt == 0 || committedAt >= block.number) revert ProofNotCommitted(commitment);
