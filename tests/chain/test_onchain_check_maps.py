@@ -25,6 +25,7 @@ from bundle_edits import honest, recommit
 from exec_support import ExecChecker, recomputed
 from test_onchain_check import chunks_of, many_items
 from test_onchain_contradictions_maps import EDITS as STATE_EDITS
+from test_onchain_contradictions_maps import cases
 
 from por.bundle.layout import Bundle
 from por.encoding import decode, encode
@@ -120,8 +121,7 @@ def test_extract_map_edit(market: str, name: str) -> None:
         _CHAIN.compare(recommit(bundle, steps=steps), index, "maps.recomputed", COUNTS)
 
 
-@pytest.mark.parametrize("market", ("08-quorum-agree", "01-boolean-observed"))
-@pytest.mark.parametrize("name", sorted(STATE_EDITS))
+@pytest.mark.parametrize(("market", "name"), cases(("08-quorum-agree", "01-boolean-observed")))
 def test_prior_state_map_edit(market: str, name: str) -> None:
     bundle = many_items(market, 12)
     index, prior = chunks_of(bundle)[1], chunks_of(bundle)[0]
