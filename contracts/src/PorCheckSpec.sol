@@ -15,12 +15,12 @@ library PorCheckSpec {
     /// What the chunk reads of the PromptSpec (positions in the proof).
     struct Spec {
         uint256 allowed; // market.allowed_sources
-        uint256 targets; // R's source_targets
         uint256 codes; // R's accepted_status_codes, 0 when absent
         uint256 minTier;
         uint256 start; // the window, widened by the slack
         uint256 end;
         uint256 skip; // the metric of a timestamp_threshold predicate, else 0
+        bytes32[] tags; // R's targets' source_id text hashes (`targetsEnd`)
     }
 
     /// The position of the step's inputs.requirement_id (text: `PorRecords.computation`).
@@ -151,11 +151,11 @@ library PorCheckSpec {
         returns (uint256, bool, uint256 next)
     {
         uint256 targets = f[1];
-        uint256 q = targetsEnd(d, targets, f);
+        uint256 q = targetsEnd(d, targets, spec, f);
         if (q == 0) return (1, true, 0);
         next = tail(d, p, q, f);
         // ENTRY_TAIL: min_provenance_tier 0, accepted_status_codes 1
-        if (!requirement(d, spec, targets, f[0], f[1])) return (1, true, 0);
+        if (!requirement(d, spec, f[0], f[1])) return (1, true, 0);
         return (0, true, next);
     }
 
@@ -212,27 +212,34 @@ library PorCheckSpec {
     /// A target's key read, then `PorCheckKeys.ALL`.
     bytes private constant TARGET_KEYS = "\x09source_id\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
 
-    /// R's source_targets list at `targets`: maps with an Id source_id (`f` a buffer);
+    /// R's source_targets list at `targets`: maps with an Id source_id (`f` a buffer),
+    /// their source_ids' text hashes kept in `spec.tags` (the one walk of the list);
     /// the offset after it, else 0.
-    function targetsEnd(bytes calldata d, uint256 targets, uint256[] memory f) private pure returns (uint256) {
+    function targetsEnd(bytes calldata d, uint256 targets, Spec memory spec, uint256[] memory f)
+        private
+        pure
+        returns (uint256)
+    {
         (bool ok, uint256 n, uint256 p) = PorCbor.container(d, targets, PorCbor.ARRAY);
+        if (!ok) return 0;
+        bytes32[] memory h = new bytes32[](n);
         for (uint256 i = 0; ok && i < n; i++) {
             uint256 next = PorCheckKeys.findAll(d, p, TARGET_KEYS, f);
             (ok,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
-            p = next;
+            (h[i], p) = (PorCheckKeys.textHash(d, f[0]), next);
         }
+        spec.tags = h;
         return ok ? p : 0;
     }
 
-    /// R's entry, its source_targets at `targets` (read by `targetsEnd`): its
-    /// min_provenance_tier (at `tier`) 0..3 and accepted_status_codes (at `codes`:
-    /// absent, or 100..599 each).
-    function requirement(bytes calldata d, Spec memory spec, uint256 targets, uint256 tier, uint256 codes)
+    /// R's entry, its source_targets read by `targetsEnd`: its min_provenance_tier (at
+    /// `tier`) 0..3 and accepted_status_codes (at `codes`: absent, or 100..599 each).
+    function requirement(bytes calldata d, Spec memory spec, uint256 tier, uint256 codes)
         private
         pure
         returns (bool ok)
     {
-        (spec.targets, spec.codes) = (targets, codes);
+        spec.codes = codes;
         (ok, spec.minTier) = tier == 0 ? (false, 0) : PorRecords.uintIn(d, tier, 0, 3);
         if (!ok || codes == 0) return ok;
         uint256 n;
