@@ -21,6 +21,7 @@ library PorCheckSpec {
         uint256 end;
         uint256 skip; // the metric of a timestamp_threshold predicate, else 0
         bytes32[] tags; // R's targets' source_id text hashes (`targetsEnd`)
+        uint256 rid; // the step's inputs.requirement_id (`requirementOf`), read once
     }
 
     /// The position of the step's inputs.requirement_id (text: `PorRecords.computation`).
@@ -47,7 +48,7 @@ library PorCheckSpec {
         returns (uint256, Spec memory spec)
     {
         uint256 base = parts.all[1].leaf;
-        uint256 rid = requirementOf(d, parts.all[0].leaf, at);
+        spec.rid = requirementOf(d, parts.all[0].leaf, at);
         // The leaf passed the §2 reader (the caller checked it).
         if (parts.all[1].leafLength == 0) return (1, spec);
         uint256[] memory f = new uint256[](5);
@@ -59,7 +60,7 @@ library PorCheckSpec {
         (, left) = PorCheckKeys.findFrom(d, p, left, REQUIREMENTS, f);
         if (f[0] == 0) return (1, spec);
         uint256 r;
-        (r, p) = requirements(d, f[0], rid, spec, f, true);
+        (r, p) = requirements(d, f[0], spec, f, true);
         if (r == 1) return (1, spec);
         PorCheckKeys.findFrom(d, p, left, TAIL_KEYS, f);
         (bool s3, uint256 slack) = PorCheckState.countAt(d, f[1]);
@@ -81,12 +82,12 @@ library PorCheckSpec {
         pure
         returns (uint256, Spec memory spec)
     {
-        uint256 rid = requirementOf(d, parts.all[0].leaf, at);
+        spec.rid = requirementOf(d, parts.all[0].leaf, at);
         if (parts.all[1].leafLength == 0 || top[0] == 0 || top[1] == 0) return (1, spec);
         uint256[] memory f = new uint256[](5);
         (bool ok,) = window(d, top[0], spec, f, false);
         if (!ok) return (1, spec);
-        (uint256 r,) = requirements(d, top[1], rid, spec, f, false);
+        (uint256 r,) = requirements(d, top[1], spec, f, false);
         if (r == 1) return (1, spec);
         (bool s3, uint256 slack) = PorCheckState.countAt(d, top[3]);
         (spec.start, spec.end) = (spec.start > slack ? spec.start - slack : 0, spec.end + slack);
@@ -94,10 +95,10 @@ library PorCheckSpec {
         return (r, spec);
     }
 
-    /// data_requirements (at `reqs`): each entry's requirement_id an Id up to R's entry,
-    /// read by `entry`: (0, or 1 (malformed), or 2 (no R); the offset after the array
+    /// data_requirements (at `reqs`): each entry's requirement_id an Id up to R's entry
+    /// (the step's at `spec.rid`), read by `entry`: (0, or 1 (malformed), or 2 (no R); the offset after the array
     /// when not 1 and `toEnd`, else 0 once R is read).
-    function requirements(bytes calldata d, uint256 reqs, uint256 rid, Spec memory spec, uint256[] memory f, bool toEnd)
+    function requirements(bytes calldata d, uint256 reqs, Spec memory spec, uint256[] memory f, bool toEnd)
         private
         pure
         returns (uint256 r, uint256 p)
@@ -107,7 +108,7 @@ library PorCheckSpec {
         (r, p) = (2, first);
         for (uint256 i = 0; i < n; i++) {
             bool isR;
-            (r, isR, p) = entry(d, p, rid, r, spec, f);
+            (r, isR, p) = entry(d, p, r, spec, f);
             if (r == 1) return (1, 0);
             if (isR && !toEnd) return (0, 0);
         }
@@ -118,7 +119,7 @@ library PorCheckSpec {
     /// it is R, the offset after it). One walk: to source_targets, R's list read in
     /// place (its end from the read) or another's skipped, then the keys after it.
     /// `f` five words: the walk's two, then its end and entries left (`find`).
-    function entry(bytes calldata d, uint256 p, uint256 rid, uint256 r, Spec memory spec, uint256[] memory f)
+    function entry(bytes calldata d, uint256 p, uint256 r, Spec memory spec, uint256[] memory f)
         private
         pure
         returns (uint256, bool isR, uint256)
@@ -130,7 +131,7 @@ library PorCheckSpec {
         if (r == 2) {
             (bool idOk,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
             if (!idOk) return (1, false, 0);
-            isR = PorCheckKeys.sameText(d, f[0], rid);
+            isR = PorCheckKeys.sameText(d, f[0], spec.rid);
         }
         // the walk did not stop at source_targets' value: it is absent or the last
         // entry, and min_provenance_tier (after it) absent: R is malformed

@@ -77,8 +77,7 @@ library PorCheckStep {
     ) internal pure returns (bool, bytes32) {
         Ctx memory c;
         c.sb = parts.all[0].leaf;
-        c.rid = PorCheckSpec.requirementOf(d, c.sb, at);
-        c.spec = spec;
+        (c.rid, c.spec) = (spec.rid, spec); // R as the spec's reader found it (`requirementOf`)
         bool ok;
         (ok, c.items, c.prior) = readPriors(d, parts, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
         if (!ok) return (true, UNEXECUTABLE);
