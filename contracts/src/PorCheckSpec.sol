@@ -15,12 +15,13 @@ library PorCheckSpec {
     /// What the chunk reads of the PromptSpec (positions in the proof).
     struct Spec {
         uint256 allowed; // market.allowed_sources
-        uint256 targets; // R's source_targets
         uint256 codes; // R's accepted_status_codes, 0 when absent
         uint256 minTier;
         uint256 start; // the window, widened by the slack
         uint256 end;
         uint256 skip; // the metric of a timestamp_threshold predicate, else 0
+        bytes32[] tags; // R's targets' source_id text hashes (`targetsEnd`)
+        uint256 rid; // the step's inputs.requirement_id (`requirementOf`), read once
     }
 
     /// The position of the step's inputs.requirement_id (text: `PorRecords.computation`).
@@ -47,7 +48,7 @@ library PorCheckSpec {
         returns (uint256, Spec memory spec)
     {
         uint256 base = parts.all[1].leaf;
-        uint256 rid = requirementOf(d, parts.all[0].leaf, at);
+        spec.rid = requirementOf(d, parts.all[0].leaf, at);
         // The leaf passed the §2 reader (the caller checked it).
         if (parts.all[1].leafLength == 0) return (1, spec);
         uint256[] memory f = new uint256[](5);
@@ -59,7 +60,7 @@ library PorCheckSpec {
         (, left) = PorCheckKeys.findFrom(d, p, left, REQUIREMENTS, f);
         if (f[0] == 0) return (1, spec);
         uint256 r;
-        (r, p) = requirements(d, f[0], rid, spec, f, true);
+        (r, p) = requirements(d, f[0], spec, f, true);
         if (r == 1) return (1, spec);
         PorCheckKeys.findFrom(d, p, left, TAIL_KEYS, f);
         (bool s3, uint256 slack) = PorCheckState.countAt(d, f[1]);
@@ -81,12 +82,12 @@ library PorCheckSpec {
         pure
         returns (uint256, Spec memory spec)
     {
-        uint256 rid = requirementOf(d, parts.all[0].leaf, at);
+        spec.rid = requirementOf(d, parts.all[0].leaf, at);
         if (parts.all[1].leafLength == 0 || top[0] == 0 || top[1] == 0) return (1, spec);
         uint256[] memory f = new uint256[](5);
         (bool ok,) = window(d, top[0], spec, f, false);
         if (!ok) return (1, spec);
-        (uint256 r,) = requirements(d, top[1], rid, spec, f, false);
+        (uint256 r,) = requirements(d, top[1], spec, f, false);
         if (r == 1) return (1, spec);
         (bool s3, uint256 slack) = PorCheckState.countAt(d, top[3]);
         (spec.start, spec.end) = (spec.start > slack ? spec.start - slack : 0, spec.end + slack);
@@ -94,10 +95,10 @@ library PorCheckSpec {
         return (r, spec);
     }
 
-    /// data_requirements (at `reqs`): each entry's requirement_id an Id up to R's entry,
-    /// read by `entry`: (0, or 1 (malformed), or 2 (no R); the offset after the array
+    /// data_requirements (at `reqs`): each entry's requirement_id an Id up to R's entry
+    /// (the step's at `spec.rid`), read by `entry`: (0, or 1 (malformed), or 2 (no R); the offset after the array
     /// when not 1 and `toEnd`, else 0 once R is read).
-    function requirements(bytes calldata d, uint256 reqs, uint256 rid, Spec memory spec, uint256[] memory f, bool toEnd)
+    function requirements(bytes calldata d, uint256 reqs, Spec memory spec, uint256[] memory f, bool toEnd)
         private
         pure
         returns (uint256 r, uint256 p)
@@ -107,7 +108,7 @@ library PorCheckSpec {
         (r, p) = (2, first);
         for (uint256 i = 0; i < n; i++) {
             bool isR;
-            (r, isR, p) = entry(d, p, rid, r, spec, f);
+            (r, isR, p) = entry(d, p, r, spec, f);
             if (r == 1) return (1, 0);
             if (isR && !toEnd) return (0, 0);
         }
@@ -118,7 +119,7 @@ library PorCheckSpec {
     /// it is R, the offset after it). One walk: to source_targets, R's list read in
     /// place (its end from the read) or another's skipped, then the keys after it.
     /// `f` five words: the walk's two, then its end and entries left (`find`).
-    function entry(bytes calldata d, uint256 p, uint256 rid, uint256 r, Spec memory spec, uint256[] memory f)
+    function entry(bytes calldata d, uint256 p, uint256 r, Spec memory spec, uint256[] memory f)
         private
         pure
         returns (uint256, bool isR, uint256)
@@ -130,7 +131,7 @@ library PorCheckSpec {
         if (r == 2) {
             (bool idOk,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
             if (!idOk) return (1, false, 0);
-            isR = PorCheckKeys.sameText(d, f[0], rid);
+            isR = PorCheckKeys.sameText(d, f[0], spec.rid);
         }
         // the walk did not stop at source_targets' value: it is absent or the last
         // entry, and min_provenance_tier (after it) absent: R is malformed
@@ -151,11 +152,11 @@ library PorCheckSpec {
         returns (uint256, bool, uint256 next)
     {
         uint256 targets = f[1];
-        uint256 q = targetsEnd(d, targets, f);
+        uint256 q = targetsEnd(d, targets, spec, f);
         if (q == 0) return (1, true, 0);
         next = tail(d, p, q, f);
         // ENTRY_TAIL: min_provenance_tier 0, accepted_status_codes 1
-        if (!requirement(d, spec, targets, f[0], f[1])) return (1, true, 0);
+        if (!requirement(d, spec, f[0], f[1])) return (1, true, 0);
         return (0, true, next);
     }
 
@@ -212,27 +213,34 @@ library PorCheckSpec {
     /// A target's key read, then `PorCheckKeys.ALL`.
     bytes private constant TARGET_KEYS = "\x09source_id\x17\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
 
-    /// R's source_targets list at `targets`: maps with an Id source_id (`f` a buffer);
+    /// R's source_targets list at `targets`: maps with an Id source_id (`f` a buffer),
+    /// their source_ids' text hashes kept in `spec.tags` (the one walk of the list);
     /// the offset after it, else 0.
-    function targetsEnd(bytes calldata d, uint256 targets, uint256[] memory f) private pure returns (uint256) {
+    function targetsEnd(bytes calldata d, uint256 targets, Spec memory spec, uint256[] memory f)
+        private
+        pure
+        returns (uint256)
+    {
         (bool ok, uint256 n, uint256 p) = PorCbor.container(d, targets, PorCbor.ARRAY);
+        if (!ok) return 0;
+        bytes32[] memory h = new bytes32[](n);
         for (uint256 i = 0; ok && i < n; i++) {
             uint256 next = PorCheckKeys.findAll(d, p, TARGET_KEYS, f);
             (ok,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
-            p = next;
+            (h[i], p) = (PorCheckKeys.textHash(d, f[0]), next);
         }
+        spec.tags = h;
         return ok ? p : 0;
     }
 
-    /// R's entry, its source_targets at `targets` (read by `targetsEnd`): its
-    /// min_provenance_tier (at `tier`) 0..3 and accepted_status_codes (at `codes`:
-    /// absent, or 100..599 each).
-    function requirement(bytes calldata d, Spec memory spec, uint256 targets, uint256 tier, uint256 codes)
+    /// R's entry, its source_targets read by `targetsEnd`: its min_provenance_tier (at
+    /// `tier`) 0..3 and accepted_status_codes (at `codes`: absent, or 100..599 each).
+    function requirement(bytes calldata d, Spec memory spec, uint256 tier, uint256 codes)
         private
         pure
         returns (bool ok)
     {
-        (spec.targets, spec.codes) = (targets, codes);
+        spec.codes = codes;
         (ok, spec.minTier) = tier == 0 ? (false, 0) : PorRecords.uintIn(d, tier, 0, 3);
         if (!ok || codes == 0) return ok;
         uint256 n;

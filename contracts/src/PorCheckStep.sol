@@ -77,8 +77,7 @@ library PorCheckStep {
     ) internal pure returns (bool, bytes32) {
         Ctx memory c;
         c.sb = parts.all[0].leaf;
-        c.rid = PorCheckSpec.requirementOf(d, c.sb, at);
-        c.spec = spec;
+        (c.rid, c.spec) = (spec.rid, spec); // R as the spec's reader found it (`requirementOf`)
         bool ok;
         (ok, c.items, c.prior) = readPriors(d, parts, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
         if (!ok) return (true, UNEXECUTABLE);
@@ -99,9 +98,9 @@ library PorCheckStep {
         Item[] memory items
     ) private pure returns (bool, bytes32) {
         uint256 admitted = 0;
-        (bytes32[] memory allowed, bytes32[] memory targets) = (hashes(d, spec.allowed, false), hashes(d, spec.targets, true));
+        bytes32[] memory allowed = hashes(d, spec.allowed);
         for (uint256 i = 0; i < items.length; i++) {
-            admit(d, spec, allowed, targets, items[i]);
+            admit(d, spec, allowed, spec.tags, items[i]);
             if (items[i].reasons == 0) admitted++;
         }
         bool same = PorCheckRecord.description(d, sb + at[PorRecords.STEP_DESCRIPTION], rid, s.chunk, admitted, items.length)
@@ -432,7 +431,7 @@ library PorCheckStep {
 
     /// The item's reasons, as bits in SPEC §12.5.3's order (sanity.confidence cannot
     /// hold: the card's confidence_bps is 0..10000); `allowed`/`targets` the hashes of
-    /// market.allowed_sources and R's target source ids (`hashes`).
+    /// market.allowed_sources (`hashes`) and R's target source ids (`spec.tags`).
     function admit(bytes calldata d, PorCheckSpec.Spec memory spec, bytes32[] memory allowed, bytes32[] memory targets, Item memory it)
         private
         pure
@@ -451,23 +450,15 @@ library PorCheckStep {
         it.reasons = r;
     }
 
-    /// The text hashes of the list at `list` (texts, or maps' `source_id`), each text
-    /// hashed once for all the items.
-    function hashes(bytes calldata d, uint256 list, bool maps) private pure returns (bytes32[] memory h) {
+    /// The text hashes of the list of texts at `list`, each text hashed once for all
+    /// the items (R's targets' are `spec.tags`, hashed where the executor read them).
+    function hashes(bytes calldata d, uint256 list) private pure returns (bytes32[] memory h) {
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         h = new bytes32[](n);
-        uint256[] memory f = new uint256[](2);
         for (uint256 i = 0; i < n; i++) {
-            if (maps) {
-                // a map's source_id and its end in one walk
-                uint256 next = PorCheckKeys.findAll(d, p, PorCheckState.SOURCE_ID, f);
-                (h[i], p) = (PorCheckKeys.textHash(d, f[0]), next);
-            } else {
-                (h[i], p) = (PorCheckKeys.textHash(d, p), PorCbor.skip(d, p));
-            }
+            (h[i], p) = (PorCheckKeys.textHash(d, p), PorCbor.skip(d, p));
         }
     }
-
 
     /// The text hash `sid` is in `list` (equal hashes: equal texts).
     function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool found) {
