@@ -165,8 +165,9 @@ library PorAggregateStep {
 
     /// The first voter in tie-breaker order whose agreeing group's size (`size`, unread when
     /// `need` is 0) reaches `need`: (found, that voter). source_order is voter order;
-    /// highest_provenance the highest provenance_tier first (the reader keeps tiers 0-3),
-    /// then voter order. The order is walked until found, not built.
+    /// highest_provenance the highest provenance_tier first, then voter order: of the voters
+    /// that reach `need`, the first of the highest tier (the reader keeps tiers 0-3). One
+    /// pass over the voters; the order is not built.
     function first(R.Spec memory s, R.Item[] memory its, Field memory fd, uint256[] memory size, uint256 need)
         private
         pure
@@ -174,21 +175,24 @@ library PorAggregateStep {
     {
         (uint256 n, uint256[] memory item, bool highest) = (fd.n, fd.item, s.highest);
         assembly ("memory-safe") {
-            let tiers := 1
-            if highest { tiers := 4 }
-            for { let tier := tiers } and(gt(tier, 0), iszero(found)) { tier := sub(tier, 1) } {
-                for { let v := 0 } lt(v, n) { v := add(v, 1) } {
-                    let ok := 1
-                    if highest {
-                        // its[item[v]].tier (an Item's third member; item[v] < its.length)
-                        let it := mload(add(its, shl(5, add(mload(add(item, shl(5, add(v, 1)))), 1))))
-                        ok := eq(mload(add(it, 0x40)), sub(tier, 1))
-                    }
-                    if need { ok := and(ok, iszero(lt(mload(add(size, shl(5, add(v, 1)))), need))) }
-                    if ok {
+            let best := 0 // the chosen voter's tier + 1
+            for { let v := 0 } lt(v, n) { v := add(v, 1) } {
+                let ok := 1
+                if need { ok := iszero(lt(mload(add(size, shl(5, add(v, 1)))), need)) }
+                if ok {
+                    if iszero(highest) {
                         found := 1
                         chosen := v
                         break
+                    }
+                    // its[item[v]].tier + 1 (an Item's third member; item[v] < its.length)
+                    let it := mload(add(its, shl(5, add(mload(add(item, shl(5, add(v, 1)))), 1))))
+                    let t := add(mload(add(it, 0x40)), 1)
+                    if gt(t, best) {
+                        best := t
+                        found := 1
+                        chosen := v
+                        if eq(t, 4) { break } // tier 3: none comes before it
                     }
                 }
             }
