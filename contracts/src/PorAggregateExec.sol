@@ -49,9 +49,28 @@ contract PorAggregateReader {
             PorAggregateStep.read(d, parts, records, at, top);
         if (fault != 0) return (true, fault);
         uint256 base = parts.at[0];
-        return SELECTOR.decide(
-            d, base + at[PorRecords.STEP_DESCRIPTION], base + at[PorRecords.STEP_OUTPUT], rid, W.pack(s, its, c)
-        );
+        return
+            decide(d, base + at[PorRecords.STEP_DESCRIPTION], base + at[PorRecords.STEP_OUTPUT], rid, s, its, c);
+    }
+
+    /// SELECTOR.decide(d, description, output, rid, the words of s, its and c): its call data
+    /// written once (`PorAggregateWire.begin`, `pack`, `finish`).
+    function decide(
+        bytes calldata d,
+        uint256 description,
+        uint256 output,
+        uint256 rid,
+        R.Spec memory s,
+        R.Item[] memory its,
+        R.Chunk memory c
+    ) private view returns (bool, bytes32) {
+        (uint256 m, uint256 q) = W.begin(PorAggregateSelector.decide.selector, d, 5);
+        assembly ("memory-safe") {
+            mstore(add(m, 36), description)
+            mstore(add(m, 68), output)
+            mstore(add(m, 100), rid)
+        }
+        return W.finish(address(SELECTOR), m, q, W.pack(q + 32, s, its, c));
     }
 }
 
@@ -87,6 +106,9 @@ contract PorAggregateExec {
         (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(PorOneStepCheck.leafOf(d, parts.all[1]));
         if (err != 0) return (true, PorAggregateStep.INVALID_RECORD);
         // the reader gets the parts' leaf offsets only (`R.Leaves`), not the parts, as words
-        return READER.run(d, W.handOver(parts.all, parts.evidenceCount, parts.priorCount, records, at, top));
+        // run(d, the words): written once
+        (uint256 m, uint256 q) = W.begin(PorAggregateReader.run.selector, d, 2);
+        uint256 end = W.handOver(parts.all, parts.evidenceCount, parts.priorCount, records, at, top, q + 32);
+        return W.finish(address(READER), m, q, end);
     }
 }

@@ -121,11 +121,18 @@ library PorAggregateRead {
         (, uint256 cited, uint256 e) = PorCbor.container(d, evidence, PorCbor.ARRAY);
         if (n == 0 || cited != n - 1) return (false, out);
         out = new Item[](n - 1);
+        uint256 free;
+        assembly ("memory-safe") {
+            free := mload(0x40)
+        }
         for (uint256 i = 0; i < n; i++) {
             if (!isKind(d, parts.at[first + i], records[first + i], i == n - 1)) return (false, out);
             if (i == n - 1) break;
             if (!item(d, parts.at[first + i], records[first + i], e, out[i], s)) return (false, out);
             e = PorCbor.skip(d, e);
+            assembly ("memory-safe") {
+                mstore(0x40, free) // only `out[i]`'s words are kept: the rest used again
+            }
         }
         return (true, out);
     }
@@ -205,10 +212,17 @@ library PorAggregateRead {
     {
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!isArray) return (false, 0);
+        uint256 free;
+        assembly ("memory-safe") {
+            free := mload(0x40)
+        }
         for (uint256 i = 0; i < n; i++) {
             bool ok;
             (ok, p) = vote(d, p, s, it);
             if (!ok) return (false, 0);
+            assembly ("memory-safe") {
+                mstore(0x40, free) // a claim's entries are not kept: its memory used again
+            }
         }
         return (true, p);
     }

@@ -113,7 +113,16 @@ library PorAggregateStep {
                 (fd.item[v], fd.value[v], fd.id[v]) = (k, its[k].value[f], its[k].id[f]);
             }
         }
-        for (uint256 f = 0; f < s.nFields; f++) policy(d, s, its, fs[f], s.kind[f]);
+        for (uint256 f = 0; f < s.nFields; f++) {
+            uint256 free;
+            assembly ("memory-safe") {
+                free := mload(0x40)
+            }
+            policy(d, s, its, fs[f], s.kind[f]);
+            assembly ("memory-safe") {
+                mstore(0x40, free) // what policy allocated is not kept (only fs[f]'s own arrays)
+            }
+        }
     }
 
     function policy(bytes calldata d, R.Spec memory s, R.Item[] memory its, Field memory fd, uint256 kind)
@@ -147,30 +156,43 @@ library PorAggregateStep {
             }
             fd.fallbackUsed = its[fd.item[fd.chosen]].srcHash != s.targets[0];
         } else {
-            fd.chosen = order(s, its, fd)[0];
+            uint256[] memory none; // `size` unread
+            (, fd.chosen) = first(s, its, fd, none, 0);
         }
         fd.member[fd.chosen] = true;
         fd.members = 1;
     }
 
-    /// The voters in tie-breaker order: source_order is voter order; highest_provenance
-    /// the highest provenance_tier first, then voter order.
-    function order(R.Spec memory s, R.Item[] memory its, Field memory fd) private pure returns (uint256[] memory o) {
-        o = new uint256[](fd.n);
-        if (!s.highest) {
-            for (uint256 v = 0; v < fd.n; v++) o[v] = v;
-            return o;
-        }
-        (uint256 n, uint256[] memory item) = (fd.n, fd.item);
+    /// The first voter in tie-breaker order whose agreeing group's size (`size`, unread when
+    /// `need` is 0) reaches `need`: (found, that voter). source_order is voter order;
+    /// highest_provenance the highest provenance_tier first, then voter order: of the voters
+    /// that reach `need`, the first of the highest tier (the reader keeps tiers 0-3). One
+    /// pass over the voters; the order is not built.
+    function first(R.Spec memory s, R.Item[] memory its, Field memory fd, uint256[] memory size, uint256 need)
+        private
+        pure
+        returns (bool found, uint256 chosen)
+    {
+        (uint256 n, uint256[] memory item, bool highest) = (fd.n, fd.item, s.highest);
         assembly ("memory-safe") {
-            let m := 0
-            for { let tier := 4 } tier { tier := sub(tier, 1) } {
-                for { let v := 0 } lt(v, n) { v := add(v, 1) } {
-                    // its[item[v]].tier (an Item's third member; item[v] < its.length)
+            let best := 0 // the chosen voter's tier + 1
+            for { let v := 0 } lt(v, n) { v := add(v, 1) } {
+                let ok := 1
+                if need { ok := iszero(lt(mload(add(size, shl(5, add(v, 1)))), need)) }
+                if ok {
+                    if iszero(highest) {
+                        found := 1
+                        chosen := v
+                        break
+                    }
+                    // its[item[v]].tier + 1 (an Item's third member; item[v] < its.length)
                     let it := mload(add(its, shl(5, add(mload(add(item, shl(5, add(v, 1)))), 1))))
-                    if eq(mload(add(it, 0x40)), sub(tier, 1)) {
-                        m := add(m, 1)
-                        mstore(add(o, shl(5, m)), v)
+                    let t := add(mload(add(it, 0x40)), 1)
+                    if gt(t, best) {
+                        best := t
+                        found := 1
+                        chosen := v
+                        if eq(t, 4) { break } // tier 3: none comes before it
                     }
                 }
             }
@@ -184,17 +206,14 @@ library PorAggregateStep {
         pure
     {
         (uint256[] memory group, uint256[] memory size) = agreeing(d, s, fd, kind);
-        uint256[] memory o = order(s, its, fd);
-        for (uint256 i = 0; i < fd.n; i++) {
-            uint256 v = o[i];
-            if (size[v] >= s.quorum) {
-                (fd.status, fd.chosen) = (SELECTED, v);
-                (fd.agreeing, fd.members) = (size[v], size[v]);
-                for (uint256 u = 0; u < fd.n; u++) fd.member[u] = (group[v] >> u) & 1 == 1;
-                return;
-            }
+        (bool found, uint256 v) = first(s, its, fd, size, s.quorum);
+        if (!found) {
+            fd.status = NO_QUORUM;
+            return;
         }
-        fd.status = NO_QUORUM;
+        (fd.status, fd.chosen) = (SELECTED, v);
+        (fd.agreeing, fd.members) = (size[v], size[v]);
+        for (uint256 u = 0; u < fd.n; u++) fd.member[u] = (group[v] >> u) & 1 == 1;
     }
 
     /// Each voter's agreeing group and its size (`PorAggregateAgree.agreeing`); the largest

@@ -8,38 +8,40 @@ import {PorInclusion} from "./PorInclusion.sol";
 /// cited `Item`s, the chunk's `Chunk`), as one run of words instead of ABI-encoded structs.
 /// @notice `pack` copies each struct's words in member order, each fixed array member's
 /// words in place of its pointer: the Spec's 10 words and 4 arrays (8, 8, 8, 10 words),
-/// the item count, each Item's 7 words and 2 arrays (8, 8), then the Chunk's 5 words.
+/// the item count, each Item's 7 words and 2 arrays (8, 8), then the Chunk's 5 words;
+/// it writes them straight into the selector's call data (`begin`, `finish`: no ABI
+/// encoder, no second copy).
 /// `unpack` rebuilds the same memory structs from those words (calldata). Both follow
 /// Solidity's memory layout of these structs (a struct: one word per member, a fixed array
 /// member a pointer to its words); `tests/chain/test_onchain_aggregate.py` runs every
 /// member through it (each one changes an answer when misplaced).
 /// `handOver` and `takeOver` do the same for what the executor hands the reader (the parts'
 /// leaf offsets, the carried records' value offsets, the step's, the PromptSpec's top):
-/// each array as its length word and its words, one after another, instead of the ABI.
+/// each array as its length word and its words, one after another, instead of the ABI,
+/// written straight into the reader's call data as well.
 library PorAggregateWire {
     uint256 private constant SPEC_WORDS = 44;
     uint256 private constant ITEM_WORDS = 23;
     uint256 private constant CHUNK_WORDS = 5;
 
-    /// The words of `s`, `its` and `c`.
-    function pack(R.Spec memory s, R.Item[] memory its, R.Chunk memory c) internal pure returns (bytes memory b) {
+    /// The words of `s`, `its` and `c`, written from `q` on (free memory); returns their end.
+    function pack(uint256 q, R.Spec memory s, R.Item[] memory its, R.Chunk memory c)
+        internal
+        pure
+        returns (uint256 end)
+    {
         assembly ("memory-safe") {
+            // the Spec: members 0-5, the arrays 6, 7, 8 (uint256[8], bytes32[8], uint256[8]),
+            // member 9, the array 10 (bytes32[10]), members 11-13
+            mcopy(q, s, 192)
+            mcopy(add(q, 192), mload(add(s, 192)), 256)
+            mcopy(add(q, 448), mload(add(s, 224)), 256)
+            mcopy(add(q, 704), mload(add(s, 256)), 256)
+            mstore(add(q, 960), mload(add(s, 288)))
+            mcopy(add(q, 992), mload(add(s, 320)), 320)
+            mcopy(add(q, 1312), add(s, 352), 96)
+            q := add(q, 1408)
             let n := mload(its)
-            b := mload(0x40)
-            let len := shl(5, add(add(SPEC_WORDS, CHUNK_WORDS), add(1, mul(ITEM_WORDS, n))))
-            mstore(b, len)
-            mstore(0x40, add(add(b, 32), len))
-            let q := add(b, 32)
-            // the Spec: members 6, 7, 8 (uint256[8], bytes32[8], uint256[8]) and 10 (bytes32[10])
-            for { let i := 0 } lt(i, 14) { i := add(i, 1) } {
-                let v := mload(add(s, shl(5, i)))
-                switch i
-                case 6 { mcopy(q, v, 256) q := add(q, 256) }
-                case 7 { mcopy(q, v, 256) q := add(q, 256) }
-                case 8 { mcopy(q, v, 256) q := add(q, 256) }
-                case 10 { mcopy(q, v, 320) q := add(q, 320) }
-                default { mstore(q, v) q := add(q, 32) }
-            }
             mstore(q, n)
             q := add(q, 32)
             // each Item: members 7, 8 (uint256[8] each)
@@ -51,6 +53,7 @@ library PorAggregateWire {
                 q := add(q, 736)
             }
             mcopy(q, c, 160)
+            end := add(q, 160)
         }
     }
 
@@ -60,30 +63,21 @@ library PorAggregateWire {
         uint256 items = uint256(bytes32(b[32 * SPEC_WORDS:32 * SPEC_WORDS + 32]));
         if (b.length != 32 * (SPEC_WORDS + CHUNK_WORDS + 1 + ITEM_WORDS * items)) revert();
         assembly ("memory-safe") {
-            let m := mload(0x40)
             let q := b.offset
-            // the Spec's words, then its arrays' words, after its 14 member words
-            s := m
-            m := add(m, 448)
-            for { let i := 0 } lt(i, 14) { i := add(i, 1) } {
-                let size := 0
-                switch i
-                case 6 { size := 256 }
-                case 7 { size := 256 }
-                case 8 { size := 256 }
-                case 10 { size := 320 }
-                switch size
-                case 0 {
-                    mstore(add(s, shl(5, i)), calldataload(q))
-                    q := add(q, 32)
-                }
-                default {
-                    calldatacopy(m, q, size)
-                    mstore(add(s, shl(5, i)), m)
-                    m := add(m, size)
-                    q := add(q, size)
-                }
-            }
+            // the Spec's 14 member words, then its arrays' words (keyPos, keyWord, kind, targets)
+            s := mload(0x40)
+            calldatacopy(s, q, 192)
+            let a := add(s, 448)
+            calldatacopy(a, add(q, 192), 768)
+            mstore(add(s, 192), a)
+            mstore(add(s, 224), add(a, 256))
+            mstore(add(s, 256), add(a, 512))
+            mstore(add(s, 288), calldataload(add(q, 960)))
+            calldatacopy(add(a, 768), add(q, 992), 320)
+            mstore(add(s, 320), add(a, 768))
+            calldatacopy(add(s, 352), add(q, 1312), 96)
+            let m := add(a, 1088)
+            q := add(q, 1408)
             let n := calldataload(q)
             q := add(q, 32)
             its := m
@@ -105,19 +99,56 @@ library PorAggregateWire {
         }
     }
 
+    /// A call's data begun in free memory: the 4-byte `sel`, `heads` head words (the first
+    /// `d`'s offset, the last the words' offset: both written here; the others the caller's,
+    /// at `m + 4 + 32 * i`), then `d` (its length, its bytes, zero-padded); returns `m` and
+    /// `q`, where the words' length goes (their words follow from `q + 32`).
+    function begin(bytes4 sel, bytes calldata d, uint256 heads) internal pure returns (uint256 m, uint256 q) {
+        assembly ("memory-safe") {
+            m := mload(0x40)
+            mstore(m, sel)
+            let h := shl(5, heads)
+            let padded := and(add(d.length, 31), not(31))
+            mstore(add(m, 4), h)
+            mstore(add(m, sub(h, 28)), add(h, add(32, padded))) // head word heads - 1
+            let p := add(add(m, 4), h)
+            mstore(p, d.length)
+            mstore(add(p, padded), 0) // the last word's padding
+            calldatacopy(add(p, 32), d.offset, d.length)
+            q := add(add(p, 32), padded)
+            mstore(0x40, add(q, 32))
+        }
+    }
+
+    /// The call `begin` wrote at `m`, its words ending at `end`, made read-only to `to`: its
+    /// two return words; its revert passed on.
+    function finish(address to, uint256 m, uint256 q, uint256 end) internal view returns (bool won, bytes32 id) {
+        assembly ("memory-safe") {
+            mstore(q, sub(end, add(q, 32)))
+            mstore(0x40, end)
+            if iszero(staticcall(gas(), to, m, sub(end, m), 0, 64)) {
+                returndatacopy(m, 0, returndatasize())
+                revert(m, returndatasize())
+            }
+            if lt(returndatasize(), 64) { revert(0, 0) }
+            won := mload(0)
+            id := mload(32)
+        }
+    }
+
     /// The words of the parts' counts and leaf offsets (`R.Leaves`), of `records` (their
-    /// count, then each array), of `at` and of `top`: each array its length, then its words.
+    /// count, then each array), of `at` and of `top`: each array its length, then its words,
+    /// written from `q` on (free memory); returns their end.
     function handOver(
         PorInclusion.Part[] memory all,
         uint256 evidenceCount,
         uint256 priorCount,
         uint256[][] memory records,
         uint256[] memory at,
-        uint256[] memory top
-    ) internal pure returns (bytes memory b) {
+        uint256[] memory top,
+        uint256 q
+    ) internal pure returns (uint256 end) {
         assembly ("memory-safe") {
-            b := mload(0x40)
-            let q := add(b, 32)
             mstore(q, evidenceCount)
             mstore(add(q, 32), priorCount)
             let n := mload(all)
@@ -140,8 +171,7 @@ library PorAggregateWire {
                 mcopy(q, a, size)
                 q := add(q, size)
             }
-            mstore(b, sub(q, add(b, 32)))
-            mstore(0x40, q)
+            end := q
         }
     }
 
