@@ -76,11 +76,12 @@ library PorDeduceStep {
     /// the recomputed one.
     function compareStep(bytes calldata d, uint256[] memory flat, Ctx memory c) private pure returns (bool, bytes32) {
         Out memory out = deduce(d, c);
-        bytes memory summary = R.items(d, summaryOf(c));
         uint256 base = flat[0];
-        if (out.bad || !R.sameBytes(d, base + flat[4 + PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
+        uint256 list = base + flat[4 + PorRecords.STEP_EVIDENCE];
+        uint256 end = summaryAt(d, list, c);
+        if (out.bad || end == 0) return (true, UNEXECUTABLE);
         bool same = description(d, base + flat[4 + PorRecords.STEP_DESCRIPTION], c, out)
-            && R.sameBytes(d, base + flat[4 + PorRecords.STEP_OUTPUT], output(d, c, out, summary));
+            && R.sameBytes(d, base + flat[4 + PorRecords.STEP_OUTPUT], output(d, c, out, list, end));
         return same ? (false, MATCH) : (true, MISMATCH);
     }
 
@@ -400,22 +401,46 @@ library PorDeduceStep {
 
     // --- the recomputed step -----------------------------------------------------------
 
-    /// source_summary as an encoded array: the read ids in requirement order, bundle order
-    /// within one, each once.
-    function summaryOf(Ctx memory c) private pure returns (bytes memory body) {
+    /// The committed evidence_ids at `list` compared, as it is produced, with
+    /// source_summary (the read ids in requirement order, bundle order within one, each
+    /// once, as an encoded array): the offset just after the committed list when its bytes
+    /// are exactly the recomputed array's (its head the shortest of major type 4 and the
+    /// count, then each id's encoded item byte for byte), else 0.
+    function summaryAt(bytes calldata d, uint256 list, Ctx memory c) private pure returns (uint256 p) {
+        (bool isArray, uint256 n, uint256 q) = PorCbor.container(d, list, PorCbor.ARRAY);
+        uint256 shortest = n < 24 ? 1 : n <= 0xff ? 2 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9;
+        if (!isArray || q - list != shortest || q > d.length) return 0;
         uint256 total = 0;
         for (uint256 r = 0; r < c.aggs.length; r++) total += c.aggs[r].ids.length;
         bytes32[] memory seen = new bytes32[](total);
         uint256 count = 0;
+        p = q;
         for (uint256 r = 0; r < c.aggs.length; r++) {
             Agg memory a = c.aggs[r];
             for (uint256 j = 0; j < a.ids.length; j++) {
                 if (!a.read[j] || R.contains(seen, count, a.ids[j])) continue;
                 seen[count++] = a.ids[j];
-                body = abi.encodePacked(body, a.idPos[j]);
+                if (count > n) return 0;
+                p = sameAt(d, p, a.idPos[j]);
+                if (p == 0) return 0;
             }
         }
-        return body; // offsets, turned into items by `items`
+        if (count != n) return 0;
+    }
+
+    /// The offset after `p` when the bytes of `d` from `p` are the item at `at` (its
+    /// length from `at`, hashed in free memory without moving the pointer), else 0.
+    function sameAt(bytes calldata d, uint256 p, uint256 at) private pure returns (uint256) {
+        uint256 len = PorCbor.skip(d, at) - at;
+        if (p + len > d.length) return 0;
+        bool same;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, p), len)
+            calldatacopy(add(m, len), add(d.offset, at), len)
+            same := eq(keccak256(m, len), keccak256(add(m, len), len))
+        }
+        return same ? p + len : 0;
     }
 
     function description(bytes calldata d, uint256 pos, Ctx memory c, Out memory out) private pure returns (bool) {
@@ -436,7 +461,7 @@ library PorDeduceStep {
     /// The recomputed output, canonical (SPEC §2: shorter keys first, then bytewise),
     /// written piece by piece from the free memory pointer into one `bytes` (nothing is
     /// allocated until it is done; no piece copies what is written before it).
-    function output(bytes calldata d, Ctx memory c, Out memory out, bytes memory summary)
+    function output(bytes calldata d, Ctx memory c, Out memory out, uint256 list, uint256 end)
         private
         pure
         returns (bytes memory o)
@@ -461,7 +486,7 @@ library PorDeduceStep {
         for (uint256 i = 0; i < c.aggs.length; i++) prov = prov && c.aggs[i].provenanceOk;
         w = put(put(w, "\x6dprovenance_ok", 14), R.boolItem(prov), 1);
         if (decided) w = put(put(w, "\x6eevent_observed", 15), R.boolItem(out.eventCode == 2), 1);
-        w = bytesAt(put(w, "\x6esource_summary", 15), summary);
+        w = span(d, put(w, "\x6esource_summary", 15), list, end); // the committed list, equal to it
         w = put(put(w, "\x71conflict_detected", 18), R.boolItem(out.conflict), 1);
         w = put(put(w, "\x75insufficient_evidence", 22), R.boolItem(!decided), 1);
         uint256 nu = 0;
@@ -490,11 +515,15 @@ library PorDeduceStep {
 
     /// The encoded item at `pos` of `d` (`PorDeduceRead.item`'s bytes).
     function item(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
-        uint256 n = PorCbor.skip(d, pos) - pos;
+        return span(d, w, pos, PorCbor.skip(d, pos));
+    }
+
+    /// The bytes of `d` from `pos` to `end`.
+    function span(bytes calldata d, uint256 w, uint256 pos, uint256 end) private pure returns (uint256) {
         assembly ("memory-safe") {
-            calldatacopy(w, add(d.offset, pos), n)
+            calldatacopy(w, add(d.offset, pos), sub(end, pos))
         }
-        return w + n;
+        return w + end - pos;
     }
 
     /// The bytes of `b`.
