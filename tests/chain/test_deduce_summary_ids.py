@@ -66,7 +66,7 @@ def test_summary_lists_of_last_byte_siblings() -> None:
         compare(bundle, index, "summary.honest")
         others = [f"ev-same-{i}" for i in range(1, 10) if f"ev-same-{i}" not in ids]
         lists = [list(p) for p in itertools.permutations(ids)][1:]
-        lists += [ids[:k] + [sib] + ids[k + 1:] for k in range(len(ids)) for sib in others[:2]]
+        lists += [[*ids[:k], sib, *ids[k + 1:]] for k in range(len(ids)) for sib in others[:2]]
         lists += [ids[:-1], ids[1:], ids + ids[:1], ids + others[:1], []]
         for edited in lists:
             compare(with_list(bundle, index, edited), index, "summary.edited")
@@ -87,8 +87,8 @@ def test_aggregate_lists_reordered() -> None:
                 steps[at] = encode({**step, "evidence_ids": list(order)})
                 for rewrite in (True, False):
                     edited = list(steps)
-                    if rewrite:
-                        edited[index] = rewritten(bundle.prompt_spec, edited, index) or edited[index]
+                    again = rewritten(bundle.prompt_spec, edited, index) if rewrite else None
+                    edited[index] = again or edited[index]
                     compare(recommit(bundle, steps=edited), index, "summary.aggregate")
 
 
