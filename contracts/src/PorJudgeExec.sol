@@ -22,7 +22,35 @@ contract PorJudgeExec {
         uint256[] memory flat;
         (checkId, porRoot, flat) = PorJudgeCheck.verify(proof);
         if (checkId != 0) return (false, checkId, porRoot);
-        (won, checkId) = core.decide(proof, flat);
+        (won, checkId) = decide(proof, flat);
+    }
+
+    /// `core.decide(proof, flat)`, the call's data written here (the proof with one
+    /// `calldatacopy`, `flat`'s length and words with one `mcopy`, where the ABI encoder
+    /// stored `flat` word by word). The core's revert is passed on.
+    function decide(bytes calldata proof, uint256[] memory flat) private view returns (bool won, bytes32 checkId) {
+        address to = address(core);
+        bytes4 selector = PorJudgeCore.decide.selector;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            let padded := and(add(proof.length, 31), not(31))
+            mstore(m, selector)
+            mstore(add(m, 0x04), 0x40)
+            mstore(add(m, 0x24), add(0x60, padded))
+            mstore(add(m, 0x44), proof.length)
+            mstore(add(m, add(0x44, padded)), 0) // the proof's last word, zero padded
+            calldatacopy(add(m, 0x64), proof.offset, proof.length)
+            let at := add(add(m, 0x64), padded) // the array's length word
+            let size := shl(5, add(mload(flat), 1))
+            mcopy(at, flat, size)
+            if iszero(staticcall(gas(), to, m, sub(add(at, size), m), 0, 0x40)) {
+                returndatacopy(m, 0, returndatasize())
+                revert(m, returndatasize())
+            }
+            if lt(returndatasize(), 0x40) { revert(0, 0) }
+            won := iszero(iszero(mload(0)))
+            checkId := mload(0x20)
+        }
     }
 }
 
