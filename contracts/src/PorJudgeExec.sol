@@ -30,7 +30,7 @@ contract PorJudgeExec {
     /// stored `flat` word by word). The core's revert is passed on.
     function decide(bytes calldata proof, uint256[] memory flat) private view returns (bool won, bytes32 checkId) {
         address to = address(core);
-        bytes4 selector = PorJudgeCore.decide.selector;
+        bytes4 selector = 0; // four bytes no one reads: the core's entry is its fallback
         assembly ("memory-safe") {
             let m := mload(0x40)
             let padded := and(add(proof.length, 31), not(31))
@@ -54,11 +54,27 @@ contract PorJudgeExec {
     }
 }
 
-/// @title PorJudgeCore: `PorJudgeCheck.decideFlat` behind an external call (stateless, pure).
+/// @title PorJudgeCore: `PorJudgeCheck.decideFlat` behind an external call (stateless).
+/// @notice Its one entry is its fallback: the call's data is `PorJudgeExec.decide`'s
+/// (four bytes, then the ABI encoding of `(bytes proof, uint256[] flat)`, the proof's
+/// offset 0x40), read where it stands without the ABI decoder; it returns (won, check id)
+/// as two words.
 contract PorJudgeCore {
-    /// (won, check id) of the verified JudgeProof `proof` whose parts are `flat`
-    /// (`PorJudgeCheck.verify`'s).
-    function decide(bytes calldata proof, uint256[] calldata flat) external pure returns (bool, bytes32) {
-        return PorJudgeCheck.decideFlat(proof, flat);
+    fallback() external {
+        bytes calldata proof;
+        uint256[] calldata flat;
+        assembly ("memory-safe") {
+            proof.length := calldataload(0x44)
+            proof.offset := 0x64
+            let at := add(calldataload(0x24), 0x04) // the array's length word
+            flat.length := calldataload(at)
+            flat.offset := add(at, 0x20)
+        }
+        (bool won, bytes32 checkId) = PorJudgeCheck.decideFlat(proof, flat);
+        assembly ("memory-safe") {
+            mstore(0, won)
+            mstore(0x20, checkId)
+            return(0, 0x40)
+        }
     }
 }
