@@ -305,6 +305,21 @@ library PorDeduceRead {
         }
     }
 
+    /// The offset after `p` when the bytes of `d` from `p` are the item at `at` (its
+    /// length from `at`, hashed in free memory without moving the pointer), else 0.
+    function sameAt(bytes calldata d, uint256 p, uint256 at) internal pure returns (uint256) {
+        uint256 len = PorCbor.skip(d, at) - at;
+        if (p + len > d.length) return 0;
+        bool same;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, p), len)
+            calldatacopy(add(m, len), add(d.offset, at), len)
+            same := eq(keccak256(m, len), keccak256(add(m, len), len))
+        }
+        return same ? p + len : 0;
+    }
+
     function isText(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
         if (pos == 0) return false;
         (ok,,) = PorCbor.str(d, pos, PorCbor.TEXT);
