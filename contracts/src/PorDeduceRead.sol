@@ -276,19 +276,6 @@ library PorDeduceRead {
         return pos == 0 ? 0 : uint256(S.textHash(d, pos));
     }
 
-    /// A CBOR head (SPEC §2: shortest form).
-    function head(uint8 major, uint256 n) internal pure returns (bytes memory) {
-        if (n < 24) return abi.encodePacked(uint8(major << 5) | uint8(n));
-        uint256 w = n <= 0xff ? 0 : n <= 0xffff ? 1 : n <= 0xffffffff ? 2 : 3; // 1, 2, 4, 8 bytes
-        bytes memory h = new bytes(1 + (1 << w));
-        h[0] = bytes1(uint8(major << 5) | uint8(24 + w));
-        for (uint256 i = 1 << w; i > 0; i--) {
-            h[i] = bytes1(uint8(n));
-            n >>= 8;
-        }
-        return h;
-    }
-
     function boolItem(bool v) internal pure returns (bytes1) {
         return v ? bytes1(0xf5) : bytes1(0xf4);
     }
@@ -316,6 +303,21 @@ library PorDeduceRead {
             calldatacopy(m, add(d.offset, pos), n)
             same := eq(keccak256(m, n), keccak256(add(want, 32), n))
         }
+    }
+
+    /// The offset after `p` when the bytes of `d` from `p` are the item at `at` (its
+    /// length from `at`, hashed in free memory without moving the pointer), else 0.
+    function sameAt(bytes calldata d, uint256 p, uint256 at) internal pure returns (uint256) {
+        uint256 len = PorCbor.skip(d, at) - at;
+        if (p + len > d.length) return 0;
+        bool same;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, add(d.offset, p), len)
+            calldatacopy(add(m, len), add(d.offset, at), len)
+            same := eq(keccak256(m, len), keccak256(add(m, len), len))
+        }
+        return same ? p + len : 0;
     }
 
     function isText(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
@@ -355,19 +357,6 @@ library PorDeduceRead {
                 }
                 p := add(p, len)
             }
-        }
-    }
-
-    /// The encoded array of the items at the offsets packed in `offsets`.
-    function items(bytes calldata d, bytes memory offsets) internal pure returns (bytes memory a) {
-        uint256 n = offsets.length / 32;
-        a = head(4, n);
-        for (uint256 i = 0; i < n; i++) {
-            uint256 pos;
-            assembly ("memory-safe") {
-                pos := mload(add(add(offsets, 32), mul(i, 32)))
-            }
-            a = abi.encodePacked(a, item(d, pos));
         }
     }
 

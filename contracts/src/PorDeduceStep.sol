@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceRead as R} from "./PorDeduceRead.sol";
 import {PorDeduceSpec as S} from "./PorDeduceSpec.sol";
+import {PorDeduceWrite as W} from "./PorDeduceWrite.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
@@ -76,11 +77,12 @@ library PorDeduceStep {
     /// the recomputed one.
     function compareStep(bytes calldata d, uint256[] memory flat, Ctx memory c) private pure returns (bool, bytes32) {
         Out memory out = deduce(d, c);
-        bytes memory summary = R.items(d, summaryOf(c));
         uint256 base = flat[0];
-        if (out.bad || !R.sameBytes(d, base + flat[4 + PorRecords.STEP_EVIDENCE], summary)) return (true, UNEXECUTABLE);
+        uint256 list = base + flat[4 + PorRecords.STEP_EVIDENCE];
+        uint256 end = summaryAt(d, list, c);
+        if (out.bad || end == 0) return (true, UNEXECUTABLE);
         bool same = description(d, base + flat[4 + PorRecords.STEP_DESCRIPTION], c, out)
-            && R.sameBytes(d, base + flat[4 + PorRecords.STEP_OUTPUT], output(d, c, out, summary));
+            && R.sameBytes(d, base + flat[4 + PorRecords.STEP_OUTPUT], output(d, c, out, list, end));
         return same ? (false, MATCH) : (true, MISMATCH);
     }
 
@@ -400,22 +402,31 @@ library PorDeduceStep {
 
     // --- the recomputed step -----------------------------------------------------------
 
-    /// source_summary as an encoded array: the read ids in requirement order, bundle order
-    /// within one, each once.
-    function summaryOf(Ctx memory c) private pure returns (bytes memory body) {
+    /// The committed evidence_ids at `list` compared, as it is produced, with
+    /// source_summary (the read ids in requirement order, bundle order within one, each
+    /// once, as an encoded array): the offset just after the committed list when its bytes
+    /// are exactly the recomputed array's (its head the shortest of major type 4 and the
+    /// count, then each id's encoded item byte for byte), else 0.
+    function summaryAt(bytes calldata d, uint256 list, Ctx memory c) private pure returns (uint256 p) {
+        (bool isArray, uint256 n, uint256 q) = PorCbor.container(d, list, PorCbor.ARRAY);
+        uint256 shortest = n < 24 ? 1 : n <= 0xff ? 2 : n <= 0xffff ? 3 : n <= 0xffffffff ? 5 : 9;
+        if (!isArray || q - list != shortest || q > d.length) return 0;
         uint256 total = 0;
         for (uint256 r = 0; r < c.aggs.length; r++) total += c.aggs[r].ids.length;
         bytes32[] memory seen = new bytes32[](total);
         uint256 count = 0;
+        p = q;
         for (uint256 r = 0; r < c.aggs.length; r++) {
             Agg memory a = c.aggs[r];
             for (uint256 j = 0; j < a.ids.length; j++) {
                 if (!a.read[j] || R.contains(seen, count, a.ids[j])) continue;
                 seen[count++] = a.ids[j];
-                body = abi.encodePacked(body, a.idPos[j]);
+                if (count > n) return 0;
+                p = R.sameAt(d, p, a.idPos[j]);
+                if (p == 0) return 0;
             }
         }
-        return body; // offsets, turned into items by `items`
+        if (count != n) return 0;
     }
 
     function description(bytes calldata d, uint256 pos, Ctx memory c, Out memory out) private pure returns (bool) {
@@ -436,7 +447,7 @@ library PorDeduceStep {
     /// The recomputed output, canonical (SPEC §2: shorter keys first, then bytewise),
     /// written piece by piece from the free memory pointer into one `bytes` (nothing is
     /// allocated until it is done; no piece copies what is written before it).
-    function output(bytes calldata d, Ctx memory c, Out memory out, bytes memory summary)
+    function output(bytes calldata d, Ctx memory c, Out memory out, uint256 list, uint256 end)
         private
         pure
         returns (bytes memory o)
@@ -450,68 +461,31 @@ library PorDeduceStep {
             w := add(o, 32)
         }
         // the map's head (at most 12 entries: one byte), then its entries
-        w = put(w, bytes32(uint256(0xa9 + (decided ? 1 : 0) + (withNumeric ? 1 : 0) + (withStamp ? 1 : 0)) << 248), 1);
-        w = item(d, put(w, "\x66metric", 7), c.s.metricPos);
-        w = item(d, put(w, "\x69predicate", 10), c.s.predicatePos);
-        if (withStamp) w = head(put(w, "\x69timestamp", 10), 0, out.stamp);
-        w = put(put(w, "\x6dfallback_used", 14), R.boolItem(out.fellBack), 1);
-        w = bytesAt(put(w, "\x6dmetric_status", 14), out.status);
-        if (withNumeric) w = bytesAt(head(put(w, "\x6dnumeric_value", 14), 3, out.numeric.length), out.numeric);
+        w = W.put(w, bytes32(uint256(0xa9 + (decided ? 1 : 0) + (withNumeric ? 1 : 0) + (withStamp ? 1 : 0)) << 248), 1);
+        w = W.item(d, W.put(w, "\x66metric", 7), c.s.metricPos);
+        w = W.item(d, W.put(w, "\x69predicate", 10), c.s.predicatePos);
+        if (withStamp) w = W.head(W.put(w, "\x69timestamp", 10), 0, out.stamp);
+        w = W.put(W.put(w, "\x6dfallback_used", 14), R.boolItem(out.fellBack), 1);
+        w = W.bytesAt(W.put(w, "\x6dmetric_status", 14), out.status);
+        if (withNumeric) w = W.bytesAt(W.head(W.put(w, "\x6dnumeric_value", 14), 3, out.numeric.length), out.numeric);
         bool prov = true;
         for (uint256 i = 0; i < c.aggs.length; i++) prov = prov && c.aggs[i].provenanceOk;
-        w = put(put(w, "\x6dprovenance_ok", 14), R.boolItem(prov), 1);
-        if (decided) w = put(put(w, "\x6eevent_observed", 15), R.boolItem(out.eventCode == 2), 1);
-        w = bytesAt(put(w, "\x6esource_summary", 15), summary);
-        w = put(put(w, "\x71conflict_detected", 18), R.boolItem(out.conflict), 1);
-        w = put(put(w, "\x75insufficient_evidence", 22), R.boolItem(!decided), 1);
+        w = W.put(W.put(w, "\x6dprovenance_ok", 14), R.boolItem(prov), 1);
+        if (decided) w = W.put(W.put(w, "\x6eevent_observed", 15), R.boolItem(out.eventCode == 2), 1);
+        w = W.span(d, W.put(w, "\x6esource_summary", 15), list, end); // the committed list, equal to it
+        w = W.put(W.put(w, "\x71conflict_detected", 18), R.boolItem(out.conflict), 1);
+        w = W.put(W.put(w, "\x75insufficient_evidence", 22), R.boolItem(!decided), 1);
         uint256 nu = 0;
         for (uint256 i = 0; i < c.aggs.length; i++) {
             if (!c.aggs[i].covered) nu++;
         }
-        w = head(put(w, "\x76uncovered_requirements", 23), 4, nu);
+        w = W.head(W.put(w, "\x76uncovered_requirements", 23), 4, nu);
         for (uint256 i = 0; i < c.aggs.length; i++) {
-            if (!c.aggs[i].covered) w = item(d, w, c.s.reqIdPos[i]);
+            if (!c.aggs[i].covered) w = W.item(d, w, c.s.reqIdPos[i]);
         }
         assembly ("memory-safe") {
             mstore(o, sub(w, add(o, 32)))
             mstore(0x40, and(add(w, 31), not(31)))
         }
-    }
-
-    // --- encoding helpers (`output`'s: each writes at `w` and returns the offset after) --
-
-    /// The first `n` bytes of `word`.
-    function put(uint256 w, bytes32 word, uint256 n) private pure returns (uint256) {
-        assembly ("memory-safe") {
-            mstore(w, word)
-        }
-        return w + n;
-    }
-
-    /// The encoded item at `pos` of `d` (`PorDeduceRead.item`'s bytes).
-    function item(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
-        uint256 n = PorCbor.skip(d, pos) - pos;
-        assembly ("memory-safe") {
-            calldatacopy(w, add(d.offset, pos), n)
-        }
-        return w + n;
-    }
-
-    /// The bytes of `b`.
-    function bytesAt(uint256 w, bytes memory b) private pure returns (uint256) {
-        assembly ("memory-safe") {
-            mcopy(w, add(b, 32), mload(b))
-            w := add(w, mload(b))
-        }
-        return w;
-    }
-
-    /// A CBOR head (`PorDeduceRead.head`'s bytes: SPEC §2, shortest form).
-    function head(uint256 w, uint8 major, uint256 n) private pure returns (uint256) {
-        if (n < 24) return put(w, bytes32(uint256(major) << 253 | n << 248), 1);
-        uint256 k = n <= 0xff ? 0 : n <= 0xffff ? 1 : n <= 0xffffffff ? 2 : 3; // 1, 2, 4, 8 bytes
-        uint256 len = 1 << k;
-        w = put(w, bytes32((uint256(major) << 253 | (24 + k) << 248) | n << (248 - 8 * len)), 1 + len);
-        return w;
     }
 }
