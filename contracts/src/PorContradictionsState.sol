@@ -149,8 +149,11 @@ library PorContradictionsState {
         unchecked {
             m.count += g.count;
             if (m.numeric) {
-                if (PorDecimal.cmp(decimal(d, value(d, g.lo)), decimal(d, value(d, m.lo))) < 0) m.lo = g.lo;
-                if (PorDecimal.cmp(decimal(d, value(d, g.hi)), decimal(d, value(d, m.hi))) > 0) m.hi = g.hi;
+                // equal texts are equal canonical decimals: neither moves, nothing parsed
+                (uint256 gl, uint256 ml) = (value(d, g.lo), value(d, m.lo));
+                if (!PorCheckKeys.sameText(d, gl, ml) && PorDecimal.cmp(decimal(d, gl), decimal(d, ml)) < 0) m.lo = g.lo;
+                (uint256 gh, uint256 mh) = (value(d, g.hi), value(d, m.hi));
+                if (!PorCheckKeys.sameText(d, gh, mh) && PorDecimal.cmp(decimal(d, gh), decimal(d, mh)) > 0) m.hi = g.hi;
             } else if (m.hi == 0) {
                 bytes1 v = d[value(d, m.lo)];
                 if (d[value(d, g.lo)] != v) {
