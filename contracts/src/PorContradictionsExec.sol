@@ -40,7 +40,26 @@ contract PorContradictionsExec {
         // a PromptSpec of more top-level items than the reader keeps: its map walked
         uint256[] memory top =
             kept.length == 0 ? PorContradictionsStep.topWalked(proof, spec) : topKept(proof, spec, kept);
-        (won, checkId) = merge.recompute(proof, offsets(parts, records, at, top));
+        (won, checkId) = recompute(proof, offsets(parts, records, at, top));
+    }
+
+    /// `PorContradictionsMerge`'s run on `proof` and the offsets `w`, its call data
+    /// written here without the ABI (the length of `w`, its words, then the proof's
+    /// bytes: what the merge reads), past the free memory pointer; a revert passed on.
+    function recompute(bytes calldata proof, uint256[] memory w) private view returns (bool won, bytes32 checkId) {
+        address to = address(merge);
+        assembly ("memory-safe") {
+            let buf := mload(0x40)
+            let size := shl(5, add(mload(w), 1))
+            mcopy(buf, w, size)
+            calldatacopy(add(buf, size), proof.offset, proof.length)
+            if iszero(staticcall(gas(), to, buf, add(size, proof.length), 0, 64)) {
+                returndatacopy(0, 0, returndatasize())
+                revert(0, returndatasize())
+            }
+            won := mload(0)
+            checkId := mload(32)
+        }
     }
 
     /// `PorContradictionsStep.TOP_KEYS`' values (`conflict_policy`, `data_requirements`;
