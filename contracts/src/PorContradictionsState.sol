@@ -273,11 +273,23 @@ library PorContradictionsState {
             if (left < 4) return 0;
             uint256 q = PorCheckKeys.keyAt(d, p, 0x6677696e646f77, 7);
             if (q == 0) return 0;
-            q = PorCheckKeys.keyAt(d, PorCbor.skip(d, q), 0x67636f7665726564, 8);
+            q = PorCheckKeys.keyAt(d, windowEnd(d, q), 0x67636f7665726564, 8);
             if (q == 0 || (d[q] != 0xf4 && d[q] != 0xf5)) return 0;
             at[0] = q;
             at[1] = q = PorCheckKeys.keyAt(d, q + 1, 0x67736f7572636573, 8);
             return q == 0 ? 0 : left - 3;
+        }
+    }
+
+    /// The offset after the window value at `q`: read in place when it is {end, start} of
+    /// unsigned integers as a state is written, else skipped (the same offset).
+    function windowEnd(bytes calldata d, uint256 q) private pure returns (uint256 e) {
+        unchecked {
+            if (d[q] == 0xa2) {
+                e = PorCheckKeys.uintEnd(d, PorCheckKeys.keyAt(d, q + 1, 0x63656e64, 4)); // "\x63end"
+                e = PorCheckKeys.uintEnd(d, PorCheckKeys.keyAt(d, e, 0x657374617274, 6)); // "\x65start"
+            }
+            if (e == 0) e = PorCbor.skip(d, q);
         }
     }
 
