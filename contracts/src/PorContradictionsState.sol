@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckState} from "./PorCheckState.sol";
+import {PorContradictionsItems} from "./PorContradictionsItems.sol";
 import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
@@ -260,7 +261,8 @@ library PorContradictionsState {
             at[0] = q = PorCheckKeys.keyAt(d, q, 0x656368756e6b, 6);
             q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x656974656d73, 6);
             if (q == 0) return 0;
-            at[1] = q = PorCheckKeys.keyAt(d, PorCbor.skip(d, q), 0x6667726f757073, 7);
+            uint256 end = PorContradictionsItems.end(d, q);
+            at[1] = q = PorCheckKeys.keyAt(d, end == 0 ? PorCbor.skip(d, q) : end, 0x6667726f757073, 7);
             return q == 0 ? 0 : count - 3;
         }
     }
