@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckState} from "./PorCheckState.sol";
+import {PorContradictionsItems} from "./PorContradictionsItems.sol";
 import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
@@ -149,8 +150,11 @@ library PorContradictionsState {
         unchecked {
             m.count += g.count;
             if (m.numeric) {
-                if (PorDecimal.cmp(decimal(d, value(d, g.lo)), decimal(d, value(d, m.lo))) < 0) m.lo = g.lo;
-                if (PorDecimal.cmp(decimal(d, value(d, g.hi)), decimal(d, value(d, m.hi))) > 0) m.hi = g.hi;
+                // equal texts are equal canonical decimals: neither moves, nothing parsed
+                (uint256 gl, uint256 ml) = (value(d, g.lo), value(d, m.lo));
+                if (!PorCheckKeys.sameText(d, gl, ml) && PorDecimal.cmp(decimal(d, gl), decimal(d, ml)) < 0) m.lo = g.lo;
+                (uint256 gh, uint256 mh) = (value(d, g.hi), value(d, m.hi));
+                if (!PorCheckKeys.sameText(d, gh, mh) && PorDecimal.cmp(decimal(d, gh), decimal(d, mh)) > 0) m.hi = g.hi;
             } else if (m.hi == 0) {
                 bytes1 v = d[value(d, m.lo)];
                 if (d[value(d, g.lo)] != v) {
@@ -257,7 +261,8 @@ library PorContradictionsState {
             at[0] = q = PorCheckKeys.keyAt(d, q, 0x656368756e6b, 6);
             q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x656974656d73, 6);
             if (q == 0) return 0;
-            at[1] = q = PorCheckKeys.keyAt(d, PorCbor.skip(d, q), 0x6667726f757073, 7);
+            uint256 end = PorContradictionsItems.end(d, q);
+            at[1] = q = PorCheckKeys.keyAt(d, end == 0 ? PorCbor.skip(d, q) : end, 0x6667726f757073, 7);
             return q == 0 ? 0 : count - 3;
         }
     }
@@ -270,11 +275,23 @@ library PorContradictionsState {
             if (left < 4) return 0;
             uint256 q = PorCheckKeys.keyAt(d, p, 0x6677696e646f77, 7);
             if (q == 0) return 0;
-            q = PorCheckKeys.keyAt(d, PorCbor.skip(d, q), 0x67636f7665726564, 8);
+            q = PorCheckKeys.keyAt(d, windowEnd(d, q), 0x67636f7665726564, 8);
             if (q == 0 || (d[q] != 0xf4 && d[q] != 0xf5)) return 0;
             at[0] = q;
             at[1] = q = PorCheckKeys.keyAt(d, q + 1, 0x67736f7572636573, 8);
             return q == 0 ? 0 : left - 3;
+        }
+    }
+
+    /// The offset after the window value at `q`: read in place when it is {end, start} of
+    /// unsigned integers as a state is written, else skipped (the same offset).
+    function windowEnd(bytes calldata d, uint256 q) private pure returns (uint256 e) {
+        unchecked {
+            if (d[q] == 0xa2) {
+                e = PorCheckKeys.uintEnd(d, PorCheckKeys.keyAt(d, q + 1, 0x63656e64, 4)); // "\x63end"
+                e = PorCheckKeys.uintEnd(d, PorCheckKeys.keyAt(d, e, 0x657374617274, 6)); // "\x65start"
+            }
+            if (e == 0) e = PorCbor.skip(d, q);
         }
     }
 

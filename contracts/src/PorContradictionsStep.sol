@@ -64,8 +64,11 @@ library PorContradictionsStep {
             (ok, reqIds) = requirementIds(d, reqs, f);
             if (!ok) return (false, reqIds, 0);
             // Absent is invalid too: a record's bytes hold its defaults (canonical form, §4).
-            PorCheckKeys.find(d, policy, TOLERANCE, f);
-            tolerance = f[0];
+            tolerance = toleranceAt(d, policy);
+            if (tolerance == 0) {
+                PorCheckKeys.find(d, policy, TOLERANCE, f);
+                tolerance = f[0];
+            }
             (bool text, uint256 to, uint256 tl) = tolerance == 0 ? (false, 0, 0) : PorCbor.str(d, tolerance, PorCbor.TEXT);
             ok = text && PorDecimal.isCanonical(d, to, tl) && d[to] != "-";
         }
@@ -84,6 +87,31 @@ library PorContradictionsStep {
     bytes private constant TOLERANCE = "\x11numeric_tolerance";
     bytes private constant REQ_ID = "\x0erequirement_id";
 
+    /// `numeric_tolerance`'s value when the `conflict_policy` map at `policy` (0: absent)
+    /// is {on_conflict (a text), numeric_tolerance} as a PromptSpec is written, read in
+    /// place; else 0 (the caller walks it: `find`'s answer either way).
+    function toleranceAt(bytes calldata d, uint256 policy) private pure returns (uint256) {
+        unchecked {
+            if (policy == 0 || d[policy] != 0xa2) return 0;
+            // "\x6bon_conflict", then "\x71numeric_tolerance"
+            uint256 q = PorCheckKeys.textEnd(d, PorCheckKeys.keyAt(d, policy + 1, 0x6b6f6e5f636f6e666c696374, 12));
+            return PorCheckKeys.keyAt(d, q, 0x716e756d657269635f746f6c6572616e6365, 18);
+        }
+    }
+
+    /// `requirement_id`'s value when the data requirement map at `p` begins {description
+    /// (a text), requirement_id} as a PromptSpec is written (no key sorts between them),
+    /// read in place; else 0 (the caller walks it: `find`'s answer either way).
+    function requirementIdAt(bytes calldata d, uint256 p) private pure returns (uint256) {
+        unchecked {
+            uint8 ib = uint8(d[p]);
+            if (ib < 0xa2 || ib > 0xb7) return 0;
+            // "\x6bdescription", then "\x6erequirement_id"
+            uint256 q = PorCheckKeys.textEnd(d, PorCheckKeys.keyAt(d, p + 1, 0x6b6465736372697074696f6e, 12));
+            return PorCheckKeys.keyAt(d, q, 0x6e726571756972656d656e745f6964, 15);
+        }
+    }
+
     /// The requirement id texts of `data_requirements` at `reqs` (0: absent): 1..8 maps,
     /// each with an Id `requirement_id`, none twice; `f` a buffer.
     function requirementIds(bytes calldata d, uint256 reqs, uint256[] memory f)
@@ -96,8 +124,11 @@ library PorContradictionsStep {
             if (!isArray || n == 0 || n > MAX_REQUIREMENTS) return (false, ids);
             ids = new uint256[](n);
             for (uint256 i = 0; i < n; i++) {
-                PorCheckKeys.find(d, p, REQ_ID, f);
-                uint256 id = f[0];
+                uint256 id = requirementIdAt(d, p);
+                if (id == 0) {
+                    PorCheckKeys.find(d, p, REQ_ID, f);
+                    id = f[0];
+                }
                 if (id == 0) return (false, ids);
                 (bool idOk,,) = PorRecords.isId(d, id);
                 if (!idOk) return (false, ids);
