@@ -87,7 +87,7 @@ def _harness() -> tuple[EVM, str]:
             "src/SkipHarness.sol": {"SkipHarness": ["evm.deployedBytecode.object"]}
         },
     }
-    out = subprocess.run(  # noqa: S603 - node from PATH, as compile.mjs is run
+    out = subprocess.run(
         ["node", "--input-type=module", "-e", COMPILE, str(ROOT)],  # noqa: S607
         input=json.dumps({"language": "Solidity", "sources": sources, "settings": settings}),
         capture_output=True,
