@@ -106,18 +106,26 @@ library PorCbor {
     function skip(bytes calldata data, uint256 pos) internal pure returns (uint256 next) {
         assembly ("memory-safe") {
             next := add(data.offset, pos)
-            for { let left := 1 } left { left := sub(left, 1) } {
-                let ib := shr(248, calldataload(next))
-                let arg := and(ib, 31)
+            for { let units := 1 } units {} {
+                let hb := shr(248, calldataload(next))
+                if lt(sub(hb, 0x60), 24) {
+                    // a short text (most often a key): its head and bytes
+                    next := add(next, sub(hb, 0x5f))
+                    units := sub(units, 1)
+                    continue
+                }
+                let a := and(hb, 31)
                 next := add(next, 1)
-                if gt(arg, 23) {
-                    let width := shl(sub(arg, 24), 1)
-                    arg := shr(sub(256, shl(3, width)), calldataload(next))
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    a := shr(sub(256, shl(3, width)), calldataload(next))
                     next := add(next, width)
                 }
-                let m := shr(6, ib)
-                next := add(next, mul(eq(m, 1), arg))
-                left := add(left, mul(eq(m, 2), shl(shr(5, and(ib, 0x20)), arg)))
+                // a nibble of 0x421100 per major (hb >> 5): bit 0 a string (its bytes follow),
+                // bits 1-2 the units a count opens (1 an array's, 2 a map's)
+                let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                next := add(next, mul(and(f, 1), a))
+                units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
             }
             next := sub(next, data.offset)
         }

@@ -71,21 +71,29 @@ library PorCborKeys {
         assembly ("memory-safe") {
             // the offset after the item at q (PorCbor.skip)
             function skip(b, q) -> r {
-                r := q
-                for { let items := 1 } items { items := sub(items, 1) } {
-                    let ib := byte(0, calldataload(add(b, r)))
-                    let a := and(ib, 31)
+                r := add(b, q)
+                for { let units := 1 } units {} {
+                    let hb := shr(248, calldataload(r))
+                    if lt(sub(hb, 0x60), 24) {
+                        // a short text (most often a key): its head and bytes
+                        r := add(r, sub(hb, 0x5f))
+                        units := sub(units, 1)
+                        continue
+                    }
+                    let a := and(hb, 31)
                     r := add(r, 1)
                     if gt(a, 23) {
                         let width := shl(sub(a, 24), 1)
-                        a := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
+                        a := shr(sub(256, shl(3, width)), calldataload(r))
                         r := add(r, width)
                     }
-                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
-                    let m := shr(6, ib)
-                    r := add(r, mul(eq(m, 1), a))
-                    items := add(items, mul(eq(m, 2), shl(shr(5, and(ib, 0x20)), a)))
+                    // a nibble of 0x421100 per major (hb >> 5): bit 0 a string (its bytes follow),
+                    // bits 1-2 the units a count opens (1 an array's, 2 a map's)
+                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                    r := add(r, mul(and(f, 1), a))
+                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
                 }
+                r := sub(r, b)
             }
             // keeps v in `out` at the first key not yet found whose word is w: found or not
             function keep(ws, out, w, v) -> found {
@@ -142,20 +150,29 @@ library PorCborKeys {
                 mstore(add(e, shl(5, i)), p)
                 // the value: a text where asked; skipped (PorCbor.skip)
                 if and(shr(i, texts), 1) { if iszero(eq(shr(5, byte(0, calldataload(add(b, p)))), 3)) { ok := 0 } }
-                for { let items := 1 } items { items := sub(items, 1) } {
-                    let ib := byte(0, calldataload(add(b, p)))
-                    let a := and(ib, 31)
+                p := add(b, p)
+                for { let units := 1 } units {} {
+                    let hb := shr(248, calldataload(p))
+                    if lt(sub(hb, 0x60), 24) {
+                        // a short text (most often a key): its head and bytes
+                        p := add(p, sub(hb, 0x5f))
+                        units := sub(units, 1)
+                        continue
+                    }
+                    let a := and(hb, 31)
                     p := add(p, 1)
                     if gt(a, 23) {
                         let width := shl(sub(a, 24), 1)
-                        a := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                        a := shr(sub(256, shl(3, width)), calldataload(p))
                         p := add(p, width)
                     }
-                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
-                    let m := shr(6, ib)
-                    p := add(p, mul(eq(m, 1), a))
-                    items := add(items, mul(eq(m, 2), shl(shr(5, and(ib, 0x20)), a)))
+                    // a nibble of 0x421100 per major (hb >> 5): bit 0 a string (its bytes follow),
+                    // bits 1-2 the units a count opens (1 an array's, 2 a map's)
+                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                    p := add(p, mul(and(f, 1), a))
+                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
                 }
+                p := sub(p, b)
             }
             next := p
         }
