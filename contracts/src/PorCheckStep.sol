@@ -12,14 +12,11 @@ import {PorIds} from "./PorIds.sol";
 
 /// @title PorCheckStep: a `check_requirement` chunk re-executed on chain (SPEC §12.5.3,
 /// §12.5.2 cards, §12.5.1 citations, §10.5 step 7).
-/// @notice The step cites its extract steps (the k-th standing for the k-th cited item,
-/// read through its card and claims) and, for chunk c > 0, chunk c-1 (P); the
-/// PromptSpec's fields are read by `PorCheckSpec`.
-/// Comparison: the record is large and fully determined by its inputs, and every map in
-/// it has a fixed key set, so the recomputed `output` and `description` are written as
-/// canonical bytes in memory (`PorCheckRecord`, `PorCheckWrite`, bounded by the committed size) and
-/// compared by hash with the committed ones: one comparison, no walk that could accept
-/// an extra key or a reordered entry.
+/// @notice The step cites its extract steps (the k-th: the k-th item, read through its
+/// card and claims) and, for chunk c > 0, chunk c-1 (P); `PorCheckSpec` reads the
+/// PromptSpec. Every map of the record has a fixed key set, so the recomputed `output`
+/// and `description` are written as canonical bytes (`PorCheckRecord`, `PorCheckWrite`,
+/// bounded by the committed size) and compared by hash: no walk to accept an extra key.
 library PorCheckStep {
     bytes32 internal constant KIND = PorIds.CHECK_REQUIREMENT;
     bytes32 internal constant UNEXECUTABLE = PorIds.UNEXECUTABLE;
@@ -156,10 +153,9 @@ library PorCheckStep {
     bytes private constant CLAIMS = "\x06claims";
     bytes private constant OUT_IDS = "\x0bevidence_id\x0erequirement_id";
 
-    /// The item whose id is at `eid`, read through the extract step at leaf offset `b`:
-    /// it cites exactly that id, its output names it and R, its card is in range, its
-    /// claims are well-typed (step_io.read_card, read_extract). The output is walked once:
-    /// its card and claims, then the keys after the claims from where their read ended.
+    /// The item whose id is at `eid`, through the extract step at leaf offset `b`: it cites
+    /// exactly that id, its output names it and R, its card is in range, its claims are
+    /// well-typed (step_io.read_card, read_extract); the output walked once.
     function readExtract(bytes calldata d, uint256 b, uint256[] memory at, uint256 eid, uint256 rid, uint256 skip)
         private
         pure
@@ -244,11 +240,7 @@ library PorCheckStep {
 
     /// The extract step cites exactly `eid` and its output's evidence_id (at `own`) and
     /// requirement_id (at `req`) are texts naming `eid` and R.
-    function names(bytes calldata d, uint256 evidence, uint256 own, uint256 req, uint256 eid, uint256 rid)
-        private
-        pure
-        returns (bool)
-    {
+    function names(bytes calldata d, uint256 evidence, uint256 own, uint256 req, uint256 eid, uint256 rid) private pure returns (bool) {
         (, uint256 n, uint256 cited) = PorCbor.container(d, evidence, PorCbor.ARRAY);
         (bool e1,,) = own == 0 ? (false, 0, 0) : PorCbor.str(d, own, PorCbor.TEXT);
         (bool e2,,) = req == 0 ? (false, 0, 0) : PorCbor.str(d, req, PorCbor.TEXT);
@@ -256,11 +248,9 @@ library PorCheckStep {
             && PorCheckKeys.sameText(d, req, rid);
     }
 
-    /// output.card (at `p`): exactly its five keys, each in range (SPEC §12.5.2); the
-    /// source id, retrieved_at, and status_code and provenance_tier packed in `reasons`
-    /// until `admit` reads them. `end`: the offset after the card, 0 when it is not valid.
-    /// Five entries whose keys are exactly the card's hold them in their §2 order (a
-    /// checked document's keys are unique and sorted): read in place, key by key.
+    /// output.card (at `p`): exactly its five keys, in range (SPEC §12.5.2), read in place
+    /// in their §2 order; status_code and provenance_tier packed in `reasons` for `admit`.
+    /// `q`: the offset after the card, 0 when it is not valid.
     function card(bytes calldata d, uint256 p, Item memory it) private pure returns (uint256 q) {
         if (p == 0 || d[p] != 0xa5) return 0;
         it.sid = PorCheckKeys.keyAt(d, p + 1, 0x69736f757263655f6964, 10);
@@ -314,14 +304,9 @@ library PorCheckStep {
     /// A claim's keys, in §2 order: its `f` slots 0..4.
     bytes internal constant CLAIM_KEYS = "\x03key\x04kind\x04path\x05value\x08claim_id";
 
-    /// A claim map: kind text, a value of that kind, claim_id, key and path texts; `f`
-    /// (five words) gets the positions of its CLAIM_KEYS values (one walk), `end` the
-    /// offset after the map when the walk reached it (else 0).
-    function claim(bytes calldata d, uint256 p, uint256[] memory f)
-        internal
-        pure
-        returns (bool ok, uint8 kind, uint256 end)
-    {
+    /// A claim map: kind text, a value of that kind, claim_id, key and path texts; `f` gets
+    /// its CLAIM_KEYS values' positions (one walk); the offset after the map, else 0.
+    function claim(bytes calldata d, uint256 p, uint256[] memory f) internal pure returns (bool ok, uint8 kind, uint256 end) {
         end = claimAt(d, p, f);
         // read in place: key, kind, path and claim_id are texts
         bool texts = end != 0;
