@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,12 +28,19 @@ from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
 from proof_check_support import CALLER, new_evm
 from pyrevm import EVM, AccountInfo
+from setup_gate import needs
 
 from por.encoding import encode
 from por.signing.eip712 import keccak256
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "contracts" / "src"
+sys.path.insert(0, str(ROOT / "bench"))
+
+from gasprof import srcmap  # noqa: E402
+
+#: The harness is compiled with the pinned solc-js (`cd contracts && npm ci`).
+SOLC = needs("contracts-npm", srcmap.missing())
 
 HARNESS = """// SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
@@ -194,6 +202,7 @@ def _doc(seed: int) -> Any:
     ]
 
 
+@SOLC
 @pytest.mark.parametrize("seed", range(40))
 def test_skip_every_item(seed: int) -> None:
     doc = _doc(seed)
@@ -209,6 +218,7 @@ def test_skip_every_item(seed: int) -> None:
     assert list(ends) == [e for _, e, _ in items]
 
 
+@SOLC
 @pytest.mark.parametrize("seed", range(40))
 def test_map_walks(seed: int) -> None:
     doc = _doc(seed)
