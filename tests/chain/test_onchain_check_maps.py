@@ -15,20 +15,19 @@ the chunk recomputed by por's ``recompute_step`` where it can be.
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from bundle_edits import honest, recommit
-from exec_support import ExecChecker, recomputed
+from bundle_edits import honest
+from exec_support import ExecChecker
 from test_onchain_check import chunks_of, many_items
 from test_onchain_contradictions_maps import EDITS as STATE_EDITS
-from test_onchain_contradictions_maps import cases
+from test_onchain_contradictions_maps import cases, edit_output
 
 from por.bundle.layout import Bundle
-from por.encoding import decode, encode
+from por.encoding import decode
 
 COUNTS: Counter[str] = Counter()
 _CHAIN = ExecChecker("PorCheckExec")
@@ -110,30 +109,16 @@ def _cited_extract(bundle: Bundle) -> tuple[int, int]:
 def test_extract_map_edit(market: str, name: str) -> None:
     bundle = honest(market)
     index, extract = _cited_extract(bundle)
-    steps = list(bundle.steps)
-    body = copy.deepcopy(decode(steps[extract]))
-    EDITS[name](body["output"])
-    steps[extract] = encode(body)
-    _CHAIN.compare(recommit(bundle, steps=steps), index, f"maps.{name}", COUNTS)
-    again = recomputed(bundle, steps, index)
-    if again is not None:
-        steps[index] = again
-        _CHAIN.compare(recommit(bundle, steps=steps), index, "maps.recomputed", COUNTS)
+    edit_output(_CHAIN, bundle, index, extract, EDITS[name],
+                label=f"maps.{name}", counts=COUNTS)
 
 
 @pytest.mark.parametrize(("market", "name"), cases(("08-quorum-agree", "01-boolean-observed")))
 def test_prior_state_map_edit(market: str, name: str) -> None:
     bundle = many_items(market, 12)
     index, prior = chunks_of(bundle)[1], chunks_of(bundle)[0]
-    steps = list(bundle.steps)
-    body = copy.deepcopy(decode(steps[prior]))
-    STATE_EDITS[name](body["output"])
-    steps[prior] = encode(body)
-    _CHAIN.compare(recommit(bundle, steps=steps), index, f"state.{name}", COUNTS)
-    again = recomputed(bundle, steps, index)
-    if again is not None:
-        steps[index] = again
-        _CHAIN.compare(recommit(bundle, steps=steps), index, "state.recomputed", COUNTS)
+    edit_output(_CHAIN, bundle, index, prior, STATE_EDITS[name],
+                label=f"state.{name}", counts=COUNTS)
 
 
 def test_extract_map_outcomes() -> None:

@@ -187,20 +187,30 @@ def cases(markets: tuple[str, str]) -> list[tuple[str, str]]:
 CASES = cases(MARKETS)
 
 
+def edit_output(chain: ExecChecker, bundle: Bundle, index: int, cited: int, edit: Edit, *,
+                label: str, counts: Counter[str]) -> Any:
+    """Edit the output of the step at leaf ``cited`` and compare chain with Python on the
+    step at ``index``: forged (the step unchanged), then recomputed by por where it can
+    be. Returns the recomputed proof's answer, or None when none was recomputed."""
+    steps = list(bundle.steps)
+    body = copy.deepcopy(decode(steps[cited]))
+    edit(body["output"])
+    steps[cited] = encode(body)
+    chain.compare(recommit(bundle, steps=steps), index, f"{label}.forged", counts)
+    again = recomputed(bundle, steps, index)
+    if again is None:
+        return None
+    steps[index] = again
+    return chain.compare(recommit(bundle, steps=steps), index, f"{label}.recomputed", counts)
+
+
 @pytest.mark.parametrize(("market", "name"), CASES)
 def test_chunk_map_edit(market: str, name: str) -> None:
     bundle = honest(market)
     index, chunk = _chunk_index(bundle)
-    steps = list(bundle.steps)
-    body = copy.deepcopy(decode(steps[chunk]))
-    EDITS[name](body["output"])
-    steps[chunk] = encode(body)
-    forged = recommit(bundle, steps=steps)
-    _CHAIN.compare(forged, index, f"maps.{name}", COUNTS)
-    again = recomputed(bundle, steps, index)
-    if again is not None:
-        steps[index] = again
-        answer = _CHAIN.compare(recommit(bundle, steps=steps), index, "maps.recomputed", COUNTS)
+    answer = edit_output(_CHAIN, bundle, index, chunk, EDITS[name],
+                         label=f"maps.{name}", counts=COUNTS)
+    if answer is not None:
         COUNTS[f"recomputed:{answer[1] if answer else None}"] += 1
 
 
