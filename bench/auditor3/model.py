@@ -74,6 +74,11 @@ def hashing(r: dict[str, Any], v: str) -> Fraction:
     return H * int(r["sha" + v]) + W * int(r["hashed" + v])
 
 
+def profiled(table: dict[str, tuple[int, int]], r: dict[str, Any]) -> bool:
+    """The row is the one profiled: its class, its /2 proof's bytes."""
+    return bool(table.get(r["class"], (0, -1))[1] == r["bytes2"])
+
+
 class Model:
     """The fitted figures, from measured rows (dicts of bench/auditor3_model.py)."""
 
@@ -101,8 +106,8 @@ class Model:
         """The parts walk and carried fields of the /2 or /3 proof: the fitted walk,
         scaled for a kind with its own profiled walker (``profiled.WALK``)."""
         fitted = self.walk(r["items" + v], r["fields" + v])
-        if r["class"] in WALK:
-            return fitted * WALK[r["class"]] / self.walk(r["items2"], r["fields2"])
+        if profiled(WALK, r):
+            return fitted * WALK[r["class"]][0] / self.walk(r["items2"], r["fields2"])
         return fitted
 
     def shared(self, r: dict[str, Any], v: str, *, today: bool = False) -> Fraction:
@@ -116,7 +121,7 @@ class Model:
     def source(self, r: dict[str, Any]) -> str:
         """Where a row's own part comes from: "run", "profile" or "fit" (residual)."""
         return ("run" if r["common"] is not None and r["exec"] is not None
-                else "profile" if r["class"] in OWN else "fit")
+                else "profile" if profiled(OWN, r) else "fit")
 
     def own2(self, r: dict[str, Any]) -> Fraction:
         """The kind's own stages, without what the model counts as common."""
@@ -124,7 +129,7 @@ class Model:
         if how == "run":
             return Fraction(r["exec"] - r["common"] - r["spec_pass2"])
         if how == "profile":
-            own = Fraction(OWN[r["class"]] - int(r["pass_in_own2"]))
+            own = Fraction(OWN[r["class"]][0] - int(r["pass_in_own2"]))
             if r["kind"] in WALK_IN_OWN:
                 own -= self.walk(r["items2"], r["fields2"])
             return own

@@ -214,8 +214,9 @@ def test_model_recovers_its_terms_and_names_their_sources() -> None:
     assert [model.source(r) for r in rows] == ["run"] * 5 + ["fit"]
     assert all(model.settle2(r) == r["settle"] for r in rows)
     assert all(model.common2(r) == r["common"] for r in rows[:5])
-    name = next(iter(OWN))
-    assert model.source({**rows[-1], "class": name}) == "profile"
+    name, (_gas, nbytes) = next(iter(OWN.items()))
+    assert model.source({**rows[-1], "class": name, "bytes2": nbytes}) == "profile"
+    assert model.source({**rows[-1], "class": name, "bytes2": nbytes + 1}) == "fit"
 
 
 def test_every_default_row_has_a_measured_own_part() -> None:
