@@ -2,15 +2,15 @@
 today's contracts (revm, the committed build), most of them in the same run; applied
 to /2 (calibration: its error is printed) and to /3 (the projection).
 
-    settle = registry(bytes) + route + reader(proof) + exec
+    settle = calls(bytes) + reader(proof) + exec
     exec   = common + own
     common = sum reader(leaf) + H * sha + W * hashed + P * items + Q * fields + C
 
 * ``reader(doc)``: ``PorProofCheck.checkCbor`` on the document's exact bytes, less the
   call's base (``checkCbor`` of an empty map): the §2 reader, measured per document,
   for the /2 proof and each leaf it carries, and for the /3 proof and each entry leaf.
-* ``registry(bytes)``: ``settleByProof`` less ``checkProof``, fitted as a + b*bytes.
-* ``route``: ``checkProof`` less the executor less ``reader(proof)``, the median.
+* ``calls(bytes)``: the registry and the checker's route (``settleByProof`` less the
+  executor less ``reader(proof)``), fitted as a + b n + c n^2 in the proof's bytes n.
 * ``common`` (SPEC §10.5 steps 1-6 and the PromptSpec's §2 pass): ``H`` per SHA-256
   step and ``W`` per leaf byte hashed (``profiled.py``: the profiled Merkle group);
   ``P`` per walked item (each /2 InclusionProof map and its record's top level; for /3
@@ -37,20 +37,6 @@ from auditor3.profiled import OWN, REWALK, SPEC_READ, WALK, WALK_IN_OWN, H, W
 
 #: The step kinds whose common part ``bench/common_part.py`` measures apart.
 STEP_KINDS = ("check_requirement", "aggregate", "contradictions", "deduce")
-
-
-def median(values: list[Any]) -> Any:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
-
-
-def fit_line(points: list[tuple[int, int]]) -> tuple[Fraction, Fraction]:
-    """Least squares y = a + b x, exact rationals."""
-    n = len(points)
-    sx, sy = sum(x for x, _ in points), sum(y for _, y in points)
-    sxx, sxy = sum(x * x for x, _ in points), sum(x * y for x, y in points)
-    b = Fraction(n * sxy - sx * sy, n * sxx - sx * sx)
-    return Fraction(sy - b * sx, n), b
 
 
 def least_squares(rows: list[list[Fraction]], ys: list[Fraction]) -> list[Fraction]:
@@ -88,10 +74,15 @@ class Model:
         of the reader per item plugs in here, e.g. 1/2); ``own_cut``: gas removed
         from a kind's own stages (e.g. the re-walk cuts), by kind."""
         self.scale, self.own_cut = scale, own_cut or {}
-        self.reg_a, self.reg_b = fit_line([(r["bytes2"], r["settle"] - r["checkProof"])
-                                           for r in rows])
-        self.route = median([r["checkProof"] - r["exec"] - r["reader2"] for r in rows
-                             if r["exec"] is not None])
+        # the registry and the checker's route (settleByProof less the executor less
+        # the §2 reader over the proof: calldata copied into memory twice, the calls),
+        # a + b n + c n^2 in the proof's bytes n (memory grows quadratically), least
+        # squares of the relative error over the rows with an executor
+        routed = [r for r in rows if r["exec"] is not None]
+        self.a, self.b, self.c2 = least_squares(
+            [[Fraction(x, r["settle"]) for x in (1, r["bytes2"], r["bytes2"] ** 2)]
+             for r in routed],
+            [Fraction(r["settle"] - r["exec"] - r["reader2"], r["settle"]) for r in routed])
         measured = [r for r in rows if r["common"] is not None]
         self.p, self.q, self.c = least_squares(
             [[Fraction(x, r["common"]) for x in (r["items2"], r["fields2"], 1)]
@@ -114,7 +105,8 @@ class Model:
         """The shared terms of the /2 or /3 proof; the reader at ``scale`` unless
         ``today``."""
         scale = Fraction(1) if today else self.scale
-        return (self.reg_a + self.reg_b * int(r["bytes" + v]) + Fraction(self.route)
+        n = int(r["bytes" + v])
+        return (self.a + self.b * n + self.c2 * n * n
                 + scale * int(r["reader" + v] + r["leaves" + v]) + hashing(r, v)
                 + self.walk_of(r, v))
 
@@ -163,8 +155,8 @@ class Model:
         return round(self.shared(r, "3") + max(own, Fraction(0)))
 
     def figures(self) -> dict[str, str]:
-        return {"registry": f"{round(self.reg_a)} + {round(self.reg_b * 1000)}/1000 a byte",
-                "route": str(self.route),
+        return {"registry and route": f"{round(self.a)} + {round(self.b * 1000)}/1000 a byte"
+                f" + {round(self.c2 * 10**9)}/10^9 a byte squared",
                 "H (per SHA-256 step, profiled)": str(H),
                 "W (per leaf byte hashed, profiled)": f"{round(W * 1000)}/1000",
                 "P (per walked item)": str(round(self.p)),
