@@ -35,6 +35,7 @@ from typing import Any
 
 from auditor3.profiled import OWN, REWALK, SPEC_READ, WALK, WALK_IN_OWN, H, W
 
+
 def least_squares(rows: list[list[Fraction]], ys: list[Fraction]) -> list[Fraction]:
     """The x minimising |A x - y| (normal equations, Gauss-Jordan), exact rationals."""
     n = len(rows[0])
