@@ -166,3 +166,70 @@ def test_every_malformed_entry_list_is_shown(typical: list[tuple[str, bytes, byt
     assert first_fault("prompt_spec", more) == ("record.entry_count", (length, end, end + 1))
     fewer = [*leaves[:length], bytes(encode([["data_requirements"], 0])), *leaves[length + 1:]]
     assert first_fault("prompt_spec", fewer) == ("record.entry_count", (length, length + 1))
+
+
+def test_least_squares_is_exact_on_a_consistent_system() -> None:
+    from fractions import Fraction
+
+    from auditor3.model import least_squares
+
+    rows = [[Fraction(x), Fraction(y), Fraction(1)] for x, y in ((1, 7), (4, 2), (9, 9), (3, 5))]
+    want = [Fraction(271), Fraction(15, 8), Fraction(14_000)]
+    ys = [sum((a * b for a, b in zip(r, want, strict=True)), Fraction(0)) for r in rows]
+    assert least_squares(rows, ys) == want
+
+
+def _row(name: str, kind: str, common: int | None, **over: int) -> dict[str, Any]:
+    """A synthetic measured row: every term the model reads, its settle the model's own
+    sum (registry 9 000 + 1 a byte, route 10 000, own 50 000; the common part
+    300 a walked item + 2 a carried byte + 12 000, and the hashing of profiled.py)."""
+    from auditor3.model import hashing
+
+    r: dict[str, Any] = {"class": name, "kind": kind, "bytes2": 4000, "reader2": 20_000,
+                         "leaves2": 90_000, "spec_pass2": 30_000, "sha2": 20, "hashed2": 3000,
+                         "items2": 150, "fields2": 1000, "pass_in_own2": 0, **over}
+    walk = 300 * r["items2"] + 2 * r["fields2"] + 12_000
+    shared = r["leaves2"] - r["spec_pass2"] + hashing(r, "2") + walk
+    r["common"] = round(shared) if common is not None else None
+    r["exec"] = round(shared) + r["spec_pass2"] + 50_000
+    r["checkProof"] = 10_000 + r["reader2"] + r["exec"]
+    r["settle"] = 9_000 + r["bytes2"] + r["checkProof"]
+    return r
+
+
+def test_model_recovers_its_terms_and_names_their_sources() -> None:
+    """The fit recovers the common part's P, Q, C; a step row's own part is measured
+    (exec - common - PromptSpec pass), a profiled row's comes from profiled.OWN, any
+    other is the residual: /2 is then exact on every synthetic row."""
+    from fractions import Fraction
+
+    from auditor3.model import Model
+    from auditor3.profiled import OWN
+
+    rows = [_row(f"step {i}", "deduce", 1, items2=100 + 37 * i, fields2=500 + 900 * i * i,
+                 bytes2=3000 + 500 * i) for i in range(5)]
+    rows.append(_row("other", "map", None))
+    model = Model(rows)
+    assert (model.p, model.q, model.c) == (Fraction(300), Fraction(2), Fraction(12_000))
+    assert [model.source(r) for r in rows] == ["run"] * 5 + ["fit"]
+    assert all(model.settle2(r) == r["settle"] for r in rows)
+    assert all(model.common2(r) == r["common"] for r in rows[:5])
+    name, (_gas, nbytes) = next(iter(OWN.items()))
+    assert model.source({**rows[-1], "class": name, "bytes2": nbytes}) == "profile"
+    assert model.source({**rows[-1], "class": name, "bytes2": nbytes + 1}) == "fit"
+
+
+def test_every_default_row_has_a_measured_own_part() -> None:
+    """Every row of gas_steps.py and largest_gas.py (default caps) whose executor has no
+    common part bench/common_part.py measures has profiled own stages (so no default
+    row is a residual 'fit'), and every profiled class names such a row."""
+    from auditor3.profiled import OWN, WALK
+    from auditor3_model import COMMON_KINDS
+    from gas_steps import cases
+    from largest_gas import KINDS
+
+    rows = [(name, executor) for name, _t, executor, _entry, _make in cases()]
+    rows += [(f"{kind.name} [{shape}]", kind.executor) for kind in KINDS for shape in kind.shapes]
+    unmeasured = {name for name, executor in rows if executor not in COMMON_KINDS}
+    assert unmeasured == set(OWN)
+    assert set(WALK) <= set(OWN)
