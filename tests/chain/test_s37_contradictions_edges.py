@@ -8,7 +8,10 @@ two keys among the §2 pass's kept top-level offsets (``topKept``; more than
 (``toleranceAt``) and each data requirement's ``requirement_id`` right after its
 ``description`` (``requirementIdAt``). Here each sits at an edge:
 ``test_onchain_contradictions_items.py`` edits items with 40-byte texts; here the last
-(or first) item's texts are 23/24, 255/256 and 65535/65536 bytes, its reasons 23/24
+(or first) item's texts are 23/24, 255/256 and 65535/65536 bytes of ``fgroups``
+repeated (the ``groups`` key's encoding at every phase: a wrong end inside the last item
+would find it; ``PorContradictionsItems.end`` is held to ``PorCbor.skip`` directly in
+``test_s37_skip_edges.py``), its reasons 23/24
 texts, ``observed_at`` every integer width, the list 23/24 items; the window's bounds
 every width; descriptions of 23/24/255/256 bytes before a requirement id of 23..128
 bytes, two requirements apart in one byte at a word edge (rebuilt by por, so honest,
@@ -59,13 +62,24 @@ def _count(n: int) -> Callable[[list[Any]], None]:
     return lambda items: items.extend(copy.deepcopy(items[0]) for _ in range(n - len(items)))
 
 
+def _mimic(n: int, phase: int) -> str:
+    """``n`` bytes of ``fgroups`` repeated from ``phase``: ``\x66groups`` is the ``groups``
+    key's encoding, so an end computed wrongly inside the text finds the key there for
+    one of the seven phases (and the chain would read the next bytes as the groups)."""
+    return ("fgroups" * (n // 7 + 2))[phase:phase + n]
+
+
 ITEM_EDITS: dict[str, Callable[[list[Any]], None]] = {
-    **{f"{f}{n}": _last(**{f: "x" * n}) for f in ("source_id", "evidence_id", "observed_from")
-       for n in EDGE_TEXTS},
-    **{f"first_observed_from{n}": _first(observed_from="x" * n) for n in EDGE_TEXTS},
-    **{f"gate_reason{n}": _last(gate_reason="g" * n) for n in (0, 23, 24, 256, 65536)},
+    **{f"{f}{n}p{ph}": _last(**{f: _mimic(n, ph)})
+       for f in ("source_id", "evidence_id", "observed_from") for n in EDGE_TEXTS
+       for ph in range(7)},
+    **{f"first_observed_from{n}p{ph}": _first(observed_from=_mimic(n, ph))
+       for n in EDGE_TEXTS for ph in range(7)},
+    **{f"gate_reason{n}p{ph}": _last(gate_reason=_mimic(n, ph))
+       for n in (0, 23, 24, 256, 65536) for ph in range(7)},
     **{f"reasons{n}": _last(reasons=["r"] * n, admitted=False) for n in (22, 23, 24)},
-    **{f"reason_text{n}": _last(reasons=["r" * n], admitted=False) for n in EDGE_TEXTS},
+    **{f"reason_text{n}p{ph}": _last(reasons=[_mimic(n, ph)], admitted=False)
+       for n in EDGE_TEXTS for ph in range(7)},
     **{f"observed_at{u}": _last(observed_at=u)
        for u in (0, 23, 24, 255, 256, 65535, 65536, 2**32 - 1, 2**32, 2**63 - 1)},
     **{f"count{n}": _count(n) for n in (23, 24)},
@@ -133,6 +147,12 @@ def test_requirement_ids_apart_in_one_byte(length: int) -> None:
         _CHAIN.compare(recommit(bundle, steps=steps), index, "rid.swapped", COUNTS)
         for n in (0, 23, 24, 255, 256):
             _CHAIN.compare(_with_description(bundle, n), index, "rid.description", COUNTS)
+        # a cited state's sources: a source_id repeated, or its sibling (apart in byte k)
+        for j, other in ((1, 0), (2, 1), (2, 9)):
+            def edit(out: dict[str, Any], j: int = j, other: int = other) -> None:
+                srcs = out["sources"]
+                srcs[j]["source_id"] = srcs[other]["source_id"] if other < j else names(other)
+            _CHAIN.compare(_state_edit(bundle, edit), index, "rid.sources", COUNTS)
 
 
 def test_tolerance_texts() -> None:
