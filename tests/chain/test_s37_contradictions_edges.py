@@ -168,16 +168,32 @@ def test_tolerance_texts() -> None:
         assert answer is not None and answer[:2] == (False, "one_step.match"), tolerance
 
 
+def _deep(depth: int) -> Any:
+    v: Any = "leaf"
+    for i in range(depth):
+        v = [v] if i % 2 else {"k": v}
+    return v
+
+
+#: Values of the extra keys, each skipped by the walk: every head edge, 23/24 entries,
+#: nested to the depth limit (the PromptSpec's map is depth 1).
+SKIPPED: list[Any] = [7, 2**32, -2**63, True, "t" * 24, "t" * 256, b"\x60" * 24,
+                      {f"k{j:02d}": j for j in range(24)}, list(range(23)), list(range(24)),
+                      [{"a": [1] * 24}] * 23, _deep(31), "x" * 65536]
+
+
 @pytest.mark.parametrize("market", MARKETS)
 def test_prompt_spec_past_the_kept_offsets(market: str) -> None:
-    """Extra top-level keys (a §4.2 rule the chain does not read, SPEC §14.8): 15, 16
-    (32 items, the last kept) and 17 entries (walked). Off chain one_step.invalid_record;
-    on chain the honest answer either way, so the kept and the walked reads agree."""
+    """Extra top-level keys (a §4.2 rule the chain does not read, SPEC §14.8), their
+    values at skip edges: 15, 16 (32 items, the last kept) and 17 entries (walked).
+    Off chain one_step.invalid_record; on chain the honest answer either way, so the
+    kept and the walked reads agree."""
     bundle = honest(market)
     spec = decode(bundle.prompt_spec)
     for extra in range(15 - len(spec), 18 - len(spec)):
         for stem in ("a", "zz_after_every_key_"):
-            edited = {**spec, **{f"{stem}{i:02d}": i for i in range(extra)}}
+            edited = {**spec, **{f"{stem}{i:02d}": SKIPPED[i % len(SKIPPED)]
+                                 for i in range(extra)}}
             b = recommit(bundle, prompt_spec=encode(edited))
             proof = build_one_step_proof(b, _index(b)).to_cbor()
             assert _CHAIN.execute(proof)[:2] == (False, "one_step.match"), (extra, stem)
