@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorDecimal} from "./PorDecimal.sol";
 
 /// @title PorAggregateNumber: a claim's canonical decimal (SPEC §3.2) checked and read in one
 /// pass over words, not characters (the aggregate's reader; ADR 0013 "s37, agg6").
@@ -13,6 +14,9 @@ import {PorCbor} from "./PorCbor.sol";
 /// when its high nibble is 3 and its low nibble at most 9; a dot when it equals 0x2e),
 /// and a run of up to 32 digits becomes an integer in five multiply-and-add steps.
 library PorAggregateNumber {
+    /// Texts of this many characters or more are read a word at a time (`words`).
+    uint256 internal constant WORDWISE = 28;
+
     /// The CBOR text item at `pos` (0: absent) of a checked document: (a canonical
     /// decimal, its packed value).
     function text(bytes calldata d, uint256 pos) internal pure returns (bool ok, uint256 num) {
@@ -22,8 +26,27 @@ library PorAggregateNumber {
         return parse(d, off, len);
     }
 
-    /// d[off:off+len] a canonical decimal: (ok, its packed value; 0 when not ok).
+    /// The text item at `pos` (0: absent) a canonical decimal (`text` without the value).
+    function isDecimal(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
+        if (pos == 0) return false;
+        (bool isText, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        if (!isText) return false;
+        if (len < WORDWISE) return PorDecimal.isCanonical(d, off, len);
+        (ok,) = words(d, off, len);
+    }
+
+    /// d[off:off+len] a canonical decimal: (ok, its packed value; 0 when not ok). Under
+    /// `WORDWISE` characters `PorDecimal.parse`'s character loop costs less.
     function parse(bytes calldata d, uint256 off, uint256 len) internal pure returns (bool ok, uint256 num) {
+        if (len < WORDWISE) {
+            (bool canonical, PorDecimal.Dec memory v) = PorDecimal.parse(d, off, len);
+            return (canonical, v.lo << 8 | v.scale << 1 | (v.neg ? 1 : 0));
+        }
+        return words(d, off, len);
+    }
+
+    /// `parse` a word at a time.
+    function words(bytes calldata d, uint256 off, uint256 len) internal pure returns (bool ok, uint256 num) {
         d[off:off + len]; // reverts when the text runs past d, as an index would
         assembly ("memory-safe") {
             let o := div(not(0), 0xff) // 0x0101..01: a byte value times o is in every byte
@@ -39,21 +62,25 @@ library PorAggregateNumber {
             }
             // the k (<= 32) digits at q as an integer: bytes to values, then pairs of lanes
             // joined (x10, x100, x10^4, x10^8, x10^16; lane masks from all-ones / (2^w - 1))
+            // (while the k digits span more than one lane of w bits: w / 8 digits)
             function run(q, k, ones) -> v {
                 let s := shl(3, sub(32, k))
                 v := sub(shr(s, calldataload(q)), shr(s, mul(ones, 0x30)))
                 let f := 10
-                for { let w := 8 } lt(w, 256) { w := shl(1, w) } {
+                for { let w := 8 } gt(k, shr(3, w)) { w := shl(1, w) } {
                     let m := mul(div(not(0), sub(shl(shl(1, w), 1), 1)), sub(shl(w, 1), 1))
                     v := add(mul(and(shr(w, v), m), f), and(v, m))
                     f := mul(f, f)
                 }
             }
-            // the k (<= 64) digits at q as an integer
+            // the k (1 to 64) digits at q as an integer
             function digits(q, k, ones) -> v {
-                let h := 0
-                if gt(k, 32) { h := sub(k, 32) }
-                v := add(mul(run(q, h, ones), exp(10, sub(k, h))), run(add(q, h), sub(k, h), ones))
+                switch gt(k, 32)
+                case 0 { v := run(q, k, ones) }
+                default {
+                    let h := sub(k, 32)
+                    v := add(mul(run(q, h, ones), 100000000000000000000000000000000), run(add(q, h), 32, ones))
+                }
             }
             for {} 1 {} {
                 if or(iszero(len), gt(len, 64)) { break }
@@ -78,7 +105,7 @@ library PorAggregateNumber {
                     // the dot's character index j: its flag is bit 8 r + 7 of its word, j = 31 - r
                     j := shl(5, iszero(dt0))
                     let r := 0
-                    for { let w := 128 } w { w := shr(1, w) } {
+                    for { let w := 128 } gt(w, 7) { w := shr(1, w) } {
                         if shr(w, x) {
                             x := shr(w, x)
                             r := add(r, shr(3, w))
@@ -90,7 +117,8 @@ library PorAggregateNumber {
                     if eq(byte(0, calldataload(add(p, sub(n, 1)))), 0x30) { break } // a last "0"
                 }
                 if and(gt(j, 1), zero) { break }
-                let m := add(mul(digits(p, j, o), exp(10, scale)), digits(add(p, add(j, 1)), scale, o))
+                let m := digits(p, j, o)
+                if scale { m := add(mul(m, exp(10, scale)), digits(add(p, add(j, 1)), scale, o)) }
                 if and(neg, iszero(m)) { break } // -0
                 ok := 1
                 num := or(shl(8, m), or(shl(1, scale), neg))

@@ -275,10 +275,7 @@ library PorAggregateRead {
     /// an integer 0..2^63-1, a text.
     function value(bytes calldata d, uint256 pos, uint256 kind) internal pure returns (bool ok) {
         if (pos == 0) return false;
-        if (kind == NUMERIC) {
-            (ok,) = PorAggregateNumber.text(d, pos);
-            return ok;
-        }
+        if (kind == NUMERIC) return PorAggregateNumber.isDecimal(d, pos);
         if (kind == BOOLEAN) {
             (ok,) = PorCbor.boolAt(d, pos);
             return ok;
