@@ -13,15 +13,20 @@ library PorAggregateAgree {
     /// agree when the absolute difference of their words is at most `t`: numbers aligned
     /// to the field's largest scale (exact), other kinds their bytes' hash with `t` 0
     /// (equal). Numbers too large for one word are compared by `PorDecimal.absDiffLe`.
-    function agreeing(bytes calldata d, uint256 tolerance, uint256 n, uint256[] memory value, uint256 kind)
-        internal
-        pure
-        returns (uint256[] memory group, uint256[] memory size)
-    {
+    /// `num`: each voter's number and `tolerance` numeric_tolerance, as the reader read
+    /// them (`PorAggregateNumber`'s packed words; `num` read for numbers only).
+    function agreeing(
+        bytes calldata d,
+        uint256 tolerance,
+        uint256 n,
+        uint256[] memory value,
+        uint256[] memory num,
+        uint256 kind
+    ) internal pure returns (uint256[] memory group, uint256[] memory size) {
         group = new uint256[](n);
         size = new uint256[](n);
-        (bool fits, uint256 t, uint256[] memory w) = words(d, tolerance, n, value, kind);
-        if (!fits) return exact(d, tolerance, n, value, group, size);
+        (bool fits, uint256 t, uint256[] memory w) = words(d, tolerance, n, value, num, kind);
+        if (!fits) return exact(tolerance, n, num, group, size);
         assembly ("memory-safe") {
             // agreement is symmetric: each unordered pair (u < v) decided once
             let wp := add(w, 32)
@@ -50,27 +55,20 @@ library PorAggregateAgree {
 
     /// Each voter's value as one word and the tolerance word (`agreeing`); fits false
     /// when an aligned number or the tolerance reaches 2^254 (then `exact` decides).
-    function words(bytes calldata d, uint256 tolerance, uint256 n, uint256[] memory value, uint256 kind)
-        private
-        pure
-        returns (bool fits, uint256 t, uint256[] memory w)
-    {
+    function words(
+        bytes calldata d,
+        uint256 tolerance,
+        uint256 n,
+        uint256[] memory value,
+        uint256[] memory num,
+        uint256 kind
+    ) private pure returns (bool fits, uint256 t, uint256[] memory w) {
         w = new uint256[](n);
         if (kind != R.NUMERIC) {
             for (uint256 v = 0; v < n; v++) w[v] = R.rawHash(d, value[v]);
             return (true, 0, w);
         }
-        // the texts are canonical decimals (the reader checked them): read by `number`
-        uint256[] memory mag = new uint256[](n + 1);
-        uint256[] memory sc = new uint256[](n + 1);
-        uint256 negs = 0; // bit v: voter v's number is negative
-        uint256 scale = 0;
-        for (uint256 v = 0; v <= n; v++) {
-            bool neg;
-            (neg, mag[v], sc[v]) = number(d, v == n ? tolerance : value[v]);
-            if (neg) negs |= 1 << v;
-            if (sc[v] > scale) scale = sc[v];
-        }
+        (uint256[] memory mag, uint256[] memory sc, uint256 negs, uint256 scale) = numbers(tolerance, n, num);
         for (uint256 v = 0; v <= n; v++) {
             unchecked {
                 uint256 e = 10 ** (scale - sc[v]); // scales <= 62 (canonical texts)
@@ -83,48 +81,40 @@ library PorAggregateAgree {
         return (true, t, w);
     }
 
-    /// The canonical decimal text at `pos` (checked by the reader): its sign, its digits
-    /// as an integer and its fractional digit count (`PorDecimal.parseText`'s, nothing
-    /// checked again, nothing allocated).
-    function number(bytes calldata d, uint256 pos) private pure returns (bool neg, uint256 m, uint256 scale) {
-        assembly ("memory-safe") {
-            let p := add(d.offset, pos)
-            let len := and(byte(0, calldataload(p)), 31)
-            p := add(p, 1)
-            if eq(len, 24) {
-                len := byte(0, calldataload(p)) // at most 64 characters: a one-byte length
-                p := add(p, 1)
-            }
-            let end := add(p, len)
-            if eq(byte(0, calldataload(p)), 0x2d) {
-                neg := 1
-                p := add(p, 1)
-            }
-            let frac := 0
-            for {} lt(p, end) { p := add(p, 1) } {
-                let c := byte(0, calldataload(p))
-                switch c
-                case 0x2e { frac := 1 }
-                default {
-                    m := add(mul(m, 10), sub(c, 0x30))
-                    scale := add(scale, frac)
-                }
-            }
+    /// The voters' numbers (`num`), then the tolerance (`tolerance`), as the reader read
+    /// them (`PorAggregateNumber`'s packed words: m << 8 | scale << 1 | neg): their
+    /// magnitudes and scales, the negative ones' bits, the largest scale.
+    function numbers(uint256 tolerance, uint256 n, uint256[] memory num)
+        private
+        pure
+        returns (uint256[] memory mag, uint256[] memory sc, uint256 negs, uint256 scale)
+    {
+        mag = new uint256[](n + 1);
+        sc = new uint256[](n + 1);
+        for (uint256 v = 0; v <= n; v++) {
+            uint256 x = v == n ? tolerance : num[v];
+            (mag[v], sc[v]) = (x >> 8, (x >> 1) & 0x7f);
+            negs |= (x & 1) << v;
+            if (sc[v] > scale) scale = sc[v];
         }
+    }
+
+    /// A packed number (`numbers`) as a `PorDecimal.Dec`.
+    function dec(uint256 x) private pure returns (PorDecimal.Dec memory) {
+        return PorDecimal.Dec(x & 1 == 1, 0, x >> 8, (x >> 1) & 0x7f);
     }
 
     /// `agreeing` for numbers past one word: each ordered pair by `PorDecimal.absDiffLe`.
     function exact(
-        bytes calldata d,
         uint256 tolerance,
         uint256 n,
-        uint256[] memory value,
+        uint256[] memory packed,
         uint256[] memory group,
         uint256[] memory size
     ) private pure returns (uint256[] memory, uint256[] memory) {
-        (, PorDecimal.Dec memory t) = PorDecimal.parseText(d, tolerance);
+        PorDecimal.Dec memory t = dec(tolerance);
         PorDecimal.Dec[] memory num = new PorDecimal.Dec[](n);
-        for (uint256 v = 0; v < n; v++) (, num[v]) = PorDecimal.parseText(d, value[v]);
+        for (uint256 v = 0; v < n; v++) num[v] = dec(packed[v]);
         for (uint256 v = 0; v < n; v++) {
             for (uint256 u = 0; u < n; u++) {
                 if (PorDecimal.absDiffLe(num[u], num[v], t)) {

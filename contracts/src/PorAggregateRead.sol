@@ -4,7 +4,7 @@ pragma solidity 0.8.30;
 import {PorAggregateEntries} from "./PorAggregateEntries.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
-import {PorDecimal} from "./PorDecimal.sol";
+import {PorAggregateNumber} from "./PorAggregateNumber.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorAggregateRead: what an `aggregate` step reads (SPEC §12.5.4, §12.5.2, §14.8),
@@ -40,7 +40,7 @@ library PorAggregateRead {
         uint256[8] kind;
         uint256 nTargets;
         bytes32[10] targets; // keccak256 of each source_targets[i].source_id
-        uint256 tolerance; // the numeric_tolerance text item
+        uint256 tolerance; // numeric_tolerance, read (`PorAggregateNumber`'s packed word)
         bool votes; // prediction_semantics.sources_required is set
         bytes32 metric; // its `keyWord`
     }
@@ -56,6 +56,7 @@ library PorAggregateRead {
         uint256 claims; // output.claims (array)
         uint256[8] value; // per field of R: the value of the item's first claim with the
         uint256[8] id; // field's key and kind, and its claim_id (0: none, no vote)
+        uint256[8] num; // a numeric vote's value, read (`PorAggregateNumber`'s packed word)
     }
 
     /// Where the proof's parts' leaves start (`PorInclusion.Part.leaf`, parts order) and how
@@ -231,11 +232,12 @@ library PorAggregateRead {
     /// keys are unique: at most one) when of its kind and not yet voted for; the offset
     /// after the claim.
     function vote(bytes calldata d, uint256 p, Spec memory s, Item memory it) private pure returns (bool, uint256) {
-        (bool ok, uint256 kind, uint256[9] memory at) = claim(d, p);
+        (bool ok, uint256 kind, uint256[9] memory at, uint256 num) = claim(d, p);
         if (!ok) return (false, 0);
         (uint256 n, uint256 v, uint256 id, uint256 h) = (s.nFields, at[2], at[3], at[7]);
         (uint256[8] memory kinds, bytes32[8] memory keys) = (s.kind, s.keyWord); // no copies:
         (uint256[8] memory values, uint256[8] memory ids) = (it.value, it.id); // the same arrays
+        uint256[8] memory nums = it.num;
         assembly ("memory-safe") {
             for { let f := 0 } lt(f, n) { f := add(f, 1) } {
                 let o := shl(5, f)
@@ -243,6 +245,7 @@ library PorAggregateRead {
                     if and(iszero(mload(add(values, o))), eq(mload(add(kinds, o)), kind)) {
                         mstore(add(values, o), v)
                         mstore(add(ids, o), id)
+                        mstore(add(nums, o), num)
                     }
                     break
                 }
@@ -252,24 +255,27 @@ library PorAggregateRead {
     }
 
     /// The claim at `p`, its entries walked once: (well formed, its kind,
-    /// `PorAggregateEntries.entries`): kind, key, claim_id and path texts (at[6]'s bits),
-    /// the value of the kind.
-    function claim(bytes calldata d, uint256 p) internal pure returns (bool ok, uint256 kind, uint256[9] memory at) {
+    /// `PorAggregateEntries.entries`, a numeric value read): kind, key, claim_id and path
+    /// texts (at[6]'s bits), the value of the kind.
+    function claim(bytes calldata d, uint256 p)
+        internal
+        pure
+        returns (bool ok, uint256 kind, uint256[9] memory at, uint256 num)
+    {
         bool isMap;
         (isMap, at) = PorAggregateEntries.entries(d, p);
-        if (!isMap || at[6] & 0x1b != 0x1b) return (false, 0, at);
+        if (!isMap || at[6] & 0x1b != 0x1b) return (false, 0, at, 0);
         (ok, kind) = kindOfWord(at[8]);
-        ok = ok && (kind == TEXT ? at[6] & 4 != 0 : value(d, at[2], kind));
+        if (!ok) return (false, 0, at, 0);
+        if (kind == NUMERIC) (ok, num) = PorAggregateNumber.text(d, at[2]);
+        else ok = kind == TEXT ? at[6] & 4 != 0 : value(d, at[2], kind);
     }
 
     /// The value at `pos` (0: absent) is one of `kind`: a canonical decimal text, a bool,
     /// an integer 0..2^63-1, a text.
     function value(bytes calldata d, uint256 pos, uint256 kind) internal pure returns (bool ok) {
         if (pos == 0) return false;
-        if (kind == NUMERIC) {
-            (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-            return text && PorDecimal.isCanonical(d, off, len);
-        }
+        if (kind == NUMERIC) return PorAggregateNumber.isDecimal(d, pos);
         if (kind == BOOLEAN) {
             (ok,) = PorCbor.boolAt(d, pos);
             return ok;

@@ -5,7 +5,7 @@ import {PorAggregateEntries as E} from "./PorAggregateEntries.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
-import {PorDecimal} from "./PorDecimal.sol";
+import {PorAggregateNumber} from "./PorAggregateNumber.sol";
 import {PorRecords} from "./PorRecords.sol";
 
 /// @title PorAggregateSpec: the PromptSpec fields an `aggregate` step reads (SPEC §4.2,
@@ -140,8 +140,11 @@ library PorAggregateSpec {
     /// conflict_policy.numeric_tolerance (`cp`: the policy), prediction_semantics.metric
     /// and sources_required (`ps`: the semantics; one walk).
     function semantics(bytes calldata d, uint256 cp, uint256 ps, R.Spec memory s) private pure returns (bool) {
-        if (cp != 0) (s.tolerance,,) = E.find(d, cp, NUMERIC_TOLERANCE, E.NONE);
-        if (!nonNegative(d, s.tolerance) || ps == 0) return false;
+        uint256 tolerance;
+        if (cp != 0) (tolerance,,) = E.find(d, cp, NUMERIC_TOLERANCE, E.NONE);
+        bool ok;
+        (ok, s.tolerance) = PorAggregateNumber.text(d, tolerance);
+        if (!ok || s.tolerance & 1 != 0 || ps == 0) return false; // a canonical decimal >= 0
         (uint256 metric, uint256 required,) = E.find(d, ps, METRIC, SOURCES_REQUIRED);
         (bool idOk, uint256 off, uint256 len) = metric == 0 ? (false, 0, 0) : PorRecords.isId(d, metric);
         if (!idOk) return false;
@@ -152,13 +155,6 @@ library PorAggregateSpec {
             s.votes = true;
         }
         return true;
-    }
-
-    /// A canonical decimal text >= 0 at `pos` (0: absent).
-    function nonNegative(bytes calldata d, uint256 pos) private pure returns (bool) {
-        if (pos == 0) return false;
-        (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        return text && PorDecimal.isCanonical(d, off, len) && d[off] != "-";
     }
 
     /// R's selection_policy (at `at`): strategy, min_sources, quorum, tie_breaker.

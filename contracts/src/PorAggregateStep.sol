@@ -35,6 +35,7 @@ library PorAggregateStep {
         uint256[] item; // the voter's cited item
         uint256[] value; // the voter's claim's value
         uint256[] id; // the voter's claim's claim_id
+        uint256[] num; // the voter's numeric value, read (`PorAggregateNumber`'s packed word)
         uint256 status;
         uint256 chosen; // the chosen voter (selected)
         bool[] member; // claim_ids / evidence_ids (selected)
@@ -103,6 +104,7 @@ library PorAggregateStep {
             fs[f].item = new uint256[](its.length);
             fs[f].value = new uint256[](its.length);
             fs[f].id = new uint256[](its.length);
+            fs[f].num = new uint256[](its.length);
             fs[f].member = new bool[](its.length);
         }
         for (uint256 k = 0; k < its.length; k++) {
@@ -110,7 +112,7 @@ library PorAggregateStep {
                 if (its[k].value[f] == 0) continue; // no vote
                 Field memory fd = fs[f];
                 uint256 v = fd.n++;
-                (fd.item[v], fd.value[v], fd.id[v]) = (k, its[k].value[f], its[k].id[f]);
+                (fd.item[v], fd.value[v], fd.id[v], fd.num[v]) = (k, its[k].value[f], its[k].id[f], its[k].num[f]);
             }
         }
         for (uint256 f = 0; f < s.nFields; f++) {
@@ -223,7 +225,7 @@ library PorAggregateStep {
         pure
         returns (uint256[] memory group, uint256[] memory size)
     {
-        (group, size) = PorAggregateAgree.agreeing(d, s.tolerance, fd.n, fd.value, kind);
+        (group, size) = PorAggregateAgree.agreeing(d, s.tolerance, fd.n, fd.value, fd.num, kind);
         largest(fd, size);
     }
 

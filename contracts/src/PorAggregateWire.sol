@@ -8,7 +8,7 @@ import {PorInclusion} from "./PorInclusion.sol";
 /// cited `Item`s, the chunk's `Chunk`), as one run of words instead of ABI-encoded structs.
 /// @notice `pack` copies each struct's words in member order, each fixed array member's
 /// words in place of its pointer: the Spec's 10 words and 4 arrays (8, 8, 8, 10 words),
-/// the item count, each Item's 7 words and 2 arrays (8, 8), then the Chunk's 5 words;
+/// the item count, each Item's 7 words and 3 arrays (8, 8, 8), then the Chunk's 5 words;
 /// it writes them straight into the selector's call data (`begin`, `finish`: no ABI
 /// encoder, no second copy).
 /// `unpack` rebuilds the same memory structs from those words (calldata). Both follow
@@ -21,7 +21,7 @@ import {PorInclusion} from "./PorInclusion.sol";
 /// written straight into the reader's call data as well.
 library PorAggregateWire {
     uint256 private constant SPEC_WORDS = 44;
-    uint256 private constant ITEM_WORDS = 23;
+    uint256 private constant ITEM_WORDS = 31;
     uint256 private constant CHUNK_WORDS = 5;
 
     /// The words of `s`, `its` and `c`, written from `q` on (free memory); returns their end.
@@ -44,13 +44,14 @@ library PorAggregateWire {
             let n := mload(its)
             mstore(q, n)
             q := add(q, 32)
-            // each Item: members 7, 8 (uint256[8] each)
+            // each Item: members 7, 8, 9 (uint256[8] each)
             for { let k := 0 } lt(k, n) { k := add(k, 1) } {
                 let it := mload(add(its, shl(5, add(k, 1))))
                 mcopy(q, it, 224)
                 mcopy(add(q, 224), mload(add(it, 224)), 256)
                 mcopy(add(q, 480), mload(add(it, 256)), 256)
-                q := add(q, 736)
+                mcopy(add(q, 736), mload(add(it, 288)), 256)
+                q := add(q, 992)
             }
             mcopy(q, c, 160)
             end := add(q, 160)
@@ -84,14 +85,15 @@ library PorAggregateWire {
             mstore(its, n)
             m := add(m, shl(5, add(n, 1)))
             for { let k := 0 } lt(k, n) { k := add(k, 1) } {
-                // the Item's 9 member words, then its two arrays
+                // the Item's 10 member words, then its three arrays
                 mstore(add(its, shl(5, add(k, 1))), m)
                 calldatacopy(m, q, 224)
-                calldatacopy(add(m, 288), add(q, 224), 512)
-                mstore(add(m, 224), add(m, 288))
-                mstore(add(m, 256), add(m, 544))
-                m := add(m, 800)
-                q := add(q, 736)
+                calldatacopy(add(m, 320), add(q, 224), 768)
+                mstore(add(m, 224), add(m, 320))
+                mstore(add(m, 256), add(m, 576))
+                mstore(add(m, 288), add(m, 832))
+                m := add(m, 1088)
+                q := add(q, 992)
             }
             c := m
             calldatacopy(c, q, 160)
