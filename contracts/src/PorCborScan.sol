@@ -99,7 +99,7 @@ library PorCborScan {
             // byte (E0, ED, F0, F4; C0, C1 and F5..FF never appear) are checked against
             // their next lane. About 7 gas a byte, any mix of code points.
             function utf8Bad(i, e) -> bad {
-                let h := HIGH
+                let h := mload(0x20) // HIGH (scratch word 1: code size)
                 let carry := 0
                 for {} lt(i, e) {} {
                     let w := calldataload(i)
@@ -204,6 +204,9 @@ library PorCborScan {
             sp := add(sp, 0x40)
             mstore(add(mload(0x40), TOP_SLOT), 0)
             mstore(0, 0)
+            // HIGH for the rare paths (`utf8Bad`, a key's or a general text's ASCII test):
+            // one PUSH32 instead of one per use (every executor holds this code)
+            mstore(0x20, HIGH)
             // the items of every array and map (SPEC §17.1), kept at ITEMS_SLOT
             let total := 0
             let state := 1 // the top level: one unit, not a map
@@ -287,7 +290,7 @@ library PorCborScan {
                                 next := add(next, arg)
                                 n := sub(next, pos)
                                 key := shr(sub(256, shl(3, n)), calldataload(pos))
-                                if gt(n, 32) { key := or(LONG, or(shl(128, pos), n)) }
+                                if gt(n, 32) { key := or(shl(255, gt(n, 32)), or(shl(128, pos), n)) } // LONG | ... (no PUSH32)
                             }
                             if gt(next, end) {
                                 code := 2
@@ -306,7 +309,7 @@ library PorCborScan {
                                 }
                                 if code { break }
                             }
-                            if and(key, HIGH) {
+                            if and(key, mload(0x20)) { // not ASCII (HIGH)
                                 // the text's start: past a head of 1, 2, 3, 5 or 9 bytes
                                 let t := add(pos, 1)
                                 let ai := and(shr(248, calldataload(pos)), 31)
@@ -472,7 +475,7 @@ library PorCborScan {
                         // a text of at most 32 ASCII bytes: one test
                         let ascii := 0
                         if lt(arg, 33) {
-                            ascii := iszero(and(calldataload(p), and(HIGH, not(shr(shl(3, arg), not(0))))))
+                            ascii := iszero(and(calldataload(p), and(mload(0x20), not(shr(shl(3, arg), not(0))))))
                         }
                         if iszero(ascii) {
                             if utf8Bad(p, add(p, arg)) {
