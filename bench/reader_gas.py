@@ -23,6 +23,14 @@ bytes cost to carry). Classes:
   shape of a record, in an array;
 * ``map in map``: a map entry whose value is ``{"v": small integer}``.
 
+Whole documents (a top-level map's keys take a path of their own: their offsets are
+kept for ``PorCborTop.checkTop``, ADR 0015's s37 addendum), each figure the gas of the
+document less that of ``0`` (one byte):
+
+* ``top-level record``: the record map above as the whole document;
+* ``top-level map of 16``: 16 entries (a 5-byte key, a small integer), the most whose
+  offsets are kept; ``top-level map of 30``: 30 entries (none kept).
+
 Usage: ``PYTHONPATH=. python bench/reader_gas.py [--json]``.  Deterministic.
 """
 
@@ -42,6 +50,9 @@ from proof_check_support import ProofChecker  # noqa: E402
 
 from por.encoding import encode  # noqa: E402
 
+#: A record's shape: six short keys (text, integer, true, hash, array).
+RECORD = {"id": "s1", "kind": "check", "n": 3, "ok": True, "src": bytes(32), "tags": ["a", "b"]}
+
 #: (class, n -> a document of n items of that class).
 CLASSES: tuple[tuple[str, Callable[[int], Any]], ...] = (
     ("uint", lambda n: [1] * n),
@@ -60,10 +71,26 @@ CLASSES: tuple[tuple[str, Callable[[int], Any]], ...] = (
     ("text 4-byte x16", lambda n: ["\U0001f600" * 16] * n),
     ("empty array", lambda n: [[]] * n),
     ("[hash, hash]", lambda n: [[bytes(32), bytes(range(32))]] * n),
-    ("record map", lambda n: [{"id": "s1", "kind": "check", "n": 3, "ok": True,
-                               "src": bytes(32), "tags": ["a", "b"]}] * n),
+    ("record map", lambda n: [RECORD] * n),
     ("map in map", lambda n: [{f"k{i:03d}": {"v": i % 24} for i in range(n)}]),
 )
+
+
+#: (document, whole) measured as one document, less the one-byte document ``0``.
+WHOLE: tuple[tuple[str, Any], ...] = (
+    ("top-level record", RECORD),
+    ("top-level map of 16", {f"key{i:02d}": i for i in range(16)}),
+    ("top-level map of 30", {f"key{i:02d}": i for i in range(30)}),
+)
+
+
+def whole(checker: ProofChecker, doc: Any) -> int:
+    """Execution gas of ``doc`` less that of the document ``0``."""
+    gas = []
+    for data in (encode(doc), encode(0)):
+        assert checker.cbor(data) is None
+        gas.append(checker._call("checkCbor(bytes)", data)[1])
+    return int(gas[0] - gas[1])
 
 
 def per_item(checker: ProofChecker, make: Callable[[int], Any]) -> int:
@@ -82,10 +109,12 @@ def main() -> None:
     args = parser.parse_args()
     checker = ProofChecker()
     rows = {name: per_item(checker, make) for name, make in CLASSES}
+    rows.update({name: whole(checker, doc) for name, doc in WHOLE})
     if args.json:
         print(json.dumps(rows, indent=2))
         return
-    print("PorCbor.scan (checkCbor) execution gas per item, the committed build")
+    print("PorCbor.scan (checkCbor) execution gas per item (whole documents: per\n"
+              "document), the committed build")
     for name, gas in rows.items():
         print(f"{name:24} {gas:6}")
 

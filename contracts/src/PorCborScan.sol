@@ -10,7 +10,10 @@ pragma solidity 0.8.30;
 /// one-byte length (a hash), a text with a one-byte length, an integer with a 1-8 byte
 /// argument, a map's short text key (its encoding's value, one compare with the previous
 /// key's); each path's faults are tested in one branch; a map is read a key and its value
-/// at a time, so no item asks whether it is a key.
+/// at a time, so no item asks whether it is a key. s37 (ADR 0015, scan6 addendum): no path
+/// tests the end of the data before its head (its bound does), a key's head and its faults
+/// are one test, a top-level map's keys are found by their previous key (all ones), not by
+/// a test of the depth, and each hot branch is `if iszero(x)` (one opcode less).
 library PorCborScan {
     /// Nesting cap (SPEC §2, `codec.depth`): a top-level container is depth 1.
     uint256 internal constant MAX_DEPTH = 32;
@@ -24,12 +27,21 @@ library PorCborScan {
     uint256 internal constant TOP_SLOT = 0xc80; // ITEMS_SLOT + 0x20 (assembly takes literals only)
     uint256 internal constant TOP_ITEMS = 32;
 
+    /// Past the container stack's deepest frame: a top-level map's previous key (its own
+    /// `prevKey` is all ones while it is open, so that each of its keys is a rare one).
+    uint256 private constant TOP_PREV = 0xc40;
+
     /// Bit b set for a head byte b that is a whole item: 0x00-0x17, 0x20-0x37 (integers
     /// below 24), 0xf4, 0xf5 (false, true).
     uint256 private constant SIMPLE = 0x300000000000000000000000000000000000000000000000ffffff00ffffff;
 
     /// 0x80 in every byte: a word's non-ASCII bytes.
     uint256 private constant HIGH = 0x8080808080808080808080808080808080808080808080808080808080808080;
+
+    /// A short key's value (head 0x60-0x77: at most 24 bytes, below 2^192) with a bit of
+    /// this set: not ASCII; a value of 25 to 32 bytes (head 0x78-0x7f) has one too (its top
+    /// byte, at bit 192 or above), so one test finds both.
+    uint256 private constant RARE_KEY = 0xffffffffffffffff808080808080808080808080808080808080808080808080;
 
     /// A key of more than 32 encoded bytes is kept as LONG | start << 128 | length: above
     /// every key kept as its encoding's value (at most 32 bytes, the first at most 0x78).
@@ -39,11 +51,12 @@ library PorCborScan {
     /// 1-based in the order of `PorCbor.NAMES`. Offsets are calldata positions inside
     /// (absolute) and relative to `data` only in what is returned or kept.
     /// Per open container, two memory words from the free memory pointer on (not
-    /// allocated: nothing outlives this block), after frame 0 (a unit left: it ends the
-    /// close loop): its parent's `state` (the container already counted in it) and
-    /// previous key (0 before a map's first: below every key). `state`: the open
+    /// allocated: nothing outlives this block), after frame 0 (its state all ones: it ends
+    /// the close loop), addressed by `sp` (absolute): its parent's `state` (the container
+    /// already counted in it) and previous key (0 before a map's first: below every key;
+    /// all ones in a top-level map, whose previous key is at TOP_PREV). `state`: the open
     /// container's units left, a unit being an element or a key with its value, and the
-    /// top bit set for a map (so `slt(state, 1)`: a map, or nothing left). Faults in the
+    /// top bit set for a map (so `iszero(sgt(state, 0))`: a map, or nothing left). Faults in the
     /// SPEC §2 order: at a key position a non-text major (ai < 28); in a head reserved ai,
     /// ai 31, tag, float, simple, a missing argument, a non-shortest argument; then a
     /// string's length, a key's order, its UTF-8; a container's depth, then its count
@@ -86,7 +99,7 @@ library PorCborScan {
             // byte (E0, ED, F0, F4; C0, C1 and F5..FF never appear) are checked against
             // their next lane. About 7 gas a byte, any mix of code points.
             function utf8Bad(i, e) -> bad {
-                let h := HIGH
+                let h := mload(0x20) // HIGH (scratch word 1: code size)
                 let carry := 0
                 for {} lt(i, e) {} {
                     let w := calldataload(i)
@@ -140,12 +153,12 @@ library PorCborScan {
                 if carry { bad := 1 }
             }
             // The head at `pos` (byte `b`) off the fast paths: (fault code or 0, its
-            // argument, the offset after the head). Faults in order: reserved ai (4; ai 31
-            // of a string or container: 5), a tag (12), a simple value but false/true (11;
-            // a float: 10), a missing argument (2), a non-shortest one (6); `b` above
-            // 0xff: no head, the data ended (2).
+            // argument, the offset after the head). Faults in order: no head, the data
+            // ended (2); reserved ai (4; ai 31 of a string or container: 5), a tag (12), a
+            // simple value but false/true (11; a float: 10), a missing argument (2), a
+            // non-shortest one (6).
             function slowHead(pos, end, b) -> fault, arg, p {
-                if gt(b, 0xff) {
+                if iszero(lt(pos, end)) {
                     fault := 2
                     leave
                 }
@@ -183,32 +196,59 @@ library PorCborScan {
             }
             let end := add(data.offset, data.length)
             let pos := data.offset
-            // the container stack's size in bytes past the free memory pointer: frame 0
-            // (a unit left: the close loop stops there) stands for the top level
-            mstore(mload(0x40), 1)
-            let sp := 0x40
+            // the container stack's top (past the free memory pointer): frame 0 (its state
+            // all ones: the close loop stops there) stands for the top level
+            let sp := mload(0x40)
+            mstore(sp, not(0)) // frame 0's state: all ones, no container's (see the close loop)
+            let cap := add(sp, 0x840) // the depth cap: MAX_DEPTH frames open past frame 0
+            sp := add(sp, 0x40)
             mstore(add(mload(0x40), TOP_SLOT), 0)
             mstore(0, 0)
+            // HIGH for the rare paths (`utf8Bad`, a key's or a general text's ASCII test):
+            // one PUSH32 instead of one per use (every executor holds this code)
+            mstore(0x20, HIGH)
             // the items of every array and map (SPEC §17.1), kept at ITEMS_SLOT
             let total := 0
             let state := 1 // the top level: one unit, not a map
             let prevKey := 0 // below every key
+            {
+                // a top-level map of 1 to 23 entries (a record) opens here, as the loop
+                // would open it, but with `prevKey` all ones (above every key): each of
+                // its keys takes the rare branch, which keeps its offsets for `checkTop`
+                // and its previous key at TOP_PREV (no key elsewhere asks whether it is a
+                // top-level one). Any other top-level item is read by the loop (a map of
+                // 24 or more entries holds more than TOP_ITEMS items: none are kept).
+                let b := shr(248, calldataload(pos))
+                let items := shl(1, and(b, 31))
+                if and(lt(sub(b, 0xa1), 23), iszero(gt(add(add(pos, 1), items), end))) {
+                    total := items
+                    pos := add(pos, 1)
+                    mstore(sp, 0) // the top level's state: its unit counted
+                    sp := add(sp, 0x40)
+                    state := or(and(b, 31), shl(255, 1))
+                    prevKey := not(0)
+                    mstore(add(mload(0x40), TOP_PREV), 0)
+                }
+            }
             // each pass reads one unit (an element, or a key and its value) and counts it;
-            // a container's first unit is read in the next pass
+            // a container's first unit is read in the next pass. No path tests the end of
+            // the data before its head: each one's bound does (a head at the end has its
+            // item past it), the whole item's path tests it with its mask bit, and the
+            // rare branch of every path tests it first (`slowHead`: 2).
             for {} 1 {} {
-                // in a map, or no unit left (one signed test)
-                if slt(state, 1) {
+                // in a map, or no unit left (one signed test; `if iszero(x)` costs one
+                // opcode less than `if x`: the compiler drops ISZERO ISZERO before JUMPI)
+                if iszero(sgt(state, 0)) {
                     if iszero(shl(1, state)) {
                         // no unit left: close every container completed (its unit was
                         // counted in its parent's state when it opened) down to frame 0
                         for {} 1 {} {
                             sp := sub(sp, 0x40)
-                            let frame := add(mload(0x40), sp)
-                            state := mload(frame)
-                            prevKey := mload(add(frame, 0x20))
+                            state := mload(sp)
+                            prevKey := mload(add(sp, 0x20))
                             if shl(1, state) { break }
                         }
-                        if iszero(sp) {
+                        if iszero(not(state)) { // frame 0
                             if iszero(eq(pos, end)) { code := 3 }
                             mstore(add(mload(0x40), ITEMS_SLOT), total)
                             break
@@ -219,54 +259,57 @@ library PorCborScan {
                         // a map's key: a text; one of at most 32 encoded bytes kept as
                         // its encoding's value (the head first: such values order as the
                         // encodings do, a longer one above), a longer one as LONG | start
-                        // << 128 | length (no key at all: the short path's bound fails,
-                        // the other path tests it)
+                        // << 128 | length. A short text head (0x60-0x77: 1 to 24 encoded
+                        // bytes) is read at once; any other head is a rare case (n above
+                        // 24, or 0 with a key of 0: no key orders after the previous one)
+                        // read again by the general head first.
                         let key := calldataload(pos)
                         let n := sub(shr(248, key), 0x5f) // encoded bytes of a head 0x60..0x77
                         let next := add(pos, n)
-                        if iszero(lt(sub(n, 1), 24)) {
-                            if iszero(lt(pos, end)) {
-                                code := 2
-                                break
-                            }
-                            let b := shr(248, key)
-                            if and(iszero(eq(shr(5, b), 3)), lt(and(b, 31), 28)) {
-                                code := 7
-                                break
-                            }
-                            let arg := 0
-                            code, arg, next := slowHead(pos, end, b)
-                            if code { break }
-                            next := add(next, arg)
-                            n := sub(next, pos)
-                            if gt(n, 32) {
-                                key := or(LONG, or(shl(128, pos), n))
-                                n := 32 // kept as it is
-                            }
-                        }
                         key := shr(sub(256, shl(3, n)), key)
-                        // one test for the rare: cut, out of order or repeated (one
-                        // compare unless this key is long; both long: `keyOrder`), not
-                        // ASCII (a short key's value is ASCII iff its text is: its head
-                        // and length bytes are below 0x80; a long key's has its top bit
-                        // set), a top-level key
-                        if or(or(iszero(gt(key, prevKey)), and(key, HIGH)), or(gt(next, end), eq(sp, 0x80))) {
+                        // one test for the rare: not a short text head, cut, out of order
+                        // or repeated (one compare unless this key is long; both long:
+                        // `keyOrder`), not ASCII (a short key's value is ASCII iff its
+                        // text is: its head and length bytes are below 0x80; a long key's
+                        // has its top bit set), a top-level key (`prevKey` all ones)
+                        if iszero(and(gt(key, prevKey), iszero(or(and(key, RARE_KEY), gt(next, end))))) {
+                            if iszero(lt(sub(n, 1), 24)) {
+                                // the general head (no key at the end of the data: 2)
+                                if iszero(lt(pos, end)) {
+                                    code := 2
+                                    break
+                                }
+                                let b := shr(248, calldataload(pos))
+                                if and(iszero(eq(shr(5, b), 3)), lt(and(b, 31), 28)) {
+                                    code := 7
+                                    break
+                                }
+                                let arg := 0
+                                code, arg, next := slowHead(pos, end, b)
+                                if code { break }
+                                next := add(next, arg)
+                                n := sub(next, pos)
+                                key := shr(sub(256, shl(3, n)), calldataload(pos))
+                                if gt(n, 32) { key := or(shl(255, gt(n, 32)), or(shl(128, pos), n)) } // LONG | ... (no PUSH32)
+                            }
                             if gt(next, end) {
                                 code := 2
                                 break
                             }
-                            if or(iszero(gt(key, prevKey)), shr(255, key)) {
-                                code := add(8, eq(key, prevKey))
+                            let prev := prevKey
+                            if iszero(not(prevKey)) { prev := mload(add(mload(0x40), TOP_PREV)) } // a top-level key
+                            if or(iszero(gt(key, prev)), shr(255, key)) {
+                                code := add(8, eq(key, prev))
                                 if shr(255, key) {
                                     code := 0
-                                    if shr(255, prevKey) {
-                                        code := keyOrder(prevKey, key)
+                                    if shr(255, prev) {
+                                        code := keyOrder(prev, key)
                                         code := mul(lt(code, 2), sub(9, code))
                                     }
                                 }
                                 if code { break }
                             }
-                            if and(key, HIGH) {
+                            if and(key, mload(0x20)) { // not ASCII (HIGH)
                                 // the text's start: past a head of 1, 2, 3, 5 or 9 bytes
                                 let t := add(pos, 1)
                                 let ai := and(shr(248, calldataload(pos)), 31)
@@ -276,7 +319,7 @@ library PorCborScan {
                                     break
                                 }
                             }
-                            if eq(sp, 0x80) { // a top-level key: its offset and its value's
+                            if iszero(not(prevKey)) { // a top-level key: its offset and its value's
                                 let top := add(mload(0x40), TOP_SLOT)
                                 let c := mload(top)
                                 if lt(c, TOP_ITEMS) {
@@ -284,23 +327,26 @@ library PorCborScan {
                                     mstore(add(top, shl(5, add(c, 2))), sub(next, data.offset))
                                 }
                                 mstore(top, add(c, 2))
+                                mstore(add(mload(0x40), TOP_PREV), key)
+                                key := not(0) // kept as `prevKey`
                             }
                         }
                         prevKey := key
                         pos := next
                     }
                 }
-                // an item (an element, a value); at the end of the data its head is
-                // 0x100 | the byte past it: no fast path takes it, `slowHead` says 2
-                let b := or(shr(248, calldataload(pos)), shl(8, iszero(lt(pos, end))))
-                if and(shr(b, SIMPLE), 1) {
+                // an item (an element, a value): past the end of the data its head is
+                // whatever byte is there, and each path's bound (its item's end past the
+                // data's) or mask test (the whole items) finds it
+                let b := shr(248, calldataload(pos))
+                if and(shr(b, SIMPLE), lt(pos, end)) {
                     pos := add(pos, 1)
                     state := sub(state, 1)
                     continue
                 }
                 let arg := and(b, 31)
                 let p := add(pos, 1)
-                if lt(sub(b, 0x60), 24) {
+                if iszero(gt(sub(b, 0x60), 23)) {
                     // a short text: ASCII in one test (the word's bytes past it shifted
                     // out); cut or not ASCII in one branch
                     if or(gt(add(p, arg), end), shr(shl(3, sub(32, arg)), and(calldataload(p), HIGH))) {
@@ -317,40 +363,43 @@ library PorCborScan {
                     state := sub(state, 1)
                     continue
                 }
-                if lt(sub(b, 0x80), 0x40) {
-                    // an array or a map: the head's faults (a count of 24 or more only),
-                    // then the depth, in one branch
-                    if or(gt(arg, 23), iszero(lt(sp, 0x840))) { // 0x840: MAX_DEPTH open
-                        if gt(arg, 23) {
+                if iszero(gt(sub(b, 0x80), 0x3f)) {
+                    // an array or a map: the rare in one branch (a count of 24 or more,
+                    // the depth cap, the count past the bytes left), there in the order
+                    // of faults: the head's (the end, a count of 24 or more), the depth,
+                    // the count against the bytes left
+                    let isMap := and(b, 0x20) // 0x20 for a map
+                    let items := shl(shr(5, isMap), arg)
+                    if iszero(and(and(lt(arg, 24), lt(sp, cap)), iszero(gt(add(p, items), end)))) {
+                        if or(gt(arg, 23), iszero(lt(pos, end))) {
                             code, arg, p := slowHead(pos, end, b)
                             if code { break }
+                            items := shl(shr(5, isMap), arg)
                         }
-                        if iszero(lt(sp, 0x840)) {
+                        if iszero(lt(sp, cap)) {
                             code := 14
                             break
                         }
-                    }
-                    let isMap := and(b, 0x20) // 0x20 for a map
-                    let items := shl(shr(5, isMap), arg)
-                    if gt(items, sub(end, p)) {
-                        code := 2
-                        break
+                        if gt(items, sub(end, p)) {
+                            code := 2
+                            break
+                        }
                     }
                     total := add(total, items)
                     pos := p
-                    state := sub(state, 1)
-                    if items {
-                        // open (the parent's unit counted)
-                        let frame := add(mload(0x40), sp)
-                        mstore(frame, state)
-                        mstore(add(frame, 0x20), prevKey)
-                        sp := add(sp, 0x40)
-                        state := or(arg, shl(250, isMap))
-                        prevKey := 0
+                    if iszero(items) { // empty: nothing opens
+                        state := sub(state, 1)
+                        continue
                     }
+                    // open (the parent's unit counted)
+                    mstore(sp, sub(state, 1))
+                    mstore(add(sp, 0x20), prevKey)
+                    sp := add(sp, 0x40)
+                    state := or(arg, shl(250, isMap))
+                    prevKey := 0
                     continue
                 }
-                if eq(b, 0x58) {
+                if iszero(xor(b, 0x58)) {
                     // a byte string of 24 to 255 bytes (a hash): its length byte missing
                     // or the string cut (2) unless the length is non-shortest (6), in one
                     // branch
@@ -366,7 +415,7 @@ library PorCborScan {
                     state := sub(state, 1)
                     continue
                 }
-                if eq(b, 0x78) {
+                if iszero(xor(b, 0x78)) {
                     // a text of 24 to 255 bytes: as the 0x58 path, then ASCII in two word
                     // tests up to 64 bytes (the bytes past the text masked off), `utf8Bad`
                     // only otherwise
@@ -393,7 +442,7 @@ library PorCborScan {
                     state := sub(state, 1)
                     continue
                 }
-                if lt(sub(and(b, 0x1df), 0x18), 4) {
+                if iszero(gt(sub(and(b, 0x1df), 0x18), 3)) {
                     // an integer with a 1, 2, 4 or 8-byte argument (0x18-0x1b, 0x38-0x3b):
                     // missing (2), or non-shortest (6: below 24, or its upper half zero), in
                     // one branch
@@ -408,13 +457,15 @@ library PorCborScan {
                     state := sub(state, 1)
                     continue
                 }
-                if or(gt(arg, 23), gt(b, 0xbf)) {
+                // the general head: its faults, the end of the data included (a head below
+                // 0x40 with an argument under 24 comes here only there)
+                if or(gt(arg, 23), or(gt(b, 0xbf), lt(b, 0x40))) {
                     code, arg, p := slowHead(pos, end, b)
                     if code { break }
                 }
                 if shr(6, b) {
                     // a byte or text string (an integer: nothing more)
-                    if gt(arg, sub(end, p)) {
+                    if gt(add(p, arg), end) {
                         code := 2
                         break
                     }
@@ -424,7 +475,7 @@ library PorCborScan {
                         // a text of at most 32 ASCII bytes: one test
                         let ascii := 0
                         if lt(arg, 33) {
-                            ascii := iszero(and(calldataload(p), and(HIGH, not(shr(shl(3, arg), not(0))))))
+                            ascii := iszero(and(calldataload(p), and(mload(0x20), not(shr(shl(3, arg), not(0))))))
                         }
                         if iszero(ascii) {
                             if utf8Bad(p, add(p, arg)) {
