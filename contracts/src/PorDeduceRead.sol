@@ -228,47 +228,34 @@ library PorDeduceRead {
 
     /// The value offsets of key, kind, value, status, evidence_ids and fallback_used in
     /// the map at `p` of a checked document (0: absent; `p` a map: `fieldRow` checks it),
-    /// then the offset after the map: one assembly walk, each key's word
-    /// (`PorKeyIndex.entry`'s) switched on, each value skipped as `PorCbor.skip` does.
+    /// then the offset after the map: one walk, each key's word (`PorKeyIndex.entry`)
+    /// switched on, each value skipped by `PorCbor.skip`.
     function fieldEntries(bytes calldata d, uint256 p) private pure returns (uint256[7] memory at) {
+        uint256 n;
         assembly ("memory-safe") {
-            let b := d.offset
-            // (argument, offset after the head) of the head at q whose argument bits are a
-            function arg(base, q, a) -> v, r {
-                v := a
-                r := add(q, 1)
-                if gt(a, 23) {
-                    let width := shl(sub(a, 24), 1)
-                    v := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
-                    r := add(r, width)
-                }
+            // the map's head (its major type is `fieldRow`'s check)
+            n := and(byte(0, calldataload(add(d.offset, p))), 31)
+            p := add(p, 1)
+            if gt(n, 23) {
+                let width := shl(sub(n, 24), 1)
+                n := shr(sub(256, shl(3, width)), calldataload(add(d.offset, p)))
+                p := add(p, width)
             }
-            let n := 0
-            n, p := arg(b, p, and(byte(0, calldataload(add(b, p))), 31))
-            for {} n { n := sub(n, 1) } {
-                let len, off := arg(b, p, and(byte(0, calldataload(add(b, p))), 31))
-                p := add(off, len)
-                if lt(len, 32) {
-                    switch or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len)
-                    case 0x6b65790000000000000000000000000000000000000000000000000000000003 { mstore(at, p) }
-                    case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(add(at, 0x20), p) }
-                    case 0x76616c7565000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x40), p) }
-                    case 0x7374617475730000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x60), p) }
-                    case 0x65766964656e63655f696473000000000000000000000000000000000000000c { mstore(add(at, 0x80), p) }
-                    case 0x66616c6c6261636b5f757365640000000000000000000000000000000000000d { mstore(add(at, 0xa0), p) }
-                }
-                for { let left := 1 } left { left := sub(left, 1) } {
-                    let vb := byte(0, calldataload(add(b, p)))
-                    let a := 0
-                    a, p := arg(b, p, and(vb, 31))
-                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
-                    let m := shr(6, vb)
-                    p := add(p, mul(eq(m, 1), a))
-                    left := add(left, mul(eq(m, 2), shl(shr(5, and(vb, 0x20)), a)))
-                }
-            }
-            mstore(add(at, 0xc0), p)
         }
+        for (; n != 0; n--) {
+            (uint256 w, uint256 v) = I.entry(d, p);
+            assembly ("memory-safe") {
+                switch w
+                case 0x6b65790000000000000000000000000000000000000000000000000000000003 { mstore(at, v) }
+                case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(add(at, 0x20), v) }
+                case 0x76616c7565000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x40), v) }
+                case 0x7374617475730000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x60), v) }
+                case 0x65766964656e63655f696473000000000000000000000000000000000000000c { mstore(add(at, 0x80), v) }
+                case 0x66616c6c6261636b5f757365640000000000000000000000000000000000000d { mstore(add(at, 0xa0), v) }
+            }
+            p = PorCbor.skip(d, v);
+        }
+        at[6] = p;
     }
 
     /// keccak256 of the text at `pos`, 0 when absent (`pos` 0) or not a text.
