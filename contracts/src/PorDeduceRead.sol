@@ -36,10 +36,20 @@ library PorDeduceRead {
             (p,) = S.next(d, base, r, left, S.SEMANTICS);
             return (true, r, p);
         }
-        for (uint256 i = 0; i < top.length; i += 2) {
-            (uint256 w,) = I.entry(d, base + top[i]); // the key's word, read once
-            if (w == S.REQUIREMENTS) r = base + top[i + 1];
-            if (w == S.SEMANTICS) p = base + top[i + 1];
+        // each key's word read once (`PorKeyIndex.entry`'s), the offsets rebased (offsets
+        // in calldata: no overflow or index to check; `top` holds key, value pairs)
+        for (uint256 i = 0; i < top.length;) {
+            uint256 k;
+            uint256 v;
+            assembly ("memory-safe") {
+                let slot := add(top, shl(5, add(i, 1)))
+                k := add(base, mload(slot))
+                v := add(base, mload(add(slot, 32)))
+                i := add(i, 2)
+            }
+            (uint256 w,) = I.entry(d, k);
+            if (w == S.REQUIREMENTS) r = v;
+            if (w == S.SEMANTICS) p = v;
         }
         return (true, r, p);
     }
@@ -218,11 +228,21 @@ library PorDeduceRead {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
         if (!isMap) return (false, p);
         uint256[7] memory e = fieldEntries(d, p);
-        (t[b + F_MAP], t[b + F_KEY], t[b + F_KIND]) = (p, textHash(d, e[0]), textHash(d, e[1]));
-        (t[b + F_VALUE], t[b + F_STATUS_AT], t[b + F_STATUS]) = (e[2], e[3], textHash(d, e[3]));
-        (t[b + F_IDS], t[b + F_FALLBACK]) = (e[4], e[5]);
+        (uint256 key, uint256 kind, uint256 status) = (textHash(d, e[0]), textHash(d, e[1]), textHash(d, e[3]));
+        assembly ("memory-safe") {
+            // row b (`fieldRows` sized `t` for it: no index checks)
+            let row := add(t, shl(5, add(b, 1)))
+            mstore(row, p) // F_MAP
+            mstore(add(row, 0x20), key) // F_KEY
+            mstore(add(row, 0x40), kind) // F_KIND
+            mstore(add(row, 0x60), status) // F_STATUS
+            mstore(add(row, 0x80), mload(add(e, 0x60))) // F_STATUS_AT
+            mstore(add(row, 0xa0), mload(add(e, 0x40))) // F_VALUE
+            mstore(add(row, 0xc0), mload(add(e, 0x80))) // F_IDS
+            mstore(add(row, 0xe0), mload(add(e, 0xa0))) // F_FALLBACK
+        }
         (bool fb,) = boolOf(d, e[5]);
-        bool ok = t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, e[4]);
+        bool ok = key != 0 && kind != 0 && status != 0 && fb && textList(d, e[4]);
         return (ok, e[6]);
     }
 
@@ -242,7 +262,10 @@ library PorDeduceRead {
                 p := add(p, width)
             }
         }
-        for (; n != 0; n--) {
+        for (; n != 0;) {
+            unchecked {
+                n--;
+            }
             (uint256 w, uint256 v) = I.entry(d, p);
             assembly ("memory-safe") {
                 switch w

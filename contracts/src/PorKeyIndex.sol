@@ -79,7 +79,27 @@ library PorKeyIndex {
                     mstore(slot, w)
                     mstore(add(slot, 32), at)
                     slot := add(slot, 64)
-                    p := skip(b, at)
+                    // the value (PorCbor.skip, inline: no call per entry)
+                    p := add(b, at)
+                    for { let units := 1 } units {} {
+                        let hb := shr(248, calldataload(p))
+                        if lt(sub(hb, 0x60), 24) {
+                            p := add(p, sub(hb, 0x5f))
+                            units := sub(units, 1)
+                            continue
+                        }
+                        let a := and(hb, 31)
+                        p := add(p, 1)
+                        if gt(a, 23) {
+                            let width := shl(sub(a, 24), 1)
+                            a := shr(sub(256, shl(3, width)), calldataload(p))
+                            p := add(p, width)
+                        }
+                        let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                        p := add(p, mul(and(f, 1), a))
+                        units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                    }
+                    p := sub(p, b)
                 }
                 end := p
             }
