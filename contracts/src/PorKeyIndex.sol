@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorCbor} from "./PorCbor.sol";
+
 /// @title PorKeyIndex: one walk of a map of a checked document (SPEC §2) answers every
 /// field read of it (SPEC §14.8, ADR 0013 s35 addendum).
 /// @notice `PorDeduceSpec.get` walks a map from its start for each key it reads, skipping
@@ -176,6 +178,66 @@ library PorKeyIndex {
                     p := sub(p, b)
                 }
             }
+        }
+    }
+
+    /// Slots of `semantics`' answer: the prediction_semantics keys deduce and the judge read.
+    uint256 internal constant S_METRIC = 0;
+    uint256 internal constant S_PREDICATE = 1;
+    uint256 internal constant S_THRESHOLD = 2;
+    uint256 internal constant S_COMPARISON = 3;
+    uint256 internal constant S_LOWER = 4;
+    uint256 internal constant S_UPPER = 5;
+    uint256 internal constant S_LOWER_INCLUSIVE = 6;
+    uint256 internal constant S_UPPER_INCLUSIVE = 7;
+    uint256 internal constant S_EXPECTED_TEXT = 8;
+    uint256 internal constant S_ABSENT_MEANS_NO = 9;
+    uint256 internal constant S_SOURCES_REQUIRED = 10;
+    uint256 internal constant S_TERMS = 11;
+    uint256 internal constant S_PRECONDITIONS = 12;
+    uint256 internal constant S_OTHER_METRIC = 13;
+
+    /// The value offsets of the prediction_semantics map at `pos` of a checked document
+    /// (SPEC §4.2), each key at its `S_*` slot (0: absent, or `pos` not a map): `index`
+    /// then `find` of each key (§2 keys are unique: the one match is the first), from one
+    /// walk, each key's word (`entry`) switched on, each value skipped by `PorCbor.skip`.
+    function semantics(bytes calldata d, uint256 pos) internal pure returns (uint256[14] memory at) {
+        uint256 n;
+        uint256 p;
+        assembly ("memory-safe") {
+            let ib := byte(0, calldataload(add(d.offset, pos)))
+            if eq(shr(5, ib), 5) {
+                // the map's head (`index`'s)
+                n := and(ib, 31)
+                p := add(pos, 1)
+                if gt(n, 23) {
+                    let width := shl(sub(n, 24), 1)
+                    n := shr(sub(256, shl(3, width)), calldataload(add(d.offset, p)))
+                    p := add(p, width)
+                }
+            }
+        }
+        while (n != 0) {
+            (uint256 w, uint256 v) = entry(d, p);
+            assembly ("memory-safe") {
+                n := sub(n, 1) // not 0: no underflow
+                switch w
+                case 0x6d65747269630000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x0), v) } // metric
+                case 0x7072656469636174650000000000000000000000000000000000000000000009 { mstore(add(at, 0x20), v) } // predicate
+                case 0x7468726573686f6c640000000000000000000000000000000000000000000009 { mstore(add(at, 0x40), v) } // threshold
+                case 0x636f6d70617269736f6e0000000000000000000000000000000000000000000a { mstore(add(at, 0x60), v) } // comparison
+                case 0x6c6f776572000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x80), v) } // lower
+                case 0x7570706572000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0xa0), v) } // upper
+                case 0x6c6f7765725f696e636c7573697665000000000000000000000000000000000f { mstore(add(at, 0xc0), v) } // lower_inclusive
+                case 0x75707065725f696e636c7573697665000000000000000000000000000000000f { mstore(add(at, 0xe0), v) } // upper_inclusive
+                case 0x65787065637465645f746578740000000000000000000000000000000000000d { mstore(add(at, 0x100), v) } // expected_text
+                case 0x616273656e745f6d65616e735f6e6f000000000000000000000000000000000f { mstore(add(at, 0x120), v) } // absent_means_no
+                case 0x736f75726365735f726571756972656400000000000000000000000000000010 { mstore(add(at, 0x140), v) } // sources_required
+                case 0x7465726d73000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x160), v) } // terms
+                case 0x707265636f6e646974696f6e730000000000000000000000000000000000000d { mstore(add(at, 0x180), v) } // preconditions
+                case 0x6f746865725f6d6574726963000000000000000000000000000000000000000c { mstore(add(at, 0x1a0), v) } // other_metric
+            }
+            p = PorCbor.skip(d, v);
         }
     }
 
