@@ -92,9 +92,12 @@ library PorDeduceRead {
         if (!isCbor) return (false, flat, tables);
         (flat[0], flat[3]) = (parts.all[0].leaf, np);
         put(flat, 4, at);
-        uint256 first = 2 + parts.evidenceCount;
-        for (uint256 i = 0; i < np; i++) {
-            tables[i] = prior(d, parts.all[first + i], records[first + i], flat, 4 + STEP_FIELDS + i * PRIOR);
+        // part and slot indices (below the part count): unchecked
+        unchecked {
+            uint256 first = 2 + parts.evidenceCount;
+            for (uint256 i = 0; i < np; i++) {
+                tables[i] = prior(d, parts.all[first + i], records[first + i], flat, 4 + STEP_FIELDS + i * PRIOR);
+            }
         }
     }
 
@@ -104,12 +107,16 @@ library PorDeduceRead {
         pure
         returns (uint256[] memory table)
     {
-        flat[o] = part.leaf;
-        (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
-        bool ok;
-        if (known) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
-        flat[o + 1] = ok ? uint256(kind) : 0;
-        put(flat, o + 2, rec);
+        // offsets in calldata and slot indices `flatten` sized: unchecked (the slice's
+        // bounds are still checked)
+        unchecked {
+            flat[o] = part.leaf;
+            (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
+            bool ok;
+            if (known) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
+            flat[o + 1] = ok ? uint256(kind) : 0;
+            put(flat, o + 2, rec);
+        }
     }
 
     /// A step record's `STEP_FIELDS` value offsets (`PorRecords.topFields` gives exactly
