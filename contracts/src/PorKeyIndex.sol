@@ -221,21 +221,24 @@ library PorKeyIndex {
             (uint256 w, uint256 v) = entry(d, p);
             assembly ("memory-safe") {
                 n := sub(n, 1) // not 0: no underflow
-                switch w
-                case 0x6d65747269630000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x0), v) } // metric
-                case 0x7072656469636174650000000000000000000000000000000000000000000009 { mstore(add(at, 0x20), v) } // predicate
-                case 0x7468726573686f6c640000000000000000000000000000000000000000000009 { mstore(add(at, 0x40), v) } // threshold
-                case 0x636f6d70617269736f6e0000000000000000000000000000000000000000000a { mstore(add(at, 0x60), v) } // comparison
-                case 0x6c6f776572000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x80), v) } // lower
-                case 0x7570706572000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0xa0), v) } // upper
-                case 0x6c6f7765725f696e636c7573697665000000000000000000000000000000000f { mstore(add(at, 0xc0), v) } // lower_inclusive
-                case 0x75707065725f696e636c7573697665000000000000000000000000000000000f { mstore(add(at, 0xe0), v) } // upper_inclusive
-                case 0x65787065637465645f746578740000000000000000000000000000000000000d { mstore(add(at, 0x100), v) } // expected_text
-                case 0x616273656e745f6d65616e735f6e6f000000000000000000000000000000000f { mstore(add(at, 0x120), v) } // absent_means_no
-                case 0x736f75726365735f726571756972656400000000000000000000000000000010 { mstore(add(at, 0x140), v) } // sources_required
-                case 0x7465726d73000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x160), v) } // terms
-                case 0x707265636f6e646974696f6e730000000000000000000000000000000000000d { mstore(add(at, 0x180), v) } // preconditions
-                case 0x6f746865725f6d6574726963000000000000000000000000000000000000000c { mstore(add(at, 0x1a0), v) } // other_metric
+                // the word as a short constant: the key's bytes then its length (one per key;
+                // a long key's word 0 gives 0, no case)
+                let len := and(w, 0xff)
+                switch or(shr(shl(3, sub(31, len)), w), len)
+                case 0x6d657472696306 { mstore(add(at, 0x0), v) } // metric
+                case 0x70726564696361746509 { mstore(add(at, 0x20), v) } // predicate
+                case 0x7468726573686f6c6409 { mstore(add(at, 0x40), v) } // threshold
+                case 0x636f6d70617269736f6e0a { mstore(add(at, 0x60), v) } // comparison
+                case 0x6c6f77657205 { mstore(add(at, 0x80), v) } // lower
+                case 0x757070657205 { mstore(add(at, 0xa0), v) } // upper
+                case 0x6c6f7765725f696e636c75736976650f { mstore(add(at, 0xc0), v) } // lower_inclusive
+                case 0x75707065725f696e636c75736976650f { mstore(add(at, 0xe0), v) } // upper_inclusive
+                case 0x65787065637465645f746578740d { mstore(add(at, 0x100), v) } // expected_text
+                case 0x616273656e745f6d65616e735f6e6f0f { mstore(add(at, 0x120), v) } // absent_means_no
+                case 0x736f75726365735f726571756972656410 { mstore(add(at, 0x140), v) } // sources_required
+                case 0x7465726d7305 { mstore(add(at, 0x160), v) } // terms
+                case 0x707265636f6e646974696f6e730d { mstore(add(at, 0x180), v) } // preconditions
+                case 0x6f746865725f6d65747269630c { mstore(add(at, 0x1a0), v) } // other_metric
             }
             p = PorCbor.skip(d, v);
         }
