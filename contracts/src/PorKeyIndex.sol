@@ -25,32 +25,6 @@ library PorKeyIndex {
     /// loop over a list of maps walks each map once, not again to step over it.
     function indexTo(bytes calldata d, uint256 pos) internal pure returns (uint256[] memory ix, uint256 end) {
         assembly ("memory-safe") {
-            // the offset after the item at q (PorCbor.skip)
-            function skip(b, q) -> r {
-                r := add(b, q)
-                for { let units := 1 } units {} {
-                    let hb := shr(248, calldataload(r))
-                    if lt(sub(hb, 0x60), 24) {
-                        // a short text (most often a key): its head and bytes
-                        r := add(r, sub(hb, 0x5f))
-                        units := sub(units, 1)
-                        continue
-                    }
-                    let a := and(hb, 31)
-                    r := add(r, 1)
-                    if gt(a, 23) {
-                        let width := shl(sub(a, 24), 1)
-                        a := shr(sub(256, shl(3, width)), calldataload(r))
-                        r := add(r, width)
-                    }
-                    // a nibble of 0x421100 per major (hb >> 5): bit 0 a string (its bytes follow),
-                    // bits 1-2 the units a count opens (1 an array's, 2 a map's)
-                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
-                    r := add(r, mul(and(f, 1), a))
-                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
-                }
-                r := sub(r, b)
-            }
             let b := d.offset
             ix := 0x60 // the empty array
             let ib := byte(0, calldataload(add(b, pos)))
@@ -105,8 +79,8 @@ library PorKeyIndex {
                 }
                 end := p
             }
-            if iszero(end) { end := skip(b, pos) }
         }
+        if (end == 0) end = PorCbor.skip(d, pos); // not a map (a map's end is past its head)
     }
 
     /// The value offsets of the keys whose key words are `k0`, `k1`, `k2` (non-zero,
