@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorCoreCall} from "./PorCoreCall.sol";
 import {PorDeduceRead} from "./PorDeduceRead.sol";
 import {PorDeduceStep} from "./PorDeduceStep.sol";
 import {PorIds} from "./PorIds.sol";
@@ -24,50 +25,9 @@ contract PorDeduceExec {
         uint256[][] memory tables;
         (won, checkId, porRoot, flat, tables) = PorDeduceRead.prepare(proof, KIND);
         if (checkId != 0) return (won, checkId, porRoot);
-        (won, checkId) = run(proof, flat, tables);
-    }
-
-    /// `core.run(proof, all)`, the call's data written here: `all` is `flat` (its length,
-    /// then its words), then each table (its length, then its words), copied into the
-    /// call's data where the ABI encoder copied a packed copy of them word by word. The
-    /// core's revert is passed on.
-    function run(bytes calldata proof, uint256[] memory flat, uint256[][] memory tables)
-        private
-        view
-        returns (bool won, bytes32 checkId)
-    {
-        address to = address(core);
-        bytes4 selector = PorDeduceCore.run.selector;
-        assembly ("memory-safe") {
-            let m := mload(0x40)
-            let padded := and(add(proof.length, 31), not(31))
-            mstore(m, selector)
-            mstore(add(m, 0x04), 0x40)
-            mstore(add(m, 0x24), add(0x60, padded))
-            mstore(add(m, 0x44), proof.length)
-            mstore(add(m, add(0x44, padded)), 0) // the proof's last word, zero padded
-            calldatacopy(add(m, 0x64), proof.offset, proof.length)
-            let at := add(add(m, 0x64), padded) // the array's length word
-            let to_ := add(at, 0x20)
-            let size := shl(5, add(mload(flat), 1))
-            mcopy(to_, flat, size)
-            to_ := add(to_, size)
-            let end := add(add(tables, 32), shl(5, mload(tables)))
-            for { let t := add(tables, 32) } lt(t, end) { t := add(t, 32) } {
-                let table := mload(t)
-                size := shl(5, add(mload(table), 1))
-                mcopy(to_, table, size)
-                to_ := add(to_, size)
-            }
-            mstore(at, shr(5, sub(to_, add(at, 0x20))))
-            if iszero(staticcall(gas(), to, m, sub(to_, m), 0, 0x40)) {
-                returndatacopy(m, 0, returndatasize())
-                revert(m, returndatasize())
-            }
-            if lt(returndatasize(), 0x40) { revert(0, 0) }
-            won := iszero(iszero(mload(0)))
-            checkId := mload(0x20)
-        }
+        // `core.run(proof, all)`: `all` is `flat` (its length, then its words), then each
+        // table (its length, then its words)
+        (won, checkId) = PorCoreCall.call(address(core), PorDeduceCore.run.selector, proof, flat, tables);
     }
 }
 

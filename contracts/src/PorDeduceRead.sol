@@ -36,10 +36,20 @@ library PorDeduceRead {
             (p,) = S.next(d, base, r, left, S.SEMANTICS);
             return (true, r, p);
         }
-        for (uint256 i = 0; i < top.length; i += 2) {
-            (uint256 w,) = I.entry(d, base + top[i]); // the key's word, read once
-            if (w == S.REQUIREMENTS) r = base + top[i + 1];
-            if (w == S.SEMANTICS) p = base + top[i + 1];
+        // each key's word read once (`PorKeyIndex.entry`'s), the offsets rebased (offsets
+        // in calldata: no overflow or index to check; `top` holds key, value pairs)
+        for (uint256 i = 0; i < top.length;) {
+            uint256 k;
+            uint256 v;
+            assembly ("memory-safe") {
+                let slot := add(top, shl(5, add(i, 1)))
+                k := add(base, mload(slot))
+                v := add(base, mload(add(slot, 32)))
+                i := add(i, 2)
+            }
+            (uint256 w,) = I.entry(d, k);
+            if (w == S.REQUIREMENTS) r = v;
+            if (w == S.SEMANTICS) p = v;
         }
         return (true, r, p);
     }
@@ -82,9 +92,12 @@ library PorDeduceRead {
         if (!isCbor) return (false, flat, tables);
         (flat[0], flat[3]) = (parts.all[0].leaf, np);
         put(flat, 4, at);
-        uint256 first = 2 + parts.evidenceCount;
-        for (uint256 i = 0; i < np; i++) {
-            tables[i] = prior(d, parts.all[first + i], records[first + i], flat, 4 + STEP_FIELDS + i * PRIOR);
+        // part and slot indices (below the part count): unchecked
+        unchecked {
+            uint256 first = 2 + parts.evidenceCount;
+            for (uint256 i = 0; i < np; i++) {
+                tables[i] = prior(d, parts.all[first + i], records[first + i], flat, 4 + STEP_FIELDS + i * PRIOR);
+            }
         }
     }
 
@@ -94,12 +107,16 @@ library PorDeduceRead {
         pure
         returns (uint256[] memory table)
     {
-        flat[o] = part.leaf;
-        (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
-        bool ok;
-        if (known) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
-        flat[o + 1] = ok ? uint256(kind) : 0;
-        put(flat, o + 2, rec);
+        // offsets in calldata and slot indices `flatten` sized: unchecked (the slice's
+        // bounds are still checked)
+        unchecked {
+            flat[o] = part.leaf;
+            (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
+            bool ok;
+            if (known) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
+            flat[o + 1] = ok ? uint256(kind) : 0;
+            put(flat, o + 2, rec);
+        }
     }
 
     /// A step record's `STEP_FIELDS` value offsets (`PorRecords.topFields` gives exactly
@@ -218,57 +235,57 @@ library PorDeduceRead {
         (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
         if (!isMap) return (false, p);
         uint256[7] memory e = fieldEntries(d, p);
-        (t[b + F_MAP], t[b + F_KEY], t[b + F_KIND]) = (p, textHash(d, e[0]), textHash(d, e[1]));
-        (t[b + F_VALUE], t[b + F_STATUS_AT], t[b + F_STATUS]) = (e[2], e[3], textHash(d, e[3]));
-        (t[b + F_IDS], t[b + F_FALLBACK]) = (e[4], e[5]);
+        (uint256 key, uint256 kind, uint256 status) = (textHash(d, e[0]), textHash(d, e[1]), textHash(d, e[3]));
+        assembly ("memory-safe") {
+            // row b (`fieldRows` sized `t` for it: no index checks)
+            let row := add(t, shl(5, add(b, 1)))
+            mstore(row, p) // F_MAP
+            mstore(add(row, 0x20), key) // F_KEY
+            mstore(add(row, 0x40), kind) // F_KIND
+            mstore(add(row, 0x60), status) // F_STATUS
+            mstore(add(row, 0x80), mload(add(e, 0x60))) // F_STATUS_AT
+            mstore(add(row, 0xa0), mload(add(e, 0x40))) // F_VALUE
+            mstore(add(row, 0xc0), mload(add(e, 0x80))) // F_IDS
+            mstore(add(row, 0xe0), mload(add(e, 0xa0))) // F_FALLBACK
+        }
         (bool fb,) = boolOf(d, e[5]);
-        bool ok = t[b + F_KEY] != 0 && t[b + F_KIND] != 0 && t[b + F_STATUS] != 0 && fb && textList(d, e[4]);
+        bool ok = key != 0 && kind != 0 && status != 0 && fb && textList(d, e[4]);
         return (ok, e[6]);
     }
 
     /// The value offsets of key, kind, value, status, evidence_ids and fallback_used in
     /// the map at `p` of a checked document (0: absent; `p` a map: `fieldRow` checks it),
-    /// then the offset after the map: one assembly walk, each key's word
-    /// (`PorKeyIndex.entry`'s) switched on, each value skipped as `PorCbor.skip` does.
+    /// then the offset after the map: one walk, each key's word (`PorKeyIndex.entry`)
+    /// switched on, each value skipped by `PorCbor.skip`.
     function fieldEntries(bytes calldata d, uint256 p) private pure returns (uint256[7] memory at) {
+        uint256 n;
         assembly ("memory-safe") {
-            let b := d.offset
-            // (argument, offset after the head) of the head at q whose argument bits are a
-            function arg(base, q, a) -> v, r {
-                v := a
-                r := add(q, 1)
-                if gt(a, 23) {
-                    let width := shl(sub(a, 24), 1)
-                    v := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
-                    r := add(r, width)
-                }
+            // the map's head (its major type is `fieldRow`'s check)
+            n := and(byte(0, calldataload(add(d.offset, p))), 31)
+            p := add(p, 1)
+            if gt(n, 23) {
+                let width := shl(sub(n, 24), 1)
+                n := shr(sub(256, shl(3, width)), calldataload(add(d.offset, p)))
+                p := add(p, width)
             }
-            let n := 0
-            n, p := arg(b, p, and(byte(0, calldataload(add(b, p))), 31))
-            for {} n { n := sub(n, 1) } {
-                let len, off := arg(b, p, and(byte(0, calldataload(add(b, p))), 31))
-                p := add(off, len)
-                if lt(len, 32) {
-                    switch or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len)
-                    case 0x6b65790000000000000000000000000000000000000000000000000000000003 { mstore(at, p) }
-                    case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(add(at, 0x20), p) }
-                    case 0x76616c7565000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x40), p) }
-                    case 0x7374617475730000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x60), p) }
-                    case 0x65766964656e63655f696473000000000000000000000000000000000000000c { mstore(add(at, 0x80), p) }
-                    case 0x66616c6c6261636b5f757365640000000000000000000000000000000000000d { mstore(add(at, 0xa0), p) }
-                }
-                for { let left := 1 } left { left := sub(left, 1) } {
-                    let vb := byte(0, calldataload(add(b, p)))
-                    let a := 0
-                    a, p := arg(b, p, and(vb, 31))
-                    // PorCbor.skip's branchless step: shr(6, head) 1 a string, 2 an array or map
-                    let m := shr(6, vb)
-                    p := add(p, mul(eq(m, 1), a))
-                    left := add(left, mul(eq(m, 2), shl(shr(5, and(vb, 0x20)), a)))
-                }
-            }
-            mstore(add(at, 0xc0), p)
         }
+        for (; n != 0;) {
+            unchecked {
+                n--;
+            }
+            (uint256 w, uint256 v) = I.entry(d, p);
+            assembly ("memory-safe") {
+                switch w
+                case 0x6b65790000000000000000000000000000000000000000000000000000000003 { mstore(at, v) }
+                case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(add(at, 0x20), v) }
+                case 0x76616c7565000000000000000000000000000000000000000000000000000005 { mstore(add(at, 0x40), v) }
+                case 0x7374617475730000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x60), v) }
+                case 0x65766964656e63655f696473000000000000000000000000000000000000000c { mstore(add(at, 0x80), v) }
+                case 0x66616c6c6261636b5f757365640000000000000000000000000000000000000d { mstore(add(at, 0xa0), v) }
+            }
+            p = PorCbor.skip(d, v);
+        }
+        at[6] = p;
     }
 
     /// keccak256 of the text at `pos`, 0 when absent (`pos` 0) or not a text.

@@ -67,46 +67,46 @@ library PorDeduceSpec {
     }
 
     function semantics(bytes calldata d, uint256 p, Sem memory s) private pure returns (bool) {
-        uint256[] memory ix = I.index(d, p); // one walk; each field read from it
-        s.predicatePos = I.find(ix, uint256(bytes32("predicate")) | 9);
-        s.metricPos = I.find(ix, uint256(bytes32("metric")) | 6);
+        uint256[14] memory ix = I.semantics(d, p); // one walk; each field read from it
+        s.predicatePos = ix[I.S_PREDICATE];
+        s.metricPos = ix[I.S_METRIC];
         if (s.predicatePos == 0 || !isId(d, s.metricPos)) return false;
         s.predicate = predicateCode(d, s.predicatePos);
         uint8 pr = s.predicate;
         if (pr == 0) return false;
         if (pr == THRESHOLD || pr == FIELD || pr == TIME) {
-            s.comparison = comparisonCode(d, I.find(ix, uint256(bytes32("comparison")) | 10));
+            s.comparison = comparisonCode(d, ix[I.S_COMPARISON]);
             if (s.comparison == 0) return false;
         }
         bool ok = true;
         if (pr == THRESHOLD || pr == TIME) {
-            uint256 t = I.find(ix, uint256(bytes32("threshold")) | 9);
+            uint256 t = ix[I.S_THRESHOLD];
             (ok, s.threshold) = parseAt(d, t);
             PorDecimal.Dec memory t0 = s.threshold;
             if (ok && pr == TIME) ok = !t0.neg && t0.scale == 0 && t0.hi == 0 && t0.lo <= PorRecords.MAX_COUNT;
         }
         if (ok && pr == RANGE) ok = range(d, ix, s);
         if (ok && pr == TEXT_EQUALS) {
-            s.expectedPos = I.find(ix, uint256(bytes32("expected_text")) | 13);
+            s.expectedPos = ix[I.S_EXPECTED_TEXT];
             ok = s.expectedPos != 0 && textUpTo(d, s.expectedPos, 256);
         }
-        uint256 a = I.find(ix, uint256(bytes32("absent_means_no")) | 15);
+        uint256 a = ix[I.S_ABSENT_MEANS_NO];
         if (ok && a != 0) ok = uint8(d[a]) == 0xf5;
         s.absentMeansNo = a != 0;
-        uint256 k = I.find(ix, uint256(bytes32("sources_required")) | 16);
+        uint256 k = ix[I.S_SOURCES_REQUIRED];
         if (ok && k != 0) (ok, s.k) = PorRecords.uintIn(d, k, 1, 64);
         return ok && needed(d, ix, s);
     }
 
-    function range(bytes calldata d, uint256[] memory ix, Sem memory s) private pure returns (bool ok) {
-        (ok, s.lower) = parseAt(d, I.find(ix, uint256(bytes32("lower")) | 5));
-        if (ok) (ok, s.upper) = parseAt(d, I.find(ix, uint256(bytes32("upper")) | 5));
-        (bool lo, bool loSet) = optBool(d, I.find(ix, uint256(bytes32("lower_inclusive")) | 15));
-        (bool hi, bool hiSet) = optBool(d, I.find(ix, uint256(bytes32("upper_inclusive")) | 15));
+    function range(bytes calldata d, uint256[14] memory ix, Sem memory s) private pure returns (bool ok) {
+        (ok, s.lower) = parseAt(d, ix[I.S_LOWER]);
+        if (ok) (ok, s.upper) = parseAt(d, ix[I.S_UPPER]);
+        (bool lo, bool loSet) = optBool(d, ix[I.S_LOWER_INCLUSIVE]);
+        (bool hi, bool hiSet) = optBool(d, ix[I.S_UPPER_INCLUSIVE]);
         s.lowerInclusive = !loSet || lo;
         s.upperInclusive = hiSet && hi;
-        return ok && validBool(d, I.find(ix, uint256(bytes32("lower_inclusive")) | 15))
-            && validBool(d, I.find(ix, uint256(bytes32("upper_inclusive")) | 15));
+        return ok && validBool(d, ix[I.S_LOWER_INCLUSIVE])
+            && validBool(d, ix[I.S_UPPER_INCLUSIVE]);
     }
 
     /// Where the optional lists are: terms, other_metric, preconditions.
@@ -119,13 +119,13 @@ library PorDeduceSpec {
     }
 
     /// The needed fields, in the order deduce reads them.
-    function needed(bytes calldata d, uint256[] memory ix, Sem memory s) private pure returns (bool) {
+    function needed(bytes calldata d, uint256[14] memory ix, Sem memory s) private pure returns (bool) {
         Lists memory l;
         bool okT;
         bool okC;
-        (okT, l.nt, l.ft) = optList(d, s.predicate == THRESHOLD || s.predicate == RANGE ? I.find(ix, uint256(bytes32("terms")) | 5) : 0);
-        (okC, l.nc, l.fc) = optList(d, I.find(ix, uint256(bytes32("preconditions")) | 13));
-        l.o = s.predicate == FIELD ? I.find(ix, uint256(bytes32("other_metric")) | 12) : 0;
+        (okT, l.nt, l.ft) = optList(d, s.predicate == THRESHOLD || s.predicate == RANGE ? ix[I.S_TERMS] : 0);
+        (okC, l.nc, l.fc) = optList(d, ix[I.S_PRECONDITIONS]);
+        l.o = s.predicate == FIELD ? ix[I.S_OTHER_METRIC] : 0;
         if (!okT || !okC || (s.predicate == FIELD && !isId(d, l.o))) return false;
         uint256 n = 1 + l.nt + (l.o != 0 ? 1 : 0) + l.nc;
         s.keys = new bytes32[](n);
@@ -302,10 +302,11 @@ library PorDeduceSpec {
 
     /// The value of `key` among the `count` map entries from `p`, and the entries after it.
     function seek(bytes calldata d, uint256 p, uint256 count, uint256 key) private pure returns (uint256, uint256) {
-        for (; count > 0; count--) {
+        while (count != 0) {
             uint256 at;
             bool hit;
             assembly ("memory-safe") {
+                count := sub(count, 1) // not 0: no underflow
                 let len := and(byte(0, calldataload(add(d.offset, p))), 31)
                 at := add(p, 1)
                 if gt(len, 23) {
@@ -316,7 +317,7 @@ library PorDeduceSpec {
                 hit := and(lt(len, 32), eq(or(and(calldataload(add(d.offset, at)), not(shr(shl(3, len), not(0)))), len), key))
                 at := add(at, len)
             }
-            if (hit) return (at, count - 1);
+            if (hit) return (at, count);
             p = PorCbor.skip(d, at);
         }
         return (0, 0);

@@ -10,8 +10,9 @@ library PorDeduceWrite {
     function put(uint256 w, bytes32 word, uint256 n) internal pure returns (uint256) {
         assembly ("memory-safe") {
             mstore(w, word)
+            w := add(w, n) // memory offsets: no overflow to check
         }
-        return w + n;
+        return w;
     }
 
     /// The encoded item at `pos` of `d` (`PorDeduceRead.item`'s bytes).
@@ -23,8 +24,9 @@ library PorDeduceWrite {
     function span(bytes calldata d, uint256 w, uint256 pos, uint256 end) internal pure returns (uint256) {
         assembly ("memory-safe") {
             calldatacopy(w, add(d.offset, pos), sub(end, pos))
+            w := add(w, sub(end, pos)) // end >= pos: a skip's answer, or the caller's
         }
-        return w + end - pos;
+        return w;
     }
 
     /// The bytes of `b`.

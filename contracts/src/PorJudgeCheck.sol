@@ -199,10 +199,16 @@ library PorJudgeCheck {
             // its 8 values (`PorRecords.topFields`): rebased in place (absolute in `d`), then
             // 11 words long; the O_* words are written before they are read (`three` below
             // for an extract; the final step's here, in `citations`)
+            // (the eight words unrolled: no loop test a word)
             let base := mload(p)
-            for { let q := add(at, 32) } lt(q, add(at, 0x120)) { q := add(q, 32) } {
-                mstore(q, add(mload(q), base))
-            }
+            mstore(add(at, 0x20), add(mload(add(at, 0x20)), base))
+            mstore(add(at, 0x40), add(mload(add(at, 0x40)), base))
+            mstore(add(at, 0x60), add(mload(add(at, 0x60)), base))
+            mstore(add(at, 0x80), add(mload(add(at, 0x80)), base))
+            mstore(add(at, 0xa0), add(mload(add(at, 0xa0)), base))
+            mstore(add(at, 0xc0), add(mload(add(at, 0xc0)), base))
+            mstore(add(at, 0xe0), add(mload(add(at, 0xe0)), base))
+            mstore(add(at, 0x100), add(mload(add(at, 0x100)), base))
             mstore(at, 11)
         }
         if (!extract) {
@@ -285,7 +291,16 @@ library PorJudgeCheck {
             at = new uint256[](11);
             for (uint256 i = 0; i < 10; i++) at[i < 8 ? i : i + 1] = short[i];
         }
-        for (uint256 i = 0; i < 11; i++) if (at[i] != 0 || i != 8) at[i] += p.leaf;
+        assembly ("memory-safe") {
+            // rebased (absolute in `d`; offsets in calldata: no overflow), resolution_time's
+            // 0 (absent) kept; `at` is 11 words here
+            let base := mload(p)
+            for { let q := add(at, 32) } lt(q, add(at, 0x180)) { q := add(q, 32) } {
+                mstore(q, add(mload(q), base))
+            }
+            let t := add(at, 0x120) // at[8]
+            if eq(mload(t), base) { mstore(t, 0) }
+        }
         ok = verdictTypes(d, at);
     }
 

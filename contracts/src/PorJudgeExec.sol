@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorCoreCall} from "./PorCoreCall.sol";
 import {PorJudgeCheck} from "./PorJudgeCheck.sol";
 
 /// @title PorJudgeExec: the JudgeProof (SPEC §10.2.5) checked on chain, stateless.
@@ -22,43 +23,19 @@ contract PorJudgeExec {
         uint256[] memory flat;
         (checkId, porRoot, flat) = PorJudgeCheck.verify(proof);
         if (checkId != 0) return (false, checkId, porRoot);
-        (won, checkId) = decide(proof, flat);
-    }
-
-    /// `core.decide(proof, flat)`, the call's data written here (the proof with one
-    /// `calldatacopy`, `flat`'s length and words with one `mcopy`, where the ABI encoder
-    /// stored `flat` word by word). The core's revert is passed on.
-    function decide(bytes calldata proof, uint256[] memory flat) private view returns (bool won, bytes32 checkId) {
-        address to = address(core);
-        bytes4 selector = 0; // four bytes no one reads: the core's entry is its fallback
-        assembly ("memory-safe") {
-            let m := mload(0x40)
-            let padded := and(add(proof.length, 31), not(31))
-            mstore(m, selector)
-            mstore(add(m, 0x04), 0x40)
-            mstore(add(m, 0x24), add(0x60, padded))
-            mstore(add(m, 0x44), proof.length)
-            mstore(add(m, add(0x44, padded)), 0) // the proof's last word, zero padded
-            calldatacopy(add(m, 0x64), proof.offset, proof.length)
-            let at := add(add(m, 0x64), padded) // the array's length word
-            let size := shl(5, add(mload(flat), 1))
-            mcopy(at, flat, size)
-            if iszero(staticcall(gas(), to, m, sub(add(at, size), m), 0, 0x40)) {
-                returndatacopy(m, 0, returndatasize())
-                revert(m, returndatasize())
-            }
-            if lt(returndatasize(), 0x40) { revert(0, 0) }
-            won := iszero(iszero(mload(0)))
-            checkId := mload(0x20)
-        }
+        // `core.decide(proof, flat)`: no tables, the array is `flat`'s length, then its words
+        // (`PorJudgeCore`'s input); four bytes no one reads (the core's entry is its fallback)
+        uint256[][] memory none; // the empty array at 0x60, not allocated
+        (won, checkId) = PorCoreCall.call(address(core), 0, proof, flat, none);
     }
 }
 
 /// @title PorJudgeCore: `PorJudgeCheck.decideFlat` behind an external call (stateless).
-/// @notice Its one entry is its fallback: the call's data is `PorJudgeExec.decide`'s
-/// (four bytes, then the ABI encoding of `(bytes proof, uint256[] flat)`, the proof's
-/// offset 0x40), read where it stands without the ABI decoder; it returns (won, check id)
-/// as two words.
+/// @notice Its one entry is its fallback: the call's data is `PorJudgeExec.check`'s
+/// (`PorCoreCall.call`'s: four bytes, then the ABI encoding of `(bytes proof, uint256[]
+/// all)`, the proof's offset 0x40, `all` one word longer than `flat`, its first word `flat`'s
+/// length), read where it stands without the ABI decoder; it returns (won, check id) as
+/// two words.
 contract PorJudgeCore {
     fallback() external {
         bytes calldata proof;
@@ -66,7 +43,7 @@ contract PorJudgeCore {
         assembly ("memory-safe") {
             proof.length := calldataload(0x44)
             proof.offset := 0x64
-            let at := add(calldataload(0x24), 0x04) // the array's length word
+            let at := add(calldataload(0x24), 0x24) // `flat`'s length word: `all`'s first
             flat.length := calldataload(at)
             flat.offset := add(at, 0x20)
         }

@@ -179,15 +179,16 @@ library PorJudgeRules {
                 let len := and(ib, 31)
                 if and(eq(shr(5, ib), 3), lt(len, 24)) {
                     let v := add(pos, mload(add(at, shl(5, add(i, 2)))))
-                    switch or(and(calldataload(add(d.offset, add(p, 1))), not(shr(shl(3, len), not(0)))), len)
-                    case 0x6d61726b65740000000000000000000000000000000000000000000000000006 { mstore(add(top, 0x20), v) }
-                    case 0x7374726963745f6d6f646500000000000000000000000000000000000000000b { mstore(add(top, 0x40), v) }
-                    case 0x636f6e666c6963745f706f6c696379000000000000000000000000000000000f { mstore(add(top, 0x60), v) }
-                    case 0x6f75747075745f736368656d615f726566000000000000000000000000000011 { mstore(add(top, 0x80), v) }
-                    case 0x636f6e666964656e63655f706f6c696379000000000000000000000000000011 { mstore(add(top, 0xa0), v) }
-                    case 0x646174615f726571756972656d656e7473000000000000000000000000000011 { mstore(add(top, 0xc0), v) }
-                    case 0x70726564696374696f6e5f73656d616e74696373000000000000000000000014 { mstore(add(top, 0xe0), v) }
-                    case 0x74696d657374616d705f736c61636b5f7365636f6e6473000000000000000017 { mstore(add(top, 0x100), v) }
+                    // the key as a short constant: its bytes, then its length (0 for the empty key)
+                    switch or(shl(8, shr(shl(3, sub(32, len)), calldataload(add(d.offset, add(p, 1))))), len)
+                    case 0x6d61726b657406 { mstore(add(top, 0x20), v) }
+                    case 0x7374726963745f6d6f64650b { mstore(add(top, 0x40), v) }
+                    case 0x636f6e666c6963745f706f6c6963790f { mstore(add(top, 0x60), v) }
+                    case 0x6f75747075745f736368656d615f72656611 { mstore(add(top, 0x80), v) }
+                    case 0x636f6e666964656e63655f706f6c69637911 { mstore(add(top, 0xa0), v) }
+                    case 0x646174615f726571756972656d656e747311 { mstore(add(top, 0xc0), v) }
+                    case 0x70726564696374696f6e5f73656d616e7469637314 { mstore(add(top, 0xe0), v) }
+                    case 0x74696d657374616d705f736c61636b5f7365636f6e647317 { mstore(add(top, 0x100), v) }
                 }
             }
         }
@@ -290,27 +291,27 @@ library PorJudgeRules {
     /// prediction_semantics: the predicate, comparison, threshold, range ends and
     /// inclusivity, absent_means_no, sources_required, each precondition's otherwise.
     function semantics(bytes calldata d, uint256 pos, Spec memory s) private pure returns (bool ok) {
-        uint256[] memory ix = PorKeyIndex.index(d, pos);
-        uint256 p = PorKeyIndex.find(ix, uint256(bytes32("predicate")) | 9);
+        uint256[14] memory at = PorKeyIndex.semantics(d, pos); // one walk, each field read from it
+        uint256 p = at[PorKeyIndex.S_PREDICATE];
         s.predicate = pick(d, p, "\x0eevent_observed\x11numeric_threshold\x0dnumeric_range\x10field_comparison\x0btext_equals\x13timestamp_threshold");
         if (p == 0 || s.predicate == 6) return false;
-        uint256 c = PorKeyIndex.find(ix, uint256(bytes32("comparison")) | 10);
+        uint256 c = at[PorKeyIndex.S_COMPARISON];
         s.comparison = c == 0 ? 5 : pick(d, c, "\x01>\x02>=\x01<\x02<=\x02==");
         ok = s.comparison != 5 || c == 0;
-        (s.threshold, s.lower, s.upper) = (PorKeyIndex.find(ix, uint256(bytes32("threshold")) | 9), PorKeyIndex.find(ix, uint256(bytes32("lower")) | 5), PorKeyIndex.find(ix, uint256(bytes32("upper")) | 5));
+        (s.threshold, s.lower, s.upper) = (at[PorKeyIndex.S_THRESHOLD], at[PorKeyIndex.S_LOWER], at[PorKeyIndex.S_UPPER]);
         ok = ok && decimalOrAbsent(d, s.threshold) && decimalOrAbsent(d, s.lower) && decimalOrAbsent(d, s.upper);
         bool b;
-        (b, s.lowerInclusive) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("lower_inclusive")) | 15), true);
+        (b, s.lowerInclusive) = optionalBool(d, at[PorKeyIndex.S_LOWER_INCLUSIVE], true);
         ok = ok && b;
-        (b, s.upperInclusive) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("upper_inclusive")) | 15), false);
+        (b, s.upperInclusive) = optionalBool(d, at[PorKeyIndex.S_UPPER_INCLUSIVE], false);
         ok = ok && b;
-        (b, s.eventWhenAbsent) = optionalBool(d, PorKeyIndex.find(ix, uint256(bytes32("absent_means_no")) | 15), false);
+        (b, s.eventWhenAbsent) = optionalBool(d, at[PorKeyIndex.S_ABSENT_MEANS_NO], false);
         ok = ok && b;
-        uint256 k = PorKeyIndex.find(ix, uint256(bytes32("sources_required")) | 16);
+        uint256 k = at[PorKeyIndex.S_SOURCES_REQUIRED];
         s.sourcesRequired = k != 0;
         if (k != 0) (b,) = PorRecords.uintIn(d, k, 1, 64);
         ok = ok && b;
-        uint256 pre = PorKeyIndex.find(ix, uint256(bytes32("preconditions")) | 13);
+        uint256 pre = at[PorKeyIndex.S_PRECONDITIONS];
         return pre == 0 ? ok : preconditions(d, pre, s, ok);
     }
 

@@ -70,13 +70,19 @@ library PorJudgeVars {
     /// `PorJudgeRules.pick` of these names): the four flags (codes 0-3), event_observed
     /// 4, source_summary 5, numeric_value 6, timestamp 7; 8 another key.
     function nameOf(uint256 w) private pure returns (uint8) {
-        if (w == uint256(bytes32("conflict_detected")) | 17) return 0;
-        if (w == uint256(bytes32("insufficient_evidence")) | 21) return 1;
-        if (w == uint256(bytes32("fallback_used")) | 13) return 2;
-        if (w == uint256(bytes32("provenance_ok")) | 13) return 3;
-        if (w == uint256(bytes32("event_observed")) | 14) return 4;
-        if (w == uint256(bytes32("source_summary")) | 14) return 5;
-        if (w == uint256(bytes32("numeric_value")) | 13) return 6;
-        return w == uint256(bytes32("timestamp")) | 9 ? 7 : 8;
+        // the word as a short constant: the key's bytes, then its length (`PorKeyIndex.semantics`'
+        // form; a long key's word 0 gives 0, no name)
+        assembly ("memory-safe") {
+            let len := and(w, 0xff)
+            w := or(shr(shl(3, sub(31, len)), w), len)
+        }
+        if (w == 0x636f6e666c6963745f646574656374656411) return 0; // conflict_detected
+        if (w == 0x696e73756666696369656e745f65766964656e636515) return 1; // insufficient_evidence
+        if (w == 0x66616c6c6261636b5f757365640d) return 2; // fallback_used
+        if (w == 0x70726f76656e616e63655f6f6b0d) return 3; // provenance_ok
+        if (w == 0x6576656e745f6f627365727665640e) return 4; // event_observed
+        if (w == 0x736f757263655f73756d6d6172790e) return 5; // source_summary
+        if (w == 0x6e756d657269635f76616c75650d) return 6; // numeric_value
+        return w == 0x74696d657374616d7009 ? 7 : 8; // timestamp
     }
 }

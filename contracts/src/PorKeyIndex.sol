@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorCbor} from "./PorCbor.sol";
+
 /// @title PorKeyIndex: one walk of a map of a checked document (SPEC §2) answers every
 /// field read of it (SPEC §14.8, ADR 0013 s35 addendum).
 /// @notice `PorDeduceSpec.get` walks a map from its start for each key it reads, skipping
@@ -23,32 +25,6 @@ library PorKeyIndex {
     /// loop over a list of maps walks each map once, not again to step over it.
     function indexTo(bytes calldata d, uint256 pos) internal pure returns (uint256[] memory ix, uint256 end) {
         assembly ("memory-safe") {
-            // the offset after the item at q (PorCbor.skip)
-            function skip(b, q) -> r {
-                r := add(b, q)
-                for { let units := 1 } units {} {
-                    let hb := shr(248, calldataload(r))
-                    if lt(sub(hb, 0x60), 24) {
-                        // a short text (most often a key): its head and bytes
-                        r := add(r, sub(hb, 0x5f))
-                        units := sub(units, 1)
-                        continue
-                    }
-                    let a := and(hb, 31)
-                    r := add(r, 1)
-                    if gt(a, 23) {
-                        let width := shl(sub(a, 24), 1)
-                        a := shr(sub(256, shl(3, width)), calldataload(r))
-                        r := add(r, width)
-                    }
-                    // a nibble of 0x421100 per major (hb >> 5): bit 0 a string (its bytes follow),
-                    // bits 1-2 the units a count opens (1 an array's, 2 a map's)
-                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
-                    r := add(r, mul(and(f, 1), a))
-                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
-                }
-                r := sub(r, b)
-            }
             let b := d.offset
             ix := 0x60 // the empty array
             let ib := byte(0, calldataload(add(b, pos)))
@@ -79,12 +55,32 @@ library PorKeyIndex {
                     mstore(slot, w)
                     mstore(add(slot, 32), at)
                     slot := add(slot, 64)
-                    p := skip(b, at)
+                    // the value (PorCbor.skip, inline: no call per entry)
+                    p := add(b, at)
+                    for { let units := 1 } units {} {
+                        let hb := shr(248, calldataload(p))
+                        if lt(sub(hb, 0x60), 24) {
+                            p := add(p, sub(hb, 0x5f))
+                            units := sub(units, 1)
+                            continue
+                        }
+                        let a := and(hb, 31)
+                        p := add(p, 1)
+                        if gt(a, 23) {
+                            let width := shl(sub(a, 24), 1)
+                            a := shr(sub(256, shl(3, width)), calldataload(p))
+                            p := add(p, width)
+                        }
+                        let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                        p := add(p, mul(and(f, 1), a))
+                        units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                    }
+                    p := sub(p, b)
                 }
                 end := p
             }
-            if iszero(end) { end := skip(b, pos) }
         }
+        if (end == 0) end = PorCbor.skip(d, pos); // not a map (a map's end is past its head)
     }
 
     /// The value offsets of the keys whose key words are `k0`, `k1`, `k2` (non-zero,
@@ -156,6 +152,69 @@ library PorKeyIndex {
                     p := sub(p, b)
                 }
             }
+        }
+    }
+
+    /// Slots of `semantics`' answer: the prediction_semantics keys deduce and the judge read.
+    uint256 internal constant S_METRIC = 0;
+    uint256 internal constant S_PREDICATE = 1;
+    uint256 internal constant S_THRESHOLD = 2;
+    uint256 internal constant S_COMPARISON = 3;
+    uint256 internal constant S_LOWER = 4;
+    uint256 internal constant S_UPPER = 5;
+    uint256 internal constant S_LOWER_INCLUSIVE = 6;
+    uint256 internal constant S_UPPER_INCLUSIVE = 7;
+    uint256 internal constant S_EXPECTED_TEXT = 8;
+    uint256 internal constant S_ABSENT_MEANS_NO = 9;
+    uint256 internal constant S_SOURCES_REQUIRED = 10;
+    uint256 internal constant S_TERMS = 11;
+    uint256 internal constant S_PRECONDITIONS = 12;
+    uint256 internal constant S_OTHER_METRIC = 13;
+
+    /// The value offsets of the prediction_semantics map at `pos` of a checked document
+    /// (SPEC §4.2), each key at its `S_*` slot (0: absent, or `pos` not a map): `index`
+    /// then `find` of each key (§2 keys are unique: the one match is the first), from one
+    /// walk, each key's word (`entry`) switched on, each value skipped by `PorCbor.skip`.
+    function semantics(bytes calldata d, uint256 pos) internal pure returns (uint256[14] memory at) {
+        uint256 n;
+        uint256 p;
+        assembly ("memory-safe") {
+            let ib := byte(0, calldataload(add(d.offset, pos)))
+            if eq(shr(5, ib), 5) {
+                // the map's head (`index`'s)
+                n := and(ib, 31)
+                p := add(pos, 1)
+                if gt(n, 23) {
+                    let width := shl(sub(n, 24), 1)
+                    n := shr(sub(256, shl(3, width)), calldataload(add(d.offset, p)))
+                    p := add(p, width)
+                }
+            }
+        }
+        while (n != 0) {
+            (uint256 w, uint256 v) = entry(d, p);
+            assembly ("memory-safe") {
+                n := sub(n, 1) // not 0: no underflow
+                // the word as a short constant: the key's bytes then its length (one per key;
+                // a long key's word 0 gives 0, no case)
+                let len := and(w, 0xff)
+                switch or(shr(shl(3, sub(31, len)), w), len)
+                case 0x6d657472696306 { mstore(add(at, 0x0), v) } // metric
+                case 0x70726564696361746509 { mstore(add(at, 0x20), v) } // predicate
+                case 0x7468726573686f6c6409 { mstore(add(at, 0x40), v) } // threshold
+                case 0x636f6d70617269736f6e0a { mstore(add(at, 0x60), v) } // comparison
+                case 0x6c6f77657205 { mstore(add(at, 0x80), v) } // lower
+                case 0x757070657205 { mstore(add(at, 0xa0), v) } // upper
+                case 0x6c6f7765725f696e636c75736976650f { mstore(add(at, 0xc0), v) } // lower_inclusive
+                case 0x75707065725f696e636c75736976650f { mstore(add(at, 0xe0), v) } // upper_inclusive
+                case 0x65787065637465645f746578740d { mstore(add(at, 0x100), v) } // expected_text
+                case 0x616273656e745f6d65616e735f6e6f0f { mstore(add(at, 0x120), v) } // absent_means_no
+                case 0x736f75726365735f726571756972656410 { mstore(add(at, 0x140), v) } // sources_required
+                case 0x7465726d7305 { mstore(add(at, 0x160), v) } // terms
+                case 0x707265636f6e646974696f6e730d { mstore(add(at, 0x180), v) } // preconditions
+                case 0x6f746865725f6d65747269630c { mstore(add(at, 0x1a0), v) } // other_metric
+            }
+            p = PorCbor.skip(d, v);
         }
     }
 
