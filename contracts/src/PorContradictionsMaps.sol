@@ -3,7 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys as K} from "./PorCheckKeys.sol";
-import {PorDecimal} from "./PorDecimal.sol";
+import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
 
 /// @title PorContradictionsMaps: the fixed-key maps of a cited check chunk's state read in
 /// place (SPEC §12.5.3, `read_state`'s `_group`, `_ref` and source entries).
@@ -86,9 +86,8 @@ library PorContradictionsMaps {
             if (p == 0 || d[p] != 0xa3 || K.keyAt(d, p + 1, VALUE, 6) == 0) return 0;
             uint256 v = p + 7;
             if (numeric) {
-                (bool isText, uint256 off, uint256 len) = PorCbor.str(d, v, PorCbor.TEXT);
-                if (!isText || !PorDecimal.isCanonical(d, off, len)) return 0;
-                q = off + len;
+                (q,) = PorContradictionsDecimal.end(d, v);
+                if (q == 0) return 0;
             } else {
                 bytes1 b = d[v];
                 if (b != 0xf4 && b != 0xf5) return 0;

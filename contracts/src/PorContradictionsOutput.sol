@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
+import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 
@@ -76,7 +77,8 @@ library PorContradictionsOutput {
 
     /// Mark each merged group that conflicts (`chunk` 1, else 0): numeric iff max - min
     /// exceeds the tolerance, exactly (equal texts: equal canonical decimals, no
-    /// conflict, the tolerance being not negative; the tolerance parsed once); boolean iff
+    /// conflict, the tolerance being not negative; texts of at most 23 characters compared
+    /// in place, longer ones parsed, the tolerance once); boolean iff
     /// it has `other`. Returns their number.
     function mark(bytes calldata d, PorContradictionsState.Group[] memory merged, uint256 tolerance)
         private
@@ -95,10 +97,15 @@ library PorContradictionsOutput {
                     if (PorCheckKeys.sameText(d, hi, lo)) {
                         conflicts = false;
                     } else {
-                        if (!parsed) (tol, parsed) = (PorContradictionsState.decimal(d, tolerance), true);
-                        conflicts = !PorDecimal.absDiffLe(
-                            PorContradictionsState.decimal(d, hi), PorContradictionsState.decimal(d, lo), tol
-                        );
+                        // short texts decided in place; a longer one parsed
+                        bool fast;
+                        (fast, conflicts) = PorContradictionsDecimal.exceeds(d, hi, lo, tolerance);
+                        if (!fast) {
+                            if (!parsed) (tol, parsed) = (PorContradictionsState.decimal(d, tolerance), true);
+                            conflicts = !PorDecimal.absDiffLe(
+                                PorContradictionsState.decimal(d, hi), PorContradictionsState.decimal(d, lo), tol
+                            );
+                        }
                     }
                 }
                 g.chunk = conflicts ? 1 : 0;

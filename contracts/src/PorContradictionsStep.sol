@@ -5,7 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorContradictionsOutput} from "./PorContradictionsOutput.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
-import {PorDecimal} from "./PorDecimal.sol";
+import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -69,8 +69,8 @@ library PorContradictionsStep {
                 PorCheckKeys.find(d, policy, TOLERANCE, f);
                 tolerance = f[0];
             }
-            (bool text, uint256 to, uint256 tl) = tolerance == 0 ? (false, 0, 0) : PorCbor.str(d, tolerance, PorCbor.TEXT);
-            ok = text && PorDecimal.isCanonical(d, to, tl) && d[to] != "-";
+            (uint256 e, bool neg) = tolerance == 0 ? (0, false) : PorContradictionsDecimal.end(d, tolerance);
+            ok = e != 0 && !neg;
         }
     }
 
