@@ -19,7 +19,6 @@ library PorContradictionsMaps {
     uint256 private constant VALUE = 0x6576616c7565;
     uint256 private constant CLAIM_ID = 0x68636c61696d5f6964;
     uint256 private constant EVIDENCE_ID = 0x6b65766964656e63655f6964;
-    uint256 private constant STEP_ID = 0x67737465705f6964;
     uint256 private constant SOURCE_ID = 0x69736f757263655f6964;
     uint256 private constant KEY = 0x636b6579;
     uint256 private constant MAX = 0x636d6178;
@@ -98,12 +97,55 @@ library PorContradictionsMaps {
     }
 
     /// A source entry at `p`: exactly {step_id, source_id, evidence_id}, texts: (the
-    /// offset after it, its source_id's text item), else end 0.
+    /// offset after it, its source_id's text item), else end 0. In one assembly block:
+    /// the head and `step_id` one word, then each text's end and the next key.
     function source(bytes calldata d, uint256 p) internal pure returns (uint256 end, uint256 src) {
+        assembly ("memory-safe") {
+            // the offset after the text item at `r`, else 0 (0 for `r` 0): `K.textEnd`
+            function text(bs, r) -> e {
+                if r {
+                    let ib := byte(0, calldataload(add(bs, r)))
+                    if eq(shr(5, ib), 3) {
+                        let arg := and(ib, 31)
+                        e := add(r, 1)
+                        if gt(arg, 23) {
+                            let width := shl(sub(arg, 24), 1)
+                            arg := shr(sub(256, shl(3, width)), calldataload(add(bs, e)))
+                            e := add(e, width)
+                        }
+                        e := add(e, arg)
+                    }
+                }
+            }
+            // `K.keyAt`: the offset after the key `enc` (`n` bytes) at `r`, else 0
+            function key(bs, r, enc, n) -> e {
+                if r {
+                    if eq(shr(sub(256, shl(3, n)), calldataload(add(bs, r))), enc) { e := add(r, n) }
+                }
+            }
+            let b := d.offset
+            // 0xa3, "\x67step_id"
+            if eq(shr(184, calldataload(add(b, p))), 0xa367737465705f6964) {
+                src := key(b, text(b, add(p, 9)), SOURCE_ID, 10)
+                end := text(b, key(b, text(b, src), EVIDENCE_ID, 12))
+            }
+        }
+    }
+
+    /// `PorCbor.container`'s answer for the item at `pos`, a head of a count below 24 (an
+    /// array of `major` 4, a map of 5) read in place.
+    function container(bytes calldata d, uint256 pos, uint8 major)
+        internal
+        pure
+        returns (bool ok, uint256 count, uint256 first)
+    {
         unchecked {
-            if (d[p] != 0xa3) return (0, 0);
-            src = K.keyAt(d, K.textEnd(d, K.keyAt(d, p + 1, STEP_ID, 8)), SOURCE_ID, 10);
-            end = K.textEnd(d, K.keyAt(d, K.textEnd(d, src), EVIDENCE_ID, 12));
+            uint256 n;
+            assembly ("memory-safe") {
+                n := sub(byte(0, calldataload(add(d.offset, pos))), shl(5, major)) // wraps below
+            }
+            if (n < 24) return (true, n, pos + 1);
+            return PorCbor.container(d, pos, major);
         }
     }
 }

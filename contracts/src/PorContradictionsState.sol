@@ -104,7 +104,7 @@ library PorContradictionsState {
     {
         unchecked {
             if (pos == 0) return (false, list, 0);
-            (bool isArray, uint256 count, uint256 first) = PorCbor.container(d, pos, PorCbor.ARRAY);
+            (bool isArray, uint256 count, uint256 first) = PorContradictionsMaps.container(d, pos, PorCbor.ARRAY);
             if (!isArray) return (false, list, 0);
             // room for `count` groups (each set below; not `new`, which would build them)
             assembly ("memory-safe") {
@@ -256,7 +256,7 @@ library PorContradictionsState {
     /// caller walks).
     function headAt(bytes calldata d, uint256 out, uint256[] memory at) private pure returns (uint256) {
         unchecked {
-            (bool isMap, uint256 count, uint256 q) = PorCbor.container(d, out, PorCbor.MAP);
+            (bool isMap, uint256 count, uint256 q) = PorContradictionsMaps.container(d, out, PorCbor.MAP);
             if (!isMap || count < 4) return 0;
             at[0] = q = PorCheckKeys.keyAt(d, q, 0x656368756e6b, 6);
             q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x656974656d73, 6);
@@ -353,13 +353,35 @@ library PorContradictionsState {
         return text && PorCheckKeys.sameText(d, a, b);
     }
 
+    /// The longest `sources` list whose ids are compared pairwise.
+    uint256 private constant SMALL = 8;
+
     /// `sources`: a list of {evidence_id, source_id, step_id} maps of texts
     /// (`PorContradictionsMaps.source`), no source_id twice: the offset after the list,
-    /// else 0.
+    /// else 0. Up to SMALL entries each source_id is compared with those before it (at
+    /// most 28 compares, no hash); a longer list goes through a hash table.
     function sources(bytes calldata d, uint256 pos) private pure returns (uint256) {
         unchecked {
-            (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+            (bool isArray, uint256 n, uint256 p) = PorContradictionsMaps.container(d, pos, PorCbor.ARRAY);
             if (!isArray) return 0;
+            if (n > SMALL) return sourcesHashed(d, n, p);
+            uint256[SMALL] memory seen;
+            for (uint256 i = 0; i < n; i++) {
+                (uint256 end, uint256 src) = PorContradictionsMaps.source(d, p);
+                if (end == 0) return 0;
+                for (uint256 j = 0; j < i; j++) {
+                    if (PorCheckKeys.sameText(d, seen[j], src)) return 0; // a source named twice
+                }
+                seen[i] = src;
+                p = end;
+            }
+            return p;
+        }
+    }
+
+    /// `sources` of `n` > SMALL entries from `p`, their source_id hashes in a table.
+    function sourcesHashed(bytes calldata d, uint256 n, uint256 p) private pure returns (uint256) {
+        unchecked {
             bytes32[] memory seen = tableFor(n);
             for (uint256 i = 0; i < n; i++) {
                 (uint256 end, uint256 src) = PorContradictionsMaps.source(d, p);

@@ -6,6 +6,7 @@ import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorContradictionsOutput} from "./PorContradictionsOutput.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
+import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -39,7 +40,7 @@ library PorContradictionsStep {
             if (!specOk) return (true, INVALID_RECORD);
             // A contradictions step cites no item, and one chunk per requirement
             // (step.citation_mismatch).
-            (, uint256 nEvidence,) = PorCbor.container(d, w[0], PorCbor.ARRAY);
+            (, uint256 nEvidence,) = PorContradictionsMaps.container(d, w[0], PorCbor.ARRAY);
             if (nEvidence != 0 || (w.length - 5) / 3 != reqIds.length) return (true, UNEXECUTABLE);
             (bool ok, PorContradictionsState.Group[] memory merged, uint256 claims) = PorContradictionsState.merge(d, w, reqIds);
             if (!ok) return (true, UNEXECUTABLE);
@@ -120,7 +121,7 @@ library PorContradictionsStep {
         returns (bool, uint256[] memory ids)
     {
         unchecked {
-            (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
+            (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorContradictionsMaps.container(d, reqs, PorCbor.ARRAY);
             if (!isArray || n == 0 || n > MAX_REQUIREMENTS) return (false, ids);
             ids = new uint256[](n);
             for (uint256 i = 0; i < n; i++) {
