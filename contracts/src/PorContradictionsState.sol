@@ -152,9 +152,9 @@ library PorContradictionsState {
             if (m.numeric) {
                 // equal texts are equal canonical decimals: neither moves, nothing parsed
                 (uint256 gl, uint256 ml) = (value(d, g.lo), value(d, m.lo));
-                if (!PorCheckKeys.sameText(d, gl, ml) && PorDecimal.cmp(decimal(d, gl), decimal(d, ml)) < 0) m.lo = g.lo;
+                if (!PorContradictionsMaps.sameText(d, gl, ml) && PorDecimal.cmp(decimal(d, gl), decimal(d, ml)) < 0) m.lo = g.lo;
                 (uint256 gh, uint256 mh) = (value(d, g.hi), value(d, m.hi));
-                if (!PorCheckKeys.sameText(d, gh, mh) && PorDecimal.cmp(decimal(d, gh), decimal(d, mh)) > 0) m.hi = g.hi;
+                if (!PorContradictionsMaps.sameText(d, gh, mh) && PorDecimal.cmp(decimal(d, gh), decimal(d, mh)) > 0) m.hi = g.hi;
             } else if (m.hi == 0) {
                 bytes1 v = d[value(d, m.lo)];
                 if (d[value(d, g.lo)] != v) {
@@ -348,9 +348,7 @@ library PorContradictionsState {
 
     /// Python's text equality of the item at `a` (0: absent) and the text at `b`.
     function sameText(bytes calldata d, uint256 a, uint256 b) private pure returns (bool) {
-        if (a == 0) return false;
-        (bool text,,) = PorCbor.str(d, a, PorCbor.TEXT);
-        return text && PorCheckKeys.sameText(d, a, b);
+        return a != 0 && PorContradictionsMaps.sameText(d, a, b);
     }
 
     /// The longest `sources` list whose ids are compared pairwise.
@@ -370,7 +368,7 @@ library PorContradictionsState {
                 (uint256 end, uint256 src) = PorContradictionsMaps.source(d, p);
                 if (end == 0) return 0;
                 for (uint256 j = 0; j < i; j++) {
-                    if (PorCheckKeys.sameText(d, seen[j], src)) return 0; // a source named twice
+                    if (PorContradictionsMaps.sameText(d, seen[j], src)) return 0; // a source named twice
                 }
                 seen[i] = src;
                 p = end;
