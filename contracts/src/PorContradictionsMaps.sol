@@ -16,7 +16,6 @@ import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
 /// them fails at the first difference.
 library PorContradictionsMaps {
     // Encodings of the keys and words read (§2: head 0x60 | length, then the bytes).
-    uint256 private constant VALUE = 0x6576616c7565;
     uint256 private constant CLAIM_ID = 0x68636c61696d5f6964;
     uint256 private constant EVIDENCE_ID = 0x6b65766964656e63655f6964;
     uint256 private constant SOURCE_ID = 0x69736f757263655f6964;
@@ -79,20 +78,44 @@ library PorContradictionsMaps {
 
     /// A claim reference (`_ref`) at `p`: exactly {value, claim_id, evidence_id}, the ids
     /// texts, the value a canonical decimal text (`numeric`) or a bool: the offset after
-    /// it, else 0. Its value is at `p + 7` (after the head and "value").
+    /// it, else 0. Its value is at `p + 7` (after the head and "value"): the head and
+    /// "value" one word compare, the ids' keys and texts read in one assembly block.
     function ref(bytes calldata d, uint256 p, bool numeric) internal pure returns (uint256 q) {
         unchecked {
-            if (p == 0 || d[p] != 0xa3 || K.keyAt(d, p + 1, VALUE, 6) == 0) return 0;
-            uint256 v = p + 7;
-            if (numeric) {
-                (q,) = PorContradictionsDecimal.end(d, v);
-                if (q == 0) return 0;
-            } else {
-                bytes1 b = d[v];
-                if (b != 0xf4 && b != 0xf5) return 0;
-                q = v + 1;
+            if (p == 0) return 0;
+            uint256 w;
+            assembly ("memory-safe") {
+                w := calldataload(add(d.offset, p))
             }
-            q = K.textEnd(d, K.keyAt(d, K.textEnd(d, K.keyAt(d, q, CLAIM_ID, 9)), EVIDENCE_ID, 12));
+            if (w >> 200 != 0xa36576616c7565) return 0; // 0xa3, "\x65value"
+            if (numeric) {
+                (q,) = PorContradictionsDecimal.end(d, p + 7);
+            } else if ((w >> 192) & 0xfe == 0xf4) {
+                q = p + 8; // a bool
+            }
+            assembly ("memory-safe") {
+                // the key `enc` (`n` bytes, `sh` = 256 - 8n) at `r`, then a text: the
+                // offset after the text, else 0 (0 for `r` 0): `K.textEnd(K.keyAt(..))`
+                function keyText(bs, r, enc, sh, n) -> e {
+                    if r {
+                        if eq(shr(sh, calldataload(add(bs, r))), enc) {
+                            r := add(r, n)
+                            let ib := byte(0, calldataload(add(bs, r)))
+                            if eq(shr(5, ib), 3) {
+                                let arg := and(ib, 31)
+                                e := add(r, 1)
+                                if gt(arg, 23) {
+                                    let width := shl(sub(arg, 24), 1)
+                                    arg := shr(sub(256, shl(3, width)), calldataload(add(bs, e)))
+                                    e := add(e, width)
+                                }
+                                e := add(e, arg)
+                            }
+                        }
+                    }
+                }
+                q := keyText(d.offset, keyText(d.offset, q, CLAIM_ID, 184, 9), EVIDENCE_ID, 160, 12)
+            }
         }
     }
 

@@ -131,8 +131,11 @@ library PorContradictionsStep {
                     id = f[0];
                 }
                 if (id == 0) return (false, ids);
-                (bool idOk,,) = PorRecords.isId(d, id);
-                if (!idOk) return (false, ids);
+                // a text of 1..23 bytes (a one-byte head) is an Id; another is read by isId
+                if (uint8(d[id]) - 0x61 >= 23) {
+                    (bool idOk,,) = PorRecords.isId(d, id);
+                    if (!idOk) return (false, ids);
+                }
                 for (uint256 j = 0; j < i; j++) {
                     if (PorCheckKeys.sameText(d, ids[j], id)) return (false, ids);
                 }
