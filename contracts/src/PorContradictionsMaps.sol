@@ -16,8 +16,11 @@ import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
 /// them fails at the first difference.
 library PorContradictionsMaps {
     // Encodings of the keys and words read (§2: head 0x60 | length, then the bytes).
+    uint256 private constant VALUE = 0x6576616c7565;
     uint256 private constant CLAIM_ID = 0x68636c61696d5f6964;
     uint256 private constant EVIDENCE_ID = 0x6b65766964656e63655f6964;
+    /// (`source` compares 0xa3 and STEP_ID as one literal word.)
+    uint256 private constant STEP_ID = 0x67737465705f6964;
     uint256 private constant SOURCE_ID = 0x69736f757263655f6964;
     uint256 private constant KEY = 0x636b6579;
     uint256 private constant MAX = 0x636d6178;
@@ -87,7 +90,7 @@ library PorContradictionsMaps {
             assembly ("memory-safe") {
                 w := calldataload(add(d.offset, p))
             }
-            if (w >> 200 != 0xa36576616c7565) return 0; // 0xa3, "\x65value"
+            if (w >> 200 != (0xa3 << 48 | VALUE)) return 0; // 0xa3, "\x65value"
             if (numeric) {
                 (q,) = PorContradictionsDecimal.end(d, p + 7);
             } else if ((w >> 192) & 0xfe == 0xf4) {
