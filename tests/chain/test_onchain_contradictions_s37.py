@@ -112,7 +112,7 @@ STATE_EDITS: dict[str, Edit] = {
 RECORD_EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
     "record.step_type_extract": lambda r: r.update(step_type="extract"),
     "record.step_type_checks": lambda r: r.update(step_type="checks"),
-    "record.inputs_extra": lambda r: r["inputs"].update(zz="x"),
+    "record.inputs_extra": lambda r: r["inputs"].update({"z" * 20: "x"}),
     "record.inputs_extra_first": lambda r: r["inputs"].update(a="x"),
     "record.kind_other": lambda r: r["inputs"].update(kind="check_requirements"),
     "record.requirement_other": lambda r: r["inputs"].update(requirement_id="req_other"),
@@ -124,7 +124,8 @@ RECORD_EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
 STEP_EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
     "step.desc_longer": lambda s: s.update(description=s["description"] + "."),
     "step.desc_shorter": lambda s: s.update(description=s["description"][:-1]),
-    "step.out_extra_last": lambda s: s["output"].update(zz=0),
+    # keys sort by their encodings (§2): "z" * 20 after "numeric_tolerance", "a" first
+    "step.out_extra_last": lambda s: s["output"].update({"z" * 20: 0}),
     "step.out_extra_first": lambda s: s["output"].update(a=0),
     "step.tolerance_longer": lambda s: s["output"].update(
         numeric_tolerance=s["output"]["numeric_tolerance"] + "1"),
