@@ -3,7 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys as K} from "./PorCheckKeys.sol";
-import {PorDecimal} from "./PorDecimal.sol";
+import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
 
 /// @title PorContradictionsMaps: the fixed-key maps of a cited check chunk's state read in
 /// place (SPEC §12.5.3, `read_state`'s `_group`, `_ref` and source entries).
@@ -19,6 +19,7 @@ library PorContradictionsMaps {
     uint256 private constant VALUE = 0x6576616c7565;
     uint256 private constant CLAIM_ID = 0x68636c61696d5f6964;
     uint256 private constant EVIDENCE_ID = 0x6b65766964656e63655f6964;
+    /// (`source` compares 0xa3 and STEP_ID as one literal word.)
     uint256 private constant STEP_ID = 0x67737465705f6964;
     uint256 private constant SOURCE_ID = 0x69736f757263655f6964;
     uint256 private constant KEY = 0x636b6579;
@@ -80,31 +81,118 @@ library PorContradictionsMaps {
 
     /// A claim reference (`_ref`) at `p`: exactly {value, claim_id, evidence_id}, the ids
     /// texts, the value a canonical decimal text (`numeric`) or a bool: the offset after
-    /// it, else 0. Its value is at `p + 7` (after the head and "value").
+    /// it, else 0. Its value is at `p + 7` (after the head and "value"): the head and
+    /// "value" one word compare, the ids' keys and texts read in one assembly block.
     function ref(bytes calldata d, uint256 p, bool numeric) internal pure returns (uint256 q) {
         unchecked {
-            if (p == 0 || d[p] != 0xa3 || K.keyAt(d, p + 1, VALUE, 6) == 0) return 0;
-            uint256 v = p + 7;
-            if (numeric) {
-                (bool isText, uint256 off, uint256 len) = PorCbor.str(d, v, PorCbor.TEXT);
-                if (!isText || !PorDecimal.isCanonical(d, off, len)) return 0;
-                q = off + len;
-            } else {
-                bytes1 b = d[v];
-                if (b != 0xf4 && b != 0xf5) return 0;
-                q = v + 1;
+            if (p == 0) return 0;
+            uint256 w;
+            assembly ("memory-safe") {
+                w := calldataload(add(d.offset, p))
             }
-            q = K.textEnd(d, K.keyAt(d, K.textEnd(d, K.keyAt(d, q, CLAIM_ID, 9)), EVIDENCE_ID, 12));
+            if (w >> 200 != (0xa3 << 48 | VALUE)) return 0; // 0xa3, "\x65value"
+            if (numeric) {
+                (q,) = PorContradictionsDecimal.end(d, p + 7);
+            } else if ((w >> 192) & 0xfe == 0xf4) {
+                q = p + 8; // a bool
+            }
+            assembly ("memory-safe") {
+                // the key `enc` (`n` bytes, `sh` = 256 - 8n) at `r`, then a text: the
+                // offset after the text, else 0 (0 for `r` 0): `K.textEnd(K.keyAt(..))`
+                function keyText(bs, r, enc, sh, n) -> e {
+                    if r {
+                        if eq(shr(sh, calldataload(add(bs, r))), enc) {
+                            r := add(r, n)
+                            let ib := byte(0, calldataload(add(bs, r)))
+                            if eq(shr(5, ib), 3) {
+                                let arg := and(ib, 31)
+                                e := add(r, 1)
+                                if gt(arg, 23) {
+                                    let width := shl(sub(arg, 24), 1)
+                                    arg := shr(sub(256, shl(3, width)), calldataload(add(bs, e)))
+                                    e := add(e, width)
+                                }
+                                e := add(e, arg)
+                            }
+                        }
+                    }
+                }
+                q := keyText(d.offset, keyText(d.offset, q, CLAIM_ID, 184, 9), EVIDENCE_ID, 160, 12)
+            }
         }
     }
 
     /// A source entry at `p`: exactly {step_id, source_id, evidence_id}, texts: (the
-    /// offset after it, its source_id's text item), else end 0.
+    /// offset after it, its source_id's text item), else end 0. In one assembly block:
+    /// the head and `step_id` one word, then each text's end and the next key.
     function source(bytes calldata d, uint256 p) internal pure returns (uint256 end, uint256 src) {
+        assembly ("memory-safe") {
+            // the offset after the text item at `r`, else 0 (0 for `r` 0): `K.textEnd`
+            function text(bs, r) -> e {
+                if r {
+                    let ib := byte(0, calldataload(add(bs, r)))
+                    if eq(shr(5, ib), 3) {
+                        let arg := and(ib, 31)
+                        e := add(r, 1)
+                        if gt(arg, 23) {
+                            let width := shl(sub(arg, 24), 1)
+                            arg := shr(sub(256, shl(3, width)), calldataload(add(bs, e)))
+                            e := add(e, width)
+                        }
+                        e := add(e, arg)
+                    }
+                }
+            }
+            // `K.keyAt`: the offset after the key `enc` (`n` bytes) at `r`, else 0
+            function key(bs, r, enc, n) -> e {
+                if r {
+                    if eq(shr(sub(256, shl(3, n)), calldataload(add(bs, r))), enc) { e := add(r, n) }
+                }
+            }
+            let b := d.offset
+            // 0xa3, "\x67step_id"
+            if eq(shr(184, calldataload(add(b, p))), 0xa367737465705f6964) {
+                src := key(b, text(b, add(p, 9)), SOURCE_ID, 10)
+                end := text(b, key(b, text(b, src), EVIDENCE_ID, 12))
+            }
+        }
+    }
+
+    /// `PorCbor.container`'s answer for the item at `pos`, a head of a count below 24 (an
+    /// array of `major` 4, a map of 5) read in place.
+    function container(bytes calldata d, uint256 pos, uint8 major)
+        internal
+        pure
+        returns (bool ok, uint256 count, uint256 first)
+    {
         unchecked {
-            if (d[p] != 0xa3) return (0, 0);
-            src = K.keyAt(d, K.textEnd(d, K.keyAt(d, p + 1, STEP_ID, 8)), SOURCE_ID, 10);
-            end = K.textEnd(d, K.keyAt(d, K.textEnd(d, src), EVIDENCE_ID, 12));
+            uint256 n;
+            assembly ("memory-safe") {
+                n := sub(byte(0, calldataload(add(d.offset, pos))), shl(5, major)) // wraps below
+            }
+            if (n < 24) return (true, n, pos + 1);
+            return PorCbor.container(d, pos, major);
+        }
+    }
+
+    /// Python's text equality of the item at `a` and the text at `b`: false when the item
+    /// at `a` is not a text. A text of at most 23 bytes (a one-byte head) is compared with
+    /// `b` in one word, head and bytes (equal heads: equal lengths); another by
+    /// `PorCheckKeys.sameText`.
+    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool same) {
+        uint256 short;
+        assembly ("memory-safe") {
+            let x := calldataload(add(d.offset, a))
+            let n := sub(byte(0, x), 0x5f) // the item's bytes for a head 0x60..0x77
+            if lt(sub(n, 1), 24) {
+                short := 1
+                let sh := shl(3, sub(32, n))
+                same := eq(shr(sh, x), shr(sh, calldataload(add(d.offset, b))))
+            }
+        }
+        if (short == 0) {
+            (bool text,,) = PorCbor.str(d, a, PorCbor.TEXT);
+            same = text && K.sameText(d, a, b);
         }
     }
 }

@@ -3,6 +3,8 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
+import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
+import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 
@@ -10,8 +12,8 @@ import {PorDecimal} from "./PorDecimal.sol";
 /// against the recomputed ones (SPEC §12.5.5), compared piece by piece with the canonical
 /// encoding (§2: a record's keys are fixed, so their order is static), nothing built.
 library PorContradictionsOutput {
-    /// A cursor over the committed item: `at` the next byte, `end` the item's end; `ok`
-    /// false from the first difference on.
+    /// A cursor over the committed item: `at` the next byte, `end` the proof's end (no
+    /// read past it); `ok` false from the first difference on.
     struct Cursor {
         bool ok;
         uint256 at;
@@ -52,15 +54,20 @@ library PorContradictionsOutput {
             uint256 n = mark(d, merged, tolerance);
             uint256 count = decimal(claims);
             uint256 found = decimal(n);
-            Cursor memory c = Cursor(true, desc, PorCbor.skip(d, desc));
+            // The committed item at `desc` (`out`) is one well-formed item (§2 reader) and
+            // the pieces compared are the bytes of one well-formed item, the recomputed
+            // one: an item's bytes end where its parse ends, so when every piece matches
+            // the committed item is the recomputed one and ends where the pieces do (no
+            // skip to its end first; reads are bounded by the proof).
+            Cursor memory c = Cursor(true, desc, d.length);
             piece(d, c, head(3, 48 + (count & 0xff) + (found & 0xff)));
             piece(d, c, DESC_A);
             piece(d, c, count);
             piece(d, c, DESC_B);
             piece(d, c, found);
             piece(d, c, DESC_C);
-            if (!c.ok || c.at != c.end) return false;
-            (c.at, c.end) = (out, PorCbor.skip(d, out));
+            if (!c.ok) return false;
+            c.at = out;
             piece(d, c, OUT_CONFLICTS);
             piece(d, c, head(4, n));
             for (uint256 i = 0; i < merged.length; i++) {
@@ -70,13 +77,14 @@ library PorContradictionsOutput {
             piece(d, c, head(0, claims));
             piece(d, c, TOLERANCE);
             same(d, c, tolerance);
-            return c.ok && c.at == c.end;
+            return c.ok;
         }
     }
 
     /// Mark each merged group that conflicts (`chunk` 1, else 0): numeric iff max - min
     /// exceeds the tolerance, exactly (equal texts: equal canonical decimals, no
-    /// conflict, the tolerance being not negative; the tolerance parsed once); boolean iff
+    /// conflict, the tolerance being not negative; texts of at most 23 characters compared
+    /// in place, longer ones parsed, the tolerance once); boolean iff
     /// it has `other`. Returns their number.
     function mark(bytes calldata d, PorContradictionsState.Group[] memory merged, uint256 tolerance)
         private
@@ -92,13 +100,18 @@ library PorContradictionsOutput {
                 if (conflicts && g.numeric) {
                     uint256 hi = PorContradictionsState.value(d, g.hi);
                     uint256 lo = PorContradictionsState.value(d, g.lo);
-                    if (PorCheckKeys.sameText(d, hi, lo)) {
+                    if (PorContradictionsMaps.sameText(d, hi, lo)) {
                         conflicts = false;
                     } else {
-                        if (!parsed) (tol, parsed) = (PorContradictionsState.decimal(d, tolerance), true);
-                        conflicts = !PorDecimal.absDiffLe(
-                            PorContradictionsState.decimal(d, hi), PorContradictionsState.decimal(d, lo), tol
-                        );
+                        // short texts decided in place; a longer one parsed
+                        bool fast;
+                        (fast, conflicts) = PorContradictionsDecimal.exceeds(d, hi, lo, tolerance);
+                        if (!fast) {
+                            if (!parsed) (tol, parsed) = (PorContradictionsState.decimal(d, tolerance), true);
+                            conflicts = !PorDecimal.absDiffLe(
+                                PorContradictionsState.decimal(d, hi), PorContradictionsState.decimal(d, lo), tol
+                            );
+                        }
                     }
                 }
                 g.chunk = conflicts ? 1 : 0;

@@ -104,7 +104,7 @@ library PorContradictionsState {
     {
         unchecked {
             if (pos == 0) return (false, list, 0);
-            (bool isArray, uint256 count, uint256 first) = PorCbor.container(d, pos, PorCbor.ARRAY);
+            (bool isArray, uint256 count, uint256 first) = PorContradictionsMaps.container(d, pos, PorCbor.ARRAY);
             if (!isArray) return (false, list, 0);
             // room for `count` groups (each set below; not `new`, which would build them)
             assembly ("memory-safe") {
@@ -152,9 +152,9 @@ library PorContradictionsState {
             if (m.numeric) {
                 // equal texts are equal canonical decimals: neither moves, nothing parsed
                 (uint256 gl, uint256 ml) = (value(d, g.lo), value(d, m.lo));
-                if (!PorCheckKeys.sameText(d, gl, ml) && PorDecimal.cmp(decimal(d, gl), decimal(d, ml)) < 0) m.lo = g.lo;
+                if (!PorContradictionsMaps.sameText(d, gl, ml) && PorDecimal.cmp(decimal(d, gl), decimal(d, ml)) < 0) m.lo = g.lo;
                 (uint256 gh, uint256 mh) = (value(d, g.hi), value(d, m.hi));
-                if (!PorCheckKeys.sameText(d, gh, mh) && PorDecimal.cmp(decimal(d, gh), decimal(d, mh)) > 0) m.hi = g.hi;
+                if (!PorContradictionsMaps.sameText(d, gh, mh) && PorDecimal.cmp(decimal(d, gh), decimal(d, mh)) > 0) m.hi = g.hi;
             } else if (m.hi == 0) {
                 bytes1 v = d[value(d, m.lo)];
                 if (d[value(d, g.lo)] != v) {
@@ -193,11 +193,30 @@ library PorContradictionsState {
     {
         unchecked {
             // PorRecords.computation: a known check_requirement step
-            if (PorCheckState.priorKindAt(d, inputs, stepType) != 2) return (false, 0, groups);
-            uint256 rid =
-                PorCheckState.key(d, inputs, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+            uint256 rid = checkInputs(d, inputs, stepType);
+            if (rid == 0) {
+                if (PorCheckState.priorKindAt(d, inputs, stepType) != 2) return (false, 0, groups);
+                rid = PorCheckState.key(d, inputs, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
+            }
             if (!sameText(d, rid, req)) return (false, 0, groups);
             return stateOf(d, out, req);
+        }
+    }
+
+    /// The requirement_id value of the inputs at `inputs` when they are {kind
+    /// "check_requirement", requirement_id} as a check chunk's are written and the
+    /// step_type at `stepType` is "check" (two word compares), else 0 (the caller asks
+    /// `PorCheckState.priorKindAt` and walks the inputs: the same answer either way).
+    function checkInputs(bytes calldata d, uint256 inputs, uint256 stepType) private pure returns (uint256 rid) {
+        assembly ("memory-safe") {
+            let b := d.offset
+            // 0xa2, "\x64kind", "\x71check_requirement" (24 bytes), then "\x6erequirement_id"
+            if eq(shr(64, calldataload(add(b, inputs))), 0xa2646b696e6471636865636b5f726571756972656d656e74) {
+                if eq(shr(136, calldataload(add(b, add(inputs, 24)))), 0x6e726571756972656d656e745f6964) {
+                    // "\x65check"
+                    if eq(shr(208, calldataload(add(b, stepType))), 0x65636865636b) { rid := add(inputs, 39) }
+                }
+            }
         }
     }
 
@@ -256,7 +275,7 @@ library PorContradictionsState {
     /// caller walks).
     function headAt(bytes calldata d, uint256 out, uint256[] memory at) private pure returns (uint256) {
         unchecked {
-            (bool isMap, uint256 count, uint256 q) = PorCbor.container(d, out, PorCbor.MAP);
+            (bool isMap, uint256 count, uint256 q) = PorContradictionsMaps.container(d, out, PorCbor.MAP);
             if (!isMap || count < 4) return 0;
             at[0] = q = PorCheckKeys.keyAt(d, q, 0x656368756e6b, 6);
             q = PorCheckKeys.keyAt(d, PorCheckKeys.uintEnd(d, q), 0x656974656d73, 6);
@@ -316,50 +335,95 @@ library PorContradictionsState {
     }
 
     /// `stateOf`'s checks of `covered` (at `covered`) and the keys after `sources`
-    /// (TAIL_KEYS positions `at`).
+    /// (TAIL_KEYS positions `at`): chunk (at `chunk`), item_count, claim_count,
+    /// admitted_count counts (0..2^63-1), last_leaf absent or a count, covered and
+    /// provenance_ok bools, covered iff admitted_count > 0, provenance_ok when covered,
+    /// requirement_id the requirement's; (ok, claim_count). One assembly block.
     function rest(bytes calldata d, uint256 chunk, uint256 covered, uint256[] memory at, uint256 req)
         private
         pure
         returns (bool ok, uint256 claims)
     {
-        uint256 admitted;
-        (ok, claims, admitted) = counts(d, chunk, at);
-        (bool okCovered, bool isCovered) = covered == 0 ? (false, false) : PorCbor.boolAt(d, covered);
-        (bool okProvenance, bool provenance) = at[3] == 0 ? (false, false) : PorCbor.boolAt(d, at[3]);
-        ok = ok && okCovered && okProvenance && isCovered == (admitted > 0) && (provenance || !isCovered)
-            && sameText(d, at[5], req);
-    }
-
-    /// chunk (at `chunk`), item_count, claim_count, admitted_count counts, last_leaf absent
-    /// or a count (`stateOf`'s TAIL_KEYS positions `at`): (ok, claim_count, admitted_count).
-    function counts(bytes calldata d, uint256 chunk, uint256[] memory at)
-        private
-        pure
-        returns (bool ok, uint256 claims, uint256 admitted)
-    {
-        ok = true;
-        if (at[0] != 0) (ok,) = PorCheckState.countAt(d, at[0]);
-        (bool okChunk,) = PorCheckState.countAt(d, chunk);
-        (bool okItems,) = PorCheckState.countAt(d, at[1]);
-        (bool okClaims, uint256 c) = PorCheckState.countAt(d, at[2]);
-        (bool okAdmitted, uint256 a) = PorCheckState.countAt(d, at[4]);
-        return (ok && okChunk && okItems && okClaims && okAdmitted, c, a);
+        assembly ("memory-safe") {
+            // `PorCheckState.countAt`: (1, v) for a count 0..2^63-1 at `p`, else (0, _)
+            function count(bs, p) -> okc, v {
+                if p {
+                    let w := calldataload(add(bs, p))
+                    let ib := byte(0, w)
+                    if lt(ib, 0x1c) {
+                        v := ib
+                        okc := 1
+                        if gt(ib, 23) {
+                            v := shr(sub(256, shl(3, shl(sub(ib, 24), 1))), shl(8, w))
+                            okc := iszero(shr(63, v))
+                        }
+                    }
+                }
+            }
+            // a bool at `p` (0: absent): (1, value), else (0, _)
+            function boolean(bs, p) -> okb, v {
+                if p {
+                    let ib := byte(0, calldataload(add(bs, p)))
+                    okb := or(eq(ib, 0xf4), eq(ib, 0xf5))
+                    v := eq(ib, 0xf5)
+                }
+            }
+            let b := d.offset
+            let leaf := mload(add(at, 0x20))
+            ok := 1
+            if leaf { ok, leaf := count(b, leaf) }
+            let okc, v := count(b, chunk)
+            ok := and(ok, okc)
+            okc, v := count(b, mload(add(at, 0x40))) // item_count
+            ok := and(ok, okc)
+            okc, claims := count(b, mload(add(at, 0x60)))
+            ok := and(ok, okc)
+            okc, v := count(b, mload(add(at, 0xa0))) // admitted_count
+            ok := and(ok, okc)
+            let okb, isCovered := boolean(b, covered)
+            ok := and(ok, okb)
+            let provenance := 0
+            okb, provenance := boolean(b, mload(add(at, 0x80)))
+            // covered iff admitted_count > 0; provenance_ok when covered
+            ok := and(and(ok, okb), and(eq(isCovered, gt(v, 0)), or(provenance, iszero(isCovered))))
+        }
+        ok = ok && sameText(d, at[5], req);
     }
 
     /// Python's text equality of the item at `a` (0: absent) and the text at `b`.
     function sameText(bytes calldata d, uint256 a, uint256 b) private pure returns (bool) {
-        if (a == 0) return false;
-        (bool text,,) = PorCbor.str(d, a, PorCbor.TEXT);
-        return text && PorCheckKeys.sameText(d, a, b);
+        return a != 0 && PorContradictionsMaps.sameText(d, a, b);
     }
+
+    /// The longest `sources` list whose ids are compared pairwise.
+    uint256 private constant SMALL = 8;
 
     /// `sources`: a list of {evidence_id, source_id, step_id} maps of texts
     /// (`PorContradictionsMaps.source`), no source_id twice: the offset after the list,
-    /// else 0.
+    /// else 0. Up to SMALL entries each source_id is compared with those before it (at
+    /// most 28 compares, no hash); a longer list goes through a hash table.
     function sources(bytes calldata d, uint256 pos) private pure returns (uint256) {
         unchecked {
-            (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+            (bool isArray, uint256 n, uint256 p) = PorContradictionsMaps.container(d, pos, PorCbor.ARRAY);
             if (!isArray) return 0;
+            if (n > SMALL) return sourcesHashed(d, n, p);
+            uint256[SMALL] memory seen;
+            for (uint256 i = 0; i < n; i++) {
+                (uint256 end, uint256 src) = PorContradictionsMaps.source(d, p);
+                if (end == 0) return 0;
+                for (uint256 j = 0; j < i; j++) {
+                    if (PorContradictionsMaps.sameText(d, seen[j], src)) return 0; // a source named twice
+                }
+                seen[i] = src;
+                p = end;
+            }
+            return p;
+        }
+    }
+
+    /// `sources` of `n` > SMALL entries from `p`, their source_id hashes in a table.
+    function sourcesHashed(bytes calldata d, uint256 n, uint256 p) private pure returns (uint256) {
+        unchecked {
             bytes32[] memory seen = tableFor(n);
             for (uint256 i = 0; i < n; i++) {
                 (uint256 end, uint256 src) = PorContradictionsMaps.source(d, p);

@@ -5,7 +5,8 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorContradictionsOutput} from "./PorContradictionsOutput.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
-import {PorDecimal} from "./PorDecimal.sol";
+import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
+import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -39,7 +40,7 @@ library PorContradictionsStep {
             if (!specOk) return (true, INVALID_RECORD);
             // A contradictions step cites no item, and one chunk per requirement
             // (step.citation_mismatch).
-            (, uint256 nEvidence,) = PorCbor.container(d, w[0], PorCbor.ARRAY);
+            (, uint256 nEvidence,) = PorContradictionsMaps.container(d, w[0], PorCbor.ARRAY);
             if (nEvidence != 0 || (w.length - 5) / 3 != reqIds.length) return (true, UNEXECUTABLE);
             (bool ok, PorContradictionsState.Group[] memory merged, uint256 claims) = PorContradictionsState.merge(d, w, reqIds);
             if (!ok) return (true, UNEXECUTABLE);
@@ -69,8 +70,8 @@ library PorContradictionsStep {
                 PorCheckKeys.find(d, policy, TOLERANCE, f);
                 tolerance = f[0];
             }
-            (bool text, uint256 to, uint256 tl) = tolerance == 0 ? (false, 0, 0) : PorCbor.str(d, tolerance, PorCbor.TEXT);
-            ok = text && PorDecimal.isCanonical(d, to, tl) && d[to] != "-";
+            (uint256 e, bool neg) = tolerance == 0 ? (0, false) : PorContradictionsDecimal.end(d, tolerance);
+            ok = e != 0 && !neg;
         }
     }
 
@@ -120,7 +121,7 @@ library PorContradictionsStep {
         returns (bool, uint256[] memory ids)
     {
         unchecked {
-            (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorCbor.container(d, reqs, PorCbor.ARRAY);
+            (bool isArray, uint256 n, uint256 p) = reqs == 0 ? (false, 0, 0) : PorContradictionsMaps.container(d, reqs, PorCbor.ARRAY);
             if (!isArray || n == 0 || n > MAX_REQUIREMENTS) return (false, ids);
             ids = new uint256[](n);
             for (uint256 i = 0; i < n; i++) {
@@ -130,8 +131,11 @@ library PorContradictionsStep {
                     id = f[0];
                 }
                 if (id == 0) return (false, ids);
-                (bool idOk,,) = PorRecords.isId(d, id);
-                if (!idOk) return (false, ids);
+                // a text of 1..23 bytes (a one-byte head) is an Id; another is read by isId
+                if (uint8(d[id]) - 0x61 >= 23) {
+                    (bool idOk,,) = PorRecords.isId(d, id);
+                    if (!idOk) return (false, ids);
+                }
                 for (uint256 j = 0; j < i; j++) {
                     if (PorCheckKeys.sameText(d, ids[j], id)) return (false, ids);
                 }
