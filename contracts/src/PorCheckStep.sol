@@ -6,7 +6,6 @@ import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckRecord} from "./PorCheckRecord.sol";
 import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckState} from "./PorCheckState.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -49,37 +48,25 @@ library PorCheckStep {
         uint256 leaf;
     }
 
-    /// The kind re-execution passed to `PorOneStepCheck.checkWith` (see `executeMap`).
-    function execute(
-        bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
-        uint256[][] memory records,
-        uint256[] memory at,
-        bytes32 kind
-    ) internal pure returns (bool, bytes32) {
-        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, INVALID_RECORD);
-        (uint256 fault, PorCheckSpec.Spec memory spec) = PorCheckSpec.readSpec(d, parts, at);
-        if (fault != 0) return (true, fault == 1 ? INVALID_RECORD : UNEXECUTABLE);
-        return executeWith(d, parts, records, at, spec);
-    }
-
-    /// `execute` after the PromptSpec is read (`readSpec`, its leaf checked by §2).
+    /// The chunk re-executed on the verified parts (`leaves`: each part's leaf offset, the
+    /// step, the PromptSpec, `evidenceCount` items, then the prior steps), the PromptSpec
+    /// read by `PorCheckSpec` (its leaf checked by §2).
     function executeWith(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        uint256[] memory leaves,
+        uint256 evidenceCount,
         uint256[][] memory records,
         uint256[] memory at,
         PorCheckSpec.Spec memory spec
     ) internal pure returns (bool, bytes32) {
         Ctx memory c;
-        c.sb = parts.all[0].leaf;
+        c.sb = leaves[0];
         (c.rid, c.spec) = (spec.rid, spec); // R as the spec's reader found it (`requirementOf`)
         bool ok;
-        (ok, c.items, c.prior) = readPriors(d, parts, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
+        (ok, c.items, c.prior) = readPriors(d, leaves, 2 + evidenceCount, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
         if (!ok) return (true, UNEXECUTABLE);
         PorCheckState.State memory s;
-        (ok, s) = chainState(d, parts, records, c.prior, c.rid, c.items);
+        (ok, s) = chainState(d, leaves, evidenceCount, records, c.prior, c.rid, c.items);
         if (!ok) return (true, UNEXECUTABLE);
         return compare(d, c.sb, at, c.rid, c.spec, s, c.items);
     }
@@ -111,21 +98,39 @@ library PorCheckStep {
     /// steps plus one, 0 for none); one extract step per cited evidence id (at most K).
     function readPriors(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        uint256[] memory leaves,
+        uint256 first,
         uint256[][] memory records,
         uint256 evidence,
         uint256 rid,
         uint256 skip
     ) private pure returns (bool ok, Item[] memory items, uint256 prior) {
-        uint256 first = 2 + parts.evidenceCount;
-        uint256 extracts;
-        (ok, extracts, prior) = shape(d, parts, records);
         (, uint256 n, uint256 e) = PorCbor.container(d, evidence, PorCbor.ARRAY);
-        if (!ok || n != extracts || n > K) return (false, items, 0);
+        {
+            uint256 extracts;
+            (ok, extracts, prior) = shape(d, leaves, first, records);
+            if (!ok || n != extracts || n > K) return (false, items, 0);
+        }
+        (ok, items) = readItems(d, leaves, first, records, e, n, rid, skip);
+        if (!ok) prior = 0;
+    }
+
+    /// The `n` items from the evidence id at `e`, the k-th through the extract step at
+    /// part `first + k`.
+    function readItems(
+        bytes calldata d,
+        uint256[] memory leaves,
+        uint256 first,
+        uint256[][] memory records,
+        uint256 e,
+        uint256 n,
+        uint256 rid,
+        uint256 skip
+    ) private pure returns (bool ok, Item[] memory items) {
         items = new Item[](n);
         for (uint256 k = 0; k < n; k++) {
-            (ok, items[k]) = readExtract(d, parts.all[first + k].leaf, records[first + k], e, rid, skip);
-            if (!ok) return (false, items, 0);
+            (ok, items[k]) = readExtract(d, leaves[first + k], records[first + k], e, rid, skip);
+            if (!ok) return (false, items);
             e = PorCbor.skip(d, e);
         }
         ok = true;
@@ -133,15 +138,14 @@ library PorCheckStep {
 
     /// The prior steps are extract steps, then at most one check chunk (`prior`: its
     /// index plus one, 0 for none).
-    function shape(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[][] memory records)
+    function shape(bytes calldata d, uint256[] memory leaves, uint256 first, uint256[][] memory records)
         private
         pure
         returns (bool, uint256 extracts, uint256 prior)
     {
-        uint256 first = 2 + parts.evidenceCount;
-        for (uint256 k = 0; k < parts.priorCount; k++) {
+        for (uint256 k = 0; first + k < leaves.length; k++) {
             // PorRecords.computation's (known, kind), for the two kinds read here
-            uint256 kind = PorCheckState.priorKind(d, parts.all[first + k].leaf, records[first + k]);
+            uint256 kind = PorCheckState.priorKind(d, leaves[first + k], records[first + k]);
             if (kind == 0 || prior != 0) return (false, 0, 0);
             if (kind == 2) prior = k + 1;
             else extracts++;
@@ -363,7 +367,8 @@ library PorCheckStep {
     /// the items' leaves strictly increasing after P's last_leaf.
     function chainState(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        uint256[] memory leaves,
+        uint256 evidenceCount,
         uint256[][] memory records,
         uint256 prior,
         uint256 rid,
@@ -375,8 +380,8 @@ library PorCheckStep {
             s.provenanceOk = true;
             s.groups = PorCheckState.room(extra);
         } else {
-            uint256 i = 2 + parts.evidenceCount + prior - 1;
-            (ok, s) = priorState(d, parts.all[i].leaf, records[i], rid, extra);
+            uint256 i = 2 + evidenceCount + prior - 1;
+            (ok, s) = priorState(d, leaves[i], records[i], rid, extra);
             if (!ok || s.items != K * s.chunk || items.length == 0) return (false, s);
         }
         bool has = s.hasLast;
