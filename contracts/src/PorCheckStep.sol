@@ -339,20 +339,51 @@ library PorCheckStep {
 
     /// A claim of exactly CLAIM_KEYS (as a claim is written), its key, kind, path and
     /// claim_id texts: `find`'s positions in `f` and the offset after it, read in place
-    /// in the keys' §2 order; else 0 (the caller walks it).
-    function claimAt(bytes calldata d, uint256 p, uint256[] memory f) private pure returns (uint256) {
-        if (d[p] != 0xa5) return 0;
-        uint256 q = PorCheckKeys.keyAt(d, p + 1, 0x636b6579, 4);
-        f[0] = q;
-        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x646b696e64, 5);
-        f[1] = q;
-        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x6470617468, 5);
-        f[2] = q;
-        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x6576616c7565, 6);
-        f[3] = q;
-        q = PorCheckKeys.keyAt(d, q == 0 ? 0 : PorCbor.skip(d, q), 0x68636c61696d5f6964, 9);
-        f[4] = q;
-        return PorCheckKeys.textEnd(d, q);
+    /// in the keys' §2 order (each key one word compare, each text's end from its head:
+    /// `PorCheckKeys.keyAt`/`textEnd` inline); else 0 (the caller walks it). A value that
+    /// is not an unsigned integer, a text or a simple value is walked too (no kind
+    /// accepts it: the walk's answer is the same failure).
+    function claimAt(bytes calldata d, uint256 p, uint256[] memory f) private pure returns (uint256 r) {
+        assembly ("memory-safe") {
+            // the offset after the item at `q` (0: none): a text (`texts`) or also an
+            // unsigned integer or a one-byte simple value; else 0
+            function end(b, q, texts) -> e {
+                if q {
+                    let ib := byte(0, calldataload(add(b, q)))
+                    let major := shr(5, ib)
+                    let arg := and(ib, 31)
+                    e := add(q, 1)
+                    if gt(arg, 23) {
+                        let width := shl(sub(arg, 24), 1)
+                        arg := shr(sub(256, shl(3, width)), calldataload(add(b, e)))
+                        e := add(e, width)
+                    }
+                    switch major
+                    case 3 { e := add(e, arg) }
+                    case 0 { if texts { e := 0 } }
+                    case 7 { if or(texts, gt(ib, 0xf7)) { e := 0 } }
+                    default { e := 0 }
+                }
+            }
+            // the offset after the key at `q` whose encoding is `enc` (`n` bytes), else 0
+            function key(b, q, enc, n) -> e {
+                if q { if eq(shr(sub(256, shl(3, n)), calldataload(add(b, q))), enc) { e := add(q, n) } }
+            }
+            let b := d.offset
+            if eq(byte(0, calldataload(add(b, p))), 0xa5) {
+                let q := key(b, add(p, 1), 0x636b6579, 4)
+                mstore(add(f, 0x20), q)
+                q := key(b, end(b, q, 1), 0x646b696e64, 5)
+                mstore(add(f, 0x40), q)
+                q := key(b, end(b, q, 1), 0x6470617468, 5)
+                mstore(add(f, 0x60), q)
+                q := key(b, end(b, q, 1), 0x6576616c7565, 6)
+                mstore(add(f, 0x80), q)
+                q := key(b, end(b, q, 0), 0x68636c61696d5f6964, 9)
+                mstore(add(f, 0xa0), q)
+                r := end(b, q, 1)
+            }
+        }
     }
 
     /// A text at `p` (0: absent).
