@@ -159,7 +159,10 @@ library PorCheckStep {
 
     /// The item whose id is at `eid`, through the extract step at leaf offset `b`: it cites
     /// exactly that id, its output names it and R, its card is in range, its claims are
-    /// well-typed (step_io.read_card, read_extract); the output walked once.
+    /// well-typed (step_io.read_card, read_extract); the output walked once. Its keys are
+    /// read in place where they are those an extract output is written with (`card`
+    /// first, `claims` next, `ids`), else found by `PorCheckKeys`' walk (extra keys are
+    /// allowed): the same positions either way.
     function readExtract(bytes calldata d, uint256 b, uint256[] memory at, uint256 eid, uint256 rid, uint256 skip)
         private
         pure
@@ -168,19 +171,75 @@ library PorCheckStep {
         it.eid = eid;
         it.stepId = b + at[PorRecords.STEP_ID];
         uint256[] memory f = new uint256[](5);
-        // card, then claims from the card's end (its walk tells it): the card walked once
-        (, uint256 left) = PorCheckKeys.find(d, b + at[PorRecords.STEP_OUTPUT], CARD, f);
-        uint256 end = card(d, f[0], it);
-        if (end == 0 || left == 0) return (false, it);
-        (, left) = PorCheckKeys.findFrom(d, end, left, CLAIMS, f);
         bool claimsOk;
-        (claimsOk, end) = claimsOf(d, f[0], it, skip, f);
-        // evidence_id and requirement_id sort after claims: absent unless entries follow
-        // it (a failed claims read ends nowhere: nothing is read after it)
-        PorCheckKeys.findAfter(d, end, claimsOk ? left : 0, OUT_IDS, f);
+        uint256 end;
+        {
+            uint256 left;
+            (end, left) = cardThenClaims(d, b + at[PorRecords.STEP_OUTPUT], it, f);
+            if (end == 0) return (false, it);
+            (claimsOk, end) = claimsOf(d, end, it, skip, f);
+            // evidence_id and requirement_id sort after claims: absent unless entries
+            // follow it (a failed claims read ends nowhere: nothing is read after it)
+            if (claimsOk) ids(d, end, left, f);
+        }
         ok = claimsOk && names(d, b + at[PorRecords.STEP_EVIDENCE], f[0], f[1], eid, rid);
         (claimsOk, it.leaf) = leafOf(d, it.stepId);
         if (!ok || !claimsOk) return (false, it);
+    }
+
+    /// The output at `out`: its card read into `it` (in range), then the value of its
+    /// `claims` and the entries after it; (0, 0) when either fails (`f` a buffer). The
+    /// card walked once: claims found from its end.
+    function cardThenClaims(bytes calldata d, uint256 out, Item memory it, uint256[] memory f)
+        private
+        pure
+        returns (uint256 v, uint256 left)
+    {
+        (v, left) = firstCard(d, out);
+        if (v == 0) {
+            (, left) = PorCheckKeys.find(d, out, CARD, f);
+            v = f[0];
+        }
+        uint256 end = card(d, v, it);
+        if (end == 0 || left == 0) return (0, 0);
+        v = PorCheckKeys.keyAt(d, end, 0x66636c61696d73, 7); // "claims", the next key
+        if (v != 0) return (v, left - 1);
+        (, left) = PorCheckKeys.findFrom(d, end, left, CLAIMS, f);
+        return (f[0], left);
+    }
+
+    /// `find(d, out, CARD, f)` when `card` is the first key of the map at `out` (of
+    /// fewer than 24 entries): its value and the entries after it; else (0, 0).
+    function firstCard(bytes calldata d, uint256 out) private pure returns (uint256 v, uint256 left) {
+        assembly ("memory-safe") {
+            let w := calldataload(add(d.offset, out))
+            let ib := byte(0, w)
+            if and(lt(sub(ib, 0xa1), 23), eq(and(shr(208, w), 0xffffffffff), 0x6463617264)) {
+                v := add(out, 6)
+                left := sub(ib, 0xa1)
+            }
+        }
+    }
+
+    /// evidence_id's and requirement_id's values among the `left` entries from `p` (after
+    /// claims) into `f[0]`, `f[1]`: in place when they are those entries, after `warnings`
+    /// or not, else by `PorCheckKeys.findAfter`.
+    function ids(bytes calldata d, uint256 p, uint256 left, uint256[] memory f) private pure {
+        uint256 q = p;
+        uint256 n = left;
+        if (n == 3) {
+            uint256 w = PorCheckKeys.keyAt(d, q, 0x687761726e696e6773, 9); // "warnings"
+            if (w != 0) (q, n) = (PorCbor.skip(d, w), 2);
+        }
+        if (n == 2) {
+            uint256 own = PorCheckKeys.keyAt(d, q, 0x6b65766964656e63655f6964, 12);
+            uint256 req = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, own), 0x6e726571756972656d656e745f6964, 15);
+            if (req != 0) {
+                (f[0], f[1]) = (own, req);
+                return;
+            }
+        }
+        PorCheckKeys.findAfter(d, p, left, OUT_IDS, f);
     }
 
     /// The leaf index the step id at `stepId` names (`step_N`: N - 1); ok false for N 0.
