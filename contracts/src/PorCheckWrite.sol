@@ -62,13 +62,25 @@ library PorCheckWrite {
     /// A head of major type `major` with argument `arg`, shortest form (one word: the
     /// initial byte, then the argument's `width` bytes).
     function head(W memory w, uint8 major, uint256 arg) internal pure {
+        (bytes32 v, uint256 len) = headWord(major, arg);
+        word(w, v, len);
+    }
+
+    /// The first `n` bytes of `key` (a key's encoding, or pieces ending with one), then a
+    /// head of major type `major` with argument `arg`: one word (n + 9 <= 32).
+    function keyHead(W memory w, bytes32 key, uint256 n, uint8 major, uint256 arg) internal pure {
+        (bytes32 v, uint256 len) = headWord(major, arg);
+        word(w, key | (v >> (n << 3)), n + len);
+    }
+
+    /// `head`'s bytes, left-aligned, and their number.
+    function headWord(uint8 major, uint256 arg) private pure returns (bytes32 v, uint256 len) {
         uint256 width = arg < 24 ? 0 : arg < 256 ? 1 : arg < 65536 ? 2 : arg < 2 ** 32 ? 4 : 8;
         uint256 ib = uint256(major) << 5 | (width == 0 ? arg : width == 1 ? 24 : width == 2 ? 25 : width == 4 ? 26 : 27);
-        bytes32 v;
         assembly ("memory-safe") {
             v := or(shl(248, ib), mul(iszero(iszero(width)), shl(sub(248, shl(3, width)), arg)))
         }
-        word(w, v, 1 + width);
+        len = 1 + width;
     }
 
     /// `d[from:to]` as it is.
