@@ -305,10 +305,8 @@ library PorCheckStep {
     /// requirement_id (at `req`) are texts naming `eid` and R.
     function names(bytes calldata d, uint256 evidence, uint256 own, uint256 req, uint256 eid, uint256 rid) private pure returns (bool) {
         (, uint256 n, uint256 cited) = PorCbor.container(d, evidence, PorCbor.ARRAY);
-        (bool e1,,) = own == 0 ? (false, 0, 0) : PorCbor.str(d, own, PorCbor.TEXT);
-        (bool e2,,) = req == 0 ? (false, 0, 0) : PorCbor.str(d, req, PorCbor.TEXT);
-        return n == 1 && e1 && e2 && PorCheckKeys.sameText(d, cited, eid) && PorCheckKeys.sameText(d, own, eid)
-            && PorCheckKeys.sameText(d, req, rid);
+        return n == 1 && isText(d, own) && isText(d, req) && PorCheckKeys.sameText(d, cited, eid)
+            && PorCheckKeys.sameText(d, own, eid) && PorCheckKeys.sameText(d, req, rid);
     }
 
     /// output.card (at `p`): exactly its five keys, in range (SPEC §12.5.2), read in place
@@ -567,6 +565,8 @@ library PorCheckStep {
     function blank(bytes calldata d, uint256 sid) internal pure returns (bool) {
         (, uint256 i, uint256 len) = PorCbor.str(d, sid, PorCbor.TEXT);
         uint256 e = i + len;
+        // a first byte that is printable ASCII (0x21..0x7e) is not white space: most ids
+        if (len != 0 && uint8(d[i]) > 0x20 && uint8(d[i]) < 0x7f) return false;
         while (i < e) {
             uint256 c = uint8(d[i]);
             uint256 cp;
