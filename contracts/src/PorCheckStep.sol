@@ -407,19 +407,23 @@ library PorCheckStep {
             function end(b, q, texts) -> e {
                 if q {
                     let ib := byte(0, calldataload(add(b, q)))
-                    let major := shr(5, ib)
-                    let arg := and(ib, 31)
-                    e := add(q, 1)
-                    if gt(arg, 23) {
-                        let width := shl(sub(arg, 24), 1)
-                        arg := shr(sub(256, shl(3, width)), calldataload(add(b, e)))
-                        e := add(e, width)
+                    switch lt(sub(ib, 0x60), 24)
+                    case 1 { e := add(q, sub(ib, 0x5f)) } // a short text: its head tells
+                    default {
+                        let major := shr(5, ib)
+                        let arg := and(ib, 31)
+                        e := add(q, 1)
+                        if gt(arg, 23) {
+                            let width := shl(sub(arg, 24), 1)
+                            arg := shr(sub(256, shl(3, width)), calldataload(add(b, e)))
+                            e := add(e, width)
+                        }
+                        switch major
+                        case 3 { e := add(e, arg) }
+                        case 0 { if texts { e := 0 } }
+                        case 7 { if or(texts, gt(ib, 0xf7)) { e := 0 } }
+                        default { e := 0 }
                     }
-                    switch major
-                    case 3 { e := add(e, arg) }
-                    case 0 { if texts { e := 0 } }
-                    case 7 { if or(texts, gt(ib, 0xf7)) { e := 0 } }
-                    default { e := 0 }
                 }
             }
             // the offset after the key at `q` whose encoding is `enc` (`n` bytes), else 0

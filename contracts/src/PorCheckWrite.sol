@@ -161,8 +161,8 @@ library PorCheckWrite {
     /// A group: numeric `{key, max, min, kind, claim_count}`, boolean `{key, kind, first,
     /// other?, claim_count}` (§2 order).
     function group(W memory w, bytes calldata d, PorCheckState.Group memory g) internal pure {
-        head(w, PorCbor.MAP, g.numeric || g.hasB ? 5 : 4);
-        word(w, 0x636b657900000000000000000000000000000000000000000000000000000000, 4); // "key"
+        // map(5 or 4), "key"
+        word(w, bytes32(uint256(g.numeric || g.hasB ? 0xa5 : 0xa4) << 248) | bytes32(0x00636b6579000000000000000000000000000000000000000000000000000000), 5);
         item(w, d, g.key);
         if (g.numeric) {
             word(w, 0x636d617800000000000000000000000000000000000000000000000000000000, 4); // "max"
@@ -179,7 +179,6 @@ library PorCheckWrite {
                 ref(w, d, g.b);
             }
         }
-        word(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12); // "claim_count"
-        head(w, PorCbor.UINT, g.count);
+        keyHead(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12, PorCbor.UINT, g.count); // "claim_count"
     }
 }
