@@ -2,6 +2,8 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckAdmit} from "./PorCheckAdmit.sol";
+import {PorCheckClaim} from "./PorCheckClaim.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckRecord} from "./PorCheckRecord.sol";
 import {PorCheckSpec} from "./PorCheckSpec.sol";
@@ -82,9 +84,9 @@ library PorCheckStep {
         Item[] memory items
     ) private pure returns (bool, bytes32) {
         uint256 admitted = 0;
-        bytes32[] memory allowed = hashes(d, spec.allowed);
+        bytes32[] memory allowed = PorCheckAdmit.hashes(d, spec.allowed);
         for (uint256 i = 0; i < items.length; i++) {
-            admit(d, spec, allowed, spec.tags, items[i]);
+            PorCheckAdmit.admit(d, spec, allowed, spec.tags, items[i]);
             if (items[i].reasons == 0) admitted++;
         }
         bool same = PorCheckRecord.description(d, sb + at[PorRecords.STEP_DESCRIPTION], rid, s.chunk, admitted, items.length)
@@ -286,7 +288,7 @@ library PorCheckStep {
         for (uint256 i = 0; ok && i < it.nClaims; i++) {
             uint8 kindOf;
             uint256 next;
-            (ok, kindOf, next) = claim(d, end, f);
+            (ok, kindOf, next) = PorCheckClaim.claim(d, end, f);
             it.refs[i] = ref(kindOf, f[0], f[3], f[4]);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
                 if (skip == 0 || !PorCheckKeys.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
@@ -362,93 +364,8 @@ library PorCheckStep {
     uint8 internal constant TIMESTAMP = 3;
     uint8 internal constant TEXT_KIND = 4;
 
-    /// A claim's keys, in §2 order: its `f` slots 0..4.
-    bytes internal constant CLAIM_KEYS = "\x03key\x04kind\x04path\x05value\x08claim_id";
-
-    /// A claim map: kind text, a value of that kind, claim_id, key and path texts; `f` gets
-    /// its CLAIM_KEYS values' positions (one walk); the offset after the map, else 0.
-    function claim(bytes calldata d, uint256 p, uint256[] memory f) internal pure returns (bool ok, uint8 kind, uint256 end) {
-        end = claimAt(d, p, f);
-        // read in place: key, kind, path and claim_id are texts
-        bool texts = end != 0;
-        if (!texts) {
-            // another key set (extra keys are allowed): walked
-            (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-            if (!isMap) return (false, 0, 0);
-            (end,) = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
-            if (!isText(d, f[1]) || f[3] == 0) return (false, 0, end);
-        }
-        uint256 kindAt = f[1];
-        uint256 value = f[3];
-        if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
-            (ok, kind) = (PorCheckState.valueOk(d, value, true), NUMERIC);
-        } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
-            (ok, kind) = (PorCheckState.valueOk(d, value, false), BOOLEAN);
-        } else if (PorCheckState.isWord(d, kindAt, 0x6974696d657374616d7000000000000000000000000000000000000000000000, 10)) {
-            (ok,) = PorCheckState.countAt(d, value);
-            kind = TIMESTAMP;
-        } else if (PorCheckState.isWord(d, kindAt, 0x6474657874000000000000000000000000000000000000000000000000000000, 5)) {
-            (ok,,) = PorCbor.str(d, value, PorCbor.TEXT);
-            kind = TEXT_KIND;
-        }
-        ok = ok && (texts || (isText(d, f[4]) && isText(d, f[0]) && isText(d, f[2])));
-    }
-
-    /// A claim of exactly CLAIM_KEYS (as a claim is written), its key, kind, path and
-    /// claim_id texts: `find`'s positions in `f` and the offset after it, read in place
-    /// in the keys' §2 order (each key one word compare, each text's end from its head:
-    /// `PorCheckKeys.keyAt`/`textEnd` inline); else 0 (the caller walks it). A value that
-    /// is not an unsigned integer, a text or a simple value is walked too (no kind
-    /// accepts it: the walk's answer is the same failure).
-    function claimAt(bytes calldata d, uint256 p, uint256[] memory f) private pure returns (uint256 r) {
-        assembly ("memory-safe") {
-            // the offset after the item at `q` (0: none): a text (`texts`) or also an
-            // unsigned integer or a one-byte simple value; else 0
-            function end(b, q, texts) -> e {
-                if q {
-                    let ib := byte(0, calldataload(add(b, q)))
-                    switch lt(sub(ib, 0x60), 24)
-                    case 1 { e := add(q, sub(ib, 0x5f)) } // a short text: its head tells
-                    default {
-                        let major := shr(5, ib)
-                        let arg := and(ib, 31)
-                        e := add(q, 1)
-                        if gt(arg, 23) {
-                            let width := shl(sub(arg, 24), 1)
-                            arg := shr(sub(256, shl(3, width)), calldataload(add(b, e)))
-                            e := add(e, width)
-                        }
-                        switch major
-                        case 3 { e := add(e, arg) }
-                        case 0 { if texts { e := 0 } }
-                        case 7 { if or(texts, gt(ib, 0xf7)) { e := 0 } }
-                        default { e := 0 }
-                    }
-                }
-            }
-            // the offset after the key at `q` whose encoding is `enc` (`n` bytes), else 0
-            function key(b, q, enc, n) -> e {
-                if q { if eq(shr(sub(256, shl(3, n)), calldataload(add(b, q))), enc) { e := add(q, n) } }
-            }
-            let b := d.offset
-            if eq(byte(0, calldataload(add(b, p))), 0xa5) {
-                let q := key(b, add(p, 1), 0x636b6579, 4)
-                mstore(add(f, 0x20), q)
-                q := key(b, end(b, q, 1), 0x646b696e64, 5)
-                mstore(add(f, 0x40), q)
-                q := key(b, end(b, q, 1), 0x6470617468, 5)
-                mstore(add(f, 0x60), q)
-                q := key(b, end(b, q, 1), 0x6576616c7565, 6)
-                mstore(add(f, 0x80), q)
-                q := key(b, end(b, q, 0), 0x68636c61696d5f6964, 9)
-                mstore(add(f, 0xa0), q)
-                r := end(b, q, 1)
-            }
-        }
-    }
-
     /// A text at `p` (0: absent).
-    function isText(bytes calldata d, uint256 p) private pure returns (bool ok) {
+    function isText(bytes calldata d, uint256 p) internal pure returns (bool ok) {
         assembly ("memory-safe") {
             ok := and(iszero(iszero(p)), eq(shr(5, byte(0, calldataload(add(d.offset, p)))), 3))
         }
@@ -510,86 +427,4 @@ library PorCheckStep {
     uint256 internal constant PROVENANCE = 8;
     uint256 internal constant STATUS = 32;
     uint256 internal constant GATE = 64;
-
-    /// The item's reasons, as bits in SPEC §12.5.3's order (sanity.confidence cannot
-    /// hold: the card's confidence_bps is 0..10000); `allowed`/`targets` the hashes of
-    /// market.allowed_sources (`hashes`) and R's target source ids (`spec.tags`).
-    function admit(bytes calldata d, PorCheckSpec.Spec memory spec, bytes32[] memory allowed, bytes32[] memory targets, Item memory it)
-        private
-        pure
-    {
-        uint256 status = (it.reasons >> 8) & 0xffff;
-        uint256 tier = it.reasons >> 128;
-        uint256 r = 0;
-        bytes32 sid = PorCheckKeys.textHash(d, it.sid);
-        if (!inList(allowed, sid)) r |= ALLOWED;
-        if (!inList(targets, sid)) r |= TARGET;
-        (, uint256 t) = PorCbor.uintAt(d, it.observed);
-        if (t < spec.start || t > spec.end) r |= WINDOW;
-        if (tier < spec.minTier) r |= PROVENANCE;
-        if (spec.codes == 0 ? status < 200 || status > 299 : !hasCode(d, spec.codes, status)) r |= STATUS;
-        if (r == 0 && blank(d, it.sid)) r = GATE;
-        it.reasons = r;
-    }
-
-    /// The text hashes of the list of texts at `list`, each text hashed once for all
-    /// the items (R's targets' are `spec.tags`, hashed where the executor read them).
-    function hashes(bytes calldata d, uint256 list) private pure returns (bytes32[] memory h) {
-        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
-        h = new bytes32[](n);
-        for (uint256 i = 0; i < n; i++) {
-            (h[i], p) = (PorCheckKeys.textHash(d, p), PorCbor.skip(d, p));
-        }
-    }
-
-    /// The text hash `sid` is in `list` (equal hashes: equal texts).
-    function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool found) {
-        assembly ("memory-safe") {
-            let e := add(list, shl(5, add(mload(list), 1)))
-            for { let p := add(list, 32) } lt(p, e) { p := add(p, 32) } {
-                if eq(mload(p), sid) {
-                    found := 1
-                    break
-                }
-            }
-        }
-    }
-
-    function hasCode(bytes calldata d, uint256 list, uint256 code) private pure returns (bool) {
-        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
-        for (uint256 i = 0; i < n; i++) {
-            (, uint256 v) = PorCbor.uintAt(d, p);
-            if (v == code) return true;
-            p = PorCbor.skip(d, p);
-        }
-        return false;
-    }
-
-    /// SPEC §12.4: empty or made only of the 25 White_Space code points.
-    function blank(bytes calldata d, uint256 sid) internal pure returns (bool) {
-        (, uint256 i, uint256 len) = PorCbor.str(d, sid, PorCbor.TEXT);
-        uint256 e = i + len;
-        // a first byte that is printable ASCII (0x21..0x7e) is not white space: most ids
-        if (len != 0 && uint8(d[i]) > 0x20 && uint8(d[i]) < 0x7f) return false;
-        while (i < e) {
-            uint256 c = uint8(d[i]);
-            uint256 cp;
-            if (c < 0x80) {
-                (cp, i) = (c, i + 1);
-            } else if (c < 0xe0) {
-                (cp, i) = ((c & 0x1f) << 6 | uint8(d[i + 1]) & 0x3f, i + 2);
-            } else if (c < 0xf0) {
-                cp = (c & 0x0f) << 12 | (uint256(uint8(d[i + 1])) & 0x3f) << 6 | uint8(d[i + 2]) & 0x3f;
-                i += 3;
-            } else {
-                return false; // four bytes: above U+FFFF, never white space
-            }
-            bool space = (cp >= 0x09 && cp <= 0x0d) || cp == 0x20 || cp == 0x85 || cp == 0xa0 || cp == 0x1680
-                || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f
-                || cp == 0x3000;
-            if (!space) return false;
-        }
-        return true;
-    }
-
 }
