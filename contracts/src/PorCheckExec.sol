@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {PorCbor} from "./PorCbor.sol";
 import {PorCheckCompute} from "./PorCheckCompute.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckParts} from "./PorCheckParts.sol";
@@ -38,6 +37,6 @@ contract PorCheckExec {
         (uint256 fault, PorCheckSpec.Spec memory spec) =
             top.length != 0 ? PorCheckSpec.readSpecAt(proof, parts, at, top) : PorCheckSpec.readSpec(proof, parts, at);
         if (fault != 0) return (true, fault == 1 ? PorCheckStep.INVALID_RECORD : PorCheckStep.UNEXECUTABLE, porRoot);
-        (won, checkId) = compute.run(proof, PorCheckParts.pack(parts, records, at), spec);
+        (won, checkId) = PorCheckParts.call(address(compute), proof, parts, records, at, spec);
     }
 }

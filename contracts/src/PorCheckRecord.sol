@@ -59,6 +59,8 @@ library PorCheckRecord {
     }
 
     /// The recomputed output written to `w` (`s.admitted` counts this chunk's already).
+    /// Pieces that follow one another are one word where they fit: a key and the head
+    /// after it (`PorCheckWrite.keyHead`), keys with fixed values between them.
     function body(
         PorCheckWrite.W memory w,
         bytes calldata d,
@@ -67,21 +69,16 @@ library PorCheckRecord {
         PorCheckState.State memory s,
         PorCheckStep.Item[] memory items
     ) private pure {
-        bool hasLast = s.hasLast || items.length > 0;
-        PorCheckWrite.head(w, PorCbor.MAP, 11 + (hasLast ? 1 : 0) + (s.hasLast ? 1 : 0));
-        PorCheckWrite.word(w, 0x656368756e6b0000000000000000000000000000000000000000000000000000, 6); // "chunk"
-        PorCheckWrite.head(w, PorCbor.UINT, s.chunk);
-        PorCheckWrite.word(w, 0x656974656d730000000000000000000000000000000000000000000000000000, 6); // "items"
-        PorCheckWrite.head(w, PorCbor.ARRAY, items.length);
+        uint256 keys = 11 + (s.hasLast || items.length > 0 ? 1 : 0) + (s.hasLast ? 1 : 0);
+        // map(keys), "chunk": the map's head (keys < 24: one byte) before the key
+        PorCheckWrite.keyHead(w, bytes32((0xa0 | keys) << 248) | bytes32(0x00656368756e6b00000000000000000000000000000000000000000000000000), 7, PorCbor.UINT, s.chunk);
+        PorCheckWrite.keyHead(w, 0x656974656d730000000000000000000000000000000000000000000000000000, 6, PorCbor.ARRAY, items.length); // "items"
         for (uint256 i = 0; i < items.length; i++) writeItem(w, d, items[i]);
         s.claims += PorCheckStepGroups.update(d, s, items);
-        PorCheckWrite.word(w, 0x6667726f75707300000000000000000000000000000000000000000000000000, 7); // "groups"
-        PorCheckWrite.head(w, PorCbor.ARRAY, s.groupCount);
+        PorCheckWrite.keyHead(w, 0x6667726f75707300000000000000000000000000000000000000000000000000, 7, PorCbor.ARRAY, s.groupCount); // "groups"
         for (uint256 i = 0; i < s.groupCount; i++) PorCheckWrite.group(w, d, s.groups[i]);
-        PorCheckWrite.word(w, 0x6677696e646f77a263656e640000000000000000000000000000000000000000, 12); // "window": {"end"
-        PorCheckWrite.head(w, PorCbor.UINT, spec.end);
-        PorCheckWrite.word(w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6); // "start"
-        PorCheckWrite.head(w, PorCbor.UINT, spec.start);
+        PorCheckWrite.keyHead(w, 0x6677696e646f77a263656e640000000000000000000000000000000000000000, 12, PorCbor.UINT, spec.end); // "window": {"end"
+        PorCheckWrite.keyHead(w, 0x6573746172740000000000000000000000000000000000000000000000000000, 6, PorCbor.UINT, spec.start); // "start"
         tail(w, d, rid, s, items);
     }
 
@@ -93,25 +90,18 @@ library PorCheckRecord {
         uint256 prov = 0;
         for (uint256 i = 0; i < items.length; i++) prov |= items[i].reasons;
         bool covered = s.admitted > 0;
-        PorCheckWrite.word(w, 0x67636f7665726564000000000000000000000000000000000000000000000000, 8); // "covered"
-        PorCheckWrite.boolean(w, covered);
-        PorCheckWrite.word(w, 0x67736f7572636573000000000000000000000000000000000000000000000000, 8); // "sources"
+        // "covered", its bool (0xf4, | 1 for true: 0xf5), "sources"
+        PorCheckWrite.word(w, bytes32(0x67636f7665726564f467736f7572636573000000000000000000000000000000) | bytes32(uint256(covered ? 1 : 0) << 184), 17);
         PorCheckStepGroups.writeSources(w, d, s, items);
-        if (s.hasLast) {
-            PorCheckWrite.word(w, 0x6966726f6d5f6c65616600000000000000000000000000000000000000000000, 10); // "from_leaf"
-            PorCheckWrite.head(w, PorCbor.UINT, s.last);
-        }
+        if (s.hasLast) PorCheckWrite.keyHead(w, 0x6966726f6d5f6c65616600000000000000000000000000000000000000000000, 10, PorCbor.UINT, s.last); // "from_leaf"
         if (s.hasLast || items.length > 0) {
-            PorCheckWrite.word(w, 0x696c6173745f6c65616600000000000000000000000000000000000000000000, 10); // "last_leaf"
-            PorCheckWrite.head(w, PorCbor.UINT, items.length > 0 ? items[items.length - 1].leaf : s.last);
+            PorCheckWrite.keyHead(w, 0x696c6173745f6c65616600000000000000000000000000000000000000000000, 10, PorCbor.UINT, items.length > 0 ? items[items.length - 1].leaf : s.last); // "last_leaf"
         }
-        PorCheckWrite.word(w, 0x6a6974656d5f636f756e74000000000000000000000000000000000000000000, 11); // "item_count"
-        PorCheckWrite.head(w, PorCbor.UINT, s.items + items.length);
-        PorCheckWrite.word(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12); // "claim_count"
-        PorCheckWrite.head(w, PorCbor.UINT, s.claims);
-        PorCheckWrite.word(w, 0x6d70726f76656e616e63655f6f6b000000000000000000000000000000000000, 14); // "provenance_ok"
-        PorCheckWrite.boolean(w, covered || (s.provenanceOk && prov & PorCheckStep.PROVENANCE == 0));
-        PorCheckWrite.word(w, 0x6e61646d69747465645f636f756e740000000000000000000000000000000000, 15); // "admitted_count"
+        PorCheckWrite.keyHead(w, 0x6a6974656d5f636f756e74000000000000000000000000000000000000000000, 11, PorCbor.UINT, s.items + items.length); // "item_count"
+        PorCheckWrite.keyHead(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12, PorCbor.UINT, s.claims); // "claim_count"
+        // "provenance_ok", its bool, "admitted_count"
+        bool prOk = covered || (s.provenanceOk && prov & PorCheckStep.PROVENANCE == 0);
+        PorCheckWrite.word(w, bytes32(0x6d70726f76656e616e63655f6f6bf46e61646d69747465645f636f756e740000) | bytes32(uint256(prOk ? 1 : 0) << 136), 30);
         PorCheckWrite.head(w, PorCbor.UINT, s.admitted);
         PorCheckWrite.word(w, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15); // "requirement_id"
         PorCheckWrite.item(w, d, rid);
@@ -121,20 +111,23 @@ library PorCheckRecord {
     /// "observed_from"}` (§2 order).
     function writeItem(PorCheckWrite.W memory w, bytes calldata d, PorCheckStep.Item memory it) private pure {
         uint256 r = it.reasons;
-        uint256 n = 0;
-        for (uint256 b = 1; b <= PorCheckStep.GATE; b <<= 1) if (r & b != 0) n++;
-        PorCheckWrite.head(w, PorCbor.MAP, r == PorCheckStep.GATE ? 7 : 6);
-        PorCheckWrite.word(w, 0x67726561736f6e73000000000000000000000000000000000000000000000000, 8); // "reasons"
-        PorCheckWrite.head(w, PorCbor.ARRAY, n);
-        if (r & PorCheckStep.ALLOWED != 0) PorCheckWrite.word(w, 0x7573616e6974792e616c6c6f7765645f736f7572636500000000000000000000, 22);
-        if (r & PorCheckStep.TARGET != 0) PorCheckWrite.word(w, 0x7473616e6974792e736f757263655f7461726765740000000000000000000000, 21);
-        if (r & PorCheckStep.WINDOW != 0) PorCheckWrite.word(w, 0x7273616e6974792e74696d655f77696e646f7700000000000000000000000000, 19);
-        if (r & PorCheckStep.PROVENANCE != 0) PorCheckWrite.word(w, 0x7173616e6974792e70726f76656e616e63650000000000000000000000000000, 18);
-        if (r & PorCheckStep.STATUS != 0) PorCheckWrite.word(w, 0x7273616e6974792e687474705f73746174757300000000000000000000000000, 19);
-        if (r & PorCheckStep.GATE != 0) PorCheckWrite.word(w, 0x6f676174652e6167656e745f6e616d6500000000000000000000000000000000, 16);
-        PorCheckWrite.word(w, 0x6861646d69747465640000000000000000000000000000000000000000000000, 9); // "admitted"
-        PorCheckWrite.boolean(w, r == 0);
-        PorCheckWrite.word(w, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10); // "source_id"
+        if (r == 0) {
+            // map(6), "reasons": [], "admitted": true, "source_id"
+            PorCheckWrite.word(w, 0xa667726561736f6e73806861646d6974746564f569736f757263655f69640000, 30);
+        } else {
+            uint256 n = 0;
+            for (uint256 b = 1; b <= PorCheckStep.GATE; b <<= 1) if (r & b != 0) n++;
+            // map(6 or 7), "reasons", array(n)
+            PorCheckWrite.word(w, bytes32(uint256(r == PorCheckStep.GATE ? 0xa7 : 0xa6) << 248 | (0x80 | n) << 176) | bytes32(0x0067726561736f6e730000000000000000000000000000000000000000000000), 10);
+            if (r & PorCheckStep.ALLOWED != 0) PorCheckWrite.word(w, 0x7573616e6974792e616c6c6f7765645f736f7572636500000000000000000000, 22);
+            if (r & PorCheckStep.TARGET != 0) PorCheckWrite.word(w, 0x7473616e6974792e736f757263655f7461726765740000000000000000000000, 21);
+            if (r & PorCheckStep.WINDOW != 0) PorCheckWrite.word(w, 0x7273616e6974792e74696d655f77696e646f7700000000000000000000000000, 19);
+            if (r & PorCheckStep.PROVENANCE != 0) PorCheckWrite.word(w, 0x7173616e6974792e70726f76656e616e63650000000000000000000000000000, 18);
+            if (r & PorCheckStep.STATUS != 0) PorCheckWrite.word(w, 0x7273616e6974792e687474705f73746174757300000000000000000000000000, 19);
+            if (r & PorCheckStep.GATE != 0) PorCheckWrite.word(w, 0x6f676174652e6167656e745f6e616d6500000000000000000000000000000000, 16);
+            // "admitted": false, "source_id"
+            PorCheckWrite.word(w, 0x6861646d6974746564f469736f757263655f6964000000000000000000000000, 20);
+        }
         PorCheckWrite.item(w, d, it.sid);
         PorCheckWrite.word(w, 0x6b65766964656e63655f69640000000000000000000000000000000000000000, 12); // "evidence_id"
         PorCheckWrite.item(w, d, it.eid);
@@ -145,9 +138,9 @@ library PorCheckRecord {
         }
         PorCheckWrite.word(w, 0x6b6f627365727665645f61740000000000000000000000000000000000000000, 12); // "observed_at"
         PorCheckWrite.item(w, d, it.observed);
-        PorCheckWrite.word(w, 0x6d6f627365727665645f66726f6d000000000000000000000000000000000000, 14); // "observed_from"
-        if (it.fromClaim) PorCheckWrite.word(w, 0x65636c61696d0000000000000000000000000000000000000000000000000000, 6);
-        else PorCheckWrite.word(w, 0x6772656365697074000000000000000000000000000000000000000000000000, 8);
+        // "observed_from": "claim" or "receipt"
+        if (it.fromClaim) PorCheckWrite.word(w, 0x6d6f627365727665645f66726f6d65636c61696d000000000000000000000000, 20);
+        else PorCheckWrite.word(w, 0x6d6f627365727665645f66726f6d677265636569707400000000000000000000, 22);
     }
 }
 

@@ -225,12 +225,46 @@ library PorCheckSpec {
         if (!ok) return 0;
         bytes32[] memory h = new bytes32[](n);
         for (uint256 i = 0; ok && i < n; i++) {
-            uint256 next = PorCheckKeys.findAll(d, p, TARGET_KEYS, f);
-            (ok,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
-            (h[i], p) = (PorCheckKeys.textHash(d, f[0]), next);
+            (uint256 sid, uint256 next) = target(d, p);
+            if (next == 0) (next, sid) = (PorCheckKeys.findAll(d, p, TARGET_KEYS, f), f[0]);
+            (ok,,) = sid == 0 ? (false, 0, 0) : PorRecords.isId(d, sid);
+            (h[i], p) = (PorCheckKeys.textHash(d, sid), next);
         }
         spec.tags = h;
         return ok ? p : 0;
+    }
+
+    /// `findAll(d, p, TARGET_KEYS, f)`'s (source_id's value or 0, the offset after the
+    /// map) for a map at `p` of fewer than 24 entries whose keys are short texts and whose
+    /// values are texts (as targets are written), read by their heads in one loop;
+    /// else (0, 0) (the caller walks it).
+    function target(bytes calldata d, uint256 p) private pure returns (uint256 sid, uint256 end) {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let n := sub(byte(0, calldataload(add(b, p))), 0xa0)
+            if lt(n, 24) {
+                let q := add(p, 1)
+                for {} n { n := sub(n, 1) } {
+                    let w := calldataload(add(b, q))
+                    let h := byte(0, w)
+                    if iszero(lt(sub(h, 0x60), 24)) { break } // not a short text key
+                    let v := add(q, sub(h, 0x5f))
+                    if eq(shr(176, w), 0x69736f757263655f6964) { sid := v } // "source_id"
+                    let vb := byte(0, calldataload(add(b, v)))
+                    if iszero(eq(shr(5, vb), 3)) { break } // not a text value
+                    let arg := and(vb, 31)
+                    q := add(v, 1)
+                    if gt(arg, 23) {
+                        let width := shl(sub(arg, 24), 1)
+                        arg := shr(sub(256, shl(3, width)), calldataload(add(b, q)))
+                        q := add(q, width)
+                    }
+                    q := add(q, arg)
+                }
+                if iszero(n) { end := q }
+            }
+            if iszero(end) { sid := 0 }
+        }
     }
 
     /// R's entry, its source_targets read by `targetsEnd`: its min_provenance_tier (at

@@ -2,11 +2,12 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
+import {PorCheckAdmit} from "./PorCheckAdmit.sol";
+import {PorCheckClaim} from "./PorCheckClaim.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckRecord} from "./PorCheckRecord.sol";
 import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckState} from "./PorCheckState.sol";
-import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -49,37 +50,25 @@ library PorCheckStep {
         uint256 leaf;
     }
 
-    /// The kind re-execution passed to `PorOneStepCheck.checkWith` (see `executeMap`).
-    function execute(
-        bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
-        uint256[][] memory records,
-        uint256[] memory at,
-        bytes32 kind
-    ) internal pure returns (bool, bytes32) {
-        if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
-        if (!PorOneStepCheck.specIsCbor(d, parts)) return (true, INVALID_RECORD);
-        (uint256 fault, PorCheckSpec.Spec memory spec) = PorCheckSpec.readSpec(d, parts, at);
-        if (fault != 0) return (true, fault == 1 ? INVALID_RECORD : UNEXECUTABLE);
-        return executeWith(d, parts, records, at, spec);
-    }
-
-    /// `execute` after the PromptSpec is read (`readSpec`, its leaf checked by §2).
+    /// The chunk re-executed on the verified parts (`leaves`: each part's leaf offset, the
+    /// step, the PromptSpec, `evidenceCount` items, then the prior steps), the PromptSpec
+    /// read by `PorCheckSpec` (its leaf checked by §2).
     function executeWith(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        uint256[] memory leaves,
+        uint256 evidenceCount,
         uint256[][] memory records,
         uint256[] memory at,
         PorCheckSpec.Spec memory spec
     ) internal pure returns (bool, bytes32) {
         Ctx memory c;
-        c.sb = parts.all[0].leaf;
+        c.sb = leaves[0];
         (c.rid, c.spec) = (spec.rid, spec); // R as the spec's reader found it (`requirementOf`)
         bool ok;
-        (ok, c.items, c.prior) = readPriors(d, parts, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
+        (ok, c.items, c.prior) = readPriors(d, leaves, 2 + evidenceCount, records, c.sb + at[PorRecords.STEP_EVIDENCE], c.rid, c.spec.skip);
         if (!ok) return (true, UNEXECUTABLE);
         PorCheckState.State memory s;
-        (ok, s) = chainState(d, parts, records, c.prior, c.rid, c.items);
+        (ok, s) = chainState(d, leaves, evidenceCount, records, c.prior, c.rid, c.items);
         if (!ok) return (true, UNEXECUTABLE);
         return compare(d, c.sb, at, c.rid, c.spec, s, c.items);
     }
@@ -95,9 +84,9 @@ library PorCheckStep {
         Item[] memory items
     ) private pure returns (bool, bytes32) {
         uint256 admitted = 0;
-        bytes32[] memory allowed = hashes(d, spec.allowed);
+        bytes32[] memory allowed = PorCheckAdmit.hashes(d, spec.allowed);
         for (uint256 i = 0; i < items.length; i++) {
-            admit(d, spec, allowed, spec.tags, items[i]);
+            PorCheckAdmit.admit(d, spec, allowed, spec.tags, items[i]);
             if (items[i].reasons == 0) admitted++;
         }
         bool same = PorCheckRecord.description(d, sb + at[PorRecords.STEP_DESCRIPTION], rid, s.chunk, admitted, items.length)
@@ -111,21 +100,39 @@ library PorCheckStep {
     /// steps plus one, 0 for none); one extract step per cited evidence id (at most K).
     function readPriors(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        uint256[] memory leaves,
+        uint256 first,
         uint256[][] memory records,
         uint256 evidence,
         uint256 rid,
         uint256 skip
     ) private pure returns (bool ok, Item[] memory items, uint256 prior) {
-        uint256 first = 2 + parts.evidenceCount;
-        uint256 extracts;
-        (ok, extracts, prior) = shape(d, parts, records);
         (, uint256 n, uint256 e) = PorCbor.container(d, evidence, PorCbor.ARRAY);
-        if (!ok || n != extracts || n > K) return (false, items, 0);
+        {
+            uint256 extracts;
+            (ok, extracts, prior) = shape(d, leaves, first, records);
+            if (!ok || n != extracts || n > K) return (false, items, 0);
+        }
+        (ok, items) = readItems(d, leaves, first, records, e, n, rid, skip);
+        if (!ok) prior = 0;
+    }
+
+    /// The `n` items from the evidence id at `e`, the k-th through the extract step at
+    /// part `first + k`.
+    function readItems(
+        bytes calldata d,
+        uint256[] memory leaves,
+        uint256 first,
+        uint256[][] memory records,
+        uint256 e,
+        uint256 n,
+        uint256 rid,
+        uint256 skip
+    ) private pure returns (bool ok, Item[] memory items) {
         items = new Item[](n);
         for (uint256 k = 0; k < n; k++) {
-            (ok, items[k]) = readExtract(d, parts.all[first + k].leaf, records[first + k], e, rid, skip);
-            if (!ok) return (false, items, 0);
+            (ok, items[k]) = readExtract(d, leaves[first + k], records[first + k], e, rid, skip);
+            if (!ok) return (false, items);
             e = PorCbor.skip(d, e);
         }
         ok = true;
@@ -133,15 +140,14 @@ library PorCheckStep {
 
     /// The prior steps are extract steps, then at most one check chunk (`prior`: its
     /// index plus one, 0 for none).
-    function shape(bytes calldata d, PorOneStepCheck.Parts memory parts, uint256[][] memory records)
+    function shape(bytes calldata d, uint256[] memory leaves, uint256 first, uint256[][] memory records)
         private
         pure
         returns (bool, uint256 extracts, uint256 prior)
     {
-        uint256 first = 2 + parts.evidenceCount;
-        for (uint256 k = 0; k < parts.priorCount; k++) {
+        for (uint256 k = 0; first + k < leaves.length; k++) {
             // PorRecords.computation's (known, kind), for the two kinds read here
-            uint256 kind = PorCheckState.priorKind(d, parts.all[first + k].leaf, records[first + k]);
+            uint256 kind = PorCheckState.priorKind(d, leaves[first + k], records[first + k]);
             if (kind == 0 || prior != 0) return (false, 0, 0);
             if (kind == 2) prior = k + 1;
             else extracts++;
@@ -155,7 +161,10 @@ library PorCheckStep {
 
     /// The item whose id is at `eid`, through the extract step at leaf offset `b`: it cites
     /// exactly that id, its output names it and R, its card is in range, its claims are
-    /// well-typed (step_io.read_card, read_extract); the output walked once.
+    /// well-typed (step_io.read_card, read_extract); the output walked once. Its keys are
+    /// read in place where they are those an extract output is written with (`card`
+    /// first, `claims` next, `ids`), else found by `PorCheckKeys`' walk (extra keys are
+    /// allowed): the same positions either way.
     function readExtract(bytes calldata d, uint256 b, uint256[] memory at, uint256 eid, uint256 rid, uint256 skip)
         private
         pure
@@ -164,19 +173,75 @@ library PorCheckStep {
         it.eid = eid;
         it.stepId = b + at[PorRecords.STEP_ID];
         uint256[] memory f = new uint256[](5);
-        // card, then claims from the card's end (its walk tells it): the card walked once
-        (, uint256 left) = PorCheckKeys.find(d, b + at[PorRecords.STEP_OUTPUT], CARD, f);
-        uint256 end = card(d, f[0], it);
-        if (end == 0 || left == 0) return (false, it);
-        (, left) = PorCheckKeys.findFrom(d, end, left, CLAIMS, f);
         bool claimsOk;
-        (claimsOk, end) = claimsOf(d, f[0], it, skip, f);
-        // evidence_id and requirement_id sort after claims: absent unless entries follow
-        // it (a failed claims read ends nowhere: nothing is read after it)
-        PorCheckKeys.findAfter(d, end, claimsOk ? left : 0, OUT_IDS, f);
+        uint256 end;
+        {
+            uint256 left;
+            (end, left) = cardThenClaims(d, b + at[PorRecords.STEP_OUTPUT], it, f);
+            if (end == 0) return (false, it);
+            (claimsOk, end) = claimsOf(d, end, it, skip, f);
+            // evidence_id and requirement_id sort after claims: absent unless entries
+            // follow it (a failed claims read ends nowhere: nothing is read after it)
+            if (claimsOk) ids(d, end, left, f);
+        }
         ok = claimsOk && names(d, b + at[PorRecords.STEP_EVIDENCE], f[0], f[1], eid, rid);
         (claimsOk, it.leaf) = leafOf(d, it.stepId);
         if (!ok || !claimsOk) return (false, it);
+    }
+
+    /// The output at `out`: its card read into `it` (in range), then the value of its
+    /// `claims` and the entries after it; (0, 0) when either fails (`f` a buffer). The
+    /// card walked once: claims found from its end.
+    function cardThenClaims(bytes calldata d, uint256 out, Item memory it, uint256[] memory f)
+        private
+        pure
+        returns (uint256 v, uint256 left)
+    {
+        (v, left) = firstCard(d, out);
+        if (v == 0) {
+            (, left) = PorCheckKeys.find(d, out, CARD, f);
+            v = f[0];
+        }
+        uint256 end = card(d, v, it);
+        if (end == 0 || left == 0) return (0, 0);
+        v = PorCheckKeys.keyAt(d, end, 0x66636c61696d73, 7); // "claims", the next key
+        if (v != 0) return (v, left - 1);
+        (, left) = PorCheckKeys.findFrom(d, end, left, CLAIMS, f);
+        return (f[0], left);
+    }
+
+    /// `find(d, out, CARD, f)` when `card` is the first key of the map at `out` (of
+    /// fewer than 24 entries): its value and the entries after it; else (0, 0).
+    function firstCard(bytes calldata d, uint256 out) private pure returns (uint256 v, uint256 left) {
+        assembly ("memory-safe") {
+            let w := calldataload(add(d.offset, out))
+            let ib := byte(0, w)
+            if and(lt(sub(ib, 0xa1), 23), eq(and(shr(208, w), 0xffffffffff), 0x6463617264)) {
+                v := add(out, 6)
+                left := sub(ib, 0xa1)
+            }
+        }
+    }
+
+    /// evidence_id's and requirement_id's values among the `left` entries from `p` (after
+    /// claims) into `f[0]`, `f[1]`: in place when they are those entries, after `warnings`
+    /// or not, else by `PorCheckKeys.findAfter`.
+    function ids(bytes calldata d, uint256 p, uint256 left, uint256[] memory f) private pure {
+        uint256 q = p;
+        uint256 n = left;
+        if (n == 3) {
+            uint256 w = PorCheckKeys.keyAt(d, q, 0x687761726e696e6773, 9); // "warnings"
+            if (w != 0) (q, n) = (PorCbor.skip(d, w), 2);
+        }
+        if (n == 2) {
+            uint256 own = PorCheckKeys.keyAt(d, q, 0x6b65766964656e63655f6964, 12);
+            uint256 req = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, own), 0x6e726571756972656d656e745f6964, 15);
+            if (req != 0) {
+                (f[0], f[1]) = (own, req);
+                return;
+            }
+        }
+        PorCheckKeys.findAfter(d, p, left, OUT_IDS, f);
     }
 
     /// The leaf index the step id at `stepId` names (`step_N`: N - 1); ok false for N 0.
@@ -223,7 +288,7 @@ library PorCheckStep {
         for (uint256 i = 0; ok && i < it.nClaims; i++) {
             uint8 kindOf;
             uint256 next;
-            (ok, kindOf, next) = claim(d, end, f);
+            (ok, kindOf, next) = PorCheckClaim.claim(d, end, f);
             it.refs[i] = ref(kindOf, f[0], f[3], f[4]);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
                 if (skip == 0 || !PorCheckKeys.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
@@ -242,10 +307,8 @@ library PorCheckStep {
     /// requirement_id (at `req`) are texts naming `eid` and R.
     function names(bytes calldata d, uint256 evidence, uint256 own, uint256 req, uint256 eid, uint256 rid) private pure returns (bool) {
         (, uint256 n, uint256 cited) = PorCbor.container(d, evidence, PorCbor.ARRAY);
-        (bool e1,,) = own == 0 ? (false, 0, 0) : PorCbor.str(d, own, PorCbor.TEXT);
-        (bool e2,,) = req == 0 ? (false, 0, 0) : PorCbor.str(d, req, PorCbor.TEXT);
-        return n == 1 && e1 && e2 && PorCheckKeys.sameText(d, cited, eid) && PorCheckKeys.sameText(d, own, eid)
-            && PorCheckKeys.sameText(d, req, rid);
+        return n == 1 && isText(d, own) && isText(d, req) && PorCheckKeys.sameText(d, cited, eid)
+            && PorCheckKeys.sameText(d, own, eid) && PorCheckKeys.sameText(d, req, rid);
     }
 
     /// output.card (at `p`): exactly its five keys, in range (SPEC §12.5.2), read in place
@@ -301,58 +364,8 @@ library PorCheckStep {
     uint8 internal constant TIMESTAMP = 3;
     uint8 internal constant TEXT_KIND = 4;
 
-    /// A claim's keys, in §2 order: its `f` slots 0..4.
-    bytes internal constant CLAIM_KEYS = "\x03key\x04kind\x04path\x05value\x08claim_id";
-
-    /// A claim map: kind text, a value of that kind, claim_id, key and path texts; `f` gets
-    /// its CLAIM_KEYS values' positions (one walk); the offset after the map, else 0.
-    function claim(bytes calldata d, uint256 p, uint256[] memory f) internal pure returns (bool ok, uint8 kind, uint256 end) {
-        end = claimAt(d, p, f);
-        // read in place: key, kind, path and claim_id are texts
-        bool texts = end != 0;
-        if (!texts) {
-            // another key set (extra keys are allowed): walked
-            (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-            if (!isMap) return (false, 0, 0);
-            (end,) = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
-            if (!isText(d, f[1]) || f[3] == 0) return (false, 0, end);
-        }
-        uint256 kindAt = f[1];
-        uint256 value = f[3];
-        if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
-            (ok, kind) = (PorCheckState.valueOk(d, value, true), NUMERIC);
-        } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
-            (ok, kind) = (PorCheckState.valueOk(d, value, false), BOOLEAN);
-        } else if (PorCheckState.isWord(d, kindAt, 0x6974696d657374616d7000000000000000000000000000000000000000000000, 10)) {
-            (ok,) = PorCheckState.countAt(d, value);
-            kind = TIMESTAMP;
-        } else if (PorCheckState.isWord(d, kindAt, 0x6474657874000000000000000000000000000000000000000000000000000000, 5)) {
-            (ok,,) = PorCbor.str(d, value, PorCbor.TEXT);
-            kind = TEXT_KIND;
-        }
-        ok = ok && (texts || (isText(d, f[4]) && isText(d, f[0]) && isText(d, f[2])));
-    }
-
-    /// A claim of exactly CLAIM_KEYS (as a claim is written), its key, kind, path and
-    /// claim_id texts: `find`'s positions in `f` and the offset after it, read in place
-    /// in the keys' §2 order; else 0 (the caller walks it).
-    function claimAt(bytes calldata d, uint256 p, uint256[] memory f) private pure returns (uint256) {
-        if (d[p] != 0xa5) return 0;
-        uint256 q = PorCheckKeys.keyAt(d, p + 1, 0x636b6579, 4);
-        f[0] = q;
-        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x646b696e64, 5);
-        f[1] = q;
-        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x6470617468, 5);
-        f[2] = q;
-        q = PorCheckKeys.keyAt(d, PorCheckKeys.textEnd(d, q), 0x6576616c7565, 6);
-        f[3] = q;
-        q = PorCheckKeys.keyAt(d, q == 0 ? 0 : PorCbor.skip(d, q), 0x68636c61696d5f6964, 9);
-        f[4] = q;
-        return PorCheckKeys.textEnd(d, q);
-    }
-
     /// A text at `p` (0: absent).
-    function isText(bytes calldata d, uint256 p) private pure returns (bool ok) {
+    function isText(bytes calldata d, uint256 p) internal pure returns (bool ok) {
         assembly ("memory-safe") {
             ok := and(iszero(iszero(p)), eq(shr(5, byte(0, calldataload(add(d.offset, p)))), 3))
         }
@@ -363,7 +376,8 @@ library PorCheckStep {
     /// the items' leaves strictly increasing after P's last_leaf.
     function chainState(
         bytes calldata d,
-        PorOneStepCheck.Parts memory parts,
+        uint256[] memory leaves,
+        uint256 evidenceCount,
         uint256[][] memory records,
         uint256 prior,
         uint256 rid,
@@ -375,8 +389,8 @@ library PorCheckStep {
             s.provenanceOk = true;
             s.groups = PorCheckState.room(extra);
         } else {
-            uint256 i = 2 + parts.evidenceCount + prior - 1;
-            (ok, s) = priorState(d, parts.all[i].leaf, records[i], rid, extra);
+            uint256 i = 2 + evidenceCount + prior - 1;
+            (ok, s) = priorState(d, leaves[i], records[i], rid, extra);
             if (!ok || s.items != K * s.chunk || items.length == 0) return (false, s);
         }
         bool has = s.hasLast;
@@ -413,84 +427,4 @@ library PorCheckStep {
     uint256 internal constant PROVENANCE = 8;
     uint256 internal constant STATUS = 32;
     uint256 internal constant GATE = 64;
-
-    /// The item's reasons, as bits in SPEC §12.5.3's order (sanity.confidence cannot
-    /// hold: the card's confidence_bps is 0..10000); `allowed`/`targets` the hashes of
-    /// market.allowed_sources (`hashes`) and R's target source ids (`spec.tags`).
-    function admit(bytes calldata d, PorCheckSpec.Spec memory spec, bytes32[] memory allowed, bytes32[] memory targets, Item memory it)
-        private
-        pure
-    {
-        uint256 status = (it.reasons >> 8) & 0xffff;
-        uint256 tier = it.reasons >> 128;
-        uint256 r = 0;
-        bytes32 sid = PorCheckKeys.textHash(d, it.sid);
-        if (!inList(allowed, sid)) r |= ALLOWED;
-        if (!inList(targets, sid)) r |= TARGET;
-        (, uint256 t) = PorCbor.uintAt(d, it.observed);
-        if (t < spec.start || t > spec.end) r |= WINDOW;
-        if (tier < spec.minTier) r |= PROVENANCE;
-        if (spec.codes == 0 ? status < 200 || status > 299 : !hasCode(d, spec.codes, status)) r |= STATUS;
-        if (r == 0 && blank(d, it.sid)) r = GATE;
-        it.reasons = r;
-    }
-
-    /// The text hashes of the list of texts at `list`, each text hashed once for all
-    /// the items (R's targets' are `spec.tags`, hashed where the executor read them).
-    function hashes(bytes calldata d, uint256 list) private pure returns (bytes32[] memory h) {
-        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
-        h = new bytes32[](n);
-        for (uint256 i = 0; i < n; i++) {
-            (h[i], p) = (PorCheckKeys.textHash(d, p), PorCbor.skip(d, p));
-        }
-    }
-
-    /// The text hash `sid` is in `list` (equal hashes: equal texts).
-    function inList(bytes32[] memory list, bytes32 sid) private pure returns (bool found) {
-        assembly ("memory-safe") {
-            let e := add(list, shl(5, add(mload(list), 1)))
-            for { let p := add(list, 32) } lt(p, e) { p := add(p, 32) } {
-                if eq(mload(p), sid) {
-                    found := 1
-                    break
-                }
-            }
-        }
-    }
-
-    function hasCode(bytes calldata d, uint256 list, uint256 code) private pure returns (bool) {
-        (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
-        for (uint256 i = 0; i < n; i++) {
-            (, uint256 v) = PorCbor.uintAt(d, p);
-            if (v == code) return true;
-            p = PorCbor.skip(d, p);
-        }
-        return false;
-    }
-
-    /// SPEC §12.4: empty or made only of the 25 White_Space code points.
-    function blank(bytes calldata d, uint256 sid) internal pure returns (bool) {
-        (, uint256 i, uint256 len) = PorCbor.str(d, sid, PorCbor.TEXT);
-        uint256 e = i + len;
-        while (i < e) {
-            uint256 c = uint8(d[i]);
-            uint256 cp;
-            if (c < 0x80) {
-                (cp, i) = (c, i + 1);
-            } else if (c < 0xe0) {
-                (cp, i) = ((c & 0x1f) << 6 | uint8(d[i + 1]) & 0x3f, i + 2);
-            } else if (c < 0xf0) {
-                cp = (c & 0x0f) << 12 | (uint256(uint8(d[i + 1])) & 0x3f) << 6 | uint8(d[i + 2]) & 0x3f;
-                i += 3;
-            } else {
-                return false; // four bytes: above U+FFFF, never white space
-            }
-            bool space = (cp >= 0x09 && cp <= 0x0d) || cp == 0x20 || cp == 0x85 || cp == 0xa0 || cp == 0x1680
-                || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f
-                || cp == 0x3000;
-            if (!space) return false;
-        }
-        return true;
-    }
-
 }

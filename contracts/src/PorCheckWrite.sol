@@ -62,13 +62,25 @@ library PorCheckWrite {
     /// A head of major type `major` with argument `arg`, shortest form (one word: the
     /// initial byte, then the argument's `width` bytes).
     function head(W memory w, uint8 major, uint256 arg) internal pure {
+        (bytes32 v, uint256 len) = headWord(major, arg);
+        word(w, v, len);
+    }
+
+    /// The first `n` bytes of `key` (a key's encoding, or pieces ending with one), then a
+    /// head of major type `major` with argument `arg`: one word (n + 9 <= 32).
+    function keyHead(W memory w, bytes32 key, uint256 n, uint8 major, uint256 arg) internal pure {
+        (bytes32 v, uint256 len) = headWord(major, arg);
+        word(w, key | (v >> (n << 3)), n + len);
+    }
+
+    /// `head`'s bytes, left-aligned, and their number.
+    function headWord(uint8 major, uint256 arg) private pure returns (bytes32 v, uint256 len) {
         uint256 width = arg < 24 ? 0 : arg < 256 ? 1 : arg < 65536 ? 2 : arg < 2 ** 32 ? 4 : 8;
         uint256 ib = uint256(major) << 5 | (width == 0 ? arg : width == 1 ? 24 : width == 2 ? 25 : width == 4 ? 26 : 27);
-        bytes32 v;
         assembly ("memory-safe") {
             v := or(shl(248, ib), mul(iszero(iszero(width)), shl(sub(248, shl(3, width)), arg)))
         }
-        word(w, v, 1 + width);
+        len = 1 + width;
     }
 
     /// `d[from:to]` as it is.
@@ -149,8 +161,8 @@ library PorCheckWrite {
     /// A group: numeric `{key, max, min, kind, claim_count}`, boolean `{key, kind, first,
     /// other?, claim_count}` (§2 order).
     function group(W memory w, bytes calldata d, PorCheckState.Group memory g) internal pure {
-        head(w, PorCbor.MAP, g.numeric || g.hasB ? 5 : 4);
-        word(w, 0x636b657900000000000000000000000000000000000000000000000000000000, 4); // "key"
+        // map(5 or 4), "key"
+        word(w, bytes32(uint256(g.numeric || g.hasB ? 0xa5 : 0xa4) << 248) | bytes32(0x00636b6579000000000000000000000000000000000000000000000000000000), 5);
         item(w, d, g.key);
         if (g.numeric) {
             word(w, 0x636d617800000000000000000000000000000000000000000000000000000000, 4); // "max"
@@ -167,7 +179,6 @@ library PorCheckWrite {
                 ref(w, d, g.b);
             }
         }
-        word(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12); // "claim_count"
-        head(w, PorCbor.UINT, g.count);
+        keyHead(w, 0x6b636c61696d5f636f756e740000000000000000000000000000000000000000, 12, PorCbor.UINT, g.count); // "claim_count"
     }
 }

@@ -86,7 +86,7 @@ def test_every_find_list_is_checked() -> None:
     """The lists the walks use include the state's and the claim's (the regex finds them)."""
     assert {
         "PorCheckState.STATE_KEYS",
-        "PorCheckStep.CLAIM_KEYS",
+        "PorCheckClaim.CLAIM_KEYS",
         "PorCheckSpec.MARKET_KEYS+all",
         "PorCheckSpec.ENTRY_HEAD",
         "PorCheckSpec.ENTRY_TAIL",

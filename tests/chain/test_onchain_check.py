@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -278,6 +279,50 @@ def test_prompt_spec_fields_read(name: str) -> None:
         assert (won, check_id) == python_answer(proof), (path, value)
         if (path, value) in BAD_SPEC_FIELDS:
             assert (won, check_id) == (True, "one_step.invalid_record"), (path, value)
+        COUNTS["check.spec"] += 1
+
+
+def _targets_edited(spec: dict[str, Any], edit: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    for target in spec["data_requirements"][0]["source_targets"]:
+        edit(target)
+    return spec
+
+
+#: Edits of every source target of the first requirement (`PorCheckSpec.target` reads a
+#: target of short text keys and text values by their heads, any other is walked), each
+#: with whether the chain reads it: only source_id and the map's end are (SPEC §14.8),
+#: so keys and values §4.2 refuses elsewhere in a target are the court path's (the
+#: chain's answer is the honest chunk's, Python's one_step.invalid_record).
+TARGET_EDITS: dict[str, tuple[Callable[[dict[str, Any]], None], bool]] = {
+    "value_long": (lambda t: t.update(uri="u" * 300), True),
+    "source_long": (lambda t: t.update(source_id=t.get("source_id", "s") + "-" + "x" * 30), True),
+    "source_int": (lambda t: t.update(source_id=5), True),
+    "source_renamed": (lambda t: t.update(source_ie=t.pop("source_id", "s")), True),
+    "empty": (lambda t: t.clear(), True),
+    "value_int": (lambda t: t.update(method=5), False),
+    "value_map": (lambda t: t.update(method={"a": "b"}), False),
+    "key_long": (lambda t: t.update({"k" * 24: "v"}), False),
+    "key_first": (lambda t: t.update(a="v"), False),
+    "keys_24": (lambda t: t.update({f"k{i:02d}": "v" for i in range(21)}), False),
+    "source_only": (lambda t: [t.pop(k) for k in list(t) if k != "source_id"], False),
+}
+
+
+@pytest.mark.parametrize("name", list_scenarios()[::6])
+def test_source_target_shapes(name: str) -> None:
+    """R's source targets read in place or walked: an edit the chain reads gets Python's
+    answer, one it does not read the honest chunk's."""
+    bundle = honest(name)
+    index = chunks_of(bundle)[0]
+    for edit, read in TARGET_EDITS.values():
+        spec = _targets_edited(decode(bundle.prompt_spec), edit)
+        proof = build_one_step_proof(recommit(bundle, prompt_spec=encode(spec)), index).to_cbor()
+        won, check_id, _gas = _CHAIN.execute(proof)
+        if read:
+            assert (won, check_id) == python_answer(proof), spec["data_requirements"][0]
+        else:
+            assert (won, check_id) == (False, "one_step.match"), spec["data_requirements"][0]
+            assert python_answer(proof) == (True, "one_step.invalid_record")
         COUNTS["check.spec"] += 1
 
 

@@ -90,6 +90,28 @@ EDITS: dict[str, Edit] = {
     "claim.value_list": lambda o: _claim(o).update(value=[1]),
     "claim.value_map": lambda o: _claim(o).update(value={"a": 1}),
     "claim.not_a_map": lambda o: o["claims"].__setitem__(0, "c") if o.get("claims") else None,
+    # the output's own keys (read in place when they are card, claims, warnings?,
+    # evidence_id, requirement_id in that order; walked otherwise)
+    "output.extra_first": lambda o: o.update(a=1),
+    "output.extra_after_card": lambda o: o.update(cards=1),
+    "output.extra_after_claims": lambda o: o.update(claimz=1),
+    "output.extra_before_ids": lambda o: o.update(extra_keys=1),
+    "output.extra_between_ids": lambda o: o.update(evidence_iz="x"),
+    "output.extra_last": lambda o: o.update(zzzzzzzzzzzzzzzzz=1),
+    "output.no_warnings": lambda o: o.pop("warnings", None),
+    "output.no_warnings_extra_last": lambda o: (o.pop("warnings", None),
+                                                o.update(zzzzzzzzzzzzzzzzz=1)),
+    "output.warnings_map": lambda o: o.update(warnings={"a": [1, {"b": LONG}]}),
+    "output.no_card": lambda o: o.pop("card"),
+    "output.card_renamed": lambda o: _rename(o, "card", "carc"),
+    "output.no_claims": lambda o: o.pop("claims"),
+    "output.claims_renamed": lambda o: _rename(o, "claims", "claimr"),
+    "output.no_evidence_id": lambda o: o.pop("evidence_id"),
+    "output.no_requirement_id": lambda o: o.pop("requirement_id"),
+    "output.evidence_renamed": lambda o: _rename(o, "evidence_id", "evidence_ie"),
+    "output.requirement_renamed": lambda o: _rename(o, "requirement_id", "requirement_ie"),
+    "output.evidence_int": lambda o: o.update(evidence_id=5),
+    "output.requirement_long": lambda o: o.update(requirement_id=LONG),
 }
 
 
