@@ -1,7 +1,7 @@
 """A scratch contract compiled from the committed sources and deployed in revm (s37).
 
-``test_skip_walks.py`` compiles one fixed harness; the s37 review tests need others
-(libraries' internal functions exposed as external ones): :func:`deploy` compiles the
+Harnesses expose libraries' internal functions as external ones (``test_skip_walks.py``,
+``test_onchain_reader_top.py``, the s37 review tests): :func:`deploy` compiles the
 harness text ``code`` (contract ``name``) with the committed ``contracts/src`` files it
 names, with the pinned solc-js and the build's optimizer settings, and deploys it in a
 fresh revm; :func:`raw` calls it with any call data (as the ABI writes it, or not).
@@ -25,10 +25,22 @@ SRC = ROOT / "contracts" / "src"
 sys.path.insert(0, str(ROOT / "bench"))
 
 from gasprof import srcmap  # noqa: E402
-from test_skip_walks import CALL_GAS, COMPILE  # noqa: E402
 
 #: The mark of a test that compiles a harness (`cd contracts && npm ci`).
 SOLC = needs("contracts-npm", srcmap.missing())
+
+#: Gas a harness call may spend: far above any honest walk of the tests' documents, so a
+#: broken loop that never ends fails instead of hanging the test.
+CALL_GAS = 30_000_000
+
+#: The pinned solc-js of ``contracts/`` on standard JSON from stdin.
+COMPILE = """
+import { createRequire } from "node:module";
+const require = createRequire(process.argv[1] + "/contracts/package.json");
+const solc = require("solc");
+const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
+process.stdout.write(solc.compile(JSON.stringify(input)));
+"""
 
 
 @cache

@@ -20,19 +20,16 @@ compiled here from the committed sources into a scratch harness and run in revm 
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-from functools import cache
 from typing import Any
 
 import pytest
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
-from proof_check_support import BY_HASH, CALLER, new_evm
-from pyrevm import EVM, AccountInfo
+from proof_check_support import BY_HASH
 from reader_attack_cases import python_fault
-from test_skip_walks import CALL_GAS, COMPILE, ROOT, SOLC, SRC, _map, _value
+from scratch_harness import SOLC, deploy, raw
+from test_skip_walks import _map, _value
 
 from por.encoding import encode
 from por.signing.eip712 import keccak256
@@ -53,35 +50,13 @@ contract TopHarness {
 TOP_ITEMS = 32
 
 
-@cache
-def _harness() -> tuple[EVM, str]:
-    names = ("PorCbor.sol", "PorCborScan.sol", "PorCborTop.sol")
-    sources = {f"src/{n}": {"content": (SRC / n).read_text(encoding="utf-8")} for n in names}
-    sources["src/TopHarness.sol"] = {"content": HARNESS}
-    select = {"src/TopHarness.sol": {"TopHarness": ["evm.deployedBytecode.object"]}}
-    settings = {"evmVersion": "cancun", "optimizer": {"enabled": True, "runs": 10000},
-                "outputSelection": select}
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", COMPILE, str(ROOT)],  # noqa: S607
-        input=json.dumps({"language": "Solidity", "sources": sources, "settings": settings}),
-        capture_output=True, text=True, check=True, cwd=ROOT,
-    )
-    result = json.loads(out.stdout)
-    errors = [e["formattedMessage"] for e in result.get("errors", []) if e["severity"] == "error"]
-    assert not errors, errors
-    unit = result["contracts"]["src/TopHarness.sol"]["TopHarness"]
-    evm = new_evm()
-    address = "0x" + "70" * 20
-    evm.insert_account_info(
-        address, AccountInfo(code=bytes.fromhex(unit["evm"]["deployedBytecode"]["object"])))
-    return evm, address
+NAMES = ("PorCbor.sol", "PorCborScan.sol", "PorCborTop.sol")
 
 
 def chain(data: bytes) -> tuple[str | None, int, list[int], bool]:
     """checkTop(data): (check id or None, items or the fault's offset, top, hasBytes)."""
-    evm, address = _harness()
-    calldata = keccak256(b"checkTop(bytes)")[:4] + abi_encode(["bytes"], [data])
-    out = bytes(evm.message_call(CALLER, address, calldata, gas=CALL_GAS))
+    harness = deploy("TopHarness", HARNESS, NAMES)
+    out = raw(harness, keccak256(b"checkTop(bytes)")[:4] + abi_encode(["bytes"], [data]))
     err, items, top, has_bytes = abi_decode(["bytes32", "uint256", "uint256[]", "bool"], out)
     return (None if err == bytes(32) else BY_HASH[err]), items, list(top), has_bytes
 

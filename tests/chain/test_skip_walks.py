@@ -15,33 +15,18 @@ string's bytes not skipped) moves an end and fails here.
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
-import sys
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
-from proof_check_support import CALLER, new_evm
-from pyrevm import EVM, AccountInfo
-from setup_gate import needs
+from scratch_harness import SOLC, deploy, raw
 
 from por.encoding import encode
 from por.signing.eip712 import keccak256
 
-ROOT = Path(__file__).resolve().parents[2]
-SRC = ROOT / "contracts" / "src"
-sys.path.insert(0, str(ROOT / "bench"))
-
-from gasprof import srcmap  # noqa: E402
-
-#: The harness is compiled with the pinned solc-js (`cd contracts && npm ci`).
-SOLC = needs("contracts-npm", srcmap.missing())
-
+NAMES = ("PorCbor.sol", "PorCborScan.sol", "PorCborKeys.sol", "PorKeyIndex.sol")
 HARNESS = """// SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
@@ -72,60 +57,9 @@ contract SkipHarness {
 }
 """
 
-COMPILE = """
-import { createRequire } from "node:module";
-const require = createRequire(process.argv[1] + "/contracts/package.json");
-const solc = require("solc");
-const input = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
-process.stdout.write(solc.compile(JSON.stringify(input)));
-"""
-
-
-@cache
-def _harness() -> tuple[EVM, str]:
-    sources = {
-        f"src/{n}": {"content": (SRC / n).read_text(encoding="utf-8")}
-        for n in ("PorCbor.sol", "PorCborScan.sol", "PorCborKeys.sol", "PorKeyIndex.sol")
-    }
-    sources["src/SkipHarness.sol"] = {"content": HARNESS}
-    settings = {
-        "evmVersion": "cancun",
-        "optimizer": {"enabled": True, "runs": 10000},
-        "outputSelection": {
-            "src/SkipHarness.sol": {"SkipHarness": ["evm.deployedBytecode.object"]}
-        },
-    }
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", COMPILE, str(ROOT)],  # noqa: S607
-        input=json.dumps({"language": "Solidity", "sources": sources, "settings": settings}),
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
-    result = json.loads(out.stdout)
-    errors = [e["formattedMessage"] for e in result.get("errors", []) if e["severity"] == "error"]
-    assert not errors, errors
-    code = bytes.fromhex(
-        result["contracts"]["src/SkipHarness.sol"]["SkipHarness"]["evm"]["deployedBytecode"][
-            "object"
-        ]
-    )
-    evm = new_evm()
-    address = "0x" + "5c" * 20
-    evm.insert_account_info(address, AccountInfo(code=code))
-    return evm, address
-
-
-#: Gas a harness call may spend: far above any honest walk of these documents, so a
-#: broken loop that never ends fails here instead of hanging the test.
-CALL_GAS = 30_000_000
-
-
 def _call(signature: str, types: list[str], args: list[Any], out: list[str]) -> tuple[Any, ...]:
-    evm, address = _harness()
-    calldata = keccak256(signature.encode())[:4] + abi_encode(types, args)
-    data = bytes(evm.message_call(CALLER, address, calldata, gas=CALL_GAS))
+    harness = deploy("SkipHarness", HARNESS, NAMES)
+    data = raw(harness, keccak256(signature.encode())[:4] + abi_encode(types, args))
     return tuple(abi_decode(out, data))
 
 
