@@ -53,10 +53,14 @@ TOP_ITEMS = 32
 NAMES = ("PorCbor.sol", "PorCborScan.sol", "PorCborTop.sol")
 
 
+def harness() -> tuple[Any, str]:
+    """The TopHarness (compiled once a process, scratch_harness.deploy)."""
+    return deploy("TopHarness", HARNESS, NAMES)
+
+
 def chain(data: bytes) -> tuple[str | None, int, list[int], bool]:
     """checkTop(data): (check id or None, items or the fault's offset, top, hasBytes)."""
-    harness = deploy("TopHarness", HARNESS, NAMES)
-    out = raw(harness, keccak256(b"checkTop(bytes)")[:4] + abi_encode(["bytes"], [data]))
+    out = raw(harness(), keccak256(b"checkTop(bytes)")[:4] + abi_encode(["bytes"], [data]))
     err, items, top, has_bytes = abi_decode(["bytes32", "uint256", "uint256[]", "bool"], out)
     return (None if err == bytes(32) else BY_HASH[err]), items, list(top), has_bytes
 

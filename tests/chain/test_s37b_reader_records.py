@@ -31,11 +31,11 @@ from functools import cache
 
 import pytest
 from eth_abi import decode as abi_decode
-from proof_check_support import BY_HASH, CALLER
+from proof_check_support import BY_HASH
 from reader_attack_cases import Case, every_cut, head, python_fault, raw_map, text
+from scratch_harness import SOLC, raw
 from test_onchain_reader_attack import JUNK, Reader
-from test_onchain_reader_top import _harness, chain, python
-from test_skip_walks import CALL_GAS, SOLC
+from test_onchain_reader_top import chain, harness, python
 
 from por.encoding import decode
 from por.signing.eip712 import keccak256
@@ -147,11 +147,10 @@ def count_cases() -> Iterator[Case]:
 
 def _top_hostile(data: bytes, pad: int, after: bytes) -> tuple[str | None, int]:
     """checkTop's (check id, offset) for ``data`` at calldata offset 68 + ``pad``."""
-    evm, address = _harness()
     body = ((0x20 + pad).to_bytes(32, "big") + b"\xa5" * pad
             + len(data).to_bytes(32, "big") + data + after + b"\x00" * 64)
     call = keccak256(b"checkTop(bytes)")[:4] + body
-    out = bytes(evm.message_call(CALLER, address, call, gas=CALL_GAS))
+    out = raw(harness(), call)
     err, items, _top, _bytes = abi_decode(["bytes32", "uint256", "uint256[]", "bool"], out)
     return (None if err == bytes(32) else BY_HASH[err]), (0 if err == bytes(32) else items)
 
