@@ -51,13 +51,24 @@ def _near(keys: list[str]) -> list[str]:
     return sorted(set(out) - set(keys))
 
 
-def _cases(keys: list[str]) -> list[tuple[str, Callable[[dict[str, Any], int], None]]]:
-    cases: list[tuple[str, Callable[[dict[str, Any], int], None]]] = [
-        (f"pop.{k}", lambda o, n, k=k: o.pop(k, None)) for k in keys]
-    for i, x in enumerate(_near(keys)):
-        cases.append((f"add.{x}",
-                      lambda o, n, x=x, i=i: o.__setitem__(x, VALUES[(i + n) % len(VALUES)])))
-    return cases
+Edit = Callable[[dict[str, Any], int], None]
+
+
+def _pop(key: str) -> Edit:
+    def edit(out: dict[str, Any], n: int) -> None:
+        out.pop(key, None)
+    return edit
+
+
+def _add(key: str, i: int) -> Edit:
+    def edit(out: dict[str, Any], n: int) -> None:
+        out[key] = VALUES[(i + n) % len(VALUES)]
+    return edit
+
+
+def _cases(keys: list[str]) -> list[tuple[str, Edit]]:
+    cases = [(f"pop.{k}", _pop(k)) for k in keys]
+    return cases + [(f"add.{x}", _add(x, i)) for i, x in enumerate(_near(keys))]
 
 
 def _compare(bundle: Bundle, steps: list[dict[str, Any]], case: str) -> None:
