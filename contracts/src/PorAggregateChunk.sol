@@ -34,13 +34,19 @@ library PorAggregateChunk {
     bytes internal constant BOOLEAN_OTHER_KEYS = "\x03key\x04kind\x05first\x05other\x0bclaim_count";
 
     /// The output keys the chunk's state is read from, in §2 order, in three runs of one
-    /// walk (`PorCborKeys.walk`): up to `groups`, up to `sources` (each of the two walked
-    /// once, by its own check, which gives its end), then the rest.
-    bytes internal constant OUT_HEAD = "\x05chunk\x06groups";
-    bytes internal constant OUT_MID = "\x07covered\x07sources";
-    bytes internal constant OUT_TAIL =
-        "\x09last_leaf\x0aitem_count\x0bclaim_count\x0dprovenance_ok\x0eadmitted_count\x0erequirement_id";
-
+    /// walk (`PorAggregateEntries.seek`: each key's encoding's value, head first): up to
+    /// `groups`, up to `sources` (each of the two walked once, by its own check, which
+    /// gives its end), then the rest.
+    uint256 private constant O_CHUNK = 0x656368756e6b; // "chunk"
+    uint256 private constant O_GROUPS = 0x6667726f757073; // "groups"
+    uint256 private constant O_COVERED = 0x67636f7665726564; // "covered"
+    uint256 private constant O_SOURCES = 0x67736f7572636573; // "sources"
+    uint256 private constant O_LAST_LEAF = 0x696c6173745f6c656166; // "last_leaf"
+    uint256 private constant O_ITEM_COUNT = 0x6a6974656d5f636f756e74; // "item_count"
+    uint256 private constant O_CLAIM_COUNT = 0x6b636c61696d5f636f756e74; // "claim_count"
+    uint256 private constant O_PROVENANCE_OK = 0x6d70726f76656e616e63655f6f6b; // "provenance_ok"
+    uint256 private constant O_ADMITTED_COUNT = 0x6e61646d69747465645f636f756e74; // "admitted_count"
+    uint256 private constant O_REQUIREMENT_ID = 0x6e726571756972656d656e745f6964; // "requirement_id"
 
     /// The check chunk at leaf offset `base` (value offsets `at`) is R's (`rid`), its state
     /// is well formed, and its `sources` name exactly the cited items `its`, in order.
@@ -51,23 +57,23 @@ library PorAggregateChunk {
     {
         (bool isMap, uint256 left, uint256 p) = PorCbor.container(d, base + at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
         if (!isMap) return (false, c);
-        // o: the values of chunk, groups, covered, sources, then OUT_TAIL's (0: absent)
+        // o: the values of chunk, groups, covered, sources, then the tail's (0: absent)
         uint256[] memory o = new uint256[](10);
-        uint256[] memory run = new uint256[](2);
-        (p, left) = K.walk(d, p, left, OUT_HEAD, run);
+        uint256[6] memory run;
+        (run, p, left) = E.seek(d, p, left, [O_CHUNK, O_GROUPS, 0, 0, 0, 0], 2);
         (o[0], o[1]) = (run[0], run[1]);
         if (o[0] == 0 || o[1] == 0) return (false, c);
         (ok, p) = groups(d, o[1]);
         if (!ok) return (false, c);
-        (run[0], run[1]) = (0, 0);
-        (p, left) = K.walk(d, p, left, OUT_MID, run);
+        (run, p, left) = E.seek(d, p, left, [O_COVERED, O_SOURCES, 0, 0, 0, 0], 2);
         (o[2], o[3]) = (run[0], run[1]);
         if (o[2] == 0 || o[3] == 0) return (false, c);
         (ok, p) = sources(d, o[3], its);
         if (!ok) return (false, c);
-        uint256[] memory tail = new uint256[](6);
-        K.walk(d, p, left, OUT_TAIL, tail);
-        for (uint256 i = 0; i < 6; i++) o[4 + i] = tail[i];
+        (run,,) = E.seek(
+            d, p, left, [O_LAST_LEAF, O_ITEM_COUNT, O_CLAIM_COUNT, O_PROVENANCE_OK, O_ADMITTED_COUNT, O_REQUIREMENT_ID], 6
+        );
+        for (uint256 i = 0; i < 6; i++) o[4 + i] = run[i];
         if (!ofRequirement(d, base + at[PorRecords.STEP_INPUTS], o[9], rid) || !counts(d, o, c)) return (false, c);
         c.sources = o[3];
         return (true, c);

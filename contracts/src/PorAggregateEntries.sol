@@ -212,4 +212,70 @@ library PorAggregateEntries {
             }
         }
     }
+
+    /// `PorCborKeys.walk` with the keys sought given as their encodings' values (`want[0..n)`,
+    /// n <= 6: a text's head, then its bytes, as one number; each under 24 bytes) in
+    /// strictly ascending order. A checked document's map keys are texts in strictly
+    /// ascending order of these values (SPEC §2, `PorCborScan`), so each entry's key is
+    /// compared with the next key sought only: equal, found; above it, that key is absent
+    /// (0) and the next one is compared; a key of 24 bytes or more is above every key
+    /// sought. Stops once every key sought is passed: `at` their value offsets (0: absent),
+    /// and (the offset of the last one's value, not skipped, and the entries after it) when
+    /// that one was found, else (0, 0). Values are skipped as `PorCbor.skip` does.
+    function seek(bytes calldata d, uint256 p, uint256 count, uint256[6] memory want, uint256 n)
+        internal
+        pure
+        returns (uint256[6] memory at, uint256 end, uint256 left)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let j := 0
+            let w := mload(want)
+            for {} and(iszero(iszero(count)), lt(j, n)) { count := sub(count, 1) } {
+                let k := calldataload(add(b, p))
+                let len := sub(shr(248, k), 0x60)
+                // a short text key: its encoding's value (a longer one's first word: above)
+                if lt(len, 24) { k := shr(sub(248, shl(3, len)), k) }
+                // every key sought below this one is absent
+                for {} and(lt(j, n), gt(k, w)) {} {
+                    j := add(j, 1)
+                    w := mload(add(want, shl(5, j)))
+                }
+                if eq(j, n) { break }
+                p := add(p, add(len, 1)) // the value (k <= w: a short text key)
+                if eq(k, w) {
+                    mstore(add(at, shl(5, j)), p)
+                    j := add(j, 1)
+                    if eq(j, n) {
+                        end := p
+                        left := sub(count, 1)
+                        break
+                    }
+                    w := mload(add(want, shl(5, j)))
+                }
+                // the value skipped (PorCbor.skip)
+                let r := add(b, p)
+                for { let units := 1 } units {} {
+                    let hb := shr(248, calldataload(r))
+                    if lt(sub(hb, 0x60), 24) {
+                        r := add(r, sub(hb, 0x5f))
+                        units := sub(units, 1)
+                        continue
+                    }
+                    let a := and(hb, 31)
+                    r := add(r, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(r))
+                        r := add(r, width)
+                    }
+                    // 0x421100: per major, bit 0 a string, bits 1-2 the units a count opens
+                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                    r := add(r, mul(and(f, 1), a))
+                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                }
+                p := sub(r, b)
+            }
+        }
+    }
 }

@@ -104,9 +104,12 @@ library PorAggregateRead {
 
     // --- the cited extract steps (SPEC §12.5.2) ------------------------------------------
 
-    /// The extract step's output keys `item` reads (`PorCborKeys.pick`: one walk).
-    bytes internal constant HEAD_KEYS = "\x04card\x06claims";
-    bytes internal constant TAIL_KEYS = "\x0bevidence_id\x0erequirement_id";
+    /// The extract step's output keys `item` reads (`PorAggregateEntries.seek`: one walk;
+    /// each key's encoding's value, head first).
+    uint256 private constant O_CARD = 0x6463617264; // "card"
+    uint256 private constant O_CLAIMS = 0x66636c61696d73; // "claims"
+    uint256 private constant O_EVIDENCE_ID = 0x6b65766964656e63655f6964; // "evidence_id"
+    uint256 private constant O_REQUIREMENT_ID = 0x6e726571756972656d656e745f6964; // "requirement_id"
 
     /// The cited steps: every prior but the last an extract step, the last a check step,
     /// one extract per cited evidence id, each read (`read_cards`, `read_extract`).
@@ -169,15 +172,14 @@ library PorAggregateRead {
         // The output walked once: card and claims, the claims (their walk ends past them),
         // then evidence_id and requirement_id after them (§2 order: shorter keys first).
         (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, base + at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
-        uint256[] memory o = new uint256[](2);
-        if (isMap) (p, count) = K.walk(d, p, count, HEAD_KEYS, o);
+        uint256[6] memory o;
+        if (isMap) (o, p, count) = PorAggregateEntries.seek(d, p, count, [O_CARD, O_CLAIMS, 0, 0, 0, 0], 2);
         if (!card(d, o[0], it)) return false;
         it.claims = o[1];
         if (it.claims == 0) return false;
         (isMap, p) = claims(d, it.claims, s, it);
         if (!isMap) return false;
-        (o[0], o[1]) = (0, 0);
-        K.walk(d, p, count, TAIL_KEYS, o); // o[0] evidence_id, o[1] requirement_id
+        (o,,) = PorAggregateEntries.seek(d, p, count, [O_EVIDENCE_ID, O_REQUIREMENT_ID, 0, 0, 0, 0], 2); // evidence_id, requirement_id
         it.eid = o[0];
         if (!isText(d, it.eid) || !isText(d, o[1]) || !K.sameText(d, it.eid, e)) return false;
         // read_extract: the step's evidence_ids are [its evidence_id].

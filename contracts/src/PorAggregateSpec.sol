@@ -16,8 +16,11 @@ import {PorRecords} from "./PorRecords.sol";
 /// same walk (each of source_targets and expected_fields by its own check, which gives its
 /// end), the other requirements' values skipped.
 library PorAggregateSpec {
-    /// The PromptSpec's keys read (`PorCborKeys.pickTop`).
-    bytes internal constant SPEC_KEYS = "\x0fconflict_policy\x14prediction_semantics\x11data_requirements";
+    /// The PromptSpec's keys read, as their encodings' values (head first), in §2 order
+    /// (`keys`; `PorAggregateEntries.seek`).
+    uint256 private constant CONFLICT_POLICY = 0x6f636f6e666c6963745f706f6c696379; // "conflict_policy"
+    uint256 private constant DATA_REQUIREMENTS = 0x71646174615f726571756972656d656e7473; // "data_requirements"
+    uint256 private constant PREDICTION_SEMANTICS = 0x7470726564696374696f6e5f73656d616e74696373; // "prediction_semantics"
 
     /// A requirement's keys as key words (`PorCborKeys.wordAt`: bytes left-aligned, length
     /// in the low byte).
@@ -45,9 +48,38 @@ library PorAggregateSpec {
         pure
         returns (bool ok, bool found, R.Spec memory s)
     {
-        uint256[] memory v = K.pickTop(d, leaf, top, SPEC_KEYS);
-        if (!semantics(d, v[0], v[1], s)) return (false, false, s);
-        (ok, found) = requirements(d, v[2], rid, s);
+        uint256[6] memory v = keys(d, leaf, top); // conflict_policy, data_requirements, prediction_semantics
+        if (!semantics(d, v[0], v[2], s)) return (false, false, s);
+        (ok, found) = requirements(d, v[1], rid, s);
+    }
+
+    /// The value offsets of conflict_policy, data_requirements and prediction_semantics in
+    /// the PromptSpec's top-level map at `leaf` (0: absent; all 0 for another item), as
+    /// `PorCborKeys.pickTop` reads them: from `top` when the §2 pass kept where its items
+    /// start (keys at even indexes, offsets from `leaf`; no value skipped), else by one
+    /// walk. Either way each key is compared with the next key sought only (§2: keys in
+    /// strictly ascending order of their encodings; `PorAggregateEntries.seek`).
+    function keys(bytes calldata d, uint256 leaf, uint256[] memory top) private pure returns (uint256[6] memory v) {
+        uint256[6] memory want = [CONFLICT_POLICY, DATA_REQUIREMENTS, PREDICTION_SEMANTICS, 0, 0, 0];
+        if (top.length == 0) {
+            (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, leaf, PorCbor.MAP);
+            if (isMap) (v,,) = E.seek(d, p, n, want, 3);
+            return v;
+        }
+        assembly ("memory-safe") {
+            let j := 0
+            let w := mload(want)
+            for { let i := 0 } and(lt(i, mload(top)), lt(j, 3)) { i := add(i, 2) } {
+                let k := calldataload(add(d.offset, add(leaf, mload(add(top, shl(5, add(i, 1)))))))
+                let len := sub(shr(248, k), 0x60)
+                if lt(len, 24) { k := shr(sub(248, shl(3, len)), k) }
+                for {} and(lt(j, 3), gt(k, w)) {} {
+                    j := add(j, 1)
+                    w := mload(add(want, shl(5, j)))
+                }
+                if and(lt(j, 3), eq(k, w)) { mstore(add(v, shl(5, j)), add(leaf, mload(add(top, shl(5, add(i, 2)))))) }
+            }
+        }
     }
 
     /// data_requirements at `dr`: 1..8 maps, requirement ids Ids and unique; R's read.
