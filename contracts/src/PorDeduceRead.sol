@@ -282,8 +282,15 @@ library PorDeduceRead {
                 case 0x7374617475730000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x60), v) }
                 case 0x65766964656e63655f696473000000000000000000000000000000000000000c { mstore(add(at, 0x80), v) }
                 case 0x66616c6c6261636b5f757365640000000000000000000000000000000000000d { mstore(add(at, 0xa0), v) }
+                // the value's end without a call when it is a short text (its head and
+                // bytes) or a one-byte item (an int 0..23, false, true, null, undefined):
+                // `PorCbor.skip`'s answer; else 0, and `skip` below
+                let hb := byte(0, calldataload(add(d.offset, v)))
+                p := 0
+                if lt(sub(hb, 0x60), 24) { p := add(v, sub(hb, 0x5f)) }
+                if or(lt(hb, 24), lt(sub(hb, 0xf4), 4)) { p := add(v, 1) }
             }
-            p = PorCbor.skip(d, v);
+            if (p == 0) p = PorCbor.skip(d, v); // a value's end is past it: never 0
         }
         at[6] = p;
     }
