@@ -273,8 +273,19 @@ library PorDeduceRead {
             unchecked {
                 n--;
             }
-            (uint256 w, uint256 v) = I.entry(d, p);
+            uint256 v;
             assembly ("memory-safe") {
+                // the entry's key word and value offset (`PorKeyIndex.entry`, inline: no call)
+                let len := and(byte(0, calldataload(add(d.offset, p))), 31)
+                v := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, v)))
+                    v := add(v, width)
+                }
+                let w := 0
+                if lt(len, 32) { w := or(and(calldataload(add(d.offset, v)), not(shr(shl(3, len), not(0)))), len) }
+                v := add(v, len)
                 switch w
                 case 0x6b65790000000000000000000000000000000000000000000000000000000003 { mstore(at, v) }
                 case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(add(at, 0x20), v) }
