@@ -273,8 +273,19 @@ library PorDeduceRead {
             unchecked {
                 n--;
             }
-            (uint256 w, uint256 v) = I.entry(d, p);
+            uint256 v;
             assembly ("memory-safe") {
+                // the entry's key word and value offset (`PorKeyIndex.entry`, inline: no call)
+                let len := and(byte(0, calldataload(add(d.offset, p))), 31)
+                v := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(d.offset, v)))
+                    v := add(v, width)
+                }
+                let w := 0
+                if lt(len, 32) { w := or(and(calldataload(add(d.offset, v)), not(shr(shl(3, len), not(0)))), len) }
+                v := add(v, len)
                 switch w
                 case 0x6b65790000000000000000000000000000000000000000000000000000000003 { mstore(at, v) }
                 case 0x6b696e6400000000000000000000000000000000000000000000000000000004 { mstore(add(at, 0x20), v) }
@@ -282,8 +293,15 @@ library PorDeduceRead {
                 case 0x7374617475730000000000000000000000000000000000000000000000000006 { mstore(add(at, 0x60), v) }
                 case 0x65766964656e63655f696473000000000000000000000000000000000000000c { mstore(add(at, 0x80), v) }
                 case 0x66616c6c6261636b5f757365640000000000000000000000000000000000000d { mstore(add(at, 0xa0), v) }
+                // the value's end without a call when it is a short text (its head and
+                // bytes) or a one-byte item (an int 0..23, false, true, null, undefined):
+                // `PorCbor.skip`'s answer; else 0, and `skip` below
+                let hb := byte(0, calldataload(add(d.offset, v)))
+                p := 0
+                if lt(sub(hb, 0x60), 24) { p := add(v, sub(hb, 0x5f)) }
+                if or(lt(hb, 24), lt(sub(hb, 0xf4), 4)) { p := add(v, 1) }
             }
-            p = PorCbor.skip(d, v);
+            if (p == 0) p = PorCbor.skip(d, v); // a value's end is past it: never 0
         }
         at[6] = p;
     }

@@ -57,12 +57,13 @@ library PorKeyIndex {
                     slot := add(slot, 64)
                     // the value (PorCbor.skip, inline: no call per entry)
                     p := add(b, at)
-                    for { let units := 1 } units {} {
+                    for { let units := 1 } 1 {} {
                         let hb := shr(248, calldataload(p))
                         if lt(sub(hb, 0x60), 24) {
                             p := add(p, sub(hb, 0x5f))
                             units := sub(units, 1)
-                            continue
+                            if units { continue }
+                            break
                         }
                         let a := and(hb, 31)
                         p := add(p, 1)
@@ -74,6 +75,7 @@ library PorKeyIndex {
                         let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
                         p := add(p, mul(and(f, 1), a))
                         units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                        if iszero(units) { break }
                     }
                     p := sub(p, b)
                 }
@@ -128,13 +130,14 @@ library PorKeyIndex {
                     }
                     // the value (PorCbor.skip)
                     p := add(b, at)
-                    for { let units := 1 } units {} {
+                    for { let units := 1 } 1 {} {
                         let hb := shr(248, calldataload(p))
                         if lt(sub(hb, 0x60), 24) {
                             // a short text (most often a key): its head and bytes
                             p := add(p, sub(hb, 0x5f))
                             units := sub(units, 1)
-                            continue
+                            if units { continue }
+                            break
                         }
                         let a := and(hb, 31)
                         p := add(p, 1)
@@ -148,6 +151,7 @@ library PorKeyIndex {
                         let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
                         p := add(p, mul(and(f, 1), a))
                         units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                        if iszero(units) { break }
                     }
                     p := sub(p, b)
                 }
