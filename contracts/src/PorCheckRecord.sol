@@ -158,21 +158,24 @@ library PorCheckStepGroups {
             if (items[i].reasons != 0) continue;
             claims += items[i].nClaims;
             for (uint256 k = 0; k < items[i].nClaims; k++) {
-                uint256 c = items[i].refs[k]; // the claim as checked when read
+                uint256 c = items[i].refs[k << 1]; // the claim as checked when read
                 uint8 kind = uint8(c);
-                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, c, items[i].eid);
+                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) {
+                    fold(d, s, c, items[i].refs[k << 1 | 1], items[i].eid);
+                }
             }
         }
     }
 
-    /// Fold one claim (`PorCheckStep.ref`'s word) into its group.
-    function fold(bytes calldata d, PorCheckState.State memory s, uint256 c, uint256 eid) private pure {
+    /// Fold one claim (`PorCheckStep.ref`'s word; a numeric one's value as
+    /// `PorCheckClaim.number` parsed it when the claim was read) into its group.
+    function fold(bytes calldata d, PorCheckState.State memory s, uint256 c, uint256 num, uint256 eid) private pure {
         bool numeric = uint8(c) == PorCheckStep.NUMERIC;
         uint256 key = (c >> 16) & 0xffffffffffffffffffff;
         PorCheckState.Ref memory r = PorCheckState.Ref(0, (c >> 96) & 0xffffffffffffffffffff, c >> 176, eid);
         bytes32 tag = PorCheckState.tagOf(numeric, PorCheckState.textHash(d, key));
         PorDecimal.Dec memory v;
-        if (numeric) (, v) = PorDecimal.parseText(d, r.value);
+        if (numeric) v = PorDecimal.Dec(num >> 255 != 0, 0, num & ((1 << 216) - 1), (num >> 216) & 0xff);
         for (uint256 g = 0; g < s.groupCount; g++) {
             PorCheckState.Group memory x = s.groups[g];
             if (x.tag != tag) continue;
