@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorCheckStep} from "./PorCheckStep.sol";
+import {PorDecimal} from "./PorDecimal.sol";
 
 /// @title PorCheckClaim: one claim of a cited extract step's output read and typed
 /// (SPEC §12.5.2 read_extract) for the check chunk (`PorCheckStep.claimsOf`).
@@ -13,22 +14,27 @@ library PorCheckClaim {
     bytes internal constant CLAIM_KEYS = "\x03key\x04kind\x04path\x05value\x08claim_id";
 
     /// A claim map: kind text, a value of that kind, claim_id, key and path texts; `f` gets
-    /// its CLAIM_KEYS values' positions (one walk); the offset after the map, else 0.
-    function claim(bytes calldata d, uint256 p, uint256[] memory f) internal pure returns (bool ok, uint8 kind, uint256 end) {
+    /// its CLAIM_KEYS values' positions (one walk); the offset after the map, else 0; a
+    /// numeric value as `number` packs it (0 for another kind).
+    function claim(bytes calldata d, uint256 p, uint256[] memory f)
+        internal
+        pure
+        returns (bool ok, uint8 kind, uint256 end, uint256 num)
+    {
         end = claimAt(d, p, f);
         // read in place: key, kind, path and claim_id are texts
         bool texts = end != 0;
         if (!texts) {
             // another key set (extra keys are allowed): walked
             (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-            if (!isMap) return (false, 0, 0);
+            if (!isMap) return (false, 0, 0, 0);
             (end,) = PorCheckKeys.find(d, p, CLAIM_KEYS, f);
-            if (!PorCheckStep.isText(d, f[1]) || f[3] == 0) return (false, 0, end);
+            if (!PorCheckStep.isText(d, f[1]) || f[3] == 0) return (false, 0, end, 0);
         }
         uint256 kindAt = f[1];
         uint256 value = f[3];
         if (PorCheckState.isWord(d, kindAt, 0x676e756d65726963000000000000000000000000000000000000000000000000, 8)) {
-            (ok, kind) = (PorCheckState.valueOk(d, value, true), PorCheckStep.NUMERIC);
+            ((ok, num), kind) = (number(d, value), PorCheckStep.NUMERIC);
         } else if (PorCheckState.isWord(d, kindAt, 0x67626f6f6c65616e000000000000000000000000000000000000000000000000, 8)) {
             (ok, kind) = (PorCheckState.valueOk(d, value, false), PorCheckStep.BOOLEAN);
         } else if (PorCheckState.isWord(d, kindAt, 0x6974696d657374616d7000000000000000000000000000000000000000000000, 10)) {
@@ -39,6 +45,18 @@ library PorCheckClaim {
             kind = PorCheckStep.TEXT_KIND;
         }
         ok = ok && (texts || (PorCheckStep.isText(d, f[4]) && PorCheckStep.isText(d, f[0]) && PorCheckStep.isText(d, f[2])));
+    }
+
+    /// A numeric claim's value at `value` is a canonical decimal text
+    /// (`PorCheckState.valueOk(d, value, true)`), parsed by the same pass and packed for
+    /// the groups' fold (`PorCheckStepGroups.fold`): magnitude (below 10^64 < 2^216) |
+    /// scale << 216 | sign << 255.
+    function number(bytes calldata d, uint256 value) private pure returns (bool ok, uint256 num) {
+        (bool t, uint256 off, uint256 len) = PorCbor.str(d, value, PorCbor.TEXT);
+        if (!t) return (false, 0);
+        PorDecimal.Dec memory v;
+        (ok, v) = PorDecimal.parse(d, off, len);
+        num = v.lo | v.scale << 216 | (v.neg ? 1 << 255 : 0);
     }
 
     /// A claim of exactly CLAIM_KEYS (as a claim is written), its key, kind, path and

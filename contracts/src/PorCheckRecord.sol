@@ -158,21 +158,24 @@ library PorCheckStepGroups {
             if (items[i].reasons != 0) continue;
             claims += items[i].nClaims;
             for (uint256 k = 0; k < items[i].nClaims; k++) {
-                uint256 c = items[i].refs[k]; // the claim as checked when read
+                uint256 c = items[i].refs[k << 1]; // the claim as checked when read
                 uint8 kind = uint8(c);
-                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, c, items[i].eid);
+                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) {
+                    fold(d, s, c, items[i].refs[k << 1 | 1], items[i].eid);
+                }
             }
         }
     }
 
-    /// Fold one claim (`PorCheckStep.ref`'s word) into its group.
-    function fold(bytes calldata d, PorCheckState.State memory s, uint256 c, uint256 eid) private pure {
+    /// Fold one claim (`PorCheckStep.ref`'s word; a numeric one's value as
+    /// `PorCheckClaim.number` parsed it when the claim was read) into its group.
+    function fold(bytes calldata d, PorCheckState.State memory s, uint256 c, uint256 num, uint256 eid) private pure {
         bool numeric = uint8(c) == PorCheckStep.NUMERIC;
         uint256 key = (c >> 16) & 0xffffffffffffffffffff;
         PorCheckState.Ref memory r = PorCheckState.Ref(0, (c >> 96) & 0xffffffffffffffffffff, c >> 176, eid);
         bytes32 tag = PorCheckState.tagOf(numeric, PorCheckState.textHash(d, key));
         PorDecimal.Dec memory v;
-        if (numeric) (, v) = PorDecimal.parseText(d, r.value);
+        if (numeric) v = PorDecimal.Dec(num >> 255 != 0, 0, num & ((1 << 216) - 1), (num >> 216) & 0xff);
         for (uint256 g = 0; g < s.groupCount; g++) {
             PorCheckState.Group memory x = s.groups[g];
             if (x.tag != tag) continue;
@@ -183,14 +186,48 @@ library PorCheckStepGroups {
                     (, x.max) = PorDecimal.parseText(d, x.b.value);
                     x.parsed = true;
                 }
-                if (PorDecimal.cmp(v, x.min) < 0) (x.a, x.min) = (r, v);
-                if (PorDecimal.cmp(v, x.max) > 0) (x.b, x.max) = (r, v);
+                if (order(v, x.min) < 0) (x.a, x.min) = (r, v);
+                if (order(v, x.max) > 0) (x.b, x.max) = (r, v);
             } else if (!x.hasB && d[r.value] != d[x.a.value]) {
                 (x.b, x.hasB) = (r, true);
             }
             return;
         }
         s.groups[s.groupCount++] = PorCheckState.Group(numeric, numeric, key, 1, tag, r, r, numeric, v, v);
+    }
+
+    /// `PorDecimal.cmp(a, b)`: of one sign, `hi` 0 (every parsed text) and scales at most
+    /// 18 apart, the magnitudes compare as words at the larger scale (a magnitude below
+    /// 2^196 times 10^18 < 2^60 stays in a word); any other pair goes to `cmp`. Exact.
+    function order(PorDecimal.Dec memory a, PorDecimal.Dec memory b) private pure returns (int256 c) {
+        bool done;
+        assembly ("memory-safe") {
+            // Dec: neg, hi, lo, scale (a word each)
+            if and(eq(mload(a), mload(b)), iszero(or(mload(add(a, 0x20)), mload(add(b, 0x20))))) {
+                let x := mload(add(a, 0x40))
+                let y := mload(add(b, 0x40))
+                let sa := mload(add(a, 0x60))
+                let sb := mload(add(b, 0x60))
+                if lt(sa, sb) {
+                    if and(lt(sub(sb, sa), 19), iszero(shr(196, x))) {
+                        x := mul(x, exp(10, sub(sb, sa)))
+                        sa := sb
+                    }
+                }
+                if lt(sb, sa) {
+                    if and(lt(sub(sa, sb), 19), iszero(shr(196, y))) {
+                        y := mul(y, exp(10, sub(sa, sb)))
+                        sb := sa
+                    }
+                }
+                if eq(sa, sb) {
+                    done := 1
+                    c := sub(gt(x, y), lt(x, y))
+                    if mload(a) { c := sub(0, c) }
+                }
+            }
+        }
+        if (!done) c = PorDecimal.cmp(a, b);
     }
 
     /// P's sources, then `{source_id, evidence_id, step_id}` of each admitted item whose

@@ -43,7 +43,7 @@ library PorCheckStep {
         uint256 stepId;
         uint256 claims; // first claim
         uint256 nClaims;
-        uint256[] refs; // each claim as read: `ref(kind, key, value, claim_id)` positions
+        uint256[] refs; // each claim as read: `ref(kind, key, value, claim_id)` positions, then its packed number (`PorCheckClaim.number`, else 0)
         uint256 observed; // a uint item: the claim's value or the card's retrieved_at
         bool fromClaim;
         uint256 reasons; // bits, SPEC §12.2's order
@@ -283,13 +283,13 @@ library PorCheckStep {
         if (claims == 0) return (false, 0);
         (ok, it.nClaims, it.claims) = PorCbor.container(d, claims, PorCbor.ARRAY);
         if (!ok) return (false, 0);
-        it.refs = new uint256[](it.nClaims); // bounded by the leaf's size: a claim is at least one byte
+        it.refs = new uint256[](it.nClaims << 1); // bounded by the leaf's size: a claim is at least one byte
         end = it.claims;
         for (uint256 i = 0; ok && i < it.nClaims; i++) {
             uint8 kindOf;
             uint256 next;
-            (ok, kindOf, next) = PorCheckClaim.claim(d, end, f);
-            it.refs[i] = ref(kindOf, f[0], f[3], f[4]);
+            (ok, kindOf, next, it.refs[i << 1 | 1]) = PorCheckClaim.claim(d, end, f);
+            it.refs[i << 1] = ref(kindOf, f[0], f[3], f[4]);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
                 if (skip == 0 || !PorCheckKeys.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
             }
