@@ -103,20 +103,20 @@ def row(meter: Meter, case: tuple[str, str, str | None, str, bytes, bytes]) -> d
     disputed = [t for (comp, _i), (t, _s) in c.records.items() if c.roles[(comp, _i)] == "step"]
     measured = meter.run(lie, proof, executor, entry)
     leaves3 = [t.leaves[i] for (t, chosen) in c.records.values() for i in sorted(chosen)]
+    carried2 = sum(len(p["leaf"]) for p in p2)  # every /2 leaf is hashed once
+    read2 = [(p, meter.reader(p["leaf"])) for p in p2]  # each leaf's §2 pass, once
     hashed3 = sum(len(leaf) for leaf in [*leaves3, *c.whole.values()])
     inside = PASS_IN_OWN.get(kind, ())
     out = {"class": name, "target": target, "kind": kind, **measured,
            "bytes2": len(proof), "roles2": anatomy(proof), "bytes3": len(proof3),
            "roles3": roles3, "reader2": meter.reader(proof),
-           "leaves2": sum(meter.reader(p["leaf"]) for p in p2
-                          if kind != "map" or p["kind"] != "prompt_spec"),
-           "spec_pass2": sum(meter.reader(p["leaf"]) for p in p2 if p["kind"] == "prompt_spec"),
-           "sha2": sha2, "hashed2": sum(len(p["leaf"]) for p in p2),
-           "fields2": sum(len(p["leaf"]) for p in p2) - spec2,
-           "pass_in_own2": sum(meter.reader(p["leaf"]) for p in p2 if p["kind"] in inside),
+           "leaves2": sum(g for p, g in read2 if kind != "map" or p["kind"] != "prompt_spec"),
+           "spec_pass2": sum(g for p, g in read2 if p["kind"] == "prompt_spec"),
+           "sha2": sha2, "hashed2": carried2, "fields2": carried2 - spec2,
+           "pass_in_own2": sum(g for p, g in read2 if p["kind"] in inside),
            "hashed3": hashed3, "fields3": hashed3 - roles3["spec"],
            "parts2": len(p2), "items2": items2(proof), "items3": items3(c),
-           "carried2": sum(len(p["leaf"]) for p in p2), "spec2": spec2, "spec3": roles3["spec"],
+           "carried2": carried2, "spec2": spec2, "spec3": roles3["spec"],
            "reader3": meter.reader(proof3),
            "leaves3": sum(meter.reader(leaf) for leaf in [*leaves3, *c.whole.values()]),
            "sha3": sha3, "parts3": len(leaves3) + len(c.whole),

@@ -1,5 +1,6 @@
-"""Fixtures the on-chain attack tests share (tests/chain/test_onchain_attacks*.py):
-the router in revm, and the honest bundle of the test module's ``MARKET``.
+"""Fixtures the chain tests share: the router in revm and the honest bundle of the test
+module's ``MARKET`` (tests/chain/test_onchain_attacks*.py), and the JudgeProof's and the
+deduce step's executors alone (``judge``, ``deduce``).
 
 Module-scoped, as each module had them; imported lazily so that collecting the other
 chain tests does not load the EVM harness."""
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 if TYPE_CHECKING:
+    from exec_support import ExecChecker
     from proof_check_support import ProofChecker
 
     from por.bundle.layout import Bundle
@@ -28,3 +30,17 @@ def bundle(request: pytest.FixtureRequest) -> Bundle:
     from bundle_edits import honest
 
     return honest(request.module.MARKET)
+
+
+@pytest.fixture(scope="module")
+def judge() -> ExecChecker:
+    from exec_support import ExecChecker
+
+    return ExecChecker("PorJudgeExec", entry="check(bytes)")
+
+
+@pytest.fixture(scope="module")
+def deduce() -> ExecChecker:
+    from exec_support import ExecChecker
+
+    return ExecChecker("PorDeduceExec")

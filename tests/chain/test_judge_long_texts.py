@@ -28,11 +28,6 @@ MARKETS = ("01-boolean-observed", "08-quorum-agree", "61-range-settle")
 LONG = "market_long_id_" + "x" * 24
 
 
-@pytest.fixture(scope="module")
-def judge() -> ExecChecker:
-    return ExecChecker("PorJudgeExec", entry="check(bytes)")
-
-
 def _verdict_market(bundle: Bundle, market_id: str) -> Bundle:
     """``bundle`` with its committed verdict's market_id replaced (recommitted)."""
     verdict = DeterministicVerdict.from_cbor(bundle.verdict)

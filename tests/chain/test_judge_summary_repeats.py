@@ -33,11 +33,6 @@ MARKETS = ("01-boolean-observed", "08-quorum-agree", "11-fallback-chain")
 COUNTS: Counter[str] = Counter()
 
 
-@pytest.fixture(scope="module")
-def judge() -> ExecChecker:
-    return ExecChecker("PorJudgeExec", entry="check(bytes)")
-
-
 def _summary(bundle: Bundle) -> list[str]:
     variables = ReasoningStep.from_cbor(bundle.steps[-1]).output["evaluation_variables"]
     return list(variables["source_summary"])

@@ -84,16 +84,6 @@ def variants(spec_bytes: bytes) -> Iterator[tuple[str, bytes]]:
                     yield f"{place}.extra_tier={extra_tier}.wide={wide}.real_tier={real_tier}", data
 
 
-@pytest.fixture(scope="module")
-def judge() -> ExecChecker:
-    return ExecChecker("PorJudgeExec", entry="check(bytes)")
-
-
-@pytest.fixture(scope="module")
-def deduce() -> ExecChecker:
-    return ExecChecker("PorDeduceExec")
-
-
 def _judge_cases(bundle: Bundle) -> Iterator[tuple[str, bytes]]:
     for name, data in variants(bundle.prompt_spec):
         edited = recommit(bundle, prompt_spec=data)

@@ -63,16 +63,6 @@ def _spec_twins(bundle: Bundle) -> list[tuple[str, Bundle]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def judge() -> ExecChecker:
-    return ExecChecker("PorJudgeExec", entry="check(bytes)")
-
-
-@pytest.fixture(scope="module")
-def deduce() -> ExecChecker:
-    return ExecChecker("PorDeduceExec")
-
-
 @pytest.mark.parametrize("market", MARKETS)
 def test_judge_ignores_twins(judge: ExecChecker, market: str) -> None:
     """A NUL-prefixed twin of a read key changes nothing the JudgeProof decides."""

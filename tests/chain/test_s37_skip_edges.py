@@ -26,53 +26,14 @@ from typing import Any
 import pytest
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
-from scratch_harness import SOLC, deploy, raw
-from test_skip_walks import _entries, _items, _word
+from scratch_harness import SOLC, raw
+from test_skip_walks import _call, _entries, _items, _word, harness
 
 from por.encoding import encode
 from por.signing.eip712 import keccak256
 
-HARNESS = """// SPDX-License-Identifier: Apache-2.0
-pragma solidity 0.8.30;
-import {PorCbor} from "./PorCbor.sol";
-import {PorCborKeys} from "./PorCborKeys.sol";
-import {PorKeyIndex} from "./PorKeyIndex.sol";
-import {PorContradictionsItems} from "./PorContradictionsItems.sol";
-contract S37Skip {
-    function skips(bytes calldata d, uint256[] calldata ps)
-        external pure returns (uint256[] memory out)
-    {
-        out = new uint256[](ps.length);
-        for (uint256 i = 0; i < ps.length; i++) out[i] = PorCbor.skip(d, ps[i]);
-    }
-    function indexTo(bytes calldata d, uint256 pos)
-        external pure returns (uint256[] memory, uint256)
-    {
-        return PorKeyIndex.indexTo(d, pos);
-    }
-    function pick(bytes calldata d, uint256 m, bytes memory keys)
-        external pure returns (uint256[] memory)
-    {
-        return PorCborKeys.pick(d, m, keys);
-    }
-    function items(bytes calldata d, uint256 q) external pure returns (uint256, uint256) {
-        return (PorContradictionsItems.end(d, q), PorCbor.skip(d, q));
-    }
-}
-"""
-FILES = ("PorCbor.sol", "PorCborScan.sol", "PorCborKeys.sol", "PorKeyIndex.sol",
-         "PorContradictionsItems.sol")
 LENGTHS = (0, 1, 22, 23, 24, 25, 31, 32, 33, 255, 256, 257, 65535, 65536)
 UINTS = (0, 23, 24, 255, 256, 65535, 65536, 2**32 - 1, 2**32, 2**64 - 1)
-
-
-def _harness() -> Any:
-    return deploy("S37Skip", HARNESS, FILES)
-
-
-def _call(sig: str, types: list[str], args: list[Any], out: list[str]) -> tuple[Any, ...]:
-    data = raw(_harness(), keccak256(sig.encode())[:4] + abi_encode(types, args))
-    return tuple(abi_decode(out, data))
 
 
 def _text(n: int, width: int = 1) -> str:
@@ -115,7 +76,7 @@ def _skips_at(data: bytes, ps: list[int], pad: int) -> list[int]:
     d_at = 64 + len(arr) + pad
     body = (d_at.to_bytes(32, "big") + (64).to_bytes(32, "big") + arr + b"\xff" * pad
             + len(data).to_bytes(32, "big") + data + b"\xff" * 64)
-    (out,) = abi_decode(["uint256[]"], raw(_harness(), sel + body))
+    (out,) = abi_decode(["uint256[]"], raw(harness(), sel + body))
     return list(out)
 
 

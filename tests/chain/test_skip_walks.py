@@ -26,12 +26,14 @@ from scratch_harness import SOLC, deploy, raw
 from por.encoding import encode
 from por.signing.eip712 import keccak256
 
-NAMES = ("PorCbor.sol", "PorCborScan.sol", "PorCborKeys.sol", "PorKeyIndex.sol")
+NAMES = ("PorCbor.sol", "PorCborScan.sol", "PorCborKeys.sol", "PorKeyIndex.sol",
+         "PorContradictionsItems.sol")
 HARNESS = """// SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
+import {PorContradictionsItems} from "./PorContradictionsItems.sol";
 contract SkipHarness {
     function skips(bytes calldata d, uint256[] calldata ps)
         external pure returns (uint256[] memory out)
@@ -54,12 +56,20 @@ contract SkipHarness {
     {
         return PorCborKeys.pick(d, m, keys);
     }
+    function items(bytes calldata d, uint256 q) external pure returns (uint256, uint256) {
+        return (PorContradictionsItems.end(d, q), PorCbor.skip(d, q));
+    }
 }
 """
 
+
+def harness() -> tuple[Any, str]:
+    """The SkipHarness (compiled once a process, scratch_harness.deploy)."""
+    return deploy("SkipHarness", HARNESS, NAMES)
+
+
 def _call(signature: str, types: list[str], args: list[Any], out: list[str]) -> tuple[Any, ...]:
-    harness = deploy("SkipHarness", HARNESS, NAMES)
-    data = raw(harness, keccak256(signature.encode())[:4] + abi_encode(types, args))
+    data = raw(harness(), keccak256(signature.encode())[:4] + abi_encode(types, args))
     return tuple(abi_decode(out, data))
 
 

@@ -104,6 +104,8 @@ def test_readme_commands_in_a_fresh_venv(tmp_path: Path) -> None:
     assert first.endswith(" && por demo") and second.endswith(" && python -m pytest -q")
     clone = tmp_path / "por"
     _clone(clone)
+    # The clone is as fresh as a new user's: no venv and no npm packages (git-ignored), so
+    # the README's commands run here with nothing set up beforehand.
     assert not (clone / ".venv").exists() and not (clone / "contracts" / "node_modules").exists()
     # python3 is the interpreter the tests run with: the wheels are built for it.
     with_node = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
