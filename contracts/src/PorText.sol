@@ -30,14 +30,17 @@ library PorText {
                 if lt(k, 4) {
                     let width := shl(k, 1)
                     n := add(add(1, width), shr(sub(256, shl(3, width)), shl(8, w)))
-                    same := 1
-                    for { let i := 0 } lt(i, n) { i := add(i, 32) } {
-                        let diff := xor(calldataload(add(x, i)), calldataload(add(y, i)))
-                        let left := sub(n, i)
-                        if lt(left, 32) { diff := shr(shl(3, sub(32, left)), diff) }
-                        if diff {
-                            same := 0
-                            break
+                    // the first word (head, length, first bytes), then the rest by hash
+                    let diff := xor(w, calldataload(y))
+                    if lt(n, 32) { diff := shr(shl(3, sub(32, n)), diff) }
+                    if iszero(diff) {
+                        same := 1
+                        if gt(n, 32) {
+                            let m := mload(0x40)
+                            calldatacopy(m, x, n)
+                            let h := keccak256(m, n)
+                            calldatacopy(m, y, n)
+                            same := eq(h, keccak256(m, n))
                         }
                     }
                 }
