@@ -6,6 +6,7 @@ import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorAggregateChunk: the running state of the check chunk an `aggregate` step
 /// cites, read and validated on chain as `por.auditor.chunk_state.read_state` reads it
@@ -82,8 +83,8 @@ library PorAggregateChunk {
     /// inputs.requirement_id and output.requirement_id (at `orid`) are texts, R's id.
     function ofRequirement(bytes calldata d, uint256 inputs, uint256 orid, uint256 rid) private pure returns (bool) {
         (uint256 own,,) = E.find(d, inputs, E.REQUIREMENT_ID, E.NONE);
-        return R.isText(d, own) && K.sameText(d, own, rid) && R.isText(d, orid)
-            && K.sameText(d, orid, rid);
+        return R.isText(d, own) && PorText.sameText(d, own, rid) && R.isText(d, orid)
+            && PorText.sameText(d, orid, rid);
     }
 
     /// chunk, the counts, covered and provenance_ok consistent, last_leaf when present
@@ -134,7 +135,7 @@ library PorAggregateChunk {
     /// The source entry's values `e` name the cited item `it`: its extract step, source_id
     /// and evidence_id.
     function names(bytes calldata d, uint256[5] memory e, R.Item memory it) private pure returns (bool) {
-        return K.sameText(d, e[0], it.stepId) && K.sameText(d, e[1], it.src) && K.sameText(d, e[2], it.eid);
+        return PorText.sameText(d, e[0], it.stepId) && PorText.sameText(d, e[1], it.src) && PorText.sameText(d, e[2], it.eid);
     }
 
     /// The groups: each well formed (`chunk_state._group`), no (kind, key) twice; the offset

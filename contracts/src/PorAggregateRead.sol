@@ -6,6 +6,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorAggregateNumber} from "./PorAggregateNumber.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorAggregateRead: what an `aggregate` step reads (SPEC §12.5.4, §12.5.2, §14.8),
 /// read and validated on chain as `por.auditor.steps.recompute_step` reads it.
@@ -181,10 +182,10 @@ library PorAggregateRead {
         if (!isMap) return false;
         (o,,) = PorAggregateEntries.seek(d, p, count, [O_EVIDENCE_ID, O_REQUIREMENT_ID, 0, 0, 0, 0], 2); // evidence_id, requirement_id
         it.eid = o[0];
-        if (!isText(d, it.eid) || !isText(d, o[1]) || !K.sameText(d, it.eid, e)) return false;
+        if (!isText(d, it.eid) || !isText(d, o[1]) || !PorText.sameText(d, it.eid, e)) return false;
         // read_extract: the step's evidence_ids are [its evidence_id].
         (, uint256 n, uint256 own) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
-        if (n != 1 || !K.sameText(d, own, it.eid)) return false;
+        if (n != 1 || !PorText.sameText(d, own, it.eid)) return false;
         it.eidHash = textHash(d, it.eid);
         it.srcHash = textHash(d, it.src);
         it.stepId = base + at[PorRecords.STEP_ID];

@@ -7,6 +7,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorAggregateNumber} from "./PorAggregateNumber.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorAggregateSpec: the PromptSpec fields an `aggregate` step reads (SPEC §4.2,
 /// §12.5.4, §14.8; split from `PorAggregateRead`), read and validated on chain as
@@ -117,7 +118,7 @@ library PorAggregateSpec {
             p = 0; // the offset after the value when its check gave it
             if (w == REQUIREMENT_ID) {
                 (ok, idHash) = idOf(d, v);
-                mine = ok && rid != 0 && K.sameText(d, v, rid);
+                mine = ok && rid != 0 && PorText.sameText(d, v, rid);
                 seen |= 8;
             } else if (mine) {
                 uint256 bit;

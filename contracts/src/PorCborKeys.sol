@@ -191,29 +191,6 @@ library PorCborKeys {
         ];
     }
 
-    /// `PorRecords.sameTextAt` without hashing: the texts at `a` and `b` (a non-text reads
-    /// as the empty text, as `PorCbor.str` gives it) have the same length and bytes,
-    /// compared a word at a time in calldata (no copy to memory, no keccak256).
-    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool same) {
-        (, uint256 ao, uint256 al) = PorCbor.str(d, a, PorCbor.TEXT);
-        (, uint256 bo, uint256 bl) = PorCbor.str(d, b, PorCbor.TEXT);
-        if (al != bl) return false;
-        assembly ("memory-safe") {
-            same := 1
-            let x := add(d.offset, ao)
-            let y := add(d.offset, bo)
-            for { let i := 0 } lt(i, al) { i := add(i, 32) } {
-                let diff := xor(calldataload(add(x, i)), calldataload(add(y, i)))
-                let left := sub(al, i)
-                if lt(left, 32) { diff := and(diff, not(shr(shl(3, left), not(0)))) }
-                if diff {
-                    same := 0
-                    break
-                }
-            }
-        }
-    }
-
     /// The number of keys in `keys` (each after its length byte).
     function keyCount(bytes memory keys) internal pure returns (uint256 n) {
         assembly ("memory-safe") {

@@ -251,45 +251,6 @@ library PorCheckKeys {
         }
     }
 
-    /// The texts at `a` and `b` are equal (each a text item; another item reads as the
-    /// empty text, as `PorCbor.str` gives it; no allocation). Texts of at most 32 bytes
-    /// compare as one word, longer ones by hash.
-    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool same) {
-        assembly ("memory-safe") {
-            let base := d.offset
-            function text(bs, q) -> off, len {
-                let ib := byte(0, calldataload(add(bs, q)))
-                len := and(ib, 31)
-                off := add(q, 1)
-                if gt(len, 23) {
-                    let width := shl(sub(len, 24), 1)
-                    len := shr(sub(256, shl(3, width)), calldataload(add(bs, off)))
-                    off := add(off, width)
-                }
-                if iszero(eq(shr(5, ib), 3)) {
-                    off := 0
-                    len := 0
-                }
-            }
-            let ao, al := text(base, a)
-            let bo, bl := text(base, b)
-            if eq(al, bl) {
-                switch lt(al, 33)
-                case 1 {
-                    let sh := shl(3, sub(32, al))
-                    same := eq(shr(sh, calldataload(add(base, ao))), shr(sh, calldataload(add(base, bo))))
-                }
-                default {
-                    let m := mload(0x40)
-                    calldatacopy(m, add(base, ao), al)
-                    let ha := keccak256(m, al)
-                    calldatacopy(m, add(base, bo), al)
-                    same := eq(ha, keccak256(m, al))
-                }
-            }
-        }
-    }
-
     /// The offset after the key at `q` when its encoding is `enc` (`n` bytes, n <= 32,
     /// right-aligned), else 0 (0 for `q` 0): a fixed-key map read in its §2 order.
     function keyAt(bytes calldata d, uint256 q, uint256 enc, uint256 n) internal pure returns (uint256 r) {

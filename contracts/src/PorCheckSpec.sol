@@ -6,6 +6,7 @@ import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorOneStepCheck} from "./PorOneStepCheck.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorCheckSpec: what a `check_requirement` chunk reads of the PromptSpec (SPEC
 /// §14.8: market.allowed_sources, resolution_window, timestamp_slack_seconds, R's
@@ -131,7 +132,7 @@ library PorCheckSpec {
         if (r == 2) {
             (bool idOk,,) = f[0] == 0 ? (false, 0, 0) : PorRecords.isId(d, f[0]);
             if (!idOk) return (1, false, 0);
-            isR = PorCheckKeys.sameText(d, f[0], spec.rid);
+            isR = PorText.sameText(d, f[0], spec.rid);
         }
         // the walk did not stop at source_targets' value: it is absent or the last
         // entry, and min_provenance_tier (after it) absent: R is malformed

@@ -10,6 +10,7 @@ import {PorCheckSpec} from "./PorCheckSpec.sol";
 import {PorCheckState} from "./PorCheckState.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorCheckStep: a `check_requirement` chunk re-executed on chain (SPEC §12.5.3,
 /// §12.5.2 cards, §12.5.1 citations, §10.5 step 7).
@@ -291,7 +292,7 @@ library PorCheckStep {
             (ok, kindOf, next, it.refs[i << 1 | 1]) = PorCheckClaim.claim(d, end, f);
             it.refs[i << 1] = ref(kindOf, f[0], f[3], f[4]);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
-                if (skip == 0 || !PorCheckKeys.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
+                if (skip == 0 || !PorText.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
             }
             end = next != 0 ? next : PorCbor.skip(d, end);
         }
@@ -307,8 +308,8 @@ library PorCheckStep {
     /// requirement_id (at `req`) are texts naming `eid` and R.
     function names(bytes calldata d, uint256 evidence, uint256 own, uint256 req, uint256 eid, uint256 rid) private pure returns (bool) {
         (, uint256 n, uint256 cited) = PorCbor.container(d, evidence, PorCbor.ARRAY);
-        return n == 1 && isText(d, own) && isText(d, req) && PorCheckKeys.sameText(d, cited, eid)
-            && PorCheckKeys.sameText(d, own, eid) && PorCheckKeys.sameText(d, req, rid);
+        return n == 1 && isText(d, own) && isText(d, req) && PorText.sameText(d, cited, eid)
+            && PorText.sameText(d, own, eid) && PorText.sameText(d, req, rid);
     }
 
     /// output.card (at `p`): exactly its five keys, in range (SPEC §12.5.2), read in place
@@ -413,7 +414,7 @@ library PorCheckStep {
         uint256[] memory f = new uint256[](10);
         PorCheckKeys.find(d, out, PorCheckState.STATE_KEYS, f);
         uint256 outR = f[9];
-        if (!isText(d, inputR) || !PorCheckKeys.sameText(d, inputR, rid) || !isText(d, outR) || !PorCheckKeys.sameText(d, outR, rid)) {
+        if (!isText(d, inputR) || !PorText.sameText(d, inputR, rid) || !isText(d, outR) || !PorText.sameText(d, outR, rid)) {
             return (false, s);
         }
         return PorCheckState.read(d, f, extra);

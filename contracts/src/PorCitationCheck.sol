@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorCitationCheck: `verify_citation_proof` (SPEC §10.2.7, §12.5.1) on-chain.
 /// @notice Input: the exact bytes of a por.CitationProof/2 file (the step and the extract
@@ -226,14 +227,14 @@ library PorCitationCheck {
     {
         bytes calldata a = leafOf(d, parts[1]);
         Step memory sa = readStep(a, at[1], parts[1].leafIndex + 1);
-        return PorRecords.sameText(a, nth(a, sa.prior, sa.priorCount - 1), leafOf(d, parts[2]), at[2][PorRecords.STEP_ID]);
+        return PorText.sameText(a, nth(a, sa.prior, sa.priorCount - 1), leafOf(d, parts[2]), at[2][PorRecords.STEP_ID]);
     }
 
     /// The step's prior_step_ids hold the text at `xId` of `x`.
     function cites(bytes calldata leaf, Step memory s, bytes calldata x, uint256 xId) private pure returns (bool) {
         uint256 p = s.prior;
         for (uint256 i = 0; i < s.priorCount; i++) {
-            if (PorRecords.sameText(leaf, p, x, xId)) return true;
+            if (PorText.sameText(leaf, p, x, xId)) return true;
             p = PorCbor.skip(leaf, p);
         }
         return false;
@@ -253,7 +254,7 @@ library PorCitationCheck {
         return sx.kind == CHECK_REQUIREMENT && sx.requirement != 0
             && PorRecords.isStepId(x, at[2][PorRecords.STEP_ID], sx.number) && sa.kind == AGGREGATE
             && sa.requirement != 0 && sa.priorCount != 0 && PorRecords.isStepId(a, at[1][PorRecords.STEP_ID], sa.number)
-            && PorRecords.sameText(a, sa.requirement, x, sx.requirement);
+            && PorText.sameText(a, sa.requirement, x, sx.requirement);
     }
 
     /// Each carried extract step (parts 1..) is a valid ReasoningStep record.
@@ -310,7 +311,7 @@ library PorCitationCheck {
     /// The array at `list` is exactly [the text at `id`].
     function citesOnly(bytes calldata ex, uint256 list, uint256 id) private pure returns (bool) {
         (, uint256 n, uint256 first) = PorCbor.container(ex, list, PorCbor.ARRAY);
-        return n == 1 && PorRecords.sameText(ex, first, ex, id);
+        return n == 1 && PorText.sameText(ex, first, id);
     }
     function leafOf(bytes calldata d, PorInclusion.Part memory p) private pure returns (bytes calldata) {
         return d[p.leaf:p.leaf + p.leafLength];
@@ -326,7 +327,7 @@ library PorCitationCheck {
     ) private pure returns (bool, bytes32) {
         (uint256 k, bool found) = position(leaf, s, leafOf(d, parts[1]), ids[1]);
         if (!found || k + 1 >= s.evidenceCount) return (false, CITATIONS);
-        if (!PorRecords.sameText(leaf, nth(leaf, s.evidence, k + 1), leafOf(d, parts[2]), ids[2])) {
+        if (!PorText.sameText(leaf, nth(leaf, s.evidence, k + 1), leafOf(d, parts[2]), ids[2])) {
             return (false, CITATIONS);
         }
         if (parts[1].leafIndex == parts[2].leafIndex) return (true, REPEAT);
@@ -350,7 +351,7 @@ library PorCitationCheck {
         if (!found) return (false, CITATIONS);
         // S4 and S3 read only check chunks and aggregates (contradictions cites no item).
         if (s.kind != CHECK_REQUIREMENT && s.kind != AGGREGATE) return (false, CANONICAL);
-        if (s.requirement == 0 || !PorRecords.sameText(leaf, s.requirement, ex, requirementAt)) {
+        if (s.requirement == 0 || !PorText.sameText(leaf, s.requirement, ex, requirementAt)) {
             return (true, SET); // S4
         }
         if (k < s.priorCount && !PorRecords.isStepId(leaf, nth(leaf, s.prior, k), exIndex + 1)) {
@@ -421,7 +422,7 @@ library PorCitationCheck {
     {
         uint256 p = s.evidence;
         for (uint256 i = 0; i < s.evidenceCount; i++) {
-            if (PorRecords.sameText(leaf, p, item, idAt)) return (i, true);
+            if (PorText.sameText(leaf, p, item, idAt)) return (i, true);
             p = PorCbor.skip(leaf, p);
         }
         return (0, false);

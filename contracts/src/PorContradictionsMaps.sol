@@ -174,25 +174,4 @@ library PorContradictionsMaps {
             return PorCbor.container(d, pos, major);
         }
     }
-
-    /// Python's text equality of the item at `a` and the text at `b`: false when the item
-    /// at `a` is not a text. A text of at most 23 bytes (a one-byte head) is compared with
-    /// `b` in one word, head and bytes (equal heads: equal lengths); another by
-    /// `PorCheckKeys.sameText`.
-    function sameText(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool same) {
-        uint256 short;
-        assembly ("memory-safe") {
-            let x := calldataload(add(d.offset, a))
-            let n := sub(byte(0, x), 0x5f) // the item's bytes for a head 0x60..0x77
-            if lt(sub(n, 1), 24) {
-                short := 1
-                let sh := shl(3, sub(32, n))
-                same := eq(shr(sh, x), shr(sh, calldataload(add(d.offset, b))))
-            }
-        }
-        if (short == 0) {
-            (bool text,,) = PorCbor.str(d, a, PorCbor.TEXT);
-            same = text && K.sameText(d, a, b);
-        }
-    }
 }

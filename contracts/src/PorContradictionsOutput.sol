@@ -4,9 +4,9 @@ pragma solidity 0.8.30;
 import {PorCbor} from "./PorCbor.sol";
 import {PorCheckKeys} from "./PorCheckKeys.sol";
 import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
-import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorContradictionsState} from "./PorContradictionsState.sol";
 import {PorDecimal} from "./PorDecimal.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorContradictionsOutput: the committed `contradictions` description and output
 /// against the recomputed ones (SPEC §12.5.5), compared piece by piece with the canonical
@@ -100,7 +100,7 @@ library PorContradictionsOutput {
                 if (conflicts && g.numeric) {
                     uint256 hi = PorContradictionsState.value(d, g.hi);
                     uint256 lo = PorContradictionsState.value(d, g.lo);
-                    if (PorContradictionsMaps.sameText(d, hi, lo)) {
+                    if (PorText.sameText(d, hi, lo)) {
                         conflicts = false;
                     } else {
                         // short texts decided in place; a longer one parsed

@@ -8,6 +8,7 @@ import {PorContradictionsItems} from "./PorContradictionsItems.sol";
 import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorContradictionsState: the cited check chunks' states read as `read_state`
 /// reads them (SPEC §12.5.3, `step.bad_prior_output` / `step.citation_mismatch`) and
@@ -152,9 +153,9 @@ library PorContradictionsState {
             if (m.numeric) {
                 // equal texts are equal canonical decimals: neither moves, nothing parsed
                 (uint256 gl, uint256 ml) = (value(d, g.lo), value(d, m.lo));
-                if (!PorContradictionsMaps.sameText(d, gl, ml) && PorDecimal.cmp(decimal(d, gl), decimal(d, ml)) < 0) m.lo = g.lo;
+                if (!PorText.sameText(d, gl, ml) && PorDecimal.cmp(decimal(d, gl), decimal(d, ml)) < 0) m.lo = g.lo;
                 (uint256 gh, uint256 mh) = (value(d, g.hi), value(d, m.hi));
-                if (!PorContradictionsMaps.sameText(d, gh, mh) && PorDecimal.cmp(decimal(d, gh), decimal(d, mh)) > 0) m.hi = g.hi;
+                if (!PorText.sameText(d, gh, mh) && PorDecimal.cmp(decimal(d, gh), decimal(d, mh)) > 0) m.hi = g.hi;
             } else if (m.hi == 0) {
                 bytes1 v = d[value(d, m.lo)];
                 if (d[value(d, g.lo)] != v) {
@@ -198,7 +199,7 @@ library PorContradictionsState {
                 if (PorCheckState.priorKindAt(d, inputs, stepType) != 2) return (false, 0, groups);
                 rid = PorCheckState.key(d, inputs, 0x6e726571756972656d656e745f69640000000000000000000000000000000000, 15);
             }
-            if (!sameText(d, rid, req)) return (false, 0, groups);
+            if (rid == 0 || !PorText.sameText(d, rid, req)) return (false, 0, groups);
             return stateOf(d, out, req);
         }
     }
@@ -387,12 +388,7 @@ library PorContradictionsState {
             // covered iff admitted_count > 0; provenance_ok when covered
             ok := and(and(ok, okb), and(eq(isCovered, gt(v, 0)), or(provenance, iszero(isCovered))))
         }
-        ok = ok && sameText(d, at[5], req);
-    }
-
-    /// Python's text equality of the item at `a` (0: absent) and the text at `b`.
-    function sameText(bytes calldata d, uint256 a, uint256 b) private pure returns (bool) {
-        return a != 0 && PorContradictionsMaps.sameText(d, a, b);
+        ok = ok && at[5] != 0 && PorText.sameText(d, at[5], req);
     }
 
     /// The longest `sources` list whose ids are compared pairwise.
@@ -412,7 +408,7 @@ library PorContradictionsState {
                 (uint256 end, uint256 src) = PorContradictionsMaps.source(d, p);
                 if (end == 0) return 0;
                 for (uint256 j = 0; j < i; j++) {
-                    if (PorContradictionsMaps.sameText(d, seen[j], src)) return 0; // a source named twice
+                    if (PorText.sameText(d, seen[j], src)) return 0; // a source named twice
                 }
                 seen[i] = src;
                 p = end;

@@ -9,6 +9,7 @@ import {PorContradictionsDecimal} from "./PorContradictionsDecimal.sol";
 import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorContradictionsStep: the `contradictions` step re-executed on chain (SPEC
 /// §12.5.5, §10.5 step 7, §14.8).
@@ -137,7 +138,7 @@ library PorContradictionsStep {
                     if (!idOk) return (false, ids);
                 }
                 for (uint256 j = 0; j < i; j++) {
-                    if (PorCheckKeys.sameText(d, ids[j], id)) return (false, ids);
+                    if (PorText.sameText(d, ids[j], id)) return (false, ids);
                 }
                 ids[i] = id;
                 // the next map (none to find after the last)

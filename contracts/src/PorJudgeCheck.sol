@@ -10,6 +10,7 @@ import {PorJudgeVars} from "./PorJudgeVars.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorJudgeCheck: `verify_judge_proof` (SPEC §10.2.5) on chain.
 /// @notice Input: the exact bytes of a por.JudgeProof/1 file that `PorCbor.check` accepted.
@@ -341,7 +342,7 @@ library PorJudgeCheck {
         uint256 time;
         if (at[8] != 0) (, time) = PorCbor.uintAt(d, at[8]);
         return at[8] != 0 && time == s.end && committed == confidence && outcomeCode(d, at[V_OUTCOME]) == outcome
-            && ruleCode(d, at[10]) == rule && PorCborKeys.sameText(d, at[V_MARKET], s.marketId);
+            && ruleCode(d, at[10]) == rule && PorText.sameText(d, at[V_MARKET], s.marketId);
     }
 
     /// Each extract part is an extract step below evidence_count whose output.evidence_id
@@ -369,7 +370,7 @@ library PorJudgeCheck {
             if (!repeats || !seen(d, first, p)) {
                 if (k == all.length) return false;
                 (bool extract, uint256 eid) = extractAt(d, all[k], steps[k], evidenceCount);
-                if (extract ? !PorCborKeys.sameText(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
+                if (extract ? !PorText.sameText(d, eid, p) : !PorJudgeRules.textIs(d, p, PorJudgeRules.T_EMPTY)) return false;
                 k++;
             }
             p = PorCbor.skip(d, p);
@@ -394,7 +395,7 @@ library PorJudgeCheck {
     /// The text at `p` equals one of the texts from `first` up to `p`.
     function seen(bytes calldata d, uint256 first, uint256 p) private pure returns (bool) {
         for (uint256 q = first; q < p; q = PorCbor.skip(d, q)) {
-            if (PorCborKeys.sameText(d, q, p)) return true;
+            if (PorText.sameText(d, q, p)) return true;
         }
         return false;
     }

@@ -7,6 +7,7 @@ import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceSpec} from "./PorDeduceSpec.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorJudgeRules: the judge (SPEC §7.2-§7.4) on the PromptSpec fields it reads.
 /// @notice `readSpec` reads, from a PromptSpec leaf that passed the §2 reader, only the
@@ -454,7 +455,7 @@ library PorJudgeRules {
     /// min_provenance_tier of the requirement whose id is the text at `req`.
     function tierOf(bytes calldata d, Spec memory s, uint256 req) private pure returns (bool, uint256) {
         for (uint256 i = 0; i < s.requirementCount; i++) {
-            if (PorCborKeys.sameText(d, s.ids[i], req)) return (true, s.tiers[i]);
+            if (PorText.sameText(d, s.ids[i], req)) return (true, s.tiers[i]);
         }
         return (false, 0);
     }

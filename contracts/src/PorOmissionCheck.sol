@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorOmissionCheck: `verify_omission_proof` (SPEC §10.2.4) on chain.
 /// @notice Input: the exact bytes of a por.OmissionProof/2 file that `PorCbor.check`
@@ -140,7 +141,7 @@ library PorOmissionCheck {
         if (!ok) return (true, INVALID_RECORD);
         if (item.evidenceId == 0) return (false, CITATIONS);
         bool sameRequirement = s.requirement != 0 && isTextAt(d, s.requirement)
-            && PorRecords.sameTextAt(d, s.requirement, item.requirement);
+            && PorText.sameText(d, s.requirement, item.requirement);
         if (sameRequirement && omits(d, s, item)) return (true, UNCITED);
         if (!byExtract) {
             // Rules 2-3 (the item itself): extract steps are the first n leaves, and step
@@ -234,14 +235,14 @@ library PorOmissionCheck {
     /// The id list at `list` is exactly [the text at `id`].
     function citesOnly(bytes calldata d, uint256 list, uint256 id) private pure returns (bool) {
         (, uint256 n, uint256 first) = PorCbor.container(d, list, PorCbor.ARRAY);
-        return n == 1 && PorRecords.sameTextAt(d, first, id);
+        return n == 1 && PorText.sameText(d, first, id);
     }
 
     /// The id list at `list` holds the text at `id`.
     function cites(bytes calldata d, uint256 list, uint256 id) private pure returns (bool) {
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         for (uint256 i = 0; i < n; i++) {
-            if (PorRecords.sameTextAt(d, p, id)) return true;
+            if (PorText.sameText(d, p, id)) return true;
             p = PorCbor.skip(d, p);
         }
         return false;

@@ -6,6 +6,7 @@ import {PorInclusion} from "./PorInclusion.sol";
 import {PorMapStep} from "./PorMapStep.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
+import {PorText} from "./PorText.sol";
 
 /// @title PorOneStepCheck: `verify_one_step_proof` (SPEC §10.5) on-chain, for the step
 /// kinds the chain re-executes (SPEC §14.8: `map`).
@@ -337,7 +338,7 @@ library PorOneStepCheck {
                 PorCbor.container(d, base + at[evidence ? PorRecords.STEP_EVIDENCE : PorRecords.STEP_PRIOR], PorCbor.ARRAY);
             if (count != n) return false;
             for (uint256 i = from; i < from + n; i++) {
-                if (!PorRecords.sameTextAt(d, p, parts.all[i].leaf + records[i][field])) return false;
+                if (!PorText.sameText(d, p, parts.all[i].leaf + records[i][field])) return false;
                 p = PorCbor.skip(d, p);
             }
             return true;

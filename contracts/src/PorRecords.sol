@@ -2,7 +2,6 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
-import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 import {PorIds} from "./PorIds.sol";
 
@@ -407,13 +406,6 @@ library PorRecords {
         }
     }
 
-    /// The text at `a` in `x` equals the text at `b` in `y`.
-    function sameText(bytes calldata x, uint256 a, bytes calldata y, uint256 b) internal pure returns (bool) {
-        (, uint256 ao, uint256 al) = PorCbor.str(x, a, PorCbor.TEXT);
-        (, uint256 bo, uint256 bl) = PorCbor.str(y, b, PorCbor.TEXT);
-        return al == bl && keccak256(x[ao:ao + al]) == keccak256(y[bo:bo + bl]);
-    }
-
     /// recompute_step's first checks: inputs.kind is text naming a computation of the
     /// step's type (step.unknown_kind), and inputs has exactly that computation's keys,
     /// requirement_id text (step.bad_inputs). `kind` is keccak256 of inputs.kind.
@@ -469,11 +461,5 @@ library PorRecords {
         if (r == 0 || count != 2) return false;
         (bool text,,) = PorCbor.str(leaf, r, PorCbor.TEXT);
         return text;
-    }
-
-    /// The texts at `a` and `b` of one document are equal (a non-text reads as the empty
-    /// text): compared a word at a time in calldata (`PorCborKeys.sameText`), not hashed.
-    function sameTextAt(bytes calldata d, uint256 a, uint256 b) internal pure returns (bool) {
-        return PorCborKeys.sameText(d, a, b);
     }
 }

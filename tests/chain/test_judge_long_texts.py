@@ -1,8 +1,8 @@
 """The JudgeProof's text comparisons past one word agree with Python (ADR 0013 s35,
 judgeded addendum).
 
-``PorCborKeys.sameText`` compares two texts of the proof a word at a time in calldata
-(the judge's market id against the PromptSpec's, the extract steps' evidence ids
+``PorText.sameText`` (s38; ``PorCborKeys.sameText`` before) compares two texts of the
+proof in calldata (the judge's market id against the PromptSpec's, the extract steps' evidence ids
 against the source summary, the cards' requirement ids against the PromptSpec's); it
 replaced two keccak256 of copied slices. The fixture markets' texts are short: here the
 PromptSpec's ``market_id`` is 40 bytes and the committed verdict's either the same text

@@ -1,6 +1,7 @@
 """Ids equal but for their last byte, against wave 1's in-place text compares (s36).
 
-Wave 1 compares texts in calldata word by word (``PorCborKeys.sameText``: the
+Wave 1 compares texts in calldata word by word (``PorCborKeys.sameText``, since s38
+``PorText.sameText``: the
 aggregate's R found among the requirements, a chunk's source entries against the cited
 items, the check step's and the citations' ids), keeps a field key under 32 bytes as
 one word and hashes longer ones (``PorAggregateRead.keyWord``), and reads id lists of

@@ -1,6 +1,7 @@
-"""``PorContradictionsMaps.sameText`` (s37 contra6: a text of at most 23 bytes compared
-with the text at ``b`` in one word, head and bytes; another by ``PorCheckKeys.sameText``)
-against Python's equality of the decoded items, compiled from the committed sources.
+"""``PorText.sameText`` (s37 contra6's ``PorContradictionsMaps.sameText``, every contract's
+one since s38 unify8: a text of at most 23 bytes compared with the text at ``b`` in one
+word, head and bytes; a longer one word by word) against Python's equality of the decoded
+items, compiled from the committed sources.
 
 The items sit where one word's compare could go wrong: texts of 0, 1, 22, 23, 24, 25,
 31, 32, 33 and 40 bytes sharing their first bytes and differing only in the last one
@@ -25,7 +26,7 @@ from por.signing.eip712 import keccak256
 
 HARNESS = """// SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
-import {PorContradictionsMaps} from "./PorContradictionsMaps.sol";
+import {PorText} from "./PorText.sol";
 contract SameTextHarness {
     function sames(bytes calldata d, uint256[] calldata a, uint256[] calldata b)
         external pure returns (bool[] memory same)
@@ -33,7 +34,7 @@ contract SameTextHarness {
         same = new bool[](a.length * b.length);
         for (uint256 i = 0; i < a.length; i++) {
             for (uint256 j = 0; j < b.length; j++) {
-                same[i * b.length + j] = PorContradictionsMaps.sameText(d, a[i], b[j]);
+                same[i * b.length + j] = PorText.sameText(d, a[i], b[j]);
             }
         }
     }
@@ -56,7 +57,7 @@ def imports(name: str) -> set[str]:
 @cache
 def _harness() -> tuple[object, str]:
     return deploy("SameTextHarness", HARNESS,
-                  tuple(sorted(imports("PorContradictionsMaps.sol"))))
+                  tuple(sorted(imports("PorText.sol"))))
 
 
 def texts() -> list[str]:
