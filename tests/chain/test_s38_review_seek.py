@@ -12,7 +12,7 @@ width (0/1/2/4/8-byte arguments, texts and byte strings up to 65 536 bytes, cont
 23/24/255/256 entries, nesting at the depth cap 32) right before a sought key.
 
 Each document is run in a scratch harness (``seek`` as committed; ``keys`` made internal
-by ``s38_embed``) and compared with a model of the walk computed from the encodings of
+by ``s38_patched``) and compared with a model of the walk computed from the encodings of
 the parts (every value offset, the last one's offset and the entries after it). Then a
 few real proofs: the aggregate's cited check chunk and extract steps with a sought key
 last in a 25-entry map, or after a value of a 1-/2-byte length head: chain = Python.
@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
-from s38_embed import embedded
+from s38_patched import patched
 from scratch_harness import SOLC, raw
 from test_s37_skip_edges import UINTS, _nested, _text
 from test_skip_walks import _entries
@@ -34,8 +34,10 @@ from test_skip_walks import _entries
 from por.encoding import encode
 from por.signing.eip712 import keccak256
 
-CONTRACT = """
+CONTRACT = """// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
 import {PorAggregateEntries} from "./PorAggregateEntries.sol";
+import {PorAggregateSpec} from "./PorAggregateSpec.sol";
 import {PorCborTop} from "./PorCborTop.sol";
 contract SeekHarness {
     function seek(bytes calldata d, uint256 p, uint256 count, uint256[6] memory want, uint256 n)
@@ -51,9 +53,9 @@ contract SeekHarness {
     }
 }
 """
-PATCH = {"PorAggregateSpec.sol": ((
+PATCH = (("PorAggregateSpec.sol", ((
     "function keys(bytes calldata d, uint256 leaf, uint256[] memory top) private",
-    "function keys(bytes calldata d, uint256 leaf, uint256[] memory top) internal"),)}
+    "function keys(bytes calldata d, uint256 leaf, uint256[] memory top) internal"),)),)
 
 #: The runs the aggregate seeks (§2 order), as in PorAggregateChunk/Read/Spec.
 RUNS = [["chunk", "groups"], ["covered", "sources"],
@@ -64,7 +66,7 @@ COUNTS: Counter[str] = Counter()
 
 
 def harness() -> tuple[Any, str]:
-    return embedded("SeekHarness", PATCH, CONTRACT)
+    return patched("SeekHarness", CONTRACT, PATCH)
 
 
 def _value_of(key: str) -> int:
