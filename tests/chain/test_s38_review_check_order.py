@@ -174,6 +174,10 @@ def _runs() -> dict[str, list[str]]:
         "mixed": [v for x in near[1::4] for v in (x, "-" + x)][:23],
         "ties": [near[3], near[5], near[3], near[5], _at(str(M196), 18), _at(str(M196), 18),
                  str(M196)[:-18], "-" + str(M196), "-" + str(M196)],
+        # a scale-0 magnitude A whose product with 10^19 (10^18) passes 2^256 (wrapped,
+        # below 10^19), against 0.99..9 at scale 19 (18): a wrapped product orders it above A
+        "wrap": [str(2**256 // 10**19 + 1), "0." + "9" * 19, str(2**256 // 10**18 + 1), "0." + "9" * 18,
+                 "-" + str(2**256 // 10**18 + 1), "-0." + "9" * 18, str(2**197 - 1), "1." + "9" * 18],
         "long": ["9" * 64, "0." + "0" * 61 + "1", "-" + "9" * 63, "9" * 62 + ".9", "0",
                  "-0." + "0" * 60 + "1", "9" * 63],
     }
