@@ -53,14 +53,18 @@ contract OrderHarness {
         for (uint256 i = 0; i < at.length; i++) (ok[i], num[i]) = PorCheckClaim.number(d, at[i]);
     }
     /// every pair's order (row-major), from the packed words as `fold` unpacks them
-    function orders(uint256[] calldata a, uint256[] calldata b) external pure returns (int256[] memory c) {
+    function orders(uint256[] calldata a, uint256[] calldata b)
+        external pure returns (int256[] memory c)
+    {
         PorDecimal.Dec[] memory x = new PorDecimal.Dec[](a.length);
         PorDecimal.Dec[] memory y = new PorDecimal.Dec[](b.length);
         for (uint256 i = 0; i < a.length; i++) x[i] = unpack(a[i]);
         for (uint256 j = 0; j < b.length; j++) y[j] = unpack(b[j]);
         c = new int256[](a.length * b.length);
         for (uint256 i = 0; i < a.length; i++) {
-            for (uint256 j = 0; j < b.length; j++) c[i * b.length + j] = PorCheckStepGroups.order(x[i], y[j]);
+            for (uint256 j = 0; j < b.length; j++) {
+                c[i * b.length + j] = PorCheckStepGroups.order(x[i], y[j]);
+            }
         }
     }
     function unpack(uint256 num) private pure returns (PorDecimal.Dec memory v) {
@@ -85,7 +89,9 @@ M196 = 2**196
 def _at(digits: str, scale: int, neg: bool = False) -> str:
     """``digits`` with ``scale`` fractional digits (canonical: the caller's digits end in
     a non-zero digit when scale > 0)."""
-    body = digits if scale == 0 else (digits[:-scale] or "0") + "." + digits[-scale:].rjust(scale, "0")
+    if scale == 0:
+        return ("-" if neg else "") + digits
+    body = (digits[:-scale] or "0") + "." + digits[-scale:].rjust(scale, "0")
     return ("-" if neg else "") + body
 
 
@@ -127,7 +133,8 @@ def _numbers(texts: list[Any]) -> tuple[list[bool], list[int]]:
     for t in texts:
         at.append(p)
         p += len(encode(t))
-    ok, num = _call("numbers(bytes,uint256[])", ["bytes", "uint256[]"], [doc, at], ["bool[]", "uint256[]"])
+    ok, num = _call("numbers(bytes,uint256[])", ["bytes", "uint256[]"], [doc, at],
+                    ["bool[]", "uint256[]"])
     return list(ok), list(num)
 
 
@@ -154,7 +161,8 @@ def test_numbers_packed() -> None:
 def test_every_pair_ordered() -> None:
     """``order`` on every pair of the pool (both ways, each with itself) = the sign of a - b."""
     _, num = _numbers(POOL)
-    (c,) = _call("orders(uint256[],uint256[])", ["uint256[]", "uint256[]"], [num, num], ["int256[]"])
+    (c,) = _call("orders(uint256[],uint256[])", ["uint256[]", "uint256[]"], [num, num],
+                 ["int256[]"])
     values = [Decimal(x) for x in POOL]
     n = len(POOL)
     for i, a in enumerate(values):
@@ -176,8 +184,9 @@ def _runs() -> dict[str, list[str]]:
                  str(M196)[:-18], "-" + str(M196), "-" + str(M196)],
         # a scale-0 magnitude A whose product with 10^19 (10^18) passes 2^256 (wrapped,
         # below 10^19), against 0.99..9 at scale 19 (18): a wrapped product orders it above A
-        "wrap": [str(2**256 // 10**19 + 1), "0." + "9" * 19, str(2**256 // 10**18 + 1), "0." + "9" * 18,
-                 "-" + str(2**256 // 10**18 + 1), "-0." + "9" * 18, str(2**197 - 1), "1." + "9" * 18],
+        "wrap": [str(2**256 // 10**19 + 1), "0." + "9" * 19, str(2**256 // 10**18 + 1),
+                 "0." + "9" * 18, "-" + str(2**256 // 10**18 + 1), "-0." + "9" * 18,
+                 str(2**197 - 1), "1." + "9" * 18],
         "long": ["9" * 64, "0." + "0" * 61 + "1", "-" + "9" * 63, "9" * 62 + ".9", "0",
                  "-0." + "0" * 60 + "1", "9" * 63],
     }
@@ -218,10 +227,12 @@ def test_group_of_one_claim(count: int, value: str) -> None:
     for index in chunks:
         answer = _CHAIN.compare(bundle, index, "one.honest", COUNTS)
         assert answer is not None and answer[:2] == (False, "one_step.match"), (value, index)
-        groups = [g for g in decode(bundle.steps[index])["output"]["groups"] if g["kind"] == "numeric"]
+        out = decode(bundle.steps[index])["output"]
+        groups = [g for g in out["groups"] if g["kind"] == "numeric"]
         for which in ("min", "max"):
             lie = str(Decimal(groups[0][which]["value"]) + 1)
-            answer = _CHAIN.compare(_group_value(bundle, index, which, lie), index, "one.lie", COUNTS)
+            forged = _group_value(bundle, index, which, lie)
+            answer = _CHAIN.compare(forged, index, "one.lie", COUNTS)
             assert answer is not None and answer[0], (value, which)
 
 
@@ -235,7 +246,8 @@ def test_non_canonical_claim(value: str) -> None:
     index = chunks_of(bundle)[-1]
     for i, raw_step in enumerate(steps[:index]):
         step = decode(raw_step)
-        if step.get("inputs", {}).get("kind") == "extract_claims" and step.get("evidence_ids") == ["ev-010"]:
+        kind = step.get("inputs", {}).get("kind")
+        if kind == "extract_claims" and step.get("evidence_ids") == ["ev-010"]:
             for claim in step["output"]["claims"]:
                 if claim["kind"] == "numeric":
                     claim["value"] = value

@@ -56,9 +56,10 @@ FIELD_KEYS = ["key", "kind", "value", "status", "evidence_ids", "fallback_used"]
 COUNTS: Counter[str] = Counter()
 
 #: The values at the fast paths' edges (and past them).
-EDGES: list[Any] = ["t" * 23, "t" * 24, "", 0, 23, 24, 255, -1, -24, -25, False, True, b"", b"b" * 23,
-                    {}, [], ["t" * 23], [["t" * 24]], {"a": 23}, {"a": {"b": "t" * 23}}, [True, 24],
-                    "\u00e9" * 11 + "e", "\u00e9" * 12, -2**64, 2**64 - 1]
+EDGES: list[Any] = ["t" * 23, "t" * 24, "", 0, 23, 24, 255, -1, -24, -25, False, True, b"",
+                    b"b" * 23, {}, [], ["t" * 23], [["t" * 24]], {"a": 23},
+                    {"a": {"b": "t" * 23}}, [True, 24], "\u00e9" * 11 + "e", "\u00e9" * 12,
+                    -2**64, 2**64 - 1]
 
 
 def _before(key: str) -> list[str]:
@@ -81,11 +82,11 @@ def _maps(keys: list[str]) -> list[dict[str, Any]]:
     maps: list[dict[str, Any]] = [{k: e} for k in keys for e in EDGES[:6]]
     for i, e in enumerate(EDGES):
         m = {k: EDGES[(i + j + 1) % len(EDGES)] for j, k in enumerate(keys) if (i + j) % 5}
-        m.update({x: e for x in near})
+        m.update(dict.fromkeys(near, e))
         maps.append(m)
-        maps.append({x: e for x in near[i % 3::3]} | {keys[i % len(keys)]: e})
+        maps.append(dict.fromkeys(near[i % 3::3], e) | {keys[i % len(keys)]: e})
     maps.append({f"a{j:02}": EDGES[j % len(EDGES)] for j in range(24)} | {keys[-1]: 1})
-    maps.append({**{k: "t" * 24 for k in keys}, **{"z" * 25 + f"{j:02}": EDGES[j] for j in range(20)}})
+    maps.append(dict.fromkeys(keys, "t" * 24) | {"z" * 25 + f"{j:02}": EDGES[j] for j in range(20)})
     return maps
 
 
@@ -94,14 +95,15 @@ def _maps(keys: list[str]) -> list[dict[str, Any]]:
 def test_index_walks_at_value_edges(which: str) -> None:
     """``indexTo`` (every key word and value offset, the end) and ``three`` (the three
     sought keys' value offsets) of each map, at the start of a list and after a prefix."""
-    keys = ["key", "kind", "value"] if which == "field" else ["card", "evidence_id", "requirement_id"]
+    keys = ["card", "evidence_id", "requirement_id"] if which == "judge" else FIELD_KEYS[:3]
     for m in _maps(keys):
         for prefix in ([], ["t" * 24, 24]):
             doc = [*prefix, m, "after"]
             data = encode(doc)
             at = len(encode([*prefix, m])) - len(encode(m))
             entries = _entries(m, at)
-            ix, end = _call("indexTo(bytes,uint256)", ["bytes", "uint256"], [data, at], ["uint256[]", "uint256"])
+            ix, end = _call("indexTo(bytes,uint256)", ["bytes", "uint256"], [data, at],
+                            ["uint256[]", "uint256"])
             assert end == at + len(encode(m)), m
             assert list(ix) == [x for k, p, _ in entries for x in (_word(k), p)], m
             offsets = {k: p for k, p, _ in entries}
@@ -115,7 +117,9 @@ def test_index_walks_at_value_edges(which: str) -> None:
 
 def _fields(data: bytes, p: int) -> list[int]:
     sel = keccak256(b"fieldEntries(bytes,uint256)")[:4]
-    (at,) = abi_decode(["uint256[7]"], raw(patched("FieldHarness", CONTRACT, PATCH), sel + abi_encode(["bytes", "uint256"], [data, p])))
+    harness = patched("FieldHarness", CONTRACT, PATCH)
+    out = raw(harness, sel + abi_encode(["bytes", "uint256"], [data, p]))
+    (at,) = abi_decode(["uint256[7]"], out)
     return list(at)
 
 
@@ -169,10 +173,12 @@ def test_deduce_wide_field_maps(extra: int) -> None:
         cited = decode(bundle.steps[index])["prior_step_ids"]
         steps = list(bundle.steps)
         for j in range(extra):
-            steps = _with_key(steps, cited, ("a" if j % 2 else "z" * 14) + f"{j:03}", PROOF_VALUES[j % 9])  # no bytes
+            key = ("a" if j % 2 else "z" * 14) + f"{j:03}"
+            steps = _with_key(steps, cited, key, PROOF_VALUES[j % 9])  # no bytes
         chain.compare(recommit(bundle, steps=steps), index, "wide.kept", COUNTS)
         steps[index] = rewritten(bundle.prompt_spec, steps, index) or steps[index]
-        assert chain.compare(recommit(bundle, steps=steps), index, "wide.rewritten", COUNTS) is not None
+        answer = chain.compare(recommit(bundle, steps=steps), index, "wide.rewritten", COUNTS)
+        assert answer is not None
 
 
 JUDGE_MARKETS = ("08-quorum-agree", "03-threshold-gt-boundary")
@@ -213,4 +219,5 @@ def test_judge_extract_neighbours(value: Any) -> None:
 
 def test_case_count() -> None:
     assert COUNTS["deduce.rewritten"] == len(PROOF_VALUES) * len(PROOF_KEYS), COUNTS
-    assert sum(v for k, v in COUNTS.items() if k.startswith("judge:")) >= len(PROOF_VALUES) * 14, COUNTS
+    judged = sum(v for k, v in COUNTS.items() if k.startswith("judge:"))
+    assert judged >= len(PROOF_VALUES) * 14, COUNTS

@@ -45,7 +45,9 @@ contract SeekHarness {
     {
         return PorAggregateEntries.seek(d, p, count, want, n);
     }
-    function specKeys(bytes calldata d, bool kept) external pure returns (uint256[6] memory, uint256) {
+    function specKeys(bytes calldata d, bool kept)
+        external pure returns (uint256[6] memory, uint256)
+    {
         (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(d);
         require(err == 0, "not a checked document");
         if (!kept) top = new uint256[](0);
@@ -59,7 +61,8 @@ PATCH = (("PorAggregateSpec.sol", ((
 
 #: The runs the aggregate seeks (§2 order), as in PorAggregateChunk/Read/Spec.
 RUNS = [["chunk", "groups"], ["covered", "sources"],
-        ["last_leaf", "item_count", "claim_count", "provenance_ok", "admitted_count", "requirement_id"],
+        ["last_leaf", "item_count", "claim_count", "provenance_ok", "admitted_count",
+         "requirement_id"],
         ["card", "claims"], ["evidence_id", "requirement_id"]]
 SPEC_KEYS = ["conflict_policy", "data_requirements", "prediction_semantics"]
 COUNTS: Counter[str] = Counter()
@@ -83,7 +86,8 @@ def _seek(data: bytes, p: int, count: int, want: list[str]) -> tuple[list[int], 
     return list(at), end, left
 
 
-def _model(entries: list[tuple[str, int, int]], start: int, want: list[str]) -> tuple[list[int], int, int]:
+def _model(entries: list[tuple[str, int, int]], start: int,
+           want: list[str]) -> tuple[list[int], int, int]:
     """What the walk from entry ``start`` answers: each key's value offset (0: absent),
     then the last key's value offset and the entries after it (0, 0 when absent)."""
     rest = entries[start:]
@@ -131,7 +135,8 @@ def _docs(run: list[str]) -> list[tuple[str, dict[str, Any]]]:
     # a sought key first / last in maps of 23-26 entries; every sought key alone absent
     for n in (23, 24, 25, 26):
         docs.append((f"last.{n}", {**{f"a{j:02}": j for j in range(n - 1)}, run[-1]: "v"}))
-        docs.append((f"first.{n}", {run[0]: "v", **{"z" * 24 + f"{j:02}": [j] for j in range(n - 1)}}))
+        after = {"z" * 24 + f"{j:02}": [j] for j in range(n - 1)}
+        docs.append((f"first.{n}", {run[0]: "v", **after}))
     for k in run:
         docs.append((f"absent.{k}", {x: 5 for x in [*run, *extra] if x != k}))
     return docs
@@ -144,8 +149,8 @@ def _check_map(name: str, m: dict[str, Any], run: list[str], prefix: Any) -> Non
     at = len(encode(doc)) - len(encode(m))
     entries = _entries(m, at)
     body = at + len(encode(m)) - sum(len(encode(k)) + len(encode(v)) for k, v in m.items())
-    starts = sorted({0, 1, len(entries) // 2, max(len(entries) - 1, 0)} & set(range(len(entries) + 1)))
-    for s in starts:
+    starts = {0, 1, len(entries) // 2, max(len(entries) - 1, 0)} & set(range(len(entries) + 1))
+    for s in sorted(starts):
         p = entries[s][1] - len(encode(entries[s][0])) if s < len(entries) else body
         for w in {len(run), 1} if len(run) > 1 else {1}:
             want = run[len(run) - w:]
@@ -170,13 +175,14 @@ def test_seek_keys_between_sought() -> None:
     want = sorted(["b", "cc", "c" * 22, "d" * 22, "e" * 23], key=encode)
     between = near(want)
     for i in range(len(between) + 1):
-        m = {k: i for k in want[i % 5:]} | {x: [i] * (j % 3) for j, x in enumerate(between[:i])}
+        m = dict.fromkeys(want[i % 5:], i) | {x: [i] * (j % 3) for j, x in enumerate(between[:i])}
         _check_map(f"between.{i}", m, want, 0)
 
 
 def _spec_keys(data: bytes, kept: bool) -> tuple[list[int], int]:
     sel = keccak256(b"specKeys(bytes,bool)")[:4]
-    v, n = abi_decode(["uint256[6]", "uint256"], raw(harness(), sel + abi_encode(["bytes", "bool"], [data, kept])))
+    out = raw(harness(), sel + abi_encode(["bytes", "bool"], [data, kept]))
+    v, n = abi_decode(["uint256[6]", "uint256"], out)
     return list(v), n
 
 
@@ -188,7 +194,8 @@ def test_spec_keys_kept_and_walked(size: int) -> None:
     extra = near(SPEC_KEYS)
     for i in range(len(VALUES)):
         present = [k for j, k in enumerate(SPEC_KEYS) if (i >> j) & 1 or i % 8 == 7]
-        fill = [x for j, x in enumerate(extra) if (i + j) % 4 == 0] + [f"x{j:02}" for j in range(30)]
+        fill = [x for j, x in enumerate(extra) if (i + j) % 4 == 0]
+        fill += [f"x{j:02}" for j in range(30)]
         m = {k: VALUES[(i + j) % len(VALUES)] for j, k in enumerate(present)}
         for j, x in enumerate(fill[: max(size - len(m), 0)]):
             m[x] = VALUES[i] if j < 2 else j  # every width once or twice, the rest small
