@@ -24,14 +24,17 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from aggregate_lies import aggregates
+from bundle_edits import honest
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
 from s38_patched import patched
 from scratch_harness import SOLC, raw
+from test_s37_aggregate_seek import CHUNK_KEYS, EXTRACT_KEYS, _compare
 from test_s37_skip_edges import UINTS, _nested, _text
 from test_skip_walks import _entries
 
-from por.encoding import encode
+from por.encoding import decode, encode
 from por.signing.eip712 import keccak256
 
 CONTRACT = """// SPDX-License-Identifier: Apache-2.0
@@ -207,3 +210,32 @@ def test_spec_keys_kept_and_walked(size: int) -> None:
             assert (n == 2 * len(m)) == (kept and len(m) <= 16), (size, i, n)
             assert v == expect, (size, i, kept, sorted(m, key=encode))
             COUNTS["spec"] += 1
+
+
+#: Values of a 1-, 2-, 4- and 8-byte head argument and containers (24 entries, nested to
+#: the depth cap inside a step's output) for the proofs.
+WIDE: list[Any] = ["t" * 24, "t" * 256, 24, 256, 65536, 2**32, -25, -2**64, [0] * 24,
+                   {f"k{j:02}": j for j in range(24)}, _nested(30, "x", as_map=False),
+                   "\u00e9" * 12, True]
+
+
+@pytest.mark.parametrize("which", ["chunk", "extract"])
+def test_aggregate_proofs_at_seek_edges(which: str) -> None:
+    """The cited check chunk's (or every extract step's) output with a key right before
+    each key sought holding a value of each head width, and grown to 26 entries by keys
+    before them all (the last key sought last in a map of a two-byte head): the
+    aggregate left and recomputed, chain = Python."""
+    bundle = honest("08-quorum-agree")
+    index = aggregates(bundle)[0]
+    keys = CHUNK_KEYS if which == "chunk" else EXTRACT_KEYS
+    kind = "check" if which == "chunk" else "extract"
+    edits: list[tuple[str, dict[str, Any]]] = [
+        (f"{which}.before.{k}.{i}", {k[:-1] + chr(ord(k[-1]) - 1): v})
+        for k in keys for i, v in enumerate(WIDE)]
+    edits.append((f"{which}.wide", {f"a{j:02}": WIDE[j % len(WIDE)] for j in range(16)}))
+    for case, extra in edits:
+        steps = [decode(s) for s in bundle.steps]
+        cited = [s for s in steps[:index] if s["step_type"] == kind]
+        for s in cited if which == "extract" else cited[-1:]:
+            s["output"].update(extra)
+        _compare(bundle, steps, case)
