@@ -29,7 +29,7 @@ import pytest
 from bundle_edits import recommit
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
-from exec_support import ExecChecker
+from exec_support import ExecChecker, recomputed
 from s38_patched import patched
 from scratch_harness import SOLC, raw
 from test_onchain_check import chunks_of, many_items
@@ -208,7 +208,7 @@ def test_chunks_on_runs(name: str, run: str) -> None:
             assert answer is not None and answer[0], (run, index)
 
 
-def _group_value(bundle: Any, index: int, which: str, value: str) -> Any:
+def _group_value(bundle: Any, index: int, which: str, value: Any) -> Any:
     steps = list(bundle.steps)
     step = decode(steps[index])
     for group in step["output"]["groups"]:
@@ -258,8 +258,32 @@ def test_non_canonical_claim(value: str) -> None:
     assert answer is not None and answer[1] != "one_step.match", (value, answer)
 
 
+#: P's carried min/max texts (parsed once a group, compared with the packed claims):
+#: extremes of both signs and scales, values equal to a claim's, and malformed ones.
+CARRIED: list[Any] = ["9" * 64, "-" + "9" * 63, "0." + "0" * 61 + "1", str(M196),
+                      _at(str(M196 - 1), 18), str(2**256 // 10**19 + 1), "0", "-0.1", "251.4",
+                      "251.4000000000000000001", "251.39", "-0", "1.50", "0.0", "", "9" * 65,
+                      251, True]
+
+
+@pytest.mark.parametrize("value", CARRIED, ids=[repr(v)[:12] for v in CARRIED])
+def test_carried_group_values(value: Any) -> None:
+    """The first chunk's numeric group min (then max) text set to ``value``; the second
+    chunk (which carries it in P) kept and recomputed: chain = Python."""
+    bundle = many_items("08-quorum-agree", 23)
+    first, second = chunks_of(bundle)[:2]
+    for which in ("min", "max"):
+        steps = list(_group_value(bundle, first, which, value).steps)
+        _CHAIN.compare(recommit(bundle, steps=steps), second, "carried.kept", COUNTS)
+        again = recomputed(bundle, steps, second)
+        if again is not None:
+            steps[second] = again
+            _CHAIN.compare(recommit(bundle, steps=steps), second, "carried.rewritten", COUNTS)
+
+
 def test_case_count() -> None:
     assert COUNTS["runs.honest"] == 3 * 2 * len(RUNS), COUNTS
     assert COUNTS["runs.swapped"] >= 2 * len(RUNS), COUNTS
     assert COUNTS["one.lie"] >= 16, COUNTS
     assert COUNTS["bad"] == len(BAD), COUNTS
+    assert COUNTS["carried.kept"] == 2 * len(CARRIED), COUNTS
