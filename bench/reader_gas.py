@@ -8,6 +8,7 @@ bytes cost to carry). Classes:
 
 * ``uint``: a small integer (head below 0x18) in an array;
 * ``text 8``: an 8-byte ASCII text in an array; ``text 40``: a 40-byte one (a 2-byte head);
+  ``text 64``: the longest whose ASCII test is one word pair (ADR 0015, s38 addendum);
 * ``bytes 32``: a 32-byte byte string (a hash) in an array;
 * ``map entry``: a key of 4 ASCII bytes and a small integer, in a map nested in an array;
 * ``one-entry map``: ``{"a": 1}`` in an array;
@@ -29,7 +30,8 @@ document less that of ``0`` (one byte):
 
 * ``top-level record``: the record map above as the whole document;
 * ``top-level map of 16``: 16 entries (a 5-byte key, a small integer), the most whose
-  offsets are kept; ``top-level map of 30``: 30 entries (none kept).
+  offsets are kept; ``top-level map of 20``: 20 entries (its offsets written, none kept);
+  ``top-level map of 30``: 30 entries (none kept: its keys take the common path).
 
 Usage: ``PYTHONPATH=. python bench/reader_gas.py [--json]``.  Deterministic.
 """
@@ -58,6 +60,7 @@ CLASSES: tuple[tuple[str, Callable[[int], Any]], ...] = (
     ("uint", lambda n: [1] * n),
     ("text 8", lambda n: ["abcdefgh"] * n),
     ("text 40", lambda n: ["a" * 40] * n),
+    ("text 64", lambda n: ["a" * 64] * n),
     ("bytes 32", lambda n: [bytes(range(32))] * n),
     ("map entry", lambda n: [{f"k{i:03d}": 1 for i in range(n)}]),
     ("one-entry map", lambda n: [{"a": 1}] * n),
@@ -80,6 +83,7 @@ CLASSES: tuple[tuple[str, Callable[[int], Any]], ...] = (
 WHOLE: tuple[tuple[str, Any], ...] = (
     ("top-level record", RECORD),
     ("top-level map of 16", {f"key{i:02d}": i for i in range(16)}),
+    ("top-level map of 20", {f"key{i:02d}": i for i in range(20)}),
     ("top-level map of 30", {f"key{i:02d}": i for i in range(30)}),
 )
 

@@ -22,14 +22,20 @@ library PorCborScan {
     /// (read by `PorCborTop.checkTop`, one word before TOP_SLOT).
     uint256 internal constant ITEMS_SLOT = 0xc60;
 
-    /// Past ITEMS_SLOT: a top-level map's items' count, then its first TOP_ITEMS items'
-    /// offsets (`PorCborTop.checkTop`; scratch word 0: 1 when a byte string was met).
+    /// Past ITEMS_SLOT: a top-level map's items' count in bytes (32 an item), then every
+    /// item's offset (a map of 1 to 23 entries: at most 46; `PorCborTop.checkTop` reads
+    /// them when they are at most TOP_ITEMS; scratch word 0: 1 when a byte string was met).
     uint256 internal constant TOP_SLOT = 0xc80; // ITEMS_SLOT + 0x20 (assembly takes literals only)
     uint256 internal constant TOP_ITEMS = 32;
 
-    /// Past the container stack's deepest frame: a top-level map's previous key (its own
-    /// `prevKey` is all ones while it is open, so that each of its keys is a rare one).
-    uint256 private constant TOP_PREV = 0xc40;
+    /// A top-level map's previous key (its own `prevKey` is all ones while it is open, so
+    /// that each of its keys is a rare one): in frame 1's previous-key word, TOP_PREV below
+    /// `sp` at each of its keys (frame 1 holds the top level's parent state, never read).
+    uint256 private constant TOP_PREV = 0x20;
+
+    /// TOP_SLOT less `sp` at a top-level key (frame 1's end: the free memory pointer +
+    /// 0x80), so that the kept offsets are addressed from `sp`.
+    uint256 private constant TOP_AT = 0xc00; // TOP_SLOT - 0x80
 
     /// Bit b set for a head byte b that is a whole item: 0x00-0x17, 0x20-0x37 (integers
     /// below 24), 0xf4, 0xf5 (false, true).
@@ -227,7 +233,7 @@ library PorCborScan {
                     sp := add(sp, 0x40)
                     state := or(and(b, 31), shl(255, 1))
                     prevKey := not(0)
-                    mstore(add(mload(0x40), TOP_PREV), 0)
+                    mstore(sub(sp, 0x20), 0) // its previous key: 0, below every key (TOP_PREV)
                 }
             }
             // each pass reads one unit (an element, or a key and its value) and counts it;
@@ -297,7 +303,7 @@ library PorCborScan {
                                 break
                             }
                             let prev := prevKey
-                            if iszero(not(prevKey)) { prev := mload(add(mload(0x40), TOP_PREV)) } // a top-level key
+                            if iszero(not(prevKey)) { prev := mload(sub(sp, TOP_PREV)) } // a top-level key
                             if or(iszero(gt(key, prev)), shr(255, key)) {
                                 code := add(8, eq(key, prev))
                                 if shr(255, key) {
@@ -319,16 +325,17 @@ library PorCborScan {
                                     break
                                 }
                             }
-                            if iszero(not(prevKey)) { // a top-level key: its offset and its value's
-                                let top := add(mload(0x40), TOP_SLOT)
-                                let c := mload(top)
-                                if lt(c, TOP_ITEMS) {
-                                    mstore(add(top, shl(5, add(c, 1))), sub(pos, data.offset))
-                                    mstore(add(top, shl(5, add(c, 2))), sub(next, data.offset))
-                                }
-                                mstore(top, add(c, 2))
-                                mstore(add(mload(0x40), TOP_PREV), key)
-                                key := not(0) // kept as `prevKey`
+                            if iszero(not(prevKey)) {
+                                // a top-level key (`sp` is frame 1's end): kept at TOP_PREV,
+                                // its offset and its value's past TOP_SLOT, their count in
+                                // bytes; `prevKey` stays all ones
+                                mstore(sub(sp, TOP_PREV), key)
+                                let t := add(sp, TOP_AT)
+                                let c := add(mload(t), 0x40)
+                                mstore(t, c)
+                                mstore(add(t, sub(c, 0x20)), sub(pos, data.offset))
+                                mstore(add(t, c), sub(next, data.offset))
+                                key := not(0)
                             }
                         }
                         prevKey := key
@@ -416,9 +423,8 @@ library PorCborScan {
                     continue
                 }
                 if iszero(xor(b, 0x78)) {
-                    // a text of 24 to 255 bytes: as the 0x58 path, then ASCII in two word
-                    // tests up to 64 bytes (the bytes past the text masked off), `utf8Bad`
-                    // only otherwise
+                    // a text of 24 to 255 bytes: as the 0x58 path, then ASCII in one test
+                    // of two words up to 64 bytes, `utf8Bad` only otherwise
                     arg := shr(248, calldataload(p))
                     p := add(add(p, 1), arg) // its end
                     if or(gt(p, end), lt(arg, 24)) {
@@ -426,14 +432,15 @@ library PorCborScan {
                         if lt(add(pos, 1), end) { code := sub(6, shl(2, iszero(lt(arg, 24)))) }
                         break
                     }
-                    let t := sub(p, arg) // the text's start
-                    let k := arg // its bytes in the first word
+                    // its first word and its last (the word ending at `p`) hold the whole
+                    // text up to 64 bytes; below 32 each is shifted to hold only its
+                    // bytes (`k`: the bits past them), so one HIGH tests both
+                    let k := arg
                     if gt(k, 32) { k := 32 }
-                    let r := sub(arg, k) // in the second (above 32: `utf8Bad`)
-                    if or(gt(r, 32), or(
-                        and(calldataload(t), and(HIGH, not(shr(shl(3, k), not(0))))),
-                        and(calldataload(add(t, 32)), and(HIGH, not(shr(shl(3, r), not(0))))))) {
-                        if utf8Bad(t, p) {
+                    k := shl(3, sub(32, k))
+                    if or(gt(arg, 64), and(or(shr(k, calldataload(sub(p, arg))), shl(k, calldataload(sub(p, 32)))),
+                                           HIGH)) {
+                        if utf8Bad(sub(p, arg), p) {
                             code := 13
                             break
                         }
@@ -472,16 +479,12 @@ library PorCborScan {
                     switch and(b, 0x20)
                     case 0 { mstore(0, 1) } // a byte string met (scratch word 0)
                     default {
-                        // a text of at most 32 ASCII bytes: one test
-                        let ascii := 0
-                        if lt(arg, 33) {
-                            ascii := iszero(and(calldataload(p), and(mload(0x20), not(shr(shl(3, arg), not(0))))))
-                        }
-                        if iszero(ascii) {
-                            if utf8Bad(p, add(p, arg)) {
-                                code := 13
-                                break
-                            }
+                        // a text here has 256 bytes or more (a 2, 4 or 8-byte length: the
+                        // shorter ones take their own paths, a non-shortest length is a
+                        // fault above), so it goes to `utf8Bad` (32 ASCII bytes a step)
+                        if utf8Bad(p, add(p, arg)) {
+                            code := 13
+                            break
                         }
                     }
                     p := add(p, arg)

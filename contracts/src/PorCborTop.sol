@@ -26,7 +26,7 @@ library PorCborTop {
         assembly ("memory-safe") {
             let free := mload(0x40)
             items := mload(add(free, sub(slot, 0x20))) // PorCbor's ITEMS_SLOT, just before
-            let n := mload(add(free, slot))
+            let n := shr(5, mload(add(free, slot))) // kept in bytes
             if gt(n, cap) { n := 0 }
             hasBytes := mload(0)
             top := free // below the slots read: the copy does not overlap them
