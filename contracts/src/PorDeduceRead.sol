@@ -36,20 +36,30 @@ library PorDeduceRead {
             (p,) = S.next(d, base, r, left, S.SEMANTICS);
             return (true, r, p);
         }
-        // each key's word read once (`PorKeyIndex.entry`'s), the offsets rebased (offsets
-        // in calldata: no overflow or index to check; `top` holds key, value pairs)
-        for (uint256 i = 0; i < top.length;) {
-            uint256 k;
-            uint256 v;
-            assembly ("memory-safe") {
-                let slot := add(top, shl(5, add(i, 1)))
-                k := add(base, mload(slot))
-                v := add(base, mload(add(slot, 32)))
-                i := add(i, 2)
+        // each key's head byte read first: only a 17- or 20-byte text (head 0x71, 0x74; §2
+        // keys are texts in the shortest head) can be `data_requirements` or
+        // `prediction_semantics`, and only those have their word (`PorKeyIndex.entry`'s)
+        // compared; the offsets rebased (offsets in calldata: no overflow or index to
+        // check; `top` holds key, value pairs)
+        uint256 rw = S.REQUIREMENTS;
+        uint256 pw = S.SEMANTICS;
+        assembly ("memory-safe") {
+            let b := add(d.offset, base)
+            let slot := add(top, 32)
+            for { let end := add(slot, shl(5, mload(top))) } lt(slot, end) { slot := add(slot, 64) } {
+                let k := add(b, mload(slot))
+                let hb := byte(0, calldataload(k))
+                if eq(hb, 0x71) {
+                    if eq(or(and(calldataload(add(k, 1)), not(shr(136, not(0)))), 17), rw) {
+                        r := add(base, mload(add(slot, 32)))
+                    }
+                }
+                if eq(hb, 0x74) {
+                    if eq(or(and(calldataload(add(k, 1)), not(shr(160, not(0)))), 20), pw) {
+                        p := add(base, mload(add(slot, 32)))
+                    }
+                }
             }
-            (uint256 w,) = I.entry(d, k);
-            if (w == S.REQUIREMENTS) r = v;
-            if (w == S.SEMANTICS) p = v;
         }
         return (true, r, p);
     }
