@@ -121,13 +121,36 @@ library PorDeduceRead {
         // bounds are still checked)
         unchecked {
             flat[o] = part.leaf;
-            (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
+            bytes32 kind = priorKind(d, part.leaf, rec);
             bool ok;
-            if (known) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
+            if (kind != 0) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
             flat[o + 1] = ok ? uint256(kind) : 0;
             put(flat, o + 2, rec);
         }
     }
+
+    /// The prior step at `leaf` (value offsets `rec`) computes an aggregate or a
+    /// contradictions step (`PorRecords.computation`'s kind and known, for the two kinds
+    /// `shaped` reads; any other kind, or a step_type not the kind's, has no table): that
+    /// kind, else 0. `computation`'s inputs-keys check is not made: `prior` never read it.
+    function priorKind(bytes calldata d, uint256 leaf, uint256[] memory rec) private pure returns (bytes32 kind) {
+        uint256 k = S.get(d, leaf + rec[PorRecords.STEP_INPUTS], uint256(bytes32("kind")) | 4);
+        if (k == 0) return 0;
+        kind = S.textHash(d, k);
+        uint256 t = leaf + rec[PorRecords.STEP_TYPE];
+        uint256 w;
+        assembly ("memory-safe") {
+            w := calldataload(add(d.offset, t))
+        }
+        // the step type's encoded text (head and bytes), as `computation` compares it
+        if (kind == PorIds.AGGREGATE && w >> 176 == T_AGGREGATE) return kind;
+        if (kind == PorIds.CONTRADICTIONS && w >> 208 == T_CHECK) return kind;
+        return 0;
+    }
+
+    /// "aggregate" and "check" encoded (`PorRecords`' step type words).
+    uint256 private constant T_AGGREGATE = 0x69616767726567617465;
+    uint256 private constant T_CHECK = 0x65636865636b;
 
     /// A step record's `STEP_FIELDS` value offsets (`PorRecords.topFields` gives exactly
     /// that many for a record that parsed) into `flat` from `o`: one copy, no index checks
