@@ -216,8 +216,13 @@ library PorDeduceRead {
                 continue;
             }
             if (w == COVERED_KEY) cov = v;
-            if (w == PROVENANCE_KEY) prov = v;
-            p = PorCbor.skip(d, v);
+            if (w == PROVENANCE_KEY) {
+                // the last key read: §2 order puts every later key after it, and `fields`
+                // and `covered` (shorter keys) before it
+                prov = v;
+                break;
+            }
+            p = itemEnd(d, v);
         }
         if (!rows) return (false, t); // fields absent
         bool isCov;
@@ -339,6 +344,18 @@ library PorDeduceRead {
         at[6] = p;
     }
 
+    /// The offset after the item at `v` (`PorCbor.skip`'s answer): a short text's (head
+    /// 0x60-0x77: head and bytes) or a one-byte item's (an int 0..23, false, true, null,
+    /// undefined) without the call, any other item by `PorCbor.skip`.
+    function itemEnd(bytes calldata d, uint256 v) internal pure returns (uint256 p) {
+        assembly ("memory-safe") {
+            let hb := byte(0, calldataload(add(d.offset, v)))
+            if lt(sub(hb, 0x60), 24) { p := add(v, sub(hb, 0x5f)) }
+            if or(lt(hb, 24), lt(sub(hb, 0xf4), 4)) { p := add(v, 1) }
+        }
+        if (p == 0) p = PorCbor.skip(d, v); // an item's end is past it: never 0
+    }
+
     /// keccak256 of the text at `pos`, 0 when absent (`pos` 0) or not a text.
     function textHash(bytes calldata d, uint256 pos) internal pure returns (uint256) {
         return pos == 0 ? 0 : uint256(S.textHash(d, pos));
@@ -350,7 +367,7 @@ library PorDeduceRead {
 
     /// The encoded item at `pos`.
     function item(bytes calldata d, uint256 pos) internal pure returns (bytes memory) {
-        return d[pos:PorCbor.skip(d, pos)];
+        return d[pos:itemEnd(d, pos)];
     }
 
     function textOf(bytes calldata d, uint256 pos) internal pure returns (bytes memory) {
@@ -376,7 +393,7 @@ library PorDeduceRead {
     /// The offset after `p` when the bytes of `d` from `p` are the item at `at` (its
     /// length from `at`, hashed in free memory without moving the pointer), else 0.
     function sameAt(bytes calldata d, uint256 p, uint256 at) internal pure returns (uint256) {
-        uint256 len = PorCbor.skip(d, at) - at;
+        uint256 len = itemEnd(d, at) - at;
         if (p + len > d.length) return 0;
         bool same;
         assembly ("memory-safe") {

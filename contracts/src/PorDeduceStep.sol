@@ -134,7 +134,7 @@ library PorDeduceStep {
         a.read = new bool[](n);
         for (uint256 j = 0; j < n; j++) {
             (a.idPos[j], a.ids[j]) = (q, S.textHash(d, q));
-            q = PorCbor.skip(d, q);
+            q = R.itemEnd(d, q);
         }
         return true;
     }
@@ -388,7 +388,7 @@ library PorDeduceStep {
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         for (uint256 j = 0; j < n; j++) {
             mark(a, S.textHash(d, p), out);
-            p = PorCbor.skip(d, p);
+            p = R.itemEnd(d, p);
         }
     }
 
