@@ -23,9 +23,9 @@ from por.encoding import decode, encode
 
 COUNTS: Counter[str] = Counter()
 _CHAIN = ExecChecker("PorDeduceExec")
-#: One and several requirements, a precondition, votes.
-MARKETS = ("03-threshold-gt-boundary", "08-quorum-agree", "50-commodities-per-source-quorum", "67-two-of-three-below",
-           "68-precondition-no")
+#: One and several requirements, a precondition, per-source quorums.
+MARKETS = ("03-threshold-gt-boundary", "08-quorum-agree", "50-commodities-per-source-quorum",
+           "67-two-of-three-below", "68-precondition-no")
 TYPES = ("extract", "check", "aggregate", "deduce", "map")
 KINDS = ("aggregate", "contradictions", "check_requirement", "extract_claims", "deduce",
          "map")
