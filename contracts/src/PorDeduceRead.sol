@@ -36,20 +36,30 @@ library PorDeduceRead {
             (p,) = S.next(d, base, r, left, S.SEMANTICS);
             return (true, r, p);
         }
-        // each key's word read once (`PorKeyIndex.entry`'s), the offsets rebased (offsets
-        // in calldata: no overflow or index to check; `top` holds key, value pairs)
-        for (uint256 i = 0; i < top.length;) {
-            uint256 k;
-            uint256 v;
-            assembly ("memory-safe") {
-                let slot := add(top, shl(5, add(i, 1)))
-                k := add(base, mload(slot))
-                v := add(base, mload(add(slot, 32)))
-                i := add(i, 2)
+        // each key's head byte read first: only a 17- or 20-byte text (head 0x71, 0x74; §2
+        // keys are texts in the shortest head) can be `data_requirements` or
+        // `prediction_semantics`, and only those have their word (`PorKeyIndex.entry`'s)
+        // compared; the offsets rebased (offsets in calldata: no overflow or index to
+        // check; `top` holds key, value pairs)
+        uint256 rw = S.REQUIREMENTS;
+        uint256 pw = S.SEMANTICS;
+        assembly ("memory-safe") {
+            let b := add(d.offset, base)
+            let slot := add(top, 32)
+            for { let end := add(slot, shl(5, mload(top))) } lt(slot, end) { slot := add(slot, 64) } {
+                let k := add(b, mload(slot))
+                let hb := byte(0, calldataload(k))
+                if eq(hb, 0x71) {
+                    if eq(or(and(calldataload(add(k, 1)), not(shr(136, not(0)))), 17), rw) {
+                        r := add(base, mload(add(slot, 32)))
+                    }
+                }
+                if eq(hb, 0x74) {
+                    if eq(or(and(calldataload(add(k, 1)), not(shr(160, not(0)))), 20), pw) {
+                        p := add(base, mload(add(slot, 32)))
+                    }
+                }
             }
-            (uint256 w,) = I.entry(d, k);
-            if (w == S.REQUIREMENTS) r = v;
-            if (w == S.SEMANTICS) p = v;
         }
         return (true, r, p);
     }
@@ -111,13 +121,36 @@ library PorDeduceRead {
         // bounds are still checked)
         unchecked {
             flat[o] = part.leaf;
-            (bool known, bytes32 kind,) = PorRecords.computation(d[part.leaf:part.leaf + part.leafLength], rec);
+            bytes32 kind = priorKind(d, part.leaf, rec);
             bool ok;
-            if (known) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
+            if (kind != 0) (ok, table) = shaped(d, part.leaf + rec[PorRecords.STEP_OUTPUT], kind);
             flat[o + 1] = ok ? uint256(kind) : 0;
             put(flat, o + 2, rec);
         }
     }
+
+    /// The prior step at `leaf` (value offsets `rec`) computes an aggregate or a
+    /// contradictions step (`PorRecords.computation`'s kind and known, for the two kinds
+    /// `shaped` reads; any other kind, or a step_type not the kind's, has no table): that
+    /// kind, else 0. `computation`'s inputs-keys check is not made: `prior` never read it.
+    function priorKind(bytes calldata d, uint256 leaf, uint256[] memory rec) private pure returns (bytes32 kind) {
+        uint256 k = S.get(d, leaf + rec[PorRecords.STEP_INPUTS], uint256(bytes32("kind")) | 4);
+        if (k == 0) return 0;
+        kind = S.textHash(d, k);
+        uint256 t = leaf + rec[PorRecords.STEP_TYPE];
+        uint256 w;
+        assembly ("memory-safe") {
+            w := calldataload(add(d.offset, t))
+        }
+        // the step type's encoded text (head and bytes), as `computation` compares it
+        if (kind == PorIds.AGGREGATE && w >> 176 == T_AGGREGATE) return kind;
+        if (kind == PorIds.CONTRADICTIONS && w >> 208 == T_CHECK) return kind;
+        return 0;
+    }
+
+    /// "aggregate" and "check" encoded (`PorRecords`' step type words).
+    uint256 private constant T_AGGREGATE = 0x69616767726567617465;
+    uint256 private constant T_CHECK = 0x65636865636b;
 
     /// A step record's `STEP_FIELDS` value offsets (`PorRecords.topFields` gives exactly
     /// that many for a record that parsed) into `flat` from `o`: one copy, no index checks
@@ -183,8 +216,13 @@ library PorDeduceRead {
                 continue;
             }
             if (w == COVERED_KEY) cov = v;
-            if (w == PROVENANCE_KEY) prov = v;
-            p = PorCbor.skip(d, v);
+            if (w == PROVENANCE_KEY) {
+                // the last key read: §2 order puts every later key after it, and `fields`
+                // and `covered` (shorter keys) before it
+                prov = v;
+                break;
+            }
+            p = itemEnd(d, v);
         }
         if (!rows) return (false, t); // fields absent
         bool isCov;
@@ -306,6 +344,18 @@ library PorDeduceRead {
         at[6] = p;
     }
 
+    /// The offset after the item at `v` (`PorCbor.skip`'s answer): a short text's (head
+    /// 0x60-0x77: head and bytes) or a one-byte item's (an int 0..23, false, true, null,
+    /// undefined) without the call, any other item by `PorCbor.skip`.
+    function itemEnd(bytes calldata d, uint256 v) internal pure returns (uint256 p) {
+        assembly ("memory-safe") {
+            let hb := byte(0, calldataload(add(d.offset, v)))
+            if lt(sub(hb, 0x60), 24) { p := add(v, sub(hb, 0x5f)) }
+            if or(lt(hb, 24), lt(sub(hb, 0xf4), 4)) { p := add(v, 1) }
+        }
+        if (p == 0) p = PorCbor.skip(d, v); // an item's end is past it: never 0
+    }
+
     /// keccak256 of the text at `pos`, 0 when absent (`pos` 0) or not a text.
     function textHash(bytes calldata d, uint256 pos) internal pure returns (uint256) {
         return pos == 0 ? 0 : uint256(S.textHash(d, pos));
@@ -317,7 +367,7 @@ library PorDeduceRead {
 
     /// The encoded item at `pos`.
     function item(bytes calldata d, uint256 pos) internal pure returns (bytes memory) {
-        return d[pos:PorCbor.skip(d, pos)];
+        return d[pos:itemEnd(d, pos)];
     }
 
     function textOf(bytes calldata d, uint256 pos) internal pure returns (bytes memory) {
@@ -343,7 +393,7 @@ library PorDeduceRead {
     /// The offset after `p` when the bytes of `d` from `p` are the item at `at` (its
     /// length from `at`, hashed in free memory without moving the pointer), else 0.
     function sameAt(bytes calldata d, uint256 p, uint256 at) internal pure returns (uint256) {
-        uint256 len = PorCbor.skip(d, at) - at;
+        uint256 len = itemEnd(d, at) - at;
         if (p + len > d.length) return 0;
         bool same;
         assembly ("memory-safe") {

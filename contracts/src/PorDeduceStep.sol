@@ -81,7 +81,9 @@ library PorDeduceStep {
         uint256 list = base + flat[4 + PorRecords.STEP_EVIDENCE];
         uint256 end = summaryAt(d, list, c);
         if (out.bad || end == 0) return (true, UNEXECUTABLE);
-        bool same = description(d, base + flat[4 + PorRecords.STEP_DESCRIPTION], c, out)
+        // insufficient_evidence decided once, for the description and the output
+        out.insufficient = insufficient(c, out);
+        bool same = description(d, base + flat[4 + PorRecords.STEP_DESCRIPTION], c, !out.insufficient)
             && R.sameBytes(d, base + flat[4 + PorRecords.STEP_OUTPUT], output(d, c, out, list, end));
         return same ? (false, MATCH) : (true, MISMATCH);
     }
@@ -122,7 +124,9 @@ library PorDeduceStep {
     {
         uint256 base = flat[o];
         uint256 rid = S.get(d, base + flat[o + 2 + PorRecords.STEP_INPUTS], uint256(bytes32("requirement_id")) | 14);
-        if (keccak256(R.item(d, rid)) != keccak256(R.item(d, c.s.reqIdPos[i]))) return false;
+        // the item at `rid` is requirement i's id item, byte for byte (`sameAt`: no copies;
+        // `rid` 0 reads the proof's head, a map's, never a text's)
+        if (R.sameAt(d, rid, c.s.reqIdPos[i]) == 0) return false;
         Agg memory a = c.aggs[i];
         (, uint256 n, uint256 q) = PorCbor.container(d, base + flat[o + 2 + PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
         a.ids = new bytes32[](n);
@@ -130,7 +134,7 @@ library PorDeduceStep {
         a.read = new bool[](n);
         for (uint256 j = 0; j < n; j++) {
             (a.idPos[j], a.ids[j]) = (q, S.textHash(d, q));
-            q = PorCbor.skip(d, q);
+            q = R.itemEnd(d, q);
         }
         return true;
     }
@@ -384,7 +388,7 @@ library PorDeduceStep {
         (, uint256 n, uint256 p) = PorCbor.container(d, list, PorCbor.ARRAY);
         for (uint256 j = 0; j < n; j++) {
             mark(a, S.textHash(d, p), out);
-            p = PorCbor.skip(d, p);
+            p = R.itemEnd(d, p);
         }
     }
 
@@ -429,10 +433,10 @@ library PorDeduceStep {
         if (count != n) return 0;
     }
 
-    function description(bytes calldata d, uint256 pos, Ctx memory c, Out memory out) private pure returns (bool) {
+    function description(bytes calldata d, uint256 pos, Ctx memory c, bool decided) private pure returns (bool) {
         bytes memory text = abi.encodePacked(
             "deduce ", R.textOf(d, c.s.predicatePos), " on ", R.textOf(d, c.s.metricPos), ": ",
-            insufficient(c, out) ? "insufficient evidence" : "variables computed"
+            decided ? "variables computed" : "insufficient evidence"
         );
         return PorCbor.isText(d, pos, text);
     }
@@ -452,7 +456,7 @@ library PorDeduceStep {
         pure
         returns (bytes memory o)
     {
-        bool decided = !insufficient(c, out);
+        bool decided = !out.insufficient; // `insufficient`'s answer (`compareStep`)
         bool withNumeric = decided && out.hasNumeric;
         bool withStamp = decided && out.hasStamp;
         uint256 w;

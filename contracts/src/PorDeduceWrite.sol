@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {PorCbor} from "./PorCbor.sol";
+import {PorDeduceRead} from "./PorDeduceRead.sol";
 
 /// @title PorDeduceWrite: `PorDeduceStep.output`'s encoding helpers: each writes at `w`
 /// (memory the caller owns, from the free memory pointer) and returns the offset after.
@@ -17,7 +17,7 @@ library PorDeduceWrite {
 
     /// The encoded item at `pos` of `d` (`PorDeduceRead.item`'s bytes).
     function item(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
-        return span(d, w, pos, PorCbor.skip(d, pos));
+        return span(d, w, pos, PorDeduceRead.itemEnd(d, pos));
     }
 
     /// The bytes of `d` from `pos` to `end`.
