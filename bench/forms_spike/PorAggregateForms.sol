@@ -32,6 +32,7 @@ contract PorAggregateForms {
         uint256 sel; // fields selected
         uint256 used; // bit k: extract k's item is in some field's evidence_ids
         uint256 fbUsed;
+        uint256 tol; // the tolerance aligned to the current numeric field
         uint256[] ext; // extract k: its form
         uint256[] claims; // extract k: its claim count word
         uint256[] vk; // voters of the current field: extract index
@@ -117,6 +118,7 @@ contract PorAggregateForms {
             }
         }
         _put(countSlot, count);
+        o = _put(o, 0); // the output's rest
         o = _description(c, o);
         bool same;
         uint256 agg = c.agg;
@@ -235,7 +237,7 @@ contract PorAggregateForms {
         } else {
             o = _single(c, o, kind, nv, strategy);
         }
-        return _votes(c, o, kind, key, nv);
+        return _put(_votes(c, o, kind, key, nv), 0); // the field's rest
     }
 
     function _voters(Ctx memory c, uint256 kind, bytes32 key) private pure returns (uint256 nv) {
@@ -341,6 +343,7 @@ contract PorAggregateForms {
         o = _put(o, need);
         o = _put(o, most);
         o = _put(o, 0);
+        o = _put(o, 0); // the quorum's rest
         o = _put(o, 0);
         return _put(o, 0);
     }
@@ -362,6 +365,7 @@ contract PorAggregateForms {
         o = _put(o, need);
         o = _put(o, count);
         o = _put(o, 1);
+        o = _put(o, 0); // the quorum's rest
         o = _put(o, count);
         for (uint256 j; j < nv; ++j) {
             if (_agree(c, kind, v, j)) o = _copy(o, c.vc[j] + 64, _tsize(c.vc[j] + 64));
@@ -402,26 +406,31 @@ contract PorAggregateForms {
         return true;
     }
 
-    /// |a - b| <= tolerance, both aligned to the largest scale of the three.
+    /// |a - b| <= tolerance on the field's aligned words (`_numbers`).
     function _within(Ctx memory c, uint256 a, uint256 b) private pure returns (bool) {
-        (, uint256 st, uint256 mt) = _decimal(c.common + 96);
-        uint256 s = st;
-        if (c.scale[a] > s) s = c.scale[a];
-        if (c.scale[b] > s) s = c.scale[b];
-        int256 x = c.num[a] * int256(10 ** (s - c.scale[a]));
-        int256 y = c.num[b] * int256(10 ** (s - c.scale[b]));
-        int256 diff = x > y ? x - y : y - x;
-        return uint256(diff) <= mt * 10 ** (s - st);
+        int256 x = c.num[a];
+        int256 y = c.num[b];
+        return uint256(x > y ? x - y : y - x) <= c.tol;
     }
 
+    /// Each numeric voter's number and the tolerance aligned to the field's largest
+    /// scale (theirs and the tolerance's), as one signed word each (SPEC §12.5.4).
     function _numbers(Ctx memory c, uint256 nv) private pure {
+        (, uint256 st, uint256 mt) = _decimal(c.common + 96);
+        uint256 s = st;
         for (uint256 i; i < nv; ++i) {
             (uint256 p,) = _value(1, c.vc[i]);
             (bool neg, uint256 scale, uint256 mag) = _decimal(p);
             if (mag > uint256(type(int256).max)) revert Unexecutable();
             c.num[i] = neg ? -int256(mag) : int256(mag);
             c.scale[i] = scale;
+            if (scale > s) s = scale;
         }
+        if (s > 76) revert Unexecutable();
+        for (uint256 i; i < nv; ++i) {
+            if (c.scale[i] != s) c.num[i] *= int256(10 ** (s - c.scale[i]));
+        }
+        c.tol = mt * 10 ** (s - st);
     }
 
     function _decimal(uint256 p) private pure returns (bool neg, uint256 scale, uint256 mag) {
@@ -449,6 +458,7 @@ contract PorAggregateForms {
             uint256 e = c.ext[c.vk[i]];
             o = _put(o, _w(e + 64));
             o = _copy(o, e + 160, _tsize(e + 160));
+            o = _put(o, 0); // the vote's rest
         }
         return o;
     }

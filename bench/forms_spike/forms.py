@@ -26,11 +26,15 @@ Layouts (the first word is the form's tag):
 * ``AGGREGATE`` step: ``W(5) H(step_id) T(inputs.requirement_id) W(nP) H(prior)*nP
   W(nE) T(evidence_id)*nE``, then its output: ``T(requirement_id)
   W(strategy) W(covered) W(provenance_ok) W(item_count) W(has last_leaf) W(last_leaf or 0)
-  W(fallback_used) W(nF) field*nF W(nU) T(sources_used)*nU``, then ``T(description)``
+  W(fallback_used) W(nF) field*nF W(nU) T(sources_used)*nU R``, then ``T(description)``
   (last: the executor builds it from counts it knows only after the fields); a field: ``T(key) W(kind)
   W(status) W(candidates) W(fallback_used) W(has value) [V(value)] W(has quorum)
-  [W(required) W(agreeing) W(met)] W(nC) T(claim_id)*nC W(nE) T(evidence_id)*nE
-  W(has votes) [W(nV) (V(value) H(source_id) T(evidence_id))*nV]``;
+  [W(required) W(agreeing) W(met) R] W(nC) T(claim_id)*nC W(nE) T(evidence_id)*nE
+  W(has votes) [W(nV) (V(value) H(source_id) T(evidence_id) R)*nV] R``, where ``R`` (the
+  rest) is ``W(0)``, or SHA-256 of the canonical CBOR of the map's entries the layout does
+  not name (an extra key); the output's ``R`` follows ``sources_used``. ``F`` has no
+  form for a value of the wrong CBOR type (a boolean as 1, a count as a text): a
+  FormProof's case, like an invalid record;
 * ``OTHER``: ``W(6) H(step_id)`` (a stand-in leaf for records the spike gives no form,
   so that the tree has a bundle's size).
 
@@ -46,6 +50,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from por.encoding import encode
 from por.merkle.hashing import leaf_hash
 from por.merkle.tree import inclusion_proof_from_leaf_hashes, root_from_leaf_hashes
 
@@ -153,36 +158,81 @@ def chunk_form(step: Mapping[str, Any]) -> bytes:
                        for s in sources))
 
 
-def _texts(texts: Sequence[str]) -> bytes:
-    return w(len(texts)) + b"".join(t(x) for x in texts)
+def _texts(texts: Any) -> bytes:
+    if not isinstance(texts, list):
+        raise FormError("not a list")
+    return w(len(texts)) + b"".join(t(_str(x)) for x in texts)
+
+
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise FormError(f"not a text: {v!r}")
+    return v
+
+
+def _int(v: Any) -> int:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise FormError(f"not an integer: {v!r}")
+    return v
+
+
+def _bool(v: Any) -> int:
+    if not isinstance(v, bool):
+        raise FormError(f"not a boolean: {v!r}")
+    return int(v)
+
+
+def rest(m: Any, known: tuple[str, ...]) -> bytes:
+    """``W(0)``, or ``SHA-256`` of the canonical CBOR of ``m``'s entries the layout does
+    not name: a committed output with an extra key has a form the recomputation (which
+    writes 0) never gives, so ``F`` stays injective on the outputs the kind writes."""
+    if not isinstance(m, Mapping):
+        raise FormError("not a map")
+    extra = {k: v for k, v in m.items() if k not in known}
+    return hashlib.sha256(encode(extra)).digest() if extra else w(0)
+
+
+FIELD_KEYS = ("key", "kind", "status", "candidates", "fallback_used", "value", "quorum",
+              "claim_ids", "evidence_ids", "votes")
+OUTPUT_KEYS = ("requirement_id", "strategy", "covered", "provenance_ok", "item_count",
+               "last_leaf", "fallback_used", "fields", "sources_used")
 
 
 def _field(f: Mapping[str, Any]) -> bytes:
     kind = f["kind"]
-    out = (t(f["key"]) + w(KINDS[kind]) + w(STATUSES[f["status"]]) + w(f["candidates"])
-           + w(int(f["fallback_used"])))
+    out = (t(_str(f["key"])) + w(KINDS[kind]) + w(STATUSES[f["status"]])
+           + w(_int(f["candidates"])) + w(_bool(f["fallback_used"])))
     out += w(1) + value(kind, f["value"]) if "value" in f else w(0)
     quorum = f.get("quorum")
-    out += (w(1) + w(quorum["required"]) + w(quorum["agreeing"]) + w(int(quorum["met"]))
+    out += (w(1) + w(_int(quorum["required"])) + w(_int(quorum["agreeing"]))
+            + w(_bool(quorum["met"])) + rest(quorum, ("required", "agreeing", "met"))
             if quorum is not None else w(0))
     out += _texts(f["claim_ids"]) + _texts(f["evidence_ids"])
     votes = f.get("votes")
     if votes is None:
-        return out + w(0)
+        return out + w(0) + rest(f, FIELD_KEYS)
+    if not isinstance(votes, list):
+        raise FormError("votes")
     return out + w(1) + w(len(votes)) + b"".join(
-        value(kind, v["value"]) + h(v["source_id"]) + t(v["evidence_id"]) for v in votes)
+        value(kind, v["value"]) + h(_str(v["source_id"])) + t(_str(v["evidence_id"]))
+        + rest(v, ("value", "source_id", "evidence_id")) for v in votes) + rest(f, FIELD_KEYS)
 
 
 def aggregate_form(step: Mapping[str, Any]) -> bytes:
     _kind(step, "aggregate", "aggregate")
     out = step["output"]
+    last = (w(1) + w(_int(out["last_leaf"]))) if "last_leaf" in out else w(0) + w(0)
+    fields = out["fields"]
+    if not isinstance(fields, list):
+        raise FormError("fields")
     return (w(AGGREGATE) + h(step["step_id"]) + t(step["inputs"]["requirement_id"])
             + w(len(step["prior_step_ids"])) + b"".join(h(p) for p in step["prior_step_ids"])
-            + _texts(step["evidence_ids"]) + t(out["requirement_id"]) + w(STRATEGIES[out["strategy"]]) + w(int(out["covered"]))
-            + w(int(out["provenance_ok"])) + w(out["item_count"]) + _last_leaf(out)
-            + w(int(out["fallback_used"])) + w(len(out["fields"]))
-            + b"".join(_field(f) for f in out["fields"]) + _texts(out["sources_used"])
-            + t(step["description"]))
+            + _texts(step["evidence_ids"]) + t(_str(out["requirement_id"]))
+            + w(STRATEGIES[out["strategy"]]) + w(_bool(out["covered"]))
+            + w(_bool(out["provenance_ok"])) + w(_int(out["item_count"])) + last
+            + w(_bool(out["fallback_used"])) + w(len(fields))
+            + b"".join(_field(f) for f in fields) + _texts(out["sources_used"])
+            + rest(out, OUTPUT_KEYS) + t(_str(step["description"])))
 
 
 def other_form(step_id: str) -> bytes:

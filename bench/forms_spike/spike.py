@@ -118,8 +118,8 @@ def compare(chain: Any, bundle: Bundle, index: int) -> tuple[str, str, int]:
         return f"skip:{check_id}", "", 0
     try:
         data = call_data(bundle, index)
-    except (FormError, KeyError, TypeError, ValueError):
-        return "skip:form", "", 0
+    except (FormError, AttributeError, KeyError, TypeError, ValueError):
+        return f"form:{check_id}", "", 0
     answer, gas = chain_answer(chain, data)
     assert won == (check_id == MISMATCH)
     return check_id, answer, gas
