@@ -38,6 +38,7 @@ contract PorAggregateForms {
         uint256[] vk; // voters of the current field: extract index
         uint256[] vc; // voters: claim offset
         uint256[] order; // voters in tie-breaker order (indexes into vk)
+        uint256[] tier; // voters: provenance tier (highest_provenance), else 0
         int256[] num; // numeric voters: signed magnitude
         uint256[] scale; // numeric voters: scale
     }
@@ -145,6 +146,7 @@ contract PorAggregateForms {
         c.vk = new uint256[](n);
         c.vc = new uint256[](n);
         c.order = new uint256[](n);
+        c.tier = new uint256[](n);
         c.num = new int256[](n);
         c.scale = new uint256[](n);
         for (uint256 k; k < n; ++k) {
@@ -240,21 +242,31 @@ contract PorAggregateForms {
         return _put(_votes(c, o, kind, key, nv), 0); // the field's rest
     }
 
+    /// The field's voters: each cited item's first claim with its key and kind.
     function _voters(Ctx memory c, uint256 kind, bytes32 key) private pure returns (uint256 nv) {
-        for (uint256 k; k < c.n; ++k) {
-            uint256 q = c.claims[k];
-            uint256 nc = _w(q);
-            q += 32;
-            for (uint256 j; j < nc; ++j) {
-                uint256 ck = _w(q + 32);
-                if (bytes32(_w(q)) == key && ck == kind) {
-                    c.vk[nv] = k;
-                    c.vc[nv] = q;
-                    ++nv;
-                    break;
+        uint256[] memory claims = c.claims;
+        uint256[] memory vk = c.vk;
+        uint256[] memory vc = c.vc;
+        uint256 n = c.n;
+        assembly ("memory-safe") {
+            for { let k := 0 } lt(k, n) { k := add(k, 1) } {
+                let q := mload(add(claims, shl(5, add(k, 1))))
+                let nc := calldataload(q)
+                q := add(q, 32)
+                for { let j := 0 } lt(j, nc) { j := add(j, 1) } {
+                    let ck := calldataload(add(q, 32))
+                    if and(eq(calldataload(q), key), eq(ck, kind)) {
+                        nv := add(nv, 1)
+                        mstore(add(vk, shl(5, nv)), k)
+                        mstore(add(vc, shl(5, nv)), q)
+                        break
+                    }
+                    let v := add(add(q, 96), and(add(calldataload(add(q, 64)), 31), not(31)))
+                    switch ck
+                    case 1 { q := add(add(v, 32), and(add(and(calldataload(v), 0xffffffff), 31), not(31))) }
+                    case 3 { q := add(add(v, 32), and(add(calldataload(v), 31), not(31))) }
+                    default { q := add(v, 32) }
                 }
-                uint256 v = q + 64 + _tsize(q + 64);
-                q = v + _vsize(ck, v);
             }
         }
     }
@@ -331,10 +343,7 @@ contract PorAggregateForms {
         uint256 most;
         for (uint256 i; i < nv; ++i) {
             uint256 v = c.order[i];
-            uint256 count;
-            for (uint256 j; j < nv; ++j) {
-                if (_agree(c, kind, v, j)) ++count;
-            }
+            uint256 count = _count(c, kind, v, nv);
             if (count > most) most = count;
             if (count >= need) return _group(c, o, kind, nv, v, count, need);
         }
@@ -381,16 +390,46 @@ contract PorAggregateForms {
         return o;
     }
 
+    /// Voters in tie-breaker order: voter order, or highest provenance tier first (stable).
     function _tieOrder(Ctx memory c, uint256 nv) private pure {
+        uint256[] memory order = c.order;
+        uint256[] memory tier = c.tier;
+        uint256[] memory ext = c.ext;
+        uint256[] memory vk = c.vk;
         bool tiers = _w(c.req + 96) == 1;
-        for (uint256 i; i < nv; ++i) {
-            uint256 t = tiers ? _w(c.ext[c.vk[i]] + 96) : 0;
-            uint256 j = i;
-            while (j > 0 && tiers && _w(c.ext[c.vk[c.order[j - 1]]] + 96) < t) {
-                c.order[j] = c.order[j - 1];
-                --j;
+        assembly ("memory-safe") {
+            for { let i := 0 } lt(i, nv) { i := add(i, 1) } {
+                let at := shl(5, add(i, 1))
+                let t := 0
+                if tiers { t := calldataload(add(mload(add(ext, shl(5, add(mload(add(vk, at)), 1)))), 96)) }
+                mstore(add(tier, at), t)
+                let j := i
+                for {} and(gt(j, 0), lt(mload(add(tier, shl(5, add(mload(add(order, shl(5, j))), 1)))), t)) {} {
+                    mstore(add(order, shl(5, add(j, 1))), mload(add(order, shl(5, j))))
+                    j := sub(j, 1)
+                }
+                mstore(add(order, shl(5, add(j, 1))), i)
             }
-            c.order[j] = i;
+        }
+    }
+
+    /// The size of voter v's agreeing group.
+    function _count(Ctx memory c, uint256 kind, uint256 v, uint256 nv) private pure returns (uint256 count) {
+        if (kind != 1) {
+            for (uint256 j; j < nv; ++j) {
+                if (_agree(c, kind, v, j)) ++count;
+            }
+            return count;
+        }
+        int256[] memory num = c.num;
+        uint256 tol = c.tol;
+        assembly ("memory-safe") {
+            let x := mload(add(num, shl(5, add(v, 1))))
+            for { let j := 0 } lt(j, nv) { j := add(j, 1) } {
+                let d := sub(x, mload(add(num, shl(5, add(j, 1)))))
+                if slt(d, 0) { d := sub(0, d) }
+                count := add(count, iszero(gt(d, tol)))
+            }
         }
     }
 
@@ -410,27 +449,42 @@ contract PorAggregateForms {
     function _within(Ctx memory c, uint256 a, uint256 b) private pure returns (bool) {
         int256 x = c.num[a];
         int256 y = c.num[b];
-        return uint256(x > y ? x - y : y - x) <= c.tol;
+        return uint256(x > y ? x - y : y - x) <= c.tol; // |x|, |y| < 2^254: no overflow
     }
 
     /// Each numeric voter's number and the tolerance aligned to the field's largest
-    /// scale (theirs and the tolerance's), as one signed word each (SPEC §12.5.4).
+    /// scale (theirs and the tolerance's), as one signed word each (SPEC §12.5.4); an
+    /// aligned number at or above 2^254 is left out (`Unexecutable`).
     function _numbers(Ctx memory c, uint256 nv) private pure {
         (, uint256 st, uint256 mt) = _decimal(c.common + 96);
         uint256 s = st;
+        uint256 negs;
         for (uint256 i; i < nv; ++i) {
             (uint256 p,) = _value(1, c.vc[i]);
             (bool neg, uint256 scale, uint256 mag) = _decimal(p);
-            if (mag > uint256(type(int256).max)) revert Unexecutable();
-            c.num[i] = neg ? -int256(mag) : int256(mag);
+            c.num[i] = int256(mag); // < 10^76: fits
             c.scale[i] = scale;
+            if (neg) negs |= 1 << i;
             if (scale > s) s = scale;
         }
         if (s > 76) revert Unexecutable();
         for (uint256 i; i < nv; ++i) {
-            if (c.scale[i] != s) c.num[i] *= int256(10 ** (s - c.scale[i]));
+            uint256 aligned = _aligned(uint256(c.num[i]), s - c.scale[i]);
+            c.num[i] = negs >> i & 1 == 1 ? -int256(aligned) : int256(aligned);
         }
-        c.tol = mt * 10 ** (s - st);
+        c.tol = _aligned(mt, s - st);
+    }
+
+    /// mag * 10^k, below 2^254 (else `Unexecutable`).
+    function _aligned(uint256 mag, uint256 k) private pure returns (uint256 r) {
+        bool over;
+        assembly ("memory-safe") {
+            let p := 1
+            for {} k { k := sub(k, 1) } { p := mul(p, 10) }
+            r := mul(mag, p)
+            over := or(iszero(eq(div(r, p), mag)), shr(254, r))
+        }
+        if (over) revert Unexecutable();
     }
 
     function _decimal(uint256 p) private pure returns (bool neg, uint256 scale, uint256 mag) {
@@ -439,8 +493,11 @@ contract PorAggregateForms {
         scale = (head >> 232) & 0x7fffff;
         uint256 len = head & 0xffffffff;
         if (len > 76) revert Unexecutable();
-        for (uint256 i; i < len; ++i) {
-            mag = mag * 10 + (uint8(bytes32(_w(p + 32 + i))[0]) - 48);
+        assembly ("memory-safe") {
+            let q := add(p, 32)
+            for { let i := 0 } lt(i, len) { i := add(i, 1) } {
+                mag := add(mul(mag, 10), sub(byte(0, calldataload(add(q, i))), 48))
+            }
         }
     }
 
