@@ -127,11 +127,14 @@ def differential(chain: Any, forged: int) -> None:
         py, answer, _gas = spike.compare(chain, bundle, index)
         counts["forged", py, answer or "-"] += 1
     print("\ndifferential (python answer -> forms executor answer; skip: python's id is "
-          "neither match nor mismatch; form:: the record has no form, a FormProof's case)")
+          "invalid_record; form:: a record has no form: both a FormProof's case; python "
+          "unexecutable -> match/mismatch: step.bad_prior_output, a cited record malformed "
+          "where its form does not read it, left to that record's own proof)")
     for (case, py, answer), n in sorted(counts.items()):
         print(f"  {case:7} {py:32} {answer:18} {n:>5}")
     bad = sum(n for (_c, py, answer), n in counts.items()
-              if py in (spike.MATCH, spike.MISMATCH) and py != answer)
+              if (py in (spike.MATCH, spike.MISMATCH) or answer == spike.UNEXECUTABLE)
+              and py != answer)
     print(f"  disagreements: {bad}")
 
 

@@ -8,7 +8,8 @@ import {PorMerkle} from "./PorMerkle.sol";
 /// REQUIREMENT, CHUNK, AGGREGATE, then the cited EXTRACT steps in citation order) with
 /// their RFC 9162 paths in the `forms` tree (leaves LH(F)) and that tree's component leaf
 /// path (index 6 of 7) to `porRoot`; recomputes the aggregate step's form by SPEC
-/// §12.5.4 and compares it with the committed one: 0 match, 1 mismatch. A proof whose
+/// §12.5.4 and compares it with the committed one: 0 match, 1 mismatch, 2 unexecutable
+/// (the chunk's `sources` do not name the cited items: step.citation_mismatch). A proof whose
 /// inclusions fail, whose forms have the wrong tags, or whose extract/chunk forms are not
 /// the step's cited ones reverts (the proof is invalid, not the step). Numbers whose
 /// aligned magnitude overflows a word revert `Unexecutable` (the real executor falls back
@@ -64,7 +65,7 @@ contract PorAggregateForms {
             PorMerkle.componentLeafHash(formsRoot, uint64(formsSize)), 6, 7, componentPath
         );
         if (top != porRoot) revert BadInclusion(forms.length);
-        return _recompute(forms) ? 0 : 1;
+        return _recompute(forms);
     }
 
     // ---- calldata words -------------------------------------------------------------
@@ -97,9 +98,9 @@ contract PorAggregateForms {
 
     // ---- the recomputation -----------------------------------------------------------
 
-    function _recompute(bytes[] calldata forms) private view returns (bool) {
+    function _recompute(bytes[] calldata forms) private view returns (uint256) {
         Ctx memory c = _read(forms);
-        if (!_sourcesMatch(c)) return false; // the chunk does not name the cited items
+        if (!_sourcesMatch(c)) return 2; // the chunk does not name the cited items: unexecutable
         uint256 start;
         assembly { start := mload(0x40) }
         uint256 o = _head(c, start);
@@ -131,7 +132,7 @@ contract PorAggregateForms {
                 same := eq(keccak256(start, len), keccak256(o, len))
             }
         }
-        return same;
+        return same ? 0 : 1;
     }
 
     function _read(bytes[] calldata forms) private view returns (Ctx memory c) {

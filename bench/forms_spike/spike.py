@@ -25,7 +25,8 @@ from por.signing.eip712 import keccak256
 
 SOURCE = Path(__file__).with_name("PorAggregateForms.sol")
 SIGNATURE = "execute(bytes32,uint256,bytes32[],bytes[],uint256[],bytes32[][])"
-MATCH, MISMATCH = "one_step.match", "one_step.mismatch"
+MATCH, MISMATCH, UNEXECUTABLE = "one_step.match", "one_step.mismatch", "one_step.unexecutable"
+ANSWERS = (MATCH, MISMATCH, UNEXECUTABLE)
 
 
 def harness() -> Any:
@@ -53,7 +54,7 @@ def call_data(bundle: Bundle, index: int) -> bytes:
 
 
 def chain_answer(chain: Any, data: bytes) -> tuple[str, int]:
-    """(match / mismatch / ``revert``, execution gas) of the executor on ``data``."""
+    """(match / mismatch / unexecutable / ``revert``, execution gas) of the executor."""
     from proof_check_support import message_call
 
     evm, address = chain
@@ -61,7 +62,7 @@ def chain_answer(chain: Any, data: bytes) -> tuple[str, int]:
         out, gas = message_call(evm, address, data)
     except RuntimeError:
         return "revert", 0
-    return (MATCH if int.from_bytes(out, "big") == 0 else MISMATCH), gas
+    return ANSWERS[int.from_bytes(out, "big")], gas
 
 
 def python_answer(bundle: Bundle, index: int) -> tuple[bool, str]:
@@ -110,16 +111,16 @@ def forged(names: tuple[str, ...], per_market: int, seed: int
 
 
 def compare(chain: Any, bundle: Bundle, index: int) -> tuple[str, str, int]:
-    """(Python's answer, the chain's, its gas) on step ``index``; Python's is ``skip:
-    <id>`` where it is neither match nor mismatch (a FormProof's case: the record is not
-    valid, or the citations are wrong) or the forms cannot be built (``skip:form``)."""
+    """(Python's answer, the chain's, its gas) on step ``index``; Python's is ``skip:<id>``
+    where it is none of match, mismatch, unexecutable (``one_step.invalid_record``: a
+    FormProof's case), ``form:<id>`` where a record has no form (a FormProof's case)."""
     won, check_id = python_answer(bundle, index)
-    if check_id not in (MATCH, MISMATCH):
+    if check_id not in ANSWERS:
         return f"skip:{check_id}", "", 0
     try:
         data = call_data(bundle, index)
     except (FormError, AttributeError, KeyError, TypeError, ValueError):
         return f"form:{check_id}", "", 0
     answer, gas = chain_answer(chain, data)
-    assert won == (check_id == MISMATCH)
+    assert won == (check_id != MATCH)
     return check_id, answer, gas
