@@ -77,7 +77,7 @@ class Reader:
 def envelope(data: bytes) -> bytes:
     """The executor's arguments as one CBOR map of byte strings (a forms proof in
     today's envelope, for the §2 reader's price)."""
-    from eth_abi import decode as abi_decode
+    from eth_abi.abi import decode as abi_decode
 
     types = ["bytes32", "uint256", "bytes32[]", "bytes[]", "uint256[]", "bytes32[][]"]
     root, size, top, forms, leaves, paths = abi_decode(types, data[4:])
@@ -86,8 +86,9 @@ def envelope(data: bytes) -> bytes:
                    "paths": [list(p) for p in paths]})
 
 
-def aggregate_row(name: str, chain: Any, reader: Reader, honest: Any, lie: Any,
-                  index: int) -> None:
+def aggregate_row(name: str, chain: Any, reader: Reader, case: tuple[Any, Any, int]
+                  ) -> None:
+    honest, lie, index = case
     print(f"\n{name}")
     for label, bundle in (("honest", honest), ("lie", lie)):
         _won, py = spike.python_answer(bundle, index)
@@ -110,7 +111,7 @@ def aggregate_row(name: str, chain: Any, reader: Reader, honest: Any, lie: Any,
 
 
 def _forms(data: bytes) -> list[bytes]:
-    from eth_abi import decode as abi_decode
+    from eth_abi.abi import decode as abi_decode
 
     types = ["bytes32", "uint256", "bytes32[]", "bytes[]", "uint256[]", "bytes32[][]"]
     return list(abi_decode(types, data[4:])[3])
@@ -164,13 +165,13 @@ def main() -> int:
     reader = Reader()
     honest, lie, index = spike.typical()
     aggregate_row("aggregate, 3 items (gas_steps' lie: forged.aggregate)", chain, reader,
-                  honest, lie, index)
+                  (honest, lie, index))
     big = largest()
     at = steps_of(big, "aggregate")[0]
     big_lie = with_step(big, at, lambda s: output_with(
         s, ("fields", 7, "fallback_used"), lambda v: not v))
     aggregate_row("aggregate at the caps (10 x 8; gas_steps' lie: last field's fallback_used)",
-                  chain, reader, big, big_lie, at)
+                  chain, reader, (big, big_lie, at))
     differential(chain, args.forged)
     if not args.no_caps:
         caps(reader)

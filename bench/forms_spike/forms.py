@@ -27,8 +27,8 @@ Layouts (the first word is the form's tag):
   W(nE) T(evidence_id)*nE``, then its output: ``T(requirement_id)
   W(strategy) W(covered) W(provenance_ok) W(item_count) W(has last_leaf) W(last_leaf or 0)
   W(fallback_used) W(nF) field*nF W(nU) T(sources_used)*nU R``, then ``T(description)``
-  (last: the executor builds it from counts it knows only after the fields); a field: ``T(key) W(kind)
-  W(status) W(candidates) W(fallback_used) W(has value) [V(value)] W(has quorum)
+  (last: the executor builds it from counts it knows only after the fields); a field:
+  ``T(key) W(kind) W(status) W(candidates) W(fallback_used) W(has value) [V(value)] W(has quorum)
   [W(required) W(agreeing) W(met) R] W(nC) T(claim_id)*nC W(nE) T(evidence_id)*nE
   W(has votes) [W(nV) (V(value) H(source_id) T(evidence_id) R)*nV] R``, where ``R`` (the
   rest) is ``W(0)``, or SHA-256 of the canonical CBOR of the map's entries the layout does

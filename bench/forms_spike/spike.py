@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from eth_abi import encode
+from eth_abi.abi import encode
 from forms import FormError, aggregate_leaves, forms_tree
 
 from por.bundle.layout import COMPONENTS, Bundle

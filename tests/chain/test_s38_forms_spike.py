@@ -17,6 +17,7 @@ with every output edit or has no form.
 from __future__ import annotations
 
 import copy
+import functools
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -28,12 +29,12 @@ from scratch_harness import SOLC
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "forms_spike"))
 
-import spike  # noqa: E402
-from forms import FormError, aggregate_form  # noqa: E402
-from proofs import with_step  # noqa: E402
+import spike
+from forms import FormError, aggregate_form
+from proofs import with_step
 
-from por.encoding import decode  # noqa: E402
-from por.scenarios import list_scenarios  # noqa: E402
+from por.encoding import decode
+from por.scenarios import list_scenarios
 
 #: Output edits of scenario 08's aggregate (3 voters, quorum; field 0 selected, field 1
 #: no_quorum): each makes the committed step a lie.
@@ -67,7 +68,7 @@ def _edited(step: Any, path: tuple[Any, ...], edit: Callable[[Any], Any]) -> dic
 
 def _typical_edits() -> list[tuple[str, Any]]:
     honest, _lie, index = spike.typical()
-    return [(name, with_step(honest, index, lambda s, p=path, e=edit: _edited(s, p, e)))
+    return [(name, with_step(honest, index, functools.partial(_edited, path=path, edit=edit)))
             for name, (path, edit) in EDITS.items()]
 
 
