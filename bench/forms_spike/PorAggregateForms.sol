@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorMerkle} from "./PorMerkle.sol";
+import {PorAggregateFormsVote} from "./PorAggregateFormsVote.sol";
 
 /// @title PorAggregateForms: the aggregate re-executed on chain forms (ADR 0017 spike, s38).
 /// @notice Scratch, not deployed: takes the forms of `bench/forms_spike/forms.py` (COMMON,
@@ -14,36 +15,7 @@ import {PorMerkle} from "./PorMerkle.sol";
 /// the step's cited ones reverts (the proof is invalid, not the step). Numbers whose
 /// aligned magnitude overflows a word revert `Unexecutable` (the real executor falls back
 /// to PorDecimal.absDiffLe there; the spike leaves that out).
-contract PorAggregateForms {
-    error BadInclusion(uint256 form);
-    error BadForm(uint256 form);
-    error Unexecutable();
-
-    /// Calldata offsets of the forms and what the recomputation needs from them.
-    struct Ctx {
-        uint256 common;
-        uint256 req;
-        uint256 chunk;
-        uint256 agg;
-        uint256 n; // extract steps
-        uint256 fields; // REQUIREMENT: offset of its first field
-        uint256 nFields;
-        uint256 targets; // REQUIREMENT: offset of its first target hash
-        uint256 nTargets;
-        uint256 sel; // fields selected
-        uint256 used; // bit k: extract k's item is in some field's evidence_ids
-        uint256 fbUsed;
-        uint256 tol; // the tolerance aligned to the current numeric field
-        uint256[] ext; // extract k: its form
-        uint256[] claims; // extract k: its claim count word
-        uint256[] vk; // voters of the current field: extract index
-        uint256[] vc; // voters: claim offset
-        uint256[] order; // voters in tie-breaker order (indexes into vk)
-        uint256[] tier; // voters: provenance tier (highest_provenance), else 0
-        int256[] num; // numeric voters: signed magnitude
-        uint256[] scale; // numeric voters: scale
-    }
-
+contract PorAggregateForms is PorAggregateFormsVote {
     function execute(
         bytes32 porRoot,
         uint256 formsSize,
@@ -67,36 +39,6 @@ contract PorAggregateForms {
         if (top != porRoot) revert BadInclusion(forms.length);
         return _recompute(forms);
     }
-
-    // ---- calldata words -------------------------------------------------------------
-
-    function _w(uint256 p) private pure returns (uint256 v) {
-        assembly { v := calldataload(p) }
-    }
-
-    /// Size of a T at p: its length word and its padded bytes.
-    function _tsize(uint256 p) private pure returns (uint256) {
-        return 32 + ((_w(p) + 31) & ~uint256(31));
-    }
-
-    /// Size of a claim value V of `kind` at p.
-    function _vsize(uint256 kind, uint256 p) private pure returns (uint256) {
-        if (kind == 1) return 32 + (((_w(p) & 0xffffffff) + 31) & ~uint256(31));
-        if (kind == 3) return _tsize(p);
-        return 32;
-    }
-
-    function _copy(uint256 o, uint256 p, uint256 size) private pure returns (uint256) {
-        assembly { calldatacopy(o, p, size) }
-        return o + size;
-    }
-
-    function _put(uint256 o, uint256 v) private pure returns (uint256) {
-        assembly { mstore(o, v) }
-        return o + 32;
-    }
-
-    // ---- the recomputation -----------------------------------------------------------
 
     function _recompute(bytes[] calldata forms) private view returns (uint256) {
         Ctx memory c = _read(forms);
@@ -273,29 +215,13 @@ contract PorAggregateForms {
     }
 
     /// status, candidates, fallback_used false, no value, no quorum, empty lists.
-    function _empty(uint256 o, uint256 status, uint256 candidates, uint256 quorumWords)
-        private
-        pure
-        returns (uint256)
-    {
-        o = _put(o, status);
-        o = _put(o, candidates);
-        o = _put(o, 0);
-        o = _put(o, 0);
-        if (quorumWords == 0) return _put(_put(_put(o, 0), 0), 0);
+    function _empty(uint256 o, uint256 status, uint256 candidates, uint256 quorumWords) private pure returns (uint256) {
+        o = _put4(o, status, candidates, 0, 0);
+        if (quorumWords == 0) return _put(_put2(o, 0, 0), 0);
         return o; // the caller writes the quorum map and the lists
     }
 
-    function _value(uint256 kind, uint256 claim) private pure returns (uint256 p, uint256 size) {
-        p = claim + 64 + _tsize(claim + 64);
-        size = _vsize(kind, p);
-    }
-
-    function _single(Ctx memory c, uint256 o, uint256 kind, uint256 nv, uint256 strategy)
-        private
-        pure
-        returns (uint256)
-    {
+    function _single(Ctx memory c, uint256 o, uint256 kind, uint256 nv, uint256 strategy) private pure returns (uint256) {
         uint256 best;
         bool fb;
         if (strategy == 2) {
@@ -314,26 +240,14 @@ contract PorAggregateForms {
         }
         if (fb) c.fbUsed = 1;
         ++c.sel;
-        o = _put(o, 0);
-        o = _put(o, nv);
-        o = _put(o, fb ? 1 : 0);
-        o = _put(o, 1);
+        o = _put4(o, 0, nv, fb ? 1 : 0, 1);
         (uint256 vp, uint256 vs) = _value(kind, c.vc[best]);
-        o = _copy(o, vp, vs);
-        o = _put(o, 0);
-        o = _put(o, 1);
+        o = _put2(_copy(o, vp, vs), 0, 1);
         o = _copy(o, c.vc[best] + 64, _tsize(c.vc[best] + 64));
         o = _put(o, 1);
         uint256 e = c.ext[c.vk[best]] + 160;
         c.used |= 1 << c.vk[best];
         return _copy(o, e, _tsize(e));
-    }
-
-    function _rank(Ctx memory c, uint256 source) private pure returns (uint256) {
-        for (uint256 i; i < c.nTargets; ++i) {
-            if (_w(c.targets + 32 * i) == source) return i;
-        }
-        return c.nTargets;
     }
 
     function _quorum(Ctx memory c, uint256 o, uint256 kind, uint256 nv) private pure returns (uint256) {
@@ -348,14 +262,8 @@ contract PorAggregateForms {
             if (count > most) most = count;
             if (count >= need) return _group(c, o, kind, nv, v, count, need);
         }
-        o = _empty(o, 3, nv, 1);
-        o = _put(o, 1);
-        o = _put(o, need);
-        o = _put(o, most);
-        o = _put(o, 0);
-        o = _put(o, 0); // the quorum's rest
-        o = _put(o, 0);
-        return _put(o, 0);
+        o = _put4(_empty(o, 3, nv, 1), 1, need, most, 0);
+        return _put(_put2(o, 0, 0), 0); // the quorum's rest, no claim ids, no evidence ids
     }
 
     /// A selected quorum: the chosen voter's value, its agreeing group's ids.
@@ -365,18 +273,10 @@ contract PorAggregateForms {
         returns (uint256)
     {
         ++c.sel;
-        o = _put(o, 0);
-        o = _put(o, nv);
-        o = _put(o, 0);
-        o = _put(o, 1);
+        o = _put4(o, 0, nv, 0, 1);
         (uint256 vp, uint256 vs) = _value(kind, c.vc[v]);
-        o = _copy(o, vp, vs);
-        o = _put(o, 1);
-        o = _put(o, need);
-        o = _put(o, count);
-        o = _put(o, 1);
-        o = _put(o, 0); // the quorum's rest
-        o = _put(o, count);
+        o = _put4(_copy(o, vp, vs), 1, need, count, 1);
+        o = _put2(o, 0, count); // the quorum's rest, the claim ids
         for (uint256 j; j < nv; ++j) {
             if (_agree(c, kind, v, j)) o = _copy(o, c.vc[j] + 64, _tsize(c.vc[j] + 64));
         }
@@ -391,125 +291,9 @@ contract PorAggregateForms {
         return o;
     }
 
-    /// Voters in tie-breaker order: voter order, or highest provenance tier first (stable).
-    function _tieOrder(Ctx memory c, uint256 nv) private pure {
-        uint256[] memory order = c.order;
-        uint256[] memory tier = c.tier;
-        uint256[] memory ext = c.ext;
-        uint256[] memory vk = c.vk;
-        bool tiers = _w(c.req + 96) == 1;
-        assembly ("memory-safe") {
-            for { let i := 0 } lt(i, nv) { i := add(i, 1) } {
-                let at := shl(5, add(i, 1))
-                let t := 0
-                if tiers { t := calldataload(add(mload(add(ext, shl(5, add(mload(add(vk, at)), 1)))), 96)) }
-                mstore(add(tier, at), t)
-                let j := i
-                for {} and(gt(j, 0), lt(mload(add(tier, shl(5, add(mload(add(order, shl(5, j))), 1)))), t)) {} {
-                    mstore(add(order, shl(5, add(j, 1))), mload(add(order, shl(5, j))))
-                    j := sub(j, 1)
-                }
-                mstore(add(order, shl(5, add(j, 1))), i)
-            }
-        }
-    }
-
-    /// The size of voter v's agreeing group.
-    function _count(Ctx memory c, uint256 kind, uint256 v, uint256 nv) private pure returns (uint256 count) {
-        if (kind != 1) {
-            for (uint256 j; j < nv; ++j) {
-                if (_agree(c, kind, v, j)) ++count;
-            }
-            return count;
-        }
-        int256[] memory num = c.num;
-        uint256 tol = c.tol;
-        assembly ("memory-safe") {
-            let x := mload(add(num, shl(5, add(v, 1))))
-            for { let j := 0 } lt(j, nv) { j := add(j, 1) } {
-                let d := sub(x, mload(add(num, shl(5, add(j, 1)))))
-                if slt(d, 0) { d := sub(0, d) }
-                count := add(count, iszero(gt(d, tol)))
-            }
-        }
-    }
-
-    function _agree(Ctx memory c, uint256 kind, uint256 a, uint256 b) private pure returns (bool) {
-        if (a == b) return true;
-        if (kind == 1) return _within(c, a, b);
-        (uint256 pa, uint256 sa) = _value(kind, c.vc[a]);
-        (uint256 pb, uint256 sb) = _value(kind, c.vc[b]);
-        if (sa != sb) return false;
-        for (uint256 i; i < sa; i += 32) {
-            if (_w(pa + i) != _w(pb + i)) return false;
-        }
-        return true;
-    }
-
-    /// |a - b| <= tolerance on the field's aligned words (`_numbers`).
-    function _within(Ctx memory c, uint256 a, uint256 b) private pure returns (bool) {
-        int256 x = c.num[a];
-        int256 y = c.num[b];
-        return uint256(x > y ? x - y : y - x) <= c.tol; // |x|, |y| < 2^254: no overflow
-    }
-
-    /// Each numeric voter's number and the tolerance aligned to the field's largest
-    /// scale (theirs and the tolerance's), as one signed word each (SPEC §12.5.4); an
-    /// aligned number at or above 2^254 is left out (`Unexecutable`).
-    function _numbers(Ctx memory c, uint256 nv) private pure {
-        (, uint256 st, uint256 mt) = _decimal(c.common + 96);
-        uint256 s = st;
-        uint256 negs;
-        for (uint256 i; i < nv; ++i) {
-            (uint256 p,) = _value(1, c.vc[i]);
-            (bool neg, uint256 scale, uint256 mag) = _decimal(p);
-            c.num[i] = int256(mag); // < 10^76: fits
-            c.scale[i] = scale;
-            if (neg) negs |= 1 << i;
-            if (scale > s) s = scale;
-        }
-        if (s > 76) revert Unexecutable();
-        for (uint256 i; i < nv; ++i) {
-            uint256 aligned = _aligned(uint256(c.num[i]), s - c.scale[i]);
-            c.num[i] = negs >> i & 1 == 1 ? -int256(aligned) : int256(aligned);
-        }
-        c.tol = _aligned(mt, s - st);
-    }
-
-    /// mag * 10^k, below 2^254 (else `Unexecutable`).
-    function _aligned(uint256 mag, uint256 k) private pure returns (uint256 r) {
-        bool over;
-        assembly ("memory-safe") {
-            let p := 1
-            for {} k { k := sub(k, 1) } { p := mul(p, 10) }
-            r := mul(mag, p)
-            over := or(iszero(eq(div(r, p), mag)), shr(254, r))
-        }
-        if (over) revert Unexecutable();
-    }
-
-    function _decimal(uint256 p) private pure returns (bool neg, uint256 scale, uint256 mag) {
-        uint256 head = _w(p);
-        neg = head >> 255 == 1;
-        scale = (head >> 232) & 0x7fffff;
-        uint256 len = head & 0xffffffff;
-        if (len > 76) revert Unexecutable();
-        assembly ("memory-safe") {
-            let q := add(p, 32)
-            for { let i := 0 } lt(i, len) { i := add(i, 1) } {
-                mag := add(mul(mag, 10), sub(byte(0, calldataload(add(q, i))), 48))
-            }
-        }
-    }
-
-    function _votes(Ctx memory c, uint256 o, uint256 kind, bytes32 key, uint256 nv)
-        private
-        pure
-        returns (uint256)
-    {
+    function _votes(Ctx memory c, uint256 o, uint256 kind, bytes32 key, uint256 nv) private pure returns (uint256) {
         if (_w(c.common + 64) == 0 || bytes32(_w(c.common + 32)) != key) return _put(o, 0);
-        o = _put(o, 1);
-        o = _put(o, nv);
+        o = _put2(o, 1, nv);
         for (uint256 i; i < nv; ++i) {
             (uint256 vp, uint256 vs) = _value(kind, c.vc[i]);
             o = _copy(o, vp, vs);
