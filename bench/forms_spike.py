@@ -18,9 +18,11 @@ Prints, for the typical aggregate of 3 items (``bench/gas_steps.py``'s class: sc
 * the differential: every fixture market's honest aggregate (match on both sides) and
   ``aggregate_lies.forge``'s lies (``--forged N`` a market);
 * a FormProof's main part: ``checkCbor`` on the largest extract step record and on the
-  PromptSpec of ``bench/largest_gas.py``'s markets at the caps (``--no-caps`` skips).
+  PromptSpec of ``bench/largest_gas.py``'s markets at the caps (``--no-caps`` skips;
+  ``--fill-bytes 1|2|3|4`` their long texts' UTF-8 width, 4 by default).
 
-Usage: ``PYTHONPATH=. python bench/forms_spike.py [--forged N] [--no-caps]``.
+Usage: ``PYTHONPATH=. python bench/forms_spike.py [--forged N] [--no-caps]
+[--fill-bytes W]``.
 Gas is deterministic.
 """
 
@@ -140,9 +142,10 @@ def differential(chain: Any, forged: int) -> None:
 
 
 def caps(reader: Reader) -> None:
-    from largest_shapes import SHAPES, market
+    from largest_shapes import CAPS, SHAPES, market
 
-    print("\nFormProof main part at the caps: checkCbor (the §2 pass) on one record")
+    print("\nFormProof main part at the caps: checkCbor (the §2 pass) on one record "
+          f"(filler {CAPS['fill']!a})")
     for name, shape in SHAPES.items():
         bundle = market(shape)
         extracts = [s for s in bundle.steps
@@ -156,7 +159,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--forged", type=int, default=25, help="lies a fixture market")
     parser.add_argument("--no-caps", action="store_true", help="skip the caps markets")
+    parser.add_argument("--fill-bytes", type=int, choices=(1, 2, 3, 4), default=4,
+                        help="UTF-8 width of the caps markets' filler (bench/largest_gas.py's)")
     args = parser.parse_args()
+    from largest_gas import FILLS
+    from largest_shapes import CAPS
+
+    CAPS["fill"] = FILLS[args.fill_bytes]
     from bundle_edits import steps_of
     from gas_aggregate import largest
     from proofs import output_with, with_step
