@@ -105,22 +105,28 @@ library PorCheckKeys {
                 let l := byte(0, mload(q))
                 r := and(or(shl(248, or(0x60, l)), and(mload(q), shr(8, not(0)))), not(shr(shl(3, add(1, l)), not(0))))
             }
-            // PorCbor.skip's walk (iterative: a counter of items left)
+            // PorCbor.skip's walk (iterative: a counter of items left); a short text
+            // (a one-byte head: most keys and many values) stepped over first
             function skipAt(b, from) -> r {
                 r := from
                 for { let left := 1 } left { left := sub(left, 1) } {
                     let ib := byte(0, calldataload(add(b, r)))
-                    let major := shr(5, ib)
-                    let arg := and(ib, 31)
                     r := add(r, 1)
+                    if lt(sub(ib, 0x60), 24) {
+                        r := add(r, sub(ib, 0x60))
+                        continue
+                    }
+                    let arg := and(ib, 31)
                     if gt(arg, 23) {
                         let width := shl(sub(arg, 24), 1)
                         arg := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
                         r := add(r, width)
                     }
-                    if or(eq(major, 2), eq(major, 3)) { r := add(r, arg) }
-                    if eq(major, 4) { left := add(left, arg) }
-                    if eq(major, 5) { left := add(left, shl(1, arg)) }
+                    // shr(6, ib): 1 for majors 2 and 3 (their bytes), 2 for 4 and 5 (their
+                    // items: a map's twice its count)
+                    switch shr(6, ib)
+                    case 1 { r := add(r, arg) }
+                    case 2 { left := add(left, shl(and(shr(5, ib), 1), arg)) }
                 }
             }
             let k := add(keys, 32)
