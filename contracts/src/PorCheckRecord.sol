@@ -155,14 +155,27 @@ library PorCheckStepGroups {
         returns (uint256 claims)
     {
         for (uint256 i = 0; i < items.length; i++) {
-            if (items[i].reasons != 0) continue;
-            claims += items[i].nClaims;
-            for (uint256 k = 0; k < items[i].nClaims; k++) {
-                uint256 c = items[i].refs[k << 1]; // the claim as checked when read
-                uint8 kind = uint8(c);
-                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) {
-                    fold(d, s, c, items[i].refs[k << 1 | 1], items[i].eid);
+            PorCheckStep.Item memory it = items[i];
+            if (it.reasons != 0) continue;
+            claims += it.nClaims;
+            // refs: two words a claim (its ref word, the claim as checked when read, then
+            // its packed number), walked by their memory position
+            uint256[] memory refs = it.refs;
+            uint256 q;
+            uint256 e = it.nClaims << 6;
+            assembly ("memory-safe") {
+                q := add(refs, 0x20)
+                e := add(q, e)
+            }
+            for (; q < e; q += 0x40) {
+                uint256 c;
+                uint256 num;
+                assembly ("memory-safe") {
+                    c := mload(q)
+                    num := mload(add(q, 0x20))
                 }
+                uint8 kind = uint8(c);
+                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, c, num, it.eid);
             }
         }
     }

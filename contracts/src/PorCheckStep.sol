@@ -130,8 +130,9 @@ library PorCheckStep {
         uint256 skip
     ) private pure returns (bool ok, Item[] memory items) {
         items = new Item[](n);
+        uint256[] memory f = new uint256[](5); // the walks' buffer, shared by the items
         for (uint256 k = 0; k < n; k++) {
-            (ok, items[k]) = readExtract(d, leaves[first + k], records[first + k], e, rid, skip);
+            (ok, items[k]) = readExtract(d, leaves[first + k], records[first + k], e, rid, skip, f);
             if (!ok) return (false, items);
             e = PorCbor.skip(d, e);
         }
@@ -164,15 +165,18 @@ library PorCheckStep {
     /// well-typed (step_io.read_card, read_extract); the output walked once. Its keys are
     /// read in place where they are those an extract output is written with (`card`
     /// first, `claims` next, `ids`), else found by `PorCheckKeys`' walk (extra keys are
-    /// allowed): the same positions either way.
-    function readExtract(bytes calldata d, uint256 b, uint256[] memory at, uint256 eid, uint256 rid, uint256 skip)
-        private
-        pure
-        returns (bool ok, Item memory it)
-    {
+    /// allowed): the same positions either way. `f`: a buffer of five words.
+    function readExtract(
+        bytes calldata d,
+        uint256 b,
+        uint256[] memory at,
+        uint256 eid,
+        uint256 rid,
+        uint256 skip,
+        uint256[] memory f
+    ) private pure returns (bool ok, Item memory it) {
         it.eid = eid;
         it.stepId = b + at[PorRecords.STEP_ID];
-        uint256[] memory f = new uint256[](5);
         bool claimsOk;
         uint256 end;
         {
