@@ -326,7 +326,6 @@ library PorCheckStep {
         }
     }
 
-
     /// The extract step cites exactly `eid` and its output's evidence_id (at `own`) and
     /// requirement_id (at `req`) are texts naming `eid` and R.
     function names(bytes calldata d, uint256 evidence, uint256 own, uint256 req, uint256 eid, uint256 rid) private pure returns (bool) {
