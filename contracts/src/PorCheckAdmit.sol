@@ -65,10 +65,16 @@ library PorCheckAdmit {
 
     /// SPEC §12.4: empty or made only of the 25 White_Space code points.
     function blank(bytes calldata d, uint256 sid) private pure returns (bool) {
+        // a short text whose first byte is printable ASCII (0x21..0x7e) is not white
+        // space: most ids (one word read, before the text is located)
+        bool printable;
+        assembly ("memory-safe") {
+            let w := calldataload(add(d.offset, sid))
+            printable := and(lt(sub(byte(0, w), 0x61), 23), lt(sub(byte(1, w), 0x21), 0x5e))
+        }
+        if (printable) return false;
         (, uint256 i, uint256 len) = PorCbor.str(d, sid, PorCbor.TEXT);
         uint256 e = i + len;
-        // a first byte that is printable ASCII (0x21..0x7e) is not white space: most ids
-        if (len != 0 && uint8(d[i]) > 0x20 && uint8(d[i]) < 0x7f) return false;
         while (i < e) {
             uint256 c = uint8(d[i]);
             uint256 cp;

@@ -32,7 +32,7 @@ contract PorCheckExec {
         if (kind != KIND) revert PorOneStepCheck.CourtPath(kind);
         // The PromptSpec leaf's §2 check (SPEC §14.8, `PorOneStepCheck.checkKind`'s), its
         // top-level offsets kept; the fields read are checked where they are read.
-        (bool specOk, uint256[] memory top) = PorCheckKeys.specTop(proof, parts.all[1], PorCheckSpec.TOP_KEYS);
+        (bool specOk, uint256[] memory top) = PorCheckKeys.specTop(proof, parts.all[1], PorCheckSpec.TOP_KEYS, 4);
         if (!specOk) return (true, PorCheckStep.INVALID_RECORD, porRoot);
         (uint256 fault, PorCheckSpec.Spec memory spec) =
             top.length != 0 ? PorCheckSpec.readSpecAt(proof, parts, at, top) : PorCheckSpec.readSpec(proof, parts, at);

@@ -105,22 +105,28 @@ library PorCheckKeys {
                 let l := byte(0, mload(q))
                 r := and(or(shl(248, or(0x60, l)), and(mload(q), shr(8, not(0)))), not(shr(shl(3, add(1, l)), not(0))))
             }
-            // PorCbor.skip's walk (iterative: a counter of items left)
+            // PorCbor.skip's walk (iterative: a counter of items left); a short text
+            // (a one-byte head: most keys and many values) stepped over first
             function skipAt(b, from) -> r {
                 r := from
                 for { let left := 1 } left { left := sub(left, 1) } {
                     let ib := byte(0, calldataload(add(b, r)))
-                    let major := shr(5, ib)
-                    let arg := and(ib, 31)
                     r := add(r, 1)
+                    if lt(sub(ib, 0x60), 24) {
+                        r := add(r, sub(ib, 0x60))
+                        continue
+                    }
+                    let arg := and(ib, 31)
                     if gt(arg, 23) {
                         let width := shl(sub(arg, 24), 1)
                         arg := shr(sub(256, shl(3, width)), calldataload(add(b, r)))
                         r := add(r, width)
                     }
-                    if or(eq(major, 2), eq(major, 3)) { r := add(r, arg) }
-                    if eq(major, 4) { left := add(left, arg) }
-                    if eq(major, 5) { left := add(left, shl(1, arg)) }
+                    // shr(6, ib): 1 for majors 2 and 3 (their bytes), 2 for 4 and 5 (their
+                    // items: a map's twice its count)
+                    switch shr(6, ib)
+                    case 1 { r := add(r, arg) }
+                    case 2 { left := add(left, shl(and(shr(5, ib), 1), arg)) }
                 }
             }
             let k := add(keys, 32)
@@ -177,10 +183,10 @@ library PorCheckKeys {
 
     /// The PromptSpec leaf `spec` passes the §2 reader (`PorOneStepCheck.specIsCbor`'s
     /// check, by `PorCborTop.checkTop`'s one pass) and the values of its top-level `keys`
-    /// (packed as for `find`, at most 23 bytes each): absolute offsets in `d`, 0 for a key
+    /// (packed as for `find`, at most 23 bytes each; `n` of them): absolute offsets in `d`, 0 for a key
     /// absent; `top` empty when the reader kept no offsets (a map of more than
     /// `PorCbor.TOP_ITEMS` items: the caller walks it).
-    function specTop(bytes calldata d, PorInclusion.Part memory spec, bytes memory keys)
+    function specTop(bytes calldata d, PorInclusion.Part memory spec, bytes memory keys, uint256 n)
         internal
         pure
         returns (bool ok, uint256[] memory top)
@@ -189,8 +195,6 @@ library PorCheckKeys {
         (bytes32 err,, uint256[] memory offsets,) = PorCborTop.checkTop(d[base:base + spec.leafLength]);
         if (err != 0) return (false, top);
         if (offsets.length == 0) return (true, top);
-        uint256 n = 0;
-        for (uint256 q = 0; q < keys.length; q += 1 + uint8(keys[q])) n++;
         top = new uint256[](n);
         uint256 cbase;
         assembly ("memory-safe") {
@@ -202,7 +206,9 @@ library PorCheckKeys {
 
     /// `specTop`'s search: each packed key of `keys` among the keys at even places of
     /// `offsets` (of the leaf at calldata `cbase`, offset `base` in `d`), its value's
-    /// offset plus `base` into `top`.
+    /// offset plus `base` into `top`. One merge: both lists are in their encodings' order
+    /// (SPEC §2 rule 2), a key compared as one word (a short text key masked to its
+    /// encoding; any other's first byte decides against a wanted key's).
     function lookup(uint256 cbase, uint256 base, uint256[] memory offsets, bytes memory keys, uint256[] memory top)
         private
         pure
@@ -211,14 +217,20 @@ library PorCheckKeys {
             let at := add(top, 32)
             let end := add(add(keys, 32), mload(keys))
             let last := add(offsets, shl(5, mload(offsets)))
+            let o := add(offsets, 32)
             for { let q := add(keys, 32) } lt(q, end) { q := add(q, add(1, byte(0, mload(q)))) } {
                 let l := byte(0, mload(q))
-                let mask := not(shr(shl(3, add(1, l)), not(0)))
-                let want := and(or(shl(248, or(0x60, l)), and(mload(q), shr(8, not(0)))), mask)
-                // keys at even places of `offsets`, each value after its key
-                for { let o := add(offsets, 32) } lt(o, last) { o := add(o, 64) } {
-                    if eq(and(calldataload(add(cbase, mload(o))), mask), want) {
-                        mstore(at, add(base, mload(add(o, 32))))
+                let want := and(or(shl(248, or(0x60, l)), and(mload(q), shr(8, not(0)))), not(shr(shl(3, add(1, l)), not(0))))
+                // keys before `want` passed over; a key equal to it taken
+                for {} lt(o, last) { o := add(o, 64) } {
+                    let w := calldataload(add(cbase, mload(o)))
+                    let h := byte(0, w)
+                    if lt(sub(h, 0x60), 0x18) { w := and(w, not(shr(shl(3, sub(h, 0x5f)), not(0)))) }
+                    if iszero(lt(w, want)) {
+                        if eq(w, want) {
+                            mstore(at, add(base, mload(add(o, 32))))
+                            o := add(o, 64)
+                        }
                         break
                     }
                 }

@@ -155,14 +155,27 @@ library PorCheckStepGroups {
         returns (uint256 claims)
     {
         for (uint256 i = 0; i < items.length; i++) {
-            if (items[i].reasons != 0) continue;
-            claims += items[i].nClaims;
-            for (uint256 k = 0; k < items[i].nClaims; k++) {
-                uint256 c = items[i].refs[k << 1]; // the claim as checked when read
-                uint8 kind = uint8(c);
-                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) {
-                    fold(d, s, c, items[i].refs[k << 1 | 1], items[i].eid);
+            PorCheckStep.Item memory it = items[i];
+            if (it.reasons != 0) continue;
+            claims += it.nClaims;
+            // refs: two words a claim (its ref word, the claim as checked when read, then
+            // its packed number), walked by their memory position
+            uint256[] memory refs = it.refs;
+            uint256 q;
+            uint256 e = it.nClaims << 6;
+            assembly ("memory-safe") {
+                q := add(refs, 0x20)
+                e := add(q, e)
+            }
+            for (; q < e; q += 0x40) {
+                uint256 c;
+                uint256 num;
+                assembly ("memory-safe") {
+                    c := mload(q)
+                    num := mload(add(q, 0x20))
                 }
+                uint8 kind = uint8(c);
+                if (kind == PorCheckStep.NUMERIC || kind == PorCheckStep.BOOLEAN) fold(d, s, c, num, it.eid);
             }
         }
     }
@@ -236,22 +249,42 @@ library PorCheckStepGroups {
         internal
         pure
     {
-        bytes32[] memory named = new bytes32[](s.sourceCount + items.length);
-        // P's entries' source_ids as `PorCheckState.read` hashed them
-        for (uint256 i = 0; i < s.sourceCount; i++) named[i] = s.sourceTags[i];
+        // the source_ids named so far (hashes): P's entries' as `PorCheckState.read` hashed
+        // them, then each added item's, in memory allocated here (`textHash` hashes in
+        // scratch memory past the free pointer)
+        bytes32[] memory tags = s.sourceTags;
         uint256 n = s.sourceCount;
-        bool[] memory add = new bool[](items.length);
+        uint256 named;
+        uint256 room = items.length;
+        assembly ("memory-safe") {
+            named := mload(0x40)
+            mcopy(named, add(tags, 0x20), shl(5, n))
+            mstore(0x40, add(named, shl(5, add(n, room))))
+        }
+        uint256 adds = 0; // bit i: item i adds an entry (items.length <= K)
         for (uint256 i = 0; i < items.length; i++) {
             if (items[i].reasons != 0) continue;
             bytes32 h = PorCheckState.textHash(d, items[i].sid);
-            bool seen = false;
-            for (uint256 j = 0; j < n && !seen; j++) seen = named[j] == h;
-            if (!seen) (named[n++], add[i]) = (h, true);
+            bool seen;
+            assembly ("memory-safe") {
+                let e := add(named, shl(5, n))
+                for { let q := named } lt(q, e) { q := add(q, 0x20) } {
+                    if eq(mload(q), h) {
+                        seen := 1
+                        break
+                    }
+                }
+                if iszero(seen) {
+                    mstore(e, h)
+                    n := add(n, 1)
+                }
+            }
+            if (!seen) adds |= 1 << i;
         }
         PorCheckWrite.head(w, PorCbor.ARRAY, n);
         PorCheckWrite.copy(w, d, s.sources, s.sourcesEnd);
         for (uint256 i = 0; i < items.length; i++) {
-            if (!add[i]) continue;
+            if (adds & (1 << i) == 0) continue;
             PorCheckWrite.word(w, 0xa367737465705f69640000000000000000000000000000000000000000000000, 9); // map(3), "step_id"
             PorCheckWrite.item(w, d, items[i].stepId);
             PorCheckWrite.word(w, 0x69736f757263655f696400000000000000000000000000000000000000000000, 10); // "source_id"

@@ -44,7 +44,7 @@ library PorCheckStep {
         uint256 stepId;
         uint256 claims; // first claim
         uint256 nClaims;
-        uint256[] refs; // each claim as read: `ref(kind, key, value, claim_id)` positions, then its packed number (`PorCheckClaim.number`, else 0)
+        uint256[] refs; // each claim as read: its `ref` word (`claimTo`), then its packed number (`PorCheckClaim.number`, else 0)
         uint256 observed; // a uint item: the claim's value or the card's retrieved_at
         bool fromClaim;
         uint256 reasons; // bits, SPEC §12.2's order
@@ -131,8 +131,9 @@ library PorCheckStep {
         uint256 skip
     ) private pure returns (bool ok, Item[] memory items) {
         items = new Item[](n);
+        uint256[] memory f = new uint256[](5); // the walks' buffer, shared by the items
         for (uint256 k = 0; k < n; k++) {
-            (ok, items[k]) = readExtract(d, leaves[first + k], records[first + k], e, rid, skip);
+            (ok, items[k]) = readExtract(d, leaves[first + k], records[first + k], e, rid, skip, f);
             if (!ok) return (false, items);
             e = PorCbor.skip(d, e);
         }
@@ -165,15 +166,18 @@ library PorCheckStep {
     /// well-typed (step_io.read_card, read_extract); the output walked once. Its keys are
     /// read in place where they are those an extract output is written with (`card`
     /// first, `claims` next, `ids`), else found by `PorCheckKeys`' walk (extra keys are
-    /// allowed): the same positions either way.
-    function readExtract(bytes calldata d, uint256 b, uint256[] memory at, uint256 eid, uint256 rid, uint256 skip)
-        private
-        pure
-        returns (bool ok, Item memory it)
-    {
+    /// allowed): the same positions either way. `f`: a buffer of five words.
+    function readExtract(
+        bytes calldata d,
+        uint256 b,
+        uint256[] memory at,
+        uint256 eid,
+        uint256 rid,
+        uint256 skip,
+        uint256[] memory f
+    ) private pure returns (bool ok, Item memory it) {
         it.eid = eid;
         it.stepId = b + at[PorRecords.STEP_ID];
-        uint256[] memory f = new uint256[](5);
         bool claimsOk;
         uint256 end;
         {
@@ -284,24 +288,43 @@ library PorCheckStep {
         if (claims == 0) return (false, 0);
         (ok, it.nClaims, it.claims) = PorCbor.container(d, claims, PorCbor.ARRAY);
         if (!ok) return (false, 0);
-        it.refs = new uint256[](it.nClaims << 1); // bounded by the leaf's size: a claim is at least one byte
+        uint256[] memory refs = new uint256[](it.nClaims << 1); // bounded by the leaf's size: a claim is at least one byte
+        it.refs = refs;
         end = it.claims;
+        // refs[2i], refs[2i + 1] written in place (`q` their memory word)
+        uint256 q;
+        assembly ("memory-safe") {
+            q := add(refs, 0x20)
+        }
         for (uint256 i = 0; ok && i < it.nClaims; i++) {
             uint8 kindOf;
             uint256 next;
-            (ok, kindOf, next, it.refs[i << 1 | 1]) = PorCheckClaim.claim(d, end, f);
-            it.refs[i << 1] = ref(kindOf, f[0], f[3], f[4]);
+            (ok, kindOf, next) = claimTo(d, end, f, q);
             if (ok && kindOf == TIMESTAMP && !it.fromClaim) {
                 if (skip == 0 || !PorText.sameText(d, f[0], skip)) (it.observed, it.fromClaim) = (f[3], true);
             }
             end = next != 0 ? next : PorCbor.skip(d, end);
+            q += 0x40;
         }
     }
 
-    /// A claim's kind and its key, value and claim_id positions in one word (a position
-    /// is below 2^80: the proof is calldata).
-    function ref(uint8 kind, uint256 key, uint256 value, uint256 claimId) internal pure returns (uint256) {
-        return uint256(kind) | key << 16 | value << 96 | claimId << 176;
+    /// `PorCheckClaim.claim(d, p, f)`, its `ref` word (its kind and its key, value and
+    /// claim_id positions: kind | key << 16 | value << 96 | claim_id << 176, a position
+    /// below 2^80 as the proof is calldata) and packed number written to memory at `q` and
+    /// `q + 32` (an item's `refs[2i]`, `refs[2i + 1]`).
+    function claimTo(bytes calldata d, uint256 p, uint256[] memory f, uint256 q)
+        private
+        pure
+        returns (bool ok, uint8 kindOf, uint256 next)
+    {
+        uint256 num;
+        (ok, kindOf, next, num) = PorCheckClaim.claim(d, p, f);
+        assembly ("memory-safe") {
+            // ref(kindOf, f[0], f[3], f[4])
+            let r := or(shl(16, mload(add(f, 0x20))), or(shl(96, mload(add(f, 0x80))), shl(176, mload(add(f, 0xa0)))))
+            mstore(q, or(kindOf, r))
+            mstore(add(q, 0x20), num)
+        }
     }
 
     /// The extract step cites exactly `eid` and its output's evidence_id (at `own`) and
