@@ -213,6 +213,58 @@ library PorAggregateEntries {
         }
     }
 
+    /// The extract card at `p` of a checked document read in one straight pass
+    /// (`step_io.read_card`): a map of exactly source_id, status_code, retrieved_at,
+    /// confidence_bps and provenance_tier (their §2 order), source_id a text, the others
+    /// integers in 100..599, 0..2^63-1, 0..10000 and 0..3. (ok, source_id's value offset,
+    /// the tier, the offset after the card); past the first difference the answer is
+    /// false whatever else is read.
+    function card(bytes calldata d, uint256 p)
+        internal
+        pure
+        returns (bool ok, uint256 src, uint256 tier, uint256 next)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            // the head at q: (its head byte, its argument, the offset after it)
+            function hd(base, q) -> hb, a, r {
+                hb := byte(0, calldataload(add(base, q)))
+                a := and(hb, 31)
+                r := add(q, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    a := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
+                    r := add(r, width)
+                }
+            }
+            // a5, then "source_id" (its head and 9 bytes)
+            ok := and(
+                eq(byte(0, calldataload(add(b, p))), 0xa5),
+                eq(shr(176, calldataload(add(b, add(p, 1)))), 0x69736f757263655f6964)
+            )
+            src := add(p, 11)
+            let hb, a, r := hd(b, src)
+            ok := and(ok, eq(shr(5, hb), 3)) // a text: its bytes skipped
+            r := add(r, a)
+            // "status_code" (12 bytes), an integer in 100..599
+            ok := and(ok, eq(shr(160, calldataload(add(b, r))), 0x6b7374617475735f636f6465))
+            hb, a, r := hd(b, add(r, 12))
+            ok := and(ok, and(lt(hb, 0x20), and(iszero(lt(a, 100)), iszero(gt(a, 599)))))
+            // "retrieved_at" (13 bytes), an integer in 0..2^63-1
+            ok := and(ok, eq(shr(152, calldataload(add(b, r))), 0x6c7265747269657665645f6174))
+            hb, a, r := hd(b, add(r, 13))
+            ok := and(ok, and(lt(hb, 0x20), iszero(gt(a, 0x7fffffffffffffff))))
+            // "confidence_bps" (15 bytes), an integer in 0..10000
+            ok := and(ok, eq(shr(136, calldataload(add(b, r))), 0x6e636f6e666964656e63655f627073))
+            hb, a, r := hd(b, add(r, 15))
+            ok := and(ok, and(lt(hb, 0x20), iszero(gt(a, 10000))))
+            // "provenance_tier" (16 bytes), an integer in 0..3
+            ok := and(ok, eq(shr(128, calldataload(add(b, r))), 0x6f70726f76656e616e63655f74696572))
+            hb, tier, next := hd(b, add(r, 16))
+            ok := and(ok, and(lt(hb, 0x20), lt(tier, 4)))
+        }
+    }
+
     /// `PorCborKeys.walk` with the keys sought given as their encodings' values (`want[0..n)`,
     /// n <= 6: a text's head, then its bytes, as one number; each under 24 bytes) in
     /// strictly ascending order. A checked document's map keys are texts in strictly
