@@ -145,32 +145,32 @@ library PorAggregateChunk {
         bytes32[] memory named = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             bool ok;
-            (ok, named[i]) = group(d, p);
+            (ok, named[i], p) = group(d, p);
             if (!ok) return (false, 0);
-            p = PorCbor.skip(d, p);
         }
         return (!R.repeats(named), p);
     }
 
-    /// One group: (well formed, keccak256 of its kind's and key's hashes). Its keys are
-    /// exactly NUMERIC_KEYS (kind `numeric`), BOOLEAN_OTHER_KEYS or BOOLEAN_KEYS (kind
-    /// `boolean`), key and kind texts, claim_count at least 1 (`PorCborKeys.exact`).
-    function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32) {
-        (bool ok, uint256[5] memory e,) = K.exact(d, g, [KEY, MAX, MIN, KIND, CLAIM_COUNT], 5, 9);
+    /// One group: (well formed, keccak256 of its kind's and key's hashes, the offset after
+    /// it: the end of the key walk that matched). Its keys are exactly NUMERIC_KEYS (kind
+    /// `numeric`), BOOLEAN_OTHER_KEYS or BOOLEAN_KEYS (kind `boolean`), key and kind texts,
+    /// claim_count at least 1 (`PorCborKeys.exact`).
+    function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32, uint256) {
+        (bool ok, uint256[5] memory e, uint256 next) = K.exact(d, g, [KEY, MAX, MIN, KIND, CLAIM_COUNT], 5, 9);
         if (ok && PorCbor.isText(d, e[3], "numeric")) {
             ok = count(d, e[4], 1) && ref(d, e[1], R.NUMERIC) && ref(d, e[2], R.NUMERIC);
-            return (ok, named(d, e[3], e[0]));
+            return (ok, named(d, e[3], e[0]), next);
         }
         bool other = true;
-        (ok, e,) = K.exact(d, g, [KEY, KIND, FIRST, OTHER, CLAIM_COUNT], 5, 3);
+        (ok, e, next) = K.exact(d, g, [KEY, KIND, FIRST, OTHER, CLAIM_COUNT], 5, 3);
         if (!ok) (ok, e, other) = (true, e, false);
-        if (!other) (ok, e,) = K.exact(d, g, [KEY, KIND, FIRST, CLAIM_COUNT, 0], 4, 3);
+        if (!other) (ok, e, next) = K.exact(d, g, [KEY, KIND, FIRST, CLAIM_COUNT, 0], 4, 3);
         if (!ok || !PorCbor.isText(d, e[1], "boolean") || !count(d, e[other ? 4 : 3], 1) || !ref(d, e[2], R.BOOLEAN)) {
-            return (false, 0);
+            return (false, 0, 0);
         }
-        if (!other) return (true, named(d, e[1], e[0]));
+        if (!other) return (true, named(d, e[1], e[0]), next);
         // other: a reference whose value is not first's.
-        return (ref(d, e[3], R.BOOLEAN) && d[refValue(d, e[3])] != d[refValue(d, e[2])], named(d, e[1], e[0]));
+        return (ref(d, e[3], R.BOOLEAN) && d[refValue(d, e[3])] != d[refValue(d, e[2])], named(d, e[1], e[0]), next);
     }
 
     /// keccak256 of a group's kind's and key's hashes.

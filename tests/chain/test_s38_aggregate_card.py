@@ -1,0 +1,94 @@
+"""The extract card read in one straight pass (ADR 0013 "Addendum (s38, agg8)") agrees
+with ``por check-proof``.
+
+``PorAggregateEntries.card`` reads a cited extract step's ``output.card`` without a key
+walk: the map head (exactly five entries), each key's bytes compared in its §2 place,
+source_id a text, the four integers in range (``step_io.CARD_RANGES``) read from their
+heads; ``PorAggregateRead.next`` reads ``card`` and ``claims`` in place when each is the
+next entry's key. New ways to be wrong: a bound off by one (99/100, 599/600, 2^63-1/2^63,
+10000/10001, 3/4, at every head width), a value of another major type (a negative
+integer, a text, a bool, a byte string, containers), a card key missing,
+renamed one byte off or added, a card of another shape, and output keys sorting between
+``card`` and ``claims``. Each edit is written into one cited extract step, the aggregate
+recomputed from it (lost) or left: the chain and Python must agree every time.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import pytest
+from aggregate_lies import aggregates, rewrite
+from bundle_edits import honest, recommit
+from exec_support import ExecChecker
+
+from por.bundle.layout import Bundle
+from por.encoding import decode, encode
+
+COUNTS: Counter[str] = Counter()
+_CHAIN = ExecChecker("PorAggregateExec")
+
+CARD = ["source_id", "status_code", "retrieved_at", "confidence_bps", "provenance_tier"]
+#: Values of another type than an integer (or a text, for source_id).
+OTHER: list[Any] = [-1, -200, "200", True, False, b"\x01", [], [200], {}, {"a": 1}]
+#: Per integer key: values at and past its bounds, and at each head width.
+EDGES: dict[str, list[Any]] = {
+    "status_code": [0, 23, 24, 99, 100, 255, 256, 599, 600, 65535, 65536, 2**32, 2**63],
+    "retrieved_at": [0, 23, 24, 255, 256, 65536, 2**32, 2**63 - 1, 2**63, 2**64 - 1],
+    "confidence_bps": [0, 23, 24, 255, 256, 9999, 10000, 10001, 65536, 2**32],
+    "provenance_tier": [0, 1, 2, 3, 4, 23, 24, 256, 2**32],
+}
+
+
+def _cases() -> list[tuple[str, Any]]:
+    """(name, edit of one output) pairs."""
+    cases: list[tuple[str, Any]] = []
+
+    def setter(key: str, value: Any) -> Any:
+        return lambda out: out["card"].__setitem__(key, value)
+
+    for key in CARD:
+        for value in EDGES.get(key, ["", "x" * 23, "x" * 24, "é" * 40]) + OTHER:
+            cases.append((f"{key}={value!r}"[:60], setter(key, value)))
+        cases.append((f"pop.{key}", lambda out, k=key: out["card"].pop(k)))
+        for near in (key[:-1] + chr(ord(key[-1]) - 1), key[:-1] + chr(ord(key[-1]) + 1), key + "_",
+                     key[:-1]):
+            def rename(out: dict[str, Any], k: str = key, n: str = near) -> None:
+                out["card"][n] = out["card"].pop(k)
+            cases.append((f"rename.{key}.{near}", rename))
+    for extra in ("a", "source_ic", "source_ie", "status_cod", "zz", "z" * 30):
+        cases.append((f"extra.{extra}", lambda out, x=extra: out["card"].__setitem__(x, 1)))
+    for shape in ([], [1, 2, 3, 4, 5], "card", 1, {}, True):
+        cases.append((f"card={shape!r}", lambda out, s=shape: out.__setitem__("card", s)))
+    cases.append(("pop.card", lambda out: out.pop("card")))
+    cases.append(("pop.claims", lambda out: out.pop("claims")))
+    # output keys sorting before card, between card and claims, and after claims
+    for extra in ("a", "cap", "care", "carda", "cards", "clai", "claimr", "claimt", "ca" * 2):
+        for value in (0, "x", [1, {"a": [2]}]):
+            cases.append((f"output.{extra}={value!r}",
+                          lambda out, x=extra, v=value: out.__setitem__(x, v)))
+    return cases
+
+
+def _compare(bundle: Bundle, steps: list[dict[str, Any]], case: str) -> None:
+    index = aggregates(bundle)[0]
+    raw = [encode(s) for s in steps]
+    _CHAIN.compare(recommit(bundle, steps=raw), index, case, COUNTS)
+    again = rewrite(bundle.prompt_spec, raw, index)
+    if again is not None:
+        raw[index] = again
+        _CHAIN.compare(recommit(bundle, steps=raw), index, case + ".rewritten", COUNTS)
+
+
+@pytest.mark.parametrize("scenario", ["08-quorum-agree"])
+def test_card_read_straight(scenario: str) -> None:
+    bundle = honest(scenario)
+    index = aggregates(bundle)[0]
+    _CHAIN.compare(bundle, index, "honest", COUNTS)
+    for n, (name, edit) in enumerate(_cases()):
+        steps = [decode(s) for s in bundle.steps]
+        cited = [s for s in steps[:index] if s["step_type"] == "extract"]
+        edit(cited[n % len(cited)]["output"])
+        _compare(bundle, steps, name)
+    assert COUNTS["id:one_step.match"] > 20 and COUNTS["id:one_step.unexecutable"] > 50, COUNTS
