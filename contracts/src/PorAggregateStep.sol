@@ -99,20 +99,45 @@ library PorAggregateStep {
     /// Each field's voters, in item order (the votes the reader collected: each item's first
     /// claim of the field's key and kind), then its policy.
     function select(bytes calldata d, R.Spec memory s, R.Item[] memory its) private pure returns (Field[] memory fs) {
-        fs = new Field[](s.nFields);
-        for (uint256 f = 0; f < s.nFields; f++) {
-            fs[f].item = new uint256[](its.length);
-            fs[f].value = new uint256[](its.length);
-            fs[f].id = new uint256[](its.length);
-            fs[f].num = new uint256[](its.length);
-            fs[f].member = new bool[](its.length);
-        }
-        for (uint256 k = 0; k < its.length; k++) {
-            for (uint256 f = 0; f < s.nFields; f++) {
-                if (its[k].value[f] == 0) continue; // no vote
-                Field memory fd = fs[f];
-                uint256 v = fd.n++;
-                (fd.item[v], fd.value[v], fd.id[v], fd.num[v]) = (k, its[k].value[f], its[k].id[f], its[k].num[f]);
+        uint256 nf = s.nFields;
+        fs = new Field[](nf);
+        assembly ("memory-safe") {
+            // Each field's five arrays (item, value, id, num, member: members 1-4 and 7 of a
+            // Field) of its.length zero words, one block per field; then each item's votes
+            // (its value, id and num: an Item's members 7-9, uint256[8] each) appended to
+            // its fields' arrays in item order.
+            let m := mload(its)
+            let size := shl(5, add(m, 1))
+            for { let f := 0 } lt(f, nf) { f := add(f, 1) } {
+                let fd := mload(add(fs, shl(5, add(f, 1))))
+                let a := mload(0x40)
+                calldatacopy(a, calldatasize(), mul(5, size)) // zeros
+                for { let j := 0 } lt(j, 5) { j := add(j, 1) } {
+                    let arr := add(a, mul(j, size))
+                    mstore(arr, m)
+                    mstore(add(fd, shl(5, add(add(j, 1), mul(eq(j, 4), 2)))), arr) // j 0-3: members 1-4, 4: 7
+                }
+                mstore(0x40, add(a, mul(5, size)))
+            }
+            for { let k := 0 } lt(k, m) { k := add(k, 1) } {
+                let it := mload(add(its, shl(5, add(k, 1))))
+                let values := mload(add(it, 224))
+                let ids := mload(add(it, 256))
+                let nums := mload(add(it, 288))
+                for { let f := 0 } lt(f, nf) { f := add(f, 1) } {
+                    let o := shl(5, f)
+                    let value := mload(add(values, o))
+                    if value {
+                        let fd := mload(add(fs, add(o, 32)))
+                        let v := mload(fd)
+                        mstore(fd, add(v, 1))
+                        let q := shl(5, add(v, 1))
+                        mstore(add(mload(add(fd, 32)), q), k)
+                        mstore(add(mload(add(fd, 64)), q), value)
+                        mstore(add(mload(add(fd, 96)), q), mload(add(ids, o)))
+                        mstore(add(mload(add(fd, 128)), q), mload(add(nums, o)))
+                    }
+                }
             }
         }
         for (uint256 f = 0; f < s.nFields; f++) {
