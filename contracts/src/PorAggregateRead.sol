@@ -149,16 +149,22 @@ library PorAggregateRead {
         pure
         returns (bool)
     {
-        (uint256 k,,) = PorAggregateEntries.find(
-            d, leaf + at[PorRecords.STEP_INPUTS], PorAggregateEntries.KIND, PorAggregateEntries.NONE
-        );
-        (bool text, uint256 off, uint256 len) = k == 0 ? (false, 0, 0) : PorCbor.str(d, k, PorCbor.TEXT);
-        if (!text || len > 31) return false;
-        uint256 w = K.wordAt(d, off, len);
+        uint256 inputs = leaf + at[PorRecords.STEP_INPUTS];
+        uint256 k;
+        assembly ("memory-safe") {
+            // a map of 1-23 entries whose first key is "kind": its value in place
+            let w := calldataload(add(d.offset, inputs))
+            let hb := shr(248, w)
+            if and(and(gt(hb, 0xa0), lt(hb, 0xb8)), eq(and(shr(208, w), 0xffffffffff), 0x646b696e64)) {
+                k := add(inputs, 6)
+            }
+        }
+        if (k == 0) (k,,) = PorAggregateEntries.find(d, inputs, PorAggregateEntries.KIND, PorAggregateEntries.NONE);
+        if (k == 0) return false;
         uint256 t = leaf + at[PorRecords.STEP_TYPE];
         return last
-            ? w == uint256(bytes32("check_requirement")) | 17 && PorCbor.isText(d, t, "check")
-            : w == uint256(bytes32("extract_claims")) | 14 && PorCbor.isText(d, t, "extract");
+            ? PorCbor.isText(d, k, "check_requirement") && PorCbor.isText(d, t, "check")
+            : PorCbor.isText(d, k, "extract_claims") && PorCbor.isText(d, t, "extract");
     }
 
     /// The extract step at leaf offset `base` (value offsets `at`) stands for the evidence

@@ -92,3 +92,38 @@ def test_card_read_straight(scenario: str) -> None:
         edit(cited[n % len(cited)]["output"])
         _compare(bundle, steps, name)
     assert COUNTS["id:one_step.match"] > 20 and COUNTS["id:one_step.unexecutable"] > 50, COUNTS
+
+
+def _input_cases() -> list[tuple[str, Any]]:
+    """(name, edit of one cited step's inputs) pairs: ``PorAggregateRead.isKind`` reads
+    inputs.kind in place when it is the first key of a map of 1-23 entries, else by a walk."""
+    cases: list[tuple[str, Any]] = [("pop.kind", lambda i: i.pop("kind"))]
+    for extra in ("a", "id", "kin", "kinc", "kine", "kind_", "kinda", "z" * 30):
+        cases.append((f"extra.{extra}", lambda i, x=extra: i.__setitem__(x, "extract_claims")))
+    for value in ("extract_claim", "extract_claimsx", "check_requirement", "check_requiremenu",
+                  "extract_claims" * 3, 1, ["extract_claims"], b"extract_claims"):
+        cases.append((f"kind={value!r}"[:40], lambda i, v=value: i.__setitem__("kind", v)))
+    for n in (22, 23, 24):  # entries after kind: 23 and 24 in all, and 25
+        cases.append((f"wide.{n}", lambda i, n=n: i.update({f"zz{j:02d}": j for j in range(n)})))
+    return cases
+
+
+def test_step_kinds_read_in_place() -> None:
+    bundle = honest("08-quorum-agree")
+    index = aggregates(bundle)[0]
+    seen: Counter[str] = Counter()
+    for n, (name, edit) in enumerate(_input_cases()):
+        for which in ("extract", "check"):
+            steps = [decode(s) for s in bundle.steps]
+            cited = [s for s in steps[:index] if s["step_type"] == which]
+            target = cited[n % len(cited)] if which == "extract" else cited[-1]
+            edit(target["inputs"])
+            _compare(bundle, steps, f"inputs.{which}.{name}")
+            seen[which] += 1
+    for n, shape in enumerate([[], "kind", {}, 0, ["kind", "extract_claims"]]):
+        steps = [decode(s) for s in bundle.steps]
+        cited = [s for s in steps[:index] if s["step_type"] == "extract"]
+        cited[n % len(cited)]["inputs"] = shape
+        _compare(bundle, steps, f"inputs={shape!r}")
+    assert seen["check"] == len(_input_cases()), seen
+    assert COUNTS["id:one_step.match"] > 20, COUNTS
