@@ -81,7 +81,7 @@ library PorAggregateChunk {
 
     /// inputs.requirement_id and output.requirement_id (at `orid`) are texts, R's id.
     function ofRequirement(bytes calldata d, uint256 inputs, uint256 orid, uint256 rid) private pure returns (bool) {
-        (uint256 own,,) = E.find(d, inputs, E.REQUIREMENT_ID, E.NONE);
+        uint256 own = E.requirementId(d, inputs);
         return R.isText(d, own) && K.sameText(d, own, rid) && R.isText(d, orid)
             && K.sameText(d, orid, rid);
     }

@@ -213,6 +213,27 @@ library PorAggregateEntries {
         }
     }
 
+    /// A step's inputs.requirement_id (`find(d, inputs, REQUIREMENT_ID, NONE)`'s value
+    /// offset; 0: absent): read in place when the inputs are a map of 2-23 entries whose
+    /// first key is "kind" with a short text value and whose second key is
+    /// "requirement_id" (the §2 order of an aggregate's or a check step's inputs), else found.
+    function requirementId(bytes calldata d, uint256 inputs) internal pure returns (uint256 v) {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let w := calldataload(add(b, inputs))
+            let hb := shr(248, w)
+            let vb := byte(6, w) // the first value's head (after a map head and "kind")
+            if and(
+                and(gt(hb, 0xa1), lt(hb, 0xb8)),
+                and(eq(and(shr(208, w), 0xffffffffff), 0x646b696e64), lt(sub(vb, 0x60), 24))
+            ) {
+                let q := add(add(inputs, 7), sub(vb, 0x60)) // the second key
+                if eq(shr(136, calldataload(add(b, q))), 0x6e726571756972656d656e745f6964) { v := add(q, 15) }
+            }
+        }
+        if (v == 0) (v,,) = find(d, inputs, REQUIREMENT_ID, NONE);
+    }
+
     /// The extract card at `p` of a checked document read in one straight pass
     /// (`step_io.read_card`): a map of exactly source_id, status_code, retrieved_at,
     /// confidence_bps and provenance_tier (their §2 order), source_id a text, the others

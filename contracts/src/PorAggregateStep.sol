@@ -64,7 +64,7 @@ library PorAggregateStep {
         uint256[] memory top
     ) internal pure returns (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) {
         uint256 base = parts.at[0];
-        (rid,,) = E.find(d, base + at[PorRecords.STEP_INPUTS], E.REQUIREMENT_ID, E.NONE);
+        rid = E.requirementId(d, base + at[PorRecords.STEP_INPUTS]);
         bool ok;
         bool found;
         (ok, found, s) = PorAggregateSpec.spec(d, parts.at[1], top, rid);

@@ -95,10 +95,14 @@ def test_card_read_straight(scenario: str) -> None:
 
 
 def _input_cases() -> list[tuple[str, Any]]:
-    """(name, edit of one cited step's inputs) pairs: ``PorAggregateRead.isKind`` reads
-    inputs.kind in place when it is the first key of a map of 1-23 entries, else by a walk."""
-    cases: list[tuple[str, Any]] = [("pop.kind", lambda i: i.pop("kind"))]
-    for extra in ("a", "id", "kin", "kinc", "kine", "kind_", "kinda", "z" * 30):
+    """(name, edit of one step's inputs) pairs: ``PorAggregateRead.isKind`` reads a cited
+    step's inputs.kind in place when it is the first key of a map of 1-23 entries, and
+    ``PorAggregateEntries.requirementId`` the check step's and the aggregate's own
+    inputs.requirement_id when it is the second key after a short-text kind, else by a walk."""
+    cases: list[tuple[str, Any]] = [("pop.kind", lambda i: i.pop("kind")),
+                                    ("pop.requirement_id", lambda i: i.pop("requirement_id", None))]
+    for extra in ("a", "id", "kin", "kinc", "kine", "kind_", "kinda", "l", "requirement_i",
+                  "requirement_ic", "requirement_ie", "requirement_id_", "z" * 30):
         cases.append((f"extra.{extra}", lambda i, x=extra: i.__setitem__(x, "extract_claims")))
     for value in ("extract_claim", "extract_claimsx", "check_requirement", "check_requiremenu",
                   "extract_claims" * 3, 1, ["extract_claims"], b"extract_claims"):
@@ -108,14 +112,14 @@ def _input_cases() -> list[tuple[str, Any]]:
     return cases
 
 
-def test_step_kinds_read_in_place() -> None:
+def test_step_inputs_read_in_place() -> None:
     bundle = honest("08-quorum-agree")
     index = aggregates(bundle)[0]
     seen: Counter[str] = Counter()
     for n, (name, edit) in enumerate(_input_cases()):
-        for which in ("extract", "check"):
+        for which in ("extract", "check", "aggregate"):
             steps = [decode(s) for s in bundle.steps]
-            cited = [s for s in steps[:index] if s["step_type"] == which]
+            cited = [s for s in steps[:index + 1] if s["step_type"] == which]
             target = cited[n % len(cited)] if which == "extract" else cited[-1]
             edit(target["inputs"])
             _compare(bundle, steps, f"inputs.{which}.{name}")
@@ -125,5 +129,5 @@ def test_step_kinds_read_in_place() -> None:
         cited = [s for s in steps[:index] if s["step_type"] == "extract"]
         cited[n % len(cited)]["inputs"] = shape
         _compare(bundle, steps, f"inputs={shape!r}")
-    assert seen["check"] == len(_input_cases()), seen
+    assert seen["check"] == seen["aggregate"] == len(_input_cases()), seen
     assert COUNTS["id:one_step.match"] > 20, COUNTS
