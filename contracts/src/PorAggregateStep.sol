@@ -472,7 +472,15 @@ library PorAggregateStep {
 
     /// The item at `pos` (a checked leaf of `d`), byte for byte.
     function expectRaw(bytes calldata d, Walk memory w, uint256 pos) private pure {
-        uint256 len = PorCbor.skip(d, pos) - pos;
+        uint256 len;
+        assembly ("memory-safe") {
+            // a short text (head and bytes) or an integer 0..23 in place: `PorCbor.skip`'s length
+            let hb := shr(248, calldataload(add(d.offset, pos)))
+            switch lt(sub(hb, 0x60), 24)
+            case 1 { len := sub(hb, 0x5f) }
+            default { len := lt(hb, 0x18) }
+        }
+        if (len == 0) len = PorCbor.skip(d, pos) - pos;
         if (!w.ok || w.p + len > w.end) {
             w.ok = false;
             return;

@@ -131,3 +131,26 @@ def test_step_inputs_read_in_place() -> None:
         _compare(bundle, steps, f"inputs={shape!r}")
     assert seen["check"] == seen["aggregate"] == len(_input_cases()), seen
     assert COUNTS["id:one_step.match"] > 20, COUNTS
+
+
+@pytest.mark.parametrize("edit", ["as_of", "claim_id", "both"])
+def test_output_values_at_head_edges(edit: str) -> None:
+    """``PorAggregateStep.expectRaw`` takes a short text's or a small integer's length from
+    its head: values at the edges (integers 0, 23, 24, 255, 256; claim ids of 22-25 bytes)
+    copied into the recomputed output (rewritten: Python's answer is a match, which the
+    chain reaches only when every value's bytes are compared in full, and the committed
+    one left: a mismatch)."""
+    bundle = honest("08-quorum-agree")
+    index = aggregates(bundle)[0]
+    before = COUNTS["id:one_step.match"]
+    for n, value in enumerate([0, 23, 24, 255, 256, 2**32]):
+        steps = [decode(s) for s in bundle.steps]
+        cited = [s for s in steps[:index] if s["step_type"] == "extract"]
+        for j, s in enumerate(cited):
+            for c in s["output"]["claims"]:
+                if edit != "claim_id" and c["kind"] == "timestamp":
+                    c["value"] = value
+                if edit != "as_of":
+                    c["claim_id"] = (c["claim_id"] + "x" * 30)[:22 + (n + j) % 4]
+        _compare(bundle, steps, f"edges.{edit}.{value}")
+    assert COUNTS["id:one_step.match"] - before == 6, COUNTS
