@@ -187,16 +187,31 @@ library PorAggregateEntries {
                 let n := 0
                 n, end := arg(b, m)
                 for {} n { n := sub(n, 1) } {
-                    // the key (a text, §2) as its key word (0 from 32 bytes on)
-                    let len, off := arg(b, end)
+                    // the key (a text, §2) as its key word (0 from 32 bytes on); a key of
+                    // under 24 bytes from the word holding its head
+                    let kw := calldataload(add(b, end))
+                    let len := sub(shr(248, kw), 0x60)
                     let w := 0
-                    if lt(len, 32) { w := or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len) }
-                    end := add(off, len)
+                    switch lt(len, 24)
+                    case 1 {
+                        w := or(and(shl(8, kw), not(shr(shl(3, len), not(0)))), len)
+                        end := add(end, add(len, 1))
+                    }
+                    default {
+                        let off := 0
+                        len, off := arg(b, end)
+                        if lt(len, 32) { w := or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len) }
+                        end := add(off, len)
+                    }
                     if eq(w, w1) { v1 := end }
                     if eq(w, w2) { v2 := end }
-                    // the value skipped (its heads read in line)
+                    // the value skipped (its heads read in line; a short text at once)
                     for { let left := 1 } left { left := sub(left, 1) } {
                         let vb := byte(0, calldataload(add(b, end)))
+                        if lt(sub(vb, 0x60), 24) {
+                            end := add(end, sub(vb, 0x5f))
+                            continue
+                        }
                         let a := and(vb, 31)
                         end := add(end, 1)
                         if gt(a, 23) {

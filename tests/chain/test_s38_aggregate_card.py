@@ -101,9 +101,16 @@ def _input_cases() -> list[tuple[str, Any]]:
     inputs.requirement_id when it is the second key after a short-text kind, else by a walk."""
     cases: list[tuple[str, Any]] = [("pop.kind", lambda i: i.pop("kind")),
                                     ("pop.requirement_id", lambda i: i.pop("requirement_id", None))]
-    for extra in ("a", "id", "kin", "kinc", "kine", "kind_", "kinda", "l", "requirement_i",
-                  "requirement_ic", "requirement_ie", "requirement_id_", "z" * 30):
-        cases.append((f"extra.{extra}", lambda i, x=extra: i.__setitem__(x, "extract_claims")))
+    extras = ("a", "id", "kin", "kinc", "kine", "kind_", "kinda", "l", "requirement_i",
+              "requirement_ic", "requirement_ie", "requirement_id_", "y" * 23, "x" * 24,
+              "z" * 30, "w" * 31, "v" * 32)
+    #: extra keys' values: texts of 22-25 bytes (a walk's short-text skip and its edge)
+    values: list[Any] = ["extract_claims", "v" * 22, "v" * 23, "v" * 24, "v" * 25,
+                         [1, "v" * 23], 24]
+    for n, extra in enumerate(extras):
+        for value in (values[n % len(values)], values[(n + 3) % len(values)]):
+            cases.append((f"extra.{extra}={value!r}"[:50],
+                          lambda i, x=extra, v=value: i.__setitem__(x, v)))
     for value in ("extract_claim", "extract_claimsx", "check_requirement", "check_requiremenu",
                   "extract_claims" * 3, 1, ["extract_claims"], b"extract_claims"):
         cases.append((f"kind={value!r}"[:40], lambda i, v=value: i.__setitem__("kind", v)))
