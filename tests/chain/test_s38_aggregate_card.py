@@ -153,3 +153,51 @@ def test_output_values_at_head_edges(edit: str) -> None:
                     c["claim_id"] = (c["claim_id"] + "x" * 30)[:22 + (n + j) % 4]
         _compare(bundle, steps, f"edges.{edit}.{value}")
     assert COUNTS["id:one_step.match"] - before == 6, COUNTS
+
+
+def _state_cases() -> list[tuple[str, Any]]:
+    """(name, edit of the cited check chunk's output) pairs: ``PorAggregateChunk.count``
+    reads an integer's head in place (0..2^63-1; a group's claim_count from 1), and
+    ``named`` tells groups apart by (kind, key) as one hash of the kind's bit and the key."""
+    cases: list[tuple[str, Any]] = []
+    for key in ("chunk", "claim_count", "item_count", "admitted_count", "last_leaf"):
+        for value in (0, 1, 23, 24, 255, 256, 2**32, 2**63 - 1, 2**63, 2**64 - 1, -1, "1",
+                      True, [1]):
+            cases.append((f"{key}={value!r}", lambda o, k=key, v=value: o.__setitem__(k, v)))
+    for value in (0, 1, 2, 24, 2**63 - 1, 2**63, -1, "3"):
+        def claims(o: dict[str, Any], v: Any = value) -> None:
+            o["groups"][0]["claim_count"] = v
+        cases.append((f"group.claim_count={value!r}", claims))
+
+    def twice(o: dict[str, Any]) -> None:
+        o["groups"].append(dict(o["groups"][0]))
+
+    def other_kind(o: dict[str, Any]) -> None:  # a boolean group of the numeric one's key
+        g = o["groups"][0]
+        first = {"value": True, "claim_id": g["min"]["claim_id"],
+                 "evidence_id": g["min"]["evidence_id"]}
+        o["groups"].append({"key": g["key"], "kind": "boolean", "first": first, "claim_count": 1})
+
+    def other_key(o: dict[str, Any]) -> None:  # the same kind, a key one byte off
+        o["groups"].append({**o["groups"][0], "key": o["groups"][0]["key"] + "x"})
+
+    def both(o: dict[str, Any]) -> None:
+        other_kind(o)
+        o["groups"].append(dict(o["groups"][-1]))
+
+    cases += [("groups.twice", twice), ("groups.other_kind", other_kind),
+              ("groups.other_key", other_key), ("groups.boolean_twice", both)]
+    return cases
+
+
+def test_chunk_counts_and_groups() -> None:
+    bundle = honest("08-quorum-agree")
+    index = aggregates(bundle)[0]
+    before = Counter(COUNTS)
+    for name, edit in _state_cases():
+        steps = [decode(s) for s in bundle.steps]
+        check = [s for s in steps[:index] if s["step_type"] == "check"][-1]
+        edit(check["output"])
+        _compare(bundle, steps, f"state.{name}")
+    seen = COUNTS - before
+    assert seen["id:one_step.match"] > 10 and seen["id:one_step.unexecutable"] > 20, seen
