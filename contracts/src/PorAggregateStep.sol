@@ -11,12 +11,11 @@ import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
 /// @title PorAggregateStep: the `aggregate` step re-executed on chain (SPEC §12.5.4, §14.8).
-/// @notice Reads R's policy and fields from the PromptSpec leaf, the cited extract steps'
-/// cards and claims and the cited check chunk C (`PorAggregateRead`), applies the selection
-/// policy to each field (voters: each cited item's first claim with the field's key and
-/// kind) and compares the recomputed description and output with the committed ones: the
-/// output is walked once, each expected item checked in its canonical (§2) place, never
-/// re-encoded in memory.
+/// @notice Reads R's policy and fields (PromptSpec), the cited extract steps' cards and claims
+/// and the cited check chunk C (`PorAggregateRead`), applies the selection policy to each
+/// field (voters: each cited item's first claim of the field's key and kind) and compares the
+/// recomputed description and output with the committed ones: the output walked once, each
+/// expected item checked in its canonical (§2) place, never re-encoded in memory.
 library PorAggregateStep {
     bytes32 internal constant KIND = PorIds.AGGREGATE;
     bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
@@ -52,10 +51,9 @@ library PorAggregateStep {
     }
 
     /// What the step reads (SPEC §12.5.4, `PorAggregateRead`; `top`: where the PromptSpec's
-    /// top-level items start, `PorCborTop.checkTop`): (0, R's policy and fields,
-    /// the cited items, the cited chunk C, the inputs.requirement_id text item), or the
-    /// fault: `one_step.invalid_record` for a malformed PromptSpec field read,
-    /// `one_step.unexecutable` for a step Python cannot execute.
+    /// top-level items start, `PorCborTop.checkTop`): (0, R's policy and fields, the cited items,
+    /// the cited chunk C, the inputs.requirement_id text item), or the fault:
+    /// `one_step.invalid_record` (a malformed PromptSpec field), `one_step.unexecutable`.
     function read(
         bytes calldata d,
         R.Leaves memory parts,
@@ -77,9 +75,8 @@ library PorAggregateStep {
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
     }
 
-    /// The policy applied to each field, the committed step (its description and output
-    /// at `descriptionAt` and `outputAt`) compared: lost `one_step.match`, won
-    /// `one_step.mismatch`.
+    /// The policy applied to each field, the committed step (description and output at
+    /// `descriptionAt`, `outputAt`) compared: lost `one_step.match`, won `one_step.mismatch`.
     function decide(
         bytes calldata d,
         uint256 descriptionAt,
@@ -102,10 +99,8 @@ library PorAggregateStep {
         uint256 nf = s.nFields;
         fs = new Field[](nf);
         assembly ("memory-safe") {
-            // Each field's five arrays (item, value, id, num, member: members 1-4 and 7 of a
-            // Field) of its.length zero words, one block per field; then each item's votes
-            // (its value, id and num: an Item's members 7-9, uint256[8] each) appended to
-            // its fields' arrays in item order.
+            // Each field's arrays (item, value, id, num, member: Field members 1-4, 7) zeroed in one
+            // block; each item's votes (Item members 7-9) appended to its fields' in item order.
             let m := mload(its)
             let size := shl(5, add(m, 1))
             for { let f := 0 } lt(f, nf) { f := add(f, 1) } {
@@ -287,10 +282,9 @@ library PorAggregateStep {
         return bytes1(uint8(48 + n));
     }
 
-    /// The committed output at `pos` is the recomputed one (keys in §2 order). The expected
-    /// items form one complete item E compared byte for byte from `pos` (bounded by `d`'s
-    /// end): a definite-length item's bytes fix its extent, so the committed item is E as
-    /// soon as the bytes from `pos` on begin with E's; its end is not computed first.
+    /// The committed output at `pos` is the recomputed one (keys in §2 order). The expected items
+    /// form one item E compared byte for byte from `pos` (bounded by `d`'s end): a definite-length
+    /// item's bytes fix its extent, so it is E once the bytes from `pos` begin with E's.
     function output(
         bytes calldata d,
         uint256 pos,
