@@ -82,7 +82,7 @@ library PorAggregateChunk {
 
     /// inputs.requirement_id and output.requirement_id (at `orid`) are texts, R's id.
     function ofRequirement(bytes calldata d, uint256 inputs, uint256 orid, uint256 rid) private pure returns (bool) {
-        (uint256 own,,) = E.find(d, inputs, E.REQUIREMENT_ID, E.NONE);
+        uint256 own = E.requirementId(d, inputs);
         return R.isText(d, own) && PorText.sameText(d, own, rid) && R.isText(d, orid)
             && PorText.sameText(d, orid, rid);
     }
@@ -108,7 +108,17 @@ library PorAggregateChunk {
     /// An integer in min..2^63-1 at `pos` (0: absent).
     function count(bytes calldata d, uint256 pos, uint256 min) private pure returns (bool ok) {
         if (pos == 0) return false;
-        (ok,) = PorRecords.uintIn(d, pos, min, PorRecords.MAX_COUNT);
+        assembly ("memory-safe") {
+            // `PorRecords.uintIn(d, pos, min, MAX_COUNT)`: its head (`PorCbor.head`) read here
+            let q := add(d.offset, pos)
+            let hb := byte(0, calldataload(q))
+            let a := and(hb, 31)
+            if gt(a, 23) {
+                let width := shl(sub(a, 24), 1)
+                a := shr(sub(256, shl(3, width)), calldataload(add(q, 1)))
+            }
+            ok := and(lt(hb, 0x20), and(iszero(lt(a, min)), iszero(gt(a, 0x7fffffffffffffff))))
+        }
     }
 
     function isBool(bytes calldata d, uint256 pos) private pure returns (bool ok) {
@@ -146,37 +156,43 @@ library PorAggregateChunk {
         bytes32[] memory named = new bytes32[](n);
         for (uint256 i = 0; i < n; i++) {
             bool ok;
-            (ok, named[i]) = group(d, p);
+            (ok, named[i], p) = group(d, p);
             if (!ok) return (false, 0);
-            p = PorCbor.skip(d, p);
         }
         return (!R.repeats(named), p);
     }
 
-    /// One group: (well formed, keccak256 of its kind's and key's hashes). Its keys are
-    /// exactly NUMERIC_KEYS (kind `numeric`), BOOLEAN_OTHER_KEYS or BOOLEAN_KEYS (kind
-    /// `boolean`), key and kind texts, claim_count at least 1 (`PorCborKeys.exact`).
-    function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32) {
-        (bool ok, uint256[5] memory e,) = K.exact(d, g, [KEY, MAX, MIN, KIND, CLAIM_COUNT], 5, 9);
+    /// One group: (well formed, keccak256 of its kind's and key's hashes, the offset after
+    /// it: the end of the key walk that matched). Its keys are exactly NUMERIC_KEYS (kind
+    /// `numeric`), BOOLEAN_OTHER_KEYS or BOOLEAN_KEYS (kind `boolean`), key and kind texts,
+    /// claim_count at least 1 (`PorCborKeys.exact`).
+    function group(bytes calldata d, uint256 g) private pure returns (bool, bytes32, uint256) {
+        (bool ok, uint256[5] memory e, uint256 next) = K.exact(d, g, [KEY, MAX, MIN, KIND, CLAIM_COUNT], 5, 9);
         if (ok && PorCbor.isText(d, e[3], "numeric")) {
             ok = count(d, e[4], 1) && ref(d, e[1], R.NUMERIC) && ref(d, e[2], R.NUMERIC);
-            return (ok, named(d, e[3], e[0]));
+            return (ok, named(d, 1, e[0]), next);
         }
         bool other = true;
-        (ok, e,) = K.exact(d, g, [KEY, KIND, FIRST, OTHER, CLAIM_COUNT], 5, 3);
+        (ok, e, next) = K.exact(d, g, [KEY, KIND, FIRST, OTHER, CLAIM_COUNT], 5, 3);
         if (!ok) (ok, e, other) = (true, e, false);
-        if (!other) (ok, e,) = K.exact(d, g, [KEY, KIND, FIRST, CLAIM_COUNT, 0], 4, 3);
+        if (!other) (ok, e, next) = K.exact(d, g, [KEY, KIND, FIRST, CLAIM_COUNT, 0], 4, 3);
         if (!ok || !PorCbor.isText(d, e[1], "boolean") || !count(d, e[other ? 4 : 3], 1) || !ref(d, e[2], R.BOOLEAN)) {
-            return (false, 0);
+            return (false, 0, 0);
         }
-        if (!other) return (true, named(d, e[1], e[0]));
+        if (!other) return (true, named(d, 0, e[0]), next);
         // other: a reference whose value is not first's.
-        return (ref(d, e[3], R.BOOLEAN) && d[refValue(d, e[3])] != d[refValue(d, e[2])], named(d, e[1], e[0]));
+        return (ref(d, e[3], R.BOOLEAN) && d[refValue(d, e[3])] != d[refValue(d, e[2])], named(d, 0, e[0]), next);
     }
 
-    /// keccak256 of a group's kind's and key's hashes.
-    function named(bytes calldata d, uint256 kind, uint256 key) private pure returns (bytes32) {
-        return keccak256(abi.encode(R.textHash(d, kind), R.textHash(d, key)));
+    /// A group's (kind, key) as one hash: its kind (`numeric`: 1, `boolean`: 0; the only
+    /// two texts `group` accepts) and its key's hash, hashed in scratch space.
+    function named(bytes calldata d, uint256 numeric, uint256 key) private pure returns (bytes32 h) {
+        bytes32 k = R.textHash(d, key);
+        assembly ("memory-safe") {
+            mstore(0, numeric)
+            mstore(32, k)
+            h := keccak256(0, 64)
+        }
     }
 
     /// A claim reference at `pos`: exactly value, claim_id, evidence_id, texts and a value

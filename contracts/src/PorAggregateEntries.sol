@@ -187,16 +187,31 @@ library PorAggregateEntries {
                 let n := 0
                 n, end := arg(b, m)
                 for {} n { n := sub(n, 1) } {
-                    // the key (a text, §2) as its key word (0 from 32 bytes on)
-                    let len, off := arg(b, end)
+                    // the key (a text, §2) as its key word (0 from 32 bytes on); a key of
+                    // under 24 bytes from the word holding its head
+                    let kw := calldataload(add(b, end))
+                    let len := sub(shr(248, kw), 0x60)
                     let w := 0
-                    if lt(len, 32) { w := or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len) }
-                    end := add(off, len)
+                    switch lt(len, 24)
+                    case 1 {
+                        w := or(and(shl(8, kw), not(shr(shl(3, len), not(0)))), len)
+                        end := add(end, add(len, 1))
+                    }
+                    default {
+                        let off := 0
+                        len, off := arg(b, end)
+                        if lt(len, 32) { w := or(and(calldataload(add(b, off)), not(shr(shl(3, len), not(0)))), len) }
+                        end := add(off, len)
+                    }
                     if eq(w, w1) { v1 := end }
                     if eq(w, w2) { v2 := end }
-                    // the value skipped (its heads read in line)
+                    // the value skipped (its heads read in line; a short text at once)
                     for { let left := 1 } left { left := sub(left, 1) } {
                         let vb := byte(0, calldataload(add(b, end)))
+                        if lt(sub(vb, 0x60), 24) {
+                            end := add(end, sub(vb, 0x5f))
+                            continue
+                        }
                         let a := and(vb, 31)
                         end := add(end, 1)
                         if gt(a, 23) {
@@ -210,6 +225,79 @@ library PorAggregateEntries {
                     }
                 }
             }
+        }
+    }
+
+    /// A step's inputs.requirement_id (`find(d, inputs, REQUIREMENT_ID, NONE)`'s value
+    /// offset; 0: absent): read in place when the inputs are a map of 2-23 entries whose
+    /// first key is "kind" with a short text value and whose second key is
+    /// "requirement_id" (the §2 order of an aggregate's or a check step's inputs), else found.
+    function requirementId(bytes calldata d, uint256 inputs) internal pure returns (uint256 v) {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let w := calldataload(add(b, inputs))
+            let hb := shr(248, w)
+            let vb := byte(6, w) // the first value's head (after a map head and "kind")
+            if and(
+                and(gt(hb, 0xa1), lt(hb, 0xb8)),
+                and(eq(and(shr(208, w), 0xffffffffff), 0x646b696e64), lt(sub(vb, 0x60), 24))
+            ) {
+                let q := add(add(inputs, 7), sub(vb, 0x60)) // the second key
+                if eq(shr(136, calldataload(add(b, q))), 0x6e726571756972656d656e745f6964) { v := add(q, 15) }
+            }
+        }
+        if (v == 0) (v,,) = find(d, inputs, REQUIREMENT_ID, NONE);
+    }
+
+    /// The extract card at `p` of a checked document read in one straight pass
+    /// (`step_io.read_card`): a map of exactly source_id, status_code, retrieved_at,
+    /// confidence_bps and provenance_tier (their §2 order), source_id a text, the others
+    /// integers in 100..599, 0..2^63-1, 0..10000 and 0..3. (ok, source_id's value offset,
+    /// the tier, the offset after the card); past the first difference the answer is
+    /// false whatever else is read.
+    function card(bytes calldata d, uint256 p)
+        internal
+        pure
+        returns (bool ok, uint256 src, uint256 tier, uint256 next)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            // the head at q: (its head byte, its argument, the offset after it)
+            function hd(base, q) -> hb, a, r {
+                hb := byte(0, calldataload(add(base, q)))
+                a := and(hb, 31)
+                r := add(q, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    a := shr(sub(256, shl(3, width)), calldataload(add(base, r)))
+                    r := add(r, width)
+                }
+            }
+            // a5, then "source_id" (its head and 9 bytes)
+            ok := and(
+                eq(byte(0, calldataload(add(b, p))), 0xa5),
+                eq(shr(176, calldataload(add(b, add(p, 1)))), 0x69736f757263655f6964)
+            )
+            src := add(p, 11)
+            let hb, a, r := hd(b, src)
+            ok := and(ok, eq(shr(5, hb), 3)) // a text: its bytes skipped
+            r := add(r, a)
+            // "status_code" (12 bytes), an integer in 100..599
+            ok := and(ok, eq(shr(160, calldataload(add(b, r))), 0x6b7374617475735f636f6465))
+            hb, a, r := hd(b, add(r, 12))
+            ok := and(ok, and(lt(hb, 0x20), and(iszero(lt(a, 100)), iszero(gt(a, 599)))))
+            // "retrieved_at" (13 bytes), an integer in 0..2^63-1
+            ok := and(ok, eq(shr(152, calldataload(add(b, r))), 0x6c7265747269657665645f6174))
+            hb, a, r := hd(b, add(r, 13))
+            ok := and(ok, and(lt(hb, 0x20), iszero(gt(a, 0x7fffffffffffffff))))
+            // "confidence_bps" (15 bytes), an integer in 0..10000
+            ok := and(ok, eq(shr(136, calldataload(add(b, r))), 0x6e636f6e666964656e63655f627073))
+            hb, a, r := hd(b, add(r, 15))
+            ok := and(ok, and(lt(hb, 0x20), iszero(gt(a, 10000))))
+            // "provenance_tier" (16 bytes), an integer in 0..3
+            ok := and(ok, eq(shr(128, calldataload(add(b, r))), 0x6f70726f76656e616e63655f74696572))
+            hb, tier, next := hd(b, add(r, 16))
+            ok := and(ok, and(lt(hb, 0x20), lt(tier, 4)))
         }
     }
 

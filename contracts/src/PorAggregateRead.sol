@@ -150,16 +150,22 @@ library PorAggregateRead {
         pure
         returns (bool)
     {
-        (uint256 k,,) = PorAggregateEntries.find(
-            d, leaf + at[PorRecords.STEP_INPUTS], PorAggregateEntries.KIND, PorAggregateEntries.NONE
-        );
-        (bool text, uint256 off, uint256 len) = k == 0 ? (false, 0, 0) : PorCbor.str(d, k, PorCbor.TEXT);
-        if (!text || len > 31) return false;
-        uint256 w = K.wordAt(d, off, len);
+        uint256 inputs = leaf + at[PorRecords.STEP_INPUTS];
+        uint256 k;
+        assembly ("memory-safe") {
+            // a map of 1-23 entries whose first key is "kind": its value in place
+            let w := calldataload(add(d.offset, inputs))
+            let hb := shr(248, w)
+            if and(and(gt(hb, 0xa0), lt(hb, 0xb8)), eq(and(shr(208, w), 0xffffffffff), 0x646b696e64)) {
+                k := add(inputs, 6)
+            }
+        }
+        if (k == 0) (k,,) = PorAggregateEntries.find(d, inputs, PorAggregateEntries.KIND, PorAggregateEntries.NONE);
+        if (k == 0) return false;
         uint256 t = leaf + at[PorRecords.STEP_TYPE];
         return last
-            ? w == uint256(bytes32("check_requirement")) | 17 && PorCbor.isText(d, t, "check")
-            : w == uint256(bytes32("extract_claims")) | 14 && PorCbor.isText(d, t, "extract");
+            ? PorCbor.isText(d, k, "check_requirement") && PorCbor.isText(d, t, "check")
+            : PorCbor.isText(d, k, "extract_claims") && PorCbor.isText(d, t, "extract");
     }
 
     /// The extract step at leaf offset `base` (value offsets `at`) stands for the evidence
@@ -170,40 +176,46 @@ library PorAggregateRead {
         pure
         returns (bool)
     {
-        // The output walked once: card and claims, the claims (their walk ends past them),
-        // then evidence_id and requirement_id after them (§2 order: shorter keys first).
+        // The output walked once: card (its read ends past it), claims (their walk ends
+        // past them), then evidence_id and requirement_id after them (§2 order: shorter
+        // keys first). A key sought that is the next entry's is read in place, else sought.
         (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, base + at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
-        uint256[6] memory o;
-        if (isMap) (o, p, count) = PorAggregateEntries.seek(d, p, count, [O_CARD, O_CLAIMS, 0, 0, 0, 0], 2);
-        if (!card(d, o[0], it)) return false;
-        it.claims = o[1];
+        if (!isMap) return false;
+        (p, count) = next(d, p, count, O_CARD, 5);
+        (isMap, it.src, it.tier, p) = p == 0 ? (false, 0, 0, 0) : PorAggregateEntries.card(d, p);
+        if (!isMap) return false; // the card read
+        (it.claims, count) = next(d, p, count, O_CLAIMS, 7);
         if (it.claims == 0) return false;
         (isMap, p) = claims(d, it.claims, s, it);
         if (!isMap) return false;
-        (o,,) = PorAggregateEntries.seek(d, p, count, [O_EVIDENCE_ID, O_REQUIREMENT_ID, 0, 0, 0, 0], 2); // evidence_id, requirement_id
+        (uint256[6] memory o,,) = PorAggregateEntries.seek(d, p, count, [O_EVIDENCE_ID, O_REQUIREMENT_ID, 0, 0, 0, 0], 2); // evidence_id, requirement_id
         it.eid = o[0];
         if (!isText(d, it.eid) || !isText(d, o[1]) || !PorText.sameText(d, it.eid, e)) return false;
         // read_extract: the step's evidence_ids are [its evidence_id].
-        (, uint256 n, uint256 own) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
-        if (n != 1 || !PorText.sameText(d, own, it.eid)) return false;
+        (, count, p) = PorCbor.container(d, base + at[PorRecords.STEP_EVIDENCE], PorCbor.ARRAY);
+        if (count != 1 || !PorText.sameText(d, p, it.eid)) return false;
         it.eidHash = textHash(d, it.eid);
         it.srcHash = textHash(d, it.src);
         it.stepId = base + at[PorRecords.STEP_ID];
         return true;
     }
 
-    /// The card at `pos`: exactly the five keys, source_id text, the others integers in
-    /// their item ranges (`step_io.CARD_RANGES`); its source_id and tier kept in `it`.
-    function card(bytes calldata d, uint256 pos, Item memory it) private pure returns (bool) {
-        if (pos == 0) return false;
-        (bool ok, uint256[5] memory c,) = K.exact(d, pos, K.cardWords(), 5, 1); // source_id a text
-        if (!ok) return false;
-        (bool status,) = PorRecords.uintIn(d, c[1], 100, 599);
-        (bool time,) = PorRecords.uintIn(d, c[2], 0, PorRecords.MAX_COUNT);
-        (bool confidence,) = PorRecords.uintIn(d, c[3], 0, 10000);
-        (ok, it.tier) = PorRecords.uintIn(d, c[4], 0, 3);
-        it.src = c[0];
-        return ok && status && time && confidence;
+    /// The value offset of the output key `key` (its encoding's value, `len` bytes: a head
+    /// and under 24 bytes) among the `count` entries from `p` of a checked map, and the
+    /// entries after it: in place when it is the next entry's key (no memory used), else
+    /// by `PorAggregateEntries.seek`; (0, 0) when absent.
+    function next(bytes calldata d, uint256 p, uint256 count, uint256 key, uint256 len)
+        private
+        pure
+        returns (uint256 v, uint256 left)
+    {
+        bool here;
+        assembly ("memory-safe") {
+            here := and(iszero(iszero(count)), eq(shr(sub(256, shl(3, len)), calldataload(add(d.offset, p))), key))
+        }
+        if (here) return (p + len, count - 1);
+        uint256[6] memory o;
+        (o, v, left) = PorAggregateEntries.seek(d, p, count, [key, 0, 0, 0, 0, 0], 1);
     }
 
     /// Every claim a map with text claim_id, key, path and a kind whose value it holds

@@ -4,7 +4,6 @@ pragma solidity 0.8.30;
 import {PorAggregateEntries as E} from "./PorAggregateEntries.sol";
 import {PorAggregateRead as R} from "./PorAggregateRead.sol";
 import {PorCbor} from "./PorCbor.sol";
-import {PorCborKeys as K} from "./PorCborKeys.sol";
 import {PorAggregateNumber} from "./PorAggregateNumber.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorText} from "./PorText.sol";
@@ -30,10 +29,11 @@ library PorAggregateSpec {
     uint256 private constant EXPECTED_FIELDS = uint256(bytes32("expected_fields")) | 15;
     uint256 private constant SELECTION_POLICY = uint256(bytes32("selection_policy")) | 16;
     uint256 private constant SOURCE_ID = uint256(bytes32("source_id")) | 9;
-    uint256 private constant STRATEGY = uint256(bytes32("strategy")) | 8;
-    uint256 private constant MIN_SOURCES = uint256(bytes32("min_sources")) | 11;
-    uint256 private constant QUORUM = uint256(bytes32("quorum")) | 6;
-    uint256 private constant TIE_BREAKER = uint256(bytes32("tie_breaker")) | 11;
+    /// selection_policy's keys as their encodings' values (head first), in §2 order (`policy`).
+    uint256 private constant P_QUORUM = 0x6671756f72756d; // "quorum"
+    uint256 private constant P_STRATEGY = 0x687374726174656779; // "strategy"
+    uint256 private constant P_MIN_SOURCES = 0x6b6d696e5f736f7572636573; // "min_sources"
+    uint256 private constant P_TIE_BREAKER = 0x6b7469655f627265616b6572; // "tie_breaker"
     uint256 private constant KEY = uint256(bytes32("key")) | 3;
     uint256 private constant KIND = uint256(bytes32("kind")) | 4;
     uint256 private constant METRIC = uint256(bytes32("metric")) | 6;
@@ -192,10 +192,11 @@ library PorAggregateSpec {
 
     /// R's selection_policy (at `at`): strategy, min_sources, quorum, tie_breaker.
     function policy(bytes calldata d, uint256 at, R.Spec memory s) private pure returns (bool) {
-        uint256[4] memory sel; // strategy, min_sources, quorum, tie_breaker (0s for a non-map)
-        (sel[0], sel[1],) = E.find(d, at, STRATEGY, MIN_SOURCES);
-        (sel[2], sel[3],) = E.find(d, at, QUORUM, TIE_BREAKER);
-        s.strategyPos = sel[0];
+        // quorum, strategy, min_sources, tie_breaker (§2 order; 0s for a non-map): one walk
+        uint256[6] memory sel;
+        (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, at, PorCbor.MAP);
+        if (isMap) (sel,,) = E.seek(d, p, n, [P_QUORUM, P_STRATEGY, P_MIN_SOURCES, P_TIE_BREAKER, 0, 0], 4);
+        s.strategyPos = sel[1];
         if (s.strategyPos == 0) return false;
         if (PorCbor.isText(d, s.strategyPos, "single_best")) {
             s.strategy = R.SINGLE_BEST;
@@ -206,11 +207,11 @@ library PorAggregateSpec {
         } else {
             return false;
         }
-        at = sel[1];
+        at = sel[2];
         bool ok;
         (ok, s.minSources) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
         if (!ok) return false;
-        at = sel[2];
+        at = sel[0];
         (ok, s.quorum) = at == 0 ? (false, 0) : PorRecords.uintIn(d, at, 1, 64);
         if (!ok || (s.strategy == R.QUORUM && s.quorum > s.minSources)) return false;
         at = sel[3];

@@ -11,12 +11,11 @@ import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
 
 /// @title PorAggregateStep: the `aggregate` step re-executed on chain (SPEC §12.5.4, §14.8).
-/// @notice Reads R's policy and fields from the PromptSpec leaf, the cited extract steps'
-/// cards and claims and the cited check chunk C (`PorAggregateRead`), applies the selection
-/// policy to each field (voters: each cited item's first claim with the field's key and
-/// kind) and compares the recomputed description and output with the committed ones: the
-/// output is walked once, each expected item checked in its canonical (§2) place, never
-/// re-encoded in memory.
+/// @notice Reads R's policy and fields (PromptSpec), the cited extract steps' cards and claims
+/// and the cited check chunk C (`PorAggregateRead`), applies the selection policy to each
+/// field (voters: each cited item's first claim of the field's key and kind) and compares the
+/// recomputed description and output with the committed ones: the output walked once, each
+/// expected item checked in its canonical (§2) place, never re-encoded in memory.
 library PorAggregateStep {
     bytes32 internal constant KIND = PorIds.AGGREGATE;
     bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
@@ -52,10 +51,9 @@ library PorAggregateStep {
     }
 
     /// What the step reads (SPEC §12.5.4, `PorAggregateRead`; `top`: where the PromptSpec's
-    /// top-level items start, `PorCborTop.checkTop`): (0, R's policy and fields,
-    /// the cited items, the cited chunk C, the inputs.requirement_id text item), or the
-    /// fault: `one_step.invalid_record` for a malformed PromptSpec field read,
-    /// `one_step.unexecutable` for a step Python cannot execute.
+    /// top-level items start, `PorCborTop.checkTop`): (0, R's policy and fields, the cited items,
+    /// the cited chunk C, the inputs.requirement_id text item), or the fault:
+    /// `one_step.invalid_record` (a malformed PromptSpec field), `one_step.unexecutable`.
     function read(
         bytes calldata d,
         R.Leaves memory parts,
@@ -64,7 +62,7 @@ library PorAggregateStep {
         uint256[] memory top
     ) internal pure returns (bytes32 fault, R.Spec memory s, R.Item[] memory its, R.Chunk memory c, uint256 rid) {
         uint256 base = parts.at[0];
-        (rid,,) = E.find(d, base + at[PorRecords.STEP_INPUTS], E.REQUIREMENT_ID, E.NONE);
+        rid = E.requirementId(d, base + at[PorRecords.STEP_INPUTS]);
         bool ok;
         bool found;
         (ok, found, s) = PorAggregateSpec.spec(d, parts.at[1], top, rid);
@@ -77,9 +75,8 @@ library PorAggregateStep {
         if (!ok) return (UNEXECUTABLE, s, its, c, rid);
     }
 
-    /// The policy applied to each field, the committed step (its description and output
-    /// at `descriptionAt` and `outputAt`) compared: lost `one_step.match`, won
-    /// `one_step.mismatch`.
+    /// The policy applied to each field, the committed step (description and output at
+    /// `descriptionAt`, `outputAt`) compared: lost `one_step.match`, won `one_step.mismatch`.
     function decide(
         bytes calldata d,
         uint256 descriptionAt,
@@ -99,20 +96,43 @@ library PorAggregateStep {
     /// Each field's voters, in item order (the votes the reader collected: each item's first
     /// claim of the field's key and kind), then its policy.
     function select(bytes calldata d, R.Spec memory s, R.Item[] memory its) private pure returns (Field[] memory fs) {
-        fs = new Field[](s.nFields);
-        for (uint256 f = 0; f < s.nFields; f++) {
-            fs[f].item = new uint256[](its.length);
-            fs[f].value = new uint256[](its.length);
-            fs[f].id = new uint256[](its.length);
-            fs[f].num = new uint256[](its.length);
-            fs[f].member = new bool[](its.length);
-        }
-        for (uint256 k = 0; k < its.length; k++) {
-            for (uint256 f = 0; f < s.nFields; f++) {
-                if (its[k].value[f] == 0) continue; // no vote
-                Field memory fd = fs[f];
-                uint256 v = fd.n++;
-                (fd.item[v], fd.value[v], fd.id[v], fd.num[v]) = (k, its[k].value[f], its[k].id[f], its[k].num[f]);
+        uint256 nf = s.nFields;
+        fs = new Field[](nf);
+        assembly ("memory-safe") {
+            // Each field's arrays (item, value, id, num, member: Field members 1-4, 7) zeroed in one
+            // block; each item's votes (Item members 7-9) appended to its fields' in item order.
+            let m := mload(its)
+            let size := shl(5, add(m, 1))
+            for { let f := 0 } lt(f, nf) { f := add(f, 1) } {
+                let fd := mload(add(fs, shl(5, add(f, 1))))
+                let a := mload(0x40)
+                calldatacopy(a, calldatasize(), mul(5, size)) // zeros
+                for { let j := 0 } lt(j, 5) { j := add(j, 1) } {
+                    let arr := add(a, mul(j, size))
+                    mstore(arr, m)
+                    mstore(add(fd, shl(5, add(add(j, 1), mul(eq(j, 4), 2)))), arr) // j 0-3: members 1-4, 4: 7
+                }
+                mstore(0x40, add(a, mul(5, size)))
+            }
+            for { let k := 0 } lt(k, m) { k := add(k, 1) } {
+                let it := mload(add(its, shl(5, add(k, 1))))
+                let values := mload(add(it, 224))
+                let ids := mload(add(it, 256))
+                let nums := mload(add(it, 288))
+                for { let f := 0 } lt(f, nf) { f := add(f, 1) } {
+                    let o := shl(5, f)
+                    let value := mload(add(values, o))
+                    if value {
+                        let fd := mload(add(fs, add(o, 32)))
+                        let v := mload(fd)
+                        mstore(fd, add(v, 1))
+                        let q := shl(5, add(v, 1))
+                        mstore(add(mload(add(fd, 32)), q), k)
+                        mstore(add(mload(add(fd, 64)), q), value)
+                        mstore(add(mload(add(fd, 96)), q), mload(add(ids, o)))
+                        mstore(add(mload(add(fd, 128)), q), mload(add(nums, o)))
+                    }
+                }
             }
         }
         for (uint256 f = 0; f < s.nFields; f++) {
@@ -262,10 +282,9 @@ library PorAggregateStep {
         return bytes1(uint8(48 + n));
     }
 
-    /// The committed output at `pos` is the recomputed one (keys in §2 order). The expected
-    /// items form one complete item E compared byte for byte from `pos` (bounded by `d`'s
-    /// end): a definite-length item's bytes fix its extent, so the committed item is E as
-    /// soon as the bytes from `pos` on begin with E's; its end is not computed first.
+    /// The committed output at `pos` is the recomputed one (keys in §2 order). The expected items
+    /// form one item E compared byte for byte from `pos` (bounded by `d`'s end): a definite-length
+    /// item's bytes fix its extent, so it is E once the bytes from `pos` begin with E's.
     function output(
         bytes calldata d,
         uint256 pos,
@@ -447,7 +466,15 @@ library PorAggregateStep {
 
     /// The item at `pos` (a checked leaf of `d`), byte for byte.
     function expectRaw(bytes calldata d, Walk memory w, uint256 pos) private pure {
-        uint256 len = PorCbor.skip(d, pos) - pos;
+        uint256 len;
+        assembly ("memory-safe") {
+            // a short text (head and bytes) or an integer 0..23 in place: `PorCbor.skip`'s length
+            let hb := shr(248, calldataload(add(d.offset, pos)))
+            switch lt(sub(hb, 0x60), 24)
+            case 1 { len := sub(hb, 0x5f) }
+            default { len := lt(hb, 0x18) }
+        }
+        if (len == 0) len = PorCbor.skip(d, pos) - pos;
         if (!w.ok || w.p + len > w.end) {
             w.ok = false;
             return;
