@@ -7,6 +7,7 @@ import {PorCborTop} from "./PorCborTop.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
 import {PorJudgeVars} from "./PorJudgeVars.sol";
+import {PorJudgeVerdict} from "./PorJudgeVerdict.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
@@ -40,32 +41,28 @@ library PorJudgeCheck {
     /// Parts: verdict, prompt_spec, final_step, then the extract steps.
     uint256 private constant FIRST_EXTRACT = 3;
 
-    /// DeterministicVerdict fields, canonical order (`resolution_time` optional: VERDICT_KEYS
-    /// without it is the same list less its ninth key).
-    bytes internal constant VERDICT_KEYS =
-        "\x06schema\x07outcome\x09market_id\x0devidence_root\x0econfidence_bps\x0eevidence_count\x0ereasoning_root\x0freasoning_count\x0fresolution_time\x10prompt_spec_hash\x12resolution_rule_id";
-    /// Where `\x0fresolution_time` sits in VERDICT_KEYS.
-    uint256 private constant TIME_KEY = 100;
-    uint256 private constant V_OUTCOME = 1;
-    uint256 private constant V_MARKET = 2;
-    uint256 private constant V_CONFIDENCE = 4;
-    uint256 private constant V_EVIDENCE_COUNT = 5;
 
     /// `d` is a por-cbor/1 document whose schema is por.JudgeProof/1 (SPEC §10.2.5): the
-    /// schema and the parts verified (`PorJudgeExec`): `id` the first fault's, else 0 and
-    /// `flat`, each part's leaf offset, leaf length and leaf index (`decideFlat`'s input).
+    /// schema, the parts and the committed verdict record verified (`PorJudgeExec`): `id`
+    /// the first fault's (INVALID_RECORD: the verdict leaf is no valid verdict, a won
+    /// proof), else 0 and `flat`, each part's leaf offset, leaf length and leaf index, then
+    /// the verdict's `PorJudgeVerdict.Committed` words (`decideFlat`'s input).
     function verify(bytes calldata d) internal view returns (bytes32 id, bytes32 porRoot, uint256[] memory flat) {
         PorInclusion.Part[] memory parts;
         (id, porRoot, parts) = verifyParts(d);
         if (id != 0) return (id, porRoot, flat);
-        flat = new uint256[](3 * parts.length);
+        flat = new uint256[](3 * parts.length + PorJudgeVerdict.WORDS);
+        uint256 committed;
         assembly ("memory-safe") {
             // each part's leaf, leafLength and leafIndex: three words from 0x80 (`Part`)
             let to := add(flat, 32)
             for { let i := 0 } lt(i, mload(parts)) { i := add(i, 1) } {
                 mcopy(add(to, mul(96, i)), add(mload(add(parts, shl(5, add(i, 1)))), 0x80), 96)
             }
+            committed := add(to, mul(96, mload(parts)))
         }
+        // the verdict record first (`decide` read it before any other record)
+        if (!PorJudgeVerdict.words(d, parts[0].leaf, parts[0].leafLength, committed)) id = INVALID_RECORD;
     }
 
     /// What `decide` reads of a verified part: its leaf's offset and length in the proof
@@ -79,19 +76,22 @@ library PorJudgeCheck {
     /// `decide` on `verify`'s `flat` (`PorJudgeCore`): (won, check id).
     function decideFlat(bytes calldata d, uint256[] calldata flat) internal pure returns (bool, bytes32) {
         Leaf[] memory all;
+        PorJudgeVerdict.Committed memory v;
         assembly ("memory-safe") {
-            // `flat` copied once; each Leaf a pointer to its three words
-            let n := div(flat.length, 3)
+            // `flat` copied once; each Leaf a pointer to its three words, the verdict's
+            // words after them
+            let n := div(sub(flat.length, 6), 3) // PorJudgeVerdict.WORDS
             all := mload(0x40)
             mstore(all, n)
             let body := add(all, shl(5, add(n, 1)))
-            calldatacopy(body, flat.offset, mul(96, n))
+            calldatacopy(body, flat.offset, shl(5, flat.length))
             for { let i := 0 } lt(i, n) { i := add(i, 1) } {
                 mstore(add(all, shl(5, add(i, 1))), add(body, mul(96, i)))
             }
-            mstore(0x40, add(body, mul(96, n)))
+            v := add(body, mul(96, n))
+            mstore(0x40, add(body, shl(5, flat.length)))
         }
-        return decide(d, all);
+        return decide(d, all, v);
     }
 
     /// The schema, every part under por_root, the proof's id and the final step's position.
@@ -235,14 +235,16 @@ library PorJudgeCheck {
 
     /// Verified parts: the records, the citations, the final step's type, the cards, then
     /// the judge and the comparison with the committed verdict.
-    function decide(bytes calldata d, Leaf[] memory all) private pure returns (bool, bytes32) {
-        (bool ok, uint256[] memory verdict) = verdictRecord(d, all[0]);
-        PorJudgeRules.Spec memory s;
-        if (ok) (ok, s) = spec(d, all[1]);
+    function decide(bytes calldata d, Leaf[] memory all, PorJudgeVerdict.Committed memory verdict)
+        private
+        pure
+        returns (bool, bytes32)
+    {
+        (bool ok, PorJudgeRules.Spec memory s) = spec(d, all[1]);
         uint256[][] memory steps = new uint256[][](all.length);
         for (uint256 i = 2; ok && i < all.length; i++) (ok, steps[i]) = step(d, all[i], i >= FIRST_EXTRACT);
         if (!ok) return (true, INVALID_RECORD);
-        (, uint256 evidenceCount) = PorCbor.uintAt(d, verdict[V_EVIDENCE_COUNT]);
+        uint256 evidenceCount = verdict.evidenceCount;
         if (!citations(d, all, steps, evidenceCount)) return (false, CITATIONS);
         if (!PorJudgeRules.textIs(d, steps[2][PorRecords.STEP_TYPE], PorJudgeRules.T_MAP)) return (true, NOT_MAP);
         PorJudgeRules.Card[] memory cards = new PorJudgeRules.Card[](all.length - FIRST_EXTRACT);
@@ -263,85 +265,20 @@ library PorJudgeCheck {
         return PorJudgeRules.readSpec(d, p.leaf, top);
     }
 
-    /// The verdict leaf is a valid por.DeterministicVerdict/1 (SPEC §4.5): its value
-    /// offsets (absolute), `resolution_time`'s 0 when absent.
-    function verdictRecord(bytes calldata d, Leaf memory p)
-        private
-        pure
-        returns (bool ok, uint256[] memory at)
-    {
-        bytes calldata leaf = leafOf(d, p);
-        // the §2 pass keeps the top-level items' offsets (`PorCbor.check`'s answer): a
-        // verdict is a map of 11 entries (VERDICT_KEYS) or 10 (without resolution_time),
-        // its keys read from those offsets (`PorRecords.topFields`, no walk)
-        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leaf);
-        if (err != 0 || (top.length != 22 && top.length != 20)) return (false, at);
-        bytes memory keys = VERDICT_KEYS;
-        if (top.length == 20) {
-            assembly ("memory-safe") {
-                let from := add(add(keys, 32), TIME_KEY)
-                mcopy(from, add(from, 16), sub(mload(keys), add(TIME_KEY, 16)))
-                mstore(keys, sub(mload(keys), 16))
-            }
-        }
-        (ok, at) = PorRecords.topFields(leaf, top, keys);
-        if (!ok) return (false, at);
-        if (at.length == 10) {
-            uint256[] memory short = at;
-            at = new uint256[](11);
-            for (uint256 i = 0; i < 10; i++) at[i < 8 ? i : i + 1] = short[i];
-        }
-        assembly ("memory-safe") {
-            // rebased (absolute in `d`; offsets in calldata: no overflow), resolution_time's
-            // 0 (absent) kept; `at` is 11 words here
-            let base := mload(p)
-            for { let q := add(at, 32) } lt(q, add(at, 0x180)) { q := add(q, 32) } {
-                mstore(q, add(mload(q), base))
-            }
-            let t := add(at, 0x120) // at[8]
-            if eq(mload(t), base) { mstore(t, 0) }
-        }
-        ok = verdictTypes(d, at);
-    }
-
-    function verdictTypes(bytes calldata d, uint256[] memory at) private pure returns (bool ok) {
-        (ok,,) = PorRecords.isId(d, at[V_MARKET]);
-        (bool c,) = PorRecords.uintIn(d, at[V_CONFIDENCE], 0, 10_000);
-        (bool e,) = PorRecords.uintIn(d, at[V_EVIDENCE_COUNT], 0, PorRecords.MAX_COUNT);
-        (bool r,) = PorRecords.uintIn(d, at[7], 0, PorRecords.MAX_COUNT);
-        bool t = true;
-        if (at[8] != 0) (t,) = PorRecords.uintIn(d, at[8], 0, PorJudgeRules.MAX_TIME);
-        (bool h1,) = PorCbor.hashAt(d, at[3]);
-        (bool h2,) = PorCbor.hashAt(d, at[6]);
-        (bool h3,) = PorCbor.hashAt(d, at[9]);
-        ok = ok && c && e && r && t && h1 && h2 && h3 && PorJudgeRules.textIs(d, at[0], PorJudgeRules.T_VERDICT_SCHEMA)
-            && outcomeCode(d, at[V_OUTCOME]) != 0 && ruleCode(d, at[10]) != 5;
-    }
-
-    function outcomeCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        return (PorJudgeRules.pick(d, pos, "\x03YES\x02NO\x07INVALID") + 1) % 4;
-    }
-
-    function ruleCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        return PorJudgeRules.pick(d, pos, PorJudgeRules.RULE_IDS); // 5: not a rule id
-    }
-
     /// The recomputed verdict's bytes equal the committed ones: the references are the
     /// committed verdict's, so the decision fields (market_id, outcome, confidence, rule,
     /// resolution_time = the window's end) decide.
     function same(
         bytes calldata d,
-        uint256[] memory at,
+        PorJudgeVerdict.Committed memory v,
         PorJudgeRules.Spec memory s,
         uint8 outcome,
         uint256 confidence,
         uint8 rule
     ) private pure returns (bool) {
-        (, uint256 committed) = PorCbor.uintAt(d, at[V_CONFIDENCE]);
-        uint256 time;
-        if (at[8] != 0) (, time) = PorCbor.uintAt(d, at[8]);
-        return at[8] != 0 && time == s.end && committed == confidence && outcomeCode(d, at[V_OUTCOME]) == outcome
-            && ruleCode(d, at[10]) == rule && PorCborKeys.sameText(d, at[V_MARKET], s.marketId);
+        // an absent resolution_time (`PorJudgeVerdict.ABSENT`) equals no window end
+        return v.time == s.end && v.confidence == confidence && v.outcome == outcome && v.rule == rule
+            && PorCborKeys.sameText(d, v.market, s.marketId);
     }
 
     /// Each extract part is an extract step below evidence_count whose output.evidence_id
