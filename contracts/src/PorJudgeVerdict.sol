@@ -54,7 +54,7 @@ library PorJudgeVerdict {
         c.time = ABSENT;
         if (at[8] != 0) (, c.time) = PorCbor.uintAt(d, at[8]);
         c.outcome = outcomeCode(d, at[V_OUTCOME]);
-        c.rule = PorJudgeRules.pick(d, at[10], PorJudgeRules.RULE_IDS);
+        c.rule = PorJudgeRules.ruleCode(d, at[10]);
         c.market = at[V_MARKET];
         return c.outcome != 0 && c.rule != 5;
     }
