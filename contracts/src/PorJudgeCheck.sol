@@ -197,7 +197,7 @@ library PorJudgeCheck {
         assembly ("memory-safe") {
             // a valid step's `at` is `checkTop`'s array of its 16 items' offsets reused for
             // its 8 values (`PorRecords.topFields`): rebased in place (absolute in `d`), then
-            // 11 words long; the O_* words are written before they are read (`three` below
+            // 16 words long; the O_* words are written before they are read (`output` below
             // for an extract; the final step's here, in `citations`)
             // (the eight words unrolled: no loop test a word)
             let base := mload(p)
@@ -209,15 +209,39 @@ library PorJudgeCheck {
             mstore(add(at, 0xc0), add(mload(add(at, 0xc0)), base))
             mstore(add(at, 0xe0), add(mload(add(at, 0xe0)), base))
             mstore(add(at, 0x100), add(mload(add(at, 0x100)), base))
-            mstore(at, 11)
+            mstore(at, 16)
         }
         if (!extract) {
             at[O_VARIABLES] = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVALUATION_VARIABLES);
             return (true, at);
         }
-        (at[O_CARD], at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
-            d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
+        output(d, at);
+    }
+
+    /// An extract output's card, evidence_id and requirement_id (`O_*`) from one walk
+    /// (`PorKeyIndex.three`, stopping at the last of them). When the output's first key is
+    /// `card` and the card reads (`PorCborKeys.exact`, `card`'s read of it), its five value
+    /// offsets are kept at O_FIELDS.. (O_FIELDS non-zero: a card value's offset) and the
+    /// walk goes on after it: the card is walked once, not skipped and then read.
+    function output(bytes calldata d, uint256[] memory at) private pure {
+        (, uint256 count, uint256 p) = PorCbor.container(d, at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
+        (uint256 w, uint256 v) = PorKeyIndex.entry(d, p);
+        at[O_FIELDS] = 0;
+        uint256 left = 3;
+        if (count != 0 && w == PorJudgeRules.K_CARD) {
+            (bool read, uint256[5] memory f, uint256 next) = PorCborKeys.exact(d, v, PorCborKeys.cardWords(), 5, 1);
+            if (read) {
+                assembly ("memory-safe") {
+                    mcopy(add(at, 0x180), f, 0xa0) // at[O_FIELDS..O_FIELDS + 5)
+                }
+                (at[O_CARD], p, count, left) = (v, next, count - 1, 2);
+            }
+        }
+        uint256 c;
+        (c, at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
+            d, p, count, left, PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
         );
+        if (left == 3) at[O_CARD] = c;
     }
 
     /// Where `step` keeps an extract output's card, evidence_id and requirement_id, and
@@ -232,6 +256,9 @@ library PorJudgeCheck {
     uint256 private constant O_REPEATS = 10;
     uint256 private constant O_EVIDENCE_ID = 9;
     uint256 private constant O_REQUIREMENT_ID = 10;
+    /// Where `output` keeps an extract card's five value offsets when it read the card
+    /// (words 11-15 of the step's 16; O_FIELDS 0 when it did not).
+    uint256 private constant O_FIELDS = 11;
 
     /// Verified parts: the records, the citations, the final step's type, the cards, then
     /// the judge and the comparison with the committed verdict.
@@ -368,8 +395,17 @@ library PorJudgeCheck {
         c.requirement = at[O_REQUIREMENT_ID];
         (bool req,,) = PorCbor.str(d, c.requirement, PorCbor.TEXT);
         // exactly the five keys, source_id a text (one pass; absent (0): the proof's map
-        // head is no map of five entries, as in `extractAt`)
-        (bool source, uint256[5] memory f,) = PorCborKeys.exact(d, at[O_CARD], PorCborKeys.cardWords(), 5, 1);
+        // head is no map of five entries, as in `extractAt`); read by `output` when it
+        // kept the card's offsets (O_FIELDS non-zero)
+        uint256[5] memory f;
+        bool source = at[O_FIELDS] != 0;
+        if (source) {
+            assembly ("memory-safe") {
+                f := add(at, 0x180) // at[O_FIELDS..O_FIELDS + 5)
+            }
+        } else {
+            (source, f,) = PorCborKeys.exact(d, at[O_CARD], PorCborKeys.cardWords(), 5, 1);
+        }
         if (!source || !req) return (false, c);
         (bool status,) = PorRecords.uintIn(d, f[1], 100, 599);
         (bool time,) = PorRecords.uintIn(d, f[2], 0, PorJudgeRules.MAX_TIME);
