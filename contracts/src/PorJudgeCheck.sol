@@ -371,12 +371,29 @@ library PorJudgeCheck {
         if (s == 0) return (true, 0, 0);
         (ok, n, first) = PorCbor.container(d, s, PorCbor.ARRAY);
         if (!ok) return (true, 0, 0);
-        uint256 p = first;
-        for (uint256 i = 0; i < n; i++) {
-            (bool text,,) = PorCbor.str(d, p, PorCbor.TEXT);
-            if (!text) return (true, 0, 0);
-            p = PorCbor.skip(d, p);
+        bool texts = true;
+        assembly ("memory-safe") {
+            // each item a text (`PorCbor.str`), stepped over by its head and bytes
+            // (`PorCbor.skip` of a text; a checked document's heads are definite)
+            let b := d.offset
+            let p := first
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                let hb := byte(0, calldataload(add(b, p)))
+                if iszero(eq(shr(5, hb), 3)) {
+                    texts := 0
+                    break
+                }
+                let a := and(hb, 31)
+                p := add(p, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    a := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                p := add(p, a)
+            }
         }
+        if (!texts) return (true, 0, 0);
     }
 
     /// `read_card` (SPEC §12.5.2): inputs.kind extract_claims, output.requirement_id text,

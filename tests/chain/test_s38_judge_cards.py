@@ -10,6 +10,10 @@ or out of order, not a map, absent; each card field at and past its bounds;
 evidence_id and requirement_id absent, of another type, or with a near twin key; keys
 after the card imitating the ones read. Each edit is made to each extract step leaf the
 JudgeProof carries, recommitted, and the chain's (won, check id) must be Python's.
+
+The final map step's ``source_summary`` items are checked as texts by one assembly loop
+(``PorJudgeCheck.summary``, cut 4): lists with an item of another type at the start, in
+the middle, at the end, ids with one- and two-byte length heads, not a list.
 """
 
 from __future__ import annotations
@@ -127,6 +131,40 @@ def test_output_shapes(router: ProofChecker, market: int) -> None:
                 again = rejudged(edited)
                 if again is not None:
                     _same(router, f"{market} {index} {name} rejudged", judge_proof(again))
+
+
+def _summary(value: Callable[[list[Any]], Any]) -> Callable[[Step], None]:
+    def edit(step: Step) -> None:
+        variables = step["output"]["evaluation_variables"]
+        variables["source_summary"] = value(list(variables["source_summary"]))
+    return edit
+
+
+SUMMARIES: dict[str, Callable[[list[Any]], Any]] = {
+    "int.end": lambda ids: [*ids, 5], "int.start": lambda ids: [5, *ids],
+    "bytes.middle": lambda ids: [*ids[:1], b"x", *ids[1:]], "array.end": lambda ids: [*ids, []],
+    "map.end": lambda ids: [*ids, {}], "bool.start": lambda ids: [True, *ids],
+    "id24.end": lambda ids: [*ids, "x" * 24], "id300.end": lambda ids: [*ids, "x" * 300],
+    "id24.start": lambda ids: ["x" * 24, *ids], "empty": lambda ids: [],
+    "int": lambda ids: 5, "text": lambda ids: ids[0],
+}
+
+
+@pytest.mark.parametrize("market", MARKETS)
+def test_summary_items(router: ProofChecker, market: int) -> None:
+    """Each source_summary edit, with the parts por's builder would carry and with the
+    first three extract leaves."""
+    bundle = honest(list_scenarios()[market])
+    extracts = [i for i, leaf in enumerate(bundle.steps)
+                if decode(leaf).get("step_type") == "extract"]
+    last = len(bundle.steps) - 1
+    for name, value in SUMMARIES.items():
+        edited = _edited(bundle, last, _summary(value))
+        for k in (1, 3):
+            proof = judge_proof_carrying(edited, extracts[:k])
+            _same(router, f"{market} summary {name} {k}", proof)
+        with suppress(PorError):
+            _same(router, f"{market} summary {name}", judge_proof(edited))
 
 
 def test_cards_outcomes_seen() -> None:
