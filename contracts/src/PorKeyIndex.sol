@@ -85,11 +85,24 @@ library PorKeyIndex {
         if (end == 0) end = PorCbor.skip(d, pos); // not a map (a map's end is past its head)
     }
 
+    /// `three` over the whole map at `pos` of a checked document (0s when `pos` is not a
+    /// map): each of the three keys looked up (non-zero, distinct).
+    function three(bytes calldata d, uint256 pos, uint256 k0, uint256 k1, uint256 k2)
+        internal
+        pure
+        returns (uint256, uint256, uint256)
+    {
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (!isMap) return (0, 0, 0);
+        return three(d, p, count, 3, k0, k1, k2);
+    }
+
     /// The value offsets of the keys whose key words are `k0`, `k1`, `k2` (non-zero,
     /// distinct) among the `count` map entries from `p` of a checked document (0:
     /// absent): `PorDeduceSpec.get` of each, from one walk that stops once `left` of them
     /// are found (3, or fewer when the caller found the others before `p`; keys read as
-    /// `indexTo` reads them, values skipped as `PorCbor.skip` does).
+    /// `indexTo` reads them, values skipped as `PorCbor.skip` does; the last one's value
+    /// not skipped).
     function three(bytes calldata d, uint256 p, uint256 count, uint256 left, uint256 k0, uint256 k1, uint256 k2)
         internal
         pure
@@ -120,6 +133,7 @@ library PorKeyIndex {
                     v2 := at
                     left := sub(left, 1)
                 }
+                if iszero(left) { break } // the last value found: not skipped
                 // the value (PorCbor.skip)
                 p := add(b, at)
                 for { let units := 1 } 1 {} {
