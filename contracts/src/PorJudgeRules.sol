@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceSpec} from "./PorDeduceSpec.sol";
+import {PorJudgeNames} from "./PorJudgeNames.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 
@@ -274,31 +275,11 @@ library PorJudgeRules {
         uint256[] memory ix;
         (ix, end) = PorKeyIndex.indexTo(d, p);
         uint256 id = PorKeyIndex.find(ix, K_RULE_ID);
-        uint8 r = ruleCode(d, id);
+        uint8 r = PorJudgeNames.ruleCode(d, id);
         // a canonical rule id is an Id (a text of 10-18 bytes): `isId` only for another
         ok = r != 5;
         if (!ok) (ok,,) = PorRecords.isId(d, id);
         stage = r == 4 ? 3 : r;
-    }
-
-    /// The code of the rule id at `pos` (SPEC §4.5, in RuleId's order: R_VALIDITY 0 ..
-    /// R_INVALID_FALLBACK 4), 5 for any other item (`pick` of the five names): a text
-    /// under 24 bytes as a short constant (its bytes, then its length; the empty text 0,
-    /// no case) switched on.
-    function ruleCode(bytes calldata d, uint256 pos) internal pure returns (uint8 r) {
-        assembly ("memory-safe") {
-            r := 5
-            let ib := byte(0, calldataload(add(d.offset, pos)))
-            let len := sub(ib, 0x60)
-            if lt(len, 24) {
-                switch or(shl(8, shr(shl(3, sub(32, len)), calldataload(add(d.offset, add(pos, 1))))), len)
-                case 0x525f56414c49444954590a { r := 0 } // R_VALIDITY
-                case 0x525f434f4e464c4943540a { r := 1 } // R_CONFLICT
-                case 0x525f42494e4152595f4445434953494f4e11 { r := 2 } // R_BINARY_DECISION
-                case 0x525f434f4e464944454e43450c { r := 3 } // R_CONFIDENCE
-                case 0x525f494e56414c49445f46414c4c4241434b12 { r := 4 } // R_INVALID_FALLBACK
-            }
-        }
     }
 
     /// prediction_semantics: the predicate, comparison, threshold, range ends and
@@ -349,7 +330,7 @@ library PorJudgeRules {
         uint256 on = field(d, top[2], K_ON_CONFLICT);
         s.onConflictContinue = textIs(d, on, T_CONTINUE);
         ok = on == 0 || s.onConflictContinue || textIs(d, on, T_INVALID);
-        uint256[5] memory at = factors(d, top[4]);
+        uint256[5] memory at = PorJudgeNames.factors(d, top[4]);
         bool b;
         (b, s.policy[0]) = optionalUint(d, at[0], BPS, 7000);
         ok = ok && b;
@@ -361,30 +342,6 @@ library PorJudgeRules {
         ok = ok && b;
         (b, s.policy[4]) = optionalUint(d, at[4], BPS, 0);
         ok = ok && b;
-    }
-
-    /// The value offsets of confidence_policy's five factors in the map at `pos` (0:
-    /// absent, or `pos` not a map), in `Spec.policy`'s order: `PorKeyIndex.index` then
-    /// `find` of each (§2 keys are unique), from one walk, each key's word (`entry`)
-    /// switched on as a short constant (as `PorKeyIndex.semantics`).
-    function factors(bytes calldata d, uint256 pos) private pure returns (uint256[5] memory at) {
-        (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
-        if (!isMap) return at;
-        while (n != 0) {
-            (uint256 w, uint256 v) = PorKeyIndex.entry(d, p);
-            assembly ("memory-safe") {
-                n := sub(n, 1) // not 0: no underflow
-                // the key's bytes then its length (a long key's word 0 gives 0, no case)
-                let len := and(w, 0xff)
-                switch or(shr(shl(3, sub(31, len)), w), len)
-                case 0x64656661756c745f636f6e666964656e63655f62707316 { mstore(at, v) } // default_confidence_bps
-                case 0x6d696e5f636f6e666964656e63655f666f725f7965736e6f5f6270731c { mstore(add(at, 0x20), v) } // min_confidence_for_yesno_bps
-                case 0x636f6e666c6963745f666163746f725f62707313 { mstore(add(at, 0x40), v) } // conflict_factor_bps
-                case 0x66616c6c6261636b5f666163746f725f62707313 { mstore(add(at, 0x60), v) } // fallback_factor_bps
-                case 0x696e76616c69645f636f6e666964656e63655f62707316 { mstore(add(at, 0x80), v) } // invalid_confidence_bps
-            }
-            p = PorCbor.skip(d, v);
-        }
     }
 
     /// Each data requirement's requirement_id an Id and min_provenance_tier 0..3 (absent 0).

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborTop} from "./PorCborTop.sol";
+import {PorJudgeNames} from "./PorJudgeNames.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
 import {PorRecords} from "./PorRecords.sol";
 
@@ -54,7 +55,7 @@ library PorJudgeVerdict {
         c.time = ABSENT;
         if (at[8] != 0) (, c.time) = PorCbor.uintAt(d, at[8]);
         c.outcome = outcomeCode(d, at[V_OUTCOME]);
-        c.rule = PorJudgeRules.ruleCode(d, at[10]);
+        c.rule = PorJudgeNames.ruleCode(d, at[10]);
         c.market = at[V_MARKET];
         return c.outcome != 0 && c.rule != 5;
     }

@@ -1,8 +1,8 @@
 """Rule ids and confidence_policy's factors read by a switch (ADR 0013 "Addendum (s38,
 judge8)", cut 2) against ``por check-proof``.
 
-``PorJudgeRules.ruleCode`` tells the five canonical rule ids (and `isId` is asked only
-for another text), ``PorJudgeRules.factors`` finds confidence_policy's five factors in
+``PorJudgeNames.ruleCode`` tells the five canonical rule ids (and `isId` is asked only
+for another text), ``PorJudgeNames.factors`` finds confidence_policy's five factors in
 one walk, each key compared as a short constant (its bytes, then its length). The edges:
 rule ids near the canonical ones (one byte off, a byte more or less, a NUL before or
 after, another case, empty, too long, not a text, absent) at each place, the ids out of
