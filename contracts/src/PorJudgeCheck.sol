@@ -7,6 +7,7 @@ import {PorCborTop} from "./PorCborTop.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorJudgeRules} from "./PorJudgeRules.sol";
 import {PorJudgeVars} from "./PorJudgeVars.sol";
+import {PorJudgeVerdict} from "./PorJudgeVerdict.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
@@ -41,32 +42,28 @@ library PorJudgeCheck {
     /// Parts: verdict, prompt_spec, final_step, then the extract steps.
     uint256 private constant FIRST_EXTRACT = 3;
 
-    /// DeterministicVerdict fields, canonical order (`resolution_time` optional: VERDICT_KEYS
-    /// without it is the same list less its ninth key).
-    bytes internal constant VERDICT_KEYS =
-        "\x06schema\x07outcome\x09market_id\x0devidence_root\x0econfidence_bps\x0eevidence_count\x0ereasoning_root\x0freasoning_count\x0fresolution_time\x10prompt_spec_hash\x12resolution_rule_id";
-    /// Where `\x0fresolution_time` sits in VERDICT_KEYS.
-    uint256 private constant TIME_KEY = 100;
-    uint256 private constant V_OUTCOME = 1;
-    uint256 private constant V_MARKET = 2;
-    uint256 private constant V_CONFIDENCE = 4;
-    uint256 private constant V_EVIDENCE_COUNT = 5;
 
     /// `d` is a por-cbor/1 document whose schema is por.JudgeProof/1 (SPEC §10.2.5): the
-    /// schema and the parts verified (`PorJudgeExec`): `id` the first fault's, else 0 and
-    /// `flat`, each part's leaf offset, leaf length and leaf index (`decideFlat`'s input).
+    /// schema, the parts and the committed verdict record verified (`PorJudgeExec`): `id`
+    /// the first fault's (INVALID_RECORD: the verdict leaf is no valid verdict, a won
+    /// proof), else 0 and `flat`, each part's leaf offset, leaf length and leaf index, then
+    /// the verdict's `PorJudgeVerdict.Committed` words (`decideFlat`'s input).
     function verify(bytes calldata d) internal view returns (bytes32 id, bytes32 porRoot, uint256[] memory flat) {
         PorInclusion.Part[] memory parts;
         (id, porRoot, parts) = verifyParts(d);
         if (id != 0) return (id, porRoot, flat);
-        flat = new uint256[](3 * parts.length);
+        flat = new uint256[](3 * parts.length + PorJudgeVerdict.WORDS);
+        uint256 committed;
         assembly ("memory-safe") {
             // each part's leaf, leafLength and leafIndex: three words from 0x80 (`Part`)
             let to := add(flat, 32)
             for { let i := 0 } lt(i, mload(parts)) { i := add(i, 1) } {
                 mcopy(add(to, mul(96, i)), add(mload(add(parts, shl(5, add(i, 1)))), 0x80), 96)
             }
+            committed := add(to, mul(96, mload(parts)))
         }
+        // the verdict record first (`decide` read it before any other record)
+        if (!PorJudgeVerdict.words(d, parts[0].leaf, parts[0].leafLength, committed)) id = INVALID_RECORD;
     }
 
     /// What `decide` reads of a verified part: its leaf's offset and length in the proof
@@ -80,19 +77,22 @@ library PorJudgeCheck {
     /// `decide` on `verify`'s `flat` (`PorJudgeCore`): (won, check id).
     function decideFlat(bytes calldata d, uint256[] calldata flat) internal pure returns (bool, bytes32) {
         Leaf[] memory all;
+        PorJudgeVerdict.Committed memory v;
         assembly ("memory-safe") {
-            // `flat` copied once; each Leaf a pointer to its three words
-            let n := div(flat.length, 3)
+            // `flat` copied once; each Leaf a pointer to its three words, the verdict's
+            // words after them
+            let n := div(sub(flat.length, 6), 3) // PorJudgeVerdict.WORDS
             all := mload(0x40)
             mstore(all, n)
             let body := add(all, shl(5, add(n, 1)))
-            calldatacopy(body, flat.offset, mul(96, n))
+            calldatacopy(body, flat.offset, shl(5, flat.length))
             for { let i := 0 } lt(i, n) { i := add(i, 1) } {
                 mstore(add(all, shl(5, add(i, 1))), add(body, mul(96, i)))
             }
-            mstore(0x40, add(body, mul(96, n)))
+            v := add(body, mul(96, n))
+            mstore(0x40, add(body, shl(5, flat.length)))
         }
-        return decide(d, all);
+        return decide(d, all, v);
     }
 
     /// The schema, every part under por_root, the proof's id and the final step's position.
@@ -198,7 +198,7 @@ library PorJudgeCheck {
         assembly ("memory-safe") {
             // a valid step's `at` is `checkTop`'s array of its 16 items' offsets reused for
             // its 8 values (`PorRecords.topFields`): rebased in place (absolute in `d`), then
-            // 11 words long; the O_* words are written before they are read (`three` below
+            // 16 words long; the O_* words are written before they are read (`output` below
             // for an extract; the final step's here, in `citations`)
             // (the eight words unrolled: no loop test a word)
             let base := mload(p)
@@ -210,15 +210,39 @@ library PorJudgeCheck {
             mstore(add(at, 0xc0), add(mload(add(at, 0xc0)), base))
             mstore(add(at, 0xe0), add(mload(add(at, 0xe0)), base))
             mstore(add(at, 0x100), add(mload(add(at, 0x100)), base))
-            mstore(at, 11)
+            mstore(at, 16)
         }
         if (!extract) {
             at[O_VARIABLES] = PorJudgeRules.field(d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_EVALUATION_VARIABLES);
             return (true, at);
         }
-        (at[O_CARD], at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
-            d, at[PorRecords.STEP_OUTPUT], PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
+        output(d, at);
+    }
+
+    /// An extract output's card, evidence_id and requirement_id (`O_*`) from one walk
+    /// (`PorKeyIndex.three`, stopping at the last of them). When the output's first key is
+    /// `card` and the card reads (`PorCborKeys.exact`, `card`'s read of it), its five value
+    /// offsets are kept at O_FIELDS.. (O_FIELDS non-zero: a card value's offset) and the
+    /// walk goes on after it: the card is walked once, not skipped and then read.
+    function output(bytes calldata d, uint256[] memory at) private pure {
+        (, uint256 count, uint256 p) = PorCbor.container(d, at[PorRecords.STEP_OUTPUT], PorCbor.MAP);
+        (uint256 w, uint256 v) = PorKeyIndex.entry(d, p);
+        at[O_FIELDS] = 0;
+        uint256 left = 3;
+        if (count != 0 && w == PorJudgeRules.K_CARD) {
+            (bool read, uint256[5] memory f, uint256 next) = PorCborKeys.exact(d, v, PorCborKeys.cardWords(), 5, 1);
+            if (read) {
+                assembly ("memory-safe") {
+                    mcopy(add(at, 0x180), f, 0xa0) // at[O_FIELDS..O_FIELDS + 5)
+                }
+                (at[O_CARD], p, count, left) = (v, next, count - 1, 2);
+            }
+        }
+        uint256 c;
+        (c, at[O_EVIDENCE_ID], at[O_REQUIREMENT_ID]) = PorKeyIndex.three(
+            d, p, count, left, PorJudgeRules.K_CARD, PorJudgeRules.K_EVIDENCE_ID, PorJudgeRules.K_REQUIREMENT_ID
         );
+        if (left == 3) at[O_CARD] = c;
     }
 
     /// Where `step` keeps an extract output's card, evidence_id and requirement_id, and
@@ -233,17 +257,22 @@ library PorJudgeCheck {
     uint256 private constant O_REPEATS = 10;
     uint256 private constant O_EVIDENCE_ID = 9;
     uint256 private constant O_REQUIREMENT_ID = 10;
+    /// Where `output` keeps an extract card's five value offsets when it read the card
+    /// (words 11-15 of the step's 16; O_FIELDS 0 when it did not).
+    uint256 private constant O_FIELDS = 11;
 
     /// Verified parts: the records, the citations, the final step's type, the cards, then
     /// the judge and the comparison with the committed verdict.
-    function decide(bytes calldata d, Leaf[] memory all) private pure returns (bool, bytes32) {
-        (bool ok, uint256[] memory verdict) = verdictRecord(d, all[0]);
-        PorJudgeRules.Spec memory s;
-        if (ok) (ok, s) = spec(d, all[1]);
+    function decide(bytes calldata d, Leaf[] memory all, PorJudgeVerdict.Committed memory verdict)
+        private
+        pure
+        returns (bool, bytes32)
+    {
+        (bool ok, PorJudgeRules.Spec memory s) = spec(d, all[1]);
         uint256[][] memory steps = new uint256[][](all.length);
         for (uint256 i = 2; ok && i < all.length; i++) (ok, steps[i]) = step(d, all[i], i >= FIRST_EXTRACT);
         if (!ok) return (true, INVALID_RECORD);
-        (, uint256 evidenceCount) = PorCbor.uintAt(d, verdict[V_EVIDENCE_COUNT]);
+        uint256 evidenceCount = verdict.evidenceCount;
         if (!citations(d, all, steps, evidenceCount)) return (false, CITATIONS);
         if (!PorJudgeRules.textIs(d, steps[2][PorRecords.STEP_TYPE], PorJudgeRules.T_MAP)) return (true, NOT_MAP);
         PorJudgeRules.Card[] memory cards = new PorJudgeRules.Card[](all.length - FIRST_EXTRACT);
@@ -264,85 +293,20 @@ library PorJudgeCheck {
         return PorJudgeRules.readSpec(d, p.leaf, top);
     }
 
-    /// The verdict leaf is a valid por.DeterministicVerdict/1 (SPEC §4.5): its value
-    /// offsets (absolute), `resolution_time`'s 0 when absent.
-    function verdictRecord(bytes calldata d, Leaf memory p)
-        private
-        pure
-        returns (bool ok, uint256[] memory at)
-    {
-        bytes calldata leaf = leafOf(d, p);
-        // the §2 pass keeps the top-level items' offsets (`PorCbor.check`'s answer): a
-        // verdict is a map of 11 entries (VERDICT_KEYS) or 10 (without resolution_time),
-        // its keys read from those offsets (`PorRecords.topFields`, no walk)
-        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leaf);
-        if (err != 0 || (top.length != 22 && top.length != 20)) return (false, at);
-        bytes memory keys = VERDICT_KEYS;
-        if (top.length == 20) {
-            assembly ("memory-safe") {
-                let from := add(add(keys, 32), TIME_KEY)
-                mcopy(from, add(from, 16), sub(mload(keys), add(TIME_KEY, 16)))
-                mstore(keys, sub(mload(keys), 16))
-            }
-        }
-        (ok, at) = PorRecords.topFields(leaf, top, keys);
-        if (!ok) return (false, at);
-        if (at.length == 10) {
-            uint256[] memory short = at;
-            at = new uint256[](11);
-            for (uint256 i = 0; i < 10; i++) at[i < 8 ? i : i + 1] = short[i];
-        }
-        assembly ("memory-safe") {
-            // rebased (absolute in `d`; offsets in calldata: no overflow), resolution_time's
-            // 0 (absent) kept; `at` is 11 words here
-            let base := mload(p)
-            for { let q := add(at, 32) } lt(q, add(at, 0x180)) { q := add(q, 32) } {
-                mstore(q, add(mload(q), base))
-            }
-            let t := add(at, 0x120) // at[8]
-            if eq(mload(t), base) { mstore(t, 0) }
-        }
-        ok = verdictTypes(d, at);
-    }
-
-    function verdictTypes(bytes calldata d, uint256[] memory at) private pure returns (bool ok) {
-        (ok,,) = PorRecords.isId(d, at[V_MARKET]);
-        (bool c,) = PorRecords.uintIn(d, at[V_CONFIDENCE], 0, 10_000);
-        (bool e,) = PorRecords.uintIn(d, at[V_EVIDENCE_COUNT], 0, PorRecords.MAX_COUNT);
-        (bool r,) = PorRecords.uintIn(d, at[7], 0, PorRecords.MAX_COUNT);
-        bool t = true;
-        if (at[8] != 0) (t,) = PorRecords.uintIn(d, at[8], 0, PorJudgeRules.MAX_TIME);
-        (bool h1,) = PorCbor.hashAt(d, at[3]);
-        (bool h2,) = PorCbor.hashAt(d, at[6]);
-        (bool h3,) = PorCbor.hashAt(d, at[9]);
-        ok = ok && c && e && r && t && h1 && h2 && h3 && PorJudgeRules.textIs(d, at[0], PorJudgeRules.T_VERDICT_SCHEMA)
-            && outcomeCode(d, at[V_OUTCOME]) != 0 && ruleCode(d, at[10]) != 5;
-    }
-
-    function outcomeCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        return (PorJudgeRules.pick(d, pos, "\x03YES\x02NO\x07INVALID") + 1) % 4;
-    }
-
-    function ruleCode(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        return PorJudgeRules.pick(d, pos, PorJudgeRules.RULE_IDS); // 5: not a rule id
-    }
-
     /// The recomputed verdict's bytes equal the committed ones: the references are the
     /// committed verdict's, so the decision fields (market_id, outcome, confidence, rule,
     /// resolution_time = the window's end) decide.
     function same(
         bytes calldata d,
-        uint256[] memory at,
+        PorJudgeVerdict.Committed memory v,
         PorJudgeRules.Spec memory s,
         uint8 outcome,
         uint256 confidence,
         uint8 rule
     ) private pure returns (bool) {
-        (, uint256 committed) = PorCbor.uintAt(d, at[V_CONFIDENCE]);
-        uint256 time;
-        if (at[8] != 0) (, time) = PorCbor.uintAt(d, at[8]);
-        return at[8] != 0 && time == s.end && committed == confidence && outcomeCode(d, at[V_OUTCOME]) == outcome
-            && ruleCode(d, at[10]) == rule && PorText.sameText(d, at[V_MARKET], s.marketId);
+        // an absent resolution_time (`PorJudgeVerdict.ABSENT`) equals no window end
+        return v.time == s.end && v.confidence == confidence && v.outcome == outcome && v.rule == rule
+            && PorText.sameText(d, v.market, s.marketId);
     }
 
     /// Each extract part is an extract step below evidence_count whose output.evidence_id
@@ -408,12 +372,29 @@ library PorJudgeCheck {
         if (s == 0) return (true, 0, 0);
         (ok, n, first) = PorCbor.container(d, s, PorCbor.ARRAY);
         if (!ok) return (true, 0, 0);
-        uint256 p = first;
-        for (uint256 i = 0; i < n; i++) {
-            (bool text,,) = PorCbor.str(d, p, PorCbor.TEXT);
-            if (!text) return (true, 0, 0);
-            p = PorCbor.skip(d, p);
+        bool texts = true;
+        assembly ("memory-safe") {
+            // each item a text (`PorCbor.str`), stepped over by its head and bytes
+            // (`PorCbor.skip` of a text; a checked document's heads are definite)
+            let b := d.offset
+            let p := first
+            for { let i := 0 } lt(i, n) { i := add(i, 1) } {
+                let hb := byte(0, calldataload(add(b, p)))
+                if iszero(eq(shr(5, hb), 3)) {
+                    texts := 0
+                    break
+                }
+                let a := and(hb, 31)
+                p := add(p, 1)
+                if gt(a, 23) {
+                    let width := shl(sub(a, 24), 1)
+                    a := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                p := add(p, a)
+            }
         }
+        if (!texts) return (true, 0, 0);
     }
 
     /// `read_card` (SPEC §12.5.2): inputs.kind extract_claims, output.requirement_id text,
@@ -432,8 +413,17 @@ library PorJudgeCheck {
         c.requirement = at[O_REQUIREMENT_ID];
         (bool req,,) = PorCbor.str(d, c.requirement, PorCbor.TEXT);
         // exactly the five keys, source_id a text (one pass; absent (0): the proof's map
-        // head is no map of five entries, as in `extractAt`)
-        (bool source, uint256[5] memory f,) = PorCborKeys.exact(d, at[O_CARD], PorCborKeys.cardWords(), 5, 1);
+        // head is no map of five entries, as in `extractAt`); read by `output` when it
+        // kept the card's offsets (O_FIELDS non-zero)
+        uint256[5] memory f;
+        bool source = at[O_FIELDS] != 0;
+        if (source) {
+            assembly ("memory-safe") {
+                f := add(at, 0x180) // at[O_FIELDS..O_FIELDS + 5)
+            }
+        } else {
+            (source, f,) = PorCborKeys.exact(d, at[O_CARD], PorCborKeys.cardWords(), 5, 1);
+        }
         if (!source || !req) return (false, c);
         (bool status,) = PorRecords.uintIn(d, f[1], 100, 599);
         (bool time,) = PorRecords.uintIn(d, f[2], 0, PorJudgeRules.MAX_TIME);

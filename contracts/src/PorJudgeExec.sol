@@ -6,9 +6,9 @@ import {PorJudgeCheck} from "./PorJudgeCheck.sol";
 
 /// @title PorJudgeExec: the JudgeProof (SPEC §10.2.5) checked on chain, stateless.
 /// @notice The router sends it a por.JudgeProof/1 whose bytes passed the §2 reader. The
-/// schema and the parts are verified here; the records, citations, cards and the judge
-/// run in `PorJudgeCore`, which the constructor deploys (`core()`): both in one contract
-/// would pass the 24 576-byte code limit.
+/// schema, the parts and the committed verdict record are verified here; the other
+/// records, citations, cards and the judge run in `PorJudgeCore`, which the constructor
+/// deploys (`core()`): both in one contract would pass the 24 576-byte code limit.
 contract PorJudgeExec {
     /// The proof schema it decides (SPEC §14.8, the router's `KIND()`).
     bytes32 public constant KIND = keccak256("por.JudgeProof/1");
@@ -22,7 +22,8 @@ contract PorJudgeExec {
     function check(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot) {
         uint256[] memory flat;
         (checkId, porRoot, flat) = PorJudgeCheck.verify(proof);
-        if (checkId != 0) return (false, checkId, porRoot);
+        // the parts' faults are lost proofs; a verdict leaf that is no valid verdict won
+        if (checkId != 0) return (checkId == PorJudgeCheck.INVALID_RECORD, checkId, porRoot);
         // `core.decide(proof, flat)`: no tables, the array is `flat`'s length, then its words
         // (`PorJudgeCore`'s input); four bytes no one reads (the core's entry is its fallback)
         uint256[][] memory none; // the empty array at 0x60, not allocated
@@ -34,8 +35,8 @@ contract PorJudgeExec {
 /// @notice Its one entry is its fallback: the call's data is `PorJudgeExec.check`'s
 /// (`PorCoreCall.call`'s: four bytes, then the ABI encoding of `(bytes proof, uint256[]
 /// all)`, the proof's offset 0x40, `all` one word longer than `flat`, its first word `flat`'s
-/// length), read where it stands without the ABI decoder; it returns (won, check id) as
-/// two words.
+/// length; `flat` the parts' words, then the verdict's, `PorJudgeCheck.verify`), read
+/// where it stands without the ABI decoder; it returns (won, check id) as two words.
 contract PorJudgeCore {
     fallback() external {
         bytes calldata proof;

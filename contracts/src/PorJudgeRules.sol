@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorCborKeys} from "./PorCborKeys.sol";
 import {PorDecimal} from "./PorDecimal.sol";
 import {PorDeduceSpec} from "./PorDeduceSpec.sol";
+import {PorJudgeNames} from "./PorJudgeNames.sol";
 import {PorKeyIndex} from "./PorKeyIndex.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorText} from "./PorText.sol";
@@ -275,18 +276,11 @@ library PorJudgeRules {
         uint256[] memory ix;
         (ix, end) = PorKeyIndex.indexTo(d, p);
         uint256 id = PorKeyIndex.find(ix, K_RULE_ID);
-        (ok,,) = PorRecords.isId(d, id);
-        stage = ruleStage(d, id);
-    }
-
-    /// The canonical rule ids (SPEC §4.5), in RuleId's order: R_VALIDITY 0 ..
-    /// R_INVALID_FALLBACK 4; `pick` gives 5 for another text.
-    bytes internal constant RULE_IDS = "\x0aR_VALIDITY\x0aR_CONFLICT\x11R_BINARY_DECISION\x0cR_CONFIDENCE\x12R_INVALID_FALLBACK";
-
-    /// The stage of the rule id at `pos` (SPEC §7.2), 5 for an unknown id.
-    function ruleStage(bytes calldata d, uint256 pos) private pure returns (uint8) {
-        uint8 r = pick(d, pos, RULE_IDS);
-        return r == 4 ? 3 : r;
+        uint8 r = PorJudgeNames.ruleCode(d, id);
+        // a canonical rule id is an Id (a text of 10-18 bytes): `isId` only for another
+        ok = r != 5;
+        if (!ok) (ok,,) = PorRecords.isId(d, id);
+        stage = r == 4 ? 3 : r;
     }
 
     /// prediction_semantics: the predicate, comparison, threshold, range ends and
@@ -337,14 +331,18 @@ library PorJudgeRules {
         uint256 on = field(d, top[2], K_ON_CONFLICT);
         s.onConflictContinue = textIs(d, on, T_CONTINUE);
         ok = on == 0 || s.onConflictContinue || textIs(d, on, T_INVALID);
-        uint256[5] memory words = [uint256(bytes32("default_confidence_bps")) | 22, uint256(bytes32("min_confidence_for_yesno_bps")) | 28, uint256(bytes32("conflict_factor_bps")) | 19, uint256(bytes32("fallback_factor_bps")) | 19, uint256(bytes32("invalid_confidence_bps")) | 22];
-        uint256[5] memory defaults = [uint256(7000), 5500, 8000, 9000, 0];
-        uint256[] memory ix = PorKeyIndex.index(d, top[4]);
-        for (uint256 i = 0; i < 5; i++) {
-            bool b;
-            (b, s.policy[i]) = optionalUint(d, PorKeyIndex.find(ix, words[i]), BPS, defaults[i]);
-            ok = ok && b;
-        }
+        uint256[5] memory at = PorJudgeNames.factors(d, top[4]);
+        bool b;
+        (b, s.policy[0]) = optionalUint(d, at[0], BPS, 7000);
+        ok = ok && b;
+        (b, s.policy[1]) = optionalUint(d, at[1], BPS, 5500);
+        ok = ok && b;
+        (b, s.policy[2]) = optionalUint(d, at[2], BPS, 8000);
+        ok = ok && b;
+        (b, s.policy[3]) = optionalUint(d, at[3], BPS, 9000);
+        ok = ok && b;
+        (b, s.policy[4]) = optionalUint(d, at[4], BPS, 0);
+        ok = ok && b;
     }
 
     /// Each data requirement's requirement_id an Id and min_provenance_tier 0..3 (absent 0).

@@ -85,76 +85,81 @@ library PorKeyIndex {
         if (end == 0) end = PorCbor.skip(d, pos); // not a map (a map's end is past its head)
     }
 
-    /// The value offsets of the keys whose key words are `k0`, `k1`, `k2` (non-zero,
-    /// distinct) in the map at `pos` of a checked document (0: absent, or `pos` not a
-    /// map): `PorDeduceSpec.get` of each, from one walk that stops once all three are
-    /// found (keys read as `indexTo` reads them, values skipped as `PorCbor.skip` does).
+    /// `three` over the whole map at `pos` of a checked document (0s when `pos` is not a
+    /// map): each of the three keys looked up (non-zero, distinct).
     function three(bytes calldata d, uint256 pos, uint256 k0, uint256 k1, uint256 k2)
+        internal
+        pure
+        returns (uint256, uint256, uint256)
+    {
+        (bool isMap, uint256 count, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (!isMap) return (0, 0, 0);
+        return three(d, p, count, 3, k0, k1, k2);
+    }
+
+    /// The value offsets of the keys whose key words are `k0`, `k1`, `k2` (non-zero,
+    /// distinct) among the `count` map entries from `p` of a checked document (0:
+    /// absent): `PorDeduceSpec.get` of each, from one walk that stops once `left` of them
+    /// are found (3, or fewer when the caller found the others before `p`; keys read as
+    /// `indexTo` reads them, values skipped as `PorCbor.skip` does; the last one's value
+    /// not skipped).
+    function three(bytes calldata d, uint256 p, uint256 count, uint256 left, uint256 k0, uint256 k1, uint256 k2)
         internal
         pure
         returns (uint256 v0, uint256 v1, uint256 v2)
     {
         assembly ("memory-safe") {
             let b := d.offset
-            let ib := byte(0, calldataload(add(b, pos)))
-            if eq(shr(5, ib), 5) {
-                let count := and(ib, 31)
-                let p := add(pos, 1)
-                if gt(count, 23) {
-                    let width := shl(sub(count, 24), 1)
-                    count := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
-                    p := add(p, width)
+            for {} and(gt(count, 0), gt(left, 0)) { count := sub(count, 1) } {
+                let len := and(byte(0, calldataload(add(b, p))), 31)
+                let at := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, at)))
+                    at := add(at, width)
                 }
-                for { let left := 3 } and(gt(count, 0), gt(left, 0)) { count := sub(count, 1) } {
-                    let len := and(byte(0, calldataload(add(b, p))), 31)
-                    let at := add(p, 1)
-                    if gt(len, 23) {
-                        let width := shl(sub(len, 24), 1)
-                        len := shr(sub(256, shl(3, width)), calldataload(add(b, at)))
-                        at := add(at, width)
-                    }
-                    let w := 0
-                    if lt(len, 32) { w := or(and(calldataload(add(b, at)), not(shr(shl(3, len), not(0)))), len) }
-                    at := add(at, len)
-                    if eq(w, k0) {
-                        v0 := at
-                        left := sub(left, 1)
-                    }
-                    if eq(w, k1) {
-                        v1 := at
-                        left := sub(left, 1)
-                    }
-                    if eq(w, k2) {
-                        v2 := at
-                        left := sub(left, 1)
-                    }
-                    // the value (PorCbor.skip)
-                    p := add(b, at)
-                    for { let units := 1 } 1 {} {
-                        let hb := shr(248, calldataload(p))
-                        if lt(sub(hb, 0x60), 24) {
-                            // a short text (most often a key): its head and bytes
-                            p := add(p, sub(hb, 0x5f))
-                            units := sub(units, 1)
-                            if units { continue }
-                            break
-                        }
-                        let a := and(hb, 31)
-                        p := add(p, 1)
-                        if gt(a, 23) {
-                            let width := shl(sub(a, 24), 1)
-                            a := shr(sub(256, shl(3, width)), calldataload(p))
-                            p := add(p, width)
-                        }
-                        // a nibble of 0x421100 per major (hb >> 5): bit 0 a string (its bytes follow),
-                        // bits 1-2 the units a count opens (1 an array's, 2 a map's)
-                        let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
-                        p := add(p, mul(and(f, 1), a))
-                        units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
-                        if iszero(units) { break }
-                    }
-                    p := sub(p, b)
+                let w := 0
+                if lt(len, 32) { w := or(and(calldataload(add(b, at)), not(shr(shl(3, len), not(0)))), len) }
+                at := add(at, len)
+                if eq(w, k0) {
+                    v0 := at
+                    left := sub(left, 1)
                 }
+                if eq(w, k1) {
+                    v1 := at
+                    left := sub(left, 1)
+                }
+                if eq(w, k2) {
+                    v2 := at
+                    left := sub(left, 1)
+                }
+                if iszero(left) { break } // the last value found: not skipped
+                // the value (PorCbor.skip)
+                p := add(b, at)
+                for { let units := 1 } 1 {} {
+                    let hb := shr(248, calldataload(p))
+                    if lt(sub(hb, 0x60), 24) {
+                        // a short text (most often a key): its head and bytes
+                        p := add(p, sub(hb, 0x5f))
+                        units := sub(units, 1)
+                        if units { continue }
+                        break
+                    }
+                    let a := and(hb, 31)
+                    p := add(p, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(p))
+                        p := add(p, width)
+                    }
+                    // a nibble of 0x421100 per major (hb >> 5): bit 0 a string (its bytes follow),
+                    // bits 1-2 the units a count opens (1 an array's, 2 a map's)
+                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                    p := add(p, mul(and(f, 1), a))
+                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                    if iszero(units) { break }
+                }
+                p := sub(p, b)
             }
         }
     }

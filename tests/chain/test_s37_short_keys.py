@@ -1,7 +1,7 @@
 """Keys compared as short constants (ADR 0013 s37 addendum, dj6) are told apart by length.
 
 ``PorKeyIndex.semantics`` (deduce's and the judge's ``prediction_semantics``),
-``PorJudgeRules.topFields`` (the PromptSpec's top-level keys) and ``PorJudgeVars.nameOf``
+``PorJudgeRules.topFields`` (the PromptSpec's top-level keys) and ``PorJudgeVars.nameAt``
 (the evaluation variables) compare a key as its bytes followed by its length, not as the
 32-byte key word. Without the length, a key that is a read key with a NUL byte in front
 (``"\\x00threshold"``: the same bytes as a number) would be read as that key. Here each read
