@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from eth_abi import encode as abi_encode
 from scratch_harness import SOLC, deploy, raw
+from test_s37b_same_text import _offsets
 
-from por.encoding import decode, encode
+from por.encoding import encode
 from por.signing.eip712 import keccak256
 
 HARNESS = """// SPDX-License-Identifier: Apache-2.0
@@ -134,14 +135,6 @@ def others(pool: list[str]) -> list[object]:
     return out
 
 
-def _offsets(items: list[object]) -> tuple[bytes, list[int]]:
-    data = encode(items)
-    at, p = [], len(data) - sum(len(encode(x)) for x in items)
-    for x in items:
-        at.append(p)
-        p += len(encode(x))
-    assert decode(data) == items
-    return data, at
 
 
 def _python(x: object, y: object) -> bool:
