@@ -1,0 +1,125 @@
+"""``F`` is injective on what a kind recomputes (ADR 0017 decision 2): every output entry
+of every recomputed step of every fixture market, edited, changes its form (or leaves it
+without one), and so do an extra key in any map of the output, an extra ``inputs`` key,
+a dropped list element and a changed description."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from pathlib import Path as FilePath
+from typing import Any
+
+import pytest
+from forms_markets import markets
+
+from por.errors import PorError
+from por.forms import form_of
+from por.numbers import format_decimal, is_canonical_decimal, parse_decimal
+
+VECTORS = FilePath(__file__).resolve().parents[3] / "fixtures" / "vectors"
+#: The step records' vectors: the markets plus edits reaching every branch (chunks of
+#: more than 10 items, the gate, each sanity reason, boolean contradictions).
+STEP_RECORDS = json.loads((VECTORS / "step_records.json").read_text(encoding="utf-8"))
+RECOMPUTED = ("check_requirement", "aggregate", "contradictions", "deduce", "map")
+Path = tuple[str | int, ...]
+
+
+def _edited(value: Any) -> Any:
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, str) and is_canonical_decimal(value):
+        return format_decimal(parse_decimal(value) + 1)
+    if isinstance(value, str):
+        return value + "x"
+    raise AssertionError(f"no edit for {value!r}")
+
+
+def _paths(node: Any, at: Path) -> Iterator[tuple[Path, Any]]:
+    yield at, node
+    if isinstance(node, dict):
+        for key, child in node.items():
+            yield from _paths(child, (*at, key))
+    elif isinstance(node, list):
+        for i, child in enumerate(node):
+            yield from _paths(child, (*at, i))
+
+
+def _at(record: dict[str, Any], path: Path) -> Any:
+    node: Any = record
+    for part in path:
+        node = node[part]
+    return node
+
+
+def edits(step: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every edit of ``step``: each scalar of ``output`` changed, each map of it given an
+    extra key, each non-empty list of it shortened; an extra ``inputs`` key; the
+    description changed."""
+    for path, node in list(_paths(step["output"], ("output",))):
+        edited = copy.deepcopy(step)
+        if isinstance(node, dict):
+            _at(edited, path)["extra"] = 1
+            yield f"{path} + extra", edited
+        elif isinstance(node, list):
+            if node:
+                _at(edited, path).pop()
+                yield f"{path} shortened", edited
+        else:
+            _at(edited, path[:-1])[path[-1]] = _edited(node)
+            yield f"{path} edited", edited
+    edited = copy.deepcopy(step)
+    edited["inputs"]["extra"] = "x"
+    yield "inputs + extra", edited
+    edited = copy.deepcopy(step)
+    edited["description"] += "."
+    yield "description", edited
+
+
+def _steps() -> list[tuple[str, dict[str, Any]]]:
+    steps = [(f"{m.name} {s['step_id']}", s) for m in markets() for s in m.steps]
+    steps += [(f"{v['name']} {s['record']['step_id']}", s["record"])
+              for v in STEP_RECORDS["vectors"] for s in v["steps"]]
+    return [(name, s) for name, s in steps if s["inputs"]["kind"] in RECOMPUTED]
+
+
+def test_the_step_record_vectors_have_forms() -> None:
+    for v in STEP_RECORDS["vectors"]:
+        spec = v["prompt_spec"]
+        assert form_of(spec)[:32] == (1).to_bytes(32, "big")
+        for k in range(len(spec["data_requirements"])):
+            assert form_of(spec, k)[:32] == (2).to_bytes(32, "big")
+        for s in v["steps"]:
+            assert len(form_of(s["record"])) % 32 == 0
+
+
+@pytest.mark.parametrize("kind", RECOMPUTED)
+def test_every_edit_of_a_recomputed_step_changes_its_form(kind: str) -> None:
+    with_form = without_form = 0
+    steps = [(name, s) for name, s in _steps() if s["inputs"]["kind"] == kind]
+    assert steps
+    for name, step in steps:
+        honest = form_of(step)
+        for what, edited in edits(step):
+            try:
+                form = form_of(edited)
+            except PorError as exc:
+                assert exc.check_id == "form.none", (name, what)
+                without_form += 1
+                continue
+            assert form != honest, (name, what)
+            with_form += 1
+    assert with_form > 10 * len(steps) // 2, (with_form, without_form)
+
+
+def test_edits_reach_every_key_of_the_outputs() -> None:
+    """The edits above see every output key the layouts name (so none is skipped)."""
+    keys = {str(p[-1]) for _, s in _steps() for p, _ in _paths(s["output"], ())
+            if p and isinstance(p[-1], str)}
+    for key in ("covered", "groups", "items", "sources", "window", "fields", "votes",
+                "quorum", "conflicts", "source_summary", "evaluation_variables",
+                "numeric_value", "last_leaf", "from_leaf", "gate_reason", "reasons", "other"):
+        assert key in keys, key
