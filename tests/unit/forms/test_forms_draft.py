@@ -1,0 +1,156 @@
+"""The draft's own examples byte for byte (docs/spec-forms-draft.md: section 1's table,
+§2.11's worked example) and the ``form.none`` cases of section 1 and 4."""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from forms_markets import markets
+
+from por.errors import PorError
+from por.forms import form_of
+from por.forms.words import KIND, STRATEGY, B, D, E, H, L, O, P, R, T, V, W, Z
+from por.merkle.hashing import leaf_hash
+
+DRAFT = (Path(__file__).resolve().parents[3] / "docs" / "spec-forms-draft.md").read_text(
+    encoding="utf-8")
+
+
+def word(n: int) -> str:
+    return f"{n:064x}"
+
+
+def text(data: bytes) -> str:
+    return (data + bytes(-len(data) % 32)).hex()
+
+
+def test_section_1_examples() -> None:
+    assert W(5).hex() == word(5)
+    assert B(True).hex() == word(1)
+    assert E(STRATEGY, "fallback_chain").hex() == word(2)
+    assert H("price").hex() == "683b531f41ec88a2f345b727afe59757b73162a340a65c86bba62866f8fe556c"
+    assert T("ab").hex() == word(2) + text(b"ab")
+    assert T("").hex() == word(0)
+    assert T("a" * 32).hex() == word(32) + text(b"a" * 32)
+    assert D("-0.25").hex() == "80" + "00" + "02" + "00" * 28 + "02" + text(b"25")
+    assert D("100").hex() == word(3) + text(b"100")
+    assert D("0").hex() == word(1) + text(b"0")
+    assert V("numeric", "100") == D("100")
+    assert L(T, ["a"]).hex() == word(1) + word(1) + text(b"a")
+    assert P(W, {}, "n").hex() == word(0)
+    assert P(W, {"n": 7}, "n").hex() == word(1) + word(7)
+    assert O({}, "n").hex() == word(0) * 2
+    assert Z({}, "n").hex() == word(0)
+    assert R({"a": 1, "x": 1}, {"a"}).hex() == (
+        "2956b2cee8e54663cef11aac45368e3a869c862ed7a6fd2dba3a408017ce3e0e")
+    assert R({"a": 1}, {"a"}).hex() == word(0)
+
+
+def test_worked_example_2_11() -> None:
+    block = DRAFT.split("### 2.11 Worked example", 1)[1].split("```", 2)[1]
+    words = re.findall(r"^([0-9a-f]{64})  ", block, flags=re.MULTILINE)
+    assert len(words) == 18
+    leaf = re.search(r"LH\(F\) = ([0-9a-f]{64})", block)
+    assert leaf is not None
+    spec = next(m for m in markets() if m.name == "01-boolean-observed").prompt_spec
+    form = form_of(spec, 0)
+    assert form.hex() == "".join(words)
+    assert leaf_hash(form).hex() == leaf.group(1)
+
+
+def _market(name: str) -> Any:
+    return next(m for m in markets() if m.name == name)
+
+
+def _step(kind: str, name: str = "08-quorum-agree") -> dict[str, Any]:
+    return copy.deepcopy(next(s for s in _market(name).steps if s["inputs"]["kind"] == kind))
+
+
+def _spec(name: str = "08-quorum-agree") -> dict[str, Any]:
+    return copy.deepcopy(_market(name).prompt_spec)
+
+
+def _set(record: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    *parts, last = path.split(".")
+    node: Any = record
+    for part in parts:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    node[last] = value
+    return record
+
+
+def _drop(record: dict[str, Any], path: str) -> dict[str, Any]:
+    *parts, last = path.split(".")
+    node: Any = record
+    for part in parts:
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    del node[last]
+    return record
+
+
+NONE: list[tuple[str, Callable[[], dict[str, Any]], int | None]] = [
+    ("a boolean written as 1", lambda: _set(_step("check_requirement"), "output.covered", 1),
+     None),
+    ("a count written as true",
+     lambda: _set(_step("aggregate"), "output.item_count", True), None),
+    ("a negative integer", lambda: _set(_step("check_requirement"), "output.chunk", -1), None),
+    ("an integer of 2^64", lambda: _set(_step("deduce"), "output.timestamp", 1 << 64), None),
+    ("a non-canonical decimal in an output",
+     lambda: _set(_step("aggregate"), "output.fields.0.value", "251.40"), None),
+    ("a non-canonical tolerance in the contradictions step",
+     lambda: _set(_step("contradictions"), "output.numeric_tolerance", "-0"), None),
+    ("an exponent in COMMON's tolerance",
+     lambda: _set(_spec(), "conflict_policy.numeric_tolerance", "5e-2"), None),
+    ("an unknown inputs.kind", lambda: _set(_step("deduce"), "inputs.kind", "guess"), None),
+    ("a step_type that is not its kind's", lambda: _set(_step("map"), "step_type", "deduce"),
+     None),
+    ("no inputs.requirement_id", lambda: _drop(_step("aggregate"), "inputs.requirement_id"),
+     None),
+    ("an enum text outside its set",
+     lambda: _set(_step("aggregate"), "output.strategy", "best"), None),
+    ("a card with a sixth key",
+     lambda: _set(_step("extract_claims"), "output.card.extra", 0), None),
+    ("a card tier out of range",
+     lambda: _set(_step("extract_claims"), "output.card.provenance_tier", 4), None),
+    ("a claim value not of its kind",
+     lambda: _set(_step("extract_claims"), "output.claims.0.value", 251), None),
+    ("a group of kind text",
+     lambda: _set(_step("check_requirement"), "output.groups.0.kind", "text"), None),
+    ("a verdict rule id outside the five",
+     lambda: _set(copy.deepcopy(_market("08-quorum-agree").verdict), "resolution_rule_id",
+                  "R_OTHER"), None),
+    ("a requirement with an unknown tie-breaker",
+     lambda: _set(_spec(), "data_requirements.0.selection_policy.tie_breaker", "random"), 0),
+    ("a requirement index that does not exist", _spec, 5),
+    ("sources_required of 0", lambda: _set(_spec(), "prediction_semantics.sources_required", 0),
+     None),
+    ("a record with no form type", lambda: {"schema": "por.Manifest/1"}, None),
+]
+
+
+@pytest.mark.parametrize(("why", "make", "requirement"), NONE, ids=[c[0] for c in NONE])
+def test_form_none(why: str, make: Callable[[], dict[str, Any]],
+                   requirement: int | None) -> None:
+    record = make()
+    with pytest.raises(PorError) as caught:
+        form_of(record, requirement)
+    assert caught.value.check_id == "form.none", why
+
+
+def test_a_missing_optional_keeps_a_form() -> None:
+    """Keys a layout reads under P/O/Z, and §4's defaults, have forms when absent."""
+    spec = _drop(_drop(_spec(), "data_requirements.0.selection_policy.tie_breaker"),
+                 "confidence_policy")
+    assert form_of(spec) and form_of(spec, 0)
+    assert form_of(spec, 0) == form_of(_spec(), 0)  # tie_breaker's default
+    defaults = _set(_spec(), "confidence_policy", {
+        "default_confidence_bps": 7000, "min_confidence_for_yesno_bps": 5500,
+        "conflict_factor_bps": 8000, "fallback_factor_bps": 9000, "invalid_confidence_bps": 0})
+    assert form_of(spec) == form_of(defaults)  # the policy's defaults, written out
+    assert form_of(spec) != form_of(_spec())  # market 08's policy is not the default
+    assert KIND["timestamp"] == 2

@@ -1,0 +1,56 @@
+"""Chain-form vectors fixtures/vectors/forms.json (ADR 0017 stage 2, docs/spec-forms-draft.md).
+
+The committed file equals the generator's output, and its inputs (the records' exact
+``por-cbor/1`` bytes) give back its forms, leaf hashes and roots through ``por.forms``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from vector_generators import load_generator
+
+from por.encoding import decode
+from por.forms import form_of, forms_of
+from por.merkle.hashing import leaf_hash
+from por.merkle.tree import root_from_leaf_hashes
+
+VECTORS = Path(__file__).resolve().parents[2] / "fixtures" / "vectors"
+DATA: dict[str, Any] = json.loads((VECTORS / "forms.json").read_text(encoding="utf-8"))
+
+
+def test_committed_file_is_the_generators_output() -> None:
+    gen = load_generator("gen_forms")
+    assert (VECTORS / "forms.json").read_text(encoding="utf-8") == gen.render()
+
+
+def test_every_market_is_there() -> None:
+    from por.scenarios import list_scenarios
+
+    assert [v["market"] for v in DATA["vectors"]] == list_scenarios()
+
+
+def test_forms_from_the_recorded_bytes() -> None:
+    for v in DATA["vectors"]:
+        spec = decode(bytes.fromhex(v["prompt_spec_cbor_hex"]))
+        steps = [decode(bytes.fromhex(x)) for x in v["steps_cbor_hex"]]
+        verdict = decode(bytes.fromhex(v["verdict_cbor_hex"]))
+        forms = forms_of(spec, steps, verdict)
+        assert forms.root.hex() == v["forms_root_hex"]
+        assert forms.size == v["forms_size"] == len(v["forms"])
+        r = len(spec["data_requirements"])
+        for j, entry in enumerate(v["forms"]):
+            form = bytes.fromhex(entry["form_hex"])
+            assert leaf_hash(form).hex() == entry["leaf_hash_hex"]
+            assert int.from_bytes(form[:32], "big") == entry["tag"]
+            if entry["record"] == "prompt_spec":
+                assert form == form_of(spec, None if j == 0 else j - 1)
+            elif entry["record"] == "verdict":
+                assert form == form_of(verdict) and j == r + len(steps) + 1
+            else:
+                assert entry["record"] == f"steps[{j - 1 - r}]"
+                assert form == form_of(steps[j - 1 - r])
+        leaves = [bytes.fromhex(e["leaf_hash_hex"]) for e in v["forms"]]
+        assert root_from_leaf_hashes(leaves).hex() == v["forms_root_hex"]
