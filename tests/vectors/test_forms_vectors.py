@@ -13,6 +13,7 @@ from typing import Any
 from vector_generators import load_generator
 
 from por.encoding import decode
+from por.errors import PorError
 from por.forms import form_of, forms_of
 from por.merkle.hashing import leaf_hash
 from por.merkle.tree import root_from_leaf_hashes
@@ -54,3 +55,31 @@ def test_forms_from_the_recorded_bytes() -> None:
                 assert form == form_of(steps[j - 1 - r])
         leaves = [bytes.fromhex(e["leaf_hash_hex"]) for e in v["forms"]]
         assert root_from_leaf_hashes(leaves).hex() == v["forms_root_hex"]
+
+
+def test_no_form_records() -> None:
+    assert len(DATA["no_form"]) >= 15
+    for case in DATA["no_form"]:
+        record = decode(bytes.fromhex(case["record_cbor_hex"]))
+        try:
+            form_of(record, case["requirement"])
+        except PorError as exc:
+            assert exc.check_id == "form.none", case["why"]
+        else:
+            raise AssertionError(f"{case['why']}: has a form")
+
+
+def test_edits_of_the_edited_market() -> None:
+    market = next(v for v in DATA["vectors"] if v["market"] == DATA["edited_market"])
+    honest = {f["leaf_hash_hex"] for f in market["forms"]}
+    with_form = 0
+    for case in DATA["edits"]:
+        record = decode(bytes.fromhex(case["record_cbor_hex"]))
+        try:
+            leaf = leaf_hash(form_of(record)).hex()
+        except PorError as exc:
+            assert exc.check_id == "form.none" and case["leaf_hash_hex"] is None, case["edit"]
+            continue
+        assert leaf == case["leaf_hash_hex"] and leaf not in honest, case["edit"]
+        with_form += 1
+    assert with_form > 100

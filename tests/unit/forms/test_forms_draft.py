@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from forms_markets import markets
+from vector_generators import load_generator
 
 from por.errors import PorError
 from por.forms import form_of
-from por.forms.words import KIND, STRATEGY, B, D, E, H, L, O, P, R, T, V, W, Z
+from por.forms.words import STRATEGY, B, D, E, H, L, O, P, R, T, V, W, Z
 from por.merkle.hashing import leaf_hash
 
 DRAFT = (Path(__file__).resolve().parents[3] / "docs" / "spec-forms-draft.md").read_text(
@@ -67,76 +67,28 @@ def _market(name: str) -> Any:
     return next(m for m in markets() if m.name == name)
 
 
-def _step(kind: str, name: str = "08-quorum-agree") -> dict[str, Any]:
-    return copy.deepcopy(next(s for s in _market(name).steps if s["inputs"]["kind"] == kind))
-
-
 def _spec(name: str = "08-quorum-agree") -> dict[str, Any]:
     return copy.deepcopy(_market(name).prompt_spec)
 
 
-def _set(record: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
-    *parts, last = path.split(".")
-    node: Any = record
-    for part in parts:
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    node[last] = value
-    return record
+GEN = load_generator("gen_forms")
+NONE = [*GEN.NO_FORM,
+        ("an integer of 2^64", "deduce", "output.timestamp", 1 << 64, None)]
 
 
-def _drop(record: dict[str, Any], path: str) -> dict[str, Any]:
-    *parts, last = path.split(".")
-    node: Any = record
-    for part in parts:
-        node = node[int(part)] if isinstance(node, list) else node[part]
-    del node[last]
-    return record
+def _records() -> dict[str, Any]:
+    market = _market(GEN.EDITED)
+    records = {"prompt_spec": market.prompt_spec, "verdict": market.verdict}
+    for step in market.steps:
+        records.setdefault(step["inputs"]["kind"], step)
+    return records
 
 
-NONE: list[tuple[str, Callable[[], dict[str, Any]], int | None]] = [
-    ("a boolean written as 1", lambda: _set(_step("check_requirement"), "output.covered", 1),
-     None),
-    ("a count written as true",
-     lambda: _set(_step("aggregate"), "output.item_count", True), None),
-    ("a negative integer", lambda: _set(_step("check_requirement"), "output.chunk", -1), None),
-    ("an integer of 2^64", lambda: _set(_step("deduce"), "output.timestamp", 1 << 64), None),
-    ("a non-canonical decimal in an output",
-     lambda: _set(_step("aggregate"), "output.fields.0.value", "251.40"), None),
-    ("a non-canonical tolerance in the contradictions step",
-     lambda: _set(_step("contradictions"), "output.numeric_tolerance", "-0"), None),
-    ("an exponent in COMMON's tolerance",
-     lambda: _set(_spec(), "conflict_policy.numeric_tolerance", "5e-2"), None),
-    ("an unknown inputs.kind", lambda: _set(_step("deduce"), "inputs.kind", "guess"), None),
-    ("a step_type that is not its kind's", lambda: _set(_step("map"), "step_type", "deduce"),
-     None),
-    ("no inputs.requirement_id", lambda: _drop(_step("aggregate"), "inputs.requirement_id"),
-     None),
-    ("an enum text outside its set",
-     lambda: _set(_step("aggregate"), "output.strategy", "best"), None),
-    ("a card with a sixth key",
-     lambda: _set(_step("extract_claims"), "output.card.extra", 0), None),
-    ("a card tier out of range",
-     lambda: _set(_step("extract_claims"), "output.card.provenance_tier", 4), None),
-    ("a claim value not of its kind",
-     lambda: _set(_step("extract_claims"), "output.claims.0.value", 251), None),
-    ("a group of kind text",
-     lambda: _set(_step("check_requirement"), "output.groups.0.kind", "text"), None),
-    ("a verdict rule id outside the five",
-     lambda: _set(copy.deepcopy(_market("08-quorum-agree").verdict), "resolution_rule_id",
-                  "R_OTHER"), None),
-    ("a requirement with an unknown tie-breaker",
-     lambda: _set(_spec(), "data_requirements.0.selection_policy.tie_breaker", "random"), 0),
-    ("a requirement index that does not exist", _spec, 5),
-    ("sources_required of 0", lambda: _set(_spec(), "prediction_semantics.sources_required", 0),
-     None),
-    ("a record with no form type", lambda: {"schema": "por.Manifest/1"}, None),
-]
-
-
-@pytest.mark.parametrize(("why", "make", "requirement"), NONE, ids=[c[0] for c in NONE])
-def test_form_none(why: str, make: Callable[[], dict[str, Any]],
+@pytest.mark.parametrize(("why", "source", "path", "value", "requirement"), NONE,
+                         ids=[c[0] for c in NONE])
+def test_form_none(why: str, source: str, path: str, value: Any,
                    requirement: int | None) -> None:
-    record = make()
+    record = GEN.no_form_record(_records(), source, path, value)
     with pytest.raises(PorError) as caught:
         form_of(record, requirement)
     assert caught.value.check_id == "form.none", why
@@ -144,13 +96,14 @@ def test_form_none(why: str, make: Callable[[], dict[str, Any]],
 
 def test_a_missing_optional_keeps_a_form() -> None:
     """Keys a layout reads under P/O/Z, and §4's defaults, have forms when absent."""
-    spec = _drop(_drop(_spec(), "data_requirements.0.selection_policy.tie_breaker"),
-                 "confidence_policy")
+    spec = _spec()
+    del spec["data_requirements"][0]["selection_policy"]["tie_breaker"]
+    del spec["confidence_policy"]
     assert form_of(spec) and form_of(spec, 0)
     assert form_of(spec, 0) == form_of(_spec(), 0)  # tie_breaker's default
-    defaults = _set(_spec(), "confidence_policy", {
+    defaults = _spec()
+    defaults["confidence_policy"] = {
         "default_confidence_bps": 7000, "min_confidence_for_yesno_bps": 5500,
-        "conflict_factor_bps": 8000, "fallback_factor_bps": 9000, "invalid_confidence_bps": 0})
+        "conflict_factor_bps": 8000, "fallback_factor_bps": 9000, "invalid_confidence_bps": 0}
     assert form_of(spec) == form_of(defaults)  # the policy's defaults, written out
     assert form_of(spec) != form_of(_spec())  # market 08's policy is not the default
-    assert KIND["timestamp"] == 2

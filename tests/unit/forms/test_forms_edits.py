@@ -5,78 +5,25 @@ a dropped list element and a changed description."""
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Iterator
 from pathlib import Path as FilePath
 from typing import Any
 
 import pytest
 from forms_markets import markets
+from vector_generators import load_generator
 
 from por.errors import PorError
 from por.forms import form_of
-from por.numbers import format_decimal, is_canonical_decimal, parse_decimal
 
 VECTORS = FilePath(__file__).resolve().parents[3] / "fixtures" / "vectors"
 #: The step records' vectors: the markets plus edits reaching every branch (chunks of
 #: more than 10 items, the gate, each sanity reason, boolean contradictions).
 STEP_RECORDS = json.loads((VECTORS / "step_records.json").read_text(encoding="utf-8"))
-RECOMPUTED = ("check_requirement", "aggregate", "contradictions", "deduce", "map")
-Path = tuple[str | int, ...]
-
-
-def _edited(value: Any) -> Any:
-    if isinstance(value, bool):
-        return not value
-    if isinstance(value, int):
-        return value + 1
-    if isinstance(value, str) and is_canonical_decimal(value):
-        return format_decimal(parse_decimal(value) + 1)
-    if isinstance(value, str):
-        return value + "x"
-    raise AssertionError(f"no edit for {value!r}")
-
-
-def _paths(node: Any, at: Path) -> Iterator[tuple[Path, Any]]:
-    yield at, node
-    if isinstance(node, dict):
-        for key, child in node.items():
-            yield from _paths(child, (*at, key))
-    elif isinstance(node, list):
-        for i, child in enumerate(node):
-            yield from _paths(child, (*at, i))
-
-
-def _at(record: dict[str, Any], path: Path) -> Any:
-    node: Any = record
-    for part in path:
-        node = node[part]
-    return node
-
-
-def edits(step: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every edit of ``step``: each scalar of ``output`` changed, each map of it given an
-    extra key, each non-empty list of it shortened; an extra ``inputs`` key; the
-    description changed."""
-    for path, node in list(_paths(step["output"], ("output",))):
-        edited = copy.deepcopy(step)
-        if isinstance(node, dict):
-            _at(edited, path)["extra"] = 1
-            yield f"{path} + extra", edited
-        elif isinstance(node, list):
-            if node:
-                _at(edited, path).pop()
-                yield f"{path} shortened", edited
-        else:
-            _at(edited, path[:-1])[path[-1]] = _edited(node)
-            yield f"{path} edited", edited
-    edited = copy.deepcopy(step)
-    edited["inputs"]["extra"] = "x"
-    yield "inputs + extra", edited
-    edited = copy.deepcopy(step)
-    edited["description"] += "."
-    yield "description", edited
+GEN = load_generator("gen_forms")
+RECOMPUTED = GEN.RECOMPUTED
+edits = GEN.edits
+_paths = GEN.paths
 
 
 def _steps() -> list[tuple[str, dict[str, Any]]]:
