@@ -84,7 +84,7 @@ def P(f, m, k):
     return W(0) if k not in m else W(1) + f(m[k])
 
 
-def O(m, k, f=W):
+def Opt(m, k, f=W):
     return W(0) + W(0) if k not in m else W(1) + f(m[k])
 
 
@@ -102,6 +102,8 @@ def enc(x):
     if type(x) is dict:
         items = sorted((enc(k), enc(v)) for k, v in x.items())
         return _head(5, len(x)) + b"".join(k + v for k, v in items)
+    if type(x) is list:
+        return _head(4, len(x)) + b"".join(enc(v) for v in x)
     return cbor2.dumps(x, canonical=True)
 
 
@@ -110,7 +112,9 @@ def _head(major, n):
         return bytes([major << 5 | n])
     if n < 256:
         return bytes([major << 5 | 24, n])
-    return bytes([major << 5 | 25]) + n.to_bytes(2, "big")
+    if n < 65536:
+        return bytes([major << 5 | 25]) + n.to_bytes(2, "big")
+    return bytes([major << 5 | 26]) + n.to_bytes(4, "big")
 
 
 def R(m, keys):
@@ -131,7 +135,7 @@ KIND = ["boolean", "numeric", "timestamp", "text"]
 STRATEGY = ["single_best", "multi_source_quorum", "fallback_chain"]
 TIE = ["source_order", "highest_provenance"]
 STATUS = ["selected", "missing", "insufficient", "no_quorum"]
-METRIC_STATUS = STATUS + ["wrong_kind", "absent", "precondition_unmet",
+METRIC_STATUS = [*STATUS, "wrong_kind", "absent", "precondition_unmet",
                           "value_out_of_range", "votes_undecided"]
 PREDICATE = ["event_observed", "numeric_threshold", "numeric_range", "field_comparison",
              "text_equals", "timestamp_threshold"]
@@ -185,7 +189,7 @@ def common(S):
                 + W(g(q, "min_provenance_tier", 0)))
 
     def incl(k):
-        return O(ps, k, B)
+        return Opt(ps, k, B)
 
     def pre(p):
         return H(g(p, "key")) + T(g(p, "equals")) + E(OTHERWISE, g(p, "otherwise", "INVALID"))

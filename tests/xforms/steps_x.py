@@ -2,12 +2,36 @@
 import hashlib
 
 from tests.xforms.forms_x import (
-    B, B32, CHECK_ID, COMPARISON, D, E, H, KIND, L, M, METRIC_STATUS, NoForm, O,
-    OBSERVED_FROM, OUTCOME, P, PREDICATE, R, REASON, RULES, STATUS, STRATEGY, T, V, W,
-    common, g, need, requirement,
+    B32,
+    CHECK_ID,
+    KIND,
+    METRIC_STATUS,
+    OBSERVED_FROM,
+    OUTCOME,
+    PREDICATE,
+    REASON,
+    RULES,
+    STATUS,
+    STRATEGY,
+    B,
+    D,
+    E,
+    H,
+    L,
+    M,
+    NoForm,
+    Opt,
+    P,
+    R,
+    T,
+    V,
+    W,
+    common,
+    g,
+    need,
+    requirement,
 )
 
-_ = COMPARISON
 KINDS = {"extract_claims": (3, "extract"), "check_requirement": (4, "check"),
          "aggregate": (5, "aggregate"), "contradictions": (6, "check"),
          "deduce": (7, "deduce"), "map": (8, "map")}
@@ -83,12 +107,12 @@ def chunk(s, o):
     src = ("step_id", "evidence_id", "source_id")
     return b"".join([
         h, H(g(o, "requirement_id")), B(g(o, "covered")), B(g(o, "provenance_ok")),
-        W(g(o, "item_count")), O(o, "last_leaf"),
+        W(g(o, "item_count")), Opt(o, "last_leaf"),
         L(lambda e: b"".join(H(g(e, k)) for k in src) + R(e, set(src)), g(o, "sources")),
         T(g(s["inputs"], "requirement_id")), ri, cite(s),
         W(g(o, "chunk")), W(g(o, "admitted_count")), W(g(o, "claim_count")),
         W(g(win, "start")), W(g(win, "end")), R(win, {"start", "end"}),
-        O(o, "from_leaf"), L(item, g(o, "items")), L(group, g(o, "groups")),
+        Opt(o, "from_leaf"), L(item, g(o, "items")), L(group, g(o, "groups")),
         R(o, {"requirement_id", "window", "chunk", "items", "item_count", "admitted_count",
               "covered", "provenance_ok", "claim_count", "sources", "groups", "last_leaf",
               "from_leaf"}),
@@ -123,7 +147,7 @@ def aggregate(s, o):
     return b"".join([
         h, T(g(s["inputs"], "requirement_id")), ri, cite(s), T(g(o, "requirement_id")),
         E(STRATEGY, g(o, "strategy")), B(g(o, "covered")), B(g(o, "provenance_ok")),
-        W(g(o, "item_count")), O(o, "last_leaf"), B(g(o, "fallback_used")),
+        W(g(o, "item_count")), Opt(o, "last_leaf"), B(g(o, "fallback_used")),
         L(field, g(o, "fields")), L(T, g(o, "sources_used")),
         R(o, {"requirement_id", "strategy", "covered", "provenance_ok", "item_count",
               "last_leaf", "fallback_used", "fields", "sources_used"}),
@@ -207,7 +231,7 @@ def verdict(v):
     need(type(rid) is str and rid in RULES[1:])
     return b"".join([
         W(9), H(g(v, "market_id")), E(OUTCOME, g(v, "outcome")), W(g(v, "confidence_bps")),
-        W(RULES.index(rid)), O(v, "resolution_time"), B32(g(v, "prompt_spec_hash")),
+        W(RULES.index(rid)), Opt(v, "resolution_time"), B32(g(v, "prompt_spec_hash")),
         B32(g(v, "evidence_root")), W(g(v, "evidence_count")), B32(g(v, "reasoning_root")),
         W(g(v, "reasoning_count")),
     ])
@@ -252,4 +276,4 @@ def forms_root(forms):
     return mth([LH(f) for f in forms])
 
 
-__all__ = ["NoForm", "form", "forms_of", "LH", "forms_root"]
+__all__ = ["LH", "NoForm", "form", "forms_of", "forms_root"]

@@ -1,0 +1,73 @@
+"""The draft's forms, implemented from docs/spec-forms-draft.md alone, against forms.json."""
+import json
+from pathlib import Path
+
+import cbor2
+import pytest
+
+from tests.xforms.forms_x import D, H, L, R, T, W, requirement
+from tests.xforms.steps_x import LH, NoForm, form, forms_of, forms_root
+
+VEC = json.loads((Path(__file__).parents[2] / "fixtures/vectors/forms.json").read_text())
+
+
+def dec(h):
+    return cbor2.loads(bytes.fromhex(h))
+
+
+def z(n):
+    return bytes(n)
+
+
+def test_draft_examples():
+    assert W(5) == z(31) + b"\x05"
+    assert H("price").hex() == "683b531f41ec88a2f345b727afe59757b73162a340a65c86bba62866f8fe556c"
+    assert T("ab") == W(2) + b"ab" + z(30)
+    assert T("") == W(0)
+    assert D("-0.25") == b"\x80\x00\x02" + z(28) + b"\x02" + b"25" + z(30)
+    assert D("100") == W(3) + b"100" + z(29)
+    assert D("0") == W(1) + b"0" + z(31)
+    assert L(T, ["a"]) == W(1) + W(1) + b"a" + z(31)
+    assert R({"a": 1, "x": 1}, {"a"}).hex() == (
+        "2956b2cee8e54663cef11aac45368e3a869c862ed7a6fd2dba3a408017ce3e0e")
+    for bad in ("1.50", "-0", "1e5", "01", ".5", "1.", "+1", 5):
+        with pytest.raises(NoForm):
+            D(bad)
+    with pytest.raises(NoForm):
+        W(True)
+    with pytest.raises(NoForm):
+        W(-1)
+
+
+def test_worked_example_requirement():
+    v = next(x for x in VEC["vectors"] if x["market"] == "01-boolean-observed")
+    f = requirement(dec(v["prompt_spec_cbor_hex"])["data_requirements"][0])
+    assert len(f) == 18 * 32
+    assert LH(f).hex() == "64dc1a0c9983c11497c052894844514b32748b2a2fad27ade7f8ca22fa382553"
+
+
+@pytest.mark.parametrize("v", VEC["vectors"], ids=lambda v: v["market"])
+def test_market_forms(v):
+    steps = [dec(s) for s in v["steps_cbor_hex"]]
+    mine = forms_of(dec(v["prompt_spec_cbor_hex"]), steps, dec(v["verdict_cbor_hex"]))
+    assert len(mine) == v["forms_size"] == len(v["forms"])
+    for f, e in zip(mine, v["forms"], strict=True):
+        assert int.from_bytes(f[:32], "big") == e["tag"], e["name"]
+        assert f.hex() == e["form_hex"], e["name"]
+        assert LH(f).hex() == e["leaf_hash_hex"], e["name"]
+    assert forms_root(mine).hex() == v["forms_root_hex"]
+
+
+@pytest.mark.parametrize("n", VEC["no_form"], ids=lambda n: n["why"])
+def test_no_form(n):
+    with pytest.raises(NoForm):
+        form(dec(n["record_cbor_hex"]), n["requirement"])
+
+
+@pytest.mark.parametrize("e", VEC["edits"], ids=lambda e: f"{e['step_id']} {e['edit']}")
+def test_edits(e):
+    try:
+        mine = LH(form(dec(e["record_cbor_hex"]))).hex()
+    except NoForm:
+        mine = None
+    assert mine == e["leaf_hash_hex"]
