@@ -114,7 +114,9 @@ def _head(major, n):
         return bytes([major << 5 | 24, n])
     if n < 65536:
         return bytes([major << 5 | 25]) + n.to_bytes(2, "big")
-    return bytes([major << 5 | 26]) + n.to_bytes(4, "big")
+    if n < 2**32:
+        return bytes([major << 5 | 26]) + n.to_bytes(4, "big")
+    return bytes([major << 5 | 27]) + n.to_bytes(8, "big")
 
 
 def R(m, keys):

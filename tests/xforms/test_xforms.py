@@ -71,3 +71,48 @@ def test_edits(e):
     except NoForm:
         mine = None
     assert mine == e["leaf_hash_hex"]
+
+
+# Layout paths forms.json does not exercise (no boolean group with `other`, no `from_leaf`,
+# no `gate_reason`, no inclusivity flags): my reading of the draft, word by word.
+def _market(prefix):
+    v = next(x for x in VEC["vectors"] if x["market"].startswith(prefix))
+    return dec(v["prompt_spec_cbor_hex"]), [dec(s) for s in v["steps_cbor_hex"]]
+
+
+def test_unexercised_chunk_paths():
+    _, steps = _market("08")
+    s = next(x for x in steps if x["inputs"]["kind"] == "check_requirement")
+    base = form(s)
+    s["output"]["from_leaf"] = 3
+    s["output"]["items"][0]["gate_reason"] = "g"
+    s["output"]["items"][0]["reasons"] = ["gate.agent_name", "sanity.http_status"]
+    ref = {"claim_id": "c", "evidence_id": "e", "value": True}
+    s["output"]["groups"].append({"kind": "boolean", "key": "k", "claim_count": 2,
+                                  "first": ref, "other": dict(ref, value=False)})
+    f = form(s)
+    # O(from_leaf) keeps its width, P[H](gate_reason) +1, two reasons (codes 7, 6) +2,
+    # a boolean group with `other`
+    group = (W(0) + H("k") + W(2) + T("c") + T("e") + W(1) + W(0)
+             + W(1) + T("c") + T("e") + W(0) + W(0) + W(0))
+    assert len(f) == len(base) + 32 * 3 + len(group)
+    assert W(1) + W(3) in f
+    assert W(7) + W(6) in f and W(1) + H("g") in f and group in f
+    with pytest.raises(NoForm):
+        s["output"]["groups"][-1]["other"]["value"] = "false"
+        form(s)
+
+
+def test_unexercised_inclusivity():
+    spec, _ = _market("08")
+    from tests.xforms.forms_x import common
+    base = common(spec)
+    ps = spec["prediction_semantics"]
+    ps["lower_inclusive"] = False
+    f = common(spec)
+    assert len(f) == len(base)
+    diff = [k for k in range(0, len(f), 32) if f[k:k + 32] != base[k:k + 32]]
+    assert len(diff) == 1 and f[diff[0]:diff[0] + 64] == W(1) + W(0)  # O: W(1) B(false)
+    with pytest.raises(NoForm):
+        ps["lower_inclusive"] = 0
+        common(spec)
