@@ -10,6 +10,7 @@ so a differential test compares two tuples.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +114,13 @@ class ProofChecker:
         """checkProof (the registry's call): (won, check id, execution gas); a revert
         ``CourtPath(kind)`` is (False, "court_path:" + the kind's text, 0)."""
         return answer(self.evm, self.address, "checkProof(bytes)", proof)
+
+    def same_as_python(self, proof: bytes, name: str, counts: Counter[str]) -> None:
+        """checkProof's (won, check id) must be ``por check-proof``'s; the outcome is
+        counted in ``counts`` as ``won:<id>`` or ``lost:<id>``."""
+        won, check_id, _gas = self.any_proof(proof)
+        assert (won, check_id) == python_answer(proof), name
+        counts[f"{'won' if won else 'lost'}:{check_id}"] += 1
 
 
 #: Step kinds (inputs.kind) by keccak256, for CourtPath reverts.

@@ -26,6 +26,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from gasprof import srcmap  # noqa: E402
 
+from por.encoding import decode, encode  # noqa: E402
+
 #: The mark of a test that compiles a harness (`cd contracts && npm ci`).
 SOLC = needs("contracts-npm", srcmap.missing())
 
@@ -73,3 +75,14 @@ def raw(harness: tuple[EVM, str], calldata: bytes) -> bytes:
     ends fails instead of hanging)."""
     evm, address = harness
     return bytes(evm.message_call(CALLER, address, calldata, gas=CALL_GAS))
+
+
+def item_offsets(items: list[object]) -> tuple[bytes, list[int]]:
+    """One CBOR array of ``items`` (a harness call's data) and each item's offset in it."""
+    data = encode(items)
+    at, p = [], len(data) - sum(len(encode(x)) for x in items)
+    for x in items:
+        at.append(p)
+        p += len(encode(x))
+    assert decode(data) == items
+    return data, at

@@ -29,7 +29,7 @@ from functools import cache
 import pytest
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
-from scratch_harness import SOLC, deploy, raw
+from scratch_harness import SOLC, deploy, item_offsets, raw
 
 from por.encoding import encode
 from por.numbers import EXACT_CONTEXT, is_canonical_decimal
@@ -124,16 +124,6 @@ def texts() -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _place(items: list[str]) -> tuple[bytes, list[int]]:
-    """One CBOR array of the texts, and each text item's offset in it."""
-    data = encode(items)
-    at, p = [], len(data) - sum(len(encode(t)) for t in items)
-    for t in items:
-        at.append(p)
-        p += len(encode(t))
-    return data, at
-
-
 def _packed(t: str) -> int:
     sign, digits, exponent = Decimal(t).as_tuple()
     assert isinstance(exponent, int)
@@ -148,7 +138,7 @@ TEXTS = texts()
 @pytest.mark.parametrize("part", range(4))
 def test_canonical_texts_at_every_edge(part: int) -> None:
     items = TEXTS[part::4]
-    data, at = _place(items)
+    data, at = item_offsets(items)
     ends, negs = _call("ends(bytes,uint256[])", [data, at], ["bytes", "uint256[]"],
                        ["uint256[]", "bool[]"])
     oks, nums, decs = _call("numbers(bytes,uint256[])", [data, at], ["bytes", "uint256[]"],
@@ -195,7 +185,7 @@ def _triples() -> list[tuple[str, str, str]]:
 def test_distance_against_the_tolerance() -> None:
     triples = _triples()
     flat = [x for tri in triples for x in tri]
-    data, at = _place(flat)
+    data, at = item_offsets(flat)
     fast, over = _call("exceeds(bytes,uint256[])", [data, at], ["bytes", "uint256[]"],
                        ["bool[]", "bool[]"])
     seen = {True: 0, False: 0}

@@ -19,9 +19,9 @@ from functools import cache
 
 from eth_abi import decode as abi_decode
 from eth_abi import encode as abi_encode
-from scratch_harness import SOLC, SRC, deploy, raw
+from scratch_harness import SOLC, SRC, deploy, item_offsets, raw
 
-from por.encoding import decode, encode
+from por.encoding import decode
 from por.signing.eip712 import keccak256
 
 HARNESS = """// SPDX-License-Identifier: Apache-2.0
@@ -80,20 +80,11 @@ def others(pool: list[str]) -> list[object]:
     return out
 
 
-def _offsets(items: list[object]) -> tuple[bytes, list[int]]:
-    data = encode(items)
-    at, p = [], len(data) - sum(len(encode(x)) for x in items)
-    for x in items:
-        at.append(p)
-        p += len(encode(x))
-    return data, at
-
-
 @SOLC
 def test_same_text_every_pair() -> None:
     pool = texts()
     for items in ([*pool, *others(pool)], [*others(pool), *reversed(pool)]):
-        data, at = _offsets(items)
+        data, at = item_offsets(items)
         assert decode(data) == items
         b = [p for p, x in zip(at, items, strict=True) if isinstance(x, str)]
         call = keccak256(b"sames(bytes,uint256[],uint256[])")[:4] + abi_encode(

@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 from bundle_edits import honest, recommit
 from exec_support import judge_proof, judge_proof_carrying, rejudged
-from proof_check_support import ProofChecker, python_answer
+from proof_check_support import ProofChecker
 
 from por.bundle.layout import Bundle
 from por.encoding import decode, encode
@@ -109,12 +109,6 @@ def _edited(bundle: Bundle, index: int, edit: Callable[[Step], None]) -> Bundle:
     return out
 
 
-def _same(router: ProofChecker, name: str, proof: bytes) -> None:
-    won, check_id, _gas = router.any_proof(proof)
-    assert (won, check_id) == python_answer(proof), name
-    COUNTS[f"{'won' if won else 'lost'}:{check_id}"] += 1
-
-
 @pytest.mark.parametrize("market", MARKETS)
 def test_output_shapes(router: ProofChecker, market: int) -> None:
     """Each output edit on each carried extract leaf, as committed and rejudged."""
@@ -124,13 +118,14 @@ def test_output_shapes(router: ProofChecker, market: int) -> None:
     for name, edit in _edits().items():
         for index in extracts[:3]:
             edited = _edited(bundle, index, edit)
-            _same(router, f"{market} {index} {name} carried",
-                  judge_proof_carrying(edited, extracts[:3]))
+            router.same_as_python(judge_proof_carrying(edited, extracts[:3]),
+                                  f"{market} {index} {name} carried", COUNTS)
             with suppress(PorError):  # por builds none when the edit breaks the citations
-                _same(router, f"{market} {index} {name}", judge_proof(edited))
+                router.same_as_python(judge_proof(edited), f"{market} {index} {name}", COUNTS)
                 again = rejudged(edited)
                 if again is not None:
-                    _same(router, f"{market} {index} {name} rejudged", judge_proof(again))
+                    router.same_as_python(judge_proof(again), f"{market} {index} {name} rejudged",
+                                          COUNTS)
 
 
 def _summary(value: Callable[[list[Any]], Any]) -> Callable[[Step], None]:
@@ -162,9 +157,9 @@ def test_summary_items(router: ProofChecker, market: int) -> None:
         edited = _edited(bundle, last, _summary(value))
         for k in (1, 3):
             proof = judge_proof_carrying(edited, extracts[:k])
-            _same(router, f"{market} summary {name} {k}", proof)
+            router.same_as_python(proof, f"{market} summary {name} {k}", COUNTS)
         with suppress(PorError):
-            _same(router, f"{market} summary {name}", judge_proof(edited))
+            router.same_as_python(judge_proof(edited), f"{market} summary {name}", COUNTS)
 
 
 def test_cards_outcomes_seen() -> None:

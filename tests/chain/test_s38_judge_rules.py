@@ -111,22 +111,16 @@ def _with(bundle: Bundle, edit: Callable[[Spec], None]) -> Bundle:
     return out
 
 
-def _same(router: ProofChecker, name: str, proof: bytes) -> None:
-    won, check_id, _gas = router.any_proof(proof)
-    assert (won, check_id) == python_answer(proof), name
-    COUNTS[f"{'won' if won else 'lost'}:{check_id}"] += 1
-
-
 @pytest.mark.parametrize("market", MARKETS)
 def test_rule_ids_and_factors(router: ProofChecker, market: int) -> None:
     """Each edit, as committed and rejudged: the chain's answer is Python's."""
     bundle = honest(list_scenarios()[market])
     for name, edit in _edits().items():
         edited = _with(bundle, edit)
-        _same(router, f"{market} {name}", judge_proof(edited))
+        router.same_as_python(judge_proof(edited), f"{market} {name}", COUNTS)
         again = rejudged(edited)
         if again is not None:
-            _same(router, f"{market} {name} rejudged", judge_proof(again))
+            router.same_as_python(judge_proof(again), f"{market} {name} rejudged", COUNTS)
     for variant in (bundle, rejudged(_with(bundle, _policy("conflict_factor_bps", 1)))):
         assert variant is not None
         want = python_answer(judge_proof(variant))

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from bundle_edits import honest, recommit
 from exec_support import judge_proof, judge_proof_carrying
-from proof_check_support import ProofChecker, python_answer
+from proof_check_support import ProofChecker
 
 from por.bundle.layout import Bundle
 from por.encoding import decode, encode
@@ -72,25 +72,19 @@ def _proofs(bundle: Bundle) -> list[bytes]:
     return proofs
 
 
-def _same(router: ProofChecker, name: str, proof: bytes) -> None:
-    won, check_id, _gas = router.any_proof(proof)
-    assert (won, check_id) == python_answer(proof), name
-    COUNTS[f"{'won' if won else 'lost'}:{check_id}"] += 1
-
-
 @pytest.mark.parametrize("market", MARKETS)
 def test_verdict_fields(router: ProofChecker, market: int) -> None:
     """Each verdict field edit: the chain's answer is Python's."""
     bundle = honest(list_scenarios()[market])
     for proof in _proofs(bundle):
-        _same(router, "honest", proof)
+        router.same_as_python(proof, "honest", COUNTS)
     for key, values in FIELDS.items():
         for value in values:
             for proof in _proofs(_edited(bundle, key, value)):
-                _same(router, f"{market} {key}={value!r}", proof)
+                router.same_as_python(proof, f"{market} {key}={value!r}", COUNTS)
     for key, value in EXTRA:
         for proof in _proofs(_edited(bundle, key, value)):
-            _same(router, f"{market} extra {key}", proof)
+            router.same_as_python(proof, f"{market} extra {key}", COUNTS)
 
 
 def test_verdict_outcomes_seen() -> None:

@@ -24,8 +24,7 @@ Python's answer: both items are texts and equal (``isinstance(x, str) and x == y
 from __future__ import annotations
 
 from eth_abi import encode as abi_encode
-from scratch_harness import SOLC, deploy, raw
-from test_s37b_same_text import _offsets
+from scratch_harness import SOLC, deploy, item_offsets, raw
 
 from por.encoding import encode
 from por.signing.eip712 import keccak256
@@ -159,7 +158,7 @@ def test_texts_0_to_70_bytes_every_pair() -> None:
     # each text twice, before and after the non-texts: equal texts at two places, their
     # words running into different next items (a text head, then a 0)
     items = [*pool, *others(pool), *(x for t in reversed(pool) for x in (t, 0))]
-    data, at = _offsets(items)
+    data, at = item_offsets(items)
     assert _check(items, sames(data, at, at)) == 4 * len(set(pool)) > 1200
 
 
@@ -168,7 +167,7 @@ def test_across_documents_both_orders() -> None:
     pool = texts()
     xs: list[object] = [*pool[::2], *others(pool)]
     ys: list[object] = [*reversed(pool[::3]), "", *others(pool)[::2]]
-    (x, xa), (y, ya) = _offsets(xs), _offsets(ys)
+    (x, xa), (y, ya) = item_offsets(xs), item_offsets(ys)
     for y_first in (False, True):
         same = across(x, xa, y, ya, y_first)
         equal = 0
@@ -188,7 +187,7 @@ def test_every_shortest_head_width() -> None:
     heads = {encode(t)[0] for t in items if isinstance(t, str)}
     assert heads == {0x77, 0x78, 0x79, 0x7a}
     items += [b"a" * 300, 300, ["a" * 300]]
-    data, at = _offsets(items)
+    data, at = item_offsets(items)
     assert _check(items, sames(data, at, at)) == 21
 
 
