@@ -45,7 +45,8 @@ def test_section_1_examples() -> None:
     assert P(W, {}, "n").hex() == word(0)
     assert P(W, {"n": 7}, "n").hex() == word(1) + word(7)
     assert O({}, "n").hex() == word(0) * 2
-    assert Z({}, "n").hex() == word(0)
+    assert Z({}, "n", 64).hex() == word(0)
+    assert Z({"n": 64}, "n", 64).hex() == word(64)
     assert R({"a": 1, "x": 1}, {"a"}).hex() == (
         "2956b2cee8e54663cef11aac45368e3a869c862ed7a6fd2dba3a408017ce3e0e")
     assert R({"a": 1}, {"a"}).hex() == word(0)
