@@ -1,5 +1,5 @@
-"""Chain forms of the records (ADR 0017 stage 2; draft SPEC §5.6 in
-``docs/spec-forms-draft.md``). Not on ``por verify``'s path: nothing there imports it.
+"""Chain forms of the records (ADR 0017 stage 2; SPEC §5.6). Not on ``por verify``'s
+path: nothing there imports it.
 
 ``F`` is partial: a record without a form raises ``PorError`` with check id
 ``form.none``.

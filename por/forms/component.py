@@ -1,4 +1,4 @@
-"""``F`` per record and the ``forms`` component: order, leaf hashes, root (draft §3).
+"""``F`` per record and the ``forms`` component: order, leaf hashes, root (SPEC §5.6.14).
 
 Records are decoded ``por-cbor/1`` values (dicts); a por model (anything with
 ``to_cbor``) is decoded first, so ``F`` reads exactly the committed bytes' value.

@@ -1,4 +1,4 @@
-"""AGGREGATE, CONTRADICTIONS, DEDUCE and MAP: recomputed steps, whole (draft §2.6-§2.9)."""
+"""AGGREGATE, CONTRADICTIONS, DEDUCE and MAP: recomputed steps, whole (SPEC §5.6.8-§5.6.11)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""COMMON and REQUIREMENT: the chain forms of a PromptSpec's parts (draft §2.1, §2.2).
+"""COMMON and REQUIREMENT: the chain forms of a PromptSpec's parts (SPEC §5.6.3, §5.6.4).
 
 ``prompt_spec`` is the record as decoded ``por-cbor/1`` (a dict). A key that §4 gives a
 default (``min_sources``, ``quorum``, ``tie_breaker``, ``min_provenance_tier``,
 ``timestamp_slack_seconds``, ``strict_mode``, ``on_conflict``, ``otherwise``, the
-confidence policy and its five values) reads as that default when absent (draft §6).
+confidence policy and its five values) reads as that default when absent (SPEC §5.6.1).
+Every integer read is checked against §4.2's range for it, and the tolerance against
+``>= 0``: outside, no form (SPEC §5.6.1; s39, draft §6 item 22).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from por.forms.words import (
+    BPS_MAX,
     COMMON,
     COMPARISON,
     KIND,
@@ -23,6 +26,7 @@ from por.forms.words import (
     STRATEGY,
     TERM_OP,
     TIE_BREAKER,
+    TIME_MAX,
     ZERO,
     B,
     D,
@@ -37,6 +41,8 @@ from por.forms.words import (
     amap,
     array,
     get,
+    none,
+    ranged,
 )
 
 #: §12.1's fallback fields (no ``expected_fields`` declared), in their order.
@@ -55,7 +61,8 @@ def _policy(requirement: Mapping[str, Any]) -> Mapping[str, Any]:
 def _requirement_row(entry: object) -> bytes:
     q = amap(entry)
     return (H(get(q, "requirement_id")) + E(STRATEGY, get(_policy(q), "strategy"))
-            + W(len(array(get(q, "source_targets")))) + W(q.get("min_provenance_tier", 0)))
+            + W(len(array(get(q, "source_targets"))))
+            + ranged(q.get("min_provenance_tier", 0), 0, 3))
 
 
 def _rule_code(rule: object) -> bytes:
@@ -74,6 +81,14 @@ def _precondition(pre: object) -> bytes:
     return H(get(p, "key")) + T(get(p, "equals")) + E(OTHERWISE, p.get("otherwise", "INVALID"))
 
 
+def _tolerance(d: object) -> bytes:
+    """``D`` of ``numeric_tolerance``: a canonical decimal >= 0 (§4.2)."""
+    word = D(d)
+    if word[0] & 0x80:
+        none(f"numeric_tolerance below 0: {d!r}"[:200])
+    return word
+
+
 def common_form(prompt_spec: Mapping[str, Any]) -> bytes:
     """``F`` COMMON of a PromptSpec (tag 1)."""
     spec = amap(prompt_spec)
@@ -84,16 +99,17 @@ def common_form(prompt_spec: Mapping[str, Any]) -> bytes:
     rules = array(get(amap(get(market, "resolution_rules")), "rules"))
     confidence = amap(spec.get("confidence_policy", {}))
     return b"".join((
-        W(COMMON), H(get(ps, "metric")), Z(ps, "sources_required"),
-        D(get(conflict, "numeric_tolerance")),
+        W(COMMON), H(get(ps, "metric")), Z(ps, "sources_required", 64),
+        _tolerance(get(conflict, "numeric_tolerance")),
         L(_requirement_row, get(spec, "data_requirements")),
-        H(get(market, "market_id")), W(get(window, "start")), W(get(window, "end")),
-        W(spec.get("timestamp_slack_seconds", 0)),
+        H(get(market, "market_id")), ranged(get(window, "start"), 0, TIME_MAX),
+        ranged(get(window, "end"), 0, TIME_MAX),
+        ranged(spec.get("timestamp_slack_seconds", 0), 0, TIME_MAX),
         L(H, get(market, "allowed_sources")),
         L(_rule_code, rules),
         E(ON_CONFLICT, conflict.get("on_conflict", "invalid")),
         H(get(spec, "output_schema_ref")), B(spec.get("strict_mode", True)),
-        *(W(confidence.get(name, default)) for name, default in CONFIDENCE),
+        *(ranged(confidence.get(name, default), 0, BPS_MAX) for name, default in CONFIDENCE),
         E(PREDICATE, get(ps, "predicate")), T(get(ps, "metric")),
         P(lambda c: E(COMPARISON, c), ps, "comparison"),
         P(D, ps, "threshold"),
@@ -122,8 +138,8 @@ def requirement_form(requirement: Mapping[str, Any]) -> bytes:
     return b"".join((
         W(REQUIREMENT), H(get(q, "requirement_id")), E(STRATEGY, get(policy, "strategy")),
         E(TIE_BREAKER, policy.get("tie_breaker", "source_order")),
-        W(policy.get("min_sources", 1)), W(policy.get("quorum", 1)),
+        ranged(policy.get("min_sources", 1), 1, 64), ranged(policy.get("quorum", 1), 1, 64),
         L(H, targets),
         W(len(fields)), *(E(KIND, kind) + H(key) + T(key) for key, kind in fields),
-        P(lambda codes: L(W, codes), q, "accepted_status_codes"),
+        P(lambda codes: L(lambda c: ranged(c, 100, 599), codes), q, "accepted_status_codes"),
     ))

@@ -1,4 +1,4 @@
-"""EXTRACT and CHUNK, and the parts every step form shares (draft §2.3-§2.5).
+"""EXTRACT and CHUNK, and the parts every step form shares (SPEC §5.6.5-§5.6.7).
 
 A step is the ReasoningStep record as decoded ``por-cbor/1`` (a dict).
 """
@@ -9,11 +9,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from por.forms.words import (
+    BPS_MAX,
     CHUNK,
     EXTRACT,
     KIND,
     OBSERVED_FROM,
     REASON,
+    TIME_MAX,
     B,
     E,
     H,
@@ -28,6 +30,7 @@ from por.forms.words import (
     array,
     get,
     none,
+    ranged,
 )
 from por.gate import is_blank
 
@@ -70,13 +73,6 @@ def description(step: Mapping[str, Any]) -> bytes:
     return T(get(step, "description"))
 
 
-def _ranged(card: Mapping[str, Any], key: str, low: int, high: int) -> bytes:
-    word = W(card[key])
-    if not low <= card[key] <= high:
-        none(f"card {key} {card[key]} outside {low}..{high}")
-    return word
-
-
 def _claim(claim: object) -> bytes:
     c = amap(claim)
     kind = get(c, "kind")
@@ -92,13 +88,12 @@ def extract_form(step: Mapping[str, Any]) -> bytes:
     source_id = card["source_id"]
     return b"".join((
         W(EXTRACT), H(get(step, "step_id")), H(source_id),
-        _ranged(card, "provenance_tier", 0, 3),
+        ranged(card["provenance_tier"], 0, 3),
         H(get(out, "evidence_id")), T(out["evidence_id"]),
         L(_claim, get(out, "claims")),
         H(get(out, "requirement_id")),
-        _ranged(card, "status_code", 100, 599),
-        _ranged(card, "retrieved_at", 0, (1 << 63) - 1),
-        _ranged(card, "confidence_bps", 0, 10_000),
+        ranged(card["status_code"], 100, 599), ranged(card["retrieved_at"], 0, TIME_MAX),
+        ranged(card["confidence_bps"], 0, BPS_MAX),
         B(is_blank(source_id)),
     ))
 

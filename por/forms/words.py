@@ -1,4 +1,4 @@
-"""The word encodings of chain forms (draft SPEC §5.6 section 1; ADR 0017).
+"""The word encodings of chain forms (SPEC §5.6.1; ADR 0017).
 
 Every encoder returns whole 32-byte words or raises :func:`none` (check id
 ``form.none``): ``F`` is partial, and a value of the wrong type, an enum text outside
@@ -44,6 +44,9 @@ OUTCOME = {"YES": 0, "NO": 1, "INVALID": 2}
 
 ZERO = bytes(32)
 _W_LIMIT = 1 << 64
+#: §4's ranges: ``time`` and ``count`` 0..2^63-1, ``bps`` 0..10000.
+TIME_MAX = (1 << 63) - 1
+BPS_MAX = 10_000
 
 
 def none(message: str) -> NoReturn:
@@ -140,13 +143,18 @@ def O(m: Mapping[str, Any], key: str, enc: Callable[[Any], bytes] = W) -> bytes:
     return W(1) + enc(m[key]) if key in m else ZERO + ZERO
 
 
-def Z(m: Mapping[str, Any], key: str) -> bytes:
-    """An optional integer whose range excludes 0: ``W(n)`` or ``W(0)``."""
-    if key not in m:
-        return ZERO
-    if m[key] == 0 and not isinstance(m[key], bool):
-        none(f"{key} is 0")
-    return W(m[key])
+def ranged(n: object, low: int, high: int) -> bytes:
+    """``W(n)`` of an integer §4 bounds to ``low..high``; outside it, no form (SPEC §5.6:
+    an implementation of ``F`` checks the range §4 fixes of every field it reads)."""
+    word = W(n)
+    if not low <= int.from_bytes(word, "big") <= high:
+        none(f"{n!r} outside {low}..{high}"[:200])
+    return word
+
+
+def Z(m: Mapping[str, Any], key: str, high: int) -> bytes:
+    """An optional integer of range ``1..high``: ``W(n)``, or ``W(0)`` when absent."""
+    return ranged(m[key], 1, high) if key in m else ZERO
 
 
 def R(m: Mapping[str, Any], names: Iterable[str]) -> bytes:

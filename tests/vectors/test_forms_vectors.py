@@ -1,7 +1,9 @@
-"""Chain-form vectors fixtures/vectors/forms.json (ADR 0017 stage 2, docs/spec-forms-draft.md).
+"""Chain-form vectors fixtures/vectors/forms.json (ADR 0017 stage 2, SPEC §5.6).
 
 The committed file equals the generator's output, and its inputs (the records' exact
-``por-cbor/1`` bytes) give back its forms, leaf hashes and roots through ``por.forms``.
+``por-cbor/1`` bytes) give back its forms, leaf hashes and roots through ``por.forms``:
+the fixture markets', the synthesized markets' (paths no fixture market reaches) and
+the shapes' (records edited to reach paths no honest build reaches).
 """
 
 from __future__ import annotations
@@ -33,8 +35,23 @@ def test_every_market_is_there() -> None:
     assert [v["market"] for v in DATA["vectors"]] == list_scenarios()
 
 
+def test_the_synthesized_markets_are_there() -> None:
+    gen = load_generator("gen_forms")
+    assert [(v["market"], v["base"], v["edit"]) for v in DATA["synthesized"]] == gen.SYNTHESIZED
+    fixture_roots = {v["forms_root_hex"] for v in DATA["vectors"]}
+    assert not fixture_roots & {v["forms_root_hex"] for v in DATA["synthesized"]}
+
+
+def test_shapes() -> None:
+    assert len(DATA["shapes"]) >= 5
+    for case in DATA["shapes"]:
+        form = form_of(decode(bytes.fromhex(case["record_cbor_hex"])))
+        assert form.hex() == case["form_hex"], case["why"]
+        assert leaf_hash(form).hex() == case["leaf_hash_hex"], case["why"]
+
+
 def test_forms_from_the_recorded_bytes() -> None:
-    for v in DATA["vectors"]:
+    for v in DATA["vectors"] + DATA["synthesized"]:
         spec = decode(bytes.fromhex(v["prompt_spec_cbor_hex"]))
         steps = [decode(bytes.fromhex(x)) for x in v["steps_cbor_hex"]]
         verdict = decode(bytes.fromhex(v["verdict_cbor_hex"]))

@@ -1,4 +1,12 @@
-"""Second implementation of the chain forms, from docs/spec-forms-draft.md alone."""
+"""Second implementation of the chain forms, from docs/spec-forms-draft.md alone (s38),
+now SPEC §5.6.
+
+s39: draft §6 item 22: `F` checks the range §4 fixes of every integer it reads (and
+`numeric_tolerance >= 0`): `Z(n)` outside 1..64, an `accepted_status_codes` entry outside
+100..599, `min_sources`/`quorum` outside 1..64, `min_provenance_tier` outside 0..3,
+window/slack outside 0..2^63-1, a confidence-policy value outside 0..10000 and a
+negative tolerance have no form (`rng`, `Z`, `common`, `requirement`).
+"""
 import hashlib
 import re
 
@@ -88,11 +96,15 @@ def Opt(m, k, f=W):
     return W(0) + W(0) if k not in m else W(1) + f(m[k])
 
 
+def rng(v, lo, hi):
+    need(type(v) is int and lo <= v <= hi)
+    return W(v)
+
+
 def Z(m, k):
     if k not in m:
         return W(0)
-    need(m[k] != 0)
-    return W(m[k])
+    return rng(m[k], 1, 64)  # s39: draft §6 item 22 (was: only 0 refused)
 
 
 def enc(x):
@@ -188,7 +200,7 @@ def common(S):
         sp = M(g(q, "selection_policy"))
         return (H(g(q, "requirement_id")) + E(STRATEGY, g(sp, "strategy"))
                 + W(len(g(q, "source_targets")) if type(q["source_targets"]) is list else -1)
-                + W(g(q, "min_provenance_tier", 0)))
+                + rng(g(q, "min_provenance_tier", 0), 0, 3))  # s39: draft §6 item 22
 
     def incl(k):
         return Opt(ps, k, B)
@@ -196,18 +208,21 @@ def common(S):
     def pre(p):
         return H(g(p, "key")) + T(g(p, "equals")) + E(OTHERWISE, g(p, "otherwise", "INVALID"))
 
+    tol = D(g(cp, "numeric_tolerance", "0"))
+    need(tol[0] < 0x80)  # s39: draft §6 item 22, a tolerance >= 0
+    t_max = 2**63 - 1
     return b"".join([
         W(1), H(g(ps, "metric")), Z(ps, "sources_required"),
-        D(g(cp, "numeric_tolerance", "0")),
+        tol,
         L(req_row, DR),
-        H(g(mk, "market_id")), W(g(win, "start")), W(g(win, "end")),
-        W(g(S, "timestamp_slack_seconds", 0)),
+        H(g(mk, "market_id")), rng(g(win, "start"), 0, t_max), rng(g(win, "end"), 0, t_max),
+        rng(g(S, "timestamp_slack_seconds", 0), 0, t_max),  # s39: draft §6 item 22
         L(H, g(mk, "allowed_sources")),
         L(rule_code, g(M(g(mk, "resolution_rules")), "rules")),
         E(ON_CONFLICT, g(cp, "on_conflict", "invalid")),
         H(g(S, "output_schema_ref", "por.DeterministicVerdict/1")),
         B(g(S, "strict_mode", True)),
-        b"".join(W(g(conf, k, d)) for k, d in CONF),
+        b"".join(rng(g(conf, k, d), 0, 10000) for k, d in CONF),  # s39: draft §6 item 22
         E(PREDICATE, g(ps, "predicate")), T(g(ps, "metric")),
         P(lambda x: E(COMPARISON, x), ps, "comparison"),
         P(D, ps, "threshold"),
@@ -227,8 +242,8 @@ def requirement(q):
     return b"".join([
         W(2), H(g(q, "requirement_id")), E(STRATEGY, g(sp, "strategy")),
         E(TIE, g(sp, "tie_breaker", "source_order")),
-        W(g(sp, "min_sources", 1)), W(g(sp, "quorum", 1)),
+        rng(g(sp, "min_sources", 1), 1, 64), rng(g(sp, "quorum", 1), 1, 64),  # s39: item 22
         L(lambda t: H(g(t, "source_id")), g(q, "source_targets")),
         L(lambda f: E(KIND, f[0]) + H(f[1]) + T(f[1]), fields),
-        P(lambda xs: L(W, xs), q, "accepted_status_codes"),
+        P(lambda xs: L(lambda c: rng(c, 100, 599), xs), q, "accepted_status_codes"),  # s39
     ])

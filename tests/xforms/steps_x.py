@@ -1,4 +1,8 @@
-"""Step and verdict forms, the forms order and root (draft §2.3-§2.10, §3)."""
+"""Step and verdict forms, the forms order and root (draft §2.3-§2.10, §3; SPEC §5.6).
+
+s39: draft §6 item 22: the verdict's `confidence_bps` (0..10000), `resolution_time`,
+`evidence_count`, `reasoning_count` (0..2^63-1) are range-checked (`verdict`).
+"""
 import hashlib
 
 from tests.xforms.forms_x import (
@@ -30,6 +34,7 @@ from tests.xforms.forms_x import (
     g,
     need,
     requirement,
+    rng,
 )
 
 KINDS = {"extract_claims": (3, "extract"), "check_requirement": (4, "check"),
@@ -39,11 +44,6 @@ BK = KIND[:2]  # group / conflict kinds: 0 boolean, 1 numeric
 WS = set("\u0009\u000a\u000b\u000c\u000d\u0020\u0085\u00a0\u1680\u2028\u2029\u202f"
          "\u205f\u3000") | {chr(c) for c in range(0x2000, 0x200b)}
 CARD = {"source_id", "status_code", "retrieved_at", "confidence_bps", "provenance_tier"}
-
-
-def rng(v, lo, hi):
-    need(type(v) is int and lo <= v <= hi)
-    return W(v)
 
 
 def extract(s, o):
@@ -230,10 +230,12 @@ def verdict(v):
     rid = g(v, "resolution_rule_id")
     need(type(rid) is str and rid in RULES[1:])
     return b"".join([
-        W(9), H(g(v, "market_id")), E(OUTCOME, g(v, "outcome")), W(g(v, "confidence_bps")),
-        W(RULES.index(rid)), Opt(v, "resolution_time"), B32(g(v, "prompt_spec_hash")),
-        B32(g(v, "evidence_root")), W(g(v, "evidence_count")), B32(g(v, "reasoning_root")),
-        W(g(v, "reasoning_count")),
+        W(9), H(g(v, "market_id")), E(OUTCOME, g(v, "outcome")),
+        rng(g(v, "confidence_bps"), 0, 10000),  # s39: draft §6 item 22 (and below)
+        W(RULES.index(rid)), Opt(v, "resolution_time", lambda t: rng(t, 0, 2**63 - 1)),
+        B32(g(v, "prompt_spec_hash")), B32(g(v, "evidence_root")),
+        rng(g(v, "evidence_count"), 0, 2**63 - 1), B32(g(v, "reasoning_root")),
+        rng(g(v, "reasoning_count"), 0, 2**63 - 1),
     ])
 
 

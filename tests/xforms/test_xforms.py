@@ -1,4 +1,8 @@
-"""The draft's forms, implemented from docs/spec-forms-draft.md alone, against forms.json."""
+"""The draft's forms, implemented from docs/spec-forms-draft.md alone, against forms.json.
+
+s39: draft §6 item 22: the synthesized markets and the shapes of forms.json are compared
+too (the harness only: `test_market_forms` over both lists, `test_shapes`).
+"""
 import json
 from pathlib import Path
 
@@ -46,7 +50,7 @@ def test_worked_example_requirement():
     assert LH(f).hex() == "64dc1a0c9983c11497c052894844514b32748b2a2fad27ade7f8ca22fa382553"
 
 
-@pytest.mark.parametrize("v", VEC["vectors"], ids=lambda v: v["market"])
+@pytest.mark.parametrize("v", VEC["vectors"] + VEC["synthesized"], ids=lambda v: v["market"])
 def test_market_forms(v):
     steps = [dec(s) for s in v["steps_cbor_hex"]]
     mine = forms_of(dec(v["prompt_spec_cbor_hex"]), steps, dec(v["verdict_cbor_hex"]))
@@ -62,6 +66,13 @@ def test_market_forms(v):
 def test_no_form(n):
     with pytest.raises(NoForm):
         form(dec(n["record_cbor_hex"]), n["requirement"])
+
+
+@pytest.mark.parametrize("s", VEC["shapes"], ids=lambda s: s["why"])
+def test_shapes(s):
+    mine = form(dec(s["record_cbor_hex"]))
+    assert mine.hex() == s["form_hex"]
+    assert LH(mine).hex() == s["leaf_hash_hex"]
 
 
 @pytest.mark.parametrize("e", VEC["edits"], ids=lambda e: f"{e['step_id']} {e['edit']}")

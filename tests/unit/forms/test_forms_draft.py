@@ -1,5 +1,6 @@
-"""The draft's own examples byte for byte (docs/spec-forms-draft.md: section 1's table,
-§2.11's worked example) and the ``form.none`` cases of section 1 and 4."""
+"""SPEC §5.6's own examples byte for byte (§5.6.1's table, §5.6.13's worked example;
+the text moved from docs/spec-forms-draft.md at s39) and the ``form.none`` cases of
+§5.6.1 and §5.6.15."""
 
 from __future__ import annotations
 
@@ -17,8 +18,7 @@ from por.forms import form_of
 from por.forms.words import STRATEGY, B, D, E, H, L, O, P, R, T, V, W, Z
 from por.merkle.hashing import leaf_hash
 
-DRAFT = (Path(__file__).resolve().parents[3] / "docs" / "spec-forms-draft.md").read_text(
-    encoding="utf-8")
+SPEC = (Path(__file__).resolve().parents[3] / "SPEC.md").read_text(encoding="utf-8")
 
 
 def word(n: int) -> str:
@@ -45,14 +45,15 @@ def test_section_1_examples() -> None:
     assert P(W, {}, "n").hex() == word(0)
     assert P(W, {"n": 7}, "n").hex() == word(1) + word(7)
     assert O({}, "n").hex() == word(0) * 2
-    assert Z({}, "n").hex() == word(0)
+    assert Z({}, "n", 64).hex() == word(0)
+    assert Z({"n": 64}, "n", 64).hex() == word(64)
     assert R({"a": 1, "x": 1}, {"a"}).hex() == (
         "2956b2cee8e54663cef11aac45368e3a869c862ed7a6fd2dba3a408017ce3e0e")
     assert R({"a": 1}, {"a"}).hex() == word(0)
 
 
-def test_worked_example_2_11() -> None:
-    block = DRAFT.split("### 2.11 Worked example", 1)[1].split("```", 2)[1]
+def test_worked_example_5_6_13() -> None:
+    block = SPEC.split("#### 5.6.13 Worked example", 1)[1].split("```", 2)[1]
     words = re.findall(r"^([0-9a-f]{64})  ", block, flags=re.MULTILINE)
     assert len(words) == 18
     leaf = re.search(r"LH\(F\) = ([0-9a-f]{64})", block)

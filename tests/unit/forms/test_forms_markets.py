@@ -1,5 +1,5 @@
 """Every record of every fixture market has a form; forms_of is deterministic; the
-component's order, tags and sizes are the draft's section 3 (docs/spec-forms-draft.md)."""
+component's order, tags and sizes are SPEC §5.6.14's."""
 
 from __future__ import annotations
 
