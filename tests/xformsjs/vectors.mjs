@@ -1,0 +1,93 @@
+// Recomputes every form, leaf hash and root of fixtures/vectors/forms.json from the
+// records' por-cbor/1 bytes, every `no_form` record and every edit; prints one JSON
+// line (counts agreed / disagreed, the first disagreement in full). Exit 0 iff none
+// disagrees. Usage: node tests/xformsjs/vectors.mjs [FORMS_JSON]
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decode } from '../xcontainer/cbor.mjs';
+import { FormNone, formOf, formsRoot, leafHash } from './forms.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const file = process.argv[2] ?? join(here, '..', '..', 'fixtures', 'vectors', 'forms.json');
+const doc = JSON.parse(readFileSync(file, 'utf8'));
+
+const hex = (b) => Buffer.from(b).toString('hex');
+const record = (h) => decode(Buffer.from(h, 'hex'));
+const KINDS = ['forms', 'leaf_hashes', 'roots', 'no_form', 'edits'];
+const agreed = Object.fromEntries(KINDS.map((k) => [k, 0]));
+const disagreed = Object.fromEntries(KINDS.map((k) => [k, 0]));
+const disagreements = [];
+
+function tally(kind, ok, detail) {
+  if (ok) agreed[kind] += 1;
+  else {
+    disagreed[kind] += 1;
+    disagreements.push({ kind, ...detail });
+  }
+}
+
+// F of a record, or {none: why} for FormNone; any other exception is an error of
+// this implementation and is reported as such.
+function tryForm(rec, requirement) {
+  try {
+    return { form: formOf(rec, requirement) };
+  } catch (e) {
+    if (e instanceof FormNone) return { none: e.message };
+    return { error: `${e.name}: ${e.message}` };
+  }
+}
+
+// The record a form of the component is read from (section 3's order).
+function recordOf(v, name, spec, steps, verdict) {
+  if (name === 'prompt_spec') return spec;
+  if (name === 'verdict') return verdict;
+  const m = /^steps\[(\d+)\]$/.exec(name);
+  if (!m) throw new Error(`unknown record name ${name}`);
+  return steps[Number(m[1])];
+}
+
+for (const v of doc.vectors) {
+  const spec = record(v.prompt_spec_cbor_hex);
+  const steps = v.steps_cbor_hex.map(record);
+  const verdict = record(v.verdict_cbor_hex);
+  const r = spec.get('data_requirements').length;
+  const forms = [];
+  v.forms.forEach((want, j) => {
+    // Section 3: index 0 COMMON, 1..r REQUIREMENT j-1, then the steps, then VERDICT.
+    const requirement = j >= 1 && j <= r ? j - 1 : undefined;
+    const rec = recordOf(v, want.record, spec, steps, verdict);
+    const expected = j === 0 ? spec : j <= r ? spec : j <= r + steps.length ? steps[j - 1 - r]
+      : verdict;
+    const got = tryForm(rec, requirement);
+    const where = { market: v.market, index: j, name: want.name };
+    const formHex = got.form ? hex(got.form) : null;
+    tally('forms', rec === expected && formHex === want.form_hex
+      && got.form[31] === want.tag, { ...where, want, got: got.form ? formHex : got });
+    const lh = got.form ? hex(leafHash(got.form)) : null;
+    tally('leaf_hashes', lh === want.leaf_hash_hex, { ...where, want: want.leaf_hash_hex, got: lh });
+    forms.push(got.form ?? new Uint8Array(0));
+  });
+  const size = r + steps.length + 2;
+  const root = hex(formsRoot(forms));
+  tally('roots', size === v.forms_size && v.forms.length === size && root === v.forms_root_hex,
+    { market: v.market, want: [v.forms_size, v.forms_root_hex], got: [size, root] });
+}
+
+for (const [i, n] of doc.no_form.entries()) {
+  const got = tryForm(record(n.record_cbor_hex), n.requirement ?? undefined);
+  tally('no_form', got.none !== undefined, { index: i, why: n.why, got: got.form ? hex(got.form) : got });
+}
+
+for (const [i, e] of doc.edits.entries()) {
+  const got = tryForm(record(e.record_cbor_hex));
+  const lh = got.form ? hex(leafHash(got.form)) : null;
+  tally('edits', lh === e.leaf_hash_hex && got.error === undefined,
+    { index: i, edit: e.edit, step_id: e.step_id, want: e.leaf_hash_hex, got: lh ?? got });
+}
+
+const total = Object.values(disagreed).reduce((a, b) => a + b, 0);
+console.log(JSON.stringify({
+  file, agreed, disagreed, disagreements: total, first_disagreement: disagreements[0] ?? null,
+}));
+process.exitCode = total === 0 ? 0 : 1;
