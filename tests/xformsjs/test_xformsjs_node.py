@@ -1,0 +1,107 @@
+"""A JavaScript implementation of the chain forms, written from the text alone
+(``docs/spec-forms-draft.md``, SPEC §2, §3, §4, §12.1, §12.5), agrees with every form,
+leaf hash and root of ``fixtures/vectors/forms.json``, every record with no form and
+every edit; deliberately broken copies of it disagree, so the comparison can fail.
+
+``tests/xformsjs/vectors.mjs [FILE]`` prints one JSON line: counts agreed and
+disagreed per kind and the first disagreement. It decodes the records with
+``tests/xcontainer/cbor.mjs`` (the strict decoder of SPEC §2). SPEC_GAPS.md lists
+where the text did not decide a byte.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from setup_gate import needs
+
+pytestmark = needs("node", None if shutil.which("node") else "node is not installed")
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+VECTORS = ROOT / "fixtures" / "vectors" / "forms.json"
+KINDS = ("forms", "leaf_hashes", "roots", "no_form", "edits")
+
+
+def run(script_dir: Path, vectors: Path = VECTORS) -> tuple[int, dict[str, Any]]:
+    node = shutil.which("node") or "node"
+    proc = subprocess.run([node, str(script_dir / "vectors.mjs"), str(vectors)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 1, (proc.stdout, proc.stderr)
+    return proc.returncode, json.loads(lines[0])
+
+
+def expected_counts(vectors: Path) -> dict[str, int]:
+    doc = json.loads(vectors.read_text(encoding="utf-8"))
+    forms = sum(len(v["forms"]) for v in doc["vectors"])
+    return {"forms": forms, "leaf_hashes": forms, "roots": len(doc["vectors"]),
+            "no_form": len(doc["no_form"]), "edits": len(doc["edits"])}
+
+
+def test_node_agrees_with_every_vector() -> None:
+    code, result = run(HERE)
+    assert code == 0, result
+    assert result["disagreements"] == 0, result["first_disagreement"]
+    assert result["agreed"] == expected_counts(VECTORS)
+    assert result["disagreed"] == dict.fromkeys(KINDS, 0)
+    # The file as of s38: 42 markets, 389 forms, 19 no-form records, 138 edits.
+    counts = result["agreed"]
+    assert counts["roots"] >= 42 and counts["forms"] >= 389
+    assert counts["no_form"] >= 19 and counts["edits"] >= 138
+
+
+#: Deliberate breaks of the implementation: (file, text, replacement, the kind of
+#: vector that must then disagree).
+BREAKS = {
+    "decimal sign word": ("words.mjs", "(BigInt(sign) << 255n)", "(BigInt(1 - sign) << 255n)",
+                          "forms"),
+    "rest word ignores extra keys": ("words.mjs", "rest.size ? sha256", "false ? sha256",
+                                     "edits"),
+    "a present 0 in Z has a form": ("words.mjs", "if (n === 0n) none(", "if (false) none(",
+                                    "no_form"),
+    "node hash prefix": ("forms.mjs", "sha256(Uint8Array.of(1), mthOfLeaves",
+                         "sha256(Uint8Array.of(0), mthOfLeaves", "roots"),
+    "blank-source flag inverted": ("steps.mjs", "f.B([...source].every(", "f.B(![...source].every(",
+                                   "forms"),
+}
+
+
+def broken_copy(tmp_path: Path, file: str, text: str, replacement: str) -> Path:
+    """A copy of tests/xformsjs (and the decoder it imports) with one text replaced."""
+    copy = tmp_path / "tests" / "xformsjs"
+    shutil.copytree(HERE, copy, ignore=shutil.ignore_patterns("*.py", "*.md", "__pycache__"))
+    (tmp_path / "tests" / "xcontainer").mkdir()
+    shutil.copy(ROOT / "tests" / "xcontainer" / "cbor.mjs", tmp_path / "tests" / "xcontainer")
+    source = (copy / file).read_text(encoding="utf-8")
+    assert source.count(text) == 1, (file, text)
+    (copy / file).write_text(source.replace(text, replacement), encoding="utf-8")
+    return copy
+
+
+@pytest.mark.parametrize("name", sorted(BREAKS))
+def test_a_broken_copy_disagrees(tmp_path: Path, name: str) -> None:
+    file, text, replacement, kind = BREAKS[name]
+    code, result = run(broken_copy(tmp_path, file, text, replacement))
+    assert code == 1, result
+    assert result["disagreed"][kind] > 0, result
+    assert result["first_disagreement"] is not None
+
+
+def test_an_edited_vector_disagrees(tmp_path: Path) -> None:
+    # The comparison reads the file: one changed byte of one expected form is reported.
+    doc = json.loads(VECTORS.read_text(encoding="utf-8"))
+    form = doc["vectors"][0]["forms"][0]
+    form["form_hex"] = form["form_hex"][:-1] + ("1" if form["form_hex"][-1] != "1" else "2")
+    edited = tmp_path / "forms.json"
+    edited.write_text(json.dumps(doc), encoding="utf-8")
+    code, result = run(HERE, edited)
+    assert code == 1
+    assert result["disagreements"] == 1
+    assert result["first_disagreement"]["kind"] == "forms"
+    assert result["first_disagreement"]["index"] == 0
