@@ -1,12 +1,14 @@
 // Recomputes every form, leaf hash and root of fixtures/vectors/forms.json from the
 // records' por-cbor/1 bytes, every `no_form` record and every edit; prints one JSON
 // line (counts agreed / disagreed, the first disagreement in full). Exit 0 iff none
-// disagrees. Usage: node tests/xformsjs/vectors.mjs [FORMS_JSON]
+// disagrees. It also recomputes the draft's own examples (examples.mjs).
+// Usage: node tests/xformsjs/vectors.mjs [FORMS_JSON]
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decode } from '../xcontainer/cbor.mjs';
 import { FormNone, formOf, formsRoot, leafHash } from './forms.mjs';
+import { checkExamples } from './examples.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const file = process.argv[2] ?? join(here, '..', '..', 'fixtures', 'vectors', 'forms.json');
@@ -14,7 +16,7 @@ const doc = JSON.parse(readFileSync(file, 'utf8'));
 
 const hex = (b) => Buffer.from(b).toString('hex');
 const record = (h) => decode(Buffer.from(h, 'hex'));
-const KINDS = ['forms', 'leaf_hashes', 'roots', 'no_form', 'edits'];
+const KINDS = ['forms', 'leaf_hashes', 'roots', 'no_form', 'edits', 'draft_examples'];
 const agreed = Object.fromEntries(KINDS.map((k) => [k, 0]));
 const disagreed = Object.fromEntries(KINDS.map((k) => [k, 0]));
 const disagreements = [];
@@ -84,6 +86,12 @@ for (const [i, e] of doc.edits.entries()) {
   const lh = got.form ? hex(leafHash(got.form)) : null;
   tally('edits', lh === e.leaf_hash_hex && got.error === undefined,
     { index: i, edit: e.edit, step_id: e.step_id, want: e.leaf_hash_hex, got: lh ?? got });
+}
+
+// The draft's own examples; the worked one reads market 01's PromptSpec.
+const v01 = doc.vectors.find((v) => v.market === '01-boolean-observed');
+for (const ex of checkExamples(v01 && record(v01.prompt_spec_cbor_hex))) {
+  tally('draft_examples', ex.ok, ex);
 }
 
 const total = Object.values(disagreed).reduce((a, b) => a + b, 0);
