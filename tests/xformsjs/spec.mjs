@@ -4,7 +4,17 @@ import {
   TAG, KIND, STRATEGY, TIE_BREAKER, PREDICATE, COMPARISON, OP, OTHERWISE, ON_CONFLICT,
   RULE, OUTCOME,
 } from './codes.mjs';
-import { Form, none, opt, req, dflt } from './words.mjs';
+import { Form, decimalParts, none, opt, req, dflt } from './words.mjs';
+
+// The ranges §4 fixes of the integers these forms read (`time`, `count`, `bps`,
+// 1..64, 0..3, 100..599): outside them the record is not valid, so it has no form
+// (draft section 1). The draft at 865a6be left two of them open (section 6, item
+// 22); forms4's vectors (s39) refuse every one: SPEC_GAPS.md, gap 3.
+const MAX_COUNT = (1n << 63n) - 1n;
+const TIME = [0n, MAX_COUNT];
+const COUNT = [0n, MAX_COUNT];
+const BPS = [0n, 10000n];
+const ONE_TO_64 = [1n, 64n];
 
 // §4.2 ConfidencePolicy, in the layout's order, with its defaults (decision 13).
 const CONFIDENCE = [
@@ -33,17 +43,19 @@ export function commonForm(spec) {
   const confidence = dflt(spec, 'confidence_policy', new Map());
   const f = new Form(TAG.COMMON);
   f.H(req(ps, 'metric'), 'metric');
-  f.Z(opt(ps, 'sources_required'), 'sources_required');
-  f.D(req(conflict, 'numeric_tolerance'), 'numeric_tolerance');
+  f.Z(opt(ps, 'sources_required'), 'sources_required', ONE_TO_64[1]);
+  const tolerance = req(conflict, 'numeric_tolerance');
+  if (decimalParts(tolerance, 'numeric_tolerance').sign) none('numeric_tolerance is below 0');
+  f.D(tolerance, 'numeric_tolerance');
   f.L(requirements(spec), (g, q) => {
     g.H(req(q, 'requirement_id'));
     g.E(req(selection(q), 'strategy'), STRATEGY, 'strategy');
     g.W(BigInt(listOf(req(q, 'source_targets')).length));
-    g.W(dflt(q, 'min_provenance_tier', 0n), 'min_provenance_tier');
+    g.Wr(dflt(q, 'min_provenance_tier', 0n), 0n, 3n, 'min_provenance_tier');
   }, 'data_requirements');
   f.H(req(market, 'market_id'));
-  f.W(req(window, 'start')).W(req(window, 'end'));
-  f.W(dflt(spec, 'timestamp_slack_seconds', 0n), 'timestamp_slack_seconds');
+  f.Wr(req(window, 'start'), ...TIME, 'start').Wr(req(window, 'end'), ...TIME, 'end');
+  f.Wr(dflt(spec, 'timestamp_slack_seconds', 0n), ...COUNT, 'timestamp_slack_seconds');
   f.L(req(market, 'allowed_sources'), (g, s) => g.H(s), 'allowed_sources');
   f.L(req(req(market, 'resolution_rules'), 'rules'), (g, rule) => {
     const id = req(rule, 'rule_id');
@@ -53,7 +65,7 @@ export function commonForm(spec) {
   f.E(dflt(conflict, 'on_conflict', 'invalid'), ON_CONFLICT, 'on_conflict');
   f.H(req(spec, 'output_schema_ref'));
   f.B(dflt(spec, 'strict_mode', true), 'strict_mode');
-  for (const [key, value] of CONFIDENCE) f.W(dflt(confidence, key, value), key);
+  for (const [key, value] of CONFIDENCE) f.Wr(dflt(confidence, key, value), ...BPS, key);
   f.E(req(ps, 'predicate'), PREDICATE, 'predicate');
   f.T(req(ps, 'metric'));
   f.P(opt(ps, 'comparison'), (g, c) => g.E(c, COMPARISON, 'comparison'));
@@ -91,8 +103,8 @@ export function requirementForm(spec, k) {
   f.H(req(q, 'requirement_id'));
   f.E(req(policy, 'strategy'), STRATEGY, 'strategy');
   f.E(dflt(policy, 'tie_breaker', 'source_order'), TIE_BREAKER, 'tie_breaker');
-  f.W(dflt(policy, 'min_sources', 1n), 'min_sources');
-  f.W(dflt(policy, 'quorum', 1n), 'quorum');
+  f.Wr(dflt(policy, 'min_sources', 1n), ...ONE_TO_64, 'min_sources');
+  f.Wr(dflt(policy, 'quorum', 1n), ...ONE_TO_64, 'quorum');
   f.L(req(q, 'source_targets'), (g, t) => g.H(req(t, 'source_id')), 'source_targets');
   const declared = opt(q, 'expected_fields');
   if (declared !== undefined && listOf(declared, 'expected_fields').length > 0) {
@@ -104,7 +116,7 @@ export function requirementForm(spec, k) {
   } else {
     f.L(FALLBACK_FIELDS, (g, [kind, key]) => g.E(kind, KIND).H(key).T(key));
   }
-  f.P(opt(q, 'accepted_status_codes'), (g, list) => g.L(list, (h, c) => h.W(c),
+  f.P(opt(q, 'accepted_status_codes'), (g, list) => g.L(list, (h, c) => h.Wr(c, 100n, 599n),
     'accepted_status_codes'));
   return f.bytes();
 }
@@ -113,13 +125,13 @@ export function verdictForm(v) {
   const f = new Form(TAG.VERDICT);
   f.H(req(v, 'market_id'));
   f.E(req(v, 'outcome'), OUTCOME, 'outcome');
-  f.W(req(v, 'confidence_bps'), 'confidence_bps');
+  f.Wr(req(v, 'confidence_bps'), ...BPS, 'confidence_bps');
   f.E(req(v, 'resolution_rule_id'), RULE, 'resolution_rule_id');
-  f.O(opt(v, 'resolution_time'), (g, t) => g.W(t, 'resolution_time'));
+  f.O(opt(v, 'resolution_time'), (g, t) => g.Wr(t, ...TIME, 'resolution_time'));
   f.B32(req(v, 'prompt_spec_hash'), 'prompt_spec_hash');
   f.B32(req(v, 'evidence_root'), 'evidence_root');
-  f.W(req(v, 'evidence_count'), 'evidence_count');
+  f.Wr(req(v, 'evidence_count'), ...COUNT, 'evidence_count');
   f.B32(req(v, 'reasoning_root'), 'reasoning_root');
-  f.W(req(v, 'reasoning_count'), 'reasoning_count');
+  f.Wr(req(v, 'reasoning_count'), ...COUNT, 'reasoning_count');
   return f.bytes();
 }

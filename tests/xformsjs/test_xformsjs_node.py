@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from setup_gate import needs
 
+from por.encoding import decode, encode
+
 pytestmark = needs("node", None if shutil.which("node") else "node is not installed")
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +67,7 @@ BREAKS = {
                           "forms"),
     "rest word ignores extra keys": ("words.mjs", "rest.size ? sha256", "false ? sha256",
                                      "edits"),
-    "a present 0 in Z has a form": ("words.mjs", "if (n === 0n) none(", "if (false) none(",
+    "a present 0 in Z has a form": ("words.mjs", "this.Wr(n, 1n, hi", "this.Wr(n, 0n, hi",
                                     "no_form"),
     "node hash prefix": ("forms.mjs", "sha256(Uint8Array.of(1), mthOfLeaves",
                          "sha256(Uint8Array.of(0), mthOfLeaves", "roots"),
@@ -109,3 +111,63 @@ def test_an_edited_vector_disagrees(tmp_path: Path) -> None:
     assert result["disagreements"] == 1
     assert result["first_disagreement"]["kind"] == "forms"
     assert result["first_disagreement"]["index"] == 0
+
+
+def _set(path: str, value: Any) -> Any:
+    """An edit of a decoded record: ``path`` is dotted keys and list indexes."""
+    def edit(record: dict[str, Any]) -> None:
+        *parents, last = path.split(".")
+        node: Any = record
+        for key in parents:
+            node = node[int(key)] if isinstance(node, list) else node[key]
+        node[last] = value
+    return edit
+
+
+#: Integers outside the range SPEC §4 fixes, and a tolerance below 0: an invalid
+#: record has no form (draft section 1; SPEC_GAPS.md gap 3). Each is (record, the
+#: REQUIREMENT index or None, edit); the records are market 08's.
+SPEC, VERDICT, Q = "prompt_spec", "verdict", "data_requirements.0."
+RANGES = {
+    "sources_required of 65": (SPEC, None, _set("prediction_semantics.sources_required", 65)),
+    "a status code of 600": (SPEC, 0, _set(Q + "accepted_status_codes", [600])),
+    "a status code of 99": (SPEC, 0, _set(Q + "accepted_status_codes", [99])),
+    "min_sources of 0": (SPEC, 0, _set(Q + "selection_policy.min_sources", 0)),
+    "quorum of 65": (SPEC, 0, _set(Q + "selection_policy.quorum", 65)),
+    "min_provenance_tier of 4": (SPEC, None, _set(Q + "min_provenance_tier", 4)),
+    "a confidence value of 10001": (
+        SPEC, None, _set("confidence_policy.default_confidence_bps", 10001)),
+    "a window end of 2^63": (SPEC, None, _set("market.resolution_window.end", 2**63)),
+    "a slack of 2^63": (SPEC, None, _set("timestamp_slack_seconds", 2**63)),
+    "a tolerance below 0": (SPEC, None, _set("conflict_policy.numeric_tolerance", "-0.05")),
+    "a verdict confidence of 10001": (VERDICT, None, _set("confidence_bps", 10001)),
+    "a verdict evidence_count of 2^63": (VERDICT, None, _set("evidence_count", 2**63)),
+    "a verdict resolution_time of 2^63": (VERDICT, None, _set("resolution_time", 2**63)),
+}
+
+
+def range_vectors(tmp_path: Path) -> Path:
+    """main's forms.json with RANGES as further no_form records."""
+    doc = json.loads(VECTORS.read_text(encoding="utf-8"))
+    market = next(v for v in doc["vectors"] if v["market"] == "08-quorum-agree")
+    for why, (which, requirement, edit) in RANGES.items():
+        record = decode(bytes.fromhex(market[f"{which}_cbor_hex"]))
+        edit(record)
+        doc["no_form"].append({"record_cbor_hex": encode(record).hex(),
+                               "requirement": requirement, "why": why})
+    path = tmp_path / "forms.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def test_integers_out_of_their_range_have_no_form(tmp_path: Path) -> None:
+    vectors = range_vectors(tmp_path)
+    code, result = run(HERE, vectors)
+    assert code == 0, result["first_disagreement"]
+    assert result["agreed"]["no_form"] == expected_counts(VECTORS)["no_form"] + len(RANGES)
+    # Broken on purpose: confidence values up to 100 000 have a form.
+    copy = broken_copy(tmp_path / "broken", "spec.mjs", "const BPS = [0n, 10000n];",
+                       "const BPS = [0n, 100000n];")
+    code, result = run(copy, vectors)
+    assert code == 1
+    assert result["disagreed"]["no_form"] == 2, result

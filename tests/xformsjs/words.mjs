@@ -148,11 +148,11 @@ export class Form {
     return this;
   }
 
-  // Z(n): W(n), or W(0) when absent; a present 0 has no form.
-  Z(n, what = 'optional integer') {
+  // Z(n): W(n), or W(0) when absent; a present value outside 1..hi has no form (a
+  // present 0: decision 15; above hi: SPEC_GAPS.md, gap 3).
+  Z(n, what = 'optional integer', hi = TWO_64 - 1n) {
     if (n === undefined) return this.W(0n);
-    if (n === 0n) none(`${what} is a present 0`);
-    return this.W(n, what);
+    return this.Wr(n, 1n, hi, what);
   }
 
   // R(m, K): the rest word of an open map.
