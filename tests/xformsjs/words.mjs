@@ -188,18 +188,24 @@ function head(major, n) {
 
 export function encode(v) {
   const out = [];
+  const add = (bytes) => {
+    for (const byte of bytes) out.push(byte); // no spread: a long text would overflow it
+  };
   const walk = (x) => {
     if (x === true || x === false) out.push(x ? 0xf5 : 0xf4);
-    else if (isInt(x)) out.push(...(x >= 0n ? head(0, x) : head(1, -1n - x)));
+    else if (isInt(x)) add(x >= 0n ? head(0, x) : head(1, -1n - x));
     else if (typeof x === 'string') {
       const b = utf8.encode(x);
-      out.push(...head(3, BigInt(b.length)), ...b);
-    } else if (x instanceof Uint8Array) out.push(...head(2, BigInt(x.length)), ...x);
-    else if (Array.isArray(x)) {
-      out.push(...head(4, BigInt(x.length)));
+      add(head(3, BigInt(b.length)));
+      add(b);
+    } else if (x instanceof Uint8Array) {
+      add(head(2, BigInt(x.length)));
+      add(x);
+    } else if (Array.isArray(x)) {
+      add(head(4, BigInt(x.length)));
       x.forEach(walk);
     } else if (x instanceof Map) {
-      out.push(...head(5, BigInt(x.size)));
+      add(head(5, BigInt(x.size)));
       for (const [k, y] of x) {
         walk(k);
         walk(y);
