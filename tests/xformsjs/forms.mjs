@@ -20,16 +20,22 @@ export function formOf(record, requirement) {
   return none(`a ${typeof schema === 'string' ? schema : 'record'} has no form type`);
 }
 
-// Φ (section 3): COMMON, REQUIREMENT 0..r-1, every reasoning step in trace order, VERDICT.
-export function formsOf(spec, steps, verdict) {
+// Φ's records (section 3): COMMON and REQUIREMENT 0..r-1 of the PromptSpec, every
+// reasoning step in trace order (extract steps included), VERDICT; index j is slot j.
+export function formSlots(spec, steps, verdict) {
   const r = req(spec, 'data_requirements');
   if (!Array.isArray(r)) none('data_requirements is not an array');
   return [
-    formOf(spec),
-    ...r.map((_, k) => formOf(spec, k)),
-    ...steps.map((s) => formOf(s)),
-    formOf(verdict),
+    { record: spec, requirement: undefined },
+    ...r.map((_, k) => ({ record: spec, requirement: k })),
+    ...steps.map((s) => ({ record: s, requirement: undefined })),
+    { record: verdict, requirement: undefined },
   ];
+}
+
+// Φ itself; throws FormNone when a record has no form.
+export function formsOf(spec, steps, verdict) {
+  return formSlots(spec, steps, verdict).map((slot) => formOf(slot.record, slot.requirement));
 }
 
 // LH(F) = SHA-256(0x00 || F): the form itself (section 3, decision 1).

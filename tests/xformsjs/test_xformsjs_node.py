@@ -69,6 +69,10 @@ BREAKS = {
                                      "edits"),
     "a present 0 in Z has a form": ("words.mjs", "this.Wr(n, 1n, hi", "this.Wr(n, 0n, hi",
                                     "no_form"),
+    "verdict before the steps": ("forms.mjs", "...steps.map((s) => ({ record: s, requirement: "
+                                 "undefined })),\n    { record: verdict, requirement: undefined },",
+                                 "{ record: verdict, requirement: undefined },\n    ...steps.map("
+                                 "(s) => ({ record: s, requirement: undefined })),", "roots"),
     "node hash prefix": ("forms.mjs", "sha256(Uint8Array.of(1), mthOfLeaves",
                          "sha256(Uint8Array.of(0), mthOfLeaves", "roots"),
     "T pads a whole word": ("words.mjs", "Math.ceil(bytes.length / 32) * 32",

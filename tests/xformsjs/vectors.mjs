@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decode } from '../xcontainer/cbor.mjs';
-import { FormNone, formOf, formsRoot, leafHash } from './forms.mjs';
+import { FormNone, formOf, formSlots, formsRoot, leafHash } from './forms.mjs';
 import { checkExamples } from './examples.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,40 +40,37 @@ function tryForm(rec, requirement) {
   }
 }
 
-// The record a form of the component is read from (section 3's order).
-function recordOf(v, name, spec, steps, verdict) {
+// The record a vector names (`prompt_spec`, `steps[i]`, `verdict`).
+function named(name, spec, steps, verdict) {
   if (name === 'prompt_spec') return spec;
   if (name === 'verdict') return verdict;
   const m = /^steps\[(\d+)\]$/.exec(name);
-  if (!m) throw new Error(`unknown record name ${name}`);
-  return steps[Number(m[1])];
+  return m ? steps[Number(m[1])] : undefined;
 }
 
 for (const v of doc.vectors) {
   const spec = record(v.prompt_spec_cbor_hex);
   const steps = v.steps_cbor_hex.map(record);
   const verdict = record(v.verdict_cbor_hex);
-  const r = spec.get('data_requirements').length;
-  const forms = [];
-  v.forms.forEach((want, j) => {
-    // Section 3: index 0 COMMON, 1..r REQUIREMENT j-1, then the steps, then VERDICT.
-    const requirement = j >= 1 && j <= r ? j - 1 : undefined;
-    const rec = recordOf(v, want.record, spec, steps, verdict);
-    const expected = j === 0 ? spec : j <= r ? spec : j <= r + steps.length ? steps[j - 1 - r]
-      : verdict;
-    const got = tryForm(rec, requirement);
+  // Section 3's order, from the records alone; each slot is compared with the
+  // vector's form at that index (and the record the vector names must be the slot's).
+  const slots = formSlots(spec, steps, verdict);
+  const forms = slots.map((slot, j) => {
+    const want = v.forms[j] ?? {};
+    const got = tryForm(slot.record, slot.requirement);
     const where = { market: v.market, index: j, name: want.name };
     const formHex = got.form ? hex(got.form) : null;
-    tally('forms', rec === expected && formHex === want.form_hex
-      && got.form[31] === want.tag, { ...where, want, got: got.form ? formHex : got });
+    const same = slot.record === named(want.record, spec, steps, verdict);
+    tally('forms', same && formHex === want.form_hex && got.form[31] === want.tag,
+      { ...where, want, got: got.form ? formHex : got });
     const lh = got.form ? hex(leafHash(got.form)) : null;
     tally('leaf_hashes', lh === want.leaf_hash_hex, { ...where, want: want.leaf_hash_hex, got: lh });
-    forms.push(got.form ?? new Uint8Array(0));
+    return got.form ?? new Uint8Array(0);
   });
-  const size = r + steps.length + 2;
   const root = hex(formsRoot(forms));
-  tally('roots', size === v.forms_size && v.forms.length === size && root === v.forms_root_hex,
-    { market: v.market, want: [v.forms_size, v.forms_root_hex], got: [size, root] });
+  tally('roots', forms.length === v.forms_size && v.forms.length === forms.length
+    && root === v.forms_root_hex,
+  { market: v.market, want: [v.forms_size, v.forms_root_hex], got: [forms.length, root] });
 }
 
 for (const [i, n] of doc.no_form.entries()) {
