@@ -16,7 +16,7 @@ const doc = JSON.parse(readFileSync(file, 'utf8'));
 
 const hex = (b) => Buffer.from(b).toString('hex');
 const record = (h) => decode(Buffer.from(h, 'hex'));
-const KINDS = ['forms', 'leaf_hashes', 'roots', 'no_form', 'edits', 'draft_examples'];
+const KINDS = ['forms', 'leaf_hashes', 'roots', 'shapes', 'no_form', 'edits', 'draft_examples'];
 const agreed = Object.fromEntries(KINDS.map((k) => [k, 0]));
 const disagreed = Object.fromEntries(KINDS.map((k) => [k, 0]));
 const disagreements = [];
@@ -48,7 +48,9 @@ function named(name, spec, steps, verdict) {
   return m ? steps[Number(m[1])] : undefined;
 }
 
-for (const v of doc.vectors) {
+// The fixture markets, then (forms4, s39) the synthesized markets, in one format.
+const markets = [...doc.vectors, ...(doc.synthesized ?? [])];
+for (const v of markets) {
   const spec = record(v.prompt_spec_cbor_hex);
   const steps = v.steps_cbor_hex.map(record);
   const verdict = record(v.verdict_cbor_hex);
@@ -73,6 +75,15 @@ for (const v of doc.vectors) {
   { market: v.market, want: [v.forms_size, v.forms_root_hex], got: [forms.length, root] });
 }
 
+// Shapes (s39): one record with its form and leaf hash.
+for (const [i, sh] of (doc.shapes ?? []).entries()) {
+  const got = tryForm(record(sh.record_cbor_hex));
+  const formHex = got.form ? hex(got.form) : null;
+  const lh = got.form ? hex(leafHash(got.form)) : null;
+  tally('shapes', formHex === sh.form_hex && lh === sh.leaf_hash_hex,
+    { index: i, why: sh.why, want: [sh.form_hex, sh.leaf_hash_hex], got: got.form ? [formHex, lh] : got });
+}
+
 for (const [i, n] of doc.no_form.entries()) {
   const got = tryForm(record(n.record_cbor_hex), n.requirement ?? undefined);
   tally('no_form', got.none !== undefined, { index: i, why: n.why, got: got.form ? hex(got.form) : got });
@@ -93,6 +104,7 @@ for (const ex of checkExamples(v01 && record(v01.prompt_spec_cbor_hex))) {
 
 const total = Object.values(disagreed).reduce((a, b) => a + b, 0);
 console.log(JSON.stringify({
-  file, agreed, disagreed, disagreements: total, first_disagreement: disagreements[0] ?? null,
+  file, markets: { fixture: doc.vectors.length, synthesized: doc.synthesized?.length ?? 0 },
+  agreed, disagreed, disagreements: total, first_disagreement: disagreements[0] ?? null,
 }));
 process.exitCode = total === 0 ? 0 : 1;
