@@ -292,6 +292,22 @@ library PorForms {
         if (porRoot(formsRoot(forms, index, size, paths), size, componentPath) != root) revert FormsPorRoot();
     }
 
+    /// A forms proof's inclusion part, as one ABI tuple (few stack slots): `por_root`, the
+    /// forms tree's size, each carried form's index and path, the component path.
+    struct Inclusion {
+        bytes32 porRoot;
+        uint256 size;
+        uint256[] index;
+        bytes32[][] paths;
+        bytes32[] componentPath;
+    }
+
+    /// `include` on an `Inclusion`.
+    function included(bytes[] calldata forms, Inclusion calldata inc) internal view {
+        bytes32 root = formsRoot(forms, inc.index, inc.size, inc.paths);
+        if (porRoot(root, inc.size, inc.componentPath) != inc.porRoot) revert FormsPorRoot();
+    }
+
     /// The forms-tree index of the form of reasoning leaf `leaf` (draft §3: `1 + r + leaf`),
     /// where `r` is the PromptSpec's requirement count.
     function stepIndex(uint256 r, uint256 leaf) internal pure returns (uint256) {
