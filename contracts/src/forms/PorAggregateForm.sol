@@ -61,6 +61,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         if (cause == 0) cause = _extracts(c, forms);
         if (cause == 0) cause = _requirement(c, forms, index);
         if (cause == 0) cause = _chunk(c, forms);
+        if (cause == 0 && c.badClaim) cause = BAD_PRIOR_OUTPUT; // `read_extract`, after the chunk
     }
 
     /// The AGGREGATE recomputed in memory and compared with the committed form.

@@ -65,6 +65,7 @@ abstract contract PorAggregateFormRead {
         uint256[] mag; // numeric voters: magnitude (digits)
         uint256[] scale; // numeric voters: scale
         uint256 negs; // numeric voters: bit i set when voter i is negative
+        bool badClaim; // a cited claim's timestamp above 2^63 - 1 (Python's bad claim value)
         PorDecimal.Dec[] decs; // numeric voters as decimals (the exact comparison)
         PorDecimal.Dec tdec; // the tolerance as a decimal
     }
@@ -232,7 +233,9 @@ abstract contract PorAggregateFormRead {
             F.at(f, 128); // step id, source id, tier, evidence id hash
             (, o) = F.readW(f, 96); // tier
             o = F.skipT(f, 160); // T(evidence_id)
-            c.claims[k] = _claimsOf(f, o);
+            bool bad;
+            (c.claims[k], bad) = _claimsOf(f, o);
+            if (bad) c.badClaim = true;
             ext[k] = _pos(f);
         }
         uint256 e = c.evid + 32;
@@ -243,17 +246,19 @@ abstract contract PorAggregateFormRead {
         return 0;
     }
 
-    /// The claims of an EXTRACT at o, each checked: key, kind, claim id, value.
-    function _claimsOf(bytes calldata f, uint256 o) private pure returns (uint256) {
+    /// The claims of an EXTRACT at o, each checked: key, kind, claim id, value; `bad`
+    /// when a timestamp is above 2^63 - 1 (a form, but not a claim value of §12.5.2).
+    function _claimsOf(bytes calldata f, uint256 o) private pure returns (uint256, bool bad) {
         (uint256 count, uint256 q) = F.readL(f, o);
         for (uint256 j; j < count; ++j) {
             (, q) = F.readH(f, q);
             uint256 kind;
             (kind, q) = F.readE(f, q, 4);
             q = F.skipT(f, q);
+            if (kind == F.TIMESTAMP && F.at(f, q) > MAX_UINT63) bad = true;
             q = F.skipV(f, q, kind);
         }
-        return _pos(f) + o;
+        return (_pos(f) + o, bad);
     }
 
     /// R in COMMON's requirement table (`step.bad_inputs` when none, as `_requirement`),
