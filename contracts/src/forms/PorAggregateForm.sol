@@ -81,7 +81,10 @@ contract PorAggregateForm is PorAggregateFormVote {
         _tolerance(c);
         uint256 start;
         assembly {
+            // the form is built from `start` on; nothing is allocated while it is built, and
+            // the committed form's length is reserved all the same
             start := mload(0x40)
+            mstore(0x40, add(start, add(len, 32)))
         }
         uint256 o = _head(c, start);
         uint256 fbSlot = o - 64;

@@ -150,11 +150,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
             int256 y = c.num[b];
             return uint256(x > y ? x - y : y - x) <= c.tol; // |x|, |y| < 2^254: no overflow
         }
-        return PorDecimal.absDiffLe(_dec(c, a), _dec(c, b), c.tdec);
-    }
-
-    function _dec(Ctx memory c, uint256 i) private pure returns (PorDecimal.Dec memory) {
-        return c.decs[i];
+        return PorDecimal.absDiffLe(c.decs[a], c.decs[b], c.tdec); // no memory returned: nothing allocated
     }
 
     /// COMMON's tolerance as a decimal, in `c.tdec` (allocated before the form is built:
