@@ -65,19 +65,27 @@ def _claims(step: dict[str, Any], key: str) -> list[dict[str, Any]]:
     return [c for c in step["output"]["claims"] if c.get("key") == key]
 
 
-def edge_case(base: Bundle, rng: random.Random, lie: bool) -> tuple[Bundle, int] | None:
-    """One edge case of ``base`` (scenario 08's bundle); None when it does not rewrite."""
+Fixed = tuple[list[str], str, int, int]
+
+
+def edge_case(base: Bundle, rng: random.Random, lie: bool, fixed: Fixed | None = None
+              ) -> tuple[Bundle, int] | None:
+    """One edge case of ``base`` (scenario 08's bundle), drawn or ``fixed`` (values,
+    tolerance, quorum, min_sources); None when it does not rewrite."""
     leaf = steps_of(base, "aggregate")[0]
     steps = [decode(s) for s in base.steps]
     spec = decode(base.prompt_spec)
-    values = [rng.choice(VALUES) for _ in range(3)]
-    if rng.random() < 0.3:
-        values[rng.randrange(3)] = values[rng.randrange(3)]  # a tie
-    pool = TOLERANCES + _boundaries(values)
-    spec["conflict_policy"]["numeric_tolerance"] = rng.choice(pool)
     policy = spec["data_requirements"][0]["selection_policy"]
-    policy["min_sources"] = rng.choice([1, 2, 3, 3, 4])
-    policy["quorum"] = rng.randint(1, policy["min_sources"])
+    if fixed is None:
+        values = [rng.choice(VALUES) for _ in range(3)]
+        if rng.random() < 0.3:
+            values[rng.randrange(3)] = values[rng.randrange(3)]  # a tie
+        spec["conflict_policy"]["numeric_tolerance"] = rng.choice(TOLERANCES + _boundaries(values))
+        policy["min_sources"] = rng.choice([1, 2, 3, 3, 4])
+        policy["quorum"] = rng.randint(1, policy["min_sources"])
+    else:
+        values, spec["conflict_policy"]["numeric_tolerance"] = fixed[0], fixed[1]
+        policy["quorum"], policy["min_sources"] = fixed[2], fixed[3]
     policy["tie_breaker"] = rng.choice(["source_order", "highest_provenance"])
     for k, step in enumerate(steps[:3]):
         for claim in _claims(step, "close"):

@@ -27,7 +27,7 @@ from scratch_harness import COMPILE
 from por.bundle.layout import COMPONENTS, Bundle
 from por.container.spec import component_leaf
 from por.encoding import decode
-from por.forms import Forms, forms_of
+from por.forms import Form, Forms, forms_of
 from por.merkle.hashing import leaf_hash
 from por.merkle.tree import inclusion_proof_from_leaf_hashes, root_from_leaf_hashes
 from por.signing.eip712 import keccak256
@@ -87,10 +87,25 @@ def _normal(path: str) -> str:
     return "/".join(parts)
 
 
+def replaced(bundle: Bundle, committed: Committed, index: int, form: bytes) -> Committed:
+    """``committed`` with form ``index`` replaced by ``form`` (any bytes: a malformed form
+    a signer could commit), the forms root and ``por_root`` recomputed."""
+    forms = list(committed.forms.forms)
+    old = forms[index]
+    forms[index] = Form(name=old.name, tag=old.tag, form=form, leaf=leaf_hash(form))
+    root = root_from_leaf_hashes([f.leaf for f in forms])
+    components = [leaf_hash(component_leaf(*bundle.commitments.component(name)))
+                  for name in COMPONENTS]
+    components.append(leaf_hash(component_leaf(root, len(forms))))
+    return Committed(Forms(forms=tuple(forms), root=root), root_from_leaf_hashes(components),
+                     inclusion_proof_from_leaf_hashes(components, 6), committed.requirements)
+
+
 @cache
-def compiled(name: str, code: str | None = None) -> str:
+def compiled(name: str, code: str | None = None, part: str = "deployedBytecode") -> str:
     """Deployed bytecode (hex) of contract ``name`` in ``contracts/src/forms/{name}.sol``,
-    or in ``code`` (a test harness beside them), with the build's optimizer settings."""
+    or in ``code`` (a test harness beside them), with the build's optimizer settings;
+    ``part="bytecode"``: its initcode."""
     sources: dict[str, dict[str, str]] = {}
     for path in sorted((SRC / "forms").glob("*.sol")):
         sources[f"src/forms/{path.name}"] = {"content": path.read_text(encoding="utf-8")}
@@ -119,7 +134,7 @@ def compiled(name: str, code: str | None = None) -> str:
     errors = [e["formattedMessage"] for e in result.get("errors", []) if e["severity"] == "error"]
     assert not errors, errors
     evm = result["contracts"][unit][name]["evm"]
-    return str(evm["deployedBytecode"]["object"])
+    return str(evm[part]["object"])
 
 
 def sizes(name: str) -> int:
