@@ -183,6 +183,30 @@ def test_step_id_off_its_position() -> None:
     assert seen == Counter({"compared:one_step.id_position:": 1})
 
 
+def _cites(bundle: Bundle, leaf: int, priors: list[str]) -> Bundle:
+    step = decode(bundle.steps[leaf])
+    step["prior_step_ids"] = priors
+    steps = list(bundle.steps)
+    steps[leaf] = encode(step)
+    return recommit(bundle, steps=steps)
+
+
+def test_citation_order() -> None:
+    """The chunk cited before an extract step (Python's last check: the recomputed step's
+    ``prior_step_ids``), a later step cited (``one_step.prior_order``), two chunks."""
+    bundle = honest("08-quorum-agree")
+    leaf = steps_of(bundle, "aggregate")[0]
+    priors = decode(bundle.steps[leaf])["prior_step_ids"]
+    later = decode(bundle.steps[leaf + 1])["step_id"]
+    cases = [("chunk first", _cites(bundle, leaf, priors[-1:] + priors[:-1]), leaf),
+             ("chunk second", _cites(bundle, leaf, [priors[0], priors[-1], *priors[1:-1]]), leaf),
+             ("later", _cites(bundle, leaf, [*priors, later]), leaf),
+             ("two chunks", _cites(bundle, leaf, [*priors, priors[-1]]), leaf)]
+    seen = agree(cases, "edges")
+    assert seen == Counter({"compared:one_step.unexecutable:step.citation_mismatch": 3,
+                            "compared:one_step.prior_order:": 1}), seen
+
+
 def _word(form: bytes, i: int) -> int:
     return int.from_bytes(form[32 * i:32 * i + 32], "big")
 
