@@ -193,7 +193,8 @@ def _cites(bundle: Bundle, leaf: int, priors: list[str]) -> Bundle:
 
 def test_citation_order() -> None:
     """The chunk cited before an extract step (Python's last check: the recomputed step's
-    ``prior_step_ids``), a later step cited (``one_step.prior_order``), two chunks."""
+    ``prior_step_ids``), a later step cited (``one_step.prior_order``), two chunks, a
+    chunk whose ``inputs`` or ``output`` names another requirement."""
     bundle = honest("08-quorum-agree")
     leaf = steps_of(bundle, "aggregate")[0]
     priors = decode(bundle.steps[leaf])["prior_step_ids"]
@@ -202,8 +203,15 @@ def test_citation_order() -> None:
              ("chunk second", _cites(bundle, leaf, [priors[0], priors[-1], *priors[1:-1]]), leaf),
              ("later", _cites(bundle, leaf, [*priors, later]), leaf),
              ("two chunks", _cites(bundle, leaf, [*priors, priors[-1]]), leaf)]
+    chunk = decode(bundle.steps[leaf - 1])
+    for where in ("inputs", "output"):  # a chunk of another requirement
+        edited = decode(bundle.steps[leaf - 1])
+        edited[where]["requirement_id"] = chunk[where]["requirement_id"] + "_other"
+        steps = list(bundle.steps)
+        steps[leaf - 1] = encode(edited)
+        cases.append((f"chunk {where} of another R", recommit(bundle, steps=steps), leaf))
     seen = agree(cases, "edges")
-    assert seen == Counter({"compared:one_step.unexecutable:step.citation_mismatch": 3,
+    assert seen == Counter({"compared:one_step.unexecutable:step.citation_mismatch": 5,
                             "compared:one_step.prior_order:": 1}), seen
 
 
