@@ -170,6 +170,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         if (nv < _w(c.req + 128)) return _put2(_put(_put4(o, 2, nv, 0, 0), 0), 0, 0);
         uint256 need = _w(c.req + 160);
         if (kind == F.NUMERIC) _numbers(c, nv);
+        else _keys(c, kind, nv);
         _tieOrder(c, nv);
         uint256 most;
         for (uint256 i; i < nv; ++i) {

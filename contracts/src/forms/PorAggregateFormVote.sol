@@ -112,35 +112,54 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
 
     /// The size of voter v's agreeing group.
     function _count(Ctx memory c, uint256 kind, uint256 v, uint256 nv) internal pure returns (uint256 count) {
-        if (kind != F.NUMERIC || c.exact == 1) {
+        if (kind == F.NUMERIC && c.exact == 1) {
             for (uint256 j; j < nv; ++j) {
-                if (_agree(c, kind, v, j)) ++count;
+                if (_within(c, v, j)) ++count;
             }
             return count;
         }
         int256[] memory num = c.num;
         uint256 tol = c.tol;
+        bool numeric = kind == F.NUMERIC;
         assembly ("memory-safe") {
             let x := mload(add(num, shl(5, add(v, 1))))
             for { let j := 0 } lt(j, nv) { j := add(j, 1) } {
-                let d := sub(x, mload(add(num, shl(5, add(j, 1)))))
-                if slt(d, 0) { d := sub(0, d) }
-                count := add(count, iszero(gt(d, tol)))
+                let y := mload(add(num, shl(5, add(j, 1))))
+                switch numeric
+                case 0 { count := add(count, eq(x, y)) }
+                default {
+                    let d := sub(x, y)
+                    if slt(d, 0) { d := sub(0, d) }
+                    count := add(count, iszero(gt(d, tol)))
+                }
             }
         }
     }
 
-    /// Voters a and b agree: numbers within the tolerance, other values equal.
+    /// Voters a and b agree: numbers within the tolerance, other values equal (their keys).
     function _agree(Ctx memory c, uint256 kind, uint256 a, uint256 b) internal pure returns (bool) {
         if (kind == F.NUMERIC) return _within(c, a, b);
-        if (a == b) return true;
-        (uint256 pa, uint256 sa) = _value(kind, c.vc[a]);
-        (uint256 pb, uint256 sb) = _value(kind, c.vc[b]);
-        if (sa != sb) return false;
-        for (uint256 i; i < sa; i += 32) {
-            if (_w(pa + i) != _w(pb + i)) return false;
+        return c.num[a] == c.num[b];
+    }
+
+    /// Each non-numeric voter's value as one word (`c.num`): a boolean's or timestamp's
+    /// word, keccak256 of a text's T (length and bytes: equal iff the texts are). Uses
+    /// the scratch memory past the free pointer: nothing allocated.
+    function _keys(Ctx memory c, uint256 kind, uint256 nv) internal pure {
+        for (uint256 i; i < nv; ++i) {
+            (uint256 p, uint256 size) = _value(kind, c.vc[i]);
+            uint256 key;
+            assembly ("memory-safe") {
+                switch eq(kind, 3)
+                case 0 { key := calldataload(p) }
+                default {
+                    let m := mload(0x40)
+                    calldatacopy(m, p, size)
+                    key := keccak256(m, size)
+                }
+            }
+            c.num[i] = int256(key);
         }
-        return true;
     }
 
     /// |a - b| <= tolerance: on the field's aligned words, or exactly (`PorDecimal`).
