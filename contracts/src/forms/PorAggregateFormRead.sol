@@ -246,15 +246,28 @@ abstract contract PorAggregateFormRead {
         return 0;
     }
 
-    /// The claims of an EXTRACT at o, each checked: key, kind, claim id, value; `bad`
-    /// when a timestamp is above 2^63 - 1 (a form, but not a claim value of §12.5.2).
+    /// The claims of an EXTRACT at o, each checked: key, kind, claim id (as `F.readT`,
+    /// inline: one call a claim), value (`F.skipV`); `bad` when a timestamp is above
+    /// 2^63 - 1 (a form, but not a claim value of §12.5.2).
     function _claimsOf(bytes calldata f, uint256 o) private pure returns (uint256, bool bad) {
         (uint256 count, uint256 q) = F.readL(f, o);
         for (uint256 j; j < count; ++j) {
-            (, q) = F.readH(f, q);
             uint256 kind;
-            (kind, q) = F.readE(f, q, 4);
-            q = F.skipT(f, q);
+            bool fault;
+            assembly {
+                let flen := f.length
+                let t := add(q, 64) // H(key) E(kind), then T(claim_id)'s length word
+                kind := calldataload(add(f.offset, add(q, 32)))
+                let len := 0
+                if iszero(gt(add(t, 32), flen)) { len := calldataload(add(f.offset, t)) }
+                let next := add(add(t, 32), and(add(len, 31), not(31)))
+                fault := or(or(gt(add(t, 32), flen), gt(kind, 3)), or(gt(len, flen), gt(next, flen)))
+                if and(iszero(fault), and(len, 31)) {
+                    fault := iszero(iszero(shl(shl(3, and(len, 31)), calldataload(add(f.offset, sub(next, 32))))))
+                }
+                q := next
+            }
+            if (fault) revert F.ProofForm();
             if (kind == F.TIMESTAMP && F.at(f, q) > MAX_UINT63) bad = true;
             q = F.skipV(f, q, kind);
         }
