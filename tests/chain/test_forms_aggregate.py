@@ -215,6 +215,29 @@ def test_citation_order() -> None:
                             "compared:one_step.prior_order:": 1}), seen
 
 
+def test_earlier_chunk_is_not_a_one_step_rule() -> None:
+    """Rule S5 ("C is R's last chunk") is not one of Python's one-step rules: an aggregate
+    citing an earlier chunk of R is a mismatch when its output keeps the last chunk's
+    copies and a match when rewritten on the earlier one (its lie is the citation set's,
+    SPEC §12.5.1: a CitationProof's), on both sides."""
+    from aggregate_lies import rewrite
+    from test_onchain_check import many_items
+
+    bundle = many_items("67-two-of-three-below", 23)
+    leaf = steps_of(bundle, "aggregate")[0]
+    chunks = steps_of(bundle, "check_requirement")
+    step = decode(bundle.steps[leaf])
+    step["prior_step_ids"] = [*step["prior_step_ids"][:-1],
+                              decode(bundle.steps[chunks[-2]])["step_id"]]
+    steps = list(bundle.steps)
+    steps[leaf] = encode(step)
+    kept = recommit(bundle, steps=steps)
+    steps[leaf] = rewrite(bundle.prompt_spec, steps, leaf) or steps[leaf]
+    seen = agree([("honest", bundle, leaf), ("earlier chunk", kept, leaf),
+                  ("earlier chunk, rewritten", recommit(bundle, steps=steps), leaf)], "edges")
+    assert seen == Counter({"compared:one_step.match:": 2, "compared:one_step.mismatch:": 1})
+
+
 def _word(form: bytes, i: int) -> int:
     return int.from_bytes(form[32 * i:32 * i + 32], "big")
 
