@@ -238,6 +238,28 @@ def test_earlier_chunk_is_not_a_one_step_rule() -> None:
     assert seen == Counter({"compared:one_step.match:": 2, "compared:one_step.mismatch:": 1})
 
 
+def test_a_cited_step_of_another_kind() -> None:
+    """A well-formed step form of another kind where the aggregate cites one (another
+    requirement's aggregate): not ``proof.form`` but Python's ``step.citation_mismatch``
+    (draft §4)."""
+    from largest_gas import FILLS
+    from largest_shapes import CAPS, SHAPES, market
+
+    saved = CAPS["fill"]
+    CAPS["fill"] = FILLS[1]
+    try:
+        bundle = market(SHAPES["many"])
+    finally:
+        CAPS["fill"] = saved
+    first, second = steps_of(bundle, "aggregate")[:2]
+    priors = decode(bundle.steps[second])["prior_step_ids"]
+    other = decode(bundle.steps[first])["step_id"]
+    cases = [("aggregate cited", _cites(bundle, second, [*priors[:-1], other, priors[-1]]), second),
+             ("aggregate for the chunk", _cites(bundle, second, [*priors[:-1], other]), second)]
+    seen = agree(cases, "edges")
+    assert seen == Counter({"compared:one_step.unexecutable:step.citation_mismatch": 2}), seen
+
+
 def _word(form: bytes, i: int) -> int:
     return int.from_bytes(form[32 * i:32 * i + 32], "big")
 
