@@ -193,27 +193,53 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
         (bool tneg, uint256 st, uint256 tlen, uint256 tp) = _decimal(c.common + 96);
         uint256 s = st;
         uint256 negs;
+        uint256[] memory vc = c.vc;
+        uint256[] memory mag = c.mag;
+        uint256[] memory scale = c.scale;
         for (uint256 i; i < nv; ++i) {
-            (uint256 p,) = _value(F.NUMERIC, c.vc[i]);
-            (bool neg, uint256 scale, uint256 len, uint256 digits) = _decimal(p);
-            uint256 mag = F.magnitude(digits, len); // <= 64 digits: below 2^213
-            c.mag[i] = mag;
-            c.scale[i] = scale;
-            PorDecimal.Dec memory d = c.decs[i]; // filled in place: nothing allocated
-            (d.neg, d.lo, d.scale) = (neg, mag, scale);
-            if (neg) negs |= 1 << i;
-            if (scale > s) s = scale;
+            uint256 head;
+            uint256 p;
+            assembly ("memory-safe") {
+                let t := add(mload(add(vc, shl(5, add(i, 1)))), 64) // the claim's T(claim_id)
+                p := add(add(t, 32), and(add(calldataload(t), 31), not(31))) // its D
+                head := calldataload(p)
+            }
+            uint256 sc = (head >> 232) & 0x7fffff;
+            uint256 m = F.magnitude(p + 32, head & 0xffffffff); // <= 64 digits: below 2^213
+            assembly ("memory-safe") {
+                mstore(add(mag, shl(5, add(i, 1))), m)
+                mstore(add(scale, shl(5, add(i, 1))), sc)
+            }
+            negs |= (head >> 255) << i;
+            if (sc > s) s = sc;
         }
         c.negs = negs;
         bool over = tneg;
-        for (uint256 i; i < nv; ++i) {
-            (uint256 aligned, bool o) = _aligned(c.mag[i], s - c.scale[i]);
-            over = over || o;
-            c.num[i] = negs >> i & 1 == 1 ? -int256(aligned) : int256(aligned);
+        int256[] memory num = c.num;
+        assembly ("memory-safe") {
+            for { let i := 0 } lt(i, nv) { i := add(i, 1) } {
+                let at := shl(5, add(i, 1))
+                let m := mload(add(mag, at))
+                let pw := exp(10, sub(s, mload(add(scale, at)))) // 10^k, k <= 62
+                let r := mul(m, pw)
+                over := or(over, or(iszero(eq(div(r, pw), m)), shr(254, r)))
+                if and(shr(i, negs), 1) { r := sub(0, r) }
+                mstore(add(num, at), r)
+            }
         }
         (uint256 t, bool ot) = _aligned(F.magnitude(tp, tlen), s - st);
         c.tol = t;
         c.exact = over || ot ? 1 : 0;
+        if (c.exact == 1) _decimals(c, nv);
+    }
+
+    /// The voters as decimals for the exact comparison (`c.decs`, filled in place:
+    /// nothing allocated).
+    function _decimals(Ctx memory c, uint256 nv) private pure {
+        for (uint256 i; i < nv; ++i) {
+            PorDecimal.Dec memory d = c.decs[i];
+            (d.neg, d.lo, d.scale) = (c.negs >> i & 1 == 1, c.mag[i], c.scale[i]);
+        }
     }
 
     /// mag * 10^k, and whether it reaches 2^254 (or overflows); k <= 62.
