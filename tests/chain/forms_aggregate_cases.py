@@ -17,7 +17,6 @@ A case is a bundle and the leaf of one of its aggregate steps. :func:`compare` g
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from eth_abi.abi import decode as abi_decode
@@ -110,13 +109,3 @@ def compare(bundle: Bundle, leaf: int) -> tuple[str, Answer | None, Answer | str
         return "form.none", python, None, 0
     chain, gas = chain_answer(call_data(bundle, leaf, committed))
     return "compared", python, chain, gas
-
-
-def run(cases: Callable[[], Any], counts: dict[str, int], failures: list[str]) -> None:
-    """Compare every (name, bundle, leaf) of ``cases()``; count classes and answers."""
-    for name, bundle, leaf in cases():
-        kind, python, chain, _gas = compare(bundle, leaf)
-        key = kind if python is None else f"{kind}:{python[1]}:{python[2]}"
-        counts[key] = counts.get(key, 0) + 1
-        if kind == "compared" and chain != python:
-            failures.append(f"{name} leaf {leaf}: python {python}, chain {chain}")
