@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorDecimal} from "../PorDecimal.sol";
+import {PorForms as F} from "./PorForms.sol";
+
+/// @title PorAggregateFormRead: what the aggregate executor on chain forms reads, checked
+/// (ADR 0017 stage 4; `docs/spec-forms-draft.md` §2.1-§2.6, §3, §4).
+/// @notice Each carried form is read through `PorForms`' bounds-checked readers, up to
+/// the last word the aggregate reads (a malformation there reverts `ProofForm()`; the
+/// parts no rule of §12.5.4 reads are not walked). What was read is kept as calldata
+/// positions in `Ctx`, so the vote reads checked words with `calldataload` alone.
+abstract contract PorAggregateFormRead {
+    bytes32 internal constant MATCH = keccak256("one_step.match");
+    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
+    bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
+    bytes32 internal constant PRIOR_ORDER = keccak256("one_step.prior_order");
+    /// Causes of `one_step.unexecutable` (Python's AuditError ids).
+    bytes32 internal constant CITATION_MISMATCH = keccak256("step.citation_mismatch");
+    bytes32 internal constant BAD_PRIOR_OUTPUT = keccak256("step.bad_prior_output");
+    bytes32 internal constant BAD_INPUTS = keccak256("step.bad_inputs");
+
+    /// The carried form `form` is not the one its role needs: a cited step whose step id
+    /// is not the step's k-th prior id, or a REQUIREMENT that is not R's (`proof.citations`).
+    error Citations(uint256 form);
+
+    uint256 internal constant MAX_UINT63 = (1 << 63) - 1;
+
+    /// Calldata positions of the forms and what the recomputation needs from them.
+    struct Ctx {
+        uint256 agg; // AGGREGATE form
+        uint256 aggIndex; // its forms index
+        uint256 rid; // AGGREGATE: T(inputs.requirement_id)
+        uint256 ridSize;
+        bytes32 ridHash; // H(R)
+        uint256 priors; // AGGREGATE: L[H] prior_step_ids
+        uint256 evid; // AGGREGATE: L[T] evidence_ids
+        uint256 evidEnd;
+        uint256 common;
+        uint256 reqs; // COMMON: its requirement table count word
+        uint256 req; // REQUIREMENT
+        uint256 chunk; // CHUNK
+        uint256 chunkAt; // the chunk's place among the cited forms
+        uint256 nChunks;
+        uint256 n; // cited extract steps
+        uint256 strategy;
+        uint256 tiers; // tie_breaker highest_provenance
+        uint256 targets; // REQUIREMENT: first target hash
+        uint256 nTargets;
+        uint256 fields; // REQUIREMENT: the next field
+        uint256 nFields;
+        uint256 sel; // fields selected
+        uint256 used; // bit k: extract k's item is in some field's evidence_ids
+        uint256 fbUsed;
+        uint256 exact; // 1: the current numeric field compares with PorDecimal
+        uint256 tol; // the tolerance aligned to the current numeric field
+        uint256[] ext; // extract k: its form
+        uint256[] claims; // extract k: its claims' count word
+        uint256[] vk; // voters of the current field: extract index
+        uint256[] vc; // voters: claim position
+        uint256[] order; // voters in tie-breaker order (indexes into vk)
+        uint256[] tier; // voters: provenance tier (highest_provenance), else 0
+        int256[] num; // numeric voters: aligned signed magnitude
+        uint256[] mag; // numeric voters: magnitude (digits)
+        uint256[] scale; // numeric voters: scale
+        uint256 negs; // numeric voters: bit i set when voter i is negative
+        bool badClaim; // a cited claim's timestamp above 2^63 - 1 (Python's bad claim value)
+        PorDecimal.Dec[] decs; // numeric voters as decimals (the exact comparison)
+        PorDecimal.Dec tdec; // the tolerance as a decimal
+    }
+
+    /// The calldata position of form `f`.
+    function _pos(bytes calldata f) internal pure returns (uint256 p) {
+        assembly {
+            p := f.offset
+        }
+    }
+
+    function _w(uint256 p) internal pure returns (uint256 v) {
+        assembly {
+            v := calldataload(p)
+        }
+    }
+
+    /// Size of a checked T at p: its length word and its padded bytes.
+    function _tsize(uint256 p) internal pure returns (uint256) {
+        return 32 + ((_w(p) + 31) & ~uint256(31));
+    }
+
+    /// Size of a checked claim value V of `kind` at p.
+    function _vsize(uint256 kind, uint256 p) internal pure returns (uint256) {
+        if (kind == F.NUMERIC) return 32 + (((_w(p) & 0xffffffff) + 31) & ~uint256(31));
+        if (kind == F.TEXT) return _tsize(p);
+        return 32;
+    }
+
+    /// The checked T's at p and q are the same text.
+    function _sameT(uint256 p, uint256 q) internal pure returns (bool same) {
+        uint256 size = _tsize(p);
+        assembly {
+            same := 1
+            for { let i := 0 } lt(i, size) { i := add(i, 32) } {
+                if iszero(eq(calldataload(add(p, i)), calldataload(add(q, i)))) {
+                    same := 0
+                    break
+                }
+            }
+        }
+    }
+
+    /// SHA-256 of the checked T at p's bytes (`H` of the text).
+    function _sha(uint256 p) internal view returns (bytes32 h) {
+        uint256 len = _w(p);
+        assembly {
+            let m := mload(0x40)
+            calldatacopy(m, add(p, 32), len)
+            if iszero(staticcall(gas(), 0x02, m, len, 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+        }
+    }
+
+    /// Each form's role by its forms index (draft §3): COMMON at 0 (its requirement table
+    /// gives r), the AGGREGATE and the cited steps at step indexes 1 + r .. size - 2
+    /// with step tags, the REQUIREMENT at 1 .. r. Another tag at an index is `ProofForm()`.
+    function _roles(Ctx memory c, bytes[] calldata forms, uint256[] calldata index, uint256 size) internal pure {
+        if (forms.length < 3 || index[1] != 0) revert F.ProofForm();
+        bytes calldata common = forms[1];
+        uint256 o = F.open(common, F.COMMON);
+        c.common = _pos(common);
+        (, o) = F.readH(common, o); // metric
+        (, o) = F.readZ(common, o); // sources_required
+        (,,,, o) = F.readD(common, o); // numeric tolerance
+        (uint256 r, uint256 q) = F.readL(common, o);
+        c.reqs = c.common + o;
+        for (uint256 k; k < r; ++k) {
+            (, q) = F.readH(common, q);
+            (, q) = F.readE(common, q, 3);
+            (, q) = F.readW(common, q);
+            (, q) = F.readW(common, q);
+        }
+        if (size < r + 3) revert F.ProofForm(); // COMMON, r REQUIREMENTs, a step, VERDICT
+        uint256 last = size - 2;
+        c.aggIndex = index[0];
+        if (index[0] < 1 + r || index[0] > last) revert F.ProofForm();
+        if (index[2] < 1 || index[2] > r) revert F.ProofForm();
+        for (uint256 i = 3; i < forms.length; ++i) {
+            if (index[i] < 1 + r || index[i] > last) revert F.ProofForm();
+            uint256 t = F.tagOf(forms[i]);
+            if (t < F.EXTRACT || t > F.MAP) revert F.ProofForm();
+        }
+    }
+
+    /// The AGGREGATE's words up to its evidence ids: T(R), Ri, priors, evidence ids.
+    /// The carried cited forms must be the step's priors, in order (`Citations`).
+    function _aggregate(Ctx memory c, bytes[] calldata forms) internal view returns (uint256 ri) {
+        bytes calldata a = forms[0];
+        uint256 o = F.open(a, F.AGGREGATE) + 32; // the step id
+        F.at(a, 32);
+        (uint256 p,, uint256 next) = F.readT(a, o);
+        c.agg = p - 96;
+        c.rid = p - 32;
+        c.ridSize = next - o;
+        c.ridHash = _sha(c.rid);
+        ri = F.at(a, next);
+        (uint256 count, uint256 q) = F.readL(a, next + 32);
+        c.priors = c.agg + next + 32;
+        F.span(a, q, count << 5);
+        if (count != forms.length - 3) revert Citations(forms.length);
+        for (uint256 k; k < count; ++k) {
+            if (F.at(a, q + (k << 5)) != F.at(forms[3 + k], 32)) revert Citations(3 + k);
+        }
+        q += count << 5;
+        c.evid = c.agg + q;
+        (count, q) = F.readL(a, q);
+        for (uint256 k; k < count; ++k) {
+            q = F.skipT(a, q);
+        }
+        c.evidEnd = c.agg + q;
+    }
+
+    /// The step id at reasoning leaf `leaf` is `step_` and its number, 4 digits at least.
+    function _idAt(Ctx memory c, uint256 leaf) internal view returns (bool) {
+        uint256 n = leaf + 1;
+        uint256 digits = 4;
+        for (uint256 x = n / 10000; x > 0; x /= 10) ++digits;
+        bytes32 h;
+        assembly {
+            let m := mload(0x40)
+            mstore(m, "step_")
+            let v := n
+            for { let i := digits } gt(i, 0) { i := sub(i, 1) } {
+                mstore8(add(m, add(4, i)), add(48, mod(v, 10)))
+                v := div(v, 10)
+            }
+            if iszero(staticcall(gas(), 0x02, m, add(5, digits), 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+        }
+        return h == bytes32(_w(c.agg + 32));
+    }
+
+    /// The cited forms split as Python's `_split`: extract steps in order and check
+    /// chunks; 0, or `step.citation_mismatch` for another kind or not one chunk.
+    function _split(Ctx memory c, bytes[] calldata forms) internal pure returns (bytes32) {
+        uint256 m = forms.length - 3;
+        c.ext = new uint256[](m);
+        for (uint256 k; k < m; ++k) {
+            bytes calldata f = forms[3 + k];
+            uint256 t = F.tagOf(f);
+            if (t == F.EXTRACT) {
+                c.ext[c.n++] = k;
+            } else if (t == F.CHUNK) {
+                c.chunkAt = k;
+                c.nChunks++;
+            } else {
+                return CITATION_MISMATCH;
+            }
+        }
+        if (c.nChunks != 1) return CITATION_MISMATCH;
+        return 0;
+    }
+
+    /// Each EXTRACT read up to its claims (all checked), then the k-th extract step's
+    /// evidence id must be the step's k-th cited id (`read_cards`); one per cited id.
+    function _extracts(Ctx memory c, bytes[] calldata forms) internal pure returns (bytes32) {
+        uint256 n = c.n;
+        uint256[] memory ext = c.ext;
+        c.claims = new uint256[](n);
+        if (_w(c.evid) != n) return CITATION_MISMATCH;
+        for (uint256 k; k < n; ++k) {
+            bytes calldata f = forms[3 + ext[k]];
+            uint256 o = F.open(f, F.EXTRACT);
+            F.at(f, 128); // step id, source id, tier, evidence id hash
+            (, o) = F.readW(f, 96); // tier
+            o = F.skipT(f, 160); // T(evidence_id)
+            bool bad;
+            (c.claims[k], bad) = _claimsOf(f, o);
+            if (bad) c.badClaim = true;
+            ext[k] = _pos(f);
+        }
+        uint256 e = c.evid + 32;
+        for (uint256 k; k < n; ++k) {
+            if (!_sameT(ext[k] + 160, e)) return CITATION_MISMATCH;
+            e += _tsize(e);
+        }
+        return 0;
+    }
+
+    /// The claims of an EXTRACT at o, each checked: key, kind, claim id (as `F.readT`,
+    /// inline: one call a claim), value (`F.skipV`); `bad` when a timestamp is above
+    /// 2^63 - 1 (a form, but not a claim value of §12.5.2).
+    function _claimsOf(bytes calldata f, uint256 o) private pure returns (uint256, bool bad) {
+        (uint256 count, uint256 q) = F.readL(f, o);
+        for (uint256 j; j < count; ++j) {
+            uint256 kind;
+            bool fault;
+            assembly {
+                let flen := f.length
+                let t := add(q, 64) // H(key) E(kind), then T(claim_id)'s length word
+                kind := calldataload(add(f.offset, add(q, 32)))
+                let len := 0
+                if iszero(gt(add(t, 32), flen)) { len := calldataload(add(f.offset, t)) }
+                let next := add(add(t, 32), and(add(len, 31), not(31)))
+                fault := or(or(gt(add(t, 32), flen), gt(kind, 3)), or(gt(len, flen), gt(next, flen)))
+                if and(iszero(fault), and(len, 31)) {
+                    fault := iszero(iszero(shl(shl(3, and(len, 31)), calldataload(add(f.offset, sub(next, 32))))))
+                }
+                q := next
+            }
+            if (fault) revert F.ProofForm();
+            if (kind == F.TIMESTAMP && F.at(f, q) > MAX_UINT63) bad = true;
+            q = F.skipV(f, q, kind);
+        }
+        return (_pos(f) + o, bad);
+    }
+
+    /// R in COMMON's requirement table (`step.bad_inputs` when none, as `_requirement`),
+    /// the carried REQUIREMENT its form, read up to its fields.
+    function _requirement(Ctx memory c, bytes[] calldata forms, uint256[] calldata index) internal pure returns (bytes32) {
+        uint256 r = _w(c.reqs);
+        uint256 k;
+        while (k < r && bytes32(_w(c.reqs + 32 + (k << 7))) != c.ridHash) ++k;
+        if (k == r) return BAD_INPUTS;
+        if (index[2] != 1 + k) revert Citations(2);
+        bytes calldata q = forms[2];
+        F.open(q, F.REQUIREMENT);
+        if (bytes32(F.at(q, 32)) != c.ridHash) revert F.ProofForm();
+        (c.strategy,) = F.readE(q, 64, 3);
+        (c.tiers,) = F.readE(q, 96, 2);
+        F.readW(q, 128); // min_sources
+        F.readW(q, 160); // quorum
+        (uint256 nt, uint256 o) = F.readL(q, 192);
+        F.span(q, o, nt << 5);
+        c.req = _pos(q);
+        c.targets = c.req + o;
+        c.nTargets = nt;
+        o += nt << 5;
+        (uint256 nf, uint256 p) = F.readL(q, o);
+        c.nFields = nf;
+        c.fields = c.req + p;
+        for (uint256 j; j < nf; ++j) {
+            (, p) = F.readE(q, p, 4);
+            (, p) = F.readH(q, p);
+            p = F.skipT(q, p);
+        }
+        return 0;
+    }
+
+    /// The cited chunk as `read_state` reads it: R's (`step.citation_mismatch`), its
+    /// counts in 0..2^63-1, `covered` iff `admitted_count` > 0, `provenance_ok` when
+    /// covered, `sources` entries with no other key and distinct sources
+    /// (`step.bad_prior_output`); then its `sources` name exactly the cited items
+    /// (`step.citation_mismatch`).
+    function _chunk(Ctx memory c, bytes[] calldata forms) internal pure returns (bytes32 cause) {
+        bytes calldata f = forms[3 + c.chunkAt];
+        c.chunk = _pos(f);
+        (uint256 ns, uint256 o) = F.readL(f, 256);
+        F.span(f, o, ns << 7);
+        cause = _state(c, f, o + (ns << 7));
+        if (cause != 0) return cause;
+        uint256 s = c.chunk + o;
+        for (uint256 k; k < ns; ++k) {
+            uint256 e = s + (k << 7);
+            if (_w(e + 96) != 0) return BAD_PRIOR_OUTPUT;
+            for (uint256 j; j < k; ++j) {
+                if (_w(s + (j << 7) + 64) == _w(e + 64)) return BAD_PRIOR_OUTPUT;
+            }
+        }
+        if (ns != c.n) return CITATION_MISMATCH;
+        for (uint256 k; k < ns; ++k) {
+            uint256 e = s + (k << 7);
+            uint256 x = c.ext[k];
+            if (_w(e) != _w(x + 32) || _w(e + 32) != _w(x + 128) || _w(e + 64) != _w(x + 64)) {
+                return CITATION_MISMATCH;
+            }
+        }
+    }
+
+    /// The chunk's requirement (its `inputs` and `output`: `step.citation_mismatch`), its
+    /// counts and coverage (`step.bad_prior_output`); `o` is its T(inputs.requirement_id).
+    function _state(Ctx memory c, bytes calldata f, uint256 o) private pure returns (bytes32) {
+        (,, uint256 q) = F.readT(f, o);
+        if (!_sameT(c.chunk + o, c.rid)) return CITATION_MISMATCH;
+        if (bytes32(F.at(f, 64)) != c.ridHash) return CITATION_MISMATCH;
+        F.at(f, q); // Ri
+        uint256 count;
+        (count, q) = F.readL(f, q + 32);
+        q += count << 5;
+        (count, q) = F.readL(f, q);
+        for (uint256 k; k < count; ++k) {
+            q = F.skipT(f, q);
+        }
+        (uint256 chunkNo,) = F.readW(f, q);
+        (uint256 admitted,) = F.readW(f, q + 32);
+        (uint256 claimCount,) = F.readW(f, q + 64);
+        (bool covered,) = F.readB(f, 96);
+        (bool provenanceOk,) = F.readB(f, 128);
+        (uint256 itemCount,) = F.readW(f, 160);
+        (, uint256 lastLeaf,) = F.readO(f, 192, type(uint64).max);
+        if ((itemCount | chunkNo | admitted | claimCount | lastLeaf) > MAX_UINT63) return BAD_PRIOR_OUTPUT;
+        if (covered != (admitted > 0) || (covered && !provenanceOk)) return BAD_PRIOR_OUTPUT;
+        return 0;
+    }
+}

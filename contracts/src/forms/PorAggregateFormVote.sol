@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorDecimal} from "../PorDecimal.sol";
+import {PorForms as F} from "./PorForms.sol";
+import {PorAggregateFormRead} from "./PorAggregateFormRead.sol";
+
+/// @title PorAggregateFormVote: a field's voters and the vote of §12.5.4 on checked forms
+/// (ADR 0017 stage 4, from the s38 spike's `PorAggregateFormsVote`): the voters, the tie
+/// order, the agreeing groups and the numbers aligned to the field's largest scale, with
+/// `PorDecimal.absDiffLe` where an aligned number or the tolerance reaches 2^254.
+abstract contract PorAggregateFormVote is PorAggregateFormRead {
+    /// Memory words for the forms' copies.
+    function _copy(uint256 o, uint256 p, uint256 size) internal pure returns (uint256) {
+        assembly {
+            calldatacopy(o, p, size)
+        }
+        return o + size;
+    }
+
+    function _put(uint256 o, uint256 v) internal pure returns (uint256) {
+        assembly {
+            mstore(o, v)
+        }
+        return o + 32;
+    }
+
+    function _put2(uint256 o, uint256 a, uint256 b) internal pure returns (uint256) {
+        assembly {
+            mstore(o, a)
+            mstore(add(o, 32), b)
+        }
+        return o + 64;
+    }
+
+    function _put4(uint256 o, uint256 a, uint256 b, uint256 c, uint256 d) internal pure returns (uint256) {
+        assembly {
+            mstore(o, a)
+            mstore(add(o, 32), b)
+            mstore(add(o, 64), c)
+            mstore(add(o, 96), d)
+        }
+        return o + 128;
+    }
+
+    /// The value V of the claim at `claim` (H key, E kind, T claim id, V) and its size.
+    function _value(uint256 kind, uint256 claim) internal pure returns (uint256 p, uint256 size) {
+        p = claim + 64 + _tsize(claim + 64);
+        size = _vsize(kind, p);
+    }
+
+    /// The index of `source` in R's `source_targets` (the last one, as Python's rank
+    /// table), or the target count when it is none.
+    function _rank(Ctx memory c, uint256 source) internal pure returns (uint256 rank) {
+        rank = c.nTargets;
+        for (uint256 i; i < c.nTargets; ++i) {
+            if (_w(c.targets + 32 * i) == source) rank = i;
+        }
+    }
+
+    /// The field's voters: each cited item's first claim with the field's key and kind.
+    function _voters(Ctx memory c, uint256 kind, bytes32 key) internal pure returns (uint256 nv) {
+        uint256[] memory claims = c.claims;
+        uint256[] memory vk = c.vk;
+        uint256[] memory vc = c.vc;
+        uint256 n = c.n;
+        assembly ("memory-safe") {
+            for { let k := 0 } lt(k, n) { k := add(k, 1) } {
+                let q := mload(add(claims, shl(5, add(k, 1))))
+                let nc := calldataload(q)
+                q := add(q, 32)
+                for { let j := 0 } lt(j, nc) { j := add(j, 1) } {
+                    let ck := calldataload(add(q, 32))
+                    if and(eq(calldataload(q), key), eq(ck, kind)) {
+                        nv := add(nv, 1)
+                        mstore(add(vk, shl(5, nv)), k)
+                        mstore(add(vc, shl(5, nv)), q)
+                        break
+                    }
+                    let v := add(add(q, 96), and(add(calldataload(add(q, 64)), 31), not(31)))
+                    switch ck
+                    case 1 { q := add(add(v, 32), and(add(and(calldataload(v), 0xffffffff), 31), not(31))) }
+                    case 3 { q := add(add(v, 32), and(add(calldataload(v), 31), not(31))) }
+                    default { q := add(v, 32) }
+                }
+            }
+        }
+    }
+
+    /// Voters in tie-breaker order: voter order, or highest provenance tier first (stable).
+    function _tieOrder(Ctx memory c, uint256 nv) internal pure {
+        uint256[] memory order = c.order;
+        uint256[] memory tier = c.tier;
+        uint256[] memory ext = c.ext;
+        uint256[] memory vk = c.vk;
+        bool tiers = c.tiers == 1;
+        assembly ("memory-safe") {
+            for { let i := 0 } lt(i, nv) { i := add(i, 1) } {
+                let at := shl(5, add(i, 1))
+                let t := 0
+                if tiers { t := calldataload(add(mload(add(ext, shl(5, add(mload(add(vk, at)), 1)))), 96)) }
+                mstore(add(tier, at), t)
+                let j := i
+                for {} and(gt(j, 0), lt(mload(add(tier, shl(5, add(mload(add(order, shl(5, j))), 1)))), t)) {} {
+                    mstore(add(order, shl(5, add(j, 1))), mload(add(order, shl(5, j))))
+                    j := sub(j, 1)
+                }
+                mstore(add(order, shl(5, add(j, 1))), i)
+            }
+        }
+    }
+
+    /// The size of voter v's agreeing group.
+    function _count(Ctx memory c, uint256 kind, uint256 v, uint256 nv) internal pure returns (uint256 count) {
+        if (kind == F.NUMERIC && c.exact == 1) {
+            for (uint256 j; j < nv; ++j) {
+                if (_within(c, v, j)) ++count;
+            }
+            return count;
+        }
+        int256[] memory num = c.num;
+        uint256 tol = c.tol;
+        bool numeric = kind == F.NUMERIC;
+        assembly ("memory-safe") {
+            let x := mload(add(num, shl(5, add(v, 1))))
+            for { let j := 0 } lt(j, nv) { j := add(j, 1) } {
+                let y := mload(add(num, shl(5, add(j, 1))))
+                switch numeric
+                case 0 { count := add(count, eq(x, y)) }
+                default {
+                    let d := sub(x, y)
+                    if slt(d, 0) { d := sub(0, d) }
+                    count := add(count, iszero(gt(d, tol)))
+                }
+            }
+        }
+    }
+
+    /// Voters a and b agree: numbers within the tolerance, other values equal (their keys).
+    function _agree(Ctx memory c, uint256 kind, uint256 a, uint256 b) internal pure returns (bool) {
+        if (kind == F.NUMERIC) return _within(c, a, b);
+        return c.num[a] == c.num[b];
+    }
+
+    /// Each non-numeric voter's value as one word (`c.num`): a boolean's or timestamp's
+    /// word, keccak256 of a text's T (length and bytes: equal iff the texts are). Uses
+    /// the scratch memory past the free pointer: nothing allocated.
+    function _keys(Ctx memory c, uint256 kind, uint256 nv) internal pure {
+        for (uint256 i; i < nv; ++i) {
+            (uint256 p, uint256 size) = _value(kind, c.vc[i]);
+            uint256 key;
+            assembly ("memory-safe") {
+                switch eq(kind, 3)
+                case 0 { key := calldataload(p) }
+                default {
+                    let m := mload(0x40)
+                    calldatacopy(m, p, size)
+                    key := keccak256(m, size)
+                }
+            }
+            c.num[i] = int256(key);
+        }
+    }
+
+    /// |a - b| <= tolerance: on the field's aligned words, or exactly (`PorDecimal`).
+    function _within(Ctx memory c, uint256 a, uint256 b) internal pure returns (bool) {
+        if (c.exact == 0) {
+            int256 x = c.num[a];
+            int256 y = c.num[b];
+            return uint256(x > y ? x - y : y - x) <= c.tol; // |x|, |y| < 2^254: no overflow
+        }
+        return PorDecimal.absDiffLe(c.decs[a], c.decs[b], c.tdec); // no memory returned: nothing allocated
+    }
+
+    /// COMMON's tolerance as a decimal, in `c.tdec` (allocated before the form is built:
+    /// nothing is allocated while it is).
+    function _tolerance(Ctx memory c) internal pure {
+        (bool neg, uint256 scale, uint256 len, uint256 p) = _decimal(c.common + 96);
+        c.tdec = PorDecimal.Dec(neg, 0, F.magnitude(p, len), scale);
+    }
+
+    /// The checked D at p: sign, scale, digit count, digits' position.
+    function _decimal(uint256 p) internal pure returns (bool neg, uint256 scale, uint256 len, uint256 digits) {
+        uint256 head = _w(p);
+        return (head >> 255 == 1, (head >> 232) & 0x7fffff, head & 0xffffffff, p + 32);
+    }
+
+    /// Each numeric voter's number and the tolerance aligned to the field's largest scale
+    /// (theirs and the tolerance's) as one signed word each (SPEC §12.5.4); when one of
+    /// them reaches 2^254 (or the tolerance is negative), `exact`: pairs compare with
+    /// `PorDecimal.absDiffLe` on the digits.
+    function _numbers(Ctx memory c, uint256 nv) internal pure {
+        (bool tneg, uint256 st, uint256 tlen, uint256 tp) = _decimal(c.common + 96);
+        uint256 s = st;
+        uint256 negs;
+        uint256[] memory vc = c.vc;
+        uint256[] memory mag = c.mag;
+        uint256[] memory scale = c.scale;
+        for (uint256 i; i < nv; ++i) {
+            uint256 head;
+            uint256 p;
+            assembly ("memory-safe") {
+                let t := add(mload(add(vc, shl(5, add(i, 1)))), 64) // the claim's T(claim_id)
+                p := add(add(t, 32), and(add(calldataload(t), 31), not(31))) // its D
+                head := calldataload(p)
+            }
+            uint256 sc = (head >> 232) & 0x7fffff;
+            uint256 m = F.magnitude(p + 32, head & 0xffffffff); // <= 64 digits: below 2^213
+            assembly ("memory-safe") {
+                mstore(add(mag, shl(5, add(i, 1))), m)
+                mstore(add(scale, shl(5, add(i, 1))), sc)
+            }
+            negs |= (head >> 255) << i;
+            if (sc > s) s = sc;
+        }
+        c.negs = negs;
+        bool over = tneg;
+        int256[] memory num = c.num;
+        assembly ("memory-safe") {
+            for { let i := 0 } lt(i, nv) { i := add(i, 1) } {
+                let at := shl(5, add(i, 1))
+                let m := mload(add(mag, at))
+                let pw := exp(10, sub(s, mload(add(scale, at)))) // 10^k, k <= 62
+                let r := mul(m, pw)
+                over := or(over, or(iszero(eq(div(r, pw), m)), shr(254, r)))
+                if and(shr(i, negs), 1) { r := sub(0, r) }
+                mstore(add(num, at), r)
+            }
+        }
+        (uint256 t, bool ot) = _aligned(F.magnitude(tp, tlen), s - st);
+        c.tol = t;
+        c.exact = over || ot ? 1 : 0;
+        if (c.exact == 1) _decimals(c, nv);
+    }
+
+    /// The voters as decimals for the exact comparison (`c.decs`, filled in place:
+    /// nothing allocated).
+    function _decimals(Ctx memory c, uint256 nv) private pure {
+        for (uint256 i; i < nv; ++i) {
+            PorDecimal.Dec memory d = c.decs[i];
+            (d.neg, d.lo, d.scale) = (c.negs >> i & 1 == 1, c.mag[i], c.scale[i]);
+        }
+    }
+
+    /// mag * 10^k, and whether it reaches 2^254 (or overflows); k <= 62.
+    function _aligned(uint256 mag, uint256 k) private pure returns (uint256 r, bool over) {
+        assembly ("memory-safe") {
+            let p := 1
+            for {} k { k := sub(k, 1) } { p := mul(p, 10) }
+            r := mul(mag, p)
+            over := or(iszero(eq(div(r, p), mag)), shr(254, r))
+        }
+    }
+}
