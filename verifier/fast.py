@@ -42,7 +42,8 @@ from por.lean.bundle import Bundle, por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
 from por.lean.prompt import PromptSpec
 from por.lean.writers_gen import Check
-from por.merkle import RootAccumulator, leaf_hash
+from por.forms.bundle import first_form_failure
+from por.merkle import RootAccumulator, leaf_hash, root_from_leaf_hashes
 from por.protocol.budget import MAX_BUNDLE_ITEMS, max_steps_for
 from por.protocol.limits import MAX_PROMPT_SPEC_BYTES
 from por.protocol.manifest import manifest_bytes
@@ -160,8 +161,12 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
         raise Reject("signed or another manifest")
     if len(bundle.prompt_spec) > MAX_PROMPT_SPEC_BYTES:  # the model's byte cap (§4.2)
         raise Reject("prompt spec bytes")
-    spec = PromptSpec.from_value(decode(bundle.prompt_spec), bundle.prompt_spec)
+    spec_value = decode(bundle.prompt_spec)
+    spec = PromptSpec.from_value(spec_value, bundle.prompt_spec)
     steps, evidence = bundle.steps, bundle.evidence
+    forms = [data[s] for s in bundle.forms]
+    if len(forms) != len(spec.data_requirements) + len(steps) + 2:
+        raise Reject("forms count")
     if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or (
             steps.longest() > DEFAULT_MAX_SIZE):
         raise Reject("step budget")
@@ -173,10 +178,12 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     # 3. commitments
     c = bundle.commitments
     if (c.manifest_hash, c.prompt_spec_hash, c.evidence_root, c.evidence_count,
-            c.trace_header_hash, c.reasoning_root, c.reasoning_count, c.verdict_hash) != (
+            c.trace_header_hash, c.reasoning_root, c.reasoning_count, c.verdict_hash,
+            c.forms_root, c.forms_count) != (
             leaf_hash(bundle.manifest), leaf_hash(bundle.prompt_spec), _root(data, evidence),
             len(evidence), leaf_hash(bundle.trace_header), _root(data, steps), len(steps),
-            leaf_hash(bundle.verdict)) or c.por_root != por_root_of(c):
+            leaf_hash(bundle.verdict), root_from_leaf_hashes(forms), len(forms)) or \
+            c.por_root != por_root_of(c):
         raise Reject("commitments")
     checks.append(plain_check("commit.ok", passed.COMMIT_OK, ok=True))
     checks.append(plain_check("manifest.ok", passed.MANIFEST_OK, ok=True))
@@ -189,10 +196,15 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
                reasoning_root=c.reasoning_root, handoff=found)
     finally:
         handoff.step_mismatch = found.get("step_mismatch")
+    # 5 (forms): every carried form leaf hash is LH(F) of its record (SPEC §6.2)
+    verdict = decode(bundle.verdict)
+    if first_form_failure(spec_value, len(steps), lambda i: decode(data[steps[i]]),
+                          verdict, forms) is not None:
+        raise Reject("forms")
     checks.append(plain_check("replay.audit_ok", passed.audit_ok(len(steps)), ok=True))
     checks.append(plain_check("trace.ok", passed.TRACE_OK, ok=True))
     checks.append(plain_check("replay.judge_ok", passed.JUDGE_OK, ok=True))
-    return LeanReport(checks, decode(bundle.verdict), c.por_root)
+    return LeanReport(checks, verdict, c.por_root)
 
 
 __all__ = ["LeanReport", "fast_report"]

@@ -23,6 +23,7 @@ from por.container.spec import (
     Component,
     RecordBytes,
     component_leaf,
+    hashes,
     many,
     one,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "RecordBytes",
     "component_leaf",
     "component_path",
+    "hashes",
     "component_proof",
     "many",
     "one",
