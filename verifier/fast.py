@@ -36,13 +36,13 @@ from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_SIZE
 from por.encoding.spans import Spans
 from por.errors import PorError
+from por.forms.bundle import first_form_failure
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
 from por.lean.bundle import Bundle, por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
 from por.lean.prompt import PromptSpec
 from por.lean.writers_gen import Check
-from por.forms.bundle import first_form_failure
 from por.merkle import RootAccumulator, leaf_hash, root_from_leaf_hashes
 from por.protocol.budget import MAX_BUNDLE_ITEMS, max_steps_for
 from por.protocol.limits import MAX_PROMPT_SPEC_BYTES

@@ -88,20 +88,39 @@ POR: Container[Bundle, Commitments] = Container(
     mismatch_id="commit.{field}")
 
 
-def honest_forms(prompt_spec: bytes, steps: list[bytes], verdict: bytes) -> list[bytes]:
+def honest_forms(prompt_spec: bytes, steps: list[bytes], verdict: bytes, *,
+                 strict: bool = True) -> list[bytes]:
     """``LH(F)`` of every chain form of the records (SPEC §5.6), in component order;
-    ``PorError('form.none')`` naming a record that has none."""
+    ``PorError('form.none')`` naming a record that has none, or with ``strict=False``
+    32 zero bytes in its place (a tool's stand-in: ``por verify`` then reports
+    ``form.none`` there, as it would for any carried hash)."""
     from por.encoding import decode  # noqa: PLC0415
+    from por.errors import PorError  # noqa: PLC0415
     from por.forms.bundle import form_leaves  # noqa: PLC0415
 
-    return form_leaves(decode(prompt_spec), [decode(s) for s in steps], decode(verdict))
+    if strict:
+        return form_leaves(decode(prompt_spec), [decode(s) for s in steps], decode(verdict))
+
+    def value(blob: bytes) -> Any:
+        try:
+            return decode(blob)
+        except PorError:
+            return None  # no form: the stand-in
+
+    try:
+        return form_leaves(value(prompt_spec), [value(s) for s in steps], value(verdict),
+                           missing=bytes(32))
+    except PorError:  # no requirement count to order the forms by: none carried
+        return []
 
 
 def with_forms(records: Mapping[str, Any]) -> dict[str, Any]:
-    """``records`` (bundle fields) with ``forms``: as given, else the honest ones."""
+    """``records`` (bundle fields) with ``forms``: as given, else the honest ones
+    (zero bytes for a record with no form, as :func:`compute_commitments`)."""
     out = dict(records)
     if out.get("forms") is None:
-        out["forms"] = honest_forms(out["prompt_spec"], list(out["steps"]), out["verdict"])
+        out["forms"] = honest_forms(out["prompt_spec"], list(out["steps"]), out["verdict"],
+                                    strict=False)
     return out
 
 
@@ -117,9 +136,9 @@ def compute_commitments(
 ) -> Commitments:
     """All commitments from the canonical record bytes and the carried form
     leaf hashes (SPEC §5.3); ``forms`` None: the honest ``LH(F)`` of the records
-    (:func:`honest_forms`)."""
+    (:func:`honest_forms`, zero bytes for a record with no form)."""
     if forms is None:
-        forms = honest_forms(prompt_spec, steps, verdict)
+        forms = honest_forms(prompt_spec, steps, verdict, strict=False)
     return POR.commit({"manifest": manifest, "prompt_spec": prompt_spec, "evidence": evidence,
                        "trace_header": trace_header, "steps": steps, "verdict": verdict,
                        "forms": forms})

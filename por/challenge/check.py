@@ -219,7 +219,7 @@ def _summary(proof: Proof) -> str:
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and its "
                 f"{len(proof.evidence)} evidence and {len(proof.prior_steps)} prior-step "
                 "citations are under por_root")
-    return "the six component leaves and the bundle records are under por_root"
+    return "the seven component leaves and the bundle records are under por_root"
 
 
 def _failed(exc: PorError, common: dict[str, Any] | None = None,

@@ -4,7 +4,7 @@ Three ``por-cbor/1`` records, each with a ``schema`` field and a ``challenge_id`
 
 * ``por.InclusionProof/1`` -- one record leaf, its RFC 9162 path to its
   component root, and the component leaf's path to ``por_root`` (two levels);
-* ``por.BundleProof/1`` -- the six component leaves that ``por_root`` is the
+* ``por.BundleProof/1`` -- the seven component leaves that ``por_root`` is the
   root of, with the manifest, trace-header and verdict records;
 * ``por.OneStepProof/1`` -- a reasoning step's inclusion proof plus the
   inclusion proofs of everything it cites and of the PromptSpec.
@@ -104,7 +104,7 @@ class BundleProof(Record):
     record_schema: Literal["por.BundleProof/1"] = Field("por.BundleProof/1", alias="schema")
     challenge_id: Hash32
     kind: Literal["por_bundle"]
-    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=6, max_length=6)]
+    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=7, max_length=7)]
     manifest: Blob
     trace_header: Blob
     verdict: Blob
@@ -167,7 +167,7 @@ class HeaderProof(Record):
     challenge_id: Hash32
     kind: Literal["por_bundle"]
     por_root: Hash32
-    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=6, max_length=6)]
+    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=7, max_length=7)]
     trace_header: Blob
     prompt_spec: InclusionProof
 

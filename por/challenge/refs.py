@@ -73,7 +73,7 @@ def is_corrupted_copy(bundle: Bundle) -> bool:
         recomputed = compute_commitments(
             manifest=bundle.manifest, prompt_spec=bundle.prompt_spec,
             evidence=list(bundle.evidence), trace_header=bundle.trace_header,
-            steps=list(bundle.steps), verdict=bundle.verdict)
+            steps=list(bundle.steps), verdict=bundle.verdict, forms=list(bundle.forms))
     except (PorError, ValueError):
         return True
     return recomputed != bundle.commitments

@@ -50,9 +50,11 @@ def root_from_component_path(spec: BundleSpec, component: str, root: bytes, size
 def component_proof(spec: BundleSpec, commitments: object, records: Sequence[bytes],
                     component: str, position: int) -> ComponentProof:
     """The proof of ``records[position]`` of ``component``; ``records`` are that
-    component's records (one for a single record).  Raises ``MerkleError``
-    (``merkle.index_range``) for a position outside them."""
-    inner = inclusion_proof(records, position)
+    component's records (one for a single record; for a component of leaf hashes,
+    the hashes).  Raises ``MerkleError`` (``merkle.index_range``) for a position
+    outside them."""
+    hashed = spec.component(component).hashed
+    inner = (inclusion_proof_from_leaf_hashes if hashed else inclusion_proof)(records, position)
     outer = component_path(spec, commitments, component)
     return ComponentProof(component, position, len(records), inner, outer)
 

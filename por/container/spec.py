@@ -6,10 +6,11 @@ whatever comes next) declares its components once, as a :class:`BundleSpec`:
 each :class:`Component` is one record (``<name>_hash``, size 1) or a list of
 records (``<name>_root`` and ``<name>_count``), or a list of leaf hashes
 (``<name>_root`` and ``<name>_count`` over hashes the bundle carries as given:
-PoR's ``forms``, SPEC §5.4), held in a bundle field; the top root (``por_root``, ``judgement_root``, ``court_root``) is the RFC 9162
-root over the fixed-width component leaves ``root || uint64_be(size)`` in the
-declared order (docs/adr/0003).  Everything here is plain Python over bytes:
-the fast verification path imports it without pydantic.
+PoR's ``forms``, SPEC §5.4), held in a bundle field; the top root
+(``por_root``, ``judgement_root``, ``court_root``) is the RFC 9162 root over the
+fixed-width component leaves ``root || uint64_be(size)`` in the declared order
+(docs/adr/0003).  Everything here is plain Python over bytes: the fast
+verification path imports it without pydantic.
 
 Leaves out: the wire models (pydantic ``*Commitments`` and bundle records stay
 in their families' packages and are bound to a spec in

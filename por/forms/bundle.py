@@ -83,15 +83,15 @@ def _slots(r: int, step_id: Callable[[int], Any], s: int) -> list[FormSlot]:
     return out
 
 
-def _form(spec: Mapping[str, Any], k: int, slot: FormSlot, step: Callable[[int], Any],
+def _form(spec: Mapping[str, Any], slot: FormSlot, step: Any,
           verdict: Mapping[str, Any]) -> bytes:
+    """``F`` of the record ``slot`` names; ``step`` is the step's value for a step."""
     if slot.index == 0:
         return common_form(spec)
     if slot.kind == "prompt_spec":
-        return requirement_form(amap(array(get(spec, "data_requirements"))[k]))
+        return requirement_form(amap(array(get(spec, "data_requirements"))[slot.index - 1]))
     if slot.kind == "reasoning_leaf":
-        assert slot.leaf_index is not None
-        return _step_form(step(slot.leaf_index))
+        return _step_form(amap(step))
     return verdict_form(verdict)
 
 
@@ -103,16 +103,11 @@ def first_form_failure(spec: Mapping[str, Any], steps: int, step: Callable[[int]
     ``step(i)`` gives reasoning step ``i``'s decoded value (called once per step,
     in order); ``carried`` has ``r + steps + 2`` hashes (the caller checked)."""
     r = len(array(get(spec, "data_requirements")))
-    for slot in _slots(r, lambda i: None, steps):
-        value: Any = None
+    for unnamed in _slots(r, lambda i: None, steps):
+        value = None if unnamed.leaf_index is None else step(unnamed.leaf_index)
+        slot = unnamed if value is None else _named(unnamed, value)
         try:
-            if slot.kind == "reasoning_leaf":
-                assert slot.leaf_index is not None
-                value = step(slot.leaf_index)
-                slot = _named(slot, value)
-                form = _step_form(amap(value))
-            else:
-                form = _form(spec, slot.index - 1, slot, step, verdict)
+            form = _form(spec, slot, value, verdict)
         except PorError as exc:
             if exc.check_id != "form.none":
                 raise
@@ -124,27 +119,35 @@ def first_form_failure(spec: Mapping[str, Any], steps: int, step: Callable[[int]
 
 
 def _named(slot: FormSlot, value: Any) -> FormSlot:
-    sid = value.get("step_id") if isinstance(value, dict) else None
+    sid = _step_id(value)
     if not isinstance(sid, str):
         return slot
     return FormSlot(slot.index, f"reasoning step {slot.leaf_index} {sid}", slot.kind,
                     leaf_index=slot.leaf_index, step_id=sid)
 
 
+def _step_id(value: Any) -> Any:
+    return value.get("step_id") if isinstance(value, dict) else None
+
+
 def form_leaves(spec: Mapping[str, Any], steps: Sequence[Mapping[str, Any]],
-                verdict: Mapping[str, Any]) -> list[bytes]:
+                verdict: Mapping[str, Any], *, missing: bytes | None = None) -> list[bytes]:
     """``LH(F)`` of every form of a bundle, in component order; a record with no
     form raises ``PorError('form.none')`` with one line naming it (``por build``
-    refuses what ``por verify`` refuses, SPEC §17.6)."""
+    refuses what ``por verify`` refuses, SPEC §17.6), or with ``missing`` given
+    has that in its place."""
     r = len(array(get(spec, "data_requirements")))
     out: list[bytes] = []
-    for slot in _slots(r, lambda i: amap(steps[i]).get("step_id"), len(steps)):
+    for slot in _slots(r, lambda i: _step_id(steps[i]), len(steps)):
+        value = None if slot.leaf_index is None else steps[slot.leaf_index]
         try:
-            out.append(leaf_hash(_form(spec, slot.index - 1, slot, steps.__getitem__,
-                                       verdict)))
+            out.append(leaf_hash(_form(spec, slot, value, verdict)))
         except PorError as exc:
             if exc.check_id != "form.none":
                 raise
+            if missing is not None:
+                out.append(missing)
+                continue
             raise PorError("form.none", f"form {slot.index} ({slot.name}) has no chain "
                            f"form: {exc.message}") from None
     return out

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle, compute_commitments, with_forms
 from por.challenge import (
     InclusionProof,
     build_bundle_proof,
@@ -36,6 +36,7 @@ def bundles(draw: st.DrawFn) -> Bundle:
     records: dict[str, Any] = {
         "manifest": draw(leaf), "prompt_spec": draw(leaf), "evidence": evidence,
         "trace_header": draw(leaf), "steps": steps, "verdict": draw(leaf)}
+    records = with_forms(records)
     return Bundle(**records, commitments=compute_commitments(**records), signatures=[])
 
 
