@@ -47,7 +47,8 @@ def test_worked_example() -> None:
     text = DOC.read_text(encoding="utf-8")
     flat = "".join(text.split())
     values = [e1, e0, step1, e2, evidence_root, lh(component_leaf), c[3], a, nh(c[0], c[1]),
-              b, nh(c[4], c[5]), nh(nh(c[4], c[5]), c[6]), por_root, proof.challenge_id, hashlib.sha256(data).digest()]
+              b, nh(c[4], c[5]), nh(nh(c[4], c[5]), c[6]), por_root, proof.challenge_id,
+              hashlib.sha256(data).digest()]
     for value in values:
         assert value.hex() in text, value.hex()
     assert component_leaf.hex() in text
