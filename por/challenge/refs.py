@@ -59,6 +59,12 @@ def proof_for_ref(bundle: Bundle, ref: ChallengeRef) -> Proof:
 CORRUPTED_COPY = "this file is a corrupted copy; por_root is not disputed by it"
 
 
+#: A chain form lie (SPEC §6.2 step 5): found and named, its proof is not specified yet.
+FORM_LIES = frozenset({"form.none", "form.mismatch"})
+FORM_PENDING = ("a FormProof for this lie lands with ADR 0017 stage 4; the lie is found and "
+                "named above, no proof file is written")
+
+
 @dataclass(frozen=True)
 class NoProof:
     """Why no proof is written for a ChallengeRef: a reason id and one line."""
@@ -87,12 +93,15 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
     ``check_proof`` against the bundle's committed ``por_root`` (the same
     check a third party runs, under the same cap: ``PROOF_MAX_SIZE``).
     ``NoProof('no_proof.corrupted_copy')`` for a corrupted copy;
+    ``NoProof('no_proof.form_pending')`` for a chain form lie (no FormProof yet);
     ``NoProof('no_proof.all_lost')`` (with the most specific candidate's
     reason) when every candidate is lost;
     ``NoProof('no_proof.too_large')`` when one was too large to decode (SPEC §10.7).
     """
     if is_corrupted_copy(bundle):
         return NoProof("no_proof.corrupted_copy", CORRUPTED_COPY)
+    if ref.reason in FORM_LIES:
+        return NoProof("no_proof.form_pending", FORM_PENDING)
     first_lost: ProofReport | None = None
     too_large: int | None = None
     for proof in _candidates(bundle, ref):
