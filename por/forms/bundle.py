@@ -57,12 +57,6 @@ class FormFailure:
                 f"LH(F) of its record")
 
 
-def forms_count(spec: Mapping[str, Any], steps: int) -> int:
-    """``r + s + 2`` for a PromptSpec value and ``steps`` steps (``form.none`` when
-    ``data_requirements`` is not an array)."""
-    return len(array(get(spec, "data_requirements"))) + steps + 2
-
-
 def _step_form(step: Mapping[str, Any]) -> bytes:
     from por.forms.component import STEP_FORMS  # noqa: PLC0415 - no cycle at import
 
@@ -102,7 +96,7 @@ def first_form_failure(spec: Mapping[str, Any], steps: int, step: Callable[[int]
 
     ``step(i)`` gives reasoning step ``i``'s decoded value (called once per step,
     in order); ``carried`` has ``r + steps + 2`` hashes (the caller checked)."""
-    r = len(array(get(spec, "data_requirements")))
+    r = len(array(get(amap(spec), "data_requirements")))
     for unnamed in _slots(r, lambda i: None, steps):
         value = None if unnamed.leaf_index is None else step(unnamed.leaf_index)
         slot = unnamed if value is None else _named(unnamed, value)
@@ -136,7 +130,7 @@ def form_leaves(spec: Mapping[str, Any], steps: Sequence[Mapping[str, Any]],
     form raises ``PorError('form.none')`` with one line naming it (``por build``
     refuses what ``por verify`` refuses, SPEC §17.6), or with ``missing`` given
     has that in its place."""
-    r = len(array(get(spec, "data_requirements")))
+    r = len(array(get(amap(spec), "data_requirements")))
     out: list[bytes] = []
     for slot in _slots(r, lambda i: _step_id(steps[i]), len(steps)):
         value = None if slot.leaf_index is None else steps[slot.leaf_index]
@@ -153,4 +147,4 @@ def form_leaves(spec: Mapping[str, Any], steps: Sequence[Mapping[str, Any]],
     return out
 
 
-__all__ = ["FormFailure", "FormSlot", "first_form_failure", "form_leaves", "forms_count"]
+__all__ = ["FormFailure", "FormSlot", "first_form_failure", "form_leaves"]
