@@ -37,6 +37,7 @@ from por.encoding.decoder import DEFAULT_MAX_SIZE
 from por.encoding.spans import Spans
 from por.errors import PorError
 from por.forms.bundle import first_form_failure
+from por.forms.component import step_form
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
 from por.lean.bundle import Bundle, por_root_of
@@ -150,6 +151,30 @@ def _root(data: bytes, spans: Spans) -> bytes:
     return stream.root()
 
 
+def _no_step(index: int) -> Any:
+    raise AssertionError(index)  # first_form_failure(..., 0 steps, ...) asks for none
+
+
+class _StepForms:
+    """Step ``i``'s carried form hash (``forms[first + i]``) is ``LH(F)`` of the step
+    the replay matched: ``F`` of the values the auditor holds (equal to the leaf's
+    decode: their bytes are the leaf's), or of the leaf decoded where those values
+    hold an array not yet made (:class:`~por.encoding.encoder.Fragments`)."""
+
+    __slots__ = ("data", "first", "forms", "steps")
+
+    def __init__(self, data: bytes, steps: Spans, forms: list[bytes], first: int) -> None:
+        self.data, self.steps, self.forms, self.first = data, steps, forms, first
+
+    def check(self, index: int, step: Any) -> None:
+        try:
+            form = step_form(step.record_value())
+        except PorError:  # no form from the values: decide on the bytes
+            form = step_form(decode(self.data[self.steps[index]]))
+        if leaf_hash(form) != self.forms[self.first + index]:
+            raise Reject("step form")
+
+
 def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     from por.lean.replay import replay  # noqa: PLC0415  # loads the auditor
 
@@ -189,17 +214,19 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     checks.append(plain_check("manifest.ok", passed.MANIFEST_OK, ok=True))
     # 5-7. replay the auditor and the judge; compare bytes
     found: dict[str, Any] = {}  # replay() leaves the first differing step here
+    step_forms = _StepForms(data, steps, forms, 1 + len(spec.data_requirements))
     try:
         replay(spec, Evidence(spec.market.market_id, items, root=c.evidence_root),
                Leaves(data, steps),
                header=bundle.trace_header, verdict=bundle.verdict,
-               reasoning_root=c.reasoning_root, handoff=found)
+               reasoning_root=c.reasoning_root, handoff=found, matched=step_forms.check)
     finally:
         handoff.step_mismatch = found.get("step_mismatch")
-    # 5 (forms): every carried form leaf hash is LH(F) of its record (SPEC §6.2)
+    # 5 (forms): every carried form leaf hash is LH(F) of its record (SPEC §6.2); the
+    # steps' were checked as the replay matched them, the others are checked here
     verdict = decode(bundle.verdict)
-    if first_form_failure(spec_value, len(steps), lambda i: decode(data[steps[i]]),
-                          verdict, forms) is not None:
+    if first_form_failure(spec_value, 0, _no_step, verdict,
+                          [*forms[:step_forms.first], forms[-1]]) is not None:
         raise Reject("forms")
     checks.append(plain_check("replay.audit_ok", passed.audit_ok(len(steps)), ok=True))
     checks.append(plain_check("trace.ok", passed.TRACE_OK, ok=True))
