@@ -112,4 +112,4 @@ def test_bundle_proof_verifies(bundle: Bundle) -> None:
     assert report.status == "valid"
     assert report.bundle is not None
     sizes = [int.from_bytes(leaf[32:], "big") for leaf in proof.component_leaves]
-    assert sizes == [1, 1, len(bundle.evidence), 1, len(bundle.steps), 1]
+    assert sizes == [1, 1, len(bundle.evidence), 1, len(bundle.steps), 1, len(bundle.forms)]
