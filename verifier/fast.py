@@ -161,10 +161,11 @@ class _StepForms:
     decode: their bytes are the leaf's), or of the leaf decoded where those values
     hold an array not yet made (:class:`~por.encoding.encoder.Fragments`)."""
 
-    __slots__ = ("data", "first", "forms", "steps")
+    __slots__ = ("data", "first", "forms", "matched", "steps")
 
     def __init__(self, data: bytes, steps: Spans, forms: list[bytes], first: int) -> None:
         self.data, self.steps, self.forms, self.first = data, steps, forms, first
+        self.matched = 0  # steps [0, matched) have their carried form hash (in order)
 
     def check(self, index: int, step: Any) -> None:
         try:
@@ -173,6 +174,8 @@ class _StepForms:
             form = step_form(decode(self.data[self.steps[index]]))
         if leaf_hash(form) != self.forms[self.first + index]:
             raise Reject("step form")
+        if index == self.matched:
+            self.matched = index + 1
 
 
 def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
@@ -222,6 +225,7 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
                reasoning_root=c.reasoning_root, handoff=found, matched=step_forms.check)
     finally:
         handoff.step_mismatch = found.get("step_mismatch")
+        handoff.forms_ok = step_forms.matched
     # 5 (forms): every carried form leaf hash is LH(F) of its record (SPEC §6.2); the
     # steps' were checked as the replay matched them, the others are checked here
     verdict = decode(bundle.verdict)

@@ -24,12 +24,13 @@ from verifier.stages import Records
 
 
 def check_forms(ctx: Context, records: Records, known: int,
-                unreached: Callable[[int], Any]) -> None:
+                unreached: Callable[[int], Any], matched: int = 0) -> None:
     """Fail with the first form that is not its record's (``form.none``,
     ``form.mismatch``).  Steps ``[0, known)`` equal their replay; step ``i >= known``
     is ``unreached(i)``: its decoded value, validated as a record (the callable
     reports an invalid one).  Every unreached step is validated before any form
-    is compared."""
+    is compared.  ``matched``: steps ``[0, matched)`` whose carried hash the fast
+    path found equal to ``LH(F)`` (``Handoff.forms_ok``): not computed again."""
     bundle = records.bundle
     steps: list[bytes] = bundle.steps
     later = {i: unreached(i) for i in range(known, len(steps))}
@@ -38,7 +39,8 @@ def check_forms(ctx: Context, records: Records, known: int,
         return later.pop(i) if i in later else decode(steps[i])
 
     failure = first_form_failure(decode(bundle.prompt_spec), len(steps), step,
-                                 decode(bundle.verdict), bundle.forms)
+                                 decode(bundle.verdict), bundle.forms,
+                                 matched=min(matched, known))
     if failure is None:
         return
     slot = failure.slot

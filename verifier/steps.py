@@ -238,6 +238,7 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
     spec, header = records.prompt_spec, records.header
     committed_steps: list[bytes] = records.bundle.steps
     extracts = len(records.bundle.evidence)  # the trace's first n steps (SPEC §12.5)
+    matched, handoff.forms_ok = handoff.forms_ok, 0  # the fast path's checked step forms
 
     def unreached(index: int) -> Any:
         return _step_record_ok(ctx, committed_steps[index], index,
@@ -260,7 +261,7 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
         # about what its audit costs); the replayed one is the model in hand.
         committed = _step_record_ok(ctx, committed_steps[index], index,
                                     extract=step.step_type == "extract")
-        check_forms(ctx, records, index + 1, unreached)
+        check_forms(ctx, records, index + 1, unreached, matched)
         field, details = _first_difference(
             ReasoningStep, committed_steps[index], want, models=(
                 committed, step if isinstance(step, ReasoningStep) else None))
@@ -285,7 +286,7 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
         index, lean_step = mismatch
         differs(index, lean_step, lean_step.to_cbor())
     replayed, _ = AuditorAgent().audit(spec, records.evidence.models(), on_step=compare)
-    check_forms(ctx, records, len(committed_steps), unreached)
+    check_forms(ctx, records, len(committed_steps), unreached, matched)
     want_header = replayed.header()
     if want_header != header:
         field, details = _first_difference(TraceHeader, records.bundle.trace_header,

@@ -90,14 +90,17 @@ def _form(spec: Mapping[str, Any], slot: FormSlot, step: Any,
 
 
 def first_form_failure(spec: Mapping[str, Any], steps: int, step: Callable[[int], Any],
-                       verdict: Mapping[str, Any], carried: Sequence[bytes]
-                       ) -> FormFailure | None:
+                       verdict: Mapping[str, Any], carried: Sequence[bytes], *,
+                       matched: int = 0) -> FormFailure | None:
     """The lowest-index form whose carried hash is not ``LH(F(record))``, or None.
 
     ``step(i)`` gives reasoning step ``i``'s decoded value (called once per step,
-    in order); ``carried`` has ``r + steps + 2`` hashes (the caller checked)."""
+    in order, for ``i >= matched``: steps ``[0, matched)`` are known to carry their
+    form's hash); ``carried`` has ``r + steps + 2`` hashes (the caller checked)."""
     r = len(array(get(amap(spec), "data_requirements")))
     for unnamed in _slots(r, lambda i: None, steps):
+        if unnamed.leaf_index is not None and unnamed.leaf_index < matched:
+            continue
         value = None if unnamed.leaf_index is None else step(unnamed.leaf_index)
         slot = unnamed if value is None else _named(unnamed, value)
         try:
