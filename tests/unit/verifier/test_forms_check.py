@@ -173,3 +173,20 @@ def test_forms_are_leaf_hashes_of_each_record() -> None:
     assert [f.leaf for f in forms.forms] == list(bundle.forms)
     assert [leaf_hash(f.form) for f in forms.forms] == list(bundle.forms)
     assert forms.root == bundle.commitments.forms_root
+
+
+def test_a_form_lie_before_the_first_wrong_step_is_found_after_the_fast_path() -> None:
+    """The full path skips only the step forms the fast path matched (Handoff.forms_ok):
+    a lying form of step 1 and a forged step 3 report the form at step 1."""
+    bundle = _bundle()
+    forged = ReasoningStep.from_cbor(bundle.steps[3]).model_copy(
+        update={"description": "forged"}).to_cbor()
+    steps = [*bundle.steps[:3], forged, *bundle.steps[4:]]
+    forms = list(_rebuilt(bundle, steps).forms)
+    at = 1 + _r(bundle) + 1
+    forms[at] = bytes(32)
+    data = _rebuilt(bundle, steps, forms).to_cbor()
+    failure = check_bundle(data).first_failure
+    assert failure is not None
+    assert (failure.check_id, failure.details) == ("form.mismatch", {"form_index": at})
+    assert paths_agree(data) == "rejected"
