@@ -75,7 +75,7 @@ def big_bundle(count: int) -> Any:
     records: dict[str, Any] = {
         "manifest": base.manifest, "prompt_spec": base.prompt_spec, "evidence": evidence,
         "trace_header": base.trace_header, "steps": list(base.steps),
-        "verdict": verdict.to_cbor()}
+        "verdict": verdict.to_cbor(), "forms": list(base.forms)}
     return Bundle(**records, commitments=compute_commitments(**records), signatures=[])
 
 
@@ -112,7 +112,7 @@ CHECK_PROOF_CAP = 256 * 1024 * 1024
 
 def citing_all(bundle: Any) -> tuple[Any, int]:
     """``bundle`` with its first check_requirement step citing every evidence item."""
-    from por.bundle.layout import Bundle, compute_commitments
+    from por.bundle.layout import Bundle, compute_commitments, with_forms
     from por.encoding import decode
     from por.schemas import DeterministicVerdict, ReasoningStep
 
@@ -130,6 +130,7 @@ def citing_all(bundle: Any) -> tuple[Any, int]:
     verdict = DeterministicVerdict.from_cbor(bundle.verdict).model_copy(
         update={"reasoning_root": partial.reasoning_root})
     records["verdict"] = verdict.to_cbor()
+    records = with_forms(records)
     return Bundle(**records, commitments=compute_commitments(**records),
                   signatures=[]), index
 

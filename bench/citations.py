@@ -40,7 +40,7 @@ def honest_bundle(count: int) -> Any:
 
 def edited(bundle: Any, index: int, **lists: Any) -> Any:
     """``bundle`` with step ``index``'s citation lists replaced, recommitted."""
-    from por.bundle.layout import Bundle, compute_commitments
+    from por.bundle.layout import Bundle, compute_commitments, with_forms
     from por.schemas import ReasoningStep
 
     steps = list(bundle.steps)
@@ -48,6 +48,7 @@ def edited(bundle: Any, index: int, **lists: Any) -> Any:
     records = {"manifest": bundle.manifest, "prompt_spec": bundle.prompt_spec,
                "evidence": list(bundle.evidence), "trace_header": bundle.trace_header,
                "steps": steps, "verdict": bundle.verdict}
+    records = with_forms(records)
     return Bundle(**records, commitments=compute_commitments(**records), signatures=[])
 
 

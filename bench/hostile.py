@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from verify import START, make_inputs
 
-from por.bundle import Bundle, build_bundle, compute_commitments
+from por.bundle import Bundle, build_bundle, compute_commitments, with_forms
 from por.encoding import encode
 from por.schemas import DeterministicVerdict, EvidenceBundle, FieldSpec, PromptSpec
 
@@ -123,6 +123,7 @@ def rebuild(bundle: Bundle, **parts: Any) -> bytes:
         "evidence_count": c.evidence_count, "reasoning_root": c.reasoning_root,
         "reasoning_count": c.reasoning_count})
     records["verdict"] = verdict.to_cbor()
+    records = with_forms({**records, "forms": parts.get("forms")})
     c = compute_commitments(**records)
     return bundle.model_copy(update={**records, "commitments": c}).to_cbor()
 

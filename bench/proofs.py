@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from citations import honest_bundle
 
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle, compute_commitments, with_forms
 from por.schemas import DeterministicVerdict, ReasoningStep, TraceHeader
 
 KIB = 1024
@@ -72,6 +72,7 @@ def recommitted(bundle: Bundle, **records: Any) -> Bundle:
         "reasoning_root": partial.reasoning_root,
         "reasoning_count": partial.reasoning_count})
     merged["verdict"] = verdict.to_cbor()
+    merged = with_forms({**merged, "forms": None})
     return Bundle(**merged, commitments=compute_commitments(**merged), signatures=[])
 
 

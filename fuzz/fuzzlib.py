@@ -50,7 +50,7 @@ def seed_bundle(index: int) -> Any:
 def rebuild(bundle: Any, **parts: Any) -> bytes:
     """``bundle`` with records replaced; commitments and, when the verdict still
     decodes, its references recomputed, so a mutant reaches replay."""
-    from por.bundle import compute_commitments
+    from por.bundle import compute_commitments, with_forms
     from por.errors import PorError
     from por.schemas import DeterministicVerdict
 
@@ -66,6 +66,8 @@ def rebuild(bundle: Any, **parts: Any) -> bytes:
         c = compute_commitments(**records)
     except PorError:
         pass
+    records = with_forms({**records, "forms": parts.get("forms")})
+    c = compute_commitments(**records)
     return bundle.model_copy(update={**records, "commitments": c}).to_cbor()
 
 

@@ -23,7 +23,7 @@ from typing import Literal
 
 from por.errors import PorError, UnsupportedError
 
-BUNDLE_SCHEMA = "por.Bundle/1"
+BUNDLE_SCHEMA = "por.Bundle/2"
 JUDGEMENT_SCHEMA = "por.JudgementBundle/1"
 COURT_SCHEMA = "por.CourtBundle/1"
 CASE_SCHEMA = "por.DisputeCase/1"

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from por.bundle import build
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle, compute_commitments, with_forms
 from por.challenge import bundle_from_bytes
 from por.encoding import decode
 from por.scenarios import load_scenario
@@ -40,6 +40,7 @@ def recommit(bundle: Bundle, **records: Any) -> Bundle:
         "manifest": bundle.manifest, "prompt_spec": bundle.prompt_spec,
         "evidence": list(bundle.evidence), "trace_header": bundle.trace_header,
         "steps": list(bundle.steps), "verdict": bundle.verdict, **records}
+    merged = with_forms(merged)
     return Bundle(**merged, commitments=compute_commitments(**merged), signatures=[])
 
 

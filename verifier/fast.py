@@ -36,13 +36,15 @@ from por.encoding import decode
 from por.encoding.decoder import DEFAULT_MAX_SIZE
 from por.encoding.spans import Spans
 from por.errors import PorError
+from por.forms.bundle import first_form_failure
+from por.forms.component import step_form
 from por.gcpause import gc_paused
 from por.lean.base import Leaves, Reject, unique
 from por.lean.bundle import Bundle, por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
 from por.lean.prompt import PromptSpec
 from por.lean.writers_gen import Check
-from por.merkle import RootAccumulator, leaf_hash
+from por.merkle import RootAccumulator, leaf_hash, root_from_leaf_hashes
 from por.protocol.budget import MAX_BUNDLE_ITEMS, max_steps_for
 from por.protocol.limits import MAX_PROMPT_SPEC_BYTES
 from por.protocol.manifest import manifest_bytes
@@ -149,6 +151,33 @@ def _root(data: bytes, spans: Spans) -> bytes:
     return stream.root()
 
 
+def _no_step(index: int) -> Any:
+    raise AssertionError(index)  # first_form_failure(..., 0 steps, ...) asks for none
+
+
+class _StepForms:
+    """Step ``i``'s carried form hash (``forms[first + i]``) is ``LH(F)`` of the step
+    the replay matched: ``F`` of the values the auditor holds (equal to the leaf's
+    decode: their bytes are the leaf's), or of the leaf decoded where those values
+    hold an array not yet made (:class:`~por.encoding.encoder.Fragments`)."""
+
+    __slots__ = ("data", "first", "forms", "matched", "steps")
+
+    def __init__(self, data: bytes, steps: Spans, forms: list[bytes], first: int) -> None:
+        self.data, self.steps, self.forms, self.first = data, steps, forms, first
+        self.matched = 0  # steps [0, matched) have their carried form hash (in order)
+
+    def check(self, index: int, step: Any) -> None:
+        try:
+            form = step_form(step.record_value())
+        except PorError:  # no form from the values: decide on the bytes
+            form = step_form(decode(self.data[self.steps[index]]))
+        if leaf_hash(form) != self.forms[self.first + index]:
+            raise Reject("step form")
+        if index == self.matched:
+            self.matched = index + 1
+
+
 def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     from por.lean.replay import replay  # noqa: PLC0415  # loads the auditor
 
@@ -160,8 +189,12 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
         raise Reject("signed or another manifest")
     if len(bundle.prompt_spec) > MAX_PROMPT_SPEC_BYTES:  # the model's byte cap (§4.2)
         raise Reject("prompt spec bytes")
-    spec = PromptSpec.from_value(decode(bundle.prompt_spec), bundle.prompt_spec)
+    spec_value = decode(bundle.prompt_spec)
+    spec = PromptSpec.from_value(spec_value, bundle.prompt_spec)
     steps, evidence = bundle.steps, bundle.evidence
+    forms = [data[s] for s in bundle.forms]
+    if len(forms) != len(spec.data_requirements) + len(steps) + 2:
+        raise Reject("forms count")
     if len(steps) > max_steps_for(len(evidence), len(spec.data_requirements)) or (
             steps.longest() > DEFAULT_MAX_SIZE):
         raise Reject("step budget")
@@ -173,26 +206,36 @@ def _verify(data: bytes, raw: Any, handoff: Handoff) -> LeanReport:
     # 3. commitments
     c = bundle.commitments
     if (c.manifest_hash, c.prompt_spec_hash, c.evidence_root, c.evidence_count,
-            c.trace_header_hash, c.reasoning_root, c.reasoning_count, c.verdict_hash) != (
+            c.trace_header_hash, c.reasoning_root, c.reasoning_count, c.verdict_hash,
+            c.forms_root, c.forms_count) != (
             leaf_hash(bundle.manifest), leaf_hash(bundle.prompt_spec), _root(data, evidence),
             len(evidence), leaf_hash(bundle.trace_header), _root(data, steps), len(steps),
-            leaf_hash(bundle.verdict)) or c.por_root != por_root_of(c):
+            leaf_hash(bundle.verdict), root_from_leaf_hashes(forms), len(forms)) or \
+            c.por_root != por_root_of(c):
         raise Reject("commitments")
     checks.append(plain_check("commit.ok", passed.COMMIT_OK, ok=True))
     checks.append(plain_check("manifest.ok", passed.MANIFEST_OK, ok=True))
     # 5-7. replay the auditor and the judge; compare bytes
     found: dict[str, Any] = {}  # replay() leaves the first differing step here
+    step_forms = _StepForms(data, steps, forms, 1 + len(spec.data_requirements))
     try:
         replay(spec, Evidence(spec.market.market_id, items, root=c.evidence_root),
                Leaves(data, steps),
                header=bundle.trace_header, verdict=bundle.verdict,
-               reasoning_root=c.reasoning_root, handoff=found)
+               reasoning_root=c.reasoning_root, handoff=found, matched=step_forms.check)
     finally:
         handoff.step_mismatch = found.get("step_mismatch")
+        handoff.forms_ok = step_forms.matched
+    # 5 (forms): every carried form leaf hash is LH(F) of its record (SPEC §6.2); the
+    # steps' were checked as the replay matched them, the others are checked here
+    verdict = decode(bundle.verdict)
+    if first_form_failure(spec_value, 0, _no_step, verdict,
+                          [*forms[:step_forms.first], forms[-1]]) is not None:
+        raise Reject("forms")
     checks.append(plain_check("replay.audit_ok", passed.audit_ok(len(steps)), ok=True))
     checks.append(plain_check("trace.ok", passed.TRACE_OK, ok=True))
     checks.append(plain_check("replay.judge_ok", passed.JUDGE_OK, ok=True))
-    return LeanReport(checks, decode(bundle.verdict), c.por_root)
+    return LeanReport(checks, verdict, c.por_root)
 
 
 __all__ = ["LeanReport", "fast_report"]

@@ -48,11 +48,13 @@ class Handoff:
     failed instead; ``lean_items``: every evidence item, valid as a lean record,
     ids unique (step 2 makes no second decode); ``step_mismatch``: the first
     replayed step that differs from its leaf, as ``(index, step)`` (step 5
-    reports it without auditing again).  A step takes its field (reads it and
+    reports it without auditing again); ``forms_ok``: the steps ``[0, forms_ok)``
+    whose carried form hash the fast path found equal to ``LH(F)`` (step 5's forms
+    check need not compute them again).  A step takes its field (reads it and
     sets it to ``None``), as the fast path's work is needed once.
     """
 
-    __slots__ = ("decode_error", "decoded", "lean_items", "step_mismatch")
+    __slots__ = ("decode_error", "decoded", "forms_ok", "lean_items", "step_mismatch")
 
     def __init__(self, decoded: Decoded | None = None, decode_error: PorError | None = None,
                  lean_items: list[LeanEvidenceItem] | None = None,
@@ -61,10 +63,12 @@ class Handoff:
         self.decode_error = decode_error
         self.lean_items = lean_items
         self.step_mismatch = step_mismatch
+        self.forms_ok = 0
 
     def take(self) -> Handoff:
         """A new handoff with everything of this one, which is left empty."""
         taken = Handoff(self.decoded, self.decode_error, self.lean_items, self.step_mismatch)
+        taken.forms_ok, self.forms_ok = self.forms_ok, 0
         self.decoded = self.decode_error = self.lean_items = self.step_mismatch = None
         return taken
 

@@ -50,6 +50,7 @@ from por.schemas.base import Value
 from por.schemas.verification import ChallengeKind
 from verifier import passed
 from verifier.context import Context
+from verifier.forms import check_forms
 from verifier.signatures import step8_signatures
 from verifier.stages import CommittedEvidence, Decoded, Handoff, Records
 
@@ -65,8 +66,13 @@ _COMMITTED_FIELDS: tuple[tuple[str, ChallengeKind], ...] = (
     ("reasoning_root", "reasoning_leaf"),
     ("reasoning_count", "reasoning_leaf"),
     ("verdict_hash", "verdict"),
+    ("forms_root", "por_bundle"),
+    ("forms_count", "por_bundle"),
     ("por_root", "por_bundle"),
 )
+
+#: The bundle schema this verifier no longer verifies (SPEC §5.1): rebuild it.
+_OLD_BUNDLE = "por.Bundle/1"
 
 
 def step1_decode(ctx: Context, handoff: Handoff) -> Decoded:
@@ -92,6 +98,11 @@ def step2_schema(ctx: Context, decoded: Decoded, handoff: Handoff) -> Records:
     byte comparison, whatever it holds.
     """
     bundle_ref = ChallengeRef(kind="por_bundle")
+    if type(decoded.value) is dict and decoded.value.get("schema") == _OLD_BUNDLE:
+        ctx.failed("schema.unsupported_bundle",
+                   f"{_OLD_BUNDLE} is no longer verified: rebuild it with `por build` "
+                   f"(it becomes a {Bundle.SCHEMA})", expected=Bundle.SCHEMA,
+                   actual=_OLD_BUNDLE, status="error")
     try:
         bundle = ctx.bundle = Bundle.from_dict(decoded.value)
     except PorError as exc:
@@ -115,6 +126,11 @@ def step2_schema(ctx: Context, decoded: Decoded, handoff: Handoff) -> Records:
         check_step_sizes(bundle.steps)
     except PorError as exc:
         ctx.from_error(exc, challenge=ChallengeRef(kind="reasoning_leaf"))
+    want_forms = len(spec.data_requirements) + len(bundle.steps) + 2
+    if len(bundle.forms) != want_forms:
+        ctx.failed("schema.forms_count", "the bundle carries a form leaf hash per chain "
+                   "form: r + s + 2 (SPEC §5.4)", expected=want_forms,
+                   actual=len(bundle.forms), challenge=bundle_ref)
     lean, handoff.lean_items = handoff.lean_items, None
     fast = lean is not None and len(lean) == len(bundle.evidence)
     items = []
@@ -161,6 +177,7 @@ def step3_commitments(ctx: Context, records: Records) -> Commitments:
     computed = compute_commitments(
         manifest=bundle.manifest, prompt_spec=bundle.prompt_spec, evidence=bundle.evidence,
         trace_header=bundle.trace_header, steps=bundle.steps, verdict=bundle.verdict,
+        forms=bundle.forms,
     )
     committed = bundle.commitments
     for name, kind in _COMMITTED_FIELDS:
@@ -208,16 +225,28 @@ def step4_manifest(ctx: Context, manifest: Manifest) -> None:
 
 
 def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> ReasoningTrace:
-    """Step 5: re-run the auditor and compare its trace, step by step (replay.*).
+    """Step 5: re-run the auditor and compare its trace, step by step (replay.*),
+    and check the carried form leaf hashes (form.*) before any step's verdict.
 
     The step count is fixed by the counts alone (SPEC §12.5), so it is checked
     before the auditor runs; each step is then compared as soon as the auditor
     makes it, so a forged trace costs the audit up to its first wrong step.
+    The forms come first (ADR 0017 §4: invalid records, forms, steps):
+    :func:`verifier.forms.check_forms` runs before a step mismatch, a wrong step
+    count or the header is reported.
     """
     spec, header = records.prompt_spec, records.header
     committed_steps: list[bytes] = records.bundle.steps
+    extracts = len(records.bundle.evidence)  # the trace's first n steps (SPEC §12.5)
+    matched, handoff.forms_ok = handoff.forms_ok, 0  # the fast path's checked step forms
+
+    def unreached(index: int) -> Any:
+        return _step_record_ok(ctx, committed_steps[index], index,
+                               extract=index < extracts).to_dict()
+
     want_count = trace_length(records.evidence.requirement_ids(), requirement_ids(spec))
     if len(committed_steps) != want_count:
+        check_forms(ctx, records, 0, unreached)
         at = min(len(committed_steps), want_count)
         ended = len(committed_steps) < want_count
         ctx.failed("replay.step_count", "the committed trace ends early" if ended
@@ -228,21 +257,21 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
                                           else _step_id(committed_steps[at])))
 
     def differs(index: int, step: ReasoningStep | LeanStep, want: bytes) -> None:
-        if committed_steps[index] != want:
-            # The committed step is decoded once (a step citing 10^4 items costs
-            # about what its audit costs); the replayed one is the model in hand.
-            committed = _step_record_ok(ctx, committed_steps[index], index,
-                                        extract=step.step_type == "extract")
-            field, details = _first_difference(
-                ReasoningStep, committed_steps[index], want, models=(
-                    committed, step if isinstance(step, ReasoningStep) else None))
-            ctx.failed("replay.step_mismatch",
-                       f"step {step.step_id} differs from the replayed auditor's{field}",
-                       expected=leaf_hash(want), actual=leaf_hash(committed_steps[index]),
-                       challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
-                                              leaf_index=index,
-                                              reason="replay.step_mismatch"),
-                       details=details)
+        # The committed step is decoded once (a step citing 10^4 items costs
+        # about what its audit costs); the replayed one is the model in hand.
+        committed = _step_record_ok(ctx, committed_steps[index], index,
+                                    extract=step.step_type == "extract")
+        check_forms(ctx, records, index + 1, unreached, matched)
+        field, details = _first_difference(
+            ReasoningStep, committed_steps[index], want, models=(
+                committed, step if isinstance(step, ReasoningStep) else None))
+        ctx.failed("replay.step_mismatch",
+                   f"step {step.step_id} differs from the replayed auditor's{field}",
+                   expected=leaf_hash(want), actual=leaf_hash(committed_steps[index]),
+                   challenge=ChallengeRef(kind="reasoning_leaf", step_id=step.step_id,
+                                          leaf_index=index,
+                                          reason="replay.step_mismatch"),
+                   details=details)
 
     def compare(index: int, step: ReasoningStep) -> None:
         want = step.to_cbor()
@@ -257,6 +286,7 @@ def step5_replay_audit(ctx: Context, records: Records, handoff: Handoff) -> Reas
         index, lean_step = mismatch
         differs(index, lean_step, lean_step.to_cbor())
     replayed, _ = AuditorAgent().audit(spec, records.evidence.models(), on_step=compare)
+    check_forms(ctx, records, len(committed_steps), unreached, matched)
     want_header = replayed.header()
     if want_header != header:
         field, details = _first_difference(TraceHeader, records.bundle.trace_header,

@@ -48,13 +48,14 @@ def harness() -> Any:
 
 def call_data(bundle: Bundle, index: int) -> bytes:
     """The executor's call on the forms of aggregate step ``index`` of ``bundle``: the
-    forms tree stands as a seventh component beside the bundle's six."""
+    forms tree (the spike's older layouts, not the bundle's ``forms``) stands as a
+    seventh component beside the bundle's first six."""
     spec = decode(bundle.prompt_spec)
     steps = [decode(s) for s in bundle.steps]
     tree = forms_tree(spec, steps)
     leaves = aggregate_leaves(tree, steps, index)
     components = [leaf_hash(component_leaf(*bundle.commitments.component(name)))
-                  for name in COMPONENTS]
+                  for name in COMPONENTS[:6]]
     components.append(leaf_hash(component_leaf(tree.root, len(tree.forms))))
     por_root = root_from_leaf_hashes(components)
     args = (por_root, len(tree.forms), inclusion_proof_from_leaf_hashes(components, 6),

@@ -18,14 +18,14 @@ library PorInclusion {
     bytes32 internal constant INDEX_RANGE = keccak256("merkle.index_range");
     bytes32 internal constant PROOF_LENGTH = keccak256("merkle.proof_length");
 
-    /// Leaf kinds (SPEC §10.2.1) and the position of their component among the six
+    /// Leaf kinds (SPEC §10.2.1) and the position of their component among the seven
     /// leaves of por_root (SPEC §5.4: manifest, prompt_spec, evidence, trace_header,
-    /// reasoning, verdict).
+    /// reasoning, verdict, forms).
     uint8 internal constant PROMPT_SPEC = 1;
     uint8 internal constant EVIDENCE_LEAF = 2;
     uint8 internal constant REASONING_LEAF = 3;
     uint8 internal constant VERDICT = 4;
-    uint256 internal constant COMPONENTS = 6;
+    uint256 internal constant COMPONENTS = 7;
     uint256 internal constant MAX_PATH = 64;
     uint256 private constant MAX_COUNT = 2 ** 63 - 1;
     uint256 private constant MAX_ID_LENGTH = 128;

@@ -301,7 +301,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
         bytes32 r1 = PorMerkle.rootFromPath(leafHash, p.leafIndex, size, p.leafPath);
         bytes32 componentRoot = p.componentRoot;
         if (r1 != componentRoot) revert ProofLeafPath(r1, componentRoot);
-        bytes32 r2 = PorMerkle.rootFromPath(PorMerkle.componentLeafHash(r1, size), c, 6, p.componentPath);
+        bytes32 r2 = PorMerkle.rootFromPath(PorMerkle.componentLeafHash(r1, size), c, 7, p.componentPath);
         if (r2 != porRoot) revert ProofComponentPath(r2, porRoot);
         return leafHash;
     }

@@ -16,7 +16,9 @@ from por.bundle.layout import (
     Commitments,
     component_leaf,
     compute_commitments,
+    honest_forms,
     por_root_from_components,
+    with_forms,
 )
 from por.bundle.manifest import (
     AUDITOR_VERSION,
@@ -50,8 +52,10 @@ __all__ = [
     "component_leaf",
     "compute_commitments",
     "current_manifest",
+    "honest_forms",
     "por_root_from_components",
     "rule_set_hash",
     "sign_bundle",
     "verdict_struct",
+    "with_forms",
 ]

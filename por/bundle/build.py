@@ -12,13 +12,16 @@ only when read (issue 16: build no slower than verify).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from por.auditor.agent import audit_checks, audit_core
 from por.auditor.trace_policy import trace_policy_for
-from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, POR, Commitments
+from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, POR, Commitments, honest_forms
 from por.bundle.manifest import current_manifest
-from por.errors import BundleError
+from por.encoding import decode
+from por.errors import BundleError, PorError
+from por.forms.bundle import form_leaves
 from por.gcpause import gc_paused
 from por.judge import judge_core
 from por.lean.writer_hooks import results_from
@@ -108,6 +111,7 @@ def _build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
         "steps": [step.to_cbor() for step in run.steps],
         "verdict": verdict.to_cbor(),
     }
+    records["forms"] = _form_leaves(records, run.steps)
     bundle = POR.assemble(records, signatures=[])  # commitments: SPEC §5.3-§5.5
     commitments = bundle.commitments
     data = bundle.to_cbor()
@@ -115,6 +119,24 @@ def _build(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> BuildResult:
     check_buildable(records, len(data), max_size=DEFAULT_BUNDLE_MAX_SIZE, encoded=True)
     return BuildResult(data, commitments,
                        (prompt_spec, evidence, run, verdict, judge_checks))
+
+
+def _form_leaves(records: dict[str, Any], steps: Iterable[Any]) -> list[bytes]:
+    """``LH(F)`` of every chain form (SPEC §5.6), the steps' from the values the
+    auditor holds (their bytes are those values' encoding); a record with no form is
+    refused (``form.none``, naming it): build refuses what verify refuses (SPEC §17.6)."""
+    values = [step.record_value() for step in steps]
+    try:
+        return form_leaves(decode(records["prompt_spec"]), values, decode(records["verdict"]))
+    except PorError as exc:
+        if exc.check_id != "form.none":
+            raise
+    try:  # decide on the bytes, as verify does, and name the record
+        return honest_forms(records["prompt_spec"], records["steps"], records["verdict"])
+    except PorError as exc:
+        if exc.check_id != "form.none":
+            raise
+        raise BundleError("form.none", exc.message) from None
 
 
 def build_bundle(prompt_spec: PromptSpec, evidence: EvidenceBundle) -> bytes:

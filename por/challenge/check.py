@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from por.challenge.citations import verify_citation_proof
+from por.challenge.form_proof import verify_form_proof
 from por.challenge.header_proof import verify_header_proof
 from por.challenge.judge_proof import verify_judge_proof
 from por.challenge.omission import verify_omission_proof
@@ -26,6 +27,7 @@ from por.challenge.proofs import verify_bundle_proof, verify_inclusion_proof
 from por.challenge.records import (
     BundleProof,
     CitationProof,
+    FormProof,
     HeaderProof,
     InclusionProof,
     JudgeProof,
@@ -105,6 +107,8 @@ def _check(data: bytes, por_root: bytes | None, max_size: int | None,
             outcome = verify_omission_proof(proof, por_root=por_root, checks=inclusions)
         elif isinstance(proof, CitationProof):
             outcome = verify_citation_proof(proof, por_root=por_root, checks=inclusions)
+        elif isinstance(proof, FormProof):
+            outcome = verify_form_proof(proof, por_root=por_root, checks=inclusions)
         else:
             outcome = verify_one_step_proof(proof, por_root=por_root, recompute=recompute,
                                            checks=inclusions)
@@ -215,11 +219,15 @@ def _summary(proof: Proof) -> str:
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and "
                 f"the extract steps of {len(proof.extract_steps)} of its cited items are "
                 "under por_root")
+    if isinstance(proof, FormProof):
+        return (f"form {proof.form_index} of {proof.forms_size} and its {proof.kind} record "
+                f"(leaf {proof.record.leaf_index} of {proof.record.tree_size}) are under "
+                "por_root")
     if isinstance(proof, OneStepProof):
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and its "
                 f"{len(proof.evidence)} evidence and {len(proof.prior_steps)} prior-step "
                 "citations are under por_root")
-    return "the six component leaves and the bundle records are under por_root"
+    return "the seven component leaves and the bundle records are under por_root"
 
 
 def _failed(exc: PorError, common: dict[str, Any] | None = None,

@@ -4,7 +4,7 @@
 bundle's ``prompt_spec_hash``, ``evidence_root`` and ``evidence_count``, its
 ``policy`` of the evidence count and the PromptSpec's requirements (SPEC
 §12.5, §12.6), its ``market_id`` is the PromptSpec's.  A HeaderProof carries
-the six component leaves (as a BundleProof, so the header's hash and the
+the seven component leaves (as a BundleProof, so the header's hash and the
 evidence root and size are bound to ``por_root``), the header bytes and the
 PromptSpec's inclusion proof: no evidence leaf (ADR 0011), so its size does
 not grow with the bundle.  The checker recomputes the header (``step_count``

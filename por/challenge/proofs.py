@@ -4,7 +4,7 @@ An inclusion proof is two RFC 9162 §2.1.3 inclusion paths stacked:
 
 1. record leaf -> component root, in a tree of ``tree_size`` leaves;
 2. component leaf ``component_root || uint64_be(tree_size)`` -> ``por_root``,
-   at the component's fixed position in the six-leaf tree (SPEC §5.4).
+   at the component's fixed position in the seven-leaf tree (SPEC §5.4).
 
 Binding ``tree_size`` into the component leaf is what stops the RFC's own
 size ambiguity (a path for leaf 5 of 8 also verifies as leaf 5 of 7).
@@ -246,7 +246,7 @@ def verify_bundle_proof(
     result = check if check is not None else BundleCheck(tuple(proof.component_leaves))
     # 1. The proof is about the trusted bundle.
     require_por_root(proof.por_root, por_root)
-    # 2. The six component leaves are the leaves of por_root (RFC 9162 §2.1.1).
+    # 2. The seven component leaves are the leaves of por_root (RFC 9162 §2.1.1).
     result.leaf_hashes = tuple(leaf_hashes(proof.component_leaves))
     result.calculated_root = root_from_leaf_hashes(result.leaf_hashes)
     if result.calculated_root != proof.por_root:

@@ -4,7 +4,7 @@ Three ``por-cbor/1`` records, each with a ``schema`` field and a ``challenge_id`
 
 * ``por.InclusionProof/1`` -- one record leaf, its RFC 9162 path to its
   component root, and the component leaf's path to ``por_root`` (two levels);
-* ``por.BundleProof/1`` -- the six component leaves that ``por_root`` is the
+* ``por.BundleProof/1`` -- the seven component leaves that ``por_root`` is the
   root of, with the manifest, trace-header and verdict records;
 * ``por.OneStepProof/1`` -- a reasoning step's inclusion proof plus the
   inclusion proofs of everything it cites and of the PromptSpec.
@@ -104,7 +104,7 @@ class BundleProof(Record):
     record_schema: Literal["por.BundleProof/1"] = Field("por.BundleProof/1", alias="schema")
     challenge_id: Hash32
     kind: Literal["por_bundle"]
-    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=6, max_length=6)]
+    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=7, max_length=7)]
     manifest: Blob
     trace_header: Blob
     verdict: Blob
@@ -167,7 +167,7 @@ class HeaderProof(Record):
     challenge_id: Hash32
     kind: Literal["por_bundle"]
     por_root: Hash32
-    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=6, max_length=6)]
+    component_leaves: Annotated[list[ComponentLeaf], Field(min_length=7, max_length=7)]
     trace_header: Blob
     prompt_spec: InclusionProof
 
@@ -199,16 +199,36 @@ class CitationProof(Record):
                                                        max_length=S5_PRIOR_STEPS)] | None = None
 
 
+class FormProof(Record):
+    """A committed chain form leaf hash and the record it is the form of (SPEC §10.2.8):
+    the record's inclusion proof, the carried ``LH(F)`` at ``form_index`` with its path
+    in the ``forms`` tree, and the ``forms`` component leaf's path to ``por_root``."""
+
+    SCHEMA: ClassVar[str] = "por.FormProof/1"
+
+    record_schema: Literal["por.FormProof/1"] = Field("por.FormProof/1", alias="schema")
+    challenge_id: Hash32
+    kind: Literal["prompt_spec", "reasoning_leaf", "verdict"]
+    por_root: Hash32
+    record: InclusionProof
+    form_index: Count
+    forms_size: Count
+    form_leaf: Hash32
+    form_path: Path
+    forms_root: Hash32
+    forms_path: Path
+
+
 Proof = (InclusionProof | BundleProof | OneStepProof | OmissionProof | JudgeProof | HeaderProof
-         | CitationProof)
+         | CitationProof | FormProof)
 PROOF_TYPES: Final[dict[str, type[InclusionProof] | type[BundleProof] | type[OneStepProof]
                         | type[OmissionProof] | type[JudgeProof] | type[HeaderProof]
-                        | type[CitationProof]]] = {
+                        | type[CitationProof] | type[FormProof]]] = {
     cls.SCHEMA: cls for cls in (InclusionProof, BundleProof, OneStepProof, OmissionProof,
-                                JudgeProof, HeaderProof, CitationProof)
+                                JudgeProof, HeaderProof, CitationProof, FormProof)
 }
 _PROOF_SCHEMA = re.compile(r"por\.(?:InclusionProof|BundleProof|OneStepProof|OmissionProof"
-                           r"|JudgeProof|HeaderProof|CitationProof)/[0-9]{1,9}")
+                           r"|JudgeProof|HeaderProof|CitationProof|FormProof)/[0-9]{1,9}")
 
 
 def challenge_id_from_body(body: dict[str, Any]) -> bytes:
@@ -286,6 +306,7 @@ __all__ = [
     "PROOF_TYPES",
     "BundleProof",
     "CitationProof",
+    "FormProof",
     "HeaderProof",
     "InclusionProof",
     "JudgeProof",

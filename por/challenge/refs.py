@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitments
 from por.challenge.check import check_proof
 from por.challenge.citations import build_citation_proof, citation_faults
+from por.challenge.form_proof import build_form_proof
 from por.challenge.header_proof import build_header_proof
 from por.challenge.judge_proof import build_judge_proof
 from por.challenge.omission import build_omission_proof, omissions
@@ -59,6 +60,10 @@ def proof_for_ref(bundle: Bundle, ref: ChallengeRef) -> Proof:
 CORRUPTED_COPY = "this file is a corrupted copy; por_root is not disputed by it"
 
 
+#: A chain form lie (SPEC §6.2 step 5): a FormProof (SPEC §10.2.8) answers it.
+FORM_LIES = frozenset({"form.none", "form.mismatch"})
+
+
 @dataclass(frozen=True)
 class NoProof:
     """Why no proof is written for a ChallengeRef: a reason id and one line."""
@@ -73,7 +78,7 @@ def is_corrupted_copy(bundle: Bundle) -> bool:
         recomputed = compute_commitments(
             manifest=bundle.manifest, prompt_spec=bundle.prompt_spec,
             evidence=list(bundle.evidence), trace_header=bundle.trace_header,
-            steps=list(bundle.steps), verdict=bundle.verdict)
+            steps=list(bundle.steps), verdict=bundle.verdict, forms=list(bundle.forms))
     except (PorError, ValueError):
         return True
     return recomputed != bundle.commitments
@@ -87,12 +92,15 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
     ``check_proof`` against the bundle's committed ``por_root`` (the same
     check a third party runs, under the same cap: ``PROOF_MAX_SIZE``).
     ``NoProof('no_proof.corrupted_copy')`` for a corrupted copy;
+    a chain form lie (``form.*``): the first FormProof won among its record's forms;
     ``NoProof('no_proof.all_lost')`` (with the most specific candidate's
     reason) when every candidate is lost;
     ``NoProof('no_proof.too_large')`` when one was too large to decode (SPEC §10.7).
     """
     if is_corrupted_copy(bundle):
         return NoProof("no_proof.corrupted_copy", CORRUPTED_COPY)
+    if ref.reason in FORM_LIES:
+        return _form_proof(bundle, ref)
     first_lost: ProofReport | None = None
     too_large: int | None = None
     for proof in _candidates(bundle, ref):
@@ -125,6 +133,34 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
         why = (f"{first_lost.check_id}: {first_lost.message}" if o is None
                else f"{o.reason}: {o.message}")
     return NoProof("no_proof.all_lost", f"every proof this bundle supports for "
+                   f"{ref.kind} is lost by the challenger ({why}); only full replay "
+                   "(SPEC §6.2) rejects it")
+
+
+def _form_proof(bundle: Bundle, ref: ChallengeRef) -> tuple[Proof, ProofReport] | NoProof:
+    """The first FormProof the challenger wins among the forms of ``ref``'s record
+    (the PromptSpec's COMMON and REQUIREMENTs, one step's form, the verdict's)."""
+    size, steps = len(bundle.forms), len(bundle.steps)
+    r = size - steps - 2
+    if ref.kind == "prompt_spec":
+        indexes = list(range(r + 1))
+    elif ref.kind == "reasoning_leaf" and ref.leaf_index is not None:
+        indexes = [1 + r + ref.leaf_index]
+    else:
+        indexes = [size - 1]
+    why = "no proof can be built"
+    for index in indexes:
+        try:
+            proof = build_form_proof(bundle, index)
+        except PorError as exc:
+            why = f"{exc.check_id}: {exc.message}"
+            continue
+        report = check_proof(proof.to_cbor(), por_root=bundle.commitments.por_root)
+        if report.won:
+            return proof, report
+        o = report.outcome
+        why = f"{report.check_id}: {report.message}" if o is None else f"{o.reason}: {o.message}"
+    return NoProof("no_proof.all_lost", f"every FormProof this bundle supports for "
                    f"{ref.kind} is lost by the challenger ({why}); only full replay "
                    "(SPEC §6.2) rejects it")
 

@@ -67,7 +67,7 @@ what is proven:
                    under por_root, with the manifest, trace header and verdict
   --judge          por.JudgeProof/1: the verdict, PromptSpec, last step and the
                    summarised items' extract steps, so the judge can be re-run
-  --header         por.HeaderProof/1: the trace header, PromptSpec and the six
+  --header         por.HeaderProof/1: the trace header, PromptSpec and the seven
                    component leaves, so the header can be recomputed
 
 output:

@@ -23,6 +23,7 @@ from por.container.spec import (
     Component,
     RecordBytes,
     component_leaf,
+    hashes,
     many,
     one,
 )
@@ -38,6 +39,7 @@ __all__ = [
     "component_leaf",
     "component_path",
     "component_proof",
+    "hashes",
     "many",
     "one",
     "root_from_component_path",

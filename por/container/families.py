@@ -11,16 +11,18 @@ Leaves out: the wire models and their binding (each family's package).
 
 from __future__ import annotations
 
-from por.container.spec import BundleSpec, many, one
+from por.container.spec import BundleSpec, hashes, many, one
 
-#: ``por.Bundle/1`` (SPEC §5.4): the reasoning steps live in the field ``steps``.
-POR_BUNDLE = BundleSpec("por.Bundle/1", "por_root", (
+#: ``por.Bundle/2`` (SPEC §5.4): the reasoning steps live in the field ``steps``;
+#: ``forms`` holds each chain form's leaf hash ``LH(F)`` (SPEC §5.6), not the forms.
+POR_BUNDLE = BundleSpec("por.Bundle/2", "por_root", (
     one("manifest"),
     one("prompt_spec"),
     many("evidence"),
     one("trace_header"),
     many("reasoning", field="steps"),
     one("verdict"),
+    hashes("forms"),
 ))
 
 #: ``por.JudgementBundle/1`` (SPEC §15.2.5).

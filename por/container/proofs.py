@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from por.container.spec import BundleSpec, component_leaf
 from por.merkle import inclusion_proof, leaf_hash, root_from_inclusion_proof
+from por.merkle.tree import inclusion_proof_from_leaf_hashes
 
 
 @dataclass(frozen=True)
@@ -49,16 +50,20 @@ def root_from_component_path(spec: BundleSpec, component: str, root: bytes, size
 def component_proof(spec: BundleSpec, commitments: object, records: Sequence[bytes],
                     component: str, position: int) -> ComponentProof:
     """The proof of ``records[position]`` of ``component``; ``records`` are that
-    component's records (one for a single record).  Raises ``MerkleError``
-    (``merkle.index_range``) for a position outside them."""
-    inner = inclusion_proof(records, position)
+    component's records (one for a single record; for a component of leaf hashes,
+    the hashes).  Raises ``MerkleError`` (``merkle.index_range``) for a position
+    outside them."""
+    hashed = spec.component(component).hashed
+    inner = (inclusion_proof_from_leaf_hashes if hashed else inclusion_proof)(records, position)
     outer = component_path(spec, commitments, component)
     return ComponentProof(component, position, len(records), inner, outer)
 
 
 def root_from_component_proof(spec: BundleSpec, record: bytes, proof: ComponentProof) -> bytes:
-    """The top root ``proof`` implies for ``record`` (compare it with a trusted one)."""
-    component_root = root_from_inclusion_proof(leaf_hash(record), proof.position, proof.size,
+    """The top root ``proof`` implies for ``record`` (compare it with a trusted one;
+    for a component of leaf hashes, ``record`` is the carried leaf hash)."""
+    leaf = record if spec.component(proof.component).hashed else leaf_hash(record)
+    component_root = root_from_inclusion_proof(leaf, proof.position, proof.size,
                                                proof.inner)
     return root_from_component_path(spec, proof.component, component_root, proof.size,
                                     proof.outer)

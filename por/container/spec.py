@@ -4,11 +4,13 @@ component leaves and top root derive (SPEC §5.3-§5.5, §15.2.5, §16.5).
 A committed bundle family (PoR bundles, judgement bundles, court bundles, and
 whatever comes next) declares its components once, as a :class:`BundleSpec`:
 each :class:`Component` is one record (``<name>_hash``, size 1) or a list of
-records (``<name>_root`` and ``<name>_count``), held in a bundle field; the
-top root (``por_root``, ``judgement_root``, ``court_root``) is the RFC 9162
-root over the fixed-width component leaves ``root || uint64_be(size)`` in the
-declared order (docs/adr/0003).  Everything here is plain Python over bytes:
-the fast verification path imports it without pydantic.
+records (``<name>_root`` and ``<name>_count``), or a list of leaf hashes
+(``<name>_root`` and ``<name>_count`` over hashes the bundle carries as given:
+PoR's ``forms``, SPEC §5.4), held in a bundle field; the top root
+(``por_root``, ``judgement_root``, ``court_root``) is the RFC 9162 root over the
+fixed-width component leaves ``root || uint64_be(size)`` in the declared order
+(docs/adr/0003).  Everything here is plain Python over bytes: the fast
+verification path imports it without pydantic.
 
 Leaves out: the wire models (pydantic ``*Commitments`` and bundle records stay
 in their families' packages and are bound to a spec in
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from por.merkle import leaf_hash, root_hash
+from por.merkle import leaf_hash, root_from_leaf_hashes, root_hash
 
 #: What a component is committed from: one record's canonical bytes, or a list of them.
 RecordBytes = bytes | Sequence[bytes]
@@ -38,11 +40,13 @@ def component_leaf(root: bytes, size: int) -> bytes:
 class Component:
     """One committed component: its name, whether it is one record or a list, and
     the bundle field holding it (``field`` defaults to ``name``; PoR's
-    ``reasoning`` component lives in the field ``steps``)."""
+    ``reasoning`` component lives in the field ``steps``).  ``hashed``: the list
+    holds 32-byte leaf hashes, the tree's leaves as given (no second ``LH``)."""
 
     name: str
     single: bool
     field: str = ""
+    hashed: bool = False
 
     def __post_init__(self) -> None:
         if not self.field:
@@ -67,6 +71,12 @@ def one(name: str, *, field: str = "") -> Component:
 def many(name: str, *, field: str = "") -> Component:
     """A list component (``<name>_root`` and ``<name>_count``)."""
     return Component(name, False, field)
+
+
+def hashes(name: str, *, field: str = "") -> Component:
+    """A list component of leaf hashes (``<name>_root`` = MTH over the carried
+    32-byte hashes taken as the tree's leaf hashes, and ``<name>_count``)."""
+    return Component(name, False, field, hashed=True)
 
 
 @dataclass(frozen=True)
@@ -141,7 +151,8 @@ class BundleSpec:
             else:
                 if isinstance(held, bytes):
                     raise TypeError(f"{self.schema}: {c.field} is a list of records")
-                root, size = root_hash(held), len(held)
+                root = root_from_leaf_hashes(held) if c.hashed else root_hash(held)
+                size = len(held)
                 values[f"{c.name}_count"] = size
             values[c.root_field] = root
             leaves.append(component_leaf(root, size))
@@ -158,6 +169,7 @@ __all__ = [
     "Component",
     "RecordBytes",
     "component_leaf",
+    "hashes",
     "many",
     "one",
 ]

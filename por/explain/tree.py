@@ -1,7 +1,8 @@
 """``por explain --tree``: the bundle as a tree, for people who would rather look.
 
-``por_root`` -> the six component leaves (name, root, size; SPEC §5.4) ->
-their record leaves (index, id, leaf hash).  Hashes are shown short (the
+``por_root`` -> the seven component leaves (name, root, size; SPEC §5.4) ->
+their record leaves (index, id, leaf hash; for ``forms`` the carried ``LH(F)``
+itself, its id the record the form is of).  Hashes are shown short (the
 first 12 hex digits) in text and in full in the ``por/tree/1`` JSON document.
 A component with more than ``limit`` leaves shows the first ``limit`` and a
 count of the rest.  Ids are read with the strict decoder; a leaf that is not a
@@ -36,18 +37,33 @@ def bundle_tree(data: bytes, *, max_size: int | None = None,
     records: dict[str, list[bytes]] = {
         "manifest": [bundle.manifest], "prompt_spec": [bundle.prompt_spec],
         "evidence": list(bundle.evidence), "trace_header": [bundle.trace_header],
-        "reasoning": list(bundle.steps), "verdict": [bundle.verdict]}
+        "reasoning": list(bundle.steps), "verdict": [bundle.verdict],
+        "forms": list(bundle.forms)}
+    r = len(bundle.forms) - len(bundle.steps) - 2
     components = []
     for position, name in enumerate(COMPONENTS):
         root, size = commitments.component(name)
         leaves = records[name]
-        shown = [{"index": i, "id": _record_id(name, leaf), "leaf_hash": leaf_hash(leaf).hex(),
+        shown = [{"index": i, "id": _form_id(i, r, len(bundle.forms)) if name == "forms"
+                  else _record_id(name, leaf),
+                  "leaf_hash": (leaf if name == "forms" else leaf_hash(leaf)).hex(),
                   "size": len(leaf)} for i, leaf in enumerate(leaves[:limit])]
         components.append({"position": position, "name": name, "root": root.hex(),
                            "size": size, "leaves": shown,
                            "more": max(0, len(leaves) - limit)})
     return {"schema": TREE_SCHEMA, "por_root": commitments.por_root.hex(),
             "components": components, "signatures": len(bundle.signatures)}
+
+
+def _form_id(index: int, r: int, size: int) -> str:
+    """Which record the carried form hash ``index`` is of (SPEC §5.4)."""
+    if index == 0:
+        return "COMMON (prompt_spec)"
+    if index <= r:
+        return f"REQUIREMENT {index - 1} (prompt_spec)"
+    if index == size - 1:
+        return "VERDICT (verdict)"
+    return f"step form (reasoning {index - 1 - r})"
 
 
 def _record_id(component: str, leaf: bytes) -> str:

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping
+from functools import lru_cache
 from typing import Any, NoReturn, TypeVar
 
 from por.encoding import encode
+from por.encoding.encoder import Fragments
 from por.errors import PorError
 from por.numbers import is_canonical_decimal
 
@@ -47,6 +49,8 @@ _W_LIMIT = 1 << 64
 #: §4's ranges: ``time`` and ``count`` 0..2^63-1, ``bps`` 0..10000.
 TIME_MAX = (1 << 63) - 1
 BPS_MAX = 10_000
+#: The words of the small integers (counts, codes, flags): made once.
+_WORDS = tuple(n.to_bytes(32, "big") for n in range(1024))
 
 
 def none(message: str) -> NoReturn:
@@ -56,6 +60,8 @@ def none(message: str) -> NoReturn:
 
 def W(n: object) -> bytes:
     """An integer 0 <= n < 2^64, one big-endian word (a boolean is not an integer)."""
+    if type(n) is int and 0 <= n < 1024:  # the common case, the same word
+        return _WORDS[n]
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n < _W_LIMIT:
         none(f"not an integer 0..2^64-1: {n!r}"[:200])
     return n.to_bytes(32, "big")
@@ -81,9 +87,14 @@ def _text(t: object) -> str:
     return t
 
 
+@lru_cache(maxsize=256)  # keys, kinds, source and requirement ids repeat
+def _sha256_text(t: str) -> bytes:
+    return hashlib.sha256(t.encode()).digest()
+
+
 def H(t: object) -> bytes:
     """A text compared for equality: SHA-256 of its UTF-8 bytes."""
-    return hashlib.sha256(_text(t).encode()).digest()
+    return _sha256_text(t if type(t) is str else str.__str__(_text(t)))
 
 
 def _pad(data: bytes) -> bytes:
@@ -130,7 +141,8 @@ def B32(b: object) -> bytes:
 
 def L(enc: Callable[[Any], bytes], xs: object) -> bytes:
     """A list: its count, then each element's form."""
-    return W(len(array(xs))) + b"".join(enc(x) for x in array(xs))
+    items = array(xs)
+    return W(len(items)) + b"".join(map(enc, items))
 
 
 def P(enc: Callable[[Any], bytes], m: Mapping[str, Any], key: str) -> bytes:
@@ -165,7 +177,11 @@ def R(m: Mapping[str, Any], names: Iterable[str]) -> bytes:
 
 
 def array(x: object) -> list[Any]:
-    """``x`` as a list, or no form."""
+    """``x`` as a list, or no form.  An array the auditor writes item by item
+    (:class:`~por.encoding.encoder.Fragments`, the fast path's replayed steps) is
+    the list of its items: the values its bytes encode."""
+    if type(x) is not list and isinstance(x, Fragments):
+        return list(x)
     if not isinstance(x, list):
         none(f"not an array: {type(x).__name__}")
     return x

@@ -1,4 +1,4 @@
-"""Lean ``por.Bundle/1`` top-level map and its commitments (mirrors ``por.bundle.layout``).
+"""Lean ``por.Bundle/2`` top-level map and its commitments (mirrors ``por.bundle.layout``).
 
 :class:`Bundle` and :class:`Commitments` are generated from the pydantic models
 into :mod:`por.lean.records_gen.bundle` (``python -m por.lean.generate``); the leaf
@@ -26,7 +26,7 @@ DEFAULT_BUNDLE_MAX_SIZE = 256 * 1024 * 1024
 
 
 def component_leaves(c: object) -> list[bytes]:
-    """The six component leaves of commitments ``c`` (lean or pydantic), in
+    """The seven component leaves of commitments ``c`` (lean or pydantic), in
     :data:`COMPONENTS` order (derived from :data:`~por.container.POR_BUNDLE`)."""
     return POR_BUNDLE.leaves(c)
 

@@ -94,7 +94,7 @@ BUNDLE: tuple[Lean, ...] = (
     # SPEC §5.1: the bundle's top-level map; leaf arrays stay spans of its bytes.
     Lean(layout.Commitments),
     Lean(layout.Bundle, fields={"evidence": "leaves", "steps": "leaves",
-                                "signatures": "leaves"}),
+                                "forms": "hash_leaves", "signatures": "leaves"}),
 )
 DOMAINS: tuple[tuple[str, tuple[Lean, ...]], ...] = (
     ("prompt", PROMPT), ("evidence", EVIDENCE), ("bundle", BUNDLE))
@@ -210,6 +210,11 @@ class _Writer:
             self.uses_spans = True
             hi = "" if node.hi is None else number(node.hi)
             return f"{self.hook('leaves')}({hi})", column.attr
+        if kind == "hash_leaves" and isinstance(node, ListOf) and isinstance(node.item, Scalar) \
+                and node.item.kind == "blob" and node.item.lo == node.item.hi == 32 \
+                and not node.lo and node.hi is None:
+            self.uses_spans = True
+            return f"{self.hook('hash_leaves')}()", column.attr
         if kind == "spanned" and isinstance(node, Scalar) and node.kind == "blob" \
                 and node.hi is not None:
             return f"{self.hook('spanned_blob')}({args(node.lo or 0, node.hi)})", \
@@ -219,7 +224,7 @@ class _Writer:
     def annotation(self, column: Column) -> str:
         kind = (column.flavour or "").split(":")[0]
         text = "bytes | int" if kind == "spanned" else \
-            "Spans" if kind == "leaves" else python_type(column.node)
+            "Spans" if kind in ("leaves", "hash_leaves") else python_type(column.node)
         return f"{text} | None" if column.optional else text
 
     def record(self, spec: Lean) -> list[str]:

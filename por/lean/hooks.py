@@ -170,10 +170,24 @@ def leaves(max_length: int | None = None) -> Check:
     return check
 
 
+def hash_leaves() -> Check:
+    """An array of 32-byte byte strings (carried leaf hashes, PoR's ``forms``), read
+    as their spans like :func:`leaves`."""
+    def check(value: object) -> Spans:
+        if type(value) is not Spans or not value.bytes_only:
+            raise Reject("hash leaves")
+        starts, stops = value.bounds()
+        if any(stop - start != 32 for start, stop in zip(starts, stops, strict=True)):
+            raise Reject("hash leaves")
+        return value
+    return check
+
+
 __all__ = [
     "SpannedContent",
     "conflict_non_negative",
     "field_has_locator",
+    "hash_leaves",
     "leaves",
     "market_sources_sorted",
     "prediction_threshold",

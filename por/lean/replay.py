@@ -15,6 +15,7 @@ functions make, so streaming can cost only memory, never a different answer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from por.lean.base import Leaves, Reject
@@ -22,12 +23,15 @@ from por.lean.writer_hooks import ok_from
 
 
 def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
-           verdict: bytes, reasoning_root: bytes, handoff: dict[str, Any]) -> None:
+           verdict: bytes, reasoning_root: bytes, handoff: dict[str, Any],
+           matched: Callable[[int, Any], None] | None = None) -> None:
     """Raise :class:`Reject` unless audit and judge reproduce the committed bytes.
 
     The first replayed step that differs is left in ``handoff["step_mismatch"]``
     as ``(index, step)``: the full verifier reports it without auditing again
-    (a forged trace costs one audit up to its first wrong step, SPEC §17.3)."""
+    (a forged trace costs one audit up to its first wrong step, SPEC §17.3).
+    ``matched(index, step)``, if given, sees every step equal to its leaf while it is
+    in hand (the fast path's forms check, SPEC §6.2 step 5)."""
     from por.auditor.agent import audit_core, requirement_ids, trace_length  # noqa: PLC0415
     from por.auditor.trace_policy import PolicyState, lean_policy_for  # noqa: PLC0415
     from por.judge import judge_core  # noqa: PLC0415
@@ -46,6 +50,8 @@ def replay(spec: Any, evidence: Any, steps: Leaves, *, header: bytes,
         if not step.matches(*steps.place(index)):
             handoff["step_mismatch"] = (index, step)
             raise Reject("step")
+        if matched is not None:
+            matched(index, step)
         trace_policy.feed(index, step)
 
     # ``reasoning_root``: the caller checked it against ``steps``, and compare()

@@ -183,7 +183,7 @@ class Column:
     flavour: str | None
 
 
-_FLAVOURS = ("shared", "interned", "leaves", "spanned")
+_FLAVOURS = ("shared", "interned", "leaves", "hash_leaves", "spanned")
 
 
 def columns(spec: Lean) -> list[Column]:

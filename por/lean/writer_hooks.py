@@ -67,6 +67,11 @@ class StepRecord(Written):
     def _cbor_value(self) -> dict[str, Any]:  # generated: the keys in canonical order
         raise NotImplementedError
 
+    def record_value(self) -> dict[str, Any]:
+        """The record's value as its bytes encode it (arrays built from
+        :class:`~por.encoding.encoder.Fragments` stay such: not plain lists)."""
+        return self._cbor_value()
+
     def to_cbor(self) -> bytes:
         """Canonical ``por-cbor/1`` bytes, equal to the pydantic record's (computed once)."""
         data = self._cbor

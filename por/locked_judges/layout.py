@@ -1,4 +1,4 @@
-"""Judgement bundle commitments (SPEC §15.2.5), built like ``por.Bundle/1``'s.
+"""Judgement bundle commitments (SPEC §15.2.5), built like ``por.Bundle/2``'s.
 
 ``judgement_root`` is the RFC 9162 root over five fixed-width component leaves
 ``root || uint64_be(size)`` in :data:`JUDGEMENT_COMPONENTS` order, so one vote is

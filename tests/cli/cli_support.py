@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from por.bundle import Bundle, Manifest, compute_commitments, current_manifest
+from por.bundle import Bundle, Manifest, compute_commitments, current_manifest, honest_forms
 from por.merkle import leaf_hash, root_hash
 from por.scenarios import load_scenario
 from por.schemas import (
@@ -53,10 +53,12 @@ def assemble(spec: PromptSpec, evidence: EvidenceBundle, *,
 
 def _encode(manifest: bytes, spec: bytes, evidence: list[bytes], *, header: bytes,
             steps: list[bytes], verdict: bytes, signatures: list[bytes] | None = None) -> bytes:
+    forms = honest_forms(spec, steps, verdict, strict=False)
     commitments = compute_commitments(manifest=manifest, prompt_spec=spec, evidence=evidence,
-                                      trace_header=header, steps=steps, verdict=verdict)
+                                      trace_header=header, steps=steps, verdict=verdict,
+                                      forms=forms)
     return Bundle(manifest=manifest, prompt_spec=spec, evidence=evidence, trace_header=header,
-                  steps=steps, verdict=verdict, commitments=commitments,
+                  steps=steps, verdict=verdict, forms=forms, commitments=commitments,
                   signatures=signatures or []).to_cbor()
 
 

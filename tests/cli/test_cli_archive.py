@@ -14,10 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bundle_edits import recommit
 from cli_support import GARBAGE, built_bytes, hand_bytes, tampered
 
+from por.bundle import Bundle
 from por.cli import main
 from por.encoding import encode
+from por.schemas import ReasoningStep
 from verifier.archive import SUMMARY_SCHEMA, summary_digest
 
 
@@ -84,8 +87,12 @@ def test_text_lines_keep_input_order_with_jobs(
 def test_challenges_are_written_from_pool_results(
         write: Callable[[str, bytes], str], tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    # Consistent commitments around a fake trace: replay fails, a proof is won.
-    bad = write("bad.cbor", hand_bytes())
+    # Consistent commitments (forms included) around a forged step: replay fails, a
+    # proof is won.  (The hand-made trace's step has no chain form: form.none, no proof.)
+    honest = Bundle.from_cbor(built_bytes())
+    forged = ReasoningStep.from_cbor(honest.steps[-1]).model_copy(
+        update={"description": "forged"}).to_cbor()
+    bad = write("bad.cbor", recommit(honest, steps=[*honest.steps[:-1], forged]).to_cbor())
     serial_dir, pool_dir = tmp_path / "serial", tmp_path / "pool"
     assert main(["verify", "-q", "--challenges", str(serial_dir), bad]) == 1
     assert main(["verify", "-q", "--jobs", "2", "--challenges", str(pool_dir), bad, bad]) == 1

@@ -1,7 +1,7 @@
 """Issue 26 item 3: ``por attestation --calldata`` covers every contract call.
 
 Before: ``por attestation --calldata ruling.sig.cbor`` failed
-``schema.unknown_schema: expected por.Bundle/1`` and no command wrote the
+``schema.unknown_schema: expected por.Bundle/2`` and no command wrote the
 ``submitRuling`` calldata (it was assembled by hand for ``cast``).  Now a signed
 ruling gives ``submitRuling`` (with ``--challenger``) and a DisputeCase
 ``openChallenge``, the same document and text as ``por chain ruling`` / ``por

@@ -118,7 +118,7 @@ def test_tree_view(capsys: pytest.CaptureFixture[str], market: Path) -> None:
     code, out, _ = run(capsys, "explain", "--tree", "--limit", "2", str(bundle))
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith("por_root ")
-    assert sum("] " in line for line in lines) == 6
+    assert sum("] " in line for line in lines) == 7
     assert any("... 4 more" in line for line in lines)
     code, out, _ = run(capsys, "explain", "--tree", "--json", str(bundle))
     doc = json.loads(out)

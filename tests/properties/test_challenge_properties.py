@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle, compute_commitments, with_forms
 from por.challenge import (
     InclusionProof,
     build_bundle_proof,
@@ -36,6 +36,7 @@ def bundles(draw: st.DrawFn) -> Bundle:
     records: dict[str, Any] = {
         "manifest": draw(leaf), "prompt_spec": draw(leaf), "evidence": evidence,
         "trace_header": draw(leaf), "steps": steps, "verdict": draw(leaf)}
+    records = with_forms(records)
     return Bundle(**records, commitments=compute_commitments(**records), signatures=[])
 
 
@@ -111,4 +112,4 @@ def test_bundle_proof_verifies(bundle: Bundle) -> None:
     assert report.status == "valid"
     assert report.bundle is not None
     sizes = [int.from_bytes(leaf[32:], "big") for leaf in proof.component_leaves]
-    assert sizes == [1, 1, len(bundle.evidence), 1, len(bundle.steps), 1]
+    assert sizes == [1, 1, len(bundle.evidence), 1, len(bundle.steps), 1, len(bundle.forms)]

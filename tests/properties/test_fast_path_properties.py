@@ -18,6 +18,7 @@ from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
 from por.auditor.agent import audit_core
+from por.bundle.layout import honest_forms
 from por.encoding import decode, encode
 from por.errors import PorError
 from por.judge import judge_core
@@ -25,7 +26,7 @@ from por.lean.base import Reject
 from por.lean.bundle import por_root_of
 from por.lean.evidence import Evidence, EvidenceItem
 from por.lean.prompt import PromptSpec
-from por.merkle import leaf_hash, root_hash
+from por.merkle import leaf_hash, root_from_leaf_hashes, root_hash
 from por.protocol.manifest import manifest_bytes
 from por.scenarios import list_scenarios
 
@@ -56,10 +57,14 @@ def lean_built(spec: bytes, evidence: list[bytes]) -> bytes:
               "evidence_root": root_hash(evidence), "evidence_count": len(evidence),
               "trace_header_hash": leaf_hash(header), "reasoning_root": root_hash(steps),
               "reasoning_count": len(steps), "verdict_hash": leaf_hash(verdict)}
+    forms = honest_forms(spec, steps, verdict)
+    fields["forms_root"] = root_from_leaf_hashes(forms)
+    fields["forms_count"] = len(forms)
     fields["por_root"] = por_root_of(_Fields(fields))
-    return encode({"schema": "por.Bundle/1", "manifest": manifest_bytes(), "prompt_spec": spec,
+    return encode({"schema": "por.Bundle/2", "manifest": manifest_bytes(), "prompt_spec": spec,
                    "evidence": evidence, "trace_header": header, "steps": steps,
-                   "verdict": verdict, "commitments": fields, "signatures": []})
+                   "verdict": verdict, "forms": forms, "commitments": fields,
+                   "signatures": []})
 
 
 def _paths(value: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

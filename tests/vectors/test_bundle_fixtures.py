@@ -96,6 +96,7 @@ def test_invalid_bundle_fails_with_its_check_id(path: Path) -> None:
     failure = report.first_failure
     assert failure is not None
     assert failure.check_id == path.parent.name
-    expected_status = "error" if failure.check_id.startswith("manifest.unsupported") else "rejected"
+    expected_status = "error" if failure.check_id.startswith(
+        ("manifest.unsupported", "schema.unsupported_bundle")) else "rejected"
     assert report.status == expected_status
     assert report.exit_code == (2 if expected_status == "error" else 1)

@@ -22,11 +22,22 @@ def _mth(leaves: list[bytes]) -> bytes:
     return hashlib.sha256(b"\x01" + _mth(leaves[:k]) + _mth(leaves[k:])).digest()
 
 
+def _mth_of_hashes(hashes: list[bytes]) -> bytes:
+    """MTH over leaves given by their leaf hashes (the ``forms`` component, §5.4)."""
+    if len(hashes) == 1:
+        return hashes[0]
+    k = 1
+    while k * 2 < len(hashes):
+        k *= 2
+    return hashlib.sha256(b"\x01" + _mth_of_hashes(hashes[:k])
+                          + _mth_of_hashes(hashes[k:])).digest()
+
+
 def test_spec_por_root_example_matches_the_fixture() -> None:
     spec = (ROOT / "SPEC.md").read_text(encoding="utf-8")
     rows = re.findall(r"^C(\d) (\w+)\s+([0-9a-f]{64}) ([0-9a-f]{16})$", spec, re.M)
-    assert [int(r[0]) for r in rows] == list(range(6))
-    stated_root = re.search(r"^por_root = MTH\(C0\.\.C5\) = ([0-9a-f]{64})$", spec, re.M)
+    assert [int(r[0]) for r in rows] == list(range(7))
+    stated_root = re.search(r"^por_root = MTH\(C0\.\.C6\) = ([0-9a-f]{64})$", spec, re.M)
     assert stated_root is not None
     bundle = decode((ROOT / "fixtures/bundles/valid/01-boolean-observed.cbor").read_bytes())
     lh = lambda data: hashlib.sha256(b"\x00" + data).digest()  # noqa: E731
@@ -37,6 +48,7 @@ def test_spec_por_root_example_matches_the_fixture() -> None:
         (lh(bundle["trace_header"]), 1),
         (_mth(bundle["steps"]), len(bundle["steps"])),
         (lh(bundle["verdict"]), 1),
+        (_mth_of_hashes(bundle["forms"]), len(bundle["forms"])),
     ]
     for (_, _, root_hex, size_hex), (root, size) in zip(rows, computed, strict=True):
         assert root_hex == root.hex()

@@ -32,9 +32,11 @@ function split(n) {
 // A Merkle tree over leaf *data* (SPEC §3.6). Subtree hashes are memoised by
 // range, so MTH and every PATH together cost O(n log n).
 export class Tree {
-  constructor(leaves) {
+  // `hashed`: the leaves are given by their leaf hashes (SPEC §5.3, PoR's `forms`:
+  // "MTH over the carried hashes taken as the tree's leaf hashes, no second LH").
+  constructor(leaves, { hashed = false } = {}) {
     this.leaves = leaves;
-    this.leafHashes = leaves.map(leafHash);
+    this.leafHashes = hashed ? leaves : leaves.map(leafHash);
     this.memo = new Map();
   }
 
@@ -101,8 +103,11 @@ export function rootFromPath(index, size, leafH, proof) {
 // SPEC §5.5's table. `field` is the bundle key; `name` prefixes the commitment
 // (`<name>_hash` for one record, `<name>_root`/`<name>_count` for a list).
 // `record` is the schema every record of the component must name.
+// `hashes`: a list of 32-byte leaf hashes (SPEC §5.5), no records to decode.
+// SPEC §5.1: a `por.Bundle/1` is unsupported (`schema.unsupported_bundle`).
+export const UNSUPPORTED = { 'por.Bundle/1': 'schema.unsupported_bundle' };
 export const FAMILIES = {
-  'por.Bundle/1': {
+  'por.Bundle/2': {
     top: 'por_root',
     failure: (field) => `commit.${field}`,
     extraKeys: ['signatures'],
@@ -117,7 +122,16 @@ export const FAMILIES = {
       { name: 'trace_header', field: 'trace_header', list: false, record: 'por.TraceHeader/1' },
       { name: 'reasoning', field: 'steps', list: true, record: 'por.ReasoningStep/1' },
       { name: 'verdict', field: 'verdict', list: false, record: 'por.DeterministicVerdict/1' },
+      { name: 'forms', field: 'forms', list: true, hashes: true },
     ],
+    // SPEC §5.1, §6.2 step 2, §18.4: `forms` holds r + s + 2 hashes (r requirements
+    // of the PromptSpec, s steps), checked after the records of the first pass.
+    countCheck: (value, records) => {
+      const r = records.get('prompt_spec')?.get('data_requirements');
+      if (!Array.isArray(r)) return null;
+      const want = r.length + value.get('steps').length + 2;
+      return value.get('forms').length === want ? null : 'schema.forms_count';
+    },
   },
   'por.JudgementBundle/1': {
     top: 'judgement_root',
@@ -181,6 +195,9 @@ const U64_MAX = (1n << 64n) - 1n;
 function bundleShape(value) {
   if (!(value instanceof Map)) throw new OpenError('schema.type', 'bundle', 'not a map');
   const schema = value.get('schema');
+  if (typeof schema === 'string' && schema in UNSUPPORTED) {
+    throw new OpenError(UNSUPPORTED[schema], 'bundle', `schema ${schema} is no longer verified`);
+  }
   if (typeof schema !== 'string' || !(schema in FAMILIES)) {
     throw new OpenError('schema.unknown_schema', 'bundle', `schema ${JSON.stringify(schema)}`);
   }
@@ -196,6 +213,9 @@ function bundleShape(value) {
     const v = value.get(c.field);
     if (c.list ? !(Array.isArray(v) && v.every(isBytes)) : !isBytes(v)) {
       throw new OpenError('schema.type', c.field, c.list ? 'not a list of byte strings' : 'not a byte string');
+    }
+    if (c.hashes && !v.every((h) => h.length === 32)) {
+      throw new OpenError('schema.value', c.field, 'an item is not a 32-byte hash');
     }
   }
   for (const k of family.extraKeys) {
@@ -225,7 +245,7 @@ function bundleShape(value) {
 // Step (2): every record decodes strictly and names its schema. (Field-level
 // validation of each record type is outside this cross-check.) Components are
 // opened in `names` order (default: committed order, a guess: SPEC_GAPS.md).
-function openRecords(value, family, names) {
+function openRecords(value, family, names, decoded = new Map()) {
   let records = 0;
   for (const name of names) {
     const c = family.components.find((x) => x.name === name);
@@ -244,6 +264,7 @@ function openRecords(value, family, names) {
       if (rec.get('schema') !== c.record) {
         throw new OpenError('schema.unknown_schema', where, `expected ${c.record}, got ${rec.get('schema')}`);
       }
+      if (!c.list) decoded.set(c.name, rec);
       records += 1;
     });
   }
@@ -251,7 +272,7 @@ function openRecords(value, family, names) {
 }
 
 function openingOrder(family) {
-  const all = family.components.map((c) => c.name);
+  const all = family.components.filter((c) => !c.hashes).map((c) => c.name);
   const deferred = family.deferred ?? [];
   const first = family.openOrder ?? all.filter((n) => !deferred.includes(n));
   return { first, deferred };
@@ -259,7 +280,8 @@ function openingOrder(family) {
 
 // Step (3): recompute. Returns the component trees and recomputed values.
 export function recompute(value, family) {
-  const trees = family.components.map((c) => new Tree(c.list ? value.get(c.field) : [value.get(c.field)]));
+  const trees = family.components.map((c) => new Tree(c.list ? value.get(c.field) : [value.get(c.field)],
+    { hashed: Boolean(c.hashes) }));
   const computed = new Map();
   const leaves = [];
   family.components.forEach((c, i) => {
@@ -330,7 +352,10 @@ export function check(bytes, { maxSize = 256 * 1024 * 1024 } = {}) {
   try {
     opened = bundleShape(value);
     order = openingOrder(opened.family);
-    out.records = openRecords(value, opened.family, order.first);
+    const decoded = new Map();
+    out.records = openRecords(value, opened.family, order.first, decoded);
+    const counted = opened.family.countCheck?.(value, decoded);
+    if (counted) throw new OpenError(counted, 'forms', 'wrong number of form hashes');
   } catch (e) {
     if (!(e instanceof OpenError)) throw e;
     out.check_id = e.checkId;

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from por.encoding.spans import Spans
 from por.lean.base import Struct, any_blob, count, hash32, nested, schema_tag
-from por.lean.hooks import leaves
+from por.lean.hooks import hash_leaves, leaves
 
 
 class Commitments(Struct):
@@ -23,6 +23,8 @@ class Commitments(Struct):
     __slots__ = (
         "evidence_count",
         "evidence_root",
+        "forms_count",
+        "forms_root",
         "manifest_hash",
         "por_root",
         "prompt_spec_hash",
@@ -39,6 +41,8 @@ class Commitments(Struct):
     reasoning_root: bytes
     reasoning_count: int
     verdict_hash: bytes
+    forms_root: bytes
+    forms_count: int
     por_root: bytes
     FIELDS = (
         ("manifest_hash", "manifest_hash", hash32, False),
@@ -49,6 +53,8 @@ class Commitments(Struct):
         ("reasoning_root", "reasoning_root", hash32, False),
         ("reasoning_count", "reasoning_count", count, False),
         ("verdict_hash", "verdict_hash", hash32, False),
+        ("forms_root", "forms_root", hash32, False),
+        ("forms_count", "forms_count", count, False),
         ("por_root", "por_root", hash32, False),
     )
 
@@ -59,6 +65,7 @@ class Bundle(Struct):
     __slots__ = (
         "commitments",
         "evidence",
+        "forms",
         "manifest",
         "prompt_spec",
         "record_schema",
@@ -74,16 +81,18 @@ class Bundle(Struct):
     trace_header: bytes
     steps: Spans
     verdict: bytes
+    forms: Spans
     commitments: Commitments
     signatures: Spans
     FIELDS = (
-        schema_tag("por.Bundle/1"),
+        schema_tag("por.Bundle/2"),
         ("manifest", "manifest", any_blob, False),
         ("prompt_spec", "prompt_spec", any_blob, False),
         ("evidence", "evidence", leaves(200_000), False),
         ("trace_header", "trace_header", any_blob, False),
         ("steps", "steps", leaves(), False),
         ("verdict", "verdict", any_blob, False),
+        ("forms", "forms", hash_leaves(), False),
         ("commitments", "commitments", nested(Commitments), False),
         ("signatures", "signatures", leaves(), False),
     )

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle, compute_commitments, honest_forms
 from por.bundle.manifest import current_manifest
 from por.errors import AuditError
 from por.merkle import leaf_hash, root_hash
@@ -135,10 +135,11 @@ def assemble(spec_bytes: bytes, evidence: list[bytes], steps: list[bytes],
         reasoning_root=root_hash(steps), reasoning_count=len(steps),
         resolution_time=WINDOW[1]).to_cbor()
     manifest = current_manifest().to_cbor()
+    forms = honest_forms(spec_bytes, steps, verdict_bytes, strict=False)
     commitments = compute_commitments(manifest=manifest, prompt_spec=spec_bytes,
                                       evidence=evidence, trace_header=header_bytes,
-                                      steps=steps, verdict=verdict_bytes)
-    return Bundle(manifest=manifest, prompt_spec=spec_bytes, evidence=evidence,
+                                      steps=steps, verdict=verdict_bytes, forms=forms)
+    return Bundle(manifest=manifest, prompt_spec=spec_bytes, evidence=evidence, forms=forms,
                   trace_header=header_bytes, steps=steps, verdict=verdict_bytes,
                   commitments=commitments, signatures=[])
 

@@ -50,7 +50,7 @@ def test_valid_bundle_proof_is_consistent() -> None:
     components = check.to_json_obj()["components"]
     assert [(c["name"], c["size"]) for c in components] == [
         ("manifest", 1), ("prompt_spec", 1), ("evidence", 3), ("trace_header", 1),
-        ("reasoning", 4), ("verdict", 1)]
+        ("reasoning", 4), ("verdict", 1), ("forms", len(BUNDLE.forms))]
     assert components[2]["root"] == BUNDLE.commitments.evidence_root.hex()
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from por.bundle import build
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle, compute_commitments, with_forms
 from por.challenge import (
     build_inclusion_proof,
     build_one_step_proof,
@@ -36,6 +36,7 @@ def _with_step(bundle: Bundle, index: int, step: ReasoningStep) -> Bundle:
         "evidence": list(bundle.evidence), "trace_header": bundle.trace_header,
         "steps": [*bundle.steps[:index], step.to_cbor(), *bundle.steps[index + 1:]],
         "verdict": bundle.verdict}
+    records = with_forms(records)
     return Bundle(**records, commitments=compute_commitments(**records), signatures=[])
 
 

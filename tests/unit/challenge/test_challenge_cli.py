@@ -60,7 +60,7 @@ def test_challenge_then_check(bundle_file: Path, tmp_path: Path,
     assert "; challenge lost (inclusion.valid_record): " in text
     assert run(["check-proof", "-v", str(proof)]) == 1
     verbose = capsys.readouterr().out
-    assert "level leaf: index 1 of 3" in verbose and "level component: index 2 of 6" in verbose
+    assert "level leaf: index 1 of 3" in verbose and "level component: index 2 of 7" in verbose
     assert verbose.count("  ok\n") == 2 and "MISMATCH" not in verbose
 
 

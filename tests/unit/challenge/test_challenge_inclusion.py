@@ -89,7 +89,7 @@ def test_levels_are_the_verifiers_own_computation() -> None:
     # RFC 9162 §2.1.3.2 by hand: leaf 4 of 5 is the right child of the root.
     assert leaf.hashes[1] == node_hash(proof.leaf_path[0], leaf.hashes[0])
     assert component.leaf == bundle.commitments.evidence_root + (5).to_bytes(8, "big")
-    assert (component.index, component.size) == (COMPONENT_INDEX["evidence"], 6)
+    assert (component.index, component.size) == (COMPONENT_INDEX["evidence"], 7)
     assert component.calculated_root == bundle.commitments.por_root
 
 
@@ -245,13 +245,12 @@ def test_component_path_for_the_wrong_component() -> None:
 
 def test_kind_relabelled_uses_another_component_position() -> None:
     proof = build_inclusion_proof(BUNDLES[5], "evidence_leaf", 2)
-    # Components 1 (prompt_spec) and 2 (evidence) both have 3-hash paths in the
-    # six-leaf tree: only the hashing order tells them apart.
+    # Components 0-5 all have 3-hash paths in the seven-leaf tree (SPEC §5.4):
+    # only the hashing order tells them apart.
     relabelled = _reseal(proof, kind="prompt_spec", component="prompt_spec")
     assert _fails(relabelled) == "proof.component_path"
-    # Component 4 (reasoning) has a 2-hash path.
     relabelled = _reseal(proof, kind="reasoning_leaf", component="reasoning")
-    assert _fails(relabelled) == "merkle.proof_length"
+    assert _fails(relabelled) == "proof.component_path"
 
 
 def test_stale_challenge_id() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from por.bundle import build
-from por.bundle.layout import Bundle, compute_commitments
+from por.bundle.layout import Bundle, compute_commitments, with_forms
 from por.challenge import (
     OneStepProof,
     build_bundle_proof,
@@ -90,6 +90,7 @@ def forged_bundle(name: str = "08-quorum-agree") -> tuple[Bundle, bytes]:
         "evidence": list(original.evidence), "trace_header": trace.header().to_cbor(),
         "steps": [s.to_cbor() for s in steps], "verdict": verdict.to_cbor(),
     }
+    records = with_forms(records)
     bundle = Bundle(**records, commitments=compute_commitments(**records), signatures=[])
     return bundle, bundle.to_cbor()
 

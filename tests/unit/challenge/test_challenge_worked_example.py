@@ -38,16 +38,17 @@ def test_worked_example() -> None:
     c = [lh(x) for x in bundle.commitments.component_leaves()]
     component_leaf = evidence_root + (3).to_bytes(8, "big")
     assert lh(component_leaf) == c[2]
-    assert proof.component_path == [c[3], nh(c[0], c[1]), nh(c[4], c[5])]
+    assert proof.component_path == [c[3], nh(c[0], c[1]), nh(nh(c[4], c[5]), c[6])]
     a = nh(c[2], c[3])
     b = nh(nh(c[0], c[1]), a)
-    por_root = nh(b, nh(c[4], c[5]))
+    por_root = nh(b, nh(nh(c[4], c[5]), c[6]))
     assert por_root == proof.por_root == bundle.commitments.por_root
 
     text = DOC.read_text(encoding="utf-8")
     flat = "".join(text.split())
     values = [e1, e0, step1, e2, evidence_root, lh(component_leaf), c[3], a, nh(c[0], c[1]),
-              b, nh(c[4], c[5]), por_root, proof.challenge_id, hashlib.sha256(data).digest()]
+              b, nh(c[4], c[5]), nh(nh(c[4], c[5]), c[6]), por_root, proof.challenge_id,
+              hashlib.sha256(data).digest()]
     for value in values:
         assert value.hex() in text, value.hex()
     assert component_leaf.hex() in text

@@ -4,6 +4,7 @@ new), and one opening order (records decoded strictly, then commitments)."""
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 from pathlib import Path
@@ -12,11 +13,19 @@ import pytest
 
 from por.bundle.layout import POR, Bundle
 from por.challenge import build_inclusion_proof
-from por.container import COURT_BUNDLE, JUDGEMENT_BUNDLE, POR_BUNDLE, BundleSpec
+from por.container import (
+    COURT_BUNDLE,
+    JUDGEMENT_BUNDLE,
+    POR_BUNDLE,
+    BundleSpec,
+    component_proof,
+    hashes,
+    root_from_component_proof,
+)
 from por.container.models import Container
 from por.court.records import COURT, CourtBundle, CourtVote
 from por.court.verify import decode_court
-from por.errors import PorError
+from por.errors import MerkleError, PorError
 from por.lean.bundle import por_root_of
 from por.locked_judges.layout import JUDGEMENT
 from por.locked_judges.records import JudgementBundle
@@ -32,8 +41,10 @@ COURT_FIXTURE = ROOT / "fixtures" / "court" / "valid" / "ruling.cbor"
 
 def test_the_committed_orders_are_spec_5_4_15_2_5_and_16_5() -> None:
     assert POR_BUNDLE.names == ("manifest", "prompt_spec", "evidence", "trace_header",
-                                "reasoning", "verdict")
+                                "reasoning", "verdict", "forms")
     assert POR_BUNDLE.component("reasoning").field == "steps"
+    assert [c.name for c in POR_BUNDLE.components if c.hashed] == ["forms"]
+    assert not any(c.hashed for c in (*JUDGEMENT_BUNDLE.components, *COURT_BUNDLE.components))
     assert JUDGEMENT_BUNDLE.names == ("manifest", "subjects", "calls", "votes", "report")
     assert COURT_BUNDLE.names == ("case", "rule", "panel", "calls", "votes", "rulings")
     assert (POR_BUNDLE.root, JUDGEMENT_BUNDLE.root, COURT_BUNDLE.root) == (
@@ -45,6 +56,11 @@ def test_each_wire_model_is_its_declaration(container: Container) -> None:  # ty
     assert tuple(container.commitments_type.model_fields) == container.spec.commitment_fields
     fields = set(container.bundle_type.model_fields)
     assert {c.field for c in container.spec.components} | {"commitments"} <= fields
+
+
+class _Commit:
+    def __init__(self, values: dict[str, object]) -> None:
+        self.__dict__.update(values)
 
 
 def _families() -> list[tuple[Container, bytes]]:  # type: ignore[type-arg]
@@ -66,7 +82,25 @@ def test_every_record_of_every_component_proves_to_the_top_root(
         for position, record in enumerate(records):
             proof = container.component_proof(bundle, component.name, position)
             assert container.root_from_component_proof(record, proof) == top
-            assert container.root_from_component_proof(record[:-1], proof) != top
+            edited = bytes([record[0] ^ 1]) + record[1:] if component.hashed else record[:-1]
+            assert container.root_from_component_proof(edited, proof) != top
+
+
+def test_a_hash_list_component_takes_its_items_as_leaf_hashes() -> None:
+    """SPEC §5.3/§5.5: ``forms_root`` is MTH over the carried hashes as the tree's
+    leaf hashes (no second LH), its count the number of hashes; a one-hash list's root
+    is that hash; an item that is not 32 bytes is refused."""
+    spec = BundleSpec("x/1", "top", (hashes("h"),))
+    one_hash, two = bytes(range(32)), [bytes(range(32)), bytes(32)]
+    assert spec.commitments({"h": [one_hash]})["h_root"] == one_hash
+    got = spec.commitments({"h": two})
+    assert got["h_count"] == 2
+    assert got["h_root"] == hashlib.sha256(b"\x01" + two[0] + two[1]).digest()
+    assert got["h_root"] != spec.commitments({"h": []})["h_root"]
+    with pytest.raises(MerkleError):
+        spec.commitments({"h": [bytes(31)]})
+    proof = component_proof(spec, _Commit(got), two, "h", 1)
+    assert root_from_component_proof(spec, two[1], proof) == got["top"]
 
 
 def test_a_court_vote_proves_against_court_root_and_an_edited_one_does_not() -> None:

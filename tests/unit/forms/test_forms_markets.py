@@ -75,16 +75,24 @@ def test_forms_of_is_deterministic_across_runs() -> None:
         assert json.loads(run.stdout) == here
 
 
-def test_verify_does_not_import_forms(tmp_path: Path) -> None:
+def test_verify_imports_forms_but_not_pydantic(tmp_path: Path) -> None:
+    """``por verify`` checks the carried form hashes (SPEC §6.2 step 5) on the fast
+    path without pydantic (ADR 0007); ``por.forms`` itself loads without it."""
     from por.bundle.build import build_bundle
     from por.scenarios import load_scenario
 
     scenario = load_scenario(markets()[0].name)
     path = tmp_path / "bundle.por"
     path.write_bytes(build_bundle(scenario.prompt_spec, scenario.evidence))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.run([sys.executable, "-X", "importtime", "-m", "por", "verify", str(path)],
-                         check=False, capture_output=True, text=True,
-                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+                         check=False, capture_output=True, text=True, env=env)
     assert run.returncode == 0, run.stdout + run.stderr[-2000:]
-    assert "por.judge" in run.stderr  # importtime is on, verify ran
-    assert "por.forms" not in run.stderr
+    modules = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines()
+               if line.startswith("import time:")}
+    assert "por.judge" in modules and "por.forms.bundle" in modules
+    assert not {m for m in modules if m == "pydantic" or m.startswith("pydantic.")}
+    alone = subprocess.run([sys.executable, "-c", "import sys, por.forms, por.forms.bundle; "
+                            "print(any(m.startswith('pydantic') for m in sys.modules))"],
+                           check=True, capture_output=True, text=True, env=env)
+    assert alone.stdout.strip() == "False"

@@ -16,7 +16,7 @@ import pytest
 
 from por.auditor.claim_extraction import REGEX_WORK_PER_BYTE, REGEX_WORK_SLACK, extract_item
 from por.auditor.regex_syntax import measure
-from por.bundle import Bundle, compute_commitments
+from por.bundle import Bundle, compute_commitments, with_forms
 from por.challenge import build_one_step_proof, check_proof
 from por.encoding import decode, encode
 from por.errors import PorError
@@ -81,6 +81,7 @@ def rebuild(bundle: Bundle, *, fix_verdict: bool = False, **parts: Any) -> bytes
             update={"evidence_root": c.evidence_root, "evidence_count": c.evidence_count,
                     "reasoning_root": c.reasoning_root,
                     "reasoning_count": c.reasoning_count}).to_cbor()
+    records = with_forms({**records, "forms": parts.get("forms")})
     return bundle.model_copy(update={**records,
                                      "commitments": compute_commitments(**records)}).to_cbor()
 

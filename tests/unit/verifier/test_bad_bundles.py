@@ -365,11 +365,17 @@ def test_verdict_refers_to_a_removed_item_is_verdict_refs() -> None:
 
 def test_last_step_removed_commitments_kept_is_reasoning_root() -> None:
     b = bundle()
-    data = b.model_copy(update={"steps": b.steps[:-1]}).to_cbor()
+    data = b.model_copy(update={"steps": b.steps[:-1], "forms": b.forms[:-1]}).to_cbor()
     failure = check_bundle(data).first_failure
     assert failure is not None
     assert (failure.check_id, failure.challenge) == ("commit.reasoning_root",
                                                      ChallengeRef(kind="reasoning_leaf"))
+    # Without a form hash dropped too, the count of form hashes is wrong first (step 2).
+    data = b.model_copy(update={"steps": b.steps[:-1]}).to_cbor()
+    failure = check_bundle(data).first_failure
+    assert failure is not None
+    assert (failure.check_id, failure.expected, failure.actual) == (
+        "schema.forms_count", str(len(b.forms) - 1), str(len(b.forms)))
 
 
 def test_header_counts_a_step_that_is_not_there_is_step_count() -> None:
@@ -386,9 +392,9 @@ def test_evidence_item_cap_is_a_schema_failure() -> None:
     from por.encoding import encode
     from por.schemas.evidence import MAX_EVIDENCE_ITEMS
 
-    raw = {"schema": "por.Bundle/1", "manifest": b"", "prompt_spec": b"",
+    raw = {"schema": "por.Bundle/2", "manifest": b"", "prompt_spec": b"",
            "evidence": [b""] * (MAX_EVIDENCE_ITEMS + 1), "trace_header": b"", "steps": [],
-           "verdict": b"", "commitments": {}, "signatures": []}
+           "verdict": b"", "forms": [], "commitments": {}, "signatures": []}
     report = check_bundle(encode(raw))
     assert report.status == "rejected"
     assert report.first_failure is not None
