@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+/// @title PorCheckFormRead: bounds-checked reads of chain forms in call data (draft SPEC
+/// §5.6 section 1), as the check-chunk executor needs them (ADR 0017 stage 4, s39).
+/// @notice Private to `PorCheckForm*` until the shared `PorForms.sol` lands (helper
+/// `aggform`); the integrator unifies the two. Every read takes the form's end: a word, a
+/// count or a length running past it, a presence, boolean or enum word out of range, a
+/// non-zero padding byte, a decimal breaking section 1's rules reverts `FormFault` (the
+/// executor answers `proof.form`, ADR 0017 decision 5).
+library PorCheckFormRead {
+    /// A carried form does not parse (`proof.form`); `at` is the call data offset.
+    error FormFault(uint256 at);
+
+    uint256 internal constant MAX63 = (1 << 63) - 1;
+    uint256 private constant LEN_MASK = (1 << 232) - 1;
+
+    /// The word at `p`.
+    function w(uint256 p, uint256 end) internal pure returns (uint256 v) {
+        if (p + 32 > end) revert FormFault(p);
+        assembly { v := calldataload(p) }
+    }
+
+    /// A word that must be at most `max` (a boolean: 1; an enum: its last code).
+    function code(uint256 p, uint256 end, uint256 max) internal pure returns (uint256 v) {
+        v = w(p, end);
+        if (v > max) revert FormFault(p);
+    }
+
+    /// A count of `stride`-word elements at `p` whose elements fit before `end`.
+    function count(uint256 p, uint256 end, uint256 stride) internal pure returns (uint256 n) {
+        n = w(p, end);
+        if (n > (end - p) / 32 / (stride == 0 ? 1 : stride)) revert FormFault(p);
+    }
+
+    /// `O(n)` / `P[W]`-like pair at `p`: (present, value); absent must be `W(0) W(0)`.
+    function opt(uint256 p, uint256 end) internal pure returns (bool present, uint256 v) {
+        present = code(p, end, 1) == 1;
+        v = w(p + 32, end);
+        if (!present && v != 0) revert FormFault(p);
+    }
+
+    /// The end of the `T` at `p` (its padding checked zero).
+    function tEnd(uint256 p, uint256 end) internal pure returns (uint256 q) {
+        uint256 len = w(p, end);
+        if (len > end - p) revert FormFault(p);
+        q = p + 32 + ((len + 31) & ~uint256(31));
+        if (q > end) revert FormFault(p);
+        uint256 tail = len & 31;
+        if (tail != 0) {
+            uint256 last;
+            assembly { last := calldataload(sub(q, 32)) }
+            if (last << (tail * 8) != 0) revert FormFault(p);
+        }
+    }
+
+    /// The end of the `D` at `p`, its decimal word and digits checked (section 1).
+    function dEnd(uint256 p, uint256 end) internal pure returns (uint256 q) {
+        uint256 head = w(p, end);
+        uint256 sign = head >> 255;
+        uint256 scale = (head >> 232) & ((1 << 23) - 1);
+        uint256 len = head & LEN_MASK;
+        if (len == 0 || len > 64 || scale > 62) revert FormFault(p);
+        uint256 text = scale == 0 ? sign + len : sign + (len > scale ? len : scale + 1) + 1;
+        if (text > 64) revert FormFault(p);
+        q = p + 32 + (len > 32 ? 64 : 32);
+        if (q > end) revert FormFault(p);
+        uint256 a;
+        uint256 b;
+        assembly {
+            a := calldataload(add(p, 32))
+            if gt(len, 32) { b := calldataload(add(p, 64)) }
+        }
+        uint256 first = a >> 248;
+        if (first == 0x30 && (len > 1 || sign == 1)) revert FormFault(p);
+        for (uint256 i; i < len; ++i) {
+            uint256 c = i < 32 ? uint8(bytes32(a)[i]) : uint8(bytes32(b)[i - 32]);
+            if (c < 0x30 || c > 0x39) revert FormFault(p);
+            if (i == len - 1 && scale > 0 && c == 0x30) revert FormFault(p);
+        }
+        uint256 used = len > 32 ? len - 32 : len;
+        if (used < 32 && (len > 32 ? b : a) << (used * 8) != 0) revert FormFault(p);
+    }
+
+    /// The end of the value `V_kind` at `p` (kind codes: 0 boolean, 1 numeric, 2
+    /// timestamp, 3 text).
+    function vEnd(uint256 kind, uint256 p, uint256 end) internal pure returns (uint256) {
+        if (kind == 0) {
+            code(p, end, 1);
+            return p + 32;
+        }
+        if (kind == 1) return dEnd(p, end);
+        if (kind == 2) {
+            w(p, end);
+            return p + 32;
+        }
+        return tEnd(p, end);
+    }
+
+    /// -1, 0, 1 as the decimal at `a` is below, equal to, above the one at `b` (both
+    /// checked by `dEnd`): §3.2's exact order on the words.
+    function cmpDecimal(uint256 a, uint256 b) internal pure returns (int256) {
+        (int256 sa, int256 ea, uint256 a0, uint256 a1) = _dec(a);
+        (int256 sb, int256 eb, uint256 b0, uint256 b1) = _dec(b);
+        if (sa != sb) return sa < sb ? -1 : int256(1);
+        if (sa == 0) return 0;
+        int256 m;
+        if (ea != eb) m = ea < eb ? -1 : int256(1);
+        else if (a0 != b0) m = a0 < b0 ? -1 : int256(1);
+        else if (a1 != b1) m = a1 < b1 ? -1 : int256(1);
+        return sa > 0 ? m : -m;
+    }
+
+    /// (signum, exponent len - scale, digit words) of the decimal at `p`.
+    function _dec(uint256 p) private pure returns (int256 s, int256 e, uint256 d0, uint256 d1) {
+        uint256 head;
+        assembly {
+            head := calldataload(p)
+            d0 := calldataload(add(p, 32))
+        }
+        uint256 len = head & LEN_MASK;
+        if (len > 32) assembly { d1 := calldataload(add(p, 64)) }
+        if (len == 1 && d0 >> 248 == 0x30) return (0, 0, 0, 0);
+        s = head >> 255 == 1 ? -1 : int256(1);
+        e = int256(len) - int256((head >> 232) & ((1 << 23) - 1));
+    }
+
+    /// SHA-256 of the `T`'s bytes at `p` (`H` of the text; its bounds already checked).
+    function hashT(uint256 p) internal view returns (bytes32 h) {
+        assembly {
+            let m := mload(0x40)
+            let len := calldataload(p)
+            calldatacopy(m, add(p, 32), len)
+            if iszero(staticcall(gas(), 0x02, m, len, 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+        }
+    }
+
+    /// Whether the `T`s at `a` and `b` are the same text.
+    function sameT(uint256 a, uint256 b) internal pure returns (bool same) {
+        assembly {
+            let len := calldataload(a)
+            if eq(len, calldataload(b)) {
+                let m := mload(0x40)
+                let size := add(32, and(add(len, 31), not(31)))
+                calldatacopy(m, a, size)
+                calldatacopy(add(m, size), b, size)
+                same := eq(keccak256(m, size), keccak256(add(m, size), size))
+            }
+        }
+    }
+
+    /// `H("step_" + decimal(n))`, at least four digits (SPEC's `step_id(n)`).
+    function stepIdHash(uint256 n) internal view returns (bytes32 h) {
+        uint256 digits = 4;
+        for (uint256 x = n / 10000; x != 0; x /= 10) ++digits;
+        assembly {
+            let m := mload(0x40)
+            mstore(m, 0)
+            mstore(add(m, 32), 0)
+            mstore8(m, 0x73)
+            mstore8(add(m, 1), 0x74)
+            mstore8(add(m, 2), 0x65)
+            mstore8(add(m, 3), 0x70)
+            mstore8(add(m, 4), 0x5f)
+            let x := n
+            for { let i := digits } gt(i, 0) { i := sub(i, 1) } {
+                mstore8(add(m, add(4, i)), add(0x30, mod(x, 10)))
+                x := div(x, 10)
+            }
+            if iszero(staticcall(gas(), 0x02, m, add(5, digits), 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+        }
+    }
+}
