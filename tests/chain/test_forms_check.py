@@ -101,6 +101,9 @@ def edit_values(bundle: Bundle, index: int, rng: random.Random) -> Bundle:
         return bundle
     spec = decode(bundle.prompt_spec)
     window = spec["market"]["resolution_window"]
+    if rng.random() < 0.4:  # a slack, up to past the window's start (max(0, ...))
+        spec["timestamp_slack_seconds"] = rng.choice([1, 60, 86_400, window["start"] + 7])
+        bundle = recommit(bundle, prompt_spec=encode(spec))
     slack = spec.get("timestamp_slack_seconds", 0)
     ends = [max(0, window["start"] - slack), window["end"] + slack]
     times = [t + d for t in ends for d in (-1, 0, 1) if t + d >= 0]
@@ -114,8 +117,11 @@ def edit_values(bundle: Bundle, index: int, rng: random.Random) -> Bundle:
             claim["value"] = not claim["value"]
         elif claim["kind"] == "timestamp" and rng.random() < 0.7:
             claim["value"] = rng.choice(times)
-    if rng.random() < 0.3:
+    if rng.random() < 0.5:
         out["card"]["retrieved_at"] = rng.choice(times)
+        for claim in out.get("claims", []):
+            if claim["kind"] == "timestamp" and rng.random() < 0.5:
+                claim["kind"], claim["value"] = "text", str(claim["value"])
     if rng.random() < 0.2:
         out["claims"] = [*out.get("claims", []), {
             "claim_id": f"c-{rng.randrange(99)}", "kind": rng.choice(["numeric", "boolean"]),
@@ -150,7 +156,8 @@ def test_generated_markets(case: Any, seed: int) -> None:
 
 @pytest.mark.parametrize("name", ["67-two-of-three-below", "50-commodities-per-source-quorum",
                                   "60-http-500-primary", "62-field-comparison-home-win",
-                                  "08-quorum-agree", "13-outside-window", "09-conflict-invalid"])
+                                  "08-quorum-agree", "13-outside-window", "09-conflict-invalid",
+                                  "01-boolean-observed", "02-boolean-not-observed"])
 def test_multi_chunk_requirements(name: str) -> None:
     """23 items of one requirement: chunks of 10, 10, 3 (P, ``from_leaf``), honest and
     forged."""
