@@ -24,9 +24,11 @@ about 3 000 steps; ``POR_FORMS_CHECK_FULL=1`` runs the sweep of more than 10 000
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,10 +38,14 @@ from forms_check_support import COMPARED, KIND, Executor, call_data, python_answ
 from scratch_harness import SOLC
 from test_onchain_check import GOOD_SPEC_FIELDS, _set, chunks_of, forge, many_items
 
+from por.bundle import build
 from por.bundle.layout import Bundle
+from por.challenge import bundle_from_bytes
 from por.encoding import decode, encode
+from por.schemas import EvidenceBundle, PromptSpec
 
 pytestmark = SOLC
+ROOT = Path(__file__).resolve().parents[2]
 
 FULL = os.environ.get("POR_FORMS_CHECK_FULL") == "1"
 FORGED = 400 if FULL else 100
@@ -181,6 +187,26 @@ def test_prompt_spec_fields(name: str) -> None:
             steps = list(edited.steps)
             steps[index] = recomputed(edited, steps, index) or steps[index]
             compare(recommit(edited, steps=steps), index, "check.spec")
+
+
+#: Source ids made only of §12.4's white space (the gate refuses them) and two that are
+#: not white space there (admitted).
+BLANKS = [" \t\u00a0\u3000", "\u2028", "\u205f\u200a", "\ufeff", "\u001c"]
+
+
+@pytest.mark.parametrize("blank", BLANKS)
+def test_gate_blank_source(blank: str) -> None:
+    """An allowed target source whose id is (or is not) blank: the gate's reason through
+    EXTRACT's derived word (market 08, as ``edit-08-gate-agent-name``), honest and forged."""
+    market = ROOT / "fixtures" / "markets" / "08-quorum-agree"
+    spec = json.loads((market / "prompt_spec.json").read_text(encoding="utf-8"))
+    evidence = json.loads((market / "evidence.json").read_text(encoding="utf-8"))
+    spec["market"]["allowed_sources"] = sorted([*spec["market"]["allowed_sources"], blank])
+    spec["data_requirements"][0]["source_targets"][2]["source_id"] = blank
+    evidence["items"][2]["source"]["source_id"] = blank
+    bundle = bundle_from_bytes(build(PromptSpec.from_json_obj(spec),
+                                     EvidenceBundle.from_json_obj(evidence)).data)
+    exercise(bundle, random.Random(len(blank)), FORGED // 4)  # noqa: S311
 
 
 def test_largest_shapes() -> None:
