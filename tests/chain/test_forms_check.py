@@ -66,14 +66,16 @@ def executor() -> Executor:
     return _EXEC[0]
 
 
-def own_case(why: str) -> bool:
-    """A cited record's lie the forms do not hold: its own proof's case."""
-    return ("step.bad_prior_output" in why and "'path'" in why) or "is not about" in why
+def own_case(cause: str, why: str) -> bool:
+    """A cited record's lie the forms do not hold: its own proof's case (a claim's
+    ``path``; an extract step's own ``evidence_ids``)."""
+    return (cause == "step.bad_prior_output" and "'path'" in why) or "is not about" in why
 
 
 def compare(bundle: Bundle, index: int, label: str) -> tuple[str, int] | None:
-    """Python's and the chain's answers on chunk ``index``: equal, or counted apart."""
-    won, check_id, why = python_answer(bundle, index)
+    """Python's and the chain's answers on chunk ``index`` (and the unexecutable's cause):
+    equal, or counted apart."""
+    won, check_id, cause, why = python_answer(bundle, index)
     if check_id not in COMPARED:
         COUNTS[f"apart:{check_id}"] += 1
         return None
@@ -81,13 +83,15 @@ def compare(bundle: Bundle, index: int, label: str) -> tuple[str, int] | None:
     if case.data is None:
         COUNTS["apart:form.none"] += 1
         return None
-    got_won, got, gas = executor().answer(case.data)
-    if (got_won, got) != (won, check_id) and own_case(why):
+    got_won, got, got_cause, gas = executor().answer(case.data)
+    if (got_won, got, got_cause) != (won, check_id, cause) and own_case(cause, why):
         COUNTS["apart:own_record"] += 1
         return None
-    assert (got_won, got) == (won, check_id), (label, index, why[:300])
+    assert (got_won, got, got_cause) == (won, check_id, cause), (label, index, got_cause, why[:300])
     COUNTS[f"{label}"] += 1
     COUNTS[f"id:{check_id}"] += 1
+    if cause:
+        COUNTS[f"cause:{cause}"] += 1
     return got, gas
 
 

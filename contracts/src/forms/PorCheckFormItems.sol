@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorForms as F} from "./PorForms.sol";
 import {PorCheckFormRead as R} from "./PorCheckFormRead.sol";
 
 /// @title PorCheckFormItems: the cited items of a check chunk read from their EXTRACT
@@ -50,10 +51,10 @@ library PorCheckFormItems {
         }
         it.tail = q;
         uint256 status = R.w(q + 32, end);
-        if (status < 100 || status > 599 || R.w(q + 64, end) > R.MAX63) revert R.FormFault(q);
+        if (status < 100 || status > 599 || R.w(q + 64, end) > R.MAX63) revert F.ProofForm();
         R.code(q + 96, end, 10_000);
         R.code(q + 128, end, 1);
-        if (q + 160 != end) revert R.FormFault(q);
+        if (q + 160 != end) revert F.ProofForm();
     }
 
     /// The offset of the claim after the one at `q` (its kind word at `q + 32`).

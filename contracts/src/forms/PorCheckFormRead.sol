@@ -1,85 +1,65 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-/// @title PorCheckFormRead: bounds-checked reads of chain forms in call data (draft SPEC
-/// §5.6 section 1), as the check-chunk executor needs them (ADR 0017 stage 4, s39).
-/// @notice Private to `PorCheckForm*` until the shared `PorForms.sol` lands (helper
-/// `aggform`); the integrator unifies the two. Every read takes the form's end: a word, a
-/// count or a length running past it, a presence, boolean or enum word out of range, a
-/// non-zero padding byte, a decimal breaking section 1's rules reverts `FormFault` (the
-/// executor answers `proof.form`, ADR 0017 decision 5).
-library PorCheckFormRead {
-    /// A carried form does not parse (`proof.form`); `at` is the call data offset.
-    error FormFault(uint256 at);
+import {PorForms as F} from "./PorForms.sol";
 
+/// @title PorCheckFormRead: the check-chunk executor's reads of chain forms by absolute
+/// call data offset (`p`, with the form's end `end`) over the shared `PorForms` readers
+/// (draft SPEC §5.6 section 1; ADR 0017 stage 4, s39).
+/// @notice Every read is bounds-checked and reverts `PorForms.ProofForm()` (`proof.form`,
+/// ADR 0017 decision 5) on a word, count or length past the end, a presence, boolean or
+/// enum word out of range, non-zero padding, a decimal breaking section 1's rules. `T`
+/// and `D` are `PorForms.readT`/`readD` on the form's slice; what this adds: absolute
+/// offsets (the executor's loops keep call data positions), §3.2's exact order on two
+/// `D`s, texts compared and hashed in place, and `H(step_id(n))`.
+library PorCheckFormRead {
     uint256 internal constant MAX63 = (1 << 63) - 1;
-    uint256 private constant LEN_MASK = (1 << 232) - 1;
+    uint256 private constant LEN_MASK = 0xffffffff;
 
     /// The word at `p`.
     function w(uint256 p, uint256 end) internal pure returns (uint256 v) {
-        if (p + 32 > end) revert FormFault(p);
+        if (p + 32 > end) revert F.ProofForm();
         assembly { v := calldataload(p) }
     }
 
     /// A word that must be at most `max` (a boolean: 1; an enum: its last code).
     function code(uint256 p, uint256 end, uint256 max) internal pure returns (uint256 v) {
         v = w(p, end);
-        if (v > max) revert FormFault(p);
+        if (v > max) revert F.ProofForm();
     }
 
     /// A count of `stride`-word elements at `p` whose elements fit before `end`.
     function count(uint256 p, uint256 end, uint256 stride) internal pure returns (uint256 n) {
         n = w(p, end);
-        if (n > (end - p) / 32 / (stride == 0 ? 1 : stride)) revert FormFault(p);
+        if (n > (end - p) / 32 / (stride == 0 ? 1 : stride)) revert F.ProofForm();
     }
 
     /// `O(n)` / `P[W]`-like pair at `p`: (present, value); absent must be `W(0) W(0)`.
     function opt(uint256 p, uint256 end) internal pure returns (bool present, uint256 v) {
         present = code(p, end, 1) == 1;
         v = w(p + 32, end);
-        if (!present && v != 0) revert FormFault(p);
+        if (!present && v != 0) revert F.ProofForm();
     }
 
-    /// The end of the `T` at `p` (its padding checked zero).
-    function tEnd(uint256 p, uint256 end) internal pure returns (uint256 q) {
-        uint256 len = w(p, end);
-        if (len > end - p) revert FormFault(p);
-        q = p + 32 + ((len + 31) & ~uint256(31));
-        if (q > end) revert FormFault(p);
-        uint256 tail = len & 31;
-        if (tail != 0) {
-            uint256 last;
-            assembly { last := calldataload(sub(q, 32)) }
-            if (last << (tail * 8) != 0) revert FormFault(p);
-        }
-    }
-
-    /// The end of the `D` at `p`, its decimal word and digits checked (section 1).
-    function dEnd(uint256 p, uint256 end) internal pure returns (uint256 q) {
-        uint256 head = w(p, end);
-        uint256 sign = head >> 255;
-        uint256 scale = (head >> 232) & ((1 << 23) - 1);
-        uint256 len = head & LEN_MASK;
-        if (len == 0 || len > 64 || scale > 62) revert FormFault(p);
-        uint256 text = scale == 0 ? sign + len : sign + (len > scale ? len : scale + 1) + 1;
-        if (text > 64) revert FormFault(p);
-        q = p + 32 + (len > 32 ? 64 : 32);
-        if (q > end) revert FormFault(p);
-        uint256 a;
-        uint256 b;
+    /// The form `[p, end)` as a call data slice (for `PorForms`' readers).
+    function slice(uint256 p, uint256 end) internal pure returns (bytes calldata f) {
+        if (p > end) revert F.ProofForm();
         assembly {
-            a := calldataload(add(p, 32))
-            if gt(len, 32) { b := calldataload(add(p, 64)) }
+            f.offset := p
+            f.length := sub(end, p)
         }
-        uint256 first = a >> 248;
-        if (first == 0x30 && (len > 1 || sign == 1)) revert FormFault(p);
-        for (uint256 i; i < len; ++i) {
-            uint256 c = i < 32 ? uint8(bytes32(a)[i]) : uint8(bytes32(b)[i - 32]);
-            if (c < 0x30 || c > 0x39) revert FormFault(p);
-            if (i == len - 1 && scale > 0 && c == 0x30) revert FormFault(p);
-        }
-        uint256 used = len > 32 ? len - 32 : len;
-        if (used < 32 && (len > 32 ? b : a) << (used * 8) != 0) revert FormFault(p);
+    }
+
+    /// The end of the `T` at `p` (`PorForms.readT`: bounds, zero padding).
+    function tEnd(uint256 p, uint256 end) internal pure returns (uint256) {
+        (,, uint256 next) = F.readT(slice(p, end), 0);
+        return p + next;
+    }
+
+    /// The end of the `D` at `p` (`PorForms.readD`: the decimal word and digits).
+    function dEnd(uint256 p, uint256 end) internal pure returns (uint256) {
+        (,,,, uint256 next) = F.readD(slice(p, end), 0);
+        return p + next;
     }
 
     /// The end of the value `V_kind` at `p` (kind codes: 0 boolean, 1 numeric, 2

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorForms as F} from "./PorForms.sol";
 import {PorCheckFormRead as R} from "./PorCheckFormRead.sol";
 
 /// @title PorCheckFormState: the running state of the cited chunk P read from its CHUNK
@@ -84,7 +85,7 @@ library PorCheckFormState {
             uint256 nr = R.count(q + 96, end, 1);
             for (uint256 j; j < nr; ++j) {
                 uint256 reason = R.w(q + 128 + 32 * j, end);
-                if (reason == 0 || reason > 7) revert R.FormFault(q);
+                if (reason == 0 || reason > 7) revert F.ProofForm();
             }
             q += 128 + 32 * nr;
             R.w(q, end); // observed_at
