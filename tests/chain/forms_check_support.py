@@ -67,6 +67,8 @@ class Case:
 
     data: bytes | None
     no_form: str | None = None
+    carried: list[int] | None = None
+    forms: list[bytes] | None = None
 
 
 def _forms(bundle: Bundle) -> list[bytes]:
@@ -84,11 +86,16 @@ def _forms(bundle: Bundle) -> list[bytes]:
     return forms
 
 
-def call_data(bundle: Bundle, index: int) -> Case:
+def call_data(bundle: Bundle, index: int, replace: dict[int, bytes] | None = None,
+              order: list[int] | None = None) -> Case:
     """The executor's call on check chunk ``index`` of ``bundle``: the CHUNK, COMMON, R's
     REQUIREMENT (the first when R is none), the cited steps' forms; ``no_form`` names the
-    first carried record without a form (then there is no call: a FormProof's case)."""
+    first carried record without a form (then there is no call: a FormProof's case).
+    ``replace``: forms index -> the bytes committed there instead (a malformed form a
+    signer could commit); ``order``: the carried forms' positions permuted."""
     forms = _forms(bundle)
+    for j, form in (replace or {}).items():
+        forms[j] = form
     spec = decode(bundle.prompt_spec)
     r = len(spec["data_requirements"])
     step = decode(bundle.steps[index])
@@ -97,6 +104,8 @@ def call_data(bundle: Bundle, index: int) -> Case:
     position = {decode(s)["step_id"]: i for i, s in reversed(list(enumerate(bundle.steps)))}
     carried = [1 + r + index, 0, 1 + (rids.index(rid) if rid in rids else 0)]
     carried += [1 + r + position[p] for p in step["prior_step_ids"]]
+    if order is not None:
+        carried = [carried[i] for i in order]
     for j in carried:
         if forms[j] == STAND_IN:
             return Case(None, f"form {j}")
@@ -108,7 +117,7 @@ def call_data(bundle: Bundle, index: int) -> Case:
                  [inclusion_proof_from_leaf_hashes(leaves, j) for j in carried],
                  inclusion_proof_from_leaf_hashes(components, 6))
     args = abi_encode(["bytes[]", INCLUSION], [[forms[j] for j in carried], inclusion])
-    return Case(keccak256(SIGNATURE.encode())[:4] + args)
+    return Case(keccak256(SIGNATURE.encode())[:4] + args, carried=carried, forms=forms)
 
 
 def python_answer(bundle: Bundle, index: int) -> tuple[bool, str, str, str]:

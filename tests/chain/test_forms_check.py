@@ -232,6 +232,55 @@ def test_largest_shapes() -> None:
         CAPS["fill"] = fill
 
 
+def _word(n: int) -> bytes:
+    return n.to_bytes(32, "big")
+
+
+#: Malformed forms (draft §4 ``proof.form``), as edits of a carried form's bytes: the
+#: EXTRACT's blank word 2, a word appended, the last word cut, COMMON's tolerance
+#: decimal with a digit byte that is not a digit, P's ``covered`` word 2.
+MALFORMED = {
+    "extract blank 2": ("extract", lambda f: f[:-32] + _word(2)),
+    "extract extra word": ("extract", lambda f: f + bytes(32)),
+    "extract cut": ("extract", lambda f: f[:-32]),
+    "common digit": ("common", lambda f: f[:4 * 32] + b"x" + f[4 * 32 + 1:]),
+    "requirement cut": ("requirement", lambda f: f[:-32]),
+    "prior covered 2": ("prior", lambda f: f[:3 * 32] + _word(2) + f[4 * 32:]),
+}
+
+
+@pytest.mark.parametrize("name", ["08-quorum-agree", "60-http-500-primary"])
+def test_invalid_proofs_and_positions(name: str) -> None:
+    """Malformed carried forms revert ``ProofForm()`` (``proof.form``); carried forms in
+    another order revert ``Citations``; a step id not its position and a cited later step
+    are Python's ``one_step.id_position`` and ``one_step.prior_order``."""
+    bundle = many_items(name, 13)
+    first, second = chunks_of(bundle)[:2]
+    for what, edit in MALFORMED.values():
+        index = second if what == "prior" else first
+        case = call_data(bundle, index)
+        assert case.carried is not None and case.forms is not None
+        at = {"common": 1, "requirement": 2, "extract": 3, "prior": len(case.carried) - 1}[what]
+        j = case.carried[at]
+        edited = call_data(bundle, index, replace={j: edit(case.forms[j])})
+        assert edited.data is not None
+        assert executor().answer(edited.data)[:2] == (False, "proof.form"), what
+        COUNTS["invalid.proof_form"] += 1
+    swapped = call_data(bundle, first, order=[0, 1, 2, 4, 3])
+    assert swapped.data is not None
+    assert executor().answer(swapped.data)[1].startswith("revert:"), "citations"
+    steps = list(bundle.steps)
+    step = decode(steps[first])
+    step["step_id"] = "step_0999"
+    moved = recommit(bundle, steps=[*steps[:first], encode(step), *steps[first + 1:]])
+    assert compare(moved, first, "check.position") is not None
+    step = decode(bundle.steps[first])
+    step["prior_step_ids"] = [*step["prior_step_ids"], decode(bundle.steps[first + 1])["step_id"]]
+    later = recommit(bundle, steps=[*steps[:first], encode(step), *steps[first + 1:]])
+    assert compare(later, first, "check.position") is not None
+    assert COUNTS["id:one_step.id_position"] and COUNTS["id:one_step.prior_order"]
+
+
 def test_case_count() -> None:
     """Enough steps compared, every answer among them; the counts apart are reported."""
     compared = sum(v for k, v in COUNTS.items() if k.startswith("check."))
