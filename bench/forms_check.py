@@ -42,7 +42,7 @@ FILLS = {1: "x", 2: "\u00e9", 3: "\u4e2d", 4: "\U0001f600"}
 
 
 def _args(data: bytes) -> tuple[list[bytes], Any]:
-    from eth_abi import decode as abi_decode
+    from eth_abi.abi import decode as abi_decode
     from forms_check_support import INCLUSION
 
     forms, inclusion = abi_decode(["bytes[]", INCLUSION], data[4:])
@@ -129,7 +129,7 @@ def caps(chain: Any, width: int) -> None:
                 _w, answer, _c, gas = chain.answer(data)
                 assert answer == "one_step.match", (name, index, answer)
                 proof = build_one_step_proof(bundle, index).to_cbor()
-                _w2, answer2, old_gas = exec_today.execute(proof)
+                _w2, _answer2, old_gas = exec_today.execute(proof)
                 best = max(best, (gas, len(data), old_gas, len(proof)))
             print(f"  {name:14} forms exec {best[0]:>9}, call data {best[1]:>7} B "
                   f"(x16: {16 * best[1]:>8}); today's PorCheckExec {best[2]:>9}, proof "

@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from eth_abi import decode as abi_decode
-from eth_abi import encode as abi_encode
+from eth_abi.abi import decode as abi_decode
+from eth_abi.abi import encode as abi_encode
 from forms_harness import call, deploy, sizes
 
 from por.bundle.layout import COMPONENTS, Bundle
