@@ -106,7 +106,7 @@ def typical_row(chain: Any, reader: Any, n: int) -> dict[str, int]:
     return {"exec": gas["lie"], "settle_revm": revm, "settle_anvil_est": anvil}
 
 
-def caps(chain: Any, width: int) -> None:
+def caps(chain: Any, reader: Any, width: int) -> None:
     from exec_support import ExecChecker
     from forms_check_support import KIND, call_data
     from largest_shapes import CAPS, SHAPES, market
@@ -120,7 +120,7 @@ def caps(chain: Any, width: int) -> None:
     try:
         for name, shape in SHAPES.items():
             bundle = market(shape)
-            best = (0, 0, 0, 0)
+            best: tuple[int, int, int, int, bytes] = (0, 0, 0, 0, b"")
             for index, raw in enumerate(bundle.steps):
                 if decode(raw)["inputs"].get("kind") != KIND:
                     continue
@@ -130,10 +130,12 @@ def caps(chain: Any, width: int) -> None:
                 assert answer == "one_step.match", (name, index, answer)
                 proof = build_one_step_proof(bundle, index).to_cbor()
                 _w2, _answer2, old_gas = exec_today.execute(proof)
-                best = max(best, (gas, len(data), old_gas, len(proof)))
+                best = max(best, (gas, len(data), old_gas, len(proof), data))
+            read = reader(envelope(best[4]))
             print(f"  {name:14} forms exec {best[0]:>9}, call data {best[1]:>7} B "
-                  f"(x16: {16 * best[1]:>8}); today's PorCheckExec {best[2]:>9}, proof "
-                  f"{best[3]:>7} B")
+                  f"(x16: {16 * best[1]:>8}); §2 reader over its envelope {read:>7}; settle "
+                  f"est. {best[0] + ANVIL_REGISTRY + read:>9}; today's PorCheckExec "
+                  f"{best[2]:>9}, proof {best[3]:>7} B")
     finally:
         CAPS["fill"] = old
 
@@ -154,7 +156,7 @@ def main() -> int:
         typical_row(chain, reader, n)
     if not args.no_caps:
         for width in args.fill_bytes:
-            caps(chain, width)
+            caps(chain, reader, width)
     return 0
 
 
