@@ -238,7 +238,8 @@ def _word(n: int) -> bytes:
 
 #: Malformed forms (draft §4 ``proof.form``), as edits of a carried form's bytes: the
 #: EXTRACT's blank word 2, a word appended, the last word cut, COMMON's tolerance
-#: decimal with a digit byte that is not a digit, P's ``covered`` word 2.
+#: decimal with a digit byte that is not a digit, P's ``covered`` word 2, P's
+#: ``item_count`` word 2^64 (``W`` is below 2^64).
 MALFORMED = {
     "extract blank 2": ("extract", lambda f: f[:-32] + _word(2)),
     "extract extra word": ("extract", lambda f: f + bytes(32)),
@@ -246,6 +247,7 @@ MALFORMED = {
     "common digit": ("common", lambda f: f[:4 * 32] + b"x" + f[4 * 32 + 1:]),
     "requirement cut": ("requirement", lambda f: f[:-32]),
     "prior covered 2": ("prior", lambda f: f[:3 * 32] + _word(2) + f[4 * 32:]),
+    "prior item_count 2^64": ("prior", lambda f: f[:5 * 32] + _word(2**64) + f[6 * 32:]),
 }
 
 

@@ -243,12 +243,12 @@ contract PorCheckForm {
         I.Rules memory rules;
         uint256 end = c.commonEnd;
         uint256 q = R.dEnd(c.common + 96, end);
-        rules.minTier = R.w(q + 32 + 128 * c.row + 96, end);
+        rules.minTier = R.int64w(q + 32 + 128 * c.row + 96, end);
         q += 32 + 128 * c.r + 32; // the window's start
-        uint256 start = R.w(q, end);
-        uint256 slack = R.w(q + 64, end);
+        uint256 start = R.int64w(q, end);
+        uint256 slack = R.int64w(q + 64, end);
         rules.start = start > slack ? start - slack : 0;
-        rules.end = R.w(q + 32, end) + slack;
+        rules.end = R.int64w(q + 32, end) + slack;
         rules.allowed = q + 96;
         q = rules.allowed + 32 + 32 * R.count(rules.allowed, end, 1);
         q += 32 + 32 * R.count(q, end, 1); // rules

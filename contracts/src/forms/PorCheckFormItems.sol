@@ -46,7 +46,7 @@ library PorCheckFormItems {
         for (uint256 k; k < it.nClaims; ++k) {
             uint256 kind = R.code(q + 32, end, 3);
             q = R.tEnd(q + 64, end);
-            if (kind == 2 && R.w(q, end) > R.MAX63) bad = true;
+            if (kind == 2 && R.int64w(q, end) > R.MAX63) bad = true;
             q = R.vEnd(kind, q, end);
         }
         it.tail = q;

@@ -22,6 +22,12 @@ library PorCheckFormRead {
         assembly { v := calldataload(p) }
     }
 
+    /// A `W` word: an integer below 2^64.
+    function int64w(uint256 p, uint256 end) internal pure returns (uint256 v) {
+        v = w(p, end);
+        if (v >> 64 != 0) revert F.ProofForm();
+    }
+
     /// A word that must be at most `max` (a boolean: 1; an enum: its last code).
     function code(uint256 p, uint256 end, uint256 max) internal pure returns (uint256 v) {
         v = w(p, end);
@@ -37,7 +43,7 @@ library PorCheckFormRead {
     /// `O(n)` / `P[W]`-like pair at `p`: (present, value); absent must be `W(0) W(0)`.
     function opt(uint256 p, uint256 end) internal pure returns (bool present, uint256 v) {
         present = code(p, end, 1) == 1;
-        v = w(p + 32, end);
+        v = int64w(p + 32, end);
         if (!present && v != 0) revert F.ProofForm();
     }
 

@@ -42,7 +42,7 @@ library PorCheckFormState {
         s.outRid = bytes32(R.w(p + 64, end));
         s.covered = R.code(p + 96, end, 1) == 1;
         s.provenanceOk = R.code(p + 128, end, 1) == 1;
-        s.itemCount = R.w(p + 160, end);
+        s.itemCount = R.int64w(p + 160, end);
         (s.hasLast, s.last) = R.opt(p + 192, end);
         s.nSources = R.count(p + 256, end, 4);
         s.sources = p + 288;
@@ -63,10 +63,12 @@ library PorCheckFormState {
         uint256 n = R.count(q, end, 1);
         q += 32;
         for (uint256 k; k < n; ++k) q = R.tEnd(q, end);
-        s.chunk = R.w(q, end);
-        s.admitted = R.w(q + 32, end);
-        s.claimCount = R.w(q + 64, end);
-        R.w(q + 160, end); // window start, end, rest
+        s.chunk = R.int64w(q, end);
+        s.admitted = R.int64w(q + 32, end);
+        s.claimCount = R.int64w(q + 64, end);
+        R.int64w(q + 96, end); // window start, end, rest
+        R.int64w(q + 128, end);
+        R.w(q + 160, end);
         R.opt(q + 192, end); // from_leaf
         q = _skipItems(q + 256, end);
         s.nGroups = R.count(q, end, 1);
@@ -88,7 +90,7 @@ library PorCheckFormState {
                 if (reason == 0 || reason > 7) revert F.ProofForm();
             }
             q += 128 + 32 * nr;
-            R.w(q, end); // observed_at
+            R.int64w(q, end); // observed_at
             R.code(q + 32, end, 1); // observed_from
             q += R.code(q + 64, end, 1) == 1 ? 128 : 96; // gate_reason
             R.w(q, end); // the item's rest
@@ -109,7 +111,7 @@ library PorCheckFormState {
             uint256 at = k * G;
             uint256 kind = R.code(q, end, 1);
             uint256 key = R.w(q + 32, end);
-            uint256 cnt = R.w(q + 64, end);
+            uint256 cnt = R.int64w(q + 64, end);
             if (cnt == 0 || cnt > R.MAX63) bad = true;
             g[at] = kind;
             g[at + 1] = key;
