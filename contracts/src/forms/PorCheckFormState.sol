@@ -154,41 +154,54 @@ library PorCheckFormState {
 
     /// Fold one admitted claim (kind, H(key), its three offsets) into the groups `g` of
     /// which `n` are used: §12.5.3's min/max by §3.2's exact order, boolean first/other.
-    /// Returns the new count.
+    /// Returns the new count. `g` has room for every claim (its caller sizes it), so the
+    /// table is read and written in place, without bounds checks.
     function addClaim(uint256[] memory g, uint256 n, uint256 kind, uint256 key, uint256 c, uint256 e, uint256 v)
         internal
         pure
         returns (uint256)
     {
+        uint256 base;
+        assembly { base := add(g, 32) }
         for (uint256 k; k < n; ++k) {
-            uint256 at = k * G;
-            if (g[at] != kind || g[at + 1] != key) continue;
-            g[at + 2] += 1;
+            uint256 at = base + k * 320;
+            if (_m(at) != kind || _m(at + 32) != key) continue;
+            _s(at + 64, _m(at + 64) + 1);
             if (kind == 1) {
-                if (R.cmpDecimal(v, g[at + 5]) < 0) _set(g, at + 3, c, e, v);
-                if (R.cmpDecimal(v, g[at + 8]) > 0) _set(g, at + 6, c, e, v);
-            } else if (g[at + 9] == 0 && _word(v) != _word(g[at + 5])) {
-                _set(g, at + 6, c, e, v);
-                g[at + 9] = 1;
+                if (R.cmpDecimal(v, _m(at + 160)) < 0) _ref(at + 96, c, e, v);
+                if (R.cmpDecimal(v, _m(at + 256)) > 0) _ref(at + 192, c, e, v);
+            } else if (_m(at + 288) == 0 && _word(v) != _word(_m(at + 160))) {
+                _ref(at + 192, c, e, v);
+                _s(at + 288, 1);
             }
             return n;
         }
-        uint256 a = n * G;
-        g[a] = kind;
-        g[a + 1] = key;
-        g[a + 2] = 1;
-        _set(g, a + 3, c, e, v);
+        uint256 a = base + n * 320;
+        _s(a, kind);
+        _s(a + 32, key);
+        _s(a + 64, 1);
+        _ref(a + 96, c, e, v);
         if (kind == 1) {
-            _set(g, a + 6, c, e, v);
-            g[a + 9] = 1;
+            _ref(a + 192, c, e, v);
+            _s(a + 288, 1);
         }
         return n + 1;
     }
 
-    function _set(uint256[] memory g, uint256 at, uint256 c, uint256 e, uint256 v) private pure {
-        g[at] = c;
-        g[at + 1] = e;
-        g[at + 2] = v;
+    function _ref(uint256 at, uint256 c, uint256 e, uint256 v) private pure {
+        assembly {
+            mstore(at, c)
+            mstore(add(at, 32), e)
+            mstore(add(at, 64), v)
+        }
+    }
+
+    function _m(uint256 at) private pure returns (uint256 v) {
+        assembly { v := mload(at) }
+    }
+
+    function _s(uint256 at, uint256 v) private pure {
+        assembly { mstore(at, v) }
     }
 
     function _word(uint256 p) private pure returns (uint256 v) {
