@@ -239,7 +239,8 @@ def _word(n: int) -> bytes:
 #: Malformed forms (draft §4 ``proof.form``), as edits of a carried form's bytes: the
 #: EXTRACT's blank word 2, a word appended, the last word cut, COMMON's tolerance
 #: decimal with a digit byte that is not a digit, P's ``covered`` word 2, P's
-#: ``item_count`` word 2^64 (``W`` is below 2^64).
+#: ``item_count`` word 2^64 (``W`` is below 2^64), a padding byte of the EXTRACT's
+#: ``T(evidence_id)``, COMMON's tolerance word with scale 63 (at most 62).
 MALFORMED = {
     "extract blank 2": ("extract", lambda f: f[:-32] + _word(2)),
     "extract extra word": ("extract", lambda f: f + bytes(32)),
@@ -248,6 +249,8 @@ MALFORMED = {
     "requirement cut": ("requirement", lambda f: f[:-32]),
     "prior covered 2": ("prior", lambda f: f[:3 * 32] + _word(2) + f[4 * 32:]),
     "prior item_count 2^64": ("prior", lambda f: f[:5 * 32] + _word(2**64) + f[6 * 32:]),
+    "extract T padding": ("extract", lambda f: f[:7 * 32 - 1] + b"x" + f[7 * 32:]),
+    "common scale 63": ("common", lambda f: f[:3 * 32] + _word(63 << 232 | 1) + f[4 * 32:]),
 }
 
 
