@@ -13,13 +13,16 @@ consistently or not; ``many_items``' multi-chunk requirements (10-item chunks, P
 ``from_leaf``); PromptSpec fields the chunk reads (``accepted_status_codes``, tiers,
 slack, window start); generated markets; and ``bench/largest_shapes.py``'s caps.
 
-Python's answer is compared wherever it is one the executor gives (match, mismatch,
-unexecutable, id_position, prior_order) and every carried record has a form. Counted
+Python's answer (won/lost, the check id, and for ``one_step.unexecutable`` the cause) is
+compared wherever it is one the executor gives (match, mismatch, unexecutable,
+id_position, prior_order) and every carried record has a form. Counted
 apart, not compared (ADR 0017 decision 3): a carried record with no form (``form.none``,
 a FormProof's case), Python's other answers (``one_step.invalid_record``: a FormProof's
 too), and a cited record's own lie the forms do not hold (an extract step's claim
-``path``, which no form reads: ``step.bad_prior_output``). The default run compares
-about 3 000 steps; ``POR_FORMS_CHECK_FULL=1`` runs the sweep of more than 10 000.
+``path``, which no form reads: ``step.bad_prior_output``). Also: the gate's blank source
+ids, malformed carried forms (``proof.form``), citations out of order, positions. The
+default run compares about 6 000 steps (under a minute); ``POR_FORMS_CHECK_FULL=1`` runs
+the sweep of more than 10 000 (about 28 000, four minutes).
 """
 
 from __future__ import annotations
