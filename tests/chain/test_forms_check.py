@@ -301,5 +301,8 @@ def test_case_count() -> None:
 
 
 def test_code_size() -> None:
-    """EIP-170 with at least 600 bytes free (the executor deploys no core)."""
+    """EIP-170 and EIP-3860 with at least 600 bytes free (the executor deploys no core)."""
+    from forms_harness import compiled
+
     assert executor().size <= 24_576 - 600
+    assert len(compiled("PorCheckForm", part="bytecode")) // 2 <= 49_152 - 600
