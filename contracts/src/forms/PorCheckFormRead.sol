@@ -8,13 +8,12 @@ import {PorForms as F} from "./PorForms.sol";
 /// (draft SPEC §5.6 section 1; ADR 0017 stage 4, s39).
 /// @notice Every read is bounds-checked and reverts `PorForms.ProofForm()` (`proof.form`,
 /// ADR 0017 decision 5) on a word, count or length past the end, a presence, boolean or
-/// enum word out of range, non-zero padding, a decimal breaking section 1's rules. `T`
-/// and `D` are checked as `PorForms.readT`/`readD` check them; what this adds: absolute
-/// offsets (the executor's loops keep call data positions), §3.2's exact order on two
-/// `D`s, texts compared and hashed in place, and `H(step_id(n))`. `tEnd` and `dEnd` are
-/// `PorForms.readT`/`readD`'s checks in one assembly block each: through a call data
-/// slice those cost about 1 200 and 1 900 gas a read (s39 profile), a quarter of the
-/// executor on a chunk of 3; the shared file could take these forms.
+/// enum word out of range, an integer word at or above 2^64, non-zero padding, a decimal
+/// breaking section 1's rules. `D` is `PorForms.readD` on the form's slice (an
+/// absolute-offset entry in `PorForms` would save the slice); `T` is checked here (see
+/// `tEnd`); what this adds: absolute offsets (the executor's loops keep
+/// call data positions), §3.2's exact order on two `D`s, texts compared and hashed in
+/// place, and `H(step_id(n))`.
 library PorCheckFormRead {
     uint256 internal constant MAX63 = (1 << 63) - 1;
 
@@ -49,8 +48,20 @@ library PorCheckFormRead {
         if (!present && v != 0) revert F.ProofForm();
     }
 
-    /// The end of the `T` at `p`: `PorForms.readT`'s checks (bounds, zero padding) in
-    /// one assembly block (about a fifth of its gas through a slice).
+    /// The form `[p, end)` as a call data slice (for `PorForms`' readers).
+    function slice(uint256 p, uint256 end) internal pure returns (bytes calldata f) {
+        if (p > end) revert F.ProofForm();
+        assembly {
+            f.offset := p
+            f.length := sub(end, p)
+        }
+    }
+
+    /// The end of the `T` at `p`: bounds and zero padding, in one assembly block. Not
+    /// `PorForms.readT` (aggform 22ee4a2): its padding test `and(and(len, 31),
+    /// iszero(iszero(..)))` ANDs the tail length with a boolean, so it misses a non-zero
+    /// padding byte whenever `len % 32` is even (`test_forms_check`'s "extract T padding",
+    /// a 6-byte evidence id, answers unexecutable through it instead of `proof.form`).
     function tEnd(uint256 p, uint256 end) internal pure returns (uint256 q) {
         bool bad;
         assembly {
@@ -69,59 +80,10 @@ library PorCheckFormRead {
         if (bad) revert F.ProofForm();
     }
 
-    /// The end of the `D` at `p`: `PorForms.readD`'s checks (draft §1's decimal word,
-    /// digits `0`-`9`, zero padding, no leading `0` unless len = 1, no trailing `0` in a
-    /// fraction, no `-0`, at most 64 characters) in one assembly block.
-    function dEnd(uint256 p, uint256 end) internal pure returns (uint256 q) {
-        bool bad;
-        assembly {
-            function digits(w, k) -> ok {
-                let m := not(shr(shl(3, k), not(0))) // the first k bytes (k <= 32)
-                let hi := 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0
-                let lo := 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f
-                let sixes := 0x0606060606060606060606060606060606060606060606060606060606060606
-                let tens := 0x1010101010101010101010101010101010101010101010101010101010101010
-                let threes := 0x3030303030303030303030303030303030303030303030303030303030303030
-                ok := and(
-                    and(eq(and(w, and(hi, m)), and(threes, m)), iszero(and(and(add(and(w, lo), sixes), tens), m))),
-                    iszero(and(w, not(m)))
-                )
-            }
-            bad := gt(add(p, 32), end)
-            if iszero(bad) {
-                let head := calldataload(p)
-                let neg := shr(255, head)
-                let scale := and(shr(232, head), 0x7fffff)
-                let len := and(head, 0xffffffff)
-                bad := or(
-                    or(gt(and(head, 0x000000ffffffffffffffffffffffffffffffffffffffffffffffff00000000), 0), iszero(len)),
-                    or(gt(len, 64), gt(scale, 62))
-                )
-                let chars := len
-                if scale {
-                    chars := add(scale, 1)
-                    if gt(len, scale) { chars := len }
-                    chars := add(chars, 1)
-                }
-                bad := or(bad, gt(add(chars, neg), 64))
-                q := add(p, 64)
-                if gt(len, 32) { q := add(p, 96) }
-                bad := or(bad, gt(q, end))
-                if iszero(bad) {
-                    let w0 := calldataload(add(p, 32))
-                    let k0 := len
-                    if gt(k0, 32) { k0 := 32 }
-                    bad := iszero(digits(w0, k0))
-                    if gt(len, 32) { bad := or(bad, iszero(digits(calldataload(add(p, 64)), sub(len, 32)))) }
-                    let first := byte(0, w0)
-                    let last := byte(0, calldataload(add(add(p, 32), sub(len, 1))))
-                    if and(eq(first, 0x30), gt(len, 1)) { bad := 1 }
-                    if and(eq(last, 0x30), gt(scale, 0)) { bad := 1 }
-                    if and(neg, and(eq(first, 0x30), eq(len, 1))) { bad := 1 }
-                }
-            }
-        }
-        if (bad) revert F.ProofForm();
+    /// The end of the `D` at `p` (`PorForms.readD`: the decimal word and digits).
+    function dEnd(uint256 p, uint256 end) internal pure returns (uint256) {
+        (,,,, uint256 next) = F.readD(slice(p, end), 0);
+        return p + next;
     }
 
     /// The end of the value `V_kind` at `p` (kind codes: 0 boolean, 1 numeric, 2
