@@ -289,6 +289,27 @@ def test_invalid_proofs_and_positions(name: str) -> None:
     assert COUNTS["id:one_step.id_position"] and COUNTS["id:one_step.prior_order"]
 
 
+def test_wrong_kind_cited() -> None:
+    """A well-formed form of another kind where the chunk cites P (requirement 0's
+    aggregate) is not ``proof.form``: Python's ``step.citation_mismatch`` on both sides
+    (draft §4); so is requirement 0's chunk cited as P (another requirement's)."""
+    from largest_shapes import SHAPES, market
+
+    bundle = market(SHAPES["many"])
+    kinds = [decode(s)["inputs"]["kind"] for s in bundle.steps]
+    aggregate = kinds.index("aggregate")
+    chunk = kinds.index(KIND, aggregate)
+    steps = list(bundle.steps)
+    for cited in ([aggregate], [aggregate - 1]):
+        step = decode(steps[chunk])
+        step["prior_step_ids"] = sorted([*step["prior_step_ids"],
+                                         *(decode(steps[i])["step_id"] for i in cited)])
+        lie = recommit(bundle, steps=[*steps[:chunk], encode(step), *steps[chunk + 1:]])
+        assert compare(lie, chunk, "check.kind") is not None, cited
+        assert python_answer(lie, chunk)[1:3] == ("one_step.unexecutable",
+                                                  "step.citation_mismatch"), cited
+
+
 def test_case_count() -> None:
     """Enough steps compared, every answer among them; the counts apart are reported."""
     compared = sum(v for k, v in COUNTS.items() if k.startswith("check."))
