@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorForms as F} from "./PorForms.sol";
+import {PorCheckFormRead as R} from "./PorCheckFormRead.sol";
+
+/// @title PorCheckFormState: the running state of the cited chunk P read from its CHUNK
+/// form (draft §2.5), with SPEC §12.5.3's checks of a malformed state, and the chunk's
+/// contradiction groups (P's, then updated with the admitted items' claims).
+/// @notice A group lives in memory as `G` words: kind (0 boolean, 1 numeric), H(key),
+/// claim_count, then two claim references, each three call data offsets (its
+/// `T(claim_id)`, `T(evidence_id)`, value), and whether the second is present (numeric:
+/// always, min then max; boolean: first, then `other` when present).
+library PorCheckFormState {
+    uint256 internal constant G = 10;
+
+    /// What the chunk reads of P.
+    struct Prior {
+        bool present;
+        bool covered;
+        bool provenanceOk;
+        bool hasLast;
+        uint256 last;
+        uint256 chunk;
+        uint256 itemCount;
+        uint256 admitted;
+        uint256 claimCount;
+        uint256 sources; // the first `sources` entry (4 words each)
+        uint256 nSources;
+        uint256 ridT; // T(inputs.requirement_id)
+        bytes32 outRid; // H(output.requirement_id)
+        uint256 groups; // the first group
+        uint256 nGroups;
+    }
+
+    /// P's state from its form at `p` (end `end`); `bad` when SPEC §12.5.3 finds it
+    /// malformed (`step.bad_prior_output`, a count out of 0..2^63-1, coverage against the
+    /// counts, a source entry with another key or named twice). The whole form is walked
+    /// (a fault anywhere is `proof.form`); the groups are read by `loadGroups`.
+    function readPrior(uint256 p, uint256 end) internal pure returns (Prior memory s, bool bad) {
+        s.present = true;
+        s.outRid = bytes32(R.w(p + 64, end));
+        s.covered = R.code(p + 96, end, 1) == 1;
+        s.provenanceOk = R.code(p + 128, end, 1) == 1;
+        s.itemCount = R.int64w(p + 160, end);
+        (s.hasLast, s.last) = R.opt(p + 192, end);
+        s.nSources = R.count(p + 256, end, 4);
+        s.sources = p + 288;
+        for (uint256 k; k < s.nSources; ++k) {
+            uint256 e = s.sources + 128 * k;
+            if (R.w(e + 96, end) != 0) bad = true;
+            uint256 id = R.w(e + 64, end);
+            for (uint256 j; j < k; ++j) {
+                if (R.w(s.sources + 128 * j + 64, end) == id) bad = true;
+            }
+        }
+        uint256 q = s.sources + 128 * s.nSources;
+        s.ridT = q;
+        q = R.tEnd(q, end);
+        R.w(q, end); // Ri, not read (Python reads inputs' kind and requirement_id only)
+        q += 32;
+        q += 32 + 32 * R.count(q, end, 1); // priors
+        uint256 n = R.count(q, end, 1);
+        q += 32;
+        for (uint256 k; k < n; ++k) q = R.tEnd(q, end);
+        s.chunk = R.int64w(q, end);
+        s.admitted = R.int64w(q + 32, end);
+        s.claimCount = R.int64w(q + 64, end);
+        R.int64w(q + 96, end); // window start, end, rest
+        R.int64w(q + 128, end);
+        R.w(q + 160, end);
+        R.opt(q + 192, end); // from_leaf
+        q = _skipItems(q + 256, end);
+        s.nGroups = R.count(q, end, 1);
+        s.groups = q + 32;
+        if (
+            s.chunk > R.MAX63 || s.itemCount > R.MAX63 || s.admitted > R.MAX63 || s.claimCount > R.MAX63
+                || (s.hasLast && s.last > R.MAX63) || s.covered != (s.admitted > 0) || (s.covered && !s.provenanceOk)
+        ) bad = true;
+    }
+
+    function _skipItems(uint256 q, uint256 end) private pure returns (uint256) {
+        uint256 n = R.count(q, end, 8);
+        q += 32;
+        for (uint256 k; k < n; ++k) {
+            R.code(q + 64, end, 1); // admitted
+            uint256 nr = R.count(q + 96, end, 1);
+            for (uint256 j; j < nr; ++j) {
+                uint256 reason = R.w(q + 128 + 32 * j, end);
+                if (reason == 0 || reason > 7) revert F.ProofForm();
+            }
+            q += 128 + 32 * nr;
+            R.int64w(q, end); // observed_at
+            R.code(q + 32, end, 1); // observed_from
+            q += R.code(q + 64, end, 1) == 1 ? 128 : 96; // gate_reason
+            R.w(q, end); // the item's rest
+            q += 32;
+        }
+        return q;
+    }
+
+    /// P's groups (at `q`, `n` of them) into `g`; the offset after them, and `bad` when a
+    /// group is malformed (a count out of 1..2^63-1, a rest word, a boolean `other` of
+    /// `first`'s value, a (kind, key) named twice).
+    function loadGroups(uint256[] memory g, uint256 q, uint256 n, uint256 end)
+        internal
+        pure
+        returns (uint256, bool bad)
+    {
+        for (uint256 k; k < n; ++k) {
+            uint256 at = k * G;
+            uint256 kind = R.code(q, end, 1);
+            uint256 key = R.w(q + 32, end);
+            uint256 cnt = R.int64w(q + 64, end);
+            if (cnt == 0 || cnt > R.MAX63) bad = true;
+            g[at] = kind;
+            g[at + 1] = key;
+            g[at + 2] = cnt;
+            bool refBad;
+            (q, refBad) = _ref(g, at + 3, q + 96, kind, end);
+            bad = bad || refBad;
+            if (kind == 1) {
+                (q, refBad) = _ref(g, at + 6, q, kind, end);
+                g[at + 9] = 1;
+            } else if (R.code(q, end, 1) == 1) {
+                (q, refBad) = _ref(g, at + 6, q + 32, kind, end);
+                g[at + 9] = 1;
+                if (R.w(g[at + 5], end) == R.w(g[at + 8], end)) bad = true;
+            } else {
+                q += 32;
+            }
+            bad = bad || refBad || R.w(q, end) != 0;
+            q += 32;
+            for (uint256 j; j < k; ++j) {
+                if (g[j * G] == kind && g[j * G + 1] == key) bad = true;
+            }
+        }
+        return (q, bad);
+    }
+
+    function _ref(uint256[] memory g, uint256 at, uint256 q, uint256 kind, uint256 end)
+        private
+        pure
+        returns (uint256, bool)
+    {
+        g[at] = q;
+        q = R.tEnd(q, end);
+        g[at + 1] = q;
+        q = R.tEnd(q, end);
+        g[at + 2] = q;
+        q = R.vEnd(kind == 1 ? 1 : 0, q, end);
+        return (q + 32, R.w(q, end) != 0);
+    }
+
+    /// Fold one admitted claim (kind, H(key), its three offsets) into the groups `g` of
+    /// which `n` are used: §12.5.3's min/max by §3.2's exact order, boolean first/other.
+    /// Returns the new count. `g` has room for every claim (its caller sizes it), so the
+    /// table is read and written in place, without bounds checks.
+    function addClaim(uint256[] memory g, uint256 n, uint256 kind, uint256 key, uint256 c, uint256 e, uint256 v)
+        internal
+        pure
+        returns (uint256)
+    {
+        uint256 base;
+        assembly { base := add(g, 32) }
+        for (uint256 k; k < n; ++k) {
+            uint256 at = base + k * 320;
+            if (_m(at) != kind || _m(at + 32) != key) continue;
+            _s(at + 64, _m(at + 64) + 1);
+            if (kind == 1) {
+                if (R.cmpDecimal(v, _m(at + 160)) < 0) _ref(at + 96, c, e, v);
+                if (R.cmpDecimal(v, _m(at + 256)) > 0) _ref(at + 192, c, e, v);
+            } else if (_m(at + 288) == 0 && _word(v) != _word(_m(at + 160))) {
+                _ref(at + 192, c, e, v);
+                _s(at + 288, 1);
+            }
+            return n;
+        }
+        uint256 a = base + n * 320;
+        _s(a, kind);
+        _s(a + 32, key);
+        _s(a + 64, 1);
+        _ref(a + 96, c, e, v);
+        if (kind == 1) {
+            _ref(a + 192, c, e, v);
+            _s(a + 288, 1);
+        }
+        return n + 1;
+    }
+
+    function _ref(uint256 at, uint256 c, uint256 e, uint256 v) private pure {
+        assembly {
+            mstore(at, c)
+            mstore(add(at, 32), e)
+            mstore(add(at, 64), v)
+        }
+    }
+
+    function _m(uint256 at) private pure returns (uint256 v) {
+        assembly { v := mload(at) }
+    }
+
+    function _s(uint256 at, uint256 v) private pure {
+        assembly { mstore(at, v) }
+    }
+
+    function _word(uint256 p) private pure returns (uint256 v) {
+        assembly { v := calldataload(p) }
+    }
+}
