@@ -21,7 +21,7 @@ from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from forms_harness import call, deploy, sizes
 
-from por.bundle.layout import COMPONENTS, Bundle
+from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Bundle
 from por.challenge.one_step import build_one_step_proof, verify_one_step_proof
 from por.container.spec import component_leaf
 from por.encoding import decode
@@ -111,7 +111,7 @@ def call_data(bundle: Bundle, index: int, replace: dict[int, bytes] | None = Non
             return Case(None, f"form {j}")
     leaves = [leaf_hash(f) for f in forms]
     components = [leaf_hash(component_leaf(*bundle.commitments.component(name)))
-                  for name in COMPONENTS]
+                  for name in COMPONENTS[:COMPONENT_INDEX["forms"]]]
     components.append(leaf_hash(component_leaf(root_from_leaf_hashes(leaves), len(forms))))
     inclusion = (root_from_leaf_hashes(components), len(forms), carried,
                  [inclusion_proof_from_leaf_hashes(leaves, j) for j in carried],

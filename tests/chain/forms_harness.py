@@ -24,7 +24,7 @@ from proof_check_support import CALLER, message_call, new_evm
 from pyrevm import EVM, AccountInfo
 from scratch_harness import COMPILE
 
-from por.bundle.layout import COMPONENTS, Bundle
+from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Bundle
 from por.container.spec import component_leaf
 from por.encoding import decode
 from por.forms import Form, Forms, forms_of
@@ -69,7 +69,7 @@ def forms_root_of(bundle: Bundle) -> Committed:
     forms = forms_of(decode(bundle.prompt_spec), [decode(s) for s in bundle.steps],
                      decode(bundle.verdict))
     components = [leaf_hash(component_leaf(*bundle.commitments.component(name)))
-                  for name in COMPONENTS]
+                  for name in COMPONENTS[:COMPONENT_INDEX["forms"]]]
     components.append(leaf_hash(component_leaf(forms.root, forms.size)))
     requirements = forms.size - len(bundle.steps) - 2
     return Committed(forms, root_from_leaf_hashes(components),
@@ -95,7 +95,7 @@ def replaced(bundle: Bundle, committed: Committed, index: int, form: bytes) -> C
     forms[index] = Form(name=old.name, tag=old.tag, form=form, leaf=leaf_hash(form))
     root = root_from_leaf_hashes([f.leaf for f in forms])
     components = [leaf_hash(component_leaf(*bundle.commitments.component(name)))
-                  for name in COMPONENTS]
+                  for name in COMPONENTS[:COMPONENT_INDEX["forms"]]]
     components.append(leaf_hash(component_leaf(root, len(forms))))
     return Committed(Forms(forms=tuple(forms), root=root), root_from_leaf_hashes(components),
                      inclusion_proof_from_leaf_hashes(components, 6), committed.requirements)

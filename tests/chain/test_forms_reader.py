@@ -123,6 +123,8 @@ def test_texts_read(text: str) -> None:
 
 @pytest.mark.parametrize("form", [
     W(3) + b"ab" + b"\x00" * 29 + b"\x01",  # padding not zero
+    W(2) + b"ab" + b"\x00" * 29 + b"\x01",  # padding not zero, an even length (s39 fix)
+    W(6) + b"abcdef" + b"\x00" * 25 + b"\x01",  # the same, checkform's 6-byte evidence id
     W(33) + b"a" * 32,  # bytes past the end
     (2**64).to_bytes(32, "big") + bytes(32),  # a length past any form
     W(1),  # no bytes word
@@ -164,7 +166,12 @@ def test_words_options_lists_enums() -> None:
 def test_inclusion_of_a_fixture_bundle() -> None:
     from bundle_edits import honest
 
-    committed = forms_root_of(honest("08-quorum-agree"))
+    bundle = honest("08-quorum-agree")
+    committed = forms_root_of(bundle)
+    # the harness's forms and por_root are the bundle's own (por.Bundle/2, SPEC §5.4)
+    assert committed.por_root == bundle.commitments.por_root
+    assert committed.forms.root == bundle.commitments.forms_root
+    assert [f.leaf for f in committed.forms.forms] == list(bundle.forms)
     forms = committed.forms.forms
     chosen = [0, 1, len(forms) - 1]
     args = [committed.por_root, committed.forms.size, committed.component_path,

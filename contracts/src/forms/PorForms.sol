@@ -198,7 +198,7 @@ library PorForms {
             let size := and(add(len, 31), not(31))
             next := add(p, size)
             // the last word's bytes after the text (shl by the text's bytes in it) are zero
-            if or(or(gt(len, flen), gt(next, flen)), and(and(len, 31), iszero(iszero(
+            if or(or(gt(len, flen), gt(next, flen)), and(iszero(iszero(and(len, 31))), iszero(iszero(
                 shl(shl(3, and(len, 31)), calldataload(add(f.offset, sub(next, 32)))))))) {
                 mstore(0, 0xddd09231)
                 revert(28, 4)
