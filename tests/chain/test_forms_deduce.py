@@ -219,8 +219,8 @@ def test_malformed_forms_are_proof_form() -> None:
     me = c.index_of_step(leaf)
     bad = {
         0: [c.forms.forms[0].form + bytes(32), _set(c.forms.forms[0].form, 2, 1 << 65)],
-        agg: [c.forms.forms[agg].form[:-32], _set(c.forms.forms[agg].form, 2, 10**6)],
-        contra: [c.forms.forms[contra].form + bytes(32), c.forms.forms[contra].form[:-1]],
+        agg: [c.forms.forms[agg].form[:96], _set(c.forms.forms[agg].form, 2, 10**6)],
+        contra: [c.forms.forms[contra].form[:96], c.forms.forms[contra].form[:-1]],
         me: [_set(c.forms.forms[me].form, 0, 5), _set(c.forms.forms[me].form, 3, 10**6)],
     }
     for index, forms in bad.items():

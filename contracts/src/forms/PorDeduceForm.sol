@@ -210,23 +210,30 @@ contract PorDeduceForm is PorDeduceFormRun {
         return bytes.concat(abi.encode(1, out.eventCode == 2), num, st);
     }
 
-    /// `D` of a canonical decimal text.
-    function _d(bytes memory t) private pure returns (bytes memory) {
-        uint256 neg = t[0] == "-" ? 1 : 0;
-        uint256 scale;
-        bytes memory digits = new bytes(t.length);
-        uint256 n;
-        for (uint256 i = neg; i < t.length; ++i) {
-            if (t[i] == ".") {
-                scale = t.length - i - 1;
-                continue;
+    /// `D` of a canonical decimal text: its word (sign, scale, digit count), then its
+    /// digits without the sign, the point and leading zeros, zero-padded.
+    function _d(bytes memory t) private pure returns (bytes memory out) {
+        out = new bytes(96);
+        assembly {
+            let len := mload(t)
+            let neg := eq(byte(0, mload(add(t, 32))), 0x2d)
+            let scale := 0
+            let n := 0
+            let w := add(out, 64)
+            for { let i := neg } lt(i, len) { i := add(i, 1) } {
+                let ch := byte(0, mload(add(add(t, 32), i)))
+                switch ch
+                case 0x2e { scale := sub(sub(len, i), 1) }
+                default {
+                    if or(n, or(iszero(eq(ch, 0x30)), eq(add(i, 1), len))) {
+                        mstore8(add(w, n), ch)
+                        n := add(n, 1)
+                    }
+                }
             }
-            if (n == 0 && t[i] == "0" && i + 1 < t.length) continue; // leading zeros
-            digits[n++] = t[i];
+            mstore(add(out, 32), or(or(shl(255, neg), shl(232, scale)), n))
+            if lt(n, 33) { mstore(out, 64) }
         }
-        bytes memory out = new bytes(n > 32 ? 64 : 32);
-        for (uint256 i; i < n; ++i) out[i] = digits[i];
-        return bytes.concat(bytes32(neg << 255 | scale << 232 | n), out);
     }
 
     /// The checked T at calldata position p, as bytes.
@@ -254,12 +261,12 @@ contract PorDeduceForm is PorDeduceFormRun {
         return bytes.concat(bytes32(text.length), text, new bytes((32 - text.length % 32) % 32));
     }
 
-    function _predicateName(uint256 p) private pure returns (string memory) {
-        if (p == 0) return "event_observed";
-        if (p == 1) return "numeric_threshold";
-        if (p == 2) return "numeric_range";
-        if (p == 3) return "field_comparison";
-        if (p == 4) return "text_equals";
-        return "timestamp_threshold";
+    /// The predicate's name: its (offset, length) in one packed text.
+    function _predicateName(uint256 p) private pure returns (bytes memory name) {
+        bytes memory all = "event_observednumeric_thresholdnumeric_rangefield_comparisontext_equalstimestamp_threshold";
+        uint256 at = (0x5a473c2c1f0e00 >> (8 * p)) & 0xff;
+        uint256 len = ((0x5a473c2c1f0e00 >> (8 * p + 8)) & 0xff) - at;
+        name = new bytes(len);
+        for (uint256 i; i < len; ++i) name[i] = all[at + i];
     }
 }

@@ -8,9 +8,10 @@ import {PorForms as F} from "./PorForms.sol";
 /// 0017 stage 4; `docs/spec-forms-draft.md` §2.1, §2.6-§2.8).
 /// @notice COMMON (the requirement table and the prediction semantics), the cited
 /// AGGREGATE forms (their requirement, coverage, evidence ids and fields) and the
-/// CONTRADICTIONS form (its conflicts' kind and key) are read whole through `PorForms`'
-/// bounds-checked readers (a malformation reverts `ProofForm()`); what deduce needs is
-/// kept in memory as calldata positions and words.
+/// CONTRADICTIONS form (its conflicts' kind and key) are read through `PorForms`'
+/// bounds-checked readers up to the last word deduce reads (a malformation there reverts
+/// `ProofForm()`; words no rule of §12.5.6 reads are skipped, not checked, as
+/// `PorAggregateForm` does); what deduce needs is kept in memory as calldata positions.
 abstract contract PorDeduceFormRead {
     bytes32 internal constant MATCH = keccak256("one_step.match");
     bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
@@ -156,22 +157,13 @@ abstract contract PorDeduceFormRead {
         F.end(f, o);
     }
 
-    /// Market id to the confidence policy (read, not used by deduce).
+    /// Market id to the confidence policy: not read by deduce, skipped (its lists' counts
+    /// checked against the form's words).
     function _market(bytes calldata f, uint256 o) private pure returns (uint256) {
-        o += 32; // market id
-        (, o) = F.readW(f, o);
-        (, o) = F.readW(f, o);
-        (, o) = F.readW(f, o); // window, slack
         uint256 n;
-        (n, o) = F.readL(f, o);
-        o += n << 5; // allowed sources (H)
-        (n, o) = F.readL(f, o);
-        for (uint256 i; i < n; ++i) (, o) = F.readE(f, o, 6); // rule codes
-        (, o) = F.readE(f, o, 2); // on_conflict
-        (, o) = F.readH(f, o); // schema ref
-        (, o) = F.readB(f, o); // strict mode
-        for (uint256 i; i < 5; ++i) (, o) = F.readW(f, o);
-        return o;
+        (n, o) = F.readL(f, o + 128); // market id, window, slack
+        (n, o) = F.readL(f, o + (n << 5)); // allowed sources, then the rule codes
+        return o + (n << 5) + 256; // on_conflict, schema ref, strict mode, five confidences
     }
 
     /// Predicate to preconditions; the needed fields.
@@ -247,7 +239,7 @@ abstract contract PorDeduceFormRead {
 
     // ---------------------------------------------------------------- AGGREGATE
 
-    /// A cited AGGREGATE read whole.
+    /// A cited AGGREGATE read up to its fields.
     function _aggregate(bytes calldata f) internal view returns (Agg memory a) {
         uint256 o = 64; // tag (checked by the caller) and step id
         a.rid = _pos(f) + o;
@@ -262,19 +254,14 @@ abstract contract PorDeduceFormRead {
             o = F.skipT(f, o);
             a.eh[j] = _th(a.ep[j]);
         }
-        o = F.skipT(f, o); // o.requirement_id
-        (, o) = F.readE(f, o, 3);
+        o = F.skipT(f, o) + 32; // o.requirement_id, strategy (not read)
         (a.covered, o) = F.readB(f, o);
         (a.prov, o) = F.readB(f, o);
-        (, o) = F.readW(f, o);
-        (,, o) = F.readO(f, o, type(uint64).max);
-        (, o) = F.readB(f, o);
-        (n, o) = F.readL(f, o);
+        (n, o) = F.readL(f, o + 128); // item_count, last_leaf, fallback_used (not read)
         (a.fkey, a.fkind, a.fstatus, a.ffb) = (new bytes32[](n), new uint256[](n), new uint256[](n), new bool[](n));
         (a.fval, a.fids, a.fvotes) = (new uint256[](n), new uint256[](n), new uint256[](n));
         for (uint256 j; j < n; ++j) o = _field(f, o, a, j);
-        o = _texts(f, o); // sources_used
-        F.end(f, F.skipT(f, o + 32)); // rest, description
+        // sources_used, the rests and the description: not read
     }
 
     /// Field j of an AGGREGATE.
@@ -294,12 +281,7 @@ abstract contract PorDeduceFormRead {
             o = F.skipV(f, o, kind);
         }
         (present, o) = F.readP(f, o);
-        if (present) {
-            (, o) = F.readW(f, o);
-            (, o) = F.readW(f, o);
-            (, o) = F.readB(f, o);
-            o += 32;
-        }
+        if (present) o += 128; // quorum (not read)
         o = _texts(f, o); // claim_ids
         a.fids[j] = _pos(f) + o;
         o = _texts(f, o);
@@ -323,19 +305,17 @@ abstract contract PorDeduceFormRead {
 
     // ---------------------------------------------------------------- CONTRADICTIONS
 
-    /// The conflicts' (kind, H(key)) of a CONTRADICTIONS read whole.
+    /// The conflicts' (kind, H(key)) of a CONTRADICTIONS, read up to its conflicts.
     function _conflicts(bytes calldata f) internal pure returns (uint256[] memory kinds, bytes32[] memory keys) {
         uint256 o = 96; // tag, step id, Ri
         uint256 n;
         (n, o) = F.readL(f, o);
         o = _texts(f, o + (n << 5));
-        (, o) = F.readW(f, o);
-        (,,,, o) = F.readD(f, o);
+        (,,,, o) = F.readD(f, o + 32); // after claim_count
         (n, o) = F.readL(f, o);
         (kinds, keys) = (new uint256[](n), new bytes32[](n));
         for (uint256 i; i < n; ++i) {
-            (, o) = F.readE(f, o, 2);
-            (kinds[i], o) = F.readE(f, o, 4);
+            (kinds[i], o) = F.readE(f, o + 32, 4); // after the check id (not read)
             (keys[i], o) = F.readH(f, o);
             o = _texts(f, _texts(f, o));
             uint256 m;
@@ -345,9 +325,8 @@ abstract contract PorDeduceFormRead {
                 else if (kinds[i] == F.BOOLEAN) (, o) = F.readB(f, o);
                 else F.fault();
             }
-            (, o) = F.readW(f, o);
-            o += 32;
+            o += 64; // claim_count, rest
         }
-        F.end(f, F.skipT(f, o + 32));
+        // the output's rest and the description: not read
     }
 }

@@ -76,8 +76,11 @@ library PorForms {
 
     /// The word at byte offset `o` of `f`.
     function at(bytes calldata f, uint256 o) internal pure returns (uint256 v) {
-        if (o + 32 > f.length) revert ProofForm();
         assembly {
+            if gt(add(o, 32), f.length) {
+                mstore(0, 0xddd09231) // ProofForm()
+                revert(28, 4)
+            }
             v := calldataload(add(f.offset, o))
         }
     }
@@ -85,8 +88,12 @@ library PorForms {
     /// The calldata position of `f[o : o + size]`, which must lie inside `f` (for loops that
     /// read a checked span with `calldataload` directly).
     function span(bytes calldata f, uint256 o, uint256 size) internal pure returns (uint256 p) {
-        if (o + size > f.length || o + size < o) revert ProofForm();
         assembly {
+            let len := f.length
+            if or(gt(size, len), gt(add(o, size), len)) {
+                mstore(0, 0xddd09231) // ProofForm()
+                revert(28, 4)
+            }
             p := add(f.offset, o)
         }
     }
@@ -98,9 +105,18 @@ library PorForms {
 
     /// `W(n)`: an integer 0 <= n < 2^64.
     function readW(bytes calldata f, uint256 o) internal pure returns (uint256 v, uint256 next) {
-        v = at(f, o);
-        if (v >> 64 != 0) revert ProofForm();
-        return (v, o + 32);
+        assembly {
+            next := add(o, 32)
+            if gt(next, f.length) {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
+            }
+            v := calldataload(add(f.offset, o))
+            if shr(64, v) {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
+            }
+        }
     }
 
     /// `H(t)` or `B32(h)`: any word.
@@ -110,16 +126,25 @@ library PorForms {
 
     /// `B(b)`: 0 or 1.
     function readB(bytes calldata f, uint256 o) internal pure returns (bool b, uint256 next) {
-        uint256 v = at(f, o);
-        if (v > 1) revert ProofForm();
-        return (v == 1, o + 32);
+        uint256 v;
+        (v, next) = readE(f, o, 2);
+        b = v == 1;
     }
 
     /// `E(x)`: a code below `count` (the set's size).
     function readE(bytes calldata f, uint256 o, uint256 count) internal pure returns (uint256 code, uint256 next) {
-        code = at(f, o);
-        if (code >= count) revert ProofForm();
-        return (code, o + 32);
+        assembly {
+            next := add(o, 32)
+            if gt(next, f.length) {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
+            }
+            code := calldataload(add(f.offset, o))
+            if iszero(lt(code, count)) {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
+            }
+        }
     }
 
     /// The presence word of `P[X]`: false (absent) or true (`X` follows at `next`).
@@ -144,26 +169,41 @@ library PorForms {
     /// `L[X]`'s count word: each element takes at least one word, so a count larger than
     /// the words left is a fault here (the elements are read by the caller).
     function readL(bytes calldata f, uint256 o) internal pure returns (uint256 count, uint256 next) {
-        count = at(f, o);
-        next = o + 32;
-        if (count > (f.length - next) >> 5) revert ProofForm();
+        assembly {
+            let len := f.length
+            next := add(o, 32)
+            if gt(next, len) {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
+            }
+            count := calldataload(add(f.offset, o))
+            if gt(count, shr(5, sub(len, next))) {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
+            }
+        }
     }
 
     /// `T(t)`: (calldata position of its bytes, byte length, offset after it). The bytes
     /// lie inside `f` and the last word's padding is zero.
     function readT(bytes calldata f, uint256 o) internal pure returns (uint256 p, uint256 len, uint256 next) {
-        len = at(f, o);
-        if (len > f.length) revert ProofForm();
-        uint256 size = (len + 31) & ~uint256(31);
-        p = span(f, o + 32, size);
-        next = o + 32 + size;
-        if (len & 31 != 0) {
-            bool padded;
-            assembly {
-                // the last word's bytes after the text: shl by the text's bytes in it
-                padded := iszero(shl(shl(3, and(len, 31)), calldataload(add(p, sub(size, 32)))))
+        assembly {
+            let flen := f.length
+            p := add(o, 32)
+            if gt(p, flen) {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
             }
-            if (!padded) revert ProofForm();
+            len := calldataload(add(f.offset, o))
+            let size := and(add(len, 31), not(31))
+            next := add(p, size)
+            // the last word's bytes after the text (shl by the text's bytes in it) are zero
+            if or(or(gt(len, flen), gt(next, flen)), and(and(len, 31), iszero(iszero(
+                shl(shl(3, and(len, 31)), calldataload(add(f.offset, sub(next, 32)))))))) {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
+            }
+            p := add(f.offset, p)
         }
     }
 
@@ -181,25 +221,10 @@ library PorForms {
         pure
         returns (bool neg, uint256 scale, uint256 len, uint256 p, uint256 next)
     {
-        uint256 head = at(f, o);
-        neg = head >> 255 == 1;
-        scale = (head >> 232) & 0x7fffff;
-        len = head & 0xffffffff;
-        if (
-            head & 0x000000ffffffffffffffffffffffffffffffffffffffffffffffff00000000 != 0 || len == 0
-                || len > 64 || scale > 62
-        ) revert ProofForm();
-        // the canonical text's length: sign + len, or sign + max(len, scale + 1) + 1
-        uint256 chars = scale == 0 ? len : (len > scale ? len : scale + 1) + 1;
-        if (neg) ++chars;
-        if (chars > 64) revert ProofForm();
-        p = span(f, o + 32, len > 32 ? 64 : 32);
-        next = o + (len > 32 ? 96 : 64);
-        bool bad;
         assembly {
-            // bytes 0x30..0x39 in the first `len` bytes of two words, zeros after
+            // bytes 0x30..0x39 in the first `k` (1..32) bytes of `w`, zeros after
             function digits(w, k) -> ok {
-                let m := not(shr(shl(3, k), not(0))) // the first k bytes (k <= 32)
+                let m := not(shr(shl(3, k), not(0)))
                 let hi := 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0
                 let lo := 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f
                 let sixes := 0x0606060606060606060606060606060606060606060606060606060606060606
@@ -210,6 +235,29 @@ library PorForms {
                     iszero(and(w, not(m)))
                 )
             }
+            let flen := f.length
+            let head := 0
+            if iszero(gt(add(o, 32), flen)) { head := calldataload(add(f.offset, o)) }
+            neg := shr(255, head)
+            scale := and(shr(232, head), 0x7fffff)
+            len := and(head, 0xffffffff)
+            let words := add(1, gt(len, 32))
+            next := add(o, add(32, shl(5, words)))
+            // the canonical text's length: sign + len, or sign + max(len, scale + 1) + 1
+            let chars := len
+            if scale {
+                chars := add(scale, 1)
+                if gt(len, scale) { chars := len }
+                chars := add(chars, 1)
+            }
+            chars := add(chars, neg)
+            let bad := or(or(gt(next, flen), iszero(len)), or(gt(len, 64), gt(scale, 62)))
+            bad := or(bad, or(gt(chars, 64), and(head, 0x000000ffffffffffffffffffffffffffffffffffffffffffffffff00000000)))
+            if bad {
+                mstore(0, 0xddd09231) // ProofForm()
+                revert(28, 4)
+            }
+            p := add(f.offset, add(o, 32))
             let w0 := calldataload(p)
             let k0 := len
             if gt(k0, 32) { k0 := 32 }
@@ -221,15 +269,38 @@ library PorForms {
             if and(eq(first, 0x30), gt(len, 1)) { bad := 1 }
             if and(eq(last, 0x30), gt(scale, 0)) { bad := 1 }
             if and(neg, and(eq(first, 0x30), eq(len, 1))) { bad := 1 }
+            if bad {
+                mstore(0, 0xddd09231)
+                revert(28, 4)
+            }
         }
-        if (bad) revert ProofForm();
     }
 
-    /// The integer of `len` <= 77 ASCII digits at calldata position `p` (checked by `readD`).
+    /// The integer of the 1..64 ASCII digits at calldata position `p` (checked by `readD`:
+    /// zero bytes after them), 32 digits a word at once (SWAR: pairs, quads, ... of lanes).
     function magnitude(uint256 p, uint256 len) internal pure returns (uint256 m) {
         assembly {
-            for { let i := 0 } lt(i, len) { i := add(i, 1) } {
-                m := add(mul(m, 10), sub(byte(0, calldataload(add(p, i))), 48))
+            // the k (1..32) leading digit bytes of w as an integer
+            function digits(w, k) -> v {
+                let threes := 0x3030303030303030303030303030303030303030303030303030303030303030
+                // right-aligned, '0' bytes above
+                w := or(shr(shl(3, sub(32, k)), w), shl(shl(3, k), threes))
+                let d := sub(w, threes)
+                let m8 := 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff
+                d := add(mul(and(shr(8, d), m8), 10), and(d, m8))
+                let m16 := 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff
+                d := add(mul(and(shr(16, d), m16), 100), and(d, m16))
+                let m32 := 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff
+                d := add(mul(and(shr(32, d), m32), 10000), and(d, m32))
+                let m64 := 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff
+                d := add(mul(and(shr(64, d), m64), 100000000), and(d, m64))
+                v := add(mul(shr(128, d), 10000000000000000), and(d, 0xffffffffffffffffffffffffffffffff))
+            }
+            switch gt(len, 32)
+            case 0 { m := digits(calldataload(p), len) }
+            default {
+                let rest := sub(len, 32)
+                m := add(mul(digits(calldataload(p), 32), exp(10, rest)), digits(calldataload(add(p, 32)), rest))
             }
         }
     }
