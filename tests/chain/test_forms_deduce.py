@@ -238,8 +238,8 @@ def test_deployed_size() -> None:
 
 
 def test_case_count() -> None:
-    """At least 3 000 deduce cases by default (1 500 compared), 10 000 in the sweep (5 000 compared);
-    every answer among them; the classes printed."""
+    """At least 3 000 deduce cases by default (1 500 compared), 10 000 in the sweep
+    (5 000 compared); every answer among them; the classes printed."""
     total = sum(COUNTS.values())
     if total == 0:
         pytest.skip("run with the other tests of this file")

@@ -32,8 +32,8 @@ from typing import Any
 import pytest
 from bundle_edits import honest, recommit
 from exec_support import generated_cases
-from forms_judge_cases import NAME, call_data, chain_answer, compare
 from forms_harness import compiled, forms_root_of, replaced, sizes
+from forms_judge_cases import NAME, call_data, chain_answer, compare
 from scratch_harness import SOLC
 
 from por.bundle import build
