@@ -160,6 +160,36 @@ def test_caps_markets(fill: int) -> None:
     assert seen["compared:one_step.unexecutable:step.citation_mismatch"] >= 1
 
 
+def vote_cases() -> Iterator[tuple[str, Bundle, int]]:
+    """k of n at every count: market 67 (k = 2 of 3 targets, ``close < 80``) with the
+    metric's votes cut to 0-4 and each vote holding or not (``79`` / ``81``; a fourth vote
+    repeats a source), the deduce step rewritten (lost) and left as it was."""
+    from itertools import product
+
+    from test_onchain_deduce import rewritten
+
+    bundle = honest("67-two-of-three-below")
+    leaf = deduce_leaf(bundle)
+    at = steps_of(bundle, "aggregate")[0]
+    for n in range(5):
+        for pattern in product((True, False), repeat=n):
+            step = decode(bundle.steps[at])
+            field = step["output"]["fields"][0]
+            votes = (field["votes"] * 2)[:n]
+            field["votes"] = [{**v, "value": "79" if ok else "81"}
+                              for v, ok in zip(votes, pattern, strict=True)]
+            steps = list(bundle.steps)
+            steps[at] = encode(step)
+            yield f"votes {pattern} old", recommit(bundle, steps=steps), leaf
+            steps[leaf] = rewritten(bundle.prompt_spec, steps, leaf) or steps[leaf]
+            yield f"votes {pattern}", recommit(bundle, steps=steps), leaf
+
+
+def test_votes_at_every_count() -> None:
+    seen = check(vote_cases(), "votes")
+    assert seen["compared:one_step.match:"] >= 31, seen
+
+
 def _with(bundle: Bundle, leaf: int, edit: object) -> Bundle:
     step = decode(bundle.steps[leaf])
     edit(step)  # type: ignore[operator]

@@ -208,6 +208,35 @@ def test_last_step_not_a_map() -> None:
     assert seen == Counter({"compared:judge.final_step": 1}), seen
 
 
+def test_confidence_rounds_half_up() -> None:
+    """§7.4's ``scale_bps`` at exact halves: a conflict (policy ``continue``) and a
+    fallback with factors whose products end in 5 000, the verdict rejudged (lost)."""
+    from test_onchain_judge import _with_map, _with_spec, rejudged
+
+    cases = []
+    for default, conflict, fallback in ((1000, 5, 5000), (1000, 15, 5000), (3, 5000, 5000),
+                                        (7000, 5, 10_000), (9999, 5000, 9999)):
+        def spec(s: dict[str, Any], d: int = default, c: int = conflict, f: int = fallback
+                 ) -> None:
+            s["conflict_policy"]["on_conflict"] = "continue"
+            s["confidence_policy"] = {"default_confidence_bps": d,
+                                      "min_confidence_for_yesno_bps": 0,
+                                      "conflict_factor_bps": c, "fallback_factor_bps": f,
+                                      "invalid_confidence_bps": 0}
+        for name in ("01-boolean-observed", "63-arithmetic-total-over"):
+            edited = _with_spec(spec)(honest(name))
+            assert edited is not None
+            flagged = _with_map(lambda v: v.update(conflict_detected=True, fallback_used=True))(
+                edited)
+            assert flagged is not None
+            again = rejudged(flagged)
+            assert again is not None
+            cases += [(f"{name} {default} {conflict} {fallback}", again),
+                      (f"{name} {default} {conflict} {fallback} old", flagged)]
+    seen = check(cases)
+    assert seen["compared:judge.match"] == len(cases) // 2, seen
+
+
 def _set(form: bytes, i: int, value: int) -> bytes:
     return form[:32 * i] + value.to_bytes(32, "big") + form[32 * i + 32:]
 
