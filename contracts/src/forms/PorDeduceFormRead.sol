@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorDecimal} from "../PorDecimal.sol";
+import {PorForms as F} from "./PorForms.sol";
+
+/// @title PorDeduceFormRead: what the deduce executor on chain forms reads, checked (ADR
+/// 0017 stage 4; `docs/spec-forms-draft.md` §2.1, §2.6-§2.8).
+/// @notice COMMON (the requirement table and the prediction semantics), the cited
+/// AGGREGATE forms (their requirement, coverage, evidence ids and fields) and the
+/// CONTRADICTIONS form (its conflicts' kind and key) are read through `PorForms`'
+/// bounds-checked readers up to the last word deduce reads (a malformation there reverts
+/// `ProofForm()`; words no rule of §12.5.6 reads are skipped, not checked, as
+/// `PorAggregateForm` does); what deduce needs is kept in memory as calldata positions.
+abstract contract PorDeduceFormRead {
+    bytes32 internal constant MATCH = keccak256("one_step.match");
+    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
+    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
+    bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
+    bytes32 internal constant PRIOR_ORDER = keccak256("one_step.prior_order");
+    bytes32 internal constant CITATION_MISMATCH = keccak256("step.citation_mismatch");
+    bytes32 internal constant BAD_PRIOR_OUTPUT = keccak256("step.bad_prior_output");
+    bytes32 internal constant BAD_INPUTS = keccak256("step.bad_inputs");
+
+    /// The carried form `form` is not the one its role needs: a cited step whose step id is
+    /// not the step's k-th prior id, or not one form per prior id (`proof.citations`).
+    error Citations(uint256 form);
+
+    uint256 internal constant MAX_UINT63 = (1 << 63) - 1;
+    /// Predicate codes (draft §1.1).
+    uint256 internal constant EVENT = 0;
+    uint256 internal constant RANGE = 2;
+    uint256 internal constant FIELD = 3;
+    uint256 internal constant TEXT_EQUALS = 4;
+    uint256 internal constant TIME = 5;
+    /// Roles of a needed field: the metric, a `+` term, a `-` term or `other_metric`, a
+    /// precondition.
+    uint256 internal constant PLUS = 1;
+    uint256 internal constant MINUS = 2;
+    uint256 internal constant PRE = 3;
+
+    /// COMMON as deduce reads it (`por.predicates.needed_fields` in `keys`/`kinds`/`roles`).
+    struct Sem {
+        uint256 k; // sources_required, 0 when absent
+        bytes32[] reqs; // H(requirement_id) per requirement
+        bool[] chain; // strategy fallback_chain
+        uint256[] targets; // #source_targets
+        uint256 predicate;
+        uint256 metricT; // calldata position of T(ps.metric)
+        uint256 comparison;
+        PorDecimal.Dec threshold;
+        PorDecimal.Dec lower;
+        PorDecimal.Dec upper;
+        bool lowerIncl; // absent: inclusive
+        bool upperIncl; // absent: exclusive
+        uint256 expected; // calldata position of T(expected_text)
+        bool absentNo;
+        uint256 terms; // offset of the first term in COMMON
+        uint256 nTerms;
+        bool hasOther;
+        bytes32 other; // H(other_metric)
+        bytes32[] keys;
+        uint256[] kinds;
+        uint256[] roles;
+        uint256[] equals; // precondition: calldata position of T(equals)
+        bool[] otherwiseNo;
+    }
+
+    /// A cited AGGREGATE: per evidence id its T's keccak and position; per field its words.
+    struct Agg {
+        uint256 rid; // calldata position of T(inputs.requirement_id)
+        bool covered;
+        bool prov;
+        bytes32[] eh;
+        uint256[] ep;
+        bool[] read;
+        bytes32[] fkey; // H(key)
+        uint256[] fkind;
+        uint256[] fstatus;
+        bool[] ffb;
+        uint256[] fval; // calldata position of V(value), 0 when absent
+        uint256[] fids; // calldata position of L[T](evidence_ids)
+        uint256[] fvotes; // calldata position of L[vote], 0 when absent
+    }
+
+    function _pos(bytes calldata f) internal pure returns (uint256 p) {
+        assembly {
+            p := f.offset
+        }
+    }
+
+    function _w(uint256 p) internal pure returns (uint256 v) {
+        assembly {
+            v := calldataload(p)
+        }
+    }
+
+    /// Size of a checked T at p: its length word and its padded bytes.
+    function _tsize(uint256 p) internal pure returns (uint256) {
+        return 32 + ((_w(p) + 31) & ~uint256(31));
+    }
+
+    /// keccak256 of the checked T at p (length word and padded bytes: equal texts, equal hashes).
+    function _th(uint256 p) internal pure returns (bytes32 h) {
+        uint256 size = _tsize(p);
+        assembly {
+            let m := mload(0x40)
+            calldatacopy(m, p, size)
+            h := keccak256(m, size)
+        }
+    }
+
+    /// SHA-256 of the checked T at p's bytes (`H` of the text).
+    function _sha(uint256 p) internal view returns (bytes32 h) {
+        uint256 len = _w(p);
+        assembly {
+            let m := mload(0x40)
+            calldatacopy(m, add(p, 32), len)
+            if iszero(staticcall(gas(), 0x02, m, len, 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+        }
+    }
+
+    /// The decimal `D` at offset o of f and the offset after it.
+    function _dec(bytes calldata f, uint256 o) internal pure returns (PorDecimal.Dec memory d, uint256 next) {
+        (bool neg, uint256 scale, uint256 len, uint256 p, uint256 n) = F.readD(f, o);
+        return (PorDecimal.Dec(neg, 0, F.magnitude(p, len), scale), n);
+    }
+
+    /// The checked D at calldata position p as a decimal.
+    function _decAt(uint256 p) internal pure returns (PorDecimal.Dec memory) {
+        uint256 head = _w(p);
+        return PorDecimal.Dec(head >> 255 == 1, 0, F.magnitude(p + 32, head & 0xffffffff), (head >> 232) & 0x7fffff);
+    }
+
+    // ---------------------------------------------------------------- COMMON
+
+    /// COMMON read whole: the requirement table, then the prediction semantics.
+    function _common(bytes calldata f) internal pure returns (Sem memory s) {
+        uint256 o = F.open(f, F.COMMON);
+        (, o) = F.readH(f, o); // metric
+        (s.k, o) = F.readZ(f, o);
+        (,,,, o) = F.readD(f, o); // numeric tolerance
+        uint256 r;
+        (r, o) = F.readL(f, o);
+        (s.reqs, s.chain, s.targets) = (new bytes32[](r), new bool[](r), new uint256[](r));
+        for (uint256 i; i < r; ++i) {
+            (s.reqs[i], o) = F.readH(f, o);
+            uint256 strategy;
+            (strategy, o) = F.readE(f, o, 3);
+            s.chain[i] = strategy == 2;
+            (s.targets[i], o) = F.readW(f, o);
+            (, o) = F.readW(f, o); // min_provenance_tier
+        }
+        o = _market(f, o);
+        o = _semantics(f, o, s);
+        F.end(f, o);
+    }
+
+    /// Market id to the confidence policy: not read by deduce, skipped (its lists' counts
+    /// checked against the form's words).
+    function _market(bytes calldata f, uint256 o) private pure returns (uint256) {
+        uint256 n;
+        (n, o) = F.readL(f, o + 128); // market id, window, slack
+        (n, o) = F.readL(f, o + (n << 5)); // allowed sources, then the rule codes
+        return o + (n << 5) + 256; // on_conflict, schema ref, strict mode, five confidences
+    }
+
+    /// Predicate to preconditions; the needed fields.
+    function _semantics(bytes calldata f, uint256 o, Sem memory s) private pure returns (uint256) {
+        (s.predicate, o) = F.readE(f, o, 6);
+        s.metricT = _pos(f) + o;
+        o = F.skipT(f, o);
+        bool present;
+        (present, o) = F.readP(f, o);
+        if (present) (s.comparison, o) = F.readE(f, o, 5);
+        (present, o) = F.readP(f, o);
+        if (present) (s.threshold, o) = _dec(f, o);
+        (present, o) = F.readP(f, o);
+        if (present) {
+            (s.nTerms, o) = F.readL(f, o);
+            s.terms = o;
+            for (uint256 i; i < s.nTerms; ++i) {
+                (, o) = F.readE(f, o, 2);
+                o += 32;
+            }
+        }
+        (present, o) = F.readP(f, o);
+        if (present) (s.lower, o) = _dec(f, o);
+        (present, o) = F.readP(f, o);
+        if (present) (s.upper, o) = _dec(f, o);
+        uint256 v;
+        (present, v, o) = F.readO(f, o, 1);
+        s.lowerIncl = !present || v == 1;
+        (present, v, o) = F.readO(f, o, 1);
+        s.upperIncl = present && v == 1;
+        (s.hasOther, o) = F.readP(f, o);
+        if (s.hasOther) (s.other, o) = F.readH(f, o);
+        (present, o) = F.readP(f, o);
+        if (present) {
+            s.expected = _pos(f) + o;
+            o = F.skipT(f, o);
+        }
+        (s.absentNo, o) = F.readB(f, o);
+        return _needed(f, o, s);
+    }
+
+    /// The needed fields: the metric, the terms, other_metric, the preconditions (read here).
+    function _needed(bytes calldata f, uint256 o, Sem memory s) private pure returns (uint256) {
+        bool present;
+        (present, o) = F.readP(f, o);
+        uint256 nPre;
+        if (present) (nPre, o) = F.readL(f, o);
+        uint256 nTerms = s.nTerms;
+        uint256 n = 1 + nTerms + (s.hasOther ? 1 : 0) + nPre;
+        (s.keys, s.kinds, s.roles) = (new bytes32[](n), new uint256[](n), new uint256[](n));
+        (s.equals, s.otherwiseNo) = (new uint256[](n), new bool[](n));
+        s.keys[0] = bytes32(F.word(f, 1));
+        // the metric's kind by predicate: boolean, numeric x3, text, timestamp
+        s.kinds[0] = (0x020301010100 >> (8 * s.predicate)) & 0xff;
+        uint256 t = s.terms >> 5;
+        for (uint256 i; i < nTerms; ++i) {
+            s.kinds[1 + i] = F.NUMERIC;
+            s.roles[1 + i] = F.word(f, t + 2 * i) == 1 ? MINUS : PLUS;
+            s.keys[1 + i] = bytes32(F.word(f, t + 2 * i + 1));
+        }
+        if (s.hasOther) (s.kinds[1 + nTerms], s.roles[1 + nTerms], s.keys[1 + nTerms]) = (F.NUMERIC, MINUS, s.other);
+        for (uint256 i = n - nPre; i < n; ++i) {
+            (s.kinds[i], s.roles[i]) = (F.TEXT, PRE);
+            (s.keys[i], o) = F.readH(f, o);
+            s.equals[i] = _pos(f) + o;
+            o = F.skipT(f, o);
+            uint256 otherwise;
+            (otherwise, o) = F.readE(f, o, 2);
+            s.otherwiseNo[i] = otherwise == 1;
+        }
+        return o;
+    }
+
+    // ---------------------------------------------------------------- AGGREGATE
+
+    /// A cited AGGREGATE read up to its fields.
+    function _aggregate(bytes calldata f) internal view returns (Agg memory a) {
+        uint256 o = 64; // tag (checked by the caller) and step id
+        a.rid = _pos(f) + o;
+        o = F.skipT(f, o) + 32; // Ri
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        o += n << 5; // priors
+        (n, o) = F.readL(f, o);
+        (a.eh, a.ep, a.read) = (new bytes32[](n), new uint256[](n), new bool[](n));
+        for (uint256 j; j < n; ++j) {
+            a.ep[j] = _pos(f) + o;
+            o = F.skipT(f, o);
+            a.eh[j] = _th(a.ep[j]);
+        }
+        o = F.skipT(f, o) + 32; // o.requirement_id, strategy (not read)
+        (a.covered, o) = F.readB(f, o);
+        (a.prov, o) = F.readB(f, o);
+        (n, o) = F.readL(f, o + 128); // item_count, last_leaf, fallback_used (not read)
+        (a.fkey, a.fkind, a.fstatus, a.ffb) = (new bytes32[](n), new uint256[](n), new uint256[](n), new bool[](n));
+        (a.fval, a.fids, a.fvotes) = (new uint256[](n), new uint256[](n), new uint256[](n));
+        for (uint256 j; j < n; ++j) o = _field(f, o, a, j);
+        // sources_used, the rests and the description: not read
+    }
+
+    /// Field j of an AGGREGATE.
+    function _field(bytes calldata f, uint256 o, Agg memory a, uint256 j) private view returns (uint256) {
+        a.fkey[j] = _sha(_pos(f) + o);
+        o = F.skipT(f, o);
+        uint256 kind;
+        (kind, o) = F.readE(f, o, 4);
+        a.fkind[j] = kind;
+        (a.fstatus[j], o) = F.readE(f, o, 4);
+        (, o) = F.readW(f, o);
+        (a.ffb[j], o) = F.readB(f, o);
+        bool present;
+        (present, o) = F.readP(f, o);
+        if (present) {
+            a.fval[j] = _pos(f) + o;
+            o = F.skipV(f, o, kind);
+        }
+        (present, o) = F.readP(f, o);
+        if (present) o += 128; // quorum (not read)
+        o = _texts(f, o); // claim_ids
+        a.fids[j] = _pos(f) + o;
+        o = _texts(f, o);
+        (present, o) = F.readP(f, o);
+        if (present) {
+            a.fvotes[j] = _pos(f) + o;
+            uint256 n;
+            (n, o) = F.readL(f, o);
+            for (uint256 v; v < n; ++v) o = F.skipT(f, F.skipV(f, o, kind) + 32) + 32;
+        }
+        return o + 32; // the field's rest
+    }
+
+    /// The offset after a checked `L[T]` at o.
+    function _texts(bytes calldata f, uint256 o) internal pure returns (uint256) {
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        for (uint256 i; i < n; ++i) o = F.skipT(f, o);
+        return o;
+    }
+
+    // ---------------------------------------------------------------- CONTRADICTIONS
+
+    /// The conflicts' (kind, H(key)) of a CONTRADICTIONS, read up to its conflicts.
+    function _conflicts(bytes calldata f) internal pure returns (uint256[] memory kinds, bytes32[] memory keys) {
+        uint256 o = 96; // tag, step id, Ri
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        o = _texts(f, o + (n << 5));
+        (,,,, o) = F.readD(f, o + 32); // after claim_count
+        (n, o) = F.readL(f, o);
+        (kinds, keys) = (new uint256[](n), new bytes32[](n));
+        for (uint256 i; i < n; ++i) {
+            (kinds[i], o) = F.readE(f, o + 32, 4); // after the check id (not read)
+            (keys[i], o) = F.readH(f, o);
+            o = _texts(f, _texts(f, o));
+            uint256 m;
+            (m, o) = F.readL(f, o);
+            for (uint256 v; v < m; ++v) {
+                if (kinds[i] == F.NUMERIC) (,,,, o) = F.readD(f, o);
+                else if (kinds[i] == F.BOOLEAN) (, o) = F.readB(f, o);
+                else F.fault();
+            }
+            o += 64; // claim_count, rest
+        }
+        // the output's rest and the description: not read
+    }
+}

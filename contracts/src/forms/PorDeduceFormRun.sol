@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorDecimal} from "../PorDecimal.sol";
+import {PorForms as F} from "./PorForms.sol";
+import {PorDeduceFormRead} from "./PorDeduceFormRead.sol";
+
+/// @title PorDeduceFormRun: `por.auditor.deduce.deduce` on the forms read by
+/// `PorDeduceFormRead` (SPEC §12.4.1, §12.5.6), rule for rule and in Python's order.
+/// @notice Every needed field is found as the first field with its key (requirement then
+/// field order); preconditions, the metric's conflict, k of n votes, `absent_means_no`,
+/// then the value with its terms by exact decimal arithmetic, the timestamp, the event.
+/// A read of a cited step that Python's `_typed`/`_votes`/`_stamp`/`summary_of` refuses
+/// sets `bad` (`step.bad_prior_output`).
+abstract contract PorDeduceFormRun is PorDeduceFormRead {
+    /// Field statuses and metric statuses (draft §1.1).
+    uint256 internal constant SELECTED = 0;
+    uint256 internal constant MISSING = 1;
+    uint256 internal constant WRONG_KIND = 4;
+    uint256 internal constant ABSENT = 5;
+    uint256 internal constant PRECONDITION_UNMET = 6;
+    uint256 internal constant OUT_OF_RANGE = 7;
+    uint256 internal constant UNDECIDED = 8;
+
+    /// What deduce found (`Deduced`); `eventCode` 0 none, 1 false, 2 true.
+    struct Out {
+        bool bad;
+        bool insufficient;
+        uint256 status;
+        uint256 eventCode;
+        bool hasNum;
+        bytes num; // the canonical text of numeric_value
+        bool hasStamp;
+        uint256 stamp;
+        bool conflict;
+        bool fb;
+    }
+
+    struct Ctx {
+        Sem s;
+        Agg[] aggs;
+        uint256[] cKinds;
+        bytes32[] cKeys;
+        uint256[] owner; // per needed field: requirement index + 1, 0 when absent
+        uint256[] fi; // per needed field: field index + 1, 0 when absent or of another kind
+        uint256[] status; // per needed field: its status, WRONG_KIND or ABSENT
+    }
+
+    function _deduce(Ctx memory c) internal pure returns (Out memory out) {
+        Sem memory s = c.s;
+        uint256 n = s.keys.length;
+        (c.owner, c.fi, c.status) = (new uint256[](n), new uint256[](n), new uint256[](n));
+        for (uint256 i; i < n; ++i) _find(c, i);
+        out.status = c.status[0];
+        bool uncovered;
+        for (uint256 i; i < c.aggs.length; ++i) uncovered = uncovered || !c.aggs[i].covered;
+        for (uint256 i = 1; i < n; ++i) {
+            if (s.roles[i] != PRE) continue;
+            if (c.status[i] != SELECTED || c.fi[i] == 0) {
+                out.insufficient = true;
+                return out;
+            }
+            _read(c, out, i);
+            uint256 v = _val(c, i);
+            if (v == 0) {
+                out.bad = true;
+                return out;
+            }
+            if (_th(v) != _th(s.equals[i])) {
+                out.status = PRECONDITION_UNMET;
+                if (s.otherwiseNo[i] && !uncovered) out.eventCode = 1;
+                else out.insufficient = true;
+                return out;
+            }
+        }
+        uint256 owner = c.owner[0];
+        if (owner != 0 && s.k == 0 && !s.chain[owner - 1] && _inConflicts(c, s.kinds[0], s.keys[0])) {
+            out.conflict = true;
+        }
+        if (c.fi[0] == 0) {
+            out.insufficient = true;
+            return out;
+        }
+        if (s.k != 0) return _votes(c, out);
+        if (c.status[0] == MISSING && s.absentNo && c.aggs[owner - 1].covered) {
+            out.eventCode = 1;
+            Agg memory a = c.aggs[owner - 1];
+            for (uint256 j; j < a.eh.length; ++j) _markHash(a, a.eh[j], out);
+            return out;
+        }
+        for (uint256 i; i < n; ++i) {
+            if (c.status[i] != SELECTED) {
+                out.insufficient = true;
+                return out;
+            }
+        }
+        return _computed(c, out);
+    }
+
+    /// Every read field selected: the value and its terms, the timestamp, the event.
+    function _computed(Ctx memory c, Out memory out) private pure returns (Out memory) {
+        Sem memory s = c.s;
+        uint256 v = _val(c, 0);
+        PorDecimal.Dec memory x;
+        bool ok;
+        (ok, x) = _typed(s.kinds[0], v);
+        if (!ok) {
+            out.bad = true;
+            return out;
+        }
+        _read(c, out, 0);
+        for (uint256 i = 1; i < s.keys.length; ++i) {
+            uint256 role = s.roles[i];
+            if (role == PRE) continue;
+            uint256 y = _val(c, i);
+            if (y == 0) {
+                out.bad = true;
+                return out;
+            }
+            _read(c, out, i);
+            x = role == PLUS ? PorDecimal.add(x, _decAt(y)) : PorDecimal.sub(x, _decAt(y));
+        }
+        _stamp(c, out);
+        if (out.bad) return out;
+        if (s.predicate == EVENT) {
+            out.eventCode = _w(v) == 1 ? 2 : 1;
+        } else if (s.predicate == TEXT_EQUALS) {
+            out.eventCode = _th(v) == _th(s.expected) ? 2 : 1;
+        } else {
+            (out.hasNum, out.num) = PorDecimal.toText(x);
+            if (!out.hasNum) {
+                (out.insufficient, out.status) = (true, OUT_OF_RANGE);
+                return out;
+            }
+            out.eventCode = _holds(s, x) ? 2 : 1;
+        }
+        return out;
+    }
+
+    /// k of n sources: each vote tested, then decided.
+    function _votes(Ctx memory c, Out memory out) private pure returns (Out memory) {
+        Sem memory s = c.s;
+        Agg memory a = c.aggs[c.owner[0] - 1];
+        uint256 p = a.fvotes[c.fi[0] - 1];
+        if (p == 0) {
+            out.bad = true;
+            return out;
+        }
+        uint256 n = _w(p);
+        uint256[] memory evidence = new uint256[](n);
+        uint256 yes;
+        p += 32;
+        uint256 kind = s.kinds[0];
+        for (uint256 i; i < n; ++i) {
+            (bool ok, PorDecimal.Dec memory x) = _typed(kind, p);
+            if (!ok) {
+                out.bad = true;
+                return out;
+            }
+            if (_voteHolds(s, kind, p, x)) ++yes;
+            p += _vsize(kind, p) + 32; // value, source id
+            evidence[i] = p;
+            p += _tsize(p) + 32; // evidence id, rest
+        }
+        uint256 targets = s.targets[c.owner[0] - 1];
+        if (s.k <= targets && yes >= s.k) out.eventCode = 2;
+        else if (s.k <= targets && n - yes > targets - s.k) out.eventCode = 1;
+        else (out.insufficient, out.status) = (true, UNDECIDED);
+        if (out.eventCode != 0) {
+            for (uint256 i; i < n; ++i) _mark(a, evidence[i], out);
+            out.fb = out.fb || a.ffb[c.fi[0] - 1];
+        }
+        return out;
+    }
+
+    function _voteHolds(Sem memory s, uint256 kind, uint256 p, PorDecimal.Dec memory x) private pure returns (bool) {
+        if (s.predicate == EVENT) return kind == F.BOOLEAN && _w(p) == 1;
+        if (s.predicate == TEXT_EQUALS) return kind == F.TEXT && _th(p) == _th(s.expected);
+        return _holds(s, x);
+    }
+
+    /// The metric requirement's first selected timestamp field that is not the metric.
+    function _stamp(Ctx memory c, Out memory out) private pure {
+        Agg memory a = c.aggs[c.owner[0] - 1];
+        bool skip = c.s.predicate == TIME;
+        for (uint256 j; j < a.fkey.length; ++j) {
+            if (a.fkind[j] == F.TIMESTAMP && a.fstatus[j] == SELECTED && !(skip && a.fkey[j] == c.s.keys[0])) {
+                uint256 v = a.fval[j];
+                if (v == 0) return;
+                uint256 t = _w(v);
+                if (t > MAX_UINT63) {
+                    out.bad = true;
+                    return;
+                }
+                (out.hasStamp, out.stamp) = (true, t);
+                _markList(a, a.fids[j], out);
+                out.fb = out.fb || a.ffb[j];
+                return;
+            }
+        }
+    }
+
+    /// The predicate on a combined numeric value or timestamp.
+    function _holds(Sem memory s, PorDecimal.Dec memory x) private pure returns (bool) {
+        if (s.predicate == RANGE) {
+            int256 lo = PorDecimal.cmp(x, s.lower);
+            int256 hi = PorDecimal.cmp(x, s.upper);
+            return (s.lowerIncl ? lo >= 0 : lo > 0) && (s.upperIncl ? hi <= 0 : hi < 0);
+        }
+        int256 d = PorDecimal.cmp(x, s.predicate == FIELD ? PorDecimal.zero() : s.threshold);
+        uint256 cmp = s.comparison;
+        if (cmp == 0) return d > 0;
+        if (cmp == 1) return d >= 0;
+        if (cmp == 2) return d < 0;
+        if (cmp == 3) return d <= 0;
+        return d == 0;
+    }
+
+    /// A present value of `kind` at p (`_typed`): numeric as a decimal, a timestamp at most
+    /// 2^63 - 1 as one; false when absent or out of range.
+    function _typed(uint256 kind, uint256 p) private pure returns (bool, PorDecimal.Dec memory x) {
+        if (p == 0) return (false, x);
+        if (kind == F.NUMERIC) return (true, _decAt(p));
+        if (kind == F.TIMESTAMP) {
+            uint256 t = _w(p);
+            return (t <= MAX_UINT63, PorDecimal.Dec(false, 0, t, 0));
+        }
+        return (true, x);
+    }
+
+    function _vsize(uint256 kind, uint256 p) private pure returns (uint256) {
+        if (kind == F.NUMERIC) return 32 + (((_w(p) & 0xffffffff) + 31) & ~uint256(31));
+        if (kind == F.TEXT) return _tsize(p);
+        return 32;
+    }
+
+    /// Needed field i found as the first field with its key.
+    function _find(Ctx memory c, uint256 i) private pure {
+        bytes32 key = c.s.keys[i];
+        for (uint256 r; r < c.aggs.length; ++r) {
+            Agg memory a = c.aggs[r];
+            for (uint256 j; j < a.fkey.length; ++j) {
+                if (a.fkey[j] == key) {
+                    c.owner[i] = r + 1;
+                    if (a.fkind[j] != c.s.kinds[i]) {
+                        c.status[i] = WRONG_KIND;
+                    } else {
+                        c.fi[i] = j + 1;
+                        c.status[i] = a.fstatus[j];
+                    }
+                    return;
+                }
+            }
+        }
+        c.status[i] = ABSENT;
+    }
+
+    /// Needed field i's value position (0 when absent); the field is found with its kind.
+    function _val(Ctx memory c, uint256 i) private pure returns (uint256) {
+        return c.aggs[c.owner[i] - 1].fval[c.fi[i] - 1];
+    }
+
+    /// `read` of deduce.py: the field's evidence, its fallback, its conflict.
+    function _read(Ctx memory c, Out memory out, uint256 i) private pure {
+        uint256 owner = c.owner[i] - 1;
+        Agg memory a = c.aggs[owner];
+        uint256 j = c.fi[i] - 1;
+        _markList(a, a.fids[j], out);
+        out.fb = out.fb || a.ffb[j];
+        if (!c.s.chain[owner] && _inConflicts(c, c.s.kinds[i], c.s.keys[i])) out.conflict = true;
+    }
+
+    function _inConflicts(Ctx memory c, uint256 kind, bytes32 key) private pure returns (bool) {
+        for (uint256 i; i < c.cKinds.length; ++i) {
+            if (c.cKinds[i] == kind && c.cKeys[i] == key) return true;
+        }
+        return false;
+    }
+
+    function _markList(Agg memory a, uint256 p, Out memory out) private pure {
+        uint256 n = _w(p);
+        p += 32;
+        for (uint256 i; i < n; ++i) {
+            _mark(a, p, out);
+            p += _tsize(p);
+        }
+    }
+
+    /// The last place of the id (a T at p) among the aggregate's evidence ids is read; none:
+    /// the selection names evidence its step does not cite (`step.bad_prior_output`).
+    function _mark(Agg memory a, uint256 p, Out memory out) private pure {
+        _markHash(a, _th(p), out);
+    }
+
+    function _markHash(Agg memory a, bytes32 h, Out memory out) private pure {
+        for (uint256 j = a.eh.length; j > 0; --j) {
+            if (a.eh[j - 1] == h) {
+                a.read[j - 1] = true;
+                return;
+            }
+        }
+        out.bad = true;
+    }
+}

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorDecimal} from "../PorDecimal.sol";
+import {PorForms as F} from "./PorForms.sol";
+
+/// @title PorJudgeFormRead: what the JudgeProof on chain forms reads, checked (ADR 0017
+/// stage 4; `docs/spec-forms-draft.md` §2.1, §2.3, §2.9, §2.10).
+/// @notice COMMON (its market, rule and confidence parts and the prediction semantics the
+/// judge reads), the MAP form's variables and the EXTRACT forms' cards are read through
+/// `PorForms`' bounds-checked readers (COMMON and MAP whole); a malformation reverts
+/// `ProofForm()`.
+abstract contract PorJudgeFormRead {
+    /// `H("por.DeterministicVerdict/1")`, the schema lock's output_schema_ref.
+    bytes32 internal constant SCHEMA_REF = sha256("por.DeterministicVerdict/1");
+
+    /// COMMON as the judge reads it.
+    struct Spec {
+        bool hasK; // sources_required present
+        bytes32[] reqs; // H(requirement_id)
+        uint256[] tiers; // min_provenance_tier
+        bytes32 market;
+        uint256 start;
+        uint256 end;
+        uint256 slack;
+        bool lockFails; // schema ref, strict mode, rule ids (unknown or out of stage order)
+        bool onConflictInvalid;
+        uint256[5] conf; // default, min for yes/no, conflict factor, fallback factor, invalid
+        uint256 predicate;
+        uint256 comparison;
+        PorDecimal.Dec threshold;
+        PorDecimal.Dec lower;
+        PorDecimal.Dec upper;
+        bool lowerIncl;
+        bool upperIncl;
+        bool absentNo;
+        bool anyOtherwiseNo;
+    }
+
+    /// The MAP form's evaluation variables.
+    struct Vars {
+        bool hasEvent;
+        bool eventTrue;
+        bool hasNum;
+        PorDecimal.Dec num;
+        bool hasStamp;
+        uint256 stamp;
+        bool conflict;
+        bool insufficient;
+        bool fb;
+        bool prov;
+        bool lockFails; // extra keys, a repeated id, an id of 0 or more than 128 code points, time > 2^63 - 1
+        uint256[] ids; // calldata positions of the unique summary ids' T, in order
+        uint256 nSummary; // entries of source_summary (with repeats)
+    }
+
+    function _pos(bytes calldata f) internal pure returns (uint256 p) {
+        assembly {
+            p := f.offset
+        }
+    }
+
+    function _w(uint256 p) internal pure returns (uint256 v) {
+        assembly {
+            v := calldataload(p)
+        }
+    }
+
+    /// keccak256 of the checked T at p (equal texts, equal hashes).
+    function _th(uint256 p) internal pure returns (bytes32 h) {
+        uint256 size = 32 + ((_w(p) + 31) & ~uint256(31));
+        assembly {
+            let m := mload(0x40)
+            calldatacopy(m, p, size)
+            h := keccak256(m, size)
+        }
+    }
+
+    function _dec(bytes calldata f, uint256 o) internal pure returns (PorDecimal.Dec memory d, uint256 next) {
+        (bool neg, uint256 scale, uint256 len, uint256 p, uint256 n) = F.readD(f, o);
+        return (PorDecimal.Dec(neg, 0, F.magnitude(p, len), scale), n);
+    }
+
+    // ---------------------------------------------------------------- COMMON
+
+    function _common(bytes calldata f) internal pure returns (Spec memory s) {
+        uint256 o = F.open(f, F.COMMON) + 32; // metric
+        uint256 k;
+        (k, o) = F.readZ(f, o);
+        s.hasK = k != 0;
+        (,,,, o) = F.readD(f, o);
+        uint256 r;
+        (r, o) = F.readL(f, o);
+        (s.reqs, s.tiers) = (new bytes32[](r), new uint256[](r));
+        for (uint256 i; i < r; ++i) {
+            (s.reqs[i], o) = F.readH(f, o);
+            (, o) = F.readE(f, o, 3);
+            (, o) = F.readW(f, o);
+            (s.tiers[i], o) = F.readW(f, o);
+        }
+        (s.market, o) = F.readH(f, o);
+        (s.start, o) = F.readW(f, o);
+        (s.end, o) = F.readW(f, o);
+        (s.slack, o) = F.readW(f, o);
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        o += n << 5; // allowed sources
+        o = _rules(f, o, s);
+        uint256 v;
+        (v, o) = F.readE(f, o, 2);
+        s.onConflictInvalid = v == 0;
+        bytes32 ref;
+        (ref, o) = F.readH(f, o);
+        bool strict;
+        (strict, o) = F.readB(f, o);
+        if (ref != SCHEMA_REF || !strict) s.lockFails = true;
+        for (uint256 i; i < 5; ++i) (s.conf[i], o) = F.readW(f, o);
+        F.end(f, _semantics(f, o, s));
+    }
+
+    /// The rule codes: an unknown id (code 0) or a rule after one of a later stage fails
+    /// the lock (`schema_lock.out_of_order`: stages 0, 1, 2, 3, 3 for codes 1-5).
+    function _rules(bytes calldata f, uint256 o, Spec memory s) private pure returns (uint256) {
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        uint256 latest;
+        for (uint256 i; i < n; ++i) {
+            uint256 code;
+            (code, o) = F.readE(f, o, 6);
+            if (code == 0) {
+                s.lockFails = true;
+                continue;
+            }
+            uint256 stage = code == 5 ? 4 : code;
+            if (stage < latest) s.lockFails = true;
+            if (stage > latest) latest = stage;
+        }
+        return o;
+    }
+
+    function _semantics(bytes calldata f, uint256 o, Spec memory s) private pure returns (uint256) {
+        (s.predicate, o) = F.readE(f, o, 6);
+        o = F.skipT(f, o); // metric text
+        bool present;
+        (present, o) = F.readP(f, o);
+        if (present) (s.comparison, o) = F.readE(f, o, 5);
+        (present, o) = F.readP(f, o);
+        if (present) (s.threshold, o) = _dec(f, o);
+        (present, o) = F.readP(f, o);
+        if (present) {
+            uint256 n;
+            (n, o) = F.readL(f, o);
+            for (uint256 i; i < n; ++i) {
+                (, o) = F.readE(f, o, 2);
+                o += 32; // H(metric)
+            }
+        }
+        (present, o) = F.readP(f, o);
+        if (present) (s.lower, o) = _dec(f, o);
+        (present, o) = F.readP(f, o);
+        if (present) (s.upper, o) = _dec(f, o);
+        uint256 v;
+        (present, v, o) = F.readO(f, o, 1);
+        s.lowerIncl = !present || v == 1;
+        (present, v, o) = F.readO(f, o, 1);
+        s.upperIncl = present && v == 1;
+        (present, o) = F.readP(f, o);
+        if (present) o += 32; // other metric
+        (present, o) = F.readP(f, o);
+        if (present) o = F.skipT(f, o); // expected text
+        (s.absentNo, o) = F.readB(f, o);
+        (present, o) = F.readP(f, o);
+        if (present) {
+            uint256 n;
+            (n, o) = F.readL(f, o);
+            for (uint256 i; i < n; ++i) {
+                o = F.skipT(f, o + 32);
+                (v, o) = F.readE(f, o, 2);
+                if (v == 1) s.anyOtherwiseNo = true;
+            }
+        }
+        return o;
+    }
+
+    // ---------------------------------------------------------------- MAP
+
+    function _map(bytes calldata f) internal pure returns (Vars memory v) {
+        uint256 o = 96; // tag (checked by the caller), step id, Ri
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        o += n << 5;
+        (n, o) = F.readL(f, o);
+        for (uint256 i; i < n; ++i) o = F.skipT(f, o);
+        (v.hasEvent, o) = F.readP(f, o);
+        if (v.hasEvent) (v.eventTrue, o) = F.readB(f, o);
+        (v.hasNum, o) = F.readP(f, o);
+        if (v.hasNum) (v.num, o) = _dec(f, o);
+        (v.hasStamp, o) = F.readP(f, o);
+        if (v.hasStamp) (v.stamp, o) = F.readW(f, o);
+        if (v.stamp > (1 << 63) - 1) v.lockFails = true;
+        (v.conflict, o) = F.readB(f, o);
+        (v.insufficient, o) = F.readB(f, o);
+        (v.fb, o) = F.readB(f, o);
+        (v.prov, o) = F.readB(f, o);
+        o = _summary(f, o, v);
+        if (F.at(f, o) != 0) v.lockFails = true; // R(v): a key EvaluationVariables does not have
+        F.end(f, F.skipT(f, o + 64)); // R(output), description
+    }
+
+    /// source_summary: its unique ids in order; a repeat or an id outside 1..128 code
+    /// points fails the lock.
+    function _summary(bytes calldata f, uint256 o, Vars memory v) private pure returns (uint256) {
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        v.nSummary = n;
+        v.ids = new uint256[](n);
+        bytes32[] memory seen = new bytes32[](n);
+        uint256 count;
+        for (uint256 i; i < n; ++i) {
+            uint256 p = _pos(f) + o;
+            (, uint256 len, uint256 next) = F.readT(f, o);
+            o = next;
+            uint256 points = _points(p + 32, len);
+            if (points == 0 || points > 128) v.lockFails = true;
+            bytes32 h = _th(p);
+            bool repeat;
+            for (uint256 j; j < count; ++j) {
+                if (seen[j] == h) repeat = true;
+            }
+            if (repeat) {
+                v.lockFails = true;
+                continue;
+            }
+            (seen[count], v.ids[count]) = (h, p);
+            ++count;
+        }
+        uint256[] memory ids = v.ids;
+        assembly {
+            mstore(ids, count)
+        }
+        return o;
+    }
+
+    /// UTF-8 code points of `len` bytes at calldata position p: the bytes less the
+    /// continuation bytes (10xxxxxx), counted a word at a time (the padding is zeros).
+    function _points(uint256 p, uint256 len) private pure returns (uint256 n) {
+        assembly {
+            let high := 0x8080808080808080808080808080808080808080808080808080808080808080
+            let ones := 0x0101010101010101010101010101010101010101010101010101010101010101
+            let cont := 0
+            for { let i := 0 } lt(i, len) { i := add(i, 32) } {
+                let w := calldataload(add(p, i))
+                if gt(add(i, 32), len) { w := and(w, not(shr(shl(3, sub(len, i)), not(0)))) }
+                // bit 7 set and bit 6 clear, as one bit per byte, summed by a multiply
+                let c := shr(7, and(and(w, high), not(and(shl(1, w), high))))
+                cont := add(cont, shr(248, mul(c, ones)))
+            }
+            n := sub(len, cont)
+        }
+    }
+}
