@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from por.bundle import DEFAULT_BUNDLE_MAX_SIZE, build_bundle
 from por.encoding import decode
 from por.gcpause import gc_paused
+from por.protocol.limits import MAX_SOURCE_TARGETS
 from por.schemas import (
     DataRequirement,
     DisputePolicy,
@@ -57,9 +58,9 @@ START, END = 1_782_000_000, 1_782_864_000
 
 
 def make_inputs(n: int) -> tuple[PromptSpec, EvidenceBundle]:
-    """A numeric-threshold market with ``n`` agreeing JSON items from 50 sources
-    (the schema caps a requirement at 64 source targets)."""
-    sources = [f"src-{i:02d}" for i in range(min(n, 50))]
+    """A numeric-threshold market with ``n`` agreeing JSON items from up to
+    ``MAX_SOURCE_TARGETS`` sources (the schema's cap on a requirement's targets)."""
+    sources = [f"src-{i:02d}" for i in range(min(n, MAX_SOURCE_TARGETS))]
     spec = PromptSpec(
         market=MarketSpec(
             market_id="bench-market", question="Will ACME/USD close above 100?",

@@ -19,26 +19,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from eth_abi.abi import decode as abi_decode
+import forms_deduce_cases as deduce_cases
 from eth_abi.abi import encode as abi_encode
-from forms_harness import Committed, call, deploy, forms_root_of, selector
+from forms_harness import Committed, forms_root_of, selector
 
 from por.bundle.layout import Bundle
 from por.encoding import decode
-from por.errors import PorError
-from por.signing.eip712 import keccak256
 
 NAME = "PorAggregateForm"
 SIGNATURE = "execute(bytes[],(bytes32,uint256,uint256[],bytes32[][],bytes32[]))"
-IDS = ("one_step.match", "one_step.mismatch", "one_step.unexecutable", "one_step.id_position",
-       "one_step.prior_order", "step.citation_mismatch", "step.bad_prior_output",
-       "step.bad_inputs")
-BY_HASH = {keccak256(t.encode()): t for t in IDS}
+IDS, BY_HASH = deduce_cases.IDS, deduce_cases.BY_HASH
 #: Python's ``step.bad_prior_output`` / ``step.citation_mismatch`` messages about parts of
 #: a cited record that no form the aggregate reads holds.
 NOT_IN_FORMS = ("group", "claim reference", "'path'", "is not about")
 
-Answer = tuple[bool, str, str]
+Answer = deduce_cases.Answer
 
 
 def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> bytes:
@@ -64,48 +59,11 @@ def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> 
 
 def chain_answer(data: bytes) -> tuple[Answer | str, int]:
     """The executor's (won, check id, cause) and gas, or its revert (``proof.form``...)."""
-    out, gas = call(deploy(NAME), data)
-    if isinstance(out, str):
-        return out, 0
-    won, check_id, cause = abi_decode(["bool", "bytes32", "bytes32"], out)
-    return (bool(won), BY_HASH[check_id], BY_HASH.get(cause, "")), gas
-
-
-def python_outcome(bundle: Bundle, leaf: int) -> Any:
-    """Python's ``ChallengeOutcome`` on the step's OneStepProof, or None when no valid
-    proof is built."""
-    from por.challenge.one_step import build_one_step_proof, verify_one_step_proof
-
-    try:
-        return verify_one_step_proof(build_one_step_proof(bundle, leaf))
-    except PorError:
-        return None
-
-
-def classify(outcome: Any) -> str:
-    """The class of Python's outcome (module docstring) before the forms are built."""
-    if outcome is None:
-        return "proof"
-    if outcome.reason == "one_step.invalid_record":
-        return "invalid_record"
-    if outcome.reason == "one_step.unexecutable" and any(
-            s in outcome.message for s in NOT_IN_FORMS):
-        return "own"
-    return "compared"
+    return deduce_cases.chain_answer(data, NAME)
 
 
 def compare(bundle: Bundle, leaf: int) -> tuple[str, Answer | None, Answer | str | None, int]:
-    """(class, Python's answer, the chain's answer, gas) on the aggregate at ``leaf``."""
-    outcome = python_outcome(bundle, leaf)
-    kind = classify(outcome)
-    if kind != "compared":
-        return kind, None, None, 0
-    python = (outcome.won, outcome.reason, outcome.cause or "")
-    try:
-        committed = forms_root_of(bundle)
-    except PorError as exc:
-        if exc.check_id != "form.none":
-            raise
-        return "form.none", python, None, 0
-    chain, gas = chain_answer(call_data(bundle, leaf, committed))
-    return "compared", python, chain, gas
+    """(class, Python's answer, the chain's answer, gas) on the aggregate at ``leaf``
+    (``forms_deduce_cases.compare`` with the aggregate's call data and messages)."""
+    return deduce_cases.compare(bundle, leaf, NAME, build=call_data,
+                                not_in_forms=NOT_IN_FORMS)

@@ -18,7 +18,7 @@ Python's answer, the chain's answer, gas); the classes:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from eth_abi.abi import decode as abi_decode
@@ -83,23 +83,27 @@ def python_outcome(bundle: Bundle, leaf: int) -> Any:
         return None
 
 
-def classify(outcome: Any) -> str:
-    """The class of Python's outcome (module docstring) before the forms are built."""
+def classify(outcome: Any, not_in_forms: tuple[str, ...] = NOT_IN_FORMS) -> str:
+    """The class of Python's outcome (module docstring) before the forms are built;
+    ``not_in_forms``: the kind's messages about parts no form it reads holds."""
     if outcome is None:
         return "proof"
     if outcome.reason == "one_step.invalid_record":
         return "invalid_record"
     if outcome.reason == "one_step.unexecutable" and any(
-            s in outcome.message for s in NOT_IN_FORMS):
+            s in outcome.message for s in not_in_forms):
         return "own"
     return "compared"
 
 
-def compare(bundle: Bundle, leaf: int, name: str = NAME, code: str | None = None
+def compare(bundle: Bundle, leaf: int, name: str = NAME, code: str | None = None, *,
+            build: Callable[[Bundle, int, Committed], bytes] = step_call_data,
+            not_in_forms: tuple[str, ...] = NOT_IN_FORMS,
             ) -> tuple[str, Answer | None, Answer | str | None, int]:
-    """(class, Python's answer, the chain's answer, gas) on the step at ``leaf``."""
+    """(class, Python's answer, the chain's answer, gas) on the step at ``leaf``; every
+    forms executor's differential (the aggregate's passes its own ``build``)."""
     outcome = python_outcome(bundle, leaf)
-    kind = classify(outcome)
+    kind = classify(outcome, not_in_forms)
     if kind != "compared":
         return kind, None, None, 0
     python = (outcome.won, outcome.reason, outcome.cause or "")
@@ -109,7 +113,7 @@ def compare(bundle: Bundle, leaf: int, name: str = NAME, code: str | None = None
         if exc.check_id != "form.none":
             raise
         return "form.none", python, None, 0
-    chain, gas = chain_answer(step_call_data(bundle, leaf, committed), name, code)
+    chain, gas = chain_answer(build(bundle, leaf, committed), name, code)
     return "compared", python, chain, gas
 
 
