@@ -57,11 +57,10 @@ library PorCheckFormRead {
         }
     }
 
-    /// The end of the `T` at `p`: bounds and zero padding, in one assembly block. Not
-    /// `PorForms.readT` (aggform 22ee4a2): its padding test `and(and(len, 31),
-    /// iszero(iszero(..)))` ANDs the tail length with a boolean, so it misses a non-zero
-    /// padding byte whenever `len % 32` is even (`test_forms_check`'s "extract T padding",
-    /// a 6-byte evidence id, answers unexecutable through it instead of `proof.form`).
+    /// The end of the `T` at absolute calldata position `p`: bounds and zero padding, in
+    /// one assembly block; the same checks as `PorForms.readT` on a form-relative offset
+    /// (whose even-length padding bug, found here, was fixed at s39's integration). Goes
+    /// into `PorForms` with the other absolute-offset readers (ADR 0017, s39 decision 4).
     function tEnd(uint256 p, uint256 end) internal pure returns (uint256 q) {
         bool bad;
         assembly {
