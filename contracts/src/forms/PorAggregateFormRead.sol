@@ -179,24 +179,9 @@ abstract contract PorAggregateFormRead {
         c.evidEnd = c.agg + q;
     }
 
-    /// The step id at reasoning leaf `leaf` is `step_` and its number, 4 digits at least.
+    /// The step id at reasoning leaf `leaf` is `step_id(leaf + 1)`.
     function _idAt(Ctx memory c, uint256 leaf) internal view returns (bool) {
-        uint256 n = leaf + 1;
-        uint256 digits = 4;
-        for (uint256 x = n / 10000; x > 0; x /= 10) ++digits;
-        bytes32 h;
-        assembly {
-            let m := mload(0x40)
-            mstore(m, "step_")
-            let v := n
-            for { let i := digits } gt(i, 0) { i := sub(i, 1) } {
-                mstore8(add(m, add(4, i)), add(48, mod(v, 10)))
-                v := div(v, 10)
-            }
-            if iszero(staticcall(gas(), 0x02, m, add(5, digits), 0x00, 0x20)) { revert(0, 0) }
-            h := mload(0x00)
-        }
-        return h == bytes32(_w(c.agg + 32));
+        return F.stepIdHash(leaf + 1) == bytes32(_w(c.agg + 32));
     }
 
     /// The cited forms split as Python's `_split`: extract steps in order and check

@@ -39,7 +39,7 @@ contract PorCheckForm {
     function execute(bytes[] calldata forms, F.Inclusion calldata inc) external view returns (bool, bytes32, bytes32) {
         F.included(forms, inc);
         Wr.Ctx memory c = _roles(forms, inc.index, inc.size);
-        if (bytes32(R.w(c.step + 32, c.stepEnd)) != R.stepIdHash(c.stepIndex - c.r)) return (true, ID_POSITION, 0);
+        if (bytes32(R.w(c.step + 32, c.stepEnd)) != F.stepIdHash(c.stepIndex - c.r)) return (true, ID_POSITION, 0);
         for (uint256 i = 3; i < forms.length; ++i) {
             if (inc.index[i] >= c.stepIndex) return (true, PRIOR_ORDER, 0);
         }

@@ -176,27 +176,4 @@ library PorCheckFormRead {
             }
         }
     }
-
-    /// `H("step_" + decimal(n))`, at least four digits (SPEC's `step_id(n)`).
-    function stepIdHash(uint256 n) internal view returns (bytes32 h) {
-        uint256 digits = 4;
-        for (uint256 x = n / 10000; x != 0; x /= 10) ++digits;
-        assembly {
-            let m := mload(0x40)
-            mstore(m, 0)
-            mstore(add(m, 32), 0)
-            mstore8(m, 0x73)
-            mstore8(add(m, 1), 0x74)
-            mstore8(add(m, 2), 0x65)
-            mstore8(add(m, 3), 0x70)
-            mstore8(add(m, 4), 0x5f)
-            let x := n
-            for { let i := digits } gt(i, 0) { i := sub(i, 1) } {
-                mstore8(add(m, add(4, i)), add(0x30, mod(x, 10)))
-                x := div(x, 10)
-            }
-            if iszero(staticcall(gas(), 0x02, m, add(5, digits), 0x00, 0x20)) { revert(0, 0) }
-            h := mload(0x00)
-        }
-    }
 }

@@ -50,7 +50,7 @@ contract PorDeduceForm is PorDeduceFormRun {
             if (F.word(forms[i], 1) != _w(h.priors + 32 * (i - 1))) revert Citations(i);
         }
         if (index[0] <= r || index[0] + 2 > size) revert F.ProofForm();
-        if (!_idAt(index[0] - 1 - r, bytes32(F.word(forms[0], 1)))) return (true, ID_POSITION, 0);
+        if (F.stepIdHash(index[0] - 1 - r + 1) != bytes32(F.word(forms[0], 1))) return (true, ID_POSITION, 0);
         for (uint256 i = 2; i < forms.length; ++i) {
             if (index[i] >= index[0]) return (true, PRIOR_ORDER, 0);
         }
@@ -149,26 +149,6 @@ contract PorDeduceForm is PorDeduceFormRun {
             if (a[i] == h) return true;
         }
         return false;
-    }
-
-    /// The id `step_{leaf + 1}` (four digits at least) hashes to `h`.
-    function _idAt(uint256 leaf, bytes32 h) private view returns (bool) {
-        uint256 n = leaf + 1;
-        uint256 digits = 4;
-        for (uint256 x = n / 10000; x > 0; x /= 10) ++digits;
-        bytes32 got;
-        assembly {
-            let m := mload(0x40)
-            mstore(m, "step_")
-            let v := n
-            for { let i := digits } gt(i, 0) { i := sub(i, 1) } {
-                mstore8(add(m, add(4, i)), add(48, mod(v, 10)))
-                v := div(v, 10)
-            }
-            if iszero(staticcall(gas(), 0x02, m, add(5, digits), 0x00, 0x20)) { revert(0, 0) }
-            got := mload(0x00)
-        }
-        return got == h;
     }
 
     // ---------------------------------------------------------------- the form

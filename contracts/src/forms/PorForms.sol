@@ -384,4 +384,22 @@ library PorForms {
     function stepIndex(uint256 r, uint256 leaf) internal pure returns (uint256) {
         return 1 + r + leaf;
     }
+
+    /// `H(step_id(n))`: SHA-256 of `"step_"` and `n` in decimal, four digits at least
+    /// (SPEC §12.5's step ids); every forms executor checks a step's id at its leaf by it.
+    function stepIdHash(uint256 n) internal view returns (bytes32 h) {
+        uint256 digits = 4;
+        for (uint256 x = n / 10000; x != 0; x /= 10) ++digits;
+        assembly {
+            let m := mload(0x40)
+            mstore(m, "step_")
+            let v := n
+            for { let i := digits } gt(i, 0) { i := sub(i, 1) } {
+                mstore8(add(m, add(4, i)), add(48, mod(v, 10)))
+                v := div(v, 10)
+            }
+            if iszero(staticcall(gas(), 0x02, m, add(5, digits), 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+        }
+    }
 }
