@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorAggregateFormRead: what the aggregate executor on chain forms reads, checked
 /// (ADR 0017 stage 4; `docs/spec-forms-draft.md` §2.1-§2.6, §3, §4).
@@ -10,23 +11,7 @@ import {PorForms as F} from "./PorForms.sol";
 /// the last word the aggregate reads (a malformation there reverts `ProofForm()`; the
 /// parts no rule of §12.5.4 reads are not walked). What was read is kept as calldata
 /// positions in `Ctx`, so the vote reads checked words with `calldataload` alone.
-abstract contract PorAggregateFormRead {
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
-    bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
-    bytes32 internal constant PRIOR_ORDER = keccak256("one_step.prior_order");
-    /// Causes of `one_step.unexecutable` (Python's AuditError ids).
-    bytes32 internal constant CITATION_MISMATCH = keccak256("step.citation_mismatch");
-    bytes32 internal constant BAD_PRIOR_OUTPUT = keccak256("step.bad_prior_output");
-    bytes32 internal constant BAD_INPUTS = keccak256("step.bad_inputs");
-
-    /// The carried form `form` is not the one its role needs: a cited step whose step id
-    /// is not the step's k-th prior id, or a REQUIREMENT that is not R's (`proof.citations`).
-    error Citations(uint256 form);
-
-    uint256 internal constant MAX_UINT63 = (1 << 63) - 1;
-
+abstract contract PorAggregateFormRead is PorFormStep {
     /// Calldata positions of the forms and what the recomputation needs from them.
     struct Ctx {
         uint256 agg; // AGGREGATE form

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormStep} from "./PorFormStep.sol";
 import {PorCheckFormRead as R} from "./PorCheckFormRead.sol";
 import {PorCheckFormItems as I} from "./PorCheckFormItems.sol";
 import {PorCheckFormState as S} from "./PorCheckFormState.sol";
@@ -24,18 +25,7 @@ import {PorCheckFormWrite as Wr} from "./PorCheckFormWrite.sol";
 /// not R's REQUIREMENT), the inclusions' errors. Rules of the cited records their forms
 /// do not hold (a claim's `path`, an extract step's own `evidence_ids`) are their own
 /// proofs' (ADR 0017 decision 3).
-contract PorCheckForm {
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
-    bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
-    bytes32 internal constant PRIOR_ORDER = keccak256("one_step.prior_order");
-    bytes32 internal constant CITATION_MISMATCH = keccak256("step.citation_mismatch");
-    bytes32 internal constant BAD_PRIOR_OUTPUT = keccak256("step.bad_prior_output");
-    bytes32 internal constant BAD_INPUTS = keccak256("step.bad_inputs");
-
-    /// Form `form` is not what the step cites there (`proof.citations`).
-    error Citations(uint256 form);
-
+contract PorCheckForm is PorFormStep {
     function execute(bytes[] calldata forms, F.Inclusion calldata inc) external view returns (bool, bytes32, bytes32) {
         F.included(forms, inc);
         Wr.Ctx memory c = _roles(forms, inc.index, inc.size);

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorDeduceFormRead: what the deduce executor on chain forms reads, checked (ADR
 /// 0017 stage 4; `docs/spec-forms-draft.md` §2.1, §2.6-§2.8).
@@ -12,21 +13,7 @@ import {PorForms as F} from "./PorForms.sol";
 /// bounds-checked readers up to the last word deduce reads (a malformation there reverts
 /// `ProofForm()`; words no rule of §12.5.6 reads are skipped, not checked, as
 /// `PorAggregateForm` does); what deduce needs is kept in memory as calldata positions.
-abstract contract PorDeduceFormRead {
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
-    bytes32 internal constant UNEXECUTABLE = keccak256("one_step.unexecutable");
-    bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");
-    bytes32 internal constant PRIOR_ORDER = keccak256("one_step.prior_order");
-    bytes32 internal constant CITATION_MISMATCH = keccak256("step.citation_mismatch");
-    bytes32 internal constant BAD_PRIOR_OUTPUT = keccak256("step.bad_prior_output");
-    bytes32 internal constant BAD_INPUTS = keccak256("step.bad_inputs");
-
-    /// The carried form `form` is not the one its role needs: a cited step whose step id is
-    /// not the step's k-th prior id, or not one form per prior id (`proof.citations`).
-    error Citations(uint256 form);
-
-    uint256 internal constant MAX_UINT63 = (1 << 63) - 1;
+abstract contract PorDeduceFormRead is PorFormStep {
     /// Predicate codes (draft §1.1).
     uint256 internal constant EVENT = 0;
     uint256 internal constant RANGE = 2;
