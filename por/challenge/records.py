@@ -70,6 +70,9 @@ LEAF_SCHEMA: Final[dict[str, str]] = {
 COMPONENT_LEAF_SIZE: Final = 40
 #: A path in a tree of fewer than 2**64 leaves has at most 64 elements.
 MAX_PATH: Final = 64
+#: A FormStepProof carries at most this many forms (SPEC §10.2.9): the disputed form,
+#: COMMON, a REQUIREMENT and what the step cites (at most 64 prior steps or items, §4).
+MAX_FORMS: Final = 67
 
 LeafKind = Literal["prompt_spec", "evidence_leaf", "reasoning_leaf", "verdict"]
 Path = Annotated[list[Hash32], Field(max_length=MAX_PATH)]
@@ -219,16 +222,39 @@ class FormProof(Record):
     forms_path: Path
 
 
+class FormStepProof(Record):
+    """A step (or the verdict's mapping) re-executed on chain forms (SPEC §10.2.9; ADR
+    0017 §3): the carried forms in the executor's order (SPEC §10.4.4), each with its
+    index and RFC 9162 path in the ``forms`` tree, and the ``forms`` component leaf's path
+    to ``por_root``. ``kind`` names the executor: ``check``, ``aggregate``, ``deduce`` (the
+    disputed step's kind) or ``judge`` (the verdict). Its on-chain call is the executor's
+    ABI (SPEC §14.8), converted by ``por chain settle``; no CBOR is read on chain."""
+
+    SCHEMA: ClassVar[str] = "por.FormStepProof/1"
+
+    record_schema: Literal["por.FormStepProof/1"] = Field("por.FormStepProof/1", alias="schema")
+    challenge_id: Hash32
+    kind: Literal["check", "aggregate", "deduce", "judge"]
+    por_root: Hash32
+    forms: Annotated[list[bytes], Field(min_length=1, max_length=MAX_FORMS)]
+    index: Annotated[list[Count], Field(min_length=1, max_length=MAX_FORMS)]
+    forms_size: Count
+    paths: Annotated[list[Path], Field(min_length=1, max_length=MAX_FORMS)]
+    forms_path: Path
+
+
 Proof = (InclusionProof | BundleProof | OneStepProof | OmissionProof | JudgeProof | HeaderProof
-         | CitationProof | FormProof)
+         | CitationProof | FormProof | FormStepProof)
 PROOF_TYPES: Final[dict[str, type[InclusionProof] | type[BundleProof] | type[OneStepProof]
                         | type[OmissionProof] | type[JudgeProof] | type[HeaderProof]
-                        | type[CitationProof] | type[FormProof]]] = {
+                        | type[CitationProof] | type[FormProof]
+                        | type[FormStepProof]]] = {
     cls.SCHEMA: cls for cls in (InclusionProof, BundleProof, OneStepProof, OmissionProof,
-                                JudgeProof, HeaderProof, CitationProof, FormProof)
+                                JudgeProof, HeaderProof, CitationProof, FormProof,
+                                FormStepProof)
 }
 _PROOF_SCHEMA = re.compile(r"por\.(?:InclusionProof|BundleProof|OneStepProof|OmissionProof"
-                           r"|JudgeProof|HeaderProof|CitationProof|FormProof)/[0-9]{1,9}")
+                           r"|JudgeProof|HeaderProof|CitationProof|FormProof|FormStepProof)/[0-9]{1,9}")
 
 
 def challenge_id_from_body(body: dict[str, Any]) -> bytes:
@@ -307,6 +333,7 @@ __all__ = [
     "BundleProof",
     "CitationProof",
     "FormProof",
+    "FormStepProof",
     "HeaderProof",
     "InclusionProof",
     "JudgeProof",
