@@ -21,8 +21,8 @@ Every form is rebuilt in memory from the bundle's records, under four layouts:
   (carried position << 32 | field index) a part;
 * ``a+b``: both.
 
-``--values`` adds ``a+v``: ``a`` with text claim values as ``H`` too (every executor
-compares them for equality only).
+``--values`` adds ``a+v`` and ``a+b+v``: ``a`` with text claim values as ``H`` too (every
+executor compares them for equality only: votes, ``text_equals``, preconditions).
 
 For each proof class at the caps (``bench/largest_shapes.py``'s four markets, filler of
 1-4 UTF-8 bytes, as ``bench/forms_sizes.py``: the largest proof of the class over the
@@ -54,6 +54,7 @@ sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "
 from eth_abi.abi import encode as abi_encode  # noqa: E402
 from forms_levers_layouts import (  # noqa: E402
     BOTH,
+    EVERY,
     LEVER_A,
     LEVER_B,
     TODAY,
@@ -148,6 +149,8 @@ class Proof:
     calldata: bytes
     record: int
     by_type: dict[str, int]
+    sha256: int
+
 
     @property
     def gas(self) -> int:
@@ -190,10 +193,16 @@ def proof(bundle: Bundle, c: Committed, kind: str, index: list[int]) -> Proof:
     if parts:
         size += len(encode({"parts": parts, "part_at": [p << 32 | n for p, n in wanted]})) - 1
     by_type: dict[str, int] = {}
-    for form in [*forms, *parts]:
-        tag = TAG_NAMES.get(int.from_bytes(form[:32], "big"), "AGGREGATE part")
+    for form in forms:
+        tag = TAG_NAMES[int.from_bytes(form[:32], "big")]
         by_type[tag] = by_type.get(tag, 0) + len(form)
-    return Proof(calldata, size, by_type)
+    if parts:
+        by_type["AGGREGATE parts"] = sum(map(len, parts))
+    # The SHA-256 precompile's price (60 + 12 a word) of each carried form's LH (0x00 || F)
+    # and, under (b), of each carried part: the execution gas the layout moves most.
+    sha = sum(60 + 12 * ((len(f) + 32) // 32) for f in forms) + sum(
+        60 + 12 * ((len(x) + 31) // 32) for x in parts)
+    return Proof(calldata, size, by_type, sha)
 
 
 Row = tuple[str, str, dict[str, Proof]]
@@ -207,20 +216,21 @@ def leaves_of(bundle: Bundle, kind: str) -> list[int]:
         kind]]
 
 
-def largest(bundles: Mapping[str, Bundle], layouts: Sequence[Layout], kind: str
-            ) -> tuple[str, dict[str, Proof]]:
-    """The largest proof of ``kind`` (today's call data) over ``bundles``, each layout's."""
-    best: tuple[int, str, dict[str, Proof]] | None = None
+def candidates(bundles: Mapping[str, Bundle], layouts: Sequence[Layout], kind: str
+               ) -> list[tuple[str, dict[str, Proof]]]:
+    """Every proof of ``kind`` over ``bundles`` (shape, each layout's proof)."""
+    out = []
     for name, bundle in bundles.items():
         trees = {lay.name: committed(bundle, lay) for lay in layouts}
         for leaf in leaves_of(bundle, kind):
             index = carried(bundle, kind, leaf)
-            proofs = {n: proof(bundle, c, kind, index) for n, c in trees.items()}
-            size = len(proofs["today"].calldata)
-            if best is None or size > best[0]:
-                best = (size, name, proofs)
-    assert best is not None
-    return best[1], best[2]
+            out.append((name, {n: proof(bundle, c, kind, index) for n, c in trees.items()}))
+    return out
+
+
+def largest(found: Sequence[tuple[str, dict[str, Proof]]]) -> tuple[str, dict[str, Proof]]:
+    """The largest proof by today's call data (each layout's figures for that proof)."""
+    return max(found, key=lambda x: len(x[1][TODAY.name].calldata))
 
 
 def _n(n: int) -> str:
@@ -259,7 +269,33 @@ def detail(rows: list[Row], layouts: Sequence[Layout]) -> None:
             p = proofs[lay.name]
             parts = ", ".join(f"{tag} {_n(n)}" for tag, n in p.by_type.items())
             rest = len(p.calldata) - sum(p.by_type.values())
-            print(f"  {lay.name:5} {parts}; paths and framing {_n(rest)}")
+            print(f"  {lay.name:5} {parts}; paths and framing {_n(rest)}; "
+                  f"SHA-256 of the carried forms {_n(p.sha256)} gas")
+
+
+def caps_table(found: Sequence[Row], layouts: Sequence[Layout]) -> None:
+    """Per class, the largest proof at the caps under each layout (any shape and width:
+    under a lever another proof may be the largest), then the largest file of the four
+    executors' proofs."""
+    names = [lay.name for lay in layouts]
+    print("\n| largest at the caps | " + " | ".join(f"{n}: gas (bytes), where" for n in names)
+          + " |")
+    print("| --- |" + " ---: |" * len(names))
+    for kind in CLASSES:
+        mine = [r for r in found if r[0].startswith(f"{kind},")]
+        cells = []
+        for n in names:
+            label, shape, proofs = max(mine, key=lambda r, n=n: r[2][n].gas)
+            fill = label.rsplit(" ", 1)[1]
+            cells.append(f"{_n(proofs[n].gas)} ({_n(len(proofs[n].calldata))}), {shape} {fill}")
+        print(f"| {kind} | " + " | ".join(cells) + " |")
+    four = [r for r in found if not r[0].startswith("contradictions")]
+    cells = []
+    for n in names:
+        label, shape, proofs = max(four, key=lambda r, n=n: r[2][n].record)
+        cells.append(f"{_n(proofs[n].record)} B, {label.split(',')[0]} {shape} "
+                     f"{label.rsplit(' ', 1)[1]}")
+    print("| FormStepProof file, four executors | " + " | ".join(cells) + " |")
 
 
 def typical(layouts: Sequence[Layout]) -> list[Row]:
@@ -267,11 +303,12 @@ def typical(layouts: Sequence[Layout]) -> list[Row]:
 
     bundle = scenario(3)
     same_as_spec(bundle)
-    return [(f"{kind}, typical (fan-in 3)", "08 x 3", largest({"08 x 3": bundle}, layouts,
-                                                              kind)[1]) for kind in CLASSES]
+    return [(f"{kind}, typical (fan-in 3)", "08 x 3",
+             largest(candidates({"08 x 3": bundle}, layouts, kind))[1]) for kind in CLASSES]
 
 
-def caps(width: int, layouts: Sequence[Layout]) -> list[Row]:
+def caps(width: int, layouts: Sequence[Layout]) -> tuple[list[Row], list[Row]]:
+    """Per class the largest proof at filler ``width``, and every proof."""
     from largest_gas import FILLS
     from largest_shapes import CAPS, SHAPES, market
 
@@ -279,11 +316,14 @@ def caps(width: int, layouts: Sequence[Layout]) -> list[Row]:
     bundles = {name: market(shape) for name, shape in SHAPES.items()}
     for bundle in bundles.values():
         same_as_spec(bundle)
-    rows = []
+    rows, every = [], []
     for kind in CLASSES:
-        shape, proofs = largest(bundles, layouts, kind)
-        rows.append((f"{kind}, caps, fill {width}", shape, proofs))
-    return rows
+        found = candidates(bundles, layouts, kind)
+        label = f"{kind}, caps, fill {width}"
+        shape, proofs = largest(found)
+        rows.append((label, shape, proofs))
+        every += [(label, name, x) for name, x in found]
+    return rows, every
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -291,22 +331,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fill-bytes", type=int, nargs="*", choices=(1, 2, 3, 4),
                         default=[1, 2, 3, 4], help="UTF-8 widths of the caps markets' filler")
     parser.add_argument("--values", action="store_true",
-                        help="add a+v: (a) with text claim values as H too")
+                        help="add a+v and a+b+v: (a) with text claim values as H too")
     parser.add_argument("--detail", action="store_true",
                         help="also print each proof's bytes by carried form type")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    layouts = [TODAY, LEVER_A, LEVER_B, BOTH] + ([VALUES] if args.values else [])
-    rows = typical(layouts)
+    layouts = [TODAY, LEVER_A, LEVER_B, BOTH] + ([VALUES, EVERY] if args.values else [])
+    rows, every = typical(layouts), []
     for width in args.fill_bytes:
-        rows += caps(width, layouts)
+        largest_rows, found = caps(width, layouts)
+        rows += largest_rows
+        every += found
     if args.json:
-        print(json.dumps([{"proof": label, "shape": shape, **{
-            n: {"bytes": len(p.calldata), "gas": p.gas, "floor": p.floor, "record": p.record,
-                "forms": p.by_type}
-            for n, p in proofs.items()}} for label, shape, proofs in rows], indent=1))
+        def doc(found: Sequence[Row]) -> list[dict[str, Any]]:
+            return [{"proof": label, "shape": shape, **{
+                n: {"bytes": len(p.calldata), "gas": p.gas, "floor": p.floor,
+                    "record": p.record, "forms": p.by_type, "sha256": p.sha256}
+                for n, p in proofs.items()}} for label, shape, proofs in found]
+
+        print(json.dumps({"largest": doc(rows), "every": doc(every)}, indent=1))
         return 0
     table(rows, layouts)
+    if every:
+        caps_table(every, layouts)
     if args.detail:
         detail(rows, layouts)
     return 0

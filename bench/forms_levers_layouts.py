@@ -92,6 +92,7 @@ class Layout:
 
 TODAY, LEVER_A, LEVER_B = Layout("today"), Layout("a", ids=True), Layout("b", split=True)
 BOTH, VALUES = Layout("a+b", ids=True, split=True), Layout("a+v", ids=True, values=True)
+EVERY = Layout("a+b+v", ids=True, split=True, values=True)
 
 
 # ------------------------------------------------------------------ the forms per layout
