@@ -1,7 +1,8 @@
 """The call data of a FormStepProof under the two layout levers of ADR 0017 (s39
 decision 3), measured without changing a committed byte (s40, helper ``levers``).
 
-Every form is rebuilt in memory from the bundle's records, under four layouts:
+Every form is rebuilt in memory from the bundle's records (``forms_levers_layouts``),
+under four layouts (six with ``--values``):
 
 * ``today``: SPEC §5.6 (checked: these encoders give ``por.forms``' bytes, word for word);
 * ``a``: ``H(id)`` instead of ``T(id)`` for every id a form only copies or compares for
@@ -29,13 +30,16 @@ For each proof class at the caps (``bench/largest_shapes.py``'s four markets, fi
 shapes) and for the typical market (``bench/proofs.py``'s scenario 08 of 3 items) it
 prints the call data of ``settleByForms(bytes32 marketId, bytes32 kind, bytes args)``
 (s40's route: ``args`` is the executor's call data without its selector) in bytes and
-its EIP-2028 gas (16 a non-zero byte, 4 a zero byte), with EIP-7623's floor (10 a token,
-a token 1 zero byte or a quarter of a non-zero byte: the transaction pays at least
-21 000 + the floor whatever its execution), and the ``por.FormStepProof/1`` file's
-bytes (por-cbor/1; under ``b`` plus the parts). ``contradictions`` has no executor on
+its EIP-2028 gas (16 a non-zero byte, 4 a zero byte), with EIP-7623's floor (21 000 +
+10 a token, a zero byte 1 token and a non-zero byte 4: the transaction pays at least
+that whatever its execution; anvil's default hardfork applies it), and the
+``por.FormStepProof/1`` file's bytes (por-cbor/1; under ``b`` plus the parts).
+``--detail`` prints each proof's bytes by carried form type and the SHA-256 price of its
+forms' leaf hashes; ``--json`` every proof's figures. ``contradictions`` has no executor on
 forms yet: its row is what it would carry (CONTRADICTIONS, COMMON, its cited CHUNKs).
 
-    PYTHONPATH=. python bench/forms_levers.py [--fill-bytes 1 2 3 4] [--values] [--json]
+    PYTHONPATH=. python bench/forms_levers.py [--fill-bytes 1 2 3 4] [--values] [--detail]
+        [--json]
 """
 
 from __future__ import annotations
