@@ -22,6 +22,7 @@ from typing import Any
 import forms_deduce_cases as deduce_cases
 from eth_abi.abi import encode as abi_encode
 from forms_harness import Committed, forms_root_of, selector
+from forms_python import agrees
 
 from por.bundle.layout import Bundle
 from por.encoding import decode
@@ -58,12 +59,26 @@ def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> 
 
 
 def chain_answer(data: bytes) -> tuple[Answer | str, int]:
-    """The executor's (won, check id, cause) and gas, or its revert (``proof.form``...)."""
-    return deduce_cases.chain_answer(data, NAME)
+    """The executor's (won, check id, cause) and gas, or its revert (``proof.form``...);
+    Python's executor on the same call data must answer the same
+    (``forms_python.agrees``)."""
+    answer, gas = deduce_cases.chain_answer(data, NAME)
+    agrees("aggregate", data, answer)
+    return answer, gas
 
 
 def compare(bundle: Bundle, leaf: int) -> tuple[str, Answer | None, Answer | str | None, int]:
     """(class, Python's answer, the chain's answer, gas) on the aggregate at ``leaf``
-    (``forms_deduce_cases.compare`` with the aggregate's call data and messages)."""
-    return deduce_cases.compare(bundle, leaf, NAME, build=call_data,
-                                not_in_forms=NOT_IN_FORMS)
+    (``forms_deduce_cases.compare`` with the aggregate's call data and messages); the
+    chain's answer is also Python's executor's on the same call data."""
+    sent: list[bytes] = []
+
+    def build(b: Bundle, at: int, committed: Committed) -> bytes:
+        sent.append(call_data(b, at, committed))
+        return sent[-1]
+
+    kind, python, chain, gas = deduce_cases.compare(bundle, leaf, NAME, build=build,
+                                                    not_in_forms=NOT_IN_FORMS)
+    if sent and chain is not None:
+        agrees("aggregate", sent[0], chain)
+    return kind, python, chain, gas
