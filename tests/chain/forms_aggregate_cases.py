@@ -37,10 +37,12 @@ NOT_IN_FORMS = ("group", "claim reference", "'path'", "is not about")
 Answer = deduce_cases.Answer
 
 
-def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> bytes:
+def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None,
+              order: list[int] | None = None) -> bytes:
     """``execute``'s call data for the aggregate at ``leaf``: its AGGREGATE, COMMON, R's
     REQUIREMENT (REQUIREMENT 0 when the PromptSpec has no R), the forms of its
-    ``prior_step_ids`` (the first leaf with each id, as Python's proof carries)."""
+    ``prior_step_ids`` (the first leaf with each id, as Python's proof carries);
+    ``order``: the carried forms' positions permuted (an invalid proof)."""
     c = committed or forms_root_of(bundle)
     step = decode(bundle.steps[leaf])
     spec = decode(bundle.prompt_spec)
@@ -52,6 +54,8 @@ def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> 
         by_id.setdefault(decode(raw).get("step_id"), i)
     cited = [c.index_of_step(by_id[p]) for p in step["prior_step_ids"]]
     index = [c.index_of_step(leaf), 0, 1 + k, *cited]
+    if order is not None:
+        index = [index[i] for i in order]
     forms = [c.forms.forms[i].form for i in index]
     inc = (c.por_root, c.forms.size, index, [c.path(i) for i in index], c.component_path)
     types = ["bytes[]", "(bytes32,uint256,uint256[],bytes32[][],bytes32[])"]
