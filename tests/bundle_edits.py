@@ -10,12 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from por.auditor.steps import recompute_step
 from por.bundle import build
 from por.bundle.layout import Bundle, compute_commitments, with_forms
 from por.challenge import bundle_from_bytes
 from por.encoding import decode
+from por.errors import PorError
 from por.scenarios import load_scenario
-from por.schemas import DeterministicVerdict, EvidenceBundle, ReasoningTrace
+from por.schemas import (
+    DeterministicVerdict,
+    EvidenceBundle,
+    PromptSpec,
+    ReasoningStep,
+    ReasoningTrace,
+)
 from por.signing.policy import TrustPolicy
 from verifier.options import VerifyOptions
 from verifier.stages import Handoff
@@ -93,3 +101,16 @@ def paths_agree(data: bytes) -> str:
     else:
         assert check_full(data, UNSIGNED_OPTIONS, handoff) == full
     return full.status
+
+
+def recomputed(bundle: Bundle, steps: list[bytes], index: int) -> bytes | None:
+    """Step ``index`` recomputed by por's ``recompute_step`` from the (edited) steps
+    before it, if it can be."""
+    try:
+        spec = PromptSpec.from_cbor(bundle.prompt_spec)
+        step = ReasoningStep.from_cbor(steps[index])
+        prior = {s.step_id: s for s in (ReasoningStep.from_cbor(steps[i])
+                                        for i in range(index))}
+        return bytes(recompute_step(spec, step, {}, prior).to_cbor())
+    except (PorError, KeyError, IndexError, TypeError, ValueError):
+        return None

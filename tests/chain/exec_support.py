@@ -25,12 +25,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bundle_edits import honest, recommit
+from bundle_edits import (
+    honest,
+    recommit,
+    recomputed,  # noqa: F401 - its home was here; importers keep it
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from proof_check_support import CALLER, ROOT, answer, message_call, new_evm, python_answer
 
-from por.auditor.steps import recompute_step
 from por.bundle import build
 from por.bundle.layout import Bundle
 from por.challenge import bundle_from_bytes
@@ -40,7 +43,7 @@ from por.challenge.one_step import build_one_step_proof
 from por.challenge.records import JudgeProof, seal
 from por.errors import PorError
 from por.scenarios import list_scenarios
-from por.schemas import DeterministicVerdict, PromptSpec, ReasoningStep
+from por.schemas import DeterministicVerdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "properties"))
 from test_citation_properties import markets
@@ -135,19 +138,6 @@ def assert_case_count(counts: Counter[str], prefix: str, needed: tuple[str, ...]
     assert proofs >= minimum, counts
     for outcome in needed:
         assert f"id:{outcome}" in counts, outcome
-
-
-def recomputed(bundle: Bundle, steps: list[bytes], index: int) -> bytes | None:
-    """Step ``index`` recomputed by por's ``recompute_step`` from the (edited) steps
-    before it, if it can be."""
-    try:
-        spec = PromptSpec.from_cbor(bundle.prompt_spec)
-        step = ReasoningStep.from_cbor(steps[index])
-        prior = {s.step_id: s for s in (ReasoningStep.from_cbor(steps[i])
-                                        for i in range(index))}
-        return bytes(recompute_step(spec, step, {}, prior).to_cbor())
-    except (PorError, KeyError, IndexError, TypeError, ValueError):
-        return None
 
 
 def judge_proof(bundle: Bundle) -> bytes:

@@ -22,6 +22,7 @@ from typing import Any
 import forms_deduce_cases as deduce_cases
 from eth_abi.abi import encode as abi_encode
 from forms_harness import Committed, forms_root_of, selector
+from forms_python import agrees
 
 from por.bundle.layout import Bundle
 from por.encoding import decode
@@ -36,10 +37,12 @@ NOT_IN_FORMS = ("group", "claim reference", "'path'", "is not about")
 Answer = deduce_cases.Answer
 
 
-def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> bytes:
+def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None,
+              order: list[int] | None = None) -> bytes:
     """``execute``'s call data for the aggregate at ``leaf``: its AGGREGATE, COMMON, R's
     REQUIREMENT (REQUIREMENT 0 when the PromptSpec has no R), the forms of its
-    ``prior_step_ids`` (the first leaf with each id, as Python's proof carries)."""
+    ``prior_step_ids`` (the first leaf with each id, as Python's proof carries);
+    ``order``: the carried forms' positions permuted (an invalid proof)."""
     c = committed or forms_root_of(bundle)
     step = decode(bundle.steps[leaf])
     spec = decode(bundle.prompt_spec)
@@ -51,6 +54,8 @@ def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> 
         by_id.setdefault(decode(raw).get("step_id"), i)
     cited = [c.index_of_step(by_id[p]) for p in step["prior_step_ids"]]
     index = [c.index_of_step(leaf), 0, 1 + k, *cited]
+    if order is not None:
+        index = [index[i] for i in order]
     forms = [c.forms.forms[i].form for i in index]
     inc = (c.por_root, c.forms.size, index, [c.path(i) for i in index], c.component_path)
     types = ["bytes[]", "(bytes32,uint256,uint256[],bytes32[][],bytes32[])"]
@@ -58,12 +63,26 @@ def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> 
 
 
 def chain_answer(data: bytes) -> tuple[Answer | str, int]:
-    """The executor's (won, check id, cause) and gas, or its revert (``proof.form``...)."""
-    return deduce_cases.chain_answer(data, NAME)
+    """The executor's (won, check id, cause) and gas, or its revert (``proof.form``...);
+    Python's executor on the same call data must answer the same
+    (``forms_python.agrees``)."""
+    answer, gas = deduce_cases.chain_answer(data, NAME)
+    agrees("aggregate", data, answer)
+    return answer, gas
 
 
 def compare(bundle: Bundle, leaf: int) -> tuple[str, Answer | None, Answer | str | None, int]:
     """(class, Python's answer, the chain's answer, gas) on the aggregate at ``leaf``
-    (``forms_deduce_cases.compare`` with the aggregate's call data and messages)."""
-    return deduce_cases.compare(bundle, leaf, NAME, build=call_data,
-                                not_in_forms=NOT_IN_FORMS)
+    (``forms_deduce_cases.compare`` with the aggregate's call data and messages); the
+    chain's answer is also Python's executor's on the same call data."""
+    sent: list[bytes] = []
+
+    def build(b: Bundle, at: int, committed: Committed) -> bytes:
+        sent.append(call_data(b, at, committed))
+        return sent[-1]
+
+    kind, python, chain, gas = deduce_cases.compare(bundle, leaf, NAME, build=build,
+                                                    not_in_forms=NOT_IN_FORMS)
+    if sent and chain is not None:
+        agrees("aggregate", sent[0], chain)
+    return kind, python, chain, gas

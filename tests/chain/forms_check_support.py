@@ -15,18 +15,18 @@ gate).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
+from forms_carried import bundle_forms
 from forms_harness import call, deploy, sizes
+from forms_python import agrees
 
 from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Bundle
 from por.challenge.one_step import build_one_step_proof, verify_one_step_proof
 from por.container.spec import component_leaf
 from por.encoding import decode
 from por.errors import PorError
-from por.forms import form_of
 from por.merkle.hashing import leaf_hash
 from por.merkle.tree import inclusion_proof_from_leaf_hashes, root_from_leaf_hashes
 from por.signing.eip712 import keccak256
@@ -53,11 +53,14 @@ class Executor:
 
     def answer(self, data: bytes) -> tuple[bool, str, str, int]:
         """(won, check id, cause, execution gas); an invalid proof's revert is (False,
-        ``proof.form`` or ``revert:<selector>``, "", 0)."""
+        ``proof.form`` or ``revert:<selector>``, "", 0). Python's executor on the same
+        call data must answer the same (``forms_python.agrees``)."""
         out, gas = call(self.chain, data)
         if isinstance(out, str):
+            agrees("check", data, out)
             return False, out, "", 0
         won, check_id, cause = abi_decode(["bool", "bytes32", "bytes32"], out)
+        agrees("check", data, (bool(won), BY_HASH[check_id], BY_HASH[cause]))
         return bool(won), BY_HASH[check_id], BY_HASH[cause], gas
 
 
@@ -72,18 +75,8 @@ class Case:
 
 
 def _forms(bundle: Bundle) -> list[bytes]:
-    spec = decode(bundle.prompt_spec)
-    records: list[tuple[Any, int | None]] = [(spec, None)]
-    records += [(spec, k) for k in range(len(spec["data_requirements"]))]
-    records += [(decode(s), None) for s in bundle.steps]
-    records.append((decode(bundle.verdict), None))
-    forms = []
-    for record, k in records:
-        try:
-            forms.append(form_of(record, k))
-        except PorError:
-            forms.append(STAND_IN)  # the record has no form
-    return forms
+    """Every form of ``bundle``, a stand-in leaf for a record with none."""
+    return [STAND_IN if f is None else f for f in bundle_forms(bundle)]
 
 
 def call_data(bundle: Bundle, index: int, replace: dict[int, bytes] | None = None,

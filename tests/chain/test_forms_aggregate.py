@@ -34,6 +34,7 @@ from exec_support import generated_cases
 from forms_aggregate_cases import NAME, call_data, chain_answer, compare
 from forms_aggregate_edges import edge_case, edge_cases
 from forms_harness import compiled, forms_root_of, replaced, sizes
+from forms_python import SEEN
 from scratch_harness import SOLC
 
 from por.bundle import build
@@ -309,6 +310,16 @@ def test_malformed_forms_are_proof_form(which: str) -> None:
         assert chain_answer(data) == ("proof.form", 0), (which, k)
 
 
+def test_carried_out_of_order() -> None:
+    """The cited forms carried in another order than the step's ``prior_step_ids``:
+    ``Citations(i)`` on chain, ``proof.citations`` in Python (``forms_python.agrees``)."""
+    bundle = honest("08-quorum-agree")
+    leaf = steps_of(bundle, "aggregate")[0]
+    for order in ([0, 1, 2, 4, 3, 5, 6], [0, 1, 2, 3, 4, 5]):
+        answer = chain_answer(call_data(bundle, leaf, order=order))[0]
+        assert isinstance(answer, str) and answer.startswith("revert:"), order
+
+
 def test_deployed_size() -> None:
     assert sizes(NAME) <= CODE_LIMIT - ROOM
     assert len(compiled(NAME, part="bytecode")) // 2 <= INIT_LIMIT - ROOM
@@ -323,3 +334,6 @@ def test_case_count() -> None:
     assert total >= 10_000, COUNTS
     compared = sum(v for k, v in COUNTS.items() if k.startswith("compared"))
     assert compared >= 7_000, COUNTS
+    python = {k: v for k, v in SEEN.items() if k.startswith("aggregate:")}
+    print("python on forms:", python)  # every chain call, Python's executor on its data
+    assert sum(python.values()) >= compared, python

@@ -38,6 +38,7 @@ import pytest
 from bundle_edits import honest, recommit
 from exec_support import every_market, generated_cases, generated_market, recomputed
 from forms_check_support import COMPARED, KIND, Executor, call_data, python_answer
+from forms_python import SEEN
 from scratch_harness import SOLC
 from test_onchain_check import GOOD_SPEC_FIELDS, _set, chunks_of, forge, many_items
 
@@ -317,6 +318,9 @@ def test_case_count() -> None:
         pytest.skip("run with the other tests of this file")
     print(dict(sorted(COUNTS.items())), compared)
     assert compared >= (10_000 if FULL else 4_000), COUNTS
+    python = {k: v for k, v in SEEN.items() if k.startswith("check:")}
+    print("python on forms:", python)  # every chain call, Python's executor on its data
+    assert sum(python.values()) >= compared + COUNTS["invalid.proof_form"], python
     for answer in ("one_step.match", "one_step.mismatch", "one_step.unexecutable"):
         assert f"id:{answer}" in COUNTS, answer
 

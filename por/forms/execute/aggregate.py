@@ -1,17 +1,266 @@
-"""The aggregate executor on chain forms (SPEC §10.4.4): a stub until it is written."""
+"""The aggregate executor on chain forms (SPEC §10.4.4, §12.5.4 on §5.6's layouts):
+Python's twin of ``contracts/src/forms/PorAggregateForm.sol`` (with
+``PorAggregateFormVote.sol``) after ``PorForms.included``. Rule S5 is not applied (ADR
+0017, s39 decision 1).
+
+The carried forms: ``forms[0]`` the step's AGGREGATE, ``forms[1]`` COMMON, ``forms[2]``
+the REQUIREMENT of the step's requirement R (any REQUIREMENT when COMMON lists no R),
+then the forms of its ``prior_step_ids`` in citation order. The answer: won
+``one_step.id_position``, ``one_step.prior_order``, ``one_step.unexecutable`` (cause
+``step.bad_inputs``, ``step.citation_mismatch`` or ``step.bad_prior_output``),
+``one_step.mismatch``; lost ``one_step.match``; :class:`FormFault` /
+:class:`CitationsFault` where the Solidity reverts ``ProofForm()`` / ``Citations(i)``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
 
-from por.errors import UnsupportedError
 from por.forms.execute import EXECUTORS, Answer
+from por.forms.execute.aggregate_read import (
+    BAD_INPUTS,
+    BAD_PRIOR_OUTPUT,
+    CITATION_MISMATCH,
+    Ctx,
+    aggregate,
+    chunk,
+    extracts,
+    id_at,
+    requirement,
+    roles,
+    split,
+    t_at,
+    t_size,
+    word,
+)
+from por.forms.execute.check_read import decimal_at
+
+NUMERIC, TEXT = 1, 3
+STRATEGIES = (b"single_best", b"multi_source_quorum", b"fallback_chain")
+ZERO = bytes(32)
+
+
+def _w(n: int) -> bytes:
+    return n.to_bytes(32, "big")
 
 
 def run(forms: Sequence[bytes], index: Sequence[int], size: int) -> Answer:
-    """Not written yet: exit 2 (this implementation cannot decide)."""
-    raise UnsupportedError("proof.unsupported",
-                           "the aggregate executor on forms is not written yet")
+    """The aggregate executor's answer on the carried ``forms`` (inclusion checked)."""
+    c = Ctx()
+    roles(c, forms, index, size)
+    ri = aggregate(c, forms)
+    if not id_at(c, index[0] - 1 - c.r):
+        return Answer(True, "one_step.id_position")
+    if any(i >= index[0] for i in index[3:]):
+        return Answer(True, "one_step.prior_order")
+    cause = _causes(c, forms, index, ri)
+    # the recomputed step cites its extract steps, then C: C cited elsewhere fails
+    # `recompute_step`'s last check (its prior_step_ids), before the comparison
+    if not cause and c.chunk_at != len(forms) - 4:
+        cause = CITATION_MISMATCH
+    if cause:
+        return Answer(True, "one_step.unexecutable", cause)
+    if _recompute(c) != c.agg:
+        return Answer(True, "one_step.mismatch")
+    return Answer(False, "one_step.match")
+
+
+def _causes(c: Ctx, forms: Sequence[bytes], index: Sequence[int], ri: int) -> str:
+    """Python's checks before the selection, in its order (``recompute_step``,
+    ``aggregate_step``): "" when all hold, else the cause."""
+    if ri != 0:
+        return BAD_INPUTS  # inputs with another key
+    cause = split(c, forms)
+    if not cause:
+        cause = extracts(c)
+    if not cause:
+        cause = requirement(c, forms, index)
+    if not cause:
+        cause = chunk(c, forms)
+    if not cause and c.bad_claim:
+        cause = BAD_PRIOR_OUTPUT  # `read_extract`, after the chunk
+    return cause
+
+
+@dataclass
+class Voter:
+    """A field's voter: extract ``k``'s first claim with the field's key and kind, at
+    ``claim`` in its form."""
+
+    k: int
+    f: bytes
+    claim: int
+    value: bytes = b""  # its V as encoded
+    tier: int = 0
+    number: Fraction = Fraction(0)  # a numeric voter's value
+
+
+@dataclass
+class Vote:
+    """The vote's running counts over the fields."""
+
+    selected: int = 0
+    fallback_used: bool = False
+    used: set[int] = field(default_factory=set)  # extract k's item is in some evidence_ids
+
+
+def _recompute(c: Ctx) -> bytes:
+    """The AGGREGATE recomputed from the carried forms."""
+    vote = Vote()
+    tolerance = _tolerance(c)
+    fields = []
+    p = c.fields
+    for _ in range(c.n_fields):
+        out, p = _field(c, vote, p, tolerance)
+        fields.append(out)
+    head = [c.agg[:c.evid_end], c.agg[64:c.rid_end], _w(c.strategy), c.chunk[96:256],
+            _w(int(vote.fallback_used)), _w(c.n_fields)]
+    return b"".join([*head, *fields, _sources_used(c, vote), ZERO, _description(c, vote)])
+
+
+def _tolerance(c: Ctx) -> Fraction | None:
+    """COMMON's tolerance, None when it is negative (no two numbers agree then)."""
+    t = decimal_at(c.common, 96)
+    return None if t < 0 else t
+
+
+def _value(kind: int, f: bytes, claim: int) -> bytes:
+    """The V of the claim at ``claim`` (H key, E kind, T claim id, V) as encoded."""
+    p = claim + 64 + t_size(f, claim + 64)
+    if kind == NUMERIC:
+        size = 32 + (((word(f, p) & 0xFFFFFFFF) + 31) & ~31)
+    elif kind == TEXT:
+        size = t_size(f, p)
+    else:
+        size = 32
+    return f[p:p + size]
+
+
+def _voters(c: Ctx, kind: int, key: bytes) -> list[Voter]:
+    """The field's voters: each cited item's first claim with the field's key and kind."""
+    voters = []
+    for k, (f, start) in enumerate(zip(c.ext, c.claims, strict=True)):
+        n = word(f, start)
+        q = start + 32
+        for _ in range(n):
+            ck = word(f, q + 32)
+            if f[q:q + 32] == key and ck == kind:
+                voters.append(Voter(k, f, q, _value(kind, f, q),
+                                    word(f, 96) if c.tiers == 1 else 0))
+                break
+            v = q + 96 + ((word(f, q + 64) + 31) & ~31)
+            if ck == NUMERIC:
+                q = v + 32 + (((word(f, v) & 0xFFFFFFFF) + 31) & ~31)
+            elif ck == TEXT:
+                q = v + 32 + ((word(f, v) + 31) & ~31)
+            else:
+                q = v + 32
+    return voters
+
+
+def _field(c: Ctx, vote: Vote, fp: int, tolerance: Fraction | None) -> tuple[bytes, int]:
+    """One field: its voters, the strategy, its form; the next field's offset."""
+    kind = word(c.req, fp)
+    key = c.req[fp + 32:fp + 64]
+    name = t_at(c.req, fp + 64)
+    voters = _voters(c, kind, key)
+    out = [name, _w(kind)]
+    if not voters:
+        out += [_w(1), ZERO, ZERO, ZERO, ZERO, ZERO, ZERO]  # missing: no value, no quorum
+    elif c.strategy == 1:
+        out += _quorum(c, vote, kind, voters, tolerance)
+    else:
+        out += _single(c, vote, voters)
+    out += [_votes(c, key, voters), ZERO]  # the field's rest
+    return b"".join(out), fp + 64 + len(name)
+
+
+def _rank(c: Ctx, source: int) -> int:
+    """The index of ``source`` in R's ``source_targets`` (the last), else their count."""
+    rank = len(c.targets)
+    for i, target in enumerate(c.targets):
+        if target == source:
+            rank = i
+    return rank
+
+
+def _single(c: Ctx, vote: Vote, voters: list[Voter]) -> list[bytes]:
+    best = 0
+    fallback = False
+    if c.strategy == 2:
+        ranks = [_rank(c, word(v.f, 64)) for v in voters]
+        best = ranks.index(min(ranks))
+        fallback = not c.targets or word(voters[best].f, 64) != c.targets[0]
+    elif c.tiers == 1:
+        tiers = [v.tier for v in voters]
+        best = tiers.index(max(tiers))
+    if fallback:
+        vote.fallback_used = True
+    vote.selected += 1
+    chosen = voters[best]
+    vote.used.add(chosen.k)
+    return [_w(0), _w(len(voters)), _w(int(fallback)), _w(1), chosen.value, ZERO, _w(1),
+            t_at(chosen.f, chosen.claim + 64), _w(1), t_at(chosen.f, 160)]
+
+
+def _agree(kind: int, a: Voter, b: Voter, tolerance: Fraction | None) -> bool:
+    """Voters a and b agree: numbers within the tolerance, other values equal."""
+    if kind == NUMERIC:
+        return tolerance is not None and abs(a.number - b.number) <= tolerance
+    return a.value == b.value
+
+
+def _quorum(c: Ctx, vote: Vote, kind: int, voters: list[Voter],
+            tolerance: Fraction | None) -> list[bytes]:
+    nv = len(voters)
+    if nv < word(c.req, 128):  # min_sources
+        return [_w(2), _w(nv), ZERO, ZERO, ZERO, ZERO, ZERO]
+    need = word(c.req, 160)
+    most = 0
+    if kind == NUMERIC:
+        for voter in voters:
+            voter.number = decimal_at(voter.value, 0)
+    for chosen in sorted(voters, key=lambda x: -x.tier):  # stable: voter order
+        group = [x for x in voters if _agree(kind, chosen, x, tolerance)]
+        most = max(most, len(group))
+        if len(group) >= need:
+            vote.selected += 1
+            vote.used.update(x.k for x in group)
+            return [_w(0), _w(nv), ZERO, _w(1), chosen.value, _w(1), _w(need),
+                    _w(len(group)), _w(1), ZERO, _w(len(group)),
+                    *(t_at(x.f, x.claim + 64) for x in group),
+                    _w(len(group)), *(t_at(x.f, 160) for x in group)]
+    return [_w(3), _w(nv), ZERO, ZERO, _w(1), _w(need), _w(most), ZERO, ZERO, ZERO, ZERO]
+
+
+def _votes(c: Ctx, key: bytes, voters: list[Voter]) -> bytes:
+    """``votes`` when ``sources_required`` is set and the field is the metric: every
+    voter's value, source id (H) and item id."""
+    if word(c.common, 64) == 0 or c.common[32:64] != key:
+        return ZERO
+    out = [_w(1), _w(len(voters))]
+    for v in voters:
+        out += [v.value, v.f[64:96], t_at(v.f, 160), ZERO]
+    return b"".join(out)
+
+
+def _sources_used(c: Ctx, vote: Vote) -> bytes:
+    """``sources_used``: the cited items, in order, whose id is in some field's
+    ``evidence_ids`` (by id: an item sharing a chosen item's id is used too)."""
+    ids = {c.ext[k][128:160] for k in vote.used}
+    used = [f for f in c.ext if f[128:160] in ids]
+    return _w(len(used)) + b"".join(t_at(f, 160) for f in used)
+
+
+def _description(c: Ctx, vote: Vote) -> bytes:
+    """T("aggregate requirement " R " by " strategy ": " selected " of " fields
+    " field(s) selected")."""
+    data = (b"aggregate requirement " + c.agg[96:96 + word(c.agg, 64)] + b" by "
+            + STRATEGIES[min(c.strategy, 2)]
+            + b": %d of %d field(s) selected" % (vote.selected, c.n_fields))
+    return _w(len(data)) + data + bytes(-len(data) % 32)
 
 
 EXECUTORS["aggregate"] = run
