@@ -14,9 +14,10 @@ import pytest
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from forms_harness import call, deploy, forms_root_of, selector
+from forms_reader_cases import BAD_DECIMALS, BAD_TEXTS, DECIMALS, TEXTS, WORD_CASES
 from scratch_harness import SOLC
 
-from por.forms.words import D, T, W
+from por.forms.words import D, T
 
 pytestmark = SOLC
 
@@ -64,11 +65,6 @@ def read_d(form: bytes) -> bytes | str:
     return probe("d(bytes)", ["bytes"], [form])
 
 
-DECIMALS = ["0", "1", "-1", "0.5", "-0.25", "100", "10.01", "9" * 64, "-" + "9" * 63,
-            "0." + "0" * 61 + "1", "-0." + "0" * 60 + "1", "1" * 40 + "." + "2" * 23,
-            "123456789012345678901234567890123", "0.000001"]
-
-
 @pytest.mark.parametrize("text", DECIMALS)
 def test_honest_decimals_read(text: str) -> None:
     form = D(text)
@@ -81,38 +77,12 @@ def test_honest_decimals_read(text: str) -> None:
     assert scale == (len(text.split(".")[1]) if "." in text else 0)
 
 
-def _head(neg: int, scale: int, length: int) -> bytes:
-    return (neg << 255 | scale << 232 | length).to_bytes(32, "big")
-
-
-def _digits(s: bytes) -> bytes:
-    return s + bytes(-len(s) % 32 or (32 if not s else 0))
-
-
-BAD_DECIMALS = {
-    "leading zero": _head(0, 0, 2) + _digits(b"05"),
-    "trailing zero in a fraction": _head(0, 1, 2) + _digits(b"50"),
-    "minus zero": _head(1, 0, 1) + _digits(b"0"),
-    "not a digit": _head(0, 0, 2) + _digits(b"1a"),
-    "a digit byte below 0": _head(0, 0, 1) + _digits(b"/"),
-    "non-zero padding": _head(0, 0, 1) + b"1" + b"\x00" * 30 + b"\x01",
-    "length 0": _head(0, 0, 0) + bytes(32),
-    "length 65": _head(0, 0, 65) + b"1" * 65 + bytes(31),
-    "scale 63": _head(0, 63, 1) + _digits(b"1"),
-    "65 characters": _head(1, 0, 64) + b"1" * 64,
-    "65 characters with a point": _head(0, 63 - 1, 64) + b"1" * 64,
-    "bits between scale and len": (1 << 100 | 1).to_bytes(32, "big") + _digits(b"1"),
-    "digits past the end": _head(0, 0, 33) + b"1" * 32,
-    "no digits word": _head(0, 0, 1),
-}
-
-
 @pytest.mark.parametrize("name", sorted(BAD_DECIMALS))
 def test_malformed_decimals_are_proof_form(name: str) -> None:
     assert read_d(BAD_DECIMALS[name]) == "proof.form"
 
 
-@pytest.mark.parametrize("text", ["", "a", "ab", "x" * 31, "y" * 32, "z" * 33, "€uro"])
+@pytest.mark.parametrize("text", TEXTS)
 def test_texts_read(text: str) -> None:
     form = T(text)
     out = probe("t(bytes)", ["bytes"], [form])
@@ -121,17 +91,14 @@ def test_texts_read(text: str) -> None:
     assert (data, nxt) == (text.encode(), len(form))
 
 
-@pytest.mark.parametrize("form", [
-    W(3) + b"ab" + b"\x00" * 29 + b"\x01",  # padding not zero
-    W(2) + b"ab" + b"\x00" * 29 + b"\x01",  # padding not zero, an even length (s39 fix)
-    W(6) + b"abcdef" + b"\x00" * 25 + b"\x01",  # the same, checkform's 6-byte evidence id
-    W(33) + b"a" * 32,  # bytes past the end
-    (2**64).to_bytes(32, "big") + bytes(32),  # a length past any form
-    W(1),  # no bytes word
-    b"\x00" * 31,  # not even a word
-])
+@pytest.mark.parametrize("form", BAD_TEXTS)
 def test_malformed_texts_are_proof_form(form: bytes) -> None:
     assert probe("t(bytes)", ["bytes"], [form]) == "proof.form"
+
+
+#: Python's reader -> the probe's function.
+PROBES = {"word": "w(bytes,uint256)", "read_o": "o(bytes,uint256)", "read_l": "l(bytes)",
+          "read_e": "e(bytes,uint256)", "read_w": "ww(bytes)", "open_form": "tag(bytes,uint256)"}
 
 
 def words(signature: str, form: bytes, *extra: int) -> tuple[object, ...] | str:
@@ -145,22 +112,11 @@ def words(signature: str, form: bytes, *extra: int) -> tuple[object, ...] | str:
     return tuple(abi_decode(kinds, out))
 
 
-def test_words_options_lists_enums() -> None:
-    assert words("w(bytes,uint256)", W(1) + W(2), 2) == "proof.form"
-    assert words("w(bytes,uint256)", W(1) + W(2), 1) == (2,)
-    assert words("o(bytes,uint256)", W(0) + W(0), 2**64 - 1) == (False, 0, 64)
-    assert words("o(bytes,uint256)", W(1) + W(5), 2**64 - 1) == (True, 5, 64)
-    for bad in (W(0) + W(1), W(2) + W(0), W(1)):
-        assert words("o(bytes,uint256)", bad, 2**64 - 1) == "proof.form"
-    assert words("o(bytes,uint256)", W(1) + W(2), 1) == "proof.form"
-    assert words("l(bytes)", W(2) + W(0) + W(0)) == (2, 32)
-    assert words("l(bytes)", W(3) + W(0) + W(0)) == "proof.form"
-    assert words("e(bytes,uint256)", W(2), 3) == (2, 32)
-    assert words("e(bytes,uint256)", W(3), 3) == "proof.form"
-    assert words("ww(bytes)", (2**64).to_bytes(32, "big")) == "proof.form"
-    assert words("tag(bytes,uint256)", W(5) + W(0), 5) == (32,)
-    for bad in (W(4) + W(0), W(5)[:31], b""):
-        assert words("tag(bytes,uint256)", bad, 5) == "proof.form"
+@pytest.mark.parametrize("case", WORD_CASES, ids=lambda c: f"{c[0]}-{c[1].hex()[-8:]}")
+def test_words_options_lists_enums(case: tuple[str, bytes, int | None, object]) -> None:
+    reader, form, extra, answer = case
+    args = () if extra is None else (extra,)
+    assert words(PROBES[reader], form, *args) == answer
 
 
 def test_inclusion_of_a_fixture_bundle() -> None:
