@@ -120,12 +120,26 @@ def compare(bundle: Bundle, leaf: int, name: str = NAME, code: str | None = None
 def agree(cases: Iterable[tuple[str, Bundle, int]], counts: Counter[str], tag: str,
           name: str = NAME, code: str | None = None) -> list[str]:
     """Compare every case; count its class and Python's answer under ``tag``; return the
-    cases where the chain answers otherwise."""
+    cases where the chain answers otherwise, or Python's executor on the same call
+    data's forms (``forms_python``) answers otherwise than the chain."""
+    from forms_python import python_answer
+
     failures = []
     for case, bundle, leaf in cases:
-        kind, python, chain, _gas = compare(bundle, leaf, name, code)
+        sent: list[bytes] = []
+
+        def build(b: Bundle, i: int, c: Committed, sent: list[bytes] = sent) -> bytes:
+            sent.append(step_call_data(b, i, c))
+            return sent[-1]
+
+        kind, python, chain, _gas = compare(bundle, leaf, name, code, build=build)
         key = kind if python is None else f"{kind}:{python[1]}:{python[2]}"
         counts[f"{tag}|{key}"] += 1
         if kind == "compared" and chain != python:
             failures.append(f"{case} leaf {leaf}: python {python}, chain {chain}")
+        # the third side: Python's executor on the same call data's forms (s40 pyexecb)
+        if kind == "compared" and (name, code) == (NAME, None) and python_answer(
+                "deduce", sent[0]) != chain:
+            failures.append(f"{case} leaf {leaf}: python on forms "
+                            f"{python_answer('deduce', sent[0])}, chain {chain}")
     return failures

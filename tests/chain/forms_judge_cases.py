@@ -82,9 +82,10 @@ def python_outcome(bundle: Bundle) -> Any:
         return None
 
 
-def compare(bundle: Bundle, code: str | None = None
+def compare(bundle: Bundle, code: str | None = None, sent: list[bytes] | None = None
             ) -> tuple[str, Answer | None, Answer | str | None, int]:
-    """(class, Python's answer, the chain's answer, gas) on the bundle's JudgeProof."""
+    """(class, Python's answer, the chain's answer, gas) on the bundle's JudgeProof;
+    ``sent`` collects the call data of a compared case."""
     outcome = python_outcome(bundle)
     if outcome is None:
         return "proof", None, None, 0
@@ -97,5 +98,8 @@ def compare(bundle: Bundle, code: str | None = None
         if exc.check_id != "form.none":
             raise
         return "form.none", python, None, 0
-    chain, gas = chain_answer(call_data(bundle, committed), code)
+    data = call_data(bundle, committed)
+    chain, gas = chain_answer(data, code)
+    if sent is not None:
+        sent.append(data)
     return "compared", python, chain, gas

@@ -34,7 +34,8 @@ import pytest
 from bundle_edits import honest, recommit, steps_of
 from exec_support import generated_cases
 from forms_deduce_cases import NAME, agree, chain_answer, step_call_data
-from forms_harness import compiled, forms_root_of, replaced, sizes
+from forms_harness import Committed, compiled, forms_root_of, replaced, selector, sizes
+from forms_python import chain_revert, forms_args, python_answer, reverts_agree
 from scratch_harness import SOLC
 
 from por.bundle import build
@@ -257,9 +258,33 @@ def test_malformed_forms_are_proof_form() -> None:
         for k, form in enumerate(forms):
             data = step_call_data(bundle, leaf, replaced(bundle, c, index, form))
             assert chain_answer(data) == ("proof.form", 0), (index, k)
+            assert python_answer("deduce", data) == "proof.form", (index, k)
     # COMMON carried at another index, the step's own form at COMMON's
     moved = step_call_data(bundle, leaf, c, index_of={0: 1})
     assert chain_answer(moved)[0] != (False, "one_step.match", "")
+    # carried forms that are not the cited steps': Citations(i), i the same on both sides
+    honest_data = step_call_data(bundle, leaf, c)
+    forms, index, _size = forms_args(honest_data)
+    other = c.index_of_step(0)  # the first extract step: cited by no deduce step
+    for position in range(2, len(forms)):
+        swapped = _carrying(c, [*index[:position], other, *index[position + 1:]])
+        assert chain_revert(NAME, swapped)[:4] == selector("Citations(uint256)"), position
+        assert reverts_agree("deduce", NAME, swapped), position
+    for carried in (index[:-1], [*index, index[-1]]):
+        data = _carrying(c, carried)
+        assert chain_revert(NAME, data) == selector("Citations(uint256)") + len(
+            carried).to_bytes(32, "big"), carried
+        assert reverts_agree("deduce", NAME, data), carried
+
+
+def _carrying(c: Committed, index: list[int]) -> bytes:
+    """``execute``'s call data carrying the forms at ``index`` (each with its path)."""
+    from eth_abi.abi import encode as abi_encode
+    from forms_deduce_cases import INCLUSION, SIGNATURE
+
+    forms = [c.forms.forms[i].form for i in index]
+    inc = (c.por_root, c.forms.size, index, [c.path(i) for i in index], c.component_path)
+    return selector(SIGNATURE) + abi_encode(["bytes[]", INCLUSION], [forms, inc])
 
 
 def test_deployed_size() -> None:

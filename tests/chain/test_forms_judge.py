@@ -31,9 +31,11 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
+from eth_abi.abi import encode as abi_encode
 from exec_support import generated_cases
-from forms_harness import compiled, forms_root_of, replaced, sizes
+from forms_harness import compiled, forms_root_of, replaced, selector, sizes
 from forms_judge_cases import NAME, call_data, chain_answer, compare
+from forms_python import INCLUSION, chain_revert, forms_args, python_answer, reverts_agree
 from scratch_harness import SOLC
 
 from por.bundle import build
@@ -53,14 +55,21 @@ CODE_LIMIT, INIT_LIMIT, ROOM = 24_576, 49_152, 600
 
 
 def check(cases: Iterable[tuple[str, Bundle]], code: str | None = None) -> Counter[str]:
-    """Compare every case; count its class and Python's answer; fail on a difference."""
+    """Compare every case; count its class and Python's answer; fail on a difference
+    (Python's records check, the chain, Python's executor on the same call data's
+    forms)."""
     seen: Counter[str] = Counter()
     failures = []
     for name, bundle in cases:
-        kind, python, chain, _gas = compare(bundle, code)
+        sent: list[bytes] = []
+        kind, python, chain, _gas = compare(bundle, code, sent)
         seen[kind if python is None else f"{kind}:{python[1]}"] += 1
         if kind == "compared" and chain != python:
             failures.append(f"{name}: python {python}, chain {chain}")
+        # the third side: Python's executor on the same call data's forms (s40 pyexecb)
+        if kind == "compared" and code is None and python_answer("judge", sent[0]) != chain:
+            failures.append(f"{name}: python on forms {python_answer('judge', sent[0])}, "
+                            f"chain {chain}")
     COUNTS.update(seen)
     assert not failures, failures[:10]
     return seen
@@ -263,11 +272,23 @@ def test_malformed_forms_and_citations() -> None:
         for k, form in enumerate(forms):
             data = call_data(bundle, replaced(bundle, c, index, form))
             assert chain_answer(data) == ("proof.form", 0), (index, k)
+            assert python_answer("judge", data) == "proof.form", (index, k)
     wanted = len(decode(bundle.steps[-1])["output"]["evaluation_variables"]["source_summary"])
     assert wanted > 1
     for carried in ([], [1, 0, *range(2, wanted)], [0] * wanted, list(range(wanted + 1))):
-        answer = chain_answer(call_data(bundle, c, carried=carried))[0]
+        data = call_data(bundle, c, carried=carried)
+        answer = chain_answer(data)[0]
         assert isinstance(answer, str) and answer.startswith("revert:"), carried
+        assert reverts_agree("judge", NAME, data), carried  # Citations(i), the same i
+    # form 2 is not the last reasoning leaf's (its own path: inclusion holds): FinalStep()
+    data = call_data(bundle, c)
+    forms, index, _size = forms_args(data)
+    index[2] = size - 3
+    forms[2] = c.forms.forms[size - 3].form
+    inc = (c.por_root, size, index, [c.path(i) for i in index], c.component_path)
+    moved = data[:4] + abi_encode(["bytes[]", INCLUSION], [forms, inc])
+    assert chain_revert(NAME, moved) == selector("FinalStep()")
+    assert reverts_agree("judge", NAME, moved)
 
 
 def test_deployed_size() -> None:

@@ -1,0 +1,290 @@
+"""What the deduce executor on chain forms reads, checked: Python's twin of
+``contracts/src/forms/PorDeduceFormRead.sol`` (SPEC §5.6's COMMON, AGGREGATE and
+CONTRADICTIONS layouts).
+
+COMMON (the requirement table and the prediction semantics), the cited AGGREGATE forms
+(their requirement, coverage, evidence ids and fields) and the CONTRADICTIONS form (its
+conflicts' kind and key) are read with :mod:`por.forms.execute.read` up to the last
+word deduce reads, in Solidity's order (a malformation there raises ``FormFault``;
+words no rule reads are skipped, not checked). Texts are kept as their bytes (equal
+checked ``T`` words, equal texts), values as what their kind reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from por.forms.execute import read as rd
+from por.forms.execute.predicate import Bounds, decimal
+from por.forms.words import COMMON
+
+#: Roles of a needed field: the metric, a ``+`` term, a ``-`` term or ``other_metric``,
+#: a precondition.
+METRIC, PLUS, MINUS, PRE = 0, 1, 2, 3
+#: The metric's kind by predicate: boolean, numeric x3, text, timestamp.
+METRIC_KIND = (rd.BOOLEAN, rd.NUMERIC, rd.NUMERIC, rd.NUMERIC, rd.TEXT, rd.TIMESTAMP)
+
+#: A value as its kind reads it: B as its word (0/1), D as a decimal, W, T's bytes.
+Value = int | Fraction | bytes
+
+
+@dataclass
+class Needed:
+    """A field deduce needs (``por.predicates.needed_fields``): its key's hash, kind,
+    role; a precondition's ``equals`` text and ``otherwise`` (NO)."""
+
+    key: bytes
+    kind: int
+    role: int
+    equals: bytes = b""
+    otherwise_no: bool = False
+
+
+@dataclass
+class Sem(Bounds):
+    """COMMON as deduce reads it."""
+
+    k: int = 0
+    reqs: list[bytes] = field(default_factory=list)
+    chain: list[bool] = field(default_factory=list)
+    targets: list[int] = field(default_factory=list)
+    metric: bytes = b""
+    expected: bytes | None = None
+    absent_no: bool = False
+    needed: list[Needed] = field(default_factory=list)
+
+
+@dataclass
+class Field:
+    """A cited AGGREGATE's field: H(key), kind, status, fallback, value (None absent),
+    its evidence ids, its votes ((value, evidence id) each; None absent)."""
+
+    key: bytes
+    kind: int
+    status: int
+    fallback: bool
+    value: Value | None
+    ids: list[bytes]
+    votes: list[tuple[Value, bytes]] | None
+
+
+@dataclass
+class Agg:
+    """A cited AGGREGATE: its requirement id's ``T`` (bytes as committed), coverage,
+    provenance, evidence ids (and which of them deduce read), fields."""
+
+    rid: bytes
+    rid_t: bytes
+    covered: bool
+    prov: bool
+    ids: list[bytes]
+    read: list[bool]
+    fields: list[Field]
+
+
+def text(f: bytes, o: int) -> tuple[bytes, int]:
+    """A checked ``T``'s bytes and the offset after it."""
+    return rd.read_t(f, o)
+
+
+def dec(f: bytes, o: int) -> tuple[Fraction, int]:
+    """A checked ``D`` as a decimal and the offset after it."""
+    d, nxt = rd.read_d(f, o)
+    return decimal(d.negative, d.scale, d.digits), nxt
+
+
+def value(f: bytes, o: int, kind: int) -> tuple[Value, int]:
+    """``V_kind`` checked (``skip_v``) and what the executor reads of it."""
+    nxt = rd.skip_v(f, o, kind)
+    if kind == rd.NUMERIC:
+        return dec(f, o)[0], nxt
+    if kind == rd.TEXT:
+        return text(f, o)[0], nxt
+    return rd.at(f, o), nxt
+
+
+def texts(f: bytes, o: int) -> tuple[list[bytes], int]:
+    """A checked ``L[T]``: its texts and the offset after it."""
+    n, o = rd.read_l(f, o)
+    out = []
+    for _ in range(n):
+        t, o = text(f, o)
+        out.append(t)
+    return out, o
+
+
+# ------------------------------------------------------------------------- COMMON
+
+
+def read_common(f: bytes) -> Sem:
+    """COMMON read whole: the requirement table, then the prediction semantics."""
+    s = Sem()
+    o = rd.open_form(f, COMMON)
+    _, o = rd.read_h(f, o)  # metric
+    s.k, o = rd.read_z(f, o)
+    _, o = rd.read_d(f, o)  # numeric tolerance
+    r, o = rd.read_l(f, o)
+    for _ in range(r):
+        req, o = rd.read_h(f, o)
+        strategy, o = rd.read_e(f, o, 3)
+        target, o = rd.read_w(f, o)
+        _, o = rd.read_w(f, o)  # min_provenance_tier
+        s.reqs.append(req)
+        s.chain.append(strategy == 2)
+        s.targets.append(target)
+    o = _market(f, o)
+    o = _semantics(f, o, s)
+    rd.end(f, o)
+    return s
+
+
+def _market(f: bytes, o: int) -> int:
+    """Market id to the confidence policy: skipped (its lists' counts checked)."""
+    n, o = rd.read_l(f, o + 128)  # market id, window, slack
+    n, o = rd.read_l(f, o + (n << 5))  # allowed sources, then the rule codes
+    return o + (n << 5) + 256  # on_conflict, schema ref, strict mode, five confidences
+
+
+def _semantics(f: bytes, o: int, s: Sem) -> int:
+    """Predicate to ``absent_means_no``, then the needed fields."""
+    s.predicate, o = rd.read_e(f, o, 6)
+    s.metric, o = text(f, o)
+    present, o = rd.read_p(f, o)
+    if present:
+        s.comparison, o = rd.read_e(f, o, 5)
+    present, o = rd.read_p(f, o)
+    if present:
+        s.threshold, o = dec(f, o)
+    terms: list[tuple[bool, bytes]] = []
+    present, o = rd.read_p(f, o)
+    if present:
+        n, o = rd.read_l(f, o)
+        for _ in range(n):
+            _, o = rd.read_e(f, o, 2)
+            o += 32
+        start = o - 64 * n
+        terms = [(rd.at(f, start + 64 * i) == 1, f[start + 64 * i + 32:start + 64 * i + 64])
+                 for i in range(n)]
+    present, o = rd.read_p(f, o)
+    if present:
+        s.lower, o = dec(f, o)
+    present, o = rd.read_p(f, o)
+    if present:
+        s.upper, o = dec(f, o)
+    present, v, o = rd.read_o(f, o, 1)
+    s.lower_incl = not present or v == 1
+    present, v, o = rd.read_o(f, o, 1)
+    s.upper_incl = present and v == 1
+    has_other, o = rd.read_p(f, o)
+    other = b""
+    if has_other:
+        other, o = rd.read_h(f, o)
+    present, o = rd.read_p(f, o)
+    if present:
+        s.expected, o = text(f, o)
+    s.absent_no, o = rd.read_b(f, o)
+    return _needed(f, o, s, terms, other if has_other else None)
+
+
+def _needed(f: bytes, o: int, s: Sem, terms: list[tuple[bool, bytes]],
+            other: bytes | None) -> int:
+    """The needed fields: the metric, the terms, ``other_metric``, the preconditions."""
+    present, o = rd.read_p(f, o)
+    pre = 0
+    if present:
+        pre, o = rd.read_l(f, o)
+    s.needed = [Needed(rd.word(f, 1).to_bytes(32, "big"), METRIC_KIND[s.predicate], METRIC)]
+    s.needed += [Needed(key, rd.NUMERIC, MINUS if minus else PLUS) for minus, key in terms]
+    if other is not None:
+        s.needed.append(Needed(other, rd.NUMERIC, MINUS))
+    for _ in range(pre):
+        key, o = rd.read_h(f, o)
+        equals, o = text(f, o)
+        otherwise, o = rd.read_e(f, o, 2)
+        s.needed.append(Needed(key, rd.TEXT, PRE, equals, otherwise == 1))
+    return o
+
+
+# ---------------------------------------------------------------------- AGGREGATE
+
+
+def read_aggregate(f: bytes) -> Agg:
+    """A cited AGGREGATE (its tag checked by the caller) read up to its fields."""
+    rid, o = text(f, 64)  # after the tag and the step id
+    rid_t = f[64:o]
+    n, o = rd.read_l(f, o + 32)  # after Ri
+    o += n << 5  # priors
+    ids, o = texts(f, o)
+    o = rd.skip_t(f, o) + 32  # o.requirement_id, strategy (not read)
+    covered, o = rd.read_b(f, o)
+    prov, o = rd.read_b(f, o)
+    n, o = rd.read_l(f, o + 128)  # item_count, last_leaf, fallback_used (not read)
+    fields = []
+    for _ in range(n):
+        fld, o = _field(f, o)
+        fields.append(fld)
+    return Agg(rid, rid_t, covered, prov, ids, [False] * len(ids), fields)
+
+
+def _field(f: bytes, o: int) -> tuple[Field, int]:
+    """A field of an AGGREGATE and the offset after it."""
+    key, o = text(f, o)
+    kind, o = rd.read_e(f, o, 4)
+    status, o = rd.read_e(f, o, 4)
+    _, o = rd.read_w(f, o)
+    fallback, o = rd.read_b(f, o)
+    val: Value | None = None
+    present, o = rd.read_p(f, o)
+    if present:
+        val, o = value(f, o, kind)
+    present, o = rd.read_p(f, o)
+    if present:
+        o += 128  # quorum (not read)
+    _, o = texts(f, o)  # claim_ids
+    ids, o = texts(f, o)
+    votes: list[tuple[Value, bytes]] | None = None
+    present, o = rd.read_p(f, o)
+    if present:
+        votes = []
+        n, o = rd.read_l(f, o)
+        for _ in range(n):
+            vote, o = value(f, o, kind)
+            evidence, o = text(f, o + 32)  # after the source id
+            votes.append((vote, evidence))
+            o += 32  # the vote's rest
+    key_hash = hashlib.sha256(key).digest()
+    return Field(key_hash, kind, status, fallback, val, ids, votes), o + 32
+
+
+# ----------------------------------------------------------------- CONTRADICTIONS
+
+
+def read_conflicts(f: bytes) -> list[tuple[int, bytes]]:
+    """The conflicts' (kind, H(key)) of a CONTRADICTIONS, read up to its conflicts."""
+    n, o = rd.read_l(f, 96)  # after the tag, step id, Ri
+    _, o = texts(f, o + (n << 5))
+    _, o = rd.read_d(f, o + 32)  # after claim_count
+    n, o = rd.read_l(f, o)
+    out = []
+    for _ in range(n):
+        kind, o = rd.read_e(f, o + 32, 4)  # after the check id (not read)
+        key, o = rd.read_h(f, o)
+        _, o = texts(f, o)
+        _, o = texts(f, o)
+        m, o = rd.read_l(f, o)
+        for _ in range(m):
+            if kind == rd.NUMERIC:
+                _, o = rd.read_d(f, o)
+            elif kind == rd.BOOLEAN:
+                _, o = rd.read_b(f, o)
+            else:
+                rd.fault("a conflict's values are neither numeric nor boolean")
+        o += 64  # claim_count, rest
+        out.append((kind, key))
+    return out
+
+
+__all__ = ["MINUS", "PLUS", "PRE", "Agg", "Field", "Needed", "Sem", "Value",
+           "read_aggregate", "read_common", "read_conflicts", "text", "value"]

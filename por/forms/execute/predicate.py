@@ -1,0 +1,93 @@
+"""Exact decimals and the prediction's predicate on chain forms: Python's twin of
+``PorDecimal.sol`` (``cmp``, ``add``, ``sub``, ``toText``) and of the ``_holds`` both the
+deduce executor (``PorDeduceFormRun.sol``) and the JudgeProof (``PorJudgeForm.sol``) use.
+
+A decimal is a :class:`fractions.Fraction` (exact, as ``PorDecimal``'s two-word
+magnitudes are for canonical inputs); its canonical SPEC §3.2 text has no trailing
+fractional zeros and at most 64 characters (``toText``'s ``fits``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+#: Predicate codes (SPEC §5.6's ``E`` of ``prediction_semantics.predicate``).
+EVENT, THRESHOLD, RANGE, FIELD, TEXT_EQUALS, TIME = range(6)
+#: Longest canonical decimal text (SPEC §3.2).
+MAX_LENGTH = 64
+ZERO = Fraction(0)
+
+
+def decimal(negative: bool, scale: int, digits: int | str | bytes) -> Fraction:
+    """The value of a ``D`` word: (-1)^negative * digits / 10^scale."""
+    magnitude = Fraction(int(digits), 10 ** scale)
+    return -magnitude if negative else magnitude
+
+
+def to_text(x: Fraction) -> str | None:
+    """``PorDecimal.toText``: the canonical text of ``x``, None when it has more than 64
+    characters (or ``x`` is not a finite decimal)."""
+    scale = 0
+    while (x * 10 ** scale).denominator != 1:
+        scale += 1
+        if scale > MAX_LENGTH:
+            return None
+    magnitude = abs(x.numerator * 10 ** scale // x.denominator)
+    digits = str(magnitude)
+    if scale:
+        digits = digits.rjust(scale + 1, "0")
+        digits = f"{digits[:-scale]}.{digits[-scale:]}"
+    text = f"-{digits}" if x < 0 else digits
+    return text if len(text) <= MAX_LENGTH else None
+
+
+def d_words(text: str) -> bytes:
+    """``PorDeduceForm._d``: the ``D`` of a canonical decimal text (its word: sign, scale,
+    digit count; its digits without the sign, the point and leading zeros, zero-padded
+    to one word for up to 32 digits, two above)."""
+    negative = text.startswith("-")
+    body = text[1:] if negative else text
+    scale = len(body) - body.index(".") - 1 if "." in body else 0
+    digits = body.replace(".", "").lstrip("0") or "0"
+    head = (int(negative) << 255) | (scale << 232) | len(digits)
+    size = 32 if len(digits) <= 32 else 64
+    return head.to_bytes(32, "big") + digits.encode().ljust(size, b"\0")
+
+
+@dataclass
+class Bounds:
+    """What ``_holds`` reads of ``prediction_semantics`` (absent decimals are zero, an
+    absent comparison is code 0 ``>``; ``lower_incl`` absent is inclusive,
+    ``upper_incl`` absent exclusive)."""
+
+    predicate: int = 0
+    comparison: int = 0
+    threshold: Fraction = ZERO
+    lower: Fraction = ZERO
+    upper: Fraction = ZERO
+    lower_incl: bool = True
+    upper_incl: bool = False
+
+
+def holds(b: Bounds, x: Fraction) -> bool:
+    """``_holds``: the range's ends for ``numeric_range``; else the comparison against
+    zero (``field_comparison``) or the threshold."""
+    if b.predicate == RANGE:
+        low_ok = x >= b.lower if b.lower_incl else x > b.lower
+        high_ok = x <= b.upper if b.upper_incl else x < b.upper
+        return low_ok and high_ok
+    bound = ZERO if b.predicate == FIELD else b.threshold
+    if b.comparison == 0:
+        return x > bound
+    if b.comparison == 1:
+        return x >= bound
+    if b.comparison == 2:
+        return x < bound
+    if b.comparison == 3:
+        return x <= bound
+    return x == bound
+
+
+__all__ = ["EVENT", "FIELD", "RANGE", "TEXT_EQUALS", "THRESHOLD", "TIME", "Bounds",
+           "d_words", "decimal", "holds", "to_text"]
