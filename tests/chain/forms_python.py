@@ -87,4 +87,5 @@ def agrees(kind: str, data: bytes, chain: tuple[bool, str, str] | str) -> None:
     assert python == chain, (kind, python, chain)
 
 
-__all__ = ["SEEN", "agrees", "chain_revert", "forms_args", "python_answer", "python_revert", "reverts_agree"]
+__all__ = ["SEEN", "agrees", "chain_revert", "forms_args", "python_answer", "python_revert",
+           "reverts_agree"]
