@@ -111,10 +111,12 @@ def settle_call(data: bytes, market: str, *, max_size: int,
     as ``por check-proof`` checks it, in the contract's order (SPEC §14.4): a proof the
     registry does not check (not in :data:`ON_CHAIN_SCHEMAS`, nor a OneStepProof of a step
     kind in :data:`ON_CHAIN_STEP_KINDS`) is ``chain.proof_kind`` (exit 2: it goes to the
-    court, §16); an invalid proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a
-    valid proof that is lost is ``chain.proof_not_won`` (exit 1), since the contract
-    would revert ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes
-    only the verdict whose stored root it is (else ``ProofPorRoot``).  With ``commit_by``
+    court, §16); a proof ``check_proof`` cannot decide (status ``error``: an executor
+    on forms not written yet, ``proof.unsupported``) exit 2 with its id; an invalid
+    proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a valid proof that is
+    lost is ``chain.proof_not_won`` (exit 1), since the contract would revert
+    ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes only the
+    verdict whose stored root it is (else ``ProofPorRoot``).  With ``commit_by``
     (the account that will settle), the same checks give ``commitProof(commitment)``
     instead, the call to send a block before the settle (SPEC §14.4).  A FormStepProof is
     sent as ``settleByForms(marketId, kind, args)`` (:func:`form_step_args`); its proof
@@ -132,6 +134,8 @@ def settle_call(data: bytes, market: str, *, max_size: int,
                                f"{', '.join(ON_CHAIN_STEP_KINDS)} steps only, not {shown}; "
                                "dispute it with a case (por dispute open, por chain challenge)",
                                expected=CitationProof.SCHEMA, actual=shown[:120])
+    if report.status == "error":  # this implementation cannot decide it: exit 2
+        raise UnsupportedError(report.check_id, report.message)
     if report.status != "valid" or report.outcome is None:
         raise ProofError(report.check_id, report.message, expected=report.expected,
                          actual=report.actual)

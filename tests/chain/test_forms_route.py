@@ -13,7 +13,10 @@ Committed artifacts in revm: no node needed.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import re
+from pathlib import Path
 from typing import Any
 
 import forms_aggregate_cases
@@ -232,3 +235,17 @@ def test_another_revert_is_passed_on_and_a_bad_answer_reverts() -> None:
                                       kind_hash("check"), args)
     assert (won, check_id, root) == (True, "judge.match",
                                      honest_market().commitments.por_root)  # the cause dropped
+
+
+def test_a_form_step_proof_python_cannot_decide_is_exit_2(tmp_path: Path) -> None:
+    """``por chain settle`` checks the proof with ``check_proof`` first: while Python's
+    executor on forms is a stub (``proof.unsupported``), or its check is not wired, the
+    answer is "cannot decide", exit 2, never calldata."""
+    from por.cli import main
+
+    path = tmp_path / "deduce.cbor"
+    path.write_bytes(proof_of("deduce", call_data("deduce", lie("deduce"))).to_cbor())
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        for extra in ([], ["--sender", "0x" + "11" * 20]):
+            assert main(["chain", "commit" if extra else "settle", str(path), "--market",
+                         "m", *extra]) == 2
