@@ -23,8 +23,10 @@ library PorProofCall {
         returns (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash)
     {
         bytes4 sel = IPorProofCheck.checkProof.selector;
+        uint256 m;
+        uint256 size;
         assembly ("memory-safe") {
-            let m := mload(0x40)
+            m := mload(0x40)
             let body := add(m, 68)
             mstore(m, sel)
             mstore(add(m, 4), 0x20)
@@ -32,17 +34,9 @@ library PorProofCall {
             mstore(add(body, and(proof.length, not(31))), 0) // the last word's padding
             calldatacopy(body, proof.offset, proof.length)
             proofHash := keccak256(body, proof.length)
-            // the answer over the call's input, which is not read again
-            if iszero(staticcall(gas(), check, m, add(68, and(add(proof.length, 31), not(31))), m, 0x60)) {
-                returndatacopy(m, 0, returndatasize())
-                revert(m, returndatasize())
-            }
-            if lt(returndatasize(), 0x60) { revert(0, 0) }
-            won := mload(m)
-            if gt(won, 1) { revert(0, 0) }
-            checkId := mload(add(m, 0x20))
-            proofRoot := mload(add(m, 0x40))
+            size := add(68, and(add(proof.length, 31), not(31)))
         }
+        (won, checkId, proofRoot) = answer(check, m, size);
     }
 
     /// `IPorProofCheck(check).checkForms(kind, args)` as `checkProof` calls `checkProof`,
@@ -54,8 +48,10 @@ library PorProofCall {
         returns (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash)
     {
         bytes4 sel = IPorProofCheck.checkForms.selector;
+        uint256 m;
+        uint256 size;
         assembly ("memory-safe") {
-            let m := mload(0x40)
+            m := mload(0x40)
             let body := add(m, 100)
             mstore(m, sel)
             mstore(add(m, 4), kind)
@@ -65,7 +61,21 @@ library PorProofCall {
             calldatacopy(body, args.offset, args.length)
             proofHash := keccak256(add(m, 68), add(32, args.length))
             mstore(add(m, 68), args.length)
-            if iszero(staticcall(gas(), check, m, add(100, and(add(args.length, 31), not(31))), m, 0x60)) {
+            size := add(100, and(add(args.length, 31), not(31)))
+        }
+        (won, checkId, proofRoot) = answer(check, m, size);
+    }
+
+    /// The checker's answer to the call of `size` bytes at memory `m`, written over its
+    /// input (not read again): its revert passed on; a short answer or a `won` that is
+    /// not a bool a revert with no data, as the compiler's decoder.
+    function answer(address check, uint256 m, uint256 size)
+        private
+        view
+        returns (bool won, bytes32 checkId, bytes32 proofRoot)
+    {
+        assembly ("memory-safe") {
+            if iszero(staticcall(gas(), check, m, size, m, 0x60)) {
                 returndatacopy(m, 0, returndatasize())
                 revert(m, returndatasize())
             }
