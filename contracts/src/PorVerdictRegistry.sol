@@ -10,8 +10,8 @@ import {PorProofCall, PorRegistryTypes} from "./PorRegistryTypes.sol";
 /// commits its challenger, its DisputeCase hash (§16.2) and a bond; a court Ruling signed by
 /// the resolver settles only the challenge whose case it names. Payouts are pulled with
 /// `withdraw()`. A CitationProof or a one-step proof that PorProofCheck finds won strikes a
-/// proposed verdict in one call to `settleByProof`, with no resolver, and pays its caller
-/// at once (credited if refused). Errors are named after por check ids
+/// proposed verdict in one call to `settleByProof` (a FormStepProof, sent by ABI, to
+/// `settleByForms`), with no resolver, and pays its caller at once (credited if refused). Errors are named after por check ids
 /// (SignatureHighS is signature.high_s).
 contract PorVerdictRegistry is PorRegistryTypes {
     // ---- constants (SPEC §8.1-8.3) --------------------------------------------------------
@@ -398,7 +398,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// Commit, in an earlier block than `settleByProof`, to keccak256(abi.encode(marketId,
     /// keccak256(proof), msg.sender)): the proof stays private until it is sent, and a copy
     /// of it taken from the mempool pays its copier nothing (SPEC §14.4). Free, and the
-    /// first block stays.
+    /// first block stays. For `settleByForms` the proof hash is keccak256(kind || args).
     function commitProof(bytes32 commitment) external {
         if (proofCommits[commitment] == 0) {
             proofCommits[commitment] = block.number;
@@ -472,9 +472,9 @@ contract PorVerdictRegistry is PorRegistryTypes {
         if (!sent) withdrawable[account] += amount;
     }
 
-    /// The one place a verdict is struck (an upheld Ruling, or `settleByProof`): the
-    /// market's round moves on and the open challenges of this round become moot. The
-    /// struck root stays in the record (`isStruck`); the caller pays the winner.
+    /// The one place a verdict is struck (an upheld Ruling, `settleByProof` or
+    /// `settleByForms`): the market's round moves on and the open challenges of this round
+    /// become moot. The struck root stays in the record (`isStruck`); the caller pays.
     function _strike(bytes32 challengeId, bytes32 marketId, Record storage record) private {
         uint32 round = record.round;
         record.status = VerdictStatus.Struck;
