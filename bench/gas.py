@@ -37,7 +37,9 @@ any transaction, whatever the contract does); the total is shown beside it.
   call, copying the proof, the strike's storage writes); and a bundle whose map
   step is forged (tests/chain/map_lies.py), struck by its OneStepProof, which the
   registry re-executes (checkProof on the honest map step of every fixture market
-  beside it).
+  beside it). In the anvil game also ``settleByForms``: scenario 08's forged deduce
+  step struck by its FormStepProof (``bench/registry_gas.py``'s forms rows have all
+  four classes).
 
 Usage: ``PYTHONPATH=. python bench/gas.py [--json]``.  Gas is deterministic:
 the same code and inputs give the same numbers on any machine.
@@ -62,7 +64,8 @@ SHA256 = "0x" + "00" * 19 + "02"
 
 
 #: SPEC §14.6 targets (issue 24 item 7), execution gas.
-TARGETS = {"proposeVerdict": 90_000, "openChallenge": 120_000, "settleByProof": 300_000}
+TARGETS = {"proposeVerdict": 90_000, "openChallenge": 120_000, "settleByProof": 300_000,
+           "settleByForms": 300_000}
 
 
 def submit_gas() -> dict[str, Any]:
@@ -164,6 +167,18 @@ def game_gas() -> dict[str, int] | None:
             market, proof_bytes, bytes.fromhex(first[2:]))))
         measure("settleByProof (forged map step)", first,
                 call_data("settleByProof", market, proof_bytes))
+        from registry_gas import forms_cases
+
+        for name, make in forms_cases():  # the deduce step's FormStepProof (SPEC §14.4)
+            if name.startswith("deduce"):
+                lie, kind, args = make()
+                # scenario 08's market, struck by the issue 22 lie: round 1
+                market, propose = bundle_proposal(lie, CHAIN_ID, contract, nonce=1)
+                node.send(oracle, registry, propose, PROPOSER_BOND)
+                node.send(first, registry, call_data("commitProof", proof_commitment(
+                    market, kind + args, bytes.fromhex(first[2:]))))
+                measure("settleByForms (forged deduce step)", first,
+                        call_data("settleByForms", market, kind, args))
     return gas
 
 

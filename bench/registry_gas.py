@@ -14,6 +14,12 @@ execution gas in revm (stateless: no journal effect), so ``registry`` is what th
 registry adds on a chain: its reads and writes, the call, the copy and hash of the
 proof, the events and the payment.
 
+The rows "on forms" are the same lies' FormStepProofs (ADR 0017 stage 4) sent to
+``settleByForms`` (SPEC §14.4), their call data from the forms tests' builders
+(``tests/chain/forms_*``): the check chunk, the aggregate, the deduce step and the
+judge, at 3 items and the 10-item chunk / 10 x 8 aggregate; ``checkProof`` is then
+``checkForms`` in revm.
+
 Usage: ``PYTHONPATH=. python bench/registry_gas.py [--json]`` (anvil required: ``cd
 tests/chain/anvil && npm ci``). Deterministic: same code and inputs, same numbers.
 """
@@ -23,8 +29,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from por.bundle.layout import Bundle
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
@@ -46,7 +56,79 @@ def measure() -> list[dict[str, Any]]:
             rows.append({"class": name, "proof_bytes": len(proof),
                          "settle": settle["execution_gas"], "checkProof": check,
                          "registry_part": settle["execution_gas"] - check})
+        for name, make in forms_cases():
+            lie, kind, args = make()
+            settle = settle_fresh(node, lie, args, kind)
+            won, check_id, check = forms_answer(checker, kind, args)
+            assert won, (name, check_id)
+            rows.append({"class": name, "proof_bytes": 32 + len(args),
+                         "settle": settle["execution_gas"], "checkProof": check,
+                         "registry_part": settle["execution_gas"] - check})
     return rows
+
+
+def forms_cases() -> list[tuple[str, Callable[[], tuple[bytes, bytes, bytes]]]]:
+    """(class, () -> (lying bundle, kind, args)): ``gas_steps.cases()``' lies of the four
+    classes on forms, as FormStepProofs (``settleByForms``' kind and args)."""
+    import forms_aggregate_cases
+    import forms_check_support
+    import forms_deduce_cases
+    import forms_judge_cases
+    from bundle_edits import steps_of
+    from gas_aggregate import largest
+    from proofs import classes, market, output_with, with_step
+
+    from por.signing.eip712 import keccak256
+
+    def check(bundle: Bundle, leaf: int) -> bytes:
+        data = forms_check_support.call_data(bundle, leaf).data
+        assert data is not None
+        return data
+
+    def step(n: int, name: str, kind: str, offset: int,
+             build: Callable[[Bundle, int], bytes]) -> Callable[[], tuple[bytes, bytes, bytes]]:
+        def make() -> tuple[bytes, bytes, bytes]:
+            lie = classes(market(n), n)[name][0]()
+            data = build(lie, len(lie.steps) - 1 - offset)
+            return lie.to_cbor(), keccak256(b"form:" + kind.encode()), data[4:]
+        return make
+
+    def at_caps() -> tuple[bytes, bytes, bytes]:
+        honest = largest()
+        index = steps_of(honest, "aggregate")[0]
+        lie = with_step(honest, index, lambda s: output_with(
+            s, ("fields", 7, "fallback_used"), lambda v: not v))
+        data = forms_aggregate_cases.call_data(lie, index)
+        return lie.to_cbor(), keccak256(b"form:aggregate"), data[4:]
+
+    def verdict() -> tuple[bytes, bytes, bytes]:
+        lie = classes(market(3), 3)["forged.verdict"][0]()
+        return (lie.to_cbor(), keccak256(b"form:judge"),
+                forms_judge_cases.call_data(lie)[4:])
+
+    return [
+        ("check chunk, 3 items, on forms", step(3, "forged.check", "check", 4, check)),
+        ("check chunk, 10 items (full), on forms", step(10, "forged.check", "check", 4, check)),
+        ("aggregate, 3 items, on forms", step(3, "forged.aggregate", "aggregate", 3,
+                                             forms_aggregate_cases.call_data)),
+        ("aggregate at caps (10 x 8), on forms", at_caps),
+        ("deduce, 3 items, on forms", step(3, "forged.deduce", "deduce", 1,
+                                          forms_deduce_cases.step_call_data)),
+        ("judge (forged verdict), on forms", verdict),
+    ]
+
+
+def forms_answer(checker: Any, kind: bytes, args: bytes) -> tuple[bool, bytes, int]:
+    """``checkForms(kind, args)`` in revm: (won, check id hash, execution gas)."""
+    from eth_abi import decode, encode
+    from proof_check_support import message_call
+
+    from por.signing.eip712 import keccak256
+
+    call = keccak256(b"checkForms(bytes32,bytes)")[:4] + encode(["bytes32", "bytes"], [kind, args])
+    out, gas = message_call(checker.evm, checker.address, call)
+    won, check_id, _root = decode(["bool", "bytes32", "bytes32"], out)
+    return bool(won), check_id, gas
 
 
 def main() -> int:
@@ -63,11 +145,11 @@ def main() -> int:
     if args.json:
         print(json.dumps({"schema": "por/bench-registry-gas/1", "rows": rows}, indent=2))
         return 0
-    print("settleByProof on anvil per proof class (execution gas from receipts); "
-          "checkProof in revm; registry = settle - checkProof")
-    print(f"{'class':37} {'bytes':>6} {'settle':>9} {'checkProof':>10} {'registry':>8}")
+    print("settleByProof (settleByForms: on forms) on anvil per proof class (execution gas "
+          "from receipts); checkProof (checkForms) in revm; registry = settle - checkProof")
+    print(f"{'class':40} {'bytes':>6} {'settle':>9} {'checkProof':>10} {'registry':>8}")
     for r in rows:
-        print(f"{r['class']:37} {r['proof_bytes']:>6} {r['settle']:>9} {r['checkProof']:>10} "
+        print(f"{r['class']:40} {r['proof_bytes']:>6} {r['settle']:>9} {r['checkProof']:>10} "
               f"{r['registry_part']:>8}")
     return 0
 

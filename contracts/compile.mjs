@@ -37,17 +37,23 @@ const settings = {
   },
 };
 
+// src/ and src/forms/ (the executors on chain forms, ADR 0017); a contract's unit is
+// where its file is.
 const sources = {};
-for (const name of readdirSync(join(here, "src")).sort()) {
-  if (name.endsWith(".sol")) {
-    sources[`src/${name}`] = { content: readFileSync(join(here, "src", name), "utf8") };
+const unitOf = {};
+for (const dir of ["src", "src/forms"]) {
+  for (const name of readdirSync(join(here, dir)).sort()) {
+    if (name.endsWith(".sol")) {
+      sources[`${dir}/${name}`] = { content: readFileSync(join(here, dir, name), "utf8") };
+      unitOf[name.slice(0, -4)] = `${dir}/${name}`;
+    }
   }
 }
 
 // One compilation per runs value; each builds only the contracts it writes.
 function compile(runs, names) {
   const selected = {};
-  for (const name of names) selected[`src/${name}.sol`] = { [name]: settings.outputSelection["*"]["*"] };
+  for (const name of names) selected[unitOf[name]] = { [name]: settings.outputSelection["*"]["*"] };
   const input = { language: "Solidity", sources,
                   settings: { ...settings, optimizer: { enabled: true, runs }, outputSelection: selected } };
   const output = JSON.parse(solc.compile(JSON.stringify(input)));
@@ -70,10 +76,10 @@ for (const runs of [...new Set(CONTRACTS.map(runsOf))]) {
 mkdirSync(out, { recursive: true });
 for (const name of CONTRACTS) {
   const runs = runsOf(name);
-  const unit = outputs.get(runs).contracts[`src/${name}.sol`][name];
+  const unit = outputs.get(runs).contracts[unitOf[name]][name];
   const artifact = {
     contractName: name,
-    sourceName: `src/${name}.sol`,
+    sourceName: unitOf[name],
     compiler: { name: "solc-js", version: solc.version() },
     settings: { evmVersion: settings.evmVersion, optimizer: { enabled: true, runs },
                 metadata: settings.metadata },

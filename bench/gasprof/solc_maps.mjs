@@ -16,9 +16,11 @@ import { join } from "node:path";
 const job = JSON.parse(readFileSync(0, "utf8"));
 const solc = createRequire(join(job.contracts, "package.json"))("solc");
 const sources = {};
-for (const name of readdirSync(join(job.contracts, "src")).sort()) {
-  if (name.endsWith(".sol")) {
-    sources[`src/${name}`] = { content: readFileSync(join(job.contracts, "src", name), "utf8") };
+for (const dir of ["src", "src/forms"]) { // as contracts/compile.mjs
+  for (const name of readdirSync(join(job.contracts, dir)).sort()) {
+    if (name.endsWith(".sol")) {
+      sources[`${dir}/${name}`] = { content: readFileSync(join(job.contracts, dir, name), "utf8") };
+    }
   }
 }
 const wanted = ["evm.deployedBytecode.object", "evm.deployedBytecode.sourceMap",

@@ -47,12 +47,18 @@ def missing() -> str | None:
     return None
 
 
+def _sources() -> list[Path]:
+    """The sources ``contracts/compile.mjs`` compiles: ``src/`` and ``src/forms/``."""
+    return [*sorted((CONTRACTS / "src").glob("*.sol")),
+            *sorted((CONTRACTS / "src" / "forms").glob("*.sol"))]
+
+
 def _job(only: frozenset[str] | None = None) -> dict[str, Any]:
     """The compile job: every committed artifact (or those named in ``only``) in a
     group per optimizer runs, with the contracts its source creates (transitively)."""
-    texts = {p.name: p.read_text(encoding="utf-8")
-             for p in sorted((CONTRACTS / "src").glob("*.sol"))}
-    defined = {m.group(1): f"src/{name}" for name, text in texts.items()
+    texts = {p.relative_to(CONTRACTS).as_posix(): p.read_text(encoding="utf-8")
+             for p in _sources()}
+    defined = {m.group(1): file for file, text in texts.items()
                for m in re.finditer(r"^(?:abstract\s+)?contract\s+(\w+)", text, re.M)}
     groups: dict[str, dict[str, list[str]]] = {}
     settings: dict[str, Any] = {}
@@ -70,7 +76,7 @@ def _job(only: frozenset[str] | None = None) -> dict[str, Any]:
             if name in group.setdefault(file, []):
                 continue
             group[file].append(name)
-            todo += [m for m in re.findall(r"\bnew\s+(\w+)\s*\(", texts[file[4:]])
+            todo += [m for m in re.findall(r"\bnew\s+(\w+)\s*\(", texts[file])
                      if m in defined]
     for group in groups.values():
         for names in group.values():
@@ -84,7 +90,7 @@ def compile_maps(only: frozenset[str] | None = None) -> dict[str, Any]:
     job = _job(only)
     # the key: the job less its path (a checkout's place), the sources, script, solc
     digest = hashlib.sha256(json.dumps({**job, "contracts": ""}, sort_keys=True).encode())
-    for path in [*sorted((CONTRACTS / "src").glob("*.sol")), SCRIPT, SOLC]:
+    for path in [*_sources(), SCRIPT, SOLC]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     cache = Path(tempfile.gettempdir()) / "por-gasprof" / f"{digest.hexdigest()[:32]}.json"
     if cache.is_file():

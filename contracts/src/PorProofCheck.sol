@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "./PorCbor.sol";
 import {PorCborTop} from "./PorCborTop.sol";
+import {PorFormsRoute} from "./PorFormsRoute.sol";
 import {PorIds} from "./PorIds.sol";
 
 /// A one-step executor (SPEC §14.8): `KIND()` is keccak256 of the step kind it
@@ -25,7 +26,8 @@ interface IPorProofExec {
 /// verdict's). Nothing is stored; a registry calls this contract. Every proof is routed
 /// to an executor contract fixed in the constructor (one per step kind or proof schema,
 /// each under the code-size limit); the CitationProof's (`PorCitationExec`) also answers
-/// every schema no executor names.
+/// every schema no executor names. A FormStepProof, sent by ABI, goes to the forms
+/// executor of its kind (`checkForms`).
 contract PorProofCheck {
     bytes32 internal constant MALFORMED = PorIds.MALFORMED;
     /// The proof item cap (SPEC §10.4 step 0): 16 + floor(n / 4) for n bytes.
@@ -34,8 +36,9 @@ contract PorProofCheck {
     bytes32 internal constant ONE_STEP = keccak256("por.OneStepProof/1");
     /// The CitationProof's schema: its executor answers every schema no executor names.
     bytes32 internal constant CITATION = keccak256("por.CitationProof/2");
-    /// At most this many executors (each one immutable kind and address).
-    uint256 public constant MAX_EXECUTORS = 10;
+    /// At most this many executors (each one immutable kind and address): the eight on
+    /// CBOR and the four on forms of the deployment list, and two more (a test's stub).
+    uint256 public constant MAX_EXECUTORS = 14;
 
     /// A one-step proof of a step kind the chain does not re-execute (keccak256 of its
     /// inputs.kind), raised by the executor: it goes to the court path (SPEC §14.8).
@@ -55,6 +58,10 @@ contract PorProofCheck {
     bytes32 private immutable k7;
     bytes32 private immutable k8;
     bytes32 private immutable k9;
+    bytes32 private immutable k10;
+    bytes32 private immutable k11;
+    bytes32 private immutable k12;
+    bytes32 private immutable k13;
     address private immutable x0;
     address private immutable x1;
     address private immutable x2;
@@ -65,6 +72,10 @@ contract PorProofCheck {
     address private immutable x7;
     address private immutable x8;
     address private immutable x9;
+    address private immutable x10;
+    address private immutable x11;
+    address private immutable x12;
+    address private immutable x13;
     /// How many executors the constructor took.
     uint256 public immutable executorCount;
 
@@ -91,6 +102,8 @@ contract PorProofCheck {
         (k5, k6, k7, k8, k9) = (kinds[5], kinds[6], kinds[7], kinds[8], kinds[9]);
         (x0, x1, x2, x3, x4) = (at[0], at[1], at[2], at[3], at[4]);
         (x5, x6, x7, x8, x9) = (at[5], at[6], at[7], at[8], at[9]);
+        (k10, k11, k12, k13) = (kinds[10], kinds[11], kinds[12], kinds[13]);
+        (x10, x11, x12, x13) = (at[10], at[11], at[12], at[13]);
         executorCount = n;
     }
 
@@ -107,6 +120,10 @@ contract PorProofCheck {
         if (kind == k7) return x7;
         if (kind == k8) return x8;
         if (kind == k9) return x9;
+        if (kind == k10) return x10;
+        if (kind == k11) return x11;
+        if (kind == k12) return x12;
+        if (kind == k13) return x13;
         return address(0);
     }
 
@@ -198,10 +215,29 @@ contract PorProofCheck {
     }
 
     /// The executor of a reader-checked OneStepProof: the one of its step's kind, else
-    /// the first executor (which runs §10.5 to the same fault, or reverts CourtPath).
+    /// the first executor (which runs §10.5 to the same fault, or reverts CourtPath). A
+    /// step kind `form:...` is no forms executor's: their `execute` takes forms, not CBOR.
     function stepExecutor(bytes calldata proof) internal view returns (address x) {
-        x = executor(stepKind(proof));
+        bytes32 kind = stepKind(proof);
+        if (!PorFormsRoute.isFormKind(kind)) x = executor(kind);
         if (x == address(0)) x = x0;
+    }
+
+    /// A por.FormStepProof/1 sent by ABI (SPEC §14.4, §14.8 "Routing forms"): `kind` is
+    /// keccak256("form:" || its kind), `args` its executor's call data after the selector.
+    /// A kind that is not one of the four, or has no executor, is `proof.schema` (lost),
+    /// as Python's `execute` answers it and as an unknown CBOR schema is lost here; so is a
+    /// record rule the ABI breaks (`PorFormsRoute.shaped`). Else the executor's (won, id),
+    /// its reverts mapped to ids (`PorFormsRoute.execute`), and the Inclusion's porRoot.
+    function checkForms(bytes32 kind, bytes calldata args)
+        external
+        view
+        returns (bool won, bytes32 checkId, bytes32 porRoot)
+    {
+        address x = PorFormsRoute.isFormKind(kind) ? executor(kind) : address(0);
+        if (x == address(0) || !PorFormsRoute.shaped(args)) return (false, PorFormsRoute.SCHEMA, 0);
+        (won, checkId) = PorFormsRoute.execute(x, args);
+        porRoot = PorFormsRoute.porRoot(args);
     }
 
     /// keccak256 of the text at `pos` of a checked document (0 for none or another type),

@@ -4,9 +4,13 @@ pragma solidity 0.8.30;
 /// The stateless checker of SPEC §14.8 (PorProofCheck.sol), called by `settleByProof`.
 interface IPorProofCheck {
     function checkProof(bytes calldata proof) external view returns (bool won, bytes32 checkId, bytes32 porRoot);
+    function checkForms(bytes32 kind, bytes calldata args)
+        external
+        view
+        returns (bool won, bytes32 checkId, bytes32 porRoot);
 }
 
-/// `settleByProof`'s call to the checker.
+/// `settleByProof`'s and `settleByForms`' calls to the checker.
 library PorProofCall {
     /// `IPorProofCheck(check).checkProof(proof)`, as the compiler's call does it (its
     /// revert passed on; a short answer or a `won` that is not a bool a revert with no
@@ -19,8 +23,10 @@ library PorProofCall {
         returns (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash)
     {
         bytes4 sel = IPorProofCheck.checkProof.selector;
+        uint256 m;
+        uint256 size;
         assembly ("memory-safe") {
-            let m := mload(0x40)
+            m := mload(0x40)
             let body := add(m, 68)
             mstore(m, sel)
             mstore(add(m, 4), 0x20)
@@ -28,8 +34,48 @@ library PorProofCall {
             mstore(add(body, and(proof.length, not(31))), 0) // the last word's padding
             calldatacopy(body, proof.offset, proof.length)
             proofHash := keccak256(body, proof.length)
-            // the answer over the call's input, which is not read again
-            if iszero(staticcall(gas(), check, m, add(68, and(add(proof.length, 31), not(31))), m, 0x60)) {
+            size := add(68, and(add(proof.length, 31), not(31)))
+        }
+        (won, checkId, proofRoot) = answer(check, m, size);
+    }
+
+    /// `IPorProofCheck(check).checkForms(kind, args)` as `checkProof` calls `checkProof`,
+    /// and the proof hash keccak256(kind || args) (SPEC §14.4) hashed from the call's own
+    /// copy: `kind` is written first where the length of `args` goes, right before them.
+    function checkForms(address check, bytes32 kind, bytes calldata args)
+        internal
+        view
+        returns (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash)
+    {
+        bytes4 sel = IPorProofCheck.checkForms.selector;
+        uint256 m;
+        uint256 size;
+        assembly ("memory-safe") {
+            m := mload(0x40)
+            let body := add(m, 100)
+            mstore(m, sel)
+            mstore(add(m, 4), kind)
+            mstore(add(m, 36), 0x40)
+            mstore(add(m, 68), kind)
+            mstore(add(body, and(args.length, not(31))), 0) // the last word's padding
+            calldatacopy(body, args.offset, args.length)
+            proofHash := keccak256(add(m, 68), add(32, args.length))
+            mstore(add(m, 68), args.length)
+            size := add(100, and(add(args.length, 31), not(31)))
+        }
+        (won, checkId, proofRoot) = answer(check, m, size);
+    }
+
+    /// The checker's answer to the call of `size` bytes at memory `m`, written over its
+    /// input (not read again): its revert passed on; a short answer or a `won` that is
+    /// not a bool a revert with no data, as the compiler's decoder.
+    function answer(address check, uint256 m, uint256 size)
+        private
+        view
+        returns (bool won, bytes32 checkId, bytes32 proofRoot)
+    {
+        assembly ("memory-safe") {
+            if iszero(staticcall(gas(), check, m, size, m, 0x60)) {
                 returndatacopy(m, 0, returndatasize())
                 revert(m, returndatasize())
             }
@@ -170,6 +216,30 @@ abstract contract PorRegistryTypes {
     /// Raised by PorProofCheck (and passed on by settleByProof) for a one-step proof of a
     /// step kind the chain does not re-execute (keccak256 of its inputs.kind): the court path.
     error CourtPath(bytes32 kind); // chain.court_path
+
+    // ---- signatures (SPEC §8.5) ------------------------------------------------------
+    /// secp256k1 n / 2 (EIP-2 low-s bound) and n.
+    uint256 private constant HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0;
+    uint256 private constant N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141;
+
+    /// SPEC §8.5 steps 1-3 on the 65 bytes r || s || v, then ecrecover (0 if it fails).
+    function _recover(bytes32 digest, bytes calldata signature) internal pure returns (address) {
+        if (signature.length != 65) revert SignatureMalformed();
+        bytes32 r;
+        bytes32 s;
+        uint8 sv;
+        assembly ("memory-safe") {
+            r := calldataload(signature.offset)
+            s := calldataload(add(signature.offset, 0x20))
+            sv := byte(0, calldataload(add(signature.offset, 0x40)))
+        }
+        if (uint256(r) == 0 || uint256(r) >= N || uint256(s) == 0 || uint256(s) >= N) {
+            revert SignatureMalformed();
+        }
+        if (sv != 27 && sv != 28) revert SignatureBadV(sv);
+        if (uint256(s) > HALF_N) revert SignatureHighS(s);
+        return ecrecover(digest, sv, r, s);
+    }
 
     // ---- events ---------------------------------------------------------------------------
     event SignerAdded(address indexed signer);

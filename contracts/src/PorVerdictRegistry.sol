@@ -10,8 +10,8 @@ import {PorProofCall, PorRegistryTypes} from "./PorRegistryTypes.sol";
 /// commits its challenger, its DisputeCase hash (§16.2) and a bond; a court Ruling signed by
 /// the resolver settles only the challenge whose case it names. Payouts are pulled with
 /// `withdraw()`. A CitationProof or a one-step proof that PorProofCheck finds won strikes a
-/// proposed verdict in one call to `settleByProof`, with no resolver, and pays its caller
-/// at once (credited if refused). Errors are named after por check ids
+/// proposed verdict in one call to `settleByProof` (a FormStepProof, sent by ABI, to
+/// `settleByForms`), with no resolver, and pays its caller at once (credited if refused). Errors are named after por check ids
 /// (SignatureHighS is signature.high_s).
 contract PorVerdictRegistry is PorRegistryTypes {
     // ---- constants (SPEC §8.1-8.3) --------------------------------------------------------
@@ -28,9 +28,6 @@ contract PorVerdictRegistry is PorRegistryTypes {
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
     bytes32 private constant NAME_HASH = keccak256("por");
     bytes32 private constant VERSION_HASH = keccak256("1");
-    /// secp256k1 n / 2 (EIP-2 low-s bound) and n.
-    uint256 private constant HALF_N = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0;
-    uint256 private constant N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141;
     /// Seconds after a verdict's deadline the court has to rule on its challenges; then any
     /// challenge still open lapses and the market is void: INVALID (SPEC §14.4).
     uint64 public constant COURT_TIMEOUT = 30 days;
@@ -185,25 +182,6 @@ contract PorVerdictRegistry is PorRegistryTypes {
         record.proposer = msg.sender;
         record.reasoningCount = v.reasoningCount;
         emit VerdictProposed(v.marketId, signer, msg.sender, v.porRoot, outcome, v.confidenceBps, round, deadline);
-    }
-
-    /// SPEC §8.5 steps 1-3 on the 65 bytes r || s || v, then ecrecover (0 if it fails).
-    function _recover(bytes32 digest, bytes calldata signature) private pure returns (address) {
-        if (signature.length != 65) revert SignatureMalformed();
-        bytes32 r;
-        bytes32 s;
-        uint8 sv;
-        assembly ("memory-safe") {
-            r := calldataload(signature.offset)
-            s := calldataload(add(signature.offset, 0x20))
-            sv := byte(0, calldataload(add(signature.offset, 0x40)))
-        }
-        if (uint256(r) == 0 || uint256(r) >= N || uint256(s) == 0 || uint256(s) >= N) {
-            revert SignatureMalformed();
-        }
-        if (sv != 27 && sv != 28) revert SignatureBadV(sv);
-        if (uint256(s) > HALF_N) revert SignatureHighS(s);
-        return ecrecover(digest, sv, r, s);
     }
 
     /// True once the market's verdict is final: finalized, void (the court never ruled), or
@@ -420,7 +398,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// Commit, in an earlier block than `settleByProof`, to keccak256(abi.encode(marketId,
     /// keccak256(proof), msg.sender)): the proof stays private until it is sent, and a copy
     /// of it taken from the mempool pays its copier nothing (SPEC §14.4). Free, and the
-    /// first block stays.
+    /// first block stays. For `settleByForms` the proof hash is keccak256(kind || args).
     function commitProof(bytes32 commitment) external {
         if (proofCommits[commitment] == 0) {
             proofCommits[commitment] = block.number;
@@ -434,15 +412,44 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// re-executes, SPEC §14.8). No bond: a proof that does not win reverts (ProofNotWon with
     /// its check id), changing nothing. The caller is paid the proposer's bond (`_pay`). The id is
     /// keccak256(abi.encode(marketId, keccak256(proof))).
-    function settleByProof(bytes32 marketId, bytes calldata proof) external returns (bytes32 challengeId) {
-        Record storage record = records[marketId];
+    function settleByProof(bytes32 marketId, bytes calldata proof) external returns (bytes32) {
+        Record storage record = _settleable(marketId);
+        (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) = PorProofCall.checkProof(proofCheck, proof);
+        return _settleWon(marketId, record, won, checkId, proofRoot, proofHash);
+    }
+
+    /// `settleByProof` for a por.FormStepProof/1 sent by ABI (SPEC §14.4): `kind` is
+    /// keccak256("form:" || its kind), `args` abi.encode(forms, inclusion), checked by
+    /// PorProofCheck's `checkForms`; the proof hash is keccak256(kind || args), committed
+    /// and struck with as `settleByProof`'s; the same errors, events and payment.
+    function settleByForms(bytes32 marketId, bytes32 kind, bytes calldata args) external returns (bytes32) {
+        Record storage record = _settleable(marketId);
+        (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) =
+            PorProofCall.checkForms(proofCheck, kind, args);
+        return _settleWon(marketId, record, won, checkId, proofRoot, proofHash);
+    }
+
+    /// The market's record if a proof may strike it: proposed and not yet final.
+    function _settleable(bytes32 marketId) private view returns (Record storage record) {
+        record = records[marketId];
         VerdictStatus status = record.status;
         if (status == VerdictStatus.None) revert UnknownMarket(marketId);
         if (status != VerdictStatus.Proposed) revert NotChallengeable(marketId, status);
         // isFinal of a Proposed record, from the slot just read
         uint64 deadline = record.deadline;
         if (record.openChallenges == 0 && block.timestamp >= deadline) revert WindowClosed(deadline, block.timestamp);
-        (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) = PorProofCall.checkProof(proofCheck, proof);
+    }
+
+    /// The rest of a settle once the checker answered: won, against the stored por_root,
+    /// committed by the caller in an earlier block; then strike and pay.
+    function _settleWon(
+        bytes32 marketId,
+        Record storage record,
+        bool won,
+        bytes32 checkId,
+        bytes32 proofRoot,
+        bytes32 proofHash
+    ) private returns (bytes32 challengeId) {
         if (!won) revert ProofNotWon(checkId);
         if (proofRoot != record.porRoot) revert ProofPorRoot(proofRoot, record.porRoot);
         bytes32 commitment = keccak256(abi.encode(marketId, proofHash, msg.sender));
@@ -465,9 +472,9 @@ contract PorVerdictRegistry is PorRegistryTypes {
         if (!sent) withdrawable[account] += amount;
     }
 
-    /// The one place a verdict is struck (an upheld Ruling, or `settleByProof`): the
-    /// market's round moves on and the open challenges of this round become moot. The
-    /// struck root stays in the record (`isStruck`); the caller pays the winner.
+    /// The one place a verdict is struck (an upheld Ruling, `settleByProof` or
+    /// `settleByForms`): the market's round moves on and the open challenges of this round
+    /// become moot. The struck root stays in the record (`isStruck`); the caller pays.
     function _strike(bytes32 challengeId, bytes32 marketId, Record storage record) private {
         uint32 round = record.round;
         record.status = VerdictStatus.Struck;

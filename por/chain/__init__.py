@@ -4,7 +4,8 @@
 65-byte secp256k1 signature) into ``proposeVerdict`` calldata, a
 ``por.InclusionProof/1`` and a DisputeCase hash into ``openChallenge`` /
 ``checkInclusion`` calldata, a ``por.RulingSignature/1`` into ``submitRuling``,
-a won ``por.CitationProof/2`` into ``settleByProof``, and computes the registry's
+a won ``por.CitationProof/2`` into ``settleByProof``, a won ``por.FormStepProof/1``
+into ``settleByForms`` (``form_step_args``), and computes the registry's
 challenge id, with the ``eth-abi`` encoder (the ``chain`` extra), imported only
 when called.
 
@@ -17,14 +18,17 @@ from por.chain.calldata import (
     COMPONENT_POSITION,
     OPEN_CHALLENGE,
     PROPOSE_VERDICT,
+    SETTLE_BY_FORMS,
     SETTLE_BY_PROOF,
     challenge_id,
     check_inclusion_calldata,
+    form_step_args,
     inclusion_proof_args,
     leaf_id,
     open_challenge_calldata,
     propose_verdict_calldata,
     selector,
+    settle_by_forms_calldata,
     settle_by_proof_calldata,
     settlement_id,
     verdict_args,
@@ -35,14 +39,17 @@ __all__ = [
     "COMPONENT_POSITION",
     "OPEN_CHALLENGE",
     "PROPOSE_VERDICT",
+    "SETTLE_BY_FORMS",
     "SETTLE_BY_PROOF",
     "challenge_id",
     "check_inclusion_calldata",
+    "form_step_args",
     "inclusion_proof_args",
     "leaf_id",
     "open_challenge_calldata",
     "propose_verdict_calldata",
     "selector",
+    "settle_by_forms_calldata",
     "settle_by_proof_calldata",
     "settlement_id",
     "verdict_args",

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from por.bundle.layout import COMPONENT_INDEX
-from por.challenge.records import KIND_COMPONENT, InclusionProof
+from por.challenge.records import KIND_COMPONENT, FormStepProof, InclusionProof
 from por.errors import SignatureError, UnsupportedError
 from por.signing.eip712 import VERDICT_MEMBERS, VerdictStruct, keccak256
 
@@ -37,6 +37,12 @@ WITHDRAW: Final = "withdraw()"
 CLOSE_MOOT: Final = "closeMoot(bytes32)"
 #: Strike a proposed verdict with a won one-step proof, no resolver (SPEC §14.4).
 SETTLE_BY_PROOF: Final = "settleByProof(bytes32,bytes)"
+#: Strike with a won por.FormStepProof/1 sent by ABI (SPEC §14.4): its kind and the
+#: forms executor's arguments.
+SETTLE_BY_FORMS: Final = "settleByForms(bytes32,bytes32,bytes)"
+#: A FormStepProof's inclusion: porRoot, forms size, index, paths, component path
+#: (``PorForms.Inclusion``, SPEC §14.8).
+FORMS_INCLUSION_TUPLE: Final = "(bytes32,uint256,uint256[],bytes32[][],bytes32[])"
 #: Commit to a proof a block before settling it, so a copy pays its copier nothing.
 COMMIT_PROOF: Final = "commitProof(bytes32)"
 #: Void a market whose challenge the court left unruled past its timeout (SPEC §14.4).
@@ -85,7 +91,8 @@ def challenge_id(leaf: bytes, leaf_hash: bytes, challenger: bytes, case_hash: by
 
 def settlement_id(market_id: bytes, proof: bytes) -> bytes:
     """The id ``settleByProof`` strikes with (SPEC §14.4): ``keccak256(abi.encode(marketId,
-    keccak256(proof)))``, the proof file's exact bytes."""
+    keccak256(proof)))``, the proof file's exact bytes; for ``settleByForms``, ``proof`` is
+    ``kind || args`` (:func:`form_step_args`), what it hashes."""
     _require32(market_id, "market_id")
     return keccak256(market_id + keccak256(proof))
 
@@ -93,7 +100,7 @@ def settlement_id(market_id: bytes, proof: bytes) -> bytes:
 def proof_commitment(market_id: bytes, proof: bytes, committer: bytes) -> bytes:
     """What ``commitProof`` stores (SPEC §14.4): ``keccak256(abi.encode(marketId,
     keccak256(proof), committer))``; ``settleByProof`` pays only ``committer``, and only
-    in a later block."""
+    in a later block. For ``settleByForms``, ``proof`` is ``kind || args``."""
     _require32(market_id, "market_id")
     if len(committer) != 20:
         raise ValueError("committer must be a 20-byte address")
@@ -105,6 +112,27 @@ def settle_by_proof_calldata(market_id: bytes, proof: bytes) -> bytes:
     bytes of a proof file (a ``por.CitationProof/2``)."""
     _require32(market_id, "market_id (keccak256 of the market id text)")
     return selector(SETTLE_BY_PROOF) + _encoder()(["bytes32", "bytes"], [market_id, proof])
+
+
+def form_step_args(proof: FormStepProof) -> tuple[bytes, bytes]:
+    """(kind, args) of ``settleByForms`` for a FormStepProof (SPEC §14.4): ``kind =
+    keccak256("form:" || proof.kind)``, ``args = abi.encode(forms, (por_root, forms_size,
+    index, paths, forms_path))``, the forms executor's call data after its selector. The
+    proof hash is ``keccak256(kind || args)``."""
+    kind = keccak256(b"form:" + proof.kind.encode("ascii"))
+    inclusion = (proof.por_root, proof.forms_size, list(proof.index),
+                 [list(path) for path in proof.paths], list(proof.forms_path))
+    args = _encoder()(["bytes[]", FORMS_INCLUSION_TUPLE], [list(proof.forms), inclusion])
+    return kind, args
+
+
+def settle_by_forms_calldata(market_id: bytes, kind: bytes, args: bytes) -> bytes:
+    """``settleByForms(marketId, kind, args)`` calldata (no value), ``(kind, args)`` from
+    :func:`form_step_args`."""
+    _require32(market_id, "market_id (keccak256 of the market id text)")
+    _require32(kind, "kind")
+    return selector(SETTLE_BY_FORMS) + _encoder()(["bytes32", "bytes32", "bytes"],
+                                                  [market_id, kind, args])
 
 
 def propose_verdict_calldata(verdict: VerdictStruct, signer: bytes, signature: bytes,
@@ -198,17 +226,20 @@ __all__ = [
     "COMMIT_PROOF",
     "COMPONENT_POSITION",
     "FINALIZE",
+    "FORMS_INCLUSION_TUPLE",
     "LAPSE",
     "OPEN_CHALLENGE",
     "PROOF_TUPLE",
     "PROPOSE_VERDICT",
     "RULING_TUPLE",
+    "SETTLE_BY_FORMS",
     "SETTLE_BY_PROOF",
     "SUBMIT_RULING",
     "VERDICT_TUPLE",
     "WITHDRAW",
     "challenge_id",
     "check_inclusion_calldata",
+    "form_step_args",
     "inclusion_proof_args",
     "leaf_id",
     "market_calldata",
@@ -216,6 +247,7 @@ __all__ = [
     "proof_commitment",
     "propose_verdict_calldata",
     "selector",
+    "settle_by_forms_calldata",
     "settle_by_proof_calldata",
     "settlement_id",
     "submit_ruling_calldata",

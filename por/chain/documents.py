@@ -7,8 +7,9 @@ bundle; ``proof_call`` is ``openChallenge`` for an InclusionProof file, checked
 with ``por check-proof``'s verifier first; ``case_call`` is ``openChallenge`` for
 a DisputeCase (its leaf proved from its own bundle); ``ruling_call`` relays a
 ``por.RulingSignature/1``; ``settle_call`` is ``settleByProof`` for a CitationProof,
-a JudgeProof, an OmissionProof, or a OneStepProof of a step the contract re-executes, that ``por
-check-proof`` finds won.  The challenge ids are the registry's (SPEC §14.4).
+a JudgeProof, an OmissionProof, or a OneStepProof of a step the contract re-executes, and
+``settleByForms`` for a FormStepProof, that ``por check-proof`` finds won.  The challenge
+ids are the registry's (SPEC §14.4).
 """
 
 from __future__ import annotations
@@ -20,15 +21,18 @@ from por.chain.calldata import (
     COMPONENT_POSITION,
     OPEN_CHALLENGE,
     PROPOSE_VERDICT,
+    SETTLE_BY_FORMS,
     SETTLE_BY_PROOF,
     SUBMIT_RULING,
     challenge_id,
+    form_step_args,
     leaf_id,
     market_calldata,
     open_challenge_calldata,
     proof_commitment,
     propose_verdict_calldata,
     selector,
+    settle_by_forms_calldata,
     settle_by_proof_calldata,
     settlement_id,
     submit_ruling_calldata,
@@ -95,8 +99,10 @@ def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> 
 #: (SPEC §14.8, ``contracts/deploy.json``'s executors); a one-step proof of any other
 #: kind goes to the court (SPEC §16).
 ON_CHAIN_STEP_KINDS = ("check_requirement", "aggregate", "contradictions", "deduce", "map")
-#: Proof schemas, besides OneStepProofs, that the registry checks itself (SPEC §14.8).
-ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProof/2")
+#: Proof schemas, besides OneStepProofs, that the registry checks itself (SPEC §14.8);
+#: a FormStepProof goes to ``settleByForms``, the others to ``settleByProof``.
+ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProof/2",
+                    "por.FormStepProof/1")
 
 
 def settle_call(data: bytes, market: str, *, max_size: int,
@@ -105,12 +111,16 @@ def settle_call(data: bytes, market: str, *, max_size: int,
     as ``por check-proof`` checks it, in the contract's order (SPEC §14.4): a proof the
     registry does not check (not in :data:`ON_CHAIN_SCHEMAS`, nor a OneStepProof of a step
     kind in :data:`ON_CHAIN_STEP_KINDS`) is ``chain.proof_kind`` (exit 2: it goes to the
-    court, §16); an invalid proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a
-    valid proof that is lost is ``chain.proof_not_won`` (exit 1), since the contract
-    would revert ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes
-    only the verdict whose stored root it is (else ``ProofPorRoot``).  With ``commit_by``
+    court, §16); a proof ``check_proof`` cannot decide (status ``error``: an executor
+    on forms not written yet, ``proof.unsupported``) exit 2 with its id; an invalid
+    proof fails with its ``proof.*``/``merkle.*`` id (exit 1); a valid proof that is
+    lost is ``chain.proof_not_won`` (exit 1), since the contract would revert
+    ``ProofNotWon``.  The proof's ``por_root`` is printed: the call strikes only the
+    verdict whose stored root it is (else ``ProofPorRoot``).  With ``commit_by``
     (the account that will settle), the same checks give ``commitProof(commitment)``
-    instead, the call to send a block before the settle (SPEC §14.4)."""
+    instead, the call to send a block before the settle (SPEC §14.4).  A FormStepProof is
+    sent as ``settleByForms(marketId, kind, args)`` (:func:`form_step_args`); its proof
+    hash, commitment and challenge id are over ``kind || args``, not the file's bytes."""
     from por.challenge.check import check_proof  # noqa: PLC0415 - the checker on use
     from por.challenge.records import CitationProof, OneStepProof  # noqa: PLC0415
 
@@ -120,10 +130,12 @@ def settle_call(data: bytes, market: str, *, max_size: int,
             kind not in ON_CHAIN_STEP_KINDS:
         shown = report.schema if kind is None else f"{report.schema} of a {kind} step"
         raise UnsupportedError("chain.proof_kind", f"the registry checks CitationProofs, "
-                               f"JudgeProofs, OmissionProofs and OneStepProofs of "
+                               f"JudgeProofs, OmissionProofs, FormStepProofs and OneStepProofs of "
                                f"{', '.join(ON_CHAIN_STEP_KINDS)} steps only, not {shown}; "
                                "dispute it with a case (por dispute open, por chain challenge)",
                                expected=CitationProof.SCHEMA, actual=shown[:120])
+    if report.status == "error":  # this implementation cannot decide it: exit 2
+        raise UnsupportedError(report.check_id, report.message)
     if report.status != "valid" or report.outcome is None:
         raise ProofError(report.check_id, report.message, expected=report.expected,
                          actual=report.actual)
@@ -133,15 +145,36 @@ def settle_call(data: bytes, market: str, *, max_size: int,
                          "settleByProof would revert ProofNotWon", expected="won",
                          actual=reason)
     market_id = market_id_from_text(market)
+    forms = _forms_call(data, market_id, max_size) if report.schema == FORM_STEP_SCHEMA else None
+    hashed = data if forms is None else forms[1]
     fields = {"market": market, "market_id_hex": _hex(market_id),
               "por_root_hex": _hex(report.por_root or b""), "won": reason,
-              "challenge_id_hex": _hex(settlement_id(market_id, data)), "value": "0"}
+              "challenge_id_hex": _hex(settlement_id(market_id, hashed)), "value": "0"}
+    if forms is not None:
+        fields = {**fields, "kind": forms[0], "kind_hex": _hex(hashed[:32])}
     if commit_by is not None:
-        commitment = proof_commitment(market_id, data, commit_by)
+        commitment = proof_commitment(market_id, hashed, commit_by)
         return call_document(COMMIT_PROOF, market_calldata(COMMIT_PROOF, commitment),
                              commitment_hex=_hex(commitment), sender_hex=_hex(commit_by),
                              **fields)
+    if forms is not None:
+        return call_document(SETTLE_BY_FORMS, forms[2], **fields)
     return call_document(SETTLE_BY_PROOF, settle_by_proof_calldata(market_id, data), **fields)
+
+
+#: The schema ``settleByForms`` takes (by ABI, not its CBOR bytes).
+FORM_STEP_SCHEMA = "por.FormStepProof/1"
+
+
+def _forms_call(data: bytes, market_id: bytes, max_size: int) -> tuple[str, bytes, bytes]:
+    """(the proof's kind, ``kind || args``, the ``settleByForms`` calldata) of the
+    FormStepProof ``data`` (already checked)."""
+    from por.challenge.records import FormStepProof, proof_from_cbor  # noqa: PLC0415
+
+    proof = proof_from_cbor(data, max_size=max_size)
+    assert isinstance(proof, FormStepProof)  # noqa: S101 - the caller checked the schema
+    kind, args = form_step_args(proof)
+    return proof.kind, kind + args, settle_by_forms_calldata(market_id, kind, args)
 
 
 def _step_kind(data: bytes) -> str:

@@ -5,10 +5,11 @@ case's own bundle and prints ``openChallenge(marketId, caseHash, proof)`` with t
 registry's challenge id; ``por chain ruling SIG --challenger ADDR`` relays a signed
 court ruling (``submitRuling``); ``por chain settle PROOF --market ID`` strikes a
 verdict with a won proof the registry checks (SPEC §14.8), no resolver
-(``settleByProof``), after ``por chain commit PROOF --market ID --sender ADDR``
-(``commitProof``) in an earlier block; ``por chain lapse ID`` voids a market whose
-challenge the court left unruled; ``por chain finalize MARKET`` and ``por chain
-withdraw`` are the last two calls of a game (a settle pays its sender with the strike).
+(``settleByProof``; ``settleByForms`` for a FormStepProof), after ``por chain commit
+PROOF --market ID --sender ADDR`` (``commitProof``) in an earlier block; ``por chain
+lapse ID`` voids a market whose challenge the court left unruled; ``por chain finalize
+MARKET`` and ``por chain withdraw`` are the last two calls of a game (a settle pays its
+sender with the strike).
 Proposing is ``por attestation --calldata`` (a verified bundle's signature).
 Nothing is sent: the output goes to any wallet or ``cast send ADDR DATA --value WEI``.
 
@@ -83,12 +84,14 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     ruling.add_argument("--challenger", type=contract_address, required=True, metavar="ADDR",
                         help="the account that opened the challenge on the ruling's case")
     ruling.set_defaults(run=run_ruling)
-    settle = sub.add_parser("settle", help="settleByProof: strike a proposed verdict with a "
+    settle = sub.add_parser("settle", help="settleByProof (settleByForms for a FormStepProof): "
+                                           "strike a proposed verdict with a "
                                            "won proof the registry checks (no bond, no "
                                            "resolver; the sender is paid the proposer's "
                                            "bond)")
     settle.add_argument("proof", metavar="PROOF", help="a CitationProof, JudgeProof, "
-                                                       "OmissionProof or OneStepProof of a "
+                                                       "OmissionProof, FormStepProof or "
+                                                       "OneStepProof of a "
                                                        "step kind the chain re-executes (por "
                                                        "verify --challenges)")
     settle.add_argument("--market", required=True, metavar="ID",
@@ -183,6 +186,8 @@ def _settle(args: argparse.Namespace) -> int:
     lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
              f"por_root          {call['por_root_hex']} (must be the proposed verdict's)",
              f"won               {call['won']}",
+             *([f"kind              form:{call['kind']} ({call['kind_hex']}, settleByForms)"]
+               if "kind" in call else []),
              f"challenge id      {call['challenge_id_hex']}",
              "value             0 (no bond: a proof that does not win reverts; pays only a "
              "sender that ran `por chain commit` a block earlier)"]

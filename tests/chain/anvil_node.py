@@ -164,14 +164,20 @@ def deploy(node: Node) -> tuple[str, list[str]]:
     return registry, accounts
 
 
-def settle_fresh(node: Node, bundle: bytes, proof: bytes) -> dict[str, Any]:
+def settle_fresh(node: Node, bundle: bytes, proof: bytes, kind: bytes | None = None
+                 ) -> dict[str, Any]:
     """A fresh deployment on ``node`` (:func:`deploy`), ``bundle`` proposed by dev
     account 1, ``proof`` committed by dev account 2 (no credit held) and settled by it
-    a block later (automine); the settle's receipt (with ``execution_gas``)."""
+    a block later (automine); the settle's receipt (with ``execution_gas``). With
+    ``kind`` (a FormStepProof's ``keccak256("form:" || kind)``), ``proof`` is its args,
+    committed as ``kind || args`` and sent to ``settleByForms``."""
     registry, accounts = deploy(node)
     oracle, finder = accounts[1], accounts[2]
     market, propose = bundle_proposal(bundle, CHAIN_ID, bytes.fromhex(registry[2:]))
     node.send(oracle, registry, propose, PROPOSER_BOND)
+    hashed = proof if kind is None else kind + proof
     node.send(finder, registry, call_data("commitProof", proof_commitment(
-        market, proof, bytes.fromhex(finder[2:]))))
+        market, hashed, bytes.fromhex(finder[2:]))))
+    if kind is not None:
+        return node.send(finder, registry, call_data("settleByForms", market, kind, proof))
     return node.send(finder, registry, call_data("settleByProof", market, proof))

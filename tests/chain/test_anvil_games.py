@@ -235,13 +235,14 @@ def _settled_proof(settle: bytes) -> bytes:
 
 def _strike_and_pay(node: Node, registry: str, market: bytes, settle: bytes, *,
                     players: tuple[str, str, str], start: dict[str, int],
-                    fees: dict[str, int]) -> None:
-    """The honest player sends the winning ``settleByProof``: the verdict is struck
+                    fees: dict[str, int], hashed: bytes | None = None) -> None:
+    """The honest player sends the winning ``settleByProof`` (or ``settleByForms``, whose
+    proof hash is over ``hashed``, ``kind || args``): the verdict is struck
     (final outcome 0), the same call cannot strike it again, the honest player is paid
     the proposer's bond with the strike (nothing left to withdraw: SPEC §14.4), and
     every balance is right to the wei."""
     oracle, honest, other = players
-    proof = _settled_proof(settle)
+    proof = _settled_proof(settle) if hashed is None else hashed
     # A copy of the proof sent by another account without a commitment (the
     # front-runner's) reverts; the honest player commits first, then settles.
     assert node.revert_name(other, registry, settle) == "ProofNotCommitted"

@@ -88,7 +88,7 @@ def test_the_constructor_refuses_a_list_it_cannot_route_by() -> None:
     zero = chain.evm.deploy(CALLER, stub(bytes(32)))
     assert _revert_name(chain, checker_code([])) == ("ExecutorCount(uint256)",
                                                       encode(["uint256"], [0]))
-    assert _revert_name(chain, checker_code([mapper] * 11))[0] == "ExecutorCount(uint256)"
+    assert _revert_name(chain, checker_code([mapper] * 15))[0] == "ExecutorCount(uint256)"
     for bad, listed in ((CALLER, [mapper, CALLER]), (mapper, [mapper, mapper]),
                         (silent, [mapper, silent]), (zero, [zero])):
         name, args = _revert_name(chain, checker_code(listed))
@@ -133,7 +133,8 @@ def test_a_schema_with_an_executor_goes_to_its_check() -> None:
     b"\xff", b"\xbb" + b"\xff" * 8, b"\xa1\x66inputs\xbb" + b"\xff" * 8,
     b"\xa1\x66inputs\xa1\x64kind\x7b" + b"\xff" * 8, b"\xa1\x66inputs\xa1\x64kind\x63ma",
     b"\xa1\x66inputs\xa1\x64kind\x63map", b"\xa1\x66inputs\xa1\x64kind\x6eextract_claims",
-    b"\xa1\x66inputs", b"\xa1\x66inputz\x00", b"\x80", b""])
+    b"\xa1\x66inputs", b"\xa1\x66inputz\x00", b"\x80", b"",
+    b"\xa1\x66inputs\xa1\x64kind\x6aform:check"])  # a forms kind: no CBOR executor
 def test_a_step_leaf_the_router_cannot_read_gets_the_python_answer(leaf: bytes) -> None:
     chain = ProofChecker(extra=(stub(keccak256(b"extract_claims")),))
     bundle = honest(list_scenarios()[0])
@@ -151,14 +152,14 @@ def test_a_step_leaf_the_router_cannot_read_gets_the_python_answer(leaf: bytes) 
         assert (won, check_id) == python_answer(proof), leaf
 
 
-def stub_returning(kind: bytes, body: bytes) -> bytes:
+def stub_returning(kind: bytes, body: bytes, end: int = 0xF3) -> bytes:
     """Creation code of an executor stub: ``KIND()`` returns ``kind``; any other call
-    returns ``body`` exactly (copied from its code)."""
+    returns ``body`` exactly (copied from its code); ``end=0xFD``: reverts with it."""
     select = keccak256(b"KIND()")[:4]
     head = bytes.fromhex("600035" "60e01c" "63") + select + bytes.fromhex("14" "61")
     # 0x0b: PUSH2 <KIND path> JUMPI; then CODECOPY(0, body, n), RETURN(0, n)
     copy = (b"\x57\x61" + len(body).to_bytes(2, "big") + b"\x61{OFF}\x60\x00\x39\x61"
-            + len(body).to_bytes(2, "big") + b"\x60\x00\xf3")
+            + len(body).to_bytes(2, "big") + b"\x60\x00" + bytes([end]))
     kind_path = b"\x5b\x7f" + kind + bytes.fromhex("6000" "52" "6020" "6000" "f3")
     jump = len(head) + 2 + len(copy) - 3  # {OFF} is 5 bytes in the template, 2 in the code
     offset = jump + len(kind_path)

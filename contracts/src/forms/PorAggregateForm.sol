@@ -23,6 +23,9 @@ import {PorAggregateFormVote} from "./PorAggregateFormVote.sol";
 /// `path`, an extract step's own `evidence_ids`, the chunk's groups) are their own
 /// proofs' (ADR 0017 decision 3).
 contract PorAggregateForm is PorAggregateFormVote {
+    /// The kind PorProofCheck routes to it (SPEC §14.8): keccak256("form:aggregate").
+    bytes32 public constant KIND = keccak256("form:aggregate");
+
     function execute(bytes[] calldata forms, F.Inclusion calldata inc) external view returns (bool, bytes32, bytes32) {
         F.included(forms, inc);
         return _run(forms, inc.index, inc.size);

@@ -26,6 +26,9 @@ import {PorCheckFormWrite as Wr} from "./PorCheckFormWrite.sol";
 /// do not hold (a claim's `path`, an extract step's own `evidence_ids`) are their own
 /// proofs' (ADR 0017 decision 3).
 contract PorCheckForm is PorFormStep {
+    /// The kind PorProofCheck routes to it (SPEC §14.8): keccak256("form:check").
+    bytes32 public constant KIND = keccak256("form:check");
+
     function execute(bytes[] calldata forms, F.Inclusion calldata inc) external view returns (bool, bytes32, bytes32) {
         F.included(forms, inc);
         Wr.Ctx memory c = _roles(forms, inc.index, inc.size);

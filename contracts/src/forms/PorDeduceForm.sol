@@ -18,6 +18,9 @@ import {PorDeduceFormRun} from "./PorDeduceFormRun.sol";
 /// An invalid proof reverts: `ProofForm()` (`proof.form`), `Citations(i)`
 /// (`proof.citations`), `FormsInclusion`/`FormsPorRoot`/PorMerkle's errors.
 contract PorDeduceForm is PorDeduceFormRun {
+    /// The kind PorProofCheck routes to it (SPEC §14.8): keccak256("form:deduce").
+    bytes32 public constant KIND = keccak256("form:deduce");
+
     function execute(bytes[] calldata forms, F.Inclusion calldata inc) external view returns (bool, bytes32, bytes32) {
         F.included(forms, inc);
         return _run(forms, inc.index, inc.size);

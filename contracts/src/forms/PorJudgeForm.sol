@@ -19,6 +19,9 @@ import {PorJudgeFormRead} from "./PorJudgeFormRead.sol";
 /// them. An invalid proof reverts: `ProofForm()` (`proof.form`), `FinalStep()`
 /// (`proof.final_step`), `Citations(i)` (`proof.citations`), the inclusions' errors.
 contract PorJudgeForm is PorJudgeFormRead {
+    /// The kind PorProofCheck routes to it (SPEC §14.8): keccak256("form:judge").
+    bytes32 public constant KIND = keccak256("form:judge");
+
     bytes32 internal constant MATCH = keccak256("judge.match");
     bytes32 internal constant MISMATCH = keccak256("judge.mismatch");
     bytes32 internal constant FINAL_STEP = keccak256("judge.final_step");

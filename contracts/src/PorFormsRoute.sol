@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorIds} from "./PorIds.sol";
+import {MerkleIndexRange, MerkleProofLength} from "./PorMerkle.sol";
+import {PorFormStep} from "./forms/PorFormStep.sol";
+import {PorForms} from "./forms/PorForms.sol";
+
+/// A forms executor (SPEC §14.8): `KIND()` is keccak256("form:" || kind), `execute` a
+/// FormStepProof's forms and inclusion (their ABI, SPEC §14.4).
+interface IPorFormsExec {
+    function KIND() external view returns (bytes32);
+    function execute(bytes[] calldata forms, PorForms.Inclusion calldata inc)
+        external
+        view
+        returns (bool won, bytes32 checkId, bytes32 cause);
+}
+
+/// @title PorFormsRoute: PorProofCheck's side of a FormStepProof sent by ABI (SPEC §14.8
+/// "Routing forms"): the record's schema rules its ABI can break, the executor's call,
+/// and the table from the executor's reverts to Python's check ids.
+/// @notice `args` is `abi.encode(bytes[] forms, (bytes32 porRoot, uint256 size,
+/// uint256[] index, bytes32[][] paths, bytes32[] componentPath))`.
+library PorFormsRoute {
+    /// The four forms kinds: keccak256("form:" || kind) (ids.md, SPEC §14.4).
+    bytes32 internal constant CHECK = keccak256("form:check");
+    bytes32 internal constant AGGREGATE = keccak256("form:aggregate");
+    bytes32 internal constant DEDUCE = keccak256("form:deduce");
+    bytes32 internal constant JUDGE = keccak256("form:judge");
+
+    bytes32 internal constant SCHEMA = PorIds.SCHEMA;
+    bytes32 internal constant PROOF_FORM = keccak256("proof.form");
+    bytes32 internal constant CITATIONS = keccak256("proof.citations");
+    bytes32 internal constant LEAF_PATH = keccak256("proof.leaf_path");
+    bytes32 internal constant COMPONENT_PATH = keccak256("proof.component_path");
+    bytes32 internal constant INDEX_RANGE = keccak256("merkle.index_range");
+    bytes32 internal constant PROOF_LENGTH = keccak256("merkle.proof_length");
+
+    /// True for the four forms kinds (the only kinds `checkForms` routes).
+    function isFormKind(bytes32 kind) internal pure returns (bool) {
+        return kind == CHECK || kind == AGGREGATE || kind == DEDUCE || kind == JUDGE;
+    }
+
+    /// The rules of a por.FormStepProof/1 record (SPEC §10.2.9) that its ABI can break,
+    /// all `proof.schema` in Python (the record does not parse): 1 to 67 forms (MAX_FORMS),
+    /// as many indexes and paths, `size` and each index at most 2^63 - 1 (a Count), each
+    /// path and the component path at most 64 hashes (MAX_PATH). Every read stays inside
+    /// `args`; heads it cannot read are false too (the executor's ABI decoder would revert,
+    /// also `proof.schema`). The forms' bytes are the executor's to read.
+    function shaped(bytes calldata args) internal pure returns (bool ok) {
+        assembly ("memory-safe") {
+            // the word at byte offset o of args, or all ones past its end
+            function at(p, len, o) -> v {
+                v := not(0)
+                if iszero(gt(add(o, 32), len)) { v := calldataload(add(p, o)) }
+            }
+            function check(p, len) -> good {
+                let count := 0x7fffffffffffffff // the largest Count
+                let fo := at(p, len, 0)
+                let io := at(p, len, 0x20)
+                if or(gt(fo, len), gt(io, len)) { leave }
+                let n := at(p, len, fo)
+                if or(iszero(n), gt(n, 67)) { leave }
+                if gt(at(p, len, add(io, 0x20)), count) { leave }
+                let xo := at(p, len, add(io, 0x40))
+                let po := at(p, len, add(io, 0x60))
+                let co := at(p, len, add(io, 0x80))
+                if or(or(gt(xo, len), gt(po, len)), gt(co, len)) { leave }
+                xo := add(io, xo)
+                po := add(io, po)
+                if iszero(and(eq(at(p, len, xo), n), eq(at(p, len, po), n))) { leave }
+                if gt(at(p, len, add(io, co)), 64) { leave }
+                for { let k := 0x20 } iszero(gt(k, shl(5, n))) { k := add(k, 0x20) } {
+                    if gt(at(p, len, add(xo, k)), count) { leave }
+                    let e := at(p, len, add(po, k))
+                    if gt(e, len) { leave }
+                    if gt(at(p, len, add(add(po, 0x20), e)), 64) { leave }
+                }
+                good := 1
+            }
+            ok := check(args.offset, args.length)
+        }
+    }
+
+    /// The Inclusion's `porRoot` in `args` (read after the executor answered: its ABI
+    /// decoder checked the heads).
+    function porRoot(bytes calldata args) internal pure returns (bytes32 root) {
+        assembly ("memory-safe") {
+            root := calldataload(add(args.offset, calldataload(add(args.offset, 0x20))))
+        }
+    }
+
+    /// `IPorFormsExec(x).execute` on `args` (its call data after the selector): (won, check
+    /// id), the cause dropped. A revert the table knows is a lost answer with its id
+    /// (`idOf`); any other revert is passed on; a short answer or a `won` that is not a
+    /// bool reverts with no data (as the ABI decoder's).
+    function execute(address x, bytes calldata args) internal view returns (bool won, bytes32 checkId) {
+        bytes4 sel = IPorFormsExec.execute.selector;
+        bool ok;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, sel)
+            calldatacopy(add(m, 4), args.offset, args.length)
+            ok := staticcall(gas(), x, m, add(4, args.length), 0, 0)
+            if ok {
+                if lt(returndatasize(), 0x60) { revert(0, 0) }
+                returndatacopy(m, 0, 0x40)
+                won := mload(m)
+                if gt(won, 1) { revert(0, 0) }
+                checkId := mload(add(m, 0x20))
+            }
+        }
+        if (!ok) checkId = idOf();
+    }
+
+    /// The check id of the executor's revert (SPEC §14.8's table; ids.md): `ProofForm()`
+    /// proof.form, `Citations(i)` proof.citations, `FormsInclusion(i)` proof.leaf_path,
+    /// `FormsPorRoot()` proof.component_path, `MerkleIndexRange` merkle.index_range,
+    /// `MerkleProofLength` merkle.proof_length (the ids Python's
+    /// `root_from_inclusion_proof` gives), no data (the ABI decoder) proof.schema; any
+    /// other revert passed on as it is.
+    function idOf() private pure returns (bytes32) {
+        uint256 size;
+        bytes4 s;
+        assembly ("memory-safe") {
+            size := returndatasize()
+            if gt(size, 3) {
+                returndatacopy(0, 0, 4)
+                s := and(mload(0), shl(224, 0xffffffff))
+            }
+        }
+        if (size == 0) return SCHEMA;
+        if (s == PorForms.ProofForm.selector) return PROOF_FORM;
+        if (s == PorFormStep.Citations.selector) return CITATIONS;
+        if (s == PorForms.FormsInclusion.selector) return LEAF_PATH;
+        if (s == PorForms.FormsPorRoot.selector) return COMPONENT_PATH;
+        if (s == MerkleIndexRange.selector) return INDEX_RANGE;
+        if (s == MerkleProofLength.selector) return PROOF_LENGTH;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            returndatacopy(m, 0, size)
+            revert(m, size)
+        }
+    }
+}
