@@ -23,10 +23,11 @@ pytestmark = SOLC
 PROBE = """// SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 contract FormsProbe {
     function d(bytes calldata f) external pure returns (bool, uint256, uint256, uint256, uint256) {
-        (bool n, uint256 s, uint256 l, uint256 p, uint256 nx) = F.readD(f, 0);
-        return (n, s, l, F.magnitude(p, l), nx);
+        (bool n, uint256 s, uint256 l, uint256 p, uint256 nx) = D.readD(f, 0);
+        return (n, s, l, D.magnitude(p, l), nx);
     }
     function t(bytes calldata f) external pure returns (bytes memory out, uint256 nx) {
         (uint256 p, uint256 l, uint256 n) = F.readT(f, 0);
