@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorDeduceFormRead: what the deduce executor on chain forms reads, checked (ADR
@@ -70,55 +71,12 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256[] fvotes; // calldata position of L[vote], 0 when absent
     }
 
-    function _pos(bytes calldata f) internal pure returns (uint256 p) {
-        assembly {
-            p := f.offset
-        }
-    }
 
-    function _w(uint256 p) internal pure returns (uint256 v) {
-        assembly {
-            v := calldataload(p)
-        }
-    }
 
-    /// Size of a checked T at p: its length word and its padded bytes.
-    function _tsize(uint256 p) internal pure returns (uint256) {
-        return 32 + ((_w(p) + 31) & ~uint256(31));
-    }
 
-    /// keccak256 of the checked T at p (length word and padded bytes: equal texts, equal hashes).
-    function _th(uint256 p) internal pure returns (bytes32 h) {
-        uint256 size = _tsize(p);
-        assembly {
-            let m := mload(0x40)
-            calldatacopy(m, p, size)
-            h := keccak256(m, size)
-        }
-    }
 
-    /// SHA-256 of the checked T at p's bytes (`H` of the text).
-    function _sha(uint256 p) internal view returns (bytes32 h) {
-        uint256 len = _w(p);
-        assembly {
-            let m := mload(0x40)
-            calldatacopy(m, add(p, 32), len)
-            if iszero(staticcall(gas(), 0x02, m, len, 0x00, 0x20)) { revert(0, 0) }
-            h := mload(0x00)
-        }
-    }
 
-    /// The decimal `D` at offset o of f and the offset after it.
-    function _dec(bytes calldata f, uint256 o) internal pure returns (PorDecimal.Dec memory d, uint256 next) {
-        (bool neg, uint256 scale, uint256 len, uint256 p, uint256 n) = F.readD(f, o);
-        return (PorDecimal.Dec(neg, 0, F.magnitude(p, len), scale), n);
-    }
 
-    /// The checked D at calldata position p as a decimal.
-    function _decAt(uint256 p) internal pure returns (PorDecimal.Dec memory) {
-        uint256 head = _w(p);
-        return PorDecimal.Dec(head >> 255 == 1, 0, F.magnitude(p + 32, head & 0xffffffff), (head >> 232) & 0x7fffff);
-    }
 
     // ---------------------------------------------------------------- COMMON
 
@@ -127,7 +85,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256 o = F.open(f, F.COMMON);
         (, o) = F.readH(f, o); // metric
         (s.k, o) = F.readZ(f, o);
-        (,,,, o) = F.readD(f, o); // numeric tolerance
+        (,,,, o) = D.readD(f, o); // numeric tolerance
         uint256 r;
         (r, o) = F.readL(f, o);
         (s.reqs, s.chain, s.targets) = (new bytes32[](r), new bool[](r), new uint256[](r));
@@ -156,13 +114,13 @@ abstract contract PorDeduceFormRead is PorFormStep {
     /// Predicate to preconditions; the needed fields.
     function _semantics(bytes calldata f, uint256 o, Sem memory s) private pure returns (uint256) {
         (s.predicate, o) = F.readE(f, o, 6);
-        s.metricT = _pos(f) + o;
+        s.metricT = F.pos(f) + o;
         o = F.skipT(f, o);
         bool present;
         (present, o) = F.readP(f, o);
         if (present) (s.comparison, o) = F.readE(f, o, 5);
         (present, o) = F.readP(f, o);
-        if (present) (s.threshold, o) = _dec(f, o);
+        if (present) (s.threshold, o) = D.readDec(f, o);
         (present, o) = F.readP(f, o);
         if (present) {
             (s.nTerms, o) = F.readL(f, o);
@@ -173,9 +131,9 @@ abstract contract PorDeduceFormRead is PorFormStep {
             }
         }
         (present, o) = F.readP(f, o);
-        if (present) (s.lower, o) = _dec(f, o);
+        if (present) (s.lower, o) = D.readDec(f, o);
         (present, o) = F.readP(f, o);
-        if (present) (s.upper, o) = _dec(f, o);
+        if (present) (s.upper, o) = D.readDec(f, o);
         uint256 v;
         (present, v, o) = F.readO(f, o, 1);
         s.lowerIncl = !present || v == 1;
@@ -185,7 +143,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
         if (s.hasOther) (s.other, o) = F.readH(f, o);
         (present, o) = F.readP(f, o);
         if (present) {
-            s.expected = _pos(f) + o;
+            s.expected = F.pos(f) + o;
             o = F.skipT(f, o);
         }
         (s.absentNo, o) = F.readB(f, o);
@@ -215,7 +173,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
         for (uint256 i = n - nPre; i < n; ++i) {
             (s.kinds[i], s.roles[i]) = (F.TEXT, PRE);
             (s.keys[i], o) = F.readH(f, o);
-            s.equals[i] = _pos(f) + o;
+            s.equals[i] = F.pos(f) + o;
             o = F.skipT(f, o);
             uint256 otherwise;
             (otherwise, o) = F.readE(f, o, 2);
@@ -229,7 +187,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
     /// A cited AGGREGATE read up to its fields.
     function _aggregate(bytes calldata f) internal view returns (Agg memory a) {
         uint256 o = 64; // tag (checked by the caller) and step id
-        a.rid = _pos(f) + o;
+        a.rid = F.pos(f) + o;
         o = F.skipT(f, o) + 32; // Ri
         uint256 n;
         (n, o) = F.readL(f, o);
@@ -237,9 +195,9 @@ abstract contract PorDeduceFormRead is PorFormStep {
         (n, o) = F.readL(f, o);
         (a.eh, a.ep, a.read) = (new bytes32[](n), new uint256[](n), new bool[](n));
         for (uint256 j; j < n; ++j) {
-            a.ep[j] = _pos(f) + o;
+            a.ep[j] = F.pos(f) + o;
             o = F.skipT(f, o);
-            a.eh[j] = _th(a.ep[j]);
+            a.eh[j] = F.keccakT(a.ep[j]);
         }
         o = F.skipT(f, o) + 32; // o.requirement_id, strategy (not read)
         (a.covered, o) = F.readB(f, o);
@@ -253,7 +211,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
 
     /// Field j of an AGGREGATE.
     function _field(bytes calldata f, uint256 o, Agg memory a, uint256 j) private view returns (uint256) {
-        a.fkey[j] = _sha(_pos(f) + o);
+        a.fkey[j] = F.hashT(F.pos(f) + o);
         o = F.skipT(f, o);
         uint256 kind;
         (kind, o) = F.readE(f, o, 4);
@@ -264,17 +222,17 @@ abstract contract PorDeduceFormRead is PorFormStep {
         bool present;
         (present, o) = F.readP(f, o);
         if (present) {
-            a.fval[j] = _pos(f) + o;
+            a.fval[j] = F.pos(f) + o;
             o = F.skipV(f, o, kind);
         }
         (present, o) = F.readP(f, o);
         if (present) o += 128; // quorum (not read)
         o = _texts(f, o); // claim_ids
-        a.fids[j] = _pos(f) + o;
+        a.fids[j] = F.pos(f) + o;
         o = _texts(f, o);
         (present, o) = F.readP(f, o);
         if (present) {
-            a.fvotes[j] = _pos(f) + o;
+            a.fvotes[j] = F.pos(f) + o;
             uint256 n;
             (n, o) = F.readL(f, o);
             for (uint256 v; v < n; ++v) o = F.skipT(f, F.skipV(f, o, kind) + 32) + 32;
@@ -298,7 +256,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256 n;
         (n, o) = F.readL(f, o);
         o = _texts(f, o + (n << 5));
-        (,,,, o) = F.readD(f, o + 32); // after claim_count
+        (,,,, o) = D.readD(f, o + 32); // after claim_count
         (n, o) = F.readL(f, o);
         (kinds, keys) = (new uint256[](n), new bytes32[](n));
         for (uint256 i; i < n; ++i) {
@@ -308,7 +266,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
             uint256 m;
             (m, o) = F.readL(f, o);
             for (uint256 v; v < m; ++v) {
-                if (kinds[i] == F.NUMERIC) (,,,, o) = F.readD(f, o);
+                if (kinds[i] == F.NUMERIC) (,,,, o) = D.readD(f, o);
                 else if (kinds[i] == F.BOOLEAN) (, o) = F.readB(f, o);
                 else F.fault();
             }

@@ -100,7 +100,7 @@ contract PorJudgeForm is PorJudgeFormRead {
             }
             uint256 o = 160;
             o = F.skipT(e, o);
-            if (_th(_pos(e) + 160) != _th(v.ids[i])) revert Citations(3 + i);
+            if (F.keccakT(F.pos(e) + 160) != F.keccakT(v.ids[i])) revert Citations(3 + i);
             (uint256 tier, uint256 conf, bytes32 req) = _card(e, o);
             if (conf < minConf) minConf = conf;
             if (!_tierOk(s, req, tier)) v.prov = false;

@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 
 /// @title PorJudgeFormRead: what the JudgeProof on chain forms reads, checked (ADR 0017
 /// stage 4; `docs/spec-forms-draft.md` §2.1, §2.3, §2.9, §2.10).
@@ -54,32 +55,9 @@ abstract contract PorJudgeFormRead {
         uint256 nSummary; // entries of source_summary (with repeats)
     }
 
-    function _pos(bytes calldata f) internal pure returns (uint256 p) {
-        assembly {
-            p := f.offset
-        }
-    }
 
-    function _w(uint256 p) internal pure returns (uint256 v) {
-        assembly {
-            v := calldataload(p)
-        }
-    }
 
-    /// keccak256 of the checked T at p (equal texts, equal hashes).
-    function _th(uint256 p) internal pure returns (bytes32 h) {
-        uint256 size = 32 + ((_w(p) + 31) & ~uint256(31));
-        assembly {
-            let m := mload(0x40)
-            calldatacopy(m, p, size)
-            h := keccak256(m, size)
-        }
-    }
 
-    function _dec(bytes calldata f, uint256 o) internal pure returns (PorDecimal.Dec memory d, uint256 next) {
-        (bool neg, uint256 scale, uint256 len, uint256 p, uint256 n) = F.readD(f, o);
-        return (PorDecimal.Dec(neg, 0, F.magnitude(p, len), scale), n);
-    }
 
     // ---------------------------------------------------------------- COMMON
 
@@ -88,7 +66,7 @@ abstract contract PorJudgeFormRead {
         uint256 k;
         (k, o) = F.readZ(f, o);
         s.hasK = k != 0;
-        (,,,, o) = F.readD(f, o);
+        (,,,, o) = D.readD(f, o);
         uint256 r;
         (r, o) = F.readL(f, o);
         (s.reqs, s.tiers) = (new bytes32[](r), new uint256[](r));
@@ -145,7 +123,7 @@ abstract contract PorJudgeFormRead {
         (present, o) = F.readP(f, o);
         if (present) (s.comparison, o) = F.readE(f, o, 5);
         (present, o) = F.readP(f, o);
-        if (present) (s.threshold, o) = _dec(f, o);
+        if (present) (s.threshold, o) = D.readDec(f, o);
         (present, o) = F.readP(f, o);
         if (present) {
             uint256 n;
@@ -156,9 +134,9 @@ abstract contract PorJudgeFormRead {
             }
         }
         (present, o) = F.readP(f, o);
-        if (present) (s.lower, o) = _dec(f, o);
+        if (present) (s.lower, o) = D.readDec(f, o);
         (present, o) = F.readP(f, o);
-        if (present) (s.upper, o) = _dec(f, o);
+        if (present) (s.upper, o) = D.readDec(f, o);
         uint256 v;
         (present, v, o) = F.readO(f, o, 1);
         s.lowerIncl = !present || v == 1;
@@ -194,7 +172,7 @@ abstract contract PorJudgeFormRead {
         (v.hasEvent, o) = F.readP(f, o);
         if (v.hasEvent) (v.eventTrue, o) = F.readB(f, o);
         (v.hasNum, o) = F.readP(f, o);
-        if (v.hasNum) (v.num, o) = _dec(f, o);
+        if (v.hasNum) (v.num, o) = D.readDec(f, o);
         (v.hasStamp, o) = F.readP(f, o);
         if (v.hasStamp) (v.stamp, o) = F.readW(f, o);
         if (v.stamp > (1 << 63) - 1) v.lockFails = true;
@@ -217,12 +195,12 @@ abstract contract PorJudgeFormRead {
         bytes32[] memory seen = new bytes32[](n);
         uint256 count;
         for (uint256 i; i < n; ++i) {
-            uint256 p = _pos(f) + o;
+            uint256 p = F.pos(f) + o;
             (, uint256 len, uint256 next) = F.readT(f, o);
             o = next;
             uint256 points = _points(p + 32, len);
             if (points == 0 || points > 128) v.lockFails = true;
-            bytes32 h = _th(p);
+            bytes32 h = F.keccakT(p);
             bool repeat;
             for (uint256 j; j < count; ++j) {
                 if (seen[j] == h) repeat = true;
