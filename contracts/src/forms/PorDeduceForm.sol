@@ -174,7 +174,7 @@ contract PorDeduceForm is PorDeduceFormRun {
         }
         b = bytes.concat(
             f[:h.evidEnd],
-            abi.encode(c.s.predicate, c.s.keys[0], out.status, nu),
+            abi.encode(c.s.ps.predicate, c.s.keys[0], out.status, nu),
             uncovered,
             abi.encode(!decided, out.conflict, out.fb, prov),
             f[h.evid:h.evidEnd]
@@ -227,15 +227,15 @@ contract PorDeduceForm is PorDeduceFormRun {
 
     /// T("deduce <predicate> on <metric>: variables computed" / "...: insufficient evidence").
     function _description(Ctx memory c, bool decided) private pure returns (bytes memory) {
-        bytes memory metric = _tAt(c.s.metricT);
-        uint256 len = F.load(c.s.metricT);
+        bytes memory metric = _tAt(c.s.ps.metricT);
+        uint256 len = F.load(c.s.ps.metricT);
         bytes memory text;
         assembly {
             text := add(metric, 32)
             mstore(text, len)
         }
         text = abi.encodePacked(
-            "deduce ", _predicateName(c.s.predicate), " on ", text, ": ",
+            "deduce ", _predicateName(c.s.ps.predicate), " on ", text, ": ",
             decided ? "variables computed" : "insufficient evidence"
         );
         return bytes.concat(bytes32(text.length), text, new bytes((32 - text.length % 32) % 32));

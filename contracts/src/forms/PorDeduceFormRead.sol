@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsSemantics as P} from "./PorFormsSemantics.sol";
 import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorDeduceFormRead: what the deduce executor on chain forms reads, checked (ADR
@@ -15,12 +15,6 @@ import {PorFormStep} from "./PorFormStep.sol";
 /// `ProofForm()`; words no rule of §12.5.6 reads are skipped, not checked, as
 /// `PorAggregateForm` does); what deduce needs is kept in memory as calldata positions.
 abstract contract PorDeduceFormRead is PorFormStep {
-    /// Predicate codes (draft §1.1).
-    uint256 internal constant EVENT = 0;
-    uint256 internal constant RANGE = 2;
-    uint256 internal constant FIELD = 3;
-    uint256 internal constant TEXT_EQUALS = 4;
-    uint256 internal constant TIME = 5;
     /// Roles of a needed field: the metric, a `+` term, a `-` term or `other_metric`, a
     /// precondition.
     uint256 internal constant PLUS = 1;
@@ -33,25 +27,10 @@ abstract contract PorDeduceFormRead is PorFormStep {
         bytes32[] reqs; // H(requirement_id) per requirement
         bool[] chain; // strategy fallback_chain
         uint256[] targets; // #source_targets
-        uint256 predicate;
-        uint256 metricT; // calldata position of T(ps.metric)
-        uint256 comparison;
-        PorDecimal.Dec threshold;
-        PorDecimal.Dec lower;
-        PorDecimal.Dec upper;
-        bool lowerIncl; // absent: inclusive
-        bool upperIncl; // absent: exclusive
-        uint256 expected; // calldata position of T(expected_text)
-        bool absentNo;
-        uint256 terms; // offset of the first term in COMMON
-        uint256 nTerms;
-        bool hasOther;
-        bytes32 other; // H(other_metric)
+        P.Semantics ps;
         bytes32[] keys;
         uint256[] kinds;
         uint256[] roles;
-        uint256[] equals; // precondition: calldata position of T(equals)
-        bool[] otherwiseNo;
     }
 
     /// A cited AGGREGATE: per evidence id its T's keccak and position; per field its words.
@@ -97,9 +76,9 @@ abstract contract PorDeduceFormRead is PorFormStep {
             (s.targets[i], o) = F.readW(f, o);
             (, o) = F.readW(f, o); // min_provenance_tier
         }
-        o = _market(f, o);
-        o = _semantics(f, o, s);
+        (s.ps, o) = P.read(f, _market(f, o));
         F.end(f, o);
+        _needed(f, s);
     }
 
     /// Market id to the confidence policy: not read by deduce, skipped (its lists' counts
@@ -111,75 +90,28 @@ abstract contract PorDeduceFormRead is PorFormStep {
         return o + (n << 5) + 256; // on_conflict, schema ref, strict mode, five confidences
     }
 
-    /// Predicate to preconditions; the needed fields.
-    function _semantics(bytes calldata f, uint256 o, Sem memory s) private pure returns (uint256) {
-        (s.predicate, o) = F.readE(f, o, 6);
-        s.metricT = F.pos(f) + o;
-        o = F.skipT(f, o);
-        bool present;
-        (present, o) = F.readP(f, o);
-        if (present) (s.comparison, o) = F.readE(f, o, 5);
-        (present, o) = F.readP(f, o);
-        if (present) (s.threshold, o) = D.readDec(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) {
-            (s.nTerms, o) = F.readL(f, o);
-            s.terms = o;
-            for (uint256 i; i < s.nTerms; ++i) {
-                (, o) = F.readE(f, o, 2);
-                o += 32;
-            }
-        }
-        (present, o) = F.readP(f, o);
-        if (present) (s.lower, o) = D.readDec(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) (s.upper, o) = D.readDec(f, o);
-        uint256 v;
-        (present, v, o) = F.readO(f, o, 1);
-        s.lowerIncl = !present || v == 1;
-        (present, v, o) = F.readO(f, o, 1);
-        s.upperIncl = present && v == 1;
-        (s.hasOther, o) = F.readP(f, o);
-        if (s.hasOther) (s.other, o) = F.readH(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) {
-            s.expected = F.pos(f) + o;
-            o = F.skipT(f, o);
-        }
-        (s.absentNo, o) = F.readB(f, o);
-        return _needed(f, o, s);
-    }
-
-    /// The needed fields: the metric, the terms, other_metric, the preconditions (read here).
-    function _needed(bytes calldata f, uint256 o, Sem memory s) private pure returns (uint256) {
-        bool present;
-        (present, o) = F.readP(f, o);
-        uint256 nPre;
-        if (present) (nPre, o) = F.readL(f, o);
-        uint256 nTerms = s.nTerms;
-        uint256 n = 1 + nTerms + (s.hasOther ? 1 : 0) + nPre;
+    /// The needed fields: the metric, the terms, other_metric, the preconditions.
+    function _needed(bytes calldata f, Sem memory s) private pure {
+        P.Semantics memory ps = s.ps;
+        uint256 nTerms = ps.nTerms;
+        uint256 nPre = ps.preKeys.length;
+        uint256 n = 1 + nTerms + (ps.hasOther ? 1 : 0) + nPre;
         (s.keys, s.kinds, s.roles) = (new bytes32[](n), new uint256[](n), new uint256[](n));
-        (s.equals, s.otherwiseNo) = (new uint256[](n), new bool[](n));
         s.keys[0] = bytes32(F.word(f, 1));
         // the metric's kind by predicate: boolean, numeric x3, text, timestamp
-        s.kinds[0] = (0x020301010100 >> (8 * s.predicate)) & 0xff;
-        uint256 t = s.terms >> 5;
+        s.kinds[0] = (0x020301010100 >> (8 * ps.predicate)) & 0xff;
+        uint256 t = ps.terms >> 5;
         for (uint256 i; i < nTerms; ++i) {
             s.kinds[1 + i] = F.NUMERIC;
             s.roles[1 + i] = F.word(f, t + 2 * i) == 1 ? MINUS : PLUS;
             s.keys[1 + i] = bytes32(F.word(f, t + 2 * i + 1));
         }
-        if (s.hasOther) (s.kinds[1 + nTerms], s.roles[1 + nTerms], s.keys[1 + nTerms]) = (F.NUMERIC, MINUS, s.other);
-        for (uint256 i = n - nPre; i < n; ++i) {
+        if (ps.hasOther) (s.kinds[1 + nTerms], s.roles[1 + nTerms], s.keys[1 + nTerms]) = (F.NUMERIC, MINUS, ps.other);
+        for (uint256 j; j < nPre; ++j) {
+            uint256 i = n - nPre + j;
             (s.kinds[i], s.roles[i]) = (F.TEXT, PRE);
-            (s.keys[i], o) = F.readH(f, o);
-            s.equals[i] = F.pos(f) + o;
-            o = F.skipT(f, o);
-            uint256 otherwise;
-            (otherwise, o) = F.readE(f, o, 2);
-            s.otherwiseNo[i] = otherwise == 1;
+            s.keys[i] = ps.preKeys[j];
         }
-        return o;
     }
 
     // ---------------------------------------------------------------- AGGREGATE

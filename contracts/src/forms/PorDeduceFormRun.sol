@@ -5,6 +5,7 @@ import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorDeduceFormRead} from "./PorDeduceFormRead.sol";
+import {PorFormsSemantics as P} from "./PorFormsSemantics.sol";
 
 /// @title PorDeduceFormRun: `por.auditor.deduce.deduce` on the forms read by
 /// `PorDeduceFormRead` (SPEC §12.4.1, §12.5.6), rule for rule and in Python's order.
@@ -55,8 +56,9 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         out.status = c.status[0];
         bool uncovered;
         for (uint256 i; i < c.aggs.length; ++i) uncovered = uncovered || !c.aggs[i].covered;
-        for (uint256 i = 1; i < n; ++i) {
-            if (s.roles[i] != PRE) continue;
+        uint256 nPre = s.ps.preKeys.length; // the last needed fields
+        for (uint256 j; j < nPre; ++j) {
+            uint256 i = n - nPre + j;
             if (c.status[i] != SELECTED || c.fi[i] == 0) {
                 out.insufficient = true;
                 return out;
@@ -67,9 +69,9 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
                 out.bad = true;
                 return out;
             }
-            if (F.keccakT(v) != F.keccakT(s.equals[i])) {
+            if (F.keccakT(v) != F.keccakT(s.ps.preEquals[j])) {
                 out.status = PRECONDITION_UNMET;
-                if (s.otherwiseNo[i] && !uncovered) out.eventCode = 1;
+                if (s.ps.preOtherwiseNo[j] && !uncovered) out.eventCode = 1;
                 else out.insufficient = true;
                 return out;
             }
@@ -83,7 +85,7 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
             return out;
         }
         if (s.k != 0) return _votes(c, out);
-        if (c.status[0] == MISSING && s.absentNo && c.aggs[owner - 1].covered) {
+        if (c.status[0] == MISSING && s.ps.absentNo && c.aggs[owner - 1].covered) {
             out.eventCode = 1;
             Agg memory a = c.aggs[owner - 1];
             for (uint256 j; j < a.eh.length; ++j) _markHash(a, a.eh[j], out);
@@ -123,17 +125,17 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         }
         _stamp(c, out);
         if (out.bad) return out;
-        if (s.predicate == EVENT) {
+        if (s.ps.predicate == P.EVENT) {
             out.eventCode = F.load(v) == 1 ? 2 : 1;
-        } else if (s.predicate == TEXT_EQUALS) {
-            out.eventCode = F.keccakT(v) == F.keccakT(s.expected) ? 2 : 1;
+        } else if (s.ps.predicate == P.TEXT_EQUALS) {
+            out.eventCode = F.keccakT(v) == F.keccakT(s.ps.expected) ? 2 : 1;
         } else {
             (out.hasNum, out.num) = PorDecimal.toText(x);
             if (!out.hasNum) {
                 (out.insufficient, out.status) = (true, OUT_OF_RANGE);
                 return out;
             }
-            out.eventCode = _holds(s, x) ? 2 : 1;
+            out.eventCode = P.holds(s.ps, x) ? 2 : 1;
         }
         return out;
     }
@@ -175,15 +177,15 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
     }
 
     function _voteHolds(Sem memory s, uint256 kind, uint256 p, PorDecimal.Dec memory x) private pure returns (bool) {
-        if (s.predicate == EVENT) return kind == F.BOOLEAN && F.load(p) == 1;
-        if (s.predicate == TEXT_EQUALS) return kind == F.TEXT && F.keccakT(p) == F.keccakT(s.expected);
-        return _holds(s, x);
+        if (s.ps.predicate == P.EVENT) return kind == F.BOOLEAN && F.load(p) == 1;
+        if (s.ps.predicate == P.TEXT_EQUALS) return kind == F.TEXT && F.keccakT(p) == F.keccakT(s.ps.expected);
+        return P.holds(s.ps, x);
     }
 
     /// The metric requirement's first selected timestamp field that is not the metric.
     function _stamp(Ctx memory c, Out memory out) private pure {
         Agg memory a = c.aggs[c.owner[0] - 1];
-        bool skip = c.s.predicate == TIME;
+        bool skip = c.s.ps.predicate == P.TIME;
         for (uint256 j; j < a.fkey.length; ++j) {
             if (a.fkind[j] == F.TIMESTAMP && a.fstatus[j] == SELECTED && !(skip && a.fkey[j] == c.s.keys[0])) {
                 uint256 v = a.fval[j];
@@ -199,22 +201,6 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
                 return;
             }
         }
-    }
-
-    /// The predicate on a combined numeric value or timestamp.
-    function _holds(Sem memory s, PorDecimal.Dec memory x) private pure returns (bool) {
-        if (s.predicate == RANGE) {
-            int256 lo = PorDecimal.cmp(x, s.lower);
-            int256 hi = PorDecimal.cmp(x, s.upper);
-            return (s.lowerIncl ? lo >= 0 : lo > 0) && (s.upperIncl ? hi <= 0 : hi < 0);
-        }
-        int256 d = PorDecimal.cmp(x, s.predicate == FIELD ? PorDecimal.zero() : s.threshold);
-        uint256 cmp = s.comparison;
-        if (cmp == 0) return d > 0;
-        if (cmp == 1) return d >= 0;
-        if (cmp == 2) return d < 0;
-        if (cmp == 3) return d <= 0;
-        return d == 0;
     }
 
     /// A present value of `kind` at p (`_typed`): numeric as a decimal, a timestamp at most

@@ -157,13 +157,13 @@ contract PorJudgeForm is PorJudgeFormRead {
     }
 
     function _numeric(Spec memory s) private pure returns (bool) {
-        uint256 p = s.predicate;
+        uint256 p = s.ps.predicate;
         return p == 1 || p == 2 || p == 3 || p == 5;
     }
 
     function _eventDecides(Spec memory s, Vars memory v) private pure returns (bool) {
         if (s.hasK) return true;
-        return (s.anyOtherwiseNo || s.absentNo) && !v.hasNum && v.hasEvent && !v.eventTrue;
+        return (s.anyOtherwiseNo || s.ps.absentNo) && !v.hasNum && v.hasEvent && !v.eventTrue;
     }
 
     /// Stage 3: the numeric value against the predicate's bound, else the event.
@@ -173,20 +173,5 @@ contract PorJudgeForm is PorJudgeFormRead {
         if (v.hasNum && numeric && !ed) return (true, _holds(s, v.num));
         if (v.hasEvent && (!numeric || ed)) return (true, v.eventTrue);
         return (false, false);
-    }
-
-    function _holds(Spec memory s, PorDecimal.Dec memory x) private pure returns (bool) {
-        if (s.predicate == 2) {
-            int256 lo = PorDecimal.cmp(x, s.lower);
-            int256 hi = PorDecimal.cmp(x, s.upper);
-            return (s.lowerIncl ? lo >= 0 : lo > 0) && (s.upperIncl ? hi <= 0 : hi < 0);
-        }
-        int256 d = PorDecimal.cmp(x, s.predicate == 3 ? PorDecimal.zero() : s.threshold);
-        uint256 c = s.comparison;
-        if (c == 0) return d > 0;
-        if (c == 1) return d >= 0;
-        if (c == 2) return d < 0;
-        if (c == 3) return d <= 0;
-        return d == 0;
     }
 }

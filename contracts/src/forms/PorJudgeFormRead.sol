@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsSemantics as P} from "./PorFormsSemantics.sol";
 
 /// @title PorJudgeFormRead: what the JudgeProof on chain forms reads, checked (ADR 0017
 /// stage 4; `docs/spec-forms-draft.md` §2.1, §2.3, §2.9, §2.10).
@@ -27,15 +28,8 @@ abstract contract PorJudgeFormRead {
         bool lockFails; // schema ref, strict mode, rule ids (unknown or out of stage order)
         bool onConflictInvalid;
         uint256[5] conf; // default, min for yes/no, conflict factor, fallback factor, invalid
-        uint256 predicate;
-        uint256 comparison;
-        PorDecimal.Dec threshold;
-        PorDecimal.Dec lower;
-        PorDecimal.Dec upper;
-        bool lowerIncl;
-        bool upperIncl;
-        bool absentNo;
-        bool anyOtherwiseNo;
+        P.Semantics ps;
+        bool anyOtherwiseNo; // a precondition's otherwise is `no`
     }
 
     /// The MAP form's evaluation variables.
@@ -93,7 +87,11 @@ abstract contract PorJudgeFormRead {
         (strict, o) = F.readB(f, o);
         if (ref != SCHEMA_REF || !strict) s.lockFails = true;
         for (uint256 i; i < 5; ++i) (s.conf[i], o) = F.readW(f, o);
-        F.end(f, _semantics(f, o, s));
+        (s.ps, o) = P.read(f, o);
+        F.end(f, o);
+        for (uint256 i; i < s.ps.preOtherwiseNo.length; ++i) {
+            if (s.ps.preOtherwiseNo[i]) s.anyOtherwiseNo = true;
+        }
     }
 
     /// The rule codes: an unknown id (code 0) or a rule after one of a later stage fails
@@ -116,48 +114,9 @@ abstract contract PorJudgeFormRead {
         return o;
     }
 
-    function _semantics(bytes calldata f, uint256 o, Spec memory s) private pure returns (uint256) {
-        (s.predicate, o) = F.readE(f, o, 6);
-        o = F.skipT(f, o); // metric text
-        bool present;
-        (present, o) = F.readP(f, o);
-        if (present) (s.comparison, o) = F.readE(f, o, 5);
-        (present, o) = F.readP(f, o);
-        if (present) (s.threshold, o) = D.readDec(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) {
-            uint256 n;
-            (n, o) = F.readL(f, o);
-            for (uint256 i; i < n; ++i) {
-                (, o) = F.readE(f, o, 2);
-                o += 32; // H(metric)
-            }
-        }
-        (present, o) = F.readP(f, o);
-        if (present) (s.lower, o) = D.readDec(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) (s.upper, o) = D.readDec(f, o);
-        uint256 v;
-        (present, v, o) = F.readO(f, o, 1);
-        s.lowerIncl = !present || v == 1;
-        (present, v, o) = F.readO(f, o, 1);
-        s.upperIncl = present && v == 1;
-        (present, o) = F.readP(f, o);
-        if (present) o += 32; // other metric
-        (present, o) = F.readP(f, o);
-        if (present) o = F.skipT(f, o); // expected text
-        (s.absentNo, o) = F.readB(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) {
-            uint256 n;
-            (n, o) = F.readL(f, o);
-            for (uint256 i; i < n; ++i) {
-                o = F.skipT(f, o + 32);
-                (v, o) = F.readE(f, o, 2);
-                if (v == 1) s.anyOtherwiseNo = true;
-            }
-        }
-        return o;
+    /// The predicate on the MAP's numeric value (`PorFormsSemantics.holds`).
+    function _holds(Spec memory s, PorDecimal.Dec memory x) internal pure returns (bool) {
+        return P.holds(s.ps, x);
     }
 
     // ---------------------------------------------------------------- MAP
