@@ -159,9 +159,9 @@ abstract contract PorDeduceFormRead is PorFormStep {
         }
         (present, o) = F.readP(f, o);
         if (present) o += 128; // quorum (not read)
-        o = _texts(f, o); // claim_ids
+        o = F.skipTexts(f, o); // claim_ids
         a.fids[j] = F.pos(f) + o;
-        o = _texts(f, o);
+        o = F.skipTexts(f, o);
         (present, o) = F.readP(f, o);
         if (present) {
             a.fvotes[j] = F.pos(f) + o;
@@ -172,14 +172,6 @@ abstract contract PorDeduceFormRead is PorFormStep {
         return o + 32; // the field's rest
     }
 
-    /// The offset after a checked `L[T]` at o.
-    function _texts(bytes calldata f, uint256 o) internal pure returns (uint256) {
-        uint256 n;
-        (n, o) = F.readL(f, o);
-        for (uint256 i; i < n; ++i) o = F.skipT(f, o);
-        return o;
-    }
-
     // ---------------------------------------------------------------- CONTRADICTIONS
 
     /// The conflicts' (kind, H(key)) of a CONTRADICTIONS, read up to its conflicts.
@@ -187,14 +179,14 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256 o = 96; // tag, step id, Ri
         uint256 n;
         (n, o) = F.readL(f, o);
-        o = _texts(f, o + (n << 5));
+        o = F.skipTexts(f, o + (n << 5));
         (,,,, o) = D.readD(f, o + 32); // after claim_count
         (n, o) = F.readL(f, o);
         (kinds, keys) = (new uint256[](n), new bytes32[](n));
         for (uint256 i; i < n; ++i) {
             (kinds[i], o) = F.readE(f, o + 32, 4); // after the check id (not read)
             (keys[i], o) = F.readH(f, o);
-            o = _texts(f, _texts(f, o));
+            o = F.skipTexts(f, F.skipTexts(f, o));
             uint256 m;
             (m, o) = F.readL(f, o);
             for (uint256 v; v < m; ++v) {

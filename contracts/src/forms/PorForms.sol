@@ -218,6 +218,14 @@ library PorForms {
         (,, next) = readT(f, o);
     }
 
+    /// The offset after the `L[T]` at `o` (its count and each text checked).
+    function skipTexts(bytes calldata f, uint256 o) internal pure returns (uint256) {
+        uint256 n;
+        (n, o) = readL(f, o);
+        for (uint256 i; i < n; ++i) o = skipT(f, o);
+        return o;
+    }
+
     /// `V_kind(v)`, checked: the offset after it (boolean `B`, numeric `D`, timestamp
     /// `W`, text `T`; another kind is a fault).
     function skipV(bytes calldata f, uint256 o, uint256 kind) internal pure returns (uint256 next) {

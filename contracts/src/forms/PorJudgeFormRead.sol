@@ -125,9 +125,7 @@ abstract contract PorJudgeFormRead {
         uint256 o = 96; // tag (checked by the caller), step id, Ri
         uint256 n;
         (n, o) = F.readL(f, o);
-        o += n << 5;
-        (n, o) = F.readL(f, o);
-        for (uint256 i; i < n; ++i) o = F.skipT(f, o);
+        o = F.skipTexts(f, o + (n << 5));
         (v.hasEvent, o) = F.readP(f, o);
         if (v.hasEvent) (v.eventTrue, o) = F.readB(f, o);
         (v.hasNum, o) = F.readP(f, o);
