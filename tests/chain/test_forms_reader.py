@@ -350,16 +350,16 @@ def test_words_at_positions() -> None:
             64 + len(T(text)),)
 
 
-# ------------------------------------------------ COMMON's prediction semantics (s40 fold)
+# ------------------------------------------- COMMON's head and prediction semantics (s40 fold)
 
 SEMANTICS = """// SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
-import {PorFormsSemantics as P} from "./PorFormsSemantics.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 contract SemanticsProbe {
     /// COMMON's semantics, after its head, requirement table and market part.
-    function _read(bytes calldata f) private pure returns (P.Semantics memory s) {
+    function _read(bytes calldata f) private pure returns (C.Semantics memory s) {
         uint256 o = F.open(f, F.COMMON) + 32;
         (, o) = F.readZ(f, o);
         (,,,, o) = D.readD(f, o);
@@ -367,26 +367,29 @@ contract SemanticsProbe {
         (uint256 n, uint256 q2) = F.readL(f, q + 128 * r + 128);
         (n, q2) = F.readL(f, q2 + 32 * n);
         uint256 next;
-        (s, next) = P.read(f, q2 + 32 * n + 256);
+        (s, next) = C.read(f, q2 + 32 * n + 256);
         F.end(f, next);
     }
     function head(bytes calldata f) external pure returns (uint256, uint256, uint256, bool, bytes32,
         bool, bool, bool) {
-        P.Semantics memory s = _read(f);
+        C.Semantics memory s = _read(f);
         return (s.predicate, s.comparison, s.nTerms, s.hasOther, s.other, s.absentNo,
                 s.lowerIncl, s.upperIncl);
     }
     function texts(bytes calldata f) external pure returns (bytes32, bytes32, bytes32[] memory,
         bytes32[] memory, bool[] memory, uint256) {
-        P.Semantics memory s = _read(f);
+        C.Semantics memory s = _read(f);
         bytes32[] memory equals = new bytes32[](s.preEquals.length);
         for (uint256 i; i < equals.length; ++i) equals[i] = F.keccakT(s.preEquals[i]);
         uint256 term = s.terms == 0 ? 0 : F.word(f, (s.terms >> 5) + 1);
         return (F.keccakT(s.metricT), s.expected == 0 ? bytes32(0) : F.keccakT(s.expected),
                 s.preKeys, equals, s.preOtherwiseNo, term);
     }
+    function common(bytes calldata f) external pure returns (uint256, uint256, uint256, uint256) {
+        return C.head(f);
+    }
     function holds(bytes calldata f, bytes calldata x) external pure returns (bool) {
-        return P.holds(_read(f), D.decAt(F.pos(x)));
+        return C.holds(_read(f), D.decAt(F.pos(x)));
     }
 }
 """
@@ -407,7 +410,7 @@ PREDICTIONS = [
 
 
 def _holds(ps: dict[str, Any], x: Decimal) -> bool:
-    """``PorFormsSemantics.holds`` as its comment says."""
+    """``PorFormsCommon.holds`` as its comment says."""
     if ps["predicate"] == "numeric_range":
         lo, hi = Decimal(ps["lower"]), Decimal(ps["upper"])
         low = x >= lo if ps.get("lower_inclusive", True) else x > lo
@@ -455,3 +458,31 @@ def test_prediction_semantics_read(ps: dict[str, Any]) -> None:
                          + abi_encode(["bytes", "bytes"], [form, D(x)]))
         assert isinstance(out, bytes)
         assert abi_decode(["bool"], out) == (_holds(ps, Decimal(x)),), x
+
+
+def test_common_head() -> None:
+    """``PorFormsCommon.head``: sources_required, the requirement table's offset, its rows
+    and the offset after it; a row's strategy code 3 or a short table is ``proof.form``."""
+    from bundle_edits import honest
+
+    from por.encoding import decode
+    from por.forms.spec import common_form
+
+    spec = dict(decode(honest("08-quorum-agree").prompt_spec))
+    probe_ = deploy("SemanticsProbe", SEMANTICS)
+    for k in (None, 2):
+        ps = dict(spec["prediction_semantics"])
+        if k is not None:
+            ps["sources_required"] = k
+        form = common_form({**spec, "prediction_semantics": ps})
+        out, _gas = call(probe_, selector("common(bytes)") + abi_encode(["bytes"], [form]))
+        assert isinstance(out, bytes)
+        tolerance = D(spec["conflict_policy"]["numeric_tolerance"])
+        table = 96 + len(tolerance)
+        rows = len(spec["data_requirements"])
+        assert abi_decode(["uint256"] * 4, out) == (k or 0, table, rows, table + 32 + 128 * rows)
+    bad = bytearray(form)
+    bad[table + 32 + 63] = 3  # row 0's strategy
+    for broken in (bytes(bad), form[:table + 32 + 96]):
+        out, _gas = call(probe_, selector("common(bytes)") + abi_encode(["bytes"], [broken]))
+        assert out == "proof.form"

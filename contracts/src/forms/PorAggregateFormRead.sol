@@ -3,7 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
-import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorAggregateFormRead: what the aggregate executor on chain forms reads, checked
@@ -56,31 +56,15 @@ abstract contract PorAggregateFormRead is PorFormStep {
         PorDecimal.Dec tdec; // the tolerance as a decimal
     }
 
-
-
-
-
-
-
     /// Each form's role by its forms index (draft §3): COMMON at 0 (its requirement table
     /// gives r), the AGGREGATE and the cited steps at step indexes 1 + r .. size - 2
     /// with step tags, the REQUIREMENT at 1 .. r. Another tag at an index is `ProofForm()`.
     function _roles(Ctx memory c, bytes[] calldata forms, uint256[] calldata index, uint256 size) internal pure {
         if (forms.length < 3 || index[1] != 0) revert F.ProofForm();
         bytes calldata common = forms[1];
-        uint256 o = F.open(common, F.COMMON);
         c.common = F.pos(common);
-        (, o) = F.readH(common, o); // metric
-        (, o) = F.readZ(common, o); // sources_required
-        (,,,, o) = D.readD(common, o); // numeric tolerance
-        (uint256 r, uint256 q) = F.readL(common, o);
-        c.reqs = c.common + o;
-        for (uint256 k; k < r; ++k) {
-            (, q) = F.readH(common, q);
-            (, q) = F.readE(common, q, 3);
-            (, q) = F.readW(common, q);
-            (, q) = F.readW(common, q);
-        }
+        (, uint256 table, uint256 r,) = C.head(common);
+        c.reqs = c.common + table;
         if (size < r + 3) revert F.ProofForm(); // COMMON, r REQUIREMENTs, a step, VERDICT
         uint256 last = size - 2;
         c.aggIndex = index[0];

@@ -180,7 +180,6 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
         c.tdec = PorDecimal.Dec(neg, 0, D.magnitude(p, len), scale);
     }
 
-
     /// Each numeric voter's number and the tolerance aligned to the field's largest scale
     /// (theirs and the tolerance's) as one signed word each (SPEC §12.5.4); when one of
     /// them reaches 2^254 (or the tolerance is negative), `exact`: pairs compare with

@@ -3,7 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
-import {PorFormsSemantics as P} from "./PorFormsSemantics.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorDeduceFormRead: what the deduce executor on chain forms reads, checked (ADR
@@ -27,7 +27,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
         bytes32[] reqs; // H(requirement_id) per requirement
         bool[] chain; // strategy fallback_chain
         uint256[] targets; // #source_targets
-        P.Semantics ps;
+        C.Semantics ps;
         bytes32[] keys;
         uint256[] kinds;
         uint256[] roles;
@@ -50,33 +50,19 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256[] fvotes; // calldata position of L[vote], 0 when absent
     }
 
-
-
-
-
-
-
-
     // ---------------------------------------------------------------- COMMON
 
     /// COMMON read whole: the requirement table, then the prediction semantics.
     function _common(bytes calldata f) internal pure returns (Sem memory s) {
-        uint256 o = F.open(f, F.COMMON);
-        (, o) = F.readH(f, o); // metric
-        (s.k, o) = F.readZ(f, o);
-        (,,,, o) = D.readD(f, o); // numeric tolerance
-        uint256 r;
-        (r, o) = F.readL(f, o);
+        (uint256 k, uint256 table, uint256 r, uint256 o) = C.head(f);
+        s.k = k;
         (s.reqs, s.chain, s.targets) = (new bytes32[](r), new bool[](r), new uint256[](r));
+        uint256 p = F.pos(f) + table + 32;
         for (uint256 i; i < r; ++i) {
-            (s.reqs[i], o) = F.readH(f, o);
-            uint256 strategy;
-            (strategy, o) = F.readE(f, o, 3);
-            s.chain[i] = strategy == 2;
-            (s.targets[i], o) = F.readW(f, o);
-            (, o) = F.readW(f, o); // min_provenance_tier
+            (s.reqs[i], s.chain[i], s.targets[i]) = (bytes32(F.load(p)), F.load(p + 32) == 2, F.load(p + 64));
+            p += 128;
         }
-        (s.ps, o) = P.read(f, _market(f, o));
+        (s.ps, o) = C.read(f, _market(f, o));
         F.end(f, o);
         _needed(f, s);
     }
@@ -92,7 +78,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
 
     /// The needed fields: the metric, the terms, other_metric, the preconditions.
     function _needed(bytes calldata f, Sem memory s) private pure {
-        P.Semantics memory ps = s.ps;
+        C.Semantics memory ps = s.ps;
         uint256 nTerms = ps.nTerms;
         uint256 nPre = ps.preKeys.length;
         uint256 n = 1 + nTerms + (ps.hasOther ? 1 : 0) + nPre;

@@ -5,7 +5,7 @@ import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorDeduceFormRead} from "./PorDeduceFormRead.sol";
-import {PorFormsSemantics as P} from "./PorFormsSemantics.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 
 /// @title PorDeduceFormRun: `por.auditor.deduce.deduce` on the forms read by
 /// `PorDeduceFormRead` (SPEC §12.4.1, §12.5.6), rule for rule and in Python's order.
@@ -125,9 +125,9 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         }
         _stamp(c, out);
         if (out.bad) return out;
-        if (s.ps.predicate == P.EVENT) {
+        if (s.ps.predicate == C.EVENT) {
             out.eventCode = F.load(v) == 1 ? 2 : 1;
-        } else if (s.ps.predicate == P.TEXT_EQUALS) {
+        } else if (s.ps.predicate == C.TEXT_EQUALS) {
             out.eventCode = F.keccakT(v) == F.keccakT(s.ps.expected) ? 2 : 1;
         } else {
             (out.hasNum, out.num) = PorDecimal.toText(x);
@@ -135,7 +135,7 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
                 (out.insufficient, out.status) = (true, OUT_OF_RANGE);
                 return out;
             }
-            out.eventCode = P.holds(s.ps, x) ? 2 : 1;
+            out.eventCode = C.holds(s.ps, x) ? 2 : 1;
         }
         return out;
     }
@@ -177,15 +177,15 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
     }
 
     function _voteHolds(Sem memory s, uint256 kind, uint256 p, PorDecimal.Dec memory x) private pure returns (bool) {
-        if (s.ps.predicate == P.EVENT) return kind == F.BOOLEAN && F.load(p) == 1;
-        if (s.ps.predicate == P.TEXT_EQUALS) return kind == F.TEXT && F.keccakT(p) == F.keccakT(s.ps.expected);
-        return P.holds(s.ps, x);
+        if (s.ps.predicate == C.EVENT) return kind == F.BOOLEAN && F.load(p) == 1;
+        if (s.ps.predicate == C.TEXT_EQUALS) return kind == F.TEXT && F.keccakT(p) == F.keccakT(s.ps.expected);
+        return C.holds(s.ps, x);
     }
 
     /// The metric requirement's first selected timestamp field that is not the metric.
     function _stamp(Ctx memory c, Out memory out) private pure {
         Agg memory a = c.aggs[c.owner[0] - 1];
-        bool skip = c.s.ps.predicate == P.TIME;
+        bool skip = c.s.ps.predicate == C.TIME;
         for (uint256 j; j < a.fkey.length; ++j) {
             if (a.fkind[j] == F.TIMESTAMP && a.fstatus[j] == SELECTED && !(skip && a.fkey[j] == c.s.keys[0])) {
                 uint256 v = a.fval[j];
@@ -214,7 +214,6 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         }
         return (true, x);
     }
-
 
     /// Needed field i found as the first field with its key.
     function _find(Ctx memory c, uint256 i) private pure {

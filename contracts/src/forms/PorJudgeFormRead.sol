@@ -4,7 +4,7 @@ pragma solidity 0.8.30;
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
-import {PorFormsSemantics as P} from "./PorFormsSemantics.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 
 /// @title PorJudgeFormRead: what the JudgeProof on chain forms reads, checked (ADR 0017
 /// stage 4; `docs/spec-forms-draft.md` §2.1, §2.3, §2.9, §2.10).
@@ -28,7 +28,7 @@ abstract contract PorJudgeFormRead {
         bool lockFails; // schema ref, strict mode, rule ids (unknown or out of stage order)
         bool onConflictInvalid;
         uint256[5] conf; // default, min for yes/no, conflict factor, fallback factor, invalid
-        P.Semantics ps;
+        C.Semantics ps;
         bool anyOtherwiseNo; // a precondition's otherwise is `no`
     }
 
@@ -49,26 +49,16 @@ abstract contract PorJudgeFormRead {
         uint256 nSummary; // entries of source_summary (with repeats)
     }
 
-
-
-
-
     // ---------------------------------------------------------------- COMMON
 
     function _common(bytes calldata f) internal pure returns (Spec memory s) {
-        uint256 o = F.open(f, F.COMMON) + 32; // metric
-        uint256 k;
-        (k, o) = F.readZ(f, o);
+        (uint256 k, uint256 table, uint256 r, uint256 o) = C.head(f);
         s.hasK = k != 0;
-        (,,,, o) = D.readD(f, o);
-        uint256 r;
-        (r, o) = F.readL(f, o);
         (s.reqs, s.tiers) = (new bytes32[](r), new uint256[](r));
+        uint256 p = F.pos(f) + table + 32;
         for (uint256 i; i < r; ++i) {
-            (s.reqs[i], o) = F.readH(f, o);
-            (, o) = F.readE(f, o, 3);
-            (, o) = F.readW(f, o);
-            (s.tiers[i], o) = F.readW(f, o);
+            (s.reqs[i], s.tiers[i]) = (bytes32(F.load(p)), F.load(p + 96));
+            p += 128;
         }
         (s.market, o) = F.readH(f, o);
         (s.start, o) = F.readW(f, o);
@@ -87,7 +77,7 @@ abstract contract PorJudgeFormRead {
         (strict, o) = F.readB(f, o);
         if (ref != SCHEMA_REF || !strict) s.lockFails = true;
         for (uint256 i; i < 5; ++i) (s.conf[i], o) = F.readW(f, o);
-        (s.ps, o) = P.read(f, o);
+        (s.ps, o) = C.read(f, o);
         F.end(f, o);
         for (uint256 i; i < s.ps.preOtherwiseNo.length; ++i) {
             if (s.ps.preOtherwiseNo[i]) s.anyOtherwiseNo = true;
@@ -114,9 +104,9 @@ abstract contract PorJudgeFormRead {
         return o;
     }
 
-    /// The predicate on the MAP's numeric value (`PorFormsSemantics.holds`).
+    /// The predicate on the MAP's numeric value (`PorFormsCommon.holds`).
     function _holds(Spec memory s, PorDecimal.Dec memory x) internal pure returns (bool) {
-        return P.holds(s.ps, x);
+        return C.holds(s.ps, x);
     }
 
     // ---------------------------------------------------------------- MAP

@@ -5,13 +5,15 @@ import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 
-/// @title PorFormsSemantics: COMMON's prediction semantics (SPEC §5.6, draft §2.1: from
-/// `predicate` to the preconditions), read once for the deduce executor and the
-/// JudgeProof on forms, and the predicate on a number (SPEC §12.4.1, §7.3) (ADR 0017
-/// stage 4; s40 `fold`: the two executors' copies as one).
+/// @title PorFormsCommon: the parts of COMMON (SPEC §5.6, draft §2.1) more than one
+/// executor on forms reads, read once: its head (up to the requirement table, for the
+/// aggregate, deduce and JudgeProof executors), its prediction semantics (from
+/// `predicate` to the preconditions, for deduce and the JudgeProof) and the predicate on
+/// a number (SPEC §12.4.1, §7.3) (ADR 0017 stage 4; s40 `fold`: the executors' copies
+/// as one).
 /// @notice Every word is read through `PorForms`' checked readers (a fault reverts
 /// `ProofForm()`); texts are kept as call data positions of their `T`.
-library PorFormsSemantics {
+library PorFormsCommon {
     /// Predicate codes (draft §1.1).
     uint256 internal constant EVENT = 0;
     uint256 internal constant THRESHOLD = 1;
@@ -39,6 +41,24 @@ library PorFormsSemantics {
         bytes32[] preKeys; // preconditions: H(field)
         uint256[] preEquals; // call data position of T(equals)
         bool[] preOtherwiseNo; // otherwise `no`
+    }
+
+    /// COMMON's head: its tag, `H(metric)`, `Z(sources_required)`, `D(numeric_tolerance)`
+    /// (at offset 96) and the requirement table `L[(H(requirement_id), E(strategy),
+    /// W(#source_targets), W(min_provenance_tier))]`, every word checked. Returns
+    /// sources_required (0: absent), the table's offset (its count word; row k at
+    /// `table + 32 + 128 k`), its row count, and the offset after it (the market id).
+    function head(bytes calldata f) internal pure returns (uint256 k, uint256 table, uint256 r, uint256 next) {
+        uint256 o = F.open(f, F.COMMON) + 32; // H(metric): any word
+        (k, o) = F.readZ(f, o);
+        (,,,, table) = D.readD(f, o);
+        (r, o) = F.readL(f, table);
+        for (uint256 i; i < r; ++i) {
+            (, o) = F.readE(f, o + 32, 3); // after H(requirement_id)
+            (, o) = F.readW(f, o);
+            (, o) = F.readW(f, o);
+        }
+        return (k, table, r, o);
     }
 
     /// The prediction semantics at offset `o` of COMMON `f`, and the offset after them.
