@@ -332,7 +332,7 @@ def test_words_at_positions() -> None:
     assert word(W(3), 2, 0, 3) == (3,)
     assert word(W(4), 2, 0, 3) == "proof.form"
     assert word(W(2) + W(0) + W(0), 3, 0, 1) == (2,)
-    # the count's bound takes the words from the count word on (PorCheckFormRead's)
+    # the count's bound takes the words from the count word on (the check executor's)
     assert word(W(3) + W(0) + W(0), 3, 0, 1) == (3,)
     assert word(W(4) + W(0) + W(0), 3, 0, 1) == "proof.form"
     assert word(W(1) + W(0) + W(0), 3, 0, 2) == (1,)

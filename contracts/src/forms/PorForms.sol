@@ -13,6 +13,12 @@ import {PorFormsDecimal} from "./PorFormsDecimal.sol";
 /// a presence, boolean or enum word out of range, an integer word at or above 2^64 revert
 /// `ProofForm()`: the proof is invalid (`proof.form`, draft §4; the caller that catches
 /// the executor's revert answers `PROOF_FORM`). Nothing reads zeros past an end.
+/// The same reads at absolute call data positions `p` (a form ending at `end`:
+/// `wordAt`, `intAt`, `codeAt`, `countAt`, `optAt`, `tEnd`, `vEnd`), and unchecked ones
+/// over words a reader has checked (`load`, `tSize`, `vSize`, `claimValue`, `sameT`,
+/// `hashT`, `keccakT`), are here too: the one reader of the four executors (ADR 0017,
+/// s39 decision 4; s40 `fold`). The decimal `D` is `PorFormsDecimal`'s, COMMON's shared
+/// parts `PorFormsCommon`'s.
 /// Inclusion: each form's leaf is `LH(F) = SHA-256(0x00 || F)` in the forms tree of size
 /// `n` (RFC 9162 paths), the component leaf `forms_root || uint64_be(n)` at index 6 of
 /// the 7-leaf component tree whose root is `por_root`.
