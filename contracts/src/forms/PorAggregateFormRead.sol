@@ -71,9 +71,7 @@ abstract contract PorAggregateFormRead is PorFormStep {
         if (index[0] < 1 + r || index[0] > last) revert F.ProofForm();
         if (index[2] < 1 || index[2] > r) revert F.ProofForm();
         for (uint256 i = 3; i < forms.length; ++i) {
-            if (index[i] < 1 + r || index[i] > last) revert F.ProofForm();
-            uint256 t = F.tagOf(forms[i]);
-            if (t < F.EXTRACT || t > F.MAP) revert F.ProofForm();
+            F.stepTag(forms[i], index[i], r, size);
         }
     }
 

@@ -67,9 +67,7 @@ contract PorCheckForm is PorFormStep {
             revert F.ProofForm();
         }
         for (uint256 i = 3; i < forms.length; ++i) {
-            (uint256 p, uint256 end) = _slot(forms, i);
-            uint256 tag = F.wordAt(p, end);
-            if (tag < F.EXTRACT || tag > F.MAP || index[i] < first || index[i] + 1 >= size) revert F.ProofForm();
+            F.stepTag(forms[i], index[i], c.r, size);
         }
         uint256 stepEnd = c.stepEnd;
         uint256 q = c.step + 288 + 128 * F.countAt(c.step + 256, stepEnd, 4);

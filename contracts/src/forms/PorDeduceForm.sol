@@ -44,9 +44,7 @@ contract PorDeduceForm is PorDeduceFormRun {
         Head memory h = _head(forms[0]);
         if (F.load(h.priors) != forms.length - 2) revert Citations(forms.length);
         for (uint256 i = 2; i < forms.length; ++i) {
-            if (index[i] <= r || index[i] + 2 > size) revert F.ProofForm();
-            uint256 tag = F.tagOf(forms[i]);
-            if (tag < F.EXTRACT || tag > F.MAP) revert F.ProofForm();
+            F.stepTag(forms[i], index[i], r, size);
             if (F.word(forms[i], 1) != F.load(h.priors + 32 * (i - 1))) revert Citations(i);
         }
         if (index[0] <= r || index[0] + 2 > size) revert F.ProofForm();

@@ -461,6 +461,14 @@ library PorForms {
         return 1 + r + leaf;
     }
 
+    /// A reasoning step's form (draft §3): its index among the step indexes `1 + r` ..
+    /// `size - 2` of a forms tree of `size` leaves whose COMMON lists `r` requirements, its
+    /// tag a step's (`EXTRACT` .. `MAP`); returns the tag, else reverts `ProofForm()`.
+    function stepTag(bytes calldata f, uint256 index, uint256 r, uint256 size) internal pure returns (uint256 tag) {
+        tag = tagOf(f);
+        if (index < 1 + r || index + 2 > size || tag < EXTRACT || tag > MAP) revert ProofForm();
+    }
+
     /// `H(step_id(n))`: SHA-256 of `"step_"` and `n` in decimal, four digits at least
     /// (SPEC §12.5's step ids); every forms executor checks a step's id at its leaf by it.
     function stepIdHash(uint256 n) internal view returns (bytes32 h) {

@@ -53,9 +53,7 @@ contract PorJudgeForm is PorJudgeFormRead {
         Spec memory s = _common(forms[1]);
         uint256 r = s.reqs.length;
         if (index[2] + 2 != size) revert FinalStep();
-        if (index[2] <= r) revert F.ProofForm();
-        uint256 tag = F.tagOf(forms[2]);
-        if (tag < F.EXTRACT || tag > F.MAP) revert F.ProofForm();
+        uint256 tag = F.stepTag(forms[2], index[2], r, size);
         if (tag != F.MAP) return (true, FINAL_STEP, 0);
         Vars memory v = _map(forms[2]);
         uint256 minConf = _cards(forms, index, r + 1 + evidenceCount, v, s);
