@@ -37,9 +37,7 @@ contract SemanticsProbe {
         (uint256 r, uint256 q) = F.readL(f, o);
         (uint256 n, uint256 q2) = F.readL(f, q + 128 * r + 128);
         (n, q2) = F.readL(f, q2 + 32 * n);
-        uint256 next;
-        (s, next) = C.read(f, q2 + 32 * n + 256);
-        F.end(f, next);
+        F.end(f, C.read(f, q2 + 32 * n + 256, s));
     }
     function head(bytes calldata f) external pure returns (uint256, uint256, uint256, bool, bytes32,
         bool, bool, bool) {

@@ -62,7 +62,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
             (s.reqs[i], s.chain[i], s.targets[i]) = (bytes32(F.load(p)), F.load(p + 32) == 2, F.load(p + 64));
             p += 128;
         }
-        (s.ps, o) = C.read(f, _market(f, o));
+        o = C.read(f, _market(f, o), s.ps);
         F.end(f, o);
         _needed(f, s);
     }

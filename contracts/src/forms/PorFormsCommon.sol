@@ -61,8 +61,9 @@ library PorFormsCommon {
         return (k, table, r, o);
     }
 
-    /// The prediction semantics at offset `o` of COMMON `f`, and the offset after them.
-    function read(bytes calldata f, uint256 o) internal pure returns (Semantics memory s, uint256) {
+    /// The prediction semantics at offset `o` of COMMON `f` into `s` (filled in place: the
+    /// caller's struct, nothing allocated but the preconditions); the offset after them.
+    function read(bytes calldata f, uint256 o, Semantics memory s) internal pure returns (uint256) {
         (s.predicate, o) = F.readE(f, o, 6);
         s.metricT = F.pos(f) + o;
         o = F.skipT(f, o);
@@ -97,7 +98,7 @@ library PorFormsCommon {
             o = F.skipT(f, o);
         }
         (s.absentNo, o) = F.readB(f, o);
-        return (s, _preconditions(f, o, s));
+        return _preconditions(f, o, s);
     }
 
     /// The preconditions (`P[L[(H field, T equals, E otherwise)]]`).

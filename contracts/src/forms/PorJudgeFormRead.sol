@@ -77,7 +77,7 @@ abstract contract PorJudgeFormRead {
         (strict, o) = F.readB(f, o);
         if (ref != SCHEMA_REF || !strict) s.lockFails = true;
         for (uint256 i; i < 5; ++i) (s.conf[i], o) = F.readW(f, o);
-        (s.ps, o) = C.read(f, o);
+        o = C.read(f, o, s.ps);
         F.end(f, o);
         for (uint256 i; i < s.ps.preOtherwiseNo.length; ++i) {
             if (s.ps.preOtherwiseNo[i]) s.anyOtherwiseNo = true;
