@@ -1,6 +1,6 @@
 """The aggregate executor on chain forms (``contracts/src/forms/PorAggregateForm.sol``,
-ADR 0017 stage 4, s39 ``aggform``), in revm: its execution gas next to today's
-executor and the s38 spike, and its call data.
+ADR 0017 stage 4, s39 ``aggform``), in revm: its execution gas next to today's CBOR
+executor (``PorAggregateExec`` on the OneStepProof Python writes), and its call data.
 
 Rows: ``bench/gas_steps.py``'s aggregate of 3 items (scenario 08, its forged aggregate)
 honest and lying; ``bench/gas_aggregate.py``'s 10 x 8 and its lie (the last field's
@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench"),
-                str(ROOT / "bench" / "forms_spike")]
+sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
 
 from forms_aggregate_cases import call_data, chain_answer  # noqa: E402
 from forms_harness import forms_root_of, sizes  # noqa: E402
@@ -56,22 +55,28 @@ def row(name: str, bundle: Bundle, leaf: int) -> dict[str, Any]:
     return out
 
 
-def spike_and_today(honest: Bundle, lie: Bundle, index: int, today: bool) -> None:
-    """The s38 spike's executor and today's on the same steps."""
-    import spike
+def today(forms: dict[str, Any], bundles: dict[str, Bundle], index: int) -> None:
+    """Today's ``PorAggregateExec`` on the same steps' CBOR OneStepProofs, against the
+    executor on forms (``forms``: the rows of :func:`row`)."""
+    from exec_support import ExecChecker
+    from gas_steps import _step_proof
 
-    chain = spike.harness()
-    for name, bundle in (("honest", honest), ("lie", lie)):
-        answer, gas = spike.chain_answer(chain, spike.call_data(bundle, index))
-        print(f"  spike (s38 layouts) {name}: {answer} exec {gas:,}")
-    if today:
-        from exec_support import ExecChecker
-        from gas_steps import _step_proof
+    checker = ExecChecker("PorAggregateExec")
+    for name, bundle in bundles.items():
+        proof = _step_proof(bundle, index)
+        _won, check_id, gas = checker.execute(proof)
+        print(f"  today's PorAggregateExec (CBOR proof, {len(proof):,} bytes) {name}: "
+              f"{check_id} exec {gas:,}; on forms {forms[name]['exec']:,} "
+              f"({forms[name]['exec'] / gas:.2f} of today's)")
 
-        proof = _step_proof(lie, index)
-        _won, check_id, gas = ExecChecker("PorAggregateExec").execute(proof)
-        print(f"  today's PorAggregateExec (CBOR proof, {len(proof):,} bytes) lie: "
-              f"{check_id} exec {gas:,}")
+
+def typical() -> tuple[Bundle, Bundle, int]:
+    """``bench/gas_steps.py``'s aggregate of 3 items: (honest, lying, the aggregate's leaf)."""
+    from proofs import classes, market
+
+    honest = market(3)
+    lie = classes(honest, 3)["forged.aggregate"][0]()
+    return honest, lie, len(lie.steps) - 1 - 3
 
 
 def main() -> int:
@@ -80,7 +85,6 @@ def main() -> int:
                         default=[1, 2, 3, 4], help="UTF-8 widths of the caps markets' filler")
     parser.add_argument("--no-today", action="store_true", help="skip today's executor")
     args = parser.parse_args()
-    import spike
     from bundle_edits import steps_of
     from gas_aggregate import largest
     from largest_gas import FILLS
@@ -88,17 +92,19 @@ def main() -> int:
     from proofs import output_with, with_step
 
     print(f"PorAggregateForm: {sizes('PorAggregateForm'):,} bytes deployed (EIP-170 24 576)")
-    honest, lie, index = spike.typical()
-    row("aggregate of 3 (gas_steps' market), honest", honest, index)
-    row("aggregate of 3 (gas_steps' lie: forged.aggregate)", lie, index)
-    spike_and_today(honest, lie, index, not args.no_today)
+    honest, lie, index = typical()
+    rows = {"honest": row("aggregate of 3 (gas_steps' market), honest", honest, index),
+            "lie": row("aggregate of 3 (gas_steps' lie: forged.aggregate)", lie, index)}
+    if not args.no_today:
+        today(rows, {"honest": honest, "lie": lie}, index)
     big = largest()
     at = steps_of(big, "aggregate")[0]
     big_lie = with_step(big, at, lambda s: output_with(
         s, ("fields", 7, "fallback_used"), lambda v: not v))
-    row("10 x 8 (gas_aggregate.largest), honest", big, at)
-    row("10 x 8 lie (last field's fallback_used)", big_lie, at)
-    spike_and_today(big, big_lie, at, not args.no_today)
+    rows = {"honest": row("10 x 8 (gas_aggregate.largest), honest", big, at),
+            "lie": row("10 x 8 lie (last field's fallback_used)", big_lie, at)}
+    if not args.no_today:
+        today(rows, {"honest": big, "lie": big_lie}, at)
     worst: dict[str, Any] = {"total": 0}
     for fill in args.fill_bytes:
         CAPS["fill"] = FILLS[fill]

@@ -13,7 +13,7 @@ Rows:
   against today's proof;
 * the estimated settle on forms: the executor + today's registry part (revm; on anvil
   it is about 29 000, ADR 0017's table) + the §2 reader (``PorProofCheck.checkCbor``,
-  less its cost on ``{}``, ``bench/forms_spike.py``'s ``Reader``) over a CBOR envelope
+  less its cost on ``{}``, ``bench/forms_envelope.py``'s ``Reader``) over a CBOR envelope
   carrying the same forms and paths as byte strings: the spike addendum's method (the
   router's own walk and the external call are not counted: today 7 000-12 000);
 * the caps: ``bench/largest_shapes.py``'s markets (``--fill-bytes 1..4``: the long
@@ -34,28 +34,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from por.encoding import decode, encode  # noqa: E402
+from forms_envelope import INCLUSION, Reader, envelope  # noqa: E402
+
+from por.encoding import decode  # noqa: E402
 
 #: Anvil's registry part (ADR 0017's table, check 3: 28 632; aggregate 29 138).
 ANVIL_REGISTRY = 29_000
 FILLS = {1: "x", 2: "\u00e9", 3: "\u4e2d", 4: "\U0001f600"}
 
 
-def _args(data: bytes) -> tuple[list[bytes], Any]:
+def _forms(data: bytes) -> list[bytes]:
     from eth_abi.abi import decode as abi_decode
-    from forms_check_support import INCLUSION
 
-    forms, inclusion = abi_decode(["bytes[]", INCLUSION], data[4:])
-    return list(forms), inclusion
-
-
-def envelope(data: bytes) -> bytes:
-    """The executor's arguments as one CBOR map of byte strings (a forms proof in
-    today's envelope, for the §2 reader's price)."""
-    forms, (root, size, index, paths, top) = _args(data)
-    return encode({"schema": "por.FormsOneStepProof/0", "por_root": root, "forms_size": size,
-                   "component_path": list(top), "forms": forms, "leaves": list(index),
-                   "paths": [list(p) for p in paths]})
+    forms, _inclusion = abi_decode(["bytes[]", INCLUSION], data[4:])
+    return list(forms)
 
 
 def today(lie: Any, index: int) -> dict[str, int]:
@@ -90,10 +82,10 @@ def typical_row(chain: Any, reader: Any, n: int) -> dict[str, int]:
         print(f"  {label:7} python {py:18} forms executor {answer:18} exec gas {gas[label]:>9}")
     data = call_data(lie, index).data
     assert data is not None
-    forms, _inc = _args(data)
+    forms = _forms(data)
     doc = envelope(data)
     t = today(lie, index)
-    read = reader(doc)
+    read = reader(data)
     print(f"  today (committed build, revm): proof {t['bytes']} B, settle {t['settle']}, "
           f"checkProof {t['checkProof']}, exec {t['exec']}; registry part {t['registry']}")
     print(f"  forms: call data {len(data)} B (forms {sum(len(f) for f in forms)} B; at 16 gas "
@@ -131,7 +123,7 @@ def caps(chain: Any, reader: Any, width: int) -> None:
                 proof = build_one_step_proof(bundle, index).to_cbor()
                 _w2, _answer2, old_gas = exec_today.execute(proof)
                 best = max(best, (gas, len(data), old_gas, len(proof), data))
-            read = reader(envelope(best[4]))
+            read = reader(best[4])
             print(f"  {name:14} forms exec {best[0]:>9}, call data {best[1]:>7} B "
                   f"(x16: {16 * best[1]:>8}); §2 reader over its envelope {read:>7}; settle "
                   f"est. {best[0] + ANVIL_REGISTRY + read:>9}; today's PorCheckExec "
@@ -147,7 +139,6 @@ def main() -> int:
     parser.add_argument("--no-caps", action="store_true", help="skip the caps")
     args = parser.parse_args()
     from forms_check_support import Executor
-    from forms_spike import Reader
 
     chain = Executor()
     print(f"PorCheckForm: {chain.size} bytes deployed (EIP-170: 24 576)")

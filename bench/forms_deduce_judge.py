@@ -12,8 +12,9 @@ price, as ``bench/gas_steps.py`` counts it), the call data's bytes and its price
 ``execute(bytes)``, ``PorJudgeExec`` ``check(bytes)``, on the CBOR proof Python writes)
 and the proof's bytes. ``settle est.`` follows the spike addendum's method: the forms
 executor + the registry's part (``REGISTRY``: anvil's settle less checkProof, ADR 0017
-table) + the §2 reader over the forms proof in a CBOR envelope (``checkCbor``, less its
-cost on ``{}``); the router's own walk and its external call (7 000-12 000) are not in it.
+table) + the §2 reader over the forms proof in a CBOR envelope (``bench/forms_envelope.py``:
+``checkCbor``, less its cost on ``{}``); the router's own walk and its external call
+(7 000-12 000) are not in it.
 
 Usage: ``PYTHONPATH=. python bench/forms_deduce_judge.py [--fill-bytes 1|2|3|4 ...]``.
 Gas is deterministic.
@@ -31,10 +32,10 @@ sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "
 
 import forms_deduce_cases as deduce  # noqa: E402
 import forms_judge_cases as judge  # noqa: E402
+from forms_envelope import Reader  # noqa: E402
 from forms_harness import forms_root_of, sizes  # noqa: E402
 
 from por.bundle.layout import Bundle  # noqa: E402
-from por.encoding import encode  # noqa: E402
 
 TX = 21_000
 #: The registry's part of a settle on anvil (settle less checkProof; ADR 0017's table).
@@ -45,31 +46,6 @@ def price(data: bytes) -> int:
     """EIP-2028 call data gas."""
     zeros = data.count(0)
     return 4 * zeros + 16 * (len(data) - zeros)
-
-
-class Reader:
-    """``PorProofCheck.checkCbor`` in revm, less its cost on ``{}`` (the §2 reader)."""
-
-    def __init__(self) -> None:
-        from proof_check_support import ProofChecker
-
-        self.checker = ProofChecker()
-        self.base = self._gas(b"\xa0")
-
-    def _gas(self, doc: bytes) -> int:
-        _out, gas = self.checker._call("checkCbor(bytes)", doc)
-        return int(gas)
-
-    def __call__(self, data: bytes) -> int:
-        from eth_abi.abi import decode as abi_decode
-
-        forms, inc = abi_decode(["bytes[]", deduce.INCLUSION], data[4:])
-        root, size, index, paths, top = inc
-        doc = encode({"schema": "por.FormsProof/0", "por_root": root, "forms_size": size,
-                      "component_path": list(top), "forms": list(forms), "index": list(index),
-                      "paths": [list(p) for p in paths]})
-        assert self.checker.cbor(doc) is None, "checkCbor refused the document"
-        return self._gas(doc) - self.base
 
 
 def today(kind: str, bundle: Bundle, leaf: int) -> tuple[str, int, int]:

@@ -39,7 +39,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         Ctx memory c;
         _roles(c, forms, index, size);
         bytes32 ri = bytes32(_aggregate(c, forms));
-        if (!_idAt(c, index[0] - 1 - _w(c.reqs))) return (true, ID_POSITION, 0);
+        if (!_idAt(c, index[0] - 1 - F.load(c.reqs))) return (true, ID_POSITION, 0);
         for (uint256 i = 3; i < forms.length; ++i) {
             if (index[i] >= index[0]) return (true, PRIOR_ORDER, 0);
         }
@@ -122,9 +122,9 @@ contract PorAggregateForm is PorAggregateFormVote {
     /// One field: its voters, the strategy, its form.
     function _field(Ctx memory c, uint256 o) private view returns (uint256) {
         uint256 fp = c.fields;
-        uint256 kind = _w(fp);
-        bytes32 key = bytes32(_w(fp + 32));
-        uint256 keySize = _tsize(fp + 64);
+        uint256 kind = F.load(fp);
+        bytes32 key = bytes32(F.load(fp + 32));
+        uint256 keySize = F.tSize(fp + 64);
         c.fields = fp + 64 + keySize;
         uint256 nv = _voters(c, kind, key);
         o = _copy(o, fp + 64, keySize);
@@ -146,14 +146,14 @@ contract PorAggregateForm is PorAggregateFormVote {
         if (c.strategy == 2) {
             uint256 bestRank = type(uint256).max;
             for (uint256 i; i < nv; ++i) {
-                uint256 rank = _rank(c, _w(c.ext[c.vk[i]] + 64));
+                uint256 rank = _rank(c, F.load(c.ext[c.vk[i]] + 64));
                 if (rank < bestRank) (best, bestRank) = (i, rank);
             }
-            fb = c.nTargets == 0 || _w(c.ext[c.vk[best]] + 64) != _w(c.targets);
+            fb = c.nTargets == 0 || F.load(c.ext[c.vk[best]] + 64) != F.load(c.targets);
         } else if (c.tiers == 1) {
             uint256 tier;
             for (uint256 i; i < nv; ++i) {
-                uint256 t = _w(c.ext[c.vk[i]] + 96);
+                uint256 t = F.load(c.ext[c.vk[i]] + 96);
                 if (i == 0 || t > tier) (best, tier) = (i, t);
             }
         }
@@ -162,16 +162,16 @@ contract PorAggregateForm is PorAggregateFormVote {
         o = _put4(o, 0, nv, fb ? 1 : 0, 1);
         (uint256 vp, uint256 vs) = _value(kind, c.vc[best]);
         o = _put2(_copy(o, vp, vs), 0, 1); // no quorum, one claim id
-        o = _copy(o, c.vc[best] + 64, _tsize(c.vc[best] + 64));
+        o = _copy(o, c.vc[best] + 64, F.tSize(c.vc[best] + 64));
         o = _put(o, 1);
         uint256 e = c.ext[c.vk[best]] + 160;
         c.used |= 1 << c.vk[best];
-        return _copy(o, e, _tsize(e));
+        return _copy(o, e, F.tSize(e));
     }
 
     function _quorum(Ctx memory c, uint256 o, uint256 kind, uint256 nv) private pure returns (uint256) {
-        if (nv < _w(c.req + 128)) return _put2(_put(_put4(o, 2, nv, 0, 0), 0), 0, 0);
-        uint256 need = _w(c.req + 160);
+        if (nv < F.load(c.req + 128)) return _put2(_put(_put4(o, 2, nv, 0, 0), 0), 0, 0);
+        uint256 need = F.load(c.req + 160);
         if (kind == F.NUMERIC) _numbers(c, nv);
         else _keys(c, kind, nv);
         _tieOrder(c, nv);
@@ -201,7 +201,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         for (uint256 j; j < nv; ++j) {
             if (_agree(c, kind, v, j)) {
                 group |= 1 << j;
-                o = _copy(o, c.vc[j] + 64, _tsize(c.vc[j] + 64));
+                o = _copy(o, c.vc[j] + 64, F.tSize(c.vc[j] + 64));
             }
         }
         o = _put(o, count);
@@ -209,7 +209,7 @@ contract PorAggregateForm is PorAggregateFormVote {
             if (group >> j & 1 == 1) {
                 uint256 e = c.ext[c.vk[j]] + 160;
                 c.used |= 1 << c.vk[j];
-                o = _copy(o, e, _tsize(e));
+                o = _copy(o, e, F.tSize(e));
             }
         }
         return o;
@@ -218,14 +218,14 @@ contract PorAggregateForm is PorAggregateFormVote {
     /// `votes` when `sources_required` is set and the field is the metric: every voter's
     /// value, source id (H) and item id.
     function _votes(Ctx memory c, uint256 o, uint256 kind, bytes32 key, uint256 nv) private pure returns (uint256) {
-        if (_w(c.common + 64) == 0 || bytes32(_w(c.common + 32)) != key) return _put(o, 0);
+        if (F.load(c.common + 64) == 0 || bytes32(F.load(c.common + 32)) != key) return _put(o, 0);
         o = _put2(o, 1, nv);
         for (uint256 i; i < nv; ++i) {
             (uint256 vp, uint256 vs) = _value(kind, c.vc[i]);
             o = _copy(o, vp, vs);
             uint256 e = c.ext[c.vk[i]];
-            o = _put(o, _w(e + 64));
-            o = _copy(o, e + 160, _tsize(e + 160));
+            o = _put(o, F.load(e + 64));
+            o = _copy(o, e + 160, F.tSize(e + 160));
             o = _put(o, 0); // the vote's rest
         }
         return o;
@@ -239,9 +239,9 @@ contract PorAggregateForm is PorAggregateFormVote {
         uint256 n = c.n;
         for (uint256 k; k < n; ++k) {
             if (used >> k & 1 == 0) {
-                uint256 h = _w(c.ext[k] + 128);
+                uint256 h = F.load(c.ext[k] + 128);
                 for (uint256 j; j < n; ++j) {
-                    if (c.used >> j & 1 == 1 && _w(c.ext[j] + 128) == h) {
+                    if (c.used >> j & 1 == 1 && F.load(c.ext[j] + 128) == h) {
                         used |= 1 << k;
                         break;
                     }
@@ -253,7 +253,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         o += 32;
         for (uint256 k; k < n; ++k) {
             if (used >> k & 1 == 1) {
-                o = _copy(o, c.ext[k] + 160, _tsize(c.ext[k] + 160));
+                o = _copy(o, c.ext[k] + 160, F.tSize(c.ext[k] + 160));
                 ++count;
             }
         }
@@ -266,7 +266,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         uint256 t = o;
         o += 32;
         uint256 rid = c.rid;
-        uint256 len = _w(rid);
+        uint256 len = F.load(rid);
         uint256 strategy = c.strategy;
         assembly {
             mstore(o, "aggregate requirement ")

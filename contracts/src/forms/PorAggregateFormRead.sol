@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorAggregateFormRead: what the aggregate executor on chain forms reads, checked
@@ -55,84 +56,22 @@ abstract contract PorAggregateFormRead is PorFormStep {
         PorDecimal.Dec tdec; // the tolerance as a decimal
     }
 
-    /// The calldata position of form `f`.
-    function _pos(bytes calldata f) internal pure returns (uint256 p) {
-        assembly {
-            p := f.offset
-        }
-    }
-
-    function _w(uint256 p) internal pure returns (uint256 v) {
-        assembly {
-            v := calldataload(p)
-        }
-    }
-
-    /// Size of a checked T at p: its length word and its padded bytes.
-    function _tsize(uint256 p) internal pure returns (uint256) {
-        return 32 + ((_w(p) + 31) & ~uint256(31));
-    }
-
-    /// Size of a checked claim value V of `kind` at p.
-    function _vsize(uint256 kind, uint256 p) internal pure returns (uint256) {
-        if (kind == F.NUMERIC) return 32 + (((_w(p) & 0xffffffff) + 31) & ~uint256(31));
-        if (kind == F.TEXT) return _tsize(p);
-        return 32;
-    }
-
-    /// The checked T's at p and q are the same text.
-    function _sameT(uint256 p, uint256 q) internal pure returns (bool same) {
-        uint256 size = _tsize(p);
-        assembly {
-            same := 1
-            for { let i := 0 } lt(i, size) { i := add(i, 32) } {
-                if iszero(eq(calldataload(add(p, i)), calldataload(add(q, i)))) {
-                    same := 0
-                    break
-                }
-            }
-        }
-    }
-
-    /// SHA-256 of the checked T at p's bytes (`H` of the text).
-    function _sha(uint256 p) internal view returns (bytes32 h) {
-        uint256 len = _w(p);
-        assembly {
-            let m := mload(0x40)
-            calldatacopy(m, add(p, 32), len)
-            if iszero(staticcall(gas(), 0x02, m, len, 0x00, 0x20)) { revert(0, 0) }
-            h := mload(0x00)
-        }
-    }
-
     /// Each form's role by its forms index (draft §3): COMMON at 0 (its requirement table
     /// gives r), the AGGREGATE and the cited steps at step indexes 1 + r .. size - 2
     /// with step tags, the REQUIREMENT at 1 .. r. Another tag at an index is `ProofForm()`.
     function _roles(Ctx memory c, bytes[] calldata forms, uint256[] calldata index, uint256 size) internal pure {
         if (forms.length < 3 || index[1] != 0) revert F.ProofForm();
         bytes calldata common = forms[1];
-        uint256 o = F.open(common, F.COMMON);
-        c.common = _pos(common);
-        (, o) = F.readH(common, o); // metric
-        (, o) = F.readZ(common, o); // sources_required
-        (,,,, o) = F.readD(common, o); // numeric tolerance
-        (uint256 r, uint256 q) = F.readL(common, o);
-        c.reqs = c.common + o;
-        for (uint256 k; k < r; ++k) {
-            (, q) = F.readH(common, q);
-            (, q) = F.readE(common, q, 3);
-            (, q) = F.readW(common, q);
-            (, q) = F.readW(common, q);
-        }
+        c.common = F.pos(common);
+        (, uint256 table, uint256 r,) = C.head(common);
+        c.reqs = c.common + table;
         if (size < r + 3) revert F.ProofForm(); // COMMON, r REQUIREMENTs, a step, VERDICT
         uint256 last = size - 2;
         c.aggIndex = index[0];
         if (index[0] < 1 + r || index[0] > last) revert F.ProofForm();
         if (index[2] < 1 || index[2] > r) revert F.ProofForm();
         for (uint256 i = 3; i < forms.length; ++i) {
-            if (index[i] < 1 + r || index[i] > last) revert F.ProofForm();
-            uint256 t = F.tagOf(forms[i]);
-            if (t < F.EXTRACT || t > F.MAP) revert F.ProofForm();
+            F.stepTag(forms[i], index[i], r, size);
         }
     }
 
@@ -146,7 +85,7 @@ abstract contract PorAggregateFormRead is PorFormStep {
         c.agg = p - 96;
         c.rid = p - 32;
         c.ridSize = next - o;
-        c.ridHash = _sha(c.rid);
+        c.ridHash = F.hashT(c.rid);
         ri = F.at(a, next);
         (uint256 count, uint256 q) = F.readL(a, next + 32);
         c.priors = c.agg + next + 32;
@@ -157,16 +96,12 @@ abstract contract PorAggregateFormRead is PorFormStep {
         }
         q += count << 5;
         c.evid = c.agg + q;
-        (count, q) = F.readL(a, q);
-        for (uint256 k; k < count; ++k) {
-            q = F.skipT(a, q);
-        }
-        c.evidEnd = c.agg + q;
+        c.evidEnd = c.agg + F.skipTexts(a, q);
     }
 
     /// The step id at reasoning leaf `leaf` is `step_id(leaf + 1)`.
     function _idAt(Ctx memory c, uint256 leaf) internal view returns (bool) {
-        return F.stepIdHash(leaf + 1) == bytes32(_w(c.agg + 32));
+        return F.stepIdHash(leaf + 1) == bytes32(F.load(c.agg + 32));
     }
 
     /// The cited forms split as Python's `_split`: extract steps in order and check
@@ -196,7 +131,7 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256 n = c.n;
         uint256[] memory ext = c.ext;
         c.claims = new uint256[](n);
-        if (_w(c.evid) != n) return CITATION_MISMATCH;
+        if (F.load(c.evid) != n) return CITATION_MISMATCH;
         for (uint256 k; k < n; ++k) {
             bytes calldata f = forms[3 + ext[k]];
             uint256 o = F.open(f, F.EXTRACT);
@@ -206,19 +141,20 @@ abstract contract PorAggregateFormRead is PorFormStep {
             bool bad;
             (c.claims[k], bad) = _claimsOf(f, o);
             if (bad) c.badClaim = true;
-            ext[k] = _pos(f);
+            ext[k] = F.pos(f);
         }
         uint256 e = c.evid + 32;
         for (uint256 k; k < n; ++k) {
-            if (!_sameT(ext[k] + 160, e)) return CITATION_MISMATCH;
-            e += _tsize(e);
+            if (!F.sameT(ext[k] + 160, e)) return CITATION_MISMATCH;
+            e += F.tSize(e);
         }
         return 0;
     }
 
-    /// The claims of an EXTRACT at o, each checked: key, kind, claim id (as `F.readT`,
-    /// inline: one call a claim), value (`F.skipV`); `bad` when a timestamp is above
-    /// 2^63 - 1 (a form, but not a claim value of §12.5.2).
+    /// The claims of an EXTRACT at o, each checked: key, kind, claim id (`F.readT`'s
+    /// checks inline: calls to `F.codeAt`/`F.tEnd`/`F.vEnd` here cost the 10 x 8 aggregate
+    /// 6 % more gas), value (`F.skipV`); `bad` when a timestamp is above 2^63 - 1 (a form,
+    /// but not a claim value of §12.5.2).
     function _claimsOf(bytes calldata f, uint256 o) private pure returns (uint256, bool bad) {
         (uint256 count, uint256 q) = F.readL(f, o);
         for (uint256 j; j < count; ++j) {
@@ -238,18 +174,18 @@ abstract contract PorAggregateFormRead is PorFormStep {
                 q := next
             }
             if (fault) revert F.ProofForm();
-            if (kind == F.TIMESTAMP && F.at(f, q) > MAX_UINT63) bad = true;
+            if (kind == F.TIMESTAMP && F.at(f, q) > F.MAX_UINT63) bad = true;
             q = F.skipV(f, q, kind);
         }
-        return (_pos(f) + o, bad);
+        return (F.pos(f) + o, bad);
     }
 
     /// R in COMMON's requirement table (`step.bad_inputs` when none, as `_requirement`),
     /// the carried REQUIREMENT its form, read up to its fields.
     function _requirement(Ctx memory c, bytes[] calldata forms, uint256[] calldata index) internal pure returns (bytes32) {
-        uint256 r = _w(c.reqs);
+        uint256 r = F.load(c.reqs);
         uint256 k;
-        while (k < r && bytes32(_w(c.reqs + 32 + (k << 7))) != c.ridHash) ++k;
+        while (k < r && bytes32(F.load(c.reqs + 32 + (k << 7))) != c.ridHash) ++k;
         if (k == r) return BAD_INPUTS;
         if (index[2] != 1 + k) revert Citations(2);
         bytes calldata q = forms[2];
@@ -261,7 +197,7 @@ abstract contract PorAggregateFormRead is PorFormStep {
         F.readW(q, 160); // quorum
         (uint256 nt, uint256 o) = F.readL(q, 192);
         F.span(q, o, nt << 5);
-        c.req = _pos(q);
+        c.req = F.pos(q);
         c.targets = c.req + o;
         c.nTargets = nt;
         o += nt << 5;
@@ -283,7 +219,7 @@ abstract contract PorAggregateFormRead is PorFormStep {
     /// (`step.citation_mismatch`).
     function _chunk(Ctx memory c, bytes[] calldata forms) internal pure returns (bytes32 cause) {
         bytes calldata f = forms[3 + c.chunkAt];
-        c.chunk = _pos(f);
+        c.chunk = F.pos(f);
         (uint256 ns, uint256 o) = F.readL(f, 256);
         F.span(f, o, ns << 7);
         cause = _state(c, f, o + (ns << 7));
@@ -291,16 +227,16 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256 s = c.chunk + o;
         for (uint256 k; k < ns; ++k) {
             uint256 e = s + (k << 7);
-            if (_w(e + 96) != 0) return BAD_PRIOR_OUTPUT;
+            if (F.load(e + 96) != 0) return BAD_PRIOR_OUTPUT;
             for (uint256 j; j < k; ++j) {
-                if (_w(s + (j << 7) + 64) == _w(e + 64)) return BAD_PRIOR_OUTPUT;
+                if (F.load(s + (j << 7) + 64) == F.load(e + 64)) return BAD_PRIOR_OUTPUT;
             }
         }
         if (ns != c.n) return CITATION_MISMATCH;
         for (uint256 k; k < ns; ++k) {
             uint256 e = s + (k << 7);
             uint256 x = c.ext[k];
-            if (_w(e) != _w(x + 32) || _w(e + 32) != _w(x + 128) || _w(e + 64) != _w(x + 64)) {
+            if (F.load(e) != F.load(x + 32) || F.load(e + 32) != F.load(x + 128) || F.load(e + 64) != F.load(x + 64)) {
                 return CITATION_MISMATCH;
             }
         }
@@ -310,16 +246,12 @@ abstract contract PorAggregateFormRead is PorFormStep {
     /// counts and coverage (`step.bad_prior_output`); `o` is its T(inputs.requirement_id).
     function _state(Ctx memory c, bytes calldata f, uint256 o) private pure returns (bytes32) {
         (,, uint256 q) = F.readT(f, o);
-        if (!_sameT(c.chunk + o, c.rid)) return CITATION_MISMATCH;
+        if (!F.sameT(c.chunk + o, c.rid)) return CITATION_MISMATCH;
         if (bytes32(F.at(f, 64)) != c.ridHash) return CITATION_MISMATCH;
         F.at(f, q); // Ri
         uint256 count;
         (count, q) = F.readL(f, q + 32);
-        q += count << 5;
-        (count, q) = F.readL(f, q);
-        for (uint256 k; k < count; ++k) {
-            q = F.skipT(f, q);
-        }
+        q = F.skipTexts(f, q + (count << 5));
         (uint256 chunkNo,) = F.readW(f, q);
         (uint256 admitted,) = F.readW(f, q + 32);
         (uint256 claimCount,) = F.readW(f, q + 64);
@@ -327,7 +259,7 @@ abstract contract PorAggregateFormRead is PorFormStep {
         (bool provenanceOk,) = F.readB(f, 128);
         (uint256 itemCount,) = F.readW(f, 160);
         (, uint256 lastLeaf,) = F.readO(f, 192, type(uint64).max);
-        if ((itemCount | chunkNo | admitted | claimCount | lastLeaf) > MAX_UINT63) return BAD_PRIOR_OUTPUT;
+        if ((itemCount | chunkNo | admitted | claimCount | lastLeaf) > F.MAX_UINT63) return BAD_PRIOR_OUTPUT;
         if (covered != (admitted > 0) || (covered && !provenanceOk)) return BAD_PRIOR_OUTPUT;
         return 0;
     }

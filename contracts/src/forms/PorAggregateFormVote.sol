@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorAggregateFormRead} from "./PorAggregateFormRead.sol";
 
 /// @title PorAggregateFormVote: a field's voters and the vote of §12.5.4 on checked forms
@@ -45,8 +46,8 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
 
     /// The value V of the claim at `claim` (H key, E kind, T claim id, V) and its size.
     function _value(uint256 kind, uint256 claim) internal pure returns (uint256 p, uint256 size) {
-        p = claim + 64 + _tsize(claim + 64);
-        size = _vsize(kind, p);
+        p = claim + 64 + F.tSize(claim + 64);
+        size = F.vSize(kind, p);
     }
 
     /// The index of `source` in R's `source_targets` (the last one, as Python's rank
@@ -54,7 +55,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     function _rank(Ctx memory c, uint256 source) internal pure returns (uint256 rank) {
         rank = c.nTargets;
         for (uint256 i; i < c.nTargets; ++i) {
-            if (_w(c.targets + 32 * i) == source) rank = i;
+            if (F.load(c.targets + 32 * i) == source) rank = i;
         }
     }
 
@@ -175,14 +176,8 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     /// COMMON's tolerance as a decimal, in `c.tdec` (allocated before the form is built:
     /// nothing is allocated while it is).
     function _tolerance(Ctx memory c) internal pure {
-        (bool neg, uint256 scale, uint256 len, uint256 p) = _decimal(c.common + 96);
-        c.tdec = PorDecimal.Dec(neg, 0, F.magnitude(p, len), scale);
-    }
-
-    /// The checked D at p: sign, scale, digit count, digits' position.
-    function _decimal(uint256 p) internal pure returns (bool neg, uint256 scale, uint256 len, uint256 digits) {
-        uint256 head = _w(p);
-        return (head >> 255 == 1, (head >> 232) & 0x7fffff, head & 0xffffffff, p + 32);
+        (bool neg, uint256 scale, uint256 len, uint256 p) = D.dAt(c.common + 96);
+        c.tdec = PorDecimal.Dec(neg, 0, D.magnitude(p, len), scale);
     }
 
     /// Each numeric voter's number and the tolerance aligned to the field's largest scale
@@ -190,7 +185,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     /// them reaches 2^254 (or the tolerance is negative), `exact`: pairs compare with
     /// `PorDecimal.absDiffLe` on the digits.
     function _numbers(Ctx memory c, uint256 nv) internal pure {
-        (bool tneg, uint256 st, uint256 tlen, uint256 tp) = _decimal(c.common + 96);
+        (bool tneg, uint256 st, uint256 tlen, uint256 tp) = D.dAt(c.common + 96);
         uint256 s = st;
         uint256 negs;
         uint256[] memory vc = c.vc;
@@ -205,7 +200,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
                 head := calldataload(p)
             }
             uint256 sc = (head >> 232) & 0x7fffff;
-            uint256 m = F.magnitude(p + 32, head & 0xffffffff); // <= 64 digits: below 2^213
+            uint256 m = D.magnitude(p + 32, head & 0xffffffff); // <= 64 digits: below 2^213
             assembly ("memory-safe") {
                 mstore(add(mag, shl(5, add(i, 1))), m)
                 mstore(add(scale, shl(5, add(i, 1))), sc)
@@ -227,7 +222,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
                 mstore(add(num, at), r)
             }
         }
-        (uint256 t, bool ot) = _aligned(F.magnitude(tp, tlen), s - st);
+        (uint256 t, bool ot) = _aligned(D.magnitude(tp, tlen), s - st);
         c.tol = t;
         c.exact = over || ot ? 1 : 0;
         if (c.exact == 1) _decimals(c, nv);

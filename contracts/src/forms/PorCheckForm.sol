@@ -3,7 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormStep} from "./PorFormStep.sol";
-import {PorCheckFormRead as R} from "./PorCheckFormRead.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorCheckFormItems as I} from "./PorCheckFormItems.sol";
 import {PorCheckFormState as S} from "./PorCheckFormState.sol";
 import {PorCheckFormWrite as Wr} from "./PorCheckFormWrite.sol";
@@ -32,7 +32,7 @@ contract PorCheckForm is PorFormStep {
     function execute(bytes[] calldata forms, F.Inclusion calldata inc) external view returns (bool, bytes32, bytes32) {
         F.included(forms, inc);
         Wr.Ctx memory c = _roles(forms, inc.index, inc.size);
-        if (bytes32(R.w(c.step + 32, c.stepEnd)) != F.stepIdHash(c.stepIndex - c.r)) return (true, ID_POSITION, 0);
+        if (bytes32(F.wordAt(c.step + 32, c.stepEnd)) != F.stepIdHash(c.stepIndex - c.r)) return (true, ID_POSITION, 0);
         for (uint256 i = 3; i < forms.length; ++i) {
             if (inc.index[i] >= c.stepIndex) return (true, PRIOR_ORDER, 0);
         }
@@ -48,7 +48,7 @@ contract PorCheckForm is PorFormStep {
 
     function _tagged(bytes[] calldata forms, uint256 i, uint256 tag) private pure returns (uint256 p, uint256 end) {
         (p, end) = _slot(forms, i);
-        if (R.w(p, end) != tag) revert F.ProofForm();
+        if (F.wordAt(p, end) != tag) revert F.ProofForm();
     }
 
     /// Tags by index (draft §3), the step's head, its citations (SPEC §10.5 step 5: the
@@ -62,45 +62,43 @@ contract PorCheckForm is PorFormStep {
         (c.step, c.stepEnd) = _tagged(forms, 0, F.CHUNK);
         (c.common, c.commonEnd) = _tagged(forms, 1, F.COMMON);
         (c.req, c.reqEnd) = _tagged(forms, 2, F.REQUIREMENT);
-        uint256 table = R.dEnd(c.common + 96, c.commonEnd);
-        c.r = R.count(table, c.commonEnd, 4);
+        uint256 table = D.dEnd(c.common + 96, c.commonEnd);
+        c.r = F.countAt(table, c.commonEnd, 4);
         uint256 first = 1 + c.r;
         c.stepIndex = index[0];
         if (index[1] != 0 || index[2] == 0 || index[2] > c.r || c.stepIndex < first || c.stepIndex + 1 >= size) {
             revert F.ProofForm();
         }
         for (uint256 i = 3; i < forms.length; ++i) {
-            (uint256 p, uint256 end) = _slot(forms, i);
-            uint256 tag = R.w(p, end);
-            if (tag < F.EXTRACT || tag > F.MAP || index[i] < first || index[i] + 1 >= size) revert F.ProofForm();
+            F.stepTag(forms[i], index[i], c.r, size);
         }
         uint256 stepEnd = c.stepEnd;
-        uint256 q = c.step + 288 + 128 * R.count(c.step + 256, stepEnd, 4);
+        uint256 q = c.step + 288 + 128 * F.countAt(c.step + 256, stepEnd, 4);
         c.ridT = q;
-        q = R.tEnd(q, stepEnd) + 32;
-        R.w(q - 32, stepEnd); // Ri
-        uint256 np = R.count(q, stepEnd, 1);
+        q = F.tEnd(q, stepEnd) + 32;
+        F.wordAt(q - 32, stepEnd); // Ri
+        uint256 np = F.countAt(q, stepEnd, 1);
         if (np != forms.length - 3) revert Citations(forms.length);
         for (uint256 k; k < np; ++k) {
             (uint256 p, uint256 end) = _slot(forms, 3 + k);
-            if (R.w(p + 32, end) != R.w(q + 32 + 32 * k, stepEnd)) revert Citations(3 + k);
+            if (F.wordAt(p + 32, end) != F.wordAt(q + 32 + 32 * k, stepEnd)) revert Citations(3 + k);
         }
         c.evidence = q + 32 + 32 * np;
         q = c.evidence + 32;
-        uint256 ne = R.count(c.evidence, stepEnd, 1);
-        for (uint256 k; k < ne; ++k) q = R.tEnd(q, stepEnd);
+        uint256 ne = F.countAt(c.evidence, stepEnd, 1);
+        for (uint256 k; k < ne; ++k) q = F.tEnd(q, stepEnd);
         c.headEnd = q;
-        c.rid = R.hashT(c.ridT);
+        c.rid = F.hashT(c.ridT);
         c.row = c.r;
         for (uint256 k; k < c.r; ++k) {
-            if (bytes32(R.w(table + 32 + 128 * k, c.commonEnd)) == c.rid) {
+            if (bytes32(F.wordAt(table + 32 + 128 * k, c.commonEnd)) == c.rid) {
                 c.row = k;
                 break;
             }
         }
         if (c.row < c.r) {
             if (index[2] != 1 + c.row) revert Citations(2);
-            if (bytes32(R.w(c.req + 32, c.reqEnd)) != c.rid) revert F.ProofForm();
+            if (bytes32(F.wordAt(c.req + 32, c.reqEnd)) != c.rid) revert F.ProofForm();
         }
     }
 
@@ -115,8 +113,8 @@ contract PorCheckForm is PorFormStep {
             _causes(c, forms, index);
         if (cause != 0) return (true, UNEXECUTABLE, cause);
         _admit(c, items);
-        (bool won, bytes32 id) = Wr.build(c, prior, items, groups, prior.nGroups);
-        return (won, id, 0);
+        if (!Wr.build(c, prior, items, groups, prior.nGroups)) return (true, MISMATCH, 0);
+        return (false, MATCH, 0);
     }
 
     /// Python's checks before the chunk's computation, in its order (`recompute_step`,
@@ -127,7 +125,7 @@ contract PorCheckForm is PorFormStep {
         pure
         returns (bytes32 cause, I.Item[] memory items, S.Prior memory prior, uint256[] memory groups)
     {
-        if (R.w(c.ridT + 32 + ((R.w(c.ridT, c.stepEnd) + 31) & ~uint256(31)), c.stepEnd) != 0) {
+        if (F.wordAt(c.ridT + 32 + ((F.wordAt(c.ridT, c.stepEnd) + 31) & ~uint256(31)), c.stepEnd) != 0) {
             return (BAD_INPUTS, items, prior, groups); // inputs with another key
         }
         uint256[] memory at;
@@ -151,7 +149,7 @@ contract PorCheckForm is PorFormStep {
         uint256 chunks;
         for (uint256 i = 3; i < forms.length; ++i) {
             (uint256 p, uint256 end) = _slot(forms, i);
-            uint256 tag = R.w(p, end);
+            uint256 tag = F.wordAt(p, end);
             if (tag == F.EXTRACT) {
                 at[n++] = i;
             } else if (tag == F.CHUNK) {
@@ -176,7 +174,7 @@ contract PorCheckForm is PorFormStep {
         I.Item[] memory items
     ) private pure returns (bytes32, bool badClaim) {
         uint256 n = at.length;
-        if (n != R.w(c.evidence, c.stepEnd)) return (CITATION_MISMATCH, false);
+        if (n != F.wordAt(c.evidence, c.stepEnd)) return (CITATION_MISMATCH, false);
         for (uint256 k; k < n; ++k) {
             (uint256 p, uint256 end) = _slot(forms, at[k]);
             bool bad;
@@ -186,13 +184,13 @@ contract PorCheckForm is PorFormStep {
         }
         uint256 e = c.evidence + 32;
         for (uint256 k; k < n; ++k) {
-            if (!R.sameT(items[k].e + 160, e)) return (CITATION_MISMATCH, badClaim);
-            e = R.tEnd(e, c.stepEnd);
+            if (!F.sameT(items[k].e + 160, e)) return (CITATION_MISMATCH, badClaim);
+            e = F.tEnd(e, c.stepEnd);
         }
         if (c.row == c.r) return (BAD_INPUTS, badClaim);
         if (n > 10) return (CITATION_MISMATCH, badClaim);
         for (uint256 k; k < n; ++k) {
-            if (bytes32(_at(items[k].tail)) != c.rid) return (CITATION_MISMATCH, badClaim);
+            if (bytes32(F.load(items[k].tail)) != c.rid) return (CITATION_MISMATCH, badClaim);
         }
         return (0, badClaim);
     }
@@ -213,9 +211,9 @@ contract PorCheckForm is PorFormStep {
             (prior, bad) = S.readPrior(p, end);
             groups = new uint256[]((cap + prior.nGroups) * S.G);
             (uint256 q, bool badGroups) = S.loadGroups(groups, prior.groups, prior.nGroups, end);
-            R.w(q, end); // the output's rest, not read
-            if (R.tEnd(q + 32, end) != end) revert F.ProofForm();
-            if (!R.sameT(prior.ridT, c.ridT) || prior.outRid != c.rid) return (CITATION_MISMATCH, prior, groups);
+            F.wordAt(q, end); // the output's rest, not read
+            if (F.tEnd(q + 32, end) != end) revert F.ProofForm();
+            if (!F.sameT(prior.ridT, c.ridT) || prior.outRid != c.rid) return (CITATION_MISMATCH, prior, groups);
             if (bad || badGroups) return (BAD_PRIOR_OUTPUT, prior, groups);
             if (items.length == 0 || prior.itemCount != 10 * (prior.chunk + 1)) {
                 return (CITATION_MISMATCH, prior, groups);
@@ -235,40 +233,36 @@ contract PorCheckForm is PorFormStep {
     function _admit(Wr.Ctx memory c, I.Item[] memory items) private pure {
         I.Rules memory rules;
         uint256 end = c.commonEnd;
-        uint256 q = R.dEnd(c.common + 96, end);
-        rules.minTier = R.int64w(q + 32 + 128 * c.row + 96, end);
+        uint256 q = D.dEnd(c.common + 96, end);
+        rules.minTier = F.intAt(q + 32 + 128 * c.row + 96, end);
         q += 32 + 128 * c.r + 32; // the window's start
-        uint256 start = R.int64w(q, end);
-        uint256 slack = R.int64w(q + 64, end);
+        uint256 start = F.intAt(q, end);
+        uint256 slack = F.intAt(q + 64, end);
         rules.start = start > slack ? start - slack : 0;
-        rules.end = R.int64w(q + 32, end) + slack;
+        rules.end = F.intAt(q + 32, end) + slack;
         rules.allowed = q + 96;
-        q = rules.allowed + 32 + 32 * R.count(rules.allowed, end, 1);
-        q += 32 + 32 * R.count(q, end, 1); // rules
-        R.code(q, end, 1); // on_conflict
-        R.code(q + 64, end, 1); // strict mode
-        rules.skipMetric = R.code(q + 256, end, 5) == 5; // timestamp_threshold
-        rules.metric = bytes32(R.w(c.common + 32, end));
+        q = rules.allowed + 32 + 32 * F.countAt(rules.allowed, end, 1);
+        q += 32 + 32 * F.countAt(q, end, 1); // rules
+        F.codeAt(q, end, 1); // on_conflict
+        F.codeAt(q + 64, end, 1); // strict mode
+        rules.skipMetric = F.codeAt(q + 256, end, 5) == 5; // timestamp_threshold
+        rules.metric = bytes32(F.wordAt(c.common + 32, end));
         end = c.reqEnd;
         rules.targets = c.req + 192;
-        q = rules.targets + 32 + 32 * R.count(rules.targets, end, 1);
-        uint256 nf = R.count(q, end, 3);
+        q = rules.targets + 32 + 32 * F.countAt(rules.targets, end, 1);
+        uint256 nf = F.countAt(q, end, 3);
         q += 32;
         for (uint256 k; k < nf; ++k) {
-            R.code(q, end, 3);
-            q = R.tEnd(q + 64, end);
+            F.codeAt(q, end, 3);
+            q = F.tEnd(q + 64, end);
         }
-        if (R.code(q, end, 1) == 1) {
+        if (F.codeAt(q, end, 1) == 1) {
             rules.codes = q + 32;
-            q += 64 + 32 * R.count(q + 32, end, 1);
+            q += 64 + 32 * F.countAt(q + 32, end, 1);
         } else {
             q += 32;
         }
         if (q != end) revert F.ProofForm();
         for (uint256 k; k < items.length; ++k) I.admit(items[k], rules);
-    }
-
-    function _at(uint256 p) private pure returns (uint256 v) {
-        assembly { v := calldataload(p) }
     }
 }

@@ -2,7 +2,6 @@
 pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
-import {PorCheckFormRead as R} from "./PorCheckFormRead.sol";
 
 /// @title PorCheckFormItems: the cited items of a check chunk read from their EXTRACT
 /// forms (draft §2.3) and admitted by SPEC §12.5.3 (reasons in §12.2's order, the window
@@ -38,58 +37,54 @@ library PorCheckFormItems {
     /// (Python's `step.bad_prior_output`: `W` admits it, the claim reader does not).
     function read(uint256 e, uint256 end) internal pure returns (Item memory it, bool bad) {
         it.e = e;
-        R.code(e + 96, end, 3); // provenance_tier
-        uint256 q = R.tEnd(e + 160, end);
-        it.nClaims = R.count(q, end, 4);
+        F.codeAt(e + 96, end, 3); // provenance_tier
+        uint256 q = F.tEnd(e + 160, end);
+        it.nClaims = F.countAt(q, end, 4);
         it.claims = q + 32;
         q += 32;
         for (uint256 k; k < it.nClaims; ++k) {
-            uint256 kind = R.code(q + 32, end, 3);
-            q = R.tEnd(q + 64, end);
-            if (kind == 2 && R.int64w(q, end) > R.MAX63) bad = true;
-            q = R.vEnd(kind, q, end);
+            uint256 kind = F.codeAt(q + 32, end, 3);
+            q = F.tEnd(q + 64, end);
+            if (kind == 2 && F.intAt(q, end) > F.MAX_UINT63) bad = true;
+            q = F.vEnd(kind, q, end);
         }
         it.tail = q;
-        uint256 status = R.w(q + 32, end);
-        if (status < 100 || status > 599 || R.w(q + 64, end) > R.MAX63) revert F.ProofForm();
-        R.code(q + 96, end, 10_000);
-        R.code(q + 128, end, 1);
+        uint256 status = F.wordAt(q + 32, end);
+        if (status < 100 || status > 599 || F.wordAt(q + 64, end) > F.MAX_UINT63) revert F.ProofForm();
+        F.codeAt(q + 96, end, 10_000);
+        F.codeAt(q + 128, end, 1);
         if (q + 160 != end) revert F.ProofForm();
     }
 
     /// The offset of the claim after the one at `q` (its kind word at `q + 32`).
     function nextClaim(uint256 q) internal pure returns (uint256) {
-        uint256 kind = _at(q + 32);
-        q += 64;
-        q += 32 + ((_at(q) + 31) & ~uint256(31));
-        if (kind == 0 || kind == 2) return q + 32;
-        if (kind == 1) return q + 32 + (_at(q) & ((1 << 232) - 1) > 32 ? 64 : 32);
-        return q + 32 + ((_at(q) + 31) & ~uint256(31));
+        uint256 v = F.claimValue(q);
+        return v + F.vSize(F.load(q + 32), v);
     }
 
     /// Admit `it` by `rules`: its reasons (bits), observed_at and its source.
     function admit(Item memory it, Rules memory rules) internal pure {
         uint256 e = it.e;
-        it.observed = _at(it.tail + 64);
+        it.observed = F.load(it.tail + 64);
         uint256 q = it.claims;
         for (uint256 k; k < it.nClaims; ++k) {
-            if (_at(q + 32) == 2 && !(rules.skipMetric && bytes32(_at(q)) == rules.metric)) {
-                it.observed = _at(nextClaim(q) - 32);
+            if (F.load(q + 32) == 2 && !(rules.skipMetric && bytes32(F.load(q)) == rules.metric)) {
+                it.observed = F.load(nextClaim(q) - 32);
                 it.fromClaim = true;
                 break;
             }
             q = nextClaim(q);
         }
-        uint256 source = _at(e + 64);
+        uint256 source = F.load(e + 64);
         uint256 bits;
         if (!_listed(rules.allowed, source)) bits |= 1 << 1;
         if (!_listed(rules.targets, source)) bits |= 1 << 2;
         if (it.observed < rules.start || it.observed > rules.end) bits |= 1 << 3;
-        if (_at(e + 96) < rules.minTier) bits |= 1 << 4;
-        if (_at(it.tail + 96) > 10_000) bits |= 1 << 5;
-        uint256 status = _at(it.tail + 32);
+        if (F.load(e + 96) < rules.minTier) bits |= 1 << 4;
+        if (F.load(it.tail + 96) > 10_000) bits |= 1 << 5;
+        uint256 status = F.load(it.tail + 32);
         if (rules.codes == 0 ? status < 200 || status > 299 : !_listed(rules.codes, status)) bits |= 1 << 6;
-        if (bits == 0 && _at(it.tail + 128) == 1) bits = 1 << 7;
+        if (bits == 0 && F.load(it.tail + 128) == 1) bits = 1 << 7;
         it.reasons = bits;
     }
 
@@ -104,9 +99,5 @@ library PorCheckFormItems {
                 }
             }
         }
-    }
-
-    function _at(uint256 p) private pure returns (uint256 v) {
-        assembly { v := calldataload(p) }
     }
 }

@@ -2,7 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
-import {PorCheckFormRead as R} from "./PorCheckFormRead.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 
 /// @title PorCheckFormState: the running state of the cited chunk P read from its CHUNK
 /// form (draft §2.5), with SPEC §12.5.3's checks of a malformed state, and the chunk's
@@ -39,61 +39,61 @@ library PorCheckFormState {
     /// (a fault anywhere is `proof.form`); the groups are read by `loadGroups`.
     function readPrior(uint256 p, uint256 end) internal pure returns (Prior memory s, bool bad) {
         s.present = true;
-        s.outRid = bytes32(R.w(p + 64, end));
-        s.covered = R.code(p + 96, end, 1) == 1;
-        s.provenanceOk = R.code(p + 128, end, 1) == 1;
-        s.itemCount = R.int64w(p + 160, end);
-        (s.hasLast, s.last) = R.opt(p + 192, end);
-        s.nSources = R.count(p + 256, end, 4);
+        s.outRid = bytes32(F.wordAt(p + 64, end));
+        s.covered = F.codeAt(p + 96, end, 1) == 1;
+        s.provenanceOk = F.codeAt(p + 128, end, 1) == 1;
+        s.itemCount = F.intAt(p + 160, end);
+        (s.hasLast, s.last) = F.optAt(p + 192, end);
+        s.nSources = F.countAt(p + 256, end, 4);
         s.sources = p + 288;
         for (uint256 k; k < s.nSources; ++k) {
             uint256 e = s.sources + 128 * k;
-            if (R.w(e + 96, end) != 0) bad = true;
-            uint256 id = R.w(e + 64, end);
+            if (F.wordAt(e + 96, end) != 0) bad = true;
+            uint256 id = F.wordAt(e + 64, end);
             for (uint256 j; j < k; ++j) {
-                if (R.w(s.sources + 128 * j + 64, end) == id) bad = true;
+                if (F.wordAt(s.sources + 128 * j + 64, end) == id) bad = true;
             }
         }
         uint256 q = s.sources + 128 * s.nSources;
         s.ridT = q;
-        q = R.tEnd(q, end);
-        R.w(q, end); // Ri, not read (Python reads inputs' kind and requirement_id only)
+        q = F.tEnd(q, end);
+        F.wordAt(q, end); // Ri, not read (Python reads inputs' kind and requirement_id only)
         q += 32;
-        q += 32 + 32 * R.count(q, end, 1); // priors
-        uint256 n = R.count(q, end, 1);
+        q += 32 + 32 * F.countAt(q, end, 1); // priors
+        uint256 n = F.countAt(q, end, 1);
         q += 32;
-        for (uint256 k; k < n; ++k) q = R.tEnd(q, end);
-        s.chunk = R.int64w(q, end);
-        s.admitted = R.int64w(q + 32, end);
-        s.claimCount = R.int64w(q + 64, end);
-        R.int64w(q + 96, end); // window start, end, rest
-        R.int64w(q + 128, end);
-        R.w(q + 160, end);
-        R.opt(q + 192, end); // from_leaf
+        for (uint256 k; k < n; ++k) q = F.tEnd(q, end);
+        s.chunk = F.intAt(q, end);
+        s.admitted = F.intAt(q + 32, end);
+        s.claimCount = F.intAt(q + 64, end);
+        F.intAt(q + 96, end); // window start, end, rest
+        F.intAt(q + 128, end);
+        F.wordAt(q + 160, end);
+        F.optAt(q + 192, end); // from_leaf
         q = _skipItems(q + 256, end);
-        s.nGroups = R.count(q, end, 1);
+        s.nGroups = F.countAt(q, end, 1);
         s.groups = q + 32;
         if (
-            s.chunk > R.MAX63 || s.itemCount > R.MAX63 || s.admitted > R.MAX63 || s.claimCount > R.MAX63
-                || (s.hasLast && s.last > R.MAX63) || s.covered != (s.admitted > 0) || (s.covered && !s.provenanceOk)
+            s.chunk > F.MAX_UINT63 || s.itemCount > F.MAX_UINT63 || s.admitted > F.MAX_UINT63 || s.claimCount > F.MAX_UINT63
+                || (s.hasLast && s.last > F.MAX_UINT63) || s.covered != (s.admitted > 0) || (s.covered && !s.provenanceOk)
         ) bad = true;
     }
 
     function _skipItems(uint256 q, uint256 end) private pure returns (uint256) {
-        uint256 n = R.count(q, end, 8);
+        uint256 n = F.countAt(q, end, 8);
         q += 32;
         for (uint256 k; k < n; ++k) {
-            R.code(q + 64, end, 1); // admitted
-            uint256 nr = R.count(q + 96, end, 1);
+            F.codeAt(q + 64, end, 1); // admitted
+            uint256 nr = F.countAt(q + 96, end, 1);
             for (uint256 j; j < nr; ++j) {
-                uint256 reason = R.w(q + 128 + 32 * j, end);
+                uint256 reason = F.wordAt(q + 128 + 32 * j, end);
                 if (reason == 0 || reason > 7) revert F.ProofForm();
             }
             q += 128 + 32 * nr;
-            R.int64w(q, end); // observed_at
-            R.code(q + 32, end, 1); // observed_from
-            q += R.code(q + 64, end, 1) == 1 ? 128 : 96; // gate_reason
-            R.w(q, end); // the item's rest
+            F.intAt(q, end); // observed_at
+            F.codeAt(q + 32, end, 1); // observed_from
+            q += F.codeAt(q + 64, end, 1) == 1 ? 128 : 96; // gate_reason
+            F.wordAt(q, end); // the item's rest
             q += 32;
         }
         return q;
@@ -109,10 +109,10 @@ library PorCheckFormState {
     {
         for (uint256 k; k < n; ++k) {
             uint256 at = k * G;
-            uint256 kind = R.code(q, end, 1);
-            uint256 key = R.w(q + 32, end);
-            uint256 cnt = R.int64w(q + 64, end);
-            if (cnt == 0 || cnt > R.MAX63) bad = true;
+            uint256 kind = F.codeAt(q, end, 1);
+            uint256 key = F.wordAt(q + 32, end);
+            uint256 cnt = F.intAt(q + 64, end);
+            if (cnt == 0 || cnt > F.MAX_UINT63) bad = true;
             g[at] = kind;
             g[at + 1] = key;
             g[at + 2] = cnt;
@@ -122,14 +122,14 @@ library PorCheckFormState {
             if (kind == 1) {
                 (q, refBad) = _ref(g, at + 6, q, kind, end);
                 g[at + 9] = 1;
-            } else if (R.code(q, end, 1) == 1) {
+            } else if (F.codeAt(q, end, 1) == 1) {
                 (q, refBad) = _ref(g, at + 6, q + 32, kind, end);
                 g[at + 9] = 1;
-                if (R.w(g[at + 5], end) == R.w(g[at + 8], end)) bad = true;
+                if (F.wordAt(g[at + 5], end) == F.wordAt(g[at + 8], end)) bad = true;
             } else {
                 q += 32;
             }
-            bad = bad || refBad || R.w(q, end) != 0;
+            bad = bad || refBad || F.wordAt(q, end) != 0;
             q += 32;
             for (uint256 j; j < k; ++j) {
                 if (g[j * G] == kind && g[j * G + 1] == key) bad = true;
@@ -144,12 +144,12 @@ library PorCheckFormState {
         returns (uint256, bool)
     {
         g[at] = q;
-        q = R.tEnd(q, end);
+        q = F.tEnd(q, end);
         g[at + 1] = q;
-        q = R.tEnd(q, end);
+        q = F.tEnd(q, end);
         g[at + 2] = q;
-        q = R.vEnd(kind == 1 ? 1 : 0, q, end);
-        return (q + 32, R.w(q, end) != 0);
+        q = F.vEnd(kind == 1 ? 1 : 0, q, end);
+        return (q + 32, F.wordAt(q, end) != 0);
     }
 
     /// Fold one admitted claim (kind, H(key), its three offsets) into the groups `g` of
@@ -168,9 +168,9 @@ library PorCheckFormState {
             if (_m(at) != kind || _m(at + 32) != key) continue;
             _s(at + 64, _m(at + 64) + 1);
             if (kind == 1) {
-                if (R.cmpDecimal(v, _m(at + 160)) < 0) _ref(at + 96, c, e, v);
-                if (R.cmpDecimal(v, _m(at + 256)) > 0) _ref(at + 192, c, e, v);
-            } else if (_m(at + 288) == 0 && _word(v) != _word(_m(at + 160))) {
+                if (D.cmpDecimal(v, _m(at + 160)) < 0) _ref(at + 96, c, e, v);
+                if (D.cmpDecimal(v, _m(at + 256)) > 0) _ref(at + 192, c, e, v);
+            } else if (_m(at + 288) == 0 && F.load(v) != F.load(_m(at + 160))) {
                 _ref(at + 192, c, e, v);
                 _s(at + 288, 1);
             }
@@ -202,9 +202,5 @@ library PorCheckFormState {
 
     function _s(uint256 at, uint256 v) private pure {
         assembly { mstore(at, v) }
-    }
-
-    function _word(uint256 p) private pure returns (uint256 v) {
-        assembly { v := calldataload(p) }
     }
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {PorCheckFormRead as R} from "./PorCheckFormRead.sol";
+import {PorForms as F} from "./PorForms.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorCheckFormItems as I} from "./PorCheckFormItems.sol";
 import {PorCheckFormState as S} from "./PorCheckFormState.sol";
 
@@ -9,8 +10,6 @@ import {PorCheckFormState as S} from "./PorCheckFormState.sol";
 /// recomputed CHUNK form (draft §2.5), built in memory and compared by hash with the
 /// committed one.
 library PorCheckFormWrite {
-    bytes32 internal constant MATCH = keccak256("one_step.match");
-    bytes32 internal constant MISMATCH = keccak256("one_step.mismatch");
     /// H("agent name is blank (empty or only white space)"), the gate's fixed reason.
     bytes32 internal constant GATE_REASON = 0xf675b769c5c5affdcc8b39909d1b47ea9cf3330cf0702d6063ccdfb800e333d1;
 
@@ -64,22 +63,22 @@ library PorCheckFormWrite {
     function _claims(uint256[] memory g, St memory st, I.Item memory it) private pure {
         uint256 q = it.claims;
         for (uint256 j; j < it.nClaims; ++j) {
-            uint256 kind = _at(q + 32);
+            uint256 kind = F.load(q + 32);
             uint256 next = I.nextClaim(q);
             if (kind <= 1) {
-                uint256 v = q + 96 + ((_at(q + 64) + 31) & ~uint256(31));
-                st.ng = S.addClaim(g, st.ng, kind, _at(q), q + 64, it.e + 160, v);
+                uint256 v = F.claimValue(q);
+                st.ng = S.addClaim(g, st.ng, kind, F.load(q), q + 64, it.e + 160, v);
             }
             q = next;
         }
     }
 
-    /// The chunk's state from P's and the admitted `items`, and its form against the
-    /// committed one: (won, mismatch) or (lost, match).
+    /// The chunk's state from P's and the admitted `items`, and its form: whether it is
+    /// the committed one.
     function build(Ctx memory c, S.Prior memory prior, I.Item[] memory items, uint256[] memory g, uint256 ng)
         internal
         pure
-        returns (bool, bytes32)
+        returns (bool same)
     {
         St memory st = _state(prior, items, g, ng);
         uint256 start;
@@ -96,7 +95,6 @@ library PorCheckFormWrite {
         o = _put(o, 0);
         o = _description(o, c.ridT, prior.present ? prior.chunk + 1 : 0, st.admittedNow, items.length);
         uint256 len = o - start;
-        bool same;
         uint256 step = c.step;
         if (len == c.stepEnd - step) {
             assembly {
@@ -104,7 +102,6 @@ library PorCheckFormWrite {
                 same := eq(keccak256(start, len), keccak256(o, len))
             }
         }
-        return same ? (false, MATCH) : (true, MISMATCH);
     }
 
     /// Words 0-8, the sources, and the step's inputs, priors and evidence ids (copied:
@@ -117,7 +114,7 @@ library PorCheckFormWrite {
         uint256 n = items.length;
         bool covered = prior.admitted + st.admittedNow > 0;
         o = _put(o, 4);
-        o = _put(o, _at(c.step + 32));
+        o = _put(o, F.load(c.step + 32));
         o = _put(o, uint256(c.rid));
         o = _put(o, covered ? 1 : 0);
         o = _put(o, covered || ((!prior.present || prior.provenanceOk) && !st.tierFailed) ? 1 : 0);
@@ -129,9 +126,9 @@ library PorCheckFormWrite {
         o = _copy(o, prior.sources, 128 * prior.nSources);
         for (uint256 k = 1; k <= fresh[0]; ++k) {
             uint256 e = items[fresh[k]].e;
-            o = _put(o, _at(e + 32));
-            o = _put(o, _at(e + 128));
-            o = _put(o, _at(e + 64));
+            o = _put(o, F.load(e + 32));
+            o = _put(o, F.load(e + 128));
+            o = _put(o, F.load(e + 64));
             o = _put(o, 0);
         }
         return _copy(o, c.ridT, c.headEnd - c.ridT); // T(inputs.requirement_id), Ri (0), priors, evidence
@@ -140,12 +137,12 @@ library PorCheckFormWrite {
     /// Record item `k`'s source in `fresh` unless P's `sources` or an earlier fresh one
     /// names it.
     function _source(S.Prior memory prior, I.Item[] memory items, uint256[] memory fresh, uint256 k) private pure {
-        uint256 id = _at(items[k].e + 64);
+        uint256 id = F.load(items[k].e + 64);
         for (uint256 j; j < prior.nSources; ++j) {
-            if (_at(prior.sources + 128 * j + 64) == id) return;
+            if (F.load(prior.sources + 128 * j + 64) == id) return;
         }
         for (uint256 j = 1; j <= fresh[0]; ++j) {
-            if (_at(items[fresh[j]].e + 64) == id) return;
+            if (F.load(items[fresh[j]].e + 64) == id) return;
         }
         fresh[0] += 1;
         fresh[fresh[0]] = k;
@@ -153,11 +150,11 @@ library PorCheckFormWrite {
 
     /// `window` {start, end} with the slack, and its rest word.
     function _window(Ctx memory c, uint256 o) private pure returns (uint256) {
-        uint256 q = R.dEnd(c.common + 96, c.commonEnd) + 64 + 128 * c.r;
-        uint256 start = _at(q);
-        uint256 slack = _at(q + 64);
+        uint256 q = D.dEnd(c.common + 96, c.commonEnd) + 64 + 128 * c.r;
+        uint256 start = F.load(q);
+        uint256 slack = F.load(q + 64);
         o = _put(o, start > slack ? start - slack : 0);
-        o = _put(o, _at(q + 32) + slack);
+        o = _put(o, F.load(q + 32) + slack);
         return _put(o, 0);
     }
 
@@ -165,8 +162,8 @@ library PorCheckFormWrite {
         o = _put(o, items.length);
         for (uint256 k; k < items.length; ++k) {
             I.Item memory it = items[k];
-            o = _put(o, _at(it.e + 128));
-            o = _put(o, _at(it.e + 64));
+            o = _put(o, F.load(it.e + 128));
+            o = _put(o, F.load(it.e + 64));
             o = _put(o, it.reasons == 0 ? 1 : 0);
             uint256 countAt = o;
             o += 32;
@@ -209,10 +206,10 @@ library PorCheckFormWrite {
 
     /// A claim reference: T(claim_id) T(evidence_id) V(value) and its rest word.
     function _ref(uint256 o, uint256[] memory g, uint256 at, uint256 kind) private pure returns (uint256) {
-        o = _copy(o, g[at], _tSize(g[at]));
-        o = _copy(o, g[at + 1], _tSize(g[at + 1]));
+        o = _copy(o, g[at], F.tSize(g[at]));
+        o = _copy(o, g[at + 1], F.tSize(g[at + 1]));
         uint256 v = g[at + 2];
-        o = _copy(o, v, kind == 1 ? 32 + ((_at(v) & ((1 << 232) - 1)) > 32 ? 64 : 32) : 32);
+        o = _copy(o, v, F.vSize(kind, v));
         return _put(o, 0);
     }
 
@@ -227,7 +224,7 @@ library PorCheckFormWrite {
         uint256 textStart = o;
         assembly { mstore(o, "check requirement ") }
         o += 18;
-        uint256 len = _at(ridT);
+        uint256 len = F.load(ridT);
         assembly { calldatacopy(o, add(ridT, 32), len) }
         o += len;
         assembly { mstore(o, " chunk ") }
@@ -253,10 +250,6 @@ library PorCheckFormWrite {
         return o + d;
     }
 
-    function _tSize(uint256 p) private pure returns (uint256) {
-        return 32 + ((_at(p) + 31) & ~uint256(31));
-    }
-
     function _put(uint256 o, uint256 v) private pure returns (uint256) {
         assembly { mstore(o, v) }
         return o + 32;
@@ -265,9 +258,5 @@ library PorCheckFormWrite {
     function _copy(uint256 o, uint256 from, uint256 len) private pure returns (uint256) {
         assembly { calldatacopy(o, from, len) }
         return o + len;
-    }
-
-    function _at(uint256 p) private pure returns (uint256 v) {
-        assembly { v := calldataload(p) }
     }
 }

@@ -45,12 +45,10 @@ contract PorDeduceForm is PorDeduceFormRun {
         c.s = _common(forms[1]);
         uint256 r = c.s.reqs.length;
         Head memory h = _head(forms[0]);
-        if (_w(h.priors) != forms.length - 2) revert Citations(forms.length);
+        if (F.load(h.priors) != forms.length - 2) revert Citations(forms.length);
         for (uint256 i = 2; i < forms.length; ++i) {
-            if (index[i] <= r || index[i] + 2 > size) revert F.ProofForm();
-            uint256 tag = F.tagOf(forms[i]);
-            if (tag < F.EXTRACT || tag > F.MAP) revert F.ProofForm();
-            if (F.word(forms[i], 1) != _w(h.priors + 32 * (i - 1))) revert Citations(i);
+            F.stepTag(forms[i], index[i], r, size);
+            if (F.word(forms[i], 1) != F.load(h.priors + 32 * (i - 1))) revert Citations(i);
         }
         if (index[0] <= r || index[0] + 2 > size) revert F.ProofForm();
         if (F.stepIdHash(index[0] - 1 - r + 1) != bytes32(F.word(forms[0], 1))) return (true, ID_POSITION, 0);
@@ -69,7 +67,7 @@ contract PorDeduceForm is PorDeduceFormRun {
     function _head(bytes calldata f) private pure returns (Head memory h) {
         uint256 o = F.open(f, F.DEDUCE) + 32;
         (h.ri, o) = (F.at(f, o), o + 32);
-        h.priors = _pos(f) + o;
+        h.priors = F.pos(f) + o;
         uint256 n;
         (n, o) = F.readL(f, o);
         o += n << 5;
@@ -77,9 +75,9 @@ contract PorDeduceForm is PorDeduceFormRun {
         (n, o) = F.readL(f, o);
         h.eh = new bytes32[](n);
         for (uint256 j; j < n; ++j) {
-            uint256 p = _pos(f) + o;
+            uint256 p = F.pos(f) + o;
             o = F.skipT(f, o);
-            h.eh[j] = _th(p);
+            h.eh[j] = F.keccakT(p);
         }
         h.evidEnd = o;
     }
@@ -106,7 +104,7 @@ contract PorDeduceForm is PorDeduceFormRun {
                 continue;
             }
             c.aggs[k] = _aggregate(forms[2 + i]);
-            if (_sha(c.aggs[k].rid) != c.s.reqs[k]) return CITATION_MISMATCH;
+            if (F.hashT(c.aggs[k].rid) != c.s.reqs[k]) return CITATION_MISMATCH;
             ++k;
         }
         (c.cKinds, c.cKeys) = _conflicts(forms[contra]);
@@ -119,7 +117,7 @@ contract PorDeduceForm is PorDeduceFormRun {
         if (out.bad) return BAD_PRIOR_OUTPUT;
         (uint256[] memory sum, uint256 count) = _summary(c);
         bool same = count == h.eh.length;
-        for (uint256 i; same && i < count; ++i) same = _th(sum[i]) == h.eh[i];
+        for (uint256 i; same && i < count; ++i) same = F.keccakT(sum[i]) == h.eh[i];
         if (!same || _priorsOutOfOrder(forms)) return CITATION_MISMATCH;
         bytes memory built = _build(c, out, forms[0], h);
         return keccak256(built) == keccak256(forms[0]) ? MATCH : MISMATCH;
@@ -177,7 +175,7 @@ contract PorDeduceForm is PorDeduceFormRun {
         }
         b = bytes.concat(
             f[:h.evidEnd],
-            abi.encode(c.s.predicate, c.s.keys[0], out.status, nu),
+            abi.encode(c.s.ps.predicate, c.s.keys[0], out.status, nu),
             uncovered,
             abi.encode(!decided, out.conflict, out.fb, prov),
             f[h.evid:h.evidEnd]
@@ -221,7 +219,7 @@ contract PorDeduceForm is PorDeduceFormRun {
 
     /// The checked T at calldata position p, as bytes.
     function _tAt(uint256 p) private pure returns (bytes memory b) {
-        uint256 size = _tsize(p);
+        uint256 size = F.tSize(p);
         b = new bytes(size);
         assembly {
             calldatacopy(add(b, 32), p, size)
@@ -230,15 +228,15 @@ contract PorDeduceForm is PorDeduceFormRun {
 
     /// T("deduce <predicate> on <metric>: variables computed" / "...: insufficient evidence").
     function _description(Ctx memory c, bool decided) private pure returns (bytes memory) {
-        bytes memory metric = _tAt(c.s.metricT);
-        uint256 len = _w(c.s.metricT);
+        bytes memory metric = _tAt(c.s.ps.metricT);
+        uint256 len = F.load(c.s.ps.metricT);
         bytes memory text;
         assembly {
             text := add(metric, 32)
             mstore(text, len)
         }
         text = abi.encodePacked(
-            "deduce ", _predicateName(c.s.predicate), " on ", text, ": ",
+            "deduce ", _predicateName(c.s.ps.predicate), " on ", text, ": ",
             decided ? "variables computed" : "insufficient evidence"
         );
         return bytes.concat(bytes32(text.length), text, new bytes((32 - text.length % 32) % 32));

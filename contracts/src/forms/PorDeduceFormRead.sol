@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorDeduceFormRead: what the deduce executor on chain forms reads, checked (ADR
@@ -14,12 +15,6 @@ import {PorFormStep} from "./PorFormStep.sol";
 /// `ProofForm()`; words no rule of §12.5.6 reads are skipped, not checked, as
 /// `PorAggregateForm` does); what deduce needs is kept in memory as calldata positions.
 abstract contract PorDeduceFormRead is PorFormStep {
-    /// Predicate codes (draft §1.1).
-    uint256 internal constant EVENT = 0;
-    uint256 internal constant RANGE = 2;
-    uint256 internal constant FIELD = 3;
-    uint256 internal constant TEXT_EQUALS = 4;
-    uint256 internal constant TIME = 5;
     /// Roles of a needed field: the metric, a `+` term, a `-` term or `other_metric`, a
     /// precondition.
     uint256 internal constant PLUS = 1;
@@ -32,25 +27,10 @@ abstract contract PorDeduceFormRead is PorFormStep {
         bytes32[] reqs; // H(requirement_id) per requirement
         bool[] chain; // strategy fallback_chain
         uint256[] targets; // #source_targets
-        uint256 predicate;
-        uint256 metricT; // calldata position of T(ps.metric)
-        uint256 comparison;
-        PorDecimal.Dec threshold;
-        PorDecimal.Dec lower;
-        PorDecimal.Dec upper;
-        bool lowerIncl; // absent: inclusive
-        bool upperIncl; // absent: exclusive
-        uint256 expected; // calldata position of T(expected_text)
-        bool absentNo;
-        uint256 terms; // offset of the first term in COMMON
-        uint256 nTerms;
-        bool hasOther;
-        bytes32 other; // H(other_metric)
+        C.Semantics ps;
         bytes32[] keys;
         uint256[] kinds;
         uint256[] roles;
-        uint256[] equals; // precondition: calldata position of T(equals)
-        bool[] otherwiseNo;
     }
 
     /// A cited AGGREGATE: per evidence id its T's keccak and position; per field its words.
@@ -70,78 +50,21 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256[] fvotes; // calldata position of L[vote], 0 when absent
     }
 
-    function _pos(bytes calldata f) internal pure returns (uint256 p) {
-        assembly {
-            p := f.offset
-        }
-    }
-
-    function _w(uint256 p) internal pure returns (uint256 v) {
-        assembly {
-            v := calldataload(p)
-        }
-    }
-
-    /// Size of a checked T at p: its length word and its padded bytes.
-    function _tsize(uint256 p) internal pure returns (uint256) {
-        return 32 + ((_w(p) + 31) & ~uint256(31));
-    }
-
-    /// keccak256 of the checked T at p (length word and padded bytes: equal texts, equal hashes).
-    function _th(uint256 p) internal pure returns (bytes32 h) {
-        uint256 size = _tsize(p);
-        assembly {
-            let m := mload(0x40)
-            calldatacopy(m, p, size)
-            h := keccak256(m, size)
-        }
-    }
-
-    /// SHA-256 of the checked T at p's bytes (`H` of the text).
-    function _sha(uint256 p) internal view returns (bytes32 h) {
-        uint256 len = _w(p);
-        assembly {
-            let m := mload(0x40)
-            calldatacopy(m, add(p, 32), len)
-            if iszero(staticcall(gas(), 0x02, m, len, 0x00, 0x20)) { revert(0, 0) }
-            h := mload(0x00)
-        }
-    }
-
-    /// The decimal `D` at offset o of f and the offset after it.
-    function _dec(bytes calldata f, uint256 o) internal pure returns (PorDecimal.Dec memory d, uint256 next) {
-        (bool neg, uint256 scale, uint256 len, uint256 p, uint256 n) = F.readD(f, o);
-        return (PorDecimal.Dec(neg, 0, F.magnitude(p, len), scale), n);
-    }
-
-    /// The checked D at calldata position p as a decimal.
-    function _decAt(uint256 p) internal pure returns (PorDecimal.Dec memory) {
-        uint256 head = _w(p);
-        return PorDecimal.Dec(head >> 255 == 1, 0, F.magnitude(p + 32, head & 0xffffffff), (head >> 232) & 0x7fffff);
-    }
-
     // ---------------------------------------------------------------- COMMON
 
     /// COMMON read whole: the requirement table, then the prediction semantics.
     function _common(bytes calldata f) internal pure returns (Sem memory s) {
-        uint256 o = F.open(f, F.COMMON);
-        (, o) = F.readH(f, o); // metric
-        (s.k, o) = F.readZ(f, o);
-        (,,,, o) = F.readD(f, o); // numeric tolerance
-        uint256 r;
-        (r, o) = F.readL(f, o);
+        (uint256 k, uint256 table, uint256 r, uint256 o) = C.head(f);
+        s.k = k;
         (s.reqs, s.chain, s.targets) = (new bytes32[](r), new bool[](r), new uint256[](r));
+        uint256 p = F.pos(f) + table + 32;
         for (uint256 i; i < r; ++i) {
-            (s.reqs[i], o) = F.readH(f, o);
-            uint256 strategy;
-            (strategy, o) = F.readE(f, o, 3);
-            s.chain[i] = strategy == 2;
-            (s.targets[i], o) = F.readW(f, o);
-            (, o) = F.readW(f, o); // min_provenance_tier
+            (s.reqs[i], s.chain[i], s.targets[i]) = (bytes32(F.load(p)), F.load(p + 32) == 2, F.load(p + 64));
+            p += 128;
         }
-        o = _market(f, o);
-        o = _semantics(f, o, s);
+        o = C.read(f, _market(f, o), s.ps);
         F.end(f, o);
+        _needed(f, s);
     }
 
     /// Market id to the confidence policy: not read by deduce, skipped (its lists' counts
@@ -153,75 +76,28 @@ abstract contract PorDeduceFormRead is PorFormStep {
         return o + (n << 5) + 256; // on_conflict, schema ref, strict mode, five confidences
     }
 
-    /// Predicate to preconditions; the needed fields.
-    function _semantics(bytes calldata f, uint256 o, Sem memory s) private pure returns (uint256) {
-        (s.predicate, o) = F.readE(f, o, 6);
-        s.metricT = _pos(f) + o;
-        o = F.skipT(f, o);
-        bool present;
-        (present, o) = F.readP(f, o);
-        if (present) (s.comparison, o) = F.readE(f, o, 5);
-        (present, o) = F.readP(f, o);
-        if (present) (s.threshold, o) = _dec(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) {
-            (s.nTerms, o) = F.readL(f, o);
-            s.terms = o;
-            for (uint256 i; i < s.nTerms; ++i) {
-                (, o) = F.readE(f, o, 2);
-                o += 32;
-            }
-        }
-        (present, o) = F.readP(f, o);
-        if (present) (s.lower, o) = _dec(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) (s.upper, o) = _dec(f, o);
-        uint256 v;
-        (present, v, o) = F.readO(f, o, 1);
-        s.lowerIncl = !present || v == 1;
-        (present, v, o) = F.readO(f, o, 1);
-        s.upperIncl = present && v == 1;
-        (s.hasOther, o) = F.readP(f, o);
-        if (s.hasOther) (s.other, o) = F.readH(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) {
-            s.expected = _pos(f) + o;
-            o = F.skipT(f, o);
-        }
-        (s.absentNo, o) = F.readB(f, o);
-        return _needed(f, o, s);
-    }
-
-    /// The needed fields: the metric, the terms, other_metric, the preconditions (read here).
-    function _needed(bytes calldata f, uint256 o, Sem memory s) private pure returns (uint256) {
-        bool present;
-        (present, o) = F.readP(f, o);
-        uint256 nPre;
-        if (present) (nPre, o) = F.readL(f, o);
-        uint256 nTerms = s.nTerms;
-        uint256 n = 1 + nTerms + (s.hasOther ? 1 : 0) + nPre;
+    /// The needed fields: the metric, the terms, other_metric, the preconditions.
+    function _needed(bytes calldata f, Sem memory s) private pure {
+        C.Semantics memory ps = s.ps;
+        uint256 nTerms = ps.nTerms;
+        uint256 nPre = ps.preKeys.length;
+        uint256 n = 1 + nTerms + (ps.hasOther ? 1 : 0) + nPre;
         (s.keys, s.kinds, s.roles) = (new bytes32[](n), new uint256[](n), new uint256[](n));
-        (s.equals, s.otherwiseNo) = (new uint256[](n), new bool[](n));
         s.keys[0] = bytes32(F.word(f, 1));
         // the metric's kind by predicate: boolean, numeric x3, text, timestamp
-        s.kinds[0] = (0x020301010100 >> (8 * s.predicate)) & 0xff;
-        uint256 t = s.terms >> 5;
+        s.kinds[0] = (0x020301010100 >> (8 * ps.predicate)) & 0xff;
+        uint256 t = ps.terms >> 5;
         for (uint256 i; i < nTerms; ++i) {
             s.kinds[1 + i] = F.NUMERIC;
             s.roles[1 + i] = F.word(f, t + 2 * i) == 1 ? MINUS : PLUS;
             s.keys[1 + i] = bytes32(F.word(f, t + 2 * i + 1));
         }
-        if (s.hasOther) (s.kinds[1 + nTerms], s.roles[1 + nTerms], s.keys[1 + nTerms]) = (F.NUMERIC, MINUS, s.other);
-        for (uint256 i = n - nPre; i < n; ++i) {
+        if (ps.hasOther) (s.kinds[1 + nTerms], s.roles[1 + nTerms], s.keys[1 + nTerms]) = (F.NUMERIC, MINUS, ps.other);
+        for (uint256 j; j < nPre; ++j) {
+            uint256 i = n - nPre + j;
             (s.kinds[i], s.roles[i]) = (F.TEXT, PRE);
-            (s.keys[i], o) = F.readH(f, o);
-            s.equals[i] = _pos(f) + o;
-            o = F.skipT(f, o);
-            uint256 otherwise;
-            (otherwise, o) = F.readE(f, o, 2);
-            s.otherwiseNo[i] = otherwise == 1;
+            s.keys[i] = ps.preKeys[j];
         }
-        return o;
     }
 
     // ---------------------------------------------------------------- AGGREGATE
@@ -229,7 +105,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
     /// A cited AGGREGATE read up to its fields.
     function _aggregate(bytes calldata f) internal view returns (Agg memory a) {
         uint256 o = 64; // tag (checked by the caller) and step id
-        a.rid = _pos(f) + o;
+        a.rid = F.pos(f) + o;
         o = F.skipT(f, o) + 32; // Ri
         uint256 n;
         (n, o) = F.readL(f, o);
@@ -237,9 +113,9 @@ abstract contract PorDeduceFormRead is PorFormStep {
         (n, o) = F.readL(f, o);
         (a.eh, a.ep, a.read) = (new bytes32[](n), new uint256[](n), new bool[](n));
         for (uint256 j; j < n; ++j) {
-            a.ep[j] = _pos(f) + o;
+            a.ep[j] = F.pos(f) + o;
             o = F.skipT(f, o);
-            a.eh[j] = _th(a.ep[j]);
+            a.eh[j] = F.keccakT(a.ep[j]);
         }
         o = F.skipT(f, o) + 32; // o.requirement_id, strategy (not read)
         (a.covered, o) = F.readB(f, o);
@@ -253,7 +129,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
 
     /// Field j of an AGGREGATE.
     function _field(bytes calldata f, uint256 o, Agg memory a, uint256 j) private view returns (uint256) {
-        a.fkey[j] = _sha(_pos(f) + o);
+        a.fkey[j] = F.hashT(F.pos(f) + o);
         o = F.skipT(f, o);
         uint256 kind;
         (kind, o) = F.readE(f, o, 4);
@@ -264,30 +140,22 @@ abstract contract PorDeduceFormRead is PorFormStep {
         bool present;
         (present, o) = F.readP(f, o);
         if (present) {
-            a.fval[j] = _pos(f) + o;
+            a.fval[j] = F.pos(f) + o;
             o = F.skipV(f, o, kind);
         }
         (present, o) = F.readP(f, o);
         if (present) o += 128; // quorum (not read)
-        o = _texts(f, o); // claim_ids
-        a.fids[j] = _pos(f) + o;
-        o = _texts(f, o);
+        o = F.skipTexts(f, o); // claim_ids
+        a.fids[j] = F.pos(f) + o;
+        o = F.skipTexts(f, o);
         (present, o) = F.readP(f, o);
         if (present) {
-            a.fvotes[j] = _pos(f) + o;
+            a.fvotes[j] = F.pos(f) + o;
             uint256 n;
             (n, o) = F.readL(f, o);
             for (uint256 v; v < n; ++v) o = F.skipT(f, F.skipV(f, o, kind) + 32) + 32;
         }
         return o + 32; // the field's rest
-    }
-
-    /// The offset after a checked `L[T]` at o.
-    function _texts(bytes calldata f, uint256 o) internal pure returns (uint256) {
-        uint256 n;
-        (n, o) = F.readL(f, o);
-        for (uint256 i; i < n; ++i) o = F.skipT(f, o);
-        return o;
     }
 
     // ---------------------------------------------------------------- CONTRADICTIONS
@@ -297,18 +165,18 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256 o = 96; // tag, step id, Ri
         uint256 n;
         (n, o) = F.readL(f, o);
-        o = _texts(f, o + (n << 5));
-        (,,,, o) = F.readD(f, o + 32); // after claim_count
+        o = F.skipTexts(f, o + (n << 5));
+        (,,,, o) = D.readD(f, o + 32); // after claim_count
         (n, o) = F.readL(f, o);
         (kinds, keys) = (new uint256[](n), new bytes32[](n));
         for (uint256 i; i < n; ++i) {
             (kinds[i], o) = F.readE(f, o + 32, 4); // after the check id (not read)
             (keys[i], o) = F.readH(f, o);
-            o = _texts(f, _texts(f, o));
+            o = F.skipTexts(f, F.skipTexts(f, o));
             uint256 m;
             (m, o) = F.readL(f, o);
             for (uint256 v; v < m; ++v) {
-                if (kinds[i] == F.NUMERIC) (,,,, o) = F.readD(f, o);
+                if (kinds[i] == F.NUMERIC) (,,,, o) = D.readD(f, o);
                 else if (kinds[i] == F.BOOLEAN) (, o) = F.readB(f, o);
                 else F.fault();
             }

@@ -3,7 +3,9 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorDeduceFormRead} from "./PorDeduceFormRead.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 
 /// @title PorDeduceFormRun: `por.auditor.deduce.deduce` on the forms read by
 /// `PorDeduceFormRead` (SPEC §12.4.1, §12.5.6), rule for rule and in Python's order.
@@ -54,8 +56,9 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         out.status = c.status[0];
         bool uncovered;
         for (uint256 i; i < c.aggs.length; ++i) uncovered = uncovered || !c.aggs[i].covered;
-        for (uint256 i = 1; i < n; ++i) {
-            if (s.roles[i] != PRE) continue;
+        uint256 nPre = s.ps.preKeys.length; // the last needed fields
+        for (uint256 j; j < nPre; ++j) {
+            uint256 i = n - nPre + j;
             if (c.status[i] != SELECTED || c.fi[i] == 0) {
                 out.insufficient = true;
                 return out;
@@ -66,9 +69,9 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
                 out.bad = true;
                 return out;
             }
-            if (_th(v) != _th(s.equals[i])) {
+            if (F.keccakT(v) != F.keccakT(s.ps.preEquals[j])) {
                 out.status = PRECONDITION_UNMET;
-                if (s.otherwiseNo[i] && !uncovered) out.eventCode = 1;
+                if (s.ps.preOtherwiseNo[j] && !uncovered) out.eventCode = 1;
                 else out.insufficient = true;
                 return out;
             }
@@ -82,7 +85,7 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
             return out;
         }
         if (s.k != 0) return _votes(c, out);
-        if (c.status[0] == MISSING && s.absentNo && c.aggs[owner - 1].covered) {
+        if (c.status[0] == MISSING && s.ps.absentNo && c.aggs[owner - 1].covered) {
             out.eventCode = 1;
             Agg memory a = c.aggs[owner - 1];
             for (uint256 j; j < a.eh.length; ++j) _markHash(a, a.eh[j], out);
@@ -118,21 +121,21 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
                 return out;
             }
             _read(c, out, i);
-            x = role == PLUS ? PorDecimal.add(x, _decAt(y)) : PorDecimal.sub(x, _decAt(y));
+            x = role == PLUS ? PorDecimal.add(x, D.decAt(y)) : PorDecimal.sub(x, D.decAt(y));
         }
         _stamp(c, out);
         if (out.bad) return out;
-        if (s.predicate == EVENT) {
-            out.eventCode = _w(v) == 1 ? 2 : 1;
-        } else if (s.predicate == TEXT_EQUALS) {
-            out.eventCode = _th(v) == _th(s.expected) ? 2 : 1;
+        if (s.ps.predicate == C.EVENT) {
+            out.eventCode = F.load(v) == 1 ? 2 : 1;
+        } else if (s.ps.predicate == C.TEXT_EQUALS) {
+            out.eventCode = F.keccakT(v) == F.keccakT(s.ps.expected) ? 2 : 1;
         } else {
             (out.hasNum, out.num) = PorDecimal.toText(x);
             if (!out.hasNum) {
                 (out.insufficient, out.status) = (true, OUT_OF_RANGE);
                 return out;
             }
-            out.eventCode = _holds(s, x) ? 2 : 1;
+            out.eventCode = C.holds(s.ps, x) ? 2 : 1;
         }
         return out;
     }
@@ -146,7 +149,7 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
             out.bad = true;
             return out;
         }
-        uint256 n = _w(p);
+        uint256 n = F.load(p);
         uint256[] memory evidence = new uint256[](n);
         uint256 yes;
         p += 32;
@@ -158,9 +161,9 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
                 return out;
             }
             if (_voteHolds(s, kind, p, x)) ++yes;
-            p += _vsize(kind, p) + 32; // value, source id
+            p += F.vSize(kind, p) + 32; // value, source id
             evidence[i] = p;
-            p += _tsize(p) + 32; // evidence id, rest
+            p += F.tSize(p) + 32; // evidence id, rest
         }
         uint256 targets = s.targets[c.owner[0] - 1];
         if (s.k <= targets && yes >= s.k) out.eventCode = 2;
@@ -174,21 +177,21 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
     }
 
     function _voteHolds(Sem memory s, uint256 kind, uint256 p, PorDecimal.Dec memory x) private pure returns (bool) {
-        if (s.predicate == EVENT) return kind == F.BOOLEAN && _w(p) == 1;
-        if (s.predicate == TEXT_EQUALS) return kind == F.TEXT && _th(p) == _th(s.expected);
-        return _holds(s, x);
+        if (s.ps.predicate == C.EVENT) return kind == F.BOOLEAN && F.load(p) == 1;
+        if (s.ps.predicate == C.TEXT_EQUALS) return kind == F.TEXT && F.keccakT(p) == F.keccakT(s.ps.expected);
+        return C.holds(s.ps, x);
     }
 
     /// The metric requirement's first selected timestamp field that is not the metric.
     function _stamp(Ctx memory c, Out memory out) private pure {
         Agg memory a = c.aggs[c.owner[0] - 1];
-        bool skip = c.s.predicate == TIME;
+        bool skip = c.s.ps.predicate == C.TIME;
         for (uint256 j; j < a.fkey.length; ++j) {
             if (a.fkind[j] == F.TIMESTAMP && a.fstatus[j] == SELECTED && !(skip && a.fkey[j] == c.s.keys[0])) {
                 uint256 v = a.fval[j];
                 if (v == 0) return;
-                uint256 t = _w(v);
-                if (t > MAX_UINT63) {
+                uint256 t = F.load(v);
+                if (t > F.MAX_UINT63) {
                     out.bad = true;
                     return;
                 }
@@ -200,38 +203,16 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         }
     }
 
-    /// The predicate on a combined numeric value or timestamp.
-    function _holds(Sem memory s, PorDecimal.Dec memory x) private pure returns (bool) {
-        if (s.predicate == RANGE) {
-            int256 lo = PorDecimal.cmp(x, s.lower);
-            int256 hi = PorDecimal.cmp(x, s.upper);
-            return (s.lowerIncl ? lo >= 0 : lo > 0) && (s.upperIncl ? hi <= 0 : hi < 0);
-        }
-        int256 d = PorDecimal.cmp(x, s.predicate == FIELD ? PorDecimal.zero() : s.threshold);
-        uint256 cmp = s.comparison;
-        if (cmp == 0) return d > 0;
-        if (cmp == 1) return d >= 0;
-        if (cmp == 2) return d < 0;
-        if (cmp == 3) return d <= 0;
-        return d == 0;
-    }
-
     /// A present value of `kind` at p (`_typed`): numeric as a decimal, a timestamp at most
     /// 2^63 - 1 as one; false when absent or out of range.
     function _typed(uint256 kind, uint256 p) private pure returns (bool, PorDecimal.Dec memory x) {
         if (p == 0) return (false, x);
-        if (kind == F.NUMERIC) return (true, _decAt(p));
+        if (kind == F.NUMERIC) return (true, D.decAt(p));
         if (kind == F.TIMESTAMP) {
-            uint256 t = _w(p);
-            return (t <= MAX_UINT63, PorDecimal.Dec(false, 0, t, 0));
+            uint256 t = F.load(p);
+            return (t <= F.MAX_UINT63, PorDecimal.Dec(false, 0, t, 0));
         }
         return (true, x);
-    }
-
-    function _vsize(uint256 kind, uint256 p) private pure returns (uint256) {
-        if (kind == F.NUMERIC) return 32 + (((_w(p) & 0xffffffff) + 31) & ~uint256(31));
-        if (kind == F.TEXT) return _tsize(p);
-        return 32;
     }
 
     /// Needed field i found as the first field with its key.
@@ -278,18 +259,18 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
     }
 
     function _markList(Agg memory a, uint256 p, Out memory out) private pure {
-        uint256 n = _w(p);
+        uint256 n = F.load(p);
         p += 32;
         for (uint256 i; i < n; ++i) {
             _mark(a, p, out);
-            p += _tsize(p);
+            p += F.tSize(p);
         }
     }
 
     /// The last place of the id (a T at p) among the aggregate's evidence ids is read; none:
     /// the selection names evidence its step does not cite (`step.bad_prior_output`).
     function _mark(Agg memory a, uint256 p, Out memory out) private pure {
-        _markHash(a, _th(p), out);
+        _markHash(a, F.keccakT(p), out);
     }
 
     function _markHash(Agg memory a, bytes32 h, Out memory out) private pure {

@@ -19,6 +19,4 @@ abstract contract PorFormStep {
     /// The carried form `form` is not the one its role needs: not the step's citation
     /// there, not one form per prior id, or not R's REQUIREMENT (`proof.citations`).
     error Citations(uint256 form);
-
-    uint256 internal constant MAX_UINT63 = (1 << 63) - 1;
 }

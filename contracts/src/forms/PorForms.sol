@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorMerkle} from "../PorMerkle.sol";
+import {PorFormsDecimal} from "./PorFormsDecimal.sol";
 
 /// @title PorForms: reading chain forms in calldata and proving their inclusion (ADR 0017,
 /// `docs/spec-forms-draft.md` §1 and §3). Every forms executor uses it.
@@ -12,6 +13,12 @@ import {PorMerkle} from "../PorMerkle.sol";
 /// a presence, boolean or enum word out of range, an integer word at or above 2^64 revert
 /// `ProofForm()`: the proof is invalid (`proof.form`, draft §4; the caller that catches
 /// the executor's revert answers `PROOF_FORM`). Nothing reads zeros past an end.
+/// The same reads at absolute call data positions `p` (a form ending at `end`:
+/// `wordAt`, `intAt`, `codeAt`, `countAt`, `optAt`, `tEnd`, `vEnd`), and unchecked ones
+/// over words a reader has checked (`load`, `tSize`, `vSize`, `claimValue`, `sameT`,
+/// `hashT`, `keccakT`), are here too: the one reader of the four executors (ADR 0017,
+/// s39 decision 4; s40 `fold`). The decimal `D` is `PorFormsDecimal`'s, COMMON's shared
+/// parts `PorFormsCommon`'s.
 /// Inclusion: each form's leaf is `LH(F) = SHA-256(0x00 || F)` in the forms tree of size
 /// `n` (RFC 9162 paths), the component leaf `forms_root || uint64_be(n)` at index 6 of
 /// the 7-leaf component tree whose root is `por_root`.
@@ -46,6 +53,9 @@ library PorForms {
     uint256 internal constant NUMERIC = 1;
     uint256 internal constant TIMESTAMP = 2;
     uint256 internal constant TEXT = 3;
+
+    /// The largest value of §12.5's integer fields (a count, a timestamp claim): 2^63 - 1.
+    uint256 internal constant MAX_UINT63 = (1 << 63) - 1;
 
     // ---------------------------------------------------------------- words
 
@@ -185,7 +195,9 @@ library PorForms {
     }
 
     /// `T(t)`: (calldata position of its bytes, byte length, offset after it). The bytes
-    /// lie inside `f` and the last word's padding is zero.
+    /// lie inside `f` and the last word's padding is zero: `tEnd`'s checks on an offset,
+    /// in its own assembly (a call to `tEnd` here costs the aggregate 1.5 % more gas; the
+    /// reader tests hold both to the same cases).
     function readT(bytes calldata f, uint256 o) internal pure returns (uint256 p, uint256 len, uint256 next) {
         assembly {
             let flen := f.length
@@ -212,104 +224,19 @@ library PorForms {
         (,, next) = readT(f, o);
     }
 
-    /// `D(d)`: sign, scale, digit count, calldata position of the digits, offset after it.
-    /// Checks draft §1's decimal word: len 1..64, scale 0..62, no other bits, digits
-    /// `0`-`9` and zero padding, no leading `0` unless len = 1, no trailing `0` when
-    /// scale > 0, no `-0`, and at most 64 characters for the canonical text.
-    function readD(bytes calldata f, uint256 o)
-        internal
-        pure
-        returns (bool neg, uint256 scale, uint256 len, uint256 p, uint256 next)
-    {
-        assembly {
-            // bytes 0x30..0x39 in the first `k` (1..32) bytes of `w`, zeros after
-            function digits(w, k) -> ok {
-                let m := not(shr(shl(3, k), not(0)))
-                let hi := 0xf0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0
-                let lo := 0x0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f0f
-                let sixes := 0x0606060606060606060606060606060606060606060606060606060606060606
-                let tens := 0x1010101010101010101010101010101010101010101010101010101010101010
-                let threes := 0x3030303030303030303030303030303030303030303030303030303030303030
-                ok := and(
-                    and(eq(and(w, and(hi, m)), and(threes, m)), iszero(and(and(add(and(w, lo), sixes), tens), m))),
-                    iszero(and(w, not(m)))
-                )
-            }
-            let flen := f.length
-            let head := 0
-            if iszero(gt(add(o, 32), flen)) { head := calldataload(add(f.offset, o)) }
-            neg := shr(255, head)
-            scale := and(shr(232, head), 0x7fffff)
-            len := and(head, 0xffffffff)
-            let words := add(1, gt(len, 32))
-            next := add(o, add(32, shl(5, words)))
-            // the canonical text's length: sign + len, or sign + max(len, scale + 1) + 1
-            let chars := len
-            if scale {
-                chars := add(scale, 1)
-                if gt(len, scale) { chars := len }
-                chars := add(chars, 1)
-            }
-            chars := add(chars, neg)
-            let bad := or(or(gt(next, flen), iszero(len)), or(gt(len, 64), gt(scale, 62)))
-            bad := or(bad, or(gt(chars, 64), and(head, 0x000000ffffffffffffffffffffffffffffffffffffffffffffffff00000000)))
-            if bad {
-                mstore(0, 0xddd09231) // ProofForm()
-                revert(28, 4)
-            }
-            p := add(f.offset, add(o, 32))
-            let w0 := calldataload(p)
-            let k0 := len
-            if gt(k0, 32) { k0 := 32 }
-            bad := iszero(digits(w0, k0))
-            if gt(len, 32) { bad := or(bad, iszero(digits(calldataload(add(p, 32)), sub(len, 32)))) }
-            let first := byte(0, w0)
-            let last := byte(0, calldataload(add(p, sub(len, 1))))
-            // a leading 0 only as the whole number "0"; no trailing 0 in a fraction; no -0
-            if and(eq(first, 0x30), gt(len, 1)) { bad := 1 }
-            if and(eq(last, 0x30), gt(scale, 0)) { bad := 1 }
-            if and(neg, and(eq(first, 0x30), eq(len, 1))) { bad := 1 }
-            if bad {
-                mstore(0, 0xddd09231)
-                revert(28, 4)
-            }
-        }
-    }
-
-    /// The integer of the 1..64 ASCII digits at calldata position `p` (checked by `readD`:
-    /// zero bytes after them), 32 digits a word at once (SWAR: pairs, quads, ... of lanes).
-    function magnitude(uint256 p, uint256 len) internal pure returns (uint256 m) {
-        assembly {
-            // the k (1..32) leading digit bytes of w as an integer
-            function digits(w, k) -> v {
-                let threes := 0x3030303030303030303030303030303030303030303030303030303030303030
-                // right-aligned, '0' bytes above
-                w := or(shr(shl(3, sub(32, k)), w), shl(shl(3, k), threes))
-                let d := sub(w, threes)
-                let m8 := 0x00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff00ff
-                d := add(mul(and(shr(8, d), m8), 10), and(d, m8))
-                let m16 := 0x0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff0000ffff
-                d := add(mul(and(shr(16, d), m16), 100), and(d, m16))
-                let m32 := 0x00000000ffffffff00000000ffffffff00000000ffffffff00000000ffffffff
-                d := add(mul(and(shr(32, d), m32), 10000), and(d, m32))
-                let m64 := 0x0000000000000000ffffffffffffffff0000000000000000ffffffffffffffff
-                d := add(mul(and(shr(64, d), m64), 100000000), and(d, m64))
-                v := add(mul(shr(128, d), 10000000000000000), and(d, 0xffffffffffffffffffffffffffffffff))
-            }
-            switch gt(len, 32)
-            case 0 { m := digits(calldataload(p), len) }
-            default {
-                let rest := sub(len, 32)
-                m := add(mul(digits(calldataload(p), 32), exp(10, rest)), digits(calldataload(add(p, 32)), rest))
-            }
-        }
+    /// The offset after the `L[T]` at `o` (its count and each text checked).
+    function skipTexts(bytes calldata f, uint256 o) internal pure returns (uint256) {
+        uint256 n;
+        (n, o) = readL(f, o);
+        for (uint256 i; i < n; ++i) o = skipT(f, o);
+        return o;
     }
 
     /// `V_kind(v)`, checked: the offset after it (boolean `B`, numeric `D`, timestamp
     /// `W`, text `T`; another kind is a fault).
     function skipV(bytes calldata f, uint256 o, uint256 kind) internal pure returns (uint256 next) {
         if (kind == NUMERIC) {
-            (,,,, next) = readD(f, o);
+            (,,,, next) = PorFormsDecimal.readD(f, o);
         } else if (kind == TEXT) {
             (,, next) = readT(f, o);
         } else if (kind == BOOLEAN) {
@@ -318,6 +245,155 @@ library PorForms {
             (, next) = readW(f, o);
         } else {
             revert ProofForm();
+        }
+    }
+
+    // ------------------------------------------------------------ positions
+
+    /// The call data position of `f` (what the readers below take: a form's words at
+    /// absolute positions `p`, `end` the position after its last byte).
+    function pos(bytes calldata f) internal pure returns (uint256 p) {
+        assembly {
+            p := f.offset
+        }
+    }
+
+    /// The word at call data position `p`, unchecked: for words a reader has checked.
+    function load(uint256 p) internal pure returns (uint256 v) {
+        assembly {
+            v := calldataload(p)
+        }
+    }
+
+    /// The word at `p`, which must end at or before `end`.
+    function wordAt(uint256 p, uint256 end) internal pure returns (uint256 v) {
+        if (p + 32 > end) revert ProofForm();
+        assembly {
+            v := calldataload(p)
+        }
+    }
+
+    /// A `W` word at `p`: an integer below 2^64.
+    function intAt(uint256 p, uint256 end) internal pure returns (uint256 v) {
+        v = wordAt(p, end);
+        if (v >> 64 != 0) revert ProofForm();
+    }
+
+    /// A word at `p` that must be at most `max` (a boolean: 1; an enum: its last code).
+    function codeAt(uint256 p, uint256 end, uint256 max) internal pure returns (uint256 v) {
+        v = wordAt(p, end);
+        if (v > max) revert ProofForm();
+    }
+
+    /// A count of `stride`-word elements at `p` whose elements fit before `end`.
+    function countAt(uint256 p, uint256 end, uint256 stride) internal pure returns (uint256 n) {
+        n = wordAt(p, end);
+        if (n > (end - p) / 32 / (stride == 0 ? 1 : stride)) revert ProofForm();
+    }
+
+    /// `O(n)` at `p`: (present, value); absent must be `W(0) W(0)`.
+    function optAt(uint256 p, uint256 end) internal pure returns (bool present, uint256 v) {
+        present = codeAt(p, end, 1) == 1;
+        v = intAt(p + 32, end);
+        if (!present && v != 0) revert ProofForm();
+    }
+
+    /// The end of the `T` at `p`: its length word and bytes before `end`, the last word's
+    /// padding zero (`readT`'s checks at a call data position).
+    function tEnd(uint256 p, uint256 end) internal pure returns (uint256 q) {
+        assembly {
+            let bad := gt(add(p, 32), end)
+            if iszero(bad) {
+                let len := calldataload(p)
+                bad := gt(len, sub(end, p))
+                if iszero(bad) {
+                    q := add(add(p, 32), and(add(len, 31), not(31)))
+                    bad := gt(q, end)
+                    // the last word's bytes after the text (shl by the text's bytes in it) are zero
+                    let tail := and(len, 31)
+                    if and(iszero(bad), gt(tail, 0)) { bad := gt(shl(shl(3, tail), calldataload(sub(q, 32))), 0) }
+                }
+            }
+            if bad {
+                mstore(0, 0xddd09231) // ProofForm()
+                revert(28, 4)
+            }
+        }
+    }
+
+    /// The end of the value `V_kind` at `p`, checked (as `skipV`).
+    function vEnd(uint256 kind, uint256 p, uint256 end) internal pure returns (uint256) {
+        if (kind == BOOLEAN) {
+            codeAt(p, end, 1);
+            return p + 32;
+        }
+        if (kind == NUMERIC) return PorFormsDecimal.dEnd(p, end);
+        if (kind == TIMESTAMP) {
+            wordAt(p, end);
+            return p + 32;
+        }
+        return tEnd(p, end);
+    }
+
+    /// The size of the checked `T` at `p`: its length word and its padded bytes.
+    function tSize(uint256 p) internal pure returns (uint256 size) {
+        assembly {
+            size := add(32, and(add(calldataload(p), 31), not(31)))
+        }
+    }
+
+    /// The size of the checked value `V_kind` at `p`.
+    function vSize(uint256 kind, uint256 p) internal pure returns (uint256 size) {
+        assembly {
+            switch kind
+            case 1 { size := add(32, and(add(and(calldataload(p), 0xffffffff), 31), not(31))) } // NUMERIC
+            case 3 { size := add(32, and(add(calldataload(p), 31), not(31))) } // TEXT
+            default { size := 32 }
+        }
+    }
+
+    /// The position of the value `V` of the checked claim at `q` (`H(key) E(kind)
+    /// T(claim_id) V`).
+    function claimValue(uint256 q) internal pure returns (uint256 v) {
+        assembly {
+            v := add(add(q, 96), and(add(calldataload(add(q, 64)), 31), not(31)))
+        }
+    }
+
+    /// Whether the checked `T`s at `p` and `q` are the same text (word by word, the
+    /// length word first).
+    function sameT(uint256 p, uint256 q) internal pure returns (bool same) {
+        assembly {
+            let size := add(32, and(add(calldataload(p), 31), not(31)))
+            same := 1
+            for { let i := 0 } lt(i, size) { i := add(i, 32) } {
+                if iszero(eq(calldataload(add(p, i)), calldataload(add(q, i)))) {
+                    same := 0
+                    break
+                }
+            }
+        }
+    }
+
+    /// SHA-256 of the checked `T` at `p`'s bytes (`H` of the text).
+    function hashT(uint256 p) internal view returns (bytes32 h) {
+        assembly {
+            let m := mload(0x40)
+            let len := calldataload(p)
+            calldatacopy(m, add(p, 32), len)
+            if iszero(staticcall(gas(), 0x02, m, len, 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+        }
+    }
+
+    /// keccak256 of the checked `T` at `p`, length word and padded bytes: equal texts,
+    /// equal hashes (a key for comparing texts).
+    function keccakT(uint256 p) internal pure returns (bytes32 h) {
+        assembly {
+            let size := add(32, and(add(calldataload(p), 31), not(31)))
+            let m := mload(0x40)
+            calldatacopy(m, p, size)
+            h := keccak256(m, size)
         }
     }
 
@@ -383,6 +459,14 @@ library PorForms {
     /// where `r` is the PromptSpec's requirement count.
     function stepIndex(uint256 r, uint256 leaf) internal pure returns (uint256) {
         return 1 + r + leaf;
+    }
+
+    /// A reasoning step's form (draft §3): its index among the step indexes `1 + r` ..
+    /// `size - 2` of a forms tree of `size` leaves whose COMMON lists `r` requirements, its
+    /// tag a step's (`EXTRACT` .. `MAP`); returns the tag, else reverts `ProofForm()`.
+    function stepTag(bytes calldata f, uint256 index, uint256 r, uint256 size) internal pure returns (uint256 tag) {
+        tag = tagOf(f);
+        if (index < 1 + r || index + 2 > size || tag < EXTRACT || tag > MAP) revert ProofForm();
     }
 
     /// `H(step_id(n))`: SHA-256 of `"step_"` and `n` in decimal, four digits at least

@@ -56,9 +56,7 @@ contract PorJudgeForm is PorJudgeFormRead {
         Spec memory s = _common(forms[1]);
         uint256 r = s.reqs.length;
         if (index[2] + 2 != size) revert FinalStep();
-        if (index[2] <= r) revert F.ProofForm();
-        uint256 tag = F.tagOf(forms[2]);
-        if (tag < F.EXTRACT || tag > F.MAP) revert F.ProofForm();
+        uint256 tag = F.stepTag(forms[2], index[2], r, size);
         if (tag != F.MAP) return (true, FINAL_STEP, 0);
         Vars memory v = _map(forms[2]);
         uint256 minConf = _cards(forms, index, r + 1 + evidenceCount, v, s);
@@ -103,7 +101,7 @@ contract PorJudgeForm is PorJudgeFormRead {
             }
             uint256 o = 160;
             o = F.skipT(e, o);
-            if (_th(_pos(e) + 160) != _th(v.ids[i])) revert Citations(3 + i);
+            if (F.keccakT(F.pos(e) + 160) != F.keccakT(v.ids[i])) revert Citations(3 + i);
             (uint256 tier, uint256 conf, bytes32 req) = _card(e, o);
             if (conf < minConf) minConf = conf;
             if (!_tierOk(s, req, tier)) v.prov = false;
@@ -160,13 +158,13 @@ contract PorJudgeForm is PorJudgeFormRead {
     }
 
     function _numeric(Spec memory s) private pure returns (bool) {
-        uint256 p = s.predicate;
+        uint256 p = s.ps.predicate;
         return p == 1 || p == 2 || p == 3 || p == 5;
     }
 
     function _eventDecides(Spec memory s, Vars memory v) private pure returns (bool) {
         if (s.hasK) return true;
-        return (s.anyOtherwiseNo || s.absentNo) && !v.hasNum && v.hasEvent && !v.eventTrue;
+        return (s.anyOtherwiseNo || s.ps.absentNo) && !v.hasNum && v.hasEvent && !v.eventTrue;
     }
 
     /// Stage 3: the numeric value against the predicate's bound, else the event.
@@ -176,20 +174,5 @@ contract PorJudgeForm is PorJudgeFormRead {
         if (v.hasNum && numeric && !ed) return (true, _holds(s, v.num));
         if (v.hasEvent && (!numeric || ed)) return (true, v.eventTrue);
         return (false, false);
-    }
-
-    function _holds(Spec memory s, PorDecimal.Dec memory x) private pure returns (bool) {
-        if (s.predicate == 2) {
-            int256 lo = PorDecimal.cmp(x, s.lower);
-            int256 hi = PorDecimal.cmp(x, s.upper);
-            return (s.lowerIncl ? lo >= 0 : lo > 0) && (s.upperIncl ? hi <= 0 : hi < 0);
-        }
-        int256 d = PorDecimal.cmp(x, s.predicate == 3 ? PorDecimal.zero() : s.threshold);
-        uint256 c = s.comparison;
-        if (c == 0) return d > 0;
-        if (c == 1) return d >= 0;
-        if (c == 2) return d < 0;
-        if (c == 3) return d <= 0;
-        return d == 0;
     }
 }

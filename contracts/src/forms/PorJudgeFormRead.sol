@@ -3,6 +3,8 @@ pragma solidity 0.8.30;
 
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
+import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 
 /// @title PorJudgeFormRead: what the JudgeProof on chain forms reads, checked (ADR 0017
 /// stage 4; `docs/spec-forms-draft.md` §2.1, §2.3, §2.9, §2.10).
@@ -26,15 +28,8 @@ abstract contract PorJudgeFormRead {
         bool lockFails; // schema ref, strict mode, rule ids (unknown or out of stage order)
         bool onConflictInvalid;
         uint256[5] conf; // default, min for yes/no, conflict factor, fallback factor, invalid
-        uint256 predicate;
-        uint256 comparison;
-        PorDecimal.Dec threshold;
-        PorDecimal.Dec lower;
-        PorDecimal.Dec upper;
-        bool lowerIncl;
-        bool upperIncl;
-        bool absentNo;
-        bool anyOtherwiseNo;
+        C.Semantics ps;
+        bool anyOtherwiseNo; // a precondition's otherwise is `no`
     }
 
     /// The MAP form's evaluation variables.
@@ -54,49 +49,16 @@ abstract contract PorJudgeFormRead {
         uint256 nSummary; // entries of source_summary (with repeats)
     }
 
-    function _pos(bytes calldata f) internal pure returns (uint256 p) {
-        assembly {
-            p := f.offset
-        }
-    }
-
-    function _w(uint256 p) internal pure returns (uint256 v) {
-        assembly {
-            v := calldataload(p)
-        }
-    }
-
-    /// keccak256 of the checked T at p (equal texts, equal hashes).
-    function _th(uint256 p) internal pure returns (bytes32 h) {
-        uint256 size = 32 + ((_w(p) + 31) & ~uint256(31));
-        assembly {
-            let m := mload(0x40)
-            calldatacopy(m, p, size)
-            h := keccak256(m, size)
-        }
-    }
-
-    function _dec(bytes calldata f, uint256 o) internal pure returns (PorDecimal.Dec memory d, uint256 next) {
-        (bool neg, uint256 scale, uint256 len, uint256 p, uint256 n) = F.readD(f, o);
-        return (PorDecimal.Dec(neg, 0, F.magnitude(p, len), scale), n);
-    }
-
     // ---------------------------------------------------------------- COMMON
 
     function _common(bytes calldata f) internal pure returns (Spec memory s) {
-        uint256 o = F.open(f, F.COMMON) + 32; // metric
-        uint256 k;
-        (k, o) = F.readZ(f, o);
+        (uint256 k, uint256 table, uint256 r, uint256 o) = C.head(f);
         s.hasK = k != 0;
-        (,,,, o) = F.readD(f, o);
-        uint256 r;
-        (r, o) = F.readL(f, o);
         (s.reqs, s.tiers) = (new bytes32[](r), new uint256[](r));
+        uint256 p = F.pos(f) + table + 32;
         for (uint256 i; i < r; ++i) {
-            (s.reqs[i], o) = F.readH(f, o);
-            (, o) = F.readE(f, o, 3);
-            (, o) = F.readW(f, o);
-            (s.tiers[i], o) = F.readW(f, o);
+            (s.reqs[i], s.tiers[i]) = (bytes32(F.load(p)), F.load(p + 96));
+            p += 128;
         }
         (s.market, o) = F.readH(f, o);
         (s.start, o) = F.readW(f, o);
@@ -115,7 +77,11 @@ abstract contract PorJudgeFormRead {
         (strict, o) = F.readB(f, o);
         if (ref != SCHEMA_REF || !strict) s.lockFails = true;
         for (uint256 i; i < 5; ++i) (s.conf[i], o) = F.readW(f, o);
-        F.end(f, _semantics(f, o, s));
+        o = C.read(f, o, s.ps);
+        F.end(f, o);
+        for (uint256 i; i < s.ps.preOtherwiseNo.length; ++i) {
+            if (s.ps.preOtherwiseNo[i]) s.anyOtherwiseNo = true;
+        }
     }
 
     /// The rule codes: an unknown id (code 0) or a rule after one of a later stage fails
@@ -138,48 +104,9 @@ abstract contract PorJudgeFormRead {
         return o;
     }
 
-    function _semantics(bytes calldata f, uint256 o, Spec memory s) private pure returns (uint256) {
-        (s.predicate, o) = F.readE(f, o, 6);
-        o = F.skipT(f, o); // metric text
-        bool present;
-        (present, o) = F.readP(f, o);
-        if (present) (s.comparison, o) = F.readE(f, o, 5);
-        (present, o) = F.readP(f, o);
-        if (present) (s.threshold, o) = _dec(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) {
-            uint256 n;
-            (n, o) = F.readL(f, o);
-            for (uint256 i; i < n; ++i) {
-                (, o) = F.readE(f, o, 2);
-                o += 32; // H(metric)
-            }
-        }
-        (present, o) = F.readP(f, o);
-        if (present) (s.lower, o) = _dec(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) (s.upper, o) = _dec(f, o);
-        uint256 v;
-        (present, v, o) = F.readO(f, o, 1);
-        s.lowerIncl = !present || v == 1;
-        (present, v, o) = F.readO(f, o, 1);
-        s.upperIncl = present && v == 1;
-        (present, o) = F.readP(f, o);
-        if (present) o += 32; // other metric
-        (present, o) = F.readP(f, o);
-        if (present) o = F.skipT(f, o); // expected text
-        (s.absentNo, o) = F.readB(f, o);
-        (present, o) = F.readP(f, o);
-        if (present) {
-            uint256 n;
-            (n, o) = F.readL(f, o);
-            for (uint256 i; i < n; ++i) {
-                o = F.skipT(f, o + 32);
-                (v, o) = F.readE(f, o, 2);
-                if (v == 1) s.anyOtherwiseNo = true;
-            }
-        }
-        return o;
+    /// The predicate on the MAP's numeric value (`PorFormsCommon.holds`).
+    function _holds(Spec memory s, PorDecimal.Dec memory x) internal pure returns (bool) {
+        return C.holds(s.ps, x);
     }
 
     // ---------------------------------------------------------------- MAP
@@ -188,13 +115,11 @@ abstract contract PorJudgeFormRead {
         uint256 o = 96; // tag (checked by the caller), step id, Ri
         uint256 n;
         (n, o) = F.readL(f, o);
-        o += n << 5;
-        (n, o) = F.readL(f, o);
-        for (uint256 i; i < n; ++i) o = F.skipT(f, o);
+        o = F.skipTexts(f, o + (n << 5));
         (v.hasEvent, o) = F.readP(f, o);
         if (v.hasEvent) (v.eventTrue, o) = F.readB(f, o);
         (v.hasNum, o) = F.readP(f, o);
-        if (v.hasNum) (v.num, o) = _dec(f, o);
+        if (v.hasNum) (v.num, o) = D.readDec(f, o);
         (v.hasStamp, o) = F.readP(f, o);
         if (v.hasStamp) (v.stamp, o) = F.readW(f, o);
         if (v.stamp > (1 << 63) - 1) v.lockFails = true;
@@ -217,12 +142,12 @@ abstract contract PorJudgeFormRead {
         bytes32[] memory seen = new bytes32[](n);
         uint256 count;
         for (uint256 i; i < n; ++i) {
-            uint256 p = _pos(f) + o;
+            uint256 p = F.pos(f) + o;
             (, uint256 len, uint256 next) = F.readT(f, o);
             o = next;
             uint256 points = _points(p + 32, len);
             if (points == 0 || points > 128) v.lockFails = true;
-            bytes32 h = _th(p);
+            bytes32 h = F.keccakT(p);
             bool repeat;
             for (uint256 j; j < count; ++j) {
                 if (seen[j] == h) repeat = true;
