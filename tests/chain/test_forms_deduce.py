@@ -42,6 +42,7 @@ from por.bundle import build
 from por.bundle.layout import Bundle
 from por.challenge import bundle_from_bytes
 from por.encoding import decode, encode
+from por.forms.words import T, W
 from por.scenarios import list_scenarios
 
 pytestmark = SOLC
@@ -275,6 +276,34 @@ def test_malformed_forms_are_proof_form() -> None:
         assert chain_revert(NAME, data) == selector("Citations(uint256)") + len(
             carried).to_bytes(32, "big"), carried
         assert reverts_agree("deduce", NAME, data), carried
+
+
+def test_unchecked_hashes_are_proof_form() -> None:
+    """Two forms ``F`` never writes, which ran the executor out of gas before s40's
+    integration (a hash of unchecked call data): a ``text_equals`` COMMON without
+    ``expected_text`` (deduce hashed call data position 0 as a text) and an AGGREGATE
+    field key whose length word passes the form's end (hashed before ``skipT``). Both
+    are ``proof.form`` on chain and in Python."""
+    bundle = honest("52-politics-election-winner-page")
+    leaf = deduce_leaf(bundle)
+    c = forms_root_of(bundle)
+    assert chain_answer(step_call_data(bundle, leaf, c))[0] == (False, "one_step.match", "")
+    common = c.forms.forms[0].form
+    present = W(1) + T("Maya Okafor")
+    assert common.count(present) == 1
+    data = step_call_data(bundle, leaf, replaced(bundle, c, 0, common.replace(present, W(0))))
+    assert chain_answer(data) == ("proof.form", 0)
+    assert python_answer("deduce", data) == "proof.form"
+    agg_leaf = steps_of(bundle, "aggregate")[0]
+    agg = c.index_of_step(agg_leaf)
+    form = c.forms.forms[agg].form
+    key = decode(bundle.steps[agg_leaf])["output"]["fields"][0]["key"]
+    assert form.count(T(key)) == 1
+    at = form.index(T(key))
+    huge = form[:at] + (2**64 - 1).to_bytes(32, "big") + form[at + 32:]
+    data = step_call_data(bundle, leaf, replaced(bundle, c, agg, huge))
+    assert chain_answer(data) == ("proof.form", 0)
+    assert python_answer("deduce", data) == "proof.form"
 
 
 def _carrying(c: Committed, index: list[int]) -> bytes:

@@ -129,8 +129,9 @@ abstract contract PorDeduceFormRead is PorFormStep {
 
     /// Field j of an AGGREGATE.
     function _field(bytes calldata f, uint256 o, Agg memory a, uint256 j) private view returns (uint256) {
-        a.fkey[j] = F.hashT(F.pos(f) + o);
-        o = F.skipT(f, o);
+        uint256 key = o;
+        o = F.skipT(f, o); // checked before it is hashed (a huge length word: ProofForm)
+        a.fkey[j] = F.hashT(F.pos(f) + key);
         uint256 kind;
         (kind, o) = F.readE(f, o, 4);
         a.fkind[j] = kind;

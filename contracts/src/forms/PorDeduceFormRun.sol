@@ -128,7 +128,7 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         if (s.ps.predicate == C.EVENT) {
             out.eventCode = F.load(v) == 1 ? 2 : 1;
         } else if (s.ps.predicate == C.TEXT_EQUALS) {
-            out.eventCode = F.keccakT(v) == F.keccakT(s.ps.expected) ? 2 : 1;
+            out.eventCode = F.keccakT(v) == _expected(s) ? 2 : 1;
         } else {
             (out.hasNum, out.num) = PorDecimal.toText(x);
             if (!out.hasNum) {
@@ -176,9 +176,16 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         return out;
     }
 
+    /// keccak256 of the predicate's `T(expected_text)`; a `text_equals` COMMON without one
+    /// is a form `F` never writes: `ProofForm()` (not a hash of call data position 0).
+    function _expected(Sem memory s) private pure returns (bytes32) {
+        if (s.ps.expected == 0) revert F.ProofForm();
+        return F.keccakT(s.ps.expected);
+    }
+
     function _voteHolds(Sem memory s, uint256 kind, uint256 p, PorDecimal.Dec memory x) private pure returns (bool) {
         if (s.ps.predicate == C.EVENT) return kind == F.BOOLEAN && F.load(p) == 1;
-        if (s.ps.predicate == C.TEXT_EQUALS) return kind == F.TEXT && F.keccakT(p) == F.keccakT(s.ps.expected);
+        if (s.ps.predicate == C.TEXT_EQUALS) return kind == F.TEXT && F.keccakT(p) == _expected(s);
         return C.holds(s.ps, x);
     }
 
