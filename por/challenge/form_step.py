@@ -41,6 +41,7 @@ from por.forms import form_of
 from por.forms.execute import execute
 from por.merkle import leaf_hash
 from por.merkle.tree import inclusion_path_from_levels, tree_levels
+from por.schemas import DeterministicVerdict, ReasoningStep
 
 #: The executor on forms of each step kind that has one (SPEC §10.2.9).
 STEP_EXECUTOR: Final[dict[str, str]] = {"check_requirement": "check",
@@ -57,6 +58,7 @@ def form_step_kind(bundle: Bundle, leaf: int) -> str:
         raise ProofError("proof.no_such_leaf", f"no reasoning_leaf leaf {leaf!r} among "
                          f"{len(bundle.steps)}")
     step = _step(bundle, leaf)
+    _valid(bundle.steps[leaf], ReasoningStep, f"step leaf {leaf}")
     inputs = step.get("inputs")
     kind = inputs.get("kind") if isinstance(inputs, dict) else None
     executor = STEP_EXECUTOR.get(kind) if isinstance(kind, str) else None
@@ -72,8 +74,9 @@ def build_form_step_proof(bundle: Bundle, kind: str, leaf: int | None = None) ->
     """The FormStepProof of ``kind`` (``check``/``aggregate``/``deduce`` on reasoning
     leaf ``leaf``, ``judge`` on the verdict with ``leaf`` None); see the module doc.
 
-    ``ProofError``: ``proof.no_such_leaf``, ``proof.step_record``,
-    ``proof.no_form_executor``, ``proof.kind`` (the step is not of ``kind``),
+    ``ProofError``: ``proof.no_such_leaf``, ``proof.step_record`` (the step, or for
+    ``judge`` the verdict, is not a valid record), ``proof.no_form_executor``,
+    ``proof.kind`` (the step is not of ``kind``),
     ``proof.citation_missing`` (a cited id no leaf carries), ``proof.schema`` (more than
     ``MAX_FORMS`` forms), ``proof.leaf_path`` / ``proof.component_path`` (the forms do
     not hash to the bundle's commitments), ``form.none`` / ``form.mismatch`` (a carried
@@ -88,6 +91,7 @@ def build_form_step_proof(bundle: Bundle, kind: str, leaf: int | None = None) ->
     r = len(requirements) if isinstance(requirements, list) else 0
     base = 1 + r  # forms index of reasoning leaf 0
     if leaf is None:  # judge
+        _valid(bundle.verdict, DeterministicVerdict, "the verdict")
         carried = _judge_forms(bundle, base)
     else:
         found = form_step_kind(bundle, leaf)
@@ -169,6 +173,16 @@ def _record(blob: bytes, what: str) -> dict[str, Any]:
         raise ProofError("proof.step_record", f"{what} is not a map; challenge it by "
                          "inclusion")
     return value
+
+
+def _valid(blob: bytes, cls: Any, what: str) -> None:
+    """The disputed record is valid (a record that is not is its InclusionProof's or
+    FormProof's, SPEC §10.1): else ``proof.step_record``."""
+    try:
+        cls.from_cbor(blob)
+    except PorError as exc:
+        raise ProofError("proof.step_record", f"{what} is not a valid record "
+                         f"({exc.check_id}); challenge it by inclusion") from None
 
 
 def _step(bundle: Bundle, leaf: int) -> dict[str, Any]:
