@@ -107,3 +107,20 @@ def test_a_forged_deduce_step_is_won_on_forms() -> None:
             assert direct.outcome is not None and direct.outcome.reason.startswith("one_step.")
             won += 1
     assert won >= 3
+
+
+@pytest.mark.usefixtures("standin_executors")
+def test_the_fixtures_are_won() -> None:
+    """``fixtures/proofs/form-step-*.cbor``: each answers what ``expected.json`` says
+    under its ``por_root``."""
+    import json
+
+    here = INVALID.parents[1] / "proofs"
+    expected = json.loads((here / "expected.json").read_text(encoding="utf-8"))
+    assert len(expected) == 4
+    for name, want in expected.items():
+        report = check_proof((here / name).read_bytes(),
+                             por_root=bytes.fromhex(want["por_root"]))
+        assert report.status == "valid" and report.outcome is not None, name
+        got = (report.outcome.outcome, report.outcome.reason, report.outcome.cause)
+        assert got == (want["outcome"], want["reason"], want["cause"]), name

@@ -5,6 +5,7 @@ registered with ``monkeypatch`` (the Solidity twins stand in, EVM-gated, in
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -290,3 +291,25 @@ def test_bytes_round_trip_and_seal() -> None:
     assert proof.challenge_id == challenge_id_from_body(body_of(proof))
     assert build_form_step_proof(bundle, "aggregate", proof.index[0] - (
         len(bundle.forms) - len(bundle.steps) - 1)).to_cbor() == data
+
+
+def test_the_fixtures_are_what_their_generator_makes() -> None:
+    """``fixtures/proofs/form-step-*.cbor`` (SPEC §10.2.9): the generator's bytes, each
+    a valid FormStepProof of its kind under its ``por_root`` (the answers are
+    ``tests/chain/test_form_step_proof.py``'s)."""
+    from pathlib import Path
+
+    from file_modules import load_file
+
+    from por.challenge.records import proof_from_cbor
+
+    here = Path(__file__).resolve().parents[3] / "fixtures" / "proofs"
+    made = load_file("form_step_fixtures", here / "generate.py").files()
+    assert sorted(made) == sorted(p.name for p in here.iterdir() if p.name != "generate.py")
+    for name, data in made.items():
+        assert (here / name).read_bytes() == data, name
+    expected = json.loads(made["expected.json"])
+    for name, want in expected.items():
+        proof = proof_from_cbor(made[name])
+        assert isinstance(proof, FormStepProof) and proof.kind == want["kind"]
+        assert proof.por_root.hex() == want["por_root"]
