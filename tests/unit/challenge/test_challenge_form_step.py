@@ -15,7 +15,13 @@ from bundle_edits import honest, recommit, steps_of
 from por.bundle import Bundle
 from por.challenge import NoProof, check_proof, proof_file_name, winning_proof
 from por.challenge.form_step import build_form_step_proof, form_step_kind
-from por.challenge.records import MAX_FORMS, FormStepProof, body_of, challenge_id_from_body
+from por.challenge.records import (
+    MAX_FORMS,
+    FormStepProof,
+    body_of,
+    challenge_id_from_body,
+    proof_from_cbor,
+)
 from por.encoding import decode, encode
 from por.errors import ProofError, UnsupportedError
 from por.forms import execute as forms_execute
@@ -122,6 +128,10 @@ def test_a_step_kind_without_an_executor_is_refused() -> None:
         build_form_step_proof(bundle, "deduce", leaf)
     with pytest.raises(ProofError, match=r"proof\.no_such_leaf"):
         form_step_kind(bundle, len(bundle.steps))
+    steps = list(bundle.steps)
+    steps[leaf] = encode({**decode(steps[leaf]), "extra": 1})  # not a valid record
+    with pytest.raises(ProofError, match=r"proof\.step_record"):
+        build_form_step_proof(recommit(bundle, steps=steps), "aggregate", leaf)
 
 
 def test_a_form_lie_is_the_form_proofs() -> None:
@@ -301,8 +311,6 @@ def test_the_fixtures_are_what_their_generator_makes() -> None:
 
     from file_modules import load_file
 
-    from por.challenge.records import proof_from_cbor
-
     here = Path(__file__).resolve().parents[3] / "fixtures" / "proofs"
     made = load_file("form_step_fixtures", here / "generate.py").files()
     assert sorted(made) == sorted(p.name for p in here.iterdir() if p.name != "generate.py")
@@ -313,3 +321,41 @@ def test_the_fixtures_are_what_their_generator_makes() -> None:
         proof = proof_from_cbor(made[name])
         assert isinstance(proof, FormStepProof) and proof.kind == want["kind"]
         assert proof.por_root.hex() == want["por_root"]
+
+
+def test_the_command_line(seen: Seen, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+                          ) -> None:
+    """``por challenge --step ID --forms`` / ``--judge --forms`` write a FormStepProof;
+    a step kind without an executor is exit 1 with one line; ``por check-proof`` shows
+    the kind, the answer's id and its cause (text, ``-v``, ``--json``)."""
+    from por.cli import main
+
+    bundle = honest(SCENARIO)
+    path = tmp_path / "b.cbor"
+    path.write_bytes(bundle.to_cbor())
+    leaf = steps_of(bundle, "deduce")[0]
+    step_id = decode(bundle.steps[leaf])["step_id"]
+    out = tmp_path / "deduce.cbor"
+    assert main(["challenge", str(path), "--step", step_id, "--forms", "-o", str(out)]) == 0
+    assert "deduce proof (por.FormStepProof/1)" in capsys.readouterr().out
+    assert main(["check-proof", str(out), "-v"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"WON {out}: proof valid: ")
+    assert "the deduce executor on forms answers one_step.mismatch (step.bad_inputs)" in text
+    assert "  cause step.bad_inputs" in text and "  forms[0]: form " in text
+    assert main(["check-proof", str(out), "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert (document["kind"], document["outcome"]["reason"], document["outcome"]["cause"]) \
+        == ("deduce", "one_step.mismatch", "step.bad_inputs")
+    assert document["inclusions"][0]["kind"] == "form"
+    judge = tmp_path / "judge.cbor"
+    assert main(["challenge", str(path), "--judge", "--forms", "-o", str(judge)]) == 0
+    capsys.readouterr()
+    assert proof_from_cbor(judge.read_bytes()).kind == "judge"
+    extract = decode(bundle.steps[steps_of(bundle, "extract_claims")[0]])["step_id"]
+    assert main(["challenge", str(path), "--step", extract, "--forms",
+                 "-o", str(tmp_path / "x.cbor")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "proof.no_form_executor" in err
+    assert main(["challenge", str(path), "--verdict", "--forms"]) == 2
+    assert "usage.forms" in capsys.readouterr().err
