@@ -10,8 +10,9 @@ before it), so the call's inclusion is rebuilt here: a tree of ``size`` leaves w
 carried form's ``LH`` at its index (zero words elsewhere) under a ``por_root`` of its
 own; the executor reads the indexes and the size, never the other leaves.
 
-:func:`proof_call_data` is ``execute``'s call data of a FormStepProof: the production
-twin of the case builders' (``forms_*_cases.call_data``). Needs ``SOLC`` (the
+:func:`proof_call_data` (``forms_harness``'s) is ``execute``'s call data of a
+FormStepProof: the production twin of the case builders' (``forms_*_cases.call_data``),
+which use it wherever it is a drop-in (``forms_harness.production_call_data``). Needs ``SOLC`` (the
 ``contracts-npm`` gate): ``standin_executors`` is for gated tests only.
 """
 
@@ -23,10 +24,9 @@ import pytest
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from forms_deduce_cases import INCLUSION, SIGNATURE
-from forms_harness import call, deploy, selector
+from forms_harness import call, deploy, proof_call_data, selector
 
 from por.bundle.layout import COMPONENTS, component_leaf
-from por.challenge.records import FormStepProof
 from por.errors import ProofError
 from por.forms import execute as forms_execute
 from por.forms.execute import Answer, CitationsFault, Executor, FormFault
@@ -43,13 +43,6 @@ IDS = ("one_step.match", "one_step.mismatch", "one_step.unexecutable", "one_step
 BY_HASH = {keccak256(i.encode()): i for i in IDS} | {bytes(32): ""}
 CITATIONS = selector("Citations(uint256)")
 TYPES = ["bytes[]", INCLUSION]
-
-
-def proof_call_data(proof: FormStepProof) -> bytes:
-    """``execute(forms, inc)``'s call data of ``proof`` (SPEC §14.8's ABI)."""
-    inc = (proof.por_root, proof.forms_size, list(proof.index), [list(p) for p in proof.paths],
-           list(proof.forms_path))
-    return selector(SIGNATURE) + abi_encode(TYPES, [list(proof.forms), inc])
 
 
 def standin_call_data(forms: Sequence[bytes], index: Sequence[int], size: int) -> bytes:

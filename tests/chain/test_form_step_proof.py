@@ -15,6 +15,7 @@ from pathlib import Path
 import forms_aggregate_cases
 import forms_check_support
 import forms_deduce_cases
+import forms_harness
 import forms_judge_cases
 import pytest
 from bundle_edits import honest, steps_of
@@ -33,7 +34,10 @@ __all__ = ["standin_executors"]  # the fixture, used by name
 INVALID = Path(__file__).resolve().parents[2] / "fixtures" / "bundles" / "invalid"
 
 
-def test_call_data_is_the_case_builders() -> None:
+def test_call_data_is_the_case_builders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The case builders' own call data (``USE_PRODUCTION`` off) is byte for byte the
+    document's, so they use the document's wherever it is a drop-in."""
+    monkeypatch.setattr(forms_harness, "USE_PRODUCTION", False)
     compared = 0
     for name in list_scenarios():
         bundle = honest(name)
