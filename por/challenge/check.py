@@ -19,6 +19,7 @@ from typing import Any
 
 from por.challenge.citations import verify_citation_proof
 from por.challenge.form_proof import verify_form_proof
+from por.challenge.form_step import verify_form_step_proof
 from por.challenge.header_proof import verify_header_proof
 from por.challenge.judge_proof import verify_judge_proof
 from por.challenge.omission import verify_omission_proof
@@ -28,6 +29,7 @@ from por.challenge.records import (
     BundleProof,
     CitationProof,
     FormProof,
+    FormStepProof,
     HeaderProof,
     InclusionProof,
     JudgeProof,
@@ -39,6 +41,7 @@ from por.challenge.records import (
 from por.challenge.report import (
     BundleCheck,
     ChallengeOutcome,
+    FormCheck,
     InclusionCheck,
     ProofReport,
     Status,
@@ -86,6 +89,7 @@ def _check(data: bytes, por_root: bytes | None, max_size: int | None,
     common: dict[str, Any] = {"schema": proof.SCHEMA, "kind": proof.kind,
                               "challenge_id": proof.challenge_id, "por_root": proof.por_root}
     inclusions: list[InclusionCheck] = []
+    carried: list[FormCheck] = []  # a FormStepProof's forms
     bundle: BundleCheck | None = None
     outcome: ChallengeOutcome | None = None
     try:
@@ -109,17 +113,20 @@ def _check(data: bytes, por_root: bytes | None, max_size: int | None,
             outcome = verify_citation_proof(proof, por_root=por_root, checks=inclusions)
         elif isinstance(proof, FormProof):
             outcome = verify_form_proof(proof, por_root=por_root, checks=inclusions)
+        elif isinstance(proof, FormStepProof):
+            outcome = verify_form_step_proof(proof, por_root=por_root, checks=carried)
         else:
             outcome = verify_one_step_proof(proof, por_root=por_root, recompute=recompute,
                                            checks=inclusions)
     except PorError as exc:
-        return _failed(exc, common, inclusions, bundle)
+        return _failed(exc, common, [*inclusions, *carried], bundle)
     except Exception as exc:  # fail closed: any surprise is "no verdict"
         return ProofReport(status="error", check_id="internal.error",
                            message=f"internal error: {type(exc).__name__}: {exc}"[:500],
-                           inclusions=tuple(inclusions), bundle=bundle, **common)
+                           inclusions=(*inclusions, *carried), bundle=bundle, **common)
     return ProofReport(status="valid", check_id="proof.ok", message=_summary(proof),
-                       inclusions=tuple(inclusions), bundle=bundle, outcome=outcome, **common)
+                       inclusions=(*inclusions, *carried), bundle=bundle, outcome=outcome,
+                       **common)
 
 
 def verify_proof(data: bytes, **options: Any) -> ProofReport:
@@ -223,6 +230,10 @@ def _summary(proof: Proof) -> str:
         return (f"form {proof.form_index} of {proof.forms_size} and its {proof.kind} record "
                 f"(leaf {proof.record.leaf_index} of {proof.record.tree_size}) are under "
                 "por_root")
+    if isinstance(proof, FormStepProof):
+        return (f"{len(proof.forms)} forms the {proof.kind} executor reads (forms "
+                f"{', '.join(map(str, proof.index[:8]))}{', ...' if len(proof.index) > 8 else ''}"
+                f" of {proof.forms_size}) are under por_root")
     if isinstance(proof, OneStepProof):
         return (f"step leaf {proof.step.leaf_index} of {proof.step.tree_size} and its "
                 f"{len(proof.evidence)} evidence and {len(proof.prior_steps)} prior-step "
@@ -231,7 +242,7 @@ def _summary(proof: Proof) -> str:
 
 
 def _failed(exc: PorError, common: dict[str, Any] | None = None,
-            inclusions: list[InclusionCheck] | None = None,
+            inclusions: list[InclusionCheck | FormCheck] | None = None,
             bundle: BundleCheck | None = None) -> ProofReport:
     status: Status = "error" if isinstance(exc, UnsupportedError) else "invalid"
     return ProofReport(status=status, check_id=exc.check_id, message=exc.message,

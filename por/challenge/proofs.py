@@ -191,7 +191,7 @@ def verify_inclusion_proof(
         raise ProofError("proof.por_root", f"{where}: the proof is for another por_root",
                          required=por_root, found=proof.por_root)
     # 3. Level 1: record leaf -> component root (RFC 9162 §2.1.3.2).
-    level = _level(where, "leaf", proof.leaf, proof.leaf_index, proof.tree_size,
+    level = level_trace(where, "leaf", proof.leaf, proof.leaf_index, proof.tree_size,
                    proof.leaf_path, proof.component_root)
     result.levels.append(level)
     if not level.ok:
@@ -199,7 +199,7 @@ def verify_inclusion_proof(
                          f"{component} root", committed=level.expected_root,
                          recomputed=level.calculated_root)
     # 4. Level 2: component leaf (root || uint64_be(size)) -> por_root (SPEC §5.4).
-    level = _level(where, "component", component_leaf(proof.component_root, proof.tree_size),
+    level = level_trace(where, "component", component_leaf(proof.component_root, proof.tree_size),
                    COMPONENT_INDEX[component], len(COMPONENTS), proof.component_path,
                    proof.por_root)
     result.levels.append(level)
@@ -317,7 +317,7 @@ def bundle_findings(proof: BundleProof) -> list[Finding]:
     return findings
 
 
-def _level(  # noqa: PLR0917 - the RFC's arguments, in the RFC's order
+def level_trace(  # noqa: PLR0917 - the RFC's arguments, in the RFC's order
     where: str, level: str, leaf: bytes, index: int, size: int, path: Sequence[bytes],
     expected_root: bytes,
 ) -> LevelTrace:
@@ -341,6 +341,7 @@ __all__ = [
     "component_records",
     "inclusion_proof_from_leaves",
     "leaf_index_by_id",
+    "level_trace",
     "verify_bundle_proof",
     "verify_challenge_id",
     "verify_inclusion_proof",

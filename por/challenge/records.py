@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Annotated, Any, ClassVar, Final, Literal
+from typing import Annotated, Any, ClassVar, Final, Literal, Self
 
-from pydantic import FailFast, Field
+from pydantic import FailFast, Field, model_validator
 
 from por.encoding import decode
 from por.encoding.encoder import hash_encoded
@@ -241,6 +241,14 @@ class FormStepProof(Record):
     forms_size: Count
     paths: Annotated[list[Path], Field(min_length=1, max_length=MAX_FORMS)]
     forms_path: Path
+
+    @model_validator(mode="after")
+    def _one_entry_per_form(self) -> Self:
+        """``forms``, ``index`` and ``paths`` have one entry per carried form
+        (SPEC §10.4.4: else ``proof.schema``)."""
+        if not len(self.forms) == len(self.index) == len(self.paths):
+            raise ValueError("forms, index and paths must have the same length")
+        return self
 
 
 Proof = (InclusionProof | BundleProof | OneStepProof | OmissionProof | JudgeProof | HeaderProof

@@ -5,10 +5,12 @@ bundle cannot support it, e.g. a leaf that is not a valid record, a citation
 no leaf carries, or records that do not hash to the commitments):
 
 * ``reasoning_leaf`` with a leaf: OneStepProof, InclusionProof, BundleProof
-  (:func:`winning_proof`, cheapest first, tries the step's CitationProof and
+  (:func:`winning_proof` tries first the step's FormStepProof, SPEC §10.2.9, when its
+  kind has an executor on forms, then, cheapest first, the step's CitationProof and
   OmissionProof, SPEC §10.2.7 and §10.2.4, before its OneStepProof);
 * ``evidence_leaf`` with a leaf, ``prompt_spec``, ``verdict``: InclusionProof,
-  BundleProof;
+  BundleProof (:func:`winning_proof` tries the verdict's FormStepProof of kind
+  ``judge`` and its JudgeProof first);
 * ``por_bundle``, or a leaf kind without a leaf index or id: BundleProof.
 
 A bundle that supports none of them (its component leaves do not hash to its
@@ -35,6 +37,7 @@ from por.bundle.layout import DEFAULT_BUNDLE_MAX_SIZE, Bundle, compute_commitmen
 from por.challenge.check import check_proof
 from por.challenge.citations import build_citation_proof, citation_faults
 from por.challenge.form_proof import build_form_proof
+from por.challenge.form_step import build_form_step_proof, form_step_kind
 from por.challenge.header_proof import build_header_proof
 from por.challenge.judge_proof import build_judge_proof
 from por.challenge.omission import build_omission_proof, omissions
@@ -110,7 +113,7 @@ def winning_proof(bundle: Bundle, ref: ChallengeRef, *,
         if report.won:
             return proof, report
         too_large = _too_large(report, data, too_large)
-        if first_lost is None:
+        if first_lost is None and report.status != "error":  # no verdict is not lost
             first_lost = report
     # A step elsewhere may omit an item of its requirement (SPEC §10.2.4): full
     # replay reports the first differing step, which need not be the omitting one;
@@ -176,13 +179,15 @@ def _too_large(report: ProofReport, data: bytes, seen: int | None) -> int | None
 
 def _fallbacks(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
     """Omission proofs of every step (§10.2.4), citation proofs of every step
-    (§10.2.7), then the JudgeProof (§10.2.5) and the HeaderProof (§10.2.6)."""
+    (§10.2.7), then the judge on forms (§10.2.9), the JudgeProof (§10.2.5) and the
+    HeaderProof (§10.2.6)."""
     builders: list[Callable[[], Proof]] = [
         lambda pair=pair: build_omission_proof(bundle, *pair)  # type: ignore[misc]
         for pair in omissions(bundle)]
     builders.extend(lambda n=n: build_citation_proof(bundle, n)  # type: ignore[misc]
                     for n in citation_faults(bundle))
-    if ref.kind != "verdict":
+    if ref.kind != "verdict":  # the judge on forms first (SPEC §10.1)
+        builders.append(lambda: build_form_step_proof(bundle, "judge"))
         builders.append(lambda: build_judge_proof(bundle))
     builders.append(lambda: build_header_proof(bundle))
     for build in builders:
@@ -196,7 +201,8 @@ def _candidates(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
     """Every proof of ``ref`` the bundle supports, most specific first."""
     kind = ref.kind
     builders: list[Callable[[], Proof]] = []
-    if kind == "verdict":
+    if kind == "verdict":  # on forms first (SPEC §10.1), then the CBOR JudgeProof
+        builders.append(lambda: build_form_step_proof(bundle, "judge"))
         builders.append(lambda: build_judge_proof(bundle))
     if kind == "prompt_spec" or kind == "verdict":  # noqa: PLR1714 - narrows the Literal
         single: LeafKind = kind
@@ -208,7 +214,11 @@ def _candidates(bundle: Bundle, ref: ChallengeRef) -> Iterator[Proof]:
         except PorError:
             index = -1
         if index >= 0 and leaf_kind == "reasoning_leaf":
-            # Cheapest first (SPEC §10.1): a citation proof carries the step and at
+            # The step on chain forms first (SPEC §10.1), when its kind has an executor
+            # on forms: the proof the chain settles for a fraction of the CBOR ones' gas.
+            builders.append(lambda: build_form_step_proof(
+                bundle, form_step_kind(bundle, index), index))
+            # Then cheapest first (SPEC §10.1): a citation proof carries the step and at
             # most two items, an omission proof the step and one item; the one-step
             # proof carries everything the step cites, so it is built only when
             # neither wins (each builder refuses a step that breaks no rule of its).

@@ -110,6 +110,28 @@ class InclusionCheck:
         }
 
 
+@dataclass
+class FormCheck:
+    """One carried form of a FormStepProof being checked (SPEC §10.4.4): its level in the
+    ``forms`` tree, and for form 0 also the component level to ``por_root``."""
+
+    role: str
+    index: int
+    size: int
+    form: bytes
+    levels: list[LevelTrace] = field(default_factory=list)
+
+    def heading(self) -> str:
+        """``forms[i]: form <index> of <size> in forms`` (``por check-proof -v``)."""
+        return f"{self.role}: form {self.index} of {self.size} in forms"
+
+    def to_json_obj(self) -> dict[str, Any]:
+        """The carried form (hex), its index and the computed levels."""
+        return {"role": self.role, "kind": "form", "component": "forms",
+                "form": self.form.hex(), "leaf_index": self.index, "tree_size": self.size,
+                "levels": [level.to_json_obj() for level in self.levels]}
+
+
 @dataclass(frozen=True)
 class Finding:
     """A fault a verified BundleProof exhibits (a check id and one line)."""
@@ -199,7 +221,7 @@ class ProofReport:
     recomputed: Any = None
     required: Any = None
     found: Any = None
-    inclusions: tuple[InclusionCheck, ...] = ()
+    inclusions: tuple[InclusionCheck | FormCheck, ...] = ()
     bundle: BundleCheck | None = None
     outcome: ChallengeOutcome | None = None
 
@@ -295,6 +317,7 @@ __all__ = [
     "BundleCheck",
     "ChallengeOutcome",
     "Finding",
+    "FormCheck",
     "InclusionCheck",
     "LevelTrace",
     "Outcome",

@@ -26,6 +26,7 @@ from por.cli.bundle_file import open_bundle
 from por.cli.common import (
     EXIT_NO_VERDICT,
     EXIT_OK,
+    EXIT_REJECTED,
     PROOF_MAX_SIZE,
     STDIN,
     CliError,
@@ -41,6 +42,7 @@ from por.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from por.bundle.layout import Bundle
     from por.challenge import Proof, ProofReport
 
 #: ``--json`` schema of ``por challenge``.
@@ -69,6 +71,11 @@ what is proven:
                    summarised items' extract steps, so the judge can be re-run
   --header         por.HeaderProof/1: the trace header, PromptSpec and the seven
                    component leaves, so the header can be recomputed
+  --forms          with --step (a check_requirement, aggregate or deduce step)
+                   or --judge: por.FormStepProof/1, the chain forms its executor
+                   reads, each with its path in the forms tree, and the forms
+                   component's path to por_root (SPEC §10.2.9); exit 1 for a
+                   step whose kind has no executor on forms
 
 output:
   -o PROOF         where to write the proof (- for standard output); default
@@ -160,6 +167,9 @@ def add_challenge_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--citations", action="store_true",
                         help="with --step: a CitationProof (citations out of order, "
                              "repeated or not the set the step's kind fixes)")
+    parser.add_argument("--forms", action="store_true",
+                        help="with --step or --judge: a FormStepProof (the step, or the "
+                             "verdict's mapping, re-executed on chain forms)")
     parser.add_argument("-o", "--out", metavar="PROOF", default=None,
                         help="output file (- for standard output)")
     parser.add_argument("--json", action="store_true",
@@ -216,9 +226,11 @@ def run_challenge(args: argparse.Namespace) -> int:
     if (args.inclusion or args.omission or args.citations) and args.step is None:
         raise CliError("usage.inclusion", "--inclusion, --omission and --citations apply to "
                        "--step only")
-    if args.inclusion + args.omission + args.citations > 1:
-        raise CliError("usage.options", "--inclusion, --omission and --citations exclude "
-                       "each other")
+    if args.inclusion + args.omission + args.citations + args.forms > 1:
+        raise CliError("usage.options", "--inclusion, --omission, --citations and --forms "
+                       "exclude each other")
+    if args.forms and args.step is None and not args.judge:
+        raise CliError("usage.forms", "--forms applies to --step and --judge only")
     if args.out is not None:
         refuse_existing([args.out], force=args.force)
     bundle = open_bundle(args.bundle, args.max_size).bundle()
@@ -235,10 +247,12 @@ def run_challenge(args: argparse.Namespace) -> int:
                 proof = build_citation_proof(bundle, index)
             elif args.inclusion:
                 proof = build_inclusion_proof(bundle, "reasoning_leaf", index)
+            elif args.forms:
+                proof = _form_step(bundle, index)
             else:
                 proof = build_one_step_proof(bundle, index)
         elif args.judge:
-            proof = build_judge_proof(bundle)
+            proof = _form_step(bundle, None) if args.forms else build_judge_proof(bundle)
         elif args.header:
             proof = build_header_proof(bundle)
         elif args.prompt_spec or args.verdict:
@@ -268,6 +282,22 @@ def run_challenge(args: argparse.Namespace) -> int:
         out(f"OK {safe_text(shown)}: {proof.kind} proof ({proof.SCHEMA}), {len(data)} bytes, "
             f"proof id {proof.challenge_id.hex()}")
     return EXIT_OK
+
+
+def _form_step(bundle: Bundle, index: int | None) -> Proof:
+    """The FormStepProof of step leaf ``index`` (None: the judge's); a step kind with no
+    executor on forms, or a form lie (a FormProof's), is exit 1 with one line."""
+    from por.challenge.form_step import build_form_step_proof, form_step_kind
+    from por.errors import ProofError
+
+    try:
+        if index is None:
+            return build_form_step_proof(bundle, "judge")
+        return build_form_step_proof(bundle, form_step_kind(bundle, index), index)
+    except ProofError as exc:
+        if exc.check_id in ("proof.no_form_executor", "form.none", "form.mismatch"):
+            raise CliError(exc.check_id, exc.message, exit_code=EXIT_REJECTED) from None
+        raise
 
 
 def run_check_proof(args: argparse.Namespace) -> int:
@@ -322,14 +352,19 @@ def detail_lines(report: ProofReport) -> list[str]:
     Every piece of proof-supplied text goes through ``safe_text``: a proof must
     not be able to print a line of its own (e.g. a forged ``WON``).
     """
+    from por.challenge.report import FormCheck
+
     lines: list[str] = []
     if report.challenge_id is not None:
         lines.append(f"  proof id {report.challenge_id.hex()}")
     for check in report.inclusions:
-        p = check.proof
-        record = "" if check.leaf_record is None else f", leaf record {check.leaf_record}"
-        lines.append(f"  {safe_text(check.role)}: {p.kind} leaf {p.leaf_index} of "
-                     f"{p.tree_size} in {safe_text(p.component)}{safe_text(record)}")
+        if isinstance(check, FormCheck):
+            lines.append(f"  {safe_text(check.heading())}")
+        else:
+            p = check.proof
+            record = "" if check.leaf_record is None else f", leaf record {check.leaf_record}"
+            lines.append(f"  {safe_text(check.role)}: {p.kind} leaf {p.leaf_index} of "
+                         f"{p.tree_size} in {safe_text(p.component)}{safe_text(record)}")
         for level in check.levels:
             lines.append(f"    level {level.level}: index {level.index} of {level.size}, "
                          f"leaf hash {level.hashes[0].hex()}")

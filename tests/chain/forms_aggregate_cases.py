@@ -21,7 +21,7 @@ from typing import Any
 
 import forms_deduce_cases as deduce_cases
 from eth_abi.abi import encode as abi_encode
-from forms_harness import Committed, forms_root_of, selector
+from forms_harness import Committed, forms_root_of, production_call_data, selector
 from forms_python import agrees
 
 from por.bundle.layout import Bundle
@@ -41,9 +41,14 @@ def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None,
               order: list[int] | None = None) -> bytes:
     """``execute``'s call data for the aggregate at ``leaf``: its AGGREGATE, COMMON, R's
     REQUIREMENT (REQUIREMENT 0 when the PromptSpec has no R), the forms of its
-    ``prior_step_ids`` (the first leaf with each id, as Python's proof carries);
+    ``prior_step_ids`` (the first leaf with each id, as Python's proof carries): ``por``'s
+    own FormStepProof's (``production_call_data``) when ``committed`` is the bundle's;
     ``order``: the carried forms' positions permuted (an invalid proof)."""
     c = committed or forms_root_of(bundle)
+    own = None if order is not None else production_call_data(bundle, "aggregate", leaf,
+                                                               c.por_root)
+    if own is not None:
+        return own
     step = decode(bundle.steps[leaf])
     spec = decode(bundle.prompt_spec)
     rid = step["inputs"].get("requirement_id")

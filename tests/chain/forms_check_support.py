@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from forms_carried import bundle_forms
-from forms_harness import call, deploy, sizes
+from forms_harness import call, deploy, production_call_data, sizes
 from forms_python import agrees
 
 from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Bundle
@@ -85,7 +85,9 @@ def call_data(bundle: Bundle, index: int, replace: dict[int, bytes] | None = Non
     REQUIREMENT (the first when R is none), the cited steps' forms; ``no_form`` names the
     first carried record without a form (then there is no call: a FormProof's case).
     ``replace``: forms index -> the bytes committed there instead (a malformed form a
-    signer could commit); ``order``: the carried forms' positions permuted."""
+    signer could commit); ``order``: the carried forms' positions permuted. Without
+    either, ``por``'s own FormStepProof's (``forms_harness.production_call_data``) when
+    the case's ``por_root`` is the bundle's."""
     forms = _forms(bundle)
     for j, form in (replace or {}).items():
         forms[j] = form
@@ -106,7 +108,12 @@ def call_data(bundle: Bundle, index: int, replace: dict[int, bytes] | None = Non
     components = [leaf_hash(component_leaf(*bundle.commitments.component(name)))
                   for name in COMPONENTS[:COMPONENT_INDEX["forms"]]]
     components.append(leaf_hash(component_leaf(root_from_leaf_hashes(leaves), len(forms))))
-    inclusion = (root_from_leaf_hashes(components), len(forms), carried,
+    por_root = root_from_leaf_hashes(components)
+    if replace is None and order is None:
+        own = production_call_data(bundle, "check", index, por_root)
+        if own is not None:
+            return Case(own, carried=carried, forms=forms)
+    inclusion = (por_root, len(forms), carried,
                  [inclusion_proof_from_leaf_hashes(leaves, j) for j in carried],
                  inclusion_proof_from_leaf_hashes(components, 6))
     args = abi_encode(["bytes[]", INCLUSION], [[forms[j] for j in carried], inclusion])

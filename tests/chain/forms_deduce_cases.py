@@ -23,7 +23,7 @@ from typing import Any
 
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
-from forms_harness import Committed, call, deploy, forms_root_of, selector
+from forms_harness import Committed, call, deploy, forms_root_of, production_call_data, selector
 
 from por.bundle.layout import Bundle
 from por.encoding import decode
@@ -48,8 +48,14 @@ def step_call_data(bundle: Bundle, leaf: int, committed: Committed | None = None
                    index_of: dict[int, int] | None = None) -> bytes:
     """``execute``'s call data for the step at ``leaf``: its form, COMMON, the forms of its
     ``prior_step_ids`` (the first leaf with each id, as Python's proof carries);
-    ``index_of`` overrides a form's index (a proof that lies about it)."""
+    ``index_of`` overrides a form's index (a proof that lies about it); without it
+    ``por``'s own FormStepProof's (``production_call_data``) when ``committed`` is the
+    bundle's."""
     c = committed or forms_root_of(bundle)
+    if index_of is None:
+        own = production_call_data(bundle, "deduce", leaf, c.por_root)
+        if own is not None:
+            return own
     step = decode(bundle.steps[leaf])
     by_id: dict[Any, int] = {}
     for i, raw in enumerate(bundle.steps):

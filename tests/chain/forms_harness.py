@@ -20,13 +20,17 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from eth_abi.abi import encode as abi_encode
 from proof_check_support import CALLER, message_call, new_evm
 from pyrevm import EVM, AccountInfo
 from scratch_harness import COMPILE
 
 from por.bundle.layout import COMPONENT_INDEX, COMPONENTS, Bundle
+from por.challenge.form_step import build_form_step_proof
+from por.challenge.records import FormStepProof
 from por.container.spec import component_leaf
 from por.encoding import decode
+from por.errors import PorError
 from por.forms import Form, Forms, forms_of
 from por.merkle.hashing import leaf_hash
 from por.merkle.tree import inclusion_proof_from_leaf_hashes, root_from_leaf_hashes
@@ -61,6 +65,37 @@ class Committed:
     def path(self, index: int) -> list[bytes]:
         """Form ``index``'s RFC 9162 path in the forms tree."""
         return inclusion_proof_from_leaf_hashes([f.leaf for f in self.forms.forms], index)
+
+
+#: Every forms executor's inclusion argument and entry point (SPEC §14.8).
+INCLUSION = "(bytes32,uint256,uint256[],bytes32[][],bytes32[])"
+EXECUTE = f"execute(bytes[],{INCLUSION})"
+
+
+def proof_call_data(proof: FormStepProof) -> bytes:
+    """``execute(forms, inc)``'s call data of a FormStepProof (SPEC §10.2.9, §14.8)."""
+    inc = (proof.por_root, proof.forms_size, list(proof.index), [list(p) for p in proof.paths],
+           list(proof.forms_path))
+    return selector(EXECUTE) + abi_encode(["bytes[]", INCLUSION], [list(proof.forms), inc])
+
+
+#: False: the case builders build their own call data (``test_form_step_proof`` compares
+#: the two); True: they use ``por``'s FormStepProof wherever it is a drop-in.
+USE_PRODUCTION = True
+
+
+def production_call_data(bundle: Bundle, kind: str, leaf: int | None,
+                         por_root: bytes) -> bytes | None:
+    """The call data of ``por``'s own FormStepProof of ``kind`` (``build_form_step_proof``,
+    the production twin of the case builders), when ``por_root`` (the case's) is the
+    bundle's own and the builder builds it; else None (the case builder's own data:
+    a malformed or replaced form, a proof ``por`` refuses to build)."""
+    if not USE_PRODUCTION or por_root != bundle.commitments.por_root:
+        return None
+    try:
+        return proof_call_data(build_form_step_proof(bundle, kind, leaf))
+    except PorError:
+        return None
 
 
 def forms_root_of(bundle: Bundle) -> Committed:
@@ -169,4 +204,5 @@ def call(chain: tuple[EVM, str], data: bytes) -> tuple[bytes | str, int]:
         return "revert:" + reverted[:4].hex(), 0
 
 
-__all__ = ["CALLER", "Committed", "call", "compiled", "deploy", "forms_root_of", "selector"]
+__all__ = ["CALLER", "EXECUTE", "Committed", "call", "compiled", "deploy", "forms_root_of",
+           "production_call_data", "proof_call_data", "selector"]

@@ -21,7 +21,7 @@ from typing import Any
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from forms_deduce_cases import INCLUSION, SIGNATURE
-from forms_harness import Committed, call, deploy, forms_root_of, selector
+from forms_harness import Committed, call, deploy, forms_root_of, production_call_data, selector
 
 from por.bundle.layout import Bundle
 from por.encoding import decode
@@ -48,11 +48,15 @@ def call_data(bundle: Bundle, committed: Committed | None = None,
               carried: list[int] | None = None) -> bytes:
     """``execute``'s call data: VERDICT, COMMON, the last step's form, the EXTRACT forms
     of the summarised items (the extract step at each id's first evidence leaf, as
-    ``build_judge_proof``; ``carried``: other reasoning leaves)."""
+    ``build_judge_proof``; ``carried``: other reasoning leaves; without it ``por``'s own
+    FormStepProof's, ``production_call_data``, when ``committed`` is the bundle's)."""
     from por.challenge.one_step import positions_of
 
     c = committed or forms_root_of(bundle)
     if carried is None:
+        own = production_call_data(bundle, "judge", None, c.por_root)
+        if own is not None:
+            return own
         wanted = summary_ids(bundle)
         found = positions_of(bundle.evidence, "evidence_id", set(wanted))
         carried = [found[w] for w in wanted if w in found]

@@ -39,8 +39,11 @@ CLASSES = {
     "forged.deduce": "one_step.mismatch",
     "forged.map": "one_step.mismatch",
     "forged.contradictions_chunk": "one_step.citation_set",
-    "citations.reordered": "one_step.citation_order",
-    "citations.repeated": "one_step.citation_repeat",
+    # Since s40 verify --challenges writes the check chunk's FormStepProof first (SPEC
+    # §10.1), won as Python's one-step check answers (cause step.citation_mismatch);
+    # the CitationProof (one_step.citation_order / _repeat) is test_chain_settle's.
+    "citations.reordered": "one_step.unexecutable",
+    "citations.repeated": "one_step.unexecutable",
     "forged.verdict": "judge.mismatch",
     "omitted_evidence": "omission.extract_position",
 }

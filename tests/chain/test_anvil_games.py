@@ -157,18 +157,20 @@ def test_lying_verdict_struck_by_the_court_and_the_attacks_fail(node: Node) -> N
 
 def test_lying_verdict_struck_by_a_proof_in_one_transaction(node: Node,
                                                            tmp_path: Path) -> None:
-    """Issue 24 item 2 on a real node: the CitationProof ``por verify --challenges``
-    wrote for issue 22's reordering, sent as ``por chain settle`` printed it, strikes
-    the lying verdict in one transaction; an honest candidate reverts; bonds to the wei."""
+    """Issue 24 item 2 on a real node: the CitationProof of issue 22's reordering (what
+    ``por verify --challenges`` wrote before s40; since then it writes the chunk's
+    FormStepProof first, ``test_anvil_every_lie``), sent as ``por chain settle`` printed
+    it, strikes the lying verdict in one transaction; an honest candidate reverts;
+    bonds to the wei."""
     from chain_support import bundle_proposal
     from citation_support import honest_08, reordered_08
     from proof_check_support import citation_proof
-    from test_chain_settle import market_of, settle_document, written_proof
+    from test_chain_settle import citation_file, market_of, settle_document
 
     registry, accounts = deploy(node)
     oracle, honest, other = accounts[1], accounts[2], accounts[3]
     lie, _outcome = reordered_08()
-    proof = written_proof(lie, tmp_path)
+    proof = citation_file(lie, tmp_path)
     code, document = settle_document(proof, market_of(lie))
     assert code == 0
     call = document["calldata"]

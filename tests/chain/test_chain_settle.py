@@ -71,6 +71,18 @@ def written_proof(bundle: Bundle, tmp_path: Path) -> Path:
     return proof
 
 
+def citation_file(bundle: Bundle, tmp_path: Path) -> Path:
+    """The bundle's won CitationProof (SPEC §10.2.7) as a file: what ``verify
+    --challenges`` wrote for issue 22's lies before s40; since then it writes the check
+    chunk's FormStepProof first (SPEC §10.1), settled by ``settleByForms``, so the
+    ``settleByProof`` cases here build the CitationProof themselves."""
+    from por.challenge import build_citation_proof, citation_faults
+
+    path = tmp_path / "citation.cbor"
+    path.write_bytes(build_citation_proof(bundle, citation_faults(bundle)[0]).to_cbor())
+    return path
+
+
 def settle_document(proof: Path, market: str) -> tuple[int, dict[str, object]]:
     """``por chain settle PROOF --market MARKET --json``: (exit code, document)."""
     with contextlib.redirect_stdout(io.StringIO()) as printed, \
@@ -90,7 +102,7 @@ def status(chain: Chain, market: bytes) -> tuple[int, int, int]:
 def test_a_lie_is_struck_in_one_transaction_and_the_bond_paid(
         order: tuple[int, ...], tmp_path: Path) -> None:
     bundle, _outcome = reordered_08(order)
-    proof = written_proof(bundle, tmp_path)
+    proof = citation_file(bundle, tmp_path)
     code, document = settle_document(proof, market_of(bundle))
     assert code == 0
     call = document["calldata"]
@@ -151,7 +163,7 @@ def test_every_honest_candidate_reverts_and_changes_nothing() -> None:
 
 def test_the_proof_must_be_about_this_verdict_and_in_time(tmp_path: Path) -> None:
     lie, _ = reordered_08()
-    proof = written_proof(lie, tmp_path).read_bytes()
+    proof = citation_file(lie, tmp_path).read_bytes()
     chain = fresh()
     unknown = bytes(32)
     assert reverts(chain, call_data("settleByProof", unknown, proof)).name == "UnknownMarket"
@@ -175,7 +187,7 @@ def test_an_open_challenge_keeps_the_verdict_strikable_and_becomes_moot(
     from por.challenge.proofs import build_inclusion_proof
 
     lie, _ = reordered_08()
-    proof = written_proof(lie, tmp_path).read_bytes()
+    proof = citation_file(lie, tmp_path).read_bytes()
     chain = fresh()
     market = register_bundle(chain, lie.to_cbor())
     case = b"\x11" * 32
@@ -229,7 +241,7 @@ def test_por_chain_commit_prints_the_commitment_the_settle_needs(tmp_path: Path)
     from por.cli.schema import schema_for
 
     lie, _ = reordered_08()
-    proof = written_proof(lie, tmp_path)
+    proof = citation_file(lie, tmp_path)
     market_text = market_of(lie)
     with contextlib.redirect_stdout(io.StringIO()) as printed:
         assert main(["chain", "commit", str(proof), "--market", market_text,

@@ -124,10 +124,10 @@ def test_a_copied_proof_pays_its_copier_nothing(tmp_path: Path) -> None:
     from the mempool, with no commitment or one made in the settle's own block, reverts
     (and so could not have come first); the finder is paid."""
     from citation_support import reordered_08
-    from test_chain_settle import written_proof
+    from test_chain_settle import citation_file
 
     lie, _ = reordered_08()
-    proof = written_proof(lie, tmp_path).read_bytes()
+    proof = citation_file(lie, tmp_path).read_bytes()  # settleByProof's (s40)
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
     chain.evm.set_balance(STRANGER, 10**21)
     market = register_bundle(chain, lie.to_cbor())

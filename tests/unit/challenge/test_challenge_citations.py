@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from citation_support import honest_08, reordered_08, with_citations
 from file_modules import load_file
+from form_step_support import forms_executors
 from test_challenge_dispute_cli import _schema_errors, run
 
 from por.bundle import build
@@ -30,17 +31,20 @@ from por.challenge import (
     proof_from_cbor,
 )
 from por.challenge.batch import ComponentTree
-from por.challenge.records import body_of, seal
+from por.challenge.records import FormStepProof, body_of, seal
 from por.errors import ProofError, SchemaError
 from por.schemas import ReasoningStep
 
 LIMIT = 64 * 1024
+FORM_STEP = "por.FormStepProof/1"
+__all__ = ["forms_executors"]  # the fixture, used by name
 CHECK = 3  # scenario 08: three extract steps, then the check step (leaf 3)
 
 
 def _written(capsys: pytest.CaptureFixture[str], bundle: Bundle, tmp_path: Path,
-             reason: str) -> bytes:
-    """verify rejects, verify --challenges writes one proof, check-proof: WON ``reason``."""
+             reason: str, schema: str = "por.CitationProof/2") -> bytes:
+    """verify rejects, verify --challenges writes one proof (of ``schema``), check-proof:
+    WON ``reason``."""
     path = tmp_path / "forged.cbor"
     path.write_bytes(bundle.to_cbor())
     code, out, err = run(capsys, "verify", str(path))
@@ -54,7 +58,7 @@ def _written(capsys: pytest.CaptureFixture[str], bundle: Bundle, tmp_path: Path,
     document = json.loads(out)
     assert (code, document["status"], document["challenge"]) == (0, "valid", "won")
     assert document["outcome"]["reason"] == reason
-    assert document["proof_schema"] == "por.CitationProof/2"
+    assert document["proof_schema"] == schema
     assert _schema_errors(document, "proof-check") == []
     code, out, _ = run(capsys, "check-proof", str(written[0]))
     assert code == 0 and out.startswith("WON ")
@@ -63,13 +67,16 @@ def _written(capsys: pytest.CaptureFixture[str], bundle: Bundle, tmp_path: Path,
     return data
 
 
+@pytest.mark.usefixtures("forms_executors")
 def test_issue_22_reordering_has_a_small_winning_proof(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     honest = honest_08()
     bundle, outcome = reordered_08()
     # The lie flips the verdict; since stage 3 (SPEC §12.5.3) a check chunk
     # re-executed on its own citations refuses items out of bundle order, so its
-    # one-step proof wins too; the citation proof is still the one written first.
+    # one-step proof wins too. Since s40 the chunk's FormStepProof (SPEC §10.2.9) is the
+    # one written first (won as the one-step check: step.citation_mismatch); the
+    # citation proof still wins on its own.
     from por.schemas import DeterministicVerdict
     assert DeterministicVerdict.from_cbor(honest.verdict).outcome == "NO"
     assert outcome == "YES"
@@ -77,25 +84,35 @@ def test_issue_22_reordering_has_a_small_winning_proof(
                            por_root=bundle.commitments.por_root)
     assert one_step.outcome is not None and one_step.outcome.outcome == "won"
     assert one_step.outcome.cause == "step.citation_mismatch"
-    data = _written(capsys, bundle, tmp_path, "one_step.citation_order")
-    proof = proof_from_cbor(data)
-    assert isinstance(proof, CitationProof)
-    assert (proof.step.leaf_index, proof.extract_steps) == (CHECK, [])
-    print(f"\nreordered scenario 08: citation proof {len(data)} bytes, one-step proof "
+    data = _written(capsys, bundle, tmp_path, "one_step.unexecutable", FORM_STEP)
+    written = proof_from_cbor(data)
+    assert isinstance(written, FormStepProof) and written.kind == "check"
+    citation = build_citation_proof(bundle, CHECK)
+    assert (citation.step.leaf_index, citation.extract_steps) == (CHECK, [])
+    report = check_proof(citation.to_cbor(), por_root=bundle.commitments.por_root)
+    assert report.outcome is not None and report.outcome.reason == "one_step.citation_order"
+    print(f"\nreordered scenario 08: form step proof {len(data)} bytes, citation proof "
+          f"{len(citation.to_cbor())} bytes, one-step proof "
           f"{len(build_one_step_proof(bundle, CHECK).to_cbor())} bytes")
 
 
+@pytest.mark.usefixtures("forms_executors")
 def test_a_repeated_citation_has_a_small_winning_proof(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # alpha twice (with its extract step twice), every later step honest from
     # there: re-executed on its own citations the chunk refuses the repeat
-    # (stage 3), and the citation proof is the one written.
+    # (stage 3); the chunk's FormStepProof is written first (s40), the citation proof
+    # still wins on its own.
     bundle, _ = reordered_08((0, 0, 1, 2))
     one_step = check_proof(build_one_step_proof(bundle, CHECK).to_cbor(),
                            por_root=bundle.commitments.por_root)
     assert one_step.outcome is not None and one_step.outcome.cause == "step.citation_mismatch"
-    data = _written(capsys, bundle, tmp_path, "one_step.citation_repeat")
-    print(f"\nrepeated citation in scenario 08: citation proof {len(data)} bytes")
+    data = _written(capsys, bundle, tmp_path, "one_step.unexecutable", FORM_STEP)
+    citation = build_citation_proof(bundle, CHECK)
+    report = check_proof(citation.to_cbor(), por_root=bundle.commitments.por_root)
+    assert report.outcome is not None and report.outcome.reason == "one_step.citation_repeat"
+    print(f"\nrepeated citation in scenario 08: form step proof {len(data)} bytes, "
+          f"citation proof {len(citation.to_cbor())} bytes")
 
 
 def _check(proof: CitationProof, bundle: Bundle) -> tuple[str, str, str | None]:

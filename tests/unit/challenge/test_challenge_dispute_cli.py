@@ -19,14 +19,23 @@ from typing import Any
 
 import pytest
 from challenge_support import make_bundle
+from form_step_support import forms_executors
 from test_challenge_scenarios import forged_bundle
 
-from por.challenge import InclusionProof, build_inclusion_proof, proof_from_cbor
+from por.challenge import (
+    InclusionProof,
+    build_inclusion_proof,
+    build_one_step_proof,
+    check_proof,
+    proof_from_cbor,
+)
 from por.challenge.records import body_of, seal
 from por.cli import main
 from por.cli.schema import schema_for
+from por.schemas import ReasoningStep
 
 ROOT = Path(__file__).resolve().parents[3]
+__all__ = ["forms_executors"]  # the fixture, used by name
 
 
 def _schema_errors(document: Any, name: str) -> list[str]:
@@ -52,6 +61,7 @@ def forged(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.usefixtures("forms_executors")
 def test_verify_challenges_writes_only_won_proofs(capsys: pytest.CaptureFixture[str],
                                                   forged: Path, tmp_path: Path) -> None:
     out_dir = tmp_path / "proofs"
@@ -63,7 +73,17 @@ def test_verify_challenges_writes_only_won_proofs(capsys: pytest.CaptureFixture[
     document = json.loads(out)
     assert (code, document["status"], document["challenge"]) == (0, "valid", "won")
     assert _schema_errors(document, "proof-check") == []
-    diffs = document["outcome"]["differences"]
+    # Since s40 the deduce step's FormStepProof is written (SPEC §10.1): the executor's
+    # id, one inclusion entry per carried form; the field diffs are the OneStepProof's.
+    assert (document["proof_schema"], document["kind"]) == ("por.FormStepProof/1", "deduce")
+    assert document["outcome"]["reason"] == "one_step.mismatch"
+    assert [i["kind"] for i in document["inclusions"]] == ["form"] * len(
+        document["inclusions"])
+    bundle = forged_bundle()[0]
+    step = next(i for i, s in enumerate(bundle.steps)
+                if ReasoningStep.from_cbor(s).step_type == "deduce")
+    report = check_proof(build_one_step_proof(bundle, step).to_cbor())
+    diffs = report.to_json_obj()["outcome"]["differences"]
     assert diffs and diffs[0]["field"] == "output.event_observed"
     # The same input again, and a second input with the same proof: one file.
     code, _, err = run(capsys, "verify", "--challenges", str(out_dir), str(forged),

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
+from form_step_support import forms_executors
 
 from por.bundle.layout import Bundle
 from por.challenge import (
@@ -23,6 +24,7 @@ from por.challenge import (
     check_proof,
     winning_proof,
 )
+from por.challenge.records import FormStepProof
 from por.cli import main
 from por.scenarios import list_scenarios
 from por.schemas import ChallengeRef, DeterministicVerdict
@@ -43,12 +45,16 @@ def test_honest_verdicts_lose(name: str) -> None:
     assert report.outcome is not None and report.outcome.reason == "judge.match"
 
 
+__all__ = ["forms_executors"]  # the fixture, used by name
+
+
 @pytest.mark.parametrize(("name", "changes", "field"), [
     ("09-conflict-invalid", {"outcome": "YES", "resolution_rule_id": "R_BINARY_DECISION",
                              "confidence_bps": 7000}, "confidence_bps"),
     ("03-threshold-gt-boundary", {"outcome": "YES"}, "outcome"),
     ("01-boolean-observed", {"confidence_bps": 9999}, "confidence_bps"),
 ])
+@pytest.mark.usefixtures("forms_executors")
 def test_a_verdict_that_does_not_follow_wins(name: str, changes: dict[str, Any],
                                              field: str) -> None:
     bundle = with_verdict(honest(name), **changes)
@@ -61,9 +67,13 @@ def test_a_verdict_that_does_not_follow_wins(name: str, changes: dict[str, Any],
     assert result.outcome is not None and result.outcome.reason == "judge.mismatch"
     assert field in {d.field for d in result.outcome.differences}
     found = winning_proof(bundle, ChallengeRef(kind="verdict"))
-    assert not isinstance(found, NoProof) and isinstance(found[0], JudgeProof)
+    # Since s40 the judge on forms is the first candidate (SPEC §10.1).
+    assert not isinstance(found, NoProof) and isinstance(found[0], FormStepProof)
+    assert found[0].kind == "judge" and found[1].outcome is not None
+    assert found[1].outcome.reason == "judge.mismatch"
 
 
+@pytest.mark.usefixtures("forms_executors")
 def test_verify_challenges_writes_the_judge_proof(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     bundle = with_verdict(honest("03-threshold-gt-boundary"), outcome="YES")
@@ -75,7 +85,12 @@ def test_verify_challenges_writes_the_judge_proof(tmp_path: Path,
     assert main(["check-proof", "-v", str(written)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"WON {written}: proof valid: ")
-    assert '  diff outcome: committed "YES", recomputed "NO"' in out
+    assert "(judge.mismatch)" in out and written.name.startswith("judge-")
+    # The JudgeProof (built directly) shows the field diffs.
+    direct = tmp_path / "judge-proof.cbor"
+    direct.write_bytes(build_judge_proof(bundle).to_cbor())
+    assert main(["check-proof", "-v", str(direct)]) == 0
+    assert '  diff outcome: committed "YES", recomputed "NO"' in capsys.readouterr().out
 
 
 def test_final_step_must_be_the_last_leaf() -> None:
