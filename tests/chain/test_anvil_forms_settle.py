@@ -8,11 +8,8 @@ FormStepProof reverts ``ProofNotWon(match)``, the lie's (won, against the struck
 ``ProofPorRoot``; before the strike, a copy of the winning call sent by an account that
 did not commit reverts ``ProofNotCommitted`` (``_strike_and_pay``).
 
-``por chain settle`` checks the proof with ``check_proof`` first; until Python's
-FormStepProof check is on this branch (helper ``formdoc``) and its executors are
-written (``pyexeca``/``pyexecb``), :func:`decided_on_chain` stands in for it for a
-FormStepProof: the deployed route's own answer (``checkForms`` in revm, equal to
-Python's one-step check by the forms differentials).
+The proof is the one ``por verify --challenges`` writes for the lie (a FormStepProof,
+SPEC §10.1), checked by ``por chain settle`` with Python's executors on forms first.
 """
 
 from __future__ import annotations
@@ -28,16 +25,14 @@ import pytest
 from anvil_node import ANVIL, Node, anvil, deploy
 from chain_support import CHAIN_ID, PROPOSER_BOND, bundle_proposal, call_data
 from eth_abi.abi import decode as abi_decode
-from forms_route_support import LIES, WON, check_forms, honest_market, kind_hash, lie, proof_of
+from forms_route_support import LIES, WON, honest_market, kind_hash, lie, proof_of
 from forms_route_support import call_data as forms_call_data
-from proof_check_support import ProofChecker
 from setup_gate import needs
 from test_anvil_games import _strike_and_pay
 from test_chain_settle import market_of
 
 from por.chain.calldata import form_step_args, proof_commitment
 from por.challenge.records import FormStepProof, proof_from_cbor
-from por.challenge.report import ChallengeOutcome, ProofReport
 from por.cli import main
 
 pytestmark = needs("anvil-npm", None if ANVIL.exists() else "anvil is not installed")
@@ -49,29 +44,6 @@ def node() -> Iterator[Node]:
         yield started
 
 
-@pytest.fixture
-def decided_on_chain(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``check_proof`` of a FormStepProof answered by the committed route in revm."""
-    from por.challenge import check
-
-    original = check.check_proof
-    router = ProofChecker()
-
-    def standing_in(data: bytes, **options: Any) -> ProofReport:
-        report = original(data, **options)
-        if report.schema != FormStepProof.SCHEMA:
-            return report
-        proof = proof_from_cbor(data)
-        assert isinstance(proof, FormStepProof)
-        won, check_id, root = check_forms(router, *form_step_args(proof))
-        outcome = ChallengeOutcome("won" if won else "lost", check_id, "the forms executor")
-        return ProofReport(status="valid", check_id="proof.ok", message="", schema=proof.SCHEMA,
-                           kind=proof.kind, challenge_id=proof.challenge_id, por_root=root,
-                           outcome=outcome)
-
-    monkeypatch.setattr(check, "check_proof", standing_in)
-
-
 def _cli(args: list[str]) -> tuple[int, dict[str, Any]]:
     with contextlib.redirect_stdout(io.StringIO()) as printed, \
             contextlib.redirect_stderr(io.StringIO()):
@@ -80,17 +52,26 @@ def _cli(args: list[str]) -> tuple[int, dict[str, Any]]:
 
 
 def _proof_file(kind: str, bundle: Any, path: Path) -> Path:
-    path.write_bytes(proof_of(kind, forms_call_data(kind, bundle)).to_cbor())
-    return path
+    """The proof ``por verify --challenges`` writes for the lie: one file, a FormStepProof
+    of ``kind`` (SPEC §10.1: the first candidate for these four classes)."""
+    (path / "bundle.cbor").write_bytes(bundle.to_cbor())
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["verify", str(path / "bundle.cbor"), "--challenges", str(path / "out")])
+    assert code == 1, kind
+    written = sorted((path / "out").glob("*.cbor"))
+    assert len(written) == 1, written
+    proof = proof_from_cbor(written[0].read_bytes())
+    assert isinstance(proof, FormStepProof) and proof.kind == kind, proof
+    assert proof == proof_of(kind, forms_call_data(kind, bundle))  # the builders' call data
+    return written[0]
 
 
-@pytest.mark.usefixtures("decided_on_chain")
 @pytest.mark.parametrize("kind", sorted(LIES))
 def test_a_lie_on_forms_is_struck_by_settle_by_forms(node: Node, tmp_path: Path,
                                                      kind: str) -> None:
     bundle = lie(kind)
     market_text = market_of(bundle)
-    proof = _proof_file(kind, bundle, tmp_path / f"{kind}.cbor")
+    proof = _proof_file(kind, bundle, tmp_path)
     code, call = _cli(["chain", "settle", str(proof), "--market", market_text])
     assert code == 0, kind
     assert call["function"] == "settleByForms(bytes32,bytes32,bytes)"

@@ -1,10 +1,9 @@
 """FormStepProof against the executors on forms in revm (s40 ``formdoc``; SPEC §10.2.9).
 
-* the document's call data (``form_step_standin.proof_call_data``) is byte for byte the
+* the document's call data (``forms_harness.proof_call_data``) is byte for byte the
   case builders' (``forms_*_cases``) on every fixture scenario's steps and verdict;
-* with the Solidity executors standing in for Python's (``standin_executors``), an
-  honest bundle's FormStepProofs are lost and a lying bundle's is what
-  ``winning_proof`` returns, won.
+* with Python's executors on forms (``por check-proof``'s), an honest bundle's
+  FormStepProofs are lost and a lying bundle's is what ``winning_proof`` returns, won.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import forms_harness
 import forms_judge_cases
 import pytest
 from bundle_edits import honest, steps_of
-from form_step_standin import proof_call_data, standin_executors
+from forms_harness import proof_call_data
 from scratch_harness import SOLC
 
 from por.challenge import NoProof, bundle_from_bytes, check_proof, winning_proof
@@ -30,7 +29,6 @@ from por.scenarios import list_scenarios
 from por.schemas.verification import ChallengeRef
 
 pytestmark = SOLC
-__all__ = ["standin_executors"]  # the fixture, used by name
 INVALID = Path(__file__).resolve().parents[2] / "fixtures" / "bundles" / "invalid"
 
 
@@ -59,7 +57,6 @@ def test_call_data_is_the_case_builders(monkeypatch: pytest.MonkeyPatch) -> None
     assert compared > 150
 
 
-@pytest.mark.usefixtures("standin_executors")
 def test_honest_bundles_lose_every_form_step_proof() -> None:
     bundle = honest("08-quorum-agree")
     kinds = {"check_requirement": "check", "aggregate": "aggregate", "deduce": "deduce"}
@@ -73,7 +70,6 @@ def test_honest_bundles_lose_every_form_step_proof() -> None:
     assert report.outcome is not None and report.outcome.reason == "judge.match"
 
 
-@pytest.mark.usefixtures("standin_executors")
 @pytest.mark.parametrize(("path", "ref", "kind", "reason"), [
     ("replay.verdict_mismatch/confidence-rehashed.cbor", ChallengeRef(kind="verdict"),
      "judge", "judge.mismatch"),
@@ -89,7 +85,6 @@ def test_a_lie_is_won_on_forms(path: str, ref: ChallengeRef, kind: str, reason: 
     assert report.won and report.outcome is not None and report.outcome.reason == reason
 
 
-@pytest.mark.usefixtures("standin_executors")
 def test_a_forged_deduce_step_is_won_on_forms() -> None:
     """Forged deduce steps (``test_onchain_deduce.forge``): where the deduce FormStepProof
     is won, ``winning_proof`` writes it; where it is not, a CBOR proof (never a lost
@@ -113,7 +108,6 @@ def test_a_forged_deduce_step_is_won_on_forms() -> None:
     assert won >= 3
 
 
-@pytest.mark.usefixtures("standin_executors")
 def test_the_fixtures_are_won() -> None:
     """``fixtures/proofs/form-step-*.cbor``: each answers what ``expected.json`` says
     under its ``por_root``."""

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from citation_support import honest_08, reordered_08, with_citations
 from file_modules import load_file
-from form_step_support import forms_executors
 from test_challenge_dispute_cli import _schema_errors, run
 
 from por.bundle import build
@@ -37,7 +36,6 @@ from por.schemas import ReasoningStep
 
 LIMIT = 64 * 1024
 FORM_STEP = "por.FormStepProof/1"
-__all__ = ["forms_executors"]  # the fixture, used by name
 CHECK = 3  # scenario 08: three extract steps, then the check step (leaf 3)
 
 
@@ -67,7 +65,6 @@ def _written(capsys: pytest.CaptureFixture[str], bundle: Bundle, tmp_path: Path,
     return data
 
 
-@pytest.mark.usefixtures("forms_executors")
 def test_issue_22_reordering_has_a_small_winning_proof(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     honest = honest_08()
@@ -96,7 +93,6 @@ def test_issue_22_reordering_has_a_small_winning_proof(
           f"{len(build_one_step_proof(bundle, CHECK).to_cbor())} bytes")
 
 
-@pytest.mark.usefixtures("forms_executors")
 def test_a_repeated_citation_has_a_small_winning_proof(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # alpha twice (with its extract step twice), every later step honest from

@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 from challenge_support import make_bundle
-from form_step_support import forms_executors
 from test_challenge_scenarios import forged_bundle
 
 from por.challenge import (
@@ -35,7 +34,6 @@ from por.cli.schema import schema_for
 from por.schemas import ReasoningStep
 
 ROOT = Path(__file__).resolve().parents[3]
-__all__ = ["forms_executors"]  # the fixture, used by name
 
 
 def _schema_errors(document: Any, name: str) -> list[str]:
@@ -61,7 +59,6 @@ def forged(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.usefixtures("forms_executors")
 def test_verify_challenges_writes_only_won_proofs(capsys: pytest.CaptureFixture[str],
                                                   forged: Path, tmp_path: Path) -> None:
     out_dir = tmp_path / "proofs"

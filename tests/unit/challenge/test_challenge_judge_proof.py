@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
-from form_step_support import forms_executors
 
 from por.bundle.layout import Bundle
 from por.challenge import (
@@ -45,7 +44,6 @@ def test_honest_verdicts_lose(name: str) -> None:
     assert report.outcome is not None and report.outcome.reason == "judge.match"
 
 
-__all__ = ["forms_executors"]  # the fixture, used by name
 
 
 @pytest.mark.parametrize(("name", "changes", "field"), [
@@ -54,7 +52,6 @@ __all__ = ["forms_executors"]  # the fixture, used by name
     ("03-threshold-gt-boundary", {"outcome": "YES"}, "outcome"),
     ("01-boolean-observed", {"confidence_bps": 9999}, "confidence_bps"),
 ])
-@pytest.mark.usefixtures("forms_executors")
 def test_a_verdict_that_does_not_follow_wins(name: str, changes: dict[str, Any],
                                              field: str) -> None:
     bundle = with_verdict(honest(name), **changes)
@@ -73,7 +70,6 @@ def test_a_verdict_that_does_not_follow_wins(name: str, changes: dict[str, Any],
     assert found[1].outcome.reason == "judge.mismatch"
 
 
-@pytest.mark.usefixtures("forms_executors")
 def test_verify_challenges_writes_the_judge_proof(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     bundle = with_verdict(honest("03-threshold-gt-boundary"), outcome="YES")
