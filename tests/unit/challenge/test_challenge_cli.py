@@ -166,7 +166,8 @@ def test_write_challenges_for_report(tmp_path: Path) -> None:
     report = check_bundle(data)
     files = write_challenges_for_report(report, data, tmp_path / "challenges")
     paths = [f.path for f in files if f.path is not None]
-    assert len(paths) == 1 and paths[0].name.startswith("reasoning_leaf-")
+    # the forged deduce step: its FormStepProof is the first candidate (SPEC §10.1)
+    assert len(paths) == 1 and paths[0].name.startswith("deduce-")
     assert "(challenge won: one_step.mismatch)" in files[0].line
     assert run(["check-proof", "-q", str(paths[0])]) == 0
     # Every ref kind, including one without a leaf and a duplicate, and a passing check:
