@@ -172,7 +172,7 @@ def test_write_challenges_for_report(tmp_path: Path) -> None:
     assert run(["check-proof", "-q", str(paths[0])]) == 0
     # Every ref kind, including one without a leaf and a duplicate, and a passing check:
     # the forged bundle's top level is consistent and its records are valid, so only
-    # the forged step's one-step proof is won; every other ref gets no file.
+    # the forged step's FormStepProof is won; every other ref gets no file.
     refs = [ChallengeRef(kind="por_bundle"), ChallengeRef(kind="evidence_leaf"),
             ChallengeRef(kind="evidence_leaf", evidence_id=_first_evidence_id(bundle)),
             ChallengeRef(kind="prompt_spec"), ChallengeRef(kind="verdict"),
@@ -185,7 +185,7 @@ def test_write_challenges_for_report(tmp_path: Path) -> None:
     handmade = VerificationReport(status="rejected", checks=checks)
     files = write_challenges_for_report(handmade, data, tmp_path / "all")
     written = [f.path for f in files if f.path is not None]
-    assert [p.name.split("-")[0] for p in written] == ["reasoning_leaf"]
+    assert [p.name.split("-")[0] for p in written] == ["deduce"]
     assert all(f.line.startswith("no proof: every proof this bundle supports for ")
                for f in files if f.path is None)
     for path in written:
