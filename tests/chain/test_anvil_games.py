@@ -228,9 +228,16 @@ def test_forged_map_step_struck_by_its_one_step_proof(node: Node, tmp_path: Path
 
 
 def _settled_proof(settle: bytes) -> bytes:
-    """The proof bytes a ``settleByProof(marketId, proof)`` calldata carries."""
+    """The bytes a settle's proof hash covers: the proof a ``settleByProof(marketId,
+    proof)`` calldata carries, or ``kind || args`` of a ``settleByForms(marketId, kind,
+    args)`` (SPEC §14.4)."""
     from eth_abi import decode
 
+    from por.chain.calldata import SETTLE_BY_FORMS, selector
+
+    if settle[:4] == selector(SETTLE_BY_FORMS):
+        _market, kind, args = decode(["bytes32", "bytes32", "bytes"], settle[4:])
+        return bytes(kind) + bytes(args)
     proof: bytes = decode(["bytes32", "bytes"], settle[4:])[1]
     return proof
 

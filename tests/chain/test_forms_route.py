@@ -237,12 +237,21 @@ def test_another_revert_is_passed_on_and_a_bad_answer_reverts() -> None:
                                      honest_market().commitments.por_root)  # the cause dropped
 
 
-def test_a_form_step_proof_python_cannot_decide_is_exit_2(tmp_path: Path) -> None:
-    """``por chain settle`` checks the proof with ``check_proof`` first: while Python's
-    executor on forms is a stub (``proof.unsupported``), or its check is not wired, the
-    answer is "cannot decide", exit 2, never calldata."""
+def test_a_form_step_proof_python_cannot_decide_is_exit_2(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``por chain settle`` checks the proof with ``check_proof`` first: an executor on
+    forms that cannot decide (``proof.unsupported``, as a stub) gives "cannot decide",
+    exit 2, never calldata."""
     from por.cli import main
+    from por.errors import UnsupportedError
+    from por.forms import execute as forms_execute
 
+    def undecided(*_args: object) -> forms_execute.Answer:
+        raise UnsupportedError("proof.unsupported", "this executor cannot decide")
+
+    from por.forms.execute import deduce  # noqa: F401  (registers the real one first)
+
+    monkeypatch.setitem(forms_execute.EXECUTORS, "deduce", undecided)
     path = tmp_path / "deduce.cbor"
     path.write_bytes(proof_of("deduce", call_data("deduce", lie("deduce"))).to_cbor())
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
