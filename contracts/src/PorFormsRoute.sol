@@ -35,6 +35,14 @@ library PorFormsRoute {
     bytes32 internal constant COMPONENT_PATH = keccak256("proof.component_path");
     bytes32 internal constant INDEX_RANGE = keccak256("merkle.index_range");
     bytes32 internal constant PROOF_LENGTH = keccak256("merkle.proof_length");
+    bytes32 internal constant FINAL_STEP = keccak256("proof.final_step");
+    /// `PorJudgeForm.FinalStep()`: form 2 is not the last reasoning leaf's.
+    bytes4 internal constant FINAL_STEP_ERROR = bytes4(keccak256("FinalStep()"));
+
+    /// The executor ran out of the gas this call forwarded (no revert data, and this frame
+    /// kept only the 1/64 the call leaves it): the sender gave too little gas. Reverting,
+    /// not answering `proof.schema`, keeps a valid proof from reading as malformed.
+    error ExecutorOutOfGas();
 
     /// True for the four forms kinds (the only kinds `checkForms` routes).
     function isFormKind(bytes32 kind) internal pure returns (bool) {
@@ -97,6 +105,7 @@ library PorFormsRoute {
     function execute(address x, bytes calldata args) internal view returns (bool won, bytes32 checkId) {
         bytes4 sel = IPorFormsExec.execute.selector;
         bool ok;
+        uint256 before = gasleft();
         assembly ("memory-safe") {
             let m := mload(0x40)
             mstore(m, sel)
@@ -110,15 +119,22 @@ library PorFormsRoute {
                 checkId := mload(add(m, 0x20))
             }
         }
-        if (!ok) checkId = idOf();
+        if (!ok) {
+            uint256 size;
+            assembly ("memory-safe") {
+                size := returndatasize()
+            }
+            if (size == 0 && gasleft() <= before / 64) revert ExecutorOutOfGas();
+            checkId = idOf();
+        }
     }
 
     /// The check id of the executor's revert (SPEC §14.8's table; ids.md): `ProofForm()`
     /// proof.form, `Citations(i)` proof.citations, `FormsInclusion(i)` proof.leaf_path,
     /// `FormsPorRoot()` proof.component_path, `MerkleIndexRange` merkle.index_range,
     /// `MerkleProofLength` merkle.proof_length (the ids Python's
-    /// `root_from_inclusion_proof` gives), no data (the ABI decoder) proof.schema; any
-    /// other revert passed on as it is.
+    /// `root_from_inclusion_proof` gives), `FinalStep()` proof.final_step, no data (the ABI
+    /// decoder) proof.schema; any other revert passed on as it is.
     function idOf() private pure returns (bytes32) {
         uint256 size;
         bytes4 s;
@@ -136,6 +152,7 @@ library PorFormsRoute {
         if (s == PorForms.FormsPorRoot.selector) return COMPONENT_PATH;
         if (s == MerkleIndexRange.selector) return INDEX_RANGE;
         if (s == MerkleProofLength.selector) return PROOF_LENGTH;
+        if (s == FINAL_STEP_ERROR) return FINAL_STEP;
         assembly ("memory-safe") {
             let m := mload(0x40)
             returndatacopy(m, 0, size)
