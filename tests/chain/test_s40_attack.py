@@ -1,0 +1,128 @@
+"""s40 attack on the forms route (settleByForms -> checkForms -> executors): an honest
+bundle's FormStepProof with one carried form swapped for another committed form (right
+index and path, so inclusion holds) or a form carried twice must never be won, and Python
+(``verify_form_step_proof``) and the chain (``checkForms`` on ``form_step_args``) must give
+the same (won, check id). Args re-encoded (trailing bytes) are documented: the chain
+accepts them under another proof hash. Committed artifacts in revm (like
+test_forms_route.py): no node needed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from forms_route_support import check_forms, honest_market, kind_hash, leaf_of, lie
+from proof_check_support import ProofChecker
+
+from por.chain.calldata import form_step_args
+from por.challenge.form_step import _form, _record, build_form_step_proof, verify_form_step_proof
+from por.challenge.records import FormStepProof, seal
+from por.errors import PorError
+from por.merkle import leaf_hash
+from por.merkle.tree import inclusion_proof_from_leaf_hashes
+
+KINDS = ["check", "aggregate", "deduce", "judge"]
+
+
+@pytest.fixture(scope="module")
+def router() -> ProofChecker:
+    return ProofChecker()
+
+
+def _proof(bundle: Any, kind: str) -> FormStepProof:
+    return build_form_step_proof(bundle, kind, None if kind == "judge" else leaf_of(kind))
+
+
+def _resealed(proof: FormStepProof, forms: list[bytes], index: list[int],
+              hashes: list[bytes]) -> FormStepProof:
+    body = {"schema": FormStepProof.SCHEMA, "kind": proof.kind, "por_root": proof.por_root,
+            "forms": forms, "index": index, "forms_size": proof.forms_size,
+            "paths": [inclusion_proof_from_leaf_hashes(hashes, i) for i in index],
+            "forms_path": list(proof.forms_path)}
+    out: FormStepProof = seal(FormStepProof, body)
+    return out
+
+
+def _python(proof: FormStepProof) -> tuple[bool, str]:
+    try:
+        outcome = verify_form_step_proof(proof)
+    except PorError as exc:
+        return False, exc.check_id
+    return outcome.outcome == "won", outcome.check_id
+
+
+def _chain(router: ProofChecker, proof: FormStepProof) -> tuple[bool, str]:
+    kind, args = form_step_args(proof)
+    try:
+        won, check_id, _root = check_forms(router, kind, args)
+    except RuntimeError as exc:  # checkForms passed a revert on: settleByForms reverts
+        return False, "revert " + str(exc)[-24:]
+    return won, check_id
+
+
+def _variants(kind: str) -> list[tuple[str, FormStepProof]]:
+    bundle = honest_market()
+    proof = _proof(bundle, kind)
+    hashes = list(bundle.forms)  # the committed leaf hashes
+    spec = _record(bundle.prompt_spec, "the PromptSpec")
+    base = 1 + len(spec["data_requirements"])
+    forms = [_form(bundle, spec, i, base) for i in range(len(hashes))]
+    assert [leaf_hash(f) for f in forms] == hashes
+    out = []
+    for pos in range(len(proof.index)):
+        for j in range(len(forms)):
+            if j == proof.index[pos]:
+                continue
+            index = list(proof.index)
+            index[pos] = j
+            out.append((f"{kind}: forms[{pos}] <- form {j}",
+                        _resealed(proof, [forms[i] for i in index], index, hashes)))
+        index = [*proof.index, proof.index[pos]]  # form `pos` carried twice, at the end
+        out.append((f"{kind}: forms[{pos}] carried again",
+                    _resealed(proof, [forms[i] for i in index], index, hashes)))
+    return out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_honest_bundle_is_never_struck_and_python_agrees(router: ProofChecker,
+                                                            kind: str) -> None:
+    struck, differ = [], []
+    for name, proof in _variants(kind):
+        py, ch = _python(proof), _chain(router, proof)
+        if py[0] or ch[0]:
+            struck.append((name, py, ch))
+        if py != ch:
+            differ.append((name, py, ch))
+    assert not struck, struck[:5]
+    assert not differ, differ[:5]
+
+
+def test_judge_final_step_is_mapped_not_passed_on(router: ProofChecker) -> None:
+    """FINDING: the judge executor's ``FinalStep()`` (forms[2] not at ``size - 2``) is not
+    in PorFormsRoute.idOf's table: ``checkForms`` reverts with 0xaf799ecc where Python's
+    ``por check-proof`` answers lost ``proof.final_step`` (SPEC §14.8 table)."""
+    bundle = honest_market()
+    proof = _proof(bundle, "judge")
+    hashes = list(bundle.forms)
+    spec = _record(bundle.prompt_spec, "the PromptSpec")
+    base = 1 + len(spec["data_requirements"])
+    index = list(proof.index)
+    index[2] = index[2] - 1  # the step before the final one: inclusion holds
+    forms = [_form(bundle, spec, i, base) for i in index]
+    bad = _resealed(proof, forms, index, hashes)
+    assert _python(bad) == (False, "proof.final_step")
+    assert _chain(router, bad) == (False, "proof.final_step")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_reencoded_lie_still_wins_under_another_proof_hash(router: ProofChecker,
+                                                             kind: str) -> None:
+    """Documents: args with trailing bytes are the same proof to the executor, another
+    proof hash (and challenge id) to the registry. Harmless while a strike moves the record
+    out of Proposed (one strike per round), but a proof is not one hash."""
+    proof = _proof(lie(kind), kind)
+    hkind, args = form_step_args(proof)
+    assert check_forms(router, hkind, args)[0]
+    assert check_forms(router, hkind, args + b"\x00" * 32)[0]
