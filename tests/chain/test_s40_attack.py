@@ -9,11 +9,10 @@ test_forms_route.py): no node needed.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
-from forms_route_support import check_forms, honest_market, kind_hash, leaf_of, lie
+from forms_route_support import check_forms, honest_market, leaf_of, lie
 from proof_check_support import ProofChecker
 
 from por.chain.calldata import form_step_args
@@ -126,3 +125,29 @@ def test_a_reencoded_lie_still_wins_under_another_proof_hash(router: ProofChecke
     hkind, args = form_step_args(proof)
     assert check_forms(router, hkind, args)[0]
     assert check_forms(router, hkind, args + b"\x00" * 32)[0]
+
+
+def test_an_executor_out_of_gas_is_not_a_lost_proof_schema(router: ProofChecker) -> None:
+    """FINDING: PorFormsRoute.execute forwards all gas but 1/64; an executor that runs out
+    of gas reverts with no data, which idOf maps to ``proof.schema``. So a won lie sent
+    with too little gas answers lost ``proof.schema`` (settleByForms reverts
+    ProofNotWon(proof.schema)) instead of running out of gas: an eth_call with a gas cap
+    (or a relayer estimating) reads a valid proof as malformed. Expect a revert."""
+    from eth_abi.abi import encode as abi_encode
+
+    from por.signing.eip712 import keccak256
+    from proof_check_support import CALLER
+    proof = _proof(lie("check"), "check")
+    kind, args = form_step_args(proof)
+    data = keccak256(b"checkForms(bytes32,bytes)")[:4] + abi_encode(["bytes32", "bytes"],
+                                                                    [kind, args])
+    router.evm.message_call(CALLER, router.address, data)
+    full = router.evm.result.gas_used
+    answered = []
+    for gas in range(60_000, full, max(1, (full - 60_000) // 40)):
+        try:
+            out = router.evm.message_call(CALLER, router.address, data, gas=gas)
+        except RuntimeError:
+            continue  # out of gas: right
+        answered.append((gas, out[:32].hex()[-1], out[32:64].hex()[:8]))
+    assert not any(won == "0" for _gas, won, _id in answered), answered[:3]
