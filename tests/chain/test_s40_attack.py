@@ -134,9 +134,9 @@ def test_an_executor_out_of_gas_is_not_a_lost_proof_schema(router: ProofChecker)
     ProofNotWon(proof.schema)) instead of running out of gas: an eth_call with a gas cap
     (or a relayer estimating) reads a valid proof as malformed. Expect a revert."""
     from eth_abi.abi import encode as abi_encode
+    from proof_check_support import CALLER
 
     from por.signing.eip712 import keccak256
-    from proof_check_support import CALLER
     proof = _proof(lie("check"), "check")
     kind, args = form_step_args(proof)
     data = keccak256(b"checkForms(bytes32,bytes)")[:4] + abi_encode(["bytes32", "bytes"],
