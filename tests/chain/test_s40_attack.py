@@ -49,7 +49,7 @@ def _python(proof: FormStepProof) -> tuple[bool, str]:
         outcome = verify_form_step_proof(proof)
     except PorError as exc:
         return False, exc.check_id
-    return outcome.outcome == "won", outcome.check_id
+    return outcome.outcome == "won", outcome.reason
 
 
 def _chain(router: ProofChecker, proof: FormStepProof) -> tuple[bool, str]:
@@ -151,3 +151,53 @@ def test_an_executor_out_of_gas_is_not_a_lost_proof_schema(router: ProofChecker)
             continue  # out of gas: right
         answered.append((gas, out[:32].hex()[-1], out[32:64].hex()[:8]))
     assert not any(won == "0" for _gas, won, _id in answered), answered[:3]
+
+
+def _hostile_aggregate(ns: int) -> FormStepProof:
+    """The aggregate's FormStepProof over a bundle whose cited CHUNK form (forms[6]) lists
+    ``ns`` distinct sources (the forms root and por_root recomputed: a proposer can commit
+    it)."""
+    from forms_harness import forms_root_of, replaced
+    bundle = honest_market()
+    proof = _proof(bundle, "aggregate")
+    at = 6
+    f = proof.forms[at]
+    ns0 = int.from_bytes(f[256:288], "big")
+    entries = bytearray(f[288:288 + ns0 * 128])
+    for k in range(ns0, ns):
+        e = bytearray(128)
+        e[64:96] = (10**9 + k).to_bytes(32, "big")
+        entries += e
+    g = f[:256] + ns.to_bytes(32, "big") + bytes(entries) + f[288 + ns0 * 128:]
+    com = replaced(bundle, forms_root_of(bundle), proof.index[at], g)
+    leaves = [x.leaf for x in com.forms.forms]
+    body = {"schema": FormStepProof.SCHEMA, "kind": "aggregate", "por_root": com.por_root,
+            "forms": [com.forms.forms[i].form for i in proof.index],
+            "index": list(proof.index), "forms_size": proof.forms_size,
+            "paths": [inclusion_proof_from_leaf_hashes(leaves, i) for i in proof.index],
+            "forms_path": list(com.component_path)}
+    out: FormStepProof = seal(FormStepProof, body)
+    return out
+
+
+def _gas(router: ProofChecker, proof: FormStepProof) -> int:
+    from eth_abi.abi import encode as abi_encode
+    from proof_check_support import message_call
+
+    from por.signing.eip712 import keccak256
+    kind, args = form_step_args(proof)
+    data = keccak256(b"checkForms(bytes32,bytes)")[:4] + abi_encode(["bytes32", "bytes"],
+                                                                    [kind, args])
+    _out, gas = message_call(router.evm, router.address, data)
+    return gas
+
+
+def test_a_chunk_with_many_sources_costs_linear_gas(router: ProofChecker) -> None:
+    """FINDING: PorAggregateFormRead._chunk checks the cited chunk's ``ns`` sources
+    pairwise distinct (O(ns^2)) before ``ns != c.n``; ``ns`` is bounded only by the form's
+    length. 400 sources (~64 KB of args) cost ~27 M gas, 800 ~106 M (honest: ~123 k): a
+    proposer who commits such a chunk makes the aggregate's FormStepProof unsettleable in
+    a block. Python's twin (aggregate_read.py) is quadratic too. Expect at most linear."""
+    small, big = _gas(router, _hostile_aggregate(100)), _gas(router, _hostile_aggregate(400))
+    assert _python(_hostile_aggregate(400))[0]  # a won proof (one_step.unexecutable)
+    assert big < 6 * small, (small, big)
