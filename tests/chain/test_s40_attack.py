@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from forms_route_support import check_forms, honest_market, leaf_of, lie
 from proof_check_support import ProofChecker
+from scratch_harness import SOLC
 
 from por.chain.calldata import form_step_args
 from por.challenge.form_step import _form, _record, build_form_step_proof, verify_form_step_proof
@@ -21,6 +22,8 @@ from por.challenge.records import FormStepProof, seal
 from por.errors import PorError
 from por.merkle import leaf_hash
 from por.merkle.tree import inclusion_proof_from_leaf_hashes
+
+pytestmark = SOLC
 
 KINDS = ["check", "aggregate", "deduce", "judge"]
 
