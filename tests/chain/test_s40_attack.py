@@ -22,6 +22,7 @@ from por.challenge.records import FormStepProof, seal
 from por.errors import PorError
 from por.merkle import leaf_hash
 from por.merkle.tree import inclusion_proof_from_leaf_hashes
+from por.signing.eip712 import keccak256
 
 pytestmark = SOLC
 
@@ -156,10 +157,10 @@ def test_an_executor_out_of_gas_is_not_a_lost_proof_schema(router: ProofChecker)
     assert not any(won == "0" for _gas, won, _id in answered), answered[:3]
 
 
-def _hostile_aggregate(ns: int) -> FormStepProof:
+def _hostile_aggregate(ns: int, repeat: tuple[int, int] | None = None) -> FormStepProof:
     """The aggregate's FormStepProof over a bundle whose cited CHUNK form (forms[6]) lists
     ``ns`` distinct sources (the forms root and por_root recomputed: a proposer can commit
-    it)."""
+    it); ``repeat`` (j, k): source k names source j's id."""
     from forms_harness import forms_root_of, replaced
     bundle = honest_market()
     proof = _proof(bundle, "aggregate")
@@ -171,6 +172,9 @@ def _hostile_aggregate(ns: int) -> FormStepProof:
         e = bytearray(128)
         e[64:96] = (10**9 + k).to_bytes(32, "big")
         entries += e
+    if repeat is not None:
+        j, k = repeat
+        entries[k * 128 + 64:k * 128 + 96] = entries[j * 128 + 64:j * 128 + 96]
     g = f[:256] + ns.to_bytes(32, "big") + bytes(entries) + f[288 + ns0 * 128:]
     com = replaced(bundle, forms_root_of(bundle), proof.index[at], g)
     leaves = [x.leaf for x in com.forms.forms]
@@ -181,6 +185,35 @@ def _hostile_aggregate(ns: int) -> FormStepProof:
             "forms_path": list(com.component_path)}
     out: FormStepProof = seal(FormStepProof, body)
     return out
+
+
+def test_repeated_sources_are_found_in_either_order(router: ProofChecker) -> None:
+    """The repeat check at any count (pairwise up to 16 sources, merge-sorted above): a
+    source id twice is ``step.bad_prior_output`` on chain as in Python; all distinct, the
+    count decides (``step.citation_mismatch``). Broken on purpose (the sorted scan
+    skipped), the repeats above 16 are missed on chain."""
+    for ns in (4, 16, 17, 40, 129):  # the honest chunk has 3
+        for repeat in (None, (0, ns - 1), (ns // 2 - 1, ns // 2)):
+            proof = _hostile_aggregate(ns, repeat)
+            assert _chain(router, proof) == _python(proof), (ns, repeat)
+            want = "step.citation_mismatch" if repeat is None else "step.bad_prior_output"
+            assert verify_form_step_proof(proof).cause == want, (ns, repeat)
+            assert _executor_cause(proof) == want, (ns, repeat)
+
+
+def _executor_cause(proof: FormStepProof) -> str:
+    """The cause the aggregate executor answers (the router keeps only won and the id)."""
+    from eth_abi.abi import decode as abi_decode
+    from forms_harness import call, deploy, selector
+
+    _kind, args = form_step_args(proof)
+    out, _gas = call(deploy("PorAggregateForm"),
+                     selector("execute(bytes[],(bytes32,uint256,uint256[],bytes32[][],bytes32[]))")
+                     + args)
+    assert isinstance(out, bytes), out
+    causes = ("step.citation_mismatch", "step.bad_prior_output")
+    by_hash = {keccak256(c.encode()): c for c in causes}
+    return by_hash.get(abi_decode(["bool", "bytes32", "bytes32"], out)[2], "other")
 
 
 def _gas(router: ProofChecker, proof: FormStepProof) -> int:
@@ -196,11 +229,12 @@ def _gas(router: ProofChecker, proof: FormStepProof) -> int:
 
 
 def test_a_chunk_with_many_sources_costs_linear_gas(router: ProofChecker) -> None:
-    """FINDING: PorAggregateFormRead._chunk checks the cited chunk's ``ns`` sources
-    pairwise distinct (O(ns^2)) before ``ns != c.n``; ``ns`` is bounded only by the form's
-    length. 400 sources (~64 KB of args) cost ~27 M gas, 800 ~106 M (honest: ~123 k): a
-    proposer who commits such a chunk makes the aggregate's FormStepProof unsettleable in
-    a block. Python's twin (aggregate_read.py) is quadratic too. Expect at most linear."""
+    """Found by this file (s40): PorAggregateFormRead._chunk checked the cited chunk's
+    ``ns`` sources pairwise distinct (O(ns^2)) before ``ns != c.n``; ``ns`` is bounded only
+    by the form's length: 400 sources (~64 KB of args) cost ~27 M gas, 800 ~106 M (honest:
+    ~123 k), so a proposer who commits such a chunk priced the aggregate's FormStepProof
+    out of a block. Fixed at integration (``_repeats``: a merge sort above 16 sources;
+    Python's twin linear): at most about linear."""
     small, big = _gas(router, _hostile_aggregate(100)), _gas(router, _hostile_aggregate(400))
     assert _python(_hostile_aggregate(400))[0]  # a won proof (one_step.unexecutable)
     assert big < 6 * small, (small, big)
