@@ -64,7 +64,7 @@ def form_step_kind(bundle: Bundle, leaf: int) -> str:
     executor = STEP_EXECUTOR.get(kind) if isinstance(kind, str) else None
     if executor is None:
         shown = repr(kind)[:60]
-        raise ProofError("proof.no_form_executor", f"step leaf {leaf} is a {shown} step; "
+        raise ProofError("proof.no_form_executor", f"step leaf {leaf} has kind {shown}; "
                          "only check_requirement, aggregate and deduce steps (and the "
                          "verdict, --judge) have an executor on forms")
     return executor
