@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from por.forms.execute import read as rd
-from por.forms.execute.predicate import Bounds, decimal
+from por.forms.execute.predicate import Bounds, decimal, read_semantics
 from por.forms.words import COMMON
 
 #: Roles of a needed field: the metric, a ``+`` term, a ``-`` term or ``other_metric``,
@@ -148,62 +148,15 @@ def _market(f: bytes, o: int) -> int:
 
 
 def _semantics(f: bytes, o: int, s: Sem) -> int:
-    """Predicate to ``absent_means_no``, then the needed fields."""
-    s.predicate, o = rd.read_e(f, o, 6)
-    s.metric, o = text(f, o)
-    present, o = rd.read_p(f, o)
-    if present:
-        s.comparison, o = rd.read_e(f, o, 5)
-    present, o = rd.read_p(f, o)
-    if present:
-        s.threshold, o = dec(f, o)
-    terms: list[tuple[bool, bytes]] = []
-    present, o = rd.read_p(f, o)
-    if present:
-        n, o = rd.read_l(f, o)
-        for _ in range(n):
-            _, o = rd.read_e(f, o, 2)
-            o += 32
-        start = o - 64 * n
-        terms = [(rd.at(f, start + 64 * i) == 1, f[start + 64 * i + 32:start + 64 * i + 64])
-                 for i in range(n)]
-    present, o = rd.read_p(f, o)
-    if present:
-        s.lower, o = dec(f, o)
-    present, o = rd.read_p(f, o)
-    if present:
-        s.upper, o = dec(f, o)
-    present, v, o = rd.read_o(f, o, 1)
-    s.lower_incl = not present or v == 1
-    present, v, o = rd.read_o(f, o, 1)
-    s.upper_incl = present and v == 1
-    has_other, o = rd.read_p(f, o)
-    other = b""
-    if has_other:
-        other, o = rd.read_h(f, o)
-    present, o = rd.read_p(f, o)
-    if present:
-        s.expected, o = text(f, o)
-    s.absent_no, o = rd.read_b(f, o)
-    return _needed(f, o, s, terms, other if has_other else None)
-
-
-def _needed(f: bytes, o: int, s: Sem, terms: list[tuple[bool, bytes]],
-            other: bytes | None) -> int:
-    """The needed fields: the metric, the terms, ``other_metric``, the preconditions."""
-    present, o = rd.read_p(f, o)
-    pre = 0
-    if present:
-        pre, o = rd.read_l(f, o)
+    """Predicate to the preconditions (``read_semantics``), then the needed fields: the
+    metric, the terms, ``other_metric``, the preconditions."""
+    r, o = read_semantics(f, o, s)
+    s.metric, s.expected, s.absent_no = r.metric, r.expected, r.absent_no
     s.needed = [Needed(rd.word(f, 1).to_bytes(32, "big"), METRIC_KIND[s.predicate], METRIC)]
-    s.needed += [Needed(key, rd.NUMERIC, MINUS if minus else PLUS) for minus, key in terms]
-    if other is not None:
-        s.needed.append(Needed(other, rd.NUMERIC, MINUS))
-    for _ in range(pre):
-        key, o = rd.read_h(f, o)
-        equals, o = text(f, o)
-        otherwise, o = rd.read_e(f, o, 2)
-        s.needed.append(Needed(key, rd.TEXT, PRE, equals, otherwise == 1))
+    s.needed += [Needed(key, rd.NUMERIC, MINUS if minus else PLUS) for minus, key in r.terms]
+    if r.other is not None:
+        s.needed.append(Needed(r.other, rd.NUMERIC, MINUS))
+    s.needed += [Needed(key, rd.TEXT, PRE, equals, no) for key, equals, no in r.preconditions]
     return o
 
 

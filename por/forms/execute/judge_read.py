@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from por.forms.execute import read as rd
 from por.forms.execute.deduce_read import dec
-from por.forms.execute.predicate import ZERO, Bounds
+from por.forms.execute.predicate import ZERO, Bounds, read_semantics
 from por.forms.words import COMMON
 
 #: ``H("por.DeterministicVerdict/1")``, the schema lock's ``output_schema_ref``.
@@ -119,45 +119,11 @@ def _rules(f: bytes, o: int, s: Spec) -> int:
 
 
 def _semantics(f: bytes, o: int, s: Spec) -> int:
-    s.predicate, o = rd.read_e(f, o, 6)
-    o = rd.skip_t(f, o)  # metric text
-    present, o = rd.read_p(f, o)
-    if present:
-        s.comparison, o = rd.read_e(f, o, 5)
-    present, o = rd.read_p(f, o)
-    if present:
-        s.threshold, o = dec(f, o)
-    present, o = rd.read_p(f, o)
-    if present:
-        n, o = rd.read_l(f, o)
-        for _ in range(n):
-            _, o = rd.read_e(f, o, 2)
-            o += 32  # H(metric)
-    present, o = rd.read_p(f, o)
-    if present:
-        s.lower, o = dec(f, o)
-    present, o = rd.read_p(f, o)
-    if present:
-        s.upper, o = dec(f, o)
-    present, v, o = rd.read_o(f, o, 1)
-    s.lower_incl = not present or v == 1
-    present, v, o = rd.read_o(f, o, 1)
-    s.upper_incl = present and v == 1
-    present, o = rd.read_p(f, o)
-    if present:
-        o += 32  # other metric
-    present, o = rd.read_p(f, o)
-    if present:
-        o = rd.skip_t(f, o)  # expected text
-    s.absent_no, o = rd.read_b(f, o)
-    present, o = rd.read_p(f, o)
-    if present:
-        n, o = rd.read_l(f, o)
-        for _ in range(n):
-            o = rd.skip_t(f, o + 32)
-            v, o = rd.read_e(f, o, 2)
-            if v == 1:
-                s.any_otherwise_no = True
+    """The prediction semantics (``read_semantics``): the bounds, ``absent_means_no`` and
+    whether a precondition's otherwise is ``no``."""
+    r, o = read_semantics(f, o, s)
+    s.absent_no = r.absent_no
+    s.any_otherwise_no = any(no for _key, _equals, no in r.preconditions)
     return o
 
 

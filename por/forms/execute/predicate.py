@@ -1,6 +1,7 @@
 """Exact decimals and the prediction's predicate on chain forms: Python's twin of
-``PorDecimal.sol`` (``cmp``, ``add``, ``sub``, ``toText``) and of the ``_holds`` both the
-deduce executor (``PorDeduceFormRun.sol``) and the JudgeProof (``PorJudgeForm.sol``) use.
+``PorDecimal.sol`` (``cmp``, ``add``, ``sub``, ``toText``) and of ``PorFormsCommon.sol``'s
+``read`` (COMMON's prediction semantics) and ``holds``, which both the deduce executor and
+the JudgeProof use.
 
 A decimal is a :class:`fractions.Fraction` (exact, as ``PorDecimal``'s two-word
 magnitudes are for canonical inputs); its canonical SPEC §3.2 text has no trailing
@@ -9,8 +10,10 @@ fractional zeros and at most 64 characters (``toText``'s ``fits``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+
+from por.forms.execute import read as rd
 
 #: Predicate codes (SPEC §5.6's ``E`` of ``prediction_semantics.predicate``).
 EVENT, THRESHOLD, RANGE, FIELD, TEXT_EQUALS, TIME = range(6)
@@ -91,3 +94,70 @@ def holds(b: Bounds, x: Fraction) -> bool:
 
 __all__ = ["EVENT", "FIELD", "RANGE", "TEXT_EQUALS", "THRESHOLD", "TIME", "Bounds",
            "d_words", "decimal", "holds", "to_text"]
+
+
+@dataclass
+class Semantics:
+    """What :func:`read_semantics` reads besides the :class:`Bounds`: the metric's text,
+    the terms (minus, H(metric)), ``H(other_metric)``, ``expected_text``,
+    ``absent_means_no`` and the preconditions (H(field), equals, otherwise ``no``)."""
+
+    metric: bytes = b""
+    terms: list[tuple[bool, bytes]] = field(default_factory=list)
+    other: bytes | None = None
+    expected: bytes | None = None
+    absent_no: bool = False
+    preconditions: list[tuple[bytes, bytes, bool]] = field(default_factory=list)
+
+
+def _dec(f: bytes, o: int) -> tuple[Fraction, int]:
+    d, nxt = rd.read_d(f, o)
+    return decimal(d.negative, d.scale, d.digits), nxt
+
+
+def read_semantics(f: bytes, o: int, b: Bounds) -> tuple[Semantics, int]:
+    """``PorFormsCommon.read``: COMMON's prediction semantics at offset ``o`` of ``f``,
+    every word checked (``FormFault``), the bounds into ``b`` (in place); the rest and the
+    offset after them."""
+    s = Semantics()
+    b.predicate, o = rd.read_e(f, o, 6)
+    s.metric, o = rd.read_t(f, o)
+    present, o = rd.read_p(f, o)
+    if present:
+        b.comparison, o = rd.read_e(f, o, 5)
+    present, o = rd.read_p(f, o)
+    if present:
+        b.threshold, o = _dec(f, o)
+    present, o = rd.read_p(f, o)
+    if present:
+        n, o = rd.read_l(f, o)
+        for _ in range(n):
+            minus, o = rd.read_e(f, o, 2)
+            key, o = rd.read_h(f, o)
+            s.terms.append((minus == 1, key))
+    present, o = rd.read_p(f, o)
+    if present:
+        b.lower, o = _dec(f, o)
+    present, o = rd.read_p(f, o)
+    if present:
+        b.upper, o = _dec(f, o)
+    present, v, o = rd.read_o(f, o, 1)
+    b.lower_incl = not present or v == 1
+    present, v, o = rd.read_o(f, o, 1)
+    b.upper_incl = present and v == 1
+    present, o = rd.read_p(f, o)
+    if present:
+        s.other, o = rd.read_h(f, o)
+    present, o = rd.read_p(f, o)
+    if present:
+        s.expected, o = rd.read_t(f, o)
+    s.absent_no, o = rd.read_b(f, o)
+    present, o = rd.read_p(f, o)
+    if present:
+        n, o = rd.read_l(f, o)
+        for _ in range(n):
+            key, o = rd.read_h(f, o)
+            equals, o = rd.read_t(f, o)
+            otherwise, o = rd.read_e(f, o, 2)
+            s.preconditions.append((key, equals, otherwise == 1))
+    return s, o
