@@ -1,29 +1,37 @@
 """The call data of a FormStepProof under the two layout levers of ADR 0017 (s39
-decision 3), measured without changing a committed byte (s40, helper ``levers``).
+decision 3), measured without changing a committed byte (s40, helper ``levers``); s41
+took (a)+v into SPEC §5.6 (helper ``layout``), so ``today`` is (a)+v.
 
 Every form is rebuilt in memory from the bundle's records (``forms_levers_layouts``),
-under four layouts (six with ``--values``):
+under three layouts (six with ``--levers``):
 
-* ``today``: SPEC §5.6 (checked: these encoders give ``por.forms``' bytes, word for word);
-* ``a``: ``H(id)`` instead of ``T(id)`` for every id a form only copies or compares for
+* ``today``: SPEC §5.6, s40's (a)+v (checked: these encoders give ``por.forms``' bytes,
+  word for word);
+* ``today+b``: today with (b);
+* ``s40``: SPEC §5.6 before s41 (no lever);
+
+and with ``--levers`` s40's levers alone, on s40's layout:
+
+* ``s40+a``: ``H(id)`` instead of ``T(id)`` for every id a form only copies or compares for
   equality: claim ids everywhere; evidence ids everywhere but EXTRACT's own ``T`` (the one
   place the JudgeProof counts an id's code points, its schema lock); the field keys
   (REQUIREMENT drops its ``T(key)``, AGGREGATE's field key is ``H``); AGGREGATE's
   ``o.requirement_id``. ``T`` stays where a text is composed into a description
   (``inputs.requirement_id`` of CHUNK and AGGREGATE, COMMON's metric, DEDUCE's
   ``uncovered_requirements``) and for values (claim values, ``expected_text``);
-* ``b``: the AGGREGATE split into a head and one part per field: the head is today's form
+* ``s40+b``: the AGGREGATE split into a head and one part per field: the head is the form
   with ``L[field]`` replaced by ``L[H(key) E(kind) E(status) B32(SHA-256(part))]``, a
-  part is today's field encoding; the forms tree holds ``LH(head)`` (no new leaves).
+  part is the field encoding; the forms tree holds ``LH(head)`` (no new leaves).
   The aggregate's proof carries the committed head only (it rebuilds the parts and
   compares the rebuilt head); deduce carries each AGGREGATE head and the parts of the
   fields it reads (the first field with each needed key, and the metric requirement's
   first selected timestamp field), as an extra ``bytes[] parts`` with one ``uint256``
   (carried position << 32 | field index) a part;
-* ``a+b``: both.
+* ``s40+a+b``: both.
 
-``--values`` adds ``a+v`` and ``a+b+v``: ``a`` with text claim values as ``H`` too (every
-executor compares them for equality only: votes, ``text_equals``, preconditions).
++v is ``a`` with text claim values, COMMON's ``expected_text`` and a precondition's
+``equals`` as ``H`` too (every executor compares them for equality only: votes,
+``text_equals``, preconditions).
 
 For each proof class at the caps (``bench/largest_shapes.py``'s four markets, filler of
 1-4 UTF-8 bytes, as ``bench/forms_sizes.py``: the largest proof of the class over the
@@ -38,7 +46,7 @@ that whatever its execution; anvil's default hardfork applies it), and the
 forms' leaf hashes; ``--json`` every proof's figures. ``contradictions`` has no executor on
 forms yet: its row is what it would carry (CONTRADICTIONS, COMMON, its cited CHUNKs).
 
-    PYTHONPATH=. python bench/forms_levers.py [--fill-bytes 1 2 3 4] [--values] [--detail]
+    PYTHONPATH=. python bench/forms_levers.py [--fill-bytes 1 2 3 4] [--levers] [--detail]
         [--json]
 """
 
@@ -61,8 +69,8 @@ from forms_levers_layouts import (  # noqa: E402
     EVERY,
     LEVER_A,
     LEVER_B,
+    S40,
     TODAY,
-    VALUES,
     Committed,
     Layout,
     committed,
@@ -251,13 +259,13 @@ def _cell(p: Proof, base: Proof) -> str:
 
 def table(rows: list[Row], layouts: Sequence[Layout]) -> None:
     """The markdown table: bytes; EIP-2028 gas per layout, then EIP-7623's floor and the
-    FormStepProof file's bytes, today and under a+b."""
+    FormStepProof file's bytes, today and under today+b."""
     names = [lay.name for lay in layouts]
     print("| proof | shape | " + " | ".join(f"{n}: bytes; gas" for n in names)
-          + " | floor (EIP-7623) today / a+b | FormStepProof file today / a+b (B) |")
+          + " | floor (EIP-7623) today / today+b | FormStepProof file today / today+b (B) |")
     print("| --- | --- |" + " ---: |" * (len(names) + 2))
     for label, shape, proofs in rows:
-        base, both = proofs["today"], proofs[BOTH.name]
+        base, both = proofs[TODAY.name], proofs[EVERY.name]
         print(f"| {label} | {shape} | "
               + " | ".join(_cell(proofs[n], base) for n in names)
               + f" | {_n(base.floor)} / {_n(both.floor)} | {_n(base.record)} / "
@@ -334,13 +342,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fill-bytes", type=int, nargs="*", choices=(1, 2, 3, 4),
                         default=[1, 2, 3, 4], help="UTF-8 widths of the caps markets' filler")
-    parser.add_argument("--values", action="store_true",
-                        help="add a+v and a+b+v: (a) with text claim values as H too")
+    parser.add_argument("--levers", action="store_true",
+                        help="add s40's levers alone: s40+a, s40+b, s40+a+b")
     parser.add_argument("--detail", action="store_true",
                         help="also print each proof's bytes by carried form type")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args(argv)
-    layouts = [TODAY, LEVER_A, LEVER_B, BOTH] + ([VALUES, EVERY] if args.values else [])
+    layouts = [TODAY, EVERY, S40] + ([LEVER_A, LEVER_B, BOTH] if args.levers else [])
     rows, every = typical(layouts), []
     for width in args.fill_bytes:
         largest_rows, found = caps(width, layouts)

@@ -1,9 +1,10 @@
 """The forms of a bundle under each layout ``bench/forms_levers.py`` measures (ADR 0017,
-s39 decision 3; s40 helper ``levers``): SPEC §5.6 today, lever (a) (``H`` for copied
-ids), lever (b) (the AGGREGATE as a head and per-field parts), both, and (a) with text
-values as ``H``. Nothing here is protocol: ``por.forms`` is ``F``; with no lever these
-encoders give its bytes (:func:`same_as_spec`), so a lever's figure differs from today's
-by the lever alone.
+s39 decision 3; s40 helper ``levers``; s41 ``layout``): s40's SPEC §5.6 (no lever),
+lever (a) (``H`` for copied ids), lever (b) (the AGGREGATE as a head and per-field
+parts), and +v (text claim values, COMMON's ``expected_text`` and a precondition's
+``equals`` as ``H``). SPEC §5.6 today (s41) is (a)+v. Nothing here is protocol:
+``por.forms`` is ``F``; under (a)+v these encoders give its bytes (:func:`same_as_spec`),
+so a lever's figure differs from today's by the lever alone.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from por.forms.recomputed import (
     _quorum,
 )
 from por.forms.spec import common_form, effective_fields
-from por.forms.steps import CHUNK_OUTPUT, _group, _item, _source, identity
+from por.forms.steps import CHUNK_OUTPUT, _item, _source, identity
 from por.forms.verdict import verdict_form
 from por.forms.words import (
     AGGREGATE,
@@ -41,12 +42,14 @@ from por.forms.words import (
     KIND,
     MAP,
     METRIC_STATUS,
+    OTHERWISE,
     PREDICATE,
     REQUIREMENT,
     STATUS,
     STRATEGY,
     TIE_BREAKER,
     TIME_MAX,
+    ZERO,
     B,
     D,
     E,
@@ -86,16 +89,45 @@ class Layout:
         return L(self.copied, xs)
 
     def value(self, kind: str, v: object) -> bytes:
-        """A claim value: ``V_kind``; a text value ``H`` under ``values``."""
-        return H(v) if self.values and kind == "text" else V(kind, v)
+        """A claim value: ``V_kind``; a text value ``H`` under ``values``, else ``T``."""
+        if kind == "text":
+            return H(v) if self.values else T(v)
+        return V(kind, v)
+
+    def text(self, t: object) -> bytes:
+        """COMMON's ``expected_text`` and a precondition's ``equals``: as a text value."""
+        return H(t) if self.values else T(t)
 
 
-TODAY, LEVER_A, LEVER_B = Layout("today"), Layout("a", ids=True), Layout("b", split=True)
-BOTH, VALUES = Layout("a+b", ids=True, split=True), Layout("a+v", ids=True, values=True)
-EVERY = Layout("a+b+v", ids=True, split=True, values=True)
+#: s40's layout (no lever), its levers, and SPEC §5.6 today: (a)+v (s41), with (b).
+S40, LEVER_A = Layout("s40"), Layout("s40+a", ids=True)
+LEVER_B, BOTH = Layout("s40+b", split=True), Layout("s40+a+b", ids=True, split=True)
+TODAY = Layout("today", ids=True, values=True)
+EVERY = Layout("today+b", ids=True, split=True, values=True)
 
 
 # ------------------------------------------------------------------ the forms per layout
+
+def _common_tail(ps: Mapping[str, Any], lay: Layout) -> bytes:
+    """COMMON's last three parts: ``expected_text``, ``absent_means_no``, preconditions."""
+    def pre(x: object) -> bytes:
+        p = amap(x)
+        return H(get(p, "key")) + lay.text(get(p, "equals")) + E(
+            OTHERWISE, p.get("otherwise", "INVALID"))
+
+    return b"".join((P(lay.text, ps, "expected_text"),
+                     B(ps["absent_means_no"]) if "absent_means_no" in ps else ZERO,
+                     P(lambda pres: L(pre, pres), ps, "preconditions")))
+
+
+def common(spec: Mapping[str, Any], lay: Layout) -> bytes:
+    """COMMON: ``por.forms``' with its tail (``expected_text`` and the preconditions'
+    ``equals``: ``H`` today, ``T`` without +v) under ``lay``."""
+    ps = amap(get(spec, "prediction_semantics"))
+    form, today = common_form(spec), _common_tail(ps, TODAY)
+    assert form.endswith(today)
+    return form[:len(form) - len(today)] + _common_tail(ps, lay)
+
 
 def requirement(q: Mapping[str, Any], lay: Layout) -> bytes:
     """REQUIREMENT: (a) drops each field's ``T(key)`` (the AGGREGATE copies ``H``)."""
@@ -149,8 +181,6 @@ def _ref(kind: str, ref: object, lay: Layout) -> bytes:
 
 def group(entry: object, lay: Layout) -> bytes:
     """A CHUNK group; its refs' ids are copied into CONTRADICTIONS."""
-    if not lay.ids:
-        return _group(entry)
     g = amap(entry)
     kind = get(g, "kind")
     start = E(KIND, kind) + H(get(g, "key")) + W(get(g, "claim_count"))
@@ -296,7 +326,7 @@ def committed(bundle: Bundle, lay: Layout) -> Committed:
     """Every form of ``bundle`` under ``lay``, in SPEC §5.6.14's order, and ``por_root``."""
     spec = decode(bundle.prompt_spec)
     entries = array(get(spec, "data_requirements"))
-    forms = [common_form(spec), *(requirement(amap(q), lay) for q in entries)]
+    forms = [common(spec, lay), *(requirement(amap(q), lay) for q in entries)]
     parts: dict[int, list[bytes]] = {}
     for raw in bundle.steps:
         step = amap(decode(raw))
@@ -316,9 +346,9 @@ def committed(bundle: Bundle, lay: Layout) -> Committed:
                      inclusion_proof_from_leaf_hashes(components, 6), leaves)
 
 
-def same_as_spec(bundle: Bundle) -> None:
-    """``today`` is SPEC §5.6: this module's encoders give ``por.forms``' bytes."""
-    ours = committed(bundle, TODAY).forms
+def same_as_spec(bundle: Bundle, lay: Layout = TODAY) -> None:
+    """``today`` ((a)+v) is SPEC §5.6: this module's encoders give ``por.forms``' bytes."""
+    ours = committed(bundle, lay).forms
     theirs = [f.form for f in forms_of(decode(bundle.prompt_spec),
                                        [decode(s) for s in bundle.steps],
                                        decode(bundle.verdict)).forms]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from por.forms.steps import description, head, links, rest_of_inputs, texts
+from por.forms.steps import description, hashes, head, links, rest_of_inputs, texts
 from por.forms.words import (
     AGGREGATE,
     CONFLICT_CHECK,
@@ -59,13 +59,13 @@ def _field(entry: object) -> bytes:
 
     def vote(x: object) -> bytes:
         v = amap(x)
-        return (V(kind, get(v, "value")) + H(get(v, "source_id")) + T(get(v, "evidence_id"))
+        return (V(kind, get(v, "value")) + H(get(v, "source_id")) + H(get(v, "evidence_id"))
                 + R(v, ("value", "source_id", "evidence_id")))
 
     return b"".join((
-        T(get(f, "key")), code, E(STATUS, get(f, "status")), W(get(f, "candidates")),
+        H(get(f, "key")), code, E(STATUS, get(f, "status")), W(get(f, "candidates")),
         B(get(f, "fallback_used")), P(lambda v: V(kind, v), f, "value"), P(_quorum, f, "quorum"),
-        texts(get(f, "claim_ids")), texts(get(f, "evidence_ids")),
+        hashes(get(f, "claim_ids")), hashes(get(f, "evidence_ids")),
         P(lambda votes: L(vote, votes), f, "votes"), R(f, FIELD),
     ))
 
@@ -77,10 +77,10 @@ def aggregate_form(step: Mapping[str, Any]) -> bytes:
     return b"".join((
         W(AGGREGATE), H(get(step, "step_id")), T(get(inputs, "requirement_id")),
         rest_of_inputs(step, frozenset({"kind", "requirement_id"})), links(step),
-        T(get(o, "requirement_id")), E(STRATEGY, get(o, "strategy")),
+        H(get(o, "requirement_id")), E(STRATEGY, get(o, "strategy")),
         B(get(o, "covered")), B(get(o, "provenance_ok")), W(get(o, "item_count")),
         O(o, "last_leaf"), B(get(o, "fallback_used")), L(_field, get(o, "fields")),
-        texts(get(o, "sources_used")), R(o, AGGREGATE_OUTPUT), description(step),
+        hashes(get(o, "sources_used")), R(o, AGGREGATE_OUTPUT), description(step),
     ))
 
 
@@ -98,7 +98,7 @@ def _conflict(entry: object) -> bytes:
     kind = get(c, "kind")
     return b"".join((
         E(CONFLICT_CHECK, get(c, "check_id")), E(KIND, kind), H(get(c, "key")),
-        texts(get(c, "claim_ids")), texts(get(c, "evidence_ids")),
+        hashes(get(c, "claim_ids")), hashes(get(c, "evidence_ids")),
         L(lambda v: _as_text(kind, v), get(c, "values")), W(get(c, "claim_count")),
         R(c, CONFLICT),
     ))
@@ -120,7 +120,7 @@ def deduce_form(step: Mapping[str, Any]) -> bytes:
     return b"".join((
         head(step, DEDUCE, ONLY_KIND), E(PREDICATE, get(o, "predicate")), H(get(o, "metric")),
         E(METRIC_STATUS, get(o, "metric_status")), texts(get(o, "uncovered_requirements")),
-        *(B(get(o, name)) for name in FLAGS), texts(get(o, "source_summary")),
+        *(B(get(o, name)) for name in FLAGS), hashes(get(o, "source_summary")),
         P(B, o, "event_observed"), P(D, o, "numeric_value"), P(W, o, "timestamp"),
         R(o, DEDUCE_OUTPUT), description(step),
     ))
@@ -135,6 +135,6 @@ def map_form(step: Mapping[str, Any]) -> bytes:
         P(B, v, "event_observed"), P(D, v, "numeric_value"), P(W, v, "timestamp"),
         B(get(v, "conflict_detected")), B(get(v, "insufficient_evidence")),
         B(get(v, "fallback_used")), B(get(v, "provenance_ok")),
-        texts(get(v, "source_summary")),
+        hashes(get(v, "source_summary")),
         R(v, VARIABLES), R(o, ("evaluation_variables",)), description(step),
     ))

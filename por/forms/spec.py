@@ -78,7 +78,7 @@ def _term(term: object) -> bytes:
 
 def _precondition(pre: object) -> bytes:
     p = amap(pre)
-    return H(get(p, "key")) + T(get(p, "equals")) + E(OTHERWISE, p.get("otherwise", "INVALID"))
+    return H(get(p, "key")) + H(get(p, "equals")) + E(OTHERWISE, p.get("otherwise", "INVALID"))
 
 
 def _tolerance(d: object) -> bytes:
@@ -116,7 +116,7 @@ def common_form(prompt_spec: Mapping[str, Any]) -> bytes:
         P(lambda terms: L(_term, terms), ps, "terms"),
         P(D, ps, "lower"), P(D, ps, "upper"),
         O(ps, "lower_inclusive", B), O(ps, "upper_inclusive", B),
-        P(H, ps, "other_metric"), P(T, ps, "expected_text"),
+        P(H, ps, "other_metric"), P(H, ps, "expected_text"),
         B(ps["absent_means_no"]) if "absent_means_no" in ps else ZERO,
         P(lambda pres: L(_precondition, pres), ps, "preconditions"),
     ))
@@ -140,6 +140,6 @@ def requirement_form(requirement: Mapping[str, Any]) -> bytes:
         E(TIE_BREAKER, policy.get("tie_breaker", "source_order")),
         ranged(policy.get("min_sources", 1), 1, 64), ranged(policy.get("quorum", 1), 1, 64),
         L(H, targets),
-        W(len(fields)), *(E(KIND, kind) + H(key) + T(key) for key, kind in fields),
+        W(len(fields)), *(E(KIND, kind) + H(key) for key, kind in fields),
         P(lambda codes: L(lambda c: ranged(c, 100, 599), codes), q, "accepted_status_codes"),
     ))

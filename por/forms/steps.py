@@ -64,8 +64,8 @@ def rest_of_inputs(step: Mapping[str, Any], named: frozenset[str]) -> bytes:
 
 
 def links(step: Mapping[str, Any]) -> bytes:
-    """``L[H](prior_step_ids) L[T](evidence_ids)``."""
-    return L(H, get(step, "prior_step_ids")) + L(T, get(step, "evidence_ids"))
+    """``L[H](prior_step_ids) L[H](evidence_ids)``."""
+    return L(H, get(step, "prior_step_ids")) + L(H, get(step, "evidence_ids"))
 
 
 def description(step: Mapping[str, Any]) -> bytes:
@@ -76,7 +76,7 @@ def description(step: Mapping[str, Any]) -> bytes:
 def _claim(claim: object) -> bytes:
     c = amap(claim)
     kind = get(c, "kind")
-    return H(get(c, "key")) + E(KIND, kind) + T(get(c, "claim_id")) + V(kind, get(c, "value"))
+    return H(get(c, "key")) + E(KIND, kind) + H(get(c, "claim_id")) + V(kind, get(c, "value"))
 
 
 def extract_form(step: Mapping[str, Any]) -> bytes:
@@ -117,7 +117,7 @@ def _item(entry: object) -> bytes:
 
 def _ref(kind: str, ref: object) -> bytes:
     r = amap(ref)
-    return (T(get(r, "claim_id")) + T(get(r, "evidence_id")) + V(kind, get(r, "value"))
+    return (H(get(r, "claim_id")) + H(get(r, "evidence_id")) + V(kind, get(r, "value"))
             + R(r, ("claim_id", "evidence_id", "value")))
 
 
@@ -158,5 +158,10 @@ def chunk_form(step: Mapping[str, Any]) -> bytes:
 
 
 def texts(x: object) -> bytes:
-    """``L[T]``."""
+    """``L[T]``: a list of texts the chain composes (DEDUCE's ``uncovered_requirements``)."""
     return L(T, array(x))
+
+
+def hashes(x: object) -> bytes:
+    """``L[H]``: a list of texts the chain compares or copies (ids)."""
+    return L(H, array(x))

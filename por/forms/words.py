@@ -120,7 +120,7 @@ def D(d: object) -> bytes:
 
 
 def V(kind: str, v: object) -> bytes:
-    """A claim value of kind ``kind``."""
+    """A claim value of kind ``kind`` (a text value is compared only: ``H``)."""
     if kind == "numeric":
         return D(v)
     if kind == "boolean":
@@ -128,7 +128,7 @@ def V(kind: str, v: object) -> bytes:
     if kind == "timestamp":
         return W(v)
     if kind == "text":
-        return T(v)
+        return H(v)
     return none(f"not a kind: {kind!r}"[:200])
 
 

@@ -179,7 +179,7 @@ def V(kind, v):
     if kind == "timestamp":
         return W(v)
     if kind == "text":
-        return T(v)
+        return H(v)
     raise NoForm()
 
 
@@ -206,7 +206,7 @@ def common(S):
         return Opt(ps, k, B)
 
     def pre(p):
-        return H(g(p, "key")) + T(g(p, "equals")) + E(OTHERWISE, g(p, "otherwise", "INVALID"))
+        return H(g(p, "key")) + H(g(p, "equals")) + E(OTHERWISE, g(p, "otherwise", "INVALID"))
 
     tol = D(g(cp, "numeric_tolerance", "0"))
     need(tol[0] < 0x80)  # s39: draft §6 item 22, a tolerance >= 0
@@ -228,7 +228,7 @@ def common(S):
         P(D, ps, "threshold"),
         P(lambda ts: L(lambda t: E(OP, g(t, "op")) + H(g(t, "metric")), ts), ps, "terms"),
         P(D, ps, "lower"), P(D, ps, "upper"), incl("lower_inclusive"), incl("upper_inclusive"),
-        P(H, ps, "other_metric"), P(T, ps, "expected_text"),
+        P(H, ps, "other_metric"), P(H, ps, "expected_text"),
         B(g(ps, "absent_means_no", False)),
         P(lambda xs: L(pre, xs), ps, "preconditions"),
     ])
@@ -244,6 +244,6 @@ def requirement(q):
         E(TIE, g(sp, "tie_breaker", "source_order")),
         rng(g(sp, "min_sources", 1), 1, 64), rng(g(sp, "quorum", 1), 1, 64),  # s39: item 22
         L(lambda t: H(g(t, "source_id")), g(q, "source_targets")),
-        L(lambda f: E(KIND, f[0]) + H(f[1]) + T(f[1]), fields),
+        L(lambda f: E(KIND, f[0]) + H(f[1]), fields),
         P(lambda xs: L(lambda c: rng(c, 100, 599), xs), q, "accepted_status_codes"),  # s39
     ])

@@ -54,7 +54,7 @@ def extract(s, o):
 
     def claim(c):
         k = g(c, "kind")
-        return H(g(c, "key")) + E(KIND, k) + T(g(c, "claim_id")) + V(k, g(c, "value"))
+        return H(g(c, "key")) + E(KIND, k) + H(g(c, "claim_id")) + V(k, g(c, "value"))
 
     return b"".join([
         W(3), H(g(s, "step_id")), H(sid), rng(card["provenance_tier"], 0, 3),
@@ -71,12 +71,12 @@ def head(s, tag, rkeys):
 
 
 def cite(s):
-    return L(H, g(s, "prior_step_ids")) + L(T, g(s, "evidence_ids"))
+    return L(H, g(s, "prior_step_ids")) + L(H, g(s, "evidence_ids"))
 
 
 def ref(kind):
     def f(r):
-        return (T(g(r, "claim_id")) + T(g(r, "evidence_id")) + V(kind, g(r, "value"))
+        return (H(g(r, "claim_id")) + H(g(r, "evidence_id")) + V(kind, g(r, "value"))
                 + R(r, {"claim_id", "evidence_id", "value"}))
     return f
 
@@ -129,13 +129,13 @@ def field(f):
                 + R(q, {"required", "agreeing", "met"}))
 
     def vote(v):
-        return (V(k, g(v, "value")) + H(g(v, "source_id")) + T(g(v, "evidence_id"))
+        return (V(k, g(v, "value")) + H(g(v, "source_id")) + H(g(v, "evidence_id"))
                 + R(v, {"value", "source_id", "evidence_id"}))
 
     return b"".join([
-        T(g(f, "key")), E(KIND, k), E(STATUS, g(f, "status")), W(g(f, "candidates")),
+        H(g(f, "key")), E(KIND, k), E(STATUS, g(f, "status")), W(g(f, "candidates")),
         B(g(f, "fallback_used")), P(lambda v: V(k, v), f, "value"), P(quorum, f, "quorum"),
-        L(T, g(f, "claim_ids")), L(T, g(f, "evidence_ids")),
+        L(H, g(f, "claim_ids")), L(H, g(f, "evidence_ids")),
         P(lambda vs: L(vote, vs), f, "votes"),
         R(f, {"key", "kind", "status", "candidates", "fallback_used", "value", "quorum",
               "claim_ids", "evidence_ids", "votes"}),
@@ -145,10 +145,10 @@ def field(f):
 def aggregate(s, o):
     h, ri = head(s, 5, {"kind", "requirement_id"})
     return b"".join([
-        h, T(g(s["inputs"], "requirement_id")), ri, cite(s), T(g(o, "requirement_id")),
+        h, T(g(s["inputs"], "requirement_id")), ri, cite(s), H(g(o, "requirement_id")),
         E(STRATEGY, g(o, "strategy")), B(g(o, "covered")), B(g(o, "provenance_ok")),
         W(g(o, "item_count")), Opt(o, "last_leaf"), B(g(o, "fallback_used")),
-        L(field, g(o, "fields")), L(T, g(o, "sources_used")),
+        L(field, g(o, "fields")), L(H, g(o, "sources_used")),
         R(o, {"requirement_id", "strategy", "covered", "provenance_ok", "item_count",
               "last_leaf", "fallback_used", "fields", "sources_used"}),
         T(g(s, "description")),
@@ -165,8 +165,8 @@ def vtext(kind, v):
 def conflict(c):
     k = g(c, "kind")
     return b"".join([
-        E(CHECK_ID, g(c, "check_id")), E(BK, k), H(g(c, "key")), L(T, g(c, "claim_ids")),
-        L(T, g(c, "evidence_ids")), L(lambda v: vtext(k, v), g(c, "values")),
+        E(CHECK_ID, g(c, "check_id")), E(BK, k), H(g(c, "key")), L(H, g(c, "claim_ids")),
+        L(H, g(c, "evidence_ids")), L(lambda v: vtext(k, v), g(c, "values")),
         W(g(c, "claim_count")),
         R(c, {"check_id", "kind", "key", "claim_ids", "evidence_ids", "values",
               "claim_count"}),
@@ -190,7 +190,7 @@ def deduce(s, o):
     return b"".join([
         h, ri, cite(s), E(PREDICATE, g(o, "predicate")), H(g(o, "metric")),
         E(METRIC_STATUS, g(o, "metric_status")), L(T, g(o, "uncovered_requirements")),
-        b"".join(B(g(o, k)) for k in FLAGS), L(T, g(o, "source_summary")),
+        b"".join(B(g(o, k)) for k in FLAGS), L(H, g(o, "source_summary")),
         P(B, o, "event_observed"), P(D, o, "numeric_value"), P(W, o, "timestamp"),
         R(o, {"predicate", "metric", "metric_status", "uncovered_requirements", *FLAGS,
               "source_summary", "event_observed", "numeric_value", "timestamp"}),
@@ -208,7 +208,7 @@ def map_(s, o):
     return b"".join([
         h, ri, cite(s), P(B, v, "event_observed"), P(D, v, "numeric_value"),
         P(W, v, "timestamp"), b"".join(B(g(v, k)) for k in MFLAGS),
-        L(T, g(v, "source_summary")), R(v, MVARS), R(o, {"evaluation_variables"}),
+        L(H, g(v, "source_summary")), R(v, MVARS), R(o, {"evaluation_variables"}),
         T(g(s, "description")),
     ])
 

@@ -46,8 +46,8 @@ def test_draft_examples():
 def test_worked_example_requirement():
     v = next(x for x in VEC["vectors"] if x["market"] == "01-boolean-observed")
     f = requirement(dec(v["prompt_spec_cbor_hex"])["data_requirements"][0])
-    assert len(f) == 18 * 32
-    assert LH(f).hex() == "64dc1a0c9983c11497c052894844514b32748b2a2fad27ade7f8ca22fa382553"
+    assert len(f) == 14 * 32
+    assert LH(f).hex() == "4b24cca3cfb93c38f6f470156e100eeb7742d96df321ccf0b1ac57b0c71ae088"
 
 
 @pytest.mark.parametrize("v", VEC["vectors"] + VEC["synthesized"], ids=lambda v: v["market"])
@@ -104,8 +104,8 @@ def test_unexercised_chunk_paths():
     f = form(s)
     # O(from_leaf) keeps its width, P[H](gate_reason) +1, two reasons (codes 7, 6) +2,
     # a boolean group with `other`
-    group = (W(0) + H("k") + W(2) + T("c") + T("e") + W(1) + W(0)
-             + W(1) + T("c") + T("e") + W(0) + W(0) + W(0))
+    group = (W(0) + H("k") + W(2) + H("c") + H("e") + W(1) + W(0)
+             + W(1) + H("c") + H("e") + W(0) + W(0) + W(0))
     assert len(f) == len(base) + 32 * 3 + len(group)
     assert W(1) + W(3) in f
     assert W(7) + W(6) in f and W(1) + H("g") in f and group in f

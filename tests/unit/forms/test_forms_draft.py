@@ -55,7 +55,7 @@ def test_section_1_examples() -> None:
 def test_worked_example_5_6_13() -> None:
     block = SPEC.split("#### 5.6.13 Worked example", 1)[1].split("```", 2)[1]
     words = re.findall(r"^([0-9a-f]{64})  ", block, flags=re.MULTILINE)
-    assert len(words) == 18
+    assert len(words) == 14
     leaf = re.search(r"LH\(F\) = ([0-9a-f]{64})", block)
     assert leaf is not None
     spec = next(m for m in markets() if m.name == "01-boolean-observed").prompt_spec
