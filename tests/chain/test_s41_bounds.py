@@ -12,10 +12,10 @@ step; :func:`gas` is the executor's execution gas in revm.
 
 A loop whose work grows faster than the bytes that drive it lets a signer price an
 honest challenger's proof out of a block. Each such case is marked
-``xfail(strict=True)`` with what grows: when its executor is fixed the case passes,
-strictly fails, and the mark goes. The linear budget: :data:`FACTOR`, the most gas may
-grow from 100 to 1 000 elements (10x the bytes) for the loop to count as at most
-n log n.
+``xfail(strict=True)`` with what grows: once its executor is fixed the case passes,
+which strict turns into a failure (XPASS): then the mark goes. The linear budget:
+:data:`FACTOR`, the most gas may grow from 100 to 1 000 elements (10x the bytes) for the
+loop to count as at most n log n.
 """
 
 from __future__ import annotations
@@ -268,8 +268,8 @@ def test_chain_and_python_agree_on_each_case(name: str) -> None:
 @pytest.mark.parametrize("n", [3, 10, 23])
 def test_quorum_votes_chain_equals_python(n: int) -> None:
     """Bounded (the voters are cited items: at most 63 under MAX_FORMS, 10 when C is
-    honest) but the most gas per byte: every pair compared exactly (report: about 3 000
-    gas a pair, so about 12 M for one numeric field at 63 voters)."""
+    honest) but the most gas per byte: every pair compared exactly (ADR 0017 s41 xjs:
+    about 2 460 gas a voter pair, about 10.9 M for one numeric field at 63 voters)."""
     chain, twin = answers("aggregate", quorum_voters, n)
     assert chain == twin
     assert chain[0]
