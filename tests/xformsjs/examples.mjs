@@ -42,6 +42,9 @@ const TABLE = [
   ['D("-0")', (f) => f.D('-0'), null],
   ['D("1e5")', (f) => f.D('1e5'), null],
   ['V_numeric("100")', (f) => f.V('numeric', '100'), w(3) + '313030' + z(29)],
+  // SPEC §5.6.1 since s41: a text value is H.
+  ['V_text("price")', (f) => f.V('text', 'price'),
+    '683b531f41ec88a2f345b727afe59757b73162a340a65c86bba62866f8fe556c'],
   ['L[T](["a"])', (f) => f.L(['a'], (g, t) => g.T(t)), w(1) + w(1) + '61' + z(31)],
   ['P[W](absent)', (f) => f.P(undefined, (g, n) => g.W(n)), w(0)],
   ['P[W](7)', (f) => f.P(7n, (g, n) => g.W(n)), w(1) + w(7)],
@@ -52,16 +55,15 @@ const TABLE = [
   ['R({"a":1}, {"a"})', (f) => f.R(m([['a', 1n]]), ['a']), w(0)],
 ];
 
-// Section 2.11: REQUIREMENT of fixtures/markets/01-boolean-observed, 18 words.
+// SPEC §5.6.13: REQUIREMENT of fixtures/markets/01-boolean-observed, 14 words (s41: a
+// field is E(kind) H(key), its T(key) gone).
 const WORKED = [
   w(2), '56cda5886a10d7a4b63de09585bc0eeb3c33afbe565c470617112d53c5f1d6fa', w(0), w(0), w(1),
   w(1), w(1), '5a1eecc78fc7cecb62a7e45b6091a407c7d691374e3881ee6b117a904ca95f6e', w(2), w(0),
-  '740062676a3134f36f0f0fc90152e91a417d0d363bf2441ebd6a5103f562dacf', w(8),
-  '7368697070696e67' + z(24), w(2),
-  '6f3b4d4c313a62a5ed5d98395f36f232e91ffa0b08d3b1fdf6690b7d043cc459', w(5),
-  '61735f6f66' + z(27), w(0),
+  '740062676a3134f36f0f0fc90152e91a417d0d363bf2441ebd6a5103f562dacf', w(2),
+  '6f3b4d4c313a62a5ed5d98395f36f232e91ffa0b08d3b1fdf6690b7d043cc459', w(0),
 ].join('');
-const WORKED_LH = '64dc1a0c9983c11497c052894844514b32748b2a2fad27ade7f8ca22fa382553';
+const WORKED_LH = '4b24cca3cfb93c38f6f470156e100eeb7742d96df321ccf0b1ac57b0c71ae088';
 
 function attempt(write) {
   try {

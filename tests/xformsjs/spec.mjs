@@ -79,11 +79,11 @@ export function commonForm(spec) {
   f.O(opt(ps, 'lower_inclusive'), (g, b) => g.B(b, 'lower_inclusive'));
   f.O(opt(ps, 'upper_inclusive'), (g, b) => g.B(b, 'upper_inclusive'));
   f.P(opt(ps, 'other_metric'), (g, t) => g.H(t, 'other_metric'));
-  f.P(opt(ps, 'expected_text'), (g, t) => g.T(t, 'expected_text'));
+  f.P(opt(ps, 'expected_text'), (g, t) => g.H(t, 'expected_text'));
   f.B(dflt(ps, 'absent_means_no', false), 'absent_means_no');
   f.P(opt(ps, 'preconditions'), (g, list) => g.L(list, (h, p) => {
     h.H(req(p, 'key'));
-    h.T(req(p, 'equals'));
+    h.H(req(p, 'equals'), 'equals');
     h.E(dflt(p, 'otherwise', 'INVALID'), OTHERWISE, 'otherwise');
   }, 'preconditions'));
   return f.bytes();
@@ -111,10 +111,10 @@ export function requirementForm(spec, k) {
     f.L(declared, (g, field) => {
       g.E(req(field, 'kind'), KIND, 'kind');
       const key = req(field, 'key');
-      g.H(key).T(key);
+      g.H(key);
     }, 'expected_fields');
   } else {
-    f.L(FALLBACK_FIELDS, (g, [kind, key]) => g.E(kind, KIND).H(key).T(key));
+    f.L(FALLBACK_FIELDS, (g, [kind, key]) => g.E(kind, KIND).H(key));
   }
   f.P(opt(q, 'accepted_status_codes'), (g, list) => g.L(list, (h, c) => h.Wr(c, 100n, 599n),
     'accepted_status_codes'));

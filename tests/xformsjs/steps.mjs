@@ -35,7 +35,7 @@ function extractForm(step) {
   f.L(req(o, 'claims'), (g, claim) => {
     const kind = req(claim, 'kind');
     g.H(req(claim, 'key')).E(kind, KIND, 'claim kind');
-    g.T(req(claim, 'claim_id')).V(kind, req(claim, 'value'), 'claim value');
+    g.H(req(claim, 'claim_id')).V(kind, req(claim, 'value'), 'claim value');
   }, 'claims');
   f.H(req(o, 'requirement_id'));
   f.Wr(req(card, 'status_code'), 100n, 599n, 'status_code');
@@ -52,7 +52,7 @@ function head(step, tag) {
 
 function citations(f, step) {
   f.L(req(step, 'prior_step_ids'), (g, id) => g.H(id), 'prior_step_ids');
-  f.L(req(step, 'evidence_ids'), (g, id) => g.T(id), 'evidence_ids');
+  f.L(req(step, 'evidence_ids'), (g, id) => g.H(id), 'evidence_ids');
 }
 
 function lastWords(f, step, o, named) {
@@ -61,10 +61,12 @@ function lastWords(f, step, o, named) {
 }
 
 const textList = (f, v, what) => f.L(v, (g, t) => g.T(t, what), what);
+// An id list the chain only compares or copies (SPEC §5.6.1, "H or T").
+const hashList = (f, v, what) => f.L(v, (g, t) => g.H(t, what), what);
 
 // A claim reference (section 2.5) of the group's kind.
 function ref(f, r, kind) {
-  f.T(req(r, 'claim_id')).T(req(r, 'evidence_id')).V(kind, req(r, 'value'));
+  f.H(req(r, 'claim_id')).H(req(r, 'evidence_id')).V(kind, req(r, 'value'));
   f.R(r, ['claim_id', 'evidence_id', 'value'], 'claim reference');
 }
 
@@ -129,18 +131,18 @@ const FIELD_KEYS = ['key', 'kind', 'status', 'candidates', 'fallback_used', 'val
 
 function field(f, fd) {
   const kind = req(fd, 'kind');
-  f.T(req(fd, 'key')).E(kind, KIND, 'field kind').E(req(fd, 'status'), STATUS, 'status');
+  f.H(req(fd, 'key')).E(kind, KIND, 'field kind').E(req(fd, 'status'), STATUS, 'status');
   f.W(req(fd, 'candidates'), 'candidates').B(req(fd, 'fallback_used'), 'fallback_used');
   f.P(opt(fd, 'value'), (g, v) => g.V(kind, v, 'field value'));
   f.P(opt(fd, 'quorum'), (g, q) => {
     g.W(req(q, 'required'), 'required').W(req(q, 'agreeing'), 'agreeing');
     g.B(req(q, 'met'), 'met').R(q, ['required', 'agreeing', 'met'], 'quorum');
   });
-  textList(f, req(fd, 'claim_ids'), 'claim_ids');
-  textList(f, req(fd, 'evidence_ids'), 'evidence_ids');
+  hashList(f, req(fd, 'claim_ids'), 'claim_ids');
+  hashList(f, req(fd, 'evidence_ids'), 'evidence_ids');
   f.P(opt(fd, 'votes'), (g, votes) => g.L(votes, (h, v) => {
     h.V(kind, req(v, 'value'), 'vote value').H(req(v, 'source_id'));
-    h.T(req(v, 'evidence_id')).R(v, ['value', 'source_id', 'evidence_id'], 'vote');
+    h.H(req(v, 'evidence_id')).R(v, ['value', 'source_id', 'evidence_id'], 'vote');
   }, 'votes'));
   f.R(fd, FIELD_KEYS, 'field');
 }
@@ -156,13 +158,13 @@ function aggregateForm(step) {
   f.T(req(inputs, 'requirement_id'), 'inputs.requirement_id');
   f.R(inputs, ['kind', 'requirement_id'], 'inputs');
   citations(f, step);
-  f.T(req(o, 'requirement_id')).E(req(o, 'strategy'), STRATEGY, 'strategy');
+  f.H(req(o, 'requirement_id')).E(req(o, 'strategy'), STRATEGY, 'strategy');
   f.B(req(o, 'covered')).B(req(o, 'provenance_ok'));
   f.W(req(o, 'item_count'), 'item_count');
   f.O(opt(o, 'last_leaf'), (g, n) => g.W(n, 'last_leaf'));
   f.B(req(o, 'fallback_used'));
   f.L(req(o, 'fields'), field, 'fields');
-  textList(f, req(o, 'sources_used'), 'sources_used');
+  hashList(f, req(o, 'sources_used'), 'sources_used');
   lastWords(f, step, o, AGGREGATE_KEYS);
   return f;
 }
@@ -181,8 +183,8 @@ function conflict(f, c) {
   const kind = req(c, 'kind');
   f.E(req(c, 'check_id'), CHECK_ID, 'check_id').E(kind, GROUP_KIND, 'conflict kind');
   f.H(req(c, 'key'));
-  textList(f, req(c, 'claim_ids'), 'claim_ids');
-  textList(f, req(c, 'evidence_ids'), 'evidence_ids');
+  hashList(f, req(c, 'claim_ids'), 'claim_ids');
+  hashList(f, req(c, 'evidence_ids'), 'evidence_ids');
   f.L(req(c, 'values'), (g, v) => valueAsText(g, kind, v), 'values');
   f.W(req(c, 'claim_count'), 'claim_count').R(c, CONFLICT_KEYS, 'conflict');
 }
@@ -224,7 +226,7 @@ function deduceForm(step) {
   textList(f, req(o, 'uncovered_requirements'), 'uncovered_requirements');
   for (const k of ['insufficient_evidence', 'conflict_detected', 'fallback_used',
     'provenance_ok']) f.B(req(o, k), k);
-  textList(f, req(o, 'source_summary'), 'source_summary');
+  hashList(f, req(o, 'source_summary'), 'source_summary');
   variables(f, o);
   lastWords(f, step, o, DEDUCE_KEYS);
   return f;
@@ -241,7 +243,7 @@ function mapForm(step) {
   variables(f, v);
   for (const k of ['conflict_detected', 'insufficient_evidence', 'fallback_used',
     'provenance_ok']) f.B(req(v, k), k);
-  textList(f, req(v, 'source_summary'), 'source_summary');
+  hashList(f, req(v, 'source_summary'), 'source_summary');
   f.R(v, MAP_VARIABLES, 'evaluation_variables');
   lastWords(f, step, o, ['evaluation_variables']);
   return f;

@@ -28,8 +28,9 @@ ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 VECTORS = ROOT / "fixtures" / "vectors" / "forms.json"
 KINDS = ("forms", "leaf_hashes", "roots", "shapes", "no_form", "edits")
-#: The draft's own examples (examples.mjs): section 1's table and section 2.11.
-DRAFT_EXAMPLES = 28
+#: The draft's own examples (examples.mjs): §5.6.1's table (with s41's `V_text`) and
+#: §5.6.13's worked example.
+DRAFT_EXAMPLES = 29
 
 
 def run(script_dir: Path, vectors: Path = VECTORS) -> tuple[int, dict[str, Any]]:
@@ -83,6 +84,19 @@ BREAKS = {
                             "(Math.floor(bytes.length / 32) + 1) * 32", "draft_examples"),
     "blank-source flag inverted": ("steps.mjs", "f.B([...source].every(", "f.B(![...source].every(",
                                    "forms"),
+    # Lever (a)+v of ADR 0017 (s41): what the layout made H, written T, and the T it kept
+    # written H; each must disagree with the regenerated forms.json.
+    "s41: an EXTRACT claim id as T": ("steps.mjs", "g.H(req(claim, 'claim_id'))",
+                                      "g.T(req(claim, 'claim_id'))", "forms"),
+    "s41: a text claim value as T": ("words.mjs", "return this.H(v, what); // SPEC",
+                                     "return this.T(v, what); // SPEC", "forms"),
+    "s41: REQUIREMENT fields keep T(key)": ("spec.mjs", "      g.H(key);", "      g.H(key).T(key);",
+                                            "forms"),
+    "s41: EXTRACT word 5 as H": ("steps.mjs", "f.H(req(o, 'evidence_id')).T(req(o, 'evidence_id'))",
+                                 "f.H(req(o, 'evidence_id')).H(req(o, 'evidence_id'))", "forms"),
+    "s41: uncovered_requirements as H": ("steps.mjs",
+                                         "textList(f, req(o, 'uncovered_requirements')",
+                                         "hashList(f, req(o, 'uncovered_requirements')", "forms"),
 }
 
 

@@ -118,7 +118,7 @@ export class Form {
       case 'timestamp':
         return this.W(v, what);
       case 'text':
-        return this.T(v, what);
+        return this.H(v, what); // SPEC §5.6.1: a text value is only compared
       default:
         return none(`${what} has no kind`);
     }
