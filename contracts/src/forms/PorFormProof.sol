@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorFormProofDeduce} from "./PorFormProofDeduce.sol";
+
+/// @title PorFormProof: the FormProof (SPEC §10.2.8, §10.4.3) on chain for one record
+/// family, the DEDUCE step (ADR 0017, s41 spike: measured, not routed; not in deploy.json).
+contract PorFormProof {
+    /// `F` DEDUCE of a step leaf (`PorFormProofDeduce.form`): (valid, defined, F).
+    function deduceForm(bytes calldata leaf) external view returns (bool valid, bool defined, bytes memory form) {
+        return PorFormProofDeduce.form(leaf);
+    }
+}
