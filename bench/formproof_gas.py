@@ -35,6 +35,7 @@ from proof_check_support import calldata_gas  # noqa: E402
 from por.bundle.layout import Bundle  # noqa: E402
 from por.challenge.form_proof import build_form_proof, verify_form_proof  # noqa: E402
 from por.encoding import decode, encode  # noqa: E402
+from por.errors import PorError  # noqa: E402
 from por.forms import step_form  # noqa: E402
 from por.scenarios import list_scenarios  # noqa: E402
 
@@ -54,7 +55,7 @@ def measure(bundle: Bundle, leaf: int) -> dict[str, object]:
     _, form_gas = call(deploy(NAME), only)
     try:
         words = len(step_form(decode(raw))) // 32
-    except Exception:  # noqa: BLE001 - no form: no words
+    except PorError:  # no form: no words
         words = 0
     return {"answer": verify_form_proof(proof).reason, "gas": gas, "form gas": form_gas,
             "file": len(proof.to_cbor()), "calldata gas": calldata_gas(data),
@@ -95,7 +96,7 @@ def main() -> int:
     step["output"]["numeric_value"] = "1.50"
     steps[leaf] = encode(step)
     print(line(f"{name08} numeric_value 1.50", measure(recommit(b08, steps=steps), leaf)))
-    from largest_shapes import CAPS, SHAPES, market  # noqa: PLC0415 - heavy, after the args
+    from largest_shapes import CAPS, SHAPES, market  # heavy: after the arguments
 
     for fill in args.fill_bytes:
         CAPS["fill"] = FILLS[fill]
