@@ -123,24 +123,58 @@ library PorFormProofDeduce {
     }
 
     /// The `n` entries from `p`: each named key's value offset into `at`, each other entry's
-    /// bytes copied to `w` on; (the write position after them, their count).
+    /// bytes copied to `w` on; (the write position after them, their count). One assembly
+    /// loop: a key's word as `PorKeyIndex` makes it (0 for a key of 32 bytes or more, which
+    /// no name has), compared with each name; a value skipped as `PorCbor.skip` does.
     function walk(bytes calldata d, uint256 p, uint256 n, uint256[] memory names, uint256[] memory at, uint256 w)
         private
         pure
         returns (uint256, uint256 kept)
     {
-        for (; n != 0; n--) {
-            (uint256 key, uint256 v, uint256 end) = entry(d, p);
-            uint256 j = find(names, key);
-            if (j < names.length) {
-                at[j] = v;
-            } else {
-                assembly ("memory-safe") {
-                    calldatacopy(w, add(d.offset, p), sub(end, p))
+        assembly ("memory-safe") {
+            let b := d.offset
+            let first := add(names, 32)
+            let last := add(first, shl(5, mload(names)))
+            for {} n { n := sub(n, 1) } {
+                let len := and(byte(0, calldataload(add(b, p))), 31)
+                let v := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, v)))
+                    v := add(v, width)
                 }
-                (w, kept) = (w + end - p, kept + 1);
+                let key := 0
+                if lt(len, 32) { key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len) }
+                v := add(v, len)
+                // the value's end
+                let q := add(b, v)
+                for { let units := 1 } units {} {
+                    let hb := shr(248, calldataload(q))
+                    let a := and(hb, 31)
+                    q := add(q, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(q))
+                        q := add(q, width)
+                    }
+                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                    q := add(q, mul(and(f, 1), a))
+                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                }
+                let end := sub(q, b)
+                let slot := first
+                for {} lt(slot, last) { slot := add(slot, 32) } {
+                    if eq(mload(slot), key) { break }
+                }
+                switch lt(slot, last)
+                case 1 { mstore(add(at, sub(slot, names)), v) }
+                default {
+                    calldatacopy(w, add(b, p), sub(end, p))
+                    w := add(w, sub(end, p))
+                    kept := add(kept, 1)
+                }
+                p := end
             }
-            p = end;
         }
         return (w, kept);
     }
@@ -157,25 +191,6 @@ library PorFormProofDeduce {
             }
             if iszero(staticcall(gas(), 0x02, s, sub(w, s), 0x00, 0x20)) { revert(0, 0) }
             r := mload(0x00)
-        }
-    }
-
-    /// The map entry at `p`: its key word (0 for a key of 32 bytes or more), its value's
-    /// offset and the offset after it.
-    function entry(bytes calldata d, uint256 p) private pure returns (uint256 key, uint256 v, uint256 end) {
-        uint256 len;
-        (, len, v) = PorCbor.head(d, p);
-        assembly ("memory-safe") {
-            if lt(len, 32) { key := or(and(calldataload(add(d.offset, v)), not(shr(shl(3, len), not(0)))), len) }
-        }
-        v += len;
-        end = PorCbor.skip(d, v);
-    }
-
-    /// The index of `key` in `names`, `names.length` when absent.
-    function find(uint256[] memory names, uint256 key) private pure returns (uint256 j) {
-        for (; j < names.length; j++) {
-            if (names[j] == key) break;
         }
     }
 
