@@ -239,17 +239,43 @@ library PorFormProofDeduce {
         return w + 32 + ((len + 31) & ~uint256(31));
     }
 
-    /// `L[H]` (`asText` false) or `L[T]` of the array of texts at `pos`.
+    /// `L[H]` (`asText` false) or `L[T]` of the array of texts at `pos`: one assembly loop
+    /// over the items' heads (a text each, else no form), each written as `hashed` or
+    /// `text` writes it.
     function texts(bytes calldata d, uint256 w, uint256 pos, bool asText) private view returns (uint256) {
         if (w == 0 || pos == 0) return 0;
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!isArray) return 0;
         w = word(w, n);
-        for (; n != 0 && w != 0; n--) {
-            (bool ok, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
-            if (!ok) return 0;
-            w = asText ? text(d, w, p) : hashed(d, w, p);
-            p = off + len;
+        assembly ("memory-safe") {
+            let b := d.offset
+            for {} n { n := sub(n, 1) } {
+                let ib := byte(0, calldataload(add(b, p)))
+                if iszero(eq(shr(5, ib), 3)) {
+                    w := 0
+                    break
+                }
+                let len := and(ib, 31)
+                p := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                switch asText
+                case 0 {
+                    calldatacopy(w, add(b, p), len)
+                    if iszero(staticcall(gas(), 0x02, w, len, w, 0x20)) { revert(0, 0) }
+                    w := add(w, 32)
+                }
+                default {
+                    mstore(w, len)
+                    calldatacopy(add(w, 32), add(b, p), len)
+                    mstore(add(add(w, 32), len), 0)
+                    w := add(add(w, 32), and(add(len, 31), not(31)))
+                }
+                p := add(p, len)
+            }
         }
         return w;
     }
