@@ -1,0 +1,29 @@
+"""bench/largest_forms.py: the call data price it reports is EIP-2028's and EIP-7623's
+floor, and each class's proof at the caps is built, won by Python and carries its
+class's forms (no node: the anvil settle is the bench's ``--anvil``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
+
+import largest_forms as bench  # noqa: E402
+
+
+def test_calldata_prices() -> None:
+    # 3 non-zero bytes and 2 zero bytes: 3 x 16 + 2 x 4; tokens 2 + 4 x 3 = 14
+    assert bench.calldata_gas(b"\x01\x00\x02\x00\x03") == (56, 140)
+    assert bench.calldata_gas(b"") == (0, 0)
+
+
+def test_every_class_is_won_at_the_caps() -> None:
+    rows = bench.proofs(tuple(r for r in bench.ROWS if r.kind in ("deduce", "judge")))
+    kinds = {(r["kind"], r["shape"]): r for r in rows}
+    assert {k for k, _ in kinds} == {"deduce", "judge"}
+    for row in rows:
+        assert row["won"].startswith(("one_step.", "judge."))
+        assert 2 <= row["forms"] <= 67
+        assert row["file_bytes"] > len(row["args"]) // 2
