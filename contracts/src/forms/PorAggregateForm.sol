@@ -108,13 +108,12 @@ contract PorAggregateForm is PorAggregateFormVote {
     }
 
     /// The form up to the output's fields: tag, step id, T(R), Ri, priors, evidence ids
-    /// (checked equal to the recomputed ones), the output's `requirement_id`, strategy,
+    /// (checked equal to the recomputed ones), the output's `requirement_id` (H(R)), strategy,
     /// C's `covered`, `provenance_ok`, `item_count`, `last_leaf`, `fallback_used` (a
     /// slot filled last) and the field count.
     function _head(Ctx memory c, uint256 o) private pure returns (uint256) {
         o = _copy(o, c.agg, c.evidEnd - c.agg);
-        o = _copy(o, c.rid, c.ridSize);
-        o = _put(o, c.strategy);
+        o = _put2(o, uint256(c.ridHash), c.strategy);
         o = _copy(o, c.chunk + 96, 160); // covered, provenance_ok, item_count, last_leaf
         return _put2(o, 0, c.nFields);
     }
@@ -124,11 +123,9 @@ contract PorAggregateForm is PorAggregateFormVote {
         uint256 fp = c.fields;
         uint256 kind = F.load(fp);
         bytes32 key = bytes32(F.load(fp + 32));
-        uint256 keySize = F.tSize(fp + 64);
-        c.fields = fp + 64 + keySize;
+        c.fields = fp + 64; // E(kind) H(key)
         uint256 nv = _voters(c, kind, key);
-        o = _copy(o, fp + 64, keySize);
-        o = _put(o, kind);
+        o = _put2(o, uint256(key), kind);
         if (nv == 0) {
             o = _put(_put4(o, 1, 0, 0, 0), 0); // missing: no value, no quorum
             o = _put2(o, 0, 0); // no claim ids, no evidence ids
@@ -162,18 +159,16 @@ contract PorAggregateForm is PorAggregateFormVote {
         o = _put4(o, 0, nv, fb ? 1 : 0, 1);
         (uint256 vp, uint256 vs) = _value(kind, c.vc[best]);
         o = _put2(_copy(o, vp, vs), 0, 1); // no quorum, one claim id
-        o = _copy(o, c.vc[best] + 64, F.tSize(c.vc[best] + 64));
-        o = _put(o, 1);
-        uint256 e = c.ext[c.vk[best]] + 160;
+        o = _put2(o, F.load(c.vc[best] + 64), 1); // its H(claim_id); one evidence id
         c.used |= 1 << c.vk[best];
-        return _copy(o, e, F.tSize(e));
+        return _put(o, F.load(c.ext[c.vk[best]] + 128));
     }
 
     function _quorum(Ctx memory c, uint256 o, uint256 kind, uint256 nv) private pure returns (uint256) {
         if (nv < F.load(c.req + 128)) return _put2(_put(_put4(o, 2, nv, 0, 0), 0), 0, 0);
         uint256 need = F.load(c.req + 160);
         if (kind == F.NUMERIC) _numbers(c, nv);
-        else _keys(c, kind, nv);
+        else _keys(c, nv);
         _tieOrder(c, nv);
         uint256 most;
         for (uint256 i; i < nv; ++i) {
@@ -201,15 +196,14 @@ contract PorAggregateForm is PorAggregateFormVote {
         for (uint256 j; j < nv; ++j) {
             if (_agree(c, kind, v, j)) {
                 group |= 1 << j;
-                o = _copy(o, c.vc[j] + 64, F.tSize(c.vc[j] + 64));
+                o = _put(o, F.load(c.vc[j] + 64));
             }
         }
         o = _put(o, count);
         for (uint256 j; j < nv; ++j) {
             if (group >> j & 1 == 1) {
-                uint256 e = c.ext[c.vk[j]] + 160;
                 c.used |= 1 << c.vk[j];
-                o = _copy(o, e, F.tSize(e));
+                o = _put(o, F.load(c.ext[c.vk[j]] + 128));
             }
         }
         return o;
@@ -224,8 +218,7 @@ contract PorAggregateForm is PorAggregateFormVote {
             (uint256 vp, uint256 vs) = _value(kind, c.vc[i]);
             o = _copy(o, vp, vs);
             uint256 e = c.ext[c.vk[i]];
-            o = _put(o, F.load(e + 64));
-            o = _copy(o, e + 160, F.tSize(e + 160));
+            o = _put2(o, F.load(e + 64), F.load(e + 128)); // H(source_id) H(evidence_id)
             o = _put(o, 0); // the vote's rest
         }
         return o;
@@ -253,7 +246,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         o += 32;
         for (uint256 k; k < n; ++k) {
             if (used >> k & 1 == 1) {
-                o = _copy(o, c.ext[k] + 160, F.tSize(c.ext[k] + 160));
+                o = _put(o, F.load(c.ext[k] + 128));
                 ++count;
             }
         }

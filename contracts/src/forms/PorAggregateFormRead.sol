@@ -18,10 +18,9 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256 agg; // AGGREGATE form
         uint256 aggIndex; // its forms index
         uint256 rid; // AGGREGATE: T(inputs.requirement_id)
-        uint256 ridSize;
-        bytes32 ridHash; // H(R)
+        bytes32 ridHash; // H(R): its output's requirement_id
         uint256 priors; // AGGREGATE: L[H] prior_step_ids
-        uint256 evid; // AGGREGATE: L[T] evidence_ids
+        uint256 evid; // AGGREGATE: L[H] evidence_ids
         uint256 evidEnd;
         uint256 common;
         uint256 reqs; // COMMON: its requirement table count word
@@ -84,7 +83,6 @@ abstract contract PorAggregateFormRead is PorFormStep {
         (uint256 p,, uint256 next) = F.readT(a, o);
         c.agg = p - 96;
         c.rid = p - 32;
-        c.ridSize = next - o;
         c.ridHash = F.hashT(c.rid);
         ri = F.at(a, next);
         (uint256 count, uint256 q) = F.readL(a, next + 32);
@@ -96,7 +94,8 @@ abstract contract PorAggregateFormRead is PorFormStep {
         }
         q += count << 5;
         c.evid = c.agg + q;
-        c.evidEnd = c.agg + F.skipTexts(a, q);
+        (count, q) = F.readL(a, q); // L[H]: the count bounds its words
+        c.evidEnd = c.agg + q + (count << 5);
     }
 
     /// The step id at reasoning leaf `leaf` is `step_id(leaf + 1)`.
@@ -137,45 +136,37 @@ abstract contract PorAggregateFormRead is PorFormStep {
             uint256 o = F.open(f, F.EXTRACT);
             F.at(f, 128); // step id, source id, tier, evidence id hash
             (, o) = F.readW(f, 96); // tier
-            o = F.skipT(f, 160); // T(evidence_id)
+            o = F.skipT(f, 160); // T(evidence_id), read by the judge only
             bool bad;
             (c.claims[k], bad) = _claimsOf(f, o);
             if (bad) c.badClaim = true;
             ext[k] = F.pos(f);
         }
-        uint256 e = c.evid + 32;
+        uint256 e = c.evid + 32; // each cited id's H against the item's word 4
         for (uint256 k; k < n; ++k) {
-            if (!F.sameT(ext[k] + 160, e)) return CITATION_MISMATCH;
-            e += F.tSize(e);
+            if (F.load(ext[k] + 128) != F.load(e + (k << 5))) return CITATION_MISMATCH;
         }
         return 0;
     }
 
-    /// The claims of an EXTRACT at o, each checked: key, kind, claim id (`F.readT`'s
-    /// checks inline: calls to `F.codeAt`/`F.tEnd`/`F.vEnd` here cost the 10 x 8 aggregate
-    /// 6 % more gas), value (`F.skipV`); `bad` when a timestamp is above 2^63 - 1 (a form,
-    /// but not a claim value of §12.5.2).
+    /// The claims of an EXTRACT at o, each checked: key, kind, claim id (`H(key) E(kind)
+    /// H(claim_id)`, three words), value (`F.skipV`; a text's `H`, one word); `bad` when a
+    /// timestamp is above 2^63 - 1 (a form, but not a claim value of §12.5.2).
     function _claimsOf(bytes calldata f, uint256 o) private pure returns (uint256, bool bad) {
         (uint256 count, uint256 q) = F.readL(f, o);
         for (uint256 j; j < count; ++j) {
             uint256 kind;
-            bool fault;
             assembly {
-                let flen := f.length
-                let t := add(q, 64) // H(key) E(kind), then T(claim_id)'s length word
                 kind := calldataload(add(f.offset, add(q, 32)))
-                let len := 0
-                if iszero(gt(add(t, 32), flen)) { len := calldataload(add(f.offset, t)) }
-                let next := add(add(t, 32), and(add(len, 31), not(31)))
-                fault := or(or(gt(add(t, 32), flen), gt(kind, 3)), or(gt(len, flen), gt(next, flen)))
-                if and(iszero(fault), and(len, 31)) {
-                    fault := iszero(iszero(shl(shl(3, and(len, 31)), calldataload(add(f.offset, sub(next, 32))))))
+                if or(gt(add(q, 96), f.length), gt(kind, 3)) {
+                    mstore(0, 0xddd09231) // ProofForm()
+                    revert(28, 4)
                 }
-                q := next
+                q := add(q, 96)
             }
-            if (fault) revert F.ProofForm();
             if (kind == F.TIMESTAMP && F.at(f, q) > F.MAX_UINT63) bad = true;
-            q = F.skipV(f, q, kind);
+            if (kind == F.TEXT) (, q) = F.readH(f, q);
+            else q = F.skipV(f, q, kind);
         }
         return (F.pos(f) + o, bad);
     }
@@ -206,8 +197,7 @@ abstract contract PorAggregateFormRead is PorFormStep {
         c.fields = c.req + p;
         for (uint256 j; j < nf; ++j) {
             (, p) = F.readE(q, p, 4);
-            (, p) = F.readH(q, p);
-            p = F.skipT(q, p);
+            (, p) = F.readH(q, p); // L[E(kind) H(key)]
         }
         return 0;
     }
@@ -282,8 +272,9 @@ abstract contract PorAggregateFormRead is PorFormStep {
         if (bytes32(F.at(f, 64)) != c.ridHash) return CITATION_MISMATCH;
         F.at(f, q); // Ri
         uint256 count;
-        (count, q) = F.readL(f, q + 32);
-        q = F.skipTexts(f, q + (count << 5));
+        (count, q) = F.readL(f, q + 32); // priors, L[H]
+        (count, q) = F.readL(f, q + (count << 5)); // evidence ids, L[H]
+        q += count << 5;
         (uint256 chunkNo,) = F.readW(f, q);
         (uint256 admitted,) = F.readW(f, q + 32);
         (uint256 claimCount,) = F.readW(f, q + 64);

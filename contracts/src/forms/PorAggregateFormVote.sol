@@ -44,10 +44,11 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
         return o + 128;
     }
 
-    /// The value V of the claim at `claim` (H key, E kind, T claim id, V) and its size.
+    /// The value V of the claim at `claim` (H key, E kind, H claim id, V) and its size (a
+    /// numeric's `D`, else one word: a text's `H`).
     function _value(uint256 kind, uint256 claim) internal pure returns (uint256 p, uint256 size) {
-        p = claim + 64 + F.tSize(claim + 64);
-        size = F.vSize(kind, p);
+        p = claim + 96;
+        size = kind == F.NUMERIC ? F.vSize(kind, p) : 32;
     }
 
     /// The index of `source` in R's `source_targets` (the last one, as Python's rank
@@ -78,10 +79,9 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
                         mstore(add(vc, shl(5, nv)), q)
                         break
                     }
-                    let v := add(add(q, 96), and(add(calldataload(add(q, 64)), 31), not(31)))
+                    let v := add(q, 96) // H(key) E(kind) H(claim_id), then V
                     switch ck
                     case 1 { q := add(add(v, 32), and(add(and(calldataload(v), 0xffffffff), 31), not(31))) }
-                    case 3 { q := add(add(v, 32), and(add(calldataload(v), 31), not(31))) }
                     default { q := add(v, 32) }
                 }
             }
@@ -144,22 +144,10 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     }
 
     /// Each non-numeric voter's value as one word (`c.num`): a boolean's or timestamp's
-    /// word, keccak256 of a text's T (length and bytes: equal iff the texts are). Uses
-    /// the scratch memory past the free pointer: nothing allocated.
-    function _keys(Ctx memory c, uint256 kind, uint256 nv) internal pure {
+    /// word, a text's `H` (equal iff the texts are).
+    function _keys(Ctx memory c, uint256 nv) internal pure {
         for (uint256 i; i < nv; ++i) {
-            (uint256 p, uint256 size) = _value(kind, c.vc[i]);
-            uint256 key;
-            assembly ("memory-safe") {
-                switch eq(kind, 3)
-                case 0 { key := calldataload(p) }
-                default {
-                    let m := mload(0x40)
-                    calldatacopy(m, p, size)
-                    key := keccak256(m, size)
-                }
-            }
-            c.num[i] = int256(key);
+            c.num[i] = int256(F.load(c.vc[i] + 96));
         }
     }
 
@@ -195,8 +183,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
             uint256 head;
             uint256 p;
             assembly ("memory-safe") {
-                let t := add(mload(add(vc, shl(5, add(i, 1)))), 64) // the claim's T(claim_id)
-                p := add(add(t, 32), and(add(calldataload(t), 31), not(31))) // its D
+                p := add(mload(add(vc, shl(5, add(i, 1)))), 96) // the claim's D
                 head := calldataload(p)
             }
             uint256 sc = (head >> 232) & 0x7fffff;

@@ -9,7 +9,7 @@ import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 /// contradiction groups (P's, then updated with the admitted items' claims).
 /// @notice A group lives in memory as `G` words: kind (0 boolean, 1 numeric), H(key),
 /// claim_count, then two claim references, each three call data offsets (its
-/// `T(claim_id)`, `T(evidence_id)`, value), and whether the second is present (numeric:
+/// `H(claim_id)`, `H(evidence_id)`, value), and whether the second is present (numeric:
 /// always, min then max; boolean: first, then `other` when present).
 library PorCheckFormState {
     uint256 internal constant G = 10;
@@ -60,9 +60,7 @@ library PorCheckFormState {
         F.wordAt(q, end); // Ri, not read (Python reads inputs' kind and requirement_id only)
         q += 32;
         q += 32 + 32 * F.countAt(q, end, 1); // priors
-        uint256 n = F.countAt(q, end, 1);
-        q += 32;
-        for (uint256 k; k < n; ++k) q = F.tEnd(q, end);
+        q += 32 + 32 * F.countAt(q, end, 1); // evidence ids, L[H]
         s.chunk = F.intAt(q, end);
         s.admitted = F.intAt(q + 32, end);
         s.claimCount = F.intAt(q + 64, end);
@@ -143,12 +141,11 @@ library PorCheckFormState {
         pure
         returns (uint256, bool)
     {
+        F.wordAt(q + 32, end); // H(claim_id) H(evidence_id)
         g[at] = q;
-        q = F.tEnd(q, end);
-        g[at + 1] = q;
-        q = F.tEnd(q, end);
-        g[at + 2] = q;
-        q = F.vEnd(kind == 1 ? 1 : 0, q, end);
+        g[at + 1] = q + 32;
+        g[at + 2] = q + 64;
+        q = F.vEnd(kind == 1 ? 1 : 0, q + 64, end);
         return (q + 32, F.wordAt(q, end) != 0);
     }
 
