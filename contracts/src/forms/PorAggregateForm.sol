@@ -73,7 +73,13 @@ contract PorAggregateForm is PorAggregateFormVote {
         c.vk = new uint256[](n);
         c.vc = new uint256[](n);
         c.order = new uint256[](n);
-        c.tier = new uint256[](n);
+        c.used = new uint256[](n);
+        c.key = new uint256[](n);
+        c.tmp = new uint256[](n);
+        c.byValue = new uint256[](n);
+        c.cnt = new uint256[](n);
+        c.agreeing = new uint256[](n);
+        c.neg = new uint256[](n);
         c.num = new int256[](n);
         c.mag = new uint256[](n);
         c.scale = new uint256[](n);
@@ -160,7 +166,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         (uint256 vp, uint256 vs) = _value(kind, c.vc[best]);
         o = _put2(_copy(o, vp, vs), 0, 1); // no quorum, one claim id
         o = _put2(o, F.load(c.vc[best] + 64), 1); // its H(claim_id); one evidence id
-        c.used |= 1 << c.vk[best];
+        c.used[c.vk[best]] = 1;
         return _put(o, F.load(c.ext[c.vk[best]] + 128));
     }
 
@@ -170,10 +176,11 @@ contract PorAggregateForm is PorAggregateFormVote {
         if (kind == F.NUMERIC) _numbers(c, nv);
         else _keys(c, nv);
         _tieOrder(c, nv);
+        _counts(c, kind, nv);
         uint256 most;
         for (uint256 i; i < nv; ++i) {
             uint256 v = c.order[i];
-            uint256 count = _count(c, kind, v, nv);
+            uint256 count = c.cnt[v];
             if (count > most) most = count;
             if (count >= need) return _group(c, o, kind, nv, v, count, need);
         }
@@ -192,17 +199,15 @@ contract PorAggregateForm is PorAggregateFormVote {
         (uint256 vp, uint256 vs) = _value(kind, c.vc[v]);
         o = _put4(_copy(o, vp, vs), 1, need, count, 1);
         o = _put2(o, 0, count); // the quorum's rest, the claim ids
-        uint256 group;
+        uint256[] memory agreeing = c.agreeing;
         for (uint256 j; j < nv; ++j) {
-            if (_agree(c, kind, v, j)) {
-                group |= 1 << j;
-                o = _put(o, F.load(c.vc[j] + 64));
-            }
+            agreeing[j] = _agree(c, kind, v, j) ? 1 : 0;
+            if (agreeing[j] == 1) o = _put(o, F.load(c.vc[j] + 64));
         }
         o = _put(o, count);
         for (uint256 j; j < nv; ++j) {
-            if (group >> j & 1 == 1) {
-                c.used |= 1 << c.vk[j];
+            if (agreeing[j] == 1) {
+                c.used[c.vk[j]] = 1;
                 o = _put(o, F.load(c.ext[c.vk[j]] + 128));
             }
         }
@@ -226,27 +231,24 @@ contract PorAggregateForm is PorAggregateFormVote {
 
     /// `sources_used`: the cited items, in order, whose id is in some field's
     /// `evidence_ids` (by id, as Python's set of ids: an item sharing a chosen item's id
-    /// is used too).
+    /// is used too): each item's id searched among the chosen items' ids, sorted.
     function _sourcesUsed(Ctx memory c, uint256 o) private pure returns (uint256) {
-        uint256 used = c.used;
         uint256 n = c.n;
+        uint256[] memory chosen = c.byValue;
+        uint256 m;
         for (uint256 k; k < n; ++k) {
-            if (used >> k & 1 == 0) {
-                uint256 h = F.load(c.ext[k] + 128);
-                for (uint256 j; j < n; ++j) {
-                    if (c.used >> j & 1 == 1 && F.load(c.ext[j] + 128) == h) {
-                        used |= 1 << k;
-                        break;
-                    }
-                }
-            }
+            c.key[k] = F.load(c.ext[k] + 128);
+            if (c.used[k] == 1) chosen[m++] = k;
         }
+        _sort(c, chosen, m, false);
         uint256 countSlot = o;
         uint256 count;
         o += 32;
         for (uint256 k; k < n; ++k) {
-            if (used >> k & 1 == 1) {
-                o = _put(o, F.load(c.ext[k] + 128));
+            uint256 h = c.key[k];
+            uint256 at = _bound(c, chosen, m, h, 0, false);
+            if (at < m && c.key[chosen[at]] == h) {
+                o = _put(o, h);
                 ++count;
             }
         }

@@ -36,7 +36,6 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256 fields; // REQUIREMENT: the next field
         uint256 nFields;
         uint256 sel; // fields selected
-        uint256 used; // bit k: extract k's item is in some field's evidence_ids
         uint256 fbUsed;
         uint256 exact; // 1: the current numeric field compares with PorDecimal
         uint256 tol; // the tolerance aligned to the current numeric field
@@ -45,11 +44,16 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256[] vk; // voters of the current field: extract index
         uint256[] vc; // voters: claim position
         uint256[] order; // voters in tie-breaker order (indexes into vk)
-        uint256[] tier; // voters: provenance tier (highest_provenance), else 0
+        uint256[] used; // extract k: 1 when its item is in some field's evidence_ids
+        uint256[] key; // voters: the merge sort's key (2^64 - 1 - tier; a value's word)
+        uint256[] tmp; // the merge sort's other half
+        uint256[] byValue; // voters in value order (the groups' binary searches)
+        uint256[] cnt; // voters: the size of each one's agreeing group
+        uint256[] agreeing; // voters: 1 when in the selected group
         int256[] num; // numeric voters: aligned signed magnitude
         uint256[] mag; // numeric voters: magnitude (digits)
         uint256[] scale; // numeric voters: scale
-        uint256 negs; // numeric voters: bit i set when voter i is negative
+        uint256[] neg; // numeric voters: 1 when negative
         bool badClaim; // a cited claim's timestamp above 2^63 - 1 (Python's bad claim value)
         PorDecimal.Dec[] decs; // numeric voters as decimals (the exact comparison)
         PorDecimal.Dec tdec; // the tolerance as a decimal

@@ -88,52 +88,100 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
         }
     }
 
-    /// Voters in tie-breaker order: voter order, or highest provenance tier first (stable).
+    /// Voters in tie-breaker order (`c.order`): voter order, or highest provenance tier
+    /// first, stable (a merge sort on 2^64 - 1 - tier, O(nv log nv) in any order: the
+    /// voters are as many as the cited items a signer's chunk names; s41).
     function _tieOrder(Ctx memory c, uint256 nv) internal pure {
         uint256[] memory order = c.order;
-        uint256[] memory tier = c.tier;
-        uint256[] memory ext = c.ext;
-        uint256[] memory vk = c.vk;
-        bool tiers = c.tiers == 1;
-        assembly ("memory-safe") {
-            for { let i := 0 } lt(i, nv) { i := add(i, 1) } {
-                let at := shl(5, add(i, 1))
-                let t := 0
-                if tiers { t := calldataload(add(mload(add(ext, shl(5, add(mload(add(vk, at)), 1)))), 96)) }
-                mstore(add(tier, at), t)
-                let j := i
-                for {} and(gt(j, 0), lt(mload(add(tier, shl(5, add(mload(add(order, shl(5, j))), 1)))), t)) {} {
-                    mstore(add(order, shl(5, add(j, 1))), mload(add(order, shl(5, j))))
-                    j := sub(j, 1)
-                }
-                mstore(add(order, shl(5, add(j, 1))), i)
+        for (uint256 i; i < nv; ++i) order[i] = i;
+        if (c.tiers != 1) return;
+        for (uint256 i; i < nv; ++i) c.key[i] = type(uint64).max - F.load(c.ext[c.vk[i]] + 96); // tier < 2^64
+        _sort(c, order, nv, false);
+    }
+
+    /// `idx[0..n)` sorted stably by `c.key` ascending, or by the voters' decimals (`dec`):
+    /// a bottom-up merge sort through `c.tmp`, O(n log n) on any input.
+    function _sort(Ctx memory c, uint256[] memory idx, uint256 n, bool dec) internal pure {
+        uint256[] memory a = idx;
+        uint256[] memory b = c.tmp;
+        bool swapped;
+        for (uint256 width = 1; width < n; width <<= 1) {
+            for (uint256 lo; lo < n; lo += width << 1) {
+                uint256 mid = lo + width < n ? lo + width : n;
+                uint256 hi = lo + (width << 1) < n ? lo + (width << 1) : n;
+                (uint256 i, uint256 j, uint256 k) = (lo, mid, lo);
+                while (i < mid && j < hi) b[k++] = _less(c, a[j], a[i], dec) ? a[j++] : a[i++];
+                while (i < mid) b[k++] = a[i++];
+                while (j < hi) b[k++] = a[j++];
             }
+            (a, b) = (b, a);
+            swapped = !swapped;
+        }
+        if (swapped) {
+            for (uint256 k; k < n; ++k) idx[k] = a[k];
         }
     }
 
-    /// The size of voter v's agreeing group.
-    function _count(Ctx memory c, uint256 kind, uint256 v, uint256 nv) internal pure returns (uint256 count) {
-        if (kind == F.NUMERIC && c.exact == 1) {
-            for (uint256 j; j < nv; ++j) {
-                if (_within(c, v, j)) ++count;
+    function _less(Ctx memory c, uint256 x, uint256 y, bool dec) private pure returns (bool) {
+        if (dec) return PorDecimal.cmp(c.decs[x], c.decs[y]) < 0;
+        return c.key[x] < c.key[y];
+    }
+
+    /// Each voter's agreeing group size (`c.cnt`), as many as `_agree` finds: the voters
+    /// in value order (`c.byValue`), where the voters agreeing with x are a run (|x - y|
+    /// <= tolerance holds on an interval of y; other values: equal words), found by two
+    /// binary searches. O(nv log nv), where every candidate against every voter was
+    /// quadratic in a count the signer commits (s41).
+    function _counts(Ctx memory c, uint256 kind, uint256 nv) internal pure {
+        uint256[] memory s = c.byValue;
+        uint256[] memory cnt = c.cnt;
+        bool dec = kind == F.NUMERIC && c.exact == 1;
+        for (uint256 i; i < nv; ++i) s[i] = i;
+        if (dec) {
+            _sort(c, s, nv, true);
+            for (uint256 x; x < nv; ++x) {
+                // a negative tolerance: no two numbers agree, nor one with itself (`absDiffLe`)
+                cnt[x] = c.tdec.neg ? 0 : _boundDec(c, nv, x, true) - _boundDec(c, nv, x, false);
             }
-            return count;
+            return;
         }
-        int256[] memory num = c.num;
-        uint256 tol = c.tol;
-        bool numeric = kind == F.NUMERIC;
-        assembly ("memory-safe") {
-            let x := mload(add(num, shl(5, add(v, 1))))
-            for { let j := 0 } lt(j, nv) { j := add(j, 1) } {
-                let y := mload(add(num, shl(5, add(j, 1))))
-                switch numeric
-                case 0 { count := add(count, eq(x, y)) }
-                default {
-                    let d := sub(x, y)
-                    if slt(d, 0) { d := sub(0, d) }
-                    count := add(count, iszero(gt(d, tol)))
-                }
-            }
+        uint256 tol = kind == F.NUMERIC ? c.tol : 0;
+        // the value's word, sign bit flipped: a number's order (|x| < 2^254), a key's equality
+        for (uint256 i; i < nv; ++i) c.key[i] = uint256(c.num[i]) ^ (1 << 255);
+        _sort(c, s, nv, false);
+        for (uint256 x; x < nv; ++x) {
+            uint256 k = c.key[x];
+            cnt[x] = _bound(c, s, nv, k, tol, true) - _bound(c, s, nv, k, tol, false);
+        }
+    }
+
+    /// The first position p of `s[0..n)` (in `c.key` order) whose key y is past x's run:
+    /// y > x + tol (`high`), else y >= x - tol; n when none.
+    function _bound(Ctx memory c, uint256[] memory s, uint256 n, uint256 x, uint256 tol, bool high)
+        internal
+        pure
+        returns (uint256 lo)
+    {
+        uint256 hi = n;
+        while (lo < hi) {
+            uint256 mid = (lo + hi) >> 1;
+            uint256 y = c.key[s[mid]];
+            if (high ? y > x + tol : y + tol >= x) hi = mid;
+            else lo = mid + 1;
+        }
+    }
+
+    /// `_bound` on the voters' decimals (`c.byValue` in their order) for voter x: past
+    /// x's run when y > x and not within the tolerance (`high`), else y >= x or within.
+    function _boundDec(Ctx memory c, uint256 n, uint256 x, bool high) private pure returns (uint256 lo) {
+        uint256 hi = n;
+        while (lo < hi) {
+            uint256 mid = (lo + hi) >> 1;
+            uint256 y = c.byValue[mid];
+            int256 o = PorDecimal.cmp(c.decs[y], c.decs[x]);
+            bool near = PorDecimal.absDiffLe(c.decs[x], c.decs[y], c.tdec);
+            if (high ? o > 0 && !near : o >= 0 || near) hi = mid;
+            else lo = mid + 1;
         }
     }
 
@@ -175,7 +223,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     function _numbers(Ctx memory c, uint256 nv) internal pure {
         (bool tneg, uint256 st, uint256 tlen, uint256 tp) = D.dAt(c.common + 96);
         uint256 s = st;
-        uint256 negs;
+        uint256[] memory neg = c.neg;
         uint256[] memory vc = c.vc;
         uint256[] memory mag = c.mag;
         uint256[] memory scale = c.scale;
@@ -192,10 +240,9 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
                 mstore(add(mag, shl(5, add(i, 1))), m)
                 mstore(add(scale, shl(5, add(i, 1))), sc)
             }
-            negs |= (head >> 255) << i;
+            neg[i] = head >> 255;
             if (sc > s) s = sc;
         }
-        c.negs = negs;
         bool over = tneg;
         int256[] memory num = c.num;
         assembly ("memory-safe") {
@@ -205,7 +252,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
                 let pw := exp(10, sub(s, mload(add(scale, at)))) // 10^k, k <= 62
                 let r := mul(m, pw)
                 over := or(over, or(iszero(eq(div(r, pw), m)), shr(254, r)))
-                if and(shr(i, negs), 1) { r := sub(0, r) }
+                if mload(add(neg, at)) { r := sub(0, r) }
                 mstore(add(num, at), r)
             }
         }
@@ -220,7 +267,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     function _decimals(Ctx memory c, uint256 nv) private pure {
         for (uint256 i; i < nv; ++i) {
             PorDecimal.Dec memory d = c.decs[i];
-            (d.neg, d.lo, d.scale) = (c.negs >> i & 1 == 1, c.mag[i], c.scale[i]);
+            (d.neg, d.lo, d.scale) = (c.neg[i] == 1, c.mag[i], c.scale[i]);
         }
     }
 
