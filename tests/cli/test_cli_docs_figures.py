@@ -52,10 +52,10 @@ EXAMPLES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [  # docs 
      "(secp256k1-eip712), not certified (no key given)",
      _copy(FIXTURES / "bundles" / "valid" / "01-boolean-observed.signed-secp256k1.cbor",
            "bundle.cbor"), ("verify", "--now", T0, "bundle.cbor")),
-    ("OK judgement.cbor: por.JudgementBundle/1: judgement 454f...9608: 15 subjects, 15 votes",
+    ("OK judgement.cbor: por.JudgementBundle/1: judgement 6646...6f8e: 15 subjects, 15 votes",
      _copy(FIXTURES / "judges" / "valid" / "por-judge-1.cbor", "judgement.cbor"),
      ("verify", "judgement.cbor")),
-    ("OK ruling.cbor: por.CourtBundle/1: court f5b3...fdf8: ruled",
+    ("OK ruling.cbor: por.CourtBundle/1: court 1363...2b2b: ruled",
      _copy(FIXTURES / "court" / "valid" / "ruling.cbor", "ruling.cbor"),
      ("verify", "ruling.cbor")),
     ("ERROR prompt_spec.json: input.json: this is JSON; did you mean `por build`?",
@@ -65,10 +65,10 @@ EXAMPLES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [  # docs 
      'recomputed "YES"',
      _copy(FIXTURES / "bundles" / "invalid" / "replay.verdict_mismatch" /
            "flipped-outcome-rehashed.cbor", "b.cbor"), ("verify", "b.cbor")),
-    ("built bundle.cbor: YES 70.00% R_BINARY_DECISION por_root 0b6a9179...",
+    ("built bundle.cbor: YES 70.00% R_BINARY_DECISION por_root 2b95f60e...",
      lambda _: None, ("build", "--prompt-spec", str(MARKET / "prompt_spec.json"),
                       "--evidence", str(MARKET / "evidence.json"), "-o", "bundle.cbor")),
-    ("built b.cbor: INVALID 0.00% R_VALIDITY por_root c13b244a...\n"
+    ("built b.cbor: INVALID 0.00% R_VALIDITY por_root 23b36724...\n"
      "why INVALID: R_VALIDITY: validity: auditor reports insufficient evidence "
      "(insufficient_evidence)\n"
      "why INVALID: extract.field_missing: ev-acme-exchange-close close ($.closee): json_path "
