@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsCommon as C} from "./PorFormsCommon.sol";
+import {PorFormsSort as Sort} from "./PorFormsSort.sol";
 import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorAggregateFormRead: what the aggregate executor on chain forms reads, checked
@@ -235,37 +236,12 @@ abstract contract PorAggregateFormRead is PorFormStep {
     }
 
     /// Whether two of the `ns` sources at `s` (128 bytes apart) name the same source (word
-    /// +64): pairwise for a few, else a bottom-up merge sort of a copy, O(ns log ns) on any
-    /// input (the count is the signer's: a quadratic check let a lying chunk price its
-    /// aggregate's proof out of a block; s40 attack finding 2).
+    /// +64), in O(ns log ns) on any input (`PorFormsSort.repeats`: the count is the
+    /// signer's; s40 attack finding 2).
     function _repeats(uint256 s, uint256 ns) private pure returns (bool) {
-        if (ns <= 16) {
-            for (uint256 k = 1; k < ns; ++k) {
-                uint256 w = F.load(s + (k << 7) + 64);
-                for (uint256 j; j < k; ++j) {
-                    if (F.load(s + (j << 7) + 64) == w) return true;
-                }
-            }
-            return false;
-        }
         uint256[] memory a = new uint256[](ns);
-        uint256[] memory b = new uint256[](ns);
         for (uint256 k; k < ns; ++k) a[k] = F.load(s + (k << 7) + 64);
-        for (uint256 width = 1; width < ns; width <<= 1) {
-            for (uint256 lo; lo < ns; lo += width << 1) {
-                uint256 mid = lo + width < ns ? lo + width : ns;
-                uint256 hi = lo + (width << 1) < ns ? lo + (width << 1) : ns;
-                (uint256 i, uint256 j, uint256 k) = (lo, mid, lo);
-                while (i < mid && j < hi) b[k++] = a[i] <= a[j] ? a[i++] : a[j++];
-                while (i < mid) b[k++] = a[i++];
-                while (j < hi) b[k++] = a[j++];
-            }
-            (a, b) = (b, a);
-        }
-        for (uint256 k = 1; k < ns; ++k) {
-            if (a[k] == a[k - 1]) return true;
-        }
-        return false;
+        return Sort.repeats(a);
     }
 
     /// The chunk's requirement (its `inputs` and `output`: `step.citation_mismatch`), its
