@@ -176,11 +176,12 @@ contract PorAggregateForm is PorAggregateFormVote {
         if (kind == F.NUMERIC) _numbers(c, nv);
         else _keys(c, nv);
         _tieOrder(c, nv);
-        _counts(c, kind, nv);
+        bool few = nv <= FEW;
+        if (!few) _counts(c, kind, nv);
         uint256 most;
         for (uint256 i; i < nv; ++i) {
             uint256 v = c.order[i];
-            uint256 count = c.cnt[v];
+            uint256 count = few ? _count(c, kind, v, nv) : c.cnt[v];
             if (count > most) most = count;
             if (count >= need) return _group(c, o, kind, nv, v, count, need);
         }
@@ -234,6 +235,7 @@ contract PorAggregateForm is PorAggregateFormVote {
     /// is used too): each item's id searched among the chosen items' ids, sorted.
     function _sourcesUsed(Ctx memory c, uint256 o) private pure returns (uint256) {
         uint256 n = c.n;
+        if (n <= FEW) return _sourcesUsedFew(c, o, n);
         uint256[] memory chosen = c.byValue;
         uint256 m;
         for (uint256 k; k < n; ++k) {
@@ -249,6 +251,32 @@ contract PorAggregateForm is PorAggregateFormVote {
             uint256 at = _bound(c, chosen, m, h, 0, false);
             if (at < m && c.key[chosen[at]] == h) {
                 o = _put(o, h);
+                ++count;
+            }
+        }
+        _put(countSlot, count);
+        return o;
+    }
+
+    /// `_sourcesUsed` for a few items: each unused item's id against the used items'.
+    function _sourcesUsedFew(Ctx memory c, uint256 o, uint256 n) private pure returns (uint256) {
+        uint256[] memory used = c.used;
+        for (uint256 k; k < n; ++k) {
+            if (used[k] == 1) continue;
+            uint256 h = F.load(c.ext[k] + 128);
+            for (uint256 j; j < n; ++j) {
+                if (used[j] == 1 && F.load(c.ext[j] + 128) == h) {
+                    used[k] = 1;
+                    break;
+                }
+            }
+        }
+        uint256 countSlot = o;
+        uint256 count;
+        o += 32;
+        for (uint256 k; k < n; ++k) {
+            if (used[k] == 1) {
+                o = _put(o, F.load(c.ext[k] + 128));
                 ++count;
             }
         }

@@ -11,6 +11,10 @@ import {PorAggregateFormRead} from "./PorAggregateFormRead.sol";
 /// order, the agreeing groups and the numbers aligned to the field's largest scale, with
 /// `PorDecimal.absDiffLe` where an aligned number or the tolerance reaches 2^254.
 abstract contract PorAggregateFormVote is PorAggregateFormRead {
+    /// Up to this many voters (or cited items) the vote runs its quadratic loops, cheaper
+    /// for the few of an honest proof (at most 10); above, its O(n log n) ones (s41).
+    uint256 internal constant FEW = 16;
+
     /// Memory words for the forms' copies.
     function _copy(uint256 o, uint256 p, uint256 size) internal pure returns (uint256) {
         assembly {
@@ -92,11 +96,61 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     /// first, stable (a merge sort on 2^64 - 1 - tier, O(nv log nv) in any order: the
     /// voters are as many as the cited items a signer's chunk names; s41).
     function _tieOrder(Ctx memory c, uint256 nv) internal pure {
+        if (nv <= FEW) return _tieOrderFew(c, nv);
         uint256[] memory order = c.order;
         for (uint256 i; i < nv; ++i) order[i] = i;
         if (c.tiers != 1) return;
         for (uint256 i; i < nv; ++i) c.key[i] = type(uint64).max - F.load(c.ext[c.vk[i]] + 96); // tier < 2^64
         _sort(c, order, nv, false);
+    }
+
+    /// `_tieOrder` for a few voters: an insertion sort (stable), tiers kept in `c.key`.
+    function _tieOrderFew(Ctx memory c, uint256 nv) private pure {
+        uint256[] memory order = c.order;
+        uint256[] memory tier = c.key;
+        uint256[] memory ext = c.ext;
+        uint256[] memory vk = c.vk;
+        bool tiers = c.tiers == 1;
+        assembly ("memory-safe") {
+            for { let i := 0 } lt(i, nv) { i := add(i, 1) } {
+                let at := shl(5, add(i, 1))
+                let t := 0
+                if tiers { t := calldataload(add(mload(add(ext, shl(5, add(mload(add(vk, at)), 1)))), 96)) }
+                mstore(add(tier, at), t)
+                let j := i
+                for {} and(gt(j, 0), lt(mload(add(tier, shl(5, add(mload(add(order, shl(5, j))), 1)))), t)) {} {
+                    mstore(add(order, shl(5, add(j, 1))), mload(add(order, shl(5, j))))
+                    j := sub(j, 1)
+                }
+                mstore(add(order, shl(5, add(j, 1))), i)
+            }
+        }
+    }
+
+    /// The size of voter v's agreeing group, counted against every voter (a few).
+    function _count(Ctx memory c, uint256 kind, uint256 v, uint256 nv) internal pure returns (uint256 count) {
+        if (kind == F.NUMERIC && c.exact == 1) {
+            for (uint256 j; j < nv; ++j) {
+                if (_within(c, v, j)) ++count;
+            }
+            return count;
+        }
+        int256[] memory num = c.num;
+        uint256 tol = c.tol;
+        bool numeric = kind == F.NUMERIC;
+        assembly ("memory-safe") {
+            let x := mload(add(num, shl(5, add(v, 1))))
+            for { let j := 0 } lt(j, nv) { j := add(j, 1) } {
+                let y := mload(add(num, shl(5, add(j, 1))))
+                switch numeric
+                case 0 { count := add(count, eq(x, y)) }
+                default {
+                    let d := sub(x, y)
+                    if slt(d, 0) { d := sub(0, d) }
+                    count := add(count, iszero(gt(d, tol)))
+                }
+            }
+        }
     }
 
     /// `idx[0..n)` sorted stably by `c.key` ascending, or by the voters' decimals (`dec`):
