@@ -66,8 +66,10 @@ def _call_data(forms: list[bytes], index: list[int]) -> bytes:
                                             [[forms[i] for i in index], inc])
 
 
-def votes_call_data(n: int, need: int, *, tiers: bool = True, rebuilt: bool = False) -> bytes:
-    """The hostile aggregate's call data (module docstring)."""
+def votes_call_data(n: int, need: int, *, tiers: bool = True, rebuilt: bool = False,
+                    negative: bool = False) -> bytes:
+    """The hostile aggregate's call data (module docstring); ``negative``: COMMON's
+    tolerance negated (no two numbers agree, nor one with itself)."""
     bundle = honest_market()
     committed = forms_root_of(bundle)
     r = committed.requirements
@@ -88,6 +90,8 @@ def votes_call_data(n: int, need: int, *, tiers: bool = True, rebuilt: bool = Fa
             + b"".join(e[128:160] for e in extracts) + rest)
     tree = [f.form for f in committed.forms.forms[:1 + r]]
     tree[index[2]] = bytes(req)
+    if negative:
+        tree[0] = tree[0][:96] + bytes([tree[0][96] | 0x80]) + tree[0][97:]
     tree += [*extracts, chunk, step, committed.forms.forms[-1].form]
     cited = [1 + r + k for k in range(n)] + [1 + r + n]
     index = [at, 0, index[2], *cited]

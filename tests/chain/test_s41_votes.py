@@ -43,6 +43,10 @@ def test_the_rebuilt_vote_matches_at_any_count(n: int) -> None:
 
 def test_no_quorum_over_many_voters_agrees() -> None:
     """A quorum no group reaches, honest form rebuilt: ``no_quorum`` with ``most`` the
-    largest group, on chain as in Python."""
+    largest group, on chain as in Python; with a negative tolerance (the exact path: the
+    voters sorted by their decimals, every numeric group empty) too."""
     answer, _gas = chain_answer(votes_call_data(300, 301, rebuilt=True))
     assert answer == (False, "one_step.match", ""), answer
+    for n in (5, 40):
+        answer, _gas = chain_answer(votes_call_data(n, 2, rebuilt=True, negative=True))
+        assert answer == (False, "one_step.match", ""), (n, answer)
