@@ -73,7 +73,13 @@ contract PorAggregateForm is PorAggregateFormVote {
         c.vk = new uint256[](n);
         c.vc = new uint256[](n);
         c.order = new uint256[](n);
-        c.tier = new uint256[](n);
+        c.used = new uint256[](n);
+        c.key = new uint256[](n);
+        c.tmp = new uint256[](n);
+        c.byValue = new uint256[](n);
+        c.cnt = new uint256[](n);
+        c.agreeing = new uint256[](n);
+        c.neg = new uint256[](n);
         c.num = new int256[](n);
         c.mag = new uint256[](n);
         c.scale = new uint256[](n);
@@ -108,13 +114,12 @@ contract PorAggregateForm is PorAggregateFormVote {
     }
 
     /// The form up to the output's fields: tag, step id, T(R), Ri, priors, evidence ids
-    /// (checked equal to the recomputed ones), the output's `requirement_id`, strategy,
+    /// (checked equal to the recomputed ones), the output's `requirement_id` (H(R)), strategy,
     /// C's `covered`, `provenance_ok`, `item_count`, `last_leaf`, `fallback_used` (a
     /// slot filled last) and the field count.
     function _head(Ctx memory c, uint256 o) private pure returns (uint256) {
         o = _copy(o, c.agg, c.evidEnd - c.agg);
-        o = _copy(o, c.rid, c.ridSize);
-        o = _put(o, c.strategy);
+        o = _put2(o, uint256(c.ridHash), c.strategy);
         o = _copy(o, c.chunk + 96, 160); // covered, provenance_ok, item_count, last_leaf
         return _put2(o, 0, c.nFields);
     }
@@ -124,11 +129,9 @@ contract PorAggregateForm is PorAggregateFormVote {
         uint256 fp = c.fields;
         uint256 kind = F.load(fp);
         bytes32 key = bytes32(F.load(fp + 32));
-        uint256 keySize = F.tSize(fp + 64);
-        c.fields = fp + 64 + keySize;
+        c.fields = fp + 64; // E(kind) H(key)
         uint256 nv = _voters(c, kind, key);
-        o = _copy(o, fp + 64, keySize);
-        o = _put(o, kind);
+        o = _put2(o, uint256(key), kind);
         if (nv == 0) {
             o = _put(_put4(o, 1, 0, 0, 0), 0); // missing: no value, no quorum
             o = _put2(o, 0, 0); // no claim ids, no evidence ids
@@ -162,23 +165,23 @@ contract PorAggregateForm is PorAggregateFormVote {
         o = _put4(o, 0, nv, fb ? 1 : 0, 1);
         (uint256 vp, uint256 vs) = _value(kind, c.vc[best]);
         o = _put2(_copy(o, vp, vs), 0, 1); // no quorum, one claim id
-        o = _copy(o, c.vc[best] + 64, F.tSize(c.vc[best] + 64));
-        o = _put(o, 1);
-        uint256 e = c.ext[c.vk[best]] + 160;
-        c.used |= 1 << c.vk[best];
-        return _copy(o, e, F.tSize(e));
+        o = _put2(o, F.load(c.vc[best] + 64), 1); // its H(claim_id); one evidence id
+        c.used[c.vk[best]] = 1;
+        return _put(o, F.load(c.ext[c.vk[best]] + 128));
     }
 
     function _quorum(Ctx memory c, uint256 o, uint256 kind, uint256 nv) private pure returns (uint256) {
         if (nv < F.load(c.req + 128)) return _put2(_put(_put4(o, 2, nv, 0, 0), 0), 0, 0);
         uint256 need = F.load(c.req + 160);
         if (kind == F.NUMERIC) _numbers(c, nv);
-        else _keys(c, kind, nv);
+        else _keys(c, nv);
         _tieOrder(c, nv);
+        bool few = nv <= FEW;
+        if (!few) _counts(c, kind, nv);
         uint256 most;
         for (uint256 i; i < nv; ++i) {
             uint256 v = c.order[i];
-            uint256 count = _count(c, kind, v, nv);
+            uint256 count = few ? _count(c, kind, v, nv) : c.cnt[v];
             if (count > most) most = count;
             if (count >= need) return _group(c, o, kind, nv, v, count, need);
         }
@@ -197,19 +200,16 @@ contract PorAggregateForm is PorAggregateFormVote {
         (uint256 vp, uint256 vs) = _value(kind, c.vc[v]);
         o = _put4(_copy(o, vp, vs), 1, need, count, 1);
         o = _put2(o, 0, count); // the quorum's rest, the claim ids
-        uint256 group;
+        uint256[] memory agreeing = c.agreeing;
         for (uint256 j; j < nv; ++j) {
-            if (_agree(c, kind, v, j)) {
-                group |= 1 << j;
-                o = _copy(o, c.vc[j] + 64, F.tSize(c.vc[j] + 64));
-            }
+            agreeing[j] = _agree(c, kind, v, j) ? 1 : 0;
+            if (agreeing[j] == 1) o = _put(o, F.load(c.vc[j] + 64));
         }
         o = _put(o, count);
         for (uint256 j; j < nv; ++j) {
-            if (group >> j & 1 == 1) {
-                uint256 e = c.ext[c.vk[j]] + 160;
-                c.used |= 1 << c.vk[j];
-                o = _copy(o, e, F.tSize(e));
+            if (agreeing[j] == 1) {
+                c.used[c.vk[j]] = 1;
+                o = _put(o, F.load(c.ext[c.vk[j]] + 128));
             }
         }
         return o;
@@ -224,8 +224,7 @@ contract PorAggregateForm is PorAggregateFormVote {
             (uint256 vp, uint256 vs) = _value(kind, c.vc[i]);
             o = _copy(o, vp, vs);
             uint256 e = c.ext[c.vk[i]];
-            o = _put(o, F.load(e + 64));
-            o = _copy(o, e + 160, F.tSize(e + 160));
+            o = _put2(o, F.load(e + 64), F.load(e + 128)); // H(source_id) H(evidence_id)
             o = _put(o, 0); // the vote's rest
         }
         return o;
@@ -233,18 +232,42 @@ contract PorAggregateForm is PorAggregateFormVote {
 
     /// `sources_used`: the cited items, in order, whose id is in some field's
     /// `evidence_ids` (by id, as Python's set of ids: an item sharing a chosen item's id
-    /// is used too).
+    /// is used too): each item's id searched among the chosen items' ids, sorted.
     function _sourcesUsed(Ctx memory c, uint256 o) private pure returns (uint256) {
-        uint256 used = c.used;
         uint256 n = c.n;
+        if (n <= FEW) return _sourcesUsedFew(c, o, n);
+        uint256[] memory chosen = c.byValue;
+        uint256 m;
         for (uint256 k; k < n; ++k) {
-            if (used >> k & 1 == 0) {
-                uint256 h = F.load(c.ext[k] + 128);
-                for (uint256 j; j < n; ++j) {
-                    if (c.used >> j & 1 == 1 && F.load(c.ext[j] + 128) == h) {
-                        used |= 1 << k;
-                        break;
-                    }
+            c.key[k] = F.load(c.ext[k] + 128);
+            if (c.used[k] == 1) chosen[m++] = k;
+        }
+        _sort(c, chosen, m, false);
+        uint256 countSlot = o;
+        uint256 count;
+        o += 32;
+        for (uint256 k; k < n; ++k) {
+            uint256 h = c.key[k];
+            uint256 at = _bound(c, chosen, m, h, 0, false);
+            if (at < m && c.key[chosen[at]] == h) {
+                o = _put(o, h);
+                ++count;
+            }
+        }
+        _put(countSlot, count);
+        return o;
+    }
+
+    /// `_sourcesUsed` for a few items: each unused item's id against the used items'.
+    function _sourcesUsedFew(Ctx memory c, uint256 o, uint256 n) private pure returns (uint256) {
+        uint256[] memory used = c.used;
+        for (uint256 k; k < n; ++k) {
+            if (used[k] == 1) continue;
+            uint256 h = F.load(c.ext[k] + 128);
+            for (uint256 j; j < n; ++j) {
+                if (used[j] == 1 && F.load(c.ext[j] + 128) == h) {
+                    used[k] = 1;
+                    break;
                 }
             }
         }
@@ -252,8 +275,8 @@ contract PorAggregateForm is PorAggregateFormVote {
         uint256 count;
         o += 32;
         for (uint256 k; k < n; ++k) {
-            if (used >> k & 1 == 1) {
-                o = _copy(o, c.ext[k] + 160, F.tSize(c.ext[k] + 160));
+            if (used[k] == 1) {
+                o = _put(o, F.load(c.ext[k] + 128));
                 ++count;
             }
         }

@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsCommon as C} from "./PorFormsCommon.sol";
+import {PorFormsSort as Sort} from "./PorFormsSort.sol";
 import {PorFormStep} from "./PorFormStep.sol";
 
 /// @title PorAggregateFormRead: what the aggregate executor on chain forms reads, checked
@@ -18,10 +19,9 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256 agg; // AGGREGATE form
         uint256 aggIndex; // its forms index
         uint256 rid; // AGGREGATE: T(inputs.requirement_id)
-        uint256 ridSize;
-        bytes32 ridHash; // H(R)
+        bytes32 ridHash; // H(R): its output's requirement_id
         uint256 priors; // AGGREGATE: L[H] prior_step_ids
-        uint256 evid; // AGGREGATE: L[T] evidence_ids
+        uint256 evid; // AGGREGATE: L[H] evidence_ids
         uint256 evidEnd;
         uint256 common;
         uint256 reqs; // COMMON: its requirement table count word
@@ -37,7 +37,6 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256 fields; // REQUIREMENT: the next field
         uint256 nFields;
         uint256 sel; // fields selected
-        uint256 used; // bit k: extract k's item is in some field's evidence_ids
         uint256 fbUsed;
         uint256 exact; // 1: the current numeric field compares with PorDecimal
         uint256 tol; // the tolerance aligned to the current numeric field
@@ -46,11 +45,16 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256[] vk; // voters of the current field: extract index
         uint256[] vc; // voters: claim position
         uint256[] order; // voters in tie-breaker order (indexes into vk)
-        uint256[] tier; // voters: provenance tier (highest_provenance), else 0
+        uint256[] used; // extract k: 1 when its item is in some field's evidence_ids
+        uint256[] key; // voters: the merge sort's key (2^64 - 1 - tier; a value's word)
+        uint256[] tmp; // the merge sort's other half
+        uint256[] byValue; // voters in value order (the groups' binary searches)
+        uint256[] cnt; // voters: the size of each one's agreeing group
+        uint256[] agreeing; // voters: 1 when in the selected group
         int256[] num; // numeric voters: aligned signed magnitude
         uint256[] mag; // numeric voters: magnitude (digits)
         uint256[] scale; // numeric voters: scale
-        uint256 negs; // numeric voters: bit i set when voter i is negative
+        uint256[] neg; // numeric voters: 1 when negative
         bool badClaim; // a cited claim's timestamp above 2^63 - 1 (Python's bad claim value)
         PorDecimal.Dec[] decs; // numeric voters as decimals (the exact comparison)
         PorDecimal.Dec tdec; // the tolerance as a decimal
@@ -84,7 +88,6 @@ abstract contract PorAggregateFormRead is PorFormStep {
         (uint256 p,, uint256 next) = F.readT(a, o);
         c.agg = p - 96;
         c.rid = p - 32;
-        c.ridSize = next - o;
         c.ridHash = F.hashT(c.rid);
         ri = F.at(a, next);
         (uint256 count, uint256 q) = F.readL(a, next + 32);
@@ -96,7 +99,8 @@ abstract contract PorAggregateFormRead is PorFormStep {
         }
         q += count << 5;
         c.evid = c.agg + q;
-        c.evidEnd = c.agg + F.skipTexts(a, q);
+        (count, q) = F.readL(a, q); // L[H]: the count bounds its words
+        c.evidEnd = c.agg + q + (count << 5);
     }
 
     /// The step id at reasoning leaf `leaf` is `step_id(leaf + 1)`.
@@ -137,45 +141,37 @@ abstract contract PorAggregateFormRead is PorFormStep {
             uint256 o = F.open(f, F.EXTRACT);
             F.at(f, 128); // step id, source id, tier, evidence id hash
             (, o) = F.readW(f, 96); // tier
-            o = F.skipT(f, 160); // T(evidence_id)
+            o = F.skipT(f, 160); // T(evidence_id), read by the judge only
             bool bad;
             (c.claims[k], bad) = _claimsOf(f, o);
             if (bad) c.badClaim = true;
             ext[k] = F.pos(f);
         }
-        uint256 e = c.evid + 32;
+        uint256 e = c.evid + 32; // each cited id's H against the item's word 4
         for (uint256 k; k < n; ++k) {
-            if (!F.sameT(ext[k] + 160, e)) return CITATION_MISMATCH;
-            e += F.tSize(e);
+            if (F.load(ext[k] + 128) != F.load(e + (k << 5))) return CITATION_MISMATCH;
         }
         return 0;
     }
 
-    /// The claims of an EXTRACT at o, each checked: key, kind, claim id (`F.readT`'s
-    /// checks inline: calls to `F.codeAt`/`F.tEnd`/`F.vEnd` here cost the 10 x 8 aggregate
-    /// 6 % more gas), value (`F.skipV`); `bad` when a timestamp is above 2^63 - 1 (a form,
-    /// but not a claim value of §12.5.2).
+    /// The claims of an EXTRACT at o, each checked: key, kind, claim id (`H(key) E(kind)
+    /// H(claim_id)`, three words), value (`F.skipV`; a text's `H`, one word); `bad` when a
+    /// timestamp is above 2^63 - 1 (a form, but not a claim value of §12.5.2).
     function _claimsOf(bytes calldata f, uint256 o) private pure returns (uint256, bool bad) {
         (uint256 count, uint256 q) = F.readL(f, o);
         for (uint256 j; j < count; ++j) {
             uint256 kind;
-            bool fault;
             assembly {
-                let flen := f.length
-                let t := add(q, 64) // H(key) E(kind), then T(claim_id)'s length word
                 kind := calldataload(add(f.offset, add(q, 32)))
-                let len := 0
-                if iszero(gt(add(t, 32), flen)) { len := calldataload(add(f.offset, t)) }
-                let next := add(add(t, 32), and(add(len, 31), not(31)))
-                fault := or(or(gt(add(t, 32), flen), gt(kind, 3)), or(gt(len, flen), gt(next, flen)))
-                if and(iszero(fault), and(len, 31)) {
-                    fault := iszero(iszero(shl(shl(3, and(len, 31)), calldataload(add(f.offset, sub(next, 32))))))
+                if or(gt(add(q, 96), f.length), gt(kind, 3)) {
+                    mstore(0, 0xddd09231) // ProofForm()
+                    revert(28, 4)
                 }
-                q := next
+                q := add(q, 96)
             }
-            if (fault) revert F.ProofForm();
             if (kind == F.TIMESTAMP && F.at(f, q) > F.MAX_UINT63) bad = true;
-            q = F.skipV(f, q, kind);
+            if (kind == F.TEXT) (, q) = F.readH(f, q);
+            else q = F.skipV(f, q, kind);
         }
         return (F.pos(f) + o, bad);
     }
@@ -206,8 +202,7 @@ abstract contract PorAggregateFormRead is PorFormStep {
         c.fields = c.req + p;
         for (uint256 j; j < nf; ++j) {
             (, p) = F.readE(q, p, 4);
-            (, p) = F.readH(q, p);
-            p = F.skipT(q, p);
+            (, p) = F.readH(q, p); // L[E(kind) H(key)]
         }
         return 0;
     }
@@ -241,37 +236,12 @@ abstract contract PorAggregateFormRead is PorFormStep {
     }
 
     /// Whether two of the `ns` sources at `s` (128 bytes apart) name the same source (word
-    /// +64): pairwise for a few, else a bottom-up merge sort of a copy, O(ns log ns) on any
-    /// input (the count is the signer's: a quadratic check let a lying chunk price its
-    /// aggregate's proof out of a block; s40 attack finding 2).
+    /// +64), in O(ns log ns) on any input (`PorFormsSort.repeats`: the count is the
+    /// signer's; s40 attack finding 2).
     function _repeats(uint256 s, uint256 ns) private pure returns (bool) {
-        if (ns <= 16) {
-            for (uint256 k = 1; k < ns; ++k) {
-                uint256 w = F.load(s + (k << 7) + 64);
-                for (uint256 j; j < k; ++j) {
-                    if (F.load(s + (j << 7) + 64) == w) return true;
-                }
-            }
-            return false;
-        }
         uint256[] memory a = new uint256[](ns);
-        uint256[] memory b = new uint256[](ns);
         for (uint256 k; k < ns; ++k) a[k] = F.load(s + (k << 7) + 64);
-        for (uint256 width = 1; width < ns; width <<= 1) {
-            for (uint256 lo; lo < ns; lo += width << 1) {
-                uint256 mid = lo + width < ns ? lo + width : ns;
-                uint256 hi = lo + (width << 1) < ns ? lo + (width << 1) : ns;
-                (uint256 i, uint256 j, uint256 k) = (lo, mid, lo);
-                while (i < mid && j < hi) b[k++] = a[i] <= a[j] ? a[i++] : a[j++];
-                while (i < mid) b[k++] = a[i++];
-                while (j < hi) b[k++] = a[j++];
-            }
-            (a, b) = (b, a);
-        }
-        for (uint256 k = 1; k < ns; ++k) {
-            if (a[k] == a[k - 1]) return true;
-        }
-        return false;
+        return Sort.repeats(a);
     }
 
     /// The chunk's requirement (its `inputs` and `output`: `step.citation_mismatch`), its
@@ -282,8 +252,9 @@ abstract contract PorAggregateFormRead is PorFormStep {
         if (bytes32(F.at(f, 64)) != c.ridHash) return CITATION_MISMATCH;
         F.at(f, q); // Ri
         uint256 count;
-        (count, q) = F.readL(f, q + 32);
-        q = F.skipTexts(f, q + (count << 5));
+        (count, q) = F.readL(f, q + 32); // priors, L[H]
+        (count, q) = F.readL(f, q + (count << 5)); // evidence ids, L[H]
+        q += count << 5;
         (uint256 chunkNo,) = F.readW(f, q);
         (uint256 admitted,) = F.readW(f, q + 32);
         (uint256 claimCount,) = F.readW(f, q + 64);

@@ -11,6 +11,10 @@ import {PorAggregateFormRead} from "./PorAggregateFormRead.sol";
 /// order, the agreeing groups and the numbers aligned to the field's largest scale, with
 /// `PorDecimal.absDiffLe` where an aligned number or the tolerance reaches 2^254.
 abstract contract PorAggregateFormVote is PorAggregateFormRead {
+    /// Up to this many voters (or cited items) the vote runs its quadratic loops, cheaper
+    /// for the few of an honest proof (at most 10); above, its O(n log n) ones (s41).
+    uint256 internal constant FEW = 16;
+
     /// Memory words for the forms' copies.
     function _copy(uint256 o, uint256 p, uint256 size) internal pure returns (uint256) {
         assembly {
@@ -44,10 +48,11 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
         return o + 128;
     }
 
-    /// The value V of the claim at `claim` (H key, E kind, T claim id, V) and its size.
+    /// The value V of the claim at `claim` (H key, E kind, H claim id, V) and its size (a
+    /// numeric's `D`, else one word: a text's `H`).
     function _value(uint256 kind, uint256 claim) internal pure returns (uint256 p, uint256 size) {
-        p = claim + 64 + F.tSize(claim + 64);
-        size = F.vSize(kind, p);
+        p = claim + 96;
+        size = kind == F.NUMERIC ? F.vSize(kind, p) : 32;
     }
 
     /// The index of `source` in R's `source_targets` (the last one, as Python's rank
@@ -78,20 +83,31 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
                         mstore(add(vc, shl(5, nv)), q)
                         break
                     }
-                    let v := add(add(q, 96), and(add(calldataload(add(q, 64)), 31), not(31)))
+                    let v := add(q, 96) // H(key) E(kind) H(claim_id), then V
                     switch ck
                     case 1 { q := add(add(v, 32), and(add(and(calldataload(v), 0xffffffff), 31), not(31))) }
-                    case 3 { q := add(add(v, 32), and(add(calldataload(v), 31), not(31))) }
                     default { q := add(v, 32) }
                 }
             }
         }
     }
 
-    /// Voters in tie-breaker order: voter order, or highest provenance tier first (stable).
+    /// Voters in tie-breaker order (`c.order`): voter order, or highest provenance tier
+    /// first, stable (a merge sort on 2^64 - 1 - tier, O(nv log nv) in any order: the
+    /// voters are as many as the cited items a signer's chunk names; s41).
     function _tieOrder(Ctx memory c, uint256 nv) internal pure {
+        if (nv <= FEW) return _tieOrderFew(c, nv);
         uint256[] memory order = c.order;
-        uint256[] memory tier = c.tier;
+        for (uint256 i; i < nv; ++i) order[i] = i;
+        if (c.tiers != 1) return;
+        for (uint256 i; i < nv; ++i) c.key[i] = type(uint64).max - F.load(c.ext[c.vk[i]] + 96); // tier < 2^64
+        _sort(c, order, nv, false);
+    }
+
+    /// `_tieOrder` for a few voters: an insertion sort (stable), tiers kept in `c.key`.
+    function _tieOrderFew(Ctx memory c, uint256 nv) private pure {
+        uint256[] memory order = c.order;
+        uint256[] memory tier = c.key;
         uint256[] memory ext = c.ext;
         uint256[] memory vk = c.vk;
         bool tiers = c.tiers == 1;
@@ -111,7 +127,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
         }
     }
 
-    /// The size of voter v's agreeing group.
+    /// The size of voter v's agreeing group, counted against every voter (a few).
     function _count(Ctx memory c, uint256 kind, uint256 v, uint256 nv) internal pure returns (uint256 count) {
         if (kind == F.NUMERIC && c.exact == 1) {
             for (uint256 j; j < nv; ++j) {
@@ -137,6 +153,92 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
         }
     }
 
+    /// `idx[0..n)` sorted stably by `c.key` ascending, or by the voters' decimals (`dec`):
+    /// a bottom-up merge sort through `c.tmp`, O(n log n) on any input.
+    function _sort(Ctx memory c, uint256[] memory idx, uint256 n, bool dec) internal pure {
+        uint256[] memory a = idx;
+        uint256[] memory b = c.tmp;
+        bool swapped;
+        for (uint256 width = 1; width < n; width <<= 1) {
+            for (uint256 lo; lo < n; lo += width << 1) {
+                uint256 mid = lo + width < n ? lo + width : n;
+                uint256 hi = lo + (width << 1) < n ? lo + (width << 1) : n;
+                (uint256 i, uint256 j, uint256 k) = (lo, mid, lo);
+                while (i < mid && j < hi) b[k++] = _less(c, a[j], a[i], dec) ? a[j++] : a[i++];
+                while (i < mid) b[k++] = a[i++];
+                while (j < hi) b[k++] = a[j++];
+            }
+            (a, b) = (b, a);
+            swapped = !swapped;
+        }
+        if (swapped) {
+            for (uint256 k; k < n; ++k) idx[k] = a[k];
+        }
+    }
+
+    function _less(Ctx memory c, uint256 x, uint256 y, bool dec) private pure returns (bool) {
+        if (dec) return PorDecimal.cmp(c.decs[x], c.decs[y]) < 0;
+        return c.key[x] < c.key[y];
+    }
+
+    /// Each voter's agreeing group size (`c.cnt`), as many as `_agree` finds: the voters
+    /// in value order (`c.byValue`), where the voters agreeing with x are a run (|x - y|
+    /// <= tolerance holds on an interval of y; other values: equal words), found by two
+    /// binary searches. O(nv log nv), where every candidate against every voter was
+    /// quadratic in a count the signer commits (s41).
+    function _counts(Ctx memory c, uint256 kind, uint256 nv) internal pure {
+        uint256[] memory s = c.byValue;
+        uint256[] memory cnt = c.cnt;
+        bool dec = kind == F.NUMERIC && c.exact == 1;
+        for (uint256 i; i < nv; ++i) s[i] = i;
+        if (dec) {
+            _sort(c, s, nv, true);
+            for (uint256 x; x < nv; ++x) {
+                // a negative tolerance: no two numbers agree, nor one with itself (`absDiffLe`)
+                cnt[x] = c.tdec.neg ? 0 : _boundDec(c, nv, x, true) - _boundDec(c, nv, x, false);
+            }
+            return;
+        }
+        uint256 tol = kind == F.NUMERIC ? c.tol : 0;
+        // the value's word, sign bit flipped: a number's order (|x| < 2^254), a key's equality
+        for (uint256 i; i < nv; ++i) c.key[i] = uint256(c.num[i]) ^ (1 << 255);
+        _sort(c, s, nv, false);
+        for (uint256 x; x < nv; ++x) {
+            uint256 k = c.key[x];
+            cnt[x] = _bound(c, s, nv, k, tol, true) - _bound(c, s, nv, k, tol, false);
+        }
+    }
+
+    /// The first position p of `s[0..n)` (in `c.key` order) whose key y is past x's run:
+    /// y > x + tol (`high`), else y >= x - tol; n when none.
+    function _bound(Ctx memory c, uint256[] memory s, uint256 n, uint256 x, uint256 tol, bool high)
+        internal
+        pure
+        returns (uint256 lo)
+    {
+        uint256 hi = n;
+        while (lo < hi) {
+            uint256 mid = (lo + hi) >> 1;
+            uint256 y = c.key[s[mid]];
+            if (high ? y > x + tol : y + tol >= x) hi = mid;
+            else lo = mid + 1;
+        }
+    }
+
+    /// `_bound` on the voters' decimals (`c.byValue` in their order) for voter x: past
+    /// x's run when y > x and not within the tolerance (`high`), else y >= x or within.
+    function _boundDec(Ctx memory c, uint256 n, uint256 x, bool high) private pure returns (uint256 lo) {
+        uint256 hi = n;
+        while (lo < hi) {
+            uint256 mid = (lo + hi) >> 1;
+            uint256 y = c.byValue[mid];
+            int256 o = PorDecimal.cmp(c.decs[y], c.decs[x]);
+            bool near = PorDecimal.absDiffLe(c.decs[x], c.decs[y], c.tdec);
+            if (high ? o > 0 && !near : o >= 0 || near) hi = mid;
+            else lo = mid + 1;
+        }
+    }
+
     /// Voters a and b agree: numbers within the tolerance, other values equal (their keys).
     function _agree(Ctx memory c, uint256 kind, uint256 a, uint256 b) internal pure returns (bool) {
         if (kind == F.NUMERIC) return _within(c, a, b);
@@ -144,22 +246,10 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     }
 
     /// Each non-numeric voter's value as one word (`c.num`): a boolean's or timestamp's
-    /// word, keccak256 of a text's T (length and bytes: equal iff the texts are). Uses
-    /// the scratch memory past the free pointer: nothing allocated.
-    function _keys(Ctx memory c, uint256 kind, uint256 nv) internal pure {
+    /// word, a text's `H` (equal iff the texts are).
+    function _keys(Ctx memory c, uint256 nv) internal pure {
         for (uint256 i; i < nv; ++i) {
-            (uint256 p, uint256 size) = _value(kind, c.vc[i]);
-            uint256 key;
-            assembly ("memory-safe") {
-                switch eq(kind, 3)
-                case 0 { key := calldataload(p) }
-                default {
-                    let m := mload(0x40)
-                    calldatacopy(m, p, size)
-                    key := keccak256(m, size)
-                }
-            }
-            c.num[i] = int256(key);
+            c.num[i] = int256(F.load(c.vc[i] + 96));
         }
     }
 
@@ -187,7 +277,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     function _numbers(Ctx memory c, uint256 nv) internal pure {
         (bool tneg, uint256 st, uint256 tlen, uint256 tp) = D.dAt(c.common + 96);
         uint256 s = st;
-        uint256 negs;
+        uint256[] memory neg = c.neg;
         uint256[] memory vc = c.vc;
         uint256[] memory mag = c.mag;
         uint256[] memory scale = c.scale;
@@ -195,8 +285,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
             uint256 head;
             uint256 p;
             assembly ("memory-safe") {
-                let t := add(mload(add(vc, shl(5, add(i, 1)))), 64) // the claim's T(claim_id)
-                p := add(add(t, 32), and(add(calldataload(t), 31), not(31))) // its D
+                p := add(mload(add(vc, shl(5, add(i, 1)))), 96) // the claim's D
                 head := calldataload(p)
             }
             uint256 sc = (head >> 232) & 0x7fffff;
@@ -205,10 +294,9 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
                 mstore(add(mag, shl(5, add(i, 1))), m)
                 mstore(add(scale, shl(5, add(i, 1))), sc)
             }
-            negs |= (head >> 255) << i;
+            neg[i] = head >> 255;
             if (sc > s) s = sc;
         }
-        c.negs = negs;
         bool over = tneg;
         int256[] memory num = c.num;
         assembly ("memory-safe") {
@@ -218,7 +306,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
                 let pw := exp(10, sub(s, mload(add(scale, at)))) // 10^k, k <= 62
                 let r := mul(m, pw)
                 over := or(over, or(iszero(eq(div(r, pw), m)), shr(254, r)))
-                if and(shr(i, negs), 1) { r := sub(0, r) }
+                if mload(add(neg, at)) { r := sub(0, r) }
                 mstore(add(num, at), r)
             }
         }
@@ -233,7 +321,7 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     function _decimals(Ctx memory c, uint256 nv) private pure {
         for (uint256 i; i < nv; ++i) {
             PorDecimal.Dec memory d = c.decs[i];
-            (d.neg, d.lo, d.scale) = (c.negs >> i & 1 == 1, c.mag[i], c.scale[i]);
+            (d.neg, d.lo, d.scale) = (c.neg[i] == 1, c.mag[i], c.scale[i]);
         }
     }
 

@@ -84,10 +84,7 @@ contract PorCheckForm is PorFormStep {
             if (F.wordAt(p + 32, end) != F.wordAt(q + 32 + 32 * k, stepEnd)) revert Citations(3 + k);
         }
         c.evidence = q + 32 + 32 * np;
-        q = c.evidence + 32;
-        uint256 ne = F.countAt(c.evidence, stepEnd, 1);
-        for (uint256 k; k < ne; ++k) q = F.tEnd(q, stepEnd);
-        c.headEnd = q;
+        c.headEnd = c.evidence + 32 + 32 * F.countAt(c.evidence, stepEnd, 1); // L[H]
         c.rid = F.hashT(c.ridT);
         c.row = c.r;
         for (uint256 k; k < c.r; ++k) {
@@ -182,10 +179,9 @@ contract PorCheckForm is PorFormStep {
             items[k].leaf = index[at[k]] - 1 - c.r;
             badClaim = badClaim || bad;
         }
-        uint256 e = c.evidence + 32;
+        uint256 e = c.evidence + 32; // each cited id's H against the item's word 4
         for (uint256 k; k < n; ++k) {
-            if (!F.sameT(items[k].e + 160, e)) return (CITATION_MISMATCH, badClaim);
-            e = F.tEnd(e, c.stepEnd);
+            if (F.load(items[k].e + 128) != F.load(e + 32 * k)) return (CITATION_MISMATCH, badClaim);
         }
         if (c.row == c.r) return (BAD_INPUTS, badClaim);
         if (n > 10) return (CITATION_MISMATCH, badClaim);
@@ -250,11 +246,11 @@ contract PorCheckForm is PorFormStep {
         end = c.reqEnd;
         rules.targets = c.req + 192;
         q = rules.targets + 32 + 32 * F.countAt(rules.targets, end, 1);
-        uint256 nf = F.countAt(q, end, 3);
+        uint256 nf = F.countAt(q, end, 2); // L[E(kind) H(key)]
         q += 32;
         for (uint256 k; k < nf; ++k) {
             F.codeAt(q, end, 3);
-            q = F.tEnd(q + 64, end);
+            q += 64;
         }
         if (F.codeAt(q, end, 1) == 1) {
             rules.codes = q + 32;

@@ -44,9 +44,15 @@ library PorCheckFormItems {
         q += 32;
         for (uint256 k; k < it.nClaims; ++k) {
             uint256 kind = F.codeAt(q + 32, end, 3);
-            q = F.tEnd(q + 64, end);
+            F.wordAt(q + 64, end); // H(claim_id)
+            q += 96;
             if (kind == 2 && F.intAt(q, end) > F.MAX_UINT63) bad = true;
-            q = F.vEnd(kind, q, end);
+            if (kind == F.TEXT) {
+                F.wordAt(q, end); // H(value)
+                q += 32;
+            } else {
+                q = F.vEnd(kind, q, end);
+            }
         }
         it.tail = q;
         uint256 status = F.wordAt(q + 32, end);
@@ -56,10 +62,11 @@ library PorCheckFormItems {
         if (q + 160 != end) revert F.ProofForm();
     }
 
-    /// The offset of the claim after the one at `q` (its kind word at `q + 32`).
+    /// The offset of the claim after the one at `q` (`H(key) E(kind) H(claim_id) V`: its
+    /// value at `q + 96`, one word but a numeric's `D`).
     function nextClaim(uint256 q) internal pure returns (uint256) {
-        uint256 v = F.claimValue(q);
-        return v + F.vSize(F.load(q + 32), v);
+        uint256 v = q + 96;
+        return v + (F.load(q + 32) == F.NUMERIC ? F.vSize(F.NUMERIC, v) : 32);
     }
 
     /// Admit `it` by `rules`: its reasons (bits), observed_at and its source.
@@ -69,7 +76,7 @@ library PorCheckFormItems {
         uint256 q = it.claims;
         for (uint256 k; k < it.nClaims; ++k) {
             if (F.load(q + 32) == 2 && !(rules.skipMetric && bytes32(F.load(q)) == rules.metric)) {
-                it.observed = F.load(nextClaim(q) - 32);
+                it.observed = F.load(q + 96);
                 it.fromClaim = true;
                 break;
             }

@@ -3,13 +3,14 @@ pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsSort as Sort} from "./PorFormsSort.sol";
 
 /// @title PorCheckFormState: the running state of the cited chunk P read from its CHUNK
 /// form (draft §2.5), with SPEC §12.5.3's checks of a malformed state, and the chunk's
 /// contradiction groups (P's, then updated with the admitted items' claims).
 /// @notice A group lives in memory as `G` words: kind (0 boolean, 1 numeric), H(key),
 /// claim_count, then two claim references, each three call data offsets (its
-/// `T(claim_id)`, `T(evidence_id)`, value), and whether the second is present (numeric:
+/// `H(claim_id)`, `H(evidence_id)`, value), and whether the second is present (numeric:
 /// always, min then max; boolean: first, then `other` when present).
 library PorCheckFormState {
     uint256 internal constant G = 10;
@@ -46,23 +47,20 @@ library PorCheckFormState {
         (s.hasLast, s.last) = F.optAt(p + 192, end);
         s.nSources = F.countAt(p + 256, end, 4);
         s.sources = p + 288;
+        uint256[] memory ids = new uint256[](s.nSources);
         for (uint256 k; k < s.nSources; ++k) {
             uint256 e = s.sources + 128 * k;
             if (F.wordAt(e + 96, end) != 0) bad = true;
-            uint256 id = F.wordAt(e + 64, end);
-            for (uint256 j; j < k; ++j) {
-                if (F.wordAt(s.sources + 128 * j + 64, end) == id) bad = true;
-            }
+            ids[k] = F.wordAt(e + 64, end);
         }
+        if (Sort.repeats(ids)) bad = true; // a source named twice: O(n log n), the count is the signer's
         uint256 q = s.sources + 128 * s.nSources;
         s.ridT = q;
         q = F.tEnd(q, end);
         F.wordAt(q, end); // Ri, not read (Python reads inputs' kind and requirement_id only)
         q += 32;
         q += 32 + 32 * F.countAt(q, end, 1); // priors
-        uint256 n = F.countAt(q, end, 1);
-        q += 32;
-        for (uint256 k; k < n; ++k) q = F.tEnd(q, end);
+        q += 32 + 32 * F.countAt(q, end, 1); // evidence ids, L[H]
         s.chunk = F.intAt(q, end);
         s.admitted = F.intAt(q + 32, end);
         s.claimCount = F.intAt(q + 64, end);
@@ -107,6 +105,7 @@ library PorCheckFormState {
         pure
         returns (uint256, bool bad)
     {
+        uint256[] memory named = new uint256[](n); // each group's (kind, key), hashed
         for (uint256 k; k < n; ++k) {
             uint256 at = k * G;
             uint256 kind = F.codeAt(q, end, 1);
@@ -131,10 +130,9 @@ library PorCheckFormState {
             }
             bad = bad || refBad || F.wordAt(q, end) != 0;
             q += 32;
-            for (uint256 j; j < k; ++j) {
-                if (g[j * G] == kind && g[j * G + 1] == key) bad = true;
-            }
+            named[k] = uint256(keccak256(abi.encode(kind, key)));
         }
+        if (Sort.repeats(named)) bad = true; // a (kind, key) named twice: O(n log n)
         return (q, bad);
     }
 
@@ -143,12 +141,11 @@ library PorCheckFormState {
         pure
         returns (uint256, bool)
     {
+        F.wordAt(q + 32, end); // H(claim_id) H(evidence_id)
         g[at] = q;
-        q = F.tEnd(q, end);
-        g[at + 1] = q;
-        q = F.tEnd(q, end);
-        g[at + 2] = q;
-        q = F.vEnd(kind == 1 ? 1 : 0, q, end);
+        g[at + 1] = q + 32;
+        g[at + 2] = q + 64;
+        q = F.vEnd(kind == 1 ? 1 : 0, q + 64, end);
         return (q + 32, F.wordAt(q, end) != 0);
     }
 

@@ -23,7 +23,7 @@ library PorCheckFormWrite {
         uint256 step;
         uint256 stepEnd;
         uint256 ridT; // the step's T(inputs.requirement_id)
-        uint256 evidence; // its L[T] evidence_ids: the count word
+        uint256 evidence; // its L[H] evidence_ids: the count word
         uint256 headEnd; // after its evidence ids
         bytes32 rid; // H(R)
         uint256 row; // R's row in COMMON's table (r when absent)
@@ -65,10 +65,7 @@ library PorCheckFormWrite {
         for (uint256 j; j < it.nClaims; ++j) {
             uint256 kind = F.load(q + 32);
             uint256 next = I.nextClaim(q);
-            if (kind <= 1) {
-                uint256 v = F.claimValue(q);
-                st.ng = S.addClaim(g, st.ng, kind, F.load(q), q + 64, it.e + 160, v);
-            }
+            if (kind <= 1) st.ng = S.addClaim(g, st.ng, kind, F.load(q), q + 64, it.e + 128, q + 96);
             q = next;
         }
     }
@@ -204,10 +201,10 @@ library PorCheckFormWrite {
         return o;
     }
 
-    /// A claim reference: T(claim_id) T(evidence_id) V(value) and its rest word.
+    /// A claim reference: H(claim_id) H(evidence_id) V(value) and its rest word.
     function _ref(uint256 o, uint256[] memory g, uint256 at, uint256 kind) private pure returns (uint256) {
-        o = _copy(o, g[at], F.tSize(g[at]));
-        o = _copy(o, g[at + 1], F.tSize(g[at + 1]));
+        o = _put(o, F.load(g[at]));
+        o = _put(o, F.load(g[at + 1]));
         uint256 v = g[at + 2];
         o = _copy(o, v, F.vSize(kind, v));
         return _put(o, 0);

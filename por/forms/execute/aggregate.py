@@ -31,13 +31,11 @@ from por.forms.execute.aggregate_read import (
     requirement,
     roles,
     split,
-    t_at,
-    t_size,
     word,
 )
 from por.forms.execute.check_read import decimal_at
 
-NUMERIC, TEXT = 1, 3
+NUMERIC = 1
 STRATEGIES = (b"single_best", b"multi_source_quorum", b"fallback_chain")
 ZERO = bytes(32)
 
@@ -115,7 +113,7 @@ def _recompute(c: Ctx) -> bytes:
     for _ in range(c.n_fields):
         out, p = _field(c, vote, p, tolerance)
         fields.append(out)
-    head = [c.agg[:c.evid_end], c.agg[64:c.rid_end], _w(c.strategy), c.chunk[96:256],
+    head = [c.agg[:c.evid_end], c.rid_hash, _w(c.strategy), c.chunk[96:256],
             _w(int(vote.fallback_used)), _w(c.n_fields)]
     return b"".join([*head, *fields, _sources_used(c, vote), ZERO, _description(c, vote)])
 
@@ -127,14 +125,10 @@ def _tolerance(c: Ctx) -> Fraction | None:
 
 
 def _value(kind: int, f: bytes, claim: int) -> bytes:
-    """The V of the claim at ``claim`` (H key, E kind, T claim id, V) as encoded."""
-    p = claim + 64 + t_size(f, claim + 64)
-    if kind == NUMERIC:
-        size = 32 + (((word(f, p) & 0xFFFFFFFF) + 31) & ~31)
-    elif kind == TEXT:
-        size = t_size(f, p)
-    else:
-        size = 32
+    """The V of the claim at ``claim`` (H key, E kind, H claim id, V) as encoded: a
+    numeric's ``D``, else one word (a text's ``H``)."""
+    p = claim + 96
+    size = 32 + (((word(f, p) & 0xFFFFFFFF) + 31) & ~31) if kind == NUMERIC else 32
     return f[p:p + size]
 
 
@@ -150,23 +144,17 @@ def _voters(c: Ctx, kind: int, key: bytes) -> list[Voter]:
                 voters.append(Voter(k, f, q, _value(kind, f, q),
                                     word(f, 96) if c.tiers == 1 else 0))
                 break
-            v = q + 96 + ((word(f, q + 64) + 31) & ~31)
-            if ck == NUMERIC:
-                q = v + 32 + (((word(f, v) & 0xFFFFFFFF) + 31) & ~31)
-            elif ck == TEXT:
-                q = v + 32 + ((word(f, v) + 31) & ~31)
-            else:
-                q = v + 32
+            v = q + 96  # H(key) E(kind) H(claim_id), then V
+            q = v + 32 + (((word(f, v) & 0xFFFFFFFF) + 31) & ~31) if ck == NUMERIC else v + 32
     return voters
 
 
 def _field(c: Ctx, vote: Vote, fp: int, tolerance: Fraction | None) -> tuple[bytes, int]:
     """One field: its voters, the strategy, its form; the next field's offset."""
     kind = word(c.req, fp)
-    key = c.req[fp + 32:fp + 64]
-    name = t_at(c.req, fp + 64)
+    key = c.req[fp + 32:fp + 64]  # E(kind) H(key)
     voters = _voters(c, kind, key)
-    out = [name, _w(kind)]
+    out = [key, _w(kind)]
     if not voters:
         out += [_w(1), ZERO, ZERO, ZERO, ZERO, ZERO, ZERO]  # missing: no value, no quorum
     elif c.strategy == 1:
@@ -174,7 +162,7 @@ def _field(c: Ctx, vote: Vote, fp: int, tolerance: Fraction | None) -> tuple[byt
     else:
         out += _single(c, vote, voters)
     out += [_votes(c, key, voters), ZERO]  # the field's rest
-    return b"".join(out), fp + 64 + len(name)
+    return b"".join(out), fp + 64
 
 
 def _rank(c: Ctx, source: int) -> int:
@@ -202,7 +190,12 @@ def _single(c: Ctx, vote: Vote, voters: list[Voter]) -> list[bytes]:
     chosen = voters[best]
     vote.used.add(chosen.k)
     return [_w(0), _w(len(voters)), _w(int(fallback)), _w(1), chosen.value, ZERO, _w(1),
-            t_at(chosen.f, chosen.claim + 64), _w(1), t_at(chosen.f, 160)]
+            _claim_id(chosen), _w(1), chosen.f[128:160]]
+
+
+def _claim_id(v: Voter) -> bytes:
+    """The voter's ``H(claim_id)``."""
+    return v.f[v.claim + 64:v.claim + 96]
 
 
 def _agree(kind: int, a: Voter, b: Voter, tolerance: Fraction | None) -> bool:
@@ -230,8 +223,8 @@ def _quorum(c: Ctx, vote: Vote, kind: int, voters: list[Voter],
             vote.used.update(x.k for x in group)
             return [_w(0), _w(nv), ZERO, _w(1), chosen.value, _w(1), _w(need),
                     _w(len(group)), _w(1), ZERO, _w(len(group)),
-                    *(t_at(x.f, x.claim + 64) for x in group),
-                    _w(len(group)), *(t_at(x.f, 160) for x in group)]
+                    *(_claim_id(x) for x in group),
+                    _w(len(group)), *(x.f[128:160] for x in group)]
     return [_w(3), _w(nv), ZERO, ZERO, _w(1), _w(need), _w(most), ZERO, ZERO, ZERO, ZERO]
 
 
@@ -242,7 +235,7 @@ def _votes(c: Ctx, key: bytes, voters: list[Voter]) -> bytes:
         return ZERO
     out = [_w(1), _w(len(voters))]
     for v in voters:
-        out += [v.value, v.f[64:96], t_at(v.f, 160), ZERO]
+        out += [v.value, v.f[64:96], v.f[128:160], ZERO]  # V H(source_id) H(evidence_id)
     return b"".join(out)
 
 
@@ -250,8 +243,8 @@ def _sources_used(c: Ctx, vote: Vote) -> bytes:
     """``sources_used``: the cited items, in order, whose id is in some field's
     ``evidence_ids`` (by id: an item sharing a chosen item's id is used too)."""
     ids = {c.ext[k][128:160] for k in vote.used}
-    used = [f for f in c.ext if f[128:160] in ids]
-    return _w(len(used)) + b"".join(t_at(f, 160) for f in used)
+    used = [f[128:160] for f in c.ext if f[128:160] in ids]
+    return _w(len(used)) + b"".join(used)
 
 
 def _description(c: Ctx, vote: Vote) -> bytes:

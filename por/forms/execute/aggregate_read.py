@@ -40,7 +40,7 @@ CITATION_MISMATCH = "step.citation_mismatch"
 BAD_PRIOR_OUTPUT = "step.bad_prior_output"
 MAX63 = (1 << 63) - 1
 _U64 = (1 << 64) - 1
-TIMESTAMP = 2
+TIMESTAMP, TEXT = 2, 3
 
 
 def word(f: bytes, p: int) -> int:
@@ -66,9 +66,8 @@ class Ctx:
     common: bytes = b""
     req: bytes = b""  # REQUIREMENT
     chunk: bytes = b""  # CHUNK
-    rid_end: int = 0  # AGGREGATE: T(inputs.requirement_id) at 64, its end
-    rid_hash: bytes = b""  # H(R)
-    evid: int = 0  # AGGREGATE: L[T] evidence_ids: its count word
+    rid_hash: bytes = b""  # H(R) (T(inputs.requirement_id) is at 64): the output's requirement_id
+    evid: int = 0  # AGGREGATE: L[H] evidence_ids: its count word
     evid_end: int = 0
     reqs: int = 0  # COMMON: its requirement table's count word
     r: int = 0
@@ -120,7 +119,7 @@ def aggregate(c: Ctx, forms: Sequence[bytes]) -> int:
     o = open_form(a, AGGREGATE) + 32  # the step id
     at(a, 32)
     rid, nxt = read_t(a, o)
-    c.agg, c.rid_end, c.rid_hash = a, nxt, hashlib.sha256(rid).digest()
+    c.agg, c.rid_hash = a, hashlib.sha256(rid).digest()
     ri = at(a, nxt)
     n, q = read_l(a, nxt + 32)
     span(a, q, n << 5)
@@ -131,10 +130,8 @@ def aggregate(c: Ctx, forms: Sequence[bytes]) -> int:
             raise CitationsFault(3 + k, f"carried form {3 + k} is not the step's citation")
     q += n << 5
     c.evid = q
-    n, q = read_l(a, q)
-    for _ in range(n):
-        q = skip_t(a, q)
-    c.evid_end = q
+    n, q = read_l(a, q)  # L[H]: the count bounds its words
+    c.evid_end = q + (n << 5)
     return ri
 
 
@@ -168,35 +165,30 @@ def extracts(c: Ctx) -> str:
         open_form(f, EXTRACT)
         at(f, 128)  # step id, source id, tier, evidence id hash
         read_w(f, 96)  # tier
-        claims, bad = _claims_of(f, skip_t(f, 160))
+        claims, bad = _claims_of(f, skip_t(f, 160))  # T(evidence_id): read by the judge only
         c.claims.append(claims)
         c.bad_claim = c.bad_claim or bad
-    e = c.evid + 32
-    for f in c.ext:
-        if t_at(f, 160) != c.agg[e:e + t_size(f, 160)]:
+    e = c.evid + 32  # each cited id's H against the item's word 4
+    for k, f in enumerate(c.ext):
+        if f[128:160] != c.agg[e + (k << 5):e + (k << 5) + 32]:
             return CITATION_MISMATCH
-        e += t_size(c.agg, e)
     return ""
 
 
 def _claims_of(f: bytes, o: int) -> tuple[int, bool]:
-    """The claims of an EXTRACT at ``o``, each checked: key, kind, claim id, value;
-    ``bad`` when a timestamp is above 2^63 - 1."""
+    """The claims of an EXTRACT at ``o``, each checked: key, kind, claim id (``H(key)
+    E(kind) H(claim_id)``, three words), value (a text's ``H``, one word); ``bad`` when a
+    timestamp is above 2^63 - 1."""
     n, q = read_l(f, o)
     bad = False
-    flen = len(f)
     for _ in range(n):
-        t = q + 64  # H(key) E(kind), then T(claim_id)'s length word
-        length = word(f, t) if t + 32 <= flen else 0
-        nxt = t + 32 + ((length + 31) & ~31)
-        if t + 32 > flen or word(f, q + 32) > 3 or length > flen or nxt > flen or (
-                length & 31 and any(f[t + 32 + length:nxt])):
-            fault("a claim's kind or claim id does not parse")
         kind = word(f, q + 32)
-        q = nxt
+        if q + 96 > len(f) or kind > 3:
+            fault("a claim's kind or claim id does not parse")
+        q += 96
         if kind == TIMESTAMP and at(f, q) > MAX63:
             bad = True
-        q = skip_v(f, q, kind)
+        q = read_h(f, q)[1] if kind == TEXT else skip_v(f, q, kind)
     return o, bad
 
 
@@ -227,8 +219,7 @@ def requirement(c: Ctx, forms: Sequence[bytes], index: Sequence[int]) -> str:
     c.fields = p
     for _ in range(c.n_fields):
         p = read_e(q, p, 4)[1]
-        p = read_h(q, p)[1]
-        p = skip_t(q, p)
+        p = read_h(q, p)[1]  # L[E(kind) H(key)]
     return ""
 
 
@@ -266,11 +257,9 @@ def _state(c: Ctx, f: bytes, o: int) -> str:
     if at(f, 64).to_bytes(32, "big") != c.rid_hash:
         return CITATION_MISMATCH
     at(f, q)  # Ri
-    n, q = read_l(f, q + 32)
+    n, q = read_l(f, q + 32)  # priors, L[H]
+    n, q = read_l(f, q + (n << 5))  # evidence ids, L[H]
     q += n << 5
-    n, q = read_l(f, q)
-    for _ in range(n):
-        q = skip_t(f, q)
     chunk_no = read_w(f, q)[0]
     admitted = read_w(f, q + 32)[0]
     claim_count = read_w(f, q + 64)[0]

@@ -88,10 +88,7 @@ def _roles(forms: Sequence[bytes], index: Sequence[int], size: int) -> Ctx:
         if w(f, 32) != w(step, q + 32 + 32 * k):
             raise CitationsFault(3 + k, f"carried form {3 + k} is not the step's citation")
     c.evidence = q + 32 + 32 * n
-    q = c.evidence + 32
-    for _ in range(count(step, c.evidence, 1)):
-        q = t_end(step, q)
-    c.head_end = q
+    c.head_end = c.evidence + 32 + 32 * count(step, c.evidence, 1)  # L[H]
     c.rid = hash_t(step, c.rid_t)
     c.row = c.r
     for k in range(c.r):
@@ -166,12 +163,10 @@ def _cards(c: Ctx, forms: Sequence[bytes], index: Sequence[int], extracts: list[
         item.leaf = index[at] - 1 - c.r
         items.append(item)
         bad_claim = bad_claim or bad
-    e = c.evidence + 32
-    for it in items:
-        size = t_size(it.f, 160)
-        if it.f[160:160 + size] != step[e:e + size]:
+    e = c.evidence + 32  # each cited id's H against the item's word 4
+    for k, it in enumerate(items):
+        if it.f[128:160] != step[e + 32 * k:e + 32 * k + 32]:
             return CITATION_MISMATCH, bad_claim
-        e = t_end(step, e)
     if c.row == c.r:
         return BAD_INPUTS, bad_claim
     if len(items) > CHUNK_ITEMS:
@@ -228,11 +223,11 @@ def _admit(c: Ctx, items: list[Item]) -> None:
     req = c.req
     targets = 192
     q = targets + 32 + 32 * count(req, targets, 1)
-    fields = count(req, q, 3)
+    fields = count(req, q, 2)  # L[E(kind) H(key)]
     q += 32
     for _ in range(fields):
         code(req, q, 3)
-        q = t_end(req, q + 64)
+        q += 64
     codes = 0
     if code(req, q, 1) == 1:
         codes = q + 32

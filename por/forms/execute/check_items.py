@@ -67,7 +67,8 @@ def read_item(f: bytes) -> tuple[Item, bool]:
     q += 32
     for _ in range(n):
         kind = code(f, q + 32, 3)
-        q = t_end(f, q + 64)
+        w(f, q + 64)  # H(claim_id)
+        q += 96
         if kind == 2 and int64w(f, q) > MAX63:
             bad = True
         q = v_end(kind, f, q)
@@ -82,15 +83,12 @@ def read_item(f: bytes) -> tuple[Item, bool]:
 
 
 def next_claim(f: bytes, q: int) -> int:
-    """The offset of the claim after the (checked) one at ``q``."""
-    kind = _word(f, q + 32)
-    q += 64
-    q += 32 + ((_word(f, q) + 31) & ~31)
-    if kind in (0, 2):
-        return q + 32
-    if kind == 1:
-        return q + 32 + (64 if _word(f, q) & ((1 << 232) - 1) > 32 else 32)
-    return q + 32 + ((_word(f, q) + 31) & ~31)
+    """The offset of the claim after the (checked) one at ``q`` (``H(key) E(kind)
+    H(claim_id) V``: its value at ``q + 96``, one word but a numeric's ``D``)."""
+    v = q + 96
+    if _word(f, q + 32) == 1:
+        return v + (96 if _word(f, v) & ((1 << 232) - 1) > 32 else 64)
+    return v + 32
 
 
 def _listed(f: bytes, p: int, x: int) -> bool:
@@ -106,7 +104,7 @@ def admit(it: Item, rules: Rules) -> None:
     for _ in range(it.n_claims):
         if it.word(q + 32) == 2 and not (rules.skip_metric
                                          and f[q:q + 32] == rules.metric):
-            it.observed = it.word(next_claim(f, q) - 32)
+            it.observed = it.word(q + 96)
             it.from_claim = True
             break
         q = next_claim(f, q)

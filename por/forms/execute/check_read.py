@@ -65,11 +65,6 @@ def t_size(f: bytes, p: int) -> int:
     return 32 + ((int.from_bytes(f[p:p + 32], "big") + 31) & ~31)
 
 
-def t_bytes(f: bytes, p: int) -> bytes:
-    """The (checked) ``T`` at ``p`` as it is encoded: length word and padded bytes."""
-    return f[p:p + t_size(f, p)]
-
-
 def text(f: bytes, p: int) -> bytes:
     """The (checked) ``T`` at ``p``'s bytes."""
     return f[p + 32:p + 32 + int.from_bytes(f[p:p + 32], "big")]
@@ -87,26 +82,14 @@ def d_end(f: bytes, p: int) -> int:
 
 def v_end(kind: int, f: bytes, p: int) -> int:
     """The end of the value ``V_kind`` at ``p`` (0 boolean, 1 numeric, 2 timestamp,
-    else text)."""
+    else text: its ``H``, one word)."""
     if kind == 0:
         code(f, p, 1)
         return p + 32
     if kind == 1:
         return d_end(f, p)
-    if kind == 2:
-        at(f, p)
-        return p + 32
-    return t_end(f, p)
-
-
-def v_size(kind: int, f: bytes, p: int) -> int:
-    """The size of the (checked) value ``V_kind`` at ``p`` (numeric: its word and one or
-    two digit words; text: ``T``; else one word)."""
-    if kind == 1:
-        return 32 + (64 if int.from_bytes(f[p:p + 32], "big") & 0xFFFFFFFF > 32 else 32)
-    if kind == 3:
-        return t_size(f, p)
-    return 32
+    at(f, p)
+    return p + 32
 
 
 def value_of(dec: Dec) -> Fraction:
@@ -121,4 +104,4 @@ def decimal_at(f: bytes, p: int) -> Fraction:
 
 
 __all__ = ["MAX63", "code", "count", "d_end", "decimal_at", "hash_t", "int64w", "opt",
-           "t_bytes", "t_end", "t_size", "text", "v_end", "v_size", "value_of", "w"]
+           "t_end", "t_size", "text", "v_end", "value_of", "w"]

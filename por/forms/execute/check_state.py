@@ -3,7 +3,7 @@
 updated with the admitted items' claims): Python's twin of ``PorCheckFormState.sol``.
 
 A group holds its kind (0 boolean, 1 numeric), H(key), claim_count and up to two claim
-references, each the encoded ``T(claim_id)``, ``T(evidence_id)`` and value ``V``
+references, each the encoded ``H(claim_id)``, ``H(evidence_id)`` and value ``V``
 (numeric: min then max; boolean: first, then ``other`` when present).
 """
 
@@ -17,7 +17,7 @@ from por.forms.execute.read import fault, read_d
 
 @dataclass(frozen=True)
 class Ref:
-    """A claim reference: its encoded ``T(claim_id)``, ``T(evidence_id)`` and value."""
+    """A claim reference: its encoded ``H(claim_id)``, ``H(evidence_id)`` and value."""
 
     claim_id: bytes
     evidence_id: bytes
@@ -90,10 +90,7 @@ def read_prior(f: bytes) -> tuple[Prior, bool]:
     w(f, q)  # Ri, not read
     q += 32
     q += 32 + 32 * count(f, q, 1)  # priors
-    n = count(f, q, 1)
-    q += 32
-    for _ in range(n):
-        q = t_end(f, q)
+    q += 32 + 32 * count(f, q, 1)  # evidence ids, L[H]
     s.chunk = int64w(f, q)
     s.admitted = int64w(f, q + 32)
     s.claim_count = int64w(f, q + 64)
@@ -133,13 +130,10 @@ def _skip_items(f: bytes, q: int) -> int:
 def _ref(f: bytes, q: int, kind: int) -> tuple[Ref, int, bool]:
     """The reference at ``q``: itself, the offset after its rest word, and whether the
     rest word is not zero."""
-    c = q
-    q = t_end(f, q)
-    e = q
-    q = t_end(f, q)
-    v = q
-    q = v_end(1 if kind == 1 else 0, f, q)
-    return Ref(f[c:e], f[e:v], f[v:q]), q + 32, w(f, q) != 0
+    w(f, q + 32)  # H(claim_id) H(evidence_id)
+    v = q + 64
+    end = v_end(1 if kind == 1 else 0, f, v)
+    return Ref(f[q:q + 32], f[q + 32:v], f[v:end]), end + 32, w(f, end) != 0
 
 
 def load_groups(prior: Prior) -> tuple[int, bool]:

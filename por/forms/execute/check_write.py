@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from por.forms.execute.check_items import GATE_BIT, TIER_BIT, Item, next_claim
-from por.forms.execute.check_read import d_end, t_bytes, text
+from por.forms.execute.check_read import d_end, text
 from por.forms.execute.check_state import Group, Prior, Ref, add_claim
 
 #: H("agent name is blank (empty or only white space)"), the gate's fixed reason.
@@ -32,7 +32,7 @@ class Ctx:
     req: bytes  # the carried REQUIREMENT
     r: int = 0  # requirement count (COMMON's table)
     rid_t: int = 0  # the step's T(inputs.requirement_id)
-    evidence: int = 0  # its L[T] evidence_ids: the count word
+    evidence: int = 0  # its L[H] evidence_ids: the count word
     head_end: int = 0  # after its evidence ids
     rid: bytes = b""  # H(R)
     row: int = 0  # R's row in COMMON's table (r when absent)
@@ -77,13 +77,12 @@ def _claims(groups: list[Group], it: Item) -> None:
     """Fold ``it``'s numeric and boolean claims into the groups."""
     f = it.f
     q = it.claims
-    evidence_id = t_bytes(f, 160)
+    evidence_id = f[128:160]
     for _ in range(it.n_claims):
         kind = _word(f, q + 32)
         nxt = next_claim(f, q)
         if kind <= 1:
-            v = q + 96 + ((_word(f, q + 64) + 31) & ~31)
-            add_claim(groups, kind, _word(f, q), Ref(t_bytes(f, q + 64), evidence_id, f[v:nxt]))
+            add_claim(groups, kind, _word(f, q), Ref(f[q + 64:q + 96], evidence_id, f[q + 96:nxt]))
         q = nxt
 
 
