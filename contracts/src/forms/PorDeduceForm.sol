@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
 import {PorDeduceFormRun} from "./PorDeduceFormRun.sol";
+import {PorFormsIndex as I} from "./PorFormsIndex.sol";
 
 /// @title PorDeduceForm: a `deduce` step re-executed on chain forms (ADR 0017 stage 4; SPEC
 /// §12.5.6 and §12.4.1 on `docs/spec-forms-draft.md`'s layouts).
@@ -127,25 +128,25 @@ contract PorDeduceForm is PorDeduceFormRun {
 
     /// source_summary: the read ids (`H` words), requirement order, bundle order within
     /// one, each once.
+    /// The read ids are sorted (`PorFormsIndex`) and the first place of each word kept:
+    /// O(m log m) on any input.
     function _summary(Ctx memory c) private pure returns (bytes32[] memory sum, uint256 count) {
-        uint256 total;
-        for (uint256 r; r < c.aggs.length; ++r) total += c.aggs[r].eh.length;
-        sum = new bytes32[](total);
+        uint256 m;
+        for (uint256 r; r < c.aggs.length; ++r) m += c.aggs[r].eh.length;
+        sum = new bytes32[](m);
+        bytes32[] memory read = new bytes32[](m);
+        m = 0;
         for (uint256 r; r < c.aggs.length; ++r) {
             Agg memory a = c.aggs[r];
-            for (uint256 j; j < a.eh.length; ++j) {
-                if (!a.read[j] || _contains(sum, count, a.eh[j])) continue;
-                sum[count] = a.eh[j];
-                ++count;
-            }
+            for (uint256 j; j < a.eh.length; ++j) if (a.read[j]) read[m++] = a.eh[j];
         }
-    }
-
-    function _contains(bytes32[] memory a, uint256 n, bytes32 h) private pure returns (bool) {
-        for (uint256 i; i < n; ++i) {
-            if (a[i] == h) return true;
+        assembly {
+            mstore(read, m)
         }
-        return false;
+        uint256[] memory ord = I.order(read);
+        bool[] memory keep = new bool[](m);
+        for (uint256 i; i < m; ++i) keep[ord[i]] = i == 0 || read[ord[i]] != read[ord[i - 1]];
+        for (uint256 i; i < m; ++i) if (keep[i]) sum[count++] = read[i];
     }
 
     // ---------------------------------------------------------------- the form
@@ -244,6 +245,8 @@ contract PorDeduceForm is PorDeduceFormRun {
         uint256 at = (0x5a473c2c1f0e00 >> (8 * p)) & 0xff;
         uint256 len = ((0x5a473c2c1f0e00 >> (8 * p + 8)) & 0xff) - at;
         name = new bytes(len);
-        for (uint256 i; i < len; ++i) name[i] = all[at + i];
+        assembly {
+            mstore(add(name, 32), mload(add(add(all, 32), at))) // len <= 19: one word (packed by length)
+        }
     }
 }

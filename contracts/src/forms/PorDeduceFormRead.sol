@@ -39,6 +39,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
         bool covered;
         bool prov;
         bytes32[] eh; // evidence_ids: H(evidence_id) each
+        uint256[] order; // eh's positions sorted (PorFormsIndex), built at the first lookup past FEW ids
         bool[] read;
         bytes32[] fkey; // H(key)
         uint256[] fkind;

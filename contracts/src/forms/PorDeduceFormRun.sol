@@ -6,6 +6,7 @@ import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorDeduceFormRead} from "./PorDeduceFormRead.sol";
 import {PorFormsCommon as C} from "./PorFormsCommon.sol";
+import {PorFormsIndex as I} from "./PorFormsIndex.sol";
 
 /// @title PorDeduceFormRun: `por.auditor.deduce.deduce` on the forms read by
 /// `PorDeduceFormRead` (SPEC §12.4.1, §12.5.6), rule for rule and in Python's order.
@@ -23,6 +24,9 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
     uint256 internal constant PRECONDITION_UNMET = 6;
     uint256 internal constant OUT_OF_RANGE = 7;
     uint256 internal constant UNDECIDED = 8;
+    /// Up to FEW evidence ids a mark walks them; above, `PorFormsIndex`'s sorted positions
+    /// (the honest proofs' few ids keep the cheaper walk).
+    uint256 internal constant FEW = 16;
 
     /// What deduce found (`Deduced`); `eventCode` 0 none, 1 false, 2 true.
     struct Out {
@@ -274,6 +278,13 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
     /// The last place of the id (an `H` word) among the aggregate's evidence ids is read;
     /// none: the selection names evidence its step does not cite (`step.bad_prior_output`).
     function _markHash(Agg memory a, bytes32 h, Out memory out) private pure {
+        if (a.eh.length > FEW) {
+            if (a.order.length == 0) a.order = I.order(a.eh);
+            (bool found, uint256 j) = I.last(a.eh, a.order, h);
+            if (found) a.read[j] = true;
+            else out.bad = true;
+            return;
+        }
         for (uint256 j = a.eh.length; j > 0; --j) {
             if (a.eh[j - 1] == h) {
                 a.read[j - 1] = true;

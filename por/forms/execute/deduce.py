@@ -136,12 +136,12 @@ def _compare(c: Ctx, forms: Sequence[bytes], h: Head) -> str:
 def _summary(c: Ctx) -> list[bytes]:
     """source_summary: the read ids, requirement order, bundle order within one, each
     once."""
-    seen: list[bytes] = []
+    seen: dict[bytes, None] = {}
     for a in c.aggs:
         for t, was_read in zip(a.ids, a.read, strict=True):
-            if was_read and t not in seen:
-                seen.append(t)
-    return seen
+            if was_read:
+                seen.setdefault(t)
+    return list(seen)
 
 
 def _words(*values: int | bool | bytes) -> bytes:
