@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
 import {PorDeduceFormRun} from "./PorDeduceFormRun.sol";
+import {PorFormsIndex as I} from "./PorFormsIndex.sol";
 
 /// @title PorDeduceForm: a `deduce` step re-executed on chain forms (ADR 0017 stage 4; SPEC
 /// §12.5.6 and §12.4.1 on `docs/spec-forms-draft.md`'s layouts).
@@ -30,9 +31,9 @@ contract PorDeduceForm is PorDeduceFormRun {
     struct Head {
         uint256 ri;
         uint256 priors; // calldata position of L[H](prior_step_ids)
-        uint256 evid; // offset of L[T](evidence_ids) in the form
+        uint256 evid; // offset of L[H](evidence_ids) in the form
         uint256 evidEnd; // offset after it
-        bytes32[] eh; // keccak of each evidence id T
+        bytes32[] eh; // H(evidence_id) each
     }
 
     function _run(bytes[] calldata forms, uint256[] calldata index, uint256 size)
@@ -72,14 +73,11 @@ contract PorDeduceForm is PorDeduceFormRun {
         (n, o) = F.readL(f, o);
         o += n << 5;
         h.evid = o;
-        (n, o) = F.readL(f, o);
+        (n, o) = F.readL(f, o); // L[H]: the count bounds its words
         h.eh = new bytes32[](n);
-        for (uint256 j; j < n; ++j) {
-            uint256 p = F.pos(f) + o;
-            o = F.skipT(f, o);
-            h.eh[j] = F.keccakT(p);
-        }
-        h.evidEnd = o;
+        uint256 p = F.pos(f) + o;
+        for (uint256 j; j < n; ++j) h.eh[j] = bytes32(F.load(p + (j << 5)));
+        h.evidEnd = o + (n << 5);
     }
 
     /// Python's `_split` and the views (`read_aggregate`, `read_conflict_keys`): 0 when the
@@ -112,12 +110,12 @@ contract PorDeduceForm is PorDeduceFormRun {
     }
 
     /// deduce, the summary, the citations, then the rebuilt form against the committed one.
-    function _compare(Ctx memory c, bytes[] calldata forms, Head memory h) private view returns (bytes32) {
+    function _compare(Ctx memory c, bytes[] calldata forms, Head memory h) private pure returns (bytes32) {
         Out memory out = _deduce(c);
         if (out.bad) return BAD_PRIOR_OUTPUT;
-        (uint256[] memory sum, uint256 count) = _summary(c);
+        (bytes32[] memory sum, uint256 count) = _summary(c);
         bool same = count == h.eh.length;
-        for (uint256 i; same && i < count; ++i) same = F.keccakT(sum[i]) == h.eh[i];
+        for (uint256 i; same && i < count; ++i) same = sum[i] == h.eh[i];
         if (!same || _priorsOutOfOrder(forms)) return CITATION_MISMATCH;
         bytes memory built = _build(c, out, forms[0], h);
         return keccak256(built) == keccak256(forms[0]) ? MATCH : MISMATCH;
@@ -128,28 +126,27 @@ contract PorDeduceForm is PorDeduceFormRun {
         return F.tagOf(forms[forms.length - 1]) != F.CONTRADICTIONS;
     }
 
-    /// source_summary: the read ids (positions of T's), requirement order, bundle order
-    /// within one, each once.
-    function _summary(Ctx memory c) private pure returns (uint256[] memory sum, uint256 count) {
-        uint256 total;
-        for (uint256 r; r < c.aggs.length; ++r) total += c.aggs[r].eh.length;
-        sum = new uint256[](total);
-        bytes32[] memory seen = new bytes32[](total);
+    /// source_summary: the read ids (`H` words), requirement order, bundle order within
+    /// one, each once.
+    /// The read ids are sorted (`PorFormsIndex`) and the first place of each word kept:
+    /// O(m log m) on any input.
+    function _summary(Ctx memory c) private pure returns (bytes32[] memory sum, uint256 count) {
+        uint256 m;
+        for (uint256 r; r < c.aggs.length; ++r) m += c.aggs[r].eh.length;
+        sum = new bytes32[](m);
+        bytes32[] memory read = new bytes32[](m);
+        m = 0;
         for (uint256 r; r < c.aggs.length; ++r) {
             Agg memory a = c.aggs[r];
-            for (uint256 j; j < a.eh.length; ++j) {
-                if (!a.read[j] || _contains(seen, count, a.eh[j])) continue;
-                (seen[count], sum[count]) = (a.eh[j], a.ep[j]);
-                ++count;
-            }
+            for (uint256 j; j < a.eh.length; ++j) if (a.read[j]) read[m++] = a.eh[j];
         }
-    }
-
-    function _contains(bytes32[] memory a, uint256 n, bytes32 h) private pure returns (bool) {
-        for (uint256 i; i < n; ++i) {
-            if (a[i] == h) return true;
+        assembly {
+            mstore(read, m)
         }
-        return false;
+        uint256[] memory ord = I.order(read);
+        bool[] memory keep = new bool[](m);
+        for (uint256 i; i < m; ++i) keep[ord[i]] = i == 0 || read[ord[i]] != read[ord[i - 1]];
+        for (uint256 i; i < m; ++i) if (keep[i]) sum[count++] = read[i];
     }
 
     // ---------------------------------------------------------------- the form
@@ -248,6 +245,8 @@ contract PorDeduceForm is PorDeduceFormRun {
         uint256 at = (0x5a473c2c1f0e00 >> (8 * p)) & 0xff;
         uint256 len = ((0x5a473c2c1f0e00 >> (8 * p + 8)) & 0xff) - at;
         name = new bytes(len);
-        for (uint256 i; i < len; ++i) name[i] = all[at + i];
+        assembly {
+            mstore(add(name, 32), mload(add(add(all, 32), at))) // len <= 19: one word (packed by length)
+        }
     }
 }

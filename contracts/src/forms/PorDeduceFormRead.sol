@@ -33,20 +33,20 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256[] roles;
     }
 
-    /// A cited AGGREGATE: per evidence id its T's keccak and position; per field its words.
+    /// A cited AGGREGATE: its evidence ids (`H` words); per field its words.
     struct Agg {
-        uint256 rid; // calldata position of T(inputs.requirement_id)
+        uint256 rid; // calldata position of T(inputs.requirement_id) (word 2)
         bool covered;
         bool prov;
-        bytes32[] eh;
-        uint256[] ep;
+        bytes32[] eh; // evidence_ids: H(evidence_id) each
+        uint256[] order; // eh's positions sorted (PorFormsIndex), built at the first lookup past FEW ids
         bool[] read;
         bytes32[] fkey; // H(key)
         uint256[] fkind;
         uint256[] fstatus;
         bool[] ffb;
         uint256[] fval; // calldata position of V(value), 0 when absent
-        uint256[] fids; // calldata position of L[T](evidence_ids)
+        uint256[] fids; // calldata position of L[H](evidence_ids)
         uint256[] fvotes; // calldata position of L[vote], 0 when absent
     }
 
@@ -103,21 +103,18 @@ abstract contract PorDeduceFormRead is PorFormStep {
     // ---------------------------------------------------------------- AGGREGATE
 
     /// A cited AGGREGATE read up to its fields.
-    function _aggregate(bytes calldata f) internal view returns (Agg memory a) {
+    function _aggregate(bytes calldata f) internal pure returns (Agg memory a) {
         uint256 o = 64; // tag (checked by the caller) and step id
         a.rid = F.pos(f) + o;
         o = F.skipT(f, o) + 32; // Ri
         uint256 n;
         (n, o) = F.readL(f, o);
         o += n << 5; // priors
-        (n, o) = F.readL(f, o);
-        (a.eh, a.ep, a.read) = (new bytes32[](n), new uint256[](n), new bool[](n));
-        for (uint256 j; j < n; ++j) {
-            a.ep[j] = F.pos(f) + o;
-            o = F.skipT(f, o);
-            a.eh[j] = F.keccakT(a.ep[j]);
-        }
-        o = F.skipT(f, o) + 32; // o.requirement_id, strategy (not read)
+        (n, o) = F.readL(f, o); // L[H]: the count bounds its words
+        (a.eh, a.read) = (new bytes32[](n), new bool[](n));
+        uint256 p = F.pos(f) + o;
+        for (uint256 j; j < n; ++j) a.eh[j] = bytes32(F.load(p + (j << 5)));
+        o += (n << 5) + 64; // H(o.requirement_id), strategy (not read)
         (a.covered, o) = F.readB(f, o);
         (a.prov, o) = F.readB(f, o);
         (n, o) = F.readL(f, o + 128); // item_count, last_leaf, fallback_used (not read)
@@ -128,10 +125,8 @@ abstract contract PorDeduceFormRead is PorFormStep {
     }
 
     /// Field j of an AGGREGATE.
-    function _field(bytes calldata f, uint256 o, Agg memory a, uint256 j) private view returns (uint256) {
-        uint256 key = o;
-        o = F.skipT(f, o); // checked before it is hashed (a huge length word: ProofForm)
-        a.fkey[j] = F.hashT(F.pos(f) + key);
+    function _field(bytes calldata f, uint256 o, Agg memory a, uint256 j) private pure returns (uint256) {
+        (a.fkey[j], o) = F.readH(f, o); // the REQUIREMENT's H(key), copied
         uint256 kind;
         (kind, o) = F.readE(f, o, 4);
         a.fkind[j] = kind;
@@ -142,21 +137,37 @@ abstract contract PorDeduceFormRead is PorFormStep {
         (present, o) = F.readP(f, o);
         if (present) {
             a.fval[j] = F.pos(f) + o;
-            o = F.skipV(f, o, kind);
+            o = _skipV(f, o, kind);
         }
         (present, o) = F.readP(f, o);
         if (present) o += 128; // quorum (not read)
-        o = F.skipTexts(f, o); // claim_ids
+        o = _skipHashes(f, o); // claim_ids
         a.fids[j] = F.pos(f) + o;
-        o = F.skipTexts(f, o);
+        o = _skipHashes(f, o);
         (present, o) = F.readP(f, o);
         if (present) {
             a.fvotes[j] = F.pos(f) + o;
             uint256 n;
             (n, o) = F.readL(f, o);
-            for (uint256 v; v < n; ++v) o = F.skipT(f, F.skipV(f, o, kind) + 32) + 32;
+            for (uint256 v; v < n; ++v) o = _skipV(f, o, kind) + 96; // value, H(source_id), H(evidence_id), rest
         }
-        return o + 32; // the field's rest
+        F.at(f, o); // the field's rest: every word above is inside the form
+        return o + 32;
+    }
+
+    /// `V_kind`, checked: a text value is its `H` (one word, SPEC §5.6.1), the others as
+    /// `PorForms.skipV` reads them.
+    function _skipV(bytes calldata f, uint256 o, uint256 kind) internal pure returns (uint256) {
+        if (kind != F.TEXT) return F.skipV(f, o, kind);
+        (, o) = F.readH(f, o);
+        return o;
+    }
+
+    /// A checked `L[H]`: the offset after it (the count bounds its words).
+    function _skipHashes(bytes calldata f, uint256 o) internal pure returns (uint256) {
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        return o + (n << 5);
     }
 
     // ---------------------------------------------------------------- CONTRADICTIONS
@@ -166,14 +177,14 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256 o = 96; // tag, step id, Ri
         uint256 n;
         (n, o) = F.readL(f, o);
-        o = F.skipTexts(f, o + (n << 5));
+        o = _skipHashes(f, o + (n << 5));
         (,,,, o) = D.readD(f, o + 32); // after claim_count
         (n, o) = F.readL(f, o);
         (kinds, keys) = (new uint256[](n), new bytes32[](n));
         for (uint256 i; i < n; ++i) {
             (kinds[i], o) = F.readE(f, o + 32, 4); // after the check id (not read)
             (keys[i], o) = F.readH(f, o);
-            o = F.skipTexts(f, F.skipTexts(f, o));
+            o = _skipHashes(f, _skipHashes(f, o)); // claim_ids, evidence_ids
             uint256 m;
             (m, o) = F.readL(f, o);
             for (uint256 v; v < m; ++v) {

@@ -6,6 +6,7 @@ import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 import {PorDeduceFormRead} from "./PorDeduceFormRead.sol";
 import {PorFormsCommon as C} from "./PorFormsCommon.sol";
+import {PorFormsIndex as I} from "./PorFormsIndex.sol";
 
 /// @title PorDeduceFormRun: `por.auditor.deduce.deduce` on the forms read by
 /// `PorDeduceFormRead` (SPEC §12.4.1, §12.5.6), rule for rule and in Python's order.
@@ -23,6 +24,9 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
     uint256 internal constant PRECONDITION_UNMET = 6;
     uint256 internal constant OUT_OF_RANGE = 7;
     uint256 internal constant UNDECIDED = 8;
+    /// Up to FEW evidence ids a mark walks them; above, `PorFormsIndex`'s sorted positions
+    /// (the honest proofs' few ids keep the cheaper walk).
+    uint256 internal constant FEW = 16;
 
     /// What deduce found (`Deduced`); `eventCode` 0 none, 1 false, 2 true.
     struct Out {
@@ -69,7 +73,7 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
                 out.bad = true;
                 return out;
             }
-            if (F.keccakT(v) != F.keccakT(s.ps.preEquals[j])) {
+            if (bytes32(F.load(v)) != s.ps.preEquals[j]) { // a text value's H against H(equals)
                 out.status = PRECONDITION_UNMET;
                 if (s.ps.preOtherwiseNo[j] && !uncovered) out.eventCode = 1;
                 else out.insufficient = true;
@@ -128,7 +132,7 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         if (s.ps.predicate == C.EVENT) {
             out.eventCode = F.load(v) == 1 ? 2 : 1;
         } else if (s.ps.predicate == C.TEXT_EQUALS) {
-            out.eventCode = F.keccakT(v) == _expected(s) ? 2 : 1;
+            out.eventCode = bytes32(F.load(v)) == _expected(s) ? 2 : 1;
         } else {
             (out.hasNum, out.num) = PorDecimal.toText(x);
             if (!out.hasNum) {
@@ -150,7 +154,7 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
             return out;
         }
         uint256 n = F.load(p);
-        uint256[] memory evidence = new uint256[](n);
+        bytes32[] memory evidence = new bytes32[](n);
         uint256 yes;
         p += 32;
         uint256 kind = s.kinds[0];
@@ -161,31 +165,31 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
                 return out;
             }
             if (_voteHolds(s, kind, p, x)) ++yes;
-            p += F.vSize(kind, p) + 32; // value, source id
-            evidence[i] = p;
-            p += F.tSize(p) + 32; // evidence id, rest
+            p += (kind == F.TEXT ? 32 : F.vSize(kind, p)) + 32; // value (a text's H), H(source_id)
+            evidence[i] = bytes32(F.load(p));
+            p += 64; // H(evidence_id), rest
         }
         uint256 targets = s.targets[c.owner[0] - 1];
         if (s.k <= targets && yes >= s.k) out.eventCode = 2;
         else if (s.k <= targets && n - yes > targets - s.k) out.eventCode = 1;
         else (out.insufficient, out.status) = (true, UNDECIDED);
         if (out.eventCode != 0) {
-            for (uint256 i; i < n; ++i) _mark(a, evidence[i], out);
+            for (uint256 i; i < n; ++i) _markHash(a, evidence[i], out);
             out.fb = out.fb || a.ffb[c.fi[0] - 1];
         }
         return out;
     }
 
-    /// keccak256 of the predicate's `T(expected_text)`; a `text_equals` COMMON without one
-    /// is a form `F` never writes: `ProofForm()` (not a hash of call data position 0).
+    /// The predicate's `H(expected_text)`; a `text_equals` COMMON without one is a form
+    /// `F` never writes: `ProofForm()`.
     function _expected(Sem memory s) private pure returns (bytes32) {
-        if (s.ps.expected == 0) revert F.ProofForm();
-        return F.keccakT(s.ps.expected);
+        if (!s.ps.hasExpected) revert F.ProofForm();
+        return s.ps.expected;
     }
 
     function _voteHolds(Sem memory s, uint256 kind, uint256 p, PorDecimal.Dec memory x) private pure returns (bool) {
         if (s.ps.predicate == C.EVENT) return kind == F.BOOLEAN && F.load(p) == 1;
-        if (s.ps.predicate == C.TEXT_EQUALS) return kind == F.TEXT && F.keccakT(p) == _expected(s);
+        if (s.ps.predicate == C.TEXT_EQUALS) return kind == F.TEXT && bytes32(F.load(p)) == _expected(s);
         return C.holds(s.ps, x);
     }
 
@@ -265,22 +269,22 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         return false;
     }
 
+    /// Each id of the checked `L[H]` at p marked (`_markHash`).
     function _markList(Agg memory a, uint256 p, Out memory out) private pure {
         uint256 n = F.load(p);
-        p += 32;
-        for (uint256 i; i < n; ++i) {
-            _mark(a, p, out);
-            p += F.tSize(p);
-        }
+        for (uint256 i; i < n; ++i) _markHash(a, bytes32(F.load(p + 32 + (i << 5))), out);
     }
 
-    /// The last place of the id (a T at p) among the aggregate's evidence ids is read; none:
-    /// the selection names evidence its step does not cite (`step.bad_prior_output`).
-    function _mark(Agg memory a, uint256 p, Out memory out) private pure {
-        _markHash(a, F.keccakT(p), out);
-    }
-
+    /// The last place of the id (an `H` word) among the aggregate's evidence ids is read;
+    /// none: the selection names evidence its step does not cite (`step.bad_prior_output`).
     function _markHash(Agg memory a, bytes32 h, Out memory out) private pure {
+        if (a.eh.length > FEW) {
+            if (a.order.length == 0) a.order = I.order(a.eh);
+            (bool found, uint256 j) = I.last(a.eh, a.order, h);
+            if (found) a.read[j] = true;
+            else out.bad = true;
+            return;
+        }
         for (uint256 j = a.eh.length; j > 0; --j) {
             if (a.eh[j - 1] == h) {
                 a.read[j - 1] = true;

@@ -12,7 +12,9 @@ import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
 /// a number (SPEC §12.4.1, §7.3) (ADR 0017 stage 4; s40 `fold`: the executors' copies
 /// as one).
 /// @notice Every word is read through `PorForms`' checked readers (a fault reverts
-/// `ProofForm()`); texts are kept as call data positions of their `T`.
+/// `ProofForm()`); the metric (a description composes it) is kept as the call data
+/// position of its `T`; `expected_text` and a precondition's `equals` are `H` words
+/// (lever (a)+v, SPEC §5.6.1: compared with a text value's `H`).
 library PorFormsCommon {
     /// Predicate codes (draft §1.1).
     uint256 internal constant EVENT = 0;
@@ -36,10 +38,11 @@ library PorFormsCommon {
         bool upperIncl; // absent: exclusive
         bool hasOther;
         bytes32 other; // H(other_metric)
-        uint256 expected; // call data position of T(expected_text), 0 when absent
+        bool hasExpected; // expected_text present
+        bytes32 expected; // H(expected_text)
         bool absentNo; // absent_means_no
         bytes32[] preKeys; // preconditions: H(field)
-        uint256[] preEquals; // call data position of T(equals)
+        bytes32[] preEquals; // H(equals)
         bool[] preOtherwiseNo; // otherwise `no`
     }
 
@@ -93,25 +96,22 @@ library PorFormsCommon {
         (s.hasOther, o) = F.readP(f, o);
         if (s.hasOther) (s.other, o) = F.readH(f, o);
         (present, o) = F.readP(f, o);
-        if (present) {
-            s.expected = F.pos(f) + o;
-            o = F.skipT(f, o);
-        }
+        if (present) (s.expected, o) = F.readH(f, o);
+        s.hasExpected = present;
         (s.absentNo, o) = F.readB(f, o);
         return _preconditions(f, o, s);
     }
 
-    /// The preconditions (`P[L[(H field, T equals, E otherwise)]]`).
+    /// The preconditions (`P[L[(H field, H equals, E otherwise)]]`).
     function _preconditions(bytes calldata f, uint256 o, Semantics memory s) private pure returns (uint256) {
         bool present;
         (present, o) = F.readP(f, o);
         uint256 n;
         if (present) (n, o) = F.readL(f, o);
-        (s.preKeys, s.preEquals, s.preOtherwiseNo) = (new bytes32[](n), new uint256[](n), new bool[](n));
+        (s.preKeys, s.preEquals, s.preOtherwiseNo) = (new bytes32[](n), new bytes32[](n), new bool[](n));
         for (uint256 i; i < n; ++i) {
             (s.preKeys[i], o) = F.readH(f, o);
-            s.preEquals[i] = F.pos(f) + o;
-            o = F.skipT(f, o);
+            (s.preEquals[i], o) = F.readH(f, o);
             uint256 otherwise;
             (otherwise, o) = F.readE(f, o, 2);
             s.preOtherwiseNo[i] = otherwise == 1;

@@ -56,10 +56,18 @@ contract PorJudgeForm is PorJudgeFormRead {
         Spec memory s = _common(forms[1]);
         uint256 r = s.reqs.length;
         if (index[2] + 2 != size) revert FinalStep();
-        uint256 tag = F.stepTag(forms[2], index[2], r, size);
-        if (tag != F.MAP) return (true, FINAL_STEP, 0);
-        Vars memory v = _map(forms[2]);
-        uint256 minConf = _cards(forms, index, r + 1 + evidenceCount, v, s);
+        if (F.stepTag(forms[2], index[2], r, size) != F.MAP) return (true, FINAL_STEP, 0);
+        return _onMap(forms, index, r + 1 + evidenceCount, s);
+    }
+
+    /// The last leaf is a map step: its variables, the carried EXTRACTs, the judge.
+    function _onMap(bytes[] calldata forms, uint256[] calldata index, uint256 below, Spec memory s)
+        private
+        pure
+        returns (bool, bytes32, bytes32)
+    {
+        Vars memory v = _map(forms[2], forms.length - 3);
+        uint256 minConf = _cards(forms, index, below, v, s);
         return _same(forms[0], s, _judge(s, v, minConf)) ? (false, MATCH, bytes32(0)) : (true, MISMATCH, bytes32(0));
     }
 
@@ -84,24 +92,29 @@ contract PorJudgeForm is PorJudgeFormRead {
     }
 
     /// The carried EXTRACT forms are the summarised items' in order (leaves below the
-    /// evidence count); a card below its requirement's tier or of an unknown requirement
-    /// sets `v.prov` false (the same R_VALIDITY). Returns the lowest confidence.
+    /// evidence count; word 4, `H(evidence_id)`, is the summary's word); the lock counts
+    /// the code points of each one's word 5, `T(evidence_id)` (1..128, §7.4: else
+    /// `v.lockFails`; a word 4 that is not `H` of word 5 is that EXTRACT's FormProof's
+    /// fault, §5.6.15: the judge counts word 5 as carried); a card below its requirement's
+    /// tier or of an unknown requirement sets `v.prov` false (the same R_VALIDITY).
+    /// Returns the lowest confidence.
     function _cards(bytes[] calldata forms, uint256[] calldata index, uint256 below, Vars memory v, Spec memory s)
         private
         pure
         returns (uint256 minConf)
     {
         uint256 n = v.ids.length;
-        if (forms.length != 3 + n) revert Citations(forms.length);
+        if (v.tooMany || forms.length != 3 + n) revert Citations(forms.length);
         minConf = type(uint256).max;
         for (uint256 i; i < n; ++i) {
             bytes calldata e = forms[3 + i];
             if (index[3 + i] >= below || index[3 + i] <= s.reqs.length || F.tagOf(e) != F.EXTRACT) {
                 revert Citations(3 + i);
             }
-            uint256 o = 160;
-            o = F.skipT(e, o);
-            if (F.keccakT(F.pos(e) + 160) != F.keccakT(v.ids[i])) revert Citations(3 + i);
+            if (bytes32(F.at(e, 128)) != v.ids[i]) revert Citations(3 + i);
+            (uint256 p, uint256 len, uint256 o) = F.readT(e, 160);
+            uint256 points = _points(p, len);
+            if (points == 0 || points > 128) v.lockFails = true;
             (uint256 tier, uint256 conf, bytes32 req) = _card(e, o);
             if (conf < minConf) minConf = conf;
             if (!_tierOk(s, req, tier)) v.prov = false;
@@ -116,8 +129,10 @@ contract PorJudgeForm is PorJudgeFormRead {
         (n, o) = F.readL(e, o);
         for (uint256 i; i < n; ++i) {
             uint256 kind;
-            (kind, o) = F.readE(e, o + 32, 4);
-            o = F.skipV(e, F.skipT(e, o), kind);
+            (kind, o) = F.readE(e, o + 32, 4); // after H(key)
+            (, o) = F.readH(e, o); // H(claim_id)
+            if (kind == F.TEXT) (, o) = F.readH(e, o); // a text value's H
+            else o = F.skipV(e, o, kind);
         }
         (req, o) = F.readH(e, o);
         (, o) = F.readW(e, o);

@@ -11,7 +11,8 @@ import {PorFormsCommon as C} from "./PorFormsCommon.sol";
 /// @notice COMMON (its market, rule and confidence parts and the prediction semantics the
 /// judge reads), the MAP form's variables and the EXTRACT forms' cards are read through
 /// `PorForms`' bounds-checked readers (COMMON and MAP whole); a malformation reverts
-/// `ProofForm()`.
+/// `ProofForm()`. The summary's ids are `H` words (lever (a)+v): the lock counts the code
+/// points of each carried EXTRACT's word 5 (`PorJudgeForm._cards`, `_points`).
 abstract contract PorJudgeFormRead {
     /// `H("por.DeterministicVerdict/1")`, the schema lock's output_schema_ref.
     bytes32 internal constant SCHEMA_REF = sha256("por.DeterministicVerdict/1");
@@ -45,8 +46,9 @@ abstract contract PorJudgeFormRead {
         bool fb;
         bool prov;
         bool lockFails; // extra keys, a repeated id, an id of 0 or more than 128 code points, time > 2^63 - 1
-        uint256[] ids; // calldata positions of the unique summary ids' T, in order
+        bytes32[] ids; // the unique summary ids' H words, in order (at most `cap`)
         uint256 nSummary; // entries of source_summary (with repeats)
+        bool tooMany; // more unique ids than carried EXTRACT forms: `proof.citations`
     }
 
     // ---------------------------------------------------------------- COMMON
@@ -111,11 +113,14 @@ abstract contract PorJudgeFormRead {
 
     // ---------------------------------------------------------------- MAP
 
-    function _map(bytes calldata f) internal pure returns (Vars memory v) {
+    /// The MAP form read whole; `cap` the carried EXTRACT forms (the most unique summary
+    /// ids a proof can match).
+    function _map(bytes calldata f, uint256 cap) internal pure returns (Vars memory v) {
         uint256 o = 96; // tag (checked by the caller), step id, Ri
         uint256 n;
         (n, o) = F.readL(f, o);
-        o = F.skipTexts(f, o + (n << 5));
+        (n, o) = F.readL(f, o + (n << 5)); // evidence_ids, L[H]
+        o += n << 5;
         (v.hasEvent, o) = F.readP(f, o);
         if (v.hasEvent) (v.eventTrue, o) = F.readB(f, o);
         (v.hasNum, o) = F.readP(f, o);
@@ -127,48 +132,45 @@ abstract contract PorJudgeFormRead {
         (v.insufficient, o) = F.readB(f, o);
         (v.fb, o) = F.readB(f, o);
         (v.prov, o) = F.readB(f, o);
-        o = _summary(f, o, v);
+        o = _summary(f, o, v, cap);
         if (F.at(f, o) != 0) v.lockFails = true; // R(v): a key EvaluationVariables does not have
         F.end(f, F.skipT(f, o + 64)); // R(output), description
     }
 
-    /// source_summary: its unique ids in order; a repeat or an id outside 1..128 code
-    /// points fails the lock.
-    function _summary(bytes calldata f, uint256 o, Vars memory v) private pure returns (uint256) {
+    /// source_summary (`L[H]`): its unique words in order; a repeat fails the lock. At most
+    /// `cap` unique words are kept (each compared with those kept: O(n cap), `cap` the
+    /// carried forms the caller pays for); one more sets `tooMany` (then the proof cannot
+    /// carry one EXTRACT per id: `Citations`, as Python's count says) and the rest are
+    /// only stepped over.
+    function _summary(bytes calldata f, uint256 o, Vars memory v, uint256 cap) private pure returns (uint256) {
         uint256 n;
         (n, o) = F.readL(f, o);
         v.nSummary = n;
-        v.ids = new uint256[](n);
-        bytes32[] memory seen = new bytes32[](n);
+        bytes32[] memory ids = new bytes32[](n < cap ? n : cap);
+        uint256 p = F.pos(f) + o;
         uint256 count;
-        for (uint256 i; i < n; ++i) {
-            uint256 p = F.pos(f) + o;
-            (, uint256 len, uint256 next) = F.readT(f, o);
-            o = next;
-            uint256 points = _points(p + 32, len);
-            if (points == 0 || points > 128) v.lockFails = true;
-            bytes32 h = F.keccakT(p);
+        for (uint256 i; i < n && !v.tooMany; ++i) {
+            bytes32 h = bytes32(F.load(p + (i << 5)));
             bool repeat;
-            for (uint256 j; j < count; ++j) {
-                if (seen[j] == h) repeat = true;
-            }
+            for (uint256 j; j < count && !repeat; ++j) repeat = ids[j] == h;
             if (repeat) {
                 v.lockFails = true;
-                continue;
+            } else if (count == cap) {
+                v.tooMany = true;
+            } else {
+                ids[count++] = h;
             }
-            (seen[count], v.ids[count]) = (h, p);
-            ++count;
         }
-        uint256[] memory ids = v.ids;
         assembly {
             mstore(ids, count)
         }
-        return o;
+        v.ids = ids;
+        return o + (n << 5);
     }
 
     /// UTF-8 code points of `len` bytes at calldata position p: the bytes less the
     /// continuation bytes (10xxxxxx), counted a word at a time (the padding is zeros).
-    function _points(uint256 p, uint256 len) private pure returns (uint256 n) {
+    function _points(uint256 p, uint256 len) internal pure returns (uint256 n) {
         assembly {
             let high := 0x8080808080808080808080808080808080808080808080808080808080808080
             let ones := 0x0101010101010101010101010101010101010101010101010101010101010101

@@ -21,10 +21,10 @@ from por.forms.execute import EXECUTORS, Answer, CitationsFault
 from por.forms.execute import read as rd
 from por.forms.execute.deduce_read import (
     Sem,
+    hashes,
     read_aggregate,
     read_common,
     read_conflicts,
-    text,
 )
 from por.forms.execute.deduce_run import Ctx, Out, deduce
 from por.forms.execute.predicate import d_words
@@ -46,7 +46,7 @@ PREDICATE_NAMES = ("event_observed", "numeric_threshold", "numeric_range",
 @dataclass
 class Head:
     """The DEDUCE form's head: Ri, its prior step ids' hashes, the offsets of its
-    evidence ids (``L[T]``) and after them, the ids."""
+    evidence ids (``L[H]``) and after them, the ids' words."""
 
     ri: int
     priors: list[int]
@@ -97,11 +97,7 @@ def _head(f: bytes) -> Head:
     priors = [rd.at(f, o + 32 * k) for k in range(n)]
     o += n << 5
     evid = o
-    n, o = rd.read_l(f, o)
-    ids = []
-    for _ in range(n):
-        t, o = text(f, o)
-        ids.append(t)
+    ids, o = hashes(f, o)
     return Head(ri, priors, evid, o, ids)
 
 
@@ -140,12 +136,12 @@ def _compare(c: Ctx, forms: Sequence[bytes], h: Head) -> str:
 def _summary(c: Ctx) -> list[bytes]:
     """source_summary: the read ids, requirement order, bundle order within one, each
     once."""
-    seen: list[bytes] = []
+    seen: dict[bytes, None] = {}
     for a in c.aggs:
         for t, was_read in zip(a.ids, a.read, strict=True):
-            if was_read and t not in seen:
-                seen.append(t)
-    return seen
+            if was_read:
+                seen.setdefault(t)
+    return list(seen)
 
 
 def _words(*values: int | bool | bytes) -> bytes:

@@ -6,13 +6,13 @@ COMMON (the requirement table and the prediction semantics), the cited AGGREGATE
 (their requirement, coverage, evidence ids and fields) and the CONTRADICTIONS form (its
 conflicts' kind and key) are read with :mod:`por.forms.execute.read` up to the last
 word deduce reads, in Solidity's order (a malformation there raises ``FormFault``;
-words no rule reads are skipped, not checked). Texts are kept as their bytes (equal
-checked ``T`` words, equal texts), values as what their kind reads.
+words no rule reads are skipped, not checked). Ids, keys and text values are ``H``
+words (lever (a)+v, SPEC §5.6.1), kept as their 32 bytes; an AGGREGATE's word 2 (its
+``T(inputs.requirement_id)``, which ``uncovered_requirements`` copies) as its bytes.
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -26,14 +26,14 @@ METRIC, PLUS, MINUS, PRE = 0, 1, 2, 3
 #: The metric's kind by predicate: boolean, numeric x3, text, timestamp.
 METRIC_KIND = (rd.BOOLEAN, rd.NUMERIC, rd.NUMERIC, rd.NUMERIC, rd.TEXT, rd.TIMESTAMP)
 
-#: A value as its kind reads it: B as its word (0/1), D as a decimal, W, T's bytes.
+#: A value as its kind reads it: B as its word (0/1), D as a decimal, W, a text's H.
 Value = int | Fraction | bytes
 
 
 @dataclass
 class Needed:
     """A field deduce needs (``por.predicates.needed_fields``): its key's hash, kind,
-    role; a precondition's ``equals`` text and ``otherwise`` (NO)."""
+    role; a precondition's ``H(equals)`` and ``otherwise`` (NO)."""
 
     key: bytes
     kind: int
@@ -59,7 +59,7 @@ class Sem(Bounds):
 @dataclass
 class Field:
     """A cited AGGREGATE's field: H(key), kind, status, fallback, value (None absent),
-    its evidence ids, its votes ((value, evidence id) each; None absent)."""
+    its evidence ids' ``H``, its votes ((value, H(evidence id)) each; None absent)."""
 
     key: bytes
     kind: int
@@ -96,23 +96,21 @@ def dec(f: bytes, o: int) -> tuple[Fraction, int]:
 
 
 def value(f: bytes, o: int, kind: int) -> tuple[Value, int]:
-    """``V_kind`` checked (``skip_v``) and what the executor reads of it."""
+    """``V_kind`` checked and what the executor reads of it (a text value is its ``H``,
+    one word; the other kinds as ``skip_v`` reads them)."""
+    if kind == rd.TEXT:
+        return rd.read_h(f, o)
     nxt = rd.skip_v(f, o, kind)
     if kind == rd.NUMERIC:
         return dec(f, o)[0], nxt
-    if kind == rd.TEXT:
-        return text(f, o)[0], nxt
     return rd.at(f, o), nxt
 
 
-def texts(f: bytes, o: int) -> tuple[list[bytes], int]:
-    """A checked ``L[T]``: its texts and the offset after it."""
+def hashes(f: bytes, o: int) -> tuple[list[bytes], int]:
+    """A checked ``L[H]`` (its count bounds its words): its words and the offset after
+    it."""
     n, o = rd.read_l(f, o)
-    out = []
-    for _ in range(n):
-        t, o = text(f, o)
-        out.append(t)
-    return out, o
+    return [f[o + 32 * k:o + 32 * k + 32] for k in range(n)], o + 32 * n
 
 
 # ------------------------------------------------------------------------- COMMON
@@ -169,8 +167,8 @@ def read_aggregate(f: bytes) -> Agg:
     rid_t = f[64:o]
     n, o = rd.read_l(f, o + 32)  # after Ri
     o += n << 5  # priors
-    ids, o = texts(f, o)
-    o = rd.skip_t(f, o) + 32  # o.requirement_id, strategy (not read)
+    ids, o = hashes(f, o)
+    o += 64  # H(o.requirement_id), strategy (not read)
     covered, o = rd.read_b(f, o)
     prov, o = rd.read_b(f, o)
     n, o = rd.read_l(f, o + 128)  # item_count, last_leaf, fallback_used (not read)
@@ -183,7 +181,7 @@ def read_aggregate(f: bytes) -> Agg:
 
 def _field(f: bytes, o: int) -> tuple[Field, int]:
     """A field of an AGGREGATE and the offset after it."""
-    key, o = text(f, o)
+    key, o = rd.read_h(f, o)  # the REQUIREMENT's H(key), copied
     kind, o = rd.read_e(f, o, 4)
     status, o = rd.read_e(f, o, 4)
     _, o = rd.read_w(f, o)
@@ -195,8 +193,8 @@ def _field(f: bytes, o: int) -> tuple[Field, int]:
     present, o = rd.read_p(f, o)
     if present:
         o += 128  # quorum (not read)
-    _, o = texts(f, o)  # claim_ids
-    ids, o = texts(f, o)
+    _, o = hashes(f, o)  # claim_ids
+    ids, o = hashes(f, o)
     votes: list[tuple[Value, bytes]] | None = None
     present, o = rd.read_p(f, o)
     if present:
@@ -204,11 +202,10 @@ def _field(f: bytes, o: int) -> tuple[Field, int]:
         n, o = rd.read_l(f, o)
         for _ in range(n):
             vote, o = value(f, o, kind)
-            evidence, o = text(f, o + 32)  # after the source id
-            votes.append((vote, evidence))
-            o += 32  # the vote's rest
-    key_hash = hashlib.sha256(key).digest()
-    return Field(key_hash, kind, status, fallback, val, ids, votes), o + 32
+            votes.append((vote, f[o + 32:o + 64]))  # after H(source_id): H(evidence_id)
+            o += 96  # H(source_id), H(evidence_id), the vote's rest
+    rd.at(f, o)  # the field's rest: every word above is inside the form
+    return Field(key, kind, status, fallback, val, ids, votes), o + 32
 
 
 # ----------------------------------------------------------------- CONTRADICTIONS
@@ -217,15 +214,15 @@ def _field(f: bytes, o: int) -> tuple[Field, int]:
 def read_conflicts(f: bytes) -> list[tuple[int, bytes]]:
     """The conflicts' (kind, H(key)) of a CONTRADICTIONS, read up to its conflicts."""
     n, o = rd.read_l(f, 96)  # after the tag, step id, Ri
-    _, o = texts(f, o + (n << 5))
+    _, o = hashes(f, o + (n << 5))
     _, o = rd.read_d(f, o + 32)  # after claim_count
     n, o = rd.read_l(f, o)
     out = []
     for _ in range(n):
         kind, o = rd.read_e(f, o + 32, 4)  # after the check id (not read)
         key, o = rd.read_h(f, o)
-        _, o = texts(f, o)
-        _, o = texts(f, o)
+        _, o = hashes(f, o)  # claim_ids
+        _, o = hashes(f, o)  # evidence_ids
         m, o = rd.read_l(f, o)
         for _ in range(m):
             if kind == rd.NUMERIC:
@@ -240,4 +237,4 @@ def read_conflicts(f: bytes) -> list[tuple[int, bytes]]:
 
 
 __all__ = ["MINUS", "PLUS", "PRE", "Agg", "Field", "Needed", "Sem", "Value",
-           "read_aggregate", "read_common", "read_conflicts", "text", "value"]
+           "hashes", "read_aggregate", "read_common", "read_conflicts", "text", "value"]

@@ -19,7 +19,14 @@ from collections.abc import Sequence
 from por.errors import ProofError
 from por.forms.execute import EXECUTORS, Answer, CitationsFault
 from por.forms.execute import read as rd
-from por.forms.execute.judge_read import Spec, Vars, read_common, read_map
+from por.forms.execute.judge_read import (
+    MAX_ID_POINTS,
+    Spec,
+    Vars,
+    points,
+    read_common,
+    read_map,
+)
 from por.forms.execute.predicate import FIELD, RANGE, THRESHOLD, TIME, holds
 from por.forms.words import EXTRACT, MAP, VERDICT
 
@@ -89,8 +96,12 @@ def _verdict(f: bytes) -> int:
 def _cards(forms: Sequence[bytes], index: Sequence[int], below: int, v: Vars,
            s: Spec) -> int:
     """The carried EXTRACT forms are the summarised items' in order (leaves below the
-    evidence count); a card below its requirement's tier or of an unknown requirement
-    sets ``v.prov`` false. Returns the lowest confidence."""
+    evidence count; word 4, ``H(evidence_id)``, is the summary's word); the lock counts
+    the code points of each one's word 5, ``T(evidence_id)`` (1..128, §7.4: else
+    ``v.lock_fails``; a word 4 that is not ``H`` of word 5 is that EXTRACT's FormProof's
+    fault, §5.6.15: the judge counts word 5 as carried); a card below its requirement's
+    tier or of an unknown requirement sets ``v.prov`` false. Returns the lowest
+    confidence."""
     n = len(v.ids)
     if len(forms) != 3 + n:
         raise CitationsFault(len(forms), "not one EXTRACT form per summary id")
@@ -99,9 +110,11 @@ def _cards(forms: Sequence[bytes], index: Sequence[int], below: int, v: Vars,
         e = forms[3 + i]
         if index[3 + i] >= below or index[3 + i] <= len(s.reqs) or rd.tag_of(e) != EXTRACT:
             raise CitationsFault(3 + i, "a carried form is not an extract step's")
-        item, o = rd.read_t(e, 160)
-        if item != v.ids[i]:
+        if rd.at(e, 128).to_bytes(32, "big") != v.ids[i]:
             raise CitationsFault(3 + i, "a carried extract step is not the summary's item")
+        item, o = rd.read_t(e, 160)
+        if not 0 < points(item) <= MAX_ID_POINTS:
+            v.lock_fails = True
         tier, conf, req = _card(e, o)
         min_conf = min(min_conf, conf)
         if not _tier_ok(s, req, tier):
@@ -117,8 +130,9 @@ def _card(e: bytes, o: int) -> tuple[int, int, bytes]:
         rd.fault("an extract's tier above 3")
     n, o = rd.read_l(e, o)
     for _ in range(n):
-        kind, o = rd.read_e(e, o + 32, 4)
-        o = rd.skip_v(e, rd.skip_t(e, o), kind)
+        kind, o = rd.read_e(e, o + 32, 4)  # after H(key)
+        _, o = rd.read_h(e, o)  # H(claim_id)
+        o = rd.read_h(e, o)[1] if kind == rd.TEXT else rd.skip_v(e, o, kind)
     req, o = rd.read_h(e, o)
     _, o = rd.read_w(e, o)
     _, o = rd.read_w(e, o)

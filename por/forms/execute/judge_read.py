@@ -5,7 +5,9 @@ COMMON (its market, rule and confidence parts and the prediction semantics the j
 reads) and the MAP form's variables are read whole with :mod:`por.forms.execute.read`,
 in Solidity's order; a malformation raises ``FormFault``. A lock failure the executor
 finds in a well-formed form (schema ref, strict mode, rule order; a variables key, a
-repeated or out-of-range summary id, a timestamp past 2^63 - 1) is a flag, not a fault.
+repeated summary id, a timestamp past 2^63 - 1) is a flag, not a fault. The summary's
+ids are ``H`` words (lever (a)+v): the lock's count of an id's code points is on the
+carried EXTRACT's word 5 (``judge._cards``).
 """
 
 from __future__ import annotations
@@ -47,8 +49,8 @@ class Spec(Bounds):
 
 @dataclass
 class Vars:
-    """The MAP form's evaluation variables; ``ids``: the unique summary ids in order,
-    ``n_summary`` the summary's entries (with repeats)."""
+    """The MAP form's evaluation variables; ``ids``: the unique summary ids' ``H`` words
+    in order, ``n_summary`` the summary's entries (with repeats)."""
 
     has_event: bool = False
     event_true: bool = False
@@ -134,10 +136,8 @@ def read_map(f: bytes) -> Vars:
     """The MAP form (its tag checked by the caller) read whole."""
     v = Vars()
     n, o = rd.read_l(f, 96)  # after the tag, step id, Ri
+    n, o = rd.read_l(f, o + (n << 5))  # evidence_ids, L[H]
     o += n << 5
-    n, o = rd.read_l(f, o)
-    for _ in range(n):
-        o = rd.skip_t(f, o)
     v.has_event, o = rd.read_p(f, o)
     if v.has_event:
         v.event_true, o = rd.read_b(f, o)
@@ -161,20 +161,25 @@ def read_map(f: bytes) -> Vars:
 
 
 def _summary(f: bytes, o: int, v: Vars) -> int:
-    """source_summary: its unique ids in order; a repeat or an id outside 1..128 code
-    points fails the lock."""
+    """source_summary (``L[H]``): its unique words in order; a repeat fails the lock.
+    (The executor records at most one word per carried EXTRACT form, then only counts:
+    more unique words than carried forms is ``proof.citations`` either way.)"""
     n, o = rd.read_l(f, o)
     v.n_summary = n
-    for _ in range(n):
-        t, o = rd.read_t(f, o)
-        points = sum(1 for b in t if b & 0xC0 != 0x80)
-        if points == 0 or points > MAX_ID_POINTS:
-            v.lock_fails = True
-        if t in v.ids:
+    seen: set[bytes] = set()
+    for k in range(n):
+        h = f[o + 32 * k:o + 32 * k + 32]
+        if h in seen:
             v.lock_fails = True
             continue
-        v.ids.append(t)
-    return o
+        seen.add(h)
+        v.ids.append(h)
+    return o + 32 * n
 
 
-__all__ = ["ZERO", "Spec", "Vars", "read_common", "read_map"]
+def points(t: bytes) -> int:
+    """UTF-8 code points of ``t``: its bytes less the continuation bytes (10xxxxxx)."""
+    return sum(1 for b in t if b & 0xC0 != 0x80)
+
+
+__all__ = ["MAX_ID_POINTS", "ZERO", "Spec", "Vars", "points", "read_common", "read_map"]

@@ -99,8 +99,8 @@ __all__ = ["EVENT", "FIELD", "RANGE", "TEXT_EQUALS", "THRESHOLD", "TIME", "Bound
 @dataclass
 class Semantics:
     """What :func:`read_semantics` reads besides the :class:`Bounds`: the metric's text,
-    the terms (minus, H(metric)), ``H(other_metric)``, ``expected_text``,
-    ``absent_means_no`` and the preconditions (H(field), equals, otherwise ``no``)."""
+    the terms (minus, H(metric)), ``H(other_metric)``, ``H(expected_text)``,
+    ``absent_means_no`` and the preconditions (H(field), H(equals), otherwise ``no``)."""
 
     metric: bytes = b""
     terms: list[tuple[bool, bytes]] = field(default_factory=list)
@@ -150,14 +150,14 @@ def read_semantics(f: bytes, o: int, b: Bounds) -> tuple[Semantics, int]:
         s.other, o = rd.read_h(f, o)
     present, o = rd.read_p(f, o)
     if present:
-        s.expected, o = rd.read_t(f, o)
+        s.expected, o = rd.read_h(f, o)
     s.absent_no, o = rd.read_b(f, o)
     present, o = rd.read_p(f, o)
     if present:
         n, o = rd.read_l(f, o)
         for _ in range(n):
             key, o = rd.read_h(f, o)
-            equals, o = rd.read_t(f, o)
+            equals, o = rd.read_h(f, o)
             otherwise, o = rd.read_e(f, o, 2)
             s.preconditions.append((key, equals, otherwise == 1))
     return s, o
