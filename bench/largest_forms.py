@@ -109,7 +109,8 @@ def proofs(rows: tuple[Row, ...]) -> list[dict[str, Any]]:
             kind, args = form_step_args(proof)
             out.append({"kind": row.kind, "shape": shape, "lie": lie, "form_kind": kind,
                         "args": args, "file_bytes": len(proof.to_cbor()),
-                        "forms": len(proof.forms), "won": report.reason})
+                        "forms": len(proof.forms), "won": report.reason,
+                        "disputed_bytes": len(proof.forms[0])})
     return out
 
 
