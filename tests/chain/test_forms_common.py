@@ -48,11 +48,9 @@ contract SemanticsProbe {
     function texts(bytes calldata f) external pure returns (bytes32, bytes32, bytes32[] memory,
         bytes32[] memory, bool[] memory, uint256) {
         C.Semantics memory s = _read(f);
-        bytes32[] memory equals = new bytes32[](s.preEquals.length);
-        for (uint256 i; i < equals.length; ++i) equals[i] = F.keccakT(s.preEquals[i]);
         uint256 term = s.terms == 0 ? 0 : F.word(f, (s.terms >> 5) + 1);
-        return (F.keccakT(s.metricT), s.expected == 0 ? bytes32(0) : F.keccakT(s.expected),
-                s.preKeys, equals, s.preOtherwiseNo, term);
+        return (F.keccakT(s.metricT), s.hasExpected ? s.expected : bytes32(0),
+                s.preKeys, s.preEquals, s.preOtherwiseNo, term);
     }
     function common(bytes calldata f) external pure returns (uint256, uint256, uint256, uint256) {
         return C.head(f);
@@ -116,8 +114,8 @@ def test_prediction_semantics_read(ps: dict[str, Any]) -> None:
     assert tuple(abi_decode(["bytes32", "bytes32", "bytes32[]", "bytes32[]", "bool[]", "uint256"],
                             out)) == (
         keccak256(T(ps["metric"])),
-        keccak256(T(ps["expected_text"])) if "expected_text" in ps else bytes(32),
-        tuple(H(p["key"]) for p in pres), tuple(keccak256(T(p["equals"])) for p in pres),
+        H(ps["expected_text"]) if "expected_text" in ps else bytes(32),
+        tuple(H(p["key"]) for p in pres), tuple(H(p["equals"]) for p in pres),
         tuple(p.get("otherwise") == "NO" for p in pres),
         int.from_bytes(H(ps["terms"][0]["metric"])) if "terms" in ps else 0)
     if ps["predicate"] in ("event_observed", "text_equals"):
