@@ -219,9 +219,8 @@ CASES: dict[str, tuple[str, Edit, str | None]] = {
     "aggregate: fields x claims": ("aggregate", fields_and_claims,
                                    "PorAggregateFormVote._voters walks every cited claim per "
                                    "REQUIREMENT field: O(fields x claims)"),
-    "deduce: read evidence": ("deduce", read_evidence,
-                              "PorDeduceFormRun._markHash scans the aggregate's ids per read id "
-                              "and PorDeduceForm._summary dedups pairwise: O(ids^2)"),
+    # bounded at s41's integration (execb2, d8debd8: PorFormsIndex, sort + binary search)
+    "deduce: read evidence": ("deduce", read_evidence, None),
     "deduce: terms x fields": ("deduce", terms_and_fields,
                                "PorDeduceFormRun._find scans every aggregate field per needed "
                                "field: O(terms x fields)"),
