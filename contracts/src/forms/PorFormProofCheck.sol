@@ -7,6 +7,7 @@ import {PorInclusion} from "../PorInclusion.sol";
 import {PorMerkle} from "../PorMerkle.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce} from "./PorFormProofDeduce.sol";
+import {PorFormProofMap} from "./PorFormProofMap.sol";
 
 /// @title PorFormProofCheck: `verify_form_proof` (SPEC §10.4.3) on chain for a
 /// `por.FormProof/1` whose record is a step (`kind` `reasoning_leaf`), `F` read by
@@ -131,6 +132,23 @@ library PorFormProofCheck {
         return 0;
     }
 
+    /// The step's validity, its identity, then `F` of its family (DEDUCE, MAP; another
+    /// valid kind reverts `OtherFamily`): (valid, defined, F).
+    function form(bytes calldata leaf) private view returns (bool valid, bool defined, bytes memory f) {
+        uint256[] memory at;
+        (valid, at) = PorRecords.reasoningStep(leaf);
+        if (!valid) return (false, false, f);
+        (bool known, bytes32 kind,) = PorRecords.computation(leaf, at);
+        if (!known) return (true, false, f); // SPEC §5.6.1 "Identity of a step"
+        if (kind == PorIds.DEDUCE) {
+            (defined, f) = PorFormProofDeduce.build(leaf, at);
+        } else if (kind == PorIds.MAP) {
+            (defined, f) = PorFormProofMap.build(leaf, at);
+        } else {
+            revert PorFormProofDeduce.OtherFamily(kind);
+        }
+    }
+
     /// The record's validity, the form index (`1 + (forms_size - tree_size - 2) +
     /// leaf_index`, compared without a subtraction), `F` and `LH(F)`.
     function decide(bytes calldata leaf, PorInclusion.Part memory part, Proof memory p)
@@ -138,7 +156,7 @@ library PorFormProofCheck {
         view
         returns (bool, bytes32)
     {
-        (bool valid, bool defined, bytes memory f) = PorFormProofDeduce.form(leaf);
+        (bool valid, bool defined, bytes memory f) = form(leaf);
         if (!valid) return (true, PorIds.INVALID_RECORD);
         if (p.formIndex + part.treeSize + 1 != p.formsSize + part.leafIndex) return (false, FORM_INDEX);
         if (!defined) return (true, FORM_NONE);
