@@ -76,7 +76,7 @@ VERDICT_EDITS: list[tuple[str, Edit]] = [
       for k in ("evidence_count", "reasoning_count")
       for v in _vals(0, 1, 2**63 - 1, 2**63, -1, "1")),
     *((f"market_id {v!r}", _set("market_id", v))
-      for v in _vals("m", "é€😀" * 10, "x" * 128, "x" * 129, "", 5)),
+      for v in _vals("m", "é€😀" * 10, "x" * 128, "x" * 129, "😀" * 128, "😀" * 129, "", 5)),
     *((f"drop {k}", _drop(k))
       for k in ("market_id", "outcome", "confidence_bps", "resolution_rule_id",
                 "prompt_spec_hash", "evidence_root", "evidence_count", "reasoning_root",
