@@ -102,8 +102,8 @@ def test_every_fixture_verdict_form() -> None:
 
 
 def test_edited_verdict_forms() -> None:
-    """Every edit of ``VERDICT_EDITS`` on two markets' verdicts (one with
-    ``resolution_time``, one without, when the fixtures have both)."""
+    """Every edit of ``VERDICT_EDITS`` on two markets' verdicts (both carry
+    ``resolution_time``; ``drop resolution_time`` is the form's ``O`` absent)."""
     seen: Counter[str] = Counter()
     for name in ("01-boolean-observed", "03-threshold-gt-boundary"):
         raw = honest(name).verdict
