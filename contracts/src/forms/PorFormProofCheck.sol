@@ -167,9 +167,9 @@ library PorFormProofCheck {
         bool verdict = p.kind == PorInclusion.VERDICT;
         (bool valid, bool defined, bytes memory f) = verdict ? PorFormProofVerdict.form(leaf) : form(leaf);
         if (!valid) return (true, PorIds.INVALID_RECORD);
-        if (verdict ? p.formIndex + 1 != p.formsSize : p.formIndex + part.treeSize + 1 != p.formsSize + part.leafIndex) {
-            return (false, FORM_INDEX);
-        }
+        bool indexOk = verdict ? p.formIndex + 1 == p.formsSize
+            : p.formIndex + part.treeSize + 1 == p.formsSize + part.leafIndex;
+        if (!indexOk) return (false, FORM_INDEX);
         if (!defined) return (true, FORM_NONE);
         bytes32 h;
         assembly ("memory-safe") {
