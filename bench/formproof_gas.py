@@ -1,19 +1,23 @@
-"""The FormProof on chain for the DEDUCE family (``contracts/src/forms/PorFormProof.sol``,
-ADR 0017 s41 spike ``formproof``), in revm: execution gas of ``check(bytes)`` on a
+"""The FormProof on chain for the DEDUCE, MAP and VERDICT families
+(``contracts/src/forms/PorFormProof.sol``, ADR 0017 s41 spike ``formproof``, MAP and
+VERDICT by ``fpmap``), in revm: execution gas of ``check(bytes)`` on a
 ``por.FormProof/1`` file (the record part, the form leaf's path, the component path, the
-proof's id, the step's validity, ``F`` DEDUCE rebuilt from its CBOR, ``LH(F)``), of
-``deduceForm(bytes)`` alone (the §2 reader and the step's validity, then ``F``), the
-file's bytes and their call data price (EIP-2028), the step leaf's bytes and ``F``'s
-words.
+proof's id, the record's validity, ``F`` rebuilt from its CBOR, ``LH(F)``), of the
+family's ``deduceForm``/``mapForm``/``verdictForm(bytes)`` alone (the §2 reader and the
+record's validity, then ``F``), the file's bytes and their call data price (EIP-2028), the
+record leaf's bytes and ``F``'s words.
 
-Rows: every fixture market's deduce step (honest: ``form.match``; min, median, max and
-scenario 08), scenario 08 with its committed form leaf lied (``form.mismatch``) and with
-``F`` undefined (``form.none``); ``bench/largest_shapes.py``'s markets at the caps
-(``--fill-bytes``: the filler's UTF-8 widths), each market's deduce step, honest.
+Rows, one table a family (``--family``): every fixture market's record of the family
+(honest: ``form.match``; min, median, max and scenario 08), scenario 08 with its committed
+form leaf lied (``form.mismatch``) and with ``F`` undefined (``form.none``; the verdict,
+whose valid records all have a form: invalid, ``one_step.invalid_record``);
+``bench/largest_shapes.py``'s markets at the caps (``--fill-bytes``: the filler's UTF-8
+widths), each market's record of the family, honest.
 Execution gas is a call's gas less 21 000 and its call data price (``bench/gas_steps.py``'s
 count). The contract's deployed and init code sizes close the table.
 
-Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--fill-bytes 1 2 3 4]``.
+Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family deduce map verdict]
+[--fill-bytes 1 2 3 4]``.
 Gas is deterministic.
 """
 
@@ -37,25 +41,32 @@ from por.challenge.form_proof import build_form_proof, verify_form_proof  # noqa
 from por.encoding import decode, encode  # noqa: E402
 from por.errors import PorError  # noqa: E402
 from por.forms import step_form  # noqa: E402
+from por.forms.verdict import verdict_form  # noqa: E402
 from por.scenarios import list_scenarios  # noqa: E402
 
 NAME = "PorFormProof"
 FILLS = {1: "x", 2: "\u00e9", 3: "\u20ac", 4: "\U0001f600"}
 
 
-def measure(bundle: Bundle, leaf: int) -> dict[str, object]:
-    """One deduce step's FormProof: Python's answer, the chain's gas and sizes."""
+def leaves(bundle: Bundle, family: str) -> list[int]:
+    """The family's records in ``bundle``: step leaf indexes, or ``[-1]`` (the verdict)."""
+    return [-1] if family == "verdict" else steps_of(bundle, family)
+
+
+def measure(bundle: Bundle, leaf: int, family: str = "deduce") -> dict[str, object]:
+    """One record's FormProof: Python's answer, the chain's gas and sizes."""
     r = len(bundle.forms) - len(bundle.steps) - 2
-    proof = build_form_proof(bundle, 1 + r + leaf)
+    verdict = family == "verdict"
+    proof = build_form_proof(bundle, len(bundle.forms) - 1 if verdict else 1 + r + leaf)
     data = selector("check(bytes)") + abi_encode(["bytes"], [proof.to_cbor()])
     out, gas = call(deploy(NAME), data)
     assert not isinstance(out, str), out
-    raw = bundle.steps[leaf]
-    only = selector("deduceForm(bytes)") + abi_encode(["bytes"], [raw])
+    raw = bundle.verdict if verdict else bundle.steps[leaf]
+    only = selector(f"{family}Form(bytes)") + abi_encode(["bytes"], [raw])
     _, form_gas = call(deploy(NAME), only)
     try:
-        words = len(step_form(decode(raw))) // 32
-    except PorError:  # no form: no words
+        words = len((verdict_form if verdict else step_form)(decode(raw))) // 32
+    except PorError:  # no form (or an invalid record): no words
         words = 0
     return {"answer": verify_form_proof(proof).reason, "gas": gas, "form gas": form_gas,
             "file": len(proof.to_cbor()), "calldata gas": calldata_gas(data),
@@ -67,43 +78,62 @@ def line(label: str, m: dict[str, object]) -> str:
             f"{m['calldata gas']:,} | {m['leaf']:,} | {m['words']} |")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--fill-bytes", type=int, nargs="*", choices=(1, 2, 3, 4),
-                        default=[1, 2, 3, 4], help="UTF-8 widths of the caps markets' filler")
-    args = parser.parse_args()
-    print("| case | answer | check gas | deduceForm gas | file B | call data gas | leaf B "
-          "| F words |")
+def edited(b08: Bundle, leaf: int, family: str) -> tuple[str, Bundle]:
+    """Scenario 08 edited so ``F`` is undefined (the verdict: so it is invalid)."""
+    if family == "verdict":
+        v = decode(b08.verdict)
+        v["confidence_bps"] = 10_001
+        return "confidence_bps 10001", recommit(b08, verdict=encode(v))
+    steps = list(b08.steps)
+    step = decode(steps[leaf])
+    (step["output"] if family == "deduce" else step["output"]["evaluation_variables"])[
+        "numeric_value"] = "1.50"
+    steps[leaf] = encode(step)
+    return "numeric_value 1.50", recommit(b08, steps=steps)
+
+
+def table(family: str, fills: list[int]) -> None:
+    print(f"\n| {family}: case | answer | check gas | {family}Form gas | file B | "
+          "call data gas | leaf B | F words |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     rows = []
     for name in list_scenarios():
         bundle = honest(name)
-        for leaf in steps_of(bundle, "deduce"):
-            rows.append((name, measure(bundle, leaf)))
+        for leaf in leaves(bundle, family):
+            rows.append((name, measure(bundle, leaf, family)))
     gases = sorted(int(str(m["gas"])) for _, m in rows)
-    print(f"| fixtures: {len(rows)} deduce steps, honest | form.match | min {gases[0]:,}, "
+    print(f"| fixtures: {len(rows)} {family} records, honest | form.match | min {gases[0]:,}, "
           f"median {int(statistics.median(gases)):,}, max {gases[-1]:,} | | | | | |")
     name08 = next(n for n in list_scenarios() if n.startswith("08-"))
     b08 = honest(name08)
-    leaf = steps_of(b08, "deduce")[0]
-    print(line(f"{name08} honest", measure(b08, leaf)))
+    leaf = leaves(b08, family)[0]
+    print(line(f"{name08} honest", measure(b08, leaf, family)))
     forms = list(b08.forms)
-    j = len(forms) - len(b08.steps) - 1 + leaf
+    j = len(forms) - 1 if family == "verdict" else len(forms) - len(b08.steps) - 1 + leaf
     forms[j] = bytes(32)
-    print(line(f"{name08} form leaf lied", measure(recommit(b08, forms=forms), leaf)))
-    steps = list(b08.steps)
-    step = decode(steps[leaf])
-    step["output"]["numeric_value"] = "1.50"
-    steps[leaf] = encode(step)
-    print(line(f"{name08} numeric_value 1.50", measure(recommit(b08, steps=steps), leaf)))
+    print(line(f"{name08} form leaf lied", measure(recommit(b08, forms=forms), leaf, family)))
+    what, changed = edited(b08, leaf, family)
+    print(line(f"{name08} {what}", measure(changed, leaf, family)))
     from largest_shapes import CAPS, SHAPES, market  # heavy: after the arguments
 
-    for fill in args.fill_bytes:
+    for fill in fills:
         CAPS["fill"] = FILLS[fill]
         for shape_name, shape in SHAPES.items():
             bundle = market(shape)
-            for leaf in steps_of(bundle, "deduce"):
-                print(line(f"caps {shape_name}, fill {fill}", measure(bundle, leaf)))
+            for leaf in leaves(bundle, family):
+                print(line(f"caps {shape_name}, fill {fill}", measure(bundle, leaf, family)),
+                      flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--family", nargs="*", choices=("deduce", "map", "verdict"),
+                        default=["deduce", "map", "verdict"], help="the record families")
+    parser.add_argument("--fill-bytes", type=int, nargs="*", choices=(1, 2, 3, 4),
+                        default=[1, 2, 3, 4], help="UTF-8 widths of the caps markets' filler")
+    args = parser.parse_args()
+    for family in args.family:
+        table(family, args.fill_bytes)
     print(f"\n{NAME}: deployed {sizes(NAME):,} B (EIP-170 24 576), "
           f"init {len(compiled(NAME, part='bytecode')) // 2:,} B (EIP-3860 49 152)")
     return 0

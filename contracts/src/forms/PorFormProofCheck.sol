@@ -7,17 +7,20 @@ import {PorInclusion} from "../PorInclusion.sol";
 import {PorMerkle} from "../PorMerkle.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce} from "./PorFormProofDeduce.sol";
+import {PorFormProofMap} from "./PorFormProofMap.sol";
+import {PorFormProofVerdict} from "./PorFormProofVerdict.sol";
 
 /// @title PorFormProofCheck: `verify_form_proof` (SPEC §10.4.3) on chain for a
-/// `por.FormProof/1` whose record is a step (`kind` `reasoning_leaf`), `F` read by
-/// `PorFormProofDeduce` (the DEDUCE family; ADR 0017 s41 spike).
+/// `por.FormProof/1` whose record is a step (`kind` `reasoning_leaf`) or the verdict, `F` read
+/// by `PorFormProofDeduce`, `PorFormProofMap`, `PorFormProofVerdict` (ADR 0017 s41 spike).
 /// @notice Input: the exact bytes of a por.FormProof/1 file. Output (won, check id), as
 /// `por check-proof` without `--por-root`: `won` false with `proof.malformed` (not one
 /// por-cbor/1 item), `proof.schema`, the record part's `proof.*` / `merkle.*` id (§10.4.1),
 /// `merkle.*` or `proof.leaf_path` for the form leaf's path, `proof.component_path`,
 /// `proof.challenge_id`, `proof.form_index`; won `one_step.invalid_record`, `form.none`,
-/// `form.mismatch`; lost `form.match`. A proof on the PromptSpec or the verdict, or on a
-/// valid step of another kind, reverts `PorFormProofDeduce.OtherFamily`.
+/// `form.mismatch`; lost `form.match`. Families: the DEDUCE and MAP steps, the verdict (kind
+/// `verdict`). A proof on the PromptSpec, or on a valid step of another kind, reverts
+/// `PorFormProofDeduce.OtherFamily`.
 library PorFormProofCheck {
     bytes32 internal constant FORM_NONE = keccak256("form.none");
     bytes32 internal constant FORM_MISMATCH = keccak256("form.mismatch");
@@ -50,6 +53,7 @@ library PorFormProofCheck {
         uint256 formPathLength;
         uint256 formsPath;
         uint256 formsPathLength;
+        uint8 kind; // PorInclusion.REASONING_LEAF or PorInclusion.VERDICT
     }
 
     /// SPEC §10.4.3 in its order (see the notice).
@@ -74,8 +78,12 @@ library PorFormProofCheck {
         returns (bool ok, PorInclusion.Part memory part, Proof memory p)
     {
         if (!PorCbor.isText(d, at[F_SCHEMA], "por.FormProof/1")) return (false, part, p);
-        if (!PorCbor.isText(d, at[F_KIND], "reasoning_leaf")) {
-            if (PorCbor.isText(d, at[F_KIND], "prompt_spec") || PorCbor.isText(d, at[F_KIND], "verdict")) {
+        if (PorCbor.isText(d, at[F_KIND], "reasoning_leaf")) {
+            p.kind = PorInclusion.REASONING_LEAF;
+        } else if (PorCbor.isText(d, at[F_KIND], "verdict")) {
+            p.kind = PorInclusion.VERDICT;
+        } else {
+            if (PorCbor.isText(d, at[F_KIND], "prompt_spec")) {
                 (, uint256 off, uint256 len) = PorCbor.str(d, at[F_KIND], PorCbor.TEXT);
                 revert PorFormProofDeduce.OtherFamily(keccak256(d[off:off + len]));
             }
@@ -116,7 +124,7 @@ library PorFormProofCheck {
         view
         returns (bytes32 err)
     {
-        err = PorInclusion.verify(d, part, PorInclusion.REASONING_LEAF, p.porRoot);
+        err = PorInclusion.verify(d, part, p.kind, p.porRoot);
         if (err != 0) return err;
         bytes32 got;
         (err, got) = PorInclusion.root(d, p.formLeaf, p.formIndex, p.formsSize, p.formPath, p.formPathLength);
@@ -131,16 +139,37 @@ library PorFormProofCheck {
         return 0;
     }
 
-    /// The record's validity, the form index (`1 + (forms_size - tree_size - 2) +
-    /// leaf_index`, compared without a subtraction), `F` and `LH(F)`.
+    /// The step's validity, its identity, then `F` of its family (DEDUCE, MAP; another
+    /// valid kind reverts `OtherFamily`): (valid, defined, F).
+    function form(bytes calldata leaf) private view returns (bool valid, bool defined, bytes memory f) {
+        uint256[] memory at;
+        (valid, at) = PorRecords.reasoningStep(leaf);
+        if (!valid) return (false, false, f);
+        (bool known, bytes32 kind,) = PorRecords.computation(leaf, at);
+        if (!known) return (true, false, f); // SPEC §5.6.1 "Identity of a step"
+        if (kind == PorIds.DEDUCE) {
+            (defined, f) = PorFormProofDeduce.build(leaf, at);
+        } else if (kind == PorIds.MAP) {
+            (defined, f) = PorFormProofMap.build(leaf, at);
+        } else {
+            revert PorFormProofDeduce.OtherFamily(kind);
+        }
+    }
+
+    /// The record's validity, the form index (a step's `1 + (forms_size - tree_size - 2) +
+    /// leaf_index`, compared without a subtraction; the verdict's `forms_size - 1`), `F`
+    /// and `LH(F)`.
     function decide(bytes calldata leaf, PorInclusion.Part memory part, Proof memory p)
         private
         view
         returns (bool, bytes32)
     {
-        (bool valid, bool defined, bytes memory f) = PorFormProofDeduce.form(leaf);
+        bool verdict = p.kind == PorInclusion.VERDICT;
+        (bool valid, bool defined, bytes memory f) = verdict ? PorFormProofVerdict.form(leaf) : form(leaf);
         if (!valid) return (true, PorIds.INVALID_RECORD);
-        if (p.formIndex + part.treeSize + 1 != p.formsSize + part.leafIndex) return (false, FORM_INDEX);
+        bool indexOk = verdict ? p.formIndex + 1 == p.formsSize
+            : p.formIndex + part.treeSize + 1 == p.formsSize + part.leafIndex;
+        if (!indexOk) return (false, FORM_INDEX);
         if (!defined) return (true, FORM_NONE);
         bytes32 h;
         assembly ("memory-safe") {

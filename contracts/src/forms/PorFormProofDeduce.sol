@@ -59,6 +59,12 @@ library PorFormProofDeduce {
         (bool known, bytes32 kind,) = PorRecords.computation(leaf, at);
         if (!known) return (true, false, f); // SPEC §5.6.1 "Identity of a step"
         if (kind != PorIds.DEDUCE) revert OtherFamily(kind);
+        (defined, f) = build(leaf, at);
+    }
+
+    /// `F` DEDUCE of a valid deduce step (`at`: `PorRecords.reasoningStep`'s offsets):
+    /// (defined, F).
+    function build(bytes calldata leaf, uint256[] memory at) internal view returns (bool, bytes memory f) {
         uint256[] memory names = new uint256[](1);
         names[0] = K_KIND;
         (uint256 ri,) = rest(leaf, at[PorRecords.STEP_INPUTS], names);
@@ -85,13 +91,19 @@ library PorFormProofDeduce {
         w = o[O_TIMESTAMP] == 0 ? word(w, 0) : integer(leaf, word(w, 1), o[O_TIMESTAMP]);
         w = word(w, ro);
         w = text(leaf, w, at[PorRecords.STEP_DESCRIPTION]);
-        if (w == 0) return (true, false, f);
+        return close(base, w);
+    }
+
+    /// The form written from `base + 32` to `w` (0: no form) closed as a `bytes` at `base`,
+    /// the free memory pointer moved past it: (defined, F).
+    function close(uint256 base, uint256 w) internal pure returns (bool, bytes memory f) {
+        if (w == 0) return (false, f);
         assembly ("memory-safe") {
             mstore(base, sub(w, add(base, 32)))
             mstore(0x40, w)
             f := base
         }
-        return (true, true, f);
+        return (true, f);
     }
 
     function outputNames() private pure returns (uint256[] memory n) {
@@ -197,7 +209,7 @@ library PorFormProofDeduce {
     // ------------------------------------------------------------ writers (no allocation)
 
     /// `W(v)` at `w`.
-    function word(uint256 w, uint256 v) private pure returns (uint256) {
+    function word(uint256 w, uint256 v) internal pure returns (uint256) {
         if (w == 0) return 0;
         assembly ("memory-safe") {
             mstore(w, v)
@@ -212,7 +224,7 @@ library PorFormProofDeduce {
     }
 
     /// `H(t)` of the text at `pos`: its bytes copied to `w`, their SHA-256 written over them.
-    function hashed(bytes calldata d, uint256 w, uint256 pos) private view returns (uint256) {
+    function hashed(bytes calldata d, uint256 w, uint256 pos) internal view returns (uint256) {
         (bool ok, uint256 off, uint256 len) = textAt(d, pos);
         if (w == 0 || !ok) return 0;
         assembly ("memory-safe") {
@@ -223,7 +235,7 @@ library PorFormProofDeduce {
     }
 
     /// `T(t)` of the text at `pos`: its length, its bytes zero-padded to a word.
-    function text(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
+    function text(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
         (bool ok, uint256 off, uint256 len) = textAt(d, pos);
         if (w == 0 || !ok) return 0;
         return bytesAt(d, w, off, len);
@@ -242,7 +254,7 @@ library PorFormProofDeduce {
     /// `L[H]` (`asText` false) or `L[T]` of the array of texts at `pos`: one assembly loop
     /// over the items' heads (a text each, else no form), each written as `hashed` or
     /// `text` writes it.
-    function texts(bytes calldata d, uint256 w, uint256 pos, bool asText) private view returns (uint256) {
+    function texts(bytes calldata d, uint256 w, uint256 pos, bool asText) internal view returns (uint256) {
         if (w == 0 || pos == 0) return 0;
         (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!isArray) return 0;
@@ -281,7 +293,7 @@ library PorFormProofDeduce {
     }
 
     /// `B(b)` of the item at `pos`: CBOR false/true only.
-    function flag(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
+    function flag(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
         if (w == 0 || pos == 0) return 0;
         uint8 b = uint8(d[pos]);
         if (b != 0xf4 && b != 0xf5) return 0;
@@ -289,7 +301,7 @@ library PorFormProofDeduce {
     }
 
     /// `W(n)` of an unsigned integer at `pos` (CBOR major 0: below 2^64).
-    function integer(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
+    function integer(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
         (bool ok, uint256 v) = PorCbor.uintAt(d, pos);
         if (w == 0 || !ok) return 0;
         return word(w, v);
@@ -339,7 +351,7 @@ library PorFormProofDeduce {
     /// `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?` of at most 64 characters, not `-0`; the word
     /// `sign << 255 | scale << 232 | len`, then the digits of `m` (leading zeros dropped,
     /// `0` for zero) zero-padded.
-    function decimal(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
+    function decimal(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
         (bool ok, uint256 off, uint256 len) = textAt(d, pos);
         if (w == 0 || !ok) return 0;
         bool negative;
