@@ -168,10 +168,25 @@ library PorCheckFormState {
         for (uint256 k; k < n; ++k) {
             uint256 at = base + k * 320;
             if (_m(at) != kind || _m(at + 32) != key) continue;
-            _into(at, kind, c, e, v);
+            _s(at + 64, _m(at + 64) + 1); // `_into`, written out: the honest path's loop
+            if (kind == 1) {
+                if (D.cmpDecimal(v, _m(at + 160)) < 0) _ref(at + 96, c, e, v);
+                if (D.cmpDecimal(v, _m(at + 256)) > 0) _ref(at + 192, c, e, v);
+            } else if (_m(at + 288) == 0 && F.load(v) != F.load(_m(at + 160))) {
+                _ref(at + 192, c, e, v);
+                _s(at + 288, 1);
+            }
             return n;
         }
-        _open(base + n * 320, kind, key, c, e, v);
+        uint256 a = base + n * 320; // `_open`, written out
+        _s(a, kind);
+        _s(a + 32, key);
+        _s(a + 64, 1);
+        _ref(a + 96, c, e, v);
+        if (kind == 1) {
+            _ref(a + 192, c, e, v);
+            _s(a + 288, 1);
+        }
         return n + 1;
     }
 

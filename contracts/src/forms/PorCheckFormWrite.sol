@@ -66,13 +66,18 @@ library PorCheckFormWrite {
     function _claims(uint256[] memory g, St memory st, I.Item[] memory items, uint256 k) private pure {
         I.Item memory it = items[k];
         uint256 q = it.claims;
+        uint256 ng = st.ng;
         for (uint256 j; j < it.nClaims; ++j) {
-            if (st.ng > S.FEW) return _rest(g, st, items, k, q, it.nClaims - j);
+            if (ng > S.FEW) {
+                st.ng = ng;
+                return _rest(g, st, items, k, q, it.nClaims - j);
+            }
             uint256 kind = F.load(q + 32);
             uint256 next = I.nextClaim(q);
-            if (kind <= 1) st.ng = S.addClaim(g, st.ng, kind, F.load(q), q + 64, it.e + 128, q + 96);
+            if (kind <= 1) ng = S.addClaim(g, ng, kind, F.load(q), q + 64, it.e + 128, q + 96);
             q = next;
         }
+        st.ng = ng;
     }
 
     /// The `left` claims of item `k` from `q` on and every later admitted item's, folded
