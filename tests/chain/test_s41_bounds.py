@@ -50,6 +50,9 @@ FACTOR = 20
 
 Records = tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]
 Edit = Callable[[Records, int], None]
+#: When set (``test_s41_bounds_rebuilt``): the disputed form's replacement, from the
+#: carried forms, their indexes and the forms count (recommitted by :func:`hostile`).
+REPLACE: Callable[[list[bytes], list[int], int], bytes] | None = None
 
 
 def hostile(kind: str, edit: Edit, n: int) -> FormStepProof:
@@ -67,9 +70,14 @@ def hostile(kind: str, edit: Edit, n: int) -> FormStepProof:
                   for name in COMPONENTS[:COMPONENT_INDEX["forms"]]]
     components.append(leaf_hash(component_leaf(forms.root, forms.size)))
     leaves = [f.leaf for f in forms.forms]
+    sent = [forms.forms[i].form for i in index]
+    if REPLACE is not None:
+        sent[0] = REPLACE(sent, index, forms.size)
+        leaves[index[0]] = leaf_hash(sent[0])
+        components[-1] = leaf_hash(component_leaf(root_from_leaf_hashes(leaves), forms.size))
     body = {"schema": FormStepProof.SCHEMA, "kind": kind,
             "por_root": root_from_leaf_hashes(components),
-            "forms": [forms.forms[i].form for i in index], "index": index,
+            "forms": sent, "index": index,
             "forms_size": forms.size,
             "paths": [inclusion_proof_from_leaf_hashes(leaves, i) for i in index],
             "forms_path": inclusion_proof_from_leaf_hashes(components, 6)}
@@ -213,12 +221,10 @@ CASES: dict[str, tuple[str, Edit, str | None]] = {
     # bounded at s41's integration (execa, a8fd662: PorFormsSort, a merge sort above 16)
     "check: P's sources": ("check", prior_sources, None),
     "check: P's groups": ("check", prior_groups, None),
-    "check: an item's claims": ("check", item_claims,
-                                "PorCheckFormState.addClaim scans every group per claim: "
-                                "O(claims x groups)"),
-    "aggregate: fields x claims": ("aggregate", fields_and_claims,
-                                   "PorAggregateFormVote._voters walks every cited claim per "
-                                   "REQUIREMENT field: O(fields x claims)"),
+    # bounded by boundsa (s41): a scan up to 16 groups, then PorCheckFormState.fold (a sort)
+    "check: an item's claims": ("check", item_claims, None),
+    # bounded by boundsa (s41): above 16 fields, the cited claims sorted once (_index)
+    "aggregate: fields x claims": ("aggregate", fields_and_claims, None),
     # bounded at s41's integration (execb2, d8debd8: PorFormsIndex, sort + binary search)
     "deduce: read evidence": ("deduce", read_evidence, None),
     "deduce: terms x fields": ("deduce", terms_and_fields,

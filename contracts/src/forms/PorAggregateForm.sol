@@ -88,6 +88,7 @@ contract PorAggregateForm is PorAggregateFormVote {
             c.decs[i] = PorDecimal.Dec(false, 0, 0, 0);
         }
         _tolerance(c);
+        if (c.nFields > FEW) _index(c);
         uint256 start;
         assembly {
             // the form is built from `start` on; nothing is allocated while it is built, and

@@ -42,6 +42,9 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256 tol; // the tolerance aligned to the current numeric field
         uint256[] ext; // extract k: its form
         uint256[] claims; // extract k: its claims' count word
+        uint256[] ixH; // above FEW fields: each item's first claim per (H(key), kind), as
+        uint256[] ixK; //   keccak256 of both (sorted), its extract index
+        uint256[] ixC; //   and its claim position (`PorAggregateFormVote._index`)
         uint256[] vk; // voters of the current field: extract index
         uint256[] vc; // voters: claim position
         uint256[] order; // voters in tie-breaker order (indexes into vk)

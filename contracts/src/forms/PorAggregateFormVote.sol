@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorDecimal} from "../PorDecimal.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsIndex as Index} from "./PorFormsIndex.sol";
 import {PorAggregateFormRead} from "./PorAggregateFormRead.sol";
 
 /// @title PorAggregateFormVote: a field's voters and the vote of §12.5.4 on checked forms
@@ -64,8 +65,85 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
         }
     }
 
-    /// The field's voters: each cited item's first claim with the field's key and kind.
+    /// Every cited claim's (H(key), kind) as one word, keccak256 of both, sorted stably
+    /// (`PorFormsIndex.order`: by word, then item, then claim), each item's first claim
+    /// per word kept (`c.ixH`, `c.ixK`, `c.ixC`): a field's voters are then the run of
+    /// its word, found by a binary search. Built when the REQUIREMENT has more than FEW
+    /// fields: the walk of every cited claim per field was O(fields x claims), both counts
+    /// the signer's (s41 `boundsa`); at or below FEW fields the walk is linear and cheaper.
+    function _index(Ctx memory c) internal pure {
+        uint256 n = c.n;
+        uint256 total;
+        for (uint256 k; k < n; ++k) total += F.load(c.claims[k]);
+        bytes32[] memory h = new bytes32[](total);
+        uint256[] memory item = new uint256[](total);
+        uint256[] memory at = new uint256[](total);
+        uint256 i;
+        for (uint256 k; k < n; ++k) {
+            uint256 q = c.claims[k];
+            uint256 nc = F.load(q);
+            q += 32;
+            for (uint256 j; j < nc; ++j) {
+                uint256 ck = F.load(q + 32);
+                h[i] = _word(F.load(q), ck);
+                item[i] = k;
+                at[i] = q;
+                ++i;
+                q = ck == F.NUMERIC ? q + 96 + F.vSize(ck, q + 96) : q + 128;
+            }
+        }
+        _keep(c, h, Index.order(h), item, at);
+    }
+
+    /// `_index`'s claims in the order `o`, each item's first per word kept.
+    function _keep(Ctx memory c, bytes32[] memory h, uint256[] memory o, uint256[] memory item, uint256[] memory at)
+        private
+        pure
+    {
+        uint256 total = o.length;
+        (uint256[] memory xh, uint256[] memory xk, uint256[] memory xc) =
+            (new uint256[](total), new uint256[](total), new uint256[](total));
+        uint256 m;
+        for (uint256 r; r < total; ++r) {
+            uint256 p = o[r];
+            if (m > 0 && xh[m - 1] == uint256(h[p]) && xk[m - 1] == item[p]) continue; // not the item's first
+            (xh[m], xk[m], xc[m]) = (uint256(h[p]), item[p], at[p]);
+            ++m;
+        }
+        assembly {
+            mstore(xh, m)
+            mstore(xk, m)
+            mstore(xc, m)
+        }
+        (c.ixH, c.ixK, c.ixC) = (xh, xk, xc);
+    }
+
+    function _word(uint256 key, uint256 kind) private pure returns (bytes32 w) {
+        assembly {
+            mstore(0, key)
+            mstore(32, kind)
+            w := keccak256(0, 64)
+        }
+    }
+
+    /// The field's voters: each cited item's first claim with the field's key and kind
+    /// (`c.ixH`'s run when `_index` built it; nothing is allocated).
     function _voters(Ctx memory c, uint256 kind, bytes32 key) internal pure returns (uint256 nv) {
+        if (c.nFields > FEW) {
+            uint256[] memory xh = c.ixH;
+            uint256 w = uint256(_word(uint256(key), kind));
+            (uint256 lo, uint256 hi) = (0, xh.length);
+            while (lo < hi) {
+                uint256 mid = (lo + hi) >> 1;
+                if (xh[mid] < w) lo = mid + 1;
+                else hi = mid;
+            }
+            for (; lo < xh.length && xh[lo] == w; ++lo) {
+                c.vk[nv] = c.ixK[lo];
+                c.vc[nv++] = c.ixC[lo];
+            }
+            return nv;
+        }
         uint256[] memory claims = c.claims;
         uint256[] memory vk = c.vk;
         uint256[] memory vc = c.vc;

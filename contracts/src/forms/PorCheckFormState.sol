@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsIndex as Index} from "./PorFormsIndex.sol";
 import {PorFormsSort as Sort} from "./PorFormsSort.sol";
 
 /// @title PorCheckFormState: the running state of the cited chunk P read from its CHUNK
@@ -14,6 +15,9 @@ import {PorFormsSort as Sort} from "./PorFormsSort.sol";
 /// always, min then max; boolean: first, then `other` when present).
 library PorCheckFormState {
     uint256 internal constant G = 10;
+    /// Up to this many groups a claim finds its group by a scan (`addClaim`, cheaper for
+    /// the few of an honest chunk); past it, the rest are placed by `fold` (s41 `boundsa`).
+    uint256 internal constant FEW = 16;
 
     /// What the chunk reads of P.
     struct Prior {
@@ -152,7 +156,8 @@ library PorCheckFormState {
     /// Fold one admitted claim (kind, H(key), its three offsets) into the groups `g` of
     /// which `n` are used: §12.5.3's min/max by §3.2's exact order, boolean first/other.
     /// Returns the new count. `g` has room for every claim (its caller sizes it), so the
-    /// table is read and written in place, without bounds checks.
+    /// table is read and written in place, without bounds checks. A scan of the `n`
+    /// groups: its caller uses it while `n <= FEW`.
     function addClaim(uint256[] memory g, uint256 n, uint256 kind, uint256 key, uint256 c, uint256 e, uint256 v)
         internal
         pure
@@ -163,7 +168,7 @@ library PorCheckFormState {
         for (uint256 k; k < n; ++k) {
             uint256 at = base + k * 320;
             if (_m(at) != kind || _m(at + 32) != key) continue;
-            _s(at + 64, _m(at + 64) + 1);
+            _s(at + 64, _m(at + 64) + 1); // `_into`, written out: the honest path's loop
             if (kind == 1) {
                 if (D.cmpDecimal(v, _m(at + 160)) < 0) _ref(at + 96, c, e, v);
                 if (D.cmpDecimal(v, _m(at + 256)) > 0) _ref(at + 192, c, e, v);
@@ -173,7 +178,7 @@ library PorCheckFormState {
             }
             return n;
         }
-        uint256 a = base + n * 320;
+        uint256 a = base + n * 320; // `_open`, written out
         _s(a, kind);
         _s(a + 32, key);
         _s(a + 64, 1);
@@ -183,6 +188,87 @@ library PorCheckFormState {
             _s(a + 288, 1);
         }
         return n + 1;
+    }
+
+    /// `addClaim` for each claim at `qs[i]` (`H(key) E(kind) H(claim_id) V`, kind 0 or 1)
+    /// of evidence `es[i]`, in order, in O((n + m) log(n + m)) on any input (s41
+    /// `boundsa`: the scan was O(claims x groups), both counts the signer's): the groups'
+    /// and the claims' (kind, H(key)) as keccak256 words, sorted stably
+    /// (`PorFormsIndex.order`); each claim's group is the first position of its run (a
+    /// group of `g`, or the claim that opens it, numbered in order). The same groups as
+    /// the scan: `g`'s (kind, key) pairs are distinct (P's repeats are
+    /// `step.bad_prior_output`, the scan opens a pair once).
+    function fold(uint256[] memory g, uint256 n, uint256[] memory qs, uint256[] memory es)
+        internal
+        pure
+        returns (uint256)
+    {
+        uint256 m = qs.length;
+        bytes32[] memory h = new bytes32[](n + m);
+        for (uint256 k; k < n; ++k) h[k] = _pair(g[k * G], g[k * G + 1]);
+        for (uint256 i; i < m; ++i) h[n + i] = _pair(F.load(qs[i] + 32), F.load(qs[i]));
+        uint256[] memory o = Index.order(h);
+        uint256[] memory slot = new uint256[](n + m); // each position's run head
+        for (uint256 r; r < n + m;) {
+            uint256 head = o[r];
+            bytes32 w = h[head];
+            for (; r < n + m && h[o[r]] == w; ++r) slot[o[r]] = head;
+        }
+        uint256 next = n; // a new group's number: its head's order among the heads
+        for (uint256 p = n; p < n + m; ++p) {
+            uint256 head = slot[p];
+            if (head == p) slot[p] = next++;
+            else if (head >= n) slot[p] = slot[head];
+        }
+        uint256 base;
+        assembly { base := add(g, 32) }
+        uint256 n0 = n;
+        for (uint256 i; i < m; ++i) n = _place(base, n, slot[n0 + i], qs[i], es[i]);
+        return n;
+    }
+
+    /// The claim at `q` (evidence `e`) into group `s` of the `n` at `base`: a new one
+    /// when `s == n`. The new count.
+    function _place(uint256 base, uint256 n, uint256 s, uint256 q, uint256 e) private pure returns (uint256) {
+        uint256 kind = F.load(q + 32);
+        if (s < n) {
+            _into(base + s * 320, kind, q + 64, e, q + 96);
+            return n;
+        }
+        _open(base + n * 320, kind, F.load(q), q + 64, e, q + 96);
+        return n + 1;
+    }
+
+    function _pair(uint256 kind, uint256 key) private pure returns (bytes32 h) {
+        assembly {
+            mstore(0, kind)
+            mstore(32, key)
+            h := keccak256(0, 64)
+        }
+    }
+
+    /// One more claim in the group at `at`.
+    function _into(uint256 at, uint256 kind, uint256 c, uint256 e, uint256 v) private pure {
+        _s(at + 64, _m(at + 64) + 1);
+        if (kind == 1) {
+            if (D.cmpDecimal(v, _m(at + 160)) < 0) _ref(at + 96, c, e, v);
+            if (D.cmpDecimal(v, _m(at + 256)) > 0) _ref(at + 192, c, e, v);
+        } else if (_m(at + 288) == 0 && F.load(v) != F.load(_m(at + 160))) {
+            _ref(at + 192, c, e, v);
+            _s(at + 288, 1);
+        }
+    }
+
+    /// A new group at `a` opened by a claim.
+    function _open(uint256 a, uint256 kind, uint256 key, uint256 c, uint256 e, uint256 v) private pure {
+        _s(a, kind);
+        _s(a + 32, key);
+        _s(a + 64, 1);
+        _ref(a + 96, c, e, v);
+        if (kind == 1) {
+            _ref(a + 192, c, e, v);
+            _s(a + 288, 1);
+        }
     }
 
     function _ref(uint256 at, uint256 c, uint256 e, uint256 v) private pure {

@@ -36,6 +36,7 @@ library PorCheckFormWrite {
         uint256 claims;
         bool tierFailed;
         uint256 ng;
+        bool folded; // the rest of the claims went to `S.fold`
         uint256[] fresh; // fresh[0]: the count, then the items whose source is new
     }
 
@@ -55,19 +56,63 @@ library PorCheckFormWrite {
             ++st.admittedNow;
             st.claims += it.nClaims;
             _source(prior, items, st.fresh, k);
-            _claims(g, st, it);
+            if (!st.folded) _claims(g, st, items, k);
         }
     }
 
-    /// Fold `it`'s numeric and boolean claims into the groups.
-    function _claims(uint256[] memory g, St memory st, I.Item memory it) private pure {
+    /// Fold item `k`'s numeric and boolean claims into the groups: each by a scan while
+    /// there are at most `S.FEW` groups, then this one's and every later admitted item's
+    /// by `S.fold` (O(n log n); the scan of every group per claim was O(claims x groups)).
+    function _claims(uint256[] memory g, St memory st, I.Item[] memory items, uint256 k) private pure {
+        I.Item memory it = items[k];
         uint256 q = it.claims;
+        uint256 ng = st.ng;
         for (uint256 j; j < it.nClaims; ++j) {
+            if (ng > S.FEW) {
+                st.ng = ng;
+                return _rest(g, st, items, k, q, it.nClaims - j);
+            }
             uint256 kind = F.load(q + 32);
             uint256 next = I.nextClaim(q);
-            if (kind <= 1) st.ng = S.addClaim(g, st.ng, kind, F.load(q), q + 64, it.e + 128, q + 96);
+            if (kind <= 1) ng = S.addClaim(g, ng, kind, F.load(q), q + 64, it.e + 128, q + 96);
             q = next;
         }
+        st.ng = ng;
+    }
+
+    /// The `left` claims of item `k` from `q` on and every later admitted item's, folded
+    /// by `S.fold`.
+    function _rest(uint256[] memory g, St memory st, I.Item[] memory items, uint256 k, uint256 q, uint256 left)
+        private
+        pure
+    {
+        st.folded = true;
+        uint256 cap = left;
+        for (uint256 i = k + 1; i < items.length; ++i) {
+            if (items[i].reasons == 0) cap += items[i].nClaims;
+        }
+        uint256[] memory qs = new uint256[](cap);
+        uint256[] memory es = new uint256[](cap);
+        uint256 m;
+        for (uint256 i = k; i < items.length; ++i) {
+            I.Item memory it = items[i];
+            if (it.reasons != 0) continue;
+            uint256 nc = left;
+            if (i > k) (q, nc) = (it.claims, it.nClaims);
+            for (uint256 j; j < nc; ++j) {
+                if (F.load(q + 32) <= 1) {
+                    qs[m] = q;
+                    es[m] = it.e + 128;
+                    ++m;
+                }
+                q = I.nextClaim(q);
+            }
+        }
+        assembly {
+            mstore(qs, m)
+            mstore(es, m)
+        }
+        st.ng = S.fold(g, st.ng, qs, es);
     }
 
     /// The chunk's state from P's and the admitted `items`, and its form: whether it is

@@ -110,8 +110,9 @@ def _recompute(c: Ctx) -> bytes:
     tolerance = _tolerance(c)
     fields = []
     p = c.fields
+    index = _index(c)
     for _ in range(c.n_fields):
-        out, p = _field(c, vote, p, tolerance)
+        out, p = _field(c, index, vote, p, tolerance)
         fields.append(out)
     head = [c.agg[:c.evid_end], c.rid_hash, _w(c.strategy), c.chunk[96:256],
             _w(int(vote.fallback_used)), _w(c.n_fields)]
@@ -132,28 +133,40 @@ def _value(kind: int, f: bytes, claim: int) -> bytes:
     return f[p:p + size]
 
 
-def _voters(c: Ctx, kind: int, key: bytes) -> list[Voter]:
-    """The field's voters: each cited item's first claim with the field's key and kind."""
-    voters = []
+Index = dict[tuple[bytes, int], list[tuple[int, int]]]
+
+
+def _index(c: Ctx) -> Index:
+    """Each (H(key), kind) of a cited claim to the cited items' first claims with it, in
+    item order, as (k, claim position): one walk of every claim (the Solidity walks each
+    item's claims per field up to FEW fields, then sorts the same claims once)."""
+    index: Index = {}
     for k, (f, start) in enumerate(zip(c.ext, c.claims, strict=True)):
         n = word(f, start)
         q = start + 32
         for _ in range(n):
             ck = word(f, q + 32)
-            if f[q:q + 32] == key and ck == kind:
-                voters.append(Voter(k, f, q, _value(kind, f, q),
-                                    word(f, 96) if c.tiers == 1 else 0))
-                break
+            found = index.setdefault((f[q:q + 32], ck), [])
+            if not found or found[-1][0] != k:
+                found.append((k, q))
             v = q + 96  # H(key) E(kind) H(claim_id), then V
             q = v + 32 + (((word(f, v) & 0xFFFFFFFF) + 31) & ~31) if ck == NUMERIC else v + 32
-    return voters
+    return index
 
 
-def _field(c: Ctx, vote: Vote, fp: int, tolerance: Fraction | None) -> tuple[bytes, int]:
+def _voters(c: Ctx, index: Index, kind: int, key: bytes) -> list[Voter]:
+    """The field's voters: each cited item's first claim with the field's key and kind."""
+    return [Voter(k, c.ext[k], q, _value(kind, c.ext[k], q),
+                  word(c.ext[k], 96) if c.tiers == 1 else 0)
+            for k, q in index.get((key, kind), [])]
+
+
+def _field(c: Ctx, index: Index, vote: Vote, fp: int,
+           tolerance: Fraction | None) -> tuple[bytes, int]:
     """One field: its voters, the strategy, its form; the next field's offset."""
     kind = word(c.req, fp)
     key = c.req[fp + 32:fp + 64]  # E(kind) H(key)
-    voters = _voters(c, kind, key)
+    voters = _voters(c, index, kind, key)
     out = [key, _w(kind)]
     if not voters:
         out += [_w(1), ZERO, ZERO, ZERO, ZERO, ZERO, ZERO]  # missing: no value, no quorum

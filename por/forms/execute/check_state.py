@@ -76,14 +76,15 @@ def read_prior(f: bytes) -> tuple[Prior, bool]:
     s.has_last, s.last = opt(f, 192)
     s.n_sources = count(f, 256, 4)
     s.sources = 288
+    named: set[int] = set()
     for k in range(s.n_sources):
         e = s.sources + 128 * k
         if w(f, e + 96) != 0:
             bad = True
         source = w(f, e + 64)
-        for j in range(k):
-            if w(f, s.sources + 128 * j + 64) == source:
-                bad = True
+        if source in named:  # a source named twice
+            bad = True
+        named.add(source)
     q = s.sources + 128 * s.n_sources
     s.rid_t = q
     q = t_end(f, q)
@@ -143,6 +144,7 @@ def load_groups(prior: Prior) -> tuple[int, bool]:
     f = prior.f
     q = prior.groups_at
     bad = False
+    named: set[tuple[int, int]] = set()
     for _ in range(prior.n_groups):
         kind = code(f, q, 1)
         key = w(f, q + 32)
@@ -162,8 +164,9 @@ def load_groups(prior: Prior) -> tuple[int, bool]:
             q += 32
         bad = bad or ref_bad or w(f, q) != 0
         q += 32
-        if any(g.kind == kind and g.key == key for g in prior.groups):
+        if (kind, key) in named:  # a (kind, key) named twice
             bad = True
+        named.add((kind, key))
         prior.groups.append(Group(kind, key, cnt, first, second))
     return q, bad
 
@@ -174,23 +177,35 @@ def _below(a: bytes, b: bytes) -> int:
     return (x > y) - (x < y)
 
 
-def add_claim(groups: list[Group], kind: int, key: int, ref: Ref) -> None:
+def add_claim(groups: list[Group], where: dict[tuple[int, int], Group], kind: int, key: int,
+              ref: Ref) -> None:
     """Fold one admitted claim into ``groups``: §12.5.3's min/max by §3.2's exact order,
-    boolean first/other."""
-    for g in groups:
-        if g.kind != kind or g.key != key:
-            continue
-        g.count += 1
-        if kind == 1:
-            high = g.second or g.first  # a numeric group has both
-            if _below(ref.value, g.first.value) < 0:
-                g.first = ref
-            if _below(ref.value, high.value) > 0:
-                g.second = ref
-        elif g.second is None and ref.value[:32] != g.first.value[:32]:
-            g.second = ref
+    boolean first/other. ``where`` is :func:`group_index` of ``groups``, kept with them: a
+    claim finds its group in O(1) (the Solidity scans up to ``FEW`` groups, then sorts;
+    the same groups either way)."""
+    g = where.get((kind, key))
+    if g is None:
+        g = Group(kind, key, 1, ref, ref if kind == 1 else None)
+        groups.append(g)
+        where[(kind, key)] = g
         return
-    groups.append(Group(kind, key, 1, ref, ref if kind == 1 else None))
+    g.count += 1
+    if kind == 1:
+        high = g.second or g.first  # a numeric group has both
+        if _below(ref.value, g.first.value) < 0:
+            g.first = ref
+        if _below(ref.value, high.value) > 0:
+            g.second = ref
+    elif g.second is None and ref.value[:32] != g.first.value[:32]:
+        g.second = ref
 
 
-__all__ = ["Group", "Prior", "Ref", "add_claim", "load_groups", "read_prior"]
+def group_index(groups: list[Group]) -> dict[tuple[int, int], Group]:
+    """Each (kind, H(key)) of ``groups`` to its first group (the one a scan finds)."""
+    where: dict[tuple[int, int], Group] = {}
+    for g in groups:
+        where.setdefault((g.kind, g.key), g)
+    return where
+
+
+__all__ = ["Group", "Prior", "Ref", "add_claim", "group_index", "load_groups", "read_prior"]

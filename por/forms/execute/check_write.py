@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from por.forms.execute.check_items import GATE_BIT, TIER_BIT, Item, next_claim
 from por.forms.execute.check_read import d_end, text
-from por.forms.execute.check_state import Group, Prior, Ref, add_claim
+from por.forms.execute.check_state import Group, Prior, Ref, add_claim, group_index
 
 #: H("agent name is blank (empty or only white space)"), the gate's fixed reason.
 GATE_REASON = bytes.fromhex("f675b769c5c5affdcc8b39909d1b47ea9cf3330cf0702d6063ccdfb800e333d1")
@@ -51,6 +51,7 @@ class State:
 
 def _state(prior: Prior, items: list[Item], groups: list[Group]) -> State:
     st = State(claims=prior.claim_count)
+    where = group_index(groups)
     for it in items:
         if it.reasons & TIER_BIT:
             st.tier_failed = True
@@ -59,7 +60,7 @@ def _state(prior: Prior, items: list[Item], groups: list[Group]) -> State:
         st.admitted_now += 1
         st.claims += it.n_claims
         _source(prior, st.fresh, it)
-        _claims(groups, it)
+        _claims(groups, where, it)
     return st
 
 
@@ -73,8 +74,8 @@ def _source(prior: Prior, fresh: list[Item], it: Item) -> None:
     fresh.append(it)
 
 
-def _claims(groups: list[Group], it: Item) -> None:
-    """Fold ``it``'s numeric and boolean claims into the groups."""
+def _claims(groups: list[Group], where: dict[tuple[int, int], Group], it: Item) -> None:
+    """Fold ``it``'s numeric and boolean claims into the groups (``where``: their index)."""
     f = it.f
     q = it.claims
     evidence_id = f[128:160]
@@ -82,20 +83,26 @@ def _claims(groups: list[Group], it: Item) -> None:
         kind = _word(f, q + 32)
         nxt = next_claim(f, q)
         if kind <= 1:
-            add_claim(groups, kind, _word(f, q), Ref(f[q + 64:q + 96], evidence_id, f[q + 96:nxt]))
+            ref = Ref(f[q + 64:q + 96], evidence_id, f[q + 96:nxt])
+            add_claim(groups, where, kind, _word(f, q), ref)
         q = nxt
 
 
 def build(c: Ctx, prior: Prior, items: list[Item], groups: list[Group]) -> bool:
     """The chunk's state from P's and the admitted ``items``, and whether its form is the
     committed one."""
+    return form(c, prior, items, groups) == c.step
+
+
+def form(c: Ctx, prior: Prior, items: list[Item], groups: list[Group]) -> bytes:
+    """The chunk's CHUNK form recomputed from P's state and the admitted ``items``."""
     st = _state(prior, items, groups)
     chunk = prior.chunk + 1 if prior.present else 0
     out = [_head(c, prior, items, st), _w(chunk), _w(prior.admitted + st.admitted_now),
            _w(st.claims), _window(c), _w(int(prior.has_last)), _w(prior.last),
            _items(items), _groups(groups), ZERO,
            _description(c, chunk, st.admitted_now, len(items))]
-    return b"".join(out) == c.step
+    return b"".join(out)
 
 
 def _head(c: Ctx, prior: Prior, items: list[Item], st: State) -> bytes:
@@ -156,4 +163,4 @@ def _description(c: Ctx, chunk: int, admitted: int, n: int) -> bytes:
     return _w(len(data)) + data + bytes(-len(data) % 32)
 
 
-__all__ = ["Ctx", "State", "build"]
+__all__ = ["Ctx", "State", "build", "form"]
