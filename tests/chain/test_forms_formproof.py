@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
@@ -229,11 +229,14 @@ def agree(bundle: Bundle, leaf: int, tag: str, proof: FormProof | None = None) -
 NONE_EDITS = [e for e in EDITS if not e[0].startswith(("inputs.kind map", "step_type"))]
 
 
-def test_form_proofs_of_every_fixture_deduce_step() -> None:
-    """Honest, a lied form leaf, ``F`` undefined (two edits a step, rotating), invalid."""
+def sweep(steps: Iterable[tuple[str, Bundle, int]],
+          none_edits: list[tuple[str, Edit]]) -> Counter[str]:
+    """Each step's FormProof honest, with three lied form leaves and four record edits
+    (rotating through ``none_edits``), chain and Python alike (:func:`agree`): the check
+    ids counted. Shared by every family's test."""
     seen: Counter[str] = Counter()
     k = 0
-    for name, bundle, leaf in deduce_steps():
+    for name, bundle, leaf in steps:
         seen[agree(bundle, leaf, f"{name} honest")] += 1
         forms = list(bundle.forms)
         j = len(forms) - len(bundle.steps) - 1 + leaf
@@ -241,11 +244,17 @@ def test_form_proofs_of_every_fixture_deduce_step() -> None:
             forms[j] = lie
             seen[agree(recommit(bundle, forms=list(forms)), leaf, f"{name} lied leaf")] += 1
         for _ in range(4):
-            what, edit = NONE_EDITS[k % len(NONE_EDITS)]
+            what, edit = none_edits[k % len(none_edits)]
             k += 7
-            steps = list(bundle.steps)
-            steps[leaf] = edited(steps[leaf], edit)
-            seen[agree(recommit(bundle, steps=steps), leaf, f"{name} {what}")] += 1
+            edits = list(bundle.steps)
+            edits[leaf] = edited(edits[leaf], edit)
+            seen[agree(recommit(bundle, steps=edits), leaf, f"{name} {what}")] += 1
+    return seen
+
+
+def test_form_proofs_of_every_fixture_deduce_step() -> None:
+    """Honest, a lied form leaf, ``F`` undefined (two edits a step, rotating), invalid."""
+    seen = sweep(deduce_steps(), NONE_EDITS)
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 10, seen
 

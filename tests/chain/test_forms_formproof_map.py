@@ -12,11 +12,10 @@ through ``PorFormProof``, ADR 0017 s41 addendum ``fpmap``: measured, not routed)
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from collections.abc import Iterator
 
-from bundle_edits import honest, recommit, steps_of
+from bundle_edits import honest, steps_of
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from forms_harness import call, deploy, selector
@@ -34,6 +33,7 @@ from test_forms_formproof import (
     proof_of,
     python_form,
     resealed,
+    sweep,
 )
 
 from por.bundle.layout import Bundle
@@ -136,21 +136,7 @@ NONE_EDITS = [e for e in MAP_EDITS if not e[0].startswith(("inputs.kind deduce",
 
 def test_form_proofs_of_every_fixture_map_step() -> None:
     """Honest, a lied form leaf, ``F`` undefined or not (edits rotating), invalid."""
-    seen: Counter[str] = Counter()
-    k = 0
-    for name, bundle, leaf in map_steps():
-        seen[agree(bundle, leaf, f"{name} honest")] += 1
-        forms = list(bundle.forms)
-        j = len(forms) - len(bundle.steps) - 1 + leaf
-        for lie in (hashlib.sha256(forms[j]).digest(), forms[j - 1], bytes(32)):
-            forms[j] = lie
-            seen[agree(recommit(bundle, forms=list(forms)), leaf, f"{name} lied leaf")] += 1
-        for _ in range(4):
-            what, edit = NONE_EDITS[k % len(NONE_EDITS)]
-            k += 7
-            steps = list(bundle.steps)
-            steps[leaf] = edited(steps[leaf], edit)
-            seen[agree(recommit(bundle, steps=steps), leaf, f"{name} {what}")] += 1
+    seen = sweep(map_steps(), NONE_EDITS)
     print(f"map formproof cases: {dict(sorted(seen.items()))}")
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 5, seen
