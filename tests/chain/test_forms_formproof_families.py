@@ -17,11 +17,13 @@ import hashlib
 from collections import Counter
 
 from bundle_edits import honest, recommit
+from deployment import family_names
 from formproof_families import FAMILIES, check_call, no_family
 from scratch_harness import SOLC
 from test_forms_formproof import edited, python_check
 
 from por.bundle.layout import Bundle
+from por.chain.documents import ON_CHAIN_FORM_TAGS
 from por.challenge.form_proof import build_form_proof, form_record
 from por.encoding import decode
 from por.forms.component import STEP_FORMS
@@ -30,6 +32,13 @@ from por.scenarios import list_scenarios
 pytestmark = SOLC
 ON_CHAIN = {tag for tag, _ in FAMILIES}
 TAGS = {kind: 3 + i for i, kind in enumerate(STEP_FORMS)}  # extract_claims 3 .. map 8
+
+
+def test_one_list_of_families() -> None:
+    """deploy.json's families, this module's and ``por chain settle``'s are one list."""
+    listed = tuple((tag, name) for tag, name in enumerate(family_names()) if name)
+    assert listed == FAMILIES
+    assert tuple(tag for tag, _ in FAMILIES) == ON_CHAIN_FORM_TAGS
 
 
 def tag_of(bundle: Bundle, index: int) -> int:
