@@ -1,11 +1,12 @@
 """The FormProof on chain for the DEDUCE, MAP and VERDICT families
 (``contracts/src/forms/PorFormProof.sol``, ADR 0017 s41 spike ``formproof``, MAP and
-VERDICT by ``fpmap``), in revm: execution gas of ``check(bytes)`` on a
-``por.FormProof/1`` file (the record part, the form leaf's path, the component path, the
-proof's id, the record's validity, ``F`` rebuilt from its CBOR, ``LH(F)``), of the
-family's ``deduceForm``/``mapForm``/``verdictForm(bytes)`` alone (the §2 reader and the
-record's validity, then ``F``), the file's bytes and their call data price (EIP-2028), the
-record leaf's bytes and ``F``'s words.
+VERDICT by ``fpmap``; split in s42 ``fpsplit``: the envelope ``PorFormProof`` calls the
+family contracts ``PorFormFamily{Deduce,Map,Verdict}``, ``tests/chain/formproof_families.py``),
+in revm: execution gas of the envelope's ``check(bytes)`` on a ``por.FormProof/1`` file (the
+record part, the form leaf's path, the component path, the proof's id, the family's call:
+the record's validity and ``F`` rebuilt from its CBOR; ``LH(F)``), of the family contract's
+``form(bytes)`` alone (the §2 reader and the record's validity, then ``F``), the file's
+bytes and their call data price (EIP-2028), the record leaf's bytes and ``F``'s words.
 
 Rows, one table a family (``--family``): every fixture market's record of the family
 (honest: ``form.match``; min, median, max and scenario 08), scenario 08 with its committed
@@ -14,7 +15,7 @@ whose valid records all have a form: invalid, ``one_step.invalid_record``);
 ``bench/largest_shapes.py``'s markets at the caps (``--fill-bytes``: the filler's UTF-8
 widths), each market's record of the family, honest.
 Execution gas is a call's gas less 21 000 and its call data price (``bench/gas_steps.py``'s
-count). The contract's deployed and init code sizes close the table.
+count). The contracts' deployed and init code sizes close the table.
 
 Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family deduce map verdict]
 [--fill-bytes 1 2 3 4]``.
@@ -33,7 +34,8 @@ sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "
 
 from bundle_edits import honest, recommit, steps_of  # noqa: E402
 from eth_abi.abi import encode as abi_encode  # noqa: E402
-from forms_harness import call, compiled, deploy, selector, sizes  # noqa: E402
+from formproof_families import ENVELOPE, FAMILIES, check_call, family_gas  # noqa: E402
+from forms_harness import compiled, selector, sizes  # noqa: E402
 from proof_check_support import calldata_gas  # noqa: E402
 
 from por.bundle.layout import Bundle  # noqa: E402
@@ -44,7 +46,9 @@ from por.forms import step_form  # noqa: E402
 from por.forms.verdict import verdict_form  # noqa: E402
 from por.scenarios import list_scenarios  # noqa: E402
 
-NAME = "PorFormProof"
+NAME = ENVELOPE
+FAMILY = {"deduce": "PorFormFamilyDeduce", "map": "PorFormFamilyMap",
+          "verdict": "PorFormFamilyVerdict"}
 FILLS = {1: "x", 2: "\u00e9", 3: "\u20ac", 4: "\U0001f600"}
 
 
@@ -59,11 +63,10 @@ def measure(bundle: Bundle, leaf: int, family: str = "deduce") -> dict[str, obje
     verdict = family == "verdict"
     proof = build_form_proof(bundle, len(bundle.forms) - 1 if verdict else 1 + r + leaf)
     data = selector("check(bytes)") + abi_encode(["bytes"], [proof.to_cbor()])
-    out, gas = call(deploy(NAME), data)
+    out, gas = check_call(proof.to_cbor())
     assert not isinstance(out, str), out
     raw = bundle.verdict if verdict else bundle.steps[leaf]
-    only = selector(f"{family}Form(bytes)") + abi_encode(["bytes"], [raw])
-    _, form_gas = call(deploy(NAME), only)
+    form_gas = family_gas(FAMILY[family], raw)
     try:
         words = len((verdict_form if verdict else step_form)(decode(raw))) // 32
     except PorError:  # no form (or an invalid record): no words
@@ -93,7 +96,7 @@ def edited(b08: Bundle, leaf: int, family: str) -> tuple[str, Bundle]:
 
 
 def table(family: str, fills: list[int]) -> None:
-    print(f"\n| {family}: case | answer | check gas | {family}Form gas | file B | "
+    print(f"\n| {family}: case | answer | check gas | {FAMILY[family]}.form gas | file B | "
           "call data gas | leaf B | F words |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     rows = []
@@ -134,8 +137,10 @@ def main() -> int:
     args = parser.parse_args()
     for family in args.family:
         table(family, args.fill_bytes)
-    print(f"\n{NAME}: deployed {sizes(NAME):,} B (EIP-170 24 576), "
-          f"init {len(compiled(NAME, part='bytecode')) // 2:,} B (EIP-3860 49 152)")
+    print()
+    for name in (NAME, *(n for _, n in FAMILIES)):
+        print(f"{name}: deployed {sizes(name):,} B (EIP-170 24 576), "
+              f"init {len(compiled(name, part='bytecode')) // 2:,} B (EIP-3860 49 152)")
     return 0
 
 

@@ -17,6 +17,7 @@ const out = process.argv[2] ?? join(here, "build");
 // gets an artifact. Names listed here as well are built once.
 const deployment = JSON.parse(readFileSync(join(here, "deploy.json"), "utf8"));
 const CONTRACTS = [...new Set([
+  ...deployment.families.filter((name) => name !== null),
   ...deployment.executors, deployment.checker, deployment.registry,
   "PorDecimalMath", "PorContradictionsMerge", "PorCheckCompute", "PorProofCheck", "PorVerdictRegistry",
 ])];

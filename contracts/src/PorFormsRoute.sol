@@ -20,13 +20,17 @@ interface IPorFormsExec {
 /// "Routing forms"): the record's schema rules its ABI can break, the executor's call,
 /// and the table from the executor's reverts to Python's check ids.
 /// @notice `args` is `abi.encode(bytes[] forms, (bytes32 porRoot, uint256 size,
-/// uint256[] index, bytes32[][] paths, bytes32[] componentPath))`.
+/// uint256[] index, bytes32[][] paths, bytes32[] componentPath))`; for the kind `form`
+/// (`FORM`, a por.FormProof/1, SPEC §10.2.8) `args` is the FormProof file's exact bytes,
+/// sent to the FormProof envelope's `execute(bytes)` (`executeFile`).
 library PorFormsRoute {
     /// The four forms kinds: keccak256("form:" || kind) (ids.md, SPEC §14.4).
     bytes32 internal constant CHECK = keccak256("form:check");
     bytes32 internal constant AGGREGATE = keccak256("form:aggregate");
     bytes32 internal constant DEDUCE = keccak256("form:deduce");
     bytes32 internal constant JUDGE = keccak256("form:judge");
+    /// The FormProof (SPEC §10.2.8): `args` is the file's bytes (ADR 0017, s42 `fpsplit`).
+    bytes32 internal constant FORM = keccak256("form:form");
 
     bytes32 internal constant SCHEMA = PorIds.SCHEMA;
     bytes32 internal constant PROOF_FORM = keccak256("proof.form");
@@ -44,9 +48,36 @@ library PorFormsRoute {
     /// not answering `proof.schema`, keeps a valid proof from reading as malformed.
     error ExecutorOutOfGas();
 
-    /// True for the four forms kinds (the only kinds `checkForms` routes).
+    /// True for the five forms kinds (the only kinds `checkForms` routes): the four
+    /// FormStepProof kinds and `form`, the FormProof.
     function isFormKind(bytes32 kind) internal pure returns (bool) {
-        return kind == CHECK || kind == AGGREGATE || kind == DEDUCE || kind == JUDGE;
+        return kind == CHECK || kind == AGGREGATE || kind == DEDUCE || kind == JUDGE || kind == FORM;
+    }
+
+    /// The FormProof envelope `x`'s `execute(bytes file)` (`PorFormProof`): (won, check id,
+    /// the file's por_root). A revert is passed on as it is (the envelope's
+    /// `NoFamily(tag)`: the record's family is not on chain; no answer), running out of
+    /// the forwarded gas reverts `ExecutorOutOfGas`, a short answer or a `won` that is not
+    /// a bool reverts with no data.
+    function executeFile(address x, bytes calldata file)
+        internal
+        view
+        returns (bool won, bytes32 checkId, bytes32 root)
+    {
+        bytes memory data = abi.encodeWithSignature("execute(bytes)", file);
+        uint256 before = gasleft();
+        (bool ok, bytes memory out) = x.staticcall(data);
+        if (!ok) {
+            if (out.length == 0 && gasleft() <= before / 64) revert ExecutorOutOfGas();
+            assembly ("memory-safe") {
+                revert(add(out, 32), mload(out))
+            }
+        }
+        if (out.length < 0x60) revert();
+        uint256 w;
+        (w, checkId, root) = abi.decode(out, (uint256, bytes32, bytes32));
+        if (w > 1) revert();
+        won = w == 1;
     }
 
     /// The rules of a por.FormStepProof/1 record (SPEC §10.2.9) that its ABI can break,

@@ -37,7 +37,8 @@ contract PorProofCheck {
     /// The CitationProof's schema: its executor answers every schema no executor names.
     bytes32 internal constant CITATION = keccak256("por.CitationProof/2");
     /// At most this many executors (each one immutable kind and address): the eight on
-    /// CBOR and the four on forms of the deployment list, and two more (a test's stub).
+    /// CBOR, the four on forms and the FormProof's of the deployment list, and one more
+    /// (a test's stub).
     uint256 public constant MAX_EXECUTORS = 14;
 
     /// A one-step proof of a step kind the chain does not re-execute (keccak256 of its
@@ -224,7 +225,9 @@ contract PorProofCheck {
     }
 
     /// A por.FormStepProof/1 sent by ABI (SPEC §14.4, §14.8 "Routing forms"): `kind` is
-    /// keccak256("form:" || its kind), `args` its executor's call data after the selector.
+    /// keccak256("form:" || its kind), `args` its executor's call data after the selector;
+    /// or a por.FormProof/1 (kind `form`): `args` the file's bytes, the FormProof
+    /// envelope's `execute` (`PorFormsRoute.executeFile`, its `NoFamily` passed on).
     /// A kind that is not one of the four, or has no executor, is `proof.schema` (lost),
     /// as Python's `execute` answers it and as an unknown CBOR schema is lost here; so is a
     /// record rule the ABI breaks (`PorFormsRoute.shaped`). Else the executor's (won, id),
@@ -235,6 +238,7 @@ contract PorProofCheck {
         returns (bool won, bytes32 checkId, bytes32 porRoot)
     {
         address x = PorFormsRoute.isFormKind(kind) ? executor(kind) : address(0);
+        if (x != address(0) && kind == PorFormsRoute.FORM) return PorFormsRoute.executeFile(x, args);
         if (x == address(0) || !PorFormsRoute.shaped(args)) return (false, PorFormsRoute.SCHEMA, 0);
         (won, checkId) = PorFormsRoute.execute(x, args);
         porRoot = PorFormsRoute.porRoot(args);

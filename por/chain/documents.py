@@ -8,8 +8,8 @@ with ``por check-proof``'s verifier first; ``case_call`` is ``openChallenge`` fo
 a DisputeCase (its leaf proved from its own bundle); ``ruling_call`` relays a
 ``por.RulingSignature/1``; ``settle_call`` is ``settleByProof`` for a CitationProof,
 a JudgeProof, an OmissionProof, or a OneStepProof of a step the contract re-executes, and
-``settleByForms`` for a FormStepProof, that ``por check-proof`` finds won.  The challenge
-ids are the registry's (SPEC §14.4).
+``settleByForms`` for a FormStepProof or a FormProof (kind ``form``, its file's bytes), that
+``por check-proof`` finds won.  The challenge ids are the registry's (SPEC §14.4).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from por.chain.calldata import (
     submit_ruling_calldata,
 )
 from por.errors import PorError, ProofError, UnsupportedError
-from por.signing.eip712 import VerdictStruct, market_id_from_text
+from por.signing.eip712 import VerdictStruct, keccak256, market_id_from_text
 from por.signing.record import VerdictSignature
 
 #: The ``schema`` of the document printed for a proof, a case or a ruling.
@@ -102,7 +102,11 @@ ON_CHAIN_STEP_KINDS = ("check_requirement", "aggregate", "contradictions", "dedu
 #: Proof schemas, besides OneStepProofs, that the registry checks itself (SPEC §14.8);
 #: a FormStepProof goes to ``settleByForms``, the others to ``settleByProof``.
 ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProof/2",
-                    "por.FormStepProof/1")
+                    "por.FormStepProof/1", "por.FormProof/1")
+#: The FormProof's families on chain (SPEC §10.2.8, §5.6 tags: 7 DEDUCE, 8 MAP, 9 VERDICT;
+#: ``contracts/deploy.json``'s ``families``): a FormProof whose answer needs another
+#: family is ``chain.proof_kind`` (the envelope would revert ``NoFamily(tag)``).
+ON_CHAIN_FORM_TAGS = (7, 8, 9)
 
 
 def settle_call(data: bytes, market: str, *, max_size: int,
@@ -130,10 +134,13 @@ def settle_call(data: bytes, market: str, *, max_size: int,
             kind not in ON_CHAIN_STEP_KINDS:
         shown = report.schema if kind is None else f"{report.schema} of a {kind} step"
         raise UnsupportedError("chain.proof_kind", f"the registry checks CitationProofs, "
-                               f"JudgeProofs, OmissionProofs, FormStepProofs and OneStepProofs of "
+                               f"JudgeProofs, OmissionProofs, FormStepProofs, FormProofs and "
+                               f"OneStepProofs of "
                                f"{', '.join(ON_CHAIN_STEP_KINDS)} steps only, not {shown}; "
                                "dispute it with a case (por dispute open, por chain challenge)",
                                expected=CitationProof.SCHEMA, actual=shown[:120])
+    if report.schema == FORM_PROOF_SCHEMA and report.status == "valid":
+        _require_form_family(data, max_size)
     if report.status == "error":  # this implementation cannot decide it: exit 2
         raise UnsupportedError(report.check_id, report.message)
     if report.status != "valid" or report.outcome is None:
@@ -145,7 +152,8 @@ def settle_call(data: bytes, market: str, *, max_size: int,
                          "settleByProof would revert ProofNotWon", expected="won",
                          actual=reason)
     market_id = market_id_from_text(market)
-    forms = _forms_call(data, market_id, max_size) if report.schema == FORM_STEP_SCHEMA else None
+    forms = _forms_call(data, market_id, max_size) if report.schema == FORM_STEP_SCHEMA else \
+        _form_proof_call(data, market_id) if report.schema == FORM_PROOF_SCHEMA else None
     hashed = data if forms is None else forms[1]
     fields = {"market": market, "market_id_hex": _hex(market_id),
               "por_root_hex": _hex(report.por_root or b""), "won": reason,
@@ -175,6 +183,52 @@ def _forms_call(data: bytes, market_id: bytes, max_size: int) -> tuple[str, byte
     assert isinstance(proof, FormStepProof)  # noqa: S101 - the caller checked the schema
     kind, args = form_step_args(proof)
     return proof.kind, kind + args, settle_by_forms_calldata(market_id, kind, args)
+
+
+#: The FormProof (SPEC §10.2.8): ``settleByForms`` kind ``form``, ``args`` its file's bytes.
+FORM_PROOF_SCHEMA = "por.FormProof/1"
+
+
+def _form_proof_call(data: bytes, market_id: bytes) -> tuple[str, bytes, bytes]:
+    """(``form``, ``kind || args``, the ``settleByForms`` calldata) of the FormProof file
+    ``data`` (already checked): ``kind = keccak256("form:form")``, ``args`` the file."""
+    kind = keccak256(b"form:form")
+    return "form", kind + data, settle_by_forms_calldata(market_id, kind, data)
+
+
+def form_family(data: bytes, max_size: int) -> int | None:
+    """The form tag of the family contract the chain's FormProof envelope needs to answer
+    the FormProof ``data`` (a valid one), as ``PorFormProof`` picks it: the PromptSpec's
+    1 (form 0) or 2, the verdict's 9, a valid step's of a computation (``identity``);
+    None when it answers without one (an invalid step; a valid step of no computation,
+    ``form.none``)."""
+    from por.challenge.records import FormProof, proof_from_cbor  # noqa: PLC0415
+    from por.encoding import decode  # noqa: PLC0415
+    from por.forms.steps import identity  # noqa: PLC0415
+    from por.schemas import ReasoningStep  # noqa: PLC0415
+
+    proof = proof_from_cbor(data, max_size=max_size)
+    assert isinstance(proof, FormProof)  # noqa: S101 - the caller checked the schema
+    if proof.kind == "prompt_spec":
+        return 1 if proof.form_index == 0 else 2
+    if proof.kind == "verdict":
+        return 9
+    try:
+        ReasoningStep.from_cbor(proof.record.leaf)
+        return identity(decode(proof.record.leaf))[1]
+    except (PorError, ValueError):
+        return None
+
+
+def _require_form_family(data: bytes, max_size: int) -> None:
+    """``chain.proof_kind`` (exit 2) for a FormProof whose family is not on chain."""
+    tag = form_family(data, max_size)
+    if tag is not None and tag not in ON_CHAIN_FORM_TAGS:
+        raise UnsupportedError("chain.proof_kind", f"the registry checks FormProofs of the "
+                               f"DEDUCE, MAP and VERDICT forms only, not of form tag {tag} "
+                               f"(settleByForms would revert NoFamily({tag})); dispute it "
+                               "with a case (por dispute open, por chain challenge)",
+                               expected="form tag 7, 8 or 9", actual=f"form tag {tag}")
 
 
 def _step_kind(data: bytes) -> str:

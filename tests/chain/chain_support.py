@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from deployment import deploy_checker, executor_names
+from deployment import deploy_checker, deployed_before_checker
 from eth_abi import decode, encode
 from pyrevm import EVM, BlockEnv, CfgEnv, Env
 
@@ -66,9 +66,9 @@ def create_address(deployer: str, nonce: int = 0) -> str:
     return "0x" + keccak256(bytes([0xC0 + 21 + len(item), 0x94]) + sender + item)[12:].hex()
 
 
-#: Where :class:`Chain` deploys PorProofCheck (after the executors), the registry's
-#: constructor argument.
-PROOF_CHECK = create_address(CHECKER_DEPLOYER, len(executor_names()))
+#: Where :class:`Chain` deploys PorProofCheck (after the families and the executors), the
+#: registry's constructor argument.
+PROOF_CHECK = create_address(CHECKER_DEPLOYER, deployed_before_checker())
 
 
 def artifact() -> dict[str, Any]:

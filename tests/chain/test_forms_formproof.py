@@ -1,9 +1,10 @@
 """The FormProof on chain for the DEDUCE family (``contracts/src/forms/PorFormProof.sol``,
-ADR 0017 s41 spike: measured, not routed).
+the envelope, and ``PorFormFamilyDeduce``: ADR 0017 s41 spike, split in s42 ``fpsplit``).
 
-* ``F`` DEDUCE built from a step's CBOR leaf (``deduceForm``) equals ``por.forms``' byte
-  for byte on every fixture market's deduce steps, and on edits of one (``EDITS``): each
-  valid edit has the same form or none on both sides, each invalid one is invalid on both.
+* ``F`` DEDUCE built from a step's CBOR leaf (``PorFormFamilyDeduce.form``) equals
+  ``por.forms``' byte for byte on every fixture market's deduce steps, and on edits of one
+  (``EDITS``): each valid edit has the same form or none on both sides, each invalid one is
+  invalid on both.
 * ``check(bytes)`` on a ``por.FormProof/1`` file answers as Python's ``verify_form_proof``
   on the ``build_form_proof`` of the same case (won, check id): every fixture market's deduce
   steps honest (lost ``form.match``), the committed form leaf changed (won
@@ -20,9 +21,8 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit, steps_of
-from eth_abi.abi import decode as abi_decode
-from eth_abi.abi import encode as abi_encode
-from forms_harness import call, deploy, selector, sizes
+from formproof_families import ENVELOPE, check_call, family_form, no_family
+from forms_harness import sizes
 from scratch_harness import SOLC
 
 from por.bundle.layout import Bundle
@@ -33,25 +33,16 @@ from por.errors import PorError
 from por.forms import step_form
 from por.scenarios import list_scenarios
 from por.schemas import ReasoningStep
-from por.signing.eip712 import keccak256
 
 pytestmark = SOLC
-NAME = "PorFormProof"
-IDS = ("form.match", "form.mismatch", "form.none", "one_step.invalid_record", "proof.schema",
-       "proof.leaf_path", "proof.component_path", "proof.challenge_id", "proof.kind",
-       "proof.malformed", "merkle.proof_length", "merkle.index_range", "proof.por_root",
-       "proof.form_index")
-BY_HASH = {keccak256(t.encode()): t for t in IDS}
+NAME = ENVELOPE
 COUNTS: Counter[str] = Counter()
 Edit = Callable[[dict[str, Any]], None]
 
 
 def chain_form(leaf: bytes) -> tuple[bool, bool, bytes]:
-    """The contract's (valid, defined, F) of a step leaf."""
-    out, _ = call(deploy(NAME), selector("deduceForm(bytes)") + abi_encode(["bytes"], [leaf]))
-    assert not isinstance(out, str), out
-    valid, defined, form = abi_decode(["bool", "bool", "bytes"], out)
-    return bool(valid), bool(defined), bytes(form) if defined else b""
+    """The DEDUCE family contract's (valid, defined, F) of a step leaf."""
+    return family_form("PorFormFamilyDeduce", leaf)
 
 
 def python_form(leaf: bytes) -> tuple[bool, bool, bytes]:
@@ -68,11 +59,10 @@ def python_form(leaf: bytes) -> tuple[bool, bool, bytes]:
 
 
 def chain_check(proof: bytes) -> tuple[tuple[bool, str], int]:
-    """The contract's (won, check id) of a FormProof file, and its gas."""
-    out, gas = call(deploy(NAME), selector("check(bytes)") + abi_encode(["bytes"], [proof]))
+    """The envelope's (won, check id) of a FormProof file, and its gas."""
+    out, gas = check_call(proof)
     assert not isinstance(out, str), out
-    won, check_id = abi_decode(["bool", "bytes32"], out)
-    return (bool(won), BY_HASH[check_id]), gas
+    return out, gas
 
 
 def python_check(proof: FormProof) -> tuple[bool, str]:
@@ -302,18 +292,16 @@ def test_malformed_proof_bytes() -> None:
 
 
 def test_other_families_revert() -> None:
-    """A FormProof on another step kind (not DEDUCE, MAP) or the PromptSpec is not this
-    spike's: the call reverts ``OtherFamily(kind)`` (no answer)."""
+    """A FormProof on a record whose family is not on chain (the PromptSpec's COMMON and
+    REQUIREMENT, an extract step) reverts ``NoFamily(tag)`` (no answer)."""
     bundle = honest("08-quorum-agree")
-    other = selector("OtherFamily(bytes32)").hex()
-    for index in (0, 1, len(bundle.forms) - len(bundle.steps) - 1):
-        proof = build_form_proof(bundle, index).to_cbor()
-        out, _ = call(deploy(NAME), selector("check(bytes)") + abi_encode(["bytes"], [proof]))
-        assert out == f"revert:{other}", (index, out)
+    for index, tag in ((0, 1), (1, 2), (len(bundle.forms) - len(bundle.steps) - 1, 3)):
+        assert no_family(build_form_proof(bundle, index).to_cbor()) == tag, index
 
 
 def test_counts_and_size() -> None:
-    """Prints the case counts of this module's run and the contract's size."""
+    """Prints the case counts of this module's run and the contracts' sizes."""
+    names = (NAME, "PorFormFamilyDeduce", "PorFormFamilyMap", "PorFormFamilyVerdict")
     print(f"formproof cases: {dict(sorted(COUNTS.items()))}; "
-          f"PorFormProof {sizes(NAME)} bytes")
-    assert sizes(NAME) <= 24_576
+          + ", ".join(f"{n} {sizes(n)} bytes" for n in names))
+    assert all(sizes(n) <= 24_576 for n in names)

@@ -1,9 +1,11 @@
-"""The FormProof on chain for the MAP family (``contracts/src/forms/PorFormProofMap.sol``
-through ``PorFormProof``, ADR 0017 s41 addendum ``fpmap``: measured, not routed).
+"""The FormProof on chain for the MAP family (``contracts/src/forms/PorFormProofMap.sol`` in
+``PorFormFamilyMap``, through the envelope ``PorFormProof``; ADR 0017 s41 addendum
+``fpmap``, split in s42 ``fpsplit``).
 
-* ``F`` MAP built from a step's CBOR leaf (``mapForm``) equals ``por.forms``' byte for byte
-  on every fixture market's map step, and on edits of one (``MAP_EDITS``): each valid edit
-  has the same form or none on both sides, each invalid one is invalid on both.
+* ``F`` MAP built from a step's CBOR leaf (``PorFormFamilyMap.form``) equals ``por.forms``'
+  byte for byte on every fixture market's map step, and on edits of one (``MAP_EDITS``):
+  each valid edit has the same form or none on both sides, each invalid one is invalid on
+  both.
 * ``check(bytes)`` on a ``por.FormProof/1`` file whose record is a map step answers as
   Python's ``verify_form_proof`` (won, check id): honest (lost ``form.match``), the form leaf
   changed (won ``form.mismatch``), the step edited so ``F`` is undefined (won
@@ -16,13 +18,10 @@ from collections import Counter
 from collections.abc import Iterator
 
 from bundle_edits import honest, steps_of
-from eth_abi.abi import decode as abi_decode
-from eth_abi.abi import encode as abi_encode
-from forms_harness import call, deploy, selector
+from formproof_families import family_form
 from scratch_harness import SOLC
 from test_forms_formproof import (
     DECIMALS,
-    NAME,
     Edit,
     _drop,
     _extra,
@@ -47,11 +46,8 @@ FLAGS = ("conflict_detected", "insufficient_evidence", "fallback_used", "provena
 
 
 def chain_map_form(leaf: bytes) -> tuple[bool, bool, bytes]:
-    """The contract's (valid, defined, F) of a map step leaf."""
-    out, _ = call(deploy(NAME), selector("mapForm(bytes)") + abi_encode(["bytes"], [leaf]))
-    assert not isinstance(out, str), out
-    valid, defined, form = abi_decode(["bool", "bool", "bytes"], out)
-    return bool(valid), bool(defined), bytes(form) if defined else b""
+    """The MAP family contract's (valid, defined, F) of a map step leaf."""
+    return family_form("PorFormFamilyMap", leaf)
 
 
 def _extra_vars(n: int) -> Edit:

@@ -1,9 +1,11 @@
-"""The FormProof on chain for the VERDICT family (``contracts/src/forms/PorFormProofVerdict.sol``
-through ``PorFormProof``, ADR 0017 s41 addendum ``fpmap``: measured, not routed).
+"""The FormProof on chain for the VERDICT family
+(``contracts/src/forms/PorFormProofVerdict.sol`` in ``PorFormFamilyVerdict``, through the
+envelope ``PorFormProof``; ADR 0017 s41 addendum ``fpmap``, split in s42 ``fpsplit``).
 
-* ``F`` VERDICT built from the verdict's CBOR leaf (``verdictForm``) equals ``por.forms``'
-  byte for byte on every fixture market's verdict, and on edits of one (``VERDICT_EDITS``):
-  each valid edit has the same form on both sides, each invalid one is invalid on both.
+* ``F`` VERDICT built from the verdict's CBOR leaf (``PorFormFamilyVerdict.form``) equals
+  ``por.forms``' byte for byte on every fixture market's verdict, and on edits of one
+  (``VERDICT_EDITS``): each valid edit has the same form on both sides, each invalid one is
+  invalid on both.
 * ``check(bytes)`` on a ``por.FormProof/1`` file of kind ``verdict`` answers as Python's
   ``verify_form_proof`` (won, check id): honest (lost ``form.match``), the form leaf changed
   (won ``form.mismatch``), an invalid verdict (won ``one_step.invalid_record``), tampered
@@ -17,11 +19,9 @@ from collections import Counter
 from typing import Any
 
 from bundle_edits import honest, recommit
-from eth_abi.abi import decode as abi_decode
-from eth_abi.abi import encode as abi_encode
-from forms_harness import call, deploy, selector
+from formproof_families import family_form
 from scratch_harness import SOLC
-from test_forms_formproof import NAME, Edit, _drop, _set, _vals, agree, resealed
+from test_forms_formproof import Edit, _drop, _set, _vals, agree, resealed
 
 from por.bundle.layout import Bundle
 from por.challenge.form_proof import build_form_proof
@@ -36,11 +36,8 @@ pytestmark = SOLC
 
 
 def chain_verdict_form(leaf: bytes) -> tuple[bool, bool, bytes]:
-    """The contract's (valid, defined, F) of a verdict leaf."""
-    out, _ = call(deploy(NAME), selector("verdictForm(bytes)") + abi_encode(["bytes"], [leaf]))
-    assert not isinstance(out, str), out
-    valid, defined, form = abi_decode(["bool", "bool", "bytes"], out)
-    return bool(valid), bool(defined), bytes(form) if defined else b""
+    """The VERDICT family contract's (valid, defined, F) of a verdict leaf."""
+    return family_form("PorFormFamilyVerdict", leaf)
 
 
 def python_verdict_form(leaf: bytes) -> tuple[bool, bool, bytes]:

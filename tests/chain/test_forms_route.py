@@ -21,7 +21,7 @@ from typing import Any
 
 import forms_aggregate_cases
 import pytest
-from deployment import checker_code, creation_code, executor_names
+from deployment import checker_code, deploy_families, executor_code, executor_names
 from eth_abi.abi import encode as abi_encode
 from forms_harness import forms_root_of, replaced
 from forms_route_support import (
@@ -205,7 +205,8 @@ def _checker_with(stub: bytes) -> Any:
 
     def create(code: bytes) -> str:
         return str(evm.deploy(CALLER, code))
-    listed = [create(creation_code(n)) for n in executor_names() if n != "PorCheckForm"]
+    families = deploy_families(create)
+    listed = [create(executor_code(n, families)) for n in executor_names() if n != "PorCheckForm"]
     router = ProofChecker.__new__(ProofChecker)
     router.evm, router.address = evm, create(checker_code([*listed, create(stub)]))
     return router

@@ -27,7 +27,7 @@ from chain_support import (
     call_data,
     create_address,
 )
-from deployment import executor_names
+from deployment import deployed_before_checker
 from setup_gate import needs
 
 from por.signing.eip712 import market_id_from_text
@@ -35,8 +35,9 @@ from por.signing.eip712 import market_id_from_text
 sys.path.insert(0, str(ROOT / "tests" / "unit" / "challenge"))
 
 PAGE = ROOT / "docs" / "chain-walkthrough.md"
-#: The admin's nonce of the registry: after the executors and the checker (deployment.py).
-REGISTRY_NONCE = len(executor_names()) + 1
+#: The admin's nonce of the registry: after the families, the executors and the checker
+#: (deployment.py).
+REGISTRY_NONCE = deployed_before_checker() + 1
 #: The platform binary, not the npm launcher (.bin/cast exits 0 when a call fails).
 BIN = ROOT / "tests" / "chain" / "anvil" / "node_modules" / "@foundry-rs" / "cast-linux-amd64"
 BIN /= "bin"

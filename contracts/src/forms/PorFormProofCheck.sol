@@ -6,22 +6,30 @@ import {PorIds} from "../PorIds.sol";
 import {PorInclusion} from "../PorInclusion.sol";
 import {PorMerkle} from "../PorMerkle.sol";
 import {PorRecords} from "../PorRecords.sol";
-import {PorFormProofDeduce} from "./PorFormProofDeduce.sol";
-import {PorFormProofMap} from "./PorFormProofMap.sol";
-import {PorFormProofVerdict} from "./PorFormProofVerdict.sol";
+import {IPorFormFamily} from "./IPorFormFamily.sol";
 
 /// @title PorFormProofCheck: `verify_form_proof` (SPEC §10.4.3) on chain for a
 /// `por.FormProof/1` whose record is a step (`kind` `reasoning_leaf`) or the verdict, `F` read
-/// by `PorFormProofDeduce`, `PorFormProofMap`, `PorFormProofVerdict` (ADR 0017 s41 spike).
+/// by the family contract of the record's form tag through `IPorFormFamily` (ADR 0017: s41
+/// spike, s42 split `fpsplit`).
 /// @notice Input: the exact bytes of a por.FormProof/1 file. Output (won, check id), as
 /// `por check-proof` without `--por-root`: `won` false with `proof.malformed` (not one
 /// por-cbor/1 item), `proof.schema`, the record part's `proof.*` / `merkle.*` id (§10.4.1),
 /// `merkle.*` or `proof.leaf_path` for the form leaf's path, `proof.component_path`,
 /// `proof.challenge_id`, `proof.form_index`; won `one_step.invalid_record`, `form.none`,
-/// `form.mismatch`; lost `form.match`. Families: the DEDUCE and MAP steps, the verdict (kind
-/// `verdict`). A proof on the PromptSpec, or on a valid step of another kind, reverts
-/// `PorFormProofDeduce.OtherFamily`.
+/// `form.mismatch`; lost `form.match`. `families[tag]` is the family contract of form tag
+/// `tag` (SPEC §5.6: 3 EXTRACT .. 8 MAP the steps, 9 VERDICT; 1, 2 the PromptSpec), 0 when
+/// that family is not on chain: a proof whose answer needs it reverts `NoFamily(tag)` (a
+/// PromptSpec proof always: the interface has no requirement index), never a wrong answer.
+/// A step's family is picked by its `inputs.kind`, read where a valid step holds it (a few
+/// heads, `kindTag`); the family answers validity and `F`. A kind that names no family
+/// here (unreadable, unknown, or a family not on chain) is answered here as Python does:
+/// the record's validity (`one_step.invalid_record`), then its identity (`form.none` for a
+/// valid step of no computation); only a valid step of a known kind reverts `NoFamily`.
 library PorFormProofCheck {
+    /// The answer needs the family contract of form tag `tag`, which is not on chain.
+    error NoFamily(uint8 tag);
+
     bytes32 internal constant FORM_NONE = keccak256("form.none");
     bytes32 internal constant FORM_MISMATCH = keccak256("form.mismatch");
     bytes32 internal constant FORM_MATCH = keccak256("form.match");
@@ -57,21 +65,27 @@ library PorFormProofCheck {
     }
 
     /// SPEC §10.4.3 in its order (see the notice).
-    function check(bytes calldata d) internal view returns (bool won, bytes32 id) {
+    function check(bytes calldata d, address[10] memory families)
+        internal
+        view
+        returns (bool won, bytes32 id, bytes32 porRoot)
+    {
         (bytes32 err,) = PorCbor.check(d);
-        if (err != 0) return (false, PorIds.MALFORMED);
+        if (err != 0) return (false, PorIds.MALFORMED, 0);
         (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
-        if (!ok) return (false, PorIds.SCHEMA);
+        if (!ok) return (false, PorIds.SCHEMA, 0);
         PorInclusion.Part memory part;
         Proof memory p;
         (ok, part, p) = typed(d, at);
-        if (!ok) return (false, PorIds.SCHEMA);
+        if (!ok) return (false, PorIds.SCHEMA, 0);
+        porRoot = p.porRoot;
         id = verify(d, part, p, at[F_ID]);
-        if (id != 0) return (false, id);
-        return decide(d[part.leaf:part.leaf + part.leafLength], part, p);
+        if (id != 0) return (false, id, porRoot);
+        (won, id) = decide(d[part.leaf:part.leaf + part.leafLength], part, p, families);
     }
 
-    /// The fields' types (`proof.schema`); a proof on another record than a step reverts.
+    /// The fields' types (`proof.schema`); a proof on the PromptSpec reverts `NoFamily` (1
+    /// COMMON at form index 0, else 2 REQUIREMENT).
     function typed(bytes calldata d, uint256[] memory at)
         private
         pure
@@ -84,8 +98,8 @@ library PorFormProofCheck {
             p.kind = PorInclusion.VERDICT;
         } else {
             if (PorCbor.isText(d, at[F_KIND], "prompt_spec")) {
-                (, uint256 off, uint256 len) = PorCbor.str(d, at[F_KIND], PorCbor.TEXT);
-                revert PorFormProofDeduce.OtherFamily(keccak256(d[off:off + len]));
+                (bool read, uint256 index) = PorRecords.uintIn(d, at[F_INDEX], 0, PorRecords.MAX_COUNT);
+                revert NoFamily(read && index == 0 ? 1 : 2);
             }
             return (false, part, p);
         }
@@ -139,33 +153,21 @@ library PorFormProofCheck {
         return 0;
     }
 
-    /// The step's validity, its identity, then `F` of its family (DEDUCE, MAP; another
-    /// valid kind reverts `OtherFamily`): (valid, defined, F).
-    function form(bytes calldata leaf) private view returns (bool valid, bool defined, bytes memory f) {
-        uint256[] memory at;
-        (valid, at) = PorRecords.reasoningStep(leaf);
-        if (!valid) return (false, false, f);
-        (bool known, bytes32 kind,) = PorRecords.computation(leaf, at);
-        if (!known) return (true, false, f); // SPEC §5.6.1 "Identity of a step"
-        if (kind == PorIds.DEDUCE) {
-            (defined, f) = PorFormProofDeduce.build(leaf, at);
-        } else if (kind == PorIds.MAP) {
-            (defined, f) = PorFormProofMap.build(leaf, at);
-        } else {
-            revert PorFormProofDeduce.OtherFamily(kind);
-        }
-    }
+    /// Form tags of the step kinds (SPEC §5.6).
+    uint8 private constant EXTRACT = 3;
+    uint8 private constant MAP = 8;
+    uint8 private constant VERDICT = 9;
 
     /// The record's validity, the form index (a step's `1 + (forms_size - tree_size - 2) +
     /// leaf_index`, compared without a subtraction; the verdict's `forms_size - 1`), `F`
-    /// and `LH(F)`.
-    function decide(bytes calldata leaf, PorInclusion.Part memory part, Proof memory p)
+    /// (its family's, `form`) and `LH(F)`.
+    function decide(bytes calldata leaf, PorInclusion.Part memory part, Proof memory p, address[10] memory families)
         private
         view
         returns (bool, bytes32)
     {
         bool verdict = p.kind == PorInclusion.VERDICT;
-        (bool valid, bool defined, bytes memory f) = verdict ? PorFormProofVerdict.form(leaf) : form(leaf);
+        (bool valid, bool defined, bytes memory f) = form(leaf, verdict, families);
         if (!valid) return (true, PorIds.INVALID_RECORD);
         bool indexOk = verdict ? p.formIndex + 1 == p.formsSize
             : p.formIndex + part.treeSize + 1 == p.formsSize + part.leafIndex;
@@ -182,5 +184,65 @@ library PorFormProofCheck {
             mstore(f, n)
         }
         return h == p.formLeaf ? (false, FORM_MATCH) : (true, FORM_MISMATCH);
+    }
+
+    /// (valid, defined, F) of the record: its family's `form` when the family is on chain
+    /// (the verdict's: 9; a step's: its kind's, `kindTag`); else, for a step, answered here
+    /// (validity, then identity: `form.none` for a valid step of no computation), and
+    /// `NoFamily` only for a valid step of a known kind whose family is not on chain.
+    function form(bytes calldata leaf, bool verdict, address[10] memory families)
+        private
+        view
+        returns (bool valid, bool defined, bytes memory f)
+    {
+        uint8 tag = verdict ? VERDICT : kindTag(leaf);
+        address x = families[tag];
+        if (x != address(0)) return IPorFormFamily(x).form(leaf);
+        if (verdict) revert NoFamily(VERDICT);
+        uint256[] memory at;
+        (valid, at) = PorRecords.reasoningStep(leaf);
+        if (!valid) return (false, false, f);
+        (bool known, bytes32 kind,) = PorRecords.computation(leaf, at);
+        if (!known) return (true, false, f); // SPEC §5.6.1 "Identity of a step"
+        revert NoFamily(tagOf(kind));
+    }
+
+    /// The form tag of a step leaf's `inputs.kind`, read where a valid por.ReasoningStep/1
+    /// holds it (`inputs` its first key, `kind` the first of `inputs`: SPEC §2's order), a
+    /// few heads and word compares, every read inside the leaf; 0 when it is not there or
+    /// names no step form. Routing only: the family checks everything.
+    function kindTag(bytes calldata leaf) private pure returns (uint8) {
+        (uint8 major,, uint256 p) = PorCbor.head(leaf, 0); // the step map
+        if (leaf.length == 0 || major != PorCbor.MAP || p + 7 > leaf.length) return 0;
+        if (!keyed(leaf, p, KEY_INPUTS, 7)) return 0;
+        uint256 arg;
+        (major, arg, p) = PorCbor.head(leaf, p + 7); // the inputs map
+        if (major != PorCbor.MAP || p + 5 > leaf.length) return 0;
+        if (!keyed(leaf, p, KEY_KIND, 5)) return 0;
+        (major, arg, p) = PorCbor.head(leaf, p + 5); // inputs.kind
+        if (major != PorCbor.TEXT || p > leaf.length || arg > leaf.length - p) return 0;
+        return tagOf(keccak256(leaf[p:p + arg]));
+    }
+
+    /// The form tag of step kind `kind` (keccak256 of `inputs.kind`), 0 for none.
+    function tagOf(bytes32 kind) private pure returns (uint8) {
+        if (kind == PorIds.DEDUCE) return 7;
+        if (kind == PorIds.MAP) return MAP;
+        if (kind == PorIds.EXTRACT_CLAIMS) return EXTRACT;
+        if (kind == PorIds.CHECK_REQUIREMENT) return 4;
+        if (kind == PorIds.AGGREGATE) return 5;
+        if (kind == PorIds.CONTRADICTIONS) return 6;
+        return 0;
+    }
+
+    /// Encoded text keys (head and bytes), right-aligned.
+    uint256 private constant KEY_KIND = 0x646b696e64;
+    uint256 private constant KEY_INPUTS = 0x66696e70757473;
+
+    /// The `len`-byte encoded key `key` is at `p`.
+    function keyed(bytes calldata d, uint256 p, uint256 key, uint256 len) private pure returns (bool yes) {
+        assembly ("memory-safe") {
+            yes := eq(shr(sub(256, shl(3, len)), calldataload(add(d.offset, p))), key)
+        }
     }
 }
