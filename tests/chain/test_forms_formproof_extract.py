@@ -12,6 +12,7 @@ an ``IPorFormFamily``; ADR 0017 s42 addendum ``fpextract``: measured, not routed
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -243,6 +244,45 @@ def test_edited_extract_forms() -> None:
             seen["form" if py[1] else "none" if py[0] else "invalid"] += 1
     print(f"extract edits: {dict(sorted(seen.items()))}")
     assert seen["form"] > 100 and seen["none"] > 150 and seen["invalid"] >= 20, seen
+
+
+def decimals(n: int) -> list[str]:
+    """``n`` texts near §3.2's canonical decimals (deterministic): canonical ones of 1 to 64
+    characters (signs, ``0.`` fractions with leading zeros, whole parts) and each mutated
+    once (a trailing or leading zero, a second dot, a sign, a letter, a 65th character)."""
+    rng = random.Random(20_260_042)  # noqa: S311 (test data, reproducible)
+    out: list[str] = []
+    while len(out) < n:
+        sign = "-" if rng.random() < 0.4 else ""
+        whole = "0" if rng.random() < 0.3 else str(rng.randrange(1, 10)) + "".join(
+            rng.choice("0123456789") for _ in range(rng.randrange(0, 30)))
+        frac = "".join(rng.choice("0000123456789") for _ in range(rng.randrange(0, 34)))
+        frac = frac + str(rng.randrange(1, 10)) if frac or rng.random() < 0.5 else ""
+        text = (sign + whole + ("." + frac if frac else ""))[:64]
+        if text in ("-0", "-") or text.endswith((".", "-")):
+            continue
+        out.append(text)
+        i = rng.randrange(0, len(text) + 1)
+        out.append(rng.choice((text + "0", "0" + text, text + ".5", "+" + text, text + "e",
+                               text[:i] + "." + text[i:], text[:i] + "a" + text[i:],
+                               (text + "1" * 65)[:65], "-" + text)))
+    return out
+
+
+def test_claim_decimals() -> None:
+    """A numeric claim's value ``D`` (``PorFormProofExtractWrite.decimal``, one assembly
+    pass): chain = Python on 600 texts near §3.2's decimals, one leaf each."""
+    bundle = honest("08-quorum-agree")
+    raw = bundle.steps[steps_of(bundle, KIND)[0]]
+    assert decode(raw)["output"]["claims"][0]["kind"] == "numeric"
+    seen: Counter[bool] = Counter()
+    for text in decimals(600):
+        leaf = edited(raw, _claim("value", text))
+        py = python_form(leaf)
+        assert chain_extract_form(leaf) == py, text
+        seen[py[1]] += 1
+    print(f"claim decimals: {seen[True]} with a form, {seen[False]} without")
+    assert seen[True] >= 300 and seen[False] >= 200, seen
 
 
 def test_blank_source_flag() -> None:

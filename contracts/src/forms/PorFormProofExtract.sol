@@ -22,9 +22,9 @@ import {PorFormProofExtractRead as X} from "./PorFormProofExtractRead.sol";
 /// Words: W(3) H(step_id) H(card.source_id) W(card.provenance_tier) H(evidence_id)
 /// T(evidence_id) L[H(key) E(kind) H(claim_id) V_kind(value)](claims) H(requirement_id)
 /// W(card.status_code) W(card.retrieved_at) W(card.confidence_bps) B(blank source).
-/// Two phases as DEDUCE's: the reads that allocate (the output's and the card's value
-/// offsets, the claims' key names and one slot array), then the build from the free memory
-/// pointer, which allocates nothing (each claim's keys found into the same slots).
+/// Two phases as DEDUCE's: the reads that allocate (one walk of the output: its named
+/// values' offsets and each claim's four, `PorFormProofExtractRead.output`; the card's
+/// five), then the build from the free memory pointer, which allocates nothing.
 library PorFormProofExtract {
     uint256 internal constant TAG = 3;
 
@@ -73,14 +73,13 @@ library PorFormProofExtract {
     /// (defined, F).
     function build(bytes calldata leaf, uint256[] memory at) internal view returns (bool, bytes memory f) {
         uint256[] memory o = new uint256[](4);
-        X.find(leaf, at[PorRecords.STEP_OUTPUT], outputNames(), o); // a valid step's output is a map
-        if (o[O_CARD] == 0) return (false, f);
+        (bool ok, uint256[] memory slots) = X.output(leaf, at[PorRecords.STEP_OUTPUT], outputNames(), o, O_CLAIMS,
+            claimNames());
+        if (!ok || o[O_CARD] == 0) return (false, f);
         uint256[] memory c = new uint256[](5);
         (bool isMap, uint256 n,) = X.find(leaf, o[O_CARD], cardNames(), c);
         // exactly its five keys: five entries, each one of the five (a map's keys are distinct)
         if (!isMap || n != 5 || c[0] == 0 || c[1] == 0 || c[2] == 0 || c[3] == 0 || c[4] == 0) return (false, f);
-        uint256[] memory names = claimNames();
-        uint256[] memory slots = new uint256[](4);
         uint256 base;
         assembly ("memory-safe") {
             base := mload(0x40)
@@ -91,7 +90,7 @@ library PorFormProofExtract {
         w = X.ranged(leaf, w, c[C_TIER], 0, 3);
         w = D.hashed(leaf, w, o[O_EVIDENCE]);
         w = D.text(leaf, w, o[O_EVIDENCE]);
-        w = X.claims(leaf, w, o[O_CLAIMS], names, slots);
+        w = X.claims(leaf, w, o[O_CLAIMS], slots);
         w = D.hashed(leaf, w, o[O_REQUIREMENT]);
         w = X.ranged(leaf, w, c[C_STATUS], 100, 599);
         w = X.ranged(leaf, w, c[C_RETRIEVED], 0, TIME_MAX);

@@ -25,6 +25,20 @@ library PorFormProofExtractRead {
         pure
         returns (bool isMap, uint256 count, uint256 end)
     {
+        uint256 to;
+        assembly ("memory-safe") {
+            to := add(at, 32)
+        }
+        return findTo(d, pos, names, to);
+    }
+
+    /// `find` with the value offsets written to the words from memory position `to` on (as
+    /// many as `names`).
+    function findTo(bytes calldata d, uint256 pos, uint256[] memory names, uint256 to)
+        private
+        pure
+        returns (bool isMap, uint256 count, uint256 end)
+    {
         uint256 p;
         (isMap, count, p) = PorCbor.container(d, pos, PorCbor.MAP);
         if (!isMap) return (false, 0, 0);
@@ -32,7 +46,9 @@ library PorFormProofExtractRead {
             let b := d.offset
             let first := add(names, 32)
             let last := add(first, shl(5, mload(names)))
-            for { let q := add(at, 32) } lt(q, add(add(at, 32), shl(5, mload(at)))) { q := add(q, 32) } {
+            // `to` as an array's first word: the slot of name i is at `at + 32 (i + 1)`
+            let at := sub(to, 32)
+            for { let q := to } lt(q, add(to, shl(5, mload(names)))) { q := add(q, 32) } {
                 mstore(q, 0)
             }
             for { let n := count } n { n := sub(n, 1) } {
@@ -73,28 +89,95 @@ library PorFormProofExtractRead {
         end = p;
     }
 
+    /// The output map at `pos` (a valid step's: a map of text keys): each name's value
+    /// offset into `at` (0: absent); when the name at `claimsAt` holds an array, its claims'
+    /// `claimNames` value offsets, four slots a claim (`slots`), read in the same walk (the
+    /// claims are walked once: their end is the last claim's end). `ok` false when a claim is
+    /// not a map (no form).
+    function output(bytes calldata d, uint256 pos, uint256[] memory names, uint256[] memory at,
+        uint256 claimsAt, uint256[] memory claimNames)
+        internal
+        pure
+        returns (bool ok, uint256[] memory slots)
+    {
+        (, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        for (; n > 0; n--) {
+            (uint256 key, uint256 v) = entry(d, p);
+            uint256 i = 0;
+            while (i < names.length && names[i] != key) i++;
+            if (i < names.length) at[i] = v;
+            if (i == claimsAt) {
+                bool isArray;
+                (isArray, ok, slots, p) = claimSlots(d, v, claimNames);
+                if (!ok) return (false, slots);
+                if (isArray) continue;
+            }
+            p = PorCbor.skip(d, v);
+        }
+        return (true, slots);
+    }
+
+    /// The claims at `pos`, when an array: (it is, each claim a map, their four slots each,
+    /// the offset after them).
+    function claimSlots(bytes calldata d, uint256 pos, uint256[] memory claimNames)
+        private
+        pure
+        returns (bool isArray, bool ok, uint256[] memory slots, uint256 end)
+    {
+        uint256 count;
+        (isArray, count, end) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        if (!isArray) return (false, true, slots, 0);
+        slots = new uint256[](4 * count);
+        uint256 to;
+        assembly ("memory-safe") {
+            to := add(slots, 32)
+        }
+        for (uint256 k = 0; k < count; k++) {
+            bool isMap;
+            (isMap,, end) = findTo(d, end, claimNames, to + 128 * k);
+            if (!isMap) return (true, false, slots, 0);
+        }
+        ok = true;
+    }
+
+    /// The entry at `p` of a map of text keys: its key's word (`PorKeyIndex`'s: the bytes
+    /// left-aligned, the length in the low byte; 0 for a key of 32 bytes or more) and its
+    /// value's offset.
+    function entry(bytes calldata d, uint256 p) private pure returns (uint256 key, uint256 v) {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let len := and(byte(0, calldataload(add(b, p))), 31)
+            v := add(p, 1)
+            if gt(len, 23) {
+                let width := shl(sub(len, 24), 1)
+                len := shr(sub(256, shl(3, width)), calldataload(add(b, v)))
+                v := add(v, width)
+            }
+            if lt(len, 32) { key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len) }
+            v := add(v, len)
+        }
+    }
+
     /// `L[H(key) E(kind) H(claim_id) V_kind(value)]` of the claims array at `pos` (0:
-    /// absent): each claim a map (extra keys ignored: EXTRACT is not injective), its keys
-    /// found into `slots` (`names`: key, kind, claim_id, value).
-    function claims(bytes calldata d, uint256 w, uint256 pos, uint256[] memory names, uint256[] memory slots)
+    /// absent), each claim's key, kind, claim_id and value offsets four `slots` (`output`'s;
+    /// a claim's extra keys ignored: EXTRACT is not injective).
+    function claims(bytes calldata d, uint256 w, uint256 pos, uint256[] memory slots)
         internal
         view
         returns (uint256)
     {
         if (w == 0 || pos == 0) return 0;
-        (bool isArray, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
+        (bool isArray,,) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!isArray) return 0;
-        w = D.word(w, n);
-        for (; n > 0; n--) {
-            (bool isMap,, uint256 end) = find(d, p, names, slots);
-            if (!isMap) return 0;
-            w = D.hashed(d, w, slots[0]);
-            uint256 k = kindCode(d, slots[1]);
+        uint256 n = slots.length;
+        w = D.word(w, n / 4);
+        for (uint256 i = 0; i < n; i += 4) {
+            w = D.hashed(d, w, slots[i]);
+            uint256 k = kindCode(d, slots[i + 1]);
             w = k == NONE ? 0 : D.word(w, k);
-            w = D.hashed(d, w, slots[2]);
-            w = value(d, w, k, slots[3]);
+            w = D.hashed(d, w, slots[i + 2]);
+            w = value(d, w, k, slots[i + 3]);
             if (w == 0) return 0;
-            p = end;
         }
         return w;
     }
