@@ -285,6 +285,23 @@ def test_claim_decimals() -> None:
     assert seen[True] >= 300 and seen[False] >= 200, seen
 
 
+def test_mutated_leaves() -> None:
+    """Every byte of an extract leaf flipped (xor 1, xor 0x80) and the leaf cut at every
+    16th byte: the contract never reverts (no other kind arises) and answers as Python."""
+    bundle = honest("08-quorum-agree")
+    raw = bundle.steps[steps_of(bundle, KIND)[0]]
+    leaves = [raw[:i] for i in range(0, len(raw), 16)]
+    leaves += [raw[:i] + bytes([raw[i] ^ x]) + raw[i + 1:]
+               for i in range(len(raw)) for x in (1, 0x80)]
+    seen: Counter[str] = Counter()
+    for leaf in leaves:
+        py = python_form(leaf)
+        assert chain_extract_form(leaf) == py, leaf.hex()
+        seen["form" if py[1] else "none" if py[0] else "invalid"] += 1
+    print(f"mutated leaves: {dict(sorted(seen.items()))}")
+    assert seen["invalid"] > 500 and seen["form"] > 50, seen
+
+
 def test_blank_source_flag() -> None:
     """The last word is 1 exactly for the §12.4 blank ids (Python's ``is_blank``)."""
     bundle = honest("01-boolean-observed")
