@@ -1,5 +1,5 @@
 """Issue 24 on a real node, the FormProof (SPEC §10.2.8; ADR 0017 s42 ``fpsplit``): a
-bundle whose DEDUCE, MAP or VERDICT form leaf alone lies (its leaf hash replaced, every
+bundle whose EXTRACT, DEDUCE, MAP or VERDICT form leaf alone lies (its leaf hash replaced, every
 commitment recomputed, so everything else is consistent) is struck on anvil by
 ``settleByForms(marketId, keccak256("form:form"), file)`` in one transaction, the
 ``por.FormProof/1`` file being the one ``por verify --challenges`` writes and the call
@@ -8,8 +8,9 @@ the one ``por chain settle`` prints, with the bonds paid to the wei.
 On the same market after the strike, the honest bundle re-proposed (round 1): its own
 FormProof of the same form reverts ``ProofNotWon(form.match)``, the lie's (won, against
 another root: the struck one) ``ProofPorRoot``; a FormProof of a family not on chain (the
-honest bundle's first extract step) reverts ``NoFamily(3)``, and ``por chain settle``
-refuses it (``chain.proof_kind``, exit 2).
+honest bundle's first REQUIREMENT, form 1: the PromptSpec's families, tags 1 and 2, are not
+on chain, ADR 0018) reverts ``NoFamily(2)``, and ``por chain settle`` refuses it
+(``chain.proof_kind``, exit 2).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def _selector(signature: str) -> bytes:
     return keccak256(signature.encode())[:4]
 
 
-@pytest.mark.parametrize("family", ["deduce", "map", "verdict"])
+@pytest.mark.parametrize("family", ["extract_claims", "deduce", "map", "verdict"])
 def test_a_lied_form_leaf_is_struck_by_its_form_proof(node: Node, tmp_path: Path,
                                                       family: str) -> None:
     bundle = lie(family)
@@ -129,24 +130,24 @@ def test_a_lied_form_leaf_is_struck_by_its_form_proof(node: Node, tmp_path: Path
     _strike_and_pay(node, registry, market, settle, players=(oracle, finder, other),
                     start=start, fees=fees, hashed=kind + args)
     # the honest bundle re-proposed (round 1): its FormProof is lost, the lie's is of
-    # another por_root, an extract step's has no family on chain
+    # another por_root, a REQUIREMENT's has no family on chain
     fair = honest(MARKET)
     _, again = bundle_proposal(fair.to_cbor(), CHAIN_ID, bytes.fromhex(registry[2:]), nonce=1)
     node.send(oracle, registry, again, PROPOSER_BOND)
     fair_proof = build_form_proof(fair, form_index(fair, family)).to_cbor()
-    extract = build_form_proof(fair, form_index(fair, "extract_claims")).to_cbor()
+    requirement = build_form_proof(fair, 1).to_cbor()
     cases = (
         (fair_proof, _selector("ProofNotWon(bytes32)") + keccak256(b"form.match")),
         (args, _selector("ProofPorRoot(bytes32,bytes32)")),
-        (extract, _selector("NoFamily(uint8)") + (3).to_bytes(32, "big")),
+        (requirement, _selector("NoFamily(uint8)") + (2).to_bytes(32, "big")),
     )
     for file, want in cases:
         node.send(finder, registry, call_data("commitProof", proof_commitment(
             market, KIND + file, bytes.fromhex(finder[2:]))))
         got = _revert_data(node, finder, registry, call_data("settleByForms", market, KIND, file))
         assert got[:len(want)] == want, (family, got.hex())
-    (tmp_path / "extract.cbor").write_bytes(extract)
-    code, _, err = _cli(["chain", "settle", str(tmp_path / "extract.cbor"), "--market",
+    (tmp_path / "requirement.cbor").write_bytes(requirement)
+    code, _, err = _cli(["chain", "settle", str(tmp_path / "requirement.cbor"), "--market",
                          market_text])
-    assert code == 2 and "chain.proof_kind" in err and "NoFamily(3)" in err, (code, err)
+    assert code == 2 and "chain.proof_kind" in err and "NoFamily(2)" in err, (code, err)
     assert "Traceback" not in err
