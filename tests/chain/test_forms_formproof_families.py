@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 
+import pytest
 from bundle_edits import honest, recommit
 from deployment import family_names
 from formproof_families import FAMILIES, check_call, no_family
@@ -28,6 +29,7 @@ from por.challenge.form_proof import build_form_proof, form_record
 from por.encoding import decode
 from por.forms.component import STEP_FORMS
 from por.scenarios import list_scenarios
+from por.schemas import ReasoningStep
 
 pytestmark = SOLC
 ON_CHAIN = {tag for tag, _ in FAMILIES}
@@ -115,3 +117,22 @@ def test_answers_without_the_family() -> None:
             assert python_check(proof) == (True, want)
             assert check_call(proof.to_cbor(), families)[0] == (True, want), (families, want)
         assert no_family(build_form_proof(bundle, index).to_cbor(), families) == 7
+
+
+@pytest.mark.parametrize("kind", ["extract_claims", "deduce", "map"])
+def test_a_key_before_inputs_kind_still_routes(kind: str) -> None:
+    """A valid step whose ``inputs`` holds a key that sorts before ``kind`` (``a``, SPEC §2's
+    length-first order) is not where the envelope's cheap routing looks: it must still reach
+    its family after the validity (``fpcontra``'s case: it reverted ``NoFamily`` before),
+    honest (``form.match``) and lied, as Python."""
+    bundle = honest("09-conflict-invalid")
+    leaf = _step(bundle, kind)
+    steps = list(bundle.steps)
+    steps[leaf] = edited(steps[leaf], lambda s: s["inputs"].update({"a": 1}))  # type: ignore[index]
+    assert ReasoningStep.from_cbor(steps[leaf]) is not None
+    case = recommit(bundle, steps=steps)
+    index = len(case.forms) - len(case.steps) - 1 + leaf
+    assert answer(case, index) == "form.match"
+    forms = list(case.forms)
+    forms[index] = hashlib.sha256(forms[index]).digest()
+    assert answer(recommit(case, forms=forms), index) == "form.mismatch"

@@ -204,13 +204,19 @@ library PorFormProofCheck {
         if (!valid) return (false, false, f);
         (bool known, bytes32 kind,) = PorRecords.computation(leaf, at);
         if (!known) return (true, false, f); // SPEC §5.6.1 "Identity of a step"
-        revert NoFamily(tagOf(kind));
+        // a valid step `kindTag` could not route (a key sorting before `inputs` or `kind`,
+        // e.g. an extra `inputs.a`): its family by the kind the validity read
+        tag = tagOf(kind);
+        x = families[tag];
+        if (x != address(0)) return IPorFormFamily(x).form(leaf);
+        revert NoFamily(tag);
     }
 
     /// The form tag of a step leaf's `inputs.kind`, read where a valid por.ReasoningStep/1
     /// holds it (`inputs` its first key, `kind` the first of `inputs`: SPEC §2's order), a
     /// few heads and word compares, every read inside the leaf; 0 when it is not there or
-    /// names no step form. Routing only: the family checks everything.
+    /// names no step form. Routing only: the family checks everything, and a valid step
+    /// whose `kind` is elsewhere (a shorter key before it) is routed after its validity.
     function kindTag(bytes calldata leaf) private pure returns (uint8) {
         (uint8 major,, uint256 p) = PorCbor.head(leaf, 0); // the step map
         if (leaf.length == 0 || major != PorCbor.MAP || p + 7 > leaf.length) return 0;
