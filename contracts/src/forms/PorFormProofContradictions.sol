@@ -5,10 +5,12 @@ import {PorCbor} from "../PorCbor.sol";
 import {PorIds} from "../PorIds.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
+import {PorFormProofContradictionsWrite as X} from "./PorFormProofContradictionsWrite.sol";
 
 /// @title PorFormProofContradictions: `F` CONTRADICTIONS (SPEC §5.6.9, tag 6) of a
 /// `por.ReasoningStep/1` leaf (a `contradictions` step, §12.5.5), built from its por-cbor/1
-/// bytes with `PorFormProofDeduce`'s readers and writers (ADR 0017, s42 addendum `fpcontra`).
+/// bytes with `PorFormProofDeduce`'s readers and writers, `D` by `PorFormProofContradictionsWrite`
+/// (ADR 0017, s42 addendum `fpcontra`).
 /// @notice `form(leaf)` answers (valid, defined, F) as `PorFormProofDeduce.form` does; a valid
 /// step of another kind reverts `PorFormProofDeduce.OtherFamily(kind)`. `F` is undefined when
 /// `output.claim_count` is not an integer, `output.numeric_tolerance` not a canonical decimal,
@@ -83,7 +85,7 @@ library PorFormProofContradictions {
         w = D.texts(leaf, w, at[PorRecords.STEP_PRIOR], false);
         w = D.texts(leaf, w, at[PorRecords.STEP_EVIDENCE], false);
         w = D.integer(leaf, w, o[0]);
-        w = D.decimal(leaf, w, o[1]);
+        w = X.decimal(leaf, w, o[1]);
         w = D.word(w, cs.length);
         for (uint256 i = 0; i < cs.length && w != 0; i++) {
             w = conflict(leaf, w, cs[i], rests[i]);
@@ -178,7 +180,7 @@ library PorFormProofContradictions {
             (bool ok, uint256 off, uint256 len) = PorCbor.str(d, p, PorCbor.TEXT);
             if (!ok) return 0;
             if (kind == NUMERIC) {
-                w = D.decimal(d, w, p);
+                w = X.decimal(d, w, p);
             } else if (kind == BOOLEAN) {
                 uint256 x = encoded(d, p);
                 if (x == 0x6474727565) w = D.word(w, 1); // true
