@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -215,6 +216,44 @@ def test_edited_contradictions_forms() -> None:
     print(f"contradictions edits: {dict(sorted(seen.items()))}")
     assert seen["form"] > 120 and seen["none"] > 120 and seen["invalid"] >= 20, seen
     assert seen[f"revert:{OTHER}"] >= 6, seen
+
+
+def random_decimals(n: int, seed: int = 6) -> list[str]:
+    """``n`` texts near decimals: digits with a sign, a point, the bytes around the digits
+    (``/`` ``:`` ``°`` ``٣``), 1..66 characters, a third of them canonical-shaped, the digit
+    runs crossing the 32-byte words."""
+    rng = random.Random(seed)  # noqa: S311 (test data, seeded)
+    out = []
+    for _ in range(n):
+        size = rng.choice((1, 2, 3, 31, 32, 33, 34, 63, 64, 65, rng.randint(1, 66)))
+        if rng.random() < 0.35:
+            whole = rng.choice(("0", str(rng.randint(1, 9)) + "".join(
+                rng.choice("0123456789") for _ in range(rng.randint(0, size)))))
+            frac = "".join(rng.choice("0123456789") for _ in range(rng.randint(0, size)))
+            text = rng.choice(("", "-")) + whole + ("." + frac if rng.random() < 0.7 else "")
+            if rng.random() < 0.3:
+                text = text.rstrip("0") or "0"
+            out.append(text[:size] if rng.random() < 0.3 else text)
+        else:
+            out.append("".join(rng.choice("0123456789.-/:0090°٣") for _ in range(size)))
+    return out
+
+
+def test_random_decimals() -> None:
+    """``D`` on chain (``PorFormProofContradictionsWrite.decimal``, a conflict's value and the
+    tolerance) = Python's on 600 texts near decimals."""
+    bundle = honest("09-conflict-invalid")
+    raw = bundle.steps[steps_of(bundle, "contradictions")[0]]
+    seen: Counter[str] = Counter()
+    for i, text in enumerate(random_decimals(600)):
+        edit = (at(f"{C}.values", ["1", text, "2"]) if i % 2 else
+                _set("output.numeric_tolerance", text))
+        leaf = edited(raw, edit)
+        want = expected(leaf)
+        assert chain_form(leaf) == want, text
+        seen["form" if want[1] else "none"] += 1
+    print(f"random decimals: {dict(seen)}")
+    assert seen["form"] >= 150 and seen["none"] >= 300, seen
 
 
 def test_other_family_reverts_with_its_kind() -> None:
