@@ -103,6 +103,15 @@ def copies(n: int) -> Edit:
     return edit
 
 
+def flat(pairs: int) -> Edit:
+    """The first conflict as an array of its first ``pairs`` key, value pairs (not a map: a
+    walk that took it for one would read past it)."""
+    def edit(step: dict[str, Any]) -> None:
+        first = step["output"]["conflicts"][0]
+        step["output"]["conflicts"][0] = [x for k in sorted(first)[:pairs] for x in (k, first[k])]
+    return edit
+
+
 def boolean(values: object, check: str = "contradiction.boolean") -> Edit:
     """The first conflict a boolean one with ``values``."""
     def edit(step: dict[str, Any]) -> None:
@@ -120,6 +129,7 @@ CONTRA_EDITS: list[tuple[str, Edit]] = [
       for k in ("claim_count", "numeric_tolerance", "conflicts")),
     *((f"conflicts {v!r}", _set("output.conflicts", v))
       for v in _vals([], "x", {}, [1], [[]], [{}], 5)),
+    *((f"a conflict as a flat array of {n} pairs", flat(n)) for n in (7, 4, 3)),
     *((f"{n} conflicts", copies(n)) for n in (2, 16, 40, 120)),
     *((f"drop conflict {k}", drop(f"{C}.{k}")) for k in CONFLICT_KEYS),
     *((f"check_id {v!r}", at(f"{C}.check_id", v))
