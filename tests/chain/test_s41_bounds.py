@@ -159,6 +159,18 @@ def fields_and_claims(records: Records, n: int) -> None:
                                   "value": "1", "claim_id": f"c{k}"} for k in range(n)]
 
 
+def fallback_targets(records: Records, n: int) -> None:
+    """``fields_and_claims`` under ``fallback_chain`` with ``n`` more source targets
+    (none a voter's source): each field ranks its voters against every target (s42
+    ``dedbound``; ``PorAggregateFormVote._rank``, fields x voters x targets)."""
+    fields_and_claims(records, n)
+    q = records[0]["data_requirements"][0]
+    q["selection_policy"]["strategy"] = "fallback_chain"
+    q["source_targets"] += [{"uri": f"https://x{k}.example/", "method": "GET",
+                             "source_id": f"x-{k}", "expected_content_type": "application/json"}
+                            for k in range(n)]
+
+
 def read_evidence(records: Records, n: int) -> None:
     """The cited aggregate cites ``n`` more evidence ids and its metric field (the one
     deduce reads) names them all: each is looked up among the aggregate's ids, then
@@ -179,6 +191,24 @@ def terms_and_fields(records: Records, n: int) -> None:
     steps[AGGREGATE]["output"]["fields"] += [
         {"key": f"f{k}", "kind": "numeric", "status": "missing", "candidates": 0,
          "fallback_used": False, "claim_ids": [], "evidence_ids": []} for k in range(n)]
+
+
+def terms_and_conflicts(records: Records, n: int) -> None:
+    """COMMON's predicate adds ``n`` terms, each a selected numeric field of the cited
+    aggregate (so each term is read), and the contradictions step ``n`` numeric
+    conflicts of other keys: each read term is looked for among the conflicts (s42
+    ``dedbound``; ``_inConflicts``, needed fields x conflicts)."""
+    spec, steps, _verdict = records
+    spec["prediction_semantics"]["terms"] = [{"op": "+", "metric": f"t{k}"} for k in range(n)]
+    agg = steps[AGGREGATE]
+    close = next(f for f in agg["output"]["fields"] if f["key"] == "close")
+    agg["output"]["fields"] += [
+        {**close, "key": f"t{k}", "value": str(k)} for k in range(n)]
+    contra = next(s for s in steps if s["step_id"] == steps[DEDUCE]["prior_step_ids"][-1])
+    contra["output"]["conflicts"] = [
+        {"check_id": "contradiction.numeric", "kind": "numeric", "key": f"c{k}",
+         "claim_ids": [], "evidence_ids": [], "values": ["1", "2"], "claim_count": 2}
+        for k in range(n)]
 
 
 def chunk_sources(records: Records, n: int) -> None:
@@ -225,11 +255,14 @@ CASES: dict[str, tuple[str, Edit, str | None]] = {
     "check: an item's claims": ("check", item_claims, None),
     # bounded by boundsa (s41): above 16 fields, the cited claims sorted once (_index)
     "aggregate: fields x claims": ("aggregate", fields_and_claims, None),
+    # bounded by dedbound (s42): above 16 targets, one sort of them and a binary search
+    "aggregate: fallback targets": ("aggregate", fallback_targets, None),
     # bounded at s41's integration (execb2, d8debd8: PorFormsIndex, sort + binary search)
     "deduce: read evidence": ("deduce", read_evidence, None),
-    "deduce: terms x fields": ("deduce", terms_and_fields,
-                               "PorDeduceFormRun._find scans every aggregate field per needed "
-                               "field: O(terms x fields)"),
+    # bounded by dedbound (s42): past 16 needed fields and 16 fields, one sort of the
+    # fields' keys (_findAll); past 16 conflicts, one sort of their (kind, key) words
+    "deduce: terms x fields": ("deduce", terms_and_fields, None),
+    "deduce: terms x conflicts": ("deduce", terms_and_conflicts, None),
 }
 
 
