@@ -69,7 +69,7 @@ def _ctx(min_sources: int, quorum: int) -> Ctx:
 
 
 def test_the_vote_equals_the_pairwise_one() -> None:
-    rng = random.Random(42)
+    rng = random.Random(42)  # noqa: S311 - reproducible cases
     for case in range(400):
         kind = agg.NUMERIC if case % 2 else 3
         n = rng.randrange(0, 40)
@@ -84,7 +84,7 @@ def test_the_vote_equals_the_pairwise_one() -> None:
 
 
 def _time(n: int) -> float:
-    voters = _voters(random.Random(n), n, agg.NUMERIC, 10**9)
+    voters = _voters(random.Random(n), n, agg.NUMERIC, 10**9)  # noqa: S311
     c = _ctx(n, n)  # quorum n: no group is met, every voter's group is counted
     start = time.perf_counter()
     agg._quorum(c, agg.Vote(), agg.NUMERIC, voters, Fraction(1, 100))
