@@ -24,6 +24,7 @@ from test_s41_bounds import (
     answers,
     fields_and_claims,
     item_claims,
+    read_evidence,
     terms_and_conflicts,
     terms_and_fields,
 )
@@ -139,6 +140,9 @@ CASES: dict[str, tuple[str, Edit, int]] = {
     # s42 dedbound: past 16 needed fields and 16 fields, PorDeduceFormRun._findAll's sort;
     # past 16 conflicts, _inConflicts' sorted words
     "deduce: terms x fields": ("deduce", terms_and_fields, 40),
+    # past 16 read ids, PorDeduceFormWrite._same's sort (at or below, its walk: 3 ids)
+    "deduce: read evidence": ("deduce", read_evidence, 40),
+    "deduce: read evidence, few": ("deduce", read_evidence, 6),
     "deduce: terms found, a conflict": ("deduce", terms_found, 40),
     "deduce: terms found, a conflict, few": ("deduce", terms_found, 6),
 }

@@ -46,22 +46,41 @@ contract PorDeduceFormWrite {
     }
 
     /// source_summary: the read ids (`H` words; requirement order, bundle order within
-    /// one), each once, against the committed L[H](evidence_ids) `ids`. The read ids are
-    /// sorted (`PorFormsIndex`) and the first place of each word kept: O(m log m).
+    /// one), each once, against the committed L[H](evidence_ids) `committed`. Up to 16
+    /// read ids each is compared with those before it; above, the read ids are sorted
+    /// (`PorFormsIndex`) and the first place of each word kept: O(m log m).
     function _same(bytes32[] calldata ids, bytes calldata committed) private pure returns (bool) {
+        uint256 m = ids.length;
+        uint256 n = uint256(bytes32(committed[:32])); // the caller's checked count: 32 + 32 n bytes
+        uint256 count;
+        if (m <= 16) {
+            for (uint256 i; i < m; ++i) {
+                bytes32 w = ids[i];
+                bool seen;
+                for (uint256 j; j < i && !seen; ++j) seen = ids[j] == w;
+                if (seen) continue;
+                if (count == n || _at(committed, count) != w) return false;
+                ++count;
+            }
+            return count == n;
+        }
         bytes32[] memory read = ids;
-        uint256 m = read.length;
         uint256[] memory ord = I.order(read);
         bool[] memory keep = new bool[](m);
         for (uint256 i; i < m; ++i) keep[ord[i]] = i == 0 || read[ord[i]] != read[ord[i - 1]];
-        uint256 count;
-        uint256 n = uint256(bytes32(committed[:32]));
         for (uint256 i; i < m; ++i) {
             if (!keep[i]) continue;
-            if (count == n || bytes32(committed[32 + 32 * count:64 + 32 * count]) != read[i]) return false;
+            if (count == n || _at(committed, count) != read[i]) return false;
             ++count;
         }
         return count == n;
+    }
+
+    /// Word `k` of the committed ids (after their count).
+    function _at(bytes calldata committed, uint256 k) private pure returns (bytes32 w) {
+        assembly {
+            w := calldataload(add(committed.offset, shl(5, add(k, 1))))
+        }
     }
 
     /// insufficient, conflict, fallback_used, provenance.
