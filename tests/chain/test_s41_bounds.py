@@ -53,7 +53,7 @@ EXECUTOR = {"check": "PorCheckForm", "aggregate": "PorAggregateForm",
 #: about 15x; quadratic about 100x. 20 separates them.
 FACTOR = 20
 #: SPEC §10.7: at 1 000 elements at most this much execution gas per byte of call data
-#: (s42: at most 109 measured, the deduce executor's evidence lookups; honest 12 to 15).
+#: (s42: at most 109 measured, the deduce executor's evidence lookups; honest 10 to 17).
 PER_BYTE = 128
 
 Records = tuple[dict[str, Any], list[dict[str, Any]], dict[str, Any]]
