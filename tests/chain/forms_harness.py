@@ -181,9 +181,18 @@ def sizes(name: str) -> int:
 def deploy(name: str, code: str | None = None) -> tuple[EVM, str]:
     """(revm, address) of contract ``name`` (``compiled(name, code)``)."""
     evm = new_evm()
+    if _creates(name, code):  # its constructor deploys a helper
+        return evm, str(evm.deploy(CALLER, bytes.fromhex(compiled(name, code, part="bytecode"))))
     address = "0x" + "f0" * 20
     evm.insert_account_info(address, AccountInfo(code=bytes.fromhex(compiled(name, code))))
     return evm, address
+
+
+def _creates(name: str, code: str | None) -> bool:
+    """Whether ``name``'s constructor creates a contract (s42 ``dedbound``:
+    ``PorDeduceForm`` deploys its writer): then :func:`deploy` runs its initcode."""
+    return "constructor()" in (code if code is not None
+                               else (SRC / "forms" / f"{name}.sol").read_text(encoding="utf-8"))
 
 
 def revert_data(message: str) -> bytes:

@@ -318,13 +318,15 @@ def _carrying(c: Committed, index: list[int]) -> bytes:
     return selector(SIGNATURE) + abi_encode(["bytes[]", INCLUSION], [forms, inc])
 
 
-#: Since s41 `execb2`'s bounds (PorFormsIndex for the evidence ids' lookups and the
-#: summary) the deduce executor keeps 32 bytes of EIP-170 room, not ROOM (24 536 bytes).
-DEDUCE_ROOM = 32
+#: Since s42 `dedbound` the form's writer and the summary are `PorDeduceFormWrite`,
+#: which the executor deploys (24 039 bytes with the bounded field and conflict lookups;
+#: s41 `execb2` had left 40): 500 bytes of EIP-170 room, not ROOM.
+DEDUCE_ROOM = 500
 
 
 def test_deployed_size() -> None:
     assert sizes(NAME) <= CODE_LIMIT - DEDUCE_ROOM
+    assert sizes("PorDeduceFormWrite") <= CODE_LIMIT - ROOM
     assert len(compiled(NAME, part="bytecode")) // 2 <= INIT_LIMIT - ROOM
 
 

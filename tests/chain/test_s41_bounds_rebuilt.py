@@ -18,16 +18,23 @@ from scratch_harness import SOLC
 from test_s41_bounds import (
     AGGREGATE,
     CHECK,
+    DEDUCE,
     Edit,
     Records,
     answers,
     fields_and_claims,
     item_claims,
+    read_evidence,
+    terms_and_conflicts,
+    terms_and_fields,
 )
 
 from por.forms.execute import aggregate as agg
 from por.forms.execute import aggregate_read as ar
 from por.forms.execute import check, check_write
+from por.forms.execute import deduce as ded
+from por.forms.execute.deduce_run import Ctx as DeduceCtx
+from por.forms.execute.deduce_run import deduce
 
 pytestmark = SOLC
 
@@ -80,7 +87,45 @@ def _aggregate_form(forms: list[bytes], index: list[int], size: int) -> bytes:
     return agg._recompute(c)
 
 
-REBUILD = {"check": _check_form, "aggregate": _aggregate_form}
+def fallback_ranks(records: Records, n: int) -> None:
+    """``fields_and_claims`` under ``fallback_chain``, the source targets beta, ``n``
+    decoys, then gamma, alpha, beta again: a voter's rank is its source's last place
+    (gamma ranks first, beta last), so ``close`` selects gamma's value, a fallback."""
+    fields_and_claims(records, n)
+    q = records[0]["data_requirements"][0]
+    q["selection_policy"]["strategy"] = "fallback_chain"
+    alpha, beta, gamma = q["source_targets"][:3]
+    decoys = [{**alpha, "source_id": f"x-{k}"} for k in range(n)]
+    q["source_targets"] = [beta, *decoys, gamma, alpha, beta]
+
+
+def terms_found(records: Records, n: int) -> None:
+    """``terms_and_conflicts`` (every term a selected field of the cited aggregate, ``n``
+    conflicts), then each term's key repeated by a later field of another value (the
+    first is the one read), and one conflict on term 3's key (the read term's conflict
+    is found: ``conflict_detected``)."""
+    terms_and_conflicts(records, n)
+    steps = records[1]
+    fields = steps[AGGREGATE]["output"]["fields"]
+    fields += [{**f, "value": "7"} for f in fields if f["key"].startswith("t")]
+    contra = next(s for s in steps if s["step_id"] == steps[DEDUCE]["prior_step_ids"][-1])
+    contra["output"]["conflicts"][-1]["key"] = "t3"
+
+
+def _deduce_form(forms: list[bytes], index: list[int], size: int) -> bytes:
+    """Python's executor's own DEDUCE: deduce on the carried forms, the summary written
+    as the head's evidence ids, then ``_build``."""
+    h = ded._head(forms[0])
+    c = DeduceCtx(ded.read_common(forms[1]), [], [])
+    assert not ded._priors(c, forms)
+    out = deduce(c)
+    assert not out.bad
+    ids = ded._summary(c)
+    head = forms[0][:h.evid] + ded._words(len(ids), *ids)
+    return ded._build(c, out, head, ded.Head(h.ri, h.priors, h.evid, len(head), ids))
+
+
+REBUILD = {"check": _check_form, "aggregate": _aggregate_form, "deduce": _deduce_form}
 
 CASES: dict[str, tuple[str, Edit, int]] = {
     "check: an item's claims": ("check", item_claims, 40),
@@ -89,6 +134,17 @@ CASES: dict[str, tuple[str, Edit, int]] = {
     "aggregate: fields x claims": ("aggregate", fields_and_claims, 40),
     "aggregate: repeated claims": ("aggregate", fields_and_repeats, 40),
     "aggregate: repeated claims, few": ("aggregate", fields_and_repeats, 6),
+    # s42 dedbound: past 16 targets, PorAggregateFormVote._rank's binary search
+    "aggregate: fallback ranks": ("aggregate", fallback_ranks, 40),
+    "aggregate: fallback ranks, few": ("aggregate", fallback_ranks, 6),
+    # s42 dedbound: past 16 needed fields and 16 fields, PorDeduceFormRun._findAll's sort;
+    # past 16 conflicts, _inConflicts' sorted words
+    "deduce: terms x fields": ("deduce", terms_and_fields, 40),
+    # past 16 read ids, PorDeduceFormWrite._same's sort (at or below, its walk: 3 ids)
+    "deduce: read evidence": ("deduce", read_evidence, 40),
+    "deduce: read evidence, few": ("deduce", read_evidence, 6),
+    "deduce: terms found, a conflict": ("deduce", terms_found, 40),
+    "deduce: terms found, a conflict, few": ("deduce", terms_found, 6),
 }
 
 

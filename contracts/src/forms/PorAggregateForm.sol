@@ -89,6 +89,7 @@ contract PorAggregateForm is PorAggregateFormVote {
         }
         _tolerance(c);
         if (c.nFields > FEW) _index(c);
+        if (c.nTargets > FEW) _targets(c);
         uint256 start;
         assembly {
             // the form is built from `start` on; nothing is allocated while it is built, and

@@ -45,6 +45,8 @@ abstract contract PorAggregateFormRead is PorFormStep {
         uint256[] ixH; // above FEW fields: each item's first claim per (H(key), kind), as
         uint256[] ixK; //   keccak256 of both (sorted), its extract index
         uint256[] ixC; //   and its claim position (`PorAggregateFormVote._index`)
+        bytes32[] tWords; // above FEW targets: R's source targets (`PorAggregateFormVote._rank`)
+        uint256[] tOrder; //   and their positions sorted, built at the first rank
         uint256[] vk; // voters of the current field: extract index
         uint256[] vc; // voters: claim position
         uint256[] order; // voters in tie-breaker order (indexes into vk)

@@ -57,12 +57,33 @@ abstract contract PorAggregateFormVote is PorAggregateFormRead {
     }
 
     /// The index of `source` in R's `source_targets` (the last one, as Python's rank
-    /// table), or the target count when it is none.
+    /// table), or the target count when it is none. Up to FEW targets the walk; above,
+    /// `_targets`' sorted positions and a binary search for the last place (s42
+    /// `dedbound`: the walk per voter per field was O(fields x voters x targets), the
+    /// targets a count the signer commits).
     function _rank(Ctx memory c, uint256 source) internal pure returns (uint256 rank) {
-        rank = c.nTargets;
-        for (uint256 i; i < c.nTargets; ++i) {
+        uint256 n = c.nTargets;
+        if (n > FEW) {
+            (bool found, uint256 j) = Index.last(c.tWords, c.tOrder, bytes32(source));
+            return found ? j : n;
+        }
+        rank = n;
+        for (uint256 i; i < n; ++i) {
             if (F.load(c.targets + 32 * i) == source) rank = i;
         }
+    }
+
+    /// R's source targets (checked words) and their positions sorted by word
+    /// (`PorFormsIndex.order`), for `_rank` above FEW targets; built before the form is
+    /// (nothing is allocated while it is).
+    function _targets(Ctx memory c) internal pure {
+        uint256 n = c.nTargets;
+        uint256 p = c.targets;
+        bytes32[] memory w = new bytes32[](n);
+        assembly {
+            calldatacopy(add(w, 32), p, shl(5, n))
+        }
+        (c.tWords, c.tOrder) = (w, Index.order(w));
     }
 
     /// Every cited claim's (H(key), kind) as one word, keccak256 of both, sorted stably

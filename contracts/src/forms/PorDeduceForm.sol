@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorForms as F} from "./PorForms.sol";
 import {PorDeduceFormRun} from "./PorDeduceFormRun.sol";
+import {PorDeduceFormWrite as W} from "./PorDeduceFormWrite.sol";
 import {PorFormsIndex as I} from "./PorFormsIndex.sol";
 
 /// @title PorDeduceForm: a `deduce` step re-executed on chain forms (ADR 0017 stage 4; SPEC
@@ -21,6 +22,12 @@ import {PorFormsIndex as I} from "./PorFormsIndex.sol";
 contract PorDeduceForm is PorDeduceFormRun {
     /// The kind PorProofCheck routes to it (SPEC §14.8): keccak256("form:deduce").
     bytes32 public constant KIND = keccak256("form:deduce");
+    /// The form's writer (EIP-170: the two would not fit as one).
+    W public immutable WRITE;
+
+    constructor() {
+        WRITE = new W();
+    }
 
     function execute(bytes[] calldata forms, F.Inclusion calldata inc) external view returns (bool, bytes32, bytes32) {
         F.included(forms, inc);
@@ -33,7 +40,6 @@ contract PorDeduceForm is PorDeduceFormRun {
         uint256 priors; // calldata position of L[H](prior_step_ids)
         uint256 evid; // offset of L[H](evidence_ids) in the form
         uint256 evidEnd; // offset after it
-        bytes32[] eh; // H(evidence_id) each
     }
 
     function _run(bytes[] calldata forms, uint256[] calldata index, uint256 size)
@@ -74,9 +80,6 @@ contract PorDeduceForm is PorDeduceFormRun {
         o += n << 5;
         h.evid = o;
         (n, o) = F.readL(f, o); // L[H]: the count bounds its words
-        h.eh = new bytes32[](n);
-        uint256 p = F.pos(f) + o;
-        for (uint256 j; j < n; ++j) h.eh[j] = bytes32(F.load(p + (j << 5)));
         h.evidEnd = o + (n << 5);
     }
 
@@ -109,16 +112,14 @@ contract PorDeduceForm is PorDeduceFormRun {
         return 0;
     }
 
-    /// deduce, the summary, the citations, then the rebuilt form against the committed one.
-    function _compare(Ctx memory c, bytes[] calldata forms, Head memory h) private pure returns (bytes32) {
+    /// deduce, then the summary and the rebuilt form (`PorDeduceFormWrite`) against the
+    /// committed ones, the citations' order.
+    function _compare(Ctx memory c, bytes[] calldata forms, Head memory h) private view returns (bytes32) {
         Out memory out = _deduce(c);
         if (out.bad) return BAD_PRIOR_OUTPUT;
-        (bytes32[] memory sum, uint256 count) = _summary(c);
-        bool same = count == h.eh.length;
-        for (uint256 i; same && i < count; ++i) same = sum[i] == h.eh[i];
+        (bool same, bytes32 built) = _built(c, out, forms[0], h);
         if (!same || _priorsOutOfOrder(forms)) return CITATION_MISMATCH;
-        bytes memory built = _build(c, out, forms[0], h);
-        return keccak256(built) == keccak256(forms[0]) ? MATCH : MISMATCH;
+        return built == keccak256(forms[0]) ? MATCH : MISMATCH;
     }
 
     /// The recomputed prior_step_ids are the aggregates' then the contradictions'.
@@ -126,15 +127,12 @@ contract PorDeduceForm is PorDeduceFormRun {
         return F.tagOf(forms[forms.length - 1]) != F.CONTRADICTIONS;
     }
 
-    /// source_summary: the read ids (`H` words), requirement order, bundle order within
-    /// one, each once.
-    /// The read ids are sorted (`PorFormsIndex`) and the first place of each word kept:
-    /// O(m log m) on any input.
-    function _summary(Ctx memory c) private pure returns (bytes32[] memory sum, uint256 count) {
+    /// The read ids, requirement order, bundle order within one (the summary before
+    /// de-duplication).
+    function _readIds(Ctx memory c) private pure returns (bytes32[] memory read) {
         uint256 m;
         for (uint256 r; r < c.aggs.length; ++r) m += c.aggs[r].eh.length;
-        sum = new bytes32[](m);
-        bytes32[] memory read = new bytes32[](m);
+        read = new bytes32[](m);
         m = 0;
         for (uint256 r; r < c.aggs.length; ++r) {
             Agg memory a = c.aggs[r];
@@ -143,75 +141,40 @@ contract PorDeduceForm is PorDeduceFormRun {
         assembly {
             mstore(read, m)
         }
-        uint256[] memory ord = I.order(read);
-        bool[] memory keep = new bool[](m);
-        for (uint256 i; i < m; ++i) keep[ord[i]] = i == 0 || read[ord[i]] != read[ord[i - 1]];
-        for (uint256 i; i < m; ++i) if (keep[i]) sum[count++] = read[i];
     }
 
     // ---------------------------------------------------------------- the form
 
-    /// The DEDUCE form as deduce_step writes it: the committed head up to the evidence ids
-    /// (checked equal to the summary), the output's words, the description.
-    function _build(Ctx memory c, Out memory out, bytes calldata f, Head memory h)
+    /// The DEDUCE form as deduce_step writes it, hashed by `PorDeduceFormWrite` (the
+    /// writer, split out for EIP-170): the committed head up to the evidence ids (checked
+    /// equal to the summary), the output's words, the description.
+    function _built(Ctx memory c, Out memory out, bytes calldata f, Head memory h) private view returns (bool, bytes32) {
+        (bytes memory texts, uint256[8] memory v) = _words(c, out, h.evid);
+        return WRITE.hash(f[:h.evidEnd], texts, out.num, _readIds(c), v);
+    }
+
+    /// The metric's T, the uncovered aggregates' T(inputs.requirement_id), and the
+    /// writer's words.
+    function _words(Ctx memory c, Out memory out, uint256 evid)
         private
         pure
-        returns (bytes memory b)
+        returns (bytes memory texts, uint256[8] memory v)
     {
+        texts = _tAt(c.s.ps.metricT);
         bool decided = !out.insufficient && out.eventCode != 0;
-        uint256 nu;
         bool prov = true;
-        bytes memory uncovered;
+        uint256 nu;
         for (uint256 i; i < c.aggs.length; ++i) {
             Agg memory a = c.aggs[i];
             prov = prov && a.prov;
             if (a.covered) continue;
             decided = false;
             ++nu;
-            uncovered = bytes.concat(uncovered, _tAt(a.rid));
+            texts = bytes.concat(texts, _tAt(a.rid));
         }
-        b = bytes.concat(
-            f[:h.evidEnd],
-            abi.encode(c.s.ps.predicate, c.s.keys[0], out.status, nu),
-            uncovered,
-            abi.encode(!decided, out.conflict, out.fb, prov),
-            f[h.evid:h.evidEnd]
-        );
-        b = bytes.concat(b, _variables(out, decided), bytes32(0), _description(c, decided));
-    }
-
-    /// P[B](event) P[D](numeric_value) P[W](timestamp).
-    function _variables(Out memory out, bool decided) private pure returns (bytes memory) {
-        if (!decided) return abi.encode(0, 0, 0);
-        bytes memory num = out.hasNum ? abi.encodePacked(uint256(1), _d(out.num)) : abi.encode(0);
-        bytes memory st = out.hasStamp ? abi.encode(1, out.stamp) : abi.encode(0);
-        return bytes.concat(abi.encode(1, out.eventCode == 2), num, st);
-    }
-
-    /// `D` of a canonical decimal text: its word (sign, scale, digit count), then its
-    /// digits without the sign, the point and leading zeros, zero-padded.
-    function _d(bytes memory t) private pure returns (bytes memory out) {
-        out = new bytes(96);
-        assembly {
-            let len := mload(t)
-            let neg := eq(byte(0, mload(add(t, 32))), 0x2d)
-            let scale := 0
-            let n := 0
-            let w := add(out, 64)
-            for { let i := neg } lt(i, len) { i := add(i, 1) } {
-                let ch := byte(0, mload(add(add(t, 32), i)))
-                switch ch
-                case 0x2e { scale := sub(sub(len, i), 1) }
-                default {
-                    if or(n, or(iszero(eq(ch, 0x30)), eq(add(i, 1), len))) {
-                        mstore8(add(w, n), ch)
-                        n := add(n, 1)
-                    }
-                }
-            }
-            mstore(add(out, 32), or(or(shl(255, neg), shl(232, scale)), n))
-            if lt(n, 33) { mstore(out, 64) }
-        }
+        uint256 flags = (decided ? 1 : 0) | (out.conflict ? 2 : 0) | (out.fb ? 4 : 0) | (prov ? 8 : 0)
+            | (out.hasNum ? 16 : 0) | (out.hasStamp ? 32 : 0);
+        v = [evid, c.s.ps.predicate, uint256(c.s.keys[0]), out.status, nu, flags, out.eventCode, out.stamp];
     }
 
     /// The checked T at calldata position p, as bytes.
@@ -220,33 +183,6 @@ contract PorDeduceForm is PorDeduceFormRun {
         b = new bytes(size);
         assembly {
             calldatacopy(add(b, 32), p, size)
-        }
-    }
-
-    /// T("deduce <predicate> on <metric>: variables computed" / "...: insufficient evidence").
-    function _description(Ctx memory c, bool decided) private pure returns (bytes memory) {
-        bytes memory metric = _tAt(c.s.ps.metricT);
-        uint256 len = F.load(c.s.ps.metricT);
-        bytes memory text;
-        assembly {
-            text := add(metric, 32)
-            mstore(text, len)
-        }
-        text = abi.encodePacked(
-            "deduce ", _predicateName(c.s.ps.predicate), " on ", text, ": ",
-            decided ? "variables computed" : "insufficient evidence"
-        );
-        return bytes.concat(bytes32(text.length), text, new bytes((32 - text.length % 32) % 32));
-    }
-
-    /// The predicate's name: its (offset, length) in one packed text.
-    function _predicateName(uint256 p) private pure returns (bytes memory name) {
-        bytes memory all = "event_observednumeric_thresholdnumeric_rangefield_comparisontext_equalstimestamp_threshold";
-        uint256 at = (0x5a473c2c1f0e00 >> (8 * p)) & 0xff;
-        uint256 len = ((0x5a473c2c1f0e00 >> (8 * p + 8)) & 0xff) - at;
-        name = new bytes(len);
-        assembly {
-            mstore(add(name, 32), mload(add(add(all, 32), at))) // len <= 19: one word (packed by length)
         }
     }
 }

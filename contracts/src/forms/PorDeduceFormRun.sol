@@ -50,13 +50,15 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         uint256[] owner; // per needed field: requirement index + 1, 0 when absent
         uint256[] fi; // per needed field: field index + 1, 0 when absent or of another kind
         uint256[] status; // per needed field: its status, WRONG_KIND or ABSENT
+        bytes32[] cWords; // past FEW conflicts: keccak256(kind, H(key)) each
+        uint256[] cOrder; // cWords' positions sorted (PorFormsIndex), built at the first lookup
     }
 
     function _deduce(Ctx memory c) internal pure returns (Out memory out) {
         Sem memory s = c.s;
         uint256 n = s.keys.length;
         (c.owner, c.fi, c.status) = (new uint256[](n), new uint256[](n), new uint256[](n));
-        for (uint256 i; i < n; ++i) _find(c, i);
+        _findAll(c);
         out.status = c.status[0];
         bool uncovered;
         for (uint256 i; i < c.aggs.length; ++i) uncovered = uncovered || !c.aggs[i].covered;
@@ -226,25 +228,55 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         return (true, x);
     }
 
-    /// Needed field i found as the first field with its key.
+    /// Every needed field found as the first field with its key (requirement then field
+    /// order): the walk while the needed fields or the cited fields are at most FEW, else
+    /// the fields' keys sorted once (`PorFormsIndex`) and each needed key's first place
+    /// found by binary search: O((needed + fields) log fields) on any input.
+    function _findAll(Ctx memory c) private pure {
+        uint256 n = c.s.keys.length;
+        uint256 m;
+        for (uint256 r; r < c.aggs.length; ++r) m += c.aggs[r].fkey.length;
+        if (n <= FEW || m <= FEW) {
+            for (uint256 i; i < n; ++i) _find(c, i);
+            return;
+        }
+        bytes32[] memory all = new bytes32[](m);
+        uint256[] memory at = new uint256[](m); // (requirement << 128) | field
+        m = 0;
+        for (uint256 r; r < c.aggs.length; ++r) {
+            bytes32[] memory keys = c.aggs[r].fkey;
+            for (uint256 j; j < keys.length; ++j) (all[m], at[m++]) = (keys[j], (r << 128) | j);
+        }
+        uint256[] memory ord = I.order(all);
+        for (uint256 i; i < n; ++i) {
+            (bool found, uint256 p) = I.first(all, ord, c.s.keys[i]);
+            if (found) _found(c, i, at[p] >> 128, uint128(at[p]));
+            else c.status[i] = ABSENT;
+        }
+    }
+
+    /// Needed field i found as the first field with its key: the walk.
     function _find(Ctx memory c, uint256 i) private pure {
         bytes32 key = c.s.keys[i];
         for (uint256 r; r < c.aggs.length; ++r) {
             Agg memory a = c.aggs[r];
             for (uint256 j; j < a.fkey.length; ++j) {
-                if (a.fkey[j] == key) {
-                    c.owner[i] = r + 1;
-                    if (a.fkind[j] != c.s.kinds[i]) {
-                        c.status[i] = WRONG_KIND;
-                    } else {
-                        c.fi[i] = j + 1;
-                        c.status[i] = a.fstatus[j];
-                    }
-                    return;
-                }
+                if (a.fkey[j] == key) return _found(c, i, r, j);
             }
         }
         c.status[i] = ABSENT;
+    }
+
+    /// Needed field i is field j of requirement r: of its kind, or WRONG_KIND.
+    function _found(Ctx memory c, uint256 i, uint256 r, uint256 j) private pure {
+        Agg memory a = c.aggs[r];
+        c.owner[i] = r + 1;
+        if (a.fkind[j] != c.s.kinds[i]) {
+            c.status[i] = WRONG_KIND;
+        } else {
+            c.fi[i] = j + 1;
+            c.status[i] = a.fstatus[j];
+        }
     }
 
     /// Needed field i's value position (0 when absent); the field is found with its kind.
@@ -262,11 +294,31 @@ abstract contract PorDeduceFormRun is PorDeduceFormRead {
         if (!c.s.chain[owner] && _inConflicts(c, c.s.kinds[i], c.s.keys[i])) out.conflict = true;
     }
 
+    /// (kind, key) among the conflicts: the walk up to FEW conflicts, else their
+    /// keccak256(kind, key) words sorted at the first lookup and a binary search.
     function _inConflicts(Ctx memory c, uint256 kind, bytes32 key) private pure returns (bool) {
-        for (uint256 i; i < c.cKinds.length; ++i) {
+        uint256 n = c.cKinds.length;
+        if (n > FEW) {
+            if (c.cOrder.length == 0) {
+                c.cWords = new bytes32[](n);
+                for (uint256 i; i < n; ++i) c.cWords[i] = _pair(c.cKinds[i], c.cKeys[i]);
+                c.cOrder = I.order(c.cWords);
+            }
+            (bool found,) = I.first(c.cWords, c.cOrder, _pair(kind, key));
+            return found;
+        }
+        for (uint256 i; i < n; ++i) {
             if (c.cKinds[i] == kind && c.cKeys[i] == key) return true;
         }
         return false;
+    }
+
+    function _pair(uint256 kind, bytes32 key) private pure returns (bytes32 w) {
+        assembly {
+            mstore(0, kind)
+            mstore(32, key)
+            w := keccak256(0, 64)
+        }
     }
 
     /// Each id of the checked `L[H]` at p marked (`_markHash`).

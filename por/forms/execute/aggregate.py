@@ -14,7 +14,9 @@ then the forms of its ``prior_step_ids`` in citation order. The answer: won
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -179,12 +181,11 @@ def _field(c: Ctx, index: Index, vote: Vote, fp: int,
 
 
 def _rank(c: Ctx, source: int) -> int:
-    """The index of ``source`` in R's ``source_targets`` (the last), else their count."""
-    rank = len(c.targets)
-    for i, target in enumerate(c.targets):
-        if target == source:
-            rank = i
-    return rank
+    """The index of ``source`` in R's ``source_targets`` (the last), else their count: a
+    dict of each target's last place, built once per proof (s42 ``dedbound``)."""
+    if c.rank_of is None:
+        c.rank_of = {t: i for i, t in enumerate(c.targets)}
+    return c.rank_of.get(source, len(c.targets))
 
 
 def _single(c: Ctx, vote: Vote, voters: list[Voter]) -> list[bytes]:
@@ -228,10 +229,12 @@ def _quorum(c: Ctx, vote: Vote, kind: int, voters: list[Voter],
     if kind == NUMERIC:
         for voter in voters:
             voter.number = decimal_at(voter.value, 0)
+    size = _group_sizes(kind, voters, tolerance)
     for chosen in sorted(voters, key=lambda x: -x.tier):  # stable: voter order
-        group = [x for x in voters if _agree(kind, chosen, x, tolerance)]
-        most = max(most, len(group))
-        if len(group) >= need:
+        agreeing = size(chosen)
+        most = max(most, agreeing)
+        if agreeing >= need:
+            group = [x for x in voters if _agree(kind, chosen, x, tolerance)]
             vote.selected += 1
             vote.used.update(x.k for x in group)
             return [_w(0), _w(nv), ZERO, _w(1), chosen.value, _w(1), _w(need),
@@ -239,6 +242,23 @@ def _quorum(c: Ctx, vote: Vote, kind: int, voters: list[Voter],
                     *(_claim_id(x) for x in group),
                     _w(len(group)), *(x.f[128:160] for x in group)]
     return [_w(3), _w(nv), ZERO, ZERO, _w(1), _w(need), _w(most), ZERO, ZERO, ZERO, ZERO]
+
+
+def _group_sizes(kind: int, voters: list[Voter],
+                 tolerance: Fraction | None) -> Callable[[Voter], int]:
+    """How many voters agree with a voter (``_agree``, itself included), in O(log n)
+    after one sort (numbers: those within the tolerance, by binary search) or one count
+    (other values: the equal ones): the group per tie-ordered voter was O(n^2) (s42
+    ``dedbound``; the chain's ``_counts`` sorts as well)."""
+    if kind == NUMERIC:
+        if tolerance is None:
+            return lambda _voter: 0
+        tol = tolerance
+        numbers = sorted(v.number for v in voters)
+        return lambda v: max(0, bisect_right(numbers, v.number + tol)  # a tolerance < 0: none
+                             - bisect_left(numbers, v.number - tol))
+    counts = Counter(v.value for v in voters)
+    return lambda v: counts[v.value]
 
 
 def _votes(c: Ctx, key: bytes, voters: list[Voter]) -> bytes:

@@ -77,6 +77,7 @@ class Ctx:
     strategy: int = 0
     tiers: int = 0  # tie_breaker highest_provenance
     targets: list[int] = field(default_factory=list)  # R's source target hashes
+    rank_of: dict[int, int] | None = None  # each target's last place (``aggregate._rank``)
     fields: int = 0  # REQUIREMENT: the first field
     n_fields: int = 0
     bad_claim: bool = False  # a cited timestamp above 2^63 - 1 (Python's bad claim value)

@@ -82,6 +82,7 @@ class Agg:
     ids: list[bytes]
     read: list[bool]
     fields: list[Field]
+    last: dict[bytes, int] | None = None  # each id's last place (``_mark``), built once
 
 
 def text(f: bytes, o: int) -> tuple[bytes, int]:

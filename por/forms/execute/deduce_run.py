@@ -51,6 +51,8 @@ class Ctx:
     owner: list[int | None] = field(default_factory=list)
     fi: list[int | None] = field(default_factory=list)
     status: list[int] = field(default_factory=list)
+    first: dict[bytes, tuple[int, int]] | None = None  # each key's first (requirement, field)
+    conflict_set: set[tuple[int, bytes]] | None = None
 
 
 class _Done(Exception):
@@ -234,22 +236,29 @@ def _typed(kind: int, v: Value | None) -> tuple[bool, Fraction]:
 
 
 def _find(c: Ctx, i: int) -> None:
-    """Needed field ``i`` found as the first field with its key."""
+    """Needed field ``i`` found as the first field with its key (``_findAll``: Python
+    keeps each key's first (requirement, field) in a dict, built once per proof)."""
+    if c.first is None:
+        c.first = {}
+        for r, a in enumerate(c.aggs):
+            for j, fld in enumerate(a.fields):
+                c.first.setdefault(fld.key, (r, j))
     need = c.s.needed[i]
-    for r, a in enumerate(c.aggs):
-        for j, fld in enumerate(a.fields):
-            if fld.key == need.key:
-                c.owner.append(r)
-                if fld.kind != need.kind:
-                    c.fi.append(None)
-                    c.status.append(WRONG_KIND)
-                else:
-                    c.fi.append(j)
-                    c.status.append(fld.status)
-                return
-    c.owner.append(None)
-    c.fi.append(None)
-    c.status.append(ABSENT)
+    found = c.first.get(need.key)
+    if found is None:
+        c.owner.append(None)
+        c.fi.append(None)
+        c.status.append(ABSENT)
+        return
+    r, j = found
+    fld = c.aggs[r].fields[j]
+    c.owner.append(r)
+    if fld.kind != need.kind:
+        c.fi.append(None)
+        c.status.append(WRONG_KIND)
+    else:
+        c.fi.append(j)
+        c.status.append(fld.status)
 
 
 def _val(c: Ctx, i: int) -> Value | None:
@@ -274,17 +283,23 @@ def _read(c: Ctx, out: Out, i: int) -> None:
 
 
 def _in_conflicts(c: Ctx, kind: int, key: bytes) -> bool:
-    return (kind, key) in c.conflicts
+    """(kind, key) among the conflicts: a set, built once per proof."""
+    if c.conflict_set is None:
+        c.conflict_set = set(c.conflicts)
+    return (kind, key) in c.conflict_set
 
 
 def _mark(a: Agg, evidence: bytes, out: Out) -> None:
     """The last place of the id among the aggregate's evidence ids is read; none: the
-    selection names evidence its step does not cite (``step.bad_prior_output``)."""
-    for j in range(len(a.ids) - 1, -1, -1):
-        if a.ids[j] == evidence:
-            a.read[j] = True
-            return
-    out.bad = True
+    selection names evidence its step does not cite (``step.bad_prior_output``). The
+    last places are a dict, built at the aggregate's first mark."""
+    if a.last is None:
+        a.last = {h: j for j, h in enumerate(a.ids)}
+    j = a.last.get(evidence)
+    if j is None:
+        out.bad = True
+    else:
+        a.read[j] = True
 
 
 __all__ = ["MINUS", "Ctx", "Out", "deduce"]
