@@ -103,10 +103,10 @@ ON_CHAIN_STEP_KINDS = ("check_requirement", "aggregate", "contradictions", "dedu
 #: a FormStepProof goes to ``settleByForms``, the others to ``settleByProof``.
 ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProof/2",
                     "por.FormStepProof/1", "por.FormProof/1")
-#: The FormProof's families on chain (SPEC §10.2.8, §5.6 tags: 3 EXTRACT, 7 DEDUCE, 8 MAP, 9 VERDICT;
+#: The FormProof's families on chain (SPEC §10.2.8, §5.6 tags: 3 EXTRACT, 6 CONTRADICTIONS, 7 DEDUCE, 8 MAP, 9 VERDICT;
 #: ``contracts/deploy.json``'s ``families``): a FormProof whose answer needs another
 #: family is ``chain.proof_kind`` (the envelope would revert ``NoFamily(tag)``).
-ON_CHAIN_FORM_TAGS = (3, 7, 8, 9)
+ON_CHAIN_FORM_TAGS = (3, 6, 7, 8, 9)
 
 
 def settle_call(data: bytes, market: str, *, max_size: int,

@@ -96,6 +96,8 @@ def _as_text(kind: object, value: object) -> bytes:
 def _conflict(entry: object) -> bytes:
     c = amap(entry)
     kind = get(c, "kind")
+    if kind not in ("boolean", "numeric"):  # SPEC §5.6.2, §5.6.9: the two conflict kinds
+        return none(f"a conflict of kind {kind!r}: neither numeric nor boolean"[:200])
     return b"".join((
         E(CONFLICT_CHECK, get(c, "check_id")), E(KIND, kind), H(get(c, "key")),
         hashes(get(c, "claim_ids")), hashes(get(c, "evidence_ids")),

@@ -15,11 +15,11 @@ import {PorFormProofContradictionsWrite as X} from "./PorFormProofContradictions
 /// step of another kind reverts `PorFormProofDeduce.OtherFamily(kind)`. `F` is undefined when
 /// `output.claim_count` is not an integer, `output.numeric_tolerance` not a canonical decimal,
 /// `output.conflicts` not a list of maps, or a conflict has a key absent or of the wrong
-/// type: `check_id` not one of the two `contradiction.*` codes, `kind` not one of the four
-/// claim kinds (Python's `E(KIND)`: boolean 0, numeric 1, timestamp 2, text 3), `key` not a
-/// text, `claim_ids`/`evidence_ids` not lists of texts, a `values` item not `V'_kind`
-/// (numeric: a canonical decimal text; boolean: the text `true` or `false`; the other two
-/// kinds: none, so only an empty list has a form), `claim_count` not an integer.
+/// type: `check_id` not one of the two `contradiction.*` codes, `kind` not `boolean` (0) or
+/// `numeric` (1) (SPEC §5.6.2: a conflict's kind codes; a timestamp or text conflict has no
+/// form, even with no values), `key` not a text, `claim_ids`/`evidence_ids` not lists of
+/// texts, a `values` item not `V'_kind` (numeric: a canonical decimal text; boolean: the
+/// text `true` or `false`), `claim_count` not an integer.
 /// Two phases as in DEDUCE: the reads that allocate (the rest words of `inputs`, `output`
 /// and every conflict, each conflict's value offsets), then the build, which allocates
 /// nothing (`PorFormProofDeduce`'s writers, from the free memory pointer on).
@@ -159,13 +159,11 @@ library PorFormProofContradictions {
         }
     }
 
-    /// A claim kind's code (Python's `KIND`), or NONE.
+    /// A conflict kind's code (SPEC §5.6.2: 0 boolean, 1 numeric), or NONE.
     function kindCode(uint256 x) private pure returns (uint256) {
         if (x == 0x67626f6f6c65616e) return BOOLEAN; // boolean
         if (x == 0x676e756d65726963) return NUMERIC; // numeric
-        if (x == 0x6974696d657374616d70) return 2; // timestamp
-        if (x == 0x6474657874) return 3; // text
-        return NONE;
+        return NONE; // timestamp, text, anything else: no form (SPEC §5.6.2, §5.6.9)
     }
 
     /// `L[V'_kind]` of the list at `pos` (SPEC §5.6.9: a value read as text, §12.5.2): numeric

@@ -5,6 +5,7 @@ a dropped list element and a changed description."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path as FilePath
 from typing import Any
@@ -70,3 +71,18 @@ def test_edits_reach_every_key_of_the_outputs() -> None:
                 "quorum", "conflicts", "source_summary", "evaluation_variables",
                 "numeric_value", "last_leaf", "from_leaf", "gate_reason", "reasons", "other"):
         assert key in keys, key
+
+
+@pytest.mark.parametrize("kind", ["timestamp", "text", "bogus"])
+def test_a_conflict_of_another_kind_has_no_form(kind: str) -> None:
+    """SPEC §5.6.2, §5.6.9: a conflict's kind is boolean (0) or numeric (1); any other
+    has no form, even with no values to read (``fpcontra``, s42: ``por.forms`` wrote
+    ``E(KIND)``'s four codes, where SPEC and both second implementations refuse)."""
+    step = next(s for _, s in _steps() if s["inputs"]["kind"] == "contradictions"
+                and s["output"]["conflicts"])
+    form_of(step)
+    edited = copy.deepcopy(step)
+    edited["output"]["conflicts"][0].update(kind=kind, values=[])
+    with pytest.raises(PorError) as caught:
+        form_of(edited)
+    assert caught.value.check_id == "form.none"
