@@ -112,6 +112,18 @@ def _many_fields(n: int) -> Edit:
 
 
 QUORUM = {"met": True, "agreeing": 3, "required": 2}
+#: A map's entries as an array (a map head of n pairs read over it would run past it).
+ENTRIES = ["agreeing", 3, "met", True, "required", 2]
+
+
+def _as_list(path: str) -> Edit:
+    """The map at ``path`` as the array of its keys and values."""
+    def edit(step: dict[str, Any]) -> None:
+        m, last = _walk(step, path)
+        m[last] = [x for kv in m[last].items() for x in kv]
+    return edit
+
+
 #: Edits of an aggregate step: (name, edit); the answers are Python's, compared, not assumed.
 AGG_EDITS: list[tuple[str, Edit]] = [
     # the output's own words
@@ -170,6 +182,9 @@ AGG_EDITS: list[tuple[str, Edit]] = [
                      {**QUORUM, "agreeing": 2**64 - 1}, {**QUORUM, "required": "2"},
                      {"agreeing": 3, "required": 2}, {"met": True, "required": 2},
                      {"met": True, "agreeing": 3})),
+    ("quorum as its entries", _put(f"{F}.quorum", ENTRIES)),
+    ("quorum as its entries, 6 pairs", _put(f"{F}.quorum", ENTRIES * 2)),
+    ("field 0 as its entries", _as_list(F)),
     *((f"field {k} {v!r}", _put(f"{F}.{k}", v))
       for k in ("claim_ids", "evidence_ids") for v in IDS),
     *((f"drop field {k}", _del(f"{F}.{k}")) for k in FIELD),
@@ -194,6 +209,8 @@ AGG_EDITS: list[tuple[str, Edit]] = [
       for k in ("value", "source_id", "evidence_id")),
     ("votes, source_id a number", _votes("numeric", ["1.5"], {"source_id": 5})),
     ("votes of an unknown kind", _votes("bogus", ["1.5"])),
+    ("votes as their entries", _put(f"{F}.votes", [["value", "1.5", "source_id", "s",
+                                                    "evidence_id", "e"]] * 2)),
     # invalid records
     ("an extra top-level key", _set("extra", 1)), ("an empty step id", _set("step_id", "")),
     ("a byte string in a field", _put(f"{F}.blob", b"x")),
