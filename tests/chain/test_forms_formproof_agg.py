@@ -7,6 +7,11 @@ ADR 0017 s42 addendum ``fpagg2``).
   one (``AGG_EDITS``) on two markets (one with a quorum, one with votes): each valid edit
   has the same form or none on both sides, each invalid one is invalid on both.
 * A valid step of another family reverts ``OtherFamily(kind)``.
+* With the family in ``formproof_families.FAMILIES``, ``check(bytes)`` of the envelope on a
+  ``por.FormProof/1`` file whose record is an aggregate step answers as Python's
+  ``verify_form_proof`` (won, check id): honest (lost ``form.match``), the form leaf lied
+  (won ``form.mismatch``), the step edited (``form.none``, ``form.mismatch`` or
+  ``one_step.invalid_record``), tampered proofs.
 """
 
 from __future__ import annotations
@@ -20,7 +25,19 @@ from eth_abi.abi import encode as abi_encode
 from formproof_families import family, family_form
 from forms_harness import call, selector, sizes
 from scratch_harness import SOLC
-from test_forms_formproof import DECIMALS, Edit, _extra, _set, _vals, edited, python_form
+from test_forms_formproof import (
+    DECIMALS,
+    Edit,
+    _extra,
+    _set,
+    _vals,
+    agree,
+    edited,
+    proof_of,
+    python_form,
+    resealed,
+    sweep,
+)
 
 from por.bundle.layout import Bundle
 from por.encoding import decode
@@ -261,6 +278,35 @@ def test_other_family_reverts() -> None:
     raw = bundle.steps[steps_of(bundle, "deduce")[0]]
     out, _ = call(family(NAME), selector("form(bytes)") + abi_encode(["bytes"], [raw]))
     assert out == "revert:" + selector("OtherFamily(bytes32)").hex(), out
+
+
+NONE_EDITS = [e for e in AGG_EDITS if not e[0].startswith(("inputs.kind", "step_type"))]
+
+
+def test_form_proofs_of_every_fixture_aggregate_step() -> None:
+    """Honest, a lied form leaf, edits rotating, through the envelope."""
+    seen = sweep(agg_steps(), NONE_EDITS)
+    print(f"aggregate formproof cases: {dict(sorted(seen.items()))}")
+    assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
+    assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 3, seen
+
+
+def test_tampered_aggregate_proofs() -> None:
+    """Faults of the proof itself on an aggregate step (not won): each one id, Python's."""
+    bundle = honest("08-quorum-agree")
+    leaf = steps_of(bundle, "aggregate")[0]
+    proof = proof_of(bundle, leaf)
+    flip = bytes(x ^ 1 for x in proof.form_leaf)
+    other = proof_of(bundle, leaf - 1)
+    cases = {
+        "form_leaf": resealed(proof, form_leaf=flip),
+        "form_index": resealed(proof, form_index=proof.form_index + 1),
+        "another record's form": resealed(proof, form_index=other.form_index,
+                                          form_leaf=other.form_leaf, form_path=other.form_path),
+    }
+    ids = {what: agree(bundle, leaf, what, p) for what, p in cases.items()}
+    assert ids["form_leaf"] == "proof.leaf_path"
+    assert ids["another record's form"] == "proof.form_index"
 
 
 def test_size() -> None:
