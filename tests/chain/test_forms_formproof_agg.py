@@ -128,6 +128,11 @@ def _many_fields(n: int) -> Edit:
     return edit
 
 
+#: Decimals: the shared list and the edges of the assembly writer (a 23/24-byte head,
+#: 64 and 65 characters with a sign, characters around the digits).
+AGG_DECIMALS = (*DECIMALS, "1" * 23, "1" * 24, "-0.5", "0.5", "-" + "9" * 64, "-" + "9" * 63,
+                "9" * 63 + ".", "0.10", "é", "1.2.3", "1-", "12a", "-a", " 1", "1 ", "0.000",
+                "/", ":", "1/", "1:", "0.0/", "-00.5", "10", "1" * 64 + ".5")
 QUORUM = {"met": True, "agreeing": 3, "required": 2}
 #: A map's entries as an array (a map head of n pairs read over it would run past it).
 ENTRIES = ["agreeing", 3, "met", True, "required", 2]
@@ -188,7 +193,7 @@ AGG_EDITS: list[tuple[str, Edit]] = [
                      "votes_undecided", "nope", "", 0)),
     *((f"field candidates {v!r}", _put(f"{F}.candidates", v)) for v in INTEGERS),
     *((f"field fallback_used {v!r}", _put(f"{F}.fallback_used", v)) for v in FLAGS),
-    *((f"numeric value {v!r}", _kind_value("numeric", v)) for v in DECIMALS),
+    *((f"numeric value {v!r}", _kind_value("numeric", v)) for v in AGG_DECIMALS),
     *((f"boolean value {v!r}", _kind_value("boolean", v)) for v in _vals(True, False, "true", 1)),
     *((f"timestamp value {v!r}", _kind_value("timestamp", v)) for v in INTEGERS),
     *((f"text value {v!r}", _kind_value("text", v))
@@ -213,6 +218,7 @@ AGG_EDITS: list[tuple[str, Edit]] = [
     *((f"votes {v!r}", _put(f"{F}.votes", v)) for v in _vals([], "x", {}, [1], [[]], [{}])),
     ("numeric votes", _votes("numeric", ["1.5", "-0.25", "9" * 64])),
     ("numeric votes, one not canonical", _votes("numeric", ["1.5", "1.50"])),
+    *((f"numeric votes {v!r}", _votes("numeric", ["2", v])) for v in AGG_DECIMALS),
     ("boolean votes", _votes("boolean", [True, False])),
     ("boolean votes, one a text", _votes("boolean", [True, "false"])),
     ("timestamp votes", _votes("timestamp", [0, 2**64 - 1, 7])),
