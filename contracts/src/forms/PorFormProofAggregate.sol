@@ -140,18 +140,21 @@ library PorFormProofAggregate {
         if (!isArray) return 0;
         w = D.word(w, n);
         for (; n > 0 && w != 0; n--) {
-            w = field(d, w, p, m);
-            p = PorCbor.skip(d, p);
+            (w, p) = field(d, w, p, m);
         }
         return w;
     }
 
     /// A field (SPEC §5.6.8): H(key) E(kind) E(status) W(candidates) B(fallback_used)
     /// P[V_kind](value) P[quorum] L[H](claim_ids) L[H](evidence_ids) P[L[vote]](votes)
-    /// R(field, the ten).
-    function field(bytes calldata d, uint256 w, uint256 p, Maps memory m) private view returns (uint256) {
+    /// R(field, the ten); and the field's end.
+    function field(bytes calldata d, uint256 w, uint256 p, Maps memory m)
+        private
+        view
+        returns (uint256, uint256 end)
+    {
         uint256 rf;
-        (w, rf) = restAt(d, w, p, m.fieldNames, m.field);
+        (w, rf, end) = restAt(d, w, p, m.fieldNames, m.field);
         uint256[] memory a = m.field;
         uint256 kind = codeOf(d, a[F_KIND], E_KIND);
         w = D.hashed(d, w, a[F_KEY]);
@@ -164,13 +167,13 @@ library PorFormProofAggregate {
         w = D.texts(d, w, a[F_CLAIMS], false);
         w = D.texts(d, w, a[F_EVIDENCE], false);
         w = a[F_VOTES] == 0 ? D.word(w, 0) : votes(d, D.word(w, 1), kind, a[F_VOTES], m);
-        return D.word(w, rf);
+        return (D.word(w, rf), end);
     }
 
     /// A quorum: W(required) W(agreeing) B(met) R(quorum, the three).
     function quorum(bytes calldata d, uint256 w, uint256 p, Maps memory m) private view returns (uint256) {
         uint256 rq;
-        (w, rq) = restAt(d, w, p, m.quorumNames, m.quorum);
+        (w, rq,) = restAt(d, w, p, m.quorumNames, m.quorum);
         uint256[] memory a = m.quorum;
         w = D.integer(d, w, a[0]);
         w = D.integer(d, w, a[1]);
@@ -192,27 +195,40 @@ library PorFormProofAggregate {
         uint256[] memory a = m.vote;
         for (; n > 0 && w != 0; n--) {
             uint256 rv;
-            (w, rv) = restAt(d, w, p, m.voteNames, a);
+            (w, rv, p) = restAt(d, w, p, m.voteNames, a);
             w = value(d, w, kind, a[0]);
             w = D.hashed(d, w, a[1]);
             w = D.hashed(d, w, a[2]);
             w = D.word(w, rv);
-            p = PorCbor.skip(d, p);
         }
         return w;
     }
 
-    /// The map at `p` (else no form): its rest word over `names` (`PorFormProofDeduce.rest`,
-    /// run at the write position `w`: the free memory pointer set there, so its offsets and
-    /// scratch bytes lie where the next words go), the named values' offsets copied to `out`.
+    /// The map at `p` (else no form): its rest word over `names`, the named values' offsets
+    /// in `out`, and its end. When every key is named (`PorFormProofAggregateWrite.named`, one
+    /// walk), the rest word is 0; else `PorFormProofDeduce.rest`, run at the write position
+    /// `w` (the free memory pointer set there, so its offsets and scratch bytes lie where the
+    /// next words go), its offsets copied to `out`, and the end `PorCbor.skip`'s.
     function restAt(bytes calldata d, uint256 w, uint256 p, uint256[] memory names, uint256[] memory out)
         private
         view
-        returns (uint256, uint256 r)
+        returns (uint256, uint256 r, uint256 end)
     {
-        if (w == 0) return (0, 0);
-        (bool isMap,,) = PorCbor.container(d, p, PorCbor.MAP);
-        if (!isMap) return (0, 0);
+        if (w == 0) return (0, 0, 0);
+        (bool isMap, uint256 n, uint256 first) = PorCbor.container(d, p, PorCbor.MAP);
+        if (!isMap) return (0, 0, 0);
+        bool all;
+        (all, end) = AW.named(d, first, n, names, out);
+        if (all) return (w, 0, end);
+        return (w, restCopied(d, w, p, names, out), PorCbor.skip(d, p));
+    }
+
+    /// `PorFormProofDeduce.rest` of the map at `p` run at `w`, its offsets copied to `out`.
+    function restCopied(bytes calldata d, uint256 w, uint256 p, uint256[] memory names, uint256[] memory out)
+        private
+        view
+        returns (uint256 r)
+    {
         assembly ("memory-safe") {
             mstore(0x40, w)
         }
@@ -221,7 +237,6 @@ library PorFormProofAggregate {
         for (uint256 i = 0; i < a.length; i++) {
             out[i] = a[i];
         }
-        return (w, r);
     }
 
     /// `V_kind` of the item at `pos` (`kind`: the field's `KIND` code): D (in one assembly
