@@ -103,10 +103,14 @@ ON_CHAIN_STEP_KINDS = ("check_requirement", "aggregate", "contradictions", "dedu
 #: a FormStepProof goes to ``settleByForms``, the others to ``settleByProof``.
 ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProof/2",
                     "por.FormStepProof/1", "por.FormProof/1")
-#: The FormProof's families on chain (SPEC §10.2.8, §5.6 tags: 3 EXTRACT, 6 CONTRADICTIONS, 7 DEDUCE, 8 MAP, 9 VERDICT;
-#: ``contracts/deploy.json``'s ``families``): a FormProof whose answer needs another
-#: family is ``chain.proof_kind`` (the envelope would revert ``NoFamily(tag)``).
-ON_CHAIN_FORM_TAGS = (3, 6, 7, 8, 9)
+#: The FormProof's families on chain (SPEC §10.2.8, §5.6 tags: 3 EXTRACT, 5 AGGREGATE,
+#: 6 CONTRADICTIONS, 7 DEDUCE, 8 MAP, 9 VERDICT; ``contracts/deploy.json``'s ``families``):
+#: a FormProof whose answer needs another family is ``chain.proof_kind`` (the envelope
+#: would revert ``NoFamily(tag)``).
+ON_CHAIN_FORM_TAGS = (3, 5, 6, 7, 8, 9)
+#: SPEC §5.6.2's form tags, for messages.
+_FORM_NAMES = {1: "COMMON", 2: "REQUIREMENT", 3: "EXTRACT", 4: "CHUNK", 5: "AGGREGATE",
+               6: "CONTRADICTIONS", 7: "DEDUCE", 8: "MAP", 9: "VERDICT"}
 
 
 def settle_call(data: bytes, market: str, *, max_size: int,
@@ -224,11 +228,13 @@ def _require_form_family(data: bytes, max_size: int) -> None:
     """``chain.proof_kind`` (exit 2) for a FormProof whose family is not on chain."""
     tag = form_family(data, max_size)
     if tag is not None and tag not in ON_CHAIN_FORM_TAGS:
+        names = ", ".join(f"{_FORM_NAMES[t]} ({t})" for t in ON_CHAIN_FORM_TAGS)
         raise UnsupportedError("chain.proof_kind", f"the registry checks FormProofs of the "
-                               f"DEDUCE, MAP and VERDICT forms only, not of form tag {tag} "
-                               f"(settleByForms would revert NoFamily({tag})); dispute it "
-                               "with a case (por dispute open, por chain challenge)",
-                               expected="form tag 7, 8 or 9", actual=f"form tag {tag}")
+                               f"{names} forms only, not of form {_FORM_NAMES.get(tag, '?')} "
+                               f"(tag {tag}; settleByForms would revert NoFamily({tag})); "
+                               "dispute it with a case (por dispute open, por chain challenge)",
+                               expected="form tag " + ", ".join(map(str, ON_CHAIN_FORM_TAGS)),
+                               actual=f"form tag {tag}")
 
 
 def _step_kind(data: bytes) -> str:

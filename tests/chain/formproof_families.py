@@ -23,6 +23,7 @@ from por.signing.eip712 import keccak256
 #: (form tag, family contract) of every family on chain (SPEC §5.6 tags).
 FAMILIES: tuple[tuple[int, str], ...] = (
     (3, "PorFormFamilyExtract"),
+    (5, "PorFormFamilyAggregate"),
     (6, "PorFormFamilyContradictions"),
     (7, "PorFormFamilyDeduce"),
     (8, "PorFormFamilyMap"),
