@@ -103,10 +103,10 @@ ON_CHAIN_STEP_KINDS = ("check_requirement", "aggregate", "contradictions", "dedu
 #: a FormStepProof goes to ``settleByForms``, the others to ``settleByProof``.
 ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProof/2",
                     "por.FormStepProof/1", "por.FormProof/1")
-#: The FormProof's families on chain (SPEC §10.2.8, §5.6 tags: 7 DEDUCE, 8 MAP, 9 VERDICT;
-#: ``contracts/deploy.json``'s ``families``): a FormProof whose answer needs another
+#: The FormProof's families on chain (SPEC §10.2.8, §5.6 tags: 4 CHUNK, 7 DEDUCE, 8 MAP,
+#: 9 VERDICT; ``contracts/deploy.json``'s ``families``): a FormProof whose answer needs another
 #: family is ``chain.proof_kind`` (the envelope would revert ``NoFamily(tag)``).
-ON_CHAIN_FORM_TAGS = (7, 8, 9)
+ON_CHAIN_FORM_TAGS = (4, 7, 8, 9)
 
 
 def settle_call(data: bytes, market: str, *, max_size: int,
@@ -225,10 +225,11 @@ def _require_form_family(data: bytes, max_size: int) -> None:
     tag = form_family(data, max_size)
     if tag is not None and tag not in ON_CHAIN_FORM_TAGS:
         raise UnsupportedError("chain.proof_kind", f"the registry checks FormProofs of the "
-                               f"DEDUCE, MAP and VERDICT forms only, not of form tag {tag} "
+                               f"CHUNK, DEDUCE, MAP and VERDICT forms only, not of form tag "
+                               f"{tag} "
                                f"(settleByForms would revert NoFamily({tag})); dispute it "
                                "with a case (por dispute open, por chain challenge)",
-                               expected="form tag 7, 8 or 9", actual=f"form tag {tag}")
+                               expected="form tag 4, 7, 8 or 9", actual=f"form tag {tag}")
 
 
 def _step_kind(data: bytes) -> str:

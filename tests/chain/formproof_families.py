@@ -22,6 +22,7 @@ from por.signing.eip712 import keccak256
 
 #: (form tag, family contract) of every family on chain (SPEC §5.6 tags).
 FAMILIES: tuple[tuple[int, str], ...] = (
+    (4, "PorFormFamilyChunk"),
     (7, "PorFormFamilyDeduce"),
     (8, "PorFormFamilyMap"),
     (9, "PorFormFamilyVerdict"),

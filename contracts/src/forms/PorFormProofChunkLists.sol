@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "../PorCbor.sol";
+import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
+
+/// @title PorFormProofChunkLists: the lists of `F` CHUNK (SPEC §5.6.7): `L(source)`,
+/// `L(item)`, `L(group)` of a `check_requirement` step's output, and the writers they need
+/// (an enumerated text's code, an optional integer), with `PorFormProofDeduce`'s writers and
+/// rest-word walk (ADR 0017, s42 addendum `fpchunk2`).
+/// @notice Every writer takes and returns the write position (0 once a rule failed: no
+/// form), as `PorFormProofDeduce`'s do. A list entry is an open map: its named values are
+/// found and its rest word made by `PorFormProofDeduce.rest`, called with the free memory
+/// pointer moved to the write position (`nested`), so that its allocation and scratch lie
+/// past the form written so far; the named offsets are copied to a slot array allocated
+/// before the form (`Ctx`), and the entry's words then written over that scratch.
+library PorFormProofChunkLists {
+    uint256 internal constant K_KIND = uint256(bytes32("kind")) | 4;
+    uint256 internal constant K_STEP_ID = uint256(bytes32("step_id")) | 7;
+    uint256 internal constant K_EVIDENCE_ID = uint256(bytes32("evidence_id")) | 11;
+    uint256 internal constant K_SOURCE_ID = uint256(bytes32("source_id")) | 9;
+    uint256 internal constant K_ADMITTED = uint256(bytes32("admitted")) | 8;
+    uint256 internal constant K_REASONS = uint256(bytes32("reasons")) | 7;
+    uint256 internal constant K_OBSERVED_AT = uint256(bytes32("observed_at")) | 11;
+    uint256 internal constant K_OBSERVED_FROM = uint256(bytes32("observed_from")) | 13;
+    uint256 internal constant K_GATE_REASON = uint256(bytes32("gate_reason")) | 11;
+    uint256 internal constant K_KEY = uint256(bytes32("key")) | 3;
+    uint256 internal constant K_CLAIM_COUNT = uint256(bytes32("claim_count")) | 11;
+    uint256 internal constant K_MIN = uint256(bytes32("min")) | 3;
+    uint256 internal constant K_MAX = uint256(bytes32("max")) | 3;
+    uint256 internal constant K_FIRST = uint256(bytes32("first")) | 5;
+    uint256 internal constant K_OTHER = uint256(bytes32("other")) | 5;
+    uint256 internal constant K_CLAIM_ID = uint256(bytes32("claim_id")) | 8;
+    uint256 internal constant K_VALUE = uint256(bytes32("value")) | 5;
+
+    /// The enumerations `code` reads (SPEC §5.6.2's tables).
+    uint256 internal constant REASON = 0;
+    uint256 internal constant OBSERVED_FROM = 1;
+    uint256 internal constant KIND = 2;
+    uint256 internal constant NONE = type(uint256).max;
+
+    /// The names of each entry's named keys (form order) and a slot array of each's length.
+    struct Ctx {
+        uint256[] sourceNames;
+        uint256[] itemNames;
+        uint256[] numericNames;
+        uint256[] booleanNames;
+        uint256[] refNames;
+        uint256[] source;
+        uint256[] item;
+        uint256[] group;
+        uint256[] ref;
+    }
+
+    /// The names and slots, allocated before the form is written.
+    function ctx() internal pure returns (Ctx memory c) {
+        c.sourceNames = three(K_STEP_ID, K_EVIDENCE_ID, K_SOURCE_ID);
+        c.itemNames = new uint256[](7);
+        (c.itemNames[0], c.itemNames[1], c.itemNames[2], c.itemNames[3]) =
+            (K_EVIDENCE_ID, K_SOURCE_ID, K_ADMITTED, K_REASONS);
+        (c.itemNames[4], c.itemNames[5], c.itemNames[6]) = (K_OBSERVED_AT, K_OBSERVED_FROM, K_GATE_REASON);
+        c.numericNames = new uint256[](5);
+        (c.numericNames[0], c.numericNames[1], c.numericNames[2]) = (K_KIND, K_KEY, K_CLAIM_COUNT);
+        (c.numericNames[3], c.numericNames[4]) = (K_MIN, K_MAX);
+        c.booleanNames = new uint256[](5);
+        (c.booleanNames[0], c.booleanNames[1], c.booleanNames[2]) = (K_KIND, K_KEY, K_CLAIM_COUNT);
+        (c.booleanNames[3], c.booleanNames[4]) = (K_FIRST, K_OTHER);
+        c.refNames = three(K_CLAIM_ID, K_EVIDENCE_ID, K_VALUE);
+        c.source = new uint256[](3);
+        c.item = new uint256[](7);
+        c.group = new uint256[](5);
+        c.ref = new uint256[](3);
+    }
+
+    function three(uint256 a, uint256 b, uint256 x) private pure returns (uint256[] memory n) {
+        n = new uint256[](3);
+        (n[0], n[1], n[2]) = (a, b, x);
+    }
+
+    /// The open map at `pos` (0: absent): (is a map, its rest word `R(m, names)`), the named
+    /// values' offsets copied into `into`. The free memory pointer is moved to `w` first
+    /// (`w` is past every allocation: the form is written from the pointer on), so `rest`'s
+    /// array and scratch lie past the words written so far.
+    function nested(bytes calldata d, uint256 w, uint256 pos, uint256[] memory names, uint256[] memory into)
+        internal
+        view
+        returns (bool, uint256 r)
+    {
+        if (w == 0 || pos == 0) return (false, 0);
+        (bool isMap,,) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (!isMap) return (false, 0);
+        assembly ("memory-safe") {
+            mstore(0x40, w)
+        }
+        uint256[] memory at;
+        (r, at) = D.rest(d, pos, names);
+        for (uint256 i = 0; i < at.length; i++) {
+            into[i] = at[i];
+        }
+        return (true, r);
+    }
+
+    /// The array at `pos` (0: absent): (is an array, count, first item).
+    function list(bytes calldata d, uint256 w, uint256 pos) private pure returns (bool, uint256, uint256) {
+        if (w == 0 || pos == 0) return (false, 0, 0);
+        return PorCbor.container(d, pos, PorCbor.ARRAY);
+    }
+
+    /// `W(n)` of an unsigned integer at `pos` (0: absent, no form).
+    function integer(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
+        return pos == 0 ? 0 : D.integer(d, w, pos);
+    }
+
+    /// `O(m, key)` of the value at `pos`: `W(1) W(n)`, or `W(0) W(0)` when absent.
+    function optional(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
+        return pos == 0 ? D.word(D.word(w, 0), 0) : D.integer(d, D.word(w, 1), pos);
+    }
+
+    /// `E(x)` of the text at `pos` in the enumeration `table`.
+    function code(bytes calldata d, uint256 w, uint256 pos, uint256 table) internal pure returns (uint256) {
+        if (w == 0) return 0;
+        uint256 c = enumOf(d, pos, table);
+        return c == NONE ? 0 : D.word(w, c);
+    }
+
+    /// The code of the text at `pos` (0: absent) in `table`, NONE when it is not one of its
+    /// names. Every name is shorter than 24 bytes: its encoding (head 0x60 | length, then
+    /// the bytes) read as one right-aligned word and compared.
+    function enumOf(bytes calldata d, uint256 pos, uint256 table) internal pure returns (uint256) {
+        if (pos == 0) return NONE;
+        uint256 hb = uint8(d[pos]);
+        if (hb < 0x60 || hb > 0x77) return NONE;
+        uint256 x;
+        assembly ("memory-safe") {
+            x := shr(sub(256, shl(3, sub(hb, 0x5f))), calldataload(add(d.offset, pos)))
+        }
+        if (table == REASON) {
+            if (x == 0x7573616e6974792e616c6c6f7765645f736f75726365) return 1; // sanity.allowed_source
+            if (x == 0x7473616e6974792e736f757263655f746172676574) return 2; // sanity.source_target
+            if (x == 0x7273616e6974792e74696d655f77696e646f77) return 3; // sanity.time_window
+            if (x == 0x7173616e6974792e70726f76656e616e6365) return 4; // sanity.provenance
+            if (x == 0x7173616e6974792e636f6e666964656e6365) return 5; // sanity.confidence
+            if (x == 0x7273616e6974792e687474705f737461747573) return 6; // sanity.http_status
+            if (x == 0x6f676174652e6167656e745f6e616d65) return 7; // gate.agent_name
+        } else if (table == OBSERVED_FROM) {
+            if (x == 0x65636c61696d) return 0; // claim
+            if (x == 0x6772656365697074) return 1; // receipt
+        } else {
+            if (x == 0x67626f6f6c65616e) return 0; // boolean
+            if (x == 0x676e756d65726963) return 1; // numeric
+            if (x == 0x6974696d657374616d70) return 2; // timestamp
+            if (x == 0x6474657874) return 3; // text
+        }
+        return NONE;
+    }
+
+    /// `L(source)`: each `H(step_id) H(evidence_id) H(source_id) R(s, the three)`.
+    function sources(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
+        (bool ok, uint256 n, uint256 p) = list(d, w, pos);
+        if (!ok) return 0;
+        w = D.word(w, n);
+        for (; n != 0 && w != 0; n--) {
+            uint256 next = PorCbor.skip(d, p);
+            w = source(d, w, p, c);
+            p = next;
+        }
+        return w;
+    }
+
+    function source(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
+        (bool isMap, uint256 r) = nested(d, w, p, c.sourceNames, c.source);
+        if (!isMap) return 0;
+        uint256[] memory s = c.source;
+        w = D.hashed(d, D.hashed(d, D.hashed(d, w, s[0]), s[1]), s[2]);
+        return D.word(w, r);
+    }
+
+    /// `L(item)`: each `H(evidence_id) H(source_id) B(admitted) L[E(REASON)](reasons)
+    /// W(observed_at) E(OBSERVED_FROM, observed_from) P[H](gate_reason) R(i, the seven)`.
+    function items(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
+        (bool ok, uint256 n, uint256 p) = list(d, w, pos);
+        if (!ok) return 0;
+        w = D.word(w, n);
+        for (; n != 0 && w != 0; n--) {
+            uint256 next = PorCbor.skip(d, p);
+            w = item(d, w, p, c);
+            p = next;
+        }
+        return w;
+    }
+
+    function item(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
+        (bool isMap, uint256 r) = nested(d, w, p, c.itemNames, c.item);
+        if (!isMap) return 0;
+        uint256[] memory s = c.item;
+        w = D.hashed(d, w, s[0]);
+        w = D.hashed(d, w, s[1]);
+        w = D.flag(d, w, s[2]);
+        w = reasons(d, w, s[3]);
+        w = integer(d, w, s[4]);
+        w = code(d, w, s[5], OBSERVED_FROM);
+        w = s[6] == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), s[6]);
+        return D.word(w, r);
+    }
+
+    /// `L[E(REASON)]` of the array at `pos`.
+    function reasons(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
+        (bool ok, uint256 n, uint256 p) = list(d, w, pos);
+        if (!ok) return 0;
+        w = D.word(w, n);
+        for (; n != 0 && w != 0; n--) {
+            w = code(d, w, p, REASON);
+            p = PorCbor.skip(d, p);
+        }
+        return w;
+    }
+
+    /// `L(group)`: each `E(KIND, kind) H(key) W(claim_count)`, then a numeric group's
+    /// `ref(min) ref(max) R(g, kind key claim_count min max)`, a boolean group's
+    /// `ref(first) P[ref](other) R(g, kind key claim_count first other)`; a group of
+    /// another kind has no form.
+    function groups(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
+        (bool ok, uint256 n, uint256 p) = list(d, w, pos);
+        if (!ok) return 0;
+        w = D.word(w, n);
+        for (; n != 0 && w != 0; n--) {
+            uint256 next = PorCbor.skip(d, p);
+            w = group(d, w, p, c);
+            p = next;
+        }
+        return w;
+    }
+
+    function group(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
+        (bool isMap, uint256 r) = nested(d, w, p, c.numericNames, c.group);
+        if (!isMap) return 0;
+        uint256 kind = enumOf(d, c.group[0], KIND);
+        if (kind == 0) {
+            (, r) = nested(d, w, p, c.booleanNames, c.group);
+        } else if (kind != 1) {
+            return 0;
+        }
+        uint256[] memory g = c.group;
+        w = D.word(w, kind);
+        w = D.hashed(d, w, g[1]);
+        w = integer(d, w, g[2]);
+        w = ref(d, w, g[3], kind == 1, c);
+        if (kind == 1) {
+            w = ref(d, w, g[4], true, c);
+        } else {
+            w = g[4] == 0 ? D.word(w, 0) : ref(d, D.word(w, 1), g[4], false, c);
+        }
+        return D.word(w, r);
+    }
+
+    /// `H(claim_id) H(evidence_id) V(kind, value) R(r, the three)` (`V`: `D` numeric, `B`
+    /// boolean).
+    function ref(bytes calldata d, uint256 w, uint256 pos, bool numeric, Ctx memory c)
+        private
+        view
+        returns (uint256)
+    {
+        (bool isMap, uint256 r) = nested(d, w, pos, c.refNames, c.ref);
+        if (!isMap) return 0;
+        uint256[] memory s = c.ref;
+        w = D.hashed(d, D.hashed(d, w, s[0]), s[1]);
+        w = numeric ? D.decimal(d, w, s[2]) : D.flag(d, w, s[2]);
+        return D.word(w, r);
+    }
+}
