@@ -106,6 +106,17 @@ def repeat(path: str, n: int) -> Edit:
     return edit
 
 
+def _group_of_flags(kind: str) -> Edit:
+    """A numeric group turned to ``kind`` with boolean values (no form: only numeric and
+    boolean groups have one)."""
+    def edit(step: dict[str, Any]) -> None:
+        for g in step["output"]["groups"][:1]:
+            if g["kind"] == "numeric":
+                g.update(kind=kind)
+                g["min"]["value"] = g["max"]["value"] = True
+    return edit
+
+
 def _many(paths: tuple[str, ...], values: tuple[object, ...]) -> list[tuple[str, Edit]]:
     return [(f"{p} {v!r}", put(p, v)) for p in paths for v in values]
 
@@ -142,6 +153,7 @@ CHUNK_EDITS: list[tuple[str, Edit]] = [
     *((f"reasons {v!r}", put(f"{OUT}.items.0.reasons", v)) for v in ([], "x", {}, [[]])),
     *_many((f"{OUT}.items.0.observed_from",), ("claim", "receipt", "Claim", "", 0, True)),
     *_many((f"{OUT}.groups.0.kind",), ("numeric", "boolean", "timestamp", "text", "bogus", 1)),
+    *((f"a {k} group of flags", _group_of_flags(k)) for k in ("timestamp", "text")),
     # decimals at and past §3.2 (a numeric group's values)
     *_many((f"{OUT}.groups.0.min.value", f"{OUT}.groups.0.max.value"), DECIMALS),
     # texts (hashed or read), long and empty, wrong types
