@@ -46,6 +46,11 @@ ITEM = ("evidence_id", "source_id", "admitted", "reasons", "observed_at", "obser
 REASONS = ("sanity.allowed_source", "sanity.source_target", "sanity.time_window",
            "sanity.provenance", "sanity.confidence", "sanity.http_status", "gate.agent_name")
 INTEGERS = (0, 1, 1023, 1024, 2**63 - 1, 2**63, 2**64 - 1, -1, -(2**64), True, "5", [], {})
+#: Decimals besides ``DECIMALS`` (the chunk's own decimal writer, ``PorFormProofChunkLists``).
+MORE_DECIMALS = ("-0.5", "0.10", "-.5", "0.", "1.05", "-100.001", "7", "-7", "0.05", "-0.00",
+                 "9" * 63 + ".", "1." + "0" * 61 + "1", "1" + "0" * 63, "0" * 64, "-" + "0" * 63,
+                 "1" * 32 + "." + "2" * 31, "1a", "1.2.3", "1 ", " 1", "--1", "1-", "0x1",
+                 "12345678901234567890.1234567890123456789012345678901234567890123")
 TEXTS = ("", "x", "x" * 31, "x" * 32, "é€😀" * 30, 5, [], b"x")
 
 
@@ -156,6 +161,7 @@ CHUNK_EDITS: list[tuple[str, Edit]] = [
     *((f"a {k} group of flags", _group_of_flags(k)) for k in ("timestamp", "text")),
     # decimals at and past §3.2 (a numeric group's values)
     *_many((f"{OUT}.groups.0.min.value", f"{OUT}.groups.0.max.value"), DECIMALS),
+    *_many((f"{OUT}.groups.0.min.value",), MORE_DECIMALS),
     # texts (hashed or read), long and empty, wrong types
     *_many((f"{OUT}.requirement_id", "inputs.requirement_id", f"{OUT}.items.0.evidence_id",
             f"{OUT}.items.0.source_id", f"{OUT}.items.0.gate_reason", f"{OUT}.sources.0.step_id",
