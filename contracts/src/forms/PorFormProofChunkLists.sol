@@ -87,8 +87,9 @@ library PorFormProofChunkLists {
         returns (bool, uint256 r)
     {
         if (w == 0 || pos == 0) return (false, 0);
-        (bool isMap,,) = PorCbor.container(d, pos, PorCbor.MAP);
+        (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
         if (!isMap) return (false, 0);
+        if (!extra(d, n, p, names, into)) return (true, 0);
         assembly ("memory-safe") {
             mstore(0x40, w)
         }
@@ -98,6 +99,59 @@ library PorFormProofChunkLists {
             into[i] = at[i];
         }
         return (true, r);
+    }
+
+    /// The `n` entries from `p` of a map: each named key's value offset into `into` (0:
+    /// absent); whether some key is not named (then `PorFormProofDeduce.rest` makes the
+    /// rest word). `PorFormProofDeduce.walk`'s loop without the copy: a key's word as
+    /// `PorKeyIndex` makes it (0 for a key of 32 bytes or more, which no name has),
+    /// compared with each name; a value skipped as `PorCbor.skip` does.
+    function extra(bytes calldata d, uint256 n, uint256 p, uint256[] memory names, uint256[] memory into)
+        private
+        pure
+        returns (bool more)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let first := add(names, 32)
+            let last := add(first, shl(5, mload(names)))
+            let slots := sub(add(into, 32), first)
+            for { let s := first } lt(s, last) { s := add(s, 32) } { mstore(add(s, slots), 0) }
+            for {} n { n := sub(n, 1) } {
+                let len := and(byte(0, calldataload(add(b, p))), 31)
+                let v := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, v)))
+                    v := add(v, width)
+                }
+                let key := 0
+                if lt(len, 32) { key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len) }
+                v := add(v, len)
+                let q := add(b, v)
+                for { let units := 1 } units {} {
+                    let hb := shr(248, calldataload(q))
+                    let a := and(hb, 31)
+                    q := add(q, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(q))
+                        q := add(q, width)
+                    }
+                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                    q := add(q, mul(and(f, 1), a))
+                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                }
+                let slot := first
+                for {} lt(slot, last) { slot := add(slot, 32) } {
+                    if eq(mload(slot), key) { break }
+                }
+                switch lt(slot, last)
+                case 1 { mstore(add(slot, slots), v) }
+                default { more := 1 }
+                p := sub(q, b)
+            }
+        }
     }
 
     /// The array at `pos` (0: absent): (is an array, count, first item).
