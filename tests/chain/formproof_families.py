@@ -2,10 +2,10 @@
 ``PorFormProof`` with the family contracts of :data:`FAMILIES` (``IPorFormFamily``), in
 revm; shared by the FormProof tests and ``bench/formproof_gas.py``.
 
-:data:`FAMILIES` is the one list of (form tag, contract) on chain: the integrator extends
-it as the other families land (EXTRACT 3, CHUNK 4, AGGREGATE 5, CONTRADICTIONS 6, each a
-``PorFormFamily<X>``); every check-level differential runs over it, and a record of a
-family not in it must revert ``NoFamily(tag)``.
+:data:`FAMILIES` is the one list of (form tag, contract) on chain, every record family
+but the PromptSpec's (COMMON 1, REQUIREMENT 2: ADR 0018) since s42; every check-level
+differential runs over it, and a record of a family not in it must revert
+``NoFamily(tag)``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from por.signing.eip712 import keccak256
 #: (form tag, family contract) of every family on chain (SPEC §5.6 tags).
 FAMILIES: tuple[tuple[int, str], ...] = (
     (3, "PorFormFamilyExtract"),
+    (4, "PorFormFamilyChunk"),
     (5, "PorFormFamilyAggregate"),
     (6, "PorFormFamilyContradictions"),
     (7, "PorFormFamilyDeduce"),

@@ -1,5 +1,5 @@
 """Issue 24 on a real node, the FormProof (SPEC §10.2.8; ADR 0017 s42 ``fpsplit``): a
-bundle whose EXTRACT, AGGREGATE, CONTRADICTIONS, DEDUCE, MAP or VERDICT form leaf alone
+bundle whose EXTRACT, CHUNK, AGGREGATE, CONTRADICTIONS, DEDUCE, MAP or VERDICT form leaf alone
 lies (its leaf hash replaced, every
 commitment recomputed, so everything else is consistent) is struck on anvil by
 ``settleByForms(marketId, keccak256("form:form"), file)`` in one transaction, the
@@ -102,8 +102,8 @@ def _selector(signature: str) -> bytes:
     return keccak256(signature.encode())[:4]
 
 
-@pytest.mark.parametrize("family", ["extract_claims", "aggregate", "contradictions", "deduce", "map",
-                                    "verdict"])
+@pytest.mark.parametrize("family", ["extract_claims", "check_requirement", "aggregate",
+                                    "contradictions", "deduce", "map", "verdict"])
 def test_a_lied_form_leaf_is_struck_by_its_form_proof(node: Node, tmp_path: Path,
                                                       family: str) -> None:
     bundle = lie(family)

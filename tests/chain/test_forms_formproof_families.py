@@ -119,7 +119,8 @@ def test_answers_without_the_family() -> None:
         assert no_family(build_form_proof(bundle, index).to_cbor(), families) == 7
 
 
-@pytest.mark.parametrize("kind", ["extract_claims", "contradictions", "deduce", "map"])
+@pytest.mark.parametrize("kind", ["extract_claims", "check_requirement", "aggregate",
+                                  "contradictions", "deduce", "map"])
 def test_a_key_before_inputs_kind_still_routes(kind: str) -> None:
     """A valid step whose ``inputs`` holds a key that sorts before ``kind`` (``a``, SPEC §2's
     length-first order) is not where the envelope's cheap routing looks: it must still reach

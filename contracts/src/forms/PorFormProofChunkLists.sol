@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: Apache-2.0
+pragma solidity 0.8.30;
+
+import {PorCbor} from "../PorCbor.sol";
+import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
+
+/// @title PorFormProofChunkLists: the lists of `F` CHUNK (SPEC §5.6.7): `L(source)`,
+/// `L(item)`, `L(group)` of a `check_requirement` step's output, and the writers they need
+/// (an enumerated text's code, an optional integer), with `PorFormProofDeduce`'s writers and
+/// rest-word walk (ADR 0017, s42 addendum `fpchunk2`).
+/// @notice Every writer takes and returns the write position (0 once a rule failed: no
+/// form), as `PorFormProofDeduce`'s do. A list entry is an open map: its named values are
+/// found and its rest word made by `PorFormProofDeduce.rest`, called with the free memory
+/// pointer moved to the write position (`nested`), so that its allocation and scratch lie
+/// past the form written so far; the named offsets are copied to a slot array allocated
+/// before the form (`Ctx`), and the entry's words then written over that scratch.
+library PorFormProofChunkLists {
+    uint256 internal constant K_KIND = uint256(bytes32("kind")) | 4;
+    uint256 internal constant K_STEP_ID = uint256(bytes32("step_id")) | 7;
+    uint256 internal constant K_EVIDENCE_ID = uint256(bytes32("evidence_id")) | 11;
+    uint256 internal constant K_SOURCE_ID = uint256(bytes32("source_id")) | 9;
+    uint256 internal constant K_ADMITTED = uint256(bytes32("admitted")) | 8;
+    uint256 internal constant K_REASONS = uint256(bytes32("reasons")) | 7;
+    uint256 internal constant K_OBSERVED_AT = uint256(bytes32("observed_at")) | 11;
+    uint256 internal constant K_OBSERVED_FROM = uint256(bytes32("observed_from")) | 13;
+    uint256 internal constant K_GATE_REASON = uint256(bytes32("gate_reason")) | 11;
+    uint256 internal constant K_KEY = uint256(bytes32("key")) | 3;
+    uint256 internal constant K_CLAIM_COUNT = uint256(bytes32("claim_count")) | 11;
+    uint256 internal constant K_MIN = uint256(bytes32("min")) | 3;
+    uint256 internal constant K_MAX = uint256(bytes32("max")) | 3;
+    uint256 internal constant K_FIRST = uint256(bytes32("first")) | 5;
+    uint256 internal constant K_OTHER = uint256(bytes32("other")) | 5;
+    uint256 internal constant K_CLAIM_ID = uint256(bytes32("claim_id")) | 8;
+    uint256 internal constant K_VALUE = uint256(bytes32("value")) | 5;
+
+    /// The enumerations `code` reads (SPEC §5.6.2's tables).
+    uint256 internal constant REASON = 0;
+    uint256 internal constant OBSERVED_FROM = 1;
+    uint256 internal constant KIND = 2;
+    uint256 internal constant NONE = type(uint256).max;
+
+    /// The names of each entry's named keys (form order) and a slot array of each's length.
+    struct Ctx {
+        uint256[] sourceNames;
+        uint256[] itemNames;
+        uint256[] numericNames;
+        uint256[] booleanNames;
+        uint256[] refNames;
+        uint256[] source;
+        uint256[] item;
+        uint256[] group;
+        uint256[] ref;
+    }
+
+    /// The names and slots, allocated before the form is written.
+    function ctx() internal pure returns (Ctx memory c) {
+        c.sourceNames = three(K_STEP_ID, K_EVIDENCE_ID, K_SOURCE_ID);
+        c.itemNames = new uint256[](7);
+        (c.itemNames[0], c.itemNames[1], c.itemNames[2], c.itemNames[3]) =
+            (K_EVIDENCE_ID, K_SOURCE_ID, K_ADMITTED, K_REASONS);
+        (c.itemNames[4], c.itemNames[5], c.itemNames[6]) = (K_OBSERVED_AT, K_OBSERVED_FROM, K_GATE_REASON);
+        c.numericNames = new uint256[](5);
+        (c.numericNames[0], c.numericNames[1], c.numericNames[2]) = (K_KIND, K_KEY, K_CLAIM_COUNT);
+        (c.numericNames[3], c.numericNames[4]) = (K_MIN, K_MAX);
+        c.booleanNames = new uint256[](5);
+        (c.booleanNames[0], c.booleanNames[1], c.booleanNames[2]) = (K_KIND, K_KEY, K_CLAIM_COUNT);
+        (c.booleanNames[3], c.booleanNames[4]) = (K_FIRST, K_OTHER);
+        c.refNames = three(K_CLAIM_ID, K_EVIDENCE_ID, K_VALUE);
+        c.source = new uint256[](3);
+        c.item = new uint256[](7);
+        c.group = new uint256[](5);
+        c.ref = new uint256[](3);
+    }
+
+    function three(uint256 a, uint256 b, uint256 x) private pure returns (uint256[] memory n) {
+        n = new uint256[](3);
+        (n[0], n[1], n[2]) = (a, b, x);
+    }
+
+    /// The open map at `pos` (0: absent): (is a map, its rest word `R(m, names)`), the named
+    /// values' offsets copied into `into`. The free memory pointer is moved to `w` first
+    /// (`w` is past every allocation: the form is written from the pointer on), so `rest`'s
+    /// array and scratch lie past the words written so far.
+    function nested(bytes calldata d, uint256 w, uint256 pos, uint256[] memory names, uint256[] memory into)
+        internal
+        view
+        returns (bool, uint256 r)
+    {
+        if (w == 0 || pos == 0) return (false, 0);
+        (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
+        if (!isMap) return (false, 0);
+        if (!extra(d, n, p, names, into)) return (true, 0);
+        assembly ("memory-safe") {
+            mstore(0x40, w)
+        }
+        uint256[] memory at;
+        (r, at) = D.rest(d, pos, names);
+        for (uint256 i = 0; i < at.length; i++) {
+            into[i] = at[i];
+        }
+        return (true, r);
+    }
+
+    /// The `n` entries from `p` of a map: each named key's value offset into `into` (0:
+    /// absent); whether some key is not named (then `PorFormProofDeduce.rest` makes the
+    /// rest word). `PorFormProofDeduce.walk`'s loop without the copy: a key's word as
+    /// `PorKeyIndex` makes it (0 for a key of 32 bytes or more, which no name has),
+    /// compared with each name; a value skipped as `PorCbor.skip` does.
+    function extra(bytes calldata d, uint256 n, uint256 p, uint256[] memory names, uint256[] memory into)
+        private
+        pure
+        returns (bool more)
+    {
+        assembly ("memory-safe") {
+            let b := d.offset
+            let first := add(names, 32)
+            let last := add(first, shl(5, mload(names)))
+            let slots := sub(add(into, 32), first)
+            for { let s := first } lt(s, last) { s := add(s, 32) } { mstore(add(s, slots), 0) }
+            for {} n { n := sub(n, 1) } {
+                let len := and(byte(0, calldataload(add(b, p))), 31)
+                let v := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(add(b, v)))
+                    v := add(v, width)
+                }
+                let key := 0
+                if lt(len, 32) { key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len) }
+                v := add(v, len)
+                let q := add(b, v)
+                for { let units := 1 } units {} {
+                    let hb := shr(248, calldataload(q))
+                    let a := and(hb, 31)
+                    q := add(q, 1)
+                    if gt(a, 23) {
+                        let width := shl(sub(a, 24), 1)
+                        a := shr(sub(256, shl(3, width)), calldataload(q))
+                        q := add(q, width)
+                    }
+                    let f := shr(shr(3, and(hb, 0xe0)), 0x421100)
+                    q := add(q, mul(and(f, 1), a))
+                    units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
+                }
+                let slot := first
+                for {} lt(slot, last) { slot := add(slot, 32) } {
+                    if eq(mload(slot), key) { break }
+                }
+                switch lt(slot, last)
+                case 1 { mstore(add(slot, slots), v) }
+                default { more := 1 }
+                p := sub(q, b)
+            }
+        }
+    }
+
+    /// The array at `pos` (0: absent): (is an array, count, first item).
+    function list(bytes calldata d, uint256 w, uint256 pos) private pure returns (bool, uint256, uint256) {
+        if (w == 0 || pos == 0) return (false, 0, 0);
+        return PorCbor.container(d, pos, PorCbor.ARRAY);
+    }
+
+    /// `W(n)` of an unsigned integer at `pos` (0: absent, no form).
+    function integer(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
+        return pos == 0 ? 0 : D.integer(d, w, pos);
+    }
+
+    /// `O(m, key)` of the value at `pos`: `W(1) W(n)`, or `W(0) W(0)` when absent.
+    function optional(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
+        return pos == 0 ? D.word(D.word(w, 0), 0) : D.integer(d, D.word(w, 1), pos);
+    }
+
+    /// `E(x)` of the text at `pos` in the enumeration `table`.
+    function code(bytes calldata d, uint256 w, uint256 pos, uint256 table) internal pure returns (uint256) {
+        if (w == 0) return 0;
+        uint256 c = enumOf(d, pos, table);
+        return c == NONE ? 0 : D.word(w, c);
+    }
+
+    /// The code of the text at `pos` (0: absent) in `table`, NONE when it is not one of its
+    /// names. Every name is shorter than 24 bytes: its encoding (head 0x60 | length, then
+    /// the bytes) read as one right-aligned word and compared.
+    function enumOf(bytes calldata d, uint256 pos, uint256 table) internal pure returns (uint256) {
+        if (pos == 0) return NONE;
+        uint256 hb = uint8(d[pos]);
+        if (hb < 0x60 || hb > 0x77) return NONE;
+        uint256 x;
+        assembly ("memory-safe") {
+            x := shr(sub(256, shl(3, sub(hb, 0x5f))), calldataload(add(d.offset, pos)))
+        }
+        if (table == REASON) {
+            if (x == 0x7573616e6974792e616c6c6f7765645f736f75726365) return 1; // sanity.allowed_source
+            if (x == 0x7473616e6974792e736f757263655f746172676574) return 2; // sanity.source_target
+            if (x == 0x7273616e6974792e74696d655f77696e646f77) return 3; // sanity.time_window
+            if (x == 0x7173616e6974792e70726f76656e616e6365) return 4; // sanity.provenance
+            if (x == 0x7173616e6974792e636f6e666964656e6365) return 5; // sanity.confidence
+            if (x == 0x7273616e6974792e687474705f737461747573) return 6; // sanity.http_status
+            if (x == 0x6f676174652e6167656e745f6e616d65) return 7; // gate.agent_name
+        } else if (table == OBSERVED_FROM) {
+            if (x == 0x65636c61696d) return 0; // claim
+            if (x == 0x6772656365697074) return 1; // receipt
+        } else {
+            if (x == 0x67626f6f6c65616e) return 0; // boolean
+            if (x == 0x676e756d65726963) return 1; // numeric
+            if (x == 0x6974696d657374616d70) return 2; // timestamp
+            if (x == 0x6474657874) return 3; // text
+        }
+        return NONE;
+    }
+
+    /// `D(d)` of the text at `pos` (0: absent), as `PorFormProofDeduce.decimal` writes it
+    /// (SPEC §5.6.1, §3.2: a canonical decimal `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?` of at most
+    /// 64 characters, not `-0`; the word `sign << 255 | scale << 232 | len`, then the digits
+    /// of `m`, leading zeros dropped, zero-padded), in one assembly pass: its byte loops
+    /// cost ~18 000 gas for a 64-character value, this ~2 000.
+    function decimal(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256 r) {
+        if (w == 0 || pos == 0) return 0;
+        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
+        if (!ok || len == 0 || len > 64) return 0;
+        assembly ("memory-safe") {
+            let e := add(add(d.offset, off), len)
+            let i := add(d.offset, off)
+            let neg := eq(byte(0, calldataload(i)), 0x2d)
+            i := add(i, neg)
+            let ws := i
+            let bad := iszero(lt(i, e))
+            if iszero(bad) {
+                switch eq(byte(0, calldataload(i)), 0x30)
+                case 1 { i := add(i, 1) }
+                default {
+                    for {} lt(i, e) { i := add(i, 1) } {
+                        if gt(sub(byte(0, calldataload(i)), 0x30), 9) { break }
+                    }
+                    bad := eq(i, ws)
+                }
+            }
+            let fs := e
+            if and(iszero(bad), lt(i, e)) {
+                switch eq(byte(0, calldataload(i)), 0x2e)
+                case 0 { bad := 1 }
+                default {
+                    i := add(i, 1)
+                    fs := i
+                    for {} lt(i, e) { i := add(i, 1) } {
+                        if gt(sub(byte(0, calldataload(i)), 0x30), 9) { break }
+                    }
+                    bad := or(or(iszero(eq(i, e)), eq(i, fs)), eq(byte(0, calldataload(sub(e, 1))), 0x30))
+                }
+            }
+            let zero := eq(byte(0, calldataload(ws)), 0x30)
+            if and(neg, and(zero, eq(fs, e))) { bad := 1 } // "-0"
+            if iszero(bad) {
+                // the whole part's digits (none when it is "0" before a fraction), then the
+                // fraction's from its first non-zero digit in that case
+                let wl := sub(e, ws)
+                if lt(fs, e) { wl := sub(sub(fs, 1), ws) }
+                let fz := fs
+                if and(zero, lt(fs, e)) {
+                    wl := 0
+                    for {} eq(byte(0, calldataload(fz)), 0x30) { fz := add(fz, 1) } {}
+                }
+                let n := add(wl, sub(e, fz))
+                mstore(w, or(or(shl(255, neg), shl(232, sub(e, fs))), n))
+                let q := add(w, 32)
+                calldatacopy(q, ws, wl)
+                calldatacopy(add(q, wl), fz, sub(e, fz))
+                mstore(add(q, n), 0)
+                r := add(q, and(add(n, 31), not(31)))
+            }
+        }
+    }
+
+    /// `L(source)`: each `H(step_id) H(evidence_id) H(source_id) R(s, the three)`.
+    function sources(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
+        (bool ok, uint256 n, uint256 p) = list(d, w, pos);
+        if (!ok) return 0;
+        w = D.word(w, n);
+        for (; n != 0 && w != 0; n--) {
+            uint256 next = PorCbor.skip(d, p);
+            w = source(d, w, p, c);
+            p = next;
+        }
+        return w;
+    }
+
+    function source(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
+        (bool isMap, uint256 r) = nested(d, w, p, c.sourceNames, c.source);
+        if (!isMap) return 0;
+        uint256[] memory s = c.source;
+        w = D.hashed(d, D.hashed(d, D.hashed(d, w, s[0]), s[1]), s[2]);
+        return D.word(w, r);
+    }
+
+    /// `L(item)`: each `H(evidence_id) H(source_id) B(admitted) L[E(REASON)](reasons)
+    /// W(observed_at) E(OBSERVED_FROM, observed_from) P[H](gate_reason) R(i, the seven)`.
+    function items(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
+        (bool ok, uint256 n, uint256 p) = list(d, w, pos);
+        if (!ok) return 0;
+        w = D.word(w, n);
+        for (; n != 0 && w != 0; n--) {
+            uint256 next = PorCbor.skip(d, p);
+            w = item(d, w, p, c);
+            p = next;
+        }
+        return w;
+    }
+
+    function item(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
+        (bool isMap, uint256 r) = nested(d, w, p, c.itemNames, c.item);
+        if (!isMap) return 0;
+        uint256[] memory s = c.item;
+        w = D.hashed(d, w, s[0]);
+        w = D.hashed(d, w, s[1]);
+        w = D.flag(d, w, s[2]);
+        w = reasons(d, w, s[3]);
+        w = integer(d, w, s[4]);
+        w = code(d, w, s[5], OBSERVED_FROM);
+        w = s[6] == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), s[6]);
+        return D.word(w, r);
+    }
+
+    /// `L[E(REASON)]` of the array at `pos`.
+    function reasons(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
+        (bool ok, uint256 n, uint256 p) = list(d, w, pos);
+        if (!ok) return 0;
+        w = D.word(w, n);
+        for (; n != 0 && w != 0; n--) {
+            w = code(d, w, p, REASON);
+            p = PorCbor.skip(d, p);
+        }
+        return w;
+    }
+
+    /// `L(group)`: each `E(KIND, kind) H(key) W(claim_count)`, then a numeric group's
+    /// `ref(min) ref(max) R(g, kind key claim_count min max)`, a boolean group's
+    /// `ref(first) P[ref](other) R(g, kind key claim_count first other)`; a group of
+    /// another kind has no form.
+    function groups(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
+        (bool ok, uint256 n, uint256 p) = list(d, w, pos);
+        if (!ok) return 0;
+        w = D.word(w, n);
+        for (; n != 0 && w != 0; n--) {
+            uint256 next = PorCbor.skip(d, p);
+            w = group(d, w, p, c);
+            p = next;
+        }
+        return w;
+    }
+
+    function group(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
+        (bool isMap, uint256 r) = nested(d, w, p, c.numericNames, c.group);
+        if (!isMap) return 0;
+        uint256 kind = enumOf(d, c.group[0], KIND);
+        if (kind == 0) {
+            (, r) = nested(d, w, p, c.booleanNames, c.group);
+        } else if (kind != 1) {
+            return 0;
+        }
+        uint256[] memory g = c.group;
+        w = D.word(w, kind);
+        w = D.hashed(d, w, g[1]);
+        w = integer(d, w, g[2]);
+        w = ref(d, w, g[3], kind == 1, c);
+        if (kind == 1) {
+            w = ref(d, w, g[4], true, c);
+        } else {
+            w = g[4] == 0 ? D.word(w, 0) : ref(d, D.word(w, 1), g[4], false, c);
+        }
+        return D.word(w, r);
+    }
+
+    /// `H(claim_id) H(evidence_id) V(kind, value) R(r, the three)` (`V`: `D` numeric, `B`
+    /// boolean).
+    function ref(bytes calldata d, uint256 w, uint256 pos, bool numeric, Ctx memory c)
+        private
+        view
+        returns (uint256)
+    {
+        (bool isMap, uint256 r) = nested(d, w, pos, c.refNames, c.ref);
+        if (!isMap) return 0;
+        uint256[] memory s = c.ref;
+        w = D.hashed(d, D.hashed(d, w, s[0]), s[1]);
+        w = numeric ? decimal(d, w, s[2]) : D.flag(d, w, s[2]);
+        return D.word(w, r);
+    }
+}
