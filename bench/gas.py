@@ -56,6 +56,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "chain"))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))  # registry_gas, when loaded by path (a test)
 
 SIZES = [10**k for k in range(1, 7)]
 LEAF = bytes(range(256)) + b"por-evidence" * 3 + b"xxxx"  # 300 bytes
