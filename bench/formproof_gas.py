@@ -1,24 +1,27 @@
-"""The FormProof on chain for the DEDUCE, MAP and VERDICT families
-(``contracts/src/forms/PorFormProof.sol``, ADR 0017 s41 spike ``formproof``, MAP and
-VERDICT by ``fpmap``; split in s42 ``fpsplit``: the envelope ``PorFormProof`` calls the
-family contracts ``PorFormFamily{Deduce,Map,Verdict}``, ``tests/chain/formproof_families.py``),
-in revm: execution gas of the envelope's ``check(bytes)`` on a ``por.FormProof/1`` file (the
-record part, the form leaf's path, the component path, the proof's id, the family's call:
-the record's validity and ``F`` rebuilt from its CBOR; ``LH(F)``), of the family contract's
-``form(bytes)`` alone (the §2 reader and the record's validity, then ``F``), the file's
-bytes and their call data price (EIP-2028), the record leaf's bytes and ``F``'s words.
+"""The FormProof on chain for every record family but the PromptSpec's
+(``contracts/src/forms/PorFormProof.sol``, ADR 0017: s41 spike ``formproof``/``fpmap``, s42
+split ``fpsplit`` and the families ``fpextract``, ``fpchunk2``, ``fpagg2``, ``fpcontra``: the
+envelope ``PorFormProof`` calls the family contracts ``PorFormFamily*``,
+``tests/chain/formproof_families.py``), in revm: execution gas of the envelope's
+``check(bytes)`` on a ``por.FormProof/1`` file (the record part, the form leaf's path, the
+component path, the proof's id, the family's call: the record's validity and ``F`` rebuilt
+from its CBOR; ``LH(F)``), of the family contract's ``form(bytes)`` alone (the §2 reader and
+the record's validity, then ``F``), the file's bytes and their call data price (EIP-2028),
+the transaction at that price (21 000 + call data + ``check``; a node pricing EIP-7623's
+floor charges at least 21 000 + 2.5 x the call data price), the record leaf's bytes and
+``F``'s words.
 
 Rows, one table a family (``--family``): every fixture market's record of the family
 (honest: ``form.match``; min, median, max and scenario 08), scenario 08 with its committed
-form leaf lied (``form.mismatch``) and with ``F`` undefined (``form.none``; the verdict,
-whose valid records all have a form: invalid, ``one_step.invalid_record``);
-``bench/largest_shapes.py``'s markets at the caps (``--fill-bytes``: the filler's UTF-8
-widths), each market's record of the family, honest.
+form leaf lied (``form.mismatch``) and with ``F`` undefined (``form.none``, by one edit of
+:data:`UNDEFINED`; the verdict, whose valid records all have a form: invalid,
+``one_step.invalid_record``); ``bench/largest_shapes.py``'s markets at the caps
+(``--fill-bytes``: the filler's UTF-8 widths), the largest record of the family in each.
 Execution gas is a call's gas less 21 000 and its call data price (``bench/gas_steps.py``'s
 count). The contracts' deployed and init code sizes close the table.
 
-Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family deduce map verdict]
-[--fill-bytes 1 2 3 4]``.
+Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family extract_claims
+check_requirement aggregate contradictions deduce map verdict] [--fill-bytes 1 2 3 4]``.
 Gas is deterministic.
 """
 
@@ -47,8 +50,21 @@ from por.forms.verdict import verdict_form  # noqa: E402
 from por.scenarios import list_scenarios  # noqa: E402
 
 NAME = ENVELOPE
-FAMILY = {"deduce": "PorFormFamilyDeduce", "map": "PorFormFamilyMap",
-          "verdict": "PorFormFamilyVerdict"}
+FAMILY = {"extract_claims": "PorFormFamilyExtract", "check_requirement": "PorFormFamilyChunk",
+          "aggregate": "PorFormFamilyAggregate",
+          "contradictions": "PorFormFamilyContradictions", "deduce": "PorFormFamilyDeduce",
+          "map": "PorFormFamilyMap", "verdict": "PorFormFamilyVerdict"}
+#: One edit of scenario 08's record of a family that leaves ``F`` undefined: (label, path
+#: under the step, value); the verdict's is invalid instead.
+UNDEFINED: dict[str, tuple[str, tuple[str | int, ...], object]] = {
+    "extract_claims": ("card status_code 600", ("output", "card", "status_code"), 600),
+    "check_requirement": ("a reason sanity.bogus", ("output", "items", 0, "reasons"),
+                          ["sanity.bogus"]),
+    "aggregate": ("value 251.40", ("output", "fields", 0, "value"), "251.40"),
+    "contradictions": ("tolerance 0.10", ("output", "numeric_tolerance"), "0.10"),
+    "deduce": ("numeric_value 1.50", ("output", "numeric_value"), "1.50"),
+    "map": ("numeric_value 1.50", ("output", "evaluation_variables", "numeric_value"), "1.50"),
+}
 FILLS = {1: "x", 2: "\u00e9", 3: "\u20ac", 4: "\U0001f600"}
 
 
@@ -73,12 +89,12 @@ def measure(bundle: Bundle, leaf: int, family: str = "deduce") -> dict[str, obje
         words = 0
     return {"answer": verify_form_proof(proof).reason, "gas": gas, "form gas": form_gas,
             "file": len(proof.to_cbor()), "calldata gas": calldata_gas(data),
-            "leaf": len(raw), "words": words}
+            "tx": 21_000 + calldata_gas(data) + gas, "leaf": len(raw), "words": words}
 
 
 def line(label: str, m: dict[str, object]) -> str:
     return (f"| {label} | {m['answer']} | {m['gas']:,} | {m['form gas']:,} | {m['file']:,} | "
-            f"{m['calldata gas']:,} | {m['leaf']:,} | {m['words']} |")
+            f"{m['calldata gas']:,} | {m['tx']:,} | {m['leaf']:,} | {m['words']} |")
 
 
 def edited(b08: Bundle, leaf: int, family: str) -> tuple[str, Bundle]:
@@ -87,18 +103,21 @@ def edited(b08: Bundle, leaf: int, family: str) -> tuple[str, Bundle]:
         v = decode(b08.verdict)
         v["confidence_bps"] = 10_001
         return "confidence_bps 10001", recommit(b08, verdict=encode(v))
+    label, path, value = UNDEFINED[family]
     steps = list(b08.steps)
     step = decode(steps[leaf])
-    (step["output"] if family == "deduce" else step["output"]["evaluation_variables"])[
-        "numeric_value"] = "1.50"
+    at = step
+    for key in path[:-1]:
+        at = at[key]
+    at[path[-1]] = value
     steps[leaf] = encode(step)
-    return "numeric_value 1.50", recommit(b08, steps=steps)
+    return label, recommit(b08, steps=steps)
 
 
 def table(family: str, fills: list[int]) -> None:
     print(f"\n| {family}: case | answer | check gas | {FAMILY[family]}.form gas | file B | "
-          "call data gas | leaf B | F words |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+          "call data gas | tx gas | leaf B | F words |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     rows = []
     for name in list_scenarios():
         bundle = honest(name)
@@ -106,7 +125,7 @@ def table(family: str, fills: list[int]) -> None:
             rows.append((name, measure(bundle, leaf, family)))
     gases = sorted(int(str(m["gas"])) for _, m in rows)
     print(f"| fixtures: {len(rows)} {family} records, honest | form.match | min {gases[0]:,}, "
-          f"median {int(statistics.median(gases)):,}, max {gases[-1]:,} | | | | | |")
+          f"median {int(statistics.median(gases)):,}, max {gases[-1]:,} | | | | | | |")
     name08 = next(n for n in list_scenarios() if n.startswith("08-"))
     b08 = honest(name08)
     leaf = leaves(b08, family)[0]
@@ -123,15 +142,17 @@ def table(family: str, fills: list[int]) -> None:
         CAPS["fill"] = FILLS[fill]
         for shape_name, shape in SHAPES.items():
             bundle = market(shape)
-            for leaf in leaves(bundle, family):
-                print(line(f"caps {shape_name}, fill {fill}", measure(bundle, leaf, family)),
+            ms = [measure(bundle, leaf, family) for leaf in leaves(bundle, family)]
+            if ms:
+                top = max(ms, key=lambda m: int(str(m["tx"])))
+                print(line(f"caps {shape_name}, fill {fill}: largest of {len(ms)}", top),
                       flush=True)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--family", nargs="*", choices=("deduce", "map", "verdict"),
-                        default=["deduce", "map", "verdict"], help="the record families")
+    parser.add_argument("--family", nargs="*", choices=tuple(FAMILY), default=list(FAMILY),
+                        help="the record families (step kinds, and verdict)")
     parser.add_argument("--fill-bytes", type=int, nargs="*", choices=(1, 2, 3, 4),
                         default=[1, 2, 3, 4], help="UTF-8 widths of the caps markets' filler")
     args = parser.parse_args()
