@@ -96,60 +96,60 @@ library PorCborScan {
                     if iszero(eq(la, lb)) { ord := add(1, lt(la, lb)) }
                 }
             }
-            // Strict UTF-8 of calldata [i, e): 1 for a fault (RFC 3629 §4: no overlong,
-            // surrogate or code point above U+10FFFF). Word-parallel: 32 ASCII bytes are
-            // skipped at a time; otherwise a window of up to 28 bytes is classified in one
-            // pass of word operations, each byte's bits 7..0 moved to its lane's top bit
-            // (`H`): the continuations it holds must be exactly those its leads (and the
-            // last window's, `carry`) require, and the five bytes with a narrower second
-            // byte (E0, ED, F0, F4; C0, C1 and F5..FF never appear) are checked against
-            // their next lane. About 7 gas a byte, any mix of code points.
+            // Strict UTF-8 of calldata [i, e): 1 for a fault (RFC 3629 §4). Nothing carried:
+            // whole ASCII words skipped in their own loop, a last part word of ASCII ends it;
+            // else a window of up to 29 bytes in one pass of word operations (`sK`: bit 7-K
+            // of each lane on top): its continuations exactly those its leads (and `carry`,
+            // lanes 29..31) need; C0 C1, E0 ED, F0 F4, F5..FF checked against their bits and
+            // the next lane's. ~2.5 gas a byte of ASCII, ~20 of other text (ADR 0017, s42).
             function utf8Bad(i, e) -> bad {
                 let h := mload(0x20) // HIGH (scratch word 1: code size)
                 let carry := 0
+                let full := and(h, not(shr(232, not(0)))) // the top bit of lanes 0..28
                 for {} lt(i, e) {} {
-                    let w := calldataload(i)
-                    {
-                        let take := sub(e, i)
-                        if gt(take, 32) { take := 32 }
-                        if iszero(or(carry, and(w, and(h, not(shr(shl(3, take), not(0))))))) {
-                            i := add(i, take)
-                            continue
-                        }
-                    }
                     let l := sub(e, i)
-                    if gt(l, 28) { l := 28 }
-                    // the top bit of lanes 0..l-1
-                    let m := and(h, not(shr(shl(3, l), not(0))))
-                    let f := 0 // a lane's fault
-                    let need := carry // the lanes that must be continuations
-                    {
-                        let t5 := and(and(and(w, shl(1, w)), shl(2, w)), m) // 111xxxxx
-                        {
-                            let lead2 := and(and(and(w, shl(1, w)), m), not(t5)) // 110xxxxx
-                            // C0, C1 (overlong)
-                            f := and(lead2, not(or(or(shl(3, w), shl(4, w)), or(shl(5, w), shl(6, w)))))
-                            need := or(need, shr(8, lead2))
+                    if iszero(carry) {
+                        // whole words of ASCII, then a last part word of ASCII: the end
+                        for {} and(gt(l, 31), iszero(and(calldataload(i), h))) {} {
+                            i := add(i, 32)
+                            l := sub(l, 32)
                         }
-                        let t4 := and(t5, shl(3, w)) // 1111xxxx
-                        {
-                            let lead3 := xor(t5, t4) // 1110xxxx
-                            // E0 then below A0 (overlong); ED then above 9F (a surrogate)
-                            f := or(f, and(and(lead3, not(or(or(shl(4, w), shl(5, w)), or(shl(6, w), shl(7, w))))),
-                                           not(shl(10, w))))
-                            f := or(f, and(and(and(lead3, and(shl(4, w), shl(5, w))), and(shl(7, w), not(shl(6, w)))),
-                                           shl(10, w)))
-                            need := or(need, or(shr(8, lead3), shr(16, lead3)))
+                        if lt(l, 32) {
+                            if iszero(and(calldataload(i), and(h, not(shr(shl(3, l), not(0)))))) { break }
                         }
-                        let t3 := and(t4, shl(4, w)) // 11111xxx: F8..FF
-                        let lead4 := xor(t4, t3) // 11110xxx
-                        let n := or(shl(10, w), shl(11, w)) // the next lane's bit 5 or 4
-                        // F0 then below 90 (overlong); F4 then above 8F, F5..F7 (above U+10FFFF)
-                        f := or(or(f, t3), and(lead4, not(xor(shl(5, w), or(or(shl(6, w), shl(7, w)), n)))))
-                        need := or(need, or(shr(8, lead4), or(shr(16, lead4), shr(24, lead4))))
                     }
+                    let w := calldataload(i)
+                    // the top bit of lanes 0..l-1
+                    let m := full
+                    switch lt(l, 29)
+                    case 0 { l := 29 }
+                    default { m := and(h, not(shr(shl(3, l), not(0)))) }
+                    let s1 := shl(1, w)
+                    let t6 := and(and(w, s1), m) // 11xxxxxx
+                    let s2 := shl(2, w)
+                    let t5 := and(t6, s2) // 111xxxxx
+                    let s3 := shl(3, w)
+                    let t4 := and(t5, s3) // 1111xxxx
+                    let s4 := shl(4, w)
+                    let s5 := shl(5, w)
+                    let s6 := shl(6, w)
+                    let s7 := shl(7, w)
+                    let s10 := shl(10, w) // the next lane's bit 5
+                    // C0, C1 (overlong): 1100000x
+                    let f := and(t6, not(or(or(or(s2, s3), or(s4, s5)), s6)))
+                    // 1110xxxx: E0 then below A0 (overlong); ED then above 9F (a surrogate)
+                    {
+                        let lead3 := xor(t5, t4)
+                        f := or(f, and(lead3, or(not(or(or(or(s4, s5), or(s6, s7)), s10)),
+                                                and(and(and(s4, s5), and(s7, s10)), not(s6)))))
+                    }
+                    // 1111xxxx: F8..FF; F5..F7 (above U+10FFFF); F0 then below 90
+                    // (overlong); F4 then above 8F
+                    f := or(f, and(t4, or(s4, not(xor(s5, or(or(s6, s7), or(s10, shl(11, w))))))))
+                    // the needs: a lane after each lead, two after 111x, three after 1111
+                    let need := or(or(carry, shr(8, t6)), or(shr(16, t5), shr(24, t4)))
                     // a fault, a continuation where none is needed, or none where one is
-                    if or(f, and(xor(and(w, not(shl(1, w))), need), m)) {
+                    if or(f, and(xor(and(w, not(s1)), need), m)) {
                         bad := 1
                         break
                     }
