@@ -256,6 +256,26 @@ def resealed(proof: FormProof, **changes: Any) -> FormProof:
     return out
 
 
+def tampered_step(kind: str) -> None:
+    """Faults of the proof itself on the first ``kind`` step of 08-quorum-agree (not won):
+    a flipped form leaf, the next form index, another record's form; each one id, Python's
+    (:func:`agree`). Shared by the step families' tests."""
+    bundle = honest("08-quorum-agree")
+    leaf = steps_of(bundle, kind)[0]
+    proof = proof_of(bundle, leaf)
+    flip = bytes(x ^ 1 for x in proof.form_leaf)
+    other = proof_of(bundle, leaf - 1)
+    cases = {
+        "form_leaf": resealed(proof, form_leaf=flip),
+        "form_index": resealed(proof, form_index=proof.form_index + 1),
+        "another record's form": resealed(proof, form_index=other.form_index,
+                                          form_leaf=other.form_leaf, form_path=other.form_path),
+    }
+    ids = {what: agree(bundle, leaf, what, p) for what, p in cases.items()}
+    assert ids["form_leaf"] == "proof.leaf_path"
+    assert ids["another record's form"] == "proof.form_index"
+
+
 @pytest.mark.parametrize("market", ["08-quorum-agree", "52-numeric-range"])
 def test_tampered_proofs(market: str) -> None:
     """Faults of the proof itself (not won): each one id, Python's."""
