@@ -94,6 +94,31 @@ def _drop(path: str) -> Edit:
     return edit
 
 
+def walk_to(step: dict[str, Any], path: str) -> tuple[Any, Any]:
+    """The container holding ``path`` (dotted, list indexes as numbers), and its last key."""
+    *parents, last = path.split(".")
+    m: Any = step
+    for p in parents:
+        m = m[int(p)] if isinstance(m, list) else m[p]
+    return m, int(last) if isinstance(m, list) else last
+
+
+def put(path: str, value: object) -> Edit:
+    """Set ``path`` (:func:`walk_to`) to ``value``."""
+    def edit(step: dict[str, Any]) -> None:
+        m, last = walk_to(step, path)
+        m[last] = value
+    return edit
+
+
+def delete(path: str) -> Edit:
+    """Remove ``path`` (:func:`walk_to`; a map's key may be absent)."""
+    def edit(step: dict[str, Any]) -> None:
+        m, last = walk_to(step, path)
+        m.pop(last, None) if isinstance(m, dict) else m.pop(last)
+    return edit
+
+
 def _extra(n: int, key: str = "x") -> Edit:
     def edit(step: dict[str, Any]) -> None:
         for i in range(n):
