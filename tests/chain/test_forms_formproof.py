@@ -187,16 +187,18 @@ def edited(raw: bytes, edit: Edit) -> bytes:
     return encode(step)
 
 
-def deduce_steps() -> Iterator[tuple[str, Bundle, int]]:
+def kind_steps(kind: str) -> Iterator[tuple[str, Bundle, int]]:
+    """(scenario, its honest bundle, leaf) of every ``kind`` step of the scenarios' bundles.
+    Shared by every family's test."""
     for name in list_scenarios():
         bundle = honest(name)
-        for leaf in steps_of(bundle, "deduce"):
+        for leaf in steps_of(bundle, kind):
             yield name, bundle, leaf
 
 
 def test_every_fixture_deduce_form() -> None:
     seen = 0
-    for name, bundle, leaf in deduce_steps():
+    for name, bundle, leaf in kind_steps("deduce"):
         raw = bundle.steps[leaf]
         assert chain_form(raw) == (True, True, step_form(decode(raw))), name
         seen += 1
@@ -269,7 +271,7 @@ def sweep(steps: Iterable[tuple[str, Bundle, int]],
 
 def test_form_proofs_of_every_fixture_deduce_step() -> None:
     """Honest, a lied form leaf, ``F`` undefined (two edits a step, rotating), invalid."""
-    seen = sweep(deduce_steps(), NONE_EDITS)
+    seen = sweep(kind_steps("deduce"), NONE_EDITS)
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 10, seen
 

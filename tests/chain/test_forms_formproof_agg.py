@@ -17,7 +17,6 @@ ADR 0017 s42 addendum ``fpagg2``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 from bundle_edits import honest, steps_of
@@ -33,6 +32,7 @@ from test_forms_formproof import (
     _vals,
     delete,
     edited,
+    kind_steps,
     put,
     python_form,
     sweep,
@@ -40,10 +40,8 @@ from test_forms_formproof import (
     walk_to,
 )
 
-from por.bundle.layout import Bundle
 from por.encoding import decode
 from por.forms import step_form
-from por.scenarios import list_scenarios
 
 pytestmark = SOLC
 NAME = "PorFormFamilyAggregate"
@@ -222,16 +220,9 @@ AGG_EDITS: list[tuple[str, Edit]] = [
 ]
 
 
-def agg_steps() -> Iterator[tuple[str, Bundle, int]]:
-    for name in list_scenarios():
-        bundle = honest(name)
-        for leaf in steps_of(bundle, "aggregate"):
-            yield name, bundle, leaf
-
-
 def test_every_fixture_aggregate_form() -> None:
     seen = 0
-    for name, bundle, leaf in agg_steps():
+    for name, bundle, leaf in kind_steps("aggregate"):
         raw = bundle.steps[leaf]
         assert chain_agg_form(raw) == (True, True, step_form(decode(raw))), name
         seen += 1
@@ -269,7 +260,7 @@ NONE_EDITS = [e for e in AGG_EDITS if not e[0].startswith(("inputs.kind", "step_
 
 def test_form_proofs_of_every_fixture_aggregate_step() -> None:
     """Honest, a lied form leaf, edits rotating, through the envelope."""
-    seen = sweep(agg_steps(), NONE_EDITS)
+    seen = sweep(kind_steps("aggregate"), NONE_EDITS)
     print(f"aggregate formproof cases: {dict(sorted(seen.items()))}")
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 3, seen

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 from bundle_edits import honest, steps_of
@@ -30,17 +29,16 @@ from test_forms_formproof import (
     _vals,
     delete,
     edited,
+    kind_steps,
     put,
     python_form,
     walk_to,
 )
 
-from por.bundle.layout import Bundle
 from por.encoding import decode
 from por.errors import PorError
 from por.forms import step_form
 from por.forms.steps import IDENTITY
-from por.scenarios import list_scenarios
 from por.signing.eip712 import keccak256
 
 pytestmark = SOLC
@@ -178,16 +176,9 @@ CONTRA_EDITS: list[tuple[str, Edit]] = [
 ]
 
 
-def contra_steps() -> Iterator[tuple[str, Bundle, int]]:
-    for name in list_scenarios():
-        bundle = honest(name)
-        for leaf in steps_of(bundle, "contradictions"):
-            yield name, bundle, leaf
-
-
 def test_every_fixture_contradictions_form() -> None:
     seen = Counter[str]()
-    for name, bundle, leaf in contra_steps():
+    for name, bundle, leaf in kind_steps("contradictions"):
         raw = bundle.steps[leaf]
         assert chain_form(raw) == (True, True, step_form(decode(raw))), name
         seen["with conflicts" if decode(raw)["output"]["conflicts"] else "none"] += 1

@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
 from bundle_edits import honest, steps_of
 from formproof_families import family_form
@@ -28,15 +27,14 @@ from test_forms_formproof import (
     _set,
     _vals,
     edited,
+    kind_steps,
     python_form,
     sweep,
     tampered_step,
 )
 
-from por.bundle.layout import Bundle
 from por.encoding import decode
 from por.forms import step_form
-from por.scenarios import list_scenarios
 
 pytestmark = SOLC
 V = "output.evaluation_variables"
@@ -93,16 +91,9 @@ MAP_EDITS: list[tuple[str, Edit]] = [
 ]
 
 
-def map_steps() -> Iterator[tuple[str, Bundle, int]]:
-    for name in list_scenarios():
-        bundle = honest(name)
-        for leaf in steps_of(bundle, "map"):
-            yield name, bundle, leaf
-
-
 def test_every_fixture_map_form() -> None:
     seen = 0
-    for name, bundle, leaf in map_steps():
+    for name, bundle, leaf in kind_steps("map"):
         raw = bundle.steps[leaf]
         assert chain_map_form(raw) == (True, True, step_form(decode(raw))), name
         seen += 1
@@ -130,7 +121,7 @@ NONE_EDITS = [e for e in MAP_EDITS if not e[0].startswith(("inputs.kind deduce",
 
 def test_form_proofs_of_every_fixture_map_step() -> None:
     """Honest, a lied form leaf, ``F`` undefined or not (edits rotating), invalid."""
-    seen = sweep(map_steps(), NONE_EDITS)
+    seen = sweep(kind_steps("map"), NONE_EDITS)
     print(f"map formproof cases: {dict(sorted(seen.items()))}")
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 5, seen
