@@ -94,6 +94,31 @@ def _drop(path: str) -> Edit:
     return edit
 
 
+def walk_to(step: dict[str, Any], path: str) -> tuple[Any, Any]:
+    """The container holding ``path`` (dotted, list indexes as numbers), and its last key."""
+    *parents, last = path.split(".")
+    m: Any = step
+    for p in parents:
+        m = m[int(p)] if isinstance(m, list) else m[p]
+    return m, int(last) if isinstance(m, list) else last
+
+
+def put(path: str, value: object) -> Edit:
+    """Set ``path`` (:func:`walk_to`) to ``value``."""
+    def edit(step: dict[str, Any]) -> None:
+        m, last = walk_to(step, path)
+        m[last] = value
+    return edit
+
+
+def delete(path: str) -> Edit:
+    """Remove ``path`` (:func:`walk_to`; a map's key may be absent)."""
+    def edit(step: dict[str, Any]) -> None:
+        m, last = walk_to(step, path)
+        m.pop(last, None) if isinstance(m, dict) else m.pop(last)
+    return edit
+
+
 def _extra(n: int, key: str = "x") -> Edit:
     def edit(step: dict[str, Any]) -> None:
         for i in range(n):
@@ -162,16 +187,18 @@ def edited(raw: bytes, edit: Edit) -> bytes:
     return encode(step)
 
 
-def deduce_steps() -> Iterator[tuple[str, Bundle, int]]:
+def kind_steps(kind: str) -> Iterator[tuple[str, Bundle, int]]:
+    """(scenario, its honest bundle, leaf) of every ``kind`` step of the scenarios' bundles.
+    Shared by every family's test."""
     for name in list_scenarios():
         bundle = honest(name)
-        for leaf in steps_of(bundle, "deduce"):
+        for leaf in steps_of(bundle, kind):
             yield name, bundle, leaf
 
 
 def test_every_fixture_deduce_form() -> None:
     seen = 0
-    for name, bundle, leaf in deduce_steps():
+    for name, bundle, leaf in kind_steps("deduce"):
         raw = bundle.steps[leaf]
         assert chain_form(raw) == (True, True, step_form(decode(raw))), name
         seen += 1
@@ -244,7 +271,7 @@ def sweep(steps: Iterable[tuple[str, Bundle, int]],
 
 def test_form_proofs_of_every_fixture_deduce_step() -> None:
     """Honest, a lied form leaf, ``F`` undefined (two edits a step, rotating), invalid."""
-    seen = sweep(deduce_steps(), NONE_EDITS)
+    seen = sweep(kind_steps("deduce"), NONE_EDITS)
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 10, seen
 
@@ -254,6 +281,26 @@ def resealed(proof: FormProof, **changes: Any) -> FormProof:
     body.pop("challenge_id")
     out: FormProof = seal(FormProof, body)
     return out
+
+
+def tampered_step(kind: str) -> None:
+    """Faults of the proof itself on the first ``kind`` step of 08-quorum-agree (not won):
+    a flipped form leaf, the next form index, another record's form; each one id, Python's
+    (:func:`agree`). Shared by the step families' tests."""
+    bundle = honest("08-quorum-agree")
+    leaf = steps_of(bundle, kind)[0]
+    proof = proof_of(bundle, leaf)
+    flip = bytes(x ^ 1 for x in proof.form_leaf)
+    other = proof_of(bundle, leaf - 1)
+    cases = {
+        "form_leaf": resealed(proof, form_leaf=flip),
+        "form_index": resealed(proof, form_index=proof.form_index + 1),
+        "another record's form": resealed(proof, form_index=other.form_index,
+                                          form_leaf=other.form_leaf, form_path=other.form_path),
+    }
+    ids = {what: agree(bundle, leaf, what, p) for what, p in cases.items()}
+    assert ids["form_leaf"] == "proof.leaf_path"
+    assert ids["another record's form"] == "proof.form_index"
 
 
 @pytest.mark.parametrize("market", ["08-quorum-agree", "52-numeric-range"])

@@ -17,7 +17,6 @@ ADR 0017 s42 addendum ``fpagg2``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 from bundle_edits import honest, steps_of
@@ -31,18 +30,18 @@ from test_forms_formproof import (
     _extra,
     _set,
     _vals,
-    agree,
+    delete,
     edited,
-    proof_of,
+    kind_steps,
+    put,
     python_form,
-    resealed,
     sweep,
+    tampered_step,
+    walk_to,
 )
 
-from por.bundle.layout import Bundle
 from por.encoding import decode
 from por.forms import step_form
-from por.scenarios import list_scenarios
 
 pytestmark = SOLC
 NAME = "PorFormFamilyAggregate"
@@ -62,33 +61,10 @@ def chain_agg_form(leaf: bytes) -> tuple[bool, bool, bytes]:
     return family_form(NAME, leaf)
 
 
-def _walk(step: dict[str, Any], path: str) -> tuple[Any, str | int]:
-    *parents, last = path.split(".")
-    m: Any = step
-    for p in parents:
-        m = m[int(p)] if isinstance(m, list) else m[p]
-    return m, int(last) if isinstance(m, list) else last
-
-
-def _put(path: str, value: object) -> Edit:
-    """Set ``path`` (dotted, list indexes as numbers) to ``value``."""
-    def edit(step: dict[str, Any]) -> None:
-        m, last = _walk(step, path)
-        m[last] = value
-    return edit
-
-
-def _del(path: str) -> Edit:
-    def edit(step: dict[str, Any]) -> None:
-        m, last = _walk(step, path)
-        m.pop(last, None) if isinstance(m, dict) else m.pop(last)
-    return edit
-
-
 def _keys(path: str, n: int, width: int = 4) -> Edit:
     """``n`` extra keys (``width`` bytes at least) in the map at ``path``."""
     def edit(step: dict[str, Any]) -> None:
-        m, last = _walk(step, path)
+        m, last = walk_to(step, path)
         target = m[last]
         for i in range(n):
             target[f"z{i:0{width - 1}d}"] = [i, {"k": "é" * i}]
@@ -141,7 +117,7 @@ ENTRIES = ["agreeing", 3, "met", True, "required", 2]
 def _as_list(path: str) -> Edit:
     """The map at ``path`` as the array of its keys and values."""
     def edit(step: dict[str, Any]) -> None:
-        m, last = _walk(step, path)
+        m, last = walk_to(step, path)
         m[last] = [x for kv in m[last].items() for x in kv]
     return edit
 
@@ -159,7 +135,7 @@ AGG_EDITS: list[tuple[str, Edit]] = [
     *((f"requirement_id {v!r}", _set("output.requirement_id", v))
       for v in _vals("x", "", "é€😀" * 20, "r" * 32, 7, [])),
     *((f"sources_used {v!r}", _set("output.sources_used", v)) for v in IDS),
-    *((f"drop output.{k}", _del(f"output.{k}")) for k in OUTPUT),
+    *((f"drop output.{k}", delete(f"output.{k}")) for k in OUTPUT),
     *((f"fields {v!r}", _set("output.fields", v))
       for v in _vals([], "x", {}, [1], [[]], [{}], [{"key": "k"}])),
     ("40 fields", _many_fields(40)), ("1 field", _many_fields(1)),
@@ -170,13 +146,13 @@ AGG_EDITS: list[tuple[str, Edit]] = [
     # inputs, identity
     *((f"inputs.requirement_id {v!r}", _set("inputs.requirement_id", v))
       for v in _vals("x" * 40, "", "é€😀" * 30, "r" * 32, 5, [])),
-    ("drop inputs.requirement_id", _del("inputs.requirement_id")),
+    ("drop inputs.requirement_id", delete("inputs.requirement_id")),
     ("an extra inputs key", _set("inputs.extra", [1, 2])),
     ("30 extra inputs keys", _keys("inputs", 30)),
     ("inputs.kind deduce", _set("inputs.kind", "deduce")),
     ("inputs.kind check_requirement", _set("inputs.kind", "check_requirement")),
     ("inputs.kind nope", _set("inputs.kind", "nope")), ("inputs.kind 5", _set("inputs.kind", 5)),
-    ("inputs.kind absent", _del("inputs.kind")),
+    ("inputs.kind absent", delete("inputs.kind")),
     ("step_type deduce", _set("step_type", "deduce")),
     ("step_type check", _set("step_type", "check")),
     ("a long description", _set("description", "é€😀 aggregate " * 40)),
@@ -185,37 +161,37 @@ AGG_EDITS: list[tuple[str, Edit]] = [
     ("no prior ids", _set("prior_step_ids", [])),
     ("three evidence ids", _set("evidence_ids", ["a", "é" * 20, "c" * 32])),
     # field 0
-    *((f"field key {v!r}", _put(f"{F}.key", v)) for v in _vals("x", "", "k" * 40, "é" * 50, 5, [])),
-    *((f"field kind {v!r}", _put(f"{F}.kind", v))
+    *((f"field key {v!r}", put(f"{F}.key", v)) for v in _vals("x", "", "k" * 40, "é" * 50, 5, [])),
+    *((f"field kind {v!r}", put(f"{F}.kind", v))
       for v in _vals("boolean", "numeric", "timestamp", "text", "bogus", "Numeric", "", 1, [])),
-    *((f"field status {v!r}", _put(f"{F}.status", v))
+    *((f"field status {v!r}", put(f"{F}.status", v))
       for v in _vals("selected", "missing", "insufficient", "no_quorum", "wrong_kind", "absent",
                      "votes_undecided", "nope", "", 0)),
-    *((f"field candidates {v!r}", _put(f"{F}.candidates", v)) for v in INTEGERS),
-    *((f"field fallback_used {v!r}", _put(f"{F}.fallback_used", v)) for v in FLAGS),
+    *((f"field candidates {v!r}", put(f"{F}.candidates", v)) for v in INTEGERS),
+    *((f"field fallback_used {v!r}", put(f"{F}.fallback_used", v)) for v in FLAGS),
     *((f"numeric value {v!r}", _kind_value("numeric", v)) for v in AGG_DECIMALS),
     *((f"boolean value {v!r}", _kind_value("boolean", v)) for v in _vals(True, False, "true", 1)),
     *((f"timestamp value {v!r}", _kind_value("timestamp", v)) for v in INTEGERS),
     *((f"text value {v!r}", _kind_value("text", v))
       for v in _vals("abc", "", "é€😀" * 30, "t" * 32, 5, True, [])),
-    *((f"quorum {v!r}", _put(f"{F}.quorum", v))
+    *((f"quorum {v!r}", put(f"{F}.quorum", v))
       for v in _vals(QUORUM, {}, [], "x", {**QUORUM, "extra": 1}, {**QUORUM, "k" * 40: 2},
                      {**QUORUM, "met": 1}, {**QUORUM, "required": -1},
                      {**QUORUM, "agreeing": 2**64 - 1}, {**QUORUM, "required": "2"},
                      {"agreeing": 3, "required": 2}, {"met": True, "required": 2},
                      {"met": True, "agreeing": 3})),
-    ("quorum as its entries", _put(f"{F}.quorum", ENTRIES)),
-    ("quorum as its entries, 6 pairs", _put(f"{F}.quorum", ENTRIES * 2)),
+    ("quorum as its entries", put(f"{F}.quorum", ENTRIES)),
+    ("quorum as its entries, 6 pairs", put(f"{F}.quorum", ENTRIES * 2)),
     ("field 0 as its entries", _as_list(F)),
-    *((f"field {k} {v!r}", _put(f"{F}.{k}", v))
+    *((f"field {k} {v!r}", put(f"{F}.{k}", v))
       for k in ("claim_ids", "evidence_ids") for v in IDS),
-    *((f"drop field {k}", _del(f"{F}.{k}")) for k in FIELD),
+    *((f"drop field {k}", delete(f"{F}.{k}")) for k in FIELD),
     ("one extra field key", _keys(F, 1)), ("30 extra field keys", _keys(F, 30)),
     ("300 extra field keys", _keys(F, 300)),
-    ("a 31-byte extra field key", _put(f"{F}." + "k" * 31, -5)),
-    ("a 40-byte extra field key", _put(f"{F}." + "k" * 40, {"a": [1, "b"]})),
+    ("a 31-byte extra field key", put(f"{F}." + "k" * 31, -5)),
+    ("a 40-byte extra field key", put(f"{F}." + "k" * 40, {"a": [1, "b"]})),
     # votes
-    *((f"votes {v!r}", _put(f"{F}.votes", v)) for v in _vals([], "x", {}, [1], [[]], [{}])),
+    *((f"votes {v!r}", put(f"{F}.votes", v)) for v in _vals([], "x", {}, [1], [[]], [{}])),
     ("numeric votes", _votes("numeric", ["1.5", "-0.25", "9" * 64])),
     ("numeric votes, one not canonical", _votes("numeric", ["1.5", "1.50"])),
     *((f"numeric votes {v!r}", _votes("numeric", ["2", v])) for v in AGG_DECIMALS),
@@ -232,11 +208,11 @@ AGG_EDITS: list[tuple[str, Edit]] = [
       for k in ("value", "source_id", "evidence_id")),
     ("votes, source_id a number", _votes("numeric", ["1.5"], {"source_id": 5})),
     ("votes of an unknown kind", _votes("bogus", ["1.5"])),
-    ("votes as their entries", _put(f"{F}.votes", [["value", "1.5", "source_id", "s",
+    ("votes as their entries", put(f"{F}.votes", [["value", "1.5", "source_id", "s",
                                                     "evidence_id", "e"]] * 2)),
     # invalid records
     ("an extra top-level key", _set("extra", 1)), ("an empty step id", _set("step_id", "")),
-    ("a byte string in a field", _put(f"{F}.blob", b"x")),
+    ("a byte string in a field", put(f"{F}.blob", b"x")),
     ("a description not text", _set("description", 5)),
     ("another schema", _set("schema", "por.ReasoningStep/2")),
     ("a prior id not text", _set("prior_step_ids", [5])),
@@ -244,16 +220,9 @@ AGG_EDITS: list[tuple[str, Edit]] = [
 ]
 
 
-def agg_steps() -> Iterator[tuple[str, Bundle, int]]:
-    for name in list_scenarios():
-        bundle = honest(name)
-        for leaf in steps_of(bundle, "aggregate"):
-            yield name, bundle, leaf
-
-
 def test_every_fixture_aggregate_form() -> None:
     seen = 0
-    for name, bundle, leaf in agg_steps():
+    for name, bundle, leaf in kind_steps("aggregate"):
         raw = bundle.steps[leaf]
         assert chain_agg_form(raw) == (True, True, step_form(decode(raw))), name
         seen += 1
@@ -291,7 +260,7 @@ NONE_EDITS = [e for e in AGG_EDITS if not e[0].startswith(("inputs.kind", "step_
 
 def test_form_proofs_of_every_fixture_aggregate_step() -> None:
     """Honest, a lied form leaf, edits rotating, through the envelope."""
-    seen = sweep(agg_steps(), NONE_EDITS)
+    seen = sweep(kind_steps("aggregate"), NONE_EDITS)
     print(f"aggregate formproof cases: {dict(sorted(seen.items()))}")
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 3, seen
@@ -299,20 +268,7 @@ def test_form_proofs_of_every_fixture_aggregate_step() -> None:
 
 def test_tampered_aggregate_proofs() -> None:
     """Faults of the proof itself on an aggregate step (not won): each one id, Python's."""
-    bundle = honest("08-quorum-agree")
-    leaf = steps_of(bundle, "aggregate")[0]
-    proof = proof_of(bundle, leaf)
-    flip = bytes(x ^ 1 for x in proof.form_leaf)
-    other = proof_of(bundle, leaf - 1)
-    cases = {
-        "form_leaf": resealed(proof, form_leaf=flip),
-        "form_index": resealed(proof, form_index=proof.form_index + 1),
-        "another record's form": resealed(proof, form_index=other.form_index,
-                                          form_leaf=other.form_leaf, form_path=other.form_path),
-    }
-    ids = {what: agree(bundle, leaf, what, p) for what, p in cases.items()}
-    assert ids["form_leaf"] == "proof.leaf_path"
-    assert ids["another record's form"] == "proof.form_index"
+    tampered_step("aggregate")
 
 
 def test_size() -> None:

@@ -16,23 +16,19 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
-from bundle_edits import honest, steps_of
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from formproof_families import family
 from forms_harness import call, selector, sizes
 from scratch_harness import SOLC
-from test_forms_formproof import DECIMALS, Edit, edited, python_form, sweep
+from test_forms_formproof import DECIMALS, Edit, edited, kind_steps, python_form, sweep
 
-from por.bundle.layout import Bundle
 from por.encoding import decode, encode
 from por.errors import PorError
 from por.forms import step_form
 from por.forms.steps import identity
-from por.scenarios import list_scenarios
 
 pytestmark = SOLC
 NAME = "PorFormFamilyChunk"
@@ -200,16 +196,9 @@ CHUNK_EDITS: list[tuple[str, Edit]] = [
 ]
 
 
-def chunk_steps() -> Iterator[tuple[str, Bundle, int]]:
-    for name in list_scenarios():
-        bundle = honest(name)
-        for leaf in steps_of(bundle, "check_requirement"):
-            yield name, bundle, leaf
-
-
 def test_every_fixture_chunk_form() -> None:
     seen: Counter[str] = Counter()
-    for name, bundle, leaf in chunk_steps():
+    for name, bundle, leaf in kind_steps("check_requirement"):
         raw = bundle.steps[leaf]
         step = decode(raw)
         assert chain_chunk_form(raw) == (True, True, step_form(step)), (name, leaf)
@@ -223,7 +212,7 @@ def test_every_fixture_chunk_form() -> None:
 def _market(kind: str) -> bytes:
     """The first fixture CHUNK step with a group of ``kind`` (a boolean one also gets an
     item's gate reason and a reason, so the optional parts are written)."""
-    for _, bundle, leaf in chunk_steps():
+    for _, bundle, leaf in kind_steps("check_requirement"):
         step = decode(bundle.steps[leaf])
         if any(g["kind"] == kind for g in step["output"]["groups"]):
             if kind == "boolean":
@@ -266,7 +255,7 @@ NONE_EDITS = [e for e in CHUNK_EDITS if not e[0].startswith(("inputs.kind", "ste
 
 def test_form_proofs_of_every_fixture_chunk_step() -> None:
     """The envelope with the CHUNK family: honest, lied form leaves, rotating edits."""
-    seen = sweep(chunk_steps(), NONE_EDITS)
+    seen = sweep(kind_steps("check_requirement"), NONE_EDITS)
     print(f"chunk formproof cases: {dict(sorted(seen.items()))}")
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 20 and seen["one_step.invalid_record"] >= 1, seen

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 from bundle_edits import honest, steps_of
@@ -21,14 +20,25 @@ from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from forms_harness import call, deploy, selector, sizes
 from scratch_harness import SOLC
-from test_forms_formproof import DECIMALS, Edit, _drop, _extra, _set, _vals, edited, python_form
+from test_forms_formproof import (
+    DECIMALS,
+    Edit,
+    _drop,
+    _extra,
+    _set,
+    _vals,
+    delete,
+    edited,
+    kind_steps,
+    put,
+    python_form,
+    walk_to,
+)
 
-from por.bundle.layout import Bundle
 from por.encoding import decode
 from por.errors import PorError
 from por.forms import step_form
 from por.forms.steps import IDENTITY
-from por.scenarios import list_scenarios
 from por.signing.eip712 import keccak256
 
 pytestmark = SOLC
@@ -64,32 +74,9 @@ def expected(leaf: bytes) -> tuple[bool, bool, bytes] | str:
     return py
 
 
-def _path(step: dict[str, Any], path: str) -> tuple[Any, Any]:
-    *parents, last = path.split(".")
-    m: Any = step
-    for p in parents:
-        m = m[int(p)] if isinstance(m, list) else m[p]
-    return m, int(last) if isinstance(m, list) else last
-
-
-def at(path: str, value: object) -> Edit:
-    """Set ``path`` (dotted; list indexes as numbers) to ``value``."""
-    def edit(step: dict[str, Any]) -> None:
-        m, k = _path(step, path)
-        m[k] = value
-    return edit
-
-
-def drop(path: str) -> Edit:
-    def edit(step: dict[str, Any]) -> None:
-        m, k = _path(step, path)
-        m.pop(k)
-    return edit
-
-
 def extra_keys(n: int, path: str = C) -> Edit:
     def edit(step: dict[str, Any]) -> None:
-        m, k = _path(step, path)
+        m, k = walk_to(step, path)
         for i in range(n):
             m[k][f"z{i:03d}"] = [i, {"k": "é" * i}]
     return edit
@@ -131,12 +118,12 @@ CONTRA_EDITS: list[tuple[str, Edit]] = [
       for v in _vals([], "x", {}, [1], [[]], [{}], 5)),
     *((f"a conflict as a flat array of {n} pairs", flat(n)) for n in (7, 4, 3)),
     *((f"{n} conflicts", copies(n)) for n in (2, 16, 40, 120)),
-    *((f"drop conflict {k}", drop(f"{C}.{k}")) for k in CONFLICT_KEYS),
-    *((f"check_id {v!r}", at(f"{C}.check_id", v))
+    *((f"drop conflict {k}", delete(f"{C}.{k}")) for k in CONFLICT_KEYS),
+    *((f"check_id {v!r}", put(f"{C}.check_id", v))
       for v in _vals("contradiction.numeric", "contradiction.boolean", "contradiction.text",
                      "contradiction.numeric ", "Contradiction.numeric", "",
                      "contradiction.numeric" + "x" * 10, 0, [])),
-    *((f"kind {v!r}", at(f"{C}.kind", v))
+    *((f"kind {v!r}", put(f"{C}.kind", v))
       for v in _vals("numeric", "boolean", "timestamp", "text", "bogus", "", 1, [])),
     *((f"kind {k!r}, no values", lambda s, k=k: s["output"]["conflicts"][0].update(
         kind=k, values=[])) for k in ("timestamp", "text", "bogus", "boolean", "numeric")),
@@ -144,17 +131,17 @@ CONTRA_EDITS: list[tuple[str, Edit]] = [
       for v in _vals(["true", "false"], ["false"], [], ["true"] * 30, ["True"], [True],
                      ["1"], ["true "], ["false", "0.5"], "true")),
     ("boolean values, numeric check", boolean(["true"], "contradiction.numeric")),
-    *((f"values [{v!r}]", at(f"{C}.values", ["1", v])) for v in MORE_DECIMALS),
-    *((f"values {v!r}", at(f"{C}.values", v))
+    *((f"values [{v!r}]", put(f"{C}.values", ["1", v])) for v in MORE_DECIMALS),
+    *((f"values {v!r}", put(f"{C}.values", v))
       for v in _vals([], ["1", "2.5", "-3"] * 10, "1.5", [["1"]], {}, ["1", 5])),
-    *((f"key {v!r}", at(f"{C}.key", v))
+    *((f"key {v!r}", put(f"{C}.key", v))
       for v in _vals("", "k" * 31, "k" * 32, "k" * 40, "é€😀" * 20, 5, [])),
-    *((f"claim_ids {v!r}", at(f"{C}.claim_ids", v)) for v in IDS),
-    *((f"evidence_ids {v!r}", at(f"{C}.evidence_ids", v)) for v in IDS),
-    *((f"conflict claim_count {v!r}", at(f"{C}.claim_count", v)) for v in INTEGERS),
+    *((f"claim_ids {v!r}", put(f"{C}.claim_ids", v)) for v in IDS),
+    *((f"evidence_ids {v!r}", put(f"{C}.evidence_ids", v)) for v in IDS),
+    *((f"conflict claim_count {v!r}", put(f"{C}.claim_count", v)) for v in INTEGERS),
     *((f"{n} extra conflict keys", extra_keys(n)) for n in (1, 30, 300)),
-    ("a 31-byte conflict key", at(f"{C}." + "k" * 31, -5)),
-    ("a 40-byte conflict key", at(f"{C}." + "k" * 40, {"a": [1, "b"]})),
+    ("a 31-byte conflict key", put(f"{C}." + "k" * 31, -5)),
+    ("a 40-byte conflict key", put(f"{C}." + "k" * 40, {"a": [1, "b"]})),
     ("one extra output key", _extra(1)), ("30 extra output keys", _extra(30)),
     ("300 extra output keys", _extra(300)),
     ("a 31-byte extra output key", _set("output." + "k" * 31, -5)),
@@ -178,8 +165,8 @@ CONTRA_EDITS: list[tuple[str, Edit]] = [
     ("three evidence ids", _set("evidence_ids", ["a", "é" * 20, "c" * 32])),
     # invalid records
     ("an extra top-level key", _set("extra", 1)), ("an empty step id", _set("step_id", "")),
-    ("a byte string in a conflict", at(f"{C}.blob", b"x")),
-    ("a byte string value", at(f"{C}.values", [b"1"])),
+    ("a byte string in a conflict", put(f"{C}.blob", b"x")),
+    ("a byte string value", put(f"{C}.values", [b"1"])),
     ("a description not text", _set("description", 5)),
     ("another schema", _set("schema", "por.ReasoningStep/2")),
     ("a prior id not text", _set("prior_step_ids", [5])),
@@ -189,16 +176,9 @@ CONTRA_EDITS: list[tuple[str, Edit]] = [
 ]
 
 
-def contra_steps() -> Iterator[tuple[str, Bundle, int]]:
-    for name in list_scenarios():
-        bundle = honest(name)
-        for leaf in steps_of(bundle, "contradictions"):
-            yield name, bundle, leaf
-
-
 def test_every_fixture_contradictions_form() -> None:
     seen = Counter[str]()
-    for name, bundle, leaf in contra_steps():
+    for name, bundle, leaf in kind_steps("contradictions"):
         raw = bundle.steps[leaf]
         assert chain_form(raw) == (True, True, step_form(decode(raw))), name
         seen["with conflicts" if decode(raw)["output"]["conflicts"] else "none"] += 1
@@ -256,7 +236,7 @@ def test_random_decimals() -> None:
     raw = bundle.steps[steps_of(bundle, "contradictions")[0]]
     seen: Counter[str] = Counter()
     for i, text in enumerate(random_decimals(600)):
-        edit = (at(f"{C}.values", ["1", text, "2"]) if i % 2 else
+        edit = (put(f"{C}.values", ["1", text, "2"]) if i % 2 else
                 _set("output.numeric_tolerance", text))
         leaf = edited(raw, edit)
         want = expected(leaf)

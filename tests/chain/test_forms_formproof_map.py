@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
 from bundle_edits import honest, steps_of
 from formproof_families import family_form
@@ -27,18 +26,15 @@ from test_forms_formproof import (
     _extra,
     _set,
     _vals,
-    agree,
     edited,
-    proof_of,
+    kind_steps,
     python_form,
-    resealed,
     sweep,
+    tampered_step,
 )
 
-from por.bundle.layout import Bundle
 from por.encoding import decode
 from por.forms import step_form
-from por.scenarios import list_scenarios
 
 pytestmark = SOLC
 V = "output.evaluation_variables"
@@ -95,16 +91,9 @@ MAP_EDITS: list[tuple[str, Edit]] = [
 ]
 
 
-def map_steps() -> Iterator[tuple[str, Bundle, int]]:
-    for name in list_scenarios():
-        bundle = honest(name)
-        for leaf in steps_of(bundle, "map"):
-            yield name, bundle, leaf
-
-
 def test_every_fixture_map_form() -> None:
     seen = 0
-    for name, bundle, leaf in map_steps():
+    for name, bundle, leaf in kind_steps("map"):
         raw = bundle.steps[leaf]
         assert chain_map_form(raw) == (True, True, step_form(decode(raw))), name
         seen += 1
@@ -132,7 +121,7 @@ NONE_EDITS = [e for e in MAP_EDITS if not e[0].startswith(("inputs.kind deduce",
 
 def test_form_proofs_of_every_fixture_map_step() -> None:
     """Honest, a lied form leaf, ``F`` undefined or not (edits rotating), invalid."""
-    seen = sweep(map_steps(), NONE_EDITS)
+    seen = sweep(kind_steps("map"), NONE_EDITS)
     print(f"map formproof cases: {dict(sorted(seen.items()))}")
     assert seen["form.match"] >= 40 and seen["form.mismatch"] >= 120, seen
     assert seen["form.none"] >= 40 and seen["one_step.invalid_record"] >= 5, seen
@@ -140,17 +129,4 @@ def test_form_proofs_of_every_fixture_map_step() -> None:
 
 def test_tampered_map_proofs() -> None:
     """Faults of the proof itself on a map step (not won): each one id, Python's."""
-    bundle = honest("08-quorum-agree")
-    leaf = steps_of(bundle, "map")[0]
-    proof = proof_of(bundle, leaf)
-    flip = bytes(x ^ 1 for x in proof.form_leaf)
-    other = proof_of(bundle, leaf - 1)
-    cases = {
-        "form_leaf": resealed(proof, form_leaf=flip),
-        "form_index": resealed(proof, form_index=proof.form_index + 1),
-        "another record's form": resealed(proof, form_index=other.form_index,
-                                          form_leaf=other.form_leaf, form_path=other.form_path),
-    }
-    ids = {what: agree(bundle, leaf, what, p) for what, p in cases.items()}
-    assert ids["form_leaf"] == "proof.leaf_path"
-    assert ids["another record's form"] == "proof.form_index"
+    tampered_step("map")

@@ -6,6 +6,7 @@ import {PorIds} from "../PorIds.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
 import {PorFormProofAggregateWrite as AW} from "./PorFormProofAggregateWrite.sol";
+import {PorFormProofDecimal as DEC} from "./PorFormProofDecimal.sol";
 
 /// @title PorFormProofAggregate: `F` AGGREGATE (SPEC §5.6.8, tag 5) of a `por.ReasoningStep/1`
 /// leaf, built from its por-cbor/1 bytes with `PorFormProofDeduce`'s rest-word walk and writers
@@ -243,7 +244,7 @@ library PorFormProofAggregate {
     /// pass, `PorFormProofAggregateWrite`), B, W or H.
     function value(bytes calldata d, uint256 w, uint256 kind, uint256 pos) private view returns (uint256) {
         if (kind == 0) return D.flag(d, w, pos);
-        if (kind == 1) return AW.decimal(d, w, pos);
+        if (kind == 1) return DEC.decimal(d, w, pos);
         if (kind == 2) return D.integer(d, w, pos);
         if (kind == 3) return D.hashed(d, w, pos);
         return 0;

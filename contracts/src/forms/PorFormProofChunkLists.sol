@@ -3,6 +3,7 @@ pragma solidity 0.8.30;
 
 import {PorCbor} from "../PorCbor.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
+import {PorFormProofDecimal as DEC} from "./PorFormProofDecimal.sol";
 
 /// @title PorFormProofChunkLists: the lists of `F` CHUNK (SPEC §5.6.7): `L(source)`,
 /// `L(item)`, `L(group)` of a `check_requirement` step's output, and the writers they need
@@ -208,68 +209,6 @@ library PorFormProofChunkLists {
         return NONE;
     }
 
-    /// `D(d)` of the text at `pos` (0: absent), as `PorFormProofDeduce.decimal` writes it
-    /// (SPEC §5.6.1, §3.2: a canonical decimal `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?` of at most
-    /// 64 characters, not `-0`; the word `sign << 255 | scale << 232 | len`, then the digits
-    /// of `m`, leading zeros dropped, zero-padded), in one assembly pass: its byte loops
-    /// cost ~18 000 gas for a 64-character value, this ~2 000.
-    function decimal(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256 r) {
-        if (w == 0 || pos == 0) return 0;
-        (bool ok, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        if (!ok || len == 0 || len > 64) return 0;
-        assembly ("memory-safe") {
-            let e := add(add(d.offset, off), len)
-            let i := add(d.offset, off)
-            let neg := eq(byte(0, calldataload(i)), 0x2d)
-            i := add(i, neg)
-            let ws := i
-            let bad := iszero(lt(i, e))
-            if iszero(bad) {
-                switch eq(byte(0, calldataload(i)), 0x30)
-                case 1 { i := add(i, 1) }
-                default {
-                    for {} lt(i, e) { i := add(i, 1) } {
-                        if gt(sub(byte(0, calldataload(i)), 0x30), 9) { break }
-                    }
-                    bad := eq(i, ws)
-                }
-            }
-            let fs := e
-            if and(iszero(bad), lt(i, e)) {
-                switch eq(byte(0, calldataload(i)), 0x2e)
-                case 0 { bad := 1 }
-                default {
-                    i := add(i, 1)
-                    fs := i
-                    for {} lt(i, e) { i := add(i, 1) } {
-                        if gt(sub(byte(0, calldataload(i)), 0x30), 9) { break }
-                    }
-                    bad := or(or(iszero(eq(i, e)), eq(i, fs)), eq(byte(0, calldataload(sub(e, 1))), 0x30))
-                }
-            }
-            let zero := eq(byte(0, calldataload(ws)), 0x30)
-            if and(neg, and(zero, eq(fs, e))) { bad := 1 } // "-0"
-            if iszero(bad) {
-                // the whole part's digits (none when it is "0" before a fraction), then the
-                // fraction's from its first non-zero digit in that case
-                let wl := sub(e, ws)
-                if lt(fs, e) { wl := sub(sub(fs, 1), ws) }
-                let fz := fs
-                if and(zero, lt(fs, e)) {
-                    wl := 0
-                    for {} eq(byte(0, calldataload(fz)), 0x30) { fz := add(fz, 1) } {}
-                }
-                let n := add(wl, sub(e, fz))
-                mstore(w, or(or(shl(255, neg), shl(232, sub(e, fs))), n))
-                let q := add(w, 32)
-                calldatacopy(q, ws, wl)
-                calldatacopy(add(q, wl), fz, sub(e, fz))
-                mstore(add(q, n), 0)
-                r := add(q, and(add(n, 31), not(31)))
-            }
-        }
-    }
-
     /// `L(source)`: each `H(step_id) H(evidence_id) H(source_id) R(s, the three)`.
     function sources(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
         (bool ok, uint256 n, uint256 p) = list(d, w, pos);
@@ -380,7 +319,7 @@ library PorFormProofChunkLists {
         if (!isMap) return 0;
         uint256[] memory s = c.ref;
         w = D.hashed(d, D.hashed(d, w, s[0]), s[1]);
-        w = numeric ? decimal(d, w, s[2]) : D.flag(d, w, s[2]);
+        w = numeric ? DEC.decimal(d, w, s[2]) : D.flag(d, w, s[2]);
         return D.word(w, r);
     }
 }

@@ -5,7 +5,7 @@ import {PorCbor} from "../PorCbor.sol";
 import {PorIds} from "../PorIds.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
-import {PorFormProofContradictionsWrite as X} from "./PorFormProofContradictionsWrite.sol";
+import {PorFormProofDecimal as X} from "./PorFormProofDecimal.sol";
 
 /// @title PorFormProofContradictions: `F` CONTRADICTIONS (SPEC §5.6.9, tag 6) of a
 /// `por.ReasoningStep/1` leaf (a `contradictions` step, §12.5.5), built from its por-cbor/1

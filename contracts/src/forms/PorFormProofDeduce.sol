@@ -4,6 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "../PorCbor.sol";
 import {PorIds} from "../PorIds.sol";
 import {PorRecords} from "../PorRecords.sol";
+import {PorFormProofDecimal} from "./PorFormProofDecimal.sol";
 
 /// @title PorFormProofDeduce: `F` DEDUCE (SPEC §5.6.10) of a `por.ReasoningStep/1` leaf, built
 /// from its por-cbor/1 bytes in memory word by word (ADR 0017 s41 spike, FormProof on chain).
@@ -350,72 +351,9 @@ library PorFormProofDeduce {
     /// `D(d)` of the text at `pos` (SPEC §5.6.1, §3.2): a canonical decimal
     /// `-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?` of at most 64 characters, not `-0`; the word
     /// `sign << 255 | scale << 232 | len`, then the digits of `m` (leading zeros dropped,
-    /// `0` for zero) zero-padded.
+    /// `0` for zero) zero-padded. The one writer is `PorFormProofDecimal.decimal` (s42,
+    /// fpunify); this name stays for the libraries that import it.
     function decimal(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
-        (bool ok, uint256 off, uint256 len) = textAt(d, pos);
-        if (w == 0 || !ok) return 0;
-        bool negative;
-        uint256 ws;
-        uint256 fs;
-        (ok, negative, ws, fs) = canonical(d, off, off + len);
-        return ok ? digits(d, w, negative, ws, fs, off + len) : 0;
-    }
-
-    /// The decimal word at `w`, then the digits of `m`: the whole part from `ws` (unless it
-    /// is "0" with a fraction), then the fraction from `fs` to `e` (without its leading
-    /// zeros when the whole part was dropped), zero-padded.
-    function digits(bytes calldata d, uint256 w, bool negative, uint256 ws, uint256 fs, uint256 e)
-        private
-        pure
-        returns (uint256)
-    {
-        uint256 fz = fs;
-        uint256 wl = (fs < e ? fs - 1 : e) - ws;
-        if (d[ws] == "0" && fs < e) {
-            wl = 0;
-            while (d[fz] == "0") fz++;
-        }
-        uint256 n = wl + e - fz;
-        uint256 head = (negative ? 1 << 255 : 0) | ((e - fs) << 232) | n;
-        assembly ("memory-safe") {
-            mstore(w, head)
-            let q := add(w, 32)
-            calldatacopy(q, add(d.offset, ws), wl)
-            calldatacopy(add(q, wl), add(d.offset, fz), sub(e, fz))
-            mstore(add(q, n), 0)
-        }
-        return w + 32 + ((n + 31) & ~uint256(31));
-    }
-
-    /// The text `d[i:e]` is a canonical decimal (SPEC §3.2): (ok, its sign, where its whole
-    /// part starts, where its fraction starts: `e` when it has none).
-    function canonical(bytes calldata d, uint256 i, uint256 e)
-        private
-        pure
-        returns (bool ok, bool negative, uint256 ws, uint256 fs)
-    {
-        if (i == e || e - i > 64) return (false, false, 0, 0);
-        negative = d[i] == "-";
-        if (negative) i++;
-        if (i == e) return (false, false, 0, 0);
-        ws = i;
-        if (d[i] == "0") {
-            i++;
-        } else {
-            while (i < e && digit(d[i])) i++;
-            if (i == ws) return (false, false, 0, 0);
-        }
-        fs = e;
-        if (i < e) {
-            if (d[i] != ".") return (false, false, 0, 0);
-            fs = ++i;
-            while (i < e && digit(d[i])) i++;
-            if (i != e || i == fs || d[e - 1] == "0") return (false, false, 0, 0);
-        }
-        ok = !(negative && d[ws] == "0" && fs == e); // not "-0"
-    }
-
-    function digit(bytes1 c) private pure returns (bool) {
-        return c >= "0" && c <= "9";
+        return PorFormProofDecimal.decimal(d, w, pos);
     }
 }

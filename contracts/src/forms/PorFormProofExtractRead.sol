@@ -4,7 +4,7 @@ pragma solidity 0.8.30;
 import {PorCbor} from "../PorCbor.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
-import {PorFormProofExtractWrite as XW} from "./PorFormProofExtractWrite.sol";
+import {PorFormProofDecimal as DEC} from "./PorFormProofDecimal.sol";
 
 /// @title PorFormProofExtractRead: the readers and writers `F` EXTRACT (SPEC §5.6.5) adds to
 /// `PorFormProofDeduce`'s (ADR 0017, s42 addendum `fpextract`): a map's named values found
@@ -205,7 +205,7 @@ library PorFormProofExtractRead {
     function value(bytes calldata d, uint256 w, uint256 k, uint256 pos) private view returns (uint256) {
         if (w == 0 || pos == 0) return 0;
         if (k == 0) return D.flag(d, w, pos);
-        if (k == 1) return XW.decimal(d, w, pos);
+        if (k == 1) return DEC.decimal(d, w, pos);
         if (k == 2) return D.integer(d, w, pos);
         return D.hashed(d, w, pos);
     }
