@@ -64,7 +64,7 @@ library PorCheckAdmit {
     }
 
     /// SPEC §12.4: empty or made only of the 25 White_Space code points.
-    function blank(bytes calldata d, uint256 sid) private pure returns (bool) {
+    function blank(bytes calldata d, uint256 sid) internal pure returns (bool) {
         // a short text whose first byte is printable ASCII (0x21..0x7e) is not white
         // space: most ids (one word read, before the text is located)
         bool printable;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorCheckAdmit} from "../PorCheckAdmit.sol";
 import {PorIds} from "../PorIds.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
@@ -96,7 +97,7 @@ library PorFormProofExtract {
         w = X.ranged(leaf, w, c[C_RETRIEVED], 0, TIME_MAX);
         w = X.ranged(leaf, w, c[C_CONFIDENCE], 0, BPS_MAX);
         // the blank-source flag: source_id is a text here (its H written above, else w is 0)
-        if (w != 0) w = D.word(w, X.blank(leaf, c[C_SOURCE]) ? 1 : 0);
+        if (w != 0) w = D.word(w, PorCheckAdmit.blank(leaf, c[C_SOURCE]) ? 1 : 0);
         return D.close(base, w);
     }
 

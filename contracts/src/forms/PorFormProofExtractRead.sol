@@ -9,8 +9,8 @@ import {PorFormProofDecimal as DEC} from "./PorFormProofDecimal.sol";
 /// @title PorFormProofExtractRead: the readers and writers `F` EXTRACT (SPEC §5.6.5) adds to
 /// `PorFormProofDeduce`'s (ADR 0017, s42 addendum `fpextract`): a map's named values found
 /// without a rest word (`find`: DEDUCE's rest-word walk without the copy), the claims
-/// list `L[H(key) E(kind) H(claim_id) V_kind(value)]`, `W` of an integer in a §4 range,
-/// the blank-source flag. Every writer takes and returns the write position (0: no form)
+/// list `L[H(key) E(kind) H(claim_id) V_kind(value)]`, `W` of an integer in a §4 range (the
+/// blank-source flag is `PorCheckAdmit.blank`'s, shared with the CBOR check). Every writer takes and returns the write position (0: no form)
 /// and allocates nothing.
 library PorFormProofExtractRead {
     /// Not a claim kind.
@@ -216,39 +216,5 @@ library PorFormProofExtractRead {
         if (w == 0 || pos == 0) return 0;
         (bool ok, uint256 v) = PorRecords.uintIn(d, pos, lo, hi);
         return ok ? D.word(w, v) : 0;
-    }
-
-    /// The text at `sid` is empty or made only of SPEC §12.4's 25 White_Space code points
-    /// (`PorCheckAdmit.blank`'s test, private there; the leaf's UTF-8 is valid: the §2
-    /// reader checked it).
-    function blank(bytes calldata d, uint256 sid) internal pure returns (bool) {
-        // a short text whose first byte is printable ASCII (0x21..0x7e) is not white space
-        bool printable;
-        assembly ("memory-safe") {
-            let x := calldataload(add(d.offset, sid))
-            printable := and(lt(sub(byte(0, x), 0x61), 23), lt(sub(byte(1, x), 0x21), 0x5e))
-        }
-        if (printable) return false;
-        (, uint256 i, uint256 len) = PorCbor.str(d, sid, PorCbor.TEXT);
-        uint256 e = i + len;
-        while (i < e) {
-            uint256 c = uint8(d[i]);
-            uint256 cp;
-            if (c < 0x80) {
-                (cp, i) = (c, i + 1);
-            } else if (c < 0xe0) {
-                (cp, i) = ((c & 0x1f) << 6 | uint8(d[i + 1]) & 0x3f, i + 2);
-            } else if (c < 0xf0) {
-                cp = (c & 0x0f) << 12 | (uint256(uint8(d[i + 1])) & 0x3f) << 6 | uint8(d[i + 2]) & 0x3f;
-                i += 3;
-            } else {
-                return false; // four bytes: above U+FFFF, never white space
-            }
-            bool space = (cp >= 0x09 && cp <= 0x0d) || cp == 0x20 || cp == 0x85 || cp == 0xa0 || cp == 0x1680
-                || (cp >= 0x2000 && cp <= 0x200a) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f || cp == 0x205f
-                || cp == 0x3000;
-            if (!space) return false;
-        }
-        return true;
     }
 }
