@@ -109,9 +109,6 @@ ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProo
 #: a FormProof whose answer needs another family is ``chain.proof_kind`` (the envelope
 #: would revert ``NoFamily(tag)``).
 ON_CHAIN_FORM_TAGS = (3, 4, 5, 6, 7, 8, 9)
-#: SPEC §5.6.2's form tags, for messages.
-_FORM_NAMES = {1: "COMMON", 2: "REQUIREMENT", 3: "EXTRACT", 4: "CHUNK", 5: "AGGREGATE",
-               6: "CONTRADICTIONS", 7: "DEDUCE", 8: "MAP", 9: "VERDICT"}
 
 
 def settle_call(data: bytes, market: str, *, max_size: int,
@@ -157,8 +154,11 @@ def settle_call(data: bytes, market: str, *, max_size: int,
                          "settleByProof would revert ProofNotWon", expected="won",
                          actual=reason)
     market_id = market_id_from_text(market)
-    forms = _forms_call(data, market_id, max_size) if report.schema == FORM_STEP_SCHEMA else \
-        _form_proof_call(data, market_id) if report.schema == FORM_PROOF_SCHEMA else None
+    forms = None
+    if report.schema == FORM_STEP_SCHEMA:
+        forms = _forms_call(data, market_id, max_size)
+    elif report.schema == FORM_PROOF_SCHEMA:
+        forms = _form_proof_call(data, market_id)
     hashed = data if forms is None else forms[1]
     fields = {"market": market, "market_id_hex": _hex(market_id),
               "por_root_hex": _hex(report.por_root or b""), "won": reason,
@@ -227,11 +227,13 @@ def form_family(data: bytes, max_size: int) -> int | None:
 
 def _require_form_family(data: bytes, max_size: int) -> None:
     """``chain.proof_kind`` (exit 2) for a FormProof whose family is not on chain."""
+    from por.forms.component import TAG_NAMES  # noqa: PLC0415
+
     tag = form_family(data, max_size)
     if tag is not None and tag not in ON_CHAIN_FORM_TAGS:
-        names = ", ".join(f"{_FORM_NAMES[t]} ({t})" for t in ON_CHAIN_FORM_TAGS)
+        names = ", ".join(f"{TAG_NAMES[t]} ({t})" for t in ON_CHAIN_FORM_TAGS)
         raise UnsupportedError("chain.proof_kind", f"the registry checks FormProofs of the "
-                               f"{names} forms only, not of form {_FORM_NAMES.get(tag, '?')} "
+                               f"{names} forms only, not of form {TAG_NAMES.get(tag, '?')} "
                                f"(tag {tag}; settleByForms would revert NoFamily({tag})); "
                                "dispute it with a case (por dispute open, por chain challenge)",
                                expected="form tag " + ", ".join(map(str, ON_CHAIN_FORM_TAGS)),
