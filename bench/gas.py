@@ -88,7 +88,8 @@ def _ecrecover_bare(chain: Any, submit: bytes) -> int:
     from chain_support import VERDICT_TUPLE
     from eth_abi import decode
 
-    words, _signer, signature = decode([VERDICT_TUPLE, "address", "bytes"], submit[4:])
+    words, _path, _signer, signature = decode([VERDICT_TUPLE, "bytes32[]", "address", "bytes"],
+                                              submit[4:])
     digest = chain.call("verdictDigest", words)
     data = digest + signature[64].to_bytes(32, "big") + signature[:64]
     gas: int = chain.send(data, to=ECRECOVER).execution_gas
@@ -110,6 +111,7 @@ def game_gas() -> dict[str, int] | None:
         WINDOW,
         bundle_proposal,
         call_data,
+        key_of,
         propose_data,
         ruling_calldata,
         synthetic_verdict,
@@ -132,7 +134,7 @@ def game_gas() -> dict[str, int] | None:
             gas[name] = node.send(sender, registry, data, value)["execution_gas"]
 
         words, proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=100)
-        market, leaf = words[0], (2, 0, leaf_hash(LEAF))
+        market, leaf = key_of(words), (2, 0, leaf_hash(LEAF))
         measure("proposeVerdict", oracle, propose_data(words, CHAIN_ID, contract), PROPOSER_BOND)
         for name, sender, n in (("openChallenge (first)", first, 0),
                                 ("openChallenge (second)", second, 1),
@@ -147,13 +149,13 @@ def game_gas() -> dict[str, int] | None:
         measure("closeMoot", oracle, call_data("closeMoot", moot))
         measure("withdraw", first, call_data("withdraw"))
         again, _proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=102, round_=1,
-                                          market=market)
+                                          market=words[0])
         measure("proposeVerdict (after a strike)", oracle,
                 propose_data(again, CHAIN_ID, contract), PROPOSER_BOND)
         words, _proof = synthetic_verdict("evidence_leaf", 1000, 0, LEAF, nonce=101)
         node.send(oracle, registry, propose_data(words, CHAIN_ID, contract), PROPOSER_BOND)
         node.advance(WINDOW)
-        measure("finalize", second, call_data("finalize", words[0]))
+        measure("finalize", second, call_data("finalize", key_of(words)))
         lie, proof_bytes = _lie((1, 0, 2))
         market, propose = bundle_proposal(lie, CHAIN_ID, contract)
         node.send(oracle, registry, propose, PROPOSER_BOND)

@@ -145,10 +145,10 @@ abstract contract PorRegistryTypes {
 
     /// SPEC §16.7: the dispute court's ruling on one case, signed by the resolver's key
     /// (EIP-712, this contract's domain); anyone may relay it. `challengeId` is the case's
-    /// leaf id keccak256(abi.encode(marketId, component, leafIndex)) (§16.2).
+    /// leaf id keccak256(abi.encode(marketKey, component, leafIndex)) (§16.2).
     struct Ruling {
         bytes32 challengeId;
-        bytes32 marketId;
+        bytes32 marketKey;
         bytes32 leafHash;
         bool upheld;
         uint8 workerPct;
@@ -172,7 +172,7 @@ abstract contract PorRegistryTypes {
         address challenger;
         uint32 round;
         ChallengeStatus status;
-        bytes32 marketId;
+        bytes32 marketKey;
     }
 
     // ---- errors (SPEC §14.3) --------------------------------------------------------------
@@ -184,16 +184,18 @@ abstract contract PorRegistryTypes {
     error UnknownSigner(address signer); // signature.untrusted_key
     error Expired(uint64 expiresAt, uint256 blockTime); // signature.expired
     error NotYetValid(uint64 issuedAt, uint256 blockTime); // signature.not_yet_valid
-    error NonceRound(bytes32 marketId, uint64 nonce, uint32 round); // chain.nonce
+    error NonceRound(bytes32 marketKey, uint64 nonce, uint32 round); // chain.nonce
     error OutcomeOutOfRange(uint8 outcome); // schema.value (outcome 1..3)
     error ConfidenceOutOfRange(uint16 confidenceBps); // schema.value (0..10000)
     error PorRootZero(); // schema.value (a por_root is a SHA-256 output)
-    error VerdictExists(bytes32 marketId); // chain.verdict_exists
-    error RootStruck(bytes32 marketId, bytes32 porRoot); // chain.root_struck
-    error UnknownMarket(bytes32 marketId); // chain.unknown_market (no por_root to check against)
-    error NotChallengeable(bytes32 marketId, VerdictStatus status); // chain.not_proposed
+    error VerdictExists(bytes32 marketKey); // chain.verdict_exists
+    error RootStruck(bytes32 marketKey, bytes32 porRoot); // chain.root_struck
+    /// The signed promptSpecHash is not component 1 of the signed porRoot with the path sent.
+    error PromptSpecNotCommitted(bytes32 computed, bytes32 porRoot); // chain.prompt_spec_not_committed
+    error UnknownMarket(bytes32 marketKey); // chain.unknown_market (no por_root to check against)
+    error NotChallengeable(bytes32 marketKey, VerdictStatus status); // chain.not_proposed
     error WindowClosed(uint64 deadline, uint256 blockTime); // chain.window_closed
-    error NotFinal(bytes32 marketId); // chain.not_final
+    error NotFinal(bytes32 marketKey); // chain.not_final
     error BondValue(uint256 expected, uint256 sent); // chain.bond_value
     error NothingToWithdraw(address account); // chain.nothing_to_withdraw
     error WithdrawFailed(address account); // chain.withdraw_failed
@@ -216,6 +218,28 @@ abstract contract PorRegistryTypes {
     /// Raised by PorProofCheck (and passed on by settleByProof) for a one-step proof of a
     /// step kind the chain does not re-execute (keccak256 of its inputs.kind): the court path.
     error CourtPath(bytes32 kind); // chain.court_path
+
+    // ---- ids (SPEC §14.2, §14.4) ---------------------------------------------------------
+    /// The market key (SPEC §14.2, ADR 0018): keccak256(abi.encode(marketId, promptSpecHash)),
+    /// both from the signed Verdict. A market is its question: every record, round, struck
+    /// root, challenge and proof is kept per key.
+    function marketKeyOf(bytes32 marketId, bytes32 promptSpecHash) public pure returns (bytes32 key) {
+        assembly ("memory-safe") {
+            mstore(0x00, marketId)
+            mstore(0x20, promptSpecHash)
+            key := keccak256(0x00, 0x40)
+        }
+    }
+
+    /// keccak256(abi.encode(leafId, leafHash, challenger, caseHash)), leafId =
+    /// keccak256(abi.encode(marketKey, component, leafIndex)): the one challenge id (§14.4).
+    function challengeIdOf(bytes32 leafId, bytes32 leafHash, address challenger, bytes32 caseHash)
+        public
+        pure
+        returns (bytes32)
+    {
+        return keccak256(abi.encode(leafId, leafHash, challenger, caseHash));
+    }
 
     // ---- signatures (SPEC §8.5) ------------------------------------------------------
     /// secp256k1 n / 2 (EIP-2 low-s bound) and n.
@@ -245,31 +269,34 @@ abstract contract PorRegistryTypes {
     event SignerAdded(address indexed signer);
     event SignerRemoved(address indexed signer);
     event ResolverChanged(address indexed previous, address indexed resolver);
+    /// `marketId` and `promptSpecHash` as signed, so an indexer lists a market id's PromptSpecs.
     event VerdictProposed(
-        bytes32 indexed marketId,
+        bytes32 indexed marketKey,
         address indexed signer,
         address indexed proposer,
+        bytes32 marketId,
+        bytes32 promptSpecHash,
         bytes32 porRoot,
         uint8 outcome,
         uint16 confidenceBps,
         uint32 round,
         uint64 deadline
     );
-    event VerdictStruck(bytes32 indexed marketId, bytes32 indexed challengeId, bytes32 porRoot, uint32 round);
-    event VerdictVoided(bytes32 indexed marketId, bytes32 indexed challengeId, bytes32 porRoot, uint32 round);
+    event VerdictStruck(bytes32 indexed marketKey, bytes32 indexed challengeId, bytes32 porRoot, uint32 round);
+    event VerdictVoided(bytes32 indexed marketKey, bytes32 indexed challengeId, bytes32 porRoot, uint32 round);
     event ProofCommitted(bytes32 indexed commitment, address indexed committer);
-    event VerdictFinalized(bytes32 indexed marketId, bytes32 porRoot, uint8 outcome);
+    event VerdictFinalized(bytes32 indexed marketKey, bytes32 porRoot, uint8 outcome);
     event ChallengeOpened(
         bytes32 indexed challengeId,
-        bytes32 indexed marketId,
+        bytes32 indexed marketKey,
         address indexed challenger,
         bytes32 caseHash,
         uint8 component,
         uint64 leafIndex,
         bytes32 leafHash
     );
-    event ChallengeSettled(bytes32 indexed challengeId, bytes32 indexed marketId, ChallengeStatus status);
+    event ChallengeSettled(bytes32 indexed challengeId, bytes32 indexed marketKey, ChallengeStatus status);
     event RulingAccepted(bytes32 indexed challengeId, bytes32 caseHash, bytes32 courtRoot, uint8 workerPct);
     event Withdrawn(address indexed account, uint256 amount);
-    event ProofSettled(bytes32 indexed challengeId, bytes32 indexed marketId, address indexed caller, bytes32 checkId);
+    event ProofSettled(bytes32 indexed challengeId, bytes32 indexed marketKey, address indexed caller, bytes32 checkId);
 }

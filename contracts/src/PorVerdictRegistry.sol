@@ -21,7 +21,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
         "bytes32 porRoot,uint64 issuedAt,uint64 expiresAt,uint64 nonce)"
     );
     bytes32 public constant RULING_TYPEHASH = keccak256(
-        "Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,uint8 workerPct,"
+        "Ruling(bytes32 challengeId,bytes32 marketKey,bytes32 leafHash,bool upheld,uint8 workerPct,"
         "bytes32 caseHash,bytes32 courtRoot,uint64 issuedAt,uint64 expiresAt)"
     );
     bytes32 private constant DOMAIN_TYPEHASH =
@@ -47,13 +47,13 @@ contract PorVerdictRegistry is PorRegistryTypes {
     mapping(address => bool) public isSigner;
     mapping(bytes32 => Record) private records;
     mapping(bytes32 => Challenge) public challenges;
-    /// keccak256(abi.encode(marketId, porRoot)) of every struck verdict but the market's
+    /// keccak256(abi.encode(marketKey, porRoot)) of every struck verdict but the market's
     /// last: the last struck root stays in its Struck record and is archived here by the
     /// re-proposal that replaces it (SPEC §14.2), so a strike writes no new slot. `isStruck`.
     mapping(bytes32 => bool) private archivedRoots;
     /// Pull payments: what each account may withdraw.
     mapping(address => uint256) public withdrawable;
-    /// keccak256(abi.encode(marketId, keccak256(proof), committer)) => the block it was
+    /// keccak256(abi.encode(marketKey, keccak256(proof), committer)) => the block it was
     /// committed in: `settleByProof` pays only a caller who committed its proof earlier.
     mapping(bytes32 => uint256) public proofCommits;
 
@@ -142,9 +142,16 @@ contract PorVerdictRegistry is PorRegistryTypes {
 
     // ---- verdicts (SPEC §14.2) ------------------------------------------------------------
     /// Propose a verdict signed by a registered signer, locking `proposerBond` wei: checks in
-    /// SPEC §14.2 order, then the market's round, then stores it open to challenges until
+    /// SPEC §14.2 order (the signed promptSpecHash committed by porRoot as component 1 with
+    /// `promptSpecPath`, the 3 hashes of PATH(1, 7) over the component leaves of SPEC §5.4),
+    /// then the market key's round, then stores it open to challenges until
     /// `block.timestamp + disputeWindow`.
-    function proposeVerdict(Verdict calldata v, address signer, bytes calldata signature) external payable {
+    function proposeVerdict(
+        Verdict calldata v,
+        bytes32[] calldata promptSpecPath,
+        address signer,
+        bytes calldata signature
+    ) external payable {
         if (msg.value != proposerBond) revert BondValue(proposerBond, msg.value);
         uint8 outcome = v.outcome;
         if (outcome == 0 || outcome > 3) revert OutcomeOutOfRange(outcome);
@@ -158,18 +165,27 @@ contract PorVerdictRegistry is PorRegistryTypes {
             revert Expired(v.expiresAt, block.timestamp);
         }
         if (block.timestamp < v.issuedAt) revert NotYetValid(v.issuedAt, block.timestamp);
-        Record storage record = records[v.marketId];
+        bytes32 promptSpecHash = v.promptSpecHash;
+        bytes32 committed =
+            PorMerkle.rootFromPath(PorMerkle.componentLeafHash(promptSpecHash, 1), 1, 7, promptSpecPath);
+        if (committed != v.porRoot) revert PromptSpecNotCommitted(committed, v.porRoot);
+        _propose(marketKeyOf(v.marketId, promptSpecHash), v, outcome, signer);
+    }
+
+    /// The market key's round and struck roots, then the record (SPEC §14.2, §14.7).
+    function _propose(bytes32 marketKey, Verdict calldata v, uint8 outcome, address signer) private {
+        Record storage record = records[marketKey];
         VerdictStatus status = record.status;
-        if (status != VerdictStatus.None && status != VerdictStatus.Struck) revert VerdictExists(v.marketId);
+        if (status != VerdictStatus.None && status != VerdictStatus.Struck) revert VerdictExists(marketKey);
         uint32 round = record.round;
-        if (v.nonce != round) revert NonceRound(v.marketId, v.nonce, round);
+        if (v.nonce != round) revert NonceRound(marketKey, v.nonce, round);
         if (status == VerdictStatus.Struck) {
             // the struck roots: the archived ones and the record's own (the last struck)
             bytes32 last = record.porRoot;
-            if (v.porRoot == last || archivedRoots[_rootKey(v.marketId, v.porRoot)]) {
-                revert RootStruck(v.marketId, v.porRoot);
+            if (v.porRoot == last || archivedRoots[_rootKey(marketKey, v.porRoot)]) {
+                revert RootStruck(marketKey, v.porRoot);
             }
-            archivedRoots[_rootKey(v.marketId, last)] = true;
+            archivedRoots[_rootKey(marketKey, last)] = true;
         }
         uint64 deadline = uint64(block.timestamp) + disputeWindow;
         record.porRoot = v.porRoot;
@@ -181,13 +197,16 @@ contract PorVerdictRegistry is PorRegistryTypes {
         record.evidenceCount = v.evidenceCount;
         record.proposer = msg.sender;
         record.reasoningCount = v.reasoningCount;
-        emit VerdictProposed(v.marketId, signer, msg.sender, v.porRoot, outcome, v.confidenceBps, round, deadline);
+        emit VerdictProposed(
+            marketKey, signer, msg.sender, v.marketId, v.promptSpecHash, v.porRoot, outcome, v.confidenceBps,
+            round, deadline
+        );
     }
 
     /// True once the market's verdict is final: finalized, void (the court never ruled), or
     /// proposed, past its deadline, with no challenge open.
-    function isFinal(bytes32 marketId) public view returns (bool) {
-        Record storage record = records[marketId];
+    function isFinal(bytes32 marketKey) public view returns (bool) {
+        Record storage record = records[marketKey];
         VerdictStatus status = record.status;
         return status == VerdictStatus.Final || status == VerdictStatus.Void
             || (status == VerdictStatus.Proposed && record.openChallenges == 0
@@ -195,7 +214,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
     }
 
     /// The market's record (SPEC §14.2), in this order whatever the storage layout.
-    function verdicts(bytes32 marketId)
+    function verdicts(bytes32 marketKey)
         external
         view
         returns (
@@ -211,7 +230,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
             uint64 deadline
         )
     {
-        Record storage r = records[marketId];
+        Record storage r = records[marketKey];
         return (
             r.porRoot,
             r.evidenceCount,
@@ -226,35 +245,35 @@ contract PorVerdictRegistry is PorRegistryTypes {
         );
     }
 
-    /// True iff `porRoot` was struck on `marketId` (then it is never proposed there again).
-    function isStruck(bytes32 marketId, bytes32 porRoot) external view returns (bool) {
-        Record storage r = records[marketId];
-        return archivedRoots[_rootKey(marketId, porRoot)]
+    /// True iff `porRoot` was struck on `marketKey` (then it is never proposed there again).
+    function isStruck(bytes32 marketKey, bytes32 porRoot) external view returns (bool) {
+        Record storage r = records[marketKey];
+        return archivedRoots[_rootKey(marketKey, porRoot)]
             || (r.status == VerdictStatus.Struck && r.porRoot == porRoot);
     }
 
-    function _rootKey(bytes32 marketId, bytes32 porRoot) private pure returns (bytes32) {
-        return keccak256(abi.encode(marketId, porRoot));
+    function _rootKey(bytes32 marketKey, bytes32 porRoot) private pure returns (bytes32) {
+        return keccak256(abi.encode(marketKey, porRoot));
     }
 
     /// What a market contract reads: the final outcome (1 YES, 2 NO, 3 INVALID; 3 for a void
     /// market), or 0 when the last verdict was struck and none is proposed; reverts NotFinal
     /// otherwise.
-    function finalOutcome(bytes32 marketId) external view returns (uint8) {
-        VerdictStatus status = records[marketId].status;
+    function finalOutcome(bytes32 marketKey) external view returns (uint8) {
+        VerdictStatus status = records[marketKey].status;
         if (status == VerdictStatus.Void) return 3;
-        if (isFinal(marketId)) return records[marketId].outcome;
+        if (isFinal(marketKey)) return records[marketKey].outcome;
         if (status == VerdictStatus.Struck) return 0;
-        revert NotFinal(marketId);
+        revert NotFinal(marketKey);
     }
 
     /// Anyone: close a final verdict and credit its proposer's bond.
-    function finalize(bytes32 marketId) external {
-        Record storage record = records[marketId];
-        if (record.status != VerdictStatus.Proposed || !isFinal(marketId)) revert NotFinal(marketId);
+    function finalize(bytes32 marketKey) external {
+        Record storage record = records[marketKey];
+        if (record.status != VerdictStatus.Proposed || !isFinal(marketKey)) revert NotFinal(marketKey);
         record.status = VerdictStatus.Final;
         withdrawable[record.proposer] += proposerBond;
-        emit VerdictFinalized(marketId, record.porRoot, record.outcome);
+        emit VerdictFinalized(marketKey, record.porRoot, record.outcome);
     }
 
     /// Pull payment: send the caller everything credited to it, once.
@@ -268,10 +287,10 @@ contract PorVerdictRegistry is PorRegistryTypes {
     }
 
     // ---- challenges (SPEC §14.4) ----------------------------------------------------------
-    /// SPEC §10.4.1 steps 3-4 against the stored por_root of `marketId`; returns LH(leaf).
-    function checkInclusion(bytes32 marketId, InclusionProof calldata p) public view returns (bytes32) {
-        bytes32 porRoot = records[marketId].porRoot;
-        if (porRoot == bytes32(0)) revert UnknownMarket(marketId);
+    /// SPEC §10.4.1 steps 3-4 against the stored por_root of `marketKey`; returns LH(leaf).
+    function checkInclusion(bytes32 marketKey, InclusionProof calldata p) public view returns (bytes32) {
+        bytes32 porRoot = records[marketKey].porRoot;
+        if (porRoot == bytes32(0)) revert UnknownMarket(marketKey);
         uint8 c = p.component;
         if ((0x36 >> c) & 1 == 0) revert ProofComponent(c); // positions 1, 2, 4, 5
         uint64 size = p.treeSize;
@@ -284,40 +303,30 @@ contract PorVerdictRegistry is PorRegistryTypes {
         return leafHash;
     }
 
-    /// keccak256(abi.encode(leafId, leafHash, challenger, caseHash)), leafId =
-    /// keccak256(abi.encode(marketId, component, leafIndex)): the one challenge id (§14.4).
-    function challengeIdOf(bytes32 leafId, bytes32 leafHash, address challenger, bytes32 caseHash)
-        public
-        pure
-        returns (bytes32)
-    {
-        return keccak256(abi.encode(leafId, leafHash, challenger, caseHash));
-    }
-
     /// Dispute one committed leaf of a proposed verdict inside its window, with the
     /// challenger's DisputeCase hash and `challengerBond` wei.
-    function openChallenge(bytes32 marketId, bytes32 caseHash, InclusionProof calldata p)
+    function openChallenge(bytes32 marketKey, bytes32 caseHash, InclusionProof calldata p)
         external
         payable
         returns (bytes32 challengeId)
     {
         if (msg.value != challengerBond) revert BondValue(challengerBond, msg.value);
-        Record storage record = records[marketId];
+        Record storage record = records[marketKey];
         VerdictStatus status = record.status;
-        if (status == VerdictStatus.None) revert UnknownMarket(marketId);
-        if (status != VerdictStatus.Proposed) revert NotChallengeable(marketId, status);
+        if (status == VerdictStatus.None) revert UnknownMarket(marketKey);
+        if (status != VerdictStatus.Proposed) revert NotChallengeable(marketKey, status);
         if (block.timestamp >= record.deadline) revert WindowClosed(record.deadline, block.timestamp);
-        bytes32 leafHash = checkInclusion(marketId, p);
-        bytes32 leafId = keccak256(abi.encode(marketId, p.component, p.leafIndex));
+        bytes32 leafHash = checkInclusion(marketKey, p);
+        bytes32 leafId = keccak256(abi.encode(marketKey, p.component, p.leafIndex));
         challengeId = challengeIdOf(leafId, leafHash, msg.sender, caseHash);
         Challenge storage ch = challenges[challengeId];
         if (ch.status != ChallengeStatus.None) revert ChallengeExists(challengeId);
         ch.challenger = msg.sender;
         ch.round = record.round;
         ch.status = ChallengeStatus.Open;
-        ch.marketId = marketId;
+        ch.marketKey = marketKey;
         ++record.openChallenges;
-        emit ChallengeOpened(challengeId, marketId, msg.sender, caseHash, p.component, p.leafIndex, leafHash);
+        emit ChallengeOpened(challengeId, marketKey, msg.sender, caseHash, p.component, p.leafIndex, leafHash);
     }
 
     /// keccak256(0x1901 || domainSeparator || hashStruct(r)) of a court Ruling (SPEC §16.7).
@@ -337,7 +346,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
         bytes32 challengeId = challengeIdOf(r.challengeId, r.leafHash, challenger, r.caseHash);
         Challenge storage ch = challenges[challengeId];
         if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
-        if (ch.marketId != r.marketId) revert RulingMismatch(challengeId);
+        if (ch.marketKey != r.marketKey) revert RulingMismatch(challengeId);
         _settle(challengeId, ch, r.upheld);
         emit RulingAccepted(challengeId, r.caseHash, r.courtRoot, r.workerPct);
     }
@@ -349,7 +358,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
     function lapse(bytes32 challengeId) external {
         Challenge storage ch = challenges[challengeId];
         if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
-        Record storage record = records[ch.marketId];
+        Record storage record = records[ch.marketKey];
         if (ch.round != record.round) revert ChallengeMoot(challengeId);
         uint256 due = uint256(record.deadline) + COURT_TIMEOUT;
         if (block.timestamp < due) revert CourtTimeoutPending(uint64(due), block.timestamp);
@@ -360,8 +369,8 @@ contract PorVerdictRegistry is PorRegistryTypes {
         record.status = VerdictStatus.Void;
         record.round = round + 1;
         record.openChallenges = 0;
-        emit ChallengeSettled(challengeId, ch.marketId, ChallengeStatus.Lapsed);
-        emit VerdictVoided(ch.marketId, challengeId, record.porRoot, round);
+        emit ChallengeSettled(challengeId, ch.marketKey, ChallengeStatus.Lapsed);
+        emit VerdictVoided(ch.marketKey, challengeId, record.porRoot, round);
     }
 
     /// Anyone: an open challenge on a verdict another challenge struck is moot; its bond
@@ -369,14 +378,14 @@ contract PorVerdictRegistry is PorRegistryTypes {
     function closeMoot(bytes32 challengeId) external {
         Challenge storage ch = challenges[challengeId];
         if (ch.status != ChallengeStatus.Open) revert ChallengeNotOpen(challengeId);
-        if (ch.round == records[ch.marketId].round) revert ChallengeNotMoot(challengeId);
+        if (ch.round == records[ch.marketKey].round) revert ChallengeNotMoot(challengeId);
         _settle(challengeId, ch, false);
     }
 
     /// Settle an open challenge (SPEC §14.4): moot if its verdict is already struck, else
     /// upheld strikes the verdict (_strike) and rejected pays its bond to the proposer.
     function _settle(bytes32 challengeId, Challenge storage ch, bool upheld) private {
-        Record storage record = records[ch.marketId];
+        Record storage record = records[ch.marketKey];
         ChallengeStatus result;
         if (ch.round != record.round) {
             result = ChallengeStatus.Moot;
@@ -384,18 +393,18 @@ contract PorVerdictRegistry is PorRegistryTypes {
         } else if (upheld) {
             result = ChallengeStatus.Upheld;
             withdrawable[ch.challenger] += challengerBond + proposerBond;
-            _strike(challengeId, ch.marketId, record);
+            _strike(challengeId, ch.marketKey, record);
         } else {
             result = ChallengeStatus.Rejected;
             --record.openChallenges;
             withdrawable[record.proposer] += challengerBond;
         }
         ch.status = result;
-        emit ChallengeSettled(challengeId, ch.marketId, result);
+        emit ChallengeSettled(challengeId, ch.marketKey, result);
     }
 
     // ---- settlement by proof (SPEC §14.4, §14.8) -----------------------------------------
-    /// Commit, in an earlier block than `settleByProof`, to keccak256(abi.encode(marketId,
+    /// Commit, in an earlier block than `settleByProof`, to keccak256(abi.encode(marketKey,
     /// keccak256(proof), msg.sender)): the proof stays private until it is sent, and a copy
     /// of it taken from the mempool pays its copier nothing (SPEC §14.4). Free, and the
     /// first block stays. For `settleByForms` the proof hash is keccak256(kind || args).
@@ -411,30 +420,30 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// stored por_root (a CitationProof, or a OneStepProof of a step kind the chain
     /// re-executes, SPEC §14.8). No bond: a proof that does not win reverts (ProofNotWon with
     /// its check id), changing nothing. The caller is paid the proposer's bond (`_pay`). The id is
-    /// keccak256(abi.encode(marketId, keccak256(proof))).
-    function settleByProof(bytes32 marketId, bytes calldata proof) external returns (bytes32) {
-        Record storage record = _settleable(marketId);
+    /// keccak256(abi.encode(marketKey, keccak256(proof))).
+    function settleByProof(bytes32 marketKey, bytes calldata proof) external returns (bytes32) {
+        Record storage record = _settleable(marketKey);
         (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) = PorProofCall.checkProof(proofCheck, proof);
-        return _settleWon(marketId, record, won, checkId, proofRoot, proofHash);
+        return _settleWon(marketKey, record, won, checkId, proofRoot, proofHash);
     }
 
     /// `settleByProof` for a por.FormStepProof/1 sent by ABI (SPEC §14.4): `kind` is
     /// keccak256("form:" || its kind), `args` abi.encode(forms, inclusion), checked by
     /// PorProofCheck's `checkForms`; the proof hash is keccak256(kind || args), committed
     /// and struck with as `settleByProof`'s; the same errors, events and payment.
-    function settleByForms(bytes32 marketId, bytes32 kind, bytes calldata args) external returns (bytes32) {
-        Record storage record = _settleable(marketId);
+    function settleByForms(bytes32 marketKey, bytes32 kind, bytes calldata args) external returns (bytes32) {
+        Record storage record = _settleable(marketKey);
         (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) =
             PorProofCall.checkForms(proofCheck, kind, args);
-        return _settleWon(marketId, record, won, checkId, proofRoot, proofHash);
+        return _settleWon(marketKey, record, won, checkId, proofRoot, proofHash);
     }
 
     /// The market's record if a proof may strike it: proposed and not yet final.
-    function _settleable(bytes32 marketId) private view returns (Record storage record) {
-        record = records[marketId];
+    function _settleable(bytes32 marketKey) private view returns (Record storage record) {
+        record = records[marketKey];
         VerdictStatus status = record.status;
-        if (status == VerdictStatus.None) revert UnknownMarket(marketId);
-        if (status != VerdictStatus.Proposed) revert NotChallengeable(marketId, status);
+        if (status == VerdictStatus.None) revert UnknownMarket(marketKey);
+        if (status != VerdictStatus.Proposed) revert NotChallengeable(marketKey, status);
         // isFinal of a Proposed record, from the slot just read
         uint64 deadline = record.deadline;
         if (record.openChallenges == 0 && block.timestamp >= deadline) revert WindowClosed(deadline, block.timestamp);
@@ -443,7 +452,7 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// The rest of a settle once the checker answered: won, against the stored por_root,
     /// committed by the caller in an earlier block; then strike and pay.
     function _settleWon(
-        bytes32 marketId,
+        bytes32 marketKey,
         Record storage record,
         bool won,
         bytes32 checkId,
@@ -452,12 +461,12 @@ contract PorVerdictRegistry is PorRegistryTypes {
     ) private returns (bytes32 challengeId) {
         if (!won) revert ProofNotWon(checkId);
         if (proofRoot != record.porRoot) revert ProofPorRoot(proofRoot, record.porRoot);
-        bytes32 commitment = keccak256(abi.encode(marketId, proofHash, msg.sender));
+        bytes32 commitment = keccak256(abi.encode(marketKey, proofHash, msg.sender));
         uint256 committedAt = proofCommits[commitment];
         if (committedAt == 0 || committedAt >= block.number) revert ProofNotCommitted(commitment);
-        challengeId = keccak256(abi.encode(marketId, proofHash));
-        _strike(challengeId, marketId, record);
-        emit ProofSettled(challengeId, marketId, msg.sender, checkId);
+        challengeId = keccak256(abi.encode(marketKey, proofHash));
+        _strike(challengeId, marketKey, record);
+        emit ProofSettled(challengeId, marketKey, msg.sender, checkId);
         _pay(msg.sender, proposerBond);
     }
 
@@ -475,11 +484,11 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// The one place a verdict is struck (an upheld Ruling, `settleByProof` or
     /// `settleByForms`): the market's round moves on and the open challenges of this round
     /// become moot. The struck root stays in the record (`isStruck`); the caller pays.
-    function _strike(bytes32 challengeId, bytes32 marketId, Record storage record) private {
+    function _strike(bytes32 challengeId, bytes32 marketKey, Record storage record) private {
         uint32 round = record.round;
         record.status = VerdictStatus.Struck;
         record.round = round + 1;
         record.openChallenges = 0;
-        emit VerdictStruck(marketId, challengeId, record.porRoot, round);
+        emit VerdictStruck(marketKey, challengeId, record.porRoot, round);
     }
 }

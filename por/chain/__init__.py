@@ -6,7 +6,8 @@
 ``checkInclusion`` calldata, a ``por.RulingSignature/1`` into ``submitRuling``,
 a won ``por.CitationProof/2`` into ``settleByProof``, a won ``por.FormStepProof/1``
 into ``settleByForms`` (``form_step_args``), and computes the registry's
-challenge id, with the ``eth-abi`` encoder (the ``chain`` extra), imported only
+challenge id and the market key (``market_key``: keccak256(abi.encode(marketId,
+promptSpecHash)), SPEC §14.2), with the ``eth-abi`` encoder (the ``chain`` extra), imported only
 when called.
 
 Leaves out: sending transactions, RPC, keys (no network in the product); the
@@ -25,6 +26,7 @@ from por.chain.calldata import (
     form_step_args,
     inclusion_proof_args,
     leaf_id,
+    market_key,
     open_challenge_calldata,
     propose_verdict_calldata,
     selector,
@@ -46,6 +48,7 @@ __all__ = [
     "form_step_args",
     "inclusion_proof_args",
     "leaf_id",
+    "market_key",
     "open_challenge_calldata",
     "propose_verdict_calldata",
     "selector",

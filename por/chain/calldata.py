@@ -7,7 +7,10 @@ line, a dynamic one an offset to its tuple).  eth-abi is the ``chain`` extra
 and is imported inside the functions, so ``por verify`` never loads it.
 
 ``market_id`` is the EIP-712 ``marketId``: keccak256 of the market id text
-(SPEC §8.1, :func:`por.signing.eip712.market_id_from_text`).
+(SPEC §8.1, :func:`por.signing.eip712.market_id_from_text`); ``market_key`` is what
+the registry keys every record, round, challenge and proof by: ``keccak256(abi.encode(
+marketId, promptSpecHash))`` (SPEC §14.2, ADR 0018), computed here only
+(:func:`market_key`).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ VERDICT_TUPLE: Final = "(" + ",".join(kind for _f, _m, kind in VERDICT_MEMBERS) 
 #: componentRoot, componentPath (SPEC §14.4).
 PROOF_TUPLE: Final = "(uint8,uint64,uint64,bytes,bytes32[],bytes32,bytes32[])"
 
-PROPOSE_VERDICT: Final = f"proposeVerdict({VERDICT_TUPLE},address,bytes)"
+PROPOSE_VERDICT: Final = f"proposeVerdict({VERDICT_TUPLE},bytes32[],address,bytes)"
 OPEN_CHALLENGE: Final = f"openChallenge(bytes32,bytes32,{PROOF_TUPLE})"
 CHECK_INCLUSION: Final = f"checkInclusion(bytes32,{PROOF_TUPLE})"
 #: The court's ``Ruling`` tuple (SPEC §16.7) and the relay function taking it.
@@ -74,10 +77,18 @@ def inclusion_proof_args(proof: InclusionProof) -> tuple[Any, ...]:
             list(proof.leaf_path), proof.component_root, list(proof.component_path))
 
 
-def leaf_id(market_id: bytes, component: int, leaf_index: int) -> bytes:
-    """``keccak256(abi.encode(marketId, component, leafIndex))``: a committed leaf
+def market_key(market_id: bytes, prompt_spec_hash: bytes) -> bytes:
+    """The registry's market key (SPEC §14.2, ADR 0018): ``keccak256(abi.encode(marketId,
+    promptSpecHash))``, both as the Verdict signs them; the contract's ``marketKeyOf``."""
+    _require32(market_id, "market_id")
+    _require32(prompt_spec_hash, "prompt_spec_hash")
+    return keccak256(market_id + prompt_spec_hash)
+
+
+def leaf_id(market_key: bytes, component: int, leaf_index: int) -> bytes:
+    """``keccak256(abi.encode(marketKey, component, leafIndex))``: a committed leaf
     position, the DisputeCase's ``challenge_id`` and the Ruling's (SPEC §14.4, §16.2)."""
-    return keccak256(market_id + component.to_bytes(32, "big") + leaf_index.to_bytes(32, "big"))
+    return keccak256(market_key + component.to_bytes(32, "big") + leaf_index.to_bytes(32, "big"))
 
 
 def challenge_id(leaf: bytes, leaf_hash: bytes, challenger: bytes, case_hash: bytes) -> bytes:
@@ -89,29 +100,29 @@ def challenge_id(leaf: bytes, leaf_hash: bytes, challenger: bytes, case_hash: by
     return keccak256(leaf + leaf_hash + bytes(12) + challenger + case_hash)
 
 
-def settlement_id(market_id: bytes, proof: bytes) -> bytes:
-    """The id ``settleByProof`` strikes with (SPEC §14.4): ``keccak256(abi.encode(marketId,
+def settlement_id(market_key: bytes, proof: bytes) -> bytes:
+    """The id ``settleByProof`` strikes with (SPEC §14.4): ``keccak256(abi.encode(marketKey,
     keccak256(proof)))``, the proof file's exact bytes; for ``settleByForms``, ``proof`` is
     ``kind || args`` (:func:`form_step_args`), what it hashes."""
-    _require32(market_id, "market_id")
-    return keccak256(market_id + keccak256(proof))
+    _require32(market_key, "market_key")
+    return keccak256(market_key + keccak256(proof))
 
 
-def proof_commitment(market_id: bytes, proof: bytes, committer: bytes) -> bytes:
-    """What ``commitProof`` stores (SPEC §14.4): ``keccak256(abi.encode(marketId,
+def proof_commitment(market_key: bytes, proof: bytes, committer: bytes) -> bytes:
+    """What ``commitProof`` stores (SPEC §14.4): ``keccak256(abi.encode(marketKey,
     keccak256(proof), committer))``; ``settleByProof`` pays only ``committer``, and only
     in a later block. For ``settleByForms``, ``proof`` is ``kind || args``."""
-    _require32(market_id, "market_id")
+    _require32(market_key, "market_key")
     if len(committer) != 20:
         raise ValueError("committer must be a 20-byte address")
-    return keccak256(market_id + keccak256(proof) + bytes(12) + committer)
+    return keccak256(market_key + keccak256(proof) + bytes(12) + committer)
 
 
-def settle_by_proof_calldata(market_id: bytes, proof: bytes) -> bytes:
-    """``settleByProof(marketId, proof)`` calldata (no value): ``proof`` is the exact
+def settle_by_proof_calldata(market_key: bytes, proof: bytes) -> bytes:
+    """``settleByProof(marketKey, proof)`` calldata (no value): ``proof`` is the exact
     bytes of a proof file (a ``por.CitationProof/2``)."""
-    _require32(market_id, "market_id (keccak256 of the market id text)")
-    return selector(SETTLE_BY_PROOF) + _encoder()(["bytes32", "bytes"], [market_id, proof])
+    _require32(market_key, "market_key")
+    return selector(SETTLE_BY_PROOF) + _encoder()(["bytes32", "bytes"], [market_key, proof])
 
 
 def form_step_args(proof: FormStepProof) -> tuple[bytes, bytes]:
@@ -126,18 +137,21 @@ def form_step_args(proof: FormStepProof) -> tuple[bytes, bytes]:
     return kind, args
 
 
-def settle_by_forms_calldata(market_id: bytes, kind: bytes, args: bytes) -> bytes:
-    """``settleByForms(marketId, kind, args)`` calldata (no value), ``(kind, args)`` from
+def settle_by_forms_calldata(market_key: bytes, kind: bytes, args: bytes) -> bytes:
+    """``settleByForms(marketKey, kind, args)`` calldata (no value), ``(kind, args)`` from
     :func:`form_step_args`."""
-    _require32(market_id, "market_id (keccak256 of the market id text)")
+    _require32(market_key, "market_key")
     _require32(kind, "kind")
     return selector(SETTLE_BY_FORMS) + _encoder()(["bytes32", "bytes32", "bytes"],
-                                                  [market_id, kind, args])
+                                                  [market_key, kind, args])
 
 
-def propose_verdict_calldata(verdict: VerdictStruct, signer: bytes, signature: bytes,
+def propose_verdict_calldata(verdict: VerdictStruct, prompt_spec_path: Sequence[bytes],
+                             signer: bytes, signature: bytes,
                              *, scheme: str = CHAIN_SCHEME) -> bytes:
-    """``proposeVerdict(verdict, signer, signature)`` calldata (sent with the bond).
+    """``proposeVerdict(verdict, promptSpecPath, signer, signature)`` calldata (sent with
+    the bond); ``prompt_spec_path`` is the 3 hashes of PATH(1, 7) over the bundle's
+    component leaves (SPEC §5.4), which bind the signed ``promptSpecHash`` to ``porRoot``.
 
     Only ``secp256k1-eip712`` signatures can be checked on chain
     (``chain.scheme``, exit 2); signer and signature lengths are checked here
@@ -151,21 +165,23 @@ def propose_verdict_calldata(verdict: VerdictStruct, signer: bytes, signature: b
         raise SignatureError("signature.malformed", "a secp256k1 signer is 20 bytes and its "
                              "signature 65", expected="20, 65",
                              actual=f"{len(signer)}, {len(signature)}")
+    for item in prompt_spec_path:
+        _require32(item, "prompt_spec_path item")
     encode = _encoder()
-    args = encode([VERDICT_TUPLE, "address", "bytes"],
-                  [verdict_args(verdict), "0x" + signer.hex(), signature])
+    args = encode([VERDICT_TUPLE, "bytes32[]", "address", "bytes"],
+                  [verdict_args(verdict), list(prompt_spec_path), "0x" + signer.hex(), signature])
     return selector(PROPOSE_VERDICT) + args
 
 
-def open_challenge_calldata(market_id: bytes, case_hash: bytes, proof: InclusionProof) -> bytes:
-    """``openChallenge(marketId, caseHash, proof)`` calldata (sent with the bond)."""
+def open_challenge_calldata(market_key: bytes, case_hash: bytes, proof: InclusionProof) -> bytes:
+    """``openChallenge(marketKey, caseHash, proof)`` calldata (sent with the bond)."""
     _require32(case_hash, "case_hash")
-    return _proof_call(OPEN_CHALLENGE, market_id, proof, case_hash)
+    return _proof_call(OPEN_CHALLENGE, market_key, proof, case_hash)
 
 
-def check_inclusion_calldata(market_id: bytes, proof: InclusionProof) -> bytes:
-    """``checkInclusion(marketId, proof)`` calldata (a view: no state change)."""
-    return _proof_call(CHECK_INCLUSION, market_id, proof)
+def check_inclusion_calldata(market_key: bytes, proof: InclusionProof) -> bytes:
+    """``checkInclusion(marketKey, proof)`` calldata (a view: no state change)."""
+    return _proof_call(CHECK_INCLUSION, market_key, proof)
 
 
 def submit_ruling_calldata(ruling: tuple[Any, ...], signature: bytes,
@@ -183,12 +199,12 @@ def submit_ruling_calldata(ruling: tuple[Any, ...], signature: bytes,
                                             [ruling, signature, "0x" + challenger.hex()])
 
 
-def market_calldata(function: str, market_id: bytes) -> bytes:
-    """A one-``bytes32`` call: ``finalize(marketId)``, ``closeMoot(challengeId)``,
+def market_calldata(function: str, word: bytes) -> bytes:
+    """A one-``bytes32`` call: ``finalize(marketKey)``, ``closeMoot(challengeId)``,
     ``lapse(challengeId)`` or ``commitProof(commitment)`` (the selector and the word;
     no encoder needed)."""
-    _require32(market_id, "argument")
-    return selector(function) + market_id
+    _require32(word, "argument")
+    return selector(function) + word
 
 
 def withdraw_calldata() -> bytes:
@@ -201,12 +217,12 @@ def _require32(value: bytes, name: str) -> None:
         raise ValueError(f"{name} must be 32 bytes")
 
 
-def _proof_call(function: str, market_id: bytes, proof: InclusionProof,
+def _proof_call(function: str, market_key: bytes, proof: InclusionProof,
                 *middle: bytes) -> bytes:
-    _require32(market_id, "market_id (keccak256 of the market id text)")
+    _require32(market_key, "market_key")
     encode = _encoder()
     types = ["bytes32"] * (1 + len(middle)) + [PROOF_TUPLE]
-    return selector(function) + encode(types, [market_id, *middle,
+    return selector(function) + encode(types, [market_key, *middle,
                                                inclusion_proof_args(proof)])
 
 
@@ -243,6 +259,7 @@ __all__ = [
     "inclusion_proof_args",
     "leaf_id",
     "market_calldata",
+    "market_key",
     "open_challenge_calldata",
     "proof_commitment",
     "propose_verdict_calldata",

@@ -28,6 +28,7 @@ from por.chain.calldata import (
     form_step_args,
     leaf_id,
     market_calldata,
+    market_key,
     open_challenge_calldata,
     proof_commitment,
     propose_verdict_calldata,
@@ -55,14 +56,24 @@ def call_document(function: str, data: bytes, **fields: Any) -> dict[str, Any]:
             "data_hex": _hex(data)}
 
 
-def verdict_call(record: VerdictSignature, verdict: VerdictStruct) -> dict[str, Any]:
-    """``proposeVerdict(verdict, signer, signature)`` for one signature record.
+def prompt_spec_path(commitments: Any) -> list[bytes]:
+    """The 3 hashes of PATH(1, 7) over a bundle's component leaves (SPEC §5.4):
+    ``proposeVerdict``'s ``promptSpecPath``, which binds ``promptSpecHash`` to ``porRoot``."""
+    from por.container import POR_BUNDLE, component_path  # noqa: PLC0415
+
+    return list(component_path(POR_BUNDLE, commitments, "prompt_spec"))
+
+
+def verdict_call(record: VerdictSignature, verdict: VerdictStruct,
+                 path: list[bytes]) -> dict[str, Any]:
+    """``proposeVerdict(verdict, promptSpecPath, signer, signature)`` for one signature
+    record, ``path`` the bundle's :func:`prompt_spec_path`.
     ``to`` is the record's ``verifying_contract``: the only contract whose
     domain the signature is valid for.  An unbound signature (20 zero bytes,
     ``por sign`` without ``--contract``) is valid for no contract:
     ``chain.unbound`` (exit 2), rather than calldata for the zero address.
     The call carries the registry's ``proposerBond`` as its value."""
-    data = propose_verdict_calldata(verdict, record.signer, record.signature,
+    data = propose_verdict_calldata(verdict, path, record.signer, record.signature,
                                     scheme=record.scheme)
     if record.verifying_contract == bytes(20):
         raise UnsupportedError("chain.unbound", "the signature is not bound to a contract "
@@ -70,11 +81,19 @@ def verdict_call(record: VerdictSignature, verdict: VerdictStruct) -> dict[str, 
                                "sign again with --contract ADDR")
     return call_document(PROPOSE_VERDICT, data, to_hex=_hex(record.verifying_contract),
                          chain_id=str(record.chain_id), value="proposerBond()",
-                         round=str(verdict.nonce))
+                         round=str(verdict.nonce),
+                         market_key=_hex(market_key(verdict.market_id, verdict.prompt_spec_hash)))
 
 
-def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> dict[str, Any]:
-    """``openChallenge(keccak256(market), caseHash, proof)`` for the InclusionProof ``data``.
+def key_of_text(market: str, prompt_spec_hash: bytes) -> bytes:
+    """The market key of a market id text and the PromptSpec hash it was signed with."""
+    return market_key(market_id_from_text(market), prompt_spec_hash)
+
+
+def proof_call(data: bytes, market: str, prompt_spec_hash: bytes, case_hash: bytes, *,
+               max_size: int) -> dict[str, Any]:
+    """``openChallenge(marketKey, caseHash, proof)`` for the InclusionProof ``data``,
+    ``marketKey`` of ``market`` and ``prompt_spec_hash`` (:func:`key_of_text`).
 
     Raises the proof's failure (``proof.*``, ``merkle.*``: exit 1) if it does
     not verify, and ``chain.proof_kind`` (exit 2) for a BundleProof or OneStepProof,
@@ -92,7 +111,8 @@ def proof_call(data: bytes, market: str, case_hash: bytes, *, max_size: int) -> 
                                f"{proof.SCHEMA}; make one with `por challenge` and --evidence ID, "
                                "--prompt-spec, --verdict or --step ID --inclusion",
                                expected="por.InclusionProof/1", actual=proof.SCHEMA)
-    return _challenge_document(market_id_from_text(market), case_hash, proof, market=market)
+    return _challenge_document(key_of_text(market, prompt_spec_hash), case_hash, proof,
+                               market=market)
 
 
 #: Step kinds (``inputs.kind``) whose one-step proof the registry re-executes itself
@@ -111,9 +131,10 @@ ON_CHAIN_SCHEMAS = ("por.CitationProof/2", "por.JudgeProof/1", "por.OmissionProo
 ON_CHAIN_FORM_TAGS = (3, 4, 5, 6, 7, 8, 9)
 
 
-def settle_call(data: bytes, market: str, *, max_size: int,
+def settle_call(data: bytes, market: str, prompt_spec_hash: bytes, *, max_size: int,
                 commit_by: bytes | None = None) -> dict[str, Any]:
-    """``settleByProof(keccak256(market), proof)`` for the proof file ``data``, checked
+    """``settleByProof(marketKey, proof)`` for the proof file ``data`` (the key of
+    ``market`` and ``prompt_spec_hash``, :func:`key_of_text`), checked
     as ``por check-proof`` checks it, in the contract's order (SPEC §14.4): a proof the
     registry does not check (not in :data:`ON_CHAIN_SCHEMAS`, nor a OneStepProof of a step
     kind in :data:`ON_CHAIN_STEP_KINDS`) is ``chain.proof_kind`` (exit 2: it goes to the
@@ -125,7 +146,7 @@ def settle_call(data: bytes, market: str, *, max_size: int,
     verdict whose stored root it is (else ``ProofPorRoot``).  With ``commit_by``
     (the account that will settle), the same checks give ``commitProof(commitment)``
     instead, the call to send a block before the settle (SPEC §14.4).  A FormStepProof is
-    sent as ``settleByForms(marketId, kind, args)`` (:func:`form_step_args`); its proof
+    sent as ``settleByForms(marketKey, kind, args)`` (:func:`form_step_args`); its proof
     hash, commitment and challenge id are over ``kind || args``, not the file's bytes."""
     from por.challenge.check import check_proof  # noqa: PLC0415 - the checker on use
     from por.challenge.records import CitationProof, OneStepProof  # noqa: PLC0415
@@ -153,33 +174,34 @@ def settle_call(data: bytes, market: str, *, max_size: int,
         raise ProofError("chain.proof_not_won", f"the proof is lost ({reason}): "
                          "settleByProof would revert ProofNotWon", expected="won",
                          actual=reason)
-    market_id = market_id_from_text(market)
+    key = key_of_text(market, prompt_spec_hash)
     forms = None
     if report.schema == FORM_STEP_SCHEMA:
-        forms = _forms_call(data, market_id, max_size)
+        forms = _forms_call(data, key, max_size)
     elif report.schema == FORM_PROOF_SCHEMA:
-        forms = _form_proof_call(data, market_id)
+        forms = _form_proof_call(data, key)
     hashed = data if forms is None else forms[1]
-    fields = {"market": market, "market_id_hex": _hex(market_id),
+    fields = {"market": market, "market_id_hex": _hex(market_id_from_text(market)),
+              "prompt_spec_hash_hex": _hex(prompt_spec_hash), "market_key": _hex(key),
               "por_root_hex": _hex(report.por_root or b""), "won": reason,
-              "challenge_id_hex": _hex(settlement_id(market_id, hashed)), "value": "0"}
+              "challenge_id_hex": _hex(settlement_id(key, hashed)), "value": "0"}
     if forms is not None:
         fields = {**fields, "kind": forms[0], "kind_hex": _hex(hashed[:32])}
     if commit_by is not None:
-        commitment = proof_commitment(market_id, hashed, commit_by)
+        commitment = proof_commitment(key, hashed, commit_by)
         return call_document(COMMIT_PROOF, market_calldata(COMMIT_PROOF, commitment),
                              commitment_hex=_hex(commitment), sender_hex=_hex(commit_by),
                              **fields)
     if forms is not None:
         return call_document(SETTLE_BY_FORMS, forms[2], **fields)
-    return call_document(SETTLE_BY_PROOF, settle_by_proof_calldata(market_id, data), **fields)
+    return call_document(SETTLE_BY_PROOF, settle_by_proof_calldata(key, data), **fields)
 
 
 #: The schema ``settleByForms`` takes (by ABI, not its CBOR bytes).
 FORM_STEP_SCHEMA = "por.FormStepProof/1"
 
 
-def _forms_call(data: bytes, market_id: bytes, max_size: int) -> tuple[str, bytes, bytes]:
+def _forms_call(data: bytes, key: bytes, max_size: int) -> tuple[str, bytes, bytes]:
     """(the proof's kind, ``kind || args``, the ``settleByForms`` calldata) of the
     FormStepProof ``data`` (already checked)."""
     from por.challenge.records import FormStepProof, proof_from_cbor  # noqa: PLC0415
@@ -187,18 +209,18 @@ def _forms_call(data: bytes, market_id: bytes, max_size: int) -> tuple[str, byte
     proof = proof_from_cbor(data, max_size=max_size)
     assert isinstance(proof, FormStepProof)  # noqa: S101 - the caller checked the schema
     kind, args = form_step_args(proof)
-    return proof.kind, kind + args, settle_by_forms_calldata(market_id, kind, args)
+    return proof.kind, kind + args, settle_by_forms_calldata(key, kind, args)
 
 
 #: The FormProof (SPEC §10.2.8): ``settleByForms`` kind ``form``, ``args`` its file's bytes.
 FORM_PROOF_SCHEMA = "por.FormProof/1"
 
 
-def _form_proof_call(data: bytes, market_id: bytes) -> tuple[str, bytes, bytes]:
+def _form_proof_call(data: bytes, key: bytes) -> tuple[str, bytes, bytes]:
     """(``form``, ``kind || args``, the ``settleByForms`` calldata) of the FormProof file
     ``data`` (already checked): ``kind = keccak256("form:form")``, ``args`` the file."""
     kind = keccak256(b"form:form")
-    return "form", kind + data, settle_by_forms_calldata(market_id, kind, data)
+    return "form", kind + data, settle_by_forms_calldata(key, kind, data)
 
 
 def form_family(data: bytes, max_size: int) -> int | None:
@@ -272,14 +294,15 @@ def case_call(case: Any, challenger: bytes | None) -> dict[str, Any]:
                                market=case.market_id, challenger=challenger)
 
 
-def _challenge_document(market_id: bytes, case_hash: bytes, proof: Any, *, market: str,
+def _challenge_document(key: bytes, case_hash: bytes, proof: Any, *, market: str,
                         challenger: bytes | None = None) -> dict[str, Any]:
     component = COMPONENT_POSITION[proof.kind]
-    leaf = leaf_id(market_id, component, proof.leaf_index)
+    leaf = leaf_id(key, component, proof.leaf_index)
     from por.merkle import leaf_hash  # noqa: PLC0415
 
     fields: dict[str, Any] = {
-        "market": market, "market_id_hex": _hex(market_id), "por_root_hex": _hex(proof.por_root),
+        "market": market, "market_id_hex": _hex(market_id_from_text(market)),
+        "market_key": _hex(key), "por_root_hex": _hex(proof.por_root),
         "case_hash_hex": _hex(case_hash), "kind": proof.kind, "component": component,
         "leaf_index": str(proof.leaf_index), "tree_size": str(proof.tree_size),
         "leaf_id_hex": _hex(leaf), "value": "challengerBond()"}
@@ -287,7 +310,7 @@ def _challenge_document(market_id: bytes, case_hash: bytes, proof: Any, *, marke
         fields["challenger_hex"] = _hex(challenger)
         fields["challenge_id_hex"] = _hex(challenge_id(leaf, leaf_hash(proof.leaf), challenger,
                                                        case_hash))
-    return call_document(OPEN_CHALLENGE, open_challenge_calldata(market_id, case_hash, proof),
+    return call_document(OPEN_CHALLENGE, open_challenge_calldata(key, case_hash, proof),
                          **fields)
 
 
@@ -295,17 +318,18 @@ def ruling_call(record: Any, challenger: bytes) -> dict[str, Any]:
     """``submitRuling(ruling, signature, challenger)`` for a ``por.RulingSignature/1``;
     ``to`` is its ``verifying_contract``; the id of the challenge it settles."""
     struct = record.struct()
-    ruling = (struct.challenge_id, struct.market_id, struct.leaf_hash, struct.upheld,
+    ruling = (struct.challenge_id, struct.market_key, struct.leaf_hash, struct.upheld,
               struct.worker_pct, struct.case_hash, struct.court_root, struct.issued_at,
               struct.expires_at)
     data = submit_ruling_calldata(ruling, record.signature, challenger)
     return call_document(
         SUBMIT_RULING, data, to_hex=_hex(record.verifying_contract),
-        chain_id=str(record.chain_id), upheld=struct.upheld, worker_pct=struct.worker_pct,
+        chain_id=str(record.chain_id), market_key=_hex(struct.market_key), upheld=struct.upheld,
+        worker_pct=struct.worker_pct,
         case_hash_hex=_hex(struct.case_hash), challenger_hex=_hex(challenger),
         challenge_id_hex=_hex(challenge_id(struct.challenge_id, struct.leaf_hash, challenger,
                                            struct.case_hash)))
 
 
-__all__ = ["CALLDATA_SCHEMA", "ON_CHAIN_STEP_KINDS", "call_document", "case_call", "proof_call",
-           "ruling_call", "settle_call", "verdict_call"]
+__all__ = ["CALLDATA_SCHEMA", "ON_CHAIN_STEP_KINDS", "call_document", "case_call", "key_of_text",
+           "prompt_spec_path", "proof_call", "ruling_call", "settle_call", "verdict_call"]

@@ -29,7 +29,7 @@ from por.cli.common import (
     print_json,
     safe_text,
 )
-from por.cli.signing_args import UNBOUND_CONTRACT, add_now_option, contract_address
+from por.cli.signing_args import UNBOUND_CONTRACT, add_now_option, contract_address, hash32
 
 #: The versioned ``schema`` field of the ``--json`` document.
 ATTESTATION_SCHEMA = "por/attestation/1"
@@ -54,13 +54,16 @@ output:
            struct_hash_hex, digest_hex, signer_hex, signature_hex, and r_hex,
            s_hex, v for secp256k1)
 
-  --calldata  also the ABI-encoded proposeVerdict(verdict, signer, signature)
-           call for the PorVerdictRegistry contract (contracts/, SPEC §14),
+  --calldata  also the ABI-encoded proposeVerdict(verdict, promptSpecPath,
+           signer, signature) call (the path binds promptSpecHash to porRoot;
+           the market key keccak256(abi.encode(marketId, promptSpecHash))
+           printed) for the PorVerdictRegistry contract (contracts/, SPEC §14),
            to send with the registry's proposerBond() as value (`cast send
            ADDR DATA --value WEI`); given an InclusionProof file (`por
            challenge --evidence ID`, --verdict, --prompt-spec, or --step ID
-           --inclusion), --market and --case-hash, the openChallenge(marketId,
-           caseHash, proof) call instead (`por chain challenge` takes a case);
+           --inclusion), --market, --prompt-spec-hash and --case-hash, the
+           openChallenge(marketKey, caseHash, proof) call instead (`por chain
+           challenge` takes a case);
            given a signed ruling (ruling.sig.cbor) and --challenger, the
            submitRuling call, and given a DisputeCase the openChallenge call,
            as `por chain ruling` / `por chain challenge` print them
@@ -68,7 +71,8 @@ output:
 examples:
   por attestation signed.cbor
   por attestation --calldata signed.cbor
-  por attestation --calldata --market btc-above-100k --case-hash HEX proof.cbor
+  por attestation --calldata --market btc-above-100k --prompt-spec-hash HEX \
+      --case-hash HEX proof.cbor
   por attestation --calldata --challenger 0x7099...79c8 court/ruling.sig.cbor
   por attestation --index 1 --json signed.cbor | jq .attestation.digest_hex
   por attestation --now 1767225600 signed.cbor
@@ -103,6 +107,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser.add_argument("--market", metavar="TEXT", default=None,
                         help="with a proof file: the market id text (marketId = "
                              "keccak256 of it)")
+    parser.add_argument("--prompt-spec-hash", type=hash32, metavar="HEX", default=None,
+                        help="with a proof file: the signed promptSpecHash; with --market, "
+                             "the registry's market key (SPEC §14.2)")
     parser.add_argument("--case-hash", metavar="HEX", default=None,
                         help="with a proof file: SHA-256 of the challenger's DisputeCase "
                              "(64 hex digits; SPEC §16.2)")
@@ -176,18 +183,20 @@ def run(args: argparse.Namespace) -> int:
     if args.challenger is not None:
         raise CliError("usage.options", "--challenger goes with --calldata and a signed "
                        "ruling or a DisputeCase")
-    if args.market is not None or args.case_hash is not None:
-        raise CliError("usage.options", "--market and --case-hash go with --calldata and a "
-                       "proof file")
+    if args.market is not None or args.case_hash is not None \
+            or args.prompt_spec_hash is not None:
+        raise CliError("usage.options", "--market, --prompt-spec-hash and --case-hash go with "
+                       "--calldata and a proof file")
     now = now_from_args(args)
     require_verified(bundle, now=now)
     att, count = attestation_of(data, args.index, now)
     call = None
     if args.calldata:
-        from por.chain.documents import verdict_call
+        from por.bundle import Bundle
+        from por.chain.documents import prompt_spec_path, verdict_call
 
         record, struct, _count = signed_verdict(data, args.index, now)
-        call = verdict_call(record, struct)
+        call = verdict_call(record, struct, prompt_spec_path(Bundle.from_cbor(data).commitments))
     if args.json:
         document = {"schema": ATTESTATION_SCHEMA, "input": args.bundle, "index": args.index,
                     "signature_count": count, "verified_at": now, "attestation": att}
@@ -201,6 +210,7 @@ def run(args: argparse.Namespace) -> int:
         out("")
         out(f"proposeVerdict    to {call['to_hex']} on chain {call['chain_id']}, "
             f"round {call['round']}, value proposerBond() wei")
+        out(f"market key        {call['market_key']}")
         out(f"calldata          {call['data_hex']}")
     return 0
 
@@ -221,18 +231,21 @@ def _is_proof(data: bytes) -> bool:
 def _proof_calldata(args: argparse.Namespace, data: bytes) -> int:
     from por.chain.documents import CALLDATA_SCHEMA, proof_call
 
-    if args.market is None or args.case_hash is None:
-        raise CliError("usage.options", "a proof file needs --market TEXT (the market id "
-                       "whose stored por_root the contract checks it against) and "
-                       "--case-hash HEX (the DisputeCase the challenge commits)")
+    if args.market is None or args.prompt_spec_hash is None or args.case_hash is None:
+        raise CliError("usage.options", "a proof file needs --market TEXT and "
+                       "--prompt-spec-hash HEX (the market key whose stored por_root the "
+                       "contract checks it against) and --case-hash HEX (the DisputeCase "
+                       "the challenge commits)")
     case_hash = _case_hash(args.case_hash)
-    call = proof_call(data, args.market, case_hash, max_size=args.max_size)
+    call = proof_call(data, args.market, args.prompt_spec_hash, case_hash,
+                      max_size=args.max_size)
     if args.json:
         print_json({"schema": CALLDATA_SCHEMA, "input": args.bundle, "calldata": call})
         return 0
     out(f"openChallenge {safe_text(args.bundle)}: {call['kind']} leaf {call['leaf_index']} "
         f"of {call['tree_size']}, market {safe_text(call['market'])}")
     out(f"marketId          {call['market_id_hex']}")
+    out(f"market key        {call['market_key']}")
     out(f"por_root          {call['por_root_hex']}  (must be the one the contract stored)")
     out(f"case hash         {call['case_hash_hex']}")
     out(f"calldata          {call['data_hex']}")

@@ -33,16 +33,17 @@ from por.cli.common import (
     read_input,
     safe_text,
 )
-from por.cli.signing_args import contract_address
+from por.cli.signing_args import contract_address, hash32
 
 _EPILOG = """\
 examples:
   por chain challenge case.cbor --challenger 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
   por chain ruling court/ruling.sig.cbor --challenger 0x7099...79c8 --json
   por chain commit challenges/4f0c...citation.cbor --market btc-above-100k-2025-12-31 \
-      --sender 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
-  por chain settle challenges/4f0c...citation.cbor --market btc-above-100k-2025-12-31
-  por chain finalize btc-above-100k-2025-12-31
+      --prompt-spec-hash 2e76...df2e --sender 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
+  por chain settle challenges/4f0c...citation.cbor --market btc-above-100k-2025-12-31 \
+      --prompt-spec-hash 2e76...df2e
+  por chain finalize btc-above-100k-2025-12-31 --prompt-spec-hash 2e76...df2e
   por chain close-moot 0x5d1c...e2a0
   por chain lapse 0x5d1c...e2a0
   por chain withdraw
@@ -96,6 +97,9 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                                        "verify --challenges)")
     settle.add_argument("--market", required=True, metavar="ID",
                         help="the market id text of the proposed verdict")
+    settle.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
+                        help="the signed promptSpecHash (the bundle's prompt_spec_hash): with "
+                             "the market id, the registry's market key (SPEC §14.2)")
     add_max_size_option(settle, "proofs", default=PROOF_MAX_SIZE)
     settle.set_defaults(run=_settle, sender=None)
     commit = sub.add_parser("commit", help="commitProof: commit to a won proof a block before "
@@ -103,12 +107,19 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     commit.add_argument("proof", metavar="PROOF", help="the proof `por chain settle` will send")
     commit.add_argument("--market", required=True, metavar="ID",
                         help="the market id text of the proposed verdict")
+    commit.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
+                        help="the signed promptSpecHash (the bundle's prompt_spec_hash): with "
+                             "the market id, the registry's market key (SPEC §14.2)")
     commit.add_argument("--sender", type=contract_address, required=True, metavar="ADDR",
                         help="the account that will send the settle")
     add_max_size_option(commit, "proofs", default=PROOF_MAX_SIZE)
     commit.set_defaults(run=_settle)
-    finalize = sub.add_parser("finalize", help="finalize(marketId) of a market id text")
+    finalize = sub.add_parser("finalize", help="finalize(marketKey) of a market id text and "
+                                               "PromptSpec hash")
     finalize.add_argument("market", metavar="MARKET", help="the market id text")
+    finalize.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
+                          help="the signed promptSpecHash (the bundle's prompt_spec_hash): with "
+                               "the market id, the registry's market key (SPEC §14.2)")
     finalize.set_defaults(run=_finalize)
     moot = sub.add_parser("close-moot", help="closeMoot(challengeId): refund a challenge on "
                                              "a verdict another challenge struck")
@@ -147,6 +158,7 @@ def run_challenge(args: argparse.Namespace) -> int:
     case = DisputeCase.from_cbor(read_input(args.case, args.max_size), max_size=CASE_MAX_SIZE)
     call = case_call(case, args.challenger)
     lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
+             f"market key        {call['market_key']}",
              f"case hash         {call['case_hash_hex']}",
              f"leaf              {call['kind']} #{call['leaf_index']} of {call['tree_size']}",
              "value             challengerBond() wei"]
@@ -176,7 +188,8 @@ def _settle(args: argparse.Namespace) -> int:
 
     data = read_input(args.proof, args.max_size)
     try:
-        call = settle_call(data, args.market, max_size=args.max_size, commit_by=args.sender)
+        call = settle_call(data, args.market, args.prompt_spec_hash, max_size=args.max_size,
+                           commit_by=args.sender)
     except PorError as exc:  # no verdict (exit 2) for no proof at all, as check-proof says
         reason = not_a_proof(data, max_size=args.max_size, check_id=exc.check_id)
         if reason is None:
@@ -184,6 +197,7 @@ def _settle(args: argparse.Namespace) -> int:
         raise CliError("proof.not_a_proof", f"{safe_text(args.proof)}: {reason}",
                        exit_code=EXIT_NO_VERDICT) from None
     lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
+             f"market key        {call['market_key']}",
              f"por_root          {call['por_root_hex']} (must be the proposed verdict's)",
              f"won               {call['won']}",
              *([f"kind              form:{call['kind']} ({call['kind_hex']}, settleByForms)"]
@@ -199,14 +213,18 @@ def _settle(args: argparse.Namespace) -> int:
 
 def _finalize(args: argparse.Namespace) -> int:
     from por.chain.calldata import FINALIZE, market_calldata
-    from por.chain.documents import call_document
+    from por.chain.documents import call_document, key_of_text
     from por.signing.eip712 import market_id_from_text
 
     market_id = market_id_from_text(args.market)
-    call = call_document(FINALIZE, market_calldata(FINALIZE, market_id), market=args.market,
-                         market_id_hex="0x" + market_id.hex())
+    key = key_of_text(args.market, args.prompt_spec_hash)
+    call = call_document(FINALIZE, market_calldata(FINALIZE, key), market=args.market,
+                         market_id_hex="0x" + market_id.hex(),
+                         prompt_spec_hash_hex="0x" + args.prompt_spec_hash.hex(),
+                         market_key="0x" + key.hex())
     return _print(args, call, [f"market            {safe_text(args.market)} "
-                               f"({call['market_id_hex']})"])
+                               f"({call['market_id_hex']})",
+                               f"market key        {call['market_key']}"])
 
 
 def _challenge_call(args: argparse.Namespace) -> int:

@@ -90,6 +90,14 @@ def contract_address(text: str) -> bytes:
     return bytes.fromhex(digits)
 
 
+def hash32(text: str) -> bytes:
+    """argparse type: 64 hex digits (``0x`` optional) -> 32 bytes (a PromptSpec hash)."""
+    digits = text[2:] if text.startswith("0x") else text
+    if len(digits) != 64 or any(c not in "0123456789abcdefABCDEF" for c in digits):
+        raise argparse.ArgumentTypeError(f"a hash is 64 hex digits: {text!r}")
+    return bytes.fromhex(digits)
+
+
 def checksum_address(address: bytes) -> str:
     """EIP-55 mixed-case form of a 20-byte address (``por.signing.display``)."""
     from por.signing.display import checksum_address as eip55

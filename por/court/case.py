@@ -87,7 +87,7 @@ class DisputeCase(Record):
 
 
 def registry_challenge_id(market_key: bytes, component: int, leaf_index: int) -> bytes:
-    """The registry's ``leafId`` ``keccak256(abi.encode(marketId, component, leafIndex))``
+    """The registry's ``leafId`` ``keccak256(abi.encode(marketKey, component, leafIndex))``
     (SPEC §14.4): the position disputed; the on-chain challenge id adds the leaf hash,
     the challenger and the case hash (``por.chain.challenge_id``)."""
     from por.chain.calldata import leaf_id  # noqa: PLC0415 - por verify never loads por.chain
@@ -179,7 +179,10 @@ def open_case(data: bytes, *, kind: str, leaf_index: int, claim: str, rebuttal: 
     verify_inclusion_proof(build_inclusion_proof(bundle, leaf_kind, leaf_index),
                            por_root=por_root)
     leaf = records[leaf_index]
-    market_key = market_id_from_text(spec.market.market_id)
+    from por.chain.calldata import market_key as key_of  # noqa: PLC0415 - por verify never loads por.chain
+
+    market_key = key_of(market_id_from_text(spec.market.market_id),
+                        bundle.commitments.prompt_spec_hash)
     component = COMPONENT_POSITION[leaf_kind]
     try:
         return _case(data, spec, por_root=por_root, market_key=market_key, leaf_kind=leaf_kind,

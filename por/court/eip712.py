@@ -24,7 +24,7 @@ from por.signing.eip712 import Eip712Domain, keccak256
 from por.signing.policy import TrustPolicy, raise_first
 from por.signing.typed import TypedSignature, differing, typed_digest, word
 
-RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketId,bytes32 leafHash,bool upheld,"
+RULING_TYPE = ("Ruling(bytes32 challengeId,bytes32 marketKey,bytes32 leafHash,bool upheld,"
                "uint8 workerPct,bytes32 caseHash,bytes32 courtRoot,uint64 issuedAt,"
                "uint64 expiresAt)")
 _RULING_TYPE_HASH = keccak256(RULING_TYPE.encode("ascii"))
@@ -35,7 +35,7 @@ class RulingStruct:
     """The nine signed values, in EIP-712 member order."""
 
     challenge_id: bytes
-    market_id: bytes
+    market_key: bytes
     leaf_hash: bytes
     upheld: bool
     worker_pct: int
@@ -46,7 +46,7 @@ class RulingStruct:
 
     def words(self) -> list[bytes]:
         """``encodeData``: nine 32-byte words."""
-        return [self.challenge_id, self.market_id, self.leaf_hash, word(self.upheld),
+        return [self.challenge_id, self.market_key, self.leaf_hash, word(self.upheld),
                 word(self.worker_pct), self.case_hash, self.court_root, word(self.issued_at),
                 word(self.expires_at)]
 
@@ -63,7 +63,7 @@ def ruling_struct(summary: CourtSummary, *, issued_at: int, expires_at: int) -> 
         raise CourtError("court.no_ruling", "the court did not rule: nothing to sign",
                          expected="ruled", actual=final.status)
     case = summary.case
-    return RulingStruct(challenge_id=case.challenge_id, market_id=case.market_key,
+    return RulingStruct(challenge_id=case.challenge_id, market_key=case.market_key,
                         leaf_hash=case.leaf_hash, upheld=final.decision == "upheld",
                         worker_pct=final.worker_pct, case_hash=summary.case_hash,
                         court_root=summary.court_root, issued_at=issued_at,
@@ -78,7 +78,7 @@ class RulingSignature(TypedSignature):
     record_schema: Literal["por.RulingSignature/1"] = Field("por.RulingSignature/1",
                                                             alias="schema")
     challenge_id: Hash32
-    market_id: Hash32
+    market_key: Hash32
     leaf_hash: Hash32
     upheld: bool
     worker_pct: Annotated[int, Field(ge=0, le=100)]

@@ -263,10 +263,36 @@ def raw_digest(words: tuple[Any, ...], chain_id: int, contract: bytes) -> bytes:
     return keccak256(b"\x19\x01" + domain + struct)
 
 
-def submit_data(words: tuple[Any, ...], signer: bytes, signature: bytes) -> bytes:
-    """proposeVerdict calldata from raw values (eth-abi, no por.chain checks)."""
-    return selector(PROPOSE_VERDICT) + encode([VERDICT_TUPLE, "address", "bytes"],
-                                             [words, "0x" + signer.hex(), signature])
+#: por_root -> the PromptSpec component's path (PATH(1, 7), SPEC §5.4) of every verdict
+#: a test built (bundles, synthetic trees): what :func:`submit_data` sends by default.
+PROMPT_PATHS: dict[bytes, list[bytes]] = {}
+
+
+def key_of(words: tuple[Any, ...]) -> bytes:
+    """The market key of Verdict ``words`` (SPEC §14.2): por.chain's, from marketId and
+    promptSpecHash."""
+    from por.chain import market_key
+
+    return market_key(words[0], words[3])
+
+
+def remember_path(commitments: Any) -> list[bytes]:
+    """The bundle commitments' PromptSpec path, remembered for its por_root."""
+    from por.chain.documents import prompt_spec_path
+
+    path = prompt_spec_path(commitments)
+    PROMPT_PATHS[commitments.por_root] = path
+    return path
+
+
+def submit_data(words: tuple[Any, ...], signer: bytes, signature: bytes,
+                path: list[bytes] | None = None) -> bytes:
+    """proposeVerdict calldata from raw values (eth-abi, no por.chain checks); ``path``
+    defaults to the one remembered for the words' por_root (3 zero hashes if none)."""
+    if path is None:
+        path = PROMPT_PATHS.get(words[8], [bytes(32)] * 3)
+    return selector(PROPOSE_VERDICT) + encode([VERDICT_TUPLE, "bytes32[]", "address", "bytes"],
+                                             [words, path, "0x" + signer.hex(), signature])
 
 
 # --- the court: rulings signed by a test-only resolver key -------------------------------
@@ -299,8 +325,8 @@ WEEK = 7 * 24 * 3600
 
 def register_bundle(chain: Chain, data: bytes, nonce: int = 0) -> bytes:
     """Sign ``data`` for ``chain`` with the test-only key (por.bundle.sign_bundle),
-    propose it with ``por.chain``'s calldata (``nonce``: the market's round); the
-    marketId."""
+    propose it with ``por.chain``'s calldata (``nonce``: the market key's round); the
+    market key."""
     market_id, propose = bundle_proposal(data, chain.chain_id, chain.contract, nonce)
     chain.set_time(T0 + 1)
     chain.send(propose)
@@ -320,9 +346,10 @@ def settled(lie: bytes, proof: bytes) -> Outcome:
 
 def bundle_proposal(data: bytes, chain_id: int, contract: bytes, nonce: int = 0, *,
                     weeks: int = 1) -> tuple[bytes, bytes]:
-    """(marketId, proposeVerdict calldata) of bundle ``data`` signed by the test-only
+    """(market key, proposeVerdict calldata) of bundle ``data`` signed by the test-only
     key for ``contract`` on ``chain_id``, valid from T0 for ``weeks``."""
-    from por.bundle import sign_bundle
+    from por.bundle import Bundle, sign_bundle
+    from por.chain import market_key
     from por.chain.documents import verdict_call
     from por.cli.attestation import signed_verdict
     from por.signing.eip712 import Eip712Domain
@@ -331,8 +358,11 @@ def bundle_proposal(data: bytes, chain_id: int, contract: bytes, nonce: int = 0,
     signed = sign_bundle(data, PrivateKey("secp256k1", TEST_ONLY_SECRET), domain,
                          issued_at=T0, expires_at=T0 + weeks * WEEK, nonce=nonce)
     record, struct, _count = signed_verdict(signed, 0)
-    market_id: bytes = struct.market_id
-    return market_id, bytes.fromhex(verdict_call(record, struct)["data_hex"][2:])
+    path = remember_path(Bundle.from_cbor(data).commitments)
+    call = verdict_call(record, struct, path)
+    key = market_key(struct.market_id, struct.prompt_spec_hash)
+    MARKET_IDS[key] = (struct.market_id, struct.prompt_spec_hash)
+    return key, bytes.fromhex(call["data_hex"][2:])
 
 
 def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes, *,
@@ -340,14 +370,21 @@ def synthetic_market(chain: Chain, kind: str, size: int, index: int, leaf: bytes
                      sender: str = ADMIN) -> tuple[bytes, Any]:
     """:func:`synthetic_verdict` signed and proposed on ``chain`` (at ``T0 + 1`` for a
     new market); ``nonce`` picks the tree, ``round_`` is the signed nonce, ``market``
-    re-proposes on an existing market.  Returns (marketId, the por.InclusionProof)."""
+    (a market key this returned) re-proposes on an existing market.  Returns (the market
+    key, the por.InclusionProof)."""
+    market_id, spec = (None, None) if market is None else MARKET_IDS[market]
     words, proof = synthetic_verdict(kind, size, index, leaf, nonce=nonce, round_=round_,
-                                     market=market)
+                                     market=market_id, prompt_spec=spec)
     if market is None:
         chain.set_time(T0 + 1)
     chain.send(propose_data(words, chain.chain_id, chain.contract), sender=sender)
-    market_id: bytes = words[0]
-    return market_id, proof
+    key = key_of(words)
+    MARKET_IDS[key] = (words[0], words[3])
+    return key, proof
+
+
+#: market key -> (marketId, promptSpecHash) of the markets proposed here.
+MARKET_IDS: dict[bytes, tuple[bytes, bytes]] = {}
 
 
 def propose_data(words: tuple[Any, ...], chain_id: int, contract: bytes) -> bytes:
@@ -357,11 +394,14 @@ def propose_data(words: tuple[Any, ...], chain_id: int, contract: bytes) -> byte
 
 
 def synthetic_verdict(kind: str, size: int, index: int, leaf: bytes, *, nonce: int,
-                      round_: int = 0, market: bytes | None = None) -> tuple[tuple[Any, ...], Any]:
+                      round_: int = 0, market: bytes | None = None,
+                      prompt_spec: bytes | None = None) -> tuple[tuple[Any, ...], Any]:
     """The Verdict words of a market whose ``kind`` component has ``size`` leaves,
     ``leaf`` at ``index``, without building the tree: any sibling hashes define
     *some* tree of that size, and the contract does the same work for it as for a
-    built one.  Returns (the words, the leaf's por.InclusionProof)."""
+    built one.  ``market`` is a marketId; the PromptSpec hash ``prompt_spec``, by default
+    a function of the marketId, so one marketId is one market key.  Returns (the words,
+    the leaf's por.InclusionProof)."""
     from por.bundle.layout import COMPONENTS, component_leaf
     from por.challenge.records import KIND_COMPONENT, InclusionProof, seal
     from por.merkle import (
@@ -377,7 +417,9 @@ def synthetic_verdict(kind: str, size: int, index: int, leaf: bytes, *, nonce: i
             for j in range(len(inclusion_sides(index, size)))]
     root = root_from_inclusion_proof(leaf_hash(leaf), index, size, path)
     component = KIND_COMPONENT[kind]
+    market_id = market or keccak256(seed)
     pairs = {name: (hashlib.sha256(seed + name.encode()).digest(), 1) for name in COMPONENTS}
+    pairs["prompt_spec"] = (prompt_spec or hashlib.sha256(b"prompt_spec" + market_id).digest(), 1)
     pairs["evidence"] = (pairs["evidence"][0], 3)
     pairs["reasoning"] = (pairs["reasoning"][0], 4)
     pairs[component] = (root, size)
@@ -389,6 +431,7 @@ def synthetic_verdict(kind: str, size: int, index: int, leaf: bytes, *, nonce: i
         "leaf_index": index, "tree_size": size, "leaf_path": path, "component_root": root,
         "component_path": inclusion_proof_from_leaf_hashes(hashes, position),
         "por_root": por_root})
-    words = (market or keccak256(seed), 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
+    PROMPT_PATHS[por_root] = inclusion_proof_from_leaf_hashes(hashes, 1)
+    words = (market_id, 1, 9000, pairs["prompt_spec"][0], *pairs["evidence"],
              *pairs["reasoning"], por_root, T0, T0 + 1000 * WEEK, round_)
     return words, proof

@@ -109,7 +109,7 @@ def test_a_lied_form_leaf_is_struck_by_its_form_proof(node: Node, tmp_path: Path
     bundle = lie(family)
     market_text = market_of(bundle)
     proof = _written(bundle, tmp_path)
-    code, call, _ = _cli(["chain", "settle", str(proof), "--market", market_text])
+    code, call, _ = _cli(["chain", "settle", str(proof), *market_text])
     assert code == 0, family
     assert call["function"] == "settleByForms(bytes32,bytes32,bytes)"
     assert (call["won"], call["kind"], call["kind_hex"]) == (
@@ -121,7 +121,7 @@ def test_a_lied_form_leaf_is_struck_by_its_form_proof(node: Node, tmp_path: Path
     oracle, finder, other = accounts[1], accounts[2], accounts[3]
     market_id, propose = bundle_proposal(bundle.to_cbor(), CHAIN_ID, bytes.fromhex(registry[2:]))
     assert market_id == market
-    code, commit, _ = _cli(["chain", "commit", str(proof), "--market", market_text,
+    code, commit, _ = _cli(["chain", "commit", str(proof), *market_text,
                             "--sender", finder])
     assert code == 0
     assert commit["commitment_hex"] == "0x" + proof_commitment(
@@ -149,7 +149,7 @@ def test_a_lied_form_leaf_is_struck_by_its_form_proof(node: Node, tmp_path: Path
         got = _revert_data(node, finder, registry, call_data("settleByForms", market, KIND, file))
         assert got[:len(want)] == want, (family, got.hex())
     (tmp_path / "requirement.cbor").write_bytes(requirement)
-    code, _, err = _cli(["chain", "settle", str(tmp_path / "requirement.cbor"), "--market",
-                         market_text])
+    code, _, err = _cli(["chain", "settle", str(tmp_path / "requirement.cbor"),
+                         *market_text])
     assert code == 2 and "chain.proof_kind" in err and "NoFamily(2)" in err, (code, err)
     assert "Traceback" not in err

@@ -72,7 +72,7 @@ def test_a_lie_on_forms_is_struck_by_settle_by_forms(node: Node, tmp_path: Path,
     bundle = lie(kind)
     market_text = market_of(bundle)
     proof = _proof_file(kind, bundle, tmp_path)
-    code, call = _cli(["chain", "settle", str(proof), "--market", market_text])
+    code, call = _cli(["chain", "settle", str(proof), *market_text])
     assert code == 0, kind
     assert call["function"] == "settleByForms(bytes32,bytes32,bytes)"
     assert (call["won"], call["kind"], call["kind_hex"]) == (
@@ -85,7 +85,7 @@ def test_a_lie_on_forms_is_struck_by_settle_by_forms(node: Node, tmp_path: Path,
     market_id, propose = bundle_proposal(bundle.to_cbor(), CHAIN_ID, bytes.fromhex(registry[2:]))
     assert market_id == market
     # `por chain commit` commits to kind || args, as settleByForms hashes
-    code, commit = _cli(["chain", "commit", str(proof), "--market", market_text,
+    code, commit = _cli(["chain", "commit", str(proof), *market_text,
                          "--sender", honest])
     assert code == 0
     assert commit["commitment_hex"] == "0x" + proof_commitment(

@@ -23,6 +23,7 @@ from chain_support import (
     PROPOSER_BOND,
     WINDOW,
     call_data,
+    key_of,
     propose_data,
     ruling_calldata,
     synthetic_verdict,
@@ -50,10 +51,10 @@ def node() -> Iterator[Node]:
 
 def _verdict(registry: str, tag: bytes) -> tuple[bytes, bytes, InclusionProof]:
     """A market with a 4-leaf evidence tree, its verdict signed for ``registry``:
-    (marketId, proposeVerdict calldata, the InclusionProof of evidence leaf 1)."""
+    (market key, proposeVerdict calldata, the InclusionProof of evidence leaf 1)."""
     words, proof = synthetic_verdict("evidence_leaf", 4, 1, b"the disputed leaf " + tag,
                                      nonce=int.from_bytes(hashlib.sha256(tag).digest()[:4]))
-    return words[0], propose_data(words, CHAIN_ID, bytes.fromhex(registry[2:])), proof
+    return key_of(words), propose_data(words, CHAIN_ID, bytes.fromhex(registry[2:])), proof
 
 
 def _ruling(registry: str, market: bytes, proof: InclusionProof, challenger: str, *,

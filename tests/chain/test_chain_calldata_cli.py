@@ -97,14 +97,17 @@ def test_unbound_signature_gets_no_calldata(capsys: pytest.CaptureFixture[str],
 def test_proof_edges(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     proof = tmp_path / "p.cbor"
     por("challenge", str(BUNDLE), "--verdict", "-o", str(proof))
-    case = ("--case-hash", "ab" * 32)
+    case = ("--prompt-spec-hash", "cd" * 32, "--case-hash", "ab" * 32)
     code, out, _err = run(capsys, "attestation", "--calldata", "--market", "m", *case,
                           str(proof))
     assert code == 0 and "calldata          0x" in out
     code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", str(proof))
     assert (code, err.split(":")[1].strip()) == (2, "usage.options")
-    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m",
+    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", *case[:2],
                           "--case-hash", "abc", str(proof))
+    assert (code, err.split(":")[1].strip()) == (2, "usage.options")
+    code, _out, err = run(capsys, "attestation", "--calldata", "--market", "m", *case[2:],
+                          str(proof))  # no --prompt-spec-hash: no market key
     assert (code, err.split(":")[1].strip()) == (2, "usage.options")
     code, _out, err = run(capsys, "attestation", "--calldata", str(proof))
     assert (code, err.split(":")[1].strip()) == (2, "usage.options")
@@ -152,9 +155,15 @@ def test_por_chain_prints_the_registry_challenge_id(capsys: pytest.CaptureFixtur
     assert f"challenge id      {call['challenge_id_hex']}" in text
     assert call["case_hash_hex"] == "0x" + hashlib.sha256(case.read_bytes()).hexdigest()
     assert call["data_hex"].startswith(call["selector_hex"]) and call["leaf_index"] == "0"
-    code, doc, _err = run(capsys, "chain", "finalize", "m", "--json")
+    code, doc, _err = run(capsys, "chain", "finalize", "m", "--prompt-spec-hash", "cd" * 32,
+                          "--json")
     final = json.loads(doc)["calldata"]
-    assert final["data_hex"] == final["selector_hex"] + final["market_id_hex"][2:]
+    assert final["data_hex"] == final["selector_hex"] + final["market_key"][2:]
+    from por.chain import market_key
+    from por.signing.eip712 import market_id_from_text
+
+    assert final["market_key"] == "0x" + market_key(market_id_from_text("m"),
+                                                    bytes.fromhex("cd" * 32)).hex()
     code, text, _err = run(capsys, "chain", "withdraw")
     assert code == 0 and text.splitlines()[-1].startswith("calldata          0x3ccfd60b")
 
@@ -174,7 +183,8 @@ def test_every_calldata_document_has_its_schema(capsys: pytest.CaptureFixture[st
     por("dispute", "open", str(BUNDLE), "--leaf", "verdict", "--claim", "wrong", "-o", str(case))
     challenger = ("--challenger", "0x" + "c4" * 20)
     for argv in (("challenge", str(case)), ("challenge", str(case), *challenger),
-                 ("finalize", "m"), ("withdraw",), ("close-moot", "0x" + "ab" * 32),
+                 ("finalize", "m", "--prompt-spec-hash", "cd" * 32), ("withdraw",),
+                 ("close-moot", "0x" + "ab" * 32),
                  ("lapse", "0x" + "ab" * 32)):
         code, doc, _err = run(capsys, "chain", *argv, "--json")
         assert code == 0

@@ -21,6 +21,7 @@ from chain_support import (
     ADMIN,
     CHALLENGER,
     CHALLENGER_BOND,
+    MARKET_IDS,
     PROPOSER_BOND,
     RESOLVER,
     T0,
@@ -31,9 +32,12 @@ from chain_support import (
     address_of,
     bundle_proposal,
     call_data,
+    key_of,
+    propose_data,
     reverts,
     ruling_calldata,
     synthetic_market,
+    synthetic_verdict,
 )
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -205,6 +209,20 @@ class RegistryMachine(RuleBasedStateMachine):
         self.status = 1  # Proposed
         self.deadline = T0 + 1 + WINDOW
         self.variant = 0
+        self.twin = self._twin()
+        self.held += PROPOSER_BOND
+
+    def _twin(self) -> bytes:
+        """The lie's market id text under another PromptSpec (ADR 0018): another market
+        key, proposed once; nothing the machine does to the lie's key may touch it."""
+        game = self.game
+        market_id, spec = MARKET_IDS[game.market]
+        other = hashlib.sha256(b"another PromptSpec of " + spec).digest()
+        words, _proof = synthetic_verdict("evidence_leaf", 4, 1, LEAF, nonce=7,
+                                          market=market_id, prompt_spec=other)
+        game.chain.send(propose_data(words, game.chain.chain_id, game.chain.contract))
+        assert key_of(words) != game.market
+        return key_of(words)
 
     @rule(who=st.sampled_from(ACCOUNTS), n=st.integers(0, 3))
     def open_challenge(self, who: str, n: int) -> None:
@@ -364,6 +382,9 @@ class RegistryMachine(RuleBasedStateMachine):
         assert {a: game.chain.call("withdrawable", a) for a in ACCOUNTS} == self.paid
         if game.chain.call("isFinal", game.market):
             assert game.now >= self.deadline
+        twin = game.chain.call("verdicts", self.twin)
+        assert (twin[5], twin[6], twin[7], twin[9]) == (0, 0, 1, T0 + 1 + WINDOW)
+        assert game.chain.call("isFinal", self.twin) is (game.now >= T0 + 1 + WINDOW)
 
 
 RegistryMachine.TestCase.settings = settings(

@@ -203,9 +203,11 @@ def test_open_challenge_from_por_challenge_and_resolve(
     import json
 
     case_hash = hashlib.sha256(b"a case").digest()
-    call = json.loads(por("attestation", "--calldata", "--market", text, "--case-hash",
-                          case_hash.hex(), "--json", str(proof_file)))["calldata"]
-    assert call["market_id_hex"] == "0x" + market.hex()
+    spec_hash = Bundle.from_cbor(path.read_bytes()).commitments.prompt_spec_hash
+    call = json.loads(por("attestation", "--calldata", "--market", text, "--prompt-spec-hash",
+                          spec_hash.hex(), "--case-hash", case_hash.hex(), "--json",
+                          str(proof_file)))["calldata"]
+    assert call["market_key"] == "0x" + market.hex()
     data = bytes.fromhex(call["data_hex"][2:])
     opened = chain.send(data, sender=CHALLENGER)
     challenge_id = opened.output

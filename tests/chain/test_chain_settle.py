@@ -56,9 +56,10 @@ def fresh() -> Chain:
     return Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
 
 
-def market_of(bundle: Bundle) -> str:
+def market_of(bundle: Bundle) -> list[str]:
+    """``--market TEXT --prompt-spec-hash HEX`` of ``bundle``: its market key (SPEC §14.2)."""
     market: str = DeterministicVerdict.from_cbor(bundle.verdict).market_id
-    return market
+    return ["--market", market, "--prompt-spec-hash", bundle.commitments.prompt_spec_hash.hex()]
 
 
 def written_proof(bundle: Bundle, tmp_path: Path) -> Path:
@@ -83,11 +84,12 @@ def citation_file(bundle: Bundle, tmp_path: Path) -> Path:
     return path
 
 
-def settle_document(proof: Path, market: str) -> tuple[int, dict[str, object]]:
-    """``por chain settle PROOF --market MARKET --json``: (exit code, document)."""
+def settle_document(proof: Path, market: list[str]) -> tuple[int, dict[str, object]]:
+    """``por chain settle PROOF --market MARKET --prompt-spec-hash HEX --json`` (``market``
+    from :func:`market_of`): (exit code, document)."""
     with contextlib.redirect_stdout(io.StringIO()) as printed, \
             contextlib.redirect_stderr(io.StringIO()):
-        code = main(["chain", "settle", str(proof), "--market", market, "--json"])
+        code = main(["chain", "settle", str(proof), *market, "--json"])
     text = printed.getvalue()
     return code, (json.loads(text) if code == 0 else {})
 
@@ -109,7 +111,7 @@ def test_a_lie_is_struck_in_one_transaction_and_the_bond_paid(
     assert isinstance(call, dict) and call["won"] == LIES[order] and call["value"] == "0"
     chain = fresh()
     market = register_bundle(chain, bundle.to_cbor())
-    assert call["market_id_hex"] == "0x" + market.hex()
+    assert call["market_key"] == "0x" + market.hex()
     data = bytes.fromhex(str(call["data_hex"])[2:])
     before = chain.balance(CHALLENGER)
     assert reverts(chain, data, sender=CHALLENGER).name == "ProofNotCommitted"
@@ -244,7 +246,7 @@ def test_por_chain_commit_prints_the_commitment_the_settle_needs(tmp_path: Path)
     proof = citation_file(lie, tmp_path)
     market_text = market_of(lie)
     with contextlib.redirect_stdout(io.StringIO()) as printed:
-        assert main(["chain", "commit", str(proof), "--market", market_text,
+        assert main(["chain", "commit", str(proof), *market_text,
                      "--sender", CHALLENGER, "--json"]) == 0
     document = json.loads(printed.getvalue())
     assert list(Draft202012Validator(schema_for("calldata")).iter_errors(document)) == []
@@ -263,5 +265,5 @@ def test_por_chain_commit_prints_the_commitment_the_settle_needs(tmp_path: Path)
     honest = tmp_path / "honest.cbor"
     honest.write_bytes(citation_proof(honest_08(), 3, []))
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        assert main(["chain", "commit", str(honest), "--market", market_text,
+        assert main(["chain", "commit", str(honest), *market_text,
                      "--sender", CHALLENGER]) == 1  # chain.proof_not_won: nothing to commit

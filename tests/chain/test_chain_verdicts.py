@@ -22,8 +22,10 @@ from chain_support import (
     WINDOW,
     Chain,
     address_of,
+    key_of,
     por,
     raw_digest,
+    remember_path,
     reverts,
     submit_data,
     write_key,
@@ -70,8 +72,11 @@ def signed_bundle(folder: Path, scenario: str, key: str, chain: Chain, *, nonce:
 
 
 def attestation(signed: str, now: int = T0) -> dict[str, Any]:
+    from por.bundle import Bundle
+
     document: dict[str, Any] = json.loads(
         por("attestation", "--json", "--calldata", "--now", str(now), signed))
+    remember_path(Bundle.from_cbor(Path(signed).read_bytes()).commitments)
     return document
 
 
@@ -119,18 +124,23 @@ def test_por_signed_verdict_is_accepted_and_stored(tmp_path: Path, keys: dict[st
     outcome = chain.send(calldata(document))
     assert outcome.execution_gas <= SUBMIT_GAS_TARGET
 
-    stored = chain.call("verdicts", words[0])
+    key = key_of(words)  # keccak256(abi.encode(marketId, promptSpecHash)), SPEC §14.2
+    assert call["market_key"] == "0x" + key.hex()
+    assert chain.call("marketKeyOf", words[0], words[3]) == key
+    stored = chain.call("verdicts", key)
     deadline = T0 + 60 + WINDOW
     assert stored == (words[8], int(message["evidenceCount"]), int(message["reasoningCount"]),
                       message["outcome"], message["confidenceBps"], 0, 0, 1, ADMIN, deadline)
-    assert chain.call("isFinal", words[0]) is False  # proposed, inside its window
+    assert chain.call("isFinal", key) is False  # proposed, inside its window
+    assert chain.call("verdicts", words[0])[7] == 0  # nothing under the bare marketId
 
     [(topics, data)] = outcome.logs
-    assert topics[1] == words[0]
+    assert topics[1] == key
     assert topics[2][12:] == SIGNER
     assert topics[3][12:] == bytes.fromhex(ADMIN[2:])  # the proposer, who bonded
-    assert decode(["bytes32", "uint8", "uint16", "uint32", "uint64"], data) \
-        == (words[8], message["outcome"], message["confidenceBps"], nonce, deadline)
+    assert decode(["bytes32", "bytes32", "bytes32", "uint8", "uint16", "uint32", "uint64"],
+                  data) == (words[0], words[3], words[8], message["outcome"],
+                            message["confidenceBps"], nonce, deadline)
 
 
 def test_every_scenario_in_one_registry_in_any_relay_order(
@@ -278,7 +288,7 @@ def test_replays_and_other_rounds_revert(base: dict[str, Any], keys: dict[str, s
     data = submit_data(base["words"], SIGNER, base["signature"])
     chain.send(data)
     error = reverts(chain, data)  # the same signature again
-    assert (error.name, error.args_) == ("VerdictExists", (base["words"][0],))
+    assert (error.name, error.args_) == ("VerdictExists", (key_of(base["words"]),))
     market = None
     for nonce in (1, 5):  # another market, a round it has not reached
         document = attestation(signed_bundle(base["folder"], SCENARIOS[3], keys["signer"],
@@ -299,7 +309,7 @@ def test_second_verdict_for_a_market_reverts_verdict_exists(base: dict[str, Any]
     document = attestation(signed_bundle(base["folder"], SCENARIOS[0], keys["signer"], chain,
                                          nonce=7))
     error = reverts(chain, calldata(document))
-    assert (error.name, error.args_) == ("VerdictExists", (base["words"][0],))
+    assert (error.name, error.args_) == ("VerdictExists", (key_of(base["words"]),))
 
 
 @pytest.mark.parametrize(("member", "value", "name"), [

@@ -30,6 +30,7 @@ from chain_support import (
 from deployment import deployed_before_checker
 from setup_gate import needs
 
+from por.chain import market_key
 from por.signing.eip712 import market_id_from_text
 
 sys.path.insert(0, str(ROOT / "tests" / "unit" / "challenge"))
@@ -99,7 +100,9 @@ def test_the_cast_walkthrough_plays_a_whole_dispute(tmp_path: Path) -> None:
                               capture_output=True, text=True, timeout=600, check=False)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         registry = create_address(node.rpc("eth_accounts")[0].lower(), REGISTRY_NONCE)
-        market = market_id_from_text(market_of(reordered_08()[0]))
+        lie = reordered_08()[0]
+        market = market_key(market_id_from_text(market_of(lie)[1]),
+                            lie.commitments.prompt_spec_hash)
         struck = node.view(registry, call_data("verdicts", market))
         assert int.from_bytes(struck[6 * 32:7 * 32], "big") == 1  # round 1
         assert int.from_bytes(struck[7 * 32:8 * 32], "big") == 2  # Struck

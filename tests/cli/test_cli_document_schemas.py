@@ -112,7 +112,8 @@ def test_attestation_and_calldata(capsys: pytest.CaptureFixture[str], tmp_path: 
         {**checked["inclusions"][0], "levels": [old]}]})
     pytest.importorskip("eth_abi")
     code, call = _run(capsys, ["attestation", "--calldata", "--json", "--market", "m",
-                               "--case-hash", "ab" * 32, str(proof)])
+                               "--prompt-spec-hash", "cd" * 32, "--case-hash", "ab" * 32,
+                               str(proof)])
     assert code == 0 and _errors("calldata", call) == []
     assert _errors("calldata", {**call, "calldata": {**call["calldata"], "tree_size": 1}})
 

@@ -48,7 +48,8 @@ def test_one_constant_for_library_and_cli() -> None:
     chain = argparse.ArgumentParser()
     add_chain_parser(chain.add_subparsers())
     for verb in (["settle", "p.cbor"], ["commit", "p.cbor", "--sender", "0x" + "11" * 20]):
-        assert chain.parse_args(["chain", *verb, "--market", "m"]).max_size == PROOF_MAX_SIZE
+        assert chain.parse_args(["chain", *verb, "--market", "m", "--prompt-spec-hash",
+                                 "cd" * 32]).max_size == PROOF_MAX_SIZE
 
 
 def _byte_string(total: int) -> bytes:
