@@ -175,8 +175,9 @@ def game_gas() -> dict[str, int] | None:
         for name, make in forms_cases():  # the deduce step's FormStepProof (SPEC §14.4)
             if name.startswith("deduce"):
                 lie, kind, args = make()
-                # scenario 08's market, struck by the issue 22 lie: round 1
-                market, propose = bundle_proposal(lie, CHAIN_ID, contract, nonce=1)
+                # scenario 08's market id under its own PromptSpec: a market key of its
+                # own (SPEC §14.2), round 0
+                market, propose = bundle_proposal(lie, CHAIN_ID, contract)
                 node.send(oracle, registry, propose, PROPOSER_BOND)
                 node.send(first, registry, call_data("commitProof", proof_commitment(
                     market, kind + args, bytes.fromhex(first[2:]))))

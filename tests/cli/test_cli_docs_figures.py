@@ -55,7 +55,7 @@ EXAMPLES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [  # docs 
     ("OK judgement.cbor: por.JudgementBundle/1: judgement 6646...6f8e: 15 subjects, 15 votes",
      _copy(FIXTURES / "judges" / "valid" / "por-judge-1.cbor", "judgement.cbor"),
      ("verify", "judgement.cbor")),
-    ("OK ruling.cbor: por.CourtBundle/1: court 1363...2b2b: ruled",
+    ("OK ruling.cbor: por.CourtBundle/1: court 9f65...fcfb: ruled",
      _copy(FIXTURES / "court" / "valid" / "ruling.cbor", "ruling.cbor"),
      ("verify", "ruling.cbor")),
     ("ERROR prompt_spec.json: input.json: this is JSON; did you mean `por build`?",
