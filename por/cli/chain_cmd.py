@@ -177,6 +177,7 @@ def run_ruling(args: argparse.Namespace) -> int:
     lines = [f"to                {call['to_hex']} on chain {call['chain_id']}",
              f"ruling            {'upheld' if call['upheld'] else 'rejected'} "
              f"(worker_pct {call['worker_pct']})",
+             f"market key        {call['market_key']}",
              f"challenge id      {call['challenge_id_hex']}"]
     return _print(args, call, lines)
 

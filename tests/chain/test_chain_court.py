@@ -110,15 +110,15 @@ def setup() -> dict[str, Any]:
     scenario = load_scenario(list_scenarios()[0])
     data = build_bundle(scenario.prompt_spec, scenario.evidence)
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-    market_id = register_bundle(chain, data)
+    market_key = register_bundle(chain, data)
     chain.call("setResolver", "0x" + address_of(TEST_ONLY_COURT).hex(), sender=ADMIN)
     case = open_case(data, kind="evidence_leaf", leaf_index=0, reward=0,
                      claim="The newsroom is not the source the market meant.", rebuttal=None)
-    assert case.market_key == market_id
+    assert case.market_key == market_key
     opened = _open(chain, case, CHALLENGER)
     assert chain.call("challenges", opened)[2] == 1  # Open
     domain = Eip712Domain(chain_id=chain.chain_id, verifying_contract=chain.contract)
-    return {"chain": chain, "case": case, "market_id": market_id, "domain": domain,
+    return {"chain": chain, "case": case, "market_key": market_key, "domain": domain,
             "data": data, "challenge_id": opened}
 
 
@@ -158,7 +158,7 @@ def test_a_signed_ruling_settles_the_open_challenge(setup: dict[str, Any],
     print(f"submitRuling execution gas {outcome.execution_gas}")
     assert outcome.execution_gas <= RULING_GAS_TARGET
     assert chain.call("challenges", setup["challenge_id"])[2] == (2 if upheld else 3)
-    on_chain = chain.call("verdicts", setup["market_id"])
+    on_chain = chain.call("verdicts", setup["market_key"])
     assert on_chain[7] == (2 if upheld else 1)  # Struck, or still Proposed
     winner = CHALLENGER if upheld else ADMIN  # ADMIN proposed it
     paid = CHALLENGER_BOND + PROPOSER_BOND if upheld else CHALLENGER_BOND
@@ -186,7 +186,7 @@ def test_a_sham_case_cannot_settle_another_challengers_challenge(setup: dict[str
     honest = ruling_struct(rule(setup["case"], (10, 10, 10)), issued_at=T0, expires_at=T0 + WEEK)
     chain.send(_submit(setup, honest))
     assert chain.call("challenges", setup["challenge_id"])[2] == 2  # Upheld
-    assert chain.call("finalOutcome", setup["market_id"]) == 0  # struck
+    assert chain.call("finalOutcome", setup["market_key"]) == 0  # struck
 
 
 def test_the_registry_refuses_what_the_court_did_not_sign(setup: dict[str, Any]) -> None:

@@ -143,7 +143,7 @@ def test_a_mixed_panel_rules_and_its_signed_ruling_is_accepted_by_the_registry(
     scenario = load_scenario(list_scenarios()[0])
     data = build_bundle(scenario.prompt_spec, scenario.evidence)
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
-    market_id = register_bundle(chain, data)
+    market_key = register_bundle(chain, data)
     court_secret = hashlib.sha256(b"por test-only secp256k1 key: dispute court").digest()
     chain.call("setResolver", "0x" + address_of(court_secret).hex(), sender=ADMIN)
     bundle = tmp_path / "bundle.cbor"
@@ -154,7 +154,7 @@ def test_a_mixed_panel_rules_and_its_signed_ruling_is_accepted_by_the_registry(
                  "-o", str(case)]) == 0
     case_hash = hashlib.sha256(case.read_bytes()).digest()
     opened = chain.send(open_challenge_calldata(
-        market_id, case_hash, build_inclusion_proof(Bundle.from_cbor(data), "evidence_leaf", 0)),
+        market_key, case_hash, build_inclusion_proof(Bundle.from_cbor(data), "evidence_leaf", 0)),
         sender=CHALLENGER).output
     key = write_key(tmp_path, "test-only-court.key", court_secret)
 
