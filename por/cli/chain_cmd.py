@@ -65,6 +65,9 @@ exit codes:
 _MAX_RULING_SIG = 4096
 
 
+_SPEC_HASH_HELP = ("the signed promptSpecHash (`por inspect BUNDLE` prints it as "
+                   "prompt_spec_hash): with the market id, the registry's market key (SPEC §14.2)")
+
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Register ``por chain`` and its subcommands."""
     parser: argparse.ArgumentParser = commands.add_parser(
@@ -98,8 +101,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     settle.add_argument("--market", required=True, metavar="ID",
                         help="the market id text of the proposed verdict")
     settle.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
-                        help="the signed promptSpecHash (the bundle's prompt_spec_hash): with "
-                             "the market id, the registry's market key (SPEC §14.2)")
+                        help=_SPEC_HASH_HELP)
     add_max_size_option(settle, "proofs", default=PROOF_MAX_SIZE)
     settle.set_defaults(run=_settle, sender=None)
     commit = sub.add_parser("commit", help="commitProof: commit to a won proof a block before "
@@ -108,8 +110,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     commit.add_argument("--market", required=True, metavar="ID",
                         help="the market id text of the proposed verdict")
     commit.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
-                        help="the signed promptSpecHash (the bundle's prompt_spec_hash): with "
-                             "the market id, the registry's market key (SPEC §14.2)")
+                        help=_SPEC_HASH_HELP)
     commit.add_argument("--sender", type=contract_address, required=True, metavar="ADDR",
                         help="the account that will send the settle")
     add_max_size_option(commit, "proofs", default=PROOF_MAX_SIZE)
@@ -118,8 +119,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                                "PromptSpec hash")
     finalize.add_argument("market", metavar="MARKET", help="the market id text")
     finalize.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
-                          help="the signed promptSpecHash (the bundle's prompt_spec_hash): with "
-                               "the market id, the registry's market key (SPEC §14.2)")
+                          help=_SPEC_HASH_HELP)
     finalize.set_defaults(run=_finalize)
     moot = sub.add_parser("close-moot", help="closeMoot(challengeId): refund a challenge on "
                                              "a verdict another challenge struck")
