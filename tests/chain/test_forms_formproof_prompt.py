@@ -17,20 +17,27 @@ only when the leaf is not one por-cbor/1 map whose ``data_requirements`` is an a
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
+import io
 import random
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+import pytest
 from bundle_edits import honest, recommit
 from formproof_families import FAMILIES, check_call, no_family, prompt_form
 from scratch_harness import SOLC
+from test_chain_settle import market_of
 from test_forms_formproof import python_check, resealed
 
 from por.bundle.layout import Bundle
+from por.chain import documents
 from por.challenge.form_proof import build_form_proof
+from por.cli import main
 from por.encoding import decode, encode
 from por.errors import PorError
 from por.forms.spec import common_form, requirement_form
@@ -339,3 +346,26 @@ def test_no_prompt_family_reverts_no_family() -> None:
     assert no_family(prompt_proof(bundle, 1), others) == 2
     got, _ = check_call(build_form_proof(bundle, len(bundle.forms) - 1).to_cbor(), others)
     assert got == (False, "form.match")
+
+
+def test_settle_refuses_a_family_off_chain(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``por chain settle`` with a deployment lacking the PromptSpec's family (its
+    ``ON_CHAIN_FORM_TAGS`` without 1 and 2): a REQUIREMENT's FormProof is
+    ``chain.proof_kind`` (exit 2, naming ``NoFamily(2)``); with every family (the
+    deployment of s43) a won one is a settle call (exit 0)."""
+    bundle = honest("08-quorum-agree")
+    forms = list(bundle.forms)
+    forms[1] = hashlib.sha256(forms[1]).digest()
+    bundle = recommit(bundle, forms=forms)  # its REQUIREMENT 0 lies: won form.mismatch
+    proof = tmp_path / "requirement.cbor"
+    proof.write_bytes(prompt_proof(bundle, 1))
+    args = ["chain", "settle", str(proof), "--market", market_of(bundle), "--json"]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        assert main(args) == 0
+    monkeypatch.setattr(documents, "ON_CHAIN_FORM_TAGS", (3, 4, 5, 6, 7, 8, 9))
+    with contextlib.redirect_stdout(io.StringIO()), \
+            contextlib.redirect_stderr(io.StringIO()) as err:
+        code = main(args)
+    assert code == 2 and "chain.proof_kind" in err.getvalue(), err.getvalue()
+    assert "NoFamily(2)" in err.getvalue() and "Traceback" not in err.getvalue()
