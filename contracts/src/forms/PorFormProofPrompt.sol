@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "../PorCbor.sol";
+import {PorCborTop} from "../PorCborTop.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
 import {PorFormProofPromptRead as R} from "./PorFormProofPromptRead.sol";
 
@@ -113,31 +114,34 @@ library PorFormProofPrompt {
 
     /// `F` of form index `j` of the PromptSpec `leaf` (see the notice).
     function formAt(bytes calldata leaf, uint256 j) internal view returns (bool valid, bool defined, bytes memory f) {
-        (bytes32 err,) = PorCbor.check(leaf);
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(leaf);
         if (err != 0) return (false, false, f);
-        Maps memory m = maps(leaf, j == 0);
+        Maps memory m = maps(leaf, top, j == 0);
         (bool ok, uint256 r, uint256 p) = PorCbor.container(leaf, m.top[T_REQUIREMENTS], PorCbor.ARRAY);
         if (!ok || m.top[T_REQUIREMENTS] == 0) return (false, false, f);
         if (j > r) return (true, false, f);
-        uint256 w;
         if (j == 0) {
             uint256 base = free();
-            w = common(leaf, base + 32, m);
-            (defined, f) = D.close(base, w);
+            (defined, f) = D.close(base, common(leaf, base + 32, m));
         } else {
             for (uint256 i = 1; i < j; i++) {
                 p = PorCbor.skip(leaf, p);
             }
-            uint256[] memory q = new uint256[](5);
-            R.into(leaf, p, false, keys5(K_REQUIREMENT_ID, K_SELECTION_POLICY, K_SOURCE_TARGETS,
-                K_EXPECTED_FIELDS, K_ACCEPTED_STATUS_CODES), q);
-            uint256[] memory policy = new uint256[](4);
-            R.into(leaf, q[1], false, keys4(K_STRATEGY, K_TIE_BREAKER, K_MIN_SOURCES, K_QUORUM), policy);
-            uint256 base = free();
-            w = R.isMap(leaf, p) && R.isMap(leaf, q[1]) ? requirement(leaf, base + 32, q, policy) : 0;
-            (defined, f) = D.close(base, w);
+            (defined, f) = requirementAt(leaf, p);
         }
         valid = true;
+    }
+
+    /// `F` REQUIREMENT of the `data_requirements` entry at `p`: (defined, F).
+    function requirementAt(bytes calldata leaf, uint256 p) private view returns (bool, bytes memory) {
+        uint256[] memory q = new uint256[](5);
+        R.into(leaf, p, false, keys5(K_REQUIREMENT_ID, K_SELECTION_POLICY, K_SOURCE_TARGETS,
+            K_EXPECTED_FIELDS, K_ACCEPTED_STATUS_CODES), q);
+        uint256[] memory policy = new uint256[](4);
+        R.into(leaf, q[1], false, keys4(K_STRATEGY, K_TIE_BREAKER, K_MIN_SOURCES, K_QUORUM), policy);
+        uint256 base = free();
+        uint256 w = R.isMap(leaf, p) && R.isMap(leaf, q[1]) ? requirement(leaf, base + 32, q, policy) : 0;
+        return D.close(base, w);
     }
 
     function free() private pure returns (uint256 base) {
@@ -146,13 +150,18 @@ library PorFormProofPrompt {
         }
     }
 
-    /// The top-level map's values read, and with `all` the rest of COMMON's (`Maps`).
-    function maps(bytes calldata d, bool all) private pure returns (Maps memory m) {
+    /// The top-level map's values read (from the reader's kept offsets `top`, else walked),
+    /// and with `all` the rest of COMMON's (`Maps`).
+    function maps(bytes calldata d, uint256[] memory top, bool all) private pure returns (Maps memory m) {
         m.top = new uint256[](8);
         uint256[] memory k = new uint256[](8);
         (k[0], k[1], k[2], k[3]) = (K_PREDICTION_SEMANTICS, K_MARKET, K_CONFLICT_POLICY, K_SLACK);
         (k[4], k[5], k[6], k[7]) = (K_OUTPUT_SCHEMA_REF, K_STRICT_MODE, K_CONFIDENCE_POLICY, K_DATA_REQUIREMENTS);
-        R.into(d, 0, true, k, m.top);
+        if (top.length > 0) {
+            R.kept(d, top, k, m.top);
+        } else {
+            R.into(d, 0, true, k, m.top); // a top-level map of 0 or over 16 entries, or no map
+        }
         if (!all) return m;
         m.market = new uint256[](4);
         R.into(d, m.top[T_MARKET], false, keys4(K_MARKET_ID, K_RESOLUTION_WINDOW, K_RESOLUTION_RULES,

@@ -119,6 +119,39 @@ library PorFormProofPromptRead {
         }
     }
 
+    /// `into` for the top-level map from the offsets the §2 reader's pass kept
+    /// (`PorCborTop.checkTop`'s `top`: keys at even i, values at odd i): no walk.
+    function kept(bytes calldata d, uint256[] memory top, uint256[] memory keys, uint256[] memory at)
+        internal
+        pure
+    {
+        uint256 k = keys.length;
+        uint256 n = top.length;
+        assembly ("memory-safe") {
+            let ka := add(keys, 32)
+            let aa := add(at, 32)
+            for { let j := 0 } lt(j, k) { j := add(j, 1) } { mstore(add(aa, shl(5, j)), 0) }
+            let low := sub(shl(240, 1), 1)
+            for { let i := 0 } lt(i, n) { i := add(i, 2) } {
+                let q := add(d.offset, mload(add(top, shl(5, add(i, 1)))))
+                let hb := byte(0, calldataload(q))
+                let len := 0
+                if and(gt(hb, 0x5f), lt(hb, 0x78)) { len := sub(hb, 0x5f) }
+                if eq(hb, 0x78) { len := add(2, byte(1, calldataload(q))) }
+                if and(gt(len, 0), lt(len, 31)) {
+                    let got := shr(sub(256, shl(3, len)), calldataload(q))
+                    for { let j := 0 } lt(j, k) { j := add(j, 1) } {
+                        let key := mload(add(ka, shl(5, j)))
+                        if and(eq(shr(248, key), len), eq(and(key, low), got)) {
+                            mstore(add(aa, shl(5, j)), mload(add(top, shl(5, add(i, 2)))))
+                            break
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The item at `pos` (not 0) is a map.
     function isMap(bytes calldata d, uint256 pos) internal pure returns (bool ok) {
         if (pos == 0) return false;
