@@ -103,14 +103,14 @@ library PorFormProofPrompt {
         uint256[] row;
     }
 
-    uint256 private constant T_PS = 0;
-    uint256 private constant T_MARKET = 1;
+    uint256 private constant T_PS = 6;
+    uint256 private constant T_MARKET = 0;
     uint256 private constant T_CONFLICT = 2;
-    uint256 private constant T_SLACK = 3;
-    uint256 private constant T_SCHEMA_REF = 4;
-    uint256 private constant T_STRICT = 5;
-    uint256 private constant T_CONFIDENCE = 6;
-    uint256 private constant T_REQUIREMENTS = 7;
+    uint256 private constant T_SLACK = 7;
+    uint256 private constant T_SCHEMA_REF = 5;
+    uint256 private constant T_STRICT = 1;
+    uint256 private constant T_CONFIDENCE = 3;
+    uint256 private constant T_REQUIREMENTS = 4;
 
     /// `F` of form index `j` of the PromptSpec `leaf` (see the notice).
     function formAt(bytes calldata leaf, uint256 j) internal view returns (bool valid, bool defined, bytes memory f) {
@@ -135,12 +135,12 @@ library PorFormProofPrompt {
     /// `F` REQUIREMENT of the `data_requirements` entry at `p`: (defined, F).
     function requirementAt(bytes calldata leaf, uint256 p) private view returns (bool, bytes memory) {
         uint256[] memory q = new uint256[](5);
-        R.into(leaf, p, false, keys5(K_REQUIREMENT_ID, K_SELECTION_POLICY, K_SOURCE_TARGETS,
-            K_EXPECTED_FIELDS, K_ACCEPTED_STATUS_CODES), q);
+        R.into(leaf, p, false, keys5(K_REQUIREMENT_ID, K_SOURCE_TARGETS, K_EXPECTED_FIELDS,
+            K_SELECTION_POLICY, K_ACCEPTED_STATUS_CODES), q);
         uint256[] memory policy = new uint256[](4);
-        R.into(leaf, q[1], false, keys4(K_STRATEGY, K_TIE_BREAKER, K_MIN_SOURCES, K_QUORUM), policy);
+        R.into(leaf, q[3], false, keys4(K_QUORUM, K_STRATEGY, K_MIN_SOURCES, K_TIE_BREAKER), policy);
         uint256 base = free();
-        uint256 w = R.isMap(leaf, p) && R.isMap(leaf, q[1]) ? requirement(leaf, base + 32, q, policy) : 0;
+        uint256 w = R.isMap(leaf, p) && R.isMap(leaf, q[3]) ? requirement(leaf, base + 32, q, policy) : 0;
         return D.close(base, w);
     }
 
@@ -155,8 +155,8 @@ library PorFormProofPrompt {
     function maps(bytes calldata d, uint256[] memory top, bool all) private pure returns (Maps memory m) {
         m.top = new uint256[](8);
         uint256[] memory k = new uint256[](8);
-        (k[0], k[1], k[2], k[3]) = (K_PREDICTION_SEMANTICS, K_MARKET, K_CONFLICT_POLICY, K_SLACK);
-        (k[4], k[5], k[6], k[7]) = (K_OUTPUT_SCHEMA_REF, K_STRICT_MODE, K_CONFIDENCE_POLICY, K_DATA_REQUIREMENTS);
+        (k[0], k[1], k[2], k[3]) = (K_MARKET, K_STRICT_MODE, K_CONFLICT_POLICY, K_CONFIDENCE_POLICY);
+        (k[4], k[5], k[6], k[7]) = (K_DATA_REQUIREMENTS, K_OUTPUT_SCHEMA_REF, K_PREDICTION_SEMANTICS, K_SLACK);
         if (top.length > 0) {
             R.kept(d, top, k, m.top);
         } else {
@@ -164,22 +164,22 @@ library PorFormProofPrompt {
         }
         if (!all) return m;
         m.market = new uint256[](4);
-        R.into(d, m.top[T_MARKET], false, keys4(K_MARKET_ID, K_RESOLUTION_WINDOW, K_RESOLUTION_RULES,
-            K_ALLOWED_SOURCES), m.market);
+        R.into(d, m.top[T_MARKET], false, keys4(K_MARKET_ID, K_ALLOWED_SOURCES, K_RESOLUTION_RULES,
+            K_RESOLUTION_WINDOW), m.market);
         m.ps = new uint256[](14);
         k = new uint256[](14);
-        (k[0], k[1], k[2], k[3], k[4]) = (K_METRIC, K_SOURCES_REQUIRED, K_PREDICATE, K_COMPARISON, K_THRESHOLD);
-        (k[5], k[6], k[7], k[8]) = (K_TERMS, K_LOWER, K_UPPER, K_LOWER_INCLUSIVE);
-        (k[9], k[10], k[11], k[12]) = (K_UPPER_INCLUSIVE, K_OTHER_METRIC, K_EXPECTED_TEXT, K_ABSENT_MEANS_NO);
-        k[13] = K_PRECONDITIONS;
+        (k[0], k[1], k[2], k[3], k[4]) = (K_LOWER, K_TERMS, K_UPPER, K_METRIC, K_PREDICATE);
+        (k[5], k[6], k[7], k[8]) = (K_THRESHOLD, K_COMPARISON, K_OTHER_METRIC, K_EXPECTED_TEXT);
+        (k[9], k[10], k[11], k[12]) = (K_PRECONDITIONS, K_ABSENT_MEANS_NO, K_LOWER_INCLUSIVE, K_UPPER_INCLUSIVE);
+        k[13] = K_SOURCES_REQUIRED;
         R.into(d, m.top[T_PS], false, k, m.ps);
         m.conflict = new uint256[](2);
-        R.into(d, m.top[T_CONFLICT], false, keys2(K_NUMERIC_TOLERANCE, K_ON_CONFLICT), m.conflict);
+        R.into(d, m.top[T_CONFLICT], false, keys2(K_ON_CONFLICT, K_NUMERIC_TOLERANCE), m.conflict);
         m.window = new uint256[](2);
-        R.into(d, m.market[1], false, keys2(K_START, K_END), m.window);
+        R.into(d, m.market[3], false, keys2(K_END, K_START), m.window);
         m.conf = new uint256[](5);
-        R.into(d, m.top[T_CONFIDENCE], false, keys5(K_BPS0, K_BPS1, K_BPS2, K_BPS3, K_BPS4), m.conf);
-        m.rowKeys = keys4(K_REQUIREMENT_ID, K_SELECTION_POLICY, K_SOURCE_TARGETS, K_MIN_PROVENANCE_TIER);
+        R.into(d, m.top[T_CONFIDENCE], false, keys5(K_BPS2, K_BPS3, K_BPS0, K_BPS4, K_BPS1), m.conf);
+        m.rowKeys = keys4(K_REQUIREMENT_ID, K_SOURCE_TARGETS, K_SELECTION_POLICY, K_MIN_PROVENANCE_TIER);
         m.row = new uint256[](4);
     }
 
@@ -203,19 +203,19 @@ library PorFormProofPrompt {
         uint256[] memory t = m.top;
         uint256 rules = R.find(d, m.market[2], K_RULES);
         if (!R.isMap(d, t[T_PS]) || !R.isMap(d, t[T_MARKET]) || !R.isMap(d, t[T_CONFLICT])
-            || !R.isMap(d, m.market[1])) return 0;
+            || !R.isMap(d, m.market[3])) return 0;
         w = D.word(w, COMMON);
-        w = D.hashed(d, w, m.ps[0]);
-        w = R.optional(d, w, m.ps[1], 64);
-        w = R.tolerance(d, w, m.conflict[0]);
+        w = D.hashed(d, w, m.ps[3]);
+        w = R.optional(d, w, m.ps[13], 64);
+        w = R.tolerance(d, w, m.conflict[1]);
         w = rows(d, w, t[T_REQUIREMENTS], m);
         w = D.hashed(d, w, m.market[0]);
-        w = R.required(d, w, m.window[0], 0, R.TIME_MAX);
         w = R.required(d, w, m.window[1], 0, R.TIME_MAX);
+        w = R.required(d, w, m.window[0], 0, R.TIME_MAX);
         w = R.ranged(d, w, t[T_SLACK], 0, R.TIME_MAX, 0);
-        w = D.texts(d, w, m.market[3], false);
+        w = D.texts(d, w, m.market[1], false);
         w = list(d, w, rules, RULES);
-        w = R.code(d, w, m.conflict[1], R.ON_CONFLICT, 0);
+        w = R.code(d, w, m.conflict[0], R.ON_CONFLICT, 0);
         w = D.hashed(d, w, t[T_SCHEMA_REF]);
         w = R.flagOr(d, w, t[T_STRICT], 1);
         w = confidence(d, w, t[T_CONFIDENCE], m.conf);
@@ -226,35 +226,35 @@ library PorFormProofPrompt {
     /// map at `c`, its values at `at`).
     function confidence(bytes calldata d, uint256 w, uint256 c, uint256[] memory at) private pure returns (uint256) {
         if (c != 0 && !R.isMap(d, c)) return 0;
-        w = R.ranged(d, w, at[0], 0, R.BPS_MAX, 7000);
-        w = R.ranged(d, w, at[1], 0, R.BPS_MAX, 5500);
-        w = R.ranged(d, w, at[2], 0, R.BPS_MAX, 8000);
-        w = R.ranged(d, w, at[3], 0, R.BPS_MAX, 9000);
-        return R.ranged(d, w, at[4], 0, R.BPS_MAX, 0);
+        w = R.ranged(d, w, at[2], 0, R.BPS_MAX, 7000);
+        w = R.ranged(d, w, at[4], 0, R.BPS_MAX, 5500);
+        w = R.ranged(d, w, at[0], 0, R.BPS_MAX, 8000);
+        w = R.ranged(d, w, at[1], 0, R.BPS_MAX, 9000);
+        return R.ranged(d, w, at[3], 0, R.BPS_MAX, 0);
     }
 
     /// COMMON's words of `prediction_semantics` (its values at `ps`), from `predicate` on.
     function semantics(bytes calldata d, uint256 w, uint256[] memory ps) private view returns (uint256) {
-        w = R.enumAt(d, w, ps[2], R.PREDICATE);
-        w = D.text(d, w, ps[0]);
-        uint256 x = ps[3];
+        w = R.enumAt(d, w, ps[4], R.PREDICATE);
+        w = D.text(d, w, ps[3]);
+        uint256 x = ps[6];
         w = x == 0 ? D.word(w, 0) : R.enumAt(d, D.word(w, 1), x, R.COMPARISON);
-        w = optionalDecimal(d, w, ps[4]);
-        x = ps[5];
+        w = optionalDecimal(d, w, ps[5]);
+        x = ps[1];
         w = x == 0 ? D.word(w, 0) : list(d, D.word(w, 1), x, TERMS);
-        w = optionalDecimal(d, w, ps[6]);
-        w = optionalDecimal(d, w, ps[7]);
-        x = ps[8];
-        w = x == 0 ? D.word(D.word(w, 0), 0) : D.flag(d, D.word(w, 1), x);
-        x = ps[9];
-        w = x == 0 ? D.word(D.word(w, 0), 0) : D.flag(d, D.word(w, 1), x);
-        x = ps[10];
-        w = x == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), x);
+        w = optionalDecimal(d, w, ps[0]);
+        w = optionalDecimal(d, w, ps[2]);
         x = ps[11];
-        w = x == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), x);
+        w = x == 0 ? D.word(D.word(w, 0), 0) : D.flag(d, D.word(w, 1), x);
         x = ps[12];
+        w = x == 0 ? D.word(D.word(w, 0), 0) : D.flag(d, D.word(w, 1), x);
+        x = ps[7];
+        w = x == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), x);
+        x = ps[8];
+        w = x == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), x);
+        x = ps[10];
         w = x == 0 ? D.word(w, 0) : D.flag(d, w, x);
-        x = ps[13];
+        x = ps[9];
         return x == 0 ? D.word(w, 0) : list(d, D.word(w, 1), x, PRECONDITIONS);
     }
 
@@ -295,9 +295,9 @@ library PorFormProofPrompt {
             if (!R.isMap(d, p)) return 0;
             R.into(d, p, false, m.rowKeys, at);
             w = D.hashed(d, w, at[0]);
-            w = R.enumAt(d, w, R.find(d, at[1], K_STRATEGY), R.STRATEGY);
-            (bool isArray, uint256 targets,) = at[2] == 0 ? (false, 0, 0)
-                : PorCbor.container(d, at[2], PorCbor.ARRAY);
+            w = R.enumAt(d, w, R.find(d, at[2], K_STRATEGY), R.STRATEGY);
+            (bool isArray, uint256 targets,) = at[1] == 0 ? (false, 0, 0)
+                : PorCbor.container(d, at[1], PorCbor.ARRAY);
             if (!isArray) return 0;
             w = D.word(w, targets);
             w = R.ranged(d, w, at[3], 0, 3, 0);
@@ -327,8 +327,9 @@ library PorFormProofPrompt {
     }
 
     /// `F` REQUIREMENT (SPEC §5.6.4) of a `data_requirements` entry, its values at `q`
-    /// (requirement_id, selection_policy, source_targets, expected_fields,
-    /// accepted_status_codes) and its policy's at `policy`, written at `w`.
+    /// (requirement_id, source_targets, expected_fields, selection_policy,
+    /// accepted_status_codes: encoded order) and its policy's at `policy` (quorum, strategy,
+    /// min_sources, tie_breaker), written at `w`.
     function requirement(bytes calldata d, uint256 w, uint256[] memory q, uint256[] memory policy)
         private
         view
@@ -336,12 +337,12 @@ library PorFormProofPrompt {
     {
         w = D.word(w, REQUIREMENT);
         w = D.hashed(d, w, q[0]);
-        w = R.enumAt(d, w, policy[0], R.STRATEGY);
-        w = R.code(d, w, policy[1], R.TIE_BREAKER, 0);
+        w = R.enumAt(d, w, policy[1], R.STRATEGY);
+        w = R.code(d, w, policy[3], R.TIE_BREAKER, 0);
         w = R.ranged(d, w, policy[2], 1, 64, 1);
-        w = R.ranged(d, w, policy[3], 1, 64, 1);
-        w = list(d, w, q[2], TARGETS);
-        w = fields(d, w, q[3]);
+        w = R.ranged(d, w, policy[0], 1, 64, 1);
+        w = list(d, w, q[1], TARGETS);
+        w = fields(d, w, q[2]);
         uint256 x = q[4];
         return x == 0 ? D.word(w, 0) : list(d, D.word(w, 1), x, CODES);
     }

@@ -46,8 +46,9 @@ library PorFormProofPromptRead {
         return 0;
     }
 
-    /// The value positions of `keys` (`K` words, see the notice) in the map at `pos` written to
-    /// `at` (0: absent), in one walk of the map; all 0 when `pos` is 0 (and not `top`) or the
+    /// The value positions of `keys` (`K` words, see the notice; in encoded order, the order
+    /// of a por-cbor/1 map's keys, SPEC §2: the packed words ascending) in the map at `pos`
+    /// written to `at` (0: absent), in one walk of the map, merged with the keys; all 0 when `pos` is 0 (and not `top`) or the
     /// item is not a map. Writes `at`'s items only: allocates nothing.
     function into(bytes calldata d, uint256 pos, bool top, uint256[] memory keys, uint256[] memory at)
         internal
@@ -71,7 +72,7 @@ library PorFormProofPromptRead {
                     q := add(q, width)
                 }
                 if iszero(eq(shr(5, ib), 5)) { n := 0 }
-                let low := sub(shl(240, 1), 1)
+                let j := 0
                 for {} n { n := sub(n, 1) } {
                     let hb := byte(0, calldataload(q))
                     let len := 0
@@ -82,12 +83,13 @@ library PorFormProofPromptRead {
                     case 0 { v := skipAt(q) }
                     default {
                         v := add(q, len)
-                        let got := shr(sub(256, shl(3, len)), calldataload(q))
-                        for { let j := 0 } lt(j, k) { j := add(j, 1) } {
-                            let key := mload(add(ka, shl(5, j)))
-                            if and(eq(shr(248, key), len), eq(and(key, low), got)) {
+                        let cur := or(shl(248, len), shr(sub(256, shl(3, len)), calldataload(q)))
+                        // keys and the map's entries both in encoded order: a merge
+                        for {} and(lt(j, k), lt(mload(add(ka, shl(5, j))), cur)) {} { j := add(j, 1) }
+                        if lt(j, k) {
+                            if eq(mload(add(ka, shl(5, j))), cur) {
                                 mstore(add(aa, shl(5, j)), sub(v, b))
-                                break
+                                j := add(j, 1)
                             }
                         }
                     }
@@ -131,7 +133,7 @@ library PorFormProofPromptRead {
             let ka := add(keys, 32)
             let aa := add(at, 32)
             for { let j := 0 } lt(j, k) { j := add(j, 1) } { mstore(add(aa, shl(5, j)), 0) }
-            let low := sub(shl(240, 1), 1)
+            let j := 0
             for { let i := 0 } lt(i, n) { i := add(i, 2) } {
                 let q := add(d.offset, mload(add(top, shl(5, add(i, 1)))))
                 let hb := byte(0, calldataload(q))
@@ -139,12 +141,12 @@ library PorFormProofPromptRead {
                 if and(gt(hb, 0x5f), lt(hb, 0x78)) { len := sub(hb, 0x5f) }
                 if eq(hb, 0x78) { len := add(2, byte(1, calldataload(q))) }
                 if and(gt(len, 0), lt(len, 31)) {
-                    let got := shr(sub(256, shl(3, len)), calldataload(q))
-                    for { let j := 0 } lt(j, k) { j := add(j, 1) } {
-                        let key := mload(add(ka, shl(5, j)))
-                        if and(eq(shr(248, key), len), eq(and(key, low), got)) {
+                    let cur := or(shl(248, len), shr(sub(256, shl(3, len)), calldataload(q)))
+                    for {} and(lt(j, k), lt(mload(add(ka, shl(5, j))), cur)) {} { j := add(j, 1) }
+                    if lt(j, k) {
+                        if eq(mload(add(ka, shl(5, j))), cur) {
                             mstore(add(aa, shl(5, j)), mload(add(top, shl(5, add(i, 2)))))
-                            break
+                            j := add(j, 1)
                         }
                     }
                 }
