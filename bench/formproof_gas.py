@@ -1,6 +1,7 @@
-"""The FormProof on chain for every record family but the PromptSpec's
+"""The FormProof on chain for every record family
 (``contracts/src/forms/PorFormProof.sol``, ADR 0017: s41 spike ``formproof``/``fpmap``, s42
-split ``fpsplit`` and the families ``fpextract``, ``fpchunk2``, ``fpagg2``, ``fpcontra``: the
+split ``fpsplit`` and the families ``fpextract``, ``fpchunk2``, ``fpagg2``, ``fpcontra``, s43
+the PromptSpec's ``psfamily``, ``--family common requirement``: the
 envelope ``PorFormProof`` calls the family contracts ``PorFormFamily*``,
 ``tests/chain/formproof_families.py``), in revm: execution gas of the envelope's
 ``check(bytes)`` on a ``por.FormProof/1`` file (the record part, the form leaf's path, the
@@ -20,8 +21,12 @@ form leaf lied (``form.mismatch``) and with ``F`` undefined (``form.none``, by o
 Execution gas is a call's gas less 21 000 and its call data price (``bench/gas_steps.py``'s
 count). The contracts' deployed and init code sizes close the table.
 
-Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family extract_claims
-check_requirement aggregate contradictions deduce map verdict] [--fill-bytes 1 2 3 4]``.
+Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family common requirement
+extract_claims check_requirement aggregate contradictions deduce map verdict]
+[--fill-bytes 1 2 3 4]``. COMMON and REQUIREMENT (``PorFormFamilyPrompt.formAt``): the
+PromptSpec's forms, every requirement a record of REQUIREMENT; its ``F`` undefined by an
+edit Python finds invalid (``one_step.invalid_record``; the chain answers ``form.none``:
+SPEC §10.2.8's stated case).
 Gas is deterministic.
 """
 
@@ -37,7 +42,7 @@ sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "
 
 from bundle_edits import honest, recommit, steps_of  # noqa: E402
 from eth_abi.abi import encode as abi_encode  # noqa: E402
-from formproof_families import ENVELOPE, FAMILIES, check_call, family_gas  # noqa: E402
+from formproof_families import ENVELOPE, FAMILIES, check_call, family_gas, prompt_gas  # noqa: E402
 from forms_harness import compiled, selector, sizes  # noqa: E402
 from proof_check_support import calldata_gas  # noqa: E402
 
@@ -45,18 +50,22 @@ from por.bundle.layout import Bundle  # noqa: E402
 from por.challenge.form_proof import build_form_proof, verify_form_proof  # noqa: E402
 from por.encoding import decode, encode  # noqa: E402
 from por.errors import PorError  # noqa: E402
-from por.forms import step_form  # noqa: E402
+from por.forms import form_of, step_form  # noqa: E402
 from por.forms.verdict import verdict_form  # noqa: E402
 from por.scenarios import list_scenarios  # noqa: E402
 
 NAME = ENVELOPE
-FAMILY = {"extract_claims": "PorFormFamilyExtract", "check_requirement": "PorFormFamilyChunk",
+FAMILY = {"common": "PorFormFamilyPrompt", "requirement": "PorFormFamilyPrompt",
+          "extract_claims": "PorFormFamilyExtract", "check_requirement": "PorFormFamilyChunk",
           "aggregate": "PorFormFamilyAggregate",
           "contradictions": "PorFormFamilyContradictions", "deduce": "PorFormFamilyDeduce",
           "map": "PorFormFamilyMap", "verdict": "PorFormFamilyVerdict"}
 #: One edit of scenario 08's record of a family that leaves ``F`` undefined: (label, path
 #: under the step, value); the verdict's is invalid instead.
 UNDEFINED: dict[str, tuple[str, tuple[str | int, ...], object]] = {
+    "common": ("sources_required 65", ("prediction_semantics", "sources_required"), 65),
+    "requirement": ("min_sources 65", ("data_requirements", 0, "selection_policy",
+                                       "min_sources"), 65),
     "extract_claims": ("card status_code 600", ("output", "card", "status_code"), 600),
     "check_requirement": ("a reason sanity.bogus", ("output", "items", 0, "reasons"),
                           ["sanity.bogus"]),
@@ -69,22 +78,44 @@ FILLS = {1: "x", 2: "\u00e9", 3: "\u20ac", 4: "\U0001f600"}
 
 
 def leaves(bundle: Bundle, family: str) -> list[int]:
-    """The family's records in ``bundle``: step leaf indexes, or ``[-1]`` (the verdict)."""
+    """The family's records in ``bundle``: step leaf indexes, ``[-1]`` (the verdict), the
+    PromptSpec's form indexes (``[0]`` COMMON, ``1..r`` REQUIREMENT)."""
+    if family in PROMPT:
+        r = len(bundle.forms) - len(bundle.steps) - 2
+        return [0] if family == "common" else list(range(1, r + 1))
     return [-1] if family == "verdict" else steps_of(bundle, family)
+
+
+PROMPT = ("common", "requirement")
+
+
+def form_at(bundle: Bundle, leaf: int, family: str) -> int:
+    """The forms index of the family's record ``leaf`` (``leaves``)."""
+    if family in PROMPT:
+        return leaf
+    if family == "verdict":
+        return len(bundle.forms) - 1
+    return len(bundle.forms) - len(bundle.steps) - 1 + leaf
 
 
 def measure(bundle: Bundle, leaf: int, family: str = "deduce") -> dict[str, object]:
     """One record's FormProof: Python's answer, the chain's gas and sizes."""
-    r = len(bundle.forms) - len(bundle.steps) - 2
     verdict = family == "verdict"
-    proof = build_form_proof(bundle, len(bundle.forms) - 1 if verdict else 1 + r + leaf)
+    proof = build_form_proof(bundle, form_at(bundle, leaf, family))
     data = selector("check(bytes)") + abi_encode(["bytes"], [proof.to_cbor()])
     out, gas = check_call(proof.to_cbor())
     assert not isinstance(out, str), out
-    raw = bundle.verdict if verdict else bundle.steps[leaf]
-    form_gas = family_gas(FAMILY[family], raw)
+    if family in PROMPT:
+        raw = bundle.prompt_spec
+        form_gas = prompt_gas(raw, leaf)
+    else:
+        raw = bundle.verdict if verdict else bundle.steps[leaf]
+        form_gas = family_gas(FAMILY[family], raw)
     try:
-        words = len((verdict_form if verdict else step_form)(decode(raw))) // 32
+        if family in PROMPT:
+            words = len(form_of(decode(raw), leaf - 1 if leaf else None)) // 32
+        else:
+            words = len((verdict_form if verdict else step_form)(decode(raw))) // 32
     except PorError:  # no form (or an invalid record): no words
         words = 0
     return {"answer": verify_form_proof(proof).reason, "gas": gas, "form gas": form_gas,
@@ -104,6 +135,13 @@ def edited(b08: Bundle, leaf: int, family: str) -> tuple[str, Bundle]:
         v["confidence_bps"] = 10_001
         return "confidence_bps 10001", recommit(b08, verdict=encode(v))
     label, path, value = UNDEFINED[family]
+    if family in PROMPT:
+        spec = decode(b08.prompt_spec)
+        at = spec
+        for key in path[:-1]:
+            at = at[key]
+        at[path[-1]] = value
+        return label, recommit(b08, prompt_spec=encode(spec))
     steps = list(b08.steps)
     step = decode(steps[leaf])
     at = step
@@ -131,8 +169,7 @@ def table(family: str, fills: list[int]) -> None:
     leaf = leaves(b08, family)[0]
     print(line(f"{name08} honest", measure(b08, leaf, family)))
     forms = list(b08.forms)
-    j = len(forms) - 1 if family == "verdict" else len(forms) - len(b08.steps) - 1 + leaf
-    forms[j] = bytes(32)
+    forms[form_at(b08, leaf, family)] = bytes(32)
     print(line(f"{name08} form leaf lied", measure(recommit(b08, forms=forms), leaf, family)))
     what, changed = edited(b08, leaf, family)
     print(line(f"{name08} {what}", measure(changed, leaf, family)))
@@ -159,7 +196,7 @@ def main() -> int:
     for family in args.family:
         table(family, args.fill_bytes)
     print()
-    for name in (NAME, *(n for _, n in FAMILIES)):
+    for name in dict.fromkeys((NAME, *(n for _, n in FAMILIES))):
         print(f"{name}: deployed {sizes(name):,} B (EIP-170 24 576), "
               f"init {len(compiled(name, part='bytecode')) // 2:,} B (EIP-3860 49 152)")
     return 0

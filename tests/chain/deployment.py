@@ -42,16 +42,21 @@ def family_names() -> list[str | None]:
 
 def deployed_before_checker() -> int:
     """How many contracts the deployer creates before PorProofCheck (its nonce): the
-    families on chain, then the executors."""
-    return sum(1 for name in family_names() if name) + len(executor_names())
+    families on chain (each name once), then the executors."""
+    return len({name for name in family_names() if name}) + len(executor_names())
 
 
 ZERO = "0x" + "00" * 20
 
 
 def deploy_families(create: Callable[[bytes], str]) -> list[str]:
-    """Deploy the families on chain in tag order; the envelope's constructor list."""
-    return [create(creation_code(name)) if name else ZERO for name in family_names()]
+    """Deploy the families on chain in tag order, a name at two tags once (the
+    PromptSpec's family serves 1 and 2); the envelope's constructor list."""
+    made: dict[str, str] = {}
+    for name in family_names():
+        if name and name not in made:
+            made[name] = create(creation_code(name))
+    return [made[name] if name else ZERO for name in family_names()]
 
 
 def executor_code(name: str, families: Sequence[str]) -> bytes:

@@ -2,10 +2,10 @@
 ``PorFormProof`` with the family contracts of :data:`FAMILIES` (``IPorFormFamily``), in
 revm; shared by the FormProof tests and ``bench/formproof_gas.py``.
 
-:data:`FAMILIES` is the one list of (form tag, contract) on chain, every record family
-but the PromptSpec's (COMMON 1, REQUIREMENT 2: ADR 0018) since s42; every check-level
-differential runs over it, and a record of a family not in it must revert
-``NoFamily(tag)``.
+:data:`FAMILIES` is the one list of (form tag, contract) on chain: every record family, the
+PromptSpec's (COMMON 1, REQUIREMENT 2, one contract ``PorFormFamilyPrompt`` through
+``IPorPromptFamily``) since s43 ``psfamily``; every check-level differential runs over it,
+and a record of a family not in it must revert ``NoFamily(tag)``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ from por.signing.eip712 import keccak256
 
 #: (form tag, family contract) of every family on chain (SPEC §5.6 tags).
 FAMILIES: tuple[tuple[int, str], ...] = (
+    (1, "PorFormFamilyPrompt"),
+    (2, "PorFormFamilyPrompt"),
     (3, "PorFormFamilyExtract"),
     (4, "PorFormFamilyChunk"),
     (5, "PorFormFamilyAggregate"),
@@ -31,6 +33,7 @@ FAMILIES: tuple[tuple[int, str], ...] = (
     (9, "PorFormFamilyVerdict"),
 )
 ENVELOPE = "PorFormProof"
+PROMPT = "PorFormFamilyPrompt"
 ZERO = "0x" + "00" * 20
 NO_FAMILY = selector("NoFamily(uint8)").hex()
 IDS = ("form.match", "form.mismatch", "form.none", "one_step.invalid_record", "proof.schema",
@@ -43,8 +46,11 @@ BY_HASH = {keccak256(t.encode()): t for t in IDS}
 def family_addresses(evm: EVM, families: tuple[tuple[int, str], ...]) -> list[str]:
     """Deploy each family; the constructor list of ``PorFormProof`` (index = tag)."""
     at = [ZERO] * 10
+    made: dict[str, str] = {}
     for tag, name in families:
-        at[tag] = str(evm.deploy(CALLER, bytes.fromhex(compiled(name, part="bytecode"))))
+        if name not in made:
+            made[name] = str(evm.deploy(CALLER, bytes.fromhex(compiled(name, part="bytecode"))))
+        at[tag] = made[name]
     return at
 
 
@@ -94,11 +100,29 @@ def no_family(proof: bytes, families: tuple[tuple[int, str], ...] = FAMILIES) ->
     return None
 
 
+def prompt_form(leaf: bytes, j: int) -> tuple[bool, bool, bytes]:
+    """The PromptSpec family's (valid, defined, F) of form index ``j`` of a PromptSpec leaf
+    (``IPorPromptFamily.formAt``)."""
+    out, _ = call(family(PROMPT), selector("formAt(bytes,uint256)")
+                  + abi_encode(["bytes", "uint256"], [leaf, j]))
+    assert not isinstance(out, str), out
+    valid, defined, form = abi_decode(["bool", "bool", "bytes"], out)
+    return bool(valid), bool(defined), bytes(form) if defined else b""
+
+
+def prompt_gas(leaf: bytes, j: int) -> int:
+    """Execution gas of the PromptSpec family's ``formAt(leaf, j)`` alone."""
+    _, gas = call(family(PROMPT), selector("formAt(bytes,uint256)")
+                  + abi_encode(["bytes", "uint256"], [leaf, j]))
+    return gas
+
+
 def family_gas(name: str, leaf: bytes) -> int:
     """Execution gas of a family contract's ``form(leaf)`` alone."""
     _, gas = call(family(name), selector("form(bytes)") + abi_encode(["bytes"], [leaf]))
     return gas
 
 
-__all__ = ["BY_HASH", "ENVELOPE", "FAMILIES", "IDS", "NO_FAMILY", "check_call", "envelope",
-           "family", "family_addresses", "family_form", "family_gas", "no_family"]
+__all__ = ["BY_HASH", "ENVELOPE", "FAMILIES", "IDS", "NO_FAMILY", "PROMPT", "check_call",
+           "envelope", "family", "family_addresses", "family_form", "family_gas", "no_family",
+           "prompt_form", "prompt_gas"]

@@ -1,6 +1,6 @@
-"""Issue 24 on a real node, the FormProof (SPEC §10.2.8; ADR 0017 s42 ``fpsplit``): a
-bundle whose EXTRACT, CHUNK, AGGREGATE, CONTRADICTIONS, DEDUCE, MAP or VERDICT form leaf alone
-lies (its leaf hash replaced, every
+"""Issue 24 on a real node, the FormProof (SPEC §10.2.8; ADR 0017 s42 ``fpsplit``, s43
+``psfamily``): a bundle whose COMMON, REQUIREMENT, EXTRACT, CHUNK, AGGREGATE, CONTRADICTIONS,
+DEDUCE, MAP or VERDICT form leaf alone lies (its leaf hash replaced, every
 commitment recomputed, so everything else is consistent) is struck on anvil by
 ``settleByForms(marketId, keccak256("form:form"), file)`` in one transaction, the
 ``por.FormProof/1`` file being the one ``por verify --challenges`` writes and the call
@@ -8,10 +8,10 @@ the one ``por chain settle`` prints, with the bonds paid to the wei.
 
 On the same market after the strike, the honest bundle re-proposed (round 1): its own
 FormProof of the same form reverts ``ProofNotWon(form.match)``, the lie's (won, against
-another root: the struck one) ``ProofPorRoot``; a FormProof of a family not on chain (the
-honest bundle's first REQUIREMENT, form 1: the PromptSpec's families, tags 1 and 2, are not
-on chain, ADR 0018) reverts ``NoFamily(2)``, and ``por chain settle`` refuses it
-(``chain.proof_kind``, exit 2).
+another root: the struck one) ``ProofPorRoot``. Every family is on chain since s43 (the
+PromptSpec's, tags 1 and 2, ``PorFormFamilyPrompt``); ``NoFamily`` and ``por chain settle``'s
+exit 2 for a family off chain are tested without a node
+(``test_forms_formproof_prompt.py``).
 """
 
 from __future__ import annotations
@@ -63,6 +63,8 @@ def form_index(bundle: Bundle, family: str) -> int:
     """The forms index of the family's first record in ``bundle``."""
     if family == "verdict":
         return len(bundle.forms) - 1
+    if family in ("common", "requirement"):
+        return 0 if family == "common" else 1
     return len(bundle.forms) - len(bundle.steps) - 1 + steps_of(bundle, family)[0]
 
 
@@ -102,8 +104,9 @@ def _selector(signature: str) -> bytes:
     return keccak256(signature.encode())[:4]
 
 
-@pytest.mark.parametrize("family", ["extract_claims", "check_requirement", "aggregate",
-                                    "contradictions", "deduce", "map", "verdict"])
+@pytest.mark.parametrize("family", ["common", "requirement", "extract_claims",
+                                    "check_requirement", "aggregate", "contradictions",
+                                    "deduce", "map", "verdict"])
 def test_a_lied_form_leaf_is_struck_by_its_form_proof(node: Node, tmp_path: Path,
                                                       family: str) -> None:
     bundle = lie(family)
@@ -132,24 +135,17 @@ def test_a_lied_form_leaf_is_struck_by_its_form_proof(node: Node, tmp_path: Path
     _strike_and_pay(node, registry, market, settle, players=(oracle, finder, other),
                     start=start, fees=fees, hashed=kind + args)
     # the honest bundle re-proposed (round 1): its FormProof is lost, the lie's is of
-    # another por_root, a REQUIREMENT's has no family on chain
+    # another por_root
     fair = honest(MARKET)
     _, again = bundle_proposal(fair.to_cbor(), CHAIN_ID, bytes.fromhex(registry[2:]), nonce=1)
     node.send(oracle, registry, again, PROPOSER_BOND)
     fair_proof = build_form_proof(fair, form_index(fair, family)).to_cbor()
-    requirement = build_form_proof(fair, 1).to_cbor()
     cases = (
         (fair_proof, _selector("ProofNotWon(bytes32)") + keccak256(b"form.match")),
         (args, _selector("ProofPorRoot(bytes32,bytes32)")),
-        (requirement, _selector("NoFamily(uint8)") + (2).to_bytes(32, "big")),
     )
     for file, want in cases:
         node.send(finder, registry, call_data("commitProof", proof_commitment(
             market, KIND + file, bytes.fromhex(finder[2:]))))
         got = _revert_data(node, finder, registry, call_data("settleByForms", market, KIND, file))
         assert got[:len(want)] == want, (family, got.hex())
-    (tmp_path / "requirement.cbor").write_bytes(requirement)
-    code, _, err = _cli(["chain", "settle", str(tmp_path / "requirement.cbor"),
-                         *market_text])
-    assert code == 2 and "chain.proof_kind" in err and "NoFamily(2)" in err, (code, err)
-    assert "Traceback" not in err

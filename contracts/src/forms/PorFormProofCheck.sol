@@ -7,9 +7,10 @@ import {PorInclusion} from "../PorInclusion.sol";
 import {PorMerkle} from "../PorMerkle.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {IPorFormFamily} from "./IPorFormFamily.sol";
+import {IPorPromptFamily} from "./IPorPromptFamily.sol";
 
 /// @title PorFormProofCheck: `verify_form_proof` (SPEC §10.4.3) on chain for a
-/// `por.FormProof/1` whose record is a step (`kind` `reasoning_leaf`) or the verdict, `F` read
+/// `por.FormProof/1` (its record the PromptSpec, a step or the verdict), `F` read
 /// by the family contract of the record's form tag through `IPorFormFamily` (ADR 0017: s41
 /// spike, s42 split `fpsplit`).
 /// @notice Input: the exact bytes of a por.FormProof/1 file. Output (won, check id), as
@@ -19,8 +20,10 @@ import {IPorFormFamily} from "./IPorFormFamily.sol";
 /// `proof.challenge_id`, `proof.form_index`; won `one_step.invalid_record`, `form.none`,
 /// `form.mismatch`; lost `form.match`. `families[tag]` is the family contract of form tag
 /// `tag` (SPEC §5.6: 3 EXTRACT .. 8 MAP the steps, 9 VERDICT; 1, 2 the PromptSpec), 0 when
-/// that family is not on chain: a proof whose answer needs it reverts `NoFamily(tag)` (a
-/// PromptSpec proof always: the interface has no requirement index), never a wrong answer.
+/// that family is not on chain: a proof whose answer needs it reverts `NoFamily(tag)`, never
+/// a wrong answer. A proof of kind `prompt_spec` goes to slot 1 (`IPorPromptFamily`, COMMON
+/// and REQUIREMENT: s43 `psfamily`), which decides `F`, not the PromptSpec's validity (ADR
+/// 0018, SPEC §10.2.8).
 /// A step's family is picked by its `inputs.kind`, read where a valid step holds it (a few
 /// heads, `kindTag`); the family answers validity and `F`. A kind that names no family
 /// here (unreadable, unknown, or a family not on chain) is answered here as Python does:
@@ -61,7 +64,7 @@ library PorFormProofCheck {
         uint256 formPathLength;
         uint256 formsPath;
         uint256 formsPathLength;
-        uint8 kind; // PorInclusion.REASONING_LEAF or PorInclusion.VERDICT
+        uint8 kind; // PorInclusion.PROMPT_SPEC, REASONING_LEAF or VERDICT
     }
 
     /// SPEC §10.4.3 in its order (see the notice).
@@ -84,8 +87,7 @@ library PorFormProofCheck {
         (won, id) = decide(d[part.leaf:part.leaf + part.leafLength], part, p, families);
     }
 
-    /// The fields' types (`proof.schema`); a proof on the PromptSpec reverts `NoFamily` (1
-    /// COMMON at form index 0, else 2 REQUIREMENT).
+    /// The fields' types (`proof.schema`).
     function typed(bytes calldata d, uint256[] memory at)
         private
         pure
@@ -96,11 +98,9 @@ library PorFormProofCheck {
             p.kind = PorInclusion.REASONING_LEAF;
         } else if (PorCbor.isText(d, at[F_KIND], "verdict")) {
             p.kind = PorInclusion.VERDICT;
+        } else if (PorCbor.isText(d, at[F_KIND], "prompt_spec")) {
+            p.kind = PorInclusion.PROMPT_SPEC;
         } else {
-            if (PorCbor.isText(d, at[F_KIND], "prompt_spec")) {
-                (bool read, uint256 index) = PorRecords.uintIn(d, at[F_INDEX], 0, PorRecords.MAX_COUNT);
-                revert NoFamily(read && index == 0 ? 1 : 2);
-            }
             return (false, part, p);
         }
         (ok, part) = PorInclusion.parse(d, at[F_RECORD]);
@@ -166,6 +166,7 @@ library PorFormProofCheck {
         view
         returns (bool, bytes32)
     {
+        if (p.kind == PorInclusion.PROMPT_SPEC) return prompt(leaf, p, families[1]);
         bool verdict = p.kind == PorInclusion.VERDICT;
         (bool valid, bool defined, bytes memory f) = form(leaf, verdict, families);
         if (!valid) return (true, PorIds.INVALID_RECORD);
@@ -173,6 +174,30 @@ library PorFormProofCheck {
             : p.formIndex + part.treeSize + 1 == p.formsSize + part.leafIndex;
         if (!indexOk) return (false, FORM_INDEX);
         if (!defined) return (true, FORM_NONE);
+        return matched(f, p.formLeaf);
+    }
+
+    /// The PromptSpec's record (SPEC §5.6.3-§5.6.4): its family `x` (slot 1, serving tags 1
+    /// and 2; `NoFamily(1)` for COMMON, `NoFamily(2)` for a REQUIREMENT when 0) answers the
+    /// reads' validity and `F` of form index `j`; the index rule `j <= r` (SPEC §5.4) asked of
+    /// it only when `F` is not defined (a `j` past the requirements has none).
+    function prompt(bytes calldata leaf, Proof memory p, address x) private view returns (bool, bytes32) {
+        uint256 j = p.formIndex;
+        if (x == address(0)) revert NoFamily(j == 0 ? 1 : 2);
+        (bool valid, bool defined, bytes memory f) = IPorPromptFamily(x).formAt(leaf, j);
+        if (!valid) return (true, PorIds.INVALID_RECORD);
+        if (!defined) {
+            if (j > 0) {
+                (, uint256 r) = IPorPromptFamily(x).requirements(leaf);
+                if (j > r) return (false, FORM_INDEX);
+            }
+            return (true, FORM_NONE);
+        }
+        return matched(f, p.formLeaf);
+    }
+
+    /// (won, id) of `F` against the committed leaf hash: `LH(F)` equal is lost `form.match`.
+    function matched(bytes memory f, bytes32 formLeaf) private view returns (bool, bytes32) {
         bytes32 h;
         assembly ("memory-safe") {
             // LH(F) = SHA-256(0x00 || F): the zero byte written just before F's bytes, over
@@ -183,7 +208,7 @@ library PorFormProofCheck {
             h := mload(0x00)
             mstore(f, n)
         }
-        return h == p.formLeaf ? (false, FORM_MATCH) : (true, FORM_MISMATCH);
+        return h == formLeaf ? (false, FORM_MATCH) : (true, FORM_MISMATCH);
     }
 
     /// (valid, defined, F) of the record: its family's `form` when the family is on chain

@@ -103,6 +103,8 @@ def test_form_record_follows_the_forms_order() -> None:
 
 @pytest.mark.parametrize("name,reason", [
     ("form.mismatch/step-form-hash-rehashed", "form.mismatch"),
+    ("form.mismatch/common-form-hash-rehashed", "form.mismatch"),
+    ("form.mismatch/requirement-form-hash-rehashed", "form.mismatch"),
     ("form.none/map-flag-as-integer-rehashed", "form.none")])
 def test_verify_challenges_writes_the_form_proof_that_wins(name: str, reason: str) -> None:
     """SPEC §10.1: the ChallengeRef of a form lie gets its FormProof, won."""
