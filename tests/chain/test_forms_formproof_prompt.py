@@ -361,7 +361,7 @@ def test_settle_refuses_a_family_off_chain(tmp_path: Path,
     bundle = recommit(bundle, forms=forms)  # its REQUIREMENT 0 lies: won form.mismatch
     proof = tmp_path / "requirement.cbor"
     proof.write_bytes(prompt_proof(bundle, 1))
-    args = ["chain", "settle", str(proof), "--market", market_of(bundle), "--json"]
+    args = ["chain", "settle", str(proof), *market_of(bundle), "--json"]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         assert main(args) == 0
     monkeypatch.setattr(documents, "ON_CHAIN_FORM_TAGS", (3, 4, 5, 6, 7, 8, 9))
