@@ -18,6 +18,7 @@ from typing import Any
 from bundle_edits import honest, steps_of
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
+from formproof_families import byte_edit
 from forms_harness import call, deploy, selector, sizes
 from scratch_harness import SOLC
 from test_forms_formproof import (
@@ -254,17 +255,9 @@ def test_byte_mutations() -> None:
     rng = random.Random(42)  # noqa: S311 (test data, seeded)
     seen: Counter[str] = Counter()
     for _ in range(500):
-        leaf = bytearray(raw)
-        i = rng.randrange(len(leaf))
-        op = rng.choice(("set", "drop", "add"))
-        if op == "set":
-            leaf[i] = rng.randrange(256)
-        elif op == "drop":
-            del leaf[i]
-        else:
-            leaf.insert(i, rng.randrange(256))
-        want = expected(bytes(leaf))
-        assert chain_form(bytes(leaf)) == want, (op, i, bytes(leaf).hex())
+        leaf = byte_edit(raw, rng)
+        want = expected(leaf)
+        assert chain_form(leaf) == want, leaf.hex()
         seen[want if isinstance(want, str) else
              "form" if want[1] else "none" if want[0] else "invalid"] += 1
     print(f"byte mutations: {dict(seen)}")

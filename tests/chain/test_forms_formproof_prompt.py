@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 from bundle_edits import honest, recommit
-from formproof_families import FAMILIES, check_call, no_family, prompt_form
+from formproof_families import FAMILIES, byte_edit, check_call, no_family, prompt_form
 from scratch_harness import SOLC
 from test_chain_settle import market_of
 from test_forms_formproof import python_check, resealed
@@ -242,17 +242,9 @@ def test_byte_mutations() -> None:
     rng = random.Random(43)  # noqa: S311 (test data, seeded)
     seen: Counter[str] = Counter()
     for _ in range(600):
-        leaf = bytearray(raw)
-        i = rng.randrange(len(leaf))
-        op = rng.choice(("set", "drop", "add"))
-        if op == "set":
-            leaf[i] = rng.randrange(256)
-        elif op == "drop":
-            del leaf[i]
-        else:
-            leaf.insert(i, rng.randrange(256))
+        leaf = byte_edit(raw, rng)
         for j in (0, 1, 2):
-            seen[agree_form(bytes(leaf), j)] += 1
+            seen[agree_form(leaf, j)] += 1
     print(f"byte mutations: {dict(sorted(seen.items()))}")
     assert seen["invalid"] >= 900 and seen["stated"] + seen["form"] + seen["none"] >= 30, seen
 
