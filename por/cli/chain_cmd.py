@@ -9,7 +9,8 @@ verdict with a won proof the registry checks (SPEC §14.8), no resolver
 PROOF --market ID --sender ADDR`` (``commitProof``) in an earlier block; ``por chain
 lapse ID`` voids a market whose challenge the court left unruled; ``por chain finalize
 MARKET`` and ``por chain withdraw`` are the last two calls of a game (a settle pays its
-sender with the strike).
+sender with the strike).  ``settle``, ``commit`` and ``finalize`` name the market by
+its id text and ``--prompt-spec-hash``, or by ``--bundle`` (``por.chain.bundle_market``).
 Proposing is ``por attestation --calldata`` (a verified bundle's signature).
 Nothing is sent: the output goes to any wallet or ``cast send ADDR DATA --value WEI``.
 
@@ -23,8 +24,10 @@ import argparse
 from typing import Any
 
 from por.cli.common import (
+    DEFAULT_MAX_SIZE,
     DOCUMENT_MAX_SIZE,
     EXIT_NO_VERDICT,
+    EXIT_REJECTED,
     PROOF_MAX_SIZE,
     CliError,
     add_max_size_option,
@@ -43,7 +46,9 @@ examples:
       --prompt-spec-hash 2e76...df2e --sender 0x70997970c51812dc3a010c7d01b50e0d17dc79c8
   por chain settle challenges/4f0c...citation.cbor --market btc-above-100k-2025-12-31 \
       --prompt-spec-hash 2e76...df2e
+  por chain settle challenges/4f0c...citation.cbor --bundle signed.cbor
   por chain finalize btc-above-100k-2025-12-31 --prompt-spec-hash 2e76...df2e
+  por chain finalize --bundle signed.cbor
   por chain close-moot 0x5d1c...e2a0
   por chain lapse 0x5d1c...e2a0
   por chain withdraw
@@ -57,16 +62,58 @@ output:
 
 exit codes:
   0  calldata printed
-  1  the case, signed ruling or proof is not valid (its check id), or the
-     proof is lost (chain.proof_not_won)
-  2  usage error, unreadable file, the chain extra missing (usage.extra), a
-     proof kind the registry does not re-execute (chain.proof_kind)"""
+  1  the case, signed ruling or proof is not valid (its check id), the
+     proof is lost (chain.proof_not_won), --bundle is not a bundle (its
+     check id) or the proof is about another verdict (proof.por_root)
+  2  usage error (neither --bundle nor the market id and --prompt-spec-hash,
+     or both: usage.options), unreadable file, the chain extra missing
+     (usage.extra), a proof kind the registry does not re-execute
+     (chain.proof_kind)"""
 
 _MAX_RULING_SIG = 4096
 
 
 _SPEC_HASH_HELP = ("the signed promptSpecHash (`por inspect BUNDLE` prints it as "
                    "prompt_spec_hash): with the market id, the registry's market key (SPEC §14.2)")
+_BUNDLE_HELP = ("the bundle whose verdict was proposed: its market id and prompt_spec_hash, "
+                "instead of the market id and --prompt-spec-hash (a proof's por_root must "
+                "be the bundle's)")
+
+
+def _add_market(parser: argparse.ArgumentParser, *, positional: bool = False) -> None:
+    """The market key's two values, or ``--bundle`` that holds them (SPEC §14.5)."""
+    if positional:
+        parser.add_argument("market", nargs="?", default=None, metavar="MARKET",
+                            help="the market id text (or --bundle)")
+    else:
+        parser.add_argument("--market", default=None, metavar="ID",
+                            help="the market id text of the proposed verdict (or --bundle)")
+    parser.add_argument("--prompt-spec-hash", type=hash32, default=None, metavar="HEX",
+                        help=_SPEC_HASH_HELP)
+    parser.add_argument("--bundle", default=None, metavar="BUNDLE", help=_BUNDLE_HELP)
+
+
+def _market_of(args: argparse.Namespace) -> tuple[str, bytes, bytes | None]:
+    """(market id text, promptSpecHash, the bundle's por_root or None) from the options."""
+    from por.chain.bundle_market import bundle_market
+    from por.errors import PorError
+
+    if args.bundle is not None:
+        if args.market is not None or args.prompt_spec_hash is not None:
+            raise CliError("usage.options", "--bundle gives the market id and the PromptSpec "
+                           "hash: leave out the market id and --prompt-spec-hash")
+        data = read_input(args.bundle, DEFAULT_MAX_SIZE)
+        try:
+            market = bundle_market(data, max_size=DEFAULT_MAX_SIZE)
+        except PorError as exc:  # not a bundle: its check id (exit 1), named as --bundle
+            raise CliError(exc.check_id, f"--bundle {safe_text(args.bundle)}: {exc.message}",
+                           exit_code=EXIT_REJECTED, reason=exc.message,
+                           expected=exc.expected, actual=exc.actual) from None
+        return market.market, market.prompt_spec_hash, market.por_root
+    if args.market is None or args.prompt_spec_hash is None:
+        raise CliError("usage.options", "name the market: --bundle BUNDLE, or the market id "
+                       "and --prompt-spec-hash HEX (`por inspect BUNDLE` prints both)")
+    return args.market, args.prompt_spec_hash, None
 
 def add_parser(commands: Any) -> argparse.ArgumentParser:
     """Register ``por chain`` and its subcommands."""
@@ -98,28 +145,20 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                                                        "OneStepProof of a "
                                                        "step kind the chain re-executes (por "
                                                        "verify --challenges)")
-    settle.add_argument("--market", required=True, metavar="ID",
-                        help="the market id text of the proposed verdict")
-    settle.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
-                        help=_SPEC_HASH_HELP)
+    _add_market(settle)
     add_max_size_option(settle, "proofs", default=PROOF_MAX_SIZE)
     settle.set_defaults(run=_settle, sender=None)
     commit = sub.add_parser("commit", help="commitProof: commit to a won proof a block before "
                                            "settling it (its reward is then the sender's)")
     commit.add_argument("proof", metavar="PROOF", help="the proof `por chain settle` will send")
-    commit.add_argument("--market", required=True, metavar="ID",
-                        help="the market id text of the proposed verdict")
-    commit.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
-                        help=_SPEC_HASH_HELP)
+    _add_market(commit)
     commit.add_argument("--sender", type=contract_address, required=True, metavar="ADDR",
                         help="the account that will send the settle")
     add_max_size_option(commit, "proofs", default=PROOF_MAX_SIZE)
     commit.set_defaults(run=_settle)
     finalize = sub.add_parser("finalize", help="finalize(marketKey) of a market id text and "
                                                "PromptSpec hash")
-    finalize.add_argument("market", metavar="MARKET", help="the market id text")
-    finalize.add_argument("--prompt-spec-hash", type=hash32, required=True, metavar="HEX",
-                          help=_SPEC_HASH_HELP)
+    _add_market(finalize, positional=True)
     finalize.set_defaults(run=_finalize)
     moot = sub.add_parser("close-moot", help="closeMoot(challengeId): refund a challenge on "
                                              "a verdict another challenge struck")
@@ -187,9 +226,10 @@ def _settle(args: argparse.Namespace) -> int:
     from por.documents import not_a_proof
     from por.errors import PorError
 
+    market, spec_hash, por_root = _market_of(args)
     data = read_input(args.proof, args.max_size)
     try:
-        call = settle_call(data, args.market, args.prompt_spec_hash, max_size=args.max_size,
+        call = settle_call(data, market, spec_hash, max_size=args.max_size,
                            commit_by=args.sender)
     except PorError as exc:  # no verdict (exit 2) for no proof at all, as check-proof says
         reason = not_a_proof(data, max_size=args.max_size, check_id=exc.check_id)
@@ -197,6 +237,11 @@ def _settle(args: argparse.Namespace) -> int:
             raise
         raise CliError("proof.not_a_proof", f"{safe_text(args.proof)}: {reason}",
                        exit_code=EXIT_NO_VERDICT) from None
+    if por_root is not None and call["por_root_hex"] != "0x" + por_root.hex():
+        # the revert the contract would give (ProofPorRoot, SPEC §14.7): exit 1
+        raise CliError("proof.por_root", f"{safe_text(args.proof)}: the proof is about another "
+                       f"verdict than {safe_text(args.bundle)}'s", exit_code=EXIT_REJECTED,
+                       expected="0x" + por_root.hex(), actual=call["por_root_hex"])
     lines = [f"market            {safe_text(call['market'])} ({call['market_id_hex']})",
              f"market key        {call['market_key']}",
              f"por_root          {call['por_root_hex']} (must be the proposed verdict's)",
@@ -217,13 +262,14 @@ def _finalize(args: argparse.Namespace) -> int:
     from por.chain.documents import call_document, key_of_text
     from por.signing.eip712 import market_id_from_text
 
-    market_id = market_id_from_text(args.market)
-    key = key_of_text(args.market, args.prompt_spec_hash)
-    call = call_document(FINALIZE, market_calldata(FINALIZE, key), market=args.market,
+    market, spec_hash, _ = _market_of(args)
+    market_id = market_id_from_text(market)
+    key = key_of_text(market, spec_hash)
+    call = call_document(FINALIZE, market_calldata(FINALIZE, key), market=market,
                          market_id_hex="0x" + market_id.hex(),
-                         prompt_spec_hash_hex="0x" + args.prompt_spec_hash.hex(),
+                         prompt_spec_hash_hex="0x" + spec_hash.hex(),
                          market_key="0x" + key.hex())
-    return _print(args, call, [f"market            {safe_text(args.market)} "
+    return _print(args, call, [f"market            {safe_text(market)} "
                                f"({call['market_id_hex']})",
                                f"market key        {call['market_key']}"])
 
