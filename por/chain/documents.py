@@ -155,7 +155,7 @@ def settle_call(data: bytes, market: str, prompt_spec_hash: bytes, *, max_size: 
     kind = _step_kind(data) if report.schema == OneStepProof.SCHEMA else None
     if report.schema is not None and report.schema not in ON_CHAIN_SCHEMAS and \
             kind not in ON_CHAIN_STEP_KINDS:
-        shown = report.schema if kind is None else f"{report.schema} of a {kind} step"
+        shown = report.schema if kind is None else f"{report.schema} of a step of kind {kind}"
         raise UnsupportedError("chain.proof_kind", f"the registry checks CitationProofs, "
                                f"JudgeProofs, OmissionProofs, FormStepProofs, FormProofs and "
                                f"OneStepProofs of "
