@@ -119,19 +119,11 @@ DENSE_COMMON = (100, 4, 64, 8)
 DENSE_REQUIREMENT = (256, 8, 1, 8)
 
 
-def head(major: int, n: int) -> bytes:
-    """A shortest CBOR head (§2)."""
-    if n < 24:
-        return bytes([major << 5 | n])
-    for extra, width in ((24, 1), (25, 2), (26, 4), (27, 8)):
-        if n < 1 << (8 * width):
-            return bytes([major << 5 | extra]) + n.to_bytes(width, "big")
-    raise ValueError(n)
-
-
 def map_bytes(entries: list[tuple[bytes, bytes]]) -> bytes:
-    """A CBOR map of encoded (key, value) pairs in the order given (canonical or not)."""
-    return head(5, len(entries)) + b"".join(k + v for k, v in entries)
+    """A CBOR map of encoded (key, value) pairs in the order given (canonical or not);
+    fewer than 24 pairs (a one-byte head)."""
+    assert len(entries) < 24
+    return bytes([0xA0 | len(entries)]) + b"".join(k + v for k, v in entries)
 
 
 def reordered(spec: dict[str, Any], swap: tuple[int, int]) -> bytes:

@@ -30,7 +30,6 @@ from chain_support import (
     TEST_ONLY_SECRET,
     WEEK,
     Chain,
-    address_of,
     call_data,
     key_of,
     propose_data,
@@ -57,18 +56,9 @@ from por.signing.secp256k1 import sign_digest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "unit" / "challenge"))
 from citation_support import reordered_08
+from test_registry_market_key import MARKET_ID, SIGNER, SPEC_A, SPEC_B, _chain
 
-SIGNER = address_of(TEST_ONLY_SECRET)
-MARKET_ID = hashlib.sha256(b"attack: one market id").digest()
 OTHER_ID = hashlib.sha256(b"attack: another market id").digest()
-SPEC_A = hashlib.sha256(b"attack: PromptSpec A").digest()
-SPEC_B = hashlib.sha256(b"attack: PromptSpec B").digest()
-
-
-def _chain() -> Chain:
-    chain = Chain(signers=("0x" + SIGNER.hex(),))
-    chain.set_time(T0 + 1)
-    return chain
 
 
 def _tree(pairs: dict[str, tuple[bytes, int]]) -> tuple[list[bytes], bytes]:
