@@ -10,8 +10,8 @@ SPEC §14.2-§14.4 states:
   trees and mutated paths);
 * a signature, a proof commitment, a challenge or a won proof made for one key used for
   another (same marketId other PromptSpec, other marketId same PromptSpec):
-  ``SignatureInvalid``, ``ProofNotCommitted``, ``ProofComponentPath``; struck roots and
-  rounds are per key.
+  ``SignatureInvalid``, ``ProofNotCommitted``, ``ProofComponentPath``; struck roots,
+  rounds and a lapse's void are per key.
 """
 
 from __future__ import annotations
@@ -272,3 +272,29 @@ def test_a_challenge_with_another_keys_proof_fails_inclusion() -> None:
     chain.send(open_challenge_calldata(key_of(words_a), case, proof_a), sender=CHALLENGER)
     assert chain.call("verdicts", key_of(words_a))[5] == 1
     assert chain.call("verdicts", key_of(words_b))[5] == 0
+
+
+def test_a_lapse_voids_only_its_own_key() -> None:
+    """The court never rules on a challenge of (MARKET_ID, SPEC_A): its lapse voids that
+    key only (INVALID, no re-proposal, VerdictExists); (MARKET_ID, SPEC_B), proposed the
+    same second, is final with its own outcome and takes no lapse."""
+    chain = _chain()
+    keys, proofs = [], []
+    for spec, nonce in ((SPEC_A, 80), (SPEC_B, 81)):
+        words, proof = synthetic_verdict("evidence_leaf", 4, 1, b"leaf", nonce=nonce,
+                                         market=MARKET_ID, prompt_spec=spec)
+        chain.send(propose_data(words, chain.chain_id, chain.contract))
+        keys.append(key_of(words))
+        proofs.append((words, proof))
+    case = hashlib.sha256(b"a case the court never rules").digest()
+    out = chain.send(open_challenge_calldata(keys[0], case, proofs[0][1]), sender=CHALLENGER)
+    challenge = out.output[:32]
+    deadline = chain.call("verdicts", keys[0])[9]
+    chain.set_time(deadline + 30 * 24 * 3600)
+    chain.send(call_data("lapse", challenge))
+    assert chain.call("finalOutcome", keys[0]) == 3 and chain.call("verdicts", keys[0])[7] == 4
+    assert chain.call("finalOutcome", keys[1]) == 1 and chain.call("verdicts", keys[1])[7] == 1
+    again = (*proofs[0][0][:11], 1)  # the voided key's next round: refused, the market is void
+    error = reverts(chain, propose_data(again, chain.chain_id, chain.contract))
+    assert (error.name, error.args_) == ("VerdictExists", (keys[0],))
+    assert reverts(chain, call_data("lapse", challenge)).name == "ChallengeNotOpen"
