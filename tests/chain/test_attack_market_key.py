@@ -11,7 +11,8 @@ SPEC §14.2-§14.4 states:
 * a signature, a proof commitment, a challenge or a won proof made for one key used for
   another (same marketId other PromptSpec, other marketId same PromptSpec):
   ``SignatureInvalid``, ``ProofNotCommitted``, ``ProofComponentPath``; struck roots,
-  rounds and a lapse's void are per key.
+  rounds and a lapse's void are per key;
+* Verdict and InclusionProof words wider than their type: refused by the ABI decoder.
 """
 
 from __future__ import annotations
@@ -298,3 +299,58 @@ def test_a_lapse_voids_only_its_own_key() -> None:
     error = reverts(chain, propose_data(again, chain.chain_id, chain.contract))
     assert (error.name, error.args_) == ("VerdictExists", (keys[0],))
     assert reverts(chain, call_data("lapse", challenge)).name == "ChallengeNotOpen"
+
+
+WIDE = "(bytes32,uint256,uint256,bytes32,bytes32,uint256,bytes32,uint256,bytes32," + \
+    "uint256,uint256,uint256)"
+#: Verdict members narrower than a word with a bit set above their type (signed as such).
+DIRTY = [(1, 1 + 256), (2, 9000 + 2**16), (5, 3 + 2**64), (7, 4 + 2**64), (9, T0 + 2**64),
+         (10, T0 + 100 * WEEK + 2**64), (11, 2**64)]
+
+
+@pytest.mark.parametrize(("member", "value"), DIRTY)
+def test_a_verdict_word_wider_than_its_type_is_refused(member: int, value: int) -> None:
+    """The digest hashes the twelve words as sent (``verdictDigest``'s calldatacopy);
+    a word with bits above its member's type, signed as sent, is refused by the ABI
+    decoder (a revert with no data) before any record is written: no stored verdict
+    differs from the values a por verifier rebuilds."""
+    from eth_abi.abi import encode as abi_encode
+
+    from por.chain import PROPOSE_VERDICT
+    from por.chain.calldata import selector
+
+    chain = _chain()
+    words, _ = synthetic_verdict("evidence_leaf", 4, 1, b"leaf", nonce=90 + member,
+                                 market=MARKET_ID, prompt_spec=SPEC_A)
+    dirty = tuple(value if i == member else w for i, w in enumerate(words))
+    signature = sign_digest(TEST_ONLY_SECRET, raw_digest(dirty, chain.chain_id, chain.contract))
+    data = selector(PROPOSE_VERDICT) + abi_encode(
+        [WIDE, "bytes32[]", "address", "bytes"],
+        [dirty, PROMPT_PATHS[words[8]], "0x" + SIGNER.hex(), signature])
+    error = reverts(chain, data)
+    assert error.data == b"" and chain.call("verdicts", key_of(words))[7] == 0
+
+
+def test_an_inclusion_word_wider_than_its_type_is_refused() -> None:
+    """openChallenge with component, leafIndex or treeSize above uint8/uint64 (2^64 + 4
+    would hash as 4 in the component leaf): a revert with no data."""
+    from eth_abi.abi import encode as abi_encode
+
+    chain = _chain()
+    words, proof = synthetic_verdict("evidence_leaf", 4, 1, b"leaf", nonce=99,
+                                     market=MARKET_ID, prompt_spec=SPEC_A)
+    chain.send(propose_data(words, chain.chain_id, chain.contract))
+    key, case = key_of(words), hashlib.sha256(b"case").digest()
+    honest_call = open_challenge_calldata(key, case, proof)
+    wide = "(uint256,uint256,uint256,bytes,bytes32[],bytes32,bytes32[])"
+
+    def sent(component: int, index: int, size: int) -> bytes:
+        return honest_call[:4] + abi_encode(["bytes32", "bytes32", wide], [key, case, (
+            component, index, size, proof.leaf, proof.leaf_path, proof.component_root,
+            proof.component_path)])
+
+    assert sent(2, 1, 4) == honest_call
+    for component, index, size in ((2 + 256, 1, 4), (2, 1 + 2**64, 4), (2, 1, 4 + 2**64)):
+        error = reverts(chain, sent(component, index, size), sender=CHALLENGER)
+        assert error.data == b""
+    assert chain.call("verdicts", key)[5] == 0
