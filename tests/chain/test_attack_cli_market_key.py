@@ -133,24 +133,33 @@ def test_a_well_formed_hash_is_taken_in_any_spelling(capsys: pytest.CaptureFixtu
     assert call["market_key"] == "0x" + _independent_key("m", bytes.fromhex(HASH)).hex()
 
 
-def test_the_hash_of_another_bundle_strikes_nothing(capsys: pytest.CaptureFixture[str],
-                                                    tmp_path: Path, chain: Chain) -> None:
-    """A lie proposed under its key; the CLI given another bundle's PromptSpec hash prints
-    a settle on another key (it cannot tell: exit 0), which the registry refuses
-    (UnknownMarket); the right hash's key holds the lie."""
+def _lie(tmp_path: Path) -> tuple[Bundle, Path]:
+    """Issue 22's lie (citations out of order) and its won CitationProof, as a file."""
     import sys
 
-    from chain_support import ROOT, register_bundle
+    from chain_support import ROOT
 
     sys.path.insert(0, str(ROOT / "tests" / "unit" / "challenge"))
     from citation_support import reordered_08
 
     from por.challenge import build_citation_proof, citation_faults
-    from por.schemas import DeterministicVerdict
 
     lie, _ = reordered_08((1, 0, 2))
-    proof = tmp_path / "citation.cbor"
-    proof.write_bytes(build_citation_proof(lie, citation_faults(lie)[0]).to_cbor())
+    path = tmp_path / "citation.cbor"
+    path.write_bytes(build_citation_proof(lie, citation_faults(lie)[0]).to_cbor())
+    return lie, path
+
+
+def test_the_hash_of_another_bundle_strikes_nothing(capsys: pytest.CaptureFixture[str],
+                                                    tmp_path: Path, chain: Chain) -> None:
+    """A lie proposed under its key; the CLI given another bundle's PromptSpec hash prints
+    a settle on another key (it cannot tell: exit 0), which the registry refuses
+    (UnknownMarket); the right hash's key holds the lie."""
+    from chain_support import register_bundle
+
+    from por.schemas import DeterministicVerdict
+
+    lie, proof = _lie(tmp_path)
     key = register_bundle(chain, lie.to_cbor())
     text = DeterministicVerdict.from_cbor(lie.verdict).market_id
     other = Bundle.from_cbor(BUNDLE.read_bytes()).commitments.prompt_spec_hash
@@ -166,3 +175,34 @@ def test_the_hash_of_another_bundle_strikes_nothing(capsys: pytest.CaptureFixtur
     assert chain.call("verdicts", key)[7] == 1  # the lie stands until the right key's settle
     assert call_data("settleByProof", key, proof.read_bytes())[:4] == bytes.fromhex(
         call["data_hex"][2:10])
+
+
+def test_settle_and_commit_print_the_bytes_spec_states(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path) -> None:
+    """§14.4-§14.5 recomputed without por.chain: settle's data is settleByProof(key, proof)
+    and its id keccak256(abi.encode(key, keccak256(proof))); commit's commitment is
+    keccak256(abi.encode(key, keccak256(proof), sender)), its data commitProof(commitment)."""
+    from por.schemas import DeterministicVerdict
+
+    lie, path = _lie(tmp_path)
+    proof = path.read_bytes()
+    text = DeterministicVerdict.from_cbor(lie.verdict).market_id
+    spec = lie.commitments.prompt_spec_hash
+    key = _independent_key(text, spec)
+    market = ["--market", text, "--prompt-spec-hash", spec.hex(), "--json"]
+    code, out, _err = run(capsys, "chain", "settle", str(path), *market)
+    assert code == 0
+    call = json.loads(out)["calldata"]
+    settle = keccak256(b"settleByProof(bytes32,bytes)")[:4] + abi_encode(["bytes32", "bytes"],
+                                                                          [key, proof])
+    assert call["data_hex"] == "0x" + settle.hex()
+    assert call["challenge_id_hex"] == "0x" + keccak256(abi_encode(
+        ["bytes32", "bytes32"], [key, keccak256(proof)])).hex()
+    sender = "0x" + "11" * 20
+    code, out, _err = run(capsys, "chain", "commit", str(path), *market, "--sender", sender)
+    assert code == 0
+    call = json.loads(out)["calldata"]
+    commitment = keccak256(abi_encode(["bytes32", "bytes32", "address"],
+                                      [key, keccak256(proof), sender]))
+    assert call["commitment_hex"] == "0x" + commitment.hex()
+    assert call["data_hex"] == "0x" + (keccak256(b"commitProof(bytes32)")[:4] + commitment).hex()
