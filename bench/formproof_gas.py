@@ -31,8 +31,8 @@ registry's part (execution less ``check``).
 
 Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family common requirement
 extract_claims check_requirement aggregate contradictions deduce map verdict]
-[--fill-bytes 1 2 3 4] [--settle [--anvil]]``. COMMON and REQUIREMENT (``PorFormFamilyPrompt.formAt``): the
-PromptSpec's forms, every requirement a record of REQUIREMENT; its ``F`` undefined by an
+[--fill-bytes 1 2 3 4] [--settle [--anvil]]``. COMMON and REQUIREMENT
+(``PorFormFamilyPrompt.formAt``): the PromptSpec's forms, every requirement a record of REQUIREMENT; its ``F`` undefined by an
 edit Python finds invalid (``one_step.invalid_record``; the chain answers ``form.none``:
 SPEC §10.2.8's stated case).
 Gas is deterministic.
@@ -214,8 +214,7 @@ def lied_08(family: str) -> tuple[Bundle, bytes]:
 def settle_row(family: str, node: Any = None) -> str:
     """Scenario 08's lied form leaf of ``family`` settled by ``settleByForms`` in revm
     (and on anvil's ``node``, when given: ``anvil_node.settle_fresh``)."""
-    from chain_support import ADMIN, TEST_ONLY_SECRET, Chain, address_of, call_data, \
-        register_bundle
+    from chain_support import ADMIN, TEST_ONLY_SECRET, Chain, address_of, call_data, register_bundle
 
     lie, file = lied_08(family)
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
