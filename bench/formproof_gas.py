@@ -32,9 +32,9 @@ registry's part (execution less ``check``).
 Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family common requirement
 extract_claims check_requirement aggregate contradictions deduce map verdict]
 [--fill-bytes 1 2 3 4] [--settle [--anvil]]``. COMMON and REQUIREMENT
-(``PorFormFamilyPrompt.formAt``): the PromptSpec's forms, every requirement a record of REQUIREMENT; its ``F`` undefined by an
-edit Python finds invalid (``one_step.invalid_record``; the chain answers ``form.none``:
-SPEC §10.2.8's stated case).
+(``PorFormFamilyPrompt.formAt``): the PromptSpec's forms, every requirement a record of
+REQUIREMENT; its ``F`` undefined by an edit Python finds invalid
+(``one_step.invalid_record``; the chain answers ``form.none``: SPEC §10.2.8's stated case).
 Gas is deterministic.
 """
 
@@ -59,7 +59,7 @@ from proof_check_support import calldata_gas  # noqa: E402
 
 from por.bundle.layout import Bundle  # noqa: E402
 from por.challenge.form_proof import build_form_proof, verify_form_proof  # noqa: E402
-from por.challenge.records import proof_from_cbor  # noqa: E402
+from por.challenge.records import FormProof  # noqa: E402
 from por.encoding import decode, encode  # noqa: E402
 from por.errors import PorError  # noqa: E402
 from por.forms import form_of, step_form  # noqa: E402
@@ -200,7 +200,7 @@ def table(family: str, fills: list[int]) -> None:
                       flush=True)
 
 
-def lied_08(family: str) -> tuple[Bundle, bytes]:
+def lied_08(family: str) -> tuple[Bundle, FormProof]:
     """Scenario 08 with the family's first form leaf lied (its hash replaced by its
     SHA-256, as ``test_anvil_formproof_settle.lie``), and its FormProof file."""
     b08 = honest(next(n for n in list_scenarios() if n.startswith("08-")))
@@ -208,7 +208,7 @@ def lied_08(family: str) -> tuple[Bundle, bytes]:
     j = form_at(b08, leaves(b08, family)[0], family)
     forms[j] = hashlib.sha256(forms[j]).digest()
     lie = recommit(b08, forms=forms)
-    return lie, build_form_proof(lie, j).to_cbor()
+    return lie, build_form_proof(lie, j)
 
 
 def settle_row(family: str, node: Any = None) -> str:
@@ -216,27 +216,28 @@ def settle_row(family: str, node: Any = None) -> str:
     (and on anvil's ``node``, when given: ``anvil_node.settle_fresh``)."""
     from chain_support import ADMIN, TEST_ONLY_SECRET, Chain, address_of, call_data, register_bundle
 
-    lie, file = lied_08(family)
+    lie, proof = lied_08(family)
+    file = proof.to_cbor()
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
     market = register_bundle(chain, lie.to_cbor())
     chain.commit_proof(market, KIND + file, ADMIN)
     out = chain.send(call_data("settleByForms", market, KIND, file))
     _, check = check_call(file)
     data = calldata_gas(out.calldata)
-    anvil = ""
+    on_node = ""
     if node is not None:
         from anvil_node import settle_fresh
 
         receipt = settle_fresh(node, lie.to_cbor(), file, KIND)
-        anvil = f" {int(receipt['gasUsed'], 16):,} |"
-    return (f"| {family} | {verify_form_proof(proof_from_cbor(file)).reason} | "
-            f"{out.gas_used:,} |{anvil} {data:,} | {out.execution_gas:,} | {check:,} | "
+        on_node = f" {int(receipt['gasUsed'], 16):,} |"
+    return (f"| {family} | {verify_form_proof(proof).reason} | "
+            f"{out.gas_used:,} |{on_node} {data:,} | {out.execution_gas:,} | {check:,} | "
             f"{out.execution_gas - check:,} | {len(file):,} |")
 
 
 def settle_table(families: list[str], on_anvil: bool) -> None:
-    anvil = " anvil tx gas |" if on_anvil else ""
-    print(f"\n| 08 form leaf lied: family | answer | revm tx gas |{anvil} call data gas | "
+    column = " anvil tx gas |" if on_anvil else ""
+    print(f"\n| 08 form leaf lied: family | answer | revm tx gas |{column} call data gas | "
           "revm execution | check gas | registry part (revm) | file B |")
     print("| --- " * (8 + on_anvil) + "|")
     with contextlib.ExitStack() as stack:
