@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "../PorCbor.sol";
+import {PorCborTop} from "../PorCborTop.sol";
 import {PorIds} from "../PorIds.sol";
 import {PorInclusion} from "../PorInclusion.sol";
 import {PorMerkle} from "../PorMerkle.sol";
@@ -73,9 +74,11 @@ library PorFormProofCheck {
         view
         returns (bool won, bytes32 id, bytes32 porRoot)
     {
-        (bytes32 err,) = PorCbor.check(d);
+        // the §2 reader's one pass keeps where the top-level items start: the fields are
+        // read from those offsets, not by a second walk of the map (`topFields`)
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(d);
         if (err != 0) return (false, PorIds.MALFORMED, 0);
-        (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
+        (bool ok, uint256[] memory at) = PorRecords.topFields(d, top, KEYS);
         if (!ok) return (false, PorIds.SCHEMA, 0);
         PorInclusion.Part memory part;
         Proof memory p;
