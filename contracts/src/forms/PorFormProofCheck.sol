@@ -123,12 +123,20 @@ library PorFormProofCheck {
     }
 
     /// A Path at `pos`: an array of at most 64 32-byte byte strings: (ok, first item, count).
+    /// Each item's head is the two bytes 0x58 0x20 (a checked document: the canonical head
+    /// of a 32-byte byte string), compared as one word: item i is at `first + 34 i` once
+    /// items 0..i-1 were such heads, so the first other item fails there.
     function path(bytes calldata d, uint256 pos) private pure returns (bool ok, uint256 first, uint256 n) {
         (ok, n, first) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!ok || n > PorInclusion.MAX_PATH) return (false, first, n);
-        for (uint256 i = 0; i < n; i++) {
-            (bool h,) = PorCbor.hashAt(d, first + 34 * i);
-            if (!h) return (false, first, n);
+        assembly ("memory-safe") {
+            let q := add(d.offset, first)
+            for { let end := add(q, mul(34, n)) } lt(q, end) { q := add(q, 34) } {
+                if iszero(eq(shr(240, calldataload(q)), 0x5820)) {
+                    ok := 0
+                    break
+                }
+            }
         }
     }
 
