@@ -195,7 +195,8 @@ library PorFormProofCheck {
     function prompt(bytes calldata leaf, Proof memory p, address x) private view returns (bool, bytes32) {
         uint256 j = p.formIndex;
         if (x == address(0)) revert NoFamily(j == 0 ? 1 : 2);
-        (bool valid, bool defined, bytes memory f) = IPorPromptFamily(x).formAt(leaf, j);
+        // LH(F) from the family (`formHashAt`): no copy of F returned
+        (bool valid, bool defined, bytes32 h) = IPorPromptFamily(x).formHashAt(leaf, j);
         if (!valid) return (true, PorIds.INVALID_RECORD);
         if (!defined) {
             if (j > 0) {
@@ -204,7 +205,7 @@ library PorFormProofCheck {
             }
             return (true, FORM_NONE);
         }
-        return matched(f, p.formLeaf);
+        return h == p.formLeaf ? (false, FORM_MATCH) : (true, FORM_MISMATCH);
     }
 
     /// (won, id) of `F` against the committed leaf hash: `LH(F)` equal is lost `form.match`.
