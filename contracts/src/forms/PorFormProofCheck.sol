@@ -96,12 +96,14 @@ library PorFormProofCheck {
         pure
         returns (bool ok, PorInclusion.Part memory part, Proof memory p)
     {
-        if (!PorCbor.isText(d, at[F_SCHEMA], "por.FormProof/1")) return (false, part, p);
-        if (PorCbor.isText(d, at[F_KIND], "reasoning_leaf")) {
+        // the texts as their encodings (head and bytes) in one word each
+        if (word(d, at[F_SCHEMA], 16) != T_SCHEMA) return (false, part, p);
+        uint256 kind = word(d, at[F_KIND], 15);
+        if (kind == T_REASONING_LEAF) {
             p.kind = PorInclusion.REASONING_LEAF;
-        } else if (PorCbor.isText(d, at[F_KIND], "verdict")) {
+        } else if (kind >> 56 == T_VERDICT) {
             p.kind = PorInclusion.VERDICT;
-        } else if (PorCbor.isText(d, at[F_KIND], "prompt_spec")) {
+        } else if (kind >> 24 == T_PROMPT_SPEC) {
             p.kind = PorInclusion.PROMPT_SPEC;
         } else {
             return (false, part, p);
@@ -109,10 +111,10 @@ library PorFormProofCheck {
         (ok, part) = PorInclusion.parse(d, at[F_RECORD]);
         bool[7] memory good;
         good[0] = ok;
-        (good[1], p.porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
-        (good[2], p.formLeaf) = PorCbor.hashAt(d, at[F_LEAF]);
-        (good[3], p.formsRoot) = PorCbor.hashAt(d, at[F_FORMS_ROOT]);
-        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
+        (good[1], p.porRoot) = hash32(d, at[F_ROOT]);
+        (good[2], p.formLeaf) = hash32(d, at[F_LEAF]);
+        (good[3], p.formsRoot) = hash32(d, at[F_FORMS_ROOT]);
+        (bool idOk,) = hash32(d, at[F_ID]);
         (bool indexOk, uint256 index) = PorRecords.uintIn(d, at[F_INDEX], 0, PorRecords.MAX_COUNT);
         (bool sizeOk, uint256 size) = PorRecords.uintIn(d, at[F_SIZE], 0, PorRecords.MAX_COUNT);
         (p.formIndex, p.formsSize) = (index, size);
@@ -120,6 +122,30 @@ library PorFormProofCheck {
         (good[5], p.formsPath, p.formsPathLength) = path(d, at[F_FORMS_PATH]);
         good[6] = idOk && indexOk && sizeOk;
         ok = good[0] && good[1] && good[2] && good[3] && good[4] && good[5] && good[6];
+    }
+
+    /// Encoded texts (head and bytes): "por.FormProof/1" (16 bytes), "reasoning_leaf" (15),
+    /// "verdict" (8), "prompt_spec" (12).
+    uint256 private constant T_SCHEMA = 0x6f706f722e466f726d50726f6f662f31;
+    uint256 private constant T_REASONING_LEAF = 0x6e726561736f6e696e675f6c656166;
+    uint256 private constant T_VERDICT = 0x6776657264696374;
+    uint256 private constant T_PROMPT_SPEC = 0x6b70726f6d70745f73706563;
+
+    /// The `len` bytes at `pos` of a checked document, right-aligned (past its end: zeros).
+    function word(bytes calldata d, uint256 pos, uint256 len) private pure returns (uint256 w) {
+        assembly ("memory-safe") {
+            w := shr(sub(256, shl(3, len)), calldataload(add(d.offset, pos)))
+        }
+    }
+
+    /// The 32-byte byte string at `pos` of a checked document (its head the two bytes
+    /// 0x58 0x20: then its 32 bytes are inside the document): (ok, its bytes).
+    function hash32(bytes calldata d, uint256 pos) private pure returns (bool ok, bytes32 h) {
+        assembly ("memory-safe") {
+            let q := add(d.offset, pos)
+            ok := eq(shr(240, calldataload(q)), 0x5820)
+            h := calldataload(add(q, 2))
+        }
     }
 
     /// A Path at `pos`: an array of at most 64 32-byte byte strings: (ok, first item, count).
@@ -159,7 +185,7 @@ library PorFormProofCheck {
             p.formsPath, p.formsPathLength);
         if (err != 0) return err;
         if (got != p.porRoot) return PorInclusion.COMPONENT_PATH;
-        (, bytes32 id) = PorCbor.hashAt(d, idAt);
+        (, bytes32 id) = hash32(d, idAt);
         if (PorInclusion.bodyHash(d, 0, d.length, idAt) != id) return PorInclusion.CHALLENGE_ID;
         return 0;
     }
