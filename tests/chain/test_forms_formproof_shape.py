@@ -3,8 +3,9 @@
 and each Path item checked by its head ``58 20``): a field of another type or length is
 Python's ``proof.schema`` (the file does not parse), on chain too; a swapped ``kind`` is
 Python's id. (A later version, ``por.FormProof/2``, is Python's ``proof.unsupported``, the
-chain's ``proof.schema`` since s41: not a case here.) Each case is scenario 08's COMMON, DEDUCE or VERDICT FormProof with one field
-of its CBOR map replaced (the challenge id recomputed, so only the field differs)."""
+chain's ``proof.schema`` since s41: not a case here.) Each case is scenario 08's COMMON,
+DEDUCE or VERDICT FormProof with one field of its CBOR map replaced (the challenge id
+recomputed, so only the field differs)."""
 
 from __future__ import annotations
 
