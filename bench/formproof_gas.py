@@ -21,21 +21,32 @@ form leaf lied (``form.mismatch``) and with ``F`` undefined (``form.none``, by o
 Execution gas is a call's gas less 21 000 and its call data price (``bench/gas_steps.py``'s
 count). The contracts' deployed and init code sizes close the table.
 
+``--settle``: instead, for each family, scenario 08 with its first form leaf lied (its
+hash replaced by its SHA-256, as ``tests/chain/test_anvil_formproof_settle.py``'s lie)
+settled whole in revm (``chain_support.Chain``: the registry and its checker deployed, the
+lie proposed, ``commitProof`` a block earlier, then ``settleByForms(marketKey,
+keccak256("form:form"), file)``): the transaction's gas (21 000 + call data + execution,
+the receipt's ``gasUsed``), its call data price, the envelope's ``check`` alone and the
+registry's part (execution less ``check``).
+
 Usage: ``PYTHONPATH=. python bench/formproof_gas.py [--family common requirement
 extract_claims check_requirement aggregate contradictions deduce map verdict]
-[--fill-bytes 1 2 3 4]``. COMMON and REQUIREMENT (``PorFormFamilyPrompt.formAt``): the
-PromptSpec's forms, every requirement a record of REQUIREMENT; its ``F`` undefined by an
-edit Python finds invalid (``one_step.invalid_record``; the chain answers ``form.none``:
-SPEC §10.2.8's stated case).
+[--fill-bytes 1 2 3 4] [--settle [--anvil]]``. COMMON and REQUIREMENT
+(``PorFormFamilyPrompt.formAt``): the PromptSpec's forms, every requirement a record of
+REQUIREMENT; its ``F`` undefined by an edit Python finds invalid
+(``one_step.invalid_record``; the chain answers ``form.none``: SPEC §10.2.8's stated case).
 Gas is deterministic.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "chain"), str(ROOT / "tests"), str(ROOT / "bench")]
@@ -48,13 +59,16 @@ from proof_check_support import calldata_gas  # noqa: E402
 
 from por.bundle.layout import Bundle  # noqa: E402
 from por.challenge.form_proof import build_form_proof, verify_form_proof  # noqa: E402
+from por.challenge.records import FormProof  # noqa: E402
 from por.encoding import decode, encode  # noqa: E402
 from por.errors import PorError  # noqa: E402
 from por.forms import form_of, step_form  # noqa: E402
 from por.forms.verdict import verdict_form  # noqa: E402
 from por.scenarios import list_scenarios  # noqa: E402
+from por.signing.eip712 import keccak256  # noqa: E402
 
 NAME = ENVELOPE
+KIND = keccak256(b"form:form")
 FAMILY = {"common": "PorFormFamilyPrompt", "requirement": "PorFormFamilyPrompt",
           "extract_claims": "PorFormFamilyExtract", "check_requirement": "PorFormFamilyChunk",
           "aggregate": "PorFormFamilyAggregate",
@@ -186,13 +200,70 @@ def table(family: str, fills: list[int]) -> None:
                       flush=True)
 
 
+def lied_08(family: str) -> tuple[Bundle, FormProof]:
+    """Scenario 08 with the family's first form leaf lied (its hash replaced by its
+    SHA-256, as ``test_anvil_formproof_settle.lie``), and its FormProof file."""
+    b08 = honest(next(n for n in list_scenarios() if n.startswith("08-")))
+    forms = list(b08.forms)
+    j = form_at(b08, leaves(b08, family)[0], family)
+    forms[j] = hashlib.sha256(forms[j]).digest()
+    lie = recommit(b08, forms=forms)
+    return lie, build_form_proof(lie, j)
+
+
+def settle_row(family: str, node: Any = None) -> str:
+    """Scenario 08's lied form leaf of ``family`` settled by ``settleByForms`` in revm
+    (and on anvil's ``node``, when given: ``anvil_node.settle_fresh``)."""
+    from chain_support import ADMIN, TEST_ONLY_SECRET, Chain, address_of, call_data, register_bundle
+
+    lie, proof = lied_08(family)
+    file = proof.to_cbor()
+    chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
+    market = register_bundle(chain, lie.to_cbor())
+    chain.commit_proof(market, KIND + file, ADMIN)
+    out = chain.send(call_data("settleByForms", market, KIND, file))
+    _, check = check_call(file)
+    data = calldata_gas(out.calldata)
+    on_node = ""
+    if node is not None:
+        from anvil_node import settle_fresh
+
+        receipt = settle_fresh(node, lie.to_cbor(), file, KIND)
+        on_node = f" {int(receipt['gasUsed'], 16):,} |"
+    return (f"| {family} | {verify_form_proof(proof).reason} | "
+            f"{out.gas_used:,} |{on_node} {data:,} | {out.execution_gas:,} | {check:,} | "
+            f"{out.execution_gas - check:,} | {len(file):,} |")
+
+
+def settle_table(families: list[str], on_anvil: bool) -> None:
+    column = " anvil tx gas |" if on_anvil else ""
+    print(f"\n| 08 form leaf lied: family | answer | revm tx gas |{column} call data gas | "
+          "revm execution | check gas | registry part (revm) | file B |")
+    print("| --- " * (8 + on_anvil) + "|")
+    with contextlib.ExitStack() as stack:
+        node = None
+        if on_anvil:
+            from anvil_node import anvil
+
+            node = stack.enter_context(anvil())
+        for family in families:
+            print(settle_row(family, node), flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--family", nargs="*", choices=tuple(FAMILY), default=list(FAMILY),
                         help="the record families (step kinds, and verdict)")
     parser.add_argument("--fill-bytes", type=int, nargs="*", choices=(1, 2, 3, 4),
                         default=[1, 2, 3, 4], help="UTF-8 widths of the caps markets' filler")
+    parser.add_argument("--settle", action="store_true",
+                        help="scenario 08's whole settleByForms transaction a family, in revm")
+    parser.add_argument("--anvil", action="store_true",
+                        help="with --settle: the same settle on anvil too (its receipt)")
     args = parser.parse_args()
+    if args.settle:
+        settle_table(args.family, args.anvil)
+        return 0
     for family in args.family:
         table(family, args.fill_bytes)
     print()

@@ -10,6 +10,11 @@ interface IPorPromptFamily {
     /// the requirements answers (true, false, empty). Never reverts on any leaf bytes.
     function formAt(bytes calldata leaf, uint256 j) external view returns (bool valid, bool defined, bytes memory f);
 
+    /// `formAt` with `F`'s leaf hash LH(F) = SHA-256(0x00 || F) (SPEC §3) for `F` (0 when
+    /// not defined): what the envelope compares with the committed form leaf, with no copy
+    /// of `F` returned (ADR 0017, s44 `envgas`).
+    function formHashAt(bytes calldata leaf, uint256 j) external view returns (bool valid, bool defined, bytes32 h);
+
     /// (valid, r): `valid` as `formAt`'s, `r` the count of `data_requirements` (the index
     /// rule: a PromptSpec's forms are 0..r, SPEC §5.4).
     function requirements(bytes calldata leaf) external pure returns (bool valid, uint256 r);

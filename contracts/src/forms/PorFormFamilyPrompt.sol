@@ -21,6 +21,20 @@ contract PorFormFamilyPrompt is IPorPromptFamily {
         return PorFormProofPrompt.formAt(leaf, j);
     }
 
+    /// `formAt` with LH(F) for `F` (`IPorPromptFamily`): the zero byte written just before
+    /// F's bytes, over the low byte of its length word (F is not read after).
+    function formHashAt(bytes calldata leaf, uint256 j) external view returns (bool valid, bool defined, bytes32 h) {
+        bytes memory f;
+        (valid, defined, f) = PorFormProofPrompt.formAt(leaf, j);
+        if (!defined) return (valid, false, 0);
+        assembly ("memory-safe") {
+            let n := mload(f)
+            mstore8(add(f, 31), 0)
+            if iszero(staticcall(gas(), 0x02, add(f, 31), add(n, 1), 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+        }
+    }
+
     /// (valid, r) of `leaf` (`IPorPromptFamily`).
     function requirements(bytes calldata leaf) external pure returns (bool valid, uint256 r) {
         (valid, r,) = PorFormProofPrompt.requirements(leaf);

@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorCbor} from "../PorCbor.sol";
+import {PorCborTop} from "../PorCborTop.sol";
 import {PorIds} from "../PorIds.sol";
 import {PorInclusion} from "../PorInclusion.sol";
 import {PorMerkle} from "../PorMerkle.sol";
@@ -73,9 +74,11 @@ library PorFormProofCheck {
         view
         returns (bool won, bytes32 id, bytes32 porRoot)
     {
-        (bytes32 err,) = PorCbor.check(d);
+        // the §2 reader's one pass keeps where the top-level items start: the fields are
+        // read from those offsets, not by a second walk of the map (`topFields`)
+        (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(d);
         if (err != 0) return (false, PorIds.MALFORMED, 0);
-        (bool ok, uint256[] memory at) = PorRecords.fields(d, 0, KEYS);
+        (bool ok, uint256[] memory at) = PorRecords.topFields(d, top, KEYS);
         if (!ok) return (false, PorIds.SCHEMA, 0);
         PorInclusion.Part memory part;
         Proof memory p;
@@ -93,12 +96,14 @@ library PorFormProofCheck {
         pure
         returns (bool ok, PorInclusion.Part memory part, Proof memory p)
     {
-        if (!PorCbor.isText(d, at[F_SCHEMA], "por.FormProof/1")) return (false, part, p);
-        if (PorCbor.isText(d, at[F_KIND], "reasoning_leaf")) {
+        // the texts as their encodings (head and bytes) in one word each
+        if (word(d, at[F_SCHEMA], 16) != T_SCHEMA) return (false, part, p);
+        uint256 kind = word(d, at[F_KIND], 15);
+        if (kind == T_REASONING_LEAF) {
             p.kind = PorInclusion.REASONING_LEAF;
-        } else if (PorCbor.isText(d, at[F_KIND], "verdict")) {
+        } else if (kind >> 56 == T_VERDICT) {
             p.kind = PorInclusion.VERDICT;
-        } else if (PorCbor.isText(d, at[F_KIND], "prompt_spec")) {
+        } else if (kind >> 24 == T_PROMPT_SPEC) {
             p.kind = PorInclusion.PROMPT_SPEC;
         } else {
             return (false, part, p);
@@ -106,10 +111,10 @@ library PorFormProofCheck {
         (ok, part) = PorInclusion.parse(d, at[F_RECORD]);
         bool[7] memory good;
         good[0] = ok;
-        (good[1], p.porRoot) = PorCbor.hashAt(d, at[F_ROOT]);
-        (good[2], p.formLeaf) = PorCbor.hashAt(d, at[F_LEAF]);
-        (good[3], p.formsRoot) = PorCbor.hashAt(d, at[F_FORMS_ROOT]);
-        (bool idOk,) = PorCbor.hashAt(d, at[F_ID]);
+        (good[1], p.porRoot) = hash32(d, at[F_ROOT]);
+        (good[2], p.formLeaf) = hash32(d, at[F_LEAF]);
+        (good[3], p.formsRoot) = hash32(d, at[F_FORMS_ROOT]);
+        (bool idOk,) = hash32(d, at[F_ID]);
         (bool indexOk, uint256 index) = PorRecords.uintIn(d, at[F_INDEX], 0, PorRecords.MAX_COUNT);
         (bool sizeOk, uint256 size) = PorRecords.uintIn(d, at[F_SIZE], 0, PorRecords.MAX_COUNT);
         (p.formIndex, p.formsSize) = (index, size);
@@ -119,13 +124,45 @@ library PorFormProofCheck {
         ok = good[0] && good[1] && good[2] && good[3] && good[4] && good[5] && good[6];
     }
 
+    /// Encoded texts (head and bytes): "por.FormProof/1" (16 bytes), "reasoning_leaf" (15),
+    /// "verdict" (8), "prompt_spec" (12).
+    uint256 private constant T_SCHEMA = 0x6f706f722e466f726d50726f6f662f31;
+    uint256 private constant T_REASONING_LEAF = 0x6e726561736f6e696e675f6c656166;
+    uint256 private constant T_VERDICT = 0x6776657264696374;
+    uint256 private constant T_PROMPT_SPEC = 0x6b70726f6d70745f73706563;
+
+    /// The `len` bytes at `pos` of a checked document, right-aligned (past its end: zeros).
+    function word(bytes calldata d, uint256 pos, uint256 len) private pure returns (uint256 w) {
+        assembly ("memory-safe") {
+            w := shr(sub(256, shl(3, len)), calldataload(add(d.offset, pos)))
+        }
+    }
+
+    /// The 32-byte byte string at `pos` of a checked document (its head the two bytes
+    /// 0x58 0x20: then its 32 bytes are inside the document): (ok, its bytes).
+    function hash32(bytes calldata d, uint256 pos) private pure returns (bool ok, bytes32 h) {
+        assembly ("memory-safe") {
+            let q := add(d.offset, pos)
+            ok := eq(shr(240, calldataload(q)), 0x5820)
+            h := calldataload(add(q, 2))
+        }
+    }
+
     /// A Path at `pos`: an array of at most 64 32-byte byte strings: (ok, first item, count).
+    /// Each item's head is the two bytes 0x58 0x20 (a checked document: the canonical head
+    /// of a 32-byte byte string), compared as one word: item i is at `first + 34 i` once
+    /// items 0..i-1 were such heads, so the first other item fails there.
     function path(bytes calldata d, uint256 pos) private pure returns (bool ok, uint256 first, uint256 n) {
         (ok, n, first) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!ok || n > PorInclusion.MAX_PATH) return (false, first, n);
-        for (uint256 i = 0; i < n; i++) {
-            (bool h,) = PorCbor.hashAt(d, first + 34 * i);
-            if (!h) return (false, first, n);
+        assembly ("memory-safe") {
+            let q := add(d.offset, first)
+            for { let end := add(q, mul(34, n)) } lt(q, end) { q := add(q, 34) } {
+                if iszero(eq(shr(240, calldataload(q)), 0x5820)) {
+                    ok := 0
+                    break
+                }
+            }
         }
     }
 
@@ -148,7 +185,7 @@ library PorFormProofCheck {
             p.formsPath, p.formsPathLength);
         if (err != 0) return err;
         if (got != p.porRoot) return PorInclusion.COMPONENT_PATH;
-        (, bytes32 id) = PorCbor.hashAt(d, idAt);
+        (, bytes32 id) = hash32(d, idAt);
         if (PorInclusion.bodyHash(d, 0, d.length, idAt) != id) return PorInclusion.CHALLENGE_ID;
         return 0;
     }
@@ -184,7 +221,8 @@ library PorFormProofCheck {
     function prompt(bytes calldata leaf, Proof memory p, address x) private view returns (bool, bytes32) {
         uint256 j = p.formIndex;
         if (x == address(0)) revert NoFamily(j == 0 ? 1 : 2);
-        (bool valid, bool defined, bytes memory f) = IPorPromptFamily(x).formAt(leaf, j);
+        // LH(F) from the family (`formHashAt`): no copy of F returned
+        (bool valid, bool defined, bytes32 h) = IPorPromptFamily(x).formHashAt(leaf, j);
         if (!valid) return (true, PorIds.INVALID_RECORD);
         if (!defined) {
             if (j > 0) {
@@ -193,7 +231,7 @@ library PorFormProofCheck {
             }
             return (true, FORM_NONE);
         }
-        return matched(f, p.formLeaf);
+        return h == p.formLeaf ? (false, FORM_MATCH) : (true, FORM_MISMATCH);
     }
 
     /// (won, id) of `F` against the committed leaf hash: `LH(F)` equal is lost `form.match`.

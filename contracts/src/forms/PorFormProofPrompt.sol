@@ -290,20 +290,25 @@ library PorFormProofPrompt {
         (bool ok, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.ARRAY);
         if (!ok) return 0;
         w = D.word(w, n);
-        uint256[] memory at = m.row;
         for (uint256 i = 0; i < n && w != 0; i++) {
-            if (!R.isMap(d, p)) return 0;
-            R.into(d, p, false, m.rowKeys, at);
-            w = D.hashed(d, w, at[0]);
-            w = R.enumAt(d, w, R.find(d, at[2], K_STRATEGY), R.STRATEGY);
-            (bool isArray, uint256 targets,) = at[1] == 0 ? (false, 0, 0)
-                : PorCbor.container(d, at[1], PorCbor.ARRAY);
-            if (!isArray) return 0;
-            w = D.word(w, targets);
-            w = R.ranged(d, w, at[3], 0, 3, 0);
-            p = PorCbor.skip(d, p);
+            (w, p) = row(d, w, p, m);
         }
         return w;
+    }
+
+    /// One of `rows`' rows, the map at `p`: (the write position, the offset just after the
+    /// map: `R.into`'s walk, no second one).
+    function row(bytes calldata d, uint256 w, uint256 p, Maps memory m) private view returns (uint256, uint256) {
+        if (!R.isMap(d, p)) return (0, p);
+        uint256[] memory at = m.row;
+        p = R.into(d, p, false, m.rowKeys, at);
+        w = D.hashed(d, w, at[0]);
+        w = R.enumAt(d, w, R.find(d, at[2], K_STRATEGY), R.STRATEGY);
+        (bool isArray, uint256 targets,) = at[1] == 0 ? (false, 0, 0)
+            : PorCbor.container(d, at[1], PorCbor.ARRAY);
+        if (!isArray) return (0, p);
+        w = D.word(w, targets);
+        return (R.ranged(d, w, at[3], 0, 3, 0), p);
     }
 
     /// One list item at `q` of kind `kind` (a map but for CODES).

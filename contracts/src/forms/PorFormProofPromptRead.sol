@@ -49,10 +49,13 @@ library PorFormProofPromptRead {
     /// The value positions of `keys` (`K` words, see the notice; in encoded order, the order
     /// of a por-cbor/1 map's keys, SPEC §2: the packed words ascending) in the map at `pos`
     /// written to `at` (0: absent), in one walk of the map, merged with the keys; all 0 when `pos` is 0 (and not `top`) or the
-    /// item is not a map. Writes `at`'s items only: allocates nothing.
+    /// item is not a map. Writes `at`'s items only: allocates nothing. `end`: the offset just
+    /// after the map, when it is one (the walk's last skip: a caller moving past the map
+    /// walks it no second time); else meaningless.
     function into(bytes calldata d, uint256 pos, bool top, uint256[] memory keys, uint256[] memory at)
         internal
         pure
+        returns (uint256 end)
     {
         uint256 k = keys.length;
         assembly ("memory-safe") {
@@ -95,6 +98,7 @@ library PorFormProofPromptRead {
                     }
                     q := skipAt(v)
                 }
+                end := sub(q, b)
             }
             // PorCbor.skip over calldata positions (absolute)
             function skipAt(start) -> next {
