@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {PorCbor} from "../PorCbor.sol";
 import {PorIds} from "../PorIds.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
@@ -74,22 +73,29 @@ library PorFormProofChunk {
         (defined, f) = build(leaf, at);
     }
 
-    /// The rest words and named offsets of `inputs`, `output` and `output.window`: (ok, reads);
-    /// ok false when the window is absent or not a map.
+    /// The rest words and named offsets of `inputs`, `output` and `output.window`
+    /// (`PorFormProofChunkLists.open`, its scratch past the free memory pointer): (ok,
+    /// reads); ok false when the window is absent or not a map.
     function read(bytes calldata leaf, uint256[] memory at) private view returns (bool, Reads memory x) {
         uint256[] memory names = new uint256[](2);
         (names[0], names[1]) = (K_KIND, K_REQUIREMENT_ID);
-        uint256[] memory i;
-        (x.ri, i) = D.rest(leaf, at[PorRecords.STEP_INPUTS], names);
+        uint256[] memory i = new uint256[](2);
+        x.o = new uint256[](13);
+        x.win = new uint256[](2);
+        uint256[] memory outputs = outputNames();
+        uint256 s;
+        assembly ("memory-safe") {
+            s := mload(0x40)
+        }
+        (, x.ri,) = L.open(leaf, at[PorRecords.STEP_INPUTS], names, i, s);
         x.requirement = i[1];
-        (x.ro, x.o) = D.rest(leaf, at[PorRecords.STEP_OUTPUT], outputNames());
+        (, x.ro,) = L.open(leaf, at[PorRecords.STEP_OUTPUT], outputs, x.o, s);
         uint256 win = x.o[O_WINDOW];
         if (win == 0) return (false, x);
-        (bool isMap,,) = PorCbor.container(leaf, win, PorCbor.MAP);
-        if (!isMap) return (false, x);
         (names[0], names[1]) = (K_START, K_END);
-        (x.rw, x.win) = D.rest(leaf, win, names);
-        return (true, x);
+        (bool isMap, uint256 rw,) = L.open(leaf, win, names, x.win, s);
+        x.rw = rw;
+        return (isMap, x);
     }
 
     /// `F` CHUNK of a valid check_requirement step (`at`: `PorRecords.reasoningStep`'s

@@ -10,11 +10,11 @@ import {PorFormProofDecimal as DEC} from "./PorFormProofDecimal.sol";
 /// (an enumerated text's code, an optional integer), with `PorFormProofDeduce`'s writers and
 /// rest-word walk (ADR 0017, s42 addendum `fpchunk2`).
 /// @notice Every writer takes and returns the write position (0 once a rule failed: no
-/// form), as `PorFormProofDeduce`'s do. A list entry is an open map: its named values are
-/// found and its rest word made by `PorFormProofDeduce.rest`, called with the free memory
-/// pointer moved to the write position (`nested`), so that its allocation and scratch lie
-/// past the form written so far; the named offsets are copied to a slot array allocated
-/// before the form (`Ctx`), and the entry's words then written over that scratch.
+/// form), as `PorFormProofDeduce`'s do. A list entry is an open map: one walk (`open`, s44
+/// `chunkgas`) finds its named values' offsets (into a slot array allocated before the
+/// form, `Ctx`), its rest word (the other entries copied to scratch at the write position
+/// and hashed there; the entry's words then written over them) and its end, where the next
+/// entry starts.
 library PorFormProofChunkLists {
     uint256 internal constant K_KIND = uint256(bytes32("kind")) | 4;
     uint256 internal constant K_STEP_ID = uint256(bytes32("step_id")) | 7;
@@ -40,10 +40,18 @@ library PorFormProofChunkLists {
     uint256 internal constant KIND = 2;
     uint256 internal constant NONE = type(uint256).max;
 
+    /// A name no key matches (a key's word has its length, below 32, in the low byte).
+    uint256 private constant NO_KEY = type(uint256).max;
+
     /// The names of each entry's named keys (form order) and a slot array of each's length.
+    /// A group is read with `groupNames` (a numeric group's `min`, `max`, then a boolean
+    /// group's `first`, `other`), and read again with its kind's names (the other kind's two
+    /// names `NO_KEY`, so that their entries are rest entries) only when it holds a key of
+    /// the other kind.
     struct Ctx {
         uint256[] sourceNames;
         uint256[] itemNames;
+        uint256[] groupNames;
         uint256[] numericNames;
         uint256[] booleanNames;
         uint256[] refNames;
@@ -60,16 +68,13 @@ library PorFormProofChunkLists {
         (c.itemNames[0], c.itemNames[1], c.itemNames[2], c.itemNames[3]) =
             (K_EVIDENCE_ID, K_SOURCE_ID, K_ADMITTED, K_REASONS);
         (c.itemNames[4], c.itemNames[5], c.itemNames[6]) = (K_OBSERVED_AT, K_OBSERVED_FROM, K_GATE_REASON);
-        c.numericNames = new uint256[](5);
-        (c.numericNames[0], c.numericNames[1], c.numericNames[2]) = (K_KIND, K_KEY, K_CLAIM_COUNT);
-        (c.numericNames[3], c.numericNames[4]) = (K_MIN, K_MAX);
-        c.booleanNames = new uint256[](5);
-        (c.booleanNames[0], c.booleanNames[1], c.booleanNames[2]) = (K_KIND, K_KEY, K_CLAIM_COUNT);
-        (c.booleanNames[3], c.booleanNames[4]) = (K_FIRST, K_OTHER);
+        c.groupNames = groupNames(K_MIN, K_MAX, K_FIRST, K_OTHER);
+        c.numericNames = groupNames(K_MIN, K_MAX, NO_KEY, NO_KEY);
+        c.booleanNames = groupNames(NO_KEY, NO_KEY, K_FIRST, K_OTHER);
         c.refNames = three(K_CLAIM_ID, K_EVIDENCE_ID, K_VALUE);
         c.source = new uint256[](3);
         c.item = new uint256[](7);
-        c.group = new uint256[](5);
+        c.group = new uint256[](7);
         c.ref = new uint256[](3);
     }
 
@@ -78,60 +83,96 @@ library PorFormProofChunkLists {
         (n[0], n[1], n[2]) = (a, b, x);
     }
 
-    /// The open map at `pos` (0: absent): (is a map, its rest word `R(m, names)`), the named
-    /// values' offsets copied into `into`. The free memory pointer is moved to `w` first
-    /// (`w` is past every allocation: the form is written from the pointer on), so `rest`'s
-    /// array and scratch lie past the words written so far.
+    function groupNames(uint256 min, uint256 max, uint256 first, uint256 other)
+        private
+        pure
+        returns (uint256[] memory n)
+    {
+        n = new uint256[](7);
+        (n[0], n[1], n[2], n[3]) = (K_KIND, K_KEY, K_CLAIM_COUNT, min);
+        (n[4], n[5], n[6]) = (max, first, other);
+    }
+
+    /// The open map at `pos` (0: absent) of a list entry, read at the write position `w`
+    /// (0: no form): `open`'s answer, its scratch from `w` on (past the words written so
+    /// far, which the entry's words then overwrite).
     function nested(bytes calldata d, uint256 w, uint256 pos, uint256[] memory names, uint256[] memory into)
         internal
         view
-        returns (bool, uint256 r)
+        returns (bool, uint256, uint256)
     {
-        if (w == 0 || pos == 0) return (false, 0);
-        (bool isMap, uint256 n, uint256 p) = PorCbor.container(d, pos, PorCbor.MAP);
-        if (!isMap) return (false, 0);
-        if (!extra(d, n, p, names, into)) return (true, 0);
-        assembly ("memory-safe") {
-            mstore(0x40, w)
-        }
-        uint256[] memory at;
-        (r, at) = D.rest(d, pos, names);
-        for (uint256 i = 0; i < at.length; i++) {
-            into[i] = at[i];
-        }
-        return (true, r);
+        if (w == 0 || pos == 0) return (false, 0, 0);
+        return open(d, pos, names, into, w);
     }
 
-    /// The `n` entries from `p` of a map: each named key's value offset into `into` (0:
-    /// absent); whether some key is not named (then `PorFormProofDeduce.rest` makes the
-    /// rest word). `PorFormProofDeduce.walk`'s loop without the copy: a key's word as
-    /// `PorKeyIndex` makes it (0 for a key of 32 bytes or more, which no name has),
-    /// compared with each name; a value skipped as `PorCbor.skip` does.
-    function extra(bytes calldata d, uint256 n, uint256 p, uint256[] memory names, uint256[] memory into)
+    /// The map at `pos`: (is a map, its rest word `R(m, names)`, the offset just past it);
+    /// each named key's value offset into `into` (0: absent). One walk: the other entries'
+    /// bytes copied to scratch memory from `s` on, after room for their map head, and
+    /// hashed by `PorFormProofDeduce.digest` (the rest word 0 when every key is named).
+    function open(bytes calldata d, uint256 pos, uint256[] memory names, uint256[] memory into, uint256 s)
+        internal
+        view
+        returns (bool, uint256 r, uint256 end)
+    {
+        (uint256 w, uint256 kept) = walk(d, pos, names, into, s + 9);
+        (kept, end) = (kept >> 128, uint128(kept));
+        if (kept != 0) r = D.digest(s + 9, w, kept);
+        return (end != 0, r, end);
+    }
+
+    /// The map at `p`: (the write position after its other entries' bytes, copied to `w`
+    /// on; their count << 128 | the offset after its last entry, 0 when `p` holds no map); each
+    /// named key's value offset into `into` (0: absent). `PorFormProofDeduce.walk`'s loop
+    /// (a key's word as `PorKeyIndex` makes it, 0 for a key of 32 bytes or more, which no
+    /// name has, compared with each name), with `PorCbor.skip`'s step over a short text.
+    function walk(bytes calldata d, uint256 p, uint256[] memory names, uint256[] memory into, uint256 w)
         private
         pure
-        returns (bool more)
+        returns (uint256, uint256 kept)
     {
         assembly ("memory-safe") {
             let b := d.offset
+            let n := byte(0, calldataload(add(b, p)))
+            {
+                let isMap := eq(shr(5, n), 5)
+                n := and(n, 31)
+                p := add(p, 1)
+                if gt(n, 23) {
+                    let width := shl(sub(n, 24), 1)
+                    n := shr(sub(256, shl(3, width)), calldataload(add(b, p)))
+                    p := add(p, width)
+                }
+                if iszero(isMap) {
+                    n := 0
+                    p := 0
+                }
+            }
             let first := add(names, 32)
             let last := add(first, shl(5, mload(names)))
-            let slots := sub(add(into, 32), first)
-            for { let s := first } lt(s, last) { s := add(s, 32) } { mstore(add(s, slots), 0) }
+            for { let s := add(into, 32) } lt(s, add(into, sub(last, names))) { s := add(s, 32) } { mstore(s, 0) }
             for {} n { n := sub(n, 1) } {
-                let len := and(byte(0, calldataload(add(b, p))), 31)
                 let v := add(p, 1)
-                if gt(len, 23) {
-                    let width := shl(sub(len, 24), 1)
-                    len := shr(sub(256, shl(3, width)), calldataload(add(b, v)))
-                    v := add(v, width)
-                }
                 let key := 0
-                if lt(len, 32) { key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len) }
-                v := add(v, len)
+                {
+                    let len := and(byte(0, calldataload(add(b, p))), 31)
+                    if gt(len, 23) {
+                        let width := shl(sub(len, 24), 1)
+                        len := shr(sub(256, shl(3, width)), calldataload(add(b, v)))
+                        v := add(v, width)
+                    }
+                    if lt(len, 32) {
+                        key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len)
+                    }
+                    v := add(v, len)
+                }
                 let q := add(b, v)
                 for { let units := 1 } units {} {
                     let hb := shr(248, calldataload(q))
+                    if lt(sub(hb, 0x60), 24) {
+                        q := add(q, sub(hb, 0x5f))
+                        units := sub(units, 1)
+                        continue
+                    }
                     let a := and(hb, 31)
                     q := add(q, 1)
                     if gt(a, 23) {
@@ -143,16 +184,22 @@ library PorFormProofChunkLists {
                     q := add(q, mul(and(f, 1), a))
                     units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
                 }
+                q := sub(q, b)
                 let slot := first
                 for {} lt(slot, last) { slot := add(slot, 32) } {
                     if eq(mload(slot), key) { break }
                 }
                 switch lt(slot, last)
-                case 1 { mstore(add(slot, slots), v) }
-                default { more := 1 }
-                p := sub(q, b)
+                case 1 { mstore(add(into, sub(slot, names)), v) }
+                default {
+                    calldatacopy(w, add(b, p), sub(q, p))
+                    w := add(w, sub(q, p))
+                    kept := add(kept, shl(128, 1))
+                }
+                p := q
             }
         }
+        return (w, kept | p);
     }
 
     /// The array at `pos` (0: absent): (is an array, count, first item).
@@ -215,19 +262,20 @@ library PorFormProofChunkLists {
         if (!ok) return 0;
         w = D.word(w, n);
         for (; n != 0 && w != 0; n--) {
-            uint256 next = PorCbor.skip(d, p);
-            w = source(d, w, p, c);
-            p = next;
+            (w, p) = source(d, w, p, c);
         }
         return w;
     }
 
-    function source(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
-        (bool isMap, uint256 r) = nested(d, w, p, c.sourceNames, c.source);
-        if (!isMap) return 0;
-        uint256[] memory s = c.source;
-        w = D.hashed(d, D.hashed(d, D.hashed(d, w, s[0]), s[1]), s[2]);
-        return D.word(w, r);
+    /// Each entry writer answers (the write position, the offset after the entry).
+    function source(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256, uint256) {
+        (bool isMap, uint256 r, uint256 end) = nested(d, w, p, c.sourceNames, c.source);
+        if (!isMap) return (0, 0);
+        return (D.word(sourceWords(d, w, c.source), r), end);
+    }
+
+    function sourceWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
+        return D.hashed(d, D.hashed(d, D.hashed(d, w, s[0]), s[1]), s[2]);
     }
 
     /// `L(item)`: each `H(evidence_id) H(source_id) B(admitted) L[E(REASON)](reasons)
@@ -237,25 +285,25 @@ library PorFormProofChunkLists {
         if (!ok) return 0;
         w = D.word(w, n);
         for (; n != 0 && w != 0; n--) {
-            uint256 next = PorCbor.skip(d, p);
-            w = item(d, w, p, c);
-            p = next;
+            (w, p) = item(d, w, p, c);
         }
         return w;
     }
 
-    function item(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
-        (bool isMap, uint256 r) = nested(d, w, p, c.itemNames, c.item);
-        if (!isMap) return 0;
-        uint256[] memory s = c.item;
+    function item(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256, uint256) {
+        (bool isMap, uint256 r, uint256 end) = nested(d, w, p, c.itemNames, c.item);
+        if (!isMap) return (0, 0);
+        return (D.word(itemWords(d, w, c.item), r), end);
+    }
+
+    function itemWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
         w = D.hashed(d, w, s[0]);
         w = D.hashed(d, w, s[1]);
         w = D.flag(d, w, s[2]);
         w = reasons(d, w, s[3]);
         w = integer(d, w, s[4]);
         w = code(d, w, s[5], OBSERVED_FROM);
-        w = s[6] == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), s[6]);
-        return D.word(w, r);
+        return s[6] == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), s[6]);
     }
 
     /// `L[E(REASON)]` of the array at `pos`.
@@ -279,33 +327,38 @@ library PorFormProofChunkLists {
         if (!ok) return 0;
         w = D.word(w, n);
         for (; n != 0 && w != 0; n--) {
-            uint256 next = PorCbor.skip(d, p);
-            w = group(d, w, p, c);
-            p = next;
+            (w, p) = group(d, w, p, c);
         }
         return w;
     }
 
-    function group(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256) {
-        (bool isMap, uint256 r) = nested(d, w, p, c.numericNames, c.group);
-        if (!isMap) return 0;
-        uint256 kind = enumOf(d, c.group[0], KIND);
-        if (kind == 0) {
-            (, r) = nested(d, w, p, c.booleanNames, c.group);
-        } else if (kind != 1) {
-            return 0;
+    /// One walk with `groupNames`; a second, with the kind's names, only when the group
+    /// holds a key of the other kind (a rest entry of this one).
+    function group(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256, uint256) {
+        (bool isMap, uint256 r, uint256 end) = nested(d, w, p, c.groupNames, c.group);
+        if (!isMap) return (0, 0);
+        uint256[] memory g = c.group;
+        uint256 kind = enumOf(d, g[0], KIND);
+        if (kind == 1) {
+            if (g[5] != 0 || g[6] != 0) (, r,) = nested(d, w, p, c.numericNames, g);
+        } else if (kind == 0) {
+            if (g[3] != 0 || g[4] != 0) (, r,) = nested(d, w, p, c.booleanNames, g);
+            (g[3], g[4]) = (g[5], g[6]);
+        } else {
+            return (0, 0);
         }
+        return (D.word(groupWords(d, w, kind, c), r), end);
+    }
+
+    /// A group's words but its rest word (`kind`: 1 numeric, 0 boolean).
+    function groupWords(bytes calldata d, uint256 w, uint256 kind, Ctx memory c) private view returns (uint256) {
         uint256[] memory g = c.group;
         w = D.word(w, kind);
         w = D.hashed(d, w, g[1]);
         w = integer(d, w, g[2]);
         w = ref(d, w, g[3], kind == 1, c);
-        if (kind == 1) {
-            w = ref(d, w, g[4], true, c);
-        } else {
-            w = g[4] == 0 ? D.word(w, 0) : ref(d, D.word(w, 1), g[4], false, c);
-        }
-        return D.word(w, r);
+        if (kind == 1) return ref(d, w, g[4], true, c);
+        return g[4] == 0 ? D.word(w, 0) : ref(d, D.word(w, 1), g[4], false, c);
     }
 
     /// `H(claim_id) H(evidence_id) V(kind, value) R(r, the three)` (`V`: `D` numeric, `B`
@@ -315,7 +368,7 @@ library PorFormProofChunkLists {
         view
         returns (uint256)
     {
-        (bool isMap, uint256 r) = nested(d, w, pos, c.refNames, c.ref);
+        (bool isMap, uint256 r,) = nested(d, w, pos, c.refNames, c.ref);
         if (!isMap) return 0;
         uint256[] memory s = c.ref;
         w = D.hashed(d, D.hashed(d, w, s[0]), s[1]);
