@@ -113,8 +113,8 @@ library PorFormProofChunk {
             base := mload(0x40)
         }
         uint256 w = D.word(base + 32, TAG);
-        w = D.hashed(leaf, w, at[PorRecords.STEP_ID]);
-        w = D.hashed(leaf, w, o[O_REQUIREMENT]);
+        w = L.hashed(leaf, w, at[PorRecords.STEP_ID]);
+        w = L.hashed(leaf, w, o[O_REQUIREMENT]);
         w = D.flag(leaf, w, o[O_COVERED]);
         w = D.flag(leaf, w, o[O_PROVENANCE]);
         w = L.integer(leaf, w, o[O_ITEM_COUNT]);

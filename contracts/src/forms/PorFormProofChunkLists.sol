@@ -208,14 +208,46 @@ library PorFormProofChunkLists {
         return PorCbor.container(d, pos, PorCbor.ARRAY);
     }
 
-    /// `W(n)` of an unsigned integer at `pos` (0: absent, no form).
-    function integer(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
-        return pos == 0 ? 0 : D.integer(d, w, pos);
+    /// `W(n)` of an unsigned integer at `pos` (0: absent, no form): `PorFormProofDeduce.integer`
+    /// in one assembly block (its head as `PorCbor.head` reads it, major 0).
+    function integer(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256 r) {
+        assembly ("memory-safe") {
+            let p := add(d.offset, pos)
+            let ib := shr(248, calldataload(p))
+            if and(and(gt(w, 0), gt(pos, 0)), lt(ib, 0x20)) {
+                let a := ib
+                if gt(a, 23) { a := shr(sub(256, shl(3, shl(sub(a, 24), 1))), calldataload(add(p, 1))) }
+                mstore(w, a)
+                r := add(w, 32)
+            }
+        }
+    }
+
+    /// `H(t)` of the text at `pos` (0: absent, no form): `PorFormProofDeduce.hashed` in one
+    /// assembly block (its head as `PorCbor.head` reads it, major 3), the bytes copied to `w`
+    /// and their SHA-256 written over them.
+    function hashed(bytes calldata d, uint256 w, uint256 pos) internal view returns (uint256 r) {
+        assembly ("memory-safe") {
+            let p := add(d.offset, pos)
+            let ib := shr(248, calldataload(p))
+            if and(and(gt(w, 0), gt(pos, 0)), eq(shr(5, ib), 3)) {
+                let len := and(ib, 31)
+                p := add(p, 1)
+                if gt(len, 23) {
+                    let width := shl(sub(len, 24), 1)
+                    len := shr(sub(256, shl(3, width)), calldataload(p))
+                    p := add(p, width)
+                }
+                calldatacopy(w, p, len)
+                if iszero(staticcall(gas(), 0x02, w, len, w, 0x20)) { revert(0, 0) }
+                r := add(w, 32)
+            }
+        }
     }
 
     /// `O(m, key)` of the value at `pos`: `W(1) W(n)`, or `W(0) W(0)` when absent.
     function optional(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
-        return pos == 0 ? D.word(D.word(w, 0), 0) : D.integer(d, D.word(w, 1), pos);
+        return pos == 0 ? D.word(D.word(w, 0), 0) : integer(d, D.word(w, 1), pos);
     }
 
     /// `E(x)` of the text at `pos` in the enumeration `table`.
@@ -275,7 +307,7 @@ library PorFormProofChunkLists {
     }
 
     function sourceWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
-        return D.hashed(d, D.hashed(d, D.hashed(d, w, s[0]), s[1]), s[2]);
+        return hashed(d, hashed(d, hashed(d, w, s[0]), s[1]), s[2]);
     }
 
     /// `L(item)`: each `H(evidence_id) H(source_id) B(admitted) L[E(REASON)](reasons)
@@ -297,13 +329,13 @@ library PorFormProofChunkLists {
     }
 
     function itemWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
-        w = D.hashed(d, w, s[0]);
-        w = D.hashed(d, w, s[1]);
+        w = hashed(d, w, s[0]);
+        w = hashed(d, w, s[1]);
         w = D.flag(d, w, s[2]);
         w = reasons(d, w, s[3]);
         w = integer(d, w, s[4]);
         w = code(d, w, s[5], OBSERVED_FROM);
-        return s[6] == 0 ? D.word(w, 0) : D.hashed(d, D.word(w, 1), s[6]);
+        return s[6] == 0 ? D.word(w, 0) : hashed(d, D.word(w, 1), s[6]);
     }
 
     /// `L[E(REASON)]` of the array at `pos`.
@@ -354,7 +386,7 @@ library PorFormProofChunkLists {
     function groupWords(bytes calldata d, uint256 w, uint256 kind, Ctx memory c) private view returns (uint256) {
         uint256[] memory g = c.group;
         w = D.word(w, kind);
-        w = D.hashed(d, w, g[1]);
+        w = hashed(d, w, g[1]);
         w = integer(d, w, g[2]);
         w = ref(d, w, g[3], kind == 1, c);
         if (kind == 1) return ref(d, w, g[4], true, c);
@@ -371,7 +403,7 @@ library PorFormProofChunkLists {
         (bool isMap, uint256 r,) = nested(d, w, pos, c.refNames, c.ref);
         if (!isMap) return 0;
         uint256[] memory s = c.ref;
-        w = D.hashed(d, D.hashed(d, w, s[0]), s[1]);
+        w = hashed(d, hashed(d, w, s[0]), s[1]);
         w = numeric ? DEC.decimal(d, w, s[2]) : D.flag(d, w, s[2]);
         return D.word(w, r);
     }
