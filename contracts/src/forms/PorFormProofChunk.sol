@@ -115,8 +115,8 @@ library PorFormProofChunk {
         uint256 w = D.word(base + 32, TAG);
         w = L.hashed(leaf, w, at[PorRecords.STEP_ID]);
         w = L.hashed(leaf, w, o[O_REQUIREMENT]);
-        w = D.flag(leaf, w, o[O_COVERED]);
-        w = D.flag(leaf, w, o[O_PROVENANCE]);
+        w = L.flag(leaf, w, o[O_COVERED]);
+        w = L.flag(leaf, w, o[O_PROVENANCE]);
         w = L.integer(leaf, w, o[O_ITEM_COUNT]);
         w = L.optional(leaf, w, o[O_LAST_LEAF]);
         w = L.sources(leaf, w, o[O_SOURCES], c);

@@ -61,36 +61,40 @@ library PorFormProofChunkLists {
         uint256[] ref;
     }
 
-    /// The names and slots, allocated before the form is written.
+    /// The names and slots, allocated before the form is written (a slot array is not
+    /// cleared: `walk` clears it before it is read).
     function ctx() internal pure returns (Ctx memory c) {
-        c.sourceNames = three(K_STEP_ID, K_EVIDENCE_ID, K_SOURCE_ID);
-        c.itemNames = new uint256[](7);
-        (c.itemNames[0], c.itemNames[1], c.itemNames[2], c.itemNames[3]) =
-            (K_EVIDENCE_ID, K_SOURCE_ID, K_ADMITTED, K_REASONS);
-        (c.itemNames[4], c.itemNames[5], c.itemNames[6]) = (K_OBSERVED_AT, K_OBSERVED_FROM, K_GATE_REASON);
-        c.groupNames = groupNames(K_MIN, K_MAX, K_FIRST, K_OTHER);
-        c.numericNames = groupNames(K_MIN, K_MAX, NO_KEY, NO_KEY);
-        c.booleanNames = groupNames(NO_KEY, NO_KEY, K_FIRST, K_OTHER);
-        c.refNames = three(K_CLAIM_ID, K_EVIDENCE_ID, K_VALUE);
-        c.source = new uint256[](3);
-        c.item = new uint256[](7);
-        c.group = new uint256[](7);
-        c.ref = new uint256[](3);
+        c.sourceNames = seven(K_STEP_ID, K_EVIDENCE_ID, K_SOURCE_ID, 0, 0, 0, 0, 3);
+        c.itemNames = seven(K_EVIDENCE_ID, K_SOURCE_ID, K_ADMITTED, K_REASONS, K_OBSERVED_AT, K_OBSERVED_FROM,
+            K_GATE_REASON, 7);
+        c.groupNames = seven(K_KIND, K_KEY, K_CLAIM_COUNT, K_MIN, K_MAX, K_FIRST, K_OTHER, 7);
+        c.numericNames = seven(K_KIND, K_KEY, K_CLAIM_COUNT, K_MIN, K_MAX, NO_KEY, NO_KEY, 7);
+        c.booleanNames = seven(K_KIND, K_KEY, K_CLAIM_COUNT, NO_KEY, NO_KEY, K_FIRST, K_OTHER, 7);
+        c.refNames = seven(K_CLAIM_ID, K_EVIDENCE_ID, K_VALUE, 0, 0, 0, 0, 3);
+        c.source = seven(0, 0, 0, 0, 0, 0, 0, 3);
+        c.item = seven(0, 0, 0, 0, 0, 0, 0, 7);
+        c.group = seven(0, 0, 0, 0, 0, 0, 0, 7);
+        c.ref = seven(0, 0, 0, 0, 0, 0, 0, 3);
     }
 
-    function three(uint256 a, uint256 b, uint256 x) private pure returns (uint256[] memory n) {
-        n = new uint256[](3);
-        (n[0], n[1], n[2]) = (a, b, x);
-    }
-
-    function groupNames(uint256 min, uint256 max, uint256 first, uint256 other)
+    /// An array of the first `n` of seven words, allocated.
+    function seven(uint256 a, uint256 b, uint256 x, uint256 y, uint256 e, uint256 f, uint256 g, uint256 n)
         private
         pure
-        returns (uint256[] memory n)
+        returns (uint256[] memory m)
     {
-        n = new uint256[](7);
-        (n[0], n[1], n[2], n[3]) = (K_KIND, K_KEY, K_CLAIM_COUNT, min);
-        (n[4], n[5], n[6]) = (max, first, other);
+        assembly ("memory-safe") {
+            m := mload(0x40)
+            mstore(m, n)
+            mstore(add(m, 0x20), a)
+            mstore(add(m, 0x40), b)
+            mstore(add(m, 0x60), x)
+            mstore(add(m, 0x80), y)
+            mstore(add(m, 0xa0), e)
+            mstore(add(m, 0xc0), f)
+            mstore(add(m, 0xe0), g)
+            mstore(0x40, add(m, shl(5, add(n, 1))))
+        }
     }
 
     /// The open map at `pos` (0: absent) of a list entry, read at the write position `w`
@@ -223,6 +227,18 @@ library PorFormProofChunkLists {
         }
     }
 
+    /// `B(b)` of the item at `pos` (0: absent, no form): `PorFormProofDeduce.flag` in one
+    /// assembly block (CBOR false 0xf4 / true 0xf5 only).
+    function flag(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256 r) {
+        assembly ("memory-safe") {
+            let b := sub(shr(248, calldataload(add(d.offset, pos))), 0xf4)
+            if and(and(gt(w, 0), gt(pos, 0)), lt(b, 2)) {
+                mstore(w, b)
+                r := add(w, 32)
+            }
+        }
+    }
+
     /// `H(t)` of the text at `pos` (0: absent, no form): `PorFormProofDeduce.hashed` in one
     /// assembly block (its head as `PorCbor.head` reads it, major 3), the bytes copied to `w`
     /// and their SHA-256 written over them.
@@ -331,7 +347,7 @@ library PorFormProofChunkLists {
     function itemWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
         w = hashed(d, w, s[0]);
         w = hashed(d, w, s[1]);
-        w = D.flag(d, w, s[2]);
+        w = flag(d, w, s[2]);
         w = reasons(d, w, s[3]);
         w = integer(d, w, s[4]);
         w = code(d, w, s[5], OBSERVED_FROM);
@@ -404,7 +420,7 @@ library PorFormProofChunkLists {
         if (!isMap) return 0;
         uint256[] memory s = c.ref;
         w = hashed(d, hashed(d, w, s[0]), s[1]);
-        w = numeric ? DEC.decimal(d, w, s[2]) : D.flag(d, w, s[2]);
+        w = numeric ? DEC.decimal(d, w, s[2]) : flag(d, w, s[2]);
         return D.word(w, r);
     }
 }
