@@ -37,20 +37,22 @@ library PorFormProofChunk {
     uint256 private constant K_START = uint256(bytes32("start")) | 5;
     uint256 private constant K_END = uint256(bytes32("end")) | 3;
 
-    /// The output keys (`CHUNK_OUTPUT`, Python's order) as indices of `Reads.o`.
-    uint256 private constant O_REQUIREMENT = 0;
-    uint256 private constant O_WINDOW = 1;
-    uint256 private constant O_CHUNK = 2;
-    uint256 private constant O_ITEMS = 3;
-    uint256 private constant O_ITEM_COUNT = 4;
-    uint256 private constant O_ADMITTED = 5;
-    uint256 private constant O_COVERED = 6;
-    uint256 private constant O_PROVENANCE = 7;
-    uint256 private constant O_CLAIM_COUNT = 8;
-    uint256 private constant O_SOURCES = 9;
-    uint256 private constant O_GROUPS = 10;
-    uint256 private constant O_LAST_LEAF = 11;
-    uint256 private constant O_FROM_LEAF = 12;
+    /// The output keys (`CHUNK_OUTPUT`) as indices of `Reads.o`, in the canonical order of
+    /// keys (SPEC §2: shorter first, then bytewise), the order `PorFormProofChunkLists.open`
+    /// finds them fastest in.
+    uint256 private constant O_CHUNK = 0;
+    uint256 private constant O_ITEMS = 1;
+    uint256 private constant O_GROUPS = 2;
+    uint256 private constant O_WINDOW = 3;
+    uint256 private constant O_COVERED = 4;
+    uint256 private constant O_SOURCES = 5;
+    uint256 private constant O_FROM_LEAF = 6;
+    uint256 private constant O_LAST_LEAF = 7;
+    uint256 private constant O_ITEM_COUNT = 8;
+    uint256 private constant O_CLAIM_COUNT = 9;
+    uint256 private constant O_PROVENANCE = 10;
+    uint256 private constant O_ADMITTED = 11;
+    uint256 private constant O_REQUIREMENT = 12;
 
     /// What the build reads before it writes (every allocation but `nested`'s).
     struct Reads {
@@ -59,7 +61,7 @@ library PorFormProofChunk {
         uint256 rw; // R(window, start end)
         uint256 requirement; // inputs.requirement_id
         uint256[] o; // the output's named values
-        uint256[] win; // the window's start, end
+        uint256[] win; // the window's end, start
     }
 
     /// `F` CHUNK of `leaf` (see the notice).
@@ -92,7 +94,7 @@ library PorFormProofChunk {
         (, x.ro,) = L.open(leaf, at[PorRecords.STEP_OUTPUT], outputs, x.o, s);
         uint256 win = x.o[O_WINDOW];
         if (win == 0) return (false, x);
-        (names[0], names[1]) = (K_START, K_END);
+        (names[0], names[1]) = (K_END, K_START);
         (bool isMap, uint256 rw,) = L.open(leaf, win, names, x.win, s);
         x.rw = rw;
         return (isMap, x);
@@ -127,8 +129,8 @@ library PorFormProofChunk {
         w = L.integer(leaf, w, o[O_CHUNK]);
         w = L.integer(leaf, w, o[O_ADMITTED]);
         w = L.integer(leaf, w, o[O_CLAIM_COUNT]);
-        w = L.integer(leaf, w, x.win[0]);
         w = L.integer(leaf, w, x.win[1]);
+        w = L.integer(leaf, w, x.win[0]);
         w = D.word(w, x.rw);
         w = L.optional(leaf, w, o[O_FROM_LEAF]);
         w = L.items(leaf, w, o[O_ITEMS], c);
@@ -140,8 +142,9 @@ library PorFormProofChunk {
 
     function outputNames() private pure returns (uint256[] memory n) {
         n = new uint256[](13);
-        (n[0], n[1], n[2], n[3], n[4]) = (K_REQUIREMENT_ID, K_WINDOW, K_CHUNK, K_ITEMS, K_ITEM_COUNT);
-        (n[5], n[6], n[7], n[8]) = (K_ADMITTED_COUNT, K_COVERED, K_PROVENANCE_OK, K_CLAIM_COUNT);
-        (n[9], n[10], n[11], n[12]) = (K_SOURCES, K_GROUPS, K_LAST_LEAF, K_FROM_LEAF);
+        (n[O_CHUNK], n[O_ITEMS], n[O_GROUPS], n[O_WINDOW]) = (K_CHUNK, K_ITEMS, K_GROUPS, K_WINDOW);
+        (n[O_COVERED], n[O_SOURCES], n[O_FROM_LEAF]) = (K_COVERED, K_SOURCES, K_FROM_LEAF);
+        (n[O_LAST_LEAF], n[O_ITEM_COUNT], n[O_CLAIM_COUNT]) = (K_LAST_LEAF, K_ITEM_COUNT, K_CLAIM_COUNT);
+        (n[O_PROVENANCE], n[O_ADMITTED], n[O_REQUIREMENT]) = (K_PROVENANCE_OK, K_ADMITTED_COUNT, K_REQUIREMENT_ID);
     }
 }

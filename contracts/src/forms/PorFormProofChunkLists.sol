@@ -64,13 +64,13 @@ library PorFormProofChunkLists {
     /// The names and slots, allocated before the form is written (a slot array is not
     /// cleared: `walk` clears it before it is read).
     function ctx() internal pure returns (Ctx memory c) {
-        c.sourceNames = seven(K_STEP_ID, K_EVIDENCE_ID, K_SOURCE_ID, 0, 0, 0, 0, 3);
-        c.itemNames = seven(K_EVIDENCE_ID, K_SOURCE_ID, K_ADMITTED, K_REASONS, K_OBSERVED_AT, K_OBSERVED_FROM,
-            K_GATE_REASON, 7);
-        c.groupNames = seven(K_KIND, K_KEY, K_CLAIM_COUNT, K_MIN, K_MAX, K_FIRST, K_OTHER, 7);
-        c.numericNames = seven(K_KIND, K_KEY, K_CLAIM_COUNT, K_MIN, K_MAX, NO_KEY, NO_KEY, 7);
-        c.booleanNames = seven(K_KIND, K_KEY, K_CLAIM_COUNT, NO_KEY, NO_KEY, K_FIRST, K_OTHER, 7);
-        c.refNames = seven(K_CLAIM_ID, K_EVIDENCE_ID, K_VALUE, 0, 0, 0, 0, 3);
+        c.sourceNames = seven(K_STEP_ID, K_SOURCE_ID, K_EVIDENCE_ID, 0, 0, 0, 0, 3);
+        c.itemNames = seven(K_REASONS, K_ADMITTED, K_SOURCE_ID, K_EVIDENCE_ID, K_GATE_REASON, K_OBSERVED_AT,
+            K_OBSERVED_FROM, 7);
+        c.groupNames = seven(K_KEY, K_MAX, K_MIN, K_KIND, K_FIRST, K_OTHER, K_CLAIM_COUNT, 7);
+        c.numericNames = seven(K_KEY, K_MAX, K_MIN, K_KIND, NO_KEY, NO_KEY, K_CLAIM_COUNT, 7);
+        c.booleanNames = seven(K_KEY, NO_KEY, NO_KEY, K_KIND, K_FIRST, K_OTHER, K_CLAIM_COUNT, 7);
+        c.refNames = seven(K_VALUE, K_CLAIM_ID, K_EVIDENCE_ID, 0, 0, 0, 0, 3);
         c.source = seven(0, 0, 0, 0, 0, 0, 0, 3);
         c.item = seven(0, 0, 0, 0, 0, 0, 0, 7);
         c.group = seven(0, 0, 0, 0, 0, 0, 0, 7);
@@ -151,8 +151,8 @@ library PorFormProofChunkLists {
                     p := 0
                 }
             }
-            let first := add(names, 32)
-            let last := add(first, shl(5, mload(names)))
+            let last := add(add(names, 32), shl(5, mload(names)))
+            let cur := add(names, 32)
             for { let s := add(into, 32) } lt(s, add(into, sub(last, names))) { s := add(s, 32) } { mstore(s, 0) }
             for {} n { n := sub(n, 1) } {
                 let v := add(p, 1)
@@ -189,12 +189,23 @@ library PorFormProofChunkLists {
                     units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
                 }
                 q := sub(q, b)
-                let slot := first
+                // from the name after the last one found, then from the first (names in
+                // the canonical order of keys: one compare a named key)
+                let slot := cur
                 for {} lt(slot, last) { slot := add(slot, 32) } {
                     if eq(mload(slot), key) { break }
                 }
+                if eq(slot, last) {
+                    for { slot := add(names, 32) } lt(slot, cur) { slot := add(slot, 32) } {
+                        if eq(mload(slot), key) { break }
+                    }
+                    if eq(slot, cur) { slot := last }
+                }
                 switch lt(slot, last)
-                case 1 { mstore(add(into, sub(slot, names)), v) }
+                case 1 {
+                    mstore(add(into, sub(slot, names)), v)
+                    cur := add(slot, 32)
+                }
                 default {
                     calldatacopy(w, add(b, p), sub(q, p))
                     w := add(w, sub(q, p))
@@ -323,7 +334,7 @@ library PorFormProofChunkLists {
     }
 
     function sourceWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
-        return hashed(d, hashed(d, hashed(d, w, s[0]), s[1]), s[2]);
+        return hashed(d, hashed(d, hashed(d, w, s[0]), s[2]), s[1]);
     }
 
     /// `L(item)`: each `H(evidence_id) H(source_id) B(admitted) L[E(REASON)](reasons)
@@ -345,13 +356,13 @@ library PorFormProofChunkLists {
     }
 
     function itemWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
-        w = hashed(d, w, s[0]);
-        w = hashed(d, w, s[1]);
-        w = flag(d, w, s[2]);
-        w = reasons(d, w, s[3]);
-        w = integer(d, w, s[4]);
-        w = code(d, w, s[5], OBSERVED_FROM);
-        return s[6] == 0 ? D.word(w, 0) : hashed(d, D.word(w, 1), s[6]);
+        w = hashed(d, w, s[3]);
+        w = hashed(d, w, s[2]);
+        w = flag(d, w, s[1]);
+        w = reasons(d, w, s[0]);
+        w = integer(d, w, s[5]);
+        w = code(d, w, s[6], OBSERVED_FROM);
+        return s[4] == 0 ? D.word(w, 0) : hashed(d, D.word(w, 1), s[4]);
     }
 
     /// `L[E(REASON)]` of the array at `pos`.
@@ -386,12 +397,12 @@ library PorFormProofChunkLists {
         (bool isMap, uint256 r, uint256 end) = nested(d, w, p, c.groupNames, c.group);
         if (!isMap) return (0, 0);
         uint256[] memory g = c.group;
-        uint256 kind = enumOf(d, g[0], KIND);
+        uint256 kind = enumOf(d, g[3], KIND);
         if (kind == 1) {
-            if (g[5] != 0 || g[6] != 0) (, r,) = nested(d, w, p, c.numericNames, g);
+            if (g[4] != 0 || g[5] != 0) (, r,) = nested(d, w, p, c.numericNames, g);
         } else if (kind == 0) {
-            if (g[3] != 0 || g[4] != 0) (, r,) = nested(d, w, p, c.booleanNames, g);
-            (g[3], g[4]) = (g[5], g[6]);
+            if (g[1] != 0 || g[2] != 0) (, r,) = nested(d, w, p, c.booleanNames, g);
+            (g[2], g[1]) = (g[4], g[5]);
         } else {
             return (0, 0);
         }
@@ -402,11 +413,11 @@ library PorFormProofChunkLists {
     function groupWords(bytes calldata d, uint256 w, uint256 kind, Ctx memory c) private view returns (uint256) {
         uint256[] memory g = c.group;
         w = D.word(w, kind);
-        w = hashed(d, w, g[1]);
-        w = integer(d, w, g[2]);
-        w = ref(d, w, g[3], kind == 1, c);
-        if (kind == 1) return ref(d, w, g[4], true, c);
-        return g[4] == 0 ? D.word(w, 0) : ref(d, D.word(w, 1), g[4], false, c);
+        w = hashed(d, w, g[0]);
+        w = integer(d, w, g[6]);
+        w = ref(d, w, g[2], kind == 1, c);
+        if (kind == 1) return ref(d, w, g[1], true, c);
+        return g[1] == 0 ? D.word(w, 0) : ref(d, D.word(w, 1), g[1], false, c);
     }
 
     /// `H(claim_id) H(evidence_id) V(kind, value) R(r, the three)` (`V`: `D` numeric, `B`
@@ -419,8 +430,8 @@ library PorFormProofChunkLists {
         (bool isMap, uint256 r,) = nested(d, w, pos, c.refNames, c.ref);
         if (!isMap) return 0;
         uint256[] memory s = c.ref;
-        w = hashed(d, hashed(d, w, s[0]), s[1]);
-        w = numeric ? DEC.decimal(d, w, s[2]) : flag(d, w, s[2]);
+        w = hashed(d, hashed(d, w, s[1]), s[2]);
+        w = numeric ? DEC.decimal(d, w, s[0]) : flag(d, w, s[0]);
         return D.word(w, r);
     }
 }
