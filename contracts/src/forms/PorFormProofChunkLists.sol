@@ -43,7 +43,8 @@ library PorFormProofChunkLists {
     /// A name no key matches (a key's word has its length, below 32, in the low byte).
     uint256 private constant NO_KEY = type(uint256).max;
 
-    /// The names of each entry's named keys (form order) and a slot array of each's length.
+    /// The names of each entry's named keys, in the canonical order of keys (SPEC §2: shorter
+    /// first, then bytewise; `walk` relies on it), and a slot array of each's length.
     /// A group is read with `groupNames` (a numeric group's `min`, `max`, then a boolean
     /// group's `first`, `other`), and read again with its kind's names (the other kind's two
     /// names `NO_KEY`, so that their entries are rest entries) only when it holds a key of
@@ -189,17 +190,12 @@ library PorFormProofChunkLists {
                     units := add(units, sub(mul(and(shr(1, f), 3), a), 1))
                 }
                 q := sub(q, b)
-                // from the name after the last one found, then from the first (names in
-                // the canonical order of keys: one compare a named key)
+                // from the name after the last one found: the names are in the canonical
+                // order of keys (SPEC §2), which a valid record's keys follow, so a named
+                // key is at or after it (one compare each when every name is present)
                 let slot := cur
                 for {} lt(slot, last) { slot := add(slot, 32) } {
                     if eq(mload(slot), key) { break }
-                }
-                if eq(slot, last) {
-                    for { slot := add(names, 32) } lt(slot, cur) { slot := add(slot, 32) } {
-                        if eq(mload(slot), key) { break }
-                    }
-                    if eq(slot, cur) { slot := last }
                 }
                 switch lt(slot, last)
                 case 1 {
@@ -258,13 +254,13 @@ library PorFormProofChunkLists {
             let p := add(d.offset, pos)
             let ib := shr(248, calldataload(p))
             if and(and(gt(w, 0), gt(pos, 0)), eq(shr(5, ib), 3)) {
+                // a length of 24.. in the next 1, 2, 4 or 8 bytes (width 0 below 24: a
+                // shift past 255)
                 let len := and(ib, 31)
+                let width := shl(sub(len, 24), 1)
                 p := add(p, 1)
-                if gt(len, 23) {
-                    let width := shl(sub(len, 24), 1)
-                    len := shr(sub(256, shl(3, width)), calldataload(p))
-                    p := add(p, width)
-                }
+                if width { len := shr(sub(256, shl(3, width)), calldataload(p)) }
+                p := add(p, width)
                 calldatacopy(w, p, len)
                 if iszero(staticcall(gas(), 0x02, w, len, w, 0x20)) { revert(0, 0) }
                 r := add(w, 32)
