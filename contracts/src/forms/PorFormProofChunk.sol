@@ -54,7 +54,7 @@ library PorFormProofChunk {
     uint256 private constant O_ADMITTED = 11;
     uint256 private constant O_REQUIREMENT = 12;
 
-    /// What the build reads before it writes (every allocation but `nested`'s).
+    /// What the build reads before it writes (every allocation).
     struct Reads {
         uint256 ri; // R(inputs, kind requirement_id)
         uint256 ro; // R(output, CHUNK_OUTPUT)
@@ -79,11 +79,10 @@ library PorFormProofChunk {
     /// (`PorFormProofChunkLists.open`, its scratch past the free memory pointer): (ok,
     /// reads); ok false when the window is absent or not a map.
     function read(bytes calldata leaf, uint256[] memory at) private view returns (bool, Reads memory x) {
-        uint256[] memory names = new uint256[](2);
-        (names[0], names[1]) = (K_KIND, K_REQUIREMENT_ID);
-        uint256[] memory i = new uint256[](2);
+        uint256[] memory names = L.seven(K_KIND, K_REQUIREMENT_ID, 0, 0, 0, 0, 0, 2);
+        uint256[] memory i = L.seven(0, 0, 0, 0, 0, 0, 0, 2);
         x.o = new uint256[](13);
-        x.win = new uint256[](2);
+        x.win = L.seven(0, 0, 0, 0, 0, 0, 0, 2);
         uint256[] memory outputs = outputNames();
         uint256 s;
         assembly ("memory-safe") {

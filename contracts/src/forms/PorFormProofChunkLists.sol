@@ -80,7 +80,7 @@ library PorFormProofChunkLists {
 
     /// An array of the first `n` of seven words, allocated.
     function seven(uint256 a, uint256 b, uint256 x, uint256 y, uint256 e, uint256 f, uint256 g, uint256 n)
-        private
+        internal
         pure
         returns (uint256[] memory m)
     {
@@ -98,27 +98,18 @@ library PorFormProofChunkLists {
         }
     }
 
-    /// The open map at `pos` (0: absent) of a list entry, read at the write position `w`
-    /// (0: no form): `open`'s answer, its scratch from `w` on (past the words written so
-    /// far, which the entry's words then overwrite).
-    function nested(bytes calldata d, uint256 w, uint256 pos, uint256[] memory names, uint256[] memory into)
-        internal
-        view
-        returns (bool, uint256, uint256)
-    {
-        if (w == 0 || pos == 0) return (false, 0, 0);
-        return open(d, pos, names, into, w);
-    }
-
-    /// The map at `pos`: (is a map, its rest word `R(m, names)`, the offset just past it);
-    /// each named key's value offset into `into` (0: absent). One walk: the other entries'
-    /// bytes copied to scratch memory from `s` on, after room for their map head, and
-    /// hashed by `PorFormProofDeduce.digest` (the rest word 0 when every key is named).
+    /// The map at `pos` (0: absent): (is a map, its rest word `R(m, names)`, the offset just
+    /// past it); each named key's value offset into `into` (0: absent). One walk: the other
+    /// entries' bytes copied to scratch memory from `s` on (0: no form, nothing read), after
+    /// room for their map head, and hashed by `PorFormProofDeduce.digest` (the rest word 0
+    /// when every key is named). A list entry's scratch is the write position: past the
+    /// words written so far, the entry's words then written over it.
     function open(bytes calldata d, uint256 pos, uint256[] memory names, uint256[] memory into, uint256 s)
         internal
         view
         returns (bool, uint256 r, uint256 end)
     {
+        if (s == 0 || pos == 0) return (false, 0, 0);
         (uint256 w, uint256 kept) = walk(d, pos, names, into, s + 9);
         (kept, end) = (kept >> 128, uint128(kept));
         if (kept != 0) r = D.digest(s + 9, w, kept);
@@ -214,9 +205,20 @@ library PorFormProofChunkLists {
     }
 
     /// The array at `pos` (0: absent): (is an array, count, first item).
-    function list(bytes calldata d, uint256 w, uint256 pos) private pure returns (bool, uint256, uint256) {
-        if (w == 0 || pos == 0) return (false, 0, 0);
-        return PorCbor.container(d, pos, PorCbor.ARRAY);
+    /// `PorCbor.container(d, pos, ARRAY)` in one assembly block (a count of 24.. in the next
+    /// 1, 2, 4 or 8 bytes; width 0 below 24: a shift past 255).
+    function list(bytes calldata d, uint256 w, uint256 pos) private pure returns (bool ok, uint256 n, uint256 p) {
+        assembly ("memory-safe") {
+            if and(gt(w, 0), gt(pos, 0)) {
+                let ib := byte(0, calldataload(add(d.offset, pos)))
+                ok := eq(shr(5, ib), 4)
+                n := and(ib, 31)
+                let width := shl(sub(n, 24), 1)
+                p := add(pos, 1)
+                if width { n := shr(sub(256, shl(3, width)), calldataload(add(d.offset, p))) }
+                p := add(p, width)
+            }
+        }
     }
 
     /// `W(n)` of an unsigned integer at `pos` (0: absent, no form): `PorFormProofDeduce.integer`
@@ -324,7 +326,7 @@ library PorFormProofChunkLists {
 
     /// Each entry writer answers (the write position, the offset after the entry).
     function source(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256, uint256) {
-        (bool isMap, uint256 r, uint256 end) = nested(d, w, p, c.sourceNames, c.source);
+        (bool isMap, uint256 r, uint256 end) = open(d, p, c.sourceNames, c.source, w);
         if (!isMap) return (0, 0);
         return (D.word(sourceWords(d, w, c.source), r), end);
     }
@@ -346,7 +348,7 @@ library PorFormProofChunkLists {
     }
 
     function item(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256, uint256) {
-        (bool isMap, uint256 r, uint256 end) = nested(d, w, p, c.itemNames, c.item);
+        (bool isMap, uint256 r, uint256 end) = open(d, p, c.itemNames, c.item, w);
         if (!isMap) return (0, 0);
         return (D.word(itemWords(d, w, c.item), r), end);
     }
@@ -390,14 +392,14 @@ library PorFormProofChunkLists {
     /// One walk with `groupNames`; a second, with the kind's names, only when the group
     /// holds a key of the other kind (a rest entry of this one).
     function group(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256, uint256) {
-        (bool isMap, uint256 r, uint256 end) = nested(d, w, p, c.groupNames, c.group);
+        (bool isMap, uint256 r, uint256 end) = open(d, p, c.groupNames, c.group, w);
         if (!isMap) return (0, 0);
         uint256[] memory g = c.group;
         uint256 kind = enumOf(d, g[3], KIND);
         if (kind == 1) {
-            if (g[4] != 0 || g[5] != 0) (, r,) = nested(d, w, p, c.numericNames, g);
+            if (g[4] != 0 || g[5] != 0) (, r,) = open(d, p, c.numericNames, g, w);
         } else if (kind == 0) {
-            if (g[1] != 0 || g[2] != 0) (, r,) = nested(d, w, p, c.booleanNames, g);
+            if (g[1] != 0 || g[2] != 0) (, r,) = open(d, p, c.booleanNames, g, w);
             (g[2], g[1]) = (g[4], g[5]);
         } else {
             return (0, 0);
@@ -423,7 +425,7 @@ library PorFormProofChunkLists {
         view
         returns (uint256)
     {
-        (bool isMap, uint256 r,) = nested(d, w, pos, c.refNames, c.ref);
+        (bool isMap, uint256 r,) = open(d, pos, c.refNames, c.ref, w);
         if (!isMap) return 0;
         uint256[] memory s = c.ref;
         w = hashed(d, hashed(d, w, s[1]), s[2]);
