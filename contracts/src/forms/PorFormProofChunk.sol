@@ -113,7 +113,7 @@ library PorFormProofChunk {
         assembly ("memory-safe") {
             base := mload(0x40)
         }
-        uint256 w = D.word(base + 32, TAG);
+        uint256 w = L.word(base + 32, TAG);
         w = L.hashed(leaf, w, at[PorRecords.STEP_ID]);
         w = L.hashed(leaf, w, o[O_REQUIREMENT]);
         w = L.flag(leaf, w, o[O_COVERED]);
@@ -122,7 +122,7 @@ library PorFormProofChunk {
         w = L.optional(leaf, w, o[O_LAST_LEAF]);
         w = L.sources(leaf, w, o[O_SOURCES], c);
         w = D.text(leaf, w, x.requirement);
-        w = D.word(w, x.ri);
+        w = L.word(w, x.ri);
         w = D.texts(leaf, w, at[PorRecords.STEP_PRIOR], false);
         w = D.texts(leaf, w, at[PorRecords.STEP_EVIDENCE], false);
         w = L.integer(leaf, w, o[O_CHUNK]);
@@ -130,11 +130,11 @@ library PorFormProofChunk {
         w = L.integer(leaf, w, o[O_CLAIM_COUNT]);
         w = L.integer(leaf, w, x.win[1]);
         w = L.integer(leaf, w, x.win[0]);
-        w = D.word(w, x.rw);
+        w = L.word(w, x.rw);
         w = L.optional(leaf, w, o[O_FROM_LEAF]);
         w = L.items(leaf, w, o[O_ITEMS], c);
         w = L.groups(leaf, w, o[O_GROUPS], c);
-        w = D.word(w, x.ro);
+        w = L.word(w, x.ro);
         w = D.text(leaf, w, at[PorRecords.STEP_DESCRIPTION]);
         return D.close(base, w);
     }

@@ -151,13 +151,15 @@ library PorFormProofChunkLists {
                 let key := 0
                 {
                     let len := and(byte(0, calldataload(add(b, p))), 31)
-                    if gt(len, 23) {
+                    switch gt(len, 23)
+                    case 0 { key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len) }
+                    default {
                         let width := shl(sub(len, 24), 1)
                         len := shr(sub(256, shl(3, width)), calldataload(add(b, v)))
                         v := add(v, width)
-                    }
-                    if lt(len, 32) {
-                        key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len)
+                        if lt(len, 32) {
+                            key := or(and(calldataload(add(b, v)), not(shr(shl(3, len), not(0)))), len)
+                        }
                     }
                     v := add(v, len)
                 }
@@ -236,6 +238,16 @@ library PorFormProofChunkLists {
         }
     }
 
+    /// `W(v)` at `w` (0: no form): `PorFormProofDeduce.word` without the checked add.
+    function word(uint256 w, uint256 v) internal pure returns (uint256 r) {
+        assembly ("memory-safe") {
+            if w {
+                mstore(w, v)
+                r := add(w, 32)
+            }
+        }
+    }
+
     /// `B(b)` of the item at `pos` (0: absent, no form): `PorFormProofDeduce.flag` in one
     /// assembly block (CBOR false 0xf4 / true 0xf5 only).
     function flag(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256 r) {
@@ -272,14 +284,14 @@ library PorFormProofChunkLists {
 
     /// `O(m, key)` of the value at `pos`: `W(1) W(n)`, or `W(0) W(0)` when absent.
     function optional(bytes calldata d, uint256 w, uint256 pos) internal pure returns (uint256) {
-        return pos == 0 ? D.word(D.word(w, 0), 0) : integer(d, D.word(w, 1), pos);
+        return pos == 0 ? word(word(w, 0), 0) : integer(d, word(w, 1), pos);
     }
 
     /// `E(x)` of the text at `pos` in the enumeration `table`.
     function code(bytes calldata d, uint256 w, uint256 pos, uint256 table) internal pure returns (uint256) {
         if (w == 0) return 0;
         uint256 c = enumOf(d, pos, table);
-        return c == NONE ? 0 : D.word(w, c);
+        return c == NONE ? 0 : word(w, c);
     }
 
     /// The code of the text at `pos` (0: absent) in `table`, NONE when it is not one of its
@@ -317,7 +329,7 @@ library PorFormProofChunkLists {
     function sources(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
         (bool ok, uint256 n, uint256 p) = list(d, w, pos);
         if (!ok) return 0;
-        w = D.word(w, n);
+        w = word(w, n);
         for (; n != 0 && w != 0; n--) {
             (w, p) = source(d, w, p, c);
         }
@@ -328,7 +340,7 @@ library PorFormProofChunkLists {
     function source(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256, uint256) {
         (bool isMap, uint256 r, uint256 end) = open(d, p, c.sourceNames, c.source, w);
         if (!isMap) return (0, 0);
-        return (D.word(sourceWords(d, w, c.source), r), end);
+        return (word(sourceWords(d, w, c.source), r), end);
     }
 
     function sourceWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
@@ -340,7 +352,7 @@ library PorFormProofChunkLists {
     function items(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
         (bool ok, uint256 n, uint256 p) = list(d, w, pos);
         if (!ok) return 0;
-        w = D.word(w, n);
+        w = word(w, n);
         for (; n != 0 && w != 0; n--) {
             (w, p) = item(d, w, p, c);
         }
@@ -350,7 +362,7 @@ library PorFormProofChunkLists {
     function item(bytes calldata d, uint256 w, uint256 p, Ctx memory c) private view returns (uint256, uint256) {
         (bool isMap, uint256 r, uint256 end) = open(d, p, c.itemNames, c.item, w);
         if (!isMap) return (0, 0);
-        return (D.word(itemWords(d, w, c.item), r), end);
+        return (word(itemWords(d, w, c.item), r), end);
     }
 
     function itemWords(bytes calldata d, uint256 w, uint256[] memory s) private view returns (uint256) {
@@ -360,14 +372,14 @@ library PorFormProofChunkLists {
         w = reasons(d, w, s[0]);
         w = integer(d, w, s[5]);
         w = code(d, w, s[6], OBSERVED_FROM);
-        return s[4] == 0 ? D.word(w, 0) : hashed(d, D.word(w, 1), s[4]);
+        return s[4] == 0 ? word(w, 0) : hashed(d, word(w, 1), s[4]);
     }
 
     /// `L[E(REASON)]` of the array at `pos`.
     function reasons(bytes calldata d, uint256 w, uint256 pos) private pure returns (uint256) {
         (bool ok, uint256 n, uint256 p) = list(d, w, pos);
         if (!ok) return 0;
-        w = D.word(w, n);
+        w = word(w, n);
         for (; n != 0 && w != 0; n--) {
             w = code(d, w, p, REASON);
             p = PorCbor.skip(d, p);
@@ -382,7 +394,7 @@ library PorFormProofChunkLists {
     function groups(bytes calldata d, uint256 w, uint256 pos, Ctx memory c) internal view returns (uint256) {
         (bool ok, uint256 n, uint256 p) = list(d, w, pos);
         if (!ok) return 0;
-        w = D.word(w, n);
+        w = word(w, n);
         for (; n != 0 && w != 0; n--) {
             (w, p) = group(d, w, p, c);
         }
@@ -404,18 +416,18 @@ library PorFormProofChunkLists {
         } else {
             return (0, 0);
         }
-        return (D.word(groupWords(d, w, kind, c), r), end);
+        return (word(groupWords(d, w, kind, c), r), end);
     }
 
     /// A group's words but its rest word (`kind`: 1 numeric, 0 boolean).
     function groupWords(bytes calldata d, uint256 w, uint256 kind, Ctx memory c) private view returns (uint256) {
         uint256[] memory g = c.group;
-        w = D.word(w, kind);
+        w = word(w, kind);
         w = hashed(d, w, g[0]);
         w = integer(d, w, g[6]);
         w = ref(d, w, g[2], kind == 1, c);
         if (kind == 1) return ref(d, w, g[1], true, c);
-        return g[1] == 0 ? D.word(w, 0) : ref(d, D.word(w, 1), g[1], false, c);
+        return g[1] == 0 ? word(w, 0) : ref(d, word(w, 1), g[1], false, c);
     }
 
     /// `H(claim_id) H(evidence_id) V(kind, value) R(r, the three)` (`V`: `D` numeric, `B`
@@ -430,6 +442,6 @@ library PorFormProofChunkLists {
         uint256[] memory s = c.ref;
         w = hashed(d, hashed(d, w, s[1]), s[2]);
         w = numeric ? DEC.decimal(d, w, s[0]) : flag(d, w, s[0]);
-        return D.word(w, r);
+        return word(w, r);
     }
 }
