@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
-import {PorCbor} from "../PorCbor.sol";
 import {PorIds} from "../PorIds.sol";
 import {PorRecords} from "../PorRecords.sol";
 import {PorFormProofDeduce as D} from "./PorFormProofDeduce.sol";
@@ -38,29 +37,31 @@ library PorFormProofChunk {
     uint256 private constant K_START = uint256(bytes32("start")) | 5;
     uint256 private constant K_END = uint256(bytes32("end")) | 3;
 
-    /// The output keys (`CHUNK_OUTPUT`, Python's order) as indices of `Reads.o`.
-    uint256 private constant O_REQUIREMENT = 0;
-    uint256 private constant O_WINDOW = 1;
-    uint256 private constant O_CHUNK = 2;
-    uint256 private constant O_ITEMS = 3;
-    uint256 private constant O_ITEM_COUNT = 4;
-    uint256 private constant O_ADMITTED = 5;
-    uint256 private constant O_COVERED = 6;
-    uint256 private constant O_PROVENANCE = 7;
-    uint256 private constant O_CLAIM_COUNT = 8;
-    uint256 private constant O_SOURCES = 9;
-    uint256 private constant O_GROUPS = 10;
-    uint256 private constant O_LAST_LEAF = 11;
-    uint256 private constant O_FROM_LEAF = 12;
+    /// The output keys (`CHUNK_OUTPUT`) as indices of `Reads.o`, in the canonical order of
+    /// keys (SPEC §2: shorter first, then bytewise), the order `PorFormProofChunkLists.open`
+    /// finds them fastest in.
+    uint256 private constant O_CHUNK = 0;
+    uint256 private constant O_ITEMS = 1;
+    uint256 private constant O_GROUPS = 2;
+    uint256 private constant O_WINDOW = 3;
+    uint256 private constant O_COVERED = 4;
+    uint256 private constant O_SOURCES = 5;
+    uint256 private constant O_FROM_LEAF = 6;
+    uint256 private constant O_LAST_LEAF = 7;
+    uint256 private constant O_ITEM_COUNT = 8;
+    uint256 private constant O_CLAIM_COUNT = 9;
+    uint256 private constant O_PROVENANCE = 10;
+    uint256 private constant O_ADMITTED = 11;
+    uint256 private constant O_REQUIREMENT = 12;
 
-    /// What the build reads before it writes (every allocation but `nested`'s).
+    /// What the build reads before it writes (every allocation).
     struct Reads {
         uint256 ri; // R(inputs, kind requirement_id)
         uint256 ro; // R(output, CHUNK_OUTPUT)
         uint256 rw; // R(window, start end)
         uint256 requirement; // inputs.requirement_id
         uint256[] o; // the output's named values
-        uint256[] win; // the window's start, end
+        uint256[] win; // the window's end, start
     }
 
     /// `F` CHUNK of `leaf` (see the notice).
@@ -74,22 +75,28 @@ library PorFormProofChunk {
         (defined, f) = build(leaf, at);
     }
 
-    /// The rest words and named offsets of `inputs`, `output` and `output.window`: (ok, reads);
-    /// ok false when the window is absent or not a map.
+    /// The rest words and named offsets of `inputs`, `output` and `output.window`
+    /// (`PorFormProofChunkLists.open`, its scratch past the free memory pointer): (ok,
+    /// reads); ok false when the window is absent or not a map.
     function read(bytes calldata leaf, uint256[] memory at) private view returns (bool, Reads memory x) {
-        uint256[] memory names = new uint256[](2);
-        (names[0], names[1]) = (K_KIND, K_REQUIREMENT_ID);
-        uint256[] memory i;
-        (x.ri, i) = D.rest(leaf, at[PorRecords.STEP_INPUTS], names);
+        uint256[] memory names = L.seven(K_KIND, K_REQUIREMENT_ID, 0, 0, 0, 0, 0, 2);
+        uint256[] memory i = L.seven(0, 0, 0, 0, 0, 0, 0, 2);
+        x.o = new uint256[](13);
+        x.win = L.seven(0, 0, 0, 0, 0, 0, 0, 2);
+        uint256[] memory outputs = outputNames();
+        uint256 s;
+        assembly ("memory-safe") {
+            s := mload(0x40)
+        }
+        (, x.ri,) = L.open(leaf, at[PorRecords.STEP_INPUTS], names, i, s);
         x.requirement = i[1];
-        (x.ro, x.o) = D.rest(leaf, at[PorRecords.STEP_OUTPUT], outputNames());
+        (, x.ro,) = L.open(leaf, at[PorRecords.STEP_OUTPUT], outputs, x.o, s);
         uint256 win = x.o[O_WINDOW];
         if (win == 0) return (false, x);
-        (bool isMap,,) = PorCbor.container(leaf, win, PorCbor.MAP);
-        if (!isMap) return (false, x);
-        (names[0], names[1]) = (K_START, K_END);
-        (x.rw, x.win) = D.rest(leaf, win, names);
-        return (true, x);
+        (names[0], names[1]) = (K_END, K_START);
+        (bool isMap, uint256 rw,) = L.open(leaf, win, names, x.win, s);
+        x.rw = rw;
+        return (isMap, x);
     }
 
     /// `F` CHUNK of a valid check_requirement step (`at`: `PorRecords.reasoningStep`'s
@@ -106,36 +113,37 @@ library PorFormProofChunk {
         assembly ("memory-safe") {
             base := mload(0x40)
         }
-        uint256 w = D.word(base + 32, TAG);
-        w = D.hashed(leaf, w, at[PorRecords.STEP_ID]);
-        w = D.hashed(leaf, w, o[O_REQUIREMENT]);
-        w = D.flag(leaf, w, o[O_COVERED]);
-        w = D.flag(leaf, w, o[O_PROVENANCE]);
+        uint256 w = L.word(base + 32, TAG);
+        w = L.hashed(leaf, w, at[PorRecords.STEP_ID]);
+        w = L.hashed(leaf, w, o[O_REQUIREMENT]);
+        w = L.flag(leaf, w, o[O_COVERED]);
+        w = L.flag(leaf, w, o[O_PROVENANCE]);
         w = L.integer(leaf, w, o[O_ITEM_COUNT]);
         w = L.optional(leaf, w, o[O_LAST_LEAF]);
         w = L.sources(leaf, w, o[O_SOURCES], c);
         w = D.text(leaf, w, x.requirement);
-        w = D.word(w, x.ri);
+        w = L.word(w, x.ri);
         w = D.texts(leaf, w, at[PorRecords.STEP_PRIOR], false);
         w = D.texts(leaf, w, at[PorRecords.STEP_EVIDENCE], false);
         w = L.integer(leaf, w, o[O_CHUNK]);
         w = L.integer(leaf, w, o[O_ADMITTED]);
         w = L.integer(leaf, w, o[O_CLAIM_COUNT]);
-        w = L.integer(leaf, w, x.win[0]);
         w = L.integer(leaf, w, x.win[1]);
-        w = D.word(w, x.rw);
+        w = L.integer(leaf, w, x.win[0]);
+        w = L.word(w, x.rw);
         w = L.optional(leaf, w, o[O_FROM_LEAF]);
         w = L.items(leaf, w, o[O_ITEMS], c);
         w = L.groups(leaf, w, o[O_GROUPS], c);
-        w = D.word(w, x.ro);
+        w = L.word(w, x.ro);
         w = D.text(leaf, w, at[PorRecords.STEP_DESCRIPTION]);
         return D.close(base, w);
     }
 
     function outputNames() private pure returns (uint256[] memory n) {
         n = new uint256[](13);
-        (n[0], n[1], n[2], n[3], n[4]) = (K_REQUIREMENT_ID, K_WINDOW, K_CHUNK, K_ITEMS, K_ITEM_COUNT);
-        (n[5], n[6], n[7], n[8]) = (K_ADMITTED_COUNT, K_COVERED, K_PROVENANCE_OK, K_CLAIM_COUNT);
-        (n[9], n[10], n[11], n[12]) = (K_SOURCES, K_GROUPS, K_LAST_LEAF, K_FROM_LEAF);
+        (n[O_CHUNK], n[O_ITEMS], n[O_GROUPS], n[O_WINDOW]) = (K_CHUNK, K_ITEMS, K_GROUPS, K_WINDOW);
+        (n[O_COVERED], n[O_SOURCES], n[O_FROM_LEAF]) = (K_COVERED, K_SOURCES, K_FROM_LEAF);
+        (n[O_LAST_LEAF], n[O_ITEM_COUNT], n[O_CLAIM_COUNT]) = (K_LAST_LEAF, K_ITEM_COUNT, K_CLAIM_COUNT);
+        (n[O_PROVENANCE], n[O_ADMITTED], n[O_REQUIREMENT]) = (K_PROVENANCE_OK, K_ADMITTED_COUNT, K_REQUIREMENT_ID);
     }
 }

@@ -194,7 +194,7 @@ library PorFormProofDeduce {
 
     /// SHA-256 of the map head of `kept` entries (SPEC §2: shortest; a step holds at most
     /// 1024 items) put right before their bytes at [s, w).
-    function digest(uint256 s, uint256 w, uint256 kept) private view returns (uint256 r) {
+    function digest(uint256 s, uint256 w, uint256 kept) internal view returns (uint256 r) {
         uint256 h = kept < 24 ? 1 : kept < 256 ? 2 : 3;
         uint256 head = kept < 24 ? 0xa0 | kept : kept < 256 ? 0xb800 | kept : 0xb90000 | kept;
         s -= h;
