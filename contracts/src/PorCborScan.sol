@@ -105,15 +105,23 @@ library PorCborScan {
             function utf8Bad(i, e) -> bad {
                 let h := mload(0x20) // HIGH (scratch word 1: code size)
                 let carry := 0
+                let last := sub(e, 32) // a window at or below it is whole (e is past the ABI head)
                 for {} 1 {} {
                     let w := calldataload(i)
-                    if gt(add(i, 32), e) {
+                    if gt(i, last) {
                         if iszero(lt(i, e)) { break }
                         w := and(w, not(shr(shl(3, sub(e, i)), not(0)))) // zeros past the end
                     }
-                    if iszero(or(carry, and(w, h))) { // ASCII, nothing carried: the next whole
-                        i := add(i, 32) // words of ASCII skipped in a loop of their own
-                        for {} and(lt(add(i, 31), e), iszero(and(calldataload(i), h))) {} { i := add(i, 32) }
+                    if iszero(or(carry, and(w, h))) {
+                        // ASCII, nothing carried: the end if it was the last word, else the
+                        // next whole words of ASCII skipped in a loop of their own, and a
+                        // last part word of ASCII ends the text
+                        if gt(i, last) { break }
+                        i := add(i, 32)
+                        for {} and(iszero(gt(i, last)), iszero(and(calldataload(i), h))) {} { i := add(i, 32) }
+                        if gt(i, last) {
+                            if iszero(and(calldataload(i), and(h, not(shr(shl(3, sub(e, i)), not(0)))))) { break }
+                        }
                         continue
                     }
                     let s1 := shl(1, w)
@@ -129,12 +137,10 @@ library PorCborScan {
                     // (overlong) v < 2, ED then above 9F (a surrogate) v 54, 55; 1111xxxx:
                     // F0 then below 90 (overlong) v 64, F4 then above 8F, F5..FF (above
                     // U+10FFFF) v >= 81
-                    let f := or(or(and(xor(t6, t5), not(add(v, 0x7878787878787878787878787878787878787878787878787878787878787878))),
-                                   and(t4, or(not(add(v, 0x3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f3f)),
-                                              add(v, 0x2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f)))),
-                                and(xor(t5, t4), not(and(add(v, 0x7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e),
-                                                         add(xor(v, 0x3636363636363636363636363636363636363636363636363636363636363636),
-                                                             0x7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e7e)))))
+                    // (`sub(K, v)`: no lane borrows, its top bit set iff v <= K - 0x80)
+                    let f := or(or(and(xor(t6, t5), sub(0x8787878787878787878787878787878787878787878787878787878787878787, v)),
+                                   and(t4, or(sub(0xc0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0c0, v), add(v, 0x2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f2f)))),
+                                and(xor(t5, t4), or(sub(0x8181818181818181818181818181818181818181818181818181818181818181, v), sub(0x8181818181818181818181818181818181818181818181818181818181818181, xor(v, 0x3636363636363636363636363636363636363636363636363636363636363636)))))
                     // the needs: lane k+1 of a lead, k+2 of 111x, k+3 of 1111 (`x`: a lane
                     // whose next one is needed; lanes 32..34 carried)
                     let y := or(t5, shr(8, t4))

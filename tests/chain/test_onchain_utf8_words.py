@@ -1,0 +1,46 @@
+"""``PorCborScan.utf8Bad``'s 32-byte windows (s44, agggas) agree with Python (SPEC §2).
+
+The check classifies a whole word a window: lead and continuation lanes by the top bits,
+the needs of a lead in lanes 29..31 carried into the next window, and the faults a lead
+and its next byte make (C0/C1, E0 below A0, ED above 9F, F0 below 90, F4 above 8F,
+F5..FF) by adding a constant to a 7-bit value of each lane (its bits 4..0 and the next
+byte's bits 5, 4; the next byte of lane 31 from a second load). The text's last window is
+the word with zeros past the end. Random byte strings (biased to lead and continuation
+bytes) and random valid text of every width (any code point, cut anywhere), at every
+length and offset up to two windows and past 256 bytes (the 0x79 head): the chain's
+answer is Python's decoder's (valid, or ``codec.invalid_utf8``). The reader counts no code
+points in a text (only ``PorRecords.isId`` does, unchanged, ``test_onchain_utf8.py``).
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from proof_check_support import ProofChecker
+from test_onchain_utf8 import same
+
+#: One EVM for the hypothesis tests (a fixture cannot be shared with @given).
+_CHAIN = ProofChecker()
+
+#: Bytes as a broken text holds them: ASCII, continuations, every lead and F5..FF.
+BYTES = st.one_of(st.integers(0, 0x7F), st.integers(0x80, 0xBF), st.integers(0xC0, 0xFF),
+                  st.sampled_from((0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0,
+                                   0xED, 0xEF, 0xF0, 0xF4, 0xF5)))
+#: Valid text of every width (no surrogates: they have no UTF-8).
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=160)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(BYTES, max_size=330), st.integers(0, 40))
+def test_random_bytes(raw: list[int], pad: int) -> None:
+    """Any bytes after ``pad`` ASCII bytes (windows meet them at every offset)."""
+    same(_CHAIN, b"a" * pad + bytes(raw))
+
+
+@settings(max_examples=600, deadline=None)
+@given(TEXT, st.integers(0, 40), st.integers(0, 700), st.integers(0, 2))
+def test_random_valid_text(text: str, pad: int, cut: int, times: int) -> None:
+    """Valid mixed text, repeated up to 3 times (past 256 bytes), whole and cut anywhere."""
+    raw = b"a" * pad + text.encode() * (times + 1)
+    same(_CHAIN, raw)
+    same(_CHAIN, raw[:cut])
