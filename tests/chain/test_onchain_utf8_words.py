@@ -5,11 +5,12 @@ the needs of a lead in lanes 29..31 carried into the next window, and the faults
 and its next byte make (C0/C1, E0 below A0, ED above 9F, F0 below 90, F4 above 8F,
 F5..FF) by adding a constant to a 7-bit value of each lane (its bits 4..0 and the next
 byte's bits 5, 4; the next byte of lane 31 from a second load). The text's last window is
-the word with zeros past the end. Random byte strings (biased to lead and continuation
-bytes) and random valid text of every width (any code point, cut anywhere), at every
-length and offset up to two windows and past 256 bytes (the 0x79 head): the chain's
-answer is Python's decoder's (valid, or ``codec.invalid_utf8``). The reader counts no code
-points in a text (only ``PorRecords.isId`` does, unchanged, ``test_onchain_utf8.py``).
+the word with zeros past the end. Random byte strings (edge leads and the bytes after
+them often) and random valid text of every width (any code point, range edges often, cut
+anywhere), at every length and offset up to two windows and past 256 bytes (the 0x79
+head): the chain's answer is Python's decoder's (valid, or ``codec.invalid_utf8``). The
+reader counts no code points in a text (only ``PorRecords.isId`` does, unchanged,
+``test_onchain_utf8.py``).
 """
 
 from __future__ import annotations
@@ -22,19 +23,27 @@ from test_onchain_utf8 import same
 #: One EVM for the hypothesis tests (a fixture cannot be shared with @given).
 _CHAIN = ProofChecker()
 
-#: Bytes as a broken text holds them: ASCII, continuations, every lead and F5..FF.
-BYTES = st.one_of(st.integers(0, 0x7F), st.integers(0x80, 0xBF), st.integers(0xC0, 0xFF),
-                  st.sampled_from((0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xE0,
-                                   0xED, 0xEF, 0xF0, 0xF4, 0xF5)))
-#: Valid text of every width (no surrogates: they have no UTF-8).
-TEXT = st.text(st.characters(codec="utf-8"), max_size=160)
+#: Leads at the edges of RFC 3629 §4's ranges and past them, and the bytes that may follow.
+LEADS = (0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1, 0xF3, 0xF4,
+         0xF5, 0xF7, 0xF8, 0xFF)
+NEXT = st.one_of(st.sampled_from((0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC3)),
+                 st.integers(0, 0xFF))
+#: Pieces of a broken text: any byte, or an edge lead and 1..3 bytes after it.
+PIECES = st.one_of(st.integers(0, 0xFF).map(lambda b: bytes([b])),
+                   st.tuples(st.sampled_from(LEADS), st.lists(NEXT, min_size=1, max_size=3))
+                   .map(lambda t: bytes([t[0], *t[1]])))
+#: Code points at the edges of each width's range and of the surrogates.
+EDGES = "\x00\x7f\x80\u07ff\u0800\u0fff\u1000\ucfff\ud000\ud7ff\ue000\uffff\U00010000" \
+        "\U0003ffff\U00040000\U000fffff\U00100000\U0010ffff"
+#: Valid text of every width (no surrogates: they have no UTF-8), edges often.
+TEXT = st.text(st.one_of(st.characters(codec="utf-8"), st.sampled_from(EDGES)), max_size=160)
 
 
 @settings(max_examples=600, deadline=None)
-@given(st.lists(BYTES, max_size=330), st.integers(0, 40))
-def test_random_bytes(raw: list[int], pad: int) -> None:
-    """Any bytes after ``pad`` ASCII bytes (windows meet them at every offset)."""
-    same(_CHAIN, b"a" * pad + bytes(raw))
+@given(st.lists(PIECES, max_size=160), st.integers(0, 40))
+def test_random_bytes(pieces: list[bytes], pad: int) -> None:
+    """Any bytes, edge leads often, after ``pad`` ASCII bytes (every window offset)."""
+    same(_CHAIN, (b"a" * pad + b"".join(pieces))[:600])
 
 
 @settings(max_examples=600, deadline=None)
