@@ -18,7 +18,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from proof_check_support import ProofChecker
-from test_onchain_utf8 import same
+from test_onchain_proofs import python_codec
+from test_onchain_utf8_windows import BROKEN
 
 #: One EVM for the hypothesis tests (a fixture cannot be shared with @given).
 _CHAIN = ProofChecker()
@@ -33,23 +34,44 @@ PIECES = st.one_of(st.integers(0, 0xFF).map(lambda b: bytes([b])),
                    st.tuples(st.sampled_from(LEADS), st.lists(NEXT, min_size=1, max_size=3))
                    .map(lambda t: bytes([t[0], *t[1]])))
 #: Code points at the edges of each width's range and of the surrogates.
-EDGES = "\x00\x7f\x80\u07ff\u0800\u0fff\u1000\ucfff\ud000\ud7ff\ue000\uffff\U00010000" \
-        "\U0003ffff\U00040000\U000fffff\U00100000\U0010ffff"
+EDGES = ("\x00", "\x7f", "\x80", "\u07ff", "\u0800", "\u0fff", "\u1000", "\ucfff", "\ud000",
+         "\ud7ff", "\ue000", "\uffff", "\U00010000", "\U0003ffff", "\U00040000", "\U000fffff",
+         "\U00100000", "\U0010ffff")
 #: Valid text of every width (no surrogates: they have no UTF-8), edges often.
-TEXT = st.text(st.one_of(st.characters(codec="utf-8"), st.sampled_from(EDGES)), max_size=160)
+TEXT = st.lists(st.one_of(st.characters(codec="utf-8"), st.sampled_from(EDGES)),
+                max_size=160).map("".join)
+
+
+def same(raw: bytes) -> str | None:
+    """``[<text of these bytes>, [], {}]``: the bytes after the text look like
+    continuations (0x80, 0xa0), so a window that reads past the text's end shows."""
+    n = len(raw)
+    head = bytes([0x60 + n]) if n < 24 else bytes([0x78, n]) if n < 256 else \
+        bytes([0x79]) + n.to_bytes(2, "big")
+    data = b"\x83" + head + raw + b"\x80\xa0"
+    want = python_codec(data)
+    assert _CHAIN.cbor(data) == want, raw.hex()
+    return want
 
 
 @settings(max_examples=600, deadline=None)
 @given(st.lists(PIECES, max_size=160), st.integers(0, 40))
 def test_random_bytes(pieces: list[bytes], pad: int) -> None:
     """Any bytes, edge leads often, after ``pad`` ASCII bytes (every window offset)."""
-    same(_CHAIN, (b"a" * pad + b"".join(pieces))[:600])
+    same((b"a" * pad + b"".join(pieces))[:600])
 
 
-@settings(max_examples=600, deadline=None)
-@given(TEXT, st.integers(0, 40), st.integers(0, 700), st.integers(0, 2))
-def test_random_valid_text(text: str, pad: int, cut: int, times: int) -> None:
-    """Valid mixed text, repeated up to 3 times (past 256 bytes), whole and cut anywhere."""
+@settings(max_examples=1000, deadline=None)
+@given(TEXT, st.integers(0, 40), st.integers(0, 700), st.integers(0, 2),
+       st.none() | st.tuples(st.sampled_from(BROKEN), st.integers(0, 700)))
+def test_random_valid_text(text: str, pad: int, cut: int, times: int,
+                           fault: tuple[bytes, int] | None) -> None:
+    """Valid mixed text, repeated up to 3 times (past 256 bytes), whole and cut anywhere,
+    and with one broken sequence put anywhere (each of RFC 3629 §4's faults alone)."""
     raw = b"a" * pad + text.encode() * (times + 1)
-    same(_CHAIN, raw)
-    same(_CHAIN, raw[:cut])
+    if fault is None:
+        assert same(raw) is None
+    else:
+        at = min(fault[1], len(raw))
+        same(raw[:at] + fault[0] + raw[at:])
+    same(raw[:cut])
