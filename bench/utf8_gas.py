@@ -6,6 +6,13 @@ optimizer settings) and prints, for one text of 60 000 bytes of ASCII, of 2-, 3-
 whose description is that text, ``scan`` and ``PorRecords.reasoningStep`` (what the
 record's check adds past the scan). Execution gas less an empty call's on the same data.
 
+Then (s44, agggas) the bound's measure: the caps count code points, so the reader's worst
+text is the most gas a code point. A second table prints ``scan`` of about 60 000 bytes
+of each width mix in :data:`MIXES` (a unit repeated: runs of one width, alternations,
+characters that end or straddle a 32-byte window at every phase, the edges of each
+width's range, ASCII between multi-byte characters) a byte and a code point, the worst
+last.
+
     PYTHONPATH=. python bench/utf8_gas.py
 """
 
@@ -42,6 +49,15 @@ FILES = ("PorCbor.sol", "PorCborScan.sol", "PorCborTop.sol", "PorCborKeys.sol", 
          "PorIds.sol")
 SIZE = 60_000
 CHARS = (("ASCII", "a"), ("2-byte", "\u00e9"), ("3-byte", "\u20ac"), ("4-byte", "\U0001f600"))
+#: Units of the width mixes (repeated to about SIZE bytes).
+MIXES = (("4", "\U0001f600"), ("4, range edges", "\U00010000\U0010ffff\U000f0000"),
+         ("3, E0/ED edges", "\u0800\ud7ff\ue000\uffff"), ("2, C2/DF edges", "\u0080\u07ff"),
+         ("4 7x, 2", "\U0001f600" * 7 + "\u00e9"), ("4 7x, 1", "\U0001f600" * 7 + "a"),
+         ("4 3x, 3", "\U0001f600" * 3 + "\u20ac"), ("4, 3", "\U0001f600\u20ac"),
+         ("4, 2", "\U0001f600\u00e9"), ("4, 1", "\U0001f600a"), ("3, 1", "\u20aca"),
+         ("2, 1", "\u00e9a"), ("4 8x, 1", "\U0001f600" * 8 + "a"),
+         ("1 31x, 4", "a" * 31 + "\U0001f600"), ("1 32x, 4", "a" * 32 + "\U0001f600"),
+         ("ordinary mixed", "na\u00efve caf\u00e9 \u20ac5 \U0001f600 "))
 
 
 def gas(function: str, data: bytes) -> tuple[bytes, int]:
@@ -69,6 +85,18 @@ def main() -> int:
         print(f"| {name} | {scan_bare:,} | {scan_bare / len(bare):.2f} | {len(leaf):,} | "
               f"{scan_leaf:,} | {scan_leaf / len(leaf):.2f} | {step - base:,} | "
               f"{step - base - scan_leaf:,} |")
+    print()
+    print("| mix (unit repeated) | bytes | code points | scan gas | a byte | a code point |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    rows = []
+    for name, unit in MIXES:
+        text = unit * (SIZE // len(unit.encode()))
+        bare = encode(text)
+        scan = gas("scan", bare)[1] - gas("nop", bare)[1]
+        rows.append((scan / len(text), name, len(text.encode()), len(text), scan))
+    for per_point, name, size, points, scan in sorted(rows):
+        print(f"| {name} | {size:,} | {points:,} | {scan:,} | {scan / size:.2f} | "
+              f"{per_point:.2f} |")
     return 0
 
 

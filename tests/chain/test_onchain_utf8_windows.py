@@ -11,7 +11,8 @@ length) mix characters of every width with overlongs, surrogates, code points ab
 U+10FFFF, stray continuations and cut sequences. The chain's answer (``checkCbor``, the
 committed build) is Python's decoder's on every one. The Id code-point count
 (``PorRecords.isId``, 127/128/129 code points of 1-4 bytes) is unchanged and stays
-covered by ``test_onchain_utf8.py``.
+covered by ``test_onchain_utf8.py``. s44 (agggas) made the windows 32 bytes (lanes 32..34
+carried, the next byte of lane 31 from a second load): offsets 0..95 are three of them.
 """
 
 from __future__ import annotations
