@@ -15,11 +15,14 @@ from typing import Any
 import pytest
 from bundle_edits import honest, steps_of
 from formproof_families import check_call
+from scratch_harness import SOLC
 
 from por.challenge.form_proof import build_form_proof, verify_form_proof
 from por.challenge.records import FormProof, challenge_id_from_body, proof_from_cbor
 from por.encoding import decode, encode
 from por.errors import PorError
+
+pytestmark = SOLC  # compiles the envelope: skips without `cd contracts && npm ci`
 
 H = bytes(range(32))
 
