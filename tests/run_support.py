@@ -5,7 +5,8 @@
 * :data:`needs_litellm` -- the set-up gate of a test that drives litellm (``.ci/run``
   requires it: ``pip install '.[llm]'``);
 * :func:`scenario_bundles` -- the first scenario markets built into bundle files;
-* :func:`open_case` -- ``por dispute open`` on a bundle: the case file a court rules on.
+* :func:`open_case` -- ``por dispute open`` on a bundle: the case file a court rules on;
+* :func:`run_cli` -- ``por ARGV`` in this process: (exit code, stdout, stderr).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import importlib.util
 import os
 from pathlib import Path
 
+import pytest
 from setup_gate import needs
 
 from por.bundle import build_bundle
@@ -53,4 +55,11 @@ def open_case(folder: Path, bundle: bytes, claim: str, *options: str) -> str:
     return out
 
 
-__all__ = ["HEAVY", "ROOT", "needs_litellm", "open_case", "por_env", "scenario_bundles"]
+__all__ = ["HEAVY", "ROOT", "needs_litellm", "open_case", "por_env", "run_cli", "scenario_bundles"]
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``por ARGV`` run in this process: its exit code and what it printed."""
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err

@@ -24,6 +24,18 @@ library PorMerkle {
         }
     }
 
+    /// LH(f) of bytes in memory, with no copy: the zero byte written just before f's bytes,
+    /// over the low byte of its length word, which is restored after.
+    function leafHashMem(bytes memory f) internal view returns (bytes32 h) {
+        assembly ("memory-safe") {
+            let n := mload(f)
+            mstore8(add(f, 31), 0)
+            if iszero(staticcall(gas(), 0x02, add(f, 31), add(n, 1), 0x00, 0x20)) { revert(0, 0) }
+            h := mload(0x00)
+            mstore(f, n)
+        }
+    }
+
     /// LH(root || uint64_be(size)): the 40-byte component leaf of SPEC §5.4.
     function componentLeafHash(bytes32 root, uint64 size) internal view returns (bytes32 h) {
         assembly ("memory-safe") {

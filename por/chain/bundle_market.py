@@ -29,11 +29,10 @@ def bundle_market(data: bytes, *, max_size: int) -> BundleMarket:
 
     Raises the decoder's failure (``codec.*``, ``bundle.*``, ``schema.*``: exit 1)
     for bytes that are not a bundle with a verdict record."""
-    from por.bundle import Bundle  # noqa: PLC0415 - on use: `por chain` loads little
-    from por.protocol.budget import decode_bundle  # noqa: PLC0415
+    from por.challenge.refs import bundle_from_bytes  # noqa: PLC0415 - on use
     from por.schemas import DeterministicVerdict  # noqa: PLC0415
 
-    bundle = Bundle.from_dict(decode_bundle(data, max_size=max_size))
+    bundle = bundle_from_bytes(data, max_size=max_size)
     verdict = DeterministicVerdict.from_cbor(bundle.verdict)
     return BundleMarket(market=verdict.market_id,
                         prompt_spec_hash=bundle.commitments.prompt_spec_hash,

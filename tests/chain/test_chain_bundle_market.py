@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from chain_support import DEMO_BUNDLES, ROOT
+from run_support import run_cli as run
 
 from por.chain.bundle_market import bundle_market
 from por.cli import main
@@ -21,12 +22,6 @@ from por.cli.inspect import Decoded
 LIE = ROOT / "fixtures" / "bundles" / "invalid" / "form.mismatch" / "step-form-hash-rehashed.cbor"
 OTHER = DEMO_BUNDLES / "08-quorum-agree.cbor"
 SENDER = "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def document(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from chain_support import DEMO_BUNDLES, FUNCTIONS, ROOT, T0, TEST_ONLY_SECRET, _signature, por
+from run_support import run_cli as run
 
 from por.chain import CHECK_INCLUSION, OPEN_CHALLENGE, PROPOSE_VERDICT
 from por.chain.calldata import (
@@ -24,7 +25,6 @@ from por.chain.calldata import (
     WITHDRAW,
     selector,
 )
-from por.cli import main
 from por.cli.schema import schema_for
 from por.signing.keys import PrivateKey, private_key_to_json
 
@@ -43,12 +43,6 @@ def _key(folder: Path, scheme: str, label: bytes) -> str:
     with os.fdopen(fd, "wb") as handle:
         handle.write(private_key_to_json(PrivateKey(scheme, hashlib.sha256(label).digest())))  # type: ignore[arg-type]
     return str(path)
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 pragma solidity 0.8.30;
 
+import {PorMerkle} from "../PorMerkle.sol";
 import {IPorPromptFamily} from "./IPorPromptFamily.sol";
 import {PorFormProofPrompt} from "./PorFormProofPrompt.sol";
 
@@ -21,18 +22,11 @@ contract PorFormFamilyPrompt is IPorPromptFamily {
         return PorFormProofPrompt.formAt(leaf, j);
     }
 
-    /// `formAt` with LH(F) for `F` (`IPorPromptFamily`): the zero byte written just before
-    /// F's bytes, over the low byte of its length word (F is not read after).
+    /// `formAt` with LH(F) for `F` (`IPorPromptFamily`), hashed in place (`PorMerkle.leafHashMem`).
     function formHashAt(bytes calldata leaf, uint256 j) external view returns (bool valid, bool defined, bytes32 h) {
         bytes memory f;
         (valid, defined, f) = PorFormProofPrompt.formAt(leaf, j);
-        if (!defined) return (valid, false, 0);
-        assembly ("memory-safe") {
-            let n := mload(f)
-            mstore8(add(f, 31), 0)
-            if iszero(staticcall(gas(), 0x02, add(f, 31), add(n, 1), 0x00, 0x20)) { revert(0, 0) }
-            h := mload(0x00)
-        }
+        if (defined) h = PorMerkle.leafHashMem(f);
     }
 
     /// (valid, r) of `leaf` (`IPorPromptFamily`).

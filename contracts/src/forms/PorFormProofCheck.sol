@@ -236,17 +236,7 @@ library PorFormProofCheck {
 
     /// (won, id) of `F` against the committed leaf hash: `LH(F)` equal is lost `form.match`.
     function matched(bytes memory f, bytes32 formLeaf) private view returns (bool, bytes32) {
-        bytes32 h;
-        assembly ("memory-safe") {
-            // LH(F) = SHA-256(0x00 || F): the zero byte written just before F's bytes, over
-            // the low byte of its length word (restored after)
-            let n := mload(f)
-            mstore8(add(f, 31), 0)
-            if iszero(staticcall(gas(), 0x02, add(f, 31), add(n, 1), 0x00, 0x20)) { revert(0, 0) }
-            h := mload(0x00)
-            mstore(f, n)
-        }
-        return h == formLeaf ? (false, FORM_MATCH) : (true, FORM_MISMATCH);
+        return PorMerkle.leafHashMem(f) == formLeaf ? (false, FORM_MATCH) : (true, FORM_MISMATCH);
     }
 
     /// (valid, defined, F) of the record: its family's `form` when the family is on chain
