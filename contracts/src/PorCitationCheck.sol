@@ -5,6 +5,7 @@ import {PorCbor} from "./PorCbor.sol";
 import {PorInclusion} from "./PorInclusion.sol";
 import {PorRecords} from "./PorRecords.sol";
 import {PorIds} from "./PorIds.sol";
+import {PorSchemaName} from "./PorSchemaName.sol";
 import {PorText} from "./PorText.sol";
 
 /// @title PorCitationCheck: `verify_citation_proof` (SPEC §10.2.7, §12.5.1) on-chain.
@@ -22,7 +23,7 @@ library PorCitationCheck {
 
     bytes32 internal constant MALFORMED = PorIds.MALFORMED;
     bytes32 internal constant SCHEMA = PorIds.SCHEMA;
-    bytes32 internal constant UNSUPPORTED = keccak256("proof.unsupported");
+    bytes32 internal constant UNSUPPORTED = PorIds.UNSUPPORTED;
     bytes32 internal constant CITATIONS = PorIds.CITATIONS;
     bytes32 internal constant INVALID_RECORD = PorIds.INVALID_RECORD;
     bytes32 internal constant ID_POSITION = PorIds.ID_POSITION;
@@ -118,30 +119,7 @@ library PorCitationCheck {
     function schemaName(bytes calldata d) private pure returns (bytes32) {
         uint256 at = PorCbor.get(d, 0, "schema");
         if (at != 0 && PorCbor.isText(d, at, SCHEMA_TEXT)) return 0;
-        return at != 0 && otherVersion(d, at) ? UNSUPPORTED : SCHEMA;
-    }
-
-    /// The text at `pos` is `por.<proof record>/<1-9 digits>` with a version other than the
-    /// record's current one (2 for CitationProof and OmissionProof, else 1) (SPEC §10.8
-    /// `proof.unsupported`; the records of §10.2).
-    function otherVersion(bytes calldata d, uint256 pos) private pure returns (bool) {
-        (bool text, uint256 off, uint256 len) = PorCbor.str(d, pos, PorCbor.TEXT);
-        if (!text || len < 6 || bytes4(d[off:off + 4]) != "por.") return false;
-        uint256 slash = off + 4;
-        while (slash < off + len && d[slash] != "/") slash++;
-        if (slash == off + len) return false; // no slash (computed before: an underflow)
-        uint256 digits = off + len - slash - 1;
-        if (digits == 0 || digits > 9) return false;
-        for (uint256 i = slash + 1; i < off + len; i++) {
-            if (d[i] < "0" || d[i] > "9") return false;
-        }
-        bytes32 name = keccak256(d[off + 4:slash]);
-        bytes1 current = name == keccak256("CitationProof") || name == keccak256("OmissionProof") ? bytes1("2") : bytes1("1");
-        if (digits == 1 && d[slash + 1] == current) return false;
-        return name == keccak256("InclusionProof") || name == keccak256("BundleProof")
-            || name == keccak256("OneStepProof") || name == keccak256("OmissionProof")
-            || name == keccak256("JudgeProof") || name == keccak256("HeaderProof")
-            || name == keccak256("CitationProof");
+        return at != 0 && PorSchemaName.otherVersion(d, at) ? UNSUPPORTED : SCHEMA;
     }
 
     /// The fields other than por_root: kind, schema, challenge_id, and the parts (step

@@ -7,6 +7,7 @@ pragma solidity 0.8.30;
 library PorIds {
     bytes32 internal constant MALFORMED = keccak256("proof.malformed");
     bytes32 internal constant SCHEMA = keccak256("proof.schema");
+    bytes32 internal constant UNSUPPORTED = keccak256("proof.unsupported");
     bytes32 internal constant CITATIONS = keccak256("proof.citations");
     bytes32 internal constant INVALID_RECORD = keccak256("one_step.invalid_record");
     bytes32 internal constant ID_POSITION = keccak256("one_step.id_position");

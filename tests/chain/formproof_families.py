@@ -40,7 +40,7 @@ NO_FAMILY = selector("NoFamily(uint8)").hex()
 IDS = ("form.match", "form.mismatch", "form.none", "one_step.invalid_record", "proof.schema",
        "proof.leaf_path", "proof.component_path", "proof.challenge_id", "proof.kind",
        "proof.malformed", "merkle.proof_length", "merkle.index_range", "proof.por_root",
-       "proof.form_index")
+       "proof.form_index", "proof.unsupported")
 BY_HASH = {keccak256(t.encode()): t for t in IDS}
 
 

@@ -2,8 +2,9 @@
 §2 reader's kept offsets, ``schema``/``kind`` compared as encoded words, each 32-byte hash
 and each Path item checked by its head ``58 20``): a field of another type or length is
 Python's ``proof.schema`` (the file does not parse), on chain too; a swapped ``kind`` is
-Python's id. (A later version, ``por.FormProof/2``, is Python's ``proof.unsupported``, the
-chain's ``proof.schema`` since s41: not a case here.) Each case is scenario 08's COMMON,
+Python's id. A schema naming another version of a proof record (``por.FormProof/2``,
+``por.OneStepProof/01``) is ``proof.unsupported`` in both since s45 (``PorSchemaName``;
+the chain said ``proof.schema`` from s41 to s44), whatever the other fields. Each case is scenario 08's COMMON,
 DEDUCE or VERDICT FormProof with one field of its CBOR map replaced (the challenge id
 recomputed, so only the field differs)."""
 
@@ -63,6 +64,20 @@ def _item(key: str, i: int, value: object) -> Callable[[dict[str, Any]], None]:
     return edit
 
 
+def _both(*edits: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    def edit(body: dict[str, Any]) -> None:
+        for one in edits:
+            one(body)
+    return edit
+
+
+def _drop_then(key: str, schema: str) -> Callable[[dict[str, Any]], None]:
+    def edit(body: dict[str, Any]) -> None:
+        body.pop(key)
+        body["schema"] = schema
+    return edit
+
+
 CASES: dict[str, Callable[[dict[str, Any]], None]] = {
     "form_path item of 31 bytes": _item("form_path", 0, H[:31]),
     "form_path item of 33 bytes": _item("form_path", 0, H + b"\x00"),
@@ -74,6 +89,18 @@ CASES: dict[str, Callable[[dict[str, Any]], None]] = {
     "forms_root of 33 bytes": _set("forms_root", H + b"\x00"),
     "schema por.FormProoF/1": _set("schema", "por.FormProoF/1"),
     "schema por.FormProof/": _set("schema", "por.FormProof/"),
+    "schema por.FormProof/2": _set("schema", "por.FormProof/2"),
+    "schema por.FormProof/01": _set("schema", "por.FormProof/01"),
+    "schema por.FormStepProof/2": _set("schema", "por.FormStepProof/2"),
+    "schema por.OneStepProof/123456789": _set("schema", "por.OneStepProof/123456789"),
+    "schema por.OneStepProof/1234567890": _set("schema", "por.OneStepProof/1234567890"),
+    "schema por.CitationProof/1": _set("schema", "por.CitationProof/1"),
+    "schema por.CitationProof/2": _set("schema", "por.CitationProof/2"),
+    "schema por.Verdict/2": _set("schema", "por.Verdict/2"),
+    "schema por.FormProof/1x": _set("schema", "por.FormProof/1x"),
+    "schema por.FormProof/2, form_leaf a text": _both(_set("schema", "por.FormProof/2"),
+                                                        _set("form_leaf", "x")),
+    "schema por.FormProof/2, no forms_path": _drop_then("forms_path", "por.FormProof/2"),
     "kind verdicts": _set("kind", "verdicts"),
     "kind prompt_spe": _set("kind", "prompt_spe"),
     "kind reasoning_lea": _set("kind", "reasoning_lea"),
@@ -104,3 +131,9 @@ def test_field_types_answer_as_python(record: str) -> None:
     assert seen["form_path item of 31 bytes"] == "proof.schema", seen
     assert seen["schema por.FormProoF/1"] == "proof.schema", seen
     assert sum(v == "proof.schema" for v in seen.values()) >= 13, seen
+    unsupported = {w for w, v in seen.items() if v == "proof.unsupported"}
+    assert unsupported == {"schema por.FormProof/2", "schema por.FormProof/01",
+                           "schema por.FormStepProof/2", "schema por.OneStepProof/123456789",
+                           "schema por.CitationProof/1",
+                           "schema por.FormProof/2, form_leaf a text",
+                           "schema por.FormProof/2, no forms_path"}, seen

@@ -359,7 +359,8 @@ def test_schema_names(chain: ProofChecker) -> None:
                  "por.CitationProof/1234567890", "por.Citation/2", "por.CitationProof/",
                  "por.CitationProof/1x", "por.JudgeProof/1", "x", "por.CitationProof-1",
                  "por.OneStepProof-1", "por.CitationProof/1", "por.OmissionProof/1",
-                 "por.OmissionProof/2", "por.OmissionProof/3"):
+                 "por.OmissionProof/2", "por.OmissionProof/3", "por.FormProof/2",
+                 "por.FormProof/1", "por.FormStepProof/1", "por.FormStepProof/02"):
         data = encode({**value, "schema": name})
         assert chain.citation(data)[:2] == python_answer(data), name
         COUNTS["citation.schema"] += 1

@@ -7,6 +7,7 @@ import {PorIds} from "../PorIds.sol";
 import {PorInclusion} from "../PorInclusion.sol";
 import {PorMerkle} from "../PorMerkle.sol";
 import {PorRecords} from "../PorRecords.sol";
+import {PorSchemaName} from "../PorSchemaName.sol";
 import {IPorFormFamily} from "./IPorFormFamily.sol";
 import {IPorPromptFamily} from "./IPorPromptFamily.sol";
 
@@ -16,7 +17,8 @@ import {IPorPromptFamily} from "./IPorPromptFamily.sol";
 /// spike, s42 split `fpsplit`).
 /// @notice Input: the exact bytes of a por.FormProof/1 file. Output (won, check id), as
 /// `por check-proof` without `--por-root`: `won` false with `proof.malformed` (not one
-/// por-cbor/1 item), `proof.schema`, the record part's `proof.*` / `merkle.*` id (§10.4.1),
+/// por-cbor/1 item), `proof.schema` (`proof.unsupported` for a schema naming another version
+/// of a proof record, `PorSchemaName`), the record part's `proof.*` / `merkle.*` id (§10.4.1),
 /// `merkle.*` or `proof.leaf_path` for the form leaf's path, `proof.component_path`,
 /// `proof.challenge_id`, `proof.form_index`; won `one_step.invalid_record`, `form.none`,
 /// `form.mismatch`; lost `form.match`. `families[tag]` is the family contract of form tag
@@ -79,11 +81,11 @@ library PorFormProofCheck {
         (bytes32 err,, uint256[] memory top,) = PorCborTop.checkTop(d);
         if (err != 0) return (false, PorIds.MALFORMED, 0);
         (bool ok, uint256[] memory at) = PorRecords.topFields(d, top, KEYS);
-        if (!ok) return (false, PorIds.SCHEMA, 0);
+        if (!ok) return (false, PorSchemaName.faultOf(d), 0);
         PorInclusion.Part memory part;
         Proof memory p;
         (ok, part, p) = typed(d, at);
-        if (!ok) return (false, PorIds.SCHEMA, 0);
+        if (!ok) return (false, PorSchemaName.faultOf(d), 0);
         porRoot = p.porRoot;
         id = verify(d, part, p, at[F_ID]);
         if (id != 0) return (false, id, porRoot);
