@@ -5,8 +5,8 @@ Python's ``proof.schema`` (the file does not parse), on chain too; a swapped ``k
 Python's id. A schema naming another version of a proof record (``por.FormProof/2``,
 ``por.OneStepProof/01``) is ``proof.unsupported`` in both since s45 (``PorSchemaName``;
 the chain said ``proof.schema`` from s41 to s44), whatever the other fields. Each case is
-scenario 08's COMMON, DEDUCE or VERDICT FormProof with one field of its CBOR map replaced (the challenge id
-recomputed, so only the field differs)."""
+scenario 08's COMMON, DEDUCE or VERDICT FormProof with one field of its CBOR map replaced
+(the challenge id recomputed, so only the field differs)."""
 
 from __future__ import annotations
 
