@@ -92,5 +92,53 @@ def outcome_args(bundle: Bundle) -> bytes:
     return bytes(encode(["bytes[]", FORMS_INCLUSION_TUPLE], [[form], inclusion]))
 
 
+def outcome_call(bundle_data: bytes, proposal: bytes, *, max_size: int,
+                 commit_by: bytes | None = None) -> dict[str, Any]:
+    """``settleByForms(marketKey, keccak256("form:outcome"), args)`` calldata (``commitProof``
+    with ``commit_by``) striking the proposal ``proposal`` (its ``proposeVerdict`` calldata)
+    with bundle ``bundle_data``'s committed VERDICT form. ``proof.por_root`` (exit 1) when
+    the proposal is for another verdict, ``chain.proof_not_won`` (exit 1) when its stored
+    words are the bundle's, the decoder's and the builder's ids otherwise."""
+    from por.chain.calldata import (  # noqa: PLC0415
+        COMMIT_PROOF,
+        SETTLE_BY_FORMS,
+        market_calldata,
+        market_key,
+        proof_commitment,
+        settle_by_forms_calldata,
+        settlement_id,
+    )
+    from por.chain.documents import call_document  # noqa: PLC0415
+    from por.challenge.refs import bundle_from_bytes  # noqa: PLC0415
+
+    bundle = bundle_from_bytes(bundle_data, max_size=max_size)
+    verdict = proposal_verdict(proposal)
+    root = bundle.commitments.por_root
+    if verdict["por_root"] != root:
+        raise ProofError("proof.por_root", "the proposal is for another verdict than the "
+                         "bundle's (the registry would revert ProofPorRoot)",
+                         expected="0x" + verdict["por_root"].hex(), actual="0x" + root.hex())
+    answer = outcome_answer(bundle, verdict)
+    if not answer.won:
+        raise ProofError("chain.proof_not_won", "the proposal stored the committed verdict's "
+                         "outcome, confidence and counts: settleByForms would revert "
+                         "ProofNotWon (one_step.match)", expected=WON, actual=LOST)
+    key = market_key(verdict["market_id"], verdict["prompt_spec_hash"])
+    hashed = OUTCOME_KIND + outcome_args(bundle)
+    fields: dict[str, Any] = {
+        "market_key": "0x" + key.hex(), "por_root_hex": "0x" + root.hex(), "won": WON,
+        "kind": "outcome", "kind_hex": "0x" + OUTCOME_KIND.hex(),
+        "differences": {name: {"stored": str(stored), "committed": str(committed)}
+                        for name, (stored, committed) in answer.differences.items()},
+        "challenge_id_hex": "0x" + settlement_id(key, hashed).hex(), "value": "0"}
+    if commit_by is not None:
+        commitment = proof_commitment(key, hashed, commit_by)
+        return call_document(COMMIT_PROOF, market_calldata(COMMIT_PROOF, commitment),
+                             commitment_hex="0x" + commitment.hex(),
+                             sender_hex="0x" + commit_by.hex(), **fields)
+    return call_document(SETTLE_BY_FORMS,
+                         settle_by_forms_calldata(key, OUTCOME_KIND, hashed[32:]), **fields)
+
+
 __all__ = ["LOST", "OUTCOME_KIND", "STORED", "WON", "OutcomeAnswer", "committed_words",
-           "outcome_answer", "outcome_args", "proposal_verdict"]
+           "outcome_answer", "outcome_args", "outcome_call", "proposal_verdict"]
