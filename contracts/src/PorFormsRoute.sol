@@ -29,6 +29,9 @@ library PorFormsRoute {
     bytes32 internal constant AGGREGATE = keccak256("form:aggregate");
     bytes32 internal constant DEDUCE = keccak256("form:deduce");
     bytes32 internal constant JUDGE = keccak256("form:judge");
+    /// The outcome proof's kind (SPEC §14.4): not a FormStepProof kind, so `checkForms`
+    /// does not route it; the registry asks `checkOutcome`.
+    bytes32 internal constant OUTCOME = keccak256("form:outcome");
     /// The FormProof (SPEC §10.2.8): `args` is the file's bytes (ADR 0017, s42 `fpsplit`).
     bytes32 internal constant FORM = keccak256("form:form");
 
@@ -130,10 +133,14 @@ library PorFormsRoute {
     }
 
     /// `IPorFormsExec(x).execute` on `args` (its call data after the selector): (won, check
-    /// id), the cause dropped. A revert the table knows is a lost answer with its id
+    /// id, cause). A revert the table knows is a lost answer with its id
     /// (`idOf`); any other revert is passed on; a short answer or a `won` that is not a
     /// bool reverts with no data (as the ABI decoder's).
-    function execute(address x, bytes calldata args) internal view returns (bool won, bytes32 checkId) {
+    function execute(address x, bytes calldata args)
+        internal
+        view
+        returns (bool won, bytes32 checkId, bytes32 cause)
+    {
         bytes4 sel = IPorFormsExec.execute.selector;
         bool ok;
         uint256 before = gasleft();
@@ -144,10 +151,11 @@ library PorFormsRoute {
             ok := staticcall(gas(), x, m, add(4, args.length), 0, 0)
             if ok {
                 if lt(returndatasize(), 0x60) { revert(0, 0) }
-                returndatacopy(m, 0, 0x40)
+                returndatacopy(m, 0, 0x60)
                 won := mload(m)
                 if gt(won, 1) { revert(0, 0) }
                 checkId := mload(add(m, 0x20))
+                cause := mload(add(m, 0x40))
             }
         }
         if (!ok) {

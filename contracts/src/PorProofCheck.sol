@@ -37,9 +37,9 @@ contract PorProofCheck {
     /// The CitationProof's schema: its executor answers every schema no executor names.
     bytes32 internal constant CITATION = keccak256("por.CitationProof/2");
     /// At most this many executors (each one immutable kind and address): the eight on
-    /// CBOR, the four on forms and the FormProof's of the deployment list, and one more
-    /// (a test's stub).
-    uint256 public constant MAX_EXECUTORS = 14;
+    /// CBOR, the four on forms, the FormProof's and the outcome proof's of the deployment
+    /// list, and three more (two executors on forms to come, a test's stub).
+    uint256 public constant MAX_EXECUTORS = 17;
 
     /// A one-step proof of a step kind the chain does not re-execute (keccak256 of its
     /// inputs.kind), raised by the executor: it goes to the court path (SPEC §14.8).
@@ -63,6 +63,9 @@ contract PorProofCheck {
     bytes32 private immutable k11;
     bytes32 private immutable k12;
     bytes32 private immutable k13;
+    bytes32 private immutable k14;
+    bytes32 private immutable k15;
+    bytes32 private immutable k16;
     address private immutable x0;
     address private immutable x1;
     address private immutable x2;
@@ -77,6 +80,9 @@ contract PorProofCheck {
     address private immutable x11;
     address private immutable x12;
     address private immutable x13;
+    address private immutable x14;
+    address private immutable x15;
+    address private immutable x16;
     /// How many executors the constructor took.
     uint256 public immutable executorCount;
 
@@ -105,6 +111,7 @@ contract PorProofCheck {
         (x5, x6, x7, x8, x9) = (at[5], at[6], at[7], at[8], at[9]);
         (k10, k11, k12, k13) = (kinds[10], kinds[11], kinds[12], kinds[13]);
         (x10, x11, x12, x13) = (at[10], at[11], at[12], at[13]);
+        (k14, k15, k16, x14, x15, x16) = (kinds[14], kinds[15], kinds[16], at[14], at[15], at[16]);
         executorCount = n;
     }
 
@@ -125,6 +132,9 @@ contract PorProofCheck {
         if (kind == k11) return x11;
         if (kind == k12) return x12;
         if (kind == k13) return x13;
+        if (kind == k14) return x14;
+        if (kind == k15) return x15;
+        if (kind == k16) return x16;
         return address(0);
     }
 
@@ -240,8 +250,23 @@ contract PorProofCheck {
         address x = PorFormsRoute.isFormKind(kind) ? executor(kind) : address(0);
         if (x != address(0) && kind == PorFormsRoute.FORM) return PorFormsRoute.executeFile(x, args);
         if (x == address(0) || !PorFormsRoute.shaped(args)) return (false, PorFormsRoute.SCHEMA, 0);
-        (won, checkId) = PorFormsRoute.execute(x, args);
+        (won, checkId,) = PorFormsRoute.execute(x, args);
         porRoot = PorFormsRoute.porRoot(args);
+    }
+
+    /// The outcome proof (SPEC §14.4, `settleByForms` kind `outcome`): `args` as a
+    /// FormStepProof's, one VERDICT form, sent to the `form:outcome` executor. (0, its
+    /// por_root, the words the registry compares) when the form is the committed verdict's
+    /// under that root; else (the check id, as `checkForms` names a FormStepProof's fault,
+    /// por_root or 0, 0).
+    function checkOutcome(bytes calldata args) external view returns (bytes32 checkId, bytes32 porRoot, bytes32 words) {
+        address x = executor(PorFormsRoute.OUTCOME);
+        if (x == address(0) || !PorFormsRoute.shaped(args)) return (PorFormsRoute.SCHEMA, 0, 0);
+        bool won;
+        (won, checkId, words) = PorFormsRoute.execute(x, args);
+        if (won) return (PorFormsRoute.SCHEMA, 0, 0); // not an outcome executor's answer
+        porRoot = PorFormsRoute.porRoot(args);
+        if (checkId != 0) words = 0;
     }
 
     /// keccak256 of the text at `pos` of a checked document (0 for none or another type),

@@ -8,6 +8,7 @@ interface IPorProofCheck {
         external
         view
         returns (bool won, bytes32 checkId, bytes32 porRoot);
+    function checkOutcome(bytes calldata args) external view returns (bytes32 checkId, bytes32 porRoot, bytes32 words);
 }
 
 /// `settleByProof`'s and `settleByForms`' calls to the checker.

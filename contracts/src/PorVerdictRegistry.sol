@@ -2,6 +2,7 @@
 pragma solidity 0.8.30;
 
 import {PorMerkle} from "./PorMerkle.sol";
+import {PorOutcomeCall} from "./PorOutcomeCall.sol";
 import {PorProofCall, PorRegistryTypes} from "./PorRegistryTypes.sol";
 
 /// @title PorVerdictRegistry: an optimistic registry of por verdicts (SPEC §8, §10, §14).
@@ -430,11 +431,13 @@ contract PorVerdictRegistry is PorRegistryTypes {
     /// `settleByProof` for a por.FormStepProof/1 sent by ABI (SPEC §14.4): `kind` is
     /// keccak256("form:" || its kind), `args` abi.encode(forms, inclusion), checked by
     /// PorProofCheck's `checkForms`; the proof hash is keccak256(kind || args), committed
-    /// and struck with as `settleByProof`'s; the same errors, events and payment.
+    /// and struck with as `settleByProof`'s; the same errors, events and payment. Kind
+    /// `outcome` (keccak256("form:outcome")) is the outcome proof (`PorOutcomeCall`).
     function settleByForms(bytes32 marketKey, bytes32 kind, bytes calldata args) external returns (bytes32) {
         Record storage record = _settleable(marketKey);
-        (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) =
-            PorProofCall.checkForms(proofCheck, kind, args);
+        (bool won, bytes32 checkId, bytes32 proofRoot, bytes32 proofHash) = kind == PorOutcomeCall.KIND
+            ? PorOutcomeCall.check(proofCheck, record, args)
+            : PorProofCall.checkForms(proofCheck, kind, args);
         return _settleWon(marketKey, record, won, checkId, proofRoot, proofHash);
     }
 

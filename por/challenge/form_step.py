@@ -268,6 +268,19 @@ def _form(bundle: Bundle, spec: dict[str, Any], index: int, base: int) -> bytes:
                          "a FormProof answers it (SPEC §10.2.8)") from None
 
 
+def verdict_form_inclusion(bundle: Bundle) -> tuple[bytes, int, list[bytes], list[bytes]]:
+    """The committed VERDICT form ``F`` (the ``forms`` tree's last leaf, SPEC §5.6.12), the
+    forms size, F's path and the ``forms`` component's path to ``por_root``: what the
+    outcome proof carries (SPEC §14.4). ``ProofError`` ``form.mismatch`` / ``form.none``
+    when the committed leaf is not ``LH(F)`` of the verdict record (a FormProof answers it),
+    ``proof.leaf_path`` / ``proof.component_path`` for forms that are not the committed."""
+    levels = _committed_levels(bundle)
+    size = len(bundle.forms)
+    (form,) = _forms(bundle, {}, [size - 1], size - len(bundle.steps) - 1)
+    return (form, size, inclusion_path_from_levels(levels, size - 1),
+            component_path(POR_BUNDLE, bundle.commitments, "forms"))
+
+
 def _committed_levels(bundle: Bundle) -> list[list[bytes]]:
     """The ``forms`` tree over the committed leaf hashes, checked against the
     commitments (``proof.leaf_path``, ``proof.component_path``)."""
@@ -293,5 +306,6 @@ __all__ = [
     "STEP_EXECUTOR",
     "build_form_step_proof",
     "form_step_kind",
+    "verdict_form_inclusion",
     "verify_form_step_proof",
 ]

@@ -49,6 +49,7 @@ examples:
   por chain settle challenges/4f0c...citation.cbor --bundle signed.cbor
   por chain finalize btc-above-100k-2025-12-31 --prompt-spec-hash 2e76...df2e
   por chain finalize --bundle signed.cbor
+  por chain outcome signed.cbor --proposal "$(cast tx 0x9a1c...77e0 input)"
   por chain close-moot 0x5d1c...e2a0
   por chain lapse 0x5d1c...e2a0
   por chain withdraw
@@ -156,6 +157,18 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
                         help="the account that will send the settle")
     add_max_size_option(commit, "proofs", default=PROOF_MAX_SIZE)
     commit.set_defaults(run=_settle)
+    outcome = sub.add_parser("outcome", help="settleByForms kind outcome: strike a proposal "
+                                             "whose stored outcome, confidence or counts are "
+                                             "not its bundle's committed verdict's")
+    outcome.add_argument("bundle", metavar="BUNDLE", help="the proposed verdict's bundle")
+    outcome.add_argument("--proposal", required=True, metavar="HEX",
+                         help="the proposeVerdict calldata as sent (`cast tx HASH input`), "
+                              "or @FILE holding it")
+    outcome.add_argument("--sender", type=contract_address, default=None, metavar="ADDR",
+                         help="print commitProof for this account instead (send it a block "
+                              "before the settle)")
+    add_max_size_option(outcome, "bundles", default=DEFAULT_MAX_SIZE)
+    outcome.set_defaults(run=_outcome)
     finalize = sub.add_parser("finalize", help="finalize(marketKey) of a market id text and "
                                                "PromptSpec hash")
     _add_market(finalize, positional=True)
@@ -172,7 +185,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     lapse.set_defaults(run=_challenge_call, function="lapse(bytes32)")
     withdraw = sub.add_parser("withdraw", help="withdraw(): the caller's credited bonds")
     withdraw.set_defaults(run=_withdraw)
-    for each in (challenge, ruling, settle, commit, finalize, moot, lapse, withdraw):
+    for each in (challenge, ruling, settle, commit, outcome, finalize, moot, lapse, withdraw):
         each.add_argument("--json", action="store_true",
                           help="print one JSON document (por/calldata/1)")
     return parser
@@ -251,6 +264,35 @@ def _settle(args: argparse.Namespace) -> int:
              f"challenge id      {call['challenge_id_hex']}",
              "value             0 (no bond: a proof that does not win reverts; pays only a "
              "sender that ran `por chain commit` a block earlier)"]
+    if args.sender is not None:
+        lines[-1:] = [f"commitment        {call['commitment_hex']} (settle from "
+                      f"{call['sender_hex']}, in a later block)"]
+    return _print(args, call, lines)
+
+
+def _outcome(args: argparse.Namespace) -> int:
+    from por.chain.outcome import outcome_call
+
+    text = args.proposal
+    if text.startswith("@"):
+        text = read_input(text[1:], 1 << 20).decode("ascii", "replace")
+    text = text.strip().removeprefix("0x")
+    try:
+        proposal = bytes.fromhex(text)
+    except ValueError:
+        raise CliError("usage.options", "--proposal: not hex (the proposeVerdict calldata, "
+                       "`cast tx HASH input`)", exit_code=EXIT_NO_VERDICT) from None
+    call = outcome_call(read_input(args.bundle, args.max_size), proposal,
+                        max_size=args.max_size, commit_by=args.sender)
+    lines = [f"market key        {call['market_key']}",
+             f"por_root          {call['por_root_hex']} (the proposal's and the bundle's)",
+             f"won               {call['won']}",
+             *(f"  {name:<15} stored {d['stored']}, committed {d['committed']}"
+               for name, d in call["differences"].items()),
+             f"kind              form:outcome ({call['kind_hex']}, settleByForms)",
+             f"challenge id      {call['challenge_id_hex']}",
+             "value             0 (no bond; pays only a sender that sent this command's "
+             "--sender commitProof a block earlier)"]
     if args.sender is not None:
         lines[-1:] = [f"commitment        {call['commitment_hex']} (settle from "
                       f"{call['sender_hex']}, in a later block)"]

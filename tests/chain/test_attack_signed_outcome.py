@@ -9,9 +9,10 @@ and refuses the signature; on chain ``proposeVerdict`` checks only the range, st
 and the bundle, honest in every byte, loses every proof por can build: the market reads
 YES when the window closes. This is ADR 0018's gap 2 for the answer instead of the
 question. The test states the property (a final outcome is the one the committed verdict
-record gives) and is marked xfail (strict) until a fix lands: a binding at propose (the
-verdict record's path, PATH(5, 7), and a read of its outcome and confidence), or a one-step
-proof that strikes a stored outcome the committed record does not give.
+record gives). It was a strict xfail in s44; since s45 the outcome proof (SPEC §14.4,
+``settleByForms`` kind ``outcome``: the committed VERDICT form against the stored words)
+strikes the proposal in one transaction and pays the challenger, so the lie never becomes
+final (the second test still shows what por verify sees: nothing wrong with the bundle).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ import contextlib
 import io
 from pathlib import Path
 
-import pytest
 from chain_support import (
+    CHALLENGER,
     DEMO_BUNDLES,
     T0,
     TEST_ONLY_SECRET,
@@ -36,7 +37,8 @@ from chain_support import (
 )
 
 from por.bundle import Bundle, verdict_struct
-from por.chain.calldata import verdict_args
+from por.chain.calldata import settle_by_forms_calldata, verdict_args
+from por.chain.outcome import OUTCOME_KIND, outcome_args
 from por.cli import main
 from por.schemas import DeterministicVerdict
 
@@ -56,18 +58,20 @@ def _flipped(name: str) -> tuple[tuple[object, ...], int, Bundle]:
     return (words[0], lie, *words[2:]), committed, bundle
 
 
-@pytest.mark.xfail(strict=True, reason="s44 attack: the signed outcome is not bound to the "
-                   "verdict record porRoot commits (see the module docstring)")
 def test_a_signed_outcome_the_bundle_does_not_give_never_becomes_final() -> None:
-    words, committed, _bundle = _flipped(NAME)
+    words, committed, bundle = _flipped(NAME)
     chain = Chain(signers=("0x" + address_of(TEST_ONLY_SECRET).hex(),))
     chain.set_time(T0 + 1)
     try:
         chain.send(propose_data(words, chain.chain_id, chain.contract))
     except Reverted:
         return  # refused at propose: the attack fails
+    key = key_of(words)
+    args = outcome_args(bundle)
+    chain.commit_proof(key, OUTCOME_KIND + args, CHALLENGER)
+    chain.send(settle_by_forms_calldata(key, OUTCOME_KIND, args), sender=CHALLENGER)
     chain.set_time(T0 + 1 + WINDOW)
-    assert chain.call("finalOutcome", key_of(words)) == committed
+    assert chain.call("finalOutcome", key) in (0, committed)  # struck: nothing final
 
 
 def test_the_flipped_verdict_is_honest_in_every_byte_por_checks(tmp_path: Path) -> None:
