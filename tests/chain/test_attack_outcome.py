@@ -110,11 +110,15 @@ WORDS = st.fixed_dictionaries({
     "reasoning_count": st.one_of(st.integers(0, 9), st.integers(0, 2**64 - 1))})
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(lie=WORDS, keep=st.sets(st.sampled_from(STORED)))
-def test_the_chain_answers_as_outcome_answer_on_random_stored_words(lie: dict[str, int],
-                                                                     keep: set[str]) -> None:
-    bundle = _bundle(NAME)
+#: A YES, a NO and an INVALID verdict.
+PROPERTY_BUNDLES = (NAME, "02-boolean-not-observed.cbor", "09-conflict-invalid.cbor")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(PROPERTY_BUNDLES), lie=WORDS, keep=st.sets(st.sampled_from(STORED)))
+def test_the_chain_answers_as_outcome_answer_on_random_stored_words(
+        name: str, lie: dict[str, int], keep: set[str]) -> None:
+    bundle = _bundle(name)
     lies = {k: v for k, v in lie.items() if k not in keep}  # kept words stay the bundle's
     chain, key, data = _proposed(_words(bundle, **lies))
     model = outcome_answer(bundle, proposal_verdict(data))
