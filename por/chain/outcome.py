@@ -22,6 +22,7 @@ from typing import Any, Final
 from por.bundle import Bundle
 from por.chain.calldata import FORMS_INCLUSION_TUPLE, PROPOSE_VERDICT, VERDICT_TUPLE, selector
 from por.errors import ProofError
+from por.numbers import BPS_MAX
 from por.schemas import OUTCOME_CODES, DeterministicVerdict
 from por.signing.eip712 import VERDICT_MEMBERS, keccak256
 
@@ -59,7 +60,13 @@ def proposal_verdict(calldata: bytes) -> dict[str, Any]:
     except (DecodingError, ValueError, OverflowError):
         raise ProofError("chain.proposal", "the proposeVerdict arguments do not decode as "
                          "(Verdict, bytes32[], address, bytes)") from None
-    return {name: value for (name, _m, _k), value in zip(VERDICT_MEMBERS, words, strict=True)}
+    verdict = {name: value for (name, _m, _k), value in zip(VERDICT_MEMBERS, words, strict=True)}
+    # proposeVerdict reverts these (OutcomeOutOfRange, ConfidenceOutOfRange): no record holds them
+    if verdict["outcome"] not in OUTCOME_CODES.values() or verdict["confidence_bps"] > BPS_MAX:
+        raise ProofError("chain.proposal", "proposeVerdict refuses this outcome or "
+                         "confidenceBps (1..3, 0..10000): no proposal stored it",
+                         actual=f"{verdict['outcome']}, {verdict['confidence_bps']}")
+    return verdict
 
 
 def committed_words(bundle: Bundle) -> dict[str, int]:

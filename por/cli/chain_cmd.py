@@ -276,7 +276,11 @@ def _outcome(args: argparse.Namespace) -> int:
     text = args.proposal
     if text.startswith("@"):
         text = read_input(text[1:], 1 << 20).decode("ascii", "replace")
-    text = text.strip().removeprefix("0x")
+        if len(text) > 1 << 20:  # read_input's one byte past the cap
+            raise CliError("usage.options", "--proposal: the file holds more than 1 MiB",
+                           exit_code=EXIT_NO_VERDICT)
+    text = text.strip()
+    text = text[2:] if text[:2].lower() == "0x" else text
     try:
         proposal = bytes.fromhex(text)
     except ValueError:
