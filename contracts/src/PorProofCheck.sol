@@ -37,9 +37,9 @@ contract PorProofCheck {
     /// The CitationProof's schema: its executor answers every schema no executor names.
     bytes32 internal constant CITATION = keccak256("por.CitationProof/2");
     /// At most this many executors (each one immutable kind and address): the eight on
-    /// CBOR, the four on forms and the FormProof's of the deployment list, and one more
-    /// (a test's stub).
-    uint256 public constant MAX_EXECUTORS = 14;
+    /// CBOR, the five on forms and the FormProof's of the deployment list, one more for
+    /// a sixth kind on forms and one more (a test's stub).
+    uint256 public constant MAX_EXECUTORS = 16;
 
     /// A one-step proof of a step kind the chain does not re-execute (keccak256 of its
     /// inputs.kind), raised by the executor: it goes to the court path (SPEC §14.8).
@@ -63,6 +63,8 @@ contract PorProofCheck {
     bytes32 private immutable k11;
     bytes32 private immutable k12;
     bytes32 private immutable k13;
+    bytes32 private immutable k14;
+    bytes32 private immutable k15;
     address private immutable x0;
     address private immutable x1;
     address private immutable x2;
@@ -77,6 +79,8 @@ contract PorProofCheck {
     address private immutable x11;
     address private immutable x12;
     address private immutable x13;
+    address private immutable x14;
+    address private immutable x15;
     /// How many executors the constructor took.
     uint256 public immutable executorCount;
 
@@ -103,8 +107,9 @@ contract PorProofCheck {
         (k5, k6, k7, k8, k9) = (kinds[5], kinds[6], kinds[7], kinds[8], kinds[9]);
         (x0, x1, x2, x3, x4) = (at[0], at[1], at[2], at[3], at[4]);
         (x5, x6, x7, x8, x9) = (at[5], at[6], at[7], at[8], at[9]);
-        (k10, k11, k12, k13) = (kinds[10], kinds[11], kinds[12], kinds[13]);
-        (x10, x11, x12, x13) = (at[10], at[11], at[12], at[13]);
+        (k10, k11, k12, k13, k14) = (kinds[10], kinds[11], kinds[12], kinds[13], kinds[14]);
+        (x10, x11, x12, x13, x14) = (at[10], at[11], at[12], at[13], at[14]);
+        (k15, x15) = (kinds[15], at[15]);
         executorCount = n;
     }
 
@@ -125,6 +130,8 @@ contract PorProofCheck {
         if (kind == k11) return x11;
         if (kind == k12) return x12;
         if (kind == k13) return x13;
+        if (kind == k14) return x14;
+        if (kind == k15) return x15;
         return address(0);
     }
 
@@ -228,7 +235,7 @@ contract PorProofCheck {
     /// keccak256("form:" || its kind), `args` its executor's call data after the selector;
     /// or a por.FormProof/1 (kind `form`): `args` the file's bytes, the FormProof
     /// envelope's `execute` (`PorFormsRoute.executeFile`, its `NoFamily` passed on).
-    /// A kind that is not one of the four, or has no executor, is `proof.schema` (lost),
+    /// A kind that is not a forms kind, or has no executor, is `proof.schema` (lost),
     /// as Python's `execute` answers it and as an unknown CBOR schema is lost here; so is a
     /// record rule the ABI breaks (`PorFormsRoute.shaped`). Else the executor's (won, id),
     /// its reverts mapped to ids (`PorFormsRoute.execute`), and the Inclusion's porRoot.
