@@ -20,7 +20,7 @@ from typing import Any
 
 from bundle_edits import recommit, recomputed, steps_of
 from forms_deduce_cases import chain_answer, compare, step_call_data
-from forms_harness import Committed, production_call_data
+from forms_harness import Committed, forms_root_of, production_call_data
 
 from por.bundle.layout import Bundle
 from por.encoding import decode, encode
@@ -38,12 +38,17 @@ Edit = Callable[[dict[str, Any]], None]
 def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> bytes:
     """``execute``'s call data: ``por``'s FormStepProof of kind ``map`` when it builds,
     else the case builder's own (MAP, COMMON, the forms of ``prior_step_ids``)."""
-    c = committed
-    if c is not None:
-        own = production_call_data(bundle, "map", leaf, c.por_root)
-        if own is not None:
-            return own
-    return step_call_data(bundle, leaf, c, index_of={})
+    c = committed or forms_root_of(bundle)
+    own = production_call_data(bundle, "map", leaf, c.por_root)
+    return own if own is not None else step_call_data(bundle, leaf, c, index_of={})
+
+
+def described(bundle: Bundle, text: str) -> Bundle:
+    """``bundle`` with its map step's description ``text``, every commitment (forms
+    included) recomputed: the lie only the map's re-execution shows."""
+    leaf = map_leaf(bundle)
+    return recommit(bundle, steps=_edited(bundle, leaf, lambda s: s.__setitem__(
+        "description", text)))
 
 
 def agree(cases: Iterable[tuple[str, Bundle, int]], counts: Counter[str], tag: str) -> list[str]:
@@ -188,4 +193,4 @@ def lies(name: str, bundle: Bundle, rng: random.Random) -> Iterator[tuple[str, B
         yield f"{name} {label} rewritten", recommit(bundle, steps=steps), leaf
 
 
-__all__ = ["NAME", "agree", "call_data", "chain_answer", "lies", "map_leaf"]
+__all__ = ["NAME", "agree", "call_data", "chain_answer", "described", "lies", "map_leaf"]

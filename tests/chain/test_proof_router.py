@@ -100,7 +100,7 @@ def test_the_constructor_refuses_a_list_it_cannot_route_by() -> None:
     zero = chain.evm.deploy(CALLER, stub(bytes(32)))
     assert _revert_name(chain, checker_code([])) == ("ExecutorCount(uint256)",
                                                       encode(["uint256"], [0]))
-    assert _revert_name(chain, checker_code([mapper] * 15))[0] == "ExecutorCount(uint256)"
+    assert _revert_name(chain, checker_code([mapper] * 17))[0] == "ExecutorCount(uint256)"
     for bad, listed in ((CALLER, [mapper, CALLER]), (mapper, [mapper, mapper]),
                         (silent, [mapper, silent]), (zero, [zero])):
         name, args = _revert_name(chain, checker_code(listed))
