@@ -14,8 +14,10 @@ map step left as it was and rewritten by por's ``recompute_step``.
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from bundle_edits import recommit, recomputed, steps_of
@@ -25,6 +27,7 @@ from forms_harness import Committed, forms_root_of, production_call_data
 from por.bundle.layout import Bundle
 from por.encoding import decode, encode
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 NAME = "PorMapForm"
 VARS = ("event_observed", "numeric_value", "timestamp", "conflict_detected",
         "insufficient_evidence", "fallback_used", "provenance_ok", "source_summary")
@@ -45,10 +48,12 @@ def call_data(bundle: Bundle, leaf: int, committed: Committed | None = None) -> 
 
 def described(bundle: Bundle, text: str) -> Bundle:
     """``bundle`` with its map step's description ``text``, every commitment (forms
-    included) recomputed: the lie only the map's re-execution shows."""
-    leaf = map_leaf(bundle)
-    return recommit(bundle, steps=_edited(bundle, leaf, lambda s: s.__setitem__(
-        "description", text)))
+    included) and the verdict's references recomputed (``bench/proofs.with_step``): the
+    lie only the map's re-execution shows."""
+    from proofs import with_step
+
+    lie: Bundle = with_step(bundle, map_leaf(bundle), lambda s: {"description": text})
+    return lie
 
 
 def agree(cases: Iterable[tuple[str, Bundle, int]], counts: Counter[str], tag: str) -> list[str]:
