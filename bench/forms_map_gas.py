@@ -3,6 +3,9 @@
 anvil (its receipt's ``gasUsed``: 21 000, the call data, the execution), and the same
 args' ``checkForms`` in revm.
 
+Beside it, the same lie's CBOR OneStepProof (``PorMapExec``) sent to ``settleByProof``,
+the only route for it before s45: the whole transaction on anvil.
+
 Rows: scenario 08's map step with its description forged (the fixture market, and
 ``bench/proofs.market(23)``, the anvil tests' market), the records, forms and the
 verdict's references rehashed; and the largest map FormStepProof a valid record allows:
@@ -74,6 +77,7 @@ def main() -> int:
     from proof_check_support import ProofChecker
     from registry_gas import forms_answer
 
+    from por.challenge.one_step import build_one_step_proof
     from por.signing.eip712 import keccak256
 
     kind = keccak256(b"form:map")
@@ -84,15 +88,21 @@ def main() -> int:
         won, check_id, gas = forms_answer(checker, kind, args)
         assert won and check_id == keccak256(b"one_step.mismatch"), name
         measured.append((name, lie, args, gas))
-    print(f"{'case':40} {'args B':>7} {'checkForms':>10} {'settle tx':>10} {'exec':>9}")
+    print(f"{'case':36} {'args B':>7} {'checkForms':>10} {'settle tx':>10} {'exec':>9}"
+          f" {'CBOR B':>7} {'CBOR tx':>9}")
     if not ANVIL.exists():
         print("anvil absent: cd tests/chain/anvil && npm ci")
+        return 1
     with anvil() as node:
         for name, lie, args, gas in measured:
             receipt = settle_fresh(node, lie.to_cbor(), args, kind)
             assert int(receipt["status"], 16) == 1, name
             used = int(receipt["gasUsed"], 16)
-            print(f"{name:40} {len(args):>7} {gas:>10} {used:>10} {receipt['execution_gas']:>9}")
+            cbor = build_one_step_proof(lie, map_leaf(lie)).to_cbor()
+            before = settle_fresh(node, lie.to_cbor(), cbor)  # the CBOR route (settleByProof)
+            old = int(before["gasUsed"], 16) if int(before["status"], 16) == 1 else "revert"
+            print(f"{name:36} {len(args):>7} {gas:>10} {used:>10} {receipt['execution_gas']:>9}"
+                  f" {len(cbor):>7} {old:>9}")
     return 0
 
 
