@@ -52,7 +52,10 @@ def described(bundle: Bundle, text: str) -> Bundle:
     lie only the map's re-execution shows."""
     from proofs import with_step
 
-    lie: Bundle = with_step(bundle, map_leaf(bundle), lambda s: {"description": text})
+    def edit(_step: object) -> dict[str, Any]:
+        return {"description": text}
+
+    lie: Bundle = with_step(bundle, map_leaf(bundle), edit)
     return lie
 
 
@@ -80,7 +83,8 @@ def agree(cases: Iterable[tuple[str, Bundle, int]], counts: Counter[str], tag: s
 
 
 def map_leaf(bundle: Bundle) -> int:
-    return steps_of(bundle, "map")[0]
+    leaf: int = steps_of(bundle, "map")[0]
+    return leaf
 
 
 def _variables(step: dict[str, Any]) -> dict[str, Any]:
@@ -103,6 +107,12 @@ def map_edits(step: dict[str, Any], rng: random.Random) -> Iterator[tuple[str, E
     def put(key: str, value: Any) -> Edit:
         return lambda s: s.__setitem__(key, value)
 
+    def both(summary_ids: list[str], evidence: list[str]) -> Edit:
+        def edit(s: dict[str, Any]) -> None:
+            setv("source_summary", summary_ids)(s)
+            put("evidence_ids", evidence)(s)
+        return edit
+
     for text in ("", "map to evaluation variable", "Map to evaluation variables",
                  "map to evaluation variables ", "map to évaluation variables"):
         yield f"description {text!r}", put("description", text)
@@ -122,18 +132,15 @@ def map_edits(step: dict[str, Any], rng: random.Random) -> Iterator[tuple[str, E
     if len(summary) > 1:
         yield "summary reordered", setv("source_summary", summary[::-1])
         yield "evidence reordered", put("evidence_ids", summary[::-1])
-        yield "both reordered", lambda s: (setv("source_summary", summary[::-1])(s),
-                                           put("evidence_ids", summary[::-1])(s))
+        yield "both reordered", both(summary[::-1], summary[::-1])
     if summary:
         yield "summary cut", setv("source_summary", summary[:-1])
         yield "evidence cut", put("evidence_ids", summary[:-1])
-        yield "both cut", lambda s: (setv("source_summary", summary[:-1])(s),
-                                     put("evidence_ids", summary[:-1])(s))
+        yield "both cut", both(summary[:-1], summary[:-1])
         yield "summary repeated", setv("source_summary", [*summary, summary[0]])
     yield "summary extra", setv("source_summary", [*summary, extra])
     yield "evidence extra", put("evidence_ids", [*step["evidence_ids"], extra])
-    yield "both extra", lambda s: (setv("source_summary", [*summary, extra])(s),
-                                   put("evidence_ids", [*summary, extra])(s))
+    yield "both extra", both([*summary, extra], [*summary, extra])
     yield "inputs extra", lambda s: s["inputs"].__setitem__("requirement_id", "r")
     yield "step id", put("step_id", "step_0001")
 
@@ -148,7 +155,11 @@ def cite_edits(bundle: Bundle, leaf: int) -> Iterator[tuple[str, Edit]]:
     for name, cited in (("none", []), ("twice", [deduce, deduce]), ("aggregate", [aggregate]),
                         ("contradictions", [contra]), ("itself", [ids[leaf]]),
                         ("deduce then contra", [deduce, contra]), ("first", [ids[0]])):
-        yield f"cites {name}", lambda s, c=cited: s.__setitem__("prior_step_ids", c)
+        yield f"cites {name}", _citing(cited)
+
+
+def _citing(cited: list[str]) -> Edit:
+    return lambda s: s.__setitem__("prior_step_ids", cited)
 
 
 def deduce_edits(step: dict[str, Any], rng: random.Random) -> Iterator[tuple[str, Edit]]:

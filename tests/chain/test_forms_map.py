@@ -103,7 +103,7 @@ def test_wrong_forms_revert_alike() -> None:
     leaf = map_leaf(bundle)
     c = forms_root_of(bundle)
     data = call_data(bundle, leaf, c)
-    assert reverts_agree("map", NAME, data) and b"" != data
+    assert reverts_agree("map", NAME, data) and data != b""
     step_index = c.index_of_step(leaf)
     own = c.forms.forms[step_index].form
     other = c.forms.forms[step_index - 2].form
