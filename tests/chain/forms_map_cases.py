@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from bundle_edits import recommit, recomputed, steps_of
-from forms_deduce_cases import chain_answer, compare, step_call_data
+from forms_deduce_cases import agree as deduce_agree
+from forms_deduce_cases import chain_answer, step_call_data
 from forms_harness import Committed, forms_root_of, production_call_data
 
 from por.bundle.layout import Bundle
@@ -60,26 +61,8 @@ def described(bundle: Bundle, text: str) -> Bundle:
 
 
 def agree(cases: Iterable[tuple[str, Bundle, int]], counts: Counter[str], tag: str) -> list[str]:
-    """Compare every case; count its class and Python's answer; the differences."""
-    from forms_python import python_answer
-
-    failures = []
-    for case, bundle, leaf in cases:
-        sent: list[bytes] = []
-
-        def build(b: Bundle, i: int, c: Committed, sent: list[bytes] = sent) -> bytes:
-            sent.append(call_data(b, i, c))
-            return sent[-1]
-
-        kind, python, chain, _gas = compare(bundle, leaf, NAME, build=build)
-        key = kind if python is None else f"{kind}:{python[1]}:{python[2]}"
-        counts[f"{tag}|{key}"] += 1
-        if kind == "compared" and chain != python:
-            failures.append(f"{case} leaf {leaf}: python {python}, chain {chain}")
-        if kind == "compared" and python_answer("map", sent[0]) != chain:
-            failures.append(f"{case} leaf {leaf}: python on forms "
-                            f"{python_answer('map', sent[0])}, chain {chain}")
-    return failures
+    """``forms_deduce_cases.agree`` on the map executor: the differences."""
+    return deduce_agree(cases, counts, tag, NAME, kind="map", call=call_data)
 
 
 def map_leaf(bundle: Bundle) -> int:

@@ -24,6 +24,7 @@ from collections.abc import Iterable
 
 from bundle_edits import honest, recommit
 from exec_support import generated_cases
+from forms_deduce_cases import checked
 from forms_harness import forms_root_of, replaced, sizes
 from forms_map_cases import NAME, agree, call_data, lies, map_leaf
 from forms_python import reverts_agree
@@ -44,10 +45,7 @@ COUNTS: Counter[str] = Counter()
 
 def check(cases: Iterable[tuple[str, Bundle, int]], tag: str) -> Counter[str]:
     seen: Counter[str] = Counter()
-    failures = agree(cases, seen, tag)
-    COUNTS.update(seen)
-    assert not failures, failures[:10]
-    return Counter({k.split("|", 1)[1]: v for k, v in seen.items()})
+    return checked(agree(cases, seen, tag), seen, COUNTS)
 
 
 def test_fixture_lies() -> None:

@@ -18,17 +18,19 @@ from collections.abc import Sequence
 
 from por.forms.execute import EXECUTORS, Answer, CitationsFault
 from por.forms.execute import read as rd
+from por.forms.execute.deduce import (
+    BAD_INPUTS,
+    BAD_PRIOR_OUTPUT,
+    CITATION_MISMATCH,
+    ID_POSITION,
+    MATCH,
+    MISMATCH,
+    PRIOR_ORDER,
+    UNEXECUTABLE,
+)
 from por.forms.execute.deduce_read import hashes
 from por.forms.words import COMMON, DEDUCE, EXTRACT, MAP
 
-MATCH = "one_step.match"
-MISMATCH = "one_step.mismatch"
-UNEXECUTABLE = "one_step.unexecutable"
-ID_POSITION = "one_step.id_position"
-PRIOR_ORDER = "one_step.prior_order"
-CITATION_MISMATCH = "step.citation_mismatch"
-BAD_PRIOR_OUTPUT = "step.bad_prior_output"
-BAD_INPUTS = "step.bad_inputs"
 #: ``variables_from``'s timestamp bound (a 64-bit Unix time).
 MAX_UINT63 = (1 << 63) - 1
 #: ``T("map to evaluation variables")``, the step's description.
