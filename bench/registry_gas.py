@@ -17,7 +17,8 @@ proof, the events and the payment.
 The rows "on forms" are the same lies' FormStepProofs (ADR 0017 stage 4) sent to
 ``settleByForms`` (SPEC §14.4), their call data from the forms tests' builders
 (``tests/chain/forms_*``): the check chunk, the aggregate, the deduce step and the
-judge, at 3 items and the 10-item chunk / 10 x 8 aggregate; ``checkProof`` is then
+judge, at 3 items and the 10-item chunk / 10 x 8 aggregate, and since s45 the map step
+(its description forged, ``forms_map_cases.described``); ``checkProof`` is then
 ``checkForms`` in revm.
 
 Usage: ``PYTHONPATH=. python bench/registry_gas.py [--json]`` (anvil required: ``cd
@@ -68,12 +69,13 @@ def measure() -> list[dict[str, Any]]:
 
 
 def forms_cases() -> list[tuple[str, Callable[[], tuple[bytes, bytes, bytes]]]]:
-    """(class, () -> (lying bundle, kind, args)): ``gas_steps.cases()``' lies of the four
+    """(class, () -> (lying bundle, kind, args)): ``gas_steps.cases()``' lies of the
     classes on forms, as FormStepProofs (``settleByForms``' kind and args)."""
     import forms_aggregate_cases
     import forms_check_support
     import forms_deduce_cases
     import forms_judge_cases
+    import forms_map_cases
     from bundle_edits import steps_of
     from gas_aggregate import largest
     from proofs import classes, market, output_with, with_step
@@ -106,6 +108,11 @@ def forms_cases() -> list[tuple[str, Callable[[], tuple[bytes, bytes, bytes]]]]:
         return (lie.to_cbor(), keccak256(b"form:judge"),
                 forms_judge_cases.call_data(lie)[4:])
 
+    def map_step() -> tuple[bytes, bytes, bytes]:
+        lie = forms_map_cases.described(market(3), "map to evaluation variablez")
+        data = forms_map_cases.call_data(lie, forms_map_cases.map_leaf(lie))
+        return lie.to_cbor(), keccak256(b"form:map"), data[4:]
+
     return [
         ("check chunk, 3 items, on forms", step(3, "forged.check", "check", 4, check)),
         ("check chunk, 10 items (full), on forms", step(10, "forged.check", "check", 4, check)),
@@ -115,6 +122,7 @@ def forms_cases() -> list[tuple[str, Callable[[], tuple[bytes, bytes, bytes]]]]:
         ("deduce, 3 items, on forms", step(3, "forged.deduce", "deduce", 1,
                                           forms_deduce_cases.step_call_data)),
         ("judge (forged verdict), on forms", verdict),
+        ("map (forged description), 3 items, on forms", map_step),
     ]
 
 

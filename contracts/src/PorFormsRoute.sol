@@ -24,11 +24,12 @@ interface IPorFormsExec {
 /// (`FORM`, a por.FormProof/1, SPEC §10.2.8) `args` is the FormProof file's exact bytes,
 /// sent to the FormProof envelope's `execute(bytes)` (`executeFile`).
 library PorFormsRoute {
-    /// The four forms kinds: keccak256("form:" || kind) (ids.md, SPEC §14.4).
+    /// The forms kinds: keccak256("form:" || kind) (ids.md, SPEC §14.4).
     bytes32 internal constant CHECK = keccak256("form:check");
     bytes32 internal constant AGGREGATE = keccak256("form:aggregate");
     bytes32 internal constant DEDUCE = keccak256("form:deduce");
     bytes32 internal constant JUDGE = keccak256("form:judge");
+    bytes32 internal constant MAP = keccak256("form:map");
     /// The outcome proof's kind (SPEC §14.4): not a FormStepProof kind, so `checkForms`
     /// does not route it; the registry asks `checkOutcome`.
     bytes32 internal constant OUTCOME = keccak256("form:outcome");
@@ -51,10 +52,11 @@ library PorFormsRoute {
     /// not answering `proof.schema`, keeps a valid proof from reading as malformed.
     error ExecutorOutOfGas();
 
-    /// True for the five forms kinds (the only kinds `checkForms` routes): the four
-    /// FormStepProof kinds and `form`, the FormProof.
+    /// True for the forms kinds (the only kinds `checkForms` routes): the FormStepProof
+    /// kinds and `form`, the FormProof.
     function isFormKind(bytes32 kind) internal pure returns (bool) {
-        return kind == CHECK || kind == AGGREGATE || kind == DEDUCE || kind == JUDGE || kind == FORM;
+        return kind == CHECK || kind == AGGREGATE || kind == DEDUCE || kind == JUDGE || kind == FORM
+            || kind == MAP;
     }
 
     /// The FormProof envelope `x`'s `execute(bytes file)` (`PorFormProof`): (won, check id,

@@ -37,8 +37,9 @@ contract PorProofCheck {
     /// The CitationProof's schema: its executor answers every schema no executor names.
     bytes32 internal constant CITATION = keccak256("por.CitationProof/2");
     /// At most this many executors (each one immutable kind and address): the eight on
-    /// CBOR, the four on forms, the FormProof's and the outcome proof's of the deployment
-    /// list, and three more (two executors on forms to come, a test's stub).
+    /// CBOR, the five on forms (check, aggregate, deduce, judge, map), the FormProof's and
+    /// the outcome proof's of the deployment list, one more for a sixth kind on forms and
+    /// one more (a test's stub).
     uint256 public constant MAX_EXECUTORS = 17;
 
     /// A one-step proof of a step kind the chain does not re-execute (keccak256 of its
@@ -238,7 +239,7 @@ contract PorProofCheck {
     /// keccak256("form:" || its kind), `args` its executor's call data after the selector;
     /// or a por.FormProof/1 (kind `form`): `args` the file's bytes, the FormProof
     /// envelope's `execute` (`PorFormsRoute.executeFile`, its `NoFamily` passed on).
-    /// A kind that is not one of the four, or has no executor, is `proof.schema` (lost),
+    /// A kind that is not a forms kind, or has no executor, is `proof.schema` (lost),
     /// as Python's `execute` answers it and as an unknown CBOR schema is lost here; so is a
     /// record rule the ABI breaks (`PorFormsRoute.shaped`). Else the executor's (won, id),
     /// its reverts mapped to ids (`PorFormsRoute.execute`), and the Inclusion's porRoot.

@@ -226,7 +226,7 @@ class FormStepProof(Record):
     """A step (or the verdict's mapping) re-executed on chain forms (SPEC §10.2.9; ADR
     0017 §3): the carried forms in the executor's order (SPEC §10.4.4), each with its
     index and RFC 9162 path in the ``forms`` tree, and the ``forms`` component leaf's path
-    to ``por_root``. ``kind`` names the executor: ``check``, ``aggregate``, ``deduce`` (the
+    to ``por_root``. ``kind`` names the executor: ``check``, ``aggregate``, ``deduce``, ``map`` (the
     disputed step's kind) or ``judge`` (the verdict). Its on-chain call is the executor's
     ABI (SPEC §14.8), converted by ``por chain settle``; no CBOR is read on chain."""
 
@@ -234,7 +234,7 @@ class FormStepProof(Record):
 
     record_schema: Literal["por.FormStepProof/1"] = Field("por.FormStepProof/1", alias="schema")
     challenge_id: Hash32
-    kind: Literal["check", "aggregate", "deduce", "judge"]
+    kind: Literal["check", "aggregate", "deduce", "map", "judge"]
     por_root: Hash32
     forms: Annotated[list[bytes], Field(min_length=1, max_length=MAX_FORMS)]
     index: Annotated[list[Count], Field(min_length=1, max_length=MAX_FORMS)]

@@ -124,7 +124,8 @@ def compare(bundle: Bundle, leaf: int, name: str = NAME, code: str | None = None
 
 
 def agree(cases: Iterable[tuple[str, Bundle, int]], counts: Counter[str], tag: str,
-          name: str = NAME, code: str | None = None) -> list[str]:
+          name: str = NAME, code: str | None = None, *, kind: str = "deduce",
+          call: Callable[[Bundle, int, Committed], bytes] = step_call_data) -> list[str]:
     """Compare every case; count its class and Python's answer under ``tag``; return the
     cases where the chain answers otherwise, or Python's executor on the same call
     data's forms (``forms_python``) answers otherwise than the chain."""
@@ -135,17 +136,24 @@ def agree(cases: Iterable[tuple[str, Bundle, int]], counts: Counter[str], tag: s
         sent: list[bytes] = []
 
         def build(b: Bundle, i: int, c: Committed, sent: list[bytes] = sent) -> bytes:
-            sent.append(step_call_data(b, i, c))
+            sent.append(call(b, i, c))
             return sent[-1]
 
-        kind, python, chain, _gas = compare(bundle, leaf, name, code, build=build)
-        key = kind if python is None else f"{kind}:{python[1]}:{python[2]}"
+        found, python, chain, _gas = compare(bundle, leaf, name, code, build=build)
+        key = found if python is None else f"{found}:{python[1]}:{python[2]}"
         counts[f"{tag}|{key}"] += 1
-        if kind == "compared" and chain != python:
+        if found == "compared" and chain != python:
             failures.append(f"{case} leaf {leaf}: python {python}, chain {chain}")
         # the third side: Python's executor on the same call data's forms (s40 pyexecb)
-        if kind == "compared" and (name, code) == (NAME, None) and python_answer(
-                "deduce", sent[0]) != chain:
+        if found == "compared" and code is None and python_answer(kind, sent[0]) != chain:
             failures.append(f"{case} leaf {leaf}: python on forms "
-                            f"{python_answer('deduce', sent[0])}, chain {chain}")
+                            f"{python_answer(kind, sent[0])}, chain {chain}")
     return failures
+
+
+def checked(failures: list[str], seen: Counter[str], total: Counter[str]) -> Counter[str]:
+    """A test's check of ``agree``'s result: ``seen`` added to ``total``, no failure;
+    ``seen`` without its tags."""
+    total.update(seen)
+    assert not failures, failures[:10]
+    return Counter({k.split("|", 1)[1]: v for k, v in seen.items()})

@@ -22,6 +22,7 @@ import forms_aggregate_cases
 import forms_check_support
 import forms_deduce_cases
 import forms_judge_cases
+import forms_map_cases
 from eth_abi.abi import decode as abi_decode
 from eth_abi.abi import encode as abi_encode
 from proof_check_support import BY_HASH, ProofChecker, message_call
@@ -37,10 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 ITEMS = 23
 #: FormStepProof kind -> the bench class of its lie.
 LIES = {"check": "forged.check", "aggregate": "forged.aggregate",
-        "deduce": "forged.deduce", "judge": "forged.verdict"}
+        "deduce": "forged.deduce", "judge": "forged.verdict", "map": "forged.map_description"}
 #: The answer each lie's FormStepProof wins with.
 WON = {"check": "one_step.mismatch", "aggregate": "one_step.mismatch",
-       "deduce": "one_step.mismatch", "judge": "judge.mismatch"}
+       "deduce": "one_step.mismatch", "judge": "judge.mismatch", "map": "one_step.mismatch"}
 CHECK_FORMS = "checkForms(bytes32,bytes)"
 INCLUSION = FORMS_INCLUSION_TUPLE
 
@@ -64,6 +65,8 @@ def lie(kind: str) -> Bundle:
     """The lying bundle of ``kind``'s class."""
     from proofs import classes
 
+    if kind == "map":  # its description forged, records and forms rehashed (s45)
+        return forms_map_cases.described(honest_market(), "map to evaluation variablez")
     bundle: Bundle = classes(honest_market(), ITEMS)[LIES[kind]][0]()
     return bundle
 
@@ -74,7 +77,7 @@ def leaf_of(kind: str) -> int:
     judge (the verdict)."""
     m = -(-ITEMS // 10)
     return {"check": ITEMS + m - 1, "aggregate": ITEMS + m, "deduce": ITEMS + m + 2,
-            "judge": -1}[kind]
+            "map": ITEMS + m + 3, "judge": -1}[kind]
 
 
 def call_data(kind: str, bundle: Bundle) -> bytes:
@@ -85,6 +88,7 @@ def call_data(kind: str, bundle: Bundle) -> bytes:
         "aggregate": lambda b: forms_aggregate_cases.call_data(b, leaf_of("aggregate")),
         "deduce": lambda b: forms_deduce_cases.step_call_data(b, leaf_of("deduce")),
         "judge": forms_judge_cases.call_data,
+        "map": lambda b: forms_map_cases.call_data(b, leaf_of("map")),
     }
     return builders[kind](bundle)
 

@@ -16,6 +16,7 @@ import forms_check_support
 import forms_deduce_cases
 import forms_harness
 import forms_judge_cases
+import forms_map_cases
 import pytest
 from bundle_edits import honest, steps_of
 from forms_harness import proof_call_data
@@ -51,6 +52,10 @@ def test_call_data_is_the_case_builders(monkeypatch: pytest.MonkeyPatch) -> None
             want = forms_deduce_cases.step_call_data(bundle, leaf)
             assert proof_call_data(build_form_step_proof(bundle, "deduce", leaf)) == want
             compared += 1
+        for leaf in steps_of(bundle, "map"):
+            want = forms_map_cases.call_data(bundle, leaf)
+            assert proof_call_data(build_form_step_proof(bundle, "map", leaf)) == want
+            compared += 1
         want = forms_judge_cases.call_data(bundle)
         assert proof_call_data(build_form_step_proof(bundle, "judge")) == want
         compared += 1
@@ -59,7 +64,8 @@ def test_call_data_is_the_case_builders(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_honest_bundles_lose_every_form_step_proof() -> None:
     bundle = honest("08-quorum-agree")
-    kinds = {"check_requirement": "check", "aggregate": "aggregate", "deduce": "deduce"}
+    kinds = {"check_requirement": "check", "aggregate": "aggregate", "deduce": "deduce",
+             "map": "map"}
     for step_kind, kind in kinds.items():
         for leaf in steps_of(bundle, step_kind):
             report = check_proof(build_form_step_proof(bundle, kind, leaf).to_cbor(),
@@ -106,6 +112,20 @@ def test_a_forged_deduce_step_is_won_on_forms() -> None:
             assert direct.outcome is not None and direct.outcome.reason.startswith("one_step.")
             won += 1
     assert won >= 3
+
+
+def test_a_forged_map_description_is_won_on_forms() -> None:
+    """Scenario 08's map step with its description forged, records and forms rehashed:
+    ``winning_proof`` (``por verify --challenges``'s) writes its FormStepProof of kind
+    ``map``, won ``one_step.mismatch``."""
+    lie = forms_map_cases.described(honest("08-quorum-agree"), "map to evaluation variablez")
+    leaf = forms_map_cases.map_leaf(lie)
+    found = winning_proof(lie, ChallengeRef(kind="reasoning_leaf", leaf_index=leaf))
+    assert not isinstance(found, NoProof), found
+    proof, report = found
+    assert isinstance(proof, FormStepProof) and proof.kind == "map"
+    assert report.won and report.outcome is not None
+    assert report.outcome.reason == "one_step.mismatch"
 
 
 def test_the_fixtures_are_won() -> None:

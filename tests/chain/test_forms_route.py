@@ -66,7 +66,7 @@ def test_each_kind_goes_to_its_executor(router: ProofChecker, kind: str) -> None
         assert root == bundle.commitments.por_root
         # another kind's executor never decides it: a known forms kind that is not its own
         # reads other roles (lost), an unknown kind is proof.schema
-        for other in ("form:map", "map", "aggregate", "form:", "form:Check"):
+        for other in ("form:extract", "map", "aggregate", "form:", "form:Check"):
             assert check_forms(router, keccak256(other.encode()), args)[:2] == (False, SCHEMA)
 
 
