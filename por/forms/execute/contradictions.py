@@ -92,11 +92,10 @@ def merge(chains: Sequence[Sequence[Group]]) -> list[Group]:
                 merged.append(m)
                 continue
             m.count += g.count
-            if g.kind == 1:
-                assert m.second is not None and g.second is not None
+            if g.kind == 1:  # a numeric group has both references
                 if _value(g.first) < _value(m.first):
                     m.first = g.first
-                if _value(g.second) > _value(m.second):
+                if _value(g.second or g.first) > _value(m.second or m.first):
                     m.second = g.second
             elif m.second is None:
                 for ref in (g.first, g.second or g.first):
