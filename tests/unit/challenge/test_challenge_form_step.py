@@ -118,7 +118,7 @@ def test_the_judges_forms(seen: Seen) -> None:
 
 def test_a_step_kind_without_an_executor_is_refused() -> None:
     bundle = honest(SCENARIO)
-    for kind in ("extract_claims", "contradictions", "map"):
+    for kind in ("extract_claims", "map"):
         for leaf in steps_of(bundle, kind):
             with pytest.raises(ProofError) as caught:
                 form_step_kind(bundle, leaf)
