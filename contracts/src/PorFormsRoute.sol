@@ -29,6 +29,7 @@ library PorFormsRoute {
     bytes32 internal constant AGGREGATE = keccak256("form:aggregate");
     bytes32 internal constant DEDUCE = keccak256("form:deduce");
     bytes32 internal constant JUDGE = keccak256("form:judge");
+    bytes32 internal constant CONTRADICTIONS = keccak256("form:contradictions");
     /// The FormProof (SPEC §10.2.8): `args` is the file's bytes (ADR 0017, s42 `fpsplit`).
     bytes32 internal constant FORM = keccak256("form:form");
 
@@ -51,7 +52,8 @@ library PorFormsRoute {
     /// True for the five forms kinds (the only kinds `checkForms` routes): the four
     /// FormStepProof kinds and `form`, the FormProof.
     function isFormKind(bytes32 kind) internal pure returns (bool) {
-        return kind == CHECK || kind == AGGREGATE || kind == DEDUCE || kind == JUDGE || kind == FORM;
+        return kind == CHECK || kind == AGGREGATE || kind == DEDUCE || kind == JUDGE || kind == FORM
+            || kind == CONTRADICTIONS;
     }
 
     /// The FormProof envelope `x`'s `execute(bytes file)` (`PorFormProof`): (won, check id,

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
@@ -46,8 +46,14 @@ def leaf_of(bundle: Bundle) -> int:
     return steps_of(bundle, "contradictions")[0]
 
 
+#: The chain's side (``test_forms_contradictions_chain`` sets it): the executor's answer
+#: on the FormStepProof's call data, or None to compare Python's sides only.
+CHAIN: list[Callable[[FormStepProof], Any]] = []
+
+
 def answers(bundle: Bundle, leaf: int) -> tuple[str, Any, Any]:
-    """(class, Python's one-step answer, the FormStepProof's answer)."""
+    """(class, Python's one-step answer, the FormStepProof's answer: Python's executor on
+    forms, and the on-chain executor's when ``CHAIN`` holds it, which must agree)."""
     outcome = python_outcome(bundle, leaf)
     kind = classify(outcome, ())
     if kind != "compared":
@@ -60,7 +66,12 @@ def answers(bundle: Bundle, leaf: int) -> tuple[str, Any, Any]:
             raise
         return "form.none", python, None
     a = execute("contradictions", proof.forms, proof.index, proof.forms_size)
-    return "compared", python, (a.won, a.check_id, a.cause)
+    forms = (a.won, a.check_id, a.cause)
+    for chain in CHAIN:
+        on_chain = chain(proof)
+        if on_chain != forms:
+            return "compared", python, ("chain", on_chain, "forms", forms)
+    return "compared", python, forms
 
 
 def check(cases: Iterable[tuple[str, Bundle]]) -> Counter[str]:

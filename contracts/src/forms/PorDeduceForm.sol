@@ -34,53 +34,22 @@ contract PorDeduceForm is PorDeduceFormRun {
         return _run(forms, inc.index, inc.size);
     }
 
-    /// The DEDUCE form's head: tag, step id, Ri, priors, evidence ids.
-    struct Head {
-        uint256 ri;
-        uint256 priors; // calldata position of L[H](prior_step_ids)
-        uint256 evid; // offset of L[H](evidence_ids) in the form
-        uint256 evidEnd; // offset after it
-    }
-
     function _run(bytes[] calldata forms, uint256[] calldata index, uint256 size)
         private
         view
         returns (bool, bytes32, bytes32)
     {
-        if (forms.length < 2 || index[1] != 0) revert F.ProofForm();
         Ctx memory c;
-        c.s = _common(forms[1]);
-        uint256 r = c.s.reqs.length;
-        Head memory h = _head(forms[0]);
-        if (F.load(h.priors) != forms.length - 2) revert Citations(forms.length);
-        for (uint256 i = 2; i < forms.length; ++i) {
-            F.stepTag(forms[i], index[i], r, size);
-            if (F.word(forms[i], 1) != F.load(h.priors + 32 * (i - 1))) revert Citations(i);
-        }
-        if (index[0] <= r || index[0] + 2 > size) revert F.ProofForm();
-        if (F.stepIdHash(index[0] - 1 - r + 1) != bytes32(F.word(forms[0], 1))) return (true, ID_POSITION, 0);
-        for (uint256 i = 2; i < forms.length; ++i) {
-            if (index[i] >= index[0]) return (true, PRIOR_ORDER, 0);
-        }
-        if (h.ri != 0) return (true, UNEXECUTABLE, BAD_INPUTS);
-        bytes32 cause = _priors(c, forms);
+        Head memory h;
+        bytes32 answer;
+        bytes32 cause;
+        (c.s, h, answer, cause) = _prologue(forms, index, size, F.DEDUCE);
+        if (answer != 0) return (true, answer, cause);
+        cause = _priors(c, forms);
         if (cause == 0) cause = _compare(c, forms, h);
         if (cause == MATCH) return (false, MATCH, 0);
         if (cause == MISMATCH) return (true, MISMATCH, 0);
         return (true, UNEXECUTABLE, cause);
-    }
-
-    /// The head of the DEDUCE form (its tag checked).
-    function _head(bytes calldata f) private pure returns (Head memory h) {
-        uint256 o = F.open(f, F.DEDUCE) + 32;
-        (h.ri, o) = (F.at(f, o), o + 32);
-        h.priors = F.pos(f) + o;
-        uint256 n;
-        (n, o) = F.readL(f, o);
-        o += n << 5;
-        h.evid = o;
-        (n, o) = F.readL(f, o); // L[H]: the count bounds its words
-        h.evidEnd = o + (n << 5);
     }
 
     /// Python's `_split` and the views (`read_aggregate`, `read_conflict_keys`): 0 when the
