@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 import pytest
-from bundle_edits import honest, recommit, steps_of
+from bundle_edits import honest, steps_of
 from exec_support import generated_cases
 from forms_deduce_cases import classify, python_outcome
 
@@ -30,7 +30,7 @@ from por.bundle.layout import Bundle
 from por.challenge import NoProof, bundle_from_bytes, check_proof, winning_proof
 from por.challenge.form_step import build_form_step_proof
 from por.challenge.records import FormStepProof
-from por.encoding import decode, encode
+from por.encoding import decode
 from por.errors import PorError
 from por.forms.execute import execute
 from por.scenarios import list_scenarios
@@ -123,14 +123,13 @@ def test_generated_markets(case: tuple[object, object], seed: int) -> None:
 
 def forged_description(name: str = "08-quorum-agree") -> tuple[Bundle, int]:
     """The market with its contradictions step's description edited, rehashed (records,
-    forms and commitments honest to the lie)."""
+    forms, trace and commitments honest to the lie: ``bench/proofs.with_step``)."""
+    from proofs import with_step
+
     bundle = honest(name)
     leaf = leaf_of(bundle)
-    steps = list(bundle.steps)
-    step = decode(steps[leaf])
-    step["description"] = step["description"].replace("conflict(s)", "conflicts")
-    steps[leaf] = encode(step)
-    return recommit(bundle, steps=steps), leaf
+    return with_step(bundle, leaf, lambda s: {
+        "description": s.description.replace("conflict(s)", "conflicts")}), leaf
 
 
 def test_honest_form_step_proof_is_lost() -> None:
