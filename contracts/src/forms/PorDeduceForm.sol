@@ -34,18 +34,30 @@ contract PorDeduceForm is PorDeduceFormRun {
         return _run(forms, inc.index, inc.size);
     }
 
+    /// The prologue is `PorDeduceFormRead._prologue`'s, written out here: called, its
+    /// returned structs cost this contract 112 bytes of its EIP-170 room (s45).
     function _run(bytes[] calldata forms, uint256[] calldata index, uint256 size)
         private
         view
         returns (bool, bytes32, bytes32)
     {
+        if (forms.length < 2 || index[1] != 0) revert F.ProofForm();
         Ctx memory c;
-        Head memory h;
-        bytes32 answer;
-        bytes32 cause;
-        (c.s, h, answer, cause) = _prologue(forms, index, size, F.DEDUCE);
-        if (answer != 0) return (true, answer, cause);
-        cause = _priors(c, forms);
+        c.s = _common(forms[1]);
+        uint256 r = c.s.reqs.length;
+        Head memory h = _head(forms[0], F.DEDUCE);
+        if (F.load(h.priors) != forms.length - 2) revert Citations(forms.length);
+        for (uint256 i = 2; i < forms.length; ++i) {
+            F.stepTag(forms[i], index[i], r, size);
+            if (F.word(forms[i], 1) != F.load(h.priors + 32 * (i - 1))) revert Citations(i);
+        }
+        if (index[0] <= r || index[0] + 2 > size) revert F.ProofForm();
+        if (F.stepIdHash(index[0] - 1 - r + 1) != bytes32(F.word(forms[0], 1))) return (true, ID_POSITION, 0);
+        for (uint256 i = 2; i < forms.length; ++i) {
+            if (index[i] >= index[0]) return (true, PRIOR_ORDER, 0);
+        }
+        if (h.ri != 0) return (true, UNEXECUTABLE, BAD_INPUTS);
+        bytes32 cause = _priors(c, forms);
         if (cause == 0) cause = _compare(c, forms, h);
         if (cause == MATCH) return (false, MATCH, 0);
         if (cause == MISMATCH) return (true, MISMATCH, 0);

@@ -86,7 +86,7 @@ abstract contract PorDeduceFormRead is PorFormStep {
     }
 
     /// The head of the step's form (its tag checked).
-    function _head(bytes calldata f, uint256 tag) private pure returns (Head memory h) {
+    function _head(bytes calldata f, uint256 tag) internal pure returns (Head memory h) {
         uint256 o = F.open(f, tag) + 32;
         (h.ri, o) = (F.at(f, o), o + 32);
         h.priors = F.pos(f) + o;
