@@ -165,3 +165,28 @@ def test_case_count() -> None:
                  "one_step.unexecutable:step.bad_prior_output"):
         assert COUNTS[f"compared:{want}"] > 0, want
     print(f"contradictions on forms: {compared} compared; {dict(COUNTS)}")
+
+
+def _ref(n: int, value: bytes) -> Any:
+    from por.forms.execute.check_state import Ref
+
+    return Ref(n.to_bytes(32, "big"), (100 + n).to_bytes(32, "big"), value)
+
+
+def test_merge_rules() -> None:
+    """§12.5.5's merge on the words: a boolean ``other`` found in a later group's
+    ``other`` (its ``first`` agreeing), numeric ties keep the earlier reference,
+    first-appearance order, counts add."""
+    from por.forms.execute.check_state import Group
+    from por.forms.execute.contradictions import merge
+    from por.forms.execute.predicate import d_words
+
+    yes, no = (1).to_bytes(32, "big"), bytes(32)
+    one, two = d_words("1"), d_words("2")
+    a = [Group(0, 7, 1, _ref(1, yes))]
+    b = [Group(1, 9, 2, _ref(2, one), _ref(3, two)), Group(0, 7, 2, _ref(4, yes), _ref(5, no))]
+    c = [Group(1, 9, 2, _ref(6, one), _ref(7, two))]
+    out = merge([a, b, c])
+    assert [(g.kind, g.key, g.count) for g in out] == [(0, 7, 3), (1, 9, 4)]
+    assert out[0].first == _ref(1, yes) and out[0].second == _ref(5, no)
+    assert out[1].first == _ref(2, one) and out[1].second == _ref(3, two)
