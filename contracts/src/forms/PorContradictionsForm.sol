@@ -23,19 +23,12 @@ contract PorContradictionsForm is PorDeduceFormRead {
     bytes32 public constant KIND = keccak256("form:contradictions");
     uint256 private constant G = S.G;
 
+    /// The forms' inclusion (`PorForms.included`), the prologue, then §12.5.5.
     function execute(bytes[] calldata forms, F.Inclusion calldata inc) external view returns (bool, bytes32, bytes32) {
         F.included(forms, inc);
-        return _run(forms, inc.index, inc.size);
-    }
-
-    function _run(bytes[] calldata forms, uint256[] calldata index, uint256 size)
-        private
-        view
-        returns (bool, bytes32, bytes32)
-    {
-        (Sem memory s, Head memory h, bytes32 answer, bytes32 cause) = _prologue(forms, index, size, F.CONTRADICTIONS);
-        if (answer != 0) return (true, answer, cause);
-        return _step(forms, s.reqs, h.evid, h.evidEnd);
+        (Sem memory s, Head memory h, bytes32 answer, bytes32 cause) =
+            _prologue(forms, inc.index, inc.size, F.CONTRADICTIONS);
+        return answer != 0 ? (true, answer, cause) : _step(forms, s.reqs, h.evid, h.evidEnd);
     }
 
     /// §12.5.5 on the forms after the prologue.
