@@ -6,6 +6,7 @@ import {PorCheckFormState as S} from "./PorCheckFormState.sol";
 import {PorDeduceFormRead} from "./PorDeduceFormRead.sol";
 import {PorForms as F} from "./PorForms.sol";
 import {PorFormsDecimal as D} from "./PorFormsDecimal.sol";
+import {PorFormsIndex as Index} from "./PorFormsIndex.sol";
 
 /// @title PorContradictionsForm: a `contradictions` step re-executed on chain forms (SPEC
 /// §10.4.4, §12.5.5; ADR 0017, s45 `contraform`).
@@ -82,42 +83,51 @@ contract PorContradictionsForm is PorDeduceFormRead {
 
     /// §12.5.5's merge of the chunks' groups (`G` words each, `PorCheckFormState`'s
     /// layout) by (kind, H(key)), in first-appearance order; the merged groups and their
-    /// count. A scan of the merged groups per group: an honest step has at most the
-    /// requirements' numeric and boolean fields (8 x 8).
+    /// count. Each group finds its merged group by a stable sort of the (kind, H(key))
+    /// words (`PorFormsIndex.order`: O(n log n) in the groups, SPEC §14.6's work rule; a
+    /// run's first position is its first appearance), not by a scan.
     function _merge(uint256[][] memory groups, uint256 total) private pure returns (uint256[] memory g, uint256 n) {
-        g = new uint256[](total * G);
+        uint256[] memory all = new uint256[](total * G);
+        uint256 t;
         for (uint256 k; k < groups.length; ++k) {
             uint256[] memory c = groups[k];
-            for (uint256 a; a < c.length; a += G) {
-                uint256 at = _find(g, n, c[a], c[a + 1]);
-                if (at == n * G) {
-                    for (uint256 j; j < G; ++j) g[at + j] = c[a + j];
-                    ++n;
-                    continue;
-                }
-                g[at + 2] += c[a + 2];
-                if (c[a] == 1) {
-                    if (D.cmpDecimal(c[a + 5], g[at + 5]) < 0) _copyRef(g, at + 3, c, a + 3);
-                    if (D.cmpDecimal(c[a + 8], g[at + 8]) > 0) _copyRef(g, at + 6, c, a + 6);
-                } else if (g[at + 9] == 0) {
-                    uint256 first = F.load(g[at + 5]);
-                    if (F.load(c[a + 5]) != first) {
-                        _copyRef(g, at + 6, c, a + 3);
-                        g[at + 9] = 1;
-                    } else if (c[a + 9] == 1 && F.load(c[a + 8]) != first) {
-                        _copyRef(g, at + 6, c, a + 6);
-                        g[at + 9] = 1;
-                    }
-                }
+            for (uint256 j; j < c.length; ++j) all[t++] = c[j];
+        }
+        bytes32[] memory h = new bytes32[](total);
+        for (uint256 i; i < total; ++i) h[i] = keccak256(abi.encode(all[i * G], all[i * G + 1]));
+        uint256[] memory o = Index.order(h);
+        uint256[] memory slot = new uint256[](total); // each group's run head
+        for (uint256 r; r < total;) {
+            uint256 head = o[r];
+            for (bytes32 w = h[head]; r < total && h[o[r]] == w; ++r) slot[o[r]] = head;
+        }
+        g = new uint256[](total * G);
+        for (uint256 i; i < total; ++i) {
+            if (slot[i] == i) {
+                for (uint256 j; j < G; ++j) g[n * G + j] = all[i * G + j];
+                slot[i] = n++; // a head's merged number (heads come first in their run)
+            } else {
+                _fold(g, slot[slot[i]] * G, all, i * G);
             }
         }
     }
 
-    function _find(uint256[] memory g, uint256 n, uint256 kind, uint256 key) private pure returns (uint256) {
-        for (uint256 i; i < n; ++i) {
-            if (g[i * G] == kind && g[i * G + 1] == key) return i * G;
+    /// The group at `a` of `c` folded into the merged group at `at` of `g`.
+    function _fold(uint256[] memory g, uint256 at, uint256[] memory c, uint256 a) private pure {
+        g[at + 2] += c[a + 2];
+        if (c[a] == 1) {
+            if (D.cmpDecimal(c[a + 5], g[at + 5]) < 0) _copyRef(g, at + 3, c, a + 3);
+            if (D.cmpDecimal(c[a + 8], g[at + 8]) > 0) _copyRef(g, at + 6, c, a + 6);
+        } else if (g[at + 9] == 0) {
+            uint256 first = F.load(g[at + 5]);
+            if (F.load(c[a + 5]) != first) {
+                _copyRef(g, at + 6, c, a + 3);
+                g[at + 9] = 1;
+            } else if (c[a + 9] == 1 && F.load(c[a + 8]) != first) {
+                _copyRef(g, at + 6, c, a + 6);
+                g[at + 9] = 1;
+            }
         }
-        return n * G;
     }
 
     function _copyRef(uint256[] memory g, uint256 to, uint256[] memory c, uint256 from) private pure {
