@@ -17,7 +17,7 @@ pinned anvil runs hardfork ``Bpo1``, so call data is priced by EIP-7623 (ADR 001
 the call data are printed instead.
 
 Usage: ``PYTHONPATH=. python bench/largest_forms.py [--anvil] [--fill-bytes 1|2|3|4 ...]
-[--kinds check aggregate deduce judge] [--json]``. Deterministic: the same code and
+[--kinds check aggregate deduce judge contradictions] [--json]``. Deterministic: the same code and
 inputs give the same numbers on any machine.
 """
 
@@ -78,6 +78,8 @@ ROWS = (
     Row("deduce", ("many", "many.conflict", "one.text"),
         _step("deduce", 0, ("conflict_detected",), _flip)),
     Row("judge", ("one.text", "one.numeric", "many"), _verdict),
+    Row("contradictions", ("many", "many.conflict", "one.text"),
+        _step("contradictions", 0, ("claim_count",), lambda v: v + 1)),
 )
 
 

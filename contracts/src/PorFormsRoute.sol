@@ -33,6 +33,7 @@ library PorFormsRoute {
     /// The outcome proof's kind (SPEC §14.4): not a FormStepProof kind, so `checkForms`
     /// does not route it; the registry asks `checkOutcome`.
     bytes32 internal constant OUTCOME = keccak256("form:outcome");
+    bytes32 internal constant CONTRADICTIONS = keccak256("form:contradictions");
     /// The FormProof (SPEC §10.2.8): `args` is the file's bytes (ADR 0017, s42 `fpsplit`).
     bytes32 internal constant FORM = keccak256("form:form");
 
@@ -56,7 +57,7 @@ library PorFormsRoute {
     /// kinds and `form`, the FormProof.
     function isFormKind(bytes32 kind) internal pure returns (bool) {
         return kind == CHECK || kind == AGGREGATE || kind == DEDUCE || kind == JUDGE || kind == FORM
-            || kind == MAP;
+            || kind == MAP || kind == CONTRADICTIONS;
     }
 
     /// The FormProof envelope `x`'s `execute(bytes file)` (`PorFormProof`): (won, check id,

@@ -7,7 +7,8 @@ component leaf's path to ``por_root``; no record's CBOR. ``kind`` names the exec
 * ``check`` / ``aggregate``: the step's CHUNK / AGGREGATE, COMMON, the REQUIREMENT of
   the step's ``requirement_id`` (REQUIREMENT 0 when no entry has it), the forms of its
   ``prior_step_ids`` (the first leaf with each id, in citation order);
-* ``deduce`` / ``map``: the DEDUCE / MAP form, COMMON, the forms of its ``prior_step_ids``;
+* ``deduce`` / ``map`` / ``contradictions``: the DEDUCE / MAP / CONTRADICTIONS form,
+  COMMON, the forms of its ``prior_step_ids``;
 * ``judge``: VERDICT, COMMON, the last step's form, the EXTRACT forms of the items the
   last step's ``source_summary`` names (the extract step at each id's first evidence
   leaf, each id once).
@@ -46,9 +47,9 @@ from por.schemas import DeterministicVerdict, ReasoningStep
 #: The executor on forms of each step kind that has one (SPEC §10.2.9).
 STEP_EXECUTOR: Final[dict[str, str]] = {"check_requirement": "check",
                                          "aggregate": "aggregate", "deduce": "deduce",
-                                         "map": "map"}
+                                         "map": "map", "contradictions": "contradictions"}
 #: Every FormStepProof kind: the step executors' and the judge's.
-FORM_STEP_KINDS: Final = ("check", "aggregate", "deduce", "map", "judge")
+FORM_STEP_KINDS: Final = ("check", "aggregate", "deduce", "map", "judge", "contradictions")
 
 
 def form_step_kind(bundle: Bundle, leaf: int) -> str:
@@ -66,7 +67,8 @@ def form_step_kind(bundle: Bundle, leaf: int) -> str:
     if executor is None:
         shown = repr(kind)[:60]
         raise ProofError("proof.no_form_executor", f"step leaf {leaf} has kind {shown}; "
-                         "only check_requirement, aggregate, deduce and map steps (and the "
+                         "only check_requirement, aggregate, contradictions, deduce and "
+                         "map steps (and the "
                          "verdict, --judge) have an executor on forms")
     return executor
 
@@ -207,7 +209,7 @@ def _step_forms(bundle: Bundle, leaf: int, spec: dict[str, Any], base: int,
     step = _step(bundle, leaf)
     prior = step.get("prior_step_ids")
     cited = [base + j for j in _positions(bundle, prior if isinstance(prior, list) else [])]
-    if kind in ("deduce", "map"):
+    if kind in ("deduce", "map", "contradictions"):
         return [base + leaf, 0, *cited]
     inputs = step.get("inputs")
     rid = inputs.get("requirement_id") if isinstance(inputs, dict) else None

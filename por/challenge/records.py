@@ -234,7 +234,7 @@ class FormStepProof(Record):
 
     record_schema: Literal["por.FormStepProof/1"] = Field("por.FormStepProof/1", alias="schema")
     challenge_id: Hash32
-    kind: Literal["check", "aggregate", "deduce", "map", "judge"]
+    kind: Literal["check", "aggregate", "deduce", "map", "judge", "contradictions"]
     por_root: Hash32
     forms: Annotated[list[bytes], Field(min_length=1, max_length=MAX_FORMS)]
     index: Annotated[list[Count], Field(min_length=1, max_length=MAX_FORMS)]

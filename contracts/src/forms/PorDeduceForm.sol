@@ -34,14 +34,8 @@ contract PorDeduceForm is PorDeduceFormRun {
         return _run(forms, inc.index, inc.size);
     }
 
-    /// The DEDUCE form's head: tag, step id, Ri, priors, evidence ids.
-    struct Head {
-        uint256 ri;
-        uint256 priors; // calldata position of L[H](prior_step_ids)
-        uint256 evid; // offset of L[H](evidence_ids) in the form
-        uint256 evidEnd; // offset after it
-    }
-
+    /// The prologue is `PorDeduceFormRead._prologue`'s, written out here: called, its
+    /// returned structs cost this contract 112 bytes of its EIP-170 room (s45).
     function _run(bytes[] calldata forms, uint256[] calldata index, uint256 size)
         private
         view
@@ -51,7 +45,7 @@ contract PorDeduceForm is PorDeduceFormRun {
         Ctx memory c;
         c.s = _common(forms[1]);
         uint256 r = c.s.reqs.length;
-        Head memory h = _head(forms[0]);
+        Head memory h = _head(forms[0], F.DEDUCE);
         if (F.load(h.priors) != forms.length - 2) revert Citations(forms.length);
         for (uint256 i = 2; i < forms.length; ++i) {
             F.stepTag(forms[i], index[i], r, size);
@@ -68,19 +62,6 @@ contract PorDeduceForm is PorDeduceFormRun {
         if (cause == MATCH) return (false, MATCH, 0);
         if (cause == MISMATCH) return (true, MISMATCH, 0);
         return (true, UNEXECUTABLE, cause);
-    }
-
-    /// The head of the DEDUCE form (its tag checked).
-    function _head(bytes calldata f) private pure returns (Head memory h) {
-        uint256 o = F.open(f, F.DEDUCE) + 32;
-        (h.ri, o) = (F.at(f, o), o + 32);
-        h.priors = F.pos(f) + o;
-        uint256 n;
-        (n, o) = F.readL(f, o);
-        o += n << 5;
-        h.evid = o;
-        (n, o) = F.readL(f, o); // L[H]: the count bounds its words
-        h.evidEnd = o + (n << 5);
     }
 
     /// Python's `_split` and the views (`read_aggregate`, `read_conflict_keys`): 0 when the

@@ -50,6 +50,54 @@ abstract contract PorDeduceFormRead is PorFormStep {
         uint256[] fvotes; // calldata position of L[vote], 0 when absent
     }
 
+    /// The head of a step form citing by `prior_step_ids` alone (DEDUCE, CONTRADICTIONS):
+    /// tag, step id, Ri, priors, evidence ids.
+    struct Head {
+        uint256 ri;
+        uint256 priors; // calldata position of L[H](prior_step_ids)
+        uint256 evid; // offset of L[H](evidence_ids) in the form
+        uint256 evidEnd; // offset after it
+    }
+
+    /// The prologue the deduce and contradictions executors share (SPEC §10.4.4): COMMON,
+    /// the step's head (its tag `tag`), the carried forms against its citations; a non-zero
+    /// `answer` (won) with its `cause` when the step's id, its citations' order or its
+    /// inputs lie.
+    function _prologue(bytes[] calldata forms, uint256[] calldata index, uint256 size, uint256 tag)
+        internal
+        view
+        returns (Sem memory s, Head memory h, bytes32 answer, bytes32 cause)
+    {
+        if (forms.length < 2 || index[1] != 0) revert F.ProofForm();
+        s = _common(forms[1]);
+        uint256 r = s.reqs.length;
+        h = _head(forms[0], tag);
+        if (F.load(h.priors) != forms.length - 2) revert Citations(forms.length);
+        for (uint256 i = 2; i < forms.length; ++i) {
+            F.stepTag(forms[i], index[i], r, size);
+            if (F.word(forms[i], 1) != F.load(h.priors + 32 * (i - 1))) revert Citations(i);
+        }
+        if (index[0] <= r || index[0] + 2 > size) revert F.ProofForm();
+        if (F.stepIdHash(index[0] - 1 - r + 1) != bytes32(F.word(forms[0], 1))) return (s, h, ID_POSITION, 0);
+        for (uint256 i = 2; i < forms.length; ++i) {
+            if (index[i] >= index[0]) return (s, h, PRIOR_ORDER, 0);
+        }
+        if (h.ri != 0) return (s, h, UNEXECUTABLE, BAD_INPUTS);
+    }
+
+    /// The head of the step's form (its tag checked).
+    function _head(bytes calldata f, uint256 tag) internal pure returns (Head memory h) {
+        uint256 o = F.open(f, tag) + 32;
+        (h.ri, o) = (F.at(f, o), o + 32);
+        h.priors = F.pos(f) + o;
+        uint256 n;
+        (n, o) = F.readL(f, o);
+        o += n << 5;
+        h.evid = o;
+        (n, o) = F.readL(f, o); // L[H]: the count bounds its words
+        h.evidEnd = o + (n << 5);
+    }
+
     // ---------------------------------------------------------------- COMMON
 
     /// COMMON read whole: the requirement table, then the prediction semantics.

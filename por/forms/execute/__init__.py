@@ -53,7 +53,14 @@ EXECUTORS: dict[str, Executor] = {}
 
 def execute(kind: str, forms: Sequence[bytes], index: Sequence[int], size: int) -> Answer:
     """The answer of ``kind``'s executor on ``forms`` (SPEC §10.4.4)."""
-    from por.forms.execute import aggregate, check, deduce, judge, map  # noqa: F401, PLC0415
+    from por.forms.execute import (  # noqa: F401, PLC0415
+        aggregate,
+        check,
+        contradictions,
+        deduce,
+        judge,
+        map,
+    )
 
     run = EXECUTORS.get(kind)
     if run is None:

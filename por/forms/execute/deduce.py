@@ -57,29 +57,10 @@ class Head:
 
 def run(forms: Sequence[bytes], index: Sequence[int], size: int) -> Answer:
     """``PorDeduceForm._run``: the executor's answer on the carried forms."""
-    if len(forms) < 2 or index[1] != 0:
-        rd.fault("COMMON is not form 1 at index 0")
-    s = read_common(forms[1])
-    r = len(s.reqs)
-    h = _head(forms[0])
-    if len(h.priors) != len(forms) - 2:
-        raise CitationsFault(len(forms), "not one form per prior step id")
-    for i in range(2, len(forms)):
-        if index[i] <= r or index[i] + 2 > size:
-            rd.fault("a cited form is not a reasoning step's")
-        tag = rd.tag_of(forms[i])
-        if tag < EXTRACT or tag > MAP:
-            rd.fault("a cited form is not a step's")
-        if rd.word(forms[i], 1) != h.priors[i - 2]:
-            raise CitationsFault(i, "a carried form is not the cited step")
-    if index[0] <= r or index[0] + 2 > size:
-        rd.fault("the DEDUCE form is not a reasoning step's")
-    if rd.step_id_hash(index[0] - r) != rd.word(forms[0], 1).to_bytes(32, "big"):
-        return Answer(True, ID_POSITION)
-    if any(index[i] >= index[0] for i in range(2, len(forms))):
-        return Answer(True, PRIOR_ORDER)
-    if h.ri != 0:
-        return Answer(True, UNEXECUTABLE, BAD_INPUTS)
+    head = step_head(forms, index, size, DEDUCE)
+    if isinstance(head, Answer):
+        return head
+    s, h = head
     c = Ctx(s, [], [])
     cause = _priors(c, forms) or _compare(c, forms, h)
     if cause == MATCH:
@@ -89,9 +70,41 @@ def run(forms: Sequence[bytes], index: Sequence[int], size: int) -> Answer:
     return Answer(True, UNEXECUTABLE, cause)
 
 
-def _head(f: bytes) -> Head:
-    """The head of the DEDUCE form (its tag checked)."""
-    o = rd.open_form(f, DEDUCE) + 32
+def step_head(forms: Sequence[bytes], index: Sequence[int], size: int, tag: int
+              ) -> tuple[Sem, Head] | Answer:
+    """COMMON and the head of the step's form ``forms[0]`` (of ``tag``: DEDUCE or
+    CONTRADICTIONS, which cite by ``prior_step_ids`` alone), the carried forms checked
+    against them; or the answer when the step's id, its citations' order or its inputs
+    lie (the prologue of both executors' ``_run``)."""
+    if len(forms) < 2 or index[1] != 0:
+        rd.fault("COMMON is not form 1 at index 0")
+    s = read_common(forms[1])
+    r = len(s.reqs)
+    h = _head(forms[0], tag)
+    if len(h.priors) != len(forms) - 2:
+        raise CitationsFault(len(forms), "not one form per prior step id")
+    for i in range(2, len(forms)):
+        if index[i] <= r or index[i] + 2 > size:
+            rd.fault("a cited form is not a reasoning step's")
+        cited = rd.tag_of(forms[i])
+        if cited < EXTRACT or cited > MAP:
+            rd.fault("a cited form is not a step's")
+        if rd.word(forms[i], 1) != h.priors[i - 2]:
+            raise CitationsFault(i, "a carried form is not the cited step")
+    if index[0] <= r or index[0] + 2 > size:
+        rd.fault("the step's form is not a reasoning step's")
+    if rd.step_id_hash(index[0] - r) != rd.word(forms[0], 1).to_bytes(32, "big"):
+        return Answer(True, ID_POSITION)
+    if any(index[i] >= index[0] for i in range(2, len(forms))):
+        return Answer(True, PRIOR_ORDER)
+    if h.ri != 0:
+        return Answer(True, UNEXECUTABLE, BAD_INPUTS)
+    return s, h
+
+
+def _head(f: bytes, tag: int) -> Head:
+    """The head of the step's form (its tag checked)."""
+    o = rd.open_form(f, tag) + 32
     ri, o = rd.at(f, o), o + 32
     n, o = rd.read_l(f, o)
     priors = [rd.at(f, o + 32 * k) for k in range(n)]
