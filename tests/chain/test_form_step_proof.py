@@ -20,6 +20,7 @@ import forms_map_cases
 import pytest
 from bundle_edits import honest, steps_of
 from forms_harness import proof_call_data
+from forms_won import assert_won_on_forms
 from scratch_harness import SOLC
 
 from por.challenge import NoProof, bundle_from_bytes, check_proof, winning_proof
@@ -119,13 +120,7 @@ def test_a_forged_map_description_is_won_on_forms() -> None:
     ``winning_proof`` (``por verify --challenges``'s) writes its FormStepProof of kind
     ``map``, won ``one_step.mismatch``."""
     lie = forms_map_cases.described(honest("08-quorum-agree"), "map to evaluation variablez")
-    leaf = forms_map_cases.map_leaf(lie)
-    found = winning_proof(lie, ChallengeRef(kind="reasoning_leaf", leaf_index=leaf))
-    assert not isinstance(found, NoProof), found
-    proof, report = found
-    assert isinstance(proof, FormStepProof) and proof.kind == "map"
-    assert report.won and report.outcome is not None
-    assert report.outcome.reason == "one_step.mismatch"
+    assert_won_on_forms(lie, forms_map_cases.map_leaf(lie), "map")
 
 
 def test_the_fixtures_are_won() -> None:

@@ -24,17 +24,17 @@ import pytest
 from bundle_edits import honest, steps_of
 from exec_support import generated_cases
 from forms_deduce_cases import classify, python_outcome
+from forms_won import assert_won_on_forms
 
 from por.bundle import build
 from por.bundle.layout import Bundle
-from por.challenge import NoProof, bundle_from_bytes, check_proof, winning_proof
+from por.challenge import bundle_from_bytes, check_proof
 from por.challenge.form_step import build_form_step_proof
 from por.challenge.records import FormStepProof
 from por.encoding import decode
 from por.errors import PorError
 from por.forms.execute import execute
 from por.scenarios import list_scenarios
-from por.schemas.verification import ChallengeRef
 
 COUNTS: Counter[str] = Counter()
 #: Forged bundles per fixture market and seed.
@@ -146,12 +146,7 @@ def test_a_forged_description_is_won_on_forms() -> None:
     """``winning_proof`` (``por verify --challenges``) writes the contradictions
     FormStepProof first, won ``one_step.mismatch``."""
     lie, leaf = forged_description()
-    found = winning_proof(lie, ChallengeRef(kind="reasoning_leaf", leaf_index=leaf))
-    assert not isinstance(found, NoProof), found
-    proof, report = found
-    assert isinstance(proof, FormStepProof) and proof.kind == "contradictions"
-    assert report.won and report.outcome is not None
-    assert report.outcome.reason == "one_step.mismatch"
+    assert_won_on_forms(lie, leaf, "contradictions")
 
 
 def test_case_count() -> None:
