@@ -115,7 +115,7 @@ def terms_found(records: Records, n: int) -> None:
 def _deduce_form(forms: list[bytes], index: list[int], size: int) -> bytes:
     """Python's executor's own DEDUCE: deduce on the carried forms, the summary written
     as the head's evidence ids, then ``_build``."""
-    h = ded._head(forms[0])
+    h = ded._head(forms[0], ded.DEDUCE)
     c = DeduceCtx(ded.read_common(forms[1]), [], [])
     assert not ded._priors(c, forms)
     out = deduce(c)
