@@ -121,6 +121,34 @@ def test_generated_markets(case: tuple[object, object], seed: int) -> None:
     check([("generated", bundle), *forged(bundle, "generated", 20, rng)])
 
 
+def tie_market() -> Bundle:
+    """Two requirements sharing the numeric key ``price``, each holding a 5 and a 1
+    (tolerance 0: one conflict): the merged ``max`` and ``min`` tie across the chunks, and
+    §12.5.5 replaces a reference only when strictly above (below), so the conflict names
+    requirement 0's claims. (s45 ``contraform``'s break 7: a chain that replaced on a tie
+    was seen by no case.)"""
+    from test_auditor_properties import f
+
+    sources = ["src_a", "src_b", "src_c", "src_d"]
+    reqs = [f.requirement(f"r{k}", sources=sources) for k in range(2)]
+    spec = f.prompt_spec(requirements=reqs, allowed_sources=sources[:3], tolerance="0")
+    items = [f.item(f"e{n}", f.price_body(price), requirement_id=rid, source_id=src)
+             for n, (rid, src, price) in enumerate((
+                 ("r0", "src_a", "5"), ("r0", "src_b", "1"),
+                 ("r1", "src_c", "5"), ("r1", "src_a", "1")))]
+    return bundle_from_bytes(build(spec, f.bundle(items)).data)
+
+
+def test_ties_across_chunks_keep_the_first_reference() -> None:
+    bundle = tie_market()
+    steps = [decode(s) for s in bundle.steps]
+    (step,) = [s for s in steps if s["inputs"].get("kind") == "contradictions"]
+    (conflict,) = step["output"]["conflicts"]
+    assert conflict["evidence_ids"] == ["e1", "e0"]  # min then max, both requirement 0's
+    assert check([("tie", bundle)]) == Counter({"compared:one_step.match:": 1})
+    check(forged(bundle, "tie", 20, random.Random(45)))  # noqa: S311 - a seeded case
+
+
 def forged_description(name: str = "08-quorum-agree") -> tuple[Bundle, int]:
     """The market with its contradictions step's description edited, rehashed (records,
     forms, trace and commitments honest to the lie: ``bench/proofs.with_step``)."""

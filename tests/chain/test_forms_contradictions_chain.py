@@ -20,6 +20,7 @@ from test_forms_contradictions import (  # noqa: F401 - the same tests, with the
     test_forged_lies,
     test_generated_markets,
     test_honest_form_step_proof_is_lost,
+    test_ties_across_chunks_keep_the_first_reference,
 )
 
 from por.challenge.records import FormStepProof
